@@ -1,0 +1,202 @@
+/* cyclescope disasm: a listing in the format of riscv64-linux-gnu-objdump -d
+ * (binutils 2.40): per-symbol blocks, raw bytes, `<symbol+offset>` after
+ * branch targets, `# address <symbol>` after address computations objdump
+ * can follow, and `...` for runs of zero bytes. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void help_disasm(void) {
+    printf("usage: cyclescope disasm [--section NAME] PROG\n"
+           "\n"
+           "Disassemble the executable sections of the RISC-V ELF file PROG in the format\n"
+           "of riscv64-linux-gnu-objdump -d.\n"
+           "\n"
+           "options:\n"
+           "  --section NAME     only this section\n");
+}
+
+/* What objdump's RISC-V printer remembers between instructions to annotate
+ * addresses: the value lui/auipc left in each register (until an address
+ * computation consumes it), and gp from __global_pointer$. */
+typedef struct listing {
+    const elf_image *img;
+    uint64_t hi_addr[32];
+    bool hi_valid[32];
+    uint64_t gp;
+    bool gp_valid;
+} listing;
+
+static void print_symbolic(const listing *l, uint64_t addr) {
+    printf("%" PRIx64, addr);
+    const elf_symbol *s = elf_symbol_for(l->img, addr);
+    if (!s) return;
+    if (s->addr == addr) printf(" <%s>", s->name);
+    else printf(" <%s+0x%" PRIx64 ">", s->name, addr - s->addr);
+}
+
+/* objdump's maybe_print_address: an address from a base register whose value it knows. */
+static bool known_address(listing *l, unsigned base, int64_t offset, bool wide, uint64_t *out) {
+    uint64_t a;
+    if (l->hi_valid[base]) {
+        a = (base ? l->hi_addr[base] : 0) + (uint64_t)offset;
+        l->hi_valid[base] = false;
+    } else if (base == 3 && l->gp_valid) {
+        a = l->gp + (uint64_t)offset;
+    } else if (base == 4 || base == 0) { /* tp, zero */
+        a = (uint64_t)offset;
+    } else {
+        return false;
+    }
+    *out = wide ? (uint64_t)(int64_t)(int32_t)a : a;
+    return true;
+}
+
+/* The address comment objdump appends to this instruction, if any. */
+static bool address_comment(listing *l, const isa_insn *d, uint64_t pc, uint64_t *out) {
+    bool compressed = d->length == 2;
+    switch ((isa_op)d->op) {
+    case ISA_OP_LUI:
+        l->hi_addr[d->rd] = (uint64_t)d->imm, l->hi_valid[d->rd] = true;
+        return false;
+    case ISA_OP_AUIPC:
+        l->hi_addr[d->rd] = pc + (uint64_t)d->imm, l->hi_valid[d->rd] = true;
+        return false;
+    case ISA_OP_ADDI:
+        /* printed as li/mv/nop (no address operand) when rs1 is zero or imm is 0 */
+        if (d->rs1 == 0 || d->imm == 0) return false;
+        if (compressed && (d->raw & 0xe003) != 0x0001) return false; /* only c.addi, not c.addi16sp/4spn */
+        return known_address(l, d->rs1, d->imm, false, out);
+    case ISA_OP_ADDIW:
+        if (d->rs1 == 0 || d->imm == 0) return false;
+        return known_address(l, d->rs1, d->imm, true, out);
+    case ISA_OP_JALR:
+        if (d->imm == 0) return false; /* jr / jalr / ret aliases */
+        return known_address(l, d->rs1, d->imm, false, out);
+    default: break;
+    }
+    unsigned cls = d->op_class;
+    if ((cls == OPC_LOAD || cls == OPC_STORE) && !compressed) return known_address(l, d->rs1, d->imm, false, out);
+    return false;
+}
+
+static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned avail) {
+    uint32_t raw = 0;
+    for (unsigned i = 0; i < 4 && i < avail; i++) raw |= (uint32_t)bytes[i] << (8 * i);
+    isa_insn d;
+    bool ok = isa_decode(raw, &d);
+    unsigned len = d.length;
+    if (len > avail) len = avail; /* a truncated instruction at the end of a section */
+    printf("%8" PRIx64 ":\t", pc);
+    if (len == 2) printf("%04x                \t", raw & 0xffff);
+    else printf("%08x          \t", raw);
+    char text[128];
+    isa_disasm(&d, pc, text, sizeof text);
+    fputs(text, stdout);
+    if (ok && (d.op_class == OPC_BRANCH || d.op == ISA_OP_JAL)) {
+        const elf_symbol *s = elf_symbol_for(l->img, pc + (uint64_t)d.imm);
+        uint64_t target = pc + (uint64_t)d.imm;
+        if (s) {
+            if (s->addr == target) printf(" <%s>", s->name);
+            else printf(" <%s+0x%" PRIx64 ">", s->name, target - s->addr);
+        }
+    }
+    uint64_t addr;
+    if (ok && address_comment(l, &d, pc, &addr)) {
+        fputs(" # ", stdout);
+        print_symbolic(l, addr);
+    }
+    putchar('\n');
+}
+
+/* Disassemble [start, stop) of a section whose bytes begin at base. */
+static void disassemble_range(listing *l, const elf_section *sec, uint64_t start, uint64_t stop) {
+    const uint8_t *data = sec->data;
+    uint64_t end = sec->addr + sec->size;
+    for (uint64_t pc = start; pc < stop;) {
+        /* objdump prints `...` for 8 or more zero bytes, or for fewer than 3 at the end */
+        uint64_t z = pc;
+        while (z < stop && data[z - sec->addr] == 0) z++;
+        if (z - pc >= 8 || (z == stop && z - pc < 3 && z > pc)) {
+            if (z != stop) z = pc + ((z - pc) & ~3ull);
+            printf("\t...\n");
+            pc = z;
+            continue;
+        }
+        unsigned avail = end - pc < 4 ? (unsigned)(end - pc) : 4;
+        isa_insn d;
+        uint32_t raw = data[pc - sec->addr] | (avail > 1 ? (uint32_t)data[pc - sec->addr + 1] << 8 : 0);
+        unsigned len = isa_length((uint16_t)raw) == 2 ? 2 : 4;
+        (void)d;
+        print_line(l, data + (pc - sec->addr), pc, avail);
+        pc += len;
+    }
+}
+
+/* Symbols of section `index`, in address order, one per address (the preferred one). */
+static void disassemble_section(listing *l, const elf_section *sec, size_t index) {
+    printf("\nDisassembly of section %s:\n", sec->name);
+    uint64_t end = sec->addr + sec->size;
+    size_t n = elf_symbol_count(l->img), i = 0;
+    const elf_symbol *sym = NULL;
+#define NEXT_IN_SECTION()                                                                   \
+    do {                                                                                    \
+        sym = NULL;                                                                         \
+        for (; i < n; i++) {                                                                \
+            const elf_symbol *s_ = elf_symbol_at(l->img, i);                                \
+            if (s_->section == index && s_->addr >= sec->addr && s_->addr < end) {          \
+                if (!sym) sym = s_;                                                         \
+                else if (s_->addr != sym->addr) break;                                      \
+            } else if (sym && s_->addr != sym->addr) {                                      \
+                break;                                                                      \
+            }                                                                               \
+        }                                                                                   \
+    } while (0)
+    NEXT_IN_SECTION();
+    if (!sym || sym->addr > sec->addr) {
+        printf("\n%016" PRIx64 " <%s>:\n", sec->addr, sec->name);
+        disassemble_range(l, sec, sec->addr, sym ? sym->addr : end);
+    }
+    while (sym) {
+        const elf_symbol *here = sym;
+        NEXT_IN_SECTION();
+        printf("\n%016" PRIx64 " <%s>:\n", here->addr, here->name);
+        disassemble_range(l, sec, here->addr, sym ? sym->addr : end);
+    }
+#undef NEXT_IN_SECTION
+}
+
+int cmd_disasm(int argc, char **argv) {
+    const char *only = NULL;
+    int k = 1;
+    for (; k < argc && argv[k][0] == '-'; k++) {
+        if (!strcmp(argv[k], "--section") && k + 1 < argc) only = argv[++k];
+        else return cli_usage("disasm", "unknown option %s", argv[k]);
+    }
+    if (k != argc - 1) return cli_usage("disasm", "expected exactly one program");
+    const char *path = argv[k];
+    cs_error err;
+    elf_image *img = elf_open(path, &err);
+    if (!img) return cli_fail("%s", err.msg);
+    listing l = {.img = img};
+    for (size_t i = 0; i < elf_symbol_count(img); i++) {
+        if (!strcmp(elf_symbol_at(img, i)->name, "__global_pointer$")) {
+            l.gp = elf_symbol_at(img, i)->addr;
+            l.gp_valid = true;
+        }
+    }
+    printf("\n%s:     file format elf64-littleriscv\n\n", path);
+    bool found = false;
+    for (size_t i = 0; i < elf_section_count(img); i++) {
+        const elf_section *sec = elf_section_at(img, i);
+        if (!sec->exec || !sec->data || sec->size == 0) continue;
+        if (only && strcmp(only, sec->name)) continue;
+        found = true;
+        disassemble_section(&l, sec, i);
+    }
+    elf_close(img);
+    if (only && !found) return cli_fail("%s: no executable section %s", path, only);
+    return 0;
+}

@@ -1,0 +1,91 @@
+/* cyclescope exec: run a program like qemu-riscv64 does. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void help_exec(void) {
+    printf("usage: cyclescope exec [options] PROG [ARGS…]\n"
+           "\n"
+           "Run the statically linked RISC-V executable PROG in the emulator, with its\n"
+           "stdin, stdout and stderr, and exit with its exit code (like qemu-riscv64).\n"
+           "\n"
+           "options:\n"
+           "  --stats            print the instruction count, the mix by operation class\n"
+           "                     and the speed to stderr when the program ends\n"
+           "  --max N            stop after N instructions (K, M, G suffixes allowed)\n" CLI_GUEST_OPTIONS_HELP
+           "\n"
+           "exit code: the program's; 128+signal when it faults (139 segmentation fault,\n"
+           "132 illegal instruction) as under qemu; 125 if cyclescope cannot run it (bad\n"
+           "ELF file, unsupported system call).\n");
+}
+
+static void print_stats(const char *prog, uint64_t icount, const uint64_t *mix, double seconds) {
+    fprintf(stderr, "cyclescope: %s: %" PRIu64 " instructions in %.3f s, %.1f MIPS (with µop records)\n", prog,
+            icount, seconds, icount / (seconds > 0 ? seconds : 1e-9) / 1e6);
+    fprintf(stderr, "  %-16s %14s %7s\n", "class", "count", "share");
+    for (int c = 0; c < OPC_COUNT; c++) {
+        if (!mix[c]) continue;
+        fprintf(stderr, "  %-16s %14" PRIu64 " %6.2f%%\n", isa_class_name((op_class)c), mix[c],
+                100.0 * (double)mix[c] / (double)(icount ? icount : 1));
+    }
+}
+
+int cmd_exec(int argc, char **argv) {
+    static const struct option longopts[] = {
+        {"stats", no_argument, 0, 's'}, {"max", required_argument, 0, 'm'}, CLI_GUEST_LONG_OPTIONS, {0, 0, 0, 0}};
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    bool stats = false, bad = false;
+    uint64_t max = UINT64_MAX;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (opt == 's') stats = true;
+        else if (opt == 'm') {
+            if (!cs_parse_count(optarg, &max)) return cli_usage("exec", "--max %s: not a count", optarg);
+        } else if (!cli_guest_option(&g, opt, optarg, "exec", &bad)) {
+            return cli_usage("exec", "unknown option");
+        }
+        if (bad) return EXIT_USAGE;
+    }
+    if (optind >= argc) return cli_usage("exec", "no program given");
+    emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
+    if (!e) return EXIT_RUN_FAILED;
+
+    double start = cs_now();
+    uint64_t mix[OPC_COUNT] = {0};
+    if (stats) {
+        enum { BATCH = 4096 };
+        uop *buf = malloc(BATCH * sizeof(uop));
+        while (emu_state(e) == EMU_RUNNING && emu_icount(e) < max) {
+            uint64_t want = max - emu_icount(e) < BATCH ? max - emu_icount(e) : BATCH;
+            uint64_t n = emu_run_uops(e, buf, want);
+            for (uint64_t i = 0; i < n; i++) mix[buf[i].op_class]++;
+        }
+        free(buf);
+    } else {
+        emu_run(e, max);
+    }
+    double seconds = cs_now() - start;
+    fflush(stdout);
+
+    int rc;
+    switch (emu_state(e)) {
+    case EMU_EXITED: rc = emu_exit_code(e); break;
+    case EMU_FAILED:
+        cli_fail("%s", emu_error(e));
+        /* a guest fault exits as the signal would under Linux or qemu (139 for SIGSEGV) */
+        rc = emu_fault_signal(e) ? 128 + emu_fault_signal(e) : EXIT_RUN_FAILED;
+        break;
+    default:
+        fprintf(stderr, "cyclescope: %s: stopped after %" PRIu64 " instructions (--max)\n", argv[optind], emu_icount(e));
+        rc = 0;
+    }
+    if (stats) print_stats(argv[optind], emu_icount(e), mix, seconds);
+    emu_destroy(e);
+    return rc;
+}

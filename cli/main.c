@@ -1,0 +1,87 @@
+/* cyclescope: where did the cycles go, and what if the design changed. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_verb verbs[] = {
+    {"exec", "run a RISC-V program like qemu-riscv64 (--stats: count and mix)", cmd_exec, help_exec},
+    {"disasm", "disassemble a RISC-V executable as objdump -d does", cmd_disasm, help_disasm},
+};
+enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
+
+int cli_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cyclescope: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_RUN_FAILED;
+}
+
+int cli_usage(const char *verb, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cyclescope %s: ", verb);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (see cyclescope %s --help)\n", verb);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: cyclescope <verb> [options] …\n"
+            "\n"
+            "cyclescope runs RISC-V programs on its own emulator and timing models and tells\n"
+            "where the cycles went and what a design change would do.\n"
+            "\n"
+            "verbs:\n");
+    for (int i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+    fprintf(out,
+            "\n"
+            "cyclescope <verb> --help   options of one verb\n"
+            "cyclescope --version       version\n"
+            "\n"
+            "exit codes: 2 bad usage, 125 the run could not be done (bad input, guest fault);\n"
+            "exec passes the guest's own exit code through.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *verb = argv[1];
+    if (!strcmp(verb, "--version") || !strcmp(verb, "version")) {
+        printf("cyclescope %s\n", CYCLESCOPE_VERSION);
+        return 0;
+    }
+    if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
+        if (argc > 2 && strcmp(verb, "help") == 0) {
+            for (int i = 0; i < VERB_COUNT; i++)
+                if (!strcmp(verbs[i].name, argv[2])) {
+                    verbs[i].help();
+                    return 0;
+                }
+        }
+        usage(stdout);
+        return 0;
+    }
+    for (int i = 0; i < VERB_COUNT; i++) {
+        if (strcmp(verbs[i].name, verb) != 0) continue;
+        for (int k = 2; k < argc && argv[k][0] == '-'; k++) {
+            if (!strcmp(argv[k], "--")) break;
+            if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+                verbs[i].help();
+                return 0;
+            }
+        }
+        return verbs[i].run(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "cyclescope: unknown verb '%s' (see cyclescope --help)\n", verb);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,20 @@
+#!/bin/bash
+# Installs what cyclescope needs to build and test on Debian 12, with apt-get.
+# Does nothing when everything is already there. Uses sudo when not root.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config
+  gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu qemu-user
+  libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+echo "cyclescope: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,288 @@
+/* ELF64 RISC-V executables: validation, inspection (sections, symbols) and
+ * loading into guest memory. Every field read from the file is bounds-checked
+ * first; a malformed file gives one message naming the file and the problem. */
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_internal.h"
+
+/* Where a static-pie is placed: Linux's ELF_ET_DYN_BASE for riscv64 with Sv39
+ * (2/3 of TASK_SIZE, 0x4000000000), page aligned. */
+#define STATIC_PIE_BASE 0x2aaaaaa000ull
+
+struct elf_image {
+    char *path;
+    uint8_t *data;
+    size_t size;
+    const Elf64_Ehdr *eh;
+    const Elf64_Phdr *ph;
+    elf_section *sections;
+    size_t section_count;
+    elf_symbol *symbols;
+    size_t symbol_count;
+};
+
+static bool in_file(const elf_image *img, uint64_t off, uint64_t len) {
+    return off <= img->size && len <= img->size - off;
+}
+
+static const char *machine_name(unsigned m) {
+    switch (m) {
+    case EM_X86_64: return "x86-64";
+    case EM_386: return "i386";
+    case EM_AARCH64: return "AArch64";
+    case EM_ARM: return "ARM";
+    case EM_PPC64: return "PowerPC64";
+    case EM_S390: return "s390";
+    case EM_MIPS: return "MIPS";
+    case EM_LOONGARCH: return "LoongArch";
+    default: return "unknown machine";
+    }
+}
+
+/* Headers and program headers: everything loading needs. */
+static bool check_headers(elf_image *img, cs_error *err) {
+    const char *p = img->path;
+    if (img->size < EI_NIDENT || memcmp(img->data, ELFMAG, SELFMAG) != 0) {
+        cs_error_set(err, "%s: not an ELF file", p);
+        return false;
+    }
+    if (img->data[EI_CLASS] != ELFCLASS64) {
+        bool rv32 = img->data[EI_CLASS] == ELFCLASS32 && img->size >= 20 && img->data[18] == EM_RISCV;
+        cs_error_set(err, "%s: %s", p, rv32 ? "RV32 executable; only RV64 is supported" : "not a 64-bit ELF file");
+        return false;
+    }
+    if (img->data[EI_DATA] != ELFDATA2LSB) {
+        cs_error_set(err, "%s: big-endian ELF; RISC-V executables are little-endian", p);
+        return false;
+    }
+    if (img->size < sizeof(Elf64_Ehdr)) {
+        cs_error_set(err, "%s: truncated ELF: %zu bytes, the ELF header alone needs %zu", p, img->size,
+                     sizeof(Elf64_Ehdr));
+        return false;
+    }
+    img->eh = (const Elf64_Ehdr *)img->data;
+    const Elf64_Ehdr *eh = img->eh;
+    if (eh->e_machine != EM_RISCV) {
+        cs_error_set(err, "%s: wrong machine: %s (e_machine %u); cyclescope runs RISC-V (RV64GC) executables",
+                     p, machine_name(eh->e_machine), eh->e_machine);
+        return false;
+    }
+    if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) {
+        cs_error_set(err, "%s: not an executable (ELF type %u)", p, eh->e_type);
+        return false;
+    }
+    if (eh->e_phnum == 0 || eh->e_phentsize != sizeof(Elf64_Phdr)) {
+        cs_error_set(err, "%s: malformed ELF: no usable program headers", p);
+        return false;
+    }
+    if (!in_file(img, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr)) || (eh->e_phoff & 7)) {
+        cs_error_set(err, "%s: truncated ELF: program headers at offset %" PRIu64 " extend past the end (%zu bytes)",
+                     p, (uint64_t)eh->e_phoff, img->size);
+        return false;
+    }
+    img->ph = (const Elf64_Phdr *)(img->data + eh->e_phoff);
+    bool have_load = false, entry_ok = false;
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        const Elf64_Phdr *ph = &img->ph[i];
+        if (ph->p_type == PT_INTERP) {
+            char interp[128] = "";
+            if (in_file(img, ph->p_offset, ph->p_filesz) && ph->p_filesz < sizeof interp)
+                memcpy(interp, img->data + ph->p_offset, ph->p_filesz);
+            interp[sizeof interp - 1] = 0;
+            cs_error_set(err, "%s: dynamically linked (interpreter %s); cyclescope runs static executables: link with -static",
+                         p, interp[0] ? interp : "?");
+            return false;
+        }
+        if (ph->p_type != PT_LOAD) continue;
+        if (!in_file(img, ph->p_offset, ph->p_filesz)) {
+            cs_error_set(err, "%s: truncated ELF: segment %u (offset %" PRIu64 ", %" PRIu64 " bytes) extends past the end of the file (%zu bytes)",
+                         p, i, (uint64_t)ph->p_offset, (uint64_t)ph->p_filesz, img->size);
+            return false;
+        }
+        if (ph->p_filesz > ph->p_memsz || ph->p_memsz > (1ull << 40) ||
+            ph->p_vaddr > (1ull << GUEST_VA_BITS) - (1ull << 40)) {
+            cs_error_set(err, "%s: malformed ELF: segment %u has bad sizes or address (vaddr 0x%" PRIx64 ")", p, i,
+                         (uint64_t)ph->p_vaddr);
+            return false;
+        }
+        have_load = true;
+        if ((ph->p_flags & PF_X) && eh->e_entry >= ph->p_vaddr && eh->e_entry - ph->p_vaddr < ph->p_memsz)
+            entry_ok = true;
+    }
+    if (!have_load) {
+        cs_error_set(err, "%s: malformed ELF: no loadable segment", p);
+        return false;
+    }
+    if (!entry_ok) {
+        cs_error_set(err, "%s: malformed ELF: entry point 0x%" PRIx64 " is not in an executable segment", p,
+                     (uint64_t)eh->e_entry);
+        return false;
+    }
+    return true;
+}
+
+static int symbol_order(const void *a, const void *b) {
+    const elf_symbol *x = a, *y = b;
+    if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+    /* binutils objdump's compare_symbols, so that listings name the same symbol */
+    if (x->func != y->func) return x->func ? -1 : 1;
+    if (x->object != y->object) return x->object ? -1 : 1;
+    if ((x->bind == STB_LOCAL) != (y->bind == STB_LOCAL)) return x->bind == STB_LOCAL ? 1 : -1;
+    if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL)) return x->bind == STB_GLOBAL ? -1 : 1;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    if ((x->name[0] == '.') != (y->name[0] == '.')) return x->name[0] == '.' ? 1 : -1;
+    int c = strcmp(x->name, y->name);
+    if (c) return c;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Section headers and the symbol table: for inspection only. */
+static bool read_sections(elf_image *img, cs_error *err) {
+    const Elf64_Ehdr *eh = img->eh;
+    const char *p = img->path;
+    if (eh->e_shoff == 0 || eh->e_shnum == 0) return true;
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || !in_file(img, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) ||
+        (eh->e_shoff & 7) || eh->e_shstrndx >= eh->e_shnum) {
+        cs_error_set(err, "%s: truncated or malformed ELF: bad section header table at offset %" PRIu64, p,
+                     (uint64_t)eh->e_shoff);
+        return false;
+    }
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img->data + eh->e_shoff);
+    const Elf64_Shdr *names = &sh[eh->e_shstrndx];
+    if (!in_file(img, names->sh_offset, names->sh_size) || names->sh_size == 0 ||
+        img->data[names->sh_offset + names->sh_size - 1] != 0) {
+        cs_error_set(err, "%s: malformed ELF: bad section name table", p);
+        return false;
+    }
+    img->sections = calloc(eh->e_shnum, sizeof(elf_section));
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        elf_section *s = &img->sections[img->section_count++];
+        s->name = sh[i].sh_name < names->sh_size ? (const char *)img->data + names->sh_offset + sh[i].sh_name : "";
+        s->addr = sh[i].sh_addr;
+        s->size = sh[i].sh_size;
+        s->exec = (sh[i].sh_flags & SHF_EXECINSTR) != 0;
+        if (sh[i].sh_type != SHT_NOBITS && sh[i].sh_type != SHT_NULL) {
+            if (!in_file(img, sh[i].sh_offset, sh[i].sh_size)) {
+                cs_error_set(err, "%s: truncated ELF: section %s extends past the end of the file", p, s->name);
+                return false;
+            }
+            s->data = img->data + sh[i].sh_offset;
+        }
+        if (sh[i].sh_type != SHT_SYMTAB) continue;
+        if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_entsize != sizeof(Elf64_Sym)) {
+            cs_error_set(err, "%s: malformed ELF: bad symbol table", p);
+            return false;
+        }
+        const Elf64_Shdr *strtab = &sh[sh[i].sh_link];
+        if (!in_file(img, strtab->sh_offset, strtab->sh_size) || strtab->sh_size == 0 ||
+            img->data[strtab->sh_offset + strtab->sh_size - 1] != 0) {
+            cs_error_set(err, "%s: malformed ELF: bad symbol string table", p);
+            return false;
+        }
+        size_t count = sh[i].sh_size / sizeof(Elf64_Sym);
+        const Elf64_Sym *sym = (const Elf64_Sym *)(img->data + sh[i].sh_offset);
+        img->symbols = realloc(img->symbols, (img->symbol_count + count) * sizeof(elf_symbol));
+        for (size_t k = 0; k < count; k++) {
+            unsigned type = ELF64_ST_TYPE(sym[k].st_info);
+            if (sym[k].st_shndx == SHN_UNDEF || (sym[k].st_shndx >= SHN_LORESERVE && sym[k].st_shndx != SHN_ABS))
+                continue;
+            if (type == STT_SECTION || type == STT_FILE) continue;
+            if (sym[k].st_name == 0 || sym[k].st_name >= strtab->sh_size) continue;
+            const char *name = (const char *)img->data + strtab->sh_offset + sym[k].st_name;
+            if (name[0] == '$' || (name[0] == '.' && name[1] == 'L')) continue; /* mapping and local labels */
+            img->symbols[img->symbol_count++] = (elf_symbol){
+                .name = name, .addr = sym[k].st_value, .size = sym[k].st_size, .index = (uint32_t)k,
+                .section = sym[k].st_shndx, .bind = (uint8_t)ELF64_ST_BIND(sym[k].st_info),
+                .func = type == STT_FUNC, .object = type == STT_OBJECT};
+        }
+    }
+    qsort(img->symbols, img->symbol_count, sizeof(elf_symbol), symbol_order);
+    return true;
+}
+
+static elf_image *open_image(const char *path, bool with_sections, cs_error *err) {
+    elf_image *img = calloc(1, sizeof *img);
+    img->path = strdup(path);
+    if (!cs_read_file(path, &img->data, &img->size, err) || !check_headers(img, err) ||
+        (with_sections && !read_sections(img, err))) {
+        elf_close(img);
+        return NULL;
+    }
+    return img;
+}
+
+elf_image *elf_open(const char *path, cs_error *err) { return open_image(path, true, err); }
+
+void elf_close(elf_image *img) {
+    if (!img) return;
+    free(img->path);
+    free(img->data);
+    free(img->sections);
+    free(img->symbols);
+    free(img);
+}
+
+uint64_t elf_entry(const elf_image *img) { return img->eh->e_entry; }
+size_t elf_section_count(const elf_image *img) { return img->section_count; }
+const elf_section *elf_section_at(const elf_image *img, size_t i) { return &img->sections[i]; }
+size_t elf_symbol_count(const elf_image *img) { return img->symbol_count; }
+const elf_symbol *elf_symbol_at(const elf_image *img, size_t i) { return &img->symbols[i]; }
+
+const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr) {
+    size_t lo = 0, hi = img->symbol_count;
+    while (lo < hi) { /* first symbol above addr */
+        size_t mid = (lo + hi) / 2;
+        if (img->symbols[mid].addr <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (!lo) return NULL;
+    uint64_t at = img->symbols[lo - 1].addr;
+    while (lo > 1 && img->symbols[lo - 2].addr == at) lo--; /* the preferred one at that address */
+    return &img->symbols[lo - 1];
+}
+
+/* ---- loading ---------------------------------------------------------------------- */
+
+static uint8_t segment_prot(uint32_t flags) {
+    return (uint8_t)(((flags & PF_R) ? PROT_R : 0) | ((flags & PF_W) ? PROT_W : 0) | ((flags & PF_X) ? PROT_X : 0));
+}
+
+bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err) {
+    elf_image *img = open_image(path, false, err);
+    if (!img) return false;
+    const Elf64_Ehdr *eh = img->eh;
+    uint64_t bias = eh->e_type == ET_DYN ? STATIC_PIE_BASE : 0;
+    uint64_t end = 0;
+    memset(out, 0, sizeof *out);
+    /* map every segment first, then copy, so a page shared by two segments keeps both contents */
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        const Elf64_Phdr *ph = &img->ph[i];
+        if (ph->p_type != PT_LOAD || ph->p_memsz == 0) continue;
+        uint64_t start = (ph->p_vaddr + bias) & ~PAGE_MASK;
+        uint64_t stop = (ph->p_vaddr + bias + ph->p_memsz + PAGE_MASK) & ~PAGE_MASK;
+        if (!mem_map(m, start, stop - start, segment_prot(ph->p_flags))) {
+            cs_error_set(err, "%s: segment %u at 0x%" PRIx64 " is outside the address space", path, i, start);
+            elf_close(img);
+            return false;
+        }
+        if (stop > end) end = stop;
+    }
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        const Elf64_Phdr *ph = &img->ph[i];
+        if (ph->p_type == PT_PHDR) out->phdr_addr = ph->p_vaddr + bias;
+        if (ph->p_type != PT_LOAD || ph->p_filesz == 0) continue;
+        mem_copy_in(m, ph->p_vaddr + bias, img->data + ph->p_offset, ph->p_filesz);
+        if (!out->phdr_addr && eh->e_phoff >= ph->p_offset && eh->e_phoff - ph->p_offset < ph->p_filesz)
+            out->phdr_addr = ph->p_vaddr + bias + (eh->e_phoff - ph->p_offset);
+    }
+    out->entry = eh->e_entry + bias;
+    out->phnum = eh->e_phnum;
+    out->phent = sizeof(Elf64_Phdr);
+    out->bias = bias;
+    out->brk_start = end;
+    elf_close(img);
+    return true;
+}

@@ -1,0 +1,219 @@
+/* Process creation (load, initial stack as Linux builds it), the run entry
+ * points and the emulator's uop_source. */
+#include <elf.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu_internal.h"
+
+/* Address-space layout, after Linux on riscv64 with Sv39 (TASK_SIZE 0x4000000000),
+ * without randomisation so that every run is the same. */
+#define STACK_TOP 0x3ffffff000ull
+#define STACK_SIZE (8ull << 20)     /* RLIMIT_STACK default */
+#define MMAP_GAP (128ull << 20)      /* Linux keeps at least this between stack and mmap base */
+#define BRK_LIMIT (64ull << 30)
+
+/* AT_HWCAP on RISC-V: one bit per single-letter extension ('a' = bit 0). */
+#define HWCAP_RV64GC ((1u << ('i' - 'a')) | (1u << ('m' - 'a')) | (1u << ('a' - 'a')) | \
+                      (1u << ('f' - 'a')) | (1u << ('d' - 'a')) | (1u << ('c' - 'a')))
+
+static void fail_with(emu_t *e, int signal, const char *fmt, va_list ap) {
+    char msg[400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    snprintf(e->error, sizeof e->error, "%s: %s", e->path, msg);
+    e->status = EMU_FAILED;
+    e->fault_signal = signal;
+}
+
+void emu_fail(emu_t *e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fail_with(e, 0, fmt, ap);
+    va_end(ap);
+}
+
+void emu_fault(emu_t *e, int signal, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fail_with(e, signal, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Push bytes onto the guest stack; returns their guest address. */
+static uint64_t push_bytes(emu_t *e, uint64_t *sp, const void *data, size_t len) {
+    *sp -= len;
+    mem_copy_in(&e->m, *sp, data, len);
+    return *sp;
+}
+
+static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
+    const emu_options *o = &e->opt;
+    size_t envc = 0;
+    if (o->envp)
+        while (o->envp[envc]) envc++;
+    mem_map(&e->m, STACK_TOP - STACK_SIZE, STACK_SIZE, PROT_R | PROT_W);
+
+    /* Strings at the top, as fs/binfmt_elf.c leaves them: execfn, envp, argv. */
+    uint64_t sp = STACK_TOP - 8;
+    size_t strings = 0;
+    for (int i = 0; i < o->argc; i++) strings += strlen(o->argv[i]) + 1;
+    for (size_t i = 0; i < envc; i++) strings += strlen(o->envp[i]) + 1;
+    if (strings > STACK_SIZE / 4) {
+        cs_error_set(err, "%s: arguments and environment too large (%zu bytes)", e->path, strings);
+        return false;
+    }
+    uint64_t execfn = push_bytes(e, &sp, o->argv[0], strlen(o->argv[0]) + 1);
+    uint64_t *envp = calloc(envc + 1, 8), *argv = calloc((size_t)o->argc + 1, 8);
+    for (size_t i = envc; i-- > 0;) envp[i] = push_bytes(e, &sp, o->envp[i], strlen(o->envp[i]) + 1);
+    for (int i = o->argc; i-- > 0;) argv[i] = push_bytes(e, &sp, o->argv[i], strlen(o->argv[i]) + 1);
+
+    uint8_t random[16];
+    for (int i = 0; i < 16; i += 8) {
+        uint64_t r = splitmix64(&e->rng);
+        memcpy(random + i, &r, 8);
+    }
+    sp &= ~15ull;
+    uint64_t at_random = push_bytes(e, &sp, random, sizeof random);
+
+    uint64_t auxv[][2] = {
+        {AT_HWCAP, HWCAP_RV64GC}, {AT_PAGESZ, PAGE_SIZE}, {AT_CLKTCK, 100},
+        {AT_PHDR, li->phdr_addr}, {AT_PHENT, li->phent}, {AT_PHNUM, li->phnum},
+        {AT_BASE, 0},             {AT_FLAGS, 0},          {AT_ENTRY, li->entry},
+        {AT_UID, 1000},           {AT_EUID, 1000},        {AT_GID, 1000},
+        {AT_EGID, 1000},          {AT_SECURE, 0},         {AT_RANDOM, at_random},
+        {AT_HWCAP2, 0},           {AT_EXECFN, execfn},    {AT_NULL, 0},
+    };
+    size_t auxn = sizeof auxv / sizeof auxv[0];
+    size_t words = 1 + ((size_t)o->argc + 1) + (envc + 1) + 2 * auxn;
+    sp = (sp - words * 8) & ~15ull; /* the ABI wants sp 16-byte aligned at entry */
+    uint64_t at = sp, argc = (uint64_t)o->argc, zero = 0;
+    mem_copy_in(&e->m, at, &argc, 8), at += 8;
+    for (int i = 0; i < o->argc; i++) mem_copy_in(&e->m, at, &argv[i], 8), at += 8;
+    mem_copy_in(&e->m, at, &zero, 8), at += 8;
+    for (size_t i = 0; i < envc; i++) mem_copy_in(&e->m, at, &envp[i], 8), at += 8;
+    mem_copy_in(&e->m, at, &zero, 8), at += 8;
+    mem_copy_in(&e->m, at, auxv, sizeof auxv);
+    free(envp);
+    free(argv);
+    e->h.x[2] = sp;
+    return true;
+}
+
+emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
+    emu_t *e = calloc(1, sizeof *e);
+    e->path = strdup(path);
+    e->opt = *opt;
+    e->rng = opt->seed ? opt->seed : 0x6379636c6573636full; /* "cyclesco" */
+    e->host_start = cs_now();
+    mem_init(&e->m);
+    for (int i = 0; i < EMU_MAX_FDS; i++) e->fds[i].host = -1;
+    for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){i, i > 0, NULL};
+    char resolved[PATH_MAX];
+    e->exe_real = strdup(realpath(path, resolved) ? resolved : path);
+    if (opt->allow_write_dir) {
+        if (!realpath(opt->allow_write_dir, resolved)) {
+            cs_error_set(err, "--allow-write %s: no such directory", opt->allow_write_dir);
+            emu_destroy(e);
+            return NULL;
+        }
+        e->allow_write_real = strdup(resolved);
+    }
+    if (opt->argc < 1 || !opt->argv || !opt->argv[0]) {
+        cs_error_set(err, "%s: no argv[0] for the guest", path);
+        emu_destroy(e);
+        return NULL;
+    }
+    elf_load_info li;
+    if (!elf_load(path, &e->m, &li, err) || !build_stack(e, &li, err)) {
+        emu_destroy(e);
+        return NULL;
+    }
+    e->h.pc = li.entry;
+    e->brk_start = e->brk_cur = li.brk_start;
+    e->brk_limit = li.brk_start + BRK_LIMIT;
+    e->mmap_top = STACK_TOP - STACK_SIZE - MMAP_GAP;
+    e->status = EMU_RUNNING;
+    return e;
+}
+
+void emu_destroy(emu_t *e) {
+    if (!e) return;
+    for (int i = 3; i < EMU_MAX_FDS; i++)
+        if (e->fds[i].host >= 0) close(e->fds[i].host);
+    for (int i = 0; i < EMU_MAX_FDS; i++) free(e->fds[i].path);
+    mem_free(&e->m);
+    free(e->path);
+    free(e->exe_real);
+    free(e->allow_write_real);
+    free(e);
+}
+
+uint64_t emu_run(emu_t *e, uint64_t max) {
+    uint64_t done = 0;
+    while (e->status == EMU_RUNNING && done < max) done += emu_exec_fast(e, max - done);
+    return done;
+}
+
+uint64_t emu_run_uops(emu_t *e, uop *out, uint64_t max) {
+    uint64_t done = 0;
+    while (e->status == EMU_RUNNING && done < max) done += emu_exec_record(e, out + done, max - done);
+    return done;
+}
+
+emu_status emu_state(const emu_t *e) { return e->status; }
+int emu_exit_code(const emu_t *e) { return e->exit_code; }
+const char *emu_error(const emu_t *e) { return e->error; }
+int emu_fault_signal(const emu_t *e) { return e->fault_signal; }
+uint64_t emu_icount(const emu_t *e) { return e->icount; }
+uint64_t emu_pc(const emu_t *e) { return e->h.pc; }
+const char *emu_path(const emu_t *e) { return e->path; }
+
+/* ---- the emulator as a uop_source ---- */
+
+typedef struct emu_source {
+    uop_source base;
+    emu_t *emu;
+} emu_source;
+
+static long emu_source_read(uop_source *s, uop *buf, size_t max, cs_error *err) {
+    emu_t *e = ((emu_source *)s)->emu;
+    uint64_t n = emu_run_uops(e, buf, max);
+    if (n == 0 && e->status == EMU_FAILED) {
+        cs_error_set(err, "%s", e->error);
+        return -1;
+    }
+    return (long)n;
+}
+
+static long long emu_source_skip(uop_source *s, uint64_t n, cs_error *err) {
+    emu_t *e = ((emu_source *)s)->emu;
+    uint64_t done = emu_run(e, n);
+    if (e->status == EMU_FAILED) {
+        cs_error_set(err, "%s", e->error);
+        return -1;
+    }
+    return (long long)done;
+}
+
+static void emu_source_destroy(uop_source *s) { free(s); }
+
+static const uop_source_ops emu_source_ops = {"emulator", emu_source_read, emu_source_skip,
+                                              emu_source_destroy};
+
+uop_source *emu_source_create(emu_t *emu) {
+    emu_source *s = calloc(1, sizeof *s);
+    s->base.ops = &emu_source_ops;
+    s->emu = emu;
+    return &s->base;
+}

@@ -1,0 +1,95 @@
+/* emu — a RISC-V RV64GC Linux user-mode emulator: the functional front end.
+ *
+ * Loads a statically linked ELF64 RISC-V executable (ET_EXEC or static-pie),
+ * builds the initial stack as Linux does, and executes it, serving the Linux
+ * system calls a static glibc program makes. Either fast-forwards (no
+ * records) or fills one µop record per executed instruction.
+ *
+ * Deterministic by default: the time the guest sees is derived from the
+ * instruction count, and AT_RANDOM / getrandom come from a fixed seed.
+ */
+#ifndef CYCLESCOPE_EMU_H
+#define CYCLESCOPE_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace/trace.h"
+#include "util/util.h"
+
+typedef struct emu emu_t;
+
+typedef struct emu_options {
+    int argc;                 /* guest argv; argv[0] is the program as the guest sees it */
+    const char *const *argv;
+    const char *const *envp;  /* NULL-terminated; NULL gives the guest an empty environment */
+    bool host_time;           /* guest clocks follow the host instead of the instruction count */
+    const char *allow_write_dir; /* NULL: the guest may write only to stdout and stderr */
+    uint64_t seed;            /* for AT_RANDOM and getrandom */
+    bool quiet;               /* no notices on stderr (denied writes, ...) */
+} emu_options;
+
+typedef enum emu_status {
+    EMU_RUNNING,
+    EMU_EXITED, /* the guest called exit/exit_group, or was killed by a signal it raised */
+    EMU_FAILED  /* the run stopped: fault, illegal instruction, unsupported call; see emu_error */
+} emu_status;
+
+emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err);
+void emu_destroy(emu_t *emu);
+
+/* Execute up to max instructions without records. Returns the number executed. */
+uint64_t emu_run(emu_t *emu, uint64_t max);
+
+/* Execute up to max instructions, one µop record each. Returns the number filled. */
+uint64_t emu_run_uops(emu_t *emu, uop *out, uint64_t max);
+
+emu_status emu_state(const emu_t *emu);
+int emu_exit_code(const emu_t *emu);   /* valid when EMU_EXITED; 128+signal if killed */
+const char *emu_error(const emu_t *emu); /* valid when EMU_FAILED */
+/* When EMU_FAILED: the signal Linux would have killed the guest with
+ * (SIGSEGV, SIGILL, SIGBUS, SIGTRAP), or 0 for what cyclescope does not
+ * support (a system call, a feature). */
+int emu_fault_signal(const emu_t *emu);
+uint64_t emu_icount(const emu_t *emu);  /* instructions executed so far */
+uint64_t emu_pc(const emu_t *emu);
+const char *emu_path(const emu_t *emu);
+
+/* A uop_source reading from the emulator (which stays owned by the caller).
+ * Its read() returns 0 when the guest exits and -1 if the run failed. */
+uop_source *emu_source_create(emu_t *emu);
+
+/* ---- ELF inspection (the disassembler and the DCPI analysis need it) ---- */
+
+typedef struct elf_image elf_image;
+
+typedef struct elf_section {
+    const char *name;
+    uint64_t addr, size;
+    const uint8_t *data; /* NULL for NOBITS */
+    bool exec;
+} elf_section;
+
+typedef struct elf_symbol {
+    const char *name;
+    uint64_t addr, size;
+    uint32_t index;   /* position in the ELF symbol table */
+    uint16_t section; /* section index; 0xfff1 (SHN_ABS) for absolute symbols */
+    uint8_t bind;     /* STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2 */
+    bool func, object;
+} elf_symbol;
+
+elf_image *elf_open(const char *path, cs_error *err);
+void elf_close(elf_image *img);
+uint64_t elf_entry(const elf_image *img);
+size_t elf_section_count(const elf_image *img);
+const elf_section *elf_section_at(const elf_image *img, size_t i);
+/* Symbols sorted by address; at one address in the order objdump prefers
+ * them (functions, objects, non-local, global, larger, then by name). */
+size_t elf_symbol_count(const elf_image *img);
+const elf_symbol *elf_symbol_at(const elf_image *img, size_t i);
+/* The symbol objdump would name for addr: the last symbol at or below addr
+ * in the section holding addr. NULL if none. */
+const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr);
+
+#endif

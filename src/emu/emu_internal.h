@@ -1,0 +1,66 @@
+/* Internal state of the emulator, shared by its files (not a public header). */
+#ifndef CYCLESCOPE_EMU_INTERNAL_H
+#define CYCLESCOPE_EMU_INTERNAL_H
+
+#include "emu.h"
+#include "mem.h"
+
+enum { EMU_MAX_FDS = 256, EMU_SINK_REG = 32 };
+
+typedef struct hart {
+    uint64_t x[33]; /* x[32] absorbs writes to x0 so x[0] stays zero */
+    uint64_t f[32]; /* NaN-boxed when holding single precision */
+    uint64_t pc;
+    unsigned fflags, frm;
+    uint64_t reservation; /* LR/SC reservation address */
+    bool reserved;
+} hart;
+
+typedef struct guest_fd {
+    int host;      /* -1 when closed */
+    bool writable; /* the guest may write through it */
+    char *path;    /* for readlink of /proc/self/fd and messages */
+} guest_fd;
+
+struct emu {
+    hart h;
+    mem m;
+    emu_status status;
+    int exit_code;
+    char error[512];
+    int fault_signal; /* the signal Linux would have sent for the failure, 0 if none */
+    uint64_t icount;
+
+    char *path;      /* host path of the executable */
+    char *exe_real;  /* its absolute path, for /proc/self/exe */
+    emu_options opt;
+    char *allow_write_real; /* realpath of opt.allow_write_dir */
+    bool denied_notice_shown;
+
+    uint64_t brk_start, brk_cur, brk_limit;
+    uint64_t mmap_top; /* anonymous mappings are placed top-down below this */
+    guest_fd fds[EMU_MAX_FDS];
+    uint64_t rng;
+    uint64_t clear_child_tid;
+    uint64_t sigaction_handler[65]; /* recorded, never delivered */
+    double host_start;
+};
+
+/* elf.c: place the loadable segments, return where things went. */
+typedef struct elf_load_info {
+    uint64_t entry, phdr_addr, phnum, phent, bias, brk_start;
+} elf_load_info;
+bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err);
+
+/* syscall.c */
+void emu_syscall(emu_t *e);
+void emu_fail(emu_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* emu_fail for a failure Linux would report to the guest with a signal. */
+void emu_fault(emu_t *e, int signal, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic);
+
+/* exec.c */
+uint64_t emu_exec_fast(emu_t *e, uint64_t max);
+uint64_t emu_exec_record(emu_t *e, uop *out, uint64_t max);
+
+#endif

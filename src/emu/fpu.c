@@ -1,0 +1,1033 @@
+/* fpu — RISC-V F and D arithmetic with exact RISC-V semantics (see fpu.h).
+ *
+ * How results and exception flags are obtained
+ * ---------------------------------------------
+ * x86-64 (the target), rounding modes RNE/RTZ/RDN/RUP: the host SSE unit does
+ * the work (add/sub/mul/div/sqrt, FMA3 fma when the CPU has it, fcvt.s.d and
+ * int->float conversions). Each operation is ONE inline asm statement
+ *     ldmxcsr <mode>; <op>; stmxcsr <status>[; ldmxcsr <default>]
+ * so the compiler cannot move the arithmetic away from the MXCSR accesses.
+ * The MXCSR value loaded is complete (all exceptions masked, FTZ and DAZ off,
+ * status flags clear, RC = the mode), so the host state never influences a
+ * result. A directed-rounding operation reloads the C default MXCSR (0x1f80:
+ * round to nearest, masked) inside the same asm statement; an RNE operation
+ * leaves exactly that state. fpu_* calls therefore leave the host in the
+ * default FP environment with, at most, sticky status flags set. (The rest of
+ * cyclescope must not rely on a non-default MXCSR; it does not.)
+ * MXCSR status maps IE->NV, ZE->DZ, OE->OF, UE->UF, PE->NX; DE is ignored.
+ * x86 detects tininess after rounding and, with UM masked, sets UE only for a
+ * tiny AND inexact result, which is exactly the RISC-V UF rule. x86 quirks
+ * neutralised here: NaN results (x86 propagates payloads or returns the
+ * negative default NaN) are replaced by the canonical NaN; float->int
+ * conversions, min/max, comparisons and fclass are done in integer code, so
+ * "integer indefinite" and the non-IEEE minsd/maxsd never appear; the NV
+ * flag of fma(inf, 0, qNaN) (required by RISC-V, implementation-defined in
+ * IEEE) is computed in software whenever an fma result is NaN.
+ *
+ * RMM (round to nearest, ties to max magnitude; no x86 support):
+ *  - single add/sub/mul/div/sqrt/fma ("round-to-odd path", odd_s): the
+ *    operation is done in double on the host in RTZ; if the host reports it
+ *    inexact, a sticky bit is ORed below the 53-bit significand, giving the
+ *    round-to-odd value. Double carries >= 24+2 bits, and for single operands
+ *    every double intermediate is normal and finite (|results| lie within
+ *    [2^-298, 2^277]), so rounding that value to single with round_pack()
+ *    (bit-level: subnormals, overflow, tininess after rounding, UF/NX) gives the
+ *    correctly rounded result. The fma product of two singles is exact in
+ *    double, so the path needs no hardware FMA.
+ *  - double add/sub/mul/fma/div: exact integer arithmetic on the significands
+ *    with unsigned __int128 (soft_fma_d, soft_div_d), then round_pack().
+ *  - double sqrt: the square root of a p-bit number is never exactly halfway
+ *    between two p-bit numbers (a midpoint m has p+1 significant bits with
+ *    an odd last bit, so m*m has more than 2p significant bits and cannot be
+ *    the p-bit input) and it is never subnormal, so RMM and RNE results and
+ *    flags are identical; the RNE hardware result is used.
+ *  - fcvt.s.d and int->float: round_pack() on the exact operand.
+ * float->int conversions are integer code for every mode (cvt_to_int()).
+ *
+ * Fallbacks: without FMA3 (checked once at start-up with
+ * __builtin_cpu_supports), fma.s uses the round-to-odd path and fma.d the
+ * __int128 software in every mode. On other hosts (or with -DFPU_PORTABLE)
+ * every mode uses the RMM machinery above: single ops via the round-to-odd
+ * path (host double RTZ + inexact read through <fenv.h>), double ops in
+ * software, double sqrt through fenv; this is correct on any IEEE host
+ * because no double intermediate can underflow there, so the host's
+ * tininess convention does not matter.
+ *
+ * No special compiler flags are needed (no -frounding-math): all rounding-
+ * mode-sensitive arithmetic is inside asm statements or on volatile operands.
+ */
+#include "fpu.h"
+
+#include <string.h>
+
+#include "isa/isa.h"
+
+#if defined(__x86_64__) && !defined(FPU_PORTABLE)
+#define FPU_X86 1
+#else
+#define FPU_X86 0
+#include <fenv.h>
+#include <math.h>
+#endif
+
+enum { NX = ISA_FFLAG_NX, UF = ISA_FFLAG_UF, OF = ISA_FFLAG_OF, DZ = ISA_FFLAG_DZ, NV = ISA_FFLAG_NV };
+enum { RNE = 0, RTZ = 1, RDN = 2, RUP = 3, RMM = 4 };
+
+#define CNAN_S 0x7fc00000u
+#define CNAN_D 0x7ff8000000000000ull
+#define SIGN_S 0x80000000u
+#define SIGN_D 0x8000000000000000ull
+#define INF_S 0x7f800000u
+#define INF_D 0x7ff0000000000000ull
+#define QBIT_S 0x00400000u
+#define QBIT_D 0x0008000000000000ull
+#define FRAC_S 0x007fffffu
+#define FRAC_D 0x000fffffffffffffull
+#define ONE_S 0x3f800000u
+#define ONE_D 0x3ff0000000000000ull
+
+typedef unsigned __int128 u128;
+
+static inline float f_of(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline uint32_t u_of_f(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+static inline double d_of(uint64_t u) {
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+static inline uint64_t u_of_d(double d) {
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static inline int nan_s(uint32_t a) { return (a & ~SIGN_S) > INF_S; }
+static inline int snan_s(uint32_t a) { return nan_s(a) && !(a & QBIT_S); }
+static inline int nan_d(uint64_t a) { return (a & ~SIGN_D) > INF_D; }
+static inline int snan_d(uint64_t a) { return nan_d(a) && !(a & QBIT_D); }
+
+/* ------------------------------------------------------------------------ */
+/* Bit-level rounding                                                        */
+
+static inline uint64_t shr_jam64(uint64_t x, int n) {
+    if (n <= 0) return x;
+    if (n >= 64) return x != 0;
+    return (x >> n) | ((x << (64 - n)) != 0);
+}
+
+static inline u128 shr_jam128(u128 x, int n) {
+    if (n <= 0) return x;
+    if (n >= 128) return x != 0;
+    return (x >> n) | (u128)((x << (128 - n)) != 0);
+}
+
+static inline int clz128(u128 x) { /* x != 0 */
+    uint64_t hi = (uint64_t)(x >> 64);
+    return hi ? __builtin_clzll(hi) : 64 + __builtin_clzll((uint64_t)x);
+}
+
+/* Whether to add one unit in the last place, given the discarded bits
+ * `rbits` (half = the weight of half a unit) and the kept lsb. */
+static inline int round_inc(unsigned rm, unsigned sign, uint64_t rbits, uint64_t half, uint64_t lsb) {
+    switch (rm) {
+    case RNE: return rbits > half || (rbits == half && lsb);
+    case RTZ: return 0;
+    case RDN: return sign && rbits;
+    case RUP: return !sign && rbits;
+    default: return rbits >= half; /* RMM */
+    }
+}
+
+/* Round (-1)^sign * sig * 2^(exp-63) to the binary format with `prec`
+ * significand bits and maximum exponent `emax` (single 24/127, double
+ * 53/1023). sig has bit 63 set; its low bits hold everything below the target
+ * precision, with any further nonzero bits ORed into bit 0 (sticky). Handles
+ * overflow, subnormals, tininess after rounding; raises NX/UF/OF. */
+static inline uint64_t round_pack(unsigned sign, int exp, uint64_t sig, unsigned rm, unsigned *fl,
+                                  const int prec, const int emax) {
+    const int emin = 1 - emax, rb = 64 - prec;
+    const uint64_t rmask = (1ull << rb) - 1, half = 1ull << (rb - 1);
+    const uint64_t sbit = (uint64_t)sign << (prec == 24 ? 31 : 63);
+    const uint64_t inf = (uint64_t)(2 * emax + 1) << (prec - 1);
+    int tiny = 0;
+    if (exp < emin) {
+        /* Tiny unless rounding to prec bits with an unbounded exponent
+         * carries the value up to 2^emin. */
+        if (exp == emin - 1) {
+            uint64_t m = sig >> rb;
+            tiny = !(m == (1ull << prec) - 1 && round_inc(rm, sign, sig & rmask, half, 1));
+        } else {
+            tiny = 1;
+        }
+        sig = shr_jam64(sig, emin - exp);
+        exp = emin;
+    }
+    uint64_t r = sig & rmask, m = sig >> rb;
+    if (round_inc(rm, sign, r, half, m & 1)) {
+        m++;
+        if (m >> prec) { /* carry out of a normal significand */
+            m >>= 1;
+            exp++;
+        }
+    }
+    if (exp > emax) {
+        *fl |= OF | NX;
+        int to_inf = rm == RNE || rm == RMM || (rm == RDN && sign) || (rm == RUP && !sign);
+        return sbit | (to_inf ? inf : inf - 1);
+    }
+    if (r) *fl |= tiny ? (NX | UF) : NX;
+    /* m's hidden bit (if set) adds one to the exponent field, so subnormals
+     * (exp == emin, hidden bit clear) get field 0 and normals exp+emax. */
+    return sbit | (((uint64_t)(exp + emax - 1) << (prec - 1)) + m);
+}
+
+static inline uint32_t round_pack_s(unsigned sign, int exp, uint64_t sig, unsigned rm, unsigned *fl) {
+    return (uint32_t)round_pack(sign, exp, sig, rm, fl, 24, 127);
+}
+static inline uint64_t round_pack_d(unsigned sign, int exp, uint64_t sig, unsigned rm, unsigned *fl) {
+    return round_pack(sign, exp, sig, rm, fl, 53, 1023);
+}
+
+/* Finite nonzero magnitude -> significand with the hidden bit at bit 52
+ * (double) / 23 (single) and unbiased exponent. */
+static inline void unpack_d(uint64_t m, int *exp, uint64_t *sig) {
+    int e = (int)(m >> 52);
+    if (e == 0) {
+        int s = __builtin_clzll(m) - 11;
+        *sig = m << s;
+        *exp = -1022 - s;
+    } else {
+        *sig = (m & FRAC_D) | (1ull << 52);
+        *exp = e - 1023;
+    }
+}
+static inline void unpack_s(uint32_t m, int *exp, uint64_t *sig) {
+    int e = (int)(m >> 23);
+    if (e == 0) {
+        int s = __builtin_clz(m) - 8;
+        *sig = (uint64_t)m << s;
+        *exp = -126 - s;
+    } else {
+        *sig = (m & FRAC_S) | (1u << 23);
+        *exp = e - 127;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Software double arithmetic (RMM on x86, every mode elsewhere)             */
+
+/* a*b + c (or just a*b when !has_c) with one rounding. */
+static uint64_t soft_fma_d(uint64_t a, uint64_t b, uint64_t c, int has_c, unsigned rm, unsigned *fl) {
+    const unsigned sp = (unsigned)((a ^ b) >> 63), sc = (unsigned)(c >> 63);
+    const uint64_t ma = a & ~SIGN_D, mb = b & ~SIGN_D, mc = has_c ? c & ~SIGN_D : 0;
+    if (ma > INF_D || mb > INF_D || mc > INF_D) {
+        if (snan_d(a) || snan_d(b) || (has_c && snan_d(c)) || (ma == INF_D && mb == 0) ||
+            (ma == 0 && mb == INF_D))
+            *fl |= NV;
+        return CNAN_D;
+    }
+    if (ma == INF_D || mb == INF_D) {
+        if (ma == 0 || mb == 0 || (mc == INF_D && sc != sp)) {
+            *fl |= NV;
+            return CNAN_D;
+        }
+        return ((uint64_t)sp << 63) | INF_D;
+    }
+    if (mc == INF_D) return c;
+    if (ma == 0 || mb == 0) {
+        if (!has_c) return (uint64_t)sp << 63;
+        if (mc != 0) return c;
+        /* sum of two zeros: -0 only if both are -0, or in RDN if either is */
+        return (sp == sc) ? c : (rm == RDN ? SIGN_D : 0);
+    }
+    int ea, eb;
+    uint64_t ga, gb;
+    unpack_d(ma, &ea, &ga);
+    unpack_d(mb, &eb, &gb);
+    u128 p = (u128)ga * gb; /* in [2^104, 2^106): value = p * 2^(ea+eb-104) */
+    int top = (p >> 105) ? 105 : 104;
+    p <<= 126 - top;
+    int ep = ea + eb + top - 104; /* value = p * 2^(ep-126), p top bit at 126 */
+    unsigned sign = sp;
+    if (mc != 0) {
+        int ec;
+        uint64_t gc;
+        unpack_d(mc, &ec, &gc);
+        u128 q = (u128)gc << 74; /* value = q * 2^(ec-126) */
+        if (ep >= ec) {
+            q = shr_jam128(q, ep - ec);
+        } else {
+            p = shr_jam128(p, ec - ep);
+            ep = ec;
+        }
+        if (sc == sp) {
+            p += q; /* may carry into bit 127 */
+        } else if (p >= q) {
+            p -= q;
+        } else {
+            p = q - p;
+            sign = sc;
+        }
+        if (p == 0) return rm == RDN ? SIGN_D : 0; /* exact cancellation */
+    }
+    int t = 127 - clz128(p);
+    u128 n = p << (127 - t);
+    uint64_t sig = (uint64_t)(n >> 64) | ((uint64_t)n != 0);
+    return round_pack_d(sign, ep - 126 + t, sig, rm, fl);
+}
+
+static uint64_t soft_div_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fl) {
+    const unsigned sign = (unsigned)((a ^ b) >> 63);
+    const uint64_t ma = a & ~SIGN_D, mb = b & ~SIGN_D, sbit = (uint64_t)sign << 63;
+    if (ma > INF_D || mb > INF_D) {
+        if (snan_d(a) || snan_d(b)) *fl |= NV;
+        return CNAN_D;
+    }
+    if (ma == INF_D || mb == 0) {
+        if (mb == INF_D || ma == 0) { /* inf/inf, 0/0 */
+            *fl |= NV;
+            return CNAN_D;
+        }
+        if (mb == 0) *fl |= DZ;
+        return sbit | INF_D;
+    }
+    if (ma == 0 || mb == INF_D) return sbit;
+    int ea, eb;
+    uint64_t ga, gb;
+    unpack_d(ma, &ea, &ga);
+    unpack_d(mb, &eb, &gb);
+    int sh = ga < gb ? 64 : 63;
+    u128 n = (u128)ga << sh;
+    uint64_t q = (uint64_t)(n / gb), r = (uint64_t)(n % gb); /* q in [2^63, 2^64) */
+    return round_pack_d(sign, ea - eb - sh + 63, q | (r != 0), rm, fl);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Host primitives                                                           */
+
+#if FPU_X86
+
+/* MXCSR: all exceptions masked (0x1f80), RC in bits 13-14, flags clear. */
+static const uint32_t mxcsr_rc[4] = {
+    0x1f80u, /* RNE: RC=00 */
+    0x7f80u, /* RTZ: RC=11 */
+    0x3f80u, /* RDN: RC=01 */
+    0x5f80u, /* RUP: RC=10 */
+};
+#define MXCSR_RTZ (&mxcsr_rc[RTZ])
+
+/* MXCSR status bits (IE=1 DE=2 ZE=4 OE=8 UE=16 PE=32) -> fflags */
+#define FM(i)                                                                                  \
+    (uint8_t)((((i)&1) ? NV : 0) | (((i)&4) ? DZ : 0) | (((i)&8) ? OF : 0) | (((i)&16) ? UF : 0) | \
+              (((i)&32) ? NX : 0))
+#define FM4(i) FM(i), FM((i) + 1), FM((i) + 2), FM((i) + 3)
+#define FM16(i) FM4(i), FM4((i) + 4), FM4((i) + 8), FM4((i) + 12)
+static const uint8_t mxcsr_fflags[64] = {FM16(0), FM16(16), FM16(32), FM16(48)};
+#define MX_IE 1u
+#define MX_ZE 4u
+#define MX_PE 32u
+
+/* Two-operand SSE forms "op src, dst" (dst = dst op src); with AVX enabled
+ * for the whole build, the VEX forms avoid SSE/AVX transition stalls. */
+#ifdef __AVX__
+#define SSE2OP(insn, src, dst) "v" insn " %[" src "], %[" dst "], %[" dst "]"
+#else
+#define SSE2OP(insn, src, dst) insn " %[" src "], %[" dst "]"
+#endif
+
+#define ASM_PRE "ldmxcsr %[c]\n\t"
+#define ASM_POST "\n\tstmxcsr %[s]"
+#define ASM_POST_RESTORE "\n\tstmxcsr %[s]\n\tldmxcsr %[d]"
+
+/* x = x <insn> y in mode rm (0-3); *st receives MXCSR. */
+#define DEF_SSE_BIN(fn, insn, T)                                                               \
+    static inline T fn(T x, T y, unsigned rm, uint32_t *st) {                                  \
+        if (rm == RNE)                                                                         \
+            __asm__ volatile(ASM_PRE SSE2OP(insn, "y", "x") ASM_POST                           \
+                             : [x] "+x"(x), [s] "=m"(*st)                                      \
+                             : [y] "x"(y), [c] "m"(mxcsr_rc[RNE]));                            \
+        else                                                                                   \
+            __asm__ volatile(ASM_PRE SSE2OP(insn, "y", "x") ASM_POST_RESTORE                   \
+                             : [x] "+x"(x), [s] "=m"(*st)                                      \
+                             : [y] "x"(y), [c] "m"(mxcsr_rc[rm]), [d] "m"(mxcsr_rc[RNE]));     \
+        return x;                                                                              \
+    }
+DEF_SSE_BIN(sse_add_d, "addsd", double)
+DEF_SSE_BIN(sse_sub_d, "subsd", double)
+DEF_SSE_BIN(sse_mul_d, "mulsd", double)
+DEF_SSE_BIN(sse_div_d, "divsd", double)
+DEF_SSE_BIN(sse_add_s, "addss", float)
+DEF_SSE_BIN(sse_sub_s, "subss", float)
+DEF_SSE_BIN(sse_mul_s, "mulss", float)
+DEF_SSE_BIN(sse_div_s, "divss", float)
+
+/* r = <insn>(y): sqrt, format and int->float conversions. */
+#define DEF_SSE_UN(fn, insn, Tin, cin, Tout)                                                   \
+    static inline Tout fn(Tin y, unsigned rm, uint32_t *st) {                                  \
+        Tout r = 0;                                                                            \
+        if (rm == RNE)                                                                         \
+            __asm__ volatile(ASM_PRE SSE2OP(insn, "y", "r") ASM_POST                           \
+                             : [r] "+x"(r), [s] "=m"(*st)                                      \
+                             : [y] cin(y), [c] "m"(mxcsr_rc[RNE]));                            \
+        else                                                                                   \
+            __asm__ volatile(ASM_PRE SSE2OP(insn, "y", "r") ASM_POST_RESTORE                   \
+                             : [r] "+x"(r), [s] "=m"(*st)                                      \
+                             : [y] cin(y), [c] "m"(mxcsr_rc[rm]), [d] "m"(mxcsr_rc[RNE]));     \
+        return r;                                                                              \
+    }
+DEF_SSE_UN(sse_sqrt_d, "sqrtsd", double, "x", double)
+DEF_SSE_UN(sse_sqrt_s, "sqrtss", float, "x", float)
+DEF_SSE_UN(sse_cvt_s_d, "cvtsd2ss", double, "x", float)
+DEF_SSE_UN(sse_cvt_d_l, "cvtsi2sdq", int64_t, "r", double)
+DEF_SSE_UN(sse_cvt_s_l, "cvtsi2ssq", int64_t, "r", float)
+
+/* z = x*y + z, FMA3 (only called when the CPU has it) */
+#define DEF_SSE_FMA(fn, insn, T)                                                               \
+    static inline T fn(T x, T y, T z, unsigned rm, uint32_t *st) {                             \
+        if (rm == RNE)                                                                         \
+            __asm__ volatile(ASM_PRE insn " %[y], %[x], %[z]" ASM_POST                         \
+                             : [z] "+x"(z), [s] "=m"(*st)                                      \
+                             : [x] "x"(x), [y] "x"(y), [c] "m"(mxcsr_rc[RNE]));                \
+        else                                                                                   \
+            __asm__ volatile(ASM_PRE insn " %[y], %[x], %[z]" ASM_POST_RESTORE                 \
+                             : [z] "+x"(z), [s] "=m"(*st)                                      \
+                             : [x] "x"(x), [y] "x"(y), [c] "m"(mxcsr_rc[rm]),                  \
+                               [d] "m"(mxcsr_rc[RNE]));                                        \
+        return z;                                                                              \
+    }
+DEF_SSE_FMA(sse_fma_d, "vfmadd231sd", double)
+DEF_SSE_FMA(sse_fma_s, "vfmadd231ss", float)
+
+static int have_fma;
+
+__attribute__((constructor)) static void fpu_detect(void) {
+#ifndef FPU_NO_HW_FMA
+    __builtin_cpu_init();
+    have_fma = __builtin_cpu_supports("fma");
+#endif
+}
+
+static inline uint64_t done_d(double r, uint32_t st, unsigned *fl) {
+    uint64_t u = u_of_d(r);
+    *fl |= mxcsr_fflags[st & 63];
+    return nan_d(u) ? CNAN_D : u;
+}
+static inline uint32_t done_s(float r, uint32_t st, unsigned *fl) {
+    uint32_t u = u_of_f(r);
+    *fl |= mxcsr_fflags[st & 63];
+    return nan_s(u) ? CNAN_S : u;
+}
+
+#endif /* FPU_X86 */
+
+/* ------------------------------------------------------------------------ */
+/* Round-to-odd path for single precision                                    */
+
+enum { OP_ADD, OP_MUL, OP_DIV, OP_SQRT, OP_FMA };
+
+/* Host double arithmetic in RTZ: returns the result, *inexact, and NV/DZ in
+ * *fl. Operands are finite or infinite doubles converted from singles (no
+ * NaNs), so the result is never subnormal, overflowed or a signaling NaN. */
+static double rtz_d(int op, double x, double y, double z, int *inexact, unsigned *fl) {
+#if FPU_X86
+    uint32_t st;
+    switch (op) {
+    case OP_ADD:
+        __asm__ volatile(ASM_PRE SSE2OP("addsd", "y", "x") ASM_POST_RESTORE
+                         : [x] "+x"(x), [s] "=m"(st)
+                         : [y] "x"(y), [c] "m"(*MXCSR_RTZ), [d] "m"(mxcsr_rc[RNE]));
+        break;
+    case OP_MUL:
+        __asm__ volatile(ASM_PRE SSE2OP("mulsd", "y", "x") ASM_POST_RESTORE
+                         : [x] "+x"(x), [s] "=m"(st)
+                         : [y] "x"(y), [c] "m"(*MXCSR_RTZ), [d] "m"(mxcsr_rc[RNE]));
+        break;
+    case OP_DIV:
+        __asm__ volatile(ASM_PRE SSE2OP("divsd", "y", "x") ASM_POST_RESTORE
+                         : [x] "+x"(x), [s] "=m"(st)
+                         : [y] "x"(y), [c] "m"(*MXCSR_RTZ), [d] "m"(mxcsr_rc[RNE]));
+        break;
+    case OP_SQRT:
+        __asm__ volatile(ASM_PRE SSE2OP("sqrtsd", "x", "x") ASM_POST_RESTORE
+                         : [x] "+x"(x), [s] "=m"(st)
+                         : [c] "m"(*MXCSR_RTZ), [d] "m"(mxcsr_rc[RNE]));
+        break;
+    default: /* OP_FMA: the product of two singles is exact in double */
+        __asm__ volatile(ASM_PRE SSE2OP("mulsd", "y", "x") "\n\t" SSE2OP("addsd", "z", "x")
+                             ASM_POST_RESTORE
+                         : [x] "+x"(x), [s] "=m"(st)
+                         : [y] "x"(y), [z] "x"(z), [c] "m"(*MXCSR_RTZ), [d] "m"(mxcsr_rc[RNE]));
+        break;
+    }
+    *inexact = (st & MX_PE) != 0;
+    *fl |= mxcsr_fflags[st & (MX_IE | MX_ZE)];
+    return x;
+#else
+    volatile double vx = x, vy = y, vz = z, vr;
+    fesetround(FE_TOWARDZERO);
+    feclearexcept(FE_ALL_EXCEPT);
+    switch (op) {
+    case OP_ADD: vr = vx + vy; break;
+    case OP_MUL: vr = vx * vy; break;
+    case OP_DIV: vr = vx / vy; break;
+    case OP_SQRT: vr = sqrt(vx); break;
+    default: {
+        double p = vx * vy; /* exact */
+        vr = p + vz;
+        break;
+    }
+    }
+    int ex = fetestexcept(FE_ALL_EXCEPT);
+    fesetround(FE_TONEAREST);
+    *inexact = (ex & FE_INEXACT) != 0;
+    if (ex & FE_INVALID) *fl |= NV;
+    if (ex & FE_DIVBYZERO) *fl |= DZ;
+    return vr;
+#endif
+}
+
+/* op on single operands (no NaNs among them), rounded in rm. For OP_ADD and
+ * OP_FMA, `zsign_rdn` is the sign an exact zero sum takes in RDN (host RTZ
+ * already gives the right zero for the other modes). */
+static uint32_t odd_s(int op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsigned zsign_rdn,
+                      unsigned *fl) {
+    int inexact;
+    double r = rtz_d(op, (double)f_of(a), (double)f_of(b), (double)f_of(c), &inexact, fl);
+    uint64_t u = u_of_d(r), m = u & ~SIGN_D;
+    unsigned sign = (unsigned)(u >> 63);
+    if (m > INF_D) return CNAN_S; /* invalid: NV already raised */
+    if (m == INF_D) return (sign ? SIGN_S : 0) | INF_S;
+    if (m == 0) return (rm == RDN && (op == OP_ADD || op == OP_FMA)) ? zsign_rdn << 31 : sign << 31;
+    uint64_t sig = ((m & FRAC_D) | (1ull << 52)) << 11 | (uint64_t)inexact;
+    return round_pack_s(sign, (int)(m >> 52) - 1023, sig, rm, fl);
+}
+
+/* NaN operands of a single binary op: canonical NaN, NV if signaling. */
+static inline int nan_in_s(uint32_t a, uint32_t b, unsigned *fl) {
+    if (!nan_s(a) && !nan_s(b)) return 0;
+    if (snan_s(a) || snan_s(b)) *fl |= NV;
+    return 1;
+}
+
+/* RDN zero sign of x + y when the sum is exactly zero: +0 only if both +0. */
+static inline unsigned zsign_add_rdn_s(uint32_t x, uint32_t y) { return !(x == 0 && y == 0); }
+
+static uint32_t gen_add_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fl) {
+    if (nan_in_s(a, b, fl)) return CNAN_S;
+    return odd_s(OP_ADD, a, b, 0, rm, zsign_add_rdn_s(a, b), fl);
+}
+
+/* NV for an fma whose result is NaN: signaling input, inf*0 (even with a
+ * quiet NaN addend, as RISC-V requires), or inf-inf with no NaN input. */
+static inline unsigned fma_nan_flags_s(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t ma = a & ~SIGN_S, mb = b & ~SIGN_S;
+    if (snan_s(a) || snan_s(b) || snan_s(c)) return NV;
+    if ((ma == INF_S && mb == 0) || (ma == 0 && mb == INF_S)) return NV;
+    if (nan_s(a) || nan_s(b) || nan_s(c)) return 0;
+    return NV;
+}
+static inline unsigned fma_nan_flags_d(uint64_t a, uint64_t b, uint64_t c) {
+    uint64_t ma = a & ~SIGN_D, mb = b & ~SIGN_D;
+    if (snan_d(a) || snan_d(b) || snan_d(c)) return NV;
+    if ((ma == INF_D && mb == 0) || (ma == 0 && mb == INF_D)) return NV;
+    if (nan_d(a) || nan_d(b) || nan_d(c)) return 0;
+    return NV;
+}
+
+static uint32_t gen_fma_s(uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsigned *fl) {
+    if (nan_s(a) || nan_s(b) || nan_s(c)) {
+        *fl |= fma_nan_flags_s(a, b, c);
+        return CNAN_S;
+    }
+    /* exact-zero sum in RDN: +0 only if product and addend are both +0 */
+    int pzero = (a & ~SIGN_S) == 0 || (b & ~SIGN_S) == 0;
+    unsigned pplus = pzero && !((a ^ b) & SIGN_S);
+    return odd_s(OP_FMA, a, b, c, rm, !(pplus && c == 0), fl);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Arithmetic                                                                */
+
+uint32_t fpu_add_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        float r = sse_add_s(f_of(a), f_of(b), rm, &st);
+        return done_s(r, st, fflags);
+    }
+#endif
+    return gen_add_s(a, b, rm, fflags);
+}
+
+uint32_t fpu_sub_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        float r = sse_sub_s(f_of(a), f_of(b), rm, &st);
+        return done_s(r, st, fflags);
+    }
+#endif
+    if (nan_in_s(a, b, fflags)) return CNAN_S;
+    return gen_add_s(a, b ^ SIGN_S, rm, fflags);
+}
+
+uint32_t fpu_mul_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        float r = sse_mul_s(f_of(a), f_of(b), rm, &st);
+        return done_s(r, st, fflags);
+    }
+#endif
+    if (nan_in_s(a, b, fflags)) return CNAN_S;
+    return odd_s(OP_MUL, a, b, 0, rm, 0, fflags);
+}
+
+uint32_t fpu_div_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        float r = sse_div_s(f_of(a), f_of(b), rm, &st);
+        return done_s(r, st, fflags);
+    }
+#endif
+    if (nan_in_s(a, b, fflags)) return CNAN_S;
+    return odd_s(OP_DIV, a, b, 0, rm, 0, fflags);
+}
+
+uint32_t fpu_sqrt_s(uint32_t a, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        float r = sse_sqrt_s(f_of(a), rm, &st);
+        return done_s(r, st, fflags);
+    }
+#endif
+    if (nan_in_s(a, 0, fflags)) return CNAN_S;
+    return odd_s(OP_SQRT, a, 0, 0, rm, 0, fflags);
+}
+
+uint64_t fpu_add_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        double r = sse_add_d(d_of(a), d_of(b), rm, &st);
+        return done_d(r, st, fflags);
+    }
+#endif
+    return soft_fma_d(a, ONE_D, b, 1, rm, fflags);
+}
+
+uint64_t fpu_sub_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        double r = sse_sub_d(d_of(a), d_of(b), rm, &st);
+        return done_d(r, st, fflags);
+    }
+#endif
+    return soft_fma_d(a, ONE_D, b ^ SIGN_D, 1, rm, fflags);
+}
+
+uint64_t fpu_mul_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        double r = sse_mul_d(d_of(a), d_of(b), rm, &st);
+        return done_d(r, st, fflags);
+    }
+#endif
+    return soft_fma_d(a, b, 0, 0, rm, fflags);
+}
+
+uint64_t fpu_div_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        double r = sse_div_d(d_of(a), d_of(b), rm, &st);
+        return done_d(r, st, fflags);
+    }
+#endif
+    return soft_div_d(a, b, rm, fflags);
+}
+
+uint64_t fpu_sqrt_d(uint64_t a, unsigned rm, unsigned *fflags) {
+    if (rm == RMM) rm = RNE; /* no ties, no subnormal results: see top */
+#if FPU_X86
+    uint32_t st;
+    double r = sse_sqrt_d(d_of(a), rm, &st);
+    return done_d(r, st, fflags);
+#else
+    if (nan_d(a)) {
+        if (snan_d(a)) *fflags |= NV;
+        return CNAN_D;
+    }
+    if ((a >> 63) && a != SIGN_D) {
+        *fflags |= NV;
+        return CNAN_D;
+    }
+    static const int modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+    volatile double vx = d_of(a), vr;
+    fesetround(modes[rm]);
+    feclearexcept(FE_ALL_EXCEPT);
+    vr = sqrt(vx);
+    int ex = fetestexcept(FE_INEXACT);
+    fesetround(FE_TONEAREST);
+    if (ex) *fflags |= NX;
+    return u_of_d(vr);
+#endif
+}
+
+uint32_t fpu_fma_s(uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend,
+                   unsigned rm, unsigned *fflags) {
+    if (negate_product) a ^= SIGN_S;
+    if (negate_addend) c ^= SIGN_S;
+#if FPU_X86
+    if (__builtin_expect(rm != RMM && have_fma, 1)) {
+        uint32_t st;
+        uint32_t r = u_of_f(sse_fma_s(f_of(a), f_of(b), f_of(c), rm, &st));
+        if (__builtin_expect(nan_s(r), 0)) {
+            *fflags |= fma_nan_flags_s(a, b, c);
+            return CNAN_S;
+        }
+        *fflags |= mxcsr_fflags[st & 63];
+        return r;
+    }
+#endif
+    return gen_fma_s(a, b, c, rm, fflags);
+}
+
+uint64_t fpu_fma_d(uint64_t a, uint64_t b, uint64_t c, int negate_product, int negate_addend,
+                   unsigned rm, unsigned *fflags) {
+    if (negate_product) a ^= SIGN_D;
+    if (negate_addend) c ^= SIGN_D;
+#if FPU_X86
+    if (__builtin_expect(rm != RMM && have_fma, 1)) {
+        uint32_t st;
+        uint64_t r = u_of_d(sse_fma_d(d_of(a), d_of(b), d_of(c), rm, &st));
+        if (__builtin_expect(nan_d(r), 0)) {
+            *fflags |= fma_nan_flags_d(a, b, c);
+            return CNAN_D;
+        }
+        *fflags |= mxcsr_fflags[st & 63];
+        return r;
+    }
+#endif
+    return soft_fma_d(a, b, c, 1, rm, fflags);
+}
+
+/* ------------------------------------------------------------------------ */
+/* min/max, comparisons, classification                                      */
+
+/* Monotonic unsigned key of a non-NaN value: -0 < +0, sign-magnitude order. */
+static inline uint32_t key_s(uint32_t a) { return (a & SIGN_S) ? ~a : a | SIGN_S; }
+static inline uint64_t key_d(uint64_t a) { return (a & SIGN_D) ? ~a : a | SIGN_D; }
+
+static inline int minmax_nan_s(uint32_t a, uint32_t b, uint32_t *r, unsigned *fl) {
+    int na = nan_s(a), nb = nan_s(b);
+    if (!(na | nb)) return 0;
+    if (snan_s(a) || snan_s(b)) *fl |= NV;
+    *r = (na && nb) ? CNAN_S : na ? b : a;
+    return 1;
+}
+static inline int minmax_nan_d(uint64_t a, uint64_t b, uint64_t *r, unsigned *fl) {
+    int na = nan_d(a), nb = nan_d(b);
+    if (!(na | nb)) return 0;
+    if (snan_d(a) || snan_d(b)) *fl |= NV;
+    *r = (na && nb) ? CNAN_D : na ? b : a;
+    return 1;
+}
+
+uint32_t fpu_min_s(uint32_t a, uint32_t b, unsigned *fflags) {
+    uint32_t r;
+    if (minmax_nan_s(a, b, &r, fflags)) return r;
+    return key_s(a) <= key_s(b) ? a : b;
+}
+uint32_t fpu_max_s(uint32_t a, uint32_t b, unsigned *fflags) {
+    uint32_t r;
+    if (minmax_nan_s(a, b, &r, fflags)) return r;
+    return key_s(a) >= key_s(b) ? a : b;
+}
+uint64_t fpu_min_d(uint64_t a, uint64_t b, unsigned *fflags) {
+    uint64_t r;
+    if (minmax_nan_d(a, b, &r, fflags)) return r;
+    return key_d(a) <= key_d(b) ? a : b;
+}
+uint64_t fpu_max_d(uint64_t a, uint64_t b, unsigned *fflags) {
+    uint64_t r;
+    if (minmax_nan_d(a, b, &r, fflags)) return r;
+    return key_d(a) >= key_d(b) ? a : b;
+}
+
+/* Comparisons: +0 == -0; otherwise the keys order the values. */
+int fpu_eq_s(uint32_t a, uint32_t b, unsigned *fflags) {
+    if (nan_s(a) || nan_s(b)) {
+        if (snan_s(a) || snan_s(b)) *fflags |= NV;
+        return 0;
+    }
+    return a == b || ((a | b) & ~SIGN_S) == 0;
+}
+int fpu_lt_s(uint32_t a, uint32_t b, unsigned *fflags) {
+    if (nan_s(a) || nan_s(b)) {
+        *fflags |= NV;
+        return 0;
+    }
+    return ((a | b) & ~SIGN_S) != 0 && key_s(a) < key_s(b);
+}
+int fpu_le_s(uint32_t a, uint32_t b, unsigned *fflags) {
+    if (nan_s(a) || nan_s(b)) {
+        *fflags |= NV;
+        return 0;
+    }
+    return ((a | b) & ~SIGN_S) == 0 || key_s(a) <= key_s(b);
+}
+int fpu_eq_d(uint64_t a, uint64_t b, unsigned *fflags) {
+    if (nan_d(a) || nan_d(b)) {
+        if (snan_d(a) || snan_d(b)) *fflags |= NV;
+        return 0;
+    }
+    return a == b || ((a | b) & ~SIGN_D) == 0;
+}
+int fpu_lt_d(uint64_t a, uint64_t b, unsigned *fflags) {
+    if (nan_d(a) || nan_d(b)) {
+        *fflags |= NV;
+        return 0;
+    }
+    return ((a | b) & ~SIGN_D) != 0 && key_d(a) < key_d(b);
+}
+int fpu_le_d(uint64_t a, uint64_t b, unsigned *fflags) {
+    if (nan_d(a) || nan_d(b)) {
+        *fflags |= NV;
+        return 0;
+    }
+    return ((a | b) & ~SIGN_D) == 0 || key_d(a) <= key_d(b);
+}
+
+/* fclass bits: 0 -inf, 1 -normal, 2 -subnormal, 3 -0, 4 +0, 5 +subnormal,
+ * 6 +normal, 7 +inf, 8 signaling NaN, 9 quiet NaN. */
+static inline uint64_t classify(int neg, int is_inf, int is_zero, int is_sub, int is_nan, int quiet) {
+    if (is_nan) return quiet ? 1u << 9 : 1u << 8;
+    int i = is_inf ? 0 : is_zero ? 3 : is_sub ? 2 : 1;
+    return 1u << (neg ? i : 7 - i);
+}
+uint64_t fpu_class_s(uint32_t a) {
+    uint32_t m = a & ~SIGN_S;
+    return classify((a & SIGN_S) != 0, m == INF_S, m == 0, m < 0x00800000u, m > INF_S,
+                    (a & QBIT_S) != 0);
+}
+uint64_t fpu_class_d(uint64_t a) {
+    uint64_t m = a & ~SIGN_D;
+    return classify((a & SIGN_D) != 0, m == INF_D, m == 0, m < 0x0010000000000000ull, m > INF_D,
+                    (a & QBIT_D) != 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* float -> integer                                                          */
+
+enum { K_W, K_WU, K_L, K_LU };
+
+static inline uint64_t saturate(int kind, unsigned neg) {
+    switch (kind) {
+    case K_W: return neg ? 0xffffffff80000000ull : 0x7fffffffull;
+    case K_WU: return neg ? 0 : ~0ull; /* 0xffffffff sign-extended */
+    case K_L: return neg ? SIGN_D : ~SIGN_D;
+    default: return neg ? 0 : ~0ull;
+    }
+}
+
+/* (-1)^sign * sig * 2^(exp-63), sig normalized, rounded to an integer in rm,
+ * then range-checked after rounding (spec: out of range -> clip, NV, no NX). */
+static uint64_t cvt_to_int(unsigned sign, int exp, uint64_t sig, int kind, unsigned rm, unsigned *fl) {
+    uint64_t ip = 0, frac;
+    int ovf = 0;
+    if (exp > 63) {
+        ovf = 1;
+        frac = 0;
+    } else {
+        if (exp >= 0) {
+            ip = sig >> (63 - exp);
+            frac = exp == 63 ? 0 : sig << (exp + 1);
+        } else if (exp == -1) {
+            frac = sig;
+        } else {
+            frac = shr_jam64(sig, -1 - exp);
+        }
+        if (round_inc(rm, sign, frac, SIGN_D, ip & 1) && ++ip == 0) ovf = 1;
+    }
+    uint64_t limit;
+    switch (kind) {
+    case K_W: limit = sign ? 0x80000000ull : 0x7fffffffull; break;
+    case K_WU: limit = sign ? 0 : 0xffffffffull; break;
+    case K_L: limit = sign ? SIGN_D : ~SIGN_D; break;
+    default: limit = sign ? 0 : ~0ull; break;
+    }
+    if (ovf || ip > limit) {
+        *fl |= NV;
+        return saturate(kind, sign);
+    }
+    if (frac) *fl |= NX;
+    uint64_t v = sign ? 0 - ip : ip;
+    if (kind == K_W || kind == K_WU) v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+    return v;
+}
+
+static uint64_t cvt_d_to_int(uint64_t a, int kind, unsigned rm, unsigned *fl) {
+    uint64_t m = a & ~SIGN_D;
+    unsigned sign = (unsigned)(a >> 63);
+    if (m >= INF_D) {
+        *fl |= NV;
+        return saturate(kind, m == INF_D && sign); /* NaN -> largest positive */
+    }
+    if (m == 0) return 0;
+    int e;
+    uint64_t g;
+    unpack_d(m, &e, &g);
+    return cvt_to_int(sign, e, g << 11, kind, rm, fl);
+}
+
+static uint64_t cvt_s_to_int(uint32_t a, int kind, unsigned rm, unsigned *fl) {
+    uint32_t m = a & ~SIGN_S;
+    unsigned sign = a >> 31;
+    if (m >= INF_S) {
+        *fl |= NV;
+        return saturate(kind, m == INF_S && sign);
+    }
+    if (m == 0) return 0;
+    int e;
+    uint64_t g;
+    unpack_s(m, &e, &g);
+    return cvt_to_int(sign, e, g << 40, kind, rm, fl);
+}
+
+uint64_t fpu_cvt_w_s(uint32_t a, unsigned rm, unsigned *fflags) { return cvt_s_to_int(a, K_W, rm, fflags); }
+uint64_t fpu_cvt_wu_s(uint32_t a, unsigned rm, unsigned *fflags) { return cvt_s_to_int(a, K_WU, rm, fflags); }
+uint64_t fpu_cvt_l_s(uint32_t a, unsigned rm, unsigned *fflags) { return cvt_s_to_int(a, K_L, rm, fflags); }
+uint64_t fpu_cvt_lu_s(uint32_t a, unsigned rm, unsigned *fflags) { return cvt_s_to_int(a, K_LU, rm, fflags); }
+uint64_t fpu_cvt_w_d(uint64_t a, unsigned rm, unsigned *fflags) { return cvt_d_to_int(a, K_W, rm, fflags); }
+uint64_t fpu_cvt_wu_d(uint64_t a, unsigned rm, unsigned *fflags) { return cvt_d_to_int(a, K_WU, rm, fflags); }
+uint64_t fpu_cvt_l_d(uint64_t a, unsigned rm, unsigned *fflags) { return cvt_d_to_int(a, K_L, rm, fflags); }
+uint64_t fpu_cvt_lu_d(uint64_t a, unsigned rm, unsigned *fflags) { return cvt_d_to_int(a, K_LU, rm, fflags); }
+
+/* ------------------------------------------------------------------------ */
+/* integer -> float                                                          */
+
+static inline uint32_t soft_i2s(unsigned sign, uint64_t mag, unsigned rm, unsigned *fl) {
+    if (mag == 0) return 0;
+    int lz = __builtin_clzll(mag);
+    return round_pack_s(sign, 63 - lz, mag << lz, rm, fl);
+}
+static inline uint64_t soft_i2d(unsigned sign, uint64_t mag, unsigned rm, unsigned *fl) {
+    if (mag == 0) return 0;
+    int lz = __builtin_clzll(mag);
+    return round_pack_d(sign, 63 - lz, mag << lz, rm, fl);
+}
+
+static inline uint32_t cvt_s_from_i64(int64_t x, unsigned rm, unsigned *fl) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        float r = sse_cvt_s_l(x, rm, &st);
+        *fl |= mxcsr_fflags[st & 63];
+        return u_of_f(r);
+    }
+#endif
+    return soft_i2s(x < 0, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, rm, fl);
+}
+
+uint32_t fpu_cvt_s_w(uint64_t x, unsigned rm, unsigned *fflags) {
+    return cvt_s_from_i64((int32_t)(uint32_t)x, rm, fflags);
+}
+uint32_t fpu_cvt_s_wu(uint64_t x, unsigned rm, unsigned *fflags) {
+    return cvt_s_from_i64((int64_t)(uint32_t)x, rm, fflags);
+}
+uint32_t fpu_cvt_s_l(uint64_t x, unsigned rm, unsigned *fflags) {
+    return cvt_s_from_i64((int64_t)x, rm, fflags);
+}
+uint32_t fpu_cvt_s_lu(uint64_t x, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        if ((int64_t)x >= 0) return cvt_s_from_i64((int64_t)x, rm, fflags);
+        /* halve with the lost bit kept as sticky (far below bit 24), then
+         * double exactly */
+        uint32_t st;
+        float r = sse_cvt_s_l((int64_t)((x >> 1) | (x & 1)), rm, &st);
+        *fflags |= mxcsr_fflags[st & 63];
+        return u_of_f(r) + (1u << 23);
+    }
+#endif
+    return soft_i2s(0, x, rm, fflags);
+}
+
+uint64_t fpu_cvt_d_w(uint64_t x, unsigned rm, unsigned *fflags) {
+    (void)rm, (void)fflags; /* exact */
+    return u_of_d((double)(int32_t)(uint32_t)x);
+}
+uint64_t fpu_cvt_d_wu(uint64_t x, unsigned rm, unsigned *fflags) {
+    (void)rm, (void)fflags; /* exact */
+    return u_of_d((double)(uint32_t)x);
+}
+uint64_t fpu_cvt_d_l(uint64_t x, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        double r = sse_cvt_d_l((int64_t)x, rm, &st);
+        *fflags |= mxcsr_fflags[st & 63];
+        return u_of_d(r);
+    }
+#endif
+    unsigned neg = (int64_t)x < 0;
+    return soft_i2d(neg, neg ? 0 - x : x, rm, fflags);
+}
+uint64_t fpu_cvt_d_lu(uint64_t x, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        if ((int64_t)x >= 0) return fpu_cvt_d_l(x, rm, fflags);
+        uint32_t st;
+        double r = sse_cvt_d_l((int64_t)((x >> 1) | (x & 1)), rm, &st);
+        *fflags |= mxcsr_fflags[st & 63];
+        return u_of_d(r) + (1ull << 52);
+    }
+#endif
+    return soft_i2d(0, x, rm, fflags);
+}
+
+/* ------------------------------------------------------------------------ */
+/* between formats                                                           */
+
+uint32_t fpu_cvt_s_d(uint64_t a, unsigned rm, unsigned *fflags) {
+#if FPU_X86
+    if (__builtin_expect(rm != RMM, 1)) {
+        uint32_t st;
+        float r = sse_cvt_s_d(d_of(a), rm, &st);
+        return done_s(r, st, fflags);
+    }
+#endif
+    unsigned sign = (unsigned)(a >> 63);
+    uint64_t m = a & ~SIGN_D;
+    if (m > INF_D) {
+        if (snan_d(a)) *fflags |= NV;
+        return CNAN_S;
+    }
+    if (m == INF_D) return (sign << 31) | INF_S;
+    if (m == 0) return sign << 31;
+    int e;
+    uint64_t g;
+    unpack_d(m, &e, &g);
+    return round_pack_s(sign, e, g << 11, rm, fflags);
+}
+
+uint64_t fpu_cvt_d_s(uint32_t a, unsigned *fflags) {
+    if (nan_s(a)) {
+        if (snan_s(a)) *fflags |= NV;
+        return CNAN_D;
+    }
+    return u_of_d((double)f_of(a)); /* exact */
+}

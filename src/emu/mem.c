@@ -1,0 +1,302 @@
+#include "mem.h"
+
+#include <stdlib.h>
+
+enum { LEVEL_BITS = 9, LEVEL_SIZE = 1 << LEVEL_BITS, LEVELS = 4 };
+#define VA_LIMIT (1ull << GUEST_VA_BITS)
+
+typedef struct table {
+    void *slot[LEVEL_SIZE];
+} table;
+
+static void tlb_flush(mem *m) {
+    for (unsigned i = 0; i < TLB_SIZE; i++) {
+        m->tlb_read[i].vpn = ~0ull;
+        m->tlb_write[i].vpn = ~0ull;
+    }
+}
+
+void mem_init(mem *m) {
+    memset(m, 0, sizeof *m);
+    tlb_flush(m);
+    m->root = calloc(1, sizeof(table));
+}
+
+static void free_tree(void *node, int level) {
+    if (!node) return;
+    if (level == LEVELS - 1) {
+        page *leaf = node;
+        for (unsigned i = 0; i < LEVEL_SIZE; i++) {
+            free(leaf[i].data);
+            free(leaf[i].code);
+        }
+    } else {
+        table *t = node;
+        for (unsigned i = 0; i < LEVEL_SIZE; i++) free_tree(t->slot[i], level + 1);
+    }
+    free(node);
+}
+
+void mem_free(mem *m) {
+    free_tree(m->root, 0);
+    free(m->vmas);
+    memset(m, 0, sizeof *m);
+}
+
+/* The page-table entry of vpn; created when `create` is set. */
+static page *walk(mem *m, uint64_t vpn, bool create) {
+    table *t = m->root;
+    for (int level = 0; level < LEVELS - 1; level++) {
+        unsigned idx = (vpn >> (LEVEL_BITS * (LEVELS - 1 - level))) & (LEVEL_SIZE - 1);
+        void *next = t->slot[idx];
+        if (!next) {
+            if (!create) return NULL;
+            next = (level == LEVELS - 2) ? calloc(LEVEL_SIZE, sizeof(page)) : calloc(1, sizeof(table));
+            t->slot[idx] = next;
+        }
+        if (level == LEVELS - 2) return &((page *)next)[vpn & (LEVEL_SIZE - 1)];
+        t = next;
+    }
+    return NULL;
+}
+
+/* ---- regions ------------------------------------------------------------------ */
+
+static const vma *find_vma(const mem *m, uint64_t addr) {
+    size_t lo = 0, hi = m->vma_count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (m->vmas[mid].end <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < m->vma_count && m->vmas[lo].start <= addr) return &m->vmas[lo];
+    return NULL;
+}
+
+static void vma_insert(mem *m, size_t at, vma v) {
+    if (m->vma_count == m->vma_cap) {
+        m->vma_cap = m->vma_cap ? m->vma_cap * 2 : 16;
+        m->vmas = realloc(m->vmas, m->vma_cap * sizeof(vma));
+    }
+    memmove(&m->vmas[at + 1], &m->vmas[at], (m->vma_count - at) * sizeof(vma));
+    m->vmas[at] = v;
+    m->vma_count++;
+}
+
+/* Remove [start, end) from the region list, splitting regions that straddle it. */
+static void vma_remove(mem *m, uint64_t start, uint64_t end) {
+    for (size_t i = 0; i < m->vma_count;) {
+        vma *v = &m->vmas[i];
+        if (v->end <= start || v->start >= end) {
+            i++;
+            continue;
+        }
+        if (v->start < start && v->end > end) { /* split in two */
+            vma tail = {end, v->end, v->prot};
+            v->end = start;
+            vma_insert(m, i + 1, tail);
+            return;
+        }
+        if (v->start < start) {
+            v->end = start;
+            i++;
+        } else if (v->end > end) {
+            v->start = end;
+            i++;
+        } else {
+            memmove(v, v + 1, (m->vma_count - i - 1) * sizeof(vma));
+            m->vma_count--;
+        }
+    }
+}
+
+/* Apply fn to every materialised page entry in [start, end). */
+static void for_pages(mem *m, uint64_t start, uint64_t end, void (*fn)(page *, uint8_t), uint8_t arg) {
+    for (uint64_t vpn = start >> PAGE_SHIFT; vpn < end >> PAGE_SHIFT;) {
+        /* skip whole absent leaf tables quickly */
+        page *p = walk(m, vpn, false);
+        if (!p) {
+            vpn = (vpn | (LEVEL_SIZE - 1)) + 1;
+            continue;
+        }
+        fn(p, arg);
+        vpn++;
+    }
+}
+
+static void page_release(page *p, uint8_t unused) {
+    free(p->data);
+    free(p->code);
+    p->data = NULL;
+    p->code = NULL;
+    p->prot = 0;
+}
+
+static void page_set_prot(page *p, uint8_t prot) { p->prot = prot; }
+
+static bool range_ok(uint64_t start, uint64_t len) {
+    return (start & PAGE_MASK) == 0 && len <= VA_LIMIT && start <= VA_LIMIT - len;
+}
+
+bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
+    len = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (!range_ok(start, len) || len == 0) return false;
+    mem_unmap(m, start, len);
+    size_t at = 0;
+    while (at < m->vma_count && m->vmas[at].start < start) at++;
+    vma_insert(m, at, (vma){start, start + len, prot});
+    return true;
+}
+
+void mem_unmap(mem *m, uint64_t start, uint64_t len) {
+    len = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (!range_ok(start, len)) return;
+    vma_remove(m, start, start + len);
+    for_pages(m, start, start + len, page_release, 0);
+    tlb_flush(m);
+}
+
+bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
+    len = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (!range_ok(start, len)) return false;
+    uint64_t end = start + len;
+    for (uint64_t a = start; a < end;) { /* all of it must be mapped (ENOMEM otherwise) */
+        const vma *v = find_vma(m, a);
+        if (!v) return false;
+        a = v->end;
+    }
+    vma_remove(m, start, end);
+    size_t at = 0;
+    while (at < m->vma_count && m->vmas[at].start < start) at++;
+    vma_insert(m, at, (vma){start, end, prot});
+    for_pages(m, start, end, page_set_prot, prot);
+    tlb_flush(m);
+    return true;
+}
+
+bool mem_is_free(const mem *m, uint64_t start, uint64_t len) {
+    if (!range_ok(start, len)) return false;
+    for (size_t i = 0; i < m->vma_count; i++)
+        if (m->vmas[i].start < start + len && m->vmas[i].end > start) return false;
+    return true;
+}
+
+uint64_t mem_find_free(const mem *m, uint64_t len, uint64_t below) {
+    len = (len + PAGE_MASK) & ~PAGE_MASK;
+    uint64_t top = below & ~PAGE_MASK;
+    for (size_t i = m->vma_count; i-- > 0;) {
+        const vma *v = &m->vmas[i];
+        if (v->start >= top) continue;
+        if (v->end <= top && top - v->end >= len) return top - len;
+        top = v->start;
+    }
+    return top >= len + PAGE_SIZE ? top - len : 0;
+}
+
+/* ---- pages ------------------------------------------------------------------------ */
+
+page *mem_page(mem *m, uint64_t addr) {
+    if (addr >= VA_LIMIT) return NULL;
+    uint64_t vpn = addr >> PAGE_SHIFT;
+    page *p = walk(m, vpn, false);
+    if (p && p->data) return p;
+    const vma *v = find_vma(m, addr);
+    if (!v) return NULL;
+    if (!p) p = walk(m, vpn, true);
+    p->data = calloc(1, PAGE_SIZE);
+    p->prot = v->prot;
+    m->pages_allocated++;
+    return p;
+}
+
+static bool access_page(mem *m, uint64_t addr, uint8_t need, page **out) {
+    page *p = mem_page(m, addr);
+    if (!p || !(p->prot & need)) {
+        m->fault_addr = addr;
+        m->fault_kind = need;
+        return false;
+    }
+    *out = p;
+    return true;
+}
+
+bool mem_read_slow(mem *m, uint64_t addr, void *out, size_t size) {
+    uint8_t *dst = out;
+    while (size) {
+        page *p;
+        if (!access_page(m, addr, PROT_R, &p)) return false;
+        uint64_t vpn = addr >> PAGE_SHIFT;
+        m->tlb_read[vpn & (TLB_SIZE - 1)] = (tlb_entry){vpn, p->data};
+        size_t off = addr & PAGE_MASK, n = PAGE_SIZE - off < size ? PAGE_SIZE - off : size;
+        memcpy(dst, p->data + off, n);
+        dst += n, addr += n, size -= n;
+    }
+    return true;
+}
+
+bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size) {
+    const uint8_t *src = in;
+    while (size) {
+        page *p;
+        if (!access_page(m, addr, PROT_W, &p)) return false;
+        uint64_t vpn = addr >> PAGE_SHIFT;
+        if (p->code) /* stale decoded instructions: decode again when next executed */
+            memset(p->code, 0, (PAGE_SIZE / 2) * sizeof(dinsn));
+        else
+            m->tlb_write[vpn & (TLB_SIZE - 1)] = (tlb_entry){vpn, p->data};
+        size_t off = addr & PAGE_MASK, n = PAGE_SIZE - off < size ? PAGE_SIZE - off : size;
+        memcpy(p->data + off, src, n);
+        src += n, addr += n, size -= n;
+    }
+    return true;
+}
+
+static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bool in) {
+    while (size) {
+        page *p = mem_page(m, addr);
+        if (!p) {
+            m->fault_addr = addr;
+            m->fault_kind = in ? PROT_W : PROT_R;
+            return false;
+        }
+        size_t off = addr & PAGE_MASK, n = PAGE_SIZE - off < size ? PAGE_SIZE - off : size;
+        if (in) {
+            memcpy(p->data + off, buf, n);
+            if (p->code) memset(p->code, 0, (PAGE_SIZE / 2) * sizeof(dinsn));
+        } else {
+            memcpy(buf, p->data + off, n);
+        }
+        buf += n, addr += n, size -= n;
+    }
+    return true;
+}
+
+bool mem_copy_in(mem *m, uint64_t addr, const void *in, size_t size) {
+    return copy_page_range(m, addr, (uint8_t *)in, size, true);
+}
+
+bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size) {
+    return copy_page_range(m, addr, out, size, false);
+}
+
+bool mem_read_string(mem *m, uint64_t addr, char *out, size_t max) {
+    for (size_t i = 0; i < max; i++) {
+        page *p = mem_page(m, addr + i);
+        if (!p || !(p->prot & PROT_R)) return false;
+        out[i] = (char)p->data[(addr + i) & PAGE_MASK];
+        if (!out[i]) return true;
+    }
+    return false; /* too long */
+}
+
+dinsn *mem_code(mem *m, uint64_t pc) {
+    page *p;
+    if (!access_page(m, pc, PROT_X, &p)) return NULL;
+    if (!p->code) {
+        p->code = calloc(PAGE_SIZE / 2, sizeof(dinsn));
+        uint64_t vpn = pc >> PAGE_SHIFT;
+        tlb_entry *w = &m->tlb_write[vpn & (TLB_SIZE - 1)];
+        if (w->vpn == vpn) w->vpn = ~0ull; /* stores to this page must now take the slow path */
+    }
+    return p->code;
+}

@@ -1,0 +1,117 @@
+/* Guest memory (internal to emu): a sparse 48-bit address space of 4 KiB
+ * pages, allocated on first touch inside mapped regions, with a direct-mapped
+ * software TLB in front for loads and stores.
+ *
+ * Notes:
+ *  - Mapped regions (VMAs) decide what is legal; pages are materialised lazily
+ *    and zero-filled, the way Linux demand-pages anonymous memory.
+ *  - Pages holding decoded instructions are never entered in the store TLB, so
+ *    a store to code takes the slow path and invalidates the decoded entries
+ *    (self-modifying code stays correct without a check on the fast path).
+ *  - Misaligned accesses are allowed (Linux emulates them for user code); an
+ *    access that crosses a page boundary is split byte by byte.
+ */
+#ifndef CYCLESCOPE_EMU_MEM_H
+#define CYCLESCOPE_EMU_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "trace/trace.h"
+
+enum { PAGE_SHIFT = 12, PAGE_SIZE = 1 << PAGE_SHIFT, TLB_SIZE = 16384 };
+#define PAGE_MASK ((uint64_t)PAGE_SIZE - 1)
+#define GUEST_VA_BITS 48
+
+enum { PROT_R = 1, PROT_W = 2, PROT_X = 4 };
+
+/* A decoded instruction, cached per code page at each halfword offset. */
+typedef struct dinsn {
+    int64_t imm;
+    uint16_t op;     /* isa_op */
+    uint8_t length;  /* 0 = not decoded yet */
+    uint8_t rd;      /* integer destinations x0 are redirected to the sink register 32 */
+    uint8_t rs1, rs2, rs3;
+    uint8_t rm;
+    uop tmpl;        /* the static part of this instruction's µop record */
+} dinsn;
+
+typedef struct page {
+    uint8_t *data;  /* PAGE_SIZE bytes, NULL until touched */
+    dinsn *code;    /* PAGE_SIZE/2 decoded entries, NULL if never executed */
+    uint8_t prot;
+} page;
+
+typedef struct vma {
+    uint64_t start, end; /* [start, end), page aligned */
+    uint8_t prot;
+} vma;
+
+typedef struct tlb_entry {
+    uint64_t vpn;  /* virtual page number, ~0 when empty */
+    uint8_t *host; /* the page's data */
+} tlb_entry;
+
+typedef struct mem {
+    tlb_entry tlb_read[TLB_SIZE];
+    tlb_entry tlb_write[TLB_SIZE];
+    void *root; /* 4-level radix tree of 512-entry tables; leaves are page[512] */
+    vma *vmas;  /* sorted, non-overlapping */
+    size_t vma_count, vma_cap;
+    uint64_t pages_allocated;
+    /* set by a failed access, for the caller's message */
+    uint64_t fault_addr;
+    int fault_kind; /* PROT_R, PROT_W or PROT_X */
+} mem;
+
+void mem_init(mem *m);
+void mem_free(mem *m);
+
+/* Regions. mem_map fails (returns false) only for addresses outside the
+ * 48-bit space. Mapping over an existing range replaces it (MAP_FIXED). */
+bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot);
+void mem_unmap(mem *m, uint64_t start, uint64_t len);
+bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot); /* false: not all mapped */
+bool mem_is_free(const mem *m, uint64_t start, uint64_t len);
+/* Highest free, page-aligned range of `len` bytes that ends at or below `below`. */
+uint64_t mem_find_free(const mem *m, uint64_t len, uint64_t below);
+
+/* The page holding addr, materialised if mapped; NULL if unmapped. */
+page *mem_page(mem *m, uint64_t addr);
+
+/* Slow paths, also usable directly: copy with permission checks. */
+bool mem_read_slow(mem *m, uint64_t addr, void *out, size_t size);
+bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size);
+/* Loader and system-call access: no permission checks beyond being mapped. */
+bool mem_copy_in(mem *m, uint64_t addr, const void *in, size_t size);
+bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size);
+/* Read a NUL-terminated guest string of at most max-1 bytes. */
+bool mem_read_string(mem *m, uint64_t addr, char *out, size_t max);
+
+/* The decoded-instruction array of the page holding pc (fetch permission
+ * checked), created empty on first use. NULL with fault set if not executable. */
+dinsn *mem_code(mem *m, uint64_t pc);
+
+static inline bool mem_read(mem *m, uint64_t addr, void *out, size_t size) {
+    uint64_t vpn = addr >> PAGE_SHIFT;
+    tlb_entry *e = &m->tlb_read[vpn & (TLB_SIZE - 1)];
+    if (__builtin_expect(e->vpn == vpn && (addr & PAGE_MASK) <= PAGE_SIZE - size, 1)) {
+        memcpy(out, e->host + (addr & PAGE_MASK), size);
+        return true;
+    }
+    return mem_read_slow(m, addr, out, size);
+}
+
+static inline bool mem_write(mem *m, uint64_t addr, const void *in, size_t size) {
+    uint64_t vpn = addr >> PAGE_SHIFT;
+    tlb_entry *e = &m->tlb_write[vpn & (TLB_SIZE - 1)];
+    if (__builtin_expect(e->vpn == vpn && (addr & PAGE_MASK) <= PAGE_SIZE - size, 1)) {
+        memcpy(e->host + (addr & PAGE_MASK), in, size);
+        return true;
+    }
+    return mem_write_slow(m, addr, in, size);
+}
+
+#endif

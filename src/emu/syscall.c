@@ -1,0 +1,675 @@
+/* The Linux system calls of a static glibc program (riscv64 uses the generic
+ * numbering of include/uapi/asm-generic/unistd.h).
+ *
+ * Notes:
+ *  - One thread, no signal delivery: handlers are recorded, a signal the guest
+ *    sends itself with the default action ends the run like the kernel would.
+ *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
+ *    unless host time was asked for; random bytes come from a fixed seed.
+ *  - The guest reads host files freely but writes only stdout/stderr, or files
+ *    under the --allow-write directory.
+ *  - A call we do not serve ends the run naming the call and the pc.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu_internal.h"
+
+#define GUEST_EPOCH 1767225600ull /* 2026-01-01T00:00:00Z */
+#define GUEST_PID 1000
+#define GUEST_ID 1000
+#define MAX_IO (16u << 20)
+
+enum {
+    SYS_getcwd = 17, SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
+    SYS_unlinkat = 35, SYS_renameat = 38, SYS_faccessat = 48, SYS_chdir = 49, SYS_openat = 56,
+    SYS_close = 57, SYS_pipe2 = 59, SYS_getdents64 = 61, SYS_lseek = 62, SYS_read = 63,
+    SYS_write = 64, SYS_readv = 65, SYS_writev = 66, SYS_pread64 = 67, SYS_pwrite64 = 68,
+    SYS_readlinkat = 78, SYS_newfstatat = 79, SYS_fstat = 80, SYS_exit = 93, SYS_exit_group = 94,
+    SYS_set_tid_address = 96, SYS_futex = 98, SYS_set_robust_list = 99, SYS_nanosleep = 101,
+    SYS_clock_gettime = 113, SYS_clock_getres = 114, SYS_clock_nanosleep = 115,
+    SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
+    SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
+    SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
+    SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
+    SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
+    SYS_socket = 198, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
+    SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_madvise = 233, SYS_wait4 = 260,
+    SYS_riscv_hwprobe = 258, SYS_riscv_flush_icache = 259, SYS_prlimit64 = 261,
+    SYS_renameat2 = 276, SYS_getrandom = 278, SYS_statx = 291, SYS_rseq = 293, SYS_clone3 = 435,
+    SYS_faccessat2 = 439
+};
+
+static const char *syscall_name(unsigned long nr) {
+    switch (nr) {
+#define NAME(n) \
+    case SYS_##n: return #n;
+        NAME(getcwd) NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
+        NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
+        NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
+        NAME(pwrite64) NAME(readlinkat) NAME(newfstatat) NAME(fstat) NAME(exit) NAME(exit_group)
+        NAME(set_tid_address) NAME(futex) NAME(set_robust_list) NAME(nanosleep) NAME(clock_gettime)
+        NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
+        NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
+        NAME(rt_sigprocmask) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
+        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
+        NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(madvise) NAME(wait4)
+        NAME(riscv_hwprobe) NAME(riscv_flush_icache) NAME(prlimit64) NAME(renameat2)
+        NAME(getrandom) NAME(statx) NAME(rseq) NAME(clone3) NAME(faccessat2)
+#undef NAME
+    default: return "unknown";
+    }
+}
+
+uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
+    if (e->opt.host_time) {
+        struct timespec ts;
+        clock_gettime(monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME, &ts);
+        return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    }
+    return (monotonic ? 0 : GUEST_EPOCH * 1000000000ull) + e->icount;
+}
+
+/* ---- helpers ---- */
+
+static int64_t put(emu_t *e, uint64_t addr, const void *data, size_t len) {
+    return mem_copy_in(&e->m, addr, data, len) ? 0 : -EFAULT;
+}
+
+static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len) {
+    return mem_copy_out(&e->m, addr, data, len) ? 0 : -EFAULT;
+}
+
+static bool get_path(emu_t *e, uint64_t addr, char *out) {
+    return mem_read_string(&e->m, addr, out, PATH_MAX);
+}
+
+static guest_fd *fd_of(emu_t *e, uint64_t fd) {
+    if (fd >= EMU_MAX_FDS || e->fds[fd].host < 0) return NULL;
+    return &e->fds[fd];
+}
+
+static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
+    for (int i = 0; i < EMU_MAX_FDS; i++) {
+        if (e->fds[i].host < 0) {
+            free(e->fds[i].path);
+            e->fds[i] = (guest_fd){host, writable, path ? strdup(path) : NULL};
+            return i;
+        }
+    }
+    close(host);
+    return -EMFILE;
+}
+
+/* dirfd for *at() calls: AT_FDCWD or one of the guest's descriptors. */
+static bool host_dirfd(emu_t *e, int64_t dirfd, int *out) {
+    if ((int)dirfd == AT_FDCWD) {
+        *out = AT_FDCWD;
+        return true;
+    }
+    guest_fd *g = fd_of(e, (uint64_t)dirfd);
+    if (!g) return false;
+    *out = g->host;
+    return true;
+}
+
+/* May the guest create or modify `path`? Only inside --allow-write DIR. */
+static bool write_allowed(emu_t *e, int dirfd, const char *path) {
+    if (!e->allow_write_real) return false;
+    char full[PATH_MAX * 2], resolved[PATH_MAX];
+    if (path[0] != '/' && dirfd != AT_FDCWD) return false; /* keep it simple: relative to cwd only */
+    snprintf(full, sizeof full, "%s", path);
+    if (!realpath(full, resolved)) { /* a new file: resolve its directory */
+        char *slash = strrchr(full, '/');
+        const char *dir = slash ? (slash == full ? "/" : (*slash = 0, full)) : ".";
+        if (!realpath(dir, resolved)) return false;
+    }
+    size_t n = strlen(e->allow_write_real);
+    return strncmp(resolved, e->allow_write_real, n) == 0 && (resolved[n] == '/' || resolved[n] == 0);
+}
+
+static void deny_notice(emu_t *e, const char *path) {
+    if (e->opt.quiet || e->denied_notice_shown) return;
+    e->denied_notice_shown = true;
+    fprintf(stderr, "cyclescope: %s: denied the guest write access to %s (pass --allow-write DIR to allow)\n",
+            e->path, path);
+}
+
+/* Linux's asm-generic struct stat, as riscv64 user space sees it (128 bytes). */
+static int64_t put_stat(emu_t *e, uint64_t addr, const struct stat *st) {
+    uint8_t b[128] = {0};
+    uint64_t u64;
+    uint32_t u32;
+    int64_t i64;
+    int32_t i32;
+#define W64(off, v) (u64 = (uint64_t)(v), memcpy(b + (off), &u64, 8))
+#define W32(off, v) (u32 = (uint32_t)(v), memcpy(b + (off), &u32, 4))
+#define WI64(off, v) (i64 = (int64_t)(v), memcpy(b + (off), &i64, 8))
+#define WI32(off, v) (i32 = (int32_t)(v), memcpy(b + (off), &i32, 4))
+    W64(0, st->st_dev);
+    W64(8, st->st_ino);
+    W32(16, st->st_mode);
+    W32(20, st->st_nlink);
+    W32(24, st->st_uid);
+    W32(28, st->st_gid);
+    W64(32, st->st_rdev);
+    WI64(48, st->st_size);
+    WI32(56, st->st_blksize);
+    WI64(64, st->st_blocks);
+    WI64(72, st->st_atim.tv_sec);
+    W64(80, st->st_atim.tv_nsec);
+    WI64(88, st->st_mtim.tv_sec);
+    W64(96, st->st_mtim.tv_nsec);
+    WI64(104, st->st_ctim.tv_sec);
+    W64(112, st->st_ctim.tv_nsec);
+#undef W64
+#undef W32
+#undef WI64
+#undef WI32
+    return put(e, addr, b, sizeof b);
+}
+
+static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
+    int64_t t[2] = {(int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull) / (micro ? 1000 : 1)};
+    return put(e, addr, t, sizeof t);
+}
+
+/* ---- file I/O ---- */
+
+static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, int64_t mode) {
+    char path[PATH_MAX];
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int hdir;
+    if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
+    int acc = (int)flags & O_ACCMODE;
+    bool writes = acc != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
+    if (writes && !write_allowed(e, hdir, path)) {
+        deny_notice(e, path);
+        return -EACCES;
+    }
+    int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY |
+               O_NOFOLLOW | O_CLOEXEC;
+    int host = openat(hdir, path, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
+    if (host < 0) return -errno;
+    return fd_install(e, host, writes, path);
+}
+
+static int64_t sys_close(emu_t *e, uint64_t fd) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    if (g->host > 2) close(g->host); /* never close the emulator's own stdio */
+    g->host = -1;
+    return 0;
+}
+
+static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint8_t *tmp = malloc(n ? n : 1);
+    ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
+    int64_t ret = got < 0 ? -errno : got;
+    if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
+    free(tmp);
+    return ret;
+}
+
+static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    if (!g->writable) return -EBADF;
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint8_t *tmp = malloc(n ? n : 1);
+    int64_t ret = get(e, buf, tmp, n);
+    if (ret == 0) {
+        ssize_t put_n = write(g->host, tmp, n);
+        ret = put_n < 0 ? -errno : put_n;
+    }
+    free(tmp);
+    return ret;
+}
+
+static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool writing) {
+    if (cnt > 1024) return -EINVAL;
+    int64_t total = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        uint64_t v[2];
+        if (get(e, iov + 16 * i, v, sizeof v) != 0) return -EFAULT;
+        if (v[1] == 0) continue;
+        int64_t r = writing ? sys_write(e, fd, v[0], v[1]) : sys_read(e, fd, v[0], v[1], -1);
+        if (r < 0) return total ? total : r;
+        total += r;
+        if ((uint64_t)r < v[1]) break;
+    }
+    return total;
+}
+
+static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t buf, uint64_t size) {
+    char path[PATH_MAX], target[PATH_MAX];
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    ssize_t n;
+    if (strcmp(path, "/proc/self/exe") == 0) {
+        n = (ssize_t)strlen(e->exe_real);
+        memcpy(target, e->exe_real, (size_t)n);
+    } else {
+        int hdir;
+        if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
+        n = readlinkat(hdir, path, target, sizeof target);
+        if (n < 0) return -errno;
+    }
+    if ((uint64_t)n > size) n = (ssize_t)size;
+    return put(e, buf, target, (size_t)n) ? -EFAULT : n;
+}
+
+static int64_t sys_fstatat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t buf, int64_t flags) {
+    char path[PATH_MAX];
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    struct stat st;
+    int r;
+    if (path[0] == 0 && (flags & AT_EMPTY_PATH)) {
+        guest_fd *g = fd_of(e, (uint64_t)dirfd);
+        if (!g) return -EBADF;
+        r = fstat(g->host, &st);
+    } else {
+        int hdir;
+        if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
+        r = fstatat(hdir, path, &st, (int)flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH));
+    }
+    if (r < 0) return -errno;
+    return put_stat(e, buf, &st);
+}
+
+static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, uint64_t mask, uint64_t buf) {
+    char path[PATH_MAX];
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int hdir;
+    if (path[0] == 0 && (flags & AT_EMPTY_PATH)) {
+        guest_fd *g = fd_of(e, (uint64_t)dirfd);
+        if (!g) return -EBADF;
+        hdir = g->host;
+    } else if (!host_dirfd(e, dirfd, &hdir)) {
+        return -EBADF;
+    }
+    struct statx stx; /* fixed-width fields: the same layout on every architecture */
+    if (statx(hdir, path, (int)flags, (unsigned)mask, &stx) < 0) return -errno;
+    return put(e, buf, &stx, sizeof stx);
+}
+
+/* ---- memory ---- */
+
+#define G_PROT_READ 1
+#define G_PROT_WRITE 2
+#define G_PROT_EXEC 4
+#define G_MAP_SHARED 0x01
+#define G_MAP_FIXED 0x10
+#define G_MAP_ANONYMOUS 0x20
+#define G_MAP_FIXED_NOREPLACE 0x100000
+
+static uint8_t guest_prot(int64_t prot) {
+    return (uint8_t)(((prot & G_PROT_READ) ? PROT_R : 0) | ((prot & G_PROT_WRITE) ? PROT_W : 0) |
+                     ((prot & G_PROT_EXEC) ? PROT_X : 0));
+}
+
+static int64_t sys_brk(emu_t *e, uint64_t want) {
+    if (want < e->brk_start || want > e->brk_limit) return (int64_t)e->brk_cur;
+    uint64_t old_end = (e->brk_cur + PAGE_MASK) & ~PAGE_MASK, new_end = (want + PAGE_MASK) & ~PAGE_MASK;
+    if (new_end > old_end) {
+        if (!mem_is_free(&e->m, old_end, new_end - old_end)) return (int64_t)e->brk_cur;
+        mem_map(&e->m, old_end, new_end - old_end, PROT_R | PROT_W);
+    } else if (new_end < old_end) {
+        mem_unmap(&e->m, new_end, old_end - new_end); /* regrowth must see zeros again */
+    }
+    e->brk_cur = want;
+    return (int64_t)want;
+}
+
+static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int64_t flags, int64_t fd,
+                        uint64_t off) {
+    if (len == 0 || (off & PAGE_MASK)) return -EINVAL;
+    uint64_t size = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (size < len || size > (1ull << 40)) return -ENOMEM;
+    guest_fd *g = NULL;
+    if (!(flags & G_MAP_ANONYMOUS)) {
+        g = fd_of(e, (uint64_t)fd);
+        if (!g) return -EBADF;
+        if ((flags & G_MAP_SHARED) && (prot & G_PROT_WRITE)) {
+            emu_fail(e, "unsupported: writable shared file mapping (mmap MAP_SHARED|PROT_WRITE) at pc 0x%" PRIx64,
+                     e->h.pc);
+            return -EACCES;
+        }
+    }
+    uint64_t at;
+    if (flags & (G_MAP_FIXED | G_MAP_FIXED_NOREPLACE)) {
+        if (addr & PAGE_MASK) return -EINVAL;
+        if ((flags & G_MAP_FIXED_NOREPLACE) && !mem_is_free(&e->m, addr, size)) return -EEXIST;
+        at = addr;
+    } else if (addr && !(addr & PAGE_MASK) && addr + size <= e->mmap_top && mem_is_free(&e->m, addr, size)) {
+        at = addr;
+    } else {
+        at = mem_find_free(&e->m, size, e->mmap_top);
+        if (!at || at < e->brk_limit) return -ENOMEM;
+    }
+    if (!mem_map(&e->m, at, size, guest_prot(prot))) return -ENOMEM;
+    if (g) { /* private file mapping: a copy of the file's bytes, zeros past its end */
+        uint8_t *buf = malloc(PAGE_SIZE);
+        for (uint64_t done = 0; done < size; done += PAGE_SIZE) {
+            ssize_t n = pread(g->host, buf, PAGE_SIZE, (off_t)(off + done));
+            if (n <= 0) break;
+            mem_copy_in(&e->m, at + done, buf, (size_t)n);
+        }
+        free(buf);
+    }
+    return (int64_t)at;
+}
+
+static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new_len, int64_t flags) {
+    enum { MREMAP_MAYMOVE = 1 };
+    if ((old & PAGE_MASK) || new_len == 0 || (flags & ~MREMAP_MAYMOVE)) return -EINVAL;
+    old_len = (old_len + PAGE_MASK) & ~PAGE_MASK;
+    new_len = (new_len + PAGE_MASK) & ~PAGE_MASK;
+    page *first = mem_page(&e->m, old);
+    if (!first) return -EFAULT;
+    uint8_t prot = first->prot;
+    if (new_len <= old_len) {
+        mem_unmap(&e->m, old + new_len, old_len - new_len);
+        return (int64_t)old;
+    }
+    if (mem_is_free(&e->m, old + old_len, new_len - old_len)) {
+        mem_map(&e->m, old + old_len, new_len - old_len, prot);
+        return (int64_t)old;
+    }
+    if (!(flags & MREMAP_MAYMOVE)) return -ENOMEM;
+    uint64_t at = mem_find_free(&e->m, new_len, e->mmap_top);
+    if (!at) return -ENOMEM;
+    mem_map(&e->m, at, new_len, prot);
+    uint8_t *buf = malloc(PAGE_SIZE);
+    for (uint64_t done = 0; done < old_len; done += PAGE_SIZE) {
+        mem_copy_out(&e->m, old + done, buf, PAGE_SIZE);
+        mem_copy_in(&e->m, at + done, buf, PAGE_SIZE);
+    }
+    free(buf);
+    mem_unmap(&e->m, old, old_len);
+    return (int64_t)at;
+}
+
+/* ---- signals ---- */
+
+static int64_t sys_self_signal(emu_t *e, int64_t sig) {
+    if (sig == 0) return 0;
+    if (sig < 1 || sig > 64) return -EINVAL;
+    uint64_t handler = e->sigaction_handler[sig];
+    if (handler == 1) return 0; /* SIG_IGN */
+    if (handler != 0) {
+        emu_fail(e, "the guest sent itself signal %" PRId64 " with a handler installed; signal delivery is not supported (pc 0x%" PRIx64 ")",
+                 sig, e->h.pc);
+        return 0;
+    }
+    /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
+    if (sig == 17 || sig == 23 || sig == 28 || sig == 18) return 0;
+    e->status = EMU_EXITED;
+    e->exit_code = 128 + (int)sig;
+    if (!e->opt.quiet) fprintf(stderr, "cyclescope: %s: killed by signal %s\n", e->path, strsignal((int)sig));
+    return 0;
+}
+
+/* ---- dispatch ---- */
+
+void emu_syscall(emu_t *e) {
+    uint64_t *x = e->h.x;
+    uint64_t nr = x[17], a0 = x[10], a1 = x[11], a2 = x[12], a3 = x[13], a4 = x[14], a5 = x[15];
+    int64_t ret;
+    switch (nr) {
+    case SYS_getcwd: {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd)) {
+            ret = -errno;
+            break;
+        }
+        size_t n = strlen(cwd) + 1;
+        ret = n > a1 ? -ERANGE : put(e, a0, cwd, n) ? -EFAULT : (int64_t)n;
+        break;
+    }
+    case SYS_dup:
+    case SYS_dup3: {
+        guest_fd *g = fd_of(e, a0);
+        if (!g) {
+            ret = -EBADF;
+            break;
+        }
+        if (nr == SYS_dup3) {
+            if (a1 >= EMU_MAX_FDS || a0 == a1) {
+                ret = a0 == a1 ? -EINVAL : -EBADF;
+                break;
+            }
+            sys_close(e, a1);
+            int h = dup(g->host);
+            if (h < 0) {
+                ret = -errno;
+                break;
+            }
+            free(e->fds[a1].path);
+            e->fds[a1] = (guest_fd){h, g->writable, g->path ? strdup(g->path) : NULL};
+            ret = (int64_t)a1;
+        } else {
+            int h = dup(g->host);
+            ret = h < 0 ? -errno : fd_install(e, h, g->writable, g->path);
+        }
+        break;
+    }
+    case SYS_fcntl: {
+        guest_fd *g = fd_of(e, a0);
+        if (!g) {
+            ret = -EBADF;
+            break;
+        }
+        switch (a1) {
+        case F_GETFL: {
+            int fl = fcntl(g->host, F_GETFL);
+            ret = fl < 0 ? -errno : fl;
+            break;
+        }
+        case F_GETFD:
+        case F_SETFD:
+        case F_SETFL: ret = 0; break; /* close-on-exec and O_NONBLOCK mean nothing without exec and threads */
+        case F_DUPFD: case F_DUPFD_CLOEXEC: {
+            int h = dup(g->host);
+            ret = h < 0 ? -errno : fd_install(e, h, g->writable, g->path);
+            break;
+        }
+        default: ret = -EINVAL;
+        }
+        break;
+    }
+    case SYS_ioctl: ret = fd_of(e, a0) ? -ENOTTY : -EBADF; break; /* no terminal: TCGETS, TIOCGWINSZ... */
+    case SYS_faccessat:
+    case SYS_faccessat2: {
+        char path[PATH_MAX];
+        int hdir;
+        if (!get_path(e, a1, path)) ret = -EFAULT;
+        else if (!host_dirfd(e, (int64_t)a0, &hdir)) ret = -EBADF;
+        else ret = faccessat(hdir, path, (int)a2, 0) < 0 ? -errno : 0;
+        break;
+    }
+    case SYS_openat: ret = sys_openat(e, (int64_t)a0, a1, (int64_t)a2, (int64_t)a3); break;
+    case SYS_close: ret = sys_close(e, a0); break;
+    case SYS_lseek: {
+        guest_fd *g = fd_of(e, a0);
+        off_t r = g ? lseek(g->host, (off_t)a1, (int)a2) : -1;
+        ret = !g ? -EBADF : r < 0 ? -errno : r;
+        break;
+    }
+    case SYS_read: ret = sys_read(e, a0, a1, a2, -1); break;
+    case SYS_pread64: ret = sys_read(e, a0, a1, a2, (int64_t)a3 < 0 ? 0 : (int64_t)a3); break;
+    case SYS_write: ret = sys_write(e, a0, a1, a2); break;
+    case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;
+    case SYS_writev: ret = sys_iov(e, a0, a1, a2, true); break;
+    case SYS_readlinkat: ret = sys_readlinkat(e, (int64_t)a0, a1, a2, a3); break;
+    case SYS_newfstatat: ret = sys_fstatat(e, (int64_t)a0, a1, a2, (int64_t)a3); break;
+    case SYS_fstat: {
+        guest_fd *g = fd_of(e, a0);
+        struct stat st;
+        ret = !g ? -EBADF : fstat(g->host, &st) < 0 ? -errno : put_stat(e, a1, &st);
+        break;
+    }
+    case SYS_statx: ret = sys_statx(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
+    case SYS_exit:
+    case SYS_exit_group:
+        e->status = EMU_EXITED;
+        e->exit_code = (int)(a0 & 0xff);
+        return;
+    case SYS_set_tid_address:
+        e->clear_child_tid = a0;
+        ret = GUEST_PID;
+        break;
+    case SYS_futex: {
+        unsigned op = (unsigned)a1 & 0x7f; /* without FUTEX_PRIVATE_FLAG / CLOCK_REALTIME */
+        if (op == 0 || op == 9) { /* WAIT, WAIT_BITSET */
+            uint32_t v;
+            if (get(e, a0, &v, 4)) ret = -EFAULT;
+            else if (v != (uint32_t)a2) ret = -EAGAIN;
+            else {
+                emu_fail(e, "futex wait would block forever: the guest has a single thread (pc 0x%" PRIx64 ")", e->h.pc);
+                return;
+            }
+        } else if (op == 1 || op == 10) { /* WAKE, WAKE_BITSET: nobody waits */
+            ret = 0;
+        } else {
+            emu_fail(e, "unsupported futex operation %u at pc 0x%" PRIx64, op, e->h.pc);
+            return;
+        }
+        break;
+    }
+    case SYS_set_robust_list: ret = 0; break;
+    case SYS_rseq: ret = -ENOSYS; break; /* as on a kernel without rseq; glibc carries on */
+    case SYS_nanosleep:
+    case SYS_clock_nanosleep: ret = 0; break; /* guest time is the instruction count */
+    case SYS_clock_gettime: {
+        bool realtime = a0 == CLOCK_REALTIME || a0 == CLOCK_REALTIME_COARSE || a0 == CLOCK_TAI;
+        ret = put_time(e, a1, emu_guest_time_ns(e, !realtime), false);
+        break;
+    }
+    case SYS_clock_getres: ret = a1 ? put_time(e, a1, 1, false) : 0; break;
+    case SYS_gettimeofday: ret = a0 ? put_time(e, a0, emu_guest_time_ns(e, false), true) : 0; break;
+    case SYS_sched_yield: ret = 0; break;
+    case SYS_sched_getaffinity: {
+        uint64_t mask = 1; /* one CPU */
+        ret = a1 < 8 ? -EINVAL : put(e, a2, &mask, 8) ? -EFAULT : 8;
+        break;
+    }
+    case SYS_kill:
+    case SYS_tkill: ret = (a0 == GUEST_PID) ? sys_self_signal(e, (int64_t)a1) : -EPERM; break;
+    case SYS_tgkill: ret = (a1 == GUEST_PID) ? sys_self_signal(e, (int64_t)a2) : -EPERM; break;
+    case SYS_sigaltstack: ret = 0; break;
+    case SYS_rt_sigaction: {
+        if (a0 < 1 || a0 > 64 || a0 == 9 || a0 == 19) {
+            ret = -EINVAL;
+            break;
+        }
+        uint64_t old[4] = {e->sigaction_handler[a0], 0, 0, 0}, act[4];
+        if (a2 && put(e, a2, old, sizeof old)) {
+            ret = -EFAULT;
+            break;
+        }
+        if (a1) {
+            if (get(e, a1, act, sizeof act)) {
+                ret = -EFAULT;
+                break;
+            }
+            e->sigaction_handler[a0] = act[0];
+        }
+        ret = 0;
+        break;
+    }
+    case SYS_rt_sigprocmask: {
+        static const uint64_t none = 0;
+        ret = (a2 && put(e, a2, &none, 8)) ? -EFAULT : 0;
+        break;
+    }
+    case SYS_times: {
+        uint64_t t[4] = {e->icount / 10000000, 0, 0, 0}; /* clock ticks at 100 Hz */
+        ret = a0 && put(e, a0, t, sizeof t) ? -EFAULT : (int64_t)(e->icount / 10000000);
+        break;
+    }
+    case SYS_uname: {
+        char u[6][65] = {"Linux", "cyclescope", "6.1.0", "#1 SMP cyclescope", "riscv64", "(none)"};
+        ret = put(e, a0, u, sizeof u);
+        break;
+    }
+    case SYS_getrlimit:
+    case SYS_prlimit64: {
+        uint64_t resource = nr == SYS_getrlimit ? a0 : a1, out = nr == SYS_getrlimit ? a1 : a3;
+        if (nr == SYS_prlimit64 && a0 != 0 && a0 != GUEST_PID) {
+            ret = -ESRCH;
+            break;
+        }
+        uint64_t lim[2] = {~0ull, ~0ull};
+        if (resource == 3) lim[0] = 8ull << 20;           /* RLIMIT_STACK */
+        if (resource == 7) lim[0] = lim[1] = EMU_MAX_FDS; /* RLIMIT_NOFILE */
+        ret = out && put(e, out, lim, sizeof lim) ? -EFAULT : 0;
+        break;
+    }
+    case SYS_getrusage: {
+        uint8_t ru[144] = {0};
+        ret = put(e, a1, ru, sizeof ru);
+        break;
+    }
+    case SYS_getpid:
+    case SYS_gettid: ret = GUEST_PID; break;
+    case SYS_getppid: ret = 1; break;
+    case SYS_getuid:
+    case SYS_geteuid:
+    case SYS_getgid:
+    case SYS_getegid: ret = GUEST_ID; break;
+    case SYS_brk: ret = sys_brk(e, a0); break;
+    case SYS_munmap:
+        if ((a0 & PAGE_MASK) || a1 == 0) ret = -EINVAL;
+        else {
+            mem_unmap(&e->m, a0, a1);
+            ret = 0;
+        }
+        break;
+    case SYS_mremap: ret = sys_mremap(e, a0, a1, a2, (int64_t)a3); break;
+    case SYS_mmap: ret = sys_mmap(e, a0, a1, (int64_t)a2, (int64_t)a3, (int64_t)a4, a5); break;
+    case SYS_mprotect:
+        if (a0 & PAGE_MASK) ret = -EINVAL;
+        else ret = mem_protect(&e->m, a0, a1, guest_prot((int64_t)a2)) ? 0 : -ENOMEM;
+        break;
+    case SYS_madvise:
+        if (a2 == 4 && !(a0 & PAGE_MASK)) { /* MADV_DONTNEED: private anonymous pages read as zero again */
+            page *p;
+            for (uint64_t a = a0; a < a0 + a1; a += PAGE_SIZE)
+                if ((p = mem_page(&e->m, a)) && (p->prot & PROT_W)) memset(p->data, 0, PAGE_SIZE);
+        }
+        ret = 0;
+        break;
+    case SYS_riscv_flush_icache: ret = 0; break;
+    case SYS_riscv_hwprobe: ret = -ENOSYS; break;
+    case SYS_getrandom: {
+        size_t n = a1 < MAX_IO ? a1 : MAX_IO;
+        uint8_t *buf = malloc(n + 8);
+        for (size_t i = 0; i < n; i += 8) {
+            /* xorshift64*: deterministic, and different from the AT_RANDOM stream */
+            e->rng ^= e->rng >> 12, e->rng ^= e->rng << 25, e->rng ^= e->rng >> 27;
+            uint64_t r = e->rng * 0x2545f4914f6cdd1dull;
+            memcpy(buf + i, &r, 8);
+        }
+        ret = put(e, a0, buf, n) ? -EFAULT : (int64_t)n;
+        free(buf);
+        break;
+    }
+    default:
+        emu_fail(e, "unsupported system call %s (number %" PRIu64 ") at pc 0x%" PRIx64, syscall_name(nr), nr,
+                 e->h.pc);
+        return;
+    }
+    x[10] = (uint64_t)ret;
+}

@@ -1,0 +1,166 @@
+/* isa — RV64GC (RV64IMAFDC + Zicsr + Zifencei) decoding and disassembly.
+ *
+ * Pure functions over one instruction table (isa_table.h). No state.
+ * Compressed instructions decode to the 32-bit instruction they expand to
+ * (same op, registers and immediate), with length 2 and the 16-bit encoding
+ * kept in `raw`, so every consumer handles one form.
+ */
+#ifndef CYCLESCOPE_ISA_H
+#define CYCLESCOPE_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Operation classes: fine enough for timing models to pick a functional unit,
+ * for the front end to pick a predictor structure, and for CPI stacks. */
+#define ISA_OP_CLASS_LIST(X)                          \
+    X(OPC_INT_ALU, "int-alu")                         \
+    X(OPC_INT_MUL, "int-mul")                         \
+    X(OPC_INT_DIV, "int-div")                         \
+    X(OPC_LOAD, "load")                               \
+    X(OPC_STORE, "store")                             \
+    X(OPC_ATOMIC, "atomic")                           \
+    X(OPC_BRANCH, "cond-branch")                      \
+    X(OPC_JUMP, "jump")                               \
+    X(OPC_JUMP_INDIRECT, "jump-indirect")             \
+    X(OPC_CALL, "call")                               \
+    X(OPC_RETURN, "return")                           \
+    X(OPC_FP_ADD, "fp-add")                           \
+    X(OPC_FP_MUL, "fp-mul")                           \
+    X(OPC_FP_FMA, "fp-fma")                           \
+    X(OPC_FP_DIV, "fp-div")                           \
+    X(OPC_FP_SQRT, "fp-sqrt")                         \
+    X(OPC_FP_MISC, "fp-cvt-mov-cmp")                  \
+    X(OPC_SYSTEM, "csr-system")                       \
+    X(OPC_NOP, "nop-fence")
+
+typedef enum op_class {
+#define ISA_CLASS_ENUM(id, name) id,
+    ISA_OP_CLASS_LIST(ISA_CLASS_ENUM)
+#undef ISA_CLASS_ENUM
+    OPC_COUNT
+} op_class;
+
+/* How an instruction's fields are laid out. */
+typedef enum isa_format {
+    ISA_FMT_R,     /* rd, rs1, rs2 (FP ops: rm in funct3) */
+    ISA_FMT_R4,    /* rd, rs1, rs2, rs3, rm */
+    ISA_FMT_I,     /* rd, rs1, imm[11:0] */
+    ISA_FMT_SH6,   /* rd, rs1, shamt[5:0] */
+    ISA_FMT_SH5,   /* rd, rs1, shamt[4:0] */
+    ISA_FMT_S,     /* rs1, rs2, imm[11:0] */
+    ISA_FMT_B,     /* rs1, rs2, imm[12:1] */
+    ISA_FMT_U,     /* rd, imm[31:12] (imm holds the shifted value) */
+    ISA_FMT_J,     /* rd, imm[20:1] */
+    ISA_FMT_CSR,   /* rd, rs1, imm = CSR number */
+    ISA_FMT_CSRI,  /* rd, rs1 field = 5-bit zero-extended immediate, imm = CSR number */
+    ISA_FMT_AMO,   /* rd, rs1, rs2, aq/rl in `rm` (bit 1 aq, bit 0 rl) */
+    ISA_FMT_FENCE, /* pred/succ in imm bits 7:0, fm in imm bits 11:8 */
+    ISA_FMT_NONE
+} isa_format;
+
+/* Register-operand flags: which fields are used, and in which register file. */
+enum {
+    ISA_RD_X = 1 << 0,
+    ISA_RD_F = 1 << 1,
+    ISA_RS1_X = 1 << 2,
+    ISA_RS1_F = 1 << 3,
+    ISA_RS2_X = 1 << 4,
+    ISA_RS2_F = 1 << 5,
+    ISA_RS3_F = 1 << 6
+};
+
+typedef enum isa_op {
+    ISA_OP_ILLEGAL = 0,
+#define ISA_INSN(id, name, match, mask, fmt, cls, fpops, opnds, mem) ISA_OP_##id,
+#include "isa_table.h"
+#undef ISA_INSN
+    ISA_OP_COUNT
+} isa_op;
+
+/* One row of the instruction table. */
+typedef struct isa_info {
+    const char *name;
+    uint32_t match, mask;
+    uint8_t format;    /* isa_format */
+    uint8_t op_class;  /* op_class before operand refinement */
+    uint8_t fp_ops;    /* FMA counts 2 */
+    uint8_t operands;  /* ISA_RD_X | ISA_RS1_F | ... */
+    uint8_t mem_bytes; /* 0 if no memory access */
+} isa_info;
+
+/* A decoded instruction. */
+typedef struct isa_insn {
+    int64_t imm;       /* sign-extended immediate; CSR number for Zicsr */
+    uint32_t raw;      /* the encoding; compressed ones in the low 16 bits */
+    uint16_t op;       /* isa_op */
+    uint8_t length;    /* 2 (compressed) or 4 */
+    uint8_t op_class;  /* refined: OPC_CALL, OPC_RETURN, OPC_NOP recognised */
+    uint8_t rd, rs1, rs2, rs3;
+    uint8_t rm;        /* funct3 rounding mode (FP), aq/rl (atomics) */
+    uint8_t fp_ops;
+} isa_insn;
+
+/* Registers as the µop stream numbers them: one space, integer and FP distinct. */
+enum {
+    ISA_REG_NONE = 0, /* also x0, which is never a dependence */
+    ISA_REG_X0 = 0,
+    ISA_REG_F0 = 32,
+    ISA_REG_COUNT = 64
+};
+
+/* Rounding-mode field values (RISC-V unprivileged spec, Table 11.1). */
+enum { ISA_RM_RNE = 0, ISA_RM_RTZ = 1, ISA_RM_RDN = 2, ISA_RM_RUP = 3, ISA_RM_RMM = 4, ISA_RM_DYN = 7 };
+
+/* fflags bits (spec §11.2). */
+enum { ISA_FFLAG_NX = 1, ISA_FFLAG_UF = 2, ISA_FFLAG_OF = 4, ISA_FFLAG_DZ = 8, ISA_FFLAG_NV = 16 };
+
+/* CSR numbers user code touches. */
+enum {
+    ISA_CSR_FFLAGS = 0x001,
+    ISA_CSR_FRM = 0x002,
+    ISA_CSR_FCSR = 0x003,
+    ISA_CSR_CYCLE = 0xc00,
+    ISA_CSR_TIME = 0xc01,
+    ISA_CSR_INSTRET = 0xc02
+};
+
+/* Length in bytes of the instruction whose first 16 bits are `low16`
+ * (2 or 4; longer encodings are not part of RV64GC and report 0). */
+static inline unsigned isa_length(uint16_t low16) {
+    if ((low16 & 3) != 3) return 2;
+    if ((low16 & 0x1c) != 0x1c) return 4;
+    return 0;
+}
+
+/* Decode one instruction. `raw` holds 4 bytes from the pc (a compressed
+ * instruction uses the low 16). Returns false, with out->op = ISA_OP_ILLEGAL,
+ * for an encoding that is not RV64GC. */
+bool isa_decode(uint32_t raw, isa_insn *out);
+
+/* The table row of an op; op must be < ISA_OP_COUNT. */
+const isa_info *isa_info_of(isa_op op);
+
+const char *isa_op_name(isa_op op);
+const char *isa_class_name(op_class cls);
+
+/* The µop view of an instruction's registers: up to 3 sources and 1 destination
+ * in the unified numbering (x1..x31 = 1..31, f0..f31 = 32..63), x0 dropped,
+ * unused slots ISA_REG_NONE. Sources are packed to the front. */
+typedef struct isa_regs {
+    uint8_t src[3];
+    uint8_t dst;
+} isa_regs;
+void isa_regs_of(const isa_insn *insn, isa_regs *out);
+
+/* ABI name of a register in the unified numbering ("zero", "ra", "a0", "fa0"). */
+const char *isa_reg_name(unsigned reg);
+
+/* Disassemble in riscv64-linux-gnu-objdump -d syntax (mnemonic, a tab,
+ * operands; aliases such as li, mv, ret, j, beqz as objdump prints them).
+ * `pc` resolves pc-relative targets. Writes at most `size` bytes; returns the
+ * length the full text would have (snprintf convention). */
+int isa_disasm(const isa_insn *insn, uint64_t pc, char *buf, size_t size);
+
+#endif

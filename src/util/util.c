@@ -1,0 +1,127 @@
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void cs_error_set(cs_error *err, const char *fmt, ...) {
+    if (!err) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+}
+
+void cs_error_prefix(cs_error *err, const char *fmt, ...) {
+    if (!err) return;
+    char prefix[256], old[sizeof err->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    memcpy(old, err->msg, sizeof old);
+    size_t n = strlen(prefix);
+    if (n > sizeof err->msg - 3) n = sizeof err->msg - 3;
+    memcpy(err->msg, prefix, n);
+    memcpy(err->msg + n, ": ", 2);
+    size_t room = sizeof err->msg - n - 3;
+    size_t m = strnlen(old, room);
+    memcpy(err->msg + n + 2, old, m);
+    err->msg[n + 2 + m] = 0;
+}
+
+double cs_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void progress_start(cs_progress *p, const char *label, uint64_t total) {
+    memset(p, 0, sizeof *p);
+    p->label = label;
+    p->total = total;
+    p->enabled = isatty(STDERR_FILENO) && !getenv("CYCLESCOPE_NO_PROGRESS");
+    p->start = p->last_draw = cs_now();
+    p->next_check = 1 << 16;
+}
+
+void progress_draw(cs_progress *p, uint64_t done) {
+    double now = cs_now();
+    /* Look at the clock roughly every 50 ms worth of work. */
+    double rate = done / (now - p->start + 1e-9);
+    p->next_check = done + (uint64_t)(rate * 0.05) + 1024;
+    if (now - p->last_draw < 0.1) return;
+    p->last_draw = now;
+    p->drawn = true;
+    if (p->total) {
+        double frac = (double)done / (double)p->total;
+        if (frac > 1) frac = 1;
+        int filled = (int)(frac * 30);
+        char bar[31];
+        for (int i = 0; i < 30; i++) bar[i] = i < filled ? '#' : '.';
+        bar[30] = 0;
+        fprintf(stderr, "\r%s [%s] %5.1f%% %.1f M/s ", p->label, bar, frac * 100, rate / 1e6);
+    } else {
+        fprintf(stderr, "\r%s %.1f M done, %.1f M/s ", p->label, done / 1e6, rate / 1e6);
+    }
+    fflush(stderr);
+}
+
+void progress_finish(cs_progress *p) {
+    if (p->drawn) fprintf(stderr, "\r\033[K");
+    p->drawn = false;
+    p->enabled = false;
+}
+
+bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        cs_error_set(err, "%s: is a directory", path);
+        return false;
+    }
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    for (;;) {
+        if (len == cap) buf = realloc(buf, cap *= 2);
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) break;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        cs_error_set(err, "%s: read error", path);
+        return false;
+    }
+    *data = buf;
+    *size = len;
+    return true;
+}
+
+bool cs_parse_count(const char *text, uint64_t *out) {
+    if (!text || !*text || *text == '-') return false;
+    errno = 0;
+    char *end;
+    double v = strtod(text, &end);
+    if (errno || end == text || v < 0) return false;
+    uint64_t mult = 1;
+    if (*end == 'k' || *end == 'K') mult = 1000, end++;
+    else if (*end == 'M') mult = 1000000, end++;
+    else if (*end == 'G') mult = 1000000000, end++;
+    if (*end) return false;
+    v *= (double)mult;
+    if (v > 1.8e19) return false;
+    *out = (uint64_t)v;
+    return (double)*out == v;
+}

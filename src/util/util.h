@@ -1,0 +1,47 @@
+/* util — errors as values, time, progress bar: what every module shares. */
+#ifndef CYCLESCOPE_UTIL_H
+#define CYCLESCOPE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* An error travels up as a value; the CLI prints "cyclescope: <msg>" once.
+ * The message names the input (file, key, pc) and says what is wrong. */
+typedef struct cs_error {
+    char msg[512];
+} cs_error;
+
+void cs_error_set(cs_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prefix an existing message: "<prefix>: <old message>". */
+void cs_error_prefix(cs_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Monotonic wall-clock seconds. */
+double cs_now(void);
+
+/* A progress bar on stderr, drawn only when stderr is a terminal and at most
+ * ten times a second; costs one comparison per update otherwise. */
+typedef struct cs_progress {
+    const char *label;
+    uint64_t total;      /* 0 = unknown */
+    uint64_t next_check; /* done-count at which to look at the clock again */
+    double start, last_draw;
+    bool enabled, drawn;
+} cs_progress;
+
+void progress_start(cs_progress *p, const char *label, uint64_t total);
+void progress_draw(cs_progress *p, uint64_t done);
+static inline void progress_update(cs_progress *p, uint64_t done) {
+    if (p->enabled && done >= p->next_check) progress_draw(p, done);
+}
+void progress_finish(cs_progress *p);
+
+/* Read a whole file into a malloc'ed buffer. */
+bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err);
+
+/* Parse an unsigned integer with an optional K/M/G suffix (powers of 1000:
+ * instruction counts) — "10M" = 10000000. */
+bool cs_parse_count(const char *text, uint64_t *out);
+
+#endif

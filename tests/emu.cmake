@@ -1,0 +1,90 @@
+# ---- the emulator against qemu-riscv64, objdump, and its own error paths -------------
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+set(_g ${CYCLESCOPE_GUEST_DIR})
+find_program(CYCLESCOPE_RISCV_OBJDUMP riscv64-linux-gnu-objdump)
+
+# Command-line frame.
+add_test(NAME cli.version COMMAND ${_cs} --version)
+set_tests_properties(cli.version PROPERTIES PASS_REGULAR_EXPRESSION "^cyclescope [0-9]+\\.[0-9]+\\.[0-9]+")
+add_test(NAME cli.help COMMAND ${_cs} --help)
+set_tests_properties(cli.help PROPERTIES PASS_REGULAR_EXPRESSION "exec.*disasm")
+foreach(verb exec disasm)
+  add_test(NAME cli.help.${verb} COMMAND ${_cs} ${verb} --help)
+  set_tests_properties(cli.help.${verb} PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope ${verb}")
+endforeach()
+add_test(NAME cli.unknown_verb COMMAND ${_scripts}/expect_error.sh 2 "unknown verb 'frobnicate'" ${_cs} frobnicate)
+add_test(NAME cli.exec_no_program COMMAND ${_scripts}/expect_error.sh 2 "no program given" ${_cs} exec)
+add_test(NAME cli.exec_bad_max COMMAND ${_scripts}/expect_error.sh 2 "--max lots: not a count" ${_cs} exec --max lots x)
+
+# Bad ELF files: one clear line naming the file, exit 125.
+set(_elf ${CMAKE_CURRENT_SOURCE_DIR}/corpus/elf)
+foreach(case
+    "not_elf.txt|not an ELF file"
+    "truncated_header|truncated_header: truncated ELF"
+    "truncated_phdrs|truncated_phdrs: truncated ELF: program headers"
+    "segment_past_end|segment_past_end: truncated ELF: segment 0"
+    "wrong_machine_x86_64|wrong machine: x86-64"
+    "elf32_riscv|RV32 executable"
+    "big_endian|big-endian"
+    "dynamic_interp|dynamically linked.*link with -static"
+    "entry_outside|entry point 0x90000"
+    "no_load|no loadable segment")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 file)
+  list(GET parts 1 regex)
+  add_test(NAME exec.bad_elf.${file} COMMAND ${_scripts}/expect_error.sh 125 "${regex}" ${_cs} exec ${_elf}/${file})
+endforeach()
+add_test(NAME exec.bad_elf.missing COMMAND ${_scripts}/expect_error.sh 125 "no/such/prog: cannot open" ${_cs} exec no/such/prog)
+add_test(NAME exec.bad_elf.directory COMMAND ${_scripts}/expect_error.sh 125 "is a directory" ${_cs} exec /tmp)
+add_test(NAME disasm.bad_sections COMMAND ${_scripts}/expect_error.sh 125 "bad section header table" ${_cs} disasm ${_elf}/bad_sections)
+
+if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
+  # Guest faults and unsupported features: one line naming what and where.
+  add_test(NAME exec.fault.illegal_instruction
+           COMMAND ${_scripts}/expect_error.sh 132 "illegal instruction 0x0000000b at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/illegal)
+  add_test(NAME exec.fault.segfault
+           COMMAND ${_scripts}/expect_error.sh 139 "segmentation fault: store to address 0x0 at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/segfault)
+  add_test(NAME exec.fault.unsupported_syscall
+           COMMAND ${_scripts}/expect_error.sh 125 "unsupported system call socket \\(number 198\\) at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/bad_syscall)
+  add_test(NAME exec.bad_elf.dynamic
+           COMMAND ${_scripts}/expect_error.sh 125 "hello_dynamic: dynamically linked.*link with -static" ${_cs} exec ${_g}/hello_dynamic)
+
+  # Same stdout and exit code as qemu-riscv64.
+  add_test(NAME exec.qemu.hello COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/hello 42 two three)
+  add_test(NAME exec.qemu.abort COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/guest_abort)
+  add_test(NAME exec.qemu.isa_int COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_int)
+  add_test(NAME exec.qemu.isa_fp COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_fp)
+  add_test(NAME exec.qemu.syscalls COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}
+           -- ${_g}/syscalls basic ${_g}/hello)
+  # The self-checking programs must also pass on their own (exit 0), not merely agree.
+  foreach(g isa_int isa_fp)
+    add_test(NAME exec.selfcheck.${g} COMMAND ${_cs} exec ${_g}/${g})
+  endforeach()
+  add_test(NAME exec.selfcheck.syscalls COMMAND ${_cs} exec ${_g}/syscalls basic ${_g}/hello)
+
+  # Writes: denied by default, allowed under --allow-write DIR.
+  set(_wdir ${CMAKE_CURRENT_BINARY_DIR}/write-area)
+  file(MAKE_DIRECTORY ${_wdir})
+  add_test(NAME exec.write.denied COMMAND ${_cs} exec ${_g}/syscalls write ${_wdir})
+  set_tests_properties(exec.write.denied PROPERTIES PASS_REGULAR_EXPRESSION "write denied: Permission denied")
+  add_test(NAME exec.write.allowed COMMAND ${_cs} exec --allow-write ${_wdir} ${_g}/syscalls write ${_wdir})
+  set_tests_properties(exec.write.allowed PROPERTIES PASS_REGULAR_EXPRESSION "write allowed: written by the guest")
+  add_test(NAME exec.write.outside_allowed COMMAND ${_cs} exec --allow-write ${_wdir} ${_g}/syscalls write ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(exec.write.outside_allowed PROPERTIES PASS_REGULAR_EXPRESSION "write denied")
+
+  if(CYCLESCOPE_HAVE_WORKLOADS)
+    foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
+      add_test(NAME exec.qemu.workload.${w}
+               COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${CYCLESCOPE_WORKLOAD_DIR}/${w})
+    endforeach()
+  endif()
+endif()
+
+# cyclescope disasm prints what objdump -d prints, line for line.
+if(CYCLESCOPE_RISCV_OBJDUMP AND CYCLESCOPE_HAVE_WORKLOADS)
+  foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
+    add_test(NAME disasm.listing.${w}
+             COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${CYCLESCOPE_WORKLOAD_DIR}/${w})
+  endforeach()
+endif()

@@ -1,0 +1,15 @@
+#!/bin/bash
+# disasm_listing.sh OBJDUMP CYCLESCOPE PROG
+# `cyclescope disasm PROG` must print exactly what `objdump -d PROG` prints
+# (headers, symbols, raw bytes, instructions, address comments).
+set -u -o pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$1" -d "$3" >"$tmp/objdump.txt" || exit 1
+"$2" disasm "$3" >"$tmp/cs.txt" || exit 1
+if ! cmp -s "$tmp/objdump.txt" "$tmp/cs.txt"; then
+    echo "listings differ in $(diff "$tmp/objdump.txt" "$tmp/cs.txt" | grep -c '^>') lines:"
+    diff "$tmp/objdump.txt" "$tmp/cs.txt" | head -30
+    exit 1
+fi
+echo "identical listings: $(wc -l <"$tmp/cs.txt") lines"

@@ -14,10 +14,19 @@ enum {
     UOP_TAKEN = 1 << 0,     /* control transfer taken (next_pc is the target) */
     UOP_MEM_READ = 1 << 1,  /* reads mem_addr..+mem_size */
     UOP_MEM_WRITE = 1 << 2, /* writes mem_addr..+mem_size (atomics do both) */
+    /* This µop belongs to the same instruction as the one before it. RISC-V
+     * instructions are one µop each; an imported x86 ChampSim instruction with
+     * several memory operands or registers becomes several µops, and timing
+     * models count instructions as µops without this flag. */
+    UOP_CONTINUES = 1 << 3,
 };
 
-/* One executed instruction. Registers use the isa numbering: 1..31 integer,
- * 32..63 FP, 0 none (x0 is never a dependence). */
+/* Register identifiers in µops are opaque numbers below UOP_REG_COUNT, 0 meaning
+ * none. RISC-V streams use the isa numbering (1..31 integer, 32..63 FP; x0 is
+ * never a dependence); imported traces may use the whole range. */
+enum { UOP_REG_COUNT = 256 };
+
+/* One executed µop (one RISC-V instruction). */
 typedef struct uop {
     uint64_t pc;
     uint64_t next_pc;  /* the pc of the next executed instruction */
@@ -45,7 +54,7 @@ typedef struct uop_source_ops {
     long (*read)(uop_source *src, uop *buf, size_t max, cs_error *err);
     /* Discard the next n µops as cheaply as possible (fast-forward).
      * Returns the number skipped (less than n at the end); -1 on error. */
-    long long (*skip)(uop_source *src, uint64_t n, cs_error *err);
+    long long (*fast_forward)(uop_source *src, uint64_t n, cs_error *err);
     void (*destroy)(uop_source *src);
 } uop_source_ops;
 
@@ -57,7 +66,7 @@ static inline long uop_source_read(uop_source *s, uop *buf, size_t max, cs_error
     return s->ops->read(s, buf, max, err);
 }
 static inline long long uop_source_skip(uop_source *s, uint64_t n, cs_error *err) {
-    return s->ops->skip(s, n, err);
+    return s->ops->fast_forward(s, n, err);
 }
 static inline void uop_source_destroy(uop_source *s) {
     if (s) s->ops->destroy(s);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "emu/emu.h"
+#include "uarch/uarch.h"
 
 /* Exit codes of the tool itself (a guest's own exit code passes through `exec`). */
 enum { EXIT_USAGE = 2, EXIT_RUN_FAILED = 125 };
@@ -50,10 +51,45 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
 /* Create the emulator for argv[0..argc-1] (the program and its arguments). */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 
+/* Options shared by the verbs that time a run (run, sim). */
+typedef struct cli_timing_options {
+    const char *config;       /* name or path; default "rpstacks" */
+    const char *sets[64];     /* section.key=value overrides, in order */
+    int set_count;
+    uint64_t warmup, max;
+    const char *json_path, *pipeview_path;
+} cli_timing_options;
+
+#define CLI_TIMING_OPTIONS_HELP                                                              \
+    "  --config NAME|FILE configuration: a name from configs/ (rpstacks, bdw, knl,\n"        \
+    "                     inorder1, inorder3) or an .ini file (default rpstacks)\n"          \
+    "  --set S.K=V        override one configuration value (repeatable)\n"                   \
+    "  --warmup N         the first N µops only warm caches and predictors\n"                \
+    "  --max N            time N instructions after the warm-up (default: all)\n"            \
+    "  --json FILE        also write the results as JSON (- for stdout)\n"                   \
+    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"
+
+enum { OPT_CONFIG = 1100, OPT_SET, OPT_WARMUP, OPT_TMAX, OPT_JSON, OPT_PIPEVIEW };
+#define CLI_TIMING_LONG_OPTIONS                                                                           \
+    {"config", required_argument, 0, OPT_CONFIG}, {"set", required_argument, 0, OPT_SET},                \
+        {"warmup", required_argument, 0, OPT_WARMUP}, {"max", required_argument, 0, OPT_TMAX},            \
+        {"json", required_argument, 0, OPT_JSON}, {"pipeview", required_argument, 0, OPT_PIPEVIEW}
+
+/* Handle one timing option; false if `opt` is not one. Sets *bad after printing a usage error. */
+bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const char *verb, bool *bad);
+/* Load and override the configuration; prints the error and returns false on failure. */
+bool cli_load_config(const cli_timing_options *t, uarch_config *cfg);
+/* Time `src` and report; `what` names the program or trace. Returns the exit code. */
+int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what);
+
 /* Verbs */
 int cmd_exec(int argc, char **argv);
 void help_exec(void);
 int cmd_disasm(int argc, char **argv);
 void help_disasm(void);
+int cmd_run(int argc, char **argv);
+void help_run(void);
+int cmd_config(int argc, char **argv);
+void help_config(void);
 
 #endif

@@ -9,6 +9,8 @@
 static const cli_verb verbs[] = {
     {"exec", "run a RISC-V program like qemu-riscv64 (--stats: count and mix)", cmd_exec, help_exec},
     {"disasm", "disassemble a RISC-V executable as objdump -d does", cmd_disasm, help_disasm},
+    {"run", "time a RISC-V program on a core model (live emulator)", cmd_run, help_run},
+    {"config", "show a configuration, fully resolved", cmd_config, help_config},
 };
 enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
 

@@ -1,0 +1,45 @@
+/* cyclescope config show: a configuration with every value resolved. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void help_config(void) {
+    printf("usage: cyclescope config show [--set S.K=V]… NAME|FILE\n"
+           "       cyclescope config list\n"
+           "\n"
+           "show: print the full configuration (every key, defaults included) as an\n"
+           "INI file that loads back to the same values. list: the named\n"
+           "configurations shipped in %s.\n",
+           uarch_config_dir());
+}
+
+int cmd_config(int argc, char **argv) {
+    if (argc < 2) return cli_usage("config", "expected show or list");
+    if (!strcmp(argv[1], "list")) {
+        static const char *const names[] = {"rpstacks", "bdw", "knl", "inorder1", "inorder3"};
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            uarch_config cfg;
+            cs_error err;
+            uarch_config_default(&cfg);
+            bool ok = uarch_config_load(&cfg, names[i], &err);
+            printf("%-10s %s\n", names[i], ok ? (cfg.model == MODEL_OOO ? "out-of-order" : "in-order") : err.msg);
+        }
+        return 0;
+    }
+    if (strcmp(argv[1], "show")) return cli_usage("config", "unknown subcommand %s", argv[1]);
+    cli_timing_options t = {0};
+    int k = 2;
+    for (; k < argc && argv[k][0] == '-'; k++) {
+        if (!strcmp(argv[k], "--set") && k + 1 < argc) t.sets[t.set_count++] = argv[++k];
+        else return cli_usage("config", "unknown option %s", argv[k]);
+        if (t.set_count == 64) return cli_usage("config", "too many --set options");
+    }
+    if (k != argc - 1) return cli_usage("config", "expected one configuration name or file");
+    t.config = argv[k];
+    uarch_config cfg;
+    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    uarch_config_print(&cfg, stdout);
+    return 0;
+}

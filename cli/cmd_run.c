@@ -1,0 +1,47 @@
+/* cyclescope run: time a RISC-V program on a core model, fed live by the emulator. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void help_run(void) {
+    printf("usage: cyclescope run [options] PROG [ARGS…]\n"
+           "\n"
+           "Run the static RISC-V executable PROG in the emulator and time every\n"
+           "instruction on a core model. Prints cycles, IPC/CPI, branch and cache\n"
+           "statistics and structure occupancies after the program's own output.\n"
+           "\n"
+           "options:\n" CLI_TIMING_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP);
+}
+
+int cmd_run(int argc, char **argv) {
+    static const struct option longopts[] = {CLI_TIMING_LONG_OPTIONS, CLI_GUEST_LONG_OPTIONS, {0, 0, 0, 0}};
+    cli_timing_options t = {0};
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    bool bad = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (!cli_timing_option(&t, opt, optarg, "run", &bad) && !cli_guest_option(&g, opt, optarg, "run", &bad))
+            return cli_usage("run", "unknown option");
+        if (bad) return EXIT_USAGE;
+    }
+    if (optind >= argc) return cli_usage("run", "no program given");
+    emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
+    if (!e) return EXIT_RUN_FAILED;
+    uop_source *src = emu_source_create(e);
+    char what[512];
+    snprintf(what, sizeof what, "%s", argv[optind]);
+    for (int i = optind + 1; i < argc && strlen(what) < 400; i++) {
+        strncat(what, " ", sizeof what - strlen(what) - 1);
+        strncat(what, argv[i], sizeof what - strlen(what) - 1);
+    }
+    fflush(stdout);
+    int rc = cli_timing_run(&t, src, what);
+    if (rc == 0 && emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));
+    uop_source_destroy(src);
+    emu_destroy(e);
+    return rc;
+}

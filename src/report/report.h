@@ -1,0 +1,48 @@
+/* report — results for people and scripts: terminal tables, JSON, and (later)
+ * self-contained HTML with inline SVG. Analyses fill result structs; these
+ * printers only read them. */
+#ifndef CYCLESCOPE_REPORT_H
+#define CYCLESCOPE_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "uarch/uarch.h"
+#include "util/util.h"
+
+/* ---- plain-text tables ---- */
+
+enum { TABLE_MAX_COLS = 12 };
+
+typedef struct text_table {
+    int cols;
+    const char *head[TABLE_MAX_COLS];
+    char align[TABLE_MAX_COLS]; /* 'l' or 'r' */
+    char **cells;               /* rows * cols strings, owned */
+    int rows, cap;
+} text_table;
+
+/* `align` has one 'l' or 'r' per column. */
+void table_init(text_table *t, int cols, const char *const *head, const char *align);
+/* Append an empty row; returns its index. */
+int table_add_row(text_table *t);
+void table_set(text_table *t, int row, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void table_print(const text_table *t, FILE *out, const char *indent);
+void table_free(text_table *t);
+
+/* ---- a timing run ---- */
+
+typedef struct run_summary {
+    const char *program;  /* what ran: program and arguments, or a trace file */
+    const uarch_config *cfg;
+    const core_stats *stats;
+    uint64_t warmup;      /* µops used for warm-up */
+} run_summary;
+
+void report_run_text(const run_summary *r, FILE *out);
+cJSON *report_run_json(const run_summary *r);
+
+/* Write JSON to a file (pretty-printed). */
+bool report_write_json(const char *path, const cJSON *json, cs_error *err);
+
+#endif

@@ -1,0 +1,74 @@
+/* Shared timing parts (internal to uarch): caches, the memory hierarchy,
+ * branch predictors. Both core models use them.
+ *
+ * Notes (what these models simplify):
+ *  - A cache is a tag array with LRU replacement; it answers hit or miss and
+ *    installs the line on a miss at once. The caller keeps the counters.
+ *  - The hierarchy is looked up serially: a miss costs the hit latencies of
+ *    every level it passes plus the memory latency. Tags of every level are
+ *    filled when the miss is issued; the data arrives `latency` cycles later,
+ *    and an access to a line still in flight waits for that same fill.
+ *  - Only the L1s' miss registers (MSHRs) limit outstanding misses.
+ *  - Memory bandwidth is one channel moving a line in line/bandwidth cycles.
+ *  - Stores write the cache after commit (write-allocate), never stalling.
+ */
+#ifndef CYCLESCOPE_UARCH_CACHE_H
+#define CYCLESCOPE_UARCH_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uarch.h"
+
+/* ---- one cache: tags and LRU -------------------------------------------------- */
+
+typedef struct cache cache_t;
+
+cache_t *cache_create(const cache_config *cfg);
+void cache_destroy(cache_t *c);
+/* Look up addr; on a miss install its line (evicting the LRU line). True on a hit. */
+bool cache_access(cache_t *c, uint64_t addr);
+/* Look up without changing anything. */
+bool cache_contains(const cache_t *c, uint64_t addr);
+uint32_t cache_line_bits(const cache_t *c);
+
+/* ---- the hierarchy: L1I + L1D, L2, optional L3, memory ------------------------------ */
+
+typedef struct memsys memsys_t;
+
+typedef struct mem_result {
+    uint32_t latency; /* cycles until the data is available */
+    uint8_t level;    /* mem_level that served it (LEVEL_L1 on a hit) */
+    bool merged;      /* joined a miss already in flight */
+} mem_result;
+
+memsys_t *memsys_create(const uarch_config *cfg);
+void memsys_destroy(memsys_t *m);
+/* Demand accesses at cycle `now`. False when the L1 has no free miss
+ * register: nothing changed, try again later. */
+bool memsys_fetch(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out);
+bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out);
+/* A committed store writing the cache. */
+void memsys_store(memsys_t *m, uint64_t addr, uint64_t now);
+/* Functional warming: install lines, no timing, no statistics. */
+void memsys_warm(memsys_t *m, uint64_t addr, bool instruction);
+/* Counters since creation (or the last reset). */
+void memsys_stats(const memsys_t *m, core_stats *out);
+void memsys_reset_stats(memsys_t *m);
+uint32_t memsys_line_bits(const memsys_t *m, bool instruction);
+/* The first cycle after `now` at which an outstanding L1 miss completes (a miss
+ * register frees up), or UINT64_MAX. Lets a core skip idle cycles exactly. */
+uint64_t memsys_next_event(const memsys_t *m, uint64_t now);
+
+/* ---- branch prediction ------------------------------------------------------------ */
+
+typedef struct bpred bpred_t;
+
+bpred_t *bpred_create(const uarch_config *cfg);
+void bpred_destroy(bpred_t *b);
+/* Predict the control-transfer µop `u` at fetch and train with its outcome
+ * (trace-driven: the outcome is known). True if direction and target were
+ * predicted correctly. */
+bool bpred_predict(bpred_t *b, const uop *u);
+
+#endif

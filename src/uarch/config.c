@@ -1,0 +1,608 @@
+/* Configuration: one table of keys (section, name, type, range, where it
+ * lives), read from INI files with inih, overridden with section.key=value,
+ * printed back in full. Values are checked once here; the models rely on them. */
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "uarch.h"
+
+#ifndef CYCLESCOPE_CONFIG_DIR
+#define CYCLESCOPE_CONFIG_DIR "configs"
+#endif
+
+typedef enum key_type { KEY_U32, KEY_BYTES, KEY_BOOL, KEY_DOUBLE, KEY_ENUM } key_type;
+
+typedef struct config_key {
+    const char *section, *name;
+    key_type type;
+    size_t offset;           /* into uarch_config */
+    double min, max;
+    const char *const *choices; /* KEY_ENUM: names, NULL-terminated, value = index */
+} config_key;
+
+static const char *const model_names[] = {"ooo", "inorder", NULL};
+static const char *const mem_order_names[] = {"perfect", "conservative", NULL};
+static const char *const bpred_names[] = {"none", "static", "bimodal", "gshare", "tage", "perfect", NULL};
+
+const char *bpred_kind_name(bpred_kind k) { return k <= BPRED_PERFECT ? bpred_names[k] : "?"; }
+
+#define OFF(field) offsetof(uarch_config, field)
+#define CACHE_KEYS(sec, field)                                                        \
+    {sec, "enabled", KEY_BOOL, OFF(field.enabled), 0, 1, NULL},                       \
+        {sec, "size", KEY_BYTES, OFF(field.size), 64, 1u << 30, NULL},                \
+        {sec, "assoc", KEY_U32, OFF(field.assoc), 0, 1024, NULL},                     \
+        {sec, "line", KEY_U32, OFF(field.line), 4, 4096, NULL},                       \
+        {sec, "latency", KEY_U32, OFF(field.latency), 0, 10000, NULL},                \
+        {sec, "mshrs", KEY_U32, OFF(field.mshrs), 0, 4096, NULL}
+
+static const config_key keys[] = {
+    {"core", "model", KEY_ENUM, OFF(model), 0, 0, model_names},
+    {"core", "freq_ghz", KEY_DOUBLE, OFF(freq_ghz), 0.01, 100, NULL},
+    {"core", "fetch_width", KEY_U32, OFF(fetch_width), 1, 64, NULL},
+    {"core", "dispatch_width", KEY_U32, OFF(dispatch_width), 1, 64, NULL},
+    {"core", "issue_width", KEY_U32, OFF(issue_width), 1, 64, NULL},
+    {"core", "commit_width", KEY_U32, OFF(commit_width), 1, 64, NULL},
+    {"core", "fetch_buffer", KEY_U32, OFF(fetch_buffer), 1, 4096, NULL},
+    {"core", "decode_depth", KEY_U32, OFF(decode_depth), 0, 64, NULL},
+    {"core", "rob_size", KEY_U32, OFF(rob_size), 1, 65536, NULL},
+    {"core", "iq_size", KEY_U32, OFF(iq_size), 1, 65536, NULL},
+    {"core", "lq_size", KEY_U32, OFF(lq_size), 1, 65536, NULL},
+    {"core", "sq_size", KEY_U32, OFF(sq_size), 1, 65536, NULL},
+    {"core", "lsq_size", KEY_U32, OFF(lsq_size), 0, 65536, NULL},
+    {"core", "rename_regs", KEY_U32, OFF(rename_regs), 0, 65536, NULL},
+    {"core", "redirect_penalty", KEY_U32, OFF(redirect_penalty), 0, 10000, NULL},
+    {"core", "mem_order", KEY_ENUM, OFF(mem_order), 0, 0, mem_order_names},
+    {"core", "deadlock_cycles", KEY_U32, OFF(deadlock_cycles), 1000, 1e9, NULL},
+    {"core", "skip_idle", KEY_BOOL, OFF(skip_idle), 0, 1, NULL},
+    CACHE_KEYS("l1i", l1i),
+    CACHE_KEYS("l1d", l1d),
+    CACHE_KEYS("l2", l2),
+    CACHE_KEYS("l3", l3),
+    {"memory", "latency", KEY_U32, OFF(mem_latency), 0, 100000, NULL},
+    {"memory", "bandwidth", KEY_U32, OFF(mem_bandwidth), 0, 1u << 20, NULL},
+    {"itlb", "entries", KEY_U32, OFF(itlb_entries), 0, 65536, NULL},
+    {"itlb", "miss_latency", KEY_U32, OFF(itlb_miss_latency), 0, 100000, NULL},
+    {"bpred", "type", KEY_ENUM, OFF(bpred), 0, 0, bpred_names},
+    {"bpred", "table_bits", KEY_U32, OFF(bpred_table_bits), 1, 24, NULL},
+    {"bpred", "history", KEY_U32, OFF(bpred_history), 0, 256, NULL},
+    {"bpred", "btb_entries", KEY_U32, OFF(btb_entries), 0, 1u << 20, NULL},
+    {"bpred", "ras_entries", KEY_U32, OFF(ras_entries), 0, 1024, NULL},
+    {"ideal", "icache", KEY_BOOL, OFF(perfect_icache), 0, 1, NULL},
+    {"ideal", "dcache", KEY_BOOL, OFF(perfect_dcache), 0, 1, NULL},
+    {"ideal", "bpred", KEY_BOOL, OFF(perfect_bpred), 0, 1, NULL},
+    {"ideal", "alu", KEY_BOOL, OFF(ideal_alu), 0, 1, NULL},
+    {"inorder", "fetch_buffer", KEY_U32, OFF(inorder.fetch_buffer), 1, 16, NULL},
+    {"inorder", "issue_buffer", KEY_U32, OFF(inorder.issue_buffer), 1, 16, NULL},
+    {"inorder", "mem_stall_stage", KEY_U32, OFF(inorder.mem_stall_stage), 1, 64, NULL},
+    {"inorder", "value_prediction", KEY_BOOL, OFF(inorder.value_prediction), 0, 1, NULL},
+    {"inorder", "vpt_entries", KEY_U32, OFF(inorder.vpt_entries), 1, 1u << 20, NULL},
+    {"inorder", "ct_entries", KEY_U32, OFF(inorder.ct_entries), 1, 1u << 20, NULL},
+};
+enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
+
+/* ---- defaults: RpStacks Table II (Lee, Jang, Kim) ---------------------------------- */
+
+static void set_pool(uarch_config *c, const char *name, uint32_t count, uint32_t classes) {
+    fu_pool *p = &c->pool[c->pool_count++];
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->count = count;
+    p->classes = classes;
+}
+
+#define CLS(c) (1u << (c))
+
+void uarch_config_default(uarch_config *c) {
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "default");
+    c->model = MODEL_OOO;
+    c->freq_ghz = 3.0;
+    c->fetch_width = c->dispatch_width = c->issue_width = c->commit_width = 4;
+    c->fetch_buffer = 16;
+    c->decode_depth = 3;
+    c->rob_size = 128;
+    c->iq_size = 36;
+    c->lq_size = c->sq_size = 32;
+    c->lsq_size = 64; /* RpStacks Table II: one 64-entry LSQ */
+    c->redirect_penalty = 3;
+    c->mem_order = MEM_ORDER_PERFECT;
+    c->deadlock_cycles = 1000000;
+    c->skip_idle = true;
+    set_pool(c, "alu", 4,
+             CLS(OPC_INT_ALU) | CLS(OPC_BRANCH) | CLS(OPC_JUMP) | CLS(OPC_JUMP_INDIRECT) | CLS(OPC_CALL) |
+                 CLS(OPC_RETURN) | CLS(OPC_SYSTEM) | CLS(OPC_NOP));
+    set_pool(c, "longalu", 2, CLS(OPC_INT_MUL) | CLS(OPC_INT_DIV));
+    set_pool(c, "fp", 2,
+             CLS(OPC_FP_ADD) | CLS(OPC_FP_MUL) | CLS(OPC_FP_FMA) | CLS(OPC_FP_DIV) | CLS(OPC_FP_SQRT) |
+                 CLS(OPC_FP_MISC));
+    set_pool(c, "load", 2, CLS(OPC_LOAD) | CLS(OPC_ATOMIC));
+    set_pool(c, "store", 2, CLS(OPC_STORE));
+    for (int k = 0; k < OPC_COUNT; k++) {
+        c->latency[k] = 1;
+        c->pipelined[k] = true;
+    }
+    c->latency[OPC_INT_MUL] = 4;
+    c->latency[OPC_INT_DIV] = 32;
+    c->latency[OPC_FP_ADD] = c->latency[OPC_FP_MUL] = c->latency[OPC_FP_FMA] = 6;
+    c->latency[OPC_FP_MISC] = 2;
+    c->latency[OPC_FP_DIV] = c->latency[OPC_FP_SQRT] = 24;
+    c->latency[OPC_LOAD] = c->latency[OPC_ATOMIC] = 2;
+    c->pipelined[OPC_INT_DIV] = c->pipelined[OPC_FP_DIV] = c->pipelined[OPC_FP_SQRT] = false;
+    c->l1i = (cache_config){true, 48 * 1024, 4, 64, 2, 8};
+    c->l1d = (cache_config){true, 48 * 1024, 4, 64, 4, 16};
+    c->l2 = (cache_config){true, 4 * 1024 * 1024, 8, 64, 12, 32};
+    c->l3 = (cache_config){false, 8 * 1024 * 1024, 16, 64, 36, 64};
+    c->mem_latency = 133;
+    c->bpred = BPRED_GSHARE;
+    c->bpred_table_bits = 14;
+    c->bpred_history = 12;
+    c->btb_entries = 4096;
+    c->ras_entries = 16;
+    c->inorder.fetch_buffer = 2;
+    c->inorder.issue_buffer = 2;
+    c->inorder.mem_stall_stage = 1;
+    c->inorder.vpt_entries = 1024;
+    c->inorder.ct_entries = 1024;
+}
+
+/* ---- parsing ------------------------------------------------------------------------------ */
+
+static bool parse_bool(const char *v, bool *out) {
+    if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1"))
+        return *out = true, true;
+    if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcmp(v, "0"))
+        return *out = false, true;
+    return false;
+}
+
+/* An unsigned number, with K/M/G (x1024) for byte sizes. */
+static bool parse_u64(const char *v, bool bytes, uint64_t *out) {
+    if (!*v || *v == '-') return false;
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno || end == v) return false;
+    uint64_t mult = 1;
+    if (bytes && *end) {
+        char s = (char)toupper((unsigned char)*end++);
+        mult = s == 'K' ? 1024ull : s == 'M' ? 1024ull * 1024 : s == 'G' ? 1024ull * 1024 * 1024 : 0;
+        if (*end == 'B' || *end == 'b') end++;
+        if (!mult) return false;
+    }
+    if (*end) return false;
+    if (x > UINT64_MAX / mult) return false;
+    *out = x * mult;
+    return true;
+}
+
+static int class_by_name(const char *name) {
+    for (int k = 0; k < OPC_COUNT; k++) {
+        const char *n = isa_class_name((op_class)k);
+        size_t i = 0;
+        while (n[i] && (name[i] == n[i] || (name[i] == '_' && n[i] == '-'))) i++;
+        if (!n[i] && !name[i]) return k;
+    }
+    return -1;
+}
+
+/* "int-alu cond-branch …" (spaces or commas) into a class bit set. */
+static bool parse_classes(const char *v, uint32_t *out, char *bad, size_t badlen) {
+    uint32_t mask = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *tok = strtok(buf, " ,\t"); tok; tok = strtok(NULL, " ,\t")) {
+        int k = class_by_name(tok);
+        if (k < 0) {
+            snprintf(bad, badlen, "%s", tok);
+            return false;
+        }
+        mask |= 1u << k;
+    }
+    *out = mask;
+    return true;
+}
+
+static fu_pool *find_pool(uarch_config *c, const char *name, bool create) {
+    for (uint32_t i = 0; i < c->pool_count; i++)
+        if (!strcmp(c->pool[i].name, name)) return &c->pool[i];
+    if (!create || c->pool_count == UARCH_MAX_POOLS) return NULL;
+    fu_pool *p = &c->pool[c->pool_count++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    return p;
+}
+
+static inorder_pipe *find_pipe(uarch_config *c, const char *name, bool create) {
+    inorder_config *io = &c->inorder;
+    for (uint32_t i = 0; i < io->pipe_count; i++)
+        if (!strcmp(io->pipe[i].name, name)) return &io->pipe[i];
+    if (!create || io->pipe_count == INORDER_MAX_PIPES) return NULL;
+    inorder_pipe *p = &io->pipe[io->pipe_count++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    return p;
+}
+
+/* Set section.name = value. `create` allows new [fu.*] / [pipe.*] sections (files only). */
+static bool set_value(uarch_config *c, const char *section, const char *name, const char *value, bool create,
+                      cs_error *err) {
+    if (!strncmp(section, "fu.", 3) || !strncmp(section, "pipe.", 5)) {
+        bool fu = section[0] == 'f';
+        const char *unit = section + (fu ? 3 : 5);
+        if (!*unit || strlen(unit) >= UARCH_NAME_MAX) {
+            cs_error_set(err, "bad section name [%s]", section);
+            return false;
+        }
+        uint32_t *count = NULL, *classes = NULL;
+        if (fu) {
+            fu_pool *pool = find_pool(c, unit, create);
+            if (!pool) {
+                if (create) cs_error_set(err, "too many [fu.*] pools (at most %d)", UARCH_MAX_POOLS);
+                else cs_error_set(err, "unknown section [%s]", section);
+                return false;
+            }
+            count = &pool->count, classes = &pool->classes;
+        } else {
+            inorder_pipe *pipe = find_pipe(c, unit, create);
+            if (!pipe) {
+                if (create) cs_error_set(err, "too many [pipe.*] pipes (at most %d)", INORDER_MAX_PIPES);
+                else cs_error_set(err, "unknown section [%s]", section);
+                return false;
+            }
+            count = &pipe->stages, classes = &pipe->classes;
+        }
+        const char *count_key = fu ? "count" : "stages";
+        if (!strcmp(name, count_key)) {
+            uint64_t x;
+            if (!parse_u64(value, false, &x) || x < 1 || x > 64) {
+                cs_error_set(err, "%s.%s = %s: expected an integer from 1 to 64", section, name, value);
+                return false;
+            }
+            *count = (uint32_t)x;
+            return true;
+        }
+        if (!strcmp(name, "classes")) {
+            char bad[64];
+            if (!parse_classes(value, classes, bad, sizeof bad)) {
+                cs_error_set(err, "%s.classes: unknown operation class '%s'", section, bad);
+                return false;
+            }
+            return true;
+        }
+        cs_error_set(err, "unknown key %s.%s (expected %s or classes)", section, name, count_key);
+        return false;
+    }
+    if (!strcmp(section, "latency") || !strcmp(section, "pipelined")) {
+        int k = class_by_name(name);
+        if (k < 0) {
+            cs_error_set(err, "unknown key %s.%s: not an operation class", section, name);
+            return false;
+        }
+        if (section[0] == 'l') {
+            uint64_t x;
+            if (!parse_u64(value, false, &x) || x > 10000) {
+                cs_error_set(err, "latency.%s = %s: expected an integer from 0 to 10000", name, value);
+                return false;
+            }
+            c->latency[k] = (uint32_t)x;
+        } else if (!parse_bool(value, &c->pipelined[k])) {
+            cs_error_set(err, "pipelined.%s = %s: expected yes or no", name, value);
+            return false;
+        }
+        return true;
+    }
+    if (!strcmp(section, "core") && !strcmp(name, "name")) {
+        snprintf(c->name, sizeof c->name, "%s", value);
+        return true;
+    }
+    for (int i = 0; i < KEY_COUNT; i++) {
+        const config_key *k = &keys[i];
+        if (strcmp(k->section, section) || strcmp(k->name, name)) continue;
+        void *field = (char *)c + k->offset;
+        switch (k->type) {
+        case KEY_U32:
+        case KEY_BYTES: {
+            uint64_t x;
+            if (!parse_u64(value, k->type == KEY_BYTES, &x) || x < k->min || x > k->max) {
+                cs_error_set(err, "%s.%s = %s: expected %s from %.0f to %.0f", section, name, value,
+                             k->type == KEY_BYTES ? "a size in bytes (K, M, G suffixes)" : "an integer", k->min, k->max);
+                return false;
+            }
+            *(uint32_t *)field = (uint32_t)x;
+            return true;
+        }
+        case KEY_BOOL:
+            if (!parse_bool(value, field)) {
+                cs_error_set(err, "%s.%s = %s: expected yes or no", section, name, value);
+                return false;
+            }
+            return true;
+        case KEY_DOUBLE: {
+            char *end;
+            errno = 0;
+            double x = strtod(value, &end);
+            if (errno || end == value || *end || !(x >= k->min && x <= k->max)) {
+                cs_error_set(err, "%s.%s = %s: expected a number from %g to %g", section, name, value, k->min,
+                             k->max);
+                return false;
+            }
+            *(double *)field = x;
+            return true;
+        }
+        case KEY_ENUM:
+            for (int v = 0; k->choices[v]; v++) {
+                if (!strcmp(k->choices[v], value)) {
+                    *(int *)field = v;
+                    return true;
+                }
+            }
+            char list[256] = "";
+            for (int v = 0; k->choices[v]; v++) {
+                strncat(list, v ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, k->choices[v], sizeof list - strlen(list) - 1);
+            }
+            cs_error_set(err, "%s.%s = %s: expected one of %s", section, name, value, list);
+            return false;
+        }
+    }
+    cs_error_set(err, "unknown key %s.%s", section, name);
+    return false;
+}
+
+typedef struct ini_state {
+    uarch_config *cfg;
+    cs_error *err;
+    bool failed;
+    bool pools_cleared, pipes_cleared; /* a file with [fu.*] / [pipe.*] replaces the defaults */
+} ini_state;
+
+static int config_ini_handler(void *user, const char *section, const char *name, const char *value) {
+    ini_state *st = user;
+    if (st->failed) return 0;
+    if (!strncmp(section, "fu.", 3) && !st->pools_cleared) {
+        st->cfg->pool_count = 0;
+        st->pools_cleared = true;
+    }
+    if (!strncmp(section, "pipe.", 5) && !st->pipes_cleared) {
+        st->cfg->inorder.pipe_count = 0;
+        st->pipes_cleared = true;
+    }
+    if (!name) return 1; /* a section header alone */
+    /* inline comments: "# ..." or "; ..." after whitespace (inih leaves '#' ones in) */
+    char clean[512];
+    snprintf(clean, sizeof clean, "%s", value);
+    for (char *p = clean; *p; p++) {
+        if ((*p == '#' || *p == ';') && (p == clean || p[-1] == ' ' || p[-1] == '\t')) {
+            *p = 0;
+            break;
+        }
+    }
+    for (size_t n = strlen(clean); n && (clean[n - 1] == ' ' || clean[n - 1] == '\t'); n--) clean[n - 1] = 0;
+    value = clean;
+    if (!set_value(st->cfg, section, name, value, true, st->err)) {
+        st->failed = true;
+        return 0;
+    }
+    return 1;
+}
+
+const char *uarch_config_dir(void) {
+    const char *env = getenv("CYCLESCOPE_CONFIGS");
+    return env && *env ? env : CYCLESCOPE_CONFIG_DIR;
+}
+
+bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *err) {
+    char path[4096];
+    bool by_name = !strchr(name_or_path, '/') && !strstr(name_or_path, ".ini");
+    if (by_name) snprintf(path, sizeof path, "%s/%s.ini", uarch_config_dir(), name_or_path);
+    else snprintf(path, sizeof path, "%s", name_or_path);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (by_name) cs_error_set(err, "no configuration named '%s' (looked for %s)", name_or_path, path);
+        else cs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    ini_state st = {cfg, err, false, false, false};
+    cs_error local;
+    if (!err) st.err = &local;
+    int line = ini_parse_file(f, config_ini_handler, &st);
+    fclose(f);
+    if (line != 0) {
+        if (st.failed) cs_error_prefix(st.err, "%s:%d", path, line);
+        else if (line > 0) cs_error_set(st.err, "%s:%d: syntax error", path, line);
+        else cs_error_set(st.err, "%s: cannot read", path);
+        return false;
+    }
+    /* the name is the file stem */
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(cfg->name, sizeof cfg->name, "%.*s", (int)strcspn(base, "."), base);
+    return true;
+}
+
+bool uarch_config_set(uarch_config *cfg, const char *assignment, cs_error *err) {
+    const char *eq = strchr(assignment, '=');
+    const char *dot = eq ? memrchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    if (!eq || !dot || dot == assignment) {
+        cs_error_set(err, "--set %s: expected section.key=value", assignment);
+        return false;
+    }
+    char section[128], name[128];
+    snprintf(section, sizeof section, "%.*s", (int)(dot - assignment), assignment);
+    snprintf(name, sizeof name, "%.*s", (int)(eq - dot - 1), dot + 1);
+    if (!set_value(cfg, section, name, eq + 1, false, err)) {
+        cs_error_prefix(err, "--set");
+        return false;
+    }
+    return true;
+}
+
+/* ---- cross-field validation ---------------------------------------------------------------- */
+
+static bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+static bool check_cache(const char *name, const cache_config *cc, cs_error *err) {
+    if (!cc->enabled) return true;
+    if (!is_pow2(cc->line)) {
+        cs_error_set(err, "%s.line = %u: must be a power of two", name, cc->line);
+        return false;
+    }
+    uint64_t lines = cc->size / cc->line;
+    if (cc->size % cc->line || lines == 0) {
+        cs_error_set(err, "%s.size = %u: must be a multiple of %s.line (%u)", name, cc->size, name, cc->line);
+        return false;
+    }
+    if (cc->assoc && lines % cc->assoc) {
+        cs_error_set(err, "%s: %u bytes / %u-byte lines is not a whole number of %u-way sets", name, cc->size,
+                     cc->line, cc->assoc);
+        return false;
+    }
+    return true;
+}
+
+/* Every operation class must be served by exactly one unit. */
+static bool check_coverage(const char *what, uint32_t n, const char *(*name_of)(const uarch_config *, uint32_t),
+                           uint32_t (*classes_of)(const uarch_config *, uint32_t), const uarch_config *c,
+                           cs_error *err) {
+    for (int k = 0; k < OPC_COUNT; k++) {
+        int owner = -1;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!(classes_of(c, i) & (1u << k))) continue;
+            if (owner >= 0) {
+                cs_error_set(err, "%s.%s.classes and %s.%s.classes both list %s", what, name_of(c, (uint32_t)owner),
+                             what, name_of(c, i), isa_class_name((op_class)k));
+                return false;
+            }
+            owner = (int)i;
+        }
+        if (owner < 0) {
+            cs_error_set(err, "operation class %s is in no [%s.*] section's classes", isa_class_name((op_class)k),
+                         what);
+            return false;
+        }
+    }
+    return true;
+}
+
+static const char *pool_name(const uarch_config *c, uint32_t i) { return c->pool[i].name; }
+static uint32_t pool_classes(const uarch_config *c, uint32_t i) { return c->pool[i].classes; }
+static const char *pipe_name(const uarch_config *c, uint32_t i) { return c->inorder.pipe[i].name; }
+static uint32_t pipe_classes(const uarch_config *c, uint32_t i) { return c->inorder.pipe[i].classes; }
+
+bool uarch_config_validate(const uarch_config *c, cs_error *err) {
+    if (!check_cache("l1i", &c->l1i, err) || !check_cache("l1d", &c->l1d, err) || !check_cache("l2", &c->l2, err) ||
+        !check_cache("l3", &c->l3, err))
+        return false;
+    if (c->model == MODEL_INORDER) {
+        if (c->inorder.pipe_count == 0) {
+            cs_error_set(err, "core.model = inorder needs at least one [pipe.*] section");
+            return false;
+        }
+        for (uint32_t i = 0; i < c->inorder.pipe_count; i++) {
+            if (c->inorder.pipe[i].stages == 0) {
+                cs_error_set(err, "pipe.%s.stages is missing", c->inorder.pipe[i].name);
+                return false;
+            }
+        }
+        return check_coverage("pipe", c->inorder.pipe_count, pipe_name, pipe_classes, c, err);
+    }
+    struct { const char *name; uint32_t width; } widths[] = {{"fetch_width", c->fetch_width},
+                                                            {"dispatch_width", c->dispatch_width},
+                                                            {"issue_width", c->issue_width},
+                                                            {"commit_width", c->commit_width}};
+    for (int i = 0; i < 4; i++) {
+        if (widths[i].width > c->rob_size) {
+            cs_error_set(err, "core.%s = %u is larger than core.rob_size = %u", widths[i].name, widths[i].width,
+                         c->rob_size);
+            return false;
+        }
+    }
+    if (c->dispatch_width > c->iq_size) {
+        cs_error_set(err, "core.dispatch_width = %u is larger than core.iq_size = %u", c->dispatch_width, c->iq_size);
+        return false;
+    }
+    if (c->fetch_width > c->fetch_buffer) {
+        cs_error_set(err, "core.fetch_width = %u is larger than core.fetch_buffer = %u", c->fetch_width,
+                     c->fetch_buffer);
+        return false;
+    }
+    if (c->iq_size > c->rob_size) {
+        cs_error_set(err, "core.iq_size = %u is larger than core.rob_size = %u", c->iq_size, c->rob_size);
+        return false;
+    }
+    if (c->rename_regs && c->rename_regs < c->dispatch_width) {
+        cs_error_set(err, "core.rename_regs = %u is smaller than core.dispatch_width = %u", c->rename_regs,
+                     c->dispatch_width);
+        return false;
+    }
+    if (c->pool_count == 0) {
+        cs_error_set(err, "no functional units: add [fu.*] sections");
+        return false;
+    }
+    for (uint32_t i = 0; i < c->pool_count; i++) {
+        if (c->pool[i].count == 0) {
+            cs_error_set(err, "fu.%s.count is missing", c->pool[i].name);
+            return false;
+        }
+    }
+    if (c->bpred == BPRED_GSHARE && c->bpred_history > 32) {
+        cs_error_set(err, "bpred.history = %u: gshare keeps at most 32 bits of history", c->bpred_history);
+        return false;
+    }
+    return check_coverage("fu", c->pool_count, pool_name, pool_classes, c, err);
+}
+
+/* ---- printing ------------------------------------------------------------------------------- */
+
+static void print_classes(FILE *out, uint32_t mask) {
+    bool first = true;
+    for (int k = 0; k < OPC_COUNT; k++) {
+        if (!(mask & (1u << k))) continue;
+        fprintf(out, "%s%s", first ? "" : " ", isa_class_name((op_class)k));
+        first = false;
+    }
+    fputc('\n', out);
+}
+
+void uarch_config_print(const uarch_config *c, FILE *out) {
+    fprintf(out, "# cyclescope configuration '%s' (fully resolved)\n", c->name);
+    const char *section = NULL;
+    for (int i = 0; i < KEY_COUNT; i++) {
+        const config_key *k = &keys[i];
+        if (c->model != MODEL_INORDER && !strcmp(k->section, "inorder")) continue;
+        if (!section || strcmp(section, k->section)) {
+            if (section && !strcmp(section, "core")) { /* pools and latencies follow the core */
+                for (uint32_t p = 0; p < c->pool_count && c->model == MODEL_OOO; p++) {
+                    fprintf(out, "\n[fu.%s]\ncount = %u\nclasses = ", c->pool[p].name, c->pool[p].count);
+                    print_classes(out, c->pool[p].classes);
+                }
+                fprintf(out, "\n[latency]\n");
+                for (int x = 0; x < OPC_COUNT; x++) fprintf(out, "%s = %u\n", isa_class_name((op_class)x), c->latency[x]);
+                fprintf(out, "\n[pipelined]\n");
+                for (int x = 0; x < OPC_COUNT; x++)
+                    fprintf(out, "%s = %s\n", isa_class_name((op_class)x), c->pipelined[x] ? "yes" : "no");
+            }
+            section = k->section;
+            fprintf(out, "\n[%s]\n", section);
+        }
+        const void *field = (const char *)c + k->offset;
+        fprintf(out, "%s = ", k->name);
+        switch (k->type) {
+        case KEY_U32:
+        case KEY_BYTES: fprintf(out, "%u\n", *(const uint32_t *)field); break;
+        case KEY_BOOL: fprintf(out, "%s\n", *(const bool *)field ? "yes" : "no"); break;
+        case KEY_DOUBLE: fprintf(out, "%g\n", *(const double *)field); break;
+        case KEY_ENUM: fprintf(out, "%s\n", k->choices[*(const int *)field]); break;
+        }
+    }
+    for (uint32_t p = 0; p < c->inorder.pipe_count && c->model == MODEL_INORDER; p++) {
+        fprintf(out, "\n[pipe.%s]\nstages = %u\nclasses = ", c->inorder.pipe[p].name, c->inorder.pipe[p].stages);
+        print_classes(out, c->inorder.pipe[p].classes);
+    }
+}

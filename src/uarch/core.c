@@ -1,0 +1,59 @@
+/* core_t: picks the model, keeps the observers, runs warm-up, times the stream. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_internal.h"
+
+struct core {
+    uarch_config cfg;
+    const core_model_ops *ops;
+    void *model;
+    probe_set probes;
+};
+
+core_t *core_create(const uarch_config *cfg, cs_error *err) {
+    if (!uarch_config_validate(cfg, err)) return NULL;
+    core_t *c = calloc(1, sizeof *c);
+    c->cfg = *cfg;
+    c->ops = cfg->model == MODEL_INORDER ? &inorder_model : &ooo_model;
+    c->model = c->ops->create(&c->cfg, err);
+    if (!c->model) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+bool core_observe(core_t *c, const probe_observer *obs) { return probe_set_add(&c->probes, obs); }
+
+bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stats *stats, cs_error *err) {
+    memset(stats, 0, sizeof *stats);
+    uop_feeder *feed = calloc(1, sizeof *feed);
+    feed->src = src;
+    /* functional warm-up: caches and predictors only */
+    for (uint64_t i = 0; i < opt->warmup; i++) {
+        const uop *u = feeder_peek(feed);
+        if (!u) break;
+        c->ops->warm(c->model, u);
+        feeder_next(feed);
+    }
+    bool ok = !feed->failed;
+    if (ok) {
+        feed->limit = opt->max ? feed->delivered_instructions + opt->max : 0;
+        double t0 = cs_now();
+        ok = c->ops->run(c->model, feed, opt, &c->probes, stats, err);
+        stats->seconds = cs_now() - t0;
+    }
+    if (feed->failed) {
+        if (err) *err = feed->error;
+        ok = false;
+    }
+    free(feed);
+    return ok;
+}
+
+void core_destroy(core_t *c) {
+    if (!c) return;
+    c->ops->destroy(c->model);
+    free(c);
+}

@@ -1,0 +1,75 @@
+/* What the core models share (internal to uarch): the model interface behind
+ * core_t, and a feeder that pulls µops from a uop_source in batches. */
+#ifndef CYCLESCOPE_UARCH_CORE_INTERNAL_H
+#define CYCLESCOPE_UARCH_CORE_INTERNAL_H
+
+#include "cache.h"
+#include "uarch.h"
+
+struct uop_feeder;
+
+typedef struct core_model_ops {
+    const char *name;
+    void *(*create)(const uarch_config *cfg, cs_error *err);
+    /* Time the stream (warm-up already done by the caller through `warm`). */
+    bool (*run)(void *model, struct uop_feeder *feed, const core_run_options *opt, const probe_set *probes,
+                core_stats *stats, cs_error *err);
+    /* Train caches and predictors with one warm-up µop. */
+    void (*warm)(void *model, const uop *u);
+    void (*destroy)(void *model);
+} core_model_ops;
+
+extern const core_model_ops ooo_model;
+extern const core_model_ops inorder_model;
+
+/* Batches µops out of a source; counts instructions and stops at a limit. */
+typedef struct uop_feeder {
+    uop_source *src;
+    uop buf[1024];
+    size_t pos, len;
+    bool ended;        /* source exhausted (or limit reached) */
+    bool failed;
+    cs_error error;
+    uint64_t limit;    /* instructions to deliver; 0 = no limit */
+    uint64_t delivered_instructions;
+} uop_feeder;
+
+/* The next µop, or NULL at the end (check feed->failed). Stays valid until the next call. */
+static inline const uop *feeder_peek(uop_feeder *f) {
+    if (f->pos < f->len) return &f->buf[f->pos];
+    if (f->ended) return NULL;
+    long n = uop_source_read(f->src, f->buf, sizeof f->buf / sizeof f->buf[0], &f->error);
+    if (n <= 0) {
+        f->ended = true;
+        f->failed = n < 0;
+        return NULL;
+    }
+    f->pos = 0;
+    f->len = (size_t)n;
+    return &f->buf[0];
+}
+
+/* Consume the µop feeder_peek returned. */
+static inline void feeder_next(uop_feeder *f) {
+    const uop *u = &f->buf[f->pos++];
+    if (!(u->flags & UOP_CONTINUES)) {
+        f->delivered_instructions++;
+        /* stop after the limit, but finish the instruction's remaining µops */
+        if (f->limit && f->delivered_instructions >= f->limit) {
+            while (f->pos < f->len && (f->buf[f->pos].flags & UOP_CONTINUES)) f->pos++;
+            f->ended = true;
+            f->len = f->pos;
+        }
+    }
+}
+
+/* Execution latency of a class under the configuration's knobs. */
+static inline uint32_t class_latency(const uarch_config *cfg, op_class cls) {
+    bool arithmetic = cls == OPC_INT_MUL || cls == OPC_INT_DIV || (cls >= OPC_FP_ADD && cls <= OPC_FP_MISC);
+    if (cfg->ideal_alu && arithmetic) return 1; /* the "1-cycle ALU" idealisation (Eyerman et al. §IV) */
+    return cfg->latency[cls] ? cfg->latency[cls] : 1;
+}
+
+static inline bool is_fp_arith(uint8_t cls) { return cls >= OPC_FP_ADD && cls <= OPC_FP_SQRT; }
+
+#endif

@@ -49,6 +49,7 @@ cJSON *report_run_json(const run_summary *r) {
     cJSON_AddNumberToObject(root, "forwarded_loads", (double)s->forwarded_loads);
     cJSON_AddNumberToObject(root, "flops", (double)s->flops);
     cJSON_AddNumberToObject(root, "seconds", s->seconds);
+    if (r->cfg->model == MODEL_INORDER) report_inorder_json(r, root);
     return root;
 }
 

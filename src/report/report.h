@@ -41,6 +41,11 @@ typedef struct run_summary {
 
 void report_run_text(const run_summary *r, FILE *out);
 cJSON *report_run_json(const run_summary *r);
+/* The in-order machines' distributions (Noonburg, Figure 5.8): the fraction of
+ * cycles issuing 0, 1, 2… instructions, fetch and issue buffer occupancy, issues
+ * and occupancy per pipe. Called by the two functions above for in-order runs. */
+void report_inorder_text(const run_summary *r, FILE *out);
+void report_inorder_json(const run_summary *r, cJSON *root);
 
 /* Write JSON to a file (pretty-printed). */
 bool report_write_json(const char *path, const cJSON *json, cs_error *err);

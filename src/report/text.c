@@ -130,4 +130,5 @@ void report_run_text(const run_summary *r, FILE *out) {
 #undef ROW
     table_print(&t, out, "  ");
     table_free(&t);
+    if (c->model == MODEL_INORDER) report_inorder_text(r, out);
 }

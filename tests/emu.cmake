@@ -57,6 +57,10 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   add_test(NAME exec.qemu.isa_fp COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_fp)
   add_test(NAME exec.qemu.syscalls COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}
            -- ${_g}/syscalls basic ${_g}/hello)
+  # Every F/D instruction in every rounding mode on hard operands: results and fflags as qemu.
+  add_test(NAME exec.qemu.fptest COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/fptest)
+  add_test(NAME exec.qemu.fptest.seed777
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/fptest 2000 777)
   # The self-checking programs must also pass on their own (exit 0), not merely agree.
   foreach(g isa_int isa_fp)
     add_test(NAME exec.selfcheck.${g} COMMAND ${_cs} exec ${_g}/${g})

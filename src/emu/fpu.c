@@ -4,25 +4,40 @@
  * ---------------------------------------------
  * x86-64 (the target), rounding modes RNE/RTZ/RDN/RUP: the host SSE unit does
  * the work (add/sub/mul/div/sqrt, FMA3 fma when the CPU has it, fcvt.s.d and
- * int->float conversions). Each operation is ONE inline asm statement
- *     ldmxcsr <mode>; <op>; stmxcsr <status>[; ldmxcsr <default>]
+ * int->float conversions). Each host operation is ONE inline asm statement
+ *     ldmxcsr <mode>; <op>[; stmxcsr <status>][; ldmxcsr <default>]
  * so the compiler cannot move the arithmetic away from the MXCSR accesses.
  * The MXCSR value loaded is complete (all exceptions masked, FTZ and DAZ off,
  * status flags clear, RC = the mode), so the host state never influences a
  * result. A directed-rounding operation reloads the C default MXCSR (0x1f80:
  * round to nearest, masked) inside the same asm statement; an RNE operation
  * leaves exactly that state. fpu_* calls therefore leave the host in the
- * default FP environment with, at most, sticky status flags set. (The rest of
- * cyclescope must not rely on a non-default MXCSR; it does not.)
- * MXCSR status maps IE->NV, ZE->DZ, OE->OF, UE->UF, PE->NX; DE is ignored.
- * x86 detects tininess after rounding and, with UM masked, sets UE only for a
- * tiny AND inexact result, which is exactly the RISC-V UF rule. x86 quirks
- * neutralised here: NaN results (x86 propagates payloads or returns the
+ * default FP environment, with at most sticky status flags set (the rest of
+ * cyclescope must not rely on a non-default MXCSR).
+ *
+ * Flags. MXCSR status maps IE->NV, ZE->DZ, OE->OF, UE->UF, PE->NX (DE is
+ * ignored). x86 detects tininess after rounding and, with UM masked, sets UE
+ * only for a tiny AND inexact result: exactly the RISC-V UF rule. Reading the
+ * status (stmxcsr) is expensive, though (~5 ns on AMD Zen, where the rest of
+ * an operation costs ~1 ns), so it is avoided when possible:
+ *  - the operation runs without reading the status; if its result lies in the
+ *    range where no flag but NX can arise (finite and below the largest
+ *    magnitude for add/sub/sqrt; at least 2^(emin+1) as well for mul/div/fma/
+ *    fcvt.s.d), then
+ *  - if *fflags already holds NX (sticky; nearly every FP program raises it
+ *    early) nothing else is needed;
+ *  - otherwise a cheap exactness test decides NX where one is valid (Fast2Sum
+ *    for RNE add/sub, an FMA residual for double mul/div/sqrt, exact double
+ *    arithmetic for single mul/div/sqrt and fcvt.s.d; see exact_*);
+ *  - in all other cases the operation runs again with the status read.
+ * int->float conversions can only raise NX, which a bit count decides.
+ * x86 quirks neutralised: NaN results (x86 propagates payloads or returns the
  * negative default NaN) are replaced by the canonical NaN; float->int
  * conversions, min/max, comparisons and fclass are done in integer code, so
- * "integer indefinite" and the non-IEEE minsd/maxsd never appear; the NV
- * flag of fma(inf, 0, qNaN) (required by RISC-V, implementation-defined in
- * IEEE) is computed in software whenever an fma result is NaN.
+ * "integer indefinite" and the non-IEEE minsd/maxsd never appear (RTZ float->
+ * int uses the host truncating conversion inside the range where it is exact);
+ * the NV flag of fma(inf, 0, qNaN) (required by RISC-V, implementation-
+ * defined in IEEE) is computed in software whenever an fma result is NaN.
  *
  * RMM (round to nearest, ties to max magnitude; no x86 support):
  *  - single add/sub/mul/div/sqrt/fma ("round-to-odd path", odd_s): the
@@ -42,22 +57,24 @@
  *    the p-bit input) and it is never subnormal, so RMM and RNE results and
  *    flags are identical; the RNE hardware result is used.
  *  - fcvt.s.d and int->float: round_pack() on the exact operand.
- * float->int conversions are integer code for every mode (cvt_to_int()).
+ * float->int conversions are integer code in every mode (cvt_to_int()).
  *
  * Fallbacks: without FMA3 (checked once at start-up with
  * __builtin_cpu_supports), fma.s uses the round-to-odd path and fma.d the
- * __int128 software in every mode. On other hosts (or with -DFPU_PORTABLE)
- * every mode uses the RMM machinery above: single ops via the round-to-odd
- * path (host double RTZ + inexact read through <fenv.h>), double ops in
- * software, double sqrt through fenv; this is correct on any IEEE host
- * because no double intermediate can underflow there, so the host's
- * tininess convention does not matter.
+ * __int128 software in every mode. On other hosts (or with -DFPU_PORTABLE,
+ * used to test this code on x86) every mode uses the RMM machinery above:
+ * single ops via the round-to-odd path (host double RTZ + inexact read through
+ * <fenv.h>), double ops in software, double sqrt through fenv; this is
+ * correct on any IEEE host because no double intermediate can underflow
+ * there, so the host's tininess convention does not matter.
  *
  * No special compiler flags are needed (no -frounding-math): all rounding-
- * mode-sensitive arithmetic is inside asm statements or on volatile operands.
+ * mode-sensitive arithmetic is inside asm statements, on volatile operands, or
+ * exact.
  */
 #include "fpu.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "isa/isa.h"
@@ -93,7 +110,7 @@ static inline float f_of(uint32_t u) {
     memcpy(&f, &u, sizeof f);
     return f;
 }
-static inline uint32_t u_of_f(float f) {
+static inline __attribute__((unused)) uint32_t u_of_f(float f) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     return u;
@@ -296,7 +313,7 @@ static uint64_t soft_div_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fl) {
             *fl |= NV;
             return CNAN_D;
         }
-        if (mb == 0) *fl |= DZ;
+        if (ma != INF_D) *fl |= DZ; /* finite / 0; inf / 0 is exact */
         return sbit | INF_D;
     }
     if (ma == 0 || mb == INF_D) return sbit;
@@ -325,8 +342,8 @@ static const uint32_t mxcsr_rc[4] = {
 #define MXCSR_RTZ (&mxcsr_rc[RTZ])
 
 /* MXCSR status bits (IE=1 DE=2 ZE=4 OE=8 UE=16 PE=32) -> fflags */
-#define FM(i)                                                                                  \
-    (uint8_t)((((i)&1) ? NV : 0) | (((i)&4) ? DZ : 0) | (((i)&8) ? OF : 0) | (((i)&16) ? UF : 0) | \
+#define FM(i)                                                                                       \
+    (uint8_t)((((i)&1) ? NV : 0) | (((i)&4) ? DZ : 0) | (((i)&8) ? OF : 0) | (((i)&16) ? UF : 0) |  \
               (((i)&32) ? NX : 0))
 #define FM4(i) FM(i), FM((i) + 1), FM((i) + 2), FM((i) + 3)
 #define FM16(i) FM4(i), FM4((i) + 4), FM4((i) + 8), FM4((i) + 12)
@@ -344,21 +361,32 @@ static const uint8_t mxcsr_fflags[64] = {FM16(0), FM16(16), FM16(32), FM16(48)};
 #endif
 
 #define ASM_PRE "ldmxcsr %[c]\n\t"
-#define ASM_POST "\n\tstmxcsr %[s]"
 #define ASM_POST_RESTORE "\n\tstmxcsr %[s]\n\tldmxcsr %[d]"
 
-/* x = x <insn> y in mode rm (0-3); *st receives MXCSR. */
-#define DEF_SSE_BIN(fn, insn, T)                                                               \
-    static inline T fn(T x, T y, unsigned rm, uint32_t *st) {                                  \
-        if (rm == RNE)                                                                         \
-            __asm__ volatile(ASM_PRE SSE2OP(insn, "y", "x") ASM_POST                           \
-                             : [x] "+x"(x), [s] "=m"(*st)                                      \
-                             : [y] "x"(y), [c] "m"(mxcsr_rc[RNE]));                            \
-        else                                                                                   \
-            __asm__ volatile(ASM_PRE SSE2OP(insn, "y", "x") ASM_POST_RESTORE                   \
-                             : [x] "+x"(x), [s] "=m"(*st)                                      \
-                             : [y] "x"(y), [c] "m"(mxcsr_rc[rm]), [d] "m"(mxcsr_rc[RNE]));     \
-        return x;                                                                              \
+/* Each primitive comes in two forms: fn() returns the MXCSR status in *st
+ * (ldmxcsr; op; stmxcsr), fn_nf() does not read it (ldmxcsr; op). Reading the
+ * status is the expensive part (stmxcsr waits for the FP pipeline: ~5 ns on
+ * AMD Zen, where ldmxcsr costs well under 1 ns); see the fast paths below. */
+#define SSE_ASM(ops, restore, ...)                                                                  \
+    do {                                                                                            \
+        if (!(restore))                                                                             \
+            __asm__ volatile(ASM_PRE ops __VA_ARGS__, [c] "m"(mxcsr_rc[rm]));                       \
+        else                                                                                        \
+            __asm__ volatile(ASM_PRE ops "\n\tldmxcsr %[d]" __VA_ARGS__, [c] "m"(mxcsr_rc[rm]),     \
+                             [d] "m"(mxcsr_rc[RNE]));                                               \
+    } while (0)
+
+/* x = x <insn> y in mode rm (0-3) */
+#define DEF_SSE_BIN(fn, insn, T)                                                                    \
+    static inline __attribute__((unused)) T fn(T x, T y, unsigned rm, uint32_t *st) {               \
+        SSE_ASM(SSE2OP(insn, "y", "x") "\n\tstmxcsr %[s]", rm != RNE,                               \
+                : [x] "+x"(x), [s] "=m"(*st)                                                        \
+                : [y] "x"(y));                                                                      \
+        return x;                                                                                   \
+    }                                                                                               \
+    static inline __attribute__((unused)) T fn##_nf(T x, T y, unsigned rm) {                        \
+        SSE_ASM(SSE2OP(insn, "y", "x"), rm != RNE, : [x] "+x"(x) : [y] "x"(y));                     \
+        return x;                                                                                   \
     }
 DEF_SSE_BIN(sse_add_d, "addsd", double)
 DEF_SSE_BIN(sse_sub_d, "subsd", double)
@@ -369,19 +397,20 @@ DEF_SSE_BIN(sse_sub_s, "subss", float)
 DEF_SSE_BIN(sse_mul_s, "mulss", float)
 DEF_SSE_BIN(sse_div_s, "divss", float)
 
-/* r = <insn>(y): sqrt, format and int->float conversions. */
-#define DEF_SSE_UN(fn, insn, Tin, cin, Tout)                                                   \
-    static inline Tout fn(Tin y, unsigned rm, uint32_t *st) {                                  \
-        Tout r = 0;                                                                            \
-        if (rm == RNE)                                                                         \
-            __asm__ volatile(ASM_PRE SSE2OP(insn, "y", "r") ASM_POST                           \
-                             : [r] "+x"(r), [s] "=m"(*st)                                      \
-                             : [y] cin(y), [c] "m"(mxcsr_rc[RNE]));                            \
-        else                                                                                   \
-            __asm__ volatile(ASM_PRE SSE2OP(insn, "y", "r") ASM_POST_RESTORE                   \
-                             : [r] "+x"(r), [s] "=m"(*st)                                      \
-                             : [y] cin(y), [c] "m"(mxcsr_rc[rm]), [d] "m"(mxcsr_rc[RNE]));     \
-        return r;                                                                              \
+/* r = <insn>(y): sqrt, format and int->float conversions. (r starts at 0,
+ * which also breaks the false dependency on the destination register.) */
+#define DEF_SSE_UN(fn, insn, Tin, cin, Tout)                                                        \
+    static inline __attribute__((unused)) Tout fn(Tin y, unsigned rm, uint32_t *st) {               \
+        Tout r = 0;                                                                                 \
+        SSE_ASM(SSE2OP(insn, "y", "r") "\n\tstmxcsr %[s]", rm != RNE,                               \
+                : [r] "+x"(r), [s] "=m"(*st)                                                        \
+                : [y] cin(y));                                                                      \
+        return r;                                                                                   \
+    }                                                                                               \
+    static inline __attribute__((unused)) Tout fn##_nf(Tin y, unsigned rm) {                        \
+        Tout r = 0;                                                                                 \
+        SSE_ASM(SSE2OP(insn, "y", "r"), rm != RNE, : [r] "+x"(r) : [y] cin(y));                     \
+        return r;                                                                                   \
     }
 DEF_SSE_UN(sse_sqrt_d, "sqrtsd", double, "x", double)
 DEF_SSE_UN(sse_sqrt_s, "sqrtss", float, "x", float)
@@ -390,21 +419,33 @@ DEF_SSE_UN(sse_cvt_d_l, "cvtsi2sdq", int64_t, "r", double)
 DEF_SSE_UN(sse_cvt_s_l, "cvtsi2ssq", int64_t, "r", float)
 
 /* z = x*y + z, FMA3 (only called when the CPU has it) */
-#define DEF_SSE_FMA(fn, insn, T)                                                               \
-    static inline T fn(T x, T y, T z, unsigned rm, uint32_t *st) {                             \
-        if (rm == RNE)                                                                         \
-            __asm__ volatile(ASM_PRE insn " %[y], %[x], %[z]" ASM_POST                         \
-                             : [z] "+x"(z), [s] "=m"(*st)                                      \
-                             : [x] "x"(x), [y] "x"(y), [c] "m"(mxcsr_rc[RNE]));                \
-        else                                                                                   \
-            __asm__ volatile(ASM_PRE insn " %[y], %[x], %[z]" ASM_POST_RESTORE                 \
-                             : [z] "+x"(z), [s] "=m"(*st)                                      \
-                             : [x] "x"(x), [y] "x"(y), [c] "m"(mxcsr_rc[rm]),                  \
-                               [d] "m"(mxcsr_rc[RNE]));                                        \
-        return z;                                                                              \
+#define DEF_SSE_FMA(fn, insn, T)                                                                    \
+    static inline __attribute__((unused)) T fn(T x, T y, T z, unsigned rm, uint32_t *st) {          \
+        SSE_ASM(insn " %[y], %[x], %[z]\n\tstmxcsr %[s]", rm != RNE,                                \
+                : [z] "+x"(z), [s] "=m"(*st)                                                        \
+                : [x] "x"(x), [y] "x"(y));                                                          \
+        return z;                                                                                   \
+    }                                                                                               \
+    static inline __attribute__((unused)) T fn##_nf(T x, T y, T z, unsigned rm) {                   \
+        SSE_ASM(insn " %[y], %[x], %[z]", rm != RNE, : [z] "+x"(z) : [x] "x"(x), [y] "x"(y));       \
+        return z;                                                                                   \
     }
 DEF_SSE_FMA(sse_fma_d, "vfmadd231sd", double)
 DEF_SSE_FMA(sse_fma_s, "vfmadd231ss", float)
+
+/* Result ranges in which no flag but NX can arise. safe_add: finite and below
+ * the largest finite magnitude (directed modes return that on overflow); add,
+ * sub and sqrt can return zeros and subnormals only exactly. safe_mul: also
+ * at least 2^(emin+1), which excludes zero and subnormal results and the
+ * smallest normal binade (a result of 2^emin can be tiny after rounding). */
+#define MAXF_D 0x7fefffffffffffffull
+#define MAXF_S 0x7f7fffffu
+#define EMIN1_D 0x0020000000000000ull /* 2^-1021 */
+#define EMIN1_S 0x01000000u           /* 2^-125 */
+static inline int safe_add_d(uint64_t u) { return (u & ~SIGN_D) < MAXF_D; }
+static inline int safe_add_s(uint32_t u) { return (u & ~SIGN_S) < MAXF_S; }
+static inline int safe_mul_d(uint64_t u) { return (u & ~SIGN_D) - EMIN1_D < MAXF_D - EMIN1_D; }
+static inline int safe_mul_s(uint32_t u) { return (u & ~SIGN_S) - EMIN1_S < MAXF_S - EMIN1_S; }
 
 static int have_fma;
 
@@ -534,7 +575,7 @@ static inline unsigned fma_nan_flags_s(uint32_t a, uint32_t b, uint32_t c) {
     if (nan_s(a) || nan_s(b) || nan_s(c)) return 0;
     return NV;
 }
-static inline unsigned fma_nan_flags_d(uint64_t a, uint64_t b, uint64_t c) {
+static inline __attribute__((unused)) unsigned fma_nan_flags_d(uint64_t a, uint64_t b, uint64_t c) {
     uint64_t ma = a & ~SIGN_D, mb = b & ~SIGN_D;
     if (snan_d(a) || snan_d(b) || snan_d(c)) return NV;
     if ((ma == INF_D && mb == 0) || (ma == 0 && mb == INF_D)) return NV;
@@ -556,11 +597,82 @@ static uint32_t gen_fma_s(uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsig
 /* ------------------------------------------------------------------------ */
 /* Arithmetic                                                                */
 
+#if FPU_X86
+/* Fast paths. Reading the MXCSR status is what costs (see above), so the
+ * operation first runs without it (the _nf primitive). If the result lies in
+ * the range where no flag but NX can arise (safe_add_x, safe_mul_x), then:
+ *  1. if *fflags already holds NX (it is sticky, and nearly every FP program
+ *     raises it early), nothing else is needed;
+ *  2. otherwise an exactness test decides NX when one is cheap and valid
+ *     (EXACT: 1 exact, 0 inexact, -1 unknown; see the exact_* helpers).
+ * Everything else takes the full path: the operation again, with the status
+ * read (and NaN canonicalisation). */
+#define X86_FAST(U, uof, opnf, ok, EXACT)                                                           \
+    do {                                                                                            \
+        const U u = uof(opnf);                                                                      \
+        if (__builtin_expect(ok(u), 1)) {                                                           \
+            if (__builtin_expect(*fflags & NX, 1)) return u;                                        \
+            const int ex_ = (EXACT);                                                                \
+            if (ex_ >= 0) {                                                                         \
+                if (!ex_) *fflags |= NX;                                                            \
+                return u;                                                                           \
+            }                                                                                       \
+        }                                                                                           \
+    } while (0)
+
+/* Exactness tests, run after the operation (they depend on its result, so
+ * the ldmxcsr above has cleared any host FTZ/DAZ and set round-to-nearest).
+ *
+ * add/sub, RNE only: s = RN(x+y) is exact iff s-x == y and s-y == x. If it is
+ * exact both differences are representable; if not, with |x| >= |y| (either
+ * way round) s-x is computed exactly (Fast2Sum) and differs from y.
+ *
+ * mul/div/sqrt in double: the residual x*y-p, x-q*y or x-r*r is computed with
+ * one FMA; it is zero iff the result is exact, provided a nonzero residual
+ * cannot round to zero, i.e. it is a multiple of some g >= 2^-1074 (then it
+ * is at least 2^-1074 and rounds to nonzero in any mode). The residual is a
+ * multiple of ulp(x)*ulp(y), of min(ulp(x), ulp(q)*ulp(y)), of
+ * min(ulp(x), ulp(r)^2) respectively; with |p| >= 2^-968 (resp. |x| >= 2^-968)
+ * and a result in the safe range those products are >= 2^-1074 (for a
+ * subnormal operand the other one is then > 2^52). The argument holds for any
+ * faithful result, so for every rounding mode. Needs FMA3.
+ *
+ * single mul/div/sqrt and fcvt.s.d: the checks x*y == p, q*y == x, r*r == x,
+ * (double)r == x are exact in double. */
+#define BIG_D 0x0370000000000000ull /* 2^-968 */
+
+static inline double fma_host(double x, double y, double z) { /* z + x*y, FMA3 */
+    __asm__("vfmadd231sd %[y], %[x], %[z]" : [z] "+x"(z) : [x] "x"(x), [y] "x"(y));
+    return z;
+}
+static inline int exact_add_d(double x, double y, double s, unsigned rm) {
+    return rm == RNE ? (s - x == y && s - y == x) : -1;
+}
+static inline int exact_add_s(float x, float y, float s, unsigned rm) {
+    return rm == RNE ? (s - x == y && s - y == x) : -1;
+}
+static inline int exact_mul_d(double x, double y, double p) {
+    if (!have_fma || (u_of_d(p) & ~SIGN_D) < BIG_D) return -1;
+    return fma_host(x, y, -p) == 0;
+}
+static inline int exact_div_d(double x, double y, double q) {
+    if (!have_fma || (u_of_d(x) & ~SIGN_D) < BIG_D) return -1;
+    return fma_host(-q, y, x) == 0;
+}
+static inline int exact_sqrt_d(double x, double r) {
+    if (!have_fma || (u_of_d(x) & ~SIGN_D) < BIG_D) return -1;
+    return fma_host(-r, r, x) == 0;
+}
+#endif
+
 uint32_t fpu_add_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const float x = f_of(a), y = f_of(b);
+        float r;
+        X86_FAST(uint32_t, u_of_f, r = sse_add_s_nf(x, y, rm), safe_add_s, exact_add_s(x, y, r, rm));
         uint32_t st;
-        float r = sse_add_s(f_of(a), f_of(b), rm, &st);
+        r = sse_add_s(x, y, rm, &st);
         return done_s(r, st, fflags);
     }
 #endif
@@ -570,8 +682,11 @@ uint32_t fpu_add_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
 uint32_t fpu_sub_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const float x = f_of(a), y = f_of(b);
+        float r;
+        X86_FAST(uint32_t, u_of_f, r = sse_sub_s_nf(x, y, rm), safe_add_s, exact_add_s(x, -y, r, rm));
         uint32_t st;
-        float r = sse_sub_s(f_of(a), f_of(b), rm, &st);
+        r = sse_sub_s(x, y, rm, &st);
         return done_s(r, st, fflags);
     }
 #endif
@@ -582,8 +697,12 @@ uint32_t fpu_sub_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
 uint32_t fpu_mul_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const float x = f_of(a), y = f_of(b);
+        float r;
+        X86_FAST(uint32_t, u_of_f, r = sse_mul_s_nf(x, y, rm), safe_mul_s,
+                 (double)x * (double)y == (double)r);
         uint32_t st;
-        float r = sse_mul_s(f_of(a), f_of(b), rm, &st);
+        r = sse_mul_s(x, y, rm, &st);
         return done_s(r, st, fflags);
     }
 #endif
@@ -594,8 +713,12 @@ uint32_t fpu_mul_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
 uint32_t fpu_div_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const float x = f_of(a), y = f_of(b);
+        float r;
+        X86_FAST(uint32_t, u_of_f, r = sse_div_s_nf(x, y, rm), safe_mul_s,
+                 (double)r * (double)y == (double)x);
         uint32_t st;
-        float r = sse_div_s(f_of(a), f_of(b), rm, &st);
+        r = sse_div_s(x, y, rm, &st);
         return done_s(r, st, fflags);
     }
 #endif
@@ -606,8 +729,12 @@ uint32_t fpu_div_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
 uint32_t fpu_sqrt_s(uint32_t a, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const float x = f_of(a);
+        float r;
+        X86_FAST(uint32_t, u_of_f, r = sse_sqrt_s_nf(x, rm), safe_add_s,
+                 (double)r * (double)r == (double)x);
         uint32_t st;
-        float r = sse_sqrt_s(f_of(a), rm, &st);
+        r = sse_sqrt_s(x, rm, &st);
         return done_s(r, st, fflags);
     }
 #endif
@@ -618,8 +745,11 @@ uint32_t fpu_sqrt_s(uint32_t a, unsigned rm, unsigned *fflags) {
 uint64_t fpu_add_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const double x = d_of(a), y = d_of(b);
+        double r;
+        X86_FAST(uint64_t, u_of_d, r = sse_add_d_nf(x, y, rm), safe_add_d, exact_add_d(x, y, r, rm));
         uint32_t st;
-        double r = sse_add_d(d_of(a), d_of(b), rm, &st);
+        r = sse_add_d(x, y, rm, &st);
         return done_d(r, st, fflags);
     }
 #endif
@@ -629,8 +759,11 @@ uint64_t fpu_add_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
 uint64_t fpu_sub_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const double x = d_of(a), y = d_of(b);
+        double r;
+        X86_FAST(uint64_t, u_of_d, r = sse_sub_d_nf(x, y, rm), safe_add_d, exact_add_d(x, -y, r, rm));
         uint32_t st;
-        double r = sse_sub_d(d_of(a), d_of(b), rm, &st);
+        r = sse_sub_d(x, y, rm, &st);
         return done_d(r, st, fflags);
     }
 #endif
@@ -640,8 +773,11 @@ uint64_t fpu_sub_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
 uint64_t fpu_mul_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const double x = d_of(a), y = d_of(b);
+        double r;
+        X86_FAST(uint64_t, u_of_d, r = sse_mul_d_nf(x, y, rm), safe_mul_d, exact_mul_d(x, y, r));
         uint32_t st;
-        double r = sse_mul_d(d_of(a), d_of(b), rm, &st);
+        r = sse_mul_d(x, y, rm, &st);
         return done_d(r, st, fflags);
     }
 #endif
@@ -651,8 +787,11 @@ uint64_t fpu_mul_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
 uint64_t fpu_div_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const double x = d_of(a), y = d_of(b);
+        double r;
+        X86_FAST(uint64_t, u_of_d, r = sse_div_d_nf(x, y, rm), safe_mul_d, exact_div_d(x, y, r));
         uint32_t st;
-        double r = sse_div_d(d_of(a), d_of(b), rm, &st);
+        r = sse_div_d(x, y, rm, &st);
         return done_d(r, st, fflags);
     }
 #endif
@@ -662,8 +801,11 @@ uint64_t fpu_div_d(uint64_t a, uint64_t b, unsigned rm, unsigned *fflags) {
 uint64_t fpu_sqrt_d(uint64_t a, unsigned rm, unsigned *fflags) {
     if (rm == RMM) rm = RNE; /* no ties, no subnormal results: see top */
 #if FPU_X86
+    const double x = d_of(a);
+    double r;
+    X86_FAST(uint64_t, u_of_d, r = sse_sqrt_d_nf(x, rm), safe_add_d, exact_sqrt_d(x, r));
     uint32_t st;
-    double r = sse_sqrt_d(d_of(a), rm, &st);
+    r = sse_sqrt_d(x, rm, &st);
     return done_d(r, st, fflags);
 #else
     if (nan_d(a)) {
@@ -692,8 +834,13 @@ uint32_t fpu_fma_s(uint32_t a, uint32_t b, uint32_t c, int negate_product, int n
     if (negate_addend) c ^= SIGN_S;
 #if FPU_X86
     if (__builtin_expect(rm != RMM && have_fma, 1)) {
+        const float x = f_of(a), y = f_of(b), z = f_of(c);
+        if (__builtin_expect(*fflags & NX, 1)) {
+            uint32_t u = u_of_f(sse_fma_s_nf(x, y, z, rm));
+            if (__builtin_expect(safe_mul_s(u), 1)) return u;
+        }
         uint32_t st;
-        uint32_t r = u_of_f(sse_fma_s(f_of(a), f_of(b), f_of(c), rm, &st));
+        uint32_t r = u_of_f(sse_fma_s(x, y, z, rm, &st));
         if (__builtin_expect(nan_s(r), 0)) {
             *fflags |= fma_nan_flags_s(a, b, c);
             return CNAN_S;
@@ -711,8 +858,13 @@ uint64_t fpu_fma_d(uint64_t a, uint64_t b, uint64_t c, int negate_product, int n
     if (negate_addend) c ^= SIGN_D;
 #if FPU_X86
     if (__builtin_expect(rm != RMM && have_fma, 1)) {
+        const double x = d_of(a), y = d_of(b), z = d_of(c);
+        if (__builtin_expect(*fflags & NX, 1)) {
+            uint64_t u = u_of_d(sse_fma_d_nf(x, y, z, rm));
+            if (__builtin_expect(safe_mul_d(u), 1)) return u;
+        }
         uint32_t st;
-        uint64_t r = u_of_d(sse_fma_d(d_of(a), d_of(b), d_of(c), rm, &st));
+        uint64_t r = u_of_d(sse_fma_d(x, y, z, rm, &st));
         if (__builtin_expect(nan_d(r), 0)) {
             *fflags |= fma_nan_flags_d(a, b, c);
             return CNAN_D;
@@ -879,7 +1031,33 @@ static uint64_t cvt_to_int(unsigned sign, int exp, uint64_t sig, int kind, unsig
     return v;
 }
 
+/* RTZ (what C casts compile to) for |x| < 2^63: the host's truncating
+ * conversion is exact; it is inexact iff converting back differs (for
+ * |x| >= 2^53, x is an integer and the check holds trivially). */
+static inline int rtz_fast(double x, int64_t *out) {
+    if (!(x > -9223372036854775808.0 && x < 9223372036854775808.0)) return 0; /* NaN too */
+    *out = (int64_t)x;
+    return 1;
+}
+static inline uint64_t rtz_finish(double x, int64_t i, int kind, unsigned *fl) {
+    int ok;
+    switch (kind) {
+    case K_W: ok = i >= INT32_MIN && i <= INT32_MAX; break;
+    case K_WU: ok = i >= 0 && i <= (int64_t)UINT32_MAX; break;
+    case K_L: ok = 1; break;
+    default: ok = i >= 0; break;
+    }
+    if (!ok) {
+        *fl |= NV;
+        return saturate(kind, x < 0);
+    }
+    if ((double)i != x) *fl |= NX;
+    return kind == K_W || kind == K_WU ? (uint64_t)(int64_t)(int32_t)i : (uint64_t)i;
+}
+
 static uint64_t cvt_d_to_int(uint64_t a, int kind, unsigned rm, unsigned *fl) {
+    int64_t i;
+    if (rm == RTZ && rtz_fast(d_of(a), &i)) return rtz_finish(d_of(a), i, kind, fl);
     uint64_t m = a & ~SIGN_D;
     unsigned sign = (unsigned)(a >> 63);
     if (m >= INF_D) {
@@ -894,6 +1072,8 @@ static uint64_t cvt_d_to_int(uint64_t a, int kind, unsigned rm, unsigned *fl) {
 }
 
 static uint64_t cvt_s_to_int(uint32_t a, int kind, unsigned rm, unsigned *fl) {
+    int64_t i;
+    if (rm == RTZ && rtz_fast((double)f_of(a), &i)) return rtz_finish((double)f_of(a), i, kind, fl);
     uint32_t m = a & ~SIGN_S;
     unsigned sign = a >> 31;
     if (m >= INF_S) {
@@ -930,16 +1110,21 @@ static inline uint64_t soft_i2d(unsigned sign, uint64_t mag, unsigned rm, unsign
     return round_pack_d(sign, 63 - lz, mag << lz, rm, fl);
 }
 
+/* An integer converts exactly iff its significant bits fit in prec. */
+static inline __attribute__((unused)) int int_fits(uint64_t mag, int prec) {
+    return mag == 0 || 64 - __builtin_clzll(mag) - __builtin_ctzll(mag) <= prec;
+}
+static inline uint64_t mag_of(int64_t x) { return x < 0 ? 0 - (uint64_t)x : (uint64_t)x; }
+
 static inline uint32_t cvt_s_from_i64(int64_t x, unsigned rm, unsigned *fl) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
-        uint32_t st;
-        float r = sse_cvt_s_l(x, rm, &st);
-        *fl |= mxcsr_fflags[st & 63];
-        return u_of_f(r);
+        /* NX is the only flag an int->float conversion can raise */
+        if (!int_fits(mag_of(x), 24)) *fl |= NX;
+        return u_of_f(sse_cvt_s_l_nf(x, rm));
     }
 #endif
-    return soft_i2s(x < 0, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, rm, fl);
+    return soft_i2s(x < 0, mag_of(x), rm, fl);
 }
 
 uint32_t fpu_cvt_s_w(uint64_t x, unsigned rm, unsigned *fflags) {
@@ -957,10 +1142,8 @@ uint32_t fpu_cvt_s_lu(uint64_t x, unsigned rm, unsigned *fflags) {
         if ((int64_t)x >= 0) return cvt_s_from_i64((int64_t)x, rm, fflags);
         /* halve with the lost bit kept as sticky (far below bit 24), then
          * double exactly */
-        uint32_t st;
-        float r = sse_cvt_s_l((int64_t)((x >> 1) | (x & 1)), rm, &st);
-        *fflags |= mxcsr_fflags[st & 63];
-        return u_of_f(r) + (1u << 23);
+        if (!int_fits(x, 24)) *fflags |= NX;
+        return u_of_f(sse_cvt_s_l_nf((int64_t)((x >> 1) | (x & 1)), rm)) + (1u << 23);
     }
 #endif
     return soft_i2s(0, x, rm, fflags);
@@ -977,10 +1160,8 @@ uint64_t fpu_cvt_d_wu(uint64_t x, unsigned rm, unsigned *fflags) {
 uint64_t fpu_cvt_d_l(uint64_t x, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
-        uint32_t st;
-        double r = sse_cvt_d_l((int64_t)x, rm, &st);
-        *fflags |= mxcsr_fflags[st & 63];
-        return u_of_d(r);
+        if (!int_fits(mag_of((int64_t)x), 53)) *fflags |= NX;
+        return u_of_d(sse_cvt_d_l_nf((int64_t)x, rm));
     }
 #endif
     unsigned neg = (int64_t)x < 0;
@@ -990,10 +1171,8 @@ uint64_t fpu_cvt_d_lu(uint64_t x, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
         if ((int64_t)x >= 0) return fpu_cvt_d_l(x, rm, fflags);
-        uint32_t st;
-        double r = sse_cvt_d_l((int64_t)((x >> 1) | (x & 1)), rm, &st);
-        *fflags |= mxcsr_fflags[st & 63];
-        return u_of_d(r) + (1ull << 52);
+        if (!int_fits(x, 53)) *fflags |= NX;
+        return u_of_d(sse_cvt_d_l_nf((int64_t)((x >> 1) | (x & 1)), rm)) + (1ull << 52);
     }
 #endif
     return soft_i2d(0, x, rm, fflags);
@@ -1005,8 +1184,11 @@ uint64_t fpu_cvt_d_lu(uint64_t x, unsigned rm, unsigned *fflags) {
 uint32_t fpu_cvt_s_d(uint64_t a, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {
+        const double x = d_of(a);
+        float r;
+        X86_FAST(uint32_t, u_of_f, r = sse_cvt_s_d_nf(x, rm), safe_mul_s, (double)r == x);
         uint32_t st;
-        float r = sse_cvt_s_d(d_of(a), rm, &st);
+        r = sse_cvt_s_d(x, rm, &st);
         return done_s(r, st, fflags);
     }
 #endif

@@ -7,7 +7,9 @@
  *
  * `rm` is the effective rounding mode, already resolved from DYN to frm and
  * validated: 0 RNE, 1 RTZ, 2 RDN, 3 RUP, 4 RMM. Raised exception flags are
- * OR-ed into *fflags (ISA_FFLAG_NX/UF/OF/DZ/NV). Tininess is detected after
+ * OR-ed into *fflags (ISA_FFLAG_NX/UF/OF/DZ/NV). *fflags is also read: when NX
+ * is already set (fflags are sticky) an operation can skip detecting it, so
+ * pass the guest's accumulated flags. Tininess is detected after
  * rounding, NaN results are the canonical NaN (0x7fc00000 / 0x7ff8000000000000),
  * as the RISC-V spec requires.
  */

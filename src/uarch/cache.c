@@ -162,18 +162,25 @@ bool cache_contains(const cache_t *c, uint64_t addr) {
 
 /* ---- the hierarchy ---------------------------------------------------------------------- */
 
-typedef struct mshr {
-    uint64_t line;
-    uint64_t ready; /* cycle the fill arrives */
-    uint8_t level;
-} mshr;
+/* Lines an L1 has been told about but whose data is not there yet: either a
+ * fill in flight (ready > 0) or a miss decided in program order whose fill no
+ * access has started yet (ready == 0). Open addressing on the line number. */
+typedef struct line_state {
+    uint64_t line;   /* line + 1; 0 = empty slot */
+    uint64_t ready;  /* cycle the fill arrives; 0 = not requested yet */
+    uint8_t level;   /* level that serves the miss */
+} line_state;
 
 typedef struct l1 {
     cache_t *cache;
-    mshr *mshrs;
-    uint32_t mshr_cap, mshr_used; /* cap 0: unlimited (array grows) */
+    line_state *lines;
+    uint32_t lines_mask, lines_used;
+    uint32_t mshr_cap;        /* fills in flight at once; 0 = unlimited */
+    struct fill { uint64_t line, ready; } *in_flight; /* the fills in flight (the miss registers) */
+    uint32_t in_flight_count, in_flight_alloc;
     uint32_t latency, line_bits;
     bool perfect;
+    uint64_t retry_line;      /* line + 1 of an access refused for lack of a miss register */
     cache_stats stats;
 } l1;
 
@@ -189,8 +196,10 @@ struct memsys {
 static void l1_init(l1 *x, const cache_config *cfg, bool perfect) {
     x->cache = cache_create(cfg);
     x->mshr_cap = cfg->mshrs;
-    x->mshrs = calloc(cfg->mshrs ? cfg->mshrs : 64, sizeof(mshr));
-    if (!cfg->mshrs) x->mshr_cap = 0;
+    x->in_flight_alloc = cfg->mshrs ? cfg->mshrs : 64;
+    x->in_flight = calloc(x->in_flight_alloc, sizeof *x->in_flight);
+    x->lines_mask = 1023;
+    x->lines = calloc(x->lines_mask + 1, sizeof *x->lines);
     x->latency = cfg->latency;
     x->line_bits = cache_line_bits(x->cache);
     x->perfect = perfect;
@@ -216,12 +225,16 @@ memsys_t *memsys_create(const uarch_config *cfg) {
     return m;
 }
 
+static void l1_free(l1 *x) {
+    cache_destroy(x->cache);
+    free(x->lines);
+    free(x->in_flight);
+}
+
 void memsys_destroy(memsys_t *m) {
     if (!m) return;
-    cache_destroy(m->inst.cache);
-    cache_destroy(m->data.cache);
-    free(m->inst.mshrs);
-    free(m->data.mshrs);
+    l1_free(&m->inst);
+    l1_free(&m->data);
     cache_destroy(m->l2);
     cache_destroy(m->l3);
     free(m);
@@ -231,115 +244,180 @@ uint32_t memsys_line_bits(const memsys_t *m, bool instruction) {
     return instruction ? m->inst.line_bits : m->data.line_bits;
 }
 
-/* Beyond the L1: latency added by the lower levels, and which one served. */
-static uint32_t lower_levels(memsys_t *m, uint64_t addr, uint64_t now, uint8_t *level) {
-    uint32_t lat = 0;
-    if (m->l2) {
-        lat += m->l2_latency;
-        m->l2_stats.accesses++;
-        if (cache_access(m->l2, addr)) {
-            *level = LEVEL_L2;
-            return lat;
+/* ---- the per-L1 table of lines on their way ---- */
+
+static uint32_t line_slot(const l1 *x, uint64_t line) {
+    uint32_t b = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 40) & x->lines_mask;
+    while (x->lines[b].line && x->lines[b].line != line + 1) b = (b + 1) & x->lines_mask;
+    return b;
+}
+
+static void line_remove(l1 *x, uint32_t b) {
+    x->lines[b].line = 0;
+    x->lines_used--;
+    for (uint32_t i = (b + 1) & x->lines_mask; x->lines[i].line; i = (i + 1) & x->lines_mask) {
+        uint32_t want = (uint32_t)(((x->lines[i].line - 1) * 0x9e3779b97f4a7c15ull) >> 40) & x->lines_mask;
+        bool move = (i > b) ? (want <= b || want > i) : (want <= b && want > i);
+        if (move) {
+            x->lines[b] = x->lines[i];
+            x->lines[i].line = 0;
+            b = i;
         }
-        m->l2_stats.misses++;
+    }
+}
+
+static void line_insert(l1 *x, uint64_t line, uint8_t level) {
+    if (2 * (x->lines_used + 1) > x->lines_mask + 1) { /* grow at half full */
+        line_state *old = x->lines;
+        uint32_t old_size = x->lines_mask + 1;
+        x->lines_mask = 2 * old_size - 1;
+        x->lines = calloc(2 * old_size, sizeof *x->lines);
+        x->lines_used = 0;
+        for (uint32_t i = 0; i < old_size; i++) {
+            if (!old[i].line) continue;
+            uint32_t b = line_slot(x, old[i].line - 1);
+            x->lines[b] = old[i];
+            x->lines_used++;
+        }
+        free(old);
+    }
+    uint32_t b = line_slot(x, line);
+    if (!x->lines[b].line) x->lines_used++;
+    x->lines[b] = (line_state){line + 1, 0, level};
+}
+
+/* ---- program order: which level holds the line ---- */
+
+/* Below the L1: update the L2/L3 tags and say which level served. */
+static uint8_t classify_lower(memsys_t *m, uint64_t addr, bool count) {
+    if (m->l2) {
+        if (count) m->l2_stats.accesses++;
+        if (cache_access(m->l2, addr)) return LEVEL_L2;
+        if (count) m->l2_stats.misses++;
     }
     if (m->l3) {
-        lat += m->l3_latency;
-        m->l3_stats.accesses++;
-        if (cache_access(m->l3, addr)) {
-            *level = LEVEL_L3;
-            return lat;
-        }
-        m->l3_stats.misses++;
+        if (count) m->l3_stats.accesses++;
+        if (cache_access(m->l3, addr)) return LEVEL_L3;
+        if (count) m->l3_stats.misses++;
     }
-    *level = LEVEL_MEM;
-    lat += m->mem_latency;
-    if (m->transfer_cycles) { /* queue for the channel, then hold it for one line */
+    return LEVEL_MEM;
+}
+
+static uint8_t l1_classify(memsys_t *m, l1 *x, uint64_t addr, bool pending) {
+    x->stats.accesses++;
+    if (x->perfect || cache_access(x->cache, addr)) return LEVEL_L1;
+    x->stats.misses++;
+    uint8_t level = classify_lower(m, addr, true);
+    if (pending) line_insert(x, addr >> x->line_bits, level);
+    return level;
+}
+
+uint8_t memsys_classify(memsys_t *m, uint64_t addr, bool instruction, bool write) {
+    /* a store's write-allocate fill is not waited for: no pending line */
+    return l1_classify(m, instruction ? &m->inst : &m->data, addr, !write);
+}
+
+/* ---- timing: when the data arrives ---- */
+
+static uint32_t level_latency(const memsys_t *m, const l1 *x, uint8_t level) {
+    uint32_t lat = x->latency;
+    if (level >= LEVEL_L2 && m->l2) lat += m->l2_latency;
+    if (level >= LEVEL_L3 && m->l3) lat += m->l3_latency;
+    if (level == LEVEL_MEM) lat += m->mem_latency;
+    return lat;
+}
+
+static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
+    if (x->perfect) {
+        *out = (mem_result){x->latency, LEVEL_L1, false};
+        return true;
+    }
+    /* retire the fills that have arrived, and their lines' entries */
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < x->in_flight_count; i++) {
+        if (x->in_flight[i].ready > now) {
+            x->in_flight[live++] = x->in_flight[i];
+            continue;
+        }
+        uint32_t slot = line_slot(x, x->in_flight[i].line);
+        if (x->lines[slot].line && x->lines[slot].ready == x->in_flight[i].ready) line_remove(x, slot);
+    }
+    x->in_flight_count = live;
+    uint64_t line = addr >> x->line_bits;
+    uint32_t b = line_slot(x, line);
+    line_state *ls = &x->lines[b];
+    if (!ls->line) { /* in the cache, nothing pending */
+        *out = (mem_result){x->latency, LEVEL_L1, false};
+        return true;
+    }
+    if (ls->ready) {
+        if (ls->ready <= now) { /* arrived: forget it */
+            line_remove(x, b);
+            *out = (mem_result){x->latency, LEVEL_L1, false};
+        } else { /* on its way: wait for the same fill */
+            *out = (mem_result){(uint32_t)(ls->ready - now), ls->level, true};
+        }
+        return true;
+    }
+    /* the first access to reach the memory system starts the fill */
+    if (x->mshr_cap && x->in_flight_count >= x->mshr_cap) return false;
+    uint32_t lat = level_latency(m, x, ls->level);
+    if (ls->level == LEVEL_MEM && m->transfer_cycles) { /* queue for the channel, then hold it for one line */
         uint64_t arrive = now + lat - m->transfer_cycles;
         uint64_t start = arrive > m->channel_free ? arrive : m->channel_free;
         m->channel_free = start + m->transfer_cycles;
         lat = (uint32_t)(m->channel_free - now);
     }
-    return lat;
-}
-
-static bool l1_access(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
-    if (x->perfect) {
-        *out = (mem_result){x->latency, LEVEL_L1, false};
-        x->stats.accesses++;
-        return true;
+    if (x->in_flight_count == x->in_flight_alloc) {
+        x->in_flight_alloc *= 2;
+        x->in_flight = realloc(x->in_flight, x->in_flight_alloc * sizeof *x->in_flight);
     }
-    uint64_t line = addr >> x->line_bits;
-    /* retire fills that have arrived; look for this line in flight */
-    uint32_t live = 0;
-    mshr *hit = NULL;
-    for (uint32_t i = 0; i < x->mshr_used; i++) {
-        if (x->mshrs[i].ready <= now) continue;
-        x->mshrs[live] = x->mshrs[i];
-        if (x->mshrs[live].line == line) hit = &x->mshrs[live];
-        live++;
-    }
-    x->mshr_used = live;
-    if (hit) { /* the line is on its way: wait for the same fill */
-        x->stats.accesses++;
-        cache_access(x->cache, addr);
-        *out = (mem_result){(uint32_t)(hit->ready - now), hit->level, true};
-        return true;
-    }
-    if (cache_contains(x->cache, addr)) {
-        x->stats.accesses++;
-        cache_access(x->cache, addr);
-        *out = (mem_result){x->latency, LEVEL_L1, false};
-        return true;
-    }
-    if (x->mshr_cap && x->mshr_used >= x->mshr_cap) return false; /* retry: no miss register */
-    if (!x->mshr_cap && (x->mshr_used & 63) == 0 && x->mshr_used)
-        x->mshrs = realloc(x->mshrs, (x->mshr_used + 64) * sizeof(mshr));
-    x->stats.accesses++;
-    x->stats.misses++;
-    cache_access(x->cache, addr);
-    uint8_t level;
-    uint32_t lat = x->latency + lower_levels(m, addr, now + x->latency, &level);
-    x->mshrs[x->mshr_used++] = (mshr){line, now + lat, level};
-    *out = (mem_result){lat, level, false};
+    x->in_flight[x->in_flight_count++] = (struct fill){line, now + lat};
+    ls->ready = now + lat;
+    *out = (mem_result){lat, ls->level, false};
     return true;
 }
 
+bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, mem_result *out) {
+    return l1_request(m, instruction ? &m->inst : &m->data, addr, now, out);
+}
+
+/* Classify and request at once; an access refused for lack of a miss register
+ * is not classified again when it retries. */
+static bool classify_and_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
+    uint64_t line = (addr >> x->line_bits) + 1;
+    if (x->retry_line != line) l1_classify(m, x, addr, true);
+    bool ok = l1_request(m, x, addr, now, out);
+    x->retry_line = ok ? 0 : line;
+    return ok;
+}
+
 bool memsys_fetch(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
-    return l1_access(m, &m->inst, addr, now, out);
+    return classify_and_request(m, &m->inst, addr, now, out);
 }
 
 bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
-    return l1_access(m, &m->data, addr, now, out);
+    return classify_and_request(m, &m->data, addr, now, out);
 }
 
 void memsys_store(memsys_t *m, uint64_t addr, uint64_t now) {
     (void)now;
-    l1 *x = &m->data;
-    x->stats.accesses++;
-    if (x->perfect || cache_access(x->cache, addr)) return;
-    x->stats.misses++;
-    uint8_t level;
-    lower_levels(m, addr, now, &level); /* write-allocate: the line comes in, nobody waits */
+    memsys_classify(m, addr, false, true);
 }
 
 void memsys_warm(memsys_t *m, uint64_t addr, bool instruction) {
     l1 *x = instruction ? &m->inst : &m->data;
     if (x->perfect || cache_access(x->cache, addr)) return;
-    if (m->l2 && cache_access(m->l2, addr)) return;
-    if (m->l3) cache_access(m->l3, addr);
-}
-
-static uint64_t l1_next_event(const l1 *x, uint64_t now) {
-    uint64_t next = UINT64_MAX;
-    for (uint32_t i = 0; i < x->mshr_used; i++)
-        if (x->mshrs[i].ready > now && x->mshrs[i].ready < next) next = x->mshrs[i].ready;
-    return next;
+    classify_lower(m, addr, false);
 }
 
 uint64_t memsys_next_event(const memsys_t *m, uint64_t now) {
-    uint64_t a = l1_next_event(&m->inst, now), b = l1_next_event(&m->data, now);
-    return a < b ? a : b;
+    uint64_t next = UINT64_MAX;
+    const l1 *xs[2] = {&m->inst, &m->data};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < xs[k]->in_flight_count; i++)
+            if (xs[k]->in_flight[i].ready > now && xs[k]->in_flight[i].ready < next) next = xs[k]->in_flight[i].ready;
+    return next;
 }
 
 void memsys_stats(const memsys_t *m, core_stats *out) {

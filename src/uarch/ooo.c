@@ -12,13 +12,15 @@
  *  - Operands are ready the cycle their producer completes (full bypass).
  *    Issue is oldest-ready-first; each op class uses one pool of functional
  *    units; an unpipelined class holds its unit for its whole latency.
- *  - Loads access the data cache when they issue: latency = address generation
- *    (latency.load) + what the hierarchy returns. A load with an older store to
+ *  - Cache state follows program order: each access is classified (hit or
+ *    miss, at which level) when its µop is fetched; a load's fill starts when
+ *    it issues: latency = address generation (latency.load) + the hierarchy's. A load with an older store to
  *    an overlapping address takes its data from the store queue once the store
  *    has executed (perfect disambiguation); with mem_order = conservative it
  *    also waits until every older store has executed.
- *  - Stores execute when their operands are ready and write the cache after
- *    commit. Atomics are a load and a store in one µop.
+ *  - Stores execute when their operands are ready and leave the store queue
+ *    at commit; their write-allocate fill is never waited for. Atomics are a
+ *    load and a store in one µop.
  *  - No serialisation of system instructions; no wrong-path cache pollution.
  */
 #include <inttypes.h>
@@ -30,20 +32,21 @@
 enum { HIST = 128 }; /* cycles of fetch history kept to explain frontend bubbles */
 
 typedef struct rob_entry {
-    uop u;
-    uint64_t seq;
-    uint64_t fetch, icache_done, dispatch, ready, issue, complete;
-    uint64_t wake;        /* once every producer has issued: the cycle the operands are ready (0: not known) */
-    uint64_t wait_seq;    /* else a producer known not to have issued yet, to recheck cheaply */
-    uint32_t wait_idx;
+    uop_timing t;         /* the µop and its history, handed to observers as it is */
+    uint64_t wake;        /* once every producer has issued: the cycle the operands are ready */
     uint64_t prod_seq[3]; /* producers of the sources; 0 = none or already committed */
     uint32_t prod_idx[3];
-    uint64_t mem_wait_seq;
-    uint16_t latency;
+    /* wake-up: the consumers waiting for this µop to issue, an intrusive list
+     * through the consumers' `next` links (one per source slot) */
+    uint32_t first_consumer, next_consumer[3];
+    uint8_t first_slot, next_slot[3];
+    uint8_t pending;      /* producers that have not issued yet */
     uint8_t pool;
-    uint8_t icache_level, dcache_level;
-    bool issued, mispredicted, itlb_miss, forwarded, is_load, is_store, holds_reg;
+    uint16_t class_latency;
+    bool in_iq, issued, is_load, is_store, holds_reg;
 } rob_entry;
+
+enum { NIL = UINT32_MAX };
 
 typedef struct fe_entry {
     uop u;
@@ -69,8 +72,13 @@ typedef struct ooo {
     uint32_t rob_head, rob_count;
     fe_entry *fe;
     uint32_t fe_cap, fe_head, fe_count;
-    uint32_t *iq; /* ROB indices, oldest first */
-    uint32_t iq_count;
+    uint32_t iq_count, fp_in_iq;
+    /* per ROB slot: in the IQ; in the IQ with operands available; an FP µop in the IQ */
+    uint64_t *iq_bits, *ready_bits, *fp_bits;
+    uint32_t ready_words;
+    /* min-heap of (wake cycle, ROB slot, seq) for µops whose wake cycle is known */
+    struct wake_item { uint64_t wake, seq; uint32_t idx; } *heap;
+    uint32_t heap_count;
     uint32_t *sq; /* ROB indices of stores, oldest first (circular) */
     uint32_t sq_head, sq_count, sq_cap;
     uint32_t lq_count, regs_in_flight;
@@ -120,7 +128,11 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     o->rob = calloc(cfg->rob_size, sizeof *o->rob);
     o->fe_cap = cfg->fetch_buffer + (o->l1i_latency + cfg->decode_depth) * cfg->fetch_width;
     o->fe = calloc(o->fe_cap, sizeof *o->fe);
-    o->iq = calloc(cfg->iq_size, sizeof *o->iq);
+    o->ready_words = (cfg->rob_size + 63) / 64;
+    o->ready_bits = calloc(o->ready_words, sizeof *o->ready_bits);
+    o->iq_bits = calloc(o->ready_words, sizeof *o->iq_bits);
+    o->fp_bits = calloc(o->ready_words, sizeof *o->fp_bits);
+    o->heap = calloc(cfg->rob_size, sizeof *o->heap);
     o->sq_cap = cfg->rob_size;
     o->sq = calloc(o->sq_cap, sizeof *o->sq);
     for (uint32_t p = 0; p < cfg->pool_count; p++) {
@@ -149,7 +161,10 @@ static void ooo_destroy(void *model) {
     }
     free(o->rob);
     free(o->fe);
-    free(o->iq);
+    free(o->ready_bits);
+    free(o->iq_bits);
+    free(o->fp_bits);
+    free(o->heap);
     free(o->sq);
     free(o);
 }
@@ -173,54 +188,119 @@ static inline uint32_t rob_index(const ooo *o, uint32_t k) {
     return i >= o->cfg.rob_size ? i - o->cfg.rob_size : i;
 }
 
-/* Are e's operands available at `now`? *at gets the cycle they all were.
- * Once every producer has issued, that cycle is known and kept in e->wake. */
-static bool operands_ready(const ooo *o, rob_entry *e, uint64_t *at) {
-    if (!e->wake) {
-        if (e->wait_seq) {
-            const rob_entry *w = &o->rob[e->wait_idx];
-            if (w->seq == e->wait_seq && !w->issued) return false;
-        }
-        uint64_t ready = e->dispatch;
-        for (int k = 0; k < 3; k++) {
-            if (!e->prod_seq[k]) continue;
-            const rob_entry *p = &o->rob[e->prod_idx[k]];
-            if (p->seq != e->prod_seq[k]) continue; /* committed: its value is in the register file */
-            if (!p->issued) {
-                e->wait_seq = p->seq;
-                e->wait_idx = e->prod_idx[k];
-                return false;
-            }
-            if (p->complete > ready) ready = p->complete;
-        }
-        e->wake = ready ? ready : 1;
-    }
+/* Are e's operands available at `now`? *at gets the cycle they all were. */
+static bool operands_ready(const ooo *o, const rob_entry *e, uint64_t *at) {
     *at = e->wake;
-    return e->wake <= o->now;
+    return e->pending == 0 && e->wake <= o->now;
 }
 
-static stall_cause uop_cause(const ooo *o, rob_entry *e) {
-    stall_cause c = {CAUSE_UOP, e->dcache_level, 0, e->u.op_class, 0, e->seq, e->u.pc};
+/* ---- wake-up: a heap of known wake cycles feeding a ready bitmap ---- */
+
+static void heap_push(ooo *o, uint64_t wake, uint32_t idx, uint64_t seq) {
+    uint32_t i = o->heap_count++;
+    while (i > 0) {
+        uint32_t parent = (i - 1) / 2;
+        if (o->heap[parent].wake <= wake) break;
+        o->heap[i] = o->heap[parent];
+        i = parent;
+    }
+    o->heap[i] = (struct wake_item){wake, seq, idx};
+}
+
+static struct wake_item heap_pop(ooo *o) {
+    struct wake_item top = o->heap[0], last = o->heap[--o->heap_count];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t child = 2 * i + 1;
+        if (child >= o->heap_count) break;
+        if (child + 1 < o->heap_count && o->heap[child + 1].wake < o->heap[child].wake) child++;
+        if (o->heap[child].wake >= last.wake) break;
+        o->heap[i] = o->heap[child];
+        i = child;
+    }
+    if (o->heap_count) o->heap[i] = last;
+    return top;
+}
+
+/* All of e's producers have issued: its wake cycle is known. */
+static void schedule(ooo *o, uint32_t idx) {
+    rob_entry *e = &o->rob[idx];
+    uint64_t wake = e->t.dispatch;
+    for (int k = 0; k < 3; k++) {
+        if (!e->prod_seq[k]) continue;
+        const rob_entry *p = &o->rob[e->prod_idx[k]];
+        if (p->t.seq == e->prod_seq[k] && p->t.complete > wake) wake = p->t.complete;
+    }
+    e->wake = wake;
+    heap_push(o, wake, idx, e->t.seq);
+}
+
+static inline void set_bit(uint64_t *bits, uint32_t idx, bool on) {
+    if (on) bits[idx / 64] |= 1ull << (idx % 64);
+    else bits[idx / 64] &= ~(1ull << (idx % 64));
+}
+
+/* The age position (0 = ROB head) of the first set bit at position >= k, or NIL. */
+static uint32_t next_set(const ooo *o, const uint64_t *bits, uint32_t k) {
+    uint32_t size = o->cfg.rob_size;
+    while (k < o->rob_count) {
+        uint32_t idx = o->rob_head + k;
+        if (idx >= size) idx -= size;
+        uint64_t word = bits[idx / 64] >> (idx % 64);
+        if (word) {
+            uint32_t skip = (uint32_t)__builtin_ctzll(word);
+            uint32_t to_end = size - idx; /* bits past the ROB's end wrap to slot 0 */
+            if (skip < to_end) {
+                k += skip;
+                return k < o->rob_count ? k : NIL;
+            }
+            k += to_end;
+            continue;
+        }
+        uint32_t step = 64 - idx % 64; /* to the next word, or the ROB's end */
+        if (idx + step > size) step = size - idx;
+        k += step;
+    }
+    return NIL;
+}
+
+/* e issued: its consumers may now know their wake cycle. */
+static void wake_consumers(ooo *o, rob_entry *e) {
+    uint32_t c = e->first_consumer;
+    uint8_t slot = e->first_slot;
+    while (c != NIL) {
+        rob_entry *x = &o->rob[c];
+        uint32_t next = x->next_consumer[slot];
+        uint8_t next_slot = x->next_slot[slot];
+        if (--x->pending == 0) schedule(o, c);
+        c = next;
+        slot = next_slot;
+    }
+    e->first_consumer = NIL;
+}
+
+static stall_cause uop_cause(const ooo *o, const rob_entry *e) {
+    stall_cause c = {CAUSE_UOP, e->t.dcache_level, 0, e->t.u.op_class, 0, e->t.seq, e->t.u.pc};
     uint64_t at;
     if (e->issued) {
-        c.state = e->complete <= o->now ? UOPST_DONE : UOPST_EXECUTING;
-        c.latency = e->latency;
+        c.state = e->t.complete <= o->now ? UOPST_DONE : UOPST_EXECUTING;
+        c.latency = e->t.exec_latency;
     } else {
         c.state = operands_ready(o, e, &at) ? UOPST_READY : UOPST_WAIT_OPERANDS;
-        c.latency = (uint16_t)class_latency(&o->cfg, (op_class)e->u.op_class);
+        c.latency = e->class_latency;
     }
     return c;
 }
 
 /* The producer holding up e: an unissued one first, else the last to complete. */
-static rob_entry *blocking_producer(ooo *o, const rob_entry *e) {
-    rob_entry *best = NULL;
+static const rob_entry *blocking_producer(const ooo *o, const rob_entry *e) {
+    const rob_entry *best = NULL;
     for (int k = 0; k < 3; k++) {
         if (!e->prod_seq[k]) continue;
-        rob_entry *p = &o->rob[e->prod_idx[k]];
-        if (p->seq != e->prod_seq[k] || (p->issued && p->complete <= o->now)) continue;
+        const rob_entry *p = &o->rob[e->prod_idx[k]];
+        if (p->t.seq != e->prod_seq[k] || (p->issued && p->t.complete <= o->now)) continue;
         if (!p->issued) return p;
-        if (!best || p->complete > best->complete) best = p;
+        if (!best || p->t.complete > best->t.complete) best = p;
     }
     return best;
 }
@@ -235,21 +315,21 @@ static int free_unit(const ooo *o, uint8_t pool) {
 
 /* Memory ordering for a load: 0 go (cache), 1 go (forwarded from a store), -1 wait. */
 static int load_order(ooo *o, rob_entry *e) {
-    uint64_t lo = e->u.mem_addr, hi = lo + (e->u.mem_size ? e->u.mem_size : 1);
+    uint64_t lo = e->t.u.mem_addr, hi = lo + (e->t.u.mem_size ? e->t.u.mem_size : 1);
     for (uint32_t k = o->sq_count; k-- > 0;) {
         uint32_t idx = o->sq[(o->sq_head + k) % o->sq_cap];
         const rob_entry *s = &o->rob[idx];
-        if (s->seq >= e->seq) continue; /* younger, or the atomic itself */
-        uint64_t slo = s->u.mem_addr, shi = slo + (s->u.mem_size ? s->u.mem_size : 1);
+        if (s->t.seq >= e->t.seq) continue; /* younger, or the atomic itself */
+        uint64_t slo = s->t.u.mem_addr, shi = slo + (s->t.u.mem_size ? s->t.u.mem_size : 1);
         bool overlap = slo < hi && lo < shi;
-        bool executed = s->issued && s->complete <= o->now;
+        bool executed = s->issued && s->t.complete <= o->now;
         if (o->cfg.mem_order == MEM_ORDER_CONSERVATIVE && !executed) {
-            e->mem_wait_seq = s->seq;
+            e->t.mem_wait_seq = s->t.seq;
             return -1;
         }
         if (!overlap) continue;
         if (!executed) {
-            e->mem_wait_seq = s->seq;
+            e->t.mem_wait_seq = s->t.seq;
             return -1;
         }
         return 1;
@@ -259,36 +339,28 @@ static int load_order(ooo *o, rob_entry *e) {
 
 /* ---- commit ---- */
 
-static void emit_retire(const ooo *o, const probe_set *probes, const rob_entry *e) {
-    uop_timing t = {
-        .u = e->u, .seq = e->seq, .fetch = e->fetch, .icache_done = e->icache_done, .rename = e->dispatch,
-        .dispatch = e->dispatch, .ready = e->ready, .issue = e->issue, .complete = e->complete, .commit = o->now,
-        .exec_latency = e->latency, .icache_level = e->icache_level, .dcache_level = e->dcache_level,
-        .mispredicted = e->mispredicted, .itlb_miss = e->itlb_miss, .forwarded = e->forwarded,
-        .mem_wait_seq = e->mem_wait_seq};
-    probe_emit_retire(probes, &t);
-}
-
 static stage_view commit_stage(ooo *o, const probe_set *probes) {
     stage_view v = {0, (uint8_t)o->cfg.commit_width, STALL_NONE, {0}};
     while (v.n < o->cfg.commit_width && o->rob_count) {
         rob_entry *e = &o->rob[o->rob_head];
-        if (!e->issued || e->complete > o->now) break;
+        if (!e->issued || e->t.complete > o->now) break;
         if (e->is_store) {
-            memsys_store(o->mem, e->u.mem_addr, o->now);
             o->sq_head = (o->sq_head + 1) % o->sq_cap;
             o->sq_count--;
         }
         if (e->is_load) o->lq_count--;
         if (e->holds_reg) o->regs_in_flight--;
         o->st.uops++;
-        if (!(e->u.flags & UOP_CONTINUES)) o->st.instructions++;
+        if (!(e->t.u.flags & UOP_CONTINUES)) o->st.instructions++;
         o->st.loads += e->is_load;
         o->st.stores += e->is_store;
-        o->st.forwarded_loads += e->forwarded;
-        o->st.flops += e->u.fp_ops;
-        if (probes->want_retire) emit_retire(o, probes, e);
-        e->seq = 0; /* consumers now read the register file */
+        o->st.forwarded_loads += e->t.forwarded;
+        o->st.flops += e->t.u.fp_ops;
+        if (probes->want_retire) {
+            e->t.commit = o->now;
+            probe_emit_retire(probes, &e->t);
+        }
+        e->t.seq = 0; /* consumers now read the register file */
         o->rob_head = rob_index(o, 1);
         o->rob_count--;
         v.n++;
@@ -300,8 +372,7 @@ static stage_view commit_stage(ooo *o, const probe_set *probes) {
             v.stall = STALL_ROB_EMPTY;
             v.cause = o->prev_dispatch.cause; /* why dispatch left it empty */
         } else {
-            v.stall = STALL_HEAD_NOT_DONE;
-            if (probes->want_cycles) v.cause = uop_cause(o, &o->rob[o->rob_head]);
+            v.stall = STALL_HEAD_NOT_DONE; /* its cause: the ROB head, filled in at the end of the cycle */
         }
     }
     return v;
@@ -309,89 +380,104 @@ static stage_view commit_stage(ooo *o, const probe_set *probes) {
 
 /* ---- issue ---- */
 
+/* Try to start e now. STALL_NONE when it issued, else why not. */
+static uint8_t try_issue(ooo *o, rob_entry *e, fp_view *fp) {
+    int unit = free_unit(o, e->pool);
+    if (unit < 0) return STALL_NO_UNIT;
+    int order = 0;
+    mem_result r = {0, 0, false};
+    if (e->is_load) {
+        if ((order = load_order(o, e)) < 0) return STALL_MEM_ORDER;
+        if (order == 0 && !memsys_request(o->mem, e->t.u.mem_addr, false, o->now, &r)) return STALL_NO_MSHR;
+    }
+    uint32_t lat = e->class_latency;
+    if (e->is_load) {
+        if (order == 1) {
+            lat += o->cfg.l1d.latency; /* store-to-load forwarding at L1 speed */
+            e->t.forwarded = true;
+        } else {
+            lat += r.latency;
+            e->t.dcache_level = r.level == LEVEL_L1 ? 0 : r.level;
+        }
+    }
+    pool_state *ps = &o->pool[e->pool];
+    ps->used_at[unit] = o->now + 1;
+    if (!o->cfg.pipelined[e->t.u.op_class]) ps->busy_until[unit] = o->now + lat;
+    e->issued = true;
+    e->in_iq = false;
+    e->t.ready = e->wake;
+    e->t.issue = o->now;
+    e->t.complete = o->now + lat;
+    e->t.exec_latency = (uint16_t)(lat > 65535 ? 65535 : lat);
+    o->iq_count--;
+    if (is_fp_arith(e->t.u.op_class)) o->fp_in_iq--;
+    if (e->t.mispredicted) o->resolve_at = e->t.complete, o->redirect_at = e->t.complete + o->cfg.redirect_penalty;
+    if (o->fp_pool[e->pool]) {
+        if (is_fp_arith(e->t.u.op_class)) fp->issued++, fp->flops += e->t.u.fp_ops;
+        else fp->nonflop_on_fpu++;
+    }
+    wake_consumers(o, e);
+    return STALL_NONE;
+}
+
+/* The oldest µop still in the issue queue (FP arithmetic only, if asked), or NULL. */
+static const rob_entry *oldest_in_iq(const ooo *o, bool fp_only) {
+    uint32_t k = next_set(o, fp_only ? o->fp_bits : o->iq_bits, 0);
+    return k == NIL ? NULL : &o->rob[rob_index(o, k)];
+}
+
 static stage_view issue_stage(ooo *o, const probe_set *probes, fp_view *fp) {
     stage_view v = {0, (uint8_t)o->cfg.issue_width, STALL_NONE, {0}};
-    uint32_t keep = 0;
-    int first_blocked = -1;        /* IQ position of the oldest µop left behind */
-    uint8_t blocked_why = STALL_NONE;
-    int oldest_fp_waiting = -1;
     memset(fp, 0, sizeof *fp);
     fp->units = (uint8_t)o->fp_units;
-    for (uint32_t i = 0; i < o->iq_count; i++) {
-        uint32_t idx = o->iq[i];
+    /* µops whose operands arrive now join the ready set */
+    while (o->heap_count && o->heap[0].wake <= o->now) {
+        struct wake_item w = heap_pop(o);
+        if (o->rob[w.idx].t.seq == w.seq && o->rob[w.idx].in_iq) set_bit(o->ready_bits, w.idx, true);
+    }
+    /* oldest ready first */
+    const rob_entry *first_blocked = NULL;
+    uint8_t blocked_why = STALL_NONE;
+    for (uint32_t k = next_set(o, o->ready_bits, 0); k != NIL && v.n < o->cfg.issue_width;
+         k = next_set(o, o->ready_bits, k + 1)) {
+        uint32_t idx = rob_index(o, k);
         rob_entry *e = &o->rob[idx];
-        uint8_t why = STALL_NONE;
-        uint64_t ready_at = 0;
-        int unit = -1, order = 0;
-        mem_result r = {0, 0, false};
-        if (v.n == o->cfg.issue_width) why = STALL_NO_UNIT; /* width used up: not a stall this cycle */
-        else if (!operands_ready(o, e, &ready_at)) why = STALL_NOT_READY;
-        else if ((unit = free_unit(o, e->pool)) < 0) why = STALL_NO_UNIT;
-        else if (e->is_load && (order = load_order(o, e)) < 0) why = STALL_MEM_ORDER;
-        else if (e->is_load && order == 0 && !memsys_load(o->mem, e->u.mem_addr, o->now, &r)) why = STALL_NO_MSHR;
-        if (why != STALL_NONE) {
-            if (first_blocked < 0 && v.n < o->cfg.issue_width) {
-                first_blocked = (int)keep;
-                blocked_why = why;
-            }
-            if (oldest_fp_waiting < 0 && is_fp_arith(e->u.op_class)) oldest_fp_waiting = (int)keep;
-            o->iq[keep++] = idx;
-            continue;
+        uint8_t why = try_issue(o, e, fp);
+        if (why == STALL_NONE) {
+            set_bit(o->ready_bits, idx, false);
+            set_bit(o->iq_bits, idx, false);
+            set_bit(o->fp_bits, idx, false);
+            v.n++;
+        } else if (!first_blocked) {
+            first_blocked = e;
+            blocked_why = why;
         }
-        /* issue */
-        uint32_t lat = class_latency(&o->cfg, (op_class)e->u.op_class);
-        if (e->is_load) {
-            if (order == 1) {
-                lat += o->cfg.l1d.latency; /* store-to-load forwarding at L1 speed */
-                e->forwarded = true;
-            } else {
-                lat += r.latency;
-                e->dcache_level = r.level == LEVEL_L1 ? 0 : r.level;
-            }
-        }
-        pool_state *ps = &o->pool[e->pool];
-        ps->used_at[unit] = o->now + 1;
-        if (!o->cfg.pipelined[e->u.op_class]) ps->busy_until[unit] = o->now + lat;
-        e->issued = true;
-        e->ready = ready_at;
-        e->issue = o->now;
-        e->complete = o->now + lat;
-        e->latency = (uint16_t)(lat > 65535 ? 65535 : lat);
-        if (e->mispredicted) o->resolve_at = e->complete, o->redirect_at = e->complete + o->cfg.redirect_penalty;
-        if (o->fp_pool[e->pool]) {
-            if (is_fp_arith(e->u.op_class)) fp->issued++, fp->flops += e->u.fp_ops;
-            else fp->nonflop_on_fpu++;
-        }
-        v.n++;
     }
-    o->iq_count = keep;
     if (v.n) o->changed = true;
-    if (v.n <= ISSUE_HIST_MAX) o->st.issue_hist[v.n]++;
-    else o->st.issue_hist[ISSUE_HIST_MAX]++;
+    o->st.issue_hist[v.n <= ISSUE_HIST_MAX ? v.n : ISSUE_HIST_MAX]++;
     if (v.n == v.width) return v;
-    if (!probes->want_cycles) {
-        v.stall = o->iq_count ? blocked_why : STALL_IQ_EMPTY;
-        return v;
-    }
-    if (oldest_fp_waiting >= 0) {
-        fp->waiting = true;
-        rob_entry *f = &o->rob[o->iq[oldest_fp_waiting]];
-        rob_entry *p = blocking_producer(o, f);
-        fp->cause = p ? uop_cause(o, p) : uop_cause(o, f);
-    }
     if (!o->iq_count) {
         v.stall = STALL_IQ_EMPTY;
-        v.cause = o->prev_dispatch.cause;
+        if (probes->want_cycles) v.cause = o->prev_dispatch.cause;
         return v;
     }
-    v.stall = blocked_why;
-    rob_entry *e = &o->rob[o->iq[first_blocked]];
-    if (blocked_why == STALL_NOT_READY) {
-        rob_entry *p = blocking_producer(o, e);
+    /* the oldest µop left behind decides: blocked while ready, or waiting for operands */
+    const rob_entry *e = oldest_in_iq(o, false);
+    bool ready = e->pending == 0 && e->wake <= o->now;
+    v.stall = ready && e == first_blocked ? blocked_why : STALL_NOT_READY;
+    if (!probes->want_cycles) return v;
+    if (o->fp_in_iq) {
+        const rob_entry *f = oldest_in_iq(o, true);
+        const rob_entry *p = blocking_producer(o, f);
+        fp->waiting = true;
+        fp->cause = p ? uop_cause(o, p) : uop_cause(o, f);
+    }
+    if (v.stall == STALL_NOT_READY) {
+        const rob_entry *p = blocking_producer(o, e);
         v.cause = p ? uop_cause(o, p) : uop_cause(o, e);
-    } else if (blocked_why == STALL_MEM_ORDER) {
+    } else if (v.stall == STALL_MEM_ORDER) {
         v.cause = uop_cause(o, e);
-        v.cause.seq = e->mem_wait_seq;
+        v.cause.seq = e->t.mem_wait_seq;
     } else {
         v.cause = uop_cause(o, e);
         v.cause.kind = CAUSE_STRUCTURE;
@@ -424,30 +510,47 @@ static stage_view dispatch_stage(ooo *o, const probe_set *probes) {
         uint32_t idx = rob_index(o, o->rob_count);
         rob_entry *e = &o->rob[idx];
         memset(e, 0, sizeof *e);
-        e->u = f->u;
-        e->seq = f->seq;
-        e->fetch = f->fetch;
-        e->icache_done = f->icache_done;
-        e->icache_level = f->icache_level;
-        e->mispredicted = f->mispredicted;
-        e->itlb_miss = f->itlb_miss;
-        e->dispatch = o->now;
+        e->t.u = f->u;
+        e->t.seq = f->seq;
+        e->t.fetch = f->fetch;
+        e->t.icache_done = f->icache_done;
+        e->t.icache_level = f->icache_level;
+        e->t.mispredicted = f->mispredicted;
+        e->t.itlb_miss = f->itlb_miss;
+        e->t.rename = e->t.dispatch = o->now;
         e->pool = o->pool_of[f->u.op_class];
+        uint32_t lat = class_latency(c, (op_class)f->u.op_class);
+        e->class_latency = (uint16_t)(lat > 65535 ? 65535 : lat);
         e->is_load = is_load;
         e->is_store = is_store;
+        e->first_consumer = NIL;
         for (int k = 0; k < 3; k++) {
             uint8_t r = f->u.src[k];
-            if (!r) continue;
-            e->prod_seq[k] = o->rename_seq[r];
+            e->next_consumer[k] = NIL;
+            if (!r || !o->rename_seq[r]) continue;
+            rob_entry *p = &o->rob[o->rename_idx[r]];
+            if (p->t.seq != o->rename_seq[r]) continue; /* committed: the value is in the register file */
+            e->prod_seq[k] = p->t.seq;
             e->prod_idx[k] = o->rename_idx[r];
+            if (!p->issued) { /* wait for it: join its list of consumers */
+                e->pending++;
+                e->next_consumer[k] = p->first_consumer;
+                e->next_slot[k] = p->first_slot;
+                p->first_consumer = idx;
+                p->first_slot = (uint8_t)k;
+            }
         }
         if (has_dst) {
-            o->rename_seq[f->u.dst] = e->seq;
+            o->rename_seq[f->u.dst] = e->t.seq;
             o->rename_idx[f->u.dst] = idx;
             if (c->rename_regs) e->holds_reg = true, o->regs_in_flight++;
         }
         o->rob_count++;
-        o->iq[o->iq_count++] = idx;
+        e->in_iq = true;
+        set_bit(o->iq_bits, idx, true);
+        o->iq_count++;
+        if (is_fp_arith(f->u.op_class)) o->fp_in_iq++, set_bit(o->fp_bits, idx, true);
+        if (!e->pending) schedule(o, idx);
         if (is_load) o->lq_count++;
         if (is_store) o->sq[(o->sq_head + o->sq_count++) % o->sq_cap] = idx;
         o->fe_head = (o->fe_head + 1) % o->fe_cap;
@@ -462,9 +565,8 @@ static stage_view dispatch_stage(ooo *o, const probe_set *probes) {
         v.cause = then->cause;
         if (then->stall == STALL_NONE || then->cause.kind == CAUSE_NONE)
             v.cause = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
-    } else if (o->rob_count) {
-        v.cause = uop_cause(o, &o->rob[o->rob_head]);
     }
+    /* a full structure blames the ROB head: filled in at the end of the cycle */
     return v;
 }
 
@@ -566,6 +668,9 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
                 if (u->op_class == OPC_BRANCH) o->st.cond_mispredicts++;
             }
         }
+        /* the data cache sees accesses in program order (see memsys_classify) */
+        if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE))
+            memsys_classify(o->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
         fe_entry *f = &o->fe[(o->fe_head + o->fe_count++) % o->fe_cap];
         *f = (fe_entry){*u, ++o->next_seq, fetch, icache_done, icache_done + c->decode_depth, level, mispredicted,
                         itlb_miss};
@@ -598,8 +703,8 @@ static void deadlock_error(const ooo *o, cs_error *err) {
     cs_error_set(err,
                  "timing model deadlock: no µop committed for %u cycles (cycle %" PRIu64 "; ROB %u, IQ %u, "
                  "frontend %u µops; ROB head seq %" PRIu64 " pc 0x%" PRIx64 " %s %s)",
-                 o->cfg.deadlock_cycles, o->now, o->rob_count, o->iq_count, o->fe_count, h->seq, h->u.pc,
-                 isa_class_name((op_class)h->u.op_class), h->issued ? "issued" : "not issued");
+                 o->cfg.deadlock_cycles, o->now, o->rob_count, o->iq_count, o->fe_count, h->t.seq, h->t.u.pc,
+                 isa_class_name((op_class)h->t.u.op_class), h->issued ? "issued" : "not issued");
 }
 
 static bool same_stage(const stage_view *a, const stage_view *b) {
@@ -630,9 +735,9 @@ static uint64_t next_event(const ooo *o) {
     } while (0)
     for (uint32_t k = 0; k < o->rob_count; k++) {
         const rob_entry *e = &o->rob[rob_index(o, k)];
-        if (e->issued) EVENT(e->complete);
-        else if (e->wake) EVENT(e->wake);
+        if (e->issued) EVENT(e->t.complete);
     }
+    if (o->heap_count) EVENT(o->heap[0].wake);
     if (o->fe_count) EVENT(o->fe[o->fe_head].avail);
     if (o->fill_pending) EVENT(o->fill_until);
     if (o->itlb_pending) EVENT(o->itlb_until);
@@ -677,6 +782,13 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         o->st.iq_occupancy += o->iq_count;
         o->st.lq_occupancy += o->lq_count;
         o->st.sq_occupancy += o->sq_count;
+        if (probes->want_cycles && o->rob_count &&
+            (commit.stall == STALL_HEAD_NOT_DONE || (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY))) {
+            /* one look at the ROB head, as the cycle ends, serves commit and dispatch */
+            stall_cause head = uop_cause(o, &o->rob[o->rob_head]);
+            if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
+            if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
+        }
         cycle_view cv = {o->now, 1, {fetch, dispatch, issue, commit}, fp, (uint16_t)o->rob_count,
                          (uint16_t)o->iq_count, (uint16_t)o->lq_count, (uint16_t)o->sq_count};
         if (probes->want_cycles) probe_emit_cycle(probes, &cv);

@@ -1,0 +1,60 @@
+# ---- the timing models: configuration errors, properties on real programs, probes ------
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+
+# Bad configuration: one line naming the key, exit 125.
+foreach(case
+    "unknown_key|core.rob_sise=128|unknown key core.rob_sise"
+    "out_of_range|core.rob_size=0|core.rob_size = 0: expected an integer from 1 to 65536"
+    "not_a_number|l2.latency=fast|l2.latency = fast"
+    "width_over_rob|core.rob_size=2|core.fetch_width = 4 is larger than core.rob_size = 2"
+    "bad_enum|bpred.type=oracle|bpred.type = oracle: expected one of"
+    "bad_class|fu.alu.classes=int-alu teleport|fu.alu.classes: unknown operation class 'teleport'"
+    "uncovered_class|fu.alu.classes=int-alu|operation class cond-branch is in no")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 assignment)
+  list(GET parts 2 regex)
+  add_test(NAME uarch.config.${name}
+           COMMAND ${_scripts}/expect_error.sh 125 "${regex}" ${_cs} config show --set ${assignment} rpstacks)
+endforeach()
+add_test(NAME uarch.config.unknown_name
+         COMMAND ${_scripts}/expect_error.sh 125 "no configuration named 'haswell'" ${_cs} config show haswell)
+foreach(cfg rpstacks bdw knl)
+  add_test(NAME uarch.config.show.${cfg} COMMAND ${_cs} config show ${cfg})
+  set_tests_properties(uarch.config.show.${cfg} PROPERTIES PASS_REGULAR_EXPRESSION "\\[fu\\.[a-z]+\\]")
+endforeach()
+
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  set(_w ${CYCLESCOPE_WORKLOAD_DIR})
+  # The deadlock detector stops a run that commits nothing for too long, with a diagnostic.
+  add_test(NAME uarch.deadlock_diagnostic
+           COMMAND ${_scripts}/expect_error.sh 125
+                   "timing model deadlock: no µop committed for 1000 cycles .*ROB head seq [0-9]+ pc 0x[0-9a-f]+ load"
+                   ${_cs} run --set core.deadlock_cycles=1000 --set memory.latency=5000 ${_w}/ptr_chase 4)
+  add_test(NAME uarch.pipeview COMMAND ${_scripts}/pipeview_check.sh ${_cs} ${_w}/sort 2000)
+
+  # Properties on every workload and configuration (tests/tools/uarch_check.c):
+  #  strict: with the issue stage unconstrained, idealising never slows a run and
+  #          raising a latency never speeds it up; identical runs are bit-identical;
+  #  shipped: on the configurations as shipped, within the list-scheduling anomaly
+  #          bound documented in docs/uarch.md.
+  set(_wide_rpstacks fu.alu fu.longalu fu.fp fu.load fu.store)
+  set(_wide_bdw fu.alu fu.mul fu.div fu.fp fu.fpdiv fu.load fu.store)
+  set(_wide_knl fu.alu fu.imul fu.idiv fu.vpu fu.fpdiv fu.mem)
+  foreach(cfg rpstacks bdw knl)
+    set(_wide --set core.issue_width=64)
+    foreach(pool IN LISTS _wide_${cfg})
+      list(APPEND _wide --set ${pool}.count=64)
+    endforeach()
+    foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
+      add_test(NAME uarch.monotone.${cfg}.${w}
+               COMMAND uarch_check --config ${cfg} ${_wide} --warmup 50000 --max 250000
+                       ${_w}/${w} ${CYCLESCOPE_WORKLOAD_${w}_SMALL_ARGS})
+      add_test(NAME uarch.anomaly_bound.${cfg}.${w}
+               COMMAND uarch_check --config ${cfg} --tolerance 2 --warmup 50000 --max 250000
+                       ${_w}/${w} ${CYCLESCOPE_WORKLOAD_${w}_SMALL_ARGS})
+      set_tests_properties(uarch.monotone.${cfg}.${w} uarch.anomaly_bound.${cfg}.${w} PROPERTIES LABELS slow)
+    endforeach()
+  endforeach()
+endif()

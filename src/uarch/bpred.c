@@ -167,12 +167,22 @@ static bool tage_predict_train(bpred_t *b, uint64_t pc, bool taken) {
 
 /* ---- direction ---- */
 
+/* Does a conditional branch jump backward? A taken one's next_pc is its
+ * target. A not-taken one's next_pc is the fall-through, so the direction
+ * comes from the sign of the encoded offset (B-type: bit 31; c.beqz/c.bnez:
+ * bit 12); without an encoding (imported traces) it counts as forward. */
+static bool branch_backward(const uop *u) {
+    if (u->flags & UOP_TAKEN) return u->next_pc < u->pc;
+    if (!u->encoding) return false;
+    return isa_length((uint16_t)u->encoding) == 2 ? (u->encoding >> 12) & 1 : (u->encoding >> 31) & 1;
+}
+
 static bool predict_direction(bpred_t *b, const uop *u) {
     bool taken = (u->flags & UOP_TAKEN) != 0;
     uint32_t mask = (1u << b->table_bits) - 1;
     switch (b->kind) {
     case BPRED_NONE: return !taken;
-    case BPRED_STATIC: return taken == (u->next_pc < u->pc); /* backward taken, forward not */
+    case BPRED_STATIC: return taken == branch_backward(u); /* backward taken, forward not */
     case BPRED_BIMODAL: {
         uint8_t *c = &b->counters[(u->pc >> 1) & mask];
         bool right = counter_taken(*c) == taken;

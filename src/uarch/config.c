@@ -84,6 +84,9 @@ static const config_key keys[] = {
     {"inorder", "value_prediction", KEY_BOOL, OFF(inorder.value_prediction), 0, 1, NULL},
     {"inorder", "vpt_entries", KEY_U32, OFF(inorder.vpt_entries), 1, 1u << 20, NULL},
     {"inorder", "ct_entries", KEY_U32, OFF(inorder.ct_entries), 1, 1u << 20, NULL},
+    /* Noonburg §6.1: branches resolve at issue, a one-cycle bubble behind a
+     * mispredicted one; resolve_delay adds cycles before fetch resumes. */
+    {"inorder", "resolve_delay", KEY_U32, OFF(inorder.resolve_delay), 0, 10000, NULL},
 };
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 
@@ -504,11 +507,23 @@ bool uarch_config_validate(const uarch_config *c, cs_error *err) {
             cs_error_set(err, "core.model = inorder needs at least one [pipe.*] section");
             return false;
         }
+        const uint32_t memory = (1u << OPC_LOAD) | (1u << OPC_STORE) | (1u << OPC_ATOMIC);
         for (uint32_t i = 0; i < c->inorder.pipe_count; i++) {
-            if (c->inorder.pipe[i].stages == 0) {
-                cs_error_set(err, "pipe.%s.stages is missing", c->inorder.pipe[i].name);
+            const inorder_pipe *p = &c->inorder.pipe[i];
+            if (p->stages == 0) {
+                cs_error_set(err, "pipe.%s.stages is missing", p->name);
                 return false;
             }
+            /* the D-cache stall stage (Noonburg §7.2: the first) must exist in every memory pipe */
+            if ((p->classes & memory) && c->inorder.mem_stall_stage > p->stages) {
+                cs_error_set(err, "inorder.mem_stall_stage = %u: pipe.%s (which serves memory classes) has %u stage%s",
+                             c->inorder.mem_stall_stage, p->name, p->stages, p->stages == 1 ? "" : "s");
+                return false;
+            }
+        }
+        if (c->bpred == BPRED_GSHARE && c->bpred_history > 32) {
+            cs_error_set(err, "bpred.history = %u: gshare keeps at most 32 bits of history", c->bpred_history);
+            return false;
         }
         return check_coverage("pipe", c->inorder.pipe_count, pipe_name, pipe_classes, c, err);
     }

@@ -1,17 +1,749 @@
-/* The in-order machines of Noonburg's thesis: being written (issue 5). */
+/* The in-order machines of Noonburg's thesis (chapters 3–8) as a cycle-level
+ * timing model, built from its components and connections (§3.3): a fetch
+ * buffer, an issue buffer and pipes, linked by connections whose flow each
+ * cycle is f = min(push, pull, bandwidth).
+ *
+ *   µop source ─► fetch buffer ─► issue buffer ─┬─► pipe 0: stage 1 … D0 ─┐
+ *                                               ├─► pipe 1: stage 1 … D1 ─┼─► (virtual in-order commit)
+ *                                               └─► …                     ─┘
+ *
+ * Every cycle the components tick back to front — pipes, commit, issue,
+ * dispatch (fetch buffer → issue buffer), fetch — so the contents at the
+ * start of cycle t are the thesis' state "at cycle t" (Tables 3.2 and 4.1),
+ * and an instruction crosses at most one connection per cycle.
+ *
+ * The connections (push p, pull q, bandwidth m):
+ *  - into fetch: p = fetch_buffer (the thesis' "push into fetch is always
+ *    two"); q = the entries left free after this cycle's flow out, or 0 while
+ *    a mispredicted branch sits in fetch or issue (fetch stops after it until
+ *    it issues, §3.4, §6.1) or while an I-cache miss is served (§7.1).
+ *  - fetch → issue: p = fetch buffer occupancy; q = issue-buffer entries
+ *    left free after this cycle's issue; m = min(fetch_buffer, issue_buffer).
+ *  - issue → pipe k: one instruction per pipe per cycle, in program order:
+ *    an instruction that cannot go stops the ones behind it. Pull is 0 when
+ *    the instruction reads (RAW) or writes (WAW: no renaming, §3.5) a register
+ *    whose last writer is still in a pipe and not yet in its last stage (the
+ *    last stage forwards, §3.4), when the pipe already took an instruction
+ *    this cycle, or while the pipe is stalled on a D-cache miss (§7.2).
+ *  - out of a pipe: every cycle the instruction in the last stage leaves and
+ *    the others move one stage on; the pipes never stall except on a D-cache
+ *    miss.
+ *
+ * Configuration ↔ thesis: [inorder] fetch_buffer, issue_buffer; [pipe.NAME]
+ * stages (depth = latency) and classes (the instruction type → pipe map);
+ * bpred.type none = the thesis' "none" (every control transfer stops fetch
+ * until it issues), static = "loop" (backward taken, forward not taken),
+ * bimodal = "bimodal" (2^bpred.table_bits counters), perfect = "perfect";
+ * [l1i]/[l1d] with assoc = 0 and line = 16 are the fully associative LRU
+ * caches of §7.1–7.2, the miss cost is what the hierarchy adds to an L1 hit
+ * (with [l2] disabled: memory.latency); inorder.mem_stall_stage is the memory
+ * pipe stage that waits for a D-cache miss; inorder.value_prediction,
+ * vpt_entries and ct_entries are §8.1. See docs/inorder.md.
+ *
+ * Probes: FETCH = entering the fetch buffer, DISPATCH = entering the issue
+ * buffer, ISSUE = entering a pipe, COMMIT = in-order retirement of µops that
+ * have left their pipe (see the last note).
+ *
+ * Notes (what this model simplifies):
+ *  - Trace-driven, correct path only: after a mispredicted control transfer
+ *    fetch fetches nothing until that transfer issues (plus
+ *    inorder.resolve_delay cycles, 0 in the thesis); no wrong path is fetched.
+ *    Predictors are looked up and trained in program order at fetch.
+ *  - A pipe's depth is the latency of everything it executes: [latency] and
+ *    [pipelined] are not used. ideal.alu lets arithmetic µops (integer
+ *    multiply and divide, FP) leave their pipe after its first stage.
+ *  - Fetch brings up to fetch_buffer instructions a cycle whatever their
+ *    addresses: a taken branch does not end a fetch group (the thesis' push
+ *    into fetch is constant). An instruction is looked up in the I-cache by
+ *    the line of its first byte; consecutive instructions in one line look it
+ *    up once.
+ *  - Caches are blocking. An I-cache miss stops fetch for the miss cost;
+ *    instructions already in the fetch buffer move on. A D-cache miss (loads
+ *    and stores alike, as in §7.2) holds the memory µop in stage
+ *    mem_stall_stage for the miss cost: µops in later stages move on, µops in
+ *    earlier stages wait with it, and nothing enters the pipe meanwhile.
+ *    Miss-register limits do not apply: a blocking cache has one miss at a time.
+ *  - Memory µops keep program order in the memory pipe; there is no other
+ *    memory ordering and no store-to-load forwarding.
+ *  - The thesis' machines have no reorder buffer: a µop completes when it
+ *    leaves its pipe's last stage, out of program order across pipes. For the
+ *    probes, µops retire in program order once they and all older µops have
+ *    completed, at most issue-width a cycle. Nothing waits on this retirement.
+ *  - Value prediction (§8.1): the VPT and CT are indexed by pc/2 modulo their
+ *    sizes; every µop that writes a register is looked up and trained in
+ *    program order at fetch. A reader of a correctly predicted result may
+ *    issue the cycle after its writer issued; of a mispredicted one, one cycle
+ *    after the result is computed; WAW hazards always wait for the computed
+ *    result. The results come from a value oracle (inorder_internal.h): µops
+ *    carry no result values.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "core_internal.h"
+#include "inorder_internal.h"
+
+enum { MAX_STAGES = 64 };
+enum { VP_NONE, VP_RIGHT, VP_WRONG }; /* the value prediction of a µop's own result */
+
+/* One instruction (µop) from fetch to commit. */
+typedef struct entry {
+    uop u;
+    uint64_t seq;
+    uint64_t fetch, icache_done, dispatch, ready, issue, complete;
+    uint8_t pipe, stage, exit_stage; /* stage: 0-based, while in the pipe */
+    uint8_t icache_level, dcache_level;
+    uint8_t vp;
+    bool mispredicted, done;
+} entry;
+
+typedef struct pipe_state {
+    uint32_t stages;
+    uint32_t count;
+    uint64_t seq[MAX_STAGES]; /* the µops in the pipe, furthest along first */
+    uint64_t blocked_until;   /* D-cache miss: the stalled µop moves on in this cycle */
+    uint64_t stalled_seq;
+    bool mem;                 /* serves memory classes: has a D-cache stall stage */
+    bool fp;                  /* serves FP arithmetic (counts as an FP unit) */
+} pipe_state;
+
+/* The last issued writer of a register. */
+typedef struct reg_state {
+    uint64_t seq;   /* 0: none since the run began */
+    uint64_t ready; /* first cycle a reader may issue with the computed result */
+    uint64_t issue;
+    uint64_t pc;
+    uint16_t latency;
+    uint8_t op_class, level, vp;
+} reg_state;
+
+typedef enum bp_mode {
+    BP_STALL_ALL, /* the thesis' "none": every control transfer is unpredicted */
+    BP_PREDICT,   /* the shared predictor (static = the thesis' "loop", bimodal, …) */
+    BP_PERFECT
+} bp_mode;
+
+static inorder_value_fn value_oracle;
+static void *value_oracle_ctx;
+
+void inorder_set_value_oracle(inorder_value_fn fn, void *ctx) {
+    value_oracle = fn;
+    value_oracle_ctx = ctx;
+}
+
+typedef struct inorder {
+    uarch_config cfg;
+    memsys_t *mem;
+    bpred_t *bp;
+    bp_mode bpmode;
+    uint32_t fb_cap, ib_cap;
+    uint32_t width[STAGE_COUNT];
+    uint32_t npipes, fp_units, stall_stage; /* stall_stage: 0-based */
+    pipe_state pipe[INORDER_MAX_PIPES];
+    uint8_t pipe_of[OPC_COUNT];
+    bool one_stage[OPC_COUNT]; /* ideal.alu: arithmetic leaves after the first stage */
+    uint32_t iline_bits, l1i_hit, l1d_hit;
+
+    /* every µop from fetch to commit, by sequence number: [commit_seq, issue_seq)
+     * issued, [issue_seq, dispatch_seq) the issue buffer, [dispatch_seq,
+     * fetch_seq) the fetch buffer */
+    entry *win;
+    uint64_t win_mask;
+    uint64_t commit_seq, issue_seq, dispatch_seq, fetch_seq;
+
+    reg_state reg[UOP_REG_COUNT];
+
+    /* fetch */
+    uint64_t line;
+    bool line_valid;
+    bool miss_pending;          /* an I-cache miss is being served */
+    uint64_t fetch_resume, miss_start;
+    uint8_t miss_level;
+    bool branch_wait;           /* a mispredicted control transfer has not issued */
+    uint64_t branch_seq, branch_pc, branch_resume;
+    uint8_t branch_class;
+    bool trace_end;
+    uint64_t warm_line;
+    bool warm_line_valid;
+
+    /* value prediction */
+    bool vp_on;
+    inorder_value_fn value_fn;
+    void *value_ctx;
+    uint64_t *vpt;
+    uint8_t *ct;
+
+    uint64_t now, last_commit;
+    uint64_t broken_seq; /* a µop left its pipe in another cycle than its `complete` said (a model bug) */
+    stage_view prev_fetch, prev_dispatch;
+    core_stats st;
+} inorder;
+
+static inline entry *at_seq(const inorder *m, uint64_t seq) { return &m->win[seq & m->win_mask]; }
+
+static inline bool is_mem(const uop *u) { return (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) != 0; }
+
+/* ---- creation ---- */
 
 static void *inorder_create(const uarch_config *cfg, cs_error *err) {
-    (void)cfg;
-    cs_error_set(err, "core.model = inorder: the in-order model is not available in this build yet");
-    return NULL;
+    const inorder_config *io = &cfg->inorder;
+    if (io->value_prediction && !value_oracle) {
+        cs_error_set(err, "inorder.value_prediction = yes: µop streams carry no result values, so value "
+                          "prediction (Noonburg §8.1) cannot be simulated on them (see docs/inorder.md)");
+        return NULL;
+    }
+    inorder *m = calloc(1, sizeof *m);
+    m->cfg = *cfg;
+    uarch_config mc = *cfg;
+    mc.l1i.mshrs = mc.l1d.mshrs = 0; /* blocking caches: never more than one miss each */
+    m->mem = memsys_create(&mc);
+    m->bp = bpred_create(cfg);
+    m->bpmode = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT ? BP_PERFECT
+                : cfg->bpred == BPRED_NONE                         ? BP_STALL_ALL
+                                                                   : BP_PREDICT;
+    m->fb_cap = io->fetch_buffer;
+    m->ib_cap = io->issue_buffer;
+    m->npipes = io->pipe_count;
+    m->stall_stage = io->mem_stall_stage - 1;
+    uint32_t in_pipes = 0;
+    for (uint32_t p = 0; p < m->npipes; p++) {
+        pipe_state *ps = &m->pipe[p];
+        ps->stages = io->pipe[p].stages;
+        in_pipes += ps->stages;
+        for (int k = 0; k < OPC_COUNT; k++) {
+            if (!(io->pipe[p].classes & (1u << k))) continue;
+            m->pipe_of[k] = (uint8_t)p;
+            if (k == OPC_LOAD || k == OPC_STORE || k == OPC_ATOMIC) ps->mem = true;
+            if (is_fp_arith((uint8_t)k)) ps->fp = true;
+        }
+        m->fp_units += ps->fp;
+    }
+    for (int k = 0; k < OPC_COUNT; k++) /* the arithmetic class_latency() idealises */
+        m->one_stage[k] =
+            cfg->ideal_alu && (k == OPC_INT_MUL || k == OPC_INT_DIV || (k >= OPC_FP_ADD && k <= OPC_FP_MISC));
+    uint32_t issue_w = m->ib_cap < m->npipes ? m->ib_cap : m->npipes;
+    m->width[STAGE_FETCH] = m->fb_cap;
+    m->width[STAGE_DISPATCH] = m->fb_cap < m->ib_cap ? m->fb_cap : m->ib_cap;
+    m->width[STAGE_ISSUE] = issue_w;
+    m->width[STAGE_COMMIT] = issue_w;
+    m->iline_bits = memsys_line_bits(m->mem, true);
+    m->l1i_hit = cfg->l1i.latency;
+    m->l1d_hit = cfg->l1d.latency;
+    uint64_t cap = 64;
+    while (cap < (uint64_t)m->fb_cap + m->ib_cap + in_pipes + 64) cap <<= 1;
+    m->win = calloc(cap, sizeof *m->win);
+    m->win_mask = cap - 1;
+    m->commit_seq = m->issue_seq = m->dispatch_seq = m->fetch_seq = 1;
+    if (io->value_prediction) {
+        m->vp_on = true;
+        m->value_fn = value_oracle;
+        m->value_ctx = value_oracle_ctx;
+        m->vpt = calloc(io->vpt_entries, sizeof *m->vpt);
+        m->ct = calloc(io->ct_entries, sizeof *m->ct);
+    }
+    return m;
 }
-static bool inorder_run(void *m, uop_feeder *f, const core_run_options *o, const probe_set *p, core_stats *s,
-                        cs_error *e) {
-    (void)m, (void)f, (void)o, (void)p, (void)s, (void)e;
-    return false;
+
+static void inorder_destroy(void *model) {
+    inorder *m = model;
+    if (!m) return;
+    memsys_destroy(m->mem);
+    bpred_destroy(m->bp);
+    free(m->win);
+    free(m->vpt);
+    free(m->ct);
+    free(m);
 }
-static void inorder_warm(void *m, const uop *u) { (void)m, (void)u; }
-static void inorder_destroy(void *m) { (void)m; }
+
+/* ---- value prediction (§8.1): look up, then train with the result ---- */
+
+static uint8_t vp_predict_train(inorder *m, const uop *u) {
+    uint64_t value;
+    if (!m->value_fn(m->value_ctx, u, &value)) return VP_NONE;
+    uint64_t *v = &m->vpt[(u->pc >> 1) % m->cfg.inorder.vpt_entries];
+    uint8_t *c = &m->ct[(u->pc >> 1) % m->cfg.inorder.ct_entries];
+    bool predicted = *c >= 2, right = *v == value;
+    if (right) {
+        if (*c < 3) (*c)++;
+    } else {
+        if (*c < 3) *v = value; /* "only if the CT counter is at 0, 1, or 2" */
+        if (*c > 0) (*c)--;
+    }
+    if (!predicted) return VP_NONE;
+    m->st.value_predictions++;
+    m->st.value_mispredictions += !right;
+    return right ? VP_RIGHT : VP_WRONG;
+}
+
+static void inorder_warm(void *model, const uop *u) {
+    inorder *m = model;
+    uint64_t line = u->pc >> m->iline_bits;
+    if (!m->warm_line_valid || line != m->warm_line) {
+        memsys_warm(m->mem, u->pc, true);
+        m->warm_line = line;
+        m->warm_line_valid = true;
+    }
+    if (is_mem(u)) memsys_warm(m->mem, u->mem_addr, false);
+    if (uop_is_control(u) && m->bpmode == BP_PREDICT) bpred_predict(m->bp, u);
+    if (m->vp_on && u->dst) vp_predict_train(m, u);
+}
+
+/* ---- operands ---- */
+
+/* The first cycle a reader of r may issue. */
+static inline uint64_t source_at(const reg_state *r) {
+    switch (r->vp) {
+    case VP_RIGHT: return r->issue + 1;
+    case VP_WRONG: return r->ready + 1;
+    default: return r->ready;
+    }
+}
+
+/* The first cycle u may issue as far as its registers go (RAW and WAW);
+ * *blocker gets the register that decides it (0: none). */
+static inline uint64_t operands_at(const inorder *m, const uop *u, uint8_t *blocker) {
+    uint64_t at = 0;
+    uint8_t who = 0;
+    for (int k = 0; k < 3 && u->src[k]; k++) {
+        uint64_t t = source_at(&m->reg[u->src[k]]);
+        if (t > at) at = t, who = u->src[k];
+    }
+    if (u->dst && m->reg[u->dst].ready > at) at = m->reg[u->dst].ready, who = u->dst;
+    if (blocker) *blocker = who;
+    return at;
+}
+
+static uint16_t clamp16(uint64_t x) { return (uint16_t)(x > 65535 ? 65535 : x); }
+
+/* What a stage blaming µop e can say about it. */
+static stall_cause uop_cause(const inorder *m, const entry *e) {
+    stall_cause c = {CAUSE_UOP, e->dcache_level, 0, e->u.op_class, 0, e->seq, e->u.pc};
+    if (e->seq >= m->issue_seq) {
+        c.state = operands_at(m, &e->u, NULL) <= m->now ? UOPST_READY : UOPST_WAIT_OPERANDS;
+        c.latency = m->one_stage[e->u.op_class] ? 1 : (uint16_t)m->pipe[m->pipe_of[e->u.op_class]].stages;
+    } else {
+        c.state = e->done ? UOPST_DONE : UOPST_EXECUTING;
+        c.latency = clamp16(e->complete - e->issue);
+    }
+    return c;
+}
+
+/* The writer of register r, blamed by a reader that waits for it. */
+static stall_cause writer_cause(const inorder *m, uint8_t r) {
+    const reg_state *w = &m->reg[r];
+    if (w->seq >= m->commit_seq && w->seq < m->fetch_seq) return uop_cause(m, at_seq(m, w->seq));
+    return (stall_cause){CAUSE_UOP, w->level, UOPST_DONE, w->op_class, w->latency, w->seq, w->pc};
+}
+
+/* ---- pipes: the memory stall (§7.2) ---- */
+
+/* µop e (at index idx of its pipe) has just reached the stall stage: access
+ * the D-cache; on a miss it and everything behind it wait for the fill. */
+static void dcache_access(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
+    mem_result r;
+    if (!memsys_load(m->mem, e->u.mem_addr, m->now, &r)) r = (mem_result){m->l1d_hit, LEVEL_L1, false};
+    uint32_t stall = r.latency > m->l1d_hit ? r.latency - m->l1d_hit : 0;
+    if (!stall) return;
+    e->dcache_level = r.level > LEVEL_L1 ? r.level : LEVEL_L2;
+    ps->blocked_until = m->now + 1 + stall;
+    ps->stalled_seq = e->seq;
+    for (uint32_t i = idx; i < ps->count; i++) {
+        entry *d = at_seq(m, ps->seq[i]);
+        d->complete += stall;
+        reg_state *w = &m->reg[d->u.dst];
+        if (d->u.dst && w->seq == d->seq) { /* no younger writer can have issued (WAW stalls) */
+            w->ready = d->complete;
+            w->latency = clamp16(d->complete - d->issue);
+            w->level = d->dcache_level;
+        }
+    }
+}
+
+/* The instruction in each pipe's last stage leaves; the others move on one stage. */
+static void advance_pipes(inorder *m) {
+    for (uint32_t p = 0; p < m->npipes; p++) {
+        pipe_state *ps = &m->pipe[p];
+        uint32_t keep = 0;
+        bool frozen = false; /* behind a µop waiting for the D-cache */
+        for (uint32_t i = 0; i < ps->count; i++) {
+            uint64_t s = ps->seq[i];
+            entry *e = at_seq(m, s);
+            if (!frozen) {
+                if (s == ps->stalled_seq && m->now < ps->blocked_until) {
+                    frozen = true;
+                } else if (e->stage == e->exit_stage) {
+                    if (e->complete != m->now && !m->broken_seq) m->broken_seq = s; /* see inorder_run */
+                    e->done = true;
+                    continue;
+                } else {
+                    e->stage++;
+                    if (ps->mem && e->stage == m->stall_stage && is_mem(&e->u)) dcache_access(m, ps, i, e);
+                }
+            }
+            ps->seq[keep++] = s;
+        }
+        ps->count = keep;
+    }
+}
+
+/* ---- commit (virtual, in program order) ---- */
+
+static void emit_retire(const inorder *m, const probe_set *probes, const entry *e) {
+    uop_timing t = {.u = e->u,
+                    .seq = e->seq,
+                    .fetch = e->fetch,
+                    .icache_done = e->icache_done,
+                    .rename = e->dispatch,
+                    .dispatch = e->dispatch,
+                    .ready = e->ready,
+                    .issue = e->issue,
+                    .complete = e->complete,
+                    .commit = m->now,
+                    .exec_latency = clamp16(e->complete - e->issue),
+                    .icache_level = e->icache_level,
+                    .dcache_level = e->dcache_level,
+                    .mispredicted = e->mispredicted};
+    probe_emit_retire(probes, &t);
+}
+
+static stage_view commit_stage(inorder *m, const probe_set *probes) {
+    stage_view v = {0, (uint8_t)m->width[STAGE_COMMIT], STALL_NONE, {0}};
+    while (v.n < v.width && m->commit_seq < m->issue_seq) {
+        entry *e = at_seq(m, m->commit_seq);
+        if (!e->done) break;
+        m->st.uops++;
+        if (!(e->u.flags & UOP_CONTINUES)) m->st.instructions++;
+        m->st.loads += (e->u.flags & UOP_MEM_READ) != 0;
+        m->st.stores += (e->u.flags & UOP_MEM_WRITE) != 0;
+        m->st.flops += e->u.fp_ops;
+        if (probes->want_retire) emit_retire(m, probes, e);
+        m->commit_seq++;
+        v.n++;
+    }
+    if (v.n) m->last_commit = m->now;
+    if (v.n < v.width) {
+        if (m->commit_seq == m->dispatch_seq) {
+            v.stall = STALL_ROB_EMPTY;
+            v.cause = m->prev_dispatch.cause; /* why dispatch left nothing behind the fetch buffer */
+        } else {
+            v.stall = STALL_HEAD_NOT_DONE;
+            if (probes->want_cycles) v.cause = uop_cause(m, at_seq(m, m->commit_seq));
+        }
+    }
+    return v;
+}
+
+/* ---- issue: issue buffer → pipes ---- */
+
+static stage_view issue_stage(inorder *m, const probe_set *probes, fp_view *fp) {
+    stage_view v = {0, (uint8_t)m->width[STAGE_ISSUE], STALL_NONE, {0}};
+    memset(fp, 0, sizeof *fp);
+    fp->units = (uint8_t)m->fp_units;
+    uint32_t used = 0;
+    uint8_t blocker = 0;
+    const pipe_state *busy = NULL;
+    while (v.n < v.width && m->issue_seq < m->dispatch_seq) {
+        entry *e = at_seq(m, m->issue_seq);
+        uint8_t cls = e->u.op_class, p = m->pipe_of[cls];
+        pipe_state *ps = &m->pipe[p];
+        uint64_t at = operands_at(m, &e->u, &blocker);
+        if (at > m->now) {
+            v.stall = STALL_NOT_READY;
+            break;
+        }
+        if (used & (1u << p)) { /* one instruction per pipe per cycle */
+            v.stall = STALL_NO_UNIT;
+            break;
+        }
+        if (m->now < ps->blocked_until || (ps->count && at_seq(m, ps->seq[ps->count - 1])->stage == 0)) {
+            v.stall = STALL_NO_UNIT; /* the pipe waits for the D-cache */
+            busy = ps;
+            break;
+        }
+        e->ready = at > e->dispatch ? at : e->dispatch;
+        e->issue = m->now;
+        e->pipe = p;
+        e->stage = 0;
+        e->exit_stage = m->one_stage[cls] ? 0 : (uint8_t)(ps->stages - 1);
+        e->complete = m->now + e->exit_stage + 1;
+        ps->seq[ps->count++] = e->seq;
+        if (e->u.dst)
+            m->reg[e->u.dst] = (reg_state){e->seq, e->complete, m->now, e->u.pc, clamp16(e->exit_stage + 1), cls, 0,
+                                           e->vp};
+        if (ps->mem && m->stall_stage == 0 && is_mem(&e->u)) dcache_access(m, ps, ps->count - 1, e);
+        if (e->mispredicted) { /* resolved at issue (§6.1) */
+            m->branch_wait = false;
+            m->branch_resume = m->now + m->cfg.inorder.resolve_delay;
+        }
+        if (ps->fp) {
+            if (is_fp_arith(cls)) fp->issued++, fp->flops += e->u.fp_ops;
+            else fp->nonflop_on_fpu++;
+        }
+        m->st.pipe_issued[p]++;
+        used |= 1u << p;
+        m->issue_seq++;
+        v.n++;
+    }
+    m->st.issue_hist[v.n <= ISSUE_HIST_MAX ? v.n : ISSUE_HIST_MAX]++;
+    if (v.n == v.width) {
+        v.stall = STALL_NONE;
+    } else if (m->issue_seq == m->dispatch_seq) {
+        v.stall = STALL_IQ_EMPTY;
+        v.cause = m->prev_dispatch.cause; /* why dispatch left it empty */
+    }
+    if (!probes->want_cycles) return v;
+    if (v.stall == STALL_NOT_READY) {
+        v.cause = writer_cause(m, blocker);
+    } else if (v.stall == STALL_NO_UNIT) {
+        entry *e = at_seq(m, m->issue_seq);
+        if (busy && busy->stalled_seq >= m->commit_seq && busy->stalled_seq < m->issue_seq) {
+            v.cause = uop_cause(m, at_seq(m, busy->stalled_seq));
+        } else {
+            v.cause = uop_cause(m, e);
+            v.cause.kind = CAUSE_STRUCTURE;
+        }
+    }
+    /* the FP view: the oldest FP arithmetic µop left in the issue buffer */
+    for (uint64_t s = m->issue_seq; s < m->dispatch_seq; s++) {
+        entry *f = at_seq(m, s);
+        if (!is_fp_arith(f->u.op_class)) continue;
+        fp->waiting = true;
+        uint8_t r;
+        fp->cause = operands_at(m, &f->u, &r) > m->now ? writer_cause(m, r) : uop_cause(m, f);
+        break;
+    }
+    return v;
+}
+
+/* ---- dispatch: fetch buffer → issue buffer ---- */
+
+static stage_view dispatch_stage(inorder *m, const probe_set *probes, const stage_view *issue) {
+    stage_view v = {0, (uint8_t)m->width[STAGE_DISPATCH], STALL_NONE, {0}};
+    uint64_t in_fetch = m->fetch_seq - m->dispatch_seq;
+    uint64_t room = m->ib_cap - (m->dispatch_seq - m->issue_seq);
+    uint64_t flow = in_fetch < room ? in_fetch : room;
+    if (flow > v.width) flow = v.width;
+    for (uint64_t i = 0; i < flow; i++) at_seq(m, m->dispatch_seq++)->dispatch = m->now;
+    v.n = (uint8_t)flow;
+    if (v.n == v.width) return v;
+    if (m->dispatch_seq == m->fetch_seq) {
+        v.stall = STALL_FRONTEND_EMPTY;
+        /* what was fetched last cycle is what could have moved now */
+        v.cause = m->prev_fetch.cause;
+        if (m->prev_fetch.stall == STALL_NONE || v.cause.kind == CAUSE_NONE)
+            v.cause = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
+    } else {
+        v.stall = STALL_IQ_FULL;
+        /* the issue buffer is full because its head could not issue: blame what it waits for
+         * (a producer, or the load/store holding its pipe), else the head itself */
+        if (probes->want_cycles)
+            v.cause = issue->cause.kind == CAUSE_UOP ? issue->cause : uop_cause(m, at_seq(m, m->issue_seq));
+    }
+    return v;
+}
+
+/* ---- fetch ---- */
+
+static void window_grow(inorder *m) {
+    uint64_t cap = 2 * (m->win_mask + 1);
+    entry *w = malloc(cap * sizeof *w);
+    for (uint64_t s = m->commit_seq; s < m->fetch_seq; s++) w[s & (cap - 1)] = *at_seq(m, s);
+    free(m->win);
+    m->win = w;
+    m->win_mask = cap - 1;
+}
+
+static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
+    stage_view v = {0, (uint8_t)m->width[STAGE_FETCH], STALL_NONE, {0}};
+    if (m->trace_end) {
+        v.stall = STALL_TRACE_END;
+        v.cause = (stall_cause){CAUSE_TRACE_END, 0, 0, 0, 0, 0, 0};
+        return v;
+    }
+    if (m->branch_wait || m->now < m->branch_resume) {
+        v.stall = m->branch_wait ? STALL_MISPREDICT : STALL_REDIRECT;
+        v.cause = (stall_cause){CAUSE_BPRED, 0, 0, m->branch_class, 0, m->branch_seq, m->branch_pc};
+        return v;
+    }
+    if (m->miss_pending && m->now < m->fetch_resume) {
+        v.stall = STALL_ICACHE;
+        v.cause = (stall_cause){CAUSE_ICACHE, m->miss_level, 0, 0, 0, 0, m->line << m->iline_bits};
+        return v;
+    }
+    uint64_t room = m->fb_cap - (m->fetch_seq - m->dispatch_seq);
+    while (v.n < room) {
+        const uop *u = feeder_peek(feed);
+        if (!u) {
+            m->trace_end = true;
+            v.stall = STALL_TRACE_END;
+            v.cause = (stall_cause){CAUSE_TRACE_END, 0, 0, 0, 0, 0, 0};
+            break;
+        }
+        uint64_t line = u->pc >> m->iline_bits;
+        if (!m->line_valid || line != m->line) {
+            m->line = line;
+            m->line_valid = true;
+            mem_result r;
+            if (!memsys_fetch(m->mem, u->pc, m->now, &r)) r = (mem_result){m->l1i_hit, LEVEL_L1, false};
+            if (r.latency > m->l1i_hit) { /* §7.1: fetch stalls for the miss cost */
+                m->miss_pending = true;
+                m->miss_start = m->now;
+                m->fetch_resume = m->now + (r.latency - m->l1i_hit);
+                m->miss_level = r.level > LEVEL_L1 ? r.level : LEVEL_L2;
+                v.stall = STALL_ICACHE;
+                v.cause = (stall_cause){CAUSE_ICACHE, m->miss_level, 0, 0, 0, 0, u->pc};
+                break;
+            }
+        }
+        if (m->fetch_seq - m->commit_seq > m->win_mask) window_grow(m);
+        entry *e = at_seq(m, m->fetch_seq); /* fields not set here are set when they are reached */
+        e->u = *u;
+        e->seq = m->fetch_seq;
+        e->fetch = e->icache_done = m->now;
+        e->icache_level = e->dcache_level = 0;
+        e->vp = VP_NONE;
+        e->mispredicted = e->done = false;
+        if (m->miss_pending) { /* the first instruction of the line that missed */
+            e->fetch = m->miss_start;
+            e->icache_level = m->miss_level;
+            m->miss_pending = false;
+        }
+        if (uop_is_control(u)) {
+            bool right = m->bpmode == BP_PERFECT ? true : m->bpmode == BP_STALL_ALL ? false : bpred_predict(m->bp, u);
+            bool cond = u->op_class == OPC_BRANCH;
+            m->st.branches++;
+            m->st.cond_branches += cond;
+            if (!right) {
+                e->mispredicted = true;
+                m->st.mispredicts++;
+                m->st.cond_mispredicts += cond;
+            }
+        }
+        if (m->vp_on && u->dst) e->vp = vp_predict_train(m, u);
+        feeder_next(feed);
+        m->fetch_seq++;
+        v.n++;
+        if (e->mispredicted) { /* fetch stops until it issues */
+            m->branch_wait = true;
+            m->branch_seq = e->seq;
+            m->branch_pc = e->u.pc;
+            m->branch_class = e->u.op_class;
+            v.stall = STALL_MISPREDICT;
+            v.cause = (stall_cause){CAUSE_BPRED, 0, 0, e->u.op_class, 0, e->seq, e->u.pc};
+            break;
+        }
+    }
+    if (v.n == v.width) {
+        v.stall = STALL_NONE;
+        v.cause.kind = CAUSE_NONE;
+    } else if (v.stall == STALL_NONE) {
+        v.stall = STALL_BUFFER_FULL;
+        v.cause = (stall_cause){CAUSE_STRUCTURE, 0, 0, 0, 0, 0, 0};
+    }
+    return v;
+}
+
+/* ---- the cycle loop ---- */
+
+static void deadlock_error(const inorder *m, cs_error *err) {
+    const entry *h = at_seq(m, m->commit_seq);
+    cs_error_set(err,
+                 "timing model deadlock: no µop committed for %u cycles (cycle %" PRIu64 "; fetch buffer %" PRIu64
+                 ", issue buffer %" PRIu64 "; oldest µop seq %" PRIu64 " pc 0x%" PRIx64 " %s %s)",
+                 m->cfg.deadlock_cycles, m->now, m->fetch_seq - m->dispatch_seq, m->dispatch_seq - m->issue_seq,
+                 h->seq, h->u.pc, isa_class_name((op_class)h->u.op_class),
+                 m->commit_seq < m->issue_seq ? "issued" : "not issued");
+}
+
+/* The thesis' state at the start of the cycle: buffer and pipe occupancy. */
+static void count_state(inorder *m) {
+    core_stats *st = &m->st;
+    uint64_t in_fetch = m->fetch_seq - m->dispatch_seq, in_issue = m->dispatch_seq - m->issue_seq;
+    st->fetch_buffer_hist[in_fetch]++;
+    st->issue_buffer_hist[in_issue]++;
+    st->iq_occupancy += in_issue;
+    st->rob_occupancy += m->dispatch_seq - m->commit_seq;
+    for (uint32_t p = 0; p < m->npipes; p++) {
+        st->pipe_occupancy[p] += m->pipe[p].count;
+        st->pipe_occupancy_hist[p][m->pipe[p].count]++;
+    }
+}
+
+static void reset_timing(inorder *m) {
+    /* A core may be run more than once; only caches and predictors carry over. */
+    memset(m->reg, 0, sizeof m->reg);
+    for (uint32_t p = 0; p < m->npipes; p++) {
+        m->pipe[p].count = 0;
+        m->pipe[p].blocked_until = m->pipe[p].stalled_seq = 0;
+    }
+    m->commit_seq = m->issue_seq = m->dispatch_seq = m->fetch_seq = 1;
+    m->line_valid = m->miss_pending = m->branch_wait = m->trace_end = false;
+    m->fetch_resume = m->branch_resume = 0;
+    m->last_commit = m->broken_seq = 0;
+    memset(&m->prev_fetch, 0, sizeof m->prev_fetch);
+    memset(&m->prev_dispatch, 0, sizeof m->prev_dispatch);
+    memsys_reset_stats(m->mem);
+    memset(&m->st, 0, sizeof m->st);
+}
+
+static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *opt, const probe_set *probes,
+                        core_stats *stats, cs_error *err) {
+    inorder *m = model;
+    reset_timing(m);
+    probe_run_info info = {"inorder",
+                           m->cfg.name,
+                           {(uint8_t)m->width[STAGE_FETCH], (uint8_t)m->width[STAGE_DISPATCH],
+                            (uint8_t)m->width[STAGE_ISSUE], (uint8_t)m->width[STAGE_COMMIT]},
+                           (uint8_t)m->fp_units,
+                           1,
+                           m->cfg.freq_ghz};
+    probe_emit_begin(probes, &info);
+    cs_progress bar;
+    if (opt->progress_label)
+        progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
+    bool ok = true;
+    for (m->now = 0;; m->now++) {
+        count_state(m);
+        advance_pipes(m);
+        fp_view fp;
+        stage_view commit = commit_stage(m, probes);
+        stage_view issue = issue_stage(m, probes, &fp);
+        stage_view dispatch = dispatch_stage(m, probes, &issue);
+        stage_view fetch = fetch_stage(m, feed);
+        if (probes->want_cycles) {
+            cycle_view cv = {m->now, 1, {fetch, dispatch, issue, commit}, fp,
+                             (uint16_t)(m->dispatch_seq - m->commit_seq), (uint16_t)(m->dispatch_seq - m->issue_seq),
+                             0, 0};
+            probe_emit_cycle(probes, &cv);
+        }
+        m->prev_fetch = fetch;
+        m->prev_dispatch = dispatch;
+        if (m->trace_end && m->commit_seq == m->fetch_seq) {
+            m->now++;
+            break;
+        }
+        if (m->now - m->last_commit > m->cfg.deadlock_cycles) {
+            deadlock_error(m, err);
+            ok = false;
+            m->now++;
+            break;
+        }
+        if (m->broken_seq) {
+            cs_error_set(err, "in-order model: internal error at cycle %" PRIu64 ": µop %" PRIu64
+                              " left its pipe out of time", m->now, m->broken_seq);
+            ok = false;
+            m->now++;
+            break;
+        }
+        if (opt->progress_label) progress_update(&bar, m->st.instructions);
+    }
+    if (opt->progress_label) progress_finish(&bar);
+    m->st.cycles = m->now;
+    memsys_stats(m->mem, &m->st);
+    *stats = m->st;
+    probe_emit_end(probes, m->st.cycles, m->st.instructions);
+    return ok && !feed->failed;
+}
 
 const core_model_ops inorder_model = {"inorder", inorder_create, inorder_run, inorder_warm, inorder_destroy};

@@ -67,6 +67,9 @@ typedef struct inorder_config {
     uint32_t mem_stall_stage; /* memory pipe stage (1-based) that waits for a D-cache miss */
     bool value_prediction;
     uint32_t vpt_entries, ct_entries; /* value prediction and classification tables (§8.1) */
+    /* Cycles fetch waits after a mispredicted branch issues. 0 is the thesis
+     * machine: branches resolve at issue, leaving a one-cycle bubble (§6.1). */
+    uint32_t resolve_delay;
 } inorder_config;
 
 typedef struct uarch_config {
@@ -148,6 +151,7 @@ typedef struct core_stats {
     uint64_t fetch_buffer_hist[17], issue_buffer_hist[17];
     uint64_t pipe_issued[INORDER_MAX_PIPES];   /* µops issued to each pipe */
     uint64_t pipe_occupancy[INORDER_MAX_PIPES]; /* summed µops in each pipe per cycle */
+    uint64_t pipe_occupancy_hist[INORDER_MAX_PIPES][65]; /* cycles with k µops in the pipe (Figure 5.8) */
     uint64_t value_predictions, value_mispredictions;
     double seconds; /* wall time of the timed part */
 } core_stats;

@@ -1,0 +1,46 @@
+# ---- the thesis' in-order machines (Noonburg): configs/inorder1.ini, inorder3.ini ------------
+#   unit.inorder                   (tests/unit/test_inorder.c) Tables 3.2 and 4.1 and §5.3 cycle
+#                                  by cycle, closed forms per pipe, caches, predictors, value prediction
+#   inorder.order.<workload>       orderings on every workload at its small size, 300 k
+#                                  instructions after 100 k of warm-up (tests/tools/inorder_check.c):
+#                                  none <= loop <= bimodal <= perfect (§6.3), perfect caches and
+#                                  predictor never slower, larger caches, shorter misses and a
+#                                  shallower FP pipe never slower, the same run twice identical
+#   inorder.order_full.<workload>  the same over the whole small run (label slow)
+#   inorder.cli.*                  `cyclescope run --config inorder1|inorder3`, text and JSON,
+#                                  `config show`, and the refusal of value prediction without values
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+
+add_test(NAME inorder.cli.config_show COMMAND ${_cs} config show inorder3)
+set_tests_properties(inorder.cli.config_show PROPERTIES PASS_REGULAR_EXPRESSION
+  "model = inorder.*\\[inorder\\].*fetch_buffer = 2.*resolve_delay = 0.*\\[pipe\\.fp\\][^[]*stages = 5")
+add_test(NAME inorder.cli.bad_stall_stage
+         COMMAND ${_scripts}/expect_error.sh 125 "mem_stall_stage = 3: pipe.mem .* has 2 stages"
+                 ${_cs} config show --set inorder.mem_stall_stage=3 inorder3)
+
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  set(_wd ${CYCLESCOPE_WORKLOAD_DIR})
+  add_test(NAME inorder.cli.run_inorder3
+           COMMAND ${_cs} run --config inorder3 --json - ${_wd}/list ${CYCLESCOPE_WORKLOAD_list_SMALL_ARGS})
+  set_tests_properties(inorder.cli.run_inorder3 PROPERTIES PASS_REGULAR_EXPRESSION
+    "in-order model.*cycles issuing k instructions.*pipe mem \\(2 stages\\).*D-cache: 1024 blocks of 16 B, fully associative.*\"issue_distribution\".*\"occupancy_distribution\"")
+  add_test(NAME inorder.cli.run_inorder1
+           COMMAND ${_cs} run --config inorder1 --max 200000 ${_wd}/sort ${CYCLESCOPE_WORKLOAD_sort_SMALL_ARGS})
+  set_tests_properties(inorder.cli.run_inorder1 PROPERTIES PASS_REGULAR_EXPRESSION
+    "on inorder1 \\(in-order model\\).*cycles issuing k instructions:  0: [0-9.]+%  1: [0-9.]+%\n")
+  add_test(NAME inorder.cli.value_prediction_refused
+           COMMAND ${_scripts}/expect_error.sh 125 "value_prediction = yes: µop streams carry no result values"
+                   ${_cs} run --config inorder3 --set inorder.value_prediction=yes ${_wd}/dep_add 10)
+
+  foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
+    add_test(NAME inorder.order.${w}
+             COMMAND inorder_check --warmup 100000 --max 300000 ${_wd}/${w} ${CYCLESCOPE_WORKLOAD_${w}_SMALL_ARGS})
+    add_test(NAME inorder.order_full.${w}
+             COMMAND inorder_check --max 4000000 ${_wd}/${w} ${CYCLESCOPE_WORKLOAD_${w}_SMALL_ARGS})
+    set_tests_properties(inorder.order_full.${w} PROPERTIES LABELS slow)
+  endforeach()
+else()
+  message(STATUS "cyclescope: no workloads built; inorder.order.* and inorder.cli.run* tests are skipped")
+endif()
+# ---- end in-order machines ------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
+#include "stacks/stacks.h"
 #include "uarch/uarch.h"
 #include "util/util.h"
 
@@ -49,5 +50,28 @@ void report_inorder_json(const run_summary *r, cJSON *root);
 
 /* Write JSON to a file (pretty-printed). */
 bool report_write_json(const char *path, const cJSON *json, cs_error *err);
+
+/* ---- CPI / IPC / FLOPS stacks and their validation (text and JSON) ---- */
+
+/* The three CPI stacks side by side, components sorted, with percentages;
+ * then the FLOPS stack. */
+void report_stacks_text(const stacks_result *s, FILE *out);
+cJSON *report_stacks_json(const stacks_result *s);
+void report_validation_text(const validation_result *v, FILE *out);
+cJSON *report_validation_json(const validation_result *v);
+
+/* ---- the HTML report: one self-contained file, inline SVG, no scripts, no network ---- */
+
+typedef struct html_report html_report;
+html_report *html_report_begin(const char *title);
+/* Sections, in the order they are added. */
+void html_report_run(html_report *h, const run_summary *r);
+/* The three CPI stacks as side-by-side stacked bars with a legend (the paper's
+ * Figure 1), and the IPC and FLOPS stacks (Figure 5). */
+void html_report_stacks(html_report *h, const stacks_result *s);
+/* The validation table, the actual CPI reductions drawn against the stack ranges. */
+void html_report_validation(html_report *h, const validation_result *v);
+bool html_report_write(const html_report *h, const char *path, cs_error *err);
+void html_report_free(html_report *h);
 
 #endif

@@ -91,5 +91,7 @@ int cmd_run(int argc, char **argv);
 void help_run(void);
 int cmd_config(int argc, char **argv);
 void help_config(void);
+int cmd_trace(int argc, char **argv);
+void help_trace(void);
 
 #endif

@@ -11,6 +11,7 @@ static const cli_verb verbs[] = {
     {"disasm", "disassemble a RISC-V executable as objdump -d does", cmd_disasm, help_disasm},
     {"run", "time a RISC-V program on a core model (live emulator)", cmd_run, help_run},
     {"config", "show a configuration, fully resolved", cmd_config, help_config},
+    {"trace", "record, inspect, import and export trace files (.cst, ChampSim)", cmd_trace, help_trace},
 };
 enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
 

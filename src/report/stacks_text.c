@@ -76,8 +76,8 @@ void report_stacks_text(const stacks_result *s, FILE *out) {
     }
     double peak = f->peak_per_cycle * f->freq_ghz; /* GFLOPS */
     fprintf(out,
-            "\nFLOPS stack (Table III; k = %" PRIu32 " FP units, v = %" PRIu32 ", peak %.0f FLOP/cycle = %.2f GFLOPS at "
-            "%.2f GHz)\n",
+            "\nFLOPS stack (Table III; k = %" PRIu32 " FP units, v = %" PRIu32
+            ", peak %.0f FLOP/cycle = %.2f GFLOPS at %.2f GHz)\n",
             f->units, f->vector, f->peak_per_cycle, peak, f->freq_ghz);
     fprintf(out, "  %" PRIu64 " FP operations: %.3f GFLOPS, %.1f%% of peak\n", s->flops,
             per(f->cycles[FLOPS_BASE], cycles) * peak, 100 * per(f->cycles[FLOPS_BASE], cycles));

@@ -123,9 +123,11 @@ static uint8_t rule_table[STALL_COUNT + 1][KINDS]; /* row STALL_COUNT: any out-o
 static pthread_once_t rule_once = PTHREAD_ONCE_INIT;
 
 static void build_rules(void) {
-    for (int st = 0; st <= STALL_COUNT; st++)
+    for (int st = 0; st <= STALL_COUNT; st++) {
+        probe_stall stall = st < STALL_COUNT ? (probe_stall)st : STALL_NONE;
         for (int k = 0; k < KINDS; k++)
-            rule_table[st][k] = (uint8_t)(k > CAUSE_TRACE_END ? COMP_OTHER : rule((probe_stall)(st < STALL_COUNT ? st : 0), (cause_kind)k));
+            rule_table[st][k] = (uint8_t)(k > CAUSE_TRACE_END ? COMP_OTHER : rule(stall, (cause_kind)k));
+    }
 }
 
 static inline stack_component classify(const stage_view *v, bool literal) {
@@ -161,7 +163,7 @@ struct stacks_observer {
     uint64_t carry[STACK_STAGES];        /* §III-A: µops beyond W, for the next cycle */
     uint64_t slots[STACK_STAGES][COMP_COUNT];
     uint64_t fslots[FLOPS_COUNT];
-    uint64_t observed, flops;
+    uint64_t flops;
     stacks_result res;
 };
 
@@ -209,7 +211,8 @@ static void obs_begin(void *ctx, const probe_run_info *info) {
  * it all is 1.5x too high on a chain of 3-cycle multiplies. This is the
  * paper's dispatch-optimistic, commit-pessimistic split for backend stalls
  * (§III-A), made explicit for latency (docs/stacks.md, docs/validation.md). */
-static inline __attribute__((always_inline)) void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t lost, uint64_t rep) {
+#define HOT static inline __attribute__((always_inline))
+HOT void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t lost, uint64_t rep) {
     bool literal = st == STACK_COMMIT;
     stack_component c = classify(v, literal);
     s->slots[st][c] += lost * rep;
@@ -226,7 +229,7 @@ static inline __attribute__((always_inline)) void account_lost(stacks_observer *
 }
 
 /* One stage for `rep` identical cycles. */
-static inline __attribute__((always_inline)) void account_stage(stacks_observer *s, int st, const stage_view *v, uint64_t rep) {
+HOT void account_stage(stacks_observer *s, int st, const stage_view *v, uint64_t rep) {
     uint64_t W = s->W, n = v->n, *slot = s->slots[st];
     if (n >= W) { /* a full cycle; the excess waits for the next one */
         slot[COMP_BASE] += W * rep;
@@ -279,7 +282,6 @@ static inline void account_fp(stacks_observer *s, const fp_view *fp, uint64_t re
 static void obs_cycle(void *ctx, const cycle_view *v) {
     stacks_observer *s = ctx;
     uint64_t rep = v->repeat ? v->repeat : 1;
-    s->observed += rep;
     account_stage(s, STACK_DISPATCH, &v->stage[STAGE_DISPATCH], rep);
     account_stage(s, STACK_ISSUE, &v->stage[STAGE_ISSUE], rep);
     account_stage(s, STACK_COMMIT, &v->stage[STAGE_COMMIT], rep);

@@ -46,8 +46,8 @@ static bool guest_close(void *ctx, uop_source *src, cs_error *err) {
 }
 
 enum { GROUP_COUNT = 11 };
-static const char *const group_names[GROUP_COUNT] = {"base",     "icache",     "itlb",    "bpred",     "dcache",  "long-lat",
-                                                     "dependence", "no-unit", "mem-order", "frontend", "other"};
+static const char *const group_names[GROUP_COUNT] = {
+    "base", "icache", "itlb", "bpred", "dcache", "long-lat", "dependence", "no-unit", "mem-order", "frontend", "other"};
 
 static int group_of(int c) {
     switch (c) {
@@ -171,7 +171,8 @@ int main(int argc, char **argv) {
             int best = 1;
             for (int k = 2; k < GROUP_COUNT; k++)
                 if (sum[k] > sum[best]) best = k;
-            snprintf(msg, sizeof msg, "%s stack: %s dominates (%.1f%% of cycles); largest stall is %s (%.1f%%), base %.1f%%",
+            snprintf(msg, sizeof msg,
+                     "%s stack: %s dominates (%.1f%% of cycles); largest stall is %s (%.1f%%), base %.1f%%",
                      stack_stage_name((stack_stage)stg), group, 100 * sum[g] / cyc, group_names[best],
                      100 * sum[best] / cyc, 100 * sum[0] / cyc);
             check(best == g, msg);
@@ -179,7 +180,8 @@ int main(int argc, char **argv) {
         }
     }
     if (nwithin) {
-        static const char *const kinds[IDEAL_COUNT] = {"icache", "dcache", "bpred", "alu", "dcache+alu", "bpred+dcache"};
+        static const char *const kinds[IDEAL_COUNT] = {"icache", "dcache",     "bpred",
+                                                       "alu",    "dcache+alu", "bpred+dcache"};
         validation_options vo;
         memset(&vo, 0, sizeof vo);
         vo.cfg = cfg;

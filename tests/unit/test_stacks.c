@@ -152,10 +152,12 @@ static void test_classification(void **state) {
         feed(&v);
         const stacks_result *r = finish();
         for (int st = 0; st < STACK_STAGES; st++) {
-            stack_component want = st == STACK_COMMIT && cases[i].expect_commit ? cases[i].expect_commit : cases[i].expect;
+            stack_component want = cases[i].expect;
+            if (st == STACK_COMMIT && cases[i].expect_commit) want = cases[i].expect_commit;
             if (r->stage[st].cycles[want] != 1.0)
                 fail_msg("case %zu: %s at %s went to the wrong component (expected %s)", i,
-                         probe_stall_name(cases[i].stall), stack_stage_name((stack_stage)st), stack_component_name(want));
+                         probe_stall_name(cases[i].stall), stack_stage_name((stack_stage)st),
+                         stack_component_name(want));
         }
         stop();
     }
@@ -179,7 +181,8 @@ static void test_carry_over(void **state) {
     feed(&v);
     v.stage[STAGE_ISSUE] = sv(9, 8, STALL_NONE, NONE); /* 1, carry 5 (n beyond the stage width is still counted) */
     feed(&v);
-    /* a repeated view uses up the carry cycle by cycle: 1 + 5 = 6 → 1 (carry 2), 1 + 2 = 3 → 0.75, then 0.25 each */
+    /* a repeated view uses up the carry cycle by cycle: 1 + 5 = 6 → 1 (carry 2), 1 + 2 = 3 → 0.75,
+     * then 0.25 each */
     v.stage[STAGE_ISSUE] = sv(1, 8, STALL_NOT_READY, dep);
     v.repeat = 10;
     feed(&v);

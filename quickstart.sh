@@ -5,4 +5,7 @@ cd "$(dirname "$0")"
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
-exec build/cyclescope exec --stats build/workloads/sort
+# The main job on a bundled workload: run summary, the CPI stacks at dispatch, issue and
+# commit, the FLOPS stack, and the HTML report (written to build/cyclescope-report.html).
+cd build
+exec ./cyclescope run workloads/tree 10000

@@ -58,7 +58,11 @@ typedef struct cli_timing_options {
     int set_count;
     uint64_t warmup, max;
     const char *json_path, *pipeview_path;
+    const char *report_path;  /* HTML report; NULL: CLI_DEFAULT_REPORT */
+    bool no_report;           /* --no-report */
 } cli_timing_options;
+
+#define CLI_DEFAULT_REPORT "cyclescope-report.html"
 
 #define CLI_TIMING_OPTIONS_HELP                                                              \
     "  --config NAME|FILE configuration: a name from configs/ (rpstacks, bdw, knl,\n"        \
@@ -67,20 +71,35 @@ typedef struct cli_timing_options {
     "  --warmup N         the first N µops only warm caches and predictors\n"                \
     "  --max N            time N instructions after the warm-up (default: all)\n"            \
     "  --json FILE        also write the results as JSON (- for stdout)\n"                   \
-    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"
+    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"                \
+    "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n" \
+    "                     (default " CLI_DEFAULT_REPORT " in the current directory)\n"        \
+    "  --no-report        write no HTML report\n"
 
-enum { OPT_CONFIG = 1100, OPT_SET, OPT_WARMUP, OPT_TMAX, OPT_JSON, OPT_PIPEVIEW };
+enum { OPT_CONFIG = 1100, OPT_SET, OPT_WARMUP, OPT_TMAX, OPT_JSON, OPT_PIPEVIEW, OPT_REPORT, OPT_NO_REPORT };
 #define CLI_TIMING_LONG_OPTIONS                                                                           \
     {"config", required_argument, 0, OPT_CONFIG}, {"set", required_argument, 0, OPT_SET},                \
         {"warmup", required_argument, 0, OPT_WARMUP}, {"max", required_argument, 0, OPT_TMAX},            \
-        {"json", required_argument, 0, OPT_JSON}, {"pipeview", required_argument, 0, OPT_PIPEVIEW}
+        {"json", required_argument, 0, OPT_JSON}, {"pipeview", required_argument, 0, OPT_PIPEVIEW},       \
+        {"report", required_argument, 0, OPT_REPORT}, {"no-report", no_argument, 0, OPT_NO_REPORT}
 
 /* Handle one timing option; false if `opt` is not one. Sets *bad after printing a usage error. */
 bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const char *verb, bool *bad);
 /* Load and override the configuration; prints the error and returns false on failure. */
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg);
-/* Time `src` and report; `what` names the program or trace. Returns the exit code. */
+/* Time `src` with the stacks observer and report: the run summary and the three
+ * CPI stacks on stdout, --json, and the HTML report (unless --no-report); `what`
+ * names the program or trace. Returns the exit code. */
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what);
+/* Print the run summary, the three CPI stacks and the FLOPS stack, and the
+ * validation if `val` is not NULL; write --json and the HTML report. Returns the exit code. */
+struct run_summary;
+struct stacks_result;
+struct validation_result;
+int cli_timing_report(const cli_timing_options *t, const struct run_summary *sum, const struct stacks_result *stacks,
+                      const struct validation_result *val);
+/* "PROG ARG1 ARG2…" into buf, for report titles. */
+void cli_describe_command(char *buf, size_t size, int argc, char **argv);
 
 /* Verbs */
 int cmd_exec(int argc, char **argv);
@@ -93,5 +112,7 @@ int cmd_config(int argc, char **argv);
 void help_config(void);
 int cmd_trace(int argc, char **argv);
 void help_trace(void);
+int cmd_stacks(int argc, char **argv);
+void help_stacks(void);
 
 #endif

@@ -1,4 +1,6 @@
-/* cyclescope run: time a RISC-V program on a core model, fed live by the emulator. */
+/* cyclescope run: the main job. Time a RISC-V program on a core model, fed live
+ * by the emulator; print the run summary and the CPI stacks at dispatch, issue
+ * and commit, and write the HTML report. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,8 +11,12 @@ void help_run(void) {
     printf("usage: cyclescope run [options] PROG [ARGS…]\n"
            "\n"
            "Run the static RISC-V executable PROG in the emulator and time every\n"
-           "instruction on a core model. Prints cycles, IPC/CPI, branch and cache\n"
-           "statistics and structure occupancies after the program's own output.\n"
+           "instruction on a core model. After the program's own output, prints the\n"
+           "run summary (cycles, IPC/CPI, branch and cache statistics, occupancies),\n"
+           "the CPI stacks measured at dispatch, issue and commit side by side, and\n"
+           "the FLOPS stack; writes all of it, with the IPC and FLOPS stacks drawn,\n"
+           "as one self-contained HTML file (" CLI_DEFAULT_REPORT " unless told otherwise).\n"
+           "`cyclescope stacks --validate` checks the stacks against idealised machines.\n"
            "\n"
            "options:\n" CLI_TIMING_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP);
 }
@@ -33,11 +39,7 @@ int cmd_run(int argc, char **argv) {
     if (!e) return EXIT_RUN_FAILED;
     uop_source *src = emu_source_create(e);
     char what[512];
-    snprintf(what, sizeof what, "%s", argv[optind]);
-    for (int i = optind + 1; i < argc && strlen(what) < 400; i++) {
-        strncat(what, " ", sizeof what - strlen(what) - 1);
-        strncat(what, argv[i], sizeof what - strlen(what) - 1);
-    }
+    cli_describe_command(what, sizeof what, argc - optind, argv + optind);
     fflush(stdout);
     int rc = cli_timing_run(&t, src, what);
     if (rc == 0 && emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));

@@ -12,6 +12,7 @@ static const cli_verb verbs[] = {
     {"run", "time a RISC-V program on a core model (live emulator)", cmd_run, help_run},
     {"config", "show a configuration, fully resolved", cmd_config, help_config},
     {"trace", "record, inspect, import and export trace files (.cst, ChampSim)", cmd_trace, help_trace},
+    {"stacks", "CPI/IPC/FLOPS stacks of a run; --validate against idealised machines", cmd_stacks, help_stacks},
 };
 enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
 

@@ -1,5 +1,6 @@
-/* What `run` and `sim` share: configuration, warm-up and limits, the timing
- * run itself, and its report. */
+/* What `run`, `stacks` and `sim` share: configuration, warm-up and limits, the
+ * timing run itself with the stacks observer, and its reports (terminal,
+ * JSON, HTML). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,11 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
         return true;
     case OPT_JSON: t->json_path = arg; return true;
     case OPT_PIPEVIEW: t->pipeview_path = arg; return true;
+    case OPT_REPORT:
+        t->report_path = arg;
+        t->no_report = false;
+        return true;
+    case OPT_NO_REPORT: t->no_report = true; return true;
     default: return false;
     }
 }
@@ -51,6 +57,51 @@ bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
     return true;
 }
 
+void cli_describe_command(char *buf, size_t size, int argc, char **argv) {
+    if (!size) return;
+    buf[0] = 0;
+    for (int i = 0; i < argc; i++) {
+        size_t len = strlen(buf);
+        if (len + 1 >= size) break;
+        snprintf(buf + len, size - len, "%s%s", i ? " " : "", argv[i]);
+    }
+}
+
+static int write_reports(const cli_timing_options *t, const run_summary *sum, const stacks_result *stacks,
+                         const validation_result *val) {
+    cs_error err;
+    int rc = 0;
+    if (t->json_path) {
+        cJSON *j = report_run_json(sum);
+        cJSON_AddItemToObject(j, "stacks", report_stacks_json(stacks));
+        if (val) cJSON_AddItemToObject(j, "validation", report_validation_json(val));
+        if (!report_write_json(t->json_path, j, &err)) rc = cli_fail("%s", err.msg);
+        cJSON_Delete(j);
+    }
+    if (!t->no_report) {
+        const char *path = t->report_path ? t->report_path : CLI_DEFAULT_REPORT;
+        char title[600];
+        snprintf(title, sizeof title, "cyclescope: %s on %s", sum->program, sum->cfg->name);
+        html_report *h = html_report_begin(title);
+        html_report_run(h, sum);
+        html_report_stacks(h, stacks);
+        if (val) html_report_validation(h, val);
+        if (!html_report_write(h, path, &err)) rc = cli_fail("%s", err.msg);
+        else if (strcmp(path, "-") != 0) printf("\nHTML report: %s (open it in a browser)\n", path);
+        html_report_free(h);
+    }
+    return rc;
+}
+
+int cli_timing_report(const cli_timing_options *t, const run_summary *sum, const stacks_result *stacks,
+                      const validation_result *val) {
+    report_run_text(sum, stdout);
+    report_stacks_text(stacks, stdout);
+    if (val) report_validation_text(val, stdout);
+    fflush(stdout);
+    return write_reports(t, sum, stacks, val);
+}
+
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what) {
     uarch_config cfg;
     if (!cli_load_config(t, &cfg)) return EXIT_RUN_FAILED;
@@ -67,6 +118,9 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         probe_observer obs = pipeview_observer(pv);
         core_observe(core, &obs);
     }
+    stacks_observer *so = stacks_observer_create();
+    probe_observer sobs = stacks_observer_probe(so);
+    core_observe(core, &sobs);
     core_stats stats;
     core_run_options opt = {t->warmup, t->max, "simulating"};
     bool ok = core_run(core, src, &opt, &stats, &err);
@@ -75,13 +129,9 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
     if (!pipeview_close(pv, &err) && rc == 0) rc = cli_fail("%s", err.msg);
     if (rc == 0) {
         run_summary sum = {what, &cfg, &stats, t->warmup};
-        report_run_text(&sum, stdout);
-        if (t->json_path) {
-            cJSON *j = report_run_json(&sum);
-            if (!report_write_json(t->json_path, j, &err)) rc = cli_fail("%s", err.msg);
-            cJSON_Delete(j);
-        }
+        rc = cli_timing_report(t, &sum, stacks_observer_result(so), NULL);
     }
+    stacks_observer_destroy(so);
     core_destroy(core);
     return rc;
 }

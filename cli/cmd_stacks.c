@@ -1,0 +1,135 @@
+/* cyclescope stacks: the multi-stage CPI stacks, IPC and FLOPS stacks of a run
+ * and, with --validate, their check against idealised machines (Eyerman et
+ * al. §IV, §V-A): the baseline and six idealised machines timed in parallel. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report/report.h"
+
+void help_stacks(void) {
+    printf("usage: cyclescope stacks [--validate] [options] PROG [ARGS…]\n"
+           "\n"
+           "Time the static RISC-V executable PROG and print its CPI stacks measured\n"
+           "at dispatch, issue and commit (Eyerman et al., Table II), side by side,\n"
+           "and its FLOPS stack (Table III) at the configuration's core.freq_ghz.\n"
+           "Every stack sums to the cycle count.\n"
+           "\n"
+           "With --validate, also time six idealised machines — perfect I-cache,\n"
+           "perfect D-cache, perfect branch prediction, 1-cycle arithmetic, perfect\n"
+           "D-cache + 1-cycle arithmetic, perfect bpred + perfect D-cache — in\n"
+           "parallel, and report for each the component the three stacks give, the\n"
+           "actual CPI reduction, whether it lies within the stacks' range, the §V-A\n"
+           "error, and for the pairs whether the stalls were hidden or overlapped.\n"
+           "Only the baseline run's program output is shown.\n"
+           "\n"
+           "options:\n"
+           "  --validate         time the idealised machines too (see above)\n"
+           "  --jobs N           machines timed at once with --validate (default: the\n"
+           "                     number of processors)\n" CLI_TIMING_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP
+           "\n"
+           "Unlike `run`, `stacks` writes the HTML report only when --report is given;\n"
+           "with --validate it includes the validation table and chart.\n");
+}
+
+enum { OPT_VALIDATE = 1300, OPT_JOBS };
+
+/* Each validation run creates its own emulator, in its own process. */
+typedef struct guest_source {
+    cli_guest_options *g;
+    const char *path;
+    emu_t *emu;
+} guest_source;
+
+static uop_source *guest_open(void *ctx, cs_error *err) {
+    guest_source *s = ctx;
+    s->emu = emu_create(s->path, &s->g->emu, err);
+    return s->emu ? emu_source_create(s->emu) : NULL;
+}
+
+static bool guest_close(void *ctx, uop_source *src, cs_error *err) {
+    guest_source *s = ctx;
+    bool ok = emu_state(s->emu) != EMU_FAILED;
+    if (!ok) cs_error_set(err, "%s", emu_error(s->emu));
+    uop_source_destroy(src);
+    emu_destroy(s->emu);
+    s->emu = NULL;
+    return ok;
+}
+
+static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs, const char *path,
+                    const char *what) {
+    validation_options vo;
+    memset(&vo, 0, sizeof vo);
+    if (!cli_load_config(t, &vo.cfg)) return EXIT_RUN_FAILED;
+    guest_source gs = {g, path, NULL};
+    vo.run = (core_run_options){t->warmup, t->max, NULL};
+    vo.jobs = jobs;
+    vo.show_output = true;
+    vo.source = (stacks_source){&gs, guest_open, guest_close};
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "cyclescope: timing the baseline and %d idealised machines, %d at a time…\n", IDEAL_COUNT,
+                jobs > 0 ? jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
+    validation_result *v = calloc(1, sizeof *v);
+    snprintf(v->program, sizeof v->program, "%s", what);
+    core_stats stats;
+    cs_error err;
+    int rc;
+    if (!stacks_validate(&vo, v, &stats, NULL, &err)) {
+        rc = cli_fail("%s", err.msg);
+    } else {
+        run_summary sum = {what, &vo.cfg, &stats, t->warmup};
+        rc = cli_timing_report(t, &sum, &v->base, v);
+    }
+    free(v);
+    return rc;
+}
+
+int cmd_stacks(int argc, char **argv) {
+    static const struct option longopts[] = {CLI_TIMING_LONG_OPTIONS,
+                                             CLI_GUEST_LONG_OPTIONS,
+                                             {"validate", no_argument, 0, OPT_VALIDATE},
+                                             {"jobs", required_argument, 0, OPT_JOBS},
+                                             {0, 0, 0, 0}};
+    cli_timing_options t = {0};
+    t.no_report = true; /* unlike `run`, an HTML report only when asked for */
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    bool bad = false, do_validate = false;
+    uint64_t jobs = 0;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (opt == OPT_VALIDATE) {
+            do_validate = true;
+        } else if (opt == OPT_JOBS) {
+            if (!cs_parse_count(optarg, &jobs) || jobs == 0 || jobs > 1024)
+                return cli_usage("stacks", "--jobs %s: not a count from 1 to 1024", optarg);
+        } else if (!cli_timing_option(&t, opt, optarg, "stacks", &bad) &&
+                   !cli_guest_option(&g, opt, optarg, "stacks", &bad)) {
+            return cli_usage("stacks", "unknown option");
+        }
+        if (bad) return EXIT_USAGE;
+    }
+    if (optind >= argc) return cli_usage("stacks", "no program given");
+    /* one emulator now: checks the program (and fills the guest options) before any timing */
+    emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
+    if (!e) return EXIT_RUN_FAILED;
+    char what[512];
+    cli_describe_command(what, sizeof what, argc - optind, argv + optind);
+    fflush(stdout);
+    int rc;
+    if (do_validate) {
+        emu_destroy(e);
+        return validate(&t, &g, (int)jobs, argv[optind], what);
+    }
+    uop_source *src = emu_source_create(e);
+    rc = cli_timing_run(&t, src, what);
+    if (rc == 0 && emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));
+    uop_source_destroy(src);
+    emu_destroy(e);
+    return rc;
+}

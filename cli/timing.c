@@ -3,6 +3,7 @@
  * JSON, HTML). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -86,8 +87,13 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
         html_report_run(h, sum);
         html_report_stacks(h, stacks);
         if (val) html_report_validation(h, val);
-        if (!html_report_write(h, path, &err)) rc = cli_fail("%s", err.msg);
-        else if (strcmp(path, "-") != 0) printf("\nHTML report: %s (open it in a browser)\n", path);
+        if (!html_report_write(h, path, &err)) {
+            rc = cli_fail("%s", err.msg);
+        } else if (strcmp(path, "-") != 0) {
+            char *full = realpath(path, NULL);
+            printf("\nHTML report: %s (open it in a browser)\n", full ? full : path);
+            free(full);
+        }
         html_report_free(h);
     }
     return rc;

@@ -141,8 +141,8 @@ static inline stack_component classify(const stage_view *v, bool literal) {
 static flops_component classify_fp(const fp_view *fp) {
     if (!fp->waiting) return FLOPS_FRONTEND;       /* Table III line 9: no FP work in the issue queue */
     if (fp->cause.kind != CAUSE_UOP) return FLOPS_OTHER;
-    if (fp->cause.state == UOPST_READY) return FLOPS_OTHER; /* ready FP work left unissued: structural */
     if (fp->cause.op_class == OPC_LOAD || fp->cause.op_class == OPC_ATOMIC) return FLOPS_MEMORY; /* lines 14-16 */
+    if (fp->cause.state == UOPST_READY) return FLOPS_OTHER; /* ready FP work left unissued: structural */
     return FLOPS_DEPEND;
 }
 

@@ -28,10 +28,16 @@ endforeach()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_w ${CYCLESCOPE_WORKLOAD_DIR})
   # The deadlock detector stops a run that commits nothing for too long, with a diagnostic.
+  # (a perfect I-cache, so the long stall is a data miss at the ROB head)
   add_test(NAME uarch.deadlock_diagnostic
            COMMAND ${_scripts}/expect_error.sh 125
                    "timing model deadlock: no µop committed for 1000 cycles .*ROB head seq [0-9]+ pc 0x[0-9a-f]+ load"
-                   ${_cs} run --set core.deadlock_cycles=1000 --set memory.latency=5000 ${_w}/ptr_chase 4)
+                   ${_cs} run --no-report --set ideal.icache=yes --set core.deadlock_cycles=1000
+                   --set memory.latency=5000 ${_w}/ptr_chase 4)
+  add_test(NAME uarch.deadlock_diagnostic.frontend
+           COMMAND ${_scripts}/expect_error.sh 125
+                   "timing model deadlock: no µop committed for 1000 cycles .*ROB empty; fetch waits for the I-cache fill"
+                   ${_cs} run --no-report --set core.deadlock_cycles=1000 --set memory.latency=5000 ${_w}/ptr_chase 4)
   add_test(NAME uarch.pipeview COMMAND ${_scripts}/pipeview_check.sh ${_cs} ${_w}/sort 2000)
 
   # Properties on every workload and configuration (tests/tools/uarch_check.c):

@@ -52,7 +52,7 @@ typedef enum mem_level { LEVEL_L1 = 1, LEVEL_L2 = 2, LEVEL_L3 = 3, LEVEL_MEM = 4
     X(STALL_IQ_EMPTY, "iq-empty")                                               \
     X(STALL_NOT_READY, "not-ready")       /* oldest waiting µop lacks operands */ \
     X(STALL_NO_UNIT, "no-unit")           /* ready µops, no free functional unit or port */ \
-    X(STALL_MEM_ORDER, "mem-order")       /* a ready load waits for older stores */ \
+    X(STALL_MEM_ORDER, "mem-order")       /* a ready load waits for an older store (the cause) */ \
     X(STALL_NO_MSHR, "no-mshr")           /* a ready load cannot get a miss register */ \
     /* commit */                                                                \
     X(STALL_ROB_EMPTY, "rob-empty")                                             \

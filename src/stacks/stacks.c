@@ -99,7 +99,7 @@ static inline stack_component blame_uop(const stall_cause *c, bool literal) {
 static stack_component rule(probe_stall stall, cause_kind kind) {
     /* the structural stalls only issue sees */
     switch (stall) {
-    case STALL_MEM_ORDER: return COMP_MEM_ORDER; /* the cause names the load; the wait is for a store */
+    case STALL_MEM_ORDER: return COMP_MEM_ORDER; /* the cause is the older store the load waits for */
     case STALL_NO_MSHR: return COMP_DCACHE_MEM;  /* every L1D miss register is held by an outstanding miss */
     case STALL_NO_UNIT:
         /* a busy unit with a µop to blame (an in-order pipe frozen by the miss of the µop in it)

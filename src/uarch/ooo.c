@@ -39,6 +39,7 @@ typedef struct rob_entry {
     /* wake-up: the consumers waiting for this µop to issue, an intrusive list
      * through the consumers' `next` links (one per source slot) */
     uint32_t first_consumer, next_consumer[3];
+    uint32_t mem_wait_idx; /* ROB slot of the store a load waits for (t.mem_wait_seq) */
     uint8_t first_slot, next_slot[3];
     uint8_t pending;      /* producers that have not issued yet */
     uint8_t pool;
@@ -141,7 +142,10 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
         o->pool[p].used_at = calloc(cfg->pool[p].count, sizeof(uint64_t));
         for (int k = 0; k < OPC_COUNT; k++) {
             if (cfg->pool[p].classes & (1u << k)) o->pool_of[k] = (uint8_t)p;
-            if ((cfg->pool[p].classes & (1u << k)) && is_fp_arith((uint8_t)k)) o->fp_pool[p] = true;
+            /* the FLOPS stack's k counts the units that add, multiply or fuse
+             * (Eyerman et al. §III-C), not a separate divider */
+            if ((cfg->pool[p].classes & (1u << k)) && (k == OPC_FP_ADD || k == OPC_FP_MUL || k == OPC_FP_FMA))
+                o->fp_pool[p] = true;
         }
     }
     for (uint32_t p = 0; p < cfg->pool_count; p++)
@@ -325,11 +329,13 @@ static int load_order(ooo *o, rob_entry *e) {
         bool executed = s->issued && s->t.complete <= o->now;
         if (o->cfg.mem_order == MEM_ORDER_CONSERVATIVE && !executed) {
             e->t.mem_wait_seq = s->t.seq;
+            e->mem_wait_idx = idx;
             return -1;
         }
         if (!overlap) continue;
         if (!executed) {
             e->t.mem_wait_seq = s->t.seq;
+            e->mem_wait_idx = idx;
             return -1;
         }
         return 1;
@@ -476,8 +482,9 @@ static stage_view issue_stage(ooo *o, const probe_set *probes, fp_view *fp) {
         const rob_entry *p = blocking_producer(o, e);
         v.cause = p ? uop_cause(o, p) : uop_cause(o, e);
     } else if (v.stall == STALL_MEM_ORDER) {
-        v.cause = uop_cause(o, e);
-        v.cause.seq = e->t.mem_wait_seq;
+        /* blame the older store the load waits for */
+        const rob_entry *st = &o->rob[e->mem_wait_idx];
+        v.cause = st->t.seq == e->t.mem_wait_seq ? uop_cause(o, st) : uop_cause(o, e);
     } else {
         v.cause = uop_cause(o, e);
         v.cause.kind = CAUSE_STRUCTURE;
@@ -699,12 +706,22 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
 /* ---- the cycle loop ---- */
 
 static void deadlock_error(const ooo *o, cs_error *err) {
+    char what[160];
     const rob_entry *h = &o->rob[o->rob_head];
+    if (o->rob_count)
+        snprintf(what, sizeof what, "ROB head seq %" PRIu64 " pc 0x%" PRIx64 " %s %s", h->t.seq, h->t.u.pc,
+                 isa_class_name((op_class)h->t.u.op_class), h->issued ? "issued" : "not issued");
+    else if (o->fill_pending)
+        snprintf(what, sizeof what, "ROB empty; fetch waits for the I-cache fill of 0x%" PRIx64 " until cycle %" PRIu64,
+                 o->fill_line << o->line_bits, o->fill_until);
+    else if (o->wait_branch)
+        snprintf(what, sizeof what, "ROB empty; fetch waits for mispredicted branch seq %" PRIu64, o->wait_seq);
+    else
+        snprintf(what, sizeof what, "ROB empty");
     cs_error_set(err,
                  "timing model deadlock: no µop committed for %u cycles (cycle %" PRIu64 "; ROB %u, IQ %u, "
-                 "frontend %u µops; ROB head seq %" PRIu64 " pc 0x%" PRIx64 " %s %s)",
-                 o->cfg.deadlock_cycles, o->now, o->rob_count, o->iq_count, o->fe_count, h->t.seq, h->t.u.pc,
-                 isa_class_name((op_class)h->t.u.op_class), h->issued ? "issued" : "not issued");
+                 "frontend %u µops; %s)",
+                 o->cfg.deadlock_cycles, o->now, o->rob_count, o->iq_count, o->fe_count, what);
 }
 
 static bool same_stage(const stage_view *a, const stage_view *b) {

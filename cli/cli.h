@@ -87,6 +87,9 @@ enum { OPT_CONFIG = 1100, OPT_SET, OPT_WARMUP, OPT_TMAX, OPT_JSON, OPT_PIPEVIEW,
 bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const char *verb, bool *bad);
 /* Load and override the configuration; prints the error and returns false on failure. */
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg);
+/* Check the configuration before a program runs, and ask the emulator for results
+ * in its µops if the model predicts values. Prints the error and returns false. */
+bool cli_prepare_guest(const cli_timing_options *t, cli_guest_options *g);
 /* Time `src` with the stacks observer and report: the run summary and the three
  * CPI stacks on stdout, --json, and the HTML report (unless --no-report); `what`
  * names the program or trace. Returns the exit code. */
@@ -114,5 +117,7 @@ int cmd_trace(int argc, char **argv);
 void help_trace(void);
 int cmd_stacks(int argc, char **argv);
 void help_stacks(void);
+int cmd_sim(int argc, char **argv);
+void help_sim(void);
 
 #endif

@@ -35,6 +35,7 @@ int cmd_run(int argc, char **argv) {
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage("run", "no program given");
+    if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
     if (!e) return EXIT_RUN_FAILED;
     uop_source *src = emu_source_create(e);

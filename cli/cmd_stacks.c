@@ -115,6 +115,7 @@ int cmd_stacks(int argc, char **argv) {
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage("stacks", "no program given");
+    if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
     /* one emulator now: checks the program (and fills the guest options) before any timing */
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
     if (!e) return EXIT_RUN_FAILED;

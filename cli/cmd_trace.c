@@ -27,7 +27,9 @@ void help_trace(void) {
            "  --skip N           fast-forward N instructions first (K, M, G suffixes)\n"
            "  --max N            record at most N instructions\n"
            "  --level N          zstd level, 1..19 (default 9)\n"
-           "  --frame-uops N     µops per frame, the unit of seeking (default 1048576)\n" CLI_GUEST_OPTIONS_HELP
+           "  --frame-uops N     µops per frame, the unit of seeking (default 1048576)\n"
+           "  --values           keep every instruction's result (for value prediction,\n"
+           "                     inorder.value_prediction); results compress poorly\n" CLI_GUEST_OPTIONS_HELP
            "\n"
            "trace info FILE\n"
            "  the header, the counts, the mix by operation class and the compressed size per\n"
@@ -58,7 +60,7 @@ static const char *const trace_usage = "trace";
 
 /* ---- record --------------------------------------------------------------------------- */
 
-enum { OPT_SKIP = 2000, OPT_MAX, OPT_LEVEL, OPT_FRAME, OPT_FROM, OPT_COUNT, OPT_CLOUDSUITE, OPT_RISCV };
+enum { OPT_SKIP = 2000, OPT_MAX, OPT_LEVEL, OPT_FRAME, OPT_FROM, OPT_COUNT, OPT_CLOUDSUITE, OPT_RISCV, OPT_VALUES };
 
 static bool parse_count(const char *opt, const char *arg, uint64_t *out, bool *bad) {
     if (cs_parse_count(arg, out)) return true;
@@ -72,6 +74,7 @@ static int trace_record(int argc, char **argv) {
                                              {"max", required_argument, 0, OPT_MAX},
                                              {"level", required_argument, 0, OPT_LEVEL},
                                              {"frame-uops", required_argument, 0, OPT_FRAME},
+                                             {"values", no_argument, 0, OPT_VALUES},
                                              {"output", required_argument, 0, 'o'},
                                              {"help", no_argument, 0, 'h'},
                                              CLI_GUEST_LONG_OPTIONS,
@@ -90,6 +93,7 @@ static int trace_record(int argc, char **argv) {
         case OPT_SKIP: parse_count("--skip", optarg, &skip, &bad); break;
         case OPT_MAX: parse_count("--max", optarg, &max, &bad); break;
         case OPT_FRAME: parse_count("--frame-uops", optarg, &frame, &bad); break;
+        case OPT_VALUES: g.emu.record_values = true; break;
         case OPT_LEVEL:
             if (parse_count("--level", optarg, &level, &bad) && (level < 1 || level > 19)) {
                 cli_usage(trace_usage, "--level %s: not in 1..19", optarg);
@@ -119,7 +123,7 @@ static int trace_record(int argc, char **argv) {
         }
     }
     cst_meta meta = {.isa = CST_ISA_RV64GC,
-                     .fields = CST_FIELDS_ALL,
+                     .fields = CST_FIELDS_ALL | (g.emu.record_values ? CST_FIELD_VALUES : 0),
                      .argc = argc - optind,
                      .argv = (const char *const *)(argv + optind),
                      .skipped = emu_icount(e),
@@ -174,10 +178,9 @@ static int trace_record(int argc, char **argv) {
 
 static void print_fields(uint32_t fields) {
     static const char *const names[] = {"pc", "next_pc", "encoding", "op_class", "regs",
-                                        "mem_addr", "mem_size", "taken", "fp_ops"};
+                                        "mem_addr", "mem_size", "taken", "fp_ops", "values"};
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
         if (fields & (1u << i)) printf(" %s", names[i]);
-    if (fields & ~(uint32_t)CST_FIELDS_ALL) printf(" (unknown bits 0x%x)", fields & ~(uint32_t)CST_FIELDS_ALL);
     printf("\n");
 }
 

@@ -10,6 +10,7 @@ static const cli_verb verbs[] = {
     {"exec", "run a RISC-V program like qemu-riscv64 (--stats: count and mix)", cmd_exec, help_exec},
     {"disasm", "disassemble a RISC-V executable as objdump -d does", cmd_disasm, help_disasm},
     {"run", "time a RISC-V program on a core model (live emulator)", cmd_run, help_run},
+    {"sim", "time a trace file (.cst or ChampSim) on a core model", cmd_sim, help_sim},
     {"config", "show a configuration, fully resolved", cmd_config, help_config},
     {"trace", "record, inspect, import and export trace files (.cst, ChampSim)", cmd_trace, help_trace},
     {"stacks", "CPI/IPC/FLOPS stacks of a run; --validate against idealised machines", cmd_stacks, help_stacks},

@@ -68,6 +68,13 @@ void cli_describe_command(char *buf, size_t size, int argc, char **argv) {
     }
 }
 
+bool cli_prepare_guest(const cli_timing_options *t, cli_guest_options *g) {
+    uarch_config cfg;
+    if (!cli_load_config(t, &cfg)) return false;
+    g->emu.record_values = cfg.model == MODEL_INORDER && cfg.inorder.value_prediction;
+    return true;
+}
+
 static int write_reports(const cli_timing_options *t, const run_summary *sum, const stacks_result *stacks,
                          const validation_result *val) {
     cs_error err;

@@ -29,6 +29,7 @@ foreach(case
     "big_endian|big-endian"
     "dynamic_interp|dynamically linked.*link with -static"
     "entry_outside|entry point 0x90000"
+    "odd_entry_point|entry point 0xffffffff is not 2-byte aligned"
     "no_load|no loadable segment")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 file)

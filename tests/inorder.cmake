@@ -29,9 +29,12 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND ${_cs} run --config inorder1 --max 200000 ${_wd}/sort ${CYCLESCOPE_WORKLOAD_sort_SMALL_ARGS})
   set_tests_properties(inorder.cli.run_inorder1 PROPERTIES PASS_REGULAR_EXPRESSION
     "on inorder1 \\(in-order model\\).*cycles issuing k instructions:  0: [0-9.]+%  1: [0-9.]+%\n")
-  add_test(NAME inorder.cli.value_prediction_refused
-           COMMAND ${_scripts}/expect_error.sh 125 "value_prediction = yes: µop streams carry no result values"
-                   ${_cs} run --config inorder3 --set inorder.value_prediction=yes ${_wd}/dep_add 10)
+  # Value prediction (§8.1) on a live run: the emulator hands the model every result.
+  add_test(NAME inorder.cli.value_prediction
+           COMMAND ${_cs} run --config inorder3 --set inorder.value_prediction=yes --max 300000 --no-report
+                   ${_wd}/interp ${CYCLESCOPE_WORKLOAD_interp_SMALL_ARGS})
+  set_tests_properties(inorder.cli.value_prediction PROPERTIES PASS_REGULAR_EXPRESSION
+    "value predictions: [1-9][0-9]*, mispredicted [0-9]+")
 
   foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
     add_test(NAME inorder.order.${w}

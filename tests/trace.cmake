@@ -74,5 +74,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     "CYCLESCOPE_TEST_DATA=${CMAKE_CURRENT_SOURCE_DIR};CYCLESCOPE_BUILD=${CMAKE_BINARY_DIR}")
   add_test(NAME trace.size COMMAND bench_trace --size-only --check-size 2)
   set_tests_properties(trace.size PROPERTIES LABELS slow)
+  # `cyclescope sim` on a recorded trace = `cyclescope run` on the program, to the cycle
+  add_test(NAME sim.cli COMMAND ${_scripts}/sim_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
 # ---- end trace files ------------------------------------------------------------------

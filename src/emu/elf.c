@@ -116,6 +116,11 @@ static bool check_headers(elf_image *img, cs_error *err) {
         cs_error_set(err, "%s: malformed ELF: no loadable segment", p);
         return false;
     }
+    if (eh->e_entry & 1) {
+        cs_error_set(err, "%s: malformed ELF: entry point 0x%" PRIx64 " is not 2-byte aligned", p,
+                     (uint64_t)eh->e_entry);
+        return false;
+    }
     if (!entry_ok) {
         cs_error_set(err, "%s: malformed ELF: entry point 0x%" PRIx64 " is not in an executable segment", p,
                      (uint64_t)eh->e_entry);

@@ -27,6 +27,8 @@ typedef struct emu_options {
     const char *allow_write_dir; /* NULL: the guest may write only to stdout and stderr */
     uint64_t seed;            /* for AT_RANDOM and getrandom */
     bool quiet;               /* no notices on stderr (denied writes, ...) */
+    bool record_values;       /* µop records carry their results (UOP_HAS_VALUE), for value
+                               * prediction; costs a little record speed */
 } emu_options;
 
 typedef enum emu_status {

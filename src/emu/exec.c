@@ -10,6 +10,10 @@
  * the second half of an instruction crossing a page is not executable. */
 static bool decode_at(emu_t *e, uint64_t pc, dinsn *d) {
     uint8_t bytes[4] = {0};
+    if (pc & 1) { /* jumps clear bit 0; only a bad entry point gets here */
+        emu_fault(e, SIGBUS, "instruction address misaligned: 0x%" PRIx64, pc);
+        return false;
+    }
     page *p = mem_page(&e->m, pc);
     size_t off = pc & PAGE_MASK;
     bytes[0] = p->data[off];

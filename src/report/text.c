@@ -8,6 +8,7 @@
 
 void table_init(text_table *t, int cols, const char *const *head, const char *align) {
     memset(t, 0, sizeof *t);
+    if (cols > TABLE_MAX_COLS) abort(); /* a programming error: the tables are fixed */
     t->cols = cols;
     for (int c = 0; c < cols; c++) {
         t->head[c] = head[c];

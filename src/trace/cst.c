@@ -50,6 +50,9 @@ static uint32_t crc(const uint8_t *p, size_t n) {
 /* zigzag: signed deltas (mod 2^64) as small unsigned numbers */
 static inline uint64_t zz(uint64_t d) { return (d << 1) ^ (0 - (d >> 63)); }
 static inline uint64_t unzz(uint64_t z) { return (z >> 1) ^ (0 - (z & 1)); }
+/* The same for 32-bit value deltas. */
+static inline uint32_t zz32(uint32_t d) { return (d << 1) ^ (0 - (d >> 31)); }
+static inline uint32_t unzz32(uint32_t z) { return (z >> 1) ^ (0 - (z & 1)); }
 
 const char *cst_isa_name(unsigned isa) {
     switch (isa) {
@@ -163,7 +166,8 @@ struct cst_writer {
     cst_table table;
     uint64_t prev_pc, prev_next, prev_addr;
     uint32_t prev_k, fuops, finsns;
-    bytes tags, stat, pcs, addrs;
+    bool values; /* CST_FIELD_VALUES: keep results */
+    bytes tags, stat, pcs, addrs, vals;
     /* output */
     ZSTD_CCtx *cctx;
     uint8_t *cbuf;
@@ -205,6 +209,7 @@ static void encode_uop(cst_writer *w, const uop *u) {
     bytes_reserve(&w->stat, 16);
     bytes_reserve(&w->pcs, 20);
     bytes_reserve(&w->addrs, 10);
+    bytes_reserve(&w->vals, 5);
     const uint8_t taken = u->flags & UOP_TAKEN, cont = u->flags & UOP_CONTINUES;
     uint8_t tag = (taken ? CST_TAG_TAKEN : 0) | (cont ? CST_TAG_CONT : 0);
     uint32_t k = cont ? w->prev_k + 1 : 0;
@@ -214,6 +219,7 @@ static void encode_uop(cst_writer *w, const uop *u) {
         put_uvar(&w->pcs, zz(u->pc - expected));
     }
     uint8_t base = u->flags & (uint8_t) ~(UOP_TAKEN | UOP_CONTINUES);
+    if (!w->values) base &= (uint8_t)~UOP_HAS_VALUE;
     uint8_t has_addr = (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) || u->mem_addr;
     cst_static *s = cst_table_find(&w->table, u->pc, k);
     if (!s || !static_same(s, u, has_addr)) {
@@ -227,6 +233,7 @@ static void encode_uop(cst_writer *w, const uop *u) {
         else if (w->isa == CST_ISA_RV64GC && u->encoding) s->fall_len = (u->encoding & 3) == 3 ? 4 : 2;
         else s->fall_len = 0;
         s->last_addr = s->stride = s->last_target = 0;
+        s->last_value = 0;
         tag |= CST_TAG_STATIC;
         put_static(&w->stat, s);
     }
@@ -258,6 +265,10 @@ static void encode_uop(cst_writer *w, const uop *u) {
         s->stride = a - s->last_addr;
         s->last_addr = a;
         w->prev_addr = a;
+    }
+    if (base & UOP_HAS_VALUE) { /* delta from this instruction's last result */
+        put_uvar(&w->vals, zz32(u->value - s->last_value));
+        s->last_value = u->value;
     }
     put_u8(&w->tags, tag);
     w->prev_pc = u->pc;
@@ -300,11 +311,13 @@ static bool zstd_feed(cst_writer *w, ZSTD_outBuffer *out, const void *p, size_t 
 
 static bool flush_frame(cst_writer *w, cs_error *err) {
     if (!w->fuops) return true;
-    uint8_t prefix[CST_PAYLOAD_PREFIX];
+    uint8_t prefix[CST_PAYLOAD_PREFIX_VALUES];
+    size_t prefix_size = w->values ? CST_PAYLOAD_PREFIX_VALUES : CST_PAYLOAD_PREFIX;
     le32(prefix, (uint32_t)w->stat.len);
     le32(prefix + 4, (uint32_t)w->pcs.len);
     le32(prefix + 8, (uint32_t)w->addrs.len);
-    size_t raw = sizeof prefix + w->tags.len + w->stat.len + w->pcs.len + w->addrs.len;
+    le32(prefix + 12, (uint32_t)w->vals.len);
+    size_t raw = prefix_size + w->tags.len + w->stat.len + w->pcs.len + w->addrs.len + w->vals.len;
     size_t bound = ZSTD_compressBound(raw);
     if (bound > w->ccap) {
         free(w->cbuf);
@@ -314,11 +327,12 @@ static bool flush_frame(cst_writer *w, cs_error *err) {
     ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
     ZSTD_CCtx_setPledgedSrcSize(w->cctx, raw);
     ZSTD_outBuffer out = {w->cbuf, bound, 0};
-    if (!zstd_feed(w, &out, prefix, sizeof prefix, ZSTD_e_continue, err) ||
+    if (!zstd_feed(w, &out, prefix, prefix_size, ZSTD_e_continue, err) ||
         !zstd_feed(w, &out, w->tags.p, w->tags.len, ZSTD_e_continue, err) ||
         !zstd_feed(w, &out, w->stat.p, w->stat.len, ZSTD_e_continue, err) ||
         !zstd_feed(w, &out, w->pcs.p, w->pcs.len, ZSTD_e_continue, err) ||
-        !zstd_feed(w, &out, w->addrs.p, w->addrs.len, ZSTD_e_end, err))
+        !zstd_feed(w, &out, w->addrs.p, w->addrs.len, ZSTD_e_continue, err) ||
+        !zstd_feed(w, &out, w->vals.p, w->vals.len, ZSTD_e_end, err))
         return false;
 
     cst_frame_info fi = {.offset = w->offset,
@@ -348,7 +362,7 @@ static bool flush_frame(cst_writer *w, cs_error *err) {
     w->prev_pc = w->prev_next = w->prev_addr = 0;
     w->prev_k = 0;
     w->fuops = w->finsns = 0;
-    w->tags.len = w->stat.len = w->pcs.len = w->addrs.len = 0;
+    w->tags.len = w->stat.len = w->pcs.len = w->addrs.len = w->vals.len = 0;
     return true;
 }
 
@@ -380,6 +394,7 @@ cst_writer *cst_writer_create(const char *path, const cst_meta *meta, cs_error *
     w->f = f;
     w->path = strdup(path);
     w->isa = meta->isa;
+    w->values = (meta->fields & CST_FIELD_VALUES) != 0;
     w->frame_uops = meta->frame_uops ? meta->frame_uops : CST_DEFAULT_FRAME_UOPS;
     if (w->frame_uops > CST_MAX_FRAME_UOPS) w->frame_uops = CST_MAX_FRAME_UOPS;
     cst_table_init(&w->table);
@@ -448,6 +463,7 @@ static void writer_free(cst_writer *w) {
     free(w->stat.p);
     free(w->pcs.p);
     free(w->addrs.p);
+    free(w->vals.p);
     ZSTD_freeCCtx(w->cctx);
     free(w->cbuf);
     free(w->frames);
@@ -552,22 +568,26 @@ void cst_decoder_init(cst_decoder *d) {
 void cst_decoder_free(cst_decoder *d) { cst_table_free(&d->table); }
 
 bool cst_decoder_start(cst_decoder *d, const uint8_t *payload, size_t size, uint32_t n, const char **why) {
-    if (size < CST_PAYLOAD_PREFIX) {
+    size_t prefix = d->values ? CST_PAYLOAD_PREFIX_VALUES : CST_PAYLOAD_PREFIX;
+    if (size < prefix) {
         *why = "payload shorter than its stream lengths";
         return false;
     }
     uint64_t ls = rd32(payload), lp = rd32(payload + 4), la = rd32(payload + 8);
-    if ((uint64_t)CST_PAYLOAD_PREFIX + n + ls + lp + la != size) {
+    uint64_t lv = d->values ? rd32(payload + 12) : 0;
+    if ((uint64_t)prefix + n + ls + lp + la + lv != size) {
         *why = "stream lengths do not add up to the payload size";
         return false;
     }
-    d->tags = payload + CST_PAYLOAD_PREFIX;
+    d->tags = payload + prefix;
     d->stat = d->tags + n;
     d->stat_end = d->stat + ls;
     d->pcs = d->stat_end;
     d->pcs_end = d->pcs + lp;
     d->addrs = d->pcs_end;
     d->addrs_end = d->addrs + la;
+    d->vals = d->addrs_end;
+    d->vals_end = d->vals + lv;
     d->n = n;
     d->i = 0;
     d->prev_pc = d->prev_next = d->prev_addr = 0;
@@ -581,6 +601,7 @@ bool cst_decoder_done(const cst_decoder *d, const char **why) {
     else if (d->stat != d->stat_end) *why = "unused bytes in the static stream";
     else if (d->pcs != d->pcs_end) *why = "unused bytes in the pc stream";
     else if (d->addrs != d->addrs_end) *why = "unused bytes in the address stream";
+    else if (d->vals != d->vals_end) *why = "unused bytes in the value stream";
     else return true;
     return false;
 }
@@ -644,6 +665,7 @@ static bool get_static(cst_static *s, const uint8_t **p, const uint8_t *end, con
     s->fall_len = *q++;
     s->has_addr = (mask & CST_S_HAS_ADDR) != 0;
     s->last_addr = s->stride = s->last_target = 0;
+    s->last_value = 0;
     *p = q;
     return true;
 short_stream:
@@ -656,7 +678,7 @@ long cst_decoder_run(cst_decoder *d, uop *out, size_t max, const char **why) {
     if (want > max) want = max;
     const uint8_t *tags = d->tags + d->i;
     const uint8_t *sp = d->stat, *se = d->stat_end, *pp = d->pcs, *pe = d->pcs_end, *ap = d->addrs,
-                  *ae = d->addrs_end;
+                  *ae = d->addrs_end, *vp = d->vals, *ve = d->vals_end;
     uint64_t P = d->prev_pc, N = d->prev_next, A = d->prev_addr;
     uint32_t pk = d->prev_k;
     size_t j;
@@ -728,6 +750,18 @@ long cst_decoder_run(cst_decoder *d, uop *out, size_t max, const char **why) {
         } else if (tag & (CST_TAG_ADDR_HIT | CST_TAG_ADDR_PREV)) {
             goto bad_addr_tag;
         }
+        if (flags & UOP_HAS_VALUE) {
+            if (!d->values) {
+                *why = "a result in a trace recorded without results";
+                goto fail;
+            }
+            if (!get_uvar(&vp, ve, &z) || z > UINT32_MAX) {
+                *why = "value stream ends early or holds a delta wider than 32 bits";
+                goto fail;
+            }
+            s->last_value += unzz32((uint32_t)z);
+            u->value = s->last_value;
+        }
         P = pc;
         N = next;
         pk = k;
@@ -736,6 +770,7 @@ long cst_decoder_run(cst_decoder *d, uop *out, size_t max, const char **why) {
     d->stat = sp;
     d->pcs = pp;
     d->addrs = ap;
+    d->vals = vp;
     d->prev_pc = P;
     d->prev_next = N;
     d->prev_addr = A;
@@ -794,6 +829,15 @@ static bool read_at(cst_reader *r, void *buf, size_t n, uint64_t off, cs_error *
     return true;
 }
 
+bool cst_probe(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char magic[CST_MAGIC_SIZE];
+    bool is_cst = fread(magic, 1, sizeof magic, f) == sizeof magic && memcmp(magic, CST_MAGIC, sizeof magic) == 0;
+    fclose(f);
+    return is_cst;
+}
+
 static bool parse_header(cst_reader *r, cs_error *err) {
     const char *path = r->path;
     uint64_t size = r->info.file_size;
@@ -828,6 +872,12 @@ static bool parse_header(cst_reader *r, cs_error *err) {
     in->version = version;
     in->isa = rd16(h + 10);
     in->fields = rd32(h + 12);
+    if (in->fields & ~(uint32_t)CST_FIELDS_KNOWN) {
+        free(h);
+        return fail_at(err, path, 12, "unknown fields 0x%x in the header (a newer .cst writer?)",
+                       in->fields & ~(uint32_t)CST_FIELDS_KNOWN);
+    }
+    r->dec.values = (in->fields & CST_FIELD_VALUES) != 0;
     in->header_size = hsize;
     in->frame_uops = rd32(h + 20);
     in->uops = rd64(h + 24);
@@ -889,6 +939,7 @@ static bool parse_header(cst_reader *r, cs_error *err) {
     r->frames = calloc(in->frames ? in->frames : 1, sizeof *r->frames);
     r->frame_crc = calloc(in->frames ? in->frames : 1, sizeof *r->frame_crc);
     uint64_t off = hsize, first = 0, insns = 0;
+    const uint64_t prefix = r->dec.values ? CST_PAYLOAD_PREFIX_VALUES : CST_PAYLOAD_PREFIX;
     for (uint32_t i = 0; i < in->frames; i++) {
         const uint8_t *e = ix + 8 + (size_t)i * CST_INDEX_ENTRY;
         cst_frame_info *fi = &r->frames[i];
@@ -905,8 +956,8 @@ static bool parse_header(cst_reader *r, cs_error *err) {
         else if (fi->first_uop != first) bad = "first µop does not follow the previous frame";
         else if (fi->uops == 0 || fi->uops > 2 * (uint32_t)CST_MAX_FRAME_UOPS) bad = "µop count out of range";
         else if (fi->insns > fi->uops) bad = "more instructions than µops";
-        else if (fi->raw_size < CST_PAYLOAD_PREFIX + (uint64_t)fi->uops ||
-                 fi->raw_size > CST_PAYLOAD_PREFIX + (uint64_t)fi->uops * CST_MAX_BYTES_PER_UOP)
+        else if (fi->raw_size < prefix + (uint64_t)fi->uops ||
+                 fi->raw_size > prefix + (uint64_t)fi->uops * CST_MAX_BYTES_PER_UOP)
             bad = "payload size out of range";
         else if (fi->compressed_size == 0 || fi->offset + CST_FRAME_HEADER + fi->compressed_size > index_offset)
             bad = "frame runs past the index";

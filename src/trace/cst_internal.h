@@ -19,9 +19,10 @@ enum {
     CST_FRAME_HEADER = 32,
     CST_INDEX_ENTRY = 40,
     CST_PAYLOAD_PREFIX = 12,   /* three u32 stream lengths */
+    CST_PAYLOAD_PREFIX_VALUES = 16, /* four, with CST_FIELD_VALUES */
     /* Upper bound on the payload bytes of one µop: tag 1, static descriptor 15,
-     * flags 1, two pc deltas 20, one address delta 10. */
-    CST_MAX_BYTES_PER_UOP = 47
+     * flags 1, two pc deltas 20, one address delta 10, one value delta 5. */
+    CST_MAX_BYTES_PER_UOP = 52
 };
 
 /* Tag byte of a record (one per µop). */
@@ -56,6 +57,7 @@ typedef struct cst_static {
     uint32_t gen; /* the entry is live when gen equals the table's */
     uop tmpl;     /* static fields; tmpl.flags is the default (no TAKEN / CONTINUES) */
     uint64_t last_addr, stride, last_target;
+    uint32_t last_value;
     uint8_t has_addr, fall_len;
 } cst_static;
 
@@ -74,7 +76,8 @@ cst_static *cst_table_get(cst_table *t, uint64_t pc, uint32_t k);
 
 /* Decoder state for one frame's payload. */
 typedef struct cst_decoder {
-    const uint8_t *tags, *stat, *stat_end, *pcs, *pcs_end, *addrs, *addrs_end;
+    const uint8_t *tags, *stat, *stat_end, *pcs, *pcs_end, *addrs, *addrs_end, *vals, *vals_end;
+    bool values;              /* the file has CST_FIELD_VALUES: a value stream follows */
     uint32_t n, i;            /* µops in the frame, next to decode */
     uint64_t prev_pc, prev_next, prev_addr;
     uint32_t prev_k;
@@ -83,8 +86,8 @@ typedef struct cst_decoder {
 
 void cst_decoder_init(cst_decoder *d);
 void cst_decoder_free(cst_decoder *d);
-/* Start decoding a payload of n µops. False, with a reason in *why, if the
- * stream lengths do not add up. */
+/* Start decoding a payload of n µops (with a value stream if d->values). False,
+ * with a reason in *why, if the stream lengths do not add up. */
 bool cst_decoder_start(cst_decoder *d, const uint8_t *payload, size_t size, uint32_t n, const char **why);
 /* Decode up to max µops. Returns the number decoded; -1 on corrupt data,
  * with *why set. */

@@ -20,6 +20,9 @@ enum {
      * several memory operands or registers becomes several µops, and timing
      * models count instructions as µops without this flag. */
     UOP_CONTINUES = 1 << 3,
+    /* `value` holds the result's fingerprint (emulator with record_values, or a
+     * .cst recorded with --values); only value prediction needs it. */
+    UOP_HAS_VALUE = 1 << 4,
 };
 
 /* Register identifiers in µops are opaque numbers below UOP_REG_COUNT, 0 meaning
@@ -39,7 +42,13 @@ typedef struct uop {
     uint8_t mem_size;  /* bytes */
     uint8_t flags;     /* UOP_* */
     uint8_t fp_ops;    /* floating-point operations: FMA counts 2 */
+    uint32_t value;    /* with UOP_HAS_VALUE: the result written to dst, folded to 32 bits
+                        * (low half xor high half); otherwise 0 */
 } uop;
+_Static_assert(sizeof(uop) == 40, "the µop record fills its 40 bytes; keep it small, models stream it");
+
+/* The 32-bit fingerprint of a 64-bit result carried in uop.value. */
+static inline uint32_t uop_fold_value(uint64_t v) { return (uint32_t)v ^ (uint32_t)(v >> 32); }
 
 static inline bool uop_is_control(const uop *u) {
     return u->op_class >= OPC_BRANCH && u->op_class <= OPC_RETURN;
@@ -106,7 +115,11 @@ enum {
     CST_FIELD_MEM_SIZE = 1 << 6,
     CST_FIELD_TAKEN = 1 << 7,
     CST_FIELD_FP_OPS = 1 << 8,
-    CST_FIELDS_ALL = (1 << 9) - 1,
+    /* Results (uop.value, UOP_HAS_VALUE), for value prediction. Opt-in: results
+     * are hard to compress. Frames of such files carry a fourth stream. */
+    CST_FIELD_VALUES = 1 << 9,
+    CST_FIELDS_ALL = (1 << 9) - 1, /* a RISC-V recording: every field but the results */
+    CST_FIELDS_KNOWN = (1 << 10) - 1, /* a reader refuses a file with other bits */
     CST_FIELDS_CHAMPSIM = CST_FIELD_PC | CST_FIELD_NEXT_PC | CST_FIELD_REGS | CST_FIELD_MEM_ADDR | CST_FIELD_TAKEN
 };
 
@@ -152,6 +165,9 @@ typedef struct cst_frame_info {
     uint64_t offset, first_uop;
     uint32_t uops, insns, compressed_size, raw_size;
 } cst_frame_info;
+
+/* Whether the file begins with the .cst magic number (false if it cannot be read). */
+bool cst_probe(const char *path);
 
 typedef struct cst_reader cst_reader;
 /* Open and check a .cst file: header, index and frame layout (frame contents

@@ -74,15 +74,15 @@
  *    program order at fetch. A reader of a correctly predicted result may
  *    issue the cycle after its writer issued; of a mispredicted one, one cycle
  *    after the result is computed; WAW hazards always wait for the computed
- *    result. The results come from a value oracle (inorder_internal.h): µops
- *    carry no result values.
+ *    result. The results are the µops' own (uop.value, UOP_HAS_VALUE: the
+ *    emulator fills them when asked, .cst traces recorded with --values keep
+ *    them); a µop that writes a register without one stops the run.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core_internal.h"
-#include "inorder_internal.h"
 
 enum { MAX_STAGES = 64 };
 enum { VP_NONE, VP_RIGHT, VP_WRONG }; /* the value prediction of a µop's own result */
@@ -124,14 +124,6 @@ typedef enum bp_mode {
     BP_PERFECT
 } bp_mode;
 
-static inorder_value_fn value_oracle;
-static void *value_oracle_ctx;
-
-void inorder_set_value_oracle(inorder_value_fn fn, void *ctx) {
-    value_oracle = fn;
-    value_oracle_ctx = ctx;
-}
-
 typedef struct inorder {
     uarch_config cfg;
     memsys_t *mem;
@@ -169,9 +161,9 @@ typedef struct inorder {
 
     /* value prediction */
     bool vp_on;
-    inorder_value_fn value_fn;
-    void *value_ctx;
-    uint64_t *vpt;
+    uint64_t vp_missing_seq; /* a µop that writes a register came without its result */
+    uint64_t vp_missing_pc;
+    uint32_t *vpt;
     uint8_t *ct;
 
     uint64_t now, last_commit;
@@ -188,11 +180,6 @@ static inline bool is_mem(const uop *u) { return (u->flags & (UOP_MEM_READ | UOP
 
 static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     const inorder_config *io = &cfg->inorder;
-    if (io->value_prediction && !value_oracle) {
-        cs_error_set(err, "inorder.value_prediction = yes: µop streams carry no result values, so value "
-                          "prediction (Noonburg §8.1) cannot be simulated on them (see docs/inorder.md)");
-        return NULL;
-    }
     inorder *m = calloc(1, sizeof *m);
     m->cfg = *cfg;
     uarch_config mc = *cfg;
@@ -237,8 +224,6 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     m->commit_seq = m->issue_seq = m->dispatch_seq = m->fetch_seq = 1;
     if (io->value_prediction) {
         m->vp_on = true;
-        m->value_fn = value_oracle;
-        m->value_ctx = value_oracle_ctx;
         m->vpt = calloc(io->vpt_entries, sizeof *m->vpt);
         m->ct = calloc(io->ct_entries, sizeof *m->ct);
     }
@@ -258,10 +243,13 @@ static void inorder_destroy(void *model) {
 
 /* ---- value prediction (§8.1): look up, then train with the result ---- */
 
-static uint8_t vp_predict_train(inorder *m, const uop *u) {
-    uint64_t value;
-    if (!m->value_fn(m->value_ctx, u, &value)) return VP_NONE;
-    uint64_t *v = &m->vpt[(u->pc >> 1) % m->cfg.inorder.vpt_entries];
+static uint8_t vp_predict_train(inorder *m, const uop *u, uint64_t seq) {
+    if (!(u->flags & UOP_HAS_VALUE)) {
+        if (!m->vp_missing_seq) m->vp_missing_seq = seq, m->vp_missing_pc = u->pc;
+        return VP_NONE;
+    }
+    uint32_t value = u->value;
+    uint32_t *v = &m->vpt[(u->pc >> 1) % m->cfg.inorder.vpt_entries];
     uint8_t *c = &m->ct[(u->pc >> 1) % m->cfg.inorder.ct_entries];
     bool predicted = *c >= 2, right = *v == value;
     if (right) {
@@ -286,7 +274,7 @@ static void inorder_warm(void *model, const uop *u) {
     }
     if (is_mem(u)) memsys_warm(m->mem, u->mem_addr, false);
     if (uop_is_control(u) && m->bpmode == BP_PREDICT) bpred_predict(m->bp, u);
-    if (m->vp_on && u->dst) vp_predict_train(m, u);
+    if (m->vp_on && u->dst) vp_predict_train(m, u, UINT64_MAX); /* warm-up */
 }
 
 /* ---- operands ---- */
@@ -620,7 +608,7 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
                 m->st.cond_mispredicts += cond;
             }
         }
-        if (m->vp_on && u->dst) e->vp = vp_predict_train(m, u);
+        if (m->vp_on && u->dst) e->vp = vp_predict_train(m, u, e->seq);
         feeder_next(feed);
         m->fetch_seq++;
         v.n++;
@@ -725,6 +713,15 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         }
         if (m->now - m->last_commit > m->cfg.deadlock_cycles) {
             deadlock_error(m, err);
+            ok = false;
+            m->now++;
+            break;
+        }
+        if (m->vp_missing_seq) {
+            cs_error_set(err, "inorder.value_prediction = yes: %s µop at pc 0x%" PRIx64 " writes a register but "
+                              "carries no result value; value prediction needs a stream with results (the live "
+                              "emulator, or a .cst recorded with `trace record --values`)",
+                         m->vp_missing_seq == UINT64_MAX ? "a warm-up" : "a", m->vp_missing_pc);
             ok = false;
             m->now++;
             break;

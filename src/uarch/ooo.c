@@ -784,7 +784,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
     bool ok = true;
-    cycle_view prev;
+    cycle_view prev = {0}; /* read only once have_prev is set */
     bool have_prev = false;
     for (o->now = 0;; o->now++) {
         o->changed = false;

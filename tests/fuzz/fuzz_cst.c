@@ -6,7 +6,8 @@
  *    straight into the record decoder, which the frame checksums otherwise keep
  *    out of a fuzzer's reach;
  *  - as a µop stream (packed 24-byte records, see as_stream): written to a .cst
- *    file with small frames and read back, it must come back exactly. */
+ *    file with small frames, with or without results, and read back, it must
+ *    come back exactly. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ static void as_payload(const unsigned char *data, size_t size) {
     uint32_t n = (data[0] | data[1] << 8 | (uint32_t)data[2] << 16 | (uint32_t)data[3] << 24) % 100000;
     cst_decoder d;
     cst_decoder_init(&d);
+    d.values = data[3] & 0x80; /* with and without the value stream */
     const char *why = NULL;
     if (cst_decoder_start(&d, data + 4, size - 4, n, &why)) {
         uop buf[64];
@@ -71,6 +73,7 @@ static void as_stream(const unsigned char *data, size_t size) {
     size_t n = size / REC;
     if (n == 0 || n > MAX) return;
     static uop u[MAX], back[MAX + 1];
+    const bool values = data[23] & 2; /* a file with results (CST_FIELD_VALUES) */
     uint64_t pc = 0x10000;
     for (size_t i = 0; i < n; i++) {
         const unsigned char *b = data + i * REC;
@@ -87,13 +90,17 @@ static void as_stream(const unsigned char *data, size_t size) {
         x->op_class = b[15] % OPC_COUNT;
         x->src[0] = b[16], x->src[1] = b[17], x->src[2] = b[18], x->dst = b[19];
         x->mem_size = b[20], x->flags = b[21], x->fp_ops = b[22];
+        if (!values) x->flags &= (uint8_t)~UOP_HAS_VALUE; /* a writer without results drops them */
+        if (x->flags & UOP_HAS_VALUE) x->value = (uint32_t)(a >> 16) * 0x9e3779b1u;
         pc = x->next_pc;
     }
     int fd = memfd_create("fuzz-cst-stream", 0);
     if (fd < 0) return;
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    cst_meta meta = {.isa = data[23] & 1 ? CST_ISA_RV64GC : CST_ISA_CHAMPSIM, .frame_uops = 1 + data[23] % 64,
+    cst_meta meta = {.isa = data[23] & 1 ? CST_ISA_RV64GC : CST_ISA_CHAMPSIM,
+                     .fields = CST_FIELDS_ALL | (values ? CST_FIELD_VALUES : 0),
+                     .frame_uops = 1 + data[23] % 64,
                      .level = 1};
     cs_error err = {{0}};
     cst_writer *w = cst_writer_create(path, &meta, &err);
@@ -109,7 +116,7 @@ static void as_stream(const unsigned char *data, size_t size) {
         const uop *p = &u[i], *q = &back[i];
         if (p->pc != q->pc || p->next_pc != q->next_pc || p->mem_addr != q->mem_addr || p->encoding != q->encoding ||
             p->op_class != q->op_class || memcmp(p->src, q->src, 3) || p->dst != q->dst ||
-            p->mem_size != q->mem_size || p->flags != q->flags || p->fp_ops != q->fp_ops)
+            p->mem_size != q->mem_size || p->flags != q->flags || p->fp_ops != q->fp_ops || p->value != q->value)
             abort(); /* the file does not give back what was written */
     }
     cst_close(r);

@@ -14,14 +14,36 @@
 
 static char guest_path[4096], workload_path[4096];
 
-static emu_t *start(const char *path) {
+static emu_t *start_with(const char *path, bool record_values) {
     static const char *const env[] = {NULL};
     const char *argv[] = {path, NULL};
-    emu_options opt = {.argc = 1, .argv = argv, .envp = env, .quiet = true};
+    emu_options opt = {.argc = 1, .argv = argv, .envp = env, .quiet = true, .record_values = record_values};
     cs_error err;
     emu_t *e = emu_create(path, &opt, &err);
     if (!e) fail_msg("%s", err.msg);
     return e;
+}
+
+static emu_t *start(const char *path) { return start_with(path, false); }
+
+/* With record_values, every µop that writes a register carries its result
+ * (folded to 32 bits), the others none; known results of tests/guest/uops.S. */
+static void test_uop_values(void **state) {
+    (void)state;
+    emu_t *e = start_with(guest_path, true);
+    uop u[32];
+    assert_int_equal(emu_run_uops(e, u, 32), 18);
+    for (int i = 0; i < 18; i++) assert_int_equal(!!(u[i].flags & UOP_HAS_VALUE), u[i].dst != 0);
+    uint64_t slot = u[3].mem_addr; /* data + 8 */
+    assert_int_equal(u[0].value, 5);                              /* li a0,5 */
+    assert_int_equal(u[2].value, uop_fold_value(slot - 8));       /* lla a1,data */
+    assert_int_equal(u[4].value, 5);                              /* ld a2 = the 5 stored */
+    assert_int_equal(u[9].value, uop_fold_value(u[9].pc + 4));    /* jal ra: the return address */
+    assert_int_equal(u[7].value, 0);                              /* fadd.d 0.0 + 0.0 */
+    assert_int_equal(u[13].value, 1);                             /* c.addi a3 (0 loaded) + 1 */
+    assert_int_equal(u[14].value, 0);                             /* amoadd.w: the old word */
+    assert_int_equal(uop_fold_value(0x123456789abcdef0ull), 0x12345678u ^ 0x9abcdef0u);
+    emu_destroy(e);
 }
 
 static void test_uop_records(void **state) {
@@ -113,10 +135,11 @@ static void test_paths_agree(void **state) {
 
     emu_t *b = start(workload_path);
     uop buf[7];
-    uint64_t total = 0, xor_pc = 0, n;
+    uint64_t total = 0, xor_pc = 0, xor_after_1000 = 0, n;
     while ((n = emu_run_uops(b, buf, 7)) > 0) {
         for (uint64_t i = 0; i < n; i++) {
             xor_pc ^= buf[i].pc * 0x9e3779b97f4a7c15ull;
+            if (total + i >= 1000) xor_after_1000 ^= buf[i].pc * 0x9e3779b97f4a7c15ull;
             if (i + 1 < n) assert_int_equal(buf[i].next_pc, buf[i + 1].pc);
         }
         total += n;
@@ -139,6 +162,7 @@ static void test_paths_agree(void **state) {
     assert_int_equal(r, 0);
     assert_int_equal(got, emu_icount(a));
     assert_int_not_equal(xor_pc, 0);
+    assert_int_equal(xor_rest, xor_after_1000); /* the skip lands on the same instruction */
     uop_source_destroy(src);
     emu_destroy(a);
     emu_destroy(b);
@@ -167,6 +191,7 @@ int main(void) {
     snprintf(workload_path, sizeof workload_path, "%s/tests/guest/syscalls", build);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uop_records),
+        cmocka_unit_test(test_uop_values),
         cmocka_unit_test(test_paths_agree),
         cmocka_unit_test(test_deterministic),
     };

@@ -20,7 +20,6 @@
 #include <cmocka.h>
 
 #include "trace/trace.h"
-#include "uarch/inorder_internal.h"
 #include "uarch/uarch.h"
 
 /* ---- a µop array as a uop_source (the array stays the caller's) ---- */
@@ -792,18 +791,7 @@ static void test_dcache_miss_cost(void **state) {
     free(u);
 }
 
-/* ---- value prediction (§8.1) with a value oracle ---- */
-
-typedef struct oracle { uint64_t calls, period; } oracle;
-
-/* 42 every time, except 7 every period-th result (period 0: never). */
-static bool oracle_value(void *ctx, const uop *u, uint64_t *value) {
-    (void)u;
-    oracle *o = ctx;
-    uint64_t k = o->calls++;
-    *value = o->period && k % o->period == o->period - 1 ? 7 : 42;
-    return true;
-}
+/* ---- value prediction (§8.1): results carried by the µops ---- */
 
 /* An FP chain through eight registers (no WAW stalls), one static instruction. */
 static uop *vp_chain(void) {
@@ -814,6 +802,14 @@ static uop *vp_chain(void) {
     return u;
 }
 
+/* Results: 42 every time, except 7 every period-th (period 0: never). */
+static void vp_values(uop *u, uint64_t period) {
+    for (size_t i = 0; i < N; i++) {
+        u[i].flags |= UOP_HAS_VALUE;
+        u[i].value = period && i % period == period - 1 ? 7 : 42;
+    }
+}
+
 static void test_value_prediction(void **state) {
     (void)state;
     uop *u = vp_chain();
@@ -821,11 +817,15 @@ static void test_value_prediction(void **state) {
     ideal3(&c);
     cs_error err;
     set(&c, "inorder.value_prediction=yes");
-    /* without an oracle the model refuses: µops carry no results */
-    inorder_set_value_oracle(NULL, NULL);
+    /* µops without results: the run stops and says why, naming the µop */
     core_t *core = core_create(&c, &err);
-    assert_null(core);
-    assert_non_null(strstr(err.msg, "value prediction"));
+    assert_non_null(core);
+    vec_source src = {{&vec_ops}, u, N, 0};
+    core_stats st;
+    core_run_options opt = {0, 0, NULL};
+    assert_false(core_run(core, &src.base, &opt, &st, &err));
+    assert_non_null(strstr(err.msg, "pc 0x10000 writes a register but carries no result value"));
+    core_destroy(core);
 
     static const struct { bool vp; uint64_t period; double cpi; uint64_t mispredicted_per; } rows[] = {
         /* no value prediction: the chain runs at the FP pipe's depth */
@@ -840,8 +840,7 @@ static void test_value_prediction(void **state) {
         {true, 4, 21.0 / 4, 4},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        oracle o = {0, rows[k].period};
-        inorder_set_value_oracle(oracle_value, &o);
+        vp_values(u, rows[k].period);
         uarch_config plain;
         ideal3(&plain);
         recorder r;
@@ -855,7 +854,6 @@ static void test_value_prediction(void **state) {
         else
             assert_int_equal(s.value_mispredictions, 0);
     }
-    inorder_set_value_oracle(NULL, NULL);
     free(u);
 }
 

@@ -1,6 +1,7 @@
 /* Round trips on every bundled workload (small arguments from the manifest):
  *  - emulator -> .cst (through the tee, the writer as a uop_source) -> reader
- *    gives records identical, field by field, to a second emulator run;
+ *    gives records identical, field by field, to a second emulator run; on
+ *    every other workload the µops carry their results (--values);
  *  - .cst -> ChampSim (raw, .gz or .xz) -> import --riscv -> .cst gives, for
  *    every µop, exactly the projection of test_trace_util.h: every field a
  *    ChampSim record carries, and nothing that it cannot.
@@ -27,12 +28,16 @@ typedef struct workload {
 static workload workloads[MAX_WORKLOADS];
 static bool full; /* default sizes: the .cst identity only (a ChampSim copy would be gigabytes) */
 
+/* Odd-numbered workloads are recorded with results (CST_FIELD_VALUES). */
+static bool with_values(const workload *w) { return w->index % 2 == 1; }
+
 static emu_t *start(const workload *w) {
     static char path[MAX_WORKLOADS][4096];
     snprintf(path[w->index], sizeof path[0], "%s/workloads/%s", getenv("CYCLESCOPE_BUILD"), w->name);
     const char *argv[] = {path[w->index], w->arg, NULL};
     static const char *const env[] = {"LANG=C", NULL};
-    emu_options opt = {.argc = w->arg[0] ? 2 : 1, .argv = argv, .envp = env, .quiet = true};
+    emu_options opt = {
+        .argc = w->arg[0] ? 2 : 1, .argv = argv, .envp = env, .quiet = true, .record_values = with_values(w)};
     cs_error err;
     emu_t *e = emu_create(path[w->index], &opt, &err);
     if (!e) fail_msg("%s", err.msg);
@@ -67,7 +72,12 @@ static void test_workload(void **state) {
     /* 1. emulator -> .cst through the tee */
     emu_t *e = start(w);
     const char *argv[] = {w->name, w->arg};
-    cst_meta meta = {.isa = CST_ISA_RV64GC, .argc = 2, .argv = argv, .frame_uops = 300000, .level = 1};
+    cst_meta meta = {.isa = CST_ISA_RV64GC,
+                     .fields = CST_FIELDS_ALL | (with_values(w) ? CST_FIELD_VALUES : 0),
+                     .argc = 2,
+                     .argv = argv,
+                     .frame_uops = 300000,
+                     .level = 1};
     cst_writer *wr = cst_writer_create(cst, &meta, &err);
     if (!wr) fail_msg("%s", err.msg);
     uop_source *es = emu_source_create(e), *tee = cst_tee_create(es, wr);
@@ -87,12 +97,13 @@ static void test_workload(void **state) {
     cst_reader *r = cst_open(cst, &err);
     if (!r) fail_msg("%s", err.msg);
     assert_int_equal(cst_reader_info(r)->uops, total);
-    uint64_t done = 0;
+    uint64_t done = 0, valued = 0;
     char msg[600];
     for (;;) {
         size_t n = (size_t)emu_run_uops(e, a, CHUNK);
         size_t m = fill(cst_reader_source(r), b, CHUNK);
         assert_int_equal(m, n);
+        for (size_t i = 0; i < m; i++) valued += (b[i].flags & UOP_HAS_VALUE) != 0;
         if (memcmp(a, b, n * sizeof *a) != 0)
             for (size_t i = 0; i < n; i++)
                 if (uop_diff(&a[i], &b[i], msg, sizeof msg)) fail_msg("%s: µop %llu:\n%s", w->name,
@@ -101,6 +112,8 @@ static void test_workload(void **state) {
         if (n < CHUNK) break;
     }
     assert_int_equal(done, total);
+    if (with_values(w)) assert_true(valued > total / 4); /* most instructions write a register */
+    else assert_int_equal(valued, 0);
     emu_destroy(e);
     if (full) {
         cst_close(r);

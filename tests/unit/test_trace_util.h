@@ -22,16 +22,16 @@ static inline const char *tmp_path(char *buf, size_t size, const char *name) {
 static inline void uop_text(const uop *u, char *buf, size_t size) {
     snprintf(buf, size,
              "pc %" PRIx64 " next %" PRIx64 " addr %" PRIx64 " enc %08x class %u src %u,%u,%u dst %u size %u flags %02x "
-             "fp %u",
+             "fp %u value %08x",
              u->pc, u->next_pc, u->mem_addr, u->encoding, u->op_class, u->src[0], u->src[1], u->src[2], u->dst,
-             u->mem_size, u->flags, u->fp_ops);
+             u->mem_size, u->flags, u->fp_ops, u->value);
 }
 
 /* 0 when equal field by field; otherwise 1 with a message in buf. */
 static inline int uop_diff(const uop *a, const uop *b, char *buf, size_t size) {
     if (a->pc == b->pc && a->next_pc == b->next_pc && a->mem_addr == b->mem_addr && a->encoding == b->encoding &&
         a->op_class == b->op_class && !memcmp(a->src, b->src, 3) && a->dst == b->dst && a->mem_size == b->mem_size &&
-        a->flags == b->flags && a->fp_ops == b->fp_ops)
+        a->flags == b->flags && a->fp_ops == b->fp_ops && a->value == b->value)
         return 0;
     char x[256], y[256];
     uop_text(a, x, sizeof x);

@@ -1,0 +1,96 @@
+/* cyclescope sim: time a trace file on a core model — a .cst recorded by
+ * `cyclescope trace record`, or a ChampSim trace (raw, .xz, .gz). Same models,
+ * stacks and report as `run`; only the µop source differs. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "trace/trace.h"
+
+void help_sim(void) {
+    printf("usage: cyclescope sim [options] TRACE\n"
+           "\n"
+           "Time the µops of a trace file on a core model, exactly as `cyclescope run`\n"
+           "times a live program: the same run summary, CPI stacks, FLOPS stack and\n"
+           "HTML report. TRACE is a .cst file (`cyclescope trace record`) or a ChampSim\n"
+           "trace (64-byte input_instr records, raw, .xz or .gz).\n"
+           "\n"
+           "options:\n" CLI_TIMING_OPTIONS_HELP
+           "  --format F         auto (default: .cst by its magic number, else ChampSim),\n"
+           "                     cst or champsim\n"
+           "  --cloudsuite       ChampSim trace with 96-byte cloudsuite records\n"
+           "  --riscv            ChampSim trace written by `trace export-champsim` from a\n"
+           "                     RISC-V program: map registers back, one µop per record\n");
+}
+
+enum { OPT_FORMAT = 1200, OPT_CLOUDSUITE, OPT_RISCV };
+enum trace_format { FORMAT_AUTO, FORMAT_CST, FORMAT_CHAMPSIM };
+
+/* The trace as a uop_source, and a description for the report title. */
+static uop_source *open_trace(const char *path, enum trace_format format, const champsim_options *copt, char *what,
+                              size_t size) {
+    cs_error err;
+    if (format == FORMAT_AUTO) format = cst_probe(path) ? FORMAT_CST : FORMAT_CHAMPSIM;
+    if (format == FORMAT_CST) {
+        cst_reader *r = cst_open(path, &err);
+        if (!r) {
+            cli_fail("%s", err.msg);
+            return NULL;
+        }
+        const cst_info *info = cst_reader_info(r);
+        char command[400];
+        cli_describe_command(command, sizeof command, info->argc, info->argv);
+        snprintf(what, size, "%s (trace of %s)", path, info->argc ? command : "?");
+        return cst_reader_source(r);
+    }
+    uop_source *src = champsim_open(path, copt, &err);
+    if (!src) {
+        cli_fail("%s", err.msg);
+        return NULL;
+    }
+    snprintf(what, size, "%s (ChampSim trace)", path);
+    return src;
+}
+
+int cmd_sim(int argc, char **argv) {
+    static const struct option longopts[] = {CLI_TIMING_LONG_OPTIONS,
+                                             {"format", required_argument, 0, OPT_FORMAT},
+                                             {"cloudsuite", no_argument, 0, OPT_CLOUDSUITE},
+                                             {"riscv", no_argument, 0, OPT_RISCV},
+                                             {0, 0, 0, 0}};
+    cli_timing_options t = {0};
+    champsim_options copt = {0};
+    enum trace_format format = FORMAT_AUTO;
+    bool bad = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (cli_timing_option(&t, opt, optarg, "sim", &bad)) {
+            if (bad) return EXIT_USAGE;
+        } else if (opt == OPT_FORMAT) {
+            if (!strcmp(optarg, "auto")) format = FORMAT_AUTO;
+            else if (!strcmp(optarg, "cst")) format = FORMAT_CST;
+            else if (!strcmp(optarg, "champsim")) format = FORMAT_CHAMPSIM;
+            else return cli_usage("sim", "--format %s: not one of auto, cst, champsim", optarg);
+        } else if (opt == OPT_CLOUDSUITE) {
+            copt.cloudsuite = true;
+        } else if (opt == OPT_RISCV) {
+            copt.riscv = true;
+        } else {
+            return cli_usage("sim", "unknown option");
+        }
+    }
+    if (optind >= argc) return cli_usage("sim", "no trace file given");
+    if (optind != argc - 1) return cli_usage("sim", "give exactly one trace file (got %d)", argc - optind);
+    const char *path = argv[optind];
+    if ((copt.cloudsuite || copt.riscv) && format == FORMAT_CST)
+        return cli_usage("sim", "--cloudsuite and --riscv apply to ChampSim traces, not --format cst");
+    if ((copt.cloudsuite || copt.riscv) && format == FORMAT_AUTO) format = FORMAT_CHAMPSIM;
+    char what[512];
+    uop_source *src = open_trace(path, format, &copt, what, sizeof what);
+    if (!src) return EXIT_RUN_FAILED;
+    int rc = cli_timing_run(&t, src, what);
+    uop_source_destroy(src);
+    return rc;
+}

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_manifest.h"
 #include "emu/emu.h"
 #include "stacks/stacks.h"
 
@@ -71,26 +72,6 @@ static double time_run(const uarch_config *cfg, const char *path, const char *ar
     return st.seconds;
 }
 
-typedef struct item {
-    char name[64], arg[64];
-} item;
-
-static int read_manifest(item *items, int max) {
-    FILE *f = fopen(CYCLESCOPE_MANIFEST, "r");
-    if (!f) return 0;
-    char line[512];
-    int n = 0;
-    while (n < max && fgets(line, sizeof line, f)) {
-        char name[64], cat[32], arg[64];
-        if (line[0] == '#' || sscanf(line, "%63s %31s %63s", name, cat, arg) != 3) continue;
-        snprintf(items[n].name, sizeof items[n].name, "%s", name);
-        snprintf(items[n].arg, sizeof items[n].arg, "%s", arg);
-        n++;
-    }
-    fclose(f);
-    return n;
-}
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -99,18 +80,18 @@ static int cmp_double(const void *a, const void *b) {
 int main(int argc, char **argv) {
     const char *config = "rpstacks";
     int reps = 5, n = 0;
-    item items[64];
+    bench_workload items[64];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--config") && i + 1 < argc) config = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (n < 64) {
             const char *eq = strchr(argv[i], '=');
             snprintf(items[n].name, sizeof items[n].name, "%.*s", eq ? (int)(eq - argv[i]) : 63, argv[i]);
-            snprintf(items[n].arg, sizeof items[n].arg, "%s", eq ? eq + 1 : "");
+            snprintf(items[n].small, sizeof items[n].small, "%s", eq ? eq + 1 : "");
             n++;
         }
     }
-    if (!n) n = read_manifest(items, 64);
+    if (!n) n = bench_read_manifest(items, 64);
     if (reps < 1) reps = 1;
     /* the guests' own output goes to /dev/null; ours to the real stdout */
     out = fdopen(dup(STDOUT_FILENO), "w");
@@ -133,7 +114,7 @@ int main(int argc, char **argv) {
     for (int w = 0; w < n; w++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", CYCLESCOPE_WORKLOAD_DIR, items[w].name);
-        const char *arg = items[w].arg[0] ? items[w].arg : NULL;
+        const char *arg = items[w].small[0] ? items[w].small : NULL;
         double off = 1e30, on = 1e30, views = 1e30;
         uint64_t insns = 0;
         for (int r = 0; r < reps; r++) {

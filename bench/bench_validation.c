@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_manifest.h"
 #include "emu/emu.h"
 #include "stacks/stacks.h"
 
@@ -33,9 +34,7 @@ static const window windows[] = {
 };
 enum { DEFAULT_WARMUP = 5000000, DEFAULT_MAX = 20000000 };
 
-typedef struct workload {
-    char name[64], small[64];
-} workload;
+typedef bench_workload workload;
 
 typedef struct result {
     const char *workload, *config;
@@ -64,22 +63,6 @@ static bool guest_close(void *ctx, uop_source *src, cs_error *err) {
     uop_source_destroy(src);
     emu_destroy(g->emu);
     return ok;
-}
-
-static int read_manifest(workload *w, int max) {
-    FILE *f = fopen(CYCLESCOPE_MANIFEST, "r");
-    if (!f) return 0;
-    char line[512];
-    int n = 0;
-    while (n < max && fgets(line, sizeof line, f)) {
-        char name[64], cat[32], arg[64];
-        if (line[0] == '#' || sscanf(line, "%63s %31s %63s", name, cat, arg) != 3) continue;
-        snprintf(w[n].name, sizeof w[n].name, "%s", name);
-        snprintf(w[n].small, sizeof w[n].small, "%s", arg);
-        n++;
-    }
-    fclose(f);
-    return n;
 }
 
 static const ideal_kind singles[] = {IDEAL_ICACHE, IDEAL_DCACHE, IDEAL_BPRED, IDEAL_ALU};
@@ -111,7 +94,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--check-alu") && i + 1 < argc) check[3] = atof(argv[++i]);
         else if (nw < 64) snprintf(chosen[nw++].name, sizeof chosen[0].name, "%s", argv[i]);
     }
-    int n_all = read_manifest(all, 64);
+    int n_all = bench_read_manifest(all, 64);
     if (!n_all) {
         fprintf(stderr, "bench_validation: cannot read %s\n", CYCLESCOPE_MANIFEST);
         return 2;

@@ -20,35 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/array_source.h"
 #include "emu/emu.h"
 #include "uarch/uarch.h"
-
-typedef struct vec_source {
-    uop_source base;
-    const uop *u;
-    size_t n, pos;
-} vec_source;
-
-static long vec_read(uop_source *s, uop *buf, size_t max, cs_error *err) {
-    (void)err;
-    vec_source *v = (vec_source *)s;
-    size_t k = v->n - v->pos < max ? v->n - v->pos : max;
-    memcpy(buf, v->u + v->pos, k * sizeof(uop));
-    v->pos += k;
-    return (long)k;
-}
-
-static long long vec_skip(uop_source *s, uint64_t n, cs_error *err) {
-    (void)err;
-    vec_source *v = (vec_source *)s;
-    size_t k = v->n - v->pos < n ? v->n - v->pos : (size_t)n;
-    v->pos += k;
-    return (long long)k;
-}
-
-static void vec_destroy(uop_source *s) { (void)s; }
-
-static const uop_source_ops vec_ops = {"vector", vec_read, vec_skip, vec_destroy};
 
 static uop *trace;
 static size_t trace_len;
@@ -76,7 +50,7 @@ static core_stats run(const char *config, const char *set1, const char *set2, co
         fprintf(stderr, "inorder_check: %s\n", err.msg);
         exit(2);
     }
-    vec_source src = {{&vec_ops}, trace, trace_len, 0};
+    array_source src = array_source_borrow(trace, trace_len);
     core_run_options opt = {warmup, 0, NULL};
     core_stats st;
     if (!core_run(core, &src.base, &opt, &st, &err)) {

@@ -9,8 +9,9 @@
 
 typedef struct array_source {
     uop_source base;
-    uop *uops;
+    const uop *uops;
     size_t n, pos;
+    bool owned; /* array_source_create: destroy frees the array and the source */
 } array_source;
 
 static long array_read(uop_source *s, uop *buf, size_t max, cs_error *err) {
@@ -31,8 +32,10 @@ static long long array_fast_forward(uop_source *s, uint64_t n, cs_error *err) {
 }
 
 static void array_destroy(uop_source *s) {
-    free(((array_source *)s)->uops);
-    free(s);
+    array_source *a = (array_source *)s;
+    if (!a->owned) return; /* borrowed: both are the caller's */
+    free((void *)a->uops);
+    free(a);
 }
 
 static const uop_source_ops array_ops = {"array", array_read, array_fast_forward, array_destroy};
@@ -43,7 +46,14 @@ static inline uop_source *array_source_create(uop *uops, size_t n) {
     a->base.ops = &array_ops;
     a->uops = uops;
     a->n = n;
+    a->owned = true;
     return &a->base;
+}
+
+/* A source over an array that stays the caller's, as a value (use &src.base);
+ * uop_source_destroy on it does nothing. */
+static inline array_source array_source_borrow(const uop *uops, size_t n) {
+    return (array_source){{&array_ops}, uops, n, 0, false};
 }
 
 /* Helpers to build streams: sequential 4-byte instructions from 0x10000. */

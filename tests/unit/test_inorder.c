@@ -19,37 +19,9 @@
 
 #include <cmocka.h>
 
+#include "array_source.h"
 #include "trace/trace.h"
 #include "uarch/uarch.h"
-
-/* ---- a µop array as a uop_source (the array stays the caller's) ---- */
-
-typedef struct vec_source {
-    uop_source base;
-    const uop *u;
-    size_t n, pos;
-} vec_source;
-
-static long vec_read(uop_source *s, uop *buf, size_t max, cs_error *err) {
-    (void)err;
-    vec_source *v = (vec_source *)s;
-    size_t k = v->n - v->pos < max ? v->n - v->pos : max;
-    memcpy(buf, v->u + v->pos, k * sizeof(uop));
-    v->pos += k;
-    return (long)k;
-}
-
-static long long vec_skip(uop_source *s, uint64_t n, cs_error *err) {
-    (void)err;
-    vec_source *v = (vec_source *)s;
-    size_t k = v->n - v->pos < n ? v->n - v->pos : (size_t)n;
-    v->pos += k;
-    return (long long)k;
-}
-
-static void vec_destroy(uop_source *s) { (void)s; }
-
-static const uop_source_ops vec_ops = {"vector", vec_read, vec_skip, vec_destroy};
 
 /* ---- an observer that keeps every retire record and checks the cycle views ---- */
 
@@ -149,7 +121,7 @@ static core_stats run(const uarch_config *cfg, const uop *u, size_t n, recorder 
         probe_observer o = {rec, rec_begin, rec_cycle, rec_retire, rec_end};
         assert_true(core_observe(core, &o));
     }
-    vec_source src = {{&vec_ops}, u, n, 0};
+    array_source src = array_source_borrow(u, n);
     core_stats st;
     core_run_options opt = {0, 0, NULL};
     if (!core_run(core, &src.base, &opt, &st, &err)) fail_msg("core_run: %s", err.msg);
@@ -820,7 +792,7 @@ static void test_value_prediction(void **state) {
     /* µops without results: the run stops and says why, naming the µop */
     core_t *core = core_create(&c, &err);
     assert_non_null(core);
-    vec_source src = {{&vec_ops}, u, N, 0};
+    array_source src = array_source_borrow(u, N);
     core_stats st;
     core_run_options opt = {0, 0, NULL};
     assert_false(core_run(core, &src.base, &opt, &st, &err));

@@ -97,8 +97,8 @@ int main(int argc, char **argv) {
     const char *dir = argc > 1 ? argv[1] : CYCLESCOPE_WORKLOAD_DIR;
     const char *defaults[] = {"sort", "dep_add", "stencil", "randaccess"};
     int count = argc > 2 ? argc - 2 : 4;
-    printf("%-12s %12s %10s %10s %10s %9s %9s\n", "workload", "instructions", "ff MIPS", "rec MIPS",
-           "qemu MIPS", "ff/qemu", "rec/ff");
+    printf("%-12s %12s %10s %10s %10s %9s %9s\n", "workload", "instructions", "ff MIPS", "rec MIPS", "qemu MIPS",
+           "ff/qemu", "rec/ff");
     for (int i = 0; i < count; i++) {
         const char *name = argc > 2 ? argv[i + 2] : defaults[i];
         char path[4096];

@@ -209,24 +209,26 @@ int main(int argc, char **argv) {
     }
     if (!n) n = manifest(names, 64);
     fprintf(out, "%-14s %12s %11s %8s %9s %9s | %9s %9s %9s\n", "workload", "instructions", ".cst bytes", "B/instr",
-           "write M/s", "read M/s", "prefix", "cst B/in", "xz B/in");
+            "write M/s", "read M/s", "prefix", "cst B/in", "xz B/in");
     double sum_bpi = 0, sum_w = 0, sum_r = 0, sum_pc = 0, sum_px = 0;
     uint64_t tot_i = 0, tot_b = 0;
     for (int i = 0; i < n; i++) {
         result r;
         run(names[i], xz_prefix, &r);
         double bpi = (double)r.cst_bytes / (double)(r.insns ? r.insns : 1);
-        double pc = r.prefix ? (double)r.prefix_cst / (double)r.prefix : 0, px = r.prefix ? (double)r.prefix_xz / (double)r.prefix : 0;
-        fprintf(out, "%-14s %12llu %11llu %8.3f %9.1f %9.1f | %9llu %9.3f %9.3f\n", names[i], (unsigned long long)r.insns,
-               (unsigned long long)r.cst_bytes, bpi, r.write_rate, r.read_rate, (unsigned long long)r.prefix, pc, px);
+        double pc = r.prefix ? (double)r.prefix_cst / (double)r.prefix : 0,
+               px = r.prefix ? (double)r.prefix_xz / (double)r.prefix : 0;
+        fprintf(out, "%-14s %12llu %11llu %8.3f %9.1f %9.1f | %9llu %9.3f %9.3f\n", names[i],
+                (unsigned long long)r.insns, (unsigned long long)r.cst_bytes, bpi, r.write_rate, r.read_rate,
+                (unsigned long long)r.prefix, pc, px);
         fflush(out);
         sum_bpi += bpi, sum_w += r.write_rate, sum_r += r.read_rate, sum_pc += pc, sum_px += px;
         tot_i += r.insns, tot_b += r.cst_bytes;
     }
     fprintf(out, "%-14s %12llu %11llu %8.3f %9.1f %9.1f | %9s %9.3f %9.3f\n", "mean", (unsigned long long)tot_i,
-           (unsigned long long)tot_b, sum_bpi / n, sum_w / n, sum_r / n, "", sum_pc / n, sum_px / n);
+            (unsigned long long)tot_b, sum_bpi / n, sum_w / n, sum_r / n, "", sum_pc / n, sum_px / n);
     fprintf(out, "(B/instr mean is the mean of the per-workload figures; over all instructions together: %.3f)\n",
-           (double)tot_b / (double)(tot_i ? tot_i : 1));
+            (double)tot_b / (double)(tot_i ? tot_i : 1));
     if (check > 0 && sum_bpi / n > check) {
         fprintf(out, "FAIL: mean %.3f bytes/instruction exceeds %.3f\n", sum_bpi / n, check);
         return 1;

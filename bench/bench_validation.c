@@ -174,8 +174,8 @@ int main(int argc, char **argv) {
             double med = median(err, rel);
             pooled_rel[s] += rel;
             pooled_within[s] += within;
-            printf("| %s | %s | %d | %d | %.3f | %.3f (%.1f%%) |\n", configs[c], single_names[s], rel, within, med, maxe,
-                   100 * maxrel);
+            printf("| %s | %s | %d | %d | %.3f | %.3f (%.1f%%) |\n", configs[c], single_names[s], rel, within, med,
+                   maxe, 100 * maxrel);
         }
     }
     for (int s = 0; s < 4; s++) {
@@ -198,8 +198,10 @@ int main(int argc, char **argv) {
             printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %.3f (%.1f%%) |\n", res[i].workload,
                    res[i].config, res[i].v.base_cpi, k->predicted[STACK_DISPATCH], k->predicted[STACK_ISSUE],
                    k->predicted[STACK_COMMIT], k->reduction,
-                   k->within ? "yes" : k->reduction < k->lo ? "**below**" : "**above**", k->error,
-                   100 * k->error / res[i].v.base_cpi);
+                   k->within                  ? "yes"
+                       : k->reduction < k->lo ? "**below**"
+                                              : "**above**",
+                   k->error, 100 * k->error / res[i].v.base_cpi);
         }
         if (!any) printf("| (none) | | | | | | | | |\n");
     }
@@ -217,9 +219,11 @@ int main(int argc, char **argv) {
             const validation_result *v = &res[i].v;
             const validation_case *k = &v->cases[pairs[p][0]];
             if (fmax(v->cases[pairs[p][1]].reduction, v->cases[pairs[p][2]].reduction) < 0.1 * v->base_cpi) continue;
-            printf("| %s | %s | %s | %.3f | %.3f | %s |\n", res[i].workload, res[i].config,
-                   ideal_kind_name(k->kind), k->reduction, k->sum_of_singles,
-                   k->interaction > 0 ? "hidden stalls" : k->interaction < 0 ? "overlap" : "neither");
+            printf("| %s | %s | %s | %.3f | %.3f | %s |\n", res[i].workload, res[i].config, ideal_kind_name(k->kind),
+                   k->reduction, k->sum_of_singles,
+                   k->interaction > 0       ? "hidden stalls"
+                       : k->interaction < 0 ? "overlap"
+                                            : "neither");
         }
 
     printf("\n## Every case\n\n");

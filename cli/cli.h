@@ -29,20 +29,23 @@ typedef struct cli_guest_options {
     bool env_fixed;
 } cli_guest_options;
 
-#define CLI_GUEST_OPTIONS_HELP                                                               \
-    "  --allow-write DIR  let the guest create and modify files under DIR (default: only\n" \
-    "                     stdout and stderr are writable)\n"                                   \
+#define CLI_GUEST_OPTIONS_HELP                                                                \
+    "  --allow-write DIR  let the guest create and modify files under DIR (default: only\n"   \
+    "                     stdout and stderr are writable)\n"                                  \
     "  --host-time        guest clocks follow the host (default: derived from the\n"          \
     "                     instruction count, 1 ns per instruction, so runs are repeatable)\n" \
-    "  --seed N           seed of AT_RANDOM and getrandom (default fixed)\n"                   \
+    "  --seed N           seed of AT_RANDOM and getrandom (default fixed)\n"                  \
     "  --env-fixed        give the guest a fixed minimal environment instead of ours\n"
 
 /* Long-option ids for the guest options, for getopt_long tables. */
 enum { OPT_ALLOW_WRITE = 1000, OPT_HOST_TIME, OPT_SEED, OPT_ENV_FIXED, OPT_GUEST_LAST };
-#define CLI_GUEST_LONG_OPTIONS                                           \
-    {"allow-write", required_argument, 0, OPT_ALLOW_WRITE},              \
-        {"host-time", no_argument, 0, OPT_HOST_TIME}, {"seed", required_argument, 0, OPT_SEED}, \
-        {"env-fixed", no_argument, 0, OPT_ENV_FIXED}
+/* clang-format off */
+#define CLI_GUEST_LONG_OPTIONS                                      \
+    {"allow-write", required_argument, 0, OPT_ALLOW_WRITE},         \
+    {"host-time", no_argument, 0, OPT_HOST_TIME},                   \
+    {"seed", required_argument, 0, OPT_SEED},                       \
+    {"env-fixed", no_argument, 0, OPT_ENV_FIXED}
+/* clang-format on */
 
 void cli_guest_defaults(cli_guest_options *g);
 /* Handle one of the guest options; false if `opt` is not one (or its value is bad, after
@@ -53,35 +56,41 @@ emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 
 /* Options shared by the verbs that time a run (run, sim). */
 typedef struct cli_timing_options {
-    const char *config;       /* name or path; default "rpstacks" */
-    const char *sets[64];     /* section.key=value overrides, in order */
+    const char *config;   /* name or path; default "rpstacks" */
+    const char *sets[64]; /* section.key=value overrides, in order */
     int set_count;
     uint64_t warmup, max;
     const char *json_path, *pipeview_path;
-    const char *report_path;  /* HTML report; NULL: CLI_DEFAULT_REPORT */
-    bool no_report;           /* --no-report */
+    const char *report_path; /* HTML report; NULL: CLI_DEFAULT_REPORT */
+    bool no_report;          /* --no-report */
 } cli_timing_options;
 
 #define CLI_DEFAULT_REPORT "cyclescope-report.html"
 
-#define CLI_TIMING_OPTIONS_HELP                                                              \
-    "  --config NAME|FILE configuration: a name from configs/ (rpstacks, bdw, knl,\n"        \
-    "                     inorder1, inorder3) or an .ini file (default rpstacks)\n"          \
-    "  --set S.K=V        override one configuration value (repeatable)\n"                   \
-    "  --warmup N         the first N µops only warm caches and predictors\n"                \
-    "  --max N            time N instructions after the warm-up (default: all)\n"            \
-    "  --json FILE        also write the results as JSON (- for stdout)\n"                   \
-    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"                \
+#define CLI_TIMING_OPTIONS_HELP                                                                \
+    "  --config NAME|FILE configuration: a name from configs/ (rpstacks, bdw, knl,\n"          \
+    "                     inorder1, inorder3) or an .ini file (default rpstacks)\n"            \
+    "  --set S.K=V        override one configuration value (repeatable)\n"                     \
+    "  --warmup N         the first N µops only warm caches and predictors\n"                 \
+    "  --max N            time N instructions after the warm-up (default: all)\n"              \
+    "  --json FILE        also write the results as JSON (- for stdout)\n"                     \
+    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"                   \
     "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n" \
-    "                     (default " CLI_DEFAULT_REPORT " in the current directory)\n"        \
+    "                     (default " CLI_DEFAULT_REPORT " in the current directory)\n"         \
     "  --no-report        write no HTML report\n"
 
 enum { OPT_CONFIG = 1100, OPT_SET, OPT_WARMUP, OPT_TMAX, OPT_JSON, OPT_PIPEVIEW, OPT_REPORT, OPT_NO_REPORT };
-#define CLI_TIMING_LONG_OPTIONS                                                                           \
-    {"config", required_argument, 0, OPT_CONFIG}, {"set", required_argument, 0, OPT_SET},                \
-        {"warmup", required_argument, 0, OPT_WARMUP}, {"max", required_argument, 0, OPT_TMAX},            \
-        {"json", required_argument, 0, OPT_JSON}, {"pipeview", required_argument, 0, OPT_PIPEVIEW},       \
-        {"report", required_argument, 0, OPT_REPORT}, {"no-report", no_argument, 0, OPT_NO_REPORT}
+/* clang-format off */
+#define CLI_TIMING_LONG_OPTIONS                                     \
+    {"config", required_argument, 0, OPT_CONFIG},                   \
+    {"set", required_argument, 0, OPT_SET},                         \
+    {"warmup", required_argument, 0, OPT_WARMUP},                   \
+    {"max", required_argument, 0, OPT_TMAX},                        \
+    {"json", required_argument, 0, OPT_JSON},                       \
+    {"pipeview", required_argument, 0, OPT_PIPEVIEW},               \
+    {"report", required_argument, 0, OPT_REPORT},                   \
+    {"no-report", no_argument, 0, OPT_NO_REPORT}
+/* clang-format on */
 
 /* Handle one timing option; false if `opt` is not one. Sets *bad after printing a usage error. */
 bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const char *verb, bool *bad);

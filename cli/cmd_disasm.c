@@ -58,12 +58,8 @@ static bool known_address(listing *l, unsigned base, int64_t offset, bool wide, 
 static bool address_comment(listing *l, const isa_insn *d, uint64_t pc, uint64_t *out) {
     bool compressed = d->length == 2;
     switch ((isa_op)d->op) {
-    case ISA_OP_LUI:
-        l->hi_addr[d->rd] = (uint64_t)d->imm, l->hi_valid[d->rd] = true;
-        return false;
-    case ISA_OP_AUIPC:
-        l->hi_addr[d->rd] = pc + (uint64_t)d->imm, l->hi_valid[d->rd] = true;
-        return false;
+    case ISA_OP_LUI: l->hi_addr[d->rd] = (uint64_t)d->imm, l->hi_valid[d->rd] = true; return false;
+    case ISA_OP_AUIPC: l->hi_addr[d->rd] = pc + (uint64_t)d->imm, l->hi_valid[d->rd] = true; return false;
     case ISA_OP_ADDI:
         /* printed as li/mv/nop (no address operand) when rs1 is zero or imm is 0 */
         if (d->rs1 == 0 || d->imm == 0) return false;
@@ -141,18 +137,18 @@ static void disassemble_section(listing *l, const elf_section *sec, size_t index
     uint64_t end = sec->addr + sec->size;
     size_t n = elf_symbol_count(l->img), i = 0;
     const elf_symbol *sym = NULL;
-#define NEXT_IN_SECTION()                                                                   \
-    do {                                                                                    \
-        sym = NULL;                                                                         \
-        for (; i < n; i++) {                                                                \
-            const elf_symbol *s_ = elf_symbol_at(l->img, i);                                \
-            if (s_->section == index && s_->addr >= sec->addr && s_->addr < end) {          \
-                if (!sym) sym = s_;                                                         \
-                else if (s_->addr != sym->addr) break;                                      \
-            } else if (sym && s_->addr != sym->addr) {                                      \
-                break;                                                                      \
-            }                                                                               \
-        }                                                                                   \
+#define NEXT_IN_SECTION()                                                          \
+    do {                                                                           \
+        sym = NULL;                                                                \
+        for (; i < n; i++) {                                                       \
+            const elf_symbol *s_ = elf_symbol_at(l->img, i);                       \
+            if (s_->section == index && s_->addr >= sec->addr && s_->addr < end) { \
+                if (!sym) sym = s_;                                                \
+                else if (s_->addr != sym->addr) break;                             \
+            } else if (sym && s_->addr != sym->addr) {                             \
+                break;                                                             \
+            }                                                                      \
+        }                                                                          \
     } while (0)
     NEXT_IN_SECTION();
     if (!sym || sym->addr > sec->addr) {

@@ -16,16 +16,15 @@ void help_exec(void) {
            "options:\n"
            "  --stats            print the instruction count, the mix by operation class\n"
            "                     and the speed to stderr when the program ends\n"
-           "  --max N            stop after N instructions (K, M, G suffixes allowed)\n" CLI_GUEST_OPTIONS_HELP
-           "\n"
+           "  --max N            stop after N instructions (K, M, G suffixes allowed)\n" CLI_GUEST_OPTIONS_HELP "\n"
            "exit code: the program's; 128+signal when it faults (139 segmentation fault,\n"
            "132 illegal instruction) as under qemu; 125 if cyclescope cannot run it (bad\n"
            "ELF file, unsupported system call).\n");
 }
 
 static void print_stats(const char *prog, uint64_t icount, const uint64_t *mix, double seconds) {
-    fprintf(stderr, "cyclescope: %s: %" PRIu64 " instructions in %.3f s, %.1f MIPS (with µop records)\n", prog,
-            icount, seconds, icount / (seconds > 0 ? seconds : 1e-9) / 1e6);
+    fprintf(stderr, "cyclescope: %s: %" PRIu64 " instructions in %.3f s, %.1f MIPS (with µop records)\n", prog, icount,
+            seconds, icount / (seconds > 0 ? seconds : 1e-9) / 1e6);
     fprintf(stderr, "  %-16s %14s %7s\n", "class", "count", "share");
     for (int c = 0; c < OPC_COUNT; c++) {
         if (!mix[c]) continue;
@@ -60,7 +59,7 @@ int cmd_exec(int argc, char **argv) {
     uint64_t mix[OPC_COUNT] = {0};
     if (stats) {
         enum { BATCH = 4096 };
-        uop *buf = malloc(BATCH * sizeof(uop));
+        uop *buf = cs_malloc(BATCH * sizeof(uop));
         while (emu_state(e) == EMU_RUNNING && emu_icount(e) < max) {
             uint64_t want = max - emu_icount(e) < BATCH ? max - emu_icount(e) : BATCH;
             uint64_t n = emu_run_uops(e, buf, want);
@@ -82,7 +81,8 @@ int cmd_exec(int argc, char **argv) {
         rc = emu_fault_signal(e) ? 128 + emu_fault_signal(e) : EXIT_RUN_FAILED;
         break;
     default:
-        fprintf(stderr, "cyclescope: %s: stopped after %" PRIu64 " instructions (--max)\n", argv[optind], emu_icount(e));
+        fprintf(stderr, "cyclescope: %s: stopped after %" PRIu64 " instructions (--max)\n", argv[optind],
+                emu_icount(e));
         rc = 0;
     }
     if (stats) print_stats(argv[optind], emu_icount(e), mix, seconds);

@@ -29,8 +29,7 @@ void help_stacks(void) {
            "options:\n"
            "  --validate         time the idealised machines too (see above)\n"
            "  --jobs N           machines timed at once with --validate (default: the\n"
-           "                     number of processors)\n" CLI_TIMING_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP
-           "\n"
+           "                     number of processors)\n" CLI_TIMING_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP "\n"
            "Unlike `run`, `stacks` writes the HTML report only when --report is given;\n"
            "with --validate it includes the validation table and chart.\n");
 }
@@ -60,8 +59,7 @@ static bool guest_close(void *ctx, uop_source *src, cs_error *err) {
     return ok;
 }
 
-static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs, const char *path,
-                    const char *what) {
+static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs, const char *path, const char *what) {
     validation_options vo;
     memset(&vo, 0, sizeof vo);
     if (!cli_load_config(t, &vo.cfg)) return EXIT_RUN_FAILED;
@@ -73,7 +71,7 @@ static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs,
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "cyclescope: timing the baseline and %d idealised machines, %d at a time…\n", IDEAL_COUNT,
                 jobs > 0 ? jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
-    validation_result *v = calloc(1, sizeof *v);
+    validation_result *v = cs_calloc(1, sizeof *v);
     snprintf(v->program, sizeof v->program, "%s", what);
     core_stats stats;
     cs_error err;

@@ -29,8 +29,7 @@ void help_trace(void) {
            "  --level N          zstd level, 1..19 (default 9)\n"
            "  --frame-uops N     µops per frame, the unit of seeking (default 1048576)\n"
            "  --values           keep every instruction's result (for value prediction,\n"
-           "                     inorder.value_prediction); results compress poorly\n" CLI_GUEST_OPTIONS_HELP
-           "\n"
+           "                     inorder.value_prediction); results compress poorly\n" CLI_GUEST_OPTIONS_HELP "\n"
            "trace info FILE\n"
            "  the header, the counts, the mix by operation class and the compressed size per\n"
            "  instruction (reads, and so checks, every frame)\n"
@@ -134,7 +133,7 @@ static int trace_record(int argc, char **argv) {
         emu_destroy(e);
         return cli_fail("%s", err.msg);
     }
-    uop *buf = malloc(BATCH * sizeof *buf);
+    uop *buf = cs_malloc(BATCH * sizeof *buf);
     cs_progress p;
     progress_start(&p, "recording", max == UINT64_MAX ? 0 : max);
     uint64_t done = 0;
@@ -166,8 +165,8 @@ static int trace_record(int argc, char **argv) {
         double bytes = stat(out, &st) == 0 ? (double)st.st_size : 0;
         fprintf(stderr, "cyclescope: %s: recorded %" PRIu64 " instructions to %s (%.3f bytes/instruction)", prog, done,
                 out, done ? bytes / (double)done : 0.0);
-        if (emu_state(e) == EMU_EXITED && emu_exit_code(e)) fprintf(stderr, "; it exited with code %d",
-                                                                     emu_exit_code(e));
+        if (emu_state(e) == EMU_EXITED && emu_exit_code(e))
+            fprintf(stderr, "; it exited with code %d", emu_exit_code(e));
         fprintf(stderr, "\n");
     }
     emu_destroy(e);
@@ -177,8 +176,8 @@ static int trace_record(int argc, char **argv) {
 /* ---- info ----------------------------------------------------------------------------- */
 
 static void print_fields(uint32_t fields) {
-    static const char *const names[] = {"pc", "next_pc", "encoding", "op_class", "regs",
-                                        "mem_addr", "mem_size", "taken", "fp_ops", "values"};
+    static const char *const names[] = {"pc",       "next_pc",  "encoding", "op_class", "regs",
+                                        "mem_addr", "mem_size", "taken",    "fp_ops",   "values"};
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
         if (fields & (1u << i)) printf(" %s", names[i]);
     printf("\n");
@@ -198,7 +197,7 @@ static int trace_info(int argc, char **argv) {
 
     uint64_t mix[OPC_COUNT] = {0}, taken = 0, reads = 0, writes = 0, uops = 0, compressed = 0;
     for (uint32_t i = 0; i < in->frames; i++) compressed += cst_reader_frame(r, i)->compressed_size;
-    uop *buf = malloc(BATCH * sizeof *buf);
+    uop *buf = cs_malloc(BATCH * sizeof *buf);
     cs_progress p;
     progress_start(&p, "reading", in->uops);
     uop_source *src = cst_reader_source(r);
@@ -294,21 +293,21 @@ static void dump_uop(uint64_t index, const uop *u, unsigned isa) {
     printf("%12" PRIu64 "%c %16" PRIx64 "  %s  %-*s", index, (u->flags & UOP_CONTINUES) ? '+' : ' ', u->pc, enc,
            more ? 34 : 0, text);
     if (mem || u->mem_addr)
-        printf("  %s %u @ 0x%" PRIx64, mem == (UOP_MEM_READ | UOP_MEM_WRITE) ? "RW" : mem == UOP_MEM_READ ? "R"
-                                       : mem == UOP_MEM_WRITE                      ? "W"
-                                                                                   : "-",
+        printf("  %s %u @ 0x%" PRIx64,
+               mem == (UOP_MEM_READ | UOP_MEM_WRITE) ? "RW"
+                   : mem == UOP_MEM_READ             ? "R"
+                   : mem == UOP_MEM_WRITE            ? "W"
+                                                     : "-",
                u->mem_size, u->mem_addr);
-    if (uop_is_control(u))
-        printf("  %s -> 0x%" PRIx64, (u->flags & UOP_TAKEN) ? "taken" : "not taken", u->next_pc);
+    if (uop_is_control(u)) printf("  %s -> 0x%" PRIx64, (u->flags & UOP_TAKEN) ? "taken" : "not taken", u->next_pc);
     printf("\n");
 }
 
 static int trace_dump(int argc, char **argv) {
-    static const struct option longopts[] = {
-        {"from", required_argument, 0, OPT_FROM},
-        {"count", required_argument, 0, OPT_COUNT},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option longopts[] = {{"from", required_argument, 0, OPT_FROM},
+                                             {"count", required_argument, 0, OPT_COUNT},
+                                             {"help", no_argument, 0, 'h'},
+                                             {0, 0, 0, 0}};
     uint64_t from = 0, count = UINT64_MAX;
     bool bad = false;
     int opt;
@@ -337,7 +336,7 @@ static int trace_dump(int argc, char **argv) {
         cst_close(r);
         return cli_fail("%s", err.msg);
     }
-    uop *buf = malloc(BATCH * sizeof *buf);
+    uop *buf = cs_malloc(BATCH * sizeof *buf);
     uop_source *src = cst_reader_source(r);
     uint64_t index = from;
     long n = 0;
@@ -360,7 +359,7 @@ static int trace_dump(int argc, char **argv) {
 typedef bool (*sink_fn)(void *sink, const uop *u, size_t n, cs_error *err);
 static bool pump(uop_source *src, sink_fn sink, void *ctx, const char *label, uint64_t total, uint64_t *count,
                  cs_error *err) {
-    uop *buf = malloc(BATCH * sizeof *buf);
+    uop *buf = cs_malloc(BATCH * sizeof *buf);
     cs_progress p;
     progress_start(&p, label, total);
     long n;
@@ -480,8 +479,10 @@ static int trace_export(int argc, char **argv) {
 /* ---- the verb ------------------------------------------------------------------------- */
 
 int cmd_trace(int argc, char **argv) {
-    if (argc < 2) return cli_usage(trace_usage, "no subverb given (record, info, dump, import-champsim, "
-                                                "export-champsim)");
+    if (argc < 2)
+        return cli_usage(trace_usage,
+                         "no subverb given (record, info, dump, import-champsim, "
+                         "export-champsim)");
     const char *sub = argv[1];
     if (!strcmp(sub, "record")) return trace_record(argc - 1, argv + 1);
     if (!strcmp(sub, "info")) return trace_info(argc - 1, argv + 1);

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu qemu-user
-  libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev chromium
+  libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev chromium clang-format
 )
 missing=()
 for p in "${packages[@]}"; do

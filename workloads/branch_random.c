@@ -42,30 +42,26 @@
 #include <stdlib.h>
 
 #define DEFAULT_WORDS 200000L
-#define MIN_WORDS 1L
-#define MAX_WORDS 50000000L
+#define MIN_WORDS     1L
+#define MAX_WORDS     50000000L
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [WORDS]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
+static uint64_t splitmix64(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -73,9 +69,7 @@ static uint64_t splitmix64(uint64_t *s)
 }
 
 /* counts ones and zeros in words[0..n) with one branch per bit */
-static __attribute__((noinline)) void kernel(const uint64_t *words, long n, uint64_t *ones,
-                                             uint64_t *zeros)
-{
+static __attribute__((noinline)) void kernel(const uint64_t *words, long n, uint64_t *ones, uint64_t *zeros) {
     register uint64_t c1 __asm__("a0") = 0;
     register uint64_t c0 __asm__("a1") = 0;
     register const uint64_t *p __asm__("a2") = words;
@@ -105,8 +99,7 @@ static __attribute__((noinline)) void kernel(const uint64_t *words, long n, uint
     *zeros = c0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_WORDS, MIN_WORDS, MAX_WORDS);
     uint64_t *w = malloc((size_t)n * sizeof *w);
     if (!w) {
@@ -121,15 +114,13 @@ int main(int argc, char **argv)
     uint64_t ones, zeros;
     kernel(w, n, &ones, &zeros);
     if (ones != expect_ones || ones + zeros != (uint64_t)n * 64) {
-        fprintf(stderr, "branch_random: counted %" PRIu64 " ones / %" PRIu64
-                        " zeros, expected %" PRIu64 " ones\n",
+        fprintf(stderr, "branch_random: counted %" PRIu64 " ones / %" PRIu64 " zeros, expected %" PRIu64 " ones\n",
                 ones, zeros, expect_ones);
         return 1;
     }
     uint64_t kernel_insns = 259 * (uint64_t)n + zeros;
-    printf("branch_random: words=%ld branches=%ld ones=%" PRIu64 " zeros=%" PRIu64
-           " kernel_insns=%" PRIu64 "\n",
-           n, n * 64, ones, zeros, kernel_insns);
+    printf("branch_random: words=%ld branches=%ld ones=%" PRIu64 " zeros=%" PRIu64 " kernel_insns=%" PRIu64 "\n", n,
+           n * 64, ones, zeros, kernel_insns);
     printf("checksum: %016" PRIx64 "\n", (uint64_t)(ones * 0x100000001B3ULL ^ s));
     free(w);
     return 0;

@@ -21,54 +21,44 @@
 #include <string.h>
 
 #define DEFAULT_N 65536L
-#define MIN_N 16L
-#define MAX_N 67108864L
+#define MIN_N     16L
+#define MAX_N     67108864L
 
 static const double PI = 3.14159265358979323846;
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [N]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi ||
-        (v & (v - 1)) != 0) {
-        fprintf(stderr, "%s: bad size '%s' (expected a power of two in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi || (v & (v - 1)) != 0) {
+        fprintf(stderr, "%s: bad size '%s' (expected a power of two in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
+static uint64_t splitmix64(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
 
-static double rand_unit(uint64_t *s)
-{
-    return (double)(int64_t)(splitmix64(s) >> 11) * 0x1p-52 - 1.0;
-}
+static double rand_unit(uint64_t *s) { return (double)(int64_t)(splitmix64(s) >> 11) * 0x1p-52 - 1.0; }
 
-static uint64_t bits_of(double d)
-{
+static uint64_t bits_of(double d) {
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     return u;
 }
 
 /* Taylor series, accurate to ~1 ulp for |x| <= pi/4 */
-static double sin_small(double x)
-{
+static double sin_small(double x) {
     double x2 = x * x, term = x, sum = x;
     for (int k = 1; k <= 11; k++) {
         term *= -x2 / (double)((2 * k) * (2 * k + 1));
@@ -77,8 +67,7 @@ static double sin_small(double x)
     return sum;
 }
 
-static double cos_small(double x)
-{
+static double cos_small(double x) {
     double x2 = x * x, term = 1.0, sum = 1.0;
     for (int k = 1; k <= 11; k++) {
         term *= -x2 / (double)((2 * k - 1) * (2 * k));
@@ -88,8 +77,7 @@ static double cos_small(double x)
 }
 
 /* w[k] = exp(-2 pi i k / n) for k in [0, n/2) */
-static void twiddles(double *wr, double *wi, long n)
-{
+static void twiddles(double *wr, double *wi, long n) {
     long q = n / 4; /* angle pi/2 */
     long e = n / 8; /* angle pi/4 */
     for (long k = 0; k <= q && k < n / 2; k++) {
@@ -113,14 +101,11 @@ static void twiddles(double *wr, double *wi, long n)
     }
 }
 
-static void fft(double *re, double *im, long n, const double *wr, const double *wi,
-                int inverse)
-{
+static void fft(double *re, double *im, long n, const double *wr, const double *wi, int inverse) {
     /* bit-reversal permutation */
     for (long i = 1, j = 0; i < n; i++) {
         long bit = n >> 1;
-        for (; j & bit; bit >>= 1)
-            j ^= bit;
+        for (; j & bit; bit >>= 1) j ^= bit;
         j ^= bit;
         if (i < j) {
             double t = re[i];
@@ -149,8 +134,7 @@ static void fft(double *re, double *im, long n, const double *wr, const double *
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
     double *re = malloc((size_t)n * sizeof *re);
     double *im = malloc((size_t)n * sizeof *im);
@@ -182,14 +166,10 @@ int main(int argc, char **argv)
     double maxerr = 0.0, inv_n = 1.0 / (double)n;
     for (long i = 0; i < n; i++) {
         double dr = re[i] * inv_n - r0[i], di = im[i] * inv_n - i0[i];
-        if (dr < 0)
-            dr = -dr;
-        if (di < 0)
-            di = -di;
-        if (dr > maxerr)
-            maxerr = dr;
-        if (di > maxerr)
-            maxerr = di;
+        if (dr < 0) dr = -dr;
+        if (di < 0) di = -di;
+        if (dr > maxerr) maxerr = dr;
+        if (di > maxerr) maxerr = di;
     }
     if (!(maxerr < 1e-10)) {
         fprintf(stderr, "fft: round trip error %g too large\n", maxerr);

@@ -26,31 +26,27 @@
 #include <string.h>
 
 #define DEFAULT_P 768L
-#define MIN_P 1L
-#define MAX_P 10000000L
-#define LEN 4096
+#define MIN_P     1L
+#define MAX_P     10000000L
+#define LEN       4096
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [P]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t bits_of(double d)
-{
+static uint64_t bits_of(double d) {
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     return u;
@@ -59,10 +55,8 @@ static uint64_t bits_of(double d)
 static double x[LEN], y[LEN];
 
 /* the measured kernel; sum of |coefficients| <= 0.95 keeps |x| <= 0.95 */
-static __attribute__((noinline)) void pass(double c0, double alpha)
-{
-    const double c1 = -0.12, c2 = 0.11, c3 = -0.1, c4 = 0.09, c5 = -0.08, c6 = 0.07,
-                 c7 = -0.06, c8 = 0.05;
+static __attribute__((noinline)) void pass(double c0, double alpha) {
+    const double c1 = -0.12, c2 = 0.11, c3 = -0.1, c4 = 0.09, c5 = -0.08, c6 = 0.07, c7 = -0.06, c8 = 0.05;
     for (int i = 0; i < LEN; i++) {
         double v = x[i];
         double p = fma(c8, v, c7);
@@ -78,16 +72,14 @@ static __attribute__((noinline)) void pass(double c0, double alpha)
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long passes = parse_size(argc, argv, DEFAULT_P, MIN_P, MAX_P);
     for (int i = 0; i < LEN; i++) {
         x[i] = (double)(i - LEN / 2) / (LEN / 2); /* [-1, 1) */
         y[i] = 0.0;
     }
     const double alpha = 1.0 / 1024;
-    for (long p = 0; p < passes; p++)
-        pass(0.2 * (double)(p % 7) / 7.0 - 0.1, alpha);
+    for (long p = 0; p < passes; p++) pass(0.2 * (double)(p % 7) / 7.0 - 0.1, alpha);
 
     uint64_t check = 0;
     double sx = 0.0, sy = 0.0;

@@ -31,30 +31,26 @@
 #include <string.h>
 
 #define DEFAULT_ITERS 400000L
-#define MIN_ITERS 1L
-#define MAX_ITERS 100000000L
+#define MIN_ITERS     1L
+#define MAX_ITERS     100000000L
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [ITERS]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static __attribute__((noinline)) double kernel(uint64_t iters, double x0, double inc)
-{
+static __attribute__((noinline)) double kernel(uint64_t iters, double x0, double inc) {
     register double x __asm__("fa0") = x0;
     register double d __asm__("fa1") = inc;
     register uint64_t n __asm__("t0") = iters;
@@ -74,8 +70,7 @@ static __attribute__((noinline)) double kernel(uint64_t iters, double x0, double
     return x;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long iters = parse_size(argc, argv, DEFAULT_ITERS, MIN_ITERS, MAX_ITERS);
     double r = kernel((uint64_t)iters, 0.0, 1.0);
     double expect = (double)(iters * 128);
@@ -85,8 +80,7 @@ int main(int argc, char **argv)
     }
     uint64_t bits;
     memcpy(&bits, &r, sizeof bits);
-    printf("fp_chain: iters=%ld fadds=%ld kernel_insns=%ld result=%.1f\n", iters,
-           iters * 128, iters * 130, r);
+    printf("fp_chain: iters=%ld fadds=%ld kernel_insns=%ld result=%.1f\n", iters, iters * 128, iters * 130, r);
     printf("checksum: %016" PRIx64 "\n", bits);
     return 0;
 }

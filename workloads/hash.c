@@ -19,30 +19,26 @@
 #include <stdlib.h>
 
 #define DEFAULT_N 400000L
-#define MIN_N 16L
-#define MAX_N 20000000L
+#define MIN_N     16L
+#define MAX_N     20000000L
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [N]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
+static uint64_t splitmix64(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -60,13 +56,9 @@ static uint64_t mask;
 static int shift;
 static long count;
 
-static inline uint64_t slot_of(uint64_t key)
-{
-    return (key * 0x9E3779B97F4A7C15ULL) >> shift;
-}
+static inline uint64_t slot_of(uint64_t key) { return (key * 0x9E3779B97F4A7C15ULL) >> shift; }
 
-static void insert(uint64_t key, uint64_t val)
-{
+static void insert(uint64_t key, uint64_t val) {
     uint64_t i = slot_of(key);
     for (;;) {
         if (table[i].key == key) {
@@ -84,23 +76,18 @@ static void insert(uint64_t key, uint64_t val)
 }
 
 /* returns pointer to the slot holding key, or NULL */
-static struct slot *lookup(uint64_t key)
-{
+static struct slot *lookup(uint64_t key) {
     uint64_t i = slot_of(key);
     for (;;) {
-        if (table[i].key == key)
-            return &table[i];
-        if (table[i].key == 0)
-            return NULL;
+        if (table[i].key == key) return &table[i];
+        if (table[i].key == 0) return NULL;
         i = (i + 1) & mask;
     }
 }
 
-static int erase(uint64_t key)
-{
+static int erase(uint64_t key) {
     struct slot *s = lookup(key);
-    if (!s)
-        return 0;
+    if (!s) return 0;
     uint64_t i = (uint64_t)(s - table);
     /* backward-shift deletion keeps probe sequences intact */
     for (;;) {
@@ -114,8 +101,7 @@ static int erase(uint64_t key)
             }
             uint64_t home = slot_of(table[j].key);
             /* can the entry at j move to i?  yes if home is not in (i, j] */
-            if (((j - home) & mask) >= ((j - i) & mask))
-                break;
+            if (((j - home) & mask) >= ((j - i) & mask)) break;
             j = (j + 1) & mask;
         }
         table[i] = table[j];
@@ -123,17 +109,12 @@ static int erase(uint64_t key)
     }
 }
 
-static uint64_t nonzero(uint64_t k)
-{
-    return k ? k : 1;
-}
+static uint64_t nonzero(uint64_t k) { return k ? k : 1; }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
     int bits = 1;
-    while ((1L << bits) < 2 * n)
-        bits++;
+    while ((1L << bits) < 2 * n) bits++;
     uint64_t cap = 1ULL << bits;
     mask = cap - 1;
     shift = 64 - bits;
@@ -145,8 +126,7 @@ int main(int argc, char **argv)
 
     uint64_t check = 0;
     uint64_t s1 = 0x4841534801ULL;
-    for (long i = 0; i < n; i++)
-        insert(nonzero(splitmix64(&s1)), (uint64_t)i);
+    for (long i = 0; i < n; i++) insert(nonzero(splitmix64(&s1)), (uint64_t)i);
 
     uint64_t hit_seed = 0x4841534801ULL, miss_seed = 0x4D49535302ULL;
     long hits = 0, misses = 0;
@@ -169,8 +149,7 @@ int main(int argc, char **argv)
     long deleted = 0;
     for (long i = 0; i < n; i++) {
         uint64_t k = nonzero(splitmix64(&del_seed));
-        if ((i & 3) == 0)
-            deleted += erase(k);
+        if ((i & 3) == 0) deleted += erase(k);
     }
     uint64_t again_seed = 0x4841534801ULL;
     long found = 0;
@@ -182,12 +161,10 @@ int main(int argc, char **argv)
         }
     }
     if (found + deleted != n || count != found) {
-        fprintf(stderr, "hash: inconsistent table (found %ld deleted %ld count %ld)\n",
-                found, deleted, count);
+        fprintf(stderr, "hash: inconsistent table (found %ld deleted %ld count %ld)\n", found, deleted, count);
         return 1;
     }
-    printf("hash: n=%ld slots=%" PRIu64 " hits=%ld misses=%ld deleted=%ld\n",
-           n, cap, hits, misses, deleted);
+    printf("hash: n=%ld slots=%" PRIu64 " hits=%ld misses=%ld deleted=%ld\n", n, cap, hits, misses, deleted);
     printf("checksum: %016" PRIx64 "\n", check);
     free(table);
     return 0;

@@ -38,30 +38,26 @@
 #include <stdlib.h>
 
 #define DEFAULT_ITERS 400000L
-#define MIN_ITERS 1L
-#define MAX_ITERS 100000000L
+#define MIN_ITERS     1L
+#define MAX_ITERS     100000000L
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [ITERS]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static __attribute__((noinline)) void kernel(uint64_t iters, uint64_t inc, uint64_t acc[8])
-{
+static __attribute__((noinline)) void kernel(uint64_t iters, uint64_t inc, uint64_t acc[8]) {
     register uint64_t x0 __asm__("a0") = acc[0];
     register uint64_t x1 __asm__("a1") = acc[1];
     register uint64_t x2 __asm__("a2") = acc[2];
@@ -89,8 +85,7 @@ static __attribute__((noinline)) void kernel(uint64_t iters, uint64_t inc, uint6
                      "addi  t0, t0, -1\n"
                      "bnez  t0, 1b\n"
                      ".option pop\n"
-                     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5),
-                       "+r"(x6), "+r"(x7), "+r"(n)
+                     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5), "+r"(x6), "+r"(x7), "+r"(n)
                      : "r"(d)
                      : "memory");
     acc[0] = x0;
@@ -103,25 +98,21 @@ static __attribute__((noinline)) void kernel(uint64_t iters, uint64_t inc, uint6
     acc[7] = x7;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long iters = parse_size(argc, argv, DEFAULT_ITERS, MIN_ITERS, MAX_ITERS);
     uint64_t acc[8];
-    for (int k = 0; k < 8; k++)
-        acc[k] = (uint64_t)k;
+    for (int k = 0; k < 8; k++) acc[k] = (uint64_t)k;
     kernel((uint64_t)iters, 5, acc);
     uint64_t check = 0;
     for (int k = 0; k < 8; k++) {
         uint64_t expect = (uint64_t)k + (uint64_t)iters * 16 * 5;
         if (acc[k] != expect) {
-            fprintf(stderr, "indep_add: acc[%d] = %" PRIu64 ", expected %" PRIu64 "\n", k,
-                    acc[k], expect);
+            fprintf(stderr, "indep_add: acc[%d] = %" PRIu64 ", expected %" PRIu64 "\n", k, acc[k], expect);
             return 1;
         }
         check = check * 31 + acc[k];
     }
-    printf("indep_add: iters=%ld adds=%ld kernel_insns=%ld\n", iters, iters * 128,
-           iters * 130);
+    printf("indep_add: iters=%ld adds=%ld kernel_insns=%ld\n", iters, iters * 128, iters * 130);
     printf("checksum: %016" PRIx64 "\n", check);
     return 0;
 }

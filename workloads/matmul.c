@@ -22,33 +22,29 @@
 #include <string.h>
 
 #define DEFAULT_N 320L
-#define MIN_N 2L
-#define MAX_N 100000L
-#define K 256
-#define M 256
-#define TILE 64
+#define MIN_N     2L
+#define MAX_N     100000L
+#define K         256
+#define M         256
+#define TILE      64
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [N]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi || (v & 1)) {
-        fprintf(stderr, "%s: bad size '%s' (expected an even integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an even integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
+static uint64_t splitmix64(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -56,22 +52,16 @@ static uint64_t splitmix64(uint64_t *s)
 }
 
 /* uniform double in [-1, 1) */
-static double rand_unit(uint64_t *s)
-{
-    return (double)(int64_t)(splitmix64(s) >> 11) * 0x1p-52 - 1.0;
-}
+static double rand_unit(uint64_t *s) { return (double)(int64_t)(splitmix64(s) >> 11) * 0x1p-52 - 1.0; }
 
-static uint64_t bits_of(double d)
-{
+static uint64_t bits_of(double d) {
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     return u;
 }
 
 /* C[i0..i0+1][j0..j0+63] += A[i0..i0+1][k0..k0+63] * B[k0..k0+63][j0..j0+63] */
-static void kernel_2rows(const double *restrict a, const double *restrict b,
-                         double *restrict c, int k0, int j0)
-{
+static void kernel_2rows(const double *restrict a, const double *restrict b, double *restrict c, int k0, int j0) {
     const double *a0 = a + k0, *a1 = a + K + k0;
     for (int j = j0; j < j0 + TILE; j += 4) {
         double c00 = c[j], c01 = c[j + 1], c02 = c[j + 2], c03 = c[j + 3];
@@ -101,8 +91,7 @@ static void kernel_2rows(const double *restrict a, const double *restrict b,
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
     double *a = malloc((size_t)n * K * sizeof *a);
     double *b = malloc((size_t)K * M * sizeof *b);
@@ -112,15 +101,12 @@ int main(int argc, char **argv)
         return 1;
     }
     uint64_t s = 0x4D41544D554CULL;
-    for (long i = 0; i < n * K; i++)
-        a[i] = rand_unit(&s);
-    for (long i = 0; i < (long)K * M; i++)
-        b[i] = rand_unit(&s);
+    for (long i = 0; i < n * K; i++) a[i] = rand_unit(&s);
+    for (long i = 0; i < (long)K * M; i++) b[i] = rand_unit(&s);
 
     for (int k0 = 0; k0 < K; k0 += TILE)
         for (int j0 = 0; j0 < M; j0 += TILE)
-            for (long i = 0; i < n; i += 2)
-                kernel_2rows(a + i * K, b, c + i * M, k0, j0);
+            for (long i = 0; i < n; i += 2) kernel_2rows(a + i * K, b, c + i * M, k0, j0);
 
     /* spot checks (the tiled order sums k in the same order, so the
      * results must agree to a few ulps; allow a loose tolerance) */
@@ -128,12 +114,10 @@ int main(int argc, char **argv)
         long i = (long)((uint64_t)(t * 7919 + 13) % (uint64_t)n);
         int j = (t * 37 + 5) % M;
         double ref = 0.0;
-        for (int k = 0; k < K; k++)
-            ref += a[i * K + k] * b[(long)k * M + j];
+        for (int k = 0; k < K; k++) ref += a[i * K + k] * b[(long)k * M + j];
         double diff = ref - c[i * M + j];
         if (diff > 1e-9 || diff < -1e-9) {
-            fprintf(stderr, "matmul: C[%ld][%d] = %.17g, expected %.17g\n", i, j,
-                    c[i * M + j], ref);
+            fprintf(stderr, "matmul: C[%ld][%d] = %.17g, expected %.17g\n", i, j, c[i * M + j], ref);
             return 1;
         }
     }

@@ -23,24 +23,21 @@
 #include <string.h>
 
 #define DEFAULT_K 16384L
-#define MIN_K 16L
-#define MAX_K 1048576L
-#define ROUNDS 3
+#define MIN_K     16L
+#define MAX_K     1048576L
+#define ROUNDS    3
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [KiB]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
@@ -49,9 +46,7 @@ static long parse_size(int argc, char **argv, long def, long lo, long hi)
 /* Explicit copy loop.  The empty asm statements make the loaded values
  * opaque so gcc cannot turn the loop back into a memcpy call; they emit no
  * instructions. */
-static __attribute__((noinline)) void loop_copy(uint64_t *restrict dst,
-                                                const uint64_t *restrict src, size_t words)
-{
+static __attribute__((noinline)) void loop_copy(uint64_t *restrict dst, const uint64_t *restrict src, size_t words) {
     for (size_t i = 0; i < words; i += 4) {
         uint64_t a = src[i], b = src[i + 1], c = src[i + 2], d = src[i + 3];
         __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
@@ -62,8 +57,7 @@ static __attribute__((noinline)) void loop_copy(uint64_t *restrict dst,
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long kib = parse_size(argc, argv, DEFAULT_K, MIN_K, MAX_K);
     size_t bytes = (size_t)kib * 1024, words = bytes / 8;
     uint64_t *a = malloc(bytes);
@@ -80,21 +74,16 @@ int main(int argc, char **argv)
 
     for (int r = 0; r < ROUNDS; r++) {
         memcpy(b, a, bytes);
-        for (size_t i = (size_t)r; i < words; i += 512)
-            b[i] ^= (uint64_t)(r + 1) << 32 | i;
+        for (size_t i = (size_t)r; i < words; i += 512) b[i] ^= (uint64_t)(r + 1) << 32 | i;
         loop_copy(a, b, words);
-        for (size_t i = (size_t)r + 7; i < words; i += 512)
-            a[i] += (uint64_t)r * 0x100000001B3ULL;
+        for (size_t i = (size_t)r + 7; i < words; i += 512) a[i] += (uint64_t)r * 0x100000001B3ULL;
     }
 
     uint64_t check = 0, sum = 0;
-    for (size_t i = 0; i < words; i += 8)
-        check = (check ^ a[i]) * 0x100000001B3ULL + i;
-    for (size_t i = 0; i < words; i++)
-        sum += a[i] ^ b[i];
+    for (size_t i = 0; i < words; i += 8) check = (check ^ a[i]) * 0x100000001B3ULL + i;
+    for (size_t i = 0; i < words; i++) sum += a[i] ^ b[i];
     check ^= sum;
-    printf("memcopy: %ld KiB x 2 buffers, %d rounds (%ld KiB copied)\n", kib, ROUNDS,
-           2L * ROUNDS * kib);
+    printf("memcopy: %ld KiB x 2 buffers, %d rounds (%ld KiB copied)\n", kib, ROUNDS, 2L * ROUNDS * kib);
     printf("checksum: %016" PRIx64 "\n", check);
     free(a);
     free(b);

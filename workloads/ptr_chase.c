@@ -45,32 +45,28 @@
 #include <stdlib.h>
 
 #define DEFAULT_MIB 64L
-#define MIN_MIB 1L
-#define MAX_MIB 4096L
-#define LINE 64
-#define LAPS 4
+#define MIN_MIB     1L
+#define MAX_MIB     4096L
+#define LINE        64
+#define LAPS        4
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [MiB]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static __attribute__((noinline)) void *chase(void *start, uint64_t iters)
-{
+static __attribute__((noinline)) void *chase(void *start, uint64_t iters) {
     register void *p __asm__("a0") = start;
     register uint64_t n __asm__("t0") = iters;
     __asm__ volatile(".option push\n"
@@ -89,13 +85,11 @@ static __attribute__((noinline)) void *chase(void *start, uint64_t iters)
     return p;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long mib = parse_size(argc, argv, DEFAULT_MIB, MIN_MIB, MAX_MIB);
     uint64_t lines = (uint64_t)mib * (1024 * 1024 / LINE);
     int m = 0;
-    while ((1ULL << m) < lines)
-        m++;
+    while ((1ULL << m) < lines) m++;
     const uint64_t mask = (1ULL << m) - 1;
     const int sh = (m + 1) / 2;
 
@@ -116,19 +110,15 @@ int main(int argc, char **argv)
         x ^= x >> sh;
         x = (x * 0x165667B19E3779F9ULL) & mask;
         x ^= x >> sh;
-        if (x >= lines)
-            continue;
-        if (linked == 0)
-            first = x;
-        else
-            *(char **)(base + prev * LINE) = base + x * LINE;
+        if (x >= lines) continue;
+        if (linked == 0) first = x;
+        else *(char **)(base + prev * LINE) = base + x * LINE;
         prev = x;
         linked++;
     }
     *(char **)(base + prev * LINE) = base + first * LINE;
     if (linked != lines) {
-        fprintf(stderr, "ptr_chase: permutation covered %" PRIu64 " of %" PRIu64 " lines\n",
-                linked, lines);
+        fprintf(stderr, "ptr_chase: permutation covered %" PRIu64 " of %" PRIu64 " lines\n", linked, lines);
         return 1;
     }
 
@@ -143,9 +133,8 @@ int main(int argc, char **argv)
     /* a checksum that depends on the cycle: where a short chase lands */
     char *probe = chase(start, 1);
     uint64_t check = (uint64_t)(probe - base) / LINE * 0x9E3779B97F4A7C15ULL ^ first ^ steps;
-    printf("ptr_chase: %ld MiB, %" PRIu64 " lines, %" PRIu64 " steps (%" PRIu64
-           " iterations)\n",
-           mib, lines, steps, iters);
+    printf("ptr_chase: %ld MiB, %" PRIu64 " lines, %" PRIu64 " steps (%" PRIu64 " iterations)\n", mib, lines, steps,
+           iters);
     printf("checksum: %016" PRIx64 "\n", check);
     free(raw);
     return 0;

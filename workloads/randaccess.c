@@ -21,36 +21,29 @@
 #include <stdlib.h>
 
 #define DEFAULT_N 4194304L
-#define MIN_N 1024L
-#define MAX_N 268435456L
+#define MIN_N     1024L
+#define MAX_N     268435456L
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [N]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static inline uint64_t mulhi(uint64_t a, uint64_t b)
-{
-    return (uint64_t)(((unsigned __int128)a * b) >> 64);
-}
+static inline uint64_t mulhi(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
 
 /* the measured kernel: `updates` random read-modify-writes over t[0..n) */
-static __attribute__((noinline)) void update(uint64_t *t, uint64_t n, uint64_t updates)
-{
+static __attribute__((noinline)) void update(uint64_t *t, uint64_t n, uint64_t updates) {
     uint64_t r = 0x0123456789ABCDEFULL;
     for (uint64_t k = 0; k < updates; k++) {
         r ^= r << 13;
@@ -60,16 +53,14 @@ static __attribute__((noinline)) void update(uint64_t *t, uint64_t n, uint64_t u
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
     uint64_t *t = malloc((size_t)n * sizeof *t);
     if (!t) {
         fprintf(stderr, "randaccess: out of memory\n");
         return 1;
     }
-    for (long i = 0; i < n; i++)
-        t[i] = (uint64_t)i;
+    for (long i = 0; i < n; i++) t[i] = (uint64_t)i;
 
     update(t, (uint64_t)n, (uint64_t)n);
 
@@ -79,8 +70,7 @@ int main(int argc, char **argv)
         check += d;
         changed += d != 0;
     }
-    printf("randaccess: n=%ld words (%ld KiB) updates=%ld changed=%" PRIu64 "\n",
-           n, n / 128, n, changed);
+    printf("randaccess: n=%ld words (%ld KiB) updates=%ld changed=%" PRIu64 "\n", n, n / 128, n, changed);
     printf("checksum: %016" PRIx64 "\n", check);
     free(t);
     return 0;

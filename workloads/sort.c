@@ -17,38 +17,33 @@
 #include <stdlib.h>
 
 #define DEFAULT_N 300000L
-#define MIN_N 16L
-#define MAX_N 50000000L
+#define MIN_N     16L
+#define MAX_N     50000000L
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [N]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
+static uint64_t splitmix64(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
 
-static void insertion_sort(uint64_t *a, long n)
-{
+static void insertion_sort(uint64_t *a, long n) {
     for (long i = 1; i < n; i++) {
         uint64_t v = a[i];
         long j = i - 1;
@@ -60,35 +55,27 @@ static void insertion_sort(uint64_t *a, long n)
     }
 }
 
-static void swap64(uint64_t *x, uint64_t *y)
-{
+static void swap64(uint64_t *x, uint64_t *y) {
     uint64_t t = *x;
     *x = *y;
     *y = t;
 }
 
-static void quicksort(uint64_t *a, long n)
-{
+static void quicksort(uint64_t *a, long n) {
     while (n > 16) {
         long mid = n / 2;
         /* median of three into a[mid] */
-        if (a[mid] < a[0])
-            swap64(&a[mid], &a[0]);
-        if (a[n - 1] < a[0])
-            swap64(&a[n - 1], &a[0]);
-        if (a[n - 1] < a[mid])
-            swap64(&a[n - 1], &a[mid]);
+        if (a[mid] < a[0]) swap64(&a[mid], &a[0]);
+        if (a[n - 1] < a[0]) swap64(&a[n - 1], &a[0]);
+        if (a[n - 1] < a[mid]) swap64(&a[n - 1], &a[mid]);
         uint64_t pivot = a[mid];
         long i = -1, j = n;
         for (;;) {
-            do
-                i++;
+            do i++;
             while (a[i] < pivot);
-            do
-                j--;
+            do j--;
             while (a[j] > pivot);
-            if (i >= j)
-                break;
+            if (i >= j) break;
             swap64(&a[i], &a[j]);
         }
         /* a[0..j] <= pivot <= a[j+1..n-1] */
@@ -105,8 +92,7 @@ static void quicksort(uint64_t *a, long n)
     insertion_sort(a, n);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
     uint64_t *a = malloc((size_t)n * sizeof *a);
     if (!a) {

@@ -23,50 +23,43 @@
 #include <string.h>
 
 #define DEFAULT_N 512L
-#define MIN_N 1L
-#define MAX_N 1000000L
-#define COLS 512
-#define W (COLS + 2) /* row pitch including the boundary columns */
-#define SWEEPS 16
+#define MIN_N     1L
+#define MAX_N     1000000L
+#define COLS      512
+#define W         (COLS + 2) /* row pitch including the boundary columns */
+#define SWEEPS    16
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [N]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t bits_of(double d)
-{
+static uint64_t bits_of(double d) {
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     return u;
 }
 
-static void sweep(const double *restrict in, double *restrict out, long rows)
-{
+static void sweep(const double *restrict in, double *restrict out, long rows) {
     for (long i = 1; i <= rows; i++) {
         const double *up = in + (i - 1) * W, *mid = in + i * W, *dn = in + (i + 1) * W;
         double *o = out + i * W;
-        for (int j = 1; j <= COLS; j++)
-            o[j] = 0.2 * (mid[j] + up[j] + dn[j] + mid[j - 1] + mid[j + 1]);
+        for (int j = 1; j <= COLS; j++) o[j] = 0.2 * (mid[j] + up[j] + dn[j] + mid[j - 1] + mid[j + 1]);
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
     size_t cells = (size_t)(n + 2) * W;
     double *g0 = calloc(cells, sizeof *g0);
@@ -77,11 +70,9 @@ int main(int argc, char **argv)
     }
     /* boundary: top row at 1.0 in both arrays; a small deterministic bump
      * in the interior so the checksum depends on every sweep */
-    for (int j = 0; j < W; j++)
-        g0[j] = g1[j] = 1.0;
+    for (int j = 0; j < W; j++) g0[j] = g1[j] = 1.0;
     for (long i = 1; i <= n; i++)
-        for (int j = 1; j <= COLS; j++)
-            g0[i * W + j] = (double)((i * 31 + j * 17) % 64) * (1.0 / 64);
+        for (int j = 1; j <= COLS; j++) g0[i * W + j] = (double)((i * 31 + j * 17) % 64) * (1.0 / 64);
 
     double *in = g0, *out = g1;
     for (int t = 0; t < SWEEPS; t++) {

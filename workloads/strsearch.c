@@ -20,30 +20,26 @@
 #include <string.h>
 
 #define DEFAULT_N 400000L
-#define MIN_N 1024L
-#define MAX_N 200000000L
+#define MIN_N     1024L
+#define MAX_N     200000000L
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [N]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t xorshift64(uint64_t *s)
-{
+static uint64_t xorshift64(uint64_t *s) {
     uint64_t x = *s;
     x ^= x << 13;
     x ^= x >> 7;
@@ -52,58 +48,40 @@ static uint64_t xorshift64(uint64_t *s)
 }
 
 static const char *const patterns[] = {
-    "ace",
-    "bead",
-    "faded",
-    "decade",
-    "cabbage ",
-    "head bag",
-    "a deaf cab fed",
-    "baggage faced a headed face",
+    "ace", "bead", "faded", "decade", "cabbage ", "head bag", "a deaf cab fed", "baggage faced a headed face",
 };
 #define NPAT ((int)(sizeof patterns / sizeof patterns[0]))
 
-static long bmh_count(const unsigned char *t, long n, const unsigned char *p, long m)
-{
+static long bmh_count(const unsigned char *t, long n, const unsigned char *p, long m) {
     long skip[256];
-    for (int c = 0; c < 256; c++)
-        skip[c] = m;
-    for (long i = 0; i < m - 1; i++)
-        skip[p[i]] = m - 1 - i;
+    for (int c = 0; c < 256; c++) skip[c] = m;
+    for (long i = 0; i < m - 1; i++) skip[p[i]] = m - 1 - i;
     long count = 0;
     unsigned char last = p[m - 1];
     for (long pos = 0; pos + m <= n;) {
         unsigned char c = t[pos + m - 1];
         if (c == last) {
             long k = m - 2;
-            while (k >= 0 && t[pos + k] == p[k])
-                k--;
-            if (k < 0)
-                count++;
+            while (k >= 0 && t[pos + k] == p[k]) k--;
+            if (k < 0) count++;
         }
         pos += skip[c];
     }
     return count;
 }
 
-static long kmp_count(const unsigned char *t, long n, const unsigned char *p, long m,
-                      long *fail)
-{
+static long kmp_count(const unsigned char *t, long n, const unsigned char *p, long m, long *fail) {
     /* fail[i] = length of the longest proper border of p[0..i] */
     fail[0] = 0;
     for (long i = 1, k = 0; i < m; i++) {
-        while (k > 0 && p[i] != p[k])
-            k = fail[k - 1];
-        if (p[i] == p[k])
-            k++;
+        while (k > 0 && p[i] != p[k]) k = fail[k - 1];
+        if (p[i] == p[k]) k++;
         fail[i] = k;
     }
     long count = 0;
     for (long i = 0, k = 0; i < n; i++) {
-        while (k > 0 && t[i] != p[k])
-            k = fail[k - 1];
-        if (t[i] == p[k])
-            k++;
+        while (k > 0 && t[i] != p[k]) k = fail[k - 1];
+        if (t[i] == p[k]) k++;
         if (k == m) {
             count++;
             k = fail[k - 1];
@@ -112,8 +90,7 @@ static long kmp_count(const unsigned char *t, long n, const unsigned char *p, lo
     return count;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
     unsigned char *text = malloc((size_t)n);
     long *fail = malloc(64 * sizeof *fail);
@@ -134,8 +111,7 @@ int main(int argc, char **argv)
             text[i++] = (unsigned char)letters[r & 31];
             r >>= 5;
         }
-        if (i < n)
-            text[i++] = ' ';
+        if (i < n) text[i++] = ' ';
     }
     /* plant pattern copies: about one per 2 KiB */
     for (long k = 0; k < n / 2048; k++) {
@@ -154,8 +130,7 @@ int main(int argc, char **argv)
         long c1 = bmh_count(text, n, p, m);
         long c2 = kmp_count(text, n, p, m, fail);
         if (c1 != c2) {
-            fprintf(stderr, "strsearch: BMH (%ld) and KMP (%ld) disagree on '%s'\n",
-                    c1, c2, patterns[k]);
+            fprintf(stderr, "strsearch: BMH (%ld) and KMP (%ld) disagree on '%s'\n", c1, c2, patterns[k]);
             return 1;
         }
         total += c1;

@@ -19,30 +19,26 @@
 #include <stdlib.h>
 
 #define DEFAULT_N 150000L
-#define MIN_N 16L
-#define MAX_N 20000000L
+#define MIN_N     16L
+#define MAX_N     20000000L
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi)
-{
+static long parse_size(int argc, char **argv, long def, long lo, long hi) {
     if (argc > 2) {
         fprintf(stderr, "usage: %s [N]\n", argv[0]);
         exit(2);
     }
-    if (argc < 2)
-        return def;
+    if (argc < 2) return def;
     char *end;
     errno = 0;
     long v = strtol(argv[1], &end, 10);
     if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n",
-                argv[0], argv[1], lo, hi);
+        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
         exit(2);
     }
     return v;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
+static uint64_t splitmix64(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -59,8 +55,7 @@ static struct node *pool;
 static long pool_used;
 
 /* returns 1 if inserted, 0 if the key was already present */
-static int insert(struct node **root, uint64_t key, uint64_t val)
-{
+static int insert(struct node **root, uint64_t key, uint64_t val) {
     struct node **link = root;
     while (*link) {
         struct node *p = *link;
@@ -78,18 +73,15 @@ static int insert(struct node **root, uint64_t key, uint64_t val)
     return 1;
 }
 
-static const struct node *find(const struct node *p, uint64_t key)
-{
+static const struct node *find(const struct node *p, uint64_t key) {
     while (p) {
-        if (key == p->key)
-            return p;
+        if (key == p->key) return p;
         p = key < p->key ? p->left : p->right;
     }
     return NULL;
 }
 
-static long gcd(long a, long b)
-{
+static long gcd(long a, long b) {
     while (b != 0) {
         long t = a % b;
         a = b;
@@ -98,8 +90,7 @@ static long gcd(long a, long b)
     return a;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
     pool = malloc((size_t)n * sizeof *pool);
     const struct node **stack = malloc(((size_t)n + 1) * sizeof *stack);
@@ -110,16 +101,14 @@ int main(int argc, char **argv)
     struct node *root = NULL;
     uint64_t s = 0x5452454531ULL;
     long inserted = 0;
-    for (long i = 0; i < n; i++)
-        inserted += insert(&root, splitmix64(&s), (uint64_t)i);
+    for (long i = 0; i < n; i++) inserted += insert(&root, splitmix64(&s), (uint64_t)i);
 
     /* present keys, looked up in a different order: replay the key stream
      * with a stride that is coprime to n */
     uint64_t check = 0;
     long hits = 0;
     long stride = 7919 % n;
-    while (gcd(stride, n) != 1)
-        stride++;
+    while (gcd(stride, n) != 1) stride++;
     for (long i = 0, idx = 0; i < n; i++) {
         uint64_t ks = 0x5452454531ULL + (uint64_t)idx * 0x9E3779B97F4A7C15ULL;
         uint64_t key = splitmix64(&ks);
@@ -129,14 +118,12 @@ int main(int argc, char **argv)
             check += p->val * 0x100000001B3ULL;
         }
         idx += stride;
-        if (idx >= n)
-            idx -= n;
+        if (idx >= n) idx -= n;
     }
     uint64_t s2 = 0xAB5E47ULL;
     long misses = 0;
     for (long i = 0; i < n; i++) {
-        if (!find(root, splitmix64(&s2)))
-            misses++;
+        if (!find(root, splitmix64(&s2))) misses++;
     }
 
     /* in-order walk: keys must ascend; also measure the height */
@@ -159,8 +146,7 @@ int main(int argc, char **argv)
         p = p->right;
     }
     if (visited != inserted || hits != n) {
-        fprintf(stderr, "tree: inconsistent (visited %ld inserted %ld hits %ld)\n",
-                visited, inserted, hits);
+        fprintf(stderr, "tree: inconsistent (visited %ld inserted %ld hits %ld)\n", visited, inserted, hits);
         return 1;
     }
     printf("tree: n=%ld nodes=%ld hits=%ld misses=%ld\n", n, visited, hits, misses);

@@ -66,8 +66,8 @@ static bool check_headers(elf_image *img, cs_error *err) {
     img->eh = (const Elf64_Ehdr *)img->data;
     const Elf64_Ehdr *eh = img->eh;
     if (eh->e_machine != EM_RISCV) {
-        cs_error_set(err, "%s: wrong machine: %s (e_machine %u); cyclescope runs RISC-V (RV64GC) executables",
-                     p, machine_name(eh->e_machine), eh->e_machine);
+        cs_error_set(err, "%s: wrong machine: %s (e_machine %u); cyclescope runs RISC-V (RV64GC) executables", p,
+                     machine_name(eh->e_machine), eh->e_machine);
         return false;
     }
     if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) {
@@ -79,8 +79,8 @@ static bool check_headers(elf_image *img, cs_error *err) {
         return false;
     }
     if (!in_file(img, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr)) || (eh->e_phoff & 7)) {
-        cs_error_set(err, "%s: truncated ELF: program headers at offset %" PRIu64 " extend past the end (%zu bytes)",
-                     p, (uint64_t)eh->e_phoff, img->size);
+        cs_error_set(err, "%s: truncated ELF: program headers at offset %" PRIu64 " extend past the end (%zu bytes)", p,
+                     (uint64_t)eh->e_phoff, img->size);
         return false;
     }
     img->ph = (const Elf64_Phdr *)(img->data + eh->e_phoff);
@@ -92,13 +92,16 @@ static bool check_headers(elf_image *img, cs_error *err) {
             if (in_file(img, ph->p_offset, ph->p_filesz) && ph->p_filesz < sizeof interp)
                 memcpy(interp, img->data + ph->p_offset, ph->p_filesz);
             interp[sizeof interp - 1] = 0;
-            cs_error_set(err, "%s: dynamically linked (interpreter %s); cyclescope runs static executables: link with -static",
-                         p, interp[0] ? interp : "?");
+            cs_error_set(
+                err, "%s: dynamically linked (interpreter %s); cyclescope runs static executables: link with -static",
+                p, interp[0] ? interp : "?");
             return false;
         }
         if (ph->p_type != PT_LOAD) continue;
         if (!in_file(img, ph->p_offset, ph->p_filesz)) {
-            cs_error_set(err, "%s: truncated ELF: segment %u (offset %" PRIu64 ", %" PRIu64 " bytes) extends past the end of the file (%zu bytes)",
+            cs_error_set(err,
+                         "%s: truncated ELF: segment %u (offset %" PRIu64 ", %" PRIu64
+                         " bytes) extends past the end of the file (%zu bytes)",
                          p, i, (uint64_t)ph->p_offset, (uint64_t)ph->p_filesz, img->size);
             return false;
         }
@@ -149,8 +152,9 @@ static bool read_sections(elf_image *img, cs_error *err) {
     const Elf64_Ehdr *eh = img->eh;
     const char *p = img->path;
     if (eh->e_shoff == 0 || eh->e_shnum == 0) return true;
-    if (eh->e_shentsize != sizeof(Elf64_Shdr) || !in_file(img, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) ||
-        (eh->e_shoff & 7) || eh->e_shstrndx >= eh->e_shnum) {
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        !in_file(img, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) || (eh->e_shoff & 7) ||
+        eh->e_shstrndx >= eh->e_shnum) {
         cs_error_set(err, "%s: truncated or malformed ELF: bad section header table at offset %" PRIu64, p,
                      (uint64_t)eh->e_shoff);
         return false;
@@ -162,7 +166,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
         cs_error_set(err, "%s: malformed ELF: bad section name table", p);
         return false;
     }
-    img->sections = calloc(eh->e_shnum, sizeof(elf_section));
+    img->sections = cs_calloc(eh->e_shnum, sizeof(elf_section));
     for (unsigned i = 0; i < eh->e_shnum; i++) {
         elf_section *s = &img->sections[img->section_count++];
         s->name = sh[i].sh_name < names->sh_size ? (const char *)img->data + names->sh_offset + sh[i].sh_name : "";
@@ -189,7 +193,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
         }
         size_t count = sh[i].sh_size / sizeof(Elf64_Sym);
         const Elf64_Sym *sym = (const Elf64_Sym *)(img->data + sh[i].sh_offset);
-        img->symbols = realloc(img->symbols, (img->symbol_count + count) * sizeof(elf_symbol));
+        img->symbols = cs_realloc(img->symbols, (img->symbol_count + count) * sizeof(elf_symbol));
         for (size_t k = 0; k < count; k++) {
             unsigned type = ELF64_ST_TYPE(sym[k].st_info);
             if (sym[k].st_shndx == SHN_UNDEF || (sym[k].st_shndx >= SHN_LORESERVE && sym[k].st_shndx != SHN_ABS))
@@ -198,10 +202,14 @@ static bool read_sections(elf_image *img, cs_error *err) {
             if (sym[k].st_name == 0 || sym[k].st_name >= strtab->sh_size) continue;
             const char *name = (const char *)img->data + strtab->sh_offset + sym[k].st_name;
             if (name[0] == '$' || (name[0] == '.' && name[1] == 'L')) continue; /* mapping and local labels */
-            img->symbols[img->symbol_count++] = (elf_symbol){
-                .name = name, .addr = sym[k].st_value, .size = sym[k].st_size, .index = (uint32_t)k,
-                .section = sym[k].st_shndx, .bind = (uint8_t)ELF64_ST_BIND(sym[k].st_info),
-                .func = type == STT_FUNC, .object = type == STT_OBJECT};
+            img->symbols[img->symbol_count++] = (elf_symbol){.name = name,
+                                                             .addr = sym[k].st_value,
+                                                             .size = sym[k].st_size,
+                                                             .index = (uint32_t)k,
+                                                             .section = sym[k].st_shndx,
+                                                             .bind = (uint8_t)ELF64_ST_BIND(sym[k].st_info),
+                                                             .func = type == STT_FUNC,
+                                                             .object = type == STT_OBJECT};
         }
     }
     qsort(img->symbols, img->symbol_count, sizeof(elf_symbol), symbol_order);
@@ -209,8 +217,8 @@ static bool read_sections(elf_image *img, cs_error *err) {
 }
 
 static elf_image *open_image(const char *path, bool with_sections, cs_error *err) {
-    elf_image *img = calloc(1, sizeof *img);
-    img->path = strdup(path);
+    elf_image *img = cs_calloc(1, sizeof *img);
+    img->path = cs_strdup(path);
     if (!cs_read_file(path, &img->data, &img->size, err) || !check_headers(img, err) ||
         (with_sections && !read_sections(img, err))) {
         elf_close(img);

@@ -12,14 +12,15 @@
 
 /* Address-space layout, after Linux on riscv64 with Sv39 (TASK_SIZE 0x4000000000),
  * without randomisation so that every run is the same. */
-#define STACK_TOP 0x3ffffff000ull
-#define STACK_SIZE (8ull << 20)     /* RLIMIT_STACK default */
-#define MMAP_GAP (128ull << 20)      /* Linux keeps at least this between stack and mmap base */
-#define BRK_LIMIT (64ull << 30)
+#define STACK_TOP  0x3ffffff000ull
+#define STACK_SIZE (8ull << 20)   /* RLIMIT_STACK default */
+#define MMAP_GAP   (128ull << 20) /* Linux keeps at least this between stack and mmap base */
+#define BRK_LIMIT  (64ull << 30)
 
 /* AT_HWCAP on RISC-V: one bit per single-letter extension ('a' = bit 0). */
-#define HWCAP_RV64GC ((1u << ('i' - 'a')) | (1u << ('m' - 'a')) | (1u << ('a' - 'a')) | \
-                      (1u << ('f' - 'a')) | (1u << ('d' - 'a')) | (1u << ('c' - 'a')))
+#define HWCAP_RV64GC                                                                                               \
+    ((1u << ('i' - 'a')) | (1u << ('m' - 'a')) | (1u << ('a' - 'a')) | (1u << ('f' - 'a')) | (1u << ('d' - 'a')) | \
+     (1u << ('c' - 'a')))
 
 static void fail_with(emu_t *e, int signal, const char *fmt, va_list ap) {
     char msg[400];
@@ -74,7 +75,7 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
         return false;
     }
     uint64_t execfn = push_bytes(e, &sp, o->argv[0], strlen(o->argv[0]) + 1);
-    uint64_t *envp = calloc(envc + 1, 8), *argv = calloc((size_t)o->argc + 1, 8);
+    uint64_t *envp = cs_calloc(envc + 1, 8), *argv = cs_calloc((size_t)o->argc + 1, 8);
     for (size_t i = envc; i-- > 0;) envp[i] = push_bytes(e, &sp, o->envp[i], strlen(o->envp[i]) + 1);
     for (int i = o->argc; i-- > 0;) argv[i] = push_bytes(e, &sp, o->argv[i], strlen(o->argv[i]) + 1);
 
@@ -87,12 +88,11 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
     uint64_t at_random = push_bytes(e, &sp, random, sizeof random);
 
     uint64_t auxv[][2] = {
-        {AT_HWCAP, HWCAP_RV64GC}, {AT_PAGESZ, PAGE_SIZE}, {AT_CLKTCK, 100},
-        {AT_PHDR, li->phdr_addr}, {AT_PHENT, li->phent}, {AT_PHNUM, li->phnum},
-        {AT_BASE, 0},             {AT_FLAGS, 0},          {AT_ENTRY, li->entry},
-        {AT_UID, 1000},           {AT_EUID, 1000},        {AT_GID, 1000},
-        {AT_EGID, 1000},          {AT_SECURE, 0},         {AT_RANDOM, at_random},
-        {AT_HWCAP2, 0},           {AT_EXECFN, execfn},    {AT_NULL, 0},
+        {AT_HWCAP, HWCAP_RV64GC}, {AT_PAGESZ, PAGE_SIZE}, {AT_CLKTCK, 100},       {AT_PHDR, li->phdr_addr},
+        {AT_PHENT, li->phent},    {AT_PHNUM, li->phnum},  {AT_BASE, 0},           {AT_FLAGS, 0},
+        {AT_ENTRY, li->entry},    {AT_UID, 1000},         {AT_EUID, 1000},        {AT_GID, 1000},
+        {AT_EGID, 1000},          {AT_SECURE, 0},         {AT_RANDOM, at_random}, {AT_HWCAP2, 0},
+        {AT_EXECFN, execfn},      {AT_NULL, 0},
     };
     size_t auxn = sizeof auxv / sizeof auxv[0];
     size_t words = 1 + ((size_t)o->argc + 1) + (envc + 1) + 2 * auxn;
@@ -111,8 +111,8 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
 }
 
 emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
-    emu_t *e = calloc(1, sizeof *e);
-    e->path = strdup(path);
+    emu_t *e = cs_calloc(1, sizeof *e);
+    e->path = cs_strdup(path);
     e->opt = *opt;
     e->rng = opt->seed ? opt->seed : 0x6379636c6573636full; /* "cyclesco" */
     e->host_start = cs_now();
@@ -120,14 +120,14 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     for (int i = 0; i < EMU_MAX_FDS; i++) e->fds[i].host = -1;
     for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){i, i > 0, NULL};
     char resolved[PATH_MAX];
-    e->exe_real = strdup(realpath(path, resolved) ? resolved : path);
+    e->exe_real = cs_strdup(realpath(path, resolved) ? resolved : path);
     if (opt->allow_write_dir) {
         if (!realpath(opt->allow_write_dir, resolved)) {
             cs_error_set(err, "--allow-write %s: no such directory", opt->allow_write_dir);
             emu_destroy(e);
             return NULL;
         }
-        e->allow_write_real = strdup(resolved);
+        e->allow_write_real = cs_strdup(resolved);
     }
     if (opt->argc < 1 || !opt->argv || !opt->argv[0]) {
         cs_error_set(err, "%s: no argv[0] for the guest", path);
@@ -208,11 +208,10 @@ static long long emu_source_skip(uop_source *s, uint64_t n, cs_error *err) {
 
 static void emu_source_destroy(uop_source *s) { free(s); }
 
-static const uop_source_ops emu_source_ops = {"emulator", emu_source_read, emu_source_skip,
-                                              emu_source_destroy};
+static const uop_source_ops emu_source_ops = {"emulator", emu_source_read, emu_source_skip, emu_source_destroy};
 
 uop_source *emu_source_create(emu_t *emu) {
-    emu_source *s = calloc(1, sizeof *s);
+    emu_source *s = cs_calloc(1, sizeof *s);
     s->base.ops = &emu_source_ops;
     s->emu = emu;
     return &s->base;

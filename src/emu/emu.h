@@ -20,14 +20,14 @@
 typedef struct emu emu_t;
 
 typedef struct emu_options {
-    int argc;                 /* guest argv; argv[0] is the program as the guest sees it */
+    int argc; /* guest argv; argv[0] is the program as the guest sees it */
     const char *const *argv;
-    const char *const *envp;  /* NULL-terminated; NULL gives the guest an empty environment */
-    bool host_time;           /* guest clocks follow the host instead of the instruction count */
+    const char *const *envp;     /* NULL-terminated; NULL gives the guest an empty environment */
+    bool host_time;              /* guest clocks follow the host instead of the instruction count */
     const char *allow_write_dir; /* NULL: the guest may write only to stdout and stderr */
-    uint64_t seed;            /* for AT_RANDOM and getrandom */
-    bool quiet;               /* no notices on stderr (denied writes, ...) */
-    bool record_values;       /* µop records carry their results (UOP_HAS_VALUE), for value
+    uint64_t seed;               /* for AT_RANDOM and getrandom */
+    bool quiet;                  /* no notices on stderr (denied writes, ...) */
+    bool record_values;          /* µop records carry their results (UOP_HAS_VALUE), for value
                                * prediction; costs a little record speed */
 } emu_options;
 
@@ -47,13 +47,13 @@ uint64_t emu_run(emu_t *emu, uint64_t max);
 uint64_t emu_run_uops(emu_t *emu, uop *out, uint64_t max);
 
 emu_status emu_state(const emu_t *emu);
-int emu_exit_code(const emu_t *emu);   /* valid when EMU_EXITED; 128+signal if killed */
+int emu_exit_code(const emu_t *emu);     /* valid when EMU_EXITED; 128+signal if killed */
 const char *emu_error(const emu_t *emu); /* valid when EMU_FAILED */
 /* When EMU_FAILED: the signal Linux would have killed the guest with
  * (SIGSEGV, SIGILL, SIGBUS, SIGTRAP), or 0 for what cyclescope does not
  * support (a system call, a feature). */
 int emu_fault_signal(const emu_t *emu);
-uint64_t emu_icount(const emu_t *emu);  /* instructions executed so far */
+uint64_t emu_icount(const emu_t *emu); /* instructions executed so far */
 uint64_t emu_pc(const emu_t *emu);
 const char *emu_path(const emu_t *emu);
 

@@ -31,8 +31,8 @@ struct emu {
     int fault_signal; /* the signal Linux would have sent for the failure, 0 if none */
     uint64_t icount;
 
-    char *path;      /* host path of the executable */
-    char *exe_real;  /* its absolute path, for /proc/self/exe */
+    char *path;     /* host path of the executable */
+    char *exe_real; /* its absolute path, for /proc/self/exe */
     emu_options opt;
     char *allow_write_real; /* realpath of opt.allow_write_dir */
     bool denied_notice_shown;

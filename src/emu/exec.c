@@ -33,8 +33,7 @@ static bool decode_at(emu_t *e, uint64_t pc, dinsn *d) {
             bytes[3] = next->data[1];
         }
     }
-    uint32_t raw = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
-                   (uint32_t)bytes[3] << 24;
+    uint32_t raw = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
     isa_insn insn;
     isa_decode(raw, &insn);
     memset(d, 0, sizeof *d);
@@ -52,9 +51,7 @@ static bool decode_at(emu_t *e, uint64_t pc, dinsn *d) {
     return true;
 }
 
-static inline uint32_t unbox_s(uint64_t v) {
-    return (v >> 32) == 0xffffffffu ? (uint32_t)v : 0x7fc00000u;
-}
+static inline uint32_t unbox_s(uint64_t v) { return (v >> 32) == 0xffffffffu ? (uint32_t)v : 0x7fc00000u; }
 static inline uint64_t box_s(uint32_t v) { return 0xffffffff00000000ull | v; }
 
 /* CSR access for user mode: the FP CSRs and the read-only counters. */
@@ -85,27 +82,24 @@ static bool csr_write(emu_t *e, unsigned csr, uint64_t v) {
 
 static void fail_illegal(emu_t *e, uint64_t pc, const dinsn *d) {
     unsigned len = isa_length((uint16_t)d->tmpl.encoding);
-    if (len == 2)
-        emu_fault(e, SIGILL, "illegal instruction 0x%04x at pc 0x%" PRIx64, d->tmpl.encoding & 0xffff, pc);
-    else
-        emu_fault(e, SIGILL, "illegal instruction 0x%08x at pc 0x%" PRIx64, d->tmpl.encoding, pc);
+    if (len == 2) emu_fault(e, SIGILL, "illegal instruction 0x%04x at pc 0x%" PRIx64, d->tmpl.encoding & 0xffff, pc);
+    else emu_fault(e, SIGILL, "illegal instruction 0x%08x at pc 0x%" PRIx64, d->tmpl.encoding, pc);
 }
 
 static void fail_access(emu_t *e, uint64_t pc) {
     const char *what = e->m.fault_kind == PROT_W ? "store to"
-                       : e->m.fault_kind == PROT_X ? "instruction fetch from"
-                                                   : "load from";
-    emu_fault(e, SIGSEGV, "segmentation fault: %s address 0x%" PRIx64 " at pc 0x%" PRIx64, what,
-             e->m.fault_addr, pc);
+        : e->m.fault_kind == PROT_X              ? "instruction fetch from"
+                                                 : "load from";
+    emu_fault(e, SIGSEGV, "segmentation fault: %s address 0x%" PRIx64 " at pc 0x%" PRIx64, what, e->m.fault_addr, pc);
 }
 
-#define RECORD 0
+#define RECORD    0
 #define EXEC_NAME emu_exec_fast
 #include "exec_loop.inc"
 #undef RECORD
 #undef EXEC_NAME
 
-#define RECORD 1
+#define RECORD    1
 #define EXEC_NAME emu_exec_record
 #include "exec_loop.inc"
 #undef RECORD

@@ -94,14 +94,14 @@ enum { RNE = 0, RTZ = 1, RDN = 2, RUP = 3, RMM = 4 };
 #define CNAN_D 0x7ff8000000000000ull
 #define SIGN_S 0x80000000u
 #define SIGN_D 0x8000000000000000ull
-#define INF_S 0x7f800000u
-#define INF_D 0x7ff0000000000000ull
+#define INF_S  0x7f800000u
+#define INF_D  0x7ff0000000000000ull
 #define QBIT_S 0x00400000u
 #define QBIT_D 0x0008000000000000ull
 #define FRAC_S 0x007fffffu
 #define FRAC_D 0x000fffffffffffffull
-#define ONE_S 0x3f800000u
-#define ONE_D 0x3ff0000000000000ull
+#define ONE_S  0x3f800000u
+#define ONE_D  0x3ff0000000000000ull
 
 typedef unsigned __int128 u128;
 
@@ -168,8 +168,8 @@ static inline int round_inc(unsigned rm, unsigned sign, uint64_t rbits, uint64_t
  * 53/1023). sig has bit 63 set; its low bits hold everything below the target
  * precision, with any further nonzero bits ORed into bit 0 (sticky). Handles
  * overflow, subnormals, tininess after rounding; raises NX/UF/OF. */
-static inline uint64_t round_pack(unsigned sign, int exp, uint64_t sig, unsigned rm, unsigned *fl,
-                                  const int prec, const int emax) {
+static inline uint64_t round_pack(unsigned sign, int exp, uint64_t sig, unsigned rm, unsigned *fl, const int prec,
+                                  const int emax) {
     const int emin = 1 - emax, rb = 64 - prec;
     const uint64_t rmask = (1ull << rb) - 1, half = 1ull << (rb - 1);
     const uint64_t sbit = (uint64_t)sign << (prec == 24 ? 31 : 63);
@@ -246,8 +246,7 @@ static uint64_t soft_fma_d(uint64_t a, uint64_t b, uint64_t c, int has_c, unsign
     const unsigned sp = (unsigned)((a ^ b) >> 63), sc = (unsigned)(c >> 63);
     const uint64_t ma = a & ~SIGN_D, mb = b & ~SIGN_D, mc = has_c ? c & ~SIGN_D : 0;
     if (ma > INF_D || mb > INF_D || mc > INF_D) {
-        if (snan_d(a) || snan_d(b) || (has_c && snan_d(c)) || (ma == INF_D && mb == 0) ||
-            (ma == 0 && mb == INF_D))
+        if (snan_d(a) || snan_d(b) || (has_c && snan_d(c)) || (ma == INF_D && mb == 0) || (ma == 0 && mb == INF_D))
             *fl |= NV;
         return CNAN_D;
     }
@@ -342,10 +341,9 @@ static const uint32_t mxcsr_rc[4] = {
 #define MXCSR_RTZ (&mxcsr_rc[RTZ])
 
 /* MXCSR status bits (IE=1 DE=2 ZE=4 OE=8 UE=16 PE=32) -> fflags */
-#define FM(i)                                                                                       \
-    (uint8_t)((((i)&1) ? NV : 0) | (((i)&4) ? DZ : 0) | (((i)&8) ? OF : 0) | (((i)&16) ? UF : 0) |  \
-              (((i)&32) ? NX : 0))
-#define FM4(i) FM(i), FM((i) + 1), FM((i) + 2), FM((i) + 3)
+#define FM(i) \
+    (uint8_t)((((i)&1) ? NV : 0) | (((i)&4) ? DZ : 0) | (((i)&8) ? OF : 0) | (((i)&16) ? UF : 0) | (((i)&32) ? NX : 0))
+#define FM4(i)  FM(i), FM((i) + 1), FM((i) + 2), FM((i) + 3)
 #define FM16(i) FM4(i), FM4((i) + 4), FM4((i) + 8), FM4((i) + 12)
 static const uint8_t mxcsr_fflags[64] = {FM16(0), FM16(16), FM16(32), FM16(48)};
 #define MX_IE 1u
@@ -360,33 +358,30 @@ static const uint8_t mxcsr_fflags[64] = {FM16(0), FM16(16), FM16(32), FM16(48)};
 #define SSE2OP(insn, src, dst) insn " %[" src "], %[" dst "]"
 #endif
 
-#define ASM_PRE "ldmxcsr %[c]\n\t"
+#define ASM_PRE          "ldmxcsr %[c]\n\t"
 #define ASM_POST_RESTORE "\n\tstmxcsr %[s]\n\tldmxcsr %[d]"
 
 /* Each primitive comes in two forms: fn() returns the MXCSR status in *st
  * (ldmxcsr; op; stmxcsr), fn_nf() does not read it (ldmxcsr; op). Reading the
  * status is the expensive part (stmxcsr waits for the FP pipeline: ~5 ns on
  * AMD Zen, where ldmxcsr costs well under 1 ns); see the fast paths below. */
-#define SSE_ASM(ops, restore, ...)                                                                  \
-    do {                                                                                            \
-        if (!(restore))                                                                             \
-            __asm__ volatile(ASM_PRE ops __VA_ARGS__, [c] "m"(mxcsr_rc[rm]));                       \
-        else                                                                                        \
-            __asm__ volatile(ASM_PRE ops "\n\tldmxcsr %[d]" __VA_ARGS__, [c] "m"(mxcsr_rc[rm]),     \
-                             [d] "m"(mxcsr_rc[RNE]));                                               \
+#define SSE_ASM(ops, restore, ...)                                                                          \
+    do {                                                                                                    \
+        if (!(restore)) __asm__ volatile(ASM_PRE ops __VA_ARGS__, [c] "m"(mxcsr_rc[rm]));                   \
+        else                                                                                                \
+            __asm__ volatile(                                                                               \
+                ASM_PRE ops "\n\tldmxcsr %[d]" __VA_ARGS__, [c] "m"(mxcsr_rc[rm]), [d] "m"(mxcsr_rc[RNE])); \
     } while (0)
 
 /* x = x <insn> y in mode rm (0-3) */
-#define DEF_SSE_BIN(fn, insn, T)                                                                    \
-    static inline __attribute__((unused)) T fn(T x, T y, unsigned rm, uint32_t *st) {               \
-        SSE_ASM(SSE2OP(insn, "y", "x") "\n\tstmxcsr %[s]", rm != RNE,                               \
-                : [x] "+x"(x), [s] "=m"(*st)                                                        \
-                : [y] "x"(y));                                                                      \
-        return x;                                                                                   \
-    }                                                                                               \
-    static inline __attribute__((unused)) T fn##_nf(T x, T y, unsigned rm) {                        \
-        SSE_ASM(SSE2OP(insn, "y", "x"), rm != RNE, : [x] "+x"(x) : [y] "x"(y));                     \
-        return x;                                                                                   \
+#define DEF_SSE_BIN(fn, insn, T)                                                                                  \
+    static inline __attribute__((unused)) T fn(T x, T y, unsigned rm, uint32_t *st) {                             \
+        SSE_ASM(SSE2OP(insn, "y", "x") "\n\tstmxcsr %[s]", rm != RNE, : [x] "+x"(x), [s] "=m"(*st) : [y] "x"(y)); \
+        return x;                                                                                                 \
+    }                                                                                                             \
+    static inline __attribute__((unused)) T fn##_nf(T x, T y, unsigned rm) {                                      \
+        SSE_ASM(SSE2OP(insn, "y", "x"), rm != RNE, : [x] "+x"(x) : [y] "x"(y));                                   \
+        return x;                                                                                                 \
     }
 DEF_SSE_BIN(sse_add_d, "addsd", double)
 DEF_SSE_BIN(sse_sub_d, "subsd", double)
@@ -399,18 +394,16 @@ DEF_SSE_BIN(sse_div_s, "divss", float)
 
 /* r = <insn>(y): sqrt, format and int->float conversions. (r starts at 0,
  * which also breaks the false dependency on the destination register.) */
-#define DEF_SSE_UN(fn, insn, Tin, cin, Tout)                                                        \
-    static inline __attribute__((unused)) Tout fn(Tin y, unsigned rm, uint32_t *st) {               \
-        Tout r = 0;                                                                                 \
-        SSE_ASM(SSE2OP(insn, "y", "r") "\n\tstmxcsr %[s]", rm != RNE,                               \
-                : [r] "+x"(r), [s] "=m"(*st)                                                        \
-                : [y] cin(y));                                                                      \
-        return r;                                                                                   \
-    }                                                                                               \
-    static inline __attribute__((unused)) Tout fn##_nf(Tin y, unsigned rm) {                        \
-        Tout r = 0;                                                                                 \
-        SSE_ASM(SSE2OP(insn, "y", "r"), rm != RNE, : [r] "+x"(r) : [y] cin(y));                     \
-        return r;                                                                                   \
+#define DEF_SSE_UN(fn, insn, Tin, cin, Tout)                                                                      \
+    static inline __attribute__((unused)) Tout fn(Tin y, unsigned rm, uint32_t *st) {                             \
+        Tout r = 0;                                                                                               \
+        SSE_ASM(SSE2OP(insn, "y", "r") "\n\tstmxcsr %[s]", rm != RNE, : [r] "+x"(r), [s] "=m"(*st) : [y] cin(y)); \
+        return r;                                                                                                 \
+    }                                                                                                             \
+    static inline __attribute__((unused)) Tout fn##_nf(Tin y, unsigned rm) {                                      \
+        Tout r = 0;                                                                                               \
+        SSE_ASM(SSE2OP(insn, "y", "r"), rm != RNE, : [r] "+x"(r) : [y] cin(y));                                   \
+        return r;                                                                                                 \
     }
 DEF_SSE_UN(sse_sqrt_d, "sqrtsd", double, "x", double)
 DEF_SSE_UN(sse_sqrt_s, "sqrtss", float, "x", float)
@@ -419,16 +412,16 @@ DEF_SSE_UN(sse_cvt_d_l, "cvtsi2sdq", int64_t, "r", double)
 DEF_SSE_UN(sse_cvt_s_l, "cvtsi2ssq", int64_t, "r", float)
 
 /* z = x*y + z, FMA3 (only called when the CPU has it) */
-#define DEF_SSE_FMA(fn, insn, T)                                                                    \
-    static inline __attribute__((unused)) T fn(T x, T y, T z, unsigned rm, uint32_t *st) {          \
-        SSE_ASM(insn " %[y], %[x], %[z]\n\tstmxcsr %[s]", rm != RNE,                                \
-                : [z] "+x"(z), [s] "=m"(*st)                                                        \
-                : [x] "x"(x), [y] "x"(y));                                                          \
-        return z;                                                                                   \
-    }                                                                                               \
-    static inline __attribute__((unused)) T fn##_nf(T x, T y, T z, unsigned rm) {                   \
-        SSE_ASM(insn " %[y], %[x], %[z]", rm != RNE, : [z] "+x"(z) : [x] "x"(x), [y] "x"(y));       \
-        return z;                                                                                   \
+#define DEF_SSE_FMA(fn, insn, T)                                                              \
+    static inline __attribute__((unused)) T fn(T x, T y, T z, unsigned rm, uint32_t *st) {    \
+        SSE_ASM(insn " %[y], %[x], %[z]\n\tstmxcsr %[s]", rm != RNE,                          \
+                : [z] "+x"(z), [s] "=m"(*st)                                                  \
+                : [x] "x"(x), [y] "x"(y));                                                    \
+        return z;                                                                             \
+    }                                                                                         \
+    static inline __attribute__((unused)) T fn##_nf(T x, T y, T z, unsigned rm) {             \
+        SSE_ASM(insn " %[y], %[x], %[z]", rm != RNE, : [z] "+x"(z) : [x] "x"(x), [y] "x"(y)); \
+        return z;                                                                             \
     }
 DEF_SSE_FMA(sse_fma_d, "vfmadd231sd", double)
 DEF_SSE_FMA(sse_fma_s, "vfmadd231ss", float)
@@ -438,8 +431,8 @@ DEF_SSE_FMA(sse_fma_s, "vfmadd231ss", float)
  * sub and sqrt can return zeros and subnormals only exactly. safe_mul: also
  * at least 2^(emin+1), which excludes zero and subnormal results and the
  * smallest normal binade (a result of 2^emin can be tiny after rounding). */
-#define MAXF_D 0x7fefffffffffffffull
-#define MAXF_S 0x7f7fffffu
+#define MAXF_D  0x7fefffffffffffffull
+#define MAXF_S  0x7f7fffffu
 #define EMIN1_D 0x0020000000000000ull /* 2^-1021 */
 #define EMIN1_S 0x01000000u           /* 2^-125 */
 static inline int safe_add_d(uint64_t u) { return (u & ~SIGN_D) < MAXF_D; }
@@ -502,8 +495,7 @@ static double rtz_d(int op, double x, double y, double z, int *inexact, unsigned
                          : [c] "m"(*MXCSR_RTZ), [d] "m"(mxcsr_rc[RNE]));
         break;
     default: /* OP_FMA: the product of two singles is exact in double */
-        __asm__ volatile(ASM_PRE SSE2OP("mulsd", "y", "x") "\n\t" SSE2OP("addsd", "z", "x")
-                             ASM_POST_RESTORE
+        __asm__ volatile(ASM_PRE SSE2OP("mulsd", "y", "x") "\n\t" SSE2OP("addsd", "z", "x") ASM_POST_RESTORE
                          : [x] "+x"(x), [s] "=m"(st)
                          : [y] "x"(y), [z] "x"(z), [c] "m"(*MXCSR_RTZ), [d] "m"(mxcsr_rc[RNE]));
         break;
@@ -538,8 +530,7 @@ static double rtz_d(int op, double x, double y, double z, int *inexact, unsigned
 /* op on single operands (no NaNs among them), rounded in rm. For OP_ADD and
  * OP_FMA, `zsign_rdn` is the sign an exact zero sum takes in RDN (host RTZ
  * already gives the right zero for the other modes). */
-static uint32_t odd_s(int op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsigned zsign_rdn,
-                      unsigned *fl) {
+static uint32_t odd_s(int op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsigned zsign_rdn, unsigned *fl) {
     int inexact;
     double r = rtz_d(op, (double)f_of(a), (double)f_of(b), (double)f_of(c), &inexact, fl);
     uint64_t u = u_of_d(r), m = u & ~SIGN_D;
@@ -607,17 +598,17 @@ static uint32_t gen_fma_s(uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsig
  *     (EXACT: 1 exact, 0 inexact, -1 unknown; see the exact_* helpers).
  * Everything else takes the full path: the operation again, with the status
  * read (and NaN canonicalisation). */
-#define X86_FAST(U, uof, opnf, ok, EXACT)                                                           \
-    do {                                                                                            \
-        const U u = uof(opnf);                                                                      \
-        if (__builtin_expect(ok(u), 1)) {                                                           \
-            if (__builtin_expect(*fflags & NX, 1)) return u;                                        \
-            const int ex_ = (EXACT);                                                                \
-            if (ex_ >= 0) {                                                                         \
-                if (!ex_) *fflags |= NX;                                                            \
-                return u;                                                                           \
-            }                                                                                       \
-        }                                                                                           \
+#define X86_FAST(U, uof, opnf, ok, EXACT)                    \
+    do {                                                     \
+        const U u = uof(opnf);                               \
+        if (__builtin_expect(ok(u), 1)) {                    \
+            if (__builtin_expect(*fflags & NX, 1)) return u; \
+            const int ex_ = (EXACT);                         \
+            if (ex_ >= 0) {                                  \
+                if (!ex_) *fflags |= NX;                     \
+                return u;                                    \
+            }                                                \
+        }                                                    \
     } while (0)
 
 /* Exactness tests, run after the operation (they depend on its result, so
@@ -699,8 +690,7 @@ uint32_t fpu_mul_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
     if (__builtin_expect(rm != RMM, 1)) {
         const float x = f_of(a), y = f_of(b);
         float r;
-        X86_FAST(uint32_t, u_of_f, r = sse_mul_s_nf(x, y, rm), safe_mul_s,
-                 (double)x * (double)y == (double)r);
+        X86_FAST(uint32_t, u_of_f, r = sse_mul_s_nf(x, y, rm), safe_mul_s, (double)x * (double)y == (double)r);
         uint32_t st;
         r = sse_mul_s(x, y, rm, &st);
         return done_s(r, st, fflags);
@@ -715,8 +705,7 @@ uint32_t fpu_div_s(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
     if (__builtin_expect(rm != RMM, 1)) {
         const float x = f_of(a), y = f_of(b);
         float r;
-        X86_FAST(uint32_t, u_of_f, r = sse_div_s_nf(x, y, rm), safe_mul_s,
-                 (double)r * (double)y == (double)x);
+        X86_FAST(uint32_t, u_of_f, r = sse_div_s_nf(x, y, rm), safe_mul_s, (double)r * (double)y == (double)x);
         uint32_t st;
         r = sse_div_s(x, y, rm, &st);
         return done_s(r, st, fflags);
@@ -731,8 +720,7 @@ uint32_t fpu_sqrt_s(uint32_t a, unsigned rm, unsigned *fflags) {
     if (__builtin_expect(rm != RMM, 1)) {
         const float x = f_of(a);
         float r;
-        X86_FAST(uint32_t, u_of_f, r = sse_sqrt_s_nf(x, rm), safe_add_s,
-                 (double)r * (double)r == (double)x);
+        X86_FAST(uint32_t, u_of_f, r = sse_sqrt_s_nf(x, rm), safe_add_s, (double)r * (double)r == (double)x);
         uint32_t st;
         r = sse_sqrt_s(x, rm, &st);
         return done_s(r, st, fflags);
@@ -828,8 +816,8 @@ uint64_t fpu_sqrt_d(uint64_t a, unsigned rm, unsigned *fflags) {
 #endif
 }
 
-uint32_t fpu_fma_s(uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend,
-                   unsigned rm, unsigned *fflags) {
+uint32_t fpu_fma_s(uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend, unsigned rm,
+                   unsigned *fflags) {
     if (negate_product) a ^= SIGN_S;
     if (negate_addend) c ^= SIGN_S;
 #if FPU_X86
@@ -852,8 +840,8 @@ uint32_t fpu_fma_s(uint32_t a, uint32_t b, uint32_t c, int negate_product, int n
     return gen_fma_s(a, b, c, rm, fflags);
 }
 
-uint64_t fpu_fma_d(uint64_t a, uint64_t b, uint64_t c, int negate_product, int negate_addend,
-                   unsigned rm, unsigned *fflags) {
+uint64_t fpu_fma_d(uint64_t a, uint64_t b, uint64_t c, int negate_product, int negate_addend, unsigned rm,
+                   unsigned *fflags) {
     if (negate_product) a ^= SIGN_D;
     if (negate_addend) c ^= SIGN_D;
 #if FPU_X86
@@ -972,13 +960,11 @@ static inline uint64_t classify(int neg, int is_inf, int is_zero, int is_sub, in
 }
 uint64_t fpu_class_s(uint32_t a) {
     uint32_t m = a & ~SIGN_S;
-    return classify((a & SIGN_S) != 0, m == INF_S, m == 0, m < 0x00800000u, m > INF_S,
-                    (a & QBIT_S) != 0);
+    return classify((a & SIGN_S) != 0, m == INF_S, m == 0, m<0x00800000u, m> INF_S, (a & QBIT_S) != 0);
 }
 uint64_t fpu_class_d(uint64_t a) {
     uint64_t m = a & ~SIGN_D;
-    return classify((a & SIGN_D) != 0, m == INF_D, m == 0, m < 0x0010000000000000ull, m > INF_D,
-                    (a & QBIT_D) != 0);
+    return classify((a & SIGN_D) != 0, m == INF_D, m == 0, m<0x0010000000000000ull, m> INF_D, (a & QBIT_D) != 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1133,9 +1119,7 @@ uint32_t fpu_cvt_s_w(uint64_t x, unsigned rm, unsigned *fflags) {
 uint32_t fpu_cvt_s_wu(uint64_t x, unsigned rm, unsigned *fflags) {
     return cvt_s_from_i64((int64_t)(uint32_t)x, rm, fflags);
 }
-uint32_t fpu_cvt_s_l(uint64_t x, unsigned rm, unsigned *fflags) {
-    return cvt_s_from_i64((int64_t)x, rm, fflags);
-}
+uint32_t fpu_cvt_s_l(uint64_t x, unsigned rm, unsigned *fflags) { return cvt_s_from_i64((int64_t)x, rm, fflags); }
 uint32_t fpu_cvt_s_lu(uint64_t x, unsigned rm, unsigned *fflags) {
 #if FPU_X86
     if (__builtin_expect(rm != RMM, 1)) {

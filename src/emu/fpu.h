@@ -32,10 +32,10 @@ uint64_t fpu_sqrt_d(uint64_t a, unsigned rm, unsigned *fflags);
 
 /* fused multiply-add: a*b+c with one rounding; negate_product and negate_addend
  * give fmsub (0,1), fnmsub (1,0) and fnmadd (1,1). */
-uint32_t fpu_fma_s(uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend,
-                   unsigned rm, unsigned *fflags);
-uint64_t fpu_fma_d(uint64_t a, uint64_t b, uint64_t c, int negate_product, int negate_addend,
-                   unsigned rm, unsigned *fflags);
+uint32_t fpu_fma_s(uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend, unsigned rm,
+                   unsigned *fflags);
+uint64_t fpu_fma_d(uint64_t a, uint64_t b, uint64_t c, int negate_product, int negate_addend, unsigned rm,
+                   unsigned *fflags);
 
 /* min/max (spec 2.2+ semantics: -0 < +0, one NaN returns the other operand,
  * two NaNs the canonical NaN, signaling NaN input raises NV) */

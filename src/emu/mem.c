@@ -19,7 +19,7 @@ static void tlb_flush(mem *m) {
 void mem_init(mem *m) {
     memset(m, 0, sizeof *m);
     tlb_flush(m);
-    m->root = calloc(1, sizeof(table));
+    m->root = cs_calloc(1, sizeof(table));
 }
 
 static void free_tree(void *node, int level) {
@@ -51,7 +51,7 @@ static page *walk(mem *m, uint64_t vpn, bool create) {
         void *next = t->slot[idx];
         if (!next) {
             if (!create) return NULL;
-            next = (level == LEVELS - 2) ? calloc(LEVEL_SIZE, sizeof(page)) : calloc(1, sizeof(table));
+            next = (level == LEVELS - 2) ? cs_calloc(LEVEL_SIZE, sizeof(page)) : cs_calloc(1, sizeof(table));
             t->slot[idx] = next;
         }
         if (level == LEVELS - 2) return &((page *)next)[vpn & (LEVEL_SIZE - 1)];
@@ -76,7 +76,7 @@ static const vma *find_vma(const mem *m, uint64_t addr) {
 static void vma_insert(mem *m, size_t at, vma v) {
     if (m->vma_count == m->vma_cap) {
         m->vma_cap = m->vma_cap ? m->vma_cap * 2 : 16;
-        m->vmas = realloc(m->vmas, m->vma_cap * sizeof(vma));
+        m->vmas = cs_realloc(m->vmas, m->vma_cap * sizeof(vma));
     }
     memmove(&m->vmas[at + 1], &m->vmas[at], (m->vma_count - at) * sizeof(vma));
     m->vmas[at] = v;
@@ -203,7 +203,7 @@ page *mem_page(mem *m, uint64_t addr) {
     const vma *v = find_vma(m, addr);
     if (!v) return NULL;
     if (!p) p = walk(m, vpn, true);
-    p->data = calloc(1, PAGE_SIZE);
+    p->data = cs_calloc(1, PAGE_SIZE);
     p->prot = v->prot;
     m->pages_allocated++;
     return p;
@@ -242,8 +242,7 @@ bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size) {
         uint64_t vpn = addr >> PAGE_SHIFT;
         if (p->code) /* stale decoded instructions: decode again when next executed */
             memset(p->code, 0, (PAGE_SIZE / 2) * sizeof(dinsn));
-        else
-            m->tlb_write[vpn & (TLB_SIZE - 1)] = (tlb_entry){vpn, p->data};
+        else m->tlb_write[vpn & (TLB_SIZE - 1)] = (tlb_entry){vpn, p->data};
         size_t off = addr & PAGE_MASK, n = PAGE_SIZE - off < size ? PAGE_SIZE - off : size;
         memcpy(p->data + off, src, n);
         src += n, addr += n, size -= n;
@@ -275,9 +274,7 @@ bool mem_copy_in(mem *m, uint64_t addr, const void *in, size_t size) {
     return copy_page_range(m, addr, (uint8_t *)in, size, true);
 }
 
-bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size) {
-    return copy_page_range(m, addr, out, size, false);
-}
+bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size) { return copy_page_range(m, addr, out, size, false); }
 
 bool mem_read_string(mem *m, uint64_t addr, char *out, size_t max) {
     for (size_t i = 0; i < max; i++) {
@@ -293,7 +290,7 @@ dinsn *mem_code(mem *m, uint64_t pc) {
     page *p;
     if (!access_page(m, pc, PROT_X, &p)) return NULL;
     if (!p->code) {
-        p->code = calloc(PAGE_SIZE / 2, sizeof(dinsn));
+        p->code = cs_calloc(PAGE_SIZE / 2, sizeof(dinsn));
         uint64_t vpn = pc >> PAGE_SHIFT;
         tlb_entry *w = &m->tlb_write[vpn & (TLB_SIZE - 1)];
         if (w->vpn == vpn) w->vpn = ~0ull; /* stores to this page must now take the slow path */

@@ -22,7 +22,7 @@
 #include "trace/trace.h"
 
 enum { PAGE_SHIFT = 12, PAGE_SIZE = 1 << PAGE_SHIFT, TLB_SIZE = 16384 };
-#define PAGE_MASK ((uint64_t)PAGE_SIZE - 1)
+#define PAGE_MASK     ((uint64_t)PAGE_SIZE - 1)
 #define GUEST_VA_BITS 48
 
 enum { PROT_R = 1, PROT_W = 2, PROT_X = 4 };
@@ -30,17 +30,17 @@ enum { PROT_R = 1, PROT_W = 2, PROT_X = 4 };
 /* A decoded instruction, cached per code page at each halfword offset. */
 typedef struct dinsn {
     int64_t imm;
-    uint16_t op;     /* isa_op */
-    uint8_t length;  /* 0 = not decoded yet */
-    uint8_t rd;      /* integer destinations x0 are redirected to the sink register 32 */
+    uint16_t op;    /* isa_op */
+    uint8_t length; /* 0 = not decoded yet */
+    uint8_t rd;     /* integer destinations x0 are redirected to the sink register 32 */
     uint8_t rs1, rs2, rs3;
     uint8_t rm;
-    uop tmpl;        /* the static part of this instruction's µop record */
+    uop tmpl; /* the static part of this instruction's µop record */
 } dinsn;
 
 typedef struct page {
-    uint8_t *data;  /* PAGE_SIZE bytes, NULL until touched */
-    dinsn *code;    /* PAGE_SIZE/2 decoded entries, NULL if never executed */
+    uint8_t *data; /* PAGE_SIZE bytes, NULL until touched */
+    dinsn *code;   /* PAGE_SIZE/2 decoded entries, NULL if never executed */
     uint8_t prot;
 } page;
 

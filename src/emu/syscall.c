@@ -24,6 +24,7 @@
 #include "emu_internal.h"
 
 #define GUEST_EPOCH 1767225600ull /* 2026-01-01T00:00:00Z */
+/* clang-format off */
 #define GUEST_PID 1000
 #define GUEST_ID 1000
 #define MAX_IO (16u << 20)
@@ -47,7 +48,9 @@ enum {
     SYS_renameat2 = 276, SYS_getrandom = 278, SYS_statx = 291, SYS_rseq = 293, SYS_clone3 = 435,
     SYS_faccessat2 = 439
 };
+/* clang-format on */
 
+/* clang-format off */
 static const char *syscall_name(unsigned long nr) {
     switch (nr) {
 #define NAME(n) \
@@ -69,6 +72,7 @@ static const char *syscall_name(unsigned long nr) {
     default: return "unknown";
     }
 }
+/* clang-format on */
 
 uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
     if (e->opt.host_time) {
@@ -89,9 +93,7 @@ static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len) {
     return mem_copy_out(&e->m, addr, data, len) ? 0 : -EFAULT;
 }
 
-static bool get_path(emu_t *e, uint64_t addr, char *out) {
-    return mem_read_string(&e->m, addr, out, PATH_MAX);
-}
+static bool get_path(emu_t *e, uint64_t addr, char *out) { return mem_read_string(&e->m, addr, out, PATH_MAX); }
 
 static guest_fd *fd_of(emu_t *e, uint64_t fd) {
     if (fd >= EMU_MAX_FDS || e->fds[fd].host < 0) return NULL;
@@ -102,7 +104,7 @@ static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
     for (int i = 0; i < EMU_MAX_FDS; i++) {
         if (e->fds[i].host < 0) {
             free(e->fds[i].path);
-            e->fds[i] = (guest_fd){host, writable, path ? strdup(path) : NULL};
+            e->fds[i] = (guest_fd){host, writable, path ? cs_strdup(path) : NULL};
             return i;
         }
     }
@@ -140,8 +142,8 @@ static bool write_allowed(emu_t *e, int dirfd, const char *path) {
 static void deny_notice(emu_t *e, const char *path) {
     if (e->opt.quiet || e->denied_notice_shown) return;
     e->denied_notice_shown = true;
-    fprintf(stderr, "cyclescope: %s: denied the guest write access to %s (pass --allow-write DIR to allow)\n",
-            e->path, path);
+    fprintf(stderr, "cyclescope: %s: denied the guest write access to %s (pass --allow-write DIR to allow)\n", e->path,
+            path);
 }
 
 /* Linux's asm-generic struct stat, as riscv64 user space sees it (128 bytes). */
@@ -151,8 +153,8 @@ static int64_t put_stat(emu_t *e, uint64_t addr, const struct stat *st) {
     uint32_t u32;
     int64_t i64;
     int32_t i32;
-#define W64(off, v) (u64 = (uint64_t)(v), memcpy(b + (off), &u64, 8))
-#define W32(off, v) (u32 = (uint32_t)(v), memcpy(b + (off), &u32, 4))
+#define W64(off, v)  (u64 = (uint64_t)(v), memcpy(b + (off), &u64, 8))
+#define W32(off, v)  (u32 = (uint32_t)(v), memcpy(b + (off), &u32, 4))
 #define WI64(off, v) (i64 = (int64_t)(v), memcpy(b + (off), &i64, 8))
 #define WI32(off, v) (i32 = (int32_t)(v), memcpy(b + (off), &i32, 4))
     W64(0, st->st_dev);
@@ -196,8 +198,8 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         deny_notice(e, path);
         return -EACCES;
     }
-    int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY |
-               O_NOFOLLOW | O_CLOEXEC;
+    int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW |
+        O_CLOEXEC;
     int host = openat(hdir, path, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
     if (host < 0) return -errno;
     return fd_install(e, host, writes, path);
@@ -215,7 +217,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
     size_t n = count < MAX_IO ? count : MAX_IO;
-    uint8_t *tmp = malloc(n ? n : 1);
+    uint8_t *tmp = cs_malloc(n ? n : 1);
     ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
     int64_t ret = got < 0 ? -errno : got;
     if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
@@ -228,7 +230,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
     if (!g) return -EBADF;
     if (!g->writable) return -EBADF;
     size_t n = count < MAX_IO ? count : MAX_IO;
-    uint8_t *tmp = malloc(n ? n : 1);
+    uint8_t *tmp = cs_malloc(n ? n : 1);
     int64_t ret = get(e, buf, tmp, n);
     if (ret == 0) {
         ssize_t put_n = write(g->host, tmp, n);
@@ -306,12 +308,12 @@ static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t fl
 
 /* ---- memory ---- */
 
-#define G_PROT_READ 1
-#define G_PROT_WRITE 2
-#define G_PROT_EXEC 4
-#define G_MAP_SHARED 0x01
-#define G_MAP_FIXED 0x10
-#define G_MAP_ANONYMOUS 0x20
+#define G_PROT_READ           1
+#define G_PROT_WRITE          2
+#define G_PROT_EXEC           4
+#define G_MAP_SHARED          0x01
+#define G_MAP_FIXED           0x10
+#define G_MAP_ANONYMOUS       0x20
 #define G_MAP_FIXED_NOREPLACE 0x100000
 
 static uint8_t guest_prot(int64_t prot) {
@@ -332,8 +334,7 @@ static int64_t sys_brk(emu_t *e, uint64_t want) {
     return (int64_t)want;
 }
 
-static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int64_t flags, int64_t fd,
-                        uint64_t off) {
+static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int64_t flags, int64_t fd, uint64_t off) {
     if (len == 0 || (off & PAGE_MASK)) return -EINVAL;
     uint64_t size = (len + PAGE_MASK) & ~PAGE_MASK;
     if (size < len || size > (1ull << 40)) return -ENOMEM;
@@ -360,7 +361,7 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
     }
     if (!mem_map(&e->m, at, size, guest_prot(prot))) return -ENOMEM;
     if (g) { /* private file mapping: a copy of the file's bytes, zeros past its end */
-        uint8_t *buf = malloc(PAGE_SIZE);
+        uint8_t *buf = cs_malloc(PAGE_SIZE);
         for (uint64_t done = 0; done < size; done += PAGE_SIZE) {
             ssize_t n = pread(g->host, buf, PAGE_SIZE, (off_t)(off + done));
             if (n <= 0) break;
@@ -391,7 +392,7 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
     uint64_t at = mem_find_free(&e->m, new_len, e->mmap_top);
     if (!at) return -ENOMEM;
     mem_map(&e->m, at, new_len, prot);
-    uint8_t *buf = malloc(PAGE_SIZE);
+    uint8_t *buf = cs_malloc(PAGE_SIZE);
     for (uint64_t done = 0; done < old_len; done += PAGE_SIZE) {
         mem_copy_out(&e->m, old + done, buf, PAGE_SIZE);
         mem_copy_in(&e->m, at + done, buf, PAGE_SIZE);
@@ -409,7 +410,9 @@ static int64_t sys_self_signal(emu_t *e, int64_t sig) {
     uint64_t handler = e->sigaction_handler[sig];
     if (handler == 1) return 0; /* SIG_IGN */
     if (handler != 0) {
-        emu_fail(e, "the guest sent itself signal %" PRId64 " with a handler installed; signal delivery is not supported (pc 0x%" PRIx64 ")",
+        emu_fail(e,
+                 "the guest sent itself signal %" PRId64
+                 " with a handler installed; signal delivery is not supported (pc 0x%" PRIx64 ")",
                  sig, e->h.pc);
         return 0;
     }
@@ -457,7 +460,7 @@ void emu_syscall(emu_t *e) {
                 break;
             }
             free(e->fds[a1].path);
-            e->fds[a1] = (guest_fd){h, g->writable, g->path ? strdup(g->path) : NULL};
+            e->fds[a1] = (guest_fd){h, g->writable, g->path ? cs_strdup(g->path) : NULL};
             ret = (int64_t)a1;
         } else {
             int h = dup(g->host);
@@ -480,7 +483,8 @@ void emu_syscall(emu_t *e) {
         case F_GETFD:
         case F_SETFD:
         case F_SETFL: ret = 0; break; /* close-on-exec and O_NONBLOCK mean nothing without exec and threads */
-        case F_DUPFD: case F_DUPFD_CLOEXEC: {
+        case F_DUPFD:
+        case F_DUPFD_CLOEXEC: {
             int h = dup(g->host);
             ret = h < 0 ? -errno : fd_install(e, h, g->writable, g->path);
             break;
@@ -532,12 +536,13 @@ void emu_syscall(emu_t *e) {
         break;
     case SYS_futex: {
         unsigned op = (unsigned)a1 & 0x7f; /* without FUTEX_PRIVATE_FLAG / CLOCK_REALTIME */
-        if (op == 0 || op == 9) { /* WAIT, WAIT_BITSET */
+        if (op == 0 || op == 9) {          /* WAIT, WAIT_BITSET */
             uint32_t v;
             if (get(e, a0, &v, 4)) ret = -EFAULT;
             else if (v != (uint32_t)a2) ret = -EAGAIN;
             else {
-                emu_fail(e, "futex wait would block forever: the guest has a single thread (pc 0x%" PRIx64 ")", e->h.pc);
+                emu_fail(e, "futex wait would block forever: the guest has a single thread (pc 0x%" PRIx64 ")",
+                         e->h.pc);
                 return;
             }
         } else if (op == 1 || op == 10) { /* WAKE, WAKE_BITSET: nobody waits */
@@ -655,7 +660,7 @@ void emu_syscall(emu_t *e) {
     case SYS_riscv_hwprobe: ret = -ENOSYS; break;
     case SYS_getrandom: {
         size_t n = a1 < MAX_IO ? a1 : MAX_IO;
-        uint8_t *buf = malloc(n + 8);
+        uint8_t *buf = cs_malloc(n + 8);
         for (size_t i = 0; i < n; i += 8) {
             /* xorshift64*: deterministic, and different from the AT_RANDOM stream */
             e->rng ^= e->rng >> 12, e->rng ^= e->rng << 25, e->rng ^= e->rng >> 27;
@@ -667,8 +672,7 @@ void emu_syscall(emu_t *e) {
         break;
     }
     default:
-        emu_fail(e, "unsupported system call %s (number %" PRIu64 ") at pc 0x%" PRIx64, syscall_name(nr), nr,
-                 e->h.pc);
+        emu_fail(e, "unsupported system call %s (number %" PRIu64 ") at pc 0x%" PRIx64, syscall_name(nr), nr, e->h.pc);
         return;
     }
     x[10] = (uint64_t)ret;

@@ -8,8 +8,7 @@
 
 static const isa_info isa_table[ISA_OP_COUNT] = {
     [ISA_OP_ILLEGAL] = {"illegal", 0, 0, ISA_FMT_NONE, OPC_SYSTEM, 0, 0, 0},
-#define ISA_INSN(id, nm, mt, mk, fmt, cls, fpops, opnds, mem) \
-    [ISA_OP_##id] = {nm, mt, mk, fmt, cls, fpops, opnds, mem},
+#define ISA_INSN(id, nm, mt, mk, fmt, cls, fpops, opnds, mem) [ISA_OP_##id] = {nm, mt, mk, fmt, cls, fpops, opnds, mem},
 #include "isa_table.h"
 #undef ISA_INSN
 };
@@ -27,20 +26,17 @@ const char *isa_op_name(isa_op op) { return isa_info_of(op)->name; }
 const char *isa_class_name(op_class cls) { return cls < OPC_COUNT ? class_names[cls] : "?"; }
 
 static const char *const reg_names[ISA_REG_COUNT] = {
-    "zero", "ra", "sp",  "gp",  "tp", "t0", "t1", "t2", "s0",  "s1",  "a0",  "a1",  "a2",
-    "a3",   "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",  "s6",  "s7",  "s8",  "s9",
-    "s10",  "s11", "t3", "t4",  "t5", "t6", "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6",
-    "ft7",  "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5", "fa6", "fa7", "fs2",
-    "fs3",  "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10",
-    "ft11"};
+    "zero", "ra",  "sp",  "gp",  "tp",  "t0",  "t1",   "t2",   "s0",  "s1",  "a0",   "a1",  "a2",
+    "a3",   "a4",  "a5",  "a6",  "a7",  "s2",  "s3",   "s4",   "s5",  "s6",  "s7",   "s8",  "s9",
+    "s10",  "s11", "t3",  "t4",  "t5",  "t6",  "ft0",  "ft1",  "ft2", "ft3", "ft4",  "ft5", "ft6",
+    "ft7",  "fs0", "fs1", "fa0", "fa1", "fa2", "fa3",  "fa4",  "fa5", "fa6", "fa7",  "fs2", "fs3",
+    "fs4",  "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
 
 const char *isa_reg_name(unsigned reg) { return reg < ISA_REG_COUNT ? reg_names[reg] : "?"; }
 
 /* ---- immediates ------------------------------------------------------------ */
 
-static inline uint32_t bits(uint32_t x, unsigned hi, unsigned lo) {
-    return (x >> lo) & ((1u << (hi - lo + 1)) - 1);
-}
+static inline uint32_t bits(uint32_t x, unsigned hi, unsigned lo) { return (x >> lo) & ((1u << (hi - lo + 1)) - 1); }
 
 static inline int64_t sext(uint64_t x, unsigned width) {
     uint64_t m = 1ull << (width - 1);
@@ -51,14 +47,11 @@ static inline int64_t sext(uint64_t x, unsigned width) {
 static int64_t imm_i(uint32_t e) { return sext(e >> 20, 12); }
 static int64_t imm_s(uint32_t e) { return sext((bits(e, 31, 25) << 5) | bits(e, 11, 7), 12); }
 static int64_t imm_b(uint32_t e) {
-    return sext((bits(e, 31, 31) << 12) | (bits(e, 7, 7) << 11) | (bits(e, 30, 25) << 5) |
-                    (bits(e, 11, 8) << 1),
-                13);
+    return sext((bits(e, 31, 31) << 12) | (bits(e, 7, 7) << 11) | (bits(e, 30, 25) << 5) | (bits(e, 11, 8) << 1), 13);
 }
 static int64_t imm_u(uint32_t e) { return sext(e & 0xfffff000u, 32); }
 static int64_t imm_j(uint32_t e) {
-    return sext((bits(e, 31, 31) << 20) | (bits(e, 19, 12) << 12) | (bits(e, 20, 20) << 11) |
-                    (bits(e, 30, 21) << 1),
+    return sext((bits(e, 31, 31) << 20) | (bits(e, 19, 12) << 12) | (bits(e, 20, 20) << 11) | (bits(e, 30, 21) << 1),
                 21);
 }
 
@@ -90,8 +83,7 @@ static isa_op lookup32(uint32_t e) {
 
 /* ---- compressed expansion (RVC, unprivileged spec chapter 16, RV64) --------------- */
 
-static uint32_t enc_r(uint32_t opc, unsigned rd, unsigned f3, unsigned rs1, unsigned rs2,
-                      unsigned f7) {
+static uint32_t enc_r(uint32_t opc, unsigned rd, unsigned f3, unsigned rs1, unsigned rs2, unsigned f7) {
     return opc | (rd << 7) | (f3 << 12) | (rs1 << 15) | (rs2 << 20) | (f7 << 25);
 }
 static uint32_t enc_i(uint32_t opc, unsigned rd, unsigned f3, unsigned rs1, int32_t imm) {
@@ -99,18 +91,17 @@ static uint32_t enc_i(uint32_t opc, unsigned rd, unsigned f3, unsigned rs1, int3
 }
 static uint32_t enc_s(uint32_t opc, unsigned f3, unsigned rs1, unsigned rs2, int32_t imm) {
     uint32_t u = (uint32_t)imm;
-    return opc | ((u & 0x1f) << 7) | (f3 << 12) | (rs1 << 15) | (rs2 << 20) |
-           (((u >> 5) & 0x7f) << 25);
+    return opc | ((u & 0x1f) << 7) | (f3 << 12) | (rs1 << 15) | (rs2 << 20) | (((u >> 5) & 0x7f) << 25);
 }
 static uint32_t enc_b(unsigned f3, unsigned rs1, unsigned rs2, int32_t imm) {
     uint32_t u = (uint32_t)imm;
-    return 0x63 | (((u >> 11) & 1) << 7) | (((u >> 1) & 0xf) << 8) | (f3 << 12) | (rs1 << 15) |
-           (rs2 << 20) | (((u >> 5) & 0x3f) << 25) | (((u >> 12) & 1) << 31);
+    return 0x63 | (((u >> 11) & 1) << 7) | (((u >> 1) & 0xf) << 8) | (f3 << 12) | (rs1 << 15) | (rs2 << 20) |
+        (((u >> 5) & 0x3f) << 25) | (((u >> 12) & 1) << 31);
 }
 static uint32_t enc_j(unsigned rd, int32_t imm) {
     uint32_t u = (uint32_t)imm;
-    return 0x6f | (rd << 7) | (((u >> 12) & 0xff) << 12) | (((u >> 11) & 1) << 20) |
-           (((u >> 1) & 0x3ff) << 21) | (((u >> 20) & 1) << 31);
+    return 0x6f | (rd << 7) | (((u >> 12) & 0xff) << 12) | (((u >> 11) & 1) << 20) | (((u >> 1) & 0x3ff) << 21) |
+        (((u >> 20) & 1) << 31);
 }
 
 /* Returns the 32-bit equivalent, or 0 for a reserved/illegal compressed encoding. */
@@ -129,17 +120,17 @@ static uint32_t expand_compressed(uint16_t c) {
     case 0:
         switch (funct3) {
         case 0: { /* c.addi4spn */
-            unsigned nzuimm = (bits(c, 12, 11) << 4) | (bits(c, 10, 7) << 6) |
-                              (bits(c, 6, 6) << 2) | (bits(c, 5, 5) << 3);
+            unsigned nzuimm =
+                (bits(c, 12, 11) << 4) | (bits(c, 10, 7) << 6) | (bits(c, 6, 6) << 2) | (bits(c, 5, 5) << 3);
             if (nzuimm == 0) return 0;
             return enc_i(0x13, rdp, 0, 2, (int32_t)nzuimm);
         }
-        case 1: return enc_i(0x07, rdp, 3, rs1p, (int32_t)off_d);  /* c.fld */
-        case 2: return enc_i(0x03, rdp, 2, rs1p, (int32_t)off_w);  /* c.lw */
-        case 3: return enc_i(0x03, rdp, 3, rs1p, (int32_t)off_d);  /* c.ld */
-        case 5: return enc_s(0x27, 3, rs1p, rdp, (int32_t)off_d);  /* c.fsd */
-        case 6: return enc_s(0x23, 2, rs1p, rdp, (int32_t)off_w);  /* c.sw */
-        case 7: return enc_s(0x23, 3, rs1p, rdp, (int32_t)off_d);  /* c.sd */
+        case 1: return enc_i(0x07, rdp, 3, rs1p, (int32_t)off_d); /* c.fld */
+        case 2: return enc_i(0x03, rdp, 2, rs1p, (int32_t)off_w); /* c.lw */
+        case 3: return enc_i(0x03, rdp, 3, rs1p, (int32_t)off_d); /* c.ld */
+        case 5: return enc_s(0x27, 3, rs1p, rdp, (int32_t)off_d); /* c.fsd */
+        case 6: return enc_s(0x23, 2, rs1p, rdp, (int32_t)off_w); /* c.sw */
+        case 7: return enc_s(0x23, 3, rs1p, rdp, (int32_t)off_d); /* c.sd */
         default: return 0;
         }
     case 1:
@@ -151,9 +142,8 @@ static uint32_t expand_compressed(uint16_t c) {
         case 2: return enc_i(0x13, rd, 0, 0, imm6); /* c.li */
         case 3:
             if (rd == 2) { /* c.addi16sp */
-                int32_t nzimm = (int32_t)sext((bits(c, 12, 12) << 9) | (bits(c, 6, 6) << 4) |
-                                                  (bits(c, 5, 5) << 6) | (bits(c, 4, 3) << 7) |
-                                                  (bits(c, 2, 2) << 5),
+                int32_t nzimm = (int32_t)sext((bits(c, 12, 12) << 9) | (bits(c, 6, 6) << 4) | (bits(c, 5, 5) << 6) |
+                                                  (bits(c, 4, 3) << 7) | (bits(c, 2, 2) << 5),
                                               10);
                 if (nzimm == 0) return 0;
                 return enc_i(0x13, 2, 0, 2, nzimm);
@@ -163,9 +153,9 @@ static uint32_t expand_compressed(uint16_t c) {
             }
         case 4: {
             unsigned funct2 = bits(c, 11, 10);
-            if (funct2 == 0) return enc_i(0x13, rs1p, 5, rs1p, (int32_t)shamt);          /* c.srli */
+            if (funct2 == 0) return enc_i(0x13, rs1p, 5, rs1p, (int32_t)shamt);           /* c.srli */
             if (funct2 == 1) return enc_i(0x13, rs1p, 5, rs1p, (int32_t)(shamt | 0x400)); /* c.srai */
-            if (funct2 == 2) return enc_i(0x13, rs1p, 7, rs1p, imm6);                    /* c.andi */
+            if (funct2 == 2) return enc_i(0x13, rs1p, 7, rs1p, imm6);                     /* c.andi */
             unsigned op2 = bits(c, 6, 5);
             if (bits(c, 12, 12) == 0) {
                 static const unsigned f3[4] = {0, 4, 6, 7}; /* sub xor or and */
@@ -176,17 +166,15 @@ static uint32_t expand_compressed(uint16_t c) {
             return 0;
         }
         case 5: { /* c.j */
-            int32_t off = (int32_t)sext((bits(c, 12, 12) << 11) | (bits(c, 11, 11) << 4) |
-                                            (bits(c, 10, 9) << 8) | (bits(c, 8, 8) << 10) |
-                                            (bits(c, 7, 7) << 6) | (bits(c, 6, 6) << 7) |
+            int32_t off = (int32_t)sext((bits(c, 12, 12) << 11) | (bits(c, 11, 11) << 4) | (bits(c, 10, 9) << 8) |
+                                            (bits(c, 8, 8) << 10) | (bits(c, 7, 7) << 6) | (bits(c, 6, 6) << 7) |
                                             (bits(c, 5, 3) << 1) | (bits(c, 2, 2) << 5),
                                         12);
             return enc_j(0, off);
         }
         default: { /* 6: c.beqz, 7: c.bnez */
-            int32_t off = (int32_t)sext((bits(c, 12, 12) << 8) | (bits(c, 11, 10) << 3) |
-                                            (bits(c, 6, 5) << 6) | (bits(c, 4, 3) << 1) |
-                                            (bits(c, 2, 2) << 5),
+            int32_t off = (int32_t)sext((bits(c, 12, 12) << 8) | (bits(c, 11, 10) << 3) | (bits(c, 6, 5) << 6) |
+                                            (bits(c, 4, 3) << 1) | (bits(c, 2, 2) << 5),
                                         9);
             return enc_b(funct3 == 6 ? 0 : 1, rs1p, 0, off);
         }
@@ -217,11 +205,11 @@ static uint32_t expand_compressed(uint16_t c) {
                 return enc_r(0x33, rd, 0, 0, rs2, 0); /* c.mv */
             }
             if (rs2 == 0) {
-                if (rd == 0) return 0x00100073;        /* c.ebreak */
-                return enc_i(0x67, 1, 0, rd, 0);       /* c.jalr */
+                if (rd == 0) return 0x00100073;  /* c.ebreak */
+                return enc_i(0x67, 1, 0, rd, 0); /* c.jalr */
             }
-            return enc_r(0x33, rd, 0, rd, rs2, 0);     /* c.add */
-        case 5: { /* c.fsdsp */
+            return enc_r(0x33, rd, 0, rd, rs2, 0); /* c.add */
+        case 5: {                                  /* c.fsdsp */
             unsigned off = (bits(c, 12, 10) << 3) | (bits(c, 9, 7) << 6);
             return enc_s(0x27, 3, 2, rs2, (int32_t)off);
         }
@@ -251,8 +239,7 @@ static uint8_t refine_class(const isa_insn *d, uint8_t cls) {
         if (is_link(d->rd)) return OPC_CALL;
         if (is_link(d->rs1)) return OPC_RETURN;
         return OPC_JUMP_INDIRECT;
-    case ISA_OP_ADDI:
-        return (d->rd == 0 && d->rs1 == 0 && d->imm == 0) ? OPC_NOP : cls;
+    case ISA_OP_ADDI: return (d->rd == 0 && d->rs1 == 0 && d->imm == 0) ? OPC_NOP : cls;
     default: return cls;
     }
 }
@@ -309,9 +296,8 @@ bool isa_decode(uint32_t raw, isa_insn *out) {
     if (!(info->operands & (ISA_RS2_X | ISA_RS2_F))) out->rs2 = 0;
     if (!(info->operands & ISA_RS3_F)) out->rs3 = 0;
     /* FP rounding modes 5 and 6 are reserved (spec §11.2): illegal at decode. */
-    if ((info->format == ISA_FMT_R || info->format == ISA_FMT_R4) &&
-        (info->mask & 0x7000) == 0 && info->op_class >= OPC_FP_ADD && info->op_class <= OPC_FP_MISC &&
-        (out->rm == 5 || out->rm == 6)) {
+    if ((info->format == ISA_FMT_R || info->format == ISA_FMT_R4) && (info->mask & 0x7000) == 0 &&
+        info->op_class >= OPC_FP_ADD && info->op_class <= OPC_FP_MISC && (out->rm == 5 || out->rm == 6)) {
         out->op = ISA_OP_ILLEGAL;
         return false;
     }

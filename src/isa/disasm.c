@@ -48,43 +48,45 @@ typedef struct csr_name {
 } csr_name;
 
 static const csr_name csr_names[] = {
-    {0x000, "ustatus"}, {0x001, "fflags"}, {0x002, "frm"}, {0x003, "fcsr"}, {0x004, "uie"},
-    {0x005, "utvec"}, {0x008, "vstart"}, {0x009, "vxsat"}, {0x00a, "vxrm"}, {0x00f, "vcsr"},
-    {0x015, "seed"}, {0x040, "uscratch"}, {0x041, "uepc"}, {0x042, "ucause"}, {0x043, "utval"},
-    {0x044, "uip"}, {0x100, "sstatus"}, {0x102, "sedeleg"}, {0x103, "sideleg"}, {0x104, "sie"},
-    {0x105, "stvec"}, {0x106, "scounteren"}, {0x10c, "sstateen0"}, {0x10d, "sstateen1"},
-    {0x10e, "sstateen2"}, {0x10f, "sstateen3"}, {0x114, "sieh"}, {0x140, "sscratch"},
-    {0x141, "sepc"}, {0x142, "scause"}, {0x143, "stval"}, {0x144, "sip"}, {0x14d, "stimecmp"},
-    {0x150, "siselect"}, {0x151, "sireg"}, {0x154, "siph"}, {0x15c, "stopei"},
-    {0x15d, "stimecmph"}, {0x180, "satp"}, {0x200, "vsstatus"}, {0x204, "vsie"},
-    {0x205, "vstvec"}, {0x214, "vsieh"}, {0x240, "vsscratch"}, {0x241, "vsepc"},
-    {0x242, "vscause"}, {0x243, "vstval"}, {0x244, "vsip"}, {0x24d, "vstimecmp"},
-    {0x250, "vsiselect"}, {0x251, "vsireg"}, {0x254, "vsiph"}, {0x25c, "vstopei"},
-    {0x25d, "vstimecmph"}, {0x280, "vsatp"}, {0x300, "mstatus"}, {0x301, "misa"},
-    {0x302, "medeleg"}, {0x303, "mideleg"}, {0x304, "mie"}, {0x305, "mtvec"},
-    {0x306, "mcounteren"}, {0x308, "mvien"}, {0x309, "mvip"}, {0x30c, "mstateen0"},
-    {0x30d, "mstateen1"}, {0x30e, "mstateen2"}, {0x30f, "mstateen3"}, {0x313, "midelegh"},
-    {0x314, "mieh"}, {0x318, "mvienh"}, {0x319, "mviph"}, {0x31c, "mstateen0h"},
-    {0x31d, "mstateen1h"}, {0x31e, "mstateen2h"}, {0x31f, "mstateen3h"},
-    {0x320, "mcountinhibit"}, {0x340, "mscratch"}, {0x341, "mepc"}, {0x342, "mcause"},
-    {0x343, "mtval"}, {0x344, "mip"}, {0x350, "miselect"}, {0x351, "mireg"}, {0x354, "miph"},
-    {0x35c, "mtopei"}, {0x5a8, "scontext"}, {0x600, "hstatus"}, {0x602, "hedeleg"},
-    {0x603, "hideleg"}, {0x604, "hie"}, {0x605, "htimedelta"}, {0x606, "hcounteren"},
-    {0x607, "hgeie"}, {0x608, "hvien"}, {0x609, "hvictl"}, {0x60a, "henvcfg"},
-    {0x60c, "hstateen0"}, {0x60d, "hstateen1"}, {0x60e, "hstateen2"}, {0x60f, "hstateen3"},
-    {0x613, "hidelegh"}, {0x615, "htimedeltah"}, {0x618, "hvienh"}, {0x61a, "henvcfgh"},
-    {0x61c, "hstateen0h"}, {0x61d, "hstateen1h"}, {0x61e, "hstateen2h"}, {0x61f, "hstateen3h"},
-    {0x643, "htval"}, {0x644, "hip"}, {0x645, "hvip"}, {0x646, "hviprio1"}, {0x647, "hviprio2"},
-    {0x64a, "htinst"}, {0x655, "hviph"}, {0x656, "hviprio1h"}, {0x657, "hviprio2h"},
-    {0x680, "hgatp"}, {0x6a8, "hcontext"}, {0x7a0, "tselect"}, {0x7a1, "tdata1"},
-    {0x7a2, "tdata2"}, {0x7a3, "tdata3"}, {0x7a4, "tinfo"}, {0x7a5, "tcontrol"},
-    {0x7a8, "mcontext"}, {0x7aa, "mscontext"}, {0x7b0, "dcsr"}, {0x7b1, "dpc"},
-    {0x7b2, "dscratch0"}, {0x7b3, "dscratch1"}, {0xb00, "mcycle"}, {0xb02, "minstret"},
-    {0xb80, "mcycleh"}, {0xb82, "minstreth"}, {0xc00, "cycle"}, {0xc01, "time"},
-    {0xc02, "instret"}, {0xc20, "vl"}, {0xc21, "vtype"}, {0xc22, "vlenb"}, {0xc80, "cycleh"},
-    {0xc81, "timeh"}, {0xc82, "instreth"}, {0xda0, "scountovf"}, {0xdb0, "stopi"},
-    {0xe12, "hgeip"}, {0xeb0, "vstopi"}, {0xf11, "mvendorid"}, {0xf12, "marchid"},
-    {0xf13, "mimpid"}, {0xf14, "mhartid"}, {0xfb0, "mtopi"},
+    {0x000, "ustatus"},       {0x001, "fflags"},     {0x002, "frm"},         {0x003, "fcsr"},
+    {0x004, "uie"},           {0x005, "utvec"},      {0x008, "vstart"},      {0x009, "vxsat"},
+    {0x00a, "vxrm"},          {0x00f, "vcsr"},       {0x015, "seed"},        {0x040, "uscratch"},
+    {0x041, "uepc"},          {0x042, "ucause"},     {0x043, "utval"},       {0x044, "uip"},
+    {0x100, "sstatus"},       {0x102, "sedeleg"},    {0x103, "sideleg"},     {0x104, "sie"},
+    {0x105, "stvec"},         {0x106, "scounteren"}, {0x10c, "sstateen0"},   {0x10d, "sstateen1"},
+    {0x10e, "sstateen2"},     {0x10f, "sstateen3"},  {0x114, "sieh"},        {0x140, "sscratch"},
+    {0x141, "sepc"},          {0x142, "scause"},     {0x143, "stval"},       {0x144, "sip"},
+    {0x14d, "stimecmp"},      {0x150, "siselect"},   {0x151, "sireg"},       {0x154, "siph"},
+    {0x15c, "stopei"},        {0x15d, "stimecmph"},  {0x180, "satp"},        {0x200, "vsstatus"},
+    {0x204, "vsie"},          {0x205, "vstvec"},     {0x214, "vsieh"},       {0x240, "vsscratch"},
+    {0x241, "vsepc"},         {0x242, "vscause"},    {0x243, "vstval"},      {0x244, "vsip"},
+    {0x24d, "vstimecmp"},     {0x250, "vsiselect"},  {0x251, "vsireg"},      {0x254, "vsiph"},
+    {0x25c, "vstopei"},       {0x25d, "vstimecmph"}, {0x280, "vsatp"},       {0x300, "mstatus"},
+    {0x301, "misa"},          {0x302, "medeleg"},    {0x303, "mideleg"},     {0x304, "mie"},
+    {0x305, "mtvec"},         {0x306, "mcounteren"}, {0x308, "mvien"},       {0x309, "mvip"},
+    {0x30c, "mstateen0"},     {0x30d, "mstateen1"},  {0x30e, "mstateen2"},   {0x30f, "mstateen3"},
+    {0x313, "midelegh"},      {0x314, "mieh"},       {0x318, "mvienh"},      {0x319, "mviph"},
+    {0x31c, "mstateen0h"},    {0x31d, "mstateen1h"}, {0x31e, "mstateen2h"},  {0x31f, "mstateen3h"},
+    {0x320, "mcountinhibit"}, {0x340, "mscratch"},   {0x341, "mepc"},        {0x342, "mcause"},
+    {0x343, "mtval"},         {0x344, "mip"},        {0x350, "miselect"},    {0x351, "mireg"},
+    {0x354, "miph"},          {0x35c, "mtopei"},     {0x5a8, "scontext"},    {0x600, "hstatus"},
+    {0x602, "hedeleg"},       {0x603, "hideleg"},    {0x604, "hie"},         {0x605, "htimedelta"},
+    {0x606, "hcounteren"},    {0x607, "hgeie"},      {0x608, "hvien"},       {0x609, "hvictl"},
+    {0x60a, "henvcfg"},       {0x60c, "hstateen0"},  {0x60d, "hstateen1"},   {0x60e, "hstateen2"},
+    {0x60f, "hstateen3"},     {0x613, "hidelegh"},   {0x615, "htimedeltah"}, {0x618, "hvienh"},
+    {0x61a, "henvcfgh"},      {0x61c, "hstateen0h"}, {0x61d, "hstateen1h"},  {0x61e, "hstateen2h"},
+    {0x61f, "hstateen3h"},    {0x643, "htval"},      {0x644, "hip"},         {0x645, "hvip"},
+    {0x646, "hviprio1"},      {0x647, "hviprio2"},   {0x64a, "htinst"},      {0x655, "hviph"},
+    {0x656, "hviprio1h"},     {0x657, "hviprio2h"},  {0x680, "hgatp"},       {0x6a8, "hcontext"},
+    {0x7a0, "tselect"},       {0x7a1, "tdata1"},     {0x7a2, "tdata2"},      {0x7a3, "tdata3"},
+    {0x7a4, "tinfo"},         {0x7a5, "tcontrol"},   {0x7a8, "mcontext"},    {0x7aa, "mscontext"},
+    {0x7b0, "dcsr"},          {0x7b1, "dpc"},        {0x7b2, "dscratch0"},   {0x7b3, "dscratch1"},
+    {0xb00, "mcycle"},        {0xb02, "minstret"},   {0xb80, "mcycleh"},     {0xb82, "minstreth"},
+    {0xc00, "cycle"},         {0xc01, "time"},       {0xc02, "instret"},     {0xc20, "vl"},
+    {0xc21, "vtype"},         {0xc22, "vlenb"},      {0xc80, "cycleh"},      {0xc81, "timeh"},
+    {0xc82, "instreth"},      {0xda0, "scountovf"},  {0xdb0, "stopi"},       {0xe12, "hgeip"},
+    {0xeb0, "vstopi"},        {0xf11, "mvendorid"},  {0xf12, "marchid"},     {0xf13, "mimpid"},
+    {0xf14, "mhartid"},       {0xfb0, "mtopi"},
 };
 
 /* Families of numbered CSRs: `count` registers from `first`, named prefix<index><suffix>. */
@@ -95,10 +97,9 @@ typedef struct csr_family {
 } csr_family;
 
 static const csr_family csr_families[] = {
-    {0x323, 29, 3, "mhpmevent", ""},   {0x723, 29, 3, "mhpmevent", "h"},
-    {0xb03, 29, 3, "mhpmcounter", ""}, {0xb83, 29, 3, "mhpmcounter", "h"},
-    {0xc03, 29, 3, "hpmcounter", ""},  {0xc83, 29, 3, "hpmcounter", "h"},
-    {0x3a0, 4, 0, "pmpcfg", ""},       {0x3b0, 16, 0, "pmpaddr", ""},
+    {0x323, 29, 3, "mhpmevent", ""},    {0x723, 29, 3, "mhpmevent", "h"}, {0xb03, 29, 3, "mhpmcounter", ""},
+    {0xb83, 29, 3, "mhpmcounter", "h"}, {0xc03, 29, 3, "hpmcounter", ""}, {0xc83, 29, 3, "hpmcounter", "h"},
+    {0x3a0, 4, 0, "pmpcfg", ""},        {0x3b0, 16, 0, "pmpaddr", ""},
 };
 
 static void put_csr(text *t, unsigned csr) {
@@ -124,17 +125,14 @@ static void put_csr(text *t, unsigned csr) {
 
 /* ---- pieces ------------------------------------------------------------------- */
 
-static const char *const rounding_mode_names[8] = {"rne", "rtz",     "rdn",     "rup",
-                                                   "rmm", "unknown", "unknown", "dyn"};
+static const char *const rounding_mode_names[8] = {"rne", "rtz", "rdn", "rup", "rmm", "unknown", "unknown", "dyn"};
 
 /* objdump leaves the default (dynamic) rounding mode implicit. */
 static void put_rounding_mode(text *t, unsigned rm) {
     if (rm != ISA_RM_DYN) put(t, ",%s", rounding_mode_names[rm & 7]);
 }
 
-static void put_target(text *t, uint64_t pc, int64_t offset) {
-    put(t, "%" PRIx64, pc + (uint64_t)offset);
-}
+static void put_target(text *t, uint64_t pc, int64_t offset) { put(t, "%" PRIx64, pc + (uint64_t)offset); }
 
 /* The fence predecessor/successor sets as "iorw" letters; objdump says
  * "unknown" for the empty set. */
@@ -212,7 +210,7 @@ static bool put_compressed_special(text *t, const isa_insn *d) {
     }
     if (quadrant == 2 && funct3 == 4 && rs2 != 0) {
         if (rd == 0) put(t, "%s\tzero,%s", bit12 ? "c.add" : "c.mv", xreg(rs2)); /* hints */
-        else if (!bit12) put(t, "mv\t%s,%s", xreg(rd), xreg(rs2)); /* c.mv, unlike add rd,x0,rs */
+        else if (!bit12) put(t, "mv\t%s,%s", xreg(rd), xreg(rs2));               /* c.mv, unlike add rd,x0,rs */
         else return false;
         return true;
     }
@@ -366,8 +364,8 @@ static void put_insn(text *t, const isa_insn *d, uint64_t pc) {
     case ISA_FMT_R:
     case ISA_FMT_R4: {
         /* fsgnj with equal sources is a move, negation or absolute value */
-        if ((op == ISA_OP_FSGNJ_S || op == ISA_OP_FSGNJN_S || op == ISA_OP_FSGNJX_S ||
-             op == ISA_OP_FSGNJ_D || op == ISA_OP_FSGNJN_D || op == ISA_OP_FSGNJX_D) &&
+        if ((op == ISA_OP_FSGNJ_S || op == ISA_OP_FSGNJN_S || op == ISA_OP_FSGNJX_S || op == ISA_OP_FSGNJ_D ||
+             op == ISA_OP_FSGNJN_D || op == ISA_OP_FSGNJX_D) &&
             d->rs1 == d->rs2) {
             static const char *const sign_ops[3] = {"fmv", "fneg", "fabs"};
             bool dbl = op >= ISA_OP_FSGNJ_D && op <= ISA_OP_FSGNJX_D;
@@ -391,26 +389,19 @@ static void put_insn(text *t, const isa_insn *d, uint64_t pc) {
     }
     case ISA_FMT_I:
         if (info->op_class == OPC_LOAD)
-            put(t, "%s\t%s,%" PRId64 "(%s)", name, (k & ISA_RD_F) ? freg(d->rd) : xreg(d->rd),
-                d->imm, xreg(d->rs1));
-        else
-            put(t, "%s\t%s,%s,%" PRId64, immediate_alu_name(op), xreg(d->rd), xreg(d->rs1), d->imm);
+            put(t, "%s\t%s,%" PRId64 "(%s)", name, (k & ISA_RD_F) ? freg(d->rd) : xreg(d->rd), d->imm, xreg(d->rs1));
+        else put(t, "%s\t%s,%s,%" PRId64, immediate_alu_name(op), xreg(d->rd), xreg(d->rs1), d->imm);
         return;
     case ISA_FMT_SH6:
-    case ISA_FMT_SH5:
-        put(t, "%s\t%s,%s,0x%" PRIx64, immediate_alu_name(op), xreg(d->rd), xreg(d->rs1), d->imm);
-        return;
+    case ISA_FMT_SH5: put(t, "%s\t%s,%s,0x%" PRIx64, immediate_alu_name(op), xreg(d->rd), xreg(d->rs1), d->imm); return;
     case ISA_FMT_S:
-        put(t, "%s\t%s,%" PRId64 "(%s)", name, (k & ISA_RS2_F) ? freg(d->rs2) : xreg(d->rs2),
-            d->imm, xreg(d->rs1));
+        put(t, "%s\t%s,%" PRId64 "(%s)", name, (k & ISA_RS2_F) ? freg(d->rs2) : xreg(d->rs2), d->imm, xreg(d->rs1));
         return;
     case ISA_FMT_B:
         put(t, "%s\t%s,%s,", name, xreg(d->rs1), xreg(d->rs2));
         put_target(t, pc, d->imm);
         return;
-    case ISA_FMT_U:
-        put(t, "%s\t%s,0x%" PRIx64, name, xreg(d->rd), ((uint64_t)d->imm >> 12) & 0xfffff);
-        return;
+    case ISA_FMT_U: put(t, "%s\t%s,0x%" PRIx64, name, xreg(d->rd), ((uint64_t)d->imm >> 12) & 0xfffff); return;
     case ISA_FMT_J:
         put(t, "%s\t%s,", name, xreg(d->rd));
         put_target(t, pc, d->imm);
@@ -425,8 +416,7 @@ static void put_insn(text *t, const isa_insn *d, uint64_t pc) {
         return;
     }
     case ISA_FMT_FENCE: {
-        unsigned fm = (unsigned)(d->imm >> 8) & 15, pred = (unsigned)(d->imm >> 4) & 15,
-                 succ = (unsigned)d->imm & 15;
+        unsigned fm = (unsigned)(d->imm >> 8) & 15, pred = (unsigned)(d->imm >> 4) & 15, succ = (unsigned)d->imm & 15;
         /* objdump knows only fm = 0 and fence.tso, with x0 in the register
          * fields (which isa_decode clears, hence raw) */
         bool plain_fields = ((d->raw >> 7) & 0x1f) == 0 && ((d->raw >> 15) & 0x1f) == 0;
@@ -482,7 +472,7 @@ static bool put_privileged(text *t, uint32_t e) {
  * privileged instructions. */
 static void put_illegal(text *t, const isa_insn *d, uint64_t pc) {
     if (d->length == 2) {
-        if ((d->raw & 0xffff) == 0) put(t, "unimp"); /* the defined-illegal all-zero c.unimp */
+        if ((d->raw & 0xffff) == 0) put(t, "unimp");                  /* the defined-illegal all-zero c.unimp */
         else if ((d->raw & 0xffff) == 0x6101) put(t, "add\tsp,sp,0"); /* reserved c.addi16sp 0 */
         else put_unknown_word(t, d);
         return;
@@ -513,7 +503,6 @@ int isa_disasm(const isa_insn *insn, uint64_t pc, char *buf, size_t size) {
     if (size > 0) buf[0] = '\0';
     if (insn->op == ISA_OP_ILLEGAL || insn->op >= ISA_OP_COUNT) put_illegal(&t, insn, pc);
     else if (insn->length == 2 && put_compressed_special(&t, insn)) {
-    } else if (!put_alias(&t, insn, pc))
-        put_insn(&t, insn, pc);
+    } else if (!put_alias(&t, insn, pc)) put_insn(&t, insn, pc);
     return t.len > INT32_MAX ? INT32_MAX : (int)t.len;
 }

@@ -14,32 +14,32 @@
 
 /* Operation classes: fine enough for timing models to pick a functional unit,
  * for the front end to pick a predictor structure, and for CPI stacks. */
-#define ISA_OP_CLASS_LIST(X)                          \
-    X(OPC_INT_ALU, "int-alu")                         \
-    X(OPC_INT_MUL, "int-mul")                         \
-    X(OPC_INT_DIV, "int-div")                         \
-    X(OPC_LOAD, "load")                               \
-    X(OPC_STORE, "store")                             \
-    X(OPC_ATOMIC, "atomic")                           \
-    X(OPC_BRANCH, "cond-branch")                      \
-    X(OPC_JUMP, "jump")                               \
-    X(OPC_JUMP_INDIRECT, "jump-indirect")             \
-    X(OPC_CALL, "call")                               \
-    X(OPC_RETURN, "return")                           \
-    X(OPC_FP_ADD, "fp-add")                           \
-    X(OPC_FP_MUL, "fp-mul")                           \
-    X(OPC_FP_FMA, "fp-fma")                           \
-    X(OPC_FP_DIV, "fp-div")                           \
-    X(OPC_FP_SQRT, "fp-sqrt")                         \
-    X(OPC_FP_MISC, "fp-cvt-mov-cmp")                  \
-    X(OPC_SYSTEM, "csr-system")                       \
+#define ISA_OP_CLASS_LIST(X)              \
+    X(OPC_INT_ALU, "int-alu")             \
+    X(OPC_INT_MUL, "int-mul")             \
+    X(OPC_INT_DIV, "int-div")             \
+    X(OPC_LOAD, "load")                   \
+    X(OPC_STORE, "store")                 \
+    X(OPC_ATOMIC, "atomic")               \
+    X(OPC_BRANCH, "cond-branch")          \
+    X(OPC_JUMP, "jump")                   \
+    X(OPC_JUMP_INDIRECT, "jump-indirect") \
+    X(OPC_CALL, "call")                   \
+    X(OPC_RETURN, "return")               \
+    X(OPC_FP_ADD, "fp-add")               \
+    X(OPC_FP_MUL, "fp-mul")               \
+    X(OPC_FP_FMA, "fp-fma")               \
+    X(OPC_FP_DIV, "fp-div")               \
+    X(OPC_FP_SQRT, "fp-sqrt")             \
+    X(OPC_FP_MISC, "fp-cvt-mov-cmp")      \
+    X(OPC_SYSTEM, "csr-system")           \
     X(OPC_NOP, "nop-fence")
 
 typedef enum op_class {
 #define ISA_CLASS_ENUM(id, name) id,
     ISA_OP_CLASS_LIST(ISA_CLASS_ENUM)
 #undef ISA_CLASS_ENUM
-    OPC_COUNT
+        OPC_COUNT
 } op_class;
 
 /* How an instruction's fields are laid out. */
@@ -92,13 +92,13 @@ typedef struct isa_info {
 
 /* A decoded instruction. */
 typedef struct isa_insn {
-    int64_t imm;       /* sign-extended immediate; CSR number for Zicsr */
-    uint32_t raw;      /* the encoding; compressed ones in the low 16 bits */
-    uint16_t op;       /* isa_op */
-    uint8_t length;    /* 2 (compressed) or 4 */
-    uint8_t op_class;  /* refined: OPC_CALL, OPC_RETURN, OPC_NOP recognised */
+    int64_t imm;      /* sign-extended immediate; CSR number for Zicsr */
+    uint32_t raw;     /* the encoding; compressed ones in the low 16 bits */
+    uint16_t op;      /* isa_op */
+    uint8_t length;   /* 2 (compressed) or 4 */
+    uint8_t op_class; /* refined: OPC_CALL, OPC_RETURN, OPC_NOP recognised */
     uint8_t rd, rs1, rs2, rs3;
-    uint8_t rm;        /* funct3 rounding mode (FP), aq/rl (atomics) */
+    uint8_t rm; /* funct3 rounding mode (FP), aq/rl (atomics) */
     uint8_t fp_ops;
 } isa_insn;
 

@@ -15,6 +15,8 @@
  * Compressed (RVC) instructions are expanded to these entries by isa_decode.
  * Include this file after defining ISA_INSN; it is included more than once.
  */
+/* Hand-aligned tables: */
+/* clang-format off */
 
 /* operand shorthands: D destination, S1/S2/S3 sources; X integer, F floating point */
 #define ISA_X_X_X (ISA_RD_X | ISA_RS1_X | ISA_RS2_X)
@@ -198,3 +200,4 @@ ISA_INSN(FCVT_D_WU, "fcvt.d.wu", 0xd2100053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC
 ISA_INSN(FCVT_D_L,  "fcvt.d.l",  0xd2200053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
 ISA_INSN(FCVT_D_LU, "fcvt.d.lu", 0xd2300053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
 ISA_INSN(FMV_D_X,   "fmv.d.x",   0xf2000053, 0xfff0707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
+/* clang-format on */

@@ -23,9 +23,9 @@ pipeview *pipeview_open(const char *path, cs_error *err) {
         cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
         return NULL;
     }
-    pipeview *pv = calloc(1, sizeof *pv);
+    pipeview *pv = cs_calloc(1, sizeof *pv);
     pv->out = f;
-    pv->path = strdup(path);
+    pv->path = cs_strdup(path);
     setvbuf(f, NULL, _IOFBF, 1 << 20);
     return pv;
 }
@@ -49,15 +49,12 @@ static void pipeview_retire(void *ctx, const uop_timing *t) {
             "O3PipeView:decode:%" PRIu64 "\nO3PipeView:rename:%" PRIu64 "\nO3PipeView:dispatch:%" PRIu64
             "\nO3PipeView:issue:%" PRIu64 "\nO3PipeView:complete:%" PRIu64 "\nO3PipeView:retire:%" PRIu64
             ":store:%" PRIu64 "\n",
-            t->fetch * TICKS_PER_CYCLE, t->u.pc, t->seq, text, decode * TICKS_PER_CYCLE,
-            t->rename * TICKS_PER_CYCLE, t->dispatch * TICKS_PER_CYCLE, t->issue * TICKS_PER_CYCLE,
-            t->complete * TICKS_PER_CYCLE, t->commit * TICKS_PER_CYCLE,
-            store ? (t->commit + 1) * TICKS_PER_CYCLE : 0);
+            t->fetch * TICKS_PER_CYCLE, t->u.pc, t->seq, text, decode * TICKS_PER_CYCLE, t->rename * TICKS_PER_CYCLE,
+            t->dispatch * TICKS_PER_CYCLE, t->issue * TICKS_PER_CYCLE, t->complete * TICKS_PER_CYCLE,
+            t->commit * TICKS_PER_CYCLE, store ? (t->commit + 1) * TICKS_PER_CYCLE : 0);
 }
 
-probe_observer pipeview_observer(pipeview *pv) {
-    return (probe_observer){.ctx = pv, .retire = pipeview_retire};
-}
+probe_observer pipeview_observer(pipeview *pv) { return (probe_observer){.ctx = pv, .retire = pipeview_retire}; }
 
 bool pipeview_close(pipeview *pv, cs_error *err) {
     if (!pv) return true;

@@ -30,39 +30,39 @@ typedef enum probe_stage { STAGE_FETCH, STAGE_DISPATCH, STAGE_ISSUE, STAGE_COMMI
 typedef enum mem_level { LEVEL_L1 = 1, LEVEL_L2 = 2, LEVEL_L3 = 3, LEVEL_MEM = 4 } mem_level;
 
 /* Why a stage processed fewer µops than its width: the stage's local view. */
-#define PROBE_STALL_LIST(X)                                                     \
-    X(STALL_NONE, "none")                 /* full width used */                 \
-    /* fetch */                                                                 \
-    X(STALL_ICACHE, "icache-miss")        /* waiting for an I-cache fill */     \
-    X(STALL_ITLB, "itlb-miss")            /* waiting for an ITLB fill */        \
-    X(STALL_MISPREDICT, "mispredict")     /* a mispredicted branch is unresolved */ \
-    X(STALL_REDIRECT, "redirect")         /* resolved; paying the redirect penalty */ \
-    X(STALL_FETCH_BREAK, "fetch-break")   /* stopped at a taken branch or line end */ \
-    X(STALL_BUFFER_FULL, "buffer-full")   /* the next stage is not taking µops */ \
-    X(STALL_TRACE_END, "trace-end")       /* no more µops in the source */      \
-    /* dispatch */                                                              \
-    X(STALL_FRONTEND_EMPTY, "frontend-empty") /* nothing decoded to dispatch */ \
-    X(STALL_ROB_FULL, "rob-full")                                               \
-    X(STALL_IQ_FULL, "iq-full")                                                 \
-    X(STALL_LQ_FULL, "lq-full")                                                 \
-    X(STALL_SQ_FULL, "sq-full")                                                 \
-    X(STALL_REGS_FULL, "regs-full")       /* no free rename register */        \
-    X(STALL_SERIALIZE, "serialize")       /* waits for older µops to drain (system ops) */ \
-    /* issue */                                                                 \
-    X(STALL_IQ_EMPTY, "iq-empty")                                               \
-    X(STALL_NOT_READY, "not-ready")       /* oldest waiting µop lacks operands */ \
-    X(STALL_NO_UNIT, "no-unit")           /* ready µops, no free functional unit or port */ \
-    X(STALL_MEM_ORDER, "mem-order")       /* a ready load waits for an older store (the cause) */ \
-    X(STALL_NO_MSHR, "no-mshr")           /* a ready load cannot get a miss register */ \
-    /* commit */                                                                \
-    X(STALL_ROB_EMPTY, "rob-empty")                                             \
+#define PROBE_STALL_LIST(X)                                                                 \
+    X(STALL_NONE, "none") /* full width used */                                             \
+    /* fetch */                                                                             \
+    X(STALL_ICACHE, "icache-miss")      /* waiting for an I-cache fill */                   \
+    X(STALL_ITLB, "itlb-miss")          /* waiting for an ITLB fill */                      \
+    X(STALL_MISPREDICT, "mispredict")   /* a mispredicted branch is unresolved */           \
+    X(STALL_REDIRECT, "redirect")       /* resolved; paying the redirect penalty */         \
+    X(STALL_FETCH_BREAK, "fetch-break") /* stopped at a taken branch or line end */         \
+    X(STALL_BUFFER_FULL, "buffer-full") /* the next stage is not taking µops */            \
+    X(STALL_TRACE_END, "trace-end")     /* no more µops in the source */                   \
+    /* dispatch */                                                                          \
+    X(STALL_FRONTEND_EMPTY, "frontend-empty") /* nothing decoded to dispatch */             \
+    X(STALL_ROB_FULL, "rob-full")                                                           \
+    X(STALL_IQ_FULL, "iq-full")                                                             \
+    X(STALL_LQ_FULL, "lq-full")                                                             \
+    X(STALL_SQ_FULL, "sq-full")                                                             \
+    X(STALL_REGS_FULL, "regs-full") /* no free rename register */                           \
+    X(STALL_SERIALIZE, "serialize") /* waits for older µops to drain (system ops) */       \
+    /* issue */                                                                             \
+    X(STALL_IQ_EMPTY, "iq-empty")                                                           \
+    X(STALL_NOT_READY, "not-ready") /* oldest waiting µop lacks operands */                \
+    X(STALL_NO_UNIT, "no-unit")     /* ready µops, no free functional unit or port */      \
+    X(STALL_MEM_ORDER, "mem-order") /* a ready load waits for an older store (the cause) */ \
+    X(STALL_NO_MSHR, "no-mshr")     /* a ready load cannot get a miss register */           \
+    /* commit */                                                                            \
+    X(STALL_ROB_EMPTY, "rob-empty")                                                         \
     X(STALL_HEAD_NOT_DONE, "head-not-done")
 
 typedef enum probe_stall {
 #define PROBE_STALL_ENUM(id, name) id,
     PROBE_STALL_LIST(PROBE_STALL_ENUM)
 #undef PROBE_STALL_ENUM
-    STALL_COUNT
+        STALL_COUNT
 } probe_stall;
 
 const char *probe_stall_name(probe_stall s);
@@ -88,21 +88,21 @@ typedef enum uop_state {
 } uop_state;
 
 typedef struct stall_cause {
-    uint8_t kind;       /* cause_kind */
-    uint8_t level;      /* CAUSE_ICACHE: level serving the miss; CAUSE_UOP: level that
+    uint8_t kind;     /* cause_kind */
+    uint8_t level;    /* CAUSE_ICACHE: level serving the miss; CAUSE_UOP: level that
                            served its data access if it missed L1 (0 otherwise) */
-    uint8_t state;      /* CAUSE_UOP: uop_state */
-    uint8_t op_class;   /* CAUSE_UOP/BPRED: the µop's class */
-    uint16_t latency;   /* CAUSE_UOP: execution latency of its class (>1: long latency) */
-    uint64_t seq;       /* CAUSE_UOP/BPRED: the µop's sequence number */
+    uint8_t state;    /* CAUSE_UOP: uop_state */
+    uint8_t op_class; /* CAUSE_UOP/BPRED: the µop's class */
+    uint16_t latency; /* CAUSE_UOP: execution latency of its class (>1: long latency) */
+    uint64_t seq;     /* CAUSE_UOP/BPRED: the µop's sequence number */
     uint64_t pc;
 } stall_cause;
 
 typedef struct stage_view {
-    uint8_t n;          /* µops processed this cycle */
-    uint8_t width;      /* the stage's width */
-    uint8_t stall;      /* probe_stall; STALL_NONE when n == width */
-    stall_cause cause;  /* when stall != STALL_NONE */
+    uint8_t n;         /* µops processed this cycle */
+    uint8_t width;     /* the stage's width */
+    uint8_t stall;     /* probe_stall; STALL_NONE when n == width */
+    stall_cause cause; /* when stall != STALL_NONE */
 } stage_view;
 
 /* Floating-point view of the issue stage (FLOPS stacks, Eyerman et al. Table III). */
@@ -117,8 +117,8 @@ typedef struct fp_view {
 
 /* One cycle (or `repeat` identical cycles) of a run. */
 typedef struct cycle_view {
-    uint64_t cycle;         /* first cycle this view stands for, counted from the start of measurement */
-    uint64_t repeat;        /* how many consecutive identical cycles (>= 1) */
+    uint64_t cycle;  /* first cycle this view stands for, counted from the start of measurement */
+    uint64_t repeat; /* how many consecutive identical cycles (>= 1) */
     stage_view stage[STAGE_COUNT];
     fp_view fp;
     uint16_t rob, iq, lq, sq; /* occupancies */
@@ -148,11 +148,11 @@ typedef struct uop_timing {
 
 /* What an observer learns before the first measured cycle. */
 typedef struct probe_run_info {
-    const char *model;      /* "ooo", "inorder" */
+    const char *model; /* "ooo", "inorder" */
     const char *config_name;
     uint8_t width[STAGE_COUNT];
-    uint8_t fp_units;       /* k */
-    uint8_t fp_vector;      /* v: 1 for scalar RISC-V F/D */
+    uint8_t fp_units;  /* k */
+    uint8_t fp_vector; /* v: 1 for scalar RISC-V F/D */
     double freq_ghz;
 } probe_run_info;
 
@@ -171,8 +171,8 @@ enum { PROBE_MAX_OBSERVERS = 8 };
 typedef struct probe_set {
     probe_observer obs[PROBE_MAX_OBSERVERS];
     int count;
-    bool want_cycles;  /* some observer has a cycle callback */
-    bool want_retire;  /* some observer has a retire callback */
+    bool want_cycles; /* some observer has a cycle callback */
+    bool want_retire; /* some observer has a retire callback */
 } probe_set;
 
 /* False when the set is full. */

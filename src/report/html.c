@@ -24,19 +24,18 @@ struct html_report {
 };
 
 static const char *const comp_color[COMP_COUNT] = {
-    [COMP_BASE] = "#117733",        [COMP_ICACHE_L2] = "#99DDFF",   [COMP_ICACHE_L3] = "#77AADD",
-    [COMP_ICACHE_MEM] = "#4477AA",  [COMP_ITLB] = "#332288",        [COMP_BPRED] = "#AA4499",
-    [COMP_DCACHE_L2] = "#EE8866",   [COMP_DCACHE_L3] = "#EE6677",   [COMP_DCACHE_MEM] = "#CC3311",
-    [COMP_LONGLAT_INT] = "#DDCC77", [COMP_LONGLAT_FP] = "#999933",  [COMP_DEPEND] = "#44AA99",
-    [COMP_NO_UNIT] = "#882255",     [COMP_MEM_ORDER] = "#FFAABB",   [COMP_FRONTEND] = "#BBCC33",
+    [COMP_BASE] = "#117733",        [COMP_ICACHE_L2] = "#99DDFF",  [COMP_ICACHE_L3] = "#77AADD",
+    [COMP_ICACHE_MEM] = "#4477AA",  [COMP_ITLB] = "#332288",       [COMP_BPRED] = "#AA4499",
+    [COMP_DCACHE_L2] = "#EE8866",   [COMP_DCACHE_L3] = "#EE6677",  [COMP_DCACHE_MEM] = "#CC3311",
+    [COMP_LONGLAT_INT] = "#DDCC77", [COMP_LONGLAT_FP] = "#999933", [COMP_DEPEND] = "#44AA99",
+    [COMP_NO_UNIT] = "#882255",     [COMP_MEM_ORDER] = "#FFAABB",  [COMP_FRONTEND] = "#BBCC33",
     [COMP_OTHER] = "#BBBBBB",
 };
 
 /* Components a FLOPS stack shares with CPI stacks keep their CPI colour. */
 static const char *const flops_color[FLOPS_COUNT] = {
-    [FLOPS_BASE] = "#117733",     [FLOPS_NON_FMA] = "#EEDD88", [FLOPS_MASK] = "#DDDDDD",
-    [FLOPS_FRONTEND] = "#BBCC33", [FLOPS_NON_FP] = "#EE3377",  [FLOPS_MEMORY] = "#EE6677",
-    [FLOPS_DEPEND] = "#44AA99",   [FLOPS_OTHER] = "#BBBBBB",
+    [FLOPS_BASE] = "#117733",   [FLOPS_NON_FMA] = "#EEDD88", [FLOPS_MASK] = "#DDDDDD",   [FLOPS_FRONTEND] = "#BBCC33",
+    [FLOPS_NON_FP] = "#EE3377", [FLOPS_MEMORY] = "#EE6677",  [FLOPS_DEPEND] = "#44AA99", [FLOPS_OTHER] = "#BBBBBB",
 };
 
 /* Figure width: the page's content width, so charts are drawn at 1:1. */
@@ -263,10 +262,13 @@ static void run_config_table(strbuf *b, const uarch_config *c) {
     sb_printf(b, "%u cycles", c->mem_latency);
     if (c->mem_bandwidth) sb_printf(b, ", %u B/cycle", c->mem_bandwidth);
     kv_end(b);
-    const struct { bool on; const char *what; } ideal[] = {{c->perfect_icache, "perfect I-cache"},
-                                                            {c->perfect_dcache, "perfect D-cache"},
-                                                            {c->perfect_bpred, "perfect branch prediction"},
-                                                            {c->ideal_alu, "1-cycle ALU"}};
+    const struct {
+        bool on;
+        const char *what;
+    } ideal[] = {{c->perfect_icache, "perfect I-cache"},
+                 {c->perfect_dcache, "perfect D-cache"},
+                 {c->perfect_bpred, "perfect branch prediction"},
+                 {c->ideal_alu, "1-cycle ALU"}};
     bool any = false;
     for (size_t i = 0; i < sizeof ideal / sizeof ideal[0]; i++) {
         if (!ideal[i].on) continue;
@@ -313,8 +315,7 @@ static void cpi_chart(stacked_chart *c, const stacks_result *s) {
     c->nbars = STACK_STAGES;
     for (int k = 0; k < STACK_STAGES; k++) {
         c->bar_label[k] = stack_stage_name((stack_stage)k);
-        for (int i = 0; i < COMP_COUNT; i++)
-            c->value[k][i] = safe_div(s->stage[k].cycles[i], (double)s->instructions);
+        for (int i = 0; i < COMP_COUNT; i++) c->value[k][i] = safe_div(s->stage[k].cycles[i], (double)s->instructions);
     }
 }
 
@@ -328,8 +329,9 @@ static void cpi_figure(strbuf *b, const stacked_chart *c) {
     svg_stacked_bars(b, c, 0, 24, 540, plot_h);
     svg_legend(b, c, 580, 24, 1);
     svg_end(b);
-    sb_put(b, "<figcaption>CPI stacks at dispatch, issue and commit (after Eyerman et al., Figure 1). "
-              "Hover over a segment for its value.</figcaption>\n</figure>\n");
+    sb_put(b,
+           "<figcaption>CPI stacks at dispatch, issue and commit (after Eyerman et al., Figure 1). "
+           "Hover over a segment for its value.</figcaption>\n</figure>\n");
 }
 
 /* The smallest and largest of one component over the three stacks. */
@@ -342,8 +344,8 @@ static void stage_range(const stacked_chart *c, int i, double *lo, double *hi) {
 }
 
 static void cpi_table(strbuf *b, const stacked_chart *c, double cpi) {
-    static const char *const head[] = {"component", "what it counts", "#dispatch", "#%", "#issue", "#%", "#commit",
-                                       "#%", "#range (min – max)"};
+    static const char *const head[] = {"component", "what it counts",    "#dispatch", "#%", "#issue", "#%", "#commit",
+                                       "#%",        "#range (min – max)"};
     sb_put(b, "<table class=\"data\">\n");
     th_row(b, head, 9);
     sb_put(b, "<tbody>\n");
@@ -428,11 +430,13 @@ static void ipc_flops_figure(strbuf *b, const stacks_result *s, const stacked_ch
     }
     svg_end(b);
     if (fl)
-        sb_put(b, "<figcaption>IPC stack and FLOPS stack in the same kind of unit, work per time "
-                  "(after Eyerman et al., Figure 5 and Eq. 1).</figcaption>\n");
+        sb_put(b,
+               "<figcaption>IPC stack and FLOPS stack in the same kind of unit, work per time "
+               "(after Eyerman et al., Figure 5 and Eq. 1).</figcaption>\n");
     else
-        sb_put(b, "<figcaption>The issue-stage stack as IPC: top the maximum IPC, base the IPC achieved "
-                  "(after Eyerman et al., Figure 5).</figcaption>\n");
+        sb_put(b,
+               "<figcaption>The issue-stage stack as IPC: top the maximum IPC, base the IPC achieved "
+               "(after Eyerman et al., Figure 5).</figcaption>\n");
     sb_put(b, "</figure>\n");
 }
 
@@ -461,12 +465,14 @@ static void stacks_intro(strbuf *b, const stacks_result *s) {
     put_count(b, s->cycles);
     sb_put(b, " cycles: CPI <b>");
     put_num(b, safe_div((double)s->cycles, (double)s->instructions), 3);
-    sb_printf(b, "</b>. Each stack accounts every cycle at one pipeline stage (Table II of the paper) and sums to the "
-                 "CPI; the narrowest stage, W = %u, sets the base at ",
+    sb_printf(b,
+              "</b>. Each stack accounts every cycle at one pipeline stage (Table II of the paper) and sums to the "
+              "CPI; the narrowest stage, W = %u, sets the base at ",
               s->width);
     put_num(b, safe_div(1, s->width), 3);
-    sb_put(b, " CPI for the work done. Where the stacks disagree, what removing a component gains usually "
-              "lies between its smallest and largest value (§I).</p>\n");
+    sb_put(b,
+           " CPI for the work done. Where the stacks disagree, what removing a component gains usually "
+           "lies between its smallest and largest value (§I).</p>\n");
 }
 
 void html_report_stacks(html_report *h, const stacks_result *s) {
@@ -534,19 +540,21 @@ static void validation_intro(strbuf *b, const validation_result *v) {
     sb_escape(b, v->config);
     sb_put(b, "</b>: baseline CPI <b>");
     put_num(b, v->base_cpi, 3);
-    sb_put(b, "</b>.</p>\n<p>Each case times the program again on an idealised machine. The actual CPI reduction "
-              "should fall between the smallest and largest of the components the three stacks attribute to what was "
-              "idealised (§V-A). ");
+    sb_put(b,
+           "</b>.</p>\n<p>Each case times the program again on an idealised machine. The actual CPI reduction "
+           "should fall between the smallest and largest of the components the three stacks attribute to what was "
+           "idealised (§V-A). ");
     if (relevant) {
         sb_printf(b, "<b>%d of %d</b> relevant case%s within the range; mean §V-A error ", within, relevant,
                   relevant == 1 ? " falls" : "s fall");
         put_num(b, err / relevant, 3);
         sb_put(b, " CPI. ");
     }
-    sb_put(b, "Cases whose component is below 10% of the CPI in every stack are shown dimmed (the paper leaves them "
-              "out). The error is 0 within the range, else the distance to the closest stack. For the pairs, the "
-              "combined reduction is compared with the sum of the two single ones: more shows stalls one idealisation "
-              "hid behind the other, less shows penalties that overlapped (Table I).</p>\n");
+    sb_put(b,
+           "Cases whose component is below 10% of the CPI in every stack are shown dimmed (the paper leaves them "
+           "out). The error is 0 within the range, else the distance to the closest stack. For the pairs, the "
+           "combined reduction is compared with the sum of the two single ones: more shows stalls one idealisation "
+           "hid behind the other, less shows penalties that overlapped (Table I).</p>\n");
 }
 
 /* The three stage values as thin ticks, lettered where there is room. */
@@ -619,7 +627,12 @@ static void validation_figure(strbuf *b, const validation_result *v) {
     double lo = 0, hi = 0;
     for (int i = 0; i < IDEAL_COUNT; i++) {
         const validation_case *c = &v->cases[i];
-        double vals[] = {c->lo, c->hi, c->reduction, c->predicted[0], c->predicted[1], c->predicted[2],
+        double vals[] = {c->lo,
+                         c->hi,
+                         c->reduction,
+                         c->predicted[0],
+                         c->predicted[1],
+                         c->predicted[2],
                          is_pair(c->kind) ? c->sum_of_singles : 0};
         for (size_t j = 0; j < sizeof vals / sizeof vals[0]; j++) {
             if (!isfinite(vals[j])) continue;
@@ -636,14 +649,15 @@ static void validation_figure(strbuf *b, const validation_result *v) {
     svg_axis_x(b, &sc, axis_y, top, "CPI reduction (baseline CPI − idealised CPI)");
     for (int i = 0; i < IDEAL_COUNT; i++) validation_row(b, &sc, &v->cases[i], top + row * i);
     svg_end(b);
-    sb_put(b, "<figcaption>Actual CPI reduction of each idealised machine (diamond) against the component the "
-              "dispatch, issue and commit stacks attribute to it (after Eyerman et al., §V-A and Table I). Hover for "
-              "values.</figcaption>\n</figure>\n");
+    sb_put(b,
+           "<figcaption>Actual CPI reduction of each idealised machine (diamond) against the component the "
+           "dispatch, issue and commit stacks attribute to it (after Eyerman et al., §V-A and Table I). Hover for "
+           "values.</figcaption>\n</figure>\n");
 }
 
 static void validation_table(strbuf *b, const validation_result *v) {
-    static const char *const head[] = {"idealised", "#dispatch", "#issue", "#commit", "#range", "#CPI", "#actual",
-                                       "", "#error", "#sum of singles", "pair effect"};
+    static const char *const head[] = {"idealised", "#dispatch", "#issue", "#commit",         "#range",     "#CPI",
+                                       "#actual",   "",          "#error", "#sum of singles", "pair effect"};
     sb_put(b, "<table class=\"data\">\n");
     th_row(b, head, 11);
     sb_put(b, "<tbody>\n");
@@ -757,13 +771,8 @@ static const char css[] =
     "h2{break-after:avoid}.seg:hover{stroke:#fff}}\n";
 
 html_report *html_report_begin(const char *title) {
-    html_report *h = calloc(1, sizeof *h);
-    if (!h) return NULL;
-    h->title = strdup(title ? title : "cyclescope report");
-    if (!h->title) {
-        free(h);
-        return NULL;
-    }
+    html_report *h = cs_calloc(1, sizeof *h);
+    h->title = cs_strdup(title ? title : "cyclescope report");
     return h;
 }
 
@@ -775,12 +784,14 @@ static void document(const html_report *h, strbuf *d) {
     sb_escape(d, h->title);
     sb_printf(d, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<header><h1>", css);
     sb_escape(d, h->title);
-    sb_put(d, "</h1><p class=\"sub\">cyclescope " CYCLESCOPE_VERSION
-              " — multi-stage CPI stacks and FLOPS stacks after Eyerman, Heirman, Du Bois and Hur, "
-              "“Extending the Performance Analysis Tool Box”.</p></header>\n");
+    sb_put(d,
+           "</h1><p class=\"sub\">cyclescope " CYCLESCOPE_VERSION
+           " — multi-stage CPI stacks and FLOPS stacks after Eyerman, Heirman, Du Bois and Hur, "
+           "“Extending the Performance Analysis Tool Box”.</p></header>\n");
     if (h->body.s) sb_put(d, h->body.s);
-    sb_put(d, "<footer>Self-contained report: no scripts, nothing loaded from elsewhere.</footer>\n"
-              "</main>\n</body>\n</html>\n");
+    sb_put(d,
+           "<footer>Self-contained report: no scripts, nothing loaded from elsewhere.</footer>\n"
+           "</main>\n</body>\n</html>\n");
 }
 
 bool html_report_write(const html_report *h, const char *path, cs_error *err) {

@@ -29,7 +29,8 @@ cJSON *report_run_json(const run_summary *r) {
     cJSON_AddNumberToObject(br, "mispredicts", (double)s->mispredicts);
     cJSON_AddNumberToObject(br, "conditional", (double)s->cond_branches);
     cJSON_AddNumberToObject(br, "conditional_mispredicts", (double)s->cond_mispredicts);
-    cJSON_AddNumberToObject(br, "mpki", s->instructions ? 1000.0 * (double)s->mispredicts / (double)s->instructions : 0);
+    cJSON_AddNumberToObject(br, "mpki",
+                            s->instructions ? 1000.0 * (double)s->mispredicts / (double)s->instructions : 0);
     cJSON *caches = cJSON_AddObjectToObject(root, "caches");
     cJSON_AddItemToObject(caches, "l1i", cache_json(&s->l1i));
     cJSON_AddItemToObject(caches, "l1d", cache_json(&s->l1d));

@@ -34,10 +34,10 @@ void table_free(text_table *t);
 /* ---- a timing run ---- */
 
 typedef struct run_summary {
-    const char *program;  /* what ran: program and arguments, or a trace file */
+    const char *program; /* what ran: program and arguments, or a trace file */
     const uarch_config *cfg;
     const core_stats *stats;
-    uint64_t warmup;      /* µops used for warm-up */
+    uint64_t warmup; /* µops used for warm-up */
 } run_summary;
 
 void report_run_text(const run_summary *r, FILE *out);

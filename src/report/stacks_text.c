@@ -38,8 +38,9 @@ static double stack_total(const double *v, int count) {
 
 void report_stacks_text(const stacks_result *s, FILE *out) {
     double insns = (double)s->instructions, cycles = (double)s->cycles;
-    fprintf(out, "\nCPI stacks at dispatch, issue and commit (Eyerman et al. Table II; W = %" PRIu32
-                 ", the narrowest stage)\n",
+    fprintf(out,
+            "\nCPI stacks at dispatch, issue and commit (Eyerman et al. Table II; W = %" PRIu32
+            ", the narrowest stage)\n",
             s->width);
     fprintf(out, "  %" PRIu64 " instructions, %" PRIu64 " cycles: CPI %.3f, IPC %.3f of a maximum %" PRIu32 "\n",
             s->instructions, s->cycles, per(cycles, insns), per(insns, cycles), s->width);
@@ -65,8 +66,9 @@ void report_stacks_text(const stacks_result *s, FILE *out) {
     }
     table_print(&t, out, "  ");
     table_free(&t);
-    fprintf(out, "  (CPI per component; %% of cycles. The IPC stack is the same counters x %" PRIu32
-                 " / cycles: its base is the IPC.)\n",
+    fprintf(out,
+            "  (CPI per component; %% of cycles. The IPC stack is the same counters x %" PRIu32
+            " / cycles: its base is the IPC.)\n",
             s->width);
 
     const flops_stack *f = &s->fp;
@@ -152,8 +154,8 @@ void report_validation_text(const validation_result *v, FILE *out) {
             "\nValidation (Eyerman et al. §IV, §V-A) on %s: baseline CPI %.3f. Each idealised machine's actual CPI\n"
             "reduction against the component(s) it removes in the dispatch, issue and commit stacks.\n",
             v->config, v->base_cpi);
-    static const char *const head[] = {"idealisation", "dispatch", "issue", "commit", "actual", "CPI",
-                                       "in range", "error", ">=10%"};
+    static const char *const head[] = {"idealisation", "dispatch", "issue", "commit", "actual",
+                                       "CPI",          "in range", "error", ">=10%"};
     text_table t;
     table_init(&t, 9, head, "lrrrrrlrl");
     for (int k = 0; k < IDEAL_COUNT; k++) {
@@ -174,12 +176,13 @@ void report_validation_text(const validation_result *v, FILE *out) {
         if (!is_pair(c->kind)) continue;
         fprintf(out, "  %s: %.3f together vs %.3f as the sum of the two alone: %s\n", ideal_kind_name(c->kind),
                 c->reduction, c->sum_of_singles,
-                c->interaction > 0   ? "hidden stalls (larger than the sum)"
-                : c->interaction < 0 ? "overlap (smaller than the sum)"
-                                     : "neither (within 0.5% of the baseline CPI)");
+                c->interaction > 0       ? "hidden stalls (larger than the sum)"
+                    : c->interaction < 0 ? "overlap (smaller than the sum)"
+                                         : "neither (within 0.5% of the baseline CPI)");
     }
-    fprintf(out, "  (CPI values. error: 0 in range, else the distance to the closest stack (§V-A).\n"
-                 "   >=10%%: the component is at least 10%% of CPI in some stack, the cases §V-A counts.)\n");
+    fprintf(out,
+            "  (CPI values. error: 0 in range, else the distance to the closest stack (§V-A).\n"
+            "   >=10%%: the component is at least 10%% of CPI in some stack, the cases §V-A counts.)\n");
 }
 
 cJSON *report_validation_json(const validation_result *v) {

@@ -3,6 +3,8 @@
  * legends. Everything is written as text into a strbuf; nothing is fetched. */
 #include "svg.h"
 
+#include "util/util.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,9 +18,7 @@ static void sb_reserve(strbuf *b, size_t extra) {
     if (b->len + extra + 1 <= b->cap) return;
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->len + extra + 1) cap *= 2;
-    char *s = realloc(b->s, cap);
-    if (!s) abort(); /* out of memory: nothing sensible to report into */
-    b->s = s;
+    b->s = cs_realloc(b->s, cap);
     b->cap = cap;
 }
 

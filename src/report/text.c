@@ -19,7 +19,7 @@ void table_init(text_table *t, int cols, const char *const *head, const char *al
 int table_add_row(text_table *t) {
     if (t->rows == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 16;
-        t->cells = realloc(t->cells, (size_t)t->cap * (size_t)t->cols * sizeof(char *));
+        t->cells = cs_realloc(t->cells, (size_t)t->cap * (size_t)t->cols * sizeof(char *));
     }
     for (int c = 0; c < t->cols; c++) t->cells[t->rows * t->cols + c] = NULL;
     return t->rows++;
@@ -106,9 +106,15 @@ void report_run_text(const run_summary *r, FILE *out) {
         s->branches);
     ROW("cond. branch accuracy", "%.2f%%",
         s->cond_branches ? 100.0 * (1 - ratio(s->cond_mispredicts, s->cond_branches)) : 100.0);
-    const struct { const char *name; const cache_stats *cs; bool on; } levels[] = {
-        {"L1I", &s->l1i, true}, {"L1D", &s->l1d, true}, {"L2", &s->l2, c->l2.enabled}, {"L3", &s->l3, c->l3.enabled},
-        {"ITLB", &s->itlb, c->itlb_entries > 0}};
+    const struct {
+        const char *name;
+        const cache_stats *cs;
+        bool on;
+    } levels[] = {{"L1I", &s->l1i, true},
+                  {"L1D", &s->l1d, true},
+                  {"L2", &s->l2, c->l2.enabled},
+                  {"L3", &s->l3, c->l3.enabled},
+                  {"ITLB", &s->itlb, c->itlb_entries > 0}};
     for (int i = 0; i < 5; i++) {
         if (!levels[i].on || c->model == MODEL_INORDER) continue;
         char name[32];

@@ -56,9 +56,12 @@ const char *stack_stage_name(stack_stage s) {
 }
 
 const char *ideal_kind_name(ideal_kind k) {
-    static const char *const names[IDEAL_COUNT] = {
-        "perfect I-cache", "perfect D-cache", "perfect bpred", "1-cycle ALU",
-        "perfect D-cache + 1-cycle ALU", "perfect bpred + perfect D-cache"};
+    static const char *const names[IDEAL_COUNT] = {"perfect I-cache",
+                                                   "perfect D-cache",
+                                                   "perfect bpred",
+                                                   "1-cycle ALU",
+                                                   "perfect D-cache + 1-cycle ALU",
+                                                   "perfect bpred + perfect D-cache"};
     return (unsigned)k < IDEAL_COUNT ? names[k] : "?";
 }
 
@@ -139,7 +142,7 @@ static inline stack_component classify(const stage_view *v, bool literal) {
 }
 
 static flops_component classify_fp(const fp_view *fp) {
-    if (!fp->waiting) return FLOPS_FRONTEND;       /* Table III line 9: no FP work in the issue queue */
+    if (!fp->waiting) return FLOPS_FRONTEND; /* Table III line 9: no FP work in the issue queue */
     if (fp->cause.kind != CAUSE_UOP) return FLOPS_OTHER;
     if (fp->cause.op_class == OPC_LOAD || fp->cause.op_class == OPC_ATOMIC) return FLOPS_MEMORY; /* lines 14-16 */
     if (fp->cause.state == UOPST_READY) return FLOPS_OTHER; /* ready FP work left unissued: structural */
@@ -153,14 +156,14 @@ typedef struct long_track {
     uint64_t seen;  /* cycles the stage blamed it in */
     uint64_t first; /* slots lost in the first of them */
     stack_component comp;
-    bool settled;   /* the first cycle has been moved to dependence */
+    bool settled; /* the first cycle has been moved to dependence */
 } long_track;
 
 struct stacks_observer {
-    uint32_t W;                          /* slots per cycle in a CPI stack */
-    long_track lt[STACK_STAGES];         /* the long-latency µop each stage last blamed */
-    uint32_t k;                          /* FP units (FLOPS slots per cycle: 2k) */
-    uint64_t carry[STACK_STAGES];        /* §III-A: µops beyond W, for the next cycle */
+    uint32_t W;                   /* slots per cycle in a CPI stack */
+    long_track lt[STACK_STAGES];  /* the long-latency µop each stage last blamed */
+    uint32_t k;                   /* FP units (FLOPS slots per cycle: 2k) */
+    uint64_t carry[STACK_STAGES]; /* §III-A: µops beyond W, for the next cycle */
     uint64_t slots[STACK_STAGES][COMP_COUNT];
     uint64_t fslots[FLOPS_COUNT];
     uint64_t flops;
@@ -171,7 +174,7 @@ static const probe_stage stage_of[STACK_STAGES] = {STAGE_DISPATCH, STAGE_ISSUE, 
 
 stacks_observer *stacks_observer_create(void) {
     pthread_once(&rule_once, build_rules);
-    stacks_observer *s = calloc(1, sizeof *s);
+    stacks_observer *s = cs_calloc(1, sizeof *s);
     if (s) s->W = 1;
     return s;
 }
@@ -267,11 +270,11 @@ static inline void account_fp(stacks_observer *s, const fp_view *fp, uint64_t re
     uint64_t n = fp->issued < k ? fp->issued : k;
     uint64_t fl = fp->flops < 2 * n ? fp->flops : 2 * n; /* a <= 2 */
     s->flops += (uint64_t)fp->flops * rep;
-    s->fslots[FLOPS_BASE] += fl * rep;                   /* line 2: f = a n m / (2 k v), v = m = 1 */
-    s->fslots[FLOPS_NON_FMA] += (2 * n - fl) * rep;      /* line 5: (2 - a) n m / (2 k v) */
-    if (n == k) return;                                  /* mask (line 7) is 0: m = v = 1 */
-    uint64_t lost = 2 * (k - n);                         /* lines 8-18: (k - n) / k */
-    if (fp->waiting && fp->nonflop_on_fpu) {             /* line 11, split by the slots actually taken */
+    s->fslots[FLOPS_BASE] += fl * rep;              /* line 2: f = a n m / (2 k v), v = m = 1 */
+    s->fslots[FLOPS_NON_FMA] += (2 * n - fl) * rep; /* line 5: (2 - a) n m / (2 k v) */
+    if (n == k) return;                             /* mask (line 7) is 0: m = v = 1 */
+    uint64_t lost = 2 * (k - n);                    /* lines 8-18: (k - n) / k */
+    if (fp->waiting && fp->nonflop_on_fpu) {        /* line 11, split by the slots actually taken */
         uint64_t nf = fp->nonflop_on_fpu < k - n ? fp->nonflop_on_fpu : k - n;
         s->fslots[FLOPS_NON_FP] += 2 * nf * rep;
         lost -= 2 * nf;

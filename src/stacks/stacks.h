@@ -20,21 +20,21 @@
 
 /* CPI-stack components (Table II, refined as §III-A allows: cache levels,
  * integer vs FP long latency, the structural stalls only issue can see). */
-#define STACK_COMPONENT_LIST(X)                                                   \
-    X(COMP_BASE, "base", "cycles doing useful work: n/W of each cycle")          \
-    X(COMP_ICACHE_L2, "icache-L2", "I-cache misses served by the L2")            \
-    X(COMP_ICACHE_L3, "icache-L3", "I-cache misses served by the L3")            \
-    X(COMP_ICACHE_MEM, "icache-mem", "I-cache misses served by memory")          \
-    X(COMP_ITLB, "itlb", "ITLB misses")                                          \
-    X(COMP_BPRED, "bpred", "branch mispredictions: resolution and redirect")     \
-    X(COMP_DCACHE_L2, "dcache-L2", "D-cache misses served by the L2")            \
-    X(COMP_DCACHE_L3, "dcache-L3", "D-cache misses served by the L3")            \
-    X(COMP_DCACHE_MEM, "dcache-mem", "D-cache misses served by memory")          \
-    X(COMP_LONGLAT_INT, "long-lat-int", "multi-cycle integer operations (mul, div)") \
-    X(COMP_LONGLAT_FP, "long-lat-fp", "multi-cycle floating-point operations")   \
-    X(COMP_DEPEND, "dependence", "waiting on short-latency producers (limited ILP)") \
+#define STACK_COMPONENT_LIST(X)                                                            \
+    X(COMP_BASE, "base", "cycles doing useful work: n/W of each cycle")                    \
+    X(COMP_ICACHE_L2, "icache-L2", "I-cache misses served by the L2")                      \
+    X(COMP_ICACHE_L3, "icache-L3", "I-cache misses served by the L3")                      \
+    X(COMP_ICACHE_MEM, "icache-mem", "I-cache misses served by memory")                    \
+    X(COMP_ITLB, "itlb", "ITLB misses")                                                    \
+    X(COMP_BPRED, "bpred", "branch mispredictions: resolution and redirect")               \
+    X(COMP_DCACHE_L2, "dcache-L2", "D-cache misses served by the L2")                      \
+    X(COMP_DCACHE_L3, "dcache-L3", "D-cache misses served by the L3")                      \
+    X(COMP_DCACHE_MEM, "dcache-mem", "D-cache misses served by memory")                    \
+    X(COMP_LONGLAT_INT, "long-lat-int", "multi-cycle integer operations (mul, div)")       \
+    X(COMP_LONGLAT_FP, "long-lat-fp", "multi-cycle floating-point operations")             \
+    X(COMP_DEPEND, "dependence", "waiting on short-latency producers (limited ILP)")       \
     X(COMP_NO_UNIT, "no-unit", "ready µops, no free functional unit or port (issue only)") \
-    X(COMP_MEM_ORDER, "mem-order", "loads waiting for older stores (issue only)") \
+    X(COMP_MEM_ORDER, "mem-order", "loads waiting for older stores (issue only)")          \
     X(COMP_FRONTEND, "frontend", "frontend bandwidth with no miss (fetch breaks, refill)") \
     X(COMP_OTHER, "other", "everything else; must stay small")
 
@@ -42,7 +42,7 @@ typedef enum stack_component {
 #define STACK_COMPONENT_ENUM(id, name, doc) id,
     STACK_COMPONENT_LIST(STACK_COMPONENT_ENUM)
 #undef STACK_COMPONENT_ENUM
-    COMP_COUNT
+        COMP_COUNT
 } stack_component;
 
 const char *stack_component_name(stack_component c);
@@ -57,21 +57,21 @@ typedef struct cpi_stack {
 } cpi_stack;
 
 /* FLOPS-stack components (Table III). */
-#define FLOPS_COMPONENT_LIST(X)                                                          \
-    X(FLOPS_BASE, "base", "peak FLOPS actually achieved")                               \
-    X(FLOPS_NON_FMA, "non-fma", "FP operations that are not fused multiply-adds")       \
-    X(FLOPS_MASK, "mask", "masked vector lanes (always 0 for scalar RISC-V F/D)")       \
-    X(FLOPS_FRONTEND, "frontend", "no FP work in the issue queue (mix, fetch)")        \
-    X(FLOPS_NON_FP, "non-fp", "FP units used by µops that are not FP arithmetic")       \
-    X(FLOPS_MEMORY, "memory", "FP µops waiting on loads")                               \
-    X(FLOPS_DEPEND, "dependence", "FP µops waiting on other producers")                 \
+#define FLOPS_COMPONENT_LIST(X)                                                   \
+    X(FLOPS_BASE, "base", "peak FLOPS actually achieved")                         \
+    X(FLOPS_NON_FMA, "non-fma", "FP operations that are not fused multiply-adds") \
+    X(FLOPS_MASK, "mask", "masked vector lanes (always 0 for scalar RISC-V F/D)") \
+    X(FLOPS_FRONTEND, "frontend", "no FP work in the issue queue (mix, fetch)")   \
+    X(FLOPS_NON_FP, "non-fp", "FP units used by µops that are not FP arithmetic") \
+    X(FLOPS_MEMORY, "memory", "FP µops waiting on loads")                         \
+    X(FLOPS_DEPEND, "dependence", "FP µops waiting on other producers")           \
     X(FLOPS_OTHER, "other", "everything else")
 
 typedef enum flops_component {
 #define FLOPS_COMPONENT_ENUM(id, name, doc) id,
     FLOPS_COMPONENT_LIST(FLOPS_COMPONENT_ENUM)
 #undef FLOPS_COMPONENT_ENUM
-    FLOPS_COUNT
+        FLOPS_COUNT
 } flops_component;
 
 const char *flops_component_name(flops_component c);
@@ -87,7 +87,7 @@ typedef struct flops_stack {
 /* Everything one run's stacks observer measured. */
 typedef struct stacks_result {
     uint64_t cycles, instructions, flops;
-    uint32_t width;             /* W: the narrowest of the dispatch, issue and commit widths (§III-A) */
+    uint32_t width; /* W: the narrowest of the dispatch, issue and commit widths (§III-A) */
     cpi_stack stage[STACK_STAGES];
     flops_stack fp;
 } stacks_result;
@@ -104,27 +104,27 @@ void stacks_observer_destroy(stacks_observer *s);
 /* ---- validation (§IV, §V-A): the baseline against idealised machines ---- */
 
 typedef enum ideal_kind {
-    IDEAL_ICACHE,        /* perfect I-cache */
-    IDEAL_DCACHE,        /* perfect D-cache */
-    IDEAL_BPRED,         /* perfect branch prediction */
-    IDEAL_ALU,           /* all arithmetic 1 cycle */
-    IDEAL_DCACHE_ALU,    /* Table I pair: perfect D-cache + 1-cycle ALU */
-    IDEAL_BPRED_DCACHE,  /* Table I pair: perfect bpred + perfect D-cache */
+    IDEAL_ICACHE,       /* perfect I-cache */
+    IDEAL_DCACHE,       /* perfect D-cache */
+    IDEAL_BPRED,        /* perfect branch prediction */
+    IDEAL_ALU,          /* all arithmetic 1 cycle */
+    IDEAL_DCACHE_ALU,   /* Table I pair: perfect D-cache + 1-cycle ALU */
+    IDEAL_BPRED_DCACHE, /* Table I pair: perfect bpred + perfect D-cache */
     IDEAL_COUNT
 } ideal_kind;
 
 typedef struct validation_case {
     ideal_kind kind;
-    double cpi;                    /* CPI of the idealised machine */
-    double reduction;              /* baseline CPI - cpi: the actual CPI reduction */
+    double cpi;                     /* CPI of the idealised machine */
+    double reduction;               /* baseline CPI - cpi: the actual CPI reduction */
     double predicted[STACK_STAGES]; /* the component(s) the stacks attribute to it, as CPI */
-    double lo, hi;                 /* min and max of `predicted` */
-    bool within;                   /* lo <= reduction <= hi */
-    double error;                  /* §V-A: 0 within, else distance to the closest stack's value */
-    bool relevant;                 /* component >= 10% of CPI in some stack (§V-A filter) */
+    double lo, hi;                  /* min and max of `predicted` */
+    bool within;                    /* lo <= reduction <= hi */
+    double error;                   /* §V-A: 0 within, else distance to the closest stack's value */
+    bool relevant;                  /* component >= 10% of CPI in some stack (§V-A filter) */
     /* pairs only: the sum of the two single reductions, and which effect shows */
     double sum_of_singles;
-    int interaction;               /* +1 hidden stalls (pair > sum), -1 overlap (pair < sum), 0 neither */
+    int interaction; /* +1 hidden stalls (pair > sum), -1 overlap (pair < sum), 0 neither */
 } validation_case;
 
 typedef struct validation_result {
@@ -168,10 +168,10 @@ typedef struct stacks_source {
 } stacks_source;
 
 typedef struct validation_options {
-    uarch_config cfg;        /* the baseline ("all real") machine */
-    core_run_options run;    /* warm-up and limit, the same for every machine; progress_label unused */
-    int jobs;                /* machines timed at once; <= 0: the online processors */
-    bool show_output;        /* copy the baseline run's program output to our stdout/stderr
+    uarch_config cfg;     /* the baseline ("all real") machine */
+    core_run_options run; /* warm-up and limit, the same for every machine; progress_label unused */
+    int jobs;             /* machines timed at once; <= 0: the online processors */
+    bool show_output;     /* copy the baseline run's program output to our stdout/stderr
                                 when it is done (the idealised runs' output is discarded;
                                 every run's stdin is /dev/null) */
     stacks_source source;

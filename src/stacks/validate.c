@@ -74,7 +74,7 @@ double stacks_ideal_component(const cpi_stack *s, ideal_kind k) {
 }
 
 /* §V-A: a component matters when it is at least 10% of CPI in some stack. */
-#define RELEVANT_SHARE 0.10
+#define RELEVANT_SHARE    0.10
 /* A pair's reduction equal to the sum of its singles within this share of the
  * baseline CPI shows neither hidden stalls nor overlap. */
 #define INTERACTION_SHARE 0.005
@@ -198,11 +198,7 @@ static void replay(int from, FILE *to) {
 
 bool stacks_validate(const validation_options *opt, validation_result *out, core_stats *base_stats,
                      stacks_result *ideal, cs_error *err) {
-    run_msg *msg = calloc(RUNS, sizeof *msg);
-    if (!msg) {
-        cs_error_set(err, "validation: out of memory");
-        return false;
-    }
+    run_msg *msg = cs_calloc(RUNS, sizeof *msg);
     int jobs = opt->jobs > 0 ? opt->jobs : online_cpus();
     if (jobs > RUNS) jobs = RUNS;
     child kids[RUNS];
@@ -261,8 +257,7 @@ bool stacks_validate(const validation_options *opt, validation_result *out, core
             if (c->got != sizeof msg[0]) {
                 if (WIFSIGNALED(status))
                     cs_error_set(err, "validation: the %s run died with signal %d", run_name(c->run), WTERMSIG(status));
-                else
-                    cs_error_set(err, "validation: the %s run ended without a result", run_name(c->run));
+                else cs_error_set(err, "validation: the %s run ended without a result", run_name(c->run));
                 ok = false;
             } else if (!msg[c->run].ok) {
                 *err = msg[c->run].err;
@@ -302,8 +297,7 @@ bool stacks_validate(const validation_options *opt, validation_result *out, core
             cs_error_set(err,
                          "validation: the %s machine timed %llu instructions, the baseline %llu; the runs must time "
                          "the same instructions (a deterministic program, no --host-time)",
-                         run_name(1 + k), (unsigned long long)s->instructions,
-                         (unsigned long long)base->instructions);
+                         run_name(1 + k), (unsigned long long)s->instructions, (unsigned long long)base->instructions);
             free(msg);
             return false;
         }

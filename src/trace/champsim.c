@@ -22,8 +22,8 @@
 /* ---- ChampSim's branch inference ------------------------------------------------------ */
 
 const char *champsim_branch_name(champsim_branch b) {
-    static const char *const names[] = {"not-branch", "direct-jump", "indirect", "conditional",
-                                        "direct-call", "indirect-call", "return", "other"};
+    static const char *const names[] = {"not-branch",  "direct-jump",   "indirect", "conditional",
+                                        "direct-call", "indirect-call", "return",   "other"};
     return (unsigned)b < sizeof names / sizeof names[0] ? names[b] : "?";
 }
 
@@ -182,8 +182,9 @@ int champsim_record_to_uops(const champsim_record *r, uint64_t next_ip, const ch
         u->next_pc = next_ip;
         if (nrs > 3 || nrd > 1 || nl > 1 || nw > 1 || (nl && nw && loads[0] != stores[0]) ||
             (b != CHAMPSIM_NOT_BRANCH && (nl || nw))) {
-            cs_error_set(err, "record with %zu sources, %zu destinations, %d loads and %d stores: not one RISC-V "
-                              "instruction",
+            cs_error_set(err,
+                         "record with %zu sources, %zu destinations, %d loads and %d stores: not one RISC-V "
+                         "instruction",
                          nrs, nrd, nl, nw);
             return -1;
         }
@@ -255,7 +256,7 @@ typedef struct input {
     const char *path;
     file_kind kind;
     uint8_t buf[1 << 16];
-    size_t len, pos; /* compressed bytes buffered */
+    size_t len, pos;   /* compressed bytes buffered */
     uint64_t consumed; /* compressed bytes handed to the decoder */
     bool eof, done;
     lzma_stream xz;
@@ -305,12 +306,12 @@ static long input_read(input *in, uint8_t *out, size_t n, cs_error *err) {
             if (ret == LZMA_STREAM_END) {
                 in->done = true;
             } else if (ret != LZMA_OK) {
-                const char *what = ret == LZMA_FORMAT_ERROR  ? "not xz data"
-                                   : ret == LZMA_DATA_ERROR  ? "corrupt xz data"
-                                   : ret == LZMA_BUF_ERROR   ? "truncated xz data"
-                                   : ret == LZMA_MEM_ERROR   ? "out of memory decompressing xz"
-                                   : ret == LZMA_MEMLIMIT_ERROR ? "xz data needing more than 1 GiB to decompress"
-                                                             : "xz decoding failed";
+                const char *what = ret == LZMA_FORMAT_ERROR ? "not xz data"
+                    : ret == LZMA_DATA_ERROR                ? "corrupt xz data"
+                    : ret == LZMA_BUF_ERROR                 ? "truncated xz data"
+                    : ret == LZMA_MEM_ERROR                 ? "out of memory decompressing xz"
+                    : ret == LZMA_MEMLIMIT_ERROR            ? "xz data needing more than 1 GiB to decompress"
+                                                            : "xz decoding failed";
                 cs_error_set(err, "%s: %s at offset %llu", in->path, what, (unsigned long long)in->consumed);
                 return -1;
             } else if (in->eof && used == 0 && made == 0) {
@@ -337,8 +338,7 @@ static long input_read(input *in, uint8_t *out, size_t n, cs_error *err) {
                              in->gz.msg ? in->gz.msg : "inflate failed", (unsigned long long)in->consumed);
                 return -1;
             } else if (in->eof && used == 0 && made == 0) {
-                cs_error_set(err, "%s: truncated gzip data at offset %llu", in->path,
-                             (unsigned long long)in->consumed);
+                cs_error_set(err, "%s: truncated gzip data at offset %llu", in->path, (unsigned long long)in->consumed);
                 return -1;
             }
         }
@@ -424,8 +424,7 @@ static int next_record(champsim_source *s, champsim_record *r, uint64_t *offset,
                          "%s: truncated record: the %slength, %llu bytes, is not a multiple of the %zu-byte "
                          "%srecord at %soffset %llu",
                          s->path, packed ? "decompressed " : "", (unsigned long long)total, s->rsize,
-                         s->opt.cloudsuite ? "cloudsuite " : "", packed ? "decompressed " : "",
-                         (unsigned long long)at);
+                         s->opt.cloudsuite ? "cloudsuite " : "", packed ? "decompressed " : "", (unsigned long long)at);
             return -1;
         }
     }
@@ -501,12 +500,12 @@ static void champsim_destroy(uop_source *src) {
 static const uop_source_ops champsim_ops = {"champsim", champsim_read, champsim_fast_forward, champsim_destroy};
 
 uop_source *champsim_open(const char *path, const champsim_options *opt, cs_error *err) {
-    champsim_source *s = calloc(1, sizeof *s);
+    champsim_source *s = cs_calloc(1, sizeof *s);
     s->base.ops = &champsim_ops;
-    s->path = strdup(path);
+    s->path = cs_strdup(path);
     s->opt = *opt;
     s->rsize = opt->cloudsuite ? CHAMPSIM_CLOUDSUITE_RECORD_SIZE : CHAMPSIM_RECORD_SIZE;
-    s->rbuf = malloc(s->rsize * RECORD_BATCH);
+    s->rbuf = cs_malloc(s->rsize * RECORD_BATCH);
     if (!input_open(&s->in, s->path, err)) {
         champsim_destroy(&s->base);
         return NULL;
@@ -695,13 +694,13 @@ champsim_writer *champsim_writer_create(const char *path, const champsim_options
         cs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
         return NULL;
     }
-    champsim_writer *w = calloc(1, sizeof *w);
+    champsim_writer *w = cs_calloc(1, sizeof *w);
     w->f = f;
-    w->path = strdup(path);
+    w->path = cs_strdup(path);
     w->cloudsuite = opt->cloudsuite;
     w->isa = isa;
     w->rsize = opt->cloudsuite ? CHAMPSIM_CLOUDSUITE_RECORD_SIZE : CHAMPSIM_RECORD_SIZE;
-    w->rbuf = malloc(w->rsize * RECORD_BATCH);
+    w->rbuf = cs_malloc(w->rsize * RECORD_BATCH);
     w->kind = ends_with(path, ".xz") ? KIND_XZ : ends_with(path, ".gz") ? KIND_GZ : KIND_RAW;
     if (w->kind == KIND_XZ) {
         w->xz = (lzma_stream)LZMA_STREAM_INIT;
@@ -731,7 +730,7 @@ bool champsim_writer_write(champsim_writer *w, const uop *u, size_t n, cs_error 
         if (!(u[i].flags & UOP_CONTINUES) && !emit_group(w, err)) return false;
         if (w->ngroup == w->group_cap) {
             w->group_cap = w->group_cap ? 2 * w->group_cap : 16;
-            w->group = realloc(w->group, w->group_cap * sizeof *w->group);
+            w->group = cs_realloc(w->group, w->group_cap * sizeof *w->group);
         }
         w->group[w->ngroup++] = u[i];
     }

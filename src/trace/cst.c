@@ -73,7 +73,7 @@ void cst_table_init(cst_table *t) {
     t->cap = 1024;
     t->count = 0;
     t->gen = 1;
-    t->slots = calloc(t->cap, sizeof *t->slots);
+    t->slots = cs_calloc(t->cap, sizeof *t->slots);
 }
 
 void cst_table_free(cst_table *t) {
@@ -101,7 +101,7 @@ cst_static *cst_table_find(cst_table *t, uint64_t pc, uint32_t k) {
 
 static void table_grow(cst_table *t) {
     uint32_t cap = t->cap * 2, mask = cap - 1;
-    cst_static *slots = calloc(cap, sizeof *slots);
+    cst_static *slots = cs_calloc(cap, sizeof *slots);
     for (uint32_t j = 0; j < t->cap; j++) {
         cst_static *s = &t->slots[j];
         if (s->gen != t->gen) continue;
@@ -140,7 +140,7 @@ static void bytes_reserve(bytes *b, size_t more) {
     if (b->len + more <= b->cap) return;
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->len + more) cap *= 2;
-    b->p = realloc(b->p, cap);
+    b->p = cs_realloc(b->p, cap);
     b->cap = cap;
 }
 static inline void put_u8(bytes *b, uint8_t v) { b->p[b->len++] = v; }
@@ -182,15 +182,15 @@ struct cst_writer {
 static bool static_same(const cst_static *s, const uop *u, uint8_t has_addr) {
     const uop *t = &s->tmpl;
     return t->encoding == u->encoding && t->op_class == u->op_class && t->src[0] == u->src[0] &&
-           t->src[1] == u->src[1] && t->src[2] == u->src[2] && t->dst == u->dst && t->mem_size == u->mem_size &&
-           t->fp_ops == u->fp_ops && s->has_addr == has_addr;
+        t->src[1] == u->src[1] && t->src[2] == u->src[2] && t->dst == u->dst && t->mem_size == u->mem_size &&
+        t->fp_ops == u->fp_ops && s->has_addr == has_addr;
 }
 
 static void put_static(bytes *b, const cst_static *s) {
     const uop *t = &s->tmpl;
     uint8_t mask = (t->encoding ? CST_S_ENCODING : 0) | (t->src[0] ? CST_S_SRC0 : 0) | (t->src[1] ? CST_S_SRC1 : 0) |
-                   (t->src[2] ? CST_S_SRC2 : 0) | (t->dst ? CST_S_DST : 0) | (t->mem_size ? CST_S_MEM_SIZE : 0) |
-                   (t->fp_ops ? CST_S_FP_OPS : 0) | (s->has_addr ? CST_S_HAS_ADDR : 0);
+        (t->src[2] ? CST_S_SRC2 : 0) | (t->dst ? CST_S_DST : 0) | (t->mem_size ? CST_S_MEM_SIZE : 0) |
+        (t->fp_ops ? CST_S_FP_OPS : 0) | (s->has_addr ? CST_S_HAS_ADDR : 0);
     put_u8(b, t->op_class);
     put_u8(b, mask);
     if (t->encoding) put_uvar(b, t->encoding);
@@ -321,7 +321,7 @@ static bool flush_frame(cst_writer *w, cs_error *err) {
     size_t bound = ZSTD_compressBound(raw);
     if (bound > w->ccap) {
         free(w->cbuf);
-        w->cbuf = malloc(bound);
+        w->cbuf = cs_malloc(bound);
         w->ccap = bound;
     }
     ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
@@ -353,8 +353,8 @@ static bool flush_frame(cst_writer *w, cs_error *err) {
     if (!write_all(w, fh, sizeof fh, err) || !write_all(w, w->cbuf, out.pos, err)) return false;
     if (w->nframes == w->frames_cap) {
         w->frames_cap = w->frames_cap ? 2 * w->frames_cap : 64;
-        w->frames = realloc(w->frames, w->frames_cap * sizeof *w->frames);
-        w->frame_crc = realloc(w->frame_crc, w->frames_cap * sizeof *w->frame_crc);
+        w->frames = cs_realloc(w->frames, w->frames_cap * sizeof *w->frames);
+        w->frame_crc = cs_realloc(w->frame_crc, w->frames_cap * sizeof *w->frame_crc);
     }
     w->frame_crc[w->nframes] = c;
     w->frames[w->nframes++] = fi;
@@ -390,9 +390,9 @@ cst_writer *cst_writer_create(const char *path, const cst_meta *meta, cs_error *
         cs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
         return NULL;
     }
-    cst_writer *w = calloc(1, sizeof *w);
+    cst_writer *w = cs_calloc(1, sizeof *w);
     w->f = f;
-    w->path = strdup(path);
+    w->path = cs_strdup(path);
     w->isa = meta->isa;
     w->values = (meta->fields & CST_FIELD_VALUES) != 0;
     w->frame_uops = meta->frame_uops ? meta->frame_uops : CST_DEFAULT_FRAME_UOPS;
@@ -404,7 +404,7 @@ cst_writer *cst_writer_create(const char *path, const cst_meta *meta, cs_error *
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
 
     w->header_size = hsize;
-    w->header = calloc(1, hsize);
+    w->header = cs_calloc(1, hsize);
     uint8_t *h = w->header;
     memcpy(h, CST_MAGIC, CST_MAGIC_SIZE);
     le16(h + 8, CST_VERSION);
@@ -436,14 +436,13 @@ bool cst_writer_write(cst_writer *w, const uop *u, size_t n, cs_error *err) {
     }
     for (size_t i = 0; i < n; i++) {
         if (u[i].op_class >= OPC_COUNT) {
-            cs_error_set(err, "%s: µop %llu has op class %u, out of range", w->path,
-                         (unsigned long long)(w->uops), u[i].op_class);
+            cs_error_set(err, "%s: µop %llu has op class %u, out of range", w->path, (unsigned long long)(w->uops),
+                         u[i].op_class);
             w->failed = true;
             return false;
         }
         bool cont = u[i].flags & UOP_CONTINUES;
-        if (w->fuops >= w->frame_uops && (!cont || w->fuops >= 2 * w->frame_uops) && !flush_frame(w, err))
-            return false;
+        if (w->fuops >= w->frame_uops && (!cont || w->fuops >= 2 * w->frame_uops) && !flush_frame(w, err)) return false;
         if (!w->uops) w->first_pc = u[i].pc;
         encode_uop(w, &u[i]);
         w->uops++;
@@ -487,7 +486,7 @@ bool cst_writer_finish(cst_writer *w, cs_error *err) {
     }
     uint64_t index_offset = w->offset;
     size_t isize = 8 + (size_t)w->nframes * CST_INDEX_ENTRY + 4;
-    uint8_t *ix = calloc(1, isize);
+    uint8_t *ix = cs_calloc(1, isize);
     memcpy(ix, "CSTI", 4);
     le32(ix + 4, w->nframes);
     for (uint32_t i = 0; i < w->nframes; i++) {
@@ -551,7 +550,7 @@ static void tee_destroy(uop_source *s) { free(s); }
 static const uop_source_ops tee_ops = {"cst-tee", tee_read, tee_fast_forward, tee_destroy};
 
 uop_source *cst_tee_create(uop_source *inner, cst_writer *w) {
-    cst_tee *t = calloc(1, sizeof *t);
+    cst_tee *t = cs_calloc(1, sizeof *t);
     t->base.ops = &tee_ops;
     t->inner = inner;
     t->w = w;
@@ -648,7 +647,7 @@ static bool get_static(cst_static *s, const uint8_t **p, const uint8_t *end, con
         t.encoding = (uint32_t)e;
     }
     int need = !!(mask & CST_S_SRC0) + !!(mask & CST_S_SRC1) + !!(mask & CST_S_SRC2) + !!(mask & CST_S_DST) +
-               !!(mask & CST_S_MEM_SIZE) + !!(mask & CST_S_FP_OPS) + 2;
+        !!(mask & CST_S_MEM_SIZE) + !!(mask & CST_S_FP_OPS) + 2;
     if (end - q < need) goto short_stream;
     if (mask & CST_S_SRC0) t.src[0] = *q++;
     if (mask & CST_S_SRC1) t.src[1] = *q++;
@@ -677,8 +676,8 @@ long cst_decoder_run(cst_decoder *d, uop *out, size_t max, const char **why) {
     size_t want = d->n - d->i;
     if (want > max) want = max;
     const uint8_t *tags = d->tags + d->i;
-    const uint8_t *sp = d->stat, *se = d->stat_end, *pp = d->pcs, *pe = d->pcs_end, *ap = d->addrs,
-                  *ae = d->addrs_end, *vp = d->vals, *ve = d->vals_end;
+    const uint8_t *sp = d->stat, *se = d->stat_end, *pp = d->pcs, *pe = d->pcs_end, *ap = d->addrs, *ae = d->addrs_end,
+                  *vp = d->vals, *ve = d->vals_end;
     uint64_t P = d->prev_pc, N = d->prev_next, A = d->prev_addr;
     uint32_t pk = d->prev_k;
     size_t j;
@@ -857,7 +856,7 @@ static bool parse_header(cst_reader *r, cs_error *err) {
     if (hsize < CST_HEADER_FIXED + 4 || hsize > CST_HEADER_MAX)
         return fail_at(err, path, 16, "corrupt header: header size %u", hsize);
     if (hsize > size) return fail_at(err, path, size, "truncated header (%u bytes expected)", hsize);
-    uint8_t *h = malloc(hsize);
+    uint8_t *h = cs_malloc(hsize);
     if (!read_at(r, h, hsize, 0, err)) {
         free(h);
         return false;
@@ -865,8 +864,7 @@ static bool parse_header(cst_reader *r, cs_error *err) {
     uint32_t stored = rd32(h + hsize - 4), computed = crc(h, hsize - 4);
     if (stored != computed) {
         free(h);
-        return fail_at(err, path, hsize - 4, "header checksum mismatch (stored %08x, computed %08x)", stored,
-                       computed);
+        return fail_at(err, path, hsize - 4, "header checksum mismatch (stored %08x, computed %08x)", stored, computed);
     }
     cst_info *in = &r->info;
     in->version = version;
@@ -892,7 +890,7 @@ static bool parse_header(cst_reader *r, cs_error *err) {
         free(h);
         return fail_at(err, path, 68, "corrupt header: %u arguments", argc);
     }
-    in->argv = calloc(argc + 1, sizeof *in->argv);
+    in->argv = cs_calloc(argc + 1, sizeof *in->argv);
     in->argc = (int)argc;
     for (uint32_t i = 0; i < argc; i++) {
         uint32_t n = (uint32_t)(end - p) >= 4 ? rd32(p) : UINT32_MAX;
@@ -910,10 +908,9 @@ static bool parse_header(cst_reader *r, cs_error *err) {
         return fail_at(err, path, off, "corrupt header: unused bytes after the arguments");
     }
     free(h);
-    if (index_offset == 0)
-        return fail_at(err, path, 56, "incomplete trace: the writer did not finish (no index)");
-    if (index_offset < hsize) return fail_at(err, path, 56, "corrupt header: index offset %llu",
-                                             (unsigned long long)index_offset);
+    if (index_offset == 0) return fail_at(err, path, 56, "incomplete trace: the writer did not finish (no index)");
+    if (index_offset < hsize)
+        return fail_at(err, path, 56, "corrupt header: index offset %llu", (unsigned long long)index_offset);
     uint64_t isize = 8 + (uint64_t)in->frames * CST_INDEX_ENTRY + 4;
     if (index_offset > size || isize > size - index_offset)
         return fail_at(err, path, size, "truncated file (the index at offset %llu needs %llu bytes)",
@@ -922,7 +919,7 @@ static bool parse_header(cst_reader *r, cs_error *err) {
         return fail_at(err, path, index_offset + isize, "unexpected %llu bytes after the index",
                        (unsigned long long)(size - index_offset - isize));
 
-    uint8_t *ix = malloc(isize);
+    uint8_t *ix = cs_malloc(isize);
     if (!read_at(r, ix, isize, index_offset, err)) {
         free(ix);
         return false;
@@ -936,8 +933,8 @@ static bool parse_header(cst_reader *r, cs_error *err) {
                            stored, computed);
         return fail_at(err, path, index_offset, "corrupt index");
     }
-    r->frames = calloc(in->frames ? in->frames : 1, sizeof *r->frames);
-    r->frame_crc = calloc(in->frames ? in->frames : 1, sizeof *r->frame_crc);
+    r->frames = cs_calloc(in->frames ? in->frames : 1, sizeof *r->frames);
+    r->frame_crc = cs_calloc(in->frames ? in->frames : 1, sizeof *r->frame_crc);
     uint64_t off = hsize, first = 0, insns = 0;
     const uint64_t prefix = r->dec.values ? CST_PAYLOAD_PREFIX_VALUES : CST_PAYLOAD_PREFIX;
     for (uint32_t i = 0; i < in->frames; i++) {
@@ -974,8 +971,9 @@ static bool parse_header(cst_reader *r, cs_error *err) {
         return fail_at(err, path, off, "corrupt index: %llu bytes between the last frame and the index",
                        (unsigned long long)(index_offset - off));
     if (first != in->uops || insns != in->insns)
-        return fail_at(err, path, 24, "corrupt header: counts (%llu µops, %llu instructions) disagree with the index "
-                                      "(%llu, %llu)",
+        return fail_at(err, path, 24,
+                       "corrupt header: counts (%llu µops, %llu instructions) disagree with the index "
+                       "(%llu, %llu)",
                        (unsigned long long)in->uops, (unsigned long long)in->insns, (unsigned long long)first,
                        (unsigned long long)insns);
     return true;
@@ -998,10 +996,10 @@ cst_reader *cst_open(const char *path, cs_error *err) {
         close(fd);
         return NULL;
     }
-    cst_reader *r = calloc(1, sizeof *r);
+    cst_reader *r = cs_calloc(1, sizeof *r);
     r->base.ops = &cst_ops;
     r->fd = fd;
-    r->path = strdup(path);
+    r->path = cs_strdup(path);
     r->info.file_size = (uint64_t)st.st_size;
     r->cur = -1;
     cst_decoder_init(&r->dec);
@@ -1055,7 +1053,7 @@ static bool load_frame(cst_reader *r, uint32_t f, cs_error *err) {
     }
     if (fi->compressed_size > r->ccap) {
         free(r->cbuf);
-        r->cbuf = malloc(fi->compressed_size);
+        r->cbuf = cs_malloc(fi->compressed_size);
         r->ccap = fi->compressed_size;
     }
     uint64_t data = fi->offset + CST_FRAME_HEADER;
@@ -1073,7 +1071,7 @@ static bool load_frame(cst_reader *r, uint32_t f, cs_error *err) {
     }
     if (fi->raw_size > r->rcap) {
         free(r->raw);
-        r->raw = malloc(fi->raw_size);
+        r->raw = cs_malloc(fi->raw_size);
         r->rcap = fi->raw_size;
     }
     ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);

@@ -11,14 +11,16 @@
 #include "trace.h"
 
 /* File layout constants. */
-#define CST_MAGIC "\x89" "CST\r\n\x1a\n"
+#define CST_MAGIC \
+    "\x89"        \
+    "CST\r\n\x1a\n"
 enum {
     CST_MAGIC_SIZE = 8,
-    CST_HEADER_FIXED = 72,     /* bytes before the argument strings */
-    CST_HEADER_MAX = 1 << 20,  /* a larger header is corrupt */
+    CST_HEADER_FIXED = 72,    /* bytes before the argument strings */
+    CST_HEADER_MAX = 1 << 20, /* a larger header is corrupt */
     CST_FRAME_HEADER = 32,
     CST_INDEX_ENTRY = 40,
-    CST_PAYLOAD_PREFIX = 12,   /* three u32 stream lengths */
+    CST_PAYLOAD_PREFIX = 12,        /* three u32 stream lengths */
     CST_PAYLOAD_PREFIX_VALUES = 16, /* four, with CST_FIELD_VALUES */
     /* Upper bound on the payload bytes of one µop: tag 1, static descriptor 15,
      * flags 1, two pc deltas 20, one address delta 10, one value delta 5. */
@@ -77,8 +79,8 @@ cst_static *cst_table_get(cst_table *t, uint64_t pc, uint32_t k);
 /* Decoder state for one frame's payload. */
 typedef struct cst_decoder {
     const uint8_t *tags, *stat, *stat_end, *pcs, *pcs_end, *addrs, *addrs_end, *vals, *vals_end;
-    bool values;              /* the file has CST_FIELD_VALUES: a value stream follows */
-    uint32_t n, i;            /* µops in the frame, next to decode */
+    bool values;   /* the file has CST_FIELD_VALUES: a value stream follows */
+    uint32_t n, i; /* µops in the frame, next to decode */
     uint64_t prev_pc, prev_next, prev_addr;
     uint32_t prev_k;
     cst_table table;

@@ -50,9 +50,7 @@ _Static_assert(sizeof(uop) == 40, "the µop record fills its 40 bytes; keep it s
 /* The 32-bit fingerprint of a 64-bit result carried in uop.value. */
 static inline uint32_t uop_fold_value(uint64_t v) { return (uint32_t)v ^ (uint32_t)(v >> 32); }
 
-static inline bool uop_is_control(const uop *u) {
-    return u->op_class >= OPC_BRANCH && u->op_class <= OPC_RETURN;
-}
+static inline bool uop_is_control(const uop *u) { return u->op_class >= OPC_BRANCH && u->op_class <= OPC_RETURN; }
 
 /* A stream of µops: the live emulator, a .cst file, a ChampSim trace. An
  * implementation embeds `uop_source` as its first member. */
@@ -98,8 +96,8 @@ enum { CST_VERSION = 1, CST_DEFAULT_FRAME_UOPS = 1 << 20, CST_MAX_FRAME_UOPS = 1
 /* The instruction set a stream came from: how to read its registers and encodings. */
 typedef enum cst_isa {
     CST_ISA_UNKNOWN = 0,
-    CST_ISA_RV64GC = 1,   /* registers in the isa numbering, encodings valid */
-    CST_ISA_CHAMPSIM = 2  /* imported ChampSim (x86): ChampSim register numbers, no encodings */
+    CST_ISA_RV64GC = 1,  /* registers in the isa numbering, encodings valid */
+    CST_ISA_CHAMPSIM = 2 /* imported ChampSim (x86): ChampSim register numbers, no encodings */
 } cst_isa;
 const char *cst_isa_name(unsigned isa);
 
@@ -118,7 +116,7 @@ enum {
     /* Results (uop.value, UOP_HAS_VALUE), for value prediction. Opt-in: results
      * are hard to compress. Frames of such files carry a fourth stream. */
     CST_FIELD_VALUES = 1 << 9,
-    CST_FIELDS_ALL = (1 << 9) - 1, /* a RISC-V recording: every field but the results */
+    CST_FIELDS_ALL = (1 << 9) - 1,    /* a RISC-V recording: every field but the results */
     CST_FIELDS_KNOWN = (1 << 10) - 1, /* a reader refuses a file with other bits */
     CST_FIELDS_CHAMPSIM = CST_FIELD_PC | CST_FIELD_NEXT_PC | CST_FIELD_REGS | CST_FIELD_MEM_ADDR | CST_FIELD_TAKEN
 };
@@ -126,12 +124,12 @@ enum {
 /* What a writer records in the header besides the µops. */
 typedef struct cst_meta {
     cst_isa isa;
-    uint32_t fields;           /* CST_FIELD_*; 0 means CST_FIELDS_ALL */
-    int argc;                  /* program and arguments; argv[0] is the program */
+    uint32_t fields; /* CST_FIELD_*; 0 means CST_FIELDS_ALL */
+    int argc;        /* program and arguments; argv[0] is the program */
     const char *const *argv;
-    uint64_t skipped;          /* instructions fast-forwarded before the first record */
-    uint32_t frame_uops;       /* µops per frame; 0: CST_DEFAULT_FRAME_UOPS */
-    int level;                 /* zstd level; 0: the default (9) */
+    uint64_t skipped;    /* instructions fast-forwarded before the first record */
+    uint32_t frame_uops; /* µops per frame; 0: CST_DEFAULT_FRAME_UOPS */
+    int level;           /* zstd level; 0: the default (9) */
 } cst_meta;
 
 typedef struct cst_writer cst_writer;
@@ -153,7 +151,7 @@ uop_source *cst_tee_create(uop_source *inner, cst_writer *w);
 typedef struct cst_info {
     unsigned version, isa;
     uint32_t fields;
-    uint64_t uops, insns;      /* insns: µops without UOP_CONTINUES */
+    uint64_t uops, insns; /* insns: µops without UOP_CONTINUES */
     uint64_t first_pc, skipped;
     uint32_t frames, frame_uops;
     uint64_t file_size, header_size;
@@ -225,7 +223,7 @@ typedef struct champsim_options {
     /* Import: the trace was exported from a RISC-V stream by cyclescope; map the
      * registers back to the isa numbering, one µop per record. */
     bool riscv;
-    int level;       /* export compression level; 0: default (xz 6, gzip 6) */
+    int level; /* export compression level; 0: default (xz 6, gzip 6) */
 } champsim_options;
 
 /* The µops of one record (at most CHAMPSIM_MAX_UOPS); next_ip is the next

@@ -37,8 +37,8 @@ struct bpred {
     uint8_t *counters; /* 2-bit counters: bimodal, gshare, TAGE base */
     uint32_t table_bits;
     uint32_t history_bits;
-    uint64_t history;         /* gshare global history */
-    uint8_t ghist[1024];      /* TAGE global history, bit i = outcome i branches ago (circular) */
+    uint64_t history;    /* gshare global history */
+    uint8_t ghist[1024]; /* TAGE global history, bit i = outcome i branches ago (circular) */
     uint32_t ghist_pos;
     tage_table tage[TAGE_TABLES];
     uint32_t tage_tick;
@@ -49,12 +49,12 @@ struct bpred {
 };
 
 bpred_t *bpred_create(const uarch_config *cfg) {
-    bpred_t *b = calloc(1, sizeof *b);
+    bpred_t *b = cs_calloc(1, sizeof *b);
     b->kind = cfg->bpred;
     b->perfect = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT;
     b->table_bits = cfg->bpred_table_bits;
     b->history_bits = cfg->bpred_history;
-    b->counters = malloc(1u << b->table_bits);
+    b->counters = cs_malloc(1u << b->table_bits);
     memset(b->counters, 1, 1u << b->table_bits); /* weakly not taken */
     if (b->kind == BPRED_TAGE) {
         /* geometric history lengths up to bpred.history (Seznec's TAGE, 4 tagged tables) */
@@ -65,18 +65,18 @@ bpred_t *bpred_create(const uarch_config *cfg) {
             tage_table *tt = &b->tage[t];
             tt->bits = b->table_bits > 2 ? b->table_bits - 2 : 1;
             tt->history = lengths[t] < longest ? lengths[t] : longest;
-            tt->e = calloc(1u << tt->bits, sizeof(tage_entry));
+            tt->e = cs_calloc(1u << tt->bits, sizeof(tage_entry));
         }
     }
     if (cfg->btb_entries) {
         uint32_t n = 1;
         while (n < cfg->btb_entries) n <<= 1;
-        b->btb_pc = calloc(n, sizeof *b->btb_pc);
-        b->btb_target = calloc(n, sizeof *b->btb_target);
+        b->btb_pc = cs_calloc(n, sizeof *b->btb_pc);
+        b->btb_target = cs_calloc(n, sizeof *b->btb_target);
         b->btb_mask = n - 1;
     }
     b->ras_size = cfg->ras_entries;
-    if (b->ras_size) b->ras = calloc(b->ras_size, sizeof *b->ras);
+    if (b->ras_size) b->ras = cs_calloc(b->ras_size, sizeof *b->ras);
     return b;
 }
 
@@ -111,7 +111,7 @@ static uint32_t fold_history(const bpred_t *b, uint32_t length, uint32_t bits) {
 static uint32_t tage_index(const bpred_t *b, int t, uint64_t pc) {
     const tage_table *tt = &b->tage[t];
     return ((uint32_t)(pc >> 1) ^ (uint32_t)(pc >> (tt->bits + 1)) ^ fold_history(b, tt->history, tt->bits)) &
-           ((1u << tt->bits) - 1);
+        ((1u << tt->bits) - 1);
 }
 
 static uint16_t tage_tag(const bpred_t *b, int t, uint64_t pc) {

@@ -11,13 +11,13 @@
  * a doubly linked recency list, so an access stays O(1). */
 struct cache {
     uint32_t line_bits, ways;
-    uint64_t sets; /* any count: 48 KB 4-way with 64-byte lines has 192 */
-    uint64_t *tags;    /* sets * ways; line address + 1, 0 = empty */
-    uint64_t *stamps;  /* LRU stamps (set-associative) */
+    uint64_t sets;    /* any count: 48 KB 4-way with 64-byte lines has 192 */
+    uint64_t *tags;   /* sets * ways; line address + 1, 0 = empty */
+    uint64_t *stamps; /* LRU stamps (set-associative) */
     uint64_t clock;
     /* fully associative */
     bool full;
-    uint32_t *hash;    /* slot + 1 per bucket, 0 = empty; open addressing */
+    uint32_t *hash; /* slot + 1 per bucket, 0 = empty; open addressing */
     uint32_t hash_mask;
     uint32_t *prev, *next; /* recency list over slots; head = most recent */
     uint32_t head, tail, used;
@@ -32,24 +32,24 @@ static uint32_t log2u(uint64_t x) {
 }
 
 cache_t *cache_create(const cache_config *cfg) {
-    cache_t *c = calloc(1, sizeof *c);
+    cache_t *c = cs_calloc(1, sizeof *c);
     uint64_t lines = cfg->size / cfg->line;
     c->line_bits = log2u(cfg->line);
     c->full = cfg->assoc == 0 || cfg->assoc >= lines;
     c->ways = c->full ? (uint32_t)lines : cfg->assoc;
     c->sets = c->full ? 1 : lines / cfg->assoc;
-    c->tags = calloc(lines, sizeof *c->tags);
+    c->tags = cs_calloc(lines, sizeof *c->tags);
     if (c->full && c->ways > 16) {
         uint32_t buckets = 1;
         while (buckets < 2 * c->ways) buckets <<= 1;
-        c->hash = calloc(buckets, sizeof *c->hash);
+        c->hash = cs_calloc(buckets, sizeof *c->hash);
         c->hash_mask = buckets - 1;
-        c->prev = malloc(lines * sizeof *c->prev);
-        c->next = malloc(lines * sizeof *c->next);
+        c->prev = cs_malloc(lines * sizeof *c->prev);
+        c->next = cs_malloc(lines * sizeof *c->next);
         c->head = c->tail = NIL;
     } else {
         c->full = false; /* a small fully associative cache is one set, scanned */
-        c->stamps = calloc(lines, sizeof *c->stamps);
+        c->stamps = cs_calloc(lines, sizeof *c->stamps);
     }
     return c;
 }
@@ -166,21 +166,25 @@ bool cache_contains(const cache_t *c, uint64_t addr) {
  * fill in flight (ready > 0) or a miss decided in program order whose fill no
  * access has started yet (ready == 0). Open addressing on the line number. */
 typedef struct line_state {
-    uint64_t line;   /* line + 1; 0 = empty slot */
-    uint64_t ready;  /* cycle the fill arrives; 0 = not requested yet */
-    uint8_t level;   /* level that serves the miss */
+    uint64_t line;  /* line + 1; 0 = empty slot */
+    uint64_t ready; /* cycle the fill arrives; 0 = not requested yet */
+    uint8_t level;  /* level that serves the miss */
 } line_state;
+
+struct fill {
+    uint64_t line, ready;
+};
 
 typedef struct l1 {
     cache_t *cache;
     line_state *lines;
     uint32_t lines_mask, lines_used;
-    uint32_t mshr_cap;        /* fills in flight at once; 0 = unlimited */
-    struct fill { uint64_t line, ready; } *in_flight; /* the fills in flight (the miss registers) */
+    uint32_t mshr_cap;      /* fills in flight at once; 0 = unlimited */
+    struct fill *in_flight; /* the fills in flight (the miss registers) */
     uint32_t in_flight_count, in_flight_alloc;
     uint32_t latency, line_bits;
     bool perfect;
-    uint64_t retry_line;      /* line + 1 of an access refused for lack of a miss register */
+    uint64_t retry_line; /* line + 1 of an access refused for lack of a miss register */
     cache_stats stats;
 } l1;
 
@@ -197,16 +201,16 @@ static void l1_init(l1 *x, const cache_config *cfg, bool perfect) {
     x->cache = cache_create(cfg);
     x->mshr_cap = cfg->mshrs;
     x->in_flight_alloc = cfg->mshrs ? cfg->mshrs : 64;
-    x->in_flight = calloc(x->in_flight_alloc, sizeof *x->in_flight);
+    x->in_flight = cs_calloc(x->in_flight_alloc, sizeof *x->in_flight);
     x->lines_mask = 1023;
-    x->lines = calloc(x->lines_mask + 1, sizeof *x->lines);
+    x->lines = cs_calloc(x->lines_mask + 1, sizeof *x->lines);
     x->latency = cfg->latency;
     x->line_bits = cache_line_bits(x->cache);
     x->perfect = perfect;
 }
 
 memsys_t *memsys_create(const uarch_config *cfg) {
-    memsys_t *m = calloc(1, sizeof *m);
+    memsys_t *m = cs_calloc(1, sizeof *m);
     l1_init(&m->inst, &cfg->l1i, cfg->perfect_icache);
     l1_init(&m->data, &cfg->l1d, cfg->perfect_dcache);
     if (cfg->l2.enabled) {
@@ -271,7 +275,7 @@ static void line_insert(l1 *x, uint64_t line, uint8_t level) {
         line_state *old = x->lines;
         uint32_t old_size = x->lines_mask + 1;
         x->lines_mask = 2 * old_size - 1;
-        x->lines = calloc(2 * old_size, sizeof *x->lines);
+        x->lines = cs_calloc(2 * old_size, sizeof *x->lines);
         x->lines_used = 0;
         for (uint32_t i = 0; i < old_size; i++) {
             if (!old[i].line) continue;
@@ -370,7 +374,7 @@ static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_resu
     }
     if (x->in_flight_count == x->in_flight_alloc) {
         x->in_flight_alloc *= 2;
-        x->in_flight = realloc(x->in_flight, x->in_flight_alloc * sizeof *x->in_flight);
+        x->in_flight = cs_realloc(x->in_flight, x->in_flight_alloc * sizeof *x->in_flight);
     }
     x->in_flight[x->in_flight_count++] = (struct fill){line, now + lat};
     ls->ready = now + lat;

@@ -22,7 +22,7 @@ typedef enum key_type { KEY_U32, KEY_BYTES, KEY_BOOL, KEY_DOUBLE, KEY_ENUM } key
 typedef struct config_key {
     const char *section, *name;
     key_type type;
-    size_t offset;           /* into uarch_config */
+    size_t offset; /* into uarch_config */
     double min, max;
     const char *const *choices; /* KEY_ENUM: names, NULL-terminated, value = index */
 } config_key;
@@ -34,13 +34,14 @@ static const char *const bpred_names[] = {"none", "static", "bimodal", "gshare",
 const char *bpred_kind_name(bpred_kind k) { return k <= BPRED_PERFECT ? bpred_names[k] : "?"; }
 
 #define OFF(field) offsetof(uarch_config, field)
-#define CACHE_KEYS(sec, field)                                                        \
-    {sec, "enabled", KEY_BOOL, OFF(field.enabled), 0, 1, NULL},                       \
-        {sec, "size", KEY_BYTES, OFF(field.size), 64, 1u << 30, NULL},                \
-        {sec, "assoc", KEY_U32, OFF(field.assoc), 0, 1024, NULL},                     \
-        {sec, "line", KEY_U32, OFF(field.line), 4, 4096, NULL},                       \
-        {sec, "latency", KEY_U32, OFF(field.latency), 0, 10000, NULL},                \
-        {sec, "mshrs", KEY_U32, OFF(field.mshrs), 0, 4096, NULL}
+#define CACHE_KEYS(sec, field)                                           \
+    {sec, "enabled", KEY_BOOL, OFF(field.enabled), 0, 1, NULL},          \
+        {sec, "size", KEY_BYTES, OFF(field.size), 64, 1u << 30, NULL},   \
+        {sec, "assoc", KEY_U32, OFF(field.assoc), 0, 1024, NULL},        \
+        {sec, "line", KEY_U32, OFF(field.line), 4, 4096, NULL},          \
+        {sec, "latency", KEY_U32, OFF(field.latency), 0, 10000, NULL}, { \
+        sec, "mshrs", KEY_U32, OFF(field.mshrs), 0, 4096, NULL           \
+    }
 
 static const config_key keys[] = {
     {"core", "model", KEY_ENUM, OFF(model), 0, 0, model_names},
@@ -314,7 +315,8 @@ static bool set_value(uarch_config *c, const char *section, const char *name, co
             uint64_t x;
             if (!parse_u64(value, k->type == KEY_BYTES, &x) || x < k->min || x > k->max) {
                 cs_error_set(err, "%s.%s = %s: expected %s from %.0f to %.0f", section, name, value,
-                             k->type == KEY_BYTES ? "a size in bytes (K, M, G suffixes)" : "an integer", k->min, k->max);
+                             k->type == KEY_BYTES ? "a size in bytes (K, M, G suffixes)" : "an integer", k->min,
+                             k->max);
                 return false;
             }
             *(uint32_t *)field = (uint32_t)x;
@@ -331,8 +333,7 @@ static bool set_value(uarch_config *c, const char *section, const char *name, co
             errno = 0;
             double x = strtod(value, &end);
             if (errno || end == value || *end || !(x >= k->min && x <= k->max)) {
-                cs_error_set(err, "%s.%s = %s: expected a number from %g to %g", section, name, value, k->min,
-                             k->max);
+                cs_error_set(err, "%s.%s = %s: expected a number from %g to %g", section, name, value, k->min, k->max);
                 return false;
             }
             *(double *)field = x;
@@ -462,8 +463,8 @@ static bool check_cache(const char *name, const cache_config *cc, cs_error *err)
         return false;
     }
     if (cc->assoc && lines % cc->assoc) {
-        cs_error_set(err, "%s: %u bytes / %u-byte lines is not a whole number of %u-way sets", name, cc->size,
-                     cc->line, cc->assoc);
+        cs_error_set(err, "%s: %u bytes / %u-byte lines is not a whole number of %u-way sets", name, cc->size, cc->line,
+                     cc->assoc);
         return false;
     }
     return true;
@@ -527,10 +528,13 @@ bool uarch_config_validate(const uarch_config *c, cs_error *err) {
         }
         return check_coverage("pipe", c->inorder.pipe_count, pipe_name, pipe_classes, c, err);
     }
-    struct { const char *name; uint32_t width; } widths[] = {{"fetch_width", c->fetch_width},
-                                                            {"dispatch_width", c->dispatch_width},
-                                                            {"issue_width", c->issue_width},
-                                                            {"commit_width", c->commit_width}};
+    struct {
+        const char *name;
+        uint32_t width;
+    } widths[] = {{"fetch_width", c->fetch_width},
+                  {"dispatch_width", c->dispatch_width},
+                  {"issue_width", c->issue_width},
+                  {"commit_width", c->commit_width}};
     for (int i = 0; i < 4; i++) {
         if (widths[i].width > c->rob_size) {
             cs_error_set(err, "core.%s = %u is larger than core.rob_size = %u", widths[i].name, widths[i].width,
@@ -598,7 +602,8 @@ void uarch_config_print(const uarch_config *c, FILE *out) {
                     print_classes(out, c->pool[p].classes);
                 }
                 fprintf(out, "\n[latency]\n");
-                for (int x = 0; x < OPC_COUNT; x++) fprintf(out, "%s = %u\n", isa_class_name((op_class)x), c->latency[x]);
+                for (int x = 0; x < OPC_COUNT; x++)
+                    fprintf(out, "%s = %u\n", isa_class_name((op_class)x), c->latency[x]);
                 fprintf(out, "\n[pipelined]\n");
                 for (int x = 0; x < OPC_COUNT; x++)
                     fprintf(out, "%s = %s\n", isa_class_name((op_class)x), c->pipelined[x] ? "yes" : "no");

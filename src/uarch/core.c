@@ -13,7 +13,7 @@ struct core {
 
 core_t *core_create(const uarch_config *cfg, cs_error *err) {
     if (!uarch_config_validate(cfg, err)) return NULL;
-    core_t *c = calloc(1, sizeof *c);
+    core_t *c = cs_calloc(1, sizeof *c);
     c->cfg = *cfg;
     c->ops = cfg->model == MODEL_INORDER ? &inorder_model : &ooo_model;
     c->model = c->ops->create(&c->cfg, err);
@@ -28,7 +28,7 @@ bool core_observe(core_t *c, const probe_observer *obs) { return probe_set_add(&
 
 bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stats *stats, cs_error *err) {
     memset(stats, 0, sizeof *stats);
-    uop_feeder *feed = calloc(1, sizeof *feed);
+    uop_feeder *feed = cs_calloc(1, sizeof *feed);
     feed->src = src;
     /* functional warm-up: caches and predictors only */
     for (uint64_t i = 0; i < opt->warmup; i++) {

@@ -27,10 +27,10 @@ typedef struct uop_feeder {
     uop_source *src;
     uop buf[1024];
     size_t pos, len;
-    bool ended;        /* source exhausted (or limit reached) */
+    bool ended; /* source exhausted (or limit reached) */
     bool failed;
     cs_error error;
-    uint64_t limit;    /* instructions to deliver; 0 = no limit */
+    uint64_t limit; /* instructions to deliver; 0 = no limit */
     uint64_t delivered_instructions;
 } uop_feeder;
 

@@ -104,8 +104,8 @@ typedef struct pipe_state {
     uint64_t seq[MAX_STAGES]; /* the µops in the pipe, furthest along first */
     uint64_t blocked_until;   /* D-cache miss: the stalled µop moves on in this cycle */
     uint64_t stalled_seq;
-    bool mem;                 /* serves memory classes: has a D-cache stall stage */
-    bool fp;                  /* serves FP arithmetic (counts as an FP unit) */
+    bool mem; /* serves memory classes: has a D-cache stall stage */
+    bool fp;  /* serves FP arithmetic (counts as an FP unit) */
 } pipe_state;
 
 /* The last issued writer of a register. */
@@ -149,10 +149,10 @@ typedef struct inorder {
     /* fetch */
     uint64_t line;
     bool line_valid;
-    bool miss_pending;          /* an I-cache miss is being served */
+    bool miss_pending; /* an I-cache miss is being served */
     uint64_t fetch_resume, miss_start;
     uint8_t miss_level;
-    bool branch_wait;           /* a mispredicted control transfer has not issued */
+    bool branch_wait; /* a mispredicted control transfer has not issued */
     uint64_t branch_seq, branch_pc, branch_resume;
     uint8_t branch_class;
     bool trace_end;
@@ -180,15 +180,15 @@ static inline bool is_mem(const uop *u) { return (u->flags & (UOP_MEM_READ | UOP
 
 static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     const inorder_config *io = &cfg->inorder;
-    inorder *m = calloc(1, sizeof *m);
+    inorder *m = cs_calloc(1, sizeof *m);
     m->cfg = *cfg;
     uarch_config mc = *cfg;
     mc.l1i.mshrs = mc.l1d.mshrs = 0; /* blocking caches: never more than one miss each */
     m->mem = memsys_create(&mc);
     m->bp = bpred_create(cfg);
     m->bpmode = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT ? BP_PERFECT
-                : cfg->bpred == BPRED_NONE                         ? BP_STALL_ALL
-                                                                   : BP_PREDICT;
+        : cfg->bpred == BPRED_NONE                                ? BP_STALL_ALL
+                                                                  : BP_PREDICT;
     m->fb_cap = io->fetch_buffer;
     m->ib_cap = io->issue_buffer;
     m->npipes = io->pipe_count;
@@ -219,13 +219,13 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     m->l1d_hit = cfg->l1d.latency;
     uint64_t cap = 64;
     while (cap < (uint64_t)m->fb_cap + m->ib_cap + in_pipes + 64) cap <<= 1;
-    m->win = calloc(cap, sizeof *m->win);
+    m->win = cs_calloc(cap, sizeof *m->win);
     m->win_mask = cap - 1;
     m->commit_seq = m->issue_seq = m->dispatch_seq = m->fetch_seq = 1;
     if (io->value_prediction) {
         m->vp_on = true;
-        m->vpt = calloc(io->vpt_entries, sizeof *m->vpt);
-        m->ct = calloc(io->ct_entries, sizeof *m->ct);
+        m->vpt = cs_calloc(io->vpt_entries, sizeof *m->vpt);
+        m->ct = cs_calloc(io->ct_entries, sizeof *m->ct);
     }
     return m;
 }
@@ -457,8 +457,8 @@ static stage_view issue_stage(inorder *m, const probe_set *probes, fp_view *fp) 
         e->complete = m->now + e->exit_stage + 1;
         ps->seq[ps->count++] = e->seq;
         if (e->u.dst)
-            m->reg[e->u.dst] = (reg_state){e->seq, e->complete, m->now, e->u.pc, clamp16(e->exit_stage + 1), cls, 0,
-                                           e->vp};
+            m->reg[e->u.dst] =
+                (reg_state){e->seq, e->complete, m->now, e->u.pc, clamp16(e->exit_stage + 1), cls, 0, e->vp};
         if (ps->mem && m->stall_stage == 0 && is_mem(&e->u)) dcache_access(m, ps, ps->count - 1, e);
         if (e->mispredicted) { /* resolved at issue (§6.1) */
             m->branch_wait = false;
@@ -535,7 +535,7 @@ static stage_view dispatch_stage(inorder *m, const probe_set *probes, const stag
 
 static void window_grow(inorder *m) {
     uint64_t cap = 2 * (m->win_mask + 1);
-    entry *w = malloc(cap * sizeof *w);
+    entry *w = cs_malloc(cap * sizeof *w);
     for (uint64_t s = m->commit_seq; s < m->fetch_seq; s++) w[s & (cap - 1)] = *at_seq(m, s);
     free(m->win);
     m->win = w;
@@ -639,8 +639,8 @@ static void deadlock_error(const inorder *m, cs_error *err) {
     cs_error_set(err,
                  "timing model deadlock: no µop committed for %u cycles (cycle %" PRIu64 "; fetch buffer %" PRIu64
                  ", issue buffer %" PRIu64 "; oldest µop seq %" PRIu64 " pc 0x%" PRIx64 " %s %s)",
-                 m->cfg.deadlock_cycles, m->now, m->fetch_seq - m->dispatch_seq, m->dispatch_seq - m->issue_seq,
-                 h->seq, h->u.pc, isa_class_name((op_class)h->u.op_class),
+                 m->cfg.deadlock_cycles, m->now, m->fetch_seq - m->dispatch_seq, m->dispatch_seq - m->issue_seq, h->seq,
+                 h->u.pc, isa_class_name((op_class)h->u.op_class),
                  m->commit_seq < m->issue_seq ? "issued" : "not issued");
 }
 
@@ -700,9 +700,14 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         stage_view dispatch = dispatch_stage(m, probes, &issue);
         stage_view fetch = fetch_stage(m, feed);
         if (probes->want_cycles) {
-            cycle_view cv = {m->now, 1, {fetch, dispatch, issue, commit}, fp,
-                             (uint16_t)(m->dispatch_seq - m->commit_seq), (uint16_t)(m->dispatch_seq - m->issue_seq),
-                             0, 0};
+            cycle_view cv = {m->now,
+                             1,
+                             {fetch, dispatch, issue, commit},
+                             fp,
+                             (uint16_t)(m->dispatch_seq - m->commit_seq),
+                             (uint16_t)(m->dispatch_seq - m->issue_seq),
+                             0,
+                             0};
             probe_emit_cycle(probes, &cv);
         }
         m->prev_fetch = fetch;
@@ -718,17 +723,19 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
             break;
         }
         if (m->vp_missing_seq) {
-            cs_error_set(err, "inorder.value_prediction = yes: %s µop at pc 0x%" PRIx64 " writes a register but "
-                              "carries no result value; value prediction needs a stream with results (the live "
-                              "emulator, or a .cst recorded with `trace record --values`)",
+            cs_error_set(err,
+                         "inorder.value_prediction = yes: %s µop at pc 0x%" PRIx64 " writes a register but "
+                         "carries no result value; value prediction needs a stream with results (the live "
+                         "emulator, or a .cst recorded with `trace record --values`)",
                          m->vp_missing_seq == UINT64_MAX ? "a warm-up" : "a", m->vp_missing_pc);
             ok = false;
             m->now++;
             break;
         }
         if (m->broken_seq) {
-            cs_error_set(err, "in-order model: internal error at cycle %" PRIu64 ": µop %" PRIu64
-                              " left its pipe out of time", m->now, m->broken_seq);
+            cs_error_set(
+                err, "in-order model: internal error at cycle %" PRIu64 ": µop %" PRIu64 " left its pipe out of time",
+                m->now, m->broken_seq);
             ok = false;
             m->now++;
             break;

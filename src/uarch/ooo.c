@@ -41,7 +41,7 @@ typedef struct rob_entry {
     uint32_t first_consumer, next_consumer[3];
     uint32_t mem_wait_idx; /* ROB slot of the store a load waits for (t.mem_wait_seq) */
     uint8_t first_slot, next_slot[3];
-    uint8_t pending;      /* producers that have not issued yet */
+    uint8_t pending; /* producers that have not issued yet */
     uint8_t pool;
     uint16_t class_latency;
     bool in_iq, issued, is_load, is_store, holds_reg;
@@ -62,6 +62,11 @@ typedef struct pool_state {
     uint64_t *used_at;    /* per unit: cycle it last accepted an operation */
 } pool_state;
 
+struct wake_item {
+    uint64_t wake, seq;
+    uint32_t idx;
+};
+
 typedef struct ooo {
     uarch_config cfg;
     memsys_t *mem;
@@ -78,7 +83,7 @@ typedef struct ooo {
     uint64_t *iq_bits, *ready_bits, *fp_bits;
     uint32_t ready_words;
     /* min-heap of (wake cycle, ROB slot, seq) for µops whose wake cycle is known */
-    struct wake_item { uint64_t wake, seq; uint32_t idx; } *heap;
+    struct wake_item *heap;
     uint32_t heap_count;
     uint32_t *sq; /* ROB indices of stores, oldest first (circular) */
     uint32_t sq_head, sq_count, sq_cap;
@@ -114,7 +119,7 @@ typedef struct ooo {
 
 static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     (void)err;
-    ooo *o = calloc(1, sizeof *o);
+    ooo *o = cs_calloc(1, sizeof *o);
     o->cfg = *cfg;
     o->mem = memsys_create(cfg);
     o->bp = bpred_create(cfg);
@@ -126,20 +131,20 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     o->l1i_latency = cfg->perfect_icache ? cfg->l1i.latency : cfg->l1i.latency;
     o->fe_depth = o->l1i_latency + cfg->decode_depth;
     if (o->fe_depth >= HIST) o->fe_depth = HIST - 1;
-    o->rob = calloc(cfg->rob_size, sizeof *o->rob);
+    o->rob = cs_calloc(cfg->rob_size, sizeof *o->rob);
     o->fe_cap = cfg->fetch_buffer + (o->l1i_latency + cfg->decode_depth) * cfg->fetch_width;
-    o->fe = calloc(o->fe_cap, sizeof *o->fe);
+    o->fe = cs_calloc(o->fe_cap, sizeof *o->fe);
     o->ready_words = (cfg->rob_size + 63) / 64;
-    o->ready_bits = calloc(o->ready_words, sizeof *o->ready_bits);
-    o->iq_bits = calloc(o->ready_words, sizeof *o->iq_bits);
-    o->fp_bits = calloc(o->ready_words, sizeof *o->fp_bits);
-    o->heap = calloc(cfg->rob_size, sizeof *o->heap);
+    o->ready_bits = cs_calloc(o->ready_words, sizeof *o->ready_bits);
+    o->iq_bits = cs_calloc(o->ready_words, sizeof *o->iq_bits);
+    o->fp_bits = cs_calloc(o->ready_words, sizeof *o->fp_bits);
+    o->heap = cs_calloc(cfg->rob_size, sizeof *o->heap);
     o->sq_cap = cfg->rob_size;
-    o->sq = calloc(o->sq_cap, sizeof *o->sq);
+    o->sq = cs_calloc(o->sq_cap, sizeof *o->sq);
     for (uint32_t p = 0; p < cfg->pool_count; p++) {
         o->pool[p].count = cfg->pool[p].count;
-        o->pool[p].busy_until = calloc(cfg->pool[p].count, sizeof(uint64_t));
-        o->pool[p].used_at = calloc(cfg->pool[p].count, sizeof(uint64_t));
+        o->pool[p].busy_until = cs_calloc(cfg->pool[p].count, sizeof(uint64_t));
+        o->pool[p].used_at = cs_calloc(cfg->pool[p].count, sizeof(uint64_t));
         for (int k = 0; k < OPC_COUNT; k++) {
             if (cfg->pool[p].classes & (1u << k)) o->pool_of[k] = (uint8_t)p;
             /* the FLOPS stack's k counts the units that add, multiply or fuse
@@ -679,8 +684,8 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
         if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE))
             memsys_classify(o->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
         fe_entry *f = &o->fe[(o->fe_head + o->fe_count++) % o->fe_cap];
-        *f = (fe_entry){*u, ++o->next_seq, fetch, icache_done, icache_done + c->decode_depth, level, mispredicted,
-                        itlb_miss};
+        *f = (fe_entry){*u,    ++o->next_seq, fetch,    icache_done, icache_done + c->decode_depth,
+                        level, mispredicted,  itlb_miss};
         bool taken = u->flags & UOP_TAKEN;
         feeder_next(feed);
         v.n++;
@@ -716,8 +721,7 @@ static void deadlock_error(const ooo *o, cs_error *err) {
                  o->fill_line << o->line_bits, o->fill_until);
     else if (o->wait_branch)
         snprintf(what, sizeof what, "ROB empty; fetch waits for mispredicted branch seq %" PRIu64, o->wait_seq);
-    else
-        snprintf(what, sizeof what, "ROB empty");
+    else snprintf(what, sizeof what, "ROB empty");
     cs_error_set(err,
                  "timing model deadlock: no µop committed for %u cycles (cycle %" PRIu64 "; ROB %u, IQ %u, "
                  "frontend %u µops; %s)",
@@ -726,17 +730,17 @@ static void deadlock_error(const ooo *o, cs_error *err) {
 
 static bool same_stage(const stage_view *a, const stage_view *b) {
     return a->n == b->n && a->stall == b->stall && a->cause.kind == b->cause.kind && a->cause.level == b->cause.level &&
-           a->cause.state == b->cause.state && a->cause.op_class == b->cause.op_class &&
-           a->cause.latency == b->cause.latency && a->cause.seq == b->cause.seq && a->cause.pc == b->cause.pc;
+        a->cause.state == b->cause.state && a->cause.op_class == b->cause.op_class &&
+        a->cause.latency == b->cause.latency && a->cause.seq == b->cause.seq && a->cause.pc == b->cause.pc;
 }
 
 static bool same_view(const cycle_view *a, const cycle_view *b) {
     for (int s = 0; s < STAGE_COUNT; s++)
         if (!same_stage(&a->stage[s], &b->stage[s])) return false;
     return a->fp.issued == b->fp.issued && a->fp.flops == b->fp.flops && a->fp.nonflop_on_fpu == b->fp.nonflop_on_fpu &&
-           a->fp.waiting == b->fp.waiting && a->fp.cause.kind == b->fp.cause.kind && a->fp.cause.seq == b->fp.cause.seq &&
-           a->fp.cause.state == b->fp.cause.state && a->rob == b->rob && a->iq == b->iq && a->lq == b->lq &&
-           a->sq == b->sq;
+        a->fp.waiting == b->fp.waiting && a->fp.cause.kind == b->fp.cause.kind && a->fp.cause.seq == b->fp.cause.seq &&
+        a->fp.cause.state == b->fp.cause.state && a->rob == b->rob && a->iq == b->iq && a->lq == b->lq &&
+        a->sq == b->sq;
 }
 
 /* The first cycle after `now` at which anything time-dependent can differ:
@@ -745,10 +749,10 @@ static bool same_view(const cycle_view *a, const cycle_view *b) {
  * dispatchable, the frontend bubble history changes, the deadlock limit. */
 static uint64_t next_event(const ooo *o) {
     uint64_t now = o->now, next = o->last_commit + o->cfg.deadlock_cycles + 1;
-#define EVENT(t)                                  \
-    do {                                          \
-        uint64_t t_ = (t);                        \
-        if (t_ > now && t_ < next) next = t_;     \
+#define EVENT(t)                              \
+    do {                                      \
+        uint64_t t_ = (t);                    \
+        if (t_ > now && t_ < next) next = t_; \
     } while (0)
     for (uint32_t k = 0; k < o->rob_count; k++) {
         const rob_entry *e = &o->rob[rob_index(o, k)];
@@ -775,10 +779,13 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     ooo *o = model;
     memsys_reset_stats(o->mem);
     memset(&o->st, 0, sizeof o->st);
-    probe_run_info info = {"ooo", o->cfg.name,
-                           {(uint8_t)o->cfg.fetch_width, (uint8_t)o->cfg.dispatch_width,
-                            (uint8_t)o->cfg.issue_width, (uint8_t)o->cfg.commit_width},
-                           (uint8_t)o->fp_units, 1, o->cfg.freq_ghz};
+    probe_run_info info = {"ooo",
+                           o->cfg.name,
+                           {(uint8_t)o->cfg.fetch_width, (uint8_t)o->cfg.dispatch_width, (uint8_t)o->cfg.issue_width,
+                            (uint8_t)o->cfg.commit_width},
+                           (uint8_t)o->fp_units,
+                           1,
+                           o->cfg.freq_ghz};
     probe_emit_begin(probes, &info);
     cs_progress bar;
     if (opt->progress_label)
@@ -800,14 +807,21 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         o->st.lq_occupancy += o->lq_count;
         o->st.sq_occupancy += o->sq_count;
         if (probes->want_cycles && o->rob_count &&
-            (commit.stall == STALL_HEAD_NOT_DONE || (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY))) {
+            (commit.stall == STALL_HEAD_NOT_DONE ||
+             (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY))) {
             /* one look at the ROB head, as the cycle ends, serves commit and dispatch */
             stall_cause head = uop_cause(o, &o->rob[o->rob_head]);
             if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
             if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
         }
-        cycle_view cv = {o->now, 1, {fetch, dispatch, issue, commit}, fp, (uint16_t)o->rob_count,
-                         (uint16_t)o->iq_count, (uint16_t)o->lq_count, (uint16_t)o->sq_count};
+        cycle_view cv = {o->now,
+                         1,
+                         {fetch, dispatch, issue, commit},
+                         fp,
+                         (uint16_t)o->rob_count,
+                         (uint16_t)o->iq_count,
+                         (uint16_t)o->lq_count,
+                         (uint16_t)o->sq_count};
         if (probes->want_cycles) probe_emit_cycle(probes, &cv);
         o->prev_dispatch = dispatch;
         if (feed->ended && !o->fe_count && !o->rob_count) {

@@ -34,12 +34,12 @@ typedef enum bpred_kind {
 } bpred_kind;
 
 typedef struct cache_config {
-    bool enabled;      /* L3 may be absent; L1s and L2 always exist in the ooo model */
-    uint32_t size;     /* bytes */
-    uint32_t assoc;    /* ways; 0 = fully associative */
-    uint32_t line;     /* bytes, a power of two */
-    uint32_t latency;  /* hit latency, cycles */
-    uint32_t mshrs;    /* outstanding misses (0 = unlimited) */
+    bool enabled;     /* L3 may be absent; L1s and L2 always exist in the ooo model */
+    uint32_t size;    /* bytes */
+    uint32_t assoc;   /* ways; 0 = fully associative */
+    uint32_t line;    /* bytes, a power of two */
+    uint32_t latency; /* hit latency, cycles */
+    uint32_t mshrs;   /* outstanding misses (0 = unlimited) */
 } cache_config;
 
 enum { UARCH_MAX_POOLS = 8, UARCH_NAME_MAX = 32 };
@@ -60,8 +60,8 @@ typedef struct inorder_pipe {
 } inorder_pipe;
 
 typedef struct inorder_config {
-    uint32_t fetch_buffer;  /* entries */
-    uint32_t issue_buffer;  /* entries */
+    uint32_t fetch_buffer; /* entries */
+    uint32_t issue_buffer; /* entries */
     uint32_t pipe_count;
     inorder_pipe pipe[INORDER_MAX_PIPES];
     uint32_t mem_stall_stage; /* memory pipe stage (1-based) that waits for a D-cache miss */
@@ -73,21 +73,21 @@ typedef struct inorder_config {
 } inorder_config;
 
 typedef struct uarch_config {
-    char name[64];          /* configuration name (file stem) */
+    char name[64]; /* configuration name (file stem) */
     core_model model;
     double freq_ghz;
 
     /* pipeline */
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;
-    uint32_t fetch_buffer;      /* µops between fetch and decode */
-    uint32_t decode_depth;      /* cycles from fetch to dispatch */
+    uint32_t fetch_buffer; /* µops between fetch and decode */
+    uint32_t decode_depth; /* cycles from fetch to dispatch */
     uint32_t rob_size, iq_size, lq_size, sq_size;
-    uint32_t lsq_size;          /* nonzero: loads and stores share this many entries (lq/sq unused) */
-    uint32_t rename_regs;       /* in-flight destination registers; 0 = unlimited */
-    uint32_t redirect_penalty;  /* cycles from branch resolution to the first fetch on the right path */
+    uint32_t lsq_size;         /* nonzero: loads and stores share this many entries (lq/sq unused) */
+    uint32_t rename_regs;      /* in-flight destination registers; 0 = unlimited */
+    uint32_t redirect_penalty; /* cycles from branch resolution to the first fetch on the right path */
     mem_order_policy mem_order;
-    uint32_t deadlock_cycles;   /* no commit for this long stops the run */
-    bool skip_idle;             /* jump over runs of identical idle cycles (speed only; same results) */
+    uint32_t deadlock_cycles; /* no commit for this long stops the run */
+    bool skip_idle;           /* jump over runs of identical idle cycles (speed only; same results) */
 
     /* execution */
     uint32_t pool_count;
@@ -97,15 +97,15 @@ typedef struct uarch_config {
 
     /* memory hierarchy */
     cache_config l1i, l1d, l2, l3;
-    uint32_t mem_latency;       /* cycles beyond the last cache level */
-    uint32_t mem_bandwidth;     /* bytes per cycle; 0 = unlimited */
-    uint32_t itlb_entries;      /* 0 = no ITLB modelled */
+    uint32_t mem_latency;   /* cycles beyond the last cache level */
+    uint32_t mem_bandwidth; /* bytes per cycle; 0 = unlimited */
+    uint32_t itlb_entries;  /* 0 = no ITLB modelled */
     uint32_t itlb_miss_latency;
 
     /* branch prediction */
     bpred_kind bpred;
-    uint32_t bpred_table_bits;  /* log2 entries of the (base) counter table */
-    uint32_t bpred_history;     /* global history bits (gshare, TAGE longest) */
+    uint32_t bpred_table_bits; /* log2 entries of the (base) counter table */
+    uint32_t bpred_history;    /* global history bits (gshare, TAGE longest) */
     uint32_t btb_entries, ras_entries;
 
     /* idealisation knobs, on every model (how CPI stacks are validated) */
@@ -139,18 +139,18 @@ enum { ISSUE_HIST_MAX = 16 };
 
 typedef struct core_stats {
     uint64_t cycles;
-    uint64_t instructions; /* committed instructions (µops without UOP_CONTINUES) */
-    uint64_t uops;         /* committed µops */
+    uint64_t instructions;                    /* committed instructions (µops without UOP_CONTINUES) */
+    uint64_t uops;                            /* committed µops */
     uint64_t branches, mispredicts;           /* all control transfers */
     uint64_t cond_branches, cond_mispredicts; /* conditional branches */
     cache_stats l1i, l1d, l2, l3, itlb;
     uint64_t loads, stores, forwarded_loads, flops;
     uint64_t rob_occupancy, iq_occupancy, lq_occupancy, sq_occupancy; /* summed over cycles */
-    uint64_t issue_hist[ISSUE_HIST_MAX + 1]; /* cycles issuing k µops (k capped) */
+    uint64_t issue_hist[ISSUE_HIST_MAX + 1];                          /* cycles issuing k µops (k capped) */
     /* in-order machines (thesis Figure 5.8): occupancy distributions */
     uint64_t fetch_buffer_hist[17], issue_buffer_hist[17];
-    uint64_t pipe_issued[INORDER_MAX_PIPES];   /* µops issued to each pipe */
-    uint64_t pipe_occupancy[INORDER_MAX_PIPES]; /* summed µops in each pipe per cycle */
+    uint64_t pipe_issued[INORDER_MAX_PIPES];             /* µops issued to each pipe */
+    uint64_t pipe_occupancy[INORDER_MAX_PIPES];          /* summed µops in each pipe per cycle */
     uint64_t pipe_occupancy_hist[INORDER_MAX_PIPES][65]; /* cycles with k µops in the pipe (Figure 5.8) */
     uint64_t value_predictions, value_mispredictions;
     double seconds; /* wall time of the timed part */
@@ -161,8 +161,8 @@ typedef struct core_stats {
 typedef struct core core_t;
 
 typedef struct core_run_options {
-    uint64_t warmup;  /* µops that only train caches and predictors */
-    uint64_t max;     /* instructions to time after warm-up; 0 = to the end */
+    uint64_t warmup;            /* µops that only train caches and predictors */
+    uint64_t max;               /* instructions to time after warm-up; 0 = to the end */
     const char *progress_label; /* NULL: no progress bar */
 } core_run_options;
 

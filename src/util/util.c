@@ -77,6 +77,43 @@ void progress_finish(cs_progress *p) {
     p->enabled = false;
 }
 
+static _Noreturn void out_of_memory(size_t size) {
+    fprintf(stderr, "cyclescope: out of memory (%zu bytes)\n", size);
+    fflush(stderr);
+    _exit(125); /* EXIT_RUN_FAILED; no atexit handlers: they might allocate */
+}
+
+void *cs_malloc(size_t size) {
+    void *p = malloc(size ? size : 1);
+    if (!p) out_of_memory(size);
+    return p;
+}
+
+void *cs_calloc(size_t count, size_t size) {
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p) out_of_memory(cs_array_size(count, size));
+    return p;
+}
+
+void *cs_realloc(void *ptr, size_t size) {
+    void *p = realloc(ptr, size ? size : 1);
+    if (!p) out_of_memory(size);
+    return p;
+}
+
+char *cs_strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = cs_malloc(n);
+    memcpy(p, s, n);
+    return p;
+}
+
+size_t cs_array_size(size_t count, size_t size) {
+    size_t n;
+    if (__builtin_mul_overflow(count, size, &n)) out_of_memory(SIZE_MAX);
+    return n;
+}
+
 bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err) {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -90,9 +127,9 @@ bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err)
         return false;
     }
     size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
+    uint8_t *buf = cs_malloc(cap);
     for (;;) {
-        if (len == cap) buf = realloc(buf, cap *= 2);
+        if (len == cap) buf = cs_realloc(buf, cap *= 2);
         size_t n = fread(buf + len, 1, cap - len, f);
         len += n;
         if (n == 0) break;

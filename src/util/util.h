@@ -17,6 +17,19 @@ void cs_error_set(cs_error *err, const char *fmt, ...) __attribute__((format(pri
 /* Prefix an existing message: "<prefix>: <old message>". */
 void cs_error_prefix(cs_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The one allocation policy: these never return NULL. Out of memory is not
+ * something a run can recover from, so it ends the process with one line,
+ * "cyclescope: out of memory (N bytes)", and exit status 125 — never a crash
+ * or a half-written result (outputs are written to a temporary file and
+ * renamed). Sizes that come from input are checked against the input first,
+ * so a corrupt file is an error value, not an out-of-memory exit. */
+void *cs_malloc(size_t size);
+void *cs_calloc(size_t count, size_t size);
+void *cs_realloc(void *ptr, size_t size);
+char *cs_strdup(const char *s);
+/* count * size, or exit as out of memory when it overflows. */
+size_t cs_array_size(size_t count, size_t size);
+
 /* Monotonic wall-clock seconds. */
 double cs_now(void);
 

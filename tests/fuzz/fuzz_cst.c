@@ -115,8 +115,8 @@ static void as_stream(const unsigned char *data, size_t size) {
     for (size_t i = 0; i < n; i++) {
         const uop *p = &u[i], *q = &back[i];
         if (p->pc != q->pc || p->next_pc != q->next_pc || p->mem_addr != q->mem_addr || p->encoding != q->encoding ||
-            p->op_class != q->op_class || memcmp(p->src, q->src, 3) || p->dst != q->dst ||
-            p->mem_size != q->mem_size || p->flags != q->flags || p->fp_ops != q->fp_ops || p->value != q->value)
+            p->op_class != q->op_class || memcmp(p->src, q->src, 3) || p->dst != q->dst || p->mem_size != q->mem_size ||
+            p->flags != q->flags || p->fp_ops != q->fp_ops || p->value != q->value)
             abort(); /* the file does not give back what was written */
     }
     cst_close(r);

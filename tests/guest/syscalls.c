@@ -20,12 +20,12 @@
 #include <unistd.h>
 
 static int failures;
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
             printf("FAIL line %d: %s (errno %d)\n", __LINE__, #cond, errno); \
-            failures++;                                                    \
-        }                                                                  \
+            failures++;                                                      \
+        }                                                                    \
     } while (0)
 
 static int basic(const char *file) {
@@ -34,8 +34,8 @@ static int basic(const char *file) {
     CHECK(fd >= 0);
     char head[4] = {0};
     CHECK(read(fd, head, 4) == 4);
-    printf("head: %02x %02x %02x %02x\n", (unsigned char)head[0], (unsigned char)head[1],
-           (unsigned char)head[2], (unsigned char)head[3]);
+    printf("head: %02x %02x %02x %02x\n", (unsigned char)head[0], (unsigned char)head[1], (unsigned char)head[2],
+           (unsigned char)head[3]);
     struct stat st, st2;
     CHECK(fstat(fd, &st) == 0);
     CHECK(stat(file, &st2) == 0 && st2.st_size == st.st_size && st2.st_ino == st.st_ino);

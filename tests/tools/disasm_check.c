@@ -123,8 +123,7 @@ int main(int argc, char **argv) {
             mismatches++;
             printf("MISMATCH %" PRIx64 ": %0*x (length %u, decoded length %u)\n"
                    "  objdump: %s\n  ours:    %s\n",
-                   l.address, (int)l.hex_digits, l.encoding, expected_length, insn.length, l.text,
-                   got);
+                   l.address, (int)l.hex_digits, l.encoding, expected_length, insn.length, l.text, got);
         }
     }
     free(line);

@@ -134,8 +134,7 @@ int main(int argc, char **argv) {
      * matter of the predictors' accuracy: where the bimodal table mispredicts
      * more branches than the loop rule, the order may turn, and that is noted */
     if (p[2].cycles > p[1].cycles && p[2].mispredicts > p[1].mispredicts) {
-        printf("  note  %-34s IPC %.4f >  %-26s IPC %.4f: bimodal mispredicts %" PRIu64 " branches, loop %" PRIu64
-               "\n",
+        printf("  note  %-34s IPC %.4f >  %-26s IPC %.4f: bimodal mispredicts %" PRIu64 " branches, loop %" PRIu64 "\n",
                preds[1], ipc(&p[1]), preds[2], ipc(&p[2]), p[2].mispredicts, p[1].mispredicts);
     } else {
         order("branch predictors (§6.3)", preds[1], &p[1], preds[2], &p[2]);
@@ -172,8 +171,8 @@ int main(int argc, char **argv) {
     core_stats none1 = run("inorder1", NULL, NULL, NULL), perfect1 = run("inorder1", "bpred.type=perfect", NULL, NULL);
     order("inorder1 prediction", "inorder1 none", &none1, "inorder1 perfect", &perfect1);
 
-    printf("%s: IPC none %.4f loop %.4f bimodal %.4f perfect %.4f%s\n", argv[first], ipc(&p[0]), ipc(&p[1]),
-           ipc(&p[2]), ipc(&p[3]), failures ? "  FAILED" : "");
+    printf("%s: IPC none %.4f loop %.4f bimodal %.4f perfect %.4f%s\n", argv[first], ipc(&p[0]), ipc(&p[1]), ipc(&p[2]),
+           ipc(&p[3]), failures ? "  FAILED" : "");
     printf("%s: mispredicted branches loop %" PRIu64 " bimodal %" PRIu64 " of %" PRIu64 "\n", argv[first],
            p[1].mispredicts, p[2].mispredicts, p[2].branches);
     free(trace);

@@ -53,24 +53,46 @@ static void demo_stacks(stacks_result *s, bool fp_units) {
     s->cycles = CYCLES, s->instructions = INSTRUCTIONS, s->flops = fp_units ? 600000 : 0, s->width = WIDTH;
     const double base = (double)INSTRUCTIONS / WIDTH;
     demo_stack(&s->stage[STACK_DISPATCH],
-               (const double[COMP_COUNT]){[COMP_BASE] = base, [COMP_ICACHE_L2] = 60000, [COMP_ICACHE_L3] = 40,
-                                          [COMP_ICACHE_MEM] = 12000, [COMP_BPRED] = 390000, [COMP_DCACHE_L2] = 20000,
-                                          [COMP_DCACHE_L3] = 15000, [COMP_DCACHE_MEM] = 60000,
-                                          [COMP_LONGLAT_INT] = 30000, [COMP_LONGLAT_FP] = 10000,
-                                          [COMP_DEPEND] = 150000, [COMP_FRONTEND] = 90000});
+               (const double[COMP_COUNT]){[COMP_BASE] = base,
+                                          [COMP_ICACHE_L2] = 60000,
+                                          [COMP_ICACHE_L3] = 40,
+                                          [COMP_ICACHE_MEM] = 12000,
+                                          [COMP_BPRED] = 390000,
+                                          [COMP_DCACHE_L2] = 20000,
+                                          [COMP_DCACHE_L3] = 15000,
+                                          [COMP_DCACHE_MEM] = 60000,
+                                          [COMP_LONGLAT_INT] = 30000,
+                                          [COMP_LONGLAT_FP] = 10000,
+                                          [COMP_DEPEND] = 150000,
+                                          [COMP_FRONTEND] = 90000});
     demo_stack(&s->stage[STACK_ISSUE],
-               (const double[COMP_COUNT]){[COMP_BASE] = base, [COMP_ICACHE_L2] = 40000, [COMP_ICACHE_L3] = 30,
-                                          [COMP_ICACHE_MEM] = 9000, [COMP_BPRED] = 250000, [COMP_DCACHE_L2] = 25000,
-                                          [COMP_DCACHE_L3] = 22000, [COMP_DCACHE_MEM] = 150000,
-                                          [COMP_LONGLAT_INT] = 60000, [COMP_LONGLAT_FP] = 25000,
-                                          [COMP_DEPEND] = 110000, [COMP_NO_UNIT] = 70000, [COMP_MEM_ORDER] = 18000,
+               (const double[COMP_COUNT]){[COMP_BASE] = base,
+                                          [COMP_ICACHE_L2] = 40000,
+                                          [COMP_ICACHE_L3] = 30,
+                                          [COMP_ICACHE_MEM] = 9000,
+                                          [COMP_BPRED] = 250000,
+                                          [COMP_DCACHE_L2] = 25000,
+                                          [COMP_DCACHE_L3] = 22000,
+                                          [COMP_DCACHE_MEM] = 150000,
+                                          [COMP_LONGLAT_INT] = 60000,
+                                          [COMP_LONGLAT_FP] = 25000,
+                                          [COMP_DEPEND] = 110000,
+                                          [COMP_NO_UNIT] = 70000,
+                                          [COMP_MEM_ORDER] = 18000,
                                           [COMP_FRONTEND] = 60000});
     demo_stack(&s->stage[STACK_COMMIT],
-               (const double[COMP_COUNT]){[COMP_BASE] = base, [COMP_ICACHE_L2] = 15000, [COMP_ICACHE_L3] = 10,
-                                          [COMP_ICACHE_MEM] = 5000, [COMP_BPRED] = 110000, [COMP_DCACHE_L2] = 40000,
-                                          [COMP_DCACHE_L3] = 35000, [COMP_DCACHE_MEM] = 300000,
-                                          [COMP_LONGLAT_INT] = 50000, [COMP_LONGLAT_FP] = 30000,
-                                          [COMP_DEPEND] = 220000, [COMP_FRONTEND] = 35000});
+               (const double[COMP_COUNT]){[COMP_BASE] = base,
+                                          [COMP_ICACHE_L2] = 15000,
+                                          [COMP_ICACHE_L3] = 10,
+                                          [COMP_ICACHE_MEM] = 5000,
+                                          [COMP_BPRED] = 110000,
+                                          [COMP_DCACHE_L2] = 40000,
+                                          [COMP_DCACHE_L3] = 35000,
+                                          [COMP_DCACHE_MEM] = 300000,
+                                          [COMP_LONGLAT_INT] = 50000,
+                                          [COMP_LONGLAT_FP] = 30000,
+                                          [COMP_DEPEND] = 220000,
+                                          [COMP_FRONTEND] = 35000});
     if (!fp_units) return;
     flops_stack *f = &s->fp;
     f->units = 2, f->vector = 1, f->peak_per_cycle = 2.0 * f->units * f->vector, f->freq_ghz = 3.0;
@@ -117,15 +139,19 @@ static void demo_validation(validation_result *v, const stacks_result *s, const 
     static const int dcache[] = {COMP_DCACHE_L2, COMP_DCACHE_L3, COMP_DCACHE_MEM, -1};
     static const int bpred[] = {COMP_BPRED, -1};
     static const int alu[] = {COMP_LONGLAT_INT, COMP_LONGLAT_FP, -1};
-    static const int dcache_alu[] = {COMP_DCACHE_L2, COMP_DCACHE_L3, COMP_DCACHE_MEM, COMP_LONGLAT_INT,
-                                     COMP_LONGLAT_FP, -1};
+    static const int dcache_alu[] = {COMP_DCACHE_L2,   COMP_DCACHE_L3,  COMP_DCACHE_MEM,
+                                     COMP_LONGLAT_INT, COMP_LONGLAT_FP, -1};
     static const int bpred_dcache[] = {COMP_BPRED, COMP_DCACHE_L2, COMP_DCACHE_L3, COMP_DCACHE_MEM, -1};
-    const struct { ideal_kind kind; const int *comps; double reduction; } cases[IDEAL_COUNT] = {
-        {IDEAL_ICACHE, icache, 0.045},       /* within, below the 10% filter */
-        {IDEAL_DCACHE, dcache, 0.46},        /* above every stack (a second-order effect) */
-        {IDEAL_BPRED, bpred, 0.33},          /* within, as the paper's mcf on BDW */
-        {IDEAL_ALU, alu, -0.004},            /* slower: below every stack, and below the filter */
-        {IDEAL_DCACHE_ALU, dcache_alu, 0.55},   /* pair > sum of singles: hidden stalls */
+    const struct {
+        ideal_kind kind;
+        const int *comps;
+        double reduction;
+    } cases[IDEAL_COUNT] = {
+        {IDEAL_ICACHE, icache, 0.045},            /* within, below the 10% filter */
+        {IDEAL_DCACHE, dcache, 0.46},             /* above every stack (a second-order effect) */
+        {IDEAL_BPRED, bpred, 0.33},               /* within, as the paper's mcf on BDW */
+        {IDEAL_ALU, alu, -0.004},                 /* slower: below every stack, and below the filter */
+        {IDEAL_DCACHE_ALU, dcache_alu, 0.55},     /* pair > sum of singles: hidden stalls */
         {IDEAL_BPRED_DCACHE, bpred_dcache, 0.47}, /* pair < sum of singles: overlap */
     };
     for (int i = 0; i < IDEAL_COUNT; i++) {

@@ -52,11 +52,16 @@ static const char *const group_names[GROUP_COUNT] = {
 static int group_of(int c) {
     switch (c) {
     case COMP_BASE: return 0;
-    case COMP_ICACHE_L2: case COMP_ICACHE_L3: case COMP_ICACHE_MEM: return 1;
+    case COMP_ICACHE_L2:
+    case COMP_ICACHE_L3:
+    case COMP_ICACHE_MEM: return 1;
     case COMP_ITLB: return 2;
     case COMP_BPRED: return 3;
-    case COMP_DCACHE_L2: case COMP_DCACHE_L3: case COMP_DCACHE_MEM: return 4;
-    case COMP_LONGLAT_INT: case COMP_LONGLAT_FP: return 5;
+    case COMP_DCACHE_L2:
+    case COMP_DCACHE_L3:
+    case COMP_DCACHE_MEM: return 4;
+    case COMP_LONGLAT_INT:
+    case COMP_LONGLAT_FP: return 5;
     case COMP_DEPEND: return 6;
     case COMP_NO_UNIT: return 7;
     case COMP_MEM_ORDER: return 8;
@@ -97,9 +102,11 @@ int main(int argc, char **argv) {
         i++;
         if (!strcmp(a, "--config")) config = v;
         else if (!strcmp(a, "--set") && nsets < 16) sets[nsets++] = v;
-        else if (!strcmp(a, "--warmup")) { if (!cs_parse_count(v, &ro.warmup)) return usage("bad --warmup"); }
-        else if (!strcmp(a, "--max")) { if (!cs_parse_count(v, &ro.max)) return usage("bad --max"); }
-        else if (!strcmp(a, "--other-max")) other_max = atof(v);
+        else if (!strcmp(a, "--warmup")) {
+            if (!cs_parse_count(v, &ro.warmup)) return usage("bad --warmup");
+        } else if (!strcmp(a, "--max")) {
+            if (!cs_parse_count(v, &ro.max)) return usage("bad --max");
+        } else if (!strcmp(a, "--other-max")) other_max = atof(v);
         else if (!strcmp(a, "--expect") && nexpect < 16) expect[nexpect++] = v;
         else if (!strcmp(a, "--within") && nwithin < 8) within[nwithin++] = v;
         else return usage("unknown option");
@@ -112,8 +119,8 @@ int main(int argc, char **argv) {
     if (!uarch_config_load(&cfg, config, &err)) return usage(err.msg);
     for (int k = 0; k < nsets; k++)
         if (!uarch_config_set(&cfg, sets[k], &err)) return usage(err.msg);
-    emu_options eo = {.argc = argc - i, .argv = (const char *const *)argv + i, .envp = (const char *const *)environ,
-                      .quiet = true};
+    emu_options eo = {
+        .argc = argc - i, .argv = (const char *const *)argv + i, .envp = (const char *const *)environ, .quiet = true};
     emu_t *e = emu_create(argv[i], &eo, &err);
     if (!e) return usage(err.msg);
     uop_source *src = emu_source_create(e);

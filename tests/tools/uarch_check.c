@@ -24,14 +24,14 @@
 #include "uarch/uarch.h"
 
 typedef struct variant {
-    const char *set;  /* section.key=value, or a latency bump written "+latency.CLASS=N" */
-    int direction;    /* -1: must not be slower; +1: must not be faster */
+    const char *set; /* section.key=value, or a latency bump written "+latency.CLASS=N" */
+    int direction;   /* -1: must not be slower; +1: must not be faster */
 } variant;
 
 static const variant variants[] = {
-    {"ideal.icache=yes", -1}, {"ideal.dcache=yes", -1}, {"ideal.bpred=yes", -1}, {"ideal.alu=yes", -1},
-    {"+memory.latency=100", +1}, {"+l2.latency=10", +1}, {"+latency.int-mul=4", +1}, {"+latency.fp-add=4", +1},
-    {"+latency.load=3", +1},
+    {"ideal.icache=yes", -1},   {"ideal.dcache=yes", -1},    {"ideal.bpred=yes", -1},
+    {"ideal.alu=yes", -1},      {"+memory.latency=100", +1}, {"+l2.latency=10", +1},
+    {"+latency.int-mul=4", +1}, {"+latency.fp-add=4", +1},   {"+latency.load=3", +1},
 };
 
 static const char *config_name = "rpstacks";
@@ -101,7 +101,9 @@ int main(int argc, char **argv) {
         else break;
     }
     if (k >= argc) {
-        fprintf(stderr, "usage: uarch_check [--config NAME] [--set S.K=V]… [--tolerance PCT] [--warmup N] [--max N] PROG [ARGS…]\n");
+        fprintf(stderr,
+                "usage: uarch_check [--config NAME] [--set S.K=V]… [--tolerance PCT] [--warmup N] [--max N] PROG "
+                "[ARGS…]\n");
         return 2;
     }
     prog_argc = argc - k;
@@ -125,8 +127,10 @@ int main(int argc, char **argv) {
         bool wrong_way = variants[i].direction < 0 ? diff > 0 : diff < 0;
         bool bad = s.instructions != base.instructions || (wrong_way && fabs(pct) > tolerance);
         fprintf(stderr, "%-24s %12" PRIu64 " %12" PRIu64 " %+8.2f%%%s\n", variants[i].set, s.instructions, s.cycles,
-                pct, bad ? (variants[i].direction < 0 ? "  FAIL: slower" : "  FAIL: faster")
-                         : wrong_way ? "  (scheduling anomaly, within tolerance)" : "");
+                pct,
+                bad             ? (variants[i].direction < 0 ? "  FAIL: slower" : "  FAIL: faster")
+                    : wrong_way ? "  (scheduling anomaly, within tolerance)"
+                                : "");
         failures += bad;
     }
     return failures ? 1 : 0;

@@ -16,11 +16,33 @@
 
 /* register numbers by ABI name, for readable expectations */
 enum {
-    ZERO = 0, RA = 1, SP = 2, GP = 3, T0 = 5, S0 = 8, S1 = 9, A0 = 10, A1 = 11, A2 = 12,
-    A3 = 13, A4 = 14, A5 = 15, S11 = 27, T6 = 31,
+    ZERO = 0,
+    RA = 1,
+    SP = 2,
+    GP = 3,
+    T0 = 5,
+    S0 = 8,
+    S1 = 9,
+    A0 = 10,
+    A1 = 11,
+    A2 = 12,
+    A3 = 13,
+    A4 = 14,
+    A5 = 15,
+    S11 = 27,
+    T6 = 31,
     /* FP registers as field values (not the unified numbering) */
-    FT0 = 0, FT1 = 1, FT2 = 2, FS1 = 9, FA0 = 10, FA1 = 11, FA2 = 12, FA3 = 13, FA5 = 15,
-    FS11 = 27, FT11 = 31
+    FT0 = 0,
+    FT1 = 1,
+    FT2 = 2,
+    FS1 = 9,
+    FA0 = 10,
+    FA1 = 11,
+    FA2 = 12,
+    FA3 = 13,
+    FA5 = 15,
+    FS11 = 27,
+    FT11 = 31
 };
 
 typedef struct decode_case {
@@ -33,8 +55,10 @@ typedef struct decode_case {
     op_class cls;
 } decode_case;
 
-#define C16(txt, raw, op, rd, rs1, rs2, imm, cls) {txt, raw, ISA_OP_##op, 2, rd, rs1, rs2, imm, cls}
-#define C32(txt, raw, op, rd, rs1, rs2, imm, cls) {txt, raw, ISA_OP_##op, 4, rd, rs1, rs2, imm, cls}
+#define C16(txt, raw, op, rd, rs1, rs2, imm, cls) \
+    { txt, raw, ISA_OP_##op, 2, rd, rs1, rs2, imm, cls }
+#define C32(txt, raw, op, rd, rs1, rs2, imm, cls) \
+    { txt, raw, ISA_OP_##op, 4, rd, rs1, rs2, imm, cls }
 
 static const decode_case cases[] = {
     /* ---- every compressed form, as the instruction it expands to ---- */
@@ -119,8 +143,7 @@ static const decode_case cases[] = {
     C32("mulhsu a0,a1,a2", 0x02c5a533, MULHSU, A0, A1, A2, 0, OPC_INT_MUL),
     C32("remuw a0,a1,a2", 0x02c5f53b, REMUW, A0, A1, A2, 0, OPC_INT_DIV),
     C32("csrrw a0,fcsr,a1", 0x00359573, CSRRW, A0, A1, 0, ISA_CSR_FCSR, OPC_SYSTEM),
-    C32("csrrwi a0,frm,3 (rs1 field is the immediate)", 0x0021d573, CSRRWI, A0, 3, 0, ISA_CSR_FRM,
-        OPC_SYSTEM),
+    C32("csrrwi a0,frm,3 (rs1 field is the immediate)", 0x0021d573, CSRRWI, A0, 3, 0, ISA_CSR_FRM, OPC_SYSTEM),
     C32("rdcycle a0", 0xc0002573, CSRRS, A0, ZERO, 0, ISA_CSR_CYCLE, OPC_SYSTEM),
     C32("amoadd.d.aqrl a0,a1,(a2)", 0x06b6352f, AMOADD_D, A0, A2, A1, 0, OPC_ATOMIC),
     C32("lr.w.aq a0,(a1)", 0x1405a52f, LR_W, A0, A1, 0, 0, OPC_ATOMIC),
@@ -142,12 +165,11 @@ static void test_decode_table(void **state) {
         const decode_case *c = &cases[i];
         isa_insn d;
         bool ok = isa_decode(c->raw, &d);
-        if (!ok || d.op != c->op || d.length != c->length || d.rd != c->rd || d.rs1 != c->rs1 ||
-            d.rs2 != c->rs2 || d.imm != c->imm || d.op_class != c->cls ||
-            d.raw != (c->length == 2 ? (c->raw & 0xffff) : c->raw)) {
-            print_error("%s (0x%08x): ok=%d op=%s length=%u rd=%u rs1=%u rs2=%u imm=%lld class=%s\n",
-                        c->text, c->raw, ok, isa_op_name((isa_op)d.op), d.length, d.rd, d.rs1,
-                        d.rs2, (long long)d.imm, isa_class_name((op_class)d.op_class));
+        if (!ok || d.op != c->op || d.length != c->length || d.rd != c->rd || d.rs1 != c->rs1 || d.rs2 != c->rs2 ||
+            d.imm != c->imm || d.op_class != c->cls || d.raw != (c->length == 2 ? (c->raw & 0xffff) : c->raw)) {
+            print_error("%s (0x%08x): ok=%d op=%s length=%u rd=%u rs1=%u rs2=%u imm=%lld class=%s\n", c->text, c->raw,
+                        ok, isa_op_name((isa_op)d.op), d.length, d.rd, d.rs1, d.rs2, (long long)d.imm,
+                        isa_class_name((op_class)d.op_class));
             fail();
         }
     }
@@ -219,8 +241,7 @@ static void test_decode_rejects(void **state) {
         memset(&d, 0x5a, sizeof d);
         bool ok = isa_decode(rejected[i].raw, &d);
         if (ok || d.op != ISA_OP_ILLEGAL) {
-            print_error("%s (0x%08x) decoded as %s\n", rejected[i].text, rejected[i].raw,
-                        isa_op_name((isa_op)d.op));
+            print_error("%s (0x%08x) decoded as %s\n", rejected[i].text, rejected[i].raw, isa_op_name((isa_op)d.op));
             fail();
         }
     }
@@ -233,8 +254,8 @@ static void assert_regs(uint32_t raw, uint8_t s0, uint8_t s1, uint8_t s2, uint8_
     memset(&r, 0x77, sizeof r);
     isa_regs_of(&d, &r);
     if (r.src[0] != s0 || r.src[1] != s1 || r.src[2] != s2 || r.dst != dst) {
-        print_error("0x%08x (%s): src %u %u %u dst %u, expected %u %u %u dst %u\n", raw,
-                    isa_op_name((isa_op)d.op), r.src[0], r.src[1], r.src[2], r.dst, s0, s1, s2, dst);
+        print_error("0x%08x (%s): src %u %u %u dst %u, expected %u %u %u dst %u\n", raw, isa_op_name((isa_op)d.op),
+                    r.src[0], r.src[1], r.src[2], r.dst, s0, s1, s2, dst);
         fail();
     }
 }
@@ -243,26 +264,26 @@ static void assert_regs(uint32_t raw, uint8_t s0, uint8_t s1, uint8_t s2, uint8_
 
 static void test_regs_of(void **state) {
     (void)state;
-    assert_regs(0x00c58533, A1, A2, 0, A0);          /* add a0,a1,a2 */
-    assert_regs(0x00b00533, A1, 0, 0, A0);           /* add a0,zero,a1: x0 dropped, packed */
-    assert_regs(0x00058533, A1, 0, 0, A0);           /* add a0,a1,zero */
-    assert_regs(0x00150013, A0, 0, 0, 0);            /* addi zero,a0,1: no destination */
-    assert_regs(0xfea13c23, SP, A0, 0, 0);           /* sd a0,-8(sp) */
-    assert_regs(0x7fb1bc27, GP, F(FS11), 0, 0);      /* fsd fs11,2040(gp) */
-    assert_regs(0xffc52507, A0, 0, 0, F(FA0));       /* flw fa0,-4(a0) */
+    assert_regs(0x00c58533, A1, A2, 0, A0);                  /* add a0,a1,a2 */
+    assert_regs(0x00b00533, A1, 0, 0, A0);                   /* add a0,zero,a1: x0 dropped, packed */
+    assert_regs(0x00058533, A1, 0, 0, A0);                   /* add a0,a1,zero */
+    assert_regs(0x00150013, A0, 0, 0, 0);                    /* addi zero,a0,1: no destination */
+    assert_regs(0xfea13c23, SP, A0, 0, 0);                   /* sd a0,-8(sp) */
+    assert_regs(0x7fb1bc27, GP, F(FS11), 0, 0);              /* fsd fs11,2040(gp) */
+    assert_regs(0xffc52507, A0, 0, 0, F(FA0));               /* flw fa0,-4(a0) */
     assert_regs(0x6ac59543, F(FA1), F(FA2), F(FA3), F(FA0)); /* fmadd.d */
-    assert_regs(0xc2051553, F(FA0), 0, 0, A0);       /* fcvt.w.d a0,fa0 */
-    assert_regs(0xf2000053, 0, 0, 0, F(FT0));        /* fmv.d.x ft0,zero: f0 is a register */
-    assert_regs(0x0021d573, 0, 0, 0, A0);            /* csrrwi: the immediate is no register */
-    assert_regs(0x00359573, A1, 0, 0, A0);           /* csrrw a0,fcsr,a1 */
-    assert_regs(0x00b00063, A1, 0, 0, 0);            /* beq zero,a1 */
-    assert_regs(0x06b6352f, A2, A1, 0, A0);          /* amoadd.d: address first, then data */
-    assert_regs(0x001000ef, 0, 0, 0, RA);            /* jal ra */
-    assert_regs(0x80000537, 0, 0, 0, A0);            /* lui */
-    assert_regs(0x00000073, 0, 0, 0, 0);             /* ecall */
-    assert_regs(0x917e, SP, T6, 0, SP);              /* c.add sp,t6 */
-    assert_regs(0x8f86, RA, 0, 0, T6);               /* c.mv t6,ra */
-    assert_regs(0xbfee, SP, F(FS11), 0, 0);          /* c.fsdsp fs11,504(sp) */
+    assert_regs(0xc2051553, F(FA0), 0, 0, A0);               /* fcvt.w.d a0,fa0 */
+    assert_regs(0xf2000053, 0, 0, 0, F(FT0));                /* fmv.d.x ft0,zero: f0 is a register */
+    assert_regs(0x0021d573, 0, 0, 0, A0);                    /* csrrwi: the immediate is no register */
+    assert_regs(0x00359573, A1, 0, 0, A0);                   /* csrrw a0,fcsr,a1 */
+    assert_regs(0x00b00063, A1, 0, 0, 0);                    /* beq zero,a1 */
+    assert_regs(0x06b6352f, A2, A1, 0, A0);                  /* amoadd.d: address first, then data */
+    assert_regs(0x001000ef, 0, 0, 0, RA);                    /* jal ra */
+    assert_regs(0x80000537, 0, 0, 0, A0);                    /* lui */
+    assert_regs(0x00000073, 0, 0, 0, 0);                     /* ecall */
+    assert_regs(0x917e, SP, T6, 0, SP);                      /* c.add sp,t6 */
+    assert_regs(0x8f86, RA, 0, 0, T6);                       /* c.mv t6,ra */
+    assert_regs(0xbfee, SP, F(FS11), 0, 0);                  /* c.fsdsp fs11,504(sp) */
 }
 
 static void test_names_and_info(void **state) {
@@ -320,9 +341,9 @@ static void test_disasm_buffer(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_decode_table),      cmocka_unit_test(test_decode_special_fields),
-        cmocka_unit_test(test_decode_rejects),    cmocka_unit_test(test_regs_of),
-        cmocka_unit_test(test_names_and_info),    cmocka_unit_test(test_disasm_buffer),
+        cmocka_unit_test(test_decode_table),   cmocka_unit_test(test_decode_special_fields),
+        cmocka_unit_test(test_decode_rejects), cmocka_unit_test(test_regs_of),
+        cmocka_unit_test(test_names_and_info), cmocka_unit_test(test_disasm_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

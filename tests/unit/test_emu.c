@@ -34,14 +34,14 @@ static void test_uop_values(void **state) {
     uop u[32];
     assert_int_equal(emu_run_uops(e, u, 32), 18);
     for (int i = 0; i < 18; i++) assert_int_equal(!!(u[i].flags & UOP_HAS_VALUE), u[i].dst != 0);
-    uint64_t slot = u[3].mem_addr; /* data + 8 */
-    assert_int_equal(u[0].value, 5);                              /* li a0,5 */
-    assert_int_equal(u[2].value, uop_fold_value(slot - 8));       /* lla a1,data */
-    assert_int_equal(u[4].value, 5);                              /* ld a2 = the 5 stored */
-    assert_int_equal(u[9].value, uop_fold_value(u[9].pc + 4));    /* jal ra: the return address */
-    assert_int_equal(u[7].value, 0);                              /* fadd.d 0.0 + 0.0 */
-    assert_int_equal(u[13].value, 1);                             /* c.addi a3 (0 loaded) + 1 */
-    assert_int_equal(u[14].value, 0);                             /* amoadd.w: the old word */
+    uint64_t slot = u[3].mem_addr;                             /* data + 8 */
+    assert_int_equal(u[0].value, 5);                           /* li a0,5 */
+    assert_int_equal(u[2].value, uop_fold_value(slot - 8));    /* lla a1,data */
+    assert_int_equal(u[4].value, 5);                           /* ld a2 = the 5 stored */
+    assert_int_equal(u[9].value, uop_fold_value(u[9].pc + 4)); /* jal ra: the return address */
+    assert_int_equal(u[7].value, 0);                           /* fadd.d 0.0 + 0.0 */
+    assert_int_equal(u[13].value, 1);                          /* c.addi a3 (0 loaded) + 1 */
+    assert_int_equal(u[14].value, 0);                          /* amoadd.w: the old word */
     assert_int_equal(uop_fold_value(0x123456789abcdef0ull), 0x12345678u ^ 0x9abcdef0u);
     emu_destroy(e);
 }

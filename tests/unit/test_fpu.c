@@ -4,6 +4,8 @@
  * the comment on each row gives the reasoning. Flags: NX=1 UF=2 OF=4 DZ=8
  * NV=16. Rounding modes: RNE=0 RTZ=1 RDN=2 RUP=3 RMM=4.
  */
+/* Hand-aligned tables: */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -847,3 +849,4 @@ int main(void) {
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
+/* clang-format on */

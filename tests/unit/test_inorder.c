@@ -32,7 +32,7 @@ typedef struct recorder {
     uint64_t next_cycle;           /* views must cover every cycle exactly once */
     uint64_t stage_n[STAGE_COUNT]; /* µops each stage processed */
     uint64_t end_cycles, end_insns;
-    char problem[256];             /* first inconsistency seen */
+    char problem[256]; /* first inconsistency seen */
 } recorder;
 
 static void rec_begin(void *ctx, const probe_run_info *info) { ((recorder *)ctx)->info = *info; }
@@ -91,8 +91,7 @@ static void check_probes(const recorder *r, const core_stats *s, size_t n) {
         if (!(t->fetch <= t->icache_done && t->icache_done < t->dispatch && t->dispatch < t->issue &&
               t->ready <= t->issue && t->issue < t->complete && t->complete <= t->commit && t->commit < s->cycles))
             fail_msg("µop %zu: fetch %llu icache %llu dispatch %llu ready %llu issue %llu complete %llu commit %llu",
-                     i + 1,
-                     (unsigned long long)t->fetch, (unsigned long long)t->icache_done,
+                     i + 1, (unsigned long long)t->fetch, (unsigned long long)t->icache_done,
                      (unsigned long long)t->dispatch, (unsigned long long)t->ready, (unsigned long long)t->issue,
                      (unsigned long long)t->complete, (unsigned long long)t->commit);
         if (i && t->commit < r->t[i - 1].commit) fail_msg("µop %zu commits before µop %zu", i + 1, i);
@@ -249,7 +248,10 @@ static void pipe_string(const recorder *r, const int *ids, uint64_t c, bool (*mi
     }
 }
 
-static bool any_uop(const uop *u) { (void)u; return true; }
+static bool any_uop(const uop *u) {
+    (void)u;
+    return true;
+}
 static bool int_pipe(const uop *u) { return !(u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)); }
 static bool mem_pipe(const uop *u) { return (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) != 0; }
 static bool fp_pipe(const uop *u) { return u->op_class >= OPC_FP_ADD && u->op_class <= OPC_FP_MISC; }
@@ -272,23 +274,23 @@ static const struct {
     const char *xp;
     int y0, s0, y1, s1;
 } table_3_2[20] = {
-    {1, 0, -1, 6, "01", 0, 1, 1, 0}, /* 0 */
+    {1, 0, -1, 6, "01", 0, 1, 1, 0},  /* 0 */
     {-1, 1, 0, -1, "10", 1, 0, 0, 1}, /* 1 */
     {-1, 1, -1, 0, "01", 1, 0, 0, 1}, /* 2 */
     {4, -1, 1, -1, "10", 0, 1, 0, 4}, /* 3 */
-    {5, 4, -1, 1, "01", 0, 1, 0, 4}, /* 4 */
-    {6, 5, 4, -1, "10", 0, 4, 1, 0}, /* 5 */
-    {-1, 6, 5, 4, "11", 1, 0, 0, 1}, /* 6 */
+    {5, 4, -1, 1, "01", 0, 1, 0, 4},  /* 4 */
+    {6, 5, 4, -1, "10", 0, 4, 1, 0},  /* 5 */
+    {-1, 6, 5, 4, "11", 1, 0, 0, 1},  /* 6 */
     {-1, 6, -1, 5, "01", 1, 0, 0, 1}, /* 7 */
     {0, -1, 6, -1, "10", 0, 1, 1, 0}, /* 8 */
-    {1, 0, -1, 6, "01", 0, 1, 1, 0}, /* 9 */
+    {1, 0, -1, 6, "01", 0, 1, 1, 0},  /* 9 */
     {-1, 1, 0, -1, "10", 1, 0, 0, 1}, /* 10 */
     {-1, 1, -1, 0, "01", 1, 0, 0, 1}, /* 11 */
     {2, -1, 1, -1, "10", 0, 1, 1, 5}, /* 12 */
-    {3, 2, -1, 1, "01", 0, 1, 1, 5}, /* 13 */
+    {3, 2, -1, 1, "01", 0, 1, 1, 5},  /* 13 */
     {-1, 3, 2, -1, "10", 1, 5, 0, 5}, /* 14 */
-    {5, -1, 3, 2, "11", 0, 5, 1, 0}, /* 15 */
-    {6, 5, -1, 3, "01", 0, 5, 1, 0}, /* 16 */
+    {5, -1, 3, 2, "11", 0, 5, 1, 0},  /* 15 */
+    {6, 5, -1, 3, "01", 0, 5, 1, 0},  /* 16 */
     {-1, 6, 5, -1, "10", 1, 0, 0, 1}, /* 17 */
     {-1, 6, -1, 5, "01", 1, 0, 0, 1}, /* 18 */
     {0, -1, 6, -1, "10", 0, 1, 1, 0}, /* 19 */
@@ -558,7 +560,11 @@ static void ideal3(uarch_config *c) {
 static void test_chains_per_pipe(void **state) {
     (void)state;
     uop *u = calloc(N, sizeof *u);
-    static const struct { op_class cls; uint8_t reg; double cpi; } rows[] = {
+    static const struct {
+        op_class cls;
+        uint8_t reg;
+        double cpi;
+    } rows[] = {
         {OPC_INT_ALU, 5, 1}, {OPC_INT_MUL, 5, 1}, {OPC_FP_ADD, 33, 5}, {OPC_FP_FMA, 33, 5}, {OPC_LOAD, 5, 2},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
@@ -612,7 +618,12 @@ static void test_fp_depth_sweep(void **state) {
 static void test_independent_throughput(void **state) {
     (void)state;
     uop *u = calloc(N, sizeof *u);
-    static const struct { const char *what; op_class cls[3]; int kinds; double ipc; } rows[] = {
+    static const struct {
+        const char *what;
+        op_class cls[3];
+        int kinds;
+        double ipc;
+    } rows[] = {
         {"integer only", {OPC_INT_ALU}, 1, 1},
         {"integer and FP", {OPC_INT_ALU, OPC_FP_ADD}, 2, 2},
         {"integer, FP, memory", {OPC_INT_ALU, OPC_FP_ADD, OPC_LOAD}, 3, 2},
@@ -669,9 +680,12 @@ static void test_branch_bubble(void **state) {
             u[i].next_pc = u[i].pc + 8;
         }
     }
-    static const struct { const char *cfg, *bp; double cpi; } rows[] = {
-        {"inorder1", "none", 1.25},    {"inorder1", "perfect", 1},    {"inorder3", "none", 1.25},
-        {"inorder3", "static", 1.25},  {"inorder3", "bimodal", 1},    {"inorder3", "perfect", 1},
+    static const struct {
+        const char *cfg, *bp;
+        double cpi;
+    } rows[] = {
+        {"inorder1", "none", 1.25},   {"inorder1", "perfect", 1}, {"inorder3", "none", 1.25},
+        {"inorder3", "static", 1.25}, {"inorder3", "bimodal", 1}, {"inorder3", "perfect", 1},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         uarch_config c;
@@ -736,7 +750,10 @@ static void test_dcache_miss_cost(void **state) {
         u[i] = mk(i, OPC_LOAD, 5, 5, 0);
         u[i].mem_addr = 0x4000000 + 64 * (uint64_t)i; /* a new line every time */
     }
-    static const struct { const char *stage; int lat; } rows[] = {{"1", 4}, {"1", 9}, {"2", 4}};
+    static const struct {
+        const char *stage;
+        int lat;
+    } rows[] = {{"1", 4}, {"1", 9}, {"2", 4}};
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         uarch_config c;
         load(&c, "inorder3");
@@ -799,7 +816,12 @@ static void test_value_prediction(void **state) {
     assert_non_null(strstr(err.msg, "pc 0x10000 writes a register but carries no result value"));
     core_destroy(core);
 
-    static const struct { bool vp; uint64_t period; double cpi; uint64_t mispredicted_per; } rows[] = {
+    static const struct {
+        bool vp;
+        uint64_t period;
+        double cpi;
+        uint64_t mispredicted_per;
+    } rows[] = {
         /* no value prediction: the chain runs at the FP pipe's depth */
         {false, 0, 5, 0},
         /* always the same value: every result predicted right; a reader issues the cycle after its writer */
@@ -823,8 +845,7 @@ static void test_value_prediction(void **state) {
         assert_near(cpi(&s), rows[k].cpi, 0.01, what);
         if (rows[k].mispredicted_per)
             assert_true(llabs((long long)s.value_mispredictions - (long long)(N / rows[k].mispredicted_per)) <= 2);
-        else
-            assert_int_equal(s.value_mispredictions, 0);
+        else assert_int_equal(s.value_mispredictions, 0);
     }
     free(u);
 }
@@ -867,12 +888,18 @@ static void test_distributions(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_3_2_one_pipe),  cmocka_unit_test(test_table_4_1_three_pipe),
-        cmocka_unit_test(test_aliasing_seven_cycles), cmocka_unit_test(test_chains_per_pipe),
-        cmocka_unit_test(test_fp_depth_sweep),      cmocka_unit_test(test_independent_throughput),
-        cmocka_unit_test(test_waw_stalls),          cmocka_unit_test(test_branch_bubble),
-        cmocka_unit_test(test_icache_miss_cost),    cmocka_unit_test(test_dcache_miss_cost),
-        cmocka_unit_test(test_value_prediction),    cmocka_unit_test(test_distributions),
+        cmocka_unit_test(test_table_3_2_one_pipe),
+        cmocka_unit_test(test_table_4_1_three_pipe),
+        cmocka_unit_test(test_aliasing_seven_cycles),
+        cmocka_unit_test(test_chains_per_pipe),
+        cmocka_unit_test(test_fp_depth_sweep),
+        cmocka_unit_test(test_independent_throughput),
+        cmocka_unit_test(test_waw_stalls),
+        cmocka_unit_test(test_branch_bubble),
+        cmocka_unit_test(test_icache_miss_cost),
+        cmocka_unit_test(test_dcache_miss_cost),
+        cmocka_unit_test(test_value_prediction),
+        cmocka_unit_test(test_distributions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

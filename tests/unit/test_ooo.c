@@ -48,8 +48,7 @@ static core_stats run(const uarch_config *cfg, uop *uops, size_t n) {
 static double cpi(const core_stats *s) { return (double)s->cycles / (double)s->instructions; }
 
 static void assert_near(double got, double want, double tolerance, const char *what) {
-    if (fabs(got - want) > tolerance)
-        fail_msg("%s: got %.4f, want %.4f ± %.4f", what, got, want, tolerance);
+    if (fabs(got - want) > tolerance) fail_msg("%s: got %.4f, want %.4f ± %.4f", what, got, want, tolerance);
 }
 
 /* A serial chain of adds has CPI = the ALU latency. */
@@ -72,7 +71,10 @@ static void test_add_chain(void **state) {
 /* Independent adds reach IPC = min(widths, ALU count). */
 static void test_independent_adds(void **state) {
     (void)state;
-    static const struct { unsigned width, alus; double ipc; } rows[] = {
+    static const struct {
+        unsigned width, alus;
+        double ipc;
+    } rows[] = {
         {4, 1, 1}, {4, 2, 2}, {4, 3, 3}, {4, 4, 4}, {1, 4, 1}, {2, 4, 2}, {3, 4, 3}, {8, 6, 6},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
@@ -273,8 +275,11 @@ static void test_skip_is_exact(void **state) {
         uop *u = stream();
         for (size_t i = 0; i < N; i++) {
             int kind = (int)(i * 7 % 5);
-            u[i] = at(i, kind == 0 ? OPC_LOAD : kind == 1 ? OPC_INT_MUL : OPC_INT_ALU, (uint8_t)(1 + i % 13),
-                      (uint8_t)(1 + (i + 3) % 13), 0);
+            u[i] = at(i,
+                      kind == 0       ? OPC_LOAD
+                          : kind == 1 ? OPC_INT_MUL
+                                      : OPC_INT_ALU,
+                      (uint8_t)(1 + i % 13), (uint8_t)(1 + (i + 3) % 13), 0);
             if (kind == 0) {
                 u[i].flags = UOP_MEM_READ;
                 u[i].mem_size = 8;
@@ -305,9 +310,9 @@ static void test_skip_is_exact(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_add_chain),         cmocka_unit_test(test_independent_adds),
-        cmocka_unit_test(test_mul_chain),         cmocka_unit_test(test_divider_occupancy),
-        cmocka_unit_test(test_pointer_chase),     cmocka_unit_test(test_mispredict_cost),
+        cmocka_unit_test(test_add_chain),          cmocka_unit_test(test_independent_adds),
+        cmocka_unit_test(test_mul_chain),          cmocka_unit_test(test_divider_occupancy),
+        cmocka_unit_test(test_pointer_chase),      cmocka_unit_test(test_mispredict_cost),
         cmocka_unit_test(test_memory_parallelism), cmocka_unit_test(test_store_forwarding),
         cmocka_unit_test(test_skip_is_exact),
     };

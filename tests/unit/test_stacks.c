@@ -90,11 +90,17 @@ static void test_base_and_frontend(void **state) {
     feed(&(cycle_view){0, 1, {{0}, sv(4, 4, 0, NONE), sv(4, 4, 0, NONE), sv(4, 4, 0, NONE)}, {0}, 0, 0, 0, 0});
     /* dispatch 1 of 4, the frontend empty after an I-cache miss served by L3;
      * issue 2 with an empty queue after a mispredict; commit 0, ROB empty, the pipeline draining */
-    cycle_view v = {1, 1, {{0},
-                           sv(1, 4, STALL_FRONTEND_EMPTY, cause(CAUSE_ICACHE, LEVEL_L3, 0, 0, 0, 0)),
-                           sv(2, 4, STALL_IQ_EMPTY, cause(CAUSE_BPRED, 0, 0, OPC_BRANCH, 0, 7)),
-                           sv(0, 4, STALL_ROB_EMPTY, cause(CAUSE_TRACE_END, 0, 0, 0, 0, 0))},
-                    {0}, 0, 0, 0, 0};
+    cycle_view v = {1,
+                    1,
+                    {{0},
+                     sv(1, 4, STALL_FRONTEND_EMPTY, cause(CAUSE_ICACHE, LEVEL_L3, 0, 0, 0, 0)),
+                     sv(2, 4, STALL_IQ_EMPTY, cause(CAUSE_BPRED, 0, 0, OPC_BRANCH, 0, 7)),
+                     sv(0, 4, STALL_ROB_EMPTY, cause(CAUSE_TRACE_END, 0, 0, 0, 0, 0))},
+                    {0},
+                    0,
+                    0,
+                    0,
+                    0};
     feed(&v);
     const stacks_result *r = finish();
     assert_int_equal(r->width, 4);
@@ -252,7 +258,8 @@ static void test_flops(void **state) {
     v.fp = (fp_view){2, 0, 0, 0, true, cause(CAUSE_UOP, 0, UOPST_READY, OPC_FP_DIV, 20, 5)}; /* ready, not issued */
     v.repeat = 1;
     feed(&v);
-    v.fp = (fp_view){2, 0, 0, 0, true, cause(CAUSE_UOP, 0, UOPST_READY, OPC_LOAD, 5, 6)}; /* waits on a load not yet issued */
+    v.fp = (fp_view){2, 0,    0,
+                     0, true, cause(CAUSE_UOP, 0, UOPST_READY, OPC_LOAD, 5, 6)}; /* waits on a load not yet issued */
     feed(&v);
     const stacks_result *r = finish();
     const double *f = r->fp.cycles;
@@ -344,11 +351,11 @@ static void test_evaluate(void **state) {
         base.stage[s].cycles[COMP_LONGLAT_FP] = 20;
     }
     double cpi[IDEAL_COUNT];
-    cpi[IDEAL_ICACHE] = 2.0;          /* reduction 0, predicted 0: within */
-    cpi[IDEAL_DCACHE] = 2.0 - 0.9;    /* above the range [0.1, 0.6]: error 0.3 */
-    cpi[IDEAL_BPRED] = 2.0 - 0.6;     /* within [0.3, 0.8] */
-    cpi[IDEAL_ALU] = 2.0 - 0.02;      /* below 0.05: error 0.03, not relevant (< 10%) */
-    cpi[IDEAL_DCACHE_ALU] = 2.0 - 1.2; /* > 0.9 + 0.02: hidden stalls */
+    cpi[IDEAL_ICACHE] = 2.0;             /* reduction 0, predicted 0: within */
+    cpi[IDEAL_DCACHE] = 2.0 - 0.9;       /* above the range [0.1, 0.6]: error 0.3 */
+    cpi[IDEAL_BPRED] = 2.0 - 0.6;        /* within [0.3, 0.8] */
+    cpi[IDEAL_ALU] = 2.0 - 0.02;         /* below 0.05: error 0.03, not relevant (< 10%) */
+    cpi[IDEAL_DCACHE_ALU] = 2.0 - 1.2;   /* > 0.9 + 0.02: hidden stalls */
     cpi[IDEAL_BPRED_DCACHE] = 2.0 - 1.0; /* < 0.6 + 0.9: overlap */
     validation_result v;
     memset(&v, 0, sizeof v);

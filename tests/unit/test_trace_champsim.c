@@ -40,9 +40,13 @@ static champsim_branch classify(const champsim_record *r, bool cloudsuite) {
 
 static void test_record_layout(void **state) {
     (void)state;
-    champsim_record r = {.ip = 0x1122334455667788ull, .is_branch = 1, .branch_taken = 1,
-                         .dst_regs = {0xd0, 0xd1, 0xd2, 0xd3}, .src_regs = {0xa0, 0xa1, 0xa2, 0xa3},
-                         .dst_mem = {0x1000, 0x2000, 0x3000, 0x4000}, .src_mem = {0x5000, 0x6000, 0x7000, 0x8000},
+    champsim_record r = {.ip = 0x1122334455667788ull,
+                         .is_branch = 1,
+                         .branch_taken = 1,
+                         .dst_regs = {0xd0, 0xd1, 0xd2, 0xd3},
+                         .src_regs = {0xa0, 0xa1, 0xa2, 0xa3},
+                         .dst_mem = {0x1000, 0x2000, 0x3000, 0x4000},
+                         .src_mem = {0x5000, 0x6000, 0x7000, 0x8000},
                          .asid = {3, 4}};
     uint8_t b[96];
     /* input_instr: ip 0, is_branch 8, taken 9, dst regs 10, src regs 12, dst mem 16, src mem 32 */
@@ -131,7 +135,8 @@ typedef struct export_case {
     champsim_branch want;
 } export_case;
 
-#define CTL(cls, s0, s1, d, taken) {.pc = 0x1000, .next_pc = 0x2000, .op_class = cls, .src = {s0, s1}, .dst = d, .flags = taken}
+#define CTL(cls, s0, s1, d, taken) \
+    { .pc = 0x1000, .next_pc = 0x2000, .op_class = cls, .src = {s0, s1}, .dst = d, .flags = taken }
 
 static void test_export_branch_kinds(void **state) {
     (void)state;
@@ -198,8 +203,8 @@ static void test_import_split(void **state) {
     cs_error err;
 
     /* add [rbx],rax: reads and writes memory and flags: a load µop, then a store µop */
-    champsim_record r = {.ip = 0x400000, .dst_regs = {FLAGS}, .src_regs = {RBX, RAX}, .src_mem = {0x7000},
-                         .dst_mem = {0x7000}};
+    champsim_record r = {
+        .ip = 0x400000, .dst_regs = {FLAGS}, .src_regs = {RBX, RAX}, .src_mem = {0x7000}, .dst_mem = {0x7000}};
     int n = champsim_record_to_uops(&r, 0x400003, &opt, u, &err);
     assert_int_equal(n, 2);
     assert_int_equal(u[0].op_class, OPC_LOAD);
@@ -215,8 +220,12 @@ static void test_import_split(void **state) {
     assert_int_equal(u[1].next_pc, 0x400003);
 
     /* call rel32: a call (taken; ip dropped, sp kept) and the push of the return address */
-    r = (champsim_record){.ip = 0x400010, .is_branch = 1, .branch_taken = 0, .dst_regs = {SP, IP},
-                          .src_regs = {SP, IP}, .dst_mem = {0x7ff8}};
+    r = (champsim_record){.ip = 0x400010,
+                          .is_branch = 1,
+                          .branch_taken = 0,
+                          .dst_regs = {SP, IP},
+                          .src_regs = {SP, IP},
+                          .dst_mem = {0x7ff8}};
     n = champsim_record_to_uops(&r, 0x500000, &opt, u, &err);
     assert_int_equal(n, 2);
     assert_int_equal(u[0].op_class, OPC_CALL);
@@ -237,8 +246,8 @@ static void test_import_split(void **state) {
     assert_int_equal(u[0].flags, 0);
     assert_int_equal(u[0].src[0], FLAGS);
     /* an "other" branch keeps the trace's direction and becomes a conditional branch */
-    r = (champsim_record){.ip = 0x400030, .is_branch = 1, .branch_taken = 1, .dst_regs = {SP, IP},
-                          .src_regs = {IP, FLAGS}};
+    r = (champsim_record){
+        .ip = 0x400030, .is_branch = 1, .branch_taken = 1, .dst_regs = {SP, IP}, .src_regs = {IP, FLAGS}};
     n = champsim_record_to_uops(&r, 0x400100, &opt, u, &err);
     assert_int_equal(u[0].op_class, OPC_BRANCH);
     assert_int_equal(u[0].flags, UOP_TAKEN);
@@ -250,8 +259,11 @@ static void test_import_split(void **state) {
     assert_int_equal(u[0].flags, 0);
 
     /* four loads, two stores, four sources, two destinations: 6 µops */
-    r = (champsim_record){.ip = 0x400050, .dst_regs = {RAX, RBX}, .src_regs = {RAX, RBX, RCX, 60},
-                          .src_mem = {0x100, 0x200, 0x300, 0x400}, .dst_mem = {0x500, 0x600}};
+    r = (champsim_record){.ip = 0x400050,
+                          .dst_regs = {RAX, RBX},
+                          .src_regs = {RAX, RBX, RCX, 60},
+                          .src_mem = {0x100, 0x200, 0x300, 0x400},
+                          .dst_mem = {0x500, 0x600}};
     n = champsim_record_to_uops(&r, 0x400058, &opt, u, &err);
     assert_int_equal(n, 6);
     for (int i = 0; i < 4; i++) assert_int_equal(u[i].mem_addr, 0x100 * (i + 1));
@@ -304,7 +316,8 @@ static uop *riscv_like_stream(size_t n) {
         switch (x->op_class) {
         case OPC_LOAD: x->flags = UOP_MEM_READ; break;
         case OPC_STORE: x->flags = UOP_MEM_WRITE, x->dst = 0; break;
-        case OPC_ATOMIC: x->flags = (r >> 44 & 1) ? UOP_MEM_READ | UOP_MEM_WRITE : (r >> 45 & 1) ? UOP_MEM_WRITE : 0;
+        case OPC_ATOMIC:
+            x->flags = (r >> 44 & 1) ? UOP_MEM_READ | UOP_MEM_WRITE : (r >> 45 & 1) ? UOP_MEM_WRITE : 0;
             break;
         case OPC_BRANCH:
             x->dst = 0, x->src[2] = 0;
@@ -511,7 +524,8 @@ static void expect_import_error(const char *path, const champsim_options *opt, c
         uop_source_destroy(s);
         if (k == 0) fail_msg("%s: read without error", path);
     }
-    if (!strstr(err.msg, path) || !strstr(err.msg, what)) fail_msg("error '%s' should name the file and say '%s'", err.msg, what);
+    if (!strstr(err.msg, path) || !strstr(err.msg, what))
+        fail_msg("error '%s' should name the file and say '%s'", err.msg, what);
 }
 
 static void test_bad_files(void **state) {
@@ -536,8 +550,9 @@ static void test_bad_files(void **state) {
     write_bytes(raw, rec, 150 * 64 + 1);
     snprintf(cmd, sizeof cmd, "gzip -c %s > %s", raw, path);
     assert_int_equal(system(cmd), 0);
-    expect_import_error(path, &opt, "decompressed length, 9601 bytes, is not a multiple of the 64-byte record at "
-                                    "decompressed offset 9600");
+    expect_import_error(path, &opt,
+                        "decompressed length, 9601 bytes, is not a multiple of the 64-byte record at "
+                        "decompressed offset 9600");
     /* a corrupt gzip member */
     uint8_t *gz;
     size_t size;
@@ -588,9 +603,12 @@ static void test_bad_files(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_layout),         cmocka_unit_test(test_champsim_inference),
-        cmocka_unit_test(test_export_branch_kinds),   cmocka_unit_test(test_import_split),
-        cmocka_unit_test(test_riscv_roundtrip_files), cmocka_unit_test(test_champsim_roundtrip),
+        cmocka_unit_test(test_record_layout),
+        cmocka_unit_test(test_champsim_inference),
+        cmocka_unit_test(test_export_branch_kinds),
+        cmocka_unit_test(test_import_split),
+        cmocka_unit_test(test_riscv_roundtrip_files),
+        cmocka_unit_test(test_champsim_roundtrip),
         cmocka_unit_test(test_bad_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

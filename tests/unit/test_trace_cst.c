@@ -142,7 +142,8 @@ static void test_roundtrip_every_field(void **state) {
 
 static void test_header_metadata(void **state) {
     (void)state;
-    uop u[3] = {{.pc = 0x1000, .next_pc = 0x1004}, {.pc = 0x1004, .next_pc = 0x1008}, {.pc = 0x1008, .next_pc = 0x100c}};
+    uop u[3] = {
+        {.pc = 0x1000, .next_pc = 0x1004}, {.pc = 0x1004, .next_pc = 0x1008}, {.pc = 0x1008, .next_pc = 0x100c}};
     u[1].flags = UOP_CONTINUES;
     char path[256];
     tmp_path(path, sizeof path, "meta.cst");
@@ -227,14 +228,25 @@ static void test_worked_example(void **state) {
     (void)state;
     uop u[3] = {0};
     /* 0x10000: addi a0,a0,1 */
-    u[0] = (uop){.pc = 0x10000, .next_pc = 0x10004, .encoding = 0x00150513, .op_class = OPC_INT_ALU, .src = {10},
-                 .dst = 10};
+    u[0] = (uop){
+        .pc = 0x10000, .next_pc = 0x10004, .encoding = 0x00150513, .op_class = OPC_INT_ALU, .src = {10}, .dst = 10};
     /* 0x10004: ld a1,0(a2) reading 0x20000 */
-    u[1] = (uop){.pc = 0x10004, .next_pc = 0x10008, .mem_addr = 0x20000, .encoding = 0x00063583,
-                 .op_class = OPC_LOAD, .src = {12}, .dst = 11, .mem_size = 8, .flags = UOP_MEM_READ};
+    u[1] = (uop){.pc = 0x10004,
+                 .next_pc = 0x10008,
+                 .mem_addr = 0x20000,
+                 .encoding = 0x00063583,
+                 .op_class = OPC_LOAD,
+                 .src = {12},
+                 .dst = 11,
+                 .mem_size = 8,
+                 .flags = UOP_MEM_READ};
     /* 0x10008: bne a0,a1,0x10000, taken */
-    u[2] = (uop){.pc = 0x10008, .next_pc = 0x10000, .encoding = 0xfeb51ce3, .op_class = OPC_BRANCH,
-                 .src = {10, 11}, .flags = UOP_TAKEN};
+    u[2] = (uop){.pc = 0x10008,
+                 .next_pc = 0x10000,
+                 .encoding = 0xfeb51ce3,
+                 .op_class = OPC_BRANCH,
+                 .src = {10, 11},
+                 .flags = UOP_TAKEN};
     uop v[9];
     for (int i = 0; i < 9; i++) {
         v[i] = u[i % 3];
@@ -255,7 +267,10 @@ static void test_worked_example(void **state) {
     size_t size;
     assert_true(cs_read_file(path, &data, &size, &err));
     /* header: 72 fixed bytes + "ex" (4 + 2) + CRC = 82 */
-    assert_memory_equal(data, "\x89" "CST\r\n\x1a\n", 8);
+    assert_memory_equal(data,
+                        "\x89"
+                        "CST\r\n\x1a\n",
+                        8);
     assert_int_equal(data[16], 82);
     const uint8_t *fh = data + 82;
     assert_memory_equal(fh, "CSTF", 4);
@@ -265,19 +280,73 @@ static void test_worked_example(void **state) {
     assert_false(ZSTD_isError(rn));
     static const uint8_t expect[] = {
         /* stream lengths: static 30, pc 6, address 4 */
-        0x1e, 0, 0, 0, 0x06, 0, 0, 0, 0x04, 0, 0, 0,
+        0x1e,
+        0,
+        0,
+        0,
+        0x06,
+        0,
+        0,
+        0,
+        0x04,
+        0,
+        0,
+        0,
         /* tags: STATIC|PC, STATIC, TAKEN|STATIC|NEXT, -, -, TAKEN, -, ADDR_HIT, - */
-        0x06, 0x02, 0x0b, 0x00, 0x00, 0x01, 0x00, 0x20, 0x00,
+        0x06,
+        0x02,
+        0x0b,
+        0x00,
+        0x00,
+        0x01,
+        0x00,
+        0x20,
+        0x00,
         /* static stream: addi (class 0, mask ENC|SRC0|DST, LEB128 0x150513, a0, a0, flags 0, fall 4) */
-        0x00, 0x13, 0x93, 0x8a, 0x54, 0x0a, 0x0a, 0x00, 0x04,
+        0x00,
+        0x13,
+        0x93,
+        0x8a,
+        0x54,
+        0x0a,
+        0x0a,
+        0x00,
+        0x04,
         /* ld (class 3, mask ENC|SRC0|DST|MEM_SIZE|HAS_ADDR, 0x63583, a2, a1, 8, flags READ, fall 4) */
-        0x03, 0xb3, 0x83, 0xeb, 0x18, 0x0c, 0x0b, 0x08, 0x02, 0x04,
+        0x03,
+        0xb3,
+        0x83,
+        0xeb,
+        0x18,
+        0x0c,
+        0x0b,
+        0x08,
+        0x02,
+        0x04,
         /* bne (class 6, mask ENC|SRC0|SRC1, 0xfeb51ce3, a0, a1, flags 0, fall 4) */
-        0x06, 0x07, 0xe3, 0xb9, 0xd4, 0xf5, 0x0f, 0x0a, 0x0b, 0x00, 0x04,
+        0x06,
+        0x07,
+        0xe3,
+        0xb9,
+        0xd4,
+        0xf5,
+        0x0f,
+        0x0a,
+        0x0b,
+        0x00,
+        0x04,
         /* pc stream: first pc, zigzag(0x10000 - 0); first taken bne: zigzag(0x10000 - 0) */
-        0x80, 0x80, 0x08, 0x80, 0x80, 0x08,
+        0x80,
+        0x80,
+        0x08,
+        0x80,
+        0x80,
+        0x08,
         /* address stream: first ld, zigzag(0x20000 - 0); second ld, zigzag(8) */
-        0x80, 0x80, 0x10, 0x10,
+        0x80,
+        0x80,
+        0x10,
+        0x10,
     };
     assert_int_equal(rn, sizeof expect);
     assert_memory_equal(raw, expect, sizeof expect);
@@ -367,8 +436,8 @@ static void test_every_truncation_is_refused(void **state) {
         put_file(path, d, len);
         cs_error err;
         uint64_t n;
-        if (read_whole(path, &n, &err)) fail_msg("a file cut to %zu of %zu bytes was read as %llu µops", len, size,
-                                                 (unsigned long long)n);
+        if (read_whole(path, &n, &err))
+            fail_msg("a file cut to %zu of %zu bytes was read as %llu µops", len, size, (unsigned long long)n);
         if (!strstr(err.msg, path) || !strstr(err.msg, "at offset")) fail_msg("unclear error: %s", err.msg);
     }
     expect_error(d, size / 2, "truncated", "at offset");

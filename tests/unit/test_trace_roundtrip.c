@@ -106,8 +106,8 @@ static void test_workload(void **state) {
         for (size_t i = 0; i < m; i++) valued += (b[i].flags & UOP_HAS_VALUE) != 0;
         if (memcmp(a, b, n * sizeof *a) != 0)
             for (size_t i = 0; i < n; i++)
-                if (uop_diff(&a[i], &b[i], msg, sizeof msg)) fail_msg("%s: µop %llu:\n%s", w->name,
-                                                                      (unsigned long long)(done + i), msg);
+                if (uop_diff(&a[i], &b[i], msg, sizeof msg))
+                    fail_msg("%s: µop %llu:\n%s", w->name, (unsigned long long)(done + i), msg);
         done += n;
         if (n < CHUNK) break;
     }

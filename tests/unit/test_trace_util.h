@@ -21,7 +21,8 @@ static inline const char *tmp_path(char *buf, size_t size, const char *name) {
 
 static inline void uop_text(const uop *u, char *buf, size_t size) {
     snprintf(buf, size,
-             "pc %" PRIx64 " next %" PRIx64 " addr %" PRIx64 " enc %08x class %u src %u,%u,%u dst %u size %u flags %02x "
+             "pc %" PRIx64 " next %" PRIx64 " addr %" PRIx64
+             " enc %08x class %u src %u,%u,%u dst %u size %u flags %02x "
              "fp %u value %08x",
              u->pc, u->next_pc, u->mem_addr, u->encoding, u->op_class, u->src[0], u->src[1], u->src[2], u->dst,
              u->mem_size, u->flags, u->fp_ops, u->value);

@@ -51,8 +51,9 @@ static void compare_with_reference(cache_config cfg, uint64_t footprint_lines, i
         uint64_t addr = ((x >> 8) % span) * cfg.line + (x & (cfg.line - 1));
         bool want = ref_access(&r, addr);
         bool got = cache_access(c, addr);
-        if (got != want) fail_msg("access %d to 0x%llx: cache says %s, LRU reference says %s", i,
-                                  (unsigned long long)addr, got ? "hit" : "miss", want ? "hit" : "miss");
+        if (got != want)
+            fail_msg("access %d to 0x%llx: cache says %s, LRU reference says %s", i, (unsigned long long)addr,
+                     got ? "hit" : "miss", want ? "hit" : "miss");
         assert_int_equal(cache_contains(c, addr), true);
         hits += got;
     }
@@ -63,11 +64,11 @@ static void compare_with_reference(cache_config cfg, uint64_t footprint_lines, i
 
 static void test_cache_lru(void **state) {
     (void)state;
-    compare_with_reference((cache_config){true, 4096, 2, 64, 1, 0}, 200, 50000);            /* 32 sets */
-    compare_with_reference((cache_config){true, 48 * 1024, 4, 64, 1, 0}, 2000, 100000);     /* 192 sets */
-    compare_with_reference((cache_config){true, 1024, 0, 16, 1, 0}, 200, 50000);            /* 64 blocks, fully assoc */
-    compare_with_reference((cache_config){true, 16 * 8, 0, 16, 1, 0}, 20, 20000);           /* 8 blocks: scanned */
-    compare_with_reference((cache_config){true, 512 * 16, 0, 16, 1, 0}, 1500, 100000);      /* 512 blocks: hashed */
+    compare_with_reference((cache_config){true, 4096, 2, 64, 1, 0}, 200, 50000);        /* 32 sets */
+    compare_with_reference((cache_config){true, 48 * 1024, 4, 64, 1, 0}, 2000, 100000); /* 192 sets */
+    compare_with_reference((cache_config){true, 1024, 0, 16, 1, 0}, 200, 50000);        /* 64 blocks, fully assoc */
+    compare_with_reference((cache_config){true, 16 * 8, 0, 16, 1, 0}, 20, 20000);       /* 8 blocks: scanned */
+    compare_with_reference((cache_config){true, 512 * 16, 0, 16, 1, 0}, 1500, 100000);  /* 512 blocks: hashed */
 }
 
 static void test_cache_example(void **state) {
@@ -80,7 +81,7 @@ static void test_cache_example(void **state) {
     assert_false(cache_access(c, 0x080)); /* C evicts B */
     assert_true(cache_contains(c, 0x000));
     assert_false(cache_contains(c, 0x040));
-    assert_true(cache_access(c, 0x0bf));  /* same line as C */
+    assert_true(cache_access(c, 0x0bf)); /* same line as C */
     cache_destroy(c);
 }
 
@@ -173,16 +174,25 @@ static void test_bpred_static_and_targets(void **state) {
     u = branch(0x4000, false, false);
     assert_true(bpred_predict(b, &u));
     /* calls and returns: the RAS gets nested returns right */
-    uop call = {.pc = 0x100, .next_pc = 0x900, .op_class = OPC_CALL, .encoding = 0x000000ef, .flags = UOP_TAKEN, .dst = 1};
-    uop call2 = {.pc = 0x904, .next_pc = 0xa00, .op_class = OPC_CALL, .encoding = 0x000000ef, .flags = UOP_TAKEN, .dst = 1};
-    uop ret2 = {.pc = 0xa10, .next_pc = 0x908, .op_class = OPC_RETURN, .encoding = 0x00008067, .flags = UOP_TAKEN, .src = {1}};
-    uop ret = {.pc = 0x910, .next_pc = 0x104, .op_class = OPC_RETURN, .encoding = 0x00008067, .flags = UOP_TAKEN, .src = {1}};
+    uop call = {
+        .pc = 0x100, .next_pc = 0x900, .op_class = OPC_CALL, .encoding = 0x000000ef, .flags = UOP_TAKEN, .dst = 1};
+    uop call2 = {
+        .pc = 0x904, .next_pc = 0xa00, .op_class = OPC_CALL, .encoding = 0x000000ef, .flags = UOP_TAKEN, .dst = 1};
+    uop ret2 = {
+        .pc = 0xa10, .next_pc = 0x908, .op_class = OPC_RETURN, .encoding = 0x00008067, .flags = UOP_TAKEN, .src = {1}};
+    uop ret = {
+        .pc = 0x910, .next_pc = 0x104, .op_class = OPC_RETURN, .encoding = 0x00008067, .flags = UOP_TAKEN, .src = {1}};
     assert_true(bpred_predict(b, &call));
     assert_true(bpred_predict(b, &call2));
     assert_true(bpred_predict(b, &ret2));
     assert_true(bpred_predict(b, &ret));
     /* an indirect jump: wrong the first time, right once the BTB knows its target */
-    uop jr = {.pc = 0x200, .next_pc = 0x777, .op_class = OPC_JUMP_INDIRECT, .encoding = 0x00078067, .flags = UOP_TAKEN, .src = {15}};
+    uop jr = {.pc = 0x200,
+              .next_pc = 0x777,
+              .op_class = OPC_JUMP_INDIRECT,
+              .encoding = 0x00078067,
+              .flags = UOP_TAKEN,
+              .src = {15}};
     assert_false(bpred_predict(b, &jr));
     assert_true(bpred_predict(b, &jr));
     jr.next_pc = 0x888;
@@ -234,7 +244,8 @@ static void expect_error(const char *assignment, const char *fragment) {
     uarch_config_default(&c);
     bool ok = uarch_config_set(&c, assignment, &err) && uarch_config_validate(&c, &err);
     if (ok) fail_msg("--set %s was accepted", assignment);
-    if (!strstr(err.msg, fragment)) fail_msg("--set %s: message '%s' does not mention '%s'", assignment, err.msg, fragment);
+    if (!strstr(err.msg, fragment))
+        fail_msg("--set %s: message '%s' does not mention '%s'", assignment, err.msg, fragment);
 }
 
 static void test_config_errors(void **state) {
@@ -281,10 +292,14 @@ static void test_config_round_trip(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cache_lru),          cmocka_unit_test(test_cache_example),
-        cmocka_unit_test(test_memsys_latency),     cmocka_unit_test(test_bpred_patterns),
-        cmocka_unit_test(test_bpred_static_and_targets), cmocka_unit_test(test_config_shipped),
-        cmocka_unit_test(test_config_errors),      cmocka_unit_test(test_config_round_trip),
+        cmocka_unit_test(test_cache_lru),
+        cmocka_unit_test(test_cache_example),
+        cmocka_unit_test(test_memsys_latency),
+        cmocka_unit_test(test_bpred_patterns),
+        cmocka_unit_test(test_bpred_static_and_targets),
+        cmocka_unit_test(test_config_shipped),
+        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_config_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,33 +1,81 @@
-/* probes — how analyses see a timing run without reaching into the core.
+/* probes — how analyses see a timing run without reaching into the core
+ * (contract v2; docs/probes.md).
  *
- * Two streams, both optional:
- *  - a cycle view per simulated cycle: for fetch, dispatch, issue and commit,
- *    how many µops the stage processed out of its width and, when fewer, its
- *    local stall type and the cause the stage can see (the adjacent stage, the
- *    producer of the first non-ready µop, the ROB head and its state, a pending
- *    I-cache miss, a mispredicted branch in flight, a flush);
- *  - a timing record per committed µop, in program order: its stage
- *    timestamps and its miss and mispredict events.
- * Observers register callbacks; a core with none registered skips building
- * the views (one predictable branch per cycle).
+ * An observer declares what it needs, as a mask of PROBE_* bits, and the core
+ * computes only what some observer asked for: with no observer it builds
+ * nothing for them, and idle-cycle skipping is decided from the core's own
+ * state. What an observer can ask for:
+ *
+ *   PROBE_STAGES     stage spans: for fetch, dispatch, issue and commit, how many
+ *                    µops the stage processed out of its width and, when fewer,
+ *                    its stall type and cause — delivered when it changes, with
+ *                    the number of cycles it lasted, in batches
+ *   PROBE_FP         the same for the issue stage's floating-point view (FLOPS stacks)
+ *   PROBE_RETIRE     one record per committed µop, in program order, in batches:
+ *                    stage timestamps, functional unit, miss levels, mispredict
+ *   PROBE_PRODUCERS  (with PROBE_RETIRE) the records also carry the µop's register
+ *                    and memory producers and, for memory µops, the address-ready time
+ *   PROBE_EVENTS     sparse events when they happen: misses (per level, with the
+ *                    cycle the fill arrives), mispredicts detected / resolved,
+ *                    flushes, fetch redirected, structures becoming full or empty,
+ *                    prefetches
+ *   PROBE_WAITS      per-µop wait-state transitions while a µop is in the window
+ *                    (waiting for producer X, ready but no unit, behind store Y, no
+ *                    miss register, executing, waiting for a fill, done): one
+ *                    record per transition, never one per cycle
+ *   PROBE_SAMPLES    a timer: the observer sets the period, and picks the next one
+ *                    at each sample (so it can randomise); at a sample cycle the core
+ *                    hands it a sample view (the µop at the head of issue and its
+ *                    true stall state). Idle-cycle skipping never skips a sample.
+ *   PROBE_INTERVALS  every N committed instructions, a snapshot of the statistics
+ *
+ * Delivery. Records are collected into per-kind batches and handed over when a
+ * batch fills, before every sample and interval callback, and at the end of the
+ * run — so an observer called back at cycle T has already seen every record of
+ * every kind it asked for that ended before T. Within a kind, records are in
+ * the order they were produced: stage spans in the order they end (each
+ * stage's spans are consecutive and cover [0, cycles) exactly), retire records
+ * in program order, events and wait transitions by the cycle they were
+ * produced (a wait transition can be reported up to the cycle its µop issues,
+ * stamped with the cycle it happened; see docs/probes.md). Every record carries
+ * its cycle. The arrays are valid only during the call.
  *
  * Both timing models (out-of-order and in-order) fill the same structures, so
- * every analysis runs on either.
+ * every analysis runs on either. Cycles are counted from the start of the
+ * measured part of the run (after warm-up).
  */
 #ifndef CYCLESCOPE_PROBES_H
 #define CYCLESCOPE_PROBES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "trace/trace.h"
+#include "uarch/config.h"
 #include "util/util.h"
 
-/* The stages a cycle view reports. */
-typedef enum probe_stage { STAGE_FETCH, STAGE_DISPATCH, STAGE_ISSUE, STAGE_COMMIT, STAGE_COUNT } probe_stage;
+/* ---- what an observer can ask for ---------------------------------------------- */
 
-/* Memory-hierarchy levels, for "which level served the miss". */
-typedef enum mem_level { LEVEL_L1 = 1, LEVEL_L2 = 2, LEVEL_L3 = 3, LEVEL_MEM = 4 } mem_level;
+enum {
+    PROBE_STAGES = 1u << 0,
+    PROBE_FP = 1u << 1,
+    PROBE_RETIRE = 1u << 2,
+    PROBE_PRODUCERS = 1u << 3,
+    PROBE_EVENTS = 1u << 4,
+    PROBE_WAITS = 1u << 5,
+    PROBE_SAMPLES = 1u << 6,
+    PROBE_INTERVALS = 1u << 7,
+};
+
+/* ---- stage views --------------------------------------------------------------- */
+
+/* The stages a stage view reports. */
+typedef enum probe_stage { STAGE_FETCH, STAGE_DISPATCH, STAGE_ISSUE, STAGE_COMMIT, STAGE_COUNT } probe_stage;
+const char *probe_stage_name(probe_stage s);
+
+/* Memory-hierarchy levels, for "which level served the miss" (0: none / L1 hit). */
+typedef enum mem_level { LEVEL_NONE = 0, LEVEL_L1 = 1, LEVEL_L2 = 2, LEVEL_L3 = 3, LEVEL_MEM = 4 } mem_level;
 
 /* Why a stage processed fewer µops than its width: the stage's local view. */
 #define PROBE_STALL_LIST(X)                                                                 \
@@ -47,7 +95,6 @@ typedef enum mem_level { LEVEL_L1 = 1, LEVEL_L2 = 2, LEVEL_L3 = 3, LEVEL_MEM = 4
     X(STALL_LQ_FULL, "lq-full")                                                             \
     X(STALL_SQ_FULL, "sq-full")                                                             \
     X(STALL_REGS_FULL, "regs-full") /* no free rename register */                           \
-    X(STALL_SERIALIZE, "serialize") /* waits for older µops to drain (system ops) */       \
     /* issue */                                                                             \
     X(STALL_IQ_EMPTY, "iq-empty")                                                           \
     X(STALL_NOT_READY, "not-ready") /* oldest waiting µop lacks operands */                \
@@ -72,7 +119,8 @@ typedef enum cause_kind {
     CAUSE_NONE,
     CAUSE_ICACHE,    /* an I-cache miss is outstanding; `level` served it */
     CAUSE_ITLB,      /* an ITLB miss is outstanding */
-    CAUSE_BPRED,     /* a mispredicted branch (`uop`) is unresolved or being redirected */
+    CAUSE_BPRED,     /* a mispredicted branch (`seq`) is unresolved, or fetch is being redirected
+                        after it: the refill that follows is the model's flush */
     CAUSE_FRONTEND,  /* frontend latency or bandwidth with no miss (refill, fetch breaks) */
     CAUSE_UOP,       /* a µop: the ROB head, or the producer of the first non-ready µop */
     CAUSE_STRUCTURE, /* a full structure or busy unit with no µop to blame */
@@ -99,7 +147,7 @@ typedef struct stall_cause {
 } stall_cause;
 
 typedef struct stage_view {
-    uint8_t n;         /* µops processed this cycle */
+    uint8_t n;         /* µops processed in each cycle of the span */
     uint8_t width;     /* the stage's width */
     uint8_t stall;     /* probe_stall; STALL_NONE when n == width */
     stall_cause cause; /* when stall != STALL_NONE */
@@ -108,94 +156,329 @@ typedef struct stage_view {
 /* Floating-point view of the issue stage (FLOPS stacks, Eyerman et al. Table III). */
 typedef struct fp_view {
     uint8_t units;          /* k: FP arithmetic units */
-    uint8_t issued;         /* n: FP arithmetic µops issued this cycle */
-    uint8_t flops;          /* FP operations issued this cycle (an FMA counts 2) */
+    uint8_t issued;         /* n: FP arithmetic µops issued in each cycle */
+    uint8_t flops;          /* FP operations issued in each cycle (an FMA counts 2) */
     uint8_t nonflop_on_fpu; /* FP-unit slots used by µops that are not FP arithmetic */
     bool waiting;           /* FP arithmetic µops are in the issue queue */
     stall_cause cause;      /* producer of the oldest waiting FP µop (CAUSE_UOP) */
 } fp_view;
 
-/* One cycle (or `repeat` identical cycles) of a run. */
-typedef struct cycle_view {
-    uint64_t cycle;  /* first cycle this view stands for, counted from the start of measurement */
-    uint64_t repeat; /* how many consecutive identical cycles (>= 1) */
-    stage_view stage[STAGE_COUNT];
-    fp_view fp;
-    uint16_t rob, iq, lq, sq; /* occupancies */
-} cycle_view;
+/* PROBE_STAGES: stage `stage` showed view `v` in every cycle of
+ * [cycle, cycle + cycles), and something else in the cycles around. */
+typedef struct stage_span {
+    uint64_t cycle;  /* first cycle */
+    uint64_t cycles; /* >= 1 */
+    uint8_t stage;   /* probe_stage */
+    stage_view v;
+} stage_span;
 
-/* A committed µop with its history. Cycles are counted from the start of
- * measurement; a stage the model does not have repeats the previous stamp. */
-typedef struct uop_timing {
+/* PROBE_FP: the same for the FP view. */
+typedef struct fp_span {
+    uint64_t cycle, cycles;
+    fp_view v;
+} fp_span;
+
+/* ---- the per-µop record (PROBE_RETIRE) ------------------------------------------- */
+
+/* Which kind of control transfer was predicted wrong. */
+typedef enum mispredict_kind {
+    MISP_NONE,     /* predicted right (or not a control transfer) */
+    MISP_COND,     /* conditional branch: direction (or target) */
+    MISP_DIRECT,   /* direct jump or call: target not known in time */
+    MISP_INDIRECT, /* indirect jump or call: target */
+    MISP_RETURN    /* return: target */
+} mispredict_kind;
+const char *mispredict_kind_name(mispredict_kind k);
+/* The kind a wrong prediction of a µop of class `op_class` is. */
+mispredict_kind mispredict_kind_of(uint8_t op_class);
+
+enum {
+    UREC_FORWARDED = 1 << 0,       /* a load served by store-to-load forwarding */
+    UREC_ITLB_MISS = 1 << 1,       /* its fetch waited for an ITLB miss */
+    UREC_DTLB_MISS = 1 << 2,       /* its data access missed the DTLB (no DTLB modelled yet) */
+    UREC_FIRST_IN_GROUP = 1 << 3,  /* the first µop of its fetch group (cycle) */
+    UREC_FIRST_IN_LINE = 1 << 4,   /* the first µop fetched from its I-cache line */
+    UREC_VALUE_PREDICTED = 1 << 5, /* in-order value prediction: its result was predicted right */
+};
+
+/* A committed µop with its history. Timestamps are cycles from the start of
+ * measurement; a stage the model does not have repeats the previous stamp. The
+ * letters are RpStacks' Table I nodes. */
+typedef struct uop_record {
     uop u;
-    uint64_t seq;          /* 1, 2, 3… in program order */
-    uint64_t fetch;        /* fetch started (I-cache access) */
-    uint64_t icache_done;  /* bytes delivered by the I-cache (== fetch on a hit) */
-    uint64_t rename;       /* renamed, ROB entry allocated */
-    uint64_t dispatch;     /* issue queue entry allocated */
-    uint64_t ready;        /* all operands available */
-    uint64_t issue;        /* began execution */
-    uint64_t complete;     /* result available */
-    uint64_t commit;       /* retired */
+    uint64_t seq;         /* 1, 2, 3… in program order */
+    uint64_t fetch;       /* [F] fetch started (I-cache and ITLB accessed) */
+    uint64_t itlb_done;   /* [ITLB] translation done (== fetch without an ITLB miss) */
+    uint64_t icache_done; /* [I$] bytes delivered by the I-cache (== fetch + hit latency on a hit) */
+    uint64_t decode;      /* decoded: the first cycle it could rename */
+    uint64_t rename;      /* [N] renamed, ROB entry allocated */
+    uint64_t dispatch;    /* [D] issue-queue entry allocated */
+    uint64_t ready;       /* [R] all operands available */
+    uint64_t issue;       /* [E] began execution */
+    uint64_t complete;    /* [P] result available */
+    uint64_t commit;      /* [C] retired */
+    /* PROBE_PRODUCERS (0 otherwise) */
+    uint64_t addr_ready;   /* [AR] memory µops: the address operand available (loads: == ready) */
+    uint64_t dtlb_done;    /* [DTLB] memory µops: translation done (== addr_ready: no DTLB yet) */
+    uint64_t prod_seq[3];  /* per source slot u.src[k]: the youngest older µop of the measured run
+                             that writes that register (0: none, or written before measurement) */
+    uint64_t mem_prod_seq; /* loads: the older store it forwarded from, else the last one it waited
+                              for (0: none) */
+    /* always */
+    uint64_t mem_wait_seq; /* the older store a load waited for (0: none) */
     uint16_t exec_latency; /* complete - issue as the functional unit set it */
+    uint8_t pool;          /* functional-unit pool (index into cfg->pool); in-order: the pipe */
+    uint8_t unit;          /* the unit within the pool (0 in-order) */
     uint8_t icache_level;  /* level that served its fetch (0: L1 hit or not the first of its line) */
     uint8_t dcache_level;  /* level that served its data access (0: L1 hit or no access) */
-    bool mispredicted;     /* a control transfer the frontend predicted wrong */
-    bool itlb_miss;
-    bool forwarded;        /* a load served by store-to-load forwarding */
-    uint64_t mem_wait_seq; /* the older store a load waited for (0: none) */
-} uop_timing;
+    uint8_t mispredict;    /* mispredict_kind */
+    uint8_t flags;         /* UREC_* */
+} uop_record;
+
+/* ---- events (PROBE_EVENTS) ------------------------------------------------------- */
+
+/* The units events name: caches and TLBs, and the structures that fill up. */
+typedef enum probe_unit {
+    UNIT_NONE,
+    UNIT_L1I,
+    UNIT_L1D,
+    UNIT_L2,
+    UNIT_L3,
+    UNIT_ITLB,
+    UNIT_DTLB,
+    UNIT_ROB,
+    UNIT_IQ, /* in-order: the issue buffer */
+    UNIT_LQ,
+    UNIT_SQ,
+    UNIT_FETCH_BUFFER,
+    UNIT_MSHR_L1I,
+    UNIT_MSHR_L1D,
+    UNIT_COUNT
+} probe_unit;
+const char *probe_unit_name(probe_unit u);
+
+typedef enum probe_event_kind {
+    PEV_MISS,       /* `unit` missed for µop `seq` (pc, addr); `level` served it; the data
+                       arrives at `end`; detail 1: it joined a fill already in flight.
+                       One event per level missed: an L1D miss served by memory is an
+                       L1D miss and an L2 miss (and an L3 miss when there is one) */
+    PEV_MISPREDICT, /* fetch found that control transfer `seq` (pc) was predicted wrong;
+                       detail: mispredict_kind. Fetch stops (correct-path model) */
+    PEV_RESOLVE,    /* mispredicted transfer `seq` resolved (ooo: it completed; in-order:
+                       it issued); fetch resumes at `end` */
+    PEV_FLUSH,      /* the pipeline behind `seq` is flushed (detail: flush_cause). The models
+                       fetch no wrong path, so nothing is squashed: the refill until
+                       PEV_REDIRECT is the flush's cost */
+    PEV_REDIRECT,   /* fetch resumes on the right path after transfer `seq` */
+    PEV_STRUCT,     /* structure `unit` changed state: detail = STRUCT_FULL, STRUCT_EMPTY or
+                       0 (neither); count = its occupancy */
+    PEV_PREFETCH,   /* a prefetch of `addr` into `unit` (none of today's models prefetches) */
+    PEV_COUNT
+} probe_event_kind;
+const char *probe_event_name(probe_event_kind k);
+
+typedef enum flush_cause { FLUSH_NONE, FLUSH_MISPREDICT } flush_cause;
+enum { STRUCT_FULL = 1, STRUCT_EMPTY = 2 };
+
+typedef struct probe_event {
+    uint64_t cycle; /* when it happened */
+    uint64_t end;   /* PEV_MISS: the data arrives; PEV_RESOLVE: fetch resumes; else 0 */
+    uint64_t seq;   /* the µop concerned (0: none) */
+    uint64_t pc;
+    uint64_t addr;  /* PEV_MISS, PEV_PREFETCH: the address (I-side: the pc) */
+    uint32_t count; /* PEV_STRUCT: occupancy */
+    uint8_t kind;   /* probe_event_kind */
+    uint8_t unit;   /* probe_unit */
+    uint8_t level;  /* PEV_MISS: mem_level that served it */
+    uint8_t detail; /* see probe_event_kind */
+} probe_event;
+
+/* ---- wait states (PROBE_WAITS) ---------------------------------------------------- */
+
+/* Where a µop in the window is, and what it waits for. */
+typedef enum wait_state {
+    WST_QUEUED,    /* in-order: behind an older µop that has not issued (cause: that µop) */
+    WST_OPERANDS,  /* waiting for a producer: cause = the youngest producer not yet complete
+                      (Stallscope §3.5: "the youngest instruction is accessed") */
+    WST_READY,     /* operands ready; not issued for lack of an issue slot */
+    WST_NO_UNIT,   /* operands ready; no free unit of its pool (in-order: its pipe busy;
+                      cause: the µop holding it, when known) */
+    WST_MEM_ORDER, /* a ready load behind an older store (cause: the store) */
+    WST_NO_MSHR,   /* a ready load; no L1D miss register free */
+    WST_EXECUTING, /* issued, executing */
+    WST_FILL,      /* issued load waiting for its data from `level` */
+    WST_DONE,      /* complete, waiting to commit */
+    WST_COMMITTED, /* left the window (the last transition of every µop) */
+    WST_COUNT
+} wait_state;
+const char *wait_state_name(wait_state s);
+
+typedef struct wait_transition {
+    uint64_t cycle;     /* first cycle in the new state */
+    uint64_t seq;       /* the µop */
+    uint64_t cause_seq; /* the µop it waits for (0: none) */
+    uint8_t state;      /* wait_state */
+    uint8_t level;      /* WST_FILL: the level serving the data */
+} wait_transition;
+
+/* ---- samples (PROBE_SAMPLES) ------------------------------------------------------ */
+
+/* At a sample cycle: the µop at the head of the issue stage and its true stall
+ * state. ooo: the oldest µop in the issue queue, else the ROB head (then
+ * executing or done), else none; in-order: the oldest µop waiting to issue,
+ * else the oldest µop not yet committed. */
+typedef struct sample_view {
+    uint64_t cycle;
+    uint64_t seq; /* 0: the window is empty */
+    uint64_t pc;
+    uint8_t op_class;
+    uint8_t state; /* wait_state */
+    uint8_t level; /* WST_FILL: the level */
+    uint64_t cause_seq;
+    stage_view issue; /* the issue stage's view in this cycle, cause included */
+} sample_view;
+
+/* ---- the run ------------------------------------------------------------------- */
 
 /* What an observer learns before the first measured cycle. */
 typedef struct probe_run_info {
     const char *model; /* "ooo", "inorder" */
     const char *config_name;
+    const uarch_config *cfg; /* the whole configuration (valid for the run) */
     uint8_t width[STAGE_COUNT];
     uint8_t fp_units;  /* k */
     uint8_t fp_vector; /* v: 1 for scalar RISC-V F/D */
     double freq_ghz;
 } probe_run_info;
 
-/* An observer. Any callback may be NULL. */
+/* An observer. `needs` says what it wants; the callback of each kind it asks
+ * for must be set (probe_set_add checks). */
 typedef struct probe_observer {
     void *ctx;
+    uint32_t needs; /* PROBE_* */
     void (*begin)(void *ctx, const probe_run_info *info);
-    void (*cycle)(void *ctx, const cycle_view *view);
-    void (*retire)(void *ctx, const uop_timing *t);
-    void (*end)(void *ctx, uint64_t cycles, uint64_t instructions);
+    void (*stages)(void *ctx, const stage_span *s, size_t n);     /* PROBE_STAGES */
+    void (*fp)(void *ctx, const fp_span *s, size_t n);            /* PROBE_FP */
+    void (*retire)(void *ctx, const uop_record *r, size_t n);     /* PROBE_RETIRE */
+    void (*events)(void *ctx, const probe_event *e, size_t n);    /* PROBE_EVENTS */
+    void (*waits)(void *ctx, const wait_transition *w, size_t n); /* PROBE_WAITS */
+    /* PROBE_SAMPLES: the first sample is at cycle sample_period; each call
+     * returns the cycles to the next sample (0: no more samples). */
+    uint64_t sample_period;
+    uint64_t (*sample)(void *ctx, const sample_view *s);
+    /* PROBE_INTERVALS: called in the cycle the committed instructions reach
+     * each multiple of interval_insns (they may pass it by less than the
+     * commit width), with the statistics so far (cycles: up to and including
+     * this one). Subtract the previous snapshot for the interval's own. */
+    uint64_t interval_insns;
+    void (*interval)(void *ctx, const core_stats *so_far);
+    /* The final statistics, after the last record was delivered. */
+    void (*end)(void *ctx, const core_stats *stats);
 } probe_observer;
 
-enum { PROBE_MAX_OBSERVERS = 8 };
+enum { PROBE_MAX_OBSERVERS = 8, PROBE_BATCH = 256 };
 
-/* The observers of one run, kept by the core. */
+/* ---- for timing models: the observers of one run and their batches ---------------
+ * Analyses never touch this; the core keeps one and the models fill it. */
+
 typedef struct probe_set {
     probe_observer obs[PROBE_MAX_OBSERVERS];
     int count;
-    bool want_cycles; /* some observer has a cycle callback */
-    bool want_retire; /* some observer has a retire callback */
+    uint32_t needs; /* union of the observers' needs */
+    /* batches */
+    stage_span *spans;
+    fp_span *fps;
+    uop_record *recs;
+    probe_event *events;
+    wait_transition *waits;
+    uint32_t n_spans, n_fps, n_recs, n_events, n_waits;
+    /* the open span of each stage and of the FP view (change-driven delivery) */
+    stage_span open[STAGE_COUNT];
+    fp_span open_fp;
+    bool have_open;
+    /* timers */
+    uint64_t next_sample[PROBE_MAX_OBSERVERS];   /* cycle of each sampler's next sample */
+    uint64_t sample_at;                          /* the earliest of them (UINT64_MAX: none) */
+    uint64_t next_interval[PROBE_MAX_OBSERVERS]; /* instruction count of the next interval */
+    uint64_t interval_at;                        /* the earliest (UINT64_MAX: none) */
 } probe_set;
 
-/* False when the set is full. */
-bool probe_set_add(probe_set *set, const probe_observer *obs);
+/* Add an observer; false with *err set when the set is full or the observer
+ * asks for something without its callback. */
+bool probe_set_add(probe_set *set, const probe_observer *obs, cs_error *err);
+/* Release the batches (the observers are the caller's). */
+void probe_set_free(probe_set *set);
+static inline bool probe_wants(const probe_set *set, uint32_t what) { return (set->needs & what) != 0; }
 
-static inline void probe_emit_cycle(const probe_set *set, const cycle_view *v) {
-    for (int i = 0; i < set->count; i++)
-        if (set->obs[i].cycle) set->obs[i].cycle(set->obs[i].ctx, v);
+/* Start a run: allocate batches, call begin, arm the timers. */
+void probe_begin(probe_set *set, const probe_run_info *info);
+/* Deliver every batch now. */
+void probe_flush(probe_set *set);
+/* End a run at `cycles`: close the open spans, deliver everything, call end. */
+void probe_end(probe_set *set, const core_stats *stats);
+
+void probe_flush_spans_(probe_set *set);
+void probe_flush_recs_(probe_set *set);
+void probe_flush_events_(probe_set *set);
+void probe_flush_waits_(probe_set *set);
+
+/* Stage `st` shows view v at cycle `now` (and, if the core skips, until the
+ * next call): extends the open span if v equals it, else closes it. */
+static inline bool stage_view_equal(const stage_view *a, const stage_view *b) {
+    return a->n == b->n && a->stall == b->stall && a->cause.kind == b->cause.kind && a->cause.level == b->cause.level &&
+        a->cause.state == b->cause.state && a->cause.op_class == b->cause.op_class &&
+        a->cause.latency == b->cause.latency && a->cause.seq == b->cause.seq && a->cause.pc == b->cause.pc &&
+        a->width == b->width;
 }
-static inline void probe_emit_retire(const probe_set *set, const uop_timing *t) {
-    for (int i = 0; i < set->count; i++)
-        if (set->obs[i].retire) set->obs[i].retire(set->obs[i].ctx, t);
+static inline bool fp_view_equal(const fp_view *a, const fp_view *b) {
+    return a->issued == b->issued && a->flops == b->flops && a->nonflop_on_fpu == b->nonflop_on_fpu &&
+        a->waiting == b->waiting && a->units == b->units && a->cause.kind == b->cause.kind &&
+        a->cause.level == b->cause.level && a->cause.state == b->cause.state &&
+        a->cause.op_class == b->cause.op_class && a->cause.latency == b->cause.latency &&
+        a->cause.seq == b->cause.seq && a->cause.pc == b->cause.pc;
 }
-void probe_emit_begin(const probe_set *set, const probe_run_info *info);
-void probe_emit_end(const probe_set *set, uint64_t cycles, uint64_t instructions);
-
-/* ---- the first observer: a pipeline log in gem5's O3PipeView format, which
- * Konata and gem5's util/o3-pipeview.py display (1000 ticks per cycle). ---- */
-
-typedef struct pipeview pipeview;
-pipeview *pipeview_open(const char *path, cs_error *err);
-probe_observer pipeview_observer(pipeview *pv);
-/* Flush and close; false if writing failed. */
-bool pipeview_close(pipeview *pv, cs_error *err);
+/* Returns whether the view changed (a new span opened). */
+static inline bool probe_stage_view(probe_set *set, int st, uint64_t now, const stage_view *v) {
+    stage_span *o = &set->open[st];
+    if (stage_view_equal(&o->v, v)) return false;
+    if (now > o->cycle) {
+        o->cycles = now - o->cycle;
+        set->spans[set->n_spans++] = *o;
+        if (set->n_spans == PROBE_BATCH) probe_flush_spans_(set);
+    }
+    o->cycle = now;
+    o->v = *v;
+    return true;
+}
+static inline bool probe_fp_view(probe_set *set, uint64_t now, const fp_view *v) {
+    fp_span *o = &set->open_fp;
+    if (fp_view_equal(&o->v, v)) return false;
+    if (now > o->cycle) {
+        o->cycles = now - o->cycle;
+        set->fps[set->n_fps++] = *o;
+        if (set->n_fps == PROBE_BATCH) probe_flush_spans_(set);
+    }
+    o->cycle = now;
+    o->v = *v;
+    return true;
+}
+/* A record slot to fill (the next in program order). */
+static inline uop_record *probe_record(probe_set *set) {
+    if (set->n_recs == PROBE_BATCH) probe_flush_recs_(set);
+    return &set->recs[set->n_recs++];
+}
+static inline void probe_event_add(probe_set *set, const probe_event *e) {
+    if (set->n_events == PROBE_BATCH) probe_flush_events_(set);
+    set->events[set->n_events++] = *e;
+}
+static inline void probe_wait_add(probe_set *set, uint64_t cycle, uint64_t seq, uint8_t state, uint64_t cause,
+                                  uint8_t level) {
+    if (set->n_waits == PROBE_BATCH) probe_flush_waits_(set);
+    set->waits[set->n_waits++] = (wait_transition){cycle, seq, cause, state, level};
+}
+/* The samplers whose sample is at `view->cycle` are called (batches flushed first). */
+void probe_sample(probe_set *set, const sample_view *view);
+/* `so_far->instructions` reached set->interval_at: flush, call the interval observers due. */
+void probe_interval(probe_set *set, const core_stats *so_far);
 
 #endif

@@ -1,8 +1,11 @@
 /* stacks — multi-stage CPI stacks (dispatch, issue, commit), IPC stacks and
  * FLOPS stacks, after Eyerman, Heirman, Du Bois, Hur, "Extending the
  * Performance Analysis Tool Box: Multi-Stage CPI Stacks and FLOPS Stacks"
- * (Table II, Table III, §III, §V). An observer of the probe interface: it sees
- * only cycle views, never the core.
+ * (Table II, Table III, §III, §V). An observer of the probe interface: it asks
+ * for stage spans and FP spans (PROBE_STAGES | PROBE_FP) and never sees the
+ * core. As an analysis of the runner it is "stacks" (stacks_analysis, in
+ * analysis.c); its validation against idealised machines is the validation
+ * module.
  *
  * Every stack is kept in cycles: its components sum to the run's cycle count
  * (to floating-point rounding). CPI = component / instructions; an IPC stack
@@ -16,7 +19,6 @@
 #include <stdint.h>
 
 #include "probes/probes.h"
-#include "uarch/uarch.h"
 
 /* CPI-stack components (Table II, refined as §III-A allows: cache levels,
  * integer vs FP long latency, the structural stalls only issue can see). */
@@ -75,6 +77,7 @@ typedef enum flops_component {
 } flops_component;
 
 const char *flops_component_name(flops_component c);
+const char *flops_component_doc(flops_component c);
 
 typedef struct flops_stack {
     double cycles[FLOPS_COUNT]; /* sums to the run's cycles */
@@ -96,92 +99,10 @@ typedef struct stacks_result {
 
 typedef struct stacks_observer stacks_observer;
 stacks_observer *stacks_observer_create(void);
+/* needs = PROBE_STAGES | PROBE_FP */
 probe_observer stacks_observer_probe(stacks_observer *s);
 /* Valid after the run ended. */
 const stacks_result *stacks_observer_result(const stacks_observer *s);
 void stacks_observer_destroy(stacks_observer *s);
-
-/* ---- validation (§IV, §V-A): the baseline against idealised machines ---- */
-
-typedef enum ideal_kind {
-    IDEAL_ICACHE,       /* perfect I-cache */
-    IDEAL_DCACHE,       /* perfect D-cache */
-    IDEAL_BPRED,        /* perfect branch prediction */
-    IDEAL_ALU,          /* all arithmetic 1 cycle */
-    IDEAL_DCACHE_ALU,   /* Table I pair: perfect D-cache + 1-cycle ALU */
-    IDEAL_BPRED_DCACHE, /* Table I pair: perfect bpred + perfect D-cache */
-    IDEAL_COUNT
-} ideal_kind;
-
-typedef struct validation_case {
-    ideal_kind kind;
-    double cpi;                     /* CPI of the idealised machine */
-    double reduction;               /* baseline CPI - cpi: the actual CPI reduction */
-    double predicted[STACK_STAGES]; /* the component(s) the stacks attribute to it, as CPI */
-    double lo, hi;                  /* min and max of `predicted` */
-    bool within;                    /* lo <= reduction <= hi */
-    double error;                   /* §V-A: 0 within, else distance to the closest stack's value */
-    bool relevant;                  /* component >= 10% of CPI in some stack (§V-A filter) */
-    /* pairs only: the sum of the two single reductions, and which effect shows */
-    double sum_of_singles;
-    int interaction; /* +1 hidden stalls (pair > sum), -1 overlap (pair < sum), 0 neither */
-} validation_case;
-
-typedef struct validation_result {
-    char program[512];
-    char config[64];
-    double base_cpi;
-    stacks_result base;
-    validation_case cases[IDEAL_COUNT];
-} validation_result;
-
-const char *ideal_kind_name(ideal_kind k);
-const char *flops_component_doc(flops_component c);
-
-/* ---- running machines with the observer ---- */
-
-/* Time `src` on `cfg` with a stacks observer attached. *stats and *out hold
- * what was measured, also on failure. */
-bool stacks_run(const uarch_config *cfg, uop_source *src, const core_run_options *opt, stacks_result *out,
-                core_stats *stats, cs_error *err);
-
-/* Turn on the idealisation knobs of `k` (§IV): perfect L1 I-cache, perfect L1
- * D-cache, perfect branch prediction, 1-cycle arithmetic, or a Table I pair. */
-void stacks_ideal_config(uarch_config *cfg, ideal_kind k);
-
-/* The component(s) of one stack that an idealisation removes, in cycles:
- * I-cache levels; D-cache levels; bpred; integer + FP long latency; sums for pairs. */
-double stacks_ideal_component(const cpi_stack *s, ideal_kind k);
-
-/* Fill v->base_cpi and v->cases from the baseline stacks and the CPI each
- * idealised machine measured (ideal_cpi[k] for ideal_kind k). Pure. */
-void validation_evaluate(validation_result *v, const stacks_result *base, const double ideal_cpi[IDEAL_COUNT]);
-
-/* The µop stream of one run. Validation runs every machine in its own
- * process (fork), so `open` is called once per run, in that process: each run
- * has its own emulator (or trace reader) and core, and nothing is shared. */
-typedef struct stacks_source {
-    void *ctx;
-    uop_source *(*open)(void *ctx, cs_error *err);
-    /* After the run: release the source; false with *err if it failed (e.g. a guest fault). */
-    bool (*close)(void *ctx, uop_source *src, cs_error *err);
-} stacks_source;
-
-typedef struct validation_options {
-    uarch_config cfg;     /* the baseline ("all real") machine */
-    core_run_options run; /* warm-up and limit, the same for every machine; progress_label unused */
-    int jobs;             /* machines timed at once; <= 0: the online processors */
-    bool show_output;     /* copy the baseline run's program output to our stdout/stderr
-                                when it is done (the idealised runs' output is discarded;
-                                every run's stdin is /dev/null) */
-    stacks_source source;
-} validation_options;
-
-/* Time the baseline and the IDEAL_COUNT idealised machines, in parallel, and
- * evaluate (§V-A). *out gets everything but `program`. base_stats (optional)
- * gets the baseline's statistics; ideal (optional, IDEAL_COUNT entries) the
- * idealised machines' stacks. */
-bool stacks_validate(const validation_options *opt, validation_result *out, core_stats *base_stats,
-                     stacks_result *ideal, cs_error *err);
 
 #endif

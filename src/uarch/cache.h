@@ -1,5 +1,5 @@
-/* Shared timing parts (internal to uarch): caches, the memory hierarchy,
- * branch predictors. Both core models use them.
+/* Shared timing parts (internal to uarch): caches and the memory hierarchy
+ * (the branch predictors are in bpred.h). Both core models use them.
  *
  * Notes (what these models simplify):
  *  - A cache is a tag array with LRU replacement; it answers hit or miss and
@@ -72,16 +72,5 @@ uint32_t memsys_line_bits(const memsys_t *m, bool instruction);
 /* The first cycle after `now` at which a fill in flight arrives (a miss
  * register frees up), or UINT64_MAX. Lets a core skip idle cycles exactly. */
 uint64_t memsys_next_event(const memsys_t *m, uint64_t now);
-
-/* ---- branch prediction ------------------------------------------------------------ */
-
-typedef struct bpred bpred_t;
-
-bpred_t *bpred_create(const uarch_config *cfg);
-void bpred_destroy(bpred_t *b);
-/* Predict the control-transfer µop `u` at fetch and train with its outcome
- * (trace-driven: the outcome is known). True if direction and target were
- * predicted correctly. */
-bool bpred_predict(bpred_t *b, const uop *u);
 
 #endif

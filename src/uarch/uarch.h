@@ -5,9 +5,8 @@
  * (the component/connection machines of Noonburg's thesis). Both pull µops
  * from any uop_source and report through the probe interface.
  *
- * Configuration is an INI file (configs/NAME.ini) plus `section.key=value`
- * overrides; every value is validated once, at load, and an error names the
- * key. The code that uses a value relies on it.
+ * The configuration and the statistics are in config.h (included here), so
+ * that the probe contract can carry them without including the core.
  */
 #ifndef CYCLESCOPE_UARCH_H
 #define CYCLESCOPE_UARCH_H
@@ -16,145 +15,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config.h"
 #include "probes/probes.h"
 #include "trace/trace.h"
 #include "util/util.h"
-
-/* ---- configuration ---------------------------------------------------------- */
-
-typedef enum core_model { MODEL_OOO, MODEL_INORDER } core_model;
-typedef enum mem_order_policy { MEM_ORDER_PERFECT, MEM_ORDER_CONSERVATIVE } mem_order_policy;
-typedef enum bpred_kind {
-    BPRED_NONE,    /* predict not taken; every taken control transfer is a mispredict */
-    BPRED_STATIC,  /* backward taken, forward not taken (the thesis' "loop" predictor) */
-    BPRED_BIMODAL, /* 2-bit counters indexed by pc */
-    BPRED_GSHARE,  /* 2-bit counters indexed by pc xor global history */
-    BPRED_TAGE,    /* a TAGE-class predictor (bimodal base + tagged geometric-history tables) */
-    BPRED_PERFECT
-} bpred_kind;
-
-typedef struct cache_config {
-    bool enabled;     /* L3 may be absent; L1s and L2 always exist in the ooo model */
-    uint32_t size;    /* bytes */
-    uint32_t assoc;   /* ways; 0 = fully associative */
-    uint32_t line;    /* bytes, a power of two */
-    uint32_t latency; /* hit latency, cycles */
-    uint32_t mshrs;   /* outstanding misses (0 = unlimited) */
-} cache_config;
-
-enum { UARCH_MAX_POOLS = 8, UARCH_NAME_MAX = 32 };
-
-/* A pool of identical functional units (or ports) serving some op classes. */
-typedef struct fu_pool {
-    char name[UARCH_NAME_MAX];
-    uint32_t count;
-    uint32_t classes; /* bit (1 << op_class) for each class it serves */
-} fu_pool;
-
-/* The in-order machines of the thesis (Noonburg, chapters 3–8). */
-enum { INORDER_MAX_PIPES = 4 };
-typedef struct inorder_pipe {
-    char name[UARCH_NAME_MAX];
-    uint32_t stages;  /* depth; results forward from the last stage */
-    uint32_t classes; /* op classes issued to this pipe */
-} inorder_pipe;
-
-typedef struct inorder_config {
-    uint32_t fetch_buffer; /* entries */
-    uint32_t issue_buffer; /* entries */
-    uint32_t pipe_count;
-    inorder_pipe pipe[INORDER_MAX_PIPES];
-    uint32_t mem_stall_stage; /* memory pipe stage (1-based) that waits for a D-cache miss */
-    bool value_prediction;
-    uint32_t vpt_entries, ct_entries; /* value prediction and classification tables (§8.1) */
-    /* Cycles fetch waits after a mispredicted branch issues. 0 is the thesis
-     * machine: branches resolve at issue, leaving a one-cycle bubble (§6.1). */
-    uint32_t resolve_delay;
-} inorder_config;
-
-typedef struct uarch_config {
-    char name[64]; /* configuration name (file stem) */
-    core_model model;
-    double freq_ghz;
-
-    /* pipeline */
-    uint32_t fetch_width, dispatch_width, issue_width, commit_width;
-    uint32_t fetch_buffer; /* µops between fetch and decode */
-    uint32_t decode_depth; /* cycles from fetch to dispatch */
-    uint32_t rob_size, iq_size, lq_size, sq_size;
-    uint32_t lsq_size;         /* nonzero: loads and stores share this many entries (lq/sq unused) */
-    uint32_t rename_regs;      /* in-flight destination registers; 0 = unlimited */
-    uint32_t redirect_penalty; /* cycles from branch resolution to the first fetch on the right path */
-    mem_order_policy mem_order;
-    uint32_t deadlock_cycles; /* no commit for this long stops the run */
-    bool skip_idle;           /* jump over runs of identical idle cycles (speed only; same results) */
-
-    /* execution */
-    uint32_t pool_count;
-    fu_pool pool[UARCH_MAX_POOLS];
-    uint32_t latency[OPC_COUNT]; /* cycles; load: address generation, added to the cache latency */
-    bool pipelined[OPC_COUNT];
-
-    /* memory hierarchy */
-    cache_config l1i, l1d, l2, l3;
-    uint32_t mem_latency;   /* cycles beyond the last cache level */
-    uint32_t mem_bandwidth; /* bytes per cycle; 0 = unlimited */
-    uint32_t itlb_entries;  /* 0 = no ITLB modelled */
-    uint32_t itlb_miss_latency;
-
-    /* branch prediction */
-    bpred_kind bpred;
-    uint32_t bpred_table_bits; /* log2 entries of the (base) counter table */
-    uint32_t bpred_history;    /* global history bits (gshare, TAGE longest) */
-    uint32_t btb_entries, ras_entries;
-
-    /* idealisation knobs, on every model (how CPI stacks are validated) */
-    bool perfect_icache, perfect_dcache, perfect_bpred, ideal_alu;
-
-    inorder_config inorder;
-} uarch_config;
-
-/* Built-in defaults (the rpstacks configuration). */
-void uarch_config_default(uarch_config *cfg);
-/* Load configs/NAME.ini (by name) or a path to an .ini file over the defaults. */
-bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *err);
-/* Apply one "section.key=value" override. */
-bool uarch_config_set(uarch_config *cfg, const char *assignment, cs_error *err);
-/* Check values against each other (e.g. width larger than the ROB). */
-bool uarch_config_validate(const uarch_config *cfg, cs_error *err);
-/* The full resolved configuration, as an INI file that loads back to the same values. */
-void uarch_config_print(const uarch_config *cfg, FILE *out);
-/* Directory the named configurations are read from. */
-const char *uarch_config_dir(void);
-
-const char *bpred_kind_name(bpred_kind k);
-
-/* ---- statistics -------------------------------------------------------------- */
-
-typedef struct cache_stats {
-    uint64_t accesses, misses;
-} cache_stats;
-
-enum { ISSUE_HIST_MAX = 16 };
-
-typedef struct core_stats {
-    uint64_t cycles;
-    uint64_t instructions;                    /* committed instructions (µops without UOP_CONTINUES) */
-    uint64_t uops;                            /* committed µops */
-    uint64_t branches, mispredicts;           /* all control transfers */
-    uint64_t cond_branches, cond_mispredicts; /* conditional branches */
-    cache_stats l1i, l1d, l2, l3, itlb;
-    uint64_t loads, stores, forwarded_loads, flops;
-    uint64_t rob_occupancy, iq_occupancy, lq_occupancy, sq_occupancy; /* summed over cycles */
-    uint64_t issue_hist[ISSUE_HIST_MAX + 1];                          /* cycles issuing k µops (k capped) */
-    /* in-order machines (thesis Figure 5.8): occupancy distributions */
-    uint64_t fetch_buffer_hist[17], issue_buffer_hist[17];
-    uint64_t pipe_issued[INORDER_MAX_PIPES];             /* µops issued to each pipe */
-    uint64_t pipe_occupancy[INORDER_MAX_PIPES];          /* summed µops in each pipe per cycle */
-    uint64_t pipe_occupancy_hist[INORDER_MAX_PIPES][65]; /* cycles with k µops in the pipe (Figure 5.8) */
-    uint64_t value_predictions, value_mispredictions;
-    double seconds; /* wall time of the timed part */
-} core_stats;
 
 /* ---- the core ------------------------------------------------------------------ */
 
@@ -167,8 +31,9 @@ typedef struct core_run_options {
 } core_run_options;
 
 core_t *core_create(const uarch_config *cfg, cs_error *err);
-/* Register an observer before core_run. False if too many. */
-bool core_observe(core_t *core, const probe_observer *obs);
+/* Register an observer before core_run. False with *err set if there are too
+ * many or it asks for something without the callback for it. */
+bool core_observe(core_t *core, const probe_observer *obs, cs_error *err);
 /* Time the µops of `src`. On error (source failure, deadlock) returns false with
  * *err set; *stats then holds what was measured so far. */
 bool core_run(core_t *core, uop_source *src, const core_run_options *opt, core_stats *stats, cs_error *err);

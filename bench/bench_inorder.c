@@ -47,8 +47,12 @@ static double cpu_seconds(void) {
 
 /* A do-nothing observer: what the probes cost when an analysis listens. */
 static uint64_t sink;
-static void on_cycle(void *ctx, const cycle_view *v) { sink += v->stage[STAGE_ISSUE].n + (uintptr_t)ctx; }
-static void on_retire(void *ctx, const uop_timing *t) { sink += t->commit + (uintptr_t)ctx; }
+static void on_stages(void *ctx, const stage_span *s, size_t n) {
+    for (size_t i = 0; i < n; i++) sink += s[i].v.n + (uintptr_t)ctx;
+}
+static void on_retire(void *ctx, const uop_record *t, size_t n) {
+    for (size_t i = 0; i < n; i++) sink += t[i].commit + (uintptr_t)ctx;
+}
 
 /* One timed run; false (with a message) if anything failed. *cpu gets the CPU seconds. */
 static bool run_once(const uarch_config *cfg, const char *path, uint64_t max, bool probes, core_stats *st,
@@ -69,8 +73,8 @@ static bool run_once(const uarch_config *cfg, const char *path, uint64_t max, bo
         return false;
     }
     if (probes) {
-        probe_observer o = {NULL, NULL, on_cycle, on_retire, NULL};
-        core_observe(core, &o);
+        probe_observer o = {.needs = PROBE_STAGES | PROBE_RETIRE, .stages = on_stages, .retire = on_retire};
+        core_observe(core, &o, &err);
     }
     uop_source *src = emu_source_create(e);
     core_run_options opt = {0, max, NULL};

@@ -1,5 +1,5 @@
 /* Timing-model speed: simulated M instructions per second on real workloads,
- * with no observer and with an observer that takes every cycle view and every
+ * with no observer and with an observer that takes every stage span and every
  * retired µop (the cost of building them), measured alternately in one run.
  *
  *   bench_uarch [--config NAME] [--max N] [WORKLOAD_DIR] [name[:arg]…]
@@ -17,8 +17,13 @@ typedef struct counter {
     uint64_t cycles, retired;
 } counter;
 
-static void count_cycle(void *ctx, const cycle_view *v) { ((counter *)ctx)->cycles += v->repeat; }
-static void count_retire(void *ctx, const uop_timing *t) { ((counter *)ctx)->retired += t->seq != 0; }
+static void count_stages(void *ctx, const stage_span *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i].stage == STAGE_COMMIT) ((counter *)ctx)->cycles += s[i].cycles;
+}
+static void count_retire(void *ctx, const uop_record *t, size_t n) {
+    for (size_t i = 0; i < n; i++) ((counter *)ctx)->retired += t[i].seq != 0;
+}
 
 static double run_once(const char *config, const char *path, const char *arg, uint64_t max, bool observe,
                        uint64_t *instructions) {
@@ -39,8 +44,9 @@ static double run_once(const char *config, const char *path, const char *arg, ui
         exit(1);
     }
     counter c = {0, 0};
-    probe_observer obs = {.ctx = &c, .cycle = count_cycle, .retire = count_retire};
-    if (observe) core_observe(core, &obs);
+    probe_observer obs = {
+        .ctx = &c, .needs = PROBE_STAGES | PROBE_RETIRE, .stages = count_stages, .retire = count_retire};
+    if (observe) core_observe(core, &obs, &err);
     uop_source *src = emu_source_create(e);
     core_stats st;
     core_run_options ro = {0, max, NULL};

@@ -10,7 +10,7 @@
  * --check-bpred F, --check-alu F: exit 1 unless at least the fraction F of
  * the relevant bpred (1-cycle ALU) cases, over all configurations, have the
  * actual reduction within the three stacks' range (the slow test).
- * The machines of one workload run in parallel (stacks_validate). */
+ * The machines of one workload run in parallel (validation_run). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +19,7 @@
 #include "bench_manifest.h"
 #include "emu/emu.h"
 #include "stacks/stacks.h"
+#include "validation/validation.h"
 
 /* The measured window per workload at default size: warm-up (caches and
  * predictors only) past the initialisation phase, then at most `max`. */
@@ -139,10 +140,10 @@ int main(int argc, char **argv) {
             vo.cfg = cfg;
             vo.run = (core_run_options){r->warmup, r->max, NULL};
             vo.jobs = jobs;
-            vo.source = (stacks_source){&g, guest_open, guest_close};
+            vo.source = (run_source){&g, guest_open, guest_close};
             snprintf(r->v.program, sizeof r->v.program, "%.63s", chosen[w].name);
             double t0 = cs_now();
-            if (!stacks_validate(&vo, &r->v, NULL, NULL, &err)) {
+            if (!validation_run(&vo, &r->v, NULL, NULL, &err)) {
                 fprintf(stderr, "bench_validation: %s on %s: %s\n", chosen[w].name, configs[c], err.msg);
                 return 1;
             }

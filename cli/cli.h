@@ -63,6 +63,7 @@ typedef struct cli_timing_options {
     const char *json_path, *pipeview_path;
     const char *report_path; /* HTML report; NULL: CLI_DEFAULT_REPORT */
     bool no_report;          /* --no-report */
+    const char *analysis;    /* --analysis LIST; NULL: "stacks" */
 } cli_timing_options;
 
 #define CLI_DEFAULT_REPORT "cyclescope-report.html"
@@ -77,9 +78,22 @@ typedef struct cli_timing_options {
     "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"                   \
     "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n" \
     "                     (default " CLI_DEFAULT_REPORT " in the current directory)\n"         \
-    "  --no-report        write no HTML report\n"
+    "  --no-report        write no HTML report\n"                                              \
+    "  --analysis LIST    the analyses to run, comma-separated, each NAME[:KEY=VALUE…]\n"    \
+    "                     (default stacks; none: time the bare model; `cyclescope run\n"       \
+    "                     --analysis help` lists them)\n"
 
-enum { OPT_CONFIG = 1100, OPT_SET, OPT_WARMUP, OPT_TMAX, OPT_JSON, OPT_PIPEVIEW, OPT_REPORT, OPT_NO_REPORT };
+enum {
+    OPT_CONFIG = 1100,
+    OPT_SET,
+    OPT_WARMUP,
+    OPT_TMAX,
+    OPT_JSON,
+    OPT_PIPEVIEW,
+    OPT_REPORT,
+    OPT_NO_REPORT,
+    OPT_ANALYSIS
+};
 /* clang-format off */
 #define CLI_TIMING_LONG_OPTIONS                                     \
     {"config", required_argument, 0, OPT_CONFIG},                   \
@@ -89,7 +103,8 @@ enum { OPT_CONFIG = 1100, OPT_SET, OPT_WARMUP, OPT_TMAX, OPT_JSON, OPT_PIPEVIEW,
     {"json", required_argument, 0, OPT_JSON},                       \
     {"pipeview", required_argument, 0, OPT_PIPEVIEW},               \
     {"report", required_argument, 0, OPT_REPORT},                   \
-    {"no-report", no_argument, 0, OPT_NO_REPORT}
+    {"no-report", no_argument, 0, OPT_NO_REPORT},                   \
+    {"analysis", required_argument, 0, OPT_ANALYSIS}
 /* clang-format on */
 
 /* Handle one timing option; false if `opt` is not one. Sets *bad after printing a usage error. */
@@ -99,17 +114,20 @@ bool cli_load_config(const cli_timing_options *t, uarch_config *cfg);
 /* Check the configuration before a program runs, and ask the emulator for results
  * in its µops if the model predicts values. Prints the error and returns false. */
 bool cli_prepare_guest(const cli_timing_options *t, cli_guest_options *g);
-/* Time `src` with the stacks observer and report: the run summary and the three
- * CPI stacks on stdout, --json, and the HTML report (unless --no-report); `what`
- * names the program or trace. Returns the exit code. */
+/* Time `src` with the analyses of --analysis (default: the stacks) and
+ * report: the run summary and each analysis on stdout, --json, and the HTML
+ * report (unless --no-report); `what` names the program or trace. Returns
+ * the exit code. */
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what);
-/* Print the run summary, the three CPI stacks and the FLOPS stack, and the
- * validation if `val` is not NULL; write --json and the HTML report. Returns the exit code. */
+/* Print the run summary and the sections given (any may be NULL): a run's
+ * analyses, stacks, a validation; write --json and the HTML report. Returns
+ * the exit code. */
 struct run_summary;
 struct stacks_result;
 struct validation_result;
-int cli_timing_report(const cli_timing_options *t, const struct run_summary *sum, const struct stacks_result *stacks,
-                      const struct validation_result *val);
+struct run_result;
+int cli_timing_report(const cli_timing_options *t, const struct run_summary *sum, const struct run_result *run,
+                      const struct stacks_result *stacks, const struct validation_result *val);
 /* "PROG ARG1 ARG2…" into buf, for report titles. */
 void cli_describe_command(char *buf, size_t size, int argc, char **argv);
 

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "report/report.h"
+#include "runner/runner.h"
 
 void help_stacks(void) {
     printf("usage: cyclescope stacks [--validate] [options] PROG [ARGS…]\n"
@@ -67,7 +68,7 @@ static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs,
     vo.run = (core_run_options){t->warmup, t->max, NULL};
     vo.jobs = jobs;
     vo.show_output = true;
-    vo.source = (stacks_source){&gs, guest_open, guest_close};
+    vo.source = (run_source){&gs, guest_open, guest_close};
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "cyclescope: timing the baseline and %d idealised machines, %d at a time…\n", IDEAL_COUNT,
                 jobs > 0 ? jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
@@ -76,11 +77,11 @@ static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs,
     core_stats stats;
     cs_error err;
     int rc;
-    if (!stacks_validate(&vo, v, &stats, NULL, &err)) {
+    if (!validation_run(&vo, v, &stats, NULL, &err)) {
         rc = cli_fail("%s", err.msg);
     } else {
         run_summary sum = {what, &vo.cfg, &stats, t->warmup};
-        rc = cli_timing_report(t, &sum, &v->base, v);
+        rc = cli_timing_report(t, &sum, NULL, &v->base, v);
     }
     free(v);
     return rc;
@@ -113,6 +114,14 @@ int cmd_stacks(int argc, char **argv) {
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage("stacks", "no program given");
+    if (t.analysis) { /* the stacks verb runs the stacks, whatever else is asked for */
+        analysis_list l;
+        cs_error err;
+        bool has = analysis_list_parse(&l, t.analysis, &err) && analysis_list_has(&l, "stacks");
+        analysis_list_free(&l);
+        if (!has) return cli_usage("stacks", "--analysis %s: the stacks verb runs the stacks analysis", t.analysis);
+        if (do_validate) return cli_usage("stacks", "--analysis does not apply to --validate");
+    }
     if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
     /* one emulator now: checks the program (and fills the guest options) before any timing */
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);

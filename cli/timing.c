@@ -1,6 +1,6 @@
 /* What `run`, `stacks` and `sim` share: configuration, warm-up and limits, the
- * timing run itself with the stacks observer, and its reports (terminal,
- * JSON, HTML). */
+ * analyses, the timing run itself (through the runner), and its reports
+ * (terminal, JSON, HTML). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "report/report.h"
+#include "runner/runner.h"
 
 bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const char *verb, bool *bad) {
     switch (opt) {
@@ -34,6 +35,22 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
         t->no_report = false;
         return true;
     case OPT_NO_REPORT: t->no_report = true; return true;
+    case OPT_ANALYSIS: {
+        if (!strcmp(arg, "help") || !strcmp(arg, "list")) {
+            printf("analyses (--analysis NAME[:KEY=VALUE…],…; none: the bare model):\n");
+            for (const analysis_ops *const *a = analysis_all(); *a; a++) printf("  %-10s %s\n", (*a)->name, (*a)->help);
+            exit(0);
+        }
+        analysis_list l;
+        cs_error err;
+        if (!analysis_list_parse(&l, arg, &err)) {
+            cli_usage(verb, "--analysis %s: %s", arg, err.msg);
+            *bad = true;
+        }
+        analysis_list_free(&l);
+        t->analysis = arg;
+        return true;
+    }
     default: return false;
     }
 }
@@ -75,13 +92,14 @@ bool cli_prepare_guest(const cli_timing_options *t, cli_guest_options *g) {
     return true;
 }
 
-static int write_reports(const cli_timing_options *t, const run_summary *sum, const stacks_result *stacks,
-                         const validation_result *val) {
+static int write_reports(const cli_timing_options *t, const run_summary *sum, const run_result *run,
+                         const stacks_result *stacks, const validation_result *val) {
     cs_error err;
     int rc = 0;
     if (t->json_path) {
         cJSON *j = report_run_json(sum);
-        cJSON_AddItemToObject(j, "stacks", report_stacks_json(stacks));
+        if (run) runner_json(run, j);
+        if (stacks) cJSON_AddItemToObject(j, "stacks", report_stacks_json(stacks));
         if (val) cJSON_AddItemToObject(j, "validation", report_validation_json(val));
         if (!report_write_json(t->json_path, j, &err)) rc = cli_fail("%s", err.msg);
         cJSON_Delete(j);
@@ -92,7 +110,8 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
         snprintf(title, sizeof title, "cyclescope: %s on %s", sum->program, sum->cfg->name);
         html_report *h = html_report_begin(title);
         html_report_run(h, sum);
-        html_report_stacks(h, stacks);
+        if (run) runner_html(run, h);
+        if (stacks) html_report_stacks(h, stacks);
         if (val) html_report_validation(h, val);
         if (!html_report_write(h, path, &err)) {
             rc = cli_fail("%s", err.msg);
@@ -106,45 +125,40 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
     return rc;
 }
 
-int cli_timing_report(const cli_timing_options *t, const run_summary *sum, const stacks_result *stacks,
-                      const validation_result *val) {
+int cli_timing_report(const cli_timing_options *t, const run_summary *sum, const run_result *run,
+                      const stacks_result *stacks, const validation_result *val) {
     report_run_text(sum, stdout);
-    report_stacks_text(stacks, stdout);
+    if (run) runner_text(run, stdout);
+    if (stacks) report_stacks_text(stacks, stdout);
     if (val) report_validation_text(val, stdout);
     fflush(stdout);
-    return write_reports(t, sum, stacks, val);
+    return write_reports(t, sum, run, stacks, val);
 }
 
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what) {
     uarch_config cfg;
     if (!cli_load_config(t, &cfg)) return EXIT_RUN_FAILED;
     cs_error err;
-    core_t *core = core_create(&cfg, &err);
-    if (!core) return cli_fail("%s", err.msg);
-    pipeview *pv = NULL;
-    if (t->pipeview_path) {
-        pv = pipeview_open(t->pipeview_path, &err);
-        if (!pv) {
-            core_destroy(core);
-            return cli_fail("%s", err.msg);
-        }
-        probe_observer obs = pipeview_observer(pv);
-        core_observe(core, &obs);
+    analysis_list list;
+    if (!analysis_list_parse(&list, t->analysis ? t->analysis : "stacks", &err)) return cli_fail("%s", err.msg);
+    if (t->pipeview_path && !analysis_list_add(&list, "pipeview", "file", t->pipeview_path, &err)) {
+        analysis_list_free(&list);
+        return cli_fail("%s", err.msg);
     }
-    stacks_observer *so = stacks_observer_create();
-    probe_observer sobs = stacks_observer_probe(so);
-    core_observe(core, &sobs);
-    core_stats stats;
-    core_run_options opt = {t->warmup, t->max, "simulating"};
-    bool ok = core_run(core, src, &opt, &stats, &err);
+    run_spec spec = {&cfg, {t->warmup, t->max, "simulating"}, &list, what};
+    run_result run;
     int rc = 0;
-    if (!ok) rc = cli_fail("%s", err.msg);
-    if (!pipeview_close(pv, &err) && rc == 0) rc = cli_fail("%s", err.msg);
-    if (rc == 0) {
-        run_summary sum = {what, &cfg, &stats, t->warmup};
-        rc = cli_timing_report(t, &sum, stacks_observer_result(so), NULL);
+    if (!runner_run(&spec, src, &run, &err)) {
+        rc = cli_fail("%s", err.msg);
+    } else {
+        if (!run.ok) {
+            rc = cli_fail("%s", run.err.msg);
+        } else {
+            run_summary sum = {what, &cfg, &run.stats, t->warmup};
+            rc = cli_timing_report(t, &sum, &run, NULL, NULL);
+        }
+        run_result_free(&run);
     }
-    stacks_observer_destroy(so);
-    core_destroy(core);
+    analysis_list_free(&list);
     return rc;
 }

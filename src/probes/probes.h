@@ -190,7 +190,7 @@ typedef enum mispredict_kind {
 } mispredict_kind;
 const char *mispredict_kind_name(mispredict_kind k);
 /* The kind a wrong prediction of a µop of class `op_class` is. */
-mispredict_kind mispredict_kind_of(uint8_t op_class);
+mispredict_kind mispredict_kind_of(uint8_t cls);
 
 enum {
     UREC_FORWARDED = 1 << 0,       /* a load served by store-to-load forwarding */
@@ -395,7 +395,6 @@ typedef struct probe_set {
     /* the open span of each stage and of the FP view (change-driven delivery) */
     stage_span open[STAGE_COUNT];
     fp_span open_fp;
-    bool have_open;
     /* timers */
     uint64_t next_sample[PROBE_MAX_OBSERVERS];   /* cycle of each sampler's next sample */
     uint64_t sample_at;                          /* the earliest of them (UINT64_MAX: none) */
@@ -422,8 +421,6 @@ void probe_flush_recs_(probe_set *set);
 void probe_flush_events_(probe_set *set);
 void probe_flush_waits_(probe_set *set);
 
-/* Stage `st` shows view v at cycle `now` (and, if the core skips, until the
- * next call): extends the open span if v equals it, else closes it. */
 static inline bool stage_view_equal(const stage_view *a, const stage_view *b) {
     return a->n == b->n && a->stall == b->stall && a->cause.kind == b->cause.kind && a->cause.level == b->cause.level &&
         a->cause.state == b->cause.state && a->cause.op_class == b->cause.op_class &&
@@ -437,11 +434,15 @@ static inline bool fp_view_equal(const fp_view *a, const fp_view *b) {
         a->cause.op_class == b->cause.op_class && a->cause.latency == b->cause.latency &&
         a->cause.seq == b->cause.seq && a->cause.pc == b->cause.pc;
 }
-/* Returns whether the view changed (a new span opened). */
+/* Stage `st` shows view v at cycle `now`, and (when the core skips idle
+ * cycles) in every cycle until the next call: extends the open span if v
+ * equals it, else delivers the open span and opens one. Returns whether the
+ * view changed. The core tracks views this way also when only samples are
+ * asked for (then nothing is delivered: spans == NULL). */
 static inline bool probe_stage_view(probe_set *set, int st, uint64_t now, const stage_view *v) {
     stage_span *o = &set->open[st];
     if (stage_view_equal(&o->v, v)) return false;
-    if (now > o->cycle) {
+    if (now > o->cycle && set->spans) {
         o->cycles = now - o->cycle;
         set->spans[set->n_spans++] = *o;
         if (set->n_spans == PROBE_BATCH) probe_flush_spans_(set);
@@ -453,7 +454,7 @@ static inline bool probe_stage_view(probe_set *set, int st, uint64_t now, const 
 static inline bool probe_fp_view(probe_set *set, uint64_t now, const fp_view *v) {
     fp_span *o = &set->open_fp;
     if (fp_view_equal(&o->v, v)) return false;
-    if (now > o->cycle) {
+    if (now > o->cycle && set->fps) {
         o->cycles = now - o->cycle;
         set->fps[set->n_fps++] = *o;
         if (set->n_fps == PROBE_BATCH) probe_flush_spans_(set);

@@ -9,6 +9,7 @@
 
 #include "stacks/stacks.h"
 #include "uarch/uarch.h"
+#include "validation/validation.h"
 #include "util/util.h"
 
 /* ---- plain-text tables ---- */
@@ -71,6 +72,9 @@ void html_report_run(html_report *h, const run_summary *r);
 void html_report_stacks(html_report *h, const stacks_result *s);
 /* The validation table, the actual CPI reductions drawn against the stack ranges. */
 void html_report_validation(html_report *h, const validation_result *v);
+/* A section of an analysis from another module: `body_html` is its HTML (the
+ * caller escapes text in it); id names the section's anchor. */
+void html_report_section(html_report *h, const char *id, const char *title, const char *body_html);
 bool html_report_write(const html_report *h, const char *path, cs_error *err);
 void html_report_free(html_report *h);
 

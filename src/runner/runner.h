@@ -79,8 +79,7 @@ const analysis_ops *const *analysis_all(void);
 typedef struct analysis_list {
     int count;
     const analysis_ops *ops[RUN_MAX_ANALYSES];
-    analysis_options opt[RUN_MAX_ANALYSES];
-    char *text; /* owned copy the options point into */
+    analysis_options opt[RUN_MAX_ANALYSES]; /* keys and values are the list's own copies */
 } analysis_list;
 
 /* Parse "stacks,pipeview:file=x" ("none": empty). False with *err naming the

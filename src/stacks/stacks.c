@@ -1,5 +1,5 @@
 /* The stacks observer: Table II at dispatch, issue and commit, Table III for
- * FLOPS, fed only by the probe interface's cycle views.
+ * FLOPS, fed only by the probe interface's stage spans and FP spans.
  *
  * Notes (how the accounting is kept exact and cheap):
  *  - Every counter is an integer number of slots. A CPI-stack slot is 1/W of a
@@ -10,8 +10,10 @@
  *    the cycle count exactly; the only rounding is the final slots/W division.
  *  - Carry-over (§III-A): a stage wider than W that processes n > W µops
  *    counts a full cycle and carries n - W into the next cycle's n.
- *  - A view with `repeat` = r stands for r identical cycles; they are
- *    accounted in one step once the carry is used up.
+ *  - A span of r cycles stands for r identical cycles; they are accounted in
+ *    one step once the carry is used up. Each stage's accounting depends only
+ *    on that stage's spans, in order, so spans of different stages may arrive
+ *    in any interleaving.
  *  - Which component a lost slot goes to is decided from the view alone: the
  *    stage's stall type and the cause the core attached (see classify() and
  *    docs/stacks.md).
@@ -53,16 +55,6 @@ const char *flops_component_doc(flops_component c) { return (unsigned)c < FLOPS_
 const char *stack_stage_name(stack_stage s) {
     static const char *const names[STACK_STAGES] = {"dispatch", "issue", "commit"};
     return (unsigned)s < STACK_STAGES ? names[s] : "?";
-}
-
-const char *ideal_kind_name(ideal_kind k) {
-    static const char *const names[IDEAL_COUNT] = {"perfect I-cache",
-                                                   "perfect D-cache",
-                                                   "perfect bpred",
-                                                   "1-cycle ALU",
-                                                   "perfect D-cache + 1-cycle ALU",
-                                                   "perfect bpred + perfect D-cache"};
-    return (unsigned)k < IDEAL_COUNT ? names[k] : "?";
 }
 
 /* ---- classification: which component a lost slot goes to ---- */
@@ -282,20 +274,27 @@ static inline void account_fp(stacks_observer *s, const fp_view *fp, uint64_t re
     if (lost) s->fslots[classify_fp(fp)] += lost * rep;
 }
 
-static void obs_cycle(void *ctx, const cycle_view *v) {
+/* Stack index of each probe stage (-1: fetch has no stack). */
+static const int stack_of[STAGE_COUNT] = {-1, STACK_DISPATCH, STACK_ISSUE, STACK_COMMIT};
+
+static void obs_stages(void *ctx, const stage_span *sp, size_t n) {
     stacks_observer *s = ctx;
-    uint64_t rep = v->repeat ? v->repeat : 1;
-    account_stage(s, STACK_DISPATCH, &v->stage[STAGE_DISPATCH], rep);
-    account_stage(s, STACK_ISSUE, &v->stage[STAGE_ISSUE], rep);
-    account_stage(s, STACK_COMMIT, &v->stage[STAGE_COMMIT], rep);
-    account_fp(s, &v->fp, rep);
+    for (size_t i = 0; i < n; i++) {
+        int st = sp[i].stage < STAGE_COUNT ? stack_of[sp[i].stage] : -1;
+        if (st >= 0) account_stage(s, st, &sp[i].v, sp[i].cycles);
+    }
 }
 
-static void obs_end(void *ctx, uint64_t cycles, uint64_t instructions) {
+static void obs_fp(void *ctx, const fp_span *sp, size_t n) {
+    stacks_observer *s = ctx;
+    for (size_t i = 0; i < n; i++) account_fp(s, &sp[i].v, sp[i].cycles);
+}
+
+static void obs_end(void *ctx, const core_stats *stats) {
     stacks_observer *s = ctx;
     stacks_result *r = &s->res;
-    r->cycles = cycles;
-    r->instructions = instructions;
+    r->cycles = stats->cycles;
+    r->instructions = stats->instructions;
     r->flops = s->flops;
     for (int st = 0; st < STACK_STAGES; st++)
         for (int c = 0; c < COMP_COUNT; c++) r->stage[st].cycles[c] = (double)s->slots[st][c] / s->W;
@@ -304,7 +303,12 @@ static void obs_end(void *ctx, uint64_t cycles, uint64_t instructions) {
 }
 
 probe_observer stacks_observer_probe(stacks_observer *s) {
-    return (probe_observer){s, obs_begin, obs_cycle, NULL, obs_end};
+    return (probe_observer){.ctx = s,
+                            .needs = PROBE_STAGES | PROBE_FP,
+                            .begin = obs_begin,
+                            .stages = obs_stages,
+                            .fp = obs_fp,
+                            .end = obs_end};
 }
 
 const stacks_result *stacks_observer_result(const stacks_observer *s) { return &s->res; }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
+#include "bpred.h"
 
 enum { TAGE_TABLES = 4 };
 

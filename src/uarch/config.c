@@ -626,3 +626,18 @@ void uarch_config_print(const uarch_config *c, FILE *out) {
         print_classes(out, c->inorder.pipe[p].classes);
     }
 }
+
+/* ---- statistics ---- */
+
+void core_stats_sub(core_stats *out, const core_stats *a, const core_stats *b) {
+    /* every field before `seconds` is a uint64_t counter */
+    enum { COUNTERS = offsetof(core_stats, seconds) / sizeof(uint64_t) };
+    _Static_assert(offsetof(core_stats, seconds) % sizeof(uint64_t) == 0, "counters first, then seconds");
+    uint64_t x[COUNTERS], y[COUNTERS];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    for (size_t i = 0; i < COUNTERS; i++) x[i] -= y[i];
+    double seconds = a->seconds - b->seconds;
+    memcpy(out, x, sizeof x);
+    out->seconds = seconds;
+}

@@ -24,7 +24,7 @@ core_t *core_create(const uarch_config *cfg, cs_error *err) {
     return c;
 }
 
-bool core_observe(core_t *c, const probe_observer *obs) { return probe_set_add(&c->probes, obs); }
+bool core_observe(core_t *c, const probe_observer *obs, cs_error *err) { return probe_set_add(&c->probes, obs, err); }
 
 bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stats *stats, cs_error *err) {
     memset(stats, 0, sizeof *stats);
@@ -55,5 +55,6 @@ bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stat
 void core_destroy(core_t *c) {
     if (!c) return;
     c->ops->destroy(c->model);
+    probe_set_free(&c->probes);
     free(c);
 }

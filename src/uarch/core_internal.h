@@ -3,6 +3,7 @@
 #ifndef CYCLESCOPE_UARCH_CORE_INTERNAL_H
 #define CYCLESCOPE_UARCH_CORE_INTERNAL_H
 
+#include "bpred.h"
 #include "cache.h"
 #include "uarch.h"
 
@@ -12,8 +13,8 @@ typedef struct core_model_ops {
     const char *name;
     void *(*create)(const uarch_config *cfg, cs_error *err);
     /* Time the stream (warm-up already done by the caller through `warm`). */
-    bool (*run)(void *model, struct uop_feeder *feed, const core_run_options *opt, const probe_set *probes,
-                core_stats *stats, cs_error *err);
+    bool (*run)(void *model, struct uop_feeder *feed, const core_run_options *opt, probe_set *probes, core_stats *stats,
+                cs_error *err);
     /* Train caches and predictors with one warm-up µop. */
     void (*warm)(void *model, const uop *u);
     void (*destroy)(void *model);

@@ -42,7 +42,12 @@
  *
  * Probes: FETCH = entering the fetch buffer, DISPATCH = entering the issue
  * buffer, ISSUE = entering a pipe, COMMIT = in-order retirement of µops that
- * have left their pipe (see the last note).
+ * have left their pipe (see the last note). Records: decode = rename =
+ * dispatch = entering the issue buffer (no ITLB: itlb_done = fetch); the
+ * pool is the pipe; a mispredict resolves (PEV_RESOLVE, PEV_FLUSH) when the
+ * transfer issues and fetch is redirected when it resumes. Wait states start
+ * at dispatch: µops behind the oldest unissued one are WST_QUEUED. No cycle
+ * is skipped: every cycle is simulated.
  *
  * Notes (what this model simplifies):
  *  - Trace-driven, correct path only: after a mispredicted control transfer
@@ -92,9 +97,12 @@ typedef struct entry {
     uop u;
     uint64_t seq;
     uint64_t fetch, icache_done, dispatch, ready, issue, complete;
+    uint64_t prod_seq[3]; /* PROBE_PRODUCERS: the last writer of each source at issue */
+    uint64_t wait_cause;  /* PROBE_WAITS: the state last reported and its cause */
+    uint8_t wait;
     uint8_t pipe, stage, exit_stage; /* stage: 0-based, while in the pipe */
     uint8_t icache_level, dcache_level;
-    uint8_t vp;
+    uint8_t vp, flags; /* flags: UREC_FIRST_IN_* */
     bool mispredicted, done;
 } entry;
 
@@ -170,6 +178,15 @@ typedef struct inorder {
     uint64_t broken_seq; /* a µop left its pipe in another cycle than its `complete` said (a model bug) */
     stage_view prev_fetch, prev_dispatch;
     core_stats st;
+
+    /* probes: what is asked for in this run */
+    probe_set *probes;
+    bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
+    bool redirect_pending;            /* PROBE_EVENTS: fetch has not resumed after a resolved mispredict */
+    bool line_first;                  /* the next µop fetched is the first of its I-cache line */
+    uint8_t head_stall;               /* why the oldest unissued µop did not issue this cycle */
+    uint64_t head_block;              /* and the µop it waits for (0: none known) */
+    uint8_t struct_state[UNIT_COUNT]; /* PROBE_EVENTS: full / empty of each structure */
 } inorder;
 
 static inline entry *at_seq(const inorder *m, uint64_t seq) { return &m->win[seq & m->win_mask]; }
@@ -324,6 +341,30 @@ static stall_cause writer_cause(const inorder *m, uint8_t r) {
     return (stall_cause){CAUSE_UOP, w->level, UOPST_DONE, w->op_class, w->latency, w->seq, w->pc};
 }
 
+/* ---- events ---- */
+
+static void event(inorder *m, uint8_t kind, uint8_t unit, uint64_t seq, uint64_t pc, uint64_t addr, uint64_t end,
+                  uint8_t level, uint8_t detail) {
+    probe_event e = {m->now, end, seq, pc, addr, 0, kind, unit, level, detail};
+    probe_event_add(m->probes, &e);
+}
+
+/* One PEV_MISS per level an access missed: the L1 (`unit`), then L2 and L3 on the way to `level`. */
+static void miss_events(inorder *m, uint8_t unit, uint64_t seq, uint64_t pc, uint64_t addr, uint64_t end,
+                        uint8_t level) {
+    event(m, PEV_MISS, unit, seq, pc, addr, end, level, 0);
+    if (level >= LEVEL_L3 && m->cfg.l2.enabled) event(m, PEV_MISS, UNIT_L2, seq, pc, addr, end, level, 0);
+    if (level >= LEVEL_MEM && m->cfg.l3.enabled) event(m, PEV_MISS, UNIT_L3, seq, pc, addr, end, level, 0);
+}
+
+static void structure_event(inorder *m, uint8_t unit, uint64_t count, uint64_t cap) {
+    uint8_t state = (uint8_t)((count >= cap ? STRUCT_FULL : 0) | (count == 0 ? STRUCT_EMPTY : 0));
+    if (state == m->struct_state[unit]) return;
+    m->struct_state[unit] = state;
+    probe_event e = {m->now, 0, 0, 0, 0, (uint32_t)count, PEV_STRUCT, unit, 0, state};
+    probe_event_add(m->probes, &e);
+}
+
 /* ---- pipes: the memory stall (§7.2) ---- */
 
 /* µop e (at index idx of its pipe) has just reached the stall stage: access
@@ -336,6 +377,7 @@ static void dcache_access(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
     e->dcache_level = r.level > LEVEL_L1 ? r.level : LEVEL_L2;
     ps->blocked_until = m->now + 1 + stall;
     ps->stalled_seq = e->seq;
+    if (m->want_events) miss_events(m, UNIT_L1D, e->seq, e->u.pc, e->u.mem_addr, ps->blocked_until, e->dcache_level);
     for (uint32_t i = idx; i < ps->count; i++) {
         entry *d = at_seq(m, ps->seq[i]);
         d->complete += stall;
@@ -377,25 +419,33 @@ static void advance_pipes(inorder *m) {
 
 /* ---- commit (virtual, in program order) ---- */
 
-static void emit_retire(const inorder *m, const probe_set *probes, const entry *e) {
-    uop_timing t = {.u = e->u,
-                    .seq = e->seq,
-                    .fetch = e->fetch,
-                    .icache_done = e->icache_done,
-                    .rename = e->dispatch,
-                    .dispatch = e->dispatch,
-                    .ready = e->ready,
-                    .issue = e->issue,
-                    .complete = e->complete,
-                    .commit = m->now,
-                    .exec_latency = clamp16(e->complete - e->issue),
-                    .icache_level = e->icache_level,
-                    .dcache_level = e->dcache_level,
-                    .mispredicted = e->mispredicted};
-    probe_emit_retire(probes, &t);
+static void emit_retire(inorder *m, const entry *e) {
+    uop_record *t = probe_record(m->probes);
+    *t = (uop_record){.u = e->u,
+                      .seq = e->seq,
+                      .fetch = e->fetch,
+                      .itlb_done = e->fetch,
+                      .icache_done = e->icache_done,
+                      .decode = e->dispatch,
+                      .rename = e->dispatch,
+                      .dispatch = e->dispatch,
+                      .ready = e->ready,
+                      .issue = e->issue,
+                      .complete = e->complete,
+                      .commit = m->now,
+                      .exec_latency = clamp16(e->complete - e->issue),
+                      .pool = e->pipe,
+                      .icache_level = e->icache_level,
+                      .dcache_level = e->dcache_level,
+                      .mispredict = e->mispredicted ? (uint8_t)mispredict_kind_of(e->u.op_class) : MISP_NONE,
+                      .flags = (uint8_t)(e->flags | (e->vp == VP_RIGHT ? UREC_VALUE_PREDICTED : 0))};
+    if (m->want_prod) {
+        memcpy(t->prod_seq, e->prod_seq, sizeof t->prod_seq);
+        if (is_mem(&e->u)) t->addr_ready = t->dtlb_done = e->ready;
+    }
 }
 
-static stage_view commit_stage(inorder *m, const probe_set *probes) {
+static stage_view commit_stage(inorder *m) {
     stage_view v = {0, (uint8_t)m->width[STAGE_COMMIT], STALL_NONE, {0}};
     while (v.n < v.width && m->commit_seq < m->issue_seq) {
         entry *e = at_seq(m, m->commit_seq);
@@ -405,7 +455,8 @@ static stage_view commit_stage(inorder *m, const probe_set *probes) {
         m->st.loads += (e->u.flags & UOP_MEM_READ) != 0;
         m->st.stores += (e->u.flags & UOP_MEM_WRITE) != 0;
         m->st.flops += e->u.fp_ops;
-        if (probes->want_retire) emit_retire(m, probes, e);
+        if (m->want_retire) emit_retire(m, e);
+        if (m->want_waits) probe_wait_add(m->probes, m->now, e->seq, WST_COMMITTED, 0, 0);
         m->commit_seq++;
         v.n++;
     }
@@ -416,7 +467,7 @@ static stage_view commit_stage(inorder *m, const probe_set *probes) {
             v.cause = m->prev_dispatch.cause; /* why dispatch left nothing behind the fetch buffer */
         } else {
             v.stall = STALL_HEAD_NOT_DONE;
-            if (probes->want_cycles) v.cause = uop_cause(m, at_seq(m, m->commit_seq));
+            if (m->want_views) v.cause = uop_cause(m, at_seq(m, m->commit_seq));
         }
     }
     return v;
@@ -424,7 +475,7 @@ static stage_view commit_stage(inorder *m, const probe_set *probes) {
 
 /* ---- issue: issue buffer → pipes ---- */
 
-static stage_view issue_stage(inorder *m, const probe_set *probes, fp_view *fp) {
+static stage_view issue_stage(inorder *m, fp_view *fp) {
     stage_view v = {0, (uint8_t)m->width[STAGE_ISSUE], STALL_NONE, {0}};
     memset(fp, 0, sizeof *fp);
     fp->units = (uint8_t)m->fp_units;
@@ -451,6 +502,8 @@ static stage_view issue_stage(inorder *m, const probe_set *probes, fp_view *fp) 
         }
         e->ready = at > e->dispatch ? at : e->dispatch;
         e->issue = m->now;
+        if (m->want_prod)
+            for (int k = 0; k < 3; k++) e->prod_seq[k] = e->u.src[k] ? m->reg[e->u.src[k]].seq : 0;
         e->pipe = p;
         e->stage = 0;
         e->exit_stage = m->one_stage[cls] ? 0 : (uint8_t)(ps->stages - 1);
@@ -463,6 +516,11 @@ static stage_view issue_stage(inorder *m, const probe_set *probes, fp_view *fp) 
         if (e->mispredicted) { /* resolved at issue (§6.1) */
             m->branch_wait = false;
             m->branch_resume = m->now + m->cfg.inorder.resolve_delay;
+            if (m->want_events) {
+                event(m, PEV_RESOLVE, UNIT_NONE, e->seq, e->u.pc, 0, m->branch_resume, 0, 0);
+                event(m, PEV_FLUSH, UNIT_NONE, e->seq, e->u.pc, 0, 0, 0, FLUSH_MISPREDICT);
+                m->redirect_pending = true;
+            }
         }
         if (ps->fp) {
             if (is_fp_arith(cls)) fp->issued++, fp->flops += e->u.fp_ops;
@@ -480,7 +538,11 @@ static stage_view issue_stage(inorder *m, const probe_set *probes, fp_view *fp) 
         v.stall = STALL_IQ_EMPTY;
         v.cause = m->prev_dispatch.cause; /* why dispatch left it empty */
     }
-    if (!probes->want_cycles) return v;
+    m->head_block = 0;
+    m->head_stall = v.stall;
+    if (v.stall == STALL_NOT_READY) m->head_block = m->reg[blocker].seq;
+    else if (v.stall == STALL_NO_UNIT && busy) m->head_block = busy->stalled_seq;
+    if (!m->want_views) return v;
     if (v.stall == STALL_NOT_READY) {
         v.cause = writer_cause(m, blocker);
     } else if (v.stall == STALL_NO_UNIT) {
@@ -506,7 +568,7 @@ static stage_view issue_stage(inorder *m, const probe_set *probes, fp_view *fp) 
 
 /* ---- dispatch: fetch buffer → issue buffer ---- */
 
-static stage_view dispatch_stage(inorder *m, const probe_set *probes, const stage_view *issue) {
+static stage_view dispatch_stage(inorder *m, const stage_view *issue) {
     stage_view v = {0, (uint8_t)m->width[STAGE_DISPATCH], STALL_NONE, {0}};
     uint64_t in_fetch = m->fetch_seq - m->dispatch_seq;
     uint64_t room = m->ib_cap - (m->dispatch_seq - m->issue_seq);
@@ -525,7 +587,7 @@ static stage_view dispatch_stage(inorder *m, const probe_set *probes, const stag
         v.stall = STALL_IQ_FULL;
         /* the issue buffer is full because its head could not issue: blame what it waits for
          * (a producer, or the load/store holding its pipe), else the head itself */
-        if (probes->want_cycles)
+        if (m->want_views)
             v.cause = issue->cause.kind == CAUSE_UOP ? issue->cause : uop_cause(m, at_seq(m, m->issue_seq));
     }
     return v;
@@ -554,6 +616,10 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
         v.cause = (stall_cause){CAUSE_BPRED, 0, 0, m->branch_class, 0, m->branch_seq, m->branch_pc};
         return v;
     }
+    if (m->redirect_pending) {
+        m->redirect_pending = false;
+        event(m, PEV_REDIRECT, UNIT_NONE, m->branch_seq, m->branch_pc, 0, 0, 0, 0);
+    }
     if (m->miss_pending && m->now < m->fetch_resume) {
         v.stall = STALL_ICACHE;
         v.cause = (stall_cause){CAUSE_ICACHE, m->miss_level, 0, 0, 0, 0, m->line << m->iline_bits};
@@ -572,6 +638,7 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
         if (!m->line_valid || line != m->line) {
             m->line = line;
             m->line_valid = true;
+            m->line_first = true;
             mem_result r;
             if (!memsys_fetch(m->mem, u->pc, m->now, &r)) r = (mem_result){m->l1i_hit, LEVEL_L1, false};
             if (r.latency > m->l1i_hit) { /* §7.1: fetch stalls for the miss cost */
@@ -579,6 +646,8 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
                 m->miss_start = m->now;
                 m->fetch_resume = m->now + (r.latency - m->l1i_hit);
                 m->miss_level = r.level > LEVEL_L1 ? r.level : LEVEL_L2;
+                if (m->want_events)
+                    miss_events(m, UNIT_L1I, m->fetch_seq, u->pc, u->pc, m->fetch_resume, m->miss_level);
                 v.stall = STALL_ICACHE;
                 v.cause = (stall_cause){CAUSE_ICACHE, m->miss_level, 0, 0, 0, 0, u->pc};
                 break;
@@ -592,6 +661,10 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
         e->icache_level = e->dcache_level = 0;
         e->vp = VP_NONE;
         e->mispredicted = e->done = false;
+        e->flags = (uint8_t)((v.n == 0 ? UREC_FIRST_IN_GROUP : 0) | (m->line_first ? UREC_FIRST_IN_LINE : 0));
+        e->wait = WST_COUNT;
+        e->wait_cause = 0;
+        m->line_first = false;
         if (m->miss_pending) { /* the first instruction of the line that missed */
             e->fetch = m->miss_start;
             e->icache_level = m->miss_level;
@@ -613,6 +686,9 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
         m->fetch_seq++;
         v.n++;
         if (e->mispredicted) { /* fetch stops until it issues */
+            if (m->want_events)
+                event(m, PEV_MISPREDICT, UNIT_NONE, e->seq, e->u.pc, 0, 0, 0,
+                      (uint8_t)mispredict_kind_of(e->u.op_class));
             m->branch_wait = true;
             m->branch_seq = e->seq;
             m->branch_pc = e->u.pc;
@@ -667,6 +743,8 @@ static void reset_timing(inorder *m) {
     }
     m->commit_seq = m->issue_seq = m->dispatch_seq = m->fetch_seq = 1;
     m->line_valid = m->miss_pending = m->branch_wait = m->trace_end = false;
+    m->redirect_pending = m->line_first = false;
+    memset(m->struct_state, 0, sizeof m->struct_state);
     m->fetch_resume = m->branch_resume = 0;
     m->last_commit = m->broken_seq = 0;
     memset(&m->prev_fetch, 0, sizeof m->prev_fetch);
@@ -675,18 +753,76 @@ static void reset_timing(inorder *m) {
     memset(&m->st, 0, sizeof m->st);
 }
 
-static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *opt, const probe_set *probes,
+/* The wait state of µop e in the window now (PROBE_WAITS, samples). */
+static uint8_t wait_state_of(const inorder *m, const entry *e, uint64_t *cause, uint8_t *level) {
+    *cause = 0;
+    *level = 0;
+    if (e->seq >= m->issue_seq) { /* in the issue buffer */
+        if (e->seq != m->issue_seq) {
+            *cause = m->issue_seq; /* in-order issue: behind the oldest */
+            return WST_QUEUED;
+        }
+        *cause = m->head_block;
+        if (m->head_stall == STALL_NOT_READY) return WST_OPERANDS;
+        if (m->head_stall == STALL_NO_UNIT) return WST_NO_UNIT;
+        return WST_READY;
+    }
+    if (e->done) return WST_DONE;
+    const pipe_state *ps = &m->pipe[e->pipe];
+    if (ps->stalled_seq == e->seq && m->now < ps->blocked_until) {
+        *level = e->dcache_level;
+        return WST_FILL;
+    }
+    return WST_EXECUTING;
+}
+
+static void report_waits(inorder *m) {
+    for (uint64_t s = m->commit_seq; s < m->dispatch_seq; s++) {
+        entry *e = at_seq(m, s);
+        uint64_t cause;
+        uint8_t level;
+        uint8_t w = wait_state_of(m, e, &cause, &level);
+        if (w == e->wait && cause == e->wait_cause) continue;
+        e->wait = w;
+        e->wait_cause = cause;
+        probe_wait_add(m->probes, m->now, e->seq, w, cause, level);
+    }
+}
+
+static void take_sample(inorder *m, const stage_view *issue) {
+    sample_view sv = {.cycle = m->now, .issue = *issue, .state = WST_COUNT};
+    uint64_t s = m->issue_seq < m->dispatch_seq ? m->issue_seq : m->commit_seq < m->issue_seq ? m->commit_seq : 0;
+    if (s) {
+        const entry *e = at_seq(m, s);
+        sv.seq = e->seq;
+        sv.pc = e->u.pc;
+        sv.op_class = e->u.op_class;
+        sv.state = wait_state_of(m, e, &sv.cause_seq, &sv.level);
+    }
+    probe_sample(m->probes, &sv);
+}
+
+static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *opt, probe_set *probes,
                         core_stats *stats, cs_error *err) {
     inorder *m = model;
     reset_timing(m);
+    m->probes = probes;
+    m->want_views = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_SAMPLES);
+    m->want_retire = probe_wants(probes, PROBE_RETIRE);
+    m->want_prod = probe_wants(probes, PROBE_PRODUCERS);
+    m->want_events = probe_wants(probes, PROBE_EVENTS);
+    m->want_waits = probe_wants(probes, PROBE_WAITS);
+    m->want_samples = probe_wants(probes, PROBE_SAMPLES);
+    m->want_intervals = probe_wants(probes, PROBE_INTERVALS);
     probe_run_info info = {"inorder",
                            m->cfg.name,
+                           &m->cfg,
                            {(uint8_t)m->width[STAGE_FETCH], (uint8_t)m->width[STAGE_DISPATCH],
                             (uint8_t)m->width[STAGE_ISSUE], (uint8_t)m->width[STAGE_COMMIT]},
                            (uint8_t)m->fp_units,
                            1,
                            m->cfg.freq_ghz};
-    probe_emit_begin(probes, &info);
+    probe_begin(probes, &info);
     cs_progress bar;
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
@@ -695,23 +831,32 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         count_state(m);
         advance_pipes(m);
         fp_view fp;
-        stage_view commit = commit_stage(m, probes);
-        stage_view issue = issue_stage(m, probes, &fp);
-        stage_view dispatch = dispatch_stage(m, probes, &issue);
+        stage_view commit = commit_stage(m);
+        stage_view issue = issue_stage(m, &fp);
+        stage_view dispatch = dispatch_stage(m, &issue);
         stage_view fetch = fetch_stage(m, feed);
-        if (probes->want_cycles) {
-            cycle_view cv = {m->now,
-                             1,
-                             {fetch, dispatch, issue, commit},
-                             fp,
-                             (uint16_t)(m->dispatch_seq - m->commit_seq),
-                             (uint16_t)(m->dispatch_seq - m->issue_seq),
-                             0,
-                             0};
-            probe_emit_cycle(probes, &cv);
+        if (m->want_views) {
+            probe_stage_view(probes, STAGE_FETCH, m->now, &fetch);
+            probe_stage_view(probes, STAGE_DISPATCH, m->now, &dispatch);
+            probe_stage_view(probes, STAGE_ISSUE, m->now, &issue);
+            probe_stage_view(probes, STAGE_COMMIT, m->now, &commit);
+            probe_fp_view(probes, m->now, &fp);
         }
         m->prev_fetch = fetch;
         m->prev_dispatch = dispatch;
+        if (m->want_waits) report_waits(m);
+        if (m->want_events) {
+            structure_event(m, UNIT_FETCH_BUFFER, m->fetch_seq - m->dispatch_seq, m->fb_cap);
+            structure_event(m, UNIT_IQ, m->dispatch_seq - m->issue_seq, m->ib_cap);
+            structure_event(m, UNIT_ROB, m->dispatch_seq - m->commit_seq, UINT64_MAX); /* never full */
+        }
+        if (m->want_intervals && m->st.instructions >= probes->interval_at) {
+            core_stats snap = m->st;
+            snap.cycles = m->now + 1;
+            memsys_stats(m->mem, &snap);
+            probe_interval(probes, &snap);
+        }
+        if (m->want_samples && m->now == probes->sample_at) take_sample(m, &issue);
         if (m->trace_end && m->commit_seq == m->fetch_seq) {
             m->now++;
             break;
@@ -746,7 +891,8 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     m->st.cycles = m->now;
     memsys_stats(m->mem, &m->st);
     *stats = m->st;
-    probe_emit_end(probes, m->st.cycles, m->st.instructions);
+    probe_end(probes, &m->st);
+    m->probes = NULL;
     return ok && !feed->failed;
 }
 

@@ -7,6 +7,9 @@
  * Notes (what this model simplifies):
  *  - Trace-driven, correct path only. A mispredicted control transfer stops
  *    fetch until it completes; fetch resumes `redirect_penalty` cycles later.
+ *    For the probes, its completion is the resolution and the flush of the
+ *    wrong path (PEV_RESOLVE, PEV_FLUSH), and the refill that follows is the
+ *    flush's cost (CAUSE_BPRED) until fetch is redirected (PEV_REDIRECT).
  *  - Decode is a fixed delay (`decode_depth`) after the I-cache; rename and
  *    dispatch are one stage that allocates ROB, IQ, LQ/SQ and a rename register.
  *  - Operands are ready the cycle their producer completes (full bypass).
@@ -22,6 +25,14 @@
  *    at commit; their write-allocate fill is never waited for. Atomics are a
  *    load and a store in one µop.
  *  - No serialisation of system instructions; no wrong-path cache pollution.
+ *
+ * Probes (docs/probes.md). Views are built only when an observer asks for
+ * them (stage or FP spans, samples); per-µop records, events and wait states
+ * likewise. Idle cycles are skipped when the cycle changed no state (and,
+ * with views, the view repeats): every cycle up to the next event is then a
+ * copy, and the next event comes from the core's own state — a heap of
+ * completion cycles, the wake-up heap, the frontend's timers, the memory
+ * system, the next sample.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -32,17 +43,22 @@
 enum { HIST = 128 }; /* cycles of fetch history kept to explain frontend bubbles */
 
 typedef struct rob_entry {
-    uop_timing t;         /* the µop and its history, handed to observers as it is */
-    uint64_t wake;        /* once every producer has issued: the cycle the operands are ready */
-    uint64_t prod_seq[3]; /* producers of the sources; 0 = none or already committed */
+    uop_record t;          /* the µop and its history, handed to observers as it is */
+    uint64_t wake;         /* once every producer has issued: the cycle the operands are ready */
+    uint64_t prod_seq[3];  /* producers of the sources still in flight at dispatch; 0 = none or committed */
+    uint64_t prod_done[3]; /* PROBE_PRODUCERS, PROBE_WAITS: when each producer completes (0: unknown / committed) */
     uint32_t prod_idx[3];
     /* wake-up: the consumers waiting for this µop to issue, an intrusive list
      * through the consumers' `next` links (one per source slot) */
     uint32_t first_consumer, next_consumer[3];
     uint32_t mem_wait_idx; /* ROB slot of the store a load waits for (t.mem_wait_seq) */
+    uint64_t wait_cause;   /* PROBE_WAITS: the cause of the state last reported */
+    uint64_t blocked_at;   /* PROBE_WAITS, samples: the cycle of the last failed issue attempt */
     uint8_t first_slot, next_slot[3];
     uint8_t pending; /* producers that have not issued yet */
     uint8_t pool;
+    uint8_t wait;    /* PROBE_WAITS: the wait_state last reported (WST_COUNT: none yet) */
+    uint8_t blocked; /* the wait_state of that attempt */
     uint16_t class_latency;
     bool in_iq, issued, is_load, is_store, holds_reg;
 } rob_entry;
@@ -51,9 +67,9 @@ enum { NIL = UINT32_MAX };
 
 typedef struct fe_entry {
     uop u;
-    uint64_t seq, fetch, icache_done, avail;
-    uint8_t icache_level;
-    bool mispredicted, itlb_miss;
+    uint64_t seq, fetch, itlb_done, icache_done, avail;
+    uint8_t icache_level, flags;
+    bool mispredicted;
 } fe_entry;
 
 typedef struct pool_state {
@@ -85,7 +101,12 @@ typedef struct ooo {
     /* min-heap of (wake cycle, ROB slot, seq) for µops whose wake cycle is known */
     struct wake_item *heap;
     uint32_t heap_count;
-    uint32_t *sq; /* ROB indices of stores, oldest first (circular) */
+    /* min-heap of (completion cycle, ROB slot, seq) of issued µops: the next
+     * completion without scanning the ROB (idle skipping, wait states) */
+    struct wake_item *done;
+    uint32_t done_count, done_cap;
+    bool track_done; /* idle skipping or wait states need completion cycles */
+    uint32_t *sq;    /* ROB indices of stores, oldest first (circular) */
     uint32_t sq_head, sq_count, sq_cap;
     uint32_t lq_count, regs_in_flight;
 
@@ -101,17 +122,24 @@ typedef struct ooo {
     bool fill_pending;
     uint64_t fill_line, fill_start, fill_until;
     uint8_t fill_level;
-    uint64_t itlb_page, itlb_until;
+    uint64_t itlb_page, itlb_until, itlb_start;
     bool itlb_valid, itlb_pending, itlb_missed;
-    bool wait_branch;
-    uint64_t wait_seq, redirect_at, resolve_at;
+    bool wait_branch, resolved;
+    uint64_t wait_seq, wait_pc, redirect_at, resolve_at;
     uint64_t warm_line;
 
     uint64_t now, last_commit;
-    bool changed;              /* this cycle changed some state (else the next is a copy of it) */
+    bool changed; /* this cycle changed some state (else the next is a copy of it) */
+
+    /* probes: what is asked for in this run */
+    probe_set *probes;
+    bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     uint64_t fetch_changed_at; /* last cycle the fetch view differed from the one before */
     stage_view fetch_hist[HIST];
     stage_view prev_dispatch;
+    uint8_t struct_state[UNIT_COUNT]; /* PROBE_EVENTS: full / empty of each structure */
+    uint32_t *dirty;                  /* PROBE_WAITS: ROB slots whose wait state may have changed */
+    uint32_t dirty_count, dirty_cap;
     core_stats st;
 } ooo;
 
@@ -128,7 +156,7 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
         o->itlb = cache_create(&t);
     }
     o->line_bits = memsys_line_bits(o->mem, true);
-    o->l1i_latency = cfg->perfect_icache ? cfg->l1i.latency : cfg->l1i.latency;
+    o->l1i_latency = cfg->l1i.latency; /* a perfect I-cache hits at its latency */
     o->fe_depth = o->l1i_latency + cfg->decode_depth;
     if (o->fe_depth >= HIST) o->fe_depth = HIST - 1;
     o->rob = cs_calloc(cfg->rob_size, sizeof *o->rob);
@@ -139,6 +167,9 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     o->iq_bits = cs_calloc(o->ready_words, sizeof *o->iq_bits);
     o->fp_bits = cs_calloc(o->ready_words, sizeof *o->fp_bits);
     o->heap = cs_calloc(cfg->rob_size, sizeof *o->heap);
+    /* issued and not yet popped: at most the ROB plus one cycle's issue */
+    o->done_cap = cfg->rob_size + cfg->issue_width + 1;
+    o->done = cs_calloc(o->done_cap, sizeof *o->done);
     o->sq_cap = cfg->rob_size;
     o->sq = cs_calloc(o->sq_cap, sizeof *o->sq);
     for (uint32_t p = 0; p < cfg->pool_count; p++) {
@@ -174,7 +205,9 @@ static void ooo_destroy(void *model) {
     free(o->iq_bits);
     free(o->fp_bits);
     free(o->heap);
+    free(o->done);
     free(o->sq);
+    free(o->dirty);
     free(o);
 }
 
@@ -197,37 +230,34 @@ static inline uint32_t rob_index(const ooo *o, uint32_t k) {
     return i >= o->cfg.rob_size ? i - o->cfg.rob_size : i;
 }
 
-/* Are e's operands available at `now`? *at gets the cycle they all were. */
-static bool operands_ready(const ooo *o, const rob_entry *e, uint64_t *at) {
-    *at = e->wake;
-    return e->pending == 0 && e->wake <= o->now;
-}
+/* Are e's operands available now? */
+static inline bool operands_ready(const ooo *o, const rob_entry *e) { return e->pending == 0 && e->wake <= o->now; }
 
-/* ---- wake-up: a heap of known wake cycles feeding a ready bitmap ---- */
+/* ---- heaps: known wake cycles feeding a ready bitmap; completion cycles ---- */
 
-static void heap_push(ooo *o, uint64_t wake, uint32_t idx, uint64_t seq) {
-    uint32_t i = o->heap_count++;
+static void heap_push(struct wake_item *heap, uint32_t *count, uint64_t wake, uint32_t idx, uint64_t seq) {
+    uint32_t i = (*count)++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
-        if (o->heap[parent].wake <= wake) break;
-        o->heap[i] = o->heap[parent];
+        if (heap[parent].wake <= wake) break;
+        heap[i] = heap[parent];
         i = parent;
     }
-    o->heap[i] = (struct wake_item){wake, seq, idx};
+    heap[i] = (struct wake_item){wake, seq, idx};
 }
 
-static struct wake_item heap_pop(ooo *o) {
-    struct wake_item top = o->heap[0], last = o->heap[--o->heap_count];
-    uint32_t i = 0;
+static struct wake_item heap_pop(struct wake_item *heap, uint32_t *count) {
+    struct wake_item top = heap[0], last = heap[--*count];
+    uint32_t i = 0, n = *count;
     for (;;) {
         uint32_t child = 2 * i + 1;
-        if (child >= o->heap_count) break;
-        if (child + 1 < o->heap_count && o->heap[child + 1].wake < o->heap[child].wake) child++;
-        if (o->heap[child].wake >= last.wake) break;
-        o->heap[i] = o->heap[child];
+        if (child >= n) break;
+        if (child + 1 < n && heap[child + 1].wake < heap[child].wake) child++;
+        if (heap[child].wake >= last.wake) break;
+        heap[i] = heap[child];
         i = child;
     }
-    if (o->heap_count) o->heap[i] = last;
+    if (n) heap[i] = last;
     return top;
 }
 
@@ -241,7 +271,7 @@ static void schedule(ooo *o, uint32_t idx) {
         if (p->t.seq == e->prod_seq[k] && p->t.complete > wake) wake = p->t.complete;
     }
     e->wake = wake;
-    heap_push(o, wake, idx, e->t.seq);
+    heap_push(o->heap, &o->heap_count, wake, idx, e->t.seq);
 }
 
 static inline void set_bit(uint64_t *bits, uint32_t idx, bool on) {
@@ -273,7 +303,18 @@ static uint32_t next_set(const ooo *o, const uint64_t *bits, uint32_t k) {
     return NIL;
 }
 
-/* e issued: its consumers may now know their wake cycle. */
+/* PROBE_WAITS: e's wait state may have changed this cycle; looked at as the cycle ends. */
+static inline void mark_dirty(ooo *o, uint32_t idx) {
+    if (o->dirty_count == o->dirty_cap) {
+        o->dirty_cap = o->dirty_cap ? 2 * o->dirty_cap : 256;
+        o->dirty = cs_realloc(o->dirty, o->dirty_cap * sizeof *o->dirty);
+    }
+    o->dirty[o->dirty_count++] = idx;
+}
+
+/* e issued: its consumers may now know their wake cycle. With producers or wait
+ * states asked for, they also learn when e completes, and the list is kept
+ * until then (its consumers' wait states change when it completes). */
 static void wake_consumers(ooo *o, rob_entry *e) {
     uint32_t c = e->first_consumer;
     uint8_t slot = e->first_slot;
@@ -281,21 +322,21 @@ static void wake_consumers(ooo *o, rob_entry *e) {
         rob_entry *x = &o->rob[c];
         uint32_t next = x->next_consumer[slot];
         uint8_t next_slot = x->next_slot[slot];
+        x->prod_done[slot] = e->t.complete;
         if (--x->pending == 0) schedule(o, c);
         c = next;
         slot = next_slot;
     }
-    e->first_consumer = NIL;
+    if (!o->want_waits) e->first_consumer = NIL;
 }
 
 static stall_cause uop_cause(const ooo *o, const rob_entry *e) {
     stall_cause c = {CAUSE_UOP, e->t.dcache_level, 0, e->t.u.op_class, 0, e->t.seq, e->t.u.pc};
-    uint64_t at;
     if (e->issued) {
         c.state = e->t.complete <= o->now ? UOPST_DONE : UOPST_EXECUTING;
         c.latency = e->t.exec_latency;
     } else {
-        c.state = operands_ready(o, e, &at) ? UOPST_READY : UOPST_WAIT_OPERANDS;
+        c.state = operands_ready(o, e) ? UOPST_READY : UOPST_WAIT_OPERANDS;
         c.latency = e->class_latency;
     }
     return c;
@@ -314,6 +355,44 @@ static const rob_entry *blocking_producer(const ooo *o, const rob_entry *e) {
     return best;
 }
 
+/* The wait state of µop e now (PROBE_WAITS, samples): state, cause, level. */
+static uint8_t wait_state_of(const ooo *o, const rob_entry *e, uint64_t *cause, uint8_t *level) {
+    *cause = 0;
+    *level = 0;
+    if (e->issued) {
+        if (e->t.complete <= o->now) return WST_DONE;
+        if (e->is_load && e->t.dcache_level >= LEVEL_L2) {
+            *level = e->t.dcache_level;
+            return WST_FILL;
+        }
+        return WST_EXECUTING;
+    }
+    if (!operands_ready(o, e)) { /* the youngest producer not yet complete (Stallscope §3.5) */
+        for (int k = 0; k < 3; k++) {
+            if (!e->prod_seq[k] || e->prod_seq[k] <= *cause) continue;
+            const rob_entry *p = &o->rob[e->prod_idx[k]];
+            if (p->t.seq != e->prod_seq[k] || (p->issued && p->t.complete <= o->now)) continue;
+            *cause = e->prod_seq[k];
+        }
+        return WST_OPERANDS;
+    }
+    if (e->blocked_at == o->now) {
+        if (e->blocked == WST_MEM_ORDER) *cause = e->t.mem_wait_seq;
+        return e->blocked;
+    }
+    return WST_READY;
+}
+
+static void report_wait(ooo *o, rob_entry *e) {
+    uint64_t cause;
+    uint8_t level;
+    uint8_t w = wait_state_of(o, e, &cause, &level);
+    if (w == e->wait && cause == e->wait_cause) return;
+    e->wait = w;
+    e->wait_cause = cause;
+    probe_wait_add(o->probes, o->now, e->t.seq, w, cause, level);
+}
+
 /* Is a unit of the pool free for this class now? Returns its index or -1. */
 static int free_unit(const ooo *o, uint8_t pool) {
     const pool_state *ps = &o->pool[pool];
@@ -322,8 +401,9 @@ static int free_unit(const ooo *o, uint8_t pool) {
     return -1;
 }
 
-/* Memory ordering for a load: 0 go (cache), 1 go (forwarded from a store), -1 wait. */
-static int load_order(ooo *o, rob_entry *e) {
+/* Memory ordering for a load: 0 go (cache), 1 go (forwarded from a store: *from
+ * gets its seq), -1 wait. */
+static int load_order(ooo *o, rob_entry *e, uint64_t *from) {
     uint64_t lo = e->t.u.mem_addr, hi = lo + (e->t.u.mem_size ? e->t.u.mem_size : 1);
     for (uint32_t k = o->sq_count; k-- > 0;) {
         uint32_t idx = o->sq[(o->sq_head + k) % o->sq_cap];
@@ -343,14 +423,53 @@ static int load_order(ooo *o, rob_entry *e) {
             e->mem_wait_idx = idx;
             return -1;
         }
+        *from = s->t.seq;
         return 1;
     }
     return 0;
 }
 
+/* ---- events ---- */
+
+static void event(ooo *o, uint8_t kind, uint8_t unit, uint64_t seq, uint64_t pc, uint64_t addr, uint64_t end,
+                  uint8_t level, uint8_t detail) {
+    probe_event e = {o->now, end, seq, pc, addr, 0, kind, unit, level, detail};
+    probe_event_add(o->probes, &e);
+}
+
+/* One PEV_MISS per level an access missed: the L1 (`unit`), then L2 and L3 on the way to `level`. */
+static void miss_events(ooo *o, uint8_t unit, uint64_t seq, uint64_t pc, uint64_t addr, uint64_t end, uint8_t level,
+                        bool merged) {
+    event(o, PEV_MISS, unit, seq, pc, addr, end, level, merged);
+    if (level >= LEVEL_L3 && o->cfg.l2.enabled) event(o, PEV_MISS, UNIT_L2, seq, pc, addr, end, level, merged);
+    if (level >= LEVEL_MEM && o->cfg.l3.enabled) event(o, PEV_MISS, UNIT_L3, seq, pc, addr, end, level, merged);
+}
+
+static void structure_event(ooo *o, uint8_t unit, uint32_t count, uint32_t cap) {
+    uint8_t state = (uint8_t)((count >= cap ? STRUCT_FULL : 0) | (count == 0 ? STRUCT_EMPTY : 0));
+    if (state == o->struct_state[unit]) return;
+    o->struct_state[unit] = state;
+    probe_event e = {o->now, 0, 0, 0, 0, count, PEV_STRUCT, unit, 0, state};
+    probe_event_add(o->probes, &e);
+}
+
+static void structure_events(ooo *o) {
+    const uarch_config *c = &o->cfg;
+    structure_event(o, UNIT_ROB, o->rob_count, c->rob_size);
+    structure_event(o, UNIT_IQ, o->iq_count, c->iq_size);
+    if (c->lsq_size) {
+        structure_event(o, UNIT_LQ, o->lq_count, c->lsq_size - o->sq_count);
+        structure_event(o, UNIT_SQ, o->sq_count, c->lsq_size - o->lq_count);
+    } else {
+        structure_event(o, UNIT_LQ, o->lq_count, c->lq_size);
+        structure_event(o, UNIT_SQ, o->sq_count, c->sq_size);
+    }
+    structure_event(o, UNIT_FETCH_BUFFER, o->fe_count, o->fe_cap);
+}
+
 /* ---- commit ---- */
 
-static stage_view commit_stage(ooo *o, const probe_set *probes) {
+static stage_view commit_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.commit_width, STALL_NONE, {0}};
     while (v.n < o->cfg.commit_width && o->rob_count) {
         rob_entry *e = &o->rob[o->rob_head];
@@ -365,12 +484,13 @@ static stage_view commit_stage(ooo *o, const probe_set *probes) {
         if (!(e->t.u.flags & UOP_CONTINUES)) o->st.instructions++;
         o->st.loads += e->is_load;
         o->st.stores += e->is_store;
-        o->st.forwarded_loads += e->t.forwarded;
+        o->st.forwarded_loads += (e->t.flags & UREC_FORWARDED) != 0;
         o->st.flops += e->t.u.fp_ops;
-        if (probes->want_retire) {
+        if (o->want_retire) {
             e->t.commit = o->now;
-            probe_emit_retire(probes, &e->t);
+            *probe_record(o->probes) = e->t;
         }
+        if (o->want_waits) probe_wait_add(o->probes, o->now, e->t.seq, WST_COMMITTED, 0, 0);
         e->t.seq = 0; /* consumers now read the register file */
         o->rob_head = rob_index(o, 1);
         o->rob_count--;
@@ -392,23 +512,27 @@ static stage_view commit_stage(ooo *o, const probe_set *probes) {
 /* ---- issue ---- */
 
 /* Try to start e now. STALL_NONE when it issued, else why not. */
-static uint8_t try_issue(ooo *o, rob_entry *e, fp_view *fp) {
+static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     int unit = free_unit(o, e->pool);
     if (unit < 0) return STALL_NO_UNIT;
     int order = 0;
+    uint64_t from = 0;
     mem_result r = {0, 0, false};
     if (e->is_load) {
-        if ((order = load_order(o, e)) < 0) return STALL_MEM_ORDER;
+        if ((order = load_order(o, e, &from)) < 0) return STALL_MEM_ORDER;
         if (order == 0 && !memsys_request(o->mem, e->t.u.mem_addr, false, o->now, &r)) return STALL_NO_MSHR;
     }
     uint32_t lat = e->class_latency;
     if (e->is_load) {
         if (order == 1) {
             lat += o->cfg.l1d.latency; /* store-to-load forwarding at L1 speed */
-            e->t.forwarded = true;
+            e->t.flags |= UREC_FORWARDED;
+            e->t.mem_prod_seq = from;
         } else {
             lat += r.latency;
             e->t.dcache_level = r.level == LEVEL_L1 ? 0 : r.level;
+            if (o->want_events && r.level > LEVEL_L1)
+                miss_events(o, UNIT_L1D, e->t.seq, e->t.u.pc, e->t.u.mem_addr, o->now + lat, r.level, r.merged);
         }
     }
     pool_state *ps = &o->pool[e->pool];
@@ -420,9 +544,21 @@ static uint8_t try_issue(ooo *o, rob_entry *e, fp_view *fp) {
     e->t.issue = o->now;
     e->t.complete = o->now + lat;
     e->t.exec_latency = (uint16_t)(lat > 65535 ? 65535 : lat);
+    e->t.unit = (uint8_t)unit;
+    if (o->want_prod) {
+        if (!e->t.mem_prod_seq) e->t.mem_prod_seq = e->t.mem_wait_seq;
+        if (e->is_load) {
+            e->t.addr_ready = e->t.dtlb_done = e->wake; /* every source of a load is its address */
+        } else if (e->is_store) {                       /* the base register, src[0] */
+            uint64_t at = e->t.dispatch;
+            if (e->prod_seq[0] && e->prod_done[0] > at) at = e->prod_done[0];
+            e->t.addr_ready = e->t.dtlb_done = at;
+        }
+    }
+    if (o->track_done) heap_push(o->done, &o->done_count, e->t.complete, idx, e->t.seq);
     o->iq_count--;
     if (is_fp_arith(e->t.u.op_class)) o->fp_in_iq--;
-    if (e->t.mispredicted) o->resolve_at = e->t.complete, o->redirect_at = e->t.complete + o->cfg.redirect_penalty;
+    if (e->t.mispredict) o->resolve_at = e->t.complete, o->redirect_at = e->t.complete + o->cfg.redirect_penalty;
     if (o->fp_pool[e->pool]) {
         if (is_fp_arith(e->t.u.op_class)) fp->issued++, fp->flops += e->t.u.fp_ops;
         else fp->nonflop_on_fpu++;
@@ -437,31 +573,50 @@ static const rob_entry *oldest_in_iq(const ooo *o, bool fp_only) {
     return k == NIL ? NULL : &o->rob[rob_index(o, k)];
 }
 
-static stage_view issue_stage(ooo *o, const probe_set *probes, fp_view *fp) {
+static inline uint8_t blocked_wait_state(uint8_t why) {
+    return why == STALL_MEM_ORDER ? WST_MEM_ORDER : why == STALL_NO_MSHR ? WST_NO_MSHR : WST_NO_UNIT;
+}
+
+static stage_view issue_stage(ooo *o, fp_view *fp) {
     stage_view v = {0, (uint8_t)o->cfg.issue_width, STALL_NONE, {0}};
     memset(fp, 0, sizeof *fp);
     fp->units = (uint8_t)o->fp_units;
     /* µops whose operands arrive now join the ready set */
     while (o->heap_count && o->heap[0].wake <= o->now) {
-        struct wake_item w = heap_pop(o);
-        if (o->rob[w.idx].t.seq == w.seq && o->rob[w.idx].in_iq) set_bit(o->ready_bits, w.idx, true);
+        struct wake_item w = heap_pop(o->heap, &o->heap_count);
+        if (o->rob[w.idx].t.seq == w.seq && o->rob[w.idx].in_iq) {
+            set_bit(o->ready_bits, w.idx, true);
+            if (o->want_waits) mark_dirty(o, w.idx);
+        }
     }
     /* oldest ready first */
     const rob_entry *first_blocked = NULL;
     uint8_t blocked_why = STALL_NONE;
-    for (uint32_t k = next_set(o, o->ready_bits, 0); k != NIL && v.n < o->cfg.issue_width;
-         k = next_set(o, o->ready_bits, k + 1)) {
+    uint32_t k = next_set(o, o->ready_bits, 0);
+    for (; k != NIL && v.n < o->cfg.issue_width; k = next_set(o, o->ready_bits, k + 1)) {
         uint32_t idx = rob_index(o, k);
         rob_entry *e = &o->rob[idx];
-        uint8_t why = try_issue(o, e, fp);
+        uint8_t why = try_issue(o, e, idx, fp);
         if (why == STALL_NONE) {
             set_bit(o->ready_bits, idx, false);
             set_bit(o->iq_bits, idx, false);
             set_bit(o->fp_bits, idx, false);
             v.n++;
-        } else if (!first_blocked) {
-            first_blocked = e;
-            blocked_why = why;
+        } else {
+            if (!first_blocked) {
+                first_blocked = e;
+                blocked_why = why;
+            }
+            if (o->want_waits || o->want_samples) e->blocked_at = o->now, e->blocked = blocked_wait_state(why);
+        }
+        if (o->want_waits) mark_dirty(o, idx);
+    }
+    if (o->want_waits && k != NIL) {
+        /* ready µops left without an issue slot: those that were blocked before are now just ready */
+        for (; k != NIL; k = next_set(o, o->ready_bits, k + 1)) {
+            uint32_t idx = rob_index(o, k);
+            uint8_t w = o->rob[idx].wait;
+            if (w == WST_NO_UNIT || w == WST_MEM_ORDER || w == WST_NO_MSHR) mark_dirty(o, idx);
         }
     }
     if (v.n) o->changed = true;
@@ -469,14 +624,13 @@ static stage_view issue_stage(ooo *o, const probe_set *probes, fp_view *fp) {
     if (v.n == v.width) return v;
     if (!o->iq_count) {
         v.stall = STALL_IQ_EMPTY;
-        if (probes->want_cycles) v.cause = o->prev_dispatch.cause;
+        if (o->want_views) v.cause = o->prev_dispatch.cause;
         return v;
     }
     /* the oldest µop left behind decides: blocked while ready, or waiting for operands */
     const rob_entry *e = oldest_in_iq(o, false);
-    bool ready = e->pending == 0 && e->wake <= o->now;
-    v.stall = ready && e == first_blocked ? blocked_why : STALL_NOT_READY;
-    if (!probes->want_cycles) return v;
+    v.stall = operands_ready(o, e) && e == first_blocked ? blocked_why : STALL_NOT_READY;
+    if (!o->want_views) return v;
     if (o->fp_in_iq) {
         const rob_entry *f = oldest_in_iq(o, true);
         const rob_entry *p = blocking_producer(o, f);
@@ -499,7 +653,7 @@ static stage_view issue_stage(ooo *o, const probe_set *probes, fp_view *fp) {
 
 /* ---- dispatch ---- */
 
-static stage_view dispatch_stage(ooo *o, const probe_set *probes) {
+static stage_view dispatch_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.dispatch_width, STALL_NONE, {0}};
     const uarch_config *c = &o->cfg;
     while (v.n < c->dispatch_width) {
@@ -525,21 +679,26 @@ static stage_view dispatch_stage(ooo *o, const probe_set *probes) {
         e->t.u = f->u;
         e->t.seq = f->seq;
         e->t.fetch = f->fetch;
+        e->t.itlb_done = f->itlb_done;
         e->t.icache_done = f->icache_done;
+        e->t.decode = f->avail;
         e->t.icache_level = f->icache_level;
-        e->t.mispredicted = f->mispredicted;
-        e->t.itlb_miss = f->itlb_miss;
+        e->t.flags = f->flags;
+        if (f->mispredicted) e->t.mispredict = (uint8_t)mispredict_kind_of(f->u.op_class);
         e->t.rename = e->t.dispatch = o->now;
         e->pool = o->pool_of[f->u.op_class];
+        e->t.pool = e->pool;
         uint32_t lat = class_latency(c, (op_class)f->u.op_class);
         e->class_latency = (uint16_t)(lat > 65535 ? 65535 : lat);
         e->is_load = is_load;
         e->is_store = is_store;
         e->first_consumer = NIL;
+        e->wait = WST_COUNT;
         for (int k = 0; k < 3; k++) {
             uint8_t r = f->u.src[k];
             e->next_consumer[k] = NIL;
             if (!r || !o->rename_seq[r]) continue;
+            if (o->want_prod) e->t.prod_seq[k] = o->rename_seq[r]; /* in flight or not */
             rob_entry *p = &o->rob[o->rename_idx[r]];
             if (p->t.seq != o->rename_seq[r]) continue; /* committed: the value is in the register file */
             e->prod_seq[k] = p->t.seq;
@@ -550,6 +709,8 @@ static stage_view dispatch_stage(ooo *o, const probe_set *probes) {
                 e->next_slot[k] = p->first_slot;
                 p->first_consumer = idx;
                 p->first_slot = (uint8_t)k;
+            } else {
+                e->prod_done[k] = p->t.complete;
             }
         }
         if (has_dst) {
@@ -565,12 +726,13 @@ static stage_view dispatch_stage(ooo *o, const probe_set *probes) {
         if (!e->pending) schedule(o, idx);
         if (is_load) o->lq_count++;
         if (is_store) o->sq[(o->sq_head + o->sq_count++) % o->sq_cap] = idx;
+        if (o->want_waits) mark_dirty(o, idx);
         o->fe_head = (o->fe_head + 1) % o->fe_cap;
         o->fe_count--;
         v.n++;
         o->changed = true;
     }
-    if (v.stall == STALL_NONE || !probes->want_cycles) return v;
+    if (v.stall == STALL_NONE || !o->want_views) return v;
     if (v.stall == STALL_FRONTEND_EMPTY) {
         /* the µops that would arrive now were due from fetch fe_depth cycles ago */
         const stage_view *then = &o->fetch_hist[(o->now - o->fe_depth) % HIST];
@@ -602,6 +764,12 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
         o->changed = true;
     }
     if (o->wait_branch) {
+        if (o->want_events && o->redirect_at && !o->resolved && o->now >= o->resolve_at) {
+            /* the mispredicted transfer completed: the wrong path would be flushed now */
+            o->resolved = true;
+            event(o, PEV_RESOLVE, UNIT_NONE, o->wait_seq, o->wait_pc, 0, o->redirect_at, 0, 0);
+            event(o, PEV_FLUSH, UNIT_NONE, o->wait_seq, o->wait_pc, 0, 0, 0, FLUSH_MISPREDICT);
+        }
         if (!o->redirect_at || o->now < o->redirect_at) {
             v.stall = o->redirect_at && o->now >= o->resolve_at ? STALL_REDIRECT : STALL_MISPREDICT;
             v.cause = (stall_cause){CAUSE_BPRED, 0, 0, OPC_BRANCH, 0, o->wait_seq, 0};
@@ -609,6 +777,7 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
         }
         o->wait_branch = false;
         o->changed = true;
+        if (o->want_events) event(o, PEV_REDIRECT, UNIT_NONE, o->wait_seq, o->wait_pc, 0, 0, 0, 0);
     }
     while (v.n < c->fetch_width) {
         if (o->fe_count == o->fe_cap) {
@@ -622,7 +791,6 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
             v.cause = (stall_cause){CAUSE_TRACE_END, 0, 0, 0, 0, 0, 0};
             break;
         }
-        bool itlb_miss = false;
         if (o->itlb && (!o->itlb_valid || (u->pc >> 12) != o->itlb_page)) {
             o->itlb_page = u->pc >> 12;
             o->itlb_valid = true;
@@ -631,17 +799,21 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
             if (!cache_access(o->itlb, u->pc)) {
                 o->st.itlb.misses++;
                 o->itlb_pending = o->itlb_missed = true;
+                o->itlb_start = o->now;
                 o->itlb_until = o->now + c->itlb_miss_latency;
+                if (o->want_events)
+                    event(o, PEV_MISS, UNIT_ITLB, o->next_seq + 1, u->pc, u->pc, o->itlb_until, LEVEL_NONE, 0);
                 v.stall = STALL_ITLB;
                 v.cause = (stall_cause){CAUSE_ITLB, 0, 0, 0, 0, 0, u->pc};
                 break;
             }
         }
-        if (o->itlb_missed) itlb_miss = true, o->itlb_missed = false;
+        uint8_t flags = v.n == 0 ? UREC_FIRST_IN_GROUP : 0;
         uint64_t fetch = o->now, icache_done = o->now + o->l1i_latency;
         uint8_t level = 0;
         uint64_t line = u->pc >> o->line_bits;
         if (!o->fetch_line_valid || line != o->fetch_line) {
+            flags |= UREC_FIRST_IN_LINE;
             if (o->fill_pending && line == o->fill_line) { /* the fill we waited for */
                 o->fill_pending = false;
                 fetch = o->fill_start;
@@ -661,6 +833,8 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
                     o->fill_start = o->now;
                     o->fill_until = o->now + r.latency - o->l1i_latency;
                     o->fill_level = r.level == LEVEL_L1 ? LEVEL_L2 : r.level;
+                    if (o->want_events)
+                        miss_events(o, UNIT_L1I, o->next_seq + 1, u->pc, u->pc, o->fill_until, o->fill_level, r.merged);
                     v.stall = STALL_ICACHE;
                     v.cause = (stall_cause){CAUSE_ICACHE, o->fill_level, 0, 0, 0, 0, u->pc};
                     break;
@@ -668,6 +842,13 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
             }
             o->fetch_line = line;
             o->fetch_line_valid = true;
+        }
+        /* the I-cache access started at `fetch`; with an ITLB miss before it, the translation at itlb_start */
+        uint64_t itlb_done = fetch;
+        if (o->itlb_missed) {
+            flags |= UREC_ITLB_MISS;
+            fetch = o->itlb_start;
+            o->itlb_missed = false;
         }
         bool mispredicted = false;
         if (uop_is_control(u)) {
@@ -681,18 +862,28 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
             }
         }
         /* the data cache sees accesses in program order (see memsys_classify) */
-        if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE))
-            memsys_classify(o->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
+        if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) {
+            bool write = !(u->flags & UOP_MEM_READ);
+            uint8_t dl = memsys_classify(o->mem, u->mem_addr, false, write);
+            /* a store's miss is never waited for: its event now (a load's when it requests the data) */
+            if (write && o->want_events && dl > LEVEL_L1)
+                miss_events(o, UNIT_L1D, o->next_seq + 1, u->pc, u->mem_addr, o->now, dl, false);
+        }
         fe_entry *f = &o->fe[(o->fe_head + o->fe_count++) % o->fe_cap];
-        *f = (fe_entry){*u,    ++o->next_seq, fetch,    icache_done, icache_done + c->decode_depth,
-                        level, mispredicted,  itlb_miss};
+        *f = (fe_entry){*u,    ++o->next_seq, fetch,       itlb_done, icache_done, icache_done + c->decode_depth,
+                        level, flags,         mispredicted};
         bool taken = u->flags & UOP_TAKEN;
         feeder_next(feed);
         v.n++;
         if (mispredicted) {
             o->wait_branch = true;
+            o->resolved = false;
             o->wait_seq = f->seq;
+            o->wait_pc = f->u.pc;
             o->redirect_at = 0;
+            if (o->want_events)
+                event(o, PEV_MISPREDICT, UNIT_NONE, f->seq, f->u.pc, 0, 0, 0,
+                      (uint8_t)mispredict_kind_of(f->u.op_class));
             v.stall = STALL_MISPREDICT;
             v.cause = (stall_cause){CAUSE_BPRED, 0, 0, f->u.op_class, 0, f->seq, f->u.pc};
             break;
@@ -728,25 +919,12 @@ static void deadlock_error(const ooo *o, cs_error *err) {
                  o->cfg.deadlock_cycles, o->now, o->rob_count, o->iq_count, o->fe_count, what);
 }
 
-static bool same_stage(const stage_view *a, const stage_view *b) {
-    return a->n == b->n && a->stall == b->stall && a->cause.kind == b->cause.kind && a->cause.level == b->cause.level &&
-        a->cause.state == b->cause.state && a->cause.op_class == b->cause.op_class &&
-        a->cause.latency == b->cause.latency && a->cause.seq == b->cause.seq && a->cause.pc == b->cause.pc;
-}
-
-static bool same_view(const cycle_view *a, const cycle_view *b) {
-    for (int s = 0; s < STAGE_COUNT; s++)
-        if (!same_stage(&a->stage[s], &b->stage[s])) return false;
-    return a->fp.issued == b->fp.issued && a->fp.flops == b->fp.flops && a->fp.nonflop_on_fpu == b->fp.nonflop_on_fpu &&
-        a->fp.waiting == b->fp.waiting && a->fp.cause.kind == b->fp.cause.kind && a->fp.cause.seq == b->fp.cause.seq &&
-        a->fp.cause.state == b->fp.cause.state && a->rob == b->rob && a->iq == b->iq && a->lq == b->lq &&
-        a->sq == b->sq;
-}
-
 /* The first cycle after `now` at which anything time-dependent can differ:
  * a µop completes or wakes, a fill or TLB walk ends, a branch resolves or
- * fetch is redirected, a unit or miss register frees, a decoded µop becomes
- * dispatchable, the frontend bubble history changes, the deadlock limit. */
+ * fetch is redirected, a decoded µop becomes dispatchable, the deadlock
+ * limit; with views, the frontend bubble history changes; with samples, the
+ * next sample. (A unit held by an unpipelined operation frees when that
+ * operation completes: the completion heap covers it.) */
 static uint64_t next_event(const ooo *o) {
     uint64_t now = o->now, next = o->last_commit + o->cfg.deadlock_cycles + 1;
 #define EVENT(t)                              \
@@ -754,10 +932,7 @@ static uint64_t next_event(const ooo *o) {
         uint64_t t_ = (t);                    \
         if (t_ > now && t_ < next) next = t_; \
     } while (0)
-    for (uint32_t k = 0; k < o->rob_count; k++) {
-        const rob_entry *e = &o->rob[rob_index(o, k)];
-        if (e->issued) EVENT(e->t.complete);
-    }
+    if (o->done_count) EVENT(o->done[0].wake);
     if (o->heap_count) EVENT(o->heap[0].wake);
     if (o->fe_count) EVENT(o->fe[o->fe_head].avail);
     if (o->fill_pending) EVENT(o->fill_until);
@@ -766,64 +941,128 @@ static uint64_t next_event(const ooo *o) {
         EVENT(o->resolve_at);
         EVENT(o->redirect_at);
     }
-    for (uint32_t p = 0; p < o->cfg.pool_count; p++)
-        for (uint32_t u = 0; u < o->pool[p].count; u++) EVENT(o->pool[p].busy_until[u]);
     EVENT(memsys_next_event(o->mem, now));
-    EVENT(o->fetch_changed_at + o->fe_depth);
+    if (o->want_views) EVENT(o->fetch_changed_at + o->fe_depth);
+    if (o->want_samples) EVENT(o->probes->sample_at);
 #undef EVENT
     return next;
 }
 
-static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, const probe_set *probes,
-                    core_stats *stats, cs_error *err) {
+/* Completions up to now leave the heap; with wait states, the µop and the
+ * consumers waiting for it look again at theirs. */
+static void pop_completions(ooo *o) {
+    while (o->done_count && o->done[0].wake <= o->now) {
+        struct wake_item d = heap_pop(o->done, &o->done_count);
+        if (!o->want_waits) continue;
+        rob_entry *e = &o->rob[d.idx];
+        if (e->t.seq != d.seq) continue;
+        mark_dirty(o, d.idx);
+        for (uint32_t c = e->first_consumer, slot = e->first_slot; c != NIL;) {
+            rob_entry *x = &o->rob[c];
+            mark_dirty(o, c);
+            uint32_t next = x->next_consumer[slot];
+            slot = x->next_slot[slot];
+            c = next;
+        }
+        e->first_consumer = NIL;
+    }
+}
+
+static void take_sample(ooo *o, const stage_view *issue) {
+    sample_view s = {.cycle = o->now, .issue = *issue};
+    const rob_entry *e = oldest_in_iq(o, false);
+    if (!e && o->rob_count) e = &o->rob[o->rob_head];
+    if (e) {
+        s.seq = e->t.seq;
+        s.pc = e->t.u.pc;
+        s.op_class = e->t.u.op_class;
+        s.state = wait_state_of(o, e, &s.cause_seq, &s.level);
+    } else {
+        s.state = WST_COUNT;
+    }
+    probe_sample(o->probes, &s);
+}
+
+static void take_interval(ooo *o) {
+    core_stats snap = o->st;
+    snap.cycles = o->now + 1;
+    memsys_stats(o->mem, &snap);
+    probe_interval(o->probes, &snap);
+}
+
+static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, probe_set *probes, core_stats *stats,
+                    cs_error *err) {
     ooo *o = model;
     memsys_reset_stats(o->mem);
     memset(&o->st, 0, sizeof o->st);
+    o->probes = probes;
+    o->want_views = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_SAMPLES);
+    o->want_retire = probe_wants(probes, PROBE_RETIRE);
+    o->want_prod = probe_wants(probes, PROBE_PRODUCERS);
+    o->want_events = probe_wants(probes, PROBE_EVENTS);
+    o->want_waits = probe_wants(probes, PROBE_WAITS);
+    o->want_samples = probe_wants(probes, PROBE_SAMPLES);
+    o->want_intervals = probe_wants(probes, PROBE_INTERVALS);
+    o->done_count = 0;
+    o->track_done = o->cfg.skip_idle || o->want_waits;
+    memset(o->struct_state, 0, sizeof o->struct_state);
     probe_run_info info = {"ooo",
                            o->cfg.name,
+                           &o->cfg,
                            {(uint8_t)o->cfg.fetch_width, (uint8_t)o->cfg.dispatch_width, (uint8_t)o->cfg.issue_width,
                             (uint8_t)o->cfg.commit_width},
                            (uint8_t)o->fp_units,
                            1,
                            o->cfg.freq_ghz};
-    probe_emit_begin(probes, &info);
+    probe_begin(probes, &info);
     cs_progress bar;
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
     bool ok = true;
-    cycle_view prev = {0}; /* read only once have_prev is set */
-    bool have_prev = false;
+    bool have_prev = false; /* a cycle before this one was looked at */
     for (o->now = 0;; o->now++) {
         o->changed = false;
+        if (o->done_count) pop_completions(o);
         fp_view fp;
-        stage_view commit = commit_stage(o, probes);
-        stage_view issue = issue_stage(o, probes, &fp);
-        stage_view dispatch = dispatch_stage(o, probes);
+        stage_view commit = commit_stage(o);
+        stage_view issue = issue_stage(o, &fp);
+        stage_view dispatch = dispatch_stage(o);
         stage_view fetch = fetch_stage(o, feed);
-        o->fetch_hist[o->now % HIST] = fetch;
-        if (have_prev && !same_stage(&fetch, &prev.stage[STAGE_FETCH])) o->fetch_changed_at = o->now;
         o->st.rob_occupancy += o->rob_count;
         o->st.iq_occupancy += o->iq_count;
         o->st.lq_occupancy += o->lq_count;
         o->st.sq_occupancy += o->sq_count;
-        if (probes->want_cycles && o->rob_count &&
-            (commit.stall == STALL_HEAD_NOT_DONE ||
-             (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY))) {
-            /* one look at the ROB head, as the cycle ends, serves commit and dispatch */
-            stall_cause head = uop_cause(o, &o->rob[o->rob_head]);
-            if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
-            if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
+        bool view_changed = false;
+        if (o->want_views) {
+            o->fetch_hist[o->now % HIST] = fetch;
+            if (o->rob_count &&
+                (commit.stall == STALL_HEAD_NOT_DONE ||
+                 (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY))) {
+                /* one look at the ROB head, as the cycle ends, serves commit and dispatch */
+                stall_cause head = uop_cause(o, &o->rob[o->rob_head]);
+                if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
+                if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
+            }
+            if (probe_stage_view(probes, STAGE_FETCH, o->now, &fetch)) {
+                view_changed = true;
+                if (have_prev) o->fetch_changed_at = o->now;
+            }
+            view_changed |= probe_stage_view(probes, STAGE_DISPATCH, o->now, &dispatch);
+            view_changed |= probe_stage_view(probes, STAGE_ISSUE, o->now, &issue);
+            view_changed |= probe_stage_view(probes, STAGE_COMMIT, o->now, &commit);
+            view_changed |= probe_fp_view(probes, o->now, &fp);
+            o->prev_dispatch = dispatch;
         }
-        cycle_view cv = {o->now,
-                         1,
-                         {fetch, dispatch, issue, commit},
-                         fp,
-                         (uint16_t)o->rob_count,
-                         (uint16_t)o->iq_count,
-                         (uint16_t)o->lq_count,
-                         (uint16_t)o->sq_count};
-        if (probes->want_cycles) probe_emit_cycle(probes, &cv);
-        o->prev_dispatch = dispatch;
+        if (o->want_waits) {
+            for (uint32_t i = 0; i < o->dirty_count; i++) {
+                rob_entry *e = &o->rob[o->dirty[i]];
+                if (e->t.seq) report_wait(o, e);
+            }
+            o->dirty_count = 0;
+        }
+        if (o->want_events) structure_events(o);
+        if (o->want_intervals && o->st.instructions >= probes->interval_at) take_interval(o);
+        if (o->want_samples && o->now == probes->sample_at) take_sample(o, &issue);
         if (feed->ended && !o->fe_count && !o->rob_count) {
             o->now++;
             break;
@@ -834,8 +1073,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
             o->now++;
             break;
         }
-        /* Nothing changed and the view repeats: every cycle until the next event is a copy. */
-        if (o->cfg.skip_idle && !o->changed && have_prev && same_view(&cv, &prev)) {
+        /* Nothing changed (and the view repeats): every cycle until the next event is a copy. */
+        if (o->cfg.skip_idle && !o->changed && (!o->want_views || (have_prev && !view_changed))) {
             uint64_t next = next_event(o);
             if (next > o->now + 1) {
                 uint64_t k = next - o->now - 1;
@@ -844,17 +1083,11 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 o->st.lq_occupancy += (uint64_t)o->lq_count * k;
                 o->st.sq_occupancy += (uint64_t)o->sq_count * k;
                 o->st.issue_hist[issue.n <= ISSUE_HIST_MAX ? issue.n : ISSUE_HIST_MAX] += k;
-                if (probes->want_cycles) {
-                    cycle_view rep = cv;
-                    rep.cycle = o->now + 1;
-                    rep.repeat = k;
-                    probe_emit_cycle(probes, &rep);
-                }
-                for (uint64_t c = o->now + 1; c < next && c <= o->now + HIST; c++) o->fetch_hist[c % HIST] = fetch;
+                if (o->want_views)
+                    for (uint64_t c = o->now + 1; c < next && c <= o->now + HIST; c++) o->fetch_hist[c % HIST] = fetch;
                 o->now += k;
             }
         }
-        prev = cv;
         have_prev = true;
         if (opt->progress_label) progress_update(&bar, o->st.instructions);
     }
@@ -862,7 +1095,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->st.cycles = o->now;
     memsys_stats(o->mem, &o->st);
     *stats = o->st;
-    probe_emit_end(probes, o->st.cycles, o->st.instructions);
+    probe_end(probes, &o->st);
+    o->probes = NULL;
     return ok && !feed->failed;
 }
 

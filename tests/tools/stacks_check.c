@@ -12,7 +12,7 @@
  *     at half the width, dependence then equals base.);
  *   - with --flops-frontend, the FLOPS stack is entirely "frontend";
  *   - with --within KIND (icache dcache bpred alu), the program is also timed
- *     on the idealised machines (stacks_validate) and the KIND component must
+ *     on the idealised machines (validation_run) and the KIND component must
  *     be relevant (>= 10% of CPI in some stack) with the actual CPI reduction
  *     inside the range of the three stacks (§V-A).
  * usage: stacks_check [--config NAME] [--set S.K=V] [--warmup N] [--max N] [--other-max F]
@@ -25,7 +25,9 @@
 
 #include "emu/emu.h"
 #include "report/report.h"
+#include "runner/runner.h"
 #include "stacks/stacks.h"
+#include "validation/validation.h"
 
 extern char **environ;
 
@@ -124,9 +126,20 @@ int main(int argc, char **argv) {
     emu_t *e = emu_create(argv[i], &eo, &err);
     if (!e) return usage(err.msg);
     uop_source *src = emu_source_create(e);
-    stacks_result s;
-    core_stats st;
-    bool ok = stacks_run(&cfg, src, &ro, &s, &st, &err);
+    stacks_result s = {0};
+    core_stats st = {0};
+    analysis_list stacks;
+    run_spec spec = {&cfg, ro, &stacks, argv[i]};
+    run_result run;
+    bool ok = analysis_list_parse(&stacks, "stacks", &err) && runner_run(&spec, src, &run, &err);
+    if (ok) {
+        ok = run.ok;
+        err = run.err;
+        s = *stacks_observer_result(run_result_analysis(&run, "stacks"));
+        st = run.stats;
+        run_result_free(&run);
+    }
+    analysis_list_free(&stacks);
     uop_source_destroy(src);
     emu_destroy(e);
     if (!ok) {
@@ -193,9 +206,9 @@ int main(int argc, char **argv) {
         memset(&vo, 0, sizeof vo);
         vo.cfg = cfg;
         vo.run = ro;
-        vo.source = (stacks_source){&eo, guest_open, guest_close};
+        vo.source = (run_source){&eo, guest_open, guest_close};
         validation_result *val = calloc(1, sizeof *val);
-        if (!stacks_validate(&vo, val, NULL, NULL, &err)) {
+        if (!validation_run(&vo, val, NULL, NULL, &err)) {
             fprintf(stderr, "stacks_check: %s\n", err.msg);
             return 1;
         }

@@ -5,7 +5,7 @@
  * closed-form answers on synthetic µop streams.
  *
  * The machine's state at each cycle is rebuilt from the per-µop timing records
- * the model hands its observers (uop_timing): a µop is in the fetch buffer in
+ * the model hands its observers (uop_record): a µop is in the fetch buffer in
  * the states after the cycle it was fetched up to the cycle it moved on
  * (icache_done < t <= dispatch), in the issue buffer while dispatch < t <=
  * issue, and in stage t - issue - 1 of its pipe while issue < t <= complete. */
@@ -26,50 +26,54 @@
 /* ---- an observer that keeps every retire record and checks the cycle views ---- */
 
 typedef struct recorder {
-    uop_timing *t;
+    uop_record *t;
     size_t n, cap;
     probe_run_info info;
-    uint64_t next_cycle;           /* views must cover every cycle exactly once */
-    uint64_t stage_n[STAGE_COUNT]; /* µops each stage processed */
+    uint64_t next_cycle[STAGE_COUNT]; /* each stage's spans must cover every cycle exactly once */
+    uint64_t stage_n[STAGE_COUNT];    /* µops each stage processed */
     uint64_t end_cycles, end_insns;
     char problem[256]; /* first inconsistency seen */
 } recorder;
 
 static void rec_begin(void *ctx, const probe_run_info *info) { ((recorder *)ctx)->info = *info; }
 
-static void rec_cycle(void *ctx, const cycle_view *v) {
+static void rec_stages(void *ctx, const stage_span *sp, size_t n) {
     recorder *r = ctx;
-    if (r->problem[0]) return;
-    if (v->cycle != r->next_cycle || v->repeat < 1) {
-        snprintf(r->problem, sizeof r->problem, "view for cycle %llu (repeat %llu), expected cycle %llu",
-                 (unsigned long long)v->cycle, (unsigned long long)v->repeat, (unsigned long long)r->next_cycle);
-        return;
-    }
-    r->next_cycle += v->repeat;
-    for (int s = 0; s < STAGE_COUNT; s++) {
-        const stage_view *sv = &v->stage[s];
+    for (size_t i = 0; i < n && !r->problem[0]; i++) {
+        const stage_span *v = &sp[i];
+        int s = v->stage;
+        if (s >= STAGE_COUNT || v->cycle != r->next_cycle[s] || v->cycles < 1) {
+            snprintf(r->problem, sizeof r->problem, "stage %d: span at cycle %llu (%llu cycles), expected cycle %llu",
+                     s, (unsigned long long)v->cycle, (unsigned long long)v->cycles,
+                     (unsigned long long)(s < STAGE_COUNT ? r->next_cycle[s] : 0));
+            return;
+        }
+        r->next_cycle[s] += v->cycles;
+        const stage_view *sv = &v->v;
         if (sv->width != r->info.width[s] || sv->n > sv->width || (sv->n == sv->width) != (sv->stall == STALL_NONE)) {
             snprintf(r->problem, sizeof r->problem, "cycle %llu stage %d: n %u width %u stall %s",
                      (unsigned long long)v->cycle, s, sv->n, sv->width, probe_stall_name((probe_stall)sv->stall));
             return;
         }
-        r->stage_n[s] += (uint64_t)sv->n * v->repeat;
+        r->stage_n[s] += (uint64_t)sv->n * v->cycles;
     }
 }
 
-static void rec_retire(void *ctx, const uop_timing *t) {
+static void rec_retire(void *ctx, const uop_record *t, size_t n) {
     recorder *r = ctx;
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 1024;
-        r->t = realloc(r->t, r->cap * sizeof *r->t);
+    for (size_t i = 0; i < n; i++) {
+        if (r->n == r->cap) {
+            r->cap = r->cap ? 2 * r->cap : 1024;
+            r->t = realloc(r->t, r->cap * sizeof *r->t);
+        }
+        r->t[r->n++] = t[i];
     }
-    r->t[r->n++] = *t;
 }
 
-static void rec_end(void *ctx, uint64_t cycles, uint64_t instructions) {
+static void rec_end(void *ctx, const core_stats *st) {
     recorder *r = ctx;
-    r->end_cycles = cycles;
-    r->end_insns = instructions;
+    r->end_cycles = st->cycles;
+    r->end_insns = st->instructions;
 }
 
 static void rec_free(recorder *r) {
@@ -80,13 +84,13 @@ static void rec_free(recorder *r) {
 /* Everything the probes promise, on one run. */
 static void check_probes(const recorder *r, const core_stats *s, size_t n) {
     if (r->problem[0]) fail_msg("cycle views: %s", r->problem);
-    assert_int_equal(r->next_cycle, s->cycles); /* one view (or a repeat) per cycle */
+    for (int st = 0; st < STAGE_COUNT; st++) assert_int_equal(r->next_cycle[st], s->cycles); /* every cycle once */
     assert_int_equal(r->end_cycles, s->cycles);
     assert_int_equal(r->end_insns, s->instructions);
     for (int st = 0; st < STAGE_COUNT; st++) assert_int_equal(r->stage_n[st], n);
     assert_int_equal(r->n, n);
     for (size_t i = 0; i < r->n; i++) {
-        const uop_timing *t = &r->t[i];
+        const uop_record *t = &r->t[i];
         assert_int_equal(t->seq, i + 1); /* program order */
         if (!(t->fetch <= t->icache_done && t->icache_done < t->dispatch && t->dispatch < t->issue &&
               t->ready <= t->issue && t->issue < t->complete && t->complete <= t->commit && t->commit < s->cycles))
@@ -117,8 +121,13 @@ static core_stats run(const uarch_config *cfg, const uop *u, size_t n, recorder 
     if (!core) fail_msg("core_create: %s", err.msg);
     if (rec) {
         memset(rec, 0, sizeof *rec);
-        probe_observer o = {rec, rec_begin, rec_cycle, rec_retire, rec_end};
-        assert_true(core_observe(core, &o));
+        probe_observer o = {.ctx = rec,
+                            .needs = PROBE_STAGES | PROBE_RETIRE,
+                            .begin = rec_begin,
+                            .stages = rec_stages,
+                            .retire = rec_retire,
+                            .end = rec_end};
+        assert_true(core_observe(core, &o, &err));
     }
     array_source src = array_source_borrow(u, n);
     core_stats st;
@@ -219,9 +228,9 @@ static int distance(const uop *u, size_t i, int group) {
 
 /* ---- rebuilding the state at a cycle from the retire records ---- */
 
-static bool in_fetch(const uop_timing *t, uint64_t c) { return t->icache_done < c && c <= t->dispatch; }
-static bool in_issue(const uop_timing *t, uint64_t c) { return t->dispatch < c && c <= t->issue; }
-static bool in_pipe(const uop_timing *t, uint64_t c) { return t->issue < c && c <= t->complete; }
+static bool in_fetch(const uop_record *t, uint64_t c) { return t->icache_done < c && c <= t->dispatch; }
+static bool in_issue(const uop_record *t, uint64_t c) { return t->dispatch < c && c <= t->issue; }
+static bool in_pipe(const uop_record *t, uint64_t c) { return t->issue < c && c <= t->complete; }
 
 /* The static numbers of the µops in a buffer, oldest first, padded with 'x' to
  * `cap` characters (the notation of Table 4.1). */
@@ -239,7 +248,7 @@ static void pipe_string(const recorder *r, const int *ids, uint64_t c, bool (*mi
     for (int s = 0; s < stages; s++) contents[s] = 'x', bits[s] = '0';
     contents[stages] = bits[stages] = 0;
     for (size_t i = 0; i < r->n; i++) {
-        const uop_timing *t = &r->t[i];
+        const uop_record *t = &r->t[i];
         if (!mine(&t->u) || !in_pipe(t, c)) continue;
         int s = (int)(c - t->issue - 1);
         assert_true(s < stages && contents[s] == 'x');

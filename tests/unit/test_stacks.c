@@ -1,7 +1,8 @@
-/* The stacks observer on hand-made cycle views (Table II, the §III-A
- * carry-over rule, repeats, the classification of every cause, Table III),
- * the stacks summing to the cycles on random views, the §V-A evaluation, and
- * the parallel validation driver on a synthetic µop stream. */
+/* The stacks observer on hand-made views (Table II, the §III-A carry-over
+ * rule, repeats, the classification of every cause, Table III), the stacks
+ * summing to the cycles on random views, the §V-A evaluation, and the
+ * parallel validation driver on a synthetic µop stream. The views are fed as
+ * the probe contract delivers them: one span per stage and one FP span. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +13,17 @@
 
 #include <cmocka.h>
 
+#include "runner/runner.h"
 #include "stacks/stacks.h"
+#include "validation/validation.h"
+
+/* A cycle (or `repeat` identical cycles) as a test writes it down. */
+typedef struct cycle_view {
+    uint64_t cycle, repeat;
+    stage_view stage[STAGE_COUNT];
+    fp_view fp;
+    uint16_t rob, iq, lq, sq; /* unused by the stacks */
+} cycle_view;
 
 /* ---- helpers ---- */
 
@@ -22,19 +33,25 @@ static probe_observer P;
 static void start(uint8_t dispatch, uint8_t issue, uint8_t commit, uint8_t fp_units) {
     obs = stacks_observer_create();
     P = stacks_observer_probe(obs);
-    probe_run_info info = {"test", "test", {4, dispatch, issue, commit}, fp_units, 1, 2.0};
+    probe_run_info info = {"test", "test", NULL, {4, dispatch, issue, commit}, fp_units, 1, 2.0};
     P.begin(P.ctx, &info);
 }
 
 static uint64_t cycles_fed;
 
 static void feed(const cycle_view *v) {
-    P.cycle(P.ctx, v);
+    stage_span sp[3];
+    for (int s = STAGE_DISPATCH; s <= STAGE_COMMIT; s++)
+        sp[s - STAGE_DISPATCH] = (stage_span){cycles_fed, v->repeat, (uint8_t)s, v->stage[s]};
+    P.stages(P.ctx, sp, 3);
+    fp_span f = {cycles_fed, v->repeat, v->fp};
+    P.fp(P.ctx, &f, 1);
     cycles_fed += v->repeat;
 }
 
 static const stacks_result *finish(void) {
-    P.end(P.ctx, cycles_fed, 100);
+    core_stats st = {.cycles = cycles_fed, .instructions = 100};
+    P.end(P.ctx, &st);
     cycles_fed = 0;
     return stacks_observer_result(obs);
 }
@@ -387,11 +404,11 @@ static void test_ideal_config(void **state) {
     (void)state;
     uarch_config cfg;
     uarch_config_default(&cfg);
-    stacks_ideal_config(&cfg, IDEAL_BPRED_DCACHE);
+    validation_ideal_config(&cfg, IDEAL_BPRED_DCACHE);
     assert_true(cfg.perfect_bpred && cfg.perfect_dcache);
     assert_false(cfg.perfect_icache || cfg.ideal_alu);
     uarch_config_default(&cfg);
-    stacks_ideal_config(&cfg, IDEAL_DCACHE_ALU);
+    validation_ideal_config(&cfg, IDEAL_DCACHE_ALU);
     assert_true(cfg.ideal_alu && cfg.perfect_dcache);
     assert_false(cfg.perfect_icache || cfg.perfect_bpred);
 }
@@ -476,7 +493,7 @@ static void test_validate_driver(void **state) {
     memset(&vo, 0, sizeof vo);
     uarch_config_default(&vo.cfg);
     vo.jobs = 3;
-    vo.source = (stacks_source){&n, synth_open, synth_close};
+    vo.source = (run_source){&n, synth_open, synth_close};
     validation_result v;
     memset(&v, 0, sizeof v);
     strcpy(v.program, "synthetic");
@@ -484,7 +501,7 @@ static void test_validate_driver(void **state) {
     stacks_result ideal[IDEAL_COUNT];
     cs_error err;
     synth_should_fail = false;
-    if (!stacks_validate(&vo, &v, &st, ideal, &err)) fail_msg("%s", err.msg);
+    if (!validation_run(&vo, &v, &st, ideal, &err)) fail_msg("%s", err.msg);
     assert_string_equal(v.program, "synthetic");
     assert_string_equal(v.config, vo.cfg.name);
     assert_int_equal(st.instructions, n);
@@ -493,12 +510,18 @@ static void test_validate_driver(void **state) {
     /* the same stream timed in this process gives the same baseline */
     uint64_t n2 = n;
     uop_source *src = synth_open(&n2, &err);
-    stacks_result here;
-    core_stats st2;
-    core_run_options ro = {0, 0, NULL};
-    assert_true(stacks_run(&vo.cfg, src, &ro, &here, &st2, &err));
+    analysis_list stacks;
+    assert_true(analysis_list_parse(&stacks, "stacks", &err));
+    run_spec spec = {&vo.cfg, {0, 0, NULL}, &stacks, "synthetic"};
+    run_result here;
+    assert_true(runner_run(&spec, src, &here, &err));
+    assert_true(here.ok);
     uop_source_destroy(src);
-    assert_int_equal(here.cycles, v.base.cycles);
+    const stacks_result *hs = stacks_observer_result(run_result_analysis(&here, "stacks"));
+    assert_int_equal(hs->cycles, v.base.cycles);
+    assert_memory_equal(hs, &v.base, sizeof *hs); /* exactly, through the pool's pipe */
+    run_result_free(&here);
+    analysis_list_free(&stacks);
     /* multiplies dominate: the 1-cycle ALU machine is faster, and the stacks see it */
     const validation_case *alu = &v.cases[IDEAL_ALU];
     assert_true(alu->reduction > 0.5 * v.base_cpi * 0.5);
@@ -510,9 +533,9 @@ static void test_validate_driver(void **state) {
     }
     /* a run that fails reports which machine and why */
     synth_should_fail = true;
-    assert_false(stacks_validate(&vo, &v, &st, NULL, &err));
+    assert_false(validation_run(&vo, &v, &st, NULL, &err));
     assert_non_null(strstr(err.msg, "synthetic failure"));
-    assert_non_null(strstr(err.msg, "validation ("));
+    assert_non_null(strstr(err.msg, "validation: baseline: "));
     synth_should_fail = false;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "uarch/bpred.h"
 #include "uarch/cache.h"
 #include "uarch/uarch.h"
 

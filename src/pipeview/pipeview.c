@@ -2,13 +2,15 @@
  *   O3PipeView:fetch:<tick>:0x<pc>:<micro-pc>:<seq>:<disassembly>
  *   O3PipeView:decode|rename|dispatch|issue|complete:<tick>
  *   O3PipeView:retire:<tick>:store:<store tick or 0>
- * Ticks are cycles x 1000, the cycle time o3-pipeview.py and Konata assume. */
+ * Ticks are cycles x 1000, the cycle time o3-pipeview.py and Konata assume.
+ * "fetch" is when the I-cache access started (after an ITLB miss, if any:
+ * the record's itlb_done); "decode" when the I-cache delivered the bytes. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes.h"
+#include "pipeview.h"
 
 enum { TICKS_PER_CYCLE = 1000 };
 
@@ -30,8 +32,7 @@ pipeview *pipeview_open(const char *path, cs_error *err) {
     return pv;
 }
 
-static void pipeview_retire(void *ctx, const uop_timing *t) {
-    pipeview *pv = ctx;
+static void write_record(pipeview *pv, const uop_record *t) {
     char text[96] = "?";
     isa_insn d;
     if (t->u.encoding) {
@@ -49,12 +50,18 @@ static void pipeview_retire(void *ctx, const uop_timing *t) {
             "O3PipeView:decode:%" PRIu64 "\nO3PipeView:rename:%" PRIu64 "\nO3PipeView:dispatch:%" PRIu64
             "\nO3PipeView:issue:%" PRIu64 "\nO3PipeView:complete:%" PRIu64 "\nO3PipeView:retire:%" PRIu64
             ":store:%" PRIu64 "\n",
-            t->fetch * TICKS_PER_CYCLE, t->u.pc, t->seq, text, decode * TICKS_PER_CYCLE, t->rename * TICKS_PER_CYCLE,
-            t->dispatch * TICKS_PER_CYCLE, t->issue * TICKS_PER_CYCLE, t->complete * TICKS_PER_CYCLE,
-            t->commit * TICKS_PER_CYCLE, store ? (t->commit + 1) * TICKS_PER_CYCLE : 0);
+            t->itlb_done * TICKS_PER_CYCLE, t->u.pc, t->seq, text, decode * TICKS_PER_CYCLE,
+            t->rename * TICKS_PER_CYCLE, t->dispatch * TICKS_PER_CYCLE, t->issue * TICKS_PER_CYCLE,
+            t->complete * TICKS_PER_CYCLE, t->commit * TICKS_PER_CYCLE, store ? (t->commit + 1) * TICKS_PER_CYCLE : 0);
 }
 
-probe_observer pipeview_observer(pipeview *pv) { return (probe_observer){.ctx = pv, .retire = pipeview_retire}; }
+static void pipeview_retire(void *ctx, const uop_record *r, size_t n) {
+    for (size_t i = 0; i < n; i++) write_record(ctx, &r[i]);
+}
+
+probe_observer pipeview_observer(pipeview *pv) {
+    return (probe_observer){.ctx = pv, .needs = PROBE_RETIRE, .retire = pipeview_retire};
+}
 
 bool pipeview_close(pipeview *pv, cs_error *err) {
     if (!pv) return true;

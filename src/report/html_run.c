@@ -1,0 +1,192 @@
+/* The HTML report: the run summary (cards, statistics, configuration). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html_internal.h"
+
+/* ---- the run ---- */
+
+static double per_kilo(uint64_t n, uint64_t instructions) { return safe_div(1000.0 * (double)n, (double)instructions); }
+
+static void card(strbuf *b, const char *key, const char *value) {
+    sb_put(b, "<div class=\"card\"><div class=\"k\">");
+    sb_escape(b, key);
+    sb_put(b, "</div><div class=\"v\">");
+    sb_escape(b, value);
+    sb_put(b, "</div></div>\n");
+}
+
+static void run_cards(strbuf *b, const core_stats *s) {
+    char v[48];
+    sb_put(b, "<div class=\"cards\">\n");
+    card(b, "IPC", fmt_num(v, sizeof v, safe_div((double)s->instructions, (double)s->cycles), 3));
+    card(b, "CPI", fmt_num(v, sizeof v, safe_div((double)s->cycles, (double)s->instructions), 3));
+    card(b, "cycles", fmt_count(v, sizeof v, s->cycles));
+    card(b, "instructions", fmt_count(v, sizeof v, s->instructions));
+    card(b, "branch MPKI", fmt_num(v, sizeof v, per_kilo(s->mispredicts, s->instructions), 2));
+    card(b, "L1D MPKI", fmt_num(v, sizeof v, per_kilo(s->l1d.misses, s->instructions), 2));
+    sb_put(b, "</div>\n");
+}
+
+/* Opens a key/value row; the caller writes the value and closes it with kv_end. */
+static void kv_begin(strbuf *b, const char *key) {
+    sb_put(b, "<tr><th>");
+    sb_escape(b, key);
+    sb_put(b, "</th><td>");
+}
+
+static void kv_end(strbuf *b) { sb_put(b, "</td></tr>\n"); }
+
+static void kv_text(strbuf *b, const char *key, const char *value) {
+    kv_begin(b, key);
+    sb_escape(b, value);
+    kv_end(b);
+}
+
+static void kv_cache_stats(strbuf *b, const char *name, const cache_stats *c, uint64_t instructions) {
+    kv_begin(b, name);
+    put_count(b, c->accesses);
+    sb_put(b, " accesses, ");
+    put_count(b, c->misses);
+    sb_printf(b, " misses (%.2f%% miss rate, ", 100 * safe_div((double)c->misses, (double)c->accesses));
+    put_num(b, per_kilo(c->misses, instructions), 2);
+    sb_put(b, " MPKI)");
+    kv_end(b);
+}
+
+static void run_stats_table(strbuf *b, const run_summary *r) {
+    const core_stats *s = r->stats;
+    const uarch_config *c = r->cfg;
+    sb_put(b, "<table class=\"kv\"><caption>Measured</caption>\n");
+    kv_begin(b, "cycles");
+    put_count(b, s->cycles);
+    kv_end(b);
+    kv_begin(b, "instructions");
+    put_count(b, s->instructions);
+    if (s->uops != s->instructions) {
+        sb_put(b, " (");
+        put_count(b, s->uops);
+        sb_put(b, " µops)");
+    }
+    kv_end(b);
+    if (r->warmup) {
+        kv_begin(b, "warm-up");
+        put_count(b, r->warmup);
+        sb_put(b, " µops");
+        kv_end(b);
+    }
+    kv_begin(b, "branches");
+    put_count(b, s->branches);
+    sb_put(b, ", ");
+    put_count(b, s->mispredicts);
+    sb_printf(b, " mispredicted (%.2f%% accuracy; conditional %.2f%%)",
+              s->branches ? 100.0 * (1 - safe_div((double)s->mispredicts, (double)s->branches)) : 100.0,
+              s->cond_branches ? 100.0 * (1 - safe_div((double)s->cond_mispredicts, (double)s->cond_branches)) : 100.0);
+    kv_end(b);
+    if (c->model == MODEL_OOO) {
+        kv_cache_stats(b, "L1I", &s->l1i, s->instructions);
+        kv_cache_stats(b, "L1D", &s->l1d, s->instructions);
+        if (c->l2.enabled) kv_cache_stats(b, "L2", &s->l2, s->instructions);
+        if (c->l3.enabled) kv_cache_stats(b, "L3", &s->l3, s->instructions);
+        if (c->itlb_entries) kv_cache_stats(b, "ITLB", &s->itlb, s->instructions);
+        kv_begin(b, "average occupancy");
+        sb_printf(b, "ROB %.1f / %u, IQ %.1f / %u", safe_div((double)s->rob_occupancy, (double)s->cycles), c->rob_size,
+                  safe_div((double)s->iq_occupancy, (double)s->cycles), c->iq_size);
+        kv_end(b);
+    }
+    kv_begin(b, "loads / stores / FP operations");
+    put_count(b, s->loads);
+    sb_put(b, " / ");
+    put_count(b, s->stores);
+    sb_put(b, " / ");
+    put_count(b, s->flops);
+    kv_end(b);
+    if (s->seconds > 0) {
+        kv_begin(b, "simulation speed");
+        sb_printf(b, "%.2f M instructions/s (%.2f s)", s->instructions / s->seconds / 1e6, s->seconds);
+        kv_end(b);
+    }
+    sb_put(b, "</table>\n");
+}
+
+static void kv_cache_config(strbuf *b, const char *name, const cache_config *c) {
+    if (!c->enabled) return;
+    kv_begin(b, name);
+    if (c->size % 1024 == 0) sb_printf(b, "%u KiB", c->size / 1024);
+    else sb_printf(b, "%u B", c->size);
+    if (c->assoc) sb_printf(b, ", %u-way", c->assoc);
+    else sb_put(b, ", fully associative");
+    sb_printf(b, ", %u B lines, %u cycles", c->line, c->latency);
+    if (c->mshrs) sb_printf(b, ", %u MSHRs", c->mshrs);
+    kv_end(b);
+}
+
+static void run_config_table(strbuf *b, const uarch_config *c) {
+    sb_put(b, "<table class=\"kv\"><caption>Configuration</caption>\n");
+    kv_text(b, "name", c->name);
+    kv_text(b, "model", c->model == MODEL_OOO ? "out-of-order" : "in-order");
+    if (c->freq_ghz > 0) {
+        kv_begin(b, "frequency");
+        sb_printf(b, "%.2f GHz", c->freq_ghz);
+        kv_end(b);
+    }
+    kv_begin(b, "width (fetch / dispatch / issue / commit)");
+    sb_printf(b, "%u / %u / %u / %u", c->fetch_width, c->dispatch_width, c->issue_width, c->commit_width);
+    kv_end(b);
+    if (c->model == MODEL_OOO) {
+        kv_begin(b, "ROB / IQ / load-store queue");
+        if (c->lsq_size) sb_printf(b, "%u / %u / %u shared", c->rob_size, c->iq_size, c->lsq_size);
+        else sb_printf(b, "%u / %u / %u loads + %u stores", c->rob_size, c->iq_size, c->lq_size, c->sq_size);
+        kv_end(b);
+    }
+    kv_begin(b, "branch predictor");
+    sb_escape(b, bpred_kind_name(c->bpred));
+    if (c->bpred != BPRED_NONE && c->bpred != BPRED_STATIC && c->bpred != BPRED_PERFECT)
+        sb_printf(b, ", 2^%u counters, %u history bits", c->bpred_table_bits, c->bpred_history);
+    sb_printf(b, "; redirect %u cycles", c->redirect_penalty);
+    kv_end(b);
+    kv_cache_config(b, "L1I", &c->l1i);
+    kv_cache_config(b, "L1D", &c->l1d);
+    kv_cache_config(b, "L2", &c->l2);
+    kv_cache_config(b, "L3", &c->l3);
+    kv_begin(b, "memory");
+    sb_printf(b, "%u cycles", c->mem_latency);
+    if (c->mem_bandwidth) sb_printf(b, ", %u B/cycle", c->mem_bandwidth);
+    kv_end(b);
+    const struct {
+        bool on;
+        const char *what;
+    } ideal[] = {{c->perfect_icache, "perfect I-cache"},
+                 {c->perfect_dcache, "perfect D-cache"},
+                 {c->perfect_bpred, "perfect branch prediction"},
+                 {c->ideal_alu, "1-cycle ALU"}};
+    bool any = false;
+    for (size_t i = 0; i < sizeof ideal / sizeof ideal[0]; i++) {
+        if (!ideal[i].on) continue;
+        if (!any) kv_begin(b, "idealised");
+        sb_printf(b, "%s%s", any ? ", " : "", ideal[i].what);
+        any = true;
+    }
+    if (any) kv_end(b);
+    sb_put(b, "</table>\n");
+}
+
+void html_report_run(html_report *h, const run_summary *r) {
+    if (!h || !r || !r->cfg || !r->stats) return;
+    strbuf *b = &h->body;
+    section_open(b, "run", "Run");
+    sb_put(b, "<p class=\"lead\"><code>");
+    sb_escape(b, r->program ? r->program : "?");
+    sb_put(b, "</code> on <b>");
+    sb_escape(b, r->cfg->name);
+    sb_printf(b, "</b> (%s model)</p>\n", r->cfg->model == MODEL_OOO ? "out-of-order" : "in-order");
+    run_cards(b, r->stats);
+    sb_put(b, "<div class=\"two-col\">\n");
+    run_stats_table(b, r);
+    run_config_table(b, r->cfg);
+    sb_put(b, "</div>\n");
+    section_close(b);
+}

@@ -1,0 +1,427 @@
+/* The HTML report: the CPI stacks (the paper's Figure 1), the IPC and FLOPS
+ * stacks (Figure 5) and the validation against idealised machines.
+ *
+ * Colours: one fixed colour per component, the same in every chart, from Paul
+ * Tol's colour-blind-safe palettes, with related components in one hue family
+ * (I-cache levels blue, D-cache levels orange to red). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html_internal.h"
+
+static const char *const comp_color[COMP_COUNT] = {
+    [COMP_BASE] = "#117733",        [COMP_ICACHE_L2] = "#99DDFF",  [COMP_ICACHE_L3] = "#77AADD",
+    [COMP_ICACHE_MEM] = "#4477AA",  [COMP_ITLB] = "#332288",       [COMP_BPRED] = "#AA4499",
+    [COMP_DCACHE_L2] = "#EE8866",   [COMP_DCACHE_L3] = "#EE6677",  [COMP_DCACHE_MEM] = "#CC3311",
+    [COMP_LONGLAT_INT] = "#DDCC77", [COMP_LONGLAT_FP] = "#999933", [COMP_DEPEND] = "#44AA99",
+    [COMP_NO_UNIT] = "#882255",     [COMP_MEM_ORDER] = "#FFAABB",  [COMP_FRONTEND] = "#BBCC33",
+    [COMP_OTHER] = "#BBBBBB",
+};
+
+/* Components a FLOPS stack shares with CPI stacks keep their CPI colour. */
+static const char *const flops_color[FLOPS_COUNT] = {
+    [FLOPS_BASE] = "#117733",   [FLOPS_NON_FMA] = "#EEDD88", [FLOPS_MASK] = "#DDDDDD",   [FLOPS_FRONTEND] = "#BBCC33",
+    [FLOPS_NON_FP] = "#EE3377", [FLOPS_MEMORY] = "#EE6677",  [FLOPS_DEPEND] = "#44AA99", [FLOPS_OTHER] = "#BBBBBB",
+};
+
+/* ---- CPI stacks (Figure 1) ---- */
+
+/* A chart of CPI-stack components: names, docs and colours; no bars yet. */
+static void component_chart(stacked_chart *c, const char *unit) {
+    memset(c, 0, sizeof *c);
+    c->unit = unit;
+    c->decimals = 3;
+    c->nseries = COMP_COUNT;
+    for (int i = 0; i < COMP_COUNT; i++)
+        c->series[i] = (chart_series){stack_component_name((stack_component)i), stack_component_doc((stack_component)i),
+                                      color_or_grey(comp_color[i])};
+}
+
+static void cpi_chart(stacked_chart *c, const stacks_result *s) {
+    component_chart(c, "CPI");
+    c->nbars = STACK_STAGES;
+    for (int k = 0; k < STACK_STAGES; k++) {
+        c->bar_label[k] = stack_stage_name((stack_stage)k);
+        for (int i = 0; i < COMP_COUNT; i++) c->value[k][i] = safe_div(s->stage[k].cycles[i], (double)s->instructions);
+    }
+}
+
+static void cpi_figure(strbuf *b, const stacked_chart *c) {
+    int used = 0;
+    for (int i = 0; i < c->nseries; i++) used += chart_series_used(c, i);
+    double plot_h = 360, h = plot_h + 70;
+    if (used * 22 + 30 > h) h = used * 22 + 30;
+    sb_put(b, "<figure>\n");
+    svg_begin(b, FIG_W, h, "CPI stacks at dispatch, issue and commit, stacked bars");
+    svg_stacked_bars(b, c, 0, 24, 540, plot_h);
+    svg_legend(b, c, 580, 24, 1);
+    svg_end(b);
+    sb_put(b,
+           "<figcaption>CPI stacks at dispatch, issue and commit (after Eyerman et al., Figure 1). "
+           "Hover over a segment for its value.</figcaption>\n</figure>\n");
+}
+
+/* The smallest and largest of one component over the three stacks. */
+static void stage_range(const stacked_chart *c, int i, double *lo, double *hi) {
+    *lo = *hi = c->value[0][i];
+    for (int k = 1; k < c->nbars; k++) {
+        if (c->value[k][i] < *lo) *lo = c->value[k][i];
+        if (c->value[k][i] > *hi) *hi = c->value[k][i];
+    }
+}
+
+static void cpi_table(strbuf *b, const stacked_chart *c, double cpi) {
+    static const char *const head[] = {"component", "what it counts",    "#dispatch", "#%", "#issue", "#%", "#commit",
+                                       "#%",        "#range (min – max)"};
+    sb_put(b, "<table class=\"data\">\n");
+    th_row(b, head, 9);
+    sb_put(b, "<tbody>\n");
+    for (int i = 0; i < c->nseries; i++) {
+        if (!chart_series_used(c, i)) continue;
+        sb_put(b, "<tr>");
+        swatch_cell(b, c->series[i].color, c->series[i].name, c->series[i].doc);
+        for (int k = 0; k < c->nbars; k++) {
+            td_num(b, c->value[k][i], 3);
+            td_pct(b, c->value[k][i], cpi);
+        }
+        double lo, hi;
+        stage_range(c, i, &lo, &hi);
+        sb_put(b, "<td class=\"num\">");
+        put_num(b, lo, 3);
+        sb_put(b, " – ");
+        put_num(b, hi, 3);
+        sb_put(b, "</td></tr>\n");
+    }
+    sb_put(b, "</tbody>\n<tfoot><tr><th>total</th><td></td>");
+    for (int k = 0; k < c->nbars; k++) {
+        double t = 0;
+        for (int i = 0; i < c->nseries; i++) t += c->value[k][i];
+        td_num(b, t, 3);
+        td_pct(b, t, cpi);
+    }
+    sb_put(b, "<td></td></tr></tfoot>\n</table>\n");
+}
+
+/* ---- IPC and FLOPS stacks (Figure 5, Eq. 1) ---- */
+
+/* The issue-stage stack as IPC: component / cycles x max IPC (§V-B). */
+static void ipc_chart(stacked_chart *c, const stacks_result *s) {
+    component_chart(c, "IPC");
+    c->nbars = 1;
+    c->bar_label[0] = "IPC stack (issue)";
+    for (int i = 0; i < COMP_COUNT; i++)
+        c->value[0][i] = safe_div(s->stage[STACK_ISSUE].cycles[i], (double)s->cycles) * s->width;
+}
+
+/* Eq. 1: component / cycles x freq x M, in GFLOPS (FLOP per cycle without a frequency). */
+static void flops_chart(stacked_chart *c, const stacks_result *s) {
+    const flops_stack *f = &s->fp;
+    double scale = f->peak_per_cycle * (f->freq_ghz > 0 ? f->freq_ghz : 1);
+    memset(c, 0, sizeof *c);
+    c->unit = f->freq_ghz > 0 ? "GFLOPS" : "FLOP/cycle";
+    c->decimals = scale >= 10 ? 2 : 3;
+    c->nseries = FLOPS_COUNT;
+    c->nbars = 1;
+    c->bar_label[0] = "FLOPS stack";
+    for (int i = 0; i < FLOPS_COUNT; i++) {
+        c->series[i] = (chart_series){flops_component_name((flops_component)i), flops_component_doc((flops_component)i),
+                                      color_or_grey(flops_color[i])};
+        c->value[0][i] = safe_div(f->cycles[i], (double)s->cycles) * scale;
+    }
+}
+
+/* One chart of the pair: title, the bar, and its legend. */
+static void small_panel(strbuf *b, const stacked_chart *c, double x, const char *title, const char *note) {
+    svg_text(b, x, 18, "start", "panel-title", title);
+    svg_text(b, x, 36, "start", "panel-note", note);
+    svg_stacked_bars(b, c, x, 64, 250, 320);
+    svg_legend(b, c, x + 280, 64, 0);
+}
+
+/* The IPC stack, and the FLOPS stack beside it when there is one (`fl` may be NULL). */
+static void ipc_flops_figure(strbuf *b, const stacks_result *s, const stacked_chart *fl) {
+    stacked_chart ipc;
+    ipc_chart(&ipc, s);
+    char note[160], a[32], m[32];
+    snprintf(note, sizeof note, "top: max IPC %u (W); base: achieved IPC %s", s->width,
+             fmt_num(a, sizeof a, ipc.value[0][COMP_BASE], 3));
+    sb_put(b, "<figure>\n");
+    svg_begin(b, FIG_W, 420, fl ? "IPC stack and FLOPS stack, stacked bars" : "IPC stack, stacked bar");
+    small_panel(b, &ipc, 0, "IPC stack (issue stage)", note);
+    if (fl) {
+        double peak = 0;
+        for (int i = 0; i < FLOPS_COUNT; i++) peak += fl->value[0][i];
+        snprintf(note, sizeof note, "top: peak %s %s; base: achieved %s", fmt_num(m, sizeof m, peak, fl->decimals),
+                 fl->unit, fmt_num(a, sizeof a, fl->value[0][FLOPS_BASE], fl->decimals));
+        small_panel(b, fl, FIG_W / 2 + 20, "FLOPS stack", note);
+    }
+    svg_end(b);
+    if (fl)
+        sb_put(b,
+               "<figcaption>IPC stack and FLOPS stack in the same kind of unit, work per time "
+               "(after Eyerman et al., Figure 5 and Eq. 1).</figcaption>\n");
+    else
+        sb_put(b,
+               "<figcaption>The issue-stage stack as IPC: top the maximum IPC, base the IPC achieved "
+               "(after Eyerman et al., Figure 5).</figcaption>\n");
+    sb_put(b, "</figure>\n");
+}
+
+static void flops_table(strbuf *b, const stacks_result *s, const stacked_chart *c) {
+    char unit_col[32];
+    snprintf(unit_col, sizeof unit_col, "#%s", c->unit);
+    const char *const head[] = {"FLOPS component", "what it counts", "#share of cycles", unit_col};
+    sb_put(b, "<table class=\"data\">\n");
+    th_row(b, head, 4);
+    sb_put(b, "<tbody>\n");
+    for (int i = 0; i < FLOPS_COUNT; i++) {
+        if (!chart_series_used(c, i)) continue;
+        sb_put(b, "<tr>");
+        swatch_cell(b, c->series[i].color, c->series[i].name, c->series[i].doc);
+        td_pct(b, s->fp.cycles[i], (double)s->cycles);
+        td_num(b, c->value[0][i], c->decimals);
+        sb_put(b, "</tr>\n");
+    }
+    sb_put(b, "</tbody>\n</table>\n");
+}
+
+static void stacks_intro(strbuf *b, const stacks_result *s) {
+    sb_put(b, "<p>");
+    put_count(b, s->instructions);
+    sb_put(b, " instructions in ");
+    put_count(b, s->cycles);
+    sb_put(b, " cycles: CPI <b>");
+    put_num(b, safe_div((double)s->cycles, (double)s->instructions), 3);
+    sb_printf(b,
+              "</b>. Each stack accounts every cycle at one pipeline stage (Table II of the paper) and sums to the "
+              "CPI; the narrowest stage, W = %u, sets the base at ",
+              s->width);
+    put_num(b, safe_div(1, s->width), 3);
+    sb_put(b,
+           " CPI for the work done. Where the stacks disagree, what removing a component gains usually "
+           "lies between its smallest and largest value (§I).</p>\n");
+}
+
+void html_report_stacks(html_report *h, const stacks_result *s) {
+    if (!h || !s) return;
+    strbuf *b = &h->body;
+    section_open(b, "stacks", "CPI stacks");
+    if (!s->instructions || !s->cycles) {
+        para(b, "note", "No instructions were timed: there are no stacks to show.");
+        section_close(b);
+        return;
+    }
+    stacks_intro(b, s);
+    stacked_chart c;
+    cpi_chart(&c, s);
+    cpi_figure(b, &c);
+    cpi_table(b, &c, safe_div((double)s->cycles, (double)s->instructions));
+    section_close(b);
+
+    bool with_flops = s->fp.peak_per_cycle > 0;
+    section_open(b, "ipc-flops", with_flops ? "IPC and FLOPS stacks" : "IPC stack");
+    if (with_flops) {
+        sb_printf(b, "<p>The FLOPS stack accounts the %u FP unit%s at issue (Table III): peak ", s->fp.units,
+                  s->fp.units == 1 ? "" : "s");
+        put_num(b, s->fp.peak_per_cycle, 0);
+        sb_put(b, " FLOP per cycle (2 k v: fused multiply-adds on every unit, every cycle)");
+        if (s->fp.freq_ghz > 0) sb_printf(b, " at %.2f GHz", s->fp.freq_ghz);
+        sb_put(b, ". The run did ");
+        put_count(b, s->flops);
+        sb_put(b, " FP operations.</p>\n");
+    } else {
+        para(b, "note", "No FP units in this configuration: no FLOPS stack.");
+    }
+    stacked_chart fl;
+    if (with_flops) flops_chart(&fl, s);
+    ipc_flops_figure(b, s, with_flops ? &fl : NULL);
+    if (with_flops) flops_table(b, s, &fl);
+    section_close(b);
+}
+
+/* ---- validation (§IV, §V-A) ---- */
+
+static bool is_pair(ideal_kind k) { return k == IDEAL_DCACHE_ALU || k == IDEAL_BPRED_DCACHE; }
+
+static const char *interaction_text(int interaction) {
+    return interaction > 0 ? "hidden stalls" : interaction < 0 ? "overlap" : "additive";
+}
+
+static const char *within_text(const validation_case *c) {
+    if (c->within) return "within";
+    return c->reduction < c->lo ? "below" : "above";
+}
+
+static void validation_intro(strbuf *b, const validation_result *v) {
+    int relevant = 0, within = 0;
+    double err = 0;
+    for (int i = 0; i < IDEAL_COUNT; i++) {
+        if (!v->cases[i].relevant) continue;
+        relevant++;
+        within += v->cases[i].within;
+        err += v->cases[i].error;
+    }
+    sb_put(b, "<p class=\"lead\"><code>");
+    sb_escape(b, v->program);
+    sb_put(b, "</code> on <b>");
+    sb_escape(b, v->config);
+    sb_put(b, "</b>: baseline CPI <b>");
+    put_num(b, v->base_cpi, 3);
+    sb_put(b,
+           "</b>.</p>\n<p>Each case times the program again on an idealised machine. The actual CPI reduction "
+           "should fall between the smallest and largest of the components the three stacks attribute to what was "
+           "idealised (§V-A). ");
+    if (relevant) {
+        sb_printf(b, "<b>%d of %d</b> relevant case%s within the range; mean §V-A error ", within, relevant,
+                  relevant == 1 ? " falls" : "s fall");
+        put_num(b, err / relevant, 3);
+        sb_put(b, " CPI. ");
+    }
+    sb_put(b,
+           "Cases whose component is below 10% of the CPI in every stack are shown dimmed (the paper leaves them "
+           "out). The error is 0 within the range, else the distance to the closest stack. For the pairs, the "
+           "combined reduction is compared with the sum of the two single ones: more shows stalls one idealisation "
+           "hid behind the other, less shows penalties that overlapped (Table I).</p>\n");
+}
+
+/* The three stage values as thin ticks, lettered where there is room. */
+static void stage_ticks(strbuf *b, const svg_scale *sc, const validation_case *c, double cy) {
+    static const char letter[STACK_STAGES][2] = {"D", "I", "C"};
+    double placed[STACK_STAGES];
+    int nplaced = 0;
+    char tip[128], num[32];
+    for (int k = 0; k < STACK_STAGES; k++) {
+        double x = scale_px(sc, c->predicted[k]);
+        snprintf(tip, sizeof tip, "%s stack: %s CPI", stack_stage_name((stack_stage)k),
+                 fmt_num(num, sizeof num, c->predicted[k], 3));
+        svg_rect(b, x - 1, cy - 11, 2, 22, NULL, "stage-tick", tip);
+        bool room = true;
+        for (int j = 0; j < nplaced; j++)
+            if (fabs(placed[j] - x) < 11) room = false;
+        if (room) {
+            svg_text(b, x, cy - 14, "middle", "stage-letter", letter[k]);
+            placed[nplaced++] = x;
+        }
+    }
+}
+
+static void validation_row(strbuf *b, const svg_scale *sc, const validation_case *c, double y) {
+    char tip[256], a[32], lo[32], hi[32], line[160];
+    double cy = y + 24;
+    fmt_num(a, sizeof a, c->reduction, 3);
+    fmt_num(lo, sizeof lo, c->lo, 3);
+    fmt_num(hi, sizeof hi, c->hi, 3);
+    sb_printf(b, "<g class=\"case%s\">\n", c->relevant ? "" : " dim");
+    svg_text(b, 0, cy - 3, "start", "case-name", ideal_kind_name(c->kind));
+    snprintf(line, sizeof line, "actual %s; stacks %s – %s%s", a, lo, hi, c->relevant ? "" : "; below 10%");
+    svg_text(b, 0, cy + 13, "start", "case-note", line);
+
+    double x_lo = scale_px(sc, c->lo), x_hi = scale_px(sc, c->hi);
+    snprintf(tip, sizeof tip, "%s: the three stacks give %s to %s CPI", ideal_kind_name(c->kind), lo, hi);
+    svg_rect(b, x_lo, cy - 6, x_hi - x_lo > 1 ? x_hi - x_lo : 1, 12, NULL, "range", tip);
+    svg_line(b, x_lo, cy - 9, x_lo, cy + 9, "cap");
+    svg_line(b, x_hi, cy - 9, x_hi, cy + 9, "cap");
+    stage_ticks(b, sc, c, cy);
+    if (is_pair(c->kind)) {
+        char sum[32];
+        snprintf(tip, sizeof tip, "sum of the two single reductions: %s CPI (%s)",
+                 fmt_num(sum, sizeof sum, c->sum_of_singles, 3), interaction_text(c->interaction));
+        svg_circle(b, scale_px(sc, c->sum_of_singles), cy, 6, "sum", tip);
+    }
+    snprintf(tip, sizeof tip, "actual CPI reduction: %s (%s the stacks' range; §V-A error %s)", a, within_text(c),
+             fmt_num(lo, sizeof lo, c->error, 3));
+    svg_diamond(b, scale_px(sc, c->reduction), cy, 8, c->within ? "actual in" : "actual out", tip);
+    sb_put(b, "</g>\n");
+}
+
+static void validation_legend(strbuf *b, double x, double y) {
+    svg_rect(b, x, y - 6, 26, 12, NULL, "range", NULL);
+    svg_line(b, x, y - 9, x, y + 9, "cap");
+    svg_line(b, x + 26, y - 9, x + 26, y + 9, "cap");
+    svg_text(b, x + 34, y + 4, "start", "legend-name", "range of the three stacks (D, I, C: dispatch, issue, commit)");
+    x += 420;
+    svg_diamond(b, x + 8, y, 8, "actual in", NULL);
+    svg_text(b, x + 22, y + 4, "start", "legend-name", "actual reduction, within");
+    x += 190;
+    svg_diamond(b, x + 8, y, 8, "actual out", NULL);
+    svg_text(b, x + 22, y + 4, "start", "legend-name", "outside");
+    x += 90;
+    svg_circle(b, x + 8, y, 6, "sum", NULL);
+    svg_text(b, x + 22, y + 4, "start", "legend-name", "sum of the two single reductions (pairs)");
+}
+
+static void validation_figure(strbuf *b, const validation_result *v) {
+    double lo = 0, hi = 0;
+    for (int i = 0; i < IDEAL_COUNT; i++) {
+        const validation_case *c = &v->cases[i];
+        double vals[] = {c->lo,
+                         c->hi,
+                         c->reduction,
+                         c->predicted[0],
+                         c->predicted[1],
+                         c->predicted[2],
+                         is_pair(c->kind) ? c->sum_of_singles : 0};
+        for (size_t j = 0; j < sizeof vals / sizeof vals[0]; j++) {
+            if (!isfinite(vals[j])) continue;
+            if (vals[j] < lo) lo = vals[j];
+            if (vals[j] > hi) hi = vals[j];
+        }
+    }
+    double row = 52, top = 48, plot_x = 300, plot_w = FIG_W - plot_x - 24;
+    double axis_y = top + row * IDEAL_COUNT + 6;
+    svg_scale sc = scale_nice(lo, hi, 8, plot_x, plot_x + plot_w);
+    sb_put(b, "<figure>\n");
+    svg_begin(b, FIG_W, axis_y + 56, "Actual CPI reductions against the range of the three CPI stacks");
+    validation_legend(b, 0, 14);
+    svg_axis_x(b, &sc, axis_y, top, "CPI reduction (baseline CPI − idealised CPI)");
+    for (int i = 0; i < IDEAL_COUNT; i++) validation_row(b, &sc, &v->cases[i], top + row * i);
+    svg_end(b);
+    sb_put(b,
+           "<figcaption>Actual CPI reduction of each idealised machine (diamond) against the component the "
+           "dispatch, issue and commit stacks attribute to it (after Eyerman et al., §V-A and Table I). Hover for "
+           "values.</figcaption>\n</figure>\n");
+}
+
+static void validation_table(strbuf *b, const validation_result *v) {
+    static const char *const head[] = {"idealised", "#dispatch", "#issue", "#commit",         "#range",     "#CPI",
+                                       "#actual",   "",          "#error", "#sum of singles", "pair effect"};
+    sb_put(b, "<table class=\"data\">\n");
+    th_row(b, head, 11);
+    sb_put(b, "<tbody>\n");
+    for (int i = 0; i < IDEAL_COUNT; i++) {
+        const validation_case *c = &v->cases[i];
+        sb_printf(b, "<tr%s>", c->relevant ? "" : " class=\"dim\"");
+        td_text(b, "name", ideal_kind_name(c->kind));
+        for (int k = 0; k < STACK_STAGES; k++) td_num(b, c->predicted[k], 3);
+        sb_put(b, "<td class=\"num\">");
+        put_num(b, c->lo, 3);
+        sb_put(b, " – ");
+        put_num(b, c->hi, 3);
+        sb_put(b, "</td>");
+        td_num(b, c->cpi, 3);
+        td_num(b, c->reduction, 3);
+        td_text(b, c->within ? "ok" : "bad", within_text(c));
+        td_num(b, c->error, 3);
+        if (is_pair(c->kind)) {
+            td_num(b, c->sum_of_singles, 3);
+            td_text(b, NULL, interaction_text(c->interaction));
+        } else {
+            sb_put(b, "<td></td><td></td>");
+        }
+        sb_put(b, "</tr>\n");
+    }
+    sb_put(b, "</tbody>\n</table>\n");
+}
+
+void html_report_validation(html_report *h, const validation_result *v) {
+    if (!h || !v) return;
+    strbuf *b = &h->body;
+    section_open(b, "validation", "Validation against idealised machines");
+    validation_intro(b, v);
+    validation_figure(b, v);
+    validation_table(b, v);
+    section_close(b);
+}

@@ -40,7 +40,13 @@
 
 #include "core_internal.h"
 
-enum { HIST = 128 }; /* cycles of fetch history kept to explain frontend bubbles */
+enum { HIST = 128 }; /* fetch-view changes kept to explain frontend bubbles (> the deepest frontend) */
+
+/* The fetch view from `cycle` on, until the next change. */
+typedef struct fetch_change {
+    uint64_t cycle;
+    stage_view v;
+} fetch_change;
 
 typedef struct rob_entry {
     uop_record t;          /* the µop and its history, handed to observers as it is */
@@ -134,8 +140,8 @@ typedef struct ooo {
     /* probes: what is asked for in this run */
     probe_set *probes;
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
-    uint64_t fetch_changed_at; /* last cycle the fetch view differed from the one before */
-    stage_view fetch_hist[HIST];
+    fetch_change fetch_hist[HIST]; /* the last HIST changes of the fetch view, a ring */
+    uint64_t fetch_changes;        /* changes recorded this run (the ring's next slot: % HIST) */
     stage_view prev_dispatch;
     uint8_t struct_state[UNIT_COUNT]; /* PROBE_EVENTS: full / empty of each structure */
     uint32_t *dirty;                  /* PROBE_WAITS: ROB slots whose wait state may have changed */
@@ -157,7 +163,10 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     }
     o->line_bits = memsys_line_bits(o->mem, true);
     o->l1i_latency = cfg->l1i.latency; /* a perfect I-cache hits at its latency */
+    /* the fetch-to-dispatch delay the frontend-empty cause looks back (at least the cycle before:
+     * this cycle's fetch runs after dispatch) */
     o->fe_depth = o->l1i_latency + cfg->decode_depth;
+    if (o->fe_depth < 1) o->fe_depth = 1;
     if (o->fe_depth >= HIST) o->fe_depth = HIST - 1;
     o->rob = cs_calloc(cfg->rob_size, sizeof *o->rob);
     o->fe_cap = cfg->fetch_buffer + (o->l1i_latency + cfg->decode_depth) * cfg->fetch_width;
@@ -653,6 +662,15 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
 
 /* ---- dispatch ---- */
 
+/* The fetch view in cycle `at` (a cycle before the run's first: none). */
+static const stage_view *fetch_view_at(const ooo *o, uint64_t at) {
+    static const stage_view before_run = {0};
+    if (at > o->now) return &before_run; /* `at` wrapped below zero */
+    for (uint64_t k = o->fetch_changes; k-- > 0 && k + HIST >= o->fetch_changes;)
+        if (o->fetch_hist[k % HIST].cycle <= at) return &o->fetch_hist[k % HIST].v;
+    return &before_run;
+}
+
 static stage_view dispatch_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.dispatch_width, STALL_NONE, {0}};
     const uarch_config *c = &o->cfg;
@@ -735,7 +753,7 @@ static stage_view dispatch_stage(ooo *o) {
     if (v.stall == STALL_NONE || !o->want_views) return v;
     if (v.stall == STALL_FRONTEND_EMPTY) {
         /* the µops that would arrive now were due from fetch fe_depth cycles ago */
-        const stage_view *then = &o->fetch_hist[(o->now - o->fe_depth) % HIST];
+        const stage_view *then = fetch_view_at(o, o->now - o->fe_depth);
         v.cause = then->cause;
         if (then->stall == STALL_NONE || then->cause.kind == CAUSE_NONE)
             v.cause = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
@@ -922,10 +940,10 @@ static void deadlock_error(const ooo *o, cs_error *err) {
 /* The first cycle after `now` at which anything time-dependent can differ:
  * a µop completes or wakes, a fill or TLB walk ends, a branch resolves or
  * fetch is redirected, a decoded µop becomes dispatchable, the deadlock
- * limit; with views, the frontend bubble history changes; with samples, the
- * next sample. (A unit held by an unpipelined operation frees when that
+ * limit; with views, a change of the fetch view reaches an empty dispatch's cause;
+ * with samples, the next sample. (A unit held by an unpipelined operation frees when that
  * operation completes: the completion heap covers it.) */
-static uint64_t next_event(const ooo *o) {
+static uint64_t next_event(const ooo *o, const stage_view *dispatch) {
     uint64_t now = o->now, next = o->last_commit + o->cfg.deadlock_cycles + 1;
 #define EVENT(t)                              \
     do {                                      \
@@ -942,7 +960,14 @@ static uint64_t next_event(const ooo *o) {
         EVENT(o->redirect_at);
     }
     EVENT(memsys_next_event(o->mem, now));
-    if (o->want_views) EVENT(o->fetch_changed_at + o->fe_depth);
+    if (o->want_views && dispatch->stall == STALL_FRONTEND_EMPTY) {
+        /* its cause is the fetch view fe_depth cycles ago: the oldest change not yet seen */
+        for (uint64_t k = o->fetch_changes; k-- > 0 && k + HIST >= o->fetch_changes;) {
+            uint64_t c = o->fetch_hist[k % HIST].cycle;
+            if (c + o->fe_depth <= now) break;
+            EVENT(c + o->fe_depth);
+        }
+    }
     if (o->want_samples) EVENT(o->probes->sample_at);
 #undef EVENT
     return next;
@@ -1005,6 +1030,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->want_intervals = probe_wants(probes, PROBE_INTERVALS);
     o->done_count = 0;
     o->track_done = o->cfg.skip_idle || o->want_waits;
+    o->fetch_changes = 0;
     memset(o->struct_state, 0, sizeof o->struct_state);
     probe_run_info info = {"ooo",
                            o->cfg.name,
@@ -1019,7 +1045,6 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
     bool ok = true;
-    bool have_prev = false; /* a cycle before this one was looked at */
     for (o->now = 0;; o->now++) {
         o->changed = false;
         if (o->done_count) pop_completions(o);
@@ -1032,9 +1057,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         o->st.iq_occupancy += o->iq_count;
         o->st.lq_occupancy += o->lq_count;
         o->st.sq_occupancy += o->sq_count;
-        bool view_changed = false;
         if (o->want_views) {
-            o->fetch_hist[o->now % HIST] = fetch;
             if (o->rob_count &&
                 (commit.stall == STALL_HEAD_NOT_DONE ||
                  (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY))) {
@@ -1043,14 +1066,12 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
                 if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
             }
-            if (probe_stage_view(probes, STAGE_FETCH, o->now, &fetch)) {
-                view_changed = true;
-                if (have_prev) o->fetch_changed_at = o->now;
-            }
-            view_changed |= probe_stage_view(probes, STAGE_DISPATCH, o->now, &dispatch);
-            view_changed |= probe_stage_view(probes, STAGE_ISSUE, o->now, &issue);
-            view_changed |= probe_stage_view(probes, STAGE_COMMIT, o->now, &commit);
-            view_changed |= probe_fp_view(probes, o->now, &fp);
+            if (probe_stage_view(probes, STAGE_FETCH, o->now, &fetch))
+                o->fetch_hist[o->fetch_changes++ % HIST] = (fetch_change){o->now, fetch};
+            probe_stage_view(probes, STAGE_DISPATCH, o->now, &dispatch);
+            probe_stage_view(probes, STAGE_ISSUE, o->now, &issue);
+            probe_stage_view(probes, STAGE_COMMIT, o->now, &commit);
+            probe_fp_view(probes, o->now, &fp);
             o->prev_dispatch = dispatch;
         }
         if (o->want_waits) {
@@ -1073,9 +1094,9 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
             o->now++;
             break;
         }
-        /* Nothing changed (and the view repeats): every cycle until the next event is a copy. */
-        if (o->cfg.skip_idle && !o->changed && (!o->want_views || (have_prev && !view_changed))) {
-            uint64_t next = next_event(o);
+        /* Nothing changed: every cycle until the next event is a copy of this one. */
+        if (o->cfg.skip_idle && !o->changed) {
+            uint64_t next = next_event(o, &dispatch);
             if (next > o->now + 1) {
                 uint64_t k = next - o->now - 1;
                 o->st.rob_occupancy += (uint64_t)o->rob_count * k;
@@ -1083,12 +1104,22 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 o->st.lq_occupancy += (uint64_t)o->lq_count * k;
                 o->st.sq_occupancy += (uint64_t)o->sq_count * k;
                 o->st.issue_hist[issue.n <= ISSUE_HIST_MAX ? issue.n : ISSUE_HIST_MAX] += k;
-                if (o->want_views)
-                    for (uint64_t c = o->now + 1; c < next && c <= o->now + HIST; c++) o->fetch_hist[c % HIST] = fetch;
+                if (o->want_views) {
+                    /* The copies' views: fetch, dispatch (its history holds still: no fetch change
+                     * reaches it before `next`) and the FP view repeat; a cause commit or issue takes
+                     * from the previous cycle's dispatch is this cycle's from the next one on. */
+                    if (commit.stall == STALL_ROB_EMPTY) {
+                        commit.cause = dispatch.cause;
+                        probe_stage_view(probes, STAGE_COMMIT, o->now + 1, &commit);
+                    }
+                    if (issue.stall == STALL_IQ_EMPTY) {
+                        issue.cause = dispatch.cause;
+                        probe_stage_view(probes, STAGE_ISSUE, o->now + 1, &issue);
+                    }
+                }
                 o->now += k;
             }
         }
-        have_prev = true;
         if (opt->progress_label) progress_update(&bar, o->st.instructions);
     }
     if (opt->progress_label) progress_finish(&bar);

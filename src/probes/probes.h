@@ -50,6 +50,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "trace/trace.h"
 #include "uarch/config.h"
@@ -135,21 +136,23 @@ typedef enum uop_state {
     UOPST_DONE           /* complete, waiting to commit */
 } uop_state;
 
+/* The views have no padding (every byte is a field), so that two views are
+ * equal exactly when their bytes are: the core compares them every cycle. */
 typedef struct stall_cause {
     uint8_t kind;     /* cause_kind */
     uint8_t level;    /* CAUSE_ICACHE: level serving the miss; CAUSE_UOP: level that
                            served its data access if it missed L1 (0 otherwise) */
     uint8_t state;    /* CAUSE_UOP: uop_state */
     uint8_t op_class; /* CAUSE_UOP/BPRED: the µop's class */
-    uint16_t latency; /* CAUSE_UOP: execution latency of its class (>1: long latency) */
+    uint32_t latency; /* CAUSE_UOP: execution latency of its class (>1: long latency) */
     uint64_t seq;     /* CAUSE_UOP/BPRED: the µop's sequence number */
     uint64_t pc;
 } stall_cause;
 
 typedef struct stage_view {
-    uint8_t n;         /* µops processed in each cycle of the span */
-    uint8_t width;     /* the stage's width */
-    uint8_t stall;     /* probe_stall; STALL_NONE when n == width */
+    uint16_t n;        /* µops processed in each cycle of the span */
+    uint16_t width;    /* the stage's width */
+    uint32_t stall;    /* probe_stall; STALL_NONE when n == width */
     stall_cause cause; /* when stall != STALL_NONE */
 } stage_view;
 
@@ -159,9 +162,10 @@ typedef struct fp_view {
     uint8_t issued;         /* n: FP arithmetic µops issued in each cycle */
     uint8_t flops;          /* FP operations issued in each cycle (an FMA counts 2) */
     uint8_t nonflop_on_fpu; /* FP-unit slots used by µops that are not FP arithmetic */
-    bool waiting;           /* FP arithmetic µops are in the issue queue */
+    uint32_t waiting;       /* 1: FP arithmetic µops are in the issue queue */
     stall_cause cause;      /* producer of the oldest waiting FP µop (CAUSE_UOP) */
 } fp_view;
+_Static_assert(sizeof(stall_cause) == 24 && sizeof(stage_view) == 32 && sizeof(fp_view) == 32, "views without padding");
 
 /* PROBE_STAGES: stage `stage` showed view `v` in every cycle of
  * [cycle, cycle + cycles), and something else in the cycles around. */
@@ -421,19 +425,8 @@ void probe_flush_recs_(probe_set *set);
 void probe_flush_events_(probe_set *set);
 void probe_flush_waits_(probe_set *set);
 
-static inline bool stage_view_equal(const stage_view *a, const stage_view *b) {
-    return a->n == b->n && a->stall == b->stall && a->cause.kind == b->cause.kind && a->cause.level == b->cause.level &&
-        a->cause.state == b->cause.state && a->cause.op_class == b->cause.op_class &&
-        a->cause.latency == b->cause.latency && a->cause.seq == b->cause.seq && a->cause.pc == b->cause.pc &&
-        a->width == b->width;
-}
-static inline bool fp_view_equal(const fp_view *a, const fp_view *b) {
-    return a->issued == b->issued && a->flops == b->flops && a->nonflop_on_fpu == b->nonflop_on_fpu &&
-        a->waiting == b->waiting && a->units == b->units && a->cause.kind == b->cause.kind &&
-        a->cause.level == b->cause.level && a->cause.state == b->cause.state &&
-        a->cause.op_class == b->cause.op_class && a->cause.latency == b->cause.latency &&
-        a->cause.seq == b->cause.seq && a->cause.pc == b->cause.pc;
-}
+static inline bool stage_view_equal(const stage_view *a, const stage_view *b) { return memcmp(a, b, sizeof *a) == 0; }
+static inline bool fp_view_equal(const fp_view *a, const fp_view *b) { return memcmp(a, b, sizeof *a) == 0; }
 /* Stage `st` shows view v at cycle `now`, and (when the core skips idle
  * cycles) in every cycle until the next call: extends the open span if v
  * equals it, else delivers the open span and opens one. Returns whether the

@@ -69,7 +69,7 @@ typedef struct rob_entry {
     bool in_iq, issued, is_load, is_store, holds_reg;
 } rob_entry;
 
-enum { NIL = UINT32_MAX };
+enum { NIL = UINT32_MAX, WHEEL = 512 };
 
 typedef struct fe_entry {
     uop u;
@@ -107,8 +107,12 @@ typedef struct ooo {
     /* min-heap of (wake cycle, ROB slot, seq) for µops whose wake cycle is known */
     struct wake_item *heap;
     uint32_t heap_count;
-    /* min-heap of (completion cycle, ROB slot, seq) of issued µops: the next
-     * completion without scanning the ROB (idle skipping, wait states) */
+    /* The completion cycles of issued µops, so that idle skipping finds the next
+     * one without scanning the ROB: a wheel of one bit per cycle for the next
+     * WHEEL cycles, and a min-heap of (cycle, ROB slot, seq) for the later ones —
+     * or for all of them when wait states are asked for (their µops look at
+     * their wait states again as they complete). */
+    uint64_t wheel[WHEEL / 64];
     struct wake_item *done;
     uint32_t done_count, done_cap;
     bool track_done; /* idle skipping or wait states need completion cycles */
@@ -244,7 +248,8 @@ static inline bool operands_ready(const ooo *o, const rob_entry *e) { return e->
 
 /* ---- heaps: known wake cycles feeding a ready bitmap; completion cycles ---- */
 
-static void heap_push(struct wake_item *heap, uint32_t *count, uint64_t wake, uint32_t idx, uint64_t seq) {
+static inline __attribute__((always_inline)) void heap_push(struct wake_item *heap, uint32_t *count, uint64_t wake,
+                                                            uint32_t idx, uint64_t seq) {
     uint32_t i = (*count)++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
@@ -255,7 +260,7 @@ static void heap_push(struct wake_item *heap, uint32_t *count, uint64_t wake, ui
     heap[i] = (struct wake_item){wake, seq, idx};
 }
 
-static struct wake_item heap_pop(struct wake_item *heap, uint32_t *count) {
+static inline __attribute__((always_inline)) struct wake_item heap_pop(struct wake_item *heap, uint32_t *count) {
     struct wake_item top = heap[0], last = heap[--*count];
     uint32_t i = 0, n = *count;
     for (;;) {
@@ -564,7 +569,11 @@ static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
             e->t.addr_ready = e->t.dtlb_done = at;
         }
     }
-    if (o->track_done) heap_push(o->done, &o->done_count, e->t.complete, idx, e->t.seq);
+    if (o->track_done) {
+        if (e->t.complete - o->now < WHEEL && !o->want_waits)
+            o->wheel[(e->t.complete % WHEEL) / 64] |= 1ull << (e->t.complete % 64);
+        else heap_push(o->done, &o->done_count, e->t.complete, idx, e->t.seq);
+    }
     o->iq_count--;
     if (is_fp_arith(e->t.u.op_class)) o->fp_in_iq--;
     if (e->t.mispredict) o->resolve_at = e->t.complete, o->redirect_at = e->t.complete + o->cfg.redirect_penalty;
@@ -937,6 +946,22 @@ static void deadlock_error(const ooo *o, cs_error *err) {
                  o->cfg.deadlock_cycles, o->now, o->rob_count, o->iq_count, o->fe_count, what);
 }
 
+/* The first cycle after now at which a µop on the completion wheel completes, or UINT64_MAX. */
+static uint64_t wheel_next(const ooo *o) {
+    uint32_t pos = (uint32_t)((o->now + 1) % WHEEL);
+    for (uint32_t scanned = 0; scanned < WHEEL;) {
+        uint32_t b = pos % 64;
+        uint64_t word = o->wheel[pos / 64] >> b;
+        if (word) {
+            uint32_t ahead = scanned + (uint32_t)__builtin_ctzll(word);
+            return ahead < WHEEL - 1 ? o->now + 1 + ahead : UINT64_MAX;
+        }
+        scanned += 64 - b;
+        pos = (pos + 64 - b) % WHEEL;
+    }
+    return UINT64_MAX;
+}
+
 /* The first cycle after `now` at which anything time-dependent can differ:
  * a µop completes or wakes, a fill or TLB walk ends, a branch resolves or
  * fetch is redirected, a decoded µop becomes dispatchable, the deadlock
@@ -951,6 +976,7 @@ static uint64_t next_event(const ooo *o, const stage_view *dispatch) {
         if (t_ > now && t_ < next) next = t_; \
     } while (0)
     if (o->done_count) EVENT(o->done[0].wake);
+    if (o->track_done) EVENT(wheel_next(o));
     if (o->heap_count) EVENT(o->heap[0].wake);
     if (o->fe_count) EVENT(o->fe[o->fe_head].avail);
     if (o->fill_pending) EVENT(o->fill_until);
@@ -1029,6 +1055,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->want_samples = probe_wants(probes, PROBE_SAMPLES);
     o->want_intervals = probe_wants(probes, PROBE_INTERVALS);
     o->done_count = 0;
+    memset(o->wheel, 0, sizeof o->wheel);
     o->track_done = o->cfg.skip_idle || o->want_waits;
     o->fetch_changes = 0;
     memset(o->struct_state, 0, sizeof o->struct_state);
@@ -1047,6 +1074,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     bool ok = true;
     for (o->now = 0;; o->now++) {
         o->changed = false;
+        if (o->track_done) o->wheel[(o->now % WHEEL) / 64] &= ~(1ull << (o->now % 64));
         if (o->done_count) pop_completions(o);
         fp_view fp;
         stage_view commit = commit_stage(o);

@@ -762,9 +762,15 @@ static uint8_t wait_state_of(const inorder *m, const entry *e, uint64_t *cause, 
             *cause = m->issue_seq; /* in-order issue: behind the oldest */
             return WST_QUEUED;
         }
-        *cause = m->head_block;
-        if (m->head_stall == STALL_NOT_READY) return WST_OPERANDS;
-        if (m->head_stall == STALL_NO_UNIT) return WST_NO_UNIT;
+        uint8_t blocker;
+        if (operands_at(m, &e->u, &blocker) > m->now) { /* also when the issue width ran out first */
+            *cause = m->reg[blocker].seq;
+            return WST_OPERANDS;
+        }
+        if (m->head_stall == STALL_NO_UNIT) {
+            *cause = m->head_block;
+            return WST_NO_UNIT;
+        }
         return WST_READY;
     }
     if (e->done) return WST_DONE;

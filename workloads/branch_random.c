@@ -41,32 +41,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define DEFAULT_WORDS 200000L
 #define MIN_WORDS     1L
 #define MAX_WORDS     50000000L
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [WORDS]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
-
-static uint64_t splitmix64(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 /* counts ones and zeros in words[0..n) with one branch per bit */
 static __attribute__((noinline)) void kernel(const uint64_t *words, long n, uint64_t *ones, uint64_t *zeros) {
@@ -100,7 +79,7 @@ static __attribute__((noinline)) void kernel(const uint64_t *words, long n, uint
 }
 
 int main(int argc, char **argv) {
-    long n = parse_size(argc, argv, DEFAULT_WORDS, MIN_WORDS, MAX_WORDS);
+    long n = parse_size(argc, argv, "WORDS", DEFAULT_WORDS, MIN_WORDS, MAX_WORDS);
     uint64_t *w = malloc((size_t)n * sizeof *w);
     if (!w) {
         fprintf(stderr, "branch_random: out of memory\n");

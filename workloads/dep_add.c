@@ -30,25 +30,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define DEFAULT_ITERS 400000L
 #define MIN_ITERS     1L
 #define MAX_ITERS     100000000L
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [ITERS]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
 
 static __attribute__((noinline)) uint64_t kernel(uint64_t iters, uint64_t x0, uint64_t inc) {
     register uint64_t x __asm__("a0") = x0;
@@ -71,7 +57,7 @@ static __attribute__((noinline)) uint64_t kernel(uint64_t iters, uint64_t x0, ui
 }
 
 int main(int argc, char **argv) {
-    long iters = parse_size(argc, argv, DEFAULT_ITERS, MIN_ITERS, MAX_ITERS);
+    long iters = parse_size(argc, argv, "ITERS", DEFAULT_ITERS, MIN_ITERS, MAX_ITERS);
     uint64_t r = kernel((uint64_t)iters, 1, 3);
     uint64_t expect = 1 + (uint64_t)iters * 128 * 3;
     if (r != expect) {

@@ -20,42 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 #define DEFAULT_N 65536L
 #define MIN_N     16L
 #define MAX_N     67108864L
 
 static const double PI = 3.14159265358979323846;
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [N]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi || (v & (v - 1)) != 0) {
-        fprintf(stderr, "%s: bad size '%s' (expected a power of two in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
-
-static uint64_t splitmix64(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static double rand_unit(uint64_t *s) { return (double)(int64_t)(splitmix64(s) >> 11) * 0x1p-52 - 1.0; }
-
-static uint64_t bits_of(double d) {
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
 
 /* Taylor series, accurate to ~1 ulp for |x| <= pi/4 */
 static double sin_small(double x) {
@@ -135,7 +106,7 @@ static void fft(double *re, double *im, long n, const double *wr, const double *
 }
 
 int main(int argc, char **argv) {
-    long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
+    long n = parse_size_as(argc, argv, "N", DEFAULT_N, MIN_N, MAX_N, SIZE_POWER_OF_TWO);
     double *re = malloc((size_t)n * sizeof *re);
     double *im = malloc((size_t)n * sizeof *im);
     double *r0 = malloc((size_t)n * sizeof *r0);

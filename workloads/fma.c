@@ -25,32 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 #define DEFAULT_P 768L
 #define MIN_P     1L
 #define MAX_P     10000000L
 #define LEN       4096
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [P]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
-
-static uint64_t bits_of(double d) {
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
 
 static double x[LEN], y[LEN];
 
@@ -73,7 +53,7 @@ static __attribute__((noinline)) void pass(double c0, double alpha) {
 }
 
 int main(int argc, char **argv) {
-    long passes = parse_size(argc, argv, DEFAULT_P, MIN_P, MAX_P);
+    long passes = parse_size(argc, argv, "P", DEFAULT_P, MIN_P, MAX_P);
     for (int i = 0; i < LEN; i++) {
         x[i] = (double)(i - LEN / 2) / (LEN / 2); /* [-1, 1) */
         y[i] = 0.0;

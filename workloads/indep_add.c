@@ -37,25 +37,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define DEFAULT_ITERS 400000L
 #define MIN_ITERS     1L
 #define MAX_ITERS     100000000L
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [ITERS]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
 
 static __attribute__((noinline)) void kernel(uint64_t iters, uint64_t inc, uint64_t acc[8]) {
     register uint64_t x0 __asm__("a0") = acc[0];
@@ -99,7 +85,7 @@ static __attribute__((noinline)) void kernel(uint64_t iters, uint64_t inc, uint6
 }
 
 int main(int argc, char **argv) {
-    long iters = parse_size(argc, argv, DEFAULT_ITERS, MIN_ITERS, MAX_ITERS);
+    long iters = parse_size(argc, argv, "ITERS", DEFAULT_ITERS, MIN_ITERS, MAX_ITERS);
     uint64_t acc[8];
     for (int k = 0; k < 8; k++) acc[k] = (uint64_t)k;
     kernel((uint64_t)iters, 5, acc);

@@ -26,25 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define DEFAULT_N 12000L
 #define MIN_N     1L
 #define MAX_N     10000000L
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [N]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
 
 enum op {
     OP_HALT,
@@ -236,7 +222,7 @@ static __attribute__((noinline)) uint64_t run(const int32_t *pc0, int64_t *var) 
 }
 
 int main(int argc, char **argv) {
-    long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
+    long n = parse_size(argc, argv, "N", DEFAULT_N, MIN_N, MAX_N);
     assemble();
     int64_t var[8] = {0};
     var[V_N] = n;

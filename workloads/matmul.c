@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 #define DEFAULT_N 320L
 #define MIN_N     2L
 #define MAX_N     100000L
@@ -28,37 +30,7 @@
 #define M         256
 #define TILE      64
 
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [N]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi || (v & 1)) {
-        fprintf(stderr, "%s: bad size '%s' (expected an even integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
-
-static uint64_t splitmix64(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 /* uniform double in [-1, 1) */
-static double rand_unit(uint64_t *s) { return (double)(int64_t)(splitmix64(s) >> 11) * 0x1p-52 - 1.0; }
-
-static uint64_t bits_of(double d) {
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
 
 /* C[i0..i0+1][j0..j0+63] += A[i0..i0+1][k0..k0+63] * B[k0..k0+63][j0..j0+63] */
 static void kernel_2rows(const double *restrict a, const double *restrict b, double *restrict c, int k0, int j0) {
@@ -92,7 +64,7 @@ static void kernel_2rows(const double *restrict a, const double *restrict b, dou
 }
 
 int main(int argc, char **argv) {
-    long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
+    long n = parse_size_as(argc, argv, "N", DEFAULT_N, MIN_N, MAX_N, SIZE_EVEN);
     double *a = malloc((size_t)n * K * sizeof *a);
     double *b = malloc((size_t)K * M * sizeof *b);
     double *c = calloc((size_t)n * M, sizeof *c);

@@ -22,26 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 #define DEFAULT_K 16384L
 #define MIN_K     16L
 #define MAX_K     1048576L
 #define ROUNDS    3
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [KiB]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
 
 /* Explicit copy loop.  The empty asm statements make the loaded values
  * opaque so gcc cannot turn the loop back into a memcpy call; they emit no
@@ -58,7 +44,7 @@ static __attribute__((noinline)) void loop_copy(uint64_t *restrict dst, const ui
 }
 
 int main(int argc, char **argv) {
-    long kib = parse_size(argc, argv, DEFAULT_K, MIN_K, MAX_K);
+    long kib = parse_size(argc, argv, "KiB", DEFAULT_K, MIN_K, MAX_K);
     size_t bytes = (size_t)kib * 1024, words = bytes / 8;
     uint64_t *a = malloc(bytes);
     uint64_t *b = malloc(bytes);

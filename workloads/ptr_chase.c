@@ -44,27 +44,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define DEFAULT_MIB 64L
 #define MIN_MIB     1L
 #define MAX_MIB     4096L
 #define LINE        64
 #define LAPS        4
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [MiB]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
 
 static __attribute__((noinline)) void *chase(void *start, uint64_t iters) {
     register void *p __asm__("a0") = start;
@@ -86,7 +72,7 @@ static __attribute__((noinline)) void *chase(void *start, uint64_t iters) {
 }
 
 int main(int argc, char **argv) {
-    long mib = parse_size(argc, argv, DEFAULT_MIB, MIN_MIB, MAX_MIB);
+    long mib = parse_size(argc, argv, "MiB", DEFAULT_MIB, MIN_MIB, MAX_MIB);
     uint64_t lines = (uint64_t)mib * (1024 * 1024 / LINE);
     int m = 0;
     while ((1ULL << m) < lines) m++;

@@ -20,25 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define DEFAULT_N 4194304L
 #define MIN_N     1024L
 #define MAX_N     268435456L
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [N]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
 
 static inline uint64_t mulhi(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
 
@@ -54,7 +40,7 @@ static __attribute__((noinline)) void update(uint64_t *t, uint64_t n, uint64_t u
 }
 
 int main(int argc, char **argv) {
-    long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
+    long n = parse_size(argc, argv, "N", DEFAULT_N, MIN_N, MAX_N);
     uint64_t *t = malloc((size_t)n * sizeof *t);
     if (!t) {
         fprintf(stderr, "randaccess: out of memory\n");

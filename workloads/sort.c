@@ -16,32 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define DEFAULT_N 300000L
 #define MIN_N     16L
 #define MAX_N     50000000L
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [N]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
-
-static uint64_t splitmix64(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static void insertion_sort(uint64_t *a, long n) {
     for (long i = 1; i < n; i++) {
@@ -93,7 +72,7 @@ static void quicksort(uint64_t *a, long n) {
 }
 
 int main(int argc, char **argv) {
-    long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
+    long n = parse_size(argc, argv, "N", DEFAULT_N, MIN_N, MAX_N);
     uint64_t *a = malloc((size_t)n * sizeof *a);
     if (!a) {
         fprintf(stderr, "sort: out of memory\n");

@@ -22,34 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 #define DEFAULT_N 512L
 #define MIN_N     1L
 #define MAX_N     1000000L
 #define COLS      512
 #define W         (COLS + 2) /* row pitch including the boundary columns */
 #define SWEEPS    16
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [N]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
-
-static uint64_t bits_of(double d) {
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
 
 static void sweep(const double *restrict in, double *restrict out, long rows) {
     for (long i = 1; i <= rows; i++) {
@@ -60,7 +40,7 @@ static void sweep(const double *restrict in, double *restrict out, long rows) {
 }
 
 int main(int argc, char **argv) {
-    long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
+    long n = parse_size(argc, argv, "N", DEFAULT_N, MIN_N, MAX_N);
     size_t cells = (size_t)(n + 2) * W;
     double *g0 = calloc(cells, sizeof *g0);
     double *g1 = calloc(cells, sizeof *g1);

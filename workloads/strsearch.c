@@ -19,33 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 #define DEFAULT_N 400000L
 #define MIN_N     1024L
 #define MAX_N     200000000L
-
-static long parse_size(int argc, char **argv, long def, long lo, long hi) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [N]\n", argv[0]);
-        exit(2);
-    }
-    if (argc < 2) return def;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad size '%s' (expected an integer in [%ld, %ld])\n", argv[0], argv[1], lo, hi);
-        exit(2);
-    }
-    return v;
-}
-
-static uint64_t xorshift64(uint64_t *s) {
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
-}
 
 static const char *const patterns[] = {
     "ace", "bead", "faded", "decade", "cabbage ", "head bag", "a deaf cab fed", "baggage faced a headed face",
@@ -91,7 +69,7 @@ static long kmp_count(const unsigned char *t, long n, const unsigned char *p, lo
 }
 
 int main(int argc, char **argv) {
-    long n = parse_size(argc, argv, DEFAULT_N, MIN_N, MAX_N);
+    long n = parse_size(argc, argv, "N", DEFAULT_N, MIN_N, MAX_N);
     unsigned char *text = malloc((size_t)n);
     long *fail = malloc(64 * sizeof *fail);
     if (!text || !fail) {

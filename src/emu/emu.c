@@ -176,8 +176,6 @@ int emu_exit_code(const emu_t *e) { return e->exit_code; }
 const char *emu_error(const emu_t *e) { return e->error; }
 int emu_fault_signal(const emu_t *e) { return e->fault_signal; }
 uint64_t emu_icount(const emu_t *e) { return e->icount; }
-uint64_t emu_pc(const emu_t *e) { return e->h.pc; }
-const char *emu_path(const emu_t *e) { return e->path; }
 
 /* ---- the emulator as a uop_source ---- */
 

@@ -54,8 +54,6 @@ const char *emu_error(const emu_t *emu); /* valid when EMU_FAILED */
  * support (a system call, a feature). */
 int emu_fault_signal(const emu_t *emu);
 uint64_t emu_icount(const emu_t *emu); /* instructions executed so far */
-uint64_t emu_pc(const emu_t *emu);
-const char *emu_path(const emu_t *emu);
 
 /* A uop_source reading from the emulator (which stays owned by the caller).
  * Its read() returns 0 when the guest exits and -1 if the run failed. */

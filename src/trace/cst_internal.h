@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <zlib.h>
+
 #include "trace.h"
 
 /* File layout constants. */
@@ -96,5 +98,37 @@ bool cst_decoder_start(cst_decoder *d, const uint8_t *payload, size_t size, uint
 long cst_decoder_run(cst_decoder *d, uop *out, size_t max, const char **why);
 /* True when every µop is decoded and every stream fully consumed. */
 bool cst_decoder_done(const cst_decoder *d, const char **why);
+
+/* ---- little-endian fields ------------------------------------------------------------- */
+
+static inline void le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
+static inline void le32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void le64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+static inline uint32_t crc(const uint8_t *p, size_t n) {
+    uLong c = crc32(0L, Z_NULL, 0);
+    while (n) {
+        uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        c = crc32(c, p, chunk);
+        p += chunk, n -= chunk;
+    }
+    return (uint32_t)c;
+}
+
+/* zigzag: signed deltas (mod 2^64) as small unsigned numbers */
+static inline uint64_t zz(uint64_t d) { return (d << 1) ^ (0 - (d >> 63)); }
+static inline uint64_t unzz(uint64_t z) { return (z >> 1) ^ (0 - (z & 1)); }
+/* The same for 32-bit value deltas. */
+static inline uint32_t zz32(uint32_t d) { return (d << 1) ^ (0 - (d >> 31)); }
+static inline uint32_t unzz32(uint32_t z) { return (z >> 1) ^ (0 - (z & 1)); }
 
 #endif

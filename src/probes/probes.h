@@ -35,10 +35,9 @@
  * every kind it asked for that ended before T. Within a kind, records are in
  * the order they were produced: stage spans in the order they end (each
  * stage's spans are consecutive and cover [0, cycles) exactly), retire records
- * in program order, events and wait transitions by the cycle they were
- * produced (a wait transition can be reported up to the cycle its µop issues,
- * stamped with the cycle it happened; see docs/probes.md). Every record carries
- * its cycle. The arrays are valid only during the call.
+ * in program order, events and wait transitions in the order of the cycles
+ * they happened in. Every record carries its cycle. The arrays are valid only
+ * during the call.
  *
  * Both timing models (out-of-order and in-order) fill the same structures, so
  * every analysis runs on either. Cycles are counted from the start of the
@@ -193,7 +192,7 @@ typedef enum mispredict_kind {
     MISP_RETURN    /* return: target */
 } mispredict_kind;
 const char *mispredict_kind_name(mispredict_kind k);
-/* The kind a wrong prediction of a µop of class `op_class` is. */
+/* The kind a wrong prediction of a µop of class `cls` (op_class) is. */
 mispredict_kind mispredict_kind_of(uint8_t cls);
 
 enum {
@@ -329,8 +328,8 @@ typedef struct wait_transition {
 
 /* At a sample cycle: the µop at the head of the issue stage and its true stall
  * state. ooo: the oldest µop in the issue queue, else the ROB head (then
- * executing or done), else none; in-order: the oldest µop waiting to issue,
- * else the oldest µop not yet committed. */
+ * executing or done), else none (seq 0, state WST_COUNT); in-order: the oldest
+ * µop waiting to issue, else the oldest µop not yet committed. */
 typedef struct sample_view {
     uint64_t cycle;
     uint64_t seq; /* 0: the window is empty */

@@ -702,7 +702,18 @@ static stage_view dispatch_stage(ooo *o) {
 
         uint32_t idx = rob_index(o, o->rob_count);
         rob_entry *e = &o->rob[idx];
-        memset(e, 0, sizeof *e);
+        /* Only what is read before it is written is cleared (the entry is large: the whole
+         * record only when records are delivered). */
+        if (o->want_retire) memset(&e->t, 0, sizeof e->t);
+        e->t.dcache_level = 0;
+        e->t.mispredict = 0;
+        memset(e->prod_seq, 0, sizeof e->prod_seq);
+        memset(e->prod_done, 0, sizeof e->prod_done);
+        e->pending = 0;
+        e->issued = e->holds_reg = false;
+        e->blocked = 0;
+        e->blocked_at = UINT64_MAX;
+        e->wait_cause = 0;
         e->t.u = f->u;
         e->t.seq = f->seq;
         e->t.fetch = f->fetch;

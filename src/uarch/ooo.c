@@ -146,6 +146,7 @@ typedef struct ooo {
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     fetch_change fetch_hist[HIST]; /* the last HIST changes of the fetch view, a ring */
     uint64_t fetch_changes;        /* changes recorded this run (the ring's next slot: % HIST) */
+    uint64_t fetch_seen;           /* the change dispatch's cause last fell in */
     stage_view prev_dispatch;
     uint8_t struct_state[UNIT_COUNT]; /* PROBE_EVENTS: full / empty of each structure */
     uint32_t *dirty;                  /* PROBE_WAITS: ROB slots whose wait state may have changed */
@@ -671,13 +672,18 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
 
 /* ---- dispatch ---- */
 
-/* The fetch view in cycle `at` (a cycle before the run's first: none). */
-static const stage_view *fetch_view_at(const ooo *o, uint64_t at) {
+/* The fetch view in cycle `at` (a cycle before the run's first: none). `at`
+ * only grows during a run, so the change it falls in is found by moving on
+ * from the last one found. */
+static const stage_view *fetch_view_at(ooo *o, uint64_t at) {
     static const stage_view before_run = {0};
-    if (at > o->now) return &before_run; /* `at` wrapped below zero */
-    for (uint64_t k = o->fetch_changes; k-- > 0 && k + HIST >= o->fetch_changes;)
-        if (o->fetch_hist[k % HIST].cycle <= at) return &o->fetch_hist[k % HIST].v;
-    return &before_run;
+    if (at > o->now || !o->fetch_changes) return &before_run; /* `at` wrapped below zero */
+    /* the ring keeps the last HIST changes, and fewer than HIST come after `at` */
+    uint64_t oldest = o->fetch_changes > HIST ? o->fetch_changes - HIST : 0;
+    if (o->fetch_seen < oldest) o->fetch_seen = oldest;
+    while (o->fetch_seen + 1 < o->fetch_changes && o->fetch_hist[(o->fetch_seen + 1) % HIST].cycle <= at)
+        o->fetch_seen++;
+    return &o->fetch_hist[o->fetch_seen % HIST].v;
 }
 
 static stage_view dispatch_stage(ooo *o) {
@@ -1068,7 +1074,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->done_count = 0;
     memset(o->wheel, 0, sizeof o->wheel);
     o->track_done = o->cfg.skip_idle || o->want_waits;
-    o->fetch_changes = 0;
+    o->fetch_changes = o->fetch_seen = 0;
     memset(o->struct_state, 0, sizeof o->struct_state);
     probe_run_info info = {"ooo",
                            o->cfg.name,

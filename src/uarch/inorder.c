@@ -181,6 +181,7 @@ typedef struct inorder {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
+    bool probed; /* some observer asks for something per cycle or per µop */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     bool redirect_pending;            /* PROBE_EVENTS: fetch has not resumed after a resolved mispredict */
     bool line_first;                  /* the next µop fetched is the first of its I-cache line */
@@ -455,8 +456,10 @@ static stage_view commit_stage(inorder *m) {
         m->st.loads += (e->u.flags & UOP_MEM_READ) != 0;
         m->st.stores += (e->u.flags & UOP_MEM_WRITE) != 0;
         m->st.flops += e->u.fp_ops;
-        if (m->want_retire) emit_retire(m, e);
-        if (m->want_waits) probe_wait_add(m->probes, m->now, e->seq, WST_COMMITTED, 0, 0);
+        if (m->probed) {
+            if (m->want_retire) emit_retire(m, e);
+            if (m->want_waits) probe_wait_add(m->probes, m->now, e->seq, WST_COMMITTED, 0, 0);
+        }
         m->commit_seq++;
         v.n++;
     }
@@ -538,11 +541,11 @@ static stage_view issue_stage(inorder *m, fp_view *fp) {
         v.stall = STALL_IQ_EMPTY;
         v.cause = m->prev_dispatch.cause; /* why dispatch left it empty */
     }
+    if (!m->want_views) return v; /* (samples and wait states ask for views too) */
     m->head_block = 0;
     m->head_stall = v.stall;
     if (v.stall == STALL_NOT_READY) m->head_block = m->reg[blocker].seq;
     else if (v.stall == STALL_NO_UNIT && busy) m->head_block = busy->stalled_seq;
-    if (!m->want_views) return v;
     if (v.stall == STALL_NOT_READY) {
         v.cause = writer_cause(m, blocker);
     } else if (v.stall == STALL_NO_UNIT) {
@@ -661,10 +664,12 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
         e->icache_level = e->dcache_level = 0;
         e->vp = VP_NONE;
         e->mispredicted = e->done = false;
-        e->flags = (uint8_t)((v.n == 0 ? UREC_FIRST_IN_GROUP : 0) | (m->line_first ? UREC_FIRST_IN_LINE : 0));
-        e->wait = WST_COUNT;
-        e->wait_cause = 0;
-        m->line_first = false;
+        if (m->probed) {
+            e->flags = (uint8_t)((v.n == 0 ? UREC_FIRST_IN_GROUP : 0) | (m->line_first ? UREC_FIRST_IN_LINE : 0));
+            e->wait = WST_COUNT;
+            e->wait_cause = 0;
+            m->line_first = false;
+        }
         if (m->miss_pending) { /* the first instruction of the line that missed */
             e->fetch = m->miss_start;
             e->icache_level = m->miss_level;
@@ -813,13 +818,14 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     inorder *m = model;
     reset_timing(m);
     m->probes = probes;
-    m->want_views = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_SAMPLES);
+    m->want_views = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_SAMPLES | PROBE_WAITS);
     m->want_retire = probe_wants(probes, PROBE_RETIRE);
     m->want_prod = probe_wants(probes, PROBE_PRODUCERS);
     m->want_events = probe_wants(probes, PROBE_EVENTS);
     m->want_waits = probe_wants(probes, PROBE_WAITS);
     m->want_samples = probe_wants(probes, PROBE_SAMPLES);
     m->want_intervals = probe_wants(probes, PROBE_INTERVALS);
+    m->probed = probes->needs != 0;
     probe_run_info info = {"inorder",
                            m->cfg.name,
                            &m->cfg,
@@ -841,28 +847,30 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         stage_view issue = issue_stage(m, &fp);
         stage_view dispatch = dispatch_stage(m, &issue);
         stage_view fetch = fetch_stage(m, feed);
-        if (m->want_views) {
-            probe_stage_view(probes, STAGE_FETCH, m->now, &fetch);
-            probe_stage_view(probes, STAGE_DISPATCH, m->now, &dispatch);
-            probe_stage_view(probes, STAGE_ISSUE, m->now, &issue);
-            probe_stage_view(probes, STAGE_COMMIT, m->now, &commit);
-            probe_fp_view(probes, m->now, &fp);
-        }
         m->prev_fetch = fetch;
         m->prev_dispatch = dispatch;
-        if (m->want_waits) report_waits(m);
-        if (m->want_events) {
-            structure_event(m, UNIT_FETCH_BUFFER, m->fetch_seq - m->dispatch_seq, m->fb_cap);
-            structure_event(m, UNIT_IQ, m->dispatch_seq - m->issue_seq, m->ib_cap);
-            structure_event(m, UNIT_ROB, m->dispatch_seq - m->commit_seq, UINT64_MAX); /* never full */
+        if (m->probed) {
+            if (m->want_views) {
+                probe_stage_view(probes, STAGE_FETCH, m->now, &fetch);
+                probe_stage_view(probes, STAGE_DISPATCH, m->now, &dispatch);
+                probe_stage_view(probes, STAGE_ISSUE, m->now, &issue);
+                probe_stage_view(probes, STAGE_COMMIT, m->now, &commit);
+                probe_fp_view(probes, m->now, &fp);
+            }
+            if (m->want_waits) report_waits(m);
+            if (m->want_events) {
+                structure_event(m, UNIT_FETCH_BUFFER, m->fetch_seq - m->dispatch_seq, m->fb_cap);
+                structure_event(m, UNIT_IQ, m->dispatch_seq - m->issue_seq, m->ib_cap);
+                structure_event(m, UNIT_ROB, m->dispatch_seq - m->commit_seq, UINT64_MAX); /* never full */
+            }
+            if (m->want_intervals && m->st.instructions >= probes->interval_at) {
+                core_stats snap = m->st;
+                snap.cycles = m->now + 1;
+                memsys_stats(m->mem, &snap);
+                probe_interval(probes, &snap);
+            }
+            if (m->want_samples && m->now == probes->sample_at) take_sample(m, &issue);
         }
-        if (m->want_intervals && m->st.instructions >= probes->interval_at) {
-            core_stats snap = m->st;
-            snap.cycles = m->now + 1;
-            memsys_stats(m->mem, &snap);
-            probe_interval(probes, &snap);
-        }
-        if (m->want_samples && m->now == probes->sample_at) take_sample(m, &issue);
         if (m->trace_end && m->commit_seq == m->fetch_seq) {
             m->now++;
             break;

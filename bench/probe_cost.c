@@ -80,8 +80,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     char line[160];
-    int len = snprintf(line, sizeof line, "cycles %llu instructions %llu seconds %.6f\n",
-                       (unsigned long long)st.cycles, (unsigned long long)st.instructions, st.seconds);
+    int len = snprintf(line, sizeof line, "cycles %llu instructions %llu seconds %.6f\n", (unsigned long long)st.cycles,
+                       (unsigned long long)st.instructions, st.seconds);
     if (write(out, line, (size_t)len) != len) return 1;
     stacks_observer_destroy(so);
     core_destroy(core);

@@ -4,7 +4,8 @@
 # where SHA-JSON digests `run --json` (the run's statistics and every stack value,
 # without the wall-clock seconds) and SHA-PIPEVIEW the whole O3PipeView log of the
 # same run (--max MAX instructions, small arguments from the manifest, a fixed
-# environment and argv[0] = ./NAME, so that any two builds see the same guest).
+# environment, argv[0] = ./NAME and a fixed-length path, so that any two builds
+# see the same guest).
 # CONFIGS is a comma-separated list (rpstacks,bdw,knl,inorder1,inorder3).
 #
 # With --check DIGESTS, compares with a file written by an earlier build and
@@ -23,11 +24,19 @@ if [ "${1:-}" = --check ]; then
 fi
 [ "${1:-}" = -- ] && shift
 extra=("$@")
-tmp=$(mktemp -d)
+# The guest sees the length of its executable's real path (the emulator hands
+# it the path), so the programs run from a copy in a directory whose path has
+# the same length whatever the build directory: /tmp/cs-probes.XXXXXXXX.
+tmp=$(mktemp -d /tmp/cs-probes.XXXXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 out="$tmp/digests"
 : >"$out"
-cd "$dir" || exit 1
+mkdir "$tmp/w"
+while read -r name category small rest; do
+    case "$name" in '' | \#*) continue ;; esac
+    cp "$dir/$name" "$tmp/w/$name"
+done <"$manifest"
+cd "$tmp/w" || exit 1
 # the statistics of a run's JSON: everything before the analyses' sections, without the seconds
 stats_digest() {
     awk '/^\t"stacks":/ { exit } !/"seconds":/ && !/^}$/ { sub(/,$/, ""); print }' "$1" | sha256sum | cut -c1-16

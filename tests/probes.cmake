@@ -3,7 +3,9 @@
 #                               configuration: the run summary, every stack value and the whole
 #                               O3PipeView log identical to the probe contract v1 (commit 6d1634f
 #                               timing cycle by cycle: tests/probes_v1_digests.txt), and the same
-#                               with no stage views (--analysis pipeview only)
+#                               with no stage views (--analysis pipeview only); bdw, knl and
+#                               inorder1 are labelled slow (the sanitizer build runs rpstacks
+#                               and inorder3)
 #   probes.cli.*                --analysis none | stacks | pipeview, bad lists, the list of analyses
 #   probes.oom                  out of memory is one line and exit 125 (not under the sanitizers:
 #                               they need the address space ulimit -v takes away)
@@ -28,6 +30,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
              COMMAND ${_scripts}/probes_digest.sh ${_cs} ${_w} ${PROJECT_SOURCE_DIR}/workloads/manifest.txt 30000
                      ${cfg} --check ${CMAKE_CURRENT_SOURCE_DIR}/probes_v1_digests.txt)
   endforeach()
+  # under the sanitizers, one configuration of each model
+  set_tests_properties(probes.identical.bdw probes.identical.knl probes.identical.inorder1 PROPERTIES LABELS slow)
 
   # none: the run summary and nothing else
   add_test(NAME probes.cli.analysis_none

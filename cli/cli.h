@@ -128,6 +128,37 @@ struct validation_result;
 struct run_result;
 int cli_timing_report(const cli_timing_options *t, const struct run_summary *sum, const struct run_result *run,
                       const struct stacks_result *stacks, const struct validation_result *val);
+/* --simpoints DIR (run, sim): time only the points `cyclescope simpoint` chose. */
+typedef struct cli_simpoint_options {
+    const char *dir;
+    uint64_t warmup; /* per point; SIMPOINT_WARM_ALL (the default): everything before it */
+    int jobs;        /* points timed at once; <= 0: the processors */
+} cli_simpoint_options;
+
+#define CLI_SIMPOINT_OPTIONS_HELP                                                           \
+    "  --simpoints DIR    time only the simulation points in DIR (`cyclescope simpoint`)\n" \
+    "                     and report the weighted estimate for the whole run; --warmup N\n" \
+    "                     is then the functional warm-up before each point (default: all\n" \
+    "                     of the run before it)\n"                                          \
+    "  --jobs N           simulation points timed at once (default: the processors)\n"
+
+enum { OPT_SIMPOINTS = 1150, OPT_SP_JOBS };
+/* clang-format off */
+#define CLI_SIMPOINT_LONG_OPTIONS                                   \
+    {"simpoints", required_argument, 0, OPT_SIMPOINTS},             \
+    {"jobs", required_argument, 0, OPT_SP_JOBS}
+/* clang-format on */
+
+/* Handle --simpoints / --jobs; false if `opt` is neither. Sets *bad after a usage error. */
+bool cli_simpoint_option(cli_simpoint_options *s, int opt, const char *arg, const char *verb, bool *bad);
+/* Check the timing options against --simpoints (no --max, --pipeview); prints and returns false. */
+bool cli_simpoint_check(cli_simpoint_options *s, const cli_timing_options *t, const char *verb);
+/* Time the points of s->dir from the emulator (at its start) or a trace, and
+ * report the estimate as cli_timing_report does. argv: the program and its
+ * arguments, or the trace. Returns the exit code. */
+int cli_simpoint_run(const cli_timing_options *t, const cli_simpoint_options *s, emu_t *emu, const char *trace,
+                     int argc, char **argv, const char *what);
+
 /* "PROG ARG1 ARG2…" into buf, for report titles. */
 void cli_describe_command(char *buf, size_t size, int argc, char **argv);
 
@@ -146,5 +177,11 @@ int cmd_stacks(int argc, char **argv);
 void help_stacks(void);
 int cmd_sim(int argc, char **argv);
 void help_sim(void);
+int cmd_simpoint(int argc, char **argv);
+void help_simpoint(void);
+int cmd_sweep(int argc, char **argv);
+void help_sweep(void);
+int cmd_merge(int argc, char **argv);
+void help_merge(void);
 
 #endif

@@ -18,29 +18,38 @@ void help_run(void) {
            "as one self-contained HTML file (" CLI_DEFAULT_REPORT " unless told otherwise).\n"
            "`cyclescope stacks --validate` checks the stacks against idealised machines.\n"
            "\n"
-           "options:\n" CLI_TIMING_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP);
+           "options:\n" CLI_TIMING_OPTIONS_HELP CLI_SIMPOINT_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP);
 }
 
 int cmd_run(int argc, char **argv) {
-    static const struct option longopts[] = {CLI_TIMING_LONG_OPTIONS, CLI_GUEST_LONG_OPTIONS, {0, 0, 0, 0}};
+    static const struct option longopts[] = {
+        CLI_TIMING_LONG_OPTIONS, CLI_SIMPOINT_LONG_OPTIONS, CLI_GUEST_LONG_OPTIONS, {0, 0, 0, 0}};
     cli_timing_options t = {0};
+    cli_simpoint_options sp = {0};
     cli_guest_options g;
     cli_guest_defaults(&g);
     bool bad = false;
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        if (!cli_timing_option(&t, opt, optarg, "run", &bad) && !cli_guest_option(&g, opt, optarg, "run", &bad))
+        if (!cli_timing_option(&t, opt, optarg, "run", &bad) && !cli_simpoint_option(&sp, opt, optarg, "run", &bad) &&
+            !cli_guest_option(&g, opt, optarg, "run", &bad))
             return cli_usage("run", "unknown option");
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage("run", "no program given");
+    if (!cli_simpoint_check(&sp, &t, "run")) return EXIT_USAGE;
     if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
     if (!e) return EXIT_RUN_FAILED;
-    uop_source *src = emu_source_create(e);
     char what[512];
     cli_describe_command(what, sizeof what, argc - optind, argv + optind);
+    if (sp.dir) {
+        int rc = cli_simpoint_run(&t, &sp, e, NULL, argc - optind, argv + optind, what);
+        emu_destroy(e);
+        return rc;
+    }
+    uop_source *src = emu_source_create(e);
     fflush(stdout);
     int rc = cli_timing_run(&t, src, what);
     if (rc == 0 && emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));

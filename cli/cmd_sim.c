@@ -1,9 +1,11 @@
 /* cyclescope sim: time a trace file on a core model — a .cst recorded by
  * `cyclescope trace record`, or a ChampSim trace (raw, .xz, .gz). Same models,
  * stacks and report as `run`; only the µop source differs. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "trace/trace.h"
@@ -16,7 +18,7 @@ void help_sim(void) {
            "HTML report. TRACE is a .cst file (`cyclescope trace record`) or a ChampSim\n"
            "trace (64-byte input_instr records, raw, .xz or .gz).\n"
            "\n"
-           "options:\n" CLI_TIMING_OPTIONS_HELP
+           "options:\n" CLI_TIMING_OPTIONS_HELP CLI_SIMPOINT_OPTIONS_HELP
            "  --format F         auto (default: .cst by its magic number, else ChampSim),\n"
            "                     cst or champsim\n"
            "  --cloudsuite       ChampSim trace with 96-byte cloudsuite records\n"
@@ -55,18 +57,20 @@ static uop_source *open_trace(const char *path, enum trace_format format, const 
 
 int cmd_sim(int argc, char **argv) {
     static const struct option longopts[] = {CLI_TIMING_LONG_OPTIONS,
+                                             CLI_SIMPOINT_LONG_OPTIONS,
                                              {"format", required_argument, 0, OPT_FORMAT},
                                              {"cloudsuite", no_argument, 0, OPT_CLOUDSUITE},
                                              {"riscv", no_argument, 0, OPT_RISCV},
                                              {0, 0, 0, 0}};
     cli_timing_options t = {0};
+    cli_simpoint_options sp = {0};
     champsim_options copt = {0};
     enum trace_format format = FORMAT_AUTO;
     bool bad = false;
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        if (cli_timing_option(&t, opt, optarg, "sim", &bad)) {
+        if (cli_timing_option(&t, opt, optarg, "sim", &bad) || cli_simpoint_option(&sp, opt, optarg, "sim", &bad)) {
             if (bad) return EXIT_USAGE;
         } else if (opt == OPT_FORMAT) {
             if (!strcmp(optarg, "auto")) format = FORMAT_AUTO;
@@ -87,6 +91,13 @@ int cmd_sim(int argc, char **argv) {
     if ((copt.cloudsuite || copt.riscv) && format == FORMAT_CST)
         return cli_usage("sim", "--cloudsuite and --riscv apply to ChampSim traces, not --format cst");
     if ((copt.cloudsuite || copt.riscv) && format == FORMAT_AUTO) format = FORMAT_CHAMPSIM;
+    if (!cli_simpoint_check(&sp, &t, "sim")) return EXIT_USAGE;
+    if (sp.dir) {
+        if (access(path, R_OK) != 0) return cli_fail("%s: cannot open: %s", path, strerror(errno));
+        if (format == FORMAT_CHAMPSIM || !cst_probe(path))
+            return cli_usage("sim", "--simpoints needs a .cst trace (`cyclescope simpoint` profiles those)");
+        return cli_simpoint_run(&t, &sp, NULL, path, 1, argv + optind, path);
+    }
     char what[512];
     uop_source *src = open_trace(path, format, &copt, what, sizeof what);
     if (!src) return EXIT_RUN_FAILED;

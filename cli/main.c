@@ -14,6 +14,9 @@ static const cli_verb verbs[] = {
     {"config", "show a configuration, fully resolved", cmd_config, help_config},
     {"trace", "record, inspect, import and export trace files (.cst, ChampSim)", cmd_trace, help_trace},
     {"stacks", "CPI/IPC/FLOPS stacks of a run; --validate against idealised machines", cmd_stacks, help_stacks},
+    {"simpoint", "SimPoint phases: basic block vectors, clustering, simulation points", cmd_simpoint, help_simpoint},
+    {"sweep", "time a grid of configurations: here (-j N), GNU parallel or Slurm", cmd_sweep, help_sweep},
+    {"merge", "a sweep's results as CSV, JSON and an HTML report with curves and a heatmap", cmd_merge, help_merge},
 };
 enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
 

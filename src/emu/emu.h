@@ -46,6 +46,26 @@ uint64_t emu_run(emu_t *emu, uint64_t max);
 /* Execute up to max instructions, one µop record each. Returns the number filled. */
 uint64_t emu_run_uops(emu_t *emu, uop *out, uint64_t max);
 
+/* ---- basic-block vectors (SimPoint) ----
+ * A block is the run of instructions from a pc control reached to the next
+ * control transfer (a branch, taken or not, jal, jalr), named by its first
+ * pc; ids are 0, 1, 2… in order of first execution. emu_run_bbv costs one
+ * table lookup per block on top of emu_run (bench_emu measures it). */
+typedef struct emu_bbv emu_bbv;
+emu_bbv *emu_bbv_create(void);
+void emu_bbv_destroy(emu_bbv *b);
+/* Execute up to max instructions without records, adding each to its block's
+ * count. A block cut by max goes on in the next call. Returns the number executed. */
+uint64_t emu_run_bbv(emu_t *emu, emu_bbv *b, uint64_t max);
+/* Add instructions to the block starting at block_pc (for other µop sources). */
+void emu_bbv_count(emu_bbv *b, uint64_t block_pc, uint64_t instructions);
+uint32_t emu_bbv_block_count(const emu_bbv *b);
+uint64_t emu_bbv_block_pc(const emu_bbv *b, uint32_t id);
+/* The blocks counted since the last take: ids and instruction counts, in order
+ * of first count; the counts restart from 0. ids and counts need room for
+ * emu_bbv_block_count() entries. Returns how many were written. */
+size_t emu_bbv_take(emu_bbv *b, uint32_t *ids, uint64_t *counts);
+
 emu_status emu_state(const emu_t *emu);
 int emu_exit_code(const emu_t *emu);     /* valid when EMU_EXITED; 128+signal if killed */
 const char *emu_error(const emu_t *emu); /* valid when EMU_FAILED */

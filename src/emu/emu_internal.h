@@ -62,5 +62,6 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic);
 /* exec.c */
 uint64_t emu_exec_fast(emu_t *e, uint64_t max);
 uint64_t emu_exec_record(emu_t *e, uop *out, uint64_t max);
+uint64_t emu_exec_bbv(emu_t *e, emu_bbv *bb, uint64_t max);
 
 #endif

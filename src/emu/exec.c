@@ -1,7 +1,9 @@
-/* The interpreter: instruction semantics (exec_loop.inc) instantiated twice,
- * without records for fast-forward and with one µop record per instruction. */
+/* The interpreter: instruction semantics (exec_loop.inc) instantiated three
+ * times: without records for fast-forward, with one µop record per
+ * instruction, and fast-forward counting basic blocks (SimPoint BBVs). */
 #include <inttypes.h>
 #include <signal.h>
+#include <stdlib.h>
 
 #include "emu_internal.h"
 #include "fpu.h"
@@ -93,11 +95,139 @@ static void fail_access(emu_t *e, uint64_t pc) {
     emu_fault(e, SIGSEGV, "segmentation fault: %s address 0x%" PRIx64 " at pc 0x%" PRIx64, what, e->m.fault_addr, pc);
 }
 
+/* ---- basic-block counting ----
+ * Blocks are found by their first pc in an open-addressing table (pc -> id);
+ * the loop calls bbv_add once per block executed, not per instruction. Ids
+ * with a nonzero count in the current interval are listed in `touched`, so
+ * taking an interval's vector costs its size, not the program's block count. */
+typedef struct bbv_slot {
+    uint64_t key; /* pc | 1 (pcs are even); 0 = empty */
+    uint32_t id;
+} bbv_slot;
+
+struct emu_bbv {
+    bbv_slot *slots;
+    unsigned shift; /* 64 - log2(slot count) */
+    uint32_t used;
+    uint64_t *block_pc, *count; /* per id: first pc, instructions in the current interval */
+    uint32_t *touched;          /* ids with count != 0, in order of first count */
+    uint32_t blocks, touched_n, cap;
+    /* the block in progress when the last run stopped */
+    uint64_t leader, icount;
+    bool has_leader;
+};
+
+static inline size_t bbv_hash(const emu_bbv *b, uint64_t pc) {
+    return (size_t)(((pc >> 1) * 0x9e3779b97f4a7c15ull) >> b->shift);
+}
+
+static void bbv_grow_table(emu_bbv *b) {
+    size_t old = (size_t)1 << (64 - b->shift);
+    bbv_slot *prev = b->slots;
+    b->shift--;
+    size_t size = old * 2;
+    b->slots = cs_calloc(size, sizeof *b->slots);
+    for (size_t i = 0; i < old; i++) {
+        if (!prev[i].key) continue;
+        size_t h = bbv_hash(b, prev[i].key);
+        while (b->slots[h].key) h = (h + 1) & (size - 1);
+        b->slots[h] = prev[i];
+    }
+    free(prev);
+}
+
+/* A block not seen before: give it the next id. */
+static __attribute__((noinline)) uint32_t bbv_insert(emu_bbv *b, uint64_t pc) {
+    if ((uint64_t)(b->used + 1) * 2 > (uint64_t)1 << (64 - b->shift)) bbv_grow_table(b);
+    if (b->blocks == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 1024;
+        b->block_pc = cs_realloc(b->block_pc, cs_array_size(b->cap, sizeof *b->block_pc));
+        b->count = cs_realloc(b->count, cs_array_size(b->cap, sizeof *b->count));
+        b->touched = cs_realloc(b->touched, cs_array_size(b->cap, sizeof *b->touched));
+    }
+    size_t mask = ((size_t)1 << (64 - b->shift)) - 1, h = bbv_hash(b, pc);
+    while (b->slots[h].key) h = (h + 1) & mask;
+    uint32_t id = b->blocks++;
+    b->slots[h] = (bbv_slot){pc | 1, id};
+    b->used++;
+    b->block_pc[id] = pc;
+    b->count[id] = 0;
+    return id;
+}
+
+static inline void bbv_add(emu_bbv *b, uint64_t pc, uint64_t n) {
+    size_t mask = ((size_t)1 << (64 - b->shift)) - 1, h = bbv_hash(b, pc);
+    uint32_t id;
+    for (;;) {
+        uint64_t key = b->slots[h].key;
+        if (key == (pc | 1)) {
+            id = b->slots[h].id;
+            break;
+        }
+        if (!key) {
+            id = bbv_insert(b, pc);
+            break;
+        }
+        h = (h + 1) & mask;
+    }
+    if (!b->count[id]) b->touched[b->touched_n++] = id;
+    b->count[id] += n;
+}
+
+emu_bbv *emu_bbv_create(void) {
+    emu_bbv *b = cs_calloc(1, sizeof *b);
+    b->shift = 64 - 12;
+    b->slots = cs_calloc((size_t)1 << 12, sizeof *b->slots);
+    return b;
+}
+
+void emu_bbv_destroy(emu_bbv *b) {
+    if (!b) return;
+    free(b->slots);
+    free(b->block_pc);
+    free(b->count);
+    free(b->touched);
+    free(b);
+}
+
+void emu_bbv_count(emu_bbv *b, uint64_t block_pc, uint64_t instructions) {
+    if (instructions) bbv_add(b, block_pc, instructions);
+}
+
+uint32_t emu_bbv_block_count(const emu_bbv *b) { return b->blocks; }
+uint64_t emu_bbv_block_pc(const emu_bbv *b, uint32_t id) { return id < b->blocks ? b->block_pc[id] : 0; }
+
+size_t emu_bbv_take(emu_bbv *b, uint32_t *ids, uint64_t *counts) {
+    size_t n = b->touched_n;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = b->touched[i];
+        ids[i] = id;
+        counts[i] = b->count[id];
+        b->count[id] = 0;
+    }
+    b->touched_n = 0;
+    return n;
+}
+
 #define RECORD    0
 #define EXEC_NAME emu_exec_fast
 #include "exec_loop.inc"
 #undef RECORD
 #undef EXEC_NAME
+
+#define RECORD    0
+#define BBV       1
+#define EXEC_NAME emu_exec_bbv
+#include "exec_loop.inc"
+#undef RECORD
+#undef BBV
+#undef EXEC_NAME
+
+uint64_t emu_run_bbv(emu_t *e, emu_bbv *b, uint64_t max) {
+    uint64_t done = 0;
+    while (e->status == EMU_RUNNING && done < max) done += emu_exec_bbv(e, b, max - done);
+    return done;
+}
 
 #define RECORD    1
 #define EXEC_NAME emu_exec_record

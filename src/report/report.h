@@ -75,6 +75,18 @@ void html_report_validation(html_report *h, const validation_result *v);
 /* A section of an analysis from another module: `body_html` is its HTML (the
  * caller escapes text in it); id names the section's anchor. */
 void html_report_section(html_report *h, const char *id, const char *title, const char *body_html);
+/* A sweep (cyclescope merge): CPI against each swept parameter, one curve per
+ * combination of the other parameters, a heatmap of CPI over the first two
+ * parameters, and the table of every point. */
+typedef struct report_sweep {
+    int keys;
+    const char *const *key;
+    size_t points;
+    const char *const *value; /* points x keys, row major; NULL: the point lacks that key */
+    const double *cpi;        /* per point; NaN for a point that failed */
+    const char *const *error; /* per point; NULL unless it failed */
+} report_sweep;
+void html_report_sweep(html_report *h, const report_sweep *s);
 bool html_report_write(const html_report *h, const char *path, cs_error *err);
 void html_report_free(html_report *h);
 

@@ -52,6 +52,20 @@ bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stat
     return ok;
 }
 
+long long core_warm(core_t *c, uop_source *src, uint64_t n, cs_error *err) {
+    uop buf[1024];
+    uint64_t done = 0;
+    while (done < n) {
+        uint64_t want = n - done < 1024 ? n - done : 1024;
+        long got = uop_source_read(src, buf, (size_t)want, err);
+        if (got < 0) return -1;
+        if (got == 0) break;
+        for (long i = 0; i < got; i++) c->ops->warm(c->model, &buf[i]);
+        done += (uint64_t)got;
+    }
+    return (long long)done;
+}
+
 void core_destroy(core_t *c) {
     if (!c) return;
     c->ops->destroy(c->model);

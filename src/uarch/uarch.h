@@ -37,6 +37,10 @@ bool core_observe(core_t *core, const probe_observer *obs, cs_error *err);
 /* Time the µops of `src`. On error (source failure, deadlock) returns false with
  * *err set; *stats then holds what was measured so far. */
 bool core_run(core_t *core, uop_source *src, const core_run_options *opt, core_stats *stats, cs_error *err);
+/* Functional warm-up outside a run: train caches and predictors with the next
+ * n µops of src, timing nothing. A later core_run starts from that state.
+ * Returns the µops used (fewer at the end of the stream), -1 on a source error. */
+long long core_warm(core_t *core, uop_source *src, uint64_t n, cs_error *err);
 void core_destroy(core_t *core);
 
 #endif

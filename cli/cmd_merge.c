@@ -1,0 +1,88 @@
+/* cyclescope merge: the results of a sweep directory as one table (CSV and
+ * JSON) and an HTML report (a curve per swept parameter, a heatmap for two). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/report.h"
+#include "sweep/sweep.h"
+
+void help_merge(void) {
+    printf("usage: cyclescope merge DIR\n"
+           "\n"
+           "Read every result file a sweep wrote to DIR (DIR/HASH.json) and write:\n"
+           "  DIR/sweep.csv         one row per point: the swept values, status, cycles,\n"
+           "                        instructions, CPI, IPC, branch/L1D/L2 MPKI, seconds\n"
+           "  DIR/sweep-table.json  the same with each point's full result\n"
+           "  DIR/sweep.html        CPI against each swept parameter (a curve per\n"
+           "                        combination of the others), a heatmap over the first\n"
+           "                        two, and the table\n"
+           "and print the table. A .json file that is not a sweep point (another\n"
+           "tool's, a corrupt one) is named on stderr and skipped.\n");
+}
+
+int cmd_merge(int argc, char **argv) {
+    static const struct option longopts[] = {{0, 0, 0, 0}};
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) return cli_usage("merge", "unknown option");
+    if (optind >= argc) return cli_usage("merge", "no directory given");
+    if (optind != argc - 1) return cli_usage("merge", "give exactly one directory");
+    const char *dir = argv[optind];
+    sweep_table t;
+    cs_error err;
+    if (!sweep_table_read(dir, &t, stderr, &err)) return cli_fail("%s", err.msg);
+    char path[4200];
+    int rc = 0;
+    snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    if (!sweep_table_csv(&t, path, &err)) rc = cli_fail("%s", err.msg);
+    snprintf(path, sizeof path, "%s/sweep-table.json", dir);
+    if (rc == 0 && !sweep_table_json(&t, path, &err)) rc = cli_fail("%s", err.msg);
+
+    /* the report */
+    const char **values = cs_calloc(t.count * (size_t)(t.keys ? t.keys : 1), sizeof *values);
+    double *cpi = cs_calloc(t.count, sizeof *cpi);
+    const char **errors = cs_calloc(t.count, sizeof *errors);
+    for (size_t p = 0; p < t.count; p++) {
+        const sweep_point *pt = &t.points[p];
+        for (int k = 0; k < t.keys; k++)
+            for (int i = 0; i < pt->settings; i++)
+                if (!strcmp(pt->key[i], t.key[k])) values[p * (size_t)t.keys + (size_t)k] = pt->value[i];
+        cpi[p] = pt->ok ? pt->cpi : NAN;
+        errors[p] = pt->ok ? NULL : pt->error;
+    }
+    report_sweep rs = {t.keys, (const char *const *)t.key, t.count, values, cpi, errors};
+    if (rc == 0) {
+        char title[600];
+        snprintf(title, sizeof title, "cyclescope sweep: %s", dir);
+        html_report *h = html_report_begin(title);
+        html_report_sweep(h, &rs);
+        snprintf(path, sizeof path, "%s/sweep.html", dir);
+        if (!html_report_write(h, path, &err)) rc = cli_fail("%s", err.msg);
+        html_report_free(h);
+    }
+
+    /* the table on stdout */
+    if (rc == 0) {
+        for (int k = 0; k < t.keys; k++) printf("%-16s ", t.key[k]);
+        printf("%10s  %s\n", "CPI", "status");
+        for (size_t p = 0; p < t.count; p++) {
+            for (int k = 0; k < t.keys; k++) {
+                const char *v = values[p * (size_t)t.keys + (size_t)k];
+                printf("%-16s ", v ? v : "-");
+            }
+            if (t.points[p].ok) printf("%10.4f  ok\n", cpi[p]);
+            else printf("%10s  failed: %s\n", "", errors[p]);
+        }
+        printf("\n%zu points (%zu files skipped); %s/sweep.csv, sweep-table.json, sweep.html\n", t.count, t.skipped,
+               dir);
+    }
+    free(values);
+    free(cpi);
+    free(errors);
+    sweep_table_free(&t);
+    return rc;
+}

@@ -1,0 +1,214 @@
+/* cyclescope simpoint: basic block vectors of a program (or a .cst trace) and
+ * its SimPoint phases: the .bb file, .simpoints, .weights and the manifest
+ * that `run --simpoints` reads (docs/simpoint.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "sampling/sampling.h"
+
+void help_simpoint(void) {
+    printf("usage: cyclescope simpoint [options] -o DIR PROG [ARGS…]\n"
+           "       cyclescope simpoint [options] -o DIR TRACE.cst\n"
+           "       cyclescope simpoint [options] -o DIR --bb FILE.bb\n"
+           "\n"
+           "Find the phases of a program as SimPoint 3 does. Runs PROG to its end in the\n"
+           "emulator's block-counting fast-forward (or reads a .cst trace), one basic\n"
+           "block vector per interval; projects them to 15 dimensions, clusters them\n"
+           "with k-means for k chosen by the BIC (binary search up to --max-k), and\n"
+           "picks one simulation point per cluster, weighted by the cluster's share of\n"
+           "the instructions. Writes to DIR:\n"
+           "  " SIMPOINT_BB_FILE "        the vectors in SimPoint's .bb format (the reference SimPoint\n"
+           "                reads it: simpoint -loadFVFile DIR/" SIMPOINT_BB_FILE " -maxK 30 …)\n"
+           "  " SIMPOINT_POINTS_FILE "  SimPoint's .simpoints: interval index, cluster\n"
+           "  " SIMPOINT_WEIGHTS_FILE "    SimPoint's .weights: weight, cluster\n"
+           "  " SIMPOINT_MANIFEST_FILE "  what `cyclescope run --simpoints DIR PROG` needs\n"
+           "With --bb, clusters another tool's .bb (valgrind --tool=exp-bbv) and writes\n"
+           "only the .simpoints and .weights.\n"
+           "\n"
+           "options:\n"
+           "  -o DIR             output directory (created if missing)\n"
+           "  --interval N       instructions per interval (default 10M)\n"
+           "  --max-k N          largest number of clusters searched (default 30)\n"
+           "  --k N              exactly N clusters, no search\n"
+           "  --cluster-seed N   seed of the projection and the k-means starts\n"
+           "  --dims N           projection dimensions (default 15)\n"
+           "  --init-seeds N     k-means starts per k (default 5)\n"
+           "  --iterations N     k-means iteration limit (default 100)\n"
+           "  --bic-threshold T  the smallest k whose BIC reaches T of the range (default 0.9)\n"
+           "  --bb FILE          cluster FILE (a .bb) instead of running a program\n" CLI_GUEST_OPTIONS_HELP);
+}
+
+enum {
+    OPT_INTERVAL = 1300,
+    OPT_MAX_K,
+    OPT_FIXED_K,
+    OPT_SP_SEED,
+    OPT_DIMS,
+    OPT_INIT_SEEDS,
+    OPT_ITERATIONS,
+    OPT_BIC,
+    OPT_BB,
+};
+
+static bool parse_u32(const char *verb, const char *opt, const char *arg, uint32_t *out) {
+    uint64_t v;
+    if (!cs_parse_count(arg, &v) || v > UINT32_MAX) {
+        cli_usage(verb, "--%s %s: not a count", opt, arg);
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+static void print_result(const bbv_profile *p, const simpoint_result *r) {
+    printf("\nSimPoint phases of %s\n", p->source);
+    printf("  %zu intervals of %" PRIu64 " instructions (%" PRIu64 " in all), %" PRIu32 " basic blocks\n",
+           p->interval_count, p->interval, p->instructions, p->blocks);
+    printf("  k searched (BIC):");
+    for (size_t i = 0; i < r->trial_count; i++) printf(" %u (%.4g)", r->trials[i].k, r->trials[i].bic);
+    printf("\n  chosen k = %u: %zu simulation points, %.1fx fewer instructions to time in detail\n", r->k,
+           r->point_count, (double)p->instructions / (double)(r->point_count * p->interval));
+    printf("  %-8s %10s %16s %10s\n", "cluster", "interval", "first insn", "weight");
+    for (size_t i = 0; i < r->point_count; i++) {
+        const simpoint_point *pt = &r->points[i];
+        printf("  %-8u %10" PRIu64 " %16" PRIu64 " %10.4f\n", pt->cluster, pt->interval, pt->start, pt->weight);
+    }
+}
+
+int cmd_simpoint(int argc, char **argv) {
+    static const struct option longopts[] = {{"interval", required_argument, 0, OPT_INTERVAL},
+                                             {"max-k", required_argument, 0, OPT_MAX_K},
+                                             {"k", required_argument, 0, OPT_FIXED_K},
+                                             {"cluster-seed", required_argument, 0, OPT_SP_SEED},
+                                             {"dims", required_argument, 0, OPT_DIMS},
+                                             {"init-seeds", required_argument, 0, OPT_INIT_SEEDS},
+                                             {"iterations", required_argument, 0, OPT_ITERATIONS},
+                                             {"bic-threshold", required_argument, 0, OPT_BIC},
+                                             {"bb", required_argument, 0, OPT_BB},
+                                             CLI_GUEST_LONG_OPTIONS,
+                                             {0, 0, 0, 0}};
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    simpoint_options so;
+    simpoint_options_default(&so);
+    uint64_t interval = SAMPLING_DEFAULT_INTERVAL;
+    const char *dir = NULL, *bb_path = NULL;
+    bool bad = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+:o:", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': dir = optarg; break;
+        case OPT_INTERVAL:
+            if (!cs_parse_count(optarg, &interval) || interval == 0)
+                return cli_usage("simpoint", "--interval %s: not a positive count", optarg);
+            break;
+        case OPT_MAX_K:
+            if (!parse_u32("simpoint", "max-k", optarg, &so.max_k)) return EXIT_USAGE;
+            break;
+        case OPT_FIXED_K:
+            if (!parse_u32("simpoint", "k", optarg, &so.fixed_k)) return EXIT_USAGE;
+            if (so.fixed_k == 0) return cli_usage("simpoint", "--k 0: give at least 1 cluster");
+            break;
+        case OPT_SP_SEED:
+            if (!cs_parse_count(optarg, &so.seed))
+                return cli_usage("simpoint", "--cluster-seed %s: not a count", optarg);
+            break;
+        case OPT_DIMS:
+            if (!parse_u32("simpoint", "dims", optarg, &so.dims)) return EXIT_USAGE;
+            break;
+        case OPT_INIT_SEEDS:
+            if (!parse_u32("simpoint", "init-seeds", optarg, &so.seeds)) return EXIT_USAGE;
+            break;
+        case OPT_ITERATIONS:
+            if (!parse_u32("simpoint", "iterations", optarg, &so.iterations)) return EXIT_USAGE;
+            break;
+        case OPT_BIC: {
+            char *end;
+            so.bic_threshold = strtod(optarg, &end);
+            if (*end || end == optarg) return cli_usage("simpoint", "--bic-threshold %s: not a number", optarg);
+            break;
+        }
+        case OPT_BB: bb_path = optarg; break;
+        case ':': return cli_usage("simpoint", "%s needs a value", argv[optind - 1]);
+        default:
+            if (!cli_guest_option(&g, opt, optarg, "simpoint", &bad)) return cli_usage("simpoint", "unknown option");
+            if (bad) return EXIT_USAGE;
+        }
+    }
+    cs_error err;
+    if (!simpoint_options_check(&so, &err)) return cli_usage("simpoint", "%s", err.msg);
+    if (!dir) return cli_usage("simpoint", "no output directory (-o DIR)");
+    if (bb_path && optind < argc) return cli_usage("simpoint", "give --bb FILE or a program, not both");
+    if (!bb_path && optind >= argc) return cli_usage("simpoint", "no program given");
+
+    bbv_profile *p = NULL;
+    simpoint_identity id = {0};
+    bool have_id = false;
+    if (bb_path) {
+        p = bbv_read(bb_path, &err);
+        if (!p) return cli_fail("%s", err.msg);
+    } else {
+        char what[512];
+        cli_describe_command(what, sizeof what, argc - optind, argv + optind);
+        const char *path = argv[optind];
+        bool trace = cst_probe(path);
+        if (trace && optind != argc - 1) return cli_usage("simpoint", "a trace takes no arguments");
+        if (!simpoint_identity_of(&id, trace, argc - optind, argv + optind, &err)) return cli_fail("%s", err.msg);
+        have_id = true;
+        if (trace) {
+            cst_reader *r = cst_open(path, &err);
+            if (!r) {
+                simpoint_identity_free(&id);
+                return cli_fail("%s", err.msg);
+            }
+            uop_source *src = cst_reader_source(r);
+            p = bbv_collect_source(src, interval, what, &err);
+            uop_source_destroy(src);
+        } else {
+            emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
+            if (!e) {
+                simpoint_identity_free(&id);
+                return EXIT_RUN_FAILED;
+            }
+            fflush(stdout);
+            p = bbv_collect_emu(e, interval, what, &err);
+            emu_destroy(e);
+        }
+        if (!p) {
+            simpoint_identity_free(&id);
+            return cli_fail("%s", err.msg);
+        }
+    }
+    simpoint_result r;
+    int rc = 0;
+    if (!simpoint_cluster(p, &so, &r, &err)) {
+        rc = cli_fail("%s", err.msg);
+    } else {
+        print_result(p, &r);
+        bool ok;
+        if (have_id) {
+            ok = simpoint_save(dir, p, &r, &so, &id, &err);
+        } else {
+            char path[4096];
+            ok = mkdir(dir, 0777) == 0 || errno == EEXIST;
+            if (!ok) cs_error_set(&err, "%s: cannot create directory: %s", dir, strerror(errno));
+            snprintf(path, sizeof path, "%s/%s", dir, SIMPOINT_POINTS_FILE);
+            ok = ok && simpoint_write_points(path, &r, &err);
+            snprintf(path, sizeof path, "%s/%s", dir, SIMPOINT_WEIGHTS_FILE);
+            ok = ok && simpoint_write_weights(path, &r, &err);
+        }
+        if (!ok) rc = cli_fail("%s", err.msg);
+        else printf("\nwritten to %s/\n", dir);
+        simpoint_result_free(&r);
+    }
+    bbv_profile_free(p);
+    if (have_id) simpoint_identity_free(&id);
+    return rc;
+}

@@ -1,0 +1,61 @@
+# ---- sweeps and their merge ----------------------------------------------------------------
+#   unit.sweep                 (tests/unit/test_sweep.c) the grid and its checks, the point hash,
+#                              point files and resuming, the merged table, shell quoting
+#   sweep.parallel             a 4-point sweep: the local pool and the job list run by GNU
+#                              parallel give the same numbers; resume runs nothing; merge names
+#                              and skips a foreign and a corrupt file
+#   sweep.slurm                (slow) the array script run by a single-node Slurm whose daemons
+#                              the test starts; skipped, with the reason, where they cannot start
+#   sweep.usage.*, sweep.bad.*, merge.*   bad usage (exit 2) and bad input (exit 125), one line
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+set(_sw_out ${CMAKE_CURRENT_BINARY_DIR}/sweep-out)
+file(MAKE_DIRECTORY ${_sw_out})
+
+foreach(verb sweep merge)
+  add_test(NAME cli.help.${verb} COMMAND ${_cs} ${verb} --help)
+  set_tests_properties(cli.help.${verb} PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope ${verb}")
+endforeach()
+
+foreach(case
+    "no_grid|no --grid given|sweep;-o;d;prog"
+    "no_output|no output directory|sweep;--grid;core.rob_size=64;prog"
+    "no_program|no program or trace given|sweep;--grid;core.rob_size=64;-o;d"
+    "emit|--emit pbs: not parallel or slurm|sweep;--emit;pbs;--grid;core.rob_size=64;-o;d;prog"
+    "jobs|-j 0: not a number of jobs|sweep;-j;0;--grid;core.rob_size=64;-o;d;prog"
+    "report|--json, --pipeview and --report do not apply to a sweep|sweep;--report;x.html;--grid;core.rob_size=64;-o;d;prog"
+    "slurm_time|--slurm-time 10\\*: unexpected character|sweep;--slurm-time;10*;--grid;core.rob_size=64;-o;d;prog"
+    "analysis|--analysis nope: unknown analysis 'nope'|sweep;--analysis;nope;--grid;core.rob_size=64;-o;d;prog"
+    "merge_none|no directory given|merge"
+    "merge_two|give exactly one directory|merge;a;b")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 regex)
+  list(SUBLIST parts 2 -1 args)
+  add_test(NAME sweep.usage.${name} COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} ${args})
+endforeach()
+
+# A bad grid fails before any run, naming the key or value; no result file is written.
+foreach(case
+    "unknown_key|--grid: unknown key core.rob_sise|core.rob_sise=64,128"
+    "bad_value|--grid: core.rob_size = big: expected an integer|core.rob_size=64,big"
+    "bad_point|--grid point core.rob_size=16: core.iq_size = 36 is larger than core.rob_size = 16|core.rob_size=16,64"
+    "syntax|--grid: 'core.rob_size' is not KEY=VALUE|core.rob_size")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 regex)
+  list(GET parts 2 grid)
+  add_test(NAME sweep.bad.${name}
+           COMMAND ${_scripts}/expect_error.sh 125 "${regex}" ${_cs} sweep --grid "${grid}" -o ${_sw_out}/bad-${name} no/such/prog)
+endforeach()
+add_test(NAME sweep.bad.program COMMAND ${_scripts}/expect_error.sh 125 "no/such/prog: cannot open"
+         ${_cs} sweep --grid core.rob_size=64 -o ${_sw_out}/bad-program no/such/prog)
+add_test(NAME merge.bad.empty COMMAND ${_scripts}/expect_error.sh 125 "no sweep results" ${_cs} merge ${_sw_out})
+add_test(NAME merge.bad.missing COMMAND ${_scripts}/expect_error.sh 125 "no/such/dir: cannot read directory" ${_cs} merge no/such/dir)
+
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  add_test(NAME sweep.parallel COMMAND ${_scripts}/sweep_parallel.sh ${_cs} ${_sw_out}/parallel ${CYCLESCOPE_WORKLOAD_DIR}/sort 10000)
+  set_tests_properties(sweep.parallel PROPERTIES SKIP_RETURN_CODE 77)
+  add_test(NAME sweep.slurm COMMAND ${_scripts}/sweep_slurm.sh ${_cs} ${_sw_out}/slurm ${CYCLESCOPE_WORKLOAD_DIR}/sort 10000)
+  set_tests_properties(sweep.slurm PROPERTIES SKIP_RETURN_CODE 77 LABELS slow TIMEOUT 600)
+endif()

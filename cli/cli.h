@@ -22,6 +22,9 @@ typedef struct cli_verb {
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "cyclescope <verb>: <message>; try --help" and return EXIT_USAGE. */
 int cli_usage(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* After getopt_long returned '?' or an option the verb does not know: one
+ * usage line naming it. */
+int cli_bad_option(const char *verb, char **argv);
 
 /* Options shared by every verb that runs a program in the emulator. */
 typedef struct cli_guest_options {
@@ -54,34 +57,56 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
 /* Create the emulator for argv[0..argc-1] (the program and its arguments). */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 
-/* Options shared by the verbs that time a run (run, sim). */
+/* Options shared by the verbs that time a run (run, sim, stacks). */
 typedef struct cli_timing_options {
     const char *config;   /* name or path; default "rpstacks" */
     const char *sets[64]; /* section.key=value overrides, in order */
     int set_count;
-    uint64_t warmup, max;
-    const char *json_path, *pipeview_path;
-    const char *report_path; /* HTML report; NULL: CLI_DEFAULT_REPORT */
+    uint64_t warmup, max; /* instructions */
+    const char *json_path, *pipeview_path, *csv_path;
+    const char *report_path; /* HTML report; NULL: in the output directory */
     bool no_report;          /* --no-report */
     const char *analysis;    /* --analysis LIST; NULL: "stacks" */
+    const char *outdir;      /* --outdir DIR */
+    /* Set by the verb before cli_timing_begin: */
+    bool default_outdir; /* without --report/--no-report/--outdir, write into a new output directory */
+    int cmd_argc;        /* the verb's argv (argv[0] the verb), for the provenance */
+    char **cmd_argv;
+    const char *input_kind; /* "program" or "trace" */
+    int input_argc;         /* the program or trace, then the program's arguments */
+    char **input_argv;
+    const emu_t *emu; /* a live run's guest, for its exit status */
+    /* Filled by cli_timing_begin: */
+    char outdir_path[1024]; /* "" when no output directory */
+    char report_file[1100]; /* "" when no HTML report */
+    int json_fd;            /* --json -: the real stdout (stdout itself goes to stderr) */
 } cli_timing_options;
 
-#define CLI_DEFAULT_REPORT "cyclescope-report.html"
+#define CLI_OUTDIR_ROOT "cyclescope-out"
 
-#define CLI_TIMING_OPTIONS_HELP                                                                \
-    "  --config NAME|FILE configuration: a name from configs/ (rpstacks, bdw, knl,\n"          \
-    "                     inorder1, inorder3) or an .ini file (default rpstacks)\n"            \
-    "  --set S.K=V        override one configuration value (repeatable)\n"                     \
-    "  --warmup N         the first N µops only warm caches and predictors\n"                 \
-    "  --max N            time N instructions after the warm-up (default: all)\n"              \
-    "  --json FILE        also write the results as JSON (- for stdout)\n"                     \
-    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"                   \
-    "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n" \
-    "                     (default " CLI_DEFAULT_REPORT " in the current directory)\n"         \
-    "  --no-report        write no HTML report\n"                                              \
-    "  --analysis LIST    the analyses to run, comma-separated, each NAME[:KEY=VALUE…]\n"    \
-    "                     (default stacks; none: time the bare model; `cyclescope run\n"       \
-    "                     --analysis help` lists them)\n"
+#define CLI_TIMING_OPTIONS_HELP                                                                     \
+    "  --config NAME|FILE configuration: a name from configs/ (rpstacks, bdw, knl,\n"               \
+    "                     inorder1, inorder3) or an .ini file (default rpstacks)\n"                 \
+    "  --set S.K=V        override one configuration value (repeatable); only keys the\n"           \
+    "                     chosen model reads (`cyclescope config show NAME` lists them)\n"          \
+    "  --warmup N         the first N instructions only warm caches and predictors\n"               \
+    "  --max N            time N instructions after the warm-up (default: all)\n"                   \
+    "  --outdir DIR       write report.html, results.json and config.ini into DIR\n"                \
+    "                     (run, sim default: a new " CLI_OUTDIR_ROOT "/PROG-CONFIG-TIME/ unless\n"  \
+    "                     --report or --no-report is given; " CLI_OUTDIR_ROOT "/latest links it)\n" \
+    "  --json FILE        also write the results as JSON (docs/json-schema.md); with -\n"           \
+    "                     stdout holds the JSON alone (program output, tables: stderr)\n"           \
+    "  --csv FILE         the summary and the stacks as CSV, one row per value\n"                   \
+    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"                        \
+    "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n"      \
+    "  --no-report        write no HTML report\n"                                                   \
+    "  --analysis LIST    the analyses to run, comma-separated, each NAME[:KEY=VALUE…]\n"         \
+    "                     (default stacks; none: time the bare model; `cyclescope run\n"            \
+    "                     --analysis help` lists them)\n"                                           \
+    "Every output is checked before the run starts. Exit status: the program's own\n"               \
+    "non-zero exit code when it failed (the results are still written), 128+signal\n"               \
+    "when it faulted, 2 for bad usage (options, configuration, an output that cannot\n"             \
+    "be written), 125 when the run could not be done.\n"
 
 enum {
     OPT_CONFIG = 1100,
@@ -92,7 +117,9 @@ enum {
     OPT_PIPEVIEW,
     OPT_REPORT,
     OPT_NO_REPORT,
-    OPT_ANALYSIS
+    OPT_ANALYSIS,
+    OPT_OUTDIR,
+    OPT_CSV
 };
 /* clang-format off */
 #define CLI_TIMING_LONG_OPTIONS                                     \
@@ -104,13 +131,21 @@ enum {
     {"pipeview", required_argument, 0, OPT_PIPEVIEW},               \
     {"report", required_argument, 0, OPT_REPORT},                   \
     {"no-report", no_argument, 0, OPT_NO_REPORT},                   \
-    {"analysis", required_argument, 0, OPT_ANALYSIS}
+    {"analysis", required_argument, 0, OPT_ANALYSIS},               \
+    {"outdir", required_argument, 0, OPT_OUTDIR},                   \
+    {"csv", required_argument, 0, OPT_CSV}
 /* clang-format on */
 
 /* Handle one timing option; false if `opt` is not one. Sets *bad after printing a usage error. */
 bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const char *verb, bool *bad);
-/* Load and override the configuration; prints the error and returns false on failure. */
+/* Load and override the configuration; prints the error and returns false on
+ * failure (bad usage: exit EXIT_USAGE). An override of a key the model does not
+ * read is an error naming it. */
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg);
+/* Before anything runs: the configuration, every output (its directory must
+ * exist and be writable), the output directory (created), and with --json -
+ * stdout moved to stderr. Returns 0 or the exit code, after printing why. */
+int cli_timing_begin(cli_timing_options *t);
 /* Check the configuration before a program runs, and ask the emulator for results
  * in its µops if the model predicts values. Prints the error and returns false. */
 bool cli_prepare_guest(const cli_timing_options *t, cli_guest_options *g);

@@ -39,7 +39,7 @@ int cmd_config(int argc, char **argv) {
     if (k != argc - 1) return cli_usage("config", "expected one configuration name or file");
     t.config = argv[k];
     uarch_config cfg;
-    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    if (!cli_load_config(&t, &cfg)) return EXIT_USAGE;
     uarch_config_print(&cfg, stdout);
     return 0;
 }

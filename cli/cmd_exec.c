@@ -47,7 +47,7 @@ int cmd_exec(int argc, char **argv) {
         else if (opt == 'm') {
             if (!cs_parse_count(optarg, &max)) return cli_usage("exec", "--max %s: not a count", optarg);
         } else if (!cli_guest_option(&g, opt, optarg, "exec", &bad)) {
-            return cli_usage("exec", "unknown option");
+            return cli_bad_option("exec", argv);
         }
         if (bad) return EXIT_USAGE;
     }

@@ -15,7 +15,8 @@ void help_run(void) {
            "run summary (cycles, IPC/CPI, branch and cache statistics, occupancies),\n"
            "the CPI stacks measured at dispatch, issue and commit side by side, and\n"
            "the FLOPS stack; writes all of it, with the IPC and FLOPS stacks drawn,\n"
-           "as one self-contained HTML file (" CLI_DEFAULT_REPORT " unless told otherwise).\n"
+           "into a new output directory (" CLI_OUTDIR_ROOT "/PROG-CONFIG-TIME/: report.html,\n"
+           "results.json, config.ini) unless told otherwise.\n"
            "`cyclescope stacks --validate` checks the stacks against idealised machines.\n"
            "\n"
            "options:\n" CLI_TIMING_OPTIONS_HELP CLI_SIMPOINT_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP);
@@ -34,14 +35,20 @@ int cmd_run(int argc, char **argv) {
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
         if (!cli_timing_option(&t, opt, optarg, "run", &bad) && !cli_simpoint_option(&sp, opt, optarg, "run", &bad) &&
             !cli_guest_option(&g, opt, optarg, "run", &bad))
-            return cli_usage("run", "unknown option");
+            return cli_bad_option("run", argv);
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage("run", "no program given");
     if (!cli_simpoint_check(&sp, &t, "run")) return EXIT_USAGE;
-    if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
+    t.default_outdir = true;
+    t.cmd_argc = argc, t.cmd_argv = argv;
+    t.input_kind = "program", t.input_argc = argc - optind, t.input_argv = argv + optind;
+    int begun = cli_timing_begin(&t);
+    if (begun) return begun;
+    if (!cli_prepare_guest(&t, &g)) return EXIT_USAGE;
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
     if (!e) return EXIT_RUN_FAILED;
+    t.emu = e;
     char what[512];
     cli_describe_command(what, sizeof what, argc - optind, argv + optind);
     if (sp.dir) {
@@ -51,8 +58,7 @@ int cmd_run(int argc, char **argv) {
     }
     uop_source *src = emu_source_create(e);
     fflush(stdout);
-    int rc = cli_timing_run(&t, src, what);
-    if (rc == 0 && emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));
+    int rc = cli_timing_run(&t, src, what); /* ends with the guest's status */
     uop_source_destroy(src);
     emu_destroy(e);
     return rc;

@@ -82,7 +82,7 @@ int cmd_sim(int argc, char **argv) {
         } else if (opt == OPT_RISCV) {
             copt.riscv = true;
         } else {
-            return cli_usage("sim", "unknown option");
+            return cli_bad_option("sim", argv);
         }
     }
     if (optind >= argc) return cli_usage("sim", "no trace file given");
@@ -92,6 +92,11 @@ int cmd_sim(int argc, char **argv) {
         return cli_usage("sim", "--cloudsuite and --riscv apply to ChampSim traces, not --format cst");
     if ((copt.cloudsuite || copt.riscv) && format == FORMAT_AUTO) format = FORMAT_CHAMPSIM;
     if (!cli_simpoint_check(&sp, &t, "sim")) return EXIT_USAGE;
+    t.default_outdir = true;
+    t.cmd_argc = argc, t.cmd_argv = argv;
+    t.input_kind = "trace", t.input_argc = 1, t.input_argv = argv + optind;
+    int begun = cli_timing_begin(&t);
+    if (begun) return begun;
     if (sp.dir) {
         if (access(path, R_OK) != 0) return cli_fail("%s: cannot open: %s", path, strerror(errno));
         if (format == FORMAT_CHAMPSIM || !cst_probe(path))

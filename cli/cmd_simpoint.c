@@ -138,7 +138,7 @@ int cmd_simpoint(int argc, char **argv) {
         case OPT_BB: bb_path = optarg; break;
         case ':': return cli_usage("simpoint", "%s needs a value", argv[optind - 1]);
         default:
-            if (!cli_guest_option(&g, opt, optarg, "simpoint", &bad)) return cli_usage("simpoint", "unknown option");
+            if (!cli_guest_option(&g, opt, optarg, "simpoint", &bad)) return cli_bad_option("simpoint", argv);
             if (bad) return EXIT_USAGE;
         }
     }

@@ -63,7 +63,7 @@ static bool guest_close(void *ctx, uop_source *src, cs_error *err) {
 static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs, const char *path, const char *what) {
     validation_options vo;
     memset(&vo, 0, sizeof vo);
-    if (!cli_load_config(t, &vo.cfg)) return EXIT_RUN_FAILED;
+    if (!cli_load_config(t, &vo.cfg)) return EXIT_USAGE;
     guest_source gs = {g, path, NULL};
     vo.run = (core_run_options){t->warmup, t->max, NULL};
     vo.jobs = jobs;
@@ -80,7 +80,7 @@ static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs,
     if (!validation_run(&vo, v, &stats, NULL, &err)) {
         rc = cli_fail("%s", err.msg);
     } else {
-        run_summary sum = {what, &vo.cfg, &stats, t->warmup};
+        run_summary sum = {what, &vo.cfg, &stats, stats.warmup_uops};
         rc = cli_timing_report(t, &sum, NULL, &v->base, v);
     }
     free(v);
@@ -109,7 +109,7 @@ int cmd_stacks(int argc, char **argv) {
                 return cli_usage("stacks", "--jobs %s: not a count from 1 to 1024", optarg);
         } else if (!cli_timing_option(&t, opt, optarg, "stacks", &bad) &&
                    !cli_guest_option(&g, opt, optarg, "stacks", &bad)) {
-            return cli_usage("stacks", "unknown option");
+            return cli_bad_option("stacks", argv);
         }
         if (bad) return EXIT_USAGE;
     }
@@ -122,7 +122,11 @@ int cmd_stacks(int argc, char **argv) {
         if (!has) return cli_usage("stacks", "--analysis %s: the stacks verb runs the stacks analysis", t.analysis);
         if (do_validate) return cli_usage("stacks", "--analysis does not apply to --validate");
     }
-    if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
+    t.cmd_argc = argc, t.cmd_argv = argv;
+    t.input_kind = "program", t.input_argc = argc - optind, t.input_argv = argv + optind;
+    int begun = cli_timing_begin(&t);
+    if (begun) return begun;
+    if (!cli_prepare_guest(&t, &g)) return EXIT_USAGE;
     /* one emulator now: checks the program (and fills the guest options) before any timing */
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
     if (!e) return EXIT_RUN_FAILED;
@@ -134,9 +138,9 @@ int cmd_stacks(int argc, char **argv) {
         emu_destroy(e);
         return validate(&t, &g, (int)jobs, argv[optind], what);
     }
+    t.emu = e;
     uop_source *src = emu_source_create(e);
-    rc = cli_timing_run(&t, src, what);
-    if (rc == 0 && emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));
+    rc = cli_timing_run(&t, src, what); /* ends with the guest's status */
     uop_source_destroy(src);
     emu_destroy(e);
     return rc;

@@ -361,7 +361,7 @@ int cmd_sweep(int argc, char **argv) {
         default:
             if (!cli_timing_option(&c.t, opt, optarg, "sweep", &bad) &&
                 !cli_guest_option(&c.g, opt, optarg, "sweep", &bad))
-                return cli_usage("sweep", "unknown option");
+                return cli_bad_option("sweep", argv);
             if (bad) return EXIT_USAGE;
         }
     }
@@ -383,7 +383,7 @@ int cmd_sweep(int argc, char **argv) {
     uarch_config base;
     if (!cli_load_config(&c.t, &base)) {
         sweep_grid_free(&g);
-        return EXIT_RUN_FAILED;
+        return EXIT_USAGE;
     }
     if (!sweep_grid_check(&g, &base, &err)) {
         sweep_grid_free(&g);

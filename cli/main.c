@@ -1,4 +1,5 @@
 /* cyclescope: where did the cycles go, and what if the design changed. */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,13 @@ int cli_usage(const char *verb, const char *fmt, ...) {
     return EXIT_USAGE;
 }
 
+int cli_bad_option(const char *verb, char **argv) {
+    const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    /* glibc: optopt is the option's value when its argument is missing, 0 when unknown */
+    if (optopt) return cli_usage(verb, "option %s needs a value", arg);
+    return cli_usage(verb, "unknown option %s", arg);
+}
+
 static void usage(FILE *out) {
     fprintf(out,
             "usage: cyclescope <verb> [options] …\n"
@@ -54,8 +62,9 @@ static void usage(FILE *out) {
             "cyclescope <verb> --help   options of one verb\n"
             "cyclescope --version       version\n"
             "\n"
-            "exit codes: 2 bad usage, 125 the run could not be done (bad input, guest fault);\n"
-            "exec passes the guest's own exit code through.\n");
+            "exit codes: 2 bad usage (options, configuration, outputs), 125 the run could not\n"
+            "be done (bad input); exec, run, stacks pass the program's own non-zero exit code\n"
+            "through, and 128+signal when it faulted.\n");
 }
 
 int main(int argc, char **argv) {
@@ -64,6 +73,7 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     const char *verb = argv[1];
+    opterr = 0; /* the verbs say what is wrong with an option, in one line (cli_bad_option) */
     if (!strcmp(verb, "--version") || !strcmp(verb, "version")) {
         printf("cyclescope %s\n", CYCLESCOPE_VERSION);
         return 0;

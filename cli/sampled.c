@@ -53,7 +53,7 @@ int cli_simpoint_run(const cli_timing_options *t, const cli_simpoint_options *so
     if (!simpoint_identity_match(&set->id, &id, &err)) rc = cli_fail("%s: %s", so->dir, err.msg);
     simpoint_identity_free(&id);
     uarch_config cfg;
-    if (rc == 0 && !cli_load_config(t, &cfg)) rc = EXIT_RUN_FAILED;
+    if (rc == 0 && !cli_load_config(t, &cfg)) rc = EXIT_USAGE;
     simpoint_timing *pts = rc == 0 ? cs_calloc(set->count, sizeof *pts) : NULL;
     if (rc == 0) {
         int jobs = so->jobs > 0 ? so->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);

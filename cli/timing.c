@@ -1,10 +1,16 @@
 /* What `run`, `stacks` and `sim` share: configuration, warm-up and limits, the
- * analyses, the timing run itself (through the runner), and its reports
- * (terminal, JSON, HTML). */
+ * analyses, the outputs (checked before anything runs, the output directory),
+ * the timing run itself (through the runner), its reports (terminal, JSON with
+ * its provenance, HTML, CSV) and the exit status (the guest's). */
+#include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "report/report.h"
@@ -29,7 +35,9 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
         }
         return true;
     case OPT_JSON: t->json_path = arg; return true;
+    case OPT_CSV: t->csv_path = arg; return true;
     case OPT_PIPEVIEW: t->pipeview_path = arg; return true;
+    case OPT_OUTDIR: t->outdir = arg; return true;
     case OPT_REPORT:
         t->report_path = arg;
         t->no_report = false;
@@ -55,16 +63,46 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
     }
 }
 
+/* The configurations shipped in configs/, comma-separated, for a mistyped name. */
+static void config_names(char *buf, size_t size) {
+    static const char *const names[] = {"rpstacks", "bdw", "knl", "inorder1", "inorder3"};
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+    }
+}
+
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
     cs_error err;
     uarch_config_default(cfg);
-    if (!uarch_config_load(cfg, t->config ? t->config : "rpstacks", &err)) {
-        cli_fail("%s", err.msg);
+    const char *name = t->config ? t->config : "rpstacks";
+    if (!uarch_config_load(cfg, name, &err)) {
+        if (!strchr(name, '/') && !strstr(name, ".ini") && !strncmp(err.msg, "no configuration named", 22)) {
+            char names[200];
+            config_names(names, sizeof names);
+            cli_fail("no configuration named '%s' (the configurations: %s; or give an .ini file)", name, names);
+        } else {
+            cli_fail("%s", err.msg);
+        }
         return false;
     }
     for (int i = 0; i < t->set_count; i++) {
         if (!uarch_config_set(cfg, t->sets[i], &err)) {
             cli_fail("%s", err.msg);
+            return false;
+        }
+    }
+    /* after every override: core.model may have been one of them */
+    for (int i = 0; i < t->set_count; i++) {
+        const char *s = t->sets[i], *eq = strchr(s, '=');
+        const char *dot = memrchr(s, '.', (size_t)(eq - s));
+        char section[128], key[128];
+        snprintf(section, sizeof section, "%.*s", (int)(dot - s), s);
+        snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+        if (!uarch_config_key_read(cfg->model, section, key)) {
+            cli_fail("--set %s: the %s model does not read %s.%s (`cyclescope config show %s` lists the keys it reads)",
+                     s, cfg->model == MODEL_OOO ? "out-of-order" : "in-order", section, key, name);
             return false;
         }
     }
@@ -92,23 +130,227 @@ bool cli_prepare_guest(const cli_timing_options *t, cli_guest_options *g) {
     return true;
 }
 
-static int write_reports(const cli_timing_options *t, const run_summary *sum, const run_result *run,
-                         const stacks_result *stacks, const validation_result *val) {
-    cs_error err;
-    int rc = 0;
-    if (t->json_path) {
-        cJSON *j = report_run_json(sum);
-        if (run) runner_json(run, j);
-        if (stacks) cJSON_AddItemToObject(j, "stacks", report_stacks_json(stacks));
-        if (val) cJSON_AddItemToObject(j, "validation", report_validation_json(val));
-        if (!report_write_json(t->json_path, j, &err)) rc = cli_fail("%s", err.msg);
-        cJSON_Delete(j);
+/* ---- outputs, checked before the run ---- */
+
+/* PATH can be written: it is a writable file, or its directory exists and is writable. */
+static bool writable(const char *path) {
+    if (!strcmp(path, "-")) return true;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            cli_fail("%s: cannot write: Is a directory", path);
+            return false;
+        }
+        if (access(path, W_OK) != 0) {
+            cli_fail("%s: cannot write: %s", path, strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    char *copy = cs_strdup(path);
+    const char *dir = dirname(copy);
+    bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+    if (!ok) cli_fail("%s: cannot write: %s", path, errno ? strerror(errno) : "Not a directory");
+    free(copy);
+    return ok;
+}
+
+/* mkdir -p for one or two levels (ROOT/NAME). */
+static bool make_dir(const char *path) {
+    if (mkdir(path, 0777) == 0 || errno == EEXIST) {
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && access(path, W_OK | X_OK) == 0) return true;
+        cli_fail("%s: cannot write into it: %s", path, errno ? strerror(errno) : "Not a directory");
+        return false;
+    }
+    cli_fail("%s: cannot create: %s", path, strerror(errno));
+    return false;
+}
+
+/* A new directory under CLI_OUTDIR_ROOT named after the program or trace, the
+ * configuration and the time; ROOT/latest points to it. */
+static bool new_outdir(cli_timing_options *t, const char *config) {
+    if (!make_dir(CLI_OUTDIR_ROOT)) return false;
+    char stem[64] = "run";
+    if (t->input_argc > 0) {
+        const char *base = strrchr(t->input_argv[0], '/');
+        base = base ? base + 1 : t->input_argv[0];
+        snprintf(stem, sizeof stem, "%.*s", (int)strcspn(base, "."), base);
+    }
+    char when[32];
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y%m%d-%H%M%S", localtime(&now));
+    for (int n = 1; n < 1000; n++) {
+        char name[256];
+        if (n == 1) snprintf(name, sizeof name, "%s-%s-%s", stem, config, when);
+        else snprintf(name, sizeof name, "%s-%s-%s-%d", stem, config, when, n);
+        snprintf(t->outdir_path, sizeof t->outdir_path, "%s/%s", CLI_OUTDIR_ROOT, name);
+        if (mkdir(t->outdir_path, 0777) == 0) {
+            unlink(CLI_OUTDIR_ROOT "/latest");
+            if (symlink(name, CLI_OUTDIR_ROOT "/latest") != 0) { /* only a convenience */
+            }
+            return true;
+        }
+        if (errno != EEXIST) {
+            cli_fail("%s: cannot create: %s", t->outdir_path, strerror(errno));
+            return false;
+        }
+    }
+    cli_fail("%s: too many runs in the same second", t->outdir_path);
+    return false;
+}
+
+int cli_timing_begin(cli_timing_options *t) {
+    t->json_fd = -1;
+    t->outdir_path[0] = t->report_file[0] = 0;
+    uarch_config cfg;
+    if (!cli_load_config(t, &cfg)) return EXIT_USAGE;
+    const char *outs[] = {t->json_path, t->csv_path, t->pipeview_path, t->no_report ? NULL : t->report_path};
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        if (outs[i] && !writable(outs[i])) return EXIT_USAGE;
+    if (t->analysis) { /* files an analysis writes (pipeview:file=…) */
+        analysis_list l;
+        cs_error err;
+        if (analysis_list_parse(&l, t->analysis, &err)) {
+            for (int i = 0; i < l.count; i++) {
+                const char *f = analysis_option(&l.opt[i], "file");
+                if (f && !writable(f)) {
+                    analysis_list_free(&l);
+                    return EXIT_USAGE;
+                }
+            }
+            analysis_list_free(&l);
+        }
+    }
+    if (t->json_path && t->csv_path && !strcmp(t->json_path, "-") && !strcmp(t->csv_path, "-"))
+        return cli_usage(t->cmd_argv ? t->cmd_argv[0] : "run", "--json - and --csv -: only one can have stdout");
+    if (t->outdir) {
+        if (strlen(t->outdir) >= sizeof t->outdir_path - 16) return cli_usage("run", "--outdir: path too long");
+        snprintf(t->outdir_path, sizeof t->outdir_path, "%s", t->outdir);
+        if (!make_dir(t->outdir_path)) return EXIT_USAGE;
+    } else if (t->default_outdir && !t->no_report && !t->report_path) {
+        if (!new_outdir(t, cfg.name)) return EXIT_USAGE;
     }
     if (!t->no_report) {
-        const char *path = t->report_path ? t->report_path : CLI_DEFAULT_REPORT;
+        if (t->report_path) snprintf(t->report_file, sizeof t->report_file, "%s", t->report_path);
+        else if (t->outdir_path[0]) snprintf(t->report_file, sizeof t->report_file, "%s/report.html", t->outdir_path);
+    }
+    /* --json - (or --csv -): stdout carries that alone; the program's output and the tables go to stderr */
+    if ((t->json_path && !strcmp(t->json_path, "-")) || (t->csv_path && !strcmp(t->csv_path, "-"))) {
+        fflush(stdout);
+        t->json_fd = dup(STDOUT_FILENO);
+        if (t->json_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return cli_fail("stdout: %s", strerror(errno));
+    }
+    return 0;
+}
+
+/* ---- reports ---- */
+
+/* How the guest ended, for the JSON and the exit status. */
+static void guest_status(const emu_t *e, report_provenance *p) {
+    p->has_guest = e != NULL;
+    if (!e) return;
+    switch (emu_state(e)) {
+    case EMU_EXITED:
+        p->guest_state = "exited";
+        p->guest_exit_code = emu_exit_code(e);
+        break;
+    case EMU_FAILED:
+        p->guest_state = "fault";
+        p->guest_error = emu_error(e);
+        break;
+    default: p->guest_state = "stopped"; break;
+    }
+}
+
+/* The exit status a timing verb ends with: the guest's failure, if any. */
+static int guest_exit(const emu_t *e) {
+    if (!e) return 0;
+    if (emu_state(e) == EMU_EXITED && emu_exit_code(e) != 0) {
+        fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
+                emu_exit_code(e));
+        return emu_exit_code(e);
+    }
+    if (emu_state(e) == EMU_FAILED) {
+        cli_fail("%s", emu_error(e));
+        return emu_fault_signal(e) ? 128 + emu_fault_signal(e) : EXIT_RUN_FAILED;
+    }
+    return 0;
+}
+
+static void fill_provenance(const cli_timing_options *t, report_provenance *p, char **argv_buf) {
+    memset(p, 0, sizeof *p);
+    argv_buf[0] = "cyclescope";
+    for (int i = 0; i < t->cmd_argc && i < 255; i++) argv_buf[i + 1] = t->cmd_argv[i];
+    p->argc = t->cmd_argc < 255 ? t->cmd_argc + 1 : 256;
+    p->argv = argv_buf;
+    p->input_kind = t->input_kind;
+    if (t->input_argc > 0) {
+        p->input_path = t->input_argv[0];
+        if (t->input_kind && !strcmp(t->input_kind, "program")) {
+            p->input_argc = t->input_argc - 1;
+            p->input_argv = t->input_argv + 1;
+        }
+        cs_error err;
+        if (!cs_sha256_file(p->input_path, p->input_sha256, &p->input_bytes, &err)) p->input_sha256[0] = 0;
+    }
+    p->config_source = t->config ? t->config : "rpstacks";
+    p->override_count = t->set_count;
+    p->overrides = t->sets;
+    p->warmup_instructions = t->warmup;
+    p->max_instructions = t->max;
+    guest_status(t->emu, p);
+}
+
+static bool write_text_file(const char *path, void (*write)(const void *, FILE *), const void *ctx, cs_error *err) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+        return false;
+    }
+    write(ctx, f);
+    if (fclose(f) != 0) {
+        cs_error_set(err, "%s: write failed", path);
+        return false;
+    }
+    return true;
+}
+
+static void write_config(const void *cfg, FILE *f) { uarch_config_print(cfg, f); }
+
+static int write_reports(const cli_timing_options *t, const run_summary *sum, const report_provenance *prov,
+                         const run_result *run, const stacks_result *stacks, const validation_result *val) {
+    cs_error err;
+    int rc = 0;
+    cJSON *j = report_result_json(sum, prov);
+    if (run) runner_json(run, j);
+    if (stacks) cJSON_AddItemToObject(j, "stacks", report_stacks_json(stacks));
+    if (val) cJSON_AddItemToObject(j, "validation", report_validation_json(val));
+    if (t->json_path) {
+        bool ok;
+        if (!strcmp(t->json_path, "-")) {
+            FILE *out = fdopen(dup(t->json_fd), "w");
+            ok = out && report_write_json_to(out, "stdout", j, &err);
+            if (out) fclose(out);
+        } else {
+            ok = report_write_json(t->json_path, j, &err);
+        }
+        if (!ok) rc = cli_fail("%s", err.msg);
+    }
+    if (t->outdir_path[0]) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/results.json", t->outdir_path);
+        if (!report_write_json(path, j, &err)) rc = cli_fail("%s", err.msg);
+        snprintf(path, sizeof path, "%s/config.ini", t->outdir_path);
+        if (!write_text_file(path, write_config, sum->cfg, &err)) rc = cli_fail("%s", err.msg);
+    }
+    cJSON_Delete(j);
+    if (t->report_file[0]) {
+        const char *path = t->report_file;
         char title[600];
         snprintf(title, sizeof title, "cyclescope: %s on %s", sum->program, sum->cfg->name);
         html_report *h = html_report_begin(title);
+        html_report_provenance(h, prov);
         html_report_run(h, sum);
         if (run) runner_html(run, h);
         if (stacks) html_report_stacks(h, stacks);
@@ -122,22 +364,28 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
         }
         html_report_free(h);
     }
+    if (t->outdir_path[0]) printf("Results (report.html, results.json, config.ini): %s/\n", t->outdir_path);
     return rc;
 }
 
 int cli_timing_report(const cli_timing_options *t, const run_summary *sum, const run_result *run,
                       const stacks_result *stacks, const validation_result *val) {
+    report_provenance prov;
+    char *argv_buf[257];
+    fill_provenance(t, &prov, argv_buf);
     report_run_text(sum, stdout);
     if (run) runner_text(run, stdout);
     if (stacks) report_stacks_text(stacks, stdout);
     if (val) report_validation_text(val, stdout);
     fflush(stdout);
-    return write_reports(t, sum, run, stacks, val);
+    int rc = write_reports(t, sum, &prov, run, stacks, val);
+    fflush(stdout);
+    return rc;
 }
 
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what) {
     uarch_config cfg;
-    if (!cli_load_config(t, &cfg)) return EXIT_RUN_FAILED;
+    if (!cli_load_config(t, &cfg)) return EXIT_USAGE;
     cs_error err;
     analysis_list list;
     if (!analysis_list_parse(&list, t->analysis ? t->analysis : "stacks", &err)) return cli_fail("%s", err.msg);
@@ -154,8 +402,9 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         if (!run.ok) {
             rc = cli_fail("%s", run.err.msg);
         } else {
-            run_summary sum = {what, &cfg, &run.stats, t->warmup};
+            run_summary sum = {what, &cfg, &run.stats, run.stats.warmup_uops};
             rc = cli_timing_report(t, &sum, &run, NULL, NULL);
+            if (rc == 0) rc = guest_exit(t->emu);
         }
         run_result_free(&run);
     }

@@ -16,7 +16,7 @@ add_test(NAME inorder.cli.config_show COMMAND ${_cs} config show inorder3)
 set_tests_properties(inorder.cli.config_show PROPERTIES PASS_REGULAR_EXPRESSION
   "model = inorder.*\\[inorder\\].*fetch_buffer = 2.*resolve_delay = 0.*\\[pipe\\.fp\\][^[]*stages = 5")
 add_test(NAME inorder.cli.bad_stall_stage
-         COMMAND ${_scripts}/expect_error.sh 125 "mem_stall_stage = 3: pipe.mem .* has 2 stages"
+         COMMAND ${_scripts}/expect_error.sh 2 "mem_stall_stage = 3: pipe.mem .* has 2 stages"
                  ${_cs} config show --set inorder.mem_stall_stage=3 inorder3)
 
 if(CYCLESCOPE_HAVE_WORKLOADS)

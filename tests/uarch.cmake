@@ -2,7 +2,7 @@
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
-# Bad configuration: one line naming the key, exit 125.
+# Bad configuration: one line naming the key, exit 2 (bad usage).
 foreach(case
     "unknown_key|core.rob_sise=128|unknown key core.rob_sise"
     "out_of_range|core.rob_size=0|core.rob_size = 0: expected an integer from 1 to 65536"
@@ -16,10 +16,10 @@ foreach(case
   list(GET parts 1 assignment)
   list(GET parts 2 regex)
   add_test(NAME uarch.config.${name}
-           COMMAND ${_scripts}/expect_error.sh 125 "${regex}" ${_cs} config show --set ${assignment} rpstacks)
+           COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} config show --set ${assignment} rpstacks)
 endforeach()
 add_test(NAME uarch.config.unknown_name
-         COMMAND ${_scripts}/expect_error.sh 125 "no configuration named 'haswell'" ${_cs} config show haswell)
+         COMMAND ${_scripts}/expect_error.sh 2 "no configuration named 'haswell'" ${_cs} config show haswell)
 foreach(cfg rpstacks bdw knl)
   add_test(NAME uarch.config.show.${cfg} COMMAND ${_cs} config show ${cfg})
   set_tests_properties(uarch.config.show.${cfg} PROPERTIES PASS_REGULAR_EXPRESSION "\\[fu\\.[a-z]+\\]")

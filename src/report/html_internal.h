@@ -12,6 +12,7 @@
 struct html_report {
     char *title;
     strbuf body;
+    const report_provenance *prov; /* NULL: none given */
 };
 
 /* Figure width: the page's content width, so charts are drawn at 1:1. */

@@ -112,9 +112,20 @@ static void run_stats_table(strbuf *b, const run_summary *r) {
     sb_put(b, "</table>\n");
 }
 
-static void kv_cache_config(strbuf *b, const char *name, const cache_config *c) {
+/* A configuration row; marked when one of its keys was overridden (--set). */
+static void kv_begin_cfg(strbuf *b, const char *key, const report_provenance *p, const char *const *keys) {
+    bool over = false;
+    for (; *keys && !over; keys++) over = report_overridden(p, *keys);
+    sb_put(b, over ? "<tr class=\"ovr\" title=\"overridden with --set\"><th>" : "<tr><th>");
+    sb_escape(b, key);
+    sb_put(b, over ? " <mark>set</mark></th><td>" : "</th><td>");
+}
+#define KEYS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void kv_cache_config(strbuf *b, const char *name, const char *section, const cache_config *c,
+                            const report_provenance *p) {
     if (!c->enabled) return;
-    kv_begin(b, name);
+    kv_begin_cfg(b, name, p, KEYS(section));
     if (c->size % 1024 == 0) sb_printf(b, "%u KiB", c->size / 1024);
     else sb_printf(b, "%u B", c->size);
     if (c->assoc) sb_printf(b, ", %u-way", c->assoc);
@@ -124,35 +135,50 @@ static void kv_cache_config(strbuf *b, const char *name, const cache_config *c) 
     kv_end(b);
 }
 
-static void run_config_table(strbuf *b, const uarch_config *c) {
+static void run_config_table(strbuf *b, const uarch_config *c, const report_provenance *p) {
     sb_put(b, "<table class=\"kv\"><caption>Configuration</caption>\n");
     kv_text(b, "name", c->name);
-    kv_text(b, "model", c->model == MODEL_OOO ? "out-of-order" : "in-order");
+    kv_begin_cfg(b, "model", p, KEYS("core.model"));
+    sb_escape(b, c->model == MODEL_OOO ? "out-of-order" : "in-order");
+    kv_end(b);
     if (c->freq_ghz > 0) {
-        kv_begin(b, "frequency");
+        kv_begin_cfg(b, "frequency", p, KEYS("core.freq_ghz"));
         sb_printf(b, "%.2f GHz", c->freq_ghz);
         kv_end(b);
     }
-    kv_begin(b, "width (fetch / dispatch / issue / commit)");
-    sb_printf(b, "%u / %u / %u / %u", c->fetch_width, c->dispatch_width, c->issue_width, c->commit_width);
+    uint32_t w[4];
+    uarch_config_widths(c, w);
+    kv_begin_cfg(b, "width (fetch / dispatch / issue / commit)", p,
+                 KEYS("core.fetch_width", "core.dispatch_width", "core.issue_width", "core.commit_width",
+                      "inorder.fetch_buffer", "inorder.issue_buffer", "pipe."));
+    sb_printf(b, "%u / %u / %u / %u", w[0], w[1], w[2], w[3]);
     kv_end(b);
+    if (c->model == MODEL_INORDER) {
+        kv_begin_cfg(b, "pipes", p, KEYS("pipe."));
+        for (uint32_t i = 0; i < c->inorder.pipe_count; i++)
+            sb_printf(b, "%s%s (%u stage%s)", i ? ", " : "", c->inorder.pipe[i].name, c->inorder.pipe[i].stages,
+                      c->inorder.pipe[i].stages == 1 ? "" : "s");
+        kv_end(b);
+    }
     if (c->model == MODEL_OOO) {
-        kv_begin(b, "ROB / IQ / load-store queue");
+        kv_begin_cfg(b, "ROB / IQ / load-store queue", p,
+                     KEYS("core.rob_size", "core.iq_size", "core.lq_size", "core.sq_size", "core.lsq_size"));
         if (c->lsq_size) sb_printf(b, "%u / %u / %u shared", c->rob_size, c->iq_size, c->lsq_size);
         else sb_printf(b, "%u / %u / %u loads + %u stores", c->rob_size, c->iq_size, c->lq_size, c->sq_size);
         kv_end(b);
     }
-    kv_begin(b, "branch predictor");
+    kv_begin_cfg(b, "branch predictor", p, KEYS("bpred.", "core.redirect_penalty", "inorder.resolve_delay"));
     sb_escape(b, bpred_kind_name(c->bpred));
     if (c->bpred != BPRED_NONE && c->bpred != BPRED_STATIC && c->bpred != BPRED_PERFECT)
         sb_printf(b, ", 2^%u counters, %u history bits", c->bpred_table_bits, c->bpred_history);
-    sb_printf(b, "; redirect %u cycles", c->redirect_penalty);
+    if (c->model == MODEL_OOO) sb_printf(b, "; redirect %u cycles", c->redirect_penalty);
+    else sb_printf(b, "; resolved at issue, fetch resumes %u cycles later", c->inorder.resolve_delay);
     kv_end(b);
-    kv_cache_config(b, "L1I", &c->l1i);
-    kv_cache_config(b, "L1D", &c->l1d);
-    kv_cache_config(b, "L2", &c->l2);
-    kv_cache_config(b, "L3", &c->l3);
-    kv_begin(b, "memory");
+    kv_cache_config(b, "L1I", "l1i.", &c->l1i, p);
+    kv_cache_config(b, "L1D", "l1d.", &c->l1d, p);
+    kv_cache_config(b, "L2", "l2.", &c->l2, p);
+    kv_cache_config(b, "L3", "l3.", &c->l3, p);
+    kv_begin_cfg(b, "memory", p, KEYS("memory."));
     sb_printf(b, "%u cycles", c->mem_latency);
     if (c->mem_bandwidth) sb_printf(b, ", %u B/cycle", c->mem_bandwidth);
     kv_end(b);
@@ -166,12 +192,58 @@ static void run_config_table(strbuf *b, const uarch_config *c) {
     bool any = false;
     for (size_t i = 0; i < sizeof ideal / sizeof ideal[0]; i++) {
         if (!ideal[i].on) continue;
-        if (!any) kv_begin(b, "idealised");
+        if (!any) kv_begin_cfg(b, "idealised", p, KEYS("ideal."));
         sb_printf(b, "%s%s", any ? ", " : "", ideal[i].what);
         any = true;
     }
     if (any) kv_end(b);
+    if (p && p->override_count) {
+        kv_begin(b, "overridden (--set)");
+        for (int i = 0; i < p->override_count; i++) {
+            sb_put(b, i ? ", <mark>" : "<mark>");
+            sb_escape(b, p->overrides[i]);
+            sb_put(b, "</mark>");
+        }
+        kv_end(b);
+    }
     sb_put(b, "</table>\n");
+}
+
+void html_report_provenance(html_report *h, const report_provenance *p) {
+    if (h) h->prov = p;
+}
+
+/* The run's status and where it came from, under the cards. */
+static void run_provenance(strbuf *b, const report_provenance *p) {
+    if (p->partial)
+        sb_printf(b,
+                  "<p class=\"warn\"><b>Partial results</b>: the run was stopped (%s); every number covers only "
+                  "what ran until then.</p>\n",
+                  p->stopped_by ? p->stopped_by : "?");
+    if (p->has_guest && !strcmp(p->guest_state, "exited") && p->guest_exit_code != 0)
+        sb_printf(b, "<p class=\"warn\"><b>The program failed</b>: it exited with status %d.</p>\n",
+                  p->guest_exit_code);
+    if (p->has_guest && !strcmp(p->guest_state, "fault")) {
+        sb_put(b, "<p class=\"warn\"><b>The program faulted</b>: ");
+        sb_escape(b, p->guest_error ? p->guest_error : "?");
+        sb_put(b, "</p>\n");
+    }
+    sb_put(b, "<p class=\"note\">");
+    sb_escape(b, p->input_kind ? p->input_kind : "input");
+    sb_put(b, " <code>");
+    sb_escape(b, p->input_path ? p->input_path : "?");
+    sb_put(b, "</code>");
+    if (p->input_sha256[0]) {
+        sb_printf(b, " (%" PRIu64 " bytes, SHA-256 <code>", p->input_bytes);
+        sb_escape(b, p->input_sha256);
+        sb_put(b, "</code>)");
+    }
+    sb_put(b, "; command <code>");
+    for (int i = 0; i < p->argc; i++) {
+        if (i) sb_put(b, " ");
+        sb_escape(b, p->argv[i]);
+    }
+    sb_printf(b, "</code>; cyclescope %s</p>\n", CYCLESCOPE_VERSION);
 }
 
 void html_report_run(html_report *h, const run_summary *r) {
@@ -184,9 +256,10 @@ void html_report_run(html_report *h, const run_summary *r) {
     sb_escape(b, r->cfg->name);
     sb_printf(b, "</b> (%s model)</p>\n", r->cfg->model == MODEL_OOO ? "out-of-order" : "in-order");
     run_cards(b, r->stats);
+    if (h->prov) run_provenance(b, h->prov);
     sb_put(b, "<div class=\"two-col\">\n");
     run_stats_table(b, r);
-    run_config_table(b, r->cfg);
+    run_config_table(b, r->cfg, h->prov);
     sb_put(b, "</div>\n");
     section_close(b);
 }

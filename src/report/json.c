@@ -12,6 +12,106 @@ static cJSON *cache_json(const cache_stats *c) {
     return o;
 }
 
+bool report_overridden(const report_provenance *p, const char *key) {
+    if (!p) return false;
+    size_t n = strlen(key);
+    for (int i = 0; i < p->override_count; i++) {
+        const char *o = p->overrides[i];
+        if (strncmp(o, key, n)) continue;
+        /* "l1d." matches l1d.size=…; "core.rob_size" matches core.rob_size=… only */
+        if (key[n - 1] == '.' || o[n] == '=') return true;
+    }
+    return false;
+}
+
+/* A value of `config show` as JSON: integers and decimals as numbers, yes/no
+ * as booleans, the rest (names, class lists) as strings. */
+static cJSON *config_value(const char *v) {
+    if (!strcmp(v, "yes")) return cJSON_CreateTrue();
+    if (!strcmp(v, "no")) return cJSON_CreateFalse();
+    char *end;
+    double x = strtod(v, &end);
+    if (*v && !*end && end != v) return cJSON_CreateNumber(x);
+    return cJSON_CreateString(v);
+}
+
+cJSON *report_config_json(const uarch_config *cfg) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cJSON *root = cJSON_CreateObject();
+    if (!f) return root;
+    uarch_config_print(cfg, f);
+    fclose(f);
+    cJSON *section = NULL;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#') continue;
+        if (line[0] == '[') {
+            char *close = strchr(line, ']');
+            if (close) *close = 0;
+            section = cJSON_AddObjectToObject(root, line + 1);
+            continue;
+        }
+        char *eq = strstr(line, " = ");
+        if (!section || !eq) continue;
+        *eq = 0;
+        cJSON_AddItemToObject(section, line, config_value(eq + 3));
+    }
+    free(text);
+    return root;
+}
+
+static cJSON *strings(int n, char *const *v) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+    return a;
+}
+
+/* What every result says before its numbers (docs/json-schema.md). */
+static void provenance_json(const run_summary *r, const report_provenance *p, cJSON *root) {
+    cJSON_AddStringToObject(root, "schema", "cyclescope-run");
+    cJSON_AddNumberToObject(root, "schema_version", REPORT_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "cyclescope_version", CYCLESCOPE_VERSION);
+    cJSON_AddBoolToObject(root, "complete", !p->partial);
+    if (p->partial) cJSON_AddStringToObject(root, "stopped_by", p->stopped_by ? p->stopped_by : "?");
+    if (p->has_guest) {
+        cJSON *g = cJSON_AddObjectToObject(root, "guest");
+        cJSON_AddStringToObject(g, "state", p->guest_state);
+        if (!strcmp(p->guest_state, "exited")) cJSON_AddNumberToObject(g, "exit_code", p->guest_exit_code);
+        if (p->guest_error) cJSON_AddStringToObject(g, "error", p->guest_error);
+    } else {
+        cJSON_AddNullToObject(root, "guest");
+    }
+    cJSON *prov = cJSON_AddObjectToObject(root, "provenance");
+    cJSON_AddItemToObject(prov, "command", strings(p->argc, p->argv));
+    cJSON *in = cJSON_AddObjectToObject(prov, "input");
+    cJSON_AddStringToObject(in, "kind", p->input_kind ? p->input_kind : "?");
+    cJSON_AddStringToObject(in, "path", p->input_path ? p->input_path : "?");
+    if (p->input_argv) cJSON_AddItemToObject(in, "arguments", strings(p->input_argc, p->input_argv));
+    cJSON_AddNumberToObject(in, "bytes", (double)p->input_bytes);
+    if (p->input_sha256[0]) cJSON_AddStringToObject(in, "sha256", p->input_sha256);
+    else cJSON_AddNullToObject(in, "sha256");
+    cJSON *c = cJSON_AddObjectToObject(prov, "config");
+    cJSON_AddStringToObject(c, "name", r->cfg->name);
+    cJSON_AddStringToObject(c, "source", p->config_source ? p->config_source : r->cfg->name);
+    cJSON_AddItemToObject(c, "overrides", strings(p->override_count, (char *const *)p->overrides));
+    cJSON_AddItemToObject(c, "resolved", report_config_json(r->cfg));
+    cJSON_AddNumberToObject(prov, "warmup_instructions", (double)p->warmup_instructions);
+    cJSON_AddNumberToObject(prov, "max_instructions", (double)p->max_instructions);
+    cJSON *u = cJSON_AddObjectToObject(root, "units");
+    cJSON_AddStringToObject(u, "cycles", "core clock cycles");
+    cJSON_AddStringToObject(u, "instructions", "committed instructions (RISC-V instructions, or trace records)");
+    cJSON_AddStringToObject(u, "uops", "committed micro-operations");
+    cJSON_AddStringToObject(u, "ipc", "instructions per cycle");
+    cJSON_AddStringToObject(u, "cpi", "cycles per instruction");
+    cJSON_AddStringToObject(u, "mpki", "events per 1000 committed instructions");
+    cJSON_AddStringToObject(u, "warmup_uops", "micro-operations that only warmed caches and predictors");
+    cJSON_AddStringToObject(u, "average_occupancy", "entries, averaged over cycles");
+    cJSON_AddStringToObject(u, "seconds", "host wall-clock seconds of the timed part");
+    cJSON_AddStringToObject(u, "stacks", "cycles per component (cpi: per instruction; fraction: of all cycles)");
+    cJSON_AddStringToObject(u, "gflops", "10^9 floating-point operations per second at freq_ghz");
+}
+
 cJSON *report_run_json(const run_summary *r) {
     const core_stats *s = r->stats;
     cJSON *root = cJSON_CreateObject();
@@ -54,17 +154,37 @@ cJSON *report_run_json(const run_summary *r) {
     return root;
 }
 
-bool report_write_json(const char *path, const cJSON *json, cs_error *err) {
+cJSON *report_result_json(const run_summary *r, const report_provenance *p) {
+    cJSON *root = cJSON_CreateObject();
+    provenance_json(r, p, root);
+    cJSON *run = report_run_json(r);
+    while (run->child) { /* the run's fields after the header, in their order */
+        cJSON *item = cJSON_DetachItemViaPointer(run, run->child);
+        cJSON_AddItemToObject(root, item->string, item);
+    }
+    cJSON_Delete(run);
+    return root;
+}
+
+bool report_write_json_to(FILE *f, const char *name, const cJSON *json, cs_error *err) {
     char *text = cJSON_Print(json);
-    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF && fflush(f) == 0;
+    free(text);
+    if (!ok) cs_error_set(err, "%s: write failed", name);
+    return ok;
+}
+
+bool report_write_json(const char *path, const cJSON *json, cs_error *err) {
+    if (!strcmp(path, "-")) return report_write_json_to(stdout, "stdout", json, err);
+    FILE *f = fopen(path, "w");
     if (!f) {
         cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-        free(text);
         return false;
     }
-    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f != stdout) ok = (fclose(f) == 0) && ok;
-    free(text);
-    if (!ok) cs_error_set(err, "%s: write failed", path);
+    bool ok = report_write_json_to(f, path, json, err);
+    if (fclose(f) != 0 && ok) {
+        cs_error_set(err, "%s: write failed", path);
+        ok = false;
+    }
     return ok;
 }

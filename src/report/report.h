@@ -34,12 +34,48 @@ void table_free(text_table *t);
 
 /* ---- a timing run ---- */
 
+/* Where a result came from and how the run ended (docs/json-schema.md): the
+ * JSON's header, and the HTML's marks on overridden values. */
+enum { REPORT_SCHEMA_VERSION = 1 };
+typedef struct report_provenance {
+    int argc; /* the command line, "cyclescope" first */
+    char *const *argv;
+    const char *input_kind; /* "program" or "trace" */
+    const char *input_path;
+    int input_argc; /* the program's arguments after its path (programs) */
+    char *const *input_argv;
+    uint64_t input_bytes;
+    char input_sha256[65];     /* "" when the file could not be read */
+    const char *config_source; /* the --config name or file */
+    int override_count;        /* --set, in order */
+    const char *const *overrides;
+    uint64_t warmup_instructions, max_instructions; /* as asked; max 0: to the end */
+    bool partial;                                   /* stopped before the end (Ctrl-C): the numbers cover what ran */
+    const char *stopped_by;                         /* why, when partial */
+    /* The guest of a live run (has_guest false for traces): "exited" with its
+     * exit code, "fault" with the error, or "stopped" (--max reached first). */
+    bool has_guest;
+    const char *guest_state;
+    int guest_exit_code;
+    const char *guest_error;
+} report_provenance;
+
 typedef struct run_summary {
     const char *program; /* what ran: program and arguments, or a trace file */
     const uarch_config *cfg;
     const core_stats *stats;
     uint64_t warmup; /* µops used for warm-up */
 } run_summary;
+
+/* The JSON of a result: the provenance header (schema, version, status, guest,
+ * provenance, units), then report_run_json's fields. */
+cJSON *report_result_json(const run_summary *r, const report_provenance *p);
+/* True when section.key (e.g. "core.rob_size", or a prefix such as "l1d.")
+ * was given with --set. */
+bool report_overridden(const report_provenance *p, const char *key);
+/* The whole resolved configuration as {"section": {"key": value}}: exactly the
+ * keys `config show` prints (the ones the model reads). */
+cJSON *report_config_json(const uarch_config *cfg);
 
 void report_run_text(const run_summary *r, FILE *out);
 cJSON *report_run_json(const run_summary *r);
@@ -49,8 +85,10 @@ cJSON *report_run_json(const run_summary *r);
 void report_inorder_text(const run_summary *r, FILE *out);
 void report_inorder_json(const run_summary *r, cJSON *root);
 
-/* Write JSON to a file (pretty-printed). */
+/* Write JSON to a file (pretty-printed); "-" is stdout. */
 bool report_write_json(const char *path, const cJSON *json, cs_error *err);
+/* The same to an open stream. */
+bool report_write_json_to(FILE *f, const char *name, const cJSON *json, cs_error *err);
 
 /* ---- CPI / IPC / FLOPS stacks and their validation (text and JSON) ---- */
 
@@ -66,6 +104,9 @@ cJSON *report_validation_json(const validation_result *v);
 typedef struct html_report html_report;
 html_report *html_report_begin(const char *title);
 /* Sections, in the order they are added. */
+/* Where the result came from (html_report_run shows it and marks overridden
+ * values); `p` must live until html_report_write. */
+void html_report_provenance(html_report *h, const report_provenance *p);
 void html_report_run(html_report *h, const run_summary *r);
 /* The three CPI stacks as side-by-side stacked bars with a legend (the paper's
  * Figure 1), and the IPC and FLOPS stacks (Figure 5). */

@@ -155,6 +155,8 @@ void uarch_config_default(uarch_config *c) {
     c->inorder.ct_entries = 1024;
 }
 
+static void unknown_key(const char *section, const char *name, cs_error *err);
+
 /* ---- parsing ------------------------------------------------------------------------------ */
 
 static bool parse_bool(const char *v, bool *out) {
@@ -355,8 +357,72 @@ static bool set_value(uarch_config *c, const char *section, const char *name, co
             return false;
         }
     }
-    cs_error_set(err, "unknown key %s.%s", section, name);
+    unknown_key(section, name, err);
     return false;
+}
+
+/* ---- which keys a model reads, and the nearest key to a mistyped one ---- */
+
+/* The in-order machines (inorder.c) read the model, clock and deadlock limit,
+ * their [inorder] and [pipe.*] sections, the caches (blocking: no L1 MSHRs; the
+ * L1s always exist), memory, the predictor and the idealisations; the
+ * out-of-order model reads everything but [inorder] and [pipe.*]. */
+bool uarch_config_key_read(core_model model, const char *section, const char *name) {
+    bool inorder_only = !strcmp(section, "inorder") || !strncmp(section, "pipe.", 5);
+    if (model == MODEL_OOO) return !inorder_only;
+    if (inorder_only || !strcmp(section, "memory") || !strcmp(section, "bpred") || !strcmp(section, "ideal"))
+        return true;
+    if (!strcmp(section, "core"))
+        return !strcmp(name, "model") || !strcmp(name, "freq_ghz") || !strcmp(name, "deadlock_cycles") ||
+            !strcmp(name, "name");
+    if (!strcmp(section, "l1i") || !strcmp(section, "l1d")) return strcmp(name, "enabled") && strcmp(name, "mshrs");
+    if (!strcmp(section, "l2") || !strcmp(section, "l3")) return strcmp(name, "mshrs") != 0;
+    return false; /* [itlb], [fu.*], [latency], [pipelined] */
+}
+
+static size_t edit_distance(const char *a, const char *b) {
+    size_t n = strlen(b), row[128];
+    if (n >= 128) return 1000;
+    for (size_t j = 0; j <= n; j++) row[j] = j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= n; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+/* "unknown key S.N", with the nearest key of the table when one is close. */
+static void unknown_key(const char *section, const char *name, cs_error *err) {
+    char given[256], best[256] = "", cand[256];
+    snprintf(given, sizeof given, "%s.%s", section, name);
+    size_t best_d = (size_t)-1;
+    for (int i = 0; i < KEY_COUNT; i++) {
+        snprintf(cand, sizeof cand, "%s.%s", keys[i].section, keys[i].name);
+        size_t d = edit_distance(given, cand);
+        if (d < best_d) best_d = d, snprintf(best, sizeof best, "%s", cand);
+    }
+    if (best_d <= 3) cs_error_set(err, "unknown key %s (did you mean %s?)", given, best);
+    else cs_error_set(err, "unknown key %s (`cyclescope config show NAME` lists every key)", given);
+}
+
+void uarch_config_widths(const uarch_config *c, uint32_t width[4]) {
+    if (c->model == MODEL_INORDER) { /* Noonburg §3.3: the connections' bandwidths (inorder.c) */
+        const inorder_config *io = &c->inorder;
+        uint32_t issue = io->issue_buffer < io->pipe_count ? io->issue_buffer : io->pipe_count;
+        width[0] = io->fetch_buffer;
+        width[1] = io->fetch_buffer < io->issue_buffer ? io->fetch_buffer : io->issue_buffer;
+        width[2] = width[3] = issue;
+        return;
+    }
+    width[0] = c->fetch_width, width[1] = c->dispatch_width, width[2] = c->issue_width, width[3] = c->commit_width;
 }
 
 typedef struct ini_state {
@@ -594,19 +660,21 @@ void uarch_config_print(const uarch_config *c, FILE *out) {
     const char *section = NULL;
     for (int i = 0; i < KEY_COUNT; i++) {
         const config_key *k = &keys[i];
-        if (c->model != MODEL_INORDER && !strcmp(k->section, "inorder")) continue;
+        if (!uarch_config_key_read(c->model, k->section, k->name)) continue;
         if (!section || strcmp(section, k->section)) {
             if (section && !strcmp(section, "core")) { /* pools and latencies follow the core */
                 for (uint32_t p = 0; p < c->pool_count && c->model == MODEL_OOO; p++) {
                     fprintf(out, "\n[fu.%s]\ncount = %u\nclasses = ", c->pool[p].name, c->pool[p].count);
                     print_classes(out, c->pool[p].classes);
                 }
-                fprintf(out, "\n[latency]\n");
-                for (int x = 0; x < OPC_COUNT; x++)
-                    fprintf(out, "%s = %u\n", isa_class_name((op_class)x), c->latency[x]);
-                fprintf(out, "\n[pipelined]\n");
-                for (int x = 0; x < OPC_COUNT; x++)
-                    fprintf(out, "%s = %s\n", isa_class_name((op_class)x), c->pipelined[x] ? "yes" : "no");
+                if (c->model == MODEL_OOO) { /* the in-order pipes' depth is their latency */
+                    fprintf(out, "\n[latency]\n");
+                    for (int x = 0; x < OPC_COUNT; x++)
+                        fprintf(out, "%s = %u\n", isa_class_name((op_class)x), c->latency[x]);
+                    fprintf(out, "\n[pipelined]\n");
+                    for (int x = 0; x < OPC_COUNT; x++)
+                        fprintf(out, "%s = %s\n", isa_class_name((op_class)x), c->pipelined[x] ? "yes" : "no");
+                }
             }
             section = k->section;
             fprintf(out, "\n[%s]\n", section);

@@ -126,6 +126,12 @@ void uarch_config_print(const uarch_config *cfg, FILE *out);
 const char *uarch_config_dir(void);
 
 const char *bpred_kind_name(bpred_kind k);
+/* Whether a model reads section.name ("fu.alu", "pipe.int" sections included):
+ * `config show` prints and --set accepts only those. */
+bool uarch_config_key_read(core_model model, const char *section, const char *name);
+/* The widths of fetch, dispatch, issue and commit the model runs with (the
+ * in-order machines derive them from their buffers and pipes). */
+void uarch_config_widths(const uarch_config *cfg, uint32_t width[4]);
 
 /* ---- statistics -------------------------------------------------------------- */
 
@@ -153,7 +159,8 @@ typedef struct core_stats {
     uint64_t pipe_occupancy[INORDER_MAX_PIPES];          /* summed µops in each pipe per cycle */
     uint64_t pipe_occupancy_hist[INORDER_MAX_PIPES][65]; /* cycles with k µops in the pipe (Figure 5.8) */
     uint64_t value_predictions, value_mispredictions;
-    double seconds; /* wall time of the timed part */
+    uint64_t warmup_uops; /* µops the warm-up used (core_run_options.warmup counts instructions) */
+    double seconds;       /* wall time of the timed part */
 } core_stats;
 
 /* *out = a - b, field by field (every counter; seconds too). */

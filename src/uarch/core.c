@@ -30,12 +30,19 @@ bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stat
     memset(stats, 0, sizeof *stats);
     uop_feeder *feed = cs_calloc(1, sizeof *feed);
     feed->src = src;
-    /* functional warm-up: caches and predictors only */
-    for (uint64_t i = 0; i < opt->warmup; i++) {
+    /* functional warm-up: caches and predictors only, `warmup` whole instructions
+     * (the unit of --max too): an instruction's continuation µops go with it */
+    uint64_t warmed = 0, warm_uops = 0;
+    for (;;) {
         const uop *u = feeder_peek(feed);
         if (!u) break;
+        if (!(u->flags & UOP_CONTINUES)) {
+            if (warmed == opt->warmup) break;
+            warmed++;
+        }
         c->ops->warm(c->model, u);
         feeder_next(feed);
+        warm_uops++;
     }
     bool ok = !feed->failed;
     if (ok) {
@@ -44,6 +51,7 @@ bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stat
         ok = c->ops->run(c->model, feed, opt, &c->probes, stats, err);
         stats->seconds = cs_now() - t0;
     }
+    stats->warmup_uops = warm_uops;
     if (feed->failed) {
         if (err) *err = feed->error;
         ok = false;

@@ -227,11 +227,12 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     for (int k = 0; k < OPC_COUNT; k++) /* the arithmetic class_latency() idealises */
         m->one_stage[k] =
             cfg->ideal_alu && (k == OPC_INT_MUL || k == OPC_INT_DIV || (k >= OPC_FP_ADD && k <= OPC_FP_MISC));
-    uint32_t issue_w = m->ib_cap < m->npipes ? m->ib_cap : m->npipes;
-    m->width[STAGE_FETCH] = m->fb_cap;
-    m->width[STAGE_DISPATCH] = m->fb_cap < m->ib_cap ? m->fb_cap : m->ib_cap;
-    m->width[STAGE_ISSUE] = issue_w;
-    m->width[STAGE_COMMIT] = issue_w;
+    uint32_t widths[4];
+    uarch_config_widths(cfg, widths);
+    m->width[STAGE_FETCH] = widths[0];
+    m->width[STAGE_DISPATCH] = widths[1];
+    m->width[STAGE_ISSUE] = widths[2];
+    m->width[STAGE_COMMIT] = widths[3];
     m->iline_bits = memsys_line_bits(m->mem, true);
     m->l1i_hit = cfg->l1i.latency;
     m->l1d_hit = cfg->l1d.latency;

@@ -25,7 +25,7 @@
 typedef struct core core_t;
 
 typedef struct core_run_options {
-    uint64_t warmup;            /* µops that only train caches and predictors */
+    uint64_t warmup;            /* instructions that only train caches and predictors */
     uint64_t max;               /* instructions to time after warm-up; 0 = to the end */
     const char *progress_label; /* NULL: no progress bar */
 } core_run_options;

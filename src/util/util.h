@@ -50,6 +50,9 @@ static inline void progress_update(cs_progress *p, uint64_t done) {
 }
 void progress_finish(cs_progress *p);
 
+/* The SHA-256 of a file as 64 hex digits, and its size. */
+bool cs_sha256_file(const char *path, char hex[65], uint64_t *bytes, cs_error *err);
+
 /* Read a whole file into a malloc'ed buffer. */
 bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err);
 

@@ -37,9 +37,13 @@ while read -r name category small rest; do
     cp "$dir/$name" "$tmp/w/$name"
 done <"$manifest"
 cd "$tmp/w" || exit 1
+# A run's JSON without its provenance header (schema, version, command, input,
+# configuration, units: everything before "program", docs/json-schema.md), which
+# names paths and versions and is not a result.
+results() { awk 'NR == 1 { print; next } /^\t"program":/ { on = 1 } on' "$1"; }
 # the statistics of a run's JSON: everything before the analyses' sections, without the seconds
 stats_digest() {
-    awk '/^\t"stacks":/ { exit } !/"seconds":/ && !/^}$/ { sub(/,$/, ""); print }' "$1" | sha256sum | cut -c1-16
+    results "$1" | awk '/^\t"stacks":/ { exit } !/"seconds":/ && !/^}$/ { sub(/,$/, ""); print }' | sha256sum | cut -c1-16
 }
 bad=0
 while read -r name category small rest; do
@@ -50,7 +54,7 @@ while read -r name category small rest; do
             echo "$cfg $name: run failed: $(cat "$tmp/err")"
             exit 1
         fi
-        j=$(grep -v '"seconds":' "$tmp/run.json" | sha256sum | cut -c1-16)
+        j=$(results "$tmp/run.json" | grep -v '"seconds":' | sha256sum | cut -c1-16)
         p=$(sha256sum <"$tmp/pipe.log" | cut -c1-16)
         echo "$cfg $name $j $p" >>"$out"
         [ -n "$check" ] || continue

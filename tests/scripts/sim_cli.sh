@@ -16,12 +16,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$cs" trace record -o "$tmp/sort.cst" "$w/sort" 3000 2>"$tmp/err" | cat >/dev/null
 grep -q "recorded [0-9]* instructions" "$tmp/err" || fail "record: $(cat "$tmp/err")"
 
-same_run() { # same_run A.json B.json: identical except host seconds, program title and speed
+same_run() { # same_run A.json B.json: identical except host seconds, program title, guest and provenance
     python3 - "$1" "$2" <<'EOF' || exit 1
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for j in (a, b):
-    for k in ("seconds", "program"):
+    for k in ("seconds", "program", "guest", "provenance"):  # the provenance names the input
         j.pop(k, None)
 if a != b:
     diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]

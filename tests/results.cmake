@@ -1,0 +1,34 @@
+# ---- results people and scripts can trust (issue 18) ---------------------------------
+#   results.usage.*        bad usage: one line, exit 2 (a mistyped configuration lists the
+#                          names, a mistyped key suggests the nearest, a key the model does not
+#                          read is named, an unknown option is named once)
+#   results.cli            exit status of a failing guest, --json - alone on stdout, outputs
+#                          checked before the run, output directories, HTML override marks,
+#                          in-order widths and config show (tests/scripts/results_cli.sh)
+#   results.json_schema    every JSON output valid against docs/result.schema.json, its
+#                          provenance checked against sha256sum and config show
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+
+foreach(case
+    "config_name|no configuration named 'bwd' \\(the configurations: rpstacks, bdw, knl, inorder1, inorder3|run;--config;bwd;prog"
+    "set_key|unknown key core.rob_sze \\(did you mean core.rob_size\\?\\)|run;--set;core.rob_sze=4;prog"
+    "unread_key|--set core.rob_size=4: the in-order model does not read core.rob_size|run;--config;inorder3;--set;core.rob_size=4;prog"
+    "unread_key_ooo|--set inorder.issue_buffer=4: the out-of-order model does not read inorder.issue_buffer|run;--set;inorder.issue_buffer=4;prog"
+    "unknown_option|^cyclescope run: unknown option --bogus|run;--bogus;prog"
+    "missing_value|^cyclescope sim: option --json needs a value|sim;--json"
+    "stacks_option|^cyclescope stacks: unknown option --nope|stacks;--nope;prog"
+    "report_dir|/nonexistent/r.html: cannot write|run;--report;/nonexistent/r.html;prog")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 regex)
+  list(SUBLIST parts 2 -1 args)
+  add_test(NAME results.usage.${name} COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} ${args})
+endforeach()
+
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  add_test(NAME results.cli COMMAND ${_scripts}/results_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  add_test(NAME results.json_schema
+           COMMAND ${_scripts}/json_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
+  set_tests_properties(results.json_schema PROPERTIES SKIP_RETURN_CODE 77)
+endif()

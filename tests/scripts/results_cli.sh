@@ -1,0 +1,92 @@
+#!/bin/bash
+# results_cli.sh CYCLESCOPE WORKLOAD_DIR
+# The timing verbs' outcomes people and scripts rely on (issue 18):
+#  - a guest that fails gives its exit status (run, stacks), and the results are still written;
+#  - --json -: stdout is the JSON alone, the guest's output and the tables go to stderr;
+#  - an output that cannot be written fails before the run (the guest prints nothing);
+#  - each run writes into its own output directory (cyclescope-out/…, latest), or --outdir;
+#  - the HTML marks overridden values; the in-order report shows the widths the model runs with;
+#  - config show inorder3 lists only what the in-order model reads.
+set -u -o pipefail
+cs=$(realpath "$1") w=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+# the guest's failure is the verb's exit status; the JSON and the report are still written
+"$cs" run --no-report --json f.json "$w/tree" -5 >out 2>err
+rc=$?
+[ $rc = 2 ] || fail "run: guest exited 2, run exited $rc"
+grep -q "bad size" err || fail "the guest's message is not shown: $(cat err)"
+grep -q "^cyclescope: the program exited with status 2" err || fail "no status line: $(cat err)"
+[ -s f.json ] || fail "no JSON written for a failed guest"
+"$cs" stacks --json s.json "$w/tree" -5 >/dev/null 2>&1
+[ $? = 2 ] || fail "stacks: guest exited 2, stacks did not"
+"$cs" run --no-report --max 5000 "$w/tree" 100 >/dev/null 2>&1 || fail "a good run does not exit 0"
+
+# --json -: stdout holds the JSON alone, even though the guest prints
+"$cs" run --no-report --json - "$w/sort" 300 >stdout 2>stderr || fail "run --json -"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' stdout || fail "stdout is not JSON alone: $(head -3 stdout)"
+grep -q "checksum" stderr || fail "the guest's output is not on stderr"
+grep -q "CPI stacks at dispatch" stderr || fail "the tables are not on stderr"
+
+# outputs checked before the run: nothing of the guest is printed, exit 2, one line
+for opt in "--report /nonexistent/r.html" "--json /nonexistent/r.json" "--pipeview /nonexistent/p.log" \
+    "--csv /nonexistent/r.csv" "--analysis stacks,pipeview:file=/nonexistent/p.log" "--outdir /nonexistent/out"; do
+    # shellcheck disable=SC2086
+    "$cs" run $opt "$w/sort" 300 >out 2>err
+    rc=$?
+    [ $rc = 2 ] || fail "$opt: exit $rc, want 2"
+    [ ! -s out ] || fail "$opt: the program ran before the output was checked: $(head -2 out)"
+    [ "$(wc -l <err)" = 1 ] && grep -q "^cyclescope: /nonexistent/.*: cannot" err || fail "$opt: $(cat err)"
+done
+"$cs" sim --report /nonexistent/r.html no-such.cst >/dev/null 2>err
+[ $? = 2 ] && grep -q "/nonexistent/r.html: cannot write" err || fail "sim checks its outputs first: $(cat err)"
+
+# every run in its own directory; latest points to the newest
+"$cs" run --max 5000 "$w/sort" 300 >out1 2>/dev/null || fail "run 1"
+"$cs" run --max 5000 --config knl "$w/sort" 300 >out2 2>/dev/null || fail "run 2"
+n=$(find cyclescope-out -mindepth 1 -maxdepth 1 -type d | wc -l)
+[ "$n" = 2 ] || fail "want two output directories, got $n: $(ls cyclescope-out)"
+for d in cyclescope-out/*/; do
+    for f in report.html results.json config.ini; do [ -s "$d/$f" ] || fail "$d$f missing"; done
+done
+[ "$(readlink cyclescope-out/latest)" = "$(basename "$(ls -d cyclescope-out/sort-knl-*)")" ] || fail "latest is not the knl run"
+grep -q "^HTML report: .*cyclescope-out/sort-rpstacks-.*/report.html" out1 || fail "the report's path is not printed"
+"$cs" run --outdir mine --max 5000 "$w/sort" 300 >/dev/null 2>&1 && [ -s mine/report.html ] && [ -s mine/results.json ] ||
+    fail "--outdir mine"
+"$cs" config show knl >knl.ini && cmp -s knl.ini "$(ls -d cyclescope-out/sort-knl-*)/config.ini" ||
+    fail "config.ini is not the resolved configuration"
+"$cs" run --no-report --max 5000 "$w/sort" 300 >/dev/null 2>&1
+[ "$(find cyclescope-out -mindepth 1 -maxdepth 1 -type d | wc -l)" = 2 ] || fail "--no-report made an output directory"
+
+# the HTML marks overridden values
+"$cs" run --report o.html --no-report --max 5000 "$w/sort" 300 >/dev/null 2>&1 # --no-report last: none
+[ ! -e o.html ] || fail "--no-report after --report still wrote it"
+"$cs" run --report o.html --config bdw --set core.rob_size=64 --set l1d.latency=5 --max 5000 "$w/sort" 300 >/dev/null 2>&1 ||
+    fail "run with overrides"
+grep -q '<tr class="ovr"[^>]*><th>ROB / IQ / load-store queue <mark>set</mark></th><td>64 /' o.html ||
+    fail "the ROB row is not marked overridden"
+grep -q '<tr class="ovr"[^>]*><th>L1D <mark>set</mark>' o.html || fail "the L1D row is not marked"
+grep -q '<mark>core.rob_size=64</mark>, <mark>l1d.latency=5</mark>' o.html || fail "the overrides are not listed"
+grep -q '<tr class="ovr"[^>]*><th>L1I' o.html && fail "L1I marked overridden"
+grep -q "SHA-256 <code>$(sha256sum "$w/sort" | cut -c1-64)</code>" o.html || fail "the HTML does not name the program's hash"
+
+# in-order: the widths the model runs with (fetch buffer 2, issue buffer 2, three pipes: 2/2/2/2, the stacks' W)
+"$cs" run --report i.html --config inorder3 --max 5000 --json i.json "$w/sort" 300 >/dev/null 2>&1 || fail "inorder3 run"
+grep -q '<th>width (fetch / dispatch / issue / commit)</th><td>2 / 2 / 2 / 2</td>' i.html || fail "inorder3 widths"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["stacks"]["width"] == 2' i.json || fail "stack width"
+"$cs" run --report i1.html --config inorder1 --max 5000 "$w/sort" 300 >/dev/null 2>&1 || fail "inorder1 run"
+grep -q '<td>1 / 1 / 1 / 1</td>' i1.html || fail "inorder1 widths"
+"$cs" config show inorder3 >show || fail "config show inorder3"
+grep -Eq "rob_size|issue_width|^\[fu\.|^\[latency\]|^\[itlb\]|mshrs" show && fail "config show inorder3 lists keys the model does not read"
+grep -q "^\[pipe.fp\]" show && grep -q "^fetch_buffer = 2" show || fail "config show inorder3 lacks its own keys"
+"$cs" config show --set core.issue_width=1 inorder3 >/dev/null 2>err
+[ $? = 2 ] && grep -q "the in-order model does not read core.issue_width" err || fail "config show --set of an unread key"
+"$cs" run --no-report --config rpstacks --set inorder.issue_buffer=4 "$w/sort" 300 >out 2>err
+[ $? = 2 ] && [ ! -s out ] && grep -q "the out-of-order model does not read inorder.issue_buffer" err || fail "ooo with an in-order key"
+# the model chosen by an override decides, whatever the order
+"$cs" config show --set inorder.issue_buffer=4 --set core.model=ooo inorder3 >/dev/null 2>err
+[ $? = 2 ] && grep -q "out-of-order model does not read inorder.issue_buffer" err || fail "core.model=ooo and an in-order key: $(cat err)"
+echo "ok"

@@ -345,6 +345,24 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
         if (!write_text_file(path, write_config, sum->cfg, &err)) rc = cli_fail("%s", err.msg);
     }
     cJSON_Delete(j);
+    if (t->csv_path || t->outdir_path[0]) {
+        const stacks_result *st = stacks;
+        const void *self = run && !st ? run_result_analysis(run, "stacks") : NULL;
+        if (self) st = stacks_observer_result(self);
+        char path[1200];
+        snprintf(path, sizeof path, "%s/results.csv", t->outdir_path);
+        const char *paths[] = {t->csv_path, t->outdir_path[0] ? path : NULL};
+        for (int i = 0; i < 2; i++) {
+            if (!paths[i]) continue;
+            FILE *out = !strcmp(paths[i], "-") ? fdopen(dup(t->json_fd), "w") : fopen(paths[i], "w");
+            if (!out) {
+                rc = cli_fail("%s: cannot write: %s", paths[i], strerror(errno));
+                continue;
+            }
+            report_csv(sum, st, out);
+            if (fclose(out) != 0) rc = cli_fail("%s: write failed", paths[i]);
+        }
+    }
     if (t->report_file[0]) {
         const char *path = t->report_file;
         char title[600];
@@ -364,7 +382,8 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
         }
         html_report_free(h);
     }
-    if (t->outdir_path[0]) printf("Results (report.html, results.json, config.ini): %s/\n", t->outdir_path);
+    if (t->outdir_path[0])
+        printf("Results (report.html, results.json, results.csv, config.ini): %s/\n", t->outdir_path);
     return rc;
 }
 

@@ -85,6 +85,10 @@ cJSON *report_run_json(const run_summary *r);
 void report_inorder_text(const run_summary *r, FILE *out);
 void report_inorder_json(const run_summary *r, cJSON *root);
 
+/* The summary and the stacks (s may be NULL) as CSV: one row per summary value,
+ * per stage x CPI-stack component, per FLOPS component (docs/json-schema.md). */
+void report_csv(const run_summary *r, const stacks_result *s, FILE *out);
+
 /* Write JSON to a file (pretty-printed); "-" is stdout. */
 bool report_write_json(const char *path, const cJSON *json, cs_error *err);
 /* The same to an open stream. */

@@ -50,7 +50,7 @@ done
 n=$(find cyclescope-out -mindepth 1 -maxdepth 1 -type d | wc -l)
 [ "$n" = 2 ] || fail "want two output directories, got $n: $(ls cyclescope-out)"
 for d in cyclescope-out/*/; do
-    for f in report.html results.json config.ini; do [ -s "$d/$f" ] || fail "$d$f missing"; done
+    for f in report.html results.json results.csv config.ini; do [ -s "$d/$f" ] || fail "$d$f missing"; done
 done
 [ "$(readlink cyclescope-out/latest)" = "$(basename "$(ls -d cyclescope-out/sort-knl-*)")" ] || fail "latest is not the knl run"
 grep -q "^HTML report: .*cyclescope-out/sort-rpstacks-.*/report.html" out1 || fail "the report's path is not printed"
@@ -89,4 +89,28 @@ grep -q "^\[pipe.fp\]" show && grep -q "^fetch_buffer = 2" show || fail "config 
 # the model chosen by an override decides, whatever the order
 "$cs" config show --set inorder.issue_buffer=4 --set core.model=ooo inorder3 >/dev/null 2>err
 [ $? = 2 ] && grep -q "out-of-order model does not read inorder.issue_buffer" err || fail "core.model=ooo and an in-order key: $(cat err)"
+# --csv: one row per summary value and per stage x component, the JSON's numbers
+"$cs" run --no-report --config bdw --max 20000 --csv r.csv --json r.json "$w/fma" 300 >/dev/null 2>&1 || fail "run --csv"
+python3 - r.csv r.json <<'PY' || fail "CSV and JSON differ"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+j = json.load(open(sys.argv[2]))
+summary = {r["component"]: float(r["value"]) for r in rows if r["section"] == "summary"}
+assert summary["cycles"] == j["cycles"] and summary["instructions"] == j["instructions"], summary
+assert abs(summary["branch_mpki"] - j["branches"]["mpki"]) < 1e-9
+n = 0
+for r in rows:
+    if r["section"] != "cpi_stack":
+        continue
+    e = j["stacks"]["cpi_stacks"][r["stage"]][r["component"]]
+    assert abs(float(r["cycles"]) - e["cycles"]) < 1e-6 and abs(float(r["cpi"]) - e["cpi"]) < 1e-9, r
+    assert abs(float(r["value"]) - j["stacks"]["ipc_stacks"][r["stage"]][r["component"]]) < 1e-9, r
+    n += 1
+assert n == 3 * len(j["stacks"]["cpi_stacks"]["commit"]), n
+f = [r for r in rows if r["section"] == "flops_stack"]
+assert len(f) == len(j["stacks"]["flops_stack"]["components"])
+PY
+"$cs" run --no-report --max 20000 --csv - "$w/sort" 300 >c.csv 2>/dev/null || fail "run --csv -"
+[ "$(head -1 c.csv)" = "section,stage,component,cycles,cpi,fraction,value,unit" ] && [ "$(wc -l <c.csv)" = 67 ] ||
+    fail "--csv -: stdout is not the CSV alone"
 echo "ok"

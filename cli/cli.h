@@ -91,7 +91,7 @@ typedef struct cli_timing_options {
     "                     chosen model reads (`cyclescope config show NAME` lists them)\n"          \
     "  --warmup N         the first N instructions only warm caches and predictors\n"               \
     "  --max N            time N instructions after the warm-up (default: all)\n"                   \
-    "  --outdir DIR       write report.html, results.json, .csv and config.ini into DIR\n"                \
+    "  --outdir DIR       write report.html, results.json, .csv and config.ini into DIR\n"          \
     "                     (run, sim default: a new " CLI_OUTDIR_ROOT "/PROG-CONFIG-TIME/ unless\n"  \
     "                     --report or --no-report is given; " CLI_OUTDIR_ROOT "/latest links it)\n" \
     "  --json FILE        also write the results as JSON (docs/json-schema.md); with -\n"           \

@@ -31,7 +31,7 @@ enum trace_format { FORMAT_AUTO, FORMAT_CST, FORMAT_CHAMPSIM };
 
 /* The trace as a uop_source, and a description for the report title. */
 static uop_source *open_trace(const char *path, enum trace_format format, const champsim_options *copt, char *what,
-                              size_t size) {
+                              size_t size, uint64_t warmup) {
     cs_error err;
     if (format == FORMAT_AUTO) format = cst_probe(path) ? FORMAT_CST : FORMAT_CHAMPSIM;
     if (format == FORMAT_CST) {
@@ -44,6 +44,7 @@ static uop_source *open_trace(const char *path, enum trace_format format, const 
         char command[400];
         cli_describe_command(command, sizeof command, info->argc, info->argv);
         snprintf(what, size, "%s (trace of %s)", path, info->argc ? command : "?");
+        progress_expect(info->insns > warmup ? info->insns - warmup : 1); /* the bar's total (--max: its own) */
         return cst_reader_source(r);
     }
     uop_source *src = champsim_open(path, copt, &err);
@@ -104,7 +105,7 @@ int cmd_sim(int argc, char **argv) {
         return cli_simpoint_run(&t, &sp, NULL, path, 1, argv + optind, path);
     }
     char what[512];
-    uop_source *src = open_trace(path, format, &copt, what, sizeof what);
+    uop_source *src = open_trace(path, format, &copt, what, sizeof what, t.warmup);
     if (!src) return EXIT_RUN_FAILED;
     int rc = cli_timing_run(&t, src, what);
     uop_source_destroy(src);

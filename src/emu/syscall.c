@@ -233,6 +233,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
     uint8_t *tmp = cs_malloc(n ? n : 1);
     int64_t ret = get(e, buf, tmp, n);
     if (ret == 0) {
+        if (g->host == STDOUT_FILENO || g->host == STDERR_FILENO) progress_interrupt(); /* not into the bar's line */
         ssize_t put_n = write(g->host, tmp, n);
         ret = put_n < 0 ? -errno : put_n;
     }

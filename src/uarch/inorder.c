@@ -839,6 +839,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     cs_progress bar;
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
+    bar.cycles = &m->now; /* the running IPC */
     bool ok = true;
     for (m->now = 0;; m->now++) {
         count_state(m);

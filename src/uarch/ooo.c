@@ -1088,6 +1088,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     cs_progress bar;
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
+    bar.cycles = &o->now; /* the running IPC */
     bool ok = true;
     for (o->now = 0;; o->now++) {
         o->changed = false;

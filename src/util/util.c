@@ -40,13 +40,36 @@ double cs_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The bar on the terminal now, and the expected length of the next run: the
+ * terminal is one per process, so these are too. */
+static cs_progress *progress_active;
+static uint64_t progress_expected;
+
+void progress_expect(uint64_t total) { progress_expected = total; }
+
 void progress_start(cs_progress *p, const char *label, uint64_t total) {
     memset(p, 0, sizeof *p);
     p->label = label;
-    p->total = total;
+    p->total = total ? total : progress_expected;
     p->enabled = isatty(STDERR_FILENO) && !getenv("CYCLESCOPE_NO_PROGRESS");
     p->start = p->last_draw = cs_now();
     p->next_check = 1 << 16;
+    if (p->enabled) progress_active = p;
+}
+
+void progress_interrupt(void) {
+    cs_progress *p = progress_active;
+    if (!p || !p->drawn) return;
+    fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+    p->drawn = false;
+}
+
+/* "1.2 M", "45 k": counts on the bar. */
+static void fmt_count(char *buf, size_t size, double x) {
+    if (x >= 1e9) snprintf(buf, size, "%.2f G", x / 1e9);
+    else if (x >= 1e6) snprintf(buf, size, "%.1f M", x / 1e6);
+    else snprintf(buf, size, "%.0f k", x / 1e3);
 }
 
 void progress_draw(cs_progress *p, uint64_t done) {
@@ -57,16 +80,26 @@ void progress_draw(cs_progress *p, uint64_t done) {
     if (now - p->last_draw < 0.1) return;
     p->last_draw = now;
     p->drawn = true;
+    char d[32], ipc[32] = "";
+    fmt_count(d, sizeof d, (double)done);
+    if (p->cycles && *p->cycles) snprintf(ipc, sizeof ipc, "  IPC %.2f", (double)done / (double)*p->cycles);
     if (p->total) {
         double frac = (double)done / (double)p->total;
         if (frac > 1) frac = 1;
         int filled = (int)(frac * 30);
-        char bar[31];
+        char bar[31], t[32], eta[32] = "";
         for (int i = 0; i < 30; i++) bar[i] = i < filled ? '#' : '.';
         bar[30] = 0;
-        fprintf(stderr, "\r%s [%s] %5.1f%% %.1f M/s ", p->label, bar, frac * 100, rate / 1e6);
+        fmt_count(t, sizeof t, (double)p->total);
+        if (rate > 0 && done < p->total) {
+            double left = (double)(p->total - done) / rate;
+            if (left < 3600) snprintf(eta, sizeof eta, "  ETA %d:%02d", (int)left / 60, (int)left % 60);
+            else snprintf(eta, sizeof eta, "  ETA %dh%02d", (int)(left / 3600), (int)left / 60 % 60);
+        }
+        fprintf(stderr, "\r\033[K%s [%s] %5.1f%% %s of %s instructions, %.1f M/s%s%s ", p->label, bar, frac * 100, d, t,
+                rate / 1e6, ipc, eta);
     } else {
-        fprintf(stderr, "\r%s %.1f M done, %.1f M/s ", p->label, done / 1e6, rate / 1e6);
+        fprintf(stderr, "\r\033[K%s %s instructions, %.1f M/s%s ", p->label, d, rate / 1e6, ipc);
     }
     fflush(stderr);
 }
@@ -75,6 +108,8 @@ void progress_finish(cs_progress *p) {
     if (p->drawn) fprintf(stderr, "\r\033[K");
     p->drawn = false;
     p->enabled = false;
+    if (progress_active == p) progress_active = NULL;
+    progress_expected = 0;
 }
 
 static _Noreturn void out_of_memory(size_t size) {

@@ -37,13 +37,21 @@ double cs_now(void);
  * ten times a second; costs one comparison per update otherwise. */
 typedef struct cs_progress {
     const char *label;
-    uint64_t total;      /* 0 = unknown */
-    uint64_t next_check; /* done-count at which to look at the clock again */
+    uint64_t total;         /* 0 = unknown */
+    uint64_t next_check;    /* done-count at which to look at the clock again */
+    const uint64_t *cycles; /* optional, set after progress_start: the running IPC is done / *cycles */
     double start, last_draw;
     bool enabled, drawn;
 } cs_progress;
 
+/* `total` 0: the total given to progress_expect, if any, else unknown. */
 void progress_start(cs_progress *p, const char *label, uint64_t total);
+/* The length of the next run when only the caller knows it (a trace's
+ * instruction count): the progress bar shows the share done and an ETA. */
+void progress_expect(uint64_t total);
+/* Erase the bar before something else is written to the terminal (the guest's
+ * output); it is drawn again at the next update. */
+void progress_interrupt(void);
 void progress_draw(cs_progress *p, uint64_t done);
 static inline void progress_update(cs_progress *p, uint64_t done) {
     if (p->enabled && done >= p->next_check) progress_draw(p, done);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,8 @@ static void fill_provenance(const cli_timing_options *t, report_provenance *p, c
     p->overrides = t->sets;
     p->warmup_instructions = t->warmup;
     p->max_instructions = t->max;
+    p->partial = cs_stop_requested();
+    p->stopped_by = p->partial ? "interrupted (SIGINT, Ctrl-C)" : NULL;
     guest_status(t->emu, p);
 }
 
@@ -392,6 +395,8 @@ int cli_timing_report(const cli_timing_options *t, const run_summary *sum, const
     report_provenance prov;
     char *argv_buf[257];
     fill_provenance(t, &prov, argv_buf);
+    if (prov.partial)
+        printf("PARTIAL RESULTS: the run was %s; every number below covers only what ran.\n", prov.stopped_by);
     report_run_text(sum, stdout);
     if (run) runner_text(run, stdout);
     if (stacks) report_stacks_text(stacks, stdout);
@@ -400,6 +405,18 @@ int cli_timing_report(const cli_timing_options *t, const run_summary *sum, const
     int rc = write_reports(t, sum, &prov, run, stacks, val);
     fflush(stdout);
     return rc;
+}
+
+/* Ctrl-C during a run: stop at the next safe point and report what ran; a
+ * second Ctrl-C ends the process at once. */
+static void on_sigint(int sig) {
+    static const char msg[] = "\ncyclescope: stopping: the results of what ran follow, marked partial (Ctrl-C again "
+                              "to quit at once)\n";
+    (void)sig;
+    cs_stop_request();
+    signal(SIGINT, SIG_DFL);
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) { /* nothing to do about it */
+    }
 }
 
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what) {
@@ -415,7 +432,11 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
     run_spec spec = {&cfg, {t->warmup, t->max, "simulating"}, &list, what};
     run_result run;
     int rc = 0;
-    if (!runner_run(&spec, src, &run, &err)) {
+    cs_stop_clear();
+    void (*old_handler)(int) = signal(SIGINT, on_sigint);
+    bool ran = runner_run(&spec, src, &run, &err);
+    signal(SIGINT, old_handler == SIG_ERR ? SIG_DFL : old_handler);
+    if (!ran) {
         rc = cli_fail("%s", err.msg);
     } else {
         if (!run.ok) {
@@ -423,6 +444,7 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         } else {
             run_summary sum = {what, &cfg, &run.stats, run.stats.warmup_uops};
             rc = cli_timing_report(t, &sum, &run, NULL, NULL);
+            if (rc == 0 && cs_stop_requested()) rc = 128 + SIGINT;
             if (rc == 0) rc = guest_exit(t->emu);
         }
         run_result_free(&run);

@@ -30,6 +30,7 @@ typedef struct uop_feeder {
     size_t pos, len;
     bool ended; /* source exhausted (or limit reached) */
     bool failed;
+    bool stopped; /* ended early by cs_stop_request */
     cs_error error;
     uint64_t limit; /* instructions to deliver; 0 = no limit */
     uint64_t delivered_instructions;
@@ -40,6 +41,11 @@ static inline const uop *feeder_peek(uop_feeder *f) {
     if (f->pos < f->len) return &f->buf[f->pos];
     if (f->ended) return NULL;
     long n = uop_source_read(f->src, f->buf, sizeof f->buf / sizeof f->buf[0], &f->error);
+    /* a stop request (Ctrl-C) ends the stream here, at an instruction's first µop */
+    if (n > 0 && cs_stop_requested() && !(f->buf[0].flags & UOP_CONTINUES)) {
+        f->stopped = true;
+        n = 0;
+    }
     if (n <= 0) {
         f->ended = true;
         f->failed = n < 0;

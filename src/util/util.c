@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,11 @@ double cs_now(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static volatile sig_atomic_t stop_flag;
+void cs_stop_request(void) { stop_flag = 1; }
+bool cs_stop_requested(void) { return stop_flag != 0; }
+void cs_stop_clear(void) { stop_flag = 0; }
 
 /* The bar on the terminal now, and the expected length of the next run: the
  * terminal is one per process, so these are too. */

@@ -61,6 +61,13 @@ void progress_finish(cs_progress *p);
 /* The SHA-256 of a file as 64 hex digits, and its size. */
 bool cs_sha256_file(const char *path, char hex[65], uint64_t *bytes, cs_error *err);
 
+/* A request to stop a run early (Ctrl-C): set from a signal handler, read by
+ * the timing models where stopping is safe (between batches of µops: the
+ * pipeline then drains, so every statistic is of whole instructions). */
+void cs_stop_request(void); /* async-signal-safe */
+bool cs_stop_requested(void);
+void cs_stop_clear(void);
+
 /* Read a whole file into a malloc'ed buffer. */
 bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err);
 

@@ -113,6 +113,22 @@ PY
 "$cs" run --no-report --max 20000 --csv - "$w/sort" 300 >c.csv 2>/dev/null || fail "run --csv -"
 [ "$(head -1 c.csv)" = "section,stage,component,cycles,cpi,fraction,value,unit" ] && [ "$(wc -l <c.csv)" = 67 ] ||
     fail "--csv -: stdout is not the CSV alone"
+# Ctrl-C: the run stops at the next safe point; the statistics, JSON and report of what ran
+# are written, marked partial; exit 130 (128 + SIGINT)
+timeout --preserve-status -s INT 1 "$cs" run --report p.html --json p.json "$w/sort" 100000 >p.out 2>p.err
+rc=$?
+[ $rc = 130 ] || fail "Ctrl-C: exit $rc, want 130: $(cat p.err)"
+grep -q "^PARTIAL RESULTS: the run was interrupted" p.out || fail "the terminal output is not marked partial"
+grep -q "<b>Partial results</b>" p.html || fail "the HTML report is not marked partial"
+python3 - p.json <<'PY' || fail "the partial JSON"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["complete"] is False and j["stopped_by"].startswith("interrupted"), j["complete"]
+assert 0 < j["instructions"] < 16_000_000 and j["guest"] == {"state": "stopped"}, j["instructions"]
+for stage, stack in j["stacks"]["cpi_stacks"].items():  # whole instructions: every stack still sums to the cycles
+    assert abs(sum(c["cycles"] for c in stack.values()) - j["cycles"]) < 1e-6 * j["cycles"], stage
+PY
+
 # the progress bar on a terminal (script(1) gives one): the running IPC, the total and an
 # ETA when known (a trace's length), and the guest's output never inside the bar's line
 if command -v script >/dev/null; then

@@ -218,5 +218,7 @@ int cmd_sweep(int argc, char **argv);
 void help_sweep(void);
 int cmd_merge(int argc, char **argv);
 void help_merge(void);
+int cmd_model(int argc, char **argv);
+void help_model(void);
 
 #endif

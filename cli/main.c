@@ -18,6 +18,7 @@ static const cli_verb verbs[] = {
     {"simpoint", "SimPoint phases: basic block vectors, clustering, simulation points", cmd_simpoint, help_simpoint},
     {"sweep", "time a grid of configurations: here (-j N), GNU parallel or Slurm", cmd_sweep, help_sweep},
     {"merge", "a sweep's results as CSV, JSON and an HTML report with curves and a heatmap", cmd_merge, help_merge},
+    {"model", "Noonburg's statistical models: analyse a trace once, model in-order machines", cmd_model, help_model},
 };
 enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
 

@@ -1,0 +1,316 @@
+/* cyclescope model: Noonburg's statistical models (docs/statmodel.md).
+ *   model analyze PROG [ARGS…] | TRACE -o FILE   analyse a trace once
+ *   model solve FILE [--config …] [--set …]      model a machine from it
+ * A thin layer over src/statmodel; --compare-sim times the same µops on the
+ * simulator through the runner. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "runner/runner.h"
+#include "statmodel/statmodel.h"
+#include "trace/trace.h"
+
+void help_model(void) {
+    printf(
+        "usage: cyclescope model analyze [options] -o FILE PROG [ARGS…] | TRACE\n"
+        "       cyclescope model solve [options] FILE\n"
+        "\n"
+        "Noonburg's statistical processor models (docs/statmodel.md). `analyze` reads\n"
+        "the µops of a program (run in the emulator) or a .cst trace once and saves\n"
+        "the profile: instruction numbers, the statistical flow graph, mispredictions\n"
+        "per predictor and stack-distance histograms. `solve` models an in-order\n"
+        "machine (inorder1: the one-pipe Markov chain; inorder3: the partitioned\n"
+        "three-pipe chains) from the profile alone and prints the IPC, the issue\n"
+        "distribution and each component's state space.\n"
+        "\n"
+        "analyze options:\n"
+        "  -o FILE            the profile to write\n"
+        "  --max N            analyse the first N µops (default: all)\n"
+        "  --window W         three-pipe flow-graph window of W instructions (2..8, default 2)\n" CLI_GUEST_OPTIONS_HELP
+        "solve options:\n"
+        "  --config NAME|FILE inorder1 or inorder3 (default) or an .ini file\n"
+        "  --set S.K=V        override one configuration value (repeatable)\n"
+        "  --max-states N     largest state space of one component (default 4000000)\n"
+        "  --compare-sim      also time the analysed µops on the simulator and print the error\n"
+        "  --json FILE        write the results as JSON (- for stdout)\n");
+}
+
+enum { OPT_M_MAX = 1300, OPT_M_WINDOW, OPT_M_CONFIG, OPT_M_SET, OPT_M_MAXSTATES, OPT_M_COMPARE, OPT_M_JSON };
+
+static int analyze(int argc, char **argv) {
+    static const struct option longopts[] = {{"max", required_argument, 0, OPT_M_MAX},
+                                             {"window", required_argument, 0, OPT_M_WINDOW},
+                                             CLI_GUEST_LONG_OPTIONS,
+                                             {0, 0, 0, 0}};
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    sm_analyze_options ao = {0};
+    const char *out = NULL;
+    bool bad = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': out = optarg; break;
+        case OPT_M_MAX:
+            if (!cs_parse_count(optarg, &ao.max) || ao.max == 0)
+                return cli_usage("model analyze", "--max %s: not a count", optarg);
+            break;
+        case OPT_M_WINDOW: {
+            uint64_t w;
+            if (!cs_parse_count(optarg, &w) || w < 2 || w > 8)
+                return cli_usage("model analyze", "--window %s: 2 to 8 instructions", optarg);
+            ao.window = (uint32_t)w;
+            break;
+        }
+        default:
+            if (!cli_guest_option(&g, opt, optarg, "model analyze", &bad))
+                return cli_usage("model analyze", "unknown option");
+            if (bad) return EXIT_USAGE;
+        }
+    }
+    if (!out) return cli_usage("model analyze", "no output file (-o FILE)");
+    if (optind >= argc) return cli_usage("model analyze", "no program or trace given");
+    char source[1024];
+    size_t used = 0;
+    uop_source *src = NULL;
+    emu_t *e = NULL;
+    bool trace = argc - optind == 1 && cst_probe(argv[optind]);
+    cs_error err = {{0}};
+    if (trace) {
+        char *abs = realpath(argv[optind], NULL);
+        snprintf(source, sizeof source, "%s", abs ? abs : argv[optind]);
+        free(abs);
+        cst_reader *r = cst_open(argv[optind], &err);
+        if (!r) return cli_fail("%s", err.msg);
+        src = cst_reader_source(r);
+    } else {
+        for (int i = optind; i < argc; i++) {
+            char *abs = i == optind ? realpath(argv[i], NULL) : NULL;
+            const char *a = abs ? abs : argv[i];
+            size_t n = strlen(a);
+            if (strchr(a, '\n') || used + n + 2 > sizeof source) {
+                free(abs);
+                return cli_usage("model analyze", "the program's arguments are too long or hold a newline");
+            }
+            if (used) source[used++] = '\n';
+            memcpy(source + used, a, n + 1);
+            used += n;
+            free(abs);
+        }
+        e = cli_guest_create(&g, argc - optind, argv + optind);
+        if (!e) return EXIT_RUN_FAILED;
+        src = emu_source_create(e);
+    }
+    ao.source = source;
+    ao.source_kind = trace ? SM_SOURCE_TRACE : SM_SOURCE_PROGRAM;
+    double t0 = cs_now();
+    fflush(stdout);
+    sm_profile *p = sm_analyze(src, &ao, &err);
+    int rc = 0;
+    if (!p) {
+        rc = cli_fail("model analyze: %s", err.msg);
+    } else if (e && emu_state(e) == EMU_FAILED) {
+        rc = cli_fail("%s", emu_error(e));
+    } else if (!sm_profile_save(p, out, &err)) {
+        rc = cli_fail("%s", err.msg);
+    } else {
+        fprintf(stderr,
+                "cyclescope: analysed %llu instructions in %.2f s: one-pipe graph %u instruction numbers, %u "
+                "sequences; three-pipe graph %u, %u; profile %s\n",
+                (unsigned long long)p->instructions, cs_now() - t0, p->one.ninstr, p->one.nnode, p->three.ninstr,
+                p->three.nnode, out);
+    }
+    sm_profile_free(p);
+    uop_source_destroy(src);
+    if (e) emu_destroy(e);
+    return rc;
+}
+
+/* Time the profile's own µops on the simulator (through the runner). */
+static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *st, cs_error *err) {
+    char copy[1024];
+    memcpy(copy, p->source, sizeof copy);
+    char *args[128];
+    int n = 0;
+    for (char *tok = strtok(copy, "\n"); tok && n < 127; tok = strtok(NULL, "\n")) args[n++] = tok;
+    args[n] = NULL;
+    if (n == 0) {
+        cs_error_set(err, "the profile does not say what was analysed");
+        return false;
+    }
+    uop_source *src = NULL;
+    emu_t *e = NULL;
+    if (p->source_kind == SM_SOURCE_TRACE) {
+        cst_reader *r = cst_open(args[0], err);
+        if (!r) return false;
+        src = cst_reader_source(r);
+    } else {
+        cli_guest_options g;
+        cli_guest_defaults(&g);
+        e = cli_guest_create(&g, n, args);
+        if (!e) {
+            cs_error_set(err, "cannot start %s again", args[0]);
+            return false;
+        }
+        src = emu_source_create(e);
+    }
+    analysis_list none = {0};
+    run_spec spec = {cfg, {0, p->instructions, NULL}, &none, args[0]};
+    run_result res;
+    fflush(stdout);
+    bool ok = runner_run(&spec, src, &res, err);
+    if (ok) {
+        ok = res.ok;
+        if (!ok) *err = res.err;
+        *st = res.stats;
+        run_result_free(&res);
+    }
+    uop_source_destroy(src);
+    if (e) emu_destroy(e);
+    return ok;
+}
+
+static cJSON *dist_json(const double *d, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(d[i]));
+    return a;
+}
+
+static int solve(int argc, char **argv) {
+    static const struct option longopts[] = {{"config", required_argument, 0, OPT_M_CONFIG},
+                                             {"set", required_argument, 0, OPT_M_SET},
+                                             {"max-states", required_argument, 0, OPT_M_MAXSTATES},
+                                             {"compare-sim", no_argument, 0, OPT_M_COMPARE},
+                                             {"json", required_argument, 0, OPT_M_JSON},
+                                             {0, 0, 0, 0}};
+    cli_timing_options t = {0};
+    t.config = "inorder3";
+    uint64_t max_states = 0;
+    bool compare = false;
+    const char *json = NULL;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        switch (opt) {
+        case OPT_M_CONFIG: t.config = optarg; break;
+        case OPT_M_SET:
+            if (t.set_count == (int)(sizeof t.sets / sizeof t.sets[0]))
+                return cli_usage("model solve", "too many --set");
+            t.sets[t.set_count++] = optarg;
+            break;
+        case OPT_M_MAXSTATES:
+            if (!cs_parse_count(optarg, &max_states) || max_states == 0)
+                return cli_usage("model solve", "--max-states %s: not a count", optarg);
+            break;
+        case OPT_M_COMPARE: compare = true; break;
+        case OPT_M_JSON: json = optarg; break;
+        default: return cli_usage("model solve", "unknown option");
+        }
+    }
+    if (optind >= argc) return cli_usage("model solve", "no profile given");
+    if (argc - optind > 1) return cli_usage("model solve", "give exactly one profile");
+    uarch_config cfg;
+    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    cs_error err = {{0}};
+    sm_profile *p = sm_profile_load(argv[optind], &err);
+    if (!p) return cli_fail("%s", err.msg);
+    sm_machine m;
+    if (!sm_machine_from_config(&cfg, p, &m, &err)) {
+        sm_profile_free(p);
+        return cli_fail("model solve: %s: %s", cfg.name, err.msg);
+    }
+    m.max_states = max_states;
+    sm_result r;
+    if (!sm_solve(p, &m, &r, &err)) {
+        sm_profile_free(p);
+        return cli_fail("model solve: %s", err.msg);
+    }
+    const sm_graph *g = m.three ? &p->three : &p->one;
+    FILE *out = json && !strcmp(json, "-") ? stderr : stdout;
+    fprintf(out, "model: %s (%s machine), %llu instructions analysed, %u sequences\n", cfg.name,
+            m.three ? "three-pipe, partitioned chains" : "one-pipe, monolithic chain",
+            (unsigned long long)p->instructions, g->nnode);
+    fprintf(out, "modelled IPC %.4f; cycles issuing 0/1/2: %.3f %.3f %.3f\n", r.ipc, r.issue_dist[0], r.issue_dist[1],
+            r.issue_dist[2]);
+    fprintf(out, "%-10s %14s %14s %12s %7s\n", "component", "states", "after pruning", "transitions", "sweeps");
+    for (uint32_t k = 0; k < r.ncomp; k++)
+        fprintf(out, "%-10s %14llu %14llu %12llu %7u\n", r.comp[k].name, (unsigned long long)r.comp[k].states_before,
+                (unsigned long long)r.comp[k].states, (unsigned long long)r.comp[k].transitions, r.comp[k].iterations);
+    fprintf(out, "relaxation rounds %u, model time %.3f s\n", r.relax_iterations, r.seconds);
+    core_stats st = {0};
+    double sim_seconds = 0, sim_ipc = 0;
+    int rc = 0;
+    if (compare) {
+        double t0 = cs_now();
+        if (!simulate(p, &cfg, &st, &err)) {
+            rc = cli_fail("model solve: --compare-sim: %s", err.msg);
+        } else {
+            sim_seconds = cs_now() - t0;
+            sim_ipc = st.cycles ? (double)st.instructions / (double)st.cycles : 0;
+            fprintf(out, "simulated IPC %.4f (%llu instructions, %.3f s); model error %+.2f%%\n", sim_ipc,
+                    (unsigned long long)st.instructions, sim_seconds, 100 * (r.ipc - sim_ipc) / sim_ipc);
+        }
+    }
+    if (json && rc == 0) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "config", cfg.name);
+        cJSON_AddStringToObject(root, "machine", m.three ? "three-pipe" : "one-pipe");
+        cJSON_AddNumberToObject(root, "instructions_analysed", (double)p->instructions);
+        cJSON_AddNumberToObject(root, "sequences", g->nnode);
+        cJSON_AddNumberToObject(root, "ipc", r.ipc);
+        cJSON_AddItemToObject(root, "issue_distribution", dist_json(r.issue_dist, m.three ? 3 : 2));
+        cJSON_AddItemToObject(root, "fetch_buffer_occupancy", dist_json(r.fetch_occ, m.three ? 3 : 2));
+        cJSON_AddItemToObject(root, "issue_buffer_occupancy", dist_json(r.issue_occ, m.three ? 3 : 2));
+        cJSON *comps = cJSON_AddArrayToObject(root, "components");
+        for (uint32_t k = 0; k < r.ncomp; k++) {
+            cJSON *c = cJSON_CreateObject();
+            cJSON_AddStringToObject(c, "name", r.comp[k].name);
+            cJSON_AddNumberToObject(c, "states_before_pruning", (double)r.comp[k].states_before);
+            cJSON_AddNumberToObject(c, "states", (double)r.comp[k].states);
+            cJSON_AddNumberToObject(c, "transitions", (double)r.comp[k].transitions);
+            cJSON_AddNumberToObject(c, "gauss_seidel_sweeps", r.comp[k].iterations);
+            cJSON_AddItemToArray(comps, c);
+        }
+        cJSON_AddNumberToObject(root, "relaxation_rounds", r.relax_iterations);
+        cJSON_AddNumberToObject(root, "model_seconds", r.seconds);
+        if (compare) {
+            cJSON_AddNumberToObject(root, "simulated_ipc", sim_ipc);
+            cJSON_AddNumberToObject(root, "simulation_seconds", sim_seconds);
+            cJSON_AddNumberToObject(root, "error", (r.ipc - sim_ipc) / sim_ipc);
+            cJSON_AddItemToObject(root, "simulated_issue_distribution",
+                                  dist_json((double[]){st.cycles ? (double)st.issue_hist[0] / (double)st.cycles : 0,
+                                                       st.cycles ? (double)st.issue_hist[1] / (double)st.cycles : 0,
+                                                       st.cycles ? (double)st.issue_hist[2] / (double)st.cycles : 0},
+                                            m.three ? 3 : 2));
+        }
+        char *text = cJSON_Print(root);
+        cJSON_Delete(root);
+        if (!strcmp(json, "-")) {
+            printf("%s\n", text);
+        } else {
+            FILE *f = fopen(json, "w");
+            if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0) rc = cli_fail("%s: cannot write", json);
+        }
+        free(text);
+    }
+    sm_profile_free(p);
+    return rc;
+}
+
+int cmd_model(int argc, char **argv) {
+    if (argc < 2) return cli_usage("model", "give analyze or solve");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        help_model();
+        return 0;
+    }
+    if (!strcmp(argv[1], "analyze")) return analyze(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "solve")) return solve(argc - 1, argv + 1);
+    return cli_usage("model", "%s: not analyze or solve", argv[1]);
+}

@@ -1,0 +1,244 @@
+/* A sparse Markov chain over opaque state keys, and its stationary
+ * distribution by Gauss-Seidel (thesis §3.1; Stewart, "Introduction to the
+ * Numerical Solution of Markov Chains").
+ *
+ * Convergence test: a sweep updates every d_j = sum_{i!=j} d_i P_ij / (1 - P_jj)
+ * in place, then normalises. It stops when the largest absolute change of any
+ * d_j in the sweep is below 1e-13 and the residual |d P - d|_1 is below 1e-10;
+ * a chain that has not converged after 20000 sweeps is an error, never a
+ * number. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "statmodel.h"
+
+typedef struct sm_edge {
+    uint32_t to;
+    uint8_t label;
+    double p;
+} sm_edge;
+
+typedef struct sm_out {
+    sm_edge *e;
+    uint32_t n, cap;
+} sm_out;
+
+struct sm_chain {
+    size_t key_size;
+    uint8_t *keys; /* count * key_size */
+    uint32_t count, cap;
+    uint32_t *hash; /* index + 1; 0 empty */
+    uint32_t hash_cap;
+    sm_out *out;
+    double *dist;
+    /* scratch for sm_chain_out */
+    uint32_t *tmp_to;
+    double *tmp_p;
+    uint8_t *tmp_label;
+    uint32_t tmp_cap;
+};
+
+static uint64_t key_hash(const uint8_t *k, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ k[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+sm_chain *sm_chain_create(size_t key_size) {
+    sm_chain *c = cs_calloc(1, sizeof *c);
+    c->key_size = key_size;
+    c->hash_cap = 1024;
+    c->hash = cs_calloc(c->hash_cap, sizeof *c->hash);
+    return c;
+}
+
+void sm_chain_free(sm_chain *c) {
+    if (!c) return;
+    for (uint32_t i = 0; i < c->count; i++) free(c->out[i].e);
+    free(c->out);
+    free(c->keys);
+    free(c->hash);
+    free(c->dist);
+    free(c->tmp_to);
+    free(c->tmp_p);
+    free(c->tmp_label);
+    free(c);
+}
+
+static void rehash(sm_chain *c) {
+    free(c->hash);
+    c->hash_cap *= 2;
+    c->hash = cs_calloc(c->hash_cap, sizeof *c->hash);
+    for (uint32_t i = 0; i < c->count; i++) {
+        uint64_t h = key_hash(c->keys + (size_t)i * c->key_size, c->key_size) & (c->hash_cap - 1);
+        while (c->hash[h]) h = (h + 1) & (c->hash_cap - 1);
+        c->hash[h] = i + 1;
+    }
+}
+
+long sm_chain_find(const sm_chain *c, const void *key) {
+    uint64_t h = key_hash(key, c->key_size) & (c->hash_cap - 1);
+    while (c->hash[h]) {
+        uint32_t i = c->hash[h] - 1;
+        if (!memcmp(c->keys + (size_t)i * c->key_size, key, c->key_size)) return i;
+        h = (h + 1) & (c->hash_cap - 1);
+    }
+    return -1;
+}
+
+uint32_t sm_chain_state(sm_chain *c, const void *key) {
+    long f = sm_chain_find(c, key);
+    if (f >= 0) return (uint32_t)f;
+    if (c->count == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 256;
+        c->keys = cs_realloc(c->keys, cs_array_size(c->cap, c->key_size));
+        c->out = cs_realloc(c->out, cs_array_size(c->cap, sizeof *c->out));
+    }
+    uint32_t i = c->count++;
+    memcpy(c->keys + (size_t)i * c->key_size, key, c->key_size);
+    c->out[i] = (sm_out){0};
+    if ((uint64_t)c->count * 2 > c->hash_cap) {
+        rehash(c);
+    } else {
+        uint64_t h = key_hash(key, c->key_size) & (c->hash_cap - 1);
+        while (c->hash[h]) h = (h + 1) & (c->hash_cap - 1);
+        c->hash[h] = i + 1;
+    }
+    return i;
+}
+
+const void *sm_chain_key(const sm_chain *c, uint32_t i) { return c->keys + (size_t)i * c->key_size; }
+uint32_t sm_chain_count(const sm_chain *c) { return c->count; }
+
+void sm_chain_add(sm_chain *c, uint32_t i, uint32_t j, double p, uint8_t label) {
+    sm_out *o = &c->out[i];
+    for (uint32_t k = 0; k < o->n; k++)
+        if (o->e[k].to == j && o->e[k].label == label) {
+            o->e[k].p += p;
+            return;
+        }
+    if (o->n == o->cap) {
+        o->cap = o->cap ? o->cap * 2 : 4;
+        o->e = cs_realloc(o->e, cs_array_size(o->cap, sizeof *o->e));
+    }
+    o->e[o->n++] = (sm_edge){j, label, p};
+}
+
+uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const double **p, const uint8_t **label) {
+    sm_chain *m = (sm_chain *)c; /* scratch only */
+    const sm_out *o = &c->out[i];
+    if (o->n > m->tmp_cap) {
+        m->tmp_cap = o->n * 2;
+        m->tmp_to = cs_realloc(m->tmp_to, cs_array_size(m->tmp_cap, sizeof *m->tmp_to));
+        m->tmp_p = cs_realloc(m->tmp_p, cs_array_size(m->tmp_cap, sizeof *m->tmp_p));
+        m->tmp_label = cs_realloc(m->tmp_label, m->tmp_cap);
+    }
+    for (uint32_t k = 0; k < o->n; k++) {
+        m->tmp_to[k] = o->e[k].to;
+        m->tmp_p[k] = o->e[k].p;
+        m->tmp_label[k] = o->e[k].label;
+    }
+    *to = m->tmp_to;
+    *p = m->tmp_p;
+    if (label) *label = m->tmp_label;
+    return o->n;
+}
+
+const double *sm_chain_dist(const sm_chain *c) { return c->dist; }
+
+bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err) {
+    uint32_t n = c->count;
+    if (n == 0) {
+        cs_error_set(err, "empty chain");
+        return false;
+    }
+    /* Incoming transitions (CSC), self-loops apart. */
+    uint32_t *start = cs_calloc((size_t)n + 1, sizeof *start);
+    double *self = cs_calloc(n, sizeof *self);
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double sum = 0;
+        for (uint32_t k = 0; k < c->out[i].n; k++) {
+            const sm_edge *e = &c->out[i].e[k];
+            sum += e->p;
+            if (e->to == i) self[i] += e->p;
+            else start[e->to + 1]++, total++;
+        }
+        if (fabs(sum - 1) > 1e-6) {
+            cs_error_set(err, "state %u: transition probabilities sum to %.9g, not 1", i, sum);
+            free(start);
+            free(self);
+            return false;
+        }
+    }
+    for (uint32_t j = 0; j < n; j++) start[j + 1] += start[j];
+    uint32_t *from = cs_malloc(cs_array_size(total ? total : 1, sizeof *from));
+    double *pin = cs_malloc(cs_array_size(total ? total : 1, sizeof *pin));
+    uint32_t *fill = cs_malloc(cs_array_size(n, sizeof *fill));
+    memcpy(fill, start, n * sizeof *fill);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < c->out[i].n; k++) {
+            const sm_edge *e = &c->out[i].e[k];
+            if (e->to == i) continue;
+            from[fill[e->to]] = i;
+            pin[fill[e->to]++] = e->p;
+        }
+    free(fill);
+    free(c->dist);
+    double *d = c->dist = cs_malloc(cs_array_size(n, sizeof *d));
+    for (uint32_t i = 0; i < n; i++) d[i] = 1.0 / n;
+    bool ok = false;
+    uint32_t it;
+    double *prod = cs_malloc(cs_array_size(n, sizeof *prod));
+    for (it = 1; it <= 20000; it++) {
+        double change = 0, sum = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            double acc = 0;
+            for (uint32_t k = start[j]; k < start[j + 1]; k++) acc += d[from[k]] * pin[k];
+            double nv = self[j] < 1 ? acc / (1 - self[j]) : d[j];
+            double ch = fabs(nv - d[j]);
+            if (ch > change) change = ch;
+            d[j] = nv;
+            sum += nv;
+        }
+        if (!(sum > 0)) break;
+        for (uint32_t j = 0; j < n; j++) d[j] /= sum;
+        if (change / sum < 1e-13 || it % 64 == 0) {
+            double res = 0;
+            for (uint32_t j = 0; j < n; j++) {
+                double acc = d[j] * self[j];
+                for (uint32_t k = start[j]; k < start[j + 1]; k++) acc += d[from[k]] * pin[k];
+                prod[j] = acc;
+                res += fabs(acc - d[j]);
+            }
+            if (change / sum < 1e-13 && res < 1e-10) {
+                ok = true;
+                break;
+            }
+        }
+    }
+    free(prod);
+    free(start);
+    free(self);
+    free(from);
+    free(pin);
+    if (iterations) *iterations = it;
+    if (!ok) cs_error_set(err, "Gauss-Seidel did not converge in 20000 sweeps (%u states)", n);
+    return ok;
+}
+
+void sm_chain_normalize(sm_chain *c) {
+    for (uint32_t i = 0; i < c->count; i++) {
+        double s = 0;
+        for (uint32_t k = 0; k < c->out[i].n; k++) s += c->out[i].e[k].p;
+        if (s > 0)
+            for (uint32_t k = 0; k < c->out[i].n; k++) c->out[i].e[k].p /= s;
+    }
+}
+
+uint64_t sm_chain_transitions(const sm_chain *c) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < c->count; i++) n += c->out[i].n;
+    return n;
+}

@@ -1,0 +1,196 @@
+/* statmodel — Noonburg's statistical processor models
+ * (../shared/papers/statistical-modeling-thesis.md, docs/statmodel.md).
+ *
+ * A trace is analysed once into a profile (sm_profile): instruction numbers
+ * (type and dependent instruction distances, §3.2), the statistical flow graph
+ * of overlapping instruction windows with successor counts (Ch. 5), per
+ * instruction number the mispredictions of each predictor (Ch. 6) and the
+ * I-/D-cache stack-distance histograms (Ch. 7). Machines are then modelled
+ * from the profile alone as Markov chains: the one-pipe machine of §3.4 as one
+ * monolithic chain, the three-pipe machine of §3.5 as the partitioned chains of
+ * Ch. 4/5 and Appendix B, solved by iterative relaxation. Each chain is built
+ * by exploring the states reachable from an empty machine, pruning
+ * transitions below SM_PRUNE (Table 9.1), and solved by Gauss-Seidel.
+ */
+#ifndef CYCLESCOPE_STATMODEL_H
+#define CYCLESCOPE_STATMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace/trace.h"
+#include "uarch/config.h"
+#include "util/util.h"
+
+/* Instruction types (§3.2); branches execute in the integer pipe. */
+enum { SM_INT = 0, SM_FP = 1, SM_MEM = 2, SM_BR = 3, SM_TYPES = 4 };
+/* The three pipes' dependence classes: int (with branches), fp, mem. */
+enum { SM_PIPES = 3 };
+/* s_max = 5 (§3.5: the FP pipe's depth). Integer distances are kept up to 1
+ * (§5.2: enough for a one-stage integer pipe). */
+enum { SM_SMAX = 5, SM_SMAX_INT = 1 };
+/* Stack-distance bins (§7.3): < 2^6, [2^6, 2^7) … [2^13, 2^14), >= 2^14. */
+enum { SM_SD_FIRST_LOG2 = 6, SM_SD_BINS = 10 };
+/* Predictors analysed (Ch. 6): the static "loop" predictor and bimodal tables
+ * of 2^6 … 2^12 counters. "none" and "perfect" need no statistics. */
+enum { SM_BIMODAL_MIN_BITS = 6, SM_BIMODAL_MAX_BITS = 12, SM_PRED_STATIC = 0, SM_PREDS = 8 };
+enum { SM_PRED_NONE_MODEL = -2, SM_PRED_PERFECT_MODEL = -1 };
+#define SM_DEFAULT_MAX_STATES 4000000ull
+/* Pruning threshold for transition probabilities (Table 9.1: 10^-10). */
+#define SM_PRUNE              1e-10
+
+/* One instruction number: every dynamic instruction with these parameters. */
+typedef struct sm_instr {
+    uint8_t y;                  /* SM_INT … SM_BR; in the one-pipe graph 0 non-branch, 1 branch */
+    uint8_t s[SM_PIPES];        /* distances per dependence class; one-pipe graph: s[0] only */
+    uint64_t count;             /* dynamic instances */
+    uint64_t mispred[SM_PREDS]; /* mispredicted instances per analysed predictor */
+    uint64_t ilookups;          /* I-cache lookups (the first instruction of a line run) */
+    uint64_t ihist[SM_SD_BINS];
+    uint64_t dhist[SM_SD_BINS]; /* loads/stores */
+} sm_instr;
+
+/* A statistical flow graph: nodes are windows of `window` consecutive
+ * instruction numbers; node position `offset` is the node's "first"
+ * instruction (Ch. 5: window 2, offset 0; the Ch. 4 type windows of the worked
+ * example: window 6, offset 2). A successor is the window one instruction on. */
+typedef struct sm_graph {
+    uint32_t window, offset;
+    uint32_t ninstr;
+    sm_instr *instr;
+    uint32_t nnode;
+    uint32_t *node_instr; /* nnode * window */
+    uint32_t first;       /* the node the trace starts in */
+    uint32_t *edge_start; /* nnode + 1 */
+    uint32_t *edge_to;
+    uint64_t *edge_count;
+} sm_graph;
+
+/* The analysis of one trace. */
+enum { SM_SOURCE_PROGRAM = 0, SM_SOURCE_TRACE = 1 };
+typedef struct sm_profile {
+    /* What was analysed, so that --compare-sim can time the same µops: a
+     * program and its arguments (separated by newlines) or a trace path. */
+    uint32_t source_kind;
+    char source[1024];
+    uint64_t instructions;
+    uint32_t btb_entries, ras_entries; /* of the predictors analysed */
+    uint32_t line;                     /* cache block bytes (16, §7.1) */
+    sm_graph one;                      /* one-pipe instruction numbers (§3.4) */
+    sm_graph three;                    /* three-pipe instruction numbers (§3.5, Ch. 5) */
+    /* Parallelism of the trace itself (Ch. 2 style): how many instructions of
+     * each type, and the distribution of the one-pipe distance. */
+    uint64_t type_count[SM_TYPES];
+    uint64_t dist_hist[SM_SMAX + 1];
+    uint64_t branches, mispred[SM_PREDS];
+    uint64_t ilookups, dacc, ihist[SM_SD_BINS], dhist[SM_SD_BINS];
+} sm_profile;
+
+typedef struct sm_analyze_options {
+    uint64_t max;    /* µops to analyse; 0: all */
+    uint32_t window; /* three-pipe graph window (default 2, Ch. 5) */
+    uint32_t source_kind;
+    const char *source; /* see sm_profile.source */
+} sm_analyze_options;
+
+/* The thesis type of an op class (configs/inorder3.ini's pipes). */
+int sm_type_of_class(unsigned cls);
+/* Analyse the µops of src. NULL with *err on a source error. */
+sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error *err);
+void sm_profile_free(sm_profile *p);
+
+/* Build a graph from a stream of instruction numbers (tests, the worked
+ * examples): ids[0..n-1] index instr[] (copied); the stream wraps around (the
+ * thesis' "fragment repeated"). */
+bool sm_graph_from_stream(sm_graph *g, const sm_instr *instr, uint32_t ninstr, const uint32_t *ids, size_t n,
+                          uint32_t window, uint32_t offset, cs_error *err);
+void sm_graph_free(sm_graph *g);
+
+/* The profile file (docs/statmodel.md): versioned, CRC-32 checked. */
+enum { SM_FILE_VERSION = 1 };
+bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err);
+sm_profile *sm_profile_load(const char *path, cs_error *err);
+sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err);
+
+/* ---- models ---- */
+
+typedef struct sm_component {
+    char name[16];
+    uint64_t states_before; /* states reached before pruning (every transition followed) */
+    uint64_t states;        /* after pruning at SM_PRUNE */
+    uint64_t transitions;
+    uint32_t iterations; /* Gauss-Seidel sweeps (last relaxation round) */
+} sm_component;
+
+enum { SM_MAX_COMPONENTS = 5, SM_ISSUE_MAX = 4 };
+
+typedef struct sm_result {
+    double ipc;
+    double issue_dist[SM_ISSUE_MAX + 1]; /* fraction of cycles issuing k */
+    double fetch_occ[3], issue_occ[3];   /* buffer occupancy distributions */
+    double pipe_occ[SM_PIPES][8];        /* three-pipe: instructions in each pipe */
+    uint32_t ncomp;
+    sm_component comp[SM_MAX_COMPONENTS];
+    uint32_t relax_iterations;
+    double seconds;
+} sm_result;
+
+typedef struct sm_machine {
+    bool three;               /* the three-pipe machine (else the one-pipe) */
+    uint32_t depth[SM_PIPES]; /* one-pipe: depth[0] */
+    int pred;                 /* SM_PRED_NONE_MODEL, SM_PRED_PERFECT_MODEL, or an analysed predictor index */
+    int icache_blocks;        /* -1 perfect; else a power of two, 64 … 16384 */
+    int dcache_blocks;
+    uint32_t miss_latency;
+    uint64_t max_states; /* per component; 0: 4 M */
+} sm_machine;
+
+/* Translate a uarch configuration into the machine the models express, or say
+ * what is not modelled. */
+bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_machine *m, cs_error *err);
+
+/* The models. One-pipe: the monolithic chain (§3.4). Three-pipe: the
+ * partitioned chains (Ch. 4/5, Appendix B). */
+bool sm_solve(const sm_profile *p, const sm_machine *m, sm_result *r, cs_error *err);
+bool sm_solve_onepipe(const sm_graph *g, const sm_machine *m, sm_result *r, cs_error *err);
+bool sm_solve_threepipe(const sm_graph *g, const sm_machine *m, sm_result *r, cs_error *err);
+
+/* ---- the generic chain (exposed for the worked examples) ---- */
+
+typedef struct sm_chain sm_chain;
+/* States are opaque byte keys of `key_size` bytes. */
+sm_chain *sm_chain_create(size_t key_size);
+void sm_chain_free(sm_chain *c);
+/* Index of a state, adding it if new. */
+uint32_t sm_chain_state(sm_chain *c, const void *key);
+/* Look a state up; -1 if absent. */
+long sm_chain_find(const sm_chain *c, const void *key);
+const void *sm_chain_key(const sm_chain *c, uint32_t i);
+uint32_t sm_chain_count(const sm_chain *c);
+/* Add probability p to the transition i -> j (with an "issue" label that the
+ * rates are summed by, and a second label for per-transition data). */
+void sm_chain_add(sm_chain *c, uint32_t i, uint32_t j, double p, uint8_t label);
+/* Transitions out of i. */
+uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const double **p, const uint8_t **label);
+/* Stationary distribution by Gauss-Seidel (docs/statmodel.md: converged when
+ * the largest change of a probability in a sweep is below 1e-13 and the
+ * residual |dP - d|_1 below 1e-10). False with *err when it does not converge. */
+bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err);
+const double *sm_chain_dist(const sm_chain *c);
+/* Rescale each state's transitions to sum to 1 (after pruning). */
+void sm_chain_normalize(sm_chain *c);
+uint64_t sm_chain_transitions(const sm_chain *c);
+
+/* The models keeping their chains, and state names in the thesis' notation
+ * (the worked examples). One-pipe: "x_F, x_I, x_P, y0/s0, y1/s1" (Figure 3.6).
+ * Three-pipe issue buffer: "y^I, y_p^I, x_I" (Table 4.2; needs window 6,
+ * offset 2). */
+bool sm_solve_onepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *r, sm_chain **keep, cs_error *err);
+void sm_onepipe_describe(const sm_graph *g, const sm_chain *c, uint32_t i, char *buf, size_t n);
+bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *r, sm_chain **issue_keep,
+                             cs_error *err);
+void sm_issue_describe(const sm_graph *g, const sm_chain *c, uint32_t i, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,595 @@
+/* The three-pipe machine as partitioned Markov chains (thesis Ch. 4 and 5,
+ * Appendix B): one chain for the fetch buffer, one for the issue buffer and
+ * one per pipe. They share the flow-graph node of the next instruction to
+ * leave fetch (seq_F) or to issue (seq_I), and exchange push and pull
+ * distributions conditional on it:
+ *   fetch  -> issue: push out of fetch        P[k | seq_F, b_I]
+ *   issue  -> fetch: pull into issue          P[k | seq_F, b_I]
+ *   issue  -> pipes: push out of issue        P[type bits | seq_I]
+ *   pipe t -> all:   pull by pipe t           P[type bits | seq_I]
+ * Each round builds every chain from the others' last distributions, solves
+ * it (Gauss-Seidel) and recomputes its own; rounds repeat until the IPC and
+ * every distribution change by less than 1e-9 (iterative relaxation, §4.2.2).
+ *
+ * Conventions that differ in notation only from Appendix B: pipe bit k is
+ * stage k (0 = first); "k" counts the instructions whose result is not yet
+ * forwardable (not in the last stage, or held by a D-cache miss). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+typedef struct fetch_key {
+    uint32_t node;
+    uint8_t bf, bi, xf, stall;
+} fetch_key;
+
+typedef struct issue_key {
+    uint32_t node;
+    uint8_t bi, xi, pad[2];
+} issue_key;
+
+typedef struct pipe_key {
+    uint32_t node;
+    uint8_t xp, stall, pad[2];
+} pipe_key;
+
+typedef struct ctx {
+    const sm_graph *g;
+    const sm_machine *m;
+    uint32_t nn;
+    /* distributions, indexed by node */
+    double *f_push; /* [node][bi][3] push out of fetch */
+    double *i_pull; /* [node][bi][3] pull into issue */
+    double *i_push; /* [node][8] push out of issue (type bits) */
+    double *p_pull; /* [pipe][node][8] pull by pipe */
+    double *acc, *wsum;
+    uint64_t max_states;
+    double *succ_p;      /* per edge probability */
+    double *ihit, *dhit; /* per instruction number */
+} ctx;
+
+static inline uint32_t instr_at(const sm_graph *g, uint32_t node, int k) {
+    return g->node_instr[(size_t)node * g->window + g->offset + (uint32_t)k];
+}
+static inline int dclass(uint8_t y) { return y == SM_BR ? SM_INT : y; }
+static inline uint8_t scap(int t) { return t == SM_INT ? SM_SMAX_INT : SM_SMAX; }
+
+/* The four instructions from `node` on, along successors n1 (node's) and n2 (n1's). */
+static void infos(const ctx *c, uint32_t node, uint32_t n2, const sm_instr *info[4]) {
+    info[0] = &c->g->instr[instr_at(c->g, node, 0)];
+    info[1] = &c->g->instr[instr_at(c->g, node, 1)];
+    info[2] = &c->g->instr[instr_at(c->g, n2, 0)];
+    info[3] = &c->g->instr[instr_at(c->g, n2, 1)];
+}
+
+static bool check_size(const sm_chain *ch, const ctx *c, const char *name, cs_error *err) {
+    if (sm_chain_count(ch) <= c->max_states) return true;
+    cs_error_set(err, "component %s: more than %llu states (--max-states)", name, (unsigned long long)c->max_states);
+    return false;
+}
+
+static double mispred(const ctx *c, const sm_instr *in) { return sm_mispred_prob(in, in->y == SM_BR, c->m->pred); }
+
+/* ---- fetch buffer (Appendix B.2) ---- */
+
+static bool build_fetch(ctx *c, sm_chain *ch, cs_error *err) {
+    const sm_graph *g = c->g;
+    const sm_machine *m = c->m;
+    fetch_key init = {g->first, 0, 0, 0, 0};
+    sm_chain_state(ch, &init);
+    for (uint32_t s = 0; s < sm_chain_count(ch); s++) {
+        fetch_key k = *(const fetch_key *)sm_chain_key(ch, s);
+        for (int qout = 0; qout <= 2; qout++) {
+            double p1 = c->i_pull[((size_t)k.node * 2 + k.bi) * 3 + (size_t)qout];
+            if (p1 < SM_PRUNE) continue;
+            int fout = k.xf < qout ? k.xf : qout;
+            int bi2 = k.bi ? (qout > 0 ? 0 : 1) : (k.bf && fout == k.xf && k.xf > 0) ? 1 : 0;
+            int ef = (k.bf || bi2) ? 0 : 2 - (k.xf - fout);
+            for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
+                uint32_t n1 = g->edge_to[e1];
+                for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
+                    uint32_t n2 = g->edge_to[e2];
+                    double p2 = c->succ_p[e1] * c->succ_p[e2];
+                    if (p1 * p2 < SM_PRUNE) continue;
+                    uint32_t seqf2 = fout == 0 ? k.node : fout == 1 ? n1 : n2;
+                    const sm_instr *info[4];
+                    infos(c, k.node, n2, info);
+                    int bf[4] = {0, 0, 0, 0};
+                    if (k.bf && k.xf > 0) bf[k.xf - 1] = 1;
+                    double p3a = 1;
+                    for (int mis = k.xf; mis <= k.xf + ef; mis++) {
+                        double p3;
+                        int qin1;
+                        if (mis == k.xf + ef) {
+                            p3 = p3a;
+                            qin1 = ef;
+                        } else {
+                            double pm = mispred(c, info[mis]);
+                            p3 = p3a * pm;
+                            p3a *= 1 - pm;
+                            qin1 = mis - k.xf + 1;
+                            bf[mis] = 1;
+                        }
+                        if (p3 >= SM_PRUNE) {
+                            double p4a = 1;
+                            for (int qin = 0; qin <= qin1; qin++) {
+                                double p4 = 0;
+                                int stall2 = 0;
+                                if (m->icache_blocks < 0) {
+                                    p4 = qin == qin1 ? 1 : 0;
+                                    stall2 = k.stall;
+                                } else if (k.stall > 1) {
+                                    p4 = qin == 0 ? 1 : 0;
+                                    stall2 = k.stall - 1;
+                                } else if (qin == qin1) {
+                                    p4 = p4a;
+                                    stall2 = 0;
+                                } else if (k.stall == 1 && qin == 0) {
+                                    p4 = 0; /* the instruction that missed enters now */
+                                } else {
+                                    double h = c->ihit[info[k.xf + qin] - g->instr];
+                                    p4 = p4a * (1 - h);
+                                    p4a *= h;
+                                    stall2 = (int)m->miss_latency;
+                                }
+                                double p = p1 * p2 * p3 * p4;
+                                if (p < SM_PRUNE) continue;
+                                int xf2 = k.xf - fout + qin;
+                                fetch_key nk = {seqf2, 0, (uint8_t)bi2, (uint8_t)xf2, (uint8_t)stall2};
+                                nk.bf = (uint8_t)(xf2 > 0 ? bf[k.xf + qin - 1] : 0);
+                                uint32_t j = sm_chain_state(ch, &nk);
+                                sm_chain_add(ch, s, j, p, 0);
+                            }
+                        }
+                        if (mis < k.xf + ef) bf[mis] = 0;
+                    }
+                }
+            }
+        }
+        if (!check_size(ch, c, "fetch", err)) return false;
+    }
+    return true;
+}
+
+/* ---- issue buffer (Appendix B.3) ---- */
+
+typedef struct side {
+    uint32_t state, key;
+    uint8_t q;
+    double w;
+} side;
+
+typedef struct side_list {
+    side *v;
+    size_t n, cap;
+} side_list;
+
+static void side_add(side_list *l, uint32_t state, uint32_t key, uint8_t q, double w) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 1024;
+        l->v = cs_realloc(l->v, cs_array_size(l->cap, sizeof *l->v));
+    }
+    l->v[l->n++] = (side){state, key, q, w};
+}
+
+static uint8_t push_bits(const sm_instr *info[4], int xi) {
+    uint8_t b = 0;
+    for (int i = 0; i < xi && i < 2; i++) b |= (uint8_t)(1u << dclass(info[i]->y));
+    return b;
+}
+
+static bool build_issue(ctx *c, sm_chain *ch, side_list *pull, cs_error *err) {
+    const sm_graph *g = c->g;
+    issue_key init = {g->first, 0, 0, {0, 0}};
+    sm_chain_state(ch, &init);
+    for (uint32_t s = 0; s < sm_chain_count(ch); s++) {
+        issue_key k = *(const issue_key *)sm_chain_key(ch, s);
+        const sm_instr *i0[4];
+        infos(c, k.node, k.node, i0);
+        uint8_t pout = push_bits(i0, k.xi);
+        const double *q0 = c->p_pull + ((size_t)0 * c->nn + k.node) * 8;
+        const double *q1 = c->p_pull + ((size_t)1 * c->nn + k.node) * 8;
+        const double *q2 = c->p_pull + ((size_t)2 * c->nn + k.node) * 8;
+        for (int a = 0; a < 8; a++) {
+            if (q0[a] < SM_PRUNE) continue;
+            for (int b = 0; b < 8; b++) {
+                if (q0[a] * q1[b] < SM_PRUNE) continue;
+                for (int d = 0; d < 8; d++) {
+                    double p1 = q0[a] * q1[b] * q2[d];
+                    if (p1 < SM_PRUNE) continue;
+                    int fout = pout & a & b & d;
+                    int fsum = __builtin_popcount((unsigned)fout);
+                    int ei = (k.bi && fsum < k.xi) ? 0 : 2 - (k.xi - fsum);
+                    for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
+                        uint32_t n1 = g->edge_to[e1];
+                        for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
+                            uint32_t n2 = g->edge_to[e2];
+                            double p2 = c->succ_p[e1] * c->succ_p[e2];
+                            if (p1 * p2 < SM_PRUNE) continue;
+                            uint32_t seqf = k.xi == 0 ? k.node : k.xi == 1 ? n1 : n2;
+                            uint32_t seqi2 = fsum == 0 ? k.node : fsum == 1 ? n1 : n2;
+                            const sm_instr *info[4];
+                            infos(c, k.node, n2, info);
+                            int bi[4] = {0, 0, 0, 0};
+                            if (k.bi && k.xi > 0) bi[k.xi - 1] = 1;
+                            double p3a = 1;
+                            for (int mis = k.xi; mis <= k.xi + ei; mis++) {
+                                double p3;
+                                int qin;
+                                if (mis == k.xi + ei) {
+                                    p3 = p3a;
+                                    qin = ei;
+                                } else {
+                                    double pm = mispred(c, info[mis]);
+                                    p3 = p3a * pm;
+                                    p3a *= 1 - pm;
+                                    qin = mis - k.xi + 1;
+                                    bi[mis] = 1;
+                                }
+                                if (p1 * p2 * p3 >= SM_PRUNE) {
+                                    side_add(pull, s, seqf * 2u + k.bi, (uint8_t)qin, p1 * p2 * p3);
+                                    const double *fp = c->f_push + ((size_t)seqf * 2 + k.bi) * 3;
+                                    for (int pin = 0; pin <= 2; pin++) {
+                                        double p = p1 * p2 * p3 * fp[pin];
+                                        if (p < SM_PRUNE) continue;
+                                        int fin = pin < qin ? pin : qin;
+                                        int xi2 = k.xi - fsum + fin;
+                                        issue_key nk = {seqi2, 0, (uint8_t)xi2, {0, 0}};
+                                        nk.bi = (uint8_t)(xi2 > 0 ? bi[k.xi + fin - 1] : 0);
+                                        uint32_t j = sm_chain_state(ch, &nk);
+                                        sm_chain_add(ch, s, j, p, (uint8_t)fsum);
+                                    }
+                                }
+                                if (mis < k.xi + ei) bi[mis] = 0;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (!check_size(ch, c, "issue", err)) return false;
+    }
+    return true;
+}
+
+/* ---- pipes (Appendix B.4) ---- */
+
+static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *err) {
+    const sm_graph *g = c->g;
+    const sm_machine *m = c->m;
+    uint32_t depth = m->depth[me];
+    uint8_t mask = (uint8_t)((1u << depth) - 1), notlast = (uint8_t)((1u << (depth - 1)) - 1);
+    bool cached = me == SM_MEM && m->dcache_blocks >= 0;
+    pipe_key init = {g->first, 0, 0, {0, 0}};
+    sm_chain_state(ch, &init);
+    int o1 = (me + 1) % 3, o2 = (me + 2) % 3;
+    static const char *names[3] = {"pipe.int", "pipe.fp", "pipe.mem"};
+    for (uint32_t s = 0; s < sm_chain_count(ch); s++) {
+        pipe_key k = *(const pipe_key *)sm_chain_key(ch, s);
+        const sm_instr *info[4];
+        infos(c, k.node, k.node, info);
+        int before[3];
+        for (int t = 0; t < 3; t++) {
+            before[t] = 0;
+            for (int i = 0; i < 2; i++) {
+                int t2 = dclass(info[i]->y);
+                if (t2 == t) break;
+                if (t2 == me) before[t]++;
+            }
+        }
+        int held = k.stall > 0 && (k.xp & 1) ? 1 : 0; /* the stage-0 instruction waits for the D-cache */
+        int kk = __builtin_popcount((unsigned)(k.xp & notlast)) + (held && depth == 1 ? 1 : 0);
+        const double *pin = c->i_push + (size_t)k.node * 8;
+        const double *qa = c->p_pull + ((size_t)o1 * c->nn + k.node) * 8;
+        const double *qb = c->p_pull + ((size_t)o2 * c->nn + k.node) * 8;
+        /* the pull by this pipe */
+        int qin = 0;
+        for (int i = 0; i < 2; i++) {
+            int t2 = dclass(info[i]->y);
+            if (qin & (1 << t2)) break;
+            uint8_t sd = info[i]->s[me];
+            bool dep = sd < scap(me);
+            if (t2 == me) {
+                if (k.stall > 0 || (dep && sd < kk)) break;
+            } else if (dep && sd < kk + before[t2]) {
+                break;
+            }
+            qin |= 1 << t2;
+        }
+        side_add(pull, s, k.node, (uint8_t)qin, 1);
+        for (int pb = 0; pb < 8; pb++) {
+            if (pin[pb] < SM_PRUNE) continue;
+            for (int a = 0; a < 8; a++) {
+                if (pin[pb] * qa[a] < SM_PRUNE) continue;
+                for (int b = 0; b < 8; b++) {
+                    double p12 = pin[pb] * qa[a] * qb[b];
+                    if (p12 < SM_PRUNE) continue;
+                    int fin = pb & qin & a & b;
+                    int fsum = __builtin_popcount((unsigned)fin);
+                    uint8_t xp2;
+                    if (k.stall > 0) xp2 = (uint8_t)(((k.xp & 1) | ((k.xp & ~1u) << 1)) & mask);
+                    else xp2 = (uint8_t)(((k.xp << 1) | ((fin >> me) & 1)) & mask);
+                    double p4 = 1;
+                    int st_a = 0, st_b = 0;
+                    if (k.stall > 0) {
+                        st_a = k.stall - 1;
+                    } else if (cached && (fin & (1 << SM_MEM))) {
+                        int first = dclass(info[0]->y) == SM_MEM ? 0 : 1;
+                        p4 = c->dhit[info[first] - g->instr];
+                        st_b = (int)m->miss_latency;
+                    }
+                    for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
+                        uint32_t n1 = g->edge_to[e1];
+                        for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
+                            uint32_t n2 = g->edge_to[e2];
+                            double p3 = c->succ_p[e1] * c->succ_p[e2];
+                            uint32_t seqi2 = fsum == 0 ? k.node : fsum == 1 ? n1 : n2;
+                            for (int w = 0; w < 2; w++) {
+                                double p = p12 * p3 * (w ? 1 - p4 : p4);
+                                if (p < SM_PRUNE) continue;
+                                pipe_key nk = {seqi2, xp2, (uint8_t)(w ? st_b : st_a), {0, 0}};
+                                uint32_t j = sm_chain_state(ch, &nk);
+                                sm_chain_add(ch, s, j, p, 0);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (!check_size(ch, c, names[me], err)) return false;
+    }
+    return true;
+}
+
+/* Turn per-state side records into distributions conditional on their key;
+ * keys never seen keep their old distribution. Returns the largest change. */
+static double condense(const side_list *l, const double *d, double *dist, size_t nkeys, int width, double *wsum) {
+    double *acc = cs_calloc(nkeys * (size_t)width, sizeof *acc);
+    memset(wsum, 0, nkeys * sizeof *wsum);
+    for (size_t i = 0; i < l->n; i++) {
+        double w = d[l->v[i].state] * l->v[i].w;
+        acc[(size_t)l->v[i].key * (size_t)width + l->v[i].q] += w;
+        wsum[l->v[i].key] += w;
+    }
+    double change = 0;
+    for (size_t kx = 0; kx < nkeys; kx++) {
+        if (!(wsum[kx] > 1e-300)) continue;
+        for (int q = 0; q < width; q++) {
+            double v = acc[kx * (size_t)width + (size_t)q] / wsum[kx];
+            double ch = fabs(v - dist[kx * (size_t)width + (size_t)q]);
+            if (ch > change) change = ch;
+            dist[kx * (size_t)width + (size_t)q] = v;
+        }
+    }
+    free(acc);
+    return change;
+}
+
+static double hit_prob(const sm_instr *in, int blocks, bool icache) {
+    if (blocks < 0) return 1;
+    int top = 0;
+    while ((1 << (top + SM_SD_FIRST_LOG2)) < blocks) top++;
+    /* bins 0..top are distances < blocks */
+    uint64_t hits = 0, total = icache ? in->ilookups : 0;
+    const uint64_t *h = icache ? in->ihist : in->dhist;
+    if (!icache)
+        for (int b = 0; b < SM_SD_BINS; b++) total += h[b];
+    for (int b = 0; b <= top && b < SM_SD_BINS; b++) hits += h[b];
+    if (icache) { /* instructions that are not the first of a line run always hit */
+        uint64_t n = in->count;
+        return n ? (double)(n - total + hits) / (double)n : 1;
+    }
+    return total ? (double)hits / (double)total : 1;
+}
+
+void sm_issue_describe(const sm_graph *g, const sm_chain *c, uint32_t i, char *buf, size_t n) {
+    const issue_key *k = sm_chain_key(c, i);
+    if (g->window == 6 && g->offset == 2) {
+        const uint32_t *w = g->node_instr + (size_t)k->node * 6;
+        snprintf(buf, n, "%u%u%u%u,%u%u,%u", g->instr[w[2]].y, g->instr[w[3]].y, g->instr[w[4]].y, g->instr[w[5]].y,
+                 g->instr[w[0]].y, g->instr[w[1]].y, k->xi);
+    } else {
+        snprintf(buf, n, "seq %u,%u", k->node, k->xi);
+    }
+}
+
+bool sm_solve_threepipe(const sm_graph *g, const sm_machine *m, sm_result *r, cs_error *err) {
+    return sm_solve_threepipe_keep(g, m, r, NULL, err);
+}
+
+bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *r, sm_chain **issue_keep,
+                             cs_error *err) {
+    double t0 = cs_now();
+    memset(r, 0, sizeof *r);
+    for (int t = 0; t < 3; t++)
+        if (m->depth[t] < 1 || m->depth[t] > (uint32_t)(t == SM_INT ? SM_SMAX_INT : SM_SMAX)) {
+            static const char *nm[3] = {"int", "fp", "mem"};
+            cs_error_set(err,
+                         "pipe.%s with %u stages is not modelled: its dependence distances are analysed up to %d "
+                         "(1 to %d stages)",
+                         nm[t], m->depth[t], t == SM_INT ? SM_SMAX_INT : SM_SMAX, t == SM_INT ? SM_SMAX_INT : SM_SMAX);
+            return false;
+        }
+    if (m->miss_latency > 64) {
+        cs_error_set(err, "a miss latency of %u cycles is not modelled (at most 64)", m->miss_latency);
+        return false;
+    }
+    ctx c = {0};
+    c.g = g;
+    c.m = m;
+    c.nn = g->nnode;
+    c.max_states = m->max_states ? m->max_states : SM_DEFAULT_MAX_STATES;
+    size_t nn = g->nnode;
+    c.f_push = cs_calloc(nn * 6, sizeof(double));
+    c.i_pull = cs_calloc(nn * 6, sizeof(double));
+    c.i_push = cs_calloc(nn * 8, sizeof(double));
+    c.p_pull = cs_calloc(nn * 24, sizeof(double));
+    c.wsum = cs_calloc(nn * 2, sizeof(double));
+    c.succ_p = cs_calloc(g->edge_start[nn] ? g->edge_start[nn] : 1, sizeof(double));
+    c.ihit = cs_calloc(g->ninstr, sizeof(double));
+    c.dhit = cs_calloc(g->ninstr, sizeof(double));
+    for (uint32_t i = 0; i < g->ninstr; i++) {
+        c.ihit[i] = hit_prob(&g->instr[i], m->icache_blocks, true);
+        c.dhit[i] = hit_prob(&g->instr[i], m->dcache_blocks, false);
+    }
+    for (uint32_t n = 0; n < nn; n++) {
+        double tot = 0;
+        for (uint32_t e = g->edge_start[n]; e < g->edge_start[n + 1]; e++) tot += (double)g->edge_count[e];
+        for (uint32_t e = g->edge_start[n]; e < g->edge_start[n + 1]; e++) c.succ_p[e] = (double)g->edge_count[e] / tot;
+        /* first guesses: fetch pushes 2, issue pulls 2, every pipe pulls everything */
+        for (int b = 0; b < 2; b++) {
+            c.f_push[(n * 2 + (size_t)b) * 3 + 2] = 1;
+            c.i_pull[(n * 2 + (size_t)b) * 3 + 2] = 1;
+        }
+        for (int t = 0; t < 3; t++) c.p_pull[((size_t)t * nn + n) * 8 + 7] = 1;
+    }
+    for (uint32_t n = 0; n < nn; n++) { /* and issue pushes both of its instructions */
+        const sm_instr *info[4];
+        infos(&c, n, n, info);
+        c.i_push[(size_t)n * 8 + push_bits(info, 2)] = 1;
+    }
+    bool ok = false;
+    sm_chain *fc = NULL, *ic = NULL, *pc[3] = {NULL, NULL, NULL};
+    double last_ipc = -1;
+    uint32_t round;
+    for (round = 1; round <= 1000; round++) {
+        sm_chain_free(ic);
+        ic = sm_chain_create(sizeof(issue_key));
+        side_list ipull = {0};
+        if (!build_issue(&c, ic, &ipull, err)) {
+            free(ipull.v);
+            goto out;
+        }
+        sm_chain_normalize(ic);
+        uint32_t it_i = 0;
+        if (!sm_chain_solve(ic, &it_i, err)) {
+            cs_error_prefix(err, "issue chain");
+            free(ipull.v);
+            goto out;
+        }
+        const double *di = sm_chain_dist(ic);
+        double change = condense(&ipull, di, c.i_pull, nn * 2, 3, c.wsum);
+        free(ipull.v);
+        /* push out of issue, by seq_I */
+        {
+            side_list ipush = {0};
+            for (uint32_t s = 0; s < sm_chain_count(ic); s++) {
+                const issue_key *k = sm_chain_key(ic, s);
+                const sm_instr *info[4];
+                infos(&c, k->node, k->node, info);
+                side_add(&ipush, s, k->node, push_bits(info, k->xi), 1);
+            }
+            double ch = condense(&ipush, di, c.i_push, nn, 8, c.wsum);
+            if (ch > change) change = ch;
+            free(ipush.v);
+        }
+        double ipc = 0;
+        for (uint32_t s = 0; s < sm_chain_count(ic); s++) {
+            const uint32_t *to;
+            const double *p;
+            const uint8_t *lab;
+            uint32_t n = sm_chain_out(ic, s, &to, &p, &lab);
+            for (uint32_t e = 0; e < n; e++) ipc += di[s] * p[e] * lab[e];
+        }
+        uint32_t it_p[3] = {0, 0, 0};
+        for (int t = 0; t < 3; t++) {
+            sm_chain_free(pc[t]);
+            pc[t] = sm_chain_create(sizeof(pipe_key));
+            side_list pp = {0};
+            if (!build_pipe(&c, t, pc[t], &pp, err)) {
+                free(pp.v);
+                goto out;
+            }
+            sm_chain_normalize(pc[t]);
+            if (!sm_chain_solve(pc[t], &it_p[t], err)) {
+                cs_error_prefix(err, "pipe chain %d", t);
+                free(pp.v);
+                goto out;
+            }
+            double ch = condense(&pp, sm_chain_dist(pc[t]), c.p_pull + (size_t)t * nn * 8, nn, 8, c.wsum);
+            if (ch > change) change = ch;
+            free(pp.v);
+        }
+        sm_chain_free(fc);
+        fc = sm_chain_create(sizeof(fetch_key));
+        if (!build_fetch(&c, fc, err)) goto out;
+        sm_chain_normalize(fc);
+        uint32_t it_f = 0;
+        if (!sm_chain_solve(fc, &it_f, err)) {
+            cs_error_prefix(err, "fetch chain");
+            goto out;
+        }
+        {
+            side_list fpush = {0};
+            for (uint32_t s = 0; s < sm_chain_count(fc); s++) {
+                const fetch_key *k = sm_chain_key(fc, s);
+                side_add(&fpush, s, k->node * 2u + k->bi, k->xf, 1);
+            }
+            double ch = condense(&fpush, sm_chain_dist(fc), c.f_push, nn * 2, 3, c.wsum);
+            if (ch > change) change = ch;
+            free(fpush.v);
+        }
+        r->ipc = ipc;
+        r->comp[0] = (sm_component){"fetch", nn * 2 * 2 * 3 * (m->icache_blocks < 0 ? 1 : m->miss_latency + 1),
+                                    sm_chain_count(fc), sm_chain_transitions(fc), it_f};
+        r->comp[1] = (sm_component){"issue", nn * 2 * 3, sm_chain_count(ic), sm_chain_transitions(ic), it_i};
+        for (int t = 0; t < 3; t++) {
+            static const char *nm[3] = {"pipe.int", "pipe.fp", "pipe.mem"};
+            sm_component *cp = &r->comp[2 + t];
+            snprintf(cp->name, sizeof cp->name, "%s", nm[t]);
+            cp->states_before =
+                nn * (1u << m->depth[t]) * (t == SM_MEM && m->dcache_blocks >= 0 ? m->miss_latency + 1 : 1);
+            cp->states = sm_chain_count(pc[t]);
+            cp->transitions = sm_chain_transitions(pc[t]);
+            cp->iterations = it_p[t];
+        }
+        r->ncomp = 5;
+        if (round > 2 && fabs(ipc - last_ipc) < 1e-9 && change < 1e-9) {
+            ok = true;
+            break;
+        }
+        last_ipc = ipc;
+    }
+    if (!ok) cs_error_set(err, "the relaxation did not converge in 1000 rounds (IPC %.6f)", r->ipc);
+out:
+    if (ok) {
+        r->relax_iterations = round;
+        const double *di = sm_chain_dist(ic);
+        for (uint32_t s = 0; s < sm_chain_count(ic); s++) {
+            const issue_key *k = sm_chain_key(ic, s);
+            const uint32_t *to;
+            const double *p;
+            const uint8_t *lab;
+            uint32_t n = sm_chain_out(ic, s, &to, &p, &lab);
+            for (uint32_t e = 0; e < n; e++) r->issue_dist[lab[e]] += di[s] * p[e];
+            r->issue_occ[k->xi] += di[s];
+        }
+        const double *df = sm_chain_dist(fc);
+        for (uint32_t s = 0; s < sm_chain_count(fc); s++)
+            r->fetch_occ[((const fetch_key *)sm_chain_key(fc, s))->xf] += df[s];
+        for (int t = 0; t < 3; t++) {
+            const double *dp = sm_chain_dist(pc[t]);
+            for (uint32_t s = 0; s < sm_chain_count(pc[t]); s++)
+                r->pipe_occ[t][__builtin_popcount(((const pipe_key *)sm_chain_key(pc[t], s))->xp)] += dp[s];
+        }
+    }
+    if (ok && issue_keep) {
+        *issue_keep = ic;
+        ic = NULL;
+    }
+    sm_chain_free(fc);
+    sm_chain_free(ic);
+    for (int t = 0; t < 3; t++) sm_chain_free(pc[t]);
+    free(c.f_push);
+    free(c.i_pull);
+    free(c.i_push);
+    free(c.p_pull);
+    free(c.wsum);
+    free(c.succ_p);
+    free(c.ihit);
+    free(c.dhit);
+    r->seconds = cs_now() - t0;
+    return ok;
+}

@@ -1,0 +1,44 @@
+#!/bin/bash
+# statmodel_cli.sh CYCLESCOPE OUTDIR WORKLOAD_DIR
+# `cyclescope model` end to end on the sort workload (200 k instructions):
+#  - one-pipe (inorder1) with none, loop, bimodal and perfect prediction: the
+#    thesis found the monolithic chain exact (§3.4.3, Figures 3.7/3.8); here it
+#    is within 1e-4 of the simulated IPC of the same µops (what is left: the
+#    simulation's pipeline fill and drain, and that the next instruction's
+#    probabilities are conditional on the last two instructions only);
+#  - three-pipe (inorder3): the partitioned model runs and --compare-sim reports
+#    an error (the accuracy itself is measured by bench/statmodel_accuracy.sh);
+#  - a profile analysed from a .cst trace of the same run models the same IPC;
+#  - a damaged profile is refused (checksum), as is an out-of-order config.
+set -eu
+cs=$1 out=$2 wl=$3
+mkdir -p "$out"
+prof=$out/sort.smp
+"$cs" model analyze --max 200000 -o "$prof" "$wl/sort" 10000 >/dev/null 2>&1
+ipc() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['ipc'], d['simulated_ipc'])" "$1"; }
+for pred in none static bimodal perfect; do
+    "$cs" model solve --config inorder1 --set bpred.type=$pred --compare-sim --json "$out/one-$pred.json" "$prof" >/dev/null
+    read -r m s < <(ipc "$out/one-$pred.json")
+    python3 -c "import sys; m,s=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(m-s)<=1e-4*s else 1)" "$m" "$s" ||
+        { echo "one-pipe $pred: modelled $m, simulated $s (must agree to 1e-4)"; exit 1; }
+    echo "one-pipe $pred: modelled $m, simulated $s"
+done
+"$cs" model solve --config inorder3 --set bpred.type=none --set ideal.icache=yes --set ideal.dcache=yes \
+    --compare-sim --json "$out/three.json" "$prof" >/dev/null
+read -r m3 s3 < <(ipc "$out/three.json")
+echo "three-pipe none: modelled $m3, simulated $s3"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['components'])==5 and d['relaxation_rounds']>=2 and all(c['states']<=c['states_before_pruning'] for c in d['components'])" "$out/three.json"
+# the same µops from a trace file
+"$cs" trace record --max 200000 -o "$out/sort.cst" "$wl/sort" 10000 >/dev/null 2>&1
+"$cs" model analyze -o "$out/sort-trace.smp" "$out/sort.cst" 2>/dev/null
+"$cs" model solve --config inorder3 --set bpred.type=none --set ideal.icache=yes --set ideal.dcache=yes \
+    --json "$out/three-trace.json" "$out/sort-trace.smp" >/dev/null
+python3 -c "import json,sys; a=json.load(open(sys.argv[1]))['ipc']; b=json.load(open(sys.argv[2]))['ipc']; sys.exit(0 if a==b else 1)" \
+    "$out/three.json" "$out/three-trace.json" || { echo "profile from the trace models another IPC"; exit 1; }
+# a damaged profile
+cp "$prof" "$out/bad.smp"
+printf '\x55' | dd of="$out/bad.smp" bs=1 seek=300 conv=notrunc 2>/dev/null
+"$(dirname "$0")/expect_error.sh" 125 "bad.smp: checksum mismatch" "$cs" model solve "$out/bad.smp"
+"$(dirname "$0")/expect_error.sh" 125 "out-of-order configuration" "$cs" model solve --config rpstacks "$prof"
+"$(dirname "$0")/expect_error.sh" 125 "component issue: more than 10 states" "$cs" model solve --max-states 10 "$prof"
+echo ok

@@ -214,6 +214,8 @@ int cmd_sim(int argc, char **argv);
 void help_sim(void);
 int cmd_simpoint(int argc, char **argv);
 void help_simpoint(void);
+int cmd_profile(int argc, char **argv);
+void help_profile(void);
 int cmd_sweep(int argc, char **argv);
 void help_sweep(void);
 int cmd_merge(int argc, char **argv);

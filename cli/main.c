@@ -16,6 +16,8 @@ static const cli_verb verbs[] = {
     {"trace", "record, inspect, import and export trace files (.cst, ChampSim)", cmd_trace, help_trace},
     {"stacks", "CPI/IPC/FLOPS stacks of a run; --validate against idealised machines", cmd_stacks, help_stacks},
     {"simpoint", "SimPoint phases: basic block vectors, clustering, simulation points", cmd_simpoint, help_simpoint},
+    {"profile", "DCPI-style profiling: sample a run, estimate frequencies, CPI and stall culprits", cmd_profile,
+     help_profile},
     {"sweep", "time a grid of configurations: here (-j N), GNU parallel or Slurm", cmd_sweep, help_sweep},
     {"merge", "a sweep's results as CSV, JSON and an HTML report with curves and a heatmap", cmd_merge, help_merge},
     {"model", "Noonburg's statistical models: analyse a trace once, model in-order machines", cmd_model, help_model},

@@ -4,9 +4,10 @@
 
 #include "runner.h"
 
-#define ANALYSES(X)                                                               \
-    X(stacks_analysis)   /* multi-stage CPI, IPC and FLOPS stacks (src/stacks) */ \
-    X(pipeview_analysis) /* gem5 O3PipeView log, option file=PATH (src/pipeview) */
+#define ANALYSES(X)                                                                    \
+    X(stacks_analysis)      /* multi-stage CPI, IPC and FLOPS stacks (src/stacks) */   \
+    X(pipeview_analysis)    /* gem5 O3PipeView log, option file=PATH (src/pipeview) */ \
+    X(profile_analysis_ops) /* DCPI-style CYCLES samples to a profile file (src/profile) */
 
 #define DECLARE(a) extern const analysis_ops a;
 ANALYSES(DECLARE)

@@ -1,0 +1,209 @@
+/* cyclescope profile: DCPI-style sampling of a timing run (record) and the
+ * analysis of the profile (report, annotate); docs/profile.md. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "profile/profile.h"
+#include "runner/runner.h"
+
+void help_profile(void) {
+    printf("usage: cyclescope profile record [options] -o FILE PROG [ARGS…]\n"
+           "       cyclescope profile report|annotate [options] FILE\n"
+           "\n"
+           "record: time PROG on a core model with a CYCLES sampler on the probe contract's\n"
+           "sample timer (a randomised period, DCPI's 60000-64000 cycles by default) and\n"
+           "write the profile FILE: per-pc sample counts, the period, the configuration and\n"
+           "the executable's identity. `-o FILE` may also follow PROG as its last two words.\n"
+           "  -o FILE            the profile to write\n"
+           "  --period P|MIN-MAX the sampling period: P gives [P - P/32, P + P/32]\n"
+           "  --seed N           the period's random sequence (default 1)\n"
+           "  --events N         also sample every Nth I-cache miss, D-cache miss, mispredict\n"
+           "  --truth FILE       also write the exact per-pc execution counts and the true\n"
+           "                     cause of every sample (for grading; costs a record per µop)\n"
+           "  --config, --set, --warmup, --max as for `run`\n" CLI_GUEST_OPTIONS_HELP "\n"
+           "report: the procedures by samples, with estimated cycles, static and dynamic\n"
+           "stall shares and the dynamic stall cycles by culprit (like dcpiprof).\n"
+           "annotate: each procedure's listing with samples, Mi, the estimated execution\n"
+           "count and its confidence, CPI, and culprit marks (like dcpicalc).\n"
+           "  --exe PATH         the executable (default: the path recorded in FILE)\n"
+           "  --function NAME    only this procedure\n"
+           "  --json OUT         the analysis as JSON (- for stdout)\n"
+           "  --html OUT         heat-coloured listings and each procedure's CFG as SVG\n"
+           "  --truth FILE       grade the estimates against a truth file from record\n");
+}
+
+enum { OPT_PERIOD = 1600, OPT_PSEED, OPT_EVENTS, OPT_TRUTH, OPT_EXE, OPT_FUNCTION, OPT_PJSON, OPT_HTML };
+
+static int record(int argc, char **argv) {
+    static const struct option longopts[] = {{"period", required_argument, 0, OPT_PERIOD},
+                                             {"sample-seed", required_argument, 0, OPT_PSEED},
+                                             {"events", required_argument, 0, OPT_EVENTS},
+                                             {"truth", required_argument, 0, OPT_TRUTH},
+                                             {"output", required_argument, 0, 'o'},
+                                             CLI_TIMING_LONG_OPTIONS,
+                                             CLI_GUEST_LONG_OPTIONS,
+                                             {0, 0, 0, 0}};
+    cli_timing_options t = {0};
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    const char *out = NULL, *period = NULL, *seed = NULL, *events = NULL, *truth = NULL;
+    bool bad = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': out = optarg; break;
+        case OPT_PERIOD: period = optarg; break;
+        case OPT_PSEED: seed = optarg; break;
+        case OPT_EVENTS: events = optarg; break;
+        case OPT_TRUTH: truth = optarg; break;
+        default:
+            if (!cli_timing_option(&t, opt, optarg, "profile record", &bad) &&
+                !cli_guest_option(&g, opt, optarg, "profile record", &bad))
+                return cli_usage("profile record", "unknown option");
+            if (bad) return EXIT_USAGE;
+        }
+    }
+    int nargs = argc - optind;
+    if (!out && nargs >= 3 && !strcmp(argv[argc - 2], "-o")) { /* PROG … -o FILE */
+        out = argv[argc - 1];
+        nargs -= 2;
+    }
+    if (!out) return cli_usage("profile record", "no output file (-o FILE)");
+    if (nargs <= 0) return cli_usage("profile record", "no program given");
+    if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
+    uarch_config cfg;
+    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    cs_error err;
+    analysis_list list = {0};
+    const char *keys[] = {"file", "exe", "period", "seed", "events", "truth"};
+    const char *vals[] = {out, argv[optind], period, seed, events, truth};
+    bool ok = true;
+    for (int i = 0; i < 6 && ok; i++)
+        if (vals[i]) ok = analysis_list_add(&list, "profile", keys[i], vals[i], &err);
+    if (!ok) {
+        analysis_list_free(&list);
+        return cli_fail("%s", err.msg);
+    }
+    emu_t *e = cli_guest_create(&g, nargs, argv + optind);
+    if (!e) {
+        analysis_list_free(&list);
+        return EXIT_RUN_FAILED;
+    }
+    char what[512];
+    cli_describe_command(what, sizeof what, nargs, argv + optind);
+    uop_source *src = emu_source_create(e);
+    fflush(stdout);
+    run_spec spec = {&cfg, {t.warmup, t.max, "profiling"}, &list, what};
+    run_result run;
+    int rc = 0;
+    if (!runner_run(&spec, src, &run, &err)) {
+        rc = cli_fail("%s", err.msg);
+    } else {
+        if (!run.ok) rc = cli_fail("%s", run.err.msg);
+        else if (emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));
+        else runner_text(&run, stderr);
+        run_result_free(&run);
+    }
+    uop_source_destroy(src);
+    emu_destroy(e);
+    analysis_list_free(&list);
+    return rc;
+}
+
+static int analyse(int argc, char **argv, bool annotate) {
+    const char *verb = annotate ? "profile annotate" : "profile report";
+    static const struct option longopts[] = {
+        {"exe", required_argument, 0, OPT_EXE},     {"function", required_argument, 0, OPT_FUNCTION},
+        {"json", required_argument, 0, OPT_PJSON},  {"html", required_argument, 0, OPT_HTML},
+        {"truth", required_argument, 0, OPT_TRUTH}, {0, 0, 0, 0}};
+    const char *exe = NULL, *function = NULL, *json = NULL, *html = NULL, *truth = NULL;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case OPT_EXE: exe = optarg; break;
+        case OPT_FUNCTION: function = optarg; break;
+        case OPT_PJSON: json = optarg; break;
+        case OPT_HTML: html = optarg; break;
+        case OPT_TRUTH: truth = optarg; break;
+        default: return cli_usage(verb, "unknown option");
+        }
+    }
+    if (optind >= argc) return cli_usage(verb, "no profile file given");
+    if (optind + 1 < argc) return cli_usage(verb, "one profile file at a time");
+    cs_error err;
+    profile_analysis *a = profile_analyse(argv[optind], exe, function, &err);
+    if (!a) return cli_fail("%s", err.msg);
+    int rc = 0;
+    bool json_stdout = json && !strcmp(json, "-");
+    if (!json_stdout) {
+        if (annotate) profile_annotate_text(a, stdout);
+        else profile_report_text(a, stdout);
+    }
+    if (json) {
+        cJSON *root = profile_json(a);
+        char *text = cJSON_Print(root);
+        cJSON_Delete(root);
+        FILE *f = json_stdout ? stdout : fopen(json, "w");
+        if (!f) {
+            rc = cli_fail("%s: cannot write", json);
+        } else {
+            fputs(text, f);
+            fputc('\n', f);
+            if (!json_stdout && fclose(f) != 0) rc = cli_fail("%s: write failed", json);
+        }
+        free(text);
+    }
+    if (!rc && html && !profile_html_write(a, html, &err)) rc = cli_fail("%s", err.msg);
+    if (!rc && truth) {
+        profile_truth t;
+        profile_grade gr;
+        if (!profile_truth_read(truth, &t, &err)) {
+            rc = cli_fail("%s", err.msg);
+        } else {
+            if (!profile_grade_against(a, &t, &gr, &err)) {
+                rc = cli_fail("%s: %s", truth, err.msg);
+            } else {
+                FILE *o = json_stdout ? stderr : stdout;
+                fprintf(o,
+                        "grade: samples %.0f; frequency within 5%% %.1f%%, 10%% %.1f%%, 15%% %.1f%%; off by >15%% "
+                        "marked low %.1f%%; edges within 10%% %.1f%% of %.0f executions; culprit coverage %.1f%% of "
+                        "%.0f stall samples; unexplained %.1f%%\n",
+                        gr.samples, 100 * gr.within5, 100 * gr.within10, 100 * gr.within15, 100 * gr.off15_low,
+                        100 * gr.edges_within10, gr.edge_execs, 100 * gr.culprit_covered, gr.stall_samples,
+                        100 * gr.unexplained);
+                fprintf(
+                    o,
+                    "grade: stalls found at instructions holding %.1f%% of the stall samples; covered there %.1f%%\n",
+                    100 * gr.detected, 100 * gr.covered_detected);
+                fprintf(o, "grade: stall samples by true cause (covered):");
+                for (int c = TC_DEPENDENCY; c < TC_COUNT; c++)
+                    if (gr.cause_stall[c] > 0)
+                        fprintf(o, " %s %.0f (%.0f)", profile_cause_name((profile_cause)c), gr.cause_stall[c],
+                                gr.cause_covered[c]);
+                fprintf(o, "\n");
+            }
+            profile_truth_free(&t);
+        }
+    }
+    fprintf(stderr, "profile: analysed %zu procedures in %.3f s\n", a->nprocs, a->seconds);
+    profile_analysis_free(a);
+    return rc;
+}
+
+int cmd_profile(int argc, char **argv) {
+    if (argc < 2) return cli_usage("profile", "give record, report or annotate");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        help_profile();
+        return 0;
+    }
+    if (!strcmp(argv[1], "record")) return record(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "report")) return analyse(argc - 1, argv + 1, false);
+    if (!strcmp(argv[1], "annotate")) return analyse(argc - 1, argv + 1, true);
+    return cli_usage("profile", "unknown subcommand '%s' (record, report, annotate)", argv[1]);
+}

@@ -1,0 +1,895 @@
+/* The analysis of a profile (DCPI §6–§7): per procedure, the CFG, frequency
+ * equivalence classes, static schedules, frequency estimates from Si/Mi
+ * clusters, local propagation, confidence, CPI, and the culprits of dynamic
+ * stalls. It sees what DCPI saw: the executable and the sample counts. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "isa/isa.h"
+#include "profile_internal.h"
+
+/* Heuristic constants. The paper gives the cluster rule (max <= 1.5 x min,
+ * §6.1.3) but not the others; ours are named here and in docs/profile.md. */
+#define CLUSTER_SPREAD       1.5   /* DCPI §6.1.3 */
+#define CLUSTER_MIN_FRACTION 0.25  /* a cluster with fewer of the class' issue points is anomalous */
+#define SMALL_SAMPLE         30.0  /* below this many samples in a class: sum S / sum M */
+#define HIGH_SAMPLES         400.0 /* ~5% sampling error */
+#define MEDIUM_SAMPLES       45.0  /* ~15% sampling error */
+#define DYNAMIC_SIGMAS       2.0   /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
+
+const char *profile_culprit_name(profile_culprit c) {
+    static const char *const n[CUL_COUNT] = {"icache-miss", "dcache-miss",  "mispredict",
+                                             "busy-unit",   "long-latency", "dependency"};
+    return c < CUL_COUNT ? n[c] : "?";
+}
+
+const char *static_reason_name(static_reason r) {
+    static const char *const n[] = {"", "dependency", "unit", "fetch", "other"};
+    return r <= SR_OTHER ? n[r] : "?";
+}
+
+/* ---- the executable ------------------------------------------------------------ */
+
+typedef struct text_view {
+    const elf_image *img;
+} text_view;
+
+static const elf_section *section_of(const elf_image *img, uint64_t pc) {
+    for (size_t i = 0; i < elf_section_count(img); i++) {
+        const elf_section *s = elf_section_at(img, i);
+        if (s->exec && s->data && pc >= s->addr && pc < s->addr + s->size) return s;
+    }
+    return NULL;
+}
+
+/* Decode the instruction at pc; false if outside text or illegal. */
+static bool fetch_insn(const elf_image *img, uint64_t pc, isa_insn *d) {
+    const elf_section *s = section_of(img, pc);
+    if (!s) return false;
+    uint64_t off = pc - s->addr;
+    uint32_t raw = 0;
+    size_t avail = (size_t)(s->size - off);
+    if (avail < 2) return false;
+    memcpy(&raw, s->data + off, avail >= 4 ? 4 : 2);
+    if (isa_length((uint16_t)raw) == 4 && avail < 4) return false;
+    return isa_decode(raw, d);
+}
+
+typedef struct range {
+    uint64_t start, end;
+    char name[96];
+} range;
+
+static int cmp_range(const void *a, const void *b) {
+    const range *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Procedures from the symbols; when stripped, from the entry and the targets of calls. */
+static range *find_procs(const elf_image *img, size_t *n) {
+    size_t cap = 256, k = 0;
+    range *r = cs_calloc(cap, sizeof *r);
+    for (size_t i = 0; i < elf_symbol_count(img); i++) {
+        const elf_symbol *s = elf_symbol_at(img, i);
+        if (!s->func || !s->size || !section_of(img, s->addr)) continue;
+        if (k && r[k - 1].start == s->addr) continue; /* objdump's preferred name first */
+        if (k == cap) r = cs_realloc(r, (cap *= 2) * sizeof *r);
+        r[k].start = s->addr;
+        r[k].end = s->addr + s->size;
+        snprintf(r[k].name, sizeof r[k].name, "%s", s->name);
+        k++;
+    }
+    if (!k) { /* stripped: address ranges from the entry and the call targets */
+        u64map starts = {0};
+        uint64_t entry = elf_entry(img);
+        if (section_of(img, entry)) {
+            r[k++].start = entry;
+            u64map_put(&starts, entry, 0);
+        }
+        for (size_t i = 0; i < elf_section_count(img); i++) {
+            const elf_section *s = elf_section_at(img, i);
+            if (!s->exec || !s->data) continue;
+            for (uint64_t pc = s->addr; pc < s->addr + s->size;) {
+                isa_insn d;
+                if (!fetch_insn(img, pc, &d)) {
+                    pc += 2;
+                    continue;
+                }
+                if (d.op_class == OPC_CALL && d.op == ISA_OP_JAL) {
+                    uint64_t t = pc + (uint64_t)d.imm;
+                    if (section_of(img, t) && u64map_get(&starts, t) < 0) {
+                        if (k == cap) r = cs_realloc(r, (cap *= 2) * sizeof *r);
+                        r[k++].start = t;
+                        u64map_put(&starts, t, 0);
+                    }
+                }
+                pc += d.length;
+            }
+        }
+        u64map_free(&starts);
+        qsort(r, k, sizeof *r, cmp_range);
+        for (size_t i = 0; i < k; i++) {
+            const elf_section *s = section_of(img, r[i].start);
+            uint64_t send = s->addr + s->size;
+            r[i].end = i + 1 < k && r[i + 1].start < send ? r[i + 1].start : send;
+            snprintf(r[i].name, sizeof r[i].name, "proc_%" PRIx64, r[i].start);
+        }
+    } else {
+        qsort(r, k, sizeof *r, cmp_range);
+        for (size_t i = 0; i + 1 < k; i++) /* overlapping symbols: cut at the next */
+            if (r[i].end > r[i + 1].start) r[i].end = r[i + 1].start;
+    }
+    *n = k;
+    return r;
+}
+
+/* ---- the CFG of one procedure ---------------------------------------------------- */
+
+static bool ends_block(uint8_t cls) {
+    return cls == OPC_BRANCH || cls == OPC_JUMP || cls == OPC_JUMP_INDIRECT || cls == OPC_RETURN;
+}
+
+static long insn_at(const profile_proc *p, uint64_t pc) {
+    size_t lo = 0, hi = p->ninsns;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p->insns[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < p->ninsns && p->insns[lo].pc == pc ? (long)lo : -1;
+}
+
+/* The target of an indirect jump when the instructions before it in its block
+ * give the register a constant (auipc/lui, then addi): the only case we resolve. */
+static bool constant_target(const profile_proc *p, size_t j, uint64_t *target) {
+    isa_insn d;
+    isa_decode(p->insns[j].raw, &d);
+    uint8_t reg = d.rs1;
+    int64_t add = d.imm;
+    for (size_t k = j; k-- > 0;) {
+        isa_insn e;
+        isa_decode(p->insns[k].raw, &e);
+        if (ends_block(p->insns[k].op_class)) return false;
+        if (e.rd != reg || !reg) continue;
+        if (e.op == ISA_OP_ADDI && e.rs1 == reg) {
+            add += e.imm;
+            continue;
+        }
+        if (e.op == ISA_OP_AUIPC) {
+            *target = p->insns[k].pc + (uint64_t)e.imm + (uint64_t)add;
+            return true;
+        }
+        if (e.op == ISA_OP_LUI) {
+            *target = (uint64_t)e.imm + (uint64_t)add;
+            return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, uint8_t kind) {
+    for (size_t i = 0; i < p->nedges; i++) /* a branch to its own fall-through: one edge */
+        if (p->edges[i].from == from && p->edges[i].to == to) return;
+    if (p->nedges == *cap) p->edges = cs_realloc(p->edges, (*cap = *cap * 2 + 8) * sizeof *p->edges);
+    p->edges[p->nedges++] = (profile_edge){from, to, kind, 0, -1.0, CONF_NONE};
+}
+
+static bool build_cfg(const elf_image *img, profile_proc *p) {
+    size_t cap = 64;
+    p->insns = cs_calloc(cap, sizeof *p->insns);
+    for (uint64_t pc = p->start; pc < p->end;) {
+        isa_insn d;
+        if (!fetch_insn(img, pc, &d)) break; /* data or padding: the procedure ends here */
+        if (p->ninsns == cap) p->insns = cs_realloc(p->insns, (cap *= 2) * sizeof *p->insns);
+        profile_insn *x = &p->insns[p->ninsns++];
+        memset(x, 0, sizeof *x);
+        x->pc = pc;
+        x->raw = d.raw;
+        x->length = d.length;
+        x->op_class = d.op_class;
+        isa_disasm(&d, pc, x->text, sizeof x->text);
+        x->cpi = NAN;
+        pc += d.length;
+    }
+    if (!p->ninsns) return false;
+    p->end = p->insns[p->ninsns - 1].pc + p->insns[p->ninsns - 1].length;
+    /* leaders */
+    bool *leader = cs_calloc(p->ninsns + 1, sizeof *leader);
+    leader[0] = true;
+    for (size_t i = 0; i < p->ninsns; i++) {
+        const profile_insn *x = &p->insns[i];
+        if (!ends_block(x->op_class)) continue;
+        if (i + 1 < p->ninsns) leader[i + 1] = true;
+        isa_insn d;
+        isa_decode(x->raw, &d);
+        if (x->op_class == OPC_BRANCH || (x->op_class == OPC_JUMP && d.op == ISA_OP_JAL)) {
+            long t = insn_at(p, x->pc + (uint64_t)d.imm);
+            if (t >= 0) leader[t] = true;
+        }
+    }
+    for (size_t i = 0; i < p->ninsns; i++) {
+        if (p->insns[i].op_class != OPC_JUMP_INDIRECT) continue;
+        uint64_t t;
+        if (constant_target(p, i, &t)) {
+            long k = insn_at(p, t);
+            if (k >= 0) leader[k] = true;
+        }
+    }
+    size_t nb = 0;
+    for (size_t i = 0; i < p->ninsns; i++) nb += leader[i];
+    p->blocks = cs_calloc(nb, sizeof *p->blocks);
+    p->nblocks = 0;
+    for (size_t i = 0; i < p->ninsns; i++) {
+        if (leader[i]) p->blocks[p->nblocks++] = (profile_block){(uint32_t)i, 0, 0, -1.0, CONF_NONE};
+        p->blocks[p->nblocks - 1].n++;
+        p->insns[i].block = (uint32_t)(p->nblocks - 1);
+    }
+    free(leader);
+    /* edges */
+    size_t ecap = 0;
+    add_edge(p, &ecap, PROFILE_ENTRY, 0, 2);
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        const profile_block *bl = &p->blocks[b];
+        const profile_insn *last = &p->insns[bl->first + bl->n - 1];
+        isa_insn d;
+        isa_decode(last->raw, &d);
+        uint32_t next = b + 1 < p->nblocks ? b + 1 : PROFILE_EXIT;
+        switch (last->op_class) {
+        case OPC_BRANCH: {
+            add_edge(p, &ecap, b, next, next == PROFILE_EXIT ? 3 : 0);
+            long t = insn_at(p, last->pc + (uint64_t)d.imm);
+            add_edge(p, &ecap, b, t >= 0 ? p->insns[t].block : PROFILE_EXIT, t >= 0 ? 1 : 3);
+            break;
+        }
+        case OPC_JUMP: {
+            long t = d.op == ISA_OP_JAL ? insn_at(p, last->pc + (uint64_t)d.imm) : -1;
+            add_edge(p, &ecap, b, t >= 0 ? p->insns[t].block : PROFILE_EXIT, t >= 0 ? 1 : 3); /* out: tail call */
+            break;
+        }
+        case OPC_RETURN: add_edge(p, &ecap, b, PROFILE_EXIT, 3); break;
+        case OPC_JUMP_INDIRECT: {
+            uint64_t t;
+            long k = constant_target(p, bl->first + bl->n - 1, &t) ? insn_at(p, t) : -1;
+            if (k >= 0) add_edge(p, &ecap, b, p->insns[k].block, 1);
+            else if (constant_target(p, bl->first + bl->n - 1, &t))
+                add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a known target outside: a tail call */
+            else p->missing_edges = true;               /* §6.1.1: the CFG is noted as missing edges */
+            break;
+        }
+        default: add_edge(p, &ecap, b, next, next == PROFILE_EXIT ? 3 : 0); break;
+        }
+    }
+    return true;
+}
+
+/* ---- samples -------------------------------------------------------------------- */
+
+static const profile_pc *samples_at(const profile_data *prof, uint64_t pc) {
+    size_t lo = 0, hi = prof->npcs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (prof->pcs[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < prof->npcs && prof->pcs[lo].pc == pc ? &prof->pcs[lo] : NULL;
+}
+
+static size_t first_pc_at_or_after(const profile_data *prof, uint64_t pc) {
+    size_t lo = 0, hi = prof->npcs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (prof->pcs[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* ---- frequency per equivalence class (§6.1.3) ---------------------------------------- */
+
+typedef struct ratio {
+    double num, den, r; /* samples, cycles, their ratio */
+} ratio;
+
+static int cmp_ratio(const void *a, const void *b) {
+    double x = ((const ratio *)a)->r, y = ((const ratio *)b)->r;
+    return x < y ? -1 : x > y;
+}
+
+/* Estimate F (samples per cycle of schedule) for class c; false when the
+ * class has no issue point (propagation decides). */
+static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf) {
+    size_t cap = 16, n = 0, nvar = 0;
+    ratio *rs = cs_calloc(cap, sizeof *rs);
+    double all_s = 0, all_m = 0, max_s = 0;
+    /* stable issue points first; those whose Mi depends on the preceding block
+     * only when there is no other (then at low confidence) */
+    for (int pass = 0; pass < 2 && n == 0; pass++) {
+        for (size_t b = 0; b < p->nblocks; b++) {
+            const profile_block *bl = &p->blocks[b];
+            if (bl->eclass != c) continue;
+            for (uint32_t k = 0; k < bl->n; k++) {
+                const profile_insn *x = &p->insns[bl->first + k];
+                if (!x->m || x->m_varies != (pass == 1)) continue;
+                double sk = (double)x->samples[PROF_CYCLES];
+                all_s += sk;
+                all_m += x->m;
+                if (sk > max_s) max_s = sk;
+                /* the overlap-corrected ratio (§6.1.3, fourth challenge): from the
+                 * instruction after the one it waits for, through it — unless an
+                 * instruction in that range has a context-dependent Mi */
+                double num = sk, den = x->m;
+                if (x->static_culprit_pc) {
+                    int from = -1;
+                    for (int j = (int)k - 1; j >= 0; j--)
+                        if (p->insns[bl->first + (uint32_t)j].pc == x->static_culprit_pc) {
+                            from = j + 1;
+                            break;
+                        }
+                    bool clean = from >= 0;
+                    for (int j = from; clean && j < (int)k; j++) clean = !p->insns[bl->first + (uint32_t)j].m_varies;
+                    if (clean) {
+                        num = den = 0;
+                        for (int j = from; j <= (int)k; j++) {
+                            num += (double)p->insns[bl->first + (uint32_t)j].samples[PROF_CYCLES];
+                            den += p->insns[bl->first + (uint32_t)j].m;
+                        }
+                    }
+                }
+                if (n == cap) rs = cs_realloc(rs, (cap *= 2) * sizeof *rs);
+                rs[n++] = (ratio){num, den, num / den};
+                if (pass == 1) nvar++;
+            }
+        }
+    }
+    if (!n) {
+        free(rs);
+        return false;
+    }
+    if (all_s < SMALL_SAMPLE) { /* §6.1.3, second challenge: few samples */
+        *freq = all_s / all_m;
+        *conf = CONF_LOW;
+        free(rs);
+        return true;
+    }
+    qsort(rs, n, sizeof *rs, cmp_ratio);
+    size_t min_size = (size_t)ceil(CLUSTER_MIN_FRACTION * (double)n);
+    if (min_size < 1) min_size = 1;
+    size_t best_a = 0, best_b = n; /* [a, b) */
+    bool found = false;
+    for (size_t a = 0; a < n && !found; a++) {
+        size_t b = a;
+        while (b < n && rs[b].r <= CLUSTER_SPREAD * rs[a].r) b++;
+        /* anomalous: too few of the class' issue points, or an estimate of 0
+         * while another issue point has samples (an unbounded stall) */
+        if (b - a < min_size) continue;
+        if (rs[a].r == 0 && max_s >= 3) continue;
+        best_a = a;
+        best_b = b;
+        found = true;
+    }
+    if (!found) { /* every cluster anomalous: the small-sample estimate */
+        *freq = all_s / all_m;
+        *conf = CONF_LOW;
+        free(rs);
+        return true;
+    }
+    double num = 0, den = 0;
+    for (size_t i = best_a; i < best_b; i++) {
+        num += rs[i].num;
+        den += rs[i].den;
+    }
+    *freq = num / den;
+    double spread = rs[best_b - 1].r / rs[best_a].r;
+    size_t used = best_b - best_a;
+    if (nvar) *conf = CONF_LOW;
+    else if (num >= HIGH_SAMPLES && used >= 2 && spread <= 1.3) *conf = CONF_HIGH;
+    else if (num >= MEDIUM_SAMPLES && (used >= 2 || n == 1)) *conf = CONF_MEDIUM;
+    else *conf = CONF_LOW;
+    free(rs);
+    return true;
+}
+
+/* ---- local propagation (§6.1.4) --------------------------------------------------- */
+
+static void set_class(profile_proc *p, uint32_t c, double v, uint8_t conf) {
+    if (v < 0) v = 0; /* no negative estimates */
+    for (size_t b = 0; b < p->nblocks; b++)
+        if (p->blocks[b].eclass == c && p->blocks[b].count < 0) {
+            p->blocks[b].count = v;
+            p->blocks[b].confidence = conf;
+        }
+    for (size_t e = 0; e < p->nedges; e++)
+        if (p->edges[e].eclass == c && p->edges[e].count < 0) {
+            p->edges[e].count = v;
+            p->edges[e].confidence = conf;
+        }
+}
+
+static uint8_t propagated_conf(uint8_t a) { return a >= CONF_HIGH ? CONF_MEDIUM : CONF_LOW; }
+
+static void propagate(profile_proc *p) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = 0; b < p->nblocks; b++) {
+            for (int dir = 0; dir < 2; dir++) { /* 0: incoming, 1: outgoing */
+                double known = 0;
+                int unknown = 0;
+                long last_unknown = -1;
+                uint8_t conf = CONF_HIGH;
+                for (size_t e = 0; e < p->nedges; e++) {
+                    const profile_edge *x = &p->edges[e];
+                    if ((dir == 0 ? x->to : x->from) != b) continue;
+                    if (x->count < 0) {
+                        unknown++;
+                        last_unknown = (long)e;
+                    } else {
+                        known += x->count;
+                        if (x->confidence < conf) conf = x->confidence;
+                    }
+                }
+                profile_block *bl = &p->blocks[b];
+                if (bl->count >= 0 && unknown == 1) {
+                    uint8_t cf = bl->confidence < conf ? bl->confidence : conf;
+                    set_class(p, p->edges[last_unknown].eclass, bl->count - known, propagated_conf(cf));
+                    changed = true;
+                } else if (bl->count < 0 && unknown == 0 && (dir == 1 || b != 0 || known > 0)) {
+                    bool any = false;
+                    for (size_t e = 0; e < p->nedges; e++)
+                        if ((dir == 0 ? p->edges[e].to : p->edges[e].from) == b) any = true;
+                    if (!any) continue;
+                    set_class(p, bl->eclass, known, propagated_conf(conf));
+                    changed = true;
+                }
+            }
+        }
+    }
+}
+
+/* ---- culprits (§7) ----------------------------------------------------------------- */
+
+/* Registers written by instructions [from, to) of the procedure. */
+static bool written_before(const profile_proc *p, size_t from, size_t to, uint8_t reg, size_t *writer) {
+    for (size_t k = to; k-- > from;) {
+        isa_insn d;
+        isa_decode(p->insns[k].raw, &d);
+        isa_regs r;
+        isa_regs_of(&d, &r);
+        if (r.dst == reg) {
+            *writer = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool is_memory(uint8_t cls) { return cls == OPC_LOAD || cls == OPC_STORE || cls == OPC_ATOMIC; }
+static bool can_mispredict(uint8_t cls) {
+    return cls == OPC_BRANCH || cls == OPC_JUMP_INDIRECT || cls == OPC_RETURN || cls == OPC_CALL;
+}
+
+static uint64_t event_samples_near(const profile_proc *p, size_t lo, size_t hi, int ev) {
+    uint64_t s = 0;
+    for (size_t k = lo; k < hi && k < p->ninsns; k++) s += p->insns[k].samples[ev];
+    return s;
+}
+
+static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, const profile_data *prof, double period) {
+    profile_insn *x = &p->insns[i];
+    const profile_block *bl = &p->blocks[x->block];
+    size_t first = bl->first, pos = i - first;
+    uint32_t w = mc->depth + 2; /* how far the frontend's stalls and the window reach */
+    size_t lo = i >= w ? i - w : 0, hi = i + w + 1 < p->ninsns ? i + w + 1 : p->ninsns;
+    for (int c = 0; c < CUL_COUNT; c++) x->bound[c] = -1;
+    isa_insn d;
+    isa_decode(x->raw, &d);
+    isa_regs regs;
+    isa_regs_of(&d, &regs);
+    /* I-cache miss: impossible with a perfect I-cache; otherwise only where a
+     * line is entered near i (the instruction charged for a frontend bubble is
+     * the one waiting, or in-order the oldest in flight, up to `w` before it) */
+    if (!mc->icache_perfect) {
+        bool crossing = pos == 0;
+        for (size_t k = lo + 1; k < hi && !crossing; k++)
+            if (p->insns[k].pc / mc->icache_line != p->insns[k - 1].pc / mc->icache_line ||
+                p->blocks[p->insns[k].block].first == k)
+                crossing = true;
+        if (crossing) {
+            x->culprits |= 1u << CUL_ICACHE;
+            if (prof->event_period) {
+                double misses = (double)event_samples_near(p, lo, hi, PROF_IMISS) * (double)prof->event_period;
+                x->bound[CUL_ICACHE] = misses * mc->miss_cost; /* pessimistic: every miss from memory */
+                if (prof->event_period == 1 && misses == 0) x->culprits &= ~(1u << CUL_ICACHE);
+            }
+        }
+    }
+    /* mispredict: impossible with a perfect predictor, and static with none */
+    if (!mc->bpred_perfect && !mc->bpred_none) {
+        for (size_t k = lo; k < hi; k++)
+            if (can_mispredict(p->insns[k].op_class) || (pos < w && k == first)) {
+                x->culprits |= 1u << CUL_MISPREDICT;
+                if (can_mispredict(p->insns[k].op_class) && !x->culprit_pc[CUL_MISPREDICT])
+                    x->culprit_pc[CUL_MISPREDICT] = p->insns[k].pc;
+            }
+        if ((x->culprits >> CUL_MISPREDICT & 1) && prof->event_period) {
+            double m = (double)event_samples_near(p, lo, hi, PROF_MISPREDICT) * (double)prof->event_period;
+            x->bound[CUL_MISPREDICT] = m * (mc->depth + 2);
+            if (prof->event_period == 1 && m == 0) x->culprits &= ~(1u << CUL_MISPREDICT);
+        }
+    }
+    /* D-cache miss: a source produced by a load (in the block, or before it:
+     * unknown, so guilty), or a memory instruction behind an older one */
+    if (!mc->dcache_perfect) {
+        for (int s = 0; s < 3 && regs.src[s]; s++) {
+            size_t wr;
+            if (written_before(p, first, i, regs.src[s], &wr)) {
+                if (p->insns[wr].op_class == OPC_LOAD || p->insns[wr].op_class == OPC_ATOMIC) {
+                    x->culprits |= 1u << CUL_DCACHE;
+                    x->culprit_pc[CUL_DCACHE] = p->insns[wr].pc;
+                }
+            } else {
+                x->culprits |= 1u << CUL_DCACHE; /* produced before the block: cannot be ruled out */
+            }
+        }
+        if (is_memory(x->op_class)) x->culprits |= 1u << CUL_DCACHE;
+        for (size_t k = lo; k < i; k++)
+            if (is_memory(p->insns[k].op_class)) {
+                x->culprits |= 1u << CUL_DCACHE;
+                if (!x->culprit_pc[CUL_DCACHE]) x->culprit_pc[CUL_DCACHE] = p->insns[k].pc;
+            }
+        /* in-order: a frontend-empty cycle is charged to the oldest in flight, which may wait on a miss */
+        if (mc->inorder && is_memory(x->op_class)) x->culprits |= 1u << CUL_DCACHE;
+    }
+    /* long latency and dependences on earlier blocks: the schedule ignores predecessors */
+    for (int s = 0; s < 3 && regs.src[s]; s++) {
+        size_t wr;
+        if (written_before(p, first, i, regs.src[s], &wr)) {
+            if (mc->long_latency[p->insns[wr].op_class & 31] && p->insns[wr].op_class != OPC_LOAD) {
+                x->culprits |= 1u << CUL_LONG_LATENCY;
+                x->culprit_pc[CUL_LONG_LATENCY] = p->insns[wr].pc;
+            }
+        } else if (pos < w) {
+            x->culprits |= 1u << CUL_DEPENDENCY;
+        }
+    }
+    /* a busy unit: near the block's start (an older block's instruction holds it), or behind a
+     * non-pipelined older one */
+    if (pos < 2) x->culprits |= 1u << CUL_BUSY_UNIT;
+    if (!mc->inorder)
+        for (size_t k = lo; k < i; k++)
+            if (p->insns[k].op_class == OPC_INT_DIV || p->insns[k].op_class == OPC_FP_DIV ||
+                p->insns[k].op_class == OPC_FP_SQRT)
+                x->culprits |= 1u << CUL_BUSY_UNIT;
+    (void)period;
+}
+
+/* ---- one procedure ---------------------------------------------------------------- */
+
+static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model *sm, const sched_machine *mc,
+                         double period, cs_error *err) {
+    for (size_t i = 0; i < p->ninsns; i++) {
+        const profile_pc *s = samples_at(prof, p->insns[i].pc);
+        if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
+    }
+    profile_classes(p);
+    /* static schedules */
+    size_t maxn = 0;
+    for (size_t b = 0; b < p->nblocks; b++)
+        if (p->blocks[b].n > maxn) maxn = p->blocks[b].n;
+    uint32_t *m = cs_calloc(maxn + 1, sizeof *m);
+    uint8_t *reason = cs_calloc(maxn + 1, 1);
+    uint8_t *varies = cs_calloc(maxn + 1, 1);
+    int *cul = cs_calloc(maxn + 1, sizeof *cul);
+    for (size_t b = 0; b < p->nblocks; b++) {
+        profile_block *bl = &p->blocks[b];
+        if (!sched_block(sm, &p->insns[bl->first], bl->n, m, reason, cul, varies, err)) {
+            cs_error_prefix(err, "%s: scheduling the block at 0x%" PRIx64, p->name, p->insns[bl->first].pc);
+            free(m);
+            free(reason);
+            free(varies);
+            free(cul);
+            return false;
+        }
+        for (uint32_t k = 0; k < bl->n; k++) {
+            profile_insn *x = &p->insns[bl->first + k];
+            x->m = m[k];
+            x->static_reason = reason[k];
+            x->m_varies = varies[k];
+            x->static_culprit_pc = cul[k] >= 0 ? p->insns[bl->first + (uint32_t)cul[k]].pc : 0;
+        }
+    }
+    free(m);
+    free(reason);
+    free(varies);
+    free(cul);
+    /* frequencies per class, then propagation */
+    for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
+    for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
+    for (uint32_t c = 0; c < p->nclasses; c++) {
+        double f;
+        uint8_t conf;
+        if (estimate_class(p, c, &f, &conf)) set_class(p, c, f, conf);
+    }
+    propagate(p);
+    /* per instruction: count, CPI, stalls, culprits; procedure summary */
+    for (size_t i = 0; i < p->ninsns; i++) {
+        profile_insn *x = &p->insns[i];
+        const profile_block *bl = &p->blocks[x->block];
+        double f = bl->count; /* samples per cycle at the head: executions / period */
+        double s = (double)x->samples[PROF_CYCLES];
+        p->cycles += s * period;
+        if (f < 0) {
+            x->count = -1;
+            x->confidence = CONF_NONE;
+            continue;
+        }
+        x->count = f * period;
+        x->confidence = bl->confidence;
+        x->cpi = f > 0 ? s / f : NAN;
+        if (x->m > 1) p->static_stall += f * (x->m - 1) * period;
+        double expect = f * x->m;
+        double excess = s - expect;
+        if (excess > DYNAMIC_SIGMAS * sqrt(expect > 1 ? expect : 1)) {
+            x->dynamic_cycles = excess * period;
+            p->dynamic_stall += x->dynamic_cycles;
+            culprits_for(p, i, mc, prof, period);
+            int k = 0;
+            for (int c = 0; c < CUL_COUNT; c++) k += x->culprits >> c & 1;
+            if (!k) {
+                x->unexplained = true;
+                p->unexplained += x->dynamic_cycles;
+            } else {
+                for (int c = 0; c < CUL_COUNT; c++)
+                    if (x->culprits >> c & 1) p->culprit_cycles[c] += x->dynamic_cycles / k;
+            }
+        }
+    }
+    p->analysed = true;
+    return true;
+}
+
+/* ---- the whole profile ------------------------------------------------------------ */
+
+profile_analysis *profile_analyse(const char *profile_path, const char *exe_path, const char *function, cs_error *err) {
+    double t0 = cs_now();
+    profile_analysis *a = cs_calloc(1, sizeof *a);
+    if (!profile_read(profile_path, &a->prof, err)) {
+        free(a);
+        return NULL;
+    }
+    const char *exe = exe_path ? exe_path : a->prof.program;
+    snprintf(a->exe_path, sizeof a->exe_path, "%s", exe);
+    uint64_t h, size;
+    elf_image *img = NULL;
+    sched_model *sm = NULL;
+    range *r = NULL;
+    if (!profile_hash_file(exe, &h, &size, err)) goto fail;
+    if (h != a->prof.exe_hash || size != a->prof.exe_size) {
+        cs_error_set(err,
+                     "%s: recorded from another build of the executable (it has hash %016" PRIx64 ", %" PRIu64
+                     " bytes; %s has %016" PRIx64 ", %" PRIu64 " bytes)",
+                     profile_path, a->prof.exe_hash, a->prof.exe_size, exe, h, size);
+        goto fail;
+    }
+    img = elf_open(exe, err);
+    if (!img) goto fail;
+    bool text = false;
+    for (size_t i = 0; i < elf_section_count(img); i++)
+        if (elf_section_at(img, i)->exec && elf_section_at(img, i)->data && elf_section_at(img, i)->size) text = true;
+    if (!text) {
+        cs_error_set(err, "%s: the executable has no text section", exe);
+        goto fail;
+    }
+    if (!a->prof.samples || a->prof.samples == a->prof.idle_samples) {
+        cs_error_set(err, "%s: no CYCLES samples at any instruction (a smaller --period?)", profile_path);
+        goto fail;
+    }
+    a->period = (double)a->prof.cycles / (double)a->prof.samples;
+    sm = sched_create(a->prof.config_text, err);
+    if (!sm) {
+        cs_error_prefix(err, "%s", profile_path);
+        goto fail;
+    }
+    sched_machine mc;
+    sched_machine_of(sm, &mc);
+    size_t nr;
+    r = find_procs(img, &nr);
+    a->procs = cs_calloc(nr + 1, sizeof *a->procs);
+    uint64_t inside = 0;
+    bool found_function = false;
+    for (size_t i = 0; i < nr; i++) {
+        uint64_t s[PROF_EVENT_COUNT] = {0};
+        for (size_t k = first_pc_at_or_after(&a->prof, r[i].start); k < a->prof.npcs && a->prof.pcs[k].pc < r[i].end;
+             k++)
+            for (int e = 0; e < PROF_EVENT_COUNT; e++) s[e] += a->prof.pcs[k].count[e];
+        inside += s[PROF_CYCLES];
+        if (!s[PROF_CYCLES]) continue;
+        if (function && strcmp(function, r[i].name) != 0) continue;
+        found_function = true;
+        profile_proc *p = &a->procs[a->nprocs];
+        memset(p, 0, sizeof *p);
+        snprintf(p->name, sizeof p->name, "%s", r[i].name);
+        p->start = r[i].start;
+        p->end = r[i].end;
+        memcpy(p->samples, s, sizeof s);
+        if (!build_cfg(img, p)) continue;
+        a->nprocs++;
+        if (!analyse_proc(p, &a->prof, sm, &mc, a->period, err)) goto fail;
+    }
+    if (function && !found_function) {
+        cs_error_set(err, "%s: no procedure named '%s' with samples", profile_path, function);
+        goto fail;
+    }
+    a->samples_outside = a->prof.samples - a->prof.idle_samples - inside;
+    free(r);
+    sched_destroy(sm);
+    elf_close(img);
+    a->seconds = cs_now() - t0;
+    return a;
+fail:
+    free(r);
+    sched_destroy(sm);
+    if (img) elf_close(img);
+    profile_analysis_free(a);
+    return NULL;
+}
+
+void profile_analysis_free(profile_analysis *a) {
+    if (!a) return;
+    for (size_t i = 0; i < a->nprocs; i++) {
+        free(a->procs[i].insns);
+        free(a->procs[i].blocks);
+        free(a->procs[i].edges);
+    }
+    /* a failed procedure past nprocs may hold arrays too */
+    if (a->procs) {
+        profile_proc *p = &a->procs[a->nprocs];
+        free(p->insns);
+        free(p->blocks);
+        free(p->edges);
+    }
+    free(a->procs);
+    profile_data_free(&a->prof);
+    free(a);
+}
+
+/* ---- grading against the truth ------------------------------------------------------- */
+
+static const truth_pc *truth_at(const profile_truth *t, uint64_t pc) {
+    size_t lo = 0, hi = t->npcs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->pcs[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->npcs && t->pcs[lo].pc == pc ? &t->pcs[lo] : NULL;
+}
+
+static uint64_t truth_edge_count(const profile_truth *t, uint64_t from, uint64_t to) {
+    size_t lo = 0, hi = t->nedges;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const truth_edge *e = &t->edges[mid];
+        if (e->from < from || (e->from == from && e->to < to)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->nedges && t->edges[lo].from == from && t->edges[lo].to == to ? t->edges[lo].count : 0;
+}
+
+static uint64_t truth_taken_from(const profile_truth *t, uint64_t from) {
+    uint64_t s = 0;
+    size_t lo = 0, hi = t->nedges;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->edges[mid].from < from) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < t->nedges && t->edges[lo].from == from; lo++) s += t->edges[lo].count;
+    return s;
+}
+
+/* Which culprits name a true cause. */
+static uint32_t culprits_naming(profile_cause c) {
+    switch (c) {
+    case TC_ICACHE: return 1u << CUL_ICACHE;
+    case TC_DCACHE: return 1u << CUL_DCACHE;
+    case TC_MISPREDICT: return 1u << CUL_MISPREDICT;
+    case TC_BUSY_UNIT: return 1u << CUL_BUSY_UNIT;
+    case TC_LONG_LATENCY: return 1u << CUL_LONG_LATENCY | 1u << CUL_DEPENDENCY;
+    case TC_DEPENDENCY: return 1u << CUL_DEPENDENCY | 1u << CUL_LONG_LATENCY;
+    default: return 0;
+    }
+}
+
+static double rel_err(double est, double truth) {
+    if (truth <= 0) return est < 0.5 ? 0 : 1e9;
+    return fabs(est - truth) / truth;
+}
+
+bool profile_grade_against(const profile_analysis *a, const profile_truth *t, profile_grade *g, cs_error *err) {
+    memset(g, 0, sizeof *g);
+    if (t->exe_hash != a->prof.exe_hash) {
+        cs_error_set(err, "the truth file is of another executable");
+        return false;
+    }
+    double w5 = 0, w10 = 0, w15 = 0, off = 0, off_low = 0, ew = 0, e10 = 0, stall = 0, covered = 0, dyn = 0, unexpl = 0,
+           det = 0, det_cov = 0;
+    for (size_t i = 0; i < a->nprocs; i++) {
+        const profile_proc *p = &a->procs[i];
+        for (size_t k = 0; k < p->ninsns; k++) {
+            const profile_insn *x = &p->insns[k];
+            double s = (double)x->samples[PROF_CYCLES];
+            const truth_pc *tp = truth_at(t, x->pc);
+            double exec = tp ? (double)tp->executions : 0;
+            if (s > 0) {
+                g->samples += s;
+                double e = x->count < 0 ? 1e9 : rel_err(x->count, exec);
+                if (e <= 0.05) w5 += s;
+                if (e <= 0.10) w10 += s;
+                if (e <= 0.15) w15 += s;
+                if (e > 0.15) {
+                    off += s;
+                    if (x->confidence <= CONF_LOW) off_low += s;
+                }
+            }
+            /* culprits: the true dynamic stall samples at this pc (beyond what the
+             * static schedule explains at the true count), split by true cause */
+            if (tp && s > 0) {
+                double expect = exec / a->period * x->m;
+                double excess = s - expect;
+                double caused = 0;
+                for (int c = TC_DEPENDENCY; c < TC_COUNT; c++) caused += (double)tp->cause[c];
+                if (excess > 0 && caused > 0) {
+                    for (int c = TC_DEPENDENCY; c < TC_COUNT; c++) {
+                        double part = excess * (double)tp->cause[c] / caused;
+                        stall += part;
+                        g->cause_stall[c] += part;
+                        if (x->dynamic_cycles > 0) det += part;
+                        if (x->culprits & culprits_naming((profile_cause)c)) {
+                            covered += part;
+                            if (x->dynamic_cycles > 0) det_cov += part;
+                            g->cause_covered[c] += part;
+                        }
+                    }
+                }
+            }
+            dyn += x->dynamic_cycles;
+            if (x->unexplained) unexpl += x->dynamic_cycles;
+        }
+        for (size_t e = 0; e < p->nedges; e++) {
+            const profile_edge *x = &p->edges[e];
+            if (x->from >= p->nblocks || x->to >= p->nblocks) continue;
+            const profile_block *fb = &p->blocks[x->from];
+            const profile_insn *last = &p->insns[fb->first + fb->n - 1];
+            const profile_insn *head = &p->insns[p->blocks[x->to].first];
+            double truth;
+            if (x->kind == 1) {
+                truth = (double)truth_edge_count(t, last->pc, head->pc);
+            } else {
+                const truth_pc *tl = truth_at(t, last->pc);
+                truth = tl ? (double)tl->executions - (double)truth_taken_from(t, last->pc) : 0;
+                if (truth < 0) truth = 0;
+            }
+            if (truth <= 0) continue;
+            ew += truth;
+            if (x->count >= 0 && rel_err(x->count * a->period, truth) <= 0.10) e10 += truth;
+        }
+    }
+    if (g->samples > 0) {
+        g->within5 = w5 / g->samples;
+        g->within10 = w10 / g->samples;
+        g->within15 = w15 / g->samples;
+    }
+    g->off15_low = off > 0 ? off_low / off : 1;
+    g->edge_execs = ew;
+    g->edges_within10 = ew > 0 ? e10 / ew : 0;
+    g->stall_samples = stall;
+    g->culprit_covered = stall > 0 ? covered / stall : 1;
+    g->detected = stall > 0 ? det / stall : 1;
+    g->covered_detected = det > 0 ? det_cov / det : 1;
+    g->unexplained = dyn > 0 ? unexpl / dyn : 0;
+    return true;
+}

@@ -1,0 +1,444 @@
+/* Profile and truth files: line-oriented text, versioned, with a CRC-32 of
+ * everything before the last line (docs/profile.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "profile.h"
+
+static const char *const event_names[PROF_EVENT_COUNT] = {"cycles", "imiss", "dmiss", "mispredict"};
+const char *profile_event_name(profile_event e) { return e < PROF_EVENT_COUNT ? event_names[e] : "?"; }
+
+static const char *const cause_names[TC_COUNT] = {
+#define PROFILE_CAUSE_NAME(id, name) name,
+    PROFILE_CAUSE_LIST(PROFILE_CAUSE_NAME)
+#undef PROFILE_CAUSE_NAME
+};
+const char *profile_cause_name(profile_cause c) { return c < TC_COUNT ? cause_names[c] : "?"; }
+
+void profile_data_free(profile_data *p) {
+    if (!p) return;
+    free(p->program);
+    free(p->config_name);
+    free(p->model);
+    free(p->config_text);
+    free(p->pcs);
+    memset(p, 0, sizeof *p);
+}
+
+void profile_truth_free(profile_truth *t) {
+    if (!t) return;
+    free(t->pcs);
+    free(t->edges);
+    memset(t, 0, sizeof *t);
+}
+
+bool profile_hash_file(const char *path, uint64_t *hash, uint64_t *size, cs_error *err) {
+    uint8_t *data;
+    size_t n;
+    if (!cs_read_file(path, &data, &n, err)) return false;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a 64 offset basis */
+    for (size_t i = 0; i < n; i++) h = (h ^ data[i]) * 1099511628211ull;
+    free(data);
+    *hash = h;
+    *size = n;
+    return true;
+}
+
+/* ---- writing: a growing buffer, then the checksum ---------------------------- */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k >= 0 && b->p && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t want = b->n + (size_t)(k > 0 ? k : 0) + 1;
+        b->cap = b->cap * 2 > want ? b->cap * 2 : want + 4096;
+        b->p = cs_realloc(b->p, b->cap);
+    }
+}
+
+static bool finish_file(const char *path, sbuf *b, cs_error *err) {
+    uLong c = crc32(0L, Z_NULL, 0);
+    c = crc32(c, (const Bytef *)b->p, (uInt)b->n);
+    sb_printf(b, "checksum crc32:%08lx\n", (unsigned long)c);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        cs_error_set(err, "%s: %s", path, strerror(errno));
+        free(b->p);
+        return false;
+    }
+    bool ok = fwrite(b->p, 1, b->n, f) == b->n;
+    ok = (fclose(f) == 0) && ok;
+    free(b->p);
+    if (!ok) cs_error_set(err, "%s: write failed", path);
+    return ok;
+}
+
+/* Text fields must stay on their line. */
+static const char *one_line(const char *s) { return s && !strpbrk(s, "\n\r") ? s : "?"; }
+
+bool profile_write(const char *path, const profile_data *p, cs_error *err) {
+    sbuf b = {0};
+    sb_printf(&b, "cyclescope-profile %d\n", PROFILE_VERSION);
+    sb_printf(&b, "program %s\n", one_line(p->program));
+    sb_printf(&b, "exe-size %" PRIu64 "\n", p->exe_size);
+    sb_printf(&b, "exe-hash fnv1a64:%016" PRIx64 "\n", p->exe_hash);
+    sb_printf(&b, "config-name %s\n", one_line(p->config_name));
+    sb_printf(&b, "model %s\n", one_line(p->model));
+    sb_printf(&b, "period %" PRIu64 " %" PRIu64 "\n", p->period_min, p->period_max);
+    sb_printf(&b, "seed %" PRIu64 "\n", p->seed);
+    sb_printf(&b, "event-period %" PRIu64 "\n", p->event_period);
+    sb_printf(&b, "cycles %" PRIu64 "\n", p->cycles);
+    sb_printf(&b, "instructions %" PRIu64 "\n", p->instructions);
+    sb_printf(&b, "samples %" PRIu64 " %" PRIu64 "\n", p->samples, p->idle_samples);
+    const char *cfg = p->config_text ? p->config_text : "";
+    size_t lines = 0;
+    for (const char *c = cfg; *c; c++) lines += *c == '\n';
+    if (*cfg && cfg[strlen(cfg) - 1] != '\n') lines++;
+    sb_printf(&b, "config %zu\n", lines);
+    sb_printf(&b, "%s", cfg);
+    if (*cfg && cfg[strlen(cfg) - 1] != '\n') sb_printf(&b, "\n");
+    sb_printf(&b, "pcs %zu cycles imiss dmiss mispredict\n", p->npcs);
+    for (size_t i = 0; i < p->npcs; i++)
+        sb_printf(&b, "%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", p->pcs[i].pc, p->pcs[i].count[0],
+                  p->pcs[i].count[1], p->pcs[i].count[2], p->pcs[i].count[3]);
+    return finish_file(path, &b, err);
+}
+
+bool profile_truth_write(const char *path, const profile_truth *t, cs_error *err) {
+    sbuf b = {0};
+    sb_printf(&b, "cyclescope-profile-truth %d\n", PROFILE_VERSION);
+    sb_printf(&b, "exe-hash fnv1a64:%016" PRIx64 "\n", t->exe_hash);
+    sb_printf(&b, "pcs %zu executions", t->npcs);
+    for (int c = 0; c < TC_COUNT; c++) sb_printf(&b, " %s", cause_names[c]);
+    sb_printf(&b, "\n");
+    for (size_t i = 0; i < t->npcs; i++) {
+        sb_printf(&b, "%" PRIx64 " %" PRIu64, t->pcs[i].pc, t->pcs[i].executions);
+        for (int c = 0; c < TC_COUNT; c++) sb_printf(&b, " %" PRIu64, t->pcs[i].cause[c]);
+        sb_printf(&b, "\n");
+    }
+    sb_printf(&b, "edges %zu\n", t->nedges);
+    for (size_t i = 0; i < t->nedges; i++)
+        sb_printf(&b, "%" PRIx64 " %" PRIx64 " %" PRIu64 "\n", t->edges[i].from, t->edges[i].to, t->edges[i].count);
+    return finish_file(path, &b, err);
+}
+
+/* ---- parsing ----------------------------------------------------------------- */
+
+typedef struct reader {
+    const char *p, *end;
+    const char *name;
+    int line;
+    cs_error *err;
+    char buf[4096];
+} reader;
+
+/* Next line into r->buf (without the newline); false at the end or on a line too long. */
+static bool next_line(reader *r) {
+    if (r->p >= r->end) {
+        cs_error_set(r->err, "%s: truncated after line %d", r->name, r->line);
+        return false;
+    }
+    const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+    if (!nl) {
+        cs_error_set(r->err, "%s: truncated: line %d has no end", r->name, r->line + 1);
+        return false;
+    }
+    size_t n = (size_t)(nl - r->p);
+    r->line++;
+    if (n >= sizeof r->buf || memchr(r->p, '\0', n)) {
+        cs_error_set(r->err, "%s:%d: malformed line", r->name, r->line);
+        return false;
+    }
+    memcpy(r->buf, r->p, n);
+    r->buf[n] = '\0';
+    r->p = nl + 1;
+    return true;
+}
+
+static bool bad(reader *r, const char *what) {
+    cs_error_set(r->err, "%s:%d: malformed %s", r->name, r->line, what);
+    return false;
+}
+
+/* "key VALUE" with the value as text. */
+static bool key_text(reader *r, const char *key, char **out) {
+    if (!next_line(r)) return false;
+    size_t k = strlen(key);
+    if (strncmp(r->buf, key, k) != 0 || r->buf[k] != ' ') return bad(r, key);
+    *out = cs_strdup(r->buf + k + 1);
+    return true;
+}
+
+static bool parse_u64(const char *s, int base, uint64_t *out, const char **rest) {
+    if (*s == '-' || *s == '+' || *s == ' ' || !*s) return false;
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, base);
+    if (e == s || errno) return false;
+    *out = v;
+    *rest = e;
+    return true;
+}
+
+/* "key N [N…]" with `n` decimal numbers. */
+static bool key_nums(reader *r, const char *key, int n, uint64_t *out) {
+    if (!next_line(r)) return false;
+    size_t k = strlen(key);
+    if (strncmp(r->buf, key, k) != 0 || r->buf[k] != ' ') return bad(r, key);
+    const char *s = r->buf + k;
+    for (int i = 0; i < n; i++) {
+        if (*s != ' ') return bad(r, key);
+        if (!parse_u64(s + 1, 10, &out[i], &s)) return bad(r, key);
+    }
+    if (*s) return bad(r, key);
+    return true;
+}
+
+static bool key_hash(reader *r, uint64_t *out) {
+    if (!next_line(r)) return false;
+    const char *pre = "exe-hash fnv1a64:";
+    const char *s;
+    if (strncmp(r->buf, pre, strlen(pre)) != 0 || strlen(r->buf) != strlen(pre) + 16 ||
+        !parse_u64(r->buf + strlen(pre), 16, out, &s) || *s)
+        return bad(r, "exe-hash");
+    return true;
+}
+
+/* Check the header line and the checksum line; r is left after the header. */
+static bool check_envelope(reader *r, const char *magic) {
+    /* the checksum: the last line */
+    const char *start = r->p;
+    size_t size = (size_t)(r->end - r->p);
+    if (size == 0 || r->end[-1] != '\n') {
+        cs_error_set(r->err, "%s: truncated: no checksum line", r->name);
+        return false;
+    }
+    const char *last = r->end - 1;
+    while (last > start && last[-1] != '\n') last--;
+    const char *pre = "checksum crc32:";
+    size_t ll = (size_t)(r->end - 1 - last);
+    if (ll != strlen(pre) + 8 || strncmp(last, pre, strlen(pre)) != 0) {
+        /* a header check first gives the better message for a foreign file */
+        if (size < strlen(magic) || strncmp(start, magic, strlen(magic)) != 0) {
+            cs_error_set(r->err, "%s: not a %s file", r->name, magic);
+            return false;
+        }
+        cs_error_set(r->err, "%s: truncated: no checksum line", r->name);
+        return false;
+    }
+    char hex[9];
+    memcpy(hex, last + strlen(pre), 8);
+    hex[8] = '\0';
+    uint64_t want;
+    const char *rest;
+    if (!parse_u64(hex, 16, &want, &rest) || *rest) {
+        cs_error_set(r->err, "%s: malformed checksum line", r->name);
+        return false;
+    }
+    uLong c = crc32(0L, Z_NULL, 0);
+    c = crc32(c, (const Bytef *)start, (uInt)(last - start));
+    if (c != want) {
+        cs_error_set(r->err, "%s: checksum mismatch (corrupt file)", r->name);
+        return false;
+    }
+    r->end = last;
+    if (!next_line(r)) return false;
+    size_t ml = strlen(magic);
+    if (strncmp(r->buf, magic, ml) != 0 || r->buf[ml] != ' ') {
+        cs_error_set(r->err, "%s: not a %s file", r->name, magic);
+        return false;
+    }
+    uint64_t v;
+    if (!parse_u64(r->buf + ml + 1, 10, &v, &rest) || *rest) return bad(r, "version");
+    if (v != PROFILE_VERSION) {
+        cs_error_set(r->err, "%s: version %" PRIu64 " (this cyclescope reads version %d)", r->name, v, PROFILE_VERSION);
+        return false;
+    }
+    return true;
+}
+
+static bool at_end(reader *r) {
+    if (r->p != r->end) {
+        cs_error_set(r->err, "%s:%d: unexpected data after the last record", r->name, r->line + 1);
+        return false;
+    }
+    return true;
+}
+
+/* A count line "key N rest…" with N bounded by what the file can hold. */
+static bool count_line(reader *r, const char *key, const char *tail, size_t *n) {
+    if (!next_line(r)) return false;
+    size_t k = strlen(key);
+    uint64_t v;
+    const char *s;
+    if (strncmp(r->buf, key, k) != 0 || r->buf[k] != ' ' || !parse_u64(r->buf + k + 1, 10, &v, &s)) return bad(r, key);
+    if (strcmp(s, tail) != 0) return bad(r, key);
+    if (v > (uint64_t)(r->end - r->p)) { /* each record takes more than a byte */
+        cs_error_set(r->err, "%s:%d: %s count %" PRIu64 " larger than the file", r->name, r->line, key, v);
+        return false;
+    }
+    *n = (size_t)v;
+    return true;
+}
+
+bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_data *out, cs_error *err) {
+    memset(out, 0, sizeof *out);
+    reader *r = cs_calloc(1, sizeof *r);
+    r->p = (const char *)data;
+    r->end = (const char *)data + size;
+    r->name = name;
+    r->err = err;
+    bool ok = false;
+    uint64_t v[2];
+    if (!check_envelope(r, "cyclescope-profile")) goto done;
+    if (!key_text(r, "program", &out->program)) goto done;
+    if (!key_nums(r, "exe-size", 1, &out->exe_size)) goto done;
+    if (!key_hash(r, &out->exe_hash)) goto done;
+    if (!key_text(r, "config-name", &out->config_name)) goto done;
+    if (!key_text(r, "model", &out->model)) goto done;
+    if (!key_nums(r, "period", 2, v)) goto done;
+    out->period_min = v[0];
+    out->period_max = v[1];
+    if (v[0] == 0 || v[1] < v[0]) {
+        bad(r, "period (0, or max below min)");
+        goto done;
+    }
+    if (!key_nums(r, "seed", 1, &out->seed)) goto done;
+    if (!key_nums(r, "event-period", 1, &out->event_period)) goto done;
+    if (!key_nums(r, "cycles", 1, &out->cycles)) goto done;
+    if (!key_nums(r, "instructions", 1, &out->instructions)) goto done;
+    if (!key_nums(r, "samples", 2, v)) goto done;
+    out->samples = v[0];
+    out->idle_samples = v[1];
+    if (v[1] > v[0]) {
+        bad(r, "samples (more idle than taken)");
+        goto done;
+    }
+    size_t lines;
+    if (!count_line(r, "config", "", &lines)) goto done;
+    {
+        const char *cs = r->p;
+        for (size_t i = 0; i < lines; i++)
+            if (!next_line(r)) goto done;
+        out->config_text = cs_malloc((size_t)(r->p - cs) + 1);
+        memcpy(out->config_text, cs, (size_t)(r->p - cs));
+        out->config_text[r->p - cs] = '\0';
+    }
+    if (!count_line(r, "pcs", " cycles imiss dmiss mispredict", &out->npcs)) goto done;
+    out->pcs = cs_calloc(out->npcs ? out->npcs : 1, sizeof *out->pcs);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < out->npcs; i++) {
+        if (!next_line(r)) goto done;
+        const char *s = r->buf;
+        profile_pc *e = &out->pcs[i];
+        if (!parse_u64(s, 16, &e->pc, &s)) {
+            bad(r, "pc record");
+            goto done;
+        }
+        for (int k = 0; k < PROF_EVENT_COUNT; k++)
+            if (*s != ' ' || !parse_u64(s + 1, 10, &e->count[k], &s)) {
+                bad(r, "pc record");
+                goto done;
+            }
+        if (*s || (i && e->pc <= out->pcs[i - 1].pc)) {
+            bad(r, "pc record (pcs must increase)");
+            goto done;
+        }
+        if (e->count[0] > out->samples - sum) {
+            bad(r, "pc record (more samples than the profile took)");
+            goto done;
+        }
+        sum += e->count[0];
+    }
+    if (sum + out->idle_samples != out->samples) {
+        cs_error_set(err, "%s: the pcs' samples (%" PRIu64 ") and the idle ones do not add up to %" PRIu64, name, sum,
+                     out->samples);
+        goto done;
+    }
+    ok = at_end(r);
+done:
+    free(r);
+    if (!ok) profile_data_free(out);
+    return ok;
+}
+
+bool profile_read(const char *path, profile_data *out, cs_error *err) {
+    uint8_t *data;
+    size_t n;
+    if (!cs_read_file(path, &data, &n, err)) return false;
+    bool ok = profile_parse(data, n, path, out, err);
+    free(data);
+    return ok;
+}
+
+static bool truth_parse(const uint8_t *data, size_t size, const char *name, profile_truth *out, cs_error *err) {
+    memset(out, 0, sizeof *out);
+    reader *r = cs_calloc(1, sizeof *r);
+    r->p = (const char *)data;
+    r->end = (const char *)data + size;
+    r->name = name;
+    r->err = err;
+    bool ok = false;
+    if (!check_envelope(r, "cyclescope-profile-truth")) goto done;
+    if (!key_hash(r, &out->exe_hash)) goto done;
+    char tail[512] = " executions";
+    for (int c = 0; c < TC_COUNT; c++) {
+        strcat(tail, " ");
+        strcat(tail, cause_names[c]);
+    }
+    if (!count_line(r, "pcs", tail, &out->npcs)) goto done;
+    out->pcs = cs_calloc(out->npcs ? out->npcs : 1, sizeof *out->pcs);
+    for (size_t i = 0; i < out->npcs; i++) {
+        if (!next_line(r)) goto done;
+        const char *s = r->buf;
+        truth_pc *e = &out->pcs[i];
+        bool good = parse_u64(s, 16, &e->pc, &s) && *s == ' ' && parse_u64(s + 1, 10, &e->executions, &s);
+        for (int c = 0; good && c < TC_COUNT; c++) good = *s == ' ' && parse_u64(s + 1, 10, &e->cause[c], &s);
+        if (!good || *s || (i && e->pc <= out->pcs[i - 1].pc)) {
+            bad(r, "pc record");
+            goto done;
+        }
+    }
+    if (!count_line(r, "edges", "", &out->nedges)) goto done;
+    out->edges = cs_calloc(out->nedges ? out->nedges : 1, sizeof *out->edges);
+    for (size_t i = 0; i < out->nedges; i++) {
+        if (!next_line(r)) goto done;
+        const char *s = r->buf;
+        truth_edge *e = &out->edges[i];
+        if (!parse_u64(s, 16, &e->from, &s) || *s != ' ' || !parse_u64(s + 1, 16, &e->to, &s) || *s != ' ' ||
+            !parse_u64(s + 1, 10, &e->count, &s) || *s) {
+            bad(r, "edge record");
+            goto done;
+        }
+    }
+    ok = at_end(r);
+done:
+    free(r);
+    if (!ok) profile_truth_free(out);
+    return ok;
+}
+
+bool profile_truth_read(const char *path, profile_truth *out, cs_error *err) {
+    uint8_t *data;
+    size_t n;
+    if (!cs_read_file(path, &data, &n, err)) return false;
+    bool ok = truth_parse(data, n, path, out, err);
+    free(data);
+    return ok;
+}

@@ -1,0 +1,229 @@
+/* profile — DCPI-style profiling of a timing run (docs/profile.md): a sampler
+ * on the probe contract's sample timer writes a profile file (per-pc CYCLES
+ * sample counts, optional event samples, the period, the machine and the
+ * executable's identity); the analysis reads the profile and the executable
+ * only — as DCPI's did (Anderson et al., "Continuous profiling: where have all
+ * the cycles gone?", §6–§7) — and estimates per instruction the execution
+ * frequency, its confidence, CPI, static stalls and the culprits of dynamic
+ * stalls. A truth file (exact per-pc counts from the same run, true stall
+ * causes of every sample) grades the estimates.
+ *
+ * The sampler is the analysis "profile" of the runner:
+ *   profile:file=OUT[:period=P|MIN-MAX][:seed=N][:events=N][:exe=PATH][:truth=PATH]
+ */
+#ifndef CYCLESCOPE_PROFILE_H
+#define CYCLESCOPE_PROFILE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/util.h"
+
+enum { PROFILE_VERSION = 1 };
+
+/* The event channels of a profile: CYCLES samples and three event samples. */
+typedef enum profile_event { PROF_CYCLES, PROF_IMISS, PROF_DMISS, PROF_MISPREDICT, PROF_EVENT_COUNT } profile_event;
+const char *profile_event_name(profile_event e);
+
+/* DCPI's period: "60K–64K cycles" (Anderson et al. §4). */
+enum { PROFILE_DEFAULT_PERIOD_MIN = 60000, PROFILE_DEFAULT_PERIOD_MAX = 64000 };
+
+typedef struct profile_pc {
+    uint64_t pc;
+    uint64_t count[PROF_EVENT_COUNT];
+} profile_pc;
+
+/* A profile as written to / read from a file. */
+typedef struct profile_data {
+    char *program;       /* the executable's path as recorded */
+    uint64_t exe_size;   /* its size in bytes */
+    uint64_t exe_hash;   /* FNV-1a 64 of its bytes */
+    char *config_name;   /* "inorder1" */
+    char *model;         /* "inorder", "ooo" */
+    char *config_text;   /* the resolved configuration (config show's INI) */
+    uint64_t period_min; /* CYCLES period drawn uniformly from [min, max] */
+    uint64_t period_max;
+    uint64_t seed;
+    uint64_t event_period; /* every Nth event of each kind is sampled; 0: no event samples */
+    uint64_t cycles;       /* cycles of the measured run */
+    uint64_t instructions;
+    uint64_t samples;      /* CYCLES samples taken */
+    uint64_t idle_samples; /* of which the window was empty (no pc) */
+    size_t npcs;
+    profile_pc *pcs; /* sorted by pc */
+} profile_data;
+
+void profile_data_free(profile_data *p);
+/* Write `p` to `path` (versioned, checksummed text; docs/profile.md). */
+bool profile_write(const char *path, const profile_data *p, cs_error *err);
+/* Parse a profile; errors name `name`. */
+bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_data *out, cs_error *err);
+bool profile_read(const char *path, profile_data *out, cs_error *err);
+/* FNV-1a 64 of a file's bytes and its size. */
+bool profile_hash_file(const char *path, uint64_t *hash, uint64_t *size, cs_error *err);
+
+/* ---- truth (for grading) ------------------------------------------------------ */
+
+/* True causes of a CYCLES sample, from the simulator's sample view. */
+#define PROFILE_CAUSE_LIST(X)                                                             \
+    X(TC_NONE, "none")                 /* issuing, or behind an older one in the group */ \
+    X(TC_DEPENDENCY, "dependency")     /* waiting for a short-latency producer */         \
+    X(TC_LONG_LATENCY, "long-latency") /* waiting for a multi-cycle producer */           \
+    X(TC_DCACHE, "dcache-miss")        /* a producer / the pipe waits for a D-miss */     \
+    X(TC_ICACHE, "icache-miss")                                                           \
+    X(TC_MISPREDICT, "mispredict")                                                        \
+    X(TC_BUSY_UNIT, "busy-unit")                                                          \
+    X(TC_FRONTEND, "frontend") /* fetch bandwidth or refill with no miss */               \
+    X(TC_OTHER, "other")
+
+typedef enum profile_cause {
+#define PROFILE_CAUSE_ENUM(id, name) id,
+    PROFILE_CAUSE_LIST(PROFILE_CAUSE_ENUM)
+#undef PROFILE_CAUSE_ENUM
+        TC_COUNT
+} profile_cause;
+const char *profile_cause_name(profile_cause c);
+
+typedef struct truth_pc {
+    uint64_t pc;
+    uint64_t executions;
+    uint64_t cause[TC_COUNT]; /* the CYCLES samples at this pc by true cause */
+} truth_pc;
+
+typedef struct truth_edge {
+    uint64_t from, to; /* a non-sequential transfer: pc -> next pc */
+    uint64_t count;
+} truth_edge;
+
+typedef struct profile_truth {
+    uint64_t exe_hash;
+    size_t npcs;
+    truth_pc *pcs; /* sorted by pc */
+    size_t nedges;
+    truth_edge *edges; /* sorted by (from, to) */
+} profile_truth;
+
+void profile_truth_free(profile_truth *t);
+bool profile_truth_write(const char *path, const profile_truth *t, cs_error *err);
+bool profile_truth_read(const char *path, profile_truth *out, cs_error *err);
+
+/* ---- analysis -------------------------------------------------------------------- */
+
+typedef enum profile_confidence { CONF_NONE, CONF_LOW, CONF_MEDIUM, CONF_HIGH } profile_confidence;
+const char *profile_confidence_name(profile_confidence c);
+
+/* Candidate culprits of dynamic stalls ("guilty until proven innocent", §7). */
+typedef enum profile_culprit {
+    CUL_ICACHE,
+    CUL_DCACHE,
+    CUL_MISPREDICT,
+    CUL_BUSY_UNIT,
+    CUL_LONG_LATENCY,
+    CUL_DEPENDENCY, /* a producer in an earlier block (the static schedule ignores predecessors) */
+    CUL_COUNT
+} profile_culprit;
+const char *profile_culprit_name(profile_culprit c);
+
+/* Static stall reasons from the schedule. */
+typedef enum static_reason { SR_NONE, SR_DEPENDENCY, SR_UNIT, SR_FETCH, SR_OTHER } static_reason;
+const char *static_reason_name(static_reason r);
+
+typedef struct profile_insn {
+    uint64_t pc;
+    uint32_t raw;
+    uint8_t length;
+    uint8_t op_class;
+    char text[64];  /* disassembly */
+    uint32_t block; /* index into the procedure's blocks */
+    uint64_t samples[PROF_EVENT_COUNT];
+    uint32_t m;                     /* static cycles at the head of issue (Mi) */
+    uint8_t static_reason;          /* why m > 1 */
+    bool m_varies;                  /* Mi depends on the preceding block: not an issue point */
+    uint64_t static_culprit_pc;     /* the older instruction it waits for (0: none) */
+    double count;                   /* estimated executions */
+    uint8_t confidence;             /* profile_confidence */
+    double cpi;                     /* cycles at the head of issue per execution (NaN: unknown) */
+    double dynamic_cycles;          /* estimated dynamic stall cycles (total) */
+    uint32_t culprits;              /* bit per profile_culprit: candidates left */
+    uint64_t culprit_pc[CUL_COUNT]; /* the earlier instruction blamed, when one is (0 otherwise) */
+    double bound[CUL_COUNT];        /* upper bound of stall cycles per culprit (<0: none) */
+    bool unexplained;               /* dynamic stall with every candidate ruled out */
+} profile_insn;
+
+typedef struct profile_edge {
+    uint32_t from, to; /* block indices; PROFILE_ENTRY / PROFILE_EXIT for the virtual nodes */
+    uint8_t kind;      /* 0 fall-through, 1 taken, 2 entry, 3 exit, 4 pseudo (infinite loop) */
+    uint32_t eclass;
+    double count; /* estimated executions; <0 unknown */
+    uint8_t confidence;
+} profile_edge;
+
+enum { PROFILE_ENTRY = 0xfffffffeu, PROFILE_EXIT = 0xffffffffu };
+
+typedef struct profile_block {
+    uint32_t first, n; /* instructions [first, first + n) of the procedure */
+    uint32_t eclass;
+    double count;
+    uint8_t confidence;
+} profile_block;
+
+typedef struct profile_proc {
+    char name[96];
+    uint64_t start, end;
+    uint64_t samples[PROF_EVENT_COUNT];
+    bool missing_edges; /* an indirect jump whose targets were not found */
+    size_t ninsns, nblocks, nedges;
+    profile_insn *insns;
+    profile_block *blocks;
+    profile_edge *edges;
+    uint32_t nclasses;
+    /* summary (cycles, estimated) */
+    double cycles, static_stall, dynamic_stall, unexplained;
+    double culprit_cycles[CUL_COUNT]; /* dynamic stall cycles with this culprit among the candidates */
+    bool analysed;                    /* false: no samples, not analysed */
+} profile_proc;
+
+typedef struct profile_analysis {
+    profile_data prof;
+    char exe_path[4096];
+    double period; /* mean cycles per sample (cycles / samples) */
+    size_t nprocs;
+    profile_proc *procs;      /* by address */
+    uint64_t samples_outside; /* CYCLES samples at pcs in no procedure */
+    double seconds;           /* analysis time */
+} profile_analysis;
+
+/* Read `profile_path`, check it against `exe_path` (NULL: the path recorded),
+ * and analyse every procedure with samples (only `function` when not NULL). */
+profile_analysis *profile_analyse(const char *profile_path, const char *exe_path, const char *function, cs_error *err);
+void profile_analysis_free(profile_analysis *a);
+
+/* dcpiprof-like table of procedures. */
+void profile_report_text(const profile_analysis *a, FILE *out);
+/* dcpicalc-like annotated listing. */
+void profile_annotate_text(const profile_analysis *a, FILE *out);
+cJSON *profile_json(const profile_analysis *a);
+/* Self-contained HTML: heat-coloured listing and each procedure's CFG as SVG. */
+bool profile_html_write(const profile_analysis *a, const char *path, cs_error *err);
+
+/* ---- grading against the truth ------------------------------------------------- */
+
+typedef struct profile_grade {
+    double samples;                     /* CYCLES samples at analysed instructions with executions */
+    double within5, within10, within15; /* fractions of samples whose estimate is within x% */
+    double off15_low;                   /* of samples off by > 15%: the fraction marked low confidence */
+    double edge_execs, edges_within10;  /* edge executions, fraction within 10% */
+    double stall_samples;               /* samples whose true cause is a dynamic one */
+    double culprit_covered;             /* fraction of those whose true cause is listed */
+    double detected;                    /* fraction of those at instructions where a dynamic stall was found */
+    double covered_detected;            /* of the stall samples where one was found, the fraction covered */
+    double unexplained;                 /* estimated dynamic stall cycles marked unexplained, fraction */
+    double cause_stall[TC_COUNT], cause_covered[TC_COUNT]; /* the stall samples by true cause */
+} profile_grade;
+
+bool profile_grade_against(const profile_analysis *a, const profile_truth *t, profile_grade *g, cs_error *err);
+
+#endif

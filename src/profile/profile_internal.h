@@ -1,0 +1,93 @@
+/* profile — shared between the sampler, the analysis and the renderings. */
+#ifndef CYCLESCOPE_PROFILE_INTERNAL_H
+#define CYCLESCOPE_PROFILE_INTERNAL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "profile.h"
+
+/* An open-addressing map from a 64-bit key (a pc, or a pair folded) to a
+ * slot index; slots hold the key and the caller's payload index. */
+typedef struct u64map {
+    uint64_t *keys;
+    uint32_t *vals; /* index + 1; 0: empty */
+    size_t cap, n;
+} u64map;
+
+static inline uint64_t u64map_hash(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+static inline void u64map_free(u64map *m) {
+    free(m->keys);
+    free(m->vals);
+    m->keys = NULL;
+    m->vals = NULL;
+    m->cap = m->n = 0;
+}
+
+/* The index stored for `key`, or -1. */
+static inline long u64map_get(const u64map *m, uint64_t key) {
+    if (!m->cap) return -1;
+    for (size_t i = u64map_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        if (!m->vals[i]) return -1;
+        if (m->keys[i] == key) return (long)m->vals[i] - 1;
+    }
+}
+
+static inline void u64map_put_raw(uint64_t *keys, uint32_t *vals, size_t cap, uint64_t key, uint32_t val) {
+    size_t i = u64map_hash(key) & (cap - 1);
+    while (vals[i]) i = (i + 1) & (cap - 1);
+    keys[i] = key;
+    vals[i] = val;
+}
+
+/* Store index `val` for a key not yet in the map. */
+static inline void u64map_put(u64map *m, uint64_t key, uint32_t val) {
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 1024;
+        uint64_t *keys = cs_calloc(cap, sizeof *keys);
+        uint32_t *vals = cs_calloc(cap, sizeof *vals);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->vals[i]) u64map_put_raw(keys, vals, cap, m->keys[i], m->vals[i]);
+        free(m->keys);
+        free(m->vals);
+        m->keys = keys;
+        m->vals = vals;
+        m->cap = cap;
+    }
+    u64map_put_raw(m->keys, m->vals, m->cap, key, val + 1);
+    m->n++;
+}
+
+/* Frequency equivalence classes of p's blocks and edges (cfg.c): sets
+ * p->blocks[].eclass, p->edges[].eclass and p->nclasses. */
+void profile_classes(profile_proc *p);
+
+/* The static schedule of one block (schedule.c): Mi per instruction, with the
+ * reason and the older instruction (index in the block, -1 none) of a static stall. */
+typedef struct sched_model sched_model;
+sched_model *sched_create(const char *config_text, cs_error *err);
+/* varies[i] = 1 when Mi changes with what precedes the block (such issue points are not used). */
+bool sched_block(sched_model *s, const profile_insn *insns, size_t n, uint32_t *m, uint8_t *reason, int *culprit,
+                 uint8_t *varies, cs_error *err);
+void sched_destroy(sched_model *s);
+/* The machine's properties the culprit rules need. */
+typedef struct sched_machine {
+    bool inorder;
+    bool bpred_none;    /* every control transfer stalls fetch: mispredicts are static */
+    bool bpred_perfect; /* never wrong */
+    bool icache_perfect, dcache_perfect;
+    uint32_t icache_line;
+    uint32_t miss_cost;    /* cycles a miss from memory costs at most */
+    uint32_t depth;        /* instructions between fetch and the head of issue (window for frontend stalls) */
+    bool long_latency[32]; /* per op_class: latency > 1 */
+    bool shared_unit[32];  /* per op_class: can wait for a busy unit */
+} sched_machine;
+void sched_machine_of(const sched_model *s, sched_machine *out);
+
+#endif

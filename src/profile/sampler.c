@@ -1,0 +1,363 @@
+/* The sampler: the analysis "profile" of the runner. CYCLES samples on the
+ * probe contract's sample timer with a randomised period (DCPI §4: 60K–64K
+ * cycles), optional event samples (every Nth I-cache miss, D-cache miss and
+ * mispredict) from the event channel, and — only when a truth file is asked
+ * for — exact per-pc execution counts and the true cause of each sample. The
+ * timer costs nothing between samples: the core stops only at sample cycles. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+#include "probes/probes.h"
+#include "profile_internal.h"
+#include "runner/runner.h"
+#include "sweep/sweep.h"
+
+typedef struct truth_acc {
+    uint64_t pc, executions, cause[TC_COUNT];
+} truth_acc;
+
+typedef struct sampler {
+    char *file, *exe, *truth_file;
+    uint64_t period_min, period_max, seed, rng;
+    uint64_t event_period, event_seen[PROF_EVENT_COUNT];
+    /* per-pc counts */
+    u64map map;
+    profile_pc *pcs;
+    size_t npcs, cap;
+    uint64_t samples, idle;
+    /* truth */
+    u64map tmap, emap;
+    truth_acc *tpcs;
+    size_t ntpcs, tcap;
+    truth_edge *edges;
+    size_t nedges, ecap;
+    /* the run */
+    char *config_name, *model, *config_text;
+    core_stats stats;
+    bool ended;
+} sampler;
+
+static uint64_t next_random(sampler *s) { /* splitmix64 */
+    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t next_period(sampler *s) { return s->period_min + next_random(s) % (s->period_max - s->period_min + 1); }
+
+static profile_pc *pc_slot(sampler *s, uint64_t pc) {
+    long i = u64map_get(&s->map, pc);
+    if (i >= 0) return &s->pcs[i];
+    if (s->npcs == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 256;
+        s->pcs = cs_realloc(s->pcs, s->cap * sizeof *s->pcs);
+    }
+    profile_pc *e = &s->pcs[s->npcs];
+    memset(e, 0, sizeof *e);
+    e->pc = pc;
+    u64map_put(&s->map, pc, (uint32_t)s->npcs++);
+    return e;
+}
+
+static truth_acc *truth_slot(sampler *s, uint64_t pc) {
+    long i = u64map_get(&s->tmap, pc);
+    if (i >= 0) return &s->tpcs[i];
+    if (s->ntpcs == s->tcap) {
+        s->tcap = s->tcap ? s->tcap * 2 : 1024;
+        s->tpcs = cs_realloc(s->tpcs, s->tcap * sizeof *s->tpcs);
+    }
+    truth_acc *e = &s->tpcs[s->ntpcs];
+    memset(e, 0, sizeof *e);
+    e->pc = pc;
+    u64map_put(&s->tmap, pc, (uint32_t)s->ntpcs++);
+    return e;
+}
+
+/* The true cause of a sample, from the simulator's own view of it. */
+static profile_cause true_cause(const sample_view *sv) {
+    const stall_cause *c = &sv->issue.cause;
+    bool uop_cause = sv->issue.stall != STALL_NONE && c->kind == CAUSE_UOP;
+    switch (sv->state) {
+    case WST_QUEUED:
+    case WST_READY: return TC_NONE;
+    case WST_OPERANDS:
+        if (uop_cause && c->level > 0) return TC_DCACHE;
+        if (uop_cause && c->latency > 1) return TC_LONG_LATENCY;
+        return TC_DEPENDENCY;
+    case WST_NO_UNIT: return uop_cause && c->level > 0 ? TC_DCACHE : TC_BUSY_UNIT;
+    case WST_NO_MSHR:
+    case WST_FILL: return TC_DCACHE;
+    case WST_MEM_ORDER: return TC_OTHER;
+    case WST_EXECUTING:
+    case WST_DONE:
+        /* nothing waits to issue: why the issue stage is empty */
+        if (sv->issue.stall == STALL_NONE) return TC_NONE;
+        switch (c->kind) {
+        case CAUSE_ICACHE:
+        case CAUSE_ITLB: return TC_ICACHE;
+        case CAUSE_BPRED: return TC_MISPREDICT;
+        case CAUSE_FRONTEND: return TC_FRONTEND;
+        case CAUSE_UOP:
+            if (c->level > 0) return TC_DCACHE;
+            return c->latency > 1 ? TC_LONG_LATENCY : TC_DEPENDENCY;
+        default: return TC_OTHER;
+        }
+    default: return TC_OTHER;
+    }
+}
+
+static uint64_t on_sample(void *ctx, const sample_view *sv) {
+    sampler *s = ctx;
+    s->samples++;
+    if (!sv->seq) {
+        s->idle++;
+    } else {
+        pc_slot(s, sv->pc)->count[PROF_CYCLES]++;
+        if (s->truth_file) truth_slot(s, sv->pc)->cause[true_cause(sv)]++;
+    }
+    return next_period(s);
+}
+
+static void on_events(void *ctx, const probe_event *e, size_t n) {
+    sampler *s = ctx;
+    for (size_t i = 0; i < n; i++) {
+        int k = -1;
+        if (e[i].kind == PEV_MISS && e[i].unit == UNIT_L1I) k = PROF_IMISS;
+        if (e[i].kind == PEV_MISS && e[i].unit == UNIT_L1D) k = PROF_DMISS;
+        if (e[i].kind == PEV_MISPREDICT) k = PROF_MISPREDICT;
+        if (k < 0) continue;
+        if (++s->event_seen[k] % s->event_period == 0) pc_slot(s, e[i].pc)->count[k]++;
+    }
+}
+
+static void on_retire(void *ctx, const uop_record *r, size_t n) {
+    sampler *s = ctx;
+    for (size_t i = 0; i < n; i++) {
+        const uop *u = &r[i].u;
+        if (u->flags & UOP_CONTINUES) continue;
+        truth_slot(s, u->pc)->executions++;
+        unsigned len = isa_length((uint16_t)u->encoding);
+        if (u->next_pc == u->pc + len || !u->next_pc) continue;
+        uint64_t key = u64map_hash(u->pc) ^ (u->next_pc * 0x9e3779b97f4a7c15ull);
+        /* a collision of folded keys is resolved by probing the list */
+        long at = u64map_get(&s->emap, key);
+        while (at >= 0 && (s->edges[at].from != u->pc || s->edges[at].to != u->next_pc)) {
+            key = key * 31 + 7;
+            at = u64map_get(&s->emap, key);
+        }
+        if (at >= 0) {
+            s->edges[at].count++;
+            continue;
+        }
+        if (s->nedges == s->ecap) {
+            s->ecap = s->ecap ? s->ecap * 2 : 1024;
+            s->edges = cs_realloc(s->edges, s->ecap * sizeof *s->edges);
+        }
+        s->edges[s->nedges] = (truth_edge){u->pc, u->next_pc, 1};
+        u64map_put(&s->emap, key, (uint32_t)s->nedges++);
+    }
+}
+
+static void on_begin(void *ctx, const probe_run_info *info) {
+    sampler *s = ctx;
+    free(s->config_name);
+    free(s->model);
+    free(s->config_text);
+    s->config_name = cs_strdup(info->config_name ? info->config_name : "?");
+    s->model = cs_strdup(info->model ? info->model : "?");
+    s->config_text = info->cfg ? sweep_config_text(info->cfg) : cs_strdup("");
+}
+
+static void on_end(void *ctx, const core_stats *st) {
+    sampler *s = ctx;
+    s->stats = *st;
+    s->ended = true;
+}
+
+static bool parse_period(const char *v, uint64_t *lo, uint64_t *hi) {
+    const char *dash = strchr(v, '-');
+    if (dash) {
+        char a[32];
+        size_t n = (size_t)(dash - v);
+        if (n == 0 || n >= sizeof a) return false;
+        memcpy(a, v, n);
+        a[n] = '\0';
+        if (!cs_parse_count(a, lo) || !cs_parse_count(dash + 1, hi)) return false;
+    } else {
+        uint64_t p;
+        if (!cs_parse_count(v, &p)) return false;
+        /* ± 1/32 around P: DCPI's 60K–64K is 62K ± 2K */
+        *lo = p - p / 32;
+        *hi = p + p / 32;
+    }
+    return *lo >= 1 && *hi >= *lo;
+}
+
+static void *sampler_create(const analysis_options *opt, cs_error *err) {
+    sampler *s = cs_calloc(1, sizeof *s);
+    s->period_min = PROFILE_DEFAULT_PERIOD_MIN;
+    s->period_max = PROFILE_DEFAULT_PERIOD_MAX;
+    s->seed = 1;
+    for (int i = 0; i < opt->count; i++) {
+        const char *k = opt->key[i], *v = opt->value[i];
+        bool good = true;
+        if (!strcmp(k, "file")) {
+            free(s->file);
+            s->file = cs_strdup(v);
+        } else if (!strcmp(k, "exe")) {
+            free(s->exe);
+            s->exe = cs_strdup(v);
+        } else if (!strcmp(k, "truth")) {
+            free(s->truth_file);
+            s->truth_file = cs_strdup(v);
+        } else if (!strcmp(k, "period")) {
+            good = parse_period(v, &s->period_min, &s->period_max);
+        } else if (!strcmp(k, "seed")) {
+            good = cs_parse_count(v, &s->seed) || !strcmp(v, "0");
+            if (!strcmp(v, "0")) s->seed = 0;
+        } else if (!strcmp(k, "events")) {
+            good = cs_parse_count(v, &s->event_period) || !strcmp(v, "0");
+            if (!strcmp(v, "0")) s->event_period = 0;
+        } else {
+            cs_error_set(err, "unknown option '%s' (profile takes file, period, seed, events, exe, truth)", k);
+            goto fail;
+        }
+        if (!good) {
+            cs_error_set(err, "profile: bad %s '%s'", k, v);
+            goto fail;
+        }
+    }
+    if (!s->file || !*s->file) {
+        cs_error_set(err, "give the profile file: profile:file=PATH");
+        goto fail;
+    }
+    s->rng = s->seed;
+    return s;
+fail:
+    free(s->file);
+    free(s->exe);
+    free(s->truth_file);
+    free(s);
+    return NULL;
+}
+
+static probe_observer sampler_observer(void *self) {
+    sampler *s = self;
+    probe_observer o = {.ctx = s, .needs = PROBE_SAMPLES, .begin = on_begin, .end = on_end, .sample = on_sample};
+    o.sample_period = next_period(s);
+    if (s->event_period) {
+        o.needs |= PROBE_EVENTS;
+        o.events = on_events;
+    }
+    if (s->truth_file) {
+        o.needs |= PROBE_RETIRE;
+        o.retire = on_retire;
+    }
+    return o;
+}
+
+static int cmp_pc(const void *a, const void *b) {
+    uint64_t x = ((const profile_pc *)a)->pc, y = ((const profile_pc *)b)->pc;
+    return x < y ? -1 : x > y;
+}
+static int cmp_truth(const void *a, const void *b) {
+    uint64_t x = ((const truth_pc *)a)->pc, y = ((const truth_pc *)b)->pc;
+    return x < y ? -1 : x > y;
+}
+static int cmp_edge(const void *a, const void *b) {
+    const truth_edge *x = a, *y = b;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* The executable: exe=PATH, else the first word of the program run. */
+static char *exe_of(const sampler *s, const run_context *run) {
+    if (s->exe) return cs_strdup(s->exe);
+    const char *p = run && run->program ? run->program : "";
+    size_t n = strcspn(p, " ");
+    char *e = cs_malloc(n + 1);
+    memcpy(e, p, n);
+    e[n] = '\0';
+    return e;
+}
+
+static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
+    sampler *s = self;
+    profile_data p = {0};
+    char *exe = exe_of(s, run);
+    if (!profile_hash_file(exe, &p.exe_hash, &p.exe_size, err)) {
+        cs_error_prefix(err, "profile: the executable");
+        free(exe);
+        return false;
+    }
+    p.program = exe;
+    p.config_name = s->config_name ? s->config_name : (char *)"?";
+    p.model = s->model ? s->model : (char *)"?";
+    p.config_text = s->config_text ? s->config_text : (char *)"";
+    p.period_min = s->period_min;
+    p.period_max = s->period_max;
+    p.seed = s->seed;
+    p.event_period = s->event_period;
+    p.cycles = run && run->stats ? run->stats->cycles : s->stats.cycles;
+    p.instructions = run && run->stats ? run->stats->instructions : s->stats.instructions;
+    p.samples = s->samples;
+    p.idle_samples = s->idle;
+    qsort(s->pcs, s->npcs, sizeof *s->pcs, cmp_pc);
+    u64map_free(&s->map); /* indices no longer valid */
+    p.npcs = s->npcs;
+    p.pcs = s->pcs;
+    bool ok = profile_write(s->file, &p, err);
+    if (ok && s->truth_file) {
+        profile_truth t = {.exe_hash = p.exe_hash, .npcs = s->ntpcs, .nedges = s->nedges, .edges = s->edges};
+        t.pcs = cs_calloc(s->ntpcs ? s->ntpcs : 1, sizeof *t.pcs);
+        for (size_t i = 0; i < s->ntpcs; i++) {
+            t.pcs[i].pc = s->tpcs[i].pc;
+            t.pcs[i].executions = s->tpcs[i].executions;
+            memcpy(t.pcs[i].cause, s->tpcs[i].cause, sizeof t.pcs[i].cause);
+        }
+        qsort(t.pcs, t.npcs, sizeof *t.pcs, cmp_truth);
+        qsort(t.edges, t.nedges, sizeof *t.edges, cmp_edge);
+        ok = profile_truth_write(s->truth_file, &t, err);
+        free(t.pcs);
+    }
+    free(exe);
+    return ok;
+}
+
+static void sampler_text(void *self, FILE *out) {
+    sampler *s = self;
+    fprintf(out, "profile: %" PRIu64 " CYCLES samples (%" PRIu64 " with an empty window), %zu pcs -> %s\n", s->samples,
+            s->idle, s->npcs, s->file);
+}
+
+static void sampler_destroy(void *self) {
+    sampler *s = self;
+    if (!s) return;
+    u64map_free(&s->map);
+    u64map_free(&s->tmap);
+    u64map_free(&s->emap);
+    free(s->pcs);
+    free(s->tpcs);
+    free(s->edges);
+    free(s->file);
+    free(s->exe);
+    free(s->truth_file);
+    free(s->config_name);
+    free(s->model);
+    free(s->config_text);
+    free(s);
+}
+
+const analysis_ops profile_analysis_ops = {
+    .name = "profile",
+    .help = "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
+            "(default 60000-64000), seed=N, events=N (every Nth I-miss, D-miss, mispredict), truth=PATH",
+    .create = sampler_create,
+    .observer = sampler_observer,
+    .finish = sampler_finish,
+    .text = sampler_text,
+    .destroy = sampler_destroy,
+};

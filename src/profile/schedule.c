@@ -1,0 +1,255 @@
+/* The static schedule of a basic block: Mi, the cycles instruction i spends
+ * at the head of issue with no dynamic stall (DCPI §6.1.3). Rather than a
+ * second model of the issue logic, the block is timed on the machine's own
+ * timing model — the configuration recorded in the profile, with perfect
+ * caches, and a perfect predictor unless the machine has none (then every
+ * control transfer stalls fetch, a static stall) — and sampled at every cycle
+ * by the same rule as the profile's samples. So for inorder1/inorder3 Mi
+ * follows their exact issue rules; for out-of-order machines it is the
+ * block's isolated schedule (docs/profile.md says what that misses).
+ *
+ * As in the paper, preceding blocks are ignored: the block starts on an
+ * empty machine (its first instruction waits for nothing older). Eight
+ * independent no-ops follow it so that the block's last instructions see the
+ * next instructions arrive as they would. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "isa/isa.h"
+#include "probes/probes.h"
+#include "profile_internal.h"
+#include "uarch/uarch.h"
+
+enum { TRAIL_NOPS = 8 };
+#define NOP_BASE 0x7ff000000000ull /* no-ops' pcs: far from any program's */
+
+typedef struct block_source {
+    uop_source base;
+    const uop *uops;
+    size_t n, pos;
+} block_source;
+
+static long bs_read(uop_source *s, uop *buf, size_t max, cs_error *err) {
+    (void)err;
+    block_source *b = (block_source *)s;
+    size_t k = b->n - b->pos < max ? b->n - b->pos : max;
+    memcpy(buf, b->uops + b->pos, k * sizeof *buf);
+    b->pos += k;
+    return (long)k;
+}
+static long long bs_skip(uop_source *s, uint64_t n, cs_error *err) {
+    (void)err;
+    block_source *b = (block_source *)s;
+    size_t k = b->n - b->pos < n ? b->n - b->pos : (size_t)n;
+    b->pos += k;
+    return (long long)k;
+}
+static void bs_destroy(uop_source *s) { (void)s; }
+static const uop_source_ops block_ops = {"block", bs_read, bs_skip, bs_destroy};
+
+struct sched_model {
+    uarch_config cfg;
+    /* the block being scheduled */
+    const profile_insn *insns;
+    size_t n;
+    uint32_t *m;
+    uint32_t reason_cycles[512][SR_OTHER + 1];
+    uint64_t culprit_pc[512];
+    sched_machine machine;
+};
+
+static long find_pc(const sched_model *s, uint64_t pc) {
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->insns[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < s->n && s->insns[lo].pc == pc ? (long)lo : -1;
+}
+
+static uint64_t sched_sample(void *ctx, const sample_view *sv) {
+    sched_model *s = ctx;
+    if (!sv->seq || !s->insns) return 1;
+    long i = find_pc(s, sv->pc);
+    if (i < 0) return 1;
+    s->m[i]++;
+    if (i >= 512) return 1;
+    static_reason r = SR_NONE;
+    const stall_cause *c = &sv->issue.cause;
+    switch (sv->state) {
+    case WST_QUEUED:
+    case WST_READY: r = SR_NONE; break;
+    case WST_OPERANDS: r = SR_DEPENDENCY; break;
+    case WST_NO_UNIT: r = SR_UNIT; break;
+    case WST_EXECUTING:
+    case WST_DONE: r = SR_FETCH; break;
+    default: r = SR_OTHER; break;
+    }
+    s->reason_cycles[i][r]++;
+    if (r != SR_NONE && c->kind == CAUSE_UOP && c->pc && find_pc(s, c->pc) >= 0) s->culprit_pc[i] = c->pc;
+    return 1;
+}
+
+sched_model *sched_create(const char *config_text, cs_error *err) {
+    char path[] = "/tmp/cyclescope-profile-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        cs_error_set(err, "cannot create a temporary file for the configuration");
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(path);
+        cs_error_set(err, "cannot write a temporary file for the configuration");
+        return NULL;
+    }
+    fputs(config_text, f);
+    fclose(f);
+    sched_model *s = cs_calloc(1, sizeof *s);
+    uarch_config_default(&s->cfg);
+    bool ok = uarch_config_load(&s->cfg, path, err);
+    unlink(path);
+    if (!ok) {
+        cs_error_prefix(err, "the profile's configuration");
+        free(s);
+        return NULL;
+    }
+    sched_machine *mc = &s->machine;
+    mc->inorder = s->cfg.model == MODEL_INORDER;
+    mc->bpred_none = s->cfg.bpred == BPRED_NONE && !s->cfg.perfect_bpred;
+    mc->bpred_perfect = s->cfg.bpred == BPRED_PERFECT || s->cfg.perfect_bpred;
+    mc->icache_perfect = s->cfg.perfect_icache;
+    mc->dcache_perfect = s->cfg.perfect_dcache;
+    mc->icache_line = s->cfg.l1i.line ? s->cfg.l1i.line : 64;
+    mc->miss_cost = s->cfg.mem_latency + s->cfg.l1i.latency + (s->cfg.l2.enabled ? s->cfg.l2.latency : 0) +
+        (s->cfg.l3.enabled ? s->cfg.l3.latency : 0);
+    if (mc->inorder) {
+        mc->depth = s->cfg.inorder.fetch_buffer + s->cfg.inorder.issue_buffer;
+        for (uint32_t p = 0; p < s->cfg.inorder.pipe_count; p++)
+            for (int c = 0; c < OPC_COUNT && c < 32; c++)
+                if (s->cfg.inorder.pipe[p].classes & (1u << c)) {
+                    mc->long_latency[c] = s->cfg.inorder.pipe[p].stages > 1;
+                    mc->shared_unit[c] = true;
+                }
+    } else {
+        mc->depth = s->cfg.fetch_buffer + s->cfg.fetch_width * s->cfg.decode_depth;
+        for (int c = 0; c < OPC_COUNT && c < 32; c++) {
+            mc->long_latency[c] = s->cfg.latency[c] > 1 || c == OPC_LOAD;
+            mc->shared_unit[c] = true;
+        }
+    }
+    /* the schedule's machine: no dynamic stalls */
+    s->cfg.perfect_icache = s->cfg.perfect_dcache = true;
+    if (!mc->bpred_none) s->cfg.perfect_bpred = true;
+    s->cfg.inorder.value_prediction = false;
+    /* perfect caches are never looked at: keep them small, a core is made per block */
+    cache_config *caches[] = {&s->cfg.l1i, &s->cfg.l1d, &s->cfg.l2, &s->cfg.l3};
+    for (int k = 0; k < 4; k++)
+        if (caches[k]->size > caches[k]->line * (caches[k]->assoc ? caches[k]->assoc : 16))
+            caches[k]->size = caches[k]->line * (caches[k]->assoc ? caches[k]->assoc : 16);
+    if (!uarch_config_validate(&s->cfg, err)) {
+        cs_error_prefix(err, "the schedule's machine");
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void sched_machine_of(const sched_model *s, sched_machine *out) { *out = s->machine; }
+
+/* Time the block after `prefix` (0: nothing, 1: an integer no-op, 2: a store
+ * with no register operand) and count its samples into s->m. */
+static bool run_context(sched_model *s, const profile_insn *insns, size_t n, int prefix, cs_error *err) {
+    size_t np = prefix ? 1 : 0;
+    uop *u = cs_calloc(np + n + TRAIL_NOPS, sizeof *u);
+    isa_insn nop;
+    isa_decode(0x00000013, &nop); /* addi x0, x0, 0 */
+    if (prefix == 1) uop_from_insn(&u[0], &nop);
+    if (prefix == 2) {
+        isa_insn st;
+        isa_decode(0x00003023, &st); /* sd x0, 0(x0) */
+        uop_from_insn(&u[0], &st);
+        u[0].src[0] = u[0].src[1] = u[0].src[2] = 0;
+        u[0].mem_addr = 0x20000000ull;
+    }
+    if (np) {
+        u[0].pc = NOP_BASE - 0x1000;
+        u[0].next_pc = insns[0].pc;
+    }
+    for (size_t i = 0; i < n; i++) {
+        isa_insn d;
+        isa_decode(insns[i].raw, &d);
+        uop *x = &u[np + i];
+        uop_from_insn(x, &d);
+        x->pc = insns[i].pc;
+        x->next_pc = insns[i].pc + insns[i].length;
+        x->flags &= (uint8_t)~UOP_TAKEN;
+        /* distinct lines: no false memory dependences */
+        if (x->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) x->mem_addr = 0x10000000ull + i * 256;
+    }
+    for (size_t k = 0; k < TRAIL_NOPS; k++) {
+        uop *x = &u[np + n + k];
+        uop_from_insn(x, &nop);
+        x->pc = NOP_BASE + 4 * k;
+        x->next_pc = x->pc + 4;
+    }
+    memset(s->m, 0, n * sizeof *s->m);
+    memset(s->reason_cycles, 0, sizeof s->reason_cycles);
+    memset(s->culprit_pc, 0, sizeof s->culprit_pc);
+    s->insns = insns;
+    s->n = n;
+    block_source src = {{&block_ops}, u, np + n + TRAIL_NOPS, 0};
+    core_run_options opt = {0};
+    core_stats st;
+    /* a fresh core: a model's state is not reset between runs of one core */
+    core_t *core = core_create(&s->cfg, err);
+    probe_observer o = {.ctx = s, .needs = PROBE_SAMPLES, .sample_period = 1, .sample = sched_sample};
+    bool ok = core && core_observe(core, &o, err) && core_run(core, &src.base, &opt, &st, err);
+    core_destroy(core);
+    free(u);
+    return ok;
+}
+
+bool sched_block(sched_model *s, const profile_insn *insns, size_t n, uint32_t *m, uint8_t *reason, int *culprit,
+                 uint8_t *varies, cs_error *err) {
+    /* the block after other instructions (paper §6.1.3, third challenge: Mi of
+     * the first instructions may depend on the preceding block); the plain run
+     * last, so that its reasons and culprits are the ones kept */
+    uint32_t *alt = cs_calloc(n + 1, sizeof *alt);
+    memset(varies, 0, n);
+    bool ok = true;
+    for (int prefix = 1; prefix <= 2 && ok; prefix++) {
+        s->m = alt;
+        ok = run_context(s, insns, n, prefix, err);
+        if (!ok) break;
+        s->m = m;
+        ok = run_context(s, insns, n, 0, err);
+        for (size_t i = 0; ok && i < n; i++)
+            if (alt[i] != m[i]) varies[i] = 1;
+    }
+    free(alt);
+    if (!ok) {
+        s->insns = NULL;
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        reason[i] = SR_NONE;
+        culprit[i] = -1;
+        if (i >= 512 || m[i] <= 1) continue;
+        uint32_t best = 0;
+        for (int r = SR_DEPENDENCY; r <= SR_OTHER; r++)
+            if (s->reason_cycles[i][r] > best) {
+                best = s->reason_cycles[i][r];
+                reason[i] = (uint8_t)r;
+            }
+        if (s->culprit_pc[i]) culprit[i] = (int)find_pc(s, s->culprit_pc[i]);
+    }
+    s->insns = NULL;
+    return true;
+}
+
+void sched_destroy(sched_model *s) { free(s); }

@@ -1,0 +1,22 @@
+# ---- profile: DCPI-style sampling and analysis (docs/profile.md) -------------------------
+#   unit.profile               (tests/unit/test_profile.c) equivalence classes on hand-worked
+#                              CFGs, static schedules against the in-order closed forms, the
+#                              profile file both ways
+#   profile.cli                record / run --analysis profile / report / annotate / JSON /
+#                              HTML end to end, and the bad inputs (one line naming the file)
+#   profile.grade.inorder1     estimates against the truth on inorder1 (two programs, two
+#                              seeds): asserts the issue's frequency and edge goals, which
+#                              this machine meets; prints the culprit figures (not met)
+#   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+set(_prof_out ${CMAKE_CURRENT_BINARY_DIR}/profile-out)
+file(MAKE_DIRECTORY ${_prof_out})
+add_test(NAME cli.help.profile COMMAND ${_cs} profile --help)
+set_tests_properties(cli.help.profile PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope profile record")
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  add_test(NAME profile.cli COMMAND ${_scripts}/profile_cli.sh ${_cs} ${_prof_out}/cli
+           ${CYCLESCOPE_WORKLOAD_DIR}/sort ${CYCLESCOPE_WORKLOAD_DIR}/tree)
+  add_test(NAME profile.grade.inorder1 COMMAND ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade inorder1 100 1,2
+           "${CYCLESCOPE_WORKLOAD_DIR}/sort 10000" "${CYCLESCOPE_WORKLOAD_DIR}/tree 5000")
+endif()

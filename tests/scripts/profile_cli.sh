@@ -1,0 +1,80 @@
+#!/bin/bash
+# profile_cli.sh CYCLESCOPE OUTDIR PROG OTHER_PROG
+# `cyclescope profile` end to end: record (and the same sampler from `run
+# --analysis profile`), report, annotate, JSON with the fields the issue asks
+# for, HTML with an SVG CFG; and the bad inputs: a corrupt, a truncated, a
+# foreign profile, a profile of another build, an executable without text —
+# each one line naming the file, exit 125.
+set -eu
+cs=$1 out=$2 prog=$3 other=$4
+mkdir -p "$out"
+cd "$out"
+fail() { echo "FAIL: $*"; exit 1; }
+one_error() { # EXIT REGEX CMD…: exactly one line on stderr matching REGEX, exit EXIT
+    local want=$1 re=$2; shift 2
+    set +e; "$@" >/dev/null 2>err.txt; local rc=$?; set -e
+    [ "$rc" = "$want" ] || { cat err.txt; fail "exit $rc, wanted $want: $*"; }
+    [ "$(wc -l <err.txt)" = 1 ] || { cat err.txt; fail "not one line: $*"; }
+    grep -Eq -- "$re" err.txt || { cat err.txt; fail "no /$re/: $*"; }
+}
+
+"$cs" profile record --config inorder1 --period 500 --events 1 -o p.prof "$prog" 3000 >/dev/null 2>rec.txt
+grep -q 'CYCLES samples' rec.txt || fail "record said nothing"
+head -1 p.prof | grep -qx 'cyclescope-profile 1' || fail "no header"
+tail -1 p.prof | grep -Eq '^checksum crc32:[0-9a-f]{8}$' || fail "no checksum"
+grep -q '^config-name inorder1$' p.prof || fail "no configuration"
+grep -Eq '^exe-hash fnv1a64:[0-9a-f]{16}$' p.prof || fail "no executable identity"
+
+# the same sampler through `run`
+"$cs" run --config inorder1 --no-report --analysis profile:file=r.prof:period=500 "$prog" 3000 >/dev/null 2>&1
+# (record also took event samples: compare the CYCLES counts)
+diff <(awk '/^pcs /{on=1;next} on&&!/^checksum/&&$2>0{print $1,$2}' p.prof) \
+     <(awk '/^pcs /{on=1;next} on&&!/^checksum/&&$2>0{print $1,$2}' r.prof) >/dev/null ||
+    fail "run --analysis profile sampled differently from profile record"
+
+"$cs" profile report p.prof >report.txt 2>/dev/null
+grep -q 'main' report.txt || fail "report lists no main"
+"$cs" profile annotate --function main --json p.json --html p.html p.prof >ann.txt 2>/dev/null
+grep -q '^main \[' ann.txt || fail "annotate has no main listing"
+jq -e '[.procedures[].instructions[] | has("pc") and has("samples") and has("count") and has("confidence")
+        and has("cpi") and has("culprits")] | all' p.json >/dev/null || fail "JSON lacks a field"
+jq -e '[.procedures[].name] == ["main"]' p.json >/dev/null || fail "--function main gave other procedures"
+grep -q '<svg' p.html || fail "no SVG in the HTML"
+"$cs" profile report --json - p.prof 2>/dev/null | jq -e '.procedures | length > 0' >/dev/null || fail "--json -"
+
+# bad input
+cp p.prof corrupt.prof
+sed -i '0,/^pcs /!{0,/^[0-9a-f]* /s/^\([0-9a-f]*\) \([0-9]*\)/\1 9\2/}' corrupt.prof
+one_error 125 'corrupt.prof: checksum mismatch' "$cs" profile report corrupt.prof
+head -c 700 p.prof >trunc.prof
+one_error 125 'trunc.prof: truncated' "$cs" profile report trunc.prof
+echo hello >foreign.prof
+one_error 125 'foreign.prof: .*not a cyclescope-profile file|foreign.prof: truncated' "$cs" profile report foreign.prof
+one_error 125 'p.prof: recorded from another build' "$cs" profile report --exe "$other" p.prof
+one_error 125 'no/such.prof' "$cs" profile report no/such.prof
+one_error 125 "no procedure named 'nosuch'" "$cs" profile report --function nosuch p.prof
+# an executable without text: a profile whose identity is that of a data file
+printf 'not an executable at all\n' >data.bin
+python3 - "$out" <<'PY'
+import sys, zlib
+d = open('data.bin', 'rb').read()
+h = 1469598103934665603
+for b in d:
+    h = ((h ^ b) * 1099511628211) & 0xffffffffffffffff
+body = open('p.prof', 'rb').read()
+body = body[:body.rindex(b'checksum')]
+lines = body.split(b'\n')
+for i, l in enumerate(lines):
+    if l.startswith(b'program '): lines[i] = b'program data.bin'
+    if l.startswith(b'exe-size '): lines[i] = b'exe-size %d' % len(d)
+    if l.startswith(b'exe-hash '): lines[i] = b'exe-hash fnv1a64:%016x' % h
+body = b'\n'.join(lines)
+open('notext.prof', 'wb').write(body + b'checksum crc32:%08x\n' % zlib.crc32(body))
+PY
+one_error 125 'data.bin' "$cs" profile report notext.prof
+# usage
+one_error 2 'no output file' "$cs" profile record "$prog"
+one_error 2 'no profile file given' "$cs" profile report
+one_error 2 'unknown subcommand' "$cs" profile frobnicate
+one_error 125 "bad period" "$cs" profile record --period 0 -o x.prof "$prog"
+echo "ok"

@@ -1,0 +1,245 @@
+/* profile: frequency equivalence classes on CFGs worked out by hand (JPP94
+ * cycle equivalence, DCPI's infinite-loop extension, missing edges), the
+ * static schedule against the in-order machines' closed forms (docs/inorder.md:
+ * a dependent instruction waits one cycle on the one-pipe machine; an integer
+ * and a memory instruction issue together on the three-pipe machine), and the
+ * profile file both ways with its bad inputs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "profile/profile_internal.h"
+#include "sweep/sweep.h"
+#include "uarch/config.h"
+
+/* ---- equivalence classes ---- */
+
+typedef struct cfg_case {
+    profile_proc p;
+    profile_block blocks[8];
+    profile_edge edges[16];
+} cfg_case;
+
+static void make(cfg_case *c, int nblocks, const uint32_t (*edges)[2], int nedges) {
+    memset(c, 0, sizeof *c);
+    for (int b = 0; b < nblocks; b++) c->blocks[b].first = (uint32_t)b, c->blocks[b].n = 1;
+    for (int e = 0; e < nedges; e++) c->edges[e].from = edges[e][0], c->edges[e].to = edges[e][1];
+    c->p.blocks = c->blocks;
+    c->p.edges = c->edges;
+    c->p.nblocks = (size_t)nblocks;
+    c->p.nedges = (size_t)nedges;
+    profile_classes(&c->p);
+}
+
+#define E PROFILE_ENTRY
+#define X PROFILE_EXIT
+
+static void test_diamond(void **state) {
+    (void)state;
+    /* entry -> B0 -> {B1, B2} -> B3 -> exit */
+    static const uint32_t ed[][2] = {{E, 0}, {0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, X}};
+    cfg_case c;
+    make(&c, 4, ed, 6);
+    uint32_t b0 = c.blocks[0].eclass, b1 = c.blocks[1].eclass, b2 = c.blocks[2].eclass;
+    assert_int_equal(c.blocks[3].eclass, b0); /* B0 and B3 run equally often */
+    assert_int_equal(c.edges[0].eclass, b0);  /* with the entry and exit edges */
+    assert_int_equal(c.edges[5].eclass, b0);
+    assert_int_equal(c.edges[1].eclass, b1); /* each arm with its edges */
+    assert_int_equal(c.edges[3].eclass, b1);
+    assert_int_equal(c.edges[2].eclass, b2);
+    assert_int_equal(c.edges[4].eclass, b2);
+    assert_int_not_equal(b0, b1);
+    assert_int_not_equal(b0, b2);
+    assert_int_not_equal(b1, b2);
+    assert_int_equal(c.p.nclasses, 3);
+}
+
+static void test_loop(void **state) {
+    (void)state;
+    /* entry -> B0 -> B1 (self loop) -> B2 -> exit: B1 = e01 + e11 is a class of its own */
+    static const uint32_t ed[][2] = {{E, 0}, {0, 1}, {1, 1}, {1, 2}, {2, X}};
+    cfg_case c;
+    make(&c, 3, ed, 5);
+    uint32_t b0 = c.blocks[0].eclass;
+    assert_int_equal(c.blocks[2].eclass, b0);
+    assert_int_equal(c.edges[1].eclass, b0);
+    assert_int_equal(c.edges[3].eclass, b0);
+    assert_int_not_equal(c.blocks[1].eclass, b0);
+    assert_int_not_equal(c.edges[2].eclass, b0);
+    assert_int_not_equal(c.edges[2].eclass, c.blocks[1].eclass);
+    assert_int_equal(c.p.nclasses, 3);
+}
+
+static void test_infinite_loop(void **state) {
+    (void)state;
+    /* entry -> B0 -> {B1 (loops forever), B2 -> exit}: with the pseudo exit edge
+     * from B1, B0 is still equivalent to the entry, B2 to its edges and the exit */
+    static const uint32_t ed[][2] = {{E, 0}, {0, 1}, {1, 1}, {0, 2}, {2, X}};
+    cfg_case c;
+    make(&c, 3, ed, 5);
+    assert_int_equal(c.edges[0].eclass, c.blocks[0].eclass);
+    assert_int_equal(c.edges[3].eclass, c.blocks[2].eclass);
+    assert_int_equal(c.edges[4].eclass, c.blocks[2].eclass);
+    assert_int_not_equal(c.blocks[1].eclass, c.blocks[0].eclass);
+    assert_int_not_equal(c.blocks[2].eclass, c.blocks[0].eclass);
+    assert_int_not_equal(c.edges[1].eclass, c.blocks[1].eclass); /* B1 = e01 + e11 */
+}
+
+static void test_missing_edges(void **state) {
+    (void)state;
+    static const uint32_t ed[][2] = {{E, 0}, {0, 1}, {1, X}};
+    cfg_case c;
+    memset(&c, 0, sizeof c);
+    for (int b = 0; b < 2; b++) c.blocks[b].n = 1;
+    for (int e = 0; e < 3; e++) c.edges[e].from = ed[e][0], c.edges[e].to = ed[e][1];
+    c.p.blocks = c.blocks;
+    c.p.edges = c.edges;
+    c.p.nblocks = 2;
+    c.p.nedges = 3;
+    c.p.missing_edges = true;
+    profile_classes(&c.p);
+    assert_int_equal(c.p.nclasses, 5); /* every block and edge its own class */
+}
+
+/* ---- static schedules ---- */
+
+static void insn(profile_insn *x, uint64_t pc, uint32_t raw) {
+    memset(x, 0, sizeof *x);
+    x->pc = pc;
+    x->raw = raw;
+    x->length = 4;
+}
+
+static sched_model *model(const char *name) {
+    uarch_config cfg;
+    cs_error err;
+    uarch_config_default(&cfg);
+    if (!uarch_config_load(&cfg, name, &err)) fail_msg("%s", err.msg);
+    char *text = sweep_config_text(&cfg);
+    sched_model *s = sched_create(text, &err);
+    free(text);
+    if (!s) fail_msg("%s", err.msg);
+    return s;
+}
+
+enum {
+    ADD_A1 = 0x00b585b3 /* add a1,a1,a1 */,
+    ADDI_A2 = 0x00160613 /* addi a2,a2,1 */,
+    LD_A3 = 0x00073683 /* ld a3,0(a4) */,
+    ADDI_T0 = 0x00130293 /* addi t0,t1,1 */,
+    ADDI_T2 = 0x001e0393 /* addi t2,t3,1 */
+};
+
+static void test_schedule_inorder1(void **state) {
+    (void)state;
+    sched_model *s = model("inorder1");
+    profile_insn b[4];
+    uint32_t m[4];
+    uint8_t reason[4], varies[4];
+    int cul[4];
+    cs_error err;
+    /* a chain: every instruction after the first waits one cycle for the one before */
+    for (int i = 0; i < 4; i++) insn(&b[i], 0x1000 + 4 * (uint64_t)i, ADD_A1);
+    assert_true(sched_block(s, b, 4, m, reason, cul, varies, &err));
+    assert_int_equal(m[0], 1);
+    for (int i = 1; i < 4; i++) {
+        assert_int_equal(m[i], 2);
+        assert_int_equal(reason[i], SR_DEPENDENCY);
+        assert_int_equal(cul[i], i - 1);
+        assert_false(varies[i]);
+    }
+    /* independent: one a cycle */
+    insn(&b[0], 0x1000, ADDI_A2);
+    insn(&b[1], 0x1004, ADDI_T0);
+    insn(&b[2], 0x1008, ADDI_T2);
+    assert_true(sched_block(s, b, 3, m, reason, cul, varies, &err));
+    for (int i = 0; i < 3; i++) assert_int_equal(m[i], 1);
+    sched_destroy(s);
+}
+
+static void test_schedule_inorder3(void **state) {
+    (void)state;
+    sched_model *s = model("inorder3");
+    profile_insn b[3];
+    uint32_t m[3];
+    uint8_t reason[3], varies[3];
+    int cul[3];
+    cs_error err;
+    /* an integer and a load issue together: the load spends no cycle at the head */
+    insn(&b[0], 0x1000, ADDI_A2);
+    insn(&b[1], 0x1004, LD_A3);
+    insn(&b[2], 0x1008, ADDI_T0);
+    assert_true(sched_block(s, b, 3, m, reason, cul, varies, &err));
+    assert_int_equal(m[0], 1);
+    assert_int_equal(m[1], 0);
+    assert_int_equal(m[2], 1);
+    /* a load first: after a preceding integer instruction it pairs with that one
+     * instead, so its Mi depends on the block before (not an issue point) */
+    insn(&b[0], 0x1000, LD_A3);
+    insn(&b[1], 0x1004, ADDI_A2);
+    assert_true(sched_block(s, b, 2, m, reason, cul, varies, &err));
+    assert_int_equal(m[0], 1);
+    assert_true(varies[0]);
+    sched_destroy(s);
+}
+
+/* ---- the file ---- */
+
+static void test_file_round_trip(void **state) {
+    (void)state;
+    profile_pc pcs[2] = {{0x1000, {5, 1, 0, 0}}, {0x1004, {7, 0, 2, 1}}};
+    profile_data p = {.program = "prog",
+                      .exe_size = 10,
+                      .exe_hash = 0x1234,
+                      .config_name = "inorder1",
+                      .model = "inorder",
+                      .config_text = "[core]\nmodel = inorder\n",
+                      .period_min = 90,
+                      .period_max = 110,
+                      .seed = 3,
+                      .event_period = 1,
+                      .cycles = 1300,
+                      .instructions = 900,
+                      .samples = 13,
+                      .idle_samples = 1,
+                      .npcs = 2,
+                      .pcs = pcs};
+    char path[] = "/tmp/test_profile_XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    cs_error err;
+    assert_true(profile_write(path, &p, &err));
+    profile_data q;
+    assert_true(profile_read(path, &q, &err));
+    assert_string_equal(q.program, "prog");
+    assert_string_equal(q.config_text, p.config_text);
+    assert_int_equal(q.exe_hash, 0x1234);
+    assert_int_equal(q.npcs, 2);
+    assert_memory_equal(q.pcs, pcs, sizeof pcs);
+    assert_int_equal(q.period_min, 90);
+    assert_int_equal(q.samples, 13);
+    profile_data_free(&q);
+    /* samples that do not add up are refused, naming the file */
+    p.samples = 14;
+    assert_true(profile_write(path, &p, &err));
+    assert_false(profile_read(path, &q, &err));
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "do not add up"));
+    unlink(path);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_diamond),           cmocka_unit_test(test_loop),
+        cmocka_unit_test(test_infinite_loop),     cmocka_unit_test(test_missing_edges),
+        cmocka_unit_test(test_schedule_inorder1), cmocka_unit_test(test_schedule_inorder3),
+        cmocka_unit_test(test_file_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

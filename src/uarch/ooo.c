@@ -520,7 +520,7 @@ static stage_view commit_stage(ooo *o) {
         if (o->use_sb && e->is_store && !e->is_load &&
             !memsys_sb_push(o->mem, e->t.u.mem_addr, e->t.u.mem_size, e->t.seq, e->t.u.pc, e->store_level, o->now)) {
             sb_full(o, e, &v);
-            return v;
+            break;
         }
         if (e->is_store) {
             o->sq_head = (o->sq_head + 1) % o->sq_cap;
@@ -546,7 +546,7 @@ static stage_view commit_stage(ooo *o) {
         o->last_commit = o->now;
     }
     if (v.n) o->changed = true;
-    if (v.n < v.width) {
+    if (v.n < v.width && v.stall != STALL_SB_FULL) {
         if (!o->rob_count) {
             v.stall = STALL_ROB_EMPTY;
             v.cause = o->prev_dispatch.cause; /* why dispatch left it empty */

@@ -180,12 +180,14 @@ static void test_write_no_allocate(void **state) {
 
 typedef struct sb_seen {
     uint64_t commit_sb, commit_sb_cause, dispatch_sb_cause, waits_sb, bad_cause;
+    uint64_t processed[STAGE_COUNT]; /* µops each stage's views say it processed */
 } sb_seen;
 
 static void count_stages(void *ctx, const stage_span *sp, size_t n) {
     sb_seen *s = ctx;
     for (size_t i = 0; i < n; i++) {
         const stage_view *v = &sp[i].v;
+        s->processed[sp[i].stage] += (uint64_t)v->n * sp[i].cycles;
         if (sp[i].stage == STAGE_COMMIT && v->stall == STALL_SB_FULL) {
             s->commit_sb += sp[i].cycles;
             if (v->cause.kind == CAUSE_STORE_BUFFER && v->cause.seq) s->commit_sb_cause += sp[i].cycles;
@@ -208,6 +210,8 @@ static void count_waits(void *ctx, const wait_transition *w, size_t n) {
 static void test_store_buffer_cause(void **state) {
     (void)state;
     uop *u = line_stream(true);
+    for (size_t i = 0; i < N; i++) /* two of three µops adds: they commit beside a blocked store */
+        if (i % 3) u[i] = make_uop(i % LOOP, OPC_INT_ALU, (uint8_t)(1 + i % 13), 0, 0);
     uarch_config c;
     base_config(&c);
     c.store_buffer = 8;
@@ -220,6 +224,9 @@ static void test_store_buffer_cause(void **state) {
     assert_int_equal(seen.commit_sb_cause, s.sb_full_cycles);
     assert_true(seen.dispatch_sb_cause > s.cycles / 2); /* the window fills behind the stalled commit */
     assert_true(seen.waits_sb > 0);
+    /* the views, skipped cycles included, account for every µop exactly once */
+    assert_int_equal(seen.processed[STAGE_COMMIT], N);
+    assert_int_equal(seen.processed[STAGE_DISPATCH], N);
     free(u);
 }
 

@@ -35,8 +35,9 @@ mispredict_kind mispredict_kind_of(uint8_t cls) {
 }
 
 const char *probe_unit_name(probe_unit u) {
-    static const char *const names[UNIT_COUNT] = {"none", "l1i", "l1d", "l2", "l3",           "itlb",     "dtlb",
-                                                  "rob",  "iq",  "lq",  "sq", "fetch-buffer", "mshr-l1i", "mshr-l1d"};
+    static const char *const names[UNIT_COUNT] = {"none", "l1i",          "l1d",      "l2",       "l3",
+                                                  "itlb", "dtlb",         "rob",      "iq",       "lq",
+                                                  "sq",   "fetch-buffer", "mshr-l1i", "mshr-l1d", "store-buffer"};
     return u < UNIT_COUNT ? names[u] : "?";
 }
 
@@ -47,8 +48,9 @@ const char *probe_event_name(probe_event_kind k) {
 }
 
 const char *wait_state_name(wait_state s) {
-    static const char *const names[WST_COUNT] = {"queued",  "operands",  "ready", "no-unit", "mem-order",
-                                                 "no-mshr", "executing", "fill",  "done",    "committed"};
+    static const char *const names[WST_COUNT] = {"queued",    "operands",  "ready",       "no-unit",
+                                                 "mem-order", "no-mshr",   "executing",   "fill",
+                                                 "done",      "committed", "store-buffer"};
     return s < WST_COUNT ? names[s] : "?";
 }
 

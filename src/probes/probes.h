@@ -103,7 +103,8 @@ typedef enum mem_level { LEVEL_NONE = 0, LEVEL_L1 = 1, LEVEL_L2 = 2, LEVEL_L3 = 
     X(STALL_NO_MSHR, "no-mshr")     /* a ready load cannot get a miss register */           \
     /* commit */                                                                            \
     X(STALL_ROB_EMPTY, "rob-empty")                                                         \
-    X(STALL_HEAD_NOT_DONE, "head-not-done")
+    X(STALL_HEAD_NOT_DONE, "head-not-done")                                                 \
+    X(STALL_SB_FULL, "sb-full") /* the head is a done store; the store buffer is full */
 
 typedef enum probe_stall {
 #define PROBE_STALL_ENUM(id, name) id,
@@ -117,14 +118,16 @@ const char *probe_stall_name(probe_stall s);
 /* What caused a stall, as far as the stage can tell. */
 typedef enum cause_kind {
     CAUSE_NONE,
-    CAUSE_ICACHE,    /* an I-cache miss is outstanding; `level` served it */
-    CAUSE_ITLB,      /* an ITLB miss is outstanding */
-    CAUSE_BPRED,     /* a mispredicted branch (`seq`) is unresolved, or fetch is being redirected
+    CAUSE_ICACHE,      /* an I-cache miss is outstanding; `level` served it */
+    CAUSE_ITLB,        /* an ITLB miss is outstanding */
+    CAUSE_BPRED,       /* a mispredicted branch (`seq`) is unresolved, or fetch is being redirected
                         after it: the refill that follows is the model's flush */
-    CAUSE_FRONTEND,  /* frontend latency or bandwidth with no miss (refill, fetch breaks) */
-    CAUSE_UOP,       /* a µop: the ROB head, or the producer of the first non-ready µop */
-    CAUSE_STRUCTURE, /* a full structure or busy unit with no µop to blame */
-    CAUSE_TRACE_END  /* the µop source is exhausted: the pipeline drains */
+    CAUSE_FRONTEND,    /* frontend latency or bandwidth with no miss (refill, fetch breaks) */
+    CAUSE_UOP,         /* a µop: the ROB head, or the producer of the first non-ready µop */
+    CAUSE_STRUCTURE,   /* a full structure or busy unit with no µop to blame */
+    CAUSE_TRACE_END,   /* the µop source is exhausted: the pipeline drains */
+    CAUSE_STORE_BUFFER /* the store buffer is full: `seq`, `pc` = its oldest store, `level` =
+                          the level its line comes from (L1: written at one a cycle) */
 } cause_kind;
 
 /* The state of a blamed µop. */
@@ -256,6 +259,7 @@ typedef enum probe_unit {
     UNIT_FETCH_BUFFER,
     UNIT_MSHR_L1I,
     UNIT_MSHR_L1D,
+    UNIT_STORE_BUFFER,
     UNIT_COUNT
 } probe_unit;
 const char *probe_unit_name(probe_unit u);
@@ -300,18 +304,20 @@ typedef struct probe_event {
 
 /* Where a µop in the window is, and what it waits for. */
 typedef enum wait_state {
-    WST_QUEUED,    /* in-order: behind an older µop that has not issued (cause: that µop) */
-    WST_OPERANDS,  /* waiting for a producer: cause = the youngest producer not yet complete
+    WST_QUEUED,       /* in-order: behind an older µop that has not issued (cause: that µop) */
+    WST_OPERANDS,     /* waiting for a producer: cause = the youngest producer not yet complete
                       (Stallscope §3.5: "the youngest instruction is accessed") */
-    WST_READY,     /* operands ready; not issued for lack of an issue slot */
-    WST_NO_UNIT,   /* operands ready; no free unit of its pool (in-order: its pipe busy;
+    WST_READY,        /* operands ready; not issued for lack of an issue slot */
+    WST_NO_UNIT,      /* operands ready; no free unit of its pool (in-order: its pipe busy;
                       cause: the µop holding it, when known) */
-    WST_MEM_ORDER, /* a ready load behind an older store (cause: the store) */
-    WST_NO_MSHR,   /* a ready load; no L1D miss register free */
-    WST_EXECUTING, /* issued, executing */
-    WST_FILL,      /* issued load waiting for its data from `level` */
-    WST_DONE,      /* complete, waiting to commit */
-    WST_COMMITTED, /* left the window (the last transition of every µop) */
+    WST_MEM_ORDER,    /* a ready load behind an older store (cause: the store) */
+    WST_NO_MSHR,      /* a ready load; no L1D miss register free */
+    WST_EXECUTING,    /* issued, executing */
+    WST_FILL,         /* issued load waiting for its data from `level` */
+    WST_DONE,         /* complete, waiting to commit */
+    WST_COMMITTED,    /* left the window (the last transition of every µop) */
+    WST_STORE_BUFFER, /* a done store at the ROB head; the store buffer is full (cause: its
+                         oldest store; level: where that store's line comes from) */
     WST_COUNT
 } wait_state;
 const char *wait_state_name(wait_state s);

@@ -13,12 +13,12 @@
 #include "html_internal.h"
 
 static const char *const comp_color[COMP_COUNT] = {
-    [COMP_BASE] = "#117733",        [COMP_ICACHE_L2] = "#99DDFF",  [COMP_ICACHE_L3] = "#77AADD",
-    [COMP_ICACHE_MEM] = "#4477AA",  [COMP_ITLB] = "#332288",       [COMP_BPRED] = "#AA4499",
-    [COMP_DCACHE_L2] = "#EE8866",   [COMP_DCACHE_L3] = "#EE6677",  [COMP_DCACHE_MEM] = "#CC3311",
-    [COMP_LONGLAT_INT] = "#DDCC77", [COMP_LONGLAT_FP] = "#999933", [COMP_DEPEND] = "#44AA99",
-    [COMP_NO_UNIT] = "#882255",     [COMP_MEM_ORDER] = "#FFAABB",  [COMP_FRONTEND] = "#BBCC33",
-    [COMP_OTHER] = "#BBBBBB",
+    [COMP_BASE] = "#117733",         [COMP_ICACHE_L2] = "#99DDFF",  [COMP_ICACHE_L3] = "#77AADD",
+    [COMP_ICACHE_MEM] = "#4477AA",   [COMP_ITLB] = "#332288",       [COMP_BPRED] = "#AA4499",
+    [COMP_DCACHE_L2] = "#EE8866",    [COMP_DCACHE_L3] = "#EE6677",  [COMP_DCACHE_MEM] = "#CC3311",
+    [COMP_LONGLAT_INT] = "#DDCC77",  [COMP_LONGLAT_FP] = "#999933", [COMP_DEPEND] = "#44AA99",
+    [COMP_NO_UNIT] = "#882255",      [COMP_MEM_ORDER] = "#FFAABB",  [COMP_FRONTEND] = "#BBCC33",
+    [COMP_STORE_BUFFER] = "#882200", [COMP_OTHER] = "#BBBBBB",
 };
 
 /* Components a FLOPS stack shares with CPI stacks keep their CPI colour. */

@@ -121,7 +121,19 @@ void report_run_text(const run_summary *r, FILE *out) {
         snprintf(name, sizeof name, "%s accesses / misses", levels[i].name);
         ROW(name, "%" PRIu64 " / %" PRIu64 " (%.2f%% miss, %.2f MPKI)", levels[i].cs->accesses, levels[i].cs->misses,
             100 * ratio(levels[i].cs->misses, levels[i].cs->accesses), per_kilo(levels[i].cs->misses, s->instructions));
+        if (i >= 4 || !levels[i].cs->fills) continue;
+        double latency = ratio(levels[i].cs->fill_cycles, levels[i].cs->fills);
+        if (i < 2) { /* merged (MSHR hits) are counted at the L1s */
+            snprintf(name, sizeof name, "%s merged / avg miss latency", levels[i].name);
+            ROW(name, "%" PRIu64 " / %.1f cycles", levels[i].cs->merged, latency);
+        } else {
+            snprintf(name, sizeof name, "%s avg miss latency", levels[i].name);
+            ROW(name, "%.1f cycles", latency);
+        }
     }
+    if (c->writebacks)
+        ROW("write-backs L1D / L2 / L3 / memory", "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " / %" PRIu64,
+            s->l1d.writebacks, s->l2.writebacks, s->l3.writebacks, s->mem_writebacks);
     if (c->model == MODEL_OOO) {
         ROW("avg ROB occupancy", "%.1f / %u", ratio(s->rob_occupancy, s->cycles), c->rob_size);
         ROW("avg IQ occupancy", "%.1f / %u", ratio(s->iq_occupancy, s->cycles), c->iq_size);
@@ -131,6 +143,9 @@ void report_run_text(const run_summary *r, FILE *out) {
             ROW("avg LQ occupancy", "%.1f / %u", ratio(s->lq_occupancy, s->cycles), c->lq_size);
             ROW("avg SQ occupancy", "%.1f / %u", ratio(s->sq_occupancy, s->cycles), c->sq_size);
         }
+        if (c->store_buffer)
+            ROW("store buffer: avg occupancy, full", "%.1f / %u, %.1f%% of cycles", ratio(s->sb_occupancy, s->cycles),
+                c->store_buffer, 100 * ratio(s->sb_full_cycles, s->cycles));
     }
     if (s->seconds > 0)
         ROW("simulation speed", "%.2f M instructions/s (%.2f s)", s->instructions / s->seconds / 1e6, s->seconds);

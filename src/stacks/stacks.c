@@ -108,12 +108,13 @@ static stack_component rule(probe_stall stall, cause_kind kind) {
     case CAUSE_ITLB: return COMP_ITLB;
     case CAUSE_BPRED: return COMP_BPRED;
     case CAUSE_FRONTEND: return COMP_FRONTEND;
+    case CAUSE_STORE_BUFFER: return COMP_STORE_BUFFER;
     case CAUSE_UOP: return COMP_COUNT;
     default: return COMP_OTHER; /* CAUSE_NONE, CAUSE_STRUCTURE (a full fetch buffer), CAUSE_TRACE_END (the drain) */
     }
 }
 
-enum { KINDS = 8 };
+enum { KINDS = 16 };
 static uint8_t rule_table[STALL_COUNT + 1][KINDS]; /* row STALL_COUNT: any out-of-range stall */
 static pthread_once_t rule_once = PTHREAD_ONCE_INIT;
 
@@ -121,7 +122,7 @@ static void build_rules(void) {
     for (int st = 0; st <= STALL_COUNT; st++) {
         probe_stall stall = st < STALL_COUNT ? (probe_stall)st : STALL_NONE;
         for (int k = 0; k < KINDS; k++)
-            rule_table[st][k] = (uint8_t)(k > CAUSE_TRACE_END ? COMP_OTHER : rule(stall, (cause_kind)k));
+            rule_table[st][k] = (uint8_t)(k > CAUSE_STORE_BUFFER ? COMP_OTHER : rule(stall, (cause_kind)k));
     }
 }
 

@@ -22,22 +22,23 @@
 
 /* CPI-stack components (Table II, refined as §III-A allows: cache levels,
  * integer vs FP long latency, the structural stalls only issue can see). */
-#define STACK_COMPONENT_LIST(X)                                                            \
-    X(COMP_BASE, "base", "cycles doing useful work: n/W of each cycle")                    \
-    X(COMP_ICACHE_L2, "icache-L2", "I-cache misses served by the L2")                      \
-    X(COMP_ICACHE_L3, "icache-L3", "I-cache misses served by the L3")                      \
-    X(COMP_ICACHE_MEM, "icache-mem", "I-cache misses served by memory")                    \
-    X(COMP_ITLB, "itlb", "ITLB misses")                                                    \
-    X(COMP_BPRED, "bpred", "branch mispredictions: resolution and redirect")               \
-    X(COMP_DCACHE_L2, "dcache-L2", "D-cache misses served by the L2")                      \
-    X(COMP_DCACHE_L3, "dcache-L3", "D-cache misses served by the L3")                      \
-    X(COMP_DCACHE_MEM, "dcache-mem", "D-cache misses served by memory")                    \
-    X(COMP_LONGLAT_INT, "long-lat-int", "multi-cycle integer operations (mul, div)")       \
-    X(COMP_LONGLAT_FP, "long-lat-fp", "multi-cycle floating-point operations")             \
-    X(COMP_DEPEND, "dependence", "waiting on short-latency producers (limited ILP)")       \
-    X(COMP_NO_UNIT, "no-unit", "ready µops, no free functional unit or port (issue only)") \
-    X(COMP_MEM_ORDER, "mem-order", "loads waiting for older stores (issue only)")          \
-    X(COMP_FRONTEND, "frontend", "frontend bandwidth with no miss (fetch breaks, refill)") \
+#define STACK_COMPONENT_LIST(X)                                                             \
+    X(COMP_BASE, "base", "cycles doing useful work: n/W of each cycle")                     \
+    X(COMP_ICACHE_L2, "icache-L2", "I-cache misses served by the L2")                       \
+    X(COMP_ICACHE_L3, "icache-L3", "I-cache misses served by the L3")                       \
+    X(COMP_ICACHE_MEM, "icache-mem", "I-cache misses served by memory")                     \
+    X(COMP_ITLB, "itlb", "ITLB misses")                                                     \
+    X(COMP_BPRED, "bpred", "branch mispredictions: resolution and redirect")                \
+    X(COMP_DCACHE_L2, "dcache-L2", "D-cache misses served by the L2")                       \
+    X(COMP_DCACHE_L3, "dcache-L3", "D-cache misses served by the L3")                       \
+    X(COMP_DCACHE_MEM, "dcache-mem", "D-cache misses served by memory")                     \
+    X(COMP_LONGLAT_INT, "long-lat-int", "multi-cycle integer operations (mul, div)")        \
+    X(COMP_LONGLAT_FP, "long-lat-fp", "multi-cycle floating-point operations")              \
+    X(COMP_DEPEND, "dependence", "waiting on short-latency producers (limited ILP)")        \
+    X(COMP_NO_UNIT, "no-unit", "ready µops, no free functional unit or port (issue only)")  \
+    X(COMP_MEM_ORDER, "mem-order", "loads waiting for older stores (issue only)")           \
+    X(COMP_STORE_BUFFER, "store-buffer", "commit waiting for a full store buffer to drain") \
+    X(COMP_FRONTEND, "frontend", "frontend bandwidth with no miss (fetch breaks, refill)")  \
     X(COMP_OTHER, "other", "everything else; must stay small")
 
 typedef enum stack_component {

@@ -62,12 +62,15 @@ static const config_key keys[] = {
     {"core", "mem_order", KEY_ENUM, OFF(mem_order), 0, 0, mem_order_names},
     {"core", "deadlock_cycles", KEY_U32, OFF(deadlock_cycles), 1000, 1e9, NULL},
     {"core", "skip_idle", KEY_BOOL, OFF(skip_idle), 0, 1, NULL},
+    {"core", "store_buffer", KEY_U32, OFF(store_buffer), 0, 4096, NULL},
     CACHE_KEYS("l1i", l1i),
     CACHE_KEYS("l1d", l1d),
+    {"l1d", "write_allocate", KEY_BOOL, OFF(write_allocate), 0, 1, NULL},
     CACHE_KEYS("l2", l2),
     CACHE_KEYS("l3", l3),
     {"memory", "latency", KEY_U32, OFF(mem_latency), 0, 100000, NULL},
     {"memory", "bandwidth", KEY_U32, OFF(mem_bandwidth), 0, 1u << 20, NULL},
+    {"memory", "writebacks", KEY_BOOL, OFF(writebacks), 0, 1, NULL},
     {"itlb", "entries", KEY_U32, OFF(itlb_entries), 0, 65536, NULL},
     {"itlb", "miss_latency", KEY_U32, OFF(itlb_miss_latency), 0, 100000, NULL},
     {"bpred", "type", KEY_ENUM, OFF(bpred), 0, 0, bpred_names},
@@ -143,6 +146,7 @@ void uarch_config_default(uarch_config *c) {
     c->l2 = (cache_config){true, 4 * 1024 * 1024, 8, 64, 12, 32};
     c->l3 = (cache_config){false, 8 * 1024 * 1024, 16, 64, 36, 64};
     c->mem_latency = 133;
+    c->write_allocate = true;
     c->bpred = BPRED_GSHARE;
     c->bpred_table_bits = 14;
     c->bpred_history = 12;

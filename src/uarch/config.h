@@ -97,6 +97,9 @@ typedef struct uarch_config {
     cache_config l1i, l1d, l2, l3;
     uint32_t mem_latency;   /* cycles beyond the last cache level */
     uint32_t mem_bandwidth; /* bytes per cycle; 0 = unlimited */
+    bool writebacks;        /* dirty lines written back on eviction (the last level's take channel time) */
+    bool write_allocate;    /* a store that misses the L1D fetches its line (else: written to the L2) */
+    uint32_t store_buffer;  /* committed stores waiting to write the L1D (ooo); 0 = none: stores never wait */
     uint32_t itlb_entries;  /* 0 = no ITLB modelled */
     uint32_t itlb_miss_latency;
 
@@ -136,7 +139,11 @@ void uarch_config_widths(const uarch_config *cfg, uint32_t width[4]);
 /* ---- statistics -------------------------------------------------------------- */
 
 typedef struct cache_stats {
-    uint64_t accesses, misses;
+    uint64_t accesses, misses; /* misses: primary, in program order (a line's first access after it left) */
+    uint64_t merged;           /* L1s: accesses that hit a line whose fill was still in flight (MSHR hits) */
+    uint64_t fills;            /* misses whose fill was timed (requested) from this level down */
+    uint64_t fill_cycles;      /* their latency beyond this level's lookup, summed (average miss latency) */
+    uint64_t writebacks;       /* dirty lines this level evicted (memory.writebacks) */
 } cache_stats;
 
 enum { ISSUE_HIST_MAX = 16 };
@@ -159,8 +166,11 @@ typedef struct core_stats {
     uint64_t pipe_occupancy[INORDER_MAX_PIPES];          /* summed µops in each pipe per cycle */
     uint64_t pipe_occupancy_hist[INORDER_MAX_PIPES][65]; /* cycles with k µops in the pipe (Figure 5.8) */
     uint64_t value_predictions, value_mispredictions;
-    uint64_t warmup_uops; /* µops the warm-up used (core_run_options.warmup counts instructions) */
-    double seconds;       /* wall time of the timed part */
+    uint64_t warmup_uops;    /* µops the warm-up used (core_run_options.warmup counts instructions) */
+    uint64_t mem_writebacks; /* dirty lines written to memory */
+    uint64_t sb_occupancy;   /* store buffer entries, summed over cycles */
+    uint64_t sb_full_cycles; /* cycles commit waited for a store buffer entry */
+    double seconds;          /* wall time of the timed part */
 } core_stats;
 
 /* *out = a - b, field by field (every counter; seconds too). */

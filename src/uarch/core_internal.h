@@ -4,7 +4,7 @@
 #define CYCLESCOPE_UARCH_CORE_INTERNAL_H
 
 #include "bpred.h"
-#include "cache.h"
+#include "memsys.h"
 #include "uarch.h"
 
 struct uop_feeder;

@@ -202,6 +202,7 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     m->cfg = *cfg;
     uarch_config mc = *cfg;
     mc.l1i.mshrs = mc.l1d.mshrs = 0; /* blocking caches: never more than one miss each */
+    mc.store_buffer = 0;             /* the thesis' machines: stores never wait */
     m->mem = memsys_create(&mc);
     m->bp = bpred_create(cfg);
     m->bpmode = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT ? BP_PERFECT
@@ -287,11 +288,11 @@ static void inorder_warm(void *model, const uop *u) {
     inorder *m = model;
     uint64_t line = u->pc >> m->iline_bits;
     if (!m->warm_line_valid || line != m->warm_line) {
-        memsys_warm(m->mem, u->pc, true);
+        memsys_warm(m->mem, u->pc, true, false);
         m->warm_line = line;
         m->warm_line_valid = true;
     }
-    if (is_mem(u)) memsys_warm(m->mem, u->mem_addr, false);
+    if (is_mem(u)) memsys_warm(m->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
     if (uop_is_control(u) && m->bpmode == BP_PREDICT) bpred_predict(m->bp, u);
     if (m->vp_on && u->dst) vp_predict_train(m, u, UINT64_MAX); /* warm-up */
 }

@@ -22,8 +22,13 @@
  *    has executed (perfect disambiguation); with mem_order = conservative it
  *    also waits until every older store has executed.
  *  - Stores execute when their operands are ready and leave the store queue
- *    at commit; their write-allocate fill is never waited for. Atomics are a
- *    load and a store in one µop.
+ *    at commit. Without a store buffer (core.store_buffer = 0) their
+ *    write-allocate fill is never waited for; with one, a committing store
+ *    needs a free entry (else commit stalls: STALL_SB_FULL, and dispatch
+ *    blames the store buffer when the window fills behind it), and the buffer
+ *    drains to the L1D in order (memsys.h). A load overlapping a buffered
+ *    store takes its data from it. Atomics are a load and a store in one µop
+ *    and do not enter the store buffer.
  *  - No serialisation of system instructions; no wrong-path cache pollution.
  *
  * Probes (docs/probes.md). Views are built only when an observer asks for
@@ -61,7 +66,8 @@ typedef struct rob_entry {
     uint64_t wait_cause;   /* PROBE_WAITS: the cause of the state last reported */
     uint64_t blocked_at;   /* PROBE_WAITS, samples: the cycle of the last failed issue attempt */
     uint8_t first_slot, next_slot[3];
-    uint8_t pending; /* producers that have not issued yet */
+    uint8_t pending;     /* producers that have not issued yet */
+    uint8_t store_level; /* a store: the level its line was found at, in program order */
     uint8_t pool;
     uint8_t wait;    /* PROBE_WAITS: the wait_state last reported (WST_COUNT: none yet) */
     uint8_t blocked; /* the wait_state of that attempt */
@@ -74,7 +80,7 @@ enum { NIL = UINT32_MAX, WHEEL = 512 };
 typedef struct fe_entry {
     uop u;
     uint64_t seq, fetch, itlb_done, icache_done, avail;
-    uint8_t icache_level, flags;
+    uint8_t icache_level, dcache_level, flags;
     bool mispredicted;
 } fe_entry;
 
@@ -119,6 +125,8 @@ typedef struct ooo {
     uint32_t *sq;    /* ROB indices of stores, oldest first (circular) */
     uint32_t sq_head, sq_count, sq_cap;
     uint32_t lq_count, regs_in_flight;
+    bool use_sb;             /* a store buffer is modelled */
+    uint64_t sb_blocked_seq; /* the store at the ROB head waiting for a store buffer entry this cycle (0: none) */
 
     uint64_t rename_seq[UOP_REG_COUNT];
     uint32_t rename_idx[UOP_REG_COUNT];
@@ -167,6 +175,7 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
         o->itlb = cache_create(&t);
     }
     o->line_bits = memsys_line_bits(o->mem, true);
+    o->use_sb = memsys_sb_size(o->mem) != 0;
     o->l1i_latency = cfg->l1i.latency; /* a perfect I-cache hits at its latency */
     /* the fetch-to-dispatch delay the frontend-empty cause looks back (at least the cycle before:
      * this cycle's fetch runs after dispatch) */
@@ -229,11 +238,11 @@ static void ooo_warm(void *model, const uop *u) {
     ooo *o = model;
     uint64_t line = u->pc >> o->line_bits;
     if (line != o->warm_line) {
-        memsys_warm(o->mem, u->pc, true);
+        memsys_warm(o->mem, u->pc, true, false);
         o->warm_line = line;
     }
     if (o->itlb) cache_access(o->itlb, u->pc);
-    if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) memsys_warm(o->mem, u->mem_addr, false);
+    if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) memsys_warm(o->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
     if (uop_is_control(u)) bpred_predict(o->bp, u);
 }
 
@@ -375,7 +384,13 @@ static uint8_t wait_state_of(const ooo *o, const rob_entry *e, uint64_t *cause, 
     *cause = 0;
     *level = 0;
     if (e->issued) {
-        if (e->t.complete <= o->now) return WST_DONE;
+        if (e->t.complete <= o->now) {
+            if (e->t.seq != o->sb_blocked_seq) return WST_DONE;
+            const sb_entry *oldest = memsys_sb_oldest(o->mem);
+            *cause = oldest->seq;
+            *level = oldest->level;
+            return WST_STORE_BUFFER;
+        }
         if (e->is_load && e->t.dcache_level >= LEVEL_L2) {
             *level = e->t.dcache_level;
             return WST_FILL;
@@ -480,15 +495,33 @@ static void structure_events(ooo *o) {
         structure_event(o, UNIT_SQ, o->sq_count, c->sq_size);
     }
     structure_event(o, UNIT_FETCH_BUFFER, o->fe_count, o->fe_cap);
+    if (o->use_sb) structure_event(o, UNIT_STORE_BUFFER, memsys_sb_count(o->mem), memsys_sb_size(o->mem));
 }
 
 /* ---- commit ---- */
 
+/* The store at the ROB head cannot commit: the store buffer is full. */
+static void sb_full(ooo *o, rob_entry *e, stage_view *v) {
+    const sb_entry *oldest = memsys_sb_oldest(o->mem);
+    v->stall = STALL_SB_FULL;
+    v->cause = (stall_cause){CAUSE_STORE_BUFFER, oldest->level, 0, OPC_STORE, 0, oldest->seq, oldest->pc};
+    o->sb_blocked_seq = e->t.seq;
+    o->st.sb_full_cycles++;
+    if (o->want_waits) mark_dirty(o, o->rob_head);
+}
+
 static stage_view commit_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.commit_width, STALL_NONE, {0}};
+    o->sb_blocked_seq = 0;
+    if (o->use_sb && memsys_sb_count(o->mem) && memsys_sb_tick(o->mem, o->now)) o->changed = true;
     while (v.n < o->cfg.commit_width && o->rob_count) {
         rob_entry *e = &o->rob[o->rob_head];
         if (!e->issued || e->t.complete > o->now) break;
+        if (o->use_sb && e->is_store && !e->is_load &&
+            !memsys_sb_push(o->mem, e->t.u.mem_addr, e->t.u.mem_size, e->t.seq, e->t.u.pc, e->store_level, o->now)) {
+            sb_full(o, e, &v);
+            break;
+        }
         if (e->is_store) {
             o->sq_head = (o->sq_head + 1) % o->sq_cap;
             o->sq_count--;
@@ -513,7 +546,7 @@ static stage_view commit_stage(ooo *o) {
         o->last_commit = o->now;
     }
     if (v.n) o->changed = true;
-    if (v.n < v.width) {
+    if (v.n < v.width && v.stall != STALL_SB_FULL) {
         if (!o->rob_count) {
             v.stall = STALL_ROB_EMPTY;
             v.cause = o->prev_dispatch.cause; /* why dispatch left it empty */
@@ -535,6 +568,9 @@ static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     mem_result r = {0, 0, false};
     if (e->is_load) {
         if ((order = load_order(o, e, &from)) < 0) return STALL_MEM_ORDER;
+        if (order == 0 && o->use_sb && memsys_sb_count(o->mem) &&
+            memsys_sb_overlaps(o->mem, e->t.u.mem_addr, e->t.u.mem_addr + (e->t.u.mem_size ? e->t.u.mem_size : 1)))
+            order = 1; /* from a committed store still in the store buffer */
         if (order == 0 && !memsys_request(o->mem, e->t.u.mem_addr, false, o->now, &r)) return STALL_NO_MSHR;
     }
     uint32_t lat = e->class_latency;
@@ -736,6 +772,7 @@ static stage_view dispatch_stage(ooo *o) {
         e->class_latency = (uint16_t)(lat > 65535 ? 65535 : lat);
         e->is_load = is_load;
         e->is_store = is_store;
+        e->store_level = f->dcache_level;
         e->first_consumer = NIL;
         e->wait = WST_COUNT;
         for (int k = 0; k < 3; k++) {
@@ -906,16 +943,17 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
             }
         }
         /* the data cache sees accesses in program order (see memsys_classify) */
+        uint8_t dl = 0;
         if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) {
             bool write = !(u->flags & UOP_MEM_READ);
-            uint8_t dl = memsys_classify(o->mem, u->mem_addr, false, write);
+            dl = memsys_classify(o->mem, u->mem_addr, false, write);
             /* a store's miss is never waited for: its event now (a load's when it requests the data) */
             if (write && o->want_events && dl > LEVEL_L1)
                 miss_events(o, UNIT_L1D, o->next_seq + 1, u->pc, u->mem_addr, o->now, dl, false);
         }
         fe_entry *f = &o->fe[(o->fe_head + o->fe_count++) % o->fe_cap];
-        *f = (fe_entry){*u,    ++o->next_seq, fetch,       itlb_done, icache_done, icache_done + c->decode_depth,
-                        level, flags,         mispredicted};
+        *f = (fe_entry){*u, ++o->next_seq, fetch,       itlb_done, icache_done, icache_done + c->decode_depth, level,
+                        dl, flags,         mispredicted};
         bool taken = u->flags & UOP_TAKEN;
         feeder_next(feed);
         v.n++;
@@ -1103,12 +1141,14 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         o->st.iq_occupancy += o->iq_count;
         o->st.lq_occupancy += o->lq_count;
         o->st.sq_occupancy += o->sq_count;
+        o->st.sb_occupancy += memsys_sb_count(o->mem);
         if (o->want_views) {
             if (o->rob_count &&
                 (commit.stall == STALL_HEAD_NOT_DONE ||
                  (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY))) {
-                /* one look at the ROB head, as the cycle ends, serves commit and dispatch */
-                stall_cause head = uop_cause(o, &o->rob[o->rob_head]);
+                /* one look at the ROB head, as the cycle ends, serves commit and dispatch; a head
+                 * held by a full store buffer passes the store buffer on */
+                stall_cause head = commit.stall == STALL_SB_FULL ? commit.cause : uop_cause(o, &o->rob[o->rob_head]);
                 if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
                 if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
             }
@@ -1130,7 +1170,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         if (o->want_events) structure_events(o);
         if (o->want_intervals && o->st.instructions >= probes->interval_at) take_interval(o);
         if (o->want_samples && o->now == probes->sample_at) take_sample(o, &issue);
-        if (feed->ended && !o->fe_count && !o->rob_count) {
+        if (feed->ended && !o->fe_count && !o->rob_count && !memsys_sb_count(o->mem)) {
             o->now++;
             break;
         }
@@ -1149,6 +1189,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 o->st.iq_occupancy += (uint64_t)o->iq_count * k;
                 o->st.lq_occupancy += (uint64_t)o->lq_count * k;
                 o->st.sq_occupancy += (uint64_t)o->sq_count * k;
+                o->st.sb_occupancy += (uint64_t)memsys_sb_count(o->mem) * k;
+                if (o->sb_blocked_seq) o->st.sb_full_cycles += k;
                 o->st.issue_hist[issue.n <= ISSUE_HIST_MAX ? issue.n : ISSUE_HIST_MAX] += k;
                 if (o->want_views) {
                     /* The copies' views: fetch, dispatch (its history holds still: no fetch change

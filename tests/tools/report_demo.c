@@ -27,11 +27,11 @@ static void demo_stats(core_stats *s) {
     s->uops = 1012000;
     s->branches = 150000, s->mispredicts = 9000;
     s->cond_branches = 120000, s->cond_mispredicts = 8500;
-    s->l1i = (cache_stats){262000, 1210};
-    s->l1d = (cache_stats){350000, 21000};
-    s->l2 = (cache_stats){22210, 6100};
-    s->l3 = (cache_stats){6100, 2400};
-    s->itlb = (cache_stats){262000, 0};
+    s->l1i = (cache_stats){.accesses = 262000, .misses = 1210};
+    s->l1d = (cache_stats){.accesses = 350000, .misses = 21000};
+    s->l2 = (cache_stats){.accesses = 22210, .misses = 6100};
+    s->l3 = (cache_stats){.accesses = 6100, .misses = 2400};
+    s->itlb = (cache_stats){.accesses = 262000, .misses = 0};
     s->loads = 300000, s->stores = 100000, s->forwarded_loads = 12000, s->flops = 600000;
     s->rob_occupancy = 74ull * CYCLES, s->iq_occupancy = 21ull * CYCLES;
     s->lq_occupancy = 18ull * CYCLES, s->sq_occupancy = 9ull * CYCLES;

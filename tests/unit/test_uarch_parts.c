@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "uarch/bpred.h"
-#include "uarch/cache.h"
+#include "uarch/memsys.h"
 #include "uarch/uarch.h"
 
 /* ---- caches ---- */

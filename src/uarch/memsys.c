@@ -1,0 +1,428 @@
+/* The memory hierarchy and the store buffer. See memsys.h for what is simplified. */
+#include "memsys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Lines an L1 has been told about but whose data is not there yet: either a
+ * fill in flight (ready > 0) or a miss decided in program order whose fill no
+ * access has started yet (ready == 0). Open addressing on the line number. */
+typedef struct line_state {
+    uint64_t line;  /* line + 1; 0 = empty slot */
+    uint64_t ready; /* cycle the fill arrives; 0 = not requested yet */
+    uint8_t level;  /* level that serves the miss */
+} line_state;
+
+struct fill {
+    uint64_t line, ready;
+};
+
+typedef struct l1 {
+    cache_t *cache;
+    line_state *lines;
+    uint32_t lines_mask, lines_used;
+    uint32_t mshr_cap;      /* fills in flight at once; 0 = unlimited */
+    struct fill *in_flight; /* the fills in flight (the miss registers) */
+    uint32_t in_flight_count, in_flight_alloc;
+    uint32_t latency, line_bits;
+    bool perfect;
+    uint64_t retry_line; /* line + 1 of an access refused for lack of a miss register */
+    bool write_allocate; /* a store that misses fetches its line (else it goes to the level below) */
+    cache_stats stats;
+} l1;
+
+/* Committed stores, oldest first (a ring): [head, head + requested) have asked for their lines. */
+typedef struct store_buffer {
+    sb_entry *e;
+    uint32_t cap, head, count, requested;
+} store_buffer;
+
+struct memsys {
+    l1 inst, data;
+    cache_t *l2, *l3;
+    uint32_t l2_latency, l3_latency, mem_latency;
+    uint32_t transfer_cycles; /* per line on the memory channel; 0 = unlimited bandwidth */
+    uint64_t channel_free;    /* first cycle the memory channel is idle */
+    bool writebacks;          /* dirty lines are written back on eviction */
+    uint64_t writebacks_owed; /* memory write-backs not yet charged to the channel */
+    cache_stats l2_stats, l3_stats;
+    uint64_t mem_writebacks;
+    store_buffer sb;
+};
+
+static void l1_init(l1 *x, const cache_config *cfg, bool perfect) {
+    x->cache = cache_create(cfg);
+    x->mshr_cap = cfg->mshrs;
+    x->in_flight_alloc = cfg->mshrs ? cfg->mshrs : 64;
+    x->in_flight = cs_calloc(x->in_flight_alloc, sizeof *x->in_flight);
+    x->lines_mask = 1023;
+    x->lines = cs_calloc(x->lines_mask + 1, sizeof *x->lines);
+    x->latency = cfg->latency;
+    x->line_bits = cache_line_bits(x->cache);
+    x->perfect = perfect;
+    x->write_allocate = true;
+}
+
+memsys_t *memsys_create(const uarch_config *cfg) {
+    memsys_t *m = cs_calloc(1, sizeof *m);
+    l1_init(&m->inst, &cfg->l1i, cfg->perfect_icache);
+    l1_init(&m->data, &cfg->l1d, cfg->perfect_dcache);
+    if (cfg->l2.enabled) {
+        m->l2 = cache_create(&cfg->l2);
+        m->l2_latency = cfg->l2.latency;
+    }
+    if (cfg->l3.enabled) {
+        m->l3 = cache_create(&cfg->l3);
+        m->l3_latency = cfg->l3.latency;
+    }
+    m->data.write_allocate = cfg->write_allocate;
+    m->writebacks = cfg->writebacks;
+    if (cfg->store_buffer) {
+        m->sb.cap = cfg->store_buffer;
+        m->sb.e = cs_calloc(cfg->store_buffer, sizeof *m->sb.e);
+    }
+    m->mem_latency = cfg->mem_latency;
+    if (cfg->mem_bandwidth) {
+        uint32_t line = 1u << m->data.line_bits;
+        m->transfer_cycles = (line + cfg->mem_bandwidth - 1) / cfg->mem_bandwidth;
+    }
+    return m;
+}
+
+static void l1_free(l1 *x) {
+    cache_destroy(x->cache);
+    free(x->lines);
+    free(x->in_flight);
+}
+
+void memsys_destroy(memsys_t *m) {
+    if (!m) return;
+    l1_free(&m->inst);
+    l1_free(&m->data);
+    cache_destroy(m->l2);
+    cache_destroy(m->l3);
+    free(m->sb.e);
+    free(m);
+}
+
+uint32_t memsys_line_bits(const memsys_t *m, bool instruction) {
+    return instruction ? m->inst.line_bits : m->data.line_bits;
+}
+
+/* ---- the per-L1 table of lines on their way ---- */
+
+static uint32_t line_slot(const l1 *x, uint64_t line) {
+    uint32_t b = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 40) & x->lines_mask;
+    while (x->lines[b].line && x->lines[b].line != line + 1) b = (b + 1) & x->lines_mask;
+    return b;
+}
+
+static void line_remove(l1 *x, uint32_t b) {
+    x->lines[b].line = 0;
+    x->lines_used--;
+    for (uint32_t i = (b + 1) & x->lines_mask; x->lines[i].line; i = (i + 1) & x->lines_mask) {
+        uint32_t want = (uint32_t)(((x->lines[i].line - 1) * 0x9e3779b97f4a7c15ull) >> 40) & x->lines_mask;
+        bool move = (i > b) ? (want <= b || want > i) : (want <= b && want > i);
+        if (move) {
+            x->lines[b] = x->lines[i];
+            x->lines[i].line = 0;
+            b = i;
+        }
+    }
+}
+
+static void line_insert(l1 *x, uint64_t line, uint8_t level) {
+    if (2 * (x->lines_used + 1) > x->lines_mask + 1) { /* grow at half full */
+        line_state *old = x->lines;
+        uint32_t old_size = x->lines_mask + 1;
+        x->lines_mask = 2 * old_size - 1;
+        x->lines = cs_calloc(2 * old_size, sizeof *x->lines);
+        x->lines_used = 0;
+        for (uint32_t i = 0; i < old_size; i++) {
+            if (!old[i].line) continue;
+            uint32_t b = line_slot(x, old[i].line - 1);
+            x->lines[b] = old[i];
+            x->lines_used++;
+        }
+        free(old);
+    }
+    uint32_t b = line_slot(x, line);
+    if (!x->lines[b].line) x->lines_used++;
+    x->lines[b] = (line_state){line + 1, 0, level};
+}
+
+/* ---- program order: which level holds the line ---- */
+
+/* A dirty line leaves a level (0: an L1, 1: the L2, 2: the L3): it is
+ * written into the next level below (allocating there, dirty), or to memory. */
+static void write_back(memsys_t *m, int from, uint64_t addr) {
+    cache_t *below[2] = {m->l2, m->l3};
+    for (int k = from; k < 2; k++) {
+        if (!below[k]) continue;
+        uint64_t victim;
+        cache_access_dirty(below[k], addr, true, &victim);
+        if (victim != UINT64_MAX) {
+            (k == 0 ? &m->l2_stats : &m->l3_stats)->writebacks++;
+            write_back(m, k + 1, victim);
+        }
+        return;
+    }
+    m->mem_writebacks++;
+    m->writebacks_owed++;
+}
+
+/* One level below the L1s: look up (and install) addr; a dirty victim is written back. */
+static inline bool lower_access(memsys_t *m, int k, uint64_t addr, bool write) {
+    cache_t *c = k == 0 ? m->l2 : m->l3;
+    if (!m->writebacks) return cache_access(c, addr);
+    uint64_t victim;
+    bool hit = cache_access_dirty(c, addr, write, &victim);
+    if (victim != UINT64_MAX) {
+        (k == 0 ? &m->l2_stats : &m->l3_stats)->writebacks++;
+        write_back(m, k + 1, victim);
+    }
+    return hit;
+}
+
+/* Below the L1: update the L2/L3 tags and say which level served. */
+static uint8_t classify_lower(memsys_t *m, uint64_t addr, bool count, bool write) {
+    if (m->l2) {
+        if (count) m->l2_stats.accesses++;
+        if (lower_access(m, 0, addr, write)) return LEVEL_L2;
+        if (count) m->l2_stats.misses++;
+    }
+    if (m->l3) {
+        if (count) m->l3_stats.accesses++;
+        if (lower_access(m, 1, addr, write)) return LEVEL_L3;
+        if (count) m->l3_stats.misses++;
+    }
+    return LEVEL_MEM;
+}
+
+/* The L1's tags, with write-backs if they are modelled. */
+static inline bool l1_access(memsys_t *m, l1 *x, uint64_t addr, bool write) {
+    if (!m->writebacks) return cache_access(x->cache, addr);
+    uint64_t victim;
+    bool hit = cache_access_dirty(x->cache, addr, write, &victim);
+    if (victim != UINT64_MAX) {
+        x->stats.writebacks++;
+        write_back(m, 0, victim);
+    }
+    return hit;
+}
+
+static uint8_t l1_classify(memsys_t *m, l1 *x, uint64_t addr, bool write, bool pending) {
+    x->stats.accesses++;
+    if (x->perfect) return LEVEL_L1;
+    if (write && !x->write_allocate) { /* write-no-allocate: a miss is written to the level below */
+        if (cache_contains(x->cache, addr)) return l1_access(m, x, addr, true), LEVEL_L1;
+        x->stats.misses++;
+        return classify_lower(m, addr, true, true);
+    }
+    if (l1_access(m, x, addr, write)) return LEVEL_L1;
+    x->stats.misses++;
+    uint8_t level = classify_lower(m, addr, true, false);
+    if (pending) line_insert(x, addr >> x->line_bits, level);
+    return level;
+}
+
+uint8_t memsys_classify(memsys_t *m, uint64_t addr, bool instruction, bool write) {
+    /* without a store buffer a store's write-allocate fill is not waited for: no pending line */
+    return l1_classify(m, instruction ? &m->inst : &m->data, addr, write, !write || m->sb.cap);
+}
+
+/* ---- timing: when the data arrives ---- */
+
+static uint32_t level_latency(const memsys_t *m, const l1 *x, uint8_t level) {
+    uint32_t lat = x->latency;
+    if (level >= LEVEL_L2 && m->l2) lat += m->l2_latency;
+    if (level >= LEVEL_L3 && m->l3) lat += m->l3_latency;
+    if (level == LEVEL_MEM) lat += m->mem_latency;
+    return lat;
+}
+
+static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
+    if (x->perfect) {
+        *out = (mem_result){x->latency, LEVEL_L1, false};
+        return true;
+    }
+    /* retire the fills that have arrived, and their lines' entries */
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < x->in_flight_count; i++) {
+        if (x->in_flight[i].ready > now) {
+            x->in_flight[live++] = x->in_flight[i];
+            continue;
+        }
+        uint32_t slot = line_slot(x, x->in_flight[i].line);
+        if (x->lines[slot].line && x->lines[slot].ready == x->in_flight[i].ready) line_remove(x, slot);
+    }
+    x->in_flight_count = live;
+    uint64_t line = addr >> x->line_bits;
+    uint32_t b = line_slot(x, line);
+    line_state *ls = &x->lines[b];
+    if (!ls->line) { /* in the cache, nothing pending */
+        *out = (mem_result){x->latency, LEVEL_L1, false};
+        return true;
+    }
+    if (ls->ready) {
+        if (ls->ready <= now) { /* arrived: forget it */
+            line_remove(x, b);
+            *out = (mem_result){x->latency, LEVEL_L1, false};
+        } else { /* on its way: wait for the same fill (an MSHR hit) */
+            *out = (mem_result){(uint32_t)(ls->ready - now), ls->level, true};
+            x->stats.merged++;
+        }
+        return true;
+    }
+    /* the first access to reach the memory system starts the fill */
+    if (x->mshr_cap && x->in_flight_count >= x->mshr_cap) return false;
+    uint32_t lat = level_latency(m, x, ls->level);
+    if (ls->level == LEVEL_MEM && m->transfer_cycles) { /* queue for the channel, then hold it for one line */
+        uint64_t arrive = now + lat - m->transfer_cycles;
+        uint64_t start = arrive > m->channel_free ? arrive : m->channel_free;
+        m->channel_free = start + m->transfer_cycles;
+        lat = (uint32_t)(m->channel_free - now);
+        /* the write-backs this fill's misses caused follow it on the channel */
+        m->channel_free += m->writebacks_owed * m->transfer_cycles;
+        m->writebacks_owed = 0;
+    }
+    x->stats.fills++;
+    x->stats.fill_cycles += lat - x->latency;
+    if (ls->level >= LEVEL_L3 && m->l2) {
+        m->l2_stats.fills++;
+        m->l2_stats.fill_cycles += lat - x->latency - m->l2_latency;
+    }
+    if (ls->level >= LEVEL_MEM && m->l3) {
+        m->l3_stats.fills++;
+        m->l3_stats.fill_cycles += lat - x->latency - m->l2_latency - m->l3_latency;
+    }
+    if (x->in_flight_count == x->in_flight_alloc) {
+        x->in_flight_alloc *= 2;
+        x->in_flight = cs_realloc(x->in_flight, x->in_flight_alloc * sizeof *x->in_flight);
+    }
+    x->in_flight[x->in_flight_count++] = (struct fill){line, now + lat};
+    ls->ready = now + lat;
+    *out = (mem_result){lat, ls->level, false};
+    return true;
+}
+
+bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, mem_result *out) {
+    return l1_request(m, instruction ? &m->inst : &m->data, addr, now, out);
+}
+
+/* Classify and request at once; an access refused for lack of a miss register
+ * is not classified again when it retries. */
+static bool classify_and_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
+    uint64_t line = (addr >> x->line_bits) + 1;
+    if (x->retry_line != line) l1_classify(m, x, addr, false, true);
+    bool ok = l1_request(m, x, addr, now, out);
+    x->retry_line = ok ? 0 : line;
+    return ok;
+}
+
+bool memsys_fetch(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
+    return classify_and_request(m, &m->inst, addr, now, out);
+}
+
+bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
+    return classify_and_request(m, &m->data, addr, now, out);
+}
+
+void memsys_store(memsys_t *m, uint64_t addr, uint64_t now) {
+    (void)now;
+    memsys_classify(m, addr, false, true);
+}
+
+void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, bool write) {
+    l1 *x = instruction ? &m->inst : &m->data;
+    if (x->perfect) return;
+    if (write && !x->write_allocate && !cache_contains(x->cache, addr)) {
+        classify_lower(m, addr, false, true);
+        return;
+    }
+    if (l1_access(m, x, addr, write)) return;
+    classify_lower(m, addr, false, false);
+}
+
+uint64_t memsys_next_event(const memsys_t *m, uint64_t now) {
+    uint64_t next = UINT64_MAX;
+    const l1 *xs[2] = {&m->inst, &m->data};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < xs[k]->in_flight_count; i++)
+            if (xs[k]->in_flight[i].ready > now && xs[k]->in_flight[i].ready < next) next = xs[k]->in_flight[i].ready;
+    const sb_entry *oldest = memsys_sb_oldest(m);
+    if (oldest && oldest->ready > now && oldest->ready < next) next = oldest->ready;
+    return next;
+}
+
+void memsys_stats(const memsys_t *m, core_stats *out) {
+    out->l1i = m->inst.stats;
+    out->l1d = m->data.stats;
+    out->l2 = m->l2_stats;
+    out->l3 = m->l3_stats;
+    out->mem_writebacks = m->mem_writebacks;
+}
+
+void memsys_reset_stats(memsys_t *m) {
+    memset(&m->inst.stats, 0, sizeof m->inst.stats);
+    memset(&m->data.stats, 0, sizeof m->data.stats);
+    memset(&m->l2_stats, 0, sizeof m->l2_stats);
+    memset(&m->l3_stats, 0, sizeof m->l3_stats);
+    m->mem_writebacks = 0;
+}
+
+/* ---- the store buffer ---- */
+
+uint32_t memsys_sb_size(const memsys_t *m) { return m->sb.cap; }
+uint32_t memsys_sb_count(const memsys_t *m) { return m->sb.count; }
+
+static inline sb_entry *sb_at(const memsys_t *m, uint32_t k) {
+    uint32_t i = m->sb.head + k;
+    return &m->sb.e[i >= m->sb.cap ? i - m->sb.cap : i];
+}
+
+const sb_entry *memsys_sb_oldest(const memsys_t *m) { return m->sb.count ? sb_at(m, 0) : NULL; }
+
+bool memsys_sb_push(memsys_t *m, uint64_t addr, uint8_t size, uint64_t seq, uint64_t pc, uint8_t level, uint64_t now) {
+    (void)now;
+    store_buffer *b = &m->sb;
+    if (b->count == b->cap) return false;
+    b->count++;
+    *sb_at(m, b->count - 1) = (sb_entry){addr, seq, pc, UINT64_MAX, size, level};
+    return true;
+}
+
+bool memsys_sb_tick(memsys_t *m, uint64_t now) {
+    store_buffer *b = &m->sb;
+    l1 *x = &m->data;
+    bool changed = false;
+    /* read-for-ownership: each store asks for its line, in order, while miss registers are free */
+    while (b->requested < b->count) {
+        sb_entry *e = sb_at(m, b->requested);
+        if (!x->write_allocate && e->level > LEVEL_L1) {
+            e->ready = now + (m->l2 ? m->l2_latency : m->mem_latency); /* handed to the level below */
+        } else {
+            mem_result r;
+            if (!l1_request(m, x, e->addr, now, &r)) break;
+            e->ready = now + (r.latency > x->latency ? r.latency - x->latency : 0);
+        }
+        b->requested++;
+        changed = true;
+    }
+    /* the oldest store writes the L1D once its line is there */
+    if (b->requested && b->e[b->head].ready <= now) {
+        b->head = b->head + 1 == b->cap ? 0 : b->head + 1;
+        b->count--;
+        b->requested--;
+        changed = true;
+    }
+    return changed;
+}
+
+bool memsys_sb_overlaps(const memsys_t *m, uint64_t lo, uint64_t hi) {
+    for (uint32_t k = 0; k < m->sb.count; k++) {
+        const sb_entry *e = sb_at(m, k);
+        if (e->addr < hi && lo < e->addr + (e->size ? e->size : 1)) return true;
+    }
+    return false;
+}

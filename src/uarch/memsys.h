@@ -1,0 +1,94 @@
+/* The memory hierarchy (internal to uarch): L1I + L1D, L2, optional L3,
+ * memory, and the out-of-order core's store buffer. Both core models use it.
+ *
+ * Notes (what this model simplifies):
+ *  - Tags are updated in program order (see memsys_classify); the data of a
+ *    miss arrives `latency` cycles after the first access to it reaches the
+ *    memory system, and later accesses to that line wait for the same fill.
+ *  - The hierarchy is looked up serially: a miss costs the hit latencies of
+ *    every level it passes plus the memory latency.
+ *  - Only the L1s' miss registers (MSHRs) limit outstanding misses.
+ *  - Memory bandwidth is one channel moving a line in line/bandwidth cycles;
+ *    with write-backs on, each dirty line the last level evicts holds the
+ *    channel for one more line, after the fill whose miss evicted it (reads
+ *    first, as memory controllers schedule them). Between the caches,
+ *    write-backs are counted and change tags, but take no bandwidth.
+ *  - Store buffer off (0 entries, the papers' machines): a store allocates
+ *    its line and is never waited for. On: committed stores wait in a FIFO;
+ *    each requests its line's fill through the L1D's miss registers as it
+ *    enters (a read-for-ownership), and the oldest writes the L1D, one per
+ *    cycle, once its line is there. With write-no-allocate, a store that
+ *    misses is handed to the L2 instead (the L2's latency, no miss register).
+ */
+#ifndef CYCLESCOPE_UARCH_MEMSYS_H
+#define CYCLESCOPE_UARCH_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "uarch.h"
+
+typedef struct memsys memsys_t;
+
+typedef struct mem_result {
+    uint32_t latency; /* cycles until the data is available */
+    uint8_t level;    /* mem_level that served it (LEVEL_L1 on a hit) */
+    bool merged;      /* joined a fill already in flight */
+} mem_result;
+
+memsys_t *memsys_create(const uarch_config *cfg);
+void memsys_destroy(memsys_t *m);
+
+/* Cache state follows program order: an access is classified (hit or miss,
+ * which level serves it, LRU updated, counted) once, in program order; timing
+ * only decides when its fill starts and arrives. Miss events therefore do not
+ * change when latencies change, and a core that reorders accesses sees the
+ * same hits and misses as one that does not. */
+uint8_t memsys_classify(memsys_t *m, uint64_t addr, bool instruction, bool write);
+/* When does the data of a classified access arrive, asked at cycle `now`? A
+ * miss nobody has requested yet starts its fill here; a fill in flight is
+ * joined. False when the L1 has no free miss register: nothing changed, ask
+ * again later. */
+bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, mem_result *out);
+/* classify + request, for cores that access in program order (fetch, in-order
+ * loads); a refused access is not classified again when it retries. */
+bool memsys_fetch(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out);
+bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out);
+/* A store's access (write-allocate): classified, never waited for. */
+void memsys_store(memsys_t *m, uint64_t addr, uint64_t now);
+/* Functional warming: install lines, no timing, no statistics. */
+void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, bool write);
+/* Counters since creation (or the last reset). */
+void memsys_stats(const memsys_t *m, core_stats *out);
+void memsys_reset_stats(memsys_t *m);
+uint32_t memsys_line_bits(const memsys_t *m, bool instruction);
+/* The first cycle after `now` at which anything in the memory system changes
+ * by itself (a fill arrives and frees a miss register, the store buffer's
+ * oldest store can write), or UINT64_MAX. Lets a core skip idle cycles exactly. */
+uint64_t memsys_next_event(const memsys_t *m, uint64_t now);
+
+/* ---- the store buffer (core.store_buffer entries; 0: none) ---- */
+
+typedef struct sb_entry {
+    uint64_t addr, seq, pc;
+    uint64_t ready; /* the cycle its line is writable (UINT64_MAX: not requested yet) */
+    uint8_t size, level;
+} sb_entry;
+
+/* Entries, 0 when there is no store buffer. */
+uint32_t memsys_sb_size(const memsys_t *m);
+uint32_t memsys_sb_count(const memsys_t *m);
+/* The oldest store waiting to write (NULL when empty). */
+const sb_entry *memsys_sb_oldest(const memsys_t *m);
+/* A committing store enters (false: full, nothing changed). `level` is its
+ * program-order classification (memsys_classify). */
+bool memsys_sb_push(memsys_t *m, uint64_t addr, uint8_t size, uint64_t seq, uint64_t pc, uint8_t level, uint64_t now);
+/* One cycle: stores request their lines' fills in order while miss registers
+ * are free, and the oldest writes the L1D if its line is there. True when
+ * anything changed. */
+bool memsys_sb_tick(memsys_t *m, uint64_t now);
+/* Does a buffered store overlap [lo, hi)? (a load then takes its data from it) */
+bool memsys_sb_overlaps(const memsys_t *m, uint64_t lo, uint64_t hi);
+
+#endif

@@ -1,0 +1,325 @@
+/* The memory system against closed-form answers (issue 12): the store buffer
+ * and its fills through the miss registers, the memory channel's bandwidth,
+ * dirty write-backs; the store buffer's stall as its own cause in the views
+ * and wait states; exact idle skipping and monotonicity with every new knob. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "array_source.h"
+#include "uarch/uarch.h"
+
+enum { N = 20000, LOOP = 256, LINE = 64 };
+
+/* No incidental stalls: perfect I-cache, no ITLB, separate deep load and store queues. */
+static void base_config(uarch_config *c) {
+    uarch_config_default(c);
+    c->perfect_icache = true;
+    c->itlb_entries = 0;
+    c->lsq_size = 0;
+    c->lq_size = c->sq_size = 128;
+}
+
+static core_stats run_observed(const uarch_config *cfg, const uop *uops, size_t n, probe_observer *obs) {
+    cs_error err;
+    core_t *core = core_create(cfg, &err);
+    if (!core) fail_msg("core_create: %s", err.msg);
+    if (obs && !core_observe(core, obs, &err)) fail_msg("core_observe: %s", err.msg);
+    array_source src = array_source_borrow(uops, n);
+    core_stats st;
+    core_run_options opt = {0, 0, NULL};
+    if (!core_run(core, &src.base, &opt, &st, &err)) fail_msg("core_run: %s", err.msg);
+    core_destroy(core);
+    assert_int_equal(st.instructions, n);
+    st.seconds = 0;
+    return st;
+}
+
+static core_stats run(const uarch_config *cfg, const uop *uops, size_t n) { return run_observed(cfg, uops, n, NULL); }
+
+/* One store (or load) per line, each line new: every access misses to memory. */
+static uop *line_stream(bool store) {
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        u[i] = make_uop(i % LOOP, store ? OPC_STORE : OPC_LOAD, store ? 0 : (uint8_t)(1 + i % 31), 0, 0);
+        u[i].flags = store ? UOP_MEM_WRITE : UOP_MEM_READ;
+        u[i].mem_size = 8;
+        u[i].mem_addr = 0x40000000ull + (uint64_t)i * LINE;
+    }
+    return u;
+}
+
+static void assert_near(double got, double want, double tolerance, const char *what) {
+    if (fabs(got - want) > tolerance) fail_msg("%s: got %.5f, want %.5f ± %.5f", what, got, want, tolerance);
+}
+
+/* A stream of stores missing to memory: each holds a miss register for the
+ * whole fill (L = L1 + L2 + memory latency), so with M registers it sustains
+ * at most M/L lines per cycle; a store buffer of S < M entries, each held from
+ * its commit to its line's arrival, bounds it by about S/L instead. Without a
+ * store buffer stores never wait: the two store ports set the pace. */
+static void test_store_stream(void **state) {
+    (void)state;
+    static const struct {
+        unsigned sb, mshrs, mem;
+    } rows[] = {
+        {64, 4, 133}, {64, 8, 133}, {64, 16, 133}, {64, 16, 300}, {8, 16, 133}, {4, 32, 200},
+    };
+    uop *u = line_stream(true);
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        uarch_config c;
+        base_config(&c);
+        c.store_buffer = rows[k].sb;
+        c.l1d.mshrs = rows[k].mshrs;
+        c.mem_latency = rows[k].mem;
+        core_stats s = run(&c, u, N);
+        double L = c.l1d.latency + c.l2.latency + c.mem_latency;
+        double rate = (double)N / (double)s.cycles; /* lines per cycle */
+        double bound = rows[k].mshrs / L;
+        char what[96];
+        snprintf(what, sizeof what, "store stream, SB %u, MSHRs %u, memory %u", rows[k].sb, rows[k].mshrs, rows[k].mem);
+        if (rate > bound * 1.0001) fail_msg("%s: %.5f lines/cycle beats M/L = %.5f", what, rate, bound);
+        /* and reaches it: an entry asks for its line the cycle after it enters and leaves when
+         * the line arrives (the fill minus the L1 lookup), so S entries sustain S/(L - L1 + 1) */
+        double sb_bound = rows[k].sb / (L - c.l1d.latency + 1);
+        double want = sb_bound < bound ? sb_bound : bound;
+        assert_near(rate, want, 0.01 * want, what);
+        assert_int_equal(s.l1d.fills, N);
+        assert_true(s.sb_full_cycles > s.cycles / 2);
+    }
+    uarch_config c;
+    base_config(&c);
+    core_stats s = run(&c, u, N);
+    assert_near((double)s.cycles / N, 0.5, 0.02, "store stream, no store buffer"); /* two store ports */
+    free(u);
+}
+
+/* A read stream limited by memory bandwidth B bytes/cycle runs at B/line lines
+ * per cycle (when latency and the window would allow more). */
+static void test_read_bandwidth(void **state) {
+    (void)state;
+    uop *u = line_stream(false);
+    static const unsigned bw[] = {1, 2, 4, 8, 16};
+    for (size_t k = 0; k < sizeof bw / sizeof bw[0]; k++) {
+        uarch_config c;
+        base_config(&c);
+        c.l1d.mshrs = 0;
+        c.rob_size = 512;
+        c.lq_size = 512;
+        c.mem_bandwidth = bw[k];
+        core_stats s = run(&c, u, N);
+        char what[64];
+        snprintf(what, sizeof what, "read stream at %u bytes/cycle", bw[k]);
+        double want = (double)LINE / bw[k]; /* cycles per line */
+        assert_near((double)s.cycles / N, want, 0.02 * want, what);
+    }
+    free(u);
+}
+
+/* Write-backs: a store stream over a footprint far larger than every cache
+ * evicts a dirty line from the last level for (nearly) every line it brings
+ * in, so on a bandwidth-limited channel it moves two lines per store. */
+static void test_writeback_bandwidth(void **state) {
+    (void)state;
+    uop *u = line_stream(true);
+    for (int wb = 0; wb < 2; wb++) {
+        uarch_config c;
+        base_config(&c);
+        c.l2.size = 256 * 1024; /* 4096 lines: most of the 20000 are evicted dirty */
+        c.store_buffer = 64;
+        c.l1d.mshrs = 64;
+        c.mem_bandwidth = 8;
+        c.writebacks = wb;
+        core_stats s = run(&c, u, N);
+        uint64_t l1_lines = c.l1d.size / LINE, l2_lines = c.l2.size / LINE;
+        if (wb) {
+            assert_int_equal(s.l1d.writebacks, N - l1_lines);
+            assert_int_equal(s.mem_writebacks, N - l2_lines); /* every L1 victim is in the L2 */
+            assert_int_equal(s.l2.writebacks, N - l2_lines);
+        } else {
+            assert_int_equal(s.mem_writebacks, 0);
+            assert_int_equal(s.l1d.writebacks, 0);
+        }
+        double want = (double)LINE / c.mem_bandwidth * (N + (double)s.mem_writebacks) / N;
+        assert_near((double)s.cycles / N, want, 0.03 * want, wb ? "store stream with write-backs" : "without");
+    }
+    free(u);
+}
+
+/* Write-no-allocate: a store that misses takes no miss register and fetches
+ * nothing; it is handed to the L2 (its latency), so the store buffer, not the
+ * miss registers, sets the pace. */
+static void test_write_no_allocate(void **state) {
+    (void)state;
+    uop *u = line_stream(true);
+    uarch_config c;
+    base_config(&c);
+    c.l1d.mshrs = 2;
+    c.write_allocate = false;
+    for (unsigned sb = 4; sb <= 32; sb *= 2) {
+        c.store_buffer = sb;
+        core_stats s = run(&c, u, N);
+        assert_int_equal(s.l1d.misses, N);
+        assert_int_equal(s.l1d.fills, 0);
+        /* cycles per store: S entries each held L2 + 1 cycles, and one store leaves per cycle */
+        double want = (c.l2.latency + 1.0) / sb > 1 ? (c.l2.latency + 1.0) / sb : 1;
+        char what[64];
+        snprintf(what, sizeof what, "write-no-allocate store stream, SB %u", sb);
+        assert_near((double)s.cycles / N, want, 0.01 * want, what);
+    }
+    free(u);
+}
+
+/* ---- the store buffer's stall in the views and wait states ---- */
+
+typedef struct sb_seen {
+    uint64_t commit_sb, commit_sb_cause, dispatch_sb_cause, waits_sb, bad_cause;
+    uint64_t processed[STAGE_COUNT]; /* µops each stage's views say it processed */
+} sb_seen;
+
+static void count_stages(void *ctx, const stage_span *sp, size_t n) {
+    sb_seen *s = ctx;
+    for (size_t i = 0; i < n; i++) {
+        const stage_view *v = &sp[i].v;
+        s->processed[sp[i].stage] += (uint64_t)v->n * sp[i].cycles;
+        if (sp[i].stage == STAGE_COMMIT && v->stall == STALL_SB_FULL) {
+            s->commit_sb += sp[i].cycles;
+            if (v->cause.kind == CAUSE_STORE_BUFFER && v->cause.seq) s->commit_sb_cause += sp[i].cycles;
+            else s->bad_cause++;
+        }
+        if (sp[i].stage == STAGE_DISPATCH && v->stall != STALL_NONE && v->cause.kind == CAUSE_STORE_BUFFER)
+            s->dispatch_sb_cause += sp[i].cycles;
+    }
+}
+
+static void count_waits(void *ctx, const wait_transition *w, size_t n) {
+    sb_seen *s = ctx;
+    for (size_t i = 0; i < n; i++)
+        if (w[i].state == WST_STORE_BUFFER) {
+            s->waits_sb++;
+            if (!w[i].cause_seq || w[i].cause_seq >= w[i].seq) s->bad_cause++; /* an older store */
+        }
+}
+
+static void test_store_buffer_cause(void **state) {
+    (void)state;
+    uop *u = line_stream(true);
+    for (size_t i = 0; i < N; i++) /* two of three µops adds: they commit beside a blocked store */
+        if (i % 3) u[i] = make_uop(i % LOOP, OPC_INT_ALU, (uint8_t)(1 + i % 13), 0, 0);
+    uarch_config c;
+    base_config(&c);
+    c.store_buffer = 8;
+    sb_seen seen = {0};
+    probe_observer obs = {
+        .ctx = &seen, .needs = PROBE_STAGES | PROBE_WAITS, .stages = count_stages, .waits = count_waits};
+    core_stats s = run_observed(&c, u, N, &obs);
+    assert_int_equal(seen.bad_cause, 0);
+    assert_int_equal(seen.commit_sb, s.sb_full_cycles); /* every stalled commit cycle is seen as such */
+    assert_int_equal(seen.commit_sb_cause, s.sb_full_cycles);
+    assert_true(seen.dispatch_sb_cause > s.cycles / 2); /* the window fills behind the stalled commit */
+    assert_true(seen.waits_sb > 0);
+    /* the views, skipped cycles included, account for every µop exactly once */
+    assert_int_equal(seen.processed[STAGE_COMMIT], N);
+    assert_int_equal(seen.processed[STAGE_DISPATCH], N);
+    free(u);
+}
+
+/* ---- exact skipping, determinism, monotonicity with the new knobs ---- */
+
+/* A mixed stream: loads and stores over a footprint larger than the L1D, adds, multiplies. */
+static uop *mixed_stream(void) {
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        int kind = (int)(i * 7 % 6);
+        op_class cls = kind == 0 ? OPC_LOAD : kind == 1 ? OPC_STORE : kind == 2 ? OPC_INT_MUL : OPC_INT_ALU;
+        u[i] = make_uop(i % LOOP, cls, cls == OPC_STORE ? 0 : (uint8_t)(1 + i % 13), (uint8_t)(1 + (i + 3) % 13), 0);
+        if (kind <= 1) {
+            u[i].flags = kind == 0 ? UOP_MEM_READ : UOP_MEM_WRITE;
+            u[i].mem_size = 8;
+            u[i].mem_addr = 0x40000000ull + (uint64_t)((i * 2654435761u) % 20000) * 64;
+        }
+    }
+    return u;
+}
+
+static void knobs(uarch_config *c, unsigned sb, bool wb, unsigned bw, bool alloc) {
+    base_config(c);
+    c->l2.size = 512 * 1024;
+    c->store_buffer = sb;
+    c->writebacks = wb;
+    c->mem_bandwidth = bw;
+    c->write_allocate = alloc;
+}
+
+static void test_skip_exact_and_deterministic(void **state) {
+    (void)state;
+    uop *u = mixed_stream();
+    static const struct {
+        unsigned sb;
+        bool wb;
+        unsigned bw;
+        bool alloc;
+    } rows[] = {{0, true, 4, true}, {8, false, 0, true}, {16, true, 4, true}, {16, true, 8, false}, {4, true, 2, true}};
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        core_stats out[3];
+        for (int r = 0; r < 3; r++) {
+            uarch_config c;
+            knobs(&c, rows[k].sb, rows[k].wb, rows[k].bw, rows[k].alloc);
+            c.skip_idle = r != 0;
+            out[r] = run(&c, u, N);
+        }
+        assert_memory_equal(&out[0], &out[1], sizeof out[0]); /* skipping changes nothing */
+        assert_memory_equal(&out[1], &out[2], sizeof out[1]); /* and runs repeat exactly */
+    }
+    free(u);
+}
+
+static void test_monotone(void **state) {
+    (void)state;
+    uop *u = mixed_stream();
+    uarch_config c;
+    /* a larger store buffer, more bandwidth, no write-backs, more miss registers: never slower */
+    uint64_t prev = UINT64_MAX;
+    static const unsigned sbs[] = {2, 4, 8, 16, 32, 64};
+    for (size_t k = 0; k < 6; k++) {
+        knobs(&c, sbs[k], true, 4, true);
+        uint64_t cyc = run(&c, u, N).cycles;
+        if (cyc > prev) fail_msg("store buffer %u: %lu cycles > %lu with a smaller one", sbs[k], cyc, prev);
+        prev = cyc;
+    }
+    prev = UINT64_MAX;
+    static const unsigned bws[] = {1, 2, 4, 8, 32, 0};
+    for (size_t k = 0; k < 6; k++) {
+        knobs(&c, 16, true, bws[k], true);
+        uint64_t cyc = run(&c, u, N).cycles;
+        if (cyc > prev) fail_msg("bandwidth %u: %lu cycles > %lu with less", bws[k], cyc, prev);
+        prev = cyc;
+    }
+    knobs(&c, 16, true, 4, true);
+    uint64_t with_wb = run(&c, u, N).cycles;
+    knobs(&c, 16, false, 4, true);
+    assert_true(run(&c, u, N).cycles <= with_wb);
+    knobs(&c, 16, true, 4, true);
+    c.perfect_dcache = true;
+    assert_true(run(&c, u, N).cycles <= with_wb);
+    free(u);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_store_stream),
+        cmocka_unit_test(test_read_bandwidth),
+        cmocka_unit_test(test_writeback_bandwidth),
+        cmocka_unit_test(test_write_no_allocate),
+        cmocka_unit_test(test_store_buffer_cause),
+        cmocka_unit_test(test_skip_exact_and_deterministic),
+        cmocka_unit_test(test_monotone),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

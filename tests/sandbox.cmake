@@ -50,3 +50,19 @@ qsort of 1000 ints: sorted" ${_cs} exec ${_g}/sandbox_mem linux)
   add_test(NAME sandbox.enosys.guest_sees_it COMMAND ${_cs} exec ${_g}/bad_syscall)
   set_tests_properties(sandbox.enosys.guest_sees_it PROPERTIES PASS_REGULAR_EXPRESSION "after: -1")
 endif()
+
+# Outputs: no verb replaces its input; a failed run keeps the earlier output.
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.outputs COMMAND ${_scripts}/sandbox_outputs.sh ${_cs} ${_g})
+endif()
+# Inputs that are not regular files are refused at once, naming the file.
+foreach(verb "exec" "disasm" "config;show" "trace;info" "trace;dump" "sim" "trace;import-champsim")
+  string(REPLACE ";" "_" name "${verb}")
+  set(extra "")
+  if(name STREQUAL "trace_import-champsim")
+    set(extra -o ${CMAKE_CURRENT_BINARY_DIR}/never.cst)
+  endif()
+  add_test(NAME sandbox.input.devzero.${name}
+           COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: /dev/zero: not a regular file$" ${_cs} ${verb} /dev/zero ${extra})
+  set_tests_properties(sandbox.input.devzero.${name} PROPERTIES TIMEOUT 10)
+endforeach()

@@ -3,6 +3,7 @@
  * through a temporary file that is renamed into place on success. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,8 +108,12 @@ static struct input_id {
     ino_t ino;
 } inputs[256];
 static size_t input_count;
+static bool protect_inputs;
+
+void cs_protect_inputs(void) { protect_inputs = true; }
 
 static void input_remember(dev_t dev, ino_t ino) {
+    if (!protect_inputs) return;
     for (size_t i = 0; i < input_count; i++)
         if (inputs[i].dev == dev && inputs[i].ino == ino) return;
     if (input_count < sizeof inputs / sizeof inputs[0]) inputs[input_count++] = (struct input_id){dev, ino};
@@ -178,29 +183,36 @@ static bool output_is_input(const char *path, cs_error *err) {
 
 FILE *cs_output_open(cs_output *o, const char *path, cs_error *err) {
     memset(o, 0, sizeof *o);
-    if (strcmp(path, "-") == 0) {
-        o->f = stdout;
-        o->is_stdout = true;
-        return o->f;
-    }
     if (output_is_input(path, err)) return NULL;
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        /* /dev/null, a FIFO, a terminal: written in place, there is nothing to rename over */
-        if (S_ISDIR(st.st_mode)) {
-            cs_error_set(err, "%s: is a directory", path);
-            return NULL;
-        }
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        cs_error_set(err, "%s: is a directory", path);
+        return NULL;
+    }
+    /* Replace the file a symbolic link names, not the link. /dev/stdout,
+     * /proc/self/fd/N and anything not a regular file (/dev/null, a FIFO, a
+     * terminal) have no directory to rename in: they are written in place. */
+    char target[PATH_MAX];
+    const char *final = path;
+    struct stat lst;
+    bool in_place = exists && !S_ISREG(st.st_mode);
+    if (!in_place && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        in_place = !exists || !realpath(path, target) || !strncmp(target, "/proc/", 6) ||
+            !strncmp(target, "/dev/", 5) || strstr(target, " (deleted)");
+        final = target;
+    }
+    if (in_place) {
         o->f = fopen(path, "wb");
         if (!o->f) cs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
         else o->path = cs_strdup(path);
         return o->f;
     }
-    size_t n = strlen(path);
-    o->path = cs_strdup(path);
+    size_t n = strlen(final);
+    o->path = cs_strdup(final);
     o->tmp = cs_malloc(n + 16);
     /* the temporary file in the same directory, so that rename() is atomic */
-    snprintf(o->tmp, n + 16, "%s.tmp-XXXXXX", path);
+    snprintf(o->tmp, n + 16, "%s.tmp-XXXXXX", final);
     int fd = mkostemp(o->tmp, O_CLOEXEC);
     if (fd < 0) {
         cs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
@@ -227,12 +239,6 @@ FILE *cs_output_open(cs_output *o, const char *path, cs_error *err) {
 
 bool cs_output_commit(cs_output *o, cs_error *err) {
     if (!o->f) return false;
-    if (o->is_stdout) {
-        bool ok = fflush(stdout) == 0;
-        if (!ok) cs_error_set(err, "stdout: write error: %s", strerror(errno));
-        o->f = NULL;
-        return ok;
-    }
     bool ok = fflush(o->f) == 0 && !ferror(o->f);
     int saved = errno;
     if (fclose(o->f) != 0 && ok) ok = false, saved = errno;
@@ -258,12 +264,8 @@ bool cs_output_commit(cs_output *o, cs_error *err) {
 
 void cs_output_discard(cs_output *o) {
     if (!o->f && !o->tmp && !o->path) return;
-    if (o->is_stdout) {
-        fflush(stdout);
-    } else {
-        if (o->f) fclose(o->f);
-        if (o->tmp) unlink(o->tmp);
-    }
+    if (o->f) fclose(o->f);
+    if (o->tmp) unlink(o->tmp);
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);

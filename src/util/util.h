@@ -87,8 +87,12 @@ bool cs_parse_count(const char *text, uint64_t *out);
 int cs_open_beneath(int root_fd, const char *rel, int flags, unsigned mode, bool force_walk);
 
 /* Inputs: open a file for reading and refuse at once anything but a regular
- * file ("not a regular file", "is a directory"), naming it. The file is
- * remembered so that no output of this process can replace it. */
+ * file ("not a regular file", "is a directory"), naming it. After
+ * cs_protect_inputs (the CLI calls it once, at start) every input is
+ * remembered for the life of the process so that no output can replace it;
+ * without it (library users such as tests that write, read back and rewrite
+ * one file) nothing is remembered. */
+void cs_protect_inputs(void);
 int cs_open_input(const char *path, cs_error *err); /* fd or -1 */
 FILE *cs_fopen_input(const char *path, cs_error *err);
 /* The same check on an fd opened otherwise. */
@@ -98,12 +102,12 @@ bool cs_check_input_fd(int fd, const char *path, cs_error *err);
  * in the target's directory, renamed over the target by cs_output_commit only
  * when everything was written, so a failed or interrupted run never leaves a
  * truncated output nor destroys an earlier one. An output that is the same
- * file (device and inode) as an input of this process is refused. "-" is
- * stdout; a target that is not a regular file (/dev/null) is written in place. */
+ * file (device and inode) as an input of this process is refused. A target
+ * that is not a regular file (/dev/null) is written in place. Callers that
+ * take "-" for stdout handle it before. */
 typedef struct cs_output {
     FILE *f;
     char *path, *tmp;
-    bool is_stdout;
 } cs_output;
 FILE *cs_output_open(cs_output *o, const char *path, cs_error *err); /* NULL on error */
 bool cs_output_commit(cs_output *o, cs_error *err);                  /* flush, close, rename */

@@ -66,3 +66,7 @@ foreach(verb "exec" "disasm" "config;show" "trace;info" "trace;dump" "sim" "trac
            COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: /dev/zero: not a regular file$" ${_cs} ${verb} /dev/zero ${extra})
   set_tests_properties(sandbox.input.devzero.${name} PROPERTIES TIMEOUT 10)
 endforeach()
+# An empty ChampSim trace and a warm-up past the end are errors naming the real length.
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.trace_ends COMMAND ${_scripts}/sandbox_trace_ends.sh ${_cs} ${_g})
+endif()

@@ -449,7 +449,13 @@ static long champsim_read(uop_source *src, uop *buf, size_t max, cs_error *err) 
             if (got < 0) goto fail;
             s->have_cur = got > 0;
         }
-        if (!s->have_cur) break;
+        if (!s->have_cur) {
+            if (s->records == 0) { /* an empty trace is an error, not a run of 0 instructions */
+                cs_error_set(err, "%s: empty ChampSim trace (no records)", s->path);
+                goto fail;
+            }
+            break;
+        }
         champsim_record next;
         uint64_t next_offset = 0;
         int got = next_record(s, &next, &next_offset, err);

@@ -59,11 +59,15 @@ endif()
 foreach(verb "exec" "disasm" "config;show" "trace;info" "trace;dump" "sim" "trace;import-champsim")
   string(REPLACE ";" "_" name "${verb}")
   set(extra "")
+  set(code 125)
+  if(name STREQUAL "config_show")
+    set(code 2) # a configuration that cannot be read is bad usage
+  endif()
   if(name STREQUAL "trace_import-champsim")
     set(extra -o ${CMAKE_CURRENT_BINARY_DIR}/never.cst)
   endif()
   add_test(NAME sandbox.input.devzero.${name}
-           COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: /dev/zero: not a regular file$" ${_cs} ${verb} /dev/zero ${extra})
+           COMMAND ${_scripts}/expect_error.sh ${code} "^cyclescope: /dev/zero: not a regular file$" ${_cs} ${verb} /dev/zero ${extra})
   set_tests_properties(sandbox.input.devzero.${name} PROPERTIES TIMEOUT 10)
 endforeach()
 # An empty ChampSim trace and a warm-up past the end are errors naming the real length.

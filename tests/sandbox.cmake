@@ -74,3 +74,12 @@ endforeach()
 if(CYCLESCOPE_RISCV_CC)
   add_test(NAME sandbox.trace_ends COMMAND ${_scripts}/sandbox_trace_ends.sh ${_cs} ${_g})
 endif()
+# Values once accepted without comment (issue 11 item 13): rejected naming the key and the range.
+add_test(NAME sandbox.config.btb_entries
+         COMMAND ${_scripts}/expect_error.sh 2 "bpred.btb_entries = 3: expected 0 \\(no BTB\\) or a power of two from 1 to 1048576"
+                 ${_cs} config show --set bpred.btb_entries=3 rpstacks)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.trace.frame_uops_0
+           COMMAND ${_scripts}/expect_error.sh 2 "--frame-uops 0: not in 1..4194304"
+                   ${_cs} trace record --frame-uops 0 -o ${CMAKE_CURRENT_BINARY_DIR}/never.cst ${_g}/hello)
+endif()

@@ -571,6 +571,13 @@ static const char *pipe_name(const uarch_config *c, uint32_t i) { return c->inor
 static uint32_t pipe_classes(const uarch_config *c, uint32_t i) { return c->inorder.pipe[i].classes; }
 
 bool uarch_config_validate(const uarch_config *c, cs_error *err) {
+    /* the BTB is indexed by pc bits: a count that is not a power of two would be
+     * rounded up quietly, modelling a different machine than the one asked for */
+    if (c->btb_entries && !is_pow2(c->btb_entries)) {
+        cs_error_set(err, "bpred.btb_entries = %u: expected 0 (no BTB) or a power of two from 1 to 1048576",
+                     c->btb_entries);
+        return false;
+    }
     if (!check_cache("l1i", &c->l1i, err) || !check_cache("l1d", &c->l1d, err) || !check_cache("l2", &c->l2, err) ||
         !check_cache("l3", &c->l3, err))
         return false;

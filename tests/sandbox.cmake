@@ -83,3 +83,21 @@ if(CYCLESCOPE_RISCV_CC)
            COMMAND ${_scripts}/expect_error.sh 2 "--frame-uops 0: not in 1..4194304"
                    ${_cs} trace record --frame-uops 0 -o ${CMAKE_CURRENT_BINARY_DIR}/never.cst ${_g}/hello)
 endif()
+# The guest-side system-call fuzzer (tests/guest/sandbox_fuzz.c): random call numbers
+# and arguments; the host must not crash, write outside --allow-write or pass the
+# memory bound. A small run by default, a long one labelled slow.
+if(CYCLESCOPE_RISCV_CC)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_FOUND)
+    if(CYCLESCOPE_SANITIZE)
+      set(_slack 1500) # the sanitizers' shadow memory
+    else()
+      set(_slack 200)
+    endif()
+    add_test(NAME sandbox.syscall_fuzz
+             COMMAND ${Python3_EXECUTABLE} ${_scripts}/sandbox_syscall_fuzz.py ${_cs} ${_g} 8 2000 ${_slack})
+    add_test(NAME sandbox.syscall_fuzz.long
+             COMMAND ${Python3_EXECUTABLE} ${_scripts}/sandbox_syscall_fuzz.py ${_cs} ${_g} 200 5000 ${_slack})
+    set_tests_properties(sandbox.syscall_fuzz.long PROPERTIES LABELS slow TIMEOUT 900)
+  endif()
+endif()

@@ -333,10 +333,10 @@ bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size) {
     return true;
 }
 
-static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bool in) {
+static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bool in, uint8_t need) {
     while (size) {
         page *p = mem_page(m, addr);
-        if (!p) {
+        if (!p || (p->prot & need) != need) {
             m->fault_addr = addr;
             m->fault_kind = in ? PROT_W : PROT_R;
             return false;
@@ -354,10 +354,20 @@ static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bo
 }
 
 bool mem_copy_in(mem *m, uint64_t addr, const void *in, size_t size) {
-    return copy_page_range(m, addr, (uint8_t *)in, size, true);
+    return copy_page_range(m, addr, (uint8_t *)in, size, true, 0);
 }
 
-bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size) { return copy_page_range(m, addr, out, size, false); }
+bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size) {
+    return copy_page_range(m, addr, out, size, false, 0);
+}
+
+bool mem_user_copy_in(mem *m, uint64_t addr, const void *in, size_t size) {
+    return copy_page_range(m, addr, (uint8_t *)in, size, true, PROT_W);
+}
+
+bool mem_user_copy_out(mem *m, uint64_t addr, void *out, size_t size) {
+    return copy_page_range(m, addr, out, size, false, PROT_R);
+}
 
 bool mem_read_string(mem *m, uint64_t addr, char *out, size_t max) {
     for (size_t i = 0; i < max; i++) {

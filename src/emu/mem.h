@@ -101,6 +101,10 @@ bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size);
 /* Loader and system-call access: no permission checks beyond being mapped. */
 bool mem_copy_in(mem *m, uint64_t addr, const void *in, size_t size);
 bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size);
+/* System-call access, as the kernel's copy_to_user / copy_from_user: the pages
+ * must be writable (in) or readable (out); false (EFAULT) otherwise. */
+bool mem_user_copy_in(mem *m, uint64_t addr, const void *in, size_t size);
+bool mem_user_copy_out(mem *m, uint64_t addr, void *out, size_t size);
 /* Read a NUL-terminated guest string of at most max-1 bytes. */
 bool mem_read_string(mem *m, uint64_t addr, char *out, size_t max);
 

@@ -89,11 +89,11 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
 /* ---- helpers ---- */
 
 static int64_t put(emu_t *e, uint64_t addr, const void *data, size_t len) {
-    return mem_copy_in(&e->m, addr, data, len) ? 0 : -EFAULT;
+    return mem_user_copy_in(&e->m, addr, data, len) ? 0 : -EFAULT; /* never into read-only code */
 }
 
 static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len) {
-    return mem_copy_out(&e->m, addr, data, len) ? 0 : -EFAULT;
+    return mem_user_copy_out(&e->m, addr, data, len) ? 0 : -EFAULT;
 }
 
 static bool get_path(emu_t *e, uint64_t addr, char *out) { return mem_read_string(&e->m, addr, out, PATH_MAX); }

@@ -101,3 +101,9 @@ if(CYCLESCOPE_RISCV_CC)
     set_tests_properties(sandbox.syscall_fuzz.long PROPERTIES LABELS slow TIMEOUT 900)
   endif()
 endif()
+# System calls never write into read-only memory nor read PROT_NONE pages: EFAULT,
+# as under Linux (qemu-riscv64 is the reference). Found by the system-call fuzzer.
+if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
+  add_test(NAME sandbox.efault COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}
+           -- ${_g}/sandbox_mem efault ${_g}/sandbox_mem)
+endif()

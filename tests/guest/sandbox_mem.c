@@ -9,6 +9,8 @@
  *   sandbox_mem code PAGES    execute one jump on each of PAGES fresh pages
  *   sandbox_mem linux         mmap MAP_FIXED at 0, kill(0, 0), sysinfo, qsort
  *   sandbox_mem sysinfo       print what sysinfo(2) says
+ *   sandbox_mem efault PATH   read(2) into the program's own code and write(2) from a
+ *                             PROT_NONE page: EFAULT, the code unchanged (as Linux)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -106,6 +108,21 @@ static int linux_like(void) {
     return 0;
 }
 
+static int efault(const char *path) {
+    int fd = open(path, O_RDONLY);
+    unsigned char before[16], after[16];
+    memcpy(before, (const void *)efault, sizeof before);
+    long r = raw(SYS_read, fd, (long)(uintptr_t)efault, 16);
+    memcpy(after, (const void *)efault, sizeof after);
+    printf("read into code: %ld, code %s\n", r, memcmp(before, after, 16) ? "CHANGED" : "unchanged");
+    void *none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    printf("write from PROT_NONE: %ld\n", raw(SYS_write, 1, (long)none, 10));
+    void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    printf("read into PROT_READ: %ld\n", raw(SYS_read, fd, (long)ro, 10));
+    printf("clock_gettime into code: %ld\n", raw(SYS_clock_gettime, 0, (long)(uintptr_t)efault, 0));
+    return 0;
+}
+
 static int print_sysinfo(void) {
     struct sysinfo si;
     memset(&si, 0xff, sizeof si);
@@ -124,6 +141,7 @@ int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "code") == 0) return code(atol(argv[2]));
     if (argc == 2 && strcmp(argv[1], "linux") == 0) return linux_like();
     if (argc == 2 && strcmp(argv[1], "sysinfo") == 0) return print_sysinfo();
+    if (argc == 3 && strcmp(argv[1], "efault") == 0) return efault(argv[2]);
     fprintf(stderr, "usage: sandbox_mem fill | devzero MIB | madvise | code PAGES | linux\n");
     return 2;
 }

@@ -22,7 +22,7 @@ if(CYCLESCOPE_RISCV_CC)
   # Decoded code costs the host 28 times the page: a guest executing thousands of
   # fresh pages ends with an error naming the limit (exit 125), not a host crash.
   add_test(NAME sandbox.memory.code
-           COMMAND ${_x} 125 "passed the host limit of --guest-memory 32 MiB" ${_cs} exec --guest-memory 32M ${_g}/sandbox_mem code 6000)
+           COMMAND ${_x} 125 "passed the host limit of --guest-memory 32 MiB" ${_cs} exec --guest-memory 32M ${_g}/sandbox_mem code 5000)
   add_test(NAME sandbox.memory.code_within
            COMMAND ${_x} 0 "code: ran 1000 pages" ${_cs} exec ${_g}/sandbox_mem code 1000)
   # madvise/munmap cost follows the pages that exist; huge and wrapping lengths are EINVAL.

@@ -38,16 +38,30 @@ typedef struct cli_guest_options {
     "  --host-time        guest clocks follow the host (default: derived from the\n"          \
     "                     instruction count, 1 ns per instruction, so runs are repeatable)\n" \
     "  --seed N           seed of AT_RANDOM and getrandom (default fixed)\n"                  \
-    "  --env-fixed        give the guest a fixed minimal environment instead of ours\n"
+    "  --env-fixed        give the guest a fixed minimal environment instead of ours\n"       \
+    "  --guest-memory SIZE  at most SIZE bytes of guest mappings (K, M, G suffixes, powers\n" \
+    "                     of 1024; default 4G); past it mmap and brk give ENOMEM\n"           \
+    "  --strict-syscalls  end the run at an unsupported system call (default: it returns\n"   \
+    "                     -ENOSYS with one warning per call number)\n"
 
 /* Long-option ids for the guest options, for getopt_long tables. */
-enum { OPT_ALLOW_WRITE = 1000, OPT_HOST_TIME, OPT_SEED, OPT_ENV_FIXED, OPT_GUEST_LAST };
+enum {
+    OPT_ALLOW_WRITE = 1000,
+    OPT_HOST_TIME,
+    OPT_SEED,
+    OPT_ENV_FIXED,
+    OPT_GUEST_MEMORY,
+    OPT_STRICT_SYSCALLS,
+    OPT_GUEST_LAST
+};
 /* clang-format off */
 #define CLI_GUEST_LONG_OPTIONS                                      \
     {"allow-write", required_argument, 0, OPT_ALLOW_WRITE},         \
     {"host-time", no_argument, 0, OPT_HOST_TIME},                   \
     {"seed", required_argument, 0, OPT_SEED},                       \
-    {"env-fixed", no_argument, 0, OPT_ENV_FIXED}
+    {"env-fixed", no_argument, 0, OPT_ENV_FIXED},                   \
+    {"guest-memory", required_argument, 0, OPT_GUEST_MEMORY},       \
+    {"strict-syscalls", no_argument, 0, OPT_STRICT_SYSCALLS}
 /* clang-format on */
 
 void cli_guest_defaults(cli_guest_options *g);

@@ -295,8 +295,12 @@ static int solve(int argc, char **argv) {
         if (!strcmp(json, "-")) {
             printf("%s\n", text);
         } else {
-            FILE *f = fopen(json, "w");
-            if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0) rc = cli_fail("%s: cannot write", json);
+            cs_output file;
+            cs_error werr = {{0}};
+            FILE *f = cs_output_open(&file, json, &werr);
+            if (!f || fprintf(f, "%s\n", text) < 0 || !cs_output_commit(&file, &werr))
+                rc = cli_fail("%s", werr.msg[0] ? werr.msg : "cannot write");
+            cs_output_discard(&file);
         }
         free(text);
     }

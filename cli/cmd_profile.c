@@ -149,13 +149,18 @@ static int analyse(int argc, char **argv, bool annotate) {
         cJSON *root = profile_json(a);
         char *text = cJSON_Print(root);
         cJSON_Delete(root);
-        FILE *f = json_stdout ? stdout : fopen(json, "w");
-        if (!f) {
-            rc = cli_fail("%s: cannot write", json);
+        if (json_stdout) {
+            fputs(text, stdout);
+            fputc('\n', stdout);
         } else {
-            fputs(text, f);
-            fputc('\n', f);
-            if (!json_stdout && fclose(f) != 0) rc = cli_fail("%s: write failed", json);
+            cs_output out;
+            FILE *f = cs_output_open(&out, json, &err);
+            if (f && (fputs(text, f) < 0 || fputc('\n', f) == EOF)) {
+                cs_error_set(&err, "%s: write failed", json);
+                f = NULL;
+            }
+            if (!f || !cs_output_commit(&out, &err)) rc = cli_fail("%s", err.msg);
+            cs_output_discard(&out);
         }
         free(text);
     }

@@ -222,14 +222,14 @@ static char *point_command(const sweep_cli *c, const sweep_grid *g, size_t index
 }
 
 static bool write_text_file(const char *path, const char *text, bool executable) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cli_fail("%s: cannot write: %s", path, strerror(errno));
-        return false;
-    }
-    bool ok = fputs(text, f) >= 0;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) cli_fail("%s: write failed", path);
+    cs_output out;
+    cs_error err;
+    FILE *f = cs_output_open(&out, path, &err);
+    bool ok = f && fputs(text, f) >= 0;
+    if (ok) ok = cs_output_commit(&out, &err);
+    else if (f) cs_error_set(&err, "%s: write failed", path);
+    cs_output_discard(&out);
+    if (!ok) cli_fail("%s", err.msg);
     if (ok && executable) chmod(path, 0755);
     return ok;
 }

@@ -91,7 +91,12 @@ static int trace_record(int argc, char **argv) {
         case 'o': out = optarg; break;
         case OPT_SKIP: parse_count("--skip", optarg, &skip, &bad); break;
         case OPT_MAX: parse_count("--max", optarg, &max, &bad); break;
-        case OPT_FRAME: parse_count("--frame-uops", optarg, &frame, &bad); break;
+        case OPT_FRAME:
+            if (parse_count("--frame-uops", optarg, &frame, &bad) && (frame < 1 || frame > CST_MAX_FRAME_UOPS)) {
+                cli_usage(trace_usage, "--frame-uops %s: not in 1..%d", optarg, CST_MAX_FRAME_UOPS);
+                bad = true;
+            }
+            break;
         case OPT_VALUES: g.emu.record_values = true; break;
         case OPT_LEVEL:
             if (parse_count("--level", optarg, &level, &bad) && (level < 1 || level > 19)) {

@@ -7,6 +7,32 @@
 
 extern char **environ;
 
+/* A size in bytes with an optional K, M, G or T suffix (powers of 1024). */
+static bool parse_size(const char *text, uint64_t *out) {
+    char *end;
+    if (!text || *text < '0' || *text > '9') return false;
+    unsigned long long v = strtoull(text, &end, 10);
+    int shift = 0;
+    switch (*end) {
+    case 'k':
+    case 'K': shift = 10; break;
+    case 'm':
+    case 'M': shift = 20; break;
+    case 'g':
+    case 'G': shift = 30; break;
+    case 't':
+    case 'T': shift = 40; break;
+    case 0: break;
+    default: return false;
+    }
+    if (shift) end++;
+    if (*end == 'i') end++; /* "4GiB" */
+    if (*end == 'B') end++;
+    if (*end || v > (UINT64_MAX >> shift)) return false;
+    *out = (uint64_t)v << shift;
+    return true;
+}
+
 void cli_guest_defaults(cli_guest_options *g) { memset(g, 0, sizeof *g); }
 
 bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char *verb, bool *bad) {
@@ -20,6 +46,15 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
             *bad = true;
         }
         return true;
+    case OPT_GUEST_MEMORY:
+        /* at least the 8 MiB stack and a program; at most the 47-bit user address space */
+        if (!parse_size(arg, &g->emu.memory_limit) || g->emu.memory_limit < (16ull << 20) ||
+            g->emu.memory_limit > (1ull << 47)) {
+            cli_usage(verb, "--guest-memory %s: not a size from 16M to 128T", arg);
+            *bad = true;
+        }
+        return true;
+    case OPT_STRICT_SYSCALLS: g->emu.strict_syscalls = true; return true;
     default: return false;
     }
 }

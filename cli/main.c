@@ -71,6 +71,7 @@ static void usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+    cs_protect_inputs(); /* no output may replace an input (issue 11) */
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -306,17 +306,13 @@ static void fill_provenance(const cli_timing_options *t, report_provenance *p, c
 }
 
 static bool write_text_file(const char *path, void (*write)(const void *, FILE *), const void *ctx, cs_error *err) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-        return false;
-    }
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
+    if (!f) return false;
     write(ctx, f);
-    if (fclose(f) != 0) {
-        cs_error_set(err, "%s: write failed", path);
-        return false;
-    }
-    return true;
+    bool ok = cs_output_commit(&out, err);
+    cs_output_discard(&out);
+    return ok;
 }
 
 static void write_config(const void *cfg, FILE *f) { uarch_config_print(cfg, f); }
@@ -357,13 +353,25 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
         const char *paths[] = {t->csv_path, t->outdir_path[0] ? path : NULL};
         for (int i = 0; i < 2; i++) {
             if (!paths[i]) continue;
-            FILE *out = !strcmp(paths[i], "-") ? fdopen(dup(t->json_fd), "w") : fopen(paths[i], "w");
+            if (!strcmp(paths[i], "-")) {
+                FILE *out = fdopen(dup(t->json_fd), "w");
+                if (!out) {
+                    rc = cli_fail("%s: cannot write: %s", paths[i], strerror(errno));
+                    continue;
+                }
+                report_csv(sum, st, out);
+                if (fclose(out) != 0) rc = cli_fail("%s: write failed", paths[i]);
+                continue;
+            }
+            cs_output file;
+            FILE *out = cs_output_open(&file, paths[i], &err);
             if (!out) {
-                rc = cli_fail("%s: cannot write: %s", paths[i], strerror(errno));
+                rc = cli_fail("%s", err.msg);
                 continue;
             }
             report_csv(sum, st, out);
-            if (fclose(out) != 0) rc = cli_fail("%s: write failed", paths[i]);
+            if (!cs_output_commit(&file, &err)) rc = cli_fail("%s", err.msg);
+            cs_output_discard(&file);
         }
     }
     if (t->report_file[0]) {

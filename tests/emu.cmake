@@ -47,7 +47,7 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   add_test(NAME exec.fault.segfault
            COMMAND ${_scripts}/expect_error.sh 139 "segmentation fault: store to address 0x0 at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/segfault)
   add_test(NAME exec.fault.unsupported_syscall
-           COMMAND ${_scripts}/expect_error.sh 125 "unsupported system call socket \\(number 198\\) at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/bad_syscall)
+           COMMAND ${_scripts}/expect_error.sh 125 "unsupported system call socket \\(number 198\\) at pc 0x[0-9a-f]+" ${_cs} exec --strict-syscalls ${_g}/bad_syscall)
   add_test(NAME exec.bad_elf.dynamic
            COMMAND ${_scripts}/expect_error.sh 125 "hello_dynamic: dynamically linked.*link with -static" ${_cs} exec ${_g}/hello_dynamic)
 

@@ -1,6 +1,7 @@
 /* Process creation (load, initial stack as Linux builds it), the run entry
  * points and the emulator's uop_source. */
 #include <elf.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -42,6 +43,13 @@ void emu_fault(emu_t *e, int signal, const char *fmt, ...) {
     va_start(ap, fmt);
     fail_with(e, signal, fmt, ap);
     va_end(ap);
+}
+
+void emu_fail_memory(emu_t *e) {
+    emu_fail(e,
+             "the guest's memory passed the host limit of --guest-memory %" PRIu64
+             " MiB (its pages, page tables and decoded code)",
+             e->m.map_limit >> 20);
 }
 
 static uint64_t splitmix64(uint64_t *state) {
@@ -117,6 +125,9 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     e->rng = opt->seed ? opt->seed : 0x6379636c6573636full; /* "cyclesco" */
     e->host_start = cs_now();
     mem_init(&e->m);
+    mem_set_limit(&e->m, opt->memory_limit ? opt->memory_limit : EMU_DEFAULT_MEMORY);
+    e->allow_fd = -1;
+    e->beneath_walk = getenv("CYCLESCOPE_BENEATH_WALK") != NULL;
     for (int i = 0; i < EMU_MAX_FDS; i++) e->fds[i].host = -1;
     for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){i, i > 0, NULL};
     char resolved[PATH_MAX];
@@ -128,6 +139,12 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
             return NULL;
         }
         e->allow_write_real = cs_strdup(resolved);
+        e->allow_fd = open(resolved, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (e->allow_fd < 0) {
+            cs_error_set(err, "--allow-write %s: not a directory", opt->allow_write_dir);
+            emu_destroy(e);
+            return NULL;
+        }
     }
     if (opt->argc < 1 || !opt->argv || !opt->argv[0]) {
         cs_error_set(err, "%s: no argv[0] for the guest", path);
@@ -152,6 +169,7 @@ void emu_destroy(emu_t *e) {
     for (int i = 3; i < EMU_MAX_FDS; i++)
         if (e->fds[i].host >= 0) close(e->fds[i].host);
     for (int i = 0; i < EMU_MAX_FDS; i++) free(e->fds[i].path);
+    if (e->allow_fd >= 0) close(e->allow_fd);
     mem_free(&e->m);
     free(e->path);
     free(e->exe_real);

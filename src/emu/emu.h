@@ -29,7 +29,13 @@ typedef struct emu_options {
     bool quiet;                  /* no notices on stderr (denied writes, ...) */
     bool record_values;          /* µop records carry their results (UOP_HAS_VALUE), for value
                                * prediction; costs a little record speed */
+    uint64_t memory_limit;       /* bytes of guest mappings (like RLIMIT_AS; past it mmap and brk
+                                  * give ENOMEM); 0: EMU_DEFAULT_MEMORY */
+    bool strict_syscalls;        /* an unknown system call ends the run (default: -ENOSYS and
+                                  * one warning per call number) */
 } emu_options;
+
+#define EMU_DEFAULT_MEMORY (4ull << 30)
 
 typedef enum emu_status {
     EMU_RUNNING,

@@ -34,7 +34,10 @@ struct emu {
     char *path;     /* host path of the executable */
     char *exe_real; /* its absolute path, for /proc/self/exe */
     emu_options opt;
-    char *allow_write_real; /* realpath of opt.allow_write_dir */
+    char *allow_write_real;      /* realpath of opt.allow_write_dir */
+    int allow_fd;                /* that directory, opened: every write is resolved beneath it */
+    bool beneath_walk;           /* resolve without openat2 (CYCLESCOPE_BENEATH_WALK, for tests) */
+    uint64_t warned_syscalls[8]; /* unknown call numbers below 512 already warned about */
     bool denied_notice_shown;
 
     uint64_t brk_start, brk_cur, brk_limit;
@@ -57,6 +60,8 @@ void emu_syscall(emu_t *e);
 void emu_fail(emu_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* emu_fail for a failure Linux would report to the guest with a signal. */
 void emu_fault(emu_t *e, int signal, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* emu_fail when the guest's memory passed the host limit (mem.over_limit). */
+void emu_fail_memory(emu_t *e);
 uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic);
 
 /* exec.c */

@@ -89,6 +89,10 @@ static void fail_illegal(emu_t *e, uint64_t pc, const dinsn *d) {
 }
 
 static void fail_access(emu_t *e, uint64_t pc) {
+    if (e->m.over_limit) {
+        emu_fail_memory(e);
+        return;
+    }
     const char *what = e->m.fault_kind == PROT_W ? "store to"
         : e->m.fault_kind == PROT_X              ? "instruction fetch from"
                                                  : "load from";

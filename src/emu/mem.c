@@ -16,10 +16,34 @@ static void tlb_flush(mem *m) {
     }
 }
 
+/* Decoded code costs far more than the page it decodes (a dinsn per halfword,
+ * 28 times the page); host memory for it and for page tables is allowed on
+ * top of the guest's own pages: a quarter of the limit, at least 256 MiB. */
+#define HOST_OVERHEAD(limit) ((limit) / 4 > (256ull << 20) ? (limit) / 4 : (256ull << 20))
+/* Linux's default vm.max_map_count: past it mmap fails with ENOMEM. */
+#define MAX_REGIONS          65530
+#define CODE_BYTES           ((PAGE_SIZE / 2) * sizeof(dinsn))
+
 void mem_init(mem *m) {
     memset(m, 0, sizeof *m);
     tlb_flush(m);
     m->root = cs_calloc(1, sizeof(table));
+    mem_set_limit(m, VA_LIMIT);
+}
+
+void mem_set_limit(mem *m, uint64_t map_limit) {
+    m->map_limit = map_limit;
+    m->host_limit = map_limit + HOST_OVERHEAD(map_limit);
+}
+
+/* Account for n more host bytes; false (over_limit set) if that passes the limit. */
+static bool host_charge(mem *m, uint64_t n) {
+    if (m->host_bytes + n > m->host_limit) {
+        m->over_limit = true;
+        return false;
+    }
+    m->host_bytes += n;
+    return true;
 }
 
 static void free_tree(void *node, int level) {
@@ -51,7 +75,9 @@ static page *walk(mem *m, uint64_t vpn, bool create) {
         void *next = t->slot[idx];
         if (!next) {
             if (!create) return NULL;
-            next = (level == LEVELS - 2) ? cs_calloc(LEVEL_SIZE, sizeof(page)) : cs_calloc(1, sizeof(table));
+            size_t bytes = (level == LEVELS - 2) ? LEVEL_SIZE * sizeof(page) : sizeof(table);
+            if (!host_charge(m, bytes)) return NULL;
+            next = cs_calloc(1, bytes);
             t->slot[idx] = next;
         }
         if (level == LEVELS - 2) return &((page *)next)[vpn & (LEVEL_SIZE - 1)];
@@ -81,6 +107,7 @@ static void vma_insert(mem *m, size_t at, vma v) {
     memmove(&m->vmas[at + 1], &m->vmas[at], (m->vma_count - at) * sizeof(vma));
     m->vmas[at] = v;
     m->vma_count++;
+    m->mapped += v.end - v.start;
 }
 
 /* Remove [start, end) from the region list, splitting regions that straddle it. */
@@ -93,38 +120,63 @@ static void vma_remove(mem *m, uint64_t start, uint64_t end) {
         }
         if (v->start < start && v->end > end) { /* split in two */
             vma tail = {end, v->end, v->prot};
+            m->mapped -= v->end - start;
             v->end = start;
             vma_insert(m, i + 1, tail);
             return;
         }
         if (v->start < start) {
+            m->mapped -= v->end - start;
             v->end = start;
             i++;
         } else if (v->end > end) {
+            m->mapped -= end - v->start;
             v->start = end;
             i++;
         } else {
+            m->mapped -= v->end - v->start;
             memmove(v, v + 1, (m->vma_count - i - 1) * sizeof(vma));
             m->vma_count--;
         }
     }
 }
 
-/* Apply fn to every materialised page entry in [start, end). */
-static void for_pages(mem *m, uint64_t start, uint64_t end, void (*fn)(page *, uint8_t), uint8_t arg) {
+/* The entry of vpn if its tables exist; otherwise NULL and *span, the number of
+ * pages (aligned) that share the missing table, so a walk can skip them all. */
+static page *lookup(const mem *m, uint64_t vpn, uint64_t *span) {
+    const table *t = m->root;
+    for (int level = 0; level < LEVELS - 1; level++) {
+        int shift = LEVEL_BITS * (LEVELS - 1 - level);
+        void *next = t->slot[(vpn >> shift) & (LEVEL_SIZE - 1)];
+        if (!next) {
+            *span = 1ull << shift;
+            return NULL;
+        }
+        if (level == LEVELS - 2) return &((page *)next)[vpn & (LEVEL_SIZE - 1)];
+        t = next;
+    }
+    return NULL;
+}
+
+/* Apply fn to every page entry whose tables exist in [start, end): the cost
+ * follows the tables, never the length of the range. */
+static void for_pages(mem *m, uint64_t start, uint64_t end, void (*fn)(mem *, page *, uint8_t), uint8_t arg) {
     for (uint64_t vpn = start >> PAGE_SHIFT; vpn < end >> PAGE_SHIFT;) {
-        /* skip whole absent leaf tables quickly */
-        page *p = walk(m, vpn, false);
+        uint64_t span = 1;
+        page *p = lookup(m, vpn, &span);
         if (!p) {
-            vpn = (vpn | (LEVEL_SIZE - 1)) + 1;
+            vpn = (vpn & ~(span - 1)) + span;
             continue;
         }
-        fn(p, arg);
+        fn(m, p, arg);
         vpn++;
     }
 }
 
-static void page_release(page *p, uint8_t unused) {
+static void page_release(mem *m, page *p, uint8_t unused) {
+    (void)unused;
+    if (p->data) m->host_bytes -= PAGE_SIZE;
+    if (p->code) m->host_bytes -= CODE_BYTES;
     free(p->data);
     free(p->code);
     p->data = NULL;
@@ -132,7 +184,15 @@ static void page_release(page *p, uint8_t unused) {
     p->prot = 0;
 }
 
-static void page_set_prot(page *p, uint8_t prot) { p->prot = prot; }
+static void page_set_prot(mem *m, page *p, uint8_t prot) {
+    (void)m;
+    p->prot = prot;
+}
+
+static void page_zero(mem *m, page *p, uint8_t unused) {
+    (void)m, (void)unused;
+    if (p->data && (p->prot & PROT_W)) memset(p->data, 0, PAGE_SIZE);
+}
 
 static bool range_ok(uint64_t start, uint64_t len) {
     return (start & PAGE_MASK) == 0 && len <= VA_LIMIT && start <= VA_LIMIT - len;
@@ -141,6 +201,14 @@ static bool range_ok(uint64_t start, uint64_t len) {
 bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
     len = (len + PAGE_MASK) & ~PAGE_MASK;
     if (!range_ok(start, len) || len == 0) return false;
+    uint64_t overlap = 0;
+    for (size_t i = 0; i < m->vma_count; i++) {
+        const vma *v = &m->vmas[i];
+        uint64_t lo = v->start > start ? v->start : start, hi = v->end < start + len ? v->end : start + len;
+        if (lo < hi) overlap += hi - lo;
+    }
+    if (m->mapped - overlap + len > m->map_limit) return false;
+    if (m->vma_count >= MAX_REGIONS) return false;
     mem_unmap(m, start, len);
     size_t at = 0;
     while (at < m->vma_count && m->vmas[at].start < start) at++;
@@ -174,6 +242,20 @@ bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
     return true;
 }
 
+bool mem_zero_range(mem *m, uint64_t start, uint64_t len) {
+    len = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (!range_ok(start, len)) return false;
+    uint64_t end = start + len, covered = 0;
+    for (size_t i = 0; i < m->vma_count; i++) {
+        const vma *v = &m->vmas[i];
+        uint64_t lo = v->start > start ? v->start : start, hi = v->end < end ? v->end : end;
+        if (lo >= hi) continue;
+        covered += hi - lo;
+        for_pages(m, lo, hi, page_zero, 0);
+    }
+    return covered == len;
+}
+
 bool mem_is_free(const mem *m, uint64_t start, uint64_t len) {
     if (!range_ok(start, len)) return false;
     for (size_t i = 0; i < m->vma_count; i++)
@@ -203,6 +285,7 @@ page *mem_page(mem *m, uint64_t addr) {
     const vma *v = find_vma(m, addr);
     if (!v) return NULL;
     if (!p) p = walk(m, vpn, true);
+    if (!p || !host_charge(m, PAGE_SIZE)) return NULL;
     p->data = cs_calloc(1, PAGE_SIZE);
     p->prot = v->prot;
     m->pages_allocated++;
@@ -250,10 +333,10 @@ bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size) {
     return true;
 }
 
-static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bool in) {
+static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bool in, uint8_t need) {
     while (size) {
         page *p = mem_page(m, addr);
-        if (!p) {
+        if (!p || (p->prot & need) != need) {
             m->fault_addr = addr;
             m->fault_kind = in ? PROT_W : PROT_R;
             return false;
@@ -271,10 +354,20 @@ static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bo
 }
 
 bool mem_copy_in(mem *m, uint64_t addr, const void *in, size_t size) {
-    return copy_page_range(m, addr, (uint8_t *)in, size, true);
+    return copy_page_range(m, addr, (uint8_t *)in, size, true, 0);
 }
 
-bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size) { return copy_page_range(m, addr, out, size, false); }
+bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size) {
+    return copy_page_range(m, addr, out, size, false, 0);
+}
+
+bool mem_user_copy_in(mem *m, uint64_t addr, const void *in, size_t size) {
+    return copy_page_range(m, addr, (uint8_t *)in, size, true, PROT_W);
+}
+
+bool mem_user_copy_out(mem *m, uint64_t addr, void *out, size_t size) {
+    return copy_page_range(m, addr, out, size, false, PROT_R);
+}
 
 bool mem_read_string(mem *m, uint64_t addr, char *out, size_t max) {
     for (size_t i = 0; i < max; i++) {
@@ -290,6 +383,11 @@ dinsn *mem_code(mem *m, uint64_t pc) {
     page *p;
     if (!access_page(m, pc, PROT_X, &p)) return NULL;
     if (!p->code) {
+        if (!host_charge(m, CODE_BYTES)) {
+            m->fault_addr = pc;
+            m->fault_kind = PROT_X;
+            return NULL;
+        }
         p->code = cs_calloc(PAGE_SIZE / 2, sizeof(dinsn));
         uint64_t vpn = pc >> PAGE_SHIFT;
         tlb_entry *w = &m->tlb_write[vpn & (TLB_SIZE - 1)];

@@ -61,6 +61,13 @@ typedef struct mem {
     vma *vmas;  /* sorted, non-overlapping */
     size_t vma_count, vma_cap;
     uint64_t pages_allocated;
+    /* Limits (--guest-memory). `mapped` is the bytes of all regions, kept at
+     * or below map_limit like RLIMIT_AS (mem_map fails past it: ENOMEM for the
+     * guest); host_bytes is what the guest's pages, page tables and decoded
+     * code cost on the host, kept at or below host_limit (an access that would
+     * pass it fails with over_limit set, and the run ends with an error). */
+    uint64_t mapped, map_limit, host_bytes, host_limit;
+    bool over_limit;
     /* set by a failed access, for the caller's message */
     uint64_t fault_addr;
     int fault_kind; /* PROT_R, PROT_W or PROT_X */
@@ -69,12 +76,19 @@ typedef struct mem {
 void mem_init(mem *m);
 void mem_free(mem *m);
 
-/* Regions. mem_map fails (returns false) only for addresses outside the
- * 48-bit space. Mapping over an existing range replaces it (MAP_FIXED). */
+/* Regions. mem_map fails (returns false) for addresses outside the 48-bit
+ * space and when the regions would pass map_limit. Mapping over an existing
+ * range replaces it (MAP_FIXED). */
 bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot);
 void mem_unmap(mem *m, uint64_t start, uint64_t len);
 bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot); /* false: not all mapped */
 bool mem_is_free(const mem *m, uint64_t start, uint64_t len);
+/* Set the limits: map_limit bytes of regions, and host memory for them. */
+void mem_set_limit(mem *m, uint64_t map_limit);
+/* Zero the materialised writable pages of [start, start+len) (MADV_DONTNEED on
+ * private memory); costs follow the pages that exist, not len. False if part
+ * of the range is not mapped (ENOMEM); the mapped part is zeroed anyway. */
+bool mem_zero_range(mem *m, uint64_t start, uint64_t len);
 /* Highest free, page-aligned range of `len` bytes that ends at or below `below`. */
 uint64_t mem_find_free(const mem *m, uint64_t len, uint64_t below);
 
@@ -87,6 +101,10 @@ bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size);
 /* Loader and system-call access: no permission checks beyond being mapped. */
 bool mem_copy_in(mem *m, uint64_t addr, const void *in, size_t size);
 bool mem_copy_out(mem *m, uint64_t addr, void *out, size_t size);
+/* System-call access, as the kernel's copy_to_user / copy_from_user: the pages
+ * must be writable (in) or readable (out); false (EFAULT) otherwise. */
+bool mem_user_copy_in(mem *m, uint64_t addr, const void *in, size_t size);
+bool mem_user_copy_out(mem *m, uint64_t addr, void *out, size_t size);
 /* Read a NUL-terminated guest string of at most max-1 bytes. */
 bool mem_read_string(mem *m, uint64_t addr, char *out, size_t max);
 

@@ -7,8 +7,10 @@
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
  *    unless host time was asked for; random bytes come from a fixed seed.
  *  - The guest reads host files freely but writes only stdout/stderr, or files
- *    under the --allow-write directory.
- *  - A call we do not serve ends the run naming the call and the pc.
+ *    beneath the --allow-write directory, resolved there by the kernel in one
+ *    step (docs/sandbox.md).
+ *  - A call we do not serve returns -ENOSYS with one warning per call number,
+ *    or with --strict-syscalls ends the run naming the call and the pc.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +30,7 @@
 #define GUEST_PID 1000
 #define GUEST_ID 1000
 #define MAX_IO (16u << 20)
+#define GUEST_TASK_SIZE (1ull << 47) /* beyond any address the guest can map */
 
 enum {
     SYS_getcwd = 17, SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
@@ -86,11 +89,11 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
 /* ---- helpers ---- */
 
 static int64_t put(emu_t *e, uint64_t addr, const void *data, size_t len) {
-    return mem_copy_in(&e->m, addr, data, len) ? 0 : -EFAULT;
+    return mem_user_copy_in(&e->m, addr, data, len) ? 0 : -EFAULT; /* never into read-only code */
 }
 
 static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len) {
-    return mem_copy_out(&e->m, addr, data, len) ? 0 : -EFAULT;
+    return mem_user_copy_out(&e->m, addr, data, len) ? 0 : -EFAULT;
 }
 
 static bool get_path(emu_t *e, uint64_t addr, char *out) { return mem_read_string(&e->m, addr, out, PATH_MAX); }
@@ -124,26 +127,68 @@ static bool host_dirfd(emu_t *e, int64_t dirfd, int *out) {
     return true;
 }
 
-/* May the guest create or modify `path`? Only inside --allow-write DIR. */
-static bool write_allowed(emu_t *e, int dirfd, const char *path) {
-    if (!e->allow_write_real) return false;
+/* Where a guest path lies, as a path relative to the --allow-write directory:
+ * the directory part resolved on the host (realpath), the last component kept
+ * as written. This only chooses what to ask for; the open itself is resolved
+ * beneath the directory by the kernel in one step (cs_open_beneath), so a
+ * link swapped in between cannot lead outside. Returns 0, -EACCES when the
+ * path lies outside, or the errno of resolving its directory. */
+static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, size_t rel_size) {
     char full[PATH_MAX * 2], resolved[PATH_MAX];
-    if (path[0] != '/' && dirfd != AT_FDCWD) return false; /* keep it simple: relative to cwd only */
-    snprintf(full, sizeof full, "%s", path);
-    if (!realpath(full, resolved)) { /* a new file: resolve its directory */
-        char *slash = strrchr(full, '/');
-        const char *dir = slash ? (slash == full ? "/" : (*slash = 0, full)) : ".";
-        if (!realpath(dir, resolved)) return false;
+    if (!path[0]) return -ENOENT;
+    if (path[0] == '/') {
+        snprintf(full, sizeof full, "%s", path);
+    } else {
+        char base[PATH_MAX];
+        if (hdir == AT_FDCWD) {
+            if (!getcwd(base, sizeof base)) return -errno;
+        } else { /* the directory the guest's dirfd holds */
+            char link[64];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", hdir);
+            ssize_t n = readlink(link, base, sizeof base - 1);
+            if (n < 0) return -errno;
+            base[n] = 0;
+            if (base[0] != '/') return -ENOTDIR; /* a pipe or socket, not a directory */
+        }
+        snprintf(full, sizeof full, "%s/%s", base, path);
     }
-    size_t n = strlen(e->allow_write_real);
-    return strncmp(resolved, e->allow_write_real, n) == 0 && (resolved[n] == '/' || resolved[n] == 0);
+    size_t len = strlen(full);
+    while (len > 1 && full[len - 1] == '/') full[--len] = 0; /* "dir/" names dir */
+    char *slash = strrchr(full, '/');
+    const char *last = slash + 1;
+    *slash = 0;
+    if (!realpath(slash == full ? "/" : full, resolved)) return -errno;
+    const char *root = e->allow_write_real;
+    size_t n = strcmp(root, "/") == 0 ? 0 : strlen(root);
+    if (strncmp(resolved, root, n) != 0 || (resolved[n] != '/' && resolved[n] != 0)) return -EACCES;
+    const char *below = resolved + n + (resolved[n] == '/');
+    int w;
+    if (!last[0]) w = snprintf(rel, rel_size, "%s", *below ? below : "."); /* the path was "/" */
+    else w = snprintf(rel, rel_size, "%s%s%s", below, *below ? "/" : "", last);
+    return w < 0 || (size_t)w >= rel_size ? -ENAMETOOLONG : 0;
 }
 
 static void deny_notice(emu_t *e, const char *path) {
     if (e->opt.quiet || e->denied_notice_shown) return;
     e->denied_notice_shown = true;
-    fprintf(stderr, "cyclescope: %s: denied the guest write access to %s (pass --allow-write DIR to allow)\n", e->path,
-            path);
+    if (e->allow_write_real)
+        fprintf(stderr, "cyclescope: %s: denied the guest write access to %s (it resolves outside --allow-write %s)\n",
+                e->path, path, e->allow_write_real);
+    else
+        fprintf(stderr, "cyclescope: %s: denied the guest write access to %s (pass --allow-write DIR to allow)\n",
+                e->path, path);
+}
+
+/* Open for writing: only beneath --allow-write DIR, resolved race-free. */
+static int64_t open_for_write(emu_t *e, int hdir, const char *path, int flags, int64_t mode) {
+    char rel[PATH_MAX * 2];
+    int64_t r = e->allow_fd < 0 ? -EACCES : path_beneath(e, hdir, path, rel, sizeof rel);
+    if (r == 0) {
+        r = cs_open_beneath(e->allow_fd, rel, flags, (unsigned)mode, e->beneath_walk);
+        if (r == -EXDEV) r = -EACCES; /* a link or ".." that leads outside */
+    }
+    if (r == -EACCES) deny_notice(e, path);
+    return r;
 }
 
 /* Linux's asm-generic struct stat, as riscv64 user space sees it (128 bytes). */
@@ -194,14 +239,17 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
     int acc = (int)flags & O_ACCMODE;
     bool writes = acc != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
-    if (writes && !write_allowed(e, hdir, path)) {
-        deny_notice(e, path);
-        return -EACCES;
-    }
     int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW |
         O_CLOEXEC;
-    int host = openat(hdir, path, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
-    if (host < 0) return -errno;
+    int host;
+    if (writes) {
+        int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);
+        if (r < 0) return r;
+        host = (int)r;
+    } else {
+        host = openat(hdir, path, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
+        if (host < 0) return -errno;
+    }
     return fd_install(e, host, writes, path);
 }
 
@@ -316,6 +364,9 @@ static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t fl
 #define G_MAP_FIXED           0x10
 #define G_MAP_ANONYMOUS       0x20
 #define G_MAP_FIXED_NOREPLACE 0x100000
+/* Linux refuses MAP_FIXED below vm.mmap_min_addr (64 KiB on Debian and most
+ * distributions) with EPERM, so page 0 is never mapped. */
+#define MMAP_MIN_ADDR         0x10000ull
 
 static uint8_t guest_prot(int64_t prot) {
     return (uint8_t)(((prot & G_PROT_READ) ? PROT_R : 0) | ((prot & G_PROT_WRITE) ? PROT_W : 0) |
@@ -327,7 +378,7 @@ static int64_t sys_brk(emu_t *e, uint64_t want) {
     uint64_t old_end = (e->brk_cur + PAGE_MASK) & ~PAGE_MASK, new_end = (want + PAGE_MASK) & ~PAGE_MASK;
     if (new_end > old_end) {
         if (!mem_is_free(&e->m, old_end, new_end - old_end)) return (int64_t)e->brk_cur;
-        mem_map(&e->m, old_end, new_end - old_end, PROT_R | PROT_W);
+        if (!mem_map(&e->m, old_end, new_end - old_end, PROT_R | PROT_W)) return (int64_t)e->brk_cur;
     } else if (new_end < old_end) {
         mem_unmap(&e->m, new_end, old_end - new_end); /* regrowth must see zeros again */
     }
@@ -352,9 +403,11 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
     uint64_t at;
     if (flags & (G_MAP_FIXED | G_MAP_FIXED_NOREPLACE)) {
         if (addr & PAGE_MASK) return -EINVAL;
+        if (addr < MMAP_MIN_ADDR) return -EPERM; /* as Linux below vm.mmap_min_addr */
         if ((flags & G_MAP_FIXED_NOREPLACE) && !mem_is_free(&e->m, addr, size)) return -EEXIST;
         at = addr;
-    } else if (addr && !(addr & PAGE_MASK) && addr + size <= e->mmap_top && mem_is_free(&e->m, addr, size)) {
+    } else if (addr >= MMAP_MIN_ADDR && !(addr & PAGE_MASK) && addr + size <= e->mmap_top &&
+               mem_is_free(&e->m, addr, size)) {
         at = addr;
     } else {
         at = mem_find_free(&e->m, size, e->mmap_top);
@@ -366,7 +419,9 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
         for (uint64_t done = 0; done < size; done += PAGE_SIZE) {
             ssize_t n = pread(g->host, buf, PAGE_SIZE, (off_t)(off + done));
             if (n <= 0) break;
-            mem_copy_in(&e->m, at + done, buf, (size_t)n);
+            bool zeros = true; /* an untouched page reads as zeros already: keep it unallocated */
+            for (ssize_t i = 0; i < n && zeros; i++) zeros = buf[i] == 0;
+            if (!zeros && !mem_copy_in(&e->m, at + done, buf, (size_t)n)) break; /* past the host limit */
         }
         free(buf);
     }
@@ -385,14 +440,11 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
         mem_unmap(&e->m, old + new_len, old_len - new_len);
         return (int64_t)old;
     }
-    if (mem_is_free(&e->m, old + old_len, new_len - old_len)) {
-        mem_map(&e->m, old + old_len, new_len - old_len, prot);
-        return (int64_t)old;
-    }
+    if (mem_is_free(&e->m, old + old_len, new_len - old_len))
+        return mem_map(&e->m, old + old_len, new_len - old_len, prot) ? (int64_t)old : -ENOMEM;
     if (!(flags & MREMAP_MAYMOVE)) return -ENOMEM;
     uint64_t at = mem_find_free(&e->m, new_len, e->mmap_top);
-    if (!at) return -ENOMEM;
-    mem_map(&e->m, at, new_len, prot);
+    if (!at || !mem_map(&e->m, at, new_len, prot)) return -ENOMEM;
     uint8_t *buf = cs_malloc(PAGE_SIZE);
     for (uint64_t done = 0; done < old_len; done += PAGE_SIZE) {
         mem_copy_out(&e->m, old + done, buf, PAGE_SIZE);
@@ -423,6 +475,37 @@ static int64_t sys_self_signal(emu_t *e, int64_t sig) {
     e->exit_code = 128 + (int)sig;
     if (!e->opt.quiet) fprintf(stderr, "cyclescope: %s: killed by signal %s\n", e->path, strsignal((int)sig));
     return 0;
+}
+
+/* struct sysinfo of a 64-bit Linux (112 bytes). Deterministic: the memory
+ * figures follow --guest-memory and the guest's own mappings, the uptime the
+ * guest clock; one process, no load, no swap. */
+static int64_t sys_sysinfo(emu_t *e, uint64_t addr) {
+    uint8_t b[112] = {0};
+    uint64_t uptime = emu_guest_time_ns(e, true) / 1000000000ull, total = e->m.map_limit;
+    uint64_t free_ram = total > e->m.mapped ? total - e->m.mapped : 0;
+    uint16_t procs = 1;
+    uint32_t unit = 1;
+    memcpy(b + 0, &uptime, 8);
+    memcpy(b + 32, &total, 8);
+    memcpy(b + 40, &free_ram, 8);
+    memcpy(b + 80, &procs, 2);
+    memcpy(b + 104, &unit, 4);
+    return put(e, addr, b, sizeof b);
+}
+
+/* One warning line per unsupported call number (numbers from 512 up, which
+ * Linux does not have, share one). */
+static void warn_unsupported(emu_t *e, uint64_t nr) {
+    unsigned slot = nr < 512 ? (unsigned)nr : 511;
+    uint64_t bit = 1ull << (slot & 63);
+    if (e->warned_syscalls[slot >> 6] & bit) return;
+    e->warned_syscalls[slot >> 6] |= bit;
+    if (e->opt.quiet) return;
+    fprintf(stderr,
+            "cyclescope: %s: warning: unsupported system call %s (number %" PRIu64 ") at pc 0x%" PRIx64
+            " returns -ENOSYS%s (--strict-syscalls stops the run instead)\n",
+            e->path, syscall_name(nr), nr, e->h.pc, nr >= 511 ? "; not repeated for numbers from 511 up" : "");
 }
 
 /* ---- dispatch ---- */
@@ -572,7 +655,12 @@ void emu_syscall(emu_t *e) {
         break;
     }
     case SYS_kill:
-    case SYS_tkill: ret = (a0 == GUEST_PID) ? sys_self_signal(e, (int64_t)a1) : -EPERM; break;
+    case SYS_tkill:
+        /* 0 and -GUEST_PID name the guest's own process group: itself alone */
+        if (a0 == GUEST_PID || (nr == SYS_kill && ((int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID)))
+            ret = sys_self_signal(e, (int64_t)a1);
+        else ret = -EPERM; /* no other process is the guest's to signal */
+        break;
     case SYS_tgkill: ret = (a1 == GUEST_PID) ? sys_self_signal(e, (int64_t)a2) : -EPERM; break;
     case SYS_sigaltstack: ret = 0; break;
     case SYS_rt_sigaction: {
@@ -618,8 +706,9 @@ void emu_syscall(emu_t *e) {
             break;
         }
         uint64_t lim[2] = {~0ull, ~0ull};
-        if (resource == 3) lim[0] = 8ull << 20;           /* RLIMIT_STACK */
-        if (resource == 7) lim[0] = lim[1] = EMU_MAX_FDS; /* RLIMIT_NOFILE */
+        if (resource == 3) lim[0] = 8ull << 20;              /* RLIMIT_STACK */
+        if (resource == 7) lim[0] = lim[1] = EMU_MAX_FDS;    /* RLIMIT_NOFILE */
+        if (resource == 9) lim[0] = lim[1] = e->m.map_limit; /* RLIMIT_AS: --guest-memory */
         ret = out && put(e, out, lim, sizeof lim) ? -EFAULT : 0;
         break;
     }
@@ -637,7 +726,7 @@ void emu_syscall(emu_t *e) {
     case SYS_getegid: ret = GUEST_ID; break;
     case SYS_brk: ret = sys_brk(e, a0); break;
     case SYS_munmap:
-        if ((a0 & PAGE_MASK) || a1 == 0) ret = -EINVAL;
+        if ((a0 & PAGE_MASK) || a1 == 0 || a1 > GUEST_TASK_SIZE || a0 > GUEST_TASK_SIZE - a1) ret = -EINVAL;
         else {
             mem_unmap(&e->m, a0, a1);
             ret = 0;
@@ -649,14 +738,14 @@ void emu_syscall(emu_t *e) {
         if (a0 & PAGE_MASK) ret = -EINVAL;
         else ret = mem_protect(&e->m, a0, a1, guest_prot((int64_t)a2)) ? 0 : -ENOMEM;
         break;
-    case SYS_madvise:
-        if (a2 == 4 && !(a0 & PAGE_MASK)) { /* MADV_DONTNEED: private anonymous pages read as zero again */
-            page *p;
-            for (uint64_t a = a0; a < a0 + a1; a += PAGE_SIZE)
-                if ((p = mem_page(&e->m, a)) && (p->prot & PROT_W)) memset(p->data, 0, PAGE_SIZE);
-        }
-        ret = 0;
+    case SYS_madvise: {
+        uint64_t len = (a1 + PAGE_MASK) & ~PAGE_MASK;
+        if ((a0 & PAGE_MASK) || len < a1 || len > GUEST_TASK_SIZE || a0 > GUEST_TASK_SIZE - len) ret = -EINVAL;
+        else if (a2 == 4) /* MADV_DONTNEED: private pages read as zero again; only existing pages are visited */
+            ret = mem_zero_range(&e->m, a0, len) ? 0 : -ENOMEM;
+        else ret = 0; /* advice only */
         break;
+    }
     case SYS_riscv_flush_icache: ret = 0; break;
     case SYS_riscv_hwprobe: ret = -ENOSYS; break;
     case SYS_getrandom: {
@@ -672,8 +761,18 @@ void emu_syscall(emu_t *e) {
         free(buf);
         break;
     }
+    case SYS_sysinfo: ret = sys_sysinfo(e, a0); break;
     default:
-        emu_fail(e, "unsupported system call %s (number %" PRIu64 ") at pc 0x%" PRIx64, syscall_name(nr), nr, e->h.pc);
+        if (e->opt.strict_syscalls) {
+            emu_fail(e, "unsupported system call %s (number %" PRIu64 ") at pc 0x%" PRIx64, syscall_name(nr), nr,
+                     e->h.pc);
+            return;
+        }
+        warn_unsupported(e, nr);
+        ret = -ENOSYS; /* as Linux and qemu answer a call they do not have */
+    }
+    if (e->m.over_limit) { /* a copy into guest memory passed the host limit */
+        emu_fail_memory(e);
         return;
     }
     x[10] = (uint64_t)ret;

@@ -15,17 +15,17 @@
 enum { TICKS_PER_CYCLE = 1000 };
 
 struct pipeview {
-    FILE *out;
+    FILE *out; /* file.f */
+    cs_output file;
     char *path;
 };
 
 pipeview *pipeview_open(const char *path, cs_error *err) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-        return NULL;
-    }
+    cs_output file;
+    FILE *f = cs_output_open(&file, path, err);
+    if (!f) return NULL;
     pipeview *pv = cs_calloc(1, sizeof *pv);
+    pv->file = file;
     pv->out = f;
     pv->path = cs_strdup(path);
     setvbuf(f, NULL, _IOFBF, 1 << 20);
@@ -65,9 +65,8 @@ probe_observer pipeview_observer(pipeview *pv) {
 
 bool pipeview_close(pipeview *pv, cs_error *err) {
     if (!pv) return true;
-    bool ok = !ferror(pv->out);
-    ok = fclose(pv->out) == 0 && ok;
-    if (!ok) cs_error_set(err, "%s: write failed", pv->path);
+    bool ok = cs_output_commit(&pv->file, err);
+    cs_output_discard(&pv->file);
     free(pv->path);
     free(pv);
     return ok;

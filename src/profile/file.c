@@ -76,16 +76,17 @@ static bool finish_file(const char *path, sbuf *b, cs_error *err) {
     uLong c = crc32(0L, Z_NULL, 0);
     c = crc32(c, (const Bytef *)b->p, (uInt)b->n);
     sb_printf(b, "checksum crc32:%08lx\n", (unsigned long)c);
-    FILE *f = fopen(path, "wb");
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
     if (!f) {
-        cs_error_set(err, "%s: %s", path, strerror(errno));
         free(b->p);
         return false;
     }
     bool ok = fwrite(b->p, 1, b->n, f) == b->n;
-    ok = (fclose(f) == 0) && ok;
+    if (ok) ok = cs_output_commit(&out, err);
+    else cs_error_set(err, "%s: write failed", path);
+    cs_output_discard(&out);
     free(b->p);
-    if (!ok) cs_error_set(err, "%s: write failed", path);
     return ok;
 }
 

@@ -277,11 +277,9 @@ static void svg_cfg(FILE *f, const profile_analysis *a, const profile_proc *p) {
 }
 
 bool profile_html_write(const profile_analysis *a, const char *path, cs_error *err) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cs_error_set(err, "%s: %s", path, strerror(errno));
-        return false;
-    }
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
+    if (!f) return false;
     fprintf(f,
             "<!DOCTYPE html><html><head><meta charset='utf-8'><title>cyclescope profile</title><style>"
             "body{font-family:sans-serif}table{border-collapse:collapse}td,th{padding:1px 6px;font-family:monospace;"
@@ -336,7 +334,7 @@ bool profile_html_write(const profile_analysis *a, const char *path, cs_error *e
     }
     free(v);
     fprintf(f, "</body></html>\n");
-    bool ok = fclose(f) == 0;
-    if (!ok) cs_error_set(err, "%s: write failed", path);
+    bool ok = cs_output_commit(&out, err);
+    cs_output_discard(&out);
     return ok;
 }

@@ -123,16 +123,18 @@ bool html_report_write(const html_report *h, const char *path, cs_error *err) {
     }
     strbuf d = {0};
     document(h, &d);
-    bool to_stdout = !strcmp(path, "-");
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f) {
-        cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-        sb_free(&d);
-        return false;
+    bool ok;
+    if (!strcmp(path, "-")) {
+        ok = fwrite(d.s, 1, d.len, stdout) == d.len && fflush(stdout) == 0;
+        if (!ok) cs_error_set(err, "stdout: write failed: %s", strerror(errno));
+    } else {
+        cs_output out;
+        FILE *f = cs_output_open(&out, path, err);
+        ok = f && fwrite(d.s, 1, d.len, f) == d.len;
+        if (ok) ok = cs_output_commit(&out, err);
+        else if (f) cs_error_set(err, "%s: write failed: %s", path, strerror(errno));
+        cs_output_discard(&out);
     }
-    bool ok = fwrite(d.s, 1, d.len, f) == d.len;
-    ok = (to_stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
-    if (!ok) cs_error_set(err, "%s: write failed: %s", path, strerror(errno));
     sb_free(&d);
     return ok;
 }

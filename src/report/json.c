@@ -187,15 +187,10 @@ bool report_write_json_to(FILE *f, const char *name, const cJSON *json, cs_error
 
 bool report_write_json(const char *path, const cJSON *json, cs_error *err) {
     if (!strcmp(path, "-")) return report_write_json_to(stdout, "stdout", json, err);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-        return false;
-    }
-    bool ok = report_write_json_to(f, path, json, err);
-    if (fclose(f) != 0 && ok) {
-        cs_error_set(err, "%s: write failed", path);
-        ok = false;
-    }
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
+    if (!f) return false;
+    bool ok = report_write_json_to(f, path, json, err) && cs_output_commit(&out, err);
+    cs_output_discard(&out);
     return ok;
 }

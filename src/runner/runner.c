@@ -160,6 +160,7 @@ bool runner_run(const run_spec *spec, uop_source *src, run_result *out, cs_error
             return false;
         }
     }
+    if (spec->program) core_set_input_name(core, spec->program);
     out->ok = core_run(core, src, &spec->opt, &out->stats, &out->err);
     run_context rc = {spec->program ? spec->program : "?", spec->cfg, &out->stats, spec->opt.warmup};
     for (int i = 0; i < out->count; i++) {

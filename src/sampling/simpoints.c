@@ -30,24 +30,14 @@ uint32_t sampling_crc(uint32_t crc, const void *data, size_t len) {
 }
 
 bool sampling_write_file(const char *path, const char *const *parts, const size_t *lens, int count, cs_error *err) {
-    size_t n = strlen(path) + 32;
-    char *tmp = cs_malloc(n);
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-        free(tmp);
-        return false;
-    }
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
+    if (!f) return false;
     bool ok = true;
     for (int i = 0; i < count && ok; i++) ok = fwrite(parts[i], 1, lens[i], f) == lens[i];
-    ok = (fclose(f) == 0) && ok;
-    if (ok && rename(tmp, path) != 0) ok = false;
-    if (!ok) {
-        cs_error_set(err, "%s: write failed: %s", path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
+    if (ok) ok = cs_output_commit(&out, err);
+    else cs_error_set(err, "%s: write failed: %s", path, strerror(errno));
+    cs_output_discard(&out);
     return ok;
 }
 

@@ -82,10 +82,12 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     put_graph(&w, &p->one);
     put_graph(&w, &p->three);
     put32(&w, (uint32_t)crc32(crc32(0L, Z_NULL, 0), w.b, (uInt)w.n));
-    FILE *f = fopen(path, "wb");
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
     bool ok = f && fwrite(w.b, 1, w.n, f) == w.n;
-    if (f && fclose(f) != 0) ok = false;
-    if (!ok) cs_error_set(err, "%s: cannot write", path);
+    if (ok) ok = cs_output_commit(&out, err);
+    else if (f) cs_error_set(err, "%s: cannot write", path);
+    cs_output_discard(&out);
     free(w.b);
     return ok;
 }

@@ -203,18 +203,12 @@ static uint32_t json_crc(const cJSON *root) {
 }
 
 static bool write_atomic(const char *path, const char *text, cs_error *err) {
-    size_t n = strlen(path) + 32;
-    char *tmp = cs_malloc(n);
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
     bool ok = f && fputs(text, f) >= 0;
-    if (f) ok = (fclose(f) == 0) && ok;
-    if (ok && rename(tmp, path) != 0) ok = false;
-    if (!ok) {
-        cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
+    if (ok) ok = cs_output_commit(&out, err);
+    else if (f) cs_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+    cs_output_discard(&out);
     return ok;
 }
 

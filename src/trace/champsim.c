@@ -349,11 +349,8 @@ static long input_read(input *in, uint8_t *out, size_t n, cs_error *err) {
 static bool input_open(input *in, const char *path, cs_error *err) {
     memset(in, 0, sizeof *in);
     in->path = path;
-    in->f = fopen(path, "rb");
-    if (!in->f) {
-        cs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
+    in->f = cs_fopen_input(path, err);
+    if (!in->f) return false;
     if (!refill(in, err)) return false;
     static const uint8_t xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0};
     if (ends_with(path, ".xz")) in->kind = KIND_XZ;
@@ -452,7 +449,13 @@ static long champsim_read(uop_source *src, uop *buf, size_t max, cs_error *err) 
             if (got < 0) goto fail;
             s->have_cur = got > 0;
         }
-        if (!s->have_cur) break;
+        if (!s->have_cur) {
+            if (s->records == 0) { /* an empty trace is an error, not a run of 0 instructions */
+                cs_error_set(err, "%s: empty ChampSim trace (no records)", s->path);
+                goto fail;
+            }
+            break;
+        }
         champsim_record next;
         uint64_t next_offset = 0;
         int got = next_record(s, &next, &next_offset, err);
@@ -607,7 +610,8 @@ void champsim_record_from_uops(const uop *u, size_t n, cst_isa isa, bool cloudsu
 /* ---- export writer -------------------------------------------------------------------- */
 
 struct champsim_writer {
-    FILE *f;
+    cs_output file; /* a temporary file, renamed over the target by champsim_writer_finish */
+    FILE *f;        /* file.f */
     char *path;
     file_kind kind;
     bool cloudsuite;
@@ -689,12 +693,11 @@ static bool emit_group(champsim_writer *w, cs_error *err) {
 }
 
 champsim_writer *champsim_writer_create(const char *path, const champsim_options *opt, cst_isa isa, cs_error *err) {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        cs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
-        return NULL;
-    }
+    cs_output file;
+    FILE *f = cs_output_open(&file, path, err);
+    if (!f) return NULL;
     champsim_writer *w = cs_calloc(1, sizeof *w);
+    w->file = file;
     w->f = f;
     w->path = cs_strdup(path);
     w->cloudsuite = opt->cloudsuite;
@@ -738,7 +741,7 @@ bool champsim_writer_write(champsim_writer *w, const uop *u, size_t n, cs_error 
 }
 
 static void writer_free(champsim_writer *w) {
-    if (w->f) fclose(w->f);
+    cs_output_discard(&w->file); /* nothing left when finished */
     if (w->xz_init) lzma_end(&w->xz);
     if (w->gz_init) deflateEnd(&w->gz);
     free(w->rbuf);
@@ -749,10 +752,7 @@ static void writer_free(champsim_writer *w) {
 
 void champsim_writer_discard(champsim_writer *w) {
     if (!w) return;
-    if (w->f) fclose(w->f);
-    w->f = NULL;
-    unlink(w->path);
-    writer_free(w);
+    writer_free(w); /* removes the temporary file: an earlier output stays as it was */
 }
 
 bool champsim_writer_finish(champsim_writer *w, champsim_export_stats *stats, cs_error *err) {
@@ -761,11 +761,8 @@ bool champsim_writer_finish(champsim_writer *w, champsim_export_stats *stats, cs
         champsim_writer_discard(w);
         return false;
     }
-    int rc = fclose(w->f);
     w->f = NULL;
-    if (rc != 0) {
-        cs_error_set(err, "%s: write error: %s", w->path, strerror(errno));
-        unlink(w->path);
+    if (!cs_output_commit(&w->file, err)) {
         writer_free(w);
         return false;
     }

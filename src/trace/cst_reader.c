@@ -58,7 +58,7 @@ static bool read_at(cst_reader *r, void *buf, size_t n, uint64_t off, cs_error *
 }
 
 bool cst_probe(const char *path) {
-    FILE *f = fopen(path, "rb");
+    FILE *f = cs_fopen_input(path, NULL); /* never wait on a FIFO or read a device */
     if (!f) return false;
     char magic[CST_MAGIC_SIZE];
     bool is_cst = fread(magic, 1, sizeof magic, f) == sizeof magic && memcmp(magic, CST_MAGIC, sizeof magic) == 0;
@@ -214,14 +214,11 @@ static void cst_destroy(uop_source *s) { cst_close((cst_reader *)s); }
 static const uop_source_ops cst_ops = {"cst", cst_read, cst_fast_forward, cst_destroy};
 
 cst_reader *cst_open(const char *path, cs_error *err) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        cs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
+    int fd = cs_open_input(path, err);
+    if (fd < 0) return NULL;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        cs_error_set(err, "%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+    if (fstat(fd, &st) != 0) {
+        cs_error_set(err, "%s: cannot read: %s", path, strerror(errno));
         close(fd);
         return NULL;
     }

@@ -42,7 +42,8 @@ static inline void put_uvar(bytes *b, uint64_t v) {
 /* ---- writer --------------------------------------------------------------------------- */
 
 struct cst_writer {
-    FILE *f;
+    cs_output out; /* a temporary file, renamed over the target by cst_writer_finish */
+    FILE *f;       /* out.f */
     char *path;
     uint8_t *header;
     size_t header_size;
@@ -272,12 +273,11 @@ cst_writer *cst_writer_create(const char *path, const cst_meta *meta, cs_error *
         cs_error_set(err, "%s: program arguments too long for a .cst header", path);
         return NULL;
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        cs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
-        return NULL;
-    }
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
+    if (!f) return NULL;
     cst_writer *w = cs_calloc(1, sizeof *w);
+    w->out = out;
     w->f = f;
     w->path = cs_strdup(path);
     w->isa = meta->isa;
@@ -341,7 +341,7 @@ bool cst_writer_write(cst_writer *w, const uop *u, size_t n, cs_error *err) {
 uint64_t cst_writer_uops(const cst_writer *w) { return w->uops; }
 
 static void writer_free(cst_writer *w) {
-    if (w->f) fclose(w->f);
+    cs_output_discard(&w->out); /* nothing left when finished */
     free(w->path);
     free(w->header);
     cst_table_free(&w->table);
@@ -359,10 +359,7 @@ static void writer_free(cst_writer *w) {
 
 void cst_writer_discard(cst_writer *w) {
     if (!w) return;
-    if (w->f) fclose(w->f);
-    w->f = NULL;
-    unlink(w->path);
-    writer_free(w);
+    writer_free(w); /* removes the temporary file: an earlier output stays as it was */
 }
 
 bool cst_writer_finish(cst_writer *w, cs_error *err) {
@@ -398,12 +395,8 @@ bool cst_writer_finish(cst_writer *w, cs_error *err) {
         }
     }
     if (ok) {
-        int rc = fclose(w->f);
         w->f = NULL;
-        if (rc != 0) {
-            cs_error_set(err, "%s: write error: %s", w->path, strerror(errno));
-            ok = false;
-        }
+        ok = cs_output_commit(&w->out, err);
     }
     if (!ok) {
         cst_writer_discard(w);

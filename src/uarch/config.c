@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "uarch.h"
 
@@ -476,12 +477,12 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
     bool by_name = !strchr(name_or_path, '/') && !strstr(name_or_path, ".ini");
     if (by_name) snprintf(path, sizeof path, "%s/%s.ini", uarch_config_dir(), name_or_path);
     else snprintf(path, sizeof path, "%s", name_or_path);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (by_name) cs_error_set(err, "no configuration named '%s' (looked for %s)", name_or_path, path);
-        else cs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    if (by_name && access(path, F_OK) != 0) {
+        cs_error_set(err, "no configuration named '%s' (looked for %s)", name_or_path, path);
         return false;
     }
+    FILE *f = cs_fopen_input(path, err); /* a regular file: /dev/zero or a FIFO is refused at once */
+    if (!f) return false;
     ini_state st = {cfg, err, false, false, false};
     cs_error local;
     if (!err) st.err = &local;
@@ -570,6 +571,13 @@ static const char *pipe_name(const uarch_config *c, uint32_t i) { return c->inor
 static uint32_t pipe_classes(const uarch_config *c, uint32_t i) { return c->inorder.pipe[i].classes; }
 
 bool uarch_config_validate(const uarch_config *c, cs_error *err) {
+    /* the BTB is indexed by pc bits: a count that is not a power of two would be
+     * rounded up quietly, modelling a different machine than the one asked for */
+    if (c->btb_entries && !is_pow2(c->btb_entries)) {
+        cs_error_set(err, "bpred.btb_entries = %u: expected 0 (no BTB) or a power of two from 1 to 1048576",
+                     c->btb_entries);
+        return false;
+    }
     if (!check_cache("l1i", &c->l1i, err) || !check_cache("l1d", &c->l1d, err) || !check_cache("l2", &c->l2, err) ||
         !check_cache("l3", &c->l3, err))
         return false;

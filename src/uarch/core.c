@@ -1,4 +1,5 @@
 /* core_t: picks the model, keeps the observers, runs warm-up, times the stream. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@ struct core {
     const core_model_ops *ops;
     void *model;
     probe_set probes;
+    const char *input_name; /* for errors; NULL: "the input" */
 };
 
 core_t *core_create(const uarch_config *cfg, cs_error *err) {
@@ -23,6 +25,8 @@ core_t *core_create(const uarch_config *cfg, cs_error *err) {
     }
     return c;
 }
+
+void core_set_input_name(core_t *c, const char *name) { c->input_name = name; }
 
 bool core_observe(core_t *c, const probe_observer *obs, cs_error *err) { return probe_set_add(&c->probes, obs, err); }
 
@@ -45,11 +49,29 @@ bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stat
         warm_uops++;
     }
     bool ok = !feed->failed;
+    const char *name = c->input_name ? c->input_name : "the input";
+    if (ok && warmed < opt->warmup) { /* never a run of 0 instructions reported as warmed up */
+        cs_error_set(err,
+                     "%s: the input ends after %" PRIu64 " instructions, within the warm-up of %" PRIu64
+                     " instructions (--warmup): nothing is left to time",
+                     name, warmed, opt->warmup);
+        free(feed);
+        return false;
+    }
     if (ok) {
         feed->limit = opt->max ? feed->delivered_instructions + opt->max : 0;
         double t0 = cs_now();
         ok = c->ops->run(c->model, feed, opt, &c->probes, stats, err);
         stats->seconds = cs_now() - t0;
+        if (ok && stats->uops == 0 && !feed->failed) {
+            if (opt->warmup)
+                cs_error_set(err,
+                             "%s: the input ends with the warm-up of %" PRIu64
+                             " instructions (--warmup): nothing is left to time",
+                             name, opt->warmup);
+            else cs_error_set(err, "%s: the input has no µops: nothing to time", name);
+            ok = false;
+        }
     }
     stats->warmup_uops = warm_uops;
     if (feed->failed) {

@@ -31,6 +31,9 @@ typedef struct core_run_options {
 } core_run_options;
 
 core_t *core_create(const uarch_config *cfg, cs_error *err);
+/* Name the input in core_run's errors ("the input ends within the warm-up");
+ * the string must outlive the runs. */
+void core_set_input_name(core_t *core, const char *name);
 /* Register an observer before core_run. False with *err set if there are too
  * many or it asks for something without the callback for it. */
 bool core_observe(core_t *core, const probe_observer *obs, cs_error *err);

@@ -37,11 +37,8 @@ static void block(uint32_t h[8], const uint8_t *p) {
 }
 
 bool cs_sha256_file(const char *path, char hex[65], uint64_t *bytes, cs_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
+    FILE *f = cs_fopen_input(path, err); /* a regular file, never a device or FIFO */
+    if (!f) return false;
     uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     uint8_t buf[64 * 1024 + 128];
     uint64_t total = 0;

@@ -156,17 +156,8 @@ size_t cs_array_size(size_t count, size_t size) {
 }
 
 bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        cs_error_set(err, "%s: is a directory", path);
-        return false;
-    }
+    FILE *f = cs_fopen_input(path, err); /* a regular file, or an error naming it */
+    if (!f) return false;
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = cs_malloc(cap);
     for (;;) {

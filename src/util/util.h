@@ -75,4 +75,42 @@ bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err)
  * instruction counts) — "10M" = 10000000. */
 bool cs_parse_count(const char *text, uint64_t *out);
 
+/* ---- files (files.c) ---- */
+
+/* Open `rel` relative to the directory root_fd so that the path, every
+ * symbolic link on the way included, resolves beneath root_fd, in one step:
+ * openat2 with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, or where the kernel has
+ * no openat2 (ENOSYS) a component-by-component walk with O_NOFOLLOW directory
+ * fds that follows no symbolic link at all. force_walk takes the fallback
+ * (for tests). Returns the fd (close-on-exec) or -errno; -EXDEV when the path
+ * would leave root_fd. */
+int cs_open_beneath(int root_fd, const char *rel, int flags, unsigned mode, bool force_walk);
+
+/* Inputs: open a file for reading and refuse at once anything but a regular
+ * file ("not a regular file", "is a directory"), naming it. After
+ * cs_protect_inputs (the CLI calls it once, at start) every input is
+ * remembered for the life of the process so that no output can replace it;
+ * without it (library users such as tests that write, read back and rewrite
+ * one file) nothing is remembered. */
+void cs_protect_inputs(void);
+int cs_open_input(const char *path, cs_error *err); /* fd or -1 */
+FILE *cs_fopen_input(const char *path, cs_error *err);
+/* The same check on an fd opened otherwise. */
+bool cs_check_input_fd(int fd, const char *path, cs_error *err);
+
+/* Outputs: every writer goes through these. The data goes to a temporary file
+ * in the target's directory, renamed over the target by cs_output_commit only
+ * when everything was written, so a failed or interrupted run never leaves a
+ * truncated output nor destroys an earlier one. An output that is the same
+ * file (device and inode) as an input of this process is refused. A target
+ * that is not a regular file (/dev/null) is written in place. Callers that
+ * take "-" for stdout handle it before. */
+typedef struct cs_output {
+    FILE *f;
+    char *path, *tmp;
+} cs_output;
+FILE *cs_output_open(cs_output *o, const char *path, cs_error *err); /* NULL on error */
+bool cs_output_commit(cs_output *o, cs_error *err);                  /* flush, close, rename */
+void cs_output_discard(cs_output *o);                                /* close and remove the temporary */
+
 #endif

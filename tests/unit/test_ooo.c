@@ -151,9 +151,9 @@ static void test_pointer_chase(void **state) {
 static void test_mispredict_cost(void **state) {
     (void)state;
     static const unsigned penalties[] = {0, 3, 10};
-    static const unsigned depths[] = {1, 3, 6};
+    static const unsigned depths[] = {0, 1, 3, 6}; /* 0: decode adds no cycle after the I-cache */
     for (size_t p = 0; p < 3; p++) {
-        for (size_t d = 0; d < 3; d++) {
+        for (size_t d = 0; d < 4; d++) {
             uarch_config c;
             base_config(&c);
             c.bpred = BPRED_NONE; /* predicts not taken: every taken branch mispredicts */

@@ -1,0 +1,109 @@
+# ---- the guest sandbox (docs/sandbox.md): writes, memory, system calls ----------------
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+set(_g ${CYCLESCOPE_GUEST_DIR})
+
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.write COMMAND ${_scripts}/sandbox_write.sh ${_cs} ${_g})
+  add_test(NAME sandbox.race COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap>)
+  add_test(NAME sandbox.race.walk COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap> walk)
+  set_tests_properties(sandbox.race sandbox.race.walk PROPERTIES TIMEOUT 30)
+endif()
+
+if(CYCLESCOPE_RISCV_CC)
+  set(_x ${_scripts}/expect_output.sh)
+  # Guest memory: past --guest-memory the guest gets ENOMEM, never the host a signal.
+  add_test(NAME sandbox.memory.fill
+           COMMAND ${_x} 0 "fill: mmap: Cannot allocate memory after 2[0-9][0-9] MiB" ${_cs} exec --guest-memory 256M ${_g}/sandbox_mem fill)
+  add_test(NAME sandbox.memory.devzero_8g
+           COMMAND ${_x} 0 "devzero: mmap: Cannot allocate memory" ${_cs} exec ${_g}/sandbox_mem devzero 8192)
+  add_test(NAME sandbox.memory.devzero_256m
+           COMMAND ${_x} 0 "devzero: mapped, last byte 0" ${_cs} exec ${_g}/sandbox_mem devzero 256)
+  # Decoded code costs the host 28 times the page: a guest executing thousands of
+  # fresh pages ends with an error naming the limit (exit 125), not a host crash.
+  add_test(NAME sandbox.memory.code
+           COMMAND ${_x} 125 "passed the host limit of --guest-memory 32 MiB" ${_cs} exec --guest-memory 32M ${_g}/sandbox_mem code 5000)
+  add_test(NAME sandbox.memory.code_within
+           COMMAND ${_x} 0 "code: ran 1000 pages" ${_cs} exec ${_g}/sandbox_mem code 1000)
+  # madvise/munmap cost follows the pages that exist; huge and wrapping lengths are EINVAL.
+  add_test(NAME sandbox.memory.madvise
+           COMMAND ${_x} 0 "madvise 2 GiB untouched: 0, byte now 0
+madvise huge length: -22
+madvise wrapping length: -22
+madvise unmapped: -12
+munmap 63 TiB above the stack: 0" ${_cs} exec ${_g}/sandbox_mem madvise)
+  set_tests_properties(sandbox.memory.madvise sandbox.memory.devzero_8g PROPERTIES TIMEOUT 20)
+  add_test(NAME sandbox.memory.bad_option
+           COMMAND ${_scripts}/expect_error.sh 2 "--guest-memory 1K: not a size from 16M to 128T" ${_cs} exec --guest-memory 1K ${_g}/hello)
+  # Linux's answers: MAP_FIXED at 0 is EPERM (mmap_min_addr), kill(0, 0) is 0,
+  # sysinfo works (glibc's qsort asks it through sysconf).
+  add_test(NAME sandbox.linux
+           COMMAND ${_x} 0 "mmap MAP_FIXED at 0: Operation not permitted
+kill\\(0, 0\\): 0
+sysinfo: 0, mem_unit 1, procs 1, total > 0
+qsort of 1000 ints: sorted" ${_cs} exec ${_g}/sandbox_mem linux)
+  # sysinfo is deterministic: two runs print the same.
+  add_test(NAME sandbox.sysinfo_deterministic COMMAND ${_scripts}/sandbox_sysinfo.sh ${_cs} ${_g})
+  # Unknown system calls: -ENOSYS and one warning by default, the old stop with --strict-syscalls.
+  add_test(NAME sandbox.enosys
+           COMMAND ${_scripts}/expect_error.sh 0 "warning: unsupported system call socket \\(number 198\\) at pc 0x[0-9a-f]+ returns -ENOSYS" ${_cs} exec ${_g}/bad_syscall)
+  add_test(NAME sandbox.enosys.guest_sees_it COMMAND ${_cs} exec ${_g}/bad_syscall)
+  set_tests_properties(sandbox.enosys.guest_sees_it PROPERTIES PASS_REGULAR_EXPRESSION "after: -1")
+endif()
+
+# Outputs: no verb replaces its input; a failed run keeps the earlier output.
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.outputs COMMAND ${_scripts}/sandbox_outputs.sh ${_cs} ${_g})
+endif()
+# Inputs that are not regular files are refused at once, naming the file.
+foreach(verb "exec" "disasm" "config;show" "trace;info" "trace;dump" "sim" "trace;import-champsim")
+  string(REPLACE ";" "_" name "${verb}")
+  set(extra "")
+  set(code 125)
+  if(name STREQUAL "config_show")
+    set(code 2) # a configuration that cannot be read is bad usage
+  endif()
+  if(name STREQUAL "trace_import-champsim")
+    set(extra -o ${CMAKE_CURRENT_BINARY_DIR}/never.cst)
+  endif()
+  add_test(NAME sandbox.input.devzero.${name}
+           COMMAND ${_scripts}/expect_error.sh ${code} "^cyclescope: /dev/zero: not a regular file$" ${_cs} ${verb} /dev/zero ${extra})
+  set_tests_properties(sandbox.input.devzero.${name} PROPERTIES TIMEOUT 10)
+endforeach()
+# An empty ChampSim trace and a warm-up past the end are errors naming the real length.
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.trace_ends COMMAND ${_scripts}/sandbox_trace_ends.sh ${_cs} ${_g})
+endif()
+# Values once accepted without comment (issue 11 item 13): rejected naming the key and the range.
+add_test(NAME sandbox.config.btb_entries
+         COMMAND ${_scripts}/expect_error.sh 2 "bpred.btb_entries = 3: expected 0 \\(no BTB\\) or a power of two from 1 to 1048576"
+                 ${_cs} config show --set bpred.btb_entries=3 rpstacks)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.trace.frame_uops_0
+           COMMAND ${_scripts}/expect_error.sh 2 "--frame-uops 0: not in 1..4194304"
+                   ${_cs} trace record --frame-uops 0 -o ${CMAKE_CURRENT_BINARY_DIR}/never.cst ${_g}/hello)
+endif()
+# The guest-side system-call fuzzer (tests/guest/sandbox_fuzz.c): random call numbers
+# and arguments; the host must not crash, write outside --allow-write or pass the
+# memory bound. A small run by default, a long one labelled slow.
+if(CYCLESCOPE_RISCV_CC)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_FOUND)
+    if(CYCLESCOPE_SANITIZE)
+      set(_slack 1500) # the sanitizers' shadow memory
+    else()
+      set(_slack 200)
+    endif()
+    add_test(NAME sandbox.syscall_fuzz
+             COMMAND ${Python3_EXECUTABLE} ${_scripts}/sandbox_syscall_fuzz.py ${_cs} ${_g} 8 2000 ${_slack})
+    add_test(NAME sandbox.syscall_fuzz.long
+             COMMAND ${Python3_EXECUTABLE} ${_scripts}/sandbox_syscall_fuzz.py ${_cs} ${_g} 200 5000 ${_slack})
+    set_tests_properties(sandbox.syscall_fuzz.long PROPERTIES LABELS slow TIMEOUT 900)
+  endif()
+endif()
+# System calls never write into read-only memory nor read PROT_NONE pages: EFAULT,
+# as under Linux (qemu-riscv64 is the reference). Found by the system-call fuzzer.
+if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
+  add_test(NAME sandbox.efault COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}
+           -- ${_g}/sandbox_mem efault ${_g}/sandbox_mem)
+endif()

@@ -92,10 +92,8 @@ bool rps_set_latency(const rps_result *r, uint32_t lat[RPS_DIMS], const char *as
     memcpy(key, assignment, klen);
     key[klen] = 0;
     bool matched = false;
-    for (int d = 1; d < RPS_DIMS; d++) {
-        if (strcmp(rps_dim_key(d), key) != 0) continue;
-        matched = true;
-    }
+    for (int d = 1; d < RPS_DIMS; d++)
+        if (rps_dim_is_event(d) && !strcmp(rps_dim_key(d), key)) matched = true;
     /* check the value (and that the key exists at all) against the configuration's own rules */
     uarch_config scratch;
     uarch_config_default(&scratch);
@@ -105,6 +103,13 @@ bool rps_set_latency(const rps_result *r, uint32_t lat[RPS_DIMS], const char *as
         if (!strcmp(key, "l3.latency")) {
             cs_error_set(err, "%s: the stacks carry no L3 event (the analysed machine has %s)", key,
                          r->base_latency[RPS_L2_DATA] ? "no modelled L3 dimension" : "no L3");
+            return false;
+        }
+        if (valid && !strncmp(key, "latency.", 8)) {
+            cs_error_set(err,
+                         "%s: not an event the stacks carry (RpStacks' events are the caches, memory and the "
+                         "long-latency operations; this class's latency is part of the base)",
+                         key);
             return false;
         }
         if (valid) {
@@ -124,7 +129,7 @@ bool rps_set_latency(const rps_result *r, uint32_t lat[RPS_DIMS], const char *as
     char *end;
     unsigned long v = strtoul(eq + 1, &end, 10);
     for (int d = 1; d < RPS_DIMS; d++)
-        if (!strcmp(rps_dim_key(d), key)) lat[d] = (uint32_t)v;
+        if (rps_dim_is_event(d) && !strcmp(rps_dim_key(d), key)) lat[d] = (uint32_t)v;
     return true;
 }
 
@@ -186,6 +191,7 @@ bool rps_write(const char *path, const rps_result *r, cs_error *err) {
     put_u64(&b, r->dropped_edges);
     put_u64(&b, r->capped_nodes);
     put_f64(&b, r->seconds);
+    put_f64(&b, r->cpu_seconds);
     const rps_origin *o = &r->origin;
     put_str(&b, o->config);
     put_u32(&b, (uint32_t)o->set_count);
@@ -303,6 +309,7 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
     out->dropped_edges = get_u64(&r);
     out->capped_nodes = get_u64(&r);
     out->seconds = get_f64(&r);
+    out->cpu_seconds = get_f64(&r);
     rps_origin *o = &out->origin;
     get_str(&r, o->config, sizeof o->config);
     uint32_t sets = get_u32(&r);
@@ -369,9 +376,11 @@ void rps_text(const rps_result *r, FILE *out) {
     double err = r->cycles ? 100.0 * (r->graph_cycles - (double)r->cycles) / (double)r->cycles : 0;
     fprintf(out, "  graph longest path %.0f cycles (%+.3f%% vs simulated); %llu constraint violations, %llu dropped\n",
             r->graph_cycles, err, (unsigned long long)r->violations, (unsigned long long)r->dropped_edges);
-    fprintf(out, "  %u segments, %u representative stacks (%.1f per segment), %llu capped nodes, analysis %.2f s\n",
+    fprintf(out,
+            "  %u segments, %u representative stacks (%.1f per segment), %llu capped nodes, analysis %.2f s "
+            "(processor %.2f s)\n",
             r->segments, r->stack_count, r->segments ? (double)r->stack_count / r->segments : 0,
-            (unsigned long long)r->capped_nodes, r->seconds);
+            (unsigned long long)r->capped_nodes, r->seconds, r->cpu_seconds);
     double big[RPS_DIMS];
     rps_largest_paths(r, 1, big);
     fprintf(out, "  %-16s %12s %8s %12s %8s %12s %8s\n", "event", "largest", "CPI", "CP1", "CPI", "FMT", "CPI");

@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rpstacks.h"
@@ -67,6 +68,27 @@ uint32_t rps_dim_latency(const uarch_config *cfg, int dim) {
     case RPS_L1D: return cfg->l1d.latency;
     default: return cfg->latency[dim - RPS_CLASS0];
     }
+}
+
+bool rps_class_is_event(int cls) {
+    /* RpStacks §IV-D / Figure 12: the optimizable long-latency operations; the
+     * one-cycle classes (ALU, branches, stores, system) are base */
+    switch (cls) {
+    case OPC_INT_MUL:
+    case OPC_INT_DIV:
+    case OPC_LOAD:
+    case OPC_FP_ADD:
+    case OPC_FP_MUL:
+    case OPC_FP_FMA:
+    case OPC_FP_DIV:
+    case OPC_FP_SQRT:
+    case OPC_FP_MISC: return true;
+    default: return false;
+    }
+}
+
+bool rps_dim_is_event(int dim) {
+    return dim > RPS_BASE && dim < RPS_DIMS && (dim < RPS_CLASS0 || rps_class_is_event(dim - RPS_CLASS0));
 }
 
 void rps_options_default(rps_options *o) {
@@ -127,6 +149,7 @@ void rps_trace_destroy(rps_trace *t) {
     free(t->u);
     free(t->iq_src);
     free(t->lsq_src);
+    free(t->iq_slack);
     free(t->unit_src);
     free(t->share_src);
     free(t);
@@ -172,7 +195,47 @@ static void heap_pop_min(heap_item *h, uint32_t *n) {
     if (*n) h[i] = last;
 }
 
-enum { UNIT_RING = 8, SHARE_BUCKETS = 1024 };
+enum { UNIT_RING = 8, SHARE_BUCKETS = 1024, ISSUE_SLACK = 2 };
+
+/* Does µop j wait for an optimizable event: a producer that is a long-latency
+ * event operation or a load that missed L1D? (RpStacks §IV-C, "Modeling the
+ * issue dynamics".) */
+static bool waits_for_event(const rps_trace *t, int64_t j) {
+    const rps_uop *u = &t->u[j];
+    for (int s = 0; s < 3; s++) {
+        int64_t p = index_of(t, u->prod[s]);
+        if (p < 0 || p >= j) continue;
+        const rps_uop *q = &t->u[p];
+        if (q->t[N_P] < u->t[N_D]) continue; /* ready before it was even dispatched */
+        if ((q->uflags & UOP_MEM_READ) && q->dcache_level >= LEVEL_L2) return true;
+        if (rps_class_is_event(q->op_class) && t->cfg.latency[q->op_class] > 1) return true;
+    }
+    return false;
+}
+
+/* The issue dependency of µop i (RpStacks Table I, E_j → D_i). The IQ frees
+ * the entry i takes when the µop at the heap's top issues; when that bound i's
+ * dispatch (the IQ was full) and that µop waits for no optimizable event, i
+ * waits instead for the latest older µop that does and had issued by then,
+ * with the difference as base weight (*slack): "prefer to select instruction
+ * j waiting for the result of an optimizable long-latency instruction", so
+ * that dispatch follows the chain a latency change speeds up or slows down. */
+static int64_t issue_dependency(const rps_trace *t, int64_t i, const heap_item *h, uint32_t iq, uint64_t *slack) {
+    *slack = 0;
+    int64_t top = h[0].idx;
+    uint64_t d = t->u[i].t[N_D];
+    if (h[0].e != d || waits_for_event(t, top)) return top;
+    int64_t best = -1;
+    for (int64_t j = i - 1; j >= 0 && j >= i - 2 * (int64_t)iq; j--) {
+        uint64_t e = t->u[j].t[N_E];
+        /* near-equivalent candidates only: issued at most ISSUE_SLACK cycles before */
+        if (e > d || e + ISSUE_SLACK < d || (best >= 0 && e <= t->u[best].t[N_E])) continue;
+        if (waits_for_event(t, j)) best = j;
+    }
+    if (best < 0) return top;
+    *slack = d - t->u[best].t[N_E];
+    return best;
+}
 
 void rps_trace_prepare(rps_trace *t) {
     if (t->prepared) return;
@@ -180,6 +243,7 @@ void rps_trace_prepare(rps_trace *t) {
     size_t n = t->count;
     t->iq_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->iq_src));
     t->lsq_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->lsq_src));
+    t->iq_slack = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->iq_slack));
     t->unit_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->unit_src));
     t->share_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->share_src));
     const uarch_config *c = &t->cfg;
@@ -208,7 +272,8 @@ void rps_trace_prepare(rps_trace *t) {
 
     for (size_t i = 0; i < n; i++) {
         rps_uop *u = &t->u[i];
-        t->iq_src[i] = hn == iq ? heap[0].idx : -1;
+        t->iq_slack[i] = 0;
+        t->iq_src[i] = hn == iq ? issue_dependency(t, (int64_t)i, heap, iq, &t->iq_slack[i]) : -1;
         heap_push_min(heap, &hn, (heap_item){u->t[N_E], (int64_t)i});
         if (hn > iq) heap_pop_min(heap, &hn);
 
@@ -280,7 +345,8 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
     w_clear(w);
     double total = u->exec_latency, sum = 0;
     uint32_t cls = c->latency[u->op_class];
-    w_add(w, RPS_CLASS0 + u->op_class, cls);
+    int cdim = rps_class_is_event(u->op_class) ? RPS_CLASS0 + u->op_class : RPS_BASE;
+    w_add(w, cdim, cls);
     sum += cls;
     if (u->uflags & UOP_MEM_READ) {
         w_add(w, RPS_L1D, c->l1d.latency);
@@ -295,7 +361,7 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
             if (sum > total && total - cls - c->l1d.latency < miss / 2) {
                 /* joined a fill late: only its hit part is its own; the fill's start is the sharing edge */
                 w_clear(w);
-                w_add(w, RPS_CLASS0 + u->op_class, cls);
+                w_add(w, cdim, cls);
                 w_add(w, RPS_L1D, c->l1d.latency);
                 sum = cls + c->l1d.latency;
             } /* joined early: the miss, less the part already under way (a negative base) */
@@ -340,9 +406,9 @@ static int node_edges(const rps_trace *t, int64_t i, int v, rps_edge *e) {
         w_add(EDGE(i, N_IS), RPS_BASE, c->decode_depth); /* rename after I$ (decode) */
         if (i > 0) EDGE(i - 1, N_D);                     /* in-order rename / dispatch */
         if (i >= (int64_t)c->dispatch_width) w_add(EDGE(i - c->dispatch_width, N_D), RPS_BASE, 1);
-        if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C); /* finite ROB */
-        if (t->iq_src[i] >= 0) EDGE(t->iq_src[i], N_E);            /* issue dependency: finite IQ */
-        if (t->lsq_src[i] >= 0) EDGE(t->lsq_src[i], N_C);          /* finite LSQ */
+        if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C);                               /* finite ROB */
+        if (t->iq_src[i] >= 0) w_add(EDGE(t->iq_src[i], N_E), RPS_BASE, (double)t->iq_slack[i]); /* issue dependency */
+        if (t->lsq_src[i] >= 0) EDGE(t->lsq_src[i], N_C);                                        /* finite LSQ */
         break;
     case N_R:
         EDGE(i, N_D); /* ready after dispatch */
@@ -596,7 +662,7 @@ static int active_dims(const rps_trace *t, int *dim_of, int *slot_of) {
     on[RPS_BASE] = on[RPS_L1I] = true;
     for (size_t i = 0; i < t->count; i++) {
         const rps_uop *u = &t->u[i];
-        on[RPS_CLASS0 + u->op_class] = true;
+        if (rps_class_is_event(u->op_class)) on[RPS_CLASS0 + u->op_class] = true;
         if (u->icache_level >= LEVEL_L2) on[RPS_L2_INSTR] = true;
         if (u->icache_level == LEVEL_MEM) on[RPS_MEM_INSTR] = true;
         if (u->uflags & UOP_MEM_READ) {
@@ -835,7 +901,7 @@ static void fmt_table(const rps_trace *t, double *fmt) {
                 : u->dcache_level >= LEVEL_L2  ? RPS_L2_DATA
                 : (u->rflags & UREC_FORWARDED) ? RPS_BASE
                                                : RPS_L1D;
-        } else if (c->latency[u->op_class] > 1) { /* a long-latency operation */
+        } else if (rps_class_is_event(u->op_class) && c->latency[u->op_class] > 1) { /* a long-latency operation */
             dim = RPS_CLASS0 + u->op_class;
         }
         fmt[dim] += stall;
@@ -854,6 +920,8 @@ bool rps_analyse(const rps_trace *t, const rps_options *opt, rps_result *out, cs
         return false;
     }
     double start = cs_now();
+    struct timespec cpu0, cpu1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
     rps_trace_prepare((rps_trace *)t);
     for (int d = 0; d < RPS_DIMS; d++) out->base_latency[d] = rps_dim_latency(&t->cfg, d);
     out->uops = t->count;
@@ -917,6 +985,8 @@ bool rps_analyse(const rps_trace *t, const rps_options *opt, rps_result *out, cs
     free(w);
     free(tid);
     out->seconds = cs_now() - start;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+    out->cpu_seconds = (double)(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
     return true;
 }
 

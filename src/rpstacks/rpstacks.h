@@ -42,10 +42,16 @@ enum {
     RPS_L1D,       /* l1d.latency: every load */
     RPS_L2_DATA,   /* l2.latency on a load that missed L1D */
     RPS_MEM_DATA,  /* memory.latency on a load that missed L2 */
-    RPS_CLASS0,    /* latency.<class> for each operation class (load: address generation) */
+    RPS_CLASS0,    /* latency.<class> for the classes that are events (rps_class_is_event; load:
+                      address generation); the other classes' dimensions stay 0 */
     RPS_DIMS = RPS_CLASS0 + OPC_COUNT
 };
 
+/* Whether operation class cls is an event (RpStacks' list: int mul/div, load address
+ * generation, the FP operations); the others' latencies are base. */
+bool rps_class_is_event(int cls);
+/* Whether dimension dim is an event a what-if can change (not base, not a non-event class). */
+bool rps_dim_is_event(int dim);
 /* "base", "l1i", "l2-instr", "mem-instr", "l1d", "l2-data", "mem-data", then the class names. */
 const char *rps_dim_name(int dim);
 /* The configuration key the dimension scales with ("l2.latency", "latency.fp-add"); NULL for base. */
@@ -107,7 +113,8 @@ typedef struct rps_result {
     uint64_t violations;    /* nodes whose modelled constraints ran past the simulated time */
     uint64_t dropped_edges; /* constraints further back than the window */
     uint64_t capped_nodes;  /* nodes whose stack set hit max_stacks */
-    double seconds;         /* the analysis (not the simulation) */
+    double seconds;         /* the analysis (not the simulation), wall clock */
+    double cpu_seconds;     /* the same, processor time of all its threads */
     uint32_t segments;
     uint32_t *seg_first;  /* segments + 1 offsets into stacks */
     uint32_t stack_count; /* all segments' stacks */

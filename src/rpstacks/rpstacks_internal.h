@@ -22,7 +22,8 @@ struct rps_trace {
     size_t count, cap;
     /* constraints from other µops' order (rps_trace_prepare): an index or -1 */
     bool prepared;
-    int64_t *iq_src;    /* the µop whose issue freed the IQ entry this one took */
+    int64_t *iq_src;    /* the µop whose issue freed the IQ entry this one took (issue dependency) */
+    uint64_t *iq_slack; /* its base weight (the perturbation, graph.c issue_dependency) */
     int64_t *lsq_src;   /* the memory µop whose commit freed the LSQ entry */
     int64_t *unit_src;  /* the unit's previous user (older in program order) */
     int64_t *share_src; /* a load whose L1D fill this one joined */

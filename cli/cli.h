@@ -236,5 +236,17 @@ int cmd_merge(int argc, char **argv);
 void help_merge(void);
 int cmd_model(int argc, char **argv);
 void help_model(void);
+int cmd_rpstacks(int argc, char **argv);
+void help_rpstacks(void);
+int cmd_whatif(int argc, char **argv);
+void help_whatif(void);
+/* rpstacks, whatif: the run an .rps file came from (cli/rps_source.c) */
+struct rps_origin;
+typedef struct rps_source {
+    const struct rps_origin *origin;
+    emu_t *emu;
+} rps_source;
+struct run_source rps_run_source(rps_source *s, const struct rps_origin *origin);
+bool rps_origin_config(const struct rps_origin *o, uarch_config *cfg, cs_error *err);
 
 #endif

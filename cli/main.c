@@ -21,6 +21,9 @@ static const cli_verb verbs[] = {
     {"sweep", "time a grid of configurations: here (-j N), GNU parallel or Slurm", cmd_sweep, help_sweep},
     {"merge", "a sweep's results as CSV, JSON and an HTML report with curves and a heatmap", cmd_merge, help_merge},
     {"model", "Noonburg's statistical models: analyse a trace once, model in-order machines", cmd_model, help_model},
+    {"rpstacks", "RpStacks: representative stall-event stacks of a run, saved for what-ifs", cmd_rpstacks,
+     help_rpstacks},
+    {"whatif", "predict the CPI of latency changes from an .rps file (RpStacks, CP1, FMT)", cmd_whatif, help_whatif},
 };
 enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
 

@@ -1,0 +1,164 @@
+/* cyclescope rpstacks: one timing run, its dependence graph reduced to
+ * representative stall-event stacks (RpStacks), saved as an .rps file for
+ * `cyclescope whatif`. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/report.h"
+#include "rpstacks/rpstacks.h"
+#include "runner/runner.h"
+
+void help_rpstacks(void) {
+    printf("usage: cyclescope rpstacks [options] -o FILE.rps PROG [ARGS…]|TRACE\n"
+           "       cyclescope rpstacks [options] PROG|TRACE -o FILE.rps\n"
+           "\n"
+           "Time PROG (a static RISC-V executable, run with a fixed environment) or a\n"
+           ".cst TRACE on the out-of-order model, build the run's dependence graph\n"
+           "(RpStacks Table I), reduce its paths to representative stall-event stacks\n"
+           "and save them to FILE.rps. `cyclescope whatif FILE.rps --set …` then\n"
+           "predicts the CPI of latency changes without simulating (docs/rpstacks.md).\n"
+           "\n"
+           "options:\n"
+           "  -o FILE            the .rps file to write (required; as the last two\n"
+           "                     arguments only when PROG takes no -o of its own)\n"
+           "  --segment N        µops per graph segment (default 5000, RpStacks §V-D)\n"
+           "  --similarity S     merge threshold of the modified cosine similarity\n"
+           "                     (default 0.7)\n"
+           "  --no-unique        do not keep paths with a unique event (§IV-E)\n"
+           "  --threads N        segments analysed at once (default: the processors)\n"
+           "  --config NAME|FILE configuration (default rpstacks: the paper's Table II)\n"
+           "  --set S.K=V        override one configuration value (repeatable)\n"
+           "  --warmup N         the first N µops only warm caches and predictors\n"
+           "  --max N            analyse N instructions after the warm-up (default: all)\n");
+}
+
+enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_THREADS };
+
+int cmd_rpstacks(int argc, char **argv) {
+    static const struct option longopts[] = {{"config", required_argument, 0, OPT_CONFIG},
+                                             {"set", required_argument, 0, OPT_SET},
+                                             {"warmup", required_argument, 0, OPT_WARMUP},
+                                             {"max", required_argument, 0, OPT_TMAX},
+                                             {"segment", required_argument, 0, OPT_SEGMENT},
+                                             {"similarity", required_argument, 0, OPT_SIMILARITY},
+                                             {"no-unique", no_argument, 0, OPT_NO_UNIQUE},
+                                             {"threads", required_argument, 0, OPT_THREADS},
+                                             {0, 0, 0, 0}};
+    cli_timing_options t = {0};
+    const char *out_path = NULL, *segment = "5000", *similarity = "0.7", *threads = "0";
+    bool unique = true, bad = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+        uint64_t n;
+        char *end;
+        switch (opt) {
+        case 'o': out_path = optarg; break;
+        case OPT_SEGMENT:
+            if (!cs_parse_count(optarg, &n) || n == 0 || n > 10000000)
+                return cli_usage("rpstacks", "--segment %s: expected a count from 1 to 10M", optarg);
+            segment = optarg;
+            break;
+        case OPT_SIMILARITY: {
+            double s = strtod(optarg, &end);
+            if (*end || end == optarg || !(s >= 0 && s <= 1))
+                return cli_usage("rpstacks", "--similarity %s: expected a number from 0 to 1", optarg);
+            similarity = optarg;
+            break;
+        }
+        case OPT_NO_UNIQUE: unique = false; break;
+        case OPT_THREADS:
+            if (!cs_parse_count(optarg, &n) || n > 256)
+                return cli_usage("rpstacks", "--threads %s: expected a count from 0 to 256", optarg);
+            threads = optarg;
+            break;
+        default:
+            if (!cli_timing_option(&t, opt, optarg, "rpstacks", &bad)) return cli_usage("rpstacks", "unknown option");
+            if (bad) return EXIT_USAGE;
+        }
+    }
+    int first = optind, last = argc;
+    if (!out_path && last - first >= 3 && !strcmp(argv[last - 2], "-o")) out_path = argv[last - 1], last -= 2;
+    if (first >= last) return cli_usage("rpstacks", "no program or trace given");
+    if (!out_path) return cli_usage("rpstacks", "no output file given (-o FILE.rps)");
+    if (last - first > RPS_MAX_ARGS) return cli_usage("rpstacks", "more than %d program arguments", RPS_MAX_ARGS);
+    if (t.set_count > RPS_MAX_SETS) return cli_usage("rpstacks", "too many --set options");
+
+    uarch_config cfg;
+    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    if (cfg.model != MODEL_OOO)
+        return cli_fail("configuration %s: RpStacks' dependence graph models the out-of-order core, not %s", cfg.name,
+                        "the in-order machines");
+
+    rps_origin *origin = cs_calloc(1, sizeof *origin);
+    snprintf(origin->config, sizeof origin->config, "%s", t.config ? t.config : "rpstacks");
+    origin->set_count = t.set_count;
+    for (int k = 0; k < t.set_count; k++) {
+        if (strlen(t.sets[k]) >= sizeof origin->sets[k]) {
+            free(origin);
+            return cli_usage("rpstacks", "--set %s: too long", t.sets[k]);
+        }
+        snprintf(origin->sets[k], sizeof origin->sets[k], "%s", t.sets[k]);
+    }
+    origin->warmup = t.warmup;
+    origin->max = t.max;
+    origin->is_trace = cst_probe(argv[first]);
+    /* the program by its absolute path, so that whatif --verify runs the same one from anywhere */
+    char *real = realpath(argv[first], NULL);
+    origin->argc = last - first;
+    for (int k = 0; k < origin->argc; k++) origin->argv[k] = cs_strdup(k == 0 && real ? real : argv[first + k]);
+    free(real);
+
+    char spec_text[256];
+    snprintf(spec_text, sizeof spec_text, "rpstacks:segment=%s:similarity=%s:unique=%s:threads=%s", segment, similarity,
+             unique ? "yes" : "no", threads);
+    cs_error err;
+    analysis_list list;
+    if (!analysis_list_parse(&list, spec_text, &err)) {
+        for (int k = 0; k < origin->argc; k++) free(origin->argv[k]);
+        free(origin);
+        return cli_fail("%s", err.msg);
+    }
+    rps_source src_ctx;
+    run_source rs = rps_run_source(&src_ctx, origin);
+    char what[512];
+    cli_describe_command(what, sizeof what, last - first, argv + first);
+    int rc = 0;
+    uop_source *src = rs.open(rs.ctx, &err);
+    if (!src) {
+        rc = cli_fail("%s", err.msg);
+    } else {
+        run_spec spec = {&cfg, {t.warmup, t.max, "simulating"}, &list, what};
+        run_result run;
+        if (!runner_run(&spec, src, &run, &err)) {
+            rc = cli_fail("%s", err.msg);
+            rs.close(rs.ctx, src, &err);
+        } else {
+            bool closed = rs.close(rs.ctx, src, &err);
+            rps_result *r = run.ok ? rps_analysis_result(run_result_analysis(&run, "rpstacks")) : NULL;
+            if (!run.ok) rc = cli_fail("%s", run.err.msg);
+            else if (!closed) rc = cli_fail("%s", err.msg);
+            else if (!r) rc = cli_fail("rpstacks: no result");
+            else {
+                r->origin = *origin;
+                memset(origin->argv, 0, sizeof origin->argv); /* now the result's */
+                origin->argc = 0;
+                run_summary sum = {what, &cfg, &run.stats, t.warmup};
+                report_run_text(&sum, stdout);
+                rps_text(r, stdout);
+                if (!rps_write(out_path, r, &err)) rc = cli_fail("%s", err.msg);
+                else
+                    printf("\nRepresentative stacks: %s (cyclescope whatif %s --set latency.fp-add=3 …)\n", out_path,
+                           out_path);
+            }
+            run_result_free(&run);
+        }
+    }
+    for (int k = 0; k < origin->argc; k++) free(origin->argv[k]);
+    free(origin);
+    analysis_list_free(&list);
+    return rc;
+}

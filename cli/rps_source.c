@@ -1,0 +1,53 @@
+/* What `rpstacks` and `whatif` share: the µop source of an RpStacks origin
+ * (a program run in the emulator with the fixed environment, or a .cst trace),
+ * opened once per run — in this process or in each pool job's process. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rpstacks/rpstacks.h"
+#include "runner/runner.h"
+
+static uop_source *origin_open(void *ctx, cs_error *err) {
+    rps_source *s = ctx;
+    const rps_origin *o = s->origin;
+    if (o->is_trace) {
+        cst_reader *r = cst_open(o->argv[0], err);
+        return r ? cst_reader_source(r) : NULL;
+    }
+    static const char *const fixed_env[] = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C", NULL};
+    emu_options eo;
+    memset(&eo, 0, sizeof eo);
+    eo.argc = o->argc;
+    eo.argv = (const char *const *)o->argv;
+    eo.envp = fixed_env;
+    s->emu = emu_create(o->argv[0], &eo, err);
+    return s->emu ? emu_source_create(s->emu) : NULL;
+}
+
+static bool origin_close(void *ctx, uop_source *src, cs_error *err) {
+    rps_source *s = ctx;
+    bool ok = true;
+    if (s->emu && emu_state(s->emu) == EMU_FAILED) {
+        cs_error_set(err, "%s", emu_error(s->emu));
+        ok = false;
+    }
+    uop_source_destroy(src);
+    if (s->emu) emu_destroy(s->emu);
+    s->emu = NULL;
+    return ok;
+}
+
+run_source rps_run_source(rps_source *s, const rps_origin *origin) {
+    s->origin = origin;
+    s->emu = NULL;
+    return (run_source){s, origin_open, origin_close};
+}
+
+bool rps_origin_config(const rps_origin *o, uarch_config *cfg, cs_error *err) {
+    uarch_config_default(cfg);
+    if (!uarch_config_load(cfg, o->config, err)) return false;
+    for (int k = 0; k < o->set_count; k++)
+        if (!uarch_config_set(cfg, o->sets[k], err)) return false;
+    return true;
+}

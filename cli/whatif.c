@@ -1,0 +1,292 @@
+/* whatif: design points from --set and --grid, predicted by RpStacks, CP1 and
+ * FMT; the table, CSV, JSON and HTML; --verify through the runner's pool. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report/report.h"
+#include "runner/runner.h"
+#include "whatif.h"
+
+enum { MAX_AXES = 8, MAX_VALUES = 4096, MAX_POINTS = 1000000 };
+
+typedef struct axis {
+    char key[128];
+    int count;
+    uint32_t value[MAX_VALUES];
+} axis;
+
+typedef struct point {
+    uint32_t lat[RPS_DIMS];
+    double rps, cp1, fmt; /* predicted cycles */
+    double sim;           /* simulated cycles (verified points), else NAN */
+} point;
+
+static int usage_fail(const char *fmt, const char *a, const char *b) {
+    fprintf(stderr, "cyclescope: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+/* "KEY=A..B" or "KEY=X,Y,Z" */
+static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error *err) {
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof ax->key) {
+        cs_error_set(err, "--grid %s: expected KEY=A..B or KEY=X,Y,…", text);
+        return false;
+    }
+    memcpy(ax->key, text, (size_t)(eq - text));
+    ax->key[eq - text] = 0;
+    ax->count = 0;
+    const char *p = eq + 1;
+    const char *dots = strstr(p, "..");
+    if (dots) {
+        char *end;
+        unsigned long a = strtoul(p, &end, 10), b;
+        if (end != dots || (b = strtoul(dots + 2, &end, 10), *end) || b < a || b - a >= MAX_VALUES) {
+            cs_error_set(err, "--grid %s: expected A..B with A <= B (at most %d values)", text, MAX_VALUES);
+            return false;
+        }
+        for (unsigned long v = a; v <= b; v++) ax->value[ax->count++] = (uint32_t)v;
+    } else {
+        while (*p) {
+            char *end;
+            unsigned long v = strtoul(p, &end, 10);
+            if (end == p || (*end && *end != ',') || ax->count == MAX_VALUES) {
+                cs_error_set(err, "--grid %s: expected a list of integers", text);
+                return false;
+            }
+            ax->value[ax->count++] = (uint32_t)v;
+            p = *end ? end + 1 : end;
+        }
+        if (!ax->count) {
+            cs_error_set(err, "--grid %s: no values", text);
+            return false;
+        }
+    }
+    /* every value is checked as a what-if assignment: the key and the range */
+    uint32_t lat[RPS_DIMS];
+    for (int k = 0; k < ax->count; k++) {
+        char a[160];
+        snprintf(a, sizeof a, "%s=%u", ax->key, ax->value[k]);
+        memcpy(lat, r->base_latency, sizeof lat);
+        if (!rps_set_latency(r, lat, a, err)) return false;
+    }
+    return true;
+}
+
+static void predict(const rps_result *r, point *p) {
+    double scale[RPS_DIMS];
+    cs_error err;
+    if (!rps_scales(r, p->lat, scale, &err)) {
+        p->rps = p->cp1 = p->fmt = NAN;
+        return;
+    }
+    p->rps = rps_predict(r, scale);
+    p->cp1 = rps_predict_cp1(r, scale);
+    p->fmt = rps_predict_fmt(r, scale);
+}
+
+/* The keys a point changes from the baseline, as assignments (one per key). */
+static int point_sets(const rps_result *r, const point *p, char sets[][64], int max) {
+    int n = 0;
+    for (int d = 1; d < RPS_DIMS && n < max; d++) {
+        if (p->lat[d] == r->base_latency[d]) continue;
+        const char *key = rps_dim_key(d);
+        bool seen = false;
+        for (int k = 0; k < n; k++) seen |= !strncmp(sets[k], key, strlen(key)) && sets[k][strlen(key)] == '=';
+        if (!seen) snprintf(sets[n++], 64, "%s=%u", key, p->lat[d]);
+    }
+    return n;
+}
+
+static void point_label(const rps_result *r, const point *p, char *buf, size_t size) {
+    char sets[RPS_DIMS][64];
+    int n = point_sets(r, p, sets, RPS_DIMS);
+    buf[0] = 0;
+    if (!n) snprintf(buf, size, "baseline");
+    for (int k = 0; k < n; k++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%s", k ? " " : "", sets[k]);
+    }
+}
+
+static double pct(double pred, double sim) { return 100.0 * (pred - sim) / sim; }
+
+/* Re-simulate the points `which` through the process pool. */
+static bool verify(const rps_result *r, point *pts, const int *which, int k, int jobs, cs_error *err) {
+    uarch_config base;
+    if (!rps_origin_config(&r->origin, &base, err)) return false;
+    if (!r->origin.argc) {
+        cs_error_set(err, "the .rps file does not say what ran: cannot re-simulate");
+        return false;
+    }
+    run_job *job = cs_calloc((size_t)k, sizeof *job);
+    job_result *res = cs_calloc((size_t)k, sizeof *res);
+    rps_source *src = cs_calloc((size_t)k, sizeof *src);
+    char(*names)[256] = cs_calloc((size_t)k, sizeof *names);
+    analysis_list none = {0};
+    bool ok = true;
+    for (int q = 0; q < k && ok; q++) {
+        point *p = &pts[which[q]];
+        job[q].cfg = base;
+        char sets[RPS_DIMS][64];
+        int n = point_sets(r, p, sets, RPS_DIMS);
+        for (int s = 0; s < n && ok; s++) ok = uarch_config_set(&job[q].cfg, sets[s], err);
+        if (ok) ok = uarch_config_validate(&job[q].cfg, err);
+        point_label(r, p, names[q], sizeof names[q]);
+        job[q].name = names[q];
+        job[q].opt = (core_run_options){r->origin.warmup, r->origin.max, NULL};
+        job[q].source = rps_run_source(&src[q], &r->origin);
+        job[q].analyses = &none;
+        job[q].program = r->origin.argv[0];
+    }
+    if (ok) ok = runner_pool(job, k, jobs, res, err);
+    if (ok) {
+        for (int q = 0; q < k; q++) {
+            if (!res[q].ok) {
+                if (ok) *err = res[q].err;
+                ok = false;
+            } else {
+                pts[which[q]].sim = (double)res[q].stats.cycles;
+            }
+            job_result_free(&res[q]);
+        }
+    }
+    free(job);
+    free(res);
+    free(src);
+    free(names);
+    return ok;
+}
+
+static void write_csv(FILE *f, const rps_result *r, const axis *ax, int naxes, const point *pts, int n) {
+    for (int a = 0; a < naxes; a++) fprintf(f, "%s,", ax[a].key);
+    fprintf(f, "rpstacks_cpi,cp1_cpi,fmt_cpi,simulated_cpi\n");
+    double ins = r->instructions ? (double)r->instructions : 1;
+    for (int i = 0, stride; i < n; i++) {
+        stride = 1;
+        int idx[MAX_AXES];
+        for (int a = naxes - 1; a >= 0; a--) idx[a] = (i / stride) % ax[a].count, stride *= ax[a].count;
+        for (int a = 0; a < naxes; a++) fprintf(f, "%u,", ax[a].value[idx[a]]);
+        fprintf(f, "%.6f,%.6f,%.6f,", pts[i].rps / ins, pts[i].cp1 / ins, pts[i].fmt / ins);
+        if (!isnan(pts[i].sim)) fprintf(f, "%.6f", pts[i].sim / ins);
+        fprintf(f, "\n");
+    }
+}
+
+int whatif_run(const rps_result *r, const whatif_options *w) {
+    cs_error err;
+    uint32_t fixed[RPS_DIMS];
+    memcpy(fixed, r->base_latency, sizeof fixed);
+    for (int k = 0; k < w->set_count; k++)
+        if (!rps_set_latency(r, fixed, w->sets[k], &err)) return usage_fail("%s%s", err.msg, "");
+    axis *ax = cs_calloc(MAX_AXES, sizeof *ax);
+    int naxes = 0;
+    if (w->grid) {
+        char *copy = cs_strdup(w->grid), *save = NULL;
+        for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+            if (naxes == MAX_AXES) {
+                free(copy);
+                free(ax);
+                return usage_fail("--grid: at most %d keys%s", "8", "");
+            }
+            if (!parse_axis(r, tok, &ax[naxes], &err)) {
+                free(copy);
+                free(ax);
+                return usage_fail("%s%s", err.msg, "");
+            }
+            naxes++;
+        }
+        free(copy);
+    }
+    long n = 1;
+    for (int a = 0; a < naxes; a++) {
+        n *= ax[a].count;
+        if (n > MAX_POINTS) {
+            free(ax);
+            return usage_fail("--grid: more than %s points%s", "1000000", "");
+        }
+    }
+    point *pts = cs_calloc((size_t)n, sizeof *pts);
+    double t0 = cs_now();
+    for (long i = 0; i < n; i++) {
+        point *p = &pts[i];
+        memcpy(p->lat, fixed, sizeof p->lat);
+        long stride = 1;
+        for (int a = naxes - 1; a >= 0; a--) {
+            char as[160];
+            snprintf(as, sizeof as, "%s=%u", ax[a].key, ax[a].value[(i / stride) % ax[a].count]);
+            rps_set_latency(r, p->lat, as, &err); /* checked when parsed */
+            stride *= ax[a].count;
+        }
+        p->sim = NAN;
+        predict(r, p);
+        if (isnan(p->rps)) {
+            rps_scales(r, p->lat, (double[RPS_DIMS]){0}, &err);
+            free(pts);
+            free(ax);
+            return usage_fail("%s%s", err.msg, "");
+        }
+    }
+    double predict_seconds = cs_now() - t0;
+    double ins = r->instructions ? (double)r->instructions : 1;
+    int rc = 0;
+
+    int k = w->verify;
+    int *which = NULL;
+    if (k) {
+        if (k > n) k = (int)n;
+        which = cs_calloc((size_t)k, sizeof *which);
+        for (int q = 0; q < k; q++)
+            which[q] = k == 1 ? (int)(n - 1) / 2 : (int)llround((double)q * (double)(n - 1) / (k - 1));
+        if (!verify(r, pts, which, k, w->jobs, &err)) rc = cli_fail("verify: %s", err.msg);
+    }
+
+    if (!w->quiet) {
+        printf("What-if from %s: %llu instructions, simulated CPI %.4f (cycles %llu)\n", w->path,
+               (unsigned long long)r->instructions, r->cycles / ins, (unsigned long long)r->cycles);
+        printf("%ld design point%s predicted in %.3f ms\n\n", n, n == 1 ? "" : "s", predict_seconds * 1e3);
+        printf("  %-44s %10s %10s %10s %10s\n", "design point", "RpStacks", "CP1", "FMT", "simulated");
+        long shown = n <= 200 ? n : 200;
+        for (long i = 0; i < shown; i++) {
+            char label[512];
+            point_label(r, &pts[i], label, sizeof label);
+            printf("  %-44s %10.4f %10.4f %10.4f", label, pts[i].rps / ins, pts[i].cp1 / ins, pts[i].fmt / ins);
+            if (!isnan(pts[i].sim)) printf(" %10.4f", pts[i].sim / ins);
+            printf("\n");
+        }
+        if (shown < n) printf("  … %ld more (--csv FILE for all)\n", n - shown);
+    }
+    if (k && rc == 0) {
+        double sum[3] = {0}, mx[3] = {0};
+        printf("\nVerification: %d point%s re-simulated (error of the predicted CPI)\n", k, k == 1 ? "" : "s");
+        printf("  %-44s %10s %9s %9s %9s\n", "design point", "simulated", "RpStacks", "CP1", "FMT");
+        for (int q = 0; q < k; q++) {
+            const point *p = &pts[which[q]];
+            char label[512];
+            point_label(r, p, label, sizeof label);
+            double e[3] = {pct(p->rps, p->sim), pct(p->cp1, p->sim), pct(p->fmt, p->sim)};
+            printf("  %-44s %10.4f %+8.2f%% %+8.2f%% %+8.2f%%\n", label, p->sim / ins, e[0], e[1], e[2]);
+            for (int m = 0; m < 3; m++) sum[m] += fabs(e[m]), mx[m] = fmax(mx[m], fabs(e[m]));
+        }
+        printf("  %-44s %10s %8.2f%% %8.2f%% %8.2f%%\n", "average |error|", "", sum[0] / k, sum[1] / k, sum[2] / k);
+        printf("  %-44s %10s %8.2f%% %8.2f%% %8.2f%%\n", "maximum |error|", "", mx[0], mx[1], mx[2]);
+    }
+    if (w->csv) {
+        FILE *f = strcmp(w->csv, "-") ? fopen(w->csv, "w") : stdout;
+        if (!f) rc = cli_fail("%s: cannot write", w->csv);
+        else {
+            write_csv(f, r, ax, naxes, pts, (int)n);
+            if (f != stdout && fclose(f) != 0) rc = cli_fail("%s: cannot write", w->csv);
+        }
+    }
+    free(which);
+    free(pts);
+    free(ax);
+    return rc;
+}

@@ -1,0 +1,24 @@
+/* whatif's work, apart from its option parsing (cli/cmd_whatif.c). */
+#ifndef CYCLESCOPE_CLI_WHATIF_H
+#define CYCLESCOPE_CLI_WHATIF_H
+
+#include <stdbool.h>
+
+#include "rpstacks/rpstacks.h"
+
+enum { WHATIF_MAX_SETS = 64 };
+
+typedef struct whatif_options {
+    const char *path; /* the .rps file, for titles */
+    const char *sets[WHATIF_MAX_SETS];
+    int set_count;
+    const char *grid;
+    int verify, jobs;
+    const char *csv, *json, *report;
+    bool quiet;
+} whatif_options;
+
+/* Predict, print, write, verify. Returns the exit code. */
+int whatif_run(const rps_result *r, const whatif_options *w);
+
+#endif

@@ -1,0 +1,122 @@
+/* RpStacks as an analysis of the runner ("rpstacks"): the observer collects
+ * every committed µop's record with its producers; finish builds the graph and
+ * the stacks. Options: segment=N, similarity=S, unique=yes|no, threads=N. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rpstacks.h"
+#include "runner/runner.h"
+
+typedef struct rps_analysis {
+    rps_options opt;
+    rps_trace *trace;
+    rps_result result;
+    bool done;
+} rps_analysis;
+
+static void *rps_create(const analysis_options *opt, cs_error *err) {
+    rps_options o;
+    rps_options_default(&o);
+    for (int k = 0; k < opt->count; k++) {
+        const char *key = opt->key[k], *v = opt->value[k];
+        uint64_t n;
+        char *end;
+        if (!strcmp(key, "segment")) {
+            if (!cs_parse_count(v, &n) || n == 0 || n > 10000000) {
+                cs_error_set(err, "segment=%s: expected a count from 1 to 10M", v);
+                return NULL;
+            }
+            o.segment = (uint32_t)n;
+        } else if (!strcmp(key, "similarity")) {
+            o.similarity = strtod(v, &end);
+            if (*end || end == v || !(o.similarity >= 0 && o.similarity <= 1)) {
+                cs_error_set(err, "similarity=%s: expected a number from 0 to 1", v);
+                return NULL;
+            }
+        } else if (!strcmp(key, "unique")) {
+            if (strcmp(v, "yes") && strcmp(v, "no")) {
+                cs_error_set(err, "unique=%s: expected yes or no", v);
+                return NULL;
+            }
+            o.unique = !strcmp(v, "yes");
+        } else if (!strcmp(key, "threads")) {
+            if (!cs_parse_count(v, &n) || n > 256) {
+                cs_error_set(err, "threads=%s: expected a count from 0 to 256", v);
+                return NULL;
+            }
+            o.threads = (uint32_t)n;
+        } else {
+            cs_error_set(err, "unknown option '%s' (rpstacks takes segment, similarity, unique, threads)", key);
+            return NULL;
+        }
+    }
+    rps_analysis *a = cs_calloc(1, sizeof *a);
+    a->opt = o;
+    return a;
+}
+
+static void on_begin(void *ctx, const probe_run_info *info) {
+    rps_analysis *a = ctx;
+    rps_trace_destroy(a->trace);
+    a->trace = rps_trace_create(info->cfg);
+}
+
+static void on_retire(void *ctx, const uop_record *r, size_t n) {
+    rps_analysis *a = ctx;
+    if (a->trace) rps_trace_add(a->trace, r, n);
+}
+
+static probe_observer rps_observer(void *self) {
+    probe_observer o = {0};
+    o.ctx = self;
+    o.needs = PROBE_RETIRE | PROBE_PRODUCERS;
+    o.begin = on_begin;
+    o.retire = on_retire;
+    return o;
+}
+
+static bool rps_finish(void *self, const run_context *run, cs_error *err) {
+    rps_analysis *a = self;
+    if (!a->trace) {
+        cs_error_set(err, "rpstacks: the run gave no records");
+        return false;
+    }
+    if (run->cfg->model != MODEL_OOO) {
+        cs_error_set(err, "rpstacks: the dependence graph models the out-of-order core (configuration %s is %s)",
+                     run->cfg->name, "in-order");
+        return false;
+    }
+    if (!rps_analyse(a->trace, &a->opt, &a->result, err)) return false;
+    a->done = true;
+    return true;
+}
+
+static void rps_text_of(void *self, FILE *out) {
+    rps_analysis *a = self;
+    if (a->done) rps_text(&a->result, out);
+}
+
+static void rps_destroy(void *self) {
+    rps_analysis *a = self;
+    rps_trace_destroy(a->trace);
+    rps_result_free(&a->result);
+    free(a);
+}
+
+rps_result *rps_analysis_result(void *self) {
+    rps_analysis *a = self;
+    return a->done ? &a->result : NULL;
+}
+
+const rps_trace *rps_analysis_trace(void *self) { return ((rps_analysis *)self)->trace; }
+
+const analysis_ops rpstacks_analysis = {
+    .name = "rpstacks",
+    .help = "RpStacks representative stall-event stacks; segment=N similarity=S unique=yes|no threads=N "
+            "(docs/rpstacks.md)",
+    .create = rps_create,
+    .observer = rps_observer,
+    .finish = rps_finish,
+    .text = rps_text_of,
+    .destroy = rps_destroy,
+};

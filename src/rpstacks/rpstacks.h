@@ -1,0 +1,167 @@
+/* rpstacks — representative stall-event stacks and latency what-ifs
+ * (Lee, Jang, Kim, "RpStacks", MICRO 2014; docs/rpstacks.md).
+ *
+ * One timing run gives, per committed µop, its stage times, producers and
+ * penalty events (the probe contract's uop_record). From them:
+ *
+ *  1. a dependence graph (Table I): seven nodes per µop (F, I$, D, R, E, P, C),
+ *     edges for the constraints the model has, each weighted by a vector of
+ *     event penalties (base, L1I, L2/memory for instructions, L1D, L2/memory
+ *     for data, and each operation class' latency);
+ *  2. one topological traversal per segment (default 5000 µops, segments in
+ *     parallel threads) keeping at each node a set of stacks: the paths'
+ *     penalty vectors, reduced by dominance, the modified cosine similarity
+ *     (threshold 0.7) and uniqueness (§III-C, §IV-D, §IV-E);
+ *  3. predictions for any latency vector: each event's penalty scaled by
+ *     new / base latency, the max over a segment's stacks, summed over the
+ *     segments — and the two comparators of §V-B: CP1 (the baseline's single
+ *     critical path, scaled) and FMT (a commit-stall table, scaled).
+ *
+ * The result is saved as a .rps file (versioned, checksummed; docs/rpstacks.md).
+ */
+#ifndef CYCLESCOPE_RPSTACKS_H
+#define CYCLESCOPE_RPSTACKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isa/isa.h"
+#include "probes/probes.h"
+#include "uarch/config.h"
+#include "util/util.h"
+
+/* ---- events: the dimensions of a stack ------------------------------------------- */
+
+enum {
+    RPS_BASE,      /* cycles no latency knob changes (widths, decode depth, contention, redirect) */
+    RPS_L1I,       /* l1i.latency: every fetch */
+    RPS_L2_INSTR,  /* l2.latency on an instruction fetch that missed L1I */
+    RPS_MEM_INSTR, /* memory.latency on an instruction fetch that missed L2 */
+    RPS_L1D,       /* l1d.latency: every load */
+    RPS_L2_DATA,   /* l2.latency on a load that missed L1D */
+    RPS_MEM_DATA,  /* memory.latency on a load that missed L2 */
+    RPS_CLASS0,    /* latency.<class> for the classes that are events (rps_class_is_event; load:
+                      address generation); the other classes' dimensions stay 0 */
+    RPS_DIMS = RPS_CLASS0 + OPC_COUNT
+};
+
+/* Whether operation class cls is an event (RpStacks' list: int mul/div, load address
+ * generation, the FP operations); the others' latencies are base. */
+bool rps_class_is_event(int cls);
+/* Whether dimension dim is an event a what-if can change (not base, not a non-event class). */
+bool rps_dim_is_event(int dim);
+/* "base", "l1i", "l2-instr", "mem-instr", "l1d", "l2-data", "mem-data", then the class names. */
+const char *rps_dim_name(int dim);
+/* The configuration key the dimension scales with ("l2.latency", "latency.fp-add"); NULL for base. */
+const char *rps_dim_key(int dim);
+/* That key's value in cfg. */
+uint32_t rps_dim_latency(const uarch_config *cfg, int dim);
+
+/* ---- options ------------------------------------------------------------------------ */
+
+typedef struct rps_options {
+    uint32_t segment;    /* µops per segment (§III-C; the paper's 5000, §V-D) */
+    double similarity;   /* merge threshold of the modified cosine similarity (§IV-E; 0.7, §V-D) */
+    bool unique;         /* keep every path with a unique event (§IV-E) */
+    uint32_t threads;    /* segments processed at once (0: the online processors) */
+    uint32_t max_stacks; /* per node, after reduction: the largest are kept (a safety cap) */
+} rps_options;
+
+void rps_options_default(rps_options *o);
+
+/* ---- the collected run ---------------------------------------------------------------- */
+
+typedef struct rps_trace rps_trace;
+
+rps_trace *rps_trace_create(const uarch_config *cfg);
+/* Append committed µops' records (program order, PROBE_RETIRE | PROBE_PRODUCERS). */
+void rps_trace_add(rps_trace *t, const uop_record *r, size_t n);
+uint64_t rps_trace_uops(const rps_trace *t);
+void rps_trace_destroy(rps_trace *t);
+
+/* The dependence graph's longest path with every event's penalty multiplied by
+ * scale[dim] (scale[RPS_BASE] is 1), summed over segments of `segment` µops
+ * exactly as the stacks are (0: one segment). With all scales 1 it reproduces
+ * the simulated cycles (Figure 10's check). No reduction: the upper bound of the
+ * stacks' accuracy. */
+double rps_graph_cycles(const rps_trace *t, uint32_t segment, const double scale[RPS_DIMS]);
+
+/* ---- the result -------------------------------------------------------------------- */
+
+enum { RPS_MAX_ARGS = 64, RPS_MAX_SETS = 64, RPS_TEXT = 512 };
+
+/* What ran, so that `whatif --verify` can run it again with other latencies. */
+typedef struct rps_origin {
+    char config[RPS_TEXT]; /* configuration name or path */
+    int set_count;
+    char sets[RPS_MAX_SETS][128]; /* --set overrides, in order */
+    uint64_t warmup, max;
+    bool is_trace; /* argv[0] is a trace file, else a program and its arguments */
+    int argc;
+    char *argv[RPS_MAX_ARGS];
+} rps_origin;
+
+typedef struct rps_result {
+    rps_options opt;
+    rps_origin origin;
+    uint32_t base_latency[RPS_DIMS];     /* the configuration's latency of each dimension */
+    uint64_t instructions, uops, cycles; /* the simulated run */
+    double graph_cycles;                 /* the graph's longest path, summed over segments */
+    /* how faithful the graph is */
+    uint64_t violations;    /* nodes whose modelled constraints ran past the simulated time */
+    uint64_t dropped_edges; /* constraints further back than the window */
+    uint64_t capped_nodes;  /* nodes whose stack set hit max_stacks */
+    double seconds;         /* the analysis (not the simulation), wall clock */
+    double cpu_seconds;     /* the same, processor time of all its threads */
+    uint32_t segments;
+    uint32_t *seg_first;  /* segments + 1 offsets into stacks */
+    uint32_t stack_count; /* all segments' stacks */
+    double *stacks;       /* stack_count × RPS_DIMS */
+    double cp1[RPS_DIMS]; /* the single critical path of the baseline graph (per segment, summed) */
+    double fmt[RPS_DIMS]; /* the commit-stall table (FMT), summing to the cycles */
+} rps_result;
+
+/* Build the graph of every segment and reduce it to stacks. */
+bool rps_analyse(const rps_trace *t, const rps_options *opt, rps_result *out, cs_error *err);
+void rps_result_free(rps_result *r);
+
+/* ---- predictions ---------------------------------------------------------------------- */
+
+/* The scales of a latency vector: lat[dim] = the new latency of each dimension
+ * (base ignored). False with *err when a latency whose base is 0 is changed. */
+bool rps_scales(const rps_result *r, const uint32_t lat[RPS_DIMS], double scale[RPS_DIMS], cs_error *err);
+/* Predicted cycles. */
+double rps_predict(const rps_result *r, const double scale[RPS_DIMS]);
+double rps_predict_cp1(const rps_result *r, const double scale[RPS_DIMS]);
+double rps_predict_fmt(const rps_result *r, const double scale[RPS_DIMS]);
+
+/* The largest representative stacks of the whole run: stack k of each segment's
+ * stacks sorted by total, summed over segments (k < n). out: n × RPS_DIMS. */
+void rps_largest_paths(const rps_result *r, int n, double *out);
+
+/* ---- what-if keys ------------------------------------------------------------------ */
+
+/* Apply "section.key=value" to lat[] (the latency of each dimension). Refuses
+ * a key that is a structure (a valid configuration key that is not a latency
+ * the stacks carry) and a key that is no configuration key, naming it. */
+bool rps_set_latency(const rps_result *r, uint32_t lat[RPS_DIMS], const char *assignment, cs_error *err);
+
+/* ---- the .rps file ------------------------------------------------------------------ */
+
+bool rps_write(const char *path, const rps_result *r, cs_error *err);
+bool rps_read(const char *path, rps_result *r, cs_error *err);
+/* Parse a file's bytes (the fuzz target's entry). */
+bool rps_parse(const uint8_t *data, size_t size, rps_result *r, cs_error *err);
+
+/* ---- reports ------------------------------------------------------------------------- */
+
+void rps_text(const rps_result *r, FILE *out);
+
+/* The runner's analysis "rpstacks" (runner/registry.c): its result after the run (NULL before or
+ * when it failed), and its collected records. */
+rps_result *rps_analysis_result(void *self);
+const rps_trace *rps_analysis_trace(void *self);
+
+#endif

@@ -1,0 +1,58 @@
+# ---- RpStacks (docs/rpstacks.md) ----
+#   rpstacks.cli.*        usage errors of rpstacks and whatif: no output, the in-order model,
+#                         a structure refused, an unknown event named, a damaged file
+#   rpstacks.e2e          rpstacks on a workload, then whatif with --set, --grid, --csv and
+#                         --verify (one re-simulation through the pool)
+#   rpstacks.accuracy     (slow; .small: ptr_chase only, 8 k µops) the §V-B study, small: two workloads, their two biggest bottleneck
+#                         events halved / reduced to 10-25% / both, re-simulated through the
+#                         pool; the graph within 2% (Figure 10's goal) and RpStacks within 5%
+#                         of every re-simulation (bench/bench_rpstacks.c)
+# The unit tests (unit.rpstacks) check the similarity, the reduction, the predictions, the
+# file, and the graph against re-simulation on streams with known timing.
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+set(_rps_corpus ${CMAKE_CURRENT_SOURCE_DIR}/corpus/rps)
+
+add_test(NAME rpstacks.cli.help COMMAND ${_cs} rpstacks --help)
+set_tests_properties(rpstacks.cli.help PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope rpstacks")
+add_test(NAME rpstacks.cli.no_output
+         COMMAND ${_scripts}/expect_error.sh 2 "no output file given" ${_cs} rpstacks some/prog)
+add_test(NAME rpstacks.cli.bad_similarity
+         COMMAND ${_scripts}/expect_error.sh 2 "--similarity 2: expected a number from 0 to 1" ${_cs} rpstacks
+                 --similarity 2 -o x.rps some/prog)
+add_test(NAME rpstacks.cli.structure
+         COMMAND ${_scripts}/expect_error.sh 2 "core.rob_size is a structure, not a latency.*own .cyclescope rpstacks. run"
+                 ${_cs} whatif ${_rps_corpus}/small.rps --set core.rob_size=64)
+add_test(NAME rpstacks.cli.predictor
+         COMMAND ${_scripts}/expect_error.sh 2 "bpred.type is a structure" ${_cs} whatif ${_rps_corpus}/small.rps
+                 --grid "l1d.latency=1..3" --set bpred.type=bimodal)
+add_test(NAME rpstacks.cli.unknown_event
+         COMMAND ${_scripts}/expect_error.sh 2 "latency.warp-drive: not an event the stacks carry" ${_cs} whatif
+                 ${_rps_corpus}/small.rps --set latency.warp-drive=3)
+add_test(NAME rpstacks.cli.bad_grid
+         COMMAND ${_scripts}/expect_error.sh 2 "--grid l1d.latency=5..2: expected A..B" ${_cs} whatif
+                 ${_rps_corpus}/small.rps --grid "l1d.latency=5..2")
+add_test(NAME rpstacks.cli.damaged
+         COMMAND ${_scripts}/expect_error.sh 125 "bad_checksum.rps: checksum mismatch" ${_cs} whatif
+                 ${_rps_corpus}/bad_checksum.rps --set l1d.latency=2)
+
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  set(_w ${CYCLESCOPE_WORKLOAD_DIR})
+  add_test(NAME rpstacks.cli.inorder
+           COMMAND ${_scripts}/expect_error.sh 125 "models the out-of-order core" ${_cs} rpstacks --config inorder3
+                   -o x.rps ${_w}/sort 100)
+  set(_rps ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.rps)
+  add_test(NAME rpstacks.e2e.build COMMAND ${_cs} rpstacks --max 6000 --segment 2000 ${_w}/ptr_chase 4 -o ${_rps})
+  set_tests_properties(rpstacks.e2e.build PROPERTIES FIXTURES_SETUP rps_e2e PASS_REGULAR_EXPRESSION
+    "graph longest path [0-9]+ cycles \\(\\+0.000% vs simulated\\); 0 constraint violations.*Representative stacks:")
+  add_test(NAME rpstacks.e2e.whatif
+           COMMAND ${_cs} whatif ${_rps} --set memory.latency=66 --grid "l1d.latency=2,4 latency.load=1..2"
+                   --csv ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.csv --verify 2 --jobs 2)
+  set_tests_properties(rpstacks.e2e.whatif PROPERTIES FIXTURES_REQUIRED rps_e2e PASS_REGULAR_EXPRESSION
+    "4 design points predicted.*Verification: 2 points re-simulated.*average \\|error\\|")
+  add_test(NAME rpstacks.accuracy.small
+           COMMAND bench_rpstacks --max 8000 --segment 2000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase)
+  add_test(NAME rpstacks.accuracy
+           COMMAND bench_rpstacks --max 30000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase matmul=4)
+  set_tests_properties(rpstacks.accuracy PROPERTIES LABELS slow)
+endif()

@@ -1,0 +1,256 @@
+/* RpStacks: the similarity and the reduction on hand-made stacks (§IV-E), the
+ * .rps file, the what-if keys, and the dependence graph against re-simulation
+ * on streams whose timing follows from the configuration. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "array_source.h"
+#include "rpstacks/rpstacks.h"
+#include "rpstacks/rpstacks_internal.h"
+#include "runner/runner.h"
+
+/* ---- similarity and reduction ---- */
+
+static void test_similarity(void **state) {
+    (void)state;
+    double a[2] = {10, 0}, b[2] = {5, 5}, c[2] = {0, 3};
+    /* normalised by the larger of each dimension: (1, 0) and (0.5, 1): cos = 0.5 / sqrt(1.25) */
+    assert_true(fabs(rps_similarity_masked(a, b, 3) - 0.5 / sqrt(1.25)) < 1e-12);
+    assert_true(fabs(rps_similarity_masked(a, a, 3) - 1) < 1e-12);
+    assert_true(fabs(rps_similarity_masked(a, c, 3)) < 1e-12);
+    /* symmetric, and not the plain cosine (which is 0.707 here): a small event counts as much as a large one */
+    assert_true(fabs(rps_similarity_masked(b, a, 3) - rps_similarity_masked(a, b, 3)) < 1e-12);
+    double a2[2] = {20, 0}; /* (1, 0) and (0.25, 1) */
+    assert_true(fabs(rps_similarity_masked(a2, b, 3) - 0.25 / sqrt(1.0625)) < 1e-12);
+}
+
+static void test_reduce(void **state) {
+    (void)state;
+    rps_options o;
+    rps_options_default(&o);
+    /* A; B dominated by A; C similar to A (0.98); E unique (only it has event 2) and similar to A (0.79) */
+    double cand[4][3] = {{10, 5, 0}, {9, 5, 0}, {8, 6, 0}, {9, 4.5, 0.5}};
+    double out[4 * 3];
+    uint32_t m = rps_reduce_vectors(&o, 3, &cand[0][0], 4, out);
+    assert_int_equal(m, 2);
+    assert_true(out[0] == 10 && out[1] == 5 && out[2] == 0);
+    assert_true(out[3] == 9 && out[4] == 4.5 && out[5] == 0.5);
+    /* without uniqueness E merges into A */
+    o.unique = false;
+    m = rps_reduce_vectors(&o, 3, &cand[0][0], 4, out);
+    assert_int_equal(m, 1);
+    /* threshold 1: only identical directions merge, so C stays (B is still dominated) */
+    o.similarity = 1.0;
+    m = rps_reduce_vectors(&o, 3, &cand[0][0], 4, out);
+    assert_int_equal(m, 3);
+}
+
+/* ---- the file ---- */
+
+static void fill_result(rps_result *r) {
+    memset(r, 0, sizeof *r);
+    rps_options_default(&r->opt);
+    uarch_config cfg;
+    uarch_config_default(&cfg);
+    for (int d = 0; d < RPS_DIMS; d++) r->base_latency[d] = rps_dim_latency(&cfg, d);
+    r->instructions = r->uops = 1000;
+    r->cycles = 1500;
+    r->graph_cycles = 1500;
+    snprintf(r->origin.config, sizeof r->origin.config, "rpstacks");
+    r->origin.argc = 2;
+    r->origin.argv[0] = cs_strdup("/bin/prog");
+    r->origin.argv[1] = cs_strdup("42");
+    r->segments = 2;
+    r->seg_first = cs_calloc(3, sizeof *r->seg_first);
+    r->seg_first[1] = 2;
+    r->seg_first[2] = 3;
+    r->stack_count = 3;
+    r->stacks = cs_calloc(3 * RPS_DIMS, sizeof(double));
+    /* segment 0: 400 base + 300 memory-data, or 300 base + 450 fp-add; segment 1: 750 base */
+    r->stacks[0 * RPS_DIMS + RPS_BASE] = 400;
+    r->stacks[0 * RPS_DIMS + RPS_MEM_DATA] = 300;
+    r->stacks[1 * RPS_DIMS + RPS_BASE] = 300;
+    r->stacks[1 * RPS_DIMS + RPS_CLASS0 + OPC_FP_ADD] = 450;
+    r->stacks[2 * RPS_DIMS + RPS_BASE] = 750;
+    r->cp1[RPS_BASE] = 1050;
+    r->cp1[RPS_CLASS0 + OPC_FP_ADD] = 450;
+    r->fmt[RPS_BASE] = 1200;
+    r->fmt[RPS_MEM_DATA] = 300;
+}
+
+static void test_predict(void **state) {
+    (void)state;
+    rps_result r;
+    fill_result(&r);
+    uint32_t lat[RPS_DIMS];
+    double scale[RPS_DIMS];
+    cs_error err;
+    memcpy(lat, r.base_latency, sizeof lat);
+    assert_true(rps_scales(&r, lat, scale, &err));
+    assert_true(fabs(rps_predict(&r, scale) - 1500) < 1e-9);
+    /* fp-add 6 → 2: the memory path becomes the longest in segment 0 (700 > 450) */
+    assert_true(rps_set_latency(&r, lat, "latency.fp-add=2", &err));
+    assert_true(rps_scales(&r, lat, scale, &err));
+    assert_true(fabs(rps_predict(&r, scale) - (700 + 750)) < 1e-9);
+    assert_true(fabs(rps_predict_cp1(&r, scale) - (1050 + 150)) < 1e-9); /* CP1 misses the hidden path */
+    assert_true(fabs(rps_predict_fmt(&r, scale) - 1500) < 1e-9);
+    /* structures and unknown keys are refused, naming them */
+    assert_false(rps_set_latency(&r, lat, "core.rob_size=64", &err));
+    assert_non_null(strstr(err.msg, "core.rob_size is a structure"));
+    assert_false(rps_set_latency(&r, lat, "latency.nope=3", &err));
+    assert_non_null(strstr(err.msg, "latency.nope: not an event the stacks carry"));
+    assert_false(rps_set_latency(&r, lat, "l1d.latency=x", &err));
+    rps_result_free(&r);
+}
+
+static void test_file(void **state) {
+    (void)state;
+    rps_result r, back;
+    fill_result(&r);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/test_rpstacks_%d.rps", (int)getpid());
+    cs_error err;
+    assert_true(rps_write(path, &r, &err));
+    assert_true(rps_read(path, &back, &err));
+    assert_int_equal(back.segments, 2);
+    assert_int_equal(back.stack_count, 3);
+    assert_memory_equal(back.stacks, r.stacks, 3 * RPS_DIMS * sizeof(double));
+    assert_memory_equal(back.cp1, r.cp1, sizeof r.cp1);
+    assert_string_equal(back.origin.argv[1], "42");
+    assert_int_equal(back.cycles, 1500);
+    rps_result_free(&back);
+    uint8_t *data;
+    size_t size;
+    assert_true(cs_read_file(path, &data, &size, &err));
+    /* a flipped byte anywhere: the checksum */
+    data[size / 2] ^= 1;
+    assert_false(rps_parse(data, size, &back, &err));
+    assert_non_null(strstr(err.msg, "checksum"));
+    data[size / 2] ^= 1;
+    /* truncated */
+    assert_false(rps_parse(data, size - 9, &back, &err));
+    /* another version */
+    data[8] = 9;
+    assert_false(rps_parse(data, size, &back, &err));
+    assert_non_null(strstr(err.msg, "version 9"));
+    data[8] = 1;
+    assert_true(rps_parse(data, size, &back, &err));
+    rps_result_free(&back);
+    free(data);
+    unlink(path);
+    rps_result_free(&r);
+}
+
+/* ---- the graph against re-simulation ---- */
+
+enum { N = 6000 };
+
+/* A chain of dependent fp-adds, with independent integer work and loads beside it. */
+static uop *fp_chain_stream(void) {
+    uop *u = cs_calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        switch (i % 4) {
+        case 0: u[i] = make_uop(i % 512, OPC_FP_ADD, 40, 40, 41); break;
+        case 1: u[i] = make_uop(i % 512, OPC_INT_ALU, 5, 6, 0); break;
+        case 2:
+            u[i] = make_uop(i % 512, OPC_LOAD, 7, 8, 0);
+            u[i].flags |= UOP_MEM_READ;
+            u[i].mem_addr = 0x100000 + 8 * (i % 64);
+            u[i].mem_size = 8;
+            break;
+        default: u[i] = make_uop(i % 512, OPC_INT_ALU, 9, 5, 7); break;
+        }
+    }
+    return u;
+}
+
+/* Loads to far lines (memory), each address from the load before: a pointer chase, plus FP work. */
+static uop *chase_stream(void) {
+    uop *u = cs_calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        if (i % 3 == 0) {
+            u[i] = make_uop(i % 512, OPC_LOAD, 10, 10, 0);
+            u[i].flags |= UOP_MEM_READ;
+            u[i].mem_addr = 0x1000000 + 4096 * (uint64_t)i;
+            u[i].mem_size = 8;
+        } else {
+            u[i] = make_uop(i % 512, OPC_FP_MUL, 41, 41, 42);
+        }
+    }
+    return u;
+}
+
+static double simulate(const uop *u, const char *set, const char *analyses, run_result *keep) {
+    uarch_config cfg;
+    uarch_config_default(&cfg);
+    cs_error err;
+    if (set) assert_true(uarch_config_set(&cfg, set, &err));
+    analysis_list l;
+    assert_true(analysis_list_parse(&l, analyses, &err));
+    run_spec spec = {&cfg, {0, 0, NULL}, &l, "stream"};
+    array_source src = array_source_borrow(u, N);
+    run_result r;
+    assert_true(runner_run(&spec, &src.base, &r, &err));
+    assert_true(r.ok);
+    double cycles = (double)r.stats.cycles;
+    if (keep) *keep = r;
+    else run_result_free(&r);
+    analysis_list_free(&l);
+    return cycles;
+}
+
+static void check_stream(uop *u, const char *key, int dim, uint32_t new_latency) {
+    run_result base;
+    double cycles = simulate(u, NULL, "rpstacks:segment=1000:threads=2", &base);
+    void *a = run_result_analysis(&base, "rpstacks");
+    const rps_result *r = rps_analysis_result(a);
+    assert_non_null(r);
+    /* Figure 10 at the baseline: the graph reproduces the simulated cycles */
+    print_message("simulated %.0f, graph %.0f, violations %llu\n", cycles, r->graph_cycles,
+                  (unsigned long long)r->violations);
+    assert_true(fabs(r->graph_cycles - cycles) < 0.5);
+    assert_int_equal(r->violations, 0);
+    /* the changed latency: graph and stacks against the model re-run */
+    char set[64];
+    snprintf(set, sizeof set, "%s=%u", key, new_latency);
+    double truth = simulate(u, set, "none", NULL);
+    double scale[RPS_DIMS];
+    for (int d = 0; d < RPS_DIMS; d++) scale[d] = 1;
+    scale[dim] = (double)new_latency / r->base_latency[dim];
+    double graph = rps_graph_cycles(rps_analysis_trace(a), 1000, scale);
+    double pred = rps_predict(r, scale);
+    print_message("%s: simulated %.0f → %.0f; graph %.0f (%+.2f%%), RpStacks %.0f (%+.2f%%), CP1 %.0f, FMT %.0f\n", set,
+                  cycles, truth, graph, 100 * (graph - truth) / truth, pred, 100 * (pred - truth) / truth,
+                  rps_predict_cp1(r, scale), rps_predict_fmt(r, scale));
+    assert_true(fabs(graph - truth) / truth < 0.02);
+    assert_true(fabs(pred - truth) / truth < 0.03);
+    assert_true(fabs(pred - cycles) > 0.1 * cycles); /* the change matters: the test is not vacuous */
+    run_result_free(&base);
+    free(u);
+}
+
+static void test_graph_fp_chain(void **state) {
+    (void)state;
+    check_stream(fp_chain_stream(), "latency.fp-add", RPS_CLASS0 + OPC_FP_ADD, 3);
+}
+
+static void test_graph_chase(void **state) {
+    (void)state;
+    check_stream(chase_stream(), "memory.latency", RPS_MEM_DATA, 40);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_similarity), cmocka_unit_test(test_reduce),         cmocka_unit_test(test_predict),
+        cmocka_unit_test(test_file),       cmocka_unit_test(test_graph_fp_chain), cmocka_unit_test(test_graph_chase),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

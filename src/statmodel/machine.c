@@ -77,6 +77,7 @@ bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_mac
             return false;
         }
         m->depth[0] = io->pipe[0].stages;
+        m->pipe_index[0] = 0;
     } else {
         if (io->pipe_count != 3) {
             cs_error_set(err, "two-entry buffers with %u pipes are not modelled (the three-pipe machine, §3.5)",
@@ -105,6 +106,7 @@ bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_mac
             }
             seen[t] = true;
             m->depth[t] = io->pipe[k].stages;
+            m->pipe_index[t] = (int)k;
         }
     }
     if (cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT) {

@@ -144,7 +144,8 @@ typedef struct sm_machine {
     int icache_blocks;        /* -1 perfect; else a power of two, 64 … 16384 */
     int dcache_blocks;
     uint32_t miss_latency;
-    uint64_t max_states; /* per component; 0: 4 M */
+    uint64_t max_states;      /* per component; 0: 4 M */
+    int pipe_index[SM_PIPES]; /* the configuration's pipe serving each type (its statistics' index) */
 } sm_machine;
 
 /* Translate a uarch configuration into the machine the models express, or say
@@ -179,6 +180,8 @@ uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const 
  * residual |dP - d|_1 below 1e-10). False with *err when it does not converge. */
 bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err);
 const double *sm_chain_dist(const sm_chain *c);
+/* Start the next sm_chain_solve from prev's solution, state by state (key). */
+void sm_chain_guess(sm_chain *c, const sm_chain *prev);
 /* Rescale each state's transitions to sum to 1 (after pruning). */
 void sm_chain_normalize(sm_chain *c);
 uint64_t sm_chain_transitions(const sm_chain *c);
@@ -192,5 +195,21 @@ void sm_onepipe_describe(const sm_graph *g, const sm_chain *c, uint32_t i, char 
 bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *r, sm_chain **issue_keep,
                              cs_error *err);
 void sm_issue_describe(const sm_graph *g, const sm_chain *c, uint32_t i, char *buf, size_t n);
+
+/* ---- HTML pieces (inline SVG) for the report ---- */
+
+typedef struct sm_html {
+    char *text;
+    size_t len, cap;
+} sm_html;
+/* Bars for a distribution: index i on the x axis, modelled (grey) beside
+ * simulated (black; sim may be NULL). */
+void sm_html_bars(sm_html *b, const char *title, const char *xlabel, int n, const double *model, const double *sim);
+/* A sweep: IPC per point, modelled and simulated (sim may be NULL; NaN skips a point). */
+void sm_html_curve(sm_html *b, const char *title, int n, const char *const *labels, const double *model,
+                   const double *sim);
+void sm_html_text(sm_html *b, const char *s); /* escaped */
+void sm_html_raw(sm_html *b, const char *s);
+void sm_html_free(sm_html *b);
 
 #endif

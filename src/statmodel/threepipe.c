@@ -192,14 +192,21 @@ static bool build_issue(ctx *c, sm_chain *ch, side_list *pull, cs_error *err) {
         const double *q0 = c->p_pull + ((size_t)0 * c->nn + k.node) * 8;
         const double *q1 = c->p_pull + ((size_t)1 * c->nn + k.node) * 8;
         const double *q2 = c->p_pull + ((size_t)2 * c->nn + k.node) * 8;
+        /* the pulls matter only through the flow they allow: group them by it */
+        double pflow[8] = {0};
         for (int a = 0; a < 8; a++) {
-            if (q0[a] < SM_PRUNE) continue;
+            if (q0[a] == 0) continue;
             for (int b = 0; b < 8; b++) {
-                if (q0[a] * q1[b] < SM_PRUNE) continue;
-                for (int d = 0; d < 8; d++) {
-                    double p1 = q0[a] * q1[b] * q2[d];
+                if (q1[b] == 0) continue;
+                for (int d = 0; d < 8; d++)
+                    if (q2[d] != 0) pflow[pout & a & b & d] += q0[a] * q1[b] * q2[d];
+            }
+        }
+        {
+            {
+                for (int fout = 0; fout < 8; fout++) {
+                    double p1 = pflow[fout];
                     if (p1 < SM_PRUNE) continue;
-                    int fout = pout & a & b & d;
                     int fsum = __builtin_popcount((unsigned)fout);
                     int ei = (k.bi && fsum < k.xi) ? 0 : 2 - (k.xi - fsum);
                     for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
@@ -299,14 +306,20 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
             qin |= 1 << t2;
         }
         side_add(pull, s, k.node, (uint8_t)qin, 1);
+        double pflow[8] = {0}; /* grouped by the flow into the pipes they allow */
         for (int pb = 0; pb < 8; pb++) {
-            if (pin[pb] < SM_PRUNE) continue;
+            if (pin[pb] == 0) continue;
             for (int a = 0; a < 8; a++) {
-                if (pin[pb] * qa[a] < SM_PRUNE) continue;
-                for (int b = 0; b < 8; b++) {
-                    double p12 = pin[pb] * qa[a] * qb[b];
+                if (qa[a] == 0) continue;
+                for (int b = 0; b < 8; b++)
+                    if (qb[b] != 0) pflow[pb & qin & a & b] += pin[pb] * qa[a] * qb[b];
+            }
+        }
+        {
+            {
+                for (int fin = 0; fin < 8; fin++) {
+                    double p12 = pflow[fin];
                     if (p12 < SM_PRUNE) continue;
-                    int fin = pb & qin & a & b;
                     int fsum = __builtin_popcount((unsigned)fin);
                     uint8_t xp2;
                     if (k.stall > 0) xp2 = (uint8_t)(((k.xp & 1) | ((k.xp & ~1u) << 1)) & mask);
@@ -455,14 +468,17 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
     double last_ipc = -1;
     uint32_t round;
     for (round = 1; round <= 1000; round++) {
-        sm_chain_free(ic);
+        sm_chain *old = ic;
         ic = sm_chain_create(sizeof(issue_key));
         side_list ipull = {0};
         if (!build_issue(&c, ic, &ipull, err)) {
+            sm_chain_free(old);
             free(ipull.v);
             goto out;
         }
         sm_chain_normalize(ic);
+        sm_chain_guess(ic, old);
+        sm_chain_free(old);
         uint32_t it_i = 0;
         if (!sm_chain_solve(ic, &it_i, err)) {
             cs_error_prefix(err, "issue chain");
@@ -495,14 +511,17 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
         }
         uint32_t it_p[3] = {0, 0, 0};
         for (int t = 0; t < 3; t++) {
-            sm_chain_free(pc[t]);
+            sm_chain *oldp = pc[t];
             pc[t] = sm_chain_create(sizeof(pipe_key));
             side_list pp = {0};
             if (!build_pipe(&c, t, pc[t], &pp, err)) {
+                sm_chain_free(oldp);
                 free(pp.v);
                 goto out;
             }
             sm_chain_normalize(pc[t]);
+            sm_chain_guess(pc[t], oldp);
+            sm_chain_free(oldp);
             if (!sm_chain_solve(pc[t], &it_p[t], err)) {
                 cs_error_prefix(err, "pipe chain %d", t);
                 free(pp.v);
@@ -512,10 +531,15 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
             if (ch > change) change = ch;
             free(pp.v);
         }
-        sm_chain_free(fc);
+        sm_chain *oldf = fc;
         fc = sm_chain_create(sizeof(fetch_key));
-        if (!build_fetch(&c, fc, err)) goto out;
-        sm_chain_normalize(fc);
+        bool built = build_fetch(&c, fc, err);
+        if (built) {
+            sm_chain_normalize(fc);
+            sm_chain_guess(fc, oldf);
+        }
+        sm_chain_free(oldf);
+        if (!built) goto out;
         uint32_t it_f = 0;
         if (!sm_chain_solve(fc, &it_f, err)) {
             cs_error_prefix(err, "fetch chain");

@@ -28,6 +28,11 @@ done
 read -r m3 s3 < <(ipc "$out/three.json")
 echo "three-pipe none: modelled $m3, simulated $s3"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['components'])==5 and d['relaxation_rounds']>=2 and all(c['states']<=c['states_before_pruning'] for c in d['components'])" "$out/three.json"
+# a grid: Figure 5.7's FP depth sweep, one row per point, the report with the curve
+"$cs" model solve --grid 'pipe.fp.stages=5,3,1' --set bpred.type=none --set ideal.icache=yes --set ideal.dcache=yes \
+    --json "$out/grid.json" --report "$out/grid.html" "$prof" >/dev/null
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p=d['points']; assert [x['settings'] for x in p]==['pipe.fp.stages=5','pipe.fp.stages=3','pipe.fp.stages=1'], p" "$out/grid.json"
+grep -q "<svg" "$out/grid.html" && ! grep -qi "<script" "$out/grid.html"
 # the same µops from a trace file
 "$cs" trace record --max 200000 -o "$out/sort.cst" "$wl/sort" 10000 >/dev/null 2>&1
 "$cs" model analyze -o "$out/sort-trace.smp" "$out/sort.cst" 2>/dev/null

@@ -27,7 +27,9 @@ MACHINES = [
     ("caches", "16 KB, miss 2", "7.2", 2.7, "inorder3", ["--set", "memory.latency=2"]),
     ("caches", "16 KB, miss 8", "7.2", 2.7, "inorder3", ["--set", "memory.latency=8"]),
     ("caches", "16 KB, miss 16", "7.2", 2.7, "inorder3", ["--set", "memory.latency=16"]),
-]
+] + [("value prediction", "VP %d" % n, "8.1", 5.1, "inorder3",
+      ["--set", "inorder.value_prediction=yes", "--set", "inorder.vpt_entries=%d" % n, "--set",
+       "inorder.ct_entries=%d" % n]) for n in (128, 256, 512)]
 
 
 def workloads(src):

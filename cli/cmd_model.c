@@ -116,6 +116,7 @@ static int analyze(int argc, char **argv) {
             used += n;
             free(abs);
         }
+        g.emu.record_values = true; /* value prediction (Ch. 8) needs the results */
         e = cli_guest_create(&g, argc - optind, argv + optind);
         if (!e) return EXIT_RUN_FAILED;
         src = emu_source_create(e);
@@ -166,6 +167,7 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
     } else {
         cli_guest_options g;
         cli_guest_defaults(&g);
+        g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
         e = cli_guest_create(&g, n, args);
         if (!e) {
             cs_error_set(err, "cannot start %s again", args[0]);

@@ -287,7 +287,9 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
             }
         }
         int held = k.stall > 0 && (k.xp & 1) ? 1 : 0; /* the stage-0 instruction waits for the D-cache */
+        /* results not yet forwardable; with a mispredicted value also the last stage's (§8.2: a cycle more) */
         int kk = __builtin_popcount((unsigned)(k.xp & notlast)) + (held && depth == 1 ? 1 : 0);
+        int kk_all = __builtin_popcount((unsigned)k.xp);
         const double *pin = c->i_push + (size_t)k.node * 8;
         const double *qa = c->p_pull + ((size_t)o1 * c->nn + k.node) * 8;
         const double *qb = c->p_pull + ((size_t)o2 * c->nn + k.node) * 8;
@@ -296,13 +298,16 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
         for (int i = 0; i < 2; i++) {
             int t2 = dclass(info[i]->y);
             if (qin & (1 << t2)) break;
-            uint8_t sd = info[i]->s[me];
-            bool dep = sd < scap(me);
-            if (t2 == me) {
-                if (k.stall > 0 || (dep && sd < kk)) break;
-            } else if (dep && sd < kk + before[t2]) {
-                break;
+            uint8_t sd = info[i]->s[me], flag = info[i]->v[me];
+            int ahead = t2 == me ? 0 : before[t2]; /* this pipe's instructions issuing ahead of it now */
+            bool blocked = false;
+            if (sd < scap(me)) {
+                if (sd < ahead) blocked = true; /* its source issues this cycle */
+                else if (flag == SM_VP_NONE) blocked = sd - ahead < kk;
+                else if (flag == SM_VP_WRONG) blocked = sd - ahead < kk_all;
+                /* SM_VP_RIGHT: the source issued a cycle ago or more: never blocks */
             }
+            if ((t2 == me && k.stall > 0) || blocked) break;
             qin |= 1 << t2;
         }
         side_add(pull, s, k.node, (uint8_t)qin, 1);

@@ -42,13 +42,14 @@ def workloads(src):
     return out
 
 
-def solve(cs, prof, m):
+def solve(cs, prof, m, out):
     _, _, _, _, cfg, sets = m
+    # the JSON goes to a file: the guest's own output shares stdout with --compare-sim
     r = subprocess.run(["nice", "-n", "10", cs, "model", "solve", "--config", cfg] + sets +
-                       ["--compare-sim", "--json", "-", prof], capture_output=True, text=True)
+                       ["--compare-sim", "--json", out, prof], capture_output=True, text=True)
     if r.returncode != 0:
         return {"failed": r.stderr.strip()}
-    return json.loads(r.stdout)
+    return json.load(open(out))
 
 
 def main():
@@ -80,7 +81,7 @@ def main():
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         for name, _ in wls:
             for i, m in enumerate(MACHINES):
-                jobs[(name, i)] = ex.submit(solve, cs, profs[name], m)
+                jobs[(name, i)] = ex.submit(solve, cs, profs[name], m, os.path.join(tmp, "%s-%d.json" % (name, i)))
     res = {k: f.result() for k, f in jobs.items()}
     lines = []
     head = "| workload | " + " | ".join(m[1] for m in MACHINES) + " |"

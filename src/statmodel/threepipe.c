@@ -8,8 +8,9 @@
  *   issue  -> pipes: push out of issue        P[type bits | seq_I]
  *   pipe t -> all:   pull by pipe t           P[type bits | seq_I]
  * Each round builds every chain from the others' last distributions, solves
- * it (Gauss-Seidel) and recomputes its own; rounds repeat until the IPC and
- * every distribution change by less than 1e-9 (iterative relaxation, §4.2.2).
+ * it (Gauss-Seidel) and recomputes its own; rounds repeat until the IPC
+ * changes by less than 1e-10 and every push/pull probability by less than
+ * 1e-6 between rounds (iterative relaxation, §4.2.2).
  *
  * Conventions that differ in notation only from Appendix B: pipe bit k is
  * stage k (0 = first); "k" counts the instructions whose result is not yet
@@ -64,9 +65,10 @@ static void infos(const ctx *c, uint32_t node, uint32_t n2, const sm_instr *info
     info[3] = &c->g->instr[instr_at(c->g, n2, 1)];
 }
 
-static bool check_size(const sm_chain *ch, const ctx *c, const char *name, cs_error *err) {
+static bool check_size(const sm_chain *ch, const ctx *c, const char *name, uint64_t space, cs_error *err) {
     if (sm_chain_count(ch) <= c->max_states) return true;
-    cs_error_set(err, "component %s: more than %llu states (--max-states)", name, (unsigned long long)c->max_states);
+    cs_error_set(err, "component %s: more than %llu states (--max-states) reached, of a state space of %llu", name,
+                 (unsigned long long)c->max_states, (unsigned long long)space);
     return false;
 }
 
@@ -148,7 +150,8 @@ static bool build_fetch(ctx *c, sm_chain *ch, cs_error *err) {
                 }
             }
         }
-        if (!check_size(ch, c, "fetch", err)) return false;
+        if (!check_size(ch, c, "fetch", (uint64_t)c->nn * 12 * (m->icache_blocks < 0 ? 1 : m->miss_latency + 1), err))
+            return false;
     }
     return true;
 }
@@ -256,7 +259,7 @@ static bool build_issue(ctx *c, sm_chain *ch, side_list *pull, cs_error *err) {
                 }
             }
         }
-        if (!check_size(ch, c, "issue", err)) return false;
+        if (!check_size(ch, c, "issue", (uint64_t)c->nn * 6, err)) return false;
     }
     return true;
 }
@@ -356,7 +359,8 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
                 }
             }
         }
-        if (!check_size(ch, c, names[me], err)) return false;
+        if (!check_size(ch, c, names[me], (uint64_t)c->nn * (1u << depth) * (cached ? m->miss_latency + 1 : 1), err))
+            return false;
     }
     return true;
 }
@@ -575,7 +579,7 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
             cp->iterations = it_p[t];
         }
         r->ncomp = 5;
-        if (round > 2 && fabs(ipc - last_ipc) < 1e-9 && change < 1e-9) {
+        if (round > 2 && fabs(ipc - last_ipc) < 1e-10 && change < 1e-6) {
             ok = true;
             break;
         }

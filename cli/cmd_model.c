@@ -306,6 +306,9 @@ static void point_html(sm_html *b, const point *pt) {
                  100 * (r->ipc - pt->sim_ipc) / pt->sim_ipc);
     else snprintf(line, sizeof line, ": modelled IPC %.4f</h3>\n", r->ipc);
     sm_html_raw(b, line);
+    sm_html_raw(b,
+                pt->simulated ? "<p>Fractions of cycles; grey bars: modelled, black bars: simulated.</p>\n"
+                              : "<p>Fractions of cycles, modelled.</p>\n");
     sm_html_bars(b, "Instructions issued per cycle", "instructions issued", n, r->issue_dist,
                  pt->simulated ? pt->issue : NULL);
     sm_html_bars(b, "Fetch buffer occupancy", "instructions in the fetch buffer", n, r->fetch_occ,
@@ -471,13 +474,100 @@ static int solve(int argc, char **argv) {
     return rc;
 }
 
+/* The profile itself: what the trace analysis measured (Ch. 2, 6, 7, 8). */
+static int info(int argc, char **argv) {
+    static const struct option longopts[] = {{"json", required_argument, 0, OPT_M_JSON}, {0, 0, 0, 0}};
+    const char *json = NULL;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (opt == OPT_M_JSON) json = optarg;
+        else return cli_usage("model info", "unknown option");
+    }
+    if (argc - optind != 1) return cli_usage("model info", "give exactly one profile");
+    cs_error err = {{0}};
+    sm_profile *p = sm_profile_load(argv[optind], &err);
+    if (!p) return cli_fail("%s", err.msg);
+    static const char *type_name[SM_TYPES] = {"integer", "fp", "memory", "branch"};
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "instructions", (double)p->instructions);
+    cJSON *types = cJSON_AddObjectToObject(root, "types");
+    printf("profile %s: %llu instructions\n", argv[optind], (unsigned long long)p->instructions);
+    printf("types:");
+    for (int t = 0; t < SM_TYPES; t++) {
+        cJSON_AddNumberToObject(types, type_name[t], (double)p->type_count[t]);
+        printf(" %s %.1f%%", type_name[t], 100.0 * (double)p->type_count[t] / (double)p->instructions);
+    }
+    printf("\ndependent instruction distance (§3.2, nearest producer of any type; 5 = 5 or more, or none):");
+    cJSON *dist = cJSON_AddArrayToObject(root, "distance_distribution");
+    for (int s = 0; s <= SM_SMAX; s++) {
+        double f = (double)p->dist_hist[s] / (double)p->instructions;
+        cJSON_AddItemToArray(dist, cJSON_CreateNumber(f));
+        printf(" %d: %.3f", s, f);
+    }
+    printf("\nflow graphs: one-pipe %u instruction numbers, %u sequences; three-pipe %u, %u (window %u)", p->one.ninstr,
+           p->one.nnode, p->three.ninstr, p->three.nnode, p->three.window);
+    cJSON *graphs = cJSON_AddObjectToObject(root, "sequences");
+    cJSON_AddNumberToObject(graphs, "one_pipe", p->one.nnode);
+    cJSON_AddNumberToObject(graphs, "three_pipe", p->three.nnode);
+    for (int k = 0; k < SM_VP_SIZES; k++) {
+        char key[32];
+        snprintf(key, sizeof key, "value_prediction_%u", sm_vp_sizes[k]);
+        cJSON_AddNumberToObject(graphs, key, p->vp[k].nnode);
+        if (p->vp[k].nnode) printf("; VP %u: %u", sm_vp_sizes[k], p->vp[k].nnode);
+    }
+    printf("\ncontrol transfers %llu, mispredicted: none %llu", (unsigned long long)p->branches,
+           (unsigned long long)p->branches);
+    cJSON *mis = cJSON_AddObjectToObject(root, "mispredicted");
+    cJSON_AddNumberToObject(root, "branches", (double)p->branches);
+    cJSON_AddNumberToObject(mis, "none", (double)p->branches);
+    for (int k = 0; k < SM_PREDS; k++) {
+        char key[32];
+        if (k == SM_PRED_STATIC) snprintf(key, sizeof key, "static");
+        else snprintf(key, sizeof key, "bimodal_%u", 1u << (SM_BIMODAL_MIN_BITS + k - 1));
+        cJSON_AddNumberToObject(mis, key, (double)p->mispred[k]);
+        printf(", %s %llu", key, (unsigned long long)p->mispred[k]);
+    }
+    printf(", perfect 0\n");
+    cJSON *miss = cJSON_AddObjectToObject(root, "cache_misses");
+    printf("fully associative LRU misses, 16-byte blocks (§7.3):\n  %-8s %12s %12s\n", "size", "I-cache", "D-cache");
+    for (int b = 0; b < SM_SD_BINS - 1; b++) {
+        uint32_t blocks = 1u << (SM_SD_FIRST_LOG2 + b);
+        uint64_t im = 0, dm = 0;
+        for (int k = b + 1; k < SM_SD_BINS; k++) im += p->ihist[k], dm += p->dhist[k];
+        char key[32];
+        snprintf(key, sizeof key, "%u", blocks * 16);
+        cJSON *c = cJSON_AddObjectToObject(miss, key);
+        cJSON_AddNumberToObject(c, "icache", (double)im);
+        cJSON_AddNumberToObject(c, "dcache", (double)dm);
+        printf("  %5u KB %12llu %12llu\n", blocks * 16 / 1024, (unsigned long long)im, (unsigned long long)dm);
+    }
+    cJSON_AddNumberToObject(root, "icache_lookups", (double)p->ilookups);
+    cJSON_AddNumberToObject(root, "dcache_accesses", (double)p->dacc);
+    int rc = 0;
+    if (json) {
+        char *text = cJSON_Print(root);
+        if (!strcmp(json, "-")) {
+            printf("%s\n", text);
+        } else {
+            FILE *f = fopen(json, "w");
+            if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0) rc = cli_fail("%s: cannot write", json);
+        }
+        free(text);
+    }
+    cJSON_Delete(root);
+    sm_profile_free(p);
+    return rc;
+}
+
 int cmd_model(int argc, char **argv) {
-    if (argc < 2) return cli_usage("model", "give analyze or solve");
+    if (argc < 2) return cli_usage("model", "give analyze, solve or info");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         help_model();
         return 0;
     }
     if (!strcmp(argv[1], "analyze")) return analyze(argc - 1, argv + 1);
     if (!strcmp(argv[1], "solve")) return solve(argc - 1, argv + 1);
-    return cli_usage("model", "%s: not analyze or solve", argv[1]);
+    if (!strcmp(argv[1], "info")) return info(argc - 1, argv + 1);
+    return cli_usage("model", "%s: not analyze, solve or info", argv[1]);
 }

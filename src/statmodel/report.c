@@ -43,14 +43,17 @@ void sm_html_free(sm_html *b) {
 }
 
 void sm_html_bars(sm_html *b, const char *title, const char *xlabel, int n, const double *model, const double *sim) {
-    const int w = 60 + n * 60, h = 200, top = 30, bottom = 40, left = 45;
+    const int w = 60 + n * 60 < 340 ? 340 : 60 + n * 60, h = 200, top = 30, bottom = 40, left = 45;
     double ymax = 0;
     for (int i = 0; i < n; i++) {
         if (model[i] > ymax) ymax = model[i];
         if (sim && sim[i] > ymax) ymax = sim[i];
     }
     if (ymax <= 0) ymax = 1;
-    sb_printf(b, "<figure><svg viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\"><title>", w, h, w);
+    sb_printf(b,
+              "<figure style=\"display:inline-block;margin:0 12px 12px 0\"><svg viewBox=\"0 0 %d %d\" width=\"%d\" "
+              "role=\"img\"><title>",
+              w, h, w);
     escape(b, title);
     sb_printf(b, "</title><text x=\"%d\" y=\"18\" class=\"panel-title\">", left);
     escape(b, title);
@@ -81,12 +84,12 @@ void sm_html_bars(sm_html *b, const char *title, const char *xlabel, int n, cons
     }
     sb_printf(b, "<text class=\"axis-title\" x=\"%d\" y=\"%d\">", left, h - 6);
     escape(b, xlabel);
-    sb_printf(b, "%s</text></svg></figure>\n", sim ? " (grey: modelled, black: simulated)" : " (modelled)");
+    sb_printf(b, "</text></svg></figure>\n");
 }
 
 void sm_html_curve(sm_html *b, const char *title, int n, const char *const *labels, const double *model,
                    const double *sim) {
-    const int w = 120 + n * 70, h = 260, top = 30, bottom = 70, left = 50;
+    const int w = 120 + n * 70 < 420 ? 420 : 120 + n * 70, h = 260, top = 30, bottom = 70, left = 50;
     double ymax = 0;
     for (int i = 0; i < n; i++) {
         if (model[i] > ymax) ymax = model[i];
@@ -106,9 +109,10 @@ void sm_html_curve(sm_html *b, const char *title, int n, const char *const *labe
         sb_printf(b, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>", left - 4, y + 4,
                   ymax * t / 4);
     }
-    for (int s = 0; s < (sim ? 2 : 1); s++) {
+    for (int s = sim ? 1 : 0; s >= 0; s--) { /* simulated first, the model (dashed) over it */
         const double *v = s ? sim : model;
-        sb_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", s ? "#222222" : "#999999");
+        sb_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"", s ? "#222222" : "#888888",
+                  s ? "2" : "2.5\" stroke-dasharray=\"6 4");
         for (int i = 0; i < n; i++) {
             if (isnan(v[i])) continue;
             sb_printf(b, "%.1f,%.1f ", left + 35.0 + i * 70, h - bottom - plot * v[i] / ymax);
@@ -116,9 +120,9 @@ void sm_html_curve(sm_html *b, const char *title, int n, const char *const *labe
         sb_printf(b, "\"/>");
         for (int i = 0; i < n; i++)
             if (!isnan(v[i]))
-                sb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s %.4f</title></circle>",
-                          left + 35.0 + i * 70, h - bottom - plot * v[i] / ymax, s ? "#222222" : "#999999",
-                          s ? "simulated" : "modelled", v[i]);
+                sb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>%s %.4f</title></circle>",
+                          left + 35.0 + i * 70, h - bottom - plot * v[i] / ymax, s ? "4.5" : "3",
+                          s ? "#222222" : "#aaaaaa", s ? "simulated" : "modelled", v[i]);
     }
     for (int i = 0; i < n; i++) {
         sb_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", left + 35.0 + i * 70,
@@ -127,7 +131,7 @@ void sm_html_curve(sm_html *b, const char *title, int n, const char *const *labe
         sb_printf(b, "</text>");
     }
     sb_printf(b, "<text class=\"axis-title\" x=\"%d\" y=\"%d\">IPC%s</text></svg></figure>\n", left, h - 8,
-              sim ? " (grey: modelled, black: simulated)" : " (modelled)");
+              sim ? " (grey dashed: modelled, black: simulated)" : " (modelled)");
 }
 
 void sm_html_text(sm_html *b, const char *s) { escape(b, s); }

@@ -74,6 +74,11 @@ static bool check_size(const sm_chain *ch, const ctx *c, const char *name, uint6
 
 static double mispred(const ctx *c, const sm_instr *in) { return sm_mispred_prob(in, in->y == SM_BR, c->m->pred); }
 
+/* The builders below enumerate successor pairs only as far as a transition
+ * looks past its node ("level": 0 nothing, 1 the next node, 2 the one after,
+ * which holds the third and fourth instructions), so equal transitions are
+ * not built once per successor pair; Appendix B always enumerates pairs. */
+
 /* ---- fetch buffer (Appendix B.2) ---- */
 
 static bool build_fetch(ctx *c, sm_chain *ch, cs_error *err) {
@@ -89,11 +94,16 @@ static bool build_fetch(ctx *c, sm_chain *ch, cs_error *err) {
             int fout = k.xf < qout ? k.xf : qout;
             int bi2 = k.bi ? (qout > 0 ? 0 : 1) : (k.bf && fout == k.xf && k.xf > 0) ? 1 : 0;
             int ef = (k.bf || bi2) ? 0 : 2 - (k.xf - fout);
-            for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
-                uint32_t n1 = g->edge_to[e1];
-                for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
-                    uint32_t n2 = g->edge_to[e2];
-                    double p2 = c->succ_p[e1] * c->succ_p[e2];
+            /* how far on the successors matter: seq_F' and the instructions that enter */
+            int need = k.xf + ef - 1 >= 2 ? 2 : 0; /* an entering instruction is the third or fourth */
+            int level = fout > need ? fout : need;
+            uint32_t e1b = level ? g->edge_start[k.node] : 0, e1e = level ? g->edge_start[k.node + 1] : 1;
+            for (uint32_t e1 = e1b; e1 < e1e; e1++) {
+                uint32_t n1 = level ? g->edge_to[e1] : k.node;
+                uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
+                for (uint32_t e2 = e2b; e2 < e2e; e2++) {
+                    uint32_t n2 = level == 2 ? g->edge_to[e2] : n1;
+                    double p2 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
                     if (p1 * p2 < SM_PRUNE) continue;
                     uint32_t seqf2 = fout == 0 ? k.node : fout == 1 ? n1 : n2;
                     const sm_instr *info[4];
@@ -212,11 +222,16 @@ static bool build_issue(ctx *c, sm_chain *ch, side_list *pull, cs_error *err) {
                     if (p1 < SM_PRUNE) continue;
                     int fsum = __builtin_popcount((unsigned)fout);
                     int ei = (k.bi && fsum < k.xi) ? 0 : 2 - (k.xi - fsum);
-                    for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
-                        uint32_t n1 = g->edge_to[e1];
-                        for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
-                            uint32_t n2 = g->edge_to[e2];
-                            double p2 = c->succ_p[e1] * c->succ_p[e2];
+                    /* how far on the successors matter: seq_F, seq_I' and the instructions that enter */
+                    int level = k.xi > fsum ? k.xi : fsum;
+                    if (k.xi + ei - 1 >= 2) level = 2;
+                    uint32_t e1b = level ? g->edge_start[k.node] : 0, e1e = level ? g->edge_start[k.node + 1] : 1;
+                    for (uint32_t e1 = e1b; e1 < e1e; e1++) {
+                        uint32_t n1 = level ? g->edge_to[e1] : k.node;
+                        uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
+                        for (uint32_t e2 = e2b; e2 < e2e; e2++) {
+                            uint32_t n2 = level == 2 ? g->edge_to[e2] : n1;
+                            double p2 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
                             if (p1 * p2 < SM_PRUNE) continue;
                             uint32_t seqf = k.xi == 0 ? k.node : k.xi == 1 ? n1 : n2;
                             uint32_t seqi2 = fsum == 0 ? k.node : fsum == 1 ? n1 : n2;
@@ -341,11 +356,14 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
                         p4 = c->dhit[info[first] - g->instr];
                         st_b = (int)m->miss_latency;
                     }
-                    for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
-                        uint32_t n1 = g->edge_to[e1];
-                        for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
-                            uint32_t n2 = g->edge_to[e2];
-                            double p3 = c->succ_p[e1] * c->succ_p[e2];
+                    int level = fsum; /* only seq_I' looks past the node */
+                    uint32_t e1b = level ? g->edge_start[k.node] : 0, e1e = level ? g->edge_start[k.node + 1] : 1;
+                    for (uint32_t e1 = e1b; e1 < e1e; e1++) {
+                        uint32_t n1 = level ? g->edge_to[e1] : k.node;
+                        uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
+                        for (uint32_t e2 = e2b; e2 < e2e; e2++) {
+                            uint32_t n2 = level == 2 ? g->edge_to[e2] : n1;
+                            double p3 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
                             uint32_t seqi2 = fsum == 0 ? k.node : fsum == 1 ? n1 : n2;
                             for (int w = 0; w < 2; w++) {
                                 double p = p12 * p3 * (w ? 1 - p4 : p4);

@@ -3,7 +3,8 @@
  * Numerical Solution of Markov Chains").
  *
  * Convergence test: a sweep updates every d_j = sum_{i!=j} d_i P_ij / (1 - P_jj)
- * in place, then normalises. It stops when the largest absolute change of any
+ * in place (sweeps alternate between forward and backward order: symmetric
+ * Gauss-Seidel), then normalises. It stops when the largest absolute change of any
  * d_j in the sweep is below 1e-13 and the residual |d P - d|_1 is below 1e-10;
  * a chain that has not converged after 20000 sweeps is an error, never a
  * number. */
@@ -226,7 +227,10 @@ bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err) {
     double *prod = cs_malloc(cs_array_size(n, sizeof *prod));
     for (it = 1; it <= 20000; it++) {
         double change = 0, sum = 0;
-        for (uint32_t j = 0; j < n; j++) {
+        for (uint32_t jj = 0; jj < n; jj++) {
+            /* symmetric Gauss-Seidel: sweeps alternate direction, so mass moves
+             * both ways along the long cycles that flow-graph chains have */
+            uint32_t j = it % 2 ? jj : n - 1 - jj;
             double acc = 0;
             for (uint32_t k = start[j]; k < start[j + 1]; k++) acc += d[from[k]] * pin[k];
             double nv = self[j] < 1 ? acc / (1 - self[j]) : d[j];

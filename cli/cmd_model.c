@@ -12,8 +12,10 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "report/report.h"
 #include "runner/runner.h"
 #include "statmodel/statmodel.h"
+#include "sweep/sweep.h"
 #include "trace/trace.h"
 
 void help_model(void) {
@@ -41,7 +43,17 @@ void help_model(void) {
         "  --json FILE        write the results as JSON (- for stdout)\n");
 }
 
-enum { OPT_M_MAX = 1300, OPT_M_WINDOW, OPT_M_CONFIG, OPT_M_SET, OPT_M_MAXSTATES, OPT_M_COMPARE, OPT_M_JSON };
+enum {
+    OPT_M_MAX = 1300,
+    OPT_M_WINDOW,
+    OPT_M_CONFIG,
+    OPT_M_SET,
+    OPT_M_MAXSTATES,
+    OPT_M_COMPARE,
+    OPT_M_JSON,
+    OPT_M_GRID,
+    OPT_M_REPORT
+};
 
 static int analyze(int argc, char **argv) {
     static const struct option longopts[] = {{"max", required_argument, 0, OPT_M_MAX},
@@ -104,6 +116,7 @@ static int analyze(int argc, char **argv) {
             used += n;
             free(abs);
         }
+        g.emu.record_values = true; /* value prediction (Ch. 8) needs the results */
         e = cli_guest_create(&g, argc - optind, argv + optind);
         if (!e) return EXIT_RUN_FAILED;
         src = emu_source_create(e);
@@ -154,6 +167,7 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
     } else {
         cli_guest_options g;
         cli_guest_defaults(&g);
+        g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
         e = cli_guest_create(&g, n, args);
         if (!e) {
             cs_error_set(err, "cannot start %s again", args[0]);
@@ -183,18 +197,147 @@ static cJSON *dist_json(const double *d, int n) {
     return a;
 }
 
+/* One machine: modelled, and simulated with --compare-sim. */
+typedef struct point {
+    char settings[512];
+    uarch_config cfg;
+    sm_machine m;
+    sm_result r;
+    bool simulated;
+    core_stats st;
+    double sim_ipc, sim_seconds;
+    /* the simulated distributions, as the model's */
+    double issue[3], fetch_occ[3], issue_occ[3], pipe_occ[SM_PIPES][8];
+} point;
+
+static double frac(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0; }
+
+static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool compare) {
+    cs_error err = {{0}};
+    if (!sm_machine_from_config(&pt->cfg, p, &pt->m, &err))
+        return cli_fail("model solve: %s%s%s: %s", pt->cfg.name, pt->settings[0] ? " " : "", pt->settings, err.msg);
+    pt->m.max_states = max_states;
+    if (!sm_solve(p, &pt->m, &pt->r, &err)) return cli_fail("model solve: %s", err.msg);
+    if (!compare) return 0;
+    double t0 = cs_now();
+    if (!simulate(p, &pt->cfg, &pt->st, &err)) return cli_fail("model solve: --compare-sim: %s", err.msg);
+    pt->simulated = true;
+    pt->sim_seconds = cs_now() - t0;
+    const core_stats *st = &pt->st;
+    pt->sim_ipc = frac(st->instructions, st->cycles);
+    for (int k = 0; k < 3; k++) {
+        pt->issue[k] = frac(st->issue_hist[k], st->cycles);
+        pt->fetch_occ[k] = frac(st->fetch_buffer_hist[k], st->cycles);
+        pt->issue_occ[k] = frac(st->issue_buffer_hist[k], st->cycles);
+    }
+    for (int t = 0; t < (pt->m.three ? SM_PIPES : 1); t++)
+        for (int k = 0; k < 8; k++)
+            pt->pipe_occ[t][k] = frac(st->pipe_occupancy_hist[pt->m.pipe_index[t]][k], st->cycles);
+    return 0;
+}
+
+static void print_point(FILE *out, const sm_profile *p, const point *pt) {
+    const sm_result *r = &pt->r;
+    const sm_graph *g = pt->m.three ? &p->three : &p->one;
+    fprintf(out, "model: %s%s%s (%s), %llu instructions analysed, %u sequences\n", pt->cfg.name,
+            pt->settings[0] ? " " : "", pt->settings,
+            pt->m.three ? "three-pipe machine, partitioned chains" : "one-pipe machine, monolithic chain",
+            (unsigned long long)p->instructions, g->nnode);
+    fprintf(out, "modelled IPC %.4f; cycles issuing 0/1/2: %.3f %.3f %.3f\n", r->ipc, r->issue_dist[0],
+            r->issue_dist[1], r->issue_dist[2]);
+    fprintf(out, "%-10s %14s %14s %12s %7s\n", "component", "states", "after pruning", "transitions", "sweeps");
+    for (uint32_t k = 0; k < r->ncomp; k++)
+        fprintf(out, "%-10s %14llu %14llu %12llu %7u\n", r->comp[k].name, (unsigned long long)r->comp[k].states_before,
+                (unsigned long long)r->comp[k].states, (unsigned long long)r->comp[k].transitions,
+                r->comp[k].iterations);
+    fprintf(out, "relaxation rounds %u, model time %.3f s\n", r->relax_iterations, r->seconds);
+    if (pt->simulated)
+        fprintf(out, "simulated IPC %.4f (%llu instructions, %.3f s); model error %+.2f%%\n", pt->sim_ipc,
+                (unsigned long long)pt->st.instructions, pt->sim_seconds, 100 * (r->ipc - pt->sim_ipc) / pt->sim_ipc);
+}
+
+static cJSON *point_json(const sm_profile *p, const point *pt) {
+    const sm_result *r = &pt->r;
+    int n = pt->m.three ? 3 : 2;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "config", pt->cfg.name);
+    cJSON_AddStringToObject(root, "settings", pt->settings);
+    cJSON_AddStringToObject(root, "machine", pt->m.three ? "three-pipe" : "one-pipe");
+    cJSON_AddNumberToObject(root, "instructions_analysed", (double)p->instructions);
+    cJSON_AddNumberToObject(root, "sequences", pt->m.three ? p->three.nnode : p->one.nnode);
+    cJSON_AddNumberToObject(root, "ipc", r->ipc);
+    cJSON_AddItemToObject(root, "issue_distribution", dist_json(r->issue_dist, n));
+    cJSON_AddItemToObject(root, "fetch_buffer_occupancy", dist_json(r->fetch_occ, n));
+    cJSON_AddItemToObject(root, "issue_buffer_occupancy", dist_json(r->issue_occ, n));
+    cJSON *comps = cJSON_AddArrayToObject(root, "components");
+    for (uint32_t k = 0; k < r->ncomp; k++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "name", r->comp[k].name);
+        cJSON_AddNumberToObject(c, "states_before_pruning", (double)r->comp[k].states_before);
+        cJSON_AddNumberToObject(c, "states", (double)r->comp[k].states);
+        cJSON_AddNumberToObject(c, "transitions", (double)r->comp[k].transitions);
+        cJSON_AddNumberToObject(c, "gauss_seidel_sweeps", r->comp[k].iterations);
+        cJSON_AddItemToArray(comps, c);
+    }
+    cJSON_AddNumberToObject(root, "relaxation_rounds", r->relax_iterations);
+    cJSON_AddNumberToObject(root, "model_seconds", r->seconds);
+    if (pt->simulated) {
+        cJSON_AddNumberToObject(root, "simulated_ipc", pt->sim_ipc);
+        cJSON_AddNumberToObject(root, "simulation_seconds", pt->sim_seconds);
+        cJSON_AddNumberToObject(root, "error", (r->ipc - pt->sim_ipc) / pt->sim_ipc);
+        cJSON_AddItemToObject(root, "simulated_issue_distribution", dist_json(pt->issue, n));
+        cJSON_AddItemToObject(root, "simulated_fetch_buffer_occupancy", dist_json(pt->fetch_occ, n));
+        cJSON_AddItemToObject(root, "simulated_issue_buffer_occupancy", dist_json(pt->issue_occ, n));
+    }
+    return root;
+}
+
+static void point_html(sm_html *b, const point *pt) {
+    static const char *pipe_name[SM_PIPES] = {"integer", "FP", "memory"};
+    const sm_result *r = &pt->r;
+    int n = pt->m.three ? 3 : 2;
+    char title[640];
+    snprintf(title, sizeof title, "%s%s%s", pt->cfg.name, pt->settings[0] ? " " : "", pt->settings);
+    sm_html_raw(b, "<h3>");
+    sm_html_text(b, title);
+    char line[256];
+    if (pt->simulated)
+        snprintf(line, sizeof line, ": modelled IPC %.4f, simulated %.4f (error %+.2f%%)</h3>\n", r->ipc, pt->sim_ipc,
+                 100 * (r->ipc - pt->sim_ipc) / pt->sim_ipc);
+    else snprintf(line, sizeof line, ": modelled IPC %.4f</h3>\n", r->ipc);
+    sm_html_raw(b, line);
+    sm_html_raw(b,
+                pt->simulated ? "<p>Fractions of cycles; grey bars: modelled, black bars: simulated.</p>\n"
+                              : "<p>Fractions of cycles, modelled.</p>\n");
+    sm_html_bars(b, "Instructions issued per cycle", "instructions issued", n, r->issue_dist,
+                 pt->simulated ? pt->issue : NULL);
+    sm_html_bars(b, "Fetch buffer occupancy", "instructions in the fetch buffer", n, r->fetch_occ,
+                 pt->simulated ? pt->fetch_occ : NULL);
+    sm_html_bars(b, "Issue buffer occupancy", "instructions in the issue buffer", n, r->issue_occ,
+                 pt->simulated ? pt->issue_occ : NULL);
+    for (int t = 0; t < (pt->m.three ? SM_PIPES : 1); t++) {
+        char pt_title[64];
+        snprintf(pt_title, sizeof pt_title, "%s pipe occupancy (%u stages)", pt->m.three ? pipe_name[t] : "the",
+                 pt->m.depth[t]);
+        sm_html_bars(b, pt_title, "instructions in the pipe", (int)pt->m.depth[t] + 1, r->pipe_occ[t],
+                     pt->simulated ? pt->pipe_occ[t] : NULL);
+    }
+}
+
 static int solve(int argc, char **argv) {
     static const struct option longopts[] = {{"config", required_argument, 0, OPT_M_CONFIG},
                                              {"set", required_argument, 0, OPT_M_SET},
                                              {"max-states", required_argument, 0, OPT_M_MAXSTATES},
                                              {"compare-sim", no_argument, 0, OPT_M_COMPARE},
                                              {"json", required_argument, 0, OPT_M_JSON},
+                                             {"grid", required_argument, 0, OPT_M_GRID},
+                                             {"report", required_argument, 0, OPT_M_REPORT},
                                              {0, 0, 0, 0}};
     cli_timing_options t = {0};
     t.config = "inorder3";
     uint64_t max_states = 0;
     bool compare = false;
-    const char *json = NULL;
+    const char *json = NULL, *grid_text = NULL, *report = NULL;
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
@@ -211,84 +354,84 @@ static int solve(int argc, char **argv) {
             break;
         case OPT_M_COMPARE: compare = true; break;
         case OPT_M_JSON: json = optarg; break;
+        case OPT_M_GRID: grid_text = optarg; break;
+        case OPT_M_REPORT: report = optarg; break;
         default: return cli_usage("model solve", "unknown option");
         }
     }
     if (optind >= argc) return cli_usage("model solve", "no profile given");
     if (argc - optind > 1) return cli_usage("model solve", "give exactly one profile");
-    uarch_config cfg;
-    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    uarch_config base;
+    if (!cli_load_config(&t, &base)) return EXIT_RUN_FAILED;
     cs_error err = {{0}};
+    sweep_grid grid = {0};
+    size_t npoints = 1;
+    if (grid_text) {
+        if (!sweep_grid_parse(&grid, grid_text, &err) || !sweep_grid_check(&grid, &base, &err)) {
+            sweep_grid_free(&grid);
+            return cli_fail("model solve: %s", err.msg);
+        }
+        npoints = grid.points;
+        if (npoints > 1000) {
+            sweep_grid_free(&grid);
+            return cli_fail("model solve: --grid: %zu points (at most 1000)", npoints);
+        }
+    }
     sm_profile *p = sm_profile_load(argv[optind], &err);
-    if (!p) return cli_fail("%s", err.msg);
-    sm_machine m;
-    if (!sm_machine_from_config(&cfg, p, &m, &err)) {
-        sm_profile_free(p);
-        return cli_fail("model solve: %s: %s", cfg.name, err.msg);
+    if (!p) {
+        sweep_grid_free(&grid);
+        return cli_fail("%s", err.msg);
     }
-    m.max_states = max_states;
-    sm_result r;
-    if (!sm_solve(p, &m, &r, &err)) {
-        sm_profile_free(p);
-        return cli_fail("model solve: %s", err.msg);
-    }
-    const sm_graph *g = m.three ? &p->three : &p->one;
+    point *pts = cs_calloc(npoints, sizeof *pts);
     FILE *out = json && !strcmp(json, "-") ? stderr : stdout;
-    fprintf(out, "model: %s (%s machine), %llu instructions analysed, %u sequences\n", cfg.name,
-            m.three ? "three-pipe, partitioned chains" : "one-pipe, monolithic chain",
-            (unsigned long long)p->instructions, g->nnode);
-    fprintf(out, "modelled IPC %.4f; cycles issuing 0/1/2: %.3f %.3f %.3f\n", r.ipc, r.issue_dist[0], r.issue_dist[1],
-            r.issue_dist[2]);
-    fprintf(out, "%-10s %14s %14s %12s %7s\n", "component", "states", "after pruning", "transitions", "sweeps");
-    for (uint32_t k = 0; k < r.ncomp; k++)
-        fprintf(out, "%-10s %14llu %14llu %12llu %7u\n", r.comp[k].name, (unsigned long long)r.comp[k].states_before,
-                (unsigned long long)r.comp[k].states, (unsigned long long)r.comp[k].transitions, r.comp[k].iterations);
-    fprintf(out, "relaxation rounds %u, model time %.3f s\n", r.relax_iterations, r.seconds);
-    core_stats st = {0};
-    double sim_seconds = 0, sim_ipc = 0;
     int rc = 0;
-    if (compare) {
-        double t0 = cs_now();
-        if (!simulate(p, &cfg, &st, &err)) {
-            rc = cli_fail("model solve: --compare-sim: %s", err.msg);
+    double model_total = 0, sim_total = 0;
+    for (size_t i = 0; i < npoints && rc == 0; i++) {
+        point *pt = &pts[i];
+        if (grid_text) {
+            if (!sweep_point_config(&grid, &base, i, &pt->cfg, &err)) {
+                rc = cli_fail("model solve: %s", err.msg);
+                break;
+            }
+            char *set = sweep_point_settings(&grid, i);
+            snprintf(pt->settings, sizeof pt->settings, "%s", set);
+            free(set);
         } else {
-            sim_seconds = cs_now() - t0;
-            sim_ipc = st.cycles ? (double)st.instructions / (double)st.cycles : 0;
-            fprintf(out, "simulated IPC %.4f (%llu instructions, %.3f s); model error %+.2f%%\n", sim_ipc,
-                    (unsigned long long)st.instructions, sim_seconds, 100 * (r.ipc - sim_ipc) / sim_ipc);
+            pt->cfg = base;
+        }
+        rc = run_point(p, pt, max_states, compare);
+        if (rc == 0) {
+            print_point(out, p, pt);
+            model_total += pt->r.seconds;
+            sim_total += pt->sim_seconds;
         }
     }
-    if (json && rc == 0) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "config", cfg.name);
-        cJSON_AddStringToObject(root, "machine", m.three ? "three-pipe" : "one-pipe");
-        cJSON_AddNumberToObject(root, "instructions_analysed", (double)p->instructions);
-        cJSON_AddNumberToObject(root, "sequences", g->nnode);
-        cJSON_AddNumberToObject(root, "ipc", r.ipc);
-        cJSON_AddItemToObject(root, "issue_distribution", dist_json(r.issue_dist, m.three ? 3 : 2));
-        cJSON_AddItemToObject(root, "fetch_buffer_occupancy", dist_json(r.fetch_occ, m.three ? 3 : 2));
-        cJSON_AddItemToObject(root, "issue_buffer_occupancy", dist_json(r.issue_occ, m.three ? 3 : 2));
-        cJSON *comps = cJSON_AddArrayToObject(root, "components");
-        for (uint32_t k = 0; k < r.ncomp; k++) {
-            cJSON *c = cJSON_CreateObject();
-            cJSON_AddStringToObject(c, "name", r.comp[k].name);
-            cJSON_AddNumberToObject(c, "states_before_pruning", (double)r.comp[k].states_before);
-            cJSON_AddNumberToObject(c, "states", (double)r.comp[k].states);
-            cJSON_AddNumberToObject(c, "transitions", (double)r.comp[k].transitions);
-            cJSON_AddNumberToObject(c, "gauss_seidel_sweeps", r.comp[k].iterations);
-            cJSON_AddItemToArray(comps, c);
+    if (rc == 0 && grid_text) {
+        fprintf(out, "\n%-40s %10s", "point", "modelled");
+        if (compare) fprintf(out, " %10s %8s", "simulated", "error");
+        fprintf(out, "\n");
+        for (size_t i = 0; i < npoints; i++) {
+            fprintf(out, "%-40s %10.4f", pts[i].settings, pts[i].r.ipc);
+            if (compare)
+                fprintf(out, " %10.4f %+7.2f%%", pts[i].sim_ipc,
+                        100 * (pts[i].r.ipc - pts[i].sim_ipc) / pts[i].sim_ipc);
+            fprintf(out, "\n");
         }
-        cJSON_AddNumberToObject(root, "relaxation_rounds", r.relax_iterations);
-        cJSON_AddNumberToObject(root, "model_seconds", r.seconds);
-        if (compare) {
-            cJSON_AddNumberToObject(root, "simulated_ipc", sim_ipc);
-            cJSON_AddNumberToObject(root, "simulation_seconds", sim_seconds);
-            cJSON_AddNumberToObject(root, "error", (r.ipc - sim_ipc) / sim_ipc);
-            cJSON_AddItemToObject(root, "simulated_issue_distribution",
-                                  dist_json((double[]){st.cycles ? (double)st.issue_hist[0] / (double)st.cycles : 0,
-                                                       st.cycles ? (double)st.issue_hist[1] / (double)st.cycles : 0,
-                                                       st.cycles ? (double)st.issue_hist[2] / (double)st.cycles : 0},
-                                            m.three ? 3 : 2));
+        fprintf(out, "%zu machines modelled in %.3f s", npoints, model_total);
+        if (compare) fprintf(out, ", simulated in %.3f s", sim_total);
+        fprintf(out, "\n");
+    }
+    if (rc == 0 && json) {
+        cJSON *root;
+        if (grid_text) {
+            root = cJSON_CreateObject();
+            cJSON_AddStringToObject(root, "grid", grid_text);
+            cJSON_AddNumberToObject(root, "model_seconds", model_total);
+            if (compare) cJSON_AddNumberToObject(root, "simulation_seconds", sim_total);
+            cJSON *arr = cJSON_AddArrayToObject(root, "points");
+            for (size_t i = 0; i < npoints; i++) cJSON_AddItemToArray(arr, point_json(p, &pts[i]));
+        } else {
+            root = point_json(p, &pts[0]);
         }
         char *text = cJSON_Print(root);
         cJSON_Delete(root);
@@ -304,17 +447,131 @@ static int solve(int argc, char **argv) {
         }
         free(text);
     }
+    if (rc == 0 && report) {
+        char title[600];
+        snprintf(title, sizeof title, "cyclescope model: %s", argv[optind]);
+        html_report *h = html_report_begin(title);
+        sm_html b = {0};
+        if (grid_text) {
+            const char **labels = cs_calloc(npoints, sizeof *labels);
+            double *mv = cs_calloc(npoints, sizeof *mv), *sv = cs_calloc(npoints, sizeof *sv);
+            for (size_t i = 0; i < npoints; i++) {
+                labels[i] = pts[i].settings;
+                mv[i] = pts[i].r.ipc;
+                sv[i] = pts[i].sim_ipc;
+            }
+            sm_html_curve(&b, grid_text, (int)npoints, labels, mv, compare ? sv : NULL);
+            free(labels);
+            free(mv);
+            free(sv);
+        }
+        for (size_t i = 0; i < npoints; i++) point_html(&b, &pts[i]);
+        html_report_section(h, "statmodel", "Statistical model (thesis Figure 5.8: parallelism distributions)",
+                            b.text ? b.text : "");
+        sm_html_free(&b);
+        if (!html_report_write(h, report, &err)) rc = cli_fail("%s", err.msg);
+        html_report_free(h);
+    }
+    free(pts);
+    sweep_grid_free(&grid);
+    sm_profile_free(p);
+    return rc;
+}
+
+/* The profile itself: what the trace analysis measured (Ch. 2, 6, 7, 8). */
+static int info(int argc, char **argv) {
+    static const struct option longopts[] = {{"json", required_argument, 0, OPT_M_JSON}, {0, 0, 0, 0}};
+    const char *json = NULL;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (opt == OPT_M_JSON) json = optarg;
+        else return cli_usage("model info", "unknown option");
+    }
+    if (argc - optind != 1) return cli_usage("model info", "give exactly one profile");
+    cs_error err = {{0}};
+    sm_profile *p = sm_profile_load(argv[optind], &err);
+    if (!p) return cli_fail("%s", err.msg);
+    static const char *type_name[SM_TYPES] = {"integer", "fp", "memory", "branch"};
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "instructions", (double)p->instructions);
+    cJSON *types = cJSON_AddObjectToObject(root, "types");
+    printf("profile %s: %llu instructions\n", argv[optind], (unsigned long long)p->instructions);
+    printf("types:");
+    for (int t = 0; t < SM_TYPES; t++) {
+        cJSON_AddNumberToObject(types, type_name[t], (double)p->type_count[t]);
+        printf(" %s %.1f%%", type_name[t], 100.0 * (double)p->type_count[t] / (double)p->instructions);
+    }
+    printf("\ndependent instruction distance (§3.2, nearest producer of any type; 5 = 5 or more, or none):");
+    cJSON *dist = cJSON_AddArrayToObject(root, "distance_distribution");
+    for (int s = 0; s <= SM_SMAX; s++) {
+        double f = (double)p->dist_hist[s] / (double)p->instructions;
+        cJSON_AddItemToArray(dist, cJSON_CreateNumber(f));
+        printf(" %d: %.3f", s, f);
+    }
+    printf("\nflow graphs: one-pipe %u instruction numbers, %u sequences; three-pipe %u, %u (window %u)", p->one.ninstr,
+           p->one.nnode, p->three.ninstr, p->three.nnode, p->three.window);
+    cJSON *graphs = cJSON_AddObjectToObject(root, "sequences");
+    cJSON_AddNumberToObject(graphs, "one_pipe", p->one.nnode);
+    cJSON_AddNumberToObject(graphs, "three_pipe", p->three.nnode);
+    for (int k = 0; k < SM_VP_SIZES; k++) {
+        char key[32];
+        snprintf(key, sizeof key, "value_prediction_%u", sm_vp_sizes[k]);
+        cJSON_AddNumberToObject(graphs, key, p->vp[k].nnode);
+        if (p->vp[k].nnode) printf("; VP %u: %u", sm_vp_sizes[k], p->vp[k].nnode);
+    }
+    printf("\ncontrol transfers %llu, mispredicted: none %llu", (unsigned long long)p->branches,
+           (unsigned long long)p->branches);
+    cJSON *mis = cJSON_AddObjectToObject(root, "mispredicted");
+    cJSON_AddNumberToObject(root, "branches", (double)p->branches);
+    cJSON_AddNumberToObject(mis, "none", (double)p->branches);
+    for (int k = 0; k < SM_PREDS; k++) {
+        char key[32];
+        if (k == SM_PRED_STATIC) snprintf(key, sizeof key, "static");
+        else snprintf(key, sizeof key, "bimodal_%u", 1u << (SM_BIMODAL_MIN_BITS + k - 1));
+        cJSON_AddNumberToObject(mis, key, (double)p->mispred[k]);
+        printf(", %s %llu", key, (unsigned long long)p->mispred[k]);
+    }
+    printf(", perfect 0\n");
+    cJSON *miss = cJSON_AddObjectToObject(root, "cache_misses");
+    printf("fully associative LRU misses, 16-byte blocks (§7.3):\n  %-8s %12s %12s\n", "size", "I-cache", "D-cache");
+    for (int b = 0; b < SM_SD_BINS - 1; b++) {
+        uint32_t blocks = 1u << (SM_SD_FIRST_LOG2 + b);
+        uint64_t im = 0, dm = 0;
+        for (int k = b + 1; k < SM_SD_BINS; k++) im += p->ihist[k], dm += p->dhist[k];
+        char key[32];
+        snprintf(key, sizeof key, "%u", blocks * 16);
+        cJSON *c = cJSON_AddObjectToObject(miss, key);
+        cJSON_AddNumberToObject(c, "icache", (double)im);
+        cJSON_AddNumberToObject(c, "dcache", (double)dm);
+        printf("  %5u KB %12llu %12llu\n", blocks * 16 / 1024, (unsigned long long)im, (unsigned long long)dm);
+    }
+    cJSON_AddNumberToObject(root, "icache_lookups", (double)p->ilookups);
+    cJSON_AddNumberToObject(root, "dcache_accesses", (double)p->dacc);
+    int rc = 0;
+    if (json) {
+        char *text = cJSON_Print(root);
+        if (!strcmp(json, "-")) {
+            printf("%s\n", text);
+        } else {
+            FILE *f = fopen(json, "w");
+            if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0) rc = cli_fail("%s: cannot write", json);
+        }
+        free(text);
+    }
+    cJSON_Delete(root);
     sm_profile_free(p);
     return rc;
 }
 
 int cmd_model(int argc, char **argv) {
-    if (argc < 2) return cli_usage("model", "give analyze or solve");
+    if (argc < 2) return cli_usage("model", "give analyze, solve or info");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         help_model();
         return 0;
     }
     if (!strcmp(argv[1], "analyze")) return analyze(argc - 1, argv + 1);
     if (!strcmp(argv[1], "solve")) return solve(argc - 1, argv + 1);
-    return cli_usage("model", "%s: not analyze or solve", argv[1]);
+    if (!strcmp(argv[1], "info")) return info(argc - 1, argv + 1);
+    return cli_usage("model", "%s: not analyze, solve or info", argv[1]);
 }

@@ -11,8 +11,8 @@ set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 add_test(NAME cli.help.model COMMAND ${_cs} model --help)
 set_tests_properties(cli.help.model PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope model")
 foreach(case
-    "verb|give analyze or solve|model"
-    "sub|frob: not analyze or solve|model;frob"
+    "verb|give analyze, solve or info|model"
+    "sub|frob: not analyze, solve or info|model;frob"
     "no_out|no output file|model;analyze;prog"
     "window|--window 9: 2 to 8|model;analyze;--window;9;-o;x;prog"
     "no_profile|no profile given|model;solve"

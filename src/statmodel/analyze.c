@@ -133,8 +133,38 @@ int sm_type_of_class(unsigned cls) {
 typedef struct writer {
     bool valid;
     uint8_t cls;
+    uint8_t vp[SM_VP_SIZES]; /* its own result's value prediction, per table size */
     uint64_t typeidx, idx;
 } writer;
+
+const uint32_t sm_vp_sizes[SM_VP_SIZES] = {128, 256, 512}; /* §8.3 */
+
+/* How long a reader waits, by the flag of its source: a correctly predicted
+ * value the cycle after its writer issued, an unpredicted one for the result,
+ * a mispredicted one a cycle more (§8.1). Equal distances are the same writer
+ * (read and written, or two sources): the longer wait decides. */
+static int vp_severity(uint8_t v) { return v == SM_VP_RIGHT ? 0 : v == SM_VP_NONE ? 1 : 2; }
+
+/* inorder.c's value prediction (§8.1): VPT and CT indexed by pc/2, trained in
+ * program order with the result. */
+typedef struct vp_tables {
+    uint32_t size;
+    uint32_t *vpt;
+    uint8_t *ct;
+} vp_tables;
+
+static uint8_t vp_predict_train(vp_tables *t, const uop *u) {
+    uint32_t *v = &t->vpt[(u->pc >> 1) % t->size];
+    uint8_t *c = &t->ct[(u->pc >> 1) % t->size];
+    bool predicted = *c >= 2, right = *v == u->value;
+    if (right) {
+        if (*c < 3) (*c)++;
+    } else {
+        if (*c < 3) *v = u->value; /* "only if the CT counter is at 0, 1, or 2" */
+        if (*c > 0) (*c)--;
+    }
+    return !predicted ? SM_VP_NONE : right ? SM_VP_RIGHT : SM_VP_WRONG;
+}
 
 sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error *err) {
     uint32_t window = opt && opt->window ? opt->window : 2;
@@ -155,9 +185,17 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
     p->line = 16;         /* §7.1: 16-byte blocks */
     p->btb_entries = 512; /* configs/inorder3.ini */
     p->ras_entries = 8;
-    sm_builder one, three;
+    sm_builder one, three, vpb[SM_VP_SIZES];
     sm_builder_init(&one, 2, 0);
     sm_builder_init(&three, window, 0);
+    vp_tables vpt[SM_VP_SIZES];
+    for (int k = 0; k < SM_VP_SIZES; k++) {
+        sm_builder_init(&vpb[k], window, 0);
+        vpt[k].size = sm_vp_sizes[k];
+        vpt[k].vpt = cs_calloc(vpt[k].size, sizeof *vpt[k].vpt);
+        vpt[k].ct = cs_calloc(vpt[k].size, sizeof *vpt[k].ct);
+    }
+    bool values = true; /* every result carried (UOP_HAS_VALUE) */
     bpred_t *bp[SM_PREDS];
     for (int k = 0; k < SM_PREDS; k++) {
         uarch_config cfg;
@@ -193,21 +231,42 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
             int y = sm_type_of_class(x->op_class);
             int cl = y == SM_BR ? SM_INT : y;
             uint8_t s3[SM_PIPES] = {SM_SMAX_INT, SM_SMAX, SM_SMAX};
-            uint8_t s1[SM_PIPES] = {SM_SMAX, 0, 0};
+            uint8_t s1[SM_PIPES] = {SM_SMAX, 0, 0}, zero[SM_PIPES] = {0, 0, 0};
+            uint8_t v3[SM_VP_SIZES][SM_PIPES];
+            memset(v3, SM_VP_NONE, sizeof v3);
             uint8_t regs[4] = {x->src[0], x->src[1], x->src[2], x->dst};
             for (int r = 0; r < 4; r++) {
                 const writer *w = &reg[regs[r]];
                 if (!regs[r] || !w->valid) continue;
                 uint64_t d3 = cnt[w->cls] - 1 - w->typeidx;
                 uint8_t cap = w->cls == SM_INT ? SM_SMAX_INT : SM_SMAX;
+                if (d3 < cap && d3 <= s3[w->cls]) {
+                    for (int k = 0; k < SM_VP_SIZES; k++) {
+                        uint8_t f = r < 3 ? w->vp[k] : SM_VP_NONE; /* WAW waits for the result */
+                        if (d3 < s3[w->cls] || vp_severity(f) > vp_severity(v3[k][w->cls])) v3[k][w->cls] = f;
+                    }
+                }
                 if (d3 < s3[w->cls]) s3[w->cls] = (uint8_t)(d3 < cap ? d3 : cap);
                 uint64_t d1 = n - 1 - w->idx;
                 if (d1 < s1[0]) s1[0] = (uint8_t)d1;
             }
+            uint8_t own[SM_VP_SIZES] = {SM_VP_NONE, SM_VP_NONE, SM_VP_NONE};
+            if (x->dst) {
+                if (!(x->flags & UOP_HAS_VALUE)) values = false;
+                for (int k = 0; k < SM_VP_SIZES && values; k++) own[k] = vp_predict_train(&vpt[k], x);
+            }
             bool control = uop_is_control(x);
-            uint32_t id1 = sm_builder_instr(&one, control ? 1 : 0, s1);
-            uint32_t id3 = sm_builder_instr(&three, (uint8_t)y, s3);
+            uint32_t id1 = sm_builder_instr(&one, control ? 1 : 0, s1, zero);
+            uint32_t id3 = sm_builder_instr(&three, (uint8_t)y, s3, zero);
             sm_instr *a = &one.instr[id1], *b = &three.instr[id3];
+            sm_instr *vi[SM_VP_SIZES] = {NULL, NULL, NULL};
+            if (values)
+                for (int k = 0; k < SM_VP_SIZES; k++) {
+                    uint32_t idv = sm_builder_instr(&vpb[k], (uint8_t)y, s3, v3[k]);
+                    vi[k] = &vpb[k].instr[idv];
+                    vi[k]->count++;
+                    sm_builder_push(&vpb[k], idv);
+                }
             a->count++;
             b->count++;
             p->type_count[y]++;
@@ -216,7 +275,11 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
                 p->branches++;
                 for (int k = 0; k < SM_PREDS; k++) {
                     bool right = bpred_predict(bp[k], x);
-                    if (!right) a->mispred[k]++, b->mispred[k]++, p->mispred[k]++;
+                    if (!right) {
+                        a->mispred[k]++, b->mispred[k]++, p->mispred[k]++;
+                        for (int v = 0; v < SM_VP_SIZES; v++)
+                            if (vi[v]) vi[v]->mispred[k]++;
+                    }
                 }
             }
             uint64_t line = x->pc / p->line;
@@ -224,22 +287,32 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
                 int bin = sd_ref(&isd, line);
                 a->ilookups++, b->ilookups++, p->ilookups++;
                 a->ihist[bin]++, b->ihist[bin]++, p->ihist[bin]++;
+                for (int v = 0; v < SM_VP_SIZES; v++)
+                    if (vi[v]) vi[v]->ilookups++, vi[v]->ihist[bin]++;
                 last_line = line;
             }
             if (x->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) {
                 int bin = sd_ref(&dsd, x->mem_addr / p->line);
                 a->dhist[bin]++, b->dhist[bin]++, p->dhist[bin]++;
+                for (int v = 0; v < SM_VP_SIZES; v++)
+                    if (vi[v]) vi[v]->dhist[bin]++;
                 p->dacc++;
             }
             sm_builder_push(&one, id1);
             sm_builder_push(&three, id3);
-            if (x->dst) reg[x->dst] = (writer){true, (uint8_t)cl, cnt[cl], n};
+            if (x->dst) reg[x->dst] = (writer){true, (uint8_t)cl, {own[0], own[1], own[2]}, cnt[cl], n};
             cnt[cl]++;
             n++;
         }
     }
     p->instructions = n;
     if (ok) ok = sm_builder_finish(&one, &p->one, err) && sm_builder_finish(&three, &p->three, err);
+    for (int k = 0; k < SM_VP_SIZES; k++) {
+        if (ok && values) ok = sm_builder_finish(&vpb[k], &p->vp[k], err);
+        sm_builder_free(&vpb[k]);
+        free(vpt[k].vpt);
+        free(vpt[k].ct);
+    }
     sm_builder_free(&one);
     sm_builder_free(&three);
     for (int k = 0; k < SM_PREDS; k++) bpred_destroy(bp[k]);
@@ -257,5 +330,6 @@ void sm_profile_free(sm_profile *p) {
     if (!p) return;
     sm_graph_free(&p->one);
     sm_graph_free(&p->three);
+    for (int k = 0; k < SM_VP_SIZES; k++) sm_graph_free(&p->vp[k]);
     free(p);
 }

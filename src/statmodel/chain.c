@@ -3,7 +3,8 @@
  * Numerical Solution of Markov Chains").
  *
  * Convergence test: a sweep updates every d_j = sum_{i!=j} d_i P_ij / (1 - P_jj)
- * in place, then normalises. It stops when the largest absolute change of any
+ * in place (sweeps alternate between forward and backward order: symmetric
+ * Gauss-Seidel), then normalises. It stops when the largest absolute change of any
  * d_j in the sweep is below 1e-13 and the residual |d P - d|_1 is below 1e-10;
  * a chain that has not converged after 20000 sweeps is an error, never a
  * number. */
@@ -32,6 +33,8 @@ struct sm_chain {
     uint32_t hash_cap;
     sm_out *out;
     double *dist;
+    double *guess; /* the starting distribution of the next solve (sm_chain_guess) */
+    uint32_t last; /* index + 1 of the last state asked for: builders ask for the same one in a row */
     /* scratch for sm_chain_out */
     uint32_t *tmp_to;
     double *tmp_p;
@@ -40,9 +43,28 @@ struct sm_chain {
 };
 
 static uint64_t key_hash(const uint8_t *k, size_t n) {
+    if (n == 8) { /* the three-pipe components' keys */
+        uint64_t v;
+        memcpy(&v, k, 8);
+        v ^= v >> 33;
+        v *= 0xff51afd7ed558ccdull;
+        v ^= v >> 33;
+        v *= 0xc4ceb9fe1a85ec53ull;
+        return v ^ (v >> 33);
+    }
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++) h = (h ^ k[i]) * 1099511628211ull;
     return h ^ (h >> 29);
+}
+
+static inline bool key_eq(const sm_chain *c, const uint8_t *a, const void *b) {
+    if (c->key_size == 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        return x == y;
+    }
+    return !memcmp(a, b, c->key_size);
 }
 
 sm_chain *sm_chain_create(size_t key_size) {
@@ -60,6 +82,7 @@ void sm_chain_free(sm_chain *c) {
     free(c->keys);
     free(c->hash);
     free(c->dist);
+    free(c->guess);
     free(c->tmp_to);
     free(c->tmp_p);
     free(c->tmp_label);
@@ -81,14 +104,16 @@ long sm_chain_find(const sm_chain *c, const void *key) {
     uint64_t h = key_hash(key, c->key_size) & (c->hash_cap - 1);
     while (c->hash[h]) {
         uint32_t i = c->hash[h] - 1;
-        if (!memcmp(c->keys + (size_t)i * c->key_size, key, c->key_size)) return i;
+        if (key_eq(c, c->keys + (size_t)i * c->key_size, key)) return i;
         h = (h + 1) & (c->hash_cap - 1);
     }
     return -1;
 }
 
 uint32_t sm_chain_state(sm_chain *c, const void *key) {
+    if (c->last && key_eq(c, c->keys + (size_t)(c->last - 1) * c->key_size, key)) return c->last - 1;
     long f = sm_chain_find(c, key);
+    if (f >= 0) c->last = (uint32_t)f + 1;
     if (f >= 0) return (uint32_t)f;
     if (c->count == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 256;
@@ -97,6 +122,7 @@ uint32_t sm_chain_state(sm_chain *c, const void *key) {
     }
     uint32_t i = c->count++;
     memcpy(c->keys + (size_t)i * c->key_size, key, c->key_size);
+    c->last = i + 1;
     c->out[i] = (sm_out){0};
     if ((uint64_t)c->count * 2 > c->hash_cap) {
         rehash(c);
@@ -188,12 +214,23 @@ bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err) {
     free(c->dist);
     double *d = c->dist = cs_malloc(cs_array_size(n, sizeof *d));
     for (uint32_t i = 0; i < n; i++) d[i] = 1.0 / n;
+    if (c->guess) { /* start from the last solution (relaxation rounds change little) */
+        double z = 0;
+        for (uint32_t i = 0; i < n; i++) z += c->guess[i];
+        if (z > 0)
+            for (uint32_t i = 0; i < n; i++) d[i] = c->guess[i] / z + 1e-9 / n;
+        free(c->guess);
+        c->guess = NULL;
+    }
     bool ok = false;
     uint32_t it;
     double *prod = cs_malloc(cs_array_size(n, sizeof *prod));
     for (it = 1; it <= 20000; it++) {
         double change = 0, sum = 0;
-        for (uint32_t j = 0; j < n; j++) {
+        for (uint32_t jj = 0; jj < n; jj++) {
+            /* symmetric Gauss-Seidel: sweeps alternate direction, so mass moves
+             * both ways along the long cycles that flow-graph chains have */
+            uint32_t j = it % 2 ? jj : n - 1 - jj;
             double acc = 0;
             for (uint32_t k = start[j]; k < start[j + 1]; k++) acc += d[from[k]] * pin[k];
             double nv = self[j] < 1 ? acc / (1 - self[j]) : d[j];
@@ -241,4 +278,14 @@ uint64_t sm_chain_transitions(const sm_chain *c) {
     uint64_t n = 0;
     for (uint32_t i = 0; i < c->count; i++) n += c->out[i].n;
     return n;
+}
+
+void sm_chain_guess(sm_chain *c, const sm_chain *prev) {
+    if (!prev || !prev->dist || prev->key_size != c->key_size) return;
+    free(c->guess);
+    c->guess = cs_malloc(cs_array_size(c->count ? c->count : 1, sizeof *c->guess));
+    for (uint32_t i = 0; i < c->count; i++) {
+        long j = sm_chain_find(prev, c->keys + (size_t)i * c->key_size);
+        c->guess[i] = j >= 0 ? prev->dist[j] : 0;
+    }
 }

@@ -39,6 +39,7 @@ static void put64(wbuf *w, uint64_t v) {
 static void put_instr(wbuf *w, const sm_instr *in) {
     put8(w, in->y);
     for (int k = 0; k < SM_PIPES; k++) put8(w, in->s[k]);
+    for (int k = 0; k < SM_PIPES; k++) put8(w, in->v[k]);
     put64(w, in->count);
     for (int k = 0; k < SM_PREDS; k++) put64(w, in->mispred[k]);
     put64(w, in->ilookups);
@@ -81,6 +82,9 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     for (int k = 0; k < SM_SD_BINS; k++) put64(&w, p->dhist[k]);
     put_graph(&w, &p->one);
     put_graph(&w, &p->three);
+    put32(&w, p->vp[0].nnode ? 1 : 0);
+    if (p->vp[0].nnode)
+        for (int k = 0; k < SM_VP_SIZES; k++) put_graph(&w, &p->vp[k]);
     put32(&w, (uint32_t)crc32(crc32(0L, Z_NULL, 0), w.b, (uInt)w.n));
     cs_output out;
     FILE *f = cs_output_open(&out, path, err);
@@ -123,7 +127,7 @@ static uint64_t get64(rbuf *r) {
     return lo | hi << 32;
 }
 
-static bool get_graph(rbuf *r, sm_graph *g, bool one, cs_error *err) {
+static bool get_graph(rbuf *r, sm_graph *g, bool one, bool vp, cs_error *err) {
     g->window = get32(r);
     g->offset = get32(r);
     g->ninstr = get32(r);
@@ -137,7 +141,7 @@ static bool get_graph(rbuf *r, sm_graph *g, bool one, cs_error *err) {
     }
     size_t left = r->n - r->at;
     /* every count is bounded by what the file can hold before anything is allocated */
-    if (g->ninstr == 0 || g->nnode == 0 || ne < g->nnode || (uint64_t)g->ninstr * 188 > left ||
+    if (g->ninstr == 0 || g->nnode == 0 || ne < g->nnode || (uint64_t)g->ninstr * 190 > left ||
         (uint64_t)g->nnode * (4 * g->window + 4) > left || (uint64_t)ne * 12 > left || g->first >= g->nnode) {
         cs_error_set(err, "flow graph counts (%u instructions, %u nodes, %u edges) do not fit the file", g->ninstr,
                      g->nnode, ne);
@@ -148,6 +152,7 @@ static bool get_graph(rbuf *r, sm_graph *g, bool one, cs_error *err) {
         sm_instr *in = &g->instr[i];
         in->y = get8(r);
         for (int k = 0; k < SM_PIPES; k++) in->s[k] = get8(r);
+        for (int k = 0; k < SM_PIPES; k++) in->v[k] = get8(r);
         in->count = get64(r);
         for (int k = 0; k < SM_PREDS; k++) in->mispred[k] = get64(r);
         in->ilookups = get64(r);
@@ -158,7 +163,7 @@ static bool get_graph(rbuf *r, sm_graph *g, bool one, cs_error *err) {
             dh > in->count;
         for (int k = 0; k < SM_PIPES; k++) {
             uint8_t cap = one ? (k == 0 ? SM_SMAX : 0) : (k == SM_INT ? SM_SMAX_INT : SM_SMAX);
-            if (in->s[k] > cap) bad = true;
+            if (in->s[k] > cap || in->v[k] > (vp ? SM_VP_WRONG : SM_VP_NONE)) bad = true;
         }
         for (int k = 0; k < SM_PREDS; k++)
             if (in->mispred[k] > in->count) bad = true;
@@ -251,14 +256,24 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
         cs_error_set(err, "cache block of %u bytes (the models use 16)", p->line);
         goto fail;
     }
-    if (!get_graph(&r, &p->one, true, err)) {
+    if (!get_graph(&r, &p->one, true, false, err)) {
         cs_error_prefix(err, "one-pipe graph");
         goto fail;
     }
-    if (!get_graph(&r, &p->three, false, err)) {
+    if (!get_graph(&r, &p->three, false, false, err)) {
         cs_error_prefix(err, "three-pipe graph");
         goto fail;
     }
+    uint32_t has_vp = get32(&r);
+    if (r.bad || has_vp > 1) {
+        cs_error_set(err, r.bad ? "truncated" : "bad value-prediction flag");
+        goto fail;
+    }
+    for (int k = 0; k < SM_VP_SIZES && has_vp; k++)
+        if (!get_graph(&r, &p->vp[k], false, true, err)) {
+            cs_error_prefix(err, "value-prediction graph %u", sm_vp_sizes[k]);
+            goto fail;
+        }
     if (r.at != r.n) {
         cs_error_set(err, "%zu bytes after the three-pipe graph", r.n - r.at);
         goto fail;

@@ -12,7 +12,7 @@ void sm_builder_init(sm_builder *b, uint32_t window, uint32_t offset) {
     memset(b, 0, sizeof *b);
     b->window = window;
     b->offset = offset;
-    b->instr_map = sm_chain_create(sizeof(uint8_t) * 4);
+    b->instr_map = sm_chain_create(8);
     b->node_map = sm_chain_create(sizeof(uint32_t) * window);
     b->edge_map = sm_chain_create(sizeof(uint32_t) * 2);
     b->ring = cs_calloc(window, sizeof *b->ring);
@@ -31,8 +31,8 @@ void sm_builder_free(sm_builder *b) {
     memset(b, 0, sizeof *b);
 }
 
-uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES]) {
-    uint8_t key[4] = {y, s[0], s[1], s[2]};
+uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES], const uint8_t v[SM_PIPES]) {
+    uint8_t key[8] = {y, s[0], s[1], s[2], v[0], v[1], v[2], 0};
     uint32_t n = sm_chain_count(b->instr_map);
     uint32_t id = sm_chain_state(b->instr_map, key);
     if (id == n) {
@@ -43,6 +43,7 @@ uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES]) {
         memset(&b->instr[id], 0, sizeof b->instr[id]);
         b->instr[id].y = y;
         memcpy(b->instr[id].s, s, SM_PIPES);
+        memcpy(b->instr[id].v, v, SM_PIPES);
     }
     return id;
 }
@@ -132,7 +133,7 @@ bool sm_graph_from_stream(sm_graph *g, const sm_instr *instr, uint32_t ninstr, c
     sm_builder b;
     sm_builder_init(&b, window, offset);
     for (uint32_t i = 0; i < ninstr; i++) {
-        uint32_t id = sm_builder_instr(&b, instr[i].y, instr[i].s);
+        uint32_t id = sm_builder_instr(&b, instr[i].y, instr[i].s, instr[i].v);
         b.instr[id] = instr[i];
     }
     if (sm_chain_count(b.instr_map) != ninstr) {

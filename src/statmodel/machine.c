@@ -45,8 +45,25 @@ bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_mac
     }
     const inorder_config *io = &cfg->inorder;
     if (io->value_prediction) {
-        cs_error_set(err, "value prediction (thesis Ch. 8) is not modelled yet");
-        return false;
+        for (int k = 0; k < SM_VP_SIZES; k++)
+            if (io->vpt_entries == sm_vp_sizes[k] && io->ct_entries == sm_vp_sizes[k]) m->vp = k + 1;
+        if (m->vp == 0) {
+            cs_error_set(err,
+                         "value prediction with a %u-entry VPT and a %u-entry CT was not analysed (equal tables of "
+                         "128, 256 or 512 entries, thesis §8.3)",
+                         io->vpt_entries, io->ct_entries);
+            return false;
+        }
+        if (io->fetch_buffer != 2) {
+            cs_error_set(err, "value prediction on the one-pipe machine is not modelled (thesis Ch. 8: three-pipe)");
+            return false;
+        }
+        if (!p->vp[m->vp - 1].nnode) {
+            cs_error_set(err,
+                         "the profile has no value-prediction statistics (the µops carried no results: analyse "
+                         "the program, or a .cst recorded with --values)");
+            return false;
+        }
     }
     if (cfg->ideal_alu) {
         cs_error_set(err, "ideal.alu is not modelled (pipe depths are the latencies, thesis §3.5)");
@@ -77,6 +94,7 @@ bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_mac
             return false;
         }
         m->depth[0] = io->pipe[0].stages;
+        m->pipe_index[0] = 0;
     } else {
         if (io->pipe_count != 3) {
             cs_error_set(err, "two-entry buffers with %u pipes are not modelled (the three-pipe machine, §3.5)",
@@ -105,6 +123,7 @@ bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_mac
             }
             seen[t] = true;
             m->depth[t] = io->pipe[k].stages;
+            m->pipe_index[t] = (int)k;
         }
     }
     if (cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT) {
@@ -160,5 +179,10 @@ bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_mac
 }
 
 bool sm_solve(const sm_profile *p, const sm_machine *m, sm_result *r, cs_error *err) {
-    return m->three ? sm_solve_threepipe(&p->three, m, r, err) : sm_solve_onepipe(&p->one, m, r, err);
+    if (!m->three) return sm_solve_onepipe(&p->one, m, r, err);
+    if (m->vp && !p->vp[m->vp - 1].nnode) {
+        cs_error_set(err, "the profile has no value-prediction statistics");
+        return false;
+    }
+    return sm_solve_threepipe(m->vp ? &p->vp[m->vp - 1] : &p->three, m, r, err);
 }

@@ -93,8 +93,10 @@ bool sm_solve_onepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *r,
             }
         }
         if (sm_chain_count(c) > max_states) {
-            cs_error_set(err, "component one-pipe: more than %llu states (--max-states)",
-                         (unsigned long long)max_states);
+            cs_error_set(err,
+                         "component one-pipe: more than %llu states (--max-states) reached, of a state space of %llu",
+                         (unsigned long long)max_states,
+                         (unsigned long long)g->nnode * 4 * (1u << depth) * (m->pred == SM_PRED_PERFECT_MODEL ? 1 : 4));
             sm_chain_free(c);
             return false;
         }

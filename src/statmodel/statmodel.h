@@ -37,6 +37,9 @@ enum { SM_SD_FIRST_LOG2 = 6, SM_SD_BINS = 10 };
  * of 2^6 … 2^12 counters. "none" and "perfect" need no statistics. */
 enum { SM_BIMODAL_MIN_BITS = 6, SM_BIMODAL_MAX_BITS = 12, SM_PRED_STATIC = 0, SM_PREDS = 8 };
 enum { SM_PRED_NONE_MODEL = -2, SM_PRED_PERFECT_MODEL = -1 };
+/* Value prediction (Ch. 8): VPT = CT of 128, 256, 512 entries (§8.3). */
+enum { SM_VP_NONE = 0, SM_VP_RIGHT = 1, SM_VP_WRONG = 2, SM_VP_SIZES = 3 };
+extern const uint32_t sm_vp_sizes[SM_VP_SIZES];
 #define SM_DEFAULT_MAX_STATES 4000000ull
 /* Pruning threshold for transition probabilities (Table 9.1: 10^-10). */
 #define SM_PRUNE              1e-10
@@ -45,6 +48,8 @@ enum { SM_PRED_NONE_MODEL = -2, SM_PRED_PERFECT_MODEL = -1 };
 typedef struct sm_instr {
     uint8_t y;                  /* SM_INT … SM_BR; in the one-pipe graph 0 non-branch, 1 branch */
     uint8_t s[SM_PIPES];        /* distances per dependence class; one-pipe graph: s[0] only */
+    uint8_t v[SM_PIPES];        /* value-prediction graphs (Ch. 8): the nearest dependence's source
+                                 * value SM_VP_NONE (not predicted), SM_VP_RIGHT or SM_VP_WRONG */
     uint64_t count;             /* dynamic instances */
     uint64_t mispred[SM_PREDS]; /* mispredicted instances per analysed predictor */
     uint64_t ilookups;          /* I-cache lookups (the first instruction of a line run) */
@@ -80,6 +85,9 @@ typedef struct sm_profile {
     uint32_t line;                     /* cache block bytes (16, §7.1) */
     sm_graph one;                      /* one-pipe instruction numbers (§3.4) */
     sm_graph three;                    /* three-pipe instruction numbers (§3.5, Ch. 5) */
+    /* Ch. 8: three-pipe graphs whose instruction numbers carry value-prediction
+     * flags, one per table size; nnode 0 when the µops carried no results. */
+    sm_graph vp[SM_VP_SIZES];
     /* Parallelism of the trace itself (Ch. 2 style): how many instructions of
      * each type, and the distribution of the one-pipe distance. */
     uint64_t type_count[SM_TYPES];
@@ -109,7 +117,7 @@ bool sm_graph_from_stream(sm_graph *g, const sm_instr *instr, uint32_t ninstr, c
 void sm_graph_free(sm_graph *g);
 
 /* The profile file (docs/statmodel.md): versioned, CRC-32 checked. */
-enum { SM_FILE_VERSION = 1 };
+enum { SM_FILE_VERSION = 2 };
 bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err);
 sm_profile *sm_profile_load(const char *path, cs_error *err);
 sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err);
@@ -145,6 +153,9 @@ typedef struct sm_machine {
     int dcache_blocks;
     uint32_t miss_latency;
     uint64_t max_states; /* per component; 0: 4 M */
+    int pipe_index[SM_PIPES];
+    int vp;
+    /* 0: no value prediction; k + 1: tables of sm_vp_sizes[k] entries */ /* the configuration's pipe serving each type (its statistics' index) */
 } sm_machine;
 
 /* Translate a uarch configuration into the machine the models express, or say
@@ -179,6 +190,8 @@ uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const 
  * residual |dP - d|_1 below 1e-10). False with *err when it does not converge. */
 bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err);
 const double *sm_chain_dist(const sm_chain *c);
+/* Start the next sm_chain_solve from prev's solution, state by state (key). */
+void sm_chain_guess(sm_chain *c, const sm_chain *prev);
 /* Rescale each state's transitions to sum to 1 (after pruning). */
 void sm_chain_normalize(sm_chain *c);
 uint64_t sm_chain_transitions(const sm_chain *c);
@@ -192,5 +205,21 @@ void sm_onepipe_describe(const sm_graph *g, const sm_chain *c, uint32_t i, char 
 bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *r, sm_chain **issue_keep,
                              cs_error *err);
 void sm_issue_describe(const sm_graph *g, const sm_chain *c, uint32_t i, char *buf, size_t n);
+
+/* ---- HTML pieces (inline SVG) for the report ---- */
+
+typedef struct sm_html {
+    char *text;
+    size_t len, cap;
+} sm_html;
+/* Bars for a distribution: index i on the x axis, modelled (grey) beside
+ * simulated (black; sim may be NULL). */
+void sm_html_bars(sm_html *b, const char *title, const char *xlabel, int n, const double *model, const double *sim);
+/* A sweep: IPC per point, modelled and simulated (sim may be NULL; NaN skips a point). */
+void sm_html_curve(sm_html *b, const char *title, int n, const char *const *labels, const double *model,
+                   const double *sim);
+void sm_html_text(sm_html *b, const char *s); /* escaped */
+void sm_html_raw(sm_html *b, const char *s);
+void sm_html_free(sm_html *b);
 
 #endif

@@ -8,8 +8,9 @@
  *   issue  -> pipes: push out of issue        P[type bits | seq_I]
  *   pipe t -> all:   pull by pipe t           P[type bits | seq_I]
  * Each round builds every chain from the others' last distributions, solves
- * it (Gauss-Seidel) and recomputes its own; rounds repeat until the IPC and
- * every distribution change by less than 1e-9 (iterative relaxation, §4.2.2).
+ * it (Gauss-Seidel) and recomputes its own; rounds repeat until the IPC
+ * changes by less than 1e-10 and every push/pull probability by less than
+ * 1e-6 between rounds (iterative relaxation, §4.2.2).
  *
  * Conventions that differ in notation only from Appendix B: pipe bit k is
  * stage k (0 = first); "k" counts the instructions whose result is not yet
@@ -64,13 +65,19 @@ static void infos(const ctx *c, uint32_t node, uint32_t n2, const sm_instr *info
     info[3] = &c->g->instr[instr_at(c->g, n2, 1)];
 }
 
-static bool check_size(const sm_chain *ch, const ctx *c, const char *name, cs_error *err) {
+static bool check_size(const sm_chain *ch, const ctx *c, const char *name, uint64_t space, cs_error *err) {
     if (sm_chain_count(ch) <= c->max_states) return true;
-    cs_error_set(err, "component %s: more than %llu states (--max-states)", name, (unsigned long long)c->max_states);
+    cs_error_set(err, "component %s: more than %llu states (--max-states) reached, of a state space of %llu", name,
+                 (unsigned long long)c->max_states, (unsigned long long)space);
     return false;
 }
 
 static double mispred(const ctx *c, const sm_instr *in) { return sm_mispred_prob(in, in->y == SM_BR, c->m->pred); }
+
+/* The builders below enumerate successor pairs only as far as a transition
+ * looks past its node ("level": 0 nothing, 1 the next node, 2 the one after,
+ * which holds the third and fourth instructions), so equal transitions are
+ * not built once per successor pair; Appendix B always enumerates pairs. */
 
 /* ---- fetch buffer (Appendix B.2) ---- */
 
@@ -87,11 +94,16 @@ static bool build_fetch(ctx *c, sm_chain *ch, cs_error *err) {
             int fout = k.xf < qout ? k.xf : qout;
             int bi2 = k.bi ? (qout > 0 ? 0 : 1) : (k.bf && fout == k.xf && k.xf > 0) ? 1 : 0;
             int ef = (k.bf || bi2) ? 0 : 2 - (k.xf - fout);
-            for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
-                uint32_t n1 = g->edge_to[e1];
-                for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
-                    uint32_t n2 = g->edge_to[e2];
-                    double p2 = c->succ_p[e1] * c->succ_p[e2];
+            /* how far on the successors matter: seq_F' and the instructions that enter */
+            int need = k.xf + ef - 1 >= 2 ? 2 : 0; /* an entering instruction is the third or fourth */
+            int level = fout > need ? fout : need;
+            uint32_t e1b = level ? g->edge_start[k.node] : 0, e1e = level ? g->edge_start[k.node + 1] : 1;
+            for (uint32_t e1 = e1b; e1 < e1e; e1++) {
+                uint32_t n1 = level ? g->edge_to[e1] : k.node;
+                uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
+                for (uint32_t e2 = e2b; e2 < e2e; e2++) {
+                    uint32_t n2 = level == 2 ? g->edge_to[e2] : n1;
+                    double p2 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
                     if (p1 * p2 < SM_PRUNE) continue;
                     uint32_t seqf2 = fout == 0 ? k.node : fout == 1 ? n1 : n2;
                     const sm_instr *info[4];
@@ -148,7 +160,8 @@ static bool build_fetch(ctx *c, sm_chain *ch, cs_error *err) {
                 }
             }
         }
-        if (!check_size(ch, c, "fetch", err)) return false;
+        if (!check_size(ch, c, "fetch", (uint64_t)c->nn * 12 * (m->icache_blocks < 0 ? 1 : m->miss_latency + 1), err))
+            return false;
     }
     return true;
 }
@@ -192,21 +205,33 @@ static bool build_issue(ctx *c, sm_chain *ch, side_list *pull, cs_error *err) {
         const double *q0 = c->p_pull + ((size_t)0 * c->nn + k.node) * 8;
         const double *q1 = c->p_pull + ((size_t)1 * c->nn + k.node) * 8;
         const double *q2 = c->p_pull + ((size_t)2 * c->nn + k.node) * 8;
+        /* the pulls matter only through the flow they allow: group them by it */
+        double pflow[8] = {0};
         for (int a = 0; a < 8; a++) {
-            if (q0[a] < SM_PRUNE) continue;
+            if (q0[a] == 0) continue;
             for (int b = 0; b < 8; b++) {
-                if (q0[a] * q1[b] < SM_PRUNE) continue;
-                for (int d = 0; d < 8; d++) {
-                    double p1 = q0[a] * q1[b] * q2[d];
+                if (q1[b] == 0) continue;
+                for (int d = 0; d < 8; d++)
+                    if (q2[d] != 0) pflow[pout & a & b & d] += q0[a] * q1[b] * q2[d];
+            }
+        }
+        {
+            {
+                for (int fout = 0; fout < 8; fout++) {
+                    double p1 = pflow[fout];
                     if (p1 < SM_PRUNE) continue;
-                    int fout = pout & a & b & d;
                     int fsum = __builtin_popcount((unsigned)fout);
                     int ei = (k.bi && fsum < k.xi) ? 0 : 2 - (k.xi - fsum);
-                    for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
-                        uint32_t n1 = g->edge_to[e1];
-                        for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
-                            uint32_t n2 = g->edge_to[e2];
-                            double p2 = c->succ_p[e1] * c->succ_p[e2];
+                    /* how far on the successors matter: seq_F, seq_I' and the instructions that enter */
+                    int level = k.xi > fsum ? k.xi : fsum;
+                    if (k.xi + ei - 1 >= 2) level = 2;
+                    uint32_t e1b = level ? g->edge_start[k.node] : 0, e1e = level ? g->edge_start[k.node + 1] : 1;
+                    for (uint32_t e1 = e1b; e1 < e1e; e1++) {
+                        uint32_t n1 = level ? g->edge_to[e1] : k.node;
+                        uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
+                        for (uint32_t e2 = e2b; e2 < e2e; e2++) {
+                            uint32_t n2 = level == 2 ? g->edge_to[e2] : n1;
+                            double p2 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
                             if (p1 * p2 < SM_PRUNE) continue;
                             uint32_t seqf = k.xi == 0 ? k.node : k.xi == 1 ? n1 : n2;
                             uint32_t seqi2 = fsum == 0 ? k.node : fsum == 1 ? n1 : n2;
@@ -249,7 +274,7 @@ static bool build_issue(ctx *c, sm_chain *ch, side_list *pull, cs_error *err) {
                 }
             }
         }
-        if (!check_size(ch, c, "issue", err)) return false;
+        if (!check_size(ch, c, "issue", (uint64_t)c->nn * 6, err)) return false;
     }
     return true;
 }
@@ -280,7 +305,9 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
             }
         }
         int held = k.stall > 0 && (k.xp & 1) ? 1 : 0; /* the stage-0 instruction waits for the D-cache */
+        /* results not yet forwardable; with a mispredicted value also the last stage's (§8.2: a cycle more) */
         int kk = __builtin_popcount((unsigned)(k.xp & notlast)) + (held && depth == 1 ? 1 : 0);
+        int kk_all = __builtin_popcount((unsigned)k.xp);
         const double *pin = c->i_push + (size_t)k.node * 8;
         const double *qa = c->p_pull + ((size_t)o1 * c->nn + k.node) * 8;
         const double *qb = c->p_pull + ((size_t)o2 * c->nn + k.node) * 8;
@@ -289,24 +316,33 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
         for (int i = 0; i < 2; i++) {
             int t2 = dclass(info[i]->y);
             if (qin & (1 << t2)) break;
-            uint8_t sd = info[i]->s[me];
-            bool dep = sd < scap(me);
-            if (t2 == me) {
-                if (k.stall > 0 || (dep && sd < kk)) break;
-            } else if (dep && sd < kk + before[t2]) {
-                break;
+            uint8_t sd = info[i]->s[me], flag = info[i]->v[me];
+            int ahead = t2 == me ? 0 : before[t2]; /* this pipe's instructions issuing ahead of it now */
+            bool blocked = false;
+            if (sd < scap(me)) {
+                if (sd < ahead) blocked = true; /* its source issues this cycle */
+                else if (flag == SM_VP_NONE) blocked = sd - ahead < kk;
+                else if (flag == SM_VP_WRONG) blocked = sd - ahead < kk_all;
+                /* SM_VP_RIGHT: the source issued a cycle ago or more: never blocks */
             }
+            if ((t2 == me && k.stall > 0) || blocked) break;
             qin |= 1 << t2;
         }
         side_add(pull, s, k.node, (uint8_t)qin, 1);
+        double pflow[8] = {0}; /* grouped by the flow into the pipes they allow */
         for (int pb = 0; pb < 8; pb++) {
-            if (pin[pb] < SM_PRUNE) continue;
+            if (pin[pb] == 0) continue;
             for (int a = 0; a < 8; a++) {
-                if (pin[pb] * qa[a] < SM_PRUNE) continue;
-                for (int b = 0; b < 8; b++) {
-                    double p12 = pin[pb] * qa[a] * qb[b];
+                if (qa[a] == 0) continue;
+                for (int b = 0; b < 8; b++)
+                    if (qb[b] != 0) pflow[pb & qin & a & b] += pin[pb] * qa[a] * qb[b];
+            }
+        }
+        {
+            {
+                for (int fin = 0; fin < 8; fin++) {
+                    double p12 = pflow[fin];
                     if (p12 < SM_PRUNE) continue;
-                    int fin = pb & qin & a & b;
                     int fsum = __builtin_popcount((unsigned)fin);
                     uint8_t xp2;
                     if (k.stall > 0) xp2 = (uint8_t)(((k.xp & 1) | ((k.xp & ~1u) << 1)) & mask);
@@ -320,11 +356,14 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
                         p4 = c->dhit[info[first] - g->instr];
                         st_b = (int)m->miss_latency;
                     }
-                    for (uint32_t e1 = g->edge_start[k.node]; e1 < g->edge_start[k.node + 1]; e1++) {
-                        uint32_t n1 = g->edge_to[e1];
-                        for (uint32_t e2 = g->edge_start[n1]; e2 < g->edge_start[n1 + 1]; e2++) {
-                            uint32_t n2 = g->edge_to[e2];
-                            double p3 = c->succ_p[e1] * c->succ_p[e2];
+                    int level = fsum; /* only seq_I' looks past the node */
+                    uint32_t e1b = level ? g->edge_start[k.node] : 0, e1e = level ? g->edge_start[k.node + 1] : 1;
+                    for (uint32_t e1 = e1b; e1 < e1e; e1++) {
+                        uint32_t n1 = level ? g->edge_to[e1] : k.node;
+                        uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
+                        for (uint32_t e2 = e2b; e2 < e2e; e2++) {
+                            uint32_t n2 = level == 2 ? g->edge_to[e2] : n1;
+                            double p3 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
                             uint32_t seqi2 = fsum == 0 ? k.node : fsum == 1 ? n1 : n2;
                             for (int w = 0; w < 2; w++) {
                                 double p = p12 * p3 * (w ? 1 - p4 : p4);
@@ -338,7 +377,8 @@ static bool build_pipe(ctx *c, int me, sm_chain *ch, side_list *pull, cs_error *
                 }
             }
         }
-        if (!check_size(ch, c, names[me], err)) return false;
+        if (!check_size(ch, c, names[me], (uint64_t)c->nn * (1u << depth) * (cached ? m->miss_latency + 1 : 1), err))
+            return false;
     }
     return true;
 }
@@ -455,14 +495,17 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
     double last_ipc = -1;
     uint32_t round;
     for (round = 1; round <= 1000; round++) {
-        sm_chain_free(ic);
+        sm_chain *old = ic;
         ic = sm_chain_create(sizeof(issue_key));
         side_list ipull = {0};
         if (!build_issue(&c, ic, &ipull, err)) {
+            sm_chain_free(old);
             free(ipull.v);
             goto out;
         }
         sm_chain_normalize(ic);
+        sm_chain_guess(ic, old);
+        sm_chain_free(old);
         uint32_t it_i = 0;
         if (!sm_chain_solve(ic, &it_i, err)) {
             cs_error_prefix(err, "issue chain");
@@ -495,14 +538,17 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
         }
         uint32_t it_p[3] = {0, 0, 0};
         for (int t = 0; t < 3; t++) {
-            sm_chain_free(pc[t]);
+            sm_chain *oldp = pc[t];
             pc[t] = sm_chain_create(sizeof(pipe_key));
             side_list pp = {0};
             if (!build_pipe(&c, t, pc[t], &pp, err)) {
+                sm_chain_free(oldp);
                 free(pp.v);
                 goto out;
             }
             sm_chain_normalize(pc[t]);
+            sm_chain_guess(pc[t], oldp);
+            sm_chain_free(oldp);
             if (!sm_chain_solve(pc[t], &it_p[t], err)) {
                 cs_error_prefix(err, "pipe chain %d", t);
                 free(pp.v);
@@ -512,10 +558,15 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
             if (ch > change) change = ch;
             free(pp.v);
         }
-        sm_chain_free(fc);
+        sm_chain *oldf = fc;
         fc = sm_chain_create(sizeof(fetch_key));
-        if (!build_fetch(&c, fc, err)) goto out;
-        sm_chain_normalize(fc);
+        bool built = build_fetch(&c, fc, err);
+        if (built) {
+            sm_chain_normalize(fc);
+            sm_chain_guess(fc, oldf);
+        }
+        sm_chain_free(oldf);
+        if (!built) goto out;
         uint32_t it_f = 0;
         if (!sm_chain_solve(fc, &it_f, err)) {
             cs_error_prefix(err, "fetch chain");
@@ -546,7 +597,7 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
             cp->iterations = it_p[t];
         }
         r->ncomp = 5;
-        if (round > 2 && fabs(ipc - last_ipc) < 1e-9 && change < 1e-9) {
+        if (round > 2 && fabs(ipc - last_ipc) < 1e-10 && change < 1e-6) {
             ok = true;
             break;
         }

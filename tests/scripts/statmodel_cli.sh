@@ -28,6 +28,31 @@ done
 read -r m3 s3 < <(ipc "$out/three.json")
 echo "three-pipe none: modelled $m3, simulated $s3"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['components'])==5 and d['relaxation_rounds']>=2 and all(c['states']<=c['states_before_pruning'] for c in d['components'])" "$out/three.json"
+# the analysis against the simulator's own counts on the same µops (Ch. 6, 7:
+# the analyser runs the same predictors; stack distances give every LRU size)
+"$cs" model info --json "$out/info.json" "$prof" >/dev/null
+for case in "bimodal 16K" "static 4K" "bimodal 1K"; do
+    set -- $case
+    "$cs" run --config inorder3 --set bpred.type=$1 --set l1i.size=$2 --set l1d.size=$2 --max 200000 \
+        --analysis none --no-report --json "$out/sim-$1-$2.json" "$wl/sort" 10000 >/dev/null 2>&1
+    python3 - "$out/info.json" "$out/sim-$1-$2.json" "$1" "$2" <<'PY'
+import json, sys
+info, sim, pred, size = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3], sys.argv[4]
+key = {"bimodal": "bimodal_512", "static": "static"}[pred]
+nbytes = str(int(size[:-1]) * 1024)
+got = (info["mispredicted"][key], info["cache_misses"][nbytes]["icache"], info["cache_misses"][nbytes]["dcache"],
+       info["icache_lookups"], info["dcache_accesses"])
+want = (sim["branches"]["mispredicts"], sim["caches"]["l1i"]["misses"], sim["caches"]["l1d"]["misses"],
+        sim["caches"]["l1i"]["accesses"], sim["caches"]["l1d"]["accesses"])
+print("analysis", got, "simulator", want, pred, size)
+sys.exit(0 if got == want else 1)
+PY
+done
+# a grid: Figure 5.7's FP depth sweep, one row per point, the report with the curve
+"$cs" model solve --grid 'pipe.fp.stages=5,3,1' --set bpred.type=none --set ideal.icache=yes --set ideal.dcache=yes \
+    --json "$out/grid.json" --report "$out/grid.html" "$prof" >/dev/null
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p=d['points']; assert [x['settings'] for x in p]==['pipe.fp.stages=5','pipe.fp.stages=3','pipe.fp.stages=1'], p" "$out/grid.json"
+grep -q "<svg" "$out/grid.html" && ! grep -qi "<script" "$out/grid.html"
 # the same µops from a trace file
 "$cs" trace record --max 200000 -o "$out/sort.cst" "$wl/sort" 10000 >/dev/null 2>&1
 "$cs" model analyze -o "$out/sort-trace.smp" "$out/sort.cst" 2>/dev/null

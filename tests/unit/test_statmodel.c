@@ -289,6 +289,59 @@ static void test_fp_aliasing(void **state) {
     sm_graph_free(&g);
 }
 
+/* §8.2: a chain of FP instructions each reading the previous one's result:
+ * unpredicted, it waits for the result (5 cycles each, the pipe's depth);
+ * correctly predicted, it issues the cycle after its source (1 each);
+ * mispredicted, a cycle after the result (6 each). */
+static void test_value_prediction_chain(void **state) {
+    (void)state;
+    static const struct {
+        uint8_t flag;
+        double ipc;
+    } cases[] = {{SM_VP_NONE, 1.0 / 5}, {SM_VP_RIGHT, 1.0}, {SM_VP_WRONG, 1.0 / 6}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sm_instr in[1] = {{.y = SM_FP, .s = {1, 0, 5}, .v = {0, cases[c].flag, 0}, .count = 1}};
+        uint32_t trace[4] = {0, 0, 0, 0};
+        sm_graph g;
+        cs_error err = {{0}};
+        if (!sm_graph_from_stream(&g, in, 1, trace, 4, 2, 0, &err)) fail_msg("%s", err.msg);
+        sm_machine m = {0};
+        m.three = true;
+        m.depth[SM_INT] = 1, m.depth[SM_FP] = 5, m.depth[SM_MEM] = 2;
+        m.pred = SM_PRED_PERFECT_MODEL;
+        m.icache_blocks = m.dcache_blocks = -1;
+        sm_result r;
+        if (!sm_solve_threepipe(&g, &m, &r, &err)) fail_msg("%s", err.msg);
+        NEAR(r.ipc, cases[c].ipc, 1e-9);
+        sm_graph_free(&g);
+    }
+}
+
+/* §7.2 with a closed form: a load that always misses and a dependent load
+ * after it (a pointer chase): each waits for the other, so each costs the
+ * memory pipe's two stages plus the miss latency L. */
+static void test_dcache_chase(void **state) {
+    (void)state;
+    sm_instr in[1] = {{.y = SM_MEM, .s = {1, 5, 0}, .count = 1, .dhist = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1}}};
+    uint32_t trace[4] = {0, 0, 0, 0};
+    sm_graph g;
+    cs_error err = {{0}};
+    if (!sm_graph_from_stream(&g, in, 1, trace, 4, 2, 0, &err)) fail_msg("%s", err.msg);
+    for (uint32_t lat = 1; lat <= 16; lat *= 2) {
+        sm_machine m = {0};
+        m.three = true;
+        m.depth[SM_INT] = 1, m.depth[SM_FP] = 5, m.depth[SM_MEM] = 2;
+        m.pred = SM_PRED_PERFECT_MODEL;
+        m.icache_blocks = -1;
+        m.dcache_blocks = 1024;
+        m.miss_latency = lat;
+        sm_result r;
+        if (!sm_solve_threepipe(&g, &m, &r, &err)) fail_msg("%s", err.msg);
+        NEAR(1 / r.ipc, 2.0 + lat, 1e-9);
+    }
+    sm_graph_free(&g);
+}
+
 /* ---- the solver ---- */
 
 /* A birth-death chain with a known answer: d_i proportional to (p/q)^i. */
@@ -347,9 +400,11 @@ static void test_max_states(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_3_1),  cmocka_unit_test(test_one_pipe),    cmocka_unit_test(test_one_pipe_perfect),
-        cmocka_unit_test(test_three_pipe), cmocka_unit_test(test_fp_aliasing), cmocka_unit_test(test_gauss_seidel),
-        cmocka_unit_test(test_max_states),
+        cmocka_unit_test(test_table_3_1),        cmocka_unit_test(test_one_pipe),
+        cmocka_unit_test(test_one_pipe_perfect), cmocka_unit_test(test_three_pipe),
+        cmocka_unit_test(test_fp_aliasing),      cmocka_unit_test(test_gauss_seidel),
+        cmocka_unit_test(test_max_states),       cmocka_unit_test(test_value_prediction_chain),
+        cmocka_unit_test(test_dcache_chase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Accuracy of the statistical models against the simulator (docs/statmodel.md).
+
+Every workload of workloads/manifest.txt at its small size is analysed once
+(`cyclescope model analyze`); then each machine of each thesis figure class is
+modelled from that profile and simulated on the same µops (`model solve
+--compare-sim`). Prints the per-workload table and the per-class summary
+(average and maximum |error| against the thesis' averages), and with
+--update-doc rewrites the table between the markers in docs/statmodel.md.
+
+usage: statmodel_accuracy.py BUILD_DIR [--max N] [--jobs J] [--update-doc DOC] [--only W,W]
+"""
+import argparse, concurrent.futures as cf, json, os, subprocess, sys, time
+
+PERFECT_CACHES = ["--set", "ideal.icache=yes", "--set", "ideal.dcache=yes"]
+# (class, label, thesis figure, thesis average error goal, config, sets)
+MACHINES = [
+    ("one-pipe", "inorder1 none", "3.8", 0.0, "inorder1", []),
+    ("one-pipe", "inorder1 perfect", "3.7", 0.0, "inorder1", ["--set", "bpred.type=perfect"]),
+    ("perfect", "inorder3 perfect", "4.2/5.3", 0.5, "inorder3", ["--set", "bpred.type=perfect"] + PERFECT_CACHES),
+    ("none", "inorder3 none", "4.3/5.4", 0.7, "inorder3", ["--set", "bpred.type=none"] + PERFECT_CACHES),
+    ("bimodal", "inorder3 bimodal 512", "6.1", 1.6, "inorder3", ["--set", "bpred.type=bimodal"] + PERFECT_CACHES),
+    ("loop", "inorder3 loop", "6.1", 2.6, "inorder3", ["--set", "bpred.type=static"] + PERFECT_CACHES),
+    ("caches", "4 KB, miss 4", "7.1", 2.7, "inorder3", ["--set", "l1i.size=4K", "--set", "l1d.size=4K"]),
+    ("caches", "8 KB, miss 4", "7.1", 2.7, "inorder3", ["--set", "l1i.size=8K", "--set", "l1d.size=8K"]),
+    ("caches", "16 KB, miss 4", "7.1", 2.7, "inorder3", []),
+    ("caches", "16 KB, miss 2", "7.2", 2.7, "inorder3", ["--set", "memory.latency=2"]),
+    ("caches", "16 KB, miss 8", "7.2", 2.7, "inorder3", ["--set", "memory.latency=8"]),
+    ("caches", "16 KB, miss 16", "7.2", 2.7, "inorder3", ["--set", "memory.latency=16"]),
+] + [("value prediction", "VP %d" % n, "8.1", 5.1, "inorder3",
+      ["--set", "inorder.value_prediction=yes", "--set", "inorder.vpt_entries=%d" % n, "--set",
+       "inorder.ct_entries=%d" % n]) for n in (128, 256, 512)]
+
+
+def workloads(src):
+    out = []
+    for line in open(os.path.join(src, "workloads", "manifest.txt")):
+        f = line.split()
+        if not f or f[0].startswith("#"):
+            continue
+        out.append((f[0], f[2]))
+    return out
+
+
+def solve(cs, prof, m, out):
+    _, _, _, _, cfg, sets = m
+    # the JSON goes to a file: the guest's own output shares stdout with --compare-sim
+    r = subprocess.run(["nice", "-n", "10", cs, "model", "solve", "--config", cfg] + sets +
+                       ["--compare-sim", "--json", out, prof], capture_output=True, text=True)
+    if r.returncode != 0:
+        return {"failed": r.stderr.strip()}
+    return json.load(open(out))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--max", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--update-doc")
+    ap.add_argument("--only")
+    a = ap.parse_args()
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    cs = os.path.join(a.build, "cyclescope")
+    wls = workloads(src)
+    if a.only:
+        keep = a.only.split(",")
+        wls = [w for w in wls if w[0] in keep]
+    tmp = os.path.join(a.build, "statmodel-accuracy")
+    os.makedirs(tmp, exist_ok=True)
+    profs = {}
+    for name, arg in wls:
+        prof = os.path.join(tmp, name + ".smp")
+        cmd = ["nice", "-n", "10", cs, "model", "analyze", "-o", prof]
+        if a.max:
+            cmd += ["--max", str(a.max)]
+        subprocess.run(cmd + [os.path.join(a.build, "workloads", name), arg], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        profs[name] = prof
+    jobs = {}
+    with cf.ThreadPoolExecutor(a.jobs) as ex:
+        for name, _ in wls:
+            for i, m in enumerate(MACHINES):
+                jobs[(name, i)] = ex.submit(solve, cs, profs[name], m, os.path.join(tmp, "%s-%d.json" % (name, i)))
+    res = {k: f.result() for k, f in jobs.items()}
+    lines = []
+    head = "| workload | " + " | ".join(m[1] for m in MACHINES) + " |"
+    lines.append(head)
+    lines.append("|---|" + "---:|" * len(MACHINES))
+    for name, _ in wls:
+        cells = []
+        for i, m in enumerate(MACHINES):
+            r = res[(name, i)]
+            if "failed" in r:
+                cells.append("fail")
+            else:
+                cells.append("%.3f / %.3f (%+.2f%%)" % (r["ipc"], r["simulated_ipc"], 100 * r["error"]))
+        lines.append("| %s | %s |" % (name, " | ".join(cells)))
+    lines.append("")
+    lines.append("| class | thesis figure | thesis average | average \\|error\\| | max \\|error\\| (workload, machine) | "
+                 "model time: max per machine | runs |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|")
+    classes = []
+    for m in MACHINES:
+        if m[0] not in classes:
+            classes.append(m[0])
+    for c in classes:
+        errs, worst, tmax, fig, goal, fails = [], (0, "", ""), 0, "", 0, 0
+        for i, m in enumerate(MACHINES):
+            if m[0] != c:
+                continue
+            fig, goal = m[2], m[3]
+            for name, _ in wls:
+                r = res[(name, i)]
+                if "failed" in r:
+                    fails += 1
+                    continue
+                e = abs(100 * r["error"])
+                errs.append(e)
+                tmax = max(tmax, r["model_seconds"])
+                if e >= worst[0]:
+                    worst = (e, name, m[1])
+        avg = sum(errs) / len(errs) if errs else float("nan")
+        lines.append("| %s | %s | %s | %.2f%% | %.2f%% (%s, %s) | %.3f s | %d%s |" % (
+            c, fig, ("%.1f%%" % goal) if goal else "exact", avg, worst[0], worst[1], worst[2], tmax, len(errs),
+            (", %d failed" % fails) if fails else ""))
+    table = "\n".join(lines)
+    print(table)
+    for k, r in res.items():
+        if "failed" in r:
+            print("failed:", k[0], MACHINES[k[1]][1], r["failed"], file=sys.stderr)
+    if a.update_doc:
+        doc = open(a.update_doc).read()
+        b, e = "<!-- accuracy:begin -->", "<!-- accuracy:end -->"
+        i, j = doc.index(b), doc.index(e)
+        stamp = "Generated by `bench/statmodel_accuracy.py build%s` on %s.\n\n" % (
+            (" --max %d" % a.max) if a.max else "", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+        doc = doc[:i + len(b)] + "\n" + stamp + table + "\n" + doc[j:]
+        open(a.update_doc, "w").write(doc)
+
+
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,7 @@
  * clusters, local propagation, confidence, CPI, and the culprits of dynamic
  * stalls. It sees what DCPI saw: the executable and the sample counts. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -583,9 +584,40 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
     uint8_t *reason = cs_calloc(maxn + 1, 1);
     uint8_t *varies = cs_calloc(maxn + 1, 1);
     int *cul = cs_calloc(maxn + 1, sizeof *cul);
+    enum { MAX_CONTEXTS = 8, CONTEXT_INSNS = 8 };
     for (size_t b = 0; b < p->nblocks; b++) {
         profile_block *bl = &p->blocks[b];
-        if (!sched_block(sm, &p->insns[bl->first], bl->n, m, reason, cul, varies, err)) {
+        /* the contexts: the last instructions of each predecessor; the generic
+         * ones when a predecessor is unknown (the entry, a missing edge) */
+        sched_context ctx[MAX_CONTEXTS + 3];
+        profile_insn storage[2];
+        size_t nctx = 0;
+        bool unknown_pred = p->missing_edges;
+        bool any_pred = false;
+        for (size_t e = 0; e < p->nedges; e++) {
+            const profile_edge *x = &p->edges[e];
+            if (x->to != b) continue;
+            any_pred = true;
+            if (x->from == PROFILE_ENTRY) {
+                unknown_pred = true;
+                continue;
+            }
+            const profile_block *pb = &p->blocks[x->from];
+            uint32_t k = pb->n < CONTEXT_INSNS ? pb->n : CONTEXT_INSNS;
+            sched_context c = {&p->insns[pb->first + pb->n - k], k};
+            bool dup = false;
+            for (size_t j = 0; j < nctx; j++) dup |= ctx[j].insns == c.insns;
+            if (!dup && nctx < MAX_CONTEXTS) ctx[nctx++] = c;
+        }
+        if (unknown_pred || !any_pred) nctx += sched_generic_contexts(&ctx[nctx], storage);
+        if (getenv("PROFILE_DEBUG") && p->insns[bl->first].pc == strtoull(getenv("PROFILE_DEBUG"), NULL, 16)) {
+            for (size_t c = 0; c < nctx; c++) {
+                fprintf(stderr, "ctx %zu:", c);
+                for (size_t k = 0; k < ctx[c].n; k++) fprintf(stderr, " %s;", ctx[c].insns[k].text);
+                fprintf(stderr, "\n");
+            }
+        }
+        if (!sched_block(sm, &p->insns[bl->first], bl->n, ctx, nctx, m, reason, cul, varies, err)) {
             cs_error_prefix(err, "%s: scheduling the block at 0x%" PRIx64, p->name, p->insns[bl->first].pc);
             free(m);
             free(reason);
@@ -608,12 +640,22 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
     /* frequencies per class, then propagation */
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
-    for (uint32_t c = 0; c < p->nclasses; c++) {
-        double f;
-        uint8_t conf;
-        if (estimate_class(p, c, &f, &conf)) set_class(p, c, f, conf);
-    }
+    /* estimates of medium and high confidence first, propagated; then the low
+     * ones for the classes still unknown, propagated (our extension: a class
+     * whose every issue point stalls gets its frequency from the flow of
+     * better-estimated neighbours where it can) */
+    double *est = cs_calloc(p->nclasses + 1, sizeof *est);
+    uint8_t *est_conf = cs_calloc(p->nclasses + 1, 1);
+    for (uint32_t c = 0; c < p->nclasses; c++)
+        if (!estimate_class(p, c, &est[c], &est_conf[c])) est_conf[c] = CONF_NONE;
+    for (uint32_t c = 0; c < p->nclasses; c++)
+        if (est_conf[c] >= CONF_MEDIUM) set_class(p, c, est[c], est_conf[c]);
     propagate(p);
+    for (uint32_t c = 0; c < p->nclasses; c++)
+        if (est_conf[c] == CONF_LOW) set_class(p, c, est[c], est_conf[c]);
+    propagate(p);
+    free(est);
+    free(est_conf);
     /* per instruction: count, CPI, stalls, culprits; procedure summary */
     for (size_t i = 0; i < p->ninsns; i++) {
         profile_insn *x = &p->insns[i];

@@ -99,8 +99,10 @@ void profile_annotate_text(const profile_analysis *a, FILE *out) {
             snprintf(text, sizeof text, "%s", x->text);
             for (char *t = text; *t; t++)
                 if (*t == '\t') *t = ' ';
-            fprintf(out, "%10" PRIx64 "  %-32.32s %8" PRIu64 " %3u %12s %-6s %7s  %s\n", x->pc, text,
-                    x->samples[PROF_CYCLES], x->m, cnt, profile_confidence_name((profile_confidence)x->confidence), cpi,
+            char m[16];
+            snprintf(m, sizeof m, "%u%s", x->m, x->m_varies ? "?" : "");
+            fprintf(out, "%10" PRIx64 "  %-32.32s %8" PRIu64 " %3s %12s %-6s %7s  %s\n", x->pc, text,
+                    x->samples[PROF_CYCLES], m, cnt, profile_confidence_name((profile_confidence)x->confidence), cpi,
                     marks);
         }
     }

@@ -19,6 +19,7 @@
 #define SMALL_SAMPLE         30.0  /* below this many samples in a class: sum S / sum M */
 #define HIGH_SAMPLES         400.0 /* ~5% sampling error */
 #define MEDIUM_SAMPLES       45.0  /* ~15% sampling error */
+#define CLIP_SIGMAS          3.0   /* cluster members further from its estimate are dropped */
 #define DYNAMIC_SIGMAS       2.0   /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
 
 const char *profile_culprit_name(profile_culprit c) {
@@ -378,11 +379,33 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
         free(rs);
         return true;
     }
+    /* within the cluster, drop the ratios further than CLIP_SIGMAS sampling
+     * errors from the cluster's estimate (a stalled point inside the 1.5 x
+     * spread, or an Mi too large), then estimate again, until none moves */
+    bool *out = cs_calloc(n, sizeof *out);
     double num = 0, den = 0;
-    for (size_t i = best_a; i < best_b; i++) {
-        num += rs[i].num;
-        den += rs[i].den;
+    for (bool changed = true; changed;) {
+        changed = false;
+        num = den = 0;
+        for (size_t i = best_a; i < best_b; i++)
+            if (!out[i]) {
+                num += rs[i].num;
+                den += rs[i].den;
+            }
+        double f = num / den;
+        size_t kept = 0;
+        for (size_t i = best_a; i < best_b; i++) kept += !out[i];
+        for (size_t i = best_a; i < best_b && kept > 1; i++) {
+            if (out[i]) continue;
+            double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
+            if (fabs(rs[i].r - f) > CLIP_SIGMAS * sigma) {
+                out[i] = true;
+                kept--;
+                changed = true;
+            }
+        }
     }
+    free(out);
     *freq = num / den;
     double spread = rs[best_b - 1].r / rs[best_a].r;
     size_t used = best_b - best_a;
@@ -567,16 +590,11 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
     (void)period;
 }
 
-/* ---- one procedure ---------------------------------------------------------------- */
+/* Static schedules of every block, after the last instructions of each
+ * predecessor (generic stand-ins when one is unknown). */
+enum { MAX_CONTEXTS = 8, CONTEXT_INSNS = 8 };
 
-static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model *sm, const sched_machine *mc,
-                         double period, cs_error *err) {
-    for (size_t i = 0; i < p->ninsns; i++) {
-        const profile_pc *s = samples_at(prof, p->insns[i].pc);
-        if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
-    }
-    profile_classes(p);
-    /* static schedules */
+static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
     size_t maxn = 0;
     for (size_t b = 0; b < p->nblocks; b++)
         if (p->blocks[b].n > maxn) maxn = p->blocks[b].n;
@@ -584,16 +602,15 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
     uint8_t *reason = cs_calloc(maxn + 1, 1);
     uint8_t *varies = cs_calloc(maxn + 1, 1);
     int *cul = cs_calloc(maxn + 1, sizeof *cul);
-    enum { MAX_CONTEXTS = 8, CONTEXT_INSNS = 8 };
-    for (size_t b = 0; b < p->nblocks; b++) {
+    bool ok = true;
+    for (size_t b = 0; b < p->nblocks && ok; b++) {
         profile_block *bl = &p->blocks[b];
-        /* the contexts: the last instructions of each predecessor; the generic
-         * ones when a predecessor is unknown (the entry, a missing edge) */
         sched_context ctx[MAX_CONTEXTS + 3];
         profile_insn storage[2];
         size_t nctx = 0;
-        bool unknown_pred = p->missing_edges;
-        bool any_pred = false;
+        /* the last instructions of each predecessor; the generic contexts
+         * when a predecessor is unknown (the entry, a missing edge) */
+        bool unknown_pred = p->missing_edges, any_pred = false;
         for (size_t e = 0; e < p->nedges; e++) {
             const profile_edge *x = &p->edges[e];
             if (x->to != b) continue;
@@ -610,20 +627,10 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
             if (!dup && nctx < MAX_CONTEXTS) ctx[nctx++] = c;
         }
         if (unknown_pred || !any_pred) nctx += sched_generic_contexts(&ctx[nctx], storage);
-        if (getenv("PROFILE_DEBUG") && p->insns[bl->first].pc == strtoull(getenv("PROFILE_DEBUG"), NULL, 16)) {
-            for (size_t c = 0; c < nctx; c++) {
-                fprintf(stderr, "ctx %zu:", c);
-                for (size_t k = 0; k < ctx[c].n; k++) fprintf(stderr, " %s;", ctx[c].insns[k].text);
-                fprintf(stderr, "\n");
-            }
-        }
-        if (!sched_block(sm, &p->insns[bl->first], bl->n, ctx, nctx, m, reason, cul, varies, err)) {
+        ok = sched_block(sm, &p->insns[bl->first], bl->n, ctx, nctx, m, reason, cul, varies, err);
+        if (!ok) {
             cs_error_prefix(err, "%s: scheduling the block at 0x%" PRIx64, p->name, p->insns[bl->first].pc);
-            free(m);
-            free(reason);
-            free(varies);
-            free(cul);
-            return false;
+            break;
         }
         for (uint32_t k = 0; k < bl->n; k++) {
             profile_insn *x = &p->insns[bl->first + k];
@@ -637,13 +644,16 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
     free(reason);
     free(varies);
     free(cul);
-    /* frequencies per class, then propagation */
+    return ok;
+}
+
+/* Frequencies per class, then propagation. Estimates of medium and high
+ * confidence first, propagated; then the low ones for the classes still
+ * unknown, propagated (our extension: a class whose every issue point stalls
+ * gets its frequency from the flow of better-estimated neighbours where it can). */
+static void estimate_all(profile_proc *p) {
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
-    /* estimates of medium and high confidence first, propagated; then the low
-     * ones for the classes still unknown, propagated (our extension: a class
-     * whose every issue point stalls gets its frequency from the flow of
-     * better-estimated neighbours where it can) */
     double *est = cs_calloc(p->nclasses + 1, sizeof *est);
     uint8_t *est_conf = cs_calloc(p->nclasses + 1, 1);
     for (uint32_t c = 0; c < p->nclasses; c++)
@@ -656,6 +666,19 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
     propagate(p);
     free(est);
     free(est_conf);
+}
+
+/* ---- one procedure ---------------------------------------------------------------- */
+
+static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model *sm, const sched_machine *mc,
+                         double period, cs_error *err) {
+    for (size_t i = 0; i < p->ninsns; i++) {
+        const profile_pc *s = samples_at(prof, p->insns[i].pc);
+        if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
+    }
+    profile_classes(p);
+    if (!schedule_all(p, sm, err)) return false;
+    estimate_all(p);
     /* per instruction: count, CPI, stalls, culprits; procedure summary */
     for (size_t i = 0; i < p->ninsns; i++) {
         profile_insn *x = &p->insns[i];
@@ -882,6 +905,8 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
             if (tp && s > 0) {
                 double expect = exec / a->period * x->m;
                 double excess = s - expect;
+                /* an excess within the sampling noise is no stall (the analysis' own threshold) */
+                if (excess <= DYNAMIC_SIGMAS * sqrt(expect > 1 ? expect : 1)) excess = 0;
                 double caused = 0;
                 for (int c = TC_DEPENDENCY; c < TC_COUNT; c++) caused += (double)tp->cause[c];
                 if (excess > 0 && caused > 0) {

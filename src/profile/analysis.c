@@ -501,6 +501,37 @@ static uint64_t event_samples_near(const profile_proc *p, size_t lo, size_t hi, 
     return s;
 }
 
+/* Follow the producers of instruction k (in the block from `first`) up to
+ * `depth` short-latency steps: list a dependency, and the load or multi-cycle
+ * instruction the chain starts at, or a dependency on an earlier block. */
+static void chain_root(const profile_proc *p, size_t first, size_t k, int depth, const sched_machine *mc,
+                       profile_insn *x) {
+    isa_insn d;
+    isa_decode(p->insns[k].raw, &d);
+    isa_regs regs;
+    isa_regs_of(&d, &regs);
+    for (int s = 0; s < 3 && regs.src[s]; s++) {
+        size_t wr;
+        if (!written_before(p, first, k, regs.src[s], &wr)) {
+            if (k - first < mc->depth + 2) x->culprits |= 1u << CUL_DEPENDENCY;
+            continue;
+        }
+        uint8_t cls = p->insns[wr].op_class;
+        if (cls == OPC_LOAD || cls == OPC_ATOMIC) {
+            x->culprits |= 1u << CUL_DEPENDENCY;
+            if (!mc->dcache_perfect) {
+                x->culprits |= 1u << CUL_DCACHE;
+                if (!x->culprit_pc[CUL_DCACHE]) x->culprit_pc[CUL_DCACHE] = p->insns[wr].pc;
+            }
+        } else if (mc->long_latency[cls & 31]) {
+            x->culprits |= 1u << CUL_DEPENDENCY | 1u << CUL_LONG_LATENCY;
+            if (!x->culprit_pc[CUL_LONG_LATENCY]) x->culprit_pc[CUL_LONG_LATENCY] = p->insns[wr].pc;
+        } else if (depth > 0) {
+            chain_root(p, first, wr, depth - 1, mc, x);
+        }
+    }
+}
+
 static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, const profile_data *prof, double period) {
     profile_insn *x = &p->insns[i];
     const profile_block *bl = &p->blocks[x->block];
@@ -567,17 +598,24 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
         /* in-order: a frontend-empty cycle is charged to the oldest in flight, which may wait on a miss */
         if (mc->inorder && is_memory(x->op_class)) x->culprits |= 1u << CUL_DCACHE;
     }
-    /* long latency and dependences on earlier blocks: the schedule ignores predecessors */
+    /* long latency and dependences: a source from a multi-cycle producer in
+     * the block; or through a chain of short producers that starts at a load,
+     * a multi-cycle producer or before the block (a producer that waited makes
+     * its readers wait: the chain is a dependency, its start the culprit) */
     for (int s = 0; s < 3 && regs.src[s]; s++) {
         size_t wr;
-        if (written_before(p, first, i, regs.src[s], &wr)) {
-            if (mc->long_latency[p->insns[wr].op_class & 31] && p->insns[wr].op_class != OPC_LOAD) {
-                x->culprits |= 1u << CUL_LONG_LATENCY;
-                x->culprit_pc[CUL_LONG_LATENCY] = p->insns[wr].pc;
-            }
-        } else if (pos < w) {
-            x->culprits |= 1u << CUL_DEPENDENCY;
+        if (!written_before(p, first, i, regs.src[s], &wr)) {
+            if (pos < w) x->culprits |= 1u << CUL_DEPENDENCY;
+            continue;
         }
+        uint8_t cls = p->insns[wr].op_class;
+        if (mc->long_latency[cls & 31] && cls != OPC_LOAD) {
+            x->culprits |= 1u << CUL_LONG_LATENCY;
+            x->culprit_pc[CUL_LONG_LATENCY] = p->insns[wr].pc;
+            continue;
+        }
+        if (cls == OPC_LOAD) continue; /* the D-cache rule above */
+        chain_root(p, first, wr, 4, mc, x);
     }
     /* a busy unit: near the block's start (an older block's instruction holds it), or behind a
      * non-pipelined older one */
@@ -760,6 +798,7 @@ profile_analysis *profile_analyse(const char *profile_path, const char *exe_path
     }
     sched_machine mc;
     sched_machine_of(sm, &mc);
+    a->static_mispredicts = mc.bpred_none;
     size_t nr;
     r = find_procs(img, &nr);
     a->procs = cs_calloc(nr + 1, sizeof *a->procs);
@@ -900,18 +939,29 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
                     if (x->confidence <= CONF_LOW) off_low += s;
                 }
             }
-            /* culprits: the true dynamic stall samples at this pc (beyond what the
-             * static schedule explains at the true count), split by true cause */
+            /* culprits: the true dynamic stall samples at this pc. The static
+             * schedule explains exec / period x Mi of its samples: those are
+             * taken from the causes a static stall can have (issuing, a busy
+             * unit, a dependency, a long latency, the frontend's own pace,
+             * and mispredicts on a machine without a predictor), in that order;
+             * what is left is dynamic, by its true cause — when the excess is
+             * beyond the sampling noise (the analysis' own threshold) */
             if (tp && s > 0) {
                 double expect = exec / a->period * x->m;
-                double excess = s - expect;
-                /* an excess within the sampling noise is no stall (the analysis' own threshold) */
-                if (excess <= DYNAMIC_SIGMAS * sqrt(expect > 1 ? expect : 1)) excess = 0;
-                double caused = 0;
-                for (int c = TC_DEPENDENCY; c < TC_COUNT; c++) caused += (double)tp->cause[c];
-                if (excess > 0 && caused > 0) {
+                if (s - expect > DYNAMIC_SIGMAS * sqrt(expect > 1 ? expect : 1)) {
+                    double left[TC_COUNT], budget = expect;
+                    for (int c = 0; c < TC_COUNT; c++) left[c] = (double)tp->cause[c];
+                    static const profile_cause order[] = {TC_NONE,     TC_BUSY_UNIT,  TC_DEPENDENCY, TC_LONG_LATENCY,
+                                                          TC_FRONTEND, TC_MISPREDICT, TC_OTHER};
+                    for (size_t o = 0; o < sizeof order / sizeof order[0] && budget > 0; o++) {
+                        if (order[o] == TC_MISPREDICT && !a->static_mispredicts) continue;
+                        double take = left[order[o]] < budget ? left[order[o]] : budget;
+                        left[order[o]] -= take;
+                        budget -= take;
+                    }
                     for (int c = TC_DEPENDENCY; c < TC_COUNT; c++) {
-                        double part = excess * (double)tp->cause[c] / caused;
+                        double part = left[c];
+                        if (part <= 0) continue;
                         stall += part;
                         g->cause_stall[c] += part;
                         if (x->dynamic_cycles > 0) det += part;

@@ -14,13 +14,14 @@
 
 /* Heuristic constants. The paper gives the cluster rule (max <= 1.5 x min,
  * §6.1.3) but not the others; ours are named here and in docs/profile.md. */
-#define CLUSTER_SPREAD       1.5   /* DCPI §6.1.3 */
-#define CLUSTER_MIN_FRACTION 0.25  /* a cluster with fewer of the class' issue points is anomalous */
-#define SMALL_SAMPLE         30.0  /* below this many samples in a class: sum S / sum M */
-#define HIGH_SAMPLES         400.0 /* ~5% sampling error */
-#define MEDIUM_SAMPLES       45.0  /* ~15% sampling error */
-#define CLIP_SIGMAS          3.0   /* cluster members further from its estimate are dropped */
-#define DYNAMIC_SIGMAS       2.0   /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
+#define CLUSTER_SPREAD       1.5    /* DCPI §6.1.3 */
+#define CLUSTER_MIN_FRACTION 0.25   /* a cluster with fewer of the class' issue points is anomalous */
+#define SMALL_SAMPLE         30.0   /* below this many samples in a class: sum S / sum M */
+#define HIGH_SAMPLES         1600.0 /* 5% sampling error at 2 sigma */
+#define MEDIUM_SAMPLES       180.0  /* 15% sampling error at 2 sigma */
+#define TRUST_SAMPLES        45.0   /* set before propagation (below: after it, where still unknown) */
+#define CLIP_SIGMAS          3.0    /* cluster members further from its estimate are dropped */
+#define DYNAMIC_SIGMAS       2.0    /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
 
 const char *profile_culprit_name(profile_culprit c) {
     static const char *const n[CUL_COUNT] = {"icache-miss", "dcache-miss",  "mispredict",
@@ -303,7 +304,7 @@ static int cmp_ratio(const void *a, const void *b) {
 
 /* Estimate F (samples per cycle of schedule) for class c; false when the
  * class has no issue point (propagation decides). */
-static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf) {
+static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf, bool *trusted) {
     size_t cap = 16, n = 0, nvar = 0;
     ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
@@ -351,6 +352,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
         free(rs);
         return false;
     }
+    *trusted = false;
     if (all_s < SMALL_SAMPLE) { /* §6.1.3, second challenge: few samples */
         *freq = all_s / all_m;
         *conf = CONF_LOW;
@@ -410,9 +412,11 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
     double spread = rs[best_b - 1].r / rs[best_a].r;
     size_t used = best_b - best_a;
     if (nvar) *conf = CONF_LOW;
-    else if (num >= HIGH_SAMPLES && used >= 2 && spread <= 1.3) *conf = CONF_HIGH;
-    else if (num >= MEDIUM_SAMPLES && (used >= 2 || n == 1)) *conf = CONF_MEDIUM;
+    else if (num >= HIGH_SAMPLES && used >= 3 && spread <= 1.3) *conf = CONF_HIGH;
+    else if (num >= MEDIUM_SAMPLES && used >= 2) *conf = CONF_MEDIUM; /* one issue point: it may stall */
     else *conf = CONF_LOW;
+    /* for the order of propagation: trusted enough to be set before propagating */
+    *trusted = !nvar && num >= TRUST_SAMPLES && (used >= 2 || n == 1);
     free(rs);
     return true;
 }
@@ -685,8 +689,9 @@ static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
     return ok;
 }
 
-/* Frequencies per class, then propagation. Estimates of medium and high
- * confidence first, propagated; then the low ones for the classes still
+/* Frequencies per class, then propagation. The trusted estimates first (at
+ * least TRUST_SAMPLES samples, from stable issue points, two or more or the
+ * class' only one), propagated; then the others for the classes still
  * unknown, propagated (our extension: a class whose every issue point stalls
  * gets its frequency from the flow of better-estimated neighbours where it can). */
 static void estimate_all(profile_proc *p) {
@@ -694,16 +699,18 @@ static void estimate_all(profile_proc *p) {
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
     double *est = cs_calloc(p->nclasses + 1, sizeof *est);
     uint8_t *est_conf = cs_calloc(p->nclasses + 1, 1);
+    bool *trusted = cs_calloc(p->nclasses + 1, sizeof *trusted);
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (!estimate_class(p, c, &est[c], &est_conf[c])) est_conf[c] = CONF_NONE;
+        if (!estimate_class(p, c, &est[c], &est_conf[c], &trusted[c])) est_conf[c] = CONF_NONE;
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (est_conf[c] >= CONF_MEDIUM) set_class(p, c, est[c], est_conf[c]);
+        if (trusted[c]) set_class(p, c, est[c], est_conf[c]);
     propagate(p);
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (est_conf[c] == CONF_LOW) set_class(p, c, est[c], est_conf[c]);
+        if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_conf[c]);
     propagate(p);
     free(est);
     free(est_conf);
+    free(trusted);
 }
 
 /* ---- one procedure ---------------------------------------------------------------- */

@@ -233,7 +233,8 @@ static void svg_cfg(FILE *f, const profile_analysis *a, const profile_proc *p) {
             "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='monospace' font-size='11'>\n",
             w + 200, h);
     fprintf(f,
-            "<defs><marker id='ar' markerWidth='6' markerHeight='6' refX='5' refY='3' orient='auto'>"
+            "<defs><marker id='ar' markerWidth='6' markerHeight='6' refX='5' refY='3' orient='auto' "
+            "markerUnits='userSpaceOnUse'>"
             "<path d='M0,0 L6,3 L0,6 z' fill='#555'/></marker></defs>\n");
     int y0 = bh + gap;
     fprintf(f, "<text x='10' y='14'>entry</text>\n");

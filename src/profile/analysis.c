@@ -174,6 +174,121 @@ static bool constant_target(const profile_proc *p, size_t j, uint64_t *target) {
     return false;
 }
 
+/* The nearest instruction before index `from` (at most JT_WINDOW back, in
+ * address order) that writes `reg`; -1 if none. */
+enum { JT_WINDOW = 48, JT_MAX_ENTRIES = 1024 };
+static long writer_before(const profile_proc *p, size_t from, uint8_t reg, isa_insn *out) {
+    for (size_t k = from, n = 0; k-- > 0 && n < JT_WINDOW; n++) {
+        isa_decode(p->insns[k].raw, out);
+        isa_regs r;
+        isa_regs_of(out, &r);
+        if (r.dst == reg && reg) return (long)k;
+    }
+    return -1;
+}
+
+/* A constant set by auipc/lui (+ addi) before index `from`. */
+static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64_t *value) {
+    isa_insn d;
+    long k = writer_before(p, from, reg, &d);
+    int64_t add = 0;
+    while (k >= 0 && d.op == ISA_OP_ADDI && d.rs1 == reg) {
+        add += d.imm;
+        k = writer_before(p, (size_t)k, reg, &d);
+    }
+    if (k < 0) return false;
+    if (d.op == ISA_OP_AUIPC) *value = p->insns[k].pc + (uint64_t)d.imm + (uint64_t)add;
+    else if (d.op == ISA_OP_LUI) *value = (uint64_t)d.imm + (uint64_t)add;
+    else return false;
+    return true;
+}
+
+static bool read_data(const elf_image *img, uint64_t addr, size_t size, int64_t *out) {
+    for (size_t i = 0; i < elf_section_count(img); i++) {
+        const elf_section *s = elf_section_at(img, i);
+        if (!s->data || addr < s->addr || addr + size > s->addr + s->size) continue;
+        int32_t w;
+        int64_t d;
+        if (size == 4) {
+            memcpy(&w, s->data + (addr - s->addr), 4);
+            *out = w;
+        } else {
+            memcpy(&d, s->data + (addr - s->addr), 8);
+            *out = d;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* The targets of the indirect jump at index j when it dispatches through a
+ * jump table as GCC emits one: an index bounded by a bltu/bgeu against a
+ * constant, shifted by the entry size, added to a table base set by
+ * auipc/lui + addi, the entry loaded, and (relative tables) the base added
+ * back. Every target must lie in the procedure. Returns the number found
+ * (0: not a table we recognise). */
+static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, uint64_t *targets) {
+    isa_insn d, e;
+    isa_decode(p->insns[j].raw, &d);
+    long k = writer_before(p, j, d.rs1, &e);
+    if (k < 0) return 0;
+    uint8_t rel_base = 0;
+    if (e.op == ISA_OP_ADD && e.rs1 && e.rs2) { /* relative: entry + base */
+        isa_insn l;
+        long kl = writer_before(p, (size_t)k, e.rs1, &l);
+        uint8_t other = e.rs2;
+        if (kl < 0 || p->insns[kl].op_class != OPC_LOAD) {
+            kl = writer_before(p, (size_t)k, e.rs2, &l);
+            other = e.rs1;
+        }
+        if (kl < 0 || p->insns[kl].op_class != OPC_LOAD) return 0;
+        rel_base = other;
+        k = kl;
+        e = l;
+    }
+    if (!(e.op == ISA_OP_LW || e.op == ISA_OP_LWU || e.op == ISA_OP_LD) || e.imm != 0) return 0;
+    size_t entry = e.op == ISA_OP_LD ? 8 : 4;
+    isa_insn a;
+    long ka = writer_before(p, (size_t)k, e.rs1, &a); /* address = (index << shift) + table */
+    if (ka < 0 || a.op != ISA_OP_ADD) return 0;
+    isa_insn sh;
+    uint8_t table_reg = a.rs2, index_reg = 0;
+    long ks = writer_before(p, (size_t)ka, a.rs1, &sh);
+    if (ks < 0 || sh.op != ISA_OP_SLLI) {
+        ks = writer_before(p, (size_t)ka, a.rs2, &sh);
+        table_reg = a.rs1;
+    }
+    if (ks < 0 || sh.op != ISA_OP_SLLI || (1u << sh.imm) != entry) return 0;
+    index_reg = sh.rs1;
+    uint64_t table, base = 0;
+    if (!constant_reg(p, (size_t)ka, table_reg, &table)) return 0;
+    if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base)) return 0;
+    /* the bound: bltu K, I (taken: I > K) or bgeu I, K (taken: I >= K), K a constant */
+    uint64_t count = 0;
+    for (long b = ks - 1, n = 0; b >= 0 && n < JT_WINDOW && !count; b--, n++) {
+        isa_insn br;
+        isa_decode(p->insns[b].raw, &br);
+        uint8_t kreg = 0;
+        int extra = 0;
+        if (br.op == ISA_OP_BLTU && br.rs2 == index_reg) kreg = br.rs1, extra = 1;
+        else if (br.op == ISA_OP_BGEU && br.rs1 == index_reg) kreg = br.rs2, extra = 0;
+        else continue;
+        isa_insn li;
+        long kk = writer_before(p, (size_t)b, kreg, &li);
+        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
+        count = (uint64_t)li.imm + (uint64_t)extra;
+    }
+    if (!count || count > JT_MAX_ENTRIES) return 0;
+    for (uint64_t i = 0; i < count; i++) {
+        int64_t v;
+        if (!read_data(img, table + i * entry, entry, &v)) return 0;
+        uint64_t t = rel_base ? base + (uint64_t)v : (uint64_t)v;
+        if (insn_at(p, t) < 0) return 0;
+        targets[i] = t;
+    }
+    return (size_t)count;
+}
+
 static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, uint8_t kind) {
     for (size_t i = 0; i < p->nedges; i++) /* a branch to its own fall-through: one edge */
         if (p->edges[i].from == from && p->edges[i].to == to) return;
@@ -214,6 +329,7 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             if (t >= 0) leader[t] = true;
         }
     }
+    uint64_t *table = cs_calloc(JT_MAX_ENTRIES, sizeof *table);
     for (size_t i = 0; i < p->ninsns; i++) {
         if (p->insns[i].op_class != OPC_JUMP_INDIRECT) continue;
         uint64_t t;
@@ -221,6 +337,8 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             long k = insn_at(p, t);
             if (k >= 0) leader[k] = true;
         }
+        size_t nt = jump_table(img, p, i, table);
+        for (size_t k = 0; k < nt; k++) leader[insn_at(p, table[k])] = true;
     }
     size_t nb = 0;
     for (size_t i = 0; i < p->ninsns; i++) nb += leader[i];
@@ -260,12 +378,17 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             if (k >= 0) add_edge(p, &ecap, b, p->insns[k].block, 1);
             else if (constant_target(p, bl->first + bl->n - 1, &t))
                 add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a known target outside: a tail call */
-            else p->missing_edges = true;               /* §6.1.1: the CFG is noted as missing edges */
+            else {
+                size_t nt = jump_table(img, p, bl->first + bl->n - 1, table);
+                for (size_t q = 0; q < nt; q++) add_edge(p, &ecap, b, p->insns[insn_at(p, table[q])].block, 1);
+                if (!nt) p->missing_edges = true; /* §6.1.1: the CFG is noted as missing edges */
+            }
             break;
         }
         default: add_edge(p, &ecap, b, next, next == PROFILE_EXIT ? 3 : 0); break;
         }
     }
+    free(table);
     return true;
 }
 

@@ -145,8 +145,52 @@ static int analyse(int argc, char **argv, bool annotate) {
         if (annotate) profile_annotate_text(a, stdout);
         else profile_report_text(a, stdout);
     }
+    profile_grade gr;
+    bool graded = false;
+    if (truth) {
+        profile_truth t;
+        if (!profile_truth_read(truth, &t, &err)) {
+            rc = cli_fail("%s", err.msg);
+        } else {
+            if (!profile_grade_against(a, &t, &gr, &err)) rc = cli_fail("%s: %s", truth, err.msg);
+            else graded = true;
+            profile_truth_free(&t);
+        }
+    }
+    if (graded) {
+        FILE *o = json_stdout ? stderr : stdout;
+        fprintf(o,
+                "grade: samples %.0f; frequency within 5%% %.1f%%, 10%% %.1f%%, 15%% %.1f%%; off by >15%% "
+                "marked low %.1f%%; edges within 10%% %.1f%% of %.0f executions; culprit coverage %.1f%% of "
+                "%.0f stall samples; unexplained %.1f%%\n",
+                gr.samples, 100 * gr.within5, 100 * gr.within10, 100 * gr.within15, 100 * gr.off15_low,
+                100 * gr.edges_within10, gr.edge_execs, 100 * gr.culprit_covered, gr.stall_samples,
+                100 * gr.unexplained);
+        fprintf(o, "grade: stalls found at instructions holding %.1f%% of the stall samples; covered there %.1f%%\n",
+                100 * gr.detected, 100 * gr.covered_detected);
+        fprintf(o, "grade: stall samples by true cause (covered):");
+        for (int c = TC_DEPENDENCY; c < TC_COUNT; c++)
+            if (gr.cause_stall[c] > 0)
+                fprintf(o, " %s %.0f (%.0f)", profile_cause_name((profile_cause)c), gr.cause_stall[c],
+                        gr.cause_covered[c]);
+        fprintf(o, "\n");
+    }
     if (json) {
         cJSON *root = profile_json(a);
+        if (graded) {
+            cJSON *g = cJSON_AddObjectToObject(root, "grade");
+            cJSON_AddNumberToObject(g, "samples", gr.samples);
+            cJSON_AddNumberToObject(g, "within5", gr.within5);
+            cJSON_AddNumberToObject(g, "within10", gr.within10);
+            cJSON_AddNumberToObject(g, "within15", gr.within15);
+            cJSON_AddNumberToObject(g, "off15_marked_low", gr.off15_low);
+            cJSON_AddNumberToObject(g, "edge_executions", gr.edge_execs);
+            cJSON_AddNumberToObject(g, "edges_within10", gr.edges_within10);
+            cJSON_AddNumberToObject(g, "stall_samples", gr.stall_samples);
+            cJSON_AddNumberToObject(g, "culprit_coverage", gr.culprit_covered);
+            cJSON_AddNumberToObject(g, "stalls_found", gr.detected);
+            cJSON_AddNumberToObject(g, "unexplained", gr.unexplained);
+        }
         char *text = cJSON_Print(root);
         cJSON_Delete(root);
         if (json_stdout) {
@@ -165,37 +209,6 @@ static int analyse(int argc, char **argv, bool annotate) {
         free(text);
     }
     if (!rc && html && !profile_html_write(a, html, &err)) rc = cli_fail("%s", err.msg);
-    if (!rc && truth) {
-        profile_truth t;
-        profile_grade gr;
-        if (!profile_truth_read(truth, &t, &err)) {
-            rc = cli_fail("%s", err.msg);
-        } else {
-            if (!profile_grade_against(a, &t, &gr, &err)) {
-                rc = cli_fail("%s: %s", truth, err.msg);
-            } else {
-                FILE *o = json_stdout ? stderr : stdout;
-                fprintf(o,
-                        "grade: samples %.0f; frequency within 5%% %.1f%%, 10%% %.1f%%, 15%% %.1f%%; off by >15%% "
-                        "marked low %.1f%%; edges within 10%% %.1f%% of %.0f executions; culprit coverage %.1f%% of "
-                        "%.0f stall samples; unexplained %.1f%%\n",
-                        gr.samples, 100 * gr.within5, 100 * gr.within10, 100 * gr.within15, 100 * gr.off15_low,
-                        100 * gr.edges_within10, gr.edge_execs, 100 * gr.culprit_covered, gr.stall_samples,
-                        100 * gr.unexplained);
-                fprintf(
-                    o,
-                    "grade: stalls found at instructions holding %.1f%% of the stall samples; covered there %.1f%%\n",
-                    100 * gr.detected, 100 * gr.covered_detected);
-                fprintf(o, "grade: stall samples by true cause (covered):");
-                for (int c = TC_DEPENDENCY; c < TC_COUNT; c++)
-                    if (gr.cause_stall[c] > 0)
-                        fprintf(o, " %s %.0f (%.0f)", profile_cause_name((profile_cause)c), gr.cause_stall[c],
-                                gr.cause_covered[c]);
-                fprintf(o, "\n");
-            }
-            profile_truth_free(&t);
-        }
-    }
     fprintf(stderr, "profile: analysed %zu procedures in %.3f s\n", a->nprocs, a->seconds);
     profile_analysis_free(a);
     return rc;

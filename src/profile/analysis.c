@@ -3,6 +3,7 @@
  * clusters, local propagation, confidence, CPI, and the culprits of dynamic
  * stalls. It sees what DCPI saw: the executable and the sample counts. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,14 @@
 
 /* Heuristic constants. The paper gives the cluster rule (max <= 1.5 x min,
  * §6.1.3) but not the others; ours are named here and in docs/profile.md. */
-#define CLUSTER_SPREAD       1.5   /* DCPI §6.1.3 */
-#define CLUSTER_MIN_FRACTION 0.25  /* a cluster with fewer of the class' issue points is anomalous */
-#define SMALL_SAMPLE         30.0  /* below this many samples in a class: sum S / sum M */
-#define HIGH_SAMPLES         400.0 /* ~5% sampling error */
-#define MEDIUM_SAMPLES       45.0  /* ~15% sampling error */
-#define DYNAMIC_SIGMAS       2.0   /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
+#define CLUSTER_SPREAD       1.5    /* DCPI §6.1.3 */
+#define CLUSTER_MIN_FRACTION 0.25   /* a cluster with fewer of the class' issue points is anomalous */
+#define SMALL_SAMPLE         30.0   /* below this many samples in a class: sum S / sum M */
+#define HIGH_SAMPLES         1600.0 /* 5% sampling error at 2 sigma */
+#define MEDIUM_SAMPLES       180.0  /* 15% sampling error at 2 sigma */
+#define TRUST_SAMPLES        45.0   /* set before propagation (below: after it, where still unknown) */
+#define CLIP_SIGMAS          3.0    /* cluster members further from its estimate are dropped */
+#define DYNAMIC_SIGMAS       2.0    /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
 
 const char *profile_culprit_name(profile_culprit c) {
     static const char *const n[CUL_COUNT] = {"icache-miss", "dcache-miss",  "mispredict",
@@ -171,6 +174,121 @@ static bool constant_target(const profile_proc *p, size_t j, uint64_t *target) {
     return false;
 }
 
+/* The nearest instruction before index `from` (at most JT_WINDOW back, in
+ * address order) that writes `reg`; -1 if none. */
+enum { JT_WINDOW = 48, JT_MAX_ENTRIES = 1024 };
+static long writer_before(const profile_proc *p, size_t from, uint8_t reg, isa_insn *out) {
+    for (size_t k = from, n = 0; k-- > 0 && n < JT_WINDOW; n++) {
+        isa_decode(p->insns[k].raw, out);
+        isa_regs r;
+        isa_regs_of(out, &r);
+        if (r.dst == reg && reg) return (long)k;
+    }
+    return -1;
+}
+
+/* A constant set by auipc/lui (+ addi) before index `from`. */
+static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64_t *value) {
+    isa_insn d;
+    long k = writer_before(p, from, reg, &d);
+    int64_t add = 0;
+    while (k >= 0 && d.op == ISA_OP_ADDI && d.rs1 == reg) {
+        add += d.imm;
+        k = writer_before(p, (size_t)k, reg, &d);
+    }
+    if (k < 0) return false;
+    if (d.op == ISA_OP_AUIPC) *value = p->insns[k].pc + (uint64_t)d.imm + (uint64_t)add;
+    else if (d.op == ISA_OP_LUI) *value = (uint64_t)d.imm + (uint64_t)add;
+    else return false;
+    return true;
+}
+
+static bool read_data(const elf_image *img, uint64_t addr, size_t size, int64_t *out) {
+    for (size_t i = 0; i < elf_section_count(img); i++) {
+        const elf_section *s = elf_section_at(img, i);
+        if (!s->data || addr < s->addr || addr + size > s->addr + s->size) continue;
+        int32_t w;
+        int64_t d;
+        if (size == 4) {
+            memcpy(&w, s->data + (addr - s->addr), 4);
+            *out = w;
+        } else {
+            memcpy(&d, s->data + (addr - s->addr), 8);
+            *out = d;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* The targets of the indirect jump at index j when it dispatches through a
+ * jump table as GCC emits one: an index bounded by a bltu/bgeu against a
+ * constant, shifted by the entry size, added to a table base set by
+ * auipc/lui + addi, the entry loaded, and (relative tables) the base added
+ * back. Every target must lie in the procedure. Returns the number found
+ * (0: not a table we recognise). */
+static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, uint64_t *targets) {
+    isa_insn d, e;
+    isa_decode(p->insns[j].raw, &d);
+    long k = writer_before(p, j, d.rs1, &e);
+    if (k < 0) return 0;
+    uint8_t rel_base = 0;
+    if (e.op == ISA_OP_ADD && e.rs1 && e.rs2) { /* relative: entry + base */
+        isa_insn l;
+        long kl = writer_before(p, (size_t)k, e.rs1, &l);
+        uint8_t other = e.rs2;
+        if (kl < 0 || p->insns[kl].op_class != OPC_LOAD) {
+            kl = writer_before(p, (size_t)k, e.rs2, &l);
+            other = e.rs1;
+        }
+        if (kl < 0 || p->insns[kl].op_class != OPC_LOAD) return 0;
+        rel_base = other;
+        k = kl;
+        e = l;
+    }
+    if (!(e.op == ISA_OP_LW || e.op == ISA_OP_LWU || e.op == ISA_OP_LD) || e.imm != 0) return 0;
+    size_t entry = e.op == ISA_OP_LD ? 8 : 4;
+    isa_insn a;
+    long ka = writer_before(p, (size_t)k, e.rs1, &a); /* address = (index << shift) + table */
+    if (ka < 0 || a.op != ISA_OP_ADD) return 0;
+    isa_insn sh;
+    uint8_t table_reg = a.rs2, index_reg = 0;
+    long ks = writer_before(p, (size_t)ka, a.rs1, &sh);
+    if (ks < 0 || sh.op != ISA_OP_SLLI) {
+        ks = writer_before(p, (size_t)ka, a.rs2, &sh);
+        table_reg = a.rs1;
+    }
+    if (ks < 0 || sh.op != ISA_OP_SLLI || (1u << sh.imm) != entry) return 0;
+    index_reg = sh.rs1;
+    uint64_t table, base = 0;
+    if (!constant_reg(p, (size_t)ka, table_reg, &table)) return 0;
+    if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base)) return 0;
+    /* the bound: bltu K, I (taken: I > K) or bgeu I, K (taken: I >= K), K a constant */
+    uint64_t count = 0;
+    for (long b = ks - 1, n = 0; b >= 0 && n < JT_WINDOW && !count; b--, n++) {
+        isa_insn br;
+        isa_decode(p->insns[b].raw, &br);
+        uint8_t kreg = 0;
+        int extra = 0;
+        if (br.op == ISA_OP_BLTU && br.rs2 == index_reg) kreg = br.rs1, extra = 1;
+        else if (br.op == ISA_OP_BGEU && br.rs1 == index_reg) kreg = br.rs2, extra = 0;
+        else continue;
+        isa_insn li;
+        long kk = writer_before(p, (size_t)b, kreg, &li);
+        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
+        count = (uint64_t)li.imm + (uint64_t)extra;
+    }
+    if (!count || count > JT_MAX_ENTRIES) return 0;
+    for (uint64_t i = 0; i < count; i++) {
+        int64_t v;
+        if (!read_data(img, table + i * entry, entry, &v)) return 0;
+        uint64_t t = rel_base ? base + (uint64_t)v : (uint64_t)v;
+        if (insn_at(p, t) < 0) return 0;
+        targets[i] = t;
+    }
+    return (size_t)count;
+}
+
 static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, uint8_t kind) {
     for (size_t i = 0; i < p->nedges; i++) /* a branch to its own fall-through: one edge */
         if (p->edges[i].from == from && p->edges[i].to == to) return;
@@ -211,6 +329,7 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             if (t >= 0) leader[t] = true;
         }
     }
+    uint64_t *table = cs_calloc(JT_MAX_ENTRIES, sizeof *table);
     for (size_t i = 0; i < p->ninsns; i++) {
         if (p->insns[i].op_class != OPC_JUMP_INDIRECT) continue;
         uint64_t t;
@@ -218,6 +337,8 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             long k = insn_at(p, t);
             if (k >= 0) leader[k] = true;
         }
+        size_t nt = jump_table(img, p, i, table);
+        for (size_t k = 0; k < nt; k++) leader[insn_at(p, table[k])] = true;
     }
     size_t nb = 0;
     for (size_t i = 0; i < p->ninsns; i++) nb += leader[i];
@@ -257,12 +378,17 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             if (k >= 0) add_edge(p, &ecap, b, p->insns[k].block, 1);
             else if (constant_target(p, bl->first + bl->n - 1, &t))
                 add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a known target outside: a tail call */
-            else p->missing_edges = true;               /* §6.1.1: the CFG is noted as missing edges */
+            else {
+                size_t nt = jump_table(img, p, bl->first + bl->n - 1, table);
+                for (size_t q = 0; q < nt; q++) add_edge(p, &ecap, b, p->insns[insn_at(p, table[q])].block, 1);
+                if (!nt) p->missing_edges = true; /* §6.1.1: the CFG is noted as missing edges */
+            }
             break;
         }
         default: add_edge(p, &ecap, b, next, next == PROFILE_EXIT ? 3 : 0); break;
         }
     }
+    free(table);
     return true;
 }
 
@@ -301,7 +427,7 @@ static int cmp_ratio(const void *a, const void *b) {
 
 /* Estimate F (samples per cycle of schedule) for class c; false when the
  * class has no issue point (propagation decides). */
-static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf) {
+static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf, bool *trusted) {
     size_t cap = 16, n = 0, nvar = 0;
     ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
@@ -349,6 +475,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
         free(rs);
         return false;
     }
+    *trusted = false;
     if (all_s < SMALL_SAMPLE) { /* §6.1.3, second challenge: few samples */
         *freq = all_s / all_m;
         *conf = CONF_LOW;
@@ -377,18 +504,42 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
         free(rs);
         return true;
     }
+    /* within the cluster, drop the ratios further than CLIP_SIGMAS sampling
+     * errors from the cluster's estimate (a stalled point inside the 1.5 x
+     * spread, or an Mi too large), then estimate again, until none moves */
+    bool *out = cs_calloc(n, sizeof *out);
     double num = 0, den = 0;
-    for (size_t i = best_a; i < best_b; i++) {
-        num += rs[i].num;
-        den += rs[i].den;
+    for (bool changed = true; changed;) {
+        changed = false;
+        num = den = 0;
+        for (size_t i = best_a; i < best_b; i++)
+            if (!out[i]) {
+                num += rs[i].num;
+                den += rs[i].den;
+            }
+        double f = num / den;
+        size_t kept = 0;
+        for (size_t i = best_a; i < best_b; i++) kept += !out[i];
+        for (size_t i = best_a; i < best_b && kept > 1; i++) {
+            if (out[i]) continue;
+            double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
+            if (fabs(rs[i].r - f) > CLIP_SIGMAS * sigma) {
+                out[i] = true;
+                kept--;
+                changed = true;
+            }
+        }
     }
+    free(out);
     *freq = num / den;
     double spread = rs[best_b - 1].r / rs[best_a].r;
     size_t used = best_b - best_a;
     if (nvar) *conf = CONF_LOW;
-    else if (num >= HIGH_SAMPLES && used >= 2 && spread <= 1.3) *conf = CONF_HIGH;
-    else if (num >= MEDIUM_SAMPLES && (used >= 2 || n == 1)) *conf = CONF_MEDIUM;
+    else if (num >= HIGH_SAMPLES && used >= 3 && spread <= 1.3) *conf = CONF_HIGH;
+    else if (num >= MEDIUM_SAMPLES && used >= 2) *conf = CONF_MEDIUM; /* one issue point: it may stall */
     else *conf = CONF_LOW;
+    /* for the order of propagation: trusted enough to be set before propagating */
+    *trusted = !nvar && num >= TRUST_SAMPLES && (used >= 2 || n == 1);
     free(rs);
     return true;
 }
@@ -477,6 +628,37 @@ static uint64_t event_samples_near(const profile_proc *p, size_t lo, size_t hi, 
     return s;
 }
 
+/* Follow the producers of instruction k (in the block from `first`) up to
+ * `depth` short-latency steps: list a dependency, and the load or multi-cycle
+ * instruction the chain starts at, or a dependency on an earlier block. */
+static void chain_root(const profile_proc *p, size_t first, size_t k, int depth, const sched_machine *mc,
+                       profile_insn *x) {
+    isa_insn d;
+    isa_decode(p->insns[k].raw, &d);
+    isa_regs regs;
+    isa_regs_of(&d, &regs);
+    for (int s = 0; s < 3 && regs.src[s]; s++) {
+        size_t wr;
+        if (!written_before(p, first, k, regs.src[s], &wr)) {
+            if (k - first < mc->depth + 2) x->culprits |= 1u << CUL_DEPENDENCY;
+            continue;
+        }
+        uint8_t cls = p->insns[wr].op_class;
+        if (cls == OPC_LOAD || cls == OPC_ATOMIC) {
+            x->culprits |= 1u << CUL_DEPENDENCY;
+            if (!mc->dcache_perfect) {
+                x->culprits |= 1u << CUL_DCACHE;
+                if (!x->culprit_pc[CUL_DCACHE]) x->culprit_pc[CUL_DCACHE] = p->insns[wr].pc;
+            }
+        } else if (mc->long_latency[cls & 31]) {
+            x->culprits |= 1u << CUL_DEPENDENCY | 1u << CUL_LONG_LATENCY;
+            if (!x->culprit_pc[CUL_LONG_LATENCY]) x->culprit_pc[CUL_LONG_LATENCY] = p->insns[wr].pc;
+        } else if (depth > 0) {
+            chain_root(p, first, wr, depth - 1, mc, x);
+        }
+    }
+}
+
 static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, const profile_data *prof, double period) {
     profile_insn *x = &p->insns[i];
     const profile_block *bl = &p->blocks[x->block];
@@ -543,17 +725,24 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
         /* in-order: a frontend-empty cycle is charged to the oldest in flight, which may wait on a miss */
         if (mc->inorder && is_memory(x->op_class)) x->culprits |= 1u << CUL_DCACHE;
     }
-    /* long latency and dependences on earlier blocks: the schedule ignores predecessors */
+    /* long latency and dependences: a source from a multi-cycle producer in
+     * the block; or through a chain of short producers that starts at a load,
+     * a multi-cycle producer or before the block (a producer that waited makes
+     * its readers wait: the chain is a dependency, its start the culprit) */
     for (int s = 0; s < 3 && regs.src[s]; s++) {
         size_t wr;
-        if (written_before(p, first, i, regs.src[s], &wr)) {
-            if (mc->long_latency[p->insns[wr].op_class & 31] && p->insns[wr].op_class != OPC_LOAD) {
-                x->culprits |= 1u << CUL_LONG_LATENCY;
-                x->culprit_pc[CUL_LONG_LATENCY] = p->insns[wr].pc;
-            }
-        } else if (pos < w) {
-            x->culprits |= 1u << CUL_DEPENDENCY;
+        if (!written_before(p, first, i, regs.src[s], &wr)) {
+            if (pos < w) x->culprits |= 1u << CUL_DEPENDENCY;
+            continue;
         }
+        uint8_t cls = p->insns[wr].op_class;
+        if (mc->long_latency[cls & 31] && cls != OPC_LOAD) {
+            x->culprits |= 1u << CUL_LONG_LATENCY;
+            x->culprit_pc[CUL_LONG_LATENCY] = p->insns[wr].pc;
+            continue;
+        }
+        if (cls == OPC_LOAD) continue; /* the D-cache rule above */
+        chain_root(p, first, wr, 4, mc, x);
     }
     /* a busy unit: near the block's start (an older block's instruction holds it), or behind a
      * non-pipelined older one */
@@ -566,16 +755,11 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
     (void)period;
 }
 
-/* ---- one procedure ---------------------------------------------------------------- */
+/* Static schedules of every block, after the last instructions of each
+ * predecessor (generic stand-ins when one is unknown). */
+enum { MAX_CONTEXTS = 8, CONTEXT_INSNS = 8 };
 
-static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model *sm, const sched_machine *mc,
-                         double period, cs_error *err) {
-    for (size_t i = 0; i < p->ninsns; i++) {
-        const profile_pc *s = samples_at(prof, p->insns[i].pc);
-        if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
-    }
-    profile_classes(p);
-    /* static schedules */
+static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
     size_t maxn = 0;
     for (size_t b = 0; b < p->nblocks; b++)
         if (p->blocks[b].n > maxn) maxn = p->blocks[b].n;
@@ -583,15 +767,35 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
     uint8_t *reason = cs_calloc(maxn + 1, 1);
     uint8_t *varies = cs_calloc(maxn + 1, 1);
     int *cul = cs_calloc(maxn + 1, sizeof *cul);
-    for (size_t b = 0; b < p->nblocks; b++) {
+    bool ok = true;
+    for (size_t b = 0; b < p->nblocks && ok; b++) {
         profile_block *bl = &p->blocks[b];
-        if (!sched_block(sm, &p->insns[bl->first], bl->n, m, reason, cul, varies, err)) {
+        sched_context ctx[MAX_CONTEXTS + 3];
+        profile_insn storage[2];
+        size_t nctx = 0;
+        /* the last instructions of each predecessor; the generic contexts
+         * when a predecessor is unknown (the entry, a missing edge) */
+        bool unknown_pred = p->missing_edges, any_pred = false;
+        for (size_t e = 0; e < p->nedges; e++) {
+            const profile_edge *x = &p->edges[e];
+            if (x->to != b) continue;
+            any_pred = true;
+            if (x->from == PROFILE_ENTRY) {
+                unknown_pred = true;
+                continue;
+            }
+            const profile_block *pb = &p->blocks[x->from];
+            uint32_t k = pb->n < CONTEXT_INSNS ? pb->n : CONTEXT_INSNS;
+            sched_context c = {&p->insns[pb->first + pb->n - k], k};
+            bool dup = false;
+            for (size_t j = 0; j < nctx; j++) dup |= ctx[j].insns == c.insns;
+            if (!dup && nctx < MAX_CONTEXTS) ctx[nctx++] = c;
+        }
+        if (unknown_pred || !any_pred) nctx += sched_generic_contexts(&ctx[nctx], storage);
+        ok = sched_block(sm, &p->insns[bl->first], bl->n, ctx, nctx, m, reason, cul, varies, err);
+        if (!ok) {
             cs_error_prefix(err, "%s: scheduling the block at 0x%" PRIx64, p->name, p->insns[bl->first].pc);
-            free(m);
-            free(reason);
-            free(varies);
-            free(cul);
-            return false;
+            break;
         }
         for (uint32_t k = 0; k < bl->n; k++) {
             profile_insn *x = &p->insns[bl->first + k];
@@ -605,15 +809,44 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
     free(reason);
     free(varies);
     free(cul);
-    /* frequencies per class, then propagation */
+    return ok;
+}
+
+/* Frequencies per class, then propagation. The trusted estimates first (at
+ * least TRUST_SAMPLES samples, from stable issue points, two or more or the
+ * class' only one), propagated; then the others for the classes still
+ * unknown, propagated (our extension: a class whose every issue point stalls
+ * gets its frequency from the flow of better-estimated neighbours where it can). */
+static void estimate_all(profile_proc *p) {
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
-    for (uint32_t c = 0; c < p->nclasses; c++) {
-        double f;
-        uint8_t conf;
-        if (estimate_class(p, c, &f, &conf)) set_class(p, c, f, conf);
-    }
+    double *est = cs_calloc(p->nclasses + 1, sizeof *est);
+    uint8_t *est_conf = cs_calloc(p->nclasses + 1, 1);
+    bool *trusted = cs_calloc(p->nclasses + 1, sizeof *trusted);
+    for (uint32_t c = 0; c < p->nclasses; c++)
+        if (!estimate_class(p, c, &est[c], &est_conf[c], &trusted[c])) est_conf[c] = CONF_NONE;
+    for (uint32_t c = 0; c < p->nclasses; c++)
+        if (trusted[c]) set_class(p, c, est[c], est_conf[c]);
     propagate(p);
+    for (uint32_t c = 0; c < p->nclasses; c++)
+        if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_conf[c]);
+    propagate(p);
+    free(est);
+    free(est_conf);
+    free(trusted);
+}
+
+/* ---- one procedure ---------------------------------------------------------------- */
+
+static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model *sm, const sched_machine *mc,
+                         double period, cs_error *err) {
+    for (size_t i = 0; i < p->ninsns; i++) {
+        const profile_pc *s = samples_at(prof, p->insns[i].pc);
+        if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
+    }
+    profile_classes(p);
+    if (!schedule_all(p, sm, err)) return false;
+    estimate_all(p);
     /* per instruction: count, CPI, stalls, culprits; procedure summary */
     for (size_t i = 0; i < p->ninsns; i++) {
         profile_insn *x = &p->insns[i];
@@ -695,6 +928,7 @@ profile_analysis *profile_analyse(const char *profile_path, const char *exe_path
     }
     sched_machine mc;
     sched_machine_of(sm, &mc);
+    a->static_mispredicts = mc.bpred_none;
     size_t nr;
     r = find_procs(img, &nr);
     a->procs = cs_calloc(nr + 1, sizeof *a->procs);
@@ -835,16 +1069,29 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
                     if (x->confidence <= CONF_LOW) off_low += s;
                 }
             }
-            /* culprits: the true dynamic stall samples at this pc (beyond what the
-             * static schedule explains at the true count), split by true cause */
+            /* culprits: the true dynamic stall samples at this pc. The static
+             * schedule explains exec / period x Mi of its samples: those are
+             * taken from the causes a static stall can have (issuing, a busy
+             * unit, a dependency, a long latency, the frontend's own pace,
+             * and mispredicts on a machine without a predictor), in that order;
+             * what is left is dynamic, by its true cause — when the excess is
+             * beyond the sampling noise (the analysis' own threshold) */
             if (tp && s > 0) {
                 double expect = exec / a->period * x->m;
-                double excess = s - expect;
-                double caused = 0;
-                for (int c = TC_DEPENDENCY; c < TC_COUNT; c++) caused += (double)tp->cause[c];
-                if (excess > 0 && caused > 0) {
+                if (s - expect > DYNAMIC_SIGMAS * sqrt(expect > 1 ? expect : 1)) {
+                    double left[TC_COUNT], budget = expect;
+                    for (int c = 0; c < TC_COUNT; c++) left[c] = (double)tp->cause[c];
+                    static const profile_cause order[] = {TC_NONE,     TC_BUSY_UNIT,  TC_DEPENDENCY, TC_LONG_LATENCY,
+                                                          TC_FRONTEND, TC_MISPREDICT, TC_OTHER};
+                    for (size_t o = 0; o < sizeof order / sizeof order[0] && budget > 0; o++) {
+                        if (order[o] == TC_MISPREDICT && !a->static_mispredicts) continue;
+                        double take = left[order[o]] < budget ? left[order[o]] : budget;
+                        left[order[o]] -= take;
+                        budget -= take;
+                    }
                     for (int c = TC_DEPENDENCY; c < TC_COUNT; c++) {
-                        double part = excess * (double)tp->cause[c] / caused;
+                        double part = left[c];
+                        if (part <= 0) continue;
                         stall += part;
                         g->cause_stall[c] += part;
                         if (x->dynamic_cycles > 0) det += part;

@@ -193,6 +193,7 @@ typedef struct profile_analysis {
     size_t nprocs;
     profile_proc *procs;      /* by address */
     uint64_t samples_outside; /* CYCLES samples at pcs in no procedure */
+    bool static_mispredicts;  /* the machine has no predictor: every transfer's bubble is static */
     double seconds;           /* analysis time */
 } profile_analysis;
 

@@ -72,9 +72,17 @@ void profile_classes(profile_proc *p);
  * reason and the older instruction (index in the block, -1 none) of a static stall. */
 typedef struct sched_model sched_model;
 sched_model *sched_create(const char *config_text, cs_error *err);
-/* varies[i] = 1 when Mi changes with what precedes the block (such issue points are not used). */
-bool sched_block(sched_model *s, const profile_insn *insns, size_t n, uint32_t *m, uint8_t *reason, int *culprit,
-                 uint8_t *varies, cs_error *err);
+/* What runs before a block in a schedule: the last instructions of a
+ * predecessor, or a generic stand-in. */
+typedef struct sched_context {
+    const profile_insn *insns;
+    size_t n;
+} sched_context;
+/* Mi of each instruction after ctx[0]; varies[i] = 1 when Mi differs after
+ * another of the contexts (such issue points are not used). */
+bool sched_block(sched_model *s, const profile_insn *insns, size_t n, const sched_context *ctx, size_t nctx,
+                 uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, cs_error *err);
+size_t sched_generic_contexts(sched_context out[3], profile_insn storage[2]);
 void sched_destroy(sched_model *s);
 /* The machine's properties the culprit rules need. */
 typedef struct sched_machine {

@@ -99,8 +99,10 @@ void profile_annotate_text(const profile_analysis *a, FILE *out) {
             snprintf(text, sizeof text, "%s", x->text);
             for (char *t = text; *t; t++)
                 if (*t == '\t') *t = ' ';
-            fprintf(out, "%10" PRIx64 "  %-32.32s %8" PRIu64 " %3u %12s %-6s %7s  %s\n", x->pc, text,
-                    x->samples[PROF_CYCLES], x->m, cnt, profile_confidence_name((profile_confidence)x->confidence), cpi,
+            char m[16];
+            snprintf(m, sizeof m, "%u%s", x->m, x->m_varies ? "?" : "");
+            fprintf(out, "%10" PRIx64 "  %-32.32s %8" PRIu64 " %3s %12s %-6s %7s  %s\n", x->pc, text,
+                    x->samples[PROF_CYCLES], m, cnt, profile_confidence_name((profile_confidence)x->confidence), cpi,
                     marks);
         }
     }
@@ -231,7 +233,8 @@ static void svg_cfg(FILE *f, const profile_analysis *a, const profile_proc *p) {
             "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='monospace' font-size='11'>\n",
             w + 200, h);
     fprintf(f,
-            "<defs><marker id='ar' markerWidth='6' markerHeight='6' refX='5' refY='3' orient='auto'>"
+            "<defs><marker id='ar' markerWidth='6' markerHeight='6' refX='5' refY='3' orient='auto' "
+            "markerUnits='userSpaceOnUse'>"
             "<path d='M0,0 L6,3 L0,6 z' fill='#555'/></marker></defs>\n");
     int y0 = bh + gap;
     fprintf(f, "<text x='10' y='14'>entry</text>\n");

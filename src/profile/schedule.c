@@ -161,36 +161,26 @@ sched_model *sched_create(const char *config_text, cs_error *err) {
 
 void sched_machine_of(const sched_model *s, sched_machine *out) { *out = s->machine; }
 
-/* Time the block after `prefix` (0: nothing, 1: an integer no-op, 2: a store
- * with no register operand) and count its samples into s->m. */
-static bool run_context(sched_model *s, const profile_insn *insns, size_t n, int prefix, cs_error *err) {
-    size_t np = prefix ? 1 : 0;
+static void block_uop(uop *x, const profile_insn *in, uint64_t pc, size_t i) {
+    isa_insn d;
+    isa_decode(in->raw, &d);
+    uop_from_insn(x, &d);
+    x->pc = pc;
+    x->next_pc = pc + in->length;
+    x->flags &= (uint8_t)~UOP_TAKEN;
+    /* distinct lines: no false memory dependences */
+    if (x->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) x->mem_addr = 0x10000000ull + i * 256;
+}
+
+/* Time the block after the context `ctx` and count its samples into s->m. */
+static bool run_context(sched_model *s, const sched_context *ctx, const profile_insn *insns, size_t n, cs_error *err) {
+    size_t np = ctx->n;
     uop *u = cs_calloc(np + n + TRAIL_NOPS, sizeof *u);
     isa_insn nop;
     isa_decode(0x00000013, &nop); /* addi x0, x0, 0 */
-    if (prefix == 1) uop_from_insn(&u[0], &nop);
-    if (prefix == 2) {
-        isa_insn st;
-        isa_decode(0x00003023, &st); /* sd x0, 0(x0) */
-        uop_from_insn(&u[0], &st);
-        u[0].src[0] = u[0].src[1] = u[0].src[2] = 0;
-        u[0].mem_addr = 0x20000000ull;
-    }
-    if (np) {
-        u[0].pc = NOP_BASE - 0x1000;
-        u[0].next_pc = insns[0].pc;
-    }
-    for (size_t i = 0; i < n; i++) {
-        isa_insn d;
-        isa_decode(insns[i].raw, &d);
-        uop *x = &u[np + i];
-        uop_from_insn(x, &d);
-        x->pc = insns[i].pc;
-        x->next_pc = insns[i].pc + insns[i].length;
-        x->flags &= (uint8_t)~UOP_TAKEN;
-        /* distinct lines: no false memory dependences */
-        if (x->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) x->mem_addr = 0x10000000ull + i * 256;
-    }
+    /* the context's instructions at pcs of their own (a block may follow itself) */
+    for (size_t i = 0; i < np; i++) block_uop(&u[i], &ctx->insns[i], NOP_BASE - 0x100000 + 4 * i, 64 + i);
+    for (size_t i = 0; i < n; i++) block_uop(&u[np + i], &insns[i], insns[i].pc, i);
     for (size_t k = 0; k < TRAIL_NOPS; k++) {
         uop *x = &u[np + n + k];
         uop_from_insn(x, &nop);
@@ -214,22 +204,31 @@ static bool run_context(sched_model *s, const profile_insn *insns, size_t n, int
     return ok;
 }
 
-bool sched_block(sched_model *s, const profile_insn *insns, size_t n, uint32_t *m, uint8_t *reason, int *culprit,
-                 uint8_t *varies, cs_error *err) {
-    /* the block after other instructions (paper §6.1.3, third challenge: Mi of
-     * the first instructions may depend on the preceding block); the plain run
-     * last, so that its reasons and culprits are the ones kept */
+bool sched_block(sched_model *s, const profile_insn *insns, size_t n, const sched_context *ctx, size_t nctx,
+                 uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, cs_error *err) {
+    /* the block after each context (paper §6.1.3, third challenge: Mi may
+     * depend on the preceding block); the first context's run last, so that
+     * its Mi, reasons and culprits are the ones kept */
     uint32_t *alt = cs_calloc(n + 1, sizeof *alt);
     memset(varies, 0, n);
     bool ok = true;
-    for (int prefix = 1; prefix <= 2 && ok; prefix++) {
+    for (size_t c = 1; c < nctx && ok; c++) {
         s->m = alt;
-        ok = run_context(s, insns, n, prefix, err);
+        ok = run_context(s, &ctx[c], insns, n, err);
         if (!ok) break;
-        s->m = m;
-        ok = run_context(s, insns, n, 0, err);
+        if (c == 1) {
+            s->m = m;
+            ok = run_context(s, &ctx[0], insns, n, err);
+        }
         for (size_t i = 0; ok && i < n; i++)
             if (alt[i] != m[i]) varies[i] = 1;
+    }
+    if (ok && nctx >= 2) { /* the first context again, for its reasons and culprits */
+        s->m = m;
+        ok = run_context(s, &ctx[0], insns, n, err);
+    } else if (ok) {
+        s->m = m;
+        ok = run_context(s, &ctx[0], insns, n, err);
     }
     free(alt);
     if (!ok) {
@@ -250,6 +249,20 @@ bool sched_block(sched_model *s, const profile_insn *insns, size_t n, uint32_t *
     }
     s->insns = NULL;
     return true;
+}
+
+/* The generic contexts for a block whose predecessors are not known (an entry
+ * block): nothing before it, an integer no-op, a store with no registers. */
+size_t sched_generic_contexts(sched_context out[3], profile_insn storage[2]) {
+    memset(storage, 0, 2 * sizeof *storage);
+    storage[0].raw = 0x00000013; /* addi x0, x0, 0 */
+    storage[0].length = 4;
+    storage[1].raw = 0x00003023; /* sd x0, 0(x0) */
+    storage[1].length = 4;
+    out[0] = (sched_context){NULL, 0};
+    out[1] = (sched_context){&storage[0], 1};
+    out[2] = (sched_context){&storage[1], 1};
+    return 3;
 }
 
 void sched_destroy(sched_model *s) { free(s); }

@@ -42,6 +42,16 @@ jq -e '[.procedures[].name] == ["main"]' p.json >/dev/null || fail "--function m
 grep -q '<svg' p.html || fail "no SVG in the HTML"
 "$cs" profile report --json - p.prof 2>/dev/null | jq -e '.procedures | length > 0' >/dev/null || fail "--json -"
 
+# a switch's jump table (interp's bytecode dispatch): the table is read and the
+# dispatch block gets an edge per case, so the procedure is not "missing edges"
+interp=$(dirname "$prog")/interp
+if [ -x "$interp" ]; then
+    "$cs" profile record --config inorder1 --period 500 -o i.prof "$interp" 20 >/dev/null 2>&1
+    "$cs" profile report --json i.json i.prof >/dev/null 2>&1
+    jq -e '[.procedures[] | select(.missing_edges == false) | [.edges[] | select(.to != "exit")] | group_by(.from)
+            | map(length) | max] | max >= 10' i.json >/dev/null || fail "no jump table resolved in interp"
+fi
+
 # bad input
 cp p.prof corrupt.prof
 sed -i '0,/^pcs /!{0,/^[0-9a-f]* /s/^\([0-9a-f]*\) \([0-9]*\)/\1 9\2/}' corrupt.prof

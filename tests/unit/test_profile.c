@@ -133,7 +133,8 @@ enum {
     ADDI_A2 = 0x00160613 /* addi a2,a2,1 */,
     LD_A3 = 0x00073683 /* ld a3,0(a4) */,
     ADDI_T0 = 0x00130293 /* addi t0,t1,1 */,
-    ADDI_T2 = 0x001e0393 /* addi t2,t3,1 */
+    ADDI_T2 = 0x001e0393 /* addi t2,t3,1 */,
+    LD_A4_A4 = 0x01073703 /* ld a4,16(a4) */
 };
 
 static void test_schedule_inorder1(void **state) {
@@ -144,9 +145,10 @@ static void test_schedule_inorder1(void **state) {
     uint8_t reason[4], varies[4];
     int cul[4];
     cs_error err;
+    sched_context alone = {NULL, 0};
     /* a chain: every instruction after the first waits one cycle for the one before */
     for (int i = 0; i < 4; i++) insn(&b[i], 0x1000 + 4 * (uint64_t)i, ADD_A1);
-    assert_true(sched_block(s, b, 4, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 4, &alone, 1, m, reason, cul, varies, &err));
     assert_int_equal(m[0], 1);
     for (int i = 1; i < 4; i++) {
         assert_int_equal(m[i], 2);
@@ -158,7 +160,7 @@ static void test_schedule_inorder1(void **state) {
     insn(&b[0], 0x1000, ADDI_A2);
     insn(&b[1], 0x1004, ADDI_T0);
     insn(&b[2], 0x1008, ADDI_T2);
-    assert_true(sched_block(s, b, 3, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 3, &alone, 1, m, reason, cul, varies, &err));
     for (int i = 0; i < 3; i++) assert_int_equal(m[i], 1);
     sched_destroy(s);
 }
@@ -171,11 +173,14 @@ static void test_schedule_inorder3(void **state) {
     uint8_t reason[3], varies[3];
     int cul[3];
     cs_error err;
+    sched_context alone = {NULL, 0}, ctx[3];
+    profile_insn storage[2];
+    size_t nctx = sched_generic_contexts(ctx, storage);
     /* an integer and a load issue together: the load spends no cycle at the head */
     insn(&b[0], 0x1000, ADDI_A2);
     insn(&b[1], 0x1004, LD_A3);
     insn(&b[2], 0x1008, ADDI_T0);
-    assert_true(sched_block(s, b, 3, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 3, &alone, 1, m, reason, cul, varies, &err));
     assert_int_equal(m[0], 1);
     assert_int_equal(m[1], 0);
     assert_int_equal(m[2], 1);
@@ -183,9 +188,22 @@ static void test_schedule_inorder3(void **state) {
      * instead, so its Mi depends on the block before (not an issue point) */
     insn(&b[0], 0x1000, LD_A3);
     insn(&b[1], 0x1004, ADDI_A2);
-    assert_true(sched_block(s, b, 2, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 2, ctx, nctx, m, reason, cul, varies, &err));
     assert_int_equal(m[0], 1);
     assert_true(varies[0]);
+    /* after the block's own predecessor, the paper's example (§6.1.3): a load
+     * that waits for a load of the register it reads, two back */
+    profile_insn pred[2];
+    insn(&pred[0], 0x0ff8, LD_A4_A4);
+    insn(&pred[1], 0x0ffc, ADDI_T2);
+    insn(&b[0], 0x1000, LD_A3);
+    insn(&b[1], 0x1004, ADDI_A2);
+    sched_context after = {pred, 2};
+    assert_true(sched_block(s, b, 2, &after, 1, m, reason, cul, varies, &err));
+    /* ld a4 and addi t2 issue together at t; ld a3 reads a4 from the two-stage
+     * memory pipe at t + 2: at the head for two cycles, a static stall */
+    assert_int_equal(m[0], 2);
+    assert_int_equal(reason[0], SR_DEPENDENCY);
     sched_destroy(s);
 }
 

@@ -1,0 +1,72 @@
+#!/bin/bash
+# bench/profile_grade.sh [--quick] [--doc docs/profile.md] — the DCPI analysis graded against the truth
+# (issue 16; the paper's Figures 8 and 9): for each machine (inorder1, inorder3, rpstacks
+# as the out-of-order one), each sampling period and each seed, every workload below is
+# recorded with the truth (exact per-pc counts, true stall causes), analysed and graded.
+# Prints a Markdown table per machine and period, samples of all workloads and seeds
+# pooled, and the spread of "within 10%" over the seeds; with --doc, writes the table
+# into the document between the markers <!-- profile-grade begin/end -->.
+# Run from the build directory (needs ./cyclescope and workloads/).
+set -eu
+quick=0 doc=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) quick=1 ;;
+    --doc) doc=$2; shift ;;
+    *) echo "usage: $0 [--quick] [--doc FILE]" >&2; exit 2 ;;
+    esac
+    shift
+done
+cs=./cyclescope
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+workloads=("sort 10000" "hash 10000" "list 10000" "tree 5000" "interp 250" "matmul 4" "fft 2048" "strsearch 12000")
+configs=(inorder1 inorder3 rpstacks)
+periods=(100 300 1000)
+seeds=(1 2 3)
+if [ $quick = 1 ]; then workloads=("sort 10000" "tree 5000"); periods=(100); seeds=(1); fi
+table=$out/table.md
+{
+    echo "| machine | period | samples | within 5% | within 10% | within 15% | >15% marked low | edges within 10% | culprit coverage | stalls found | unexplained | within 10% over seeds (min–max) |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+} >"$table"
+for config in "${configs[@]}"; do
+    for period in "${periods[@]}"; do
+        : >"$out/rows"
+        for seed in "${seeds[@]}"; do
+            : >"$out/seedrows"
+            for w in "${workloads[@]}"; do
+                set -- $w
+                f=$out/$1_${config}_${period}_$seed
+                nice -n 10 $cs profile record --config "$config" --period "$period" --sample-seed "$seed" \
+                    --truth "$f.truth" -o "$f.prof" "workloads/$1" "$2" >/dev/null 2>&1
+                $cs profile report --truth "$f.truth" --json "$f.json" "$f.prof" >/dev/null 2>&1
+                # samples w5 w10 w15 off15-low edge-execs edges-w10 stall-samples coverage stalls-found unexplained
+                jq -r '.grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
+                       .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained] | @tsv' \
+                    "$f.json" | tee -a "$out/rows" >>"$out/seedrows"
+                echo "$config $period $seed $1: $(tail -1 "$out/rows")" >&2
+            done
+            awk -F'\t' '{s+=$1; w10+=$1*$3} END {printf "%.1f\n", s ? 100*w10/s : 0}' "$out/seedrows" >>"$out/seedw10"
+        done
+        spread=$(sort -n "$out/seedw10" | awk 'NR==1{a=$1} {b=$1} END {printf "%s–%s%%", a, b}')
+        rm -f "$out/seedw10"
+        awk -F'\t' -v m="$config" -v p="$period" -v sp="$spread" '
+            { s+=$1; w5+=$1*$2; w10+=$1*$3; w15+=$1*$4; off+=$1*(1-$4); ol+=$1*(1-$4)*$5
+              ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11; n++ }
+            END { printf "| %s | %d | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s |\n",
+                  m, p, s, 100*w5/s, 100*w10/s, 100*w15/s, off ? 100*ol/off : 100, 100*e10/ex, st ? 100*cov/st : 100,
+                  st ? 100*det/st : 100, 100*un/n, sp }' "$out/rows" >>"$table"
+    done
+done
+cat "$table"
+if [ -n "$doc" ]; then
+    python3 - "$doc" "$table" <<'PY'
+import sys
+doc, table = sys.argv[1], open(sys.argv[2]).read()
+text = open(doc).read()
+b, e = '<!-- profile-grade begin -->', '<!-- profile-grade end -->'
+i, j = text.index(b) + len(b), text.index(e)
+open(doc, 'w').write(text[:i] + '\n' + table + text[j:])
+PY
+fi

@@ -114,8 +114,10 @@ void report_run_text(const run_summary *r, FILE *out) {
                   {"L1D", &s->l1d, true},
                   {"L2", &s->l2, c->l2.enabled},
                   {"L3", &s->l3, c->l3.enabled},
-                  {"ITLB", &s->itlb, c->itlb_entries > 0}};
-    for (int i = 0; i < 5; i++) {
+                  {"ITLB", &s->itlb, c->itlb_entries > 0},
+                  {"DTLB", &s->dtlb, c->dtlb_entries > 0},
+                  {"L2 TLB", &s->l2tlb, c->l2tlb_entries > 0}};
+    for (int i = 0; i < 7; i++) {
         if (!levels[i].on || c->model == MODEL_INORDER) continue;
         char name[32];
         snprintf(name, sizeof name, "%s accesses / misses", levels[i].name);

@@ -102,6 +102,10 @@ typedef struct uarch_config {
     uint32_t store_buffer;  /* committed stores waiting to write the L1D (ooo); 0 = none: stores never wait */
     uint32_t itlb_entries;  /* 0 = no ITLB modelled */
     uint32_t itlb_miss_latency;
+    uint32_t dtlb_entries; /* 0 = no DTLB modelled */
+    uint32_t dtlb_miss_latency;
+    uint32_t l2tlb_entries; /* a second-level TLB behind the ITLB and DTLB; 0 = none */
+    uint32_t l2tlb_latency; /* its hit latency (a miss adds the first-level TLB's miss_latency: the walk) */
 
     /* branch prediction */
     bpred_kind bpred;
@@ -156,7 +160,7 @@ typedef struct core_stats {
     uint64_t uops;                            /* committed µops */
     uint64_t branches, mispredicts;           /* all control transfers */
     uint64_t cond_branches, cond_mispredicts; /* conditional branches */
-    cache_stats l1i, l1d, l2, l3, itlb;
+    cache_stats l1i, l1d, l2, l3, itlb, dtlb, l2tlb;
     uint64_t loads, stores, forwarded_loads, flops;
     uint64_t rob_occupancy, iq_occupancy, lq_occupancy, sq_occupancy; /* summed over cycles */
     uint64_t issue_hist[ISSUE_HIST_MAX + 1];                          /* cycles issuing k µops (k capped) */

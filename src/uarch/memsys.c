@@ -48,7 +48,15 @@ struct memsys {
     cache_stats l2_stats, l3_stats;
     uint64_t mem_writebacks;
     store_buffer sb;
+    cache_t *tlb[2], *l2tlb; /* [0] data, [1] instructions */
+    uint32_t walk[2], l2tlb_latency;
+    cache_stats tlb_stats[2], l2tlb_stats;
 };
+
+static cache_t *tlb_create(uint32_t entries) {
+    cache_config t = {true, entries * 4096, 0, 4096, 0, 0}; /* fully associative, 4 KB pages */
+    return cache_create(&t);
+}
 
 static void l1_init(l1 *x, const cache_config *cfg, bool perfect) {
     x->cache = cache_create(cfg);
@@ -82,6 +90,12 @@ memsys_t *memsys_create(const uarch_config *cfg) {
         m->sb.e = cs_calloc(cfg->store_buffer, sizeof *m->sb.e);
     }
     m->mem_latency = cfg->mem_latency;
+    if (cfg->itlb_entries) m->tlb[1] = tlb_create(cfg->itlb_entries);
+    if (cfg->dtlb_entries) m->tlb[0] = tlb_create(cfg->dtlb_entries);
+    if (cfg->l2tlb_entries) m->l2tlb = tlb_create(cfg->l2tlb_entries);
+    m->walk[1] = cfg->itlb_miss_latency;
+    m->walk[0] = cfg->dtlb_miss_latency;
+    m->l2tlb_latency = cfg->l2tlb_latency;
     if (cfg->mem_bandwidth) {
         uint32_t line = 1u << m->data.line_bits;
         m->transfer_cycles = (line + cfg->mem_bandwidth - 1) / cfg->mem_bandwidth;
@@ -102,6 +116,9 @@ void memsys_destroy(memsys_t *m) {
     cache_destroy(m->l2);
     cache_destroy(m->l3);
     free(m->sb.e);
+    cache_destroy(m->tlb[0]);
+    cache_destroy(m->tlb[1]);
+    cache_destroy(m->l2tlb);
     free(m);
 }
 
@@ -361,6 +378,9 @@ void memsys_stats(const memsys_t *m, core_stats *out) {
     out->l2 = m->l2_stats;
     out->l3 = m->l3_stats;
     out->mem_writebacks = m->mem_writebacks;
+    out->itlb = m->tlb_stats[1];
+    out->dtlb = m->tlb_stats[0];
+    out->l2tlb = m->l2tlb_stats;
 }
 
 void memsys_reset_stats(memsys_t *m) {
@@ -369,6 +389,36 @@ void memsys_reset_stats(memsys_t *m) {
     memset(&m->l2_stats, 0, sizeof m->l2_stats);
     memset(&m->l3_stats, 0, sizeof m->l3_stats);
     m->mem_writebacks = 0;
+    memset(m->tlb_stats, 0, sizeof m->tlb_stats);
+    memset(&m->l2tlb_stats, 0, sizeof m->l2tlb_stats);
+}
+
+/* ---- address translation ---- */
+
+bool memsys_has_tlb(const memsys_t *m, bool instruction) { return m->tlb[instruction] != NULL; }
+
+bool memsys_translate(memsys_t *m, uint64_t addr, bool instruction, uint32_t *extra) {
+    *extra = 0;
+    cache_t *tlb = m->tlb[instruction];
+    if (!tlb) return true;
+    m->tlb_stats[instruction].accesses++;
+    if (cache_access(tlb, addr)) return true;
+    m->tlb_stats[instruction].misses++;
+    *extra = m->walk[instruction];
+    if (m->l2tlb) {
+        m->l2tlb_stats.accesses++;
+        *extra = m->l2tlb_latency;
+        if (!cache_access(m->l2tlb, addr)) {
+            m->l2tlb_stats.misses++;
+            *extra += m->walk[instruction];
+        }
+    }
+    return false;
+}
+
+void memsys_warm_tlb(memsys_t *m, uint64_t addr, bool instruction) {
+    cache_t *tlb = m->tlb[instruction];
+    if (tlb && !cache_access(tlb, addr) && m->l2tlb) cache_access(m->l2tlb, addr);
 }
 
 /* ---- the store buffer ---- */

@@ -68,6 +68,19 @@ uint32_t memsys_line_bits(const memsys_t *m, bool instruction);
  * oldest store can write), or UINT64_MAX. Lets a core skip idle cycles exactly. */
 uint64_t memsys_next_event(const memsys_t *m, uint64_t now);
 
+/* ---- address translation (4 KB pages, fully associative LRU TLBs) ---- */
+
+/* Translate addr for an instruction fetch or a data access, in program order
+ * (TLB state follows program order, like the caches'). True on a hit in the
+ * first-level TLB (or when none is modelled); else *extra = the cycles the
+ * translation takes: the second-level TLB's latency, plus the page walk
+ * (the first-level TLB's miss_latency) when that misses too. */
+bool memsys_translate(memsys_t *m, uint64_t addr, bool instruction, uint32_t *extra);
+/* Is a TLB modelled for this side? */
+bool memsys_has_tlb(const memsys_t *m, bool instruction);
+/* Functional warming of the TLBs. */
+void memsys_warm_tlb(memsys_t *m, uint64_t addr, bool instruction);
+
 /* ---- the store buffer (core.store_buffer entries; 0: none) ---- */
 
 typedef struct sb_entry {

@@ -176,6 +176,58 @@ static void test_write_no_allocate(void **state) {
     free(u);
 }
 
+/* ---- TLBs ---- */
+
+/* A page-strided walk over P pages, R rounds: a fully associative LRU TLB of E
+ * entries misses P times when P <= E (the first round), else on every access.
+ * Each load's address depends on the previous load, so with a perfect D-cache
+ * the chain costs agen + L1 + the translation's extra cycles per load. */
+static void test_tlb_reach(void **state) {
+    (void)state;
+    enum { ROUNDS = 20 };
+    static const struct {
+        unsigned pages, dtlb, l2tlb;
+    } rows[] = {
+        {32, 64, 0}, {64, 64, 0}, {65, 64, 0}, {200, 64, 0}, {200, 64, 256}, {256, 64, 256}, {300, 64, 256},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        size_t n = (size_t)rows[k].pages * ROUNDS;
+        uop *u = calloc(n, sizeof *u);
+        for (size_t i = 0; i < n; i++) {
+            u[i] = make_uop(i % LOOP, OPC_LOAD, 5, 5, 0); /* x5 = load(x5): a chain */
+            u[i].flags = UOP_MEM_READ;
+            u[i].mem_size = 8;
+            u[i].mem_addr = 0x40000000ull + (uint64_t)(i % rows[k].pages) * 4096 + 8 * (i % 64);
+        }
+        uarch_config c;
+        base_config(&c);
+        c.perfect_dcache = true;
+        c.dtlb_entries = rows[k].dtlb;
+        c.dtlb_miss_latency = 30;
+        c.l2tlb_entries = rows[k].l2tlb;
+        c.l2tlb_latency = 7;
+        core_stats s = run(&c, u, n);
+        bool fits = rows[k].pages <= rows[k].dtlb, fits2 = rows[k].l2tlb && rows[k].pages <= rows[k].l2tlb;
+        uint64_t misses = fits ? rows[k].pages : n;
+        assert_int_equal(s.dtlb.accesses, n);
+        assert_int_equal(s.dtlb.misses, misses);
+        uint64_t walks = misses;
+        if (rows[k].l2tlb) {
+            assert_int_equal(s.l2tlb.accesses, misses);
+            walks = fits || fits2 ? rows[k].pages : n;
+            assert_int_equal(s.l2tlb.misses, walks);
+        }
+        double per_load = c.latency[OPC_LOAD] + c.l1d.latency;
+        double extra = (double)walks * c.dtlb_miss_latency + (rows[k].l2tlb ? (double)misses * c.l2tlb_latency : 0);
+        char what[80];
+        snprintf(what, sizeof what, "page walk over %u pages, DTLB %u, L2 TLB %u", rows[k].pages, rows[k].dtlb,
+                 rows[k].l2tlb);
+        double want = per_load + extra / (double)n;
+        assert_near((double)s.cycles / (double)n, want, 0.01 * want, what);
+        free(u);
+    }
+}
+
 /* ---- the store buffer's stall in the views and wait states ---- */
 
 typedef struct sb_seen {
@@ -320,6 +372,7 @@ int main(void) {
         cmocka_unit_test(test_store_buffer_cause),
         cmocka_unit_test(test_skip_exact_and_deterministic),
         cmocka_unit_test(test_monotone),
+        cmocka_unit_test(test_tlb_reach),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,9 @@ static cJSON *cache_json(const cache_stats *c, bool memory_detail) {
     cJSON_AddNumberToObject(o, "timed_fills", (double)c->fills);
     cJSON_AddNumberToObject(o, "avg_miss_latency", c->fills ? (double)c->fill_cycles / (double)c->fills : 0);
     cJSON_AddNumberToObject(o, "writebacks", (double)c->writebacks);
+    cJSON_AddNumberToObject(o, "prefetches", (double)c->prefetches);
+    cJSON_AddNumberToObject(o, "prefetch_useful", (double)c->prefetch_useful);
+    cJSON_AddNumberToObject(o, "prefetch_late", (double)c->prefetch_late);
     return o;
 }
 

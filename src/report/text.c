@@ -133,6 +133,16 @@ void report_run_text(const run_summary *r, FILE *out) {
             ROW(name, "%.1f cycles", latency);
         }
     }
+    for (int i = 0; i < 2; i++) {
+        const cache_stats *cs = levels[i].cs;
+        if (!cs->prefetches) continue;
+        char name[48];
+        snprintf(name, sizeof name, "%s prefetches: useful / late", levels[i].name);
+        /* accuracy: useful / prefetched; coverage: useful / (useful + misses left) */
+        ROW(name, "%" PRIu64 ": %" PRIu64 " / %" PRIu64 " (accuracy %.1f%%, coverage %.1f%%)", cs->prefetches,
+            cs->prefetch_useful, cs->prefetch_late, 100 * ratio(cs->prefetch_useful, cs->prefetches),
+            100 * ratio(cs->prefetch_useful, cs->prefetch_useful + cs->misses));
+    }
     if (c->writebacks)
         ROW("write-backs L1D / L2 / L3 / memory", "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " / %" PRIu64,
             s->l1d.writebacks, s->l2.writebacks, s->l3.writebacks, s->mem_writebacks);

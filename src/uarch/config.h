@@ -106,6 +106,9 @@ typedef struct uarch_config {
     uint32_t dtlb_miss_latency;
     uint32_t l2tlb_entries; /* a second-level TLB behind the ITLB and DTLB; 0 = none */
     uint32_t l2tlb_latency; /* its hit latency (a miss adds the first-level TLB's miss_latency: the walk) */
+    bool prefetch_icache_next_line, prefetch_dcache_next_line; /* tagged next-line prefetchers */
+    uint32_t prefetch_dcache_stride;                           /* entries of the per-PC stride prefetcher; 0 = off */
+    uint32_t prefetch_degree;                                  /* lines the stride prefetcher runs ahead */
 
     /* branch prediction */
     bpred_kind bpred;
@@ -148,6 +151,9 @@ typedef struct cache_stats {
     uint64_t fills;            /* misses whose fill was timed (requested) from this level down */
     uint64_t fill_cycles;      /* their latency beyond this level's lookup, summed (average miss latency) */
     uint64_t writebacks;       /* dirty lines this level evicted (memory.writebacks) */
+    uint64_t prefetches;       /* lines prefetched into this level */
+    uint64_t prefetch_useful;  /* prefetched lines a demand access used */
+    uint64_t prefetch_late;    /* of those, used before their fill arrived (or was issued) */
 } cache_stats;
 
 enum { ISSUE_HIST_MAX = 16 };

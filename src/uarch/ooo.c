@@ -957,7 +957,7 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
                 if (o->want_events)
                     event(o, PEV_MISS, UNIT_DTLB, o->next_seq + 1, u->pc, u->mem_addr, 0, LEVEL_NONE, 0);
             }
-            dl = memsys_classify(o->mem, u->mem_addr, false, write);
+            dl = memsys_classify(o->mem, u->mem_addr, u->pc, false, write);
             /* a store's miss is never waited for: its event now (a load's when it requests the data) */
             if (write && o->want_events && dl > LEVEL_L1)
                 miss_events(o, UNIT_L1D, o->next_seq + 1, u->pc, u->mem_addr, o->now, dl, false);

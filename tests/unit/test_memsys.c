@@ -228,6 +228,83 @@ static void test_tlb_reach(void **state) {
     }
 }
 
+/* ---- prefetchers ---- */
+
+/* A sequential stream (eight loads per line, lines in order): the tagged
+ * next-line prefetcher turns every miss after the first line into a hit. */
+static void test_next_line_data(void **state) {
+    (void)state;
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        u[i] = make_uop(i % LOOP, OPC_LOAD, (uint8_t)(1 + i % 31), 0, 0);
+        u[i].flags = UOP_MEM_READ;
+        u[i].mem_size = 8;
+        u[i].mem_addr = 0x40000000ull + 8 * (uint64_t)i;
+    }
+    uint64_t lines = N / 8;
+    uarch_config c;
+    base_config(&c);
+    core_stats off = run(&c, u, N);
+    assert_int_equal(off.l1d.misses, lines);
+    c.prefetch_dcache_next_line = true;
+    core_stats on = run(&c, u, N);
+    assert_int_equal(on.l1d.misses, 1);
+    assert_int_equal(on.l1d.prefetches, lines); /* lines 2 .. lines + 1 */
+    assert_int_equal(on.l1d.prefetch_useful, lines - 1);
+    assert_true(on.cycles < off.cycles);
+    free(u);
+}
+
+/* Straight-line code over many I-cache lines: next-line instruction
+ * prefetching leaves one miss, the first line. */
+static void test_next_line_instructions(void **state) {
+    (void)state;
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) u[i] = make_uop(i, OPC_INT_ALU, (uint8_t)(1 + i % 31), 0, 0);
+    uarch_config c;
+    base_config(&c);
+    c.perfect_icache = false;
+    c.l1i.size = 1024 * 1024;
+    c.l1i.assoc = 8;
+    core_stats off = run(&c, u, N);
+    c.prefetch_icache_next_line = true;
+    core_stats on = run(&c, u, N);
+    assert_true(off.l1i.misses > 100);
+    assert_int_equal(on.l1i.misses, 1);
+    assert_int_equal(on.l1i.prefetch_useful, off.l1i.misses - 1);
+    assert_true(on.cycles < off.cycles);
+    free(u);
+}
+
+/* Two pcs, each with its own stride (5 lines up, 3 lines down): the per-PC
+ * stride prefetcher misses the three accesses that establish a stride twice,
+ * then every line is prefetched; a next-line prefetcher would not help. */
+static void test_stride(void **state) {
+    (void)state;
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        bool up = i % 2 == 0;
+        size_t k = i / 2;
+        u[i] = make_uop(up ? 0 : 1, OPC_LOAD, (uint8_t)(1 + i % 31), 0, 0);
+        u[i].flags = UOP_MEM_READ;
+        u[i].mem_size = 8;
+        u[i].mem_addr = up ? 0x40000000ull + (uint64_t)k * 5 * LINE : 0x80000000ull - (uint64_t)k * 3 * LINE;
+    }
+    for (unsigned degree = 1; degree <= 4; degree *= 2) {
+        uarch_config c;
+        base_config(&c);
+        c.l1d.size = 1024 * 1024; /* no evictions: every miss is a first touch */
+        c.prefetch_dcache_stride = 64;
+        c.prefetch_degree = degree;
+        core_stats s = run(&c, u, N);
+        assert_int_equal(s.l1d.misses, 6);
+        assert_int_equal(s.l1d.prefetch_useful, N - 6);
+        /* the trained streams run `degree` lines ahead: the last ones are never used */
+        assert_int_equal(s.l1d.prefetches, N - 6 + 2 * degree);
+    }
+    free(u);
+}
+
 /* ---- the store buffer's stall in the views and wait states ---- */
 
 typedef struct sb_seen {
@@ -323,6 +400,14 @@ static void test_skip_exact_and_deterministic(void **state) {
         for (int r = 0; r < 3; r++) {
             uarch_config c;
             knobs(&c, rows[k].sb, rows[k].wb, rows[k].bw, rows[k].alloc);
+            /* and the TLBs and prefetchers, in a few combinations */
+            c.perfect_icache = k % 2;
+            c.prefetch_icache_next_line = c.prefetch_dcache_next_line = k % 3 == 0;
+            c.prefetch_dcache_stride = k % 2 ? 64 : 0;
+            c.dtlb_entries = k ? 16 : 0;
+            c.dtlb_miss_latency = 20;
+            c.l2tlb_entries = k % 2 ? 0 : 64;
+            c.l2tlb_latency = 5;
             c.skip_idle = r != 0;
             out[r] = run(&c, u, N);
         }
@@ -373,6 +458,9 @@ int main(void) {
         cmocka_unit_test(test_skip_exact_and_deterministic),
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_tlb_reach),
+        cmocka_unit_test(test_next_line_data),
+        cmocka_unit_test(test_next_line_instructions),
+        cmocka_unit_test(test_stride),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

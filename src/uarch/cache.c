@@ -140,7 +140,9 @@ static bool full_access(cache_t *c, uint64_t line, uint8_t set, uint8_t *old, ui
     return false;
 }
 
-static inline bool access_line(cache_t *c, uint64_t line, uint8_t set, uint8_t *old, uint64_t *dirty_victim) {
+/* `flags`: keep the line flags (a constant at each call: the plain access does not touch them). */
+static inline __attribute__((always_inline)) bool access_line(cache_t *c, uint64_t line, bool keep, uint8_t set,
+                                                              uint8_t *old, uint64_t *dirty_victim) {
     if (c->full) return full_access(c, line, set, old, dirty_victim);
     uint64_t index = line % c->sets;
     uint64_t *tags = &c->tags[index * c->ways], *stamps = &c->stamps[index * c->ways];
@@ -150,29 +152,31 @@ static inline bool access_line(cache_t *c, uint64_t line, uint8_t set, uint8_t *
     for (uint32_t w = 0; w < c->ways; w++) {
         if (tags[w] == line + 1) {
             stamps[w] = c->clock;
-            *old = flags[w];
-            flags[w] = (uint8_t)((flags[w] & ~CACHE_PREFETCHED) | set);
+            if (keep) {
+                *old = flags[w];
+                flags[w] = (uint8_t)((flags[w] & ~CACHE_PREFETCHED) | set);
+            }
             return true;
         }
         if (stamps[w] < stamps[victim]) victim = w;
     }
-    if (flags[victim] & CACHE_DIRTY) *dirty_victim = tags[victim]; /* line + 1 */
+    if (keep && (flags[victim] & CACHE_DIRTY)) *dirty_victim = tags[victim]; /* line + 1 */
     tags[victim] = line + 1;
     stamps[victim] = c->clock;
-    flags[victim] = set;
+    if (keep) flags[victim] = set;
     return false;
 }
 
 bool cache_access(cache_t *c, uint64_t addr) {
     uint8_t old;
     uint64_t victim;
-    return access_line(c, addr >> c->line_bits, 0, &old, &victim);
+    return access_line(c, addr >> c->line_bits, false, 0, &old, &victim);
 }
 
 bool cache_access_flags(cache_t *c, uint64_t addr, uint8_t set, uint8_t *old, uint64_t *victim) {
     uint64_t v = 0;
     *old = 0;
-    bool hit = access_line(c, addr >> c->line_bits, set, old, &v);
+    bool hit = access_line(c, addr >> c->line_bits, true, set, old, &v);
     *victim = v ? (v - 1) << c->line_bits : UINT64_MAX;
     return hit;
 }

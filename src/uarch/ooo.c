@@ -1153,7 +1153,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         o->st.iq_occupancy += o->iq_count;
         o->st.lq_occupancy += o->lq_count;
         o->st.sq_occupancy += o->sq_count;
-        o->st.sb_occupancy += memsys_sb_count(o->mem);
+        if (o->use_sb) o->st.sb_occupancy += memsys_sb_count(o->mem);
         if (o->want_views) {
             if (o->rob_count &&
                 (commit.stall == STALL_HEAD_NOT_DONE ||
@@ -1201,7 +1201,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 o->st.iq_occupancy += (uint64_t)o->iq_count * k;
                 o->st.lq_occupancy += (uint64_t)o->lq_count * k;
                 o->st.sq_occupancy += (uint64_t)o->sq_count * k;
-                o->st.sb_occupancy += (uint64_t)memsys_sb_count(o->mem) * k;
+                if (o->use_sb) o->st.sb_occupancy += (uint64_t)memsys_sb_count(o->mem) * k;
                 if (o->sb_blocked_seq) o->st.sb_full_cycles += k;
                 o->st.issue_hist[issue.n <= ISSUE_HIST_MAX ? issue.n : ISSUE_HIST_MAX] += k;
                 if (o->want_views) {

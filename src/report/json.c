@@ -15,6 +15,9 @@ static cJSON *cache_json(const cache_stats *c, bool memory_detail) {
     cJSON_AddNumberToObject(o, "timed_fills", (double)c->fills);
     cJSON_AddNumberToObject(o, "avg_miss_latency", c->fills ? (double)c->fill_cycles / (double)c->fills : 0);
     cJSON_AddNumberToObject(o, "writebacks", (double)c->writebacks);
+    cJSON_AddNumberToObject(o, "prefetches", (double)c->prefetches);
+    cJSON_AddNumberToObject(o, "prefetch_useful", (double)c->prefetch_useful);
+    cJSON_AddNumberToObject(o, "prefetch_late", (double)c->prefetch_late);
     return o;
 }
 
@@ -143,6 +146,8 @@ cJSON *report_run_json(const run_summary *r) {
     if (r->cfg->l2.enabled) cJSON_AddItemToObject(caches, "l2", cache_json(&s->l2, true));
     if (r->cfg->l3.enabled) cJSON_AddItemToObject(caches, "l3", cache_json(&s->l3, true));
     if (r->cfg->itlb_entries) cJSON_AddItemToObject(caches, "itlb", cache_json(&s->itlb, false));
+    if (r->cfg->dtlb_entries) cJSON_AddItemToObject(caches, "dtlb", cache_json(&s->dtlb, false));
+    if (r->cfg->l2tlb_entries) cJSON_AddItemToObject(caches, "l2tlb", cache_json(&s->l2tlb, false));
     cJSON_AddNumberToObject(caches, "memory_writebacks", (double)s->mem_writebacks);
     cJSON *occ = cJSON_AddObjectToObject(root, "average_occupancy");
     double cyc = s->cycles ? (double)s->cycles : 1;

@@ -114,8 +114,10 @@ void report_run_text(const run_summary *r, FILE *out) {
                   {"L1D", &s->l1d, true},
                   {"L2", &s->l2, c->l2.enabled},
                   {"L3", &s->l3, c->l3.enabled},
-                  {"ITLB", &s->itlb, c->itlb_entries > 0}};
-    for (int i = 0; i < 5; i++) {
+                  {"ITLB", &s->itlb, c->itlb_entries > 0},
+                  {"DTLB", &s->dtlb, c->dtlb_entries > 0},
+                  {"L2 TLB", &s->l2tlb, c->l2tlb_entries > 0}};
+    for (int i = 0; i < 7; i++) {
         if (!levels[i].on || c->model == MODEL_INORDER) continue;
         char name[32];
         snprintf(name, sizeof name, "%s accesses / misses", levels[i].name);
@@ -130,6 +132,16 @@ void report_run_text(const run_summary *r, FILE *out) {
             snprintf(name, sizeof name, "%s avg miss latency", levels[i].name);
             ROW(name, "%.1f cycles", latency);
         }
+    }
+    for (int i = 0; i < 2; i++) {
+        const cache_stats *cs = levels[i].cs;
+        if (!cs->prefetches) continue;
+        char name[48];
+        snprintf(name, sizeof name, "%s prefetches: useful / late", levels[i].name);
+        /* accuracy: useful / prefetched; coverage: useful / (useful + misses left) */
+        ROW(name, "%" PRIu64 ": %" PRIu64 " / %" PRIu64 " (accuracy %.1f%%, coverage %.1f%%)", cs->prefetches,
+            cs->prefetch_useful, cs->prefetch_late, 100 * ratio(cs->prefetch_useful, cs->prefetches),
+            100 * ratio(cs->prefetch_useful, cs->prefetch_useful + cs->misses));
     }
     if (c->writebacks)
         ROW("write-backs L1D / L2 / L3 / memory", "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " / %" PRIu64,

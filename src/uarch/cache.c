@@ -14,7 +14,7 @@ struct cache {
     uint64_t sets;    /* any count: 48 KB 4-way with 64-byte lines has 192 */
     uint64_t *tags;   /* sets * ways; line address + 1, 0 = empty */
     uint64_t *stamps; /* LRU stamps (set-associative) */
-    uint8_t *dirty;   /* per line: written since it was installed (cache_access_dirty) */
+    uint8_t *flags;   /* per line: CACHE_DIRTY, CACHE_PREFETCHED (cache_access_flags) */
     uint64_t clock;
     /* fully associative */
     bool full;
@@ -40,7 +40,7 @@ cache_t *cache_create(const cache_config *cfg) {
     c->ways = c->full ? (uint32_t)lines : cfg->assoc;
     c->sets = c->full ? 1 : lines / cfg->assoc;
     c->tags = cs_calloc(lines, sizeof *c->tags);
-    c->dirty = cs_calloc(lines, sizeof *c->dirty);
+    c->flags = cs_calloc(lines, sizeof *c->flags);
     if (c->full && c->ways > 16) {
         uint32_t buckets = 1;
         while (buckets < 2 * c->ways) buckets <<= 1;
@@ -59,7 +59,7 @@ cache_t *cache_create(const cache_config *cfg) {
 void cache_destroy(cache_t *c) {
     if (!c) return;
     free(c->tags);
-    free(c->dirty);
+    free(c->flags);
     free(c->stamps);
     free(c->hash);
     free(c->prev);
@@ -109,7 +109,9 @@ static void list_push_front(cache_t *c, uint32_t s) {
     if (c->tail == NIL) c->tail = s;
 }
 
-static bool full_access(cache_t *c, uint64_t line, bool write, uint64_t *victim) {
+/* The flags of a line: `set` on a hit are added (a hit by demand clears CACHE_PREFETCHED,
+ * after *old has reported it); on a miss they are the new line's. */
+static bool full_access(cache_t *c, uint64_t line, uint8_t set, uint8_t *old, uint64_t *victim) {
     uint32_t b = hash_find(c, line);
     if (c->hash[b]) {
         uint32_t s = c->hash[b] - 1;
@@ -117,7 +119,8 @@ static bool full_access(cache_t *c, uint64_t line, bool write, uint64_t *victim)
             list_unlink(c, s);
             list_push_front(c, s);
         }
-        c->dirty[s] |= write;
+        *old = c->flags[s];
+        c->flags[s] = (uint8_t)((c->flags[s] & ~CACHE_PREFETCHED) | set);
         return true;
     }
     uint32_t s;
@@ -125,45 +128,55 @@ static bool full_access(cache_t *c, uint64_t line, bool write, uint64_t *victim)
         s = c->used++;
     } else {
         s = c->tail;
-        if (victim && c->dirty[s]) *victim = c->tags[s]; /* line + 1 */
+        if (c->flags[s] & CACHE_DIRTY) *victim = c->tags[s]; /* line + 1 */
         list_unlink(c, s);
         hash_remove(c, hash_find(c, c->tags[s] - 1));
         b = hash_find(c, line); /* deletion may have moved the empty bucket */
     }
     c->tags[s] = line + 1;
-    c->dirty[s] = write;
+    c->flags[s] = set;
     c->hash[b] = s + 1;
     list_push_front(c, s);
     return false;
 }
 
-static inline bool access_line(cache_t *c, uint64_t line, bool write, uint64_t *dirty_victim) {
-    if (c->full) return full_access(c, line, write, dirty_victim);
-    uint64_t set = line % c->sets;
-    uint64_t *tags = &c->tags[set * c->ways], *stamps = &c->stamps[set * c->ways];
-    uint8_t *dirty = &c->dirty[set * c->ways];
+/* `flags`: keep the line flags (a constant at each call: the plain access does not touch them). */
+static inline __attribute__((always_inline)) bool access_line(cache_t *c, uint64_t line, bool keep, uint8_t set,
+                                                              uint8_t *old, uint64_t *dirty_victim) {
+    if (c->full) return full_access(c, line, set, old, dirty_victim);
+    uint64_t index = line % c->sets;
+    uint64_t *tags = &c->tags[index * c->ways], *stamps = &c->stamps[index * c->ways];
+    uint8_t *flags = &c->flags[index * c->ways];
     uint32_t victim = 0;
     c->clock++;
     for (uint32_t w = 0; w < c->ways; w++) {
         if (tags[w] == line + 1) {
             stamps[w] = c->clock;
-            dirty[w] |= write;
+            if (keep) {
+                *old = flags[w];
+                flags[w] = (uint8_t)((flags[w] & ~CACHE_PREFETCHED) | set);
+            }
             return true;
         }
         if (stamps[w] < stamps[victim]) victim = w;
     }
-    if (dirty_victim && dirty[victim]) *dirty_victim = tags[victim]; /* line + 1 */
+    if (keep && (flags[victim] & CACHE_DIRTY)) *dirty_victim = tags[victim]; /* line + 1 */
     tags[victim] = line + 1;
     stamps[victim] = c->clock;
-    dirty[victim] = write;
+    if (keep) flags[victim] = set;
     return false;
 }
 
-bool cache_access(cache_t *c, uint64_t addr) { return access_line(c, addr >> c->line_bits, false, NULL); }
+bool cache_access(cache_t *c, uint64_t addr) {
+    uint8_t old;
+    uint64_t victim;
+    return access_line(c, addr >> c->line_bits, false, 0, &old, &victim);
+}
 
-bool cache_access_dirty(cache_t *c, uint64_t addr, bool write, uint64_t *victim) {
+bool cache_access_flags(cache_t *c, uint64_t addr, uint8_t set, uint8_t *old, uint64_t *victim) {
     uint64_t v = 0;
-    bool hit = access_line(c, addr >> c->line_bits, write, &v);
+    *old = 0;
+    bool hit = access_line(c, addr >> c->line_bits, true, set, old, &v);
     *victim = v ? (v - 1) << c->line_bits : UINT64_MAX;
     return hit;
 }

@@ -4,7 +4,8 @@
  * Notes (what this model simplifies):
  *  - A cache is a tag array with LRU replacement; it answers hit or miss and
  *    installs the line on a miss at once. The caller keeps the counters.
- *  - A dirty bit per line is kept for write-backs (cache_access_dirty).
+ *  - Two flags per line: dirty (for write-backs) and prefetched (installed by
+ *    a prefetch, not yet used by a demand access): cache_access_flags.
  */
 #ifndef CYCLESCOPE_UARCH_CACHE_H
 #define CYCLESCOPE_UARCH_CACHE_H
@@ -22,9 +23,13 @@ cache_t *cache_create(const cache_config *cfg);
 void cache_destroy(cache_t *c);
 /* Look up addr; on a miss install its line (evicting the LRU line). True on a hit. */
 bool cache_access(cache_t *c, uint64_t addr);
-/* cache_access that keeps dirty bits: `write` marks the line dirty; a miss
- * that evicts a dirty line sets *victim to its address (else UINT64_MAX). */
-bool cache_access_dirty(cache_t *c, uint64_t addr, bool write, uint64_t *victim);
+enum { CACHE_DIRTY = 1, CACHE_PREFETCHED = 2 };
+/* cache_access that keeps the line flags: on a hit *old gets the line's flags,
+ * then `set` is added to them (and CACHE_PREFETCHED cleared unless set: a
+ * demand access uses the prefetched line); on a miss the new line gets `set`,
+ * and *victim the address of the line it evicted if that was dirty (else
+ * UINT64_MAX). */
+bool cache_access_flags(cache_t *c, uint64_t addr, uint8_t set, uint8_t *old, uint64_t *victim);
 /* Look up without changing anything. */
 bool cache_contains(const cache_t *c, uint64_t addr);
 uint32_t cache_line_bits(const cache_t *c);

@@ -74,6 +74,14 @@ static const config_key keys[] = {
     {"memory", "writebacks", KEY_BOOL, OFF(writebacks), 0, 1, NULL},
     {"itlb", "entries", KEY_U32, OFF(itlb_entries), 0, 65536, NULL},
     {"itlb", "miss_latency", KEY_U32, OFF(itlb_miss_latency), 0, 100000, NULL},
+    {"dtlb", "entries", KEY_U32, OFF(dtlb_entries), 0, 65536, NULL},
+    {"dtlb", "miss_latency", KEY_U32, OFF(dtlb_miss_latency), 0, 100000, NULL},
+    {"l2tlb", "entries", KEY_U32, OFF(l2tlb_entries), 0, 1u << 20, NULL},
+    {"l2tlb", "latency", KEY_U32, OFF(l2tlb_latency), 0, 100000, NULL},
+    {"prefetch", "icache_next_line", KEY_BOOL, OFF(prefetch_icache_next_line), 0, 1, NULL},
+    {"prefetch", "dcache_next_line", KEY_BOOL, OFF(prefetch_dcache_next_line), 0, 1, NULL},
+    {"prefetch", "dcache_stride", KEY_U32, OFF(prefetch_dcache_stride), 0, 65536, NULL},
+    {"prefetch", "degree", KEY_U32, OFF(prefetch_degree), 1, 64, NULL},
     {"bpred", "type", KEY_ENUM, OFF(bpred), 0, 0, bpred_names},
     {"bpred", "table_bits", KEY_U32, OFF(bpred_table_bits), 1, 24, NULL},
     {"bpred", "history", KEY_U32, OFF(bpred_history), 0, 256, NULL},
@@ -148,6 +156,7 @@ void uarch_config_default(uarch_config *c) {
     c->l3 = (cache_config){false, 8 * 1024 * 1024, 16, 64, 36, 64};
     c->mem_latency = 133;
     c->write_allocate = true;
+    c->prefetch_degree = 1;
     c->bpred = BPRED_GSHARE;
     c->bpred_table_bits = 14;
     c->bpred_history = 12;

@@ -102,6 +102,13 @@ typedef struct uarch_config {
     uint32_t store_buffer;  /* committed stores waiting to write the L1D (ooo); 0 = none: stores never wait */
     uint32_t itlb_entries;  /* 0 = no ITLB modelled */
     uint32_t itlb_miss_latency;
+    uint32_t dtlb_entries; /* 0 = no DTLB modelled */
+    uint32_t dtlb_miss_latency;
+    uint32_t l2tlb_entries; /* a second-level TLB behind the ITLB and DTLB; 0 = none */
+    uint32_t l2tlb_latency; /* its hit latency (a miss adds the first-level TLB's miss_latency: the walk) */
+    bool prefetch_icache_next_line, prefetch_dcache_next_line; /* tagged next-line prefetchers */
+    uint32_t prefetch_dcache_stride;                           /* entries of the per-PC stride prefetcher; 0 = off */
+    uint32_t prefetch_degree;                                  /* lines the stride prefetcher runs ahead */
 
     /* branch prediction */
     bpred_kind bpred;
@@ -144,6 +151,9 @@ typedef struct cache_stats {
     uint64_t fills;            /* misses whose fill was timed (requested) from this level down */
     uint64_t fill_cycles;      /* their latency beyond this level's lookup, summed (average miss latency) */
     uint64_t writebacks;       /* dirty lines this level evicted (memory.writebacks) */
+    uint64_t prefetches;       /* lines prefetched into this level */
+    uint64_t prefetch_useful;  /* prefetched lines a demand access used */
+    uint64_t prefetch_late;    /* of those, used before their fill arrived (or was issued) */
 } cache_stats;
 
 enum { ISSUE_HIST_MAX = 16 };
@@ -156,7 +166,7 @@ typedef struct core_stats {
     uint64_t uops;                            /* committed µops */
     uint64_t branches, mispredicts;           /* all control transfers */
     uint64_t cond_branches, cond_mispredicts; /* conditional branches */
-    cache_stats l1i, l1d, l2, l3, itlb;
+    cache_stats l1i, l1d, l2, l3, itlb, dtlb, l2tlb;
     uint64_t loads, stores, forwarded_loads, flops;
     uint64_t rob_occupancy, iq_occupancy, lq_occupancy, sq_occupancy; /* summed over cycles */
     uint64_t issue_hist[ISSUE_HIST_MAX + 1];                          /* cycles issuing k µops (k capped) */

@@ -11,11 +11,26 @@ typedef struct line_state {
     uint64_t line;  /* line + 1; 0 = empty slot */
     uint64_t ready; /* cycle the fill arrives; 0 = not requested yet */
     uint8_t level;  /* level that serves the miss */
+    bool prefetch;  /* brought in by a prefetch no demand access has waited for yet */
 } line_state;
 
 struct fill {
     uint64_t line, ready;
 };
+
+/* A prefetch decided in program order, issued when its trigger access reaches the memory system. */
+typedef struct pf_request {
+    uint64_t line, trigger;
+} pf_request;
+
+enum { PF_QUEUE = 32 };
+
+/* The per-PC stride prefetcher's table (direct-mapped on the pc). */
+typedef struct stride_entry {
+    uint64_t pc, last_line;
+    int64_t stride; /* in lines */
+    uint8_t confirmed;
+} stride_entry;
 
 typedef struct l1 {
     cache_t *cache;
@@ -28,6 +43,13 @@ typedef struct l1 {
     bool perfect;
     uint64_t retry_line; /* line + 1 of an access refused for lack of a miss register */
     bool write_allocate; /* a store that misses fetches its line (else it goes to the level below) */
+    bool flags;          /* keep line flags (write-backs or prefetching) */
+    /* prefetchers */
+    bool next_line; /* tagged next-line: on a miss, and on the first use of a prefetched line */
+    stride_entry *stride;
+    uint32_t stride_entries, degree;
+    pf_request pfq[PF_QUEUE];
+    uint32_t pfq_count;
     cache_stats stats;
 } l1;
 
@@ -48,7 +70,15 @@ struct memsys {
     cache_stats l2_stats, l3_stats;
     uint64_t mem_writebacks;
     store_buffer sb;
+    cache_t *tlb[2], *l2tlb; /* [0] data, [1] instructions */
+    uint32_t walk[2], l2tlb_latency;
+    cache_stats tlb_stats[2], l2tlb_stats;
 };
+
+static cache_t *tlb_create(uint32_t entries) {
+    cache_config t = {true, entries * 4096, 0, 4096, 0, 0}; /* fully associative, 4 KB pages */
+    return cache_create(&t);
+}
 
 static void l1_init(l1 *x, const cache_config *cfg, bool perfect) {
     x->cache = cache_create(cfg);
@@ -76,12 +106,27 @@ memsys_t *memsys_create(const uarch_config *cfg) {
         m->l3_latency = cfg->l3.latency;
     }
     m->data.write_allocate = cfg->write_allocate;
+    m->inst.next_line = cfg->prefetch_icache_next_line;
+    m->data.next_line = cfg->prefetch_dcache_next_line;
+    if (cfg->prefetch_dcache_stride) {
+        m->data.stride_entries = cfg->prefetch_dcache_stride;
+        m->data.stride = cs_calloc(cfg->prefetch_dcache_stride, sizeof *m->data.stride);
+        m->data.degree = cfg->prefetch_degree ? cfg->prefetch_degree : 1;
+    }
+    m->inst.flags = m->inst.next_line || cfg->writebacks;
+    m->data.flags = m->data.next_line || m->data.stride || cfg->writebacks;
     m->writebacks = cfg->writebacks;
     if (cfg->store_buffer) {
         m->sb.cap = cfg->store_buffer;
         m->sb.e = cs_calloc(cfg->store_buffer, sizeof *m->sb.e);
     }
     m->mem_latency = cfg->mem_latency;
+    if (cfg->itlb_entries) m->tlb[1] = tlb_create(cfg->itlb_entries);
+    if (cfg->dtlb_entries) m->tlb[0] = tlb_create(cfg->dtlb_entries);
+    if (cfg->l2tlb_entries) m->l2tlb = tlb_create(cfg->l2tlb_entries);
+    m->walk[1] = cfg->itlb_miss_latency;
+    m->walk[0] = cfg->dtlb_miss_latency;
+    m->l2tlb_latency = cfg->l2tlb_latency;
     if (cfg->mem_bandwidth) {
         uint32_t line = 1u << m->data.line_bits;
         m->transfer_cycles = (line + cfg->mem_bandwidth - 1) / cfg->mem_bandwidth;
@@ -91,6 +136,7 @@ memsys_t *memsys_create(const uarch_config *cfg) {
 
 static void l1_free(l1 *x) {
     cache_destroy(x->cache);
+    free(x->stride);
     free(x->lines);
     free(x->in_flight);
 }
@@ -102,6 +148,9 @@ void memsys_destroy(memsys_t *m) {
     cache_destroy(m->l2);
     cache_destroy(m->l3);
     free(m->sb.e);
+    cache_destroy(m->tlb[0]);
+    cache_destroy(m->tlb[1]);
+    cache_destroy(m->l2tlb);
     free(m);
 }
 
@@ -148,7 +197,7 @@ static void line_insert(l1 *x, uint64_t line, uint8_t level) {
     }
     uint32_t b = line_slot(x, line);
     if (!x->lines[b].line) x->lines_used++;
-    x->lines[b] = (line_state){line + 1, 0, level};
+    x->lines[b] = (line_state){line + 1, 0, level, false};
 }
 
 /* ---- program order: which level holds the line ---- */
@@ -160,7 +209,8 @@ static void write_back(memsys_t *m, int from, uint64_t addr) {
     for (int k = from; k < 2; k++) {
         if (!below[k]) continue;
         uint64_t victim;
-        cache_access_dirty(below[k], addr, true, &victim);
+        uint8_t old;
+        cache_access_flags(below[k], addr, CACHE_DIRTY, &old, &victim);
         if (victim != UINT64_MAX) {
             (k == 0 ? &m->l2_stats : &m->l3_stats)->writebacks++;
             write_back(m, k + 1, victim);
@@ -176,7 +226,8 @@ static inline bool lower_access(memsys_t *m, int k, uint64_t addr, bool write) {
     cache_t *c = k == 0 ? m->l2 : m->l3;
     if (!m->writebacks) return cache_access(c, addr);
     uint64_t victim;
-    bool hit = cache_access_dirty(c, addr, write, &victim);
+    uint8_t old;
+    bool hit = cache_access_flags(c, addr, write ? CACHE_DIRTY : 0, &old, &victim);
     if (victim != UINT64_MAX) {
         (k == 0 ? &m->l2_stats : &m->l3_stats)->writebacks++;
         write_back(m, k + 1, victim);
@@ -199,36 +250,90 @@ static uint8_t classify_lower(memsys_t *m, uint64_t addr, bool count, bool write
     return LEVEL_MEM;
 }
 
-/* The L1's tags, with write-backs if they are modelled. */
-static inline bool l1_access(memsys_t *m, l1 *x, uint64_t addr, bool write) {
-    if (!m->writebacks) return cache_access(x->cache, addr);
+/* The L1's tags, keeping the line flags when write-backs or prefetchers need them
+ * (*old: the line's flags before a hit). A dirty victim is written back. */
+static inline bool l1_access(memsys_t *m, l1 *x, uint64_t addr, uint8_t set, uint8_t *old) {
+    *old = 0;
+    if (!x->flags) return cache_access(x->cache, addr);
     uint64_t victim;
-    bool hit = cache_access_dirty(x->cache, addr, write, &victim);
-    if (victim != UINT64_MAX) {
+    bool hit = cache_access_flags(x->cache, addr, m->writebacks ? set : (uint8_t)(set & ~CACHE_DIRTY), old, &victim);
+    if (victim != UINT64_MAX && m->writebacks) {
         x->stats.writebacks++;
         write_back(m, 0, victim);
     }
     return hit;
 }
 
-static uint8_t l1_classify(memsys_t *m, l1 *x, uint64_t addr, bool write, bool pending) {
+/* Prefetch a line into the L1, in program order: installed now (flagged), its
+ * fill issued when the trigger access reaches the memory system. */
+static void prefetch(memsys_t *m, l1 *x, uint64_t line, uint64_t trigger) {
+    uint64_t addr = line << x->line_bits;
+    if (cache_contains(x->cache, addr)) return;
+    uint8_t old;
+    l1_access(m, x, addr, CACHE_PREFETCHED, &old);
+    uint8_t level = classify_lower(m, addr, false, false);
+    line_insert(x, line, level);
+    x->lines[line_slot(x, line)].prefetch = true;
+    if (x->pfq_count == PF_QUEUE) { /* the oldest request is dropped: a demand access will start its fill */
+        memmove(&x->pfq[0], &x->pfq[1], (PF_QUEUE - 1) * sizeof x->pfq[0]);
+        x->pfq_count--;
+    }
+    x->pfq[x->pfq_count++] = (pf_request){line, trigger};
+    x->stats.prefetches++;
+}
+
+/* The per-PC stride prefetcher: a stride seen twice in a row from one pc
+ * prefetches the next `degree` lines along it. */
+static void stride_prefetch(memsys_t *m, l1 *x, uint64_t line, uint64_t pc) {
+    stride_entry *e = &x->stride[(pc >> 1) % x->stride_entries];
+    if (e->pc != pc) {
+        *e = (stride_entry){pc, line, 0, 0};
+        return;
+    }
+    int64_t d = (int64_t)(line - e->last_line);
+    if (d == 0) return; /* the same line again */
+    if (d == e->stride) {
+        if (e->confirmed < 3) e->confirmed++;
+    } else {
+        e->stride = d;
+        e->confirmed = 0;
+    }
+    e->last_line = line;
+    if (!e->confirmed) return;
+    for (uint32_t k = 1; k <= x->degree; k++) prefetch(m, x, line + (uint64_t)((int64_t)k * d), line);
+}
+
+/* `pending`: the access will reach the memory system (memsys_request), so its
+ * miss is remembered until then and it can trigger prefetches. */
+static uint8_t l1_classify(memsys_t *m, l1 *x, uint64_t addr, uint64_t pc, bool write, bool pending) {
     x->stats.accesses++;
     if (x->perfect) return LEVEL_L1;
+    uint8_t old;
     if (write && !x->write_allocate) { /* write-no-allocate: a miss is written to the level below */
-        if (cache_contains(x->cache, addr)) return l1_access(m, x, addr, true), LEVEL_L1;
+        if (cache_contains(x->cache, addr)) return l1_access(m, x, addr, CACHE_DIRTY, &old), LEVEL_L1;
         x->stats.misses++;
         return classify_lower(m, addr, true, true);
     }
-    if (l1_access(m, x, addr, write)) return LEVEL_L1;
-    x->stats.misses++;
-    uint8_t level = classify_lower(m, addr, true, false);
-    if (pending) line_insert(x, addr >> x->line_bits, level);
+    uint64_t line = addr >> x->line_bits;
+    uint8_t level = LEVEL_L1;
+    bool hit = l1_access(m, x, addr, write ? CACHE_DIRTY : 0, &old);
+    if (hit) {
+        if (old & CACHE_PREFETCHED) x->stats.prefetch_useful++;
+    } else {
+        x->stats.misses++;
+        level = classify_lower(m, addr, true, false);
+        if (pending) line_insert(x, line, level);
+    }
+    if (pending) {
+        if (x->next_line && (!hit || (old & CACHE_PREFETCHED))) prefetch(m, x, line + 1, line);
+        if (x->stride && pc) stride_prefetch(m, x, line, pc);
+    }
     return level;
 }
 
-uint8_t memsys_classify(memsys_t *m, uint64_t addr, bool instruction, bool write) {
+uint8_t memsys_classify(memsys_t *m, uint64_t addr, uint64_t pc, bool instruction, bool write) {
     /* without a store buffer a store's write-allocate fill is not waited for: no pending line */
-    return l1_classify(m, instruction ? &m->inst : &m->data, addr, write, !write || m->sb.cap);
+    return l1_classify(m, instruction ? &m->inst : &m->data, addr, pc, write, !write || m->sb.cap);
 }
 
 /* ---- timing: when the data arrives ---- */
@@ -240,6 +345,9 @@ static uint32_t level_latency(const memsys_t *m, const l1 *x, uint8_t level) {
     if (level == LEVEL_MEM) lat += m->mem_latency;
     return lat;
 }
+
+static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, uint64_t now, bool demand);
+static void issue_prefetches(memsys_t *m, l1 *x, uint64_t line, uint64_t now);
 
 static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
     if (x->perfect) {
@@ -258,6 +366,7 @@ static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_resu
     }
     x->in_flight_count = live;
     uint64_t line = addr >> x->line_bits;
+    if (x->pfq_count) issue_prefetches(m, x, line, now);
     uint32_t b = line_slot(x, line);
     line_state *ls = &x->lines[b];
     if (!ls->line) { /* in the cache, nothing pending */
@@ -271,11 +380,24 @@ static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_resu
         } else { /* on its way: wait for the same fill (an MSHR hit) */
             *out = (mem_result){(uint32_t)(ls->ready - now), ls->level, true};
             x->stats.merged++;
+            if (ls->prefetch) x->stats.prefetch_late++;
+            ls->prefetch = false;
         }
         return true;
     }
     /* the first access to reach the memory system starts the fill */
     if (x->mshr_cap && x->in_flight_count >= x->mshr_cap) return false;
+    if (ls->prefetch) { /* a prefetch not issued yet: too late */
+        ls->prefetch = false;
+        x->stats.prefetch_late++;
+    }
+    *out = (mem_result){start_fill(m, x, ls, line, now, true), ls->level, false};
+    return true;
+}
+
+/* Start the fill of a line whose miss was decided in program order: queue on
+ * the memory channel, take a miss register. Its latency. */
+static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, uint64_t now, bool demand) {
     uint32_t lat = level_latency(m, x, ls->level);
     if (ls->level == LEVEL_MEM && m->transfer_cycles) { /* queue for the channel, then hold it for one line */
         uint64_t arrive = now + lat - m->transfer_cycles;
@@ -286,6 +408,7 @@ static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_resu
         m->channel_free += m->writebacks_owed * m->transfer_cycles;
         m->writebacks_owed = 0;
     }
+    if (!demand) goto timed;
     x->stats.fills++;
     x->stats.fill_cycles += lat - x->latency;
     if (ls->level >= LEVEL_L3 && m->l2) {
@@ -300,10 +423,28 @@ static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_resu
         x->in_flight_alloc *= 2;
         x->in_flight = cs_realloc(x->in_flight, x->in_flight_alloc * sizeof *x->in_flight);
     }
+timed:
     x->in_flight[x->in_flight_count++] = (struct fill){line, now + lat};
     ls->ready = now + lat;
-    *out = (mem_result){lat, ls->level, false};
-    return true;
+    return lat;
+}
+
+/* The access to `line` reached the memory system: the prefetches it triggered
+ * are issued, while miss registers are free (else dropped: a demand access
+ * will start the fill). */
+static void issue_prefetches(memsys_t *m, l1 *x, uint64_t line, uint64_t now) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < x->pfq_count; i++) {
+        pf_request r = x->pfq[i];
+        if (r.trigger != line) {
+            x->pfq[kept++] = r;
+            continue;
+        }
+        line_state *ls = &x->lines[line_slot(x, r.line)];
+        if (!ls->line || ls->ready || (x->mshr_cap && x->in_flight_count >= x->mshr_cap)) continue;
+        start_fill(m, x, ls, r.line, now, false);
+    }
+    x->pfq_count = kept;
 }
 
 bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, mem_result *out) {
@@ -314,7 +455,7 @@ bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, 
  * is not classified again when it retries. */
 static bool classify_and_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
     uint64_t line = (addr >> x->line_bits) + 1;
-    if (x->retry_line != line) l1_classify(m, x, addr, false, true);
+    if (x->retry_line != line) l1_classify(m, x, addr, x == &m->inst ? addr : 0, false, true);
     bool ok = l1_request(m, x, addr, now, out);
     x->retry_line = ok ? 0 : line;
     return ok;
@@ -330,7 +471,7 @@ bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
 
 void memsys_store(memsys_t *m, uint64_t addr, uint64_t now) {
     (void)now;
-    memsys_classify(m, addr, false, true);
+    memsys_classify(m, addr, 0, false, true);
 }
 
 void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, bool write) {
@@ -340,7 +481,8 @@ void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, bool write) {
         classify_lower(m, addr, false, true);
         return;
     }
-    if (l1_access(m, x, addr, write)) return;
+    uint8_t old;
+    if (l1_access(m, x, addr, write ? CACHE_DIRTY : 0, &old)) return;
     classify_lower(m, addr, false, false);
 }
 
@@ -361,6 +503,9 @@ void memsys_stats(const memsys_t *m, core_stats *out) {
     out->l2 = m->l2_stats;
     out->l3 = m->l3_stats;
     out->mem_writebacks = m->mem_writebacks;
+    out->itlb = m->tlb_stats[1];
+    out->dtlb = m->tlb_stats[0];
+    out->l2tlb = m->l2tlb_stats;
 }
 
 void memsys_reset_stats(memsys_t *m) {
@@ -369,6 +514,36 @@ void memsys_reset_stats(memsys_t *m) {
     memset(&m->l2_stats, 0, sizeof m->l2_stats);
     memset(&m->l3_stats, 0, sizeof m->l3_stats);
     m->mem_writebacks = 0;
+    memset(m->tlb_stats, 0, sizeof m->tlb_stats);
+    memset(&m->l2tlb_stats, 0, sizeof m->l2tlb_stats);
+}
+
+/* ---- address translation ---- */
+
+bool memsys_has_tlb(const memsys_t *m, bool instruction) { return m->tlb[instruction] != NULL; }
+
+bool memsys_translate(memsys_t *m, uint64_t addr, bool instruction, uint32_t *extra) {
+    *extra = 0;
+    cache_t *tlb = m->tlb[instruction];
+    if (!tlb) return true;
+    m->tlb_stats[instruction].accesses++;
+    if (cache_access(tlb, addr)) return true;
+    m->tlb_stats[instruction].misses++;
+    *extra = m->walk[instruction];
+    if (m->l2tlb) {
+        m->l2tlb_stats.accesses++;
+        *extra = m->l2tlb_latency;
+        if (!cache_access(m->l2tlb, addr)) {
+            m->l2tlb_stats.misses++;
+            *extra += m->walk[instruction];
+        }
+    }
+    return false;
+}
+
+void memsys_warm_tlb(memsys_t *m, uint64_t addr, bool instruction) {
+    cache_t *tlb = m->tlb[instruction];
+    if (tlb && !cache_access(tlb, addr) && m->l2tlb) cache_access(m->l2tlb, addr);
 }
 
 /* ---- the store buffer ---- */

@@ -13,6 +13,14 @@
  *    channel for one more line, after the fill whose miss evicted it (reads
  *    first, as memory controllers schedule them). Between the caches,
  *    write-backs are counted and change tags, but take no bandwidth.
+ *  - Prefetchers (prefetch.*) decide in program order, like the tags: a
+ *    prefetched line is installed (flagged) when its trigger is classified,
+ *    and its fill is issued when the trigger reaches the memory system, if a
+ *    miss register is free (else dropped: the demand access starts the fill).
+ *    Next-line is tagged (on a miss and on the first use of a prefetched
+ *    line); the stride prefetcher (data, per pc) needs a stride seen twice.
+ *    Prefetch fills take the channel like demand fills; they are not counted
+ *    in `fills` / the average miss latency.
  *  - Store buffer off (0 entries, the papers' machines): a store allocates
  *    its line and is never waited for. On: committed stores wait in a FIFO;
  *    each requests its line's fill through the L1D's miss registers as it
@@ -45,7 +53,7 @@ void memsys_destroy(memsys_t *m);
  * only decides when its fill starts and arrives. Miss events therefore do not
  * change when latencies change, and a core that reorders accesses sees the
  * same hits and misses as one that does not. */
-uint8_t memsys_classify(memsys_t *m, uint64_t addr, bool instruction, bool write);
+uint8_t memsys_classify(memsys_t *m, uint64_t addr, uint64_t pc, bool instruction, bool write);
 /* When does the data of a classified access arrive, asked at cycle `now`? A
  * miss nobody has requested yet starts its fill here; a fill in flight is
  * joined. False when the L1 has no free miss register: nothing changed, ask
@@ -67,6 +75,19 @@ uint32_t memsys_line_bits(const memsys_t *m, bool instruction);
  * by itself (a fill arrives and frees a miss register, the store buffer's
  * oldest store can write), or UINT64_MAX. Lets a core skip idle cycles exactly. */
 uint64_t memsys_next_event(const memsys_t *m, uint64_t now);
+
+/* ---- address translation (4 KB pages, fully associative LRU TLBs) ---- */
+
+/* Translate addr for an instruction fetch or a data access, in program order
+ * (TLB state follows program order, like the caches'). True on a hit in the
+ * first-level TLB (or when none is modelled); else *extra = the cycles the
+ * translation takes: the second-level TLB's latency, plus the page walk
+ * (the first-level TLB's miss_latency) when that misses too. */
+bool memsys_translate(memsys_t *m, uint64_t addr, bool instruction, uint32_t *extra);
+/* Is a TLB modelled for this side? */
+bool memsys_has_tlb(const memsys_t *m, bool instruction);
+/* Functional warming of the TLBs. */
+void memsys_warm_tlb(memsys_t *m, uint64_t addr, bool instruction);
 
 /* ---- the store buffer (core.store_buffer entries; 0: none) ---- */
 

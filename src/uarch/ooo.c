@@ -68,6 +68,7 @@ typedef struct rob_entry {
     uint8_t first_slot, next_slot[3];
     uint8_t pending;     /* producers that have not issued yet */
     uint8_t store_level; /* a store: the level its line was found at, in program order */
+    uint16_t dtlb_extra; /* cycles its DTLB miss adds (after address generation, before the cache) */
     uint8_t pool;
     uint8_t wait;    /* PROBE_WAITS: the wait_state last reported (WST_COUNT: none yet) */
     uint8_t blocked; /* the wait_state of that attempt */
@@ -82,6 +83,7 @@ typedef struct fe_entry {
     uint64_t seq, fetch, itlb_done, icache_done, avail;
     uint8_t icache_level, dcache_level, flags;
     bool mispredicted;
+    uint16_t dtlb_extra; /* cycles its DTLB miss adds to the access */
 } fe_entry;
 
 typedef struct pool_state {
@@ -99,7 +101,7 @@ typedef struct ooo {
     uarch_config cfg;
     memsys_t *mem;
     bpred_t *bp;
-    cache_t *itlb;
+    bool itlb, dtlb; /* TLBs modelled (in the memory system) */
     uint32_t line_bits, l1i_latency, fe_depth, fp_units;
 
     rob_entry *rob;
@@ -170,12 +172,10 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     o->cfg = *cfg;
     o->mem = memsys_create(cfg);
     o->bp = bpred_create(cfg);
-    if (cfg->itlb_entries) {
-        cache_config t = {true, cfg->itlb_entries * 4096, 0, 4096, 0, 0};
-        o->itlb = cache_create(&t);
-    }
     o->line_bits = memsys_line_bits(o->mem, true);
     o->use_sb = memsys_sb_size(o->mem) != 0;
+    o->itlb = memsys_has_tlb(o->mem, true);
+    o->dtlb = memsys_has_tlb(o->mem, false);
     o->l1i_latency = cfg->l1i.latency; /* a perfect I-cache hits at its latency */
     /* the fetch-to-dispatch delay the frontend-empty cause looks back (at least the cycle before:
      * this cycle's fetch runs after dispatch) */
@@ -217,7 +217,6 @@ static void ooo_destroy(void *model) {
     if (!o) return;
     memsys_destroy(o->mem);
     bpred_destroy(o->bp);
-    cache_destroy(o->itlb);
     for (uint32_t p = 0; p < o->cfg.pool_count; p++) {
         free(o->pool[p].busy_until);
         free(o->pool[p].used_at);
@@ -241,8 +240,11 @@ static void ooo_warm(void *model, const uop *u) {
         memsys_warm(o->mem, u->pc, true, false);
         o->warm_line = line;
     }
-    if (o->itlb) cache_access(o->itlb, u->pc);
-    if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) memsys_warm(o->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
+    if (o->itlb) memsys_warm_tlb(o->mem, u->pc, true);
+    if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) {
+        memsys_warm(o->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
+        if (o->dtlb) memsys_warm_tlb(o->mem, u->mem_addr, false);
+    }
     if (uop_is_control(u)) bpred_predict(o->bp, u);
 }
 
@@ -573,7 +575,7 @@ static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
             order = 1; /* from a committed store still in the store buffer */
         if (order == 0 && !memsys_request(o->mem, e->t.u.mem_addr, false, o->now, &r)) return STALL_NO_MSHR;
     }
-    uint32_t lat = e->class_latency;
+    uint32_t lat = e->class_latency + e->dtlb_extra; /* the translation follows address generation */
     if (e->is_load) {
         if (order == 1) {
             lat += o->cfg.l1d.latency; /* store-to-load forwarding at L1 speed */
@@ -599,11 +601,13 @@ static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     if (o->want_prod) {
         if (!e->t.mem_prod_seq) e->t.mem_prod_seq = e->t.mem_wait_seq;
         if (e->is_load) {
-            e->t.addr_ready = e->t.dtlb_done = e->wake; /* every source of a load is its address */
-        } else if (e->is_store) {                       /* the base register, src[0] */
+            e->t.addr_ready = e->wake; /* every source of a load is its address */
+            e->t.dtlb_done = e->wake + e->dtlb_extra;
+        } else if (e->is_store) { /* the base register, src[0] */
             uint64_t at = e->t.dispatch;
             if (e->prod_seq[0] && e->prod_done[0] > at) at = e->prod_done[0];
-            e->t.addr_ready = e->t.dtlb_done = at;
+            e->t.addr_ready = at;
+            e->t.dtlb_done = at + e->dtlb_extra;
         }
     }
     if (o->track_done) {
@@ -773,6 +777,7 @@ static stage_view dispatch_stage(ooo *o) {
         e->is_load = is_load;
         e->is_store = is_store;
         e->store_level = f->dcache_level;
+        e->dtlb_extra = f->dtlb_extra;
         e->first_consumer = NIL;
         e->wait = WST_COUNT;
         for (int k = 0; k < 3; k++) {
@@ -876,12 +881,11 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
             o->itlb_page = u->pc >> 12;
             o->itlb_valid = true;
             o->changed = true;
-            o->st.itlb.accesses++;
-            if (!cache_access(o->itlb, u->pc)) {
-                o->st.itlb.misses++;
+            uint32_t walk;
+            if (!memsys_translate(o->mem, u->pc, true, &walk)) {
                 o->itlb_pending = o->itlb_missed = true;
                 o->itlb_start = o->now;
-                o->itlb_until = o->now + c->itlb_miss_latency;
+                o->itlb_until = o->now + walk;
                 if (o->want_events)
                     event(o, PEV_MISS, UNIT_ITLB, o->next_seq + 1, u->pc, u->pc, o->itlb_until, LEVEL_NONE, 0);
                 v.stall = STALL_ITLB;
@@ -944,16 +948,24 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
         }
         /* the data cache sees accesses in program order (see memsys_classify) */
         uint8_t dl = 0;
+        uint32_t dtlb_extra = 0;
         if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) {
             bool write = !(u->flags & UOP_MEM_READ);
-            dl = memsys_classify(o->mem, u->mem_addr, false, write);
+            if (o->dtlb && !memsys_translate(o->mem, u->mem_addr, false, &dtlb_extra)) {
+                flags |= UREC_DTLB_MISS;
+                if (dtlb_extra > 65535) dtlb_extra = 65535;
+                if (o->want_events)
+                    event(o, PEV_MISS, UNIT_DTLB, o->next_seq + 1, u->pc, u->mem_addr, 0, LEVEL_NONE, 0);
+            }
+            dl = memsys_classify(o->mem, u->mem_addr, u->pc, false, write);
             /* a store's miss is never waited for: its event now (a load's when it requests the data) */
             if (write && o->want_events && dl > LEVEL_L1)
                 miss_events(o, UNIT_L1D, o->next_seq + 1, u->pc, u->mem_addr, o->now, dl, false);
         }
         fe_entry *f = &o->fe[(o->fe_head + o->fe_count++) % o->fe_cap];
-        *f = (fe_entry){*u, ++o->next_seq, fetch,       itlb_done, icache_done, icache_done + c->decode_depth, level,
-                        dl, flags,         mispredicted};
+        *f = (fe_entry){
+            *u, ++o->next_seq, fetch,        itlb_done,           icache_done, icache_done + c->decode_depth, level,
+            dl, flags,         mispredicted, (uint16_t)dtlb_extra};
         bool taken = u->flags & UOP_TAKEN;
         feeder_next(feed);
         v.n++;
@@ -1141,7 +1153,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         o->st.iq_occupancy += o->iq_count;
         o->st.lq_occupancy += o->lq_count;
         o->st.sq_occupancy += o->sq_count;
-        o->st.sb_occupancy += memsys_sb_count(o->mem);
+        if (o->use_sb) o->st.sb_occupancy += memsys_sb_count(o->mem);
         if (o->want_views) {
             if (o->rob_count &&
                 (commit.stall == STALL_HEAD_NOT_DONE ||
@@ -1189,7 +1201,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 o->st.iq_occupancy += (uint64_t)o->iq_count * k;
                 o->st.lq_occupancy += (uint64_t)o->lq_count * k;
                 o->st.sq_occupancy += (uint64_t)o->sq_count * k;
-                o->st.sb_occupancy += (uint64_t)memsys_sb_count(o->mem) * k;
+                if (o->use_sb) o->st.sb_occupancy += (uint64_t)memsys_sb_count(o->mem) * k;
                 if (o->sb_blocked_seq) o->st.sb_full_cycles += k;
                 o->st.issue_hist[issue.n <= ISSUE_HIST_MAX ? issue.n : ISSUE_HIST_MAX] += k;
                 if (o->want_views) {

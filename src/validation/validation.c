@@ -40,7 +40,8 @@ void validation_ideal_config(uarch_config *cfg, ideal_kind k) {
 double validation_ideal_component(const cpi_stack *s, ideal_kind k) {
     const double *c = s->cycles;
     double icache = c[COMP_ICACHE_L2] + c[COMP_ICACHE_L3] + c[COMP_ICACHE_MEM];
-    double dcache = c[COMP_DCACHE_L2] + c[COMP_DCACHE_L3] + c[COMP_DCACHE_MEM];
+    /* a full store buffer waits for the stores' lines: a perfect D-cache removes it too */
+    double dcache = c[COMP_DCACHE_L2] + c[COMP_DCACHE_L3] + c[COMP_DCACHE_MEM] + c[COMP_STORE_BUFFER];
     double alu = c[COMP_LONGLAT_INT] + c[COMP_LONGLAT_FP];
     switch (k) {
     case IDEAL_ICACHE: return icache;

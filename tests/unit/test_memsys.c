@@ -176,6 +176,135 @@ static void test_write_no_allocate(void **state) {
     free(u);
 }
 
+/* ---- TLBs ---- */
+
+/* A page-strided walk over P pages, R rounds: a fully associative LRU TLB of E
+ * entries misses P times when P <= E (the first round), else on every access.
+ * Each load's address depends on the previous load, so with a perfect D-cache
+ * the chain costs agen + L1 + the translation's extra cycles per load. */
+static void test_tlb_reach(void **state) {
+    (void)state;
+    enum { ROUNDS = 20 };
+    static const struct {
+        unsigned pages, dtlb, l2tlb;
+    } rows[] = {
+        {32, 64, 0}, {64, 64, 0}, {65, 64, 0}, {200, 64, 0}, {200, 64, 256}, {256, 64, 256}, {300, 64, 256},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        size_t n = (size_t)rows[k].pages * ROUNDS;
+        uop *u = calloc(n, sizeof *u);
+        for (size_t i = 0; i < n; i++) {
+            u[i] = make_uop(i % LOOP, OPC_LOAD, 5, 5, 0); /* x5 = load(x5): a chain */
+            u[i].flags = UOP_MEM_READ;
+            u[i].mem_size = 8;
+            u[i].mem_addr = 0x40000000ull + (uint64_t)(i % rows[k].pages) * 4096 + 8 * (i % 64);
+        }
+        uarch_config c;
+        base_config(&c);
+        c.perfect_dcache = true;
+        c.dtlb_entries = rows[k].dtlb;
+        c.dtlb_miss_latency = 30;
+        c.l2tlb_entries = rows[k].l2tlb;
+        c.l2tlb_latency = 7;
+        core_stats s = run(&c, u, n);
+        bool fits = rows[k].pages <= rows[k].dtlb, fits2 = rows[k].l2tlb && rows[k].pages <= rows[k].l2tlb;
+        uint64_t misses = fits ? rows[k].pages : n;
+        assert_int_equal(s.dtlb.accesses, n);
+        assert_int_equal(s.dtlb.misses, misses);
+        uint64_t walks = misses;
+        if (rows[k].l2tlb) {
+            assert_int_equal(s.l2tlb.accesses, misses);
+            walks = fits || fits2 ? rows[k].pages : n;
+            assert_int_equal(s.l2tlb.misses, walks);
+        }
+        double per_load = c.latency[OPC_LOAD] + c.l1d.latency;
+        double extra = (double)walks * c.dtlb_miss_latency + (rows[k].l2tlb ? (double)misses * c.l2tlb_latency : 0);
+        char what[80];
+        snprintf(what, sizeof what, "page walk over %u pages, DTLB %u, L2 TLB %u", rows[k].pages, rows[k].dtlb,
+                 rows[k].l2tlb);
+        double want = per_load + extra / (double)n;
+        assert_near((double)s.cycles / (double)n, want, 0.01 * want, what);
+        free(u);
+    }
+}
+
+/* ---- prefetchers ---- */
+
+/* A sequential stream (eight loads per line, lines in order): the tagged
+ * next-line prefetcher turns every miss after the first line into a hit. */
+static void test_next_line_data(void **state) {
+    (void)state;
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        u[i] = make_uop(i % LOOP, OPC_LOAD, (uint8_t)(1 + i % 31), 0, 0);
+        u[i].flags = UOP_MEM_READ;
+        u[i].mem_size = 8;
+        u[i].mem_addr = 0x40000000ull + 8 * (uint64_t)i;
+    }
+    uint64_t lines = N / 8;
+    uarch_config c;
+    base_config(&c);
+    core_stats off = run(&c, u, N);
+    assert_int_equal(off.l1d.misses, lines);
+    c.prefetch_dcache_next_line = true;
+    core_stats on = run(&c, u, N);
+    assert_int_equal(on.l1d.misses, 1);
+    assert_int_equal(on.l1d.prefetches, lines); /* lines 2 .. lines + 1 */
+    assert_int_equal(on.l1d.prefetch_useful, lines - 1);
+    assert_true(on.cycles < off.cycles);
+    free(u);
+}
+
+/* Straight-line code over many I-cache lines: next-line instruction
+ * prefetching leaves one miss, the first line. */
+static void test_next_line_instructions(void **state) {
+    (void)state;
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) u[i] = make_uop(i, OPC_INT_ALU, (uint8_t)(1 + i % 31), 0, 0);
+    uarch_config c;
+    base_config(&c);
+    c.perfect_icache = false;
+    c.l1i.size = 1024 * 1024;
+    c.l1i.assoc = 8;
+    core_stats off = run(&c, u, N);
+    c.prefetch_icache_next_line = true;
+    core_stats on = run(&c, u, N);
+    assert_true(off.l1i.misses > 100);
+    assert_int_equal(on.l1i.misses, 1);
+    assert_int_equal(on.l1i.prefetch_useful, off.l1i.misses - 1);
+    assert_true(on.cycles < off.cycles);
+    free(u);
+}
+
+/* Two pcs, each with its own stride (5 lines up, 3 lines down): the per-PC
+ * stride prefetcher misses the three accesses that establish a stride twice,
+ * then every line is prefetched; a next-line prefetcher would not help. */
+static void test_stride(void **state) {
+    (void)state;
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        bool up = i % 2 == 0;
+        size_t k = i / 2;
+        u[i] = make_uop(up ? 0 : 1, OPC_LOAD, (uint8_t)(1 + i % 31), 0, 0);
+        u[i].flags = UOP_MEM_READ;
+        u[i].mem_size = 8;
+        u[i].mem_addr = up ? 0x40000000ull + (uint64_t)k * 5 * LINE : 0x80000000ull - (uint64_t)k * 3 * LINE;
+    }
+    for (unsigned degree = 1; degree <= 4; degree *= 2) {
+        uarch_config c;
+        base_config(&c);
+        c.l1d.size = 1024 * 1024; /* no evictions: every miss is a first touch */
+        c.prefetch_dcache_stride = 64;
+        c.prefetch_degree = degree;
+        core_stats s = run(&c, u, N);
+        assert_int_equal(s.l1d.misses, 6);
+        assert_int_equal(s.l1d.prefetch_useful, N - 6);
+        /* the trained streams run `degree` lines ahead: the last ones are never used */
+        assert_int_equal(s.l1d.prefetches, N - 6 + 2 * degree);
+    }
+    free(u);
+}
+
 /* ---- the store buffer's stall in the views and wait states ---- */
 
 typedef struct sb_seen {
@@ -271,6 +400,14 @@ static void test_skip_exact_and_deterministic(void **state) {
         for (int r = 0; r < 3; r++) {
             uarch_config c;
             knobs(&c, rows[k].sb, rows[k].wb, rows[k].bw, rows[k].alloc);
+            /* and the TLBs and prefetchers, in a few combinations */
+            c.perfect_icache = k % 2;
+            c.prefetch_icache_next_line = c.prefetch_dcache_next_line = k % 3 == 0;
+            c.prefetch_dcache_stride = k % 2 ? 64 : 0;
+            c.dtlb_entries = k ? 16 : 0;
+            c.dtlb_miss_latency = 20;
+            c.l2tlb_entries = k % 2 ? 0 : 64;
+            c.l2tlb_latency = 5;
             c.skip_idle = r != 0;
             out[r] = run(&c, u, N);
         }
@@ -320,6 +457,10 @@ int main(void) {
         cmocka_unit_test(test_store_buffer_cause),
         cmocka_unit_test(test_skip_exact_and_deterministic),
         cmocka_unit_test(test_monotone),
+        cmocka_unit_test(test_tlb_reach),
+        cmocka_unit_test(test_next_line_data),
+        cmocka_unit_test(test_next_line_instructions),
+        cmocka_unit_test(test_stride),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@ cs=$(realpath "$1") w=$(realpath "$2") browser=$(realpath "$3")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-"$cs" run --report iv.html --set core.rob_size=64 --interval 200K "$w/sort" 30000 >/dev/null 2>&1 ||
+"$cs" run --report iv.html --set core.rob_size=64 --interval 50K "$w/sort" 10000 >/dev/null 2>&1 ||
     { echo "FAIL: run --interval --report"; exit 1; }
 "$browser" --page iv.html '<section id="over-time"':1 'class="ts-area"':3 'class="ts-line"':2 'class="ts-point"':20 \
     '<mark>core.rob_size=64</mark>':1 'class="ovr"':1 'SHA-256':1

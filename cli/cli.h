@@ -77,6 +77,7 @@ typedef struct cli_timing_options {
     const char *sets[64]; /* section.key=value overrides, in order */
     int set_count;
     uint64_t warmup, max; /* instructions */
+    uint64_t interval;    /* --interval N: statistics every N instructions; 0: none */
     const char *json_path, *pipeview_path, *csv_path;
     const char *report_path; /* HTML report; NULL: in the output directory */
     bool no_report;          /* --no-report */
@@ -111,6 +112,8 @@ typedef struct cli_timing_options {
     "  --json FILE        also write the results as JSON (docs/json-schema.md); with -\n"           \
     "                     stdout holds the JSON alone (program output, tables: stderr)\n"           \
     "  --csv FILE         the summary and the stacks as CSV, one row per value\n"                   \
+    "  --interval N       also every N instructions' IPC, MPKIs and CPI stacks (JSON, CSV,\n"       \
+    "                     and the HTML report's time series)\n"                                     \
     "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"                        \
     "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n"      \
     "  --no-report        write no HTML report\n"                                                   \
@@ -133,7 +136,8 @@ enum {
     OPT_NO_REPORT,
     OPT_ANALYSIS,
     OPT_OUTDIR,
-    OPT_CSV
+    OPT_CSV,
+    OPT_TIME_INTERVAL
 };
 /* clang-format off */
 #define CLI_TIMING_LONG_OPTIONS                                     \
@@ -147,7 +151,8 @@ enum {
     {"no-report", no_argument, 0, OPT_NO_REPORT},                   \
     {"analysis", required_argument, 0, OPT_ANALYSIS},               \
     {"outdir", required_argument, 0, OPT_OUTDIR},                   \
-    {"csv", required_argument, 0, OPT_CSV}
+    {"csv", required_argument, 0, OPT_CSV},                         \
+    {"interval", required_argument, 0, OPT_TIME_INTERVAL}
 /* clang-format on */
 
 /* Handle one timing option; false if `opt` is not one. Sets *bad after printing a usage error. */

@@ -114,6 +114,7 @@ int cmd_stacks(int argc, char **argv) {
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage("stacks", "no program given");
+    if (do_validate && t.interval) return cli_usage("stacks", "--interval does not apply to --validate");
     if (t.analysis) { /* the stacks verb runs the stacks, whatever else is asked for */
         analysis_list l;
         cs_error err;

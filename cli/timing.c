@@ -4,6 +4,7 @@
  * its provenance, HTML, CSV) and the exit status (the guest's). */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,6 +40,12 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
     case OPT_CSV: t->csv_path = arg; return true;
     case OPT_PIPEVIEW: t->pipeview_path = arg; return true;
     case OPT_OUTDIR: t->outdir = arg; return true;
+    case OPT_TIME_INTERVAL:
+        if (!cs_parse_count(arg, &t->interval) || t->interval == 0) {
+            cli_usage(verb, "--interval %s: not a positive number of instructions", arg);
+            *bad = true;
+        }
+        return true;
     case OPT_REPORT:
         t->report_path = arg;
         t->no_report = false;
@@ -346,8 +353,9 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
     cJSON_Delete(j);
     if (t->csv_path || t->outdir_path[0]) {
         const stacks_result *st = stacks;
+        const stacks_intervals *iv = NULL;
         const void *self = run && !st ? run_result_analysis(run, "stacks") : NULL;
-        if (self) st = stacks_observer_result(self);
+        if (self) st = stacks_observer_result(self), iv = stacks_observer_intervals(self);
         char path[1200];
         snprintf(path, sizeof path, "%s/results.csv", t->outdir_path);
         const char *paths[] = {t->csv_path, t->outdir_path[0] ? path : NULL};
@@ -359,7 +367,7 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
                     rc = cli_fail("%s: cannot write: %s", paths[i], strerror(errno));
                     continue;
                 }
-                report_csv(sum, st, out);
+                report_csv(sum, st, iv, out);
                 if (fclose(out) != 0) rc = cli_fail("%s: write failed", paths[i]);
                 continue;
             }
@@ -369,7 +377,7 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
                 rc = cli_fail("%s", err.msg);
                 continue;
             }
-            report_csv(sum, st, out);
+            report_csv(sum, st, iv, out);
             if (!cs_output_commit(&file, &err)) rc = cli_fail("%s", err.msg);
             cs_output_discard(&file);
         }
@@ -436,6 +444,15 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
     if (t->pipeview_path && !analysis_list_add(&list, "pipeview", "file", t->pipeview_path, &err)) {
         analysis_list_free(&list);
         return cli_fail("%s", err.msg);
+    }
+    if (t->interval) { /* the stacks record the intervals */
+        char every[32];
+        snprintf(every, sizeof every, "%" PRIu64, t->interval);
+        if (!analysis_list_has(&list, "stacks")) {
+            analysis_list_free(&list);
+            return cli_usage(t->cmd_argv ? t->cmd_argv[0] : "run", "--interval needs the stacks analysis");
+        }
+        analysis_list_add(&list, "stacks", "interval", every, &err);
     }
     run_spec spec = {&cfg, {t->warmup, t->max, "simulating"}, &list, what};
     run_result run;

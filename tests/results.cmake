@@ -32,3 +32,12 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND ${_scripts}/json_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
   set_tests_properties(results.json_schema PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # --interval N: exact per-interval stacks and statistics (tests/scripts/intervals_check.sh)
+  add_test(NAME results.intervals COMMAND ${_scripts}/intervals_check.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  # the new charts in headless Chromium (skipped without it)
+  add_test(NAME results.html.browser
+           COMMAND ${_scripts}/results_browser.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${_scripts}/report_browser.sh)
+  set_tests_properties(results.html.browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

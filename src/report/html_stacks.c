@@ -425,3 +425,153 @@ void html_report_validation(html_report *h, const validation_result *v) {
     validation_table(b, v);
     section_close(b);
 }
+
+/* ---- statistics over time (--interval N) ---- */
+
+/* x of interval k: the middle of its instructions, in the unit of the axis. */
+static double interval_mid(const stacks_intervals *iv, size_t k, double unit) {
+    double before = 0;
+    for (size_t i = 0; i < k; i++) before += (double)iv->at[i].instructions;
+    return (before + iv->at[k].instructions / 2.0) / unit;
+}
+
+/* A line through one value per interval, with a tooltip per point. */
+static void series_line(strbuf *b, const stacks_intervals *iv, const double *x, const double *v, const svg_scale *sx,
+                        const svg_scale *sy, const char *color, const char *name, int decimals) {
+    sb_printf(b, "<polyline class=\"ts-line\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.75\" points=\"", color);
+    for (size_t k = 0; k < iv->count; k++) sb_printf(b, "%.1f,%.1f ", scale_px(sx, x[k]), scale_px(sy, v[k]));
+    sb_put(b, "\"><title>");
+    sb_escape(b, name);
+    sb_put(b, "</title></polyline>\n");
+    if (iv->count > 200) return; /* points only where they can be told apart */
+    for (size_t k = 0; k < iv->count; k++) {
+        char tip[160], num[32];
+        snprintf(tip, sizeof tip, "interval %zu: %s %s", k, name, fmt_num(num, sizeof num, v[k], decimals));
+        sb_printf(b, "<circle class=\"ts-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"><title>",
+                  scale_px(sx, x[k]), scale_px(sy, v[k]), color);
+        sb_escape(b, tip);
+        sb_put(b, "</title></circle>\n");
+    }
+}
+
+static double max_of(const double *v, size_t n) {
+    double m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] > m) m = v[i];
+    return m;
+}
+
+void html_report_intervals(html_report *h, const stacks_intervals *iv) {
+    if (!h || !iv || !iv->count) return;
+    strbuf *b = &h->body;
+    size_t n = iv->count;
+    section_open(b, "over-time", "Over time");
+    sb_printf(b,
+              "<p>Every %" PRIu64 " instructions (%zu intervals): the IPC, the misses per 1000 instructions, and "
+              "the commit CPI stack as stacked areas, each interval's components summing to its CPI. The JSON "
+              "(<code>stacks.intervals</code>) and the CSV hold every interval's three stacks.</p>\n",
+              iv->every, n);
+    double total = 0;
+    for (size_t k = 0; k < n; k++) total += (double)iv->at[k].instructions;
+    double unit = total >= 2e6 ? 1e6 : total >= 2e3 ? 1e3 : 1;
+    const char *xtitle = unit == 1e6 ? "instructions (millions)"
+        : unit == 1e3                ? "instructions (thousands)"
+                                     : "instructions";
+    double *x = cs_calloc(n, sizeof *x), *ipc = cs_calloc(n, sizeof *ipc), *cpi = cs_calloc(n, sizeof *cpi);
+    double *mpki[4];
+    static const char *const mpki_name[4] = {"branch MPKI", "L1I MPKI", "L1D MPKI", "L2 MPKI"};
+    static const char *const mpki_color[4] = {"#AA4499", "#4477AA", "#EE8866", "#CC3311"};
+    for (int m = 0; m < 4; m++) mpki[m] = cs_calloc(n, sizeof *mpki[m]);
+    for (size_t k = 0; k < n; k++) {
+        const stacks_interval *s = &iv->at[k];
+        double insns = (double)s->instructions;
+        x[k] = interval_mid(iv, k, unit);
+        ipc[k] = safe_div(insns, (double)s->cycles);
+        cpi[k] = safe_div((double)s->cycles, insns);
+        mpki[0][k] = safe_div(1000.0 * (double)s->mispredicts, insns);
+        mpki[1][k] = safe_div(1000.0 * (double)s->l1i_misses, insns);
+        mpki[2][k] = safe_div(1000.0 * (double)s->l1d_misses, insns);
+        mpki[3][k] = safe_div(1000.0 * (double)s->l2_misses, insns);
+    }
+    const double left = 70, right = 760, ipc_top = 20, ipc_h = 120, mpki_top = 175, mpki_h = 120, cpi_top = 330,
+                 cpi_h = 280, height = cpi_top + cpi_h + 60;
+    svg_scale sx = scale_nice(0, total / unit, 8, left, right);
+    sx.lo = 0;
+    sb_put(b, "<figure>\n");
+    svg_begin(b, FIG_W, height, "IPC, MPKI and the commit CPI stack over time");
+    /* IPC above */
+    svg_scale sy = scale_nice(0, max_of(ipc, n) > 0 ? max_of(ipc, n) : 1, 4, ipc_top + ipc_h, ipc_top);
+    svg_axis_y(b, &sy, left, right, "IPC");
+    svg_line(b, left, ipc_top + ipc_h, right, ipc_top + ipc_h, "axis");
+    series_line(b, iv, x, ipc, &sx, &sy, "#117733", "IPC", 3);
+    /* the misses */
+    double mmax = 0;
+    for (int m = 0; m < 4; m++)
+        if (max_of(mpki[m], n) > mmax) mmax = max_of(mpki[m], n);
+    svg_scale sm = scale_nice(0, mmax > 0 ? mmax : 1, 4, mpki_top + mpki_h, mpki_top);
+    svg_axis_y(b, &sm, left, right, "MPKI");
+    svg_line(b, left, mpki_top + mpki_h, right, mpki_top + mpki_h, "axis");
+    double ly = mpki_top + 6;
+    for (int m = 0; m < 4; m++) {
+        if (max_of(mpki[m], n) <= 0) continue;
+        series_line(b, iv, x, mpki[m], &sx, &sm, mpki_color[m], mpki_name[m], 2);
+        svg_rect(b, right + 20, ly, 12, 3, mpki_color[m], NULL, NULL);
+        svg_text(b, right + 38, ly + 5, "start", NULL, mpki_name[m]);
+        ly += 18;
+    }
+    /* the commit stack as stacked areas, base at the bottom, in the fixed component order */
+    svg_scale sc = scale_nice(0, max_of(cpi, n) > 0 ? max_of(cpi, n) : 1, 6, cpi_top + cpi_h, cpi_top);
+    svg_axis_y(b, &sc, left, right, "CPI at commit");
+    svg_axis_x(b, &sx, cpi_top + cpi_h, cpi_top, xtitle); /* grid lines under the areas */
+    double *below = cs_calloc(n, sizeof *below);
+    bool used[COMP_COUNT] = {false};
+    for (int c = 0; c < COMP_COUNT; c++) {
+        double most = 0;
+        for (size_t k = 0; k < n; k++) {
+            double v = safe_div(iv->at[k].stage[STACK_COMMIT].cycles[c], (double)iv->at[k].instructions);
+            if (v > most) most = v;
+        }
+        if (most <= 0) continue;
+        used[c] = true;
+        sb_printf(b, "<polygon class=\"ts-area\" fill=\"%s\" points=\"", color_or_grey(comp_color[c]));
+        for (size_t k = 0; k < n; k++) {
+            double v = safe_div(iv->at[k].stage[STACK_COMMIT].cycles[c], (double)iv->at[k].instructions);
+            double top = below[k] + (v > 0 ? v : 0);
+            double x0 = n == 1 ? left : scale_px(&sx, x[k]), x1 = n == 1 ? right : x0;
+            sb_printf(b, "%.1f,%.1f %.1f,%.1f ", x0, scale_px(&sc, top), x1, scale_px(&sc, top));
+        }
+        for (size_t k = n; k-- > 0;) {
+            double x0 = n == 1 ? right : scale_px(&sx, x[k]), x1 = n == 1 ? left : x0;
+            sb_printf(b, "%.1f,%.1f %.1f,%.1f ", x0, scale_px(&sc, below[k]), x1, scale_px(&sc, below[k]));
+        }
+        char tip[200], num[32];
+        snprintf(tip, sizeof tip, "%s: up to %s CPI in an interval", stack_component_name((stack_component)c),
+                 fmt_num(num, sizeof num, most, 3));
+        sb_put(b, "\"><title>");
+        sb_escape(b, tip);
+        sb_put(b, "</title></polygon>\n");
+        for (size_t k = 0; k < n; k++) {
+            double v = safe_div(iv->at[k].stage[STACK_COMMIT].cycles[c], (double)iv->at[k].instructions);
+            below[k] += v > 0 ? v : 0;
+        }
+    }
+    svg_line(b, left, cpi_top + cpi_h, right, cpi_top + cpi_h, "axis");
+    ly = cpi_top;
+    for (int c = COMP_COUNT; c-- > 0;) { /* legend: the top of the stack first */
+        if (!used[c]) continue;
+        svg_rect(b, right + 20, ly, 12, 12, color_or_grey(comp_color[c]), "swatch", NULL);
+        svg_text(b, right + 38, ly + 10, "start", NULL, stack_component_name((stack_component)c));
+        ly += 20;
+    }
+    svg_end(b);
+    sb_put(b,
+           "<figcaption>Top: IPC per interval. Middle: misses per 1000 instructions. Bottom: the commit CPI "
+           "stack of each interval as stacked areas (the same colours as the stacks above). Hover for "
+           "values.</figcaption>\n</figure>\n");
+    free(below);
+    for (int m = 0; m < 4; m++) free(mpki[m]);
+    free(x);
+    free(ipc);
+    free(cpi);
+    section_close(b);
+}

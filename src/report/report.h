@@ -85,9 +85,10 @@ cJSON *report_run_json(const run_summary *r);
 void report_inorder_text(const run_summary *r, FILE *out);
 void report_inorder_json(const run_summary *r, cJSON *root);
 
-/* The summary and the stacks (s may be NULL) as CSV: one row per summary value,
- * per stage x CPI-stack component, per FLOPS component (docs/json-schema.md). */
-void report_csv(const run_summary *r, const stacks_result *s, FILE *out);
+/* The summary and the stacks (s, iv may be NULL) as CSV: one row per summary
+ * value, per stage x CPI-stack component, per FLOPS component, and the same per
+ * interval (docs/json-schema.md). */
+void report_csv(const run_summary *r, const stacks_result *s, const stacks_intervals *iv, FILE *out);
 
 /* Write JSON to a file (pretty-printed); "-" is stdout. */
 bool report_write_json(const char *path, const cJSON *json, cs_error *err);
@@ -101,6 +102,11 @@ bool report_write_json_to(FILE *f, const char *name, const cJSON *json, cs_error
 void report_stacks_text(const stacks_result *s, FILE *out);
 cJSON *report_stacks_json(const stacks_result *s);
 void report_validation_text(const validation_result *v, FILE *out);
+/* Statistics over time (--interval N): a summary line and the phases' range in
+ * the terminal; every interval in JSON and CSV; IPC, MPKIs and the commit stack
+ * as stacked areas over time in HTML. */
+void report_intervals_text(const stacks_intervals *iv, FILE *out);
+cJSON *report_intervals_json(const stacks_intervals *iv);
 cJSON *report_validation_json(const validation_result *v);
 
 /* ---- the HTML report: one self-contained file, inline SVG, no scripts, no network ---- */
@@ -115,6 +121,7 @@ void html_report_run(html_report *h, const run_summary *r);
 /* The three CPI stacks as side-by-side stacked bars with a legend (the paper's
  * Figure 1), and the IPC and FLOPS stacks (Figure 5). */
 void html_report_stacks(html_report *h, const stacks_result *s);
+void html_report_intervals(html_report *h, const stacks_intervals *iv);
 /* The validation table, the actual CPI reductions drawn against the stack ranges. */
 void html_report_validation(html_report *h, const validation_result *v);
 /* A section of an analysis from another module: `body_html` is its HTML (the

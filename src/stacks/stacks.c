@@ -161,6 +161,14 @@ struct stacks_observer {
     uint64_t fslots[FLOPS_COUNT];
     uint64_t flops;
     stacks_result res;
+    /* --interval: interval ends (cycles), per stage the next one not yet
+     * passed, the slots of each stage at each end, the statistics there */
+    uint64_t every;
+    size_t n_ends, cap, next_end[STACK_STAGES];
+    uint64_t *end_cycle;
+    uint64_t (*end_slots)[STACK_STAGES][COMP_COUNT];
+    core_stats *end_stats;
+    stacks_intervals iv;
 };
 
 static const probe_stage stage_of[STACK_STAGES] = {STAGE_DISPATCH, STAGE_ISSUE, STAGE_COMMIT};
@@ -172,11 +180,33 @@ stacks_observer *stacks_observer_create(void) {
     return s;
 }
 
-void stacks_observer_destroy(stacks_observer *s) { free(s); }
+static void free_intervals(stacks_observer *s) {
+    free(s->end_cycle);
+    free(s->end_slots);
+    free(s->end_stats);
+    free(s->iv.at);
+    s->end_cycle = NULL, s->end_slots = NULL, s->end_stats = NULL, s->iv.at = NULL;
+    s->n_ends = s->cap = 0;
+    s->iv.count = 0;
+}
+
+void stacks_observer_destroy(stacks_observer *s) {
+    if (!s) return;
+    free_intervals(s);
+    free(s);
+}
+
+void stacks_observer_set_interval(stacks_observer *s, uint64_t every) { s->every = every; }
+
+const stacks_intervals *stacks_observer_intervals(const stacks_observer *s) { return &s->iv; }
 
 static void obs_begin(void *ctx, const probe_run_info *info) {
     stacks_observer *s = ctx;
+    uint64_t every = s->every;
+    free_intervals(s);
     memset(s, 0, sizeof *s);
+    s->every = every;
+    s->iv.every = every;
     uint32_t w = 0;
     for (int st = 0; st < STACK_STAGES; st++) {
         uint32_t x = info->width[stage_of[st]];
@@ -282,8 +312,65 @@ static void obs_stages(void *ctx, const stage_span *sp, size_t n) {
     stacks_observer *s = ctx;
     for (size_t i = 0; i < n; i++) {
         int st = sp[i].stage < STAGE_COUNT ? stack_of[sp[i].stage] : -1;
-        if (st >= 0) account_stage(s, st, &sp[i].v, sp[i].cycles);
+        if (st < 0) continue;
+        uint64_t c = sp[i].cycle, r = sp[i].cycles;
+        /* a span past an interval's end: its cycles up to the end belong to that interval */
+        while (s->next_end[st] < s->n_ends && c + r > s->end_cycle[s->next_end[st]]) {
+            uint64_t end = s->end_cycle[s->next_end[st]];
+            if (c < end) {
+                account_stage(s, st, &sp[i].v, end - c);
+                r -= end - c;
+                c = end;
+            }
+            memcpy(s->end_slots[s->next_end[st]++][st], s->slots[st], sizeof s->slots[st]);
+        }
+        account_stage(s, st, &sp[i].v, r);
     }
+}
+
+/* PROBE_INTERVALS: an interval ends after cycle so_far->cycles - 1. */
+static void obs_interval(void *ctx, const core_stats *so_far) {
+    stacks_observer *s = ctx;
+    if (s->n_ends == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->end_cycle = cs_realloc(s->end_cycle, cs_array_size(s->cap, sizeof *s->end_cycle));
+        s->end_slots = cs_realloc(s->end_slots, cs_array_size(s->cap, sizeof *s->end_slots));
+        s->end_stats = cs_realloc(s->end_stats, cs_array_size(s->cap, sizeof *s->end_stats));
+    }
+    s->end_cycle[s->n_ends] = so_far->cycles;
+    s->end_stats[s->n_ends] = *so_far;
+    s->n_ends++;
+}
+
+/* The intervals from the ends and the final state. */
+static void finish_intervals(stacks_observer *s, const core_stats *stats) {
+    for (int st = 0; st < STACK_STAGES; st++) /* ends no span reached past: the stage ended there */
+        while (s->next_end[st] < s->n_ends)
+            memcpy(s->end_slots[s->next_end[st]++][st], s->slots[st], sizeof s->slots[st]);
+    size_t n = s->n_ends + (stats->cycles > (s->n_ends ? s->end_cycle[s->n_ends - 1] : 0));
+    s->iv.at = cs_calloc(n ? n : 1, sizeof *s->iv.at);
+    core_stats zero;
+    memset(&zero, 0, sizeof zero);
+    static const uint64_t no_slots[STACK_STAGES][COMP_COUNT];
+    for (size_t k = 0; k < n; k++) {
+        const core_stats *a = k < s->n_ends ? &s->end_stats[k] : stats, *b = k ? &s->end_stats[k - 1] : &zero;
+        const uint64_t(*sa)[COMP_COUNT] = k < s->n_ends ? s->end_slots[k] : s->slots;
+        const uint64_t(*sb)[COMP_COUNT] = k ? s->end_slots[k - 1] : no_slots;
+        stacks_interval *x = &s->iv.at[k];
+        x->first_cycle = b->cycles;
+        x->cycles = a->cycles - b->cycles;
+        x->instructions = a->instructions - b->instructions;
+        x->mispredicts = a->mispredicts - b->mispredicts;
+        x->l1i_misses = a->l1i.misses - b->l1i.misses;
+        x->l1d_misses = a->l1d.misses - b->l1d.misses;
+        x->l2_misses = a->l2.misses - b->l2.misses;
+        x->l3_misses = a->l3.misses - b->l3.misses;
+        x->flops = a->flops - b->flops;
+        for (int st = 0; st < STACK_STAGES; st++)
+            for (int c = 0; c < COMP_COUNT; c++)
+                x->stage[st].cycles[c] = ((double)sa[st][c] - (double)sb[st][c]) / s->W;
+    }
+    s->iv.count = n;
 }
 
 static void obs_fp(void *ctx, const fp_span *sp, size_t n) {
@@ -301,15 +388,22 @@ static void obs_end(void *ctx, const core_stats *stats) {
         for (int c = 0; c < COMP_COUNT; c++) r->stage[st].cycles[c] = (double)s->slots[st][c] / s->W;
     double per = s->k ? 2.0 * s->k : 1.0;
     for (int c = 0; c < FLOPS_COUNT; c++) r->fp.cycles[c] = (double)s->fslots[c] / per;
+    if (s->every) finish_intervals(s, stats);
 }
 
 probe_observer stacks_observer_probe(stacks_observer *s) {
-    return (probe_observer){.ctx = s,
-                            .needs = PROBE_STAGES | PROBE_FP,
-                            .begin = obs_begin,
-                            .stages = obs_stages,
-                            .fp = obs_fp,
-                            .end = obs_end};
+    probe_observer o = {.ctx = s,
+                        .needs = PROBE_STAGES | PROBE_FP,
+                        .begin = obs_begin,
+                        .stages = obs_stages,
+                        .fp = obs_fp,
+                        .end = obs_end};
+    if (s->every) {
+        o.needs |= PROBE_INTERVALS;
+        o.interval_insns = s->every;
+        o.interval = obs_interval;
+    }
+    return o;
 }
 
 const stacks_result *stacks_observer_result(const stacks_observer *s) { return &s->res; }

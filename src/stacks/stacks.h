@@ -96,10 +96,33 @@ typedef struct stacks_result {
     flops_stack fp;
 } stacks_result;
 
+/* ---- statistics over time (--interval N) ---- */
+
+/* One interval of N committed instructions (the last may be shorter): its own
+ * counters and its three CPI stacks, which sum to its cycles. */
+typedef struct stacks_interval {
+    uint64_t first_cycle, cycles, instructions;
+    uint64_t mispredicts, l1i_misses, l1d_misses, l2_misses, l3_misses, flops;
+    cpi_stack stage[STACK_STAGES];
+} stacks_interval;
+
+typedef struct stacks_intervals {
+    uint64_t every; /* N: instructions per interval; 0: none recorded */
+    size_t count;
+    stacks_interval *at;
+} stacks_intervals;
+
 /* ---- the observer ---- */
 
 typedef struct stacks_observer stacks_observer;
 stacks_observer *stacks_observer_create(void);
+/* Also record the statistics and the CPI stacks of every `every` committed
+ * instructions (PROBE_INTERVALS); call before stacks_observer_probe. Spans
+ * that cross an interval's end are split there (a span is identical cycles),
+ * so each interval's stacks are exact and the intervals add up to the run. */
+void stacks_observer_set_interval(stacks_observer *s, uint64_t every);
+/* Valid after the run ended; count 0 unless set_interval was called. */
+const stacks_intervals *stacks_observer_intervals(const stacks_observer *s);
 /* needs = PROBE_STAGES | PROBE_FP */
 probe_observer stacks_observer_probe(stacks_observer *s);
 /* Valid after the run ended. */

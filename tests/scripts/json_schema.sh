@@ -16,7 +16,7 @@ cd "$tmp" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$cs" run --no-report --config bdw --set core.rob_size=64 --set l1d.latency=5 --warmup 2000 --max 30000 \
-    --json ooo.json "$w/sort" 300 >/dev/null 2>&1 || fail "run bdw"
+    --interval 7000 --json ooo.json "$w/sort" 300 >/dev/null 2>&1 || fail "run bdw"
 "$cs" run --no-report --config inorder3 --max 30000 --json inorder.json "$w/list" 300 >/dev/null 2>&1 || fail "run inorder3"
 "$cs" run --no-report --json guestfail.json "$w/tree" -5 >/dev/null 2>&1
 [ $? = 2 ] || fail "run of a guest exiting 2 did not exit 2"
@@ -92,6 +92,7 @@ check(p["command"][:2] == ["cyclescope", "run"] and "--set" in p["command"], "co
 check(p["warmup_instructions"] == 2000 and p["max_instructions"] == 30000, "warm-up and limit as asked")
 check(o["instructions"] == 30000 or 30000 <= o["instructions"] < 30008, "--max counts instructions")
 check(o["guest"] == {"state": "stopped"}, "a run cut by --max: guest stopped")
+check(o["stacks"]["intervals"]["count"] == 5, "--interval 7000 of 30000 instructions: 5 intervals")
 i = docs["inorder.json"]
 check("rob_size" not in i["provenance"]["config"]["resolved"]["core"], "in-order resolved config has no rob_size")
 check(i["provenance"]["config"]["resolved"] == config_show("inorder3"), "resolved = config show inorder3")

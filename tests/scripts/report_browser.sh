@@ -13,6 +13,10 @@
 #     - the DOM holds the SVG charts: stacked-bar segments with hover titles and
 #       the expected sections (and the minimal report lacks the absent ones).
 #   PNG_OUT, when given, receives the full report's screenshot.
+# report_browser.sh --page FILE.html [PATTERN:MIN…]
+#   Renders one report written by cyclescope itself with the same checks (loaded,
+#   screenshot far from blank, no console message, no network request), and
+#   requires each PATTERN at least MIN times in the DOM.
 # report_browser.sh --selftest
 #   Checks that the checks bite: a page with a script, a console error and an
 #   image from the network must fail them.
@@ -119,7 +123,24 @@ EOF
     exit 1
 fi
 
-demo=${1:?usage: report_browser.sh REPORT_DEMO [PNG_OUT] | --selftest}
+if [ "${1:-}" = --page ]; then
+    page=$(realpath "$2")
+    shift 2
+    printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>blank</title></head><body></body></html>\n' \
+        >"$tmp/blank.html"
+    screenshot blank "$tmp/blank.html"
+    screenshot page "$page"
+    size=$(png_size "$tmp/page.png") blank=$(png_size "$tmp/blank.png")
+    [ "$size" -gt $((blank * 5)) ] && [ "$size" -gt 50000 ] || fail "page: screenshot looks blank ($size bytes)"
+    dom page-dom "$page"
+    [ "$(count '<script' page-dom)" -eq 0 ] || fail "page-dom: DOM has a <script>"
+    for want in "$@"; do need page-dom "${want%:*}" "${want##*:}" "${want%:*}"; done
+    [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
+    echo "ok: $(basename "$page") rendered: no console messages, no network requests, screenshot $size bytes; $*"
+    exit 0
+fi
+
+demo=${1:?usage: report_browser.sh REPORT_DEMO [PNG_OUT] | --page FILE.html [PATTERN:MIN…] | --selftest}
 png_out=${2:-}
 "$demo" "$tmp/report.html" || { echo "FAIL: $demo failed"; exit 1; }
 "$demo" --minimal "$tmp/minimal.html" || { echo "FAIL: $demo --minimal failed"; exit 1; }

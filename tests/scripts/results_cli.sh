@@ -111,9 +111,9 @@ f = [r for r in rows if r["section"] == "flops_stack"]
 assert len(f) == len(j["stacks"]["flops_stack"]["components"])
 PY
 "$cs" run --no-report --max 20000 --csv - "$w/sort" 300 >c.csv 2>/dev/null || fail "run --csv -"
-"$cs" run --no-report --max 20000 --csv c2.csv "$w/sort" 300 >/dev/null 2>&1 || fail "run --csv c2.csv"
-[ "$(head -1 c.csv)" = "section,stage,component,cycles,cpi,fraction,value,unit" ] && cmp -s c.csv c2.csv ||
-    fail "--csv -: stdout is not the CSV alone (the same rows as --csv FILE)"
+[ "$(head -1 c.csv)" = "interval,section,stage,component,cycles,cpi,fraction,value,unit" ] &&
+    [ "$(awk -F, 'NF != 9' c.csv | wc -l)" = 0 ] && [ "$(grep -c '^,cpi_stack,commit,' c.csv)" -gt 10 ] ||
+    fail "--csv -: stdout is not the CSV alone"
 # Ctrl-C: the run stops at the next safe point; the statistics, JSON and report of what ran
 # are written, marked partial; exit 130 (128 + SIGINT)
 timeout --preserve-status -s INT 1 "$cs" run --report p.html --json p.json "$w/sort" 100000 >p.out 2>p.err
@@ -133,16 +133,16 @@ PY
 # the progress bar on a terminal (script(1) gives one): the running IPC, the total and an
 # ETA when known (a trace's length), and the guest's output never inside the bar's line
 if command -v script >/dev/null; then
-    script -qc "env -u CYCLESCOPE_NO_PROGRESS '$cs' run --no-report '$w/sort' 30000" /dev/null >tty.out 2>&1 </dev/null
+    script -qc "env -u CYCLESCOPE_NO_PROGRESS '$cs' run --no-report '$w/sort' 20000" /dev/null >tty.out 2>&1 </dev/null
     python3 - tty.out <<'PY' || fail "progress bar on a terminal"
 import re, sys
 d = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
 bars = re.findall(r"simulating [0-9.]+ [kMG] instructions, [0-9.]+ M/s  IPC [0-9.]+", d)
 assert bars, d[:300]
-i = d.find("sort: n=30000")
+i = d.find("sort: n=20000")
 assert i > 0 and d[i - 4:i] == "\r\x1b[K", repr(d[i - 80:i + 10])  # the bar was erased first
 PY
-    "$cs" trace record -o s.cst "$w/sort" 30000 >/dev/null 2>&1
+    "$cs" trace record -o s.cst "$w/sort" 10000 >/dev/null 2>&1
     script -qc "env -u CYCLESCOPE_NO_PROGRESS '$cs' sim --no-report s.cst" /dev/null >tty2.out 2>&1 </dev/null
     grep -aEq "simulating \[[#.]+\] +[0-9.]+% [0-9.]+ [kM] of [0-9.]+ M instructions, [0-9.]+ M/s  IPC [0-9.]+  ETA [0-9]+:[0-9]{2}" tty2.out ||
         fail "sim's bar has no total, IPC or ETA: $(tr '\r' '\n' <tty2.out | head -3)"

@@ -9,7 +9,7 @@
  * analysis seconds and peak memory per million µops, 1000 predictions, the
  * break-even number of design points against re-simulation (Figure 13).
  *
- *   bench_rpstacks [--max N] [--segment N] [--similarity S] [--no-unique] [--jobs N]
+ *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--no-unique] [--jobs N]
  *                  [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
  *                  [name[=ARG]…]      (default: every workload of the manifest, small size)
  *
@@ -98,7 +98,7 @@ typedef struct totals {
 } totals;
 
 int main(int argc, char **argv) {
-    uint64_t max = 300000;
+    uint64_t max = 300000, warmup = 0;
     rps_options opt;
     rps_options_default(&opt);
     int jobs = 0;
@@ -109,6 +109,7 @@ int main(int argc, char **argv) {
         const char *a = argv[first];
         const char *v = first + 1 < argc ? argv[first + 1] : "0";
         if (!strcmp(a, "--max")) max = strtoull(v, NULL, 10), first++;
+        else if (!strcmp(a, "--warmup")) warmup = strtoull(v, NULL, 10), first++;
         else if (!strcmp(a, "--segment")) opt.segment = (uint32_t)strtoul(v, NULL, 10), first++;
         else if (!strcmp(a, "--similarity")) opt.similarity = strtod(v, NULL), first++;
         else if (!strcmp(a, "--no-unique")) opt.unique = false;
@@ -166,7 +167,7 @@ int main(int argc, char **argv) {
         /* the bare simulation's time, for the break-even point */
         analysis_list none = {0}, with;
         analysis_list_parse(&with, segment_opt, &err);
-        run_spec bare = {&cfg, {0, max, NULL}, &none, sel[w].name};
+        run_spec bare = {&cfg, {warmup, max, NULL}, &none, sel[w].name};
         run_result r0, r1;
         double c0 = cpu_now();
         uop_source *src = open_src(&sc, &err);
@@ -178,7 +179,7 @@ int main(int argc, char **argv) {
         double sim_seconds = cpu_now() - c0; /* processor time: the machine is shared */
         run_result_free(&r0);
         long mem0 = peak_kb();
-        run_spec spec = {&cfg, {0, max, NULL}, &with, sel[w].name};
+        run_spec spec = {&cfg, {warmup, max, NULL}, &with, sel[w].name};
         src = open_src(&sc, &err);
         double t0 = cs_now();
         if (!src || !runner_run(&spec, src, &r1, &err) || !r1.ok) {
@@ -268,7 +269,7 @@ int main(int argc, char **argv) {
             }
             srcs[q] = sc;
             jobsv[q].name = s->label;
-            jobsv[q].opt = (core_run_options){0, max, NULL};
+            jobsv[q].opt = (core_run_options){warmup, max, NULL};
             jobsv[q].source = (run_source){&srcs[q], open_src, close_src};
             jobsv[q].analyses = &none;
             jobsv[q].program = path;
@@ -317,8 +318,10 @@ int main(int argc, char **argv) {
                 snprintf(events, sizeof events, "%s (%u), %s (%u)", top[0] > 0 ? rps_dim_key(top[0]) : "-",
                          top[0] > 0 ? r->base_latency[top[0]] : 0, top[1] > 0 ? rps_dim_key(top[1]) : "-",
                          top[1] > 0 ? r->base_latency[top[1]] : 0);
-                printf("| %s | %.3f | %s | %s | %.3f | %+.2f%% | %+.2f%% | %+.2f%% | %+.2f%% |\n", q ? "" : sel[w].name,
-                       cpi, q ? "" : events, s->label, s->sim / ins, e[0], e[1], e[2], e[3]);
+                char cpis[32];
+                snprintf(cpis, sizeof cpis, "%.3f", cpi);
+                printf("| %s | %s | %s | %s | %.3f | %+.2f%% | %+.2f%% | %+.2f%% | %+.2f%% |\n", q ? "" : sel[w].name,
+                       q ? "" : cpis, q ? "" : events, s->label, s->sim / ins, e[0], e[1], e[2], e[3]);
             } else {
                 printf("  %-44s simulated %8.4f  graph %+7.2f%%  RpStacks %+7.2f%%  CP1 %+7.2f%%  FMT %+7.2f%%\n",
                        s->label, s->sim / ins, e[0], e[1], e[2], e[3]);

@@ -179,6 +179,69 @@ static void write_csv(FILE *f, const rps_result *r, const axis *ax, int naxes, c
     }
 }
 
+static cJSON *grid_json(const rps_result *r, const whatif_options *w, const axis *ax, int naxes, const point *pts,
+                        long n, double predict_seconds) {
+    double ins = r->instructions ? (double)r->instructions : 1;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "file", w->path);
+    cJSON_AddNumberToObject(root, "instructions", (double)r->instructions);
+    cJSON_AddNumberToObject(root, "simulated_cpi", (double)r->cycles / ins);
+    cJSON_AddNumberToObject(root, "predict_seconds", predict_seconds);
+    cJSON *arr = cJSON_AddArrayToObject(root, "points");
+    for (long i = 0; i < n; i++) {
+        cJSON *p = cJSON_CreateObject();
+        long stride = 1;
+        int idx[MAX_AXES];
+        for (int a = naxes - 1; a >= 0; a--) idx[a] = (int)((i / stride) % ax[a].count), stride *= ax[a].count;
+        for (int a = 0; a < naxes; a++) cJSON_AddNumberToObject(p, ax[a].key, ax[a].value[idx[a]]);
+        cJSON_AddNumberToObject(p, "rpstacks_cpi", pts[i].rps / ins);
+        cJSON_AddNumberToObject(p, "cp1_cpi", pts[i].cp1 / ins);
+        cJSON_AddNumberToObject(p, "fmt_cpi", pts[i].fmt / ins);
+        if (!isnan(pts[i].sim)) cJSON_AddNumberToObject(p, "simulated_cpi", pts[i].sim / ins);
+        cJSON_AddItemToArray(arr, p);
+    }
+    return root;
+}
+
+/* The HTML report: the stacks, then the grid as a sweep (curves, heatmap, table) of the RpStacks CPI. */
+static bool write_html(const rps_result *r, const whatif_options *w, const axis *ax, int naxes, const point *pts,
+                       long n, cs_error *err) {
+    char title[600];
+    snprintf(title, sizeof title, "cyclescope whatif: %s", w->path);
+    html_report *h = html_report_begin(title);
+    html_report_rpstacks(h, r);
+    double ins = r->instructions ? (double)r->instructions : 1;
+    int keys = naxes ? naxes : 1;
+    char **values = cs_calloc((size_t)n * keys, sizeof *values);
+    const char **key = cs_calloc((size_t)keys, sizeof *key);
+    double *cpi = cs_calloc((size_t)n, sizeof *cpi);
+    for (int a = 0; a < naxes; a++) key[a] = ax[a].key;
+    if (!naxes) key[0] = "design point";
+    for (long i = 0; i < n; i++) {
+        long stride = 1;
+        for (int a = naxes - 1; a >= 0; a--) {
+            char v[32];
+            snprintf(v, sizeof v, "%u", ax[a].value[(i / stride) % ax[a].count]);
+            values[i * keys + a] = cs_strdup(v);
+            stride *= ax[a].count;
+        }
+        if (!naxes) values[i] = cs_strdup("as set");
+        cpi[i] = pts[i].rps / ins;
+    }
+    report_sweep sw = {keys, key, (size_t)n, (const char *const *)values, cpi, NULL};
+    const char **errors = cs_calloc((size_t)n, sizeof *errors);
+    sw.error = errors;
+    html_report_sweep(h, &sw);
+    bool ok = html_report_write(h, w->report, err);
+    html_report_free(h);
+    for (long i = 0; i < n * keys; i++) free(values[i]);
+    free(values);
+    free(key);
+    free(cpi);
+    free(errors);
+    return ok;
+}
+
 int whatif_run(const rps_result *r, const whatif_options *w) {
     cs_error err;
     uint32_t fixed[RPS_DIMS];
@@ -284,6 +347,15 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
             write_csv(f, r, ax, naxes, pts, (int)n);
             if (f != stdout && fclose(f) != 0) rc = cli_fail("%s: cannot write", w->csv);
         }
+    }
+    if (w->json) {
+        cJSON *j = grid_json(r, w, ax, naxes, pts, n, predict_seconds);
+        if (!report_write_json(w->json, j, &err)) rc = cli_fail("%s", err.msg);
+        cJSON_Delete(j);
+    }
+    if (w->report) {
+        if (!write_html(r, w, ax, naxes, pts, n, &err)) rc = cli_fail("%s", err.msg);
+        else if (!w->quiet) printf("\nHTML report: %s\n", w->report);
     }
     free(which);
     free(pts);

@@ -1,8 +1,9 @@
 # ---- RpStacks (docs/rpstacks.md) ----
 #   rpstacks.cli.*        usage errors of rpstacks and whatif: no output, the in-order model,
 #                         a structure refused, an unknown event named, a damaged file
-#   rpstacks.e2e          rpstacks on a workload, then whatif with --set, --grid, --csv and
-#                         --verify (one re-simulation through the pool)
+#   rpstacks.e2e.*        rpstacks on a workload, then whatif with --set, --grid, --csv, --json,
+#                         --report (checked as the other HTML reports are) and --verify (two
+#                         re-simulations through the pool)
 #   rpstacks.accuracy     (slow; .small: ptr_chase only, 8 k µops) the §V-B study, small: two workloads, their two biggest bottleneck
 #                         events halved / reduced to 10-25% / both, re-simulated through the
 #                         pool; the graph within 2% (Figure 10's goal) and RpStacks within 5%
@@ -47,9 +48,12 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     "graph longest path [0-9]+ cycles \\(\\+0.000% vs simulated\\); 0 constraint violations.*Representative stacks:")
   add_test(NAME rpstacks.e2e.whatif
            COMMAND ${_cs} whatif ${_rps} --set memory.latency=66 --grid "l1d.latency=2,4 latency.load=1..2"
-                   --csv ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.csv --verify 2 --jobs 2)
+                   --csv ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.csv --json ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.json
+                   --report ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.html --verify 2 --jobs 2)
   set_tests_properties(rpstacks.e2e.whatif PROPERTIES FIXTURES_REQUIRED rps_e2e PASS_REGULAR_EXPRESSION
-    "4 design points predicted.*Verification: 2 points re-simulated.*average \\|error\\|")
+    "4 design points predicted.*Verification: 2 points re-simulated.*average \\|error\\|.*HTML report: ")
+  add_test(NAME rpstacks.e2e.html COMMAND ${_scripts}/rpstacks_html_check.sh ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.html)
+  set_tests_properties(rpstacks.e2e.html PROPERTIES DEPENDS rpstacks.e2e.whatif FIXTURES_REQUIRED rps_e2e)
   add_test(NAME rpstacks.accuracy.small
            COMMAND bench_rpstacks --max 8000 --segment 2000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase)
   add_test(NAME rpstacks.accuracy

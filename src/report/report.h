@@ -139,6 +139,9 @@ typedef struct report_sweep {
     const char *const *error; /* per point; NULL unless it failed */
 } report_sweep;
 void html_report_sweep(html_report *h, const report_sweep *s);
+/* RpStacks: the largest representative paths and FMT as stacked bars (report/html_rpstacks.c). */
+struct rps_result;
+void html_report_rpstacks(html_report *h, const struct rps_result *r);
 bool html_report_write(const html_report *h, const char *path, cs_error *err);
 void html_report_free(html_report *h);
 

@@ -1,0 +1,31 @@
+#!/bin/bash
+# The RpStacks accuracy, speed and sensitivity tables of docs/rpstacks.md.
+#   bench/rpstacks_study.sh BUILD_DIR [MAX] [WARMUP]
+# Runs at nice 10 (the development machine is shared). MAX: µops per workload (default 200000),
+# after WARMUP µops that only warm caches and predictors (default 300000: past the cold start).
+set -eu
+build=${1:?usage: rpstacks_study.sh BUILD_DIR [MAX]}
+max=${2:-200000}
+warmup=${3:-300000}
+bench="nice -n 10 $build/bench/bench_rpstacks --jobs 2 --warmup $warmup"
+echo "## Accuracy: every workload, $max µops after $warmup of warm-up (bench_rpstacks --warmup $warmup --max $max --markdown)"
+echo
+$bench --max "$max" --markdown
+echo
+echo "## Sensitivity (RpStacks §V-D): fma, matmul, ptr_chase, sort, hash, $((max / 2)) µops after the warm-up"
+echo
+echo "| segment | similarity | uniqueness | RpStacks avg | RpStacks max | stacks per segment (all) | analysis processor-s per M µops |"
+echo "|---:|---:|---|---:|---:|---:|---:|"
+for params in "5000 0.7 yes" "1000 0.7 yes" "20000 0.7 yes" "5000 0.5 yes" "5000 0.9 yes" "5000 0.7 no"; do
+    set -- $params
+    flags="--segment $1 --similarity $2"
+    [ "$3" = no ] && flags="$flags --no-unique"
+    out=$($bench --max $((max / 2)) $flags fma matmul ptr_chase sort hash)
+    all=$(echo "$out" | grep '^| all |')
+    rps=$(echo "$all" | awk -F'|' '{print $5}')
+    avg=$(echo "$rps" | awk -F'/' '{gsub(/ /,"",$1); print $1}')
+    mx=$(echo "$rps" | awk -F'/' '{gsub(/ /,"",$2); print $2}')
+    stacks=$(echo "$out" | grep -o '[0-9]* stacks in [0-9]* segments' | awk '{s+=$1; g+=$4} END {printf "%.1f", s/g}')
+    speed=$(echo "$out" | grep -o 'analysis [0-9.]* processor-s' | awk '{print $2}')
+    echo "| $1 | $2 | $3 | $avg | $mx | $stacks | $speed |"
+done

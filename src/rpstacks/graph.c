@@ -152,6 +152,7 @@ void rps_trace_destroy(rps_trace *t) {
     free(t->iq_slack);
     free(t->unit_src);
     free(t->share_src);
+    free(t->mshr_src);
     free(t);
 }
 
@@ -196,6 +197,15 @@ static void heap_pop_min(heap_item *h, uint32_t *n) {
 }
 
 enum { UNIT_RING = 8, SHARE_BUCKETS = 1024, ISSUE_SLACK = 2 };
+
+/* The L1D miss latency of a load served by `level` (beyond its L1D hit latency: L1D included). */
+static uint32_t miss_latency(const uarch_config *c, uint8_t level) {
+    uint32_t lat = c->l1d.latency;
+    if (level >= LEVEL_L2 && c->l2.enabled) lat += c->l2.latency;
+    if (level >= LEVEL_L3 && c->l3.enabled) lat += c->l3.latency;
+    if (level == LEVEL_MEM) lat += c->mem_latency;
+    return lat;
+}
 
 /* Does µop j wait for an optimizable event: a producer that is a long-latency
  * event operation or a load that missed L1D? (RpStacks §IV-C, "Modeling the
@@ -246,6 +256,7 @@ void rps_trace_prepare(rps_trace *t) {
     t->iq_slack = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->iq_slack));
     t->unit_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->unit_src));
     t->share_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->share_src));
+    t->mshr_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->mshr_src));
     const uarch_config *c = &t->cfg;
     /* IQ: µop i dispatches once fewer than iq_size older µops are still waiting
      * to issue, i.e. not before the iq_size-th latest issue among the older
@@ -269,6 +280,8 @@ void rps_trace_prepare(rps_trace *t) {
     for (int k = 0; k < SHARE_BUCKETS; k++) share[k].line = UINT64_MAX, share[k].idx = -1;
     uint32_t line_bits = 0;
     while ((1u << line_bits) < (c->l1d.line ? c->l1d.line : 64)) line_bits++;
+    uint32_t mshrs = c->l1d.mshrs, mn = 0;
+    heap_item *mheap = cs_malloc(cs_array_size(mshrs + 1, sizeof *mheap));
 
     for (size_t i = 0; i < n; i++) {
         rps_uop *u = &t->u[i];
@@ -298,6 +311,18 @@ void rps_trace_prepare(rps_trace *t) {
             ring[0] = (int64_t)i;
         }
 
+        /* miss registers: a load that starts a fill needs a free L1D MSHR; the
+         * mshrs-th latest fill among the older starters must have arrived */
+        t->mshr_src[i] = -1;
+        bool starts = load && !(u->rflags & UREC_FORWARDED) && u->dcache_level >= LEVEL_L2 &&
+            u->exec_latency >= c->latency[u->op_class] + miss_latency(c, u->dcache_level);
+        if (starts && mshrs) {
+            uint64_t ready = u->t[N_E] + u->exec_latency - c->latency[u->op_class];
+            if (mn == mshrs && mheap[0].e <= u->t[N_E]) t->mshr_src[i] = mheap[0].idx;
+            heap_push_min(mheap, &mn, (heap_item){ready, (int64_t)i});
+            if (mn > mshrs) heap_pop_min(mheap, &mn);
+        }
+
         t->share_src[i] = -1;
         if (load && !(u->rflags & UREC_FORWARDED) && u->dcache_level >= LEVEL_L2) {
             uint64_t line = u->addr >> line_bits;
@@ -308,6 +333,7 @@ void rps_trace_prepare(rps_trace *t) {
         }
     }
     free(heap);
+    free(mheap);
     free(mem_ring);
     free(units);
 }
@@ -428,6 +454,12 @@ static int node_edges(const rps_trace *t, int64_t i, int v, rps_edge *e) {
         }
         j = index_of(t, u->mem_prod);
         if ((u->uflags & UOP_MEM_READ) && j >= 0 && j < i) EDGE(j, N_P); /* address dependency: the store executed */
+        j = t->mshr_src[i];
+        if (j >= 0 && j < i) { /* a miss register frees when that fill arrives: P_j less its address generation */
+            const rps_uop *f = &t->u[j];
+            w_add(EDGE(j, N_P), rps_class_is_event(f->op_class) ? RPS_CLASS0 + f->op_class : RPS_BASE,
+                  -(double)c->latency[f->op_class]);
+        }
         break;
     }
     case N_P:

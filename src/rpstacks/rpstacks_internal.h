@@ -27,6 +27,7 @@ struct rps_trace {
     int64_t *lsq_src;   /* the memory µop whose commit freed the LSQ entry */
     int64_t *unit_src;  /* the unit's previous user (older in program order) */
     int64_t *share_src; /* a load whose L1D fill this one joined */
+    int64_t *mshr_src;  /* a load whose fill's arrival freed the miss register this one took */
 };
 
 enum { RPS_WEIGHT_DIMS = 4, RPS_MAX_EDGES = 12 };

@@ -54,6 +54,12 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     "4 design points predicted.*Verification: 2 points re-simulated.*average \\|error\\|.*HTML report: ")
   add_test(NAME rpstacks.e2e.html COMMAND ${_scripts}/rpstacks_html_check.sh ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.html)
   set_tests_properties(rpstacks.e2e.html PROPERTIES DEPENDS rpstacks.e2e.whatif FIXTURES_REQUIRED rps_e2e)
+  # a .cst trace instead of a program, and whatif re-simulating from the trace
+  add_test(NAME rpstacks.e2e.trace
+           COMMAND sh -c "$0 trace record --max 8000 -o $1/rpstacks-e2e.cst $2/sort 1000 >/dev/null && $0 rpstacks -o $1/rpstacks-e2e-trace.rps $1/rpstacks-e2e.cst && $0 whatif $1/rpstacks-e2e-trace.rps --set l1d.latency=2 --verify 1"
+                   ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_w})
+  set_tests_properties(rpstacks.e2e.trace PROPERTIES PASS_REGULAR_EXPRESSION
+    "graph longest path [0-9]+ cycles \\(\\+0.000% vs simulated\\).*Verification: 1 point re-simulated")
   add_test(NAME rpstacks.accuracy.small
            COMMAND bench_rpstacks --max 8000 --segment 2000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase)
   add_test(NAME rpstacks.accuracy

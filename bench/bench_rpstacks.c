@@ -10,9 +10,11 @@
  * break-even number of design points against re-simulation (Figure 13).
  *
  *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--no-unique] [--jobs N]
- *                  [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
+ *                  [--grid K] [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
  *                  [name[=ARG]…]      (default: every workload of the manifest, small size)
  *
+ * --grid K: also a grid of 10 latencies (10%..100% of the base) for each of the three biggest
+ * events (1000 points), all predicted (timed), K of them re-simulated.
  * --check-*: exit 1 when the graph's or RpStacks' error exceeds the bound (the tests).
  */
 #include <math.h>
@@ -101,7 +103,9 @@ int main(int argc, char **argv) {
     uint64_t max = 300000, warmup = 0;
     rps_options opt;
     rps_options_default(&opt);
-    int jobs = 0;
+    int jobs = 0, grid_k = 0;
+    double gsum[METHODS] = {0}, gmax[METHODS] = {0}, grid_pred_max = 0;
+    int gn = 0;
     bool markdown = false;
     double check_graph = -1, check_avg = -1, check_max = -1;
     int first = 1;
@@ -115,6 +119,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--no-unique")) opt.unique = false;
         else if (!strcmp(a, "--jobs")) jobs = atoi(v), first++;
         else if (!strcmp(a, "--markdown")) markdown = true;
+        else if (!strcmp(a, "--grid")) grid_k = atoi(v), first++;
         else if (!strcmp(a, "--check-graph")) check_graph = strtod(v, NULL), first++;
         else if (!strcmp(a, "--check-avg")) check_avg = strtod(v, NULL), first++;
         else if (!strcmp(a, "--check-max")) check_max = strtod(v, NULL), first++;
@@ -327,6 +332,95 @@ int main(int argc, char **argv) {
                        s->label, s->sim / ins, e[0], e[1], e[2], e[3]);
             }
         }
+        if (grid_k > 0) {
+            int g3[3], m = 0;
+            bool used[RPS_DIMS] = {0};
+            for (; m < 3; m++) {
+                int best = -1;
+                for (int d = 1; d < RPS_DIMS; d++)
+                    if (!used[d] && by_key[d] > 0.5 && (best < 0 || by_key[d] > by_key[best])) best = d;
+                if (best < 0) break;
+                used[best] = true;
+                g3[m] = best;
+            }
+            long np = 1;
+            for (int a = 0; a < m; a++) np *= 10;
+            double *gp = cs_calloc((size_t)np * METHODS, sizeof *gp);
+            uint32_t(*glat)[RPS_DIMS] = cs_calloc((size_t)np, sizeof *glat);
+            double tg = cs_now();
+            for (long p = 0; p < np; p++) {
+                memcpy(glat[p], r->base_latency, sizeof glat[p]);
+                long q = p;
+                for (int a = 0; a < m; a++, q /= 10) {
+                    uint32_t b = r->base_latency[g3[a]], v = (uint32_t)lround(b * (double)(q % 10 + 1) / 10);
+                    for (int d = 1; d < RPS_DIMS; d++)
+                        if (!strcmp(rps_dim_key(d), rps_dim_key(g3[a]))) glat[p][d] = v ? v : 1;
+                }
+                rps_scales(r, glat[p], scale, &err);
+                gp[p * METHODS + 1] = rps_predict(r, scale);
+                gp[p * METHODS + 2] = rps_predict_cp1(r, scale);
+                gp[p * METHODS + 3] = rps_predict_fmt(r, scale);
+            }
+            double grid_seconds = cs_now() - tg;
+            grid_pred_max = fmax(grid_pred_max, grid_seconds);
+            int k = grid_k < np ? grid_k : (int)np;
+            run_job *gj = cs_calloc((size_t)k, sizeof *gj);
+            job_result *gr = cs_calloc((size_t)k, sizeof *gr);
+            source_ctx *gs = cs_calloc((size_t)k, sizeof *gs);
+            long *pick = cs_calloc((size_t)k, sizeof *pick);
+            for (int q = 0; q < k; q++) {
+                pick[q] = k == 1 ? np / 2 : (long)llround((double)q * (double)(np - 1) / (k - 1));
+                gj[q].cfg = cfg;
+                for (int a = 0; a < m; a++) {
+                    char as[128];
+                    snprintf(as, sizeof as, "%s=%u", rps_dim_key(g3[a]), glat[pick[q]][g3[a]]);
+                    uarch_config_set(&gj[q].cfg, as, &err);
+                }
+                gs[q] = sc;
+                gj[q].name = "grid point";
+                gj[q].opt = (core_run_options){warmup, max, NULL};
+                gj[q].source = (run_source){&gs[q], open_src, close_src};
+                gj[q].analyses = &none;
+                gj[q].program = path;
+            }
+            double wsum[METHODS] = {0}, wmax[METHODS] = {0};
+            int wn = 0;
+            if (runner_pool(gj, k, jobs, gr, &err)) {
+                for (int q = 0; q < k; q++) {
+                    if (!gr[q].ok) {
+                        failed = true;
+                        job_result_free(&gr[q]);
+                        continue;
+                    }
+                    double sim = (double)gr[q].stats.cycles;
+                    job_result_free(&gr[q]);
+                    rps_scales(r, glat[pick[q]], scale, &err);
+                    gp[pick[q] * METHODS] = rps_graph_cycles(trace, opt.segment, scale);
+                    for (int me = 0; me < METHODS; me++) {
+                        double e = fabs(100.0 * (gp[pick[q] * METHODS + me] - sim) / sim);
+                        wsum[me] += e, wmax[me] = fmax(wmax[me], e);
+                        gsum[me] += e, gmax[me] = fmax(gmax[me], e);
+                    }
+                    wn++, gn++;
+                }
+            } else {
+                failed = true;
+            }
+            if (wn) {
+                printf("%s  grid of %ld points over", markdown ? "<!-- " : "", np);
+                for (int a = 0; a < m; a++) printf(" %s", rps_dim_key(g3[a]));
+                printf(": predicted in %.2f ms; %d re-simulated: avg/max |error| graph %.2f/%.2f%%, RpStacks "
+                       "%.2f/%.2f%%, CP1 %.2f/%.2f%%, FMT %.2f/%.2f%%%s\n",
+                       grid_seconds * 1e3, wn, wsum[0] / wn, wmax[0], wsum[1] / wn, wmax[1], wsum[2] / wn, wmax[2],
+                       wsum[3] / wn, wmax[3], markdown ? " -->" : "");
+            }
+            free(gp);
+            free(glat);
+            free(gj);
+            free(gr);
+            free(gs);
+            free(pick);
+        }
         if (!markdown)
             printf("  speed: simulation %.2f s, with rpstacks %.2f s (analysis %.2f s, processor %.2f s), 1000 "
                    "predictions "
@@ -345,8 +439,13 @@ int main(int argc, char **argv) {
         for (int m = 0; m < METHODS; m++) printf(" %.2f%% / %.2f%% |", tot.sum[c][m] / tot.n[c], tot.max[c][m]);
         printf("\n");
     }
+    if (gn) {
+        printf("| grid (%d of 1000 per workload) | %d |", grid_k, gn);
+        for (int m = 0; m < METHODS; m++) printf(" %.2f%% / %.2f%% |", gsum[m] / gn, gmax[m]);
+        printf("\n");
+    }
     if (tot.all_n) {
-        printf("| all | %d |", tot.all_n);
+        printf("| all (§V-B scenarios) | %d |", tot.all_n);
         for (int m = 0; m < METHODS; m++) printf(" %.2f%% / %.2f%% |", tot.all_sum[m] / tot.all_n, tot.all_max[m]);
         printf("\n");
     }
@@ -359,6 +458,9 @@ int main(int argc, char **argv) {
                "peak memory +%.0f MB per M µops (worst), 1000 predictions %.2f ms (worst); break-even against "
                "re-simulation at %.1f design points\n",
                speed_n, speed_uops / 1e6, an_per_m, opt.threads, sim_per_m, speed_mem, pred1000 * 1e3, breakeven);
+        if (gn)
+            printf("a 1000-point grid (scales computed, three methods) predicted in %.2f ms (worst)\n",
+                   grid_pred_max * 1e3);
     }
     printf("graph at the baseline: max |error| %.4f%%\n", graph_base_max);
     if (check_avg >= 0 && tot.all_n && tot.all_sum[1] / tot.all_n > check_avg) failed = true;

@@ -374,7 +374,9 @@ void rps_text(const rps_result *r, FILE *out) {
             (unsigned long long)r->instructions, (unsigned long long)r->cycles,
             r->instructions ? (double)r->cycles / r->instructions : 0);
     double err = r->cycles ? 100.0 * (r->graph_cycles - (double)r->cycles) / (double)r->cycles : 0;
-    fprintf(out, "  graph longest path %.0f cycles (%+.3f%% vs simulated); %llu constraint violations, %llu dropped\n",
+    fprintf(out,
+            "  graph longest path %.0f cycles (%+.3f%% vs simulated); %llu constraint violations, %llu constraints "
+            "beyond the window\n",
             r->graph_cycles, err, (unsigned long long)r->violations, (unsigned long long)r->dropped_edges);
     fprintf(out,
             "  %u segments, %u representative stacks (%.1f per segment), %llu capped nodes, analysis %.2f s "

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The RpStacks accuracy, speed and sensitivity tables of docs/rpstacks.md.
-#   bench/rpstacks_study.sh BUILD_DIR [MAX] [WARMUP]
+#   bench/rpstacks_study.sh BUILD_DIR [MAX] [WARMUP] [accuracy|sensitivity|all]
 # Runs at nice 10 (the development machine is shared). MAX: µops per workload (default 200000),
 # after WARMUP µops that only warm caches and predictors (default 300000: past the cold start).
 set -eu
@@ -8,10 +8,14 @@ build=${1:?usage: rpstacks_study.sh BUILD_DIR [MAX]}
 max=${2:-200000}
 warmup=${3:-300000}
 bench="nice -n 10 $build/bench/bench_rpstacks --jobs 2 --warmup $warmup"
+part=${4:-all}
+if [ "$part" != sensitivity ]; then
 echo "## Accuracy: every workload, $max µops after $warmup of warm-up (bench_rpstacks --warmup $warmup --max $max --markdown)"
 echo
-$bench --max "$max" --markdown
+$bench --max "$max" --markdown --grid 10
 echo
+fi
+[ "$part" = accuracy ] && exit 0
 echo "## Sensitivity (RpStacks §V-D): fma, matmul, ptr_chase, sort, hash, $((max / 2)) µops after the warm-up"
 echo
 echo "| segment | similarity | uniqueness | RpStacks avg | RpStacks max | stacks per segment (all) | analysis processor-s per M µops |"
@@ -21,7 +25,7 @@ for params in "5000 0.7 yes" "1000 0.7 yes" "20000 0.7 yes" "5000 0.5 yes" "5000
     flags="--segment $1 --similarity $2"
     [ "$3" = no ] && flags="$flags --no-unique"
     out=$($bench --max $((max / 2)) $flags fma matmul ptr_chase sort hash)
-    all=$(echo "$out" | grep '^| all |')
+    all=$(echo "$out" | grep '^| all')
     rps=$(echo "$all" | awk -F'|' '{print $5}')
     avg=$(echo "$rps" | awk -F'/' '{gsub(/ /,"",$1); print $1}')
     mx=$(echo "$rps" | awk -F'/' '{gsub(/ /,"",$2); print $2}')

@@ -101,8 +101,7 @@ bool rps_set_latency(const rps_result *r, uint32_t lat[RPS_DIMS], const char *as
     bool valid = uarch_config_set(&scratch, assignment, &e2);
     if (!matched) {
         if (!strcmp(key, "l3.latency")) {
-            cs_error_set(err, "%s: the stacks carry no L3 event (the analysed machine has %s)", key,
-                         r->base_latency[RPS_L2_DATA] ? "no modelled L3 dimension" : "no L3");
+            cs_error_set(err, "%s: the stacks carry no L3 event (an L3's latency is part of the base)", key);
             return false;
         }
         if (valid && !strncmp(key, "latency.", 8)) {

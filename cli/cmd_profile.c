@@ -89,6 +89,13 @@ static int record(int argc, char **argv) {
         analysis_list_free(&list);
         return cli_fail("%s", err.msg);
     }
+    /* the sampler's options (period, seed, events) checked before anything runs: bad usage */
+    void *check = list.ops[0]->create(&list.opt[0], &err);
+    if (!check) {
+        analysis_list_free(&list);
+        return cli_usage("profile record", "%s", err.msg);
+    }
+    list.ops[0]->destroy(check);
     emu_t *e = cli_guest_create(&g, nargs, argv + optind);
     if (!e) {
         analysis_list_free(&list);

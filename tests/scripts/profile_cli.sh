@@ -86,5 +86,6 @@ one_error 125 'data.bin' "$cs" profile report notext.prof
 one_error 2 'no output file' "$cs" profile record "$prog"
 one_error 2 'no profile file given' "$cs" profile report
 one_error 2 'unknown subcommand' "$cs" profile frobnicate
-one_error 125 "bad period" "$cs" profile record --period 0 -o x.prof "$prog"
+one_error 2 "bad period" "$cs" profile record --period 0 -o x.prof "$prog"
+one_error 2 "bad events" "$cs" profile record --events x -o x.prof "$prog"
 echo "ok"

@@ -38,7 +38,7 @@ for config in "${configs[@]}"; do
             for w in "${workloads[@]}"; do
                 set -- $w
                 f=$out/$1_${config}_${period}_$seed
-                nice -n 10 $cs profile record --config "$config" --period "$period" --sample-seed "$seed" \
+                nice -n 10 $cs profile record --env-fixed --config "$config" --period "$period" --sample-seed "$seed" \
                     --truth "$f.truth" -o "$f.prof" "workloads/$1" "$2" >/dev/null 2>&1
                 $cs profile report --truth "$f.truth" --json "$f.json" "$f.prof" >/dev/null 2>&1
                 # samples w5 w10 w15 off15-low edge-execs edges-w10 stall-samples coverage stalls-found unexplained

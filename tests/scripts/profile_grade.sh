@@ -16,7 +16,7 @@ for prog in "$@"; do
     for seed in ${seeds//,/ }; do
         name=$(basename "${prog%% *}")_$seed
         # shellcheck disable=SC2086
-        "$cs" profile record --config "$config" --period "$period" --sample-seed "$seed" \
+        "$cs" profile record --env-fixed --config "$config" --period "$period" --sample-seed "$seed" \
             --truth "$out/$name.truth" -o "$out/$name.prof" $prog >/dev/null 2>&1
         "$cs" profile report --truth "$out/$name.truth" "$out/$name.prof" 2>/dev/null | grep '^grade' >"$out/$name.grade"
         line=$(head -1 "$out/$name.grade")

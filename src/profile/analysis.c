@@ -20,6 +20,7 @@
 #define HIGH_SAMPLES         1600.0 /* 5% sampling error at 2 sigma */
 #define MEDIUM_SAMPLES       180.0  /* 15% sampling error at 2 sigma */
 #define TRUST_SAMPLES        45.0   /* set before propagation (below: after it, where still unknown) */
+#define NOISE_SIGMAS         1.0    /* sampling error a ratio is allowed in the cluster rule */
 #define CLIP_SIGMAS          3.0    /* cluster members further from its estimate are dropped */
 #define DYNAMIC_SIGMAS       2.0    /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
 
@@ -489,7 +490,12 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
     bool found = false;
     for (size_t a = 0; a < n && !found; a++) {
         size_t b = a;
-        while (b < n && rs[b].r <= CLUSTER_SPREAD * rs[a].r) b++;
+        /* max <= 1.5 x min (§6.1.3), each ratio allowed its sampling error:
+         * with few samples a point, the plain rule keeps the low tail of the
+         * noise only and underestimates */
+        double lo = rs[a].r + NOISE_SIGMAS * sqrt(rs[a].num > 1 ? rs[a].num : 1) / rs[a].den;
+        while (b < n && rs[b].r - NOISE_SIGMAS * sqrt(rs[b].num > 1 ? rs[b].num : 1) / rs[b].den <= CLUSTER_SPREAD * lo)
+            b++;
         /* anomalous: too few of the class' issue points, or an estimate of 0
          * while another issue point has samples (an unbounded stall) */
         if (b - a < min_size) continue;

@@ -253,5 +253,7 @@ typedef struct rps_source {
 } rps_source;
 struct run_source rps_run_source(rps_source *s, const struct rps_origin *origin);
 bool rps_origin_config(const struct rps_origin *o, uarch_config *cfg, cs_error *err);
+int cmd_stallscope(int argc, char **argv);
+void help_stallscope(void);
 
 #endif

@@ -15,6 +15,8 @@ static const cli_verb verbs[] = {
     {"config", "show a configuration, fully resolved", cmd_config, help_config},
     {"trace", "record, inspect, import and export trace files (.cst, ChampSim)", cmd_trace, help_trace},
     {"stacks", "CPI/IPC/FLOPS stacks of a run; --validate against idealised machines", cmd_stacks, help_stacks},
+    {"stallscope", "causal stall-event chains from every lost completion to its root cause", cmd_stallscope,
+     help_stallscope},
     {"simpoint", "SimPoint phases: basic block vectors, clustering, simulation points", cmd_simpoint, help_simpoint},
     {"profile", "DCPI-style profiling: sample a run, estimate frequencies, CPI and stall culprits", cmd_profile,
      help_profile},

@@ -8,7 +8,8 @@
     X(stacks_analysis)      /* multi-stage CPI, IPC and FLOPS stacks (src/stacks) */        \
     X(pipeview_analysis)    /* gem5 O3PipeView log, option file=PATH (src/pipeview) */      \
     X(profile_analysis_ops) /* DCPI-style CYCLES samples to a profile file (src/profile) */ \
-    X(rpstacks_analysis)    /* RpStacks representative stacks (src/rpstacks) */
+    X(rpstacks_analysis)    /* RpStacks representative stacks (src/rpstacks) */             \
+    X(stallscope_analysis)  /* causal stall chains (src/stallscope) */
 
 #define DECLARE(a) extern const analysis_ops a;
 ANALYSES(DECLARE)

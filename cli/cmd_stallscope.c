@@ -1,0 +1,184 @@
+/* cyclescope stallscope: Robinson's Stallscope on a program or a trace — the
+ * causal chain of stall events behind every lost completion opportunity
+ * (docs/stallscope.md); with --compare, two configurations side by side. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/report.h"
+#include "runner/runner.h"
+#include "stallscope/stallscope.h"
+#include "trace/trace.h"
+
+void help_stallscope(void) {
+    printf("usage: cyclescope stallscope [--depth N] [--threshold P] [--interval N]\n"
+           "                             [--compare A B] [options] PROG [ARGS…] | TRACE\n"
+           "\n"
+           "Time PROG (a static RISC-V executable) or TRACE (.cst or ChampSim) and trace\n"
+           "every lost completion opportunity (commit width x cycles - µops committed)\n"
+           "through its chain of stall events — pipeline, operand dependences, flushes —\n"
+           "to the leaf stall that caused it (Robinson, Stallscope). Prints the top-level\n"
+           "hierarchy, the leaf, twig and node summaries and the hot spots; --json and\n"
+           "--report FILE.html write the same (the HTML as a collapsible tree, an icicle\n"
+           "chart and the hot-spot table).\n"
+           "\n"
+           "options:\n"
+           "  --depth N          levels of the hierarchy and twig summary shown (default 4)\n"
+           "  --threshold P      hide tree nodes below P%% of the opportunities (default 0.5)\n"
+           "  --interval N       partial summaries every N committed µops (§7.4)\n"
+           "  --compare A B      run configurations A and B (names or .ini files) and show\n"
+           "                     their leaf and node summaries side by side with the deltas\n" CLI_TIMING_OPTIONS_HELP
+               CLI_GUEST_OPTIONS_HELP "\n"
+           "The same analysis runs from `run` and `sim` with --analysis stallscope[:depth=N…].\n");
+}
+
+enum { OPT_DEPTH = 1400, OPT_THRESHOLD, OPT_INTERVAL, OPT_COMPARE };
+
+static bool is_elf(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    unsigned char m[4] = {0};
+    bool elf = fread(m, 1, 4, f) == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+    fclose(f);
+    return elf;
+}
+
+typedef struct input {
+    bool elf;
+    cli_guest_options *g;
+    int argc;
+    char **argv;
+    emu_t *emu;
+} input;
+
+static uop_source *input_open(input *in, char *what, size_t size) {
+    cs_error err;
+    if (in->elf) {
+        in->emu = cli_guest_create(in->g, in->argc, in->argv);
+        if (!in->emu) return NULL;
+        cli_describe_command(what, size, in->argc, in->argv);
+        return emu_source_create(in->emu);
+    }
+    const char *path = in->argv[0];
+    uop_source *src;
+    if (cst_probe(path)) {
+        cst_reader *r = cst_open(path, &err);
+        src = r ? cst_reader_source(r) : NULL;
+    } else {
+        champsim_options copt = {0};
+        src = champsim_open(path, &copt, &err);
+    }
+    if (!src) cli_fail("%s", err.msg);
+    snprintf(what, size, "%s", path);
+    return src;
+}
+
+static int input_close(input *in, uop_source *src, int rc) {
+    uop_source_destroy(src);
+    if (in->emu) {
+        if (rc == 0 && emu_state(in->emu) == EMU_FAILED) rc = cli_fail("%s", emu_error(in->emu));
+        emu_destroy(in->emu);
+        in->emu = NULL;
+    }
+    return rc;
+}
+
+static int compare(cli_timing_options *t, input *in, const char *list_text, const char *a, const char *b) {
+    const char *names[2] = {a, b};
+    run_result res[2];
+    int have = 0, rc = 0;
+    analysis_list list;
+    cs_error err;
+    if (!analysis_list_parse(&list, list_text, &err)) return cli_fail("%s", err.msg);
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        cli_timing_options tk = *t;
+        tk.config = names[k];
+        uarch_config cfg;
+        if (!cli_load_config(&tk, &cfg)) {
+            rc = EXIT_RUN_FAILED;
+            break;
+        }
+        char what[512];
+        uop_source *src = input_open(in, what, sizeof what);
+        if (!src) {
+            rc = EXIT_RUN_FAILED;
+            break;
+        }
+        run_spec spec = {&cfg, {t->warmup, t->max, names[k]}, &list, what};
+        if (!runner_run(&spec, src, &res[k], &err)) {
+            rc = cli_fail("%s: %s", names[k], err.msg);
+        } else {
+            have++;
+            if (!res[k].ok) rc = cli_fail("%s: %s", names[k], res[k].err.msg);
+        }
+        rc = input_close(in, src, rc);
+    }
+    if (rc == 0) {
+        stallscope *sa = ss_analysis_engine(run_result_analysis(&res[0], "stallscope"));
+        stallscope *sb = ss_analysis_engine(run_result_analysis(&res[1], "stallscope"));
+        printf("\nA = %s: %llu cycles, IPC %.3f;  B = %s: %llu cycles, IPC %.3f\n", a,
+               (unsigned long long)res[0].stats.cycles,
+               res[0].stats.cycles ? (double)res[0].stats.instructions / (double)res[0].stats.cycles : 0, b,
+               (unsigned long long)res[1].stats.cycles,
+               res[1].stats.cycles ? (double)res[1].stats.instructions / (double)res[1].stats.cycles : 0);
+        ss_compare_text(sa, a, sb, b, stdout);
+    }
+    for (int k = 0; k < have; k++) run_result_free(&res[k]);
+    analysis_list_free(&list);
+    return rc;
+}
+
+int cmd_stallscope(int argc, char **argv) {
+    static const struct option longopts[] = {CLI_TIMING_LONG_OPTIONS,
+                                             CLI_GUEST_LONG_OPTIONS,
+                                             {"depth", required_argument, 0, OPT_DEPTH},
+                                             {"threshold", required_argument, 0, OPT_THRESHOLD},
+                                             {"interval", required_argument, 0, OPT_INTERVAL},
+                                             {"compare", required_argument, 0, OPT_COMPARE},
+                                             {0, 0, 0, 0}};
+    cli_timing_options t = {0};
+    t.no_report = true; /* an HTML report only when asked for */
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    ss_options so;
+    ss_options_default(&so);
+    const char *cmp_a = NULL, *cmp_b = NULL;
+    char list_text[256] = "stallscope";
+    bool bad = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (opt == OPT_DEPTH || opt == OPT_THRESHOLD || opt == OPT_INTERVAL) {
+            const char *key = opt == OPT_DEPTH ? "depth" : opt == OPT_THRESHOLD ? "threshold" : "interval";
+            cs_error err;
+            if (!ss_option_set(&so, key, optarg, &err)) return cli_usage("stallscope", "--%s", err.msg);
+            size_t l = strlen(list_text);
+            snprintf(list_text + l, sizeof list_text - l, ":%s=%s", key, optarg);
+        } else if (opt == OPT_COMPARE) {
+            if (optind >= argc) return cli_usage("stallscope", "--compare needs two configurations, A and B");
+            cmp_a = optarg;
+            cmp_b = argv[optind++];
+        } else if (!cli_timing_option(&t, opt, optarg, "stallscope", &bad) &&
+                   !cli_guest_option(&g, opt, optarg, "stallscope", &bad)) {
+            return cli_usage("stallscope", "unknown option");
+        }
+        if (bad) return EXIT_USAGE;
+    }
+    if (optind >= argc) return cli_usage("stallscope", "no program or trace given");
+    if (t.analysis) return cli_usage("stallscope", "--analysis does not apply (the verb runs stallscope)");
+    if (cmp_a && (t.config || t.json_path || t.report_path))
+        return cli_usage("stallscope", "--compare takes its configurations from A and B and prints text only");
+    input in = {is_elf(argv[optind]), &g, argc - optind, argv + optind, NULL};
+    if (!in.elf && in.argc != 1) return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
+    if (in.elf && !cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
+    t.analysis = list_text;
+    fflush(stdout);
+    if (cmp_a) return compare(&t, &in, list_text, cmp_a, cmp_b);
+    char what[512];
+    uop_source *src = input_open(&in, what, sizeof what);
+    if (!src) return EXIT_RUN_FAILED;
+    int rc = cli_timing_run(&t, src, what);
+    return input_close(&in, src, rc);
+}

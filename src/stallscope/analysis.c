@@ -1,0 +1,158 @@
+/* Stallscope as an analysis of the runner ("stallscope", options depth=N,
+ * threshold=P, interval=N): the probe observer feeding the engine, and the
+ * renderings. The engine accounts commit cycles only up to where every kind of
+ * record has been delivered: at each interval callback (the probes flush every
+ * batch first) and at the end. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "report/report.h"
+#include "runner/runner.h"
+#include "stallscope.h"
+
+enum { SS_CADENCE = 1024 }; /* instructions between accounting steps (bounds the buffered spans) */
+
+typedef struct ss_analysis {
+    ss_options opt;
+    stallscope *s;
+    uint64_t commit_cov, dispatch_cov;
+    elf_image *elf; /* for hot-spot function names, when the program is an ELF file */
+} ss_analysis;
+
+static void *ss_create_analysis(const analysis_options *opt, cs_error *err) {
+    ss_options o;
+    ss_options_default(&o);
+    for (int i = 0; i < opt->count; i++)
+        if (!ss_option_set(&o, opt->key[i], opt->value[i], err)) return NULL;
+    ss_analysis *a = cs_calloc(1, sizeof *a);
+    a->opt = o;
+    return a;
+}
+
+static void ob_begin(void *ctx, const probe_run_info *info) {
+    ss_analysis *a = ctx;
+    const uarch_config *cfg = info->cfg;
+    ss_machine m = {info->width[STAGE_COMMIT], cfg->latency[OPC_INT_ALU], 0, cfg->model == MODEL_INORDER};
+    /* ooo: a load's fill wait counts from issue; its L1 hit latency is execution.
+     * in-order: the fill state is only the cycles a miss holds the memory pipe. */
+    if (cfg->model == MODEL_OOO) m.load_latency = cfg->latency[OPC_LOAD] + cfg->l1d.latency;
+    ss_destroy(a->s);
+    a->s = ss_create(&a->opt, &m);
+    a->commit_cov = a->dispatch_cov = 0;
+}
+
+static void ob_stages(void *ctx, const stage_span *sp, size_t n) {
+    ss_analysis *a = ctx;
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].stage == STAGE_COMMIT) a->commit_cov = sp[i].cycle + sp[i].cycles;
+        else if (sp[i].stage == STAGE_DISPATCH) a->dispatch_cov = sp[i].cycle + sp[i].cycles;
+        else continue;
+        ss_span(a->s, &sp[i]);
+    }
+}
+
+static void ob_retire(void *ctx, const uop_record *r, size_t n) {
+    ss_analysis *a = ctx;
+    for (size_t i = 0; i < n; i++) ss_record(a->s, &r[i]);
+}
+
+static void ob_events(void *ctx, const probe_event *e, size_t n) {
+    ss_analysis *a = ctx;
+    for (size_t i = 0; i < n; i++) ss_event(a->s, &e[i]);
+}
+
+static void ob_waits(void *ctx, const wait_transition *w, size_t n) {
+    ss_analysis *a = ctx;
+    for (size_t i = 0; i < n; i++) ss_wait(a->s, &w[i]);
+}
+
+static void ob_interval(void *ctx, const core_stats *so_far) {
+    (void)so_far;
+    ss_analysis *a = ctx;
+    /* every record before this cycle is in: account what both stages cover */
+    ss_advance(a->s, a->commit_cov < a->dispatch_cov ? a->commit_cov : a->dispatch_cov);
+}
+
+static void ob_end(void *ctx, const core_stats *stats) {
+    ss_analysis *a = ctx;
+    ss_finish(a->s, stats);
+}
+
+static probe_observer ss_observer(void *self) {
+    return (probe_observer){.ctx = self,
+                            .needs = PROBE_STAGES | PROBE_RETIRE | PROBE_EVENTS | PROBE_WAITS | PROBE_INTERVALS,
+                            .begin = ob_begin,
+                            .stages = ob_stages,
+                            .retire = ob_retire,
+                            .events = ob_events,
+                            .waits = ob_waits,
+                            .interval_insns = SS_CADENCE,
+                            .interval = ob_interval,
+                            .end = ob_end};
+}
+
+static bool ss_finish_analysis(void *self, const run_context *run, cs_error *err) {
+    ss_analysis *a = self;
+    if (!a->s) {
+        cs_error_set(err, "stallscope: the run delivered nothing");
+        return false;
+    }
+    const ss_summary *sum = ss_summary_of(a->s);
+    if (sum->accumulated != sum->lost) {
+        cs_error_set(err, "stallscope: accounted %llu lost completion opportunities of %llu",
+                     (unsigned long long)sum->accumulated, (unsigned long long)sum->lost);
+        return false;
+    }
+    /* the program, when it is an ELF file, names the hot spots' functions */
+    if (run->program) {
+        char path[512];
+        snprintf(path, sizeof path, "%s", run->program);
+        char *sp = strchr(path, ' ');
+        if (sp) *sp = 0;
+        cs_error e2;
+        a->elf = elf_open(path, &e2);
+    }
+    return true;
+}
+
+static const char *symbolize(void *ctx, uint64_t pc) {
+    ss_analysis *a = ctx;
+    if (!a->elf) return NULL;
+    const elf_symbol *sym = elf_symbol_for(a->elf, pc);
+    return sym ? sym->name : NULL;
+}
+
+static void ss_text_a(void *self, FILE *out) {
+    ss_analysis *a = self;
+    if (a->s) ss_text(a->s, out);
+}
+static cJSON *ss_json_a(void *self) {
+    ss_analysis *a = self;
+    return a->s ? ss_json(a->s, symbolize, a) : cJSON_CreateNull();
+}
+static void ss_html_a(void *self, struct html_report *h) {
+    ss_analysis *a = self;
+    if (a->s) ss_html(a->s, h, symbolize, a);
+}
+static void ss_destroy_a(void *self) {
+    ss_analysis *a = self;
+    ss_destroy(a->s);
+    if (a->elf) elf_close(a->elf);
+    free(a);
+}
+
+stallscope *ss_analysis_engine(void *self) { return ((ss_analysis *)self)->s; }
+
+const analysis_ops stallscope_analysis = {
+    .name = "stallscope",
+    .help = "causal stall-event chains from every lost completion to its root cause; options depth=N, "
+            "threshold=P, interval=N (docs/stallscope.md)",
+    .create = ss_create_analysis,
+    .observer = ss_observer,
+    .finish = ss_finish_analysis,
+    .text = ss_text_a,
+    .json = ss_json_a,
+    .html = ss_html_a,
+    .destroy = ss_destroy_a,
+};

@@ -1,0 +1,1170 @@
+/* The Stallscope engine: stall sets, µop stall histories read as MultiStacks,
+ * the completion stage's stall accumulator and the hierarchical tree.
+ *
+ * Notes (what this simplifies, and why):
+ *  - An execution stall event is (µop, position in its stall history). A µop's
+ *    history is its wait intervals (probes' wait transitions): each cycle in a
+ *    stalling state is one event, so a stall of 200 cycles costs one interval,
+ *    not 200 records. Which producer event an operand-wait event popped is
+ *    computed when a chain is walked, from the two histories (§3.5 rule below).
+ *  - The MultiStack rule, per reader (a consumer waiting for its producer P,
+ *    or completion reading the ROB head): in each cycle it pops the most recent
+ *    event of P it has not popped yet — the one P pushed the cycle before if P
+ *    is still stalling, else the next older one. Nothing is removed from P.
+ *    When P's history is exhausted the reader's event is a leaf: "too close"
+ *    (P has not run longer than the characteristic minimum latency, the
+ *    integer ALU's), or "long executing" (it has).
+ *  - §6.1: the events of one consecutive wait on P are laid out in P's order
+ *    (older P events first), the leaves on top: a later reader pops the event
+ *    caused by P's most recent event first (Figure 6).
+ *  - A chain is walked when completion accumulates it, with every history as
+ *    it was at that commit cycle.
+ *  - Completion (§3.7): ROB empty (1) takes the dispatch stage's empty-stall
+ *    cause, which is fetch's (the probe views carry it); the head not finished
+ *    (2a) pops the head's history under the unique-leaf rule (§6.2); exhausted,
+ *    a head that has executed longer than the minimum latency is long
+ *    executing (2c), else the ROB was nearly empty (2b): the most recent
+ *    dispatch empty stall not yet taken. Neither model has completion
+ *    interlocks (3).
+ *  - One commit cycle's lost opportunities (width − committed) share one chain.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+#include "stallscope.h"
+#include "util/util.h"
+
+/* ---- stall sets, one per component (§3.3) -------------------------------------------- */
+
+enum { C_ROB_EMPTY, C_HEAD_NOT_DONE, C_NEARLY_EMPTY, C_TOO_CLOSE, C_START, C_COUNT };
+static const ss_type_def completion_set[C_COUNT] = {
+    {"rob-empty", 0},        /* 1: nothing to complete */
+    {"head-not-done", 0},    /* 2a: the oldest µop's stall history */
+    {"rob-nearly-empty", 0}, /* 2b: the empty-stall history */
+    {"too-close", SS_LEAF},  /* 2b with no empty stall to blame */
+    {"run-start", SS_LEAF},  /* the window empty before anything was fetched */
+};
+
+enum { D_FRONTEND_EMPTY, D_OTHER, D_COUNT };
+static const ss_type_def dispatch_set[D_COUNT] = {
+    {"frontend-empty", 0},
+    {"other", SS_LEAF},
+};
+
+enum { F_ICACHE_L1, F_ICACHE_L2, F_ICACHE_L3, F_ICACHE_MEM, F_ITLB, F_REFILL, F_BANDWIDTH, F_TRACE_END, F_COUNT };
+static const ss_type_def fetch_set[F_COUNT] = {
+    {"icache-miss", SS_LEAF},     {"icache-miss-l2", SS_LEAF},
+    {"icache-miss-l3", SS_LEAF},  {"icache-miss-mem", SS_LEAF},
+    {"itlb-miss", SS_LEAF},       {"mispredict-refill", 0}, /* empty stalls after a flush (§3.6) */
+    {"fetch-bandwidth", SS_LEAF},                           /* taken branches, line ends, decode latency */
+    {"trace-end", SS_LEAF},
+};
+
+enum { FL_MISPREDICT, FL_COND_TAKEN, FL_COND_NOT_TAKEN, FL_DIRECT, FL_INDIRECT, FL_RETURN, FL_COUNT };
+static const ss_type_def flush_set[FL_COUNT] = {
+    {"branch-mispredict", SS_INFO}, /* the summary event in front of the kinds (§5) */
+    {"cond-taken", SS_LEAF | SS_GLOBAL}, {"cond-not-taken", SS_LEAF | SS_GLOBAL}, {"direct", SS_LEAF | SS_GLOBAL},
+    {"indirect", SS_LEAF | SS_GLOBAL},   {"return", SS_LEAF | SS_GLOBAL},
+};
+
+enum {
+    E_OPERAND,
+    E_QUEUED,
+    E_MEM_ORDER,
+    E_PIPE_BUSY,
+    E_ISSUE_WIDTH,
+    E_NO_UNIT,
+    E_NO_MSHR,
+    E_DMISS_L1,
+    E_DMISS_L2,
+    E_DMISS_L3,
+    E_DMISS_MEM,
+    E_TOO_CLOSE,
+    E_EXPIRED,
+    E_CHAIN,
+    E_TRUNCATED,
+    E_LONG_UNKNOWN,
+    E_LONG_EXEC, /* + op class */
+    E_COUNT = E_LONG_EXEC + OPC_COUNT
+};
+static ss_type_def exec_set[E_COUNT] = {
+    {"operand-wait", 0},      /* §3.5: the producer's history */
+    {"in-order-queue", 0},    /* behind an older µop that has not issued (up-queue, §3.4) */
+    {"mem-order", 0},         /* a load behind an older store */
+    {"pipe-busy", 0},         /* in-order: the pipe held by a µop */
+    {"issue-width", SS_LEAF}, /* ready, no issue slot */
+    {"no-unit", SS_LEAF},
+    {"mshrs-full", SS_LEAF},
+    {"dcache-miss", SS_LEAF},
+    {"dcache-miss-l2", SS_LEAF},
+    {"dcache-miss-l3", SS_LEAF},
+    {"dcache-miss-mem", SS_LEAF},
+    {"too-close", SS_LEAF},       /* the producer's minimum latency had not elapsed */
+    {"history-expired", SS_LEAF}, /* the chain reached a µop no longer kept (§6.3) */
+    /* a chain of operand waits longer than the history kept: each link waited for the one
+     * before it to run its minimum latency — the dependence chain itself (§6.3) */
+    {"too-close-chain", SS_LEAF},
+    {"truncated", 0}, /* marks the snipped middle of a long chain (§6.3) */
+    {"long-executing", SS_LEAF},
+};
+
+/* ---- the engine's state ---------------------------------------------------------------- */
+
+enum {
+    RING_BITS = 15, /* µops kept: the window plus what chains reach back to */
+    RING = 1 << RING_BITS,
+    PATH_HEAD = 24, /* events kept at the beginning of a truncated chain (§6.3) */
+    PATH_TAIL = 8,  /* and at its end */
+    WALK_MAX = 2048,
+    DHIST = 4096, /* dispatch empty-stall spans kept for 2b */
+    TWIG_MAX = 8, /* levels of the inverted tree kept */
+};
+
+typedef struct ss_iv {
+    uint64_t start, cause;
+    uint8_t state, level;
+} ss_iv;
+
+enum { MEMO_WAYS = 4 };
+typedef struct chain_end {
+    bool valid, expired;
+    uint8_t ntail;
+    uint32_t len;
+    uint64_t q; /* the event (position) it is for */
+    uint32_t tail[8];
+    uint64_t key, leaf_seq;
+} chain_end;
+
+typedef struct ss_uop {
+    uint64_t seq; /* 0: empty slot */
+    uint64_t pc, issue, complete;
+    uint32_t encoding;
+    uint8_t op_class;
+    bool retired; /* its record arrived: pc and class known */
+    uint16_t n_iv, cap_iv;
+    ss_iv *iv;
+    /* completion's reader of its history while it is the ROB head */
+    bool cr_init;
+    uint64_t cr_lo, cr_hi;
+    /* the positions from the bottom of its history known to lead to leaves already
+     * accumulated (§6.2), over intervals [0, up_iv) and up_off events of up_iv */
+    uint64_t up_count, up_off;
+    uint32_t up_iv;
+    /* where the chains from a few of its events end (§6.3) */
+    chain_end memo[MEMO_WAYS];
+    /* hot-spot weight of its leaves accumulated before its pc was known */
+    uint64_t hot_weight;
+    uint32_t hot_type;
+} ss_uop;
+
+typedef struct dspan {
+    uint64_t cycle, cycles, pos; /* pos: empty-stall instances before this span */
+    stall_cause cause;
+} dspan;
+
+typedef struct type_info {
+    char *name;
+    uint8_t flags;
+} type_info;
+
+typedef struct tree {
+    ss_node *node;
+    uint32_t count, cap;
+    uint32_t *hash; /* open addressing: (parent, type) -> node id; 0 empty */
+    uint32_t hash_cap;
+} tree;
+
+typedef struct hot {
+    uint64_t pc, weight;
+    uint32_t encoding, type;
+    uint64_t by_type_w; /* weight of `type` at this pc */
+} hot;
+
+typedef struct leafkey_set {
+    uint64_t *key; /* 0 empty */
+    uint64_t cap, count;
+} leafkey_set;
+
+struct stallscope {
+    ss_options opt;
+    ss_machine m;
+    type_info *types;
+    uint32_t n_types, cap_types;
+    uint32_t base_completion, base_dispatch, base_fetch, base_flush, base_exec;
+
+    ss_uop *ring;
+    uint64_t newest_seq;
+
+    /* commit spans waiting to be accounted, in order */
+    stage_span *cq;
+    uint64_t cq_head, cq_count, cq_cap;
+    uint64_t commit_done; /* cycles accounted */
+    uint64_t dispatch_cov;
+
+    /* dispatch empty-stall history (2b) and its reader */
+    dspan dh[DHIST];
+    uint64_t dh_count, dh_pos; /* spans seen; instances seen */
+    uint64_t nr_lo, nr_hi;
+
+    /* mispredicts: seq -> kind, taken */
+    uint64_t misp_seq[1024];
+    uint8_t misp_kind[1024];
+
+    tree t, inv;
+    uint64_t *node_total;
+    uint32_t *stamp;
+    uint32_t stamp_now;
+    uint64_t *leaf_total;
+
+    hot *hot;
+    uint64_t hot_cap, hot_count;
+    ss_hotspot *hot_sorted;
+    uint32_t hot_sorted_count;
+
+    leafkey_set used;
+
+    ss_partial *part;
+    uint32_t n_part, cap_part;
+    uint64_t part_next, part_cycle0, part_lost0, part_uops0;
+    uint64_t *part_leaf0;
+
+    ss_summary sum;
+    uint64_t committed_uops;
+};
+
+/* ---- type registry ------------------------------------------------------------------------ */
+
+uint32_t ss_register_set(stallscope *s, const char *set, const ss_type_def *defs, uint32_t n) {
+    uint32_t base = s->n_types;
+    if (s->n_types + n > s->cap_types) {
+        uint32_t cap = (s->n_types + n) * 2;
+        s->types = cs_realloc(s->types, cap * sizeof *s->types);
+        s->node_total = cs_realloc(s->node_total, cap * sizeof *s->node_total);
+        s->stamp = cs_realloc(s->stamp, cap * sizeof *s->stamp);
+        s->leaf_total = cs_realloc(s->leaf_total, cap * sizeof *s->leaf_total);
+        s->part_leaf0 = cs_realloc(s->part_leaf0, cap * sizeof *s->part_leaf0);
+        memset(s->node_total + s->cap_types, 0, (cap - s->cap_types) * sizeof *s->node_total);
+        memset(s->stamp + s->cap_types, 0, (cap - s->cap_types) * sizeof *s->stamp);
+        memset(s->leaf_total + s->cap_types, 0, (cap - s->cap_types) * sizeof *s->leaf_total);
+        memset(s->part_leaf0 + s->cap_types, 0, (cap - s->cap_types) * sizeof *s->part_leaf0);
+        s->cap_types = cap;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len = strlen(set) + strlen(defs[i].name) + 2;
+        char *name = cs_malloc(len);
+        snprintf(name, len, "%s/%s", set, defs[i].name);
+        s->types[s->n_types++] = (type_info){name, defs[i].flags};
+    }
+    return base;
+}
+
+uint32_t ss_type_count(const stallscope *s) { return s->n_types; }
+const char *ss_type_name(const stallscope *s, uint32_t type) { return type < s->n_types ? s->types[type].name : "?"; }
+uint8_t ss_type_flags(const stallscope *s, uint32_t type) { return type < s->n_types ? s->types[type].flags : 0; }
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+void ss_options_default(ss_options *o) { *o = (ss_options){4, 0.5, 0}; }
+
+bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *err) {
+    if (!strcmp(key, "depth")) {
+        uint64_t v;
+        if (!cs_parse_count(value, &v) || v == 0 || v > 64) {
+            cs_error_set(err, "depth %s: not a number of levels from 1 to 64", value);
+            return false;
+        }
+        o->depth = (uint32_t)v;
+    } else if (!strcmp(key, "threshold")) {
+        char *end;
+        double v = strtod(value, &end);
+        if (end == value || *end || !(v >= 0 && v <= 100)) {
+            cs_error_set(err, "threshold %s: not a percentage from 0 to 100", value);
+            return false;
+        }
+        o->threshold = v;
+    } else if (!strcmp(key, "interval")) {
+        uint64_t v;
+        if (!cs_parse_count(value, &v) || v == 0) {
+            cs_error_set(err, "interval %s: not a positive number of µops", value);
+            return false;
+        }
+        o->interval = v;
+    } else {
+        cs_error_set(err, "unknown option '%s' (stallscope takes depth, threshold, interval)", key);
+        return false;
+    }
+    return true;
+}
+
+/* ---- create / destroy ----------------------------------------------------------------------- */
+
+static void tree_init(tree *t) {
+    t->cap = 1024;
+    t->node = cs_calloc(t->cap, sizeof *t->node);
+    t->count = 1; /* the root */
+    t->hash_cap = 4096;
+    t->hash = cs_calloc(t->hash_cap, sizeof *t->hash);
+}
+
+stallscope *ss_create(const ss_options *opt, const ss_machine *m) {
+    stallscope *s = cs_calloc(1, sizeof *s);
+    s->opt = *opt;
+    s->m = *m;
+    if (!s->m.commit_width) s->m.commit_width = 1;
+    if (!s->m.base_latency) s->m.base_latency = 1;
+    /* the execution set names one long-executing type per op class */
+    static const char *class_names[] = {
+#define CLASS_NAME(id, name) "long-executing-" name,
+        ISA_OP_CLASS_LIST(CLASS_NAME)
+#undef CLASS_NAME
+    };
+    for (int c = 0; c < OPC_COUNT; c++) exec_set[E_LONG_EXEC + c] = (ss_type_def){class_names[c], SS_LEAF};
+    s->base_completion = ss_register_set(s, "completion", completion_set, C_COUNT);
+    s->base_dispatch = ss_register_set(s, "dispatch", dispatch_set, D_COUNT);
+    s->base_fetch = ss_register_set(s, "fetch", fetch_set, F_COUNT);
+    s->base_flush = ss_register_set(s, "flush", flush_set, FL_COUNT);
+    s->base_exec = ss_register_set(s, "exec", exec_set, E_COUNT);
+    s->ring = cs_calloc(RING, sizeof *s->ring);
+    s->cq_cap = 1024;
+    s->cq = cs_calloc(s->cq_cap, sizeof *s->cq);
+    tree_init(&s->t);
+    tree_init(&s->inv);
+    s->hot_cap = 1024;
+    s->hot = cs_calloc(s->hot_cap, sizeof *s->hot);
+    s->used.cap = 1 << 12;
+    s->used.key = cs_calloc(s->used.cap, sizeof *s->used.key);
+    s->part_next = opt->interval;
+    return s;
+}
+
+void ss_destroy(stallscope *s) {
+    if (!s) return;
+    for (uint32_t i = 0; i < s->n_types; i++) free(s->types[i].name);
+    free(s->types);
+    free(s->node_total);
+    free(s->stamp);
+    free(s->leaf_total);
+    free(s->part_leaf0);
+    for (size_t i = 0; i < RING; i++) free(s->ring[i].iv);
+    free(s->ring);
+    free(s->cq);
+    free(s->t.node);
+    free(s->t.hash);
+    free(s->inv.node);
+    free(s->inv.hash);
+    free(s->hot);
+    free(s->hot_sorted);
+    free(s->used.key);
+    free(s->part);
+    free(s);
+}
+
+/* ---- the µop histories ------------------------------------------------------------------------ */
+
+static ss_uop *uop_get(stallscope *s, uint64_t seq) {
+    if (!seq) return NULL;
+    ss_uop *u = &s->ring[seq & (RING - 1)];
+    return u->seq == seq ? u : NULL;
+}
+
+static bool is_stall(uint8_t st) {
+    return st == WST_QUEUED || st == WST_OPERANDS || st == WST_READY || st == WST_NO_UNIT || st == WST_MEM_ORDER ||
+        st == WST_NO_MSHR || st == WST_FILL;
+}
+
+/* A state whose events have a cause in another µop's history. */
+static bool is_reader(const ss_iv *iv) {
+    return (iv->state == WST_OPERANDS || iv->state == WST_QUEUED || iv->state == WST_MEM_ORDER ||
+            (iv->state == WST_NO_UNIT && iv->cause)) &&
+        iv->cause;
+}
+
+static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w);
+
+/* The slot of µop seq, taken over from the µop it held before. */
+static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
+    ss_uop *u = &s->ring[seq & (RING - 1)];
+    if (u->seq != seq) {
+        if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight); /* never retired */
+        ss_iv *keep = u->iv;
+        uint16_t cap = u->cap_iv;
+        memset(u, 0, sizeof *u);
+        u->iv = keep;
+        u->cap_iv = cap;
+        u->seq = seq;
+        u->issue = u->complete = UINT64_MAX;
+        if (seq > s->newest_seq) s->newest_seq = seq;
+    }
+    return u;
+}
+
+void ss_wait(stallscope *s, const wait_transition *w) {
+    ss_uop *u = uop_slot(s, w->seq);
+    if ((w->state == WST_EXECUTING || w->state == WST_FILL) && u->issue == UINT64_MAX) u->issue = w->cycle;
+    if ((w->state == WST_DONE || w->state == WST_COMMITTED) && u->complete == UINT64_MAX) u->complete = w->cycle;
+    if (u->n_iv) {
+        ss_iv *last = &u->iv[u->n_iv - 1];
+        if (last->start == w->cycle) { /* replaced in the same cycle */
+            *last = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
+            return;
+        }
+    }
+    if (u->n_iv == u->cap_iv) {
+        if (u->cap_iv >= 4096) return; /* a pathological history: keep what we have (bounded) */
+        u->cap_iv = u->cap_iv ? u->cap_iv * 2 : 4;
+        u->iv = cs_realloc(u->iv, u->cap_iv * sizeof *u->iv);
+    }
+    u->iv[u->n_iv++] = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
+}
+
+/* Stall events of interval i of u in [from, to) (cycles). */
+static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
+    const ss_iv *iv = &u->iv[i];
+    if (!is_stall(iv->state)) return 0;
+    uint64_t a = iv->start, b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
+    if (iv->state == WST_FILL && u->issue != UINT64_MAX) {
+        uint64_t hit = u->issue + s->m.load_latency; /* the hit latency is execution, not a stall */
+        if (hit > a) a = hit;
+    }
+    if (from > a) a = from;
+    if (to < b) b = to;
+    return b > a ? b - a : 0;
+}
+
+/* Events in u's history before cycle v (its stack size as of v). */
+static uint64_t stalls_before(const stallscope *s, const ss_uop *u, uint64_t v) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < u->n_iv && u->iv[i].start < v; i++) n += iv_stalls(s, u, i, 0, v);
+    return n;
+}
+
+/* ---- chains ----------------------------------------------------------------------------------- */
+
+typedef struct path {
+    uint32_t head[PATH_HEAD];
+    uint32_t tail[PATH_TAIL];
+    uint32_t n_head, n_tail_total; /* events after the head part (ring of PATH_TAIL) */
+    uint64_t leaf_key;             /* µop leaf (seq << 20 | pos), 0: not a µop leaf */
+    uint64_t leaf_seq;             /* the µop whose event is the leaf (hot spots) */
+    uint64_t leaf_pc;              /* when not a µop leaf */
+    bool expired;
+    bool snipped;     /* events were skipped in the middle (a remembered chain end) */
+    uint32_t extra;   /* events skipped */
+    uint32_t snip_at; /* where (path position) */
+} path;
+
+static void path_push(stallscope *s, path *p, uint32_t type) {
+    if (p->n_head < PATH_HEAD) p->head[p->n_head++] = type;
+    else p->tail[p->n_tail_total++ % PATH_TAIL] = type;
+    (void)s;
+}
+
+static uint32_t path_len(const path *p) { return p->n_head + p->n_tail_total; }
+
+/* The events of u's consecutive wait [a, b) on producer pr (interval i, as of
+ * t), in history order (§3.5, §6.1): S leaves from before pr had anything to
+ * give, D drained from pr's older events, M mirrored while pr stalled (both in
+ * pr's order), E leaves after pr's history ran out (the last longc of them
+ * while pr ran longer than the minimum latency). */
+typedef struct rlayout {
+    uint64_t S, D, M, E, longc, npa;
+} rlayout;
+
+static void reader_layout(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr, rlayout *l) {
+    const ss_iv *iv = &u->iv[i];
+    uint64_t a = iv->start, b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
+    if (b > t) b = t;
+    uint64_t len = b > a ? b - a : 0;
+    memset(l, 0, sizeof *l);
+    l->npa = stalls_before(s, pr, a);
+    l->M = b - 1 > a ? stalls_before(s, pr, b - 1) - l->npa : 0;
+    if (l->M > len) l->M = len;
+    uint64_t rest = len - l->M;
+    l->D = rest < l->npa ? rest : l->npa;
+    uint64_t leaves = rest - l->D;
+    if (!l->npa && l->M) {
+        /* nothing to drain: the cycles before pr's first stall are leaves at the bottom */
+        uint64_t first = a;
+        for (uint32_t k = 0; k < pr->n_iv; k++)
+            if (iv_stalls(s, pr, k, a, b)) {
+                first = pr->iv[k].start > a ? pr->iv[k].start : a;
+                while (!iv_stalls(s, pr, k, first, first + 1)) first++;
+                break;
+            }
+        l->S = first + 1 - a < leaves ? first + 1 - a : leaves;
+    }
+    l->E = leaves - l->S;
+    if (pr->issue != UINT64_MAX && pr->issue < b) {
+        uint64_t from = pr->issue + s->m.base_latency, to = pr->complete < b ? pr->complete : b;
+        if (from < a) from = a;
+        if (to > from) {
+            l->longc = to - from;
+            for (uint32_t k = 0; k < pr->n_iv; k++) {
+                uint64_t st = iv_stalls(s, pr, k, from, to);
+                l->longc = st < l->longc ? l->longc - st : 0;
+            }
+        }
+    }
+    if (l->longc > l->E) l->longc = l->E;
+}
+
+static void path_last(const path *p, uint32_t k, uint32_t *out) {
+    uint32_t len = path_len(p);
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t at = len - k + i; /* position in the whole path */
+        out[i] = at < p->n_head ? p->head[at] : p->tail[(at - p->n_head) % PATH_TAIL];
+    }
+}
+
+/* Walk u's event at position q (as of cycle t) to its leaf, pushing the types.
+ * §6.3: a chain through a long run of dependent µops reaches back to the
+ * start of the run; each µop remembers where the chains from a few of its
+ * events end (the last PATH_TAIL types and the leaf), so a later walk stops
+ * there with the middle snipped and the end kept. */
+static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) {
+    enum { MEMO_MAX = 256 };
+    ss_uop *memo_at[MEMO_MAX];
+    uint32_t memo_len[MEMO_MAX], n_memo = 0;
+    uint64_t memo_q[MEMO_MAX];
+    for (uint64_t steps = 0;; steps++) {
+        const chain_end *ce = &u->memo[q % MEMO_WAYS];
+        if (steps && ce->valid && ce->q == q) { /* the rest of the chain is known */
+            if (ce->len > ce->ntail && !p->snipped) {
+                p->snipped = true;
+                p->snip_at = path_len(p);
+            }
+            for (uint32_t k = 0; k < ce->ntail; k++) path_push(s, p, ce->tail[k]);
+            p->leaf_key = ce->key;
+            p->leaf_seq = ce->leaf_seq;
+            p->expired = ce->expired;
+            p->extra += ce->len - ce->ntail;
+            break;
+        }
+        if (steps == WALK_MAX) {
+            /* no identity: exempt from the unique-leaf rule, like a flush (a search for
+             * an unused leaf through chains this long would cost a walk each) */
+            path_push(s, p, s->base_exec + E_CHAIN);
+            p->expired = true;
+            break;
+        }
+        /* the interval holding position q */
+        uint64_t base = 0;
+        uint32_t i = 0;
+        uint64_t cnt = 0;
+        for (; i < u->n_iv && u->iv[i].start < t; i++) {
+            cnt = iv_stalls(s, u, i, 0, t);
+            if (q < base + cnt) break;
+            base += cnt;
+        }
+        if (i == u->n_iv || u->iv[i].start >= t) { /* cannot happen: positions come from counts */
+            path_push(s, p, s->base_exec + E_EXPIRED);
+            p->expired = true;
+            break;
+        }
+        if (steps && n_memo < MEMO_MAX && i + 1 < u->n_iv && u->iv[i + 1].start <= t) {
+            memo_at[n_memo] = u;
+            memo_q[n_memo] = q;
+            memo_len[n_memo++] = path_len(p) + p->extra;
+        }
+        const ss_iv *iv = &u->iv[i];
+        uint64_t j = q - base;
+        if (!is_reader(iv)) {
+            uint32_t type;
+            switch (iv->state) {
+            case WST_READY: type = E_ISSUE_WIDTH; break;
+            case WST_NO_UNIT: type = E_NO_UNIT; break;
+            case WST_NO_MSHR: type = E_NO_MSHR; break;
+            case WST_FILL:
+                type = iv->level >= LEVEL_MEM ? E_DMISS_MEM
+                    : iv->level == LEVEL_L3   ? E_DMISS_L3
+                    : iv->level == LEVEL_L2   ? E_DMISS_L2
+                                              : E_DMISS_L1;
+                break;
+            default: type = E_TOO_CLOSE; break; /* a reader with no producer named */
+            }
+            path_push(s, p, s->base_exec + type);
+            p->leaf_key = u->seq << 20 | (q & 0xfffff);
+            p->leaf_seq = u->seq;
+            break;
+        }
+        uint32_t type = iv->state == WST_OPERANDS ? E_OPERAND
+            : iv->state == WST_QUEUED             ? E_QUEUED
+            : iv->state == WST_MEM_ORDER          ? E_MEM_ORDER
+                                                  : E_PIPE_BUSY;
+        path_push(s, p, s->base_exec + type);
+        ss_uop *pr = uop_get(s, iv->cause);
+        if (!pr) { /* the producer is no longer kept: the chain's end is lost (§6.3) */
+            path_push(s, p, s->base_exec + (steps > 64 ? E_CHAIN : E_EXPIRED));
+            p->expired = true;
+            break;
+        }
+        rlayout l;
+        reader_layout(s, u, i, t, pr, &l);
+        if (j >= l.S && j < l.S + l.D) {
+            q = l.npa - l.D + (j - l.S);
+        } else if (j >= l.S + l.D && j < l.S + l.D + l.M) {
+            q = l.npa + (j - l.S - l.D);
+        } else {
+            /* exhausted: the producer had not run its minimum latency, or runs long */
+            bool too_close = j < l.S || j - (l.S + l.D + l.M) < l.E - l.longc;
+            uint32_t lt = too_close ? E_TOO_CLOSE : pr->retired ? E_LONG_EXEC + pr->op_class : E_LONG_UNKNOWN;
+            path_push(s, p, s->base_exec + lt);
+            p->leaf_key = u->seq << 20 | (q & 0xfffff);
+            p->leaf_seq = u->seq;
+            break;
+        }
+        u = pr;
+    }
+    uint32_t total = path_len(p) + p->extra;
+    for (uint32_t k = 0; k < n_memo; k++) {
+        chain_end *m = &memo_at[k]->memo[memo_q[k] % MEMO_WAYS];
+        uint32_t n = total - memo_len[k];
+        m->valid = true;
+        m->q = memo_q[k];
+        m->len = n;
+        m->ntail = n < PATH_TAIL ? n : PATH_TAIL;
+        if (m->ntail > path_len(p)) m->ntail = path_len(p);
+        path_last(p, m->ntail, m->tail);
+        m->key = p->leaf_key;
+        m->leaf_seq = p->leaf_seq;
+        m->expired = p->expired;
+    }
+}
+
+/* The chain of the fetch stall behind an empty dispatch stage, from its view cause. */
+static void walk_frontend(stallscope *s, path *p, const stall_cause *c) {
+    path_push(s, p, s->base_dispatch + D_FRONTEND_EMPTY);
+    switch (c->kind) {
+    case CAUSE_ICACHE:
+        path_push(s, p,
+                  s->base_fetch +
+                      (c->level >= LEVEL_MEM      ? F_ICACHE_MEM
+                           : c->level == LEVEL_L3 ? F_ICACHE_L3
+                           : c->level == LEVEL_L2 ? F_ICACHE_L2
+                                                  : F_ICACHE_L1));
+        p->leaf_pc = c->pc;
+        break;
+    case CAUSE_ITLB:
+        path_push(s, p, s->base_fetch + F_ITLB);
+        p->leaf_pc = c->pc;
+        break;
+    case CAUSE_BPRED: {
+        /* §3.6: the refill's empty stalls carry the flush's cause, a global event */
+        path_push(s, p, s->base_fetch + F_REFILL);
+        path_push(s, p, s->base_flush + FL_MISPREDICT);
+        uint32_t slot = c->seq % 1024;
+        uint8_t kind = s->misp_seq[slot] == c->seq ? s->misp_kind[slot] : 0;
+        uint32_t leaf = FL_DIRECT;
+        switch (kind & 0x7f) {
+        case MISP_COND: leaf = kind & 0x80 ? FL_COND_TAKEN : FL_COND_NOT_TAKEN; break;
+        case MISP_INDIRECT: leaf = FL_INDIRECT; break;
+        case MISP_RETURN: leaf = FL_RETURN; break;
+        case MISP_DIRECT: leaf = FL_DIRECT; break;
+        default: /* unknown kind: by the class the view gives */
+            leaf = c->op_class == OPC_BRANCH       ? FL_COND_TAKEN
+                : c->op_class == OPC_RETURN        ? FL_RETURN
+                : c->op_class == OPC_JUMP_INDIRECT ? FL_INDIRECT
+                                                   : FL_DIRECT;
+        }
+        path_push(s, p, s->base_flush + leaf);
+        p->leaf_pc = c->pc;
+        break;
+    }
+    case CAUSE_TRACE_END: path_push(s, p, s->base_fetch + F_TRACE_END); break;
+    case CAUSE_NONE: path_push(s, p, s->base_completion + C_START); break;
+    case CAUSE_FRONTEND: path_push(s, p, s->base_fetch + F_BANDWIDTH); break;
+    default: path_push(s, p, s->base_dispatch + D_OTHER); break;
+    }
+}
+
+/* ---- the accumulator (§3.8) ------------------------------------------------------------------------ */
+
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint32_t tree_child(tree *t, uint32_t parent, uint32_t type) {
+    uint64_t h = mix((uint64_t)parent << 32 | type);
+    for (uint64_t i = h & (t->hash_cap - 1);; i = (i + 1) & (t->hash_cap - 1)) {
+        uint32_t id = t->hash[i];
+        if (!id) {
+            if (t->count == t->cap) {
+                t->cap *= 2;
+                t->node = cs_realloc(t->node, t->cap * sizeof *t->node);
+            }
+            id = t->count++;
+            ss_node *n = &t->node[id];
+            *n = (ss_node){type, parent, 0, t->node[parent].first_child, 0};
+            t->node[parent].first_child = id;
+            t->hash[i] = id;
+            if (t->count * 2 > t->hash_cap) { /* rehash */
+                uint32_t cap = t->hash_cap * 2;
+                uint32_t *nh = cs_calloc(cap, sizeof *nh);
+                for (uint32_t k = 1; k < t->count; k++) {
+                    uint64_t hh = mix((uint64_t)t->node[k].parent << 32 | t->node[k].type);
+                    uint64_t j = hh & (cap - 1);
+                    while (nh[j]) j = (j + 1) & (cap - 1);
+                    nh[j] = k;
+                }
+                free(t->hash);
+                t->hash = nh;
+                t->hash_cap = cap;
+            }
+            return id;
+        }
+        if (t->node[id].parent == parent && t->node[id].type == type) return id;
+    }
+}
+
+static bool used_has(const leafkey_set *u, uint64_t key) {
+    for (uint64_t i = mix(key) & (u->cap - 1); u->key[i]; i = (i + 1) & (u->cap - 1))
+        if (u->key[i] == key) return true;
+    return false;
+}
+
+static void used_add(stallscope *s, uint64_t key) {
+    leafkey_set *u = &s->used;
+    if ((u->count + 1) * 2 > u->cap) {
+        /* grow, dropping the leaves of µops no longer kept (bounded memory) */
+        uint64_t oldest = s->newest_seq > RING ? s->newest_seq - RING : 0, live = 0;
+        for (uint64_t i = 0; i < u->cap; i++) live += u->key[i] && (u->key[i] >> 20) > oldest;
+        uint64_t cap = u->cap;
+        while ((live + 1) * 3 > cap) cap *= 2;
+        uint64_t *nk = cs_calloc(cap, sizeof *nk);
+        for (uint64_t i = 0; i < u->cap; i++) {
+            uint64_t k = u->key[i];
+            if (!k || (k >> 20) <= oldest) continue;
+            uint64_t j = mix(k) & (cap - 1);
+            while (nk[j]) j = (j + 1) & (cap - 1);
+            nk[j] = k;
+        }
+        free(u->key);
+        u->key = nk;
+        u->cap = cap;
+        u->count = live;
+    }
+    uint64_t i = mix(key) & (u->cap - 1);
+    while (u->key[i]) {
+        if (u->key[i] == key) return;
+        i = (i + 1) & (u->cap - 1);
+    }
+    u->key[i] = key;
+    u->count++;
+}
+
+static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w) {
+    if ((s->hot_count + 1) * 2 > s->hot_cap) {
+        uint64_t cap = s->hot_cap * 2;
+        hot *nh = cs_calloc(cap, sizeof *nh);
+        for (uint64_t i = 0; i < s->hot_cap; i++) {
+            if (!s->hot[i].weight) continue;
+            uint64_t j = mix(s->hot[i].pc) & (cap - 1);
+            while (nh[j].weight) j = (j + 1) & (cap - 1);
+            nh[j] = s->hot[i];
+        }
+        free(s->hot);
+        s->hot = nh;
+        s->hot_cap = cap;
+    }
+    uint64_t i = mix(pc) & (s->hot_cap - 1);
+    while (s->hot[i].weight && s->hot[i].pc != pc) i = (i + 1) & (s->hot_cap - 1);
+    hot *h = &s->hot[i];
+    if (!h->weight) {
+        *h = (hot){pc, 0, encoding, type, 0};
+        s->hot_count++;
+    }
+    h->weight += w;
+    if (encoding) h->encoding = encoding;
+    if (type == h->type) h->by_type_w += w;
+    else if (w > h->by_type_w) h->type = type, h->by_type_w = w; /* roughly: the costliest type */
+}
+
+static void accumulate(stallscope *s, const path *p, uint64_t w) {
+    if (!w) return;
+    uint32_t len = path_len(p);
+    uint32_t types[PATH_HEAD + 2 + PATH_TAIL];
+    uint32_t n = 0;
+    bool marked = false;
+    for (uint32_t i = 0; i < p->n_head; i++) {
+        if (p->snipped && i == p->snip_at) {
+            types[n++] = s->base_exec + E_TRUNCATED; /* §6.3: the middle snipped */
+            marked = true;
+        }
+        types[n++] = p->head[i];
+    }
+    if (p->n_tail_total) {
+        uint32_t keep = p->n_tail_total < PATH_TAIL ? p->n_tail_total : PATH_TAIL;
+        if (!marked && (p->n_tail_total > PATH_TAIL || p->snipped)) {
+            types[n++] = s->base_exec + E_TRUNCATED;
+            marked = true;
+        }
+        for (uint32_t k = p->n_tail_total - keep; k < p->n_tail_total; k++) types[n++] = p->tail[k % PATH_TAIL];
+    }
+    if (marked) s->sum.truncated += w;
+    s->sum.chains++;
+    if (len + p->extra > s->sum.longest_chain) s->sum.longest_chain = len + p->extra;
+    if (p->expired) s->sum.expired += w;
+    /* §3.3: a leaf type ends its chain; a non-leaf type never does */
+    for (uint32_t i = 0; i < n; i++) {
+        bool leaf = s->types[types[i]].flags & SS_LEAF;
+        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) s->sum.type_violations++;
+    }
+    uint32_t node = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        node = tree_child(&s->t, node, types[i]);
+        s->t.node[node].weight += w;
+    }
+    node = 0;
+    for (uint32_t i = 0; i < n && i < TWIG_MAX; i++) {
+        node = tree_child(&s->inv, node, types[n - 1 - i]);
+        s->inv.node[node].weight += w;
+    }
+    s->stamp_now++;
+    for (uint32_t i = 0; i < n; i++) {
+        if (s->stamp[types[i]] == s->stamp_now) continue;
+        s->stamp[types[i]] = s->stamp_now;
+        s->node_total[types[i]] += w;
+    }
+    uint32_t leaf = types[n - 1];
+    s->leaf_total[leaf] += w;
+    s->sum.accumulated += w;
+    ss_uop *lu = uop_get(s, p->leaf_seq);
+    if (p->leaf_seq && lu) {
+        if (lu->retired) {
+            hot_add(s, lu->pc, lu->encoding, leaf, w);
+        } else {
+            lu->hot_weight += w;
+            lu->hot_type = leaf;
+        }
+    } else if (p->leaf_pc) {
+        hot_add(s, p->leaf_pc, 0, leaf, w);
+    }
+}
+
+/* How many events from the bottom of u's history (as of t) are known to lead
+ * only to leaves already accumulated. Leaves once accumulated stay so, so the
+ * answer only grows and is kept on the µop: completion then skips a history
+ * that has nothing left to give in one step instead of walking every event
+ * (§6.2 made affordable). Only intervals closed before t are counted. */
+static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
+    while (u->up_iv + 1 < u->n_iv && u->iv[u->up_iv + 1].start <= t) {
+        uint32_t i = u->up_iv;
+        const ss_iv *iv = &u->iv[i];
+        uint64_t cnt = iv_stalls(s, u, i, 0, t);
+        uint64_t proven = 0; /* events of this interval known used, from its bottom */
+        if (is_reader(iv)) {
+            ss_uop *pr = uop_get(s, iv->cause);
+            if (!pr || depth > 8) return u->up_count + u->up_off;
+            rlayout l;
+            reader_layout(s, u, i, t, pr, &l);
+            uint64_t pp = UINT64_MAX;
+            for (proven = u->up_off; proven < cnt; proven++) {
+                if (proven >= l.S && proven < l.S + l.D + l.M) { /* popped from pr: used if pr's is */
+                    if (pp == UINT64_MAX) pp = used_prefix(s, pr, t, depth + 1);
+                    if (l.npa - l.D + (proven - l.S) >= pp) break;
+                } else if (!used_has(&s->used, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) {
+                    break;
+                }
+            }
+        } else {
+            for (proven = u->up_off; proven < cnt; proven++)
+                if (!used_has(&s->used, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) break;
+        }
+        if (proven < cnt) {
+            u->up_off = proven;
+            return u->up_count + proven;
+        }
+        u->up_count += cnt;
+        u->up_off = 0;
+        u->up_iv++;
+    }
+    return u->up_count + u->up_off;
+}
+
+/* ---- completion (§3.7) ----------------------------------------------------------------------------- */
+
+/* 2b: the most recent dispatch empty stall before t not yet taken (a MultiStack reader). */
+static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
+    /* instances before t */
+    uint64_t n = 0;
+    int64_t k = (int64_t)s->dh_count - 1, lim = s->dh_count > DHIST ? (int64_t)(s->dh_count - DHIST) : 0;
+    for (; k >= lim; k--) {
+        const dspan *d = &s->dh[k % DHIST];
+        if (d->cycle < t) {
+            uint64_t end = d->cycle + d->cycles < t ? d->cycle + d->cycles : t;
+            n = d->pos + (end - d->cycle);
+            break;
+        }
+    }
+    if (k < lim) return false;
+    uint64_t q;
+    if (n > s->nr_hi) {
+        q = n - 1;
+        if (q > s->nr_hi) s->nr_lo = q;
+        s->nr_hi = n;
+    } else if (s->nr_lo > 0) {
+        q = --s->nr_lo;
+    } else {
+        return false;
+    }
+    for (int64_t j = k; j >= lim; j--) {
+        const dspan *d = &s->dh[j % DHIST];
+        if (d->pos <= q) {
+            *out = d->cause;
+            return q < d->pos + d->cycles;
+        }
+    }
+    return false;
+}
+
+static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64_t w) {
+    path p;
+    memset(&p, 0, sizeof p);
+    path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+    ss_uop *x = uop_get(s, head_seq);
+    if (!x) {
+        path_push(s, &p, s->base_exec + E_EXPIRED);
+        p.expired = true;
+        accumulate(s, &p, w);
+        return;
+    }
+    uint64_t n = stalls_before(s, x, t);
+    if (!x->cr_init) {
+        x->cr_init = true;
+        x->cr_lo = x->cr_hi = n;
+    }
+    for (;;) {
+        uint64_t q;
+        if (n > x->cr_hi) {
+            q = n - 1;
+            x->cr_hi = n;
+        } else if (x->cr_lo > used_prefix(s, x, t, 0)) {
+            q = --x->cr_lo;
+        } else {
+            break; /* what is left leads only to leaves already accumulated */
+        }
+        path tryp = p;
+        walk_uop(s, &tryp, x, q, t);
+        if (tryp.leaf_key && used_has(&s->used, tryp.leaf_key)) { /* §6.2: already accounted */
+            s->sum.unique_rejections++;
+            continue;
+        }
+        if (tryp.leaf_key) used_add(s, tryp.leaf_key);
+        accumulate(s, &tryp, w);
+        return;
+    }
+    /* exhausted: 2c long executing, or 2b the ROB was nearly empty */
+    if (x->issue != UINT64_MAX && x->issue <= t && t >= x->issue + s->m.base_latency) {
+        path_push(s, &p, s->base_exec + (x->retired ? E_LONG_EXEC + x->op_class : E_LONG_UNKNOWN));
+        p.leaf_seq = x->seq;
+        accumulate(s, &p, w);
+        return;
+    }
+    stall_cause c;
+    if (nearly_empty_cause(s, t, &c)) {
+        path_push(s, &p, s->base_completion + C_NEARLY_EMPTY);
+        walk_frontend(s, &p, &c);
+    } else {
+        path_push(s, &p, s->base_completion + C_TOO_CLOSE);
+        p.leaf_seq = x->seq;
+    }
+    accumulate(s, &p, w);
+}
+
+static void partial_check(stallscope *s, uint64_t cycle_end) {
+    while (s->opt.interval && s->committed_uops >= s->part_next) {
+        if (s->n_part == s->cap_part) {
+            s->cap_part = s->cap_part ? s->cap_part * 2 : 64;
+            s->part = cs_realloc(s->part, s->cap_part * sizeof *s->part);
+        }
+        ss_partial *pt = &s->part[s->n_part++];
+        memset(pt, 0, sizeof *pt);
+        pt->uops_end = s->committed_uops;
+        pt->cycles = cycle_end - s->part_cycle0;
+        pt->lost = s->sum.accumulated - s->part_lost0;
+        for (uint32_t ty = 0; ty < s->n_types; ty++) {
+            uint64_t d = s->leaf_total[ty] - s->part_leaf0[ty];
+            for (int k = 0; k < 3; k++) {
+                if (d > pt->top_weight[k]) {
+                    for (int m = 2; m > k; m--)
+                        pt->top_weight[m] = pt->top_weight[m - 1], pt->top_type[m] = pt->top_type[m - 1];
+                    pt->top_weight[k] = d;
+                    pt->top_type[k] = ty;
+                    break;
+                }
+            }
+            s->part_leaf0[ty] = s->leaf_total[ty];
+        }
+        s->part_cycle0 = cycle_end;
+        s->part_lost0 = s->sum.accumulated;
+        s->part_next += s->opt.interval;
+    }
+}
+
+/* Account commit cycles [from, to) of span sp. */
+static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, uint64_t to) {
+    const stage_view *v = &sp->v;
+    uint64_t cycles = to - from;
+    uint32_t width = v->width ? v->width : s->m.commit_width;
+    uint64_t lost = v->n < width ? width - v->n : 0;
+    s->sum.cycles += cycles;
+    s->sum.opportunities += cycles * width;
+    s->sum.committed += cycles * v->n;
+    s->sum.lost += cycles * lost;
+    if (lost) {
+        if (v->stall == STALL_HEAD_NOT_DONE && v->cause.kind == CAUSE_UOP) {
+            for (uint64_t t = from; t < to; t++) completion_head(s, t, v->cause.seq, lost);
+        } else {
+            path p;
+            memset(&p, 0, sizeof p);
+            path_push(s, &p, s->base_completion + C_ROB_EMPTY);
+            if (v->stall == STALL_ROB_EMPTY) walk_frontend(s, &p, &v->cause);
+            else path_push(s, &p, s->base_dispatch + D_OTHER);
+            accumulate(s, &p, lost * cycles);
+        }
+    }
+    /* partial summaries at µop-count boundaries (§7.4): cycle by cycle only when one falls inside */
+    if (s->opt.interval && v->n && s->committed_uops + cycles * v->n >= s->part_next) {
+        for (uint64_t t = from; t < to; t++) {
+            s->committed_uops += v->n;
+            partial_check(s, t + 1);
+        }
+    } else {
+        s->committed_uops += cycles * v->n;
+    }
+}
+
+/* ---- input ------------------------------------------------------------------------------------------ */
+
+void ss_record(stallscope *s, const uop_record *r) {
+    /* a record may come before the µop's wait transitions when both were in the batches of one flush */
+    ss_uop *u = uop_slot(s, r->seq);
+    u->pc = r->u.pc;
+    u->encoding = r->u.encoding;
+    u->op_class = r->u.op_class;
+    u->retired = true;
+    if (u->hot_weight) {
+        hot_add(s, u->pc, u->encoding, u->hot_type, u->hot_weight);
+        u->hot_weight = 0;
+    }
+    if (r->mispredict) {
+        uint32_t slot = r->seq % 1024;
+        s->misp_seq[slot] = r->seq;
+        s->misp_kind[slot] = (uint8_t)(r->mispredict | ((r->u.flags & UOP_TAKEN) ? 0x80 : 0));
+    }
+}
+
+void ss_event(stallscope *s, const probe_event *e) {
+    if (e->kind == PEV_MISPREDICT) {
+        uint32_t slot = e->seq % 1024;
+        if (s->misp_seq[slot] != e->seq) s->misp_kind[slot] = e->detail;
+        s->misp_seq[slot] = e->seq;
+    }
+}
+
+void ss_span(stallscope *s, const stage_span *sp) {
+    if (sp->stage == STAGE_COMMIT) {
+        if (s->cq_count == s->cq_cap) {
+            stage_span *nq = cs_calloc(s->cq_cap * 2, sizeof *nq);
+            for (uint64_t i = 0; i < s->cq_count; i++) nq[i] = s->cq[(s->cq_head + i) % s->cq_cap];
+            free(s->cq);
+            s->cq = nq;
+            s->cq_head = 0;
+            s->cq_cap *= 2;
+        }
+        s->cq[(s->cq_head + s->cq_count++) % s->cq_cap] = *sp;
+    } else if (sp->stage == STAGE_DISPATCH) {
+        s->dispatch_cov = sp->cycle + sp->cycles;
+        if (sp->v.stall == STALL_FRONTEND_EMPTY && sp->v.n < sp->v.width) {
+            dspan *d = &s->dh[s->dh_count++ % DHIST];
+            *d = (dspan){sp->cycle, sp->cycles, s->dh_pos, sp->v.cause};
+            s->dh_pos += sp->cycles;
+        }
+    }
+}
+
+void ss_advance(stallscope *s, uint64_t horizon) {
+    while (s->cq_count) {
+        stage_span *sp = &s->cq[s->cq_head];
+        uint64_t from = s->commit_done > sp->cycle ? s->commit_done : sp->cycle;
+        uint64_t end = sp->cycle + sp->cycles;
+        uint64_t to = end < horizon ? end : horizon;
+        if (to > from) {
+            commit_cycles(s, sp, from, to);
+            s->commit_done = to;
+        }
+        if (to < end) break;
+        s->cq_head = (s->cq_head + 1) % s->cq_cap;
+        s->cq_count--;
+    }
+}
+
+static int hot_cmp(const void *a, const void *b) {
+    const ss_hotspot *x = a, *y = b;
+    return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+void ss_finish(stallscope *s, const core_stats *stats) {
+    (void)stats;
+    ss_advance(s, UINT64_MAX);
+    if (s->opt.interval && s->committed_uops > s->part_next - s->opt.interval) { /* the last, partial interval */
+        s->part_next = s->committed_uops;
+        partial_check(s, s->commit_done);
+    }
+    /* µops whose record never came: their weight to an unknown pc */
+    for (size_t i = 0; i < RING; i++)
+        if (s->ring[i].seq && s->ring[i].hot_weight) {
+            hot_add(s, 0, 0, s->ring[i].hot_type, s->ring[i].hot_weight);
+            s->ring[i].hot_weight = 0;
+        }
+    free(s->hot_sorted);
+    s->hot_sorted = cs_calloc(s->hot_count + 1, sizeof *s->hot_sorted);
+    s->hot_sorted_count = 0;
+    for (uint64_t i = 0; i < s->hot_cap; i++)
+        if (s->hot[i].weight)
+            s->hot_sorted[s->hot_sorted_count++] =
+                (ss_hotspot){s->hot[i].pc, s->hot[i].weight, s->hot[i].type, s->hot[i].encoding};
+    qsort(s->hot_sorted, s->hot_sorted_count, sizeof *s->hot_sorted, hot_cmp);
+    uint64_t bytes = sizeof *s + RING * sizeof *s->ring + s->cq_cap * sizeof *s->cq +
+        (s->t.cap + s->inv.cap) * sizeof(ss_node) + (s->t.hash_cap + s->inv.hash_cap) * 4 + s->hot_cap * sizeof(hot) +
+        s->used.cap * 8;
+    for (size_t i = 0; i < RING; i++) bytes += s->ring[i].cap_iv * sizeof(ss_iv);
+    s->sum.peak_bytes = bytes;
+    if (getenv("SS_DEBUG")) {
+        uint32_t mx = 0;
+        uint64_t mseq = 0;
+        for (size_t i = 0; i < RING; i++)
+            if (s->ring[i].n_iv > mx) mx = s->ring[i].n_iv, mseq = s->ring[i].seq;
+        fprintf(stderr, "max intervals %u (seq %llu)\n", mx, (unsigned long long)mseq);
+        ss_uop *u = uop_get(s, mseq);
+        for (uint32_t i = 0; u && i < u->n_iv && i < 20; i++)
+            fprintf(stderr, "  %llu %u cause %llu\n", (unsigned long long)u->iv[i].start, u->iv[i].state,
+                    (unsigned long long)u->iv[i].cause);
+    }
+}
+
+/* ---- result access --------------------------------------------------------------------------------- */
+
+const ss_summary *ss_summary_of(const stallscope *s) { return &s->sum; }
+const ss_node *ss_tree(const stallscope *s, uint32_t *count) {
+    *count = s->t.count;
+    return s->t.node;
+}
+const ss_node *ss_inverted(const stallscope *s, uint32_t *count) {
+    *count = s->inv.count;
+    return s->inv.node;
+}
+const uint64_t *ss_node_totals(const stallscope *s) { return s->node_total; }
+const ss_hotspot *ss_hotspots(const stallscope *s, uint32_t *count) {
+    *count = s->hot_sorted_count;
+    return s->hot_sorted;
+}
+const ss_partial *ss_partials(const stallscope *s, uint32_t *count) {
+    *count = s->n_part;
+    return s->part;
+}
+const ss_options *ss_options_of(const stallscope *s) { return &s->opt; }

@@ -1,0 +1,359 @@
+/* Stallscope (Robinson) against what is certain:
+ *  - the paper's worked examples on synthetic streams fed to the engine:
+ *    Figure 1 (mul <- add <- load <- D-cache miss: the leaf is the miss),
+ *    Figure 6 (history reversal: the leaf is the most recent event C, not A),
+ *    Figure 7 (over-reporting: event A counted once), and the MultiStack
+ *    (two readers of one history both get its most recent event);
+ *  - accounting: on real workloads, on out-of-order and in-order machines, the
+ *    accumulated total equals commit width x cycles - µops committed, as the
+ *    core's own statistics count them, and no leaf type gets a cause;
+ *  - known answers: a pointer chase that misses to memory, an unpredictable
+ *    branch, a dependent add chain. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "emu/emu.h"
+#include "runner/runner.h"
+#include "stallscope/stallscope.h"
+#include "uarch/uarch.h"
+
+/* ---- synthetic streams -------------------------------------------------------------------- */
+
+static stallscope *engine(void) {
+    ss_options o;
+    ss_options_default(&o);
+    ss_machine m = {1, 1, 2, false};
+    return ss_create(&o, &m);
+}
+
+static void wait_at(stallscope *s, uint64_t cycle, uint64_t seq, uint8_t state, uint64_t cause, uint8_t level) {
+    wait_transition w = {cycle, seq, cause, state, level};
+    ss_wait(s, &w);
+}
+
+/* commit: n of width 1 in [cycle, cycle + cycles); stall HEAD_NOT_DONE on `head` when n == 0 */
+static void commit_span(stallscope *s, uint64_t cycle, uint64_t cycles, uint16_t n, uint64_t head) {
+    stage_span sp;
+    memset(&sp, 0, sizeof sp);
+    sp.cycle = cycle;
+    sp.cycles = cycles;
+    sp.stage = STAGE_COMMIT;
+    sp.v.n = n;
+    sp.v.width = 1;
+    if (!n) {
+        sp.v.stall = STALL_HEAD_NOT_DONE;
+        sp.v.cause.kind = CAUSE_UOP;
+        sp.v.cause.seq = head;
+    }
+    ss_span(s, &sp);
+}
+
+static void record(stallscope *s, uint64_t seq, uint8_t cls) {
+    uop_record r;
+    memset(&r, 0, sizeof r);
+    r.seq = seq;
+    r.u.pc = 0x1000 + 4 * seq;
+    r.u.op_class = cls;
+    ss_record(s, &r);
+}
+
+/* The weight of the tree path named by the types, root down (0: no such path). */
+static uint64_t path_weight(stallscope *s, const char *const *names, int n) {
+    uint32_t count;
+    const ss_node *t = ss_tree(s, &count);
+    uint32_t node = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t c = t[node].first_child;
+        while (c && strcmp(ss_type_name(s, t[c].type), names[i])) c = t[c].next_sibling;
+        if (!c) return 0;
+        node = c;
+    }
+    return t[node].weight;
+}
+
+static uint64_t leaf_weight(stallscope *s, const char *name) {
+    uint32_t count;
+    const ss_node *inv = ss_inverted(s, &count);
+    for (uint32_t c = inv[0].first_child; c; c = inv[c].next_sibling)
+        if (!strcmp(ss_type_name(s, inv[c].type), name)) return inv[c].weight;
+    return 0;
+}
+
+/* Figure 1: the mul at the head is not finished because, earlier, the add it
+ * needs waited for the load, which waited for a D-cache miss. */
+static void figure1_leaf_is_the_miss(void **state) {
+    (void)state;
+    stallscope *s = engine();
+    wait_at(s, 0, 1, WST_FILL, 0, LEVEL_MEM); /* load: issued at 0, its miss from cycle 2 (hit latency 2) */
+    wait_at(s, 0, 2, WST_OPERANDS, 1, 0);     /* add waits for the load */
+    wait_at(s, 0, 3, WST_OPERANDS, 2, 0);     /* mul waits for the add */
+    wait_at(s, 20, 1, WST_DONE, 0, 0);
+    wait_at(s, 20, 2, WST_EXECUTING, 0, 0);
+    wait_at(s, 21, 1, WST_COMMITTED, 0, 0);
+    wait_at(s, 21, 2, WST_DONE, 0, 0);
+    wait_at(s, 21, 3, WST_EXECUTING, 0, 0);
+    wait_at(s, 22, 2, WST_COMMITTED, 0, 0);
+    wait_at(s, 24, 3, WST_DONE, 0, 0);
+    wait_at(s, 25, 3, WST_COMMITTED, 0, 0);
+    record(s, 1, OPC_LOAD);
+    record(s, 2, OPC_INT_ALU);
+    commit_span(s, 0, 23, 1, 0); /* older work completes: nothing lost */
+    commit_span(s, 23, 1, 0, 3); /* the mul at the head, not finished */
+    commit_span(s, 24, 2, 1, 0);
+    ss_finish(s, NULL);
+    const ss_summary *m = ss_summary_of(s);
+    assert_int_equal(m->lost, 1);
+    assert_int_equal(m->accumulated, 1);
+    static const char *const chain[] = {"completion/head-not-done", "exec/operand-wait", "exec/operand-wait",
+                                        "exec/dcache-miss-mem"};
+    assert_int_equal(path_weight(s, chain, 4), 1);
+    assert_int_equal(leaf_weight(s, "exec/dcache-miss-mem"), 1);
+    assert_int_equal(m->type_violations, 0);
+    ss_destroy(s);
+}
+
+/* Figure 6: X stalls for events A, B, C; Y then waits three cycles for X,
+ * popping C, B, A. Completion stalled on Y must find C (the most recent), not A. */
+static void figure6_history_not_reversed(void **state) {
+    (void)state;
+    stallscope *s = engine();
+    wait_at(s, 0, 1, WST_NO_UNIT, 0, 0); /* A */
+    wait_at(s, 1, 1, WST_READY, 0, 0);   /* B */
+    wait_at(s, 2, 1, WST_NO_MSHR, 0, 0); /* C */
+    wait_at(s, 3, 1, WST_EXECUTING, 0, 0);
+    wait_at(s, 4, 1, WST_DONE, 0, 0);
+    wait_at(s, 4, 2, WST_OPERANDS, 1, 0); /* Y waits [4, 7) for X, which is done */
+    wait_at(s, 7, 2, WST_EXECUTING, 0, 0);
+    wait_at(s, 9, 1, WST_COMMITTED, 0, 0);
+    wait_at(s, 12, 2, WST_DONE, 0, 0);
+    wait_at(s, 12, 2, WST_COMMITTED, 0, 0);
+    commit_span(s, 0, 10, 1, 0);
+    commit_span(s, 10, 1, 0, 2); /* Y at the head */
+    commit_span(s, 11, 2, 1, 0);
+    ss_finish(s, NULL);
+    static const char *const chain[] = {"completion/head-not-done", "exec/operand-wait", "exec/mshrs-full"};
+    assert_int_equal(path_weight(s, chain, 3), 1);
+    assert_int_equal(leaf_weight(s, "exec/no-unit"), 0); /* A: what a reversed history would give */
+    ss_destroy(s);
+}
+
+/* Figure 7: X stalls one cycle for A; Y (long executing, another unit) waits one
+ * cycle for X. Completion stalls on X (A) and later twice on Y: A must be
+ * counted once, Y's cycles are long execution. */
+static void figure7_leaf_counted_once(void **state) {
+    (void)state;
+    stallscope *s = engine();
+    wait_at(s, 0, 1, WST_NO_UNIT, 0, 0); /* A */
+    wait_at(s, 1, 1, WST_EXECUTING, 0, 0);
+    wait_at(s, 2, 2, WST_OPERANDS, 1, 0);
+    wait_at(s, 3, 1, WST_DONE, 0, 0);
+    wait_at(s, 3, 2, WST_EXECUTING, 0, 0);
+    wait_at(s, 3, 1, WST_COMMITTED, 0, 0);
+    wait_at(s, 6, 2, WST_DONE, 0, 0);
+    wait_at(s, 6, 2, WST_COMMITTED, 0, 0);
+    record(s, 1, OPC_INT_ALU);
+    record(s, 2, OPC_INT_MUL);
+    commit_span(s, 0, 2, 1, 0);
+    commit_span(s, 2, 1, 0, 1); /* X not finished: A */
+    commit_span(s, 3, 1, 1, 0);
+    commit_span(s, 4, 2, 0, 2); /* Y not finished: A again would be over-reporting */
+    commit_span(s, 6, 1, 1, 0);
+    ss_finish(s, NULL);
+    const ss_summary *m = ss_summary_of(s);
+    assert_int_equal(m->lost, 3);
+    assert_int_equal(leaf_weight(s, "exec/no-unit"), 1);
+    assert_int_equal(leaf_weight(s, "exec/long-executing-int-mul"), 2);
+    ss_destroy(s);
+}
+
+/* §3.5 MultiStack: two consumers of X both pop X's most recent event (C); popping
+ * did not remove it. Completion takes C through the first and must refuse it
+ * through the second (it was accumulated): one rejection. A destructive pop
+ * would have given the second consumer B, and no rejection. */
+static void multistack_readers_independent(void **state) {
+    (void)state;
+    stallscope *s = engine();
+    wait_at(s, 0, 1, WST_NO_UNIT, 0, 0); /* A */
+    wait_at(s, 1, 1, WST_READY, 0, 0);   /* B */
+    wait_at(s, 2, 1, WST_NO_MSHR, 0, 0); /* C */
+    wait_at(s, 3, 1, WST_EXECUTING, 0, 0);
+    wait_at(s, 4, 1, WST_DONE, 0, 0);
+    wait_at(s, 4, 2, WST_OPERANDS, 1, 0);
+    wait_at(s, 4, 3, WST_OPERANDS, 1, 0);
+    wait_at(s, 5, 2, WST_EXECUTING, 0, 0);
+    wait_at(s, 5, 3, WST_EXECUTING, 0, 0);
+    wait_at(s, 6, 1, WST_COMMITTED, 0, 0);
+    wait_at(s, 8, 2, WST_DONE, 0, 0);
+    wait_at(s, 8, 2, WST_COMMITTED, 0, 0);
+    wait_at(s, 9, 3, WST_DONE, 0, 0);
+    wait_at(s, 9, 3, WST_COMMITTED, 0, 0);
+    commit_span(s, 0, 5, 1, 0);
+    commit_span(s, 5, 1, 0, 2);
+    commit_span(s, 6, 2, 1, 0);
+    commit_span(s, 8, 1, 0, 3);
+    commit_span(s, 9, 1, 1, 0);
+    ss_finish(s, NULL);
+    assert_int_equal(leaf_weight(s, "exec/mshrs-full"), 1);
+    assert_int_equal(leaf_weight(s, "exec/issue-width"), 0);
+    assert_int_equal(ss_summary_of(s)->unique_rejections, 1);
+    ss_destroy(s);
+}
+
+static void options_checked(void **state) {
+    (void)state;
+    ss_options o;
+    ss_options_default(&o);
+    cs_error err;
+    assert_false(ss_option_set(&o, "depth", "0", &err));
+    assert_non_null(strstr(err.msg, "depth"));
+    assert_false(ss_option_set(&o, "interval", "0", &err));
+    assert_non_null(strstr(err.msg, "interval"));
+    assert_false(ss_option_set(&o, "threshold", "100.5", &err));
+    assert_false(ss_option_set(&o, "threshold", "-1", &err));
+    assert_non_null(strstr(err.msg, "threshold"));
+    assert_false(ss_option_set(&o, "colour", "1", &err));
+    assert_true(ss_option_set(&o, "threshold", "0", &err));
+    assert_true(ss_option_set(&o, "depth", "7", &err));
+    assert_int_equal(o.depth, 7);
+}
+
+/* ---- real workloads ------------------------------------------------------------------------ */
+
+typedef struct outcome {
+    core_stats stats;
+    uint32_t width;
+    ss_summary sum;
+    char top_leaf[64];
+    double top_share; /* of the lost opportunities */
+    uint64_t mispredict_leaves, dmiss_mem, too_close;
+} outcome;
+
+static bool run_workload(const char *config, const char *const *sets, const char *prog, const char *arg,
+                         uint64_t warmup, uint64_t max, outcome *out) {
+    const char *build = getenv("CYCLESCOPE_BUILD");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/workloads/%s", build ? build : "build", prog);
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    fclose(f);
+    uarch_config cfg;
+    cs_error err;
+    assert_true(uarch_config_load(&cfg, config, &err));
+    for (int i = 0; sets && sets[i]; i++) assert_true(uarch_config_set(&cfg, sets[i], &err));
+    emu_options eo;
+    memset(&eo, 0, sizeof eo);
+    const char *argv[] = {path, arg, NULL};
+    eo.argc = arg ? 2 : 1;
+    eo.argv = argv;
+    emu_t *e = emu_create(path, &eo, &err);
+    assert_non_null(e);
+    uop_source *src = emu_source_create(e);
+    analysis_list list;
+    assert_true(analysis_list_parse(&list, "stallscope", &err));
+    run_spec spec = {&cfg, {warmup, max, NULL}, &list, path};
+    run_result r;
+    assert_true(runner_run(&spec, src, &r, &err));
+    if (!r.ok) fail_msg("%s %s on %s: %s", prog, arg ? arg : "", config, r.err.msg);
+    stallscope *s = ss_analysis_engine(run_result_analysis(&r, "stallscope"));
+    out->stats = r.stats;
+    /* the in-order machines retire as wide as they issue (docs/inorder.md) */
+    uint32_t issue =
+        cfg.inorder.issue_buffer < cfg.inorder.pipe_count ? cfg.inorder.issue_buffer : cfg.inorder.pipe_count;
+    out->width = cfg.model == MODEL_INORDER ? issue : cfg.commit_width;
+    out->sum = *ss_summary_of(s);
+    uint32_t n;
+    const ss_node *inv = ss_inverted(s, &n);
+    uint64_t best = 0;
+    out->mispredict_leaves = out->dmiss_mem = out->too_close = 0;
+    for (uint32_t c = inv[0].first_child; c; c = inv[c].next_sibling) {
+        const char *name = ss_type_name(s, inv[c].type);
+        if (inv[c].weight > best) {
+            best = inv[c].weight;
+            snprintf(out->top_leaf, sizeof out->top_leaf, "%s", name);
+        }
+        if (!strncmp(name, "flush/", 6)) out->mispredict_leaves += inv[c].weight;
+        if (!strcmp(name, "exec/dcache-miss-mem")) out->dmiss_mem += inv[c].weight;
+        if (!strcmp(name, "exec/too-close") || !strcmp(name, "completion/too-close") ||
+            !strcmp(name, "exec/too-close-chain"))
+            out->too_close += inv[c].weight;
+    }
+    out->top_share = out->sum.lost ? (double)best / (double)out->sum.lost : 0;
+    run_result_free(&r);
+    analysis_list_free(&list);
+    uop_source_destroy(src);
+    emu_destroy(e);
+    return true;
+}
+
+/* accumulated == lost == width x cycles - committed µops (the core's count), on
+ * both models and the in-order machines */
+static void accounting_exact(void **state) {
+    (void)state;
+    static const char *const configs[] = {"rpstacks", "knl", "inorder1", "inorder3"};
+    static const struct {
+        const char *prog, *arg;
+    } work[] = {{"sort", "2000"}, {"list", "2000"}, {"fft", "256"}, {"branch_random", "500"}, {"interp", "50"}};
+    int ran = 0;
+    for (size_t c = 0; c < sizeof configs / sizeof *configs; c++)
+        for (size_t w = 0; w < sizeof work / sizeof *work; w++) {
+            outcome o;
+            if (!run_workload(configs[c], NULL, work[w].prog, work[w].arg, 0, 60000, &o)) continue;
+            uint64_t expect = o.width * o.stats.cycles - o.stats.uops;
+            if (o.sum.cycles != o.stats.cycles || o.sum.committed != o.stats.uops || o.sum.lost != expect ||
+                o.sum.accumulated != expect || o.sum.type_violations)
+                fail_msg("%s on %s: lost %llu accumulated %llu, expected %llu; type violations %llu", work[w].prog,
+                         configs[c], (unsigned long long)o.sum.lost, (unsigned long long)o.sum.accumulated,
+                         (unsigned long long)expect, (unsigned long long)o.sum.type_violations);
+            ran++;
+        }
+    if (!ran) skip();
+}
+
+static void known_pointer_chase(void **state) {
+    (void)state;
+    /* a 4 MiB chase with a 256 KiB L2: every step misses to memory */
+    static const char *const sets[] = {"l2.size=262144", NULL};
+    outcome o;
+    if (!run_workload("rpstacks", sets, "ptr_chase", "4", 1500000, 5000, &o)) skip();
+    print_message("ptr_chase: top leaf %s %.1f%% of lost\n", o.top_leaf, 100 * o.top_share);
+    assert_string_equal(o.top_leaf, "exec/dcache-miss-mem");
+    assert_true(o.dmiss_mem > 0.8 * (double)o.sum.lost);
+}
+
+static void known_branch_random(void **state) {
+    (void)state;
+    outcome o;
+    if (!run_workload("rpstacks", NULL, "branch_random", "4000", 100000, 100000, &o)) skip();
+    print_message("branch_random: mispredict leaves %.1f%% of lost\n",
+                  100.0 * (double)o.mispredict_leaves / (double)o.sum.lost);
+    assert_true(o.mispredict_leaves > 0.6 * (double)o.sum.lost);
+}
+
+static void known_dep_add(void **state) {
+    (void)state;
+    outcome o;
+    if (!run_workload("rpstacks", NULL, "dep_add", "10000", 100000, 100000, &o)) skip();
+    print_message("dep_add: too-close leaves %.1f%% of lost\n", 100.0 * (double)o.too_close / (double)o.sum.lost);
+    assert_true(o.too_close > 0.9 * (double)o.sum.lost);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(figure1_leaf_is_the_miss),
+        cmocka_unit_test(figure6_history_not_reversed),
+        cmocka_unit_test(figure7_leaf_counted_once),
+        cmocka_unit_test(multistack_readers_independent),
+        cmocka_unit_test(options_checked),
+        cmocka_unit_test(accounting_exact),
+        cmocka_unit_test(known_pointer_chase),
+        cmocka_unit_test(known_branch_random),
+        cmocka_unit_test(known_dep_add),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -150,7 +150,8 @@ int cmd_stallscope(int argc, char **argv) {
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        if (opt == OPT_DEPTH || opt == OPT_THRESHOLD || opt == OPT_INTERVAL) {
+        /* --interval is also a timing option (the stacks' intervals): here it is Stallscope's */
+        if (opt == OPT_DEPTH || opt == OPT_THRESHOLD || opt == OPT_INTERVAL || opt == OPT_TIME_INTERVAL) {
             const char *key = opt == OPT_DEPTH ? "depth" : opt == OPT_THRESHOLD ? "threshold" : "interval";
             cs_error err;
             if (!ss_option_set(&so, key, optarg, &err)) return cli_usage("stallscope", "--%s", err.msg);
@@ -162,7 +163,7 @@ int cmd_stallscope(int argc, char **argv) {
             cmp_b = argv[optind++];
         } else if (!cli_timing_option(&t, opt, optarg, "stallscope", &bad) &&
                    !cli_guest_option(&g, opt, optarg, "stallscope", &bad)) {
-            return cli_usage("stallscope", "unknown option");
+            return cli_bad_option("stallscope", argv);
         }
         if (bad) return EXIT_USAGE;
     }
@@ -172,13 +173,20 @@ int cmd_stallscope(int argc, char **argv) {
         return cli_usage("stallscope", "--compare takes its configurations from A and B and prints text only");
     input in = {is_elf(argv[optind]), &g, argc - optind, argv + optind, NULL};
     if (!in.elf && in.argc != 1) return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
-    if (in.elf && !cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
     t.analysis = list_text;
+    t.cmd_argc = argc, t.cmd_argv = argv;
+    t.input_kind = in.elf ? "program" : "trace", t.input_argc = argc - optind, t.input_argv = argv + optind;
+    if (!cmp_a) {
+        int begun = cli_timing_begin(&t);
+        if (begun) return begun;
+    }
+    if (in.elf && !cli_prepare_guest(&t, &g)) return EXIT_USAGE;
     fflush(stdout);
     if (cmp_a) return compare(&t, &in, list_text, cmp_a, cmp_b);
     char what[512];
     uop_source *src = input_open(&in, what, sizeof what);
     if (!src) return EXIT_RUN_FAILED;
+    t.emu = in.emu;
     int rc = cli_timing_run(&t, src, what);
     return input_close(&in, src, rc);
 }

@@ -1,0 +1,44 @@
+# ---- Stallscope (docs/stallscope.md) ---------------------------------------------------------
+#   unit.stallscope            the paper's Figures 1, 6, 7 and the MultiStack on synthetic streams;
+#                              exact accounting on 5 workloads x rpstacks, knl, inorder1, inorder3;
+#                              known answers (pointer chase, branch_random, dep_add)
+#   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --compare without B:
+#                              one line naming the option, exit 2
+#   stallscope.cli.text|json|html|run|compare   the verb's renderings, --analysis from run
+set(_cs $<TARGET_FILE:cyclescope>)
+set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
+
+add_test(NAME stallscope.cli.bad_depth
+         COMMAND ${_scripts}/expect_error.sh 2 "--depth 0: not a number of levels" ${_cs} stallscope --depth 0 prog)
+add_test(NAME stallscope.cli.bad_interval
+         COMMAND ${_scripts}/expect_error.sh 2 "--interval 0: not a positive number" ${_cs} stallscope --interval 0
+                 prog)
+add_test(NAME stallscope.cli.bad_threshold
+         COMMAND ${_scripts}/expect_error.sh 2 "--threshold 100.5: not a percentage from 0 to 100" ${_cs} stallscope
+                 --threshold 100.5 prog)
+add_test(NAME stallscope.cli.bad_threshold_negative
+         COMMAND ${_scripts}/expect_error.sh 2 "--threshold -1: not a percentage" ${_cs} stallscope --threshold -1 prog)
+add_test(NAME stallscope.cli.compare_needs_two
+         COMMAND ${_scripts}/expect_error.sh 2 "--compare needs two configurations" ${_cs} stallscope --compare
+                 rpstacks)
+
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  set(_w ${CYCLESCOPE_WORKLOAD_DIR})
+  add_test(NAME stallscope.cli.bad_analysis_option
+           COMMAND ${_scripts}/expect_error.sh nonzero "analysis stallscope: depth 0" ${_cs} run --analysis
+                   stallscope:depth=0 ${_w}/sort 100)
+  add_test(NAME stallscope.cli.text COMMAND ${_cs} stallscope --interval 5000 --max 20000 ${_w}/sort 2000)
+  set_tests_properties(stallscope.cli.text PROPERTIES PASS_REGULAR_EXPRESSION
+                       "accumulated [0-9]+ \\(exact\\).*Top-level hierarchy.*Leaf summary.*Twig summary.*Node summary.*Hot spots.*Partial summaries")
+  add_test(NAME stallscope.cli.json COMMAND ${_cs} stallscope --json - --max 20000 ${_w}/sort 2000)
+  set_tests_properties(stallscope.cli.json PROPERTIES PASS_REGULAR_EXPRESSION
+                       "\"stallscope\".*\"leaf_summary\".*\"twig_summary\".*\"node_summary\".*\"hot_spots\"")
+  add_test(NAME stallscope.cli.html
+           COMMAND bash -c "f=$(mktemp --suffix=.html) && trap 'rm -f $f' EXIT && \"$0\" stallscope --report $f --max 20000 \"$1\" 2000 >/dev/null && grep -q '<details' $f && grep -q 'icicle' $f && grep -q 'Hot spots' $f"
+                   ${_cs} ${_w}/sort)
+  add_test(NAME stallscope.cli.run COMMAND ${_cs} run --no-report --analysis stacks,stallscope:depth=2 --max 20000
+                                           ${_w}/list 2000)
+  set_tests_properties(stallscope.cli.run PROPERTIES PASS_REGULAR_EXPRESSION "CPI stacks.*Stallscope.*\\(2 levels")
+  add_test(NAME stallscope.cli.compare COMMAND ${_cs} stallscope --compare rpstacks knl --max 20000 ${_w}/sort 2000)
+  set_tests_properties(stallscope.cli.compare PROPERTIES PASS_REGULAR_EXPRESSION "A = rpstacks.*B = knl.*Leaf summary.*B-A")
+endif()

@@ -87,6 +87,7 @@ int main(int argc, char **argv) {
     int n_work = first < argc ? argc - first : 7;
     uarch_config cfg;
     cs_error err;
+    uarch_config_default(&cfg); /* load reads the file over the defaults */
     if (!uarch_config_load(&cfg, config, &err)) {
         fprintf(stderr, "bench_stallscope: %s\n", err.msg);
         return 1;

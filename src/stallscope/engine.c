@@ -132,7 +132,7 @@ typedef struct chain_end {
     uint8_t ntail;
     uint32_t len;
     uint64_t q; /* the event (position) it is for */
-    uint32_t tail[8];
+    uint16_t tail[8];
     uint64_t key, leaf_seq;
 } chain_end;
 
@@ -387,13 +387,21 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
     ss_uop *u = &s->ring[seq & (RING - 1)];
     if (u->seq != seq) {
         if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight); /* never retired */
-        ss_iv *keep = u->iv;
-        uint16_t cap = u->cap_iv;
-        memset(u, 0, sizeof *u);
-        u->iv = keep;
-        u->cap_iv = cap;
+        /* field by field: the slot is large (the chain-end memo) and this is per µop */
         u->seq = seq;
+        u->pc = 0;
         u->issue = u->complete = UINT64_MAX;
+        u->encoding = 0;
+        u->op_class = 0;
+        u->retired = false;
+        u->n_iv = 0;
+        u->cr_init = false;
+        u->cr_lo = u->cr_hi = 0;
+        u->up_count = u->up_off = 0;
+        u->up_iv = 0;
+        u->hot_weight = 0;
+        u->hot_type = 0;
+        for (int k = 0; k < MEMO_WAYS; k++) u->memo[k].valid = false;
         if (seq > s->newest_seq) s->newest_seq = seq;
     }
     return u;
@@ -625,7 +633,9 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         m->len = n;
         m->ntail = n < PATH_TAIL ? n : PATH_TAIL;
         if (m->ntail > path_len(p)) m->ntail = path_len(p);
-        path_last(p, m->ntail, m->tail);
+        uint32_t tail[PATH_TAIL];
+        path_last(p, m->ntail, tail);
+        for (uint32_t x = 0; x < m->ntail; x++) m->tail[x] = (uint16_t)tail[x];
         m->key = p->leaf_key;
         m->leaf_seq = p->leaf_seq;
         m->expired = p->expired;

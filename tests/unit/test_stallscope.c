@@ -244,6 +244,7 @@ static bool run_workload(const char *config, const char *const *sets, const char
     fclose(f);
     uarch_config cfg;
     cs_error err;
+    uarch_config_default(&cfg); /* load reads the file over the defaults */
     assert_true(uarch_config_load(&cfg, config, &err));
     for (int i = 0; sets && sets[i]; i++) assert_true(uarch_config_set(&cfg, sets[i], &err));
     emu_options eo;

@@ -1,0 +1,35 @@
+#!/bin/bash
+# stallscope_validation.sh CYCLESCOPE WORKLOAD_DIR [MAX] [CONFIG]
+# Causal validation of Stallscope by re-simulation (issue 13, check 4): for each workload,
+# the share of the lost completion opportunities each idealisable leaf group gets, turned
+# into cycles (lost opportunities / commit width), against the cycles actually saved by the
+# machine with that knob on (ideal.bpred, ideal.dcache, ideal.icache, ideal.alu). Prints a
+# markdown table (docs/stallscope.md) of every case whose group has >= 5% of the opportunities.
+set -eu
+cs=$1 wd=$2 max=${3:-300000} cfg=${4:-rpstacks}
+work=("sort 10000" "list 10000" "branch_random 4000" "ptr_chase 4" "interp 250" "matmul 4" "fft 2048" "hash 10000")
+declare -A knob=([bpred]="flush/" [dcache]="exec/dcache-miss" [icache]="fetch/icache-miss" [alu]="exec/long-executing-(int-mul|int-div|fp-)")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "| workload | knob | leaf share of opportunities | predicted cycles | cycles saved | error |"
+echo "|---|---|---:|---:|---:|---:|"
+for w in "${work[@]}"; do
+    set -- $w
+    name=$1 arg=$2
+    "$cs" stallscope --config "$cfg" --max "$max" --no-report --json "$tmp/base.json" "$wd/$name" "$arg" >/dev/null 2>&1
+    base=$(jq '.cycles' "$tmp/base.json")
+    opp=$(jq '.stallscope.opportunities' "$tmp/base.json")
+    width=$(jq '.stallscope.opportunities / .stallscope.cycles' "$tmp/base.json")
+    for k in bpred dcache icache alu; do
+        lost=$(jq --arg re "^(${knob[$k]})" '[.stallscope.leaf_summary | to_entries[] | select(.key | test($re)) | .value] | add // 0' "$tmp/base.json")
+        share=$(echo "scale=4; 100 * $lost / $opp" | bc)
+        if [ "$(echo "$share < 5" | bc)" = 1 ]; then continue; fi
+        "$cs" run --config "$cfg" --set "ideal.$k=yes" --max "$max" --no-report --analysis none --json "$tmp/ideal.json" \
+            "$wd/$name" "$arg" >/dev/null 2>&1
+        ideal=$(jq '.cycles' "$tmp/ideal.json")
+        pred=$(echo "scale=1; $lost / $width" | bc)
+        saved=$((base - ideal))
+        err=$(echo "scale=1; if ($saved != 0) 100 * ($pred - $saved) / $saved else 0" | bc)
+        echo "| $name $arg | $k | $share% | $pred | $saved | $err% |"
+    done
+done

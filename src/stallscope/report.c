@@ -35,6 +35,8 @@ void ss_disasm(uint32_t encoding, uint64_t pc, char *buf, size_t size) {
     isa_insn in;
     if (encoding && isa_decode(encoding, &in)) isa_disasm(&in, pc, buf, size);
     else snprintf(buf, size, "?");
+    for (char *c = buf; *c; c++)
+        if (*c == '\t') *c = ' '; /* objdump's tab: one space in tables and HTML */
 }
 
 static void tree_text(const stallscope *s, const ss_node *t, uint32_t node, uint32_t level, uint32_t depth,

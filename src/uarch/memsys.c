@@ -21,6 +21,7 @@ struct fill {
 /* A prefetch decided in program order, issued when its trigger access reaches the memory system. */
 typedef struct pf_request {
     uint64_t line, trigger;
+    bool armed; /* the trigger has reached the memory system: issue when a miss register is free */
 } pf_request;
 
 enum { PF_QUEUE = 32 };
@@ -278,7 +279,7 @@ static void prefetch(memsys_t *m, l1 *x, uint64_t line, uint64_t trigger) {
         memmove(&x->pfq[0], &x->pfq[1], (PF_QUEUE - 1) * sizeof x->pfq[0]);
         x->pfq_count--;
     }
-    x->pfq[x->pfq_count++] = (pf_request){line, trigger};
+    x->pfq[x->pfq_count++] = (pf_request){line, trigger, false};
     x->stats.prefetches++;
 }
 
@@ -348,6 +349,7 @@ static uint32_t level_latency(const memsys_t *m, const l1 *x, uint8_t level) {
 
 static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, uint64_t now, bool demand);
 static void issue_prefetches(memsys_t *m, l1 *x, uint64_t line, uint64_t now);
+static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_result *out);
 
 static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
     if (x->perfect) {
@@ -366,7 +368,14 @@ static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_resu
     }
     x->in_flight_count = live;
     uint64_t line = addr >> x->line_bits;
-    if (x->pfq_count) issue_prefetches(m, x, line, now);
+    bool ok = l1_demand(m, x, line, now, out);
+    /* the prefetches this access triggers go after it (a demand access comes first) */
+    if (ok && x->pfq_count) issue_prefetches(m, x, line, now);
+    return ok;
+}
+
+/* A demand access to `line` (its fills retired up to now): where its data comes from. */
+static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_result *out) {
     uint32_t b = line_slot(x, line);
     line_state *ls = &x->lines[b];
     if (!ls->line) { /* in the cache, nothing pending */
@@ -430,18 +439,20 @@ timed:
 }
 
 /* The access to `line` reached the memory system: the prefetches it triggered
- * are issued, while miss registers are free (else dropped: a demand access
- * will start the fill). */
+ * are armed, and armed prefetches are issued, oldest first, while miss
+ * registers are free (the others wait for a later access; a full queue drops
+ * its oldest, and a demand access then starts that fill). */
 static void issue_prefetches(memsys_t *m, l1 *x, uint64_t line, uint64_t now) {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < x->pfq_count; i++) {
         pf_request r = x->pfq[i];
-        if (r.trigger != line) {
+        if (r.trigger == line) r.armed = true;
+        line_state *ls = &x->lines[line_slot(x, r.line)];
+        if (!ls->line || ls->ready) continue; /* a demand access got there first, or it left */
+        if (!r.armed || (x->mshr_cap && x->in_flight_count >= x->mshr_cap)) {
             x->pfq[kept++] = r;
             continue;
         }
-        line_state *ls = &x->lines[line_slot(x, r.line)];
-        if (!ls->line || ls->ready || (x->mshr_cap && x->in_flight_count >= x->mshr_cap)) continue;
         start_fill(m, x, ls, r.line, now, false);
     }
     x->pfq_count = kept;

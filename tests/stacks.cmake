@@ -11,7 +11,7 @@
 #                                  the idealised machine lies within the three stacks' range
 #   stacks.validation_study        (slow) the §V-A study over every workload on bdw and knl at
 #                                  small size: bpred within bounds in every relevant case, the
-#                                  1-cycle ALU in >= 75% (measured: 13/13, 7/9; docs/validation.md)
+#                                  1-cycle ALU in >= 75% (measured: 17/17, 10/13; docs/validation.md)
 # The unit tests (unit.stacks) check the accounting on hand-made views.
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)

@@ -149,6 +149,14 @@ cJSON *report_run_json(const run_summary *r) {
     if (r->cfg->dtlb_entries) cJSON_AddItemToObject(caches, "dtlb", cache_json(&s->dtlb, false));
     if (r->cfg->l2tlb_entries) cJSON_AddItemToObject(caches, "l2tlb", cache_json(&s->l2tlb, false));
     cJSON_AddNumberToObject(caches, "memory_writebacks", (double)s->mem_writebacks);
+    if (r->cfg->dram && r->cfg->model == MODEL_OOO) {
+        cJSON *d = cJSON_AddObjectToObject(root, "dram");
+        cJSON_AddNumberToObject(d, "reads", (double)s->dram_reads);
+        cJSON_AddNumberToObject(d, "writes", (double)s->dram_writes);
+        cJSON_AddNumberToObject(d, "row_hits", (double)s->dram_row_hits);
+        cJSON_AddNumberToObject(d, "row_empty", (double)s->dram_row_empty);
+        cJSON_AddNumberToObject(d, "row_conflicts", (double)s->dram_row_conflicts);
+    }
     cJSON *occ = cJSON_AddObjectToObject(root, "average_occupancy");
     double cyc = s->cycles ? (double)s->cycles : 1;
     cJSON_AddNumberToObject(occ, "rob", (double)s->rob_occupancy / cyc);

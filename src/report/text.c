@@ -143,6 +143,10 @@ void report_run_text(const run_summary *r, FILE *out) {
             cs->prefetch_useful, cs->prefetch_late, 100 * ratio(cs->prefetch_useful, cs->prefetches),
             100 * ratio(cs->prefetch_useful, cs->prefetch_useful + cs->misses));
     }
+    if (c->dram)
+        ROW("DRAM reads / writes; row hits / empty / conflicts",
+            "%" PRIu64 " / %" PRIu64 "; %" PRIu64 " / %" PRIu64 " / %" PRIu64, s->dram_reads, s->dram_writes,
+            s->dram_row_hits, s->dram_row_empty, s->dram_row_conflicts);
     if (c->writebacks)
         ROW("write-backs L1D / L2 / L3 / memory", "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " / %" PRIu64,
             s->l1d.writebacks, s->l2.writebacks, s->l3.writebacks, s->mem_writebacks);

@@ -72,6 +72,15 @@ static const config_key keys[] = {
     {"memory", "latency", KEY_U32, OFF(mem_latency), 0, 100000, NULL},
     {"memory", "bandwidth", KEY_U32, OFF(mem_bandwidth), 0, 1u << 20, NULL},
     {"memory", "writebacks", KEY_BOOL, OFF(writebacks), 0, 1, NULL},
+    {"dram", "enabled", KEY_BOOL, OFF(dram), 0, 1, NULL},
+    {"dram", "channels", KEY_U32, OFF(dram_channels), 1, 64, NULL},
+    {"dram", "banks", KEY_U32, OFF(dram_banks), 1, 256, NULL},
+    {"dram", "row_size", KEY_BYTES, OFF(dram_row), 64, 1u << 20, NULL},
+    {"dram", "t_cas", KEY_U32, OFF(dram_cas), 0, 10000, NULL},
+    {"dram", "t_rcd", KEY_U32, OFF(dram_rcd), 0, 10000, NULL},
+    {"dram", "t_rp", KEY_U32, OFF(dram_rp), 0, 10000, NULL},
+    {"dram", "burst", KEY_U32, OFF(dram_burst), 1, 10000, NULL},
+    {"dram", "turnaround", KEY_U32, OFF(dram_turn), 0, 10000, NULL},
     {"itlb", "entries", KEY_U32, OFF(itlb_entries), 0, 65536, NULL},
     {"itlb", "miss_latency", KEY_U32, OFF(itlb_miss_latency), 0, 100000, NULL},
     {"dtlb", "entries", KEY_U32, OFF(dtlb_entries), 0, 65536, NULL},
@@ -156,6 +165,13 @@ void uarch_config_default(uarch_config *c) {
     c->l3 = (cache_config){false, 8 * 1024 * 1024, 16, 64, 36, 64};
     c->mem_latency = 133;
     c->write_allocate = true;
+    /* DDR4-2400-like timings (CL/tRCD/tRP 16 at 1.2 GHz ≈ 13.3 ns) in 3 GHz core cycles */
+    c->dram_channels = 1;
+    c->dram_banks = 16;
+    c->dram_row = 8192;
+    c->dram_cas = c->dram_rcd = c->dram_rp = 40;
+    c->dram_burst = 8; /* a 64-byte line over a 64-bit bus at 2400 MT/s: 3.3 ns */
+    c->dram_turn = 20;
     c->prefetch_degree = 1;
     c->bpred = BPRED_GSHARE;
     c->bpred_table_bits = 14;

@@ -98,9 +98,14 @@ typedef struct uarch_config {
     uint32_t mem_latency;   /* cycles beyond the last cache level */
     uint32_t mem_bandwidth; /* bytes per cycle; 0 = unlimited */
     bool writebacks;        /* dirty lines written back on eviction (the last level's take channel time) */
-    bool write_allocate;    /* a store that misses the L1D fetches its line (else: written to the L2) */
-    uint32_t store_buffer;  /* committed stores waiting to write the L1D (ooo); 0 = none: stores never wait */
-    uint32_t itlb_entries;  /* 0 = no ITLB modelled */
+    /* optional DRAM timing (dram.enabled): banks with open rows, channels with a data bus
+     * (memory.latency is then the fixed path to the controller and back; bandwidth unused) */
+    bool dram;
+    uint32_t dram_channels, dram_banks, dram_row;                /* banks per channel; row bytes */
+    uint32_t dram_cas, dram_rcd, dram_rp, dram_burst, dram_turn; /* core cycles */
+    bool write_allocate;   /* a store that misses the L1D fetches its line (else: written to the L2) */
+    uint32_t store_buffer; /* committed stores waiting to write the L1D (ooo); 0 = none: stores never wait */
+    uint32_t itlb_entries; /* 0 = no ITLB modelled */
     uint32_t itlb_miss_latency;
     uint32_t dtlb_entries; /* 0 = no DTLB modelled */
     uint32_t dtlb_miss_latency;
@@ -180,7 +185,8 @@ typedef struct core_stats {
     uint64_t mem_writebacks; /* dirty lines written to memory */
     uint64_t sb_occupancy;   /* store buffer entries, summed over cycles */
     uint64_t sb_full_cycles; /* cycles commit waited for a store buffer entry */
-    double seconds;          /* wall time of the timed part */
+    uint64_t dram_reads, dram_writes, dram_row_hits, dram_row_empty, dram_row_conflicts;
+    double seconds; /* wall time of the timed part */
 } core_stats;
 
 /* *out = a - b, field by field (every counter; seconds too). */

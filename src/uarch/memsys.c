@@ -21,6 +21,7 @@ struct fill {
 /* A prefetch decided in program order, issued when its trigger access reaches the memory system. */
 typedef struct pf_request {
     uint64_t line, trigger;
+    bool armed; /* the trigger has reached the memory system: issue when a miss register is free */
 } pf_request;
 
 enum { PF_QUEUE = 32 };
@@ -54,6 +55,9 @@ typedef struct l1 {
 } l1;
 
 /* Committed stores, oldest first (a ring): [head, head + requested) have asked for their lines. */
+enum { WB_OWED = 64 };
+typedef struct dram_channel dram_channel;
+
 typedef struct store_buffer {
     sb_entry *e;
     uint32_t cap, head, count, requested;
@@ -70,9 +74,26 @@ struct memsys {
     cache_stats l2_stats, l3_stats;
     uint64_t mem_writebacks;
     store_buffer sb;
+    dram_channel *dram; /* the DRAM model's channels (NULL: flat memory) */
+    uint32_t d_channels, d_banks, d_row_lines, d_cas, d_rcd, d_rp, d_burst, d_turn;
+    uint64_t wb_lines[WB_OWED]; /* memory write-backs waiting for the DRAM (their lines) */
+    uint32_t wb_count;
+    uint64_t dram_stats[5];  /* reads, writes, row hits, empty rows, row conflicts */
     cache_t *tlb[2], *l2tlb; /* [0] data, [1] instructions */
     uint32_t walk[2], l2tlb_latency;
     cache_stats tlb_stats[2], l2tlb_stats;
+};
+
+/* A DRAM bank keeps one row open; a channel has one data bus. */
+typedef struct dram_bank {
+    uint64_t row;  /* open row + 1 (0: closed) */
+    uint64_t free; /* first cycle it takes another column command (one per burst) */
+    uint64_t done; /* its last transfer ends: a row change (precharge) waits for it */
+} dram_bank;
+struct dram_channel {
+    uint64_t bus_free;
+    bool last_write, used;
+    dram_bank *bank;
 };
 
 static cache_t *tlb_create(uint32_t entries) {
@@ -121,6 +142,15 @@ memsys_t *memsys_create(const uarch_config *cfg) {
         m->sb.e = cs_calloc(cfg->store_buffer, sizeof *m->sb.e);
     }
     m->mem_latency = cfg->mem_latency;
+    if (cfg->dram) {
+        m->d_channels = cfg->dram_channels;
+        m->d_banks = cfg->dram_banks;
+        m->d_row_lines = cfg->dram_row >> m->data.line_bits ? cfg->dram_row >> m->data.line_bits : 1;
+        m->d_cas = cfg->dram_cas, m->d_rcd = cfg->dram_rcd, m->d_rp = cfg->dram_rp;
+        m->d_burst = cfg->dram_burst, m->d_turn = cfg->dram_turn;
+        m->dram = cs_calloc(m->d_channels, sizeof *m->dram);
+        for (uint32_t c = 0; c < m->d_channels; c++) m->dram[c].bank = cs_calloc(m->d_banks, sizeof(dram_bank));
+    }
     if (cfg->itlb_entries) m->tlb[1] = tlb_create(cfg->itlb_entries);
     if (cfg->dtlb_entries) m->tlb[0] = tlb_create(cfg->dtlb_entries);
     if (cfg->l2tlb_entries) m->l2tlb = tlb_create(cfg->l2tlb_entries);
@@ -148,6 +178,8 @@ void memsys_destroy(memsys_t *m) {
     cache_destroy(m->l2);
     cache_destroy(m->l3);
     free(m->sb.e);
+    for (uint32_t c = 0; m->dram && c < m->d_channels; c++) free(m->dram[c].bank);
+    free(m->dram);
     cache_destroy(m->tlb[0]);
     cache_destroy(m->tlb[1]);
     cache_destroy(m->l2tlb);
@@ -219,6 +251,44 @@ static void write_back(memsys_t *m, int from, uint64_t addr) {
     }
     m->mem_writebacks++;
     m->writebacks_owed++;
+    if (m->dram) { /* the DRAM needs the line (its bank and row); the oldest owed one goes when full */
+        if (m->wb_count == WB_OWED) memmove(&m->wb_lines[0], &m->wb_lines[1], (WB_OWED - 1) * sizeof m->wb_lines[0]);
+        else m->wb_count++;
+        m->wb_lines[m->wb_count - 1] = addr >> m->data.line_bits;
+    }
+}
+
+/* One line read or written in the DRAM, its command reaching the controller at
+ * `at`. A row hit issues its column command when the bank takes one (one per
+ * burst); another row first waits for the bank's last transfer, then precharges
+ * (if a row was open: a conflict) and activates. The data follows t_cas after
+ * the column command, on the channel's bus for one burst (a turnaround between
+ * reads and writes). Open-page mapping: a row's lines are consecutive, then
+ * channels, then banks. The cycle the transfer ends. */
+static uint64_t dram_access(memsys_t *m, uint64_t line, bool write, uint64_t at) {
+    uint64_t r = line / m->d_row_lines;
+    dram_channel *ch = &m->dram[r % m->d_channels];
+    dram_bank *b = &ch->bank[(r / m->d_channels) % m->d_banks];
+    uint64_t row = r / m->d_channels / m->d_banks + 1;
+    uint64_t column;
+    int kind = 2; /* row hit */
+    if (b->row == row) {
+        column = at > b->free ? at : b->free;
+    } else {
+        kind = b->row ? 4 : 3;
+        column = (at > b->done ? at : b->done) + m->d_rcd + (b->row ? m->d_rp : 0);
+        b->row = row;
+    }
+    m->dram_stats[write]++;
+    m->dram_stats[kind]++;
+    uint64_t bus = column + m->d_cas, free = ch->bus_free + (ch->used && ch->last_write != write ? m->d_turn : 0);
+    if (free > bus) bus = free;
+    ch->bus_free = bus + m->d_burst;
+    ch->last_write = write;
+    ch->used = true;
+    b->free = column + m->d_burst;
+    b->done = bus + m->d_burst;
+    return bus + m->d_burst;
 }
 
 /* One level below the L1s: look up (and install) addr; a dirty victim is written back. */
@@ -278,7 +348,7 @@ static void prefetch(memsys_t *m, l1 *x, uint64_t line, uint64_t trigger) {
         memmove(&x->pfq[0], &x->pfq[1], (PF_QUEUE - 1) * sizeof x->pfq[0]);
         x->pfq_count--;
     }
-    x->pfq[x->pfq_count++] = (pf_request){line, trigger};
+    x->pfq[x->pfq_count++] = (pf_request){line, trigger, false};
     x->stats.prefetches++;
 }
 
@@ -348,6 +418,7 @@ static uint32_t level_latency(const memsys_t *m, const l1 *x, uint8_t level) {
 
 static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, uint64_t now, bool demand);
 static void issue_prefetches(memsys_t *m, l1 *x, uint64_t line, uint64_t now);
+static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_result *out);
 
 static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
     if (x->perfect) {
@@ -366,7 +437,14 @@ static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_resu
     }
     x->in_flight_count = live;
     uint64_t line = addr >> x->line_bits;
-    if (x->pfq_count) issue_prefetches(m, x, line, now);
+    bool ok = l1_demand(m, x, line, now, out);
+    /* the prefetches this access triggers go after it (a demand access comes first) */
+    if (ok && x->pfq_count) issue_prefetches(m, x, line, now);
+    return ok;
+}
+
+/* A demand access to `line` (its fills retired up to now): where its data comes from. */
+static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_result *out) {
     uint32_t b = line_slot(x, line);
     line_state *ls = &x->lines[b];
     if (!ls->line) { /* in the cache, nothing pending */
@@ -399,7 +477,14 @@ static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_resu
  * the memory channel, take a miss register. Its latency. */
 static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, uint64_t now, bool demand) {
     uint32_t lat = level_latency(m, x, ls->level);
-    if (ls->level == LEVEL_MEM && m->transfer_cycles) { /* queue for the channel, then hold it for one line */
+    if (ls->level == LEVEL_MEM && m->dram) { /* half of memory.latency to the controller, half back */
+        uint64_t at = now + lat - m->mem_latency + m->mem_latency / 2;
+        uint64_t done = dram_access(m, line, false, at);
+        lat = (uint32_t)(done + (m->mem_latency - m->mem_latency / 2) - now);
+        for (uint32_t k = 0; k < m->wb_count; k++) dram_access(m, m->wb_lines[k], true, done); /* after the read */
+        m->wb_count = 0;
+        m->writebacks_owed = 0;
+    } else if (ls->level == LEVEL_MEM && m->transfer_cycles) { /* queue for the channel, then hold it for one line */
         uint64_t arrive = now + lat - m->transfer_cycles;
         uint64_t start = arrive > m->channel_free ? arrive : m->channel_free;
         m->channel_free = start + m->transfer_cycles;
@@ -430,18 +515,20 @@ timed:
 }
 
 /* The access to `line` reached the memory system: the prefetches it triggered
- * are issued, while miss registers are free (else dropped: a demand access
- * will start the fill). */
+ * are armed, and armed prefetches are issued, oldest first, while miss
+ * registers are free (the others wait for a later access; a full queue drops
+ * its oldest, and a demand access then starts that fill). */
 static void issue_prefetches(memsys_t *m, l1 *x, uint64_t line, uint64_t now) {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < x->pfq_count; i++) {
         pf_request r = x->pfq[i];
-        if (r.trigger != line) {
+        if (r.trigger == line) r.armed = true;
+        line_state *ls = &x->lines[line_slot(x, r.line)];
+        if (!ls->line || ls->ready) continue; /* a demand access got there first, or it left */
+        if (!r.armed || (x->mshr_cap && x->in_flight_count >= x->mshr_cap)) {
             x->pfq[kept++] = r;
             continue;
         }
-        line_state *ls = &x->lines[line_slot(x, r.line)];
-        if (!ls->line || ls->ready || (x->mshr_cap && x->in_flight_count >= x->mshr_cap)) continue;
         start_fill(m, x, ls, r.line, now, false);
     }
     x->pfq_count = kept;
@@ -503,6 +590,11 @@ void memsys_stats(const memsys_t *m, core_stats *out) {
     out->l2 = m->l2_stats;
     out->l3 = m->l3_stats;
     out->mem_writebacks = m->mem_writebacks;
+    out->dram_reads = m->dram_stats[0];
+    out->dram_writes = m->dram_stats[1];
+    out->dram_row_hits = m->dram_stats[2];
+    out->dram_row_empty = m->dram_stats[3];
+    out->dram_row_conflicts = m->dram_stats[4];
     out->itlb = m->tlb_stats[1];
     out->dtlb = m->tlb_stats[0];
     out->l2tlb = m->l2tlb_stats;
@@ -514,6 +606,7 @@ void memsys_reset_stats(memsys_t *m) {
     memset(&m->l2_stats, 0, sizeof m->l2_stats);
     memset(&m->l3_stats, 0, sizeof m->l3_stats);
     m->mem_writebacks = 0;
+    memset(m->dram_stats, 0, sizeof m->dram_stats);
     memset(m->tlb_stats, 0, sizeof m->tlb_stats);
     memset(&m->l2tlb_stats, 0, sizeof m->l2tlb_stats);
 }

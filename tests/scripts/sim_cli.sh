@@ -33,7 +33,7 @@ print("identical:", a["cycles"], "cycles,", a["instructions"], "instructions")
 EOF
 }
 
-for cfg in rpstacks inorder3; do
+for cfg in rpstacks inorder3 bdw knl; do # bdw, knl: every memory-system knob on (issue 12)
     "$cs" sim --config "$cfg" --no-report --json "$tmp/sim-$cfg.json" "$tmp/sort.cst" >"$tmp/sim.out" 2>&1 ||
         fail "sim --config $cfg: $(cat "$tmp/sim.out")"
     grep -q "sort.cst (trace of .*sort 3000) on $cfg" "$tmp/sim.out" || fail "sim title: $(head -3 "$tmp/sim.out")"

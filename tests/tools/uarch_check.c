@@ -26,12 +26,31 @@
 typedef struct variant {
     const char *set; /* section.key=value, or a latency bump written "+latency.CLASS=N" */
     int direction;   /* -1: must not be slower; +1: must not be faster */
+    double floor;    /* the smallest tolerance (percent) this variant is checked with */
 } variant;
 
+/* The memory system's knobs are not strictly monotone even with unconstrained
+ * issue: store fills and loads share the L1D's miss registers (a larger store
+ * buffer takes more of them) and the memory channel serves requests in the
+ * order they come (docs/uarch.md: measured at most 0.05%). */
+#define MEMSYS_FLOOR 0.1
+
 static const variant variants[] = {
-    {"ideal.icache=yes", -1},   {"ideal.dcache=yes", -1},    {"ideal.bpred=yes", -1},
-    {"ideal.alu=yes", -1},      {"+memory.latency=100", +1}, {"+l2.latency=10", +1},
-    {"+latency.int-mul=4", +1}, {"+latency.fp-add=4", +1},   {"+latency.load=3", +1},
+    {"ideal.icache=yes", -1, 0},
+    {"ideal.dcache=yes", -1, 0},
+    {"ideal.bpred=yes", -1, 0},
+    {"ideal.alu=yes", -1, 0},
+    {"+memory.latency=100", +1, 0},
+    {"+l2.latency=10", +1, 0},
+    {"+latency.int-mul=4", +1, 0},
+    {"+latency.fp-add=4", +1, 0},
+    {"+latency.load=3", +1, 0},
+    /* the memory system (issue 12); a knob that is off stays off (0 entries: no store buffer) */
+    {"+core.store_buffer=16", -1, MEMSYS_FLOOR},
+    {"memory.writebacks=no", -1, MEMSYS_FLOOR},
+    {"memory.bandwidth=0", -1, MEMSYS_FLOOR},
+    {"+dtlb.miss_latency=20", +1, MEMSYS_FLOOR},
+    {"+itlb.miss_latency=20", +1, MEMSYS_FLOOR},
 };
 
 static const char *config_name = "rpstacks";
@@ -54,6 +73,11 @@ static bool apply(uarch_config *c, const char *set, cs_error *err) {
     else if (!strcmp(name, "latency.int-mul")) cur = c->latency[OPC_INT_MUL];
     else if (!strcmp(name, "latency.fp-add")) cur = c->latency[OPC_FP_ADD];
     else if (!strcmp(name, "latency.load")) cur = c->latency[OPC_LOAD];
+    else if (!strcmp(name, "core.store_buffer")) {
+        if (!c->store_buffer) return true; /* none: stores never wait, nothing is faster */
+        cur = c->store_buffer;
+    } else if (!strcmp(name, "dtlb.miss_latency")) cur = c->dtlb_miss_latency;
+    else if (!strcmp(name, "itlb.miss_latency")) cur = c->itlb_miss_latency;
     char assignment[160];
     snprintf(assignment, sizeof assignment, "%s=%u", name, cur + add);
     return uarch_config_set(c, assignment, err);
@@ -125,7 +149,8 @@ int main(int argc, char **argv) {
         long long diff = (long long)s.cycles - (long long)base.cycles;
         double pct = 100.0 * (double)diff / (double)base.cycles;
         bool wrong_way = variants[i].direction < 0 ? diff > 0 : diff < 0;
-        bool bad = s.instructions != base.instructions || (wrong_way && fabs(pct) > tolerance);
+        double allowed = tolerance > variants[i].floor ? tolerance : variants[i].floor;
+        bool bad = s.instructions != base.instructions || (wrong_way && fabs(pct) > allowed);
         fprintf(stderr, "%-24s %12" PRIu64 " %12" PRIu64 " %+8.2f%%%s\n", variants[i].set, s.instructions, s.cycles,
                 pct,
                 bad             ? (variants[i].direction < 0 ? "  FAIL: slower" : "  FAIL: faster")

@@ -228,6 +228,56 @@ static void test_tlb_reach(void **state) {
     }
 }
 
+/* ---- the DRAM model ---- */
+
+/* Independent loads, one per line, in three patterns against one channel's
+ * timing: lines in order hit the open row and the bus sets the pace (one line
+ * per burst, per channel); every line in another row of one bank waits for the
+ * last transfer, then pays precharge + activate + CAS + burst; spread over B
+ * banks, B of those overlap (down to one burst per line). */
+static void test_dram(void **state) {
+    (void)state;
+    static const struct {
+        const char *what;
+        unsigned channels, banks, stride_rows;
+    } rows[] = {
+        {"row hits, 1 channel", 1, 8, 0}, {"row hits, 2 channels", 2, 8, 0},
+        {"conflicts, one bank", 1, 8, 8}, /* every line: the next row of the same bank */
+        {"conflicts, 4 banks", 1, 4, 1},  /* consecutive rows: banks in turn, each a new row */
+        {"conflicts, 8 banks", 1, 8, 1},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        uarch_config c;
+        base_config(&c);
+        c.dram = true;
+        c.dram_channels = rows[k].channels;
+        c.dram_banks = rows[k].banks;
+        c.dram_row = 2048; /* 32 lines */
+        c.dram_cas = c.dram_rcd = c.dram_rp = 30;
+        c.dram_burst = 8;
+        c.l1d.mshrs = 0;
+        c.rob_size = c.lq_size = 512;
+        uop *u = line_stream(false);
+        uint64_t row_lines = c.dram_row / LINE;
+        for (size_t i = 0; rows[k].stride_rows && i < N; i++)
+            u[i].mem_addr = 0x40000000ull + (uint64_t)i * rows[k].stride_rows * row_lines * LINE;
+        core_stats s = run(&c, u, N);
+        double want;
+        if (!rows[k].stride_rows) {
+            want = (double)c.dram_burst / rows[k].channels;
+            assert_int_equal(s.dram_row_hits, N - N / row_lines);
+        } else {
+            double t = c.dram_rp + c.dram_rcd + c.dram_cas + c.dram_burst; /* a conflict */
+            unsigned banks = rows[k].stride_rows == 1 ? rows[k].banks : 1;
+            want = t / banks > c.dram_burst ? t / banks : c.dram_burst;
+            assert_true(s.dram_row_conflicts >= N - rows[k].banks);
+        }
+        assert_int_equal(s.dram_reads, N);
+        assert_near((double)s.cycles / N, want, 0.03 * want, rows[k].what);
+        free(u);
+    }
+}
+
 /* ---- prefetchers ---- */
 
 /* A sequential stream (eight loads per line, lines in order): the tagged
@@ -408,6 +458,7 @@ static void test_skip_exact_and_deterministic(void **state) {
             c.dtlb_miss_latency = 20;
             c.l2tlb_entries = k % 2 ? 0 : 64;
             c.l2tlb_latency = 5;
+            c.dram = k >= 3;
             c.skip_idle = r != 0;
             out[r] = run(&c, u, N);
         }
@@ -461,6 +512,7 @@ int main(void) {
         cmocka_unit_test(test_next_line_data),
         cmocka_unit_test(test_next_line_instructions),
         cmocka_unit_test(test_stride),
+        cmocka_unit_test(test_dram),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

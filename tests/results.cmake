@@ -41,3 +41,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND ${_scripts}/results_browser.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${_scripts}/report_browser.sh)
   set_tests_properties(results.html.browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # the stacks' presentation: fixed order, ranges, uncertain marks, no FP work, the validation summary
+  add_test(NAME results.presentation COMMAND ${_scripts}/stacks_presentation.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+endif()

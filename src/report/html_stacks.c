@@ -89,10 +89,17 @@ static void cpi_table(strbuf *b, const stacked_chart *c, double cpi) {
         }
         double lo, hi;
         stage_range(c, i, &lo, &hi);
+        bool wide = i != COMP_BASE && hi - lo > REPORT_UNCERTAIN_SHARE * cpi;
         sb_put(b, "<td class=\"num\">");
         put_num(b, lo, 3);
         sb_put(b, " – ");
         put_num(b, hi, 3);
+        if (wide)
+            sb_printf(b,
+                      " <span class=\"uncertain\" title=\"the stacks differ by more than %.0f%% of the cycles on "
+                      "this component: cyclescope stacks --validate measures what idealising it gains\">uncertain"
+                      "</span>",
+                      100 * REPORT_UNCERTAIN_SHARE);
         sb_put(b, "</td></tr>\n");
     }
     sb_put(b, "</tbody>\n<tfoot><tr><th>total</th><td></td>");
@@ -103,6 +110,12 @@ static void cpi_table(strbuf *b, const stacked_chart *c, double cpi) {
         td_pct(b, t, cpi);
     }
     sb_put(b, "<td></td></tr></tfoot>\n</table>\n");
+    sb_printf(b,
+              "<p class=\"note\">Range: each stack sees a stall from its own stage; what removing a component "
+              "gains usually lies between its smallest and largest value (§I). <span class=\"uncertain\">uncertain"
+              "</span>: the three stacks differ by more than %.0f%% of the cycles on that component; "
+              "<code>cyclescope stacks --validate</code> measures the gain of idealising it.</p>\n",
+              100 * REPORT_UNCERTAIN_SHARE);
 }
 
 /* ---- IPC and FLOPS stacks (Figure 5, Eq. 1) ---- */
@@ -127,7 +140,7 @@ static void flops_chart(stacked_chart *c, const stacks_result *s) {
     c->nbars = 1;
     c->bar_label[0] = "FLOPS stack";
     for (int i = 0; i < FLOPS_COUNT; i++) {
-        c->series[i] = (chart_series){flops_component_name((flops_component)i), flops_component_doc((flops_component)i),
+        c->series[i] = (chart_series){report_flops_label((flops_component)i), flops_component_doc((flops_component)i),
                                       color_or_grey(flops_color[i])};
         c->value[0][i] = safe_div(f->cycles[i], (double)s->cycles) * scale;
     }
@@ -173,7 +186,7 @@ static void ipc_flops_figure(strbuf *b, const stacks_result *s, const stacked_ch
 static void flops_table(strbuf *b, const stacks_result *s, const stacked_chart *c) {
     char unit_col[32];
     snprintf(unit_col, sizeof unit_col, "#%s", c->unit);
-    const char *const head[] = {"FLOPS component", "what it counts", "#share of cycles", unit_col};
+    const char *const head[] = {"FLOPS component", "what it counts", "#% of peak", unit_col};
     sb_put(b, "<table class=\"data\">\n");
     th_row(b, head, 4);
     sb_put(b, "<tbody>\n");
@@ -221,7 +234,7 @@ void html_report_stacks(html_report *h, const stacks_result *s) {
     cpi_table(b, &c, safe_div((double)s->cycles, (double)s->instructions));
     section_close(b);
 
-    bool with_flops = s->fp.peak_per_cycle > 0;
+    bool with_flops = s->fp.peak_per_cycle > 0 && s->flops > 0;
     section_open(b, "ipc-flops", with_flops ? "IPC and FLOPS stacks" : "IPC stack");
     if (with_flops) {
         sb_printf(b, "<p>The FLOPS stack accounts the %u FP unit%s at issue (Table III): peak ", s->fp.units,
@@ -232,6 +245,9 @@ void html_report_stacks(html_report *h, const stacks_result *s) {
         sb_put(b, ". The run did ");
         put_count(b, s->flops);
         sb_put(b, " FP operations.</p>\n");
+    } else if (s->fp.peak_per_cycle > 0) {
+        para(b, "note",
+             "No FP work: the run did no floating-point operations, so there is no FLOPS stack to break down.");
     } else {
         para(b, "note", "No FP units in this configuration: no FLOPS stack.");
     }

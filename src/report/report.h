@@ -97,10 +97,19 @@ bool report_write_json_to(FILE *f, const char *name, const cJSON *json, cs_error
 
 /* ---- CPI / IPC / FLOPS stacks and their validation (text and JSON) ---- */
 
-/* The three CPI stacks side by side, components sorted, with percentages;
- * then the FLOPS stack. */
+/* The three CPI stacks side by side, components in their fixed order, with
+ * percentages and each component's range over the stacks; then the FLOPS stack. */
 void report_stacks_text(const stacks_result *s, FILE *out);
 cJSON *report_stacks_json(const stacks_result *s);
+/* A component whose value differs across the three stacks by more than this
+ * share of the cycles is marked uncertain (terminal and HTML). */
+#define REPORT_UNCERTAIN_SHARE 0.10
+/* Component c's smallest and largest value over the stacks (cycles); true when
+ * the range is wide (uncertain). */
+bool report_stack_uncertain(const stacks_result *s, int c, double *lo, double *hi);
+/* How a FLOPS component is shown: "frontend" and "other" under names of their
+ * own ("no FP work", "FP other"); the JSON keeps the names of stacks.h. */
+const char *report_flops_label(flops_component c);
 void report_validation_text(const validation_result *v, FILE *out);
 /* Statistics over time (--interval N): a summary line and the phases' range in
  * the terminal; every interval in JSON and CSV; IPC, MPKIs and the commit stack

@@ -239,6 +239,8 @@ int cmd_sweep(int argc, char **argv);
 void help_sweep(void);
 int cmd_merge(int argc, char **argv);
 void help_merge(void);
+int cmd_compare(int argc, char **argv);
+void help_compare(void);
 int cmd_model(int argc, char **argv);
 void help_model(void);
 int cmd_rpstacks(int argc, char **argv);

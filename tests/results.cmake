@@ -45,3 +45,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # the stacks' presentation: fixed order, ranges, uncertain marks, no FP work, the validation summary
   add_test(NAME results.presentation COMMAND ${_scripts}/stacks_presentation.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # cyclescope compare: the JSONs' numbers and their changes, HTML side by side, bad inputs
+  add_test(NAME results.compare COMMAND ${_scripts}/compare_check.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+endif()

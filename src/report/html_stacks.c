@@ -591,3 +591,136 @@ void html_report_intervals(html_report *h, const stacks_intervals *iv) {
     free(cpi);
     section_close(b);
 }
+
+/* ---- runs side by side (cyclescope compare) ---- */
+
+static void compare_change_cells(strbuf *b, double a, double v, int decimals) {
+    char num[48];
+    fmt_num(num, sizeof num, v - a, decimals);
+    sb_put(b, "<td class=\"num\">");
+    if (v - a >= 0 && num[0] != '<') sb_put(b, "+");
+    sb_escape(b, num);
+    sb_put(b, "</td><td class=\"num pct\">");
+    if (a != 0) sb_printf(b, "%+.1f%%", 100 * (v - a) / fabs(a));
+    sb_put(b, "</td>");
+}
+
+static void compare_head(strbuf *b, const compare_run *runs, int n, const char *first) {
+    sb_put(b, "<table class=\"data\">\n<thead><tr><th>");
+    sb_escape(b, first);
+    sb_put(b, "</th>");
+    for (int i = 0; i < n; i++) sb_printf(b, "<th class=\"num\">%s</th>", runs[i].label);
+    for (int i = 1; i < n; i++) sb_printf(b, "<th class=\"num\">%s − A</th><th class=\"num\">%%</th>", runs[i].label);
+    sb_put(b, "</tr></thead>\n<tbody>\n");
+}
+
+static void compare_row(strbuf *b, int n, const char *name, const char *color, const double *v, int decimals) {
+    if (color) {
+        sb_printf(b, "<td class=\"name\"><span class=\"swatch\" style=\"background:%s\"></span>", color);
+        sb_escape(b, name);
+        sb_put(b, "</td>");
+    } else {
+        td_text(b, NULL, name);
+    }
+    for (int i = 0; i < n; i++) {
+        if (v[i] >= 0) td_num(b, v[i], decimals);
+        else sb_put(b, "<td></td>");
+    }
+    for (int i = 1; i < n; i++) {
+        if (v[i] >= 0 && v[0] >= 0) compare_change_cells(b, v[0], v[i], decimals);
+        else sb_put(b, "<td></td><td></td>");
+    }
+    sb_put(b, "</tr>\n");
+}
+
+void html_report_compare(html_report *h, const compare_run *runs, int n) {
+    if (!h || n < 1) return;
+    strbuf *b = &h->body;
+    section_open(b, "compare", "Runs side by side");
+    sb_put(b, "<table class=\"kv\"><caption>Runs</caption>\n");
+    for (int i = 0; i < n; i++) {
+        sb_printf(b, "<tr><th>%s</th><td><code>", runs[i].label);
+        sb_escape(b, runs[i].program);
+        sb_put(b, "</code> on <b>");
+        sb_escape(b, runs[i].config);
+        sb_put(b, "</b>");
+        if (runs[i].overrides[0]) {
+            sb_put(b, " <mark>");
+            sb_escape(b, runs[i].overrides);
+            sb_put(b, "</mark>");
+        }
+        sb_put(b, " (");
+        sb_escape(b, runs[i].file);
+        sb_put(b, ")</td></tr>\n");
+    }
+    sb_put(b, "</table>\n");
+    for (int i = 1; i < n; i++)
+        if (runs[i].sha256[0] && runs[0].sha256[0] && strcmp(runs[i].sha256, runs[0].sha256))
+            sb_printf(b, "<p class=\"warn\">%s ran another input than A (its program or trace differs).</p>\n",
+                      runs[i].label);
+    double v[COMPARE_MAX_RUNS] = {0};
+    compare_head(b, runs, n, "summary");
+    static const char *const mpki_name[5] = {"branch MPKI", "L1I MPKI", "L1D MPKI", "L2 MPKI", "L3 MPKI"};
+#define ROW(name, field, dec)                             \
+    do {                                                  \
+        for (int i = 0; i < n; i++) v[i] = runs[i].field; \
+        sb_put(b, "<tr>");                                \
+        compare_row(b, n, name, NULL, v, dec);            \
+    } while (0)
+    ROW("cycles", cycles, 0);
+    ROW("instructions", instructions, 0);
+    ROW("IPC", ipc, 3);
+    ROW("CPI", cpi, 3);
+    for (int m = 0; m < 5; m++) {
+        bool any = false;
+        for (int i = 0; i < n; i++) any |= runs[i].mpki[m] >= 0;
+        if (any) ROW(mpki_name[m], mpki[m], 2);
+    }
+#undef ROW
+    sb_put(b, "</tbody>\n</table>\n");
+    bool stacks = true;
+    for (int i = 0; i < n; i++) stacks &= runs[i].has_stacks;
+    if (!stacks) {
+        para(b, "note", "Not every run has stacks: no stack comparison.");
+        section_close(b);
+        return;
+    }
+    int shown = n < CHART_MAX_BARS ? n : CHART_MAX_BARS;
+    for (int st = 0; st < STACK_STAGES; st++) {
+        stacked_chart c;
+        component_chart(&c, "CPI");
+        c.nbars = shown;
+        for (int i = 0; i < shown; i++) {
+            c.bar_label[i] = runs[i].label;
+            for (int k = 0; k < COMP_COUNT; k++) c.value[i][k] = runs[i].stack[st][k];
+        }
+        char title[64];
+        snprintf(title, sizeof title, "CPI stacks at %s", stack_stage_name((stack_stage)st));
+        sb_printf(b, "<h3>%s</h3>\n<figure>\n", title);
+        svg_begin(b, FIG_W, 400, title);
+        svg_stacked_bars(b, &c, 0, 24, 100 + 110.0 * shown, 320);
+        svg_legend(b, &c, 160 + 110.0 * shown, 24, 0);
+        svg_end(b);
+        sb_printf(b, "<figcaption>%s%s</figcaption>\n</figure>\n", title,
+                  n > shown ? " of the first four runs (the table has every run)" : ", one bar per run");
+        compare_head(b, runs, n, "component");
+        for (int k = 0; k < COMP_COUNT; k++) {
+            bool any = false;
+            for (int i = 0; i < n; i++) {
+                v[i] = runs[i].stack[st][k];
+                any |= v[i] != 0;
+            }
+            if (!any && k != COMP_BASE) continue;
+            sb_put(b, "<tr>");
+            compare_row(b, n, stack_component_name((stack_component)k), color_or_grey(comp_color[k]), v, 3);
+        }
+        for (int i = 0; i < n; i++) {
+            v[i] = 0;
+            for (int k = 0; k < COMP_COUNT; k++) v[i] += runs[i].stack[st][k];
+        }
+        sb_put(b, "</tbody>\n<tfoot><tr>");
+        compare_row(b, n, "total", NULL, v, 3);
+        sb_put(b, "</tfoot>\n</table>\n");
+    }
+    section_close(b);
+}

@@ -36,10 +36,10 @@ endif()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   # --interval N: exact per-interval stacks and statistics (tests/scripts/intervals_check.sh)
   add_test(NAME results.intervals COMMAND ${_scripts}/intervals_check.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
-  # the new charts in headless Chromium (skipped without it)
+  # the new charts in headless Chromium (skipped without it; slow: Chromium starts four times)
   add_test(NAME results.html.browser
            COMMAND ${_scripts}/results_browser.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${_scripts}/report_browser.sh)
-  set_tests_properties(results.html.browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  set_tests_properties(results.html.browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS slow)
 endif()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   # the stacks' presentation: fixed order, ranges, uncertain marks, no FP work, the validation summary

@@ -40,6 +40,16 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
     case OPT_CSV: t->csv_path = arg; return true;
     case OPT_PIPEVIEW: t->pipeview_path = arg; return true;
     case OPT_OUTDIR: t->outdir = arg; return true;
+    case OPT_PIPEVIEW_FROM:
+    case OPT_PIPEVIEW_COUNT: {
+        uint64_t *v = opt == OPT_PIPEVIEW_FROM ? &t->pipeview_from : &t->pipeview_count;
+        if (!cs_parse_count(arg, v) || (opt == OPT_PIPEVIEW_COUNT && *v == 0)) {
+            cli_usage(verb, "--pipeview-%s %s: not a%s count of instructions",
+                      opt == OPT_PIPEVIEW_FROM ? "from" : "count", arg, opt == OPT_PIPEVIEW_COUNT ? " positive" : "");
+            *bad = true;
+        }
+        return true;
+    }
     case OPT_TIME_INTERVAL:
         if (!cs_parse_count(arg, &t->interval) || t->interval == 0) {
             cli_usage(verb, "--interval %s: not a positive number of instructions", arg);
@@ -444,6 +454,17 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
     if (t->pipeview_path && !analysis_list_add(&list, "pipeview", "file", t->pipeview_path, &err)) {
         analysis_list_free(&list);
         return cli_fail("%s", err.msg);
+    }
+    if (t->pipeview_from || t->pipeview_count) { /* the window of --pipeview (or of pipeview:file=…) */
+        char from[32], count[32];
+        snprintf(from, sizeof from, "%" PRIu64, t->pipeview_from);
+        snprintf(count, sizeof count, "%" PRIu64, t->pipeview_count);
+        if (!analysis_list_has(&list, "pipeview")) {
+            analysis_list_free(&list);
+            return cli_usage(t->cmd_argv ? t->cmd_argv[0] : "run", "--pipeview-from/--pipeview-count need --pipeview");
+        }
+        analysis_list_add(&list, "pipeview", "from", from, &err);
+        if (t->pipeview_count) analysis_list_add(&list, "pipeview", "count", count, &err);
     }
     if (t->interval) { /* the stacks record the intervals */
         char every[32];

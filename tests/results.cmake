@@ -49,3 +49,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # cyclescope compare: the JSONs' numbers and their changes, HTML side by side, bad inputs
   add_test(NAME results.compare COMMAND ${_scripts}/compare_check.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # --pipeview FILE.gz and --pipeview-from/--pipeview-count
+  add_test(NAME results.pipeview COMMAND ${_scripts}/pipeview_window.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+endif()

@@ -53,3 +53,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # --pipeview FILE.gz and --pipeview-from/--pipeview-count
   add_test(NAME results.pipeview COMMAND ${_scripts}/pipeview_window.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # trace export-champsim .xz on several threads, --preset
+  add_test(NAME results.export_xz COMMAND ${_scripts}/export_xz.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  set_tests_properties(results.export_xz PROPERTIES SKIP_RETURN_CODE 77)
+endif()

@@ -185,6 +185,20 @@ static bool make_dir(const char *path) {
     return false;
 }
 
+/* The directory new_outdir made, removed at exit if nothing was written into it
+ * (the program or trace could not be opened, the run failed). */
+static char made_outdir[1024], made_name[256], previous_latest[256];
+
+static void remove_empty_outdir(void) {
+    if (!made_outdir[0] || rmdir(made_outdir) != 0) return; /* not empty: the run's results */
+    char target[256];
+    ssize_t n = readlink(CLI_OUTDIR_ROOT "/latest", target, sizeof target - 1);
+    if (n <= 0 || (target[n] = 0, strcmp(target, made_name))) return;
+    unlink(CLI_OUTDIR_ROOT "/latest");
+    if (previous_latest[0] && symlink(previous_latest, CLI_OUTDIR_ROOT "/latest") != 0) { /* a convenience */
+    }
+}
+
 /* A new directory under CLI_OUTDIR_ROOT named after the program or trace, the
  * configuration and the time; ROOT/latest points to it. */
 static bool new_outdir(cli_timing_options *t, const char *config) {
@@ -204,6 +218,11 @@ static bool new_outdir(cli_timing_options *t, const char *config) {
         else snprintf(name, sizeof name, "%s-%s-%s-%d", stem, config, when, n);
         snprintf(t->outdir_path, sizeof t->outdir_path, "%s/%s", CLI_OUTDIR_ROOT, name);
         if (mkdir(t->outdir_path, 0777) == 0) {
+            snprintf(made_outdir, sizeof made_outdir, "%s", t->outdir_path);
+            snprintf(made_name, sizeof made_name, "%s", name);
+            atexit(remove_empty_outdir);
+            ssize_t len = readlink(CLI_OUTDIR_ROOT "/latest", previous_latest, sizeof previous_latest - 1);
+            previous_latest[len > 0 ? len : 0] = 0;
             unlink(CLI_OUTDIR_ROOT "/latest");
             if (symlink(name, CLI_OUTDIR_ROOT "/latest") != 0) { /* only a convenience */
             }

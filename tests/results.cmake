@@ -19,12 +19,18 @@ foreach(case
     "missing_value|^cyclescope sim: option --json needs a value|sim;--json"
     "stacks_option|^cyclescope stacks: unknown option --nope|stacks;--nope;prog"
     "report_dir|/nonexistent/r.html: cannot write|run;--report;/nonexistent/r.html;prog")
+  # (the grid's errors are 125 like the sweep's others: tests/sweep.cmake)
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
   list(GET parts 1 regex)
   list(SUBLIST parts 2 -1 args)
   add_test(NAME results.usage.${name} COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} ${args})
 endforeach()
+
+# a sweep over a key the model does not read would give identical points
+add_test(NAME results.sweep_unread_key
+         COMMAND ${_scripts}/expect_error.sh 125 "--grid core.rob_size: the in-order model does not read it"
+                 ${_cs} sweep --config inorder3 --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep no/such/prog)
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.cli COMMAND ${_scripts}/results_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})

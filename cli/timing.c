@@ -81,14 +81,20 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
     }
 }
 
-/* The configurations shipped in configs/, comma-separated, for a mistyped name. */
-static void config_names(char *buf, size_t size) {
+/* The configurations shipped in configs/, comma-separated, for a mistyped name,
+ * and the nearest to it (NULL when none is close). */
+static const char *config_names(char *buf, size_t size, const char *given) {
     static const char *const names[] = {"rpstacks", "bdw", "knl", "inorder1", "inorder3"};
+    const char *nearest = NULL;
+    size_t best = 3; /* at most two edits away */
     buf[0] = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         size_t len = strlen(buf);
         snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+        size_t d = cs_edit_distance(given, names[i]);
+        if (d < best) best = d, nearest = names[i];
     }
+    return nearest;
 }
 
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
@@ -98,8 +104,11 @@ bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
     if (!uarch_config_load(cfg, name, &err)) {
         if (!strchr(name, '/') && !strstr(name, ".ini") && !strncmp(err.msg, "no configuration named", 22)) {
             char names[200];
-            config_names(names, sizeof names);
-            cli_fail("no configuration named '%s' (the configurations: %s; or give an .ini file)", name, names);
+            const char *nearest = config_names(names, sizeof names, name);
+            if (nearest)
+                cli_fail("no configuration named '%s': did you mean %s? (the configurations: %s; or give an .ini file)",
+                         name, nearest, names);
+            else cli_fail("no configuration named '%s' (the configurations: %s; or give an .ini file)", name, names);
         } else {
             cli_fail("%s", err.msg);
         }

@@ -76,8 +76,9 @@ typedef struct cli_timing_options {
     const char *config;   /* name or path; default "rpstacks" */
     const char *sets[64]; /* section.key=value overrides, in order */
     int set_count;
-    uint64_t warmup, max; /* instructions */
-    uint64_t interval;    /* --interval N: statistics every N instructions; 0: none */
+    uint64_t warmup, max;                   /* instructions */
+    uint64_t interval;                      /* --interval N: statistics every N instructions; 0: none */
+    uint64_t pipeview_from, pipeview_count; /* the --pipeview window, in instructions (count 0: all) */
     const char *json_path, *pipeview_path, *csv_path;
     const char *report_path; /* HTML report; NULL: in the output directory */
     bool no_report;          /* --no-report */
@@ -114,7 +115,8 @@ typedef struct cli_timing_options {
     "  --csv FILE         the summary and the stacks as CSV, one row per value\n"                   \
     "  --interval N       also every N instructions' IPC, MPKIs and CPI stacks (JSON, CSV,\n"       \
     "                     and the HTML report's time series)\n"                                     \
-    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata)\n"                        \
+    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata); FILE.gz: gzip\n"         \
+    "  --pipeview-from N, --pipeview-count N  log only instructions N … N+count-1\n"              \
     "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n"      \
     "  --no-report        write no HTML report\n"                                                   \
     "  --analysis LIST    the analyses to run, comma-separated, each NAME[:KEY=VALUE…]\n"         \
@@ -137,7 +139,9 @@ enum {
     OPT_ANALYSIS,
     OPT_OUTDIR,
     OPT_CSV,
-    OPT_TIME_INTERVAL
+    OPT_TIME_INTERVAL,
+    OPT_PIPEVIEW_FROM,
+    OPT_PIPEVIEW_COUNT
 };
 /* clang-format off */
 #define CLI_TIMING_LONG_OPTIONS                                     \
@@ -152,7 +156,9 @@ enum {
     {"analysis", required_argument, 0, OPT_ANALYSIS},               \
     {"outdir", required_argument, 0, OPT_OUTDIR},                   \
     {"csv", required_argument, 0, OPT_CSV},                         \
-    {"interval", required_argument, 0, OPT_TIME_INTERVAL}
+    {"interval", required_argument, 0, OPT_TIME_INTERVAL},          \
+    {"pipeview-from", required_argument, 0, OPT_PIPEVIEW_FROM},     \
+    {"pipeview-count", required_argument, 0, OPT_PIPEVIEW_COUNT}
 /* clang-format on */
 
 /* Handle one timing option; false if `opt` is not one. Sets *bad after printing a usage error. */
@@ -239,6 +245,8 @@ int cmd_sweep(int argc, char **argv);
 void help_sweep(void);
 int cmd_merge(int argc, char **argv);
 void help_merge(void);
+int cmd_compare(int argc, char **argv);
+void help_compare(void);
 int cmd_model(int argc, char **argv);
 void help_model(void);
 int cmd_rpstacks(int argc, char **argv);

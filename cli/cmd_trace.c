@@ -3,7 +3,7 @@
  *   trace info FILE
  *   trace dump [--from N] [--count M] FILE
  *   trace import-champsim [--cloudsuite] [--riscv] IN -o OUT.cst
- *   trace export-champsim [--cloudsuite] IN.cst -o OUT[.xz|.gz]
+ *   trace export-champsim [--cloudsuite] [--preset N] [--threads N] IN.cst -o OUT[.xz|.gz]
  * The formats are in docs/trace-format.md. */
 #include <getopt.h>
 #include <inttypes.h>
@@ -44,9 +44,14 @@ void help_trace(void) {
            "  --riscv            the trace was written by export-champsim from a RISC-V\n"
            "                     trace: map its registers back to RISC-V numbering\n"
            "\n"
-           "trace export-champsim [--cloudsuite] IN.cst -o OUT\n"
+           "trace export-champsim [--cloudsuite] [--preset N] [--threads N] IN.cst -o OUT\n"
            "  convert a .cst file to a ChampSim trace, one record per instruction,\n"
            "  compressed by OUT's extension (.xz, .gz, otherwise raw)\n"
+           "  --preset N         compression level 1-9 (xz: append e for the extreme\n"
+           "                     variant, as xz -9e; gzip: 1-9); default 6\n"
+           "  --threads N        .xz: compress on N threads (default 0: every processor,\n"
+           "                     at most 16; liblzma's multithreaded encoder, output in\n"
+           "                     independent blocks any xz decoder reads; 1: one thread)\n"
            "  --cloudsuite       96-byte cloudsuite records (4 destination registers: keeps\n"
            "                     the link register of calls)\n"
            "\n"
@@ -393,6 +398,8 @@ static int parse_convert(int argc, char **argv, const char *sub, champsim_option
     static const struct option longopts[] = {{"cloudsuite", no_argument, 0, OPT_CLOUDSUITE},
                                              {"riscv", no_argument, 0, OPT_RISCV},
                                              {"output", required_argument, 0, 'o'},
+                                             {"preset", required_argument, 0, 'p'},
+                                             {"threads", required_argument, 0, 'T'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     memset(opt, 0, sizeof *opt);
@@ -404,8 +411,21 @@ static int parse_convert(int argc, char **argv, const char *sub, champsim_option
             help_trace();
             return -1;
         }
+        bool export = !strcmp(sub, "export-champsim");
         if (o == 'o') *out = optarg;
-        else if (o == OPT_CLOUDSUITE) opt->cloudsuite = true;
+        else if (o == 'p' && export) {
+            char *end;
+            long level = strtol(optarg, &end, 10);
+            opt->extreme = *end == 'e';
+            if (end == optarg || level < 1 || level > 9 || *(end + opt->extreme))
+                return cli_usage(trace_usage, "%s: --preset %s: not 1-9 (or 1e-9e)", sub, optarg);
+            opt->level = (int)level;
+        } else if (o == 'T' && export) {
+            uint64_t n;
+            if (!cs_parse_count(optarg, &n) || n > 1024)
+                return cli_usage(trace_usage, "%s: --threads %s: not a count (0: the processors)", sub, optarg);
+            opt->threads = (int)n;
+        } else if (o == OPT_CLOUDSUITE) opt->cloudsuite = true;
         else if (o == OPT_RISCV && !strcmp(sub, "import-champsim")) opt->riscv = true;
         else return cli_usage(trace_usage, "%s: unknown option", sub);
     }

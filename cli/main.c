@@ -21,6 +21,8 @@ static const cli_verb verbs[] = {
     {"profile", "DCPI-style profiling: sample a run, estimate frequencies, CPI and stall culprits", cmd_profile,
      help_profile},
     {"sweep", "time a grid of configurations: here (-j N), GNU parallel or Slurm", cmd_sweep, help_sweep},
+    {"compare", "two or more runs' JSON results side by side: summary and stacks with changes", cmd_compare,
+     help_compare},
     {"merge", "a sweep's results as CSV, JSON and an HTML report with curves and a heatmap", cmd_merge, help_merge},
     {"model", "Noonburg's statistical models: analyse a trace once, model in-order machines", cmd_model, help_model},
     {"rpstacks", "RpStacks: representative stall-event stacks of a run, saved for what-ifs", cmd_rpstacks,

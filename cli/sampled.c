@@ -31,8 +31,12 @@ bool cli_simpoint_option(cli_simpoint_options *s, int opt, const char *arg, cons
 
 bool cli_simpoint_check(cli_simpoint_options *s, const cli_timing_options *t, const char *verb) {
     if (!s->dir) return true;
-    if (t->max || t->pipeview_path || t->interval) {
-        cli_usage(verb, "--simpoints times its own intervals: no --max, --interval or --pipeview with it");
+    if (t->interval) {
+        cli_usage(verb, "--interval does not apply to --simpoints (it times its own intervals)");
+        return false;
+    }
+    if (t->max || t->pipeview_path) {
+        cli_usage(verb, "--simpoints times its own intervals: no --max or --pipeview with it");
         return false;
     }
     s->warmup = t->warmup ? t->warmup : SIMPOINT_WARM_ALL;

@@ -40,6 +40,16 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
     case OPT_CSV: t->csv_path = arg; return true;
     case OPT_PIPEVIEW: t->pipeview_path = arg; return true;
     case OPT_OUTDIR: t->outdir = arg; return true;
+    case OPT_PIPEVIEW_FROM:
+    case OPT_PIPEVIEW_COUNT: {
+        uint64_t *v = opt == OPT_PIPEVIEW_FROM ? &t->pipeview_from : &t->pipeview_count;
+        if (!cs_parse_count(arg, v) || (opt == OPT_PIPEVIEW_COUNT && *v == 0)) {
+            cli_usage(verb, "--pipeview-%s %s: not a%s count of instructions",
+                      opt == OPT_PIPEVIEW_FROM ? "from" : "count", arg, opt == OPT_PIPEVIEW_COUNT ? " positive" : "");
+            *bad = true;
+        }
+        return true;
+    }
     case OPT_TIME_INTERVAL:
         if (!cs_parse_count(arg, &t->interval) || t->interval == 0) {
             cli_usage(verb, "--interval %s: not a positive number of instructions", arg);
@@ -71,14 +81,20 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
     }
 }
 
-/* The configurations shipped in configs/, comma-separated, for a mistyped name. */
-static void config_names(char *buf, size_t size) {
+/* The configurations shipped in configs/, comma-separated, for a mistyped name,
+ * and the nearest to it (NULL when none is close). */
+static const char *config_names(char *buf, size_t size, const char *given) {
     static const char *const names[] = {"rpstacks", "bdw", "knl", "inorder1", "inorder3"};
+    const char *nearest = NULL;
+    size_t best = 3; /* at most two edits away */
     buf[0] = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         size_t len = strlen(buf);
         snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+        size_t d = cs_edit_distance(given, names[i]);
+        if (d < best) best = d, nearest = names[i];
     }
+    return nearest;
 }
 
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
@@ -88,8 +104,11 @@ bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
     if (!uarch_config_load(cfg, name, &err)) {
         if (!strchr(name, '/') && !strstr(name, ".ini") && !strncmp(err.msg, "no configuration named", 22)) {
             char names[200];
-            config_names(names, sizeof names);
-            cli_fail("no configuration named '%s' (the configurations: %s; or give an .ini file)", name, names);
+            const char *nearest = config_names(names, sizeof names, name);
+            if (nearest)
+                cli_fail("no configuration named '%s': did you mean %s? (the configurations: %s; or give an .ini file)",
+                         name, nearest, names);
+            else cli_fail("no configuration named '%s' (the configurations: %s; or give an .ini file)", name, names);
         } else {
             cli_fail("%s", err.msg);
         }
@@ -175,6 +194,20 @@ static bool make_dir(const char *path) {
     return false;
 }
 
+/* The directory new_outdir made, removed at exit if nothing was written into it
+ * (the program or trace could not be opened, the run failed). */
+static char made_outdir[1024], made_name[256], previous_latest[256];
+
+static void remove_empty_outdir(void) {
+    if (!made_outdir[0] || rmdir(made_outdir) != 0) return; /* not empty: the run's results */
+    char target[256];
+    ssize_t n = readlink(CLI_OUTDIR_ROOT "/latest", target, sizeof target - 1);
+    if (n <= 0 || (target[n] = 0, strcmp(target, made_name))) return;
+    unlink(CLI_OUTDIR_ROOT "/latest");
+    if (previous_latest[0] && symlink(previous_latest, CLI_OUTDIR_ROOT "/latest") != 0) { /* a convenience */
+    }
+}
+
 /* A new directory under CLI_OUTDIR_ROOT named after the program or trace, the
  * configuration and the time; ROOT/latest points to it. */
 static bool new_outdir(cli_timing_options *t, const char *config) {
@@ -194,6 +227,11 @@ static bool new_outdir(cli_timing_options *t, const char *config) {
         else snprintf(name, sizeof name, "%s-%s-%s-%d", stem, config, when, n);
         snprintf(t->outdir_path, sizeof t->outdir_path, "%s/%s", CLI_OUTDIR_ROOT, name);
         if (mkdir(t->outdir_path, 0777) == 0) {
+            snprintf(made_outdir, sizeof made_outdir, "%s", t->outdir_path);
+            snprintf(made_name, sizeof made_name, "%s", name);
+            atexit(remove_empty_outdir);
+            ssize_t len = readlink(CLI_OUTDIR_ROOT "/latest", previous_latest, sizeof previous_latest - 1);
+            previous_latest[len > 0 ? len : 0] = 0;
             unlink(CLI_OUTDIR_ROOT "/latest");
             if (symlink(name, CLI_OUTDIR_ROOT "/latest") != 0) { /* only a convenience */
             }
@@ -444,6 +482,17 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
     if (t->pipeview_path && !analysis_list_add(&list, "pipeview", "file", t->pipeview_path, &err)) {
         analysis_list_free(&list);
         return cli_fail("%s", err.msg);
+    }
+    if (t->pipeview_from || t->pipeview_count) { /* the window of --pipeview (or of pipeview:file=…) */
+        char from[32], count[32];
+        snprintf(from, sizeof from, "%" PRIu64, t->pipeview_from);
+        snprintf(count, sizeof count, "%" PRIu64, t->pipeview_count);
+        if (!analysis_list_has(&list, "pipeview")) {
+            analysis_list_free(&list);
+            return cli_usage(t->cmd_argv ? t->cmd_argv[0] : "run", "--pipeview-from/--pipeview-count need --pipeview");
+        }
+        analysis_list_add(&list, "pipeview", "from", from, &err);
+        if (t->pipeview_count) analysis_list_add(&list, "pipeview", "count", count, &err);
     }
     if (t->interval) { /* the stacks record the intervals */
         char every[32];

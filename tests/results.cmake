@@ -11,7 +11,8 @@ set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
 foreach(case
-    "config_name|no configuration named 'bwd' \\(the configurations: rpstacks, bdw, knl, inorder1, inorder3|run;--config;bwd;prog"
+    "config_name|no configuration named 'bwd': did you mean bdw\\? \\(the configurations: rpstacks, bdw, knl, inorder1, inorder3|run;--config;bwd;prog"
+    "config_far|no configuration named 'haswell' \\(the configurations: rpstacks, bdw, knl, inorder1, inorder3|run;--config;haswell;prog"
     "set_key|unknown key core.rob_sze \\(did you mean core.rob_size\\?\\)|run;--set;core.rob_sze=4;prog"
     "unread_key|--set core.rob_size=4: the in-order model does not read core.rob_size|run;--config;inorder3;--set;core.rob_size=4;prog"
     "unread_key_ooo|--set inorder.issue_buffer=4: the out-of-order model does not read inorder.issue_buffer|run;--set;inorder.issue_buffer=4;prog"
@@ -19,12 +20,18 @@ foreach(case
     "missing_value|^cyclescope sim: option --json needs a value|sim;--json"
     "stacks_option|^cyclescope stacks: unknown option --nope|stacks;--nope;prog"
     "report_dir|/nonexistent/r.html: cannot write|run;--report;/nonexistent/r.html;prog")
+  # (the grid's errors are 125 like the sweep's others: tests/sweep.cmake)
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
   list(GET parts 1 regex)
   list(SUBLIST parts 2 -1 args)
   add_test(NAME results.usage.${name} COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} ${args})
 endforeach()
+
+# a sweep over a key the model does not read would give identical points
+add_test(NAME results.sweep_unread_key
+         COMMAND ${_scripts}/expect_error.sh 125 "--grid core.rob_size: the in-order model does not read it"
+                 ${_cs} sweep --config inorder3 --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep no/such/prog)
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.cli COMMAND ${_scripts}/results_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
@@ -36,8 +43,25 @@ endif()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   # --interval N: exact per-interval stacks and statistics (tests/scripts/intervals_check.sh)
   add_test(NAME results.intervals COMMAND ${_scripts}/intervals_check.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
-  # the new charts in headless Chromium (skipped without it)
+  # the new charts in headless Chromium (skipped without it; slow: Chromium starts four times)
   add_test(NAME results.html.browser
            COMMAND ${_scripts}/results_browser.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${_scripts}/report_browser.sh)
-  set_tests_properties(results.html.browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  set_tests_properties(results.html.browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS slow)
+endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # the stacks' presentation: fixed order, ranges, uncertain marks, no FP work, the validation summary
+  add_test(NAME results.presentation COMMAND ${_scripts}/stacks_presentation.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # cyclescope compare: the JSONs' numbers and their changes, HTML side by side, bad inputs
+  add_test(NAME results.compare COMMAND ${_scripts}/compare_check.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # --pipeview FILE.gz and --pipeview-from/--pipeview-count
+  add_test(NAME results.pipeview COMMAND ${_scripts}/pipeview_window.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  # trace export-champsim .xz on several threads, --preset
+  add_test(NAME results.export_xz COMMAND ${_scripts}/export_xz.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  set_tests_properties(results.export_xz PROPERTIES SKIP_RETURN_CODE 77)
 endif()

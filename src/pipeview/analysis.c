@@ -1,29 +1,43 @@
-/* The O3PipeView writer as an analysis of the runner: "pipeview:file=PATH". */
+/* The O3PipeView writer as an analysis of the runner:
+ * "pipeview:file=PATH[:from=N][:count=N]". */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pipeview.h"
 #include "runner/runner.h"
 
-static void *pv_create(const analysis_options *opt, cs_error *err) {
+static pipeview *pv_create(const analysis_options *opt, cs_error *err) {
     const char *path = NULL;
+    uint64_t from = 0, count = 0;
     for (int i = 0; i < opt->count; i++) {
-        if (strcmp(opt->key[i], "file") != 0) {
-            cs_error_set(err, "unknown option '%s' (pipeview takes file=PATH)", opt->key[i]);
+        bool is_from = !strcmp(opt->key[i], "from"), is_count = !strcmp(opt->key[i], "count");
+        if (!strcmp(opt->key[i], "file")) {
+            path = opt->value[i];
+        } else if (is_from || is_count) {
+            if (!cs_parse_count(opt->value[i], is_from ? &from : &count) || (is_count && count == 0)) {
+                cs_error_set(err, "%s=%s: not a%s number of instructions", opt->key[i], opt->value[i],
+                             is_count ? " positive" : "");
+                return NULL;
+            }
+        } else {
+            cs_error_set(err, "unknown option '%s' (pipeview takes file=PATH, from=N, count=N)", opt->key[i]);
             return NULL;
         }
-        path = opt->value[i];
     }
     if (!path || !*path) {
         cs_error_set(err, "give the log file: pipeview:file=PATH (or --pipeview PATH)");
         return NULL;
     }
-    return pipeview_open(path, err);
+    return pipeview_open(path, from, count, err);
 }
 
-/* The writer, once closed, is kept as NULL: finish closes it, destroy too if finish never ran. */
+/* The writer, once closed, is kept as NULL: finish closes it, destroy too if
+ * finish never ran. What it wrote is kept for the terminal. */
 typedef struct pv_box {
     pipeview *pv;
+    char *path;
+    uint64_t from, instructions, bytes;
 } pv_box;
 
 static void *pv_box_create(const analysis_options *opt, cs_error *err) {
@@ -31,7 +45,17 @@ static void *pv_box_create(const analysis_options *opt, cs_error *err) {
     if (!pv) return NULL;
     pv_box *b = cs_calloc(1, sizeof *b);
     b->pv = pv;
+    b->path = cs_strdup(analysis_option(opt, "file"));
+    const char *from = analysis_option(opt, "from");
+    if (from) cs_parse_count(from, &b->from);
     return b;
+}
+
+static void pv_text(void *self, FILE *out) {
+    pv_box *b = self;
+    fprintf(out, "\nO3PipeView log (Konata): %s, %" PRIu64 " instructions from instruction %" PRIu64 ", %.1f MB%s\n",
+            b->path, b->instructions, b->from, (double)b->bytes / 1e6,
+            strlen(b->path) > 3 && !strcmp(b->path + strlen(b->path) - 3, ".gz") ? " before compression" : "");
 }
 
 static probe_observer pv_observer(void *self) { return pipeview_observer(((pv_box *)self)->pv); }
@@ -39,6 +63,7 @@ static probe_observer pv_observer(void *self) { return pipeview_observer(((pv_bo
 static bool pv_finish(void *self, const run_context *run, cs_error *err) {
     (void)run;
     pv_box *b = self;
+    if (b->pv) pipeview_written(b->pv, &b->instructions, &b->bytes);
     bool ok = pipeview_close(b->pv, err);
     b->pv = NULL;
     return ok;
@@ -48,14 +73,17 @@ static void pv_destroy(void *self) {
     pv_box *b = self;
     cs_error ignored;
     pipeview_close(b->pv, &ignored);
+    free(b->path);
     free(b);
 }
 
 const analysis_ops pipeview_analysis = {
     .name = "pipeview",
-    .help = "gem5 O3PipeView log for Konata, option file=PATH (also --pipeview PATH)",
+    .help = "gem5 O3PipeView log for Konata: file=PATH (.gz: compressed), from=N, count=N instructions "
+            "(also --pipeview PATH, --pipeview-from, --pipeview-count)",
     .create = pv_box_create,
     .observer = pv_observer,
     .finish = pv_finish,
+    .text = pv_text,
     .destroy = pv_destroy,
 };

@@ -52,6 +52,7 @@ static const char css[] =
     "td.ok{color:#117733;font-weight:600}\n"
     "p.warn{background:#fdecea;border-left:4px solid #b02a0e;padding:6px 10px}\n"
     "mark{background:#fff3bf;padding:0 3px;border-radius:2px}\n"
+    ".uncertain{color:#b02a0e;font-weight:600;font-size:12px}\n"
     "tr.ovr th,tr.ovr td{background:#fffbe6}\n"
     "td.bad{color:#b02a0e;font-weight:600}\n"
     "tr.dim td{color:#8a93a0}\n"

@@ -89,10 +89,17 @@ static void cpi_table(strbuf *b, const stacked_chart *c, double cpi) {
         }
         double lo, hi;
         stage_range(c, i, &lo, &hi);
+        bool wide = i != COMP_BASE && hi - lo > REPORT_UNCERTAIN_SHARE * cpi;
         sb_put(b, "<td class=\"num\">");
         put_num(b, lo, 3);
         sb_put(b, " – ");
         put_num(b, hi, 3);
+        if (wide)
+            sb_printf(b,
+                      " <span class=\"uncertain\" title=\"the stacks differ by more than %.0f%% of the cycles on "
+                      "this component: cyclescope stacks --validate measures what idealising it gains\">uncertain"
+                      "</span>",
+                      100 * REPORT_UNCERTAIN_SHARE);
         sb_put(b, "</td></tr>\n");
     }
     sb_put(b, "</tbody>\n<tfoot><tr><th>total</th><td></td>");
@@ -103,6 +110,12 @@ static void cpi_table(strbuf *b, const stacked_chart *c, double cpi) {
         td_pct(b, t, cpi);
     }
     sb_put(b, "<td></td></tr></tfoot>\n</table>\n");
+    sb_printf(b,
+              "<p class=\"note\">Range: each stack sees a stall from its own stage; what removing a component "
+              "gains usually lies between its smallest and largest value (§I). <span class=\"uncertain\">uncertain"
+              "</span>: the three stacks differ by more than %.0f%% of the cycles on that component; "
+              "<code>cyclescope stacks --validate</code> measures the gain of idealising it.</p>\n",
+              100 * REPORT_UNCERTAIN_SHARE);
 }
 
 /* ---- IPC and FLOPS stacks (Figure 5, Eq. 1) ---- */
@@ -127,7 +140,7 @@ static void flops_chart(stacked_chart *c, const stacks_result *s) {
     c->nbars = 1;
     c->bar_label[0] = "FLOPS stack";
     for (int i = 0; i < FLOPS_COUNT; i++) {
-        c->series[i] = (chart_series){flops_component_name((flops_component)i), flops_component_doc((flops_component)i),
+        c->series[i] = (chart_series){report_flops_label((flops_component)i), flops_component_doc((flops_component)i),
                                       color_or_grey(flops_color[i])};
         c->value[0][i] = safe_div(f->cycles[i], (double)s->cycles) * scale;
     }
@@ -173,7 +186,7 @@ static void ipc_flops_figure(strbuf *b, const stacks_result *s, const stacked_ch
 static void flops_table(strbuf *b, const stacks_result *s, const stacked_chart *c) {
     char unit_col[32];
     snprintf(unit_col, sizeof unit_col, "#%s", c->unit);
-    const char *const head[] = {"FLOPS component", "what it counts", "#share of cycles", unit_col};
+    const char *const head[] = {"FLOPS component", "what it counts", "#% of peak", unit_col};
     sb_put(b, "<table class=\"data\">\n");
     th_row(b, head, 4);
     sb_put(b, "<tbody>\n");
@@ -221,7 +234,7 @@ void html_report_stacks(html_report *h, const stacks_result *s) {
     cpi_table(b, &c, safe_div((double)s->cycles, (double)s->instructions));
     section_close(b);
 
-    bool with_flops = s->fp.peak_per_cycle > 0;
+    bool with_flops = s->fp.peak_per_cycle > 0 && s->flops > 0;
     section_open(b, "ipc-flops", with_flops ? "IPC and FLOPS stacks" : "IPC stack");
     if (with_flops) {
         sb_printf(b, "<p>The FLOPS stack accounts the %u FP unit%s at issue (Table III): peak ", s->fp.units,
@@ -232,6 +245,9 @@ void html_report_stacks(html_report *h, const stacks_result *s) {
         sb_put(b, ". The run did ");
         put_count(b, s->flops);
         sb_put(b, " FP operations.</p>\n");
+    } else if (s->fp.peak_per_cycle > 0) {
+        para(b, "note",
+             "No FP work: the run did no floating-point operations, so there is no FLOPS stack to break down.");
     } else {
         para(b, "note", "No FP units in this configuration: no FLOPS stack.");
     }
@@ -573,5 +589,138 @@ void html_report_intervals(html_report *h, const stacks_intervals *iv) {
     free(x);
     free(ipc);
     free(cpi);
+    section_close(b);
+}
+
+/* ---- runs side by side (cyclescope compare) ---- */
+
+static void compare_change_cells(strbuf *b, double a, double v, int decimals) {
+    char num[48];
+    fmt_num(num, sizeof num, v - a, decimals);
+    sb_put(b, "<td class=\"num\">");
+    if (v - a >= 0 && num[0] != '<') sb_put(b, "+");
+    sb_escape(b, num);
+    sb_put(b, "</td><td class=\"num pct\">");
+    if (a != 0) sb_printf(b, "%+.1f%%", 100 * (v - a) / fabs(a));
+    sb_put(b, "</td>");
+}
+
+static void compare_head(strbuf *b, const compare_run *runs, int n, const char *first) {
+    sb_put(b, "<table class=\"data\">\n<thead><tr><th>");
+    sb_escape(b, first);
+    sb_put(b, "</th>");
+    for (int i = 0; i < n; i++) sb_printf(b, "<th class=\"num\">%s</th>", runs[i].label);
+    for (int i = 1; i < n; i++) sb_printf(b, "<th class=\"num\">%s − A</th><th class=\"num\">%%</th>", runs[i].label);
+    sb_put(b, "</tr></thead>\n<tbody>\n");
+}
+
+static void compare_row(strbuf *b, int n, const char *name, const char *color, const double *v, int decimals) {
+    if (color) {
+        sb_printf(b, "<td class=\"name\"><span class=\"swatch\" style=\"background:%s\"></span>", color);
+        sb_escape(b, name);
+        sb_put(b, "</td>");
+    } else {
+        td_text(b, NULL, name);
+    }
+    for (int i = 0; i < n; i++) {
+        if (v[i] >= 0) td_num(b, v[i], decimals);
+        else sb_put(b, "<td></td>");
+    }
+    for (int i = 1; i < n; i++) {
+        if (v[i] >= 0 && v[0] >= 0) compare_change_cells(b, v[0], v[i], decimals);
+        else sb_put(b, "<td></td><td></td>");
+    }
+    sb_put(b, "</tr>\n");
+}
+
+void html_report_compare(html_report *h, const compare_run *runs, int n) {
+    if (!h || n < 1) return;
+    strbuf *b = &h->body;
+    section_open(b, "compare", "Runs side by side");
+    sb_put(b, "<table class=\"kv\"><caption>Runs</caption>\n");
+    for (int i = 0; i < n; i++) {
+        sb_printf(b, "<tr><th>%s</th><td><code>", runs[i].label);
+        sb_escape(b, runs[i].program);
+        sb_put(b, "</code> on <b>");
+        sb_escape(b, runs[i].config);
+        sb_put(b, "</b>");
+        if (runs[i].overrides[0]) {
+            sb_put(b, " <mark>");
+            sb_escape(b, runs[i].overrides);
+            sb_put(b, "</mark>");
+        }
+        sb_put(b, " (");
+        sb_escape(b, runs[i].file);
+        sb_put(b, ")</td></tr>\n");
+    }
+    sb_put(b, "</table>\n");
+    for (int i = 1; i < n; i++)
+        if (runs[i].sha256[0] && runs[0].sha256[0] && strcmp(runs[i].sha256, runs[0].sha256))
+            sb_printf(b, "<p class=\"warn\">%s ran another input than A (its program or trace differs).</p>\n",
+                      runs[i].label);
+    double v[COMPARE_MAX_RUNS] = {0};
+    compare_head(b, runs, n, "summary");
+    static const char *const mpki_name[5] = {"branch MPKI", "L1I MPKI", "L1D MPKI", "L2 MPKI", "L3 MPKI"};
+#define ROW(name, field, dec)                             \
+    do {                                                  \
+        for (int i = 0; i < n; i++) v[i] = runs[i].field; \
+        sb_put(b, "<tr>");                                \
+        compare_row(b, n, name, NULL, v, dec);            \
+    } while (0)
+    ROW("cycles", cycles, 0);
+    ROW("instructions", instructions, 0);
+    ROW("IPC", ipc, 3);
+    ROW("CPI", cpi, 3);
+    for (int m = 0; m < 5; m++) {
+        bool any = false;
+        for (int i = 0; i < n; i++) any |= runs[i].mpki[m] >= 0;
+        if (any) ROW(mpki_name[m], mpki[m], 2);
+    }
+#undef ROW
+    sb_put(b, "</tbody>\n</table>\n");
+    bool stacks = true;
+    for (int i = 0; i < n; i++) stacks &= runs[i].has_stacks;
+    if (!stacks) {
+        para(b, "note", "Not every run has stacks: no stack comparison.");
+        section_close(b);
+        return;
+    }
+    int shown = n < CHART_MAX_BARS ? n : CHART_MAX_BARS;
+    for (int st = 0; st < STACK_STAGES; st++) {
+        stacked_chart c;
+        component_chart(&c, "CPI");
+        c.nbars = shown;
+        for (int i = 0; i < shown; i++) {
+            c.bar_label[i] = runs[i].label;
+            for (int k = 0; k < COMP_COUNT; k++) c.value[i][k] = runs[i].stack[st][k];
+        }
+        char title[64];
+        snprintf(title, sizeof title, "CPI stacks at %s", stack_stage_name((stack_stage)st));
+        sb_printf(b, "<h3>%s</h3>\n<figure>\n", title);
+        svg_begin(b, FIG_W, 400, title);
+        svg_stacked_bars(b, &c, 0, 24, 100 + 110.0 * shown, 320);
+        svg_legend(b, &c, 160 + 110.0 * shown, 24, 0);
+        svg_end(b);
+        sb_printf(b, "<figcaption>%s%s</figcaption>\n</figure>\n", title,
+                  n > shown ? " of the first four runs (the table has every run)" : ", one bar per run");
+        compare_head(b, runs, n, "component");
+        for (int k = 0; k < COMP_COUNT; k++) {
+            bool any = false;
+            for (int i = 0; i < n; i++) {
+                v[i] = runs[i].stack[st][k];
+                any |= v[i] != 0;
+            }
+            if (!any && k != COMP_BASE) continue;
+            sb_put(b, "<tr>");
+            compare_row(b, n, stack_component_name((stack_component)k), color_or_grey(comp_color[k]), v, 3);
+        }
+        for (int i = 0; i < n; i++) {
+            v[i] = 0;
+            for (int k = 0; k < COMP_COUNT; k++) v[i] += runs[i].stack[st][k];
+        }
+        sb_put(b, "</tbody>\n<tfoot><tr>");
+        compare_row(b, n, "total", NULL, v, 3);
+        sb_put(b, "</tfoot>\n</table>\n");
+    }
     section_close(b);
 }

@@ -97,10 +97,19 @@ bool report_write_json_to(FILE *f, const char *name, const cJSON *json, cs_error
 
 /* ---- CPI / IPC / FLOPS stacks and their validation (text and JSON) ---- */
 
-/* The three CPI stacks side by side, components sorted, with percentages;
- * then the FLOPS stack. */
+/* The three CPI stacks side by side, components in their fixed order, with
+ * percentages and each component's range over the stacks; then the FLOPS stack. */
 void report_stacks_text(const stacks_result *s, FILE *out);
 cJSON *report_stacks_json(const stacks_result *s);
+/* A component whose value differs across the three stacks by more than this
+ * share of the cycles is marked uncertain (terminal and HTML). */
+#define REPORT_UNCERTAIN_SHARE 0.10
+/* Component c's smallest and largest value over the stacks (cycles); true when
+ * the range is wide (uncertain). */
+bool report_stack_uncertain(const stacks_result *s, int c, double *lo, double *hi);
+/* How a FLOPS component is shown: "frontend" and "other" under names of their
+ * own ("no FP work", "FP other"); the JSON keeps the names of stacks.h. */
+const char *report_flops_label(flops_component c);
 void report_validation_text(const validation_result *v, FILE *out);
 /* Statistics over time (--interval N): a summary line and the phases' range in
  * the terminal; every interval in JSON and CSV; IPC, MPKIs and the commit stack
@@ -108,6 +117,27 @@ void report_validation_text(const validation_result *v, FILE *out);
 void report_intervals_text(const stacks_intervals *iv, FILE *out);
 cJSON *report_intervals_json(const stacks_intervals *iv);
 cJSON *report_validation_json(const validation_result *v);
+
+/* ---- comparing runs (cyclescope compare) ---- */
+
+enum { COMPARE_MAX_RUNS = 8 };
+/* One run as read back from its JSON. */
+typedef struct compare_run {
+    char label[2];         /* "A", "B", … */
+    const char *file;      /* the JSON it came from */
+    const char *program;   /* its title */
+    const char *config;    /* the configuration's name */
+    const char *overrides; /* "core.rob_size=64 …", or "" */
+    const char *sha256;    /* of the input, or "" */
+    double cycles, instructions, ipc, cpi;
+    double mpki[5]; /* branch, L1I, L1D, L2, L3; < 0: not in the run */
+    bool has_stacks;
+    double stack[STACK_STAGES][COMP_COUNT]; /* CPI per component */
+} compare_run;
+
+/* The summary and every stack component of each run, with the change against
+ * the first (A), in the fixed component order. */
+void report_compare_text(const compare_run *runs, int n, FILE *out);
 
 /* ---- the HTML report: one self-contained file, inline SVG, no scripts, no network ---- */
 
@@ -122,6 +152,9 @@ void html_report_run(html_report *h, const run_summary *r);
  * Figure 1), and the IPC and FLOPS stacks (Figure 5). */
 void html_report_stacks(html_report *h, const stacks_result *s);
 void html_report_intervals(html_report *h, const stacks_intervals *iv);
+/* Runs side by side: the summary with changes, and per stage the CPI stacks of
+ * every run as stacked bars next to each other (at most CHART_MAX_BARS in a chart). */
+void html_report_compare(html_report *h, const compare_run *runs, int n);
 /* The validation table, the actual CPI reductions drawn against the stack ranges. */
 void html_report_validation(html_report *h, const validation_result *v);
 /* A section of an analysis from another module: `body_html` is its HTML (the

@@ -7,27 +7,27 @@
 
 static double per(double a, double b) { return b > 0 ? a / b : 0; }
 
-/* Components in display order: base first, then by the largest value in any
- * of the three stacks (descending); a component that is zero everywhere is
- * left out, except "other", whose size is always reported. */
-static int sorted_components(const stacks_result *s, int order[COMP_COUNT]) {
-    double key[COMP_COUNT];
+/* Components in their fixed order (stacks.h, the same as the HTML report's, so
+ * that two runs' outputs line up); a component that is zero everywhere is left
+ * out, except "other", whose size is always reported. */
+static int shown_components(const stacks_result *s, int order[COMP_COUNT]) {
     int n = 0;
     for (int c = 0; c < COMP_COUNT; c++) {
-        key[c] = 0;
+        double most = 0;
         for (int st = 0; st < STACK_STAGES; st++)
-            if (s->stage[st].cycles[c] > key[c]) key[c] = s->stage[st].cycles[c];
-        if (c == COMP_BASE || c == COMP_OTHER || key[c] > 0) order[n++] = c;
-    }
-    for (int i = 1; i < n; i++) { /* insertion sort, stable; base stays first */
-        int c = order[i], j = i;
-        while (j > 1 && key[order[j - 1]] < key[c]) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = c;
+            if (s->stage[st].cycles[c] > most) most = s->stage[st].cycles[c];
+        if (c == COMP_BASE || c == COMP_OTHER || most > 0) order[n++] = c;
     }
     return n;
+}
+
+bool report_stack_uncertain(const stacks_result *s, int c, double *lo, double *hi) {
+    *lo = *hi = s->stage[0].cycles[c];
+    for (int st = 1; st < STACK_STAGES; st++) {
+        if (s->stage[st].cycles[c] < *lo) *lo = s->stage[st].cycles[c];
+        if (s->stage[st].cycles[c] > *hi) *hi = s->stage[st].cycles[c];
+    }
+    return c != COMP_BASE && *hi - *lo > REPORT_UNCERTAIN_SHARE * (double)s->cycles;
 }
 
 static double stack_total(const double *v, int count) {
@@ -44,10 +44,10 @@ void report_stacks_text(const stacks_result *s, FILE *out) {
             s->width);
     fprintf(out, "  %" PRIu64 " instructions, %" PRIu64 " cycles: CPI %.3f, IPC %.3f of a maximum %" PRIu32 "\n",
             s->instructions, s->cycles, per(cycles, insns), per(insns, cycles), s->width);
-    static const char *const head[] = {"component", "dispatch", "%", "issue", "%", "commit", "%"};
+    static const char *const head[] = {"component", "dispatch", "%", "issue", "%", "commit", "%", "range (CPI)"};
     text_table t;
-    table_init(&t, 7, head, "lrrrrrr");
-    int order[COMP_COUNT], n = sorted_components(s, order);
+    table_init(&t, 8, head, "lrrrrrrl");
+    int order[COMP_COUNT], n = shown_components(s, order), uncertain = 0;
     for (int i = 0; i < n; i++) {
         int c = order[i], row = table_add_row(&t);
         table_set(&t, row, 0, "%s", stack_component_name((stack_component)c));
@@ -56,6 +56,11 @@ void report_stacks_text(const stacks_result *s, FILE *out) {
             table_set(&t, row, 1 + 2 * st, "%.3f", per(v, insns));
             table_set(&t, row, 2 + 2 * st, "%.1f%%", 100 * per(v, cycles));
         }
+        double lo, hi;
+        bool wide = report_stack_uncertain(s, c, &lo, &hi);
+        uncertain += wide;
+        if (c != COMP_BASE && hi > 0)
+            table_set(&t, row, 7, "%.3f – %.3f%s", per(lo, insns), per(hi, insns), wide ? "  uncertain" : "");
     }
     int row = table_add_row(&t);
     table_set(&t, row, 0, "total");
@@ -68,8 +73,15 @@ void report_stacks_text(const stacks_result *s, FILE *out) {
     table_free(&t);
     fprintf(out,
             "  (CPI per component; %% of cycles. The IPC stack is the same counters x %" PRIu32
-            " / cycles: its base is the IPC.)\n",
+            " / cycles: its base is the IPC.)\n"
+            "  Range: each stack sees a stall from its own stage; what removing a component gains usually lies\n"
+            "  between its smallest and largest value (Eyerman et al. §I).\n",
             s->width);
+    if (uncertain)
+        fprintf(out,
+                "  uncertain: the stacks differ by more than %.0f%% of the cycles on that component;\n"
+                "  `cyclescope stacks --validate` measures what idealising it gains.\n",
+                100 * REPORT_UNCERTAIN_SHARE);
 
     const flops_stack *f = &s->fp;
     if (!f->units) {
@@ -77,6 +89,13 @@ void report_stacks_text(const stacks_result *s, FILE *out) {
         return;
     }
     double peak = f->peak_per_cycle * f->freq_ghz; /* GFLOPS */
+    if (!s->flops) {
+        fprintf(out,
+                "\nFLOPS stack: no FP work (0 floating-point operations): all %" PRIu32
+                " FP unit%s idle, nothing to break down\n",
+                f->units, f->units == 1 ? "" : "s");
+        return;
+    }
     fprintf(out,
             "\nFLOPS stack (Table III; k = %" PRIu32 " FP units, v = %" PRIu32
             ", peak %.0f FLOP/cycle = %.2f GFLOPS at %.2f GHz)\n",
@@ -88,12 +107,20 @@ void report_stacks_text(const stacks_result *s, FILE *out) {
     for (int c = 0; c < FLOPS_COUNT; c++) {
         if (c != FLOPS_BASE && c != FLOPS_OTHER && f->cycles[c] == 0) continue;
         row = table_add_row(&t);
-        table_set(&t, row, 0, "%s", flops_component_name((flops_component)c));
+        table_set(&t, row, 0, "%s", report_flops_label((flops_component)c));
         table_set(&t, row, 1, "%.3f", per(f->cycles[c], cycles) * peak);
         table_set(&t, row, 2, "%.1f%%", 100 * per(f->cycles[c], cycles));
     }
     table_print(&t, out, "  ");
     table_free(&t);
+    fprintf(out, "  (%% of peak: the share of the FP units' slots, 2 k v each cycle.)\n");
+}
+
+const char *report_flops_label(flops_component c) {
+    /* the CPI stack's "frontend" and "other" mean something else: not the same words */
+    if (c == FLOPS_FRONTEND) return "no FP work";
+    if (c == FLOPS_OTHER) return "FP other";
+    return flops_component_name(c);
 }
 
 cJSON *report_stacks_json(const stacks_result *s) {
@@ -154,10 +181,10 @@ void report_validation_text(const validation_result *v, FILE *out) {
             "\nValidation (Eyerman et al. §IV, §V-A) on %s: baseline CPI %.3f. Each idealised machine's actual CPI\n"
             "reduction against the component(s) it removes in the dispatch, issue and commit stacks.\n",
             v->config, v->base_cpi);
-    static const char *const head[] = {"idealisation", "dispatch", "issue", "commit", "actual",
-                                       "CPI",          "in range", "error", ">=10%"};
+    static const char *const head[] = {"idealisation", "dispatch", "issue", "commit",         "actual",
+                                       "CPI",          "in range", "error", "error % of CPI", ">=10%"};
     text_table t;
-    table_init(&t, 9, head, "lrrrrrlrl");
+    table_init(&t, 10, head, "lrrrrrlrrl");
     for (int k = 0; k < IDEAL_COUNT; k++) {
         const validation_case *c = &v->cases[k];
         int row = table_add_row(&t);
@@ -167,10 +194,24 @@ void report_validation_text(const validation_result *v, FILE *out) {
         table_set(&t, row, 5, "%.3f", c->cpi);
         table_set(&t, row, 6, "%s", c->within ? "yes" : c->reduction < c->lo ? "no, below" : "no, above");
         table_set(&t, row, 7, "%.3f", c->error);
-        table_set(&t, row, 8, "%s", c->relevant ? "yes" : "no");
+        table_set(&t, row, 8, "%.1f%%", 100 * per(c->error, v->base_cpi));
+        table_set(&t, row, 9, "%s", c->relevant ? "yes" : "no");
     }
     table_print(&t, out, "  ");
     table_free(&t);
+    int relevant = 0, within = 0;
+    double err = 0;
+    for (int k = 0; k < IDEAL_COUNT; k++) {
+        if (!v->cases[k].relevant) continue;
+        relevant++;
+        within += v->cases[k].within;
+        err += v->cases[k].error;
+    }
+    if (relevant)
+        fprintf(out, "  %d of %d relevant case%s within the range; mean §V-A error %.3f CPI (%.1f%% of the CPI)\n",
+                within, relevant, relevant == 1 ? " falls" : "s fall", err / relevant,
+                100 * per(err / relevant, v->base_cpi));
+    else fprintf(out, "  no relevant case (no idealised component reaches 10%% of the CPI in any stack)\n");
     for (int k = 0; k < IDEAL_COUNT; k++) {
         const validation_case *c = &v->cases[k];
         if (!is_pair(c->kind)) continue;

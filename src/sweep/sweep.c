@@ -132,6 +132,17 @@ bool sweep_point_config(const sweep_grid *g, const uarch_config *base, size_t in
     *out = *base;
     for (int a = 0; a < g->axes; a++)
         if (!set_one(out, g->axis[a].key, values[a], err)) return false;
+    for (int a = 0; a < g->axes; a++) { /* a key the point's model ignores would give identical points */
+        const char *key = g->axis[a].key, *dot = strrchr(key, '.');
+        char section[128];
+        snprintf(section, sizeof section, "%.*s", dot ? (int)(dot - key) : 0, key);
+        if (dot && !uarch_config_key_read(out->model, section, dot + 1)) {
+            cs_error_set(err,
+                         "--grid %s: the %s model does not read it (`cyclescope config show` lists the keys it reads)",
+                         key, out->model == MODEL_OOO ? "out-of-order" : "in-order");
+            return false;
+        }
+    }
     if (!uarch_config_validate(out, err)) {
         char *s = sweep_point_settings(g, index);
         cs_error_prefix(err, "--grid point %s", s);

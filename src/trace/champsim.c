@@ -707,7 +707,16 @@ champsim_writer *champsim_writer_create(const char *path, const champsim_options
     w->kind = ends_with(path, ".xz") ? KIND_XZ : ends_with(path, ".gz") ? KIND_GZ : KIND_RAW;
     if (w->kind == KIND_XZ) {
         w->xz = (lzma_stream)LZMA_STREAM_INIT;
-        if (lzma_easy_encoder(&w->xz, opt->level ? (uint32_t)opt->level : 6, LZMA_CHECK_CRC64) != LZMA_OK) {
+        uint32_t preset = (opt->level ? (uint32_t)opt->level : 6) | (opt->extreme ? LZMA_PRESET_EXTREME : 0);
+        long threads = opt->threads > 0 ? opt->threads : sysconf(_SC_NPROCESSORS_ONLN);
+        if (threads < 1) threads = 1;
+        if (threads > 16) threads = 16;
+        /* several threads: liblzma's block-parallel encoder (one xz stream of independent
+         * blocks, which every xz decoder reads); one: the plain encoder, as xz -T1 */
+        lzma_mt mt = {.flags = 0, .threads = (uint32_t)threads, .preset = preset, .check = LZMA_CHECK_CRC64};
+        lzma_ret started =
+            threads > 1 ? lzma_stream_encoder_mt(&w->xz, &mt) : lzma_easy_encoder(&w->xz, preset, LZMA_CHECK_CRC64);
+        if (started != LZMA_OK) {
             cs_error_set(err, "%s: cannot start the xz encoder", path);
             champsim_writer_discard(w);
             return NULL;

@@ -223,7 +223,9 @@ typedef struct champsim_options {
     /* Import: the trace was exported from a RISC-V stream by cyclescope; map the
      * registers back to the isa numbering, one µop per record. */
     bool riscv;
-    int level; /* export compression level; 0: default (xz 6, gzip 6) */
+    int level;    /* export compression level (xz: the preset); 0: default (xz 6, gzip 6) */
+    bool extreme; /* xz: the preset's extreme variant (xz -9e) */
+    int threads;  /* xz export: compressing threads; 0: the processors (at most 16); 1: one */
 } champsim_options;
 
 /* The µops of one record (at most CHAMPSIM_MAX_UOPS); next_ip is the next

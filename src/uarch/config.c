@@ -410,25 +410,6 @@ bool uarch_config_key_read(core_model model, const char *section, const char *na
     return false; /* [itlb], [fu.*], [latency], [pipelined] */
 }
 
-static size_t edit_distance(const char *a, const char *b) {
-    size_t n = strlen(b), row[128];
-    if (n >= 128) return 1000;
-    for (size_t j = 0; j <= n; j++) row[j] = j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= n; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[n];
-}
-
 /* "unknown key S.N", with the nearest key of the table when one is close. */
 static void unknown_key(const char *section, const char *name, cs_error *err) {
     char given[256], best[256] = "", cand[256];
@@ -436,7 +417,7 @@ static void unknown_key(const char *section, const char *name, cs_error *err) {
     size_t best_d = (size_t)-1;
     for (int i = 0; i < KEY_COUNT; i++) {
         snprintf(cand, sizeof cand, "%s.%s", keys[i].section, keys[i].name);
-        size_t d = edit_distance(given, cand);
+        size_t d = cs_edit_distance(given, cand);
         if (d < best_d) best_d = d, snprintf(best, sizeof best, "%s", cand);
     }
     if (best_d <= 3) cs_error_set(err, "unknown key %s (did you mean %s?)", given, best);

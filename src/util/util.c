@@ -194,3 +194,22 @@ bool cs_parse_count(const char *text, uint64_t *out) {
     *out = (uint64_t)v;
     return (double)*out == v;
 }
+
+size_t cs_edit_distance(const char *a, const char *b) {
+    size_t n = strlen(b), row[128];
+    if (n >= 128) return 1000;
+    for (size_t j = 0; j <= n; j++) row[j] = j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= n; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n];
+}

@@ -58,6 +58,9 @@ static inline void progress_update(cs_progress *p, uint64_t done) {
 }
 void progress_finish(cs_progress *p);
 
+/* Levenshtein distance (for "did you mean"); strings of 127 bytes or more: 1000. */
+size_t cs_edit_distance(const char *a, const char *b);
+
 /* The SHA-256 of a file as 64 hex digits, and its size. */
 bool cs_sha256_file(const char *path, char hex[65], uint64_t *bytes, cs_error *err);
 

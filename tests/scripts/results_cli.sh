@@ -60,6 +60,10 @@ grep -q "^HTML report: .*cyclescope-out/sort-rpstacks-.*/report.html" out1 || fa
     fail "config.ini is not the resolved configuration"
 "$cs" run --no-report --max 5000 "$w/sort" 300 >/dev/null 2>&1
 [ "$(find cyclescope-out -mindepth 1 -maxdepth 1 -type d | wc -l)" = 2 ] || fail "--no-report made an output directory"
+"$cs" run no/such/prog >/dev/null 2>&1
+"$cs" run --set core.deadlock_cycles=1000 --set memory.latency=5000 "$w/ptr_chase" 4 >/dev/null 2>&1
+[ "$(find cyclescope-out -mindepth 1 -maxdepth 1 -type d | wc -l)" = 2 ] || fail "a run that failed left an empty directory"
+[ "$(readlink cyclescope-out/latest)" = "$(basename "$(ls -d cyclescope-out/sort-knl-*)")" ] || fail "latest moved to a failed run"
 
 # the HTML marks overridden values
 "$cs" run --report o.html --no-report --max 5000 "$w/sort" 300 >/dev/null 2>&1 # --no-report last: none

@@ -1,0 +1,147 @@
+/* cyclescope compare: two or more runs' JSON results side by side — the summary
+ * and every stack component with its change — in the terminal and as HTML. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/report.h"
+
+void help_compare(void) {
+    printf("usage: cyclescope compare [--report FILE] A.json B.json [C.json…]\n"
+           "\n"
+           "Read the JSON results of timing runs (run, sim, stacks --json, or an output\n"
+           "directory's results.json) and show them side by side: cycles, instructions,\n"
+           "IPC, CPI and the MPKIs, then the CPI stacks at dispatch, issue and commit,\n"
+           "every component in the fixed order, each with its change against the first\n"
+           "run (A) in CPI and in %%. Notes when the runs timed different inputs.\n"
+           "\n"
+           "options:\n"
+           "  --report FILE      also write the comparison as HTML (the stacks as bars side\n"
+           "                     by side, the tables with the changes)\n");
+}
+
+/* The number at "a.b.c" in j, or -1 when absent. */
+static double num_at(const cJSON *j, const char *path) {
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = strtok(buf, "."); p && j; p = strtok(NULL, ".")) j = cJSON_GetObjectItemCaseSensitive(j, p);
+    return cJSON_IsNumber(j) ? j->valuedouble : -1;
+}
+
+static const char *str_at(const cJSON *j, const char *key, const char *dflt) {
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, key);
+    return cJSON_IsString(s) ? s->valuestring : dflt;
+}
+
+/* Fill r from a result's JSON; *err on what is missing or unknown. */
+static bool read_run(const char *file, cJSON *j, compare_run *r, char *overrides, size_t olen, cs_error *err) {
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "cyclescope-run") != 0) {
+        cs_error_set(err, "%s: not a cyclescope result (no \"schema\": \"cyclescope-run\"; docs/json-schema.md)", file);
+        return false;
+    }
+    double version = num_at(j, "schema_version");
+    if (version != REPORT_SCHEMA_VERSION) {
+        cs_error_set(err, "%s: schema version %g, this cyclescope reads %d", file, version, REPORT_SCHEMA_VERSION);
+        return false;
+    }
+    r->file = file;
+    r->program = str_at(j, "program", "?");
+    r->config = str_at(j, "config", "?");
+    r->cycles = num_at(j, "cycles");
+    r->instructions = num_at(j, "instructions");
+    r->ipc = num_at(j, "ipc");
+    r->cpi = num_at(j, "cpi");
+    if (r->cycles < 0 || r->instructions < 0 || r->ipc < 0 || r->cpi < 0) {
+        cs_error_set(err, "%s: no cycles, instructions, ipc or cpi", file);
+        return false;
+    }
+    const cJSON *prov = cJSON_GetObjectItemCaseSensitive(j, "provenance");
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(prov, "input");
+    r->sha256 = str_at(in, "sha256", "");
+    overrides[0] = 0;
+    const cJSON *o,
+        *ov = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(prov, "config"), "overrides");
+    cJSON_ArrayForEach(o, ov) {
+        if (!cJSON_IsString(o)) continue;
+        size_t len = strlen(overrides);
+        snprintf(overrides + len, olen - len, "%s%s", len ? " " : "", o->valuestring);
+    }
+    r->overrides = overrides;
+    r->mpki[0] = num_at(j, "branches.mpki");
+    static const char *const level[4] = {"l1i", "l1d", "l2", "l3"};
+    for (int m = 0; m < 4; m++) {
+        char path[64];
+        snprintf(path, sizeof path, "caches.%s.misses", level[m]);
+        double misses = num_at(j, path);
+        r->mpki[1 + m] = misses >= 0 && r->instructions > 0 ? 1000.0 * misses / r->instructions : -1;
+    }
+    const cJSON *cpi = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "stacks"), "cpi_stacks");
+    r->has_stacks = cpi != NULL;
+    for (int st = 0; st < STACK_STAGES && cpi; st++) {
+        const cJSON *stage = cJSON_GetObjectItemCaseSensitive(cpi, stack_stage_name((stack_stage)st)), *c;
+        cJSON_ArrayForEach(c, stage) {
+            int k = 0;
+            while (k < COMP_COUNT && strcmp(stack_component_name((stack_component)k), c->string)) k++;
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "cpi");
+            if (k == COMP_COUNT || !cJSON_IsNumber(v)) {
+                cs_error_set(err, "%s: stack component '%s' unknown to this cyclescope", file, c->string);
+                return false;
+            }
+            r->stack[st][k] = v->valuedouble;
+        }
+    }
+    return true;
+}
+
+int cmd_compare(int argc, char **argv) {
+    static const struct option longopts[] = {{"report", required_argument, 0, 'r'}, {0, 0, 0, 0}};
+    const char *report = NULL;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (opt == 'r') report = optarg;
+        else return cli_bad_option("compare", argv);
+    }
+    int n = argc - optind;
+    if (n < 2) return cli_usage("compare", "give two or more JSON results (got %d)", n);
+    if (n > COMPARE_MAX_RUNS) return cli_usage("compare", "at most %d runs (got %d)", COMPARE_MAX_RUNS, n);
+    compare_run *runs = cs_calloc((size_t)n, sizeof *runs);
+    cJSON *docs[COMPARE_MAX_RUNS] = {0};
+    char overrides[COMPARE_MAX_RUNS][1024];
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        const char *file = argv[optind + i];
+        uint8_t *data;
+        size_t size;
+        cs_error err;
+        if (!cs_read_file(file, &data, &size, &err)) {
+            rc = cli_fail("%s", err.msg);
+            break;
+        }
+        docs[i] = cJSON_ParseWithLength((const char *)data, size);
+        free(data);
+        if (!docs[i]) {
+            rc = cli_fail("%s: not JSON", file);
+            break;
+        }
+        runs[i].label[0] = (char)('A' + i);
+        if (!read_run(file, docs[i], &runs[i], overrides[i], sizeof overrides[i], &err)) rc = cli_fail("%s", err.msg);
+    }
+    if (rc == 0) {
+        report_compare_text(runs, n, stdout);
+        if (report) {
+            cs_error err;
+            html_report *h = html_report_begin("cyclescope: runs side by side");
+            html_report_compare(h, runs, n);
+            if (!html_report_write(h, report, &err)) rc = cli_fail("%s", err.msg);
+            else printf("\nHTML report: %s\n", report);
+            html_report_free(h);
+        }
+    }
+    for (int i = 0; i < n; i++) cJSON_Delete(docs[i]);
+    free(runs);
+    return rc;
+}

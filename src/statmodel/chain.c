@@ -4,8 +4,7 @@
  *
  * Convergence test: a sweep updates every d_j = sum_{i!=j} d_i P_ij / (1 - P_jj)
  * in place (sweeps alternate between forward and backward order: symmetric
- * Gauss-Seidel), then normalises. From the 64th sweep on, every 32 sweeps
- * an aggregation step (see aggregate()) moves probability between the
+ * Gauss-Seidel), then normalises. Every 128 sweeps an aggregation step (see aggregate()) moves probability between the
  * chain's nearly closed parts. Every 16 sweeps, and whenever no d_j moved
  * by more than 1e-12, it computes the residual |d P - d|_1 and stops when it is
  * below 1e-11; a chain that has not converged after 20000 sweeps is an error,
@@ -257,7 +256,8 @@ static void aggregate(sm_chain *c, double *d, double *a, double *w) {
 
 /* The chain's own nearly closed parts: strongly connected components of its
  * transitions of probability >= SM_PHASE_STRONG (Tarjan, iteratively); in
- * reverse topological order, neighbours merged when there are too many. */
+ * reverse topological order, neighbours merged when there are more than
+ * SM_MAX_BLOCKS (the exact solve between blocks costs SM_MAX_BLOCKS^3 / 3). */
 static uint32_t chain_blocks(const sm_chain *c, uint32_t *block) {
     uint32_t n = c->count, count = 0, idx = 0, sp = 0, cs = 0;
     uint32_t *index = cs_malloc(cs_array_size(n, sizeof *index));
@@ -305,7 +305,7 @@ static uint32_t chain_blocks(const sm_chain *c, uint32_t *block) {
             }
         }
     }
-    if (count > SM_MAX_BLOCKS) {
+    if (count > SM_MAX_BLOCKS) { /* neighbours in (reverse topological) order merged */
         for (uint32_t v = 0; v < n; v++) block[v] = (uint32_t)((uint64_t)block[v] * SM_MAX_BLOCKS / count);
         count = SM_MAX_BLOCKS;
     }
@@ -388,8 +388,8 @@ bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err) {
         if (!(sum > 0)) break;
         for (uint32_t j = 0; j < n; j++) d[j] /= sum;
         /* slow convergence: aggregate over the chain's nearly closed parts,
-         * found when first needed, every 32 sweeps from the 64th */
-        if (it >= 64 && it % 32 == 0) {
+         * found when first needed, every 128 sweeps */
+        if (it % 128 == 0) {
             if (!c->block && !c->blocks_tried) {
                 uint32_t *b = cs_malloc(cs_array_size(n, sizeof *b));
                 uint32_t nb = chain_blocks(c, b);

@@ -1,9 +1,13 @@
 # ---- statmodel: Noonburg's statistical models (docs/statmodel.md) ----------------------------
 #   unit.statmodel            (tests/unit/test_statmodel.c) the thesis' worked examples (Tables
 #                             3.1-3.3, Figure 3.6, Tables 4.1-4.2, IPC 0.55 and 11/19, the §5.3
-#                             aliasing loop), Gauss-Seidel against a closed form, --max-states
-#   statmodel.cli             analyse sort once; one-pipe modelled = simulated exactly for four
-#                             predictors; three-pipe runs; .cst and live profiles agree; bad input
+#                             aliasing loop), value-prediction chains and a missing pointer chase
+#                             against closed forms, Gauss-Seidel against a closed form, --max-states
+#   statmodel.cli             analyse sort once; its mispredictions and cache misses equal the
+#                             simulator's on the same µops; one-pipe modelled = simulated to 1e-4
+#                             for four predictors; three-pipe runs; a grid and its report; .cst
+#                             and live profiles agree; damaged profile, out-of-order config,
+#                             --max-states refused
 #   statmodel.usage.*         bad usage (exit 2), one line
 #   fuzz.statmodel.corpus     (tests/fuzz.cmake) the profile reader on tests/corpus/statmodel
 set(_cs $<TARGET_FILE:cyclescope>)

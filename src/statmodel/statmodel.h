@@ -190,6 +190,15 @@ uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const 
  * residual |dP - d|_1 below 1e-10). False with *err when it does not converge. */
 bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err);
 const double *sm_chain_dist(const sm_chain *c);
+/* Aggregation blocks for the solver (block[i] < nblocks for each state i;
+ * ignored unless 2 <= nblocks <= SM_MAX_BLOCKS): every 128 sweeps the chain
+ * between blocks is solved exactly and each block rescaled
+ * to it. Without them the solver finds its own when it is slow: the strongly
+ * connected components of the transitions of probability >= SM_PHASE_STRONG. */
+enum { SM_MAX_BLOCKS = 200 };
+/* A set of states left with probabilities below this is an aggregation block. */
+#define SM_PHASE_STRONG 1e-3
+void sm_chain_set_blocks(sm_chain *c, const uint32_t *block, uint32_t nblocks);
 /* Start the next sm_chain_solve from prev's solution, state by state (key). */
 void sm_chain_guess(sm_chain *c, const sm_chain *prev);
 /* Rescale each state's transitions to sum to 1 (after pruning). */

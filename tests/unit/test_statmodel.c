@@ -362,7 +362,9 @@ static void test_gauss_seidel(void **state) {
     if (!sm_chain_solve(c, &it, &err)) fail_msg("%s", err.msg);
     double z = 0;
     for (uint32_t i = 0; i < n; i++) z += pow(p / q, i);
-    for (uint32_t i = 0; i < n; i++) NEAR(sm_chain_dist(c)[i], pow(p / q, i) / z, 1e-10);
+    /* the solver stops at a residual of 1e-11; this chain's spectral gap makes that
+     * an error of a few 1e-10 at most */
+    for (uint32_t i = 0; i < n; i++) NEAR(sm_chain_dist(c)[i], pow(p / q, i) / z, 1e-9);
     sm_chain_free(c);
     /* Rows that do not sum to one are refused, not solved. */
     c = sm_chain_create(sizeof(uint32_t));

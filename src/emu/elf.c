@@ -22,6 +22,8 @@ struct elf_image {
     size_t section_count;
     elf_symbol *symbols;
     size_t symbol_count;
+    elf_mapping *mappings; /* $d / $x mapping symbols, by address */
+    size_t mapping_count;
 };
 
 static bool in_file(const elf_image *img, uint64_t off, uint64_t len) {
@@ -148,6 +150,12 @@ static int symbol_order(const void *a, const void *b) {
 }
 
 /* Section headers and the symbol table: for inspection only. */
+/* Mapping symbols by address (two at one address are not expected). */
+static int mapping_order(const void *a, const void *b) {
+    const elf_mapping *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static bool read_sections(elf_image *img, cs_error *err) {
     const Elf64_Ehdr *eh = img->eh;
     const char *p = img->path;
@@ -194,6 +202,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
         size_t count = sh[i].sh_size / sizeof(Elf64_Sym);
         const Elf64_Sym *sym = (const Elf64_Sym *)(img->data + sh[i].sh_offset);
         img->symbols = cs_realloc(img->symbols, (img->symbol_count + count) * sizeof(elf_symbol));
+        img->mappings = cs_realloc(img->mappings, (img->mapping_count + count) * sizeof(elf_mapping));
         for (size_t k = 0; k < count; k++) {
             unsigned type = ELF64_ST_TYPE(sym[k].st_info);
             if (sym[k].st_shndx == SHN_UNDEF || (sym[k].st_shndx >= SHN_LORESERVE && sym[k].st_shndx != SHN_ABS))
@@ -201,6 +210,12 @@ static bool read_sections(elf_image *img, cs_error *err) {
             if (type == STT_SECTION || type == STT_FILE) continue;
             if (sym[k].st_name == 0 || sym[k].st_name >= strtab->sh_size) continue;
             const char *name = (const char *)img->data + strtab->sh_offset + sym[k].st_name;
+            if (name[0] == '$' && (name[1] == 'd' || name[1] == 'x') && type == STT_NOTYPE) {
+                /* RISC-V ELF psABI mapping symbols: $d data follows, $x (or $x<isa>) code */
+                img->mappings[img->mapping_count++] =
+                    (elf_mapping){.addr = sym[k].st_value, .section = sym[k].st_shndx, .data = name[1] == 'd'};
+                continue;
+            }
             if (name[0] == '$' || (name[0] == '.' && name[1] == 'L')) continue; /* mapping and local labels */
             img->symbols[img->symbol_count++] = (elf_symbol){.name = name,
                                                              .addr = sym[k].st_value,
@@ -213,7 +228,36 @@ static bool read_sections(elf_image *img, cs_error *err) {
         }
     }
     qsort(img->symbols, img->symbol_count, sizeof(elf_symbol), symbol_order);
+    qsort(img->mappings, img->mapping_count, sizeof(elf_mapping), mapping_order);
     return true;
+}
+
+size_t elf_mapping_count(const elf_image *img) { return img->mapping_count; }
+const elf_mapping *elf_mapping_at(const elf_image *img, size_t i) { return &img->mappings[i]; }
+
+bool elf_is_data(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until) {
+    /* the last mapping symbol at or below addr in the section (binary search, then back) */
+    size_t lo = 0, hi = img->mapping_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (img->mappings[mid].addr <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    bool data = false; /* code until a mapping symbol says otherwise */
+    for (size_t i = lo; i-- > 0;) {
+        if (img->mappings[i].section == section) {
+            data = img->mappings[i].data;
+            break;
+        }
+    }
+    *until = UINT64_MAX;
+    for (size_t i = lo; i < img->mapping_count; i++) {
+        if (img->mappings[i].section == section && img->mappings[i].addr > addr) {
+            *until = img->mappings[i].addr;
+            break;
+        }
+    }
+    return data;
 }
 
 static elf_image *open_image(const char *path, bool with_sections, cs_error *err) {
@@ -235,6 +279,7 @@ void elf_close(elf_image *img) {
     free(img->data);
     free(img->sections);
     free(img->symbols);
+    free(img->mappings);
     free(img);
 }
 

@@ -208,6 +208,10 @@ FILE *cs_output_open(cs_output *o, const char *path, cs_error *err) {
         else o->path = cs_strdup(path);
         return o->f;
     }
+    if (exists && access(final, W_OK) != 0) { /* renaming over it would bypass its permissions */
+        cs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+        return NULL;
+    }
     size_t n = strlen(final);
     o->path = cs_strdup(final);
     o->tmp = cs_malloc(n + 16);

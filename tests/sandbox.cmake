@@ -115,3 +115,10 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.before_first_symbol
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/before_symbol)
 endif()
+# The same race one directory up: a directory and a link to a directory outside swapped.
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.race.dir COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap> dir)
+  add_test(NAME sandbox.race.dir.walk
+           COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap> walk dir)
+  set_tests_properties(sandbox.race.dir sandbox.race.dir.walk PROPERTIES TIMEOUT 30)
+endif()

@@ -139,8 +139,15 @@ static void disassemble_range(listing *l, const elf_section *sec, size_t index, 
             continue;
         }
         uint64_t next_map;
-        if (elf_is_data(l->img, (uint16_t)index, pc, &next_map)) {
+        bool has_c;
+        if (elf_code_state(l->img, (uint16_t)index, pc, &next_map, &has_c)) {
             pc += print_data(data + (pc - sec->addr), pc, next_map < end ? next_map : end);
+            continue;
+        }
+        if (!has_c && (data[pc - sec->addr] & 3) != 3) { /* a 16-bit parcel where the ISA has no C */
+            uint32_t half = data[pc - sec->addr] | (end - pc > 1 ? (uint32_t)data[pc - sec->addr + 1] << 8 : 0);
+            printf("%8" PRIx64 ":\t%04x                \t.2byte\t0x%x\n", pc, half, half);
+            pc += 2;
             continue;
         }
         unsigned avail = end - pc < 4 ? (unsigned)(end - pc) : 4;

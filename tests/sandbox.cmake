@@ -112,6 +112,8 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.mapping_symbols
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/mapping_data)
   add_test(NAME sandbox.disasm.mapping_symbols_runs COMMAND ${_cs} exec ${_g}/mapping_data)
+  add_test(NAME sandbox.disasm.no_c_extension
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/no_c_ext)
   add_test(NAME sandbox.disasm.before_first_symbol
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/before_symbol)
 endif()

@@ -12,6 +12,14 @@
  * (2/3 of TASK_SIZE, 0x4000000000), page aligned. */
 #define STATIC_PIE_BASE 0x2aaaaaa000ull
 
+/* RISC-V mapping symbols ($d: data follows, $x: instructions follow), by address. */
+typedef struct elf_mapping {
+    uint64_t addr;
+    uint16_t section;
+    bool data;
+    int8_t has_c; /* $x<isa>: 1 if the ISA has the C extension, 0 if not; -1: not said */
+} elf_mapping;
+
 struct elf_image {
     char *path;
     uint8_t *data;
@@ -265,14 +273,6 @@ static bool read_sections(elf_image *img, cs_error *err) {
     qsort(img->symbols, img->symbol_count, sizeof(elf_symbol), symbol_order);
     qsort(img->mappings, img->mapping_count, sizeof(elf_mapping), mapping_order);
     return true;
-}
-
-size_t elf_mapping_count(const elf_image *img) { return img->mapping_count; }
-const elf_mapping *elf_mapping_at(const elf_image *img, size_t i) { return &img->mappings[i]; }
-
-bool elf_is_data(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until) {
-    bool has_c;
-    return elf_code_state(img, section, addr, until, &has_c);
 }
 
 bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, bool *has_c) {

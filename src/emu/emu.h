@@ -114,20 +114,10 @@ const elf_section *elf_section_at(const elf_image *img, size_t i);
  * them (functions, objects, non-local, global, larger, then by name). */
 size_t elf_symbol_count(const elf_image *img);
 const elf_symbol *elf_symbol_at(const elf_image *img, size_t i);
-/* RISC-V mapping symbols ($d: data follows, $x: instructions follow), by address. */
-typedef struct elf_mapping {
-    uint64_t addr;
-    uint16_t section;
-    bool data;
-    int8_t has_c; /* $x<isa>: 1 if the ISA has the C extension, 0 if not; -1: not said */
-} elf_mapping;
-size_t elf_mapping_count(const elf_image *img);
-const elf_mapping *elf_mapping_at(const elf_image *img, size_t i);
 /* Is addr in data, by the mapping symbols of its section (code when none says
- * so)? *until: the address of the next mapping symbol there, UINT64_MAX if none. */
-bool elf_is_data(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until);
-/* The same, and whether the code there may hold compressed instructions: the
- * ISA of the last $x<isa> symbol, else the file's Tag_RISCV_arch, else yes. */
+ * so)? *until: the address of the next mapping symbol there, UINT64_MAX if
+ * none. *has_c: may the code there hold compressed instructions (the ISA of the
+ * last $x<isa> symbol, else the file's Tag_RISCV_arch, else yes)? */
 bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, bool *has_c);
 /* The symbol objdump would name for addr: the last symbol at or below addr
  * in the section holding addr. NULL if none. */

@@ -274,3 +274,14 @@ void cs_output_discard(cs_output *o) {
     free(o->tmp);
     memset(o, 0, sizeof *o);
 }
+
+bool cs_write_file(const char *path, const void *data, size_t size, cs_error *err) {
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
+    if (!f) return false;
+    bool ok = fwrite(data, 1, size, f) == size;
+    if (ok) ok = cs_output_commit(&out, err);
+    else cs_error_set(err, "%s: write failed: %s", path, strerror(errno));
+    cs_output_discard(&out);
+    return ok;
+}

@@ -29,12 +29,20 @@ typedef struct listing {
     bool gp_valid;
 } listing;
 
-static void print_symbolic(const listing *l, uint64_t addr) {
-    printf("%" PRIx64, addr);
+/* " <sym>", " <sym+0x…>", or below every symbol " <first-0x…>" as objdump
+ * names an address (it falls back to the lowest symbol with a negative offset). */
+static void print_symbol_note(const listing *l, uint64_t addr) {
     const elf_symbol *s = elf_symbol_for(l->img, addr);
+    if (!s && elf_symbol_count(l->img)) s = elf_symbol_at(l->img, 0);
     if (!s) return;
     if (s->addr == addr) printf(" <%s>", s->name);
-    else printf(" <%s+0x%" PRIx64 ">", s->name, addr - s->addr);
+    else if (s->addr < addr) printf(" <%s+0x%" PRIx64 ">", s->name, addr - s->addr);
+    else printf(" <%s-0x%" PRIx64 ">", s->name, s->addr - addr);
+}
+
+static void print_symbolic(const listing *l, uint64_t addr) {
+    printf("%" PRIx64, addr);
+    print_symbol_note(l, addr);
 }
 
 /* objdump's maybe_print_address: an address from a base register whose value it knows. */
@@ -91,14 +99,7 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     char text[128];
     isa_disasm(&d, pc, text, sizeof text);
     fputs(text, stdout);
-    if (ok && (d.op_class == OPC_BRANCH || d.op == ISA_OP_JAL)) {
-        const elf_symbol *s = elf_symbol_for(l->img, pc + (uint64_t)d.imm);
-        uint64_t target = pc + (uint64_t)d.imm;
-        if (s) {
-            if (s->addr == target) printf(" <%s>", s->name);
-            else printf(" <%s+0x%" PRIx64 ">", s->name, target - s->addr);
-        }
-    }
+    if (ok && (d.op_class == OPC_BRANCH || d.op == ISA_OP_JAL)) print_symbol_note(l, pc + (uint64_t)d.imm);
     uint64_t addr;
     if (ok && address_comment(l, &d, pc, &addr)) {
         fputs(" # ", stdout);
@@ -107,8 +108,24 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     putchar('\n');
 }
 
+/* Bytes a $d mapping symbol marks as data, as objdump prints them (binutils
+ * riscv-dis.c: riscv_data_length, riscv_disassemble_data): chunks of 4 bytes
+ * from the start of the data, cut at the next mapping symbol or the section's
+ * end, 3 printed as 2; .word, .short or .byte with the value in hex. */
+static unsigned print_data(const uint8_t *bytes, uint64_t pc, uint64_t limit) {
+    unsigned len = limit - pc < 4 ? (unsigned)(limit - pc) : 4;
+    if (len == 3) len = 2;
+    uint32_t v = 0;
+    for (unsigned i = 0; i < len; i++) v |= (uint32_t)bytes[i] << (8 * i);
+    printf("%8" PRIx64 ":	", pc);
+    if (len == 4) printf("%08x          	.word	0x%08x\n", v, v);
+    else if (len == 2) printf("%04x                	.short	0x%04x\n", v, v);
+    else printf("%02x                	.byte	0x%02x\n", v, v);
+    return len;
+}
+
 /* Disassemble [start, stop) of a section whose bytes begin at base. */
-static void disassemble_range(listing *l, const elf_section *sec, uint64_t start, uint64_t stop) {
+static void disassemble_range(listing *l, const elf_section *sec, size_t index, uint64_t start, uint64_t stop) {
     const uint8_t *data = sec->data;
     uint64_t end = sec->addr + sec->size;
     for (uint64_t pc = start; pc < stop;) {
@@ -119,6 +136,18 @@ static void disassemble_range(listing *l, const elf_section *sec, uint64_t start
             if (z != stop) z = pc + ((z - pc) & ~3ull);
             printf("\t...\n");
             pc = z;
+            continue;
+        }
+        uint64_t next_map;
+        bool has_c;
+        if (elf_code_state(l->img, (uint16_t)index, pc, &next_map, &has_c)) {
+            pc += print_data(data + (pc - sec->addr), pc, next_map < end ? next_map : end);
+            continue;
+        }
+        if (!has_c && (data[pc - sec->addr] & 3) != 3) { /* a 16-bit parcel where the ISA has no C */
+            uint32_t half = data[pc - sec->addr] | (end - pc > 1 ? (uint32_t)data[pc - sec->addr + 1] << 8 : 0);
+            printf("%8" PRIx64 ":\t%04x                \t.2byte\t0x%x\n", pc, half, half);
+            pc += 2;
             continue;
         }
         unsigned avail = end - pc < 4 ? (unsigned)(end - pc) : 4;
@@ -152,14 +181,16 @@ static void disassemble_section(listing *l, const elf_section *sec, size_t index
     } while (0)
     NEXT_IN_SECTION();
     if (!sym || sym->addr > sec->addr) {
-        printf("\n%016" PRIx64 " <%s>:\n", sec->addr, sec->name);
-        disassemble_range(l, sec, sec->addr, sym ? sym->addr : end);
+        /* code before the section's first symbol: objdump names it from that symbol */
+        if (sym) printf("\n%016" PRIx64 " <%s-0x%" PRIx64 ">:\n", sec->addr, sym->name, sym->addr - sec->addr);
+        else printf("\n%016" PRIx64 " <%s>:\n", sec->addr, sec->name);
+        disassemble_range(l, sec, index, sec->addr, sym ? sym->addr : end);
     }
     while (sym) {
         const elf_symbol *here = sym;
         NEXT_IN_SECTION();
         printf("\n%016" PRIx64 " <%s>:\n", here->addr, here->name);
-        disassemble_range(l, sec, here->addr, sym ? sym->addr : end);
+        disassemble_range(l, sec, index, here->addr, sym ? sym->addr : end);
     }
 #undef NEXT_IN_SECTION
 }

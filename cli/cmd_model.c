@@ -554,8 +554,13 @@ static int info(int argc, char **argv) {
         if (!strcmp(json, "-")) {
             printf("%s\n", text);
         } else {
-            FILE *f = fopen(json, "w");
-            if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0) rc = cli_fail("%s: cannot write", json);
+            cs_error werr;
+            size_t n = strlen(text);
+            char *line = cs_malloc(n + 2);
+            memcpy(line, text, n);
+            line[n] = '\n';
+            if (!cs_write_file(json, line, n + 1, &werr)) rc = cli_fail("%s", werr.msg);
+            free(line);
         }
         free(text);
     }

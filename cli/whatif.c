@@ -341,11 +341,17 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
         printf("  %-44s %10s %8.2f%% %8.2f%% %8.2f%%\n", "maximum |error|", "", mx[0], mx[1], mx[2]);
     }
     if (w->csv) {
-        FILE *f = strcmp(w->csv, "-") ? fopen(w->csv, "w") : stdout;
-        if (!f) rc = cli_fail("%s: cannot write", w->csv);
-        else {
-            write_csv(f, r, ax, naxes, pts, (int)n);
-            if (f != stdout && fclose(f) != 0) rc = cli_fail("%s: cannot write", w->csv);
+        if (!strcmp(w->csv, "-")) {
+            write_csv(stdout, r, ax, naxes, pts, (int)n);
+        } else {
+            cs_output out;
+            FILE *f = cs_output_open(&out, w->csv, &err);
+            if (!f) rc = cli_fail("%s", err.msg);
+            else {
+                write_csv(f, r, ax, naxes, pts, (int)n);
+                if (!cs_output_commit(&out, &err)) rc = cli_fail("%s", err.msg);
+                cs_output_discard(&out);
+            }
         }
     }
     if (w->json) {

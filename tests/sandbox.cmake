@@ -107,3 +107,20 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   add_test(NAME sandbox.efault COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}
            -- ${_g}/sandbox_mem efault ${_g}/sandbox_mem)
 endif()
+# Data in .text ($d mapping symbols) disassembles as objdump prints it (issue 11 item 11).
+if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
+  add_test(NAME sandbox.disasm.mapping_symbols
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/mapping_data)
+  add_test(NAME sandbox.disasm.mapping_symbols_runs COMMAND ${_cs} exec ${_g}/mapping_data)
+  add_test(NAME sandbox.disasm.no_c_extension
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/no_c_ext)
+  add_test(NAME sandbox.disasm.before_first_symbol
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/before_symbol)
+endif()
+# The same race one directory up: a directory and a link to a directory outside swapped.
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.race.dir COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap> dir)
+  add_test(NAME sandbox.race.dir.walk
+           COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap> walk dir)
+  set_tests_properties(sandbox.race.dir sandbox.race.dir.walk PROPERTIES TIMEOUT 30)
+endif()

@@ -12,6 +12,14 @@
  * (2/3 of TASK_SIZE, 0x4000000000), page aligned. */
 #define STATIC_PIE_BASE 0x2aaaaaa000ull
 
+/* RISC-V mapping symbols ($d: data follows, $x: instructions follow), by address. */
+typedef struct elf_mapping {
+    uint64_t addr;
+    uint16_t section;
+    bool data;
+    int8_t has_c; /* $x<isa>: 1 if the ISA has the C extension, 0 if not; -1: not said */
+} elf_mapping;
+
 struct elf_image {
     char *path;
     uint8_t *data;
@@ -22,7 +30,40 @@ struct elf_image {
     size_t section_count;
     elf_symbol *symbols;
     size_t symbol_count;
+    elf_mapping *mappings; /* $d / $x mapping symbols, by address */
+    size_t mapping_count;
+    bool file_has_c; /* the C extension in .riscv.attributes' Tag_RISCV_arch (true without one) */
 };
+
+/* Does an ISA string ("rv64imafdc", "rv64i2p1_m2p0_c2p0_zicsr2p0") name the C
+ * extension? In the first part every letter is a single-letter extension (a
+ * 'p' between digits separates versions); later parts are one extension each. */
+static bool isa_has_c(const char *isa, size_t len) {
+    if (len < 4 || (strncmp(isa, "rv64", 4) && strncmp(isa, "rv32", 4))) return true; /* unknown: assume C */
+    size_t i = 4;
+    for (; i < len && isa[i] != '_'; i++)
+        if (isa[i] == 'c') return true;
+    while (i < len) { /* at '_' */
+        i++;
+        if (i < len && isa[i] == 'c' && (i + 1 == len || isa[i + 1] == '_' || (isa[i + 1] >= '0' && isa[i + 1] <= '9')))
+            return true;
+        while (i < len && isa[i] != '_') i++;
+    }
+    return false;
+}
+
+/* Tag_RISCV_arch of a .riscv.attributes section: the string that starts with rv32/rv64. */
+static bool attributes_have_c(const uint8_t *data, size_t size) {
+    for (size_t i = 0; i + 4 <= size; i++) {
+        if (data[i] == 'r' && data[i + 1] == 'v' &&
+            (!memcmp(data + i + 2, "64", 2) || !memcmp(data + i + 2, "32", 2))) {
+            size_t n = 0;
+            while (i + n < size && data[i + n]) n++;
+            return isa_has_c((const char *)data + i, n);
+        }
+    }
+    return true;
+}
 
 static bool in_file(const elf_image *img, uint64_t off, uint64_t len) {
     return off <= img->size && len <= img->size - off;
@@ -148,6 +189,12 @@ static int symbol_order(const void *a, const void *b) {
 }
 
 /* Section headers and the symbol table: for inspection only. */
+/* Mapping symbols by address (two at one address are not expected). */
+static int mapping_order(const void *a, const void *b) {
+    const elf_mapping *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static bool read_sections(elf_image *img, cs_error *err) {
     const Elf64_Ehdr *eh = img->eh;
     const char *p = img->path;
@@ -167,6 +214,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
         return false;
     }
     img->sections = cs_calloc(eh->e_shnum, sizeof(elf_section));
+    img->file_has_c = true;
     for (unsigned i = 0; i < eh->e_shnum; i++) {
         elf_section *s = &img->sections[img->section_count++];
         s->name = sh[i].sh_name < names->sh_size ? (const char *)img->data + names->sh_offset + sh[i].sh_name : "";
@@ -179,6 +227,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
                 return false;
             }
             s->data = img->data + sh[i].sh_offset;
+            if (!strcmp(s->name, ".riscv.attributes")) img->file_has_c = attributes_have_c(s->data, s->size);
         }
         if (sh[i].sh_type != SHT_SYMTAB) continue;
         if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_entsize != sizeof(Elf64_Sym)) {
@@ -194,6 +243,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
         size_t count = sh[i].sh_size / sizeof(Elf64_Sym);
         const Elf64_Sym *sym = (const Elf64_Sym *)(img->data + sh[i].sh_offset);
         img->symbols = cs_realloc(img->symbols, (img->symbol_count + count) * sizeof(elf_symbol));
+        img->mappings = cs_realloc(img->mappings, (img->mapping_count + count) * sizeof(elf_mapping));
         for (size_t k = 0; k < count; k++) {
             unsigned type = ELF64_ST_TYPE(sym[k].st_info);
             if (sym[k].st_shndx == SHN_UNDEF || (sym[k].st_shndx >= SHN_LORESERVE && sym[k].st_shndx != SHN_ABS))
@@ -201,6 +251,14 @@ static bool read_sections(elf_image *img, cs_error *err) {
             if (type == STT_SECTION || type == STT_FILE) continue;
             if (sym[k].st_name == 0 || sym[k].st_name >= strtab->sh_size) continue;
             const char *name = (const char *)img->data + strtab->sh_offset + sym[k].st_name;
+            if (name[0] == '$' && (name[1] == 'd' || name[1] == 'x') && type == STT_NOTYPE) {
+                /* RISC-V ELF psABI mapping symbols: $d data follows, $x (or $x<isa>) code */
+                /* $x<isa> names the ISA of the code that follows; plain $x keeps the file's */
+                int c = name[1] == 'x' && name[2] ? isa_has_c(name + 2, strlen(name + 2)) : -1;
+                img->mappings[img->mapping_count++] = (elf_mapping){
+                    .addr = sym[k].st_value, .section = sym[k].st_shndx, .data = name[1] == 'd', .has_c = (int8_t)c};
+                continue;
+            }
             if (name[0] == '$' || (name[0] == '.' && name[1] == 'L')) continue; /* mapping and local labels */
             img->symbols[img->symbol_count++] = (elf_symbol){.name = name,
                                                              .addr = sym[k].st_value,
@@ -213,7 +271,42 @@ static bool read_sections(elf_image *img, cs_error *err) {
         }
     }
     qsort(img->symbols, img->symbol_count, sizeof(elf_symbol), symbol_order);
+    qsort(img->mappings, img->mapping_count, sizeof(elf_mapping), mapping_order);
     return true;
+}
+
+bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, bool *has_c) {
+    /* the last mapping symbol at or below addr in the section (binary search, then back) */
+    size_t lo = 0, hi = img->mapping_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (img->mappings[mid].addr <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    bool data = false; /* code until a mapping symbol says otherwise */
+    *has_c = img->file_has_c;
+    for (size_t i = lo; i-- > 0;) {
+        if (img->mappings[i].section == section) {
+            data = img->mappings[i].data;
+            /* the ISA of the last $x<isa> at or below addr, if any */
+            for (size_t j = i + 1; j-- > 0;) {
+                const elf_mapping *m = &img->mappings[j];
+                if (m->section == section && !m->data && m->has_c >= 0) {
+                    *has_c = m->has_c;
+                    break;
+                }
+            }
+            break;
+        }
+    }
+    *until = UINT64_MAX;
+    for (size_t i = lo; i < img->mapping_count; i++) {
+        if (img->mappings[i].section == section && img->mappings[i].addr > addr) {
+            *until = img->mappings[i].addr;
+            break;
+        }
+    }
+    return data;
 }
 
 static elf_image *open_image(const char *path, bool with_sections, cs_error *err) {
@@ -235,6 +328,7 @@ void elf_close(elf_image *img) {
     free(img->data);
     free(img->sections);
     free(img->symbols);
+    free(img->mappings);
     free(img);
 }
 

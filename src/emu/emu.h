@@ -114,6 +114,11 @@ const elf_section *elf_section_at(const elf_image *img, size_t i);
  * them (functions, objects, non-local, global, larger, then by name). */
 size_t elf_symbol_count(const elf_image *img);
 const elf_symbol *elf_symbol_at(const elf_image *img, size_t i);
+/* Is addr in data, by the mapping symbols of its section (code when none says
+ * so)? *until: the address of the next mapping symbol there, UINT64_MAX if
+ * none. *has_c: may the code there hold compressed instructions (the ISA of the
+ * last $x<isa> symbol, else the file's Tag_RISCV_arch, else yes)? */
+bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, bool *has_c);
 /* The symbol objdump would name for addr: the last symbol at or below addr
  * in the section holding addr. NULL if none. */
 const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr);

@@ -207,10 +207,7 @@ bool rps_write(const char *path, const rps_result *r, cs_error *err) {
     for (int d = 0; d < RPS_DIMS; d++) put_f64(&b, r->cp1[d]);
     for (int d = 0; d < RPS_DIMS; d++) put_f64(&b, r->fmt[d]);
     put_u32(&b, (uint32_t)crc32(0L, b.p, (uInt)b.n));
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(b.p, 1, b.n, f) == b.n;
-    if (f && fclose(f) != 0) ok = false;
-    if (!ok) cs_error_set(err, "%s: cannot write", path);
+    bool ok = cs_write_file(path, b.p, b.n, err);
     free(b.p);
     return ok;
 }

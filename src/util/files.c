@@ -208,6 +208,10 @@ FILE *cs_output_open(cs_output *o, const char *path, cs_error *err) {
         else o->path = cs_strdup(path);
         return o->f;
     }
+    if (exists && access(final, W_OK) != 0) { /* renaming over it would bypass its permissions */
+        cs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+        return NULL;
+    }
     size_t n = strlen(final);
     o->path = cs_strdup(final);
     o->tmp = cs_malloc(n + 16);
@@ -269,4 +273,15 @@ void cs_output_discard(cs_output *o) {
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);
+}
+
+bool cs_write_file(const char *path, const void *data, size_t size, cs_error *err) {
+    cs_output out;
+    FILE *f = cs_output_open(&out, path, err);
+    if (!f) return false;
+    bool ok = fwrite(data, 1, size, f) == size;
+    if (ok) ok = cs_output_commit(&out, err);
+    else cs_error_set(err, "%s: write failed: %s", path, strerror(errno));
+    cs_output_discard(&out);
+    return ok;
 }

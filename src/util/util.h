@@ -115,5 +115,7 @@ typedef struct cs_output {
 FILE *cs_output_open(cs_output *o, const char *path, cs_error *err); /* NULL on error */
 bool cs_output_commit(cs_output *o, cs_error *err);                  /* flush, close, rename */
 void cs_output_discard(cs_output *o);                                /* close and remove the temporary */
+/* A whole buffer to an output, through cs_output. */
+bool cs_write_file(const char *path, const void *data, size_t size, cs_error *err);
 
 #endif

@@ -6,6 +6,8 @@ packages=(
   build-essential cmake pkg-config
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu qemu-user
   libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev chromium clang-format
+  # the JSON results are validated against docs/result.schema.json (tests/results.cmake)
+  python3-jsonschema
   # sweeps on real engines (tests/sweep.cmake): GNU parallel runs the emitted job list; a
   # single-node Slurm (controller and node daemon started by the test) runs the array script
   parallel slurmctld slurmd slurm-client munge

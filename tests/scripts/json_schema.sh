@@ -9,7 +9,12 @@
 # and an output directory's results.json. Exit 77 without python3-jsonschema.
 set -u -o pipefail
 cs=$(realpath "$1") w=$(realpath "$2") schema=$(realpath "$3")
-python3 -c 'import jsonschema' 2>/dev/null || { echo "python3-jsonschema is not installed"; exit 77; }
+# Debian's python3-jsonschema is for /usr/bin/python3; another python3 first on PATH may have its own
+py=
+for candidate in python3 /usr/bin/python3; do
+    if "$candidate" -c 'import jsonschema' 2>/dev/null; then py=$candidate; break; fi
+done
+[ -n "$py" ] || { echo "python3-jsonschema is not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -29,7 +34,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$cs" run --no-report --max 20000 --json - "$w/sort" 300 >stdout.json 2>/dev/null || fail "run --json -"
 "$cs" run --outdir od --max 20000 "$w/sort" 300 >/dev/null 2>&1 || fail "run --outdir"
 
-python3 - "$schema" "$cs" "$w" <<'PY' || exit 1
+"$py" - "$schema" "$cs" "$w" <<'PY' || exit 1
 import json, subprocess, sys, hashlib, jsonschema
 schema_path, cs, w = sys.argv[1:4]
 schema = json.load(open(schema_path))

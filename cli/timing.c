@@ -511,7 +511,9 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
     bool ran = runner_run(&spec, src, &run, &err);
     signal(SIGINT, old_handler == SIG_ERR ? SIG_DFL : old_handler);
     if (!ran) {
-        rc = cli_fail("%s", err.msg);
+        /* nothing ran: the configuration or an analysis option was refused (bad usage) */
+        cli_fail("%s", err.msg);
+        rc = EXIT_USAGE;
     } else {
         if (!run.ok) {
             rc = cli_fail("%s", run.err.msg);

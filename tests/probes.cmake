@@ -44,7 +44,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --max 20000 ${_w}/sort 2000)
   set_tests_properties(probes.cli.analysis_pipeview PROPERTIES FAIL_REGULAR_EXPRESSION "CPI stacks")
   add_test(NAME probes.cli.pipeview_needs_file
-           COMMAND ${_scripts}/expect_error.sh 125 "analysis pipeview: give the log file" ${_cs} run --no-report
+           COMMAND ${_scripts}/expect_error.sh 2 "analysis pipeview: give the log file" ${_cs} run --no-report
                    --analysis pipeview ${_w}/sort 10)
   # stacks and pipeview together, as the JSON shows them
   add_test(NAME probes.cli.analysis_both

@@ -354,8 +354,10 @@ static void finish_intervals(stacks_observer *s, const core_stats *stats) {
     static const uint64_t no_slots[STACK_STAGES][COMP_COUNT];
     for (size_t k = 0; k < n; k++) {
         const core_stats *a = k < s->n_ends ? &s->end_stats[k] : stats, *b = k ? &s->end_stats[k - 1] : &zero;
-        const uint64_t(*sa)[COMP_COUNT] = k < s->n_ends ? s->end_slots[k] : s->slots;
-        const uint64_t(*sb)[COMP_COUNT] = k ? s->end_slots[k - 1] : no_slots;
+        /* both arms const-qualified: clang rejects a conditional between differently qualified arrays */
+        const uint64_t(*sa)[COMP_COUNT] =
+            k < s->n_ends ? (const uint64_t(*)[COMP_COUNT])s->end_slots[k] : (const uint64_t(*)[COMP_COUNT])s->slots;
+        const uint64_t(*sb)[COMP_COUNT] = k ? (const uint64_t(*)[COMP_COUNT])s->end_slots[k - 1] : no_slots;
         stacks_interval *x = &s->iv.at[k];
         x->first_cycle = b->cycles;
         x->cycles = a->cycles - b->cycles;

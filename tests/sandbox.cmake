@@ -124,3 +124,5 @@ if(CYCLESCOPE_RISCV_CC)
            COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap> walk dir)
   set_tests_properties(sandbox.race.dir sandbox.race.dir.walk PROPERTIES TIMEOUT 30)
 endif()
+# Every output through cs_output: a writer added later without it is named here.
+add_test(NAME sandbox.one_writer COMMAND ${_scripts}/sandbox_one_writer.sh ${PROJECT_SOURCE_DIR})

@@ -581,7 +581,12 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
 }
 
 /* Reduce the candidates into set `out` (§III-C Figure 7c): drop dominated
- * paths, keep paths with a unique event, merge similar ones into the larger. */
+ * paths, keep paths with a unique event, merge similar ones into the larger.
+ * The decisions are those of the plain algorithm (tests/unit/test_rpstacks.c
+ * checks them against a straightforward reference); what makes it cheaper:
+ * the reciprocals the similarity needs are computed only for the paths that
+ * survive dominance (about half), the dominance test of a pair runs without
+ * branches over the dimensions, and uniqueness is found with two bit masks. */
 static void reduce(seg_ctx *s, stack_set *out) {
     int D = s->D;
     uint32_t n = s->cand_n;
@@ -589,24 +594,18 @@ static void reduce(seg_ctx *s, stack_set *out) {
     s->stat_calls++, s->stat_cand += n;
     if (!n) return;
     for (uint32_t k = 0; k < n; k++) {
+        const double *c = &s->cand[(size_t)k * D];
         double sum = 0;
-        uint32_t nz = 0, pos = 0;
+        uint32_t pos = 0;
         for (int d = 0; d < D; d++) {
-            double x = s->cand[(size_t)k * D + d];
-            sum += x;
-            nz |= (uint32_t)(dabs(x) > 1e-9) << d;
-            pos |= (uint32_t)(x > 1e-9) << d;
+            sum += c[d];
+            pos |= (uint32_t)(c[d] > 1e-9) << d;
         }
         s->tot[k] = sum;
-        s->nz[k] = nz;
-        for (int d = 0; d < D; d++) {
-            double x = s->cand[(size_t)k * D + d];
-            s->inv[(size_t)k * D + d] = x != 0 ? 1.0 / dabs(x) : 0;
-        }
         s->pos[k] = pos;
         s->order[k] = k;
     }
-    /* largest first (insertion sort: a few tens) */
+    /* largest first (insertion sort: a few tens; stable, so ties keep their order) */
     for (uint32_t k = 1; k < n; k++) {
         uint32_t x = s->order[k];
         uint32_t m = k;
@@ -615,29 +614,42 @@ static void reduce(seg_ctx *s, stack_set *out) {
     }
     /* dominance: a path no larger than a kept one in every event can never be the critical one */
     uint32_t kept = 0;
+    double low[32]; /* c - 1e-9 (D <= RPS_DIMS < 32) */
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)s->order[k] * D];
         uint32_t cpos = s->pos[s->order[k]];
+        for (int d = 0; d < D; d++) low[d] = c[d] - 1e-9;
         bool dominated = false;
-        for (uint32_t q = 0; q < kept && !dominated; q++) {
+        for (uint32_t q = 0; q < kept; q++) {
             if (cpos & ~s->pos[s->order[q]]) continue; /* c has a positive event p lacks */
             const double *p = &s->cand[(size_t)s->order[q] * D];
-            int d = 0;
-            while (d < D && p[d] >= c[d] - 1e-9) d++;
-            dominated = d == D;
+            int below = 0;
+            for (int d = 0; d < D; d++) below |= p[d] < low[d];
+            if (!below) {
+                dominated = true;
+                break;
+            }
         }
         if (!dominated) s->order[kept++] = s->order[k];
     }
-    /* uniqueness: a path with an event no other surviving path has */
-    memset(s->uniq, 0, kept);
-    if (s->opt->unique && kept > 1) {
+    /* the survivors' events and reciprocals (the similarity's normalisation) */
+    uint32_t once = 0, twice = 0;
+    for (uint32_t q = 0; q < kept; q++) {
+        uint32_t k = s->order[q];
+        const double *c = &s->cand[(size_t)k * D];
+        double *inv = &s->inv[(size_t)k * D];
+        uint32_t nz = 0;
         for (int d = 0; d < D; d++) {
-            uint32_t holders = 0, who = 0;
-            for (uint32_t q = 0; q < kept && holders < 2; q++)
-                if (dabs(s->cand[(size_t)s->order[q] * D + d]) > 1e-9) holders++, who = q;
-            if (holders == 1) s->uniq[who] = 1;
+            nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
+            inv[d] = c[d] != 0 ? 1.0 / dabs(c[d]) : 0;
         }
+        s->nz[k] = nz;
+        twice |= once & nz;
+        once |= nz;
     }
+    /* uniqueness: a path with an event no other surviving path has */
+    uint32_t unique_dims = s->opt->unique && kept > 1 ? once & ~twice : 0;
+    for (uint32_t q = 0; q < kept; q++) s->uniq[q] = (s->nz[s->order[q]] & unique_dims) != 0;
     /* similarity: merged into the larger representative already kept */
     uint32_t m = 0;
     for (uint32_t q = 0; q < kept; q++) {
@@ -659,8 +671,11 @@ static void reduce(seg_ctx *s, stack_set *out) {
     s->stat_dom += kept, s->stat_kept += m;
     if (m > s->opt->max_stacks) m = s->opt->max_stacks, s->capped++;
     set_reserve(out, m, D);
-    for (uint32_t r = 0; r < m; r++)
-        memcpy(&out->v[(size_t)r * D], &s->cand[(size_t)s->order[r] * D], D * sizeof(double));
+    for (uint32_t r = 0; r < m; r++) {
+        const double *c = &s->cand[(size_t)s->order[r] * D];
+        double *o = &out->v[(size_t)r * D];
+        for (int d = 0; d < D; d++) o[d] = c[d];
+    }
     out->n = m;
 }
 
@@ -799,7 +814,8 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 cand_reserve(s, s->cand_n + src->n);
                 for (uint32_t q = 0; q < src->n; q++) {
                     double *c = &s->cand[(size_t)s->cand_n++ * D];
-                    memcpy(c, &src->v[(size_t)q * D], D * sizeof(double));
+                    const double *from = &src->v[(size_t)q * D];
+                    for (int d = 0; d < D; d++) c[d] = from[d]; /* a few doubles: no call */
                     add_weight(s, c, &e[k].w);
                 }
             }

@@ -53,6 +53,114 @@ static void test_reduce(void **state) {
     assert_int_equal(m, 3);
 }
 
+/* The reduction as §III-C / §IV-E state it, written plainly (no precomputed
+ * norms, no bit masks): the optimised reduce() in graph.c must make the same
+ * decisions, to the bit. Sort by total, largest first (ties in input order);
+ * drop a path when a kept one has every event it has and is no smaller in any
+ * dimension; a path alone in having an event is kept and is no merge target;
+ * every other path merges into the first kept target at least `similarity`
+ * similar; the largest max_stacks survive. */
+static uint32_t reference_reduce(const rps_options *o, int D, const double *cand, uint32_t n, double *out) {
+    uint32_t order[256], kept = 0, m = 0;
+    bool unique[256] = {0}, target_unique[256] = {0};
+    double total[256];
+    for (uint32_t k = 0; k < n; k++) {
+        total[k] = 0;
+        for (int d = 0; d < D; d++) total[k] += cand[k * D + d];
+        uint32_t at = k;
+        while (at > 0 && total[order[at - 1]] < total[k]) order[at] = order[at - 1], at--;
+        order[at] = k;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const double *c = &cand[order[k] * D];
+        bool dominated = false;
+        for (uint32_t q = 0; q < kept && !dominated; q++) {
+            const double *p = &cand[order[q] * D];
+            bool all = true;
+            for (int d = 0; d < D; d++) {
+                if (c[d] > 1e-9 && !(p[d] > 1e-9)) all = false; /* c has an event p lacks */
+                if (p[d] < c[d] - 1e-9) all = false;
+            }
+            dominated = all;
+        }
+        if (!dominated) order[kept++] = order[k];
+    }
+    for (int d = 0; d < D && o->unique && kept > 1; d++) {
+        uint32_t holders = 0, who = 0;
+        for (uint32_t q = 0; q < kept; q++)
+            if (fabs(cand[order[q] * D + d]) > 1e-9) holders++, who = q;
+        if (holders == 1) unique[who] = true;
+    }
+    for (uint32_t q = 0; q < kept; q++) {
+        const double *c = &cand[order[q] * D];
+        bool merged = false;
+        for (uint32_t r = 0; r < m && !merged && !unique[q]; r++) {
+            if (target_unique[r]) continue;
+            const double *p = &cand[order[r] * D];
+            uint32_t mask = 0;
+            for (int d = 0; d < D; d++) mask |= (uint32_t)(fabs(p[d]) > 1e-9 || fabs(c[d]) > 1e-9) << d;
+            merged = rps_similarity_masked(p, c, mask) >= o->similarity;
+        }
+        if (merged) continue;
+        order[m] = order[q];
+        target_unique[m] = unique[q];
+        m++;
+    }
+    if (m > o->max_stacks) m = o->max_stacks;
+    for (uint32_t r = 0; r < m; r++) memcpy(&out[r * D], &cand[order[r] * D], D * sizeof *out);
+    return m;
+}
+
+/* Candidates as the traversal makes them: a few reduced source sets, each
+ * shifted by an edge's weight, with duplicates, zeros, tiny values and ties. */
+static uint32_t synthetic_candidates(unsigned *seed, int D, double *cand) {
+    uint32_t n = 0;
+    int sources = 1 + rand_r(seed) % 4;
+    for (int src = 0; src < sources; src++) {
+        double w[32];
+        for (int d = 0; d < D; d++) w[d] = rand_r(seed) % 3 ? 0 : (double)(rand_r(seed) % 40) / 4;
+        int size = 1 + rand_r(seed) % 20;
+        for (int k = 0; k < size && n < 200; k++, n++) {
+            double *c = &cand[n * D];
+            if (k > 0 && rand_r(seed) % 8 == 0) { /* a duplicate of the previous path */
+                memcpy(c, c - D, D * sizeof *c);
+                continue;
+            }
+            for (int d = 0; d < D; d++) {
+                int kind = rand_r(seed) % 10;
+                double x = kind < 4 ? 0 : kind == 4 ? 1e-10 : (double)(rand_r(seed) % 1000) / 8;
+                if (k > 0 && kind == 5) x = c[(int)d - D] + 5e-9 * (rand_r(seed) % 3); /* near the tolerance */
+                c[d] = x + w[d];
+            }
+        }
+    }
+    return n;
+}
+
+static void test_reduce_matches_reference(void **state) {
+    (void)state;
+    static double cand[200 * 32], got[200 * 32], want[200 * 32];
+    unsigned seed = 14;
+    const double thresholds[] = {0.0, 0.5, 0.7, 0.9, 1.0};
+    uint32_t total_kept = 0, total_cand = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        rps_options o;
+        rps_options_default(&o);
+        o.similarity = thresholds[trial % 5];
+        o.unique = trial % 3 != 0;
+        o.max_stacks = trial % 7 == 0 ? 4 : 64;
+        int D = 1 + rand_r(&seed) % 16;
+        uint32_t n = synthetic_candidates(&seed, D, cand);
+        uint32_t m = rps_reduce_vectors(&o, D, cand, n, got);
+        uint32_t m_ref = reference_reduce(&o, D, cand, n, want);
+        assert_int_equal(m, m_ref);
+        assert_memory_equal(got, want, (size_t)m * D * sizeof *got);
+        total_kept += m, total_cand += n;
+    }
+    /* the cases are not trivial: the reduction removed some and kept some */
+    assert_true(total_kept > total_cand / 20 && total_kept < total_cand / 2);
+}
+
 /* ---- the file ---- */
 
 static void fill_result(rps_result *r) {
@@ -249,8 +357,13 @@ static void test_graph_chase(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_similarity), cmocka_unit_test(test_reduce),         cmocka_unit_test(test_predict),
-        cmocka_unit_test(test_file),       cmocka_unit_test(test_graph_fp_chain), cmocka_unit_test(test_graph_chase),
+        cmocka_unit_test(test_similarity),
+        cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_reduce_matches_reference),
+        cmocka_unit_test(test_predict),
+        cmocka_unit_test(test_file),
+        cmocka_unit_test(test_graph_fp_chain),
+        cmocka_unit_test(test_graph_chase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * representative stall-event stacks (RpStacks), saved as an .rps file for
  * `cyclescope whatif`. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,9 @@ void help_rpstacks(void) {
            "                     (default 0.7)\n"
            "  --no-unique        do not keep paths with a unique event (§IV-E)\n"
            "  --threads N        segments analysed at once (default: the processors)\n"
+           "  --json FILE        this run as JSON: the graph's longest path against the\n"
+           "                     simulated cycles, each event's share of the largest path,\n"
+           "                     CP1 and FMT, segments, stacks, timing (- for stdout)\n"
            "  --config NAME|FILE configuration (default rpstacks: the paper's Table II)\n"
            "  --set S.K=V        override one configuration value (repeatable)\n"
            "  --warmup N         the first N µops only warm caches and predictors\n"
@@ -37,18 +41,62 @@ void help_rpstacks(void) {
 
 enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_THREADS };
 
+/* The run as JSON (--json): what the text report says, for scripts and the bench. */
+static cJSON *run_json(const rps_result *r, const char *what, const char *rps_path) {
+    double ins = r->instructions ? (double)r->instructions : 1;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "run", what);
+    cJSON_AddStringToObject(root, "file", rps_path);
+    cJSON *o = cJSON_AddObjectToObject(root, "options");
+    cJSON_AddNumberToObject(o, "segment", r->opt.segment);
+    cJSON_AddNumberToObject(o, "similarity", r->opt.similarity);
+    cJSON_AddBoolToObject(o, "unique", r->opt.unique);
+    cJSON_AddNumberToObject(o, "max_stacks", r->opt.max_stacks);
+    cJSON_AddNumberToObject(root, "uops", (double)r->uops);
+    cJSON_AddNumberToObject(root, "instructions", (double)r->instructions);
+    cJSON_AddNumberToObject(root, "simulated_cycles", (double)r->cycles);
+    cJSON_AddNumberToObject(root, "graph_cycles", r->graph_cycles);
+    cJSON_AddNumberToObject(root, "graph_error_percent",
+                            r->cycles ? 100.0 * (r->graph_cycles - (double)r->cycles) / (double)r->cycles : 0);
+    cJSON_AddNumberToObject(root, "constraint_violations", (double)r->violations);
+    cJSON_AddNumberToObject(root, "constraints_beyond_window", (double)r->dropped_edges);
+    cJSON_AddNumberToObject(root, "capped_nodes", (double)r->capped_nodes);
+    cJSON_AddNumberToObject(root, "segments", r->segments);
+    cJSON_AddNumberToObject(root, "stacks", r->stack_count);
+    cJSON *tm = cJSON_AddObjectToObject(root, "analysis");
+    cJSON_AddNumberToObject(tm, "wall_seconds", r->seconds);
+    cJSON_AddNumberToObject(tm, "cpu_seconds", r->cpu_seconds);
+    cJSON_AddNumberToObject(tm, "cpu_seconds_per_million_uops", r->uops ? r->cpu_seconds * 1e6 / (double)r->uops : 0);
+    /* per event: cycles on the largest representative path, the CP1 path, the FMT table */
+    double big[RPS_DIMS];
+    rps_largest_paths(r, 1, big);
+    cJSON *ev = cJSON_AddArrayToObject(root, "events");
+    for (int d = 0; d < RPS_DIMS; d++) {
+        if (d != RPS_BASE && !rps_dim_is_event(d) && big[d] == 0 && r->cp1[d] == 0 && r->fmt[d] == 0) continue;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "event", rps_dim_name(d));
+        if (rps_dim_key(d)) cJSON_AddStringToObject(e, "key", rps_dim_key(d));
+        cJSON_AddNumberToObject(e, "base_latency", r->base_latency[d]);
+        cJSON_AddNumberToObject(e, "largest_path_cycles", big[d]);
+        cJSON_AddNumberToObject(e, "largest_path_cpi", big[d] / ins);
+        cJSON_AddNumberToObject(e, "cp1_cycles", r->cp1[d]);
+        cJSON_AddNumberToObject(e, "cp1_cpi", r->cp1[d] / ins);
+        cJSON_AddNumberToObject(e, "fmt_cycles", r->fmt[d]);
+        cJSON_AddNumberToObject(e, "fmt_cpi", r->fmt[d] / ins);
+        cJSON_AddItemToArray(ev, e);
+    }
+    return root;
+}
+
 int cmd_rpstacks(int argc, char **argv) {
-    static const struct option longopts[] = {{"config", required_argument, 0, OPT_CONFIG},
-                                             {"set", required_argument, 0, OPT_SET},
-                                             {"warmup", required_argument, 0, OPT_WARMUP},
-                                             {"max", required_argument, 0, OPT_TMAX},
-                                             {"segment", required_argument, 0, OPT_SEGMENT},
-                                             {"similarity", required_argument, 0, OPT_SIMILARITY},
-                                             {"no-unique", no_argument, 0, OPT_NO_UNIQUE},
-                                             {"threads", required_argument, 0, OPT_THREADS},
-                                             {0, 0, 0, 0}};
+    static const struct option longopts[] = {
+        {"config", required_argument, 0, OPT_CONFIG},   {"set", required_argument, 0, OPT_SET},
+        {"warmup", required_argument, 0, OPT_WARMUP},   {"max", required_argument, 0, OPT_TMAX},
+        {"segment", required_argument, 0, OPT_SEGMENT}, {"similarity", required_argument, 0, OPT_SIMILARITY},
+        {"no-unique", no_argument, 0, OPT_NO_UNIQUE},   {"threads", required_argument, 0, OPT_THREADS},
+        {"json", required_argument, 0, OPT_JSON},       {0, 0, 0, 0}};
     cli_timing_options t = {0};
-    const char *out_path = NULL, *segment = "5000", *similarity = "0.7", *threads = "0";
+    const char *out_path = NULL, *json_path = NULL, *segment = "5000", *similarity = "0.7", *threads = "0";
     bool unique = true, bad = false;
     int opt;
     optind = 1;
@@ -70,6 +118,7 @@ int cmd_rpstacks(int argc, char **argv) {
             break;
         }
         case OPT_NO_UNIQUE: unique = false; break;
+        case OPT_JSON: json_path = optarg; break;
         case OPT_THREADS:
             if (!cs_parse_count(optarg, &n) || n > 256)
                 return cli_usage("rpstacks", "--threads %s: expected a count from 0 to 256", optarg);
@@ -84,6 +133,8 @@ int cmd_rpstacks(int argc, char **argv) {
     if (!out_path && last - first >= 3 && !strcmp(argv[last - 2], "-o")) out_path = argv[last - 1], last -= 2;
     if (first >= last) return cli_usage("rpstacks", "no program or trace given");
     if (!out_path) return cli_usage("rpstacks", "no output file given (-o FILE.rps)");
+    if (json_path && !strcmp(json_path, out_path))
+        return cli_usage("rpstacks", "--json %s: the same file as the .rps output", json_path);
     if (last - first > RPS_MAX_ARGS) return cli_usage("rpstacks", "more than %d program arguments", RPS_MAX_ARGS);
     if (t.set_count > RPS_MAX_SETS) return cli_usage("rpstacks", "too many --set options");
 
@@ -153,6 +204,11 @@ int cmd_rpstacks(int argc, char **argv) {
                 else
                     printf("\nRepresentative stacks: %s (cyclescope whatif %s --set latency.fp-add=3 …)\n", out_path,
                            out_path);
+                if (rc == 0 && json_path) {
+                    cJSON *j = run_json(r, what, out_path);
+                    if (!report_write_json(json_path, j, &err)) rc = cli_fail("%s", err.msg);
+                    cJSON_Delete(j);
+                }
             }
             run_result_free(&run);
         }

@@ -1,6 +1,8 @@
 # ---- RpStacks (docs/rpstacks.md) ----
 #   rpstacks.cli.*        usage errors of rpstacks and whatif: no output, the in-order model,
 #                         a structure refused, an unknown event named, a damaged file
+#   rpstacks.cli.json_is_output / .csv_is_input: an output that is the .rps itself refused
+#   rpstacks.e2e.json     rpstacks --json against the text report and the simulated cycles
 #   rpstacks.e2e.*        rpstacks on a workload, then whatif with --set, --grid, --csv, --json,
 #                         --report (checked as the other HTML reports are) and --verify (two
 #                         re-simulations through the pool)
@@ -55,6 +57,15 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --report ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.html --verify 2 --jobs 2)
   set_tests_properties(rpstacks.e2e.whatif PROPERTIES FIXTURES_REQUIRED rps_e2e PASS_REGULAR_EXPRESSION
     "4 design points predicted.*Verification: 2 points re-simulated.*average \\|error\\|.*HTML report: ")
+  add_test(NAME rpstacks.cli.csv_is_input
+           COMMAND ${_scripts}/expect_error.sh 125 "the output is also an input" ${_cs} whatif ${_rps}
+                   --set l1d.latency=2 --grid "l1d.latency=1..2" --csv ${_rps})
+  set_tests_properties(rpstacks.cli.csv_is_input PROPERTIES DEPENDS rpstacks.e2e.whatif FIXTURES_REQUIRED rps_e2e)
+  add_test(NAME rpstacks.cli.json_is_output
+           COMMAND ${_scripts}/expect_error.sh 2 "--json x.rps: the same file as the .rps output" ${_cs} rpstacks
+                   --json x.rps -o x.rps ${_w}/ptr_chase 4)
+  add_test(NAME rpstacks.e2e.json
+           COMMAND ${_scripts}/rpstacks_json_check.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_w}/ptr_chase 4)
   add_test(NAME rpstacks.e2e.html COMMAND ${_scripts}/rpstacks_html_check.sh ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.html)
   set_tests_properties(rpstacks.e2e.html PROPERTIES DEPENDS rpstacks.e2e.whatif FIXTURES_REQUIRED rps_e2e)
   # a .cst trace instead of a program, and whatif re-simulating from the trace

@@ -585,8 +585,9 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
  * The decisions are those of the plain algorithm (tests/unit/test_rpstacks.c
  * checks them against a straightforward reference); what makes it cheaper:
  * the reciprocals the similarity needs are computed only for the paths that
- * survive dominance (about half), the dominance test of a pair runs without
- * branches over the dimensions, and uniqueness is found with two bit masks. */
+ * survive dominance (about half), the dominance bound c - 1e-9 once per path,
+ * and uniqueness is found with two bit masks. (A dominance test without
+ * branches over the dimensions was 11% slower on fma: most pairs fail early.) */
 static void reduce(seg_ctx *s, stack_set *out) {
     int D = s->D;
     uint32_t n = s->cand_n;
@@ -623,9 +624,9 @@ static void reduce(seg_ctx *s, stack_set *out) {
         for (uint32_t q = 0; q < kept; q++) {
             if (cpos & ~s->pos[s->order[q]]) continue; /* c has a positive event p lacks */
             const double *p = &s->cand[(size_t)s->order[q] * D];
-            int below = 0;
-            for (int d = 0; d < D; d++) below |= p[d] < low[d];
-            if (!below) {
+            int d = 0;
+            while (d < D && p[d] >= low[d]) d++;
+            if (d == D) {
                 dominated = true;
                 break;
             }

@@ -27,6 +27,9 @@
  *                    at each sample (so it can randomise); at a sample cycle the core
  *                    hands it a sample view (the µop at the head of issue and its
  *                    true stall state). Idle-cycle skipping never skips a sample.
+ *                    Between samples it costs nothing: with samples alone the
+ *                    core builds views only in the few cycles before each sample
+ *                    that the sample view's causes look back on.
  *   PROBE_INTERVALS  every N committed instructions, a snapshot of the statistics
  *
  * Delivery. Records are collected into per-kind batches and handed over when a
@@ -435,8 +438,8 @@ static inline bool fp_view_equal(const fp_view *a, const fp_view *b) { return me
 /* Stage `st` shows view v at cycle `now`, and (when the core skips idle
  * cycles) in every cycle until the next call: extends the open span if v
  * equals it, else delivers the open span and opens one. Returns whether the
- * view changed. The core tracks views this way also when only samples are
- * asked for (then nothing is delivered: spans == NULL). */
+ * view changed. With samples alone the core tracks views this way only in the
+ * few cycles before each sample (then nothing is delivered: spans == NULL). */
 static inline bool probe_stage_view(probe_set *set, int st, uint64_t now, const stage_view *v) {
     stage_span *o = &set->open[st];
     if (stage_view_equal(&o->v, v)) return false;

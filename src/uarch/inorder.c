@@ -181,7 +181,8 @@ typedef struct inorder {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
-    bool probed; /* some observer asks for something per cycle or per µop */
+    bool probed;       /* some observer asks for something per cycle or per µop */
+    bool views_always; /* some observer asks for stage or FP views, or wait states */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     bool redirect_pending;            /* PROBE_EVENTS: fetch has not resumed after a resolved mispredict */
     bool line_first;                  /* the next µop fetched is the first of its I-cache line */
@@ -543,7 +544,7 @@ static stage_view issue_stage(inorder *m, fp_view *fp) {
         v.stall = STALL_IQ_EMPTY;
         v.cause = m->prev_dispatch.cause; /* why dispatch left it empty */
     }
-    if (!m->want_views) return v; /* (samples and wait states ask for views too) */
+    if (!m->want_views) return v; /* (wait states, and samples near a sample, ask for views too) */
     m->head_block = 0;
     m->head_stall = v.stall;
     if (v.stall == STALL_NOT_READY) m->head_block = m->reg[blocker].seq;
@@ -820,7 +821,8 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     inorder *m = model;
     reset_timing(m);
     m->probes = probes;
-    m->want_views = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_SAMPLES | PROBE_WAITS);
+    m->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_WAITS);
+    m->want_views = m->views_always;
     m->want_retire = probe_wants(probes, PROBE_RETIRE);
     m->want_prod = probe_wants(probes, PROBE_PRODUCERS);
     m->want_events = probe_wants(probes, PROBE_EVENTS);
@@ -843,6 +845,9 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     bar.cycles = &m->now; /* the running IPC */
     bool ok = true;
     for (m->now = 0;; m->now++) {
+        /* Samples alone build views only in the cycle before a sample and in its cycle: an empty
+         * issue stage takes the previous cycle's dispatch cause, which may take its issue cause. */
+        if (m->want_samples && !m->views_always) m->want_views = m->now + 1 >= probes->sample_at;
         count_state(m);
         advance_pipes(m);
         fp_view fp;

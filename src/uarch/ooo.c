@@ -153,6 +153,7 @@ typedef struct ooo {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
+    bool views_always; /* some observer asks for stage or FP views */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     fetch_change fetch_hist[HIST]; /* the last HIST changes of the fetch view, a ring */
     uint64_t fetch_changes;        /* changes recorded this run (the ring's next slot: % HIST) */
@@ -1061,7 +1062,11 @@ static uint64_t next_event(const ooo *o, const stage_view *dispatch) {
             EVENT(c + o->fe_depth);
         }
     }
-    if (o->want_samples) EVENT(o->probes->sample_at);
+    if (o->want_samples) {
+        EVENT(o->probes->sample_at);
+        /* views are built from this cycle on (ooo_run): skipping stops here so the fetch history is kept */
+        if (o->probes->sample_at > o->fe_depth + 1) EVENT(o->probes->sample_at - o->fe_depth - 1);
+    }
 #undef EVENT
     return next;
 }
@@ -1114,7 +1119,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     memsys_reset_stats(o->mem);
     memset(&o->st, 0, sizeof o->st);
     o->probes = probes;
-    o->want_views = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_SAMPLES);
+    o->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FP);
+    o->want_views = o->views_always;
     o->want_retire = probe_wants(probes, PROBE_RETIRE);
     o->want_prod = probe_wants(probes, PROBE_PRODUCERS);
     o->want_events = probe_wants(probes, PROBE_EVENTS);
@@ -1142,6 +1148,10 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     bool ok = true;
     for (o->now = 0;; o->now++) {
         o->changed = false;
+        /* Samples alone build views only for the fe_depth + 1 cycles before a sample: its issue
+         * cause reads the previous cycle's dispatch cause, which reads the fetch view fe_depth
+         * cycles before that (next_event stops skipping where this window opens). */
+        if (o->want_samples && !o->views_always) o->want_views = o->now + o->fe_depth + 1 >= probes->sample_at;
         if (o->track_done) o->wheel[(o->now % WHEEL) / 64] &= ~(1ull << (o->now % 64));
         if (o->done_count) pop_completions(o);
         fp_view fp;

@@ -626,6 +626,78 @@ static void test_samples(void **state) {
     free(u);
 }
 
+/* ---- samples cost nothing between samples, and are the same as with views ---- */
+
+static void noop_stages(void *ctx, const stage_span *s, size_t n);
+
+/* The samples of a run with only the sampler, or with a stage observer beside
+ * it (then the core builds every cycle's views, as it did for samplers alone). */
+static void sample_run(const uarch_config *cfg, const uop *u, size_t n, bool with_views, collector *c) {
+    cs_error err;
+    core_t *core = core_create(cfg, &err);
+    if (!core) fail_msg("core_create: %s", err.msg);
+    probe_observer sampler = {.ctx = c, .needs = PROBE_SAMPLES, .sample_period = 50, .sample = c_sample};
+    probe_observer stages = {.needs = PROBE_STAGES, .stages = noop_stages};
+    if (!core_observe(core, &sampler, &err) || (with_views && !core_observe(core, &stages, &err)))
+        fail_msg("core_observe: %s", err.msg);
+    array_source src = array_source_borrow(u, n);
+    core_stats st;
+    core_run_options opt = {0, 0, NULL};
+    if (!core_run(core, &src.base, &opt, &st, &err)) fail_msg("core_run: %s", err.msg);
+    core_destroy(core);
+}
+
+/* Loads that miss, each address from the previous load, then a long FP chain:
+ * long idle stretches that skipping jumps over. */
+static uop *idle_stream(size_t n) {
+    uop *u = calloc(n, sizeof *u);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 64 < 32) u[i] = at(i, OPC_LOAD, 5, 5, 0), load(&u[i], 0x40000000 + 4096 * (uint64_t)(i * 37 % 9000));
+        else u[i] = at(i, i % 5 ? OPC_FP_MUL : OPC_FP_DIV, 40, 40, 41);
+        u[i].pc = 0x10000 + 4 * (uint64_t)(i % 2048);
+    }
+    return u;
+}
+
+static void test_samples_without_views(void **state) {
+    (void)state;
+    enum { N = 6000 };
+    uop *streams[2] = {mixed_stream(N), idle_stream(N)};
+    static const uint64_t periods[][2] = {{1, 2}, {7, 1000}, {61, 97}};
+    size_t compared = 0;
+    for (int w = 0; w < 2; w++)
+        for (int k = 0; k < 7; k++)
+            for (int skip = 0; skip < 2; skip++)
+                for (size_t p = 0; p < sizeof periods / sizeof periods[0]; p++) {
+                    uarch_config c;
+                    configs(&c, k);
+                    c.skip_idle = skip;
+                    collector alone = {.periods = {periods[p][0], periods[p][1]}};
+                    collector beside = alone;
+                    sample_run(&c, streams[w], N, false, &alone);
+                    sample_run(&c, streams[w], N, true, &beside);
+                    assert_true(alone.n_samples > 5);
+                    assert_int_equal(alone.n_samples, beside.n_samples);
+                    for (size_t i = 0; i < alone.n_samples; i++) {
+                        const sample_view *a = &alone.samples[i], *b = &beside.samples[i];
+                        if (a->cycle != b->cycle || a->seq != b->seq || a->pc != b->pc || a->op_class != b->op_class ||
+                            a->state != b->state || a->level != b->level || a->cause_seq != b->cause_seq ||
+                            !stage_view_equal(&a->issue, &b->issue))
+                            fail_msg("stream %d config %d skip %d periods %zu: sample %zu at cycle %llu differs "
+                                     "without views (seq %llu/%llu, stall %d/%d, cause kind %d/%d)",
+                                     w, k, skip, p, i, (unsigned long long)a->cycle, (unsigned long long)a->seq,
+                                     (unsigned long long)b->seq, a->issue.stall, b->issue.stall, a->issue.cause.kind,
+                                     b->issue.cause.kind);
+                    }
+                    compared += alone.n_samples;
+                    c_free(&alone);
+                    c_free(&beside);
+                }
+    assert_true(compared > 10000);
+    free(streams[0]);
+    free(streams[1]);
+}
+
 static void test_intervals(void **state) {
     (void)state;
     enum { N = 10500 };
@@ -721,6 +793,7 @@ int main(void) {
         cmocka_unit_test(test_wait_states),
         cmocka_unit_test(test_wait_chain),
         cmocka_unit_test(test_samples),
+        cmocka_unit_test(test_samples_without_views),
         cmocka_unit_test(test_intervals),
         cmocka_unit_test(test_observer_checks),
         cmocka_unit_test(test_units),

@@ -181,8 +181,9 @@ typedef struct inorder {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
-    bool probed;       /* some observer asks for something per cycle or per µop */
-    bool views_always; /* some observer asks for stage or FP views, or wait states */
+    bool probed;         /* some observer asks for something per cycle or per µop (samples alone do not) */
+    bool views_always;   /* some observer asks for stage or FP views, or wait states */
+    uint64_t views_from; /* views are built from this cycle on (samples alone: the one before the next) */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     bool redirect_pending;            /* PROBE_EVENTS: fetch has not resumed after a resolved mispredict */
     bool line_first;                  /* the next µop fetched is the first of its I-cache line */
@@ -829,7 +830,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     m->want_waits = probe_wants(probes, PROBE_WAITS);
     m->want_samples = probe_wants(probes, PROBE_SAMPLES);
     m->want_intervals = probe_wants(probes, PROBE_INTERVALS);
-    m->probed = probes->needs != 0;
+    m->probed = (probes->needs & ~(uint32_t)PROBE_SAMPLES) != 0;
     probe_run_info info = {"inorder",
                            m->cfg.name,
                            &m->cfg,
@@ -839,6 +840,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
                            1,
                            m->cfg.freq_ghz};
     probe_begin(probes, &info);
+    m->views_from = m->views_always ? 0 : m->want_samples ? probes->sample_at - 1 : UINT64_MAX;
     cs_progress bar;
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
@@ -847,7 +849,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     for (m->now = 0;; m->now++) {
         /* Samples alone build views only in the cycle before a sample and in its cycle: an empty
          * issue stage takes the previous cycle's dispatch cause, which may take its issue cause. */
-        if (m->want_samples && !m->views_always) m->want_views = m->now + 1 >= probes->sample_at;
+        m->want_views = m->now >= m->views_from;
         count_state(m);
         advance_pipes(m);
         fp_view fp;
@@ -857,7 +859,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         stage_view fetch = fetch_stage(m, feed);
         m->prev_fetch = fetch;
         m->prev_dispatch = dispatch;
-        if (m->probed) {
+        if (m->probed || m->want_views) {
             if (m->want_views) {
                 probe_stage_view(probes, STAGE_FETCH, m->now, &fetch);
                 probe_stage_view(probes, STAGE_DISPATCH, m->now, &dispatch);
@@ -877,7 +879,10 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
                 memsys_stats(m->mem, &snap);
                 probe_interval(probes, &snap);
             }
-            if (m->want_samples && m->now == probes->sample_at) take_sample(m, &issue);
+            if (m->want_samples && m->now == probes->sample_at) {
+                take_sample(m, &issue);
+                if (!m->views_always) m->views_from = probes->sample_at - 1;
+            }
         }
         if (m->trace_end && m->commit_seq == m->fetch_seq) {
             m->now++;

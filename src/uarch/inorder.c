@@ -181,7 +181,8 @@ typedef struct inorder {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
-    bool probed;         /* some observer asks for something per cycle or per µop (samples alone do not) */
+    bool probed;         /* something per cycle or per µop is asked for now (samples alone: near a sample) */
+    bool probed_always;  /* some observer asks for something per cycle or per µop (samples alone do not) */
     bool views_always;   /* some observer asks for stage or FP views, or wait states */
     uint64_t views_from; /* views are built from this cycle on (samples alone: the one before the next) */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
@@ -830,7 +831,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     m->want_waits = probe_wants(probes, PROBE_WAITS);
     m->want_samples = probe_wants(probes, PROBE_SAMPLES);
     m->want_intervals = probe_wants(probes, PROBE_INTERVALS);
-    m->probed = (probes->needs & ~(uint32_t)PROBE_SAMPLES) != 0;
+    m->probed = m->probed_always = (probes->needs & ~(uint32_t)PROBE_SAMPLES) != 0;
     probe_run_info info = {"inorder",
                            m->cfg.name,
                            &m->cfg,
@@ -849,7 +850,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     for (m->now = 0;; m->now++) {
         /* Samples alone build views only in the cycle before a sample and in its cycle: an empty
          * issue stage takes the previous cycle's dispatch cause, which may take its issue cause. */
-        m->want_views = m->now >= m->views_from;
+        if (m->now >= m->views_from) m->want_views = m->probed = true;
         count_state(m);
         advance_pipes(m);
         fp_view fp;
@@ -859,7 +860,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         stage_view fetch = fetch_stage(m, feed);
         m->prev_fetch = fetch;
         m->prev_dispatch = dispatch;
-        if (m->probed || m->want_views) {
+        if (m->probed) {
             if (m->want_views) {
                 probe_stage_view(probes, STAGE_FETCH, m->now, &fetch);
                 probe_stage_view(probes, STAGE_DISPATCH, m->now, &dispatch);
@@ -881,7 +882,11 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
             }
             if (m->want_samples && m->now == probes->sample_at) {
                 take_sample(m, &issue);
-                if (!m->views_always) m->views_from = probes->sample_at - 1;
+                if (!m->views_always) {
+                    m->want_views = false;
+                    m->probed = m->probed_always;
+                    m->views_from = probes->sample_at - 1;
+                }
             }
         }
         if (m->trace_end && m->commit_seq == m->fetch_seq) {

@@ -153,7 +153,8 @@ typedef struct ooo {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
-    bool views_always; /* some observer asks for stage or FP views */
+    bool views_always;   /* some observer asks for stage or FP views */
+    uint64_t views_from; /* views are built from this cycle on (samples alone: fe_depth + 1 before the next) */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     fetch_change fetch_hist[HIST]; /* the last HIST changes of the fetch view, a ring */
     uint64_t fetch_changes;        /* changes recorded this run (the ring's next slot: % HIST) */
@@ -1065,7 +1066,7 @@ static uint64_t next_event(const ooo *o, const stage_view *dispatch) {
     if (o->want_samples) {
         EVENT(o->probes->sample_at);
         /* views are built from this cycle on (ooo_run): skipping stops here so the fetch history is kept */
-        if (o->probes->sample_at > o->fe_depth + 1) EVENT(o->probes->sample_at - o->fe_depth - 1);
+        EVENT(o->views_from);
     }
 #undef EVENT
     return next;
@@ -1106,6 +1107,12 @@ static void take_sample(ooo *o, const stage_view *issue) {
     probe_sample(o->probes, &s);
 }
 
+/* Samples alone: the first cycle whose views the next sample's causes look back on. */
+static uint64_t views_window(const ooo *o) {
+    uint64_t at = o->probes->sample_at;
+    return at > o->fe_depth + 1 ? at - o->fe_depth - 1 : 0;
+}
+
 static void take_interval(ooo *o) {
     core_stats snap = o->st;
     snap.cycles = o->now + 1;
@@ -1141,6 +1148,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                            1,
                            o->cfg.freq_ghz};
     probe_begin(probes, &info);
+    o->views_from = o->views_always ? 0 : o->want_samples ? views_window(o) : UINT64_MAX;
     cs_progress bar;
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
@@ -1151,7 +1159,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         /* Samples alone build views only for the fe_depth + 1 cycles before a sample: its issue
          * cause reads the previous cycle's dispatch cause, which reads the fetch view fe_depth
          * cycles before that (next_event stops skipping where this window opens). */
-        if (o->want_samples && !o->views_always) o->want_views = o->now + o->fe_depth + 1 >= probes->sample_at;
+        if (o->now >= o->views_from) o->want_views = true;
         if (o->track_done) o->wheel[(o->now % WHEEL) / 64] &= ~(1ull << (o->now % 64));
         if (o->done_count) pop_completions(o);
         fp_view fp;
@@ -1191,7 +1199,10 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         }
         if (o->want_events) structure_events(o);
         if (o->want_intervals && o->st.instructions >= probes->interval_at) take_interval(o);
-        if (o->want_samples && o->now == probes->sample_at) take_sample(o, &issue);
+        if (o->want_samples && o->now == probes->sample_at) {
+            take_sample(o, &issue);
+            if (!o->views_always) o->want_views = false, o->views_from = views_window(o);
+        }
         if (feed->ended && !o->fe_count && !o->rob_count && !memsys_sb_count(o->mem)) {
             o->now++;
             break;

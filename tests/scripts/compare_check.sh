@@ -29,7 +29,7 @@ for name, key, dec in (("cycles", "cycles", 0), ("instructions", "instructions",
     cells = row("  summary", name)
     vals = [float(c) for c in cells[:3]]
     for v, r in zip(vals, runs):
-        assert abs(v - r[key]) <= 0.5 * 10 ** -dec, (name, v, r[key])
+        assert abs(v - r[key]) <= 0.5 * 10 ** -dec + 1e-9, (name, v, r[key])  # a printed tie may round up
     assert abs(float(cells[3]) - (runs[1][key] - runs[0][key])) <= 10 ** -dec, (name, cells)
 for st in ("dispatch", "issue", "commit"):
     order = [c for c in runs[0]["stacks"]["cpi_stacks"][st]]
@@ -41,7 +41,7 @@ for st in ("dispatch", "issue", "commit"):
         cells = row(f"  CPI at {st}", c)
         vals = [r["stacks"]["cpi_stacks"][st][c]["cpi"] for r in runs]
         for cell, v in zip(cells[:3], vals):
-            assert abs(float(cell) - v) <= 0.0005, (st, c, cell, v)
+            assert abs(float(cell) - v) <= 0.0005 + 1e-9, (st, c, cell, v)  # 0.0475 prints 0.048
         assert abs(float(cells[3]) - (vals[1] - vals[0])) <= 0.001, (st, c, cells)
         assert abs(float(cells[5]) - (vals[2] - vals[0])) <= 0.001, (st, c, cells)
 assert re.search(r"note: C ran another input than A", text), "no note for another input"

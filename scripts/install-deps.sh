@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu qemu-user
-  libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev chromium clang-format
+  libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev nettle-dev chromium clang-format
   # the JSON results are validated against docs/result.schema.json (tests/results.cmake)
   python3-jsonschema
   # sweeps on real engines (tests/sweep.cmake): GNU parallel runs the emitted job list; a

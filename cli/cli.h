@@ -73,7 +73,7 @@ emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 
 /* Options shared by the verbs that time a run (run, sim, stacks). */
 typedef struct cli_timing_options {
-    const char *config;   /* name or path; default "rpstacks" */
+    const char *config;   /* name or path; default "ooo4" */
     const char *sets[64]; /* section.key=value overrides, in order */
     int set_count;
     uint64_t warmup, max;                   /* instructions */
@@ -101,8 +101,8 @@ typedef struct cli_timing_options {
 #define CLI_OUTDIR_ROOT "cyclescope-out"
 
 #define CLI_TIMING_OPTIONS_HELP                                                                     \
-    "  --config NAME|FILE configuration: a name from configs/ (rpstacks, bdw, knl,\n"               \
-    "                     inorder1, inorder3) or an .ini file (default rpstacks)\n"                 \
+    "  --config NAME|FILE configuration: a name from configs/ (ooo4, bdw, knl,\n"                   \
+    "                     inorder1, inorder3) or an .ini file (default ooo4)\n"                     \
     "  --set S.K=V        override one configuration value (repeatable); only keys the\n"           \
     "                     chosen model reads (`cyclescope config show NAME` lists them)\n"          \
     "  --warmup N         the first N instructions only warm caches and predictors\n"               \

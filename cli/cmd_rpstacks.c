@@ -33,7 +33,7 @@ void help_rpstacks(void) {
            "  --json FILE        this run as JSON: the graph's longest path against the\n"
            "                     simulated cycles, each event's share of the largest path,\n"
            "                     CP1 and FMT, segments, stacks, timing (- for stdout)\n"
-           "  --config NAME|FILE configuration (default rpstacks: the paper's Table II)\n"
+           "  --config NAME|FILE configuration (default ooo4: the paper's Table II machine)\n"
            "  --set S.K=V        override one configuration value (repeatable)\n"
            "  --warmup N         the first N µops only warm caches and predictors\n"
            "  --max N            analyse N instructions after the warm-up (default: all)\n");
@@ -145,7 +145,7 @@ int cmd_rpstacks(int argc, char **argv) {
                         "the in-order machines");
 
     rps_origin *origin = cs_calloc(1, sizeof *origin);
-    snprintf(origin->config, sizeof origin->config, "%s", t.config ? t.config : "rpstacks");
+    snprintf(origin->config, sizeof origin->config, "%s", t.config ? t.config : "ooo4");
     origin->set_count = t.set_count;
     for (int k = 0; k < t.set_count; k++) {
         if (strlen(t.sets[k]) >= sizeof origin->sets[k]) {

@@ -167,6 +167,13 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
  * failure (bad usage: exit EXIT_USAGE). An override of a key the model does not
  * read is an error naming it. */
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg);
+struct cJSON;
+/* --json - (or --csv -) of verbs outside the timing options: stdout is kept for that output
+ * alone and everything else written to it (a guest's output, the tables) goes to stderr.
+ * Returns the real stdout's descriptor, -1 after printing why it failed. */
+int cli_stdout_for_data(void);
+/* Write JSON to PATH, or to DATA_FD (from cli_stdout_for_data) when PATH is "-". */
+bool cli_write_json(const char *path, int data_fd, const struct cJSON *json, cs_error *err);
 /* Before anything runs: the configuration, every output (its directory must
  * exist and be writable), the output directory (created), and with --json -
  * stdout moved to stderr. Returns 0 or the exit code, after printing why. */

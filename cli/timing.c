@@ -97,6 +97,29 @@ static const char *config_names(char *buf, size_t size, const char *given) {
     return nearest;
 }
 
+int cli_stdout_for_data(void) {
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        cli_fail("stdout: %s", strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+bool cli_write_json(const char *path, int data_fd, const cJSON *json, cs_error *err) {
+    if (strcmp(path, "-") || data_fd < 0) return report_write_json(path, json, err);
+    FILE *out = fdopen(dup(data_fd), "w");
+    if (!out) {
+        cs_error_set(err, "stdout: %s", strerror(errno));
+        return false;
+    }
+    bool ok = report_write_json_to(out, "stdout", json, err);
+    fclose(out);
+    return ok;
+}
+
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
     cs_error err;
     uarch_config_default(cfg);

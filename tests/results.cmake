@@ -38,6 +38,9 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.json_schema
            COMMAND ${_scripts}/json_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
   set_tests_properties(results.json_schema PROPERTIES SKIP_RETURN_CODE 77)
+  # the other verbs' JSON (rpstacks, whatif, profile, model, merge): strict, documented fields, --json - alone
+  add_test(NAME results.verbs_json
+           COMMAND ${_scripts}/verbs_json.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
 endif()
 
 if(CYCLESCOPE_HAVE_WORKLOADS)

@@ -7,6 +7,6 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 # The main job on a bundled workload: run summary, the CPI stacks at dispatch, issue and
 # commit, the FLOPS stack, and the run's output directory
-# build/cyclescope-out/tree-rpstacks-TIME/ (report.html, results.json, results.csv, config.ini).
+# build/cyclescope-out/tree-ooo4-TIME/ (report.html, results.json, results.csv, config.ini).
 cd build
 exec ./cyclescope run workloads/tree 10000

@@ -6,7 +6,7 @@
  * cycles, an interval every 100k instructions: "all").
  *
  *   bench_probes [--config NAME] [--reps N] [--modes none,views,stacks,all] [name[=ARG]…]
- *       default: rpstacks, 5 repetitions, every workload of the manifest at its small size
+ *       default: ooo4, 5 repetitions, every workload of the manifest at its small size
  *
  * The modes are timed alternately, N times each; the figure per workload is
  * the minimum of each (the least disturbed run on a shared machine), and the
@@ -103,7 +103,7 @@ static double median(double *v, int n) {
 }
 
 int main(int argc, char **argv) {
-    const char *config = "rpstacks";
+    const char *config = "ooo4";
     int reps = 5, n = 0;
     bool on[MODES] = {true, true, true, true};
     bench_workload items[64];

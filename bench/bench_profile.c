@@ -5,7 +5,7 @@
  * one run; then every workload's profile analysed (profile_analyse), timed.
  *
  *   bench_profile [--config NAME] [--reps N] [--period P|MIN-MAX] [name[=ARG]…]
- *       default: rpstacks, 3 repetitions, DCPI's 60000-64000, every workload of
+ *       default: ooo4, 3 repetitions, DCPI's 60000-64000, every workload of
  *       the manifest at its small size
  *
  * Goals: sampling overhead < 2% over the run without it; the analysis of every
@@ -57,7 +57,7 @@ static double time_run(const uarch_config *cfg, const char *path, const char *ar
 }
 
 int main(int argc, char **argv) {
-    const char *config = "rpstacks", *period = "60000-64000";
+    const char *config = "ooo4", *period = "60000-64000";
     int reps = 3, n = 0;
     bench_workload items[64];
     for (int i = 1; i < argc; i++) {

@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
         uarch_config cfg;
         uarch_config_default(&cfg);
         cs_error err;
-        if (!uarch_config_load(&cfg, "rpstacks", &err)) {
+        if (!uarch_config_load(&cfg, "ooo4", &err)) {
             fprintf(stderr, "bench_rpstacks: %s\n", err.msg);
             return 1;
         }

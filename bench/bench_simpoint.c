@@ -168,7 +168,7 @@ static void parse_workload(workload *w, const char *spec) {
 }
 
 int main(int argc, char **argv) {
-    const char *config = "rpstacks";
+    const char *config = "ooo4";
     uint64_t interval = 1000000, warmup = SIMPOINT_WARM_ALL;
     double check_avg = -1, check_worst = -1, check_fewer = -1, fewest = INFINITY;
     int jobs = 1;

@@ -6,7 +6,7 @@
  * peak memory <= 1.5x the run without Stallscope.
  *
  *   bench_stallscope [--config NAME] [--reps N] [--max N] [name[=ARG]…]
- *       default: rpstacks, 3 repetitions, 2 M instructions, a few workloads at their small size
+ *       default: ooo4, 3 repetitions, 2 M instructions, a few workloads at their small size
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ static sample run_child(const uarch_config *cfg, const char *path, const char *a
 }
 
 int main(int argc, char **argv) {
-    const char *config = "rpstacks";
+    const char *config = "ooo4";
     int reps = 3;
     uint64_t max = 2000000;
     int first = 1;

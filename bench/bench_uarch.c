@@ -68,7 +68,7 @@ static double run_once(const char *config, const char *path, const char *arg, ui
 }
 
 int main(int argc, char **argv) {
-    const char *config = "rpstacks", *dir = CYCLESCOPE_WORKLOAD_DIR;
+    const char *config = "ooo4", *dir = CYCLESCOPE_WORKLOAD_DIR;
     uint64_t max = 3000000;
     int k = 1;
     while (k + 1 < argc && argv[k][0] == '-') {

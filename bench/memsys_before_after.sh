@@ -16,7 +16,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${BUILD:-$root/build}")
-rounds=3 config=rpstacks old=6a5deb2 ir=0
+rounds=3 config=ooo4 old=6a5deb2 ir=0
 items=()
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -16,7 +16,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${BUILD:-$root/build}")
-reps=5 max=0 config=rpstacks ir=0 old=6d1634f
+reps=5 max=0 config=ooo4 ir=0 old=6d1634f
 items=()
 while [ $# -gt 0 ]; do
     case "$1" in

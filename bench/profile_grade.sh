@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/profile_grade.sh [--quick] [--doc docs/profile.md] — the DCPI analysis graded against the truth
-# (issue 16; the paper's Figures 8 and 9): for each machine (inorder1, inorder3, rpstacks
+# (issue 16; the paper's Figures 8 and 9): for each machine (inorder1, inorder3, ooo4
 # as the out-of-order one), each sampling period and each seed, every workload below is
 # recorded with the truth (exact per-pc counts, true stall causes), analysed and graded.
 # Prints a Markdown table per machine and period, samples of all workloads and seeds
@@ -21,7 +21,7 @@ cs=./cyclescope
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 workloads=("sort 10000" "hash 10000" "list 10000" "tree 5000" "interp 250" "matmul 4" "fft 2048" "strsearch 12000")
-configs=(inorder1 inorder3 rpstacks)
+configs=(inorder1 inorder3 ooo4)
 periods=(100 300 1000)
 seeds=(1 2 3)
 if [ $quick = 1 ]; then workloads=("sort 10000" "tree 5000"); periods=(100); seeds=(1); fi

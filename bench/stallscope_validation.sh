@@ -6,7 +6,7 @@
 # machine with that knob on (ideal.bpred, ideal.dcache, ideal.icache, ideal.alu). Prints a
 # markdown table (docs/stallscope.md) of every case whose group has >= 5% of the opportunities.
 set -eu
-cs=$1 wd=$2 max=${3:-300000} cfg=${4:-rpstacks}
+cs=$1 wd=$2 max=${3:-300000} cfg=${4:-ooo4}
 work=("sort 10000" "list 10000" "branch_random 4000" "ptr_chase 4" "interp 250" "matmul 4" "fft 2048" "hash 10000")
 declare -A knob=([bpred]="flush/" [dcache]="exec/dcache-miss" [icache]="fetch/icache-miss" [alu]="exec/long-executing-(int-mul|int-div|fp-)")
 tmp=$(mktemp -d)

@@ -73,7 +73,7 @@ emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 
 /* Options shared by the verbs that time a run (run, sim, stacks). */
 typedef struct cli_timing_options {
-    const char *config;   /* name or path; default "rpstacks" */
+    const char *config;   /* name or path; default "ooo4" */
     const char *sets[64]; /* section.key=value overrides, in order */
     int set_count;
     uint64_t warmup, max;                   /* instructions */
@@ -101,8 +101,8 @@ typedef struct cli_timing_options {
 #define CLI_OUTDIR_ROOT "cyclescope-out"
 
 #define CLI_TIMING_OPTIONS_HELP                                                                     \
-    "  --config NAME|FILE configuration: a name from configs/ (rpstacks, bdw, knl,\n"               \
-    "                     inorder1, inorder3) or an .ini file (default rpstacks)\n"                 \
+    "  --config NAME|FILE configuration: a name from configs/ (ooo4, bdw, knl,\n"                   \
+    "                     inorder1, inorder3) or an .ini file (default ooo4)\n"                     \
     "  --set S.K=V        override one configuration value (repeatable); only keys the\n"           \
     "                     chosen model reads (`cyclescope config show NAME` lists them)\n"          \
     "  --warmup N         the first N instructions only warm caches and predictors\n"               \
@@ -167,6 +167,13 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
  * failure (bad usage: exit EXIT_USAGE). An override of a key the model does not
  * read is an error naming it. */
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg);
+struct cJSON;
+/* --json - (or --csv -) of verbs outside the timing options: stdout is kept for that output
+ * alone and everything else written to it (a guest's output, the tables) goes to stderr.
+ * Returns the real stdout's descriptor, -1 after printing why it failed. */
+int cli_stdout_for_data(void);
+/* Write JSON to PATH, or to DATA_FD (from cli_stdout_for_data) when PATH is "-". */
+bool cli_write_json(const char *path, int data_fd, const struct cJSON *json, cs_error *err);
 /* Before anything runs: the configuration, every output (its directory must
  * exist and be writable), the output directory (created), and with --json -
  * stdout moved to stderr. Returns 0 or the exit code, after printing why. */

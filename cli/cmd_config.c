@@ -18,7 +18,7 @@ void help_config(void) {
 int cmd_config(int argc, char **argv) {
     if (argc < 2) return cli_usage("config", "expected show or list");
     if (!strcmp(argv[1], "list")) {
-        static const char *const names[] = {"rpstacks", "bdw", "knl", "inorder1", "inorder3"};
+        static const char *const names[] = {"ooo4", "bdw", "knl", "inorder1", "inorder3"};
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
             uarch_config cfg;
             cs_error err;

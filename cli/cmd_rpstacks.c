@@ -33,7 +33,7 @@ void help_rpstacks(void) {
            "  --json FILE        this run as JSON: the graph's longest path against the\n"
            "                     simulated cycles, each event's share of the largest path,\n"
            "                     CP1 and FMT, segments, stacks, timing (- for stdout)\n"
-           "  --config NAME|FILE configuration (default rpstacks: the paper's Table II)\n"
+           "  --config NAME|FILE configuration (default ooo4: the paper's Table II machine)\n"
            "  --set S.K=V        override one configuration value (repeatable)\n"
            "  --warmup N         the first N µops only warm caches and predictors\n"
            "  --max N            analyse N instructions after the warm-up (default: all)\n");
@@ -144,8 +144,14 @@ int cmd_rpstacks(int argc, char **argv) {
         return cli_fail("configuration %s: RpStacks' dependence graph models the out-of-order core, not %s", cfg.name,
                         "the in-order machines");
 
+    /* --json -: stdout holds the JSON alone (the guest's output and the tables go to stderr) */
+    int data_fd = -1;
+    if (json_path && !strcmp(json_path, "-") && (data_fd = cli_stdout_for_data()) < 0) return EXIT_RUN_FAILED;
+
     rps_origin *origin = cs_calloc(1, sizeof *origin);
-    snprintf(origin->config, sizeof origin->config, "%s", t.config ? t.config : "rpstacks");
+    const char *config = t.config ? t.config : "ooo4";
+    if (uarch_config_renamed(config)) config = uarch_config_renamed(config); /* the .rps names the current one */
+    snprintf(origin->config, sizeof origin->config, "%s", config);
     origin->set_count = t.set_count;
     for (int k = 0; k < t.set_count; k++) {
         if (strlen(t.sets[k]) >= sizeof origin->sets[k]) {
@@ -206,7 +212,7 @@ int cmd_rpstacks(int argc, char **argv) {
                            out_path);
                 if (rc == 0 && json_path) {
                     cJSON *j = run_json(r, what, out_path);
-                    if (!report_write_json(json_path, j, &err)) rc = cli_fail("%s", err.msg);
+                    if (!cli_write_json(json_path, data_fd, j, &err)) rc = cli_fail("%s", err.msg);
                     cJSON_Delete(j);
                 }
             }

@@ -44,7 +44,7 @@ void help_sweep(void) {
            "                      with one array task per point still to run\n"
            "  --slurm-partition P, --slurm-time MINUTES, --slurm-mem SIZE, --slurm-cpus N,\n"
            "  --slurm-account A   resources of each array task (#SBATCH lines)\n"
-           "  --config NAME|FILE  the configuration the grid is set over (default rpstacks)\n"
+           "  --config NAME|FILE  the configuration the grid is set over (default ooo4)\n"
            "  --set S.K=V         a fixed override under every point (repeatable)\n"
            "  --warmup N          the first N µops of each run only warm caches and predictors\n"
            "  --max N             time N instructions of each run after the warm-up\n"
@@ -118,7 +118,7 @@ static sweep_point point_record(const sweep_cli *c, const sweep_grid *g, size_t 
     memcpy(p.hash, hash, SWEEP_HASH_LEN + 1);
     p.argc = c->argc;
     p.argv = c->argv;
-    p.config_name = (char *)(c->t.config ? c->t.config : "rpstacks");
+    p.config_name = (char *)(c->t.config ? c->t.config : "ooo4");
     const char *values[SWEEP_MAX_AXES];
     sweep_point_values(g, index, values);
     p.settings = g->axes;

@@ -32,8 +32,9 @@ void help_whatif(void) {
            "  --verify K         re-simulate K points spread across the grid (or the one\n"
            "                     point) through the process pool and print the errors\n"
            "  --jobs N           simulations at once with --verify (default: the processors)\n"
-           "  --csv FILE         the grid as CSV\n"
-           "  --json FILE        the grid (and verification) as JSON\n"
+           "  --csv FILE         the grid as CSV (- for stdout)\n"
+           "  --json FILE        the grid (and verification) as JSON (- for stdout: then the\n"
+           "                     tables go to stderr, and stdout holds the JSON alone)\n"
            "  --report FILE      an HTML report: the largest representative stacks as\n"
            "                     stacked bars, prediction curves, a heatmap\n"
            "  --quiet            no table on the terminal (with --csv/--json/--report)\n");
@@ -53,6 +54,7 @@ int cmd_whatif(int argc, char **argv) {
                                              {0, 0, 0, 0}};
     whatif_options w;
     memset(&w, 0, sizeof w);
+    w.data_fd = -1;
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -82,6 +84,9 @@ int cmd_whatif(int argc, char **argv) {
     }
     if (optind >= argc) return cli_usage("whatif", "no .rps file given");
     if (optind != argc - 1) return cli_usage("whatif", "give exactly one .rps file (got %d)", argc - optind);
+    bool json_out = w.json && !strcmp(w.json, "-"), csv_out = w.csv && !strcmp(w.csv, "-");
+    if (json_out && csv_out) return cli_usage("whatif", "--json - and --csv -: stdout can hold only one of them");
+    if ((json_out || csv_out) && (w.data_fd = cli_stdout_for_data()) < 0) return EXIT_RUN_FAILED;
     cs_error err;
     rps_result r;
     if (!rps_read(argv[optind], &r, &err)) return cli_fail("%s", err.msg);

@@ -84,7 +84,7 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
 /* The configurations shipped in configs/, comma-separated, for a mistyped name,
  * and the nearest to it (NULL when none is close). */
 static const char *config_names(char *buf, size_t size, const char *given) {
-    static const char *const names[] = {"rpstacks", "bdw", "knl", "inorder1", "inorder3"};
+    static const char *const names[] = {"ooo4", "bdw", "knl", "inorder1", "inorder3"};
     const char *nearest = NULL;
     size_t best = 3; /* at most two edits away */
     buf[0] = 0;
@@ -97,10 +97,38 @@ static const char *config_names(char *buf, size_t size, const char *given) {
     return nearest;
 }
 
+int cli_stdout_for_data(void) {
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        cli_fail("stdout: %s", strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+bool cli_write_json(const char *path, int data_fd, const cJSON *json, cs_error *err) {
+    if (strcmp(path, "-") || data_fd < 0) return report_write_json(path, json, err);
+    FILE *out = fdopen(dup(data_fd), "w");
+    if (!out) {
+        cs_error_set(err, "stdout: %s", strerror(errno));
+        return false;
+    }
+    bool ok = report_write_json_to(out, "stdout", json, err);
+    fclose(out);
+    return ok;
+}
+
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
     cs_error err;
     uarch_config_default(cfg);
-    const char *name = t->config ? t->config : "rpstacks";
+    const char *name = t->config ? t->config : "ooo4";
+    static bool renamed_told; /* one notice per process, however many loads */
+    if (uarch_config_renamed(name) && !renamed_told) {
+        fprintf(stderr, "cyclescope: configuration '%s' is now called '%s'\n", name, uarch_config_renamed(name));
+        renamed_told = true;
+    }
     if (!uarch_config_load(cfg, name, &err)) {
         if (!strchr(name, '/') && !strstr(name, ".ini") && !strncmp(err.msg, "no configuration named", 22)) {
             char names[200];
@@ -340,7 +368,7 @@ static void fill_provenance(const cli_timing_options *t, report_provenance *p, c
         cs_error err;
         if (!cs_sha256_file(p->input_path, p->input_sha256, &p->input_bytes, &err)) p->input_sha256[0] = 0;
     }
-    p->config_source = t->config ? t->config : "rpstacks";
+    p->config_source = t->config ? t->config : "ooo4";
     p->override_count = t->set_count;
     p->overrides = t->sets;
     p->warmup_instructions = t->warmup;

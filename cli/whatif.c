@@ -342,7 +342,12 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
     }
     if (w->csv) {
         if (!strcmp(w->csv, "-")) {
-            write_csv(stdout, r, ax, naxes, pts, (int)n);
+            FILE *f = w->data_fd >= 0 ? fdopen(dup(w->data_fd), "w") : NULL;
+            if (!f) rc = cli_fail("stdout: cannot write the CSV");
+            else {
+                write_csv(f, r, ax, naxes, pts, (int)n);
+                if (fclose(f) != 0) rc = cli_fail("stdout: cannot write the CSV");
+            }
         } else {
             cs_output out;
             FILE *f = cs_output_open(&out, w->csv, &err);
@@ -356,7 +361,7 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
     }
     if (w->json) {
         cJSON *j = grid_json(r, w, ax, naxes, pts, n, predict_seconds);
-        if (!report_write_json(w->json, j, &err)) rc = cli_fail("%s", err.msg);
+        if (!cli_write_json(w->json, w->data_fd, j, &err)) rc = cli_fail("%s", err.msg);
         cJSON_Delete(j);
     }
     if (w->report) {

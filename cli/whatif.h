@@ -16,6 +16,7 @@ typedef struct whatif_options {
     int verify, jobs;
     const char *csv, *json, *report;
     bool quiet;
+    int data_fd; /* the real stdout when --json or --csv is "-" (cli_stdout_for_data), else -1 */
 } whatif_options;
 
 /* Predict, print, write, verify. Returns the exit code. */

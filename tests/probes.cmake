@@ -4,7 +4,7 @@
 #                               O3PipeView log identical to the probe contract v1 (commit 6d1634f
 #                               timing cycle by cycle: tests/probes_v1_digests.txt), and the same
 #                               with no stage views (--analysis pipeview only); bdw, knl and
-#                               inorder1 are labelled slow (the sanitizer build runs rpstacks
+#                               inorder1 are labelled slow (the sanitizer build runs ooo4
 #                               and inorder3)
 #   probes.cli.*                --analysis none | stacks | pipeview, bad lists, the list of analyses
 #   probes.oom                  out of memory is one line and exit 125 (not under the sanitizers:
@@ -25,7 +25,7 @@ set_tests_properties(probes.cli.list PROPERTIES PASS_REGULAR_EXPRESSION "stacks 
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_w ${CYCLESCOPE_WORKLOAD_DIR})
-  foreach(cfg rpstacks bdw knl inorder1 inorder3)
+  foreach(cfg ooo4 bdw knl inorder1 inorder3)
     add_test(NAME probes.identical.${cfg}
              COMMAND ${_scripts}/probes_digest.sh ${_cs} ${_w} ${PROJECT_SOURCE_DIR}/workloads/manifest.txt 30000
                      ${cfg} --check ${CMAKE_CURRENT_SOURCE_DIR}/probes_v1_digests.txt)

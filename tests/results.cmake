@@ -11,8 +11,8 @@ set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
 foreach(case
-    "config_name|no configuration named 'bwd': did you mean bdw\\? \\(the configurations: rpstacks, bdw, knl, inorder1, inorder3|run;--config;bwd;prog"
-    "config_far|no configuration named 'haswell' \\(the configurations: rpstacks, bdw, knl, inorder1, inorder3|run;--config;haswell;prog"
+    "config_name|no configuration named 'bwd': did you mean bdw\\? \\(the configurations: ooo4, bdw, knl, inorder1, inorder3|run;--config;bwd;prog"
+    "config_far|no configuration named 'haswell' \\(the configurations: ooo4, bdw, knl, inorder1, inorder3|run;--config;haswell;prog"
     "set_key|unknown key core.rob_sze \\(did you mean core.rob_size\\?\\)|run;--set;core.rob_sze=4;prog"
     "unread_key|--set core.rob_size=4: the in-order model does not read core.rob_size|run;--config;inorder3;--set;core.rob_size=4;prog"
     "unread_key_ooo|--set inorder.issue_buffer=4: the out-of-order model does not read inorder.issue_buffer|run;--set;inorder.issue_buffer=4;prog"
@@ -38,6 +38,9 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.json_schema
            COMMAND ${_scripts}/json_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
   set_tests_properties(results.json_schema PROPERTIES SKIP_RETURN_CODE 77)
+  # the other verbs' JSON (rpstacks, whatif, profile, model, merge): strict, documented fields, --json - alone
+  add_test(NAME results.verbs_json
+           COMMAND ${_scripts}/verbs_json.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
 endif()
 
 if(CYCLESCOPE_HAVE_WORKLOADS)

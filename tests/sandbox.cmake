@@ -77,7 +77,7 @@ endif()
 # Values once accepted without comment (issue 11 item 13): rejected naming the key and the range.
 add_test(NAME sandbox.config.btb_entries
          COMMAND ${_scripts}/expect_error.sh 2 "bpred.btb_entries = 3: expected 0 \\(no BTB\\) or a power of two from 1 to 1048576"
-                 ${_cs} config show --set bpred.btb_entries=3 rpstacks)
+                 ${_cs} config show --set bpred.btb_entries=3 ooo4)
 if(CYCLESCOPE_RISCV_CC)
   add_test(NAME sandbox.trace.frame_uops_0
            COMMAND ${_scripts}/expect_error.sh 2 "--frame-uops 0: not in 1..4194304"

@@ -1,6 +1,6 @@
 # ---- CPI / IPC / FLOPS stacks and their validation (docs/stacks.md, docs/validation.md) ----
 #   stacks.cli.*                   the stacks verb's usage errors; run/stacks end to end
-#   stacks.sum.<config>.<w>        every workload x {rpstacks, bdw, knl, inorder3}, small size,
+#   stacks.sum.<config>.<w>        every workload x {ooo4, bdw, knl, inorder3}, small size,
 #                                  first 300 k instructions: each of the three CPI stacks and the
 #                                  FLOPS stack sums to the cycles, base(dispatch) = base(commit)
 #                                  = µops / W, "other" < 5% (tests/tools/stacks_check.c)
@@ -39,14 +39,14 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   set_tests_properties(stacks.cli.validate PROPERTIES PASS_REGULAR_EXPRESSION
     "Validation .* on knl.*perfect bpred +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+.*perfect bpred \\+ perfect D-cache: [0-9.]+ together")
 
-  foreach(cfg rpstacks bdw knl inorder3)
+  foreach(cfg ooo4 bdw knl inorder3)
     foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
       add_test(NAME stacks.sum.${cfg}.${w}
                COMMAND stacks_check --config ${cfg} --max 300000 ${_w}/${w} ${CYCLESCOPE_WORKLOAD_${w}_SMALL_ARGS})
     endforeach()
   endforeach()
 
-  foreach(cfg rpstacks bdw knl)
+  foreach(cfg ooo4 bdw knl)
     add_test(NAME stacks.known.ptr_chase.${cfg}
              COMMAND stacks_check --config ${cfg} --expect all:dcache ${_w}/ptr_chase 4)
     add_test(NAME stacks.known.branch_random.${cfg}

@@ -1,6 +1,6 @@
 # ---- Stallscope (docs/stallscope.md) ---------------------------------------------------------
 #   unit.stallscope            the paper's Figures 1, 6, 7 and the MultiStack on synthetic streams;
-#                              exact accounting on 5 workloads x rpstacks, knl, inorder1, inorder3;
+#                              exact accounting on 5 workloads x ooo4, knl, inorder1, inorder3;
 #                              known answers (pointer chase, branch_random, dep_add)
 #   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --compare without B:
 #                              one line naming the option, exit 2
@@ -20,7 +20,7 @@ add_test(NAME stallscope.cli.bad_threshold_negative
          COMMAND ${_scripts}/expect_error.sh 2 "--threshold -1: not a percentage" ${_cs} stallscope --threshold -1 prog)
 add_test(NAME stallscope.cli.compare_needs_two
          COMMAND ${_scripts}/expect_error.sh 2 "--compare needs two configurations" ${_cs} stallscope --compare
-                 rpstacks)
+                 ooo4)
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_w ${CYCLESCOPE_WORKLOAD_DIR})
@@ -39,6 +39,6 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME stallscope.cli.run COMMAND ${_cs} run --no-report --analysis stacks,stallscope:depth=2 --max 20000
                                            ${_w}/list 2000)
   set_tests_properties(stallscope.cli.run PROPERTIES PASS_REGULAR_EXPRESSION "CPI stacks.*Stallscope.*\\(2 levels")
-  add_test(NAME stallscope.cli.compare COMMAND ${_cs} stallscope --compare rpstacks knl --max 20000 ${_w}/sort 2000)
-  set_tests_properties(stallscope.cli.compare PROPERTIES PASS_REGULAR_EXPRESSION "A = rpstacks.*B = knl.*Leaf summary.*B-A")
+  add_test(NAME stallscope.cli.compare COMMAND ${_cs} stallscope --compare ooo4 knl --max 20000 ${_w}/sort 2000)
+  set_tests_properties(stallscope.cli.compare PROPERTIES PASS_REGULAR_EXPRESSION "A = ooo4.*B = knl.*Leaf summary.*B-A")
 endif()

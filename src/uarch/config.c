@@ -478,9 +478,15 @@ const char *uarch_config_dir(void) {
     return env && *env ? env : CYCLESCOPE_CONFIG_DIR;
 }
 
+const char *uarch_config_renamed(const char *name) {
+    /* issue 18: "rpstacks" named the RpStacks paper's Table II machine and read as the method */
+    return !strcmp(name, "rpstacks") ? "ooo4" : NULL;
+}
+
 bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *err) {
     char path[4096];
     bool by_name = !strchr(name_or_path, '/') && !strstr(name_or_path, ".ini");
+    if (by_name && uarch_config_renamed(name_or_path)) name_or_path = uarch_config_renamed(name_or_path);
     if (by_name) snprintf(path, sizeof path, "%s/%s.ini", uarch_config_dir(), name_or_path);
     else snprintf(path, sizeof path, "%s", name_or_path);
     if (by_name && access(path, F_OK) != 0) {

@@ -127,8 +127,11 @@ typedef struct uarch_config {
     inorder_config inorder;
 } uarch_config;
 
-/* Built-in defaults (the rpstacks configuration). */
+/* Built-in defaults (the ooo4 configuration). */
 void uarch_config_default(uarch_config *cfg);
+/* The current name of a configuration renamed since (e.g. "rpstacks" -> "ooo4"), or NULL
+ * when NAME is not an old name. uarch_config_load loads an old name as its new one. */
+const char *uarch_config_renamed(const char *name);
 /* Load configs/NAME.ini (by name) or a path to an .ini file over the defaults. */
 bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *err);
 /* Apply one "section.key=value" override. */

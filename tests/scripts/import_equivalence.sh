@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$cs" trace record --env-fixed -o "$tmp/t.cst" "$prog" "$arg" 2>/dev/null | cat >/dev/null || fail "record"
 "$cs" trace export-champsim "$tmp/t.cst" -o "$tmp/t.champsim" 2>/dev/null || fail "export"
 "$cs" trace import-champsim --riscv "$tmp/t.champsim" -o "$tmp/i.cst" 2>/dev/null || fail "import"
-cycles() { "$cs" sim --config rpstacks --no-report --analysis none "$@" | awk '/^  cycles /{ print $2 }'; }
+cycles() { "$cs" sim --config ooo4 --no-report --analysis none "$@" | awk '/^  cycles /{ print $2 }'; }
 real=$(cycles "$tmp/t.cst")
 one=$(cycles --set ideal.alu=yes "$tmp/t.cst")
 fp_on_alu=$(cycles --set ideal.alu=yes \

@@ -53,7 +53,7 @@ for d in cyclescope-out/*/; do
     for f in report.html results.json results.csv config.ini; do [ -s "$d/$f" ] || fail "$d$f missing"; done
 done
 [ "$(readlink cyclescope-out/latest)" = "$(basename "$(ls -d cyclescope-out/sort-knl-*)")" ] || fail "latest is not the knl run"
-grep -q "^HTML report: .*cyclescope-out/sort-rpstacks-.*/report.html" out1 || fail "the report's path is not printed"
+grep -q "^HTML report: .*cyclescope-out/sort-ooo4-.*/report.html" out1 || fail "the report's path is not printed"
 "$cs" run --outdir mine --max 5000 "$w/sort" 300 >/dev/null 2>&1 && [ -s mine/report.html ] && [ -s mine/results.json ] ||
     fail "--outdir mine"
 "$cs" config show knl >knl.ini && cmp -s knl.ini "$(ls -d cyclescope-out/sort-knl-*)/config.ini" ||
@@ -88,7 +88,7 @@ grep -Eq "rob_size|issue_width|^\[fu\.|^\[latency\]|^\[itlb\]|mshrs" show && fai
 grep -q "^\[pipe.fp\]" show && grep -q "^fetch_buffer = 2" show || fail "config show inorder3 lacks its own keys"
 "$cs" config show --set core.issue_width=1 inorder3 >/dev/null 2>err
 [ $? = 2 ] && grep -q "the in-order model does not read core.issue_width" err || fail "config show --set of an unread key"
-"$cs" run --no-report --config rpstacks --set inorder.issue_buffer=4 "$w/sort" 300 >out 2>err
+"$cs" run --no-report --config ooo4 --set inorder.issue_buffer=4 "$w/sort" 300 >out 2>err
 [ $? = 2 ] && [ ! -s out ] && grep -q "the out-of-order model does not read inorder.issue_buffer" err || fail "ooo with an in-order key"
 # the model chosen by an override decides, whatever the order
 "$cs" config show --set inorder.issue_buffer=4 --set core.model=ooo inorder3 >/dev/null 2>err

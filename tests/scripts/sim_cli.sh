@@ -33,7 +33,7 @@ print("identical:", a["cycles"], "cycles,", a["instructions"], "instructions")
 EOF
 }
 
-for cfg in rpstacks inorder3 bdw knl; do # bdw, knl: every memory-system knob on (issue 12)
+for cfg in ooo4 inorder3 bdw knl; do # bdw, knl: every memory-system knob on (issue 12)
     "$cs" sim --config "$cfg" --no-report --json "$tmp/sim-$cfg.json" "$tmp/sort.cst" >"$tmp/sim.out" 2>&1 ||
         fail "sim --config $cfg: $(cat "$tmp/sim.out")"
     grep -q "sort.cst (trace of .*sort 3000) on $cfg" "$tmp/sim.out" || fail "sim title: $(head -3 "$tmp/sim.out")"
@@ -65,8 +65,8 @@ same_run "$tmp/sim-vp.json" "$tmp/run-vp.json" || fail "value prediction: sim vs
 "$cs" trace export-champsim "$tmp/sort.cst" -o "$tmp/sort.champsim.xz" 2>/dev/null || fail "export-champsim"
 "$cs" sim --riscv --no-report --json "$tmp/cs.json" "$tmp/sort.champsim.xz" >"$tmp/cs.out" 2>&1 ||
     fail "sim of a ChampSim trace: $(cat "$tmp/cs.out")"
-grep -q "(ChampSim trace) on rpstacks" "$tmp/cs.out" || fail "ChampSim title: $(head -3 "$tmp/cs.out")"
-python3 - "$tmp/cs.json" "$tmp/sim-rpstacks.json" <<'EOF' || fail "ChampSim trace timed a different instruction count"
+grep -q "(ChampSim trace) on ooo4" "$tmp/cs.out" || fail "ChampSim title: $(head -3 "$tmp/cs.out")"
+python3 - "$tmp/cs.json" "$tmp/sim-ooo4.json" <<'EOF' || fail "ChampSim trace timed a different instruction count"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert a["instructions"] == b["instructions"], (a["instructions"], b["instructions"])

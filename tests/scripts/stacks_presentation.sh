@@ -40,7 +40,7 @@ for out, js in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
         assert "`cyclescope stacks --validate` measures" in text, "no pointer to stacks --validate"
     assert "Range: each stack sees a stall from its own stage" in text
 tree = open(sys.argv[1]).read()
-assert "bpred" in tree and re.search(r"^  bpred .*uncertain$", tree, re.M), "tree on rpstacks: bpred should be uncertain"
+assert "bpred" in tree and re.search(r"^  bpred .*uncertain$", tree, re.M), "tree on ooo4: bpred should be uncertain"
 assert "FLOPS stack: no FP work (0 floating-point operations)" in tree, "tree: no FP work not said"
 assert json.load(open(sys.argv[2]))["flops"] == 0
 fma = open(sys.argv[3]).read()

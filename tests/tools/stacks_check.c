@@ -86,7 +86,7 @@ static int usage(const char *why) {
 }
 
 int main(int argc, char **argv) {
-    const char *config = "rpstacks", *expect[16], *within[8];
+    const char *config = "ooo4", *expect[16], *within[8];
     int nwithin = 0;
     const char *sets[16];
     int nexpect = 0, nsets = 0;

@@ -53,7 +53,7 @@ static const variant variants[] = {
     {"+itlb.miss_latency=20", +1, MEMSYS_FLOOR},
 };
 
-static const char *config_name = "rpstacks";
+static const char *config_name = "ooo4";
 static const char *base_sets[32];
 static int base_set_count;
 static uint64_t warmup = 100000, max = 400000;

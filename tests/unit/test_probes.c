@@ -250,7 +250,7 @@ static uop *mixed_stream(size_t n) {
 static void configs(uarch_config *c, int k) {
     cs_error err;
     uarch_config_default(c);
-    static const char *const names[] = {"rpstacks", "knl", "bdw", "inorder3", "inorder1"};
+    static const char *const names[] = {"ooo4", "knl", "bdw", "inorder3", "inorder1"};
     if (!uarch_config_load(c, names[k % 5], &err)) fail_msg("%s", err.msg);
     if (k == 5) c->mem_order = MEM_ORDER_CONSERVATIVE, c->itlb_entries = 4;
     if (k == 6) c->bpred = BPRED_NONE, c->lsq_size = 16, c->rename_regs = 40;

@@ -172,7 +172,7 @@ static void fill_result(rps_result *r) {
     r->instructions = r->uops = 1000;
     r->cycles = 1500;
     r->graph_cycles = 1500;
-    snprintf(r->origin.config, sizeof r->origin.config, "rpstacks");
+    snprintf(r->origin.config, sizeof r->origin.config, "ooo4");
     r->origin.argc = 2;
     r->origin.argv[0] = cs_strdup("/bin/prog");
     r->origin.argv[1] = cs_strdup("42");

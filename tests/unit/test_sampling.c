@@ -485,7 +485,7 @@ static void test_time_every_interval(void **state) {
     cs_error err;
     uarch_config cfg;
     uarch_config_default(&cfg);
-    assert_true(uarch_config_load(&cfg, "rpstacks", &err));
+    assert_true(uarch_config_load(&cfg, "ooo4", &err));
     core_stats full;
     stacks_result full_stacks;
     full_run(&cfg, &full, &full_stacks);

@@ -296,7 +296,7 @@ static bool run_workload(const char *config, const char *const *sets, const char
  * both models and the in-order machines */
 static void accounting_exact(void **state) {
     (void)state;
-    static const char *const configs[] = {"rpstacks", "knl", "inorder1", "inorder3"};
+    static const char *const configs[] = {"ooo4", "knl", "inorder1", "inorder3"};
     static const struct {
         const char *prog, *arg;
     } work[] = {{"sort", "2000"}, {"list", "2000"}, {"fft", "256"}, {"branch_random", "500"}, {"interp", "50"}};
@@ -321,7 +321,7 @@ static void known_pointer_chase(void **state) {
     /* a 4 MiB chase with a 256 KiB L2: every step misses to memory */
     static const char *const sets[] = {"l2.size=262144", NULL};
     outcome o;
-    if (!run_workload("rpstacks", sets, "ptr_chase", "4", 1500000, 5000, &o)) skip();
+    if (!run_workload("ooo4", sets, "ptr_chase", "4", 1500000, 5000, &o)) skip();
     print_message("ptr_chase: top leaf %s %.1f%% of lost\n", o.top_leaf, 100 * o.top_share);
     assert_string_equal(o.top_leaf, "exec/dcache-miss-mem");
     assert_true(o.dmiss_mem > 0.8 * (double)o.sum.lost);
@@ -330,7 +330,7 @@ static void known_pointer_chase(void **state) {
 static void known_branch_random(void **state) {
     (void)state;
     outcome o;
-    if (!run_workload("rpstacks", NULL, "branch_random", "4000", 100000, 100000, &o)) skip();
+    if (!run_workload("ooo4", NULL, "branch_random", "4000", 100000, 100000, &o)) skip();
     print_message("branch_random: mispredict leaves %.1f%% of lost\n",
                   100.0 * (double)o.mispredict_leaves / (double)o.sum.lost);
     assert_true(o.mispredict_leaves > 0.6 * (double)o.sum.lost);
@@ -339,7 +339,7 @@ static void known_branch_random(void **state) {
 static void known_dep_add(void **state) {
     (void)state;
     outcome o;
-    if (!run_workload("rpstacks", NULL, "dep_add", "10000", 100000, 100000, &o)) skip();
+    if (!run_workload("ooo4", NULL, "dep_add", "10000", 100000, 100000, &o)) skip();
     print_message("dep_add: too-close leaves %.1f%% of lost\n", 100.0 * (double)o.too_close / (double)o.sum.lost);
     assert_true(o.too_close > 0.9 * (double)o.sum.lost);
 }

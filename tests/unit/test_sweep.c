@@ -19,7 +19,7 @@ static char tmpdir[4096];
 static void base_config(uarch_config *cfg) {
     cs_error err;
     uarch_config_default(cfg);
-    if (!uarch_config_load(cfg, "rpstacks", &err)) fail_msg("%s", err.msg);
+    if (!uarch_config_load(cfg, "ooo4", &err)) fail_msg("%s", err.msg);
 }
 
 static void expect_grid_error(const char *grid, const char *message) {
@@ -97,7 +97,7 @@ static sweep_point make_point(const uarch_config *cfg, const char *prog, bool ok
     p.argv = calloc(3, sizeof *p.argv);
     p.argv[0] = strdup(prog);
     p.argv[1] = strdup("10000");
-    p.config_name = strdup("rpstacks");
+    p.config_name = strdup("ooo4");
     p.settings = 1;
     p.key[0] = strdup("core.rob_size");
     char v[16];

@@ -205,7 +205,7 @@ static void test_bpred_static_and_targets(void **state) {
 
 static void test_config_shipped(void **state) {
     (void)state;
-    static const char *const names[] = {"rpstacks", "bdw", "knl"};
+    static const char *const names[] = {"ooo4", "bdw", "knl"};
     for (int i = 0; i < 3; i++) {
         uarch_config c;
         cs_error err;
@@ -218,7 +218,7 @@ static void test_config_shipped(void **state) {
     uarch_config c;
     uarch_config_default(&c);
     cs_error err;
-    assert_true(uarch_config_load(&c, "rpstacks", &err));
+    assert_true(uarch_config_load(&c, "ooo4", &err));
     assert_int_equal(c.rob_size, 128);
     assert_int_equal(c.iq_size, 36);
     assert_int_equal(c.lsq_size, 64);
@@ -270,7 +270,7 @@ static void test_config_errors(void **state) {
 
 static void test_config_round_trip(void **state) {
     (void)state;
-    static const char *const names[] = {"rpstacks", "bdw", "knl"};
+    static const char *const names[] = {"ooo4", "bdw", "knl"};
     for (int i = 0; i < 3; i++) {
         uarch_config a, b;
         cs_error err;

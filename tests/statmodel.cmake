@@ -8,6 +8,8 @@
 #                             for four predictors; three-pipe runs; a grid and its report; .cst
 #                             and live profiles agree; damaged profile, out-of-order config,
 #                             --max-states refused
+#   statmodel.matrix          --method matrix (Ch. 2): one-pipe one-stage machine = simulated to
+#                             1e-4 for four predictors; caches and multi-cycle pipes refused
 #   statmodel.usage.*         bad usage (exit 2), one line
 #   fuzz.statmodel.corpus     (tests/fuzz.cmake) the profile reader on tests/corpus/statmodel
 set(_cs $<TARGET_FILE:cyclescope>)

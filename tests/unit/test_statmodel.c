@@ -9,6 +9,9 @@
  *    11/19;
  *  - the FP aliasing loop of §4.3/§5.3 with the flow graph: 7 cycles per
  *    6 instructions;
+ *  - the matrix-multiplication model (§2.4): Figure 2.3's Y x x example,
+ *    P_C's 1/i rescaling on a loop with a closed form, known answers (a fully
+ *    dependent chain, an independent stream over two pipes: IPC 1 and 2);
  * and the solver, the flow graph, the profile file and the machine checks. */
 #include <math.h>
 #include <setjmp.h>

@@ -298,8 +298,10 @@ static cJSON *point_json(const sm_profile *p, const point *pt) {
     cJSON_AddNumberToObject(root, "sequences", pt->m.three ? p->three.nnode : p->one.nnode);
     cJSON_AddNumberToObject(root, "ipc", r->ipc);
     cJSON_AddItemToObject(root, "issue_distribution", dist_json(r->issue_dist, n));
-    cJSON_AddItemToObject(root, "fetch_buffer_occupancy", dist_json(r->fetch_occ, n));
-    cJSON_AddItemToObject(root, "issue_buffer_occupancy", dist_json(r->issue_occ, n));
+    if (!pt->matrix) { /* the matrix model has no buffers (Ch. 2) */
+        cJSON_AddItemToObject(root, "fetch_buffer_occupancy", dist_json(r->fetch_occ, n));
+        cJSON_AddItemToObject(root, "issue_buffer_occupancy", dist_json(r->issue_occ, n));
+    }
     cJSON *comps = cJSON_AddArrayToObject(root, "components");
     for (uint32_t k = 0; k < r->ncomp; k++) {
         cJSON *c = cJSON_CreateObject();
@@ -342,6 +344,7 @@ static void point_html(sm_html *b, const point *pt) {
                               : "<p>Fractions of cycles, modelled.</p>\n");
     sm_html_bars(b, "Instructions issued per cycle", "instructions issued", n, r->issue_dist,
                  pt->simulated ? pt->issue : NULL);
+    if (pt->matrix) return; /* the matrix model has no buffers or pipes (Ch. 2) */
     sm_html_bars(b, "Fetch buffer occupancy", "instructions in the fetch buffer", n, r->fetch_occ,
                  pt->simulated ? pt->fetch_occ : NULL);
     sm_html_bars(b, "Issue buffer occupancy", "instructions in the issue buffer", n, r->issue_occ,

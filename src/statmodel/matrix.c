@@ -93,7 +93,7 @@ static void extend_group(mm_walk *w, uint32_t node, const sm_instr **seq, uint32
 static void control_parallelism(const sm_graph *g, bool three, const double *node_total, double total,
                                 double P_C[SM_MM_N][SM_MM_N]) {
     enum { NB = SM_MM_N - 1 }; /* columns 1 … NB: the branch seen last */
-    static double orig[SM_MM_N][SM_MM_LENGTH + 1];
+    double orig[SM_MM_N][SM_MM_LENGTH + 1];
     memset(orig, 0, sizeof orig);
     double *cur = cs_calloc((size_t)g->nnode * NB, sizeof *cur);
     double *nxt = cs_calloc((size_t)g->nnode * NB, sizeof *nxt);

@@ -39,6 +39,8 @@ void help_model(void) {
         "  --config NAME|FILE inorder1 or inorder3 (default) or an .ini file\n"
         "  --set S.K=V        override one configuration value (repeatable)\n"
         "  --max-states N     largest state space of one component (default 4000000)\n"
+        "  --method M         markov (default: the Markov chains of Ch. 3-8) or matrix (the\n"
+        "                     matrix-multiplication model of Ch. 2: one-cycle pipes, no caches)\n"
         "  --compare-sim      also time the analysed µops on the simulator and print the error\n"
         "  --json FILE        write the results as JSON (- for stdout)\n");
 }
@@ -52,7 +54,8 @@ enum {
     OPT_M_COMPARE,
     OPT_M_JSON,
     OPT_M_GRID,
-    OPT_M_REPORT
+    OPT_M_REPORT,
+    OPT_M_METHOD
 };
 
 static int analyze(int argc, char **argv) {
@@ -203,6 +206,8 @@ typedef struct point {
     uarch_config cfg;
     sm_machine m;
     sm_result r;
+    bool matrix; /* --method matrix */
+    sm_matrix_model mm;
     bool simulated;
     core_stats st;
     double sim_ipc, sim_seconds;
@@ -217,7 +222,8 @@ static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool c
     if (!sm_machine_from_config(&pt->cfg, p, &pt->m, &err))
         return cli_fail("model solve: %s%s%s: %s", pt->cfg.name, pt->settings[0] ? " " : "", pt->settings, err.msg);
     pt->m.max_states = max_states;
-    if (!sm_solve(p, &pt->m, &pt->r, &err)) return cli_fail("model solve: %s", err.msg);
+    if (pt->matrix ? !sm_solve_matrix(p, &pt->m, &pt->r, &pt->mm, &err) : !sm_solve(p, &pt->m, &pt->r, &err))
+        return cli_fail("model solve: %s", err.msg);
     if (!compare) return 0;
     double t0 = cs_now();
     if (!simulate(p, &pt->cfg, &pt->st, &err)) return cli_fail("model solve: --compare-sim: %s", err.msg);
@@ -241,16 +247,33 @@ static void print_point(FILE *out, const sm_profile *p, const point *pt) {
     const sm_graph *g = pt->m.three ? &p->three : &p->one;
     fprintf(out, "model: %s%s%s (%s), %llu instructions analysed, %u sequences\n", pt->cfg.name,
             pt->settings[0] ? " " : "", pt->settings,
-            pt->m.three ? "three-pipe machine, partitioned chains" : "one-pipe machine, monolithic chain",
+            pt->matrix        ? (pt->m.three ? "three-pipe machine, matrix-multiplication model"
+                                             : "one-pipe machine, matrix-multiplication model")
+                : pt->m.three ? "three-pipe machine, partitioned chains"
+                              : "one-pipe machine, monolithic chain",
             (unsigned long long)p->instructions, g->nnode);
     fprintf(out, "modelled IPC %.4f; cycles issuing 0/1/2: %.3f %.3f %.3f\n", r->ipc, r->issue_dist[0],
             r->issue_dist[1], r->issue_dist[2]);
-    fprintf(out, "%-10s %14s %14s %12s %7s\n", "component", "states", "after pruning", "transitions", "sweeps");
+    if (pt->matrix) {
+        const sm_matrix_model *mm = &pt->mm;
+        const char *names[5] = {"m_B", "p_C", "m_F", "p_D", "m_I"};
+        const double *d[5] = {mm->m_B, mm->p_C, mm->m_F, mm->p_D, mm->m_I};
+        fprintf(out, "mispredicted branches %.4f of branches, %.4f per instruction\n", mm->mispred_rate,
+                mm->mispred_per_instr);
+        for (int s = 0; s < 5; s++) {
+            fprintf(out, "%s", names[s]);
+            for (int k = 0; k < SM_MM_N; k++) fprintf(out, " %.4f", d[s][k]);
+            fprintf(out, "%s\n", s == 1 ? " (last: 7 or more)" : "");
+        }
+    }
+    if (!pt->matrix)
+        fprintf(out, "%-10s %14s %14s %12s %7s\n", "component", "states", "after pruning", "transitions", "sweeps");
     for (uint32_t k = 0; k < r->ncomp; k++)
         fprintf(out, "%-10s %14llu %14llu %12llu %7u\n", r->comp[k].name, (unsigned long long)r->comp[k].states_before,
                 (unsigned long long)r->comp[k].states, (unsigned long long)r->comp[k].transitions,
                 r->comp[k].iterations);
-    fprintf(out, "relaxation rounds %u, model time %.3f s\n", r->relax_iterations, r->seconds);
+    if (pt->matrix) fprintf(out, "model time %.3f s\n", r->seconds);
+    else fprintf(out, "relaxation rounds %u, model time %.3f s\n", r->relax_iterations, r->seconds);
     if (pt->simulated)
         fprintf(out, "simulated IPC %.4f (%llu instructions, %.3f s); model error %+.2f%%\n", pt->sim_ipc,
                 (unsigned long long)pt->st.instructions, pt->sim_seconds, 100 * (r->ipc - pt->sim_ipc) / pt->sim_ipc);
@@ -263,12 +286,22 @@ static cJSON *point_json(const sm_profile *p, const point *pt) {
     cJSON_AddStringToObject(root, "config", pt->cfg.name);
     cJSON_AddStringToObject(root, "settings", pt->settings);
     cJSON_AddStringToObject(root, "machine", pt->m.three ? "three-pipe" : "one-pipe");
+    cJSON_AddStringToObject(root, "method", pt->matrix ? "matrix" : "markov");
+    if (pt->matrix) {
+        cJSON_AddItemToObject(root, "m_B", dist_json(pt->mm.m_B, SM_MM_N));
+        cJSON_AddItemToObject(root, "p_C", dist_json(pt->mm.p_C, SM_MM_N));
+        cJSON_AddItemToObject(root, "m_F", dist_json(pt->mm.m_F, SM_MM_N));
+        cJSON_AddItemToObject(root, "p_D", dist_json(pt->mm.p_D, SM_MM_N));
+        cJSON_AddItemToObject(root, "m_I", dist_json(pt->mm.m_I, SM_MM_N));
+    }
     cJSON_AddNumberToObject(root, "instructions_analysed", (double)p->instructions);
     cJSON_AddNumberToObject(root, "sequences", pt->m.three ? p->three.nnode : p->one.nnode);
     cJSON_AddNumberToObject(root, "ipc", r->ipc);
     cJSON_AddItemToObject(root, "issue_distribution", dist_json(r->issue_dist, n));
-    cJSON_AddItemToObject(root, "fetch_buffer_occupancy", dist_json(r->fetch_occ, n));
-    cJSON_AddItemToObject(root, "issue_buffer_occupancy", dist_json(r->issue_occ, n));
+    if (!pt->matrix) { /* the matrix model has no buffers (Ch. 2) */
+        cJSON_AddItemToObject(root, "fetch_buffer_occupancy", dist_json(r->fetch_occ, n));
+        cJSON_AddItemToObject(root, "issue_buffer_occupancy", dist_json(r->issue_occ, n));
+    }
     cJSON *comps = cJSON_AddArrayToObject(root, "components");
     for (uint32_t k = 0; k < r->ncomp; k++) {
         cJSON *c = cJSON_CreateObject();
@@ -311,6 +344,7 @@ static void point_html(sm_html *b, const point *pt) {
                               : "<p>Fractions of cycles, modelled.</p>\n");
     sm_html_bars(b, "Instructions issued per cycle", "instructions issued", n, r->issue_dist,
                  pt->simulated ? pt->issue : NULL);
+    if (pt->matrix) return; /* the matrix model has no buffers or pipes (Ch. 2) */
     sm_html_bars(b, "Fetch buffer occupancy", "instructions in the fetch buffer", n, r->fetch_occ,
                  pt->simulated ? pt->fetch_occ : NULL);
     sm_html_bars(b, "Issue buffer occupancy", "instructions in the issue buffer", n, r->issue_occ,
@@ -332,11 +366,12 @@ static int solve(int argc, char **argv) {
                                              {"json", required_argument, 0, OPT_M_JSON},
                                              {"grid", required_argument, 0, OPT_M_GRID},
                                              {"report", required_argument, 0, OPT_M_REPORT},
+                                             {"method", required_argument, 0, OPT_M_METHOD},
                                              {0, 0, 0, 0}};
     cli_timing_options t = {0};
     t.config = "inorder3";
     uint64_t max_states = 0;
-    bool compare = false;
+    bool compare = false, matrix = false;
     const char *json = NULL, *grid_text = NULL, *report = NULL;
     int opt;
     optind = 1;
@@ -356,6 +391,11 @@ static int solve(int argc, char **argv) {
         case OPT_M_JSON: json = optarg; break;
         case OPT_M_GRID: grid_text = optarg; break;
         case OPT_M_REPORT: report = optarg; break;
+        case OPT_M_METHOD:
+            if (strcmp(optarg, "markov") && strcmp(optarg, "matrix"))
+                return cli_usage("model solve", "--method %s: markov or matrix", optarg);
+            matrix = !strcmp(optarg, "matrix");
+            break;
         default: return cli_usage("model solve", "unknown option");
         }
     }
@@ -399,6 +439,7 @@ static int solve(int argc, char **argv) {
         } else {
             pt->cfg = base;
         }
+        pt->matrix = matrix;
         rc = run_point(p, pt, max_states, compare);
         if (rc == 0) {
             print_point(out, p, pt);

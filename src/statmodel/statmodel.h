@@ -168,6 +168,33 @@ bool sm_solve(const sm_profile *p, const sm_machine *m, sm_result *r, cs_error *
 bool sm_solve_onepipe(const sm_graph *g, const sm_machine *m, sm_result *r, cs_error *err);
 bool sm_solve_threepipe(const sm_graph *g, const sm_machine *m, sm_result *r, cs_error *err);
 
+/* ---- the matrix-multiplication model (thesis Ch. 2, §2.4) ----
+ * IPC = M_I x P_D x M_F x P_C x m_B: parallelism distributions (vectors,
+ * element i = probability that i instructions flow) through parallelism
+ * distribution functions (matrices, Y[i][j] = probability of output i given
+ * input j). P_C, P_D and M_I are taken from the profile's flow graph, m_B from
+ * the predictor's misprediction rate, M_F is the fetch-width limit. Like the
+ * thesis' machine it needs one-cycle pipes and no caches. */
+enum { SM_MM_N = 8 };       /* parallelism 0 … 7; the last element also holds "7 or more" */
+enum { SM_MM_LENGTH = 64 }; /* P_C counts exactly up to this many instructions */
+typedef struct sm_matrix_model {
+    uint32_t width;           /* fetch = issue width (1: one-pipe, 2: three-pipe) */
+    double mispred_rate;      /* mispredicted branches / branches */
+    double mispred_per_instr; /* mispredicted branches / instructions */
+    double penalty;           /* zero-fetch cycles per misprediction */
+    double m_B[SM_MM_N], p_C[SM_MM_N], m_F[SM_MM_N], p_D[SM_MM_N], m_I[SM_MM_N];
+    double P_C[SM_MM_N][SM_MM_N], M_F[SM_MM_N][SM_MM_N], P_D[SM_MM_N][SM_MM_N], M_I[SM_MM_N][SM_MM_N];
+    double ipc;
+} sm_matrix_model;
+/* y = Y x (Figure 2.3). */
+void sm_pdf_apply(const double Y[SM_MM_N][SM_MM_N], const double x[SM_MM_N], double y[SM_MM_N]);
+/* The model on one flow graph: `three` says whether g is the three-pipe graph
+ * (types and per-class distances) or the one-pipe graph. */
+bool sm_matrix_model_build(const sm_graph *g, bool three, uint32_t width, int pred, double penalty, sm_matrix_model *mm,
+                           cs_error *err);
+/* The model for a machine (refused with what is not modelled); mm may be NULL. */
+bool sm_solve_matrix(const sm_profile *p, const sm_machine *m, sm_result *r, sm_matrix_model *mm, cs_error *err);
+
 /* ---- the generic chain (exposed for the worked examples) ---- */
 
 typedef struct sm_chain sm_chain;

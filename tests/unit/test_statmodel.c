@@ -9,6 +9,9 @@
  *    11/19;
  *  - the FP aliasing loop of §4.3/§5.3 with the flow graph: 7 cycles per
  *    6 instructions;
+ *  - the matrix-multiplication model (§2.4): Figure 2.3's Y x x example,
+ *    P_C's 1/i rescaling on a loop with a closed form, known answers (a fully
+ *    dependent chain, an independent stream over two pipes: IPC 1 and 2);
  * and the solver, the flow graph, the profile file and the machine checks. */
 #include <math.h>
 #include <setjmp.h>
@@ -400,13 +403,160 @@ static void test_max_states(void **state) {
     sm_graph_free(&g);
 }
 
+/* ---- the matrix-multiplication model, Ch. 2 ---- */
+
+/* §2.4.1's worked example: Y x [0.20 0.50 0.30] = [0.28 0.54 0.18]. */
+static void test_matrix_fig_2_3(void **state) {
+    (void)state;
+    double Y[SM_MM_N][SM_MM_N] = {{0}}, x[SM_MM_N] = {0.20, 0.50, 0.30}, y[SM_MM_N];
+    double rows[3][3] = {{1.00, 0.10, 0.10}, {0.00, 0.90, 0.30}, {0.00, 0.00, 0.60}};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) Y[i][j] = rows[i][j];
+    sm_pdf_apply((const double(*)[SM_MM_N])Y, x, y);
+    NEAR(y[0], 0.28, 1e-12);
+    NEAR(y[1], 0.54, 1e-12);
+    NEAR(y[2], 0.18, 1e-12);
+    for (int i = 3; i < SM_MM_N; i++) NEAR(y[i], 0, 0);
+}
+
+#define NO_DEP \
+    { SM_SMAX_INT, SM_SMAX, SM_SMAX }
+
+static void matrix_on(const sm_instr *in, uint32_t nin, const uint32_t *trace, size_t n, bool three, int pred,
+                      sm_matrix_model *mm) {
+    sm_graph g;
+    cs_error err = {{0}};
+    if (!sm_graph_from_stream(&g, in, nin, trace, n, 2, 0, &err)) fail_msg("%s", err.msg);
+    if (!sm_matrix_model_build(&g, three, three ? 2 : 1, pred, 1.0, mm, &err)) fail_msg("%s", err.msg);
+    sm_graph_free(&g);
+}
+
+/* Known answers on the three-pipe machine (width 2, one-cycle pipes, one
+ * instruction per pipe and cycle), perfect prediction, no branches. */
+static void test_matrix_known_answers(void **state) {
+    (void)state;
+    sm_matrix_model mm;
+    /* a fully dependent chain: every integer instruction reads the last one */
+    const sm_instr chain[] = {{.y = SM_INT, .s = {0, SM_SMAX, SM_SMAX}, .count = 1}};
+    const uint32_t chain_trace[] = {0, 0, 0, 0};
+    matrix_on(chain, 1, chain_trace, 4, true, SM_PRED_PERFECT_MODEL, &mm);
+    NEAR(mm.ipc, 1.0, 1e-12);
+    NEAR(mm.p_D[1], 1.0, 1e-12);
+    /* a fully independent stream over two pipes: two every cycle */
+    const sm_instr indep[] = {{.y = SM_INT, .s = NO_DEP, .count = 1}, {.y = SM_MEM, .s = NO_DEP, .count = 1}};
+    const uint32_t indep_trace[] = {0, 1, 0, 1};
+    matrix_on(indep, 2, indep_trace, 4, true, SM_PRED_PERFECT_MODEL, &mm);
+    NEAR(mm.ipc, 2.0, 1e-12);
+    NEAR(mm.m_I[2], 1.0, 1e-12);
+    /* independent, but one pipe: M_I issues one (the structural limit) */
+    const uint32_t same_trace[] = {0, 0, 0, 0};
+    matrix_on(indep, 2, same_trace, 4, true, SM_PRED_PERFECT_MODEL, &mm);
+    NEAR(mm.p_D[2], 1.0, 1e-12);
+    NEAR(mm.ipc, 1.0, 1e-12);
+    /* an FP chain: the distance counts FP instructions (s = 0: the last one) */
+    const sm_instr fp[] = {{.y = SM_FP, .s = {SM_SMAX_INT, 0, SM_SMAX}, .count = 1},
+                           {.y = SM_MEM, .s = NO_DEP, .count = 1}};
+    const uint32_t fp_trace[] = {0, 0, 0, 0};
+    matrix_on(fp, 2, fp_trace, 4, true, SM_PRED_PERFECT_MODEL, &mm);
+    NEAR(mm.ipc, 1.0, 1e-12);
+    /* int, then a load reading it: from the int the pair is dependent (1),
+     * from the load the pair is ready and in two pipes (2): IPC 1.5 */
+    const sm_instr pair[] = {{.y = SM_INT, .s = NO_DEP, .count = 1},
+                             {.y = SM_MEM, .s = {0, SM_SMAX, SM_SMAX}, .count = 1}};
+    const uint32_t pair_trace[] = {0, 1, 0, 1};
+    matrix_on(pair, 2, pair_trace, 4, true, SM_PRED_PERFECT_MODEL, &mm);
+    NEAR(mm.p_D[1], 0.5, 1e-12);
+    NEAR(mm.p_D[2], 0.5, 1e-12);
+    NEAR(mm.ipc, 1.5, 1e-12);
+}
+
+/* P_C with its 1/i rescaling (§2.4.1), M_F, m_B and the misprediction
+ * bubbles on a loop of load, int, load, branch, nothing dependent. From a
+ * random start the first branch is 1, 2, 3 or 4 instructions on (1/4 each);
+ * divided by i and rescaled: 12/25, 6/25, 4/25, 3/25. */
+static void test_matrix_control(void **state) {
+    (void)state;
+    const sm_instr in[] = {{.y = SM_MEM, .s = NO_DEP, .count = 2},
+                           {.y = SM_INT, .s = NO_DEP, .count = 1},
+                           {.y = SM_BR, .s = NO_DEP, .count = 1}};
+    const uint32_t trace[] = {0, 1, 0, 2};
+    sm_matrix_model mm;
+    matrix_on(in, 3, trace, 4, true, SM_PRED_NONE_MODEL, &mm);
+    NEAR(mm.P_C[0][1], 0, 1e-12);
+    NEAR(mm.P_C[1][1], 12.0 / 25, 1e-12);
+    NEAR(mm.P_C[2][1], 6.0 / 25, 1e-12);
+    NEAR(mm.P_C[3][1], 4.0 / 25, 1e-12);
+    NEAR(mm.P_C[4][1], 3.0 / 25, 1e-12);
+    /* M_F: the thesis' two-wide fetch limit */
+    for (int i = 0; i < SM_MM_N; i++)
+        for (int j = 0; j < SM_MM_N; j++) NEAR(mm.M_F[i][j], i == (j < 2 ? j : 2) ? 1 : 0, 0);
+    for (int j = 0; j < SM_MM_N; j++) {
+        double col = 0;
+        for (int i = 0; i < SM_MM_N; i++) col += mm.P_C[i][j];
+        NEAR(col, 1, 1e-12);
+    }
+    /* no prediction: the next branch only, busy IPC 12/25 + 2 * 13/25 =
+     * 38/25, one bubble per branch (1/4 per instruction) */
+    NEAR(mm.mispred_rate, 1, 1e-12);
+    NEAR(mm.mispred_per_instr, 0.25, 1e-12);
+    double busy = 38.0 / 25;
+    NEAR(mm.ipc, busy / (1 + 0.25 * busy), 1e-12);
+    NEAR(mm.m_B[0], 1 - 1 / (1 + 0.25 * busy), 1e-12);
+    /* perfect prediction: every branch visible, two fetched every cycle */
+    matrix_on(in, 3, trace, 4, true, SM_PRED_PERFECT_MODEL, &mm);
+    NEAR(mm.m_F[2], 1, 1e-12);
+    NEAR(mm.ipc, 2, 1e-12);
+    /* one-pipe machine (width 1): 1 / (1 + branches per instruction) */
+    const sm_instr one[] = {{.y = 0, .s = {SM_SMAX, 0, 0}, .count = 3}, {.y = 1, .s = {SM_SMAX, 0, 0}, .count = 1}};
+    const uint32_t one_trace[] = {0, 0, 0, 1};
+    matrix_on(one, 2, one_trace, 4, false, SM_PRED_NONE_MODEL, &mm);
+    NEAR(mm.ipc, 0.8, 1e-12);
+}
+
+/* What the matrix model cannot express is refused, saying what. */
+static void test_matrix_refusals(void **state) {
+    (void)state;
+    sm_profile *p = cs_calloc(1, sizeof *p);
+    cs_error err = {{0}};
+    if (!sm_graph_from_stream(&p->three, THREE_INSTR, 5, THREE_TRACE, 11, 2, 0, &err)) fail_msg("%s", err.msg);
+    sm_machine m = {0};
+    m.three = true;
+    m.depth[SM_INT] = m.depth[SM_FP] = m.depth[SM_MEM] = 1;
+    m.pred = SM_PRED_PERFECT_MODEL;
+    m.icache_blocks = m.dcache_blocks = -1;
+    sm_result r;
+    assert_true(sm_solve_matrix(p, &m, &r, NULL, &err));
+    assert_true(r.ipc > 0 && r.ipc <= 2);
+    m.depth[SM_FP] = 5;
+    assert_false(sm_solve_matrix(p, &m, &r, NULL, &err));
+    assert_non_null(strstr(err.msg, "pipe.fp has 5 stages"));
+    m.depth[SM_FP] = 1;
+    m.dcache_blocks = 256;
+    assert_false(sm_solve_matrix(p, &m, &r, NULL, &err));
+    assert_non_null(strstr(err.msg, "caches are not modelled"));
+    m.dcache_blocks = -1;
+    m.vp = 1;
+    assert_false(sm_solve_matrix(p, &m, &r, NULL, &err));
+    assert_non_null(strstr(err.msg, "value prediction"));
+    sm_graph_free(&p->three);
+    free(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_3_1),        cmocka_unit_test(test_one_pipe),
-        cmocka_unit_test(test_one_pipe_perfect), cmocka_unit_test(test_three_pipe),
-        cmocka_unit_test(test_fp_aliasing),      cmocka_unit_test(test_gauss_seidel),
-        cmocka_unit_test(test_max_states),       cmocka_unit_test(test_value_prediction_chain),
+        cmocka_unit_test(test_table_3_1),
+        cmocka_unit_test(test_one_pipe),
+        cmocka_unit_test(test_one_pipe_perfect),
+        cmocka_unit_test(test_three_pipe),
+        cmocka_unit_test(test_fp_aliasing),
+        cmocka_unit_test(test_gauss_seidel),
+        cmocka_unit_test(test_max_states),
+        cmocka_unit_test(test_value_prediction_chain),
         cmocka_unit_test(test_dcache_chase),
+        cmocka_unit_test(test_matrix_fig_2_3),
+        cmocka_unit_test(test_matrix_known_answers),
+        cmocka_unit_test(test_matrix_control),
+        cmocka_unit_test(test_matrix_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

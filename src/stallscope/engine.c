@@ -136,8 +136,10 @@ typedef struct chain_end {
     uint64_t key, leaf_seq;
 } chain_end;
 
+enum { USED_BITS = 256 }; /* leaf positions of a kept µop answered from its own bitmap */
 typedef struct ss_uop {
-    uint64_t seq; /* 0: empty slot */
+    uint64_t seq;                       /* 0: empty slot */
+    uint64_t used_bits[USED_BITS / 64]; /* which of its first positions are in the used set */
     uint64_t pc, issue, complete;
     uint32_t encoding;
     uint8_t op_class;
@@ -151,6 +153,9 @@ typedef struct ss_uop {
      * accumulated (§6.2), over intervals [0, up_iv) and up_off events of up_iv */
     uint64_t up_count, up_off;
     uint32_t up_iv;
+    /* positions (low 20 bits) of its leaf keys put in the used set while it was kept,
+     * [used_lo, used_hi): a key outside cannot be in the set (saves the set's cache miss) */
+    uint32_t used_lo, used_hi, used_n; /* used_n: how many distinct positions were added */
     /* where the chains from a few of its events end (§6.3) */
     chain_end memo[MEMO_WAYS];
     /* hot-spot weight of its leaves accumulated before its pc was known */
@@ -399,6 +404,8 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
         u->cr_lo = u->cr_hi = 0;
         u->up_count = u->up_off = 0;
         u->up_iv = 0;
+        u->used_lo = u->used_hi = u->used_n = 0;
+        memset(u->used_bits, 0, sizeof u->used_bits);
         u->hot_weight = 0;
         u->hot_type = 0;
         for (int k = 0; k < MEMO_WAYS; k++) u->memo[k].valid = false;
@@ -741,6 +748,21 @@ static bool used_has(const leafkey_set *u, uint64_t key) {
     return false;
 }
 
+/* Whether leaf key (seq << 20 | position) was accumulated. A key is only ever added for a µop
+ * that exists: one still kept records the range of its positions added, so a position outside
+ * it is answered without the set, and so is one inside when the range is full; its first
+ * USED_BITS positions are answered from a bitmap on the µop. When the set drops a kept µop's
+ * keys (used_add's pruning) its record is cleared too, so the answers are the set's exactly. An evicted µop never comes back (seqs grow), so keys added
+ * for its seq after eviction are never asked about through a kept µop. */
+static bool leaf_used(stallscope *s, uint64_t key) {
+    const ss_uop *lu = uop_get(s, key >> 20);
+    uint32_t pos = (uint32_t)(key & 0xfffff);
+    if (lu && pos < USED_BITS) return lu->used_bits[pos / 64] >> (pos % 64) & 1;
+    if (lu && (pos < lu->used_lo || pos >= lu->used_hi)) return false;
+    if (lu && lu->used_n == lu->used_hi - lu->used_lo) return true; /* every position in the range */
+    return used_has(&s->used, key);
+}
+
 static void used_add(stallscope *s, uint64_t key) {
     leafkey_set *u = &s->used;
     if ((u->count + 1) * 2 > u->cap) {
@@ -761,6 +783,14 @@ static void used_add(stallscope *s, uint64_t key) {
         u->key = nk;
         u->cap = cap;
         u->count = live;
+        /* a µop still in its slot past the horizon (a seq never followed) loses its record too,
+         * so leaf_used answers exactly what the set holds */
+        for (size_t r = 0; r < RING; r++) {
+            ss_uop *x = &s->ring[r];
+            if (!x->seq || x->seq > oldest) continue;
+            x->used_lo = x->used_hi = x->used_n = 0;
+            memset(x->used_bits, 0, sizeof x->used_bits);
+        }
     }
     uint64_t i = leaf_slot(key, u->cap);
     while (u->key[i]) {
@@ -769,6 +799,15 @@ static void used_add(stallscope *s, uint64_t key) {
     }
     u->key[i] = key;
     u->count++;
+    ss_uop *lu = uop_get(s, key >> 20);
+    if (lu) {
+        uint32_t pos = (uint32_t)(key & 0xfffff);
+        if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
+        else if (pos < lu->used_lo) lu->used_lo = pos;
+        else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
+        lu->used_n++;
+        if (pos < USED_BITS) lu->used_bits[pos / 64] |= 1ull << (pos % 64);
+    }
 }
 
 static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w) {
@@ -881,13 +920,13 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
                 if (proven >= l.S && proven < l.S + l.D + l.M) { /* popped from pr: used if pr's is */
                     if (pp == UINT64_MAX) pp = used_prefix(s, pr, t, depth + 1);
                     if (l.npa - l.D + (proven - l.S) >= pp) break;
-                } else if (!used_has(&s->used, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) {
+                } else if (!leaf_used(s, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) {
                     break;
                 }
             }
         } else {
             for (proven = u->up_off; proven < cnt; proven++)
-                if (!used_has(&s->used, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) break;
+                if (!leaf_used(s, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) break;
         }
         if (proven < cnt) {
             u->up_off = proven;
@@ -964,7 +1003,7 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         }
         path tryp = p;
         walk_uop(s, &tryp, x, q, t);
-        if (tryp.leaf_key && used_has(&s->used, tryp.leaf_key)) { /* §6.2: already accounted */
+        if (tryp.leaf_key && leaf_used(s, tryp.leaf_key)) { /* §6.2: already accounted */
             s->sum.unique_rejections++;
             continue;
         }

@@ -136,6 +136,10 @@ typedef struct chain_end {
     uint64_t key, leaf_seq;
 } chain_end;
 
+typedef struct rlayout {
+    uint64_t S, D, M, E, longc, npa;
+} rlayout;
+
 enum { USED_BITS = 256 }; /* leaf positions of a kept µop answered from its own bitmap */
 typedef struct ss_uop {
     uint64_t seq;                       /* 0: empty slot */
@@ -156,6 +160,9 @@ typedef struct ss_uop {
     /* positions (low 20 bits) of its leaf keys put in the used set while it was kept,
      * [used_lo, used_hi): a key outside cannot be in the set (saves the set's cache miss) */
     uint32_t used_lo, used_hi, used_n; /* used_n: how many distinct positions were added */
+    /* the layout of its last closed reader interval walked through (lay_iv + 1; 0: none) */
+    uint32_t lay_iv;
+    rlayout lay;
     /* where the chains from a few of its events end (§6.3) */
     chain_end memo[MEMO_WAYS];
     /* hot-spot weight of its leaves accumulated before its pc was known */
@@ -404,6 +411,7 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
         u->cr_lo = u->cr_hi = 0;
         u->up_count = u->up_off = 0;
         u->up_iv = 0;
+        u->lay_iv = 0;
         u->used_lo = u->used_hi = u->used_n = 0;
         memset(u->used_bits, 0, sizeof u->used_bits);
         u->hot_weight = 0;
@@ -482,11 +490,9 @@ static uint32_t path_len(const path *p) { return p->n_head + p->n_tail_total; }
  * give, D drained from pr's older events, M mirrored while pr stalled (both in
  * pr's order), E leaves after pr's history ran out (the last longc of them
  * while pr ran longer than the minimum latency). */
-typedef struct rlayout {
-    uint64_t S, D, M, E, longc, npa;
-} rlayout;
 
-static void reader_layout(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr, rlayout *l) {
+static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr,
+                                  rlayout *l) {
     const ss_iv *iv = &u->iv[i];
     uint64_t a = iv->start, b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
     if (b > t) b = t;
@@ -522,6 +528,22 @@ static void reader_layout(const stallscope *s, const ss_uop *u, uint32_t i, uint
         }
     }
     if (l->longc > l->E) l->longc = l->E;
+}
+
+/* The layout of a closed interval (the next one started by t) depends on nothing that is
+ * still to come: the reader's end and the producer's history before it are fixed, so it is
+ * computed once per interval, not once per chain step through it (the walks' largest cost). */
+static void reader_layout(const stallscope *s, ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr, rlayout *l) {
+    bool closed = i + 1 < u->n_iv && u->iv[i + 1].start <= t;
+    if (closed && u->lay_iv == i + 1) {
+        *l = u->lay;
+        return;
+    }
+    reader_layout_compute(s, u, i, t, pr, l);
+    if (closed) {
+        u->lay_iv = i + 1;
+        u->lay = *l;
+    }
 }
 
 static void path_last(const path *p, uint32_t k, uint32_t *out) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Stallscope's JSON (tree, summaries, hot spots; the host time and command line dropped) from two
-# cyclescope binaries on the same runs must be identical: a speed change must not change a
-# result. Usage: stallscope_identity.sh REFERENCE_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX]
+# Before/after for a Stallscope speed change, in one run: its JSON (tree, summaries, hot spots;
+# the host time and command line dropped) from two cyclescope binaries on the same runs must
+# be identical, and the CPU time of each (user + sys) is printed beside the run without the
+# analysis (`sim`, the new binary).
+# Usage: stallscope_identity.sh REFERENCE_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX]
 # (build the reference from the commit before the change, e.g. with git worktree).
 # Each program is recorded to a trace first: a live run is not repeatable from process to
 # process (its cycle count moves a little), a trace is.
@@ -10,20 +12,23 @@ ref=$1 new=$2 dir=$3 max=${4:-300000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+cpu() { # CPU seconds of one command, its output dropped
+    /usr/bin/time -f '%U %S' -o "$tmp/time" "$@" >/dev/null
+    awk '{printf "%.2f", $1 + $2}' "$tmp/time"
+}
+printf '%-9s %-22s %9s %9s %9s %8s %8s  %s\n' config workload 'none s' 'ref s' 'new s' ref/none new/none result
 while read -r config prog arg; do
     "$new" trace record --max "$max" -o "$tmp/run.cst" "$dir/$prog" "$arg" >/dev/null 2>&1
+    none=$(cpu "$new" sim --config "$config" "$tmp/run.cst")
+    tref=$(cpu "$ref" stallscope --config "$config" --json "$tmp/ref.json" "$tmp/run.cst")
+    tnew=$(cpu "$new" stallscope --config "$config" --json "$tmp/new.json" "$tmp/run.cst")
     for which in ref new; do
-        bin=$ref
-        [ "$which" = new ] && bin=$new
-        "$bin" stallscope --config "$config" --json "$tmp/$which.json" "$tmp/run.cst" >/dev/null
         grep -v -e '"seconds"' -e '"command"' "$tmp/$which.json" >"$tmp/$which.cut"
     done
-    if cmp -s "$tmp/ref.cut" "$tmp/new.cut"; then
-        echo "identical  $config $prog $arg"
-    else
-        echo "DIFFERENT  $config $prog $arg"
-        fail=1
-    fi
+    result=identical
+    cmp -s "$tmp/ref.cut" "$tmp/new.cut" || { result=DIFFERENT; fail=1; }
+    printf '%-9s %-22s %9s %9s %9s %7.2fx %7.2fx  %s\n' "$config" "$prog $arg" "$none" "$tref" "$tnew" \
+        "$(echo "$tref / $none" | bc -l)" "$(echo "$tnew / $none" | bc -l)" "$result"
 done <<'LIST'
 rpstacks list 10000
 rpstacks dep_add 10000
@@ -31,6 +36,7 @@ rpstacks sort 10000
 rpstacks interp 250
 rpstacks branch_random 4000
 rpstacks ptr_chase 4
+rpstacks matmul 4
 knl list 10000
 inorder3 fft 2048
 LIST

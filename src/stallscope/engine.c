@@ -654,6 +654,10 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         u = pr;
     }
     uint32_t total = path_len(p) + p->extra;
+    /* every remembered end's tail is a suffix of the path's last PATH_TAIL types */
+    uint32_t last_n = path_len(p) < PATH_TAIL ? path_len(p) : PATH_TAIL;
+    uint32_t last[PATH_TAIL];
+    if (n_memo) path_last(p, last_n, last);
     for (uint32_t k = 0; k < n_memo; k++) {
         chain_end *m = &memo_at[k]->memo[memo_q[k] % MEMO_WAYS];
         uint32_t n = total - memo_len[k];
@@ -662,9 +666,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         m->len = n;
         m->ntail = n < PATH_TAIL ? n : PATH_TAIL;
         if (m->ntail > path_len(p)) m->ntail = path_len(p);
-        uint32_t tail[PATH_TAIL];
-        path_last(p, m->ntail, tail);
-        for (uint32_t x = 0; x < m->ntail; x++) m->tail[x] = (uint16_t)tail[x];
+        for (uint32_t x = 0; x < m->ntail; x++) m->tail[x] = (uint16_t)last[last_n - m->ntail + x];
         m->key = p->leaf_key;
         m->leaf_seq = p->leaf_seq;
         m->expired = p->expired;

@@ -6,7 +6,8 @@
 # Usage: stallscope_identity.sh REFERENCE_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX]
 # (build the reference from the commit before the change, e.g. with git worktree).
 # Each program is recorded to a trace first: a live run is not repeatable from process to
-# process (its cycle count moves a little), a trace is.
+# process (its cycle count moves a little), a trace is. The reference records it (a newer
+# binary reads older traces).
 set -euo pipefail
 ref=$1 new=$2 dir=$3 max=${4:-300000}
 tmp=$(mktemp -d)
@@ -18,8 +19,8 @@ cpu() { # CPU seconds of one command, its output dropped
 }
 printf '%-9s %-22s %9s %9s %9s %8s %8s  %s\n' config workload 'none s' 'ref s' 'new s' ref/none new/none result
 while read -r config prog arg; do
-    "$new" trace record --max "$max" -o "$tmp/run.cst" "$dir/$prog" "$arg" >/dev/null 2>&1
-    none=$(cpu "$new" sim --config "$config" "$tmp/run.cst")
+    "$ref" trace record --max "$max" -o "$tmp/run.cst" "$dir/$prog" "$arg" >/dev/null 2>&1
+    none=$(cpu "$new" sim --no-report --config "$config" "$tmp/run.cst")
     tref=$(cpu "$ref" stallscope --config "$config" --json "$tmp/ref.json" "$tmp/run.cst")
     tnew=$(cpu "$new" stallscope --config "$config" --json "$tmp/new.json" "$tmp/run.cst")
     for which in ref new; do
@@ -30,13 +31,13 @@ while read -r config prog arg; do
     printf '%-9s %-22s %9s %9s %9s %7.2fx %7.2fx  %s\n' "$config" "$prog $arg" "$none" "$tref" "$tnew" \
         "$(echo "$tref / $none" | bc -l)" "$(echo "$tnew / $none" | bc -l)" "$result"
 done <<'LIST'
-rpstacks list 10000
-rpstacks dep_add 10000
-rpstacks sort 10000
-rpstacks interp 250
-rpstacks branch_random 4000
-rpstacks ptr_chase 4
-rpstacks matmul 4
+ooo4 list 10000
+ooo4 dep_add 10000
+ooo4 sort 10000
+ooo4 interp 250
+ooo4 branch_random 4000
+ooo4 ptr_chase 4
+ooo4 matmul 4
 knl list 10000
 inorder3 fft 2048
 LIST

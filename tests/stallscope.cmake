@@ -1,5 +1,5 @@
 # ---- Stallscope (docs/stallscope.md) ---------------------------------------------------------
-#   unit.stallscope            the paper's Figures 1, 6, 7 and the MultiStack on synthetic streams;
+#   unit.stallscope            the paper's Figures 1, 6, 7, the MultiStack, poor scheduling on synthetic streams;
 #                              exact accounting on 5 workloads x ooo4, knl, inorder1, inorder3;
 #                              known answers (pointer chase, branch_random, dep_add)
 #   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --compare without B:

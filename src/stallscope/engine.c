@@ -85,6 +85,7 @@ enum {
     E_CHAIN,
     E_TRUNCATED,
     E_LONG_UNKNOWN,
+    E_POOR_SCHED,
     E_LONG_EXEC, /* + op class */
     E_COUNT = E_LONG_EXEC + OPC_COUNT
 };
@@ -107,6 +108,9 @@ static ss_type_def exec_set[E_COUNT] = {
     {"too-close-chain", SS_LEAF},
     {"truncated", 0}, /* marks the snipped middle of a long chain (§6.3) */
     {"long-executing", SS_LEAF},
+    /* informational (§5, "poor scheduling"), in front of an issue-width leaf when a younger
+     * µop issued in that cycle: an oldest-first choice would have issued this one */
+    {"poor-scheduling", SS_INFO},
 };
 
 /* ---- the engine's state ---------------------------------------------------------------- */
@@ -117,8 +121,9 @@ enum {
     PATH_HEAD = 24, /* events kept at the beginning of a truncated chain (§6.3) */
     PATH_TAIL = 8,  /* and at its end */
     WALK_MAX = 2048,
-    DHIST = 4096, /* dispatch empty-stall spans kept for 2b */
-    TWIG_MAX = 8, /* levels of the inverted tree kept */
+    DHIST = 4096,      /* dispatch empty-stall spans kept for 2b */
+    ISSUE_HIST = 4096, /* cycles whose youngest issued µop is kept (poor scheduling) */
+    TWIG_MAX = 8,      /* levels of the inverted tree kept */
 };
 
 typedef struct ss_iv {
@@ -218,6 +223,9 @@ struct stallscope {
     dspan dh[DHIST];
     uint64_t dh_count, dh_pos; /* spans seen; instances seen */
     uint64_t nr_lo, nr_hi;
+
+    /* per recent cycle, the youngest µop that issued in it (poor scheduling) */
+    uint64_t issue_cycle[ISSUE_HIST], issue_youngest[ISSUE_HIST];
 
     /* mispredicts: seq -> kind, taken */
     uint64_t misp_seq[1024];
@@ -424,7 +432,12 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
 
 void ss_wait(stallscope *s, const wait_transition *w) {
     ss_uop *u = uop_slot(s, w->seq);
-    if ((w->state == WST_EXECUTING || w->state == WST_FILL) && u->issue == UINT64_MAX) u->issue = w->cycle;
+    if ((w->state == WST_EXECUTING || w->state == WST_FILL) && u->issue == UINT64_MAX) {
+        u->issue = w->cycle;
+        uint32_t slot = w->cycle % ISSUE_HIST;
+        if (s->issue_cycle[slot] != w->cycle + 1) s->issue_cycle[slot] = w->cycle + 1, s->issue_youngest[slot] = 0;
+        if (w->seq > s->issue_youngest[slot]) s->issue_youngest[slot] = w->seq;
+    }
     if ((w->state == WST_DONE || w->state == WST_COMMITTED) && u->complete == UINT64_MAX) u->complete = w->cycle;
     if (u->n_iv) {
         ss_iv *last = &u->iv[u->n_iv - 1];
@@ -609,7 +622,14 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         if (!is_reader(iv)) {
             uint32_t type;
             switch (iv->state) {
-            case WST_READY: type = E_ISSUE_WIDTH; break;
+            case WST_READY: {
+                type = E_ISSUE_WIDTH;
+                uint64_t c = iv->start + j; /* the cycle of this event: ready intervals count from their start */
+                uint32_t slot = c % ISSUE_HIST;
+                if (s->issue_cycle[slot] == c + 1 && s->issue_youngest[slot] > u->seq)
+                    path_push(s, p, s->base_exec + E_POOR_SCHED);
+                break;
+            }
             case WST_NO_UNIT: type = E_NO_UNIT; break;
             case WST_NO_MSHR: type = E_NO_MSHR; break;
             case WST_FILL:

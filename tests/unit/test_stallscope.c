@@ -205,6 +205,36 @@ static void multistack_readers_independent(void **state) {
     ss_destroy(s);
 }
 
+/* "Poor scheduling" (§5, §7.3's heuristic as documented): µop 1 is ready at cycle 0 but gets
+ * no issue slot; in the first case the younger µop 2 issues in that very cycle (an oldest-first
+ * scheduler would have picked 1), in the second nothing younger issues then. */
+static uint64_t poor_scheduling_weight(uint64_t younger_issue) {
+    stallscope *s = engine();
+    wait_at(s, 0, 1, WST_READY, 0, 0);
+    wait_at(s, younger_issue, 2, WST_EXECUTING, 0, 0);
+    wait_at(s, 1, 1, WST_EXECUTING, 0, 0);
+    wait_at(s, younger_issue + 1, 2, WST_DONE, 0, 0);
+    wait_at(s, 2, 1, WST_DONE, 0, 0);
+    record(s, 1, OPC_INT_ALU);
+    record(s, 2, OPC_INT_ALU);
+    commit_span(s, 0, 2, 0, 1); /* cycle 1 pops µop 1's ready event of cycle 0 */
+    commit_span(s, 2, 2, 1, 0);
+    ss_finish(s, NULL);
+    static const char *const chain[] = {"completion/head-not-done", "exec/poor-scheduling", "exec/issue-width"};
+    uint64_t w = path_weight(s, chain, 3);
+    /* the event stays an issue-width leaf either way; the informational one sits in front */
+    assert_int_equal(leaf_weight(s, "exec/issue-width"), 1);
+    assert_int_equal(ss_summary_of(s)->type_violations, 0);
+    ss_destroy(s);
+    return w;
+}
+
+static void poor_scheduling_younger_issued(void **state) {
+    (void)state;
+    assert_int_equal(poor_scheduling_weight(0), 1); /* µop 2 took the slot µop 1 was ready for */
+    assert_int_equal(poor_scheduling_weight(1), 0); /* nothing younger issued at cycle 0 */
+}
+
 static void options_checked(void **state) {
     (void)state;
     ss_options o;
@@ -350,6 +380,7 @@ int main(void) {
         cmocka_unit_test(figure6_history_not_reversed),
         cmocka_unit_test(figure7_leaf_counted_once),
         cmocka_unit_test(multistack_readers_independent),
+        cmocka_unit_test(poor_scheduling_younger_issued),
         cmocka_unit_test(options_checked),
         cmocka_unit_test(accounting_exact),
         cmocka_unit_test(known_pointer_chase),

@@ -4,6 +4,7 @@
 #define CYCLESCOPE_BENCH_MANIFEST_H
 
 #include <stdio.h>
+#include <string.h>
 
 typedef struct bench_workload {
     char name[64], small[64]; /* small: the argument for a short run */
@@ -24,6 +25,15 @@ static inline int bench_read_manifest(bench_workload *w, int max) {
     }
     fclose(f);
     return n;
+}
+
+/* A workload named on the command line: NAME or NAME=ARG (ARG: its argument). */
+static inline bench_workload bench_workload_from_arg(const char *arg) {
+    bench_workload w;
+    const char *eq = strchr(arg, '=');
+    snprintf(w.name, sizeof w.name, "%.*s", eq ? (int)(eq - arg) : 63, arg);
+    snprintf(w.small, sizeof w.small, "%s", eq ? eq + 1 : "");
+    return w;
 }
 
 #endif

@@ -114,10 +114,7 @@ int main(int argc, char **argv) {
             const char *list = argv[++i];
             for (int m = 0; m < MODES; m++) on[m] = m == NONE || strstr(list, mode_names[m]) != NULL;
         } else if (n < 64) {
-            const char *eq = strchr(argv[i], '=');
-            snprintf(items[n].name, sizeof items[n].name, "%.*s", eq ? (int)(eq - argv[i]) : 63, argv[i]);
-            snprintf(items[n].small, sizeof items[n].small, "%s", eq ? eq + 1 : "");
-            n++;
+            items[n++] = bench_workload_from_arg(argv[i]);
         }
     }
     if (!n) n = bench_read_manifest(items, 64);

@@ -65,10 +65,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--period") && i + 1 < argc) period = argv[++i];
         else if (n < 64) {
-            const char *eq = strchr(argv[i], '=');
-            snprintf(items[n].name, sizeof items[n].name, "%.*s", eq ? (int)(eq - argv[i]) : 63, argv[i]);
-            snprintf(items[n].small, sizeof items[n].small, "%s", eq ? eq + 1 : "");
-            n++;
+            items[n++] = bench_workload_from_arg(argv[i]);
         }
     }
     if (!n) n = bench_read_manifest(items, 64);

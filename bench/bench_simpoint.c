@@ -175,7 +175,7 @@ int main(int argc, char **argv) {
     simpoint_options so;
     simpoint_options_default(&so);
     int first = 1;
-    for (; first < argc && argv[first][0] == '-'; first++) {
+    for (; first < argc && argv[first][0] == '-'; first += 2) { /* an option and its value */
         const char *a = argv[first];
         const char *v = first + 1 < argc ? argv[first + 1] : NULL;
         if (!v) break;
@@ -193,7 +193,6 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bench_simpoint: unknown option %s\n", a);
             return 2;
         }
-        first++;
     }
     static const char *const defaults[] = {"coremark_like=3500", "polybench_like=190", "embench_like=100",
                                            "sort=1500000",       "stencil=2048",       "tree=600000",

@@ -27,7 +27,8 @@ typedef struct listing {
     bool hi_valid[32];
     uint64_t gp;
     bool gp_valid;
-    int addr_width; /* of the address column in this section (objdump's skip_addr_chars) */
+    int addr_width;     /* of the address column in this section (objdump's skip_addr_chars) */
+    isa_priv_spec spec; /* whose CSR names to print, from the file's attributes */
 } listing;
 
 /* " <sym>", " <sym+0x…>", or below every symbol " <first-0x…>" as objdump
@@ -98,7 +99,7 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     if (len == 2) printf("%04x                \t", raw & 0xffff);
     else printf("%08x          \t", raw);
     char text[128];
-    isa_disasm(&d, pc, text, sizeof text);
+    isa_disasm_spec(&d, pc, l->spec, text, sizeof text);
     fputs(text, stdout);
     if (ok && (d.op_class == OPC_BRANCH || d.op == ISA_OP_JAL)) print_symbol_note(l, pc + (uint64_t)d.imm);
     uint64_t addr;
@@ -221,7 +222,9 @@ int cmd_disasm(int argc, char **argv) {
     cs_error err;
     elf_image *img = elf_open(path, &err);
     if (!img) return cli_fail("%s", err.msg);
-    listing l = {.img = img};
+    unsigned spec[3];
+    elf_priv_spec(img, spec);
+    listing l = {.img = img, .spec = isa_priv_spec_from_attributes(spec[0], spec[1], spec[2])};
     for (size_t i = 0; i < elf_symbol_count(img); i++) {
         if (!strcmp(elf_symbol_at(img, i)->name, "__global_pointer$")) {
             l.gp = elf_symbol_at(img, i)->addr;

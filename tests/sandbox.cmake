@@ -125,6 +125,11 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.address_width
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/high_address_80000000)
   add_test(NAME sandbox.disasm.address_width_runs COMMAND ${_cs} exec ${_g}/high_address_80000000)
+  # CSR names follow the privileged spec in the ELF attributes (none given: objdump's latest, 1.12).
+  foreach(spec latest 1_9_1 1_10)
+    add_test(NAME sandbox.disasm.csr_names_${spec}
+             COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/csr_names_${spec})
+  endforeach()
 endif()
 # The same race one directory up: a directory and a link to a directory outside swapped.
 if(CYCLESCOPE_RISCV_CC)

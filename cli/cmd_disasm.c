@@ -27,6 +27,8 @@ typedef struct listing {
     bool hi_valid[32];
     uint64_t gp;
     bool gp_valid;
+    int addr_width;     /* of the address column in this section (objdump's skip_addr_chars) */
+    isa_priv_spec spec; /* whose CSR names to print, from the file's attributes */
 } listing;
 
 /* " <sym>", " <sym+0x…>", or below every symbol " <first-0x…>" as objdump
@@ -93,11 +95,11 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     bool ok = isa_decode(raw, &d);
     unsigned len = d.length;
     if (len > avail) len = avail; /* a truncated instruction at the end of a section */
-    printf("%8" PRIx64 ":\t", pc);
+    printf("%*" PRIx64 ":\t", l->addr_width, pc);
     if (len == 2) printf("%04x                \t", raw & 0xffff);
     else printf("%08x          \t", raw);
     char text[128];
-    isa_disasm(&d, pc, text, sizeof text);
+    isa_disasm_spec(&d, pc, l->spec, text, sizeof text);
     fputs(text, stdout);
     if (ok && (d.op_class == OPC_BRANCH || d.op == ISA_OP_JAL)) print_symbol_note(l, pc + (uint64_t)d.imm);
     uint64_t addr;
@@ -112,16 +114,28 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
  * riscv-dis.c: riscv_data_length, riscv_disassemble_data): chunks of 4 bytes
  * from the start of the data, cut at the next mapping symbol or the section's
  * end, 3 printed as 2; .word, .short or .byte with the value in hex. */
-static unsigned print_data(const uint8_t *bytes, uint64_t pc, uint64_t limit) {
+static unsigned print_data(const listing *l, const uint8_t *bytes, uint64_t pc, uint64_t limit) {
     unsigned len = limit - pc < 4 ? (unsigned)(limit - pc) : 4;
     if (len == 3) len = 2;
     uint32_t v = 0;
     for (unsigned i = 0; i < len; i++) v |= (uint32_t)bytes[i] << (8 * i);
-    printf("%8" PRIx64 ":	", pc);
+    printf("%*" PRIx64 ":\t", l->addr_width, pc);
     if (len == 4) printf("%08x          	.word	0x%08x\n", v, v);
     else if (len == 2) printf("%04x                	.short	0x%04x\n", v, v);
     else printf("%02x                	.byte	0x%02x\n", v, v);
     return len;
+}
+
+/* objdump prints addresses in a column as wide as the section's end address
+ * needs, leading zeros dropped in groups of 4 with one always kept (binutils
+ * objdump.c, disassemble_section: skip_addr_chars), then blanked. */
+static int address_width(const elf_section *sec) {
+    uint64_t end = sec->addr + sec->size;
+    int zeros = 0;
+    while (zeros < 16 && !(end >> (60 - 4 * zeros) & 0xf)) zeros++;
+    if (zeros == 16 && sec->addr != 0) zeros = 0; /* the end wrapped to 0 */
+    int skip = zeros ? (zeros - 1) & ~3 : 0;
+    return 16 - skip;
 }
 
 /* Disassemble [start, stop) of a section whose bytes begin at base. */
@@ -141,12 +155,12 @@ static void disassemble_range(listing *l, const elf_section *sec, size_t index, 
         uint64_t next_map;
         bool has_c;
         if (elf_code_state(l->img, (uint16_t)index, pc, &next_map, &has_c)) {
-            pc += print_data(data + (pc - sec->addr), pc, next_map < end ? next_map : end);
+            pc += print_data(l, data + (pc - sec->addr), pc, next_map < end ? next_map : end);
             continue;
         }
         if (!has_c && (data[pc - sec->addr] & 3) != 3) { /* a 16-bit parcel where the ISA has no C */
             uint32_t half = data[pc - sec->addr] | (end - pc > 1 ? (uint32_t)data[pc - sec->addr + 1] << 8 : 0);
-            printf("%8" PRIx64 ":\t%04x                \t.2byte\t0x%x\n", pc, half, half);
+            printf("%*" PRIx64 ":\t%04x                \t.2byte\t0x%x\n", l->addr_width, pc, half, half);
             pc += 2;
             continue;
         }
@@ -164,6 +178,7 @@ static void disassemble_range(listing *l, const elf_section *sec, size_t index, 
 static void disassemble_section(listing *l, const elf_section *sec, size_t index) {
     printf("\nDisassembly of section %s:\n", sec->name);
     uint64_t end = sec->addr + sec->size;
+    l->addr_width = address_width(sec);
     size_t n = elf_symbol_count(l->img), i = 0;
     const elf_symbol *sym = NULL;
 #define NEXT_IN_SECTION()                                                          \
@@ -207,7 +222,9 @@ int cmd_disasm(int argc, char **argv) {
     cs_error err;
     elf_image *img = elf_open(path, &err);
     if (!img) return cli_fail("%s", err.msg);
-    listing l = {.img = img};
+    unsigned spec[3];
+    elf_priv_spec(img, spec);
+    listing l = {.img = img, .spec = isa_priv_spec_from_attributes(spec[0], spec[1], spec[2])};
     for (size_t i = 0; i < elf_symbol_count(img); i++) {
         if (!strcmp(elf_symbol_at(img, i)->name, "__global_pointer$")) {
             l.gp = elf_symbol_at(img, i)->addr;

@@ -116,6 +116,20 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/no_c_ext)
   add_test(NAME sandbox.disasm.before_first_symbol
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/before_symbol)
+  # Linked at 0x80000000 as riscv-tests are: objdump's address column is 12 wide there.
+  add_custom_command(OUTPUT ${_g}/high_address_80000000
+    COMMAND ${CYCLESCOPE_RISCV_CC} -o ${_g}/high_address_80000000 ${CMAKE_CURRENT_SOURCE_DIR}/guest/high_address.S
+            -nostdlib -static -march=rv64gc -mabi=lp64d -Wl,-Ttext-segment=0x80000000
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/guest/high_address.S test_guests VERBATIM)
+  add_custom_target(test_guest_high_address ALL DEPENDS ${_g}/high_address_80000000)
+  add_test(NAME sandbox.disasm.address_width
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/high_address_80000000)
+  add_test(NAME sandbox.disasm.address_width_runs COMMAND ${_cs} exec ${_g}/high_address_80000000)
+  # CSR names follow the privileged spec in the ELF attributes (none given: objdump's latest, 1.12).
+  foreach(spec latest 1_9_1 1_10)
+    add_test(NAME sandbox.disasm.csr_names_${spec}
+             COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/csr_names_${spec})
+  endforeach()
 endif()
 # The same race one directory up: a directory and a link to a directory outside swapped.
 if(CYCLESCOPE_RISCV_CC)

@@ -32,7 +32,8 @@ struct elf_image {
     size_t symbol_count;
     elf_mapping *mappings; /* $d / $x mapping symbols, by address */
     size_t mapping_count;
-    bool file_has_c; /* the C extension in .riscv.attributes' Tag_RISCV_arch (true without one) */
+    bool file_has_c;       /* the C extension in .riscv.attributes' Tag_RISCV_arch (true without one) */
+    unsigned priv_spec[3]; /* Tag_RISCV_priv_spec, _minor, _revision (0 when not given) */
 };
 
 /* Does an ISA string ("rv64imafdc", "rv64i2p1_m2p0_c2p0_zicsr2p0") name the C
@@ -63,6 +64,69 @@ static bool attributes_have_c(const uint8_t *data, size_t size) {
         }
     }
     return true;
+}
+
+/* An unsigned LEB128 at *p (< end); false if it runs off the end. */
+static bool read_uleb(const uint8_t **p, const uint8_t *end, uint64_t *out) {
+    uint64_t v = 0;
+    for (unsigned shift = 0; *p < end; shift += 7) {
+        uint8_t b = *(*p)++;
+        if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *out = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The privileged-spec tags (8, 10, 12) of the "riscv" file attributes in a
+ * .riscv.attributes section (the ELF build-attributes format: 'A', then
+ * subsections of u32 length + vendor name + tag 1 (file) + u32 length +
+ * tag/value pairs; odd tags have string values, even ones ULEB128). A
+ * malformed section leaves what was read. */
+static void attributes_priv_spec(const uint8_t *data, size_t size, unsigned spec[3]) {
+    if (size < 1 || data[0] != 'A') return;
+    const uint8_t *p = data + 1, *end = data + size;
+    while (end - p >= 4) {
+        uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (len < 4 || len > (size_t)(end - p)) return;
+        const uint8_t *sub_end = p + len, *q = p + 4;
+        p = sub_end;
+        const uint8_t *vendor = q;
+        while (q < sub_end && *q) q++;
+        if (q == sub_end || strcmp((const char *)vendor, "riscv")) continue;
+        q++;
+        while (q < sub_end) {
+            const uint8_t *group = q;
+            uint64_t group_tag;
+            if (!read_uleb(&q, sub_end, &group_tag) || sub_end - q < 4) return;
+            uint32_t glen = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+            if (glen < (uint32_t)(q + 4 - group) || glen > (size_t)(sub_end - group)) return;
+            const uint8_t *group_end = group + glen;
+            q += 4;
+            while (group_tag == 1 && q < group_end) { /* Tag_File */
+                uint64_t tag, value;
+                if (!read_uleb(&q, group_end, &tag)) return;
+                if (tag & 1) { /* a string */
+                    while (q < group_end && *q) q++;
+                    if (q == group_end) return;
+                    q++;
+                    continue;
+                }
+                if (!read_uleb(&q, group_end, &value)) return;
+                unsigned v = value > 0xffffffffu ? 0xffffffffu : (unsigned)value;
+                if (tag == 8) spec[0] = v;
+                else if (tag == 10) spec[1] = v;
+                else if (tag == 12) spec[2] = v;
+            }
+            q = group_end;
+        }
+    }
+}
+
+void elf_priv_spec(const elf_image *img, unsigned spec[3]) {
+    for (int i = 0; i < 3; i++) spec[i] = img->priv_spec[i];
 }
 
 static bool in_file(const elf_image *img, uint64_t off, uint64_t len) {
@@ -227,7 +291,10 @@ static bool read_sections(elf_image *img, cs_error *err) {
                 return false;
             }
             s->data = img->data + sh[i].sh_offset;
-            if (!strcmp(s->name, ".riscv.attributes")) img->file_has_c = attributes_have_c(s->data, s->size);
+            if (!strcmp(s->name, ".riscv.attributes")) {
+                img->file_has_c = attributes_have_c(s->data, s->size);
+                attributes_priv_spec(s->data, s->size, img->priv_spec);
+            }
         }
         if (sh[i].sh_type != SHT_SYMTAB) continue;
         if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_entsize != sizeof(Elf64_Sym)) {

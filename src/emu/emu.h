@@ -119,6 +119,9 @@ const elf_symbol *elf_symbol_at(const elf_image *img, size_t i);
  * none. *has_c: may the code there hold compressed instructions (the ISA of the
  * last $x<isa> symbol, else the file's Tag_RISCV_arch, else yes)? */
 bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, bool *has_c);
+/* The privileged-spec version in the file's .riscv.attributes (major, minor,
+ * revision; zeros when not given), which decides the CSR names objdump prints. */
+void elf_priv_spec(const elf_image *img, unsigned spec[3]);
 /* The symbol objdump would name for addr: the last symbol at or below addr
  * in the section holding addr. NULL if none. */
 const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr);

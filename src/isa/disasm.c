@@ -20,6 +20,7 @@ typedef struct text {
     char *buf;
     size_t size;
     size_t len;
+    isa_priv_spec spec; /* whose CSR names to print */
 } text;
 
 static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -37,72 +38,116 @@ static const char *freg(unsigned n) { return isa_reg_name(ISA_REG_F0 + (n & 31))
 
 /* ---- CSR names --------------------------------------------------------------- */
 
-/* The CSR names objdump 2.40 prints for programs built by the toolchain,
- * whose ELF attributes select privileged spec 1.11 (objdump knows the
- * privileged, hypervisor and vector CSRs too, including the RV32-only "h"
- * halves); any other number is printed in hex. Numbered families are in
- * csr_families. Sorted by number. */
+/* The CSR names objdump 2.40 prints under every privileged spec it knows
+ * (1.9.1 to 1.12; it knows the hypervisor, vector and debug CSRs too,
+ * including the RV32-only "h" halves); names that came, went or changed
+ * between those versions are in csr_by_spec, numbered families in
+ * csr_families; any other number is printed in hex. Sorted by number. */
 typedef struct csr_name {
     uint16_t number;
     const char *name;
 } csr_name;
 
 static const csr_name csr_names[] = {
-    {0x000, "ustatus"},       {0x001, "fflags"},     {0x002, "frm"},         {0x003, "fcsr"},
-    {0x004, "uie"},           {0x005, "utvec"},      {0x008, "vstart"},      {0x009, "vxsat"},
-    {0x00a, "vxrm"},          {0x00f, "vcsr"},       {0x015, "seed"},        {0x040, "uscratch"},
-    {0x041, "uepc"},          {0x042, "ucause"},     {0x043, "utval"},       {0x044, "uip"},
-    {0x100, "sstatus"},       {0x102, "sedeleg"},    {0x103, "sideleg"},     {0x104, "sie"},
-    {0x105, "stvec"},         {0x106, "scounteren"}, {0x10c, "sstateen0"},   {0x10d, "sstateen1"},
-    {0x10e, "sstateen2"},     {0x10f, "sstateen3"},  {0x114, "sieh"},        {0x140, "sscratch"},
-    {0x141, "sepc"},          {0x142, "scause"},     {0x143, "stval"},       {0x144, "sip"},
-    {0x14d, "stimecmp"},      {0x150, "siselect"},   {0x151, "sireg"},       {0x154, "siph"},
-    {0x15c, "stopei"},        {0x15d, "stimecmph"},  {0x180, "satp"},        {0x200, "vsstatus"},
-    {0x204, "vsie"},          {0x205, "vstvec"},     {0x214, "vsieh"},       {0x240, "vsscratch"},
-    {0x241, "vsepc"},         {0x242, "vscause"},    {0x243, "vstval"},      {0x244, "vsip"},
-    {0x24d, "vstimecmp"},     {0x250, "vsiselect"},  {0x251, "vsireg"},      {0x254, "vsiph"},
-    {0x25c, "vstopei"},       {0x25d, "vstimecmph"}, {0x280, "vsatp"},       {0x300, "mstatus"},
-    {0x301, "misa"},          {0x302, "medeleg"},    {0x303, "mideleg"},     {0x304, "mie"},
-    {0x305, "mtvec"},         {0x306, "mcounteren"}, {0x308, "mvien"},       {0x309, "mvip"},
-    {0x30c, "mstateen0"},     {0x30d, "mstateen1"},  {0x30e, "mstateen2"},   {0x30f, "mstateen3"},
-    {0x313, "midelegh"},      {0x314, "mieh"},       {0x318, "mvienh"},      {0x319, "mviph"},
-    {0x31c, "mstateen0h"},    {0x31d, "mstateen1h"}, {0x31e, "mstateen2h"},  {0x31f, "mstateen3h"},
-    {0x320, "mcountinhibit"}, {0x340, "mscratch"},   {0x341, "mepc"},        {0x342, "mcause"},
-    {0x343, "mtval"},         {0x344, "mip"},        {0x350, "miselect"},    {0x351, "mireg"},
-    {0x354, "miph"},          {0x35c, "mtopei"},     {0x5a8, "scontext"},    {0x600, "hstatus"},
-    {0x602, "hedeleg"},       {0x603, "hideleg"},    {0x604, "hie"},         {0x605, "htimedelta"},
-    {0x606, "hcounteren"},    {0x607, "hgeie"},      {0x608, "hvien"},       {0x609, "hvictl"},
-    {0x60a, "henvcfg"},       {0x60c, "hstateen0"},  {0x60d, "hstateen1"},   {0x60e, "hstateen2"},
-    {0x60f, "hstateen3"},     {0x613, "hidelegh"},   {0x615, "htimedeltah"}, {0x618, "hvienh"},
-    {0x61a, "henvcfgh"},      {0x61c, "hstateen0h"}, {0x61d, "hstateen1h"},  {0x61e, "hstateen2h"},
-    {0x61f, "hstateen3h"},    {0x643, "htval"},      {0x644, "hip"},         {0x645, "hvip"},
-    {0x646, "hviprio1"},      {0x647, "hviprio2"},   {0x64a, "htinst"},      {0x655, "hviph"},
-    {0x656, "hviprio1h"},     {0x657, "hviprio2h"},  {0x680, "hgatp"},       {0x6a8, "hcontext"},
-    {0x7a0, "tselect"},       {0x7a1, "tdata1"},     {0x7a2, "tdata2"},      {0x7a3, "tdata3"},
-    {0x7a4, "tinfo"},         {0x7a5, "tcontrol"},   {0x7a8, "mcontext"},    {0x7aa, "mscontext"},
-    {0x7b0, "dcsr"},          {0x7b1, "dpc"},        {0x7b2, "dscratch0"},   {0x7b3, "dscratch1"},
-    {0xb00, "mcycle"},        {0xb02, "minstret"},   {0xb80, "mcycleh"},     {0xb82, "minstreth"},
-    {0xc00, "cycle"},         {0xc01, "time"},       {0xc02, "instret"},     {0xc20, "vl"},
-    {0xc21, "vtype"},         {0xc22, "vlenb"},      {0xc80, "cycleh"},      {0xc81, "timeh"},
-    {0xc82, "instreth"},      {0xda0, "scountovf"},  {0xdb0, "stopi"},       {0xe12, "hgeip"},
-    {0xeb0, "vstopi"},        {0xf11, "mvendorid"},  {0xf12, "marchid"},     {0xf13, "mimpid"},
-    {0xf14, "mhartid"},       {0xfb0, "mtopi"},
+    {0x001, "fflags"},     {0x002, "frm"},         {0x003, "fcsr"},       {0x008, "vstart"},     {0x009, "vxsat"},
+    {0x00a, "vxrm"},       {0x00f, "vcsr"},        {0x015, "seed"},       {0x100, "sstatus"},    {0x104, "sie"},
+    {0x105, "stvec"},      {0x10c, "sstateen0"},   {0x10d, "sstateen1"},  {0x10e, "sstateen2"},  {0x10f, "sstateen3"},
+    {0x114, "sieh"},       {0x140, "sscratch"},    {0x141, "sepc"},       {0x142, "scause"},     {0x144, "sip"},
+    {0x14d, "stimecmp"},   {0x150, "siselect"},    {0x151, "sireg"},      {0x154, "siph"},       {0x15c, "stopei"},
+    {0x15d, "stimecmph"},  {0x200, "vsstatus"},    {0x204, "vsie"},       {0x205, "vstvec"},     {0x214, "vsieh"},
+    {0x240, "vsscratch"},  {0x241, "vsepc"},       {0x242, "vscause"},    {0x243, "vstval"},     {0x244, "vsip"},
+    {0x24d, "vstimecmp"},  {0x250, "vsiselect"},   {0x251, "vsireg"},     {0x254, "vsiph"},      {0x25c, "vstopei"},
+    {0x25d, "vstimecmph"}, {0x280, "vsatp"},       {0x300, "mstatus"},    {0x301, "misa"},       {0x302, "medeleg"},
+    {0x303, "mideleg"},    {0x304, "mie"},         {0x305, "mtvec"},      {0x308, "mvien"},      {0x309, "mvip"},
+    {0x30c, "mstateen0"},  {0x30d, "mstateen1"},   {0x30e, "mstateen2"},  {0x30f, "mstateen3"},  {0x313, "midelegh"},
+    {0x314, "mieh"},       {0x318, "mvienh"},      {0x319, "mviph"},      {0x31c, "mstateen0h"}, {0x31d, "mstateen1h"},
+    {0x31e, "mstateen2h"}, {0x31f, "mstateen3h"},  {0x340, "mscratch"},   {0x341, "mepc"},       {0x342, "mcause"},
+    {0x344, "mip"},        {0x350, "miselect"},    {0x351, "mireg"},      {0x354, "miph"},       {0x35c, "mtopei"},
+    {0x5a8, "scontext"},   {0x600, "hstatus"},     {0x602, "hedeleg"},    {0x603, "hideleg"},    {0x604, "hie"},
+    {0x605, "htimedelta"}, {0x606, "hcounteren"},  {0x607, "hgeie"},      {0x608, "hvien"},      {0x609, "hvictl"},
+    {0x60a, "henvcfg"},    {0x60c, "hstateen0"},   {0x60d, "hstateen1"},  {0x60e, "hstateen2"},  {0x60f, "hstateen3"},
+    {0x613, "hidelegh"},   {0x615, "htimedeltah"}, {0x618, "hvienh"},     {0x61a, "henvcfgh"},   {0x61c, "hstateen0h"},
+    {0x61d, "hstateen1h"}, {0x61e, "hstateen2h"},  {0x61f, "hstateen3h"}, {0x643, "htval"},      {0x644, "hip"},
+    {0x645, "hvip"},       {0x646, "hviprio1"},    {0x647, "hviprio2"},   {0x64a, "htinst"},     {0x655, "hviph"},
+    {0x656, "hviprio1h"},  {0x657, "hviprio2h"},   {0x680, "hgatp"},      {0x6a8, "hcontext"},   {0x7a0, "tselect"},
+    {0x7a1, "tdata1"},     {0x7a2, "tdata2"},      {0x7a3, "tdata3"},     {0x7a4, "tinfo"},      {0x7a5, "tcontrol"},
+    {0x7a8, "mcontext"},   {0x7aa, "mscontext"},   {0x7b0, "dcsr"},       {0x7b1, "dpc"},        {0x7b2, "dscratch0"},
+    {0x7b3, "dscratch1"},  {0xb00, "mcycle"},      {0xb02, "minstret"},   {0xb80, "mcycleh"},    {0xb82, "minstreth"},
+    {0xc00, "cycle"},      {0xc01, "time"},        {0xc02, "instret"},    {0xc20, "vl"},         {0xc21, "vtype"},
+    {0xc22, "vlenb"},      {0xc80, "cycleh"},      {0xc81, "timeh"},      {0xc82, "instreth"},   {0xda0, "scountovf"},
+    {0xdb0, "stopi"},      {0xe12, "hgeip"},       {0xeb0, "vstopi"},     {0xf11, "mvendorid"},  {0xf12, "marchid"},
+    {0xf13, "mimpid"},     {0xf14, "mhartid"},     {0xfb0, "mtopi"},
 };
 
-/* Families of numbered CSRs: `count` registers from `first`, named prefix<index><suffix>. */
+/* Names of one range of privileged specs, [since, until) (binutils
+ * include/opcode/riscv-opc.h DECLARE_CSR define/abort versions; checked by
+ * running objdump over all 4096 numbers under each spec). */
+typedef struct csr_spec_name {
+    uint16_t number;
+    uint8_t since, until; /* isa_priv_spec values; until ISA_PRIV_NEVER: still named */
+    const char *name;
+} csr_spec_name;
+
+#define ISA_PRIV_NEVER (ISA_PRIV_1_12 + 1)
+static const csr_spec_name csr_by_spec[] = {
+    {0x000, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "ustatus"},       {0x004, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "uie"},
+    {0x005, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "utvec"},         {0x040, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "uscratch"},
+    {0x041, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "uepc"},          {0x042, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "ucause"},
+    {0x043, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "ubadaddr"},      {0x043, ISA_PRIV_1_10, ISA_PRIV_1_12, "utval"},
+    {0x044, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "uip"},           {0x102, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "sedeleg"},
+    {0x103, ISA_PRIV_1_9_1, ISA_PRIV_1_12, "sideleg"},       {0x106, ISA_PRIV_1_10, ISA_PRIV_NEVER, "scounteren"},
+    {0x10a, ISA_PRIV_1_12, ISA_PRIV_NEVER, "senvcfg"},       {0x143, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "sbadaddr"},
+    {0x143, ISA_PRIV_1_10, ISA_PRIV_NEVER, "stval"},         {0x180, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "sptbr"},
+    {0x180, ISA_PRIV_1_10, ISA_PRIV_NEVER, "satp"},          {0x306, ISA_PRIV_1_10, ISA_PRIV_NEVER, "mcounteren"},
+    {0x30a, ISA_PRIV_1_12, ISA_PRIV_NEVER, "menvcfg"},       {0x310, ISA_PRIV_1_12, ISA_PRIV_NEVER, "mstatush"},
+    {0x31a, ISA_PRIV_1_12, ISA_PRIV_NEVER, "menvcfgh"},      {0x320, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mucounteren"},
+    {0x320, ISA_PRIV_1_11, ISA_PRIV_NEVER, "mcountinhibit"}, {0x321, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mscounteren"},
+    {0x322, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mhcounteren"},   {0x343, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mbadaddr"},
+    {0x343, ISA_PRIV_1_10, ISA_PRIV_NEVER, "mtval"},         {0x34a, ISA_PRIV_1_12, ISA_PRIV_NEVER, "mtinst"},
+    {0x34b, ISA_PRIV_1_12, ISA_PRIV_NEVER, "mtval2"},        {0x380, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mbase"},
+    {0x381, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mbound"},        {0x382, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mibase"},
+    {0x383, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mibound"},       {0x384, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mdbase"},
+    {0x385, ISA_PRIV_1_9_1, ISA_PRIV_1_10, "mdbound"},       {0x747, ISA_PRIV_1_12, ISA_PRIV_NEVER, "mseccfg"},
+    {0x757, ISA_PRIV_1_12, ISA_PRIV_NEVER, "mseccfgh"},      {0xf15, ISA_PRIV_1_12, ISA_PRIV_NEVER, "mconfigptr"},
+};
+
+/* Families of numbered CSRs: `count` registers from `first`, named
+ * prefix<index><suffix>, under the specs [since, until). */
 typedef struct csr_family {
     uint16_t first, count;
     uint8_t first_index;
     const char *prefix, *suffix;
+    uint8_t since, until;
 } csr_family;
 
 static const csr_family csr_families[] = {
-    {0x323, 29, 3, "mhpmevent", ""},    {0x723, 29, 3, "mhpmevent", "h"}, {0xb03, 29, 3, "mhpmcounter", ""},
-    {0xb83, 29, 3, "mhpmcounter", "h"}, {0xc03, 29, 3, "hpmcounter", ""}, {0xc83, 29, 3, "hpmcounter", "h"},
-    {0x3a0, 4, 0, "pmpcfg", ""},        {0x3b0, 16, 0, "pmpaddr", ""},
+    {0x323, 29, 3, "mhpmevent", "", ISA_PRIV_1_9_1, ISA_PRIV_NEVER},
+    {0x723, 29, 3, "mhpmevent", "h", ISA_PRIV_1_9_1, ISA_PRIV_NEVER},
+    {0xb03, 29, 3, "mhpmcounter", "", ISA_PRIV_1_9_1, ISA_PRIV_NEVER},
+    {0xb83, 29, 3, "mhpmcounter", "h", ISA_PRIV_1_9_1, ISA_PRIV_NEVER},
+    {0xc03, 29, 3, "hpmcounter", "", ISA_PRIV_1_9_1, ISA_PRIV_NEVER},
+    {0xc83, 29, 3, "hpmcounter", "h", ISA_PRIV_1_9_1, ISA_PRIV_NEVER},
+    {0x3a0, 4, 0, "pmpcfg", "", ISA_PRIV_1_10, ISA_PRIV_NEVER},
+    {0x3a4, 12, 4, "pmpcfg", "", ISA_PRIV_1_12, ISA_PRIV_NEVER},
+    {0x3b0, 16, 0, "pmpaddr", "", ISA_PRIV_1_10, ISA_PRIV_NEVER},
+    {0x3c0, 48, 16, "pmpaddr", "", ISA_PRIV_1_12, ISA_PRIV_NEVER},
 };
 
+isa_priv_spec isa_priv_spec_from_attributes(unsigned major, unsigned minor, unsigned revision) {
+    if (major == 1 && minor == 9 && revision == 1) return ISA_PRIV_1_9_1;
+    if (major == 1 && minor == 10 && revision == 0) return ISA_PRIV_1_10;
+    if (major == 1 && minor == 11 && revision == 0) return ISA_PRIV_1_11;
+    return ISA_PRIV_1_12; /* 1.12, none given (0.0.0) or one objdump does not know: its latest */
+}
+
 static void put_csr(text *t, unsigned csr) {
+    for (size_t i = 0; i < sizeof csr_by_spec / sizeof csr_by_spec[0]; i++) {
+        const csr_spec_name *c = &csr_by_spec[i];
+        if (c->number == csr && t->spec >= c->since && t->spec < c->until) {
+            put(t, "%s", c->name);
+            return;
+        }
+    }
     size_t lo = 0, hi = sizeof csr_names / sizeof csr_names[0];
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -115,7 +160,7 @@ static void put_csr(text *t, unsigned csr) {
     }
     for (size_t i = 0; i < sizeof csr_families / sizeof csr_families[0]; i++) {
         const csr_family *f = &csr_families[i];
-        if (csr >= f->first && csr < (unsigned)f->first + f->count) {
+        if (csr >= f->first && csr < (unsigned)f->first + f->count && t->spec >= f->since && t->spec < f->until) {
             put(t, "%s%u%s", f->prefix, f->first_index + (csr - f->first), f->suffix);
             return;
         }
@@ -499,7 +544,11 @@ static void put_illegal(text *t, const isa_insn *d, uint64_t pc) {
 }
 
 int isa_disasm(const isa_insn *insn, uint64_t pc, char *buf, size_t size) {
-    text t = {buf, size, 0};
+    return isa_disasm_spec(insn, pc, ISA_PRIV_1_11, buf, size);
+}
+
+int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, char *buf, size_t size) {
+    text t = {buf, size, 0, spec};
     if (size > 0) buf[0] = '\0';
     if (insn->op == ISA_OP_ILLEGAL || insn->op >= ISA_OP_COUNT) put_illegal(&t, insn, pc);
     else if (insn->length == 2 && put_compressed_special(&t, insn)) {

@@ -163,4 +163,14 @@ const char *isa_reg_name(unsigned reg);
  * length the full text would have (snprintf convention). */
 int isa_disasm(const isa_insn *insn, uint64_t pc, char *buf, size_t size);
 
+/* The privileged-spec versions objdump knows: CSRs were added, renamed and
+ * removed between them, and it names a CSR by the version the program's ELF
+ * attributes give (Tag_RISCV_priv_spec, _minor, _revision). isa_disasm uses
+ * 1.11, the version the toolchain records in compiled programs. */
+typedef enum isa_priv_spec { ISA_PRIV_1_9_1, ISA_PRIV_1_10, ISA_PRIV_1_11, ISA_PRIV_1_12 } isa_priv_spec;
+/* objdump 2.40's choice: a version it knows as given, anything else (no
+ * attribute, 0.0.0, 1.13) its latest, 1.12. */
+isa_priv_spec isa_priv_spec_from_attributes(unsigned major, unsigned minor, unsigned revision);
+int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, char *buf, size_t size);
+
 #endif

@@ -138,7 +138,9 @@ typedef enum uop_state {
     UOPST_WAIT_OPERANDS, /* dispatched, some producer not complete */
     UOPST_READY,         /* operands ready, not issued (structural) */
     UOPST_EXECUTING,     /* issued, not complete */
-    UOPST_DONE           /* complete, waiting to commit */
+    UOPST_DONE,          /* complete, waiting to commit */
+    UOPST_TRANSLATING    /* issued memory µop whose data address is being translated (a DTLB
+                            miss: the second-level TLB and/or the page walk) */
 } uop_state;
 
 /* The views have no padding (every byte is a field), so that two views are

@@ -18,7 +18,7 @@ static const char *const comp_color[COMP_COUNT] = {
     [COMP_DCACHE_L2] = "#EE8866",    [COMP_DCACHE_L3] = "#EE6677",  [COMP_DCACHE_MEM] = "#CC3311",
     [COMP_LONGLAT_INT] = "#DDCC77",  [COMP_LONGLAT_FP] = "#999933", [COMP_DEPEND] = "#44AA99",
     [COMP_NO_UNIT] = "#882255",      [COMP_MEM_ORDER] = "#FFAABB",  [COMP_FRONTEND] = "#BBCC33",
-    [COMP_STORE_BUFFER] = "#882200", [COMP_OTHER] = "#BBBBBB",
+    [COMP_STORE_BUFFER] = "#882200", [COMP_DTLB] = "#661100",       [COMP_OTHER] = "#BBBBBB",
 };
 
 /* Components a FLOPS stack shares with CPI stacks keep their CPI colour. */

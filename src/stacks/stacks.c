@@ -82,6 +82,7 @@ static inline unsigned level_offset(uint8_t level) {
  * or for issue holds things up because of its producers (dependence); and
  * only for its latency beyond one cycle, see account_lost(). */
 static inline stack_component blame_uop(const stall_cause *c, bool literal) {
+    if (c->state == UOPST_TRANSLATING) return COMP_DTLB; /* the cycles of its DTLB miss, before the cache */
     if (c->level >= LEVEL_L2) return (stack_component)(COMP_DCACHE_L2 + level_offset(c->level));
     if (is_mem_class(c->op_class)) return COMP_DEPEND;
     if (c->latency > 1 && (literal || c->state == UOPST_EXECUTING))

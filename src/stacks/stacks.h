@@ -32,6 +32,7 @@
     X(COMP_DCACHE_L2, "dcache-L2", "D-cache misses served by the L2")                       \
     X(COMP_DCACHE_L3, "dcache-L3", "D-cache misses served by the L3")                       \
     X(COMP_DCACHE_MEM, "dcache-mem", "D-cache misses served by memory")                     \
+    X(COMP_DTLB, "dtlb", "DTLB misses: second-level TLB and page walk")                     \
     X(COMP_LONGLAT_INT, "long-lat-int", "multi-cycle integer operations (mul, div)")        \
     X(COMP_LONGLAT_FP, "long-lat-fp", "multi-cycle floating-point operations")              \
     X(COMP_DEPEND, "dependence", "waiting on short-latency producers (limited ILP)")        \

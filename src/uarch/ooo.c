@@ -77,6 +77,7 @@ typedef struct rob_entry {
 } rob_entry;
 
 enum { NIL = UINT32_MAX, WHEEL = 512 };
+#define NO_SEQ UINT64_MAX /* a completion-heap item that is not a µop's completion (a DTLB miss's end) */
 
 typedef struct fe_entry {
     uop u;
@@ -194,6 +195,7 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     o->heap = cs_calloc(cfg->rob_size, sizeof *o->heap);
     /* issued and not yet popped: at most the ROB plus one cycle's issue */
     o->done_cap = cfg->rob_size + cfg->issue_width + 1;
+    if (o->dtlb) o->done_cap *= 3; /* and the start and end of each one's DTLB miss */
     o->done = cs_calloc(o->done_cap, sizeof *o->done);
     o->sq_cap = cfg->rob_size;
     o->sq = cs_calloc(o->sq_cap, sizeof *o->sq);
@@ -362,6 +364,9 @@ static stall_cause uop_cause(const ooo *o, const rob_entry *e) {
     stall_cause c = {CAUSE_UOP, e->t.dcache_level, 0, e->t.u.op_class, 0, e->t.seq, e->t.u.pc};
     if (e->issued) {
         c.state = e->t.complete <= o->now ? UOPST_DONE : UOPST_EXECUTING;
+        /* a DTLB miss: the translation follows address generation, the cache access follows it */
+        uint64_t walk = e->t.issue + e->class_latency;
+        if (e->dtlb_extra && o->now >= walk && o->now < walk + e->dtlb_extra) c.state = UOPST_TRANSLATING;
         c.latency = e->t.exec_latency;
     } else {
         c.state = operands_ready(o, e) ? UOPST_READY : UOPST_WAIT_OPERANDS;
@@ -616,6 +621,18 @@ static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
         if (e->t.complete - o->now < WHEEL && !o->want_waits)
             o->wheel[(e->t.complete % WHEEL) / 64] |= 1ull << (e->t.complete % 64);
         else heap_push(o->done, &o->done_count, e->t.complete, idx, e->t.seq);
+        /* with views, the start and the end of a DTLB miss change the cause a stage blaming
+         * e shows (UOPST_TRANSLATING, uop_cause): events of their own (seq NO_SEQ: no µop
+         * completes then) */
+        if (e->dtlb_extra && (o->want_views || o->want_samples)) {
+            uint64_t walk[2] = {o->now + e->class_latency, o->now + e->class_latency + e->dtlb_extra};
+            for (int w = 0; w < 2; w++) {
+                if (walk[w] <= o->now || walk[w] >= e->t.complete) continue;
+                if (walk[w] - o->now < WHEEL && !o->want_waits)
+                    o->wheel[(walk[w] % WHEEL) / 64] |= 1ull << (walk[w] % 64);
+                else heap_push(o->done, &o->done_count, walk[w], idx, NO_SEQ);
+            }
+        }
     }
     o->iq_count--;
     if (is_fp_arith(e->t.u.op_class)) o->fp_in_iq--;

@@ -6,8 +6,8 @@
  *     equals the committed µops / W (every correct-path µop passes both);
  *   - "other" stays below --other-max (default 5%) of the cycles in every stack;
  *   - with --expect STAGE:GROUP, GROUP is the largest stall component group of
- *     that stack, base aside (groups: icache itlb bpred dcache long-lat
- *     dependence no-unit mem-order frontend other; levels summed); STAGE "all"
+ *     that stack, base aside (groups: icache itlb bpred dcache dtlb long-lat
+ *     dependence no-unit mem-order store-buffer frontend other; levels summed); STAGE "all"
  *     means all three. (Base aside: a 1-cycle chain on a 2-wide machine runs
  *     at half the width, dependence then equals base.);
  *   - with --flops-frontend, the FLOPS stack is entirely "frontend";
@@ -47,9 +47,10 @@ static bool guest_close(void *ctx, uop_source *src, cs_error *err) {
     return ok;
 }
 
-enum { GROUP_COUNT = 11 };
-static const char *const group_names[GROUP_COUNT] = {
-    "base", "icache", "itlb", "bpred", "dcache", "long-lat", "dependence", "no-unit", "mem-order", "frontend", "other"};
+enum { GROUP_COUNT = 13 };
+static const char *const group_names[GROUP_COUNT] = {"base",     "icache",     "itlb",        "bpred",     "dcache",
+                                                     "long-lat", "dependence", "no-unit",     "mem-order", "frontend",
+                                                     "other",    "dtlb",       "store-buffer"};
 
 static int group_of(int c) {
     switch (c) {
@@ -68,6 +69,8 @@ static int group_of(int c) {
     case COMP_NO_UNIT: return 7;
     case COMP_MEM_ORDER: return 8;
     case COMP_FRONTEND: return 9;
+    case COMP_DTLB: return 11;
+    case COMP_STORE_BUFFER: return 12;
     default: return 10;
     }
 }

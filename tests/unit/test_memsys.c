@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "array_source.h"
+#include "stacks/stacks.h"
 #include "uarch/uarch.h"
 
 enum { N = 20000, LOOP = 256, LINE = 64 };
@@ -226,6 +227,100 @@ static void test_tlb_reach(void **state) {
         assert_near((double)s.cycles / (double)n, want, 0.01 * want, what);
         free(u);
     }
+}
+
+/* The same page-strided chain, seen by the multi-stage stacks: every cycle a
+ * load spends translating (the L2 TLB's latency and the page walk after
+ * address generation) stalls all three stages behind it, so each stack's
+ * `dtlb` component is walks x miss_latency + L2 TLB lookups x its latency,
+ * and none of it lands in the D-cache or dependence components. With a real
+ * D-cache the first round's lines also miss to memory, after the walk: that
+ * part stays `dcache-*`. Both with idle skipping on and off (the end of a walk
+ * is an event of its own when views are asked for). */
+static void test_tlb_stack(void **state) {
+    (void)state;
+    enum { PAGES = 200, ROUNDS = 20, WALK = 30, L2TLB_LAT = 7 };
+    static const struct {
+        unsigned l2tlb;
+        bool perfect;
+    } rows[] = {{0, true}, {256, true}, {0, false}, {64, false}};
+    size_t n = (size_t)PAGES * ROUNDS;
+    uop *u = calloc(n, sizeof *u);
+    for (size_t i = 0; i < n; i++) {
+        u[i] = make_uop(i % LOOP, OPC_LOAD, 5, 5, 0); /* x5 = load(x5): a chain */
+        u[i].flags = UOP_MEM_READ;
+        u[i].mem_size = 8;
+        /* one line per page, in different sets: after the first round they all hit the L1D */
+        u[i].mem_addr = 0x40000000ull + (uint64_t)(i % PAGES) * (4096 + LINE);
+    }
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        double dtlb[2][STACK_STAGES];
+        for (int skip = 0; skip < 2; skip++) {
+            uarch_config c;
+            base_config(&c);
+            c.rob_size = c.iq_size = 16; /* a short drain: the trace's end holds few walks */
+            c.perfect_dcache = rows[k].perfect;
+            c.dtlb_entries = 64;
+            c.dtlb_miss_latency = WALK;
+            c.l2tlb_entries = rows[k].l2tlb;
+            c.l2tlb_latency = L2TLB_LAT;
+            c.skip_idle = skip;
+            stacks_observer *obs = stacks_observer_create();
+            probe_observer p = stacks_observer_probe(obs);
+            core_stats s = run_observed(&c, u, n, &p);
+            const stacks_result *r = stacks_observer_result(obs);
+            assert_int_equal(s.dtlb.misses, n); /* 200 pages > 64 entries, LRU: every access */
+            uint64_t walks = rows[k].l2tlb >= PAGES ? PAGES : n;
+            double want = (double)walks * WALK + (rows[k].l2tlb ? (double)n * L2TLB_LAT : 0);
+            for (int st = 0; st < STACK_STAGES; st++) {
+                const double *cy = r->stage[st].cycles;
+                double sum = 0;
+                for (int x = 0; x < COMP_COUNT; x++) sum += cy[x];
+                assert_near(sum, (double)s.cycles, 1e-6 * (double)s.cycles, "the stack sums to the cycles");
+                char what[96];
+                snprintf(what, sizeof what, "dtlb component, %s stack, L2 TLB %u, %s D-cache",
+                         stack_stage_name((stack_stage)st), rows[k].l2tlb, rows[k].perfect ? "perfect" : "real");
+                assert_near(cy[COMP_DTLB], want, 0.01 * want, what);
+                dtlb[skip][st] = cy[COMP_DTLB];
+                double dcache = cy[COMP_DCACHE_L2] + cy[COMP_DCACHE_L3] + cy[COMP_DCACHE_MEM];
+                if (rows[k].perfect) assert_true(dcache == 0);
+                else { /* the first round's misses: PAGES x (L1 + L2 + memory latency), to 2% */
+                    double first = PAGES * (double)(c.l1d.latency + c.l2.latency + c.mem_latency);
+                    assert_near(dcache, first, 0.02 * first, "dcache component, first round");
+                }
+            }
+            stacks_observer_destroy(obs);
+        }
+        assert_memory_equal(dtlb[0], dtlb[1], sizeof dtlb[0]); /* skipping is exact */
+    }
+    free(u);
+}
+
+/* A store stream against an 8-entry store buffer (the store-buffer-full stall,
+ * issue item 1): the commit and dispatch stacks put nearly every cycle the
+ * stream loses into `store-buffer`, never into the D-cache or `other`. */
+static void test_store_buffer_stack(void **state) {
+    (void)state;
+    uop *u = line_stream(true);
+    uarch_config c;
+    base_config(&c);
+    c.store_buffer = 8;
+    stacks_observer *obs = stacks_observer_create();
+    probe_observer p = stacks_observer_probe(obs);
+    core_stats s = run_observed(&c, u, N, &p);
+    const stacks_result *r = stacks_observer_result(obs);
+    double lost = (double)s.cycles - (double)N / r->width;
+    static const stack_stage stages[] = {STACK_COMMIT, STACK_DISPATCH};
+    for (int i = 0; i < 2; i++) {
+        const double *cy = r->stage[stages[i]].cycles;
+        if (cy[COMP_STORE_BUFFER] < 0.98 * lost || cy[COMP_STORE_BUFFER] > lost + 1e-6)
+            fail_msg("%s stack: store-buffer %.1f of %.1f lost cycles", stack_stage_name(stages[i]),
+                     cy[COMP_STORE_BUFFER], lost);
+        assert_true(cy[COMP_DCACHE_L2] + cy[COMP_DCACHE_L3] + cy[COMP_DCACHE_MEM] + cy[COMP_DTLB] == 0);
+    }
+    assert_true(r->stage[STACK_COMMIT].cycles[COMP_STORE_BUFFER] <= (double)s.sb_full_cycles + 1e-6);
+    stacks_observer_destroy(obs);
+    free(u);
 }
 
 /* ---- the DRAM model ---- */
@@ -509,6 +604,8 @@ int main(void) {
         cmocka_unit_test(test_skip_exact_and_deterministic),
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_tlb_reach),
+        cmocka_unit_test(test_tlb_stack),
+        cmocka_unit_test(test_store_buffer_stack),
         cmocka_unit_test(test_next_line_data),
         cmocka_unit_test(test_next_line_instructions),
         cmocka_unit_test(test_stride),

@@ -152,6 +152,10 @@ static void test_classification(void **state) {
         {STALL_ROB_FULL, {CAUSE_UOP, LEVEL_L2, UOPST_EXECUTING, OPC_LOAD, 20, 3, 0}, COMP_DCACHE_L2, COMP_BASE},
         {STALL_HEAD_NOT_DONE, {CAUSE_UOP, LEVEL_L3, UOPST_EXECUTING, OPC_LOAD, 50, 3, 0}, COMP_DCACHE_L3, COMP_BASE},
         {STALL_NOT_READY, {CAUSE_UOP, LEVEL_MEM, UOPST_EXECUTING, OPC_ATOMIC, 200, 3, 0}, COMP_DCACHE_MEM, COMP_BASE},
+        /* a memory µop whose DTLB miss is being served: dtlb, whatever level its data comes from */
+        {STALL_HEAD_NOT_DONE, {CAUSE_UOP, LEVEL_MEM, UOPST_TRANSLATING, OPC_LOAD, 230, 3, 0}, COMP_DTLB, COMP_BASE},
+        {STALL_NOT_READY, {CAUSE_UOP, 0, UOPST_TRANSLATING, OPC_LOAD, 30, 3, 0}, COMP_DTLB, COMP_BASE},
+        {STALL_ROB_FULL, {CAUSE_UOP, 0, UOPST_TRANSLATING, OPC_STORE, 30, 3, 0}, COMP_DTLB, COMP_BASE},
         /* an L1 hit is base pipeline latency: dependence */
         {STALL_NOT_READY, {CAUSE_UOP, 0, UOPST_EXECUTING, OPC_LOAD, 5, 3, 0}, COMP_DEPEND, COMP_BASE},
         /* long latency while executing (first cycle of a 40-cycle divide) */

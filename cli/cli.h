@@ -226,6 +226,16 @@ bool cli_simpoint_check(cli_simpoint_options *s, const cli_timing_options *t, co
 int cli_simpoint_run(const cli_timing_options *t, const cli_simpoint_options *s, emu_t *emu, const char *trace,
                      int argc, char **argv, const char *what);
 
+/* The command line as given, "cyclescope" first (saved by main before a verb's
+ * getopt_long reorders it), for the provenance of every JSON output. */
+int cli_command_line(char *const **argv);
+/* The provenance header of a verb's JSON (report_header_json): the command line,
+ * Ctrl-C, and the input of `kind` ("program", "trace", "rpstacks", …) at `path`
+ * with its size and SHA-256; a program's arguments are `args` (NULL: none). The
+ * rest zero: the verb sets its configuration, guest and limits. */
+struct report_provenance;
+void cli_provenance(struct report_provenance *p, const char *kind, const char *path, int nargs, char **args);
+
 /* "PROG ARG1 ARG2…" into buf, for report titles. */
 void cli_describe_command(char *buf, size_t size, int argc, char **argv);
 

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "profile/profile.h"
+#include "report/report.h"
 #include "runner/runner.h"
 
 void help_profile(void) {
@@ -77,7 +78,7 @@ static int record(int argc, char **argv) {
     if (nargs <= 0) return cli_usage("profile record", "no program given");
     if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
     uarch_config cfg;
-    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     cs_error err;
     analysis_list list = {0};
     const char *keys[] = {"file", "exe", "period", "seed", "events", "truth"};
@@ -121,6 +122,9 @@ static int record(int argc, char **argv) {
     analysis_list_free(&list);
     return rc;
 }
+
+/* docs/profile.schema.json: incremented when a field changes meaning or goes */
+enum { PROFILE_SCHEMA_VERSION = 1 };
 
 static int analyse(int argc, char **argv, bool annotate) {
     const char *verb = annotate ? "profile annotate" : "profile report";
@@ -183,7 +187,19 @@ static int analyse(int argc, char **argv, bool annotate) {
         fprintf(o, "\n");
     }
     if (json) {
-        cJSON *root = profile_json(a);
+        /* the header first, then the analysis' fields in their order */
+        cJSON *root = cJSON_CreateObject(), *body = profile_json(a);
+        report_provenance prov;
+        cli_provenance(&prov, "profile", argv[optind], 0, NULL);
+        prov.config_name = a->prof.config_name; /* the profile records its resolved configuration */
+        prov.config_ini = a->prof.config_text;
+        prov.without_limits = true;
+        report_header_json(root, "cyclescope-profile", PROFILE_SCHEMA_VERSION, NULL, &prov);
+        while (body->child) {
+            cJSON *item = cJSON_DetachItemViaPointer(body, body->child);
+            cJSON_AddItemToObject(root, item->string, item);
+        }
+        cJSON_Delete(body);
         if (graded) {
             cJSON *g = cJSON_AddObjectToObject(root, "grade");
             cJSON_AddNumberToObject(g, "samples", gr.samples);

@@ -140,6 +140,18 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
     job_result *results = cs_calloc(batch, sizeof *results);
     char **names = cs_calloc(batch, sizeof *names);
     point_source ps = {c, NULL};
+    /* each point's result carries the run header: the input, the configuration with
+     * the fixed --set options and then the point's own values as its overrides */
+    report_provenance prov;
+    cli_provenance(&prov, c->trace ? "trace" : "program", c->argv[0], c->trace ? 0 : c->argc - 1,
+                   c->trace ? NULL : c->argv + 1);
+    prov.config_source = c->t.config ? c->t.config : "ooo4";
+    prov.warmup_instructions = c->t.warmup;
+    prov.max_instructions = c->t.max;
+    const char *overrides[64 + SWEEP_MAX_AXES];
+    char point_sets[SWEEP_MAX_AXES][256];
+    for (int k = 0; k < c->t.set_count; k++) overrides[k] = c->t.sets[k];
+    prov.overrides = overrides;
     for (size_t first = 0; first < n; first += batch) {
         size_t m = n - first < batch ? n - first : batch;
         for (size_t i = 0; i < m; i++) {
@@ -158,7 +170,12 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
             p.ok = pool_ok && results[i].ok;
             if (p.ok) {
                 run_summary sum = {what, &jobs[i].cfg, &results[i].stats, c->t.warmup};
-                p.result = report_run_json(&sum);
+                prov.override_count = c->t.set_count;
+                for (int a = 0; a < p.settings; a++) {
+                    snprintf(point_sets[a], sizeof point_sets[a], "%s=%s", p.key[a], p.value[a]);
+                    overrides[prov.override_count++] = point_sets[a];
+                }
+                p.result = report_result_json(&sum, &prov);
                 for (int k = 0; k < results[i].count && k < list->count; k++)
                     if (results[i].json[k])
                         cJSON_AddItemToObject(p.result, list->ops[k]->name, cJSON_Duplicate(results[i].json[k], true));

@@ -77,8 +77,20 @@ static void usage(FILE *out) {
             "through, and 128+signal when it faulted.\n");
 }
 
+static char **command_argv; /* main's argv, before a verb's getopt_long permutes it */
+static int command_argc;
+
+int cli_command_line(char *const **argv) {
+    *argv = command_argv;
+    return command_argc;
+}
+
 int main(int argc, char **argv) {
     cs_protect_inputs(); /* no output may replace an input (issue 11) */
+    command_argv = cs_calloc((size_t)argc + 1, sizeof *command_argv);
+    memcpy(command_argv, argv, (size_t)argc * sizeof *argv);
+    command_argv[0] = "cyclescope";
+    command_argc = argc;
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -86,7 +98,7 @@ int main(int argc, char **argv) {
     const char *verb = argv[1];
     opterr = 0; /* the verbs say what is wrong with an option, in one line (cli_bad_option) */
     if (!strcmp(verb, "--version") || !strcmp(verb, "version")) {
-        printf("cyclescope %s\n", CYCLESCOPE_VERSION);
+        printf("cyclescope %s (commit %s)\n", CYCLESCOPE_VERSION, cs_build_commit);
         return 0;
     }
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {

@@ -352,29 +352,31 @@ static int guest_exit(const emu_t *e) {
     return 0;
 }
 
-static void fill_provenance(const cli_timing_options *t, report_provenance *p, char **argv_buf) {
+void cli_provenance(report_provenance *p, const char *kind, const char *path, int nargs, char **args) {
     memset(p, 0, sizeof *p);
-    argv_buf[0] = "cyclescope";
-    for (int i = 0; i < t->cmd_argc && i < 255; i++) argv_buf[i + 1] = t->cmd_argv[i];
-    p->argc = t->cmd_argc < 255 ? t->cmd_argc + 1 : 256;
-    p->argv = argv_buf;
-    p->input_kind = t->input_kind;
-    if (t->input_argc > 0) {
-        p->input_path = t->input_argv[0];
-        if (t->input_kind && !strcmp(t->input_kind, "program")) {
-            p->input_argc = t->input_argc - 1;
-            p->input_argv = t->input_argv + 1;
-        }
-        cs_error err;
-        if (!cs_sha256_file(p->input_path, p->input_sha256, &p->input_bytes, &err)) p->input_sha256[0] = 0;
-    }
+    char *const *argv;
+    p->argc = cli_command_line(&argv);
+    p->argv = argv;
+    p->input_kind = kind;
+    p->input_path = path;
+    p->input_argc = nargs;
+    p->input_argv = args;
+    cs_error err;
+    if (path && !cs_sha256_file(path, p->input_sha256, &p->input_bytes, &err)) p->input_sha256[0] = 0;
+    p->partial = cs_stop_requested();
+    p->stopped_by = p->partial ? "interrupted (SIGINT, Ctrl-C)" : NULL;
+}
+
+static void fill_provenance(const cli_timing_options *t, report_provenance *p) {
+    bool program = t->input_kind && !strcmp(t->input_kind, "program");
+    cli_provenance(p, t->input_kind, t->input_argc > 0 ? t->input_argv[0] : NULL,
+                   program && t->input_argc > 0 ? t->input_argc - 1 : 0,
+                   program && t->input_argc > 0 ? t->input_argv + 1 : NULL);
     p->config_source = t->config ? t->config : "ooo4";
     p->override_count = t->set_count;
     p->overrides = t->sets;
     p->warmup_instructions = t->warmup;
     p->max_instructions = t->max;
-    p->partial = cs_stop_requested();
-    p->stopped_by = p->partial ? "interrupted (SIGINT, Ctrl-C)" : NULL;
     guest_status(t->emu, p);
 }
 
@@ -475,8 +477,7 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
 int cli_timing_report(const cli_timing_options *t, const run_summary *sum, const run_result *run,
                       const stacks_result *stacks, const validation_result *val) {
     report_provenance prov;
-    char *argv_buf[257];
-    fill_provenance(t, &prov, argv_buf);
+    fill_provenance(t, &prov);
     if (prov.partial)
         printf("PARTIAL RESULTS: the run was %s; every number below covers only what ran.\n", prov.stopped_by);
     report_run_text(sum, stdout);

@@ -7,6 +7,9 @@
 #                          in-order widths and config show (tests/scripts/results_cli.sh)
 #   results.json_schema    every JSON output valid against docs/result.schema.json, its
 #                          provenance checked against sha256sum and config show
+#   results.schema.VERB    rpstacks, whatif, profile report/annotate, model solve/info, merge
+#                          (and each sweep point's result), stallscope, run --simpoints: the
+#                          JSON valid against docs/VERB.schema.json, its header present and true
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
@@ -41,6 +44,13 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # the other verbs' JSON (rpstacks, whatif, profile, model, merge): strict, documented fields, --json - alone
   add_test(NAME results.verbs_json
            COMMAND ${_scripts}/verbs_json.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
+  # every other verb's JSON against its schema in docs/, its provenance header present and true
+  foreach(verb rpstacks whatif profile_report profile_annotate model_solve model_solve_grid model_info merge stallscope
+          simpoints)
+    add_test(NAME results.schema.${verb}
+             COMMAND ${_scripts}/verb_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs ${verb})
+    set_tests_properties(results.schema.${verb} PROPERTIES SKIP_RETURN_CODE 77)
+  endforeach()
 endif()
 
 if(CYCLESCOPE_HAVE_WORKLOADS)

@@ -172,6 +172,12 @@ struct cJSON;
  * alone and everything else written to it (a guest's output, the tables) goes to stderr.
  * Returns the real stdout's descriptor, -1 after printing why it failed. */
 int cli_stdout_for_data(void);
+/* Before a verb runs anything (issue 18 item 5): every output path given (NULL ones
+ * skipped; "-" is stdout) is a writable file or can be created in an existing writable
+ * directory. Prints why not (one line) and returns false: the verb exits EXIT_USAGE. */
+bool cli_outputs_writable(const char *const *paths, int n);
+/* The same for an output directory: it exists, or its parent can hold it. */
+bool cli_output_dir_ready(const char *dir);
 /* Write JSON to PATH, or to DATA_FD (from cli_stdout_for_data) when PATH is "-". */
 bool cli_write_json(const char *path, int data_fd, const struct cJSON *json, cs_error *err);
 /* Before anything runs: the configuration, every output (its directory must

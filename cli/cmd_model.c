@@ -85,12 +85,12 @@ static int analyze(int argc, char **argv) {
             break;
         }
         default:
-            if (!cli_guest_option(&g, opt, optarg, "model analyze", &bad))
-                return cli_usage("model analyze", "unknown option");
+            if (!cli_guest_option(&g, opt, optarg, "model analyze", &bad)) return cli_bad_option("model analyze", argv);
             if (bad) return EXIT_USAGE;
         }
     }
     if (!out) return cli_usage("model analyze", "no output file (-o FILE)");
+    if (!cli_outputs_writable(&out, 1)) return EXIT_USAGE;
     if (optind >= argc) return cli_usage("model analyze", "no program or trace given");
     char source[1024];
     size_t used = 0;
@@ -427,11 +427,13 @@ static int solve(int argc, char **argv) {
                 return cli_usage("model solve", "--method %s: markov or matrix", optarg);
             matrix = !strcmp(optarg, "matrix");
             break;
-        default: return cli_usage("model solve", "unknown option");
+        default: return cli_bad_option("model solve", argv);
         }
     }
     if (optind >= argc) return cli_usage("model solve", "no profile given");
     if (argc - optind > 1) return cli_usage("model solve", "give exactly one profile");
+    const char *outputs[] = {json, report};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     uarch_config base;
     if (!cli_load_config(&t, &base)) return EXIT_USAGE;
     cs_error err = {{0}};
@@ -554,9 +556,10 @@ static int info(int argc, char **argv) {
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
         if (opt == OPT_M_JSON) json = optarg;
-        else return cli_usage("model info", "unknown option");
+        else return cli_bad_option("model info", argv);
     }
     if (argc - optind != 1) return cli_usage("model info", "give exactly one profile");
+    if (!cli_outputs_writable(&json, 1)) return EXIT_USAGE;
     cs_error err = {{0}};
     sm_profile *p = sm_profile_load(argv[optind], &err);
     if (!p) return cli_fail("%s", err.msg);

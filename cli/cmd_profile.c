@@ -65,7 +65,7 @@ static int record(int argc, char **argv) {
         default:
             if (!cli_timing_option(&t, opt, optarg, "profile record", &bad) &&
                 !cli_guest_option(&g, opt, optarg, "profile record", &bad))
-                return cli_usage("profile record", "unknown option");
+                return cli_bad_option("profile record", argv);
             if (bad) return EXIT_USAGE;
         }
     }
@@ -76,7 +76,9 @@ static int record(int argc, char **argv) {
     }
     if (!out) return cli_usage("profile record", "no output file (-o FILE)");
     if (nargs <= 0) return cli_usage("profile record", "no program given");
-    if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
+    const char *outputs[] = {out, truth};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
+    if (!cli_prepare_guest(&t, &g)) return EXIT_USAGE; /* a bad configuration is bad usage */
     uarch_config cfg;
     if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     cs_error err;
@@ -142,11 +144,13 @@ static int analyse(int argc, char **argv, bool annotate) {
         case OPT_PJSON: json = optarg; break;
         case OPT_HTML: html = optarg; break;
         case OPT_TRUTH: truth = optarg; break;
-        default: return cli_usage(verb, "unknown option");
+        default: return cli_bad_option(verb, argv);
         }
     }
     if (optind >= argc) return cli_usage(verb, "no profile file given");
     if (optind + 1 < argc) return cli_usage(verb, "one profile file at a time");
+    const char *outputs[] = {json, html};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     cs_error err;
     profile_analysis *a = profile_analyse(argv[optind], exe, function, &err);
     if (!a) return cli_fail("%s", err.msg);

@@ -131,7 +131,7 @@ int cmd_rpstacks(int argc, char **argv) {
             threads = optarg;
             break;
         default:
-            if (!cli_timing_option(&t, opt, optarg, "rpstacks", &bad)) return cli_usage("rpstacks", "unknown option");
+            if (!cli_timing_option(&t, opt, optarg, "rpstacks", &bad)) return cli_bad_option("rpstacks", argv);
             if (bad) return EXIT_USAGE;
         }
     }
@@ -144,6 +144,8 @@ int cmd_rpstacks(int argc, char **argv) {
     if (last - first > RPS_MAX_ARGS) return cli_usage("rpstacks", "more than %d program arguments", RPS_MAX_ARGS);
     if (t.set_count > RPS_MAX_SETS) return cli_usage("rpstacks", "too many --set options");
 
+    const char *outputs[] = {out_path, json_path};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     uarch_config cfg;
     if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     if (cfg.model != MODEL_OOO)

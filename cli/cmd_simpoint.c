@@ -147,6 +147,7 @@ int cmd_simpoint(int argc, char **argv) {
     if (!dir) return cli_usage("simpoint", "no output directory (-o DIR)");
     if (bb_path && optind < argc) return cli_usage("simpoint", "give --bb FILE or a program, not both");
     if (!bb_path && optind >= argc) return cli_usage("simpoint", "no program given");
+    if (!cli_output_dir_ready(dir)) return EXIT_USAGE;
 
     bbv_profile *p = NULL;
     simpoint_identity id = {0};

@@ -417,7 +417,8 @@ int cmd_sweep(int argc, char **argv) {
     }
     if (mkdir(c.dir, 0777) != 0 && errno != EEXIST) {
         sweep_grid_free(&g);
-        return cli_fail("%s: cannot create directory: %s", c.dir, strerror(errno));
+        cli_fail("%s: cannot create directory: %s", c.dir, strerror(errno));
+        return EXIT_USAGE; /* an output that cannot be written is bad usage, before anything runs */
     }
     /* absolute paths: the job lists run elsewhere, and a point's file names
      * its program the same way however the sweep was started */

@@ -210,6 +210,22 @@ static bool writable(const char *path) {
     return ok;
 }
 
+bool cli_outputs_writable(const char *const *paths, int n) {
+    for (int i = 0; i < n; i++)
+        if (paths[i] && !writable(paths[i])) return false;
+    return true;
+}
+
+bool cli_output_dir_ready(const char *dir) {
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return true;
+        cli_fail("%s: cannot write into it: Not a directory", dir);
+        return false;
+    }
+    return writable(dir); /* created later: its parent must be writable */
+}
+
 /* mkdir -p for one or two levels (ROOT/NAME). */
 static bool make_dir(const char *path) {
     if (mkdir(path, 0777) == 0 || errno == EEXIST) {

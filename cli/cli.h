@@ -68,6 +68,10 @@ void cli_guest_defaults(cli_guest_options *g);
 /* Handle one of the guest options; false if `opt` is not one (or its value is bad, after
  * printing why: *bad is then set). */
 bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char *verb, bool *bad);
+/* The exit status of a verb that ran a program, once its outputs are written: 0, or
+ * the program's own non-zero exit code (after a line on stderr saying so), or
+ * 128 + signal after a fault (issue 18 item 1; docs/json-schema.md). */
+int cli_guest_exit(const emu_t *e);
 /* Create the emulator for argv[0..argc-1] (the program and its arguments). */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 

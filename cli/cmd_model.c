@@ -133,7 +133,7 @@ static int analyze(int argc, char **argv) {
     if (!p) {
         rc = cli_fail("model analyze: %s", err.msg);
     } else if (e && emu_state(e) == EMU_FAILED) {
-        rc = cli_fail("%s", emu_error(e));
+        rc = cli_guest_exit(e);
     } else if (!sm_profile_save(p, out, &err)) {
         rc = cli_fail("%s", err.msg);
     } else {
@@ -142,6 +142,7 @@ static int analyze(int argc, char **argv) {
                 "sequences; three-pipe graph %u, %u; profile %s\n",
                 (unsigned long long)p->instructions, cs_now() - t0, p->one.ninstr, p->one.nnode, p->three.ninstr,
                 p->three.nnode, out);
+        if (e) rc = cli_guest_exit(e); /* the profile is written; the status is a failing program's */
     }
     sm_profile_free(p);
     uop_source_destroy(src);

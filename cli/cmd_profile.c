@@ -115,9 +115,10 @@ static int record(int argc, char **argv) {
         rc = cli_fail("%s", err.msg);
     } else {
         if (!run.ok) rc = cli_fail("%s", run.err.msg);
-        else if (emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));
+        else if (emu_state(e) == EMU_FAILED) rc = cli_guest_exit(e);
         else runner_text(&run, stderr);
         run_result_free(&run);
+        if (rc == 0) rc = cli_guest_exit(e); /* the profile is written; the status is a failing program's */
     }
     uop_source_destroy(src);
     emu_destroy(e);

@@ -105,6 +105,11 @@ static bool point_close(void *ctx, uop_source *src, cs_error *err) {
     point_source *ps = ctx;
     bool ok = !ps->emu || emu_state(ps->emu) != EMU_FAILED;
     if (!ok) cs_error_set(err, "%s", emu_error(ps->emu));
+    /* a program that failed is no measurement of the point: record it failed, with why */
+    if (ok && ps->emu && emu_state(ps->emu) == EMU_EXITED && emu_exit_code(ps->emu) != 0) {
+        cs_error_set(err, "the program exited with status %d", emu_exit_code(ps->emu));
+        ok = false;
+    }
     uop_source_destroy(src);
     emu_destroy(ps->emu);
     ps->emu = NULL;

@@ -353,8 +353,7 @@ static void guest_status(const emu_t *e, report_provenance *p) {
     }
 }
 
-/* The exit status a timing verb ends with: the guest's failure, if any. */
-static int guest_exit(const emu_t *e) {
+int cli_guest_exit(const emu_t *e) {
     if (!e) return 0;
     if (emu_state(e) == EMU_EXITED && emu_exit_code(e) != 0) {
         fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
@@ -566,7 +565,7 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
             run_summary sum = {what, &cfg, &run.stats, run.stats.warmup_uops};
             rc = cli_timing_report(t, &sum, &run, NULL, NULL);
             if (rc == 0 && cs_stop_requested()) rc = 128 + SIGINT;
-            if (rc == 0) rc = guest_exit(t->emu);
+            if (rc == 0) rc = cli_guest_exit(t->emu);
         }
         run_result_free(&run);
     }

@@ -66,6 +66,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # the other verbs' JSON (rpstacks, whatif, profile, model, merge): strict, documented fields, --json - alone
   add_test(NAME results.verbs_json
            COMMAND ${_scripts}/verbs_json.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
+  # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
+  add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every other verb's JSON against its schema in docs/, its provenance header present and true
   foreach(verb rpstacks whatif profile_report profile_annotate model_solve model_solve_grid model_info merge stallscope
           simpoints)

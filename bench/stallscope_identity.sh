@@ -24,7 +24,7 @@ while read -r config prog arg; do
     tref=$(cpu "$ref" stallscope --config "$config" --json "$tmp/ref.json" "$tmp/run.cst")
     tnew=$(cpu "$new" stallscope --config "$config" --json "$tmp/new.json" "$tmp/run.cst")
     for which in ref new; do
-        grep -v -e '"seconds"' -e '"command"' "$tmp/$which.json" >"$tmp/$which.cut"
+        grep -v -e '"seconds"' -e '"command"' -e '"date"' -e '"cyclescope_commit"' "$tmp/$which.json" >"$tmp/$which.cut"
     done
     result=identical
     cmp -s "$tmp/ref.cut" "$tmp/new.cut" || { result=DIFFERENT; fail=1; }

@@ -68,6 +68,10 @@ void cli_guest_defaults(cli_guest_options *g);
 /* Handle one of the guest options; false if `opt` is not one (or its value is bad, after
  * printing why: *bad is then set). */
 bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char *verb, bool *bad);
+/* The exit status of a verb that ran a program, once its outputs are written: 0, or
+ * the program's own non-zero exit code (after a line on stderr saying so), or
+ * 128 + signal after a fault (issue 18 item 1; docs/json-schema.md). */
+int cli_guest_exit(const emu_t *e);
 /* Create the emulator for argv[0..argc-1] (the program and its arguments). */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 
@@ -172,6 +176,12 @@ struct cJSON;
  * alone and everything else written to it (a guest's output, the tables) goes to stderr.
  * Returns the real stdout's descriptor, -1 after printing why it failed. */
 int cli_stdout_for_data(void);
+/* Before a verb runs anything (issue 18 item 5): every output path given (NULL ones
+ * skipped; "-" is stdout) is a writable file or can be created in an existing writable
+ * directory. Prints why not (one line) and returns false: the verb exits EXIT_USAGE. */
+bool cli_outputs_writable(const char *const *paths, int n);
+/* The same for an output directory: it exists, or its parent can hold it. */
+bool cli_output_dir_ready(const char *dir);
 /* Write JSON to PATH, or to DATA_FD (from cli_stdout_for_data) when PATH is "-". */
 bool cli_write_json(const char *path, int data_fd, const struct cJSON *json, cs_error *err);
 /* Before anything runs: the configuration, every output (its directory must
@@ -225,6 +235,16 @@ bool cli_simpoint_check(cli_simpoint_options *s, const cli_timing_options *t, co
  * arguments, or the trace. Returns the exit code. */
 int cli_simpoint_run(const cli_timing_options *t, const cli_simpoint_options *s, emu_t *emu, const char *trace,
                      int argc, char **argv, const char *what);
+
+/* The command line as given, "cyclescope" first (saved by main before a verb's
+ * getopt_long reorders it), for the provenance of every JSON output. */
+int cli_command_line(char *const **argv);
+/* The provenance header of a verb's JSON (report_header_json): the command line,
+ * Ctrl-C, and the input of `kind` ("program", "trace", "rpstacks", …) at `path`
+ * with its size and SHA-256; a program's arguments are `args` (NULL: none). The
+ * rest zero: the verb sets its configuration, guest and limits. */
+struct report_provenance;
+void cli_provenance(struct report_provenance *p, const char *kind, const char *path, int nargs, char **args);
 
 /* "PROG ARG1 ARG2…" into buf, for report titles. */
 void cli_describe_command(char *buf, size_t size, int argc, char **argv);

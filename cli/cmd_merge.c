@@ -24,6 +24,44 @@ void help_merge(void) {
            "tool's, a corrupt one) is named on stderr and skipped.\n");
 }
 
+/* docs/sweep-table.schema.json: incremented when a field changes meaning or goes */
+enum { SWEEP_TABLE_SCHEMA_VERSION = 1 };
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The table's header. Its input is the directory: the point files' total size and
+ * the SHA-256 of what `sha256sum` prints for them in name order, so that a table
+ * names the exact results it was made from. No configuration: each point's result
+ * carries its own (with the point's values as overrides). */
+static cJSON *table_header(const char *dir, const sweep_table *t) {
+    report_provenance prov;
+    cli_provenance(&prov, "sweep", dir, 0, NULL);
+    prov.without_limits = true;
+    char **names = cs_calloc(t->count ? t->count : 1, sizeof *names);
+    for (size_t i = 0; i < t->count; i++) names[i] = t->points[i].hash;
+    qsort(names, t->count, sizeof *names, by_name);
+    char *listing = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&listing, &len);
+    bool ok = f != NULL;
+    for (size_t i = 0; ok && i < t->count; i++) {
+        char file[4200], hex[65];
+        uint64_t bytes;
+        cs_error err;
+        snprintf(file, sizeof file, "%s/%s.json", dir, names[i]);
+        if (!cs_sha256_file(file, hex, &bytes, &err)) ok = false;
+        else fprintf(f, "%s  %s.json\n", hex, names[i]), prov.input_bytes += bytes;
+    }
+    if (f && fclose(f) != 0) ok = false;
+    if (ok) cs_sha256_hex(listing ? listing : "", len, prov.input_sha256);
+    else prov.input_sha256[0] = 0, prov.input_bytes = 0;
+    free(listing);
+    free(names);
+    cJSON *root = cJSON_CreateObject();
+    report_header_json(root, "cyclescope-sweep-table", SWEEP_TABLE_SCHEMA_VERSION, NULL, &prov);
+    return root;
+}
+
 int cmd_merge(int argc, char **argv) {
     static const struct option longopts[] = {{0, 0, 0, 0}};
     int opt;
@@ -40,7 +78,7 @@ int cmd_merge(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/sweep.csv", dir);
     if (!sweep_table_csv(&t, path, &err)) rc = cli_fail("%s", err.msg);
     snprintf(path, sizeof path, "%s/sweep-table.json", dir);
-    if (rc == 0 && !sweep_table_json(&t, path, &err)) rc = cli_fail("%s", err.msg);
+    if (rc == 0 && !sweep_table_json(&t, table_header(dir, &t), path, &err)) rc = cli_fail("%s", err.msg);
 
     /* the report */
     const char **values = cs_calloc(t.count * (size_t)(t.keys ? t.keys : 1), sizeof *values);

@@ -85,12 +85,12 @@ static int analyze(int argc, char **argv) {
             break;
         }
         default:
-            if (!cli_guest_option(&g, opt, optarg, "model analyze", &bad))
-                return cli_usage("model analyze", "unknown option");
+            if (!cli_guest_option(&g, opt, optarg, "model analyze", &bad)) return cli_bad_option("model analyze", argv);
             if (bad) return EXIT_USAGE;
         }
     }
     if (!out) return cli_usage("model analyze", "no output file (-o FILE)");
+    if (!cli_outputs_writable(&out, 1)) return EXIT_USAGE;
     if (optind >= argc) return cli_usage("model analyze", "no program or trace given");
     char source[1024];
     size_t used = 0;
@@ -133,7 +133,7 @@ static int analyze(int argc, char **argv) {
     if (!p) {
         rc = cli_fail("model analyze: %s", err.msg);
     } else if (e && emu_state(e) == EMU_FAILED) {
-        rc = cli_fail("%s", emu_error(e));
+        rc = cli_guest_exit(e);
     } else if (!sm_profile_save(p, out, &err)) {
         rc = cli_fail("%s", err.msg);
     } else {
@@ -142,6 +142,7 @@ static int analyze(int argc, char **argv) {
                 "sequences; three-pipe graph %u, %u; profile %s\n",
                 (unsigned long long)p->instructions, cs_now() - t0, p->one.ninstr, p->one.nnode, p->three.ninstr,
                 p->three.nnode, out);
+        if (e) rc = cli_guest_exit(e); /* the profile is written; the status is a failing program's */
     }
     sm_profile_free(p);
     uop_source_destroy(src);
@@ -279,6 +280,37 @@ static void print_point(FILE *out, const sm_profile *p, const point *pt) {
                 (unsigned long long)pt->st.instructions, pt->sim_seconds, 100 * (r->ipc - pt->sim_ipc) / pt->sim_ipc);
 }
 
+/* docs/model.schema.json: incremented when a field changes meaning or goes */
+enum { MODEL_SCHEMA_VERSION = 1 };
+
+/* The header of model solve's and model info's JSON: the profile is the input;
+ * solve's configuration is the base machine (--config, --set; a grid's points
+ * name their own settings). */
+static cJSON *model_header(const char *schema, const char *profile_path, const cli_timing_options *t,
+                           const uarch_config *cfg) {
+    cJSON *root = cJSON_CreateObject();
+    report_provenance prov;
+    cli_provenance(&prov, "statmodel", profile_path, 0, NULL);
+    if (t) {
+        prov.config_source = t->config;
+        prov.override_count = t->set_count;
+        prov.overrides = t->sets;
+    }
+    prov.without_limits = true; /* the profile was analysed once; nothing is timed here */
+    report_header_json(root, schema, MODEL_SCHEMA_VERSION, cfg, &prov);
+    return root;
+}
+
+/* Move every field of `body` after those of `root`; frees body. */
+static cJSON *append_fields(cJSON *root, cJSON *body) {
+    while (body->child) {
+        cJSON *item = cJSON_DetachItemViaPointer(body, body->child);
+        cJSON_AddItemToObject(root, item->string, item);
+    }
+    cJSON_Delete(body);
+    return root;
+}
+
 static cJSON *point_json(const sm_profile *p, const point *pt) {
     const sm_result *r = &pt->r;
     int n = pt->m.three ? 3 : 2;
@@ -396,13 +428,15 @@ static int solve(int argc, char **argv) {
                 return cli_usage("model solve", "--method %s: markov or matrix", optarg);
             matrix = !strcmp(optarg, "matrix");
             break;
-        default: return cli_usage("model solve", "unknown option");
+        default: return cli_bad_option("model solve", argv);
         }
     }
     if (optind >= argc) return cli_usage("model solve", "no profile given");
     if (argc - optind > 1) return cli_usage("model solve", "give exactly one profile");
+    const char *outputs[] = {json, report};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     uarch_config base;
-    if (!cli_load_config(&t, &base)) return EXIT_RUN_FAILED;
+    if (!cli_load_config(&t, &base)) return EXIT_USAGE;
     cs_error err = {{0}};
     sweep_grid grid = {0};
     size_t npoints = 1;
@@ -422,8 +456,15 @@ static int solve(int argc, char **argv) {
         sweep_grid_free(&grid);
         return cli_fail("%s", err.msg);
     }
+    /* --json -: stdout holds the JSON alone (the tables and a --compare-sim guest's output go to stderr) */
+    int data_fd = -1;
+    if (json && !strcmp(json, "-") && (data_fd = cli_stdout_for_data()) < 0) {
+        sweep_grid_free(&grid);
+        sm_profile_free(p);
+        return EXIT_RUN_FAILED;
+    }
     point *pts = cs_calloc(npoints, sizeof *pts);
-    FILE *out = json && !strcmp(json, "-") ? stderr : stdout;
+    FILE *out = stdout;
     int rc = 0;
     double model_total = 0, sim_total = 0;
     for (size_t i = 0; i < npoints && rc == 0; i++) {
@@ -463,30 +504,19 @@ static int solve(int argc, char **argv) {
         fprintf(out, "\n");
     }
     if (rc == 0 && json) {
-        cJSON *root;
+        cJSON *root = model_header("cyclescope-model-solve", argv[optind], &t, &base);
         if (grid_text) {
-            root = cJSON_CreateObject();
             cJSON_AddStringToObject(root, "grid", grid_text);
             cJSON_AddNumberToObject(root, "model_seconds", model_total);
             if (compare) cJSON_AddNumberToObject(root, "simulation_seconds", sim_total);
             cJSON *arr = cJSON_AddArrayToObject(root, "points");
             for (size_t i = 0; i < npoints; i++) cJSON_AddItemToArray(arr, point_json(p, &pts[i]));
         } else {
-            root = point_json(p, &pts[0]);
+            append_fields(root, point_json(p, &pts[0]));
         }
-        char *text = cJSON_Print(root);
+        cs_error werr = {{0}};
+        if (!cli_write_json(json, data_fd, root, &werr)) rc = cli_fail("%s", werr.msg[0] ? werr.msg : "cannot write");
         cJSON_Delete(root);
-        if (!strcmp(json, "-")) {
-            printf("%s\n", text);
-        } else {
-            cs_output file;
-            cs_error werr = {{0}};
-            FILE *f = cs_output_open(&file, json, &werr);
-            if (!f || fprintf(f, "%s\n", text) < 0 || !cs_output_commit(&file, &werr))
-                rc = cli_fail("%s", werr.msg[0] ? werr.msg : "cannot write");
-            cs_output_discard(&file);
-        }
-        free(text);
     }
     if (rc == 0 && report) {
         char title[600];
@@ -527,14 +557,21 @@ static int info(int argc, char **argv) {
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
         if (opt == OPT_M_JSON) json = optarg;
-        else return cli_usage("model info", "unknown option");
+        else return cli_bad_option("model info", argv);
     }
     if (argc - optind != 1) return cli_usage("model info", "give exactly one profile");
+    if (!cli_outputs_writable(&json, 1)) return EXIT_USAGE;
     cs_error err = {{0}};
     sm_profile *p = sm_profile_load(argv[optind], &err);
     if (!p) return cli_fail("%s", err.msg);
     static const char *type_name[SM_TYPES] = {"integer", "fp", "memory", "branch"};
-    cJSON *root = cJSON_CreateObject();
+    /* --json -: stdout holds the JSON alone, the text goes to stderr */
+    int data_fd = -1;
+    if (json && !strcmp(json, "-") && (data_fd = cli_stdout_for_data()) < 0) {
+        sm_profile_free(p);
+        return EXIT_RUN_FAILED;
+    }
+    cJSON *root = model_header("cyclescope-model-info", argv[optind], NULL, NULL);
     cJSON_AddNumberToObject(root, "instructions", (double)p->instructions);
     cJSON *types = cJSON_AddObjectToObject(root, "types");
     printf("profile %s: %llu instructions\n", argv[optind], (unsigned long long)p->instructions);
@@ -591,19 +628,8 @@ static int info(int argc, char **argv) {
     cJSON_AddNumberToObject(root, "dcache_accesses", (double)p->dacc);
     int rc = 0;
     if (json) {
-        char *text = cJSON_Print(root);
-        if (!strcmp(json, "-")) {
-            printf("%s\n", text);
-        } else {
-            cs_error werr;
-            size_t n = strlen(text);
-            char *line = cs_malloc(n + 2);
-            memcpy(line, text, n);
-            line[n] = '\n';
-            if (!cs_write_file(json, line, n + 1, &werr)) rc = cli_fail("%s", werr.msg);
-            free(line);
-        }
-        free(text);
+        cs_error werr;
+        if (!cli_write_json(json, data_fd, root, &werr)) rc = cli_fail("%s", werr.msg);
     }
     cJSON_Delete(root);
     sm_profile_free(p);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "profile/profile.h"
+#include "report/report.h"
 #include "runner/runner.h"
 
 void help_profile(void) {
@@ -64,7 +65,7 @@ static int record(int argc, char **argv) {
         default:
             if (!cli_timing_option(&t, opt, optarg, "profile record", &bad) &&
                 !cli_guest_option(&g, opt, optarg, "profile record", &bad))
-                return cli_usage("profile record", "unknown option");
+                return cli_bad_option("profile record", argv);
             if (bad) return EXIT_USAGE;
         }
     }
@@ -75,9 +76,11 @@ static int record(int argc, char **argv) {
     }
     if (!out) return cli_usage("profile record", "no output file (-o FILE)");
     if (nargs <= 0) return cli_usage("profile record", "no program given");
-    if (!cli_prepare_guest(&t, &g)) return EXIT_RUN_FAILED;
+    const char *outputs[] = {out, truth};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
+    if (!cli_prepare_guest(&t, &g)) return EXIT_USAGE; /* a bad configuration is bad usage */
     uarch_config cfg;
-    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     cs_error err;
     analysis_list list = {0};
     const char *keys[] = {"file", "exe", "period", "seed", "events", "truth"};
@@ -112,15 +115,19 @@ static int record(int argc, char **argv) {
         rc = cli_fail("%s", err.msg);
     } else {
         if (!run.ok) rc = cli_fail("%s", run.err.msg);
-        else if (emu_state(e) == EMU_FAILED) rc = cli_fail("%s", emu_error(e));
+        else if (emu_state(e) == EMU_FAILED) rc = cli_guest_exit(e);
         else runner_text(&run, stderr);
         run_result_free(&run);
+        if (rc == 0) rc = cli_guest_exit(e); /* the profile is written; the status is a failing program's */
     }
     uop_source_destroy(src);
     emu_destroy(e);
     analysis_list_free(&list);
     return rc;
 }
+
+/* docs/profile.schema.json: incremented when a field changes meaning or goes */
+enum { PROFILE_SCHEMA_VERSION = 1 };
 
 static int analyse(int argc, char **argv, bool annotate) {
     const char *verb = annotate ? "profile annotate" : "profile report";
@@ -138,11 +145,13 @@ static int analyse(int argc, char **argv, bool annotate) {
         case OPT_PJSON: json = optarg; break;
         case OPT_HTML: html = optarg; break;
         case OPT_TRUTH: truth = optarg; break;
-        default: return cli_usage(verb, "unknown option");
+        default: return cli_bad_option(verb, argv);
         }
     }
     if (optind >= argc) return cli_usage(verb, "no profile file given");
     if (optind + 1 < argc) return cli_usage(verb, "one profile file at a time");
+    const char *outputs[] = {json, html};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     cs_error err;
     profile_analysis *a = profile_analyse(argv[optind], exe, function, &err);
     if (!a) return cli_fail("%s", err.msg);
@@ -183,7 +192,19 @@ static int analyse(int argc, char **argv, bool annotate) {
         fprintf(o, "\n");
     }
     if (json) {
-        cJSON *root = profile_json(a);
+        /* the header first, then the analysis' fields in their order */
+        cJSON *root = cJSON_CreateObject(), *body = profile_json(a);
+        report_provenance prov;
+        cli_provenance(&prov, "profile", argv[optind], 0, NULL);
+        prov.config_name = a->prof.config_name; /* the profile records its resolved configuration */
+        prov.config_ini = a->prof.config_text;
+        prov.without_limits = true;
+        report_header_json(root, "cyclescope-profile", PROFILE_SCHEMA_VERSION, NULL, &prov);
+        while (body->child) {
+            cJSON *item = cJSON_DetachItemViaPointer(body, body->child);
+            cJSON_AddItemToObject(root, item->string, item);
+        }
+        cJSON_Delete(body);
         if (graded) {
             cJSON *g = cJSON_AddObjectToObject(root, "grade");
             cJSON_AddNumberToObject(g, "samples", gr.samples);

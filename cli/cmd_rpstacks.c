@@ -41,10 +41,16 @@ void help_rpstacks(void) {
 
 enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_THREADS };
 
-/* The run as JSON (--json): what the text report says, for scripts and the bench. */
-static cJSON *run_json(const rps_result *r, const char *what, const char *rps_path) {
+/* docs/rpstacks.schema.json: incremented when a field changes meaning or goes */
+enum { RPSTACKS_SCHEMA_VERSION = 1 };
+
+/* The run as JSON (--json): the provenance header, then what the text report
+ * says, for scripts and the bench. */
+static cJSON *run_json(const rps_result *r, const char *what, const char *rps_path, const uarch_config *cfg,
+                       const report_provenance *prov) {
     double ins = r->instructions ? (double)r->instructions : 1;
     cJSON *root = cJSON_CreateObject();
+    report_header_json(root, "cyclescope-rpstacks", RPSTACKS_SCHEMA_VERSION, cfg, prov);
     cJSON_AddStringToObject(root, "run", what);
     cJSON_AddStringToObject(root, "file", rps_path);
     cJSON *o = cJSON_AddObjectToObject(root, "options");
@@ -125,7 +131,7 @@ int cmd_rpstacks(int argc, char **argv) {
             threads = optarg;
             break;
         default:
-            if (!cli_timing_option(&t, opt, optarg, "rpstacks", &bad)) return cli_usage("rpstacks", "unknown option");
+            if (!cli_timing_option(&t, opt, optarg, "rpstacks", &bad)) return cli_bad_option("rpstacks", argv);
             if (bad) return EXIT_USAGE;
         }
     }
@@ -138,8 +144,10 @@ int cmd_rpstacks(int argc, char **argv) {
     if (last - first > RPS_MAX_ARGS) return cli_usage("rpstacks", "more than %d program arguments", RPS_MAX_ARGS);
     if (t.set_count > RPS_MAX_SETS) return cli_usage("rpstacks", "too many --set options");
 
+    const char *outputs[] = {out_path, json_path};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     uarch_config cfg;
-    if (!cli_load_config(&t, &cfg)) return EXIT_RUN_FAILED;
+    if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     if (cfg.model != MODEL_OOO)
         return cli_fail("configuration %s: RpStacks' dependence graph models the out-of-order core, not %s", cfg.name,
                         "the in-order machines");
@@ -163,6 +171,7 @@ int cmd_rpstacks(int argc, char **argv) {
     origin->warmup = t.warmup;
     origin->max = t.max;
     origin->is_trace = cst_probe(argv[first]);
+    bool origin_is_trace = origin->is_trace;
     /* the program by its absolute path, so that whatif --verify runs the same one from anywhere */
     char *real = realpath(argv[first], NULL);
     origin->argc = last - first;
@@ -194,6 +203,10 @@ int cmd_rpstacks(int argc, char **argv) {
             rc = cli_fail("%s", err.msg);
             rs.close(rs.ctx, src, &err);
         } else {
+            /* the guest's end, for the JSON and the exit status (a fault fails the run) */
+            bool guest_exited = src_ctx.emu && emu_state(src_ctx.emu) == EMU_EXITED;
+            int guest_code = guest_exited ? emu_exit_code(src_ctx.emu) : 0;
+            bool live = src_ctx.emu != NULL;
             bool closed = rs.close(rs.ctx, src, &err);
             rps_result *r = run.ok ? rps_analysis_result(run_result_analysis(&run, "rpstacks")) : NULL;
             if (!run.ok) rc = cli_fail("%s", run.err.msg);
@@ -211,12 +224,28 @@ int cmd_rpstacks(int argc, char **argv) {
                     printf("\nRepresentative stacks: %s (cyclescope whatif %s --set latency.fp-add=3 …)\n", out_path,
                            out_path);
                 if (rc == 0 && json_path) {
-                    cJSON *j = run_json(r, what, out_path);
+                    report_provenance prov;
+                    cli_provenance(&prov, origin_is_trace ? "trace" : "program", argv[first],
+                                   origin_is_trace ? 0 : last - first - 1, origin_is_trace ? NULL : argv + first + 1);
+                    prov.config_source = t.config ? t.config : "ooo4";
+                    prov.override_count = t.set_count;
+                    prov.overrides = t.sets;
+                    prov.warmup_instructions = t.warmup;
+                    prov.max_instructions = t.max;
+                    prov.has_guest = live;
+                    prov.guest_state = guest_exited ? "exited" : "stopped";
+                    prov.guest_exit_code = guest_code;
+                    cJSON *j = run_json(r, what, out_path, &cfg, &prov);
                     if (!cli_write_json(json_path, data_fd, j, &err)) rc = cli_fail("%s", err.msg);
                     cJSON_Delete(j);
                 }
             }
             run_result_free(&run);
+            if (rc == 0 && guest_code != 0) { /* as run does: the results are written, the status is the guest's */
+                fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
+                        guest_code);
+                rc = guest_code;
+            }
         }
     }
     for (int k = 0; k < origin->argc; k++) free(origin->argv[k]);

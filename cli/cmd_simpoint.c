@@ -147,8 +147,10 @@ int cmd_simpoint(int argc, char **argv) {
     if (!dir) return cli_usage("simpoint", "no output directory (-o DIR)");
     if (bb_path && optind < argc) return cli_usage("simpoint", "give --bb FILE or a program, not both");
     if (!bb_path && optind >= argc) return cli_usage("simpoint", "no program given");
+    if (!cli_output_dir_ready(dir)) return EXIT_USAGE;
 
     bbv_profile *p = NULL;
+    int guest_code = 0; /* a program's non-zero exit code: the points are written, the status is its */
     simpoint_identity id = {0};
     bool have_id = false;
     if (bb_path) {
@@ -179,6 +181,7 @@ int cmd_simpoint(int argc, char **argv) {
             }
             fflush(stdout);
             p = bbv_collect_emu(e, interval, what, &err);
+            if (p && emu_state(e) == EMU_EXITED) guest_code = emu_exit_code(e);
             emu_destroy(e);
         }
         if (!p) {
@@ -210,5 +213,9 @@ int cmd_simpoint(int argc, char **argv) {
     }
     bbv_profile_free(p);
     if (have_id) simpoint_identity_free(&id);
+    if (rc == 0 && guest_code != 0) {
+        fprintf(stderr, "cyclescope: the program exited with status %d (the points cover what it ran)\n", guest_code);
+        rc = guest_code;
+    }
     return rc;
 }

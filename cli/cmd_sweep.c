@@ -105,6 +105,11 @@ static bool point_close(void *ctx, uop_source *src, cs_error *err) {
     point_source *ps = ctx;
     bool ok = !ps->emu || emu_state(ps->emu) != EMU_FAILED;
     if (!ok) cs_error_set(err, "%s", emu_error(ps->emu));
+    /* a program that failed is no measurement of the point: record it failed, with why */
+    if (ok && ps->emu && emu_state(ps->emu) == EMU_EXITED && emu_exit_code(ps->emu) != 0) {
+        cs_error_set(err, "the program exited with status %d", emu_exit_code(ps->emu));
+        ok = false;
+    }
     uop_source_destroy(src);
     emu_destroy(ps->emu);
     ps->emu = NULL;
@@ -140,6 +145,18 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
     job_result *results = cs_calloc(batch, sizeof *results);
     char **names = cs_calloc(batch, sizeof *names);
     point_source ps = {c, NULL};
+    /* each point's result carries the run header: the input, the configuration with
+     * the fixed --set options and then the point's own values as its overrides */
+    report_provenance prov;
+    cli_provenance(&prov, c->trace ? "trace" : "program", c->argv[0], c->trace ? 0 : c->argc - 1,
+                   c->trace ? NULL : c->argv + 1);
+    prov.config_source = c->t.config ? c->t.config : "ooo4";
+    prov.warmup_instructions = c->t.warmup;
+    prov.max_instructions = c->t.max;
+    const char *overrides[64 + SWEEP_MAX_AXES];
+    char point_sets[SWEEP_MAX_AXES][256];
+    for (int k = 0; k < c->t.set_count; k++) overrides[k] = c->t.sets[k];
+    prov.overrides = overrides;
     for (size_t first = 0; first < n; first += batch) {
         size_t m = n - first < batch ? n - first : batch;
         for (size_t i = 0; i < m; i++) {
@@ -158,7 +175,12 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
             p.ok = pool_ok && results[i].ok;
             if (p.ok) {
                 run_summary sum = {what, &jobs[i].cfg, &results[i].stats, c->t.warmup};
-                p.result = report_run_json(&sum);
+                prov.override_count = c->t.set_count;
+                for (int a = 0; a < p.settings; a++) {
+                    snprintf(point_sets[a], sizeof point_sets[a], "%s=%s", p.key[a], p.value[a]);
+                    overrides[prov.override_count++] = point_sets[a];
+                }
+                p.result = report_result_json(&sum, &prov);
                 for (int k = 0; k < results[i].count && k < list->count; k++)
                     if (results[i].json[k])
                         cJSON_AddItemToObject(p.result, list->ops[k]->name, cJSON_Duplicate(results[i].json[k], true));
@@ -400,7 +422,8 @@ int cmd_sweep(int argc, char **argv) {
     }
     if (mkdir(c.dir, 0777) != 0 && errno != EEXIST) {
         sweep_grid_free(&g);
-        return cli_fail("%s: cannot create directory: %s", c.dir, strerror(errno));
+        cli_fail("%s: cannot create directory: %s", c.dir, strerror(errno));
+        return EXIT_USAGE; /* an output that cannot be written is bad usage, before anything runs */
     }
     /* absolute paths: the job lists run elsewhere, and a point's file names
      * its program the same way however the sweep was started */

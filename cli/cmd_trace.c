@@ -110,14 +110,14 @@ static int trace_record(int argc, char **argv) {
             }
             break;
         default:
-            if (!cli_guest_option(&g, opt, optarg, trace_usage, &bad))
-                return cli_usage(trace_usage, "record: unknown option");
+            if (!cli_guest_option(&g, opt, optarg, trace_usage, &bad)) return cli_bad_option(trace_usage, argv);
         }
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage(trace_usage, "record: no program given");
     if (!out) return cli_usage(trace_usage, "record: no output file given (-o OUT.cst)");
     if (frame > CST_MAX_FRAME_UOPS) return cli_usage(trace_usage, "--frame-uops: at most %d", CST_MAX_FRAME_UOPS);
+    if (!cli_outputs_writable(&out, 1)) return EXIT_USAGE;
     const char *prog = argv[optind];
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
     if (!e) return EXIT_RUN_FAILED;
@@ -329,7 +329,7 @@ static int trace_dump(int argc, char **argv) {
         }
         if (opt == OPT_FROM) parse_count("--from", optarg, &from, &bad);
         else if (opt == OPT_COUNT) parse_count("--count", optarg, &count, &bad);
-        else return cli_usage(trace_usage, "dump: unknown option");
+        else return cli_bad_option(trace_usage, argv);
         if (bad) return EXIT_USAGE;
     }
     if (optind != argc - 1) return cli_usage(trace_usage, "dump: give exactly one trace file");
@@ -427,10 +427,12 @@ static int parse_convert(int argc, char **argv, const char *sub, champsim_option
             opt->threads = (int)n;
         } else if (o == OPT_CLOUDSUITE) opt->cloudsuite = true;
         else if (o == OPT_RISCV && !strcmp(sub, "import-champsim")) opt->riscv = true;
-        else return cli_usage(trace_usage, "%s: unknown option", sub);
+        else if (o == '?') return cli_bad_option(trace_usage, argv);
+        else return cli_usage(trace_usage, "%s: unknown option %s", sub, argv[optind - 1]); /* the other one's */
     }
     if (optind != argc - 1) return cli_usage(trace_usage, "%s: give exactly one input file", sub);
     if (!*out) return cli_usage(trace_usage, "%s: no output file given (-o FILE)", sub);
+    if (!cli_outputs_writable(out, 1)) return EXIT_USAGE;
     *in = argv[optind];
     return 0;
 }

@@ -79,11 +79,13 @@ int cmd_whatif(int argc, char **argv) {
         case OPT_WJSON: w.json = optarg; break;
         case OPT_WREPORT: w.report = optarg; break;
         case OPT_QUIET: w.quiet = true; break;
-        default: return cli_usage("whatif", "unknown option");
+        default: return cli_bad_option("whatif", argv);
         }
     }
     if (optind >= argc) return cli_usage("whatif", "no .rps file given");
     if (optind != argc - 1) return cli_usage("whatif", "give exactly one .rps file (got %d)", argc - optind);
+    const char *outputs[] = {w.json, w.csv, w.report};
+    if (!cli_outputs_writable(outputs, 3)) return EXIT_USAGE;
     bool json_out = w.json && !strcmp(w.json, "-"), csv_out = w.csv && !strcmp(w.csv, "-");
     if (json_out && csv_out) return cli_usage("whatif", "--json - and --csv -: stdout can hold only one of them");
     if ((json_out || csv_out) && (w.data_fd = cli_stdout_for_data()) < 0) return EXIT_RUN_FAILED;

@@ -53,8 +53,13 @@ int cli_usage(const char *verb, const char *fmt, ...) {
 
 int cli_bad_option(const char *verb, char **argv) {
     const char *arg = optind > 0 ? argv[optind - 1] : "?";
-    /* glibc: optopt is the option's value when its argument is missing, 0 when unknown */
-    if (optopt) return cli_usage(verb, "option %s needs a value", arg);
+    /* glibc: for a long option optopt is its value when its argument is missing, 0
+     * when unknown; for a short one it is the letter either way, and only -o and -j
+     * take a value here, so only they, given last, lack one */
+    bool missing = arg[0] == '-' && arg[1] == '-' ? optopt != 0 : (optopt == 'o' || optopt == 'j') && optind >= 2;
+    if (missing) return cli_usage(verb, "option %s needs a value", arg);
+    if (arg[0] == '-' && arg[1] != '-' && optopt > ' ' && optopt < 127)
+        return cli_usage(verb, "unknown option -%c", optopt);
     return cli_usage(verb, "unknown option %s", arg);
 }
 
@@ -77,8 +82,20 @@ static void usage(FILE *out) {
             "through, and 128+signal when it faulted.\n");
 }
 
+static char **command_argv; /* main's argv, before a verb's getopt_long permutes it */
+static int command_argc;
+
+int cli_command_line(char *const **argv) {
+    *argv = command_argv;
+    return command_argc;
+}
+
 int main(int argc, char **argv) {
     cs_protect_inputs(); /* no output may replace an input (issue 11) */
+    command_argv = cs_calloc((size_t)argc + 1, sizeof *command_argv);
+    memcpy(command_argv, argv, (size_t)argc * sizeof *argv);
+    command_argv[0] = "cyclescope";
+    command_argc = argc;
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -86,7 +103,7 @@ int main(int argc, char **argv) {
     const char *verb = argv[1];
     opterr = 0; /* the verbs say what is wrong with an option, in one line (cli_bad_option) */
     if (!strcmp(verb, "--version") || !strcmp(verb, "version")) {
-        printf("cyclescope %s\n", CYCLESCOPE_VERSION);
+        printf("cyclescope %s (commit %s)\n", CYCLESCOPE_VERSION, cs_build_commit);
         return 0;
     }
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
@@ -102,7 +119,13 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < VERB_COUNT; i++) {
         if (strcmp(verbs[i].name, verb) != 0) continue;
-        for (int k = 2; k < argc && argv[k][0] == '-'; k++) {
+        /* `--help` before the first operand; for the verbs with subcommands, also
+         * after the subcommand (`model solve --help`, which their messages suggest) */
+        static const char *const with_sub[] = {"model", "profile", "trace", "config"};
+        int first = 2;
+        for (size_t s = 0; s < sizeof with_sub / sizeof with_sub[0]; s++)
+            if (!strcmp(verb, with_sub[s]) && argc > 2 && argv[2][0] != '-') first = 3;
+        for (int k = first; k < argc && argv[k][0] == '-'; k++) {
             if (!strcmp(argv[k], "--")) break;
             if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
                 verbs[i].help();

@@ -210,6 +210,22 @@ static bool writable(const char *path) {
     return ok;
 }
 
+bool cli_outputs_writable(const char *const *paths, int n) {
+    for (int i = 0; i < n; i++)
+        if (paths[i] && !writable(paths[i])) return false;
+    return true;
+}
+
+bool cli_output_dir_ready(const char *dir) {
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return true;
+        cli_fail("%s: cannot write into it: Not a directory", dir);
+        return false;
+    }
+    return writable(dir); /* created later: its parent must be writable */
+}
+
 /* mkdir -p for one or two levels (ROOT/NAME). */
 static bool make_dir(const char *path) {
     if (mkdir(path, 0777) == 0 || errno == EEXIST) {
@@ -337,8 +353,7 @@ static void guest_status(const emu_t *e, report_provenance *p) {
     }
 }
 
-/* The exit status a timing verb ends with: the guest's failure, if any. */
-static int guest_exit(const emu_t *e) {
+int cli_guest_exit(const emu_t *e) {
     if (!e) return 0;
     if (emu_state(e) == EMU_EXITED && emu_exit_code(e) != 0) {
         fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
@@ -352,29 +367,31 @@ static int guest_exit(const emu_t *e) {
     return 0;
 }
 
-static void fill_provenance(const cli_timing_options *t, report_provenance *p, char **argv_buf) {
+void cli_provenance(report_provenance *p, const char *kind, const char *path, int nargs, char **args) {
     memset(p, 0, sizeof *p);
-    argv_buf[0] = "cyclescope";
-    for (int i = 0; i < t->cmd_argc && i < 255; i++) argv_buf[i + 1] = t->cmd_argv[i];
-    p->argc = t->cmd_argc < 255 ? t->cmd_argc + 1 : 256;
-    p->argv = argv_buf;
-    p->input_kind = t->input_kind;
-    if (t->input_argc > 0) {
-        p->input_path = t->input_argv[0];
-        if (t->input_kind && !strcmp(t->input_kind, "program")) {
-            p->input_argc = t->input_argc - 1;
-            p->input_argv = t->input_argv + 1;
-        }
-        cs_error err;
-        if (!cs_sha256_file(p->input_path, p->input_sha256, &p->input_bytes, &err)) p->input_sha256[0] = 0;
-    }
+    char *const *argv;
+    p->argc = cli_command_line(&argv);
+    p->argv = argv;
+    p->input_kind = kind;
+    p->input_path = path;
+    p->input_argc = nargs;
+    p->input_argv = args;
+    cs_error err;
+    if (path && !cs_sha256_file(path, p->input_sha256, &p->input_bytes, &err)) p->input_sha256[0] = 0;
+    p->partial = cs_stop_requested();
+    p->stopped_by = p->partial ? "interrupted (SIGINT, Ctrl-C)" : NULL;
+}
+
+static void fill_provenance(const cli_timing_options *t, report_provenance *p) {
+    bool program = t->input_kind && !strcmp(t->input_kind, "program");
+    cli_provenance(p, t->input_kind, t->input_argc > 0 ? t->input_argv[0] : NULL,
+                   program && t->input_argc > 0 ? t->input_argc - 1 : 0,
+                   program && t->input_argc > 0 ? t->input_argv + 1 : NULL);
     p->config_source = t->config ? t->config : "ooo4";
     p->override_count = t->set_count;
     p->overrides = t->sets;
     p->warmup_instructions = t->warmup;
     p->max_instructions = t->max;
-    p->partial = cs_stop_requested();
-    p->stopped_by = p->partial ? "interrupted (SIGINT, Ctrl-C)" : NULL;
     guest_status(t->emu, p);
 }
 
@@ -475,8 +492,7 @@ static int write_reports(const cli_timing_options *t, const run_summary *sum, co
 int cli_timing_report(const cli_timing_options *t, const run_summary *sum, const run_result *run,
                       const stacks_result *stacks, const validation_result *val) {
     report_provenance prov;
-    char *argv_buf[257];
-    fill_provenance(t, &prov, argv_buf);
+    fill_provenance(t, &prov);
     if (prov.partial)
         printf("PARTIAL RESULTS: the run was %s; every number below covers only what ran.\n", prov.stopped_by);
     report_run_text(sum, stdout);
@@ -549,7 +565,7 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
             run_summary sum = {what, &cfg, &run.stats, run.stats.warmup_uops};
             rc = cli_timing_report(t, &sum, &run, NULL, NULL);
             if (rc == 0 && cs_stop_requested()) rc = 128 + SIGINT;
-            if (rc == 0) rc = guest_exit(t->emu);
+            if (rc == 0) rc = cli_guest_exit(t->emu);
         }
         run_result_free(&run);
     }

@@ -179,10 +179,33 @@ static void write_csv(FILE *f, const rps_result *r, const axis *ax, int naxes, c
     }
 }
 
+/* docs/whatif.schema.json: incremented when a field changes meaning or goes */
+enum { WHATIF_SCHEMA_VERSION = 1 };
+
+/* The header: the .rps file is the input; the configuration, overrides, warm-up
+ * and limit are those of the run it was built from (its configuration as it
+ * loads now; null when it no longer loads). */
+static void header_json(cJSON *root, const rps_result *r, const whatif_options *w) {
+    report_provenance prov;
+    cli_provenance(&prov, "rpstacks", w->path, 0, NULL);
+    const char *sets[RPS_MAX_SETS];
+    for (int k = 0; k < r->origin.set_count && k < RPS_MAX_SETS; k++) sets[k] = r->origin.sets[k];
+    prov.config_source = r->origin.config;
+    prov.override_count = r->origin.set_count;
+    prov.overrides = sets;
+    prov.warmup_instructions = r->origin.warmup;
+    prov.max_instructions = r->origin.max;
+    uarch_config cfg;
+    cs_error err;
+    bool loaded = rps_origin_config(&r->origin, &cfg, &err);
+    report_header_json(root, "cyclescope-whatif", WHATIF_SCHEMA_VERSION, loaded ? &cfg : NULL, &prov);
+}
+
 static cJSON *grid_json(const rps_result *r, const whatif_options *w, const axis *ax, int naxes, const point *pts,
                         long n, double predict_seconds) {
     double ins = r->instructions ? (double)r->instructions : 1;
     cJSON *root = cJSON_CreateObject();
+    header_json(root, r, w);
     cJSON_AddStringToObject(root, "file", w->path);
     cJSON_AddNumberToObject(root, "instructions", (double)r->instructions);
     cJSON_AddNumberToObject(root, "simulated_cpi", (double)r->cycles / ins);

@@ -7,6 +7,9 @@
 #                          in-order widths and config show (tests/scripts/results_cli.sh)
 #   results.json_schema    every JSON output valid against docs/result.schema.json, its
 #                          provenance checked against sha256sum and config show
+#   results.schema.VERB    rpstacks, whatif, profile report/annotate, model solve/info, merge
+#                          (and each sweep point's result), stallscope, run --simpoints: the
+#                          JSON valid against docs/VERB.schema.json, its header present and true
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
@@ -19,7 +22,25 @@ foreach(case
     "unknown_option|^cyclescope run: unknown option --bogus|run;--bogus;prog"
     "missing_value|^cyclescope sim: option --json needs a value|sim;--json"
     "stacks_option|^cyclescope stacks: unknown option --nope|stacks;--nope;prog"
-    "report_dir|/nonexistent/r.html: cannot write|run;--report;/nonexistent/r.html;prog")
+    "report_dir|/nonexistent/r.html: cannot write|run;--report;/nonexistent/r.html;prog"
+    # the other verbs check their outputs before anything runs or is read, too (item 5)
+    "out_rpstacks|/nonexistent/r.json: cannot write|rpstacks;--json;/nonexistent/r.json;-o;r.rps;prog"
+    "out_whatif|/nonexistent/w.csv: cannot write|whatif;--grid;l1d.latency=2,3;--csv;/nonexistent/w.csv;no.rps"
+    "out_model_solve|/nonexistent/m.json: cannot write|model;solve;--json;/nonexistent/m.json;no.smp"
+    "out_model_analyze|/nonexistent/m.smp: cannot write|model;analyze;-o;/nonexistent/m.smp;prog"
+    "out_profile_record|/nonexistent/p.prof: cannot write|profile;record;-o;/nonexistent/p.prof;prog"
+    "out_profile_report|/nonexistent/p.html: cannot write|profile;report;--html;/nonexistent/p.html;no.prof"
+    "out_trace_record|/nonexistent/t.cst: cannot write|trace;record;-o;/nonexistent/t.cst;prog"
+    "out_simpoint|/nonexistent/sp: cannot write|simpoint;-o;/nonexistent/sp;prog"
+    # a mistyped configuration is bad usage in every verb (item 6)
+    "config_rpstacks|no configuration named 'bwd': did you mean bdw|rpstacks;--config;bwd;-o;r.rps;prog"
+    "config_model|no configuration named 'inorder4': did you mean|model;solve;--config;inorder4;no.smp"
+    "config_profile|no configuration named 'bwd': did you mean bdw|profile;record;--config;bwd;-o;p.prof;prog"
+    # an unknown option is named, once, in every verb (item 6)
+    "unknown_short|^cyclescope run: unknown option -x |run;-x;prog"
+    "unknown_whatif|^cyclescope whatif: unknown option --bogus|whatif;--bogus;no.rps"
+    "unknown_model|^cyclescope model solve: unknown option --bogus|model;solve;--bogus;no.smp"
+    "unknown_trace|^cyclescope trace: unknown option --bogus|trace;record;--bogus;prog")
   # (the grid's errors are 125 like the sweep's others: tests/sweep.cmake)
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
@@ -27,6 +48,10 @@ foreach(case
   list(SUBLIST parts 2 -1 args)
   add_test(NAME results.usage.${name} COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} ${args})
 endforeach()
+
+# the help these messages point to, for verbs with subcommands too
+add_test(NAME results.help_subcommand COMMAND ${_cs} model solve --help)
+set_tests_properties(results.help_subcommand PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope model")
 
 # a sweep over a key the model does not read would give identical points
 add_test(NAME results.sweep_unread_key
@@ -41,6 +66,15 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # the other verbs' JSON (rpstacks, whatif, profile, model, merge): strict, documented fields, --json - alone
   add_test(NAME results.verbs_json
            COMMAND ${_scripts}/verbs_json.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
+  # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
+  add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  # every other verb's JSON against its schema in docs/, its provenance header present and true
+  foreach(verb rpstacks whatif profile_report profile_annotate model_solve model_solve_grid model_info merge stallscope
+          simpoints)
+    add_test(NAME results.schema.${verb}
+             COMMAND ${_scripts}/verb_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs ${verb})
+    set_tests_properties(results.schema.${verb} PROPERTIES SKIP_RETURN_CODE 77)
+  endforeach()
 endif()
 
 if(CYCLESCOPE_HAVE_WORKLOADS)

@@ -243,7 +243,9 @@ static void run_provenance(strbuf *b, const report_provenance *p) {
         if (i) sb_put(b, " ");
         sb_escape(b, p->argv[i]);
     }
-    sb_printf(b, "</code>; cyclescope %s</p>\n", CYCLESCOPE_VERSION);
+    sb_printf(b, "</code>; cyclescope %s (commit <code>", CYCLESCOPE_VERSION);
+    sb_escape(b, cs_build_commit);
+    sb_put(b, "</code>)</p>\n");
 }
 
 void html_report_run(html_report *h, const run_summary *r) {

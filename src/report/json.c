@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report.h"
 
@@ -44,16 +45,25 @@ static cJSON *config_value(const char *v) {
     return cJSON_CreateString(v);
 }
 
-cJSON *report_config_json(const uarch_config *cfg) {
+/* `config show`'s text of cfg (allocated; NULL when out of memory). */
+static char *config_ini(const uarch_config *cfg) {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    cJSON *root = cJSON_CreateObject();
-    if (!f) return root;
+    if (!f) return NULL;
     uarch_config_print(cfg, f);
-    fclose(f);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+cJSON *report_config_ini_json(const char *ini) {
+    cJSON *root = cJSON_CreateObject();
+    char *text = cs_strdup(ini), *save = NULL;
     cJSON *section = NULL;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (line[0] == '#') continue;
         if (line[0] == '[') {
             char *close = strchr(line, ']');
@@ -70,17 +80,25 @@ cJSON *report_config_json(const uarch_config *cfg) {
     return root;
 }
 
+cJSON *report_config_json(const uarch_config *cfg) {
+    char *text = config_ini(cfg);
+    cJSON *root = text ? report_config_ini_json(text) : cJSON_CreateObject();
+    free(text);
+    return root;
+}
+
 static cJSON *strings(int n, char *const *v) {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
     return a;
 }
 
-/* What every result says before its numbers (docs/json-schema.md). */
-static void provenance_json(const run_summary *r, const report_provenance *p, cJSON *root) {
-    cJSON_AddStringToObject(root, "schema", "cyclescope-run");
-    cJSON_AddNumberToObject(root, "schema_version", REPORT_SCHEMA_VERSION);
+void report_header_json(cJSON *root, const char *schema, int schema_version, const uarch_config *cfg,
+                        const report_provenance *p) {
+    cJSON_AddStringToObject(root, "schema", schema);
+    cJSON_AddNumberToObject(root, "schema_version", schema_version);
     cJSON_AddStringToObject(root, "cyclescope_version", CYCLESCOPE_VERSION);
+    cJSON_AddStringToObject(root, "cyclescope_commit", cs_build_commit);
     cJSON_AddBoolToObject(root, "complete", !p->partial);
     if (p->partial) cJSON_AddStringToObject(root, "stopped_by", p->stopped_by ? p->stopped_by : "?");
     if (p->has_guest) {
@@ -93,6 +111,11 @@ static void provenance_json(const run_summary *r, const report_provenance *p, cJ
     }
     cJSON *prov = cJSON_AddObjectToObject(root, "provenance");
     cJSON_AddItemToObject(prov, "command", strings(p->argc, p->argv));
+    char date[32] = "?";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cJSON_AddStringToObject(prov, "date", date);
     cJSON *in = cJSON_AddObjectToObject(prov, "input");
     cJSON_AddStringToObject(in, "kind", p->input_kind ? p->input_kind : "?");
     cJSON_AddStringToObject(in, "path", p->input_path ? p->input_path : "?");
@@ -100,13 +123,29 @@ static void provenance_json(const run_summary *r, const report_provenance *p, cJ
     cJSON_AddNumberToObject(in, "bytes", (double)p->input_bytes);
     if (p->input_sha256[0]) cJSON_AddStringToObject(in, "sha256", p->input_sha256);
     else cJSON_AddNullToObject(in, "sha256");
-    cJSON *c = cJSON_AddObjectToObject(prov, "config");
-    cJSON_AddStringToObject(c, "name", r->cfg->name);
-    cJSON_AddStringToObject(c, "source", p->config_source ? p->config_source : r->cfg->name);
-    cJSON_AddItemToObject(c, "overrides", strings(p->override_count, (char *const *)p->overrides));
-    cJSON_AddItemToObject(c, "resolved", report_config_json(r->cfg));
-    cJSON_AddNumberToObject(prov, "warmup_instructions", (double)p->warmup_instructions);
-    cJSON_AddNumberToObject(prov, "max_instructions", (double)p->max_instructions);
+    char *own_ini = cfg ? config_ini(cfg) : NULL;
+    const char *name = cfg ? cfg->name : p->config_name, *ini = cfg ? own_ini : p->config_ini;
+    if (name && ini) {
+        cJSON *c = cJSON_AddObjectToObject(prov, "config");
+        cJSON_AddStringToObject(c, "name", name);
+        cJSON_AddStringToObject(c, "source", p->config_source ? p->config_source : name);
+        cJSON_AddItemToObject(c, "overrides", strings(p->override_count, (char *const *)p->overrides));
+        cJSON_AddItemToObject(c, "resolved", report_config_ini_json(ini));
+        char hex[65];
+        cs_sha256_hex(ini, strlen(ini), hex);
+        cJSON_AddStringToObject(c, "sha256", hex);
+    } else {
+        cJSON_AddNullToObject(prov, "config");
+    }
+    free(own_ini);
+    if (!p->without_limits) {
+        cJSON_AddNumberToObject(prov, "warmup_instructions", (double)p->warmup_instructions);
+        cJSON_AddNumberToObject(prov, "max_instructions", (double)p->max_instructions);
+    }
+}
+
+/* The run's units, after its header (docs/json-schema.md). */
+static void units_json(cJSON *root) {
     cJSON *u = cJSON_AddObjectToObject(root, "units");
     cJSON_AddStringToObject(u, "cycles", "core clock cycles");
     cJSON_AddStringToObject(u, "instructions", "committed instructions (RISC-V instructions, or trace records)");
@@ -180,7 +219,8 @@ cJSON *report_run_json(const run_summary *r) {
 
 cJSON *report_result_json(const run_summary *r, const report_provenance *p) {
     cJSON *root = cJSON_CreateObject();
-    provenance_json(r, p, root);
+    report_header_json(root, "cyclescope-run", REPORT_SCHEMA_VERSION, r->cfg, p);
+    units_json(root);
     cJSON *run = report_run_json(r);
     while (run->child) { /* the run's fields after the header, in their order */
         cJSON *item = cJSON_DetachItemViaPointer(run, run->child);

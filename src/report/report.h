@@ -58,6 +58,12 @@ typedef struct report_provenance {
     const char *guest_state;
     int guest_exit_code;
     const char *guest_error;
+    /* The configuration of a header written without a uarch_config (a profile
+     * records only its name and resolved text): its name and `config show`'s INI.
+     * Both NULL and no uarch_config: the document has none ("config": null). */
+    const char *config_name;
+    const char *config_ini;
+    bool without_limits; /* no warmup_instructions / max_instructions (nothing was timed) */
 } report_provenance;
 
 typedef struct run_summary {
@@ -67,8 +73,16 @@ typedef struct run_summary {
     uint64_t warmup; /* µops used for warm-up */
 } run_summary;
 
-/* The JSON of a result: the provenance header (schema, version, status, guest,
- * provenance, units), then report_run_json's fields. */
+/* The header every JSON document of cyclescope starts with (docs/json-schema.md),
+ * added to `root`: "schema" (the document's kind, e.g. "cyclescope-run"), its
+ * schema_version, cyclescope_version and _commit, complete (and stopped_by),
+ * guest, and provenance: the command, the date (UTC), the input (path, size and
+ * SHA-256), the configuration (name, source, overrides, resolved keys and the
+ * SHA-256 of their `config show` text) — cfg's, else p->config_name/_ini —, and
+ * the warm-up and limit. */
+void report_header_json(cJSON *root, const char *schema, int schema_version, const uarch_config *cfg,
+                        const report_provenance *p);
+/* The JSON of a result: the header ("cyclescope-run"), units, then report_run_json's fields. */
 cJSON *report_result_json(const run_summary *r, const report_provenance *p);
 /* True when section.key (e.g. "core.rob_size", or a prefix such as "l1d.")
  * was given with --set. */
@@ -76,6 +90,8 @@ bool report_overridden(const report_provenance *p, const char *key);
 /* The whole resolved configuration as {"section": {"key": value}}: exactly the
  * keys `config show` prints (the ones the model reads). */
 cJSON *report_config_json(const uarch_config *cfg);
+/* The same from `config show`'s text (an INI with [section] and `key = value` lines). */
+cJSON *report_config_ini_json(const char *ini);
 
 void report_run_text(const run_summary *r, FILE *out);
 cJSON *report_run_json(const run_summary *r);

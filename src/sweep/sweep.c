@@ -570,8 +570,8 @@ bool sweep_table_csv(const sweep_table *t, const char *path, cs_error *err) {
     return ok;
 }
 
-bool sweep_table_json(const sweep_table *t, const char *path, cs_error *err) {
-    cJSON *root = cJSON_CreateObject();
+bool sweep_table_json(const sweep_table *t, cJSON *header, const char *path, cs_error *err) {
+    cJSON *root = header ? header : cJSON_CreateObject();
     cJSON_AddStringToObject(root, "format", "cyclescope-sweep-table");
     cJSON_AddNumberToObject(root, "version", 1);
     cJSON *keys = cJSON_AddArrayToObject(root, "keys");

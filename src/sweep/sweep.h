@@ -113,7 +113,9 @@ typedef struct sweep_table {
 bool sweep_table_read(const char *dir, sweep_table *t, FILE *warn, cs_error *err);
 void sweep_table_free(sweep_table *t);
 bool sweep_table_csv(const sweep_table *t, const char *path, cs_error *err);
-bool sweep_table_json(const sweep_table *t, const char *path, cs_error *err);
+/* DIR/sweep-table.json: `header`'s fields first (the provenance header that
+ * cli/cmd_merge.c builds; NULL: none; consumed), then the keys and every point. */
+bool sweep_table_json(const sweep_table *t, cJSON *header, const char *path, cs_error *err);
 
 /* ---- job lists ---- */
 

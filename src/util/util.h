@@ -63,6 +63,13 @@ size_t cs_edit_distance(const char *a, const char *b);
 
 /* The SHA-256 of a file as 64 hex digits, and its size. */
 bool cs_sha256_file(const char *path, char hex[65], uint64_t *bytes, cs_error *err);
+/* The SHA-256 of `n` bytes as 64 hex digits. */
+void cs_sha256_hex(const void *data, size_t n, char hex[65]);
+
+/* The git commit the tool was built from: 40 hex digits, "-dirty" after them
+ * when the tree had uncommitted changes, "unknown" when built outside git
+ * (generated at each build by scripts/build_commit.cmake). */
+extern const char cs_build_commit[];
 
 /* A request to stop a run early (Ctrl-C): set from a signal handler, read by
  * the timing models where stopping is safe (between batches of µops: the

@@ -1,0 +1,34 @@
+#!/bin/bash
+# guest_exit.sh CYCLESCOPE WORKLOAD_DIR: every verb that runs a program ends with the
+# program's failure (issue 18 item 1): `tree -5` prints "bad size" and exits 2 (as
+# `exec` shows), so rpstacks, profile record, model analyze and simpoint write their
+# outputs and exit 2 with the line "cyclescope: the program exited with status 2", and a
+# sweep records both points as failed with that status and exits 125.
+set -u -o pipefail
+cs=$(realpath "$1") w=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+"$cs" exec "$w/tree" -5 >/dev/null 2>&1
+[ $? = 2 ] || fail "exec tree -5 does not exit 2 (the test's premise)"
+check() { # OUTPUT COMMAND…: exit 2, the status line, OUTPUT written
+    local out=$1
+    shift
+    "$cs" "$@" >/dev/null 2>err
+    local rc=$?
+    [ $rc = 2 ] || fail "$*: exit $rc, not the program's 2: $(cat err)"
+    grep -q "^cyclescope: the program exited with status 2 " err || fail "$*: no status line: $(cat err)"
+    [ -e "$out" ] || fail "$*: $out not written"
+}
+check r.rps rpstacks -o r.rps "$w/tree" -5
+check p.prof profile record --period 1000 -o p.prof "$w/tree" -5
+check m.smp model analyze -o m.smp "$w/tree" -5
+check sp/simpoint.json simpoint --interval 5K -o sp "$w/tree" -5
+"$cs" sweep --grid core.rob_size=64,128 -o sw "$w/tree" -5 >/dev/null 2>&1
+rc=$?
+[ $rc = 125 ] || fail "sweep of a failing program: exit $rc, not 125"
+"$cs" merge sw >/dev/null 2>&1 || fail "merge"
+n=$(grep -c ',failed,.*the program exited with status 2' sw/sweep.csv)
+[ "$n" = 2 ] || fail "sweep.csv: $n points failed with the program's status, not 2: $(cat sw/sweep.csv)"
+echo "ok: rpstacks, profile record, model analyze, simpoint exit 2 with their outputs; sweep points failed"

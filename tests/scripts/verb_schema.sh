@@ -1,0 +1,88 @@
+#!/bin/bash
+# verb_schema.sh CYCLESCOPE WORKLOAD_DIR DOCS_DIR VERB
+# One verb's JSON output on a tiny workload, validated against its schema in docs/ and
+# its provenance header checked true by validate_json.py (docs/json-schema.md): present
+# (the schema rejects the document without any part of it), the build's commit, today's
+# date, the input's SHA-256 = sha256sum's, the configuration = `config show`'s (keys and
+# SHA-256), the command as run. VERB: rpstacks, whatif, profile_report, profile_annotate,
+# model_solve, model_solve_grid, model_info, merge (the table and every point file's
+# result), stallscope, simpoints (run --simpoints). rpstacks also: a failing guest's exit
+# status and JSON. Exit 77 without python3-jsonschema.
+set -u -o pipefail
+cs=$(realpath "$1") w=$(realpath "$2") docs=$(realpath "$3") verb=$4
+here=$(dirname "$(realpath "$0")")
+py=
+for candidate in python3 /usr/bin/python3; do
+    if "$candidate" -c 'import jsonschema' 2>/dev/null; then py=$candidate; break; fi
+done
+[ -n "$py" ] || { echo "python3-jsonschema is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+# run COMMAND…: run cyclescope with the words given, remember them for the command check
+run() { cmd=(cyclescope "$@"); "$cs" "$@" >out.txt 2>err.txt || fail "cyclescope $*: exit $?: $(tail -3 err.txt)"; }
+validate() { "$py" "$here/validate_json.py" "$cs" "$docs" "$docs/$1" "$2" "${cmd[@]}"; }
+rps() { "$cs" rpstacks --max 6000 --segment 2000 --set l1d.latency=5 -o r.rps "$w/ptr_chase" 4 >/dev/null 2>&1 ||
+    fail "rpstacks"; }
+prof() { "$cs" profile record --config inorder1 --period 1000 --max 50000 -o p.prof "$w/sort" 300 >/dev/null 2>&1 ||
+    fail "profile record"; }
+smp() { "$cs" model analyze --max 20000 -o m.smp "$w/sort" 300 >/dev/null 2>&1 || fail "model analyze"; }
+
+case "$verb" in
+rpstacks)
+    run rpstacks --max 6000 --segment 2000 --config ooo4 --set l1d.latency=5 --json r.json -o r.rps "$w/ptr_chase" 4
+    validate rpstacks.schema.json r.json || exit 1
+    # a failing guest: the results are written, the exit status and the JSON's guest are its own
+    "$cs" rpstacks --json f.json -o f.rps "$w/tree" -5 >/dev/null 2>&1
+    [ $? = 2 ] || fail "rpstacks of a guest exiting 2 did not exit 2"
+    "$py" -c 'import json, sys; g = json.load(open("f.json"))["guest"]
+sys.exit(g != {"state": "exited", "exit_code": 2})' || fail "rpstacks: the JSON's guest is not {exited, 2}" ;;
+whatif)
+    rps
+    run whatif r.rps --grid 'l1d.latency=2,6' --json w.json
+    validate whatif.schema.json w.json ;;
+profile_report)
+    prof
+    run profile report --json p.json p.prof
+    validate profile.schema.json p.json ;;
+profile_annotate)
+    prof
+    run profile annotate --json p.json p.prof
+    validate profile.schema.json p.json ;;
+model_solve)
+    smp
+    run model solve --config inorder1 --set l1d.latency=3 --json m.json m.smp
+    validate model.schema.json m.json ;;
+model_solve_grid)
+    smp
+    run model solve --grid 'l1d.size=8K,16K' --json - m.smp
+    mv out.txt m.json
+    validate model.schema.json m.json ;;
+model_info)
+    smp
+    run model info --json m.json m.smp
+    validate model.schema.json m.json ;;
+merge)
+    "$cs" sweep --grid 'core.rob_size=64,128' --set l1d.latency=5 --max 5000 -o sw "$w/sort" 300 >/dev/null 2>&1 ||
+        fail "sweep"
+    run merge sw
+    validate sweep-table.schema.json sw/sweep-table.json || exit 1
+    # each point file's result (the file itself is the sweep's own checksummed record)
+    n=0
+    for f in sw/????????????????.json; do
+        "$py" -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["result"], open(sys.argv[2], "w"))' \
+            "$f" point.json || fail "$f: no result"
+        "$py" "$here/validate_json.py" "$cs" "$docs" "$docs/result.schema.json" point.json || fail "$f"
+        n=$((n + 1))
+    done
+    [ "$n" = 2 ] || fail "$n point files, not the grid's 2" ;;
+stallscope)
+    run stallscope --max 20000 --config bdw --set core.rob_size=64 --json s.json "$w/list" 300
+    validate result.schema.json s.json ;;
+simpoints)
+    "$cs" simpoint --env-fixed --interval 20K -o spd "$w/sort" 2000 >/dev/null 2>&1 || fail "simpoint"
+    run run --no-report --simpoints spd --jobs 2 --json sp.json "$w/sort" 2000
+    validate result.schema.json sp.json ;;
+*) fail "unknown verb $verb" ;;
+esac

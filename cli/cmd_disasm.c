@@ -71,16 +71,34 @@ static bool address_comment(listing *l, const isa_insn *d, uint64_t pc, uint64_t
     case ISA_OP_LUI: l->hi_addr[d->rd] = (uint64_t)d->imm, l->hi_valid[d->rd] = true; return false;
     case ISA_OP_AUIPC: l->hi_addr[d->rd] = pc + (uint64_t)d->imm, l->hi_valid[d->rd] = true; return false;
     case ISA_OP_ADDI:
+        if (compressed) {
+            /* only c.addi (not c.addi16sp/4spn/nop), even the hint with
+             * immediate 0 objdump prints as "add rd,rd,0" */
+            if ((d->raw & 0xe003) != 0x0001 || d->rd == 0) return false;
+            return known_address(l, d->rs1, d->imm, false, out);
+        }
         /* printed as li/mv/nop (no address operand) when rs1 is zero or imm is 0 */
         if (d->rs1 == 0 || d->imm == 0) return false;
-        if (compressed && (d->raw & 0xe003) != 0x0001) return false; /* only c.addi, not c.addi16sp/4spn */
         return known_address(l, d->rs1, d->imm, false, out);
     case ISA_OP_ADDIW:
+        if (compressed) { /* c.addiw; with immediate 0 it is sext.w, no address operand */
+            if (d->rd == 0 || d->imm == 0) return false;
+            return known_address(l, d->rs1, d->imm, true, out);
+        }
         if (d->rs1 == 0 || d->imm == 0) return false;
         return known_address(l, d->rs1, d->imm, true, out);
-    case ISA_OP_JALR:
-        if (d->imm == 0) return false; /* jr / jalr / ret aliases */
-        return known_address(l, d->rs1, d->imm, false, out);
+    case ISA_OP_JALR: {
+        /* objdump looks the address up for jalr's register operand (binutils
+         * riscv-dis.c, case 's'), and for an offset twice more (case 'o',
+         * then the jalr case of 'j'): the first lookup consumes what lui/auipc
+         * left in rs1, a later one overrides it for gp, tp and zero. c.jr,
+         * c.jalr and ret print no register operand that way. */
+        if (compressed || (d->imm == 0 && d->rd == 0 && d->rs1 == 1)) return false;
+        if (d->imm == 0) return known_address(l, d->rs1, 0, false, out);
+        bool known = known_address(l, d->rs1, d->imm, false, out);
+        if (known_address(l, d->rs1, d->imm, false, out)) known = true;
+        return known;
+    }
     default: break;
     }
     unsigned cls = d->op_class;

@@ -128,6 +128,50 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     putchar('\n');
 }
 
+/* The length objdump gives the encoding whose first parcel is low16 (binutils
+ * riscv_insn_length): 48-, 64- and 80- to 176-bit encodings, which RV64GC
+ * does not define, and 2 for a 0x7f prefix whose bits 14:12 are all set. */
+static unsigned objdump_length(uint16_t low16) {
+    if ((low16 & 3) != 3) return 2;
+    if ((low16 & 0x1f) != 0x1f) return 4;
+    if ((low16 & 0x3f) == 0x1f) return 6;
+    if ((low16 & 0x7f) == 0x3f) return 8;
+    if ((low16 & 0x7f) == 0x7f && (low16 & 0x7000) != 0x7000) return 10 + ((low16 >> 11) & 0xe);
+    return 2;
+}
+
+/* An encoding longer than 32 bits (or the odd 16-bit one above), as objdump
+ * prints what it cannot decode: raw bytes in chunks of 4 when the length is
+ * a multiple of 4, else 2, at most 8 bytes a line (the rest on continuation
+ * lines), then .2byte / .8byte with the value, or .byte with every byte. */
+static void print_long(const listing *l, const uint8_t *bytes, uint64_t pc, unsigned len) {
+    unsigned chunk = len % 4 == 0 ? 4 : 2;
+    printf("%*" PRIx64 ":\t", l->addr_width, pc);
+    for (unsigned line_start = 0; line_start < len; line_start += 8) {
+        if (line_start) printf("%*" PRIx64 ":\t", l->addr_width, pc + line_start);
+        unsigned line_end = line_start + 8 < len ? line_start + 8 : len;
+        for (unsigned j = line_start; j < line_end; j += chunk) {
+            for (unsigned k = chunk; k-- > 0;) printf("%02x", bytes[j + k]);
+            putchar(' ');
+        }
+        if (line_start) {
+            putchar('\n');
+            continue;
+        }
+        for (unsigned pad = line_end; pad < 8; pad += chunk) printf("%*s ", (int)(2 * chunk), "");
+        putchar('\t');
+        if (len == 2 || len == 8) {
+            uint64_t v = 0;
+            for (unsigned k = 0; k < len; k++) v |= (uint64_t)bytes[k] << (8 * k);
+            printf(".%ubyte\t0x%" PRIx64 "\n", len, v);
+        } else {
+            printf(".byte\t");
+            for (unsigned k = 0; k < len; k++) printf("%s0x%02x", k ? ", " : "", bytes[k]);
+            putchar('\n');
+        }
+    }
+}
+
 /* Bytes a $d mapping symbol marks as data, as objdump prints them (binutils
  * riscv-dis.c: riscv_data_length, riscv_disassemble_data): chunks of 4 bytes
  * from the start of the data, cut at the next mapping symbol or the section's
@@ -180,6 +224,13 @@ static void disassemble_range(listing *l, const elf_section *sec, size_t index, 
             uint32_t half = data[pc - sec->addr] | (end - pc > 1 ? (uint32_t)data[pc - sec->addr + 1] << 8 : 0);
             printf("%*" PRIx64 ":\t%04x                \t.2byte\t0x%x\n", l->addr_width, pc, half, half);
             pc += 2;
+            continue;
+        }
+        uint16_t low16 = (uint16_t)(data[pc - sec->addr] | (end - pc > 1 ? data[pc - sec->addr + 1] << 8 : 0));
+        unsigned long_len = objdump_length(low16);
+        if ((long_len > 4 || (long_len == 2 && (low16 & 3) == 3)) && long_len <= end - pc) {
+            print_long(l, data + (pc - sec->addr), pc, long_len);
+            pc += long_len;
             continue;
         }
         unsigned avail = end - pc < 4 ? (unsigned)(end - pc) : 4;

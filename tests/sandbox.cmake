@@ -128,6 +128,9 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   # "# address <symbol>" notes as objdump resolves them (jalr, c.addi 0, c.addiw).
   add_test(NAME sandbox.disasm.address_notes
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/address_notes)
+  # Encodings longer than 32 bits, printed as objdump prints what it cannot decode.
+  add_test(NAME sandbox.disasm.long_encodings
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/long_encodings)
   # CSR names follow the privileged spec in the ELF attributes (none given: objdump's latest, 1.12).
   foreach(spec latest 1_9_1 1_10)
     add_test(NAME sandbox.disasm.csr_names_${spec}

@@ -27,8 +27,11 @@ typedef struct listing {
     bool hi_valid[32];
     uint64_t gp;
     bool gp_valid;
-    int addr_width;     /* of the address column in this section (objdump's skip_addr_chars) */
-    isa_priv_spec spec; /* whose CSR names to print, from the file's attributes */
+    int addr_width;       /* of the address column in this section (objdump's skip_addr_chars) */
+    isa_priv_spec spec;   /* whose CSR names to print, from the file's attributes */
+    unsigned chunk;       /* bytes per raw chunk of the last thing printed (objdump's bytes_per_chunk) */
+    bool has_c;           /* the C extension in the ISA of the last $x<isa> met, else the file's */
+    unsigned line_octets; /* raw bytes a line holds (objdump's octets_per_line, set by the last item) */
 } listing;
 
 /* " <sym>", " <sym+0x…>", or below every symbol " <first-0x…>" as objdump
@@ -71,16 +74,34 @@ static bool address_comment(listing *l, const isa_insn *d, uint64_t pc, uint64_t
     case ISA_OP_LUI: l->hi_addr[d->rd] = (uint64_t)d->imm, l->hi_valid[d->rd] = true; return false;
     case ISA_OP_AUIPC: l->hi_addr[d->rd] = pc + (uint64_t)d->imm, l->hi_valid[d->rd] = true; return false;
     case ISA_OP_ADDI:
+        if (compressed) {
+            /* only c.addi (not c.addi16sp/4spn/nop), even the hint with
+             * immediate 0 objdump prints as "add rd,rd,0" */
+            if ((d->raw & 0xe003) != 0x0001 || d->rd == 0) return false;
+            return known_address(l, d->rs1, d->imm, false, out);
+        }
         /* printed as li/mv/nop (no address operand) when rs1 is zero or imm is 0 */
         if (d->rs1 == 0 || d->imm == 0) return false;
-        if (compressed && (d->raw & 0xe003) != 0x0001) return false; /* only c.addi, not c.addi16sp/4spn */
         return known_address(l, d->rs1, d->imm, false, out);
     case ISA_OP_ADDIW:
+        if (compressed) { /* c.addiw; with immediate 0 it is sext.w, no address operand */
+            if (d->rd == 0 || d->imm == 0) return false;
+            return known_address(l, d->rs1, d->imm, true, out);
+        }
         if (d->rs1 == 0 || d->imm == 0) return false;
         return known_address(l, d->rs1, d->imm, true, out);
-    case ISA_OP_JALR:
-        if (d->imm == 0) return false; /* jr / jalr / ret aliases */
-        return known_address(l, d->rs1, d->imm, false, out);
+    case ISA_OP_JALR: {
+        /* objdump looks the address up for jalr's register operand (binutils
+         * riscv-dis.c, case 's'), and for an offset twice more (case 'o',
+         * then the jalr case of 'j'): the first lookup consumes what lui/auipc
+         * left in rs1, a later one overrides it for gp, tp and zero. c.jr,
+         * c.jalr and ret print no register operand that way. */
+        if (compressed || (d->imm == 0 && d->rd == 0 && d->rs1 == 1)) return false;
+        if (d->imm == 0) return known_address(l, d->rs1, 0, false, out);
+        bool known = known_address(l, d->rs1, d->imm, false, out);
+        if (known_address(l, d->rs1, d->imm, false, out)) known = true;
+        return known;
+    }
     default: break;
     }
     unsigned cls = d->op_class;
@@ -96,6 +117,7 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     unsigned len = d.length;
     if (len > avail) len = avail; /* a truncated instruction at the end of a section */
     printf("%*" PRIx64 ":\t", l->addr_width, pc);
+    l->chunk = d.length == 2 ? 2 : 4;
     if (len == 2) printf("%04x                \t", raw & 0xffff);
     else printf("%08x          \t", raw);
     char text[128];
@@ -110,20 +132,97 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     putchar('\n');
 }
 
+/* The length objdump gives the encoding whose first parcel is low16 (binutils
+ * riscv_insn_length): 48-, 64- and 80- to 176-bit encodings, which RV64GC
+ * does not define, and 2 for a 0x7f prefix whose bits 14:12 are all set. */
+static unsigned objdump_length(uint16_t low16) {
+    if ((low16 & 3) != 3) return 2;
+    if ((low16 & 0x1f) != 0x1f) return 4;
+    if ((low16 & 0x3f) == 0x1f) return 6;
+    if ((low16 & 0x7f) == 0x3f) return 8;
+    if ((low16 & 0x7f) == 0x7f && (low16 & 0x7000) != 0x7000) return 10 + ((low16 >> 11) & 0xe);
+    return 2;
+}
+
+/* An encoding longer than 32 bits (or the odd 16-bit one above), as objdump
+ * prints what it cannot decode: raw bytes in chunks of 4 when the length is
+ * a multiple of 4, else 2, at most 8 bytes a line (the rest on continuation
+ * lines), then .2byte / .8byte with the value, or .byte with every byte. */
+static void print_long(listing *l, const uint8_t *bytes, uint64_t pc, unsigned len) {
+    unsigned chunk = len % 4 == 0 ? 4 : 2;
+    l->chunk = chunk;
+    printf("%*" PRIx64 ":\t", l->addr_width, pc);
+    for (unsigned line_start = 0; line_start < len; line_start += 8) {
+        if (line_start) printf("%*" PRIx64 ":\t", l->addr_width, pc + line_start);
+        unsigned line_end = line_start + 8 < len ? line_start + 8 : len;
+        for (unsigned j = line_start; j < line_end; j += chunk) {
+            for (unsigned k = chunk; k-- > 0;) printf("%02x", bytes[j + k]);
+            putchar(' ');
+        }
+        if (line_start) {
+            putchar('\n');
+            continue;
+        }
+        for (unsigned pad = line_end; pad < 8; pad += chunk) printf("%*s ", (int)(2 * chunk), "");
+        putchar('\t');
+        if (len == 2 || len == 8) {
+            uint64_t v = 0;
+            for (unsigned k = 0; k < len; k++) v |= (uint64_t)bytes[k] << (8 * k);
+            printf(".%ubyte\t0x%" PRIx64 "\n", len, v);
+        } else {
+            printf(".byte\t");
+            for (unsigned k = 0; k < len; k++) printf("%s0x%02x", k ? ", " : "", bytes[k]);
+            putchar('\n');
+        }
+    }
+}
+
 /* Bytes a $d mapping symbol marks as data, as objdump prints them (binutils
  * riscv-dis.c: riscv_data_length, riscv_disassemble_data): chunks of 4 bytes
  * from the start of the data, cut at the next mapping symbol or the section's
  * end, 3 printed as 2; .word, .short or .byte with the value in hex. */
-static unsigned print_data(const listing *l, const uint8_t *bytes, uint64_t pc, uint64_t limit) {
-    unsigned len = limit - pc < 4 ? (unsigned)(limit - pc) : 4;
-    if (len == 3) len = 2;
+static unsigned print_data(listing *l, const uint8_t *bytes, uint64_t pc, unsigned len) {
+    l->chunk = len;
+    l->line_octets = len == 1 ? 6 : 8;
     uint32_t v = 0;
     for (unsigned i = 0; i < len; i++) v |= (uint32_t)bytes[i] << (8 * i);
     printf("%*" PRIx64 ":\t", l->addr_width, pc);
-    if (len == 4) printf("%08x          	.word	0x%08x\n", v, v);
-    else if (len == 2) printf("%04x                	.short	0x%04x\n", v, v);
-    else printf("%02x                	.byte	0x%02x\n", v, v);
+    if (len == 4) printf("%08x          \t.word\t0x%08x\n", v, v);
+    else if (len == 2) printf("%04x                \t.short\t0x%04x\n", v, v);
+    else printf("%02x                \t.byte\t0x%02x\n", v, v);
     return len;
+}
+
+/* What objdump prints when the item at pc runs past `stop`, the next symbol
+ * (it reads no further, objdump.c sets stop_vma): the read fails with EIO,
+ * which the disassembler returns as a length of 5; objdump prints the raw
+ * bytes it can for those 5 (none past stop) in chunks of data_len (a $d item;
+ * 1 for an instruction), the error, and ends the block there. */
+static void print_out_of_bounds(listing *l, const uint8_t *bytes, uint64_t pc, uint64_t stop, unsigned data_len) {
+    const unsigned octets = 5; /* EIO */
+    unsigned chunk = data_len ? data_len : 1;
+    l->chunk = data_len;
+    unsigned per_line = l->line_octets;
+    printf("%*" PRIx64 ":\t", l->addr_width, pc);
+    unsigned pb = octets < per_line ? octets : per_line;
+    for (unsigned j = 0; j < pb; j += chunk) {
+        if (pc + j + chunk <= stop)
+            for (unsigned k = chunk; k-- > 0;) printf("%02x", bytes[j + k]);
+        putchar(' ');
+    }
+    for (unsigned pad = pb; pad < per_line; pad += chunk) printf("%*s ", (int)(2 * chunk), "");
+    printf("\tAddress 0x%" PRIx64 " is out of bounds.\n", pc);
+    while (pb < octets) {
+        printf("\n%*" PRIx64 ":\t", l->addr_width, pc + pb);
+        unsigned next = pb + per_line < octets ? pb + per_line : octets;
+        for (unsigned j = pb; j < next; j += chunk) {
+            if (pc + j + chunk <= stop)
+                for (unsigned k = chunk; k-- > 0;) printf("%02x", bytes[j + k]);
+            putchar(' ');
+        }
+        pb = next;
+    }
+    putchar('\n');
 }
 
 /* objdump prints addresses in a column as wide as the section's end address
@@ -138,10 +237,35 @@ static int address_width(const elf_section *sec) {
     return 16 - skip;
 }
 
-/* Disassemble [start, stop) of a section whose bytes begin at base. */
-static void disassemble_range(listing *l, const elf_section *sec, size_t index, uint64_t start, uint64_t stop) {
+/* One line of bytes under a data (STT_OBJECT) symbol, as objdump dumps them
+ * instead of disassembling (objdump.c disassemble_bytes with insns false): up
+ * to 16 bytes in chunks of the size the last instruction or data item used
+ * (1 before any), a chunk that would pass the block's end left blank, then
+ * the bytes as ASCII with '.' for the unprintable. Returns the bytes shown. */
+static unsigned print_object_line(const listing *l, const uint8_t *bytes, uint64_t pc, uint64_t stop) {
+    unsigned n = stop - pc < 16 ? (unsigned)(stop - pc) : 16;
+    unsigned chunk = l->chunk ? l->chunk : 1;
+    printf("%*" PRIx64 ":\t", l->addr_width, pc);
+    unsigned pb = n;
+    for (unsigned j = 0; j < pb; j += chunk) {
+        if (j + chunk <= n)
+            for (unsigned k = chunk; k-- > 0;) printf("%02x", bytes[j + k]);
+        putchar(' ');
+    }
+    for (; pb < 16; pb += chunk) printf("%*s ", (int)(2 * chunk), "");
+    printf("    ");
+    for (unsigned j = 0; j < n; j++) putchar(bytes[j] >= 0x20 && bytes[j] < 0x7f ? bytes[j] : '.');
+    putchar('\n');
+    return n;
+}
+
+/* Disassemble [start, stop) of a section; as_object: dump it as data, as
+ * objdump does under a symbol of type object. */
+static void disassemble_range(listing *l, const elf_section *sec, size_t index, uint64_t start, uint64_t stop,
+                              bool as_object) {
     const uint8_t *data = sec->data;
     uint64_t end = sec->addr + sec->size;
+    l->line_octets = 4; /* objdump's octets_per_line at the start of a block of code */
     for (uint64_t pc = start; pc < stop;) {
         /* objdump prints `...` for 8 or more zero bytes, or for fewer than 3 at the end */
         uint64_t z = pc;
@@ -152,26 +276,65 @@ static void disassemble_range(listing *l, const elf_section *sec, size_t index, 
             pc = z;
             continue;
         }
-        uint64_t next_map;
-        bool has_c;
-        if (elf_code_state(l->img, (uint16_t)index, pc, &next_map, &has_c)) {
-            pc += print_data(l, data + (pc - sec->addr), pc, next_map < end ? next_map : end);
+        const uint8_t *bytes = data + (pc - sec->addr);
+        if (as_object) {
+            pc += print_object_line(l, bytes, pc, stop);
             continue;
         }
-        if (!has_c && (data[pc - sec->addr] & 3) != 3) { /* a 16-bit parcel where the ISA has no C */
-            uint32_t half = data[pc - sec->addr] | (end - pc > 1 ? (uint32_t)data[pc - sec->addr + 1] << 8 : 0);
-            printf("%*" PRIx64 ":\t%04x                \t.2byte\t0x%x\n", l->addr_width, pc, half, half);
+        uint64_t next_map;
+        int isa_c, next_isa_c;
+        bool is_data = elf_code_state(l->img, (uint16_t)index, pc, &next_map, &isa_c, &next_isa_c);
+        /* objdump (riscv-dis.c, riscv_update_map_state) takes the ISA of a
+         * $x<isa> only when it disassembles there; a plain $x keeps the last */
+        if (isa_c >= 0) l->has_c = isa_c;
+        if (is_data) {
+            /* riscv_data_length: up to 4 bytes, to the next mapping symbol
+             * (or the section's end); looking ahead it also takes the ISA of
+             * the first $x<isa> after the data */
+            uint64_t limit = next_map < end ? next_map : end;
+            unsigned len = limit - pc < 4 ? (unsigned)(limit - pc) : 4;
+            if (len == 3) len = 2;
+            if (next_isa_c >= 0) l->has_c = next_isa_c;
+            if (len > stop - pc) { /* past the next symbol: objdump cannot read it */
+                print_out_of_bounds(l, bytes, pc, stop, len);
+                return;
+            }
+            pc += print_data(l, bytes, pc, len);
+            continue;
+        }
+        /* the length objdump reads: the first parcel, then what it says */
+        unsigned len = 2;
+        uint16_t low16 = 0;
+        if (stop - pc >= 2) {
+            low16 = (uint16_t)(bytes[0] | bytes[1] << 8);
+            len = objdump_length(low16);
+        }
+        if (len > stop - pc) {
+            print_out_of_bounds(l, bytes, pc, stop, 0);
+            return;
+        }
+        l->line_octets = 8;
+        if (!l->has_c && (low16 & 3) != 3) { /* a 16-bit parcel where the ISA has no C */
+            printf("%*" PRIx64 ":\t%04x                \t.2byte\t0x%x\n", l->addr_width, pc, low16, low16);
+            l->chunk = 2;
             pc += 2;
             continue;
         }
-        unsigned avail = end - pc < 4 ? (unsigned)(end - pc) : 4;
-        isa_insn d;
-        uint32_t raw = data[pc - sec->addr] | (avail > 1 ? (uint32_t)data[pc - sec->addr + 1] << 8 : 0);
-        unsigned len = isa_length((uint16_t)raw) == 2 ? 2 : 4;
-        (void)d;
-        print_line(l, data + (pc - sec->addr), pc, avail);
+        if (len > 4 || (len == 2 && (low16 & 3) == 3)) {
+            print_long(l, bytes, pc, len);
+            pc += len;
+            continue;
+        }
+        print_line(l, bytes, pc, len);
         pc += len;
     }
+}
+
+/* objdump dumps the bytes under a symbol marked as an object rather than a
+ * function instead of disassembling them (but not under gcc's old marker
+ * symbols). */
+static bool is_object(const elf_symbol *s) {
+    return s->object && !s->func && !strstr(s->name, "gnu_compiled") && !strstr(s->name, "gcc2_compiled");
 }
 
 /* Symbols of section `index`, in address order, one per address (the preferred one). */
@@ -199,13 +362,13 @@ static void disassemble_section(listing *l, const elf_section *sec, size_t index
         /* code before the section's first symbol: objdump names it from that symbol */
         if (sym) printf("\n%016" PRIx64 " <%s-0x%" PRIx64 ">:\n", sec->addr, sym->name, sym->addr - sec->addr);
         else printf("\n%016" PRIx64 " <%s>:\n", sec->addr, sec->name);
-        disassemble_range(l, sec, index, sec->addr, sym ? sym->addr : end);
+        disassemble_range(l, sec, index, sec->addr, sym ? sym->addr : end, false);
     }
     while (sym) {
         const elf_symbol *here = sym;
         NEXT_IN_SECTION();
         printf("\n%016" PRIx64 " <%s>:\n", here->addr, here->name);
-        disassemble_range(l, sec, index, here->addr, sym ? sym->addr : end);
+        disassemble_range(l, sec, index, here->addr, sym ? sym->addr : end, is_object(here));
     }
 #undef NEXT_IN_SECTION
 }
@@ -224,7 +387,8 @@ int cmd_disasm(int argc, char **argv) {
     if (!img) return cli_fail("%s", err.msg);
     unsigned spec[3];
     elf_priv_spec(img, spec);
-    listing l = {.img = img, .spec = isa_priv_spec_from_attributes(spec[0], spec[1], spec[2])};
+    listing l = {
+        .img = img, .spec = isa_priv_spec_from_attributes(spec[0], spec[1], spec[2]), .has_c = elf_file_has_c(img)};
     for (size_t i = 0; i < elf_symbol_count(img); i++) {
         if (!strcmp(elf_symbol_at(img, i)->name, "__global_pointer$")) {
             l.gp = elf_symbol_at(img, i)->addr;

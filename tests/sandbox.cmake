@@ -125,6 +125,17 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.address_width
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/high_address_80000000)
   add_test(NAME sandbox.disasm.address_width_runs COMMAND ${_cs} exec ${_g}/high_address_80000000)
+  # "# address <symbol>" notes as objdump resolves them (jalr, c.addi 0, c.addiw).
+  add_test(NAME sandbox.disasm.address_notes
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/address_notes)
+  # Encodings longer than 32 bits, printed as objdump prints what it cannot decode.
+  add_test(NAME sandbox.disasm.long_encodings
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/long_encodings)
+  # @object symbols in .text dumped as data; items cut by the next symbol ("out of bounds").
+  foreach(t object_in_text out_of_bounds)
+    add_test(NAME sandbox.disasm.${t}
+             COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/${t})
+  endforeach()
   # CSR names follow the privileged spec in the ELF attributes (none given: objdump's latest, 1.12).
   foreach(spec latest 1_9_1 1_10)
     add_test(NAME sandbox.disasm.csr_names_${spec}

@@ -342,7 +342,8 @@ static bool read_sections(elf_image *img, cs_error *err) {
     return true;
 }
 
-bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, bool *has_c) {
+bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa_c,
+                    int *next_isa_c) {
     /* the last mapping symbol at or below addr in the section (binary search, then back) */
     size_t lo = 0, hi = img->mapping_count;
     while (lo < hi) {
@@ -351,30 +352,29 @@ bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint6
         else hi = mid;
     }
     bool data = false; /* code until a mapping symbol says otherwise */
-    *has_c = img->file_has_c;
+    *isa_c = -1;
     for (size_t i = lo; i-- > 0;) {
         if (img->mappings[i].section == section) {
             data = img->mappings[i].data;
-            /* the ISA of the last $x<isa> at or below addr, if any */
-            for (size_t j = i + 1; j-- > 0;) {
-                const elf_mapping *m = &img->mappings[j];
-                if (m->section == section && !m->data && m->has_c >= 0) {
-                    *has_c = m->has_c;
-                    break;
-                }
-            }
+            if (!data) *isa_c = img->mappings[i].has_c;
             break;
         }
     }
     *until = UINT64_MAX;
+    *next_isa_c = -1;
     for (size_t i = lo; i < img->mapping_count; i++) {
-        if (img->mappings[i].section == section && img->mappings[i].addr > addr) {
-            *until = img->mappings[i].addr;
+        const elf_mapping *m = &img->mappings[i];
+        if (m->section != section || m->addr <= addr) continue;
+        if (*until == UINT64_MAX) *until = m->addr;
+        if (!m->data) { /* the first $x after addr */
+            *next_isa_c = m->has_c;
             break;
         }
     }
     return data;
 }
+
+bool elf_file_has_c(const elf_image *img) { return img->file_has_c; }
 
 static elf_image *open_image(const char *path, bool with_sections, cs_error *err) {
     elf_image *img = cs_calloc(1, sizeof *img);

@@ -987,6 +987,77 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
     return u->up_count + u->up_off;
 }
 
+/* The lowest position p <= q of u's history (as of t) such that the walk (walk_uop, at this
+ * same t) from every event in [p, q] ends in a leaf already accumulated; q + 1 when q's own is
+ * not known to. Completion uses it to skip, in one step, the run of candidates below one the
+ * unique-leaf rule (§6.2) has just refused, instead of walking each of them to its leaf (most
+ * of the time: an operand wait mirrors its producer's history, and the producer's leaves were
+ * accumulated while it was the head). Only what a walk would find is proven: a position
+ * The search stops at `floor` (nothing below it is wanted). A position
+ * popped from a producer is dead if the producer's is, a leaf position if its key is used, a
+ * remembered chain end (§6.3) — which a walk past its first step takes — by its key; anything
+ * else (a µop no longer kept, a recursion deeper than DEAD_DEPTH) ends the run, and the
+ * candidate is walked as before. */
+enum { DEAD_DEPTH = 24 };
+static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, uint64_t t, int depth) {
+    if (depth > DEAD_DEPTH) return q + 1;
+    /* the interval holding q, and the positions before it */
+    uint64_t base = 0, cnt = 0;
+    uint32_t i = 0;
+    for (; i < u->n_iv && u->iv[i].start < t; i++) {
+        cnt = iv_stalls(s, u, i, 0, t);
+        if (q < base + cnt) break;
+        base += cnt;
+    }
+    if (i == u->n_iv || u->iv[i].start >= t) return q + 1;
+    uint64_t lo = q + 1; /* [lo, q] proven so far */
+    for (;;) {
+        const ss_iv *iv = &u->iv[i];
+        bool stop = false;
+        if (!is_reader(iv)) {
+            while (lo > base && lo > floor && leaf_used(s, u->seq << 20 | ((lo - 1) & 0xfffff))) lo--;
+            stop = lo > base;
+        } else {
+            ss_uop *pr = uop_get(s, iv->cause);
+            if (!pr) break;
+            rlayout l;
+            reader_layout(s, u, i, t, pr, &l);
+            while (lo > base && lo > floor) {
+                uint64_t j = lo - 1 - base;
+                if (j >= l.S && j < l.S + l.D + l.M) { /* popped from pr */
+                    uint64_t qp = l.npa - l.D + (j - l.S);
+                    /* positions of u still wanted from this region, hence of pr */
+                    uint64_t bottom = base + l.S > floor ? base + l.S : floor;
+                    uint64_t want = lo - bottom;
+                    uint64_t pp = dead_from(s, pr, qp, qp + 1 - want, t, depth + 1);
+                    if (pp > qp) break;
+                    uint64_t run = qp - pp + 1, room = j + 1 - l.S;
+                    lo -= run < room ? run : room;
+                } else if (leaf_used(s, u->seq << 20 | ((lo - 1) & 0xfffff))) { /* S or E: a leaf */
+                    lo--;
+                } else {
+                    break;
+                }
+            }
+            stop = lo > base;
+        }
+        if (stop || lo <= floor) break;
+        /* the next older interval with events */
+        do {
+            i--;
+            cnt = iv_stalls(s, u, i, 0, t);
+        } while (!cnt && i > 0);
+        if (!cnt) break;
+        base -= cnt;
+    }
+    if (depth > 0) /* a walk past its first step ends at a remembered chain end */
+        for (int k = 0; k < MEMO_WAYS; k++) {
+            const chain_end *ce = &u->memo[k];
+            if (ce->valid && ce->q >= lo && ce->q <= q && !(ce->key && leaf_used(s, ce->key))) lo = ce->q + 1;
+        }
+    return lo;
+}
+
 /* ---- completion (§3.7) ----------------------------------------------------------------------------- */
 
 /* 2b: the most recent dispatch empty stall before t not yet taken (a MultiStack reader). */
@@ -1053,6 +1124,17 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         walk_uop(s, &tryp, x, q, t);
         if (tryp.leaf_key && leaf_used(s, tryp.leaf_key)) { /* §6.2: already accounted */
             s->sum.unique_rejections++;
+            /* and the run below it that would be refused too, in one step */
+            uint64_t up = used_prefix(s, x, t, 0);
+            if (x->cr_lo > up) {
+                uint64_t lo = dead_from(s, x, x->cr_lo - 1, up, t, 0);
+                if (lo < up) lo = up;
+                if (lo < x->cr_lo) {
+
+                    s->sum.unique_rejections += x->cr_lo - lo;
+                    x->cr_lo = lo;
+                }
+            }
             continue;
         }
         if (tryp.leaf_key) used_add(s, tryp.leaf_key);
@@ -1237,6 +1319,7 @@ void ss_finish(stallscope *s, const core_stats *stats) {
     for (size_t i = 0; i < RING; i++) bytes += s->ring[i].cap_iv * sizeof(ss_iv);
     s->sum.peak_bytes = bytes;
     if (getenv("SS_DEBUG")) {
+
         uint32_t mx = 0;
         uint64_t mseq = 0;
         for (size_t i = 0; i < RING; i++)

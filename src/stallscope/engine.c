@@ -130,9 +130,10 @@ enum {
     TWIG_MAX = 8,      /* levels of the inverted tree kept */
 };
 
+/* One interval of a µop's wait states: 16 bytes (a seq fits in 48 bits). */
 typedef struct ss_iv {
-    uint64_t start, cause;
-    uint8_t state, level;
+    uint64_t start;
+    uint64_t cause : 48, state : 8, level : 8;
 } ss_iv;
 
 enum { MEMO_WAYS = 4 };
@@ -140,9 +141,9 @@ typedef struct chain_end {
     bool valid, expired;
     uint8_t ntail;
     uint32_t len;
-    uint64_t q; /* the event (position) it is for */
+    uint32_t q; /* the event (position) it is for (positions past 2^32 are never remembered) */
     uint16_t tail[8];
-    uint64_t key, leaf_seq;
+    uint64_t key; /* its leaf's key (seq << 20 | position; the leaf µop is key >> 20), 0: none */
 } chain_end;
 
 typedef struct rlayout {
@@ -447,8 +448,12 @@ void ss_wait(stallscope *s, const wait_transition *w) {
         ss_iv *last = &u->iv[u->n_iv - 1];
         if (last->start == w->cycle) { /* replaced in the same cycle */
             *last = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
+            if (!is_stall(w->state) && u->n_iv > 1 && !is_stall(u->iv[u->n_iv - 2].state)) u->n_iv--;
             return;
         }
+        /* states that are not stalls (executing, done, committed) hold no events and are never
+         * read for their kind: one interval of them is enough to end the stall before */
+        if (!is_stall(w->state) && !is_stall(last->state)) return;
     }
     if (u->n_iv == u->cap_iv) {
         if (u->cap_iv >= 4096) return; /* a pathological history: keep what we have (bounded) */
@@ -580,7 +585,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     enum { MEMO_MAX = 256 };
     ss_uop *memo_at[MEMO_MAX];
     uint32_t memo_len[MEMO_MAX], n_memo = 0;
-    uint64_t memo_q[MEMO_MAX];
+    uint32_t memo_q[MEMO_MAX];
     for (uint64_t steps = 0;; steps++) {
         const chain_end *ce = &u->memo[q % MEMO_WAYS];
         if (steps && ce->valid && ce->q == q) { /* the rest of the chain is known */
@@ -590,7 +595,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             }
             for (uint32_t k = 0; k < ce->ntail; k++) path_push(s, p, ce->tail[k]);
             p->leaf_key = ce->key;
-            p->leaf_seq = ce->leaf_seq;
+            p->leaf_seq = ce->key >> 20;
             p->expired = ce->expired;
             p->extra += ce->len - ce->ntail;
             break;
@@ -616,9 +621,9 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             p->expired = true;
             break;
         }
-        if (steps && n_memo < MEMO_MAX && i + 1 < u->n_iv && u->iv[i + 1].start <= t) {
+        if (steps && n_memo < MEMO_MAX && q <= UINT32_MAX && i + 1 < u->n_iv && u->iv[i + 1].start <= t) {
             memo_at[n_memo] = u;
-            memo_q[n_memo] = q;
+            memo_q[n_memo] = (uint32_t)q;
             memo_len[n_memo++] = path_len(p) + p->extra;
         }
         const ss_iv *iv = &u->iv[i];
@@ -692,7 +697,6 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         if (m->ntail > path_len(p)) m->ntail = path_len(p);
         for (uint32_t x = 0; x < m->ntail; x++) m->tail[x] = (uint16_t)last[last_n - m->ntail + x];
         m->key = p->leaf_key;
-        m->leaf_seq = p->leaf_seq;
         m->expired = p->expired;
     }
 }
@@ -796,12 +800,17 @@ static bool used_has(const leafkey_set *u, uint64_t key) {
     return false;
 }
 
-/* Whether leaf key (seq << 20 | position) was accumulated. A key is only ever added for a µop
- * that exists: one still kept records the range of its positions added, so a position outside
- * it is answered without the set, and so is one inside when the range is full; its first
- * USED_BITS positions are answered from a bitmap on the µop. When the set drops a kept µop's
- * keys (used_add's pruning) its record is cleared too, so the answers are the set's exactly. An evicted µop never comes back (seqs grow), so keys added
- * for its seq after eviction are never asked about through a kept µop. */
+/* Whether leaf key (seq << 20 | position) was accumulated. A kept µop's first USED_BITS
+ * positions live in a bitmap on the µop and only there (the set, which was a cache miss per
+ * key, holds the positions beyond and the keys of µops no longer kept); the µop also records
+ * the range of its positions added, so one outside it is answered without the set, and so is
+ * one inside when the range is full. The bitmap goes with the µop's slot: a leaf of a µop no
+ * longer kept counts as not accumulated if it was among its first USED_BITS positions — only a
+ * remembered chain end (§6.3) can still name such a leaf, and on every workload of
+ * bench/stallscope_identity.sh the results are the same as with every key in the set. When the
+ * set drops a kept µop's keys (used_add's pruning) its record is cleared too. An evicted µop
+ * never comes back (seqs grow), so keys added for its seq after eviction are never asked about
+ * through a kept µop. */
 static bool leaf_used(stallscope *s, uint64_t key) {
     const ss_uop *lu = uop_get(s, key >> 20);
     uint32_t pos = (uint32_t)(key & 0xfffff);
@@ -813,6 +822,18 @@ static bool leaf_used(stallscope *s, uint64_t key) {
 
 static void used_add(stallscope *s, uint64_t key) {
     leafkey_set *u = &s->used;
+    ss_uop *lu = uop_get(s, key >> 20);
+    uint32_t pos = (uint32_t)(key & 0xfffff);
+    if (lu && pos < USED_BITS) { /* answered from the µop's bitmap while it is kept: not in the set */
+        uint64_t bit = 1ull << (pos % 64);
+        if (lu->used_bits[pos / 64] & bit) return;
+        lu->used_bits[pos / 64] |= bit;
+        if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
+        else if (pos < lu->used_lo) lu->used_lo = pos;
+        else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
+        lu->used_n++;
+        return;
+    }
     if ((u->count + 1) * 2 > u->cap) {
         /* grow, dropping the leaves of µops no longer kept (bounded memory) */
         uint64_t oldest = s->newest_seq > RING ? s->newest_seq - RING : 0, live = 0;
@@ -847,14 +868,11 @@ static void used_add(stallscope *s, uint64_t key) {
     }
     u->key[i] = key;
     u->count++;
-    ss_uop *lu = uop_get(s, key >> 20);
     if (lu) {
-        uint32_t pos = (uint32_t)(key & 0xfffff);
         if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
         else if (pos < lu->used_lo) lu->used_lo = pos;
         else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
         lu->used_n++;
-        if (pos < USED_BITS) lu->used_bits[pos / 64] |= 1ull << (pos % 64);
     }
 }
 

@@ -197,6 +197,12 @@ typedef struct tree {
     uint32_t hash_cap;
 } tree;
 
+typedef struct chain_rec {
+    uint64_t hash, weight;
+    uint64_t first; /* its types: chain_type[first, first + n) */
+    uint32_t n;
+} chain_rec;
+
 typedef struct hot {
     uint64_t pc, weight;
     uint32_t encoding, type;
@@ -237,6 +243,15 @@ struct stallscope {
     uint8_t misp_kind[1024];
 
     tree t, inv;
+    /* the unique chains accumulated (§3.8), each with its weight: a commit cycle's chain is
+     * looked up once (a hash of its types) and the trees and node totals are built from the
+     * unique chains when the run ends, not node by node every cycle */
+    chain_rec *chain;
+    uint32_t n_chain, cap_chain;
+    uint32_t *chain_hash; /* open addressing: chain id + 1; 0 empty */
+    uint32_t chain_hash_cap;
+    uint32_t *chain_type; /* the types of every unique chain, one after another */
+    uint64_t n_chain_type, cap_chain_type;
     uint64_t *node_total;
     uint32_t *stamp;
     uint32_t stamp_now;
@@ -355,6 +370,8 @@ stallscope *ss_create(const ss_options *opt, const ss_machine *m) {
     s->cq = cs_calloc(s->cq_cap, sizeof *s->cq);
     tree_init(&s->t);
     tree_init(&s->inv);
+    s->chain_hash_cap = 1024;
+    s->chain_hash = cs_calloc(s->chain_hash_cap, sizeof *s->chain_hash);
     s->hot_cap = 1024;
     s->hot = cs_calloc(s->hot_cap, sizeof *s->hot);
     s->used.cap = 1 << 12;
@@ -378,6 +395,9 @@ void ss_destroy(stallscope *s) {
     free(s->t.hash);
     free(s->inv.node);
     free(s->inv.hash);
+    free(s->chain);
+    free(s->chain_hash);
+    free(s->chain_type);
     free(s->hot);
     free(s->hot_sorted);
     free(s->used.key);
@@ -903,6 +923,78 @@ static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type
     else if (w > h->by_type_w) h->type = type, h->by_type_w = w; /* roughly: the costliest type */
 }
 
+/* The id of the unique chain types[0, n), added with weight 0 when new. */
+static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
+    uint64_t h = n;
+    for (uint32_t i = 0; i < n; i++) h = mix(h ^ ((uint64_t)types[i] << 32 | i));
+    uint32_t mask = s->chain_hash_cap - 1;
+    for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
+        uint32_t id = s->chain_hash[i];
+        if (!id) break;
+        const chain_rec *c = &s->chain[id - 1];
+        if (c->hash == h && c->n == n && !memcmp(s->chain_type + c->first, types, n * sizeof *types)) return id - 1;
+    }
+    if (s->n_chain == s->cap_chain) {
+        s->cap_chain = s->cap_chain ? s->cap_chain * 2 : 256;
+        s->chain = cs_realloc(s->chain, s->cap_chain * sizeof *s->chain);
+    }
+    while (s->n_chain_type + n > s->cap_chain_type) {
+        s->cap_chain_type = s->cap_chain_type ? s->cap_chain_type * 2 : 4096;
+        s->chain_type = cs_realloc(s->chain_type, s->cap_chain_type * sizeof *s->chain_type);
+    }
+    uint32_t id = s->n_chain++;
+    s->chain[id] = (chain_rec){h, 0, s->n_chain_type, n};
+    memcpy(s->chain_type + s->n_chain_type, types, n * sizeof *types);
+    s->n_chain_type += n;
+    if (s->n_chain * 2 > s->chain_hash_cap) { /* rehash */
+        uint32_t cap = s->chain_hash_cap * 2;
+        uint32_t *nh = cs_calloc(cap, sizeof *nh);
+        for (uint32_t k = 0; k < s->n_chain; k++) {
+            uint32_t j = (uint32_t)s->chain[k].hash & (cap - 1);
+            while (nh[j]) j = (j + 1) & (cap - 1);
+            nh[j] = k + 1;
+        }
+        free(s->chain_hash);
+        s->chain_hash = nh;
+        s->chain_hash_cap = cap;
+    } else {
+        uint32_t i = (uint32_t)h & mask;
+        while (s->chain_hash[i]) i = (i + 1) & mask;
+        s->chain_hash[i] = id + 1;
+    }
+    return id;
+}
+
+/* The trees (inclusive node weights) and node totals from the unique chains' weights, the
+ * chains taken in the order they first occurred, so every node is created in the order a
+ * cycle-by-cycle accumulation would have created it. Weights added are taken off the chains:
+ * calling it again adds only what came since. */
+static void chains_to_trees(stallscope *s) {
+    for (uint32_t c = 0; c < s->n_chain; c++) {
+        chain_rec *r = &s->chain[c];
+        const uint32_t *types = s->chain_type + r->first;
+        uint32_t n = r->n;
+        uint64_t w = r->weight;
+        uint32_t node = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            node = tree_child(&s->t, node, types[i]);
+            s->t.node[node].weight += w;
+        }
+        node = 0;
+        for (uint32_t i = 0; i < n && i < TWIG_MAX; i++) {
+            node = tree_child(&s->inv, node, types[n - 1 - i]);
+            s->inv.node[node].weight += w;
+        }
+        s->stamp_now++;
+        for (uint32_t i = 0; i < n; i++) {
+            if (s->stamp[types[i]] == s->stamp_now) continue;
+            s->stamp[types[i]] = s->stamp_now;
+            s->node_total[types[i]] += w;
+        }
+        r->weight = 0;
+    }
+}
+
 static void accumulate(stallscope *s, const path *p, uint64_t w) {
     if (!w) return;
     uint32_t len = path_len(p);
@@ -933,22 +1025,8 @@ static void accumulate(stallscope *s, const path *p, uint64_t w) {
         bool leaf = s->types[types[i]].flags & SS_LEAF;
         if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) s->sum.type_violations++;
     }
-    uint32_t node = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        node = tree_child(&s->t, node, types[i]);
-        s->t.node[node].weight += w;
-    }
-    node = 0;
-    for (uint32_t i = 0; i < n && i < TWIG_MAX; i++) {
-        node = tree_child(&s->inv, node, types[n - 1 - i]);
-        s->inv.node[node].weight += w;
-    }
-    s->stamp_now++;
-    for (uint32_t i = 0; i < n; i++) {
-        if (s->stamp[types[i]] == s->stamp_now) continue;
-        s->stamp[types[i]] = s->stamp_now;
-        s->node_total[types[i]] += w;
-    }
+    uint32_t chain = chain_intern(s, types, n); /* before s->chain is read: interning may move it */
+    s->chain[chain].weight += w;
     uint32_t leaf = types[n - 1];
     s->leaf_total[leaf] += w;
     s->sum.accumulated += w;
@@ -1313,6 +1391,7 @@ static int hot_cmp(const void *a, const void *b) {
 void ss_finish(stallscope *s, const core_stats *stats) {
     (void)stats;
     ss_advance(s, UINT64_MAX);
+    chains_to_trees(s);
     if (s->opt.interval && s->committed_uops > s->part_next - s->opt.interval) { /* the last, partial interval */
         s->part_next = s->committed_uops;
         partial_check(s, s->commit_done);
@@ -1333,7 +1412,7 @@ void ss_finish(stallscope *s, const core_stats *stats) {
     qsort(s->hot_sorted, s->hot_sorted_count, sizeof *s->hot_sorted, hot_cmp);
     uint64_t bytes = sizeof *s + RING * sizeof *s->ring + s->cq_cap * sizeof *s->cq +
         (s->t.cap + s->inv.cap) * sizeof(ss_node) + (s->t.hash_cap + s->inv.hash_cap) * 4 + s->hot_cap * sizeof(hot) +
-        s->used.cap * 8;
+        s->cap_chain * sizeof(chain_rec) + s->chain_hash_cap * 4 + s->cap_chain_type * 4 + s->used.cap * 8;
     for (size_t i = 0; i < RING; i++) bytes += s->ring[i].cap_iv * sizeof(ss_iv);
     s->sum.peak_bytes = bytes;
     if (getenv("SS_DEBUG")) {

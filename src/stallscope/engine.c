@@ -1206,22 +1206,25 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         x->cr_init = true;
         x->cr_lo = x->cr_hi = n;
     }
+    /* used_prefix gives the same answer until a leaf is added to the used set, which ends
+     * this loop: asked once */
+    uint64_t up = UINT64_MAX;
     for (;;) {
         uint64_t q;
         if (n > x->cr_hi) {
             q = n - 1;
             x->cr_hi = n;
-        } else if (x->cr_lo > used_prefix(s, x, t, 0)) {
-            q = --x->cr_lo;
         } else {
-            break; /* what is left leads only to leaves already accumulated */
+            if (up == UINT64_MAX) up = used_prefix(s, x, t, 0);
+            if (x->cr_lo <= up) break; /* what is left leads only to leaves already accumulated */
+            q = --x->cr_lo;
         }
         path tryp = p;
         walk_uop(s, &tryp, x, q, t);
         if (tryp.leaf_key && leaf_used(s, tryp.leaf_key)) { /* §6.2: already accounted */
             s->sum.unique_rejections++;
             /* and the run below it that would be refused too, in one step */
-            uint64_t up = used_prefix(s, x, t, 0);
+            if (up == UINT64_MAX) up = used_prefix(s, x, t, 0);
             if (x->cr_lo > up) {
                 uint64_t lo = dead_from(s, x, x->cr_lo - 1, up, t, 0);
                 if (lo < up) lo = up;

@@ -425,13 +425,13 @@ static bool is_reader(const ss_iv *iv) {
         iv->cause;
 }
 
-static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w);
+static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w, uint64_t reps);
 
 /* The slot of µop seq, taken over from the µop it held before. */
 static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
     ss_uop *u = &s->ring[seq & (RING - 1)];
     if (u->seq != seq) {
-        if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight); /* never retired */
+        if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight, 1); /* never retired */
         /* field by field: the slot is large (the chain-end memo) and this is per µop */
         u->seq = seq;
         u->pc = 0;
@@ -896,7 +896,8 @@ static void used_add(stallscope *s, uint64_t key) {
     }
 }
 
-static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w) {
+/* Add weight w `reps` times (what reps calls with w would do, in one). */
+static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w, uint64_t reps) {
     if ((s->hot_count + 1) * 2 > s->hot_cap) {
         uint64_t cap = s->hot_cap * 2;
         hot *nh = cs_calloc(cap, sizeof *nh);
@@ -917,10 +918,10 @@ static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type
         *h = (hot){pc, 0, encoding, type, 0};
         s->hot_count++;
     }
-    h->weight += w;
+    h->weight += w * reps;
     if (encoding) h->encoding = encoding;
-    if (type == h->type) h->by_type_w += w;
-    else if (w > h->by_type_w) h->type = type, h->by_type_w = w; /* roughly: the costliest type */
+    if (type == h->type) h->by_type_w += w * reps;
+    else if (w > h->by_type_w) h->type = type, h->by_type_w = w * reps; /* roughly: the costliest type */
 }
 
 /* The id of the unique chain types[0, n), added with weight 0 when new. */
@@ -995,8 +996,10 @@ static void chains_to_trees(stallscope *s) {
     }
 }
 
-static void accumulate(stallscope *s, const path *p, uint64_t w) {
-    if (!w) return;
+/* Accumulate path p with weight w, `reps` times over (reps cycles with the same chain). */
+static void accumulate_n(stallscope *s, const path *p, uint64_t w, uint64_t reps) {
+    if (!w || !reps) return;
+    uint64_t wr = w * reps;
     uint32_t len = path_len(p);
     uint32_t types[PATH_HEAD + 2 + PATH_TAIL];
     uint32_t n = 0;
@@ -1016,32 +1019,34 @@ static void accumulate(stallscope *s, const path *p, uint64_t w) {
         }
         for (uint32_t k = p->n_tail_total - keep; k < p->n_tail_total; k++) types[n++] = p->tail[k % PATH_TAIL];
     }
-    if (marked) s->sum.truncated += w;
-    s->sum.chains++;
+    if (marked) s->sum.truncated += wr;
+    s->sum.chains += reps;
     if (len + p->extra > s->sum.longest_chain) s->sum.longest_chain = len + p->extra;
-    if (p->expired) s->sum.expired += w;
+    if (p->expired) s->sum.expired += wr;
     /* §3.3: a leaf type ends its chain; a non-leaf type never does */
     for (uint32_t i = 0; i < n; i++) {
         bool leaf = s->types[types[i]].flags & SS_LEAF;
-        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) s->sum.type_violations++;
+        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) s->sum.type_violations += reps;
     }
     uint32_t chain = chain_intern(s, types, n); /* before s->chain is read: interning may move it */
-    s->chain[chain].weight += w;
+    s->chain[chain].weight += wr;
     uint32_t leaf = types[n - 1];
-    s->leaf_total[leaf] += w;
-    s->sum.accumulated += w;
+    s->leaf_total[leaf] += wr;
+    s->sum.accumulated += wr;
     ss_uop *lu = uop_get(s, p->leaf_seq);
     if (p->leaf_seq && lu) {
         if (lu->retired) {
-            hot_add(s, lu->pc, lu->encoding, leaf, w);
+            hot_add(s, lu->pc, lu->encoding, leaf, w, reps);
         } else {
-            lu->hot_weight += w;
+            lu->hot_weight += wr;
             lu->hot_type = leaf;
         }
     } else if (p->leaf_pc) {
-        hot_add(s, p->leaf_pc, 0, leaf, w);
+        hot_add(s, p->leaf_pc, 0, leaf, w, reps);
     }
 }
+
+static void accumulate(stallscope *s, const path *p, uint64_t w) { accumulate_n(s, p, w, 1); }
 
 /* How many events from the bottom of u's history (as of t) are known to lead
  * only to leaves already accumulated. Leaves once accumulated stay so, so the
@@ -1258,6 +1263,67 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
     accumulate(s, &p, w);
 }
 
+/* Completion over commit cycles [t, to) with the same head, in one step for the common run:
+ * the head stalls in an interval whose events are leaves (a D-cache fill, no MSHR, no unit,
+ * no issue slot), so each cycle completion pops the event the head pushed the cycle before
+ * (§3.7 2a) — a leaf of its own, not yet accumulated — and accumulates the chain
+ * head-not-done → that leaf. Returns the cycles so accounted (0: the caller goes cycle by
+ * cycle); every cycle is checked for what completion_head would find in it, and the run
+ * stops before the first that would differ (a used leaf, a poor-scheduling event, the
+ * interval's end). */
+static uint64_t completion_head_run(stallscope *s, uint64_t t, uint64_t to, uint64_t head_seq, uint64_t w) {
+    ss_uop *x = uop_get(s, head_seq);
+    if (!x || !x->cr_init || to - t < 2) return 0;
+    /* the last interval begun before t, and x's stack size as of t */
+    uint32_t last = UINT32_MAX;
+    uint64_t base = 0, cnt = 0;
+    for (uint32_t k = 0; k < x->n_iv && x->iv[k].start < t; k++) {
+        base += cnt;
+        cnt = iv_stalls(s, x, k, 0, t);
+        last = k;
+    }
+    if (last == UINT32_MAX || !cnt || base + cnt <= x->cr_hi) return 0;
+    const ss_iv *iv = &x->iv[last];
+    if (is_reader(iv)) return 0;
+    uint32_t type;
+    switch (iv->state) {
+    case WST_READY: type = E_ISSUE_WIDTH; break;
+    case WST_NO_UNIT: type = E_NO_UNIT; break;
+    case WST_NO_MSHR: type = E_NO_MSHR; break;
+    case WST_FILL:
+        type = iv->level >= LEVEL_MEM ? E_DMISS_MEM
+            : iv->level == LEVEL_L3   ? E_DMISS_L3
+            : iv->level == LEVEL_L2   ? E_DMISS_L2
+                                      : E_DMISS_L1;
+        break;
+    default: return 0;
+    }
+    /* cycle t' pops position n + (t' - t) - 1 while the interval is the last begun before t' */
+    uint64_t end = last + 1 < x->n_iv && x->iv[last + 1].start + 1 < to ? x->iv[last + 1].start + 1 : to;
+    uint64_t n = base + cnt, k = 0;
+    for (uint64_t tt = t; tt < end; tt++, k++) {
+        uint64_t q = n + k - 1; /* cycle tt = t + k pops the event x pushed in tt - 1 */
+        uint64_t key = x->seq << 20 | (q & 0xfffff);
+        if (leaf_used(s, key)) break;
+        if (iv->state == WST_READY) { /* walk_uop's poor-scheduling test for that event */
+            uint64_t c = iv->start + (q - base);
+            uint32_t slot = c % ISSUE_HIST;
+            if (s->issue_cycle[slot] == c + 1 && s->issue_youngest[slot] > x->seq) break;
+        }
+        used_add(s, key);
+    }
+    if (!k) return 0;
+    x->cr_hi = n + k - 1; /* cycle t + i saw n + i events */
+    path p;
+    memset(&p, 0, sizeof p);
+    path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+    path_push(s, &p, s->base_exec + type);
+    p.leaf_key = x->seq << 20 | ((n + k - 2) & 0xfffff); /* the last cycle's */
+    p.leaf_seq = x->seq;
+    accumulate_n(s, &p, w, k);
+    return k;
+}
+
 static void partial_check(stallscope *s, uint64_t cycle_end) {
     while (s->opt.interval && s->committed_uops >= s->part_next) {
         if (s->n_part == s->cap_part) {
@@ -1300,7 +1366,15 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
     s->sum.lost += cycles * lost;
     if (lost) {
         if (v->stall == STALL_HEAD_NOT_DONE && v->cause.kind == CAUSE_UOP) {
-            for (uint64_t t = from; t < to; t++) completion_head(s, t, v->cause.seq, lost);
+            for (uint64_t t = from; t < to;) {
+                uint64_t k = completion_head_run(s, t, to, v->cause.seq, lost);
+                if (k) {
+                    t += k;
+                } else {
+                    completion_head(s, t, v->cause.seq, lost);
+                    t++;
+                }
+            }
         } else {
             path p;
             memset(&p, 0, sizeof p);
@@ -1331,7 +1405,7 @@ void ss_record(stallscope *s, const uop_record *r) {
     u->op_class = r->u.op_class;
     u->retired = true;
     if (u->hot_weight) {
-        hot_add(s, u->pc, u->encoding, u->hot_type, u->hot_weight);
+        hot_add(s, u->pc, u->encoding, u->hot_type, u->hot_weight, 1);
         u->hot_weight = 0;
     }
     if (r->mispredict) {
@@ -1402,7 +1476,7 @@ void ss_finish(stallscope *s, const core_stats *stats) {
     /* µops whose record never came: their weight to an unknown pc */
     for (size_t i = 0; i < RING; i++)
         if (s->ring[i].seq && s->ring[i].hot_weight) {
-            hot_add(s, 0, 0, s->ring[i].hot_type, s->ring[i].hot_weight);
+            hot_add(s, 0, 0, s->ring[i].hot_type, s->ring[i].hot_weight, 1);
             s->ring[i].hot_weight = 0;
         }
     free(s->hot_sorted);

@@ -138,7 +138,7 @@ typedef struct ss_iv {
 
 enum { MEMO_WAYS = 4 };
 typedef struct chain_end {
-    bool valid, expired;
+    bool expired;
     uint8_t ntail;
     uint32_t len;
     uint32_t q; /* the event (position) it is for (positions past 2^32 are never remembered) */
@@ -151,33 +151,40 @@ typedef struct rlayout {
 } rlayout;
 
 enum { USED_BITS = 256 }; /* leaf positions of a kept µop answered from its own bitmap */
+enum { IV_INLINE = 4 };   /* wait intervals kept in the slot itself (most µops have no more) */
 typedef struct ss_uop {
-    uint64_t seq;                       /* 0: empty slot */
-    uint64_t used_bits[USED_BITS / 64]; /* which of its first positions are in the used set */
+    /* what a new µop resets comes first: two cache lines, not the whole slot */
+    uint64_t seq; /* 0: empty slot */
+    ss_iv *iv;    /* its wait intervals: iv_in, or iv_heap when there are more */
     uint64_t pc, issue, complete;
-    uint32_t encoding;
-    uint8_t op_class;
-    bool retired; /* its record arrived: pc and class known */
-    uint16_t n_iv, cap_iv;
-    ss_iv *iv;
     /* completion's reader of its history while it is the ROB head */
-    bool cr_init;
     uint64_t cr_lo, cr_hi;
     /* the positions from the bottom of its history known to lead to leaves already
      * accumulated (§6.2), over intervals [0, up_iv) and up_off events of up_iv */
     uint64_t up_count, up_off;
+    /* hot-spot weight of its leaves accumulated before its pc was known */
+    uint64_t hot_weight;
+    uint32_t hot_type;
     uint32_t up_iv;
+    uint32_t encoding;
     /* positions (low 20 bits) of its leaf keys put in the used set while it was kept,
      * [used_lo, used_hi): a key outside cannot be in the set (saves the set's cache miss) */
     uint32_t used_lo, used_hi, used_n; /* used_n: how many distinct positions were added */
     /* the layout of its last closed reader interval walked through (lay_iv + 1; 0: none) */
     uint32_t lay_iv;
+    uint16_t n_iv, cap_iv;
+    uint8_t op_class;
+    bool retired; /* its record arrived: pc and class known */
+    bool cr_init;
+    uint8_t memo_valid;                 /* which ways of memo hold a chain end */
+    uint64_t used_bits[USED_BITS / 64]; /* which of its first positions are in the used set */
+    ss_iv iv_in[IV_INLINE];
+    /* kept from µop to µop in this slot (not reset) */
+    ss_iv *iv_heap;
+    uint32_t heap_cap;
     rlayout lay;
     /* where the chains from a few of its events end (§6.3) */
     chain_end memo[MEMO_WAYS];
-    /* hot-spot weight of its leaves accumulated before its pc was known */
-    uint64_t hot_weight;
-    uint32_t hot_type;
 } ss_uop;
 
 typedef struct dspan {
@@ -388,7 +395,7 @@ void ss_destroy(stallscope *s) {
     free(s->stamp);
     free(s->leaf_total);
     free(s->part_leaf0);
-    for (size_t i = 0; i < RING; i++) free(s->ring[i].iv);
+    for (size_t i = 0; i < RING; i++) free(s->ring[i].iv_heap);
     free(s->ring);
     free(s->cq);
     free(s->t.node);
@@ -449,7 +456,9 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
         memset(u->used_bits, 0, sizeof u->used_bits);
         u->hot_weight = 0;
         u->hot_type = 0;
-        for (int k = 0; k < MEMO_WAYS; k++) u->memo[k].valid = false;
+        u->memo_valid = 0;
+        u->iv = u->iv_in;
+        u->cap_iv = IV_INLINE;
         if (seq > s->newest_seq) s->newest_seq = seq;
     }
     return u;
@@ -477,8 +486,14 @@ void ss_wait(stallscope *s, const wait_transition *w) {
     }
     if (u->n_iv == u->cap_iv) {
         if (u->cap_iv >= 4096) return; /* a pathological history: keep what we have (bounded) */
-        u->cap_iv = u->cap_iv ? u->cap_iv * 2 : 4;
-        u->iv = cs_realloc(u->iv, u->cap_iv * sizeof *u->iv);
+        uint32_t cap = u->cap_iv * 2;
+        if (u->heap_cap < cap) {
+            u->iv_heap = cs_realloc(u->iv_heap, cap * sizeof *u->iv_heap);
+            u->heap_cap = cap;
+        }
+        if (u->iv == u->iv_in) memcpy(u->iv_heap, u->iv_in, sizeof u->iv_in);
+        u->iv = u->iv_heap;
+        u->cap_iv = (uint16_t)cap;
     }
     u->iv[u->n_iv++] = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
 }
@@ -608,7 +623,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     uint32_t memo_q[MEMO_MAX];
     for (uint64_t steps = 0;; steps++) {
         const chain_end *ce = &u->memo[q % MEMO_WAYS];
-        if (steps && ce->valid && ce->q == q) { /* the rest of the chain is known */
+        if (steps && (u->memo_valid >> (q % MEMO_WAYS) & 1) && ce->q == q) { /* the rest of the chain is known */
             if (ce->len > ce->ntail && !p->snipped) {
                 p->snipped = true;
                 p->snip_at = path_len(p);
@@ -710,7 +725,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     for (uint32_t k = 0; k < n_memo; k++) {
         chain_end *m = &memo_at[k]->memo[memo_q[k] % MEMO_WAYS];
         uint32_t n = total - memo_len[k];
-        m->valid = true;
+        memo_at[k]->memo_valid |= (uint8_t)(1u << (memo_q[k] % MEMO_WAYS));
         m->q = memo_q[k];
         m->len = n;
         m->ntail = n < PATH_TAIL ? n : PATH_TAIL;
@@ -1154,7 +1169,8 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
     if (depth > 0) /* a walk past its first step ends at a remembered chain end */
         for (int k = 0; k < MEMO_WAYS; k++) {
             const chain_end *ce = &u->memo[k];
-            if (ce->valid && ce->q >= lo && ce->q <= q && !(ce->key && leaf_used(s, ce->key))) lo = ce->q + 1;
+            if ((u->memo_valid >> k & 1) && ce->q >= lo && ce->q <= q && !(ce->key && leaf_used(s, ce->key)))
+                lo = ce->q + 1;
         }
     return lo;
 }
@@ -1490,7 +1506,7 @@ void ss_finish(stallscope *s, const core_stats *stats) {
     uint64_t bytes = sizeof *s + RING * sizeof *s->ring + s->cq_cap * sizeof *s->cq +
         (s->t.cap + s->inv.cap) * sizeof(ss_node) + (s->t.hash_cap + s->inv.hash_cap) * 4 + s->hot_cap * sizeof(hot) +
         s->cap_chain * sizeof(chain_rec) + s->chain_hash_cap * 4 + s->cap_chain_type * 4 + s->used.cap * 8;
-    for (size_t i = 0; i < RING; i++) bytes += s->ring[i].cap_iv * sizeof(ss_iv);
+    for (size_t i = 0; i < RING; i++) bytes += s->ring[i].heap_cap * sizeof(ss_iv);
     s->sum.peak_bytes = bytes;
     if (getenv("SS_DEBUG")) {
 

@@ -116,7 +116,11 @@ static ss_type_def exec_set[E_COUNT] = {
 /* ---- the engine's state ---------------------------------------------------------------- */
 
 enum {
-    RING_BITS = 15, /* µops kept: the window plus what chains reach back to */
+    /* µops kept: the window plus what chains reach back to. 4096 (32 ooo4 ROBs, 21 bdw ROBs)
+     * gives the same results as 32768 on every workload of bench/stallscope_identity.sh
+     * (1 M instructions; 2048 changes dep_add's chains) at an eighth of the memory, and the
+     * smaller ring and leaf set stay in the host's caches */
+    RING_BITS = 12,
     RING = 1 << RING_BITS,
     PATH_HEAD = 24, /* events kept at the beginning of a truncated chain (§6.3) */
     PATH_TAIL = 8,  /* and at its end */
@@ -126,19 +130,20 @@ enum {
     TWIG_MAX = 8,      /* levels of the inverted tree kept */
 };
 
+/* One interval of a µop's wait states: 16 bytes (a seq fits in 48 bits). */
 typedef struct ss_iv {
-    uint64_t start, cause;
-    uint8_t state, level;
+    uint64_t start;
+    uint64_t cause : 48, state : 8, level : 8;
 } ss_iv;
 
 enum { MEMO_WAYS = 4 };
 typedef struct chain_end {
-    bool valid, expired;
+    bool expired;
     uint8_t ntail;
     uint32_t len;
-    uint64_t q; /* the event (position) it is for */
+    uint32_t q; /* the event (position) it is for (positions past 2^32 are never remembered) */
     uint16_t tail[8];
-    uint64_t key, leaf_seq;
+    uint64_t key; /* its leaf's key (seq << 20 | position; the leaf µop is key >> 20), 0: none */
 } chain_end;
 
 typedef struct rlayout {
@@ -146,33 +151,40 @@ typedef struct rlayout {
 } rlayout;
 
 enum { USED_BITS = 256 }; /* leaf positions of a kept µop answered from its own bitmap */
+enum { IV_INLINE = 4 };   /* wait intervals kept in the slot itself (most µops have no more) */
 typedef struct ss_uop {
-    uint64_t seq;                       /* 0: empty slot */
-    uint64_t used_bits[USED_BITS / 64]; /* which of its first positions are in the used set */
+    /* what a new µop resets comes first: two cache lines, not the whole slot */
+    uint64_t seq; /* 0: empty slot */
+    ss_iv *iv;    /* its wait intervals: iv_in, or iv_heap when there are more */
     uint64_t pc, issue, complete;
-    uint32_t encoding;
-    uint8_t op_class;
-    bool retired; /* its record arrived: pc and class known */
-    uint16_t n_iv, cap_iv;
-    ss_iv *iv;
     /* completion's reader of its history while it is the ROB head */
-    bool cr_init;
     uint64_t cr_lo, cr_hi;
     /* the positions from the bottom of its history known to lead to leaves already
      * accumulated (§6.2), over intervals [0, up_iv) and up_off events of up_iv */
     uint64_t up_count, up_off;
+    /* hot-spot weight of its leaves accumulated before its pc was known */
+    uint64_t hot_weight;
+    uint32_t hot_type;
     uint32_t up_iv;
+    uint32_t encoding;
     /* positions (low 20 bits) of its leaf keys put in the used set while it was kept,
      * [used_lo, used_hi): a key outside cannot be in the set (saves the set's cache miss) */
     uint32_t used_lo, used_hi, used_n; /* used_n: how many distinct positions were added */
     /* the layout of its last closed reader interval walked through (lay_iv + 1; 0: none) */
     uint32_t lay_iv;
+    uint16_t n_iv, cap_iv;
+    uint8_t op_class;
+    bool retired; /* its record arrived: pc and class known */
+    bool cr_init;
+    uint8_t memo_valid;                 /* which ways of memo hold a chain end */
+    uint64_t used_bits[USED_BITS / 64]; /* which of its first positions are in the used set */
+    ss_iv iv_in[IV_INLINE];
+    /* kept from µop to µop in this slot (not reset) */
+    ss_iv *iv_heap;
+    uint32_t heap_cap;
     rlayout lay;
     /* where the chains from a few of its events end (§6.3) */
     chain_end memo[MEMO_WAYS];
-    /* hot-spot weight of its leaves accumulated before its pc was known */
-    uint64_t hot_weight;
-    uint32_t hot_type;
 } ss_uop;
 
 typedef struct dspan {
@@ -191,6 +203,12 @@ typedef struct tree {
     uint32_t *hash; /* open addressing: (parent, type) -> node id; 0 empty */
     uint32_t hash_cap;
 } tree;
+
+typedef struct chain_rec {
+    uint64_t hash, weight;
+    uint64_t first; /* its types: chain_type[first, first + n) */
+    uint32_t n;
+} chain_rec;
 
 typedef struct hot {
     uint64_t pc, weight;
@@ -232,6 +250,15 @@ struct stallscope {
     uint8_t misp_kind[1024];
 
     tree t, inv;
+    /* the unique chains accumulated (§3.8), each with its weight: a commit cycle's chain is
+     * looked up once (a hash of its types) and the trees and node totals are built from the
+     * unique chains when the run ends, not node by node every cycle */
+    chain_rec *chain;
+    uint32_t n_chain, cap_chain;
+    uint32_t *chain_hash; /* open addressing: chain id + 1; 0 empty */
+    uint32_t chain_hash_cap;
+    uint32_t *chain_type; /* the types of every unique chain, one after another */
+    uint64_t n_chain_type, cap_chain_type;
     uint64_t *node_total;
     uint32_t *stamp;
     uint32_t stamp_now;
@@ -350,6 +377,8 @@ stallscope *ss_create(const ss_options *opt, const ss_machine *m) {
     s->cq = cs_calloc(s->cq_cap, sizeof *s->cq);
     tree_init(&s->t);
     tree_init(&s->inv);
+    s->chain_hash_cap = 1024;
+    s->chain_hash = cs_calloc(s->chain_hash_cap, sizeof *s->chain_hash);
     s->hot_cap = 1024;
     s->hot = cs_calloc(s->hot_cap, sizeof *s->hot);
     s->used.cap = 1 << 12;
@@ -366,13 +395,16 @@ void ss_destroy(stallscope *s) {
     free(s->stamp);
     free(s->leaf_total);
     free(s->part_leaf0);
-    for (size_t i = 0; i < RING; i++) free(s->ring[i].iv);
+    for (size_t i = 0; i < RING; i++) free(s->ring[i].iv_heap);
     free(s->ring);
     free(s->cq);
     free(s->t.node);
     free(s->t.hash);
     free(s->inv.node);
     free(s->inv.hash);
+    free(s->chain);
+    free(s->chain_hash);
+    free(s->chain_type);
     free(s->hot);
     free(s->hot_sorted);
     free(s->used.key);
@@ -400,13 +432,13 @@ static bool is_reader(const ss_iv *iv) {
         iv->cause;
 }
 
-static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w);
+static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w, uint64_t reps);
 
 /* The slot of µop seq, taken over from the µop it held before. */
 static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
     ss_uop *u = &s->ring[seq & (RING - 1)];
     if (u->seq != seq) {
-        if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight); /* never retired */
+        if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight, 1); /* never retired */
         /* field by field: the slot is large (the chain-end memo) and this is per µop */
         u->seq = seq;
         u->pc = 0;
@@ -424,7 +456,9 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
         memset(u->used_bits, 0, sizeof u->used_bits);
         u->hot_weight = 0;
         u->hot_type = 0;
-        for (int k = 0; k < MEMO_WAYS; k++) u->memo[k].valid = false;
+        u->memo_valid = 0;
+        u->iv = u->iv_in;
+        u->cap_iv = IV_INLINE;
         if (seq > s->newest_seq) s->newest_seq = seq;
     }
     return u;
@@ -443,13 +477,23 @@ void ss_wait(stallscope *s, const wait_transition *w) {
         ss_iv *last = &u->iv[u->n_iv - 1];
         if (last->start == w->cycle) { /* replaced in the same cycle */
             *last = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
+            if (!is_stall(w->state) && u->n_iv > 1 && !is_stall(u->iv[u->n_iv - 2].state)) u->n_iv--;
             return;
         }
+        /* states that are not stalls (executing, done, committed) hold no events and are never
+         * read for their kind: one interval of them is enough to end the stall before */
+        if (!is_stall(w->state) && !is_stall(last->state)) return;
     }
     if (u->n_iv == u->cap_iv) {
         if (u->cap_iv >= 4096) return; /* a pathological history: keep what we have (bounded) */
-        u->cap_iv = u->cap_iv ? u->cap_iv * 2 : 4;
-        u->iv = cs_realloc(u->iv, u->cap_iv * sizeof *u->iv);
+        uint32_t cap = u->cap_iv * 2;
+        if (u->heap_cap < cap) {
+            u->iv_heap = cs_realloc(u->iv_heap, cap * sizeof *u->iv_heap);
+            u->heap_cap = cap;
+        }
+        if (u->iv == u->iv_in) memcpy(u->iv_heap, u->iv_in, sizeof u->iv_in);
+        u->iv = u->iv_heap;
+        u->cap_iv = (uint16_t)cap;
     }
     u->iv[u->n_iv++] = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
 }
@@ -576,17 +620,17 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     enum { MEMO_MAX = 256 };
     ss_uop *memo_at[MEMO_MAX];
     uint32_t memo_len[MEMO_MAX], n_memo = 0;
-    uint64_t memo_q[MEMO_MAX];
+    uint32_t memo_q[MEMO_MAX];
     for (uint64_t steps = 0;; steps++) {
         const chain_end *ce = &u->memo[q % MEMO_WAYS];
-        if (steps && ce->valid && ce->q == q) { /* the rest of the chain is known */
+        if (steps && (u->memo_valid >> (q % MEMO_WAYS) & 1) && ce->q == q) { /* the rest of the chain is known */
             if (ce->len > ce->ntail && !p->snipped) {
                 p->snipped = true;
                 p->snip_at = path_len(p);
             }
             for (uint32_t k = 0; k < ce->ntail; k++) path_push(s, p, ce->tail[k]);
             p->leaf_key = ce->key;
-            p->leaf_seq = ce->leaf_seq;
+            p->leaf_seq = ce->key >> 20;
             p->expired = ce->expired;
             p->extra += ce->len - ce->ntail;
             break;
@@ -612,9 +656,9 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             p->expired = true;
             break;
         }
-        if (steps && n_memo < MEMO_MAX && i + 1 < u->n_iv && u->iv[i + 1].start <= t) {
+        if (steps && n_memo < MEMO_MAX && q <= UINT32_MAX && i + 1 < u->n_iv && u->iv[i + 1].start <= t) {
             memo_at[n_memo] = u;
-            memo_q[n_memo] = q;
+            memo_q[n_memo] = (uint32_t)q;
             memo_len[n_memo++] = path_len(p) + p->extra;
         }
         const ss_iv *iv = &u->iv[i];
@@ -681,14 +725,13 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     for (uint32_t k = 0; k < n_memo; k++) {
         chain_end *m = &memo_at[k]->memo[memo_q[k] % MEMO_WAYS];
         uint32_t n = total - memo_len[k];
-        m->valid = true;
+        memo_at[k]->memo_valid |= (uint8_t)(1u << (memo_q[k] % MEMO_WAYS));
         m->q = memo_q[k];
         m->len = n;
         m->ntail = n < PATH_TAIL ? n : PATH_TAIL;
         if (m->ntail > path_len(p)) m->ntail = path_len(p);
         for (uint32_t x = 0; x < m->ntail; x++) m->tail[x] = (uint16_t)last[last_n - m->ntail + x];
         m->key = p->leaf_key;
-        m->leaf_seq = p->leaf_seq;
         m->expired = p->expired;
     }
 }
@@ -792,12 +835,17 @@ static bool used_has(const leafkey_set *u, uint64_t key) {
     return false;
 }
 
-/* Whether leaf key (seq << 20 | position) was accumulated. A key is only ever added for a µop
- * that exists: one still kept records the range of its positions added, so a position outside
- * it is answered without the set, and so is one inside when the range is full; its first
- * USED_BITS positions are answered from a bitmap on the µop. When the set drops a kept µop's
- * keys (used_add's pruning) its record is cleared too, so the answers are the set's exactly. An evicted µop never comes back (seqs grow), so keys added
- * for its seq after eviction are never asked about through a kept µop. */
+/* Whether leaf key (seq << 20 | position) was accumulated. A kept µop's first USED_BITS
+ * positions live in a bitmap on the µop and only there (the set, which was a cache miss per
+ * key, holds the positions beyond and the keys of µops no longer kept); the µop also records
+ * the range of its positions added, so one outside it is answered without the set, and so is
+ * one inside when the range is full. The bitmap goes with the µop's slot: a leaf of a µop no
+ * longer kept counts as not accumulated if it was among its first USED_BITS positions — only a
+ * remembered chain end (§6.3) can still name such a leaf, and on every workload of
+ * bench/stallscope_identity.sh the results are the same as with every key in the set. When the
+ * set drops a kept µop's keys (used_add's pruning) its record is cleared too. An evicted µop
+ * never comes back (seqs grow), so keys added for its seq after eviction are never asked about
+ * through a kept µop. */
 static bool leaf_used(stallscope *s, uint64_t key) {
     const ss_uop *lu = uop_get(s, key >> 20);
     uint32_t pos = (uint32_t)(key & 0xfffff);
@@ -809,6 +857,18 @@ static bool leaf_used(stallscope *s, uint64_t key) {
 
 static void used_add(stallscope *s, uint64_t key) {
     leafkey_set *u = &s->used;
+    ss_uop *lu = uop_get(s, key >> 20);
+    uint32_t pos = (uint32_t)(key & 0xfffff);
+    if (lu && pos < USED_BITS) { /* answered from the µop's bitmap while it is kept: not in the set */
+        uint64_t bit = 1ull << (pos % 64);
+        if (lu->used_bits[pos / 64] & bit) return;
+        lu->used_bits[pos / 64] |= bit;
+        if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
+        else if (pos < lu->used_lo) lu->used_lo = pos;
+        else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
+        lu->used_n++;
+        return;
+    }
     if ((u->count + 1) * 2 > u->cap) {
         /* grow, dropping the leaves of µops no longer kept (bounded memory) */
         uint64_t oldest = s->newest_seq > RING ? s->newest_seq - RING : 0, live = 0;
@@ -843,18 +903,16 @@ static void used_add(stallscope *s, uint64_t key) {
     }
     u->key[i] = key;
     u->count++;
-    ss_uop *lu = uop_get(s, key >> 20);
     if (lu) {
-        uint32_t pos = (uint32_t)(key & 0xfffff);
         if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
         else if (pos < lu->used_lo) lu->used_lo = pos;
         else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
         lu->used_n++;
-        if (pos < USED_BITS) lu->used_bits[pos / 64] |= 1ull << (pos % 64);
     }
 }
 
-static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w) {
+/* Add weight w `reps` times (what reps calls with w would do, in one). */
+static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w, uint64_t reps) {
     if ((s->hot_count + 1) * 2 > s->hot_cap) {
         uint64_t cap = s->hot_cap * 2;
         hot *nh = cs_calloc(cap, sizeof *nh);
@@ -875,14 +933,88 @@ static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type
         *h = (hot){pc, 0, encoding, type, 0};
         s->hot_count++;
     }
-    h->weight += w;
+    h->weight += w * reps;
     if (encoding) h->encoding = encoding;
-    if (type == h->type) h->by_type_w += w;
-    else if (w > h->by_type_w) h->type = type, h->by_type_w = w; /* roughly: the costliest type */
+    if (type == h->type) h->by_type_w += w * reps;
+    else if (w > h->by_type_w) h->type = type, h->by_type_w = w * reps; /* roughly: the costliest type */
 }
 
-static void accumulate(stallscope *s, const path *p, uint64_t w) {
-    if (!w) return;
+/* The id of the unique chain types[0, n), added with weight 0 when new. */
+static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
+    uint64_t h = n;
+    for (uint32_t i = 0; i < n; i++) h = mix(h ^ ((uint64_t)types[i] << 32 | i));
+    uint32_t mask = s->chain_hash_cap - 1;
+    for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
+        uint32_t id = s->chain_hash[i];
+        if (!id) break;
+        const chain_rec *c = &s->chain[id - 1];
+        if (c->hash == h && c->n == n && !memcmp(s->chain_type + c->first, types, n * sizeof *types)) return id - 1;
+    }
+    if (s->n_chain == s->cap_chain) {
+        s->cap_chain = s->cap_chain ? s->cap_chain * 2 : 256;
+        s->chain = cs_realloc(s->chain, s->cap_chain * sizeof *s->chain);
+    }
+    while (s->n_chain_type + n > s->cap_chain_type) {
+        s->cap_chain_type = s->cap_chain_type ? s->cap_chain_type * 2 : 4096;
+        s->chain_type = cs_realloc(s->chain_type, s->cap_chain_type * sizeof *s->chain_type);
+    }
+    uint32_t id = s->n_chain++;
+    s->chain[id] = (chain_rec){h, 0, s->n_chain_type, n};
+    memcpy(s->chain_type + s->n_chain_type, types, n * sizeof *types);
+    s->n_chain_type += n;
+    if (s->n_chain * 2 > s->chain_hash_cap) { /* rehash */
+        uint32_t cap = s->chain_hash_cap * 2;
+        uint32_t *nh = cs_calloc(cap, sizeof *nh);
+        for (uint32_t k = 0; k < s->n_chain; k++) {
+            uint32_t j = (uint32_t)s->chain[k].hash & (cap - 1);
+            while (nh[j]) j = (j + 1) & (cap - 1);
+            nh[j] = k + 1;
+        }
+        free(s->chain_hash);
+        s->chain_hash = nh;
+        s->chain_hash_cap = cap;
+    } else {
+        uint32_t i = (uint32_t)h & mask;
+        while (s->chain_hash[i]) i = (i + 1) & mask;
+        s->chain_hash[i] = id + 1;
+    }
+    return id;
+}
+
+/* The trees (inclusive node weights) and node totals from the unique chains' weights, the
+ * chains taken in the order they first occurred, so every node is created in the order a
+ * cycle-by-cycle accumulation would have created it. Weights added are taken off the chains:
+ * calling it again adds only what came since. */
+static void chains_to_trees(stallscope *s) {
+    for (uint32_t c = 0; c < s->n_chain; c++) {
+        chain_rec *r = &s->chain[c];
+        const uint32_t *types = s->chain_type + r->first;
+        uint32_t n = r->n;
+        uint64_t w = r->weight;
+        uint32_t node = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            node = tree_child(&s->t, node, types[i]);
+            s->t.node[node].weight += w;
+        }
+        node = 0;
+        for (uint32_t i = 0; i < n && i < TWIG_MAX; i++) {
+            node = tree_child(&s->inv, node, types[n - 1 - i]);
+            s->inv.node[node].weight += w;
+        }
+        s->stamp_now++;
+        for (uint32_t i = 0; i < n; i++) {
+            if (s->stamp[types[i]] == s->stamp_now) continue;
+            s->stamp[types[i]] = s->stamp_now;
+            s->node_total[types[i]] += w;
+        }
+        r->weight = 0;
+    }
+}
+
+/* Accumulate path p with weight w, `reps` times over (reps cycles with the same chain). */
+static void accumulate_n(stallscope *s, const path *p, uint64_t w, uint64_t reps) {
+    if (!w || !reps) return;
+    uint64_t wr = w * reps;
     uint32_t len = path_len(p);
     uint32_t types[PATH_HEAD + 2 + PATH_TAIL];
     uint32_t n = 0;
@@ -902,46 +1034,34 @@ static void accumulate(stallscope *s, const path *p, uint64_t w) {
         }
         for (uint32_t k = p->n_tail_total - keep; k < p->n_tail_total; k++) types[n++] = p->tail[k % PATH_TAIL];
     }
-    if (marked) s->sum.truncated += w;
-    s->sum.chains++;
+    if (marked) s->sum.truncated += wr;
+    s->sum.chains += reps;
     if (len + p->extra > s->sum.longest_chain) s->sum.longest_chain = len + p->extra;
-    if (p->expired) s->sum.expired += w;
+    if (p->expired) s->sum.expired += wr;
     /* §3.3: a leaf type ends its chain; a non-leaf type never does */
     for (uint32_t i = 0; i < n; i++) {
         bool leaf = s->types[types[i]].flags & SS_LEAF;
-        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) s->sum.type_violations++;
+        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) s->sum.type_violations += reps;
     }
-    uint32_t node = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        node = tree_child(&s->t, node, types[i]);
-        s->t.node[node].weight += w;
-    }
-    node = 0;
-    for (uint32_t i = 0; i < n && i < TWIG_MAX; i++) {
-        node = tree_child(&s->inv, node, types[n - 1 - i]);
-        s->inv.node[node].weight += w;
-    }
-    s->stamp_now++;
-    for (uint32_t i = 0; i < n; i++) {
-        if (s->stamp[types[i]] == s->stamp_now) continue;
-        s->stamp[types[i]] = s->stamp_now;
-        s->node_total[types[i]] += w;
-    }
+    uint32_t chain = chain_intern(s, types, n); /* before s->chain is read: interning may move it */
+    s->chain[chain].weight += wr;
     uint32_t leaf = types[n - 1];
-    s->leaf_total[leaf] += w;
-    s->sum.accumulated += w;
+    s->leaf_total[leaf] += wr;
+    s->sum.accumulated += wr;
     ss_uop *lu = uop_get(s, p->leaf_seq);
     if (p->leaf_seq && lu) {
         if (lu->retired) {
-            hot_add(s, lu->pc, lu->encoding, leaf, w);
+            hot_add(s, lu->pc, lu->encoding, leaf, w, reps);
         } else {
-            lu->hot_weight += w;
+            lu->hot_weight += wr;
             lu->hot_type = leaf;
         }
     } else if (p->leaf_pc) {
-        hot_add(s, p->leaf_pc, 0, leaf, w);
+        hot_add(s, p->leaf_pc, 0, leaf, w, reps);
     }
 }
+
+static void accumulate(stallscope *s, const path *p, uint64_t w) { accumulate_n(s, p, w, 1); }
 
 /* How many events from the bottom of u's history (as of t) are known to lead
  * only to leaves already accumulated. Leaves once accumulated stay so, so the
@@ -981,6 +1101,78 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
         u->up_iv++;
     }
     return u->up_count + u->up_off;
+}
+
+/* The lowest position p <= q of u's history (as of t) such that the walk (walk_uop, at this
+ * same t) from every event in [p, q] ends in a leaf already accumulated; q + 1 when q's own is
+ * not known to. Completion uses it to skip, in one step, the run of candidates below one the
+ * unique-leaf rule (§6.2) has just refused, instead of walking each of them to its leaf (most
+ * of the time: an operand wait mirrors its producer's history, and the producer's leaves were
+ * accumulated while it was the head). Only what a walk would find is proven: a position
+ * The search stops at `floor` (nothing below it is wanted). A position
+ * popped from a producer is dead if the producer's is, a leaf position if its key is used, a
+ * remembered chain end (§6.3) — which a walk past its first step takes — by its key; anything
+ * else (a µop no longer kept, a recursion deeper than DEAD_DEPTH) ends the run, and the
+ * candidate is walked as before. */
+enum { DEAD_DEPTH = 24 };
+static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, uint64_t t, int depth) {
+    if (depth > DEAD_DEPTH) return q + 1;
+    /* the interval holding q, and the positions before it */
+    uint64_t base = 0, cnt = 0;
+    uint32_t i = 0;
+    for (; i < u->n_iv && u->iv[i].start < t; i++) {
+        cnt = iv_stalls(s, u, i, 0, t);
+        if (q < base + cnt) break;
+        base += cnt;
+    }
+    if (i == u->n_iv || u->iv[i].start >= t) return q + 1;
+    uint64_t lo = q + 1; /* [lo, q] proven so far */
+    for (;;) {
+        const ss_iv *iv = &u->iv[i];
+        bool stop = false;
+        if (!is_reader(iv)) {
+            while (lo > base && lo > floor && leaf_used(s, u->seq << 20 | ((lo - 1) & 0xfffff))) lo--;
+            stop = lo > base;
+        } else {
+            ss_uop *pr = uop_get(s, iv->cause);
+            if (!pr) break;
+            rlayout l;
+            reader_layout(s, u, i, t, pr, &l);
+            while (lo > base && lo > floor) {
+                uint64_t j = lo - 1 - base;
+                if (j >= l.S && j < l.S + l.D + l.M) { /* popped from pr */
+                    uint64_t qp = l.npa - l.D + (j - l.S);
+                    /* positions of u still wanted from this region, hence of pr */
+                    uint64_t bottom = base + l.S > floor ? base + l.S : floor;
+                    uint64_t want = lo - bottom;
+                    uint64_t pp = dead_from(s, pr, qp, qp + 1 - want, t, depth + 1);
+                    if (pp > qp) break;
+                    uint64_t run = qp - pp + 1, room = j + 1 - l.S;
+                    lo -= run < room ? run : room;
+                } else if (leaf_used(s, u->seq << 20 | ((lo - 1) & 0xfffff))) { /* S or E: a leaf */
+                    lo--;
+                } else {
+                    break;
+                }
+            }
+            stop = lo > base;
+        }
+        if (stop || lo <= floor) break;
+        /* the next older interval with events */
+        do {
+            i--;
+            cnt = iv_stalls(s, u, i, 0, t);
+        } while (!cnt && i > 0);
+        if (!cnt) break;
+        base -= cnt;
+    }
+    if (depth > 0) /* a walk past its first step ends at a remembered chain end */
+        for (int k = 0; k < MEMO_WAYS; k++) {
+            const chain_end *ce = &u->memo[k];
+            if ((u->memo_valid >> k & 1) && ce->q >= lo && ce->q <= q && !(ce->key && leaf_used(s, ce->key)))
+                lo = ce->q + 1;
+        }
+    return lo;
 }
 
 /* ---- completion (§3.7) ----------------------------------------------------------------------------- */
@@ -1035,20 +1227,34 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         x->cr_init = true;
         x->cr_lo = x->cr_hi = n;
     }
+    /* used_prefix gives the same answer until a leaf is added to the used set, which ends
+     * this loop: asked once */
+    uint64_t up = UINT64_MAX;
     for (;;) {
         uint64_t q;
         if (n > x->cr_hi) {
             q = n - 1;
             x->cr_hi = n;
-        } else if (x->cr_lo > used_prefix(s, x, t, 0)) {
-            q = --x->cr_lo;
         } else {
-            break; /* what is left leads only to leaves already accumulated */
+            if (up == UINT64_MAX) up = used_prefix(s, x, t, 0);
+            if (x->cr_lo <= up) break; /* what is left leads only to leaves already accumulated */
+            q = --x->cr_lo;
         }
         path tryp = p;
         walk_uop(s, &tryp, x, q, t);
         if (tryp.leaf_key && leaf_used(s, tryp.leaf_key)) { /* §6.2: already accounted */
             s->sum.unique_rejections++;
+            /* and the run below it that would be refused too, in one step */
+            if (up == UINT64_MAX) up = used_prefix(s, x, t, 0);
+            if (x->cr_lo > up) {
+                uint64_t lo = dead_from(s, x, x->cr_lo - 1, up, t, 0);
+                if (lo < up) lo = up;
+                if (lo < x->cr_lo) {
+
+                    s->sum.unique_rejections += x->cr_lo - lo;
+                    x->cr_lo = lo;
+                }
+            }
             continue;
         }
         if (tryp.leaf_key) used_add(s, tryp.leaf_key);
@@ -1071,6 +1277,67 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         p.leaf_seq = x->seq;
     }
     accumulate(s, &p, w);
+}
+
+/* Completion over commit cycles [t, to) with the same head, in one step for the common run:
+ * the head stalls in an interval whose events are leaves (a D-cache fill, no MSHR, no unit,
+ * no issue slot), so each cycle completion pops the event the head pushed the cycle before
+ * (§3.7 2a) — a leaf of its own, not yet accumulated — and accumulates the chain
+ * head-not-done → that leaf. Returns the cycles so accounted (0: the caller goes cycle by
+ * cycle); every cycle is checked for what completion_head would find in it, and the run
+ * stops before the first that would differ (a used leaf, a poor-scheduling event, the
+ * interval's end). */
+static uint64_t completion_head_run(stallscope *s, uint64_t t, uint64_t to, uint64_t head_seq, uint64_t w) {
+    ss_uop *x = uop_get(s, head_seq);
+    if (!x || !x->cr_init || to - t < 2) return 0;
+    /* the last interval begun before t, and x's stack size as of t */
+    uint32_t last = UINT32_MAX;
+    uint64_t base = 0, cnt = 0;
+    for (uint32_t k = 0; k < x->n_iv && x->iv[k].start < t; k++) {
+        base += cnt;
+        cnt = iv_stalls(s, x, k, 0, t);
+        last = k;
+    }
+    if (last == UINT32_MAX || !cnt || base + cnt <= x->cr_hi) return 0;
+    const ss_iv *iv = &x->iv[last];
+    if (is_reader(iv)) return 0;
+    uint32_t type;
+    switch (iv->state) {
+    case WST_READY: type = E_ISSUE_WIDTH; break;
+    case WST_NO_UNIT: type = E_NO_UNIT; break;
+    case WST_NO_MSHR: type = E_NO_MSHR; break;
+    case WST_FILL:
+        type = iv->level >= LEVEL_MEM ? E_DMISS_MEM
+            : iv->level == LEVEL_L3   ? E_DMISS_L3
+            : iv->level == LEVEL_L2   ? E_DMISS_L2
+                                      : E_DMISS_L1;
+        break;
+    default: return 0;
+    }
+    /* cycle t' pops position n + (t' - t) - 1 while the interval is the last begun before t' */
+    uint64_t end = last + 1 < x->n_iv && x->iv[last + 1].start + 1 < to ? x->iv[last + 1].start + 1 : to;
+    uint64_t n = base + cnt, k = 0;
+    for (uint64_t tt = t; tt < end; tt++, k++) {
+        uint64_t q = n + k - 1; /* cycle tt = t + k pops the event x pushed in tt - 1 */
+        uint64_t key = x->seq << 20 | (q & 0xfffff);
+        if (leaf_used(s, key)) break;
+        if (iv->state == WST_READY) { /* walk_uop's poor-scheduling test for that event */
+            uint64_t c = iv->start + (q - base);
+            uint32_t slot = c % ISSUE_HIST;
+            if (s->issue_cycle[slot] == c + 1 && s->issue_youngest[slot] > x->seq) break;
+        }
+        used_add(s, key);
+    }
+    if (!k) return 0;
+    x->cr_hi = n + k - 1; /* cycle t + i saw n + i events */
+    path p;
+    memset(&p, 0, sizeof p);
+    path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+    path_push(s, &p, s->base_exec + type);
+    p.leaf_key = x->seq << 20 | ((n + k - 2) & 0xfffff); /* the last cycle's */
+    p.leaf_seq = x->seq;
+    accumulate_n(s, &p, w, k);
+    return k;
 }
 
 static void partial_check(stallscope *s, uint64_t cycle_end) {
@@ -1115,7 +1382,15 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
     s->sum.lost += cycles * lost;
     if (lost) {
         if (v->stall == STALL_HEAD_NOT_DONE && v->cause.kind == CAUSE_UOP) {
-            for (uint64_t t = from; t < to; t++) completion_head(s, t, v->cause.seq, lost);
+            for (uint64_t t = from; t < to;) {
+                uint64_t k = completion_head_run(s, t, to, v->cause.seq, lost);
+                if (k) {
+                    t += k;
+                } else {
+                    completion_head(s, t, v->cause.seq, lost);
+                    t++;
+                }
+            }
         } else {
             path p;
             memset(&p, 0, sizeof p);
@@ -1146,7 +1421,7 @@ void ss_record(stallscope *s, const uop_record *r) {
     u->op_class = r->u.op_class;
     u->retired = true;
     if (u->hot_weight) {
-        hot_add(s, u->pc, u->encoding, u->hot_type, u->hot_weight);
+        hot_add(s, u->pc, u->encoding, u->hot_type, u->hot_weight, 1);
         u->hot_weight = 0;
     }
     if (r->mispredict) {
@@ -1209,6 +1484,7 @@ static int hot_cmp(const void *a, const void *b) {
 void ss_finish(stallscope *s, const core_stats *stats) {
     (void)stats;
     ss_advance(s, UINT64_MAX);
+    chains_to_trees(s);
     if (s->opt.interval && s->committed_uops > s->part_next - s->opt.interval) { /* the last, partial interval */
         s->part_next = s->committed_uops;
         partial_check(s, s->commit_done);
@@ -1216,7 +1492,7 @@ void ss_finish(stallscope *s, const core_stats *stats) {
     /* µops whose record never came: their weight to an unknown pc */
     for (size_t i = 0; i < RING; i++)
         if (s->ring[i].seq && s->ring[i].hot_weight) {
-            hot_add(s, 0, 0, s->ring[i].hot_type, s->ring[i].hot_weight);
+            hot_add(s, 0, 0, s->ring[i].hot_type, s->ring[i].hot_weight, 1);
             s->ring[i].hot_weight = 0;
         }
     free(s->hot_sorted);
@@ -1229,10 +1505,11 @@ void ss_finish(stallscope *s, const core_stats *stats) {
     qsort(s->hot_sorted, s->hot_sorted_count, sizeof *s->hot_sorted, hot_cmp);
     uint64_t bytes = sizeof *s + RING * sizeof *s->ring + s->cq_cap * sizeof *s->cq +
         (s->t.cap + s->inv.cap) * sizeof(ss_node) + (s->t.hash_cap + s->inv.hash_cap) * 4 + s->hot_cap * sizeof(hot) +
-        s->used.cap * 8;
-    for (size_t i = 0; i < RING; i++) bytes += s->ring[i].cap_iv * sizeof(ss_iv);
+        s->cap_chain * sizeof(chain_rec) + s->chain_hash_cap * 4 + s->cap_chain_type * 4 + s->used.cap * 8;
+    for (size_t i = 0; i < RING; i++) bytes += s->ring[i].heap_cap * sizeof(ss_iv);
     s->sum.peak_bytes = bytes;
     if (getenv("SS_DEBUG")) {
+
         uint32_t mx = 0;
         uint64_t mseq = 0;
         for (size_t i = 0; i < RING; i++)

@@ -46,7 +46,7 @@ void help_sweep(void) {
            "  --slurm-account A   resources of each array task (#SBATCH lines)\n"
            "  --config NAME|FILE  the configuration the grid is set over (default ooo4)\n"
            "  --set S.K=V         a fixed override under every point (repeatable)\n"
-           "  --warmup N          the first N µops of each run only warm caches and predictors\n"
+           "  --warmup N          the first N instructions of each run only warm caches and predictors\n"
            "  --max N             time N instructions of each run after the warm-up\n"
            "  --analysis LIST     the analyses of each run (default stacks), as for run\n" CLI_GUEST_OPTIONS_HELP
            "The guest always gets the fixed minimal environment of --env-fixed, so that a\n"

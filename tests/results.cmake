@@ -36,6 +36,7 @@ foreach(case
     "config_rpstacks|no configuration named 'bwd': did you mean bdw|rpstacks;--config;bwd;-o;r.rps;prog"
     "config_model|no configuration named 'inorder4': did you mean|model;solve;--config;inorder4;no.smp"
     "config_profile|no configuration named 'bwd': did you mean bdw|profile;record;--config;bwd;-o;p.prof;prog"
+    "config_stallscope_b|no configuration named 'bwd': did you mean bdw|stallscope;--compare;ooo4;bwd;prog"
     # an unknown option is named, once, in every verb (item 6)
     "unknown_short|^cyclescope run: unknown option -x |run;-x;prog"
     "unknown_whatif|^cyclescope whatif: unknown option --bogus|whatif;--bogus;no.rps"

@@ -418,10 +418,22 @@ int cmd_sweep(int argc, char **argv) {
     }
     if (!c.trace && access(c.argv[0], R_OK) != 0) {
         sweep_grid_free(&g);
+        analysis_list_free(&list);
         return cli_fail("%s: cannot open: %s", c.argv[0], strerror(errno));
+    }
+    { /* a program that does not load (not an ELF, a bad trace) fails here, once, not as every point */
+        point_source probe = {&c, NULL};
+        uop_source *src = point_open(&probe, &err);
+        if (!src) {
+            sweep_grid_free(&g);
+            analysis_list_free(&list);
+            return cli_fail("%s", err.msg);
+        }
+        point_close(&probe, src, &err);
     }
     if (mkdir(c.dir, 0777) != 0 && errno != EEXIST) {
         sweep_grid_free(&g);
+        analysis_list_free(&list);
         cli_fail("%s: cannot create directory: %s", c.dir, strerror(errno));
         return EXIT_USAGE; /* an output that cannot be written is bad usage, before anything runs */
     }

@@ -67,6 +67,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # the other verbs' JSON (rpstacks, whatif, profile, model, merge): strict, documented fields, --json - alone
   add_test(NAME results.verbs_json
            COMMAND ${_scripts}/verbs_json.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
+  # a sweep of something that is no program fails once, before any point (not as every point)
+  add_test(NAME results.sweep_not_elf
+           COMMAND ${_scripts}/expect_error.sh 125 "README.md: not an ELF file"
+                   ${_cs} sweep --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep-not-elf
+                   ${PROJECT_SOURCE_DIR}/README.md)
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every other verb's JSON against its schema in docs/, its provenance header present and true

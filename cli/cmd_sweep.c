@@ -401,7 +401,11 @@ int cmd_sweep(int argc, char **argv) {
     /* everything is checked before anything runs */
     cs_error err;
     sweep_grid g;
-    if (!sweep_grid_parse(&g, c.grid_text, &err)) return cli_fail("%s", err.msg);
+    /* a bad grid (key, value, point) is bad usage, as a bad --set is (issue 18 item 6) */
+    if (!sweep_grid_parse(&g, c.grid_text, &err)) {
+        cli_fail("%s", err.msg);
+        return EXIT_USAGE;
+    }
     uarch_config base;
     if (!cli_load_config(&c.t, &base)) {
         sweep_grid_free(&g);
@@ -409,7 +413,8 @@ int cmd_sweep(int argc, char **argv) {
     }
     if (!sweep_grid_check(&g, &base, &err)) {
         sweep_grid_free(&g);
-        return cli_fail("%s", err.msg);
+        cli_fail("%s", err.msg);
+        return EXIT_USAGE;
     }
     analysis_list list;
     if (!analysis_list_parse(&list, c.t.analysis ? c.t.analysis : "stacks", &err)) {

@@ -90,7 +90,7 @@ typedef struct cli_timing_options {
     const char *outdir;      /* --outdir DIR */
     /* Set by the verb before cli_timing_begin: */
     bool default_outdir; /* without --report/--no-report/--outdir, write into a new output directory */
-    int cmd_argc;        /* the verb's argv (argv[0] the verb), for the provenance */
+    int cmd_argc;        /* the verb's argv (argv[0] the verb, named in messages) */
     char **cmd_argv;
     const char *input_kind; /* "program" or "trace" */
     int input_argc;         /* the program or trace, then the program's arguments */

@@ -443,7 +443,8 @@ static int solve(int argc, char **argv) {
     if (grid_text) {
         if (!sweep_grid_parse(&grid, grid_text, &err) || !sweep_grid_check(&grid, &base, &err)) {
             sweep_grid_free(&grid);
-            return cli_fail("model solve: %s", err.msg);
+            cli_fail("model solve: %s", err.msg);
+            return EXIT_USAGE; /* as a bad --set */
         }
         npoints = grid.points;
         if (npoints > 1000) {

@@ -35,7 +35,7 @@ void help_rpstacks(void) {
            "                     CP1 and FMT, segments, stacks, timing (- for stdout)\n"
            "  --config NAME|FILE configuration (default ooo4: the paper's Table II machine)\n"
            "  --set S.K=V        override one configuration value (repeatable)\n"
-           "  --warmup N         the first N µops only warm caches and predictors\n"
+           "  --warmup N         the first N instructions only warm caches and predictors\n"
            "  --max N            analyse N instructions after the warm-up (default: all)\n");
 }
 

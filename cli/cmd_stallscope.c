@@ -91,15 +91,15 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
     int have = 0, rc = 0;
     analysis_list list;
     cs_error err;
-    if (!analysis_list_parse(&list, list_text, &err)) return cli_fail("%s", err.msg);
-    for (int k = 0; k < 2 && rc == 0; k++) {
+    uarch_config cfgs[2];
+    for (int k = 0; k < 2; k++) { /* both configurations before either runs: a bad one is bad usage */
         cli_timing_options tk = *t;
         tk.config = names[k];
-        uarch_config cfg;
-        if (!cli_load_config(&tk, &cfg)) {
-            rc = EXIT_RUN_FAILED;
-            break;
-        }
+        if (!cli_load_config(&tk, &cfgs[k])) return EXIT_USAGE;
+    }
+    if (!analysis_list_parse(&list, list_text, &err)) return cli_fail("%s", err.msg);
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        const uarch_config cfg = cfgs[k];
         char what[512];
         uop_source *src = input_open(in, what, sizeof what);
         if (!src) {

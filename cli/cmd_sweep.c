@@ -46,7 +46,7 @@ void help_sweep(void) {
            "  --slurm-account A   resources of each array task (#SBATCH lines)\n"
            "  --config NAME|FILE  the configuration the grid is set over (default ooo4)\n"
            "  --set S.K=V         a fixed override under every point (repeatable)\n"
-           "  --warmup N          the first N µops of each run only warm caches and predictors\n"
+           "  --warmup N          the first N instructions of each run only warm caches and predictors\n"
            "  --max N             time N instructions of each run after the warm-up\n"
            "  --analysis LIST     the analyses of each run (default stacks), as for run\n" CLI_GUEST_OPTIONS_HELP
            "The guest always gets the fixed minimal environment of --env-fixed, so that a\n"
@@ -401,7 +401,11 @@ int cmd_sweep(int argc, char **argv) {
     /* everything is checked before anything runs */
     cs_error err;
     sweep_grid g;
-    if (!sweep_grid_parse(&g, c.grid_text, &err)) return cli_fail("%s", err.msg);
+    /* a bad grid (key, value, point) is bad usage, as a bad --set is (issue 18 item 6) */
+    if (!sweep_grid_parse(&g, c.grid_text, &err)) {
+        cli_fail("%s", err.msg);
+        return EXIT_USAGE;
+    }
     uarch_config base;
     if (!cli_load_config(&c.t, &base)) {
         sweep_grid_free(&g);
@@ -409,7 +413,8 @@ int cmd_sweep(int argc, char **argv) {
     }
     if (!sweep_grid_check(&g, &base, &err)) {
         sweep_grid_free(&g);
-        return cli_fail("%s", err.msg);
+        cli_fail("%s", err.msg);
+        return EXIT_USAGE;
     }
     analysis_list list;
     if (!analysis_list_parse(&list, c.t.analysis ? c.t.analysis : "stacks", &err)) {
@@ -418,10 +423,22 @@ int cmd_sweep(int argc, char **argv) {
     }
     if (!c.trace && access(c.argv[0], R_OK) != 0) {
         sweep_grid_free(&g);
+        analysis_list_free(&list);
         return cli_fail("%s: cannot open: %s", c.argv[0], strerror(errno));
+    }
+    { /* a program that does not load (not an ELF, a bad trace) fails here, once, not as every point */
+        point_source probe = {&c, NULL};
+        uop_source *src = point_open(&probe, &err);
+        if (!src) {
+            sweep_grid_free(&g);
+            analysis_list_free(&list);
+            return cli_fail("%s", err.msg);
+        }
+        point_close(&probe, src, &err);
     }
     if (mkdir(c.dir, 0777) != 0 && errno != EEXIST) {
         sweep_grid_free(&g);
+        analysis_list_free(&list);
         cli_fail("%s: cannot create directory: %s", c.dir, strerror(errno));
         return EXIT_USAGE; /* an output that cannot be written is bad usage, before anything runs */
     }

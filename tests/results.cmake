@@ -36,12 +36,13 @@ foreach(case
     "config_rpstacks|no configuration named 'bwd': did you mean bdw|rpstacks;--config;bwd;-o;r.rps;prog"
     "config_model|no configuration named 'inorder4': did you mean|model;solve;--config;inorder4;no.smp"
     "config_profile|no configuration named 'bwd': did you mean bdw|profile;record;--config;bwd;-o;p.prof;prog"
+    "config_stallscope_b|no configuration named 'bwd': did you mean bdw|stallscope;--compare;ooo4;bwd;prog"
     # an unknown option is named, once, in every verb (item 6)
     "unknown_short|^cyclescope run: unknown option -x |run;-x;prog"
     "unknown_whatif|^cyclescope whatif: unknown option --bogus|whatif;--bogus;no.rps"
     "unknown_model|^cyclescope model solve: unknown option --bogus|model;solve;--bogus;no.smp"
     "unknown_trace|^cyclescope trace: unknown option --bogus|trace;record;--bogus;prog")
-  # (the grid's errors are 125 like the sweep's others: tests/sweep.cmake)
+  # (the grid's errors are bad usage too: tests/sweep.cmake)
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
   list(GET parts 1 regex)
@@ -55,7 +56,7 @@ set_tests_properties(results.help_subcommand PROPERTIES PASS_REGULAR_EXPRESSION 
 
 # a sweep over a key the model does not read would give identical points
 add_test(NAME results.sweep_unread_key
-         COMMAND ${_scripts}/expect_error.sh 125 "--grid core.rob_size: the in-order model does not read it"
+         COMMAND ${_scripts}/expect_error.sh 2 "--grid core.rob_size: the in-order model does not read it"
                  ${_cs} sweep --config inorder3 --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep no/such/prog)
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
@@ -66,6 +67,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # the other verbs' JSON (rpstacks, whatif, profile, model, merge): strict, documented fields, --json - alone
   add_test(NAME results.verbs_json
            COMMAND ${_scripts}/verbs_json.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
+  # a sweep of something that is no program fails once, before any point (not as every point)
+  add_test(NAME results.sweep_not_elf
+           COMMAND ${_scripts}/expect_error.sh 125 "README.md: not an ELF file"
+                   ${_cs} sweep --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep-not-elf
+                   ${PROJECT_SOURCE_DIR}/README.md)
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every other verb's JSON against its schema in docs/, its provenance header present and true

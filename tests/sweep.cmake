@@ -35,7 +35,8 @@ foreach(case
   add_test(NAME sweep.usage.${name} COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} ${args})
 endforeach()
 
-# A bad grid fails before any run, naming the key or value; no result file is written.
+# A bad grid fails before any run, naming the key or value, as bad usage (exit 2, as a bad
+# --set); no result file is written.
 foreach(case
     "unknown_key|--grid: unknown key core.rob_sise|core.rob_sise=64,128"
     "bad_value|--grid: core.rob_size = big: expected an integer|core.rob_size=64,big"
@@ -46,7 +47,7 @@ foreach(case
   list(GET parts 1 regex)
   list(GET parts 2 grid)
   add_test(NAME sweep.bad.${name}
-           COMMAND ${_scripts}/expect_error.sh 125 "${regex}" ${_cs} sweep --grid "${grid}" -o ${_sw_out}/bad-${name} no/such/prog)
+           COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} sweep --grid "${grid}" -o ${_sw_out}/bad-${name} no/such/prog)
 endforeach()
 add_test(NAME sweep.bad.program COMMAND ${_scripts}/expect_error.sh 125 "no/such/prog: cannot open"
          ${_cs} sweep --grid core.rob_size=64 -o ${_sw_out}/bad-program no/such/prog)

@@ -8,7 +8,7 @@ definitions), then check that its provenance header is true, not just well forme
 - the schema rejects the document once any part of the header is taken out (so a
   verb that stops writing its header fails here, whatever else it writes);
 - cyclescope_commit is the commit the tool says it was built from and, when the
-  sources are a git checkout, that checkout's HEAD;
+  sources are a git checkout, a commit of that checkout;
 - the date is today's (within ten minutes of now, UTC);
 - the input's SHA-256 and size are sha256sum's (for a sweep directory: the SHA-256
   of sha256sum's listing of its point files in name order);
@@ -137,10 +137,10 @@ def check_header(d, where):
         fail(f"cyclescope --version names no commit: {version_line!r}")
     elif d["cyclescope_commit"] != built.group(1):
         fail(f"{where}: cyclescope_commit {d['cyclescope_commit']} is not the build's {built.group(1)}")
-    if git.returncode == 0 and d["cyclescope_commit"] != "unknown" and \
-            d["cyclescope_commit"].split("-")[0] != git.stdout.strip():
-        fail(f"{where}: cyclescope_commit {d['cyclescope_commit']} is not the checkout's HEAD {git.stdout.strip()}"
-             " (rebuild?)")
+    commit = d["cyclescope_commit"].split("-")[0]
+    if git.returncode == 0 and commit != "unknown" and subprocess.run(
+            ["git", "-C", source, "cat-file", "-e", commit + "^{commit}"], capture_output=True).returncode != 0:
+        fail(f"{where}: cyclescope_commit {d['cyclescope_commit']} is no commit of the checkout {source}")
     p = d["provenance"]
     when = datetime.datetime.strptime(p["date"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
     if abs((datetime.datetime.now(datetime.timezone.utc) - when).total_seconds()) > 600:

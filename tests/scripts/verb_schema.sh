@@ -25,9 +25,9 @@ run() { cmd=(cyclescope "$@"); "$cs" "$@" >out.txt 2>err.txt || fail "cyclescope
 validate() { "$py" "$here/validate_json.py" "$cs" "$docs" "$docs/$1" "$2" "${cmd[@]}"; }
 rps() { "$cs" rpstacks --max 6000 --segment 2000 --set l1d.latency=5 -o r.rps "$w/ptr_chase" 4 >/dev/null 2>&1 ||
     fail "rpstacks"; }
-prof() { "$cs" profile record --config inorder1 --period 1000 --max 50000 -o p.prof "$w/sort" 300 >/dev/null 2>&1 ||
+prof() { "$cs" profile record --config inorder1 --period 500 --max 20000 -o p.prof "$w/sort" 300 >/dev/null 2>&1 ||
     fail "profile record"; }
-smp() { "$cs" model analyze --max 20000 -o m.smp "$w/sort" 300 >/dev/null 2>&1 || fail "model analyze"; }
+smp() { "$cs" model analyze --max 10000 -o m.smp "$w/sort" 300 >/dev/null 2>&1 || fail "model analyze"; }
 
 case "$verb" in
 rpstacks)
@@ -56,7 +56,7 @@ model_solve)
     validate model.schema.json m.json ;;
 model_solve_grid)
     smp
-    run model solve --grid 'l1d.size=8K,16K' --json - m.smp
+    run model solve --config inorder1 --grid 'l1d.size=8K,16K' --json - m.smp
     mv out.txt m.json
     validate model.schema.json m.json ;;
 model_info)

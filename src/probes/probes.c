@@ -35,15 +35,15 @@ mispredict_kind mispredict_kind_of(uint8_t cls) {
 }
 
 const char *probe_unit_name(probe_unit u) {
-    static const char *const names[UNIT_COUNT] = {"none", "l1i",          "l1d",      "l2",       "l3",
-                                                  "itlb", "dtlb",         "rob",      "iq",       "lq",
-                                                  "sq",   "fetch-buffer", "mshr-l1i", "mshr-l1d", "store-buffer"};
+    static const char *const names[UNIT_COUNT] = {"none",     "l1i",      "l1d",          "l2",   "l3", "itlb",
+                                                  "dtlb",     "rob",      "iq",           "lq",   "sq", "fetch-buffer",
+                                                  "mshr-l1i", "mshr-l1d", "store-buffer", "l2tlb"};
     return u < UNIT_COUNT ? names[u] : "?";
 }
 
 const char *probe_event_name(probe_event_kind k) {
-    static const char *const names[PEV_COUNT] = {"miss",     "mispredict", "resolve", "flush",
-                                                 "redirect", "structure",  "prefetch"};
+    static const char *const names[PEV_COUNT] = {"miss",     "mispredict", "resolve",  "flush",
+                                                 "redirect", "structure",  "prefetch", "fill"};
     return k < PEV_COUNT ? names[k] : "?";
 }
 

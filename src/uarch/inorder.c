@@ -828,6 +828,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     m->want_retire = probe_wants(probes, PROBE_RETIRE);
     m->want_prod = probe_wants(probes, PROBE_PRODUCERS);
     m->want_events = probe_wants(probes, PROBE_EVENTS);
+    memsys_keep_notes(m->mem, m->want_events);
     m->want_waits = probe_wants(probes, PROBE_WAITS);
     m->want_samples = probe_wants(probes, PROBE_SAMPLES);
     m->want_intervals = probe_wants(probes, PROBE_INTERVALS);
@@ -873,6 +874,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
                 structure_event(m, UNIT_FETCH_BUFFER, m->fetch_seq - m->dispatch_seq, m->fb_cap);
                 structure_event(m, UNIT_IQ, m->dispatch_seq - m->issue_seq, m->ib_cap);
                 structure_event(m, UNIT_ROB, m->dispatch_seq - m->commit_seq, UINT64_MAX); /* never full */
+                memsys_probe_events(m->mem, probes, m->now, m->struct_state, false);
             }
             if (m->want_intervals && m->st.instructions >= probes->interval_at) {
                 core_stats snap = m->st;
@@ -923,6 +925,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     m->st.cycles = m->now;
     memsys_stats(m->mem, &m->st);
     *stats = m->st;
+    if (m->want_events) memsys_probe_events(m->mem, probes, m->now, m->struct_state, true);
     probe_end(probes, &m->st);
     m->probes = NULL;
     return ok && !feed->failed;

@@ -504,7 +504,15 @@ static void structure_events(ooo *o) {
         structure_event(o, UNIT_SQ, o->sq_count, c->sq_size);
     }
     structure_event(o, UNIT_FETCH_BUFFER, o->fe_count, o->fe_cap);
-    if (o->use_sb) structure_event(o, UNIT_STORE_BUFFER, memsys_sb_count(o->mem), memsys_sb_size(o->mem));
+    memsys_probe_events(o->mem, o->probes, o->now, o->struct_state, false); /* miss registers, store buffer */
+}
+
+/* A TLB miss (`unit`: ITLB or DTLB): the level that served it, and an L2 TLB miss when it walked. */
+static void tlb_miss_events(ooo *o, uint8_t unit, uint64_t pc, uint64_t addr, uint64_t end) {
+    uint8_t level = memsys_tlb_level(o->mem);
+    event(o, PEV_MISS, unit, o->next_seq + 1, pc, addr, end, level, 0);
+    if (level == LEVEL_MEM && o->cfg.l2tlb_entries)
+        event(o, PEV_MISS, UNIT_L2TLB, o->next_seq + 1, pc, addr, end, level, 0);
 }
 
 /* ---- commit ---- */
@@ -905,8 +913,7 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
                 o->itlb_pending = o->itlb_missed = true;
                 o->itlb_start = o->now;
                 o->itlb_until = o->now + walk;
-                if (o->want_events)
-                    event(o, PEV_MISS, UNIT_ITLB, o->next_seq + 1, u->pc, u->pc, o->itlb_until, LEVEL_NONE, 0);
+                if (o->want_events) tlb_miss_events(o, UNIT_ITLB, u->pc, u->pc, o->itlb_until);
                 v.stall = STALL_ITLB;
                 v.cause = (stall_cause){CAUSE_ITLB, 0, 0, 0, 0, 0, u->pc};
                 break;
@@ -973,8 +980,7 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
             if (o->dtlb && !memsys_translate(o->mem, u->mem_addr, false, &dtlb_extra)) {
                 flags |= UREC_DTLB_MISS;
                 if (dtlb_extra > 65535) dtlb_extra = 65535;
-                if (o->want_events)
-                    event(o, PEV_MISS, UNIT_DTLB, o->next_seq + 1, u->pc, u->mem_addr, 0, LEVEL_NONE, 0);
+                if (o->want_events) tlb_miss_events(o, UNIT_DTLB, u->pc, u->mem_addr, 0);
             }
             dl = memsys_classify(o->mem, u->mem_addr, u->pc, false, write);
             /* a store's miss is never waited for: its event now (a load's when it requests the data) */
@@ -1156,6 +1162,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->track_done = o->cfg.skip_idle || o->want_waits;
     o->fetch_changes = o->fetch_seen = 0;
     memset(o->struct_state, 0, sizeof o->struct_state);
+    memsys_keep_notes(o->mem, o->want_events);
     probe_run_info info = {"ooo",
                            o->cfg.name,
                            &o->cfg,
@@ -1264,6 +1271,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->st.cycles = o->now;
     memsys_stats(o->mem, &o->st);
     *stats = o->st;
+    if (o->want_events) memsys_probe_events(o->mem, probes, o->now, o->struct_state, true);
     probe_end(probes, &o->st);
     o->probes = NULL;
     return ok && !feed->failed;

@@ -6,10 +6,12 @@
  * nothing for them, and idle-cycle skipping is decided from the core's own
  * state. What an observer can ask for:
  *
- *   PROBE_STAGES     stage spans: for fetch, dispatch, issue and commit, how many
+ *   PROBE_STAGES     stage spans: for dispatch, issue and commit, how many
  *                    µops the stage processed out of its width and, when fewer,
  *                    its stall type and cause — delivered when it changes, with
  *                    the number of cycles it lasted, in batches
+ *   PROBE_FETCH      the same for the fetch stage (contract 3: on request only;
+ *                    the stacks do not need it), in batches of their own
  *   PROBE_FP         the same for the issue stage's floating-point view (FLOPS stacks)
  *   PROBE_RETIRE     one record per committed µop, in program order, in batches:
  *                    stage timestamps, functional unit, miss levels, mispredict
@@ -61,7 +63,8 @@
 /* The contract's version. 2: as docs/probes.md first described it. 3: the
  * memory system's events (PEV_FILL, PEV_PREFETCH, miss registers and store
  * buffer as PEV_STRUCT, TLB misses with the level that served them and
- * UNIT_L2TLB), the record's DTLB fields filled. */
+ * UNIT_L2TLB), the record's DTLB fields filled; fetch spans only for observers
+ * that ask for them (PROBE_FETCH; PROBE_STAGES alone no longer brings them). */
 #define PROBE_CONTRACT_VERSION 3
 
 /* ---- what an observer can ask for ---------------------------------------------- */
@@ -75,6 +78,7 @@ enum {
     PROBE_WAITS = 1u << 5,
     PROBE_SAMPLES = 1u << 6,
     PROBE_INTERVALS = 1u << 7,
+    PROBE_FETCH = 1u << 8, /* the fetch stage's spans, through `stages` (contract 3) */
 };
 
 /* ---- stage views --------------------------------------------------------------- */
@@ -392,7 +396,7 @@ typedef struct probe_observer {
     void *ctx;
     uint32_t needs; /* PROBE_* */
     void (*begin)(void *ctx, const probe_run_info *info);
-    void (*stages)(void *ctx, const stage_span *s, size_t n);     /* PROBE_STAGES */
+    void (*stages)(void *ctx, const stage_span *s, size_t n);     /* PROBE_STAGES, PROBE_FETCH */
     void (*fp)(void *ctx, const fp_span *s, size_t n);            /* PROBE_FP */
     void (*retire)(void *ctx, const uop_record *r, size_t n);     /* PROBE_RETIRE */
     void (*events)(void *ctx, const probe_event *e, size_t n);    /* PROBE_EVENTS */
@@ -421,12 +425,13 @@ typedef struct probe_set {
     int count;
     uint32_t needs; /* union of the observers' needs */
     /* batches */
-    stage_span *spans;
+    stage_span *spans;  /* dispatch, issue, commit */
+    stage_span *fspans; /* fetch (PROBE_FETCH) */
     fp_span *fps;
     uop_record *recs;
     probe_event *events;
     wait_transition *waits;
-    uint32_t n_spans, n_fps, n_recs, n_events, n_waits;
+    uint32_t n_spans, n_fspans, n_fps, n_recs, n_events, n_waits;
     /* the open span of each stage and of the FP view (change-driven delivery) */
     stage_span open[STAGE_COUNT];
     fp_span open_fp;
@@ -466,10 +471,12 @@ static inline bool fp_view_equal(const fp_view *a, const fp_view *b) { return me
 static inline bool probe_stage_view(probe_set *set, int st, uint64_t now, const stage_view *v) {
     stage_span *o = &set->open[st];
     if (stage_view_equal(&o->v, v)) return false;
-    if (now > o->cycle && set->spans) {
+    stage_span *batch = st == STAGE_FETCH ? set->fspans : set->spans; /* st is a constant where inlined */
+    if (now > o->cycle && batch) {
+        uint32_t *n = st == STAGE_FETCH ? &set->n_fspans : &set->n_spans;
         o->cycles = now - o->cycle;
-        set->spans[set->n_spans++] = *o;
-        if (set->n_spans == PROBE_BATCH) probe_flush_spans_(set);
+        batch[(*n)++] = *o;
+        if (*n == PROBE_BATCH) probe_flush_spans_(set);
     }
     o->cycle = now;
     o->v = *v;
@@ -487,6 +494,11 @@ static inline bool probe_fp_view(probe_set *set, uint64_t now, const fp_view *v)
     o->v = *v;
     return true;
 }
+/* One simulated cycle's views of every stage and the FP view (probe_stage_view
+ * for each, in one call: kept out of the models' cycle loops, where the views
+ * are many live values). Returns whether the fetch view changed. */
+bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
+                       const stage_view *issue, const stage_view *commit, const fp_view *fp);
 /* A record slot to fill (the next in program order). */
 static inline uop_record *probe_record(probe_set *set) {
     if (set->n_recs == PROBE_BATCH) probe_flush_recs_(set);

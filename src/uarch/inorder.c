@@ -823,7 +823,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     inorder *m = model;
     reset_timing(m);
     m->probes = probes;
-    m->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_WAITS);
+    m->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FETCH | PROBE_FP | PROBE_WAITS);
     m->want_views = m->views_always;
     m->want_retire = probe_wants(probes, PROBE_RETIRE);
     m->want_prod = probe_wants(probes, PROBE_PRODUCERS);
@@ -863,11 +863,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         m->prev_dispatch = dispatch;
         if (m->probed) {
             if (m->want_views) {
-                probe_stage_view(probes, STAGE_FETCH, m->now, &fetch);
-                probe_stage_view(probes, STAGE_DISPATCH, m->now, &dispatch);
-                probe_stage_view(probes, STAGE_ISSUE, m->now, &issue);
-                probe_stage_view(probes, STAGE_COMMIT, m->now, &commit);
-                probe_fp_view(probes, m->now, &fp);
+                probe_cycle_views(probes, m->now, &fetch, &dispatch, &issue, &commit, &fp);
             }
             if (m->want_waits) report_waits(m);
             if (m->want_events) {

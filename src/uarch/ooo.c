@@ -663,6 +663,33 @@ static inline uint8_t blocked_wait_state(uint8_t why) {
     return why == STALL_MEM_ORDER ? WST_MEM_ORDER : why == STALL_NO_MSHR ? WST_NO_MSHR : WST_NO_UNIT;
 }
 
+/* Views: the issue stage's cause and the FP view's, `e` the oldest µop left in the queue (kept out
+ * of issue_stage, which runs every cycle with or without views). */
+static __attribute__((noinline)) void issue_causes(ooo *o, stage_view *v, fp_view *fp, const rob_entry *e) {
+    /* the oldest FP µop in the queue: e itself when e is one (then one look serves both views) */
+    const rob_entry *f = !o->fp_in_iq ? NULL : is_fp_arith(e->t.u.op_class) ? e : oldest_in_iq(o, true);
+    if (f) {
+        const rob_entry *p = blocking_producer(o, f);
+        fp->waiting = true;
+        fp->cause = uop_cause(o, p ? p : f);
+    }
+    if (v->stall == STALL_NOT_READY) {
+        if (f == e) {
+            v->cause = fp->cause;
+        } else {
+            const rob_entry *p = blocking_producer(o, e);
+            v->cause = uop_cause(o, p ? p : e);
+        }
+    } else if (v->stall == STALL_MEM_ORDER) {
+        /* blame the older store the load waits for */
+        const rob_entry *st = &o->rob[e->mem_wait_idx];
+        v->cause = st->t.seq == e->t.mem_wait_seq ? uop_cause(o, st) : uop_cause(o, e);
+    } else {
+        v->cause = uop_cause(o, e);
+        v->cause.kind = CAUSE_STRUCTURE;
+    }
+}
+
 static stage_view issue_stage(ooo *o, fp_view *fp) {
     stage_view v = {0, (uint8_t)o->cfg.issue_width, STALL_NONE, {0}};
     memset(fp, 0, sizeof *fp);
@@ -716,24 +743,7 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
     /* the oldest µop left behind decides: blocked while ready, or waiting for operands */
     const rob_entry *e = oldest_in_iq(o, false);
     v.stall = operands_ready(o, e) && e == first_blocked ? blocked_why : STALL_NOT_READY;
-    if (!o->want_views) return v;
-    if (o->fp_in_iq) {
-        const rob_entry *f = oldest_in_iq(o, true);
-        const rob_entry *p = blocking_producer(o, f);
-        fp->waiting = true;
-        fp->cause = p ? uop_cause(o, p) : uop_cause(o, f);
-    }
-    if (v.stall == STALL_NOT_READY) {
-        const rob_entry *p = blocking_producer(o, e);
-        v.cause = p ? uop_cause(o, p) : uop_cause(o, e);
-    } else if (v.stall == STALL_MEM_ORDER) {
-        /* blame the older store the load waits for */
-        const rob_entry *st = &o->rob[e->mem_wait_idx];
-        v.cause = st->t.seq == e->t.mem_wait_seq ? uop_cause(o, st) : uop_cause(o, e);
-    } else {
-        v.cause = uop_cause(o, e);
-        v.cause.kind = CAUSE_STRUCTURE;
-    }
+    if (o->want_views) issue_causes(o, &v, fp, e);
     return v;
 }
 
@@ -1149,7 +1159,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     memsys_reset_stats(o->mem);
     memset(&o->st, 0, sizeof o->st);
     o->probes = probes;
-    o->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FP);
+    o->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FETCH | PROBE_FP);
     o->want_views = o->views_always;
     o->want_retire = probe_wants(probes, PROBE_RETIRE);
     o->want_prod = probe_wants(probes, PROBE_PRODUCERS);
@@ -1206,12 +1216,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
                 if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
             }
-            if (probe_stage_view(probes, STAGE_FETCH, o->now, &fetch))
+            if (probe_cycle_views(probes, o->now, &fetch, &dispatch, &issue, &commit, &fp))
                 o->fetch_hist[o->fetch_changes++ % HIST] = (fetch_change){o->now, fetch};
-            probe_stage_view(probes, STAGE_DISPATCH, o->now, &dispatch);
-            probe_stage_view(probes, STAGE_ISSUE, o->now, &issue);
-            probe_stage_view(probes, STAGE_COMMIT, o->now, &commit);
-            probe_fp_view(probes, o->now, &fp);
             o->prev_dispatch = dispatch;
         }
         if (o->want_waits) {

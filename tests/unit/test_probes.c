@@ -142,8 +142,8 @@ static void c_free(collector *c) {
 }
 
 enum {
-    ALL = PROBE_STAGES | PROBE_FP | PROBE_RETIRE | PROBE_PRODUCERS | PROBE_EVENTS | PROBE_WAITS | PROBE_SAMPLES |
-        PROBE_INTERVALS
+    ALL = PROBE_STAGES | PROBE_FETCH | PROBE_FP | PROBE_RETIRE | PROBE_PRODUCERS | PROBE_EVENTS | PROBE_WAITS |
+        PROBE_SAMPLES | PROBE_INTERVALS
 };
 
 static probe_observer everything(collector *c) {

@@ -62,8 +62,8 @@ static double time_run(const uarch_config *cfg, const char *path, const char *ar
     } else if (mode == VIEWS) {
         p = (probe_observer){.needs = PROBE_STAGES | PROBE_FP, .stages = null_stages, .fp = null_fp};
     } else if (mode == ALL) {
-        p = (probe_observer){.needs = PROBE_STAGES | PROBE_FP | PROBE_RETIRE | PROBE_PRODUCERS | PROBE_EVENTS |
-                                 PROBE_WAITS | PROBE_SAMPLES | PROBE_INTERVALS,
+        p = (probe_observer){.needs = PROBE_STAGES | PROBE_FETCH | PROBE_FP | PROBE_RETIRE | PROBE_PRODUCERS |
+                                 PROBE_EVENTS | PROBE_WAITS | PROBE_SAMPLES | PROBE_INTERVALS,
                              .stages = null_stages,
                              .fp = null_fp,
                              .retire = null_retire,

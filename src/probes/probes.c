@@ -35,15 +35,15 @@ mispredict_kind mispredict_kind_of(uint8_t cls) {
 }
 
 const char *probe_unit_name(probe_unit u) {
-    static const char *const names[UNIT_COUNT] = {"none", "l1i",          "l1d",      "l2",       "l3",
-                                                  "itlb", "dtlb",         "rob",      "iq",       "lq",
-                                                  "sq",   "fetch-buffer", "mshr-l1i", "mshr-l1d", "store-buffer"};
+    static const char *const names[UNIT_COUNT] = {"none",     "l1i",      "l1d",          "l2",   "l3", "itlb",
+                                                  "dtlb",     "rob",      "iq",           "lq",   "sq", "fetch-buffer",
+                                                  "mshr-l1i", "mshr-l1d", "store-buffer", "l2tlb"};
     return u < UNIT_COUNT ? names[u] : "?";
 }
 
 const char *probe_event_name(probe_event_kind k) {
-    static const char *const names[PEV_COUNT] = {"miss",     "mispredict", "resolve", "flush",
-                                                 "redirect", "structure",  "prefetch"};
+    static const char *const names[PEV_COUNT] = {"miss",     "mispredict", "resolve",  "flush",
+                                                 "redirect", "structure",  "prefetch", "fill"};
     return k < PEV_COUNT ? names[k] : "?";
 }
 
@@ -62,12 +62,13 @@ static const struct {
 } kinds[] = {
     {PROBE_STAGES, "stage spans"},  {PROBE_FP, "FP spans"},       {PROBE_RETIRE, "retire records"},
     {PROBE_EVENTS, "events"},       {PROBE_WAITS, "wait states"}, {PROBE_SAMPLES, "samples"},
-    {PROBE_INTERVALS, "intervals"},
+    {PROBE_INTERVALS, "intervals"}, {PROBE_FETCH, "fetch spans"},
 };
 
 static bool has_callback(const probe_observer *o, uint32_t bit) {
     switch (bit) {
-    case PROBE_STAGES: return o->stages != NULL;
+    case PROBE_STAGES:
+    case PROBE_FETCH: return o->stages != NULL;
     case PROBE_FP: return o->fp != NULL;
     case PROBE_RETIRE: return o->retire != NULL;
     case PROBE_EVENTS: return o->events != NULL;
@@ -100,11 +101,13 @@ bool probe_set_add(probe_set *set, const probe_observer *obs, cs_error *err) {
 
 void probe_set_free(probe_set *set) {
     free(set->spans);
+    free(set->fspans);
     free(set->fps);
     free(set->recs);
     free(set->events);
     free(set->waits);
     set->spans = NULL;
+    set->fspans = NULL;
     set->fps = NULL;
     set->recs = NULL;
     set->events = NULL;
@@ -114,11 +117,12 @@ void probe_set_free(probe_set *set) {
 void probe_begin(probe_set *set, const probe_run_info *info) {
     probe_set_free(set);
     if (set->needs & PROBE_STAGES) set->spans = cs_calloc(PROBE_BATCH, sizeof *set->spans);
+    if (set->needs & PROBE_FETCH) set->fspans = cs_calloc(PROBE_BATCH, sizeof *set->fspans);
     if (set->needs & PROBE_FP) set->fps = cs_calloc(PROBE_BATCH, sizeof *set->fps);
     if (set->needs & PROBE_RETIRE) set->recs = cs_calloc(PROBE_BATCH, sizeof *set->recs);
     if (set->needs & PROBE_EVENTS) set->events = cs_calloc(PROBE_BATCH, sizeof *set->events);
     if (set->needs & PROBE_WAITS) set->waits = cs_calloc(PROBE_BATCH, sizeof *set->waits);
-    set->n_spans = set->n_fps = set->n_recs = set->n_events = set->n_waits = 0;
+    set->n_spans = set->n_fspans = set->n_fps = set->n_recs = set->n_events = set->n_waits = 0;
     /* width 0 never equals a real view: the first view of each stage opens a span */
     memset(set->open, 0, sizeof set->open);
     for (int s = 0; s < STAGE_COUNT; s++) set->open[s].stage = (uint8_t)s;
@@ -140,9 +144,10 @@ void probe_flush_spans_(probe_set *set) {
     for (int i = 0; i < set->count; i++) {
         const probe_observer *o = &set->obs[i];
         if (set->n_spans && (o->needs & PROBE_STAGES)) o->stages(o->ctx, set->spans, set->n_spans);
+        if (set->n_fspans && (o->needs & PROBE_FETCH)) o->stages(o->ctx, set->fspans, set->n_fspans);
         if (set->n_fps && (o->needs & PROBE_FP)) o->fp(o->ctx, set->fps, set->n_fps);
     }
-    set->n_spans = set->n_fps = 0;
+    set->n_spans = set->n_fspans = set->n_fps = 0;
 }
 
 void probe_flush_recs_(probe_set *set) {
@@ -172,8 +177,18 @@ void probe_flush_waits_(probe_set *set) {
 void probe_flush(probe_set *set) {
     if (set->n_events) probe_flush_events_(set);
     if (set->n_waits) probe_flush_waits_(set);
-    if (set->n_spans || set->n_fps) probe_flush_spans_(set);
+    if (set->n_spans || set->n_fspans || set->n_fps) probe_flush_spans_(set);
     if (set->n_recs) probe_flush_recs_(set);
+}
+
+bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
+                       const stage_view *issue, const stage_view *commit, const fp_view *fp) {
+    bool fetch_changed = probe_stage_view(set, STAGE_FETCH, now, fetch);
+    probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
+    probe_stage_view(set, STAGE_ISSUE, now, issue);
+    probe_stage_view(set, STAGE_COMMIT, now, commit);
+    probe_fp_view(set, now, fp);
+    return fetch_changed;
 }
 
 void probe_sample(probe_set *set, const sample_view *view) {
@@ -206,14 +221,13 @@ void probe_interval(probe_set *set, const core_stats *so_far) {
 
 void probe_end(probe_set *set, const core_stats *stats) {
     uint64_t end = stats->cycles;
-    if (set->needs & PROBE_STAGES) {
-        for (int s = 0; s < STAGE_COUNT; s++) {
-            stage_span *o = &set->open[s];
-            if (o->v.width == 0 || end <= o->cycle) continue;
-            o->cycles = end - o->cycle;
-            if (set->n_spans == PROBE_BATCH) probe_flush_spans_(set);
-            set->spans[set->n_spans++] = *o;
-        }
+    for (int s = 0; s < STAGE_COUNT; s++) {
+        stage_span *o = &set->open[s], *batch = s == STAGE_FETCH ? set->fspans : set->spans;
+        uint32_t *n = s == STAGE_FETCH ? &set->n_fspans : &set->n_spans;
+        if (!batch || o->v.width == 0 || end <= o->cycle) continue;
+        o->cycles = end - o->cycle;
+        if (*n == PROBE_BATCH) probe_flush_spans_(set);
+        batch[(*n)++] = *o;
     }
     if (set->needs & PROBE_FP) {
         fp_span *o = &set->open_fp;

@@ -6,10 +6,12 @@
  * nothing for them, and idle-cycle skipping is decided from the core's own
  * state. What an observer can ask for:
  *
- *   PROBE_STAGES     stage spans: for fetch, dispatch, issue and commit, how many
+ *   PROBE_STAGES     stage spans: for dispatch, issue and commit, how many
  *                    µops the stage processed out of its width and, when fewer,
  *                    its stall type and cause — delivered when it changes, with
  *                    the number of cycles it lasted, in batches
+ *   PROBE_FETCH      the same for the fetch stage (contract 3: on request only;
+ *                    the stacks do not need it), in batches of their own
  *   PROBE_FP         the same for the issue stage's floating-point view (FLOPS stacks)
  *   PROBE_RETIRE     one record per committed µop, in program order, in batches:
  *                    stage timestamps, functional unit, miss levels, mispredict
@@ -58,6 +60,13 @@
 #include "uarch/config.h"
 #include "util/util.h"
 
+/* The contract's version. 2: as docs/probes.md first described it. 3: the
+ * memory system's events (PEV_FILL, PEV_PREFETCH, miss registers and store
+ * buffer as PEV_STRUCT, TLB misses with the level that served them and
+ * UNIT_L2TLB), the record's DTLB fields filled; fetch spans only for observers
+ * that ask for them (PROBE_FETCH; PROBE_STAGES alone no longer brings them). */
+#define PROBE_CONTRACT_VERSION 3
+
 /* ---- what an observer can ask for ---------------------------------------------- */
 
 enum {
@@ -69,6 +78,7 @@ enum {
     PROBE_WAITS = 1u << 5,
     PROBE_SAMPLES = 1u << 6,
     PROBE_INTERVALS = 1u << 7,
+    PROBE_FETCH = 1u << 8, /* the fetch stage's spans, through `stages` (contract 3) */
 };
 
 /* ---- stage views --------------------------------------------------------------- */
@@ -206,7 +216,7 @@ mispredict_kind mispredict_kind_of(uint8_t cls);
 enum {
     UREC_FORWARDED = 1 << 0,       /* a load served by store-to-load forwarding */
     UREC_ITLB_MISS = 1 << 1,       /* its fetch waited for an ITLB miss */
-    UREC_DTLB_MISS = 1 << 2,       /* its data access missed the DTLB (no DTLB modelled yet) */
+    UREC_DTLB_MISS = 1 << 2,       /* its data access missed the DTLB (ooo; the in-order model has none) */
     UREC_FIRST_IN_GROUP = 1 << 3,  /* the first µop of its fetch group (cycle) */
     UREC_FIRST_IN_LINE = 1 << 4,   /* the first µop fetched from its I-cache line */
     UREC_VALUE_PREDICTED = 1 << 5, /* in-order value prediction: its result was predicted right */
@@ -230,7 +240,8 @@ typedef struct uop_record {
     uint64_t commit;      /* [C] retired */
     /* PROBE_PRODUCERS (0 otherwise) */
     uint64_t addr_ready;   /* [AR] memory µops: the address operand available (loads: == ready) */
-    uint64_t dtlb_done;    /* [DTLB] memory µops: translation done (== addr_ready: no DTLB yet) */
+    uint64_t dtlb_done;    /* [DTLB] memory µops: translation done (addr_ready + the DTLB miss's
+                              cycles: L2 TLB, page walk; == addr_ready on a hit or with no DTLB) */
     uint64_t prod_seq[3];  /* per source slot u.src[k]: the youngest older µop of the measured run
                              that writes that register (0: none, or written before measurement) */
     uint64_t mem_prod_seq; /* loads: the older store it forwarded from, else the last one it waited
@@ -265,6 +276,7 @@ typedef enum probe_unit {
     UNIT_MSHR_L1I,
     UNIT_MSHR_L1D,
     UNIT_STORE_BUFFER,
+    UNIT_L2TLB, /* the second-level TLB (contract 3) */
     UNIT_COUNT
 } probe_unit;
 const char *probe_unit_name(probe_unit u);
@@ -273,7 +285,10 @@ typedef enum probe_event_kind {
     PEV_MISS,       /* `unit` missed for µop `seq` (pc, addr); `level` served it; the data
                        arrives at `end`; detail 1: it joined a fill already in flight.
                        One event per level missed: an L1D miss served by memory is an
-                       L1D miss and an L2 miss (and an L3 miss when there is one) */
+                       L1D miss and an L2 miss (and an L3 miss when there is one).
+                       TLBs (contract 3): an ITLB or DTLB miss has `level` LEVEL_L2 when
+                       the L2 TLB served it, LEVEL_MEM when the page was walked, and an
+                       L2 TLB miss is a second event (unit UNIT_L2TLB) */
     PEV_MISPREDICT, /* fetch found that control transfer `seq` (pc) was predicted wrong;
                        detail: mispredict_kind. Fetch stops (correct-path model) */
     PEV_RESOLVE,    /* mispredicted transfer `seq` resolved (ooo: it completed; in-order:
@@ -283,8 +298,17 @@ typedef enum probe_event_kind {
                        PEV_REDIRECT is the flush's cost */
     PEV_REDIRECT,   /* fetch resumes on the right path after transfer `seq` */
     PEV_STRUCT,     /* structure `unit` changed state: detail = STRUCT_FULL, STRUCT_EMPTY or
-                       0 (neither); count = its occupancy */
-    PEV_PREFETCH,   /* a prefetch of `addr` into `unit` (none of today's models prefetches) */
+                       0 (neither); count = its occupancy. Also (contract 3) the L1s'
+                       miss registers (UNIT_MSHR_L1I/L1D: fills in flight at the end of
+                       the cycle; never full when unlimited) and the store buffer */
+    PEV_PREFETCH,   /* a prefetcher decided to bring line `addr` into `unit` (L1I, L1D),
+                       from `level`; in program order, when its trigger access is
+                       classified (one per cache_stats.prefetches). Its fill, if issued,
+                       is a PEV_FILL with detail 1 */
+    PEV_FILL,       /* (contract 3) the data of line `addr` arrived in `unit` (L1I, L1D)
+                       from `level`; `count` = cycles since it was requested; detail 1: a
+                       prefetch's fill (else a demand fill: one per cache_stats.fills).
+                       Fills still in flight when the run ends come last, at their cycle */
     PEV_COUNT
 } probe_event_kind;
 const char *probe_event_name(probe_event_kind k);
@@ -297,8 +321,9 @@ typedef struct probe_event {
     uint64_t end;   /* PEV_MISS: the data arrives; PEV_RESOLVE: fetch resumes; else 0 */
     uint64_t seq;   /* the µop concerned (0: none) */
     uint64_t pc;
-    uint64_t addr;  /* PEV_MISS, PEV_PREFETCH: the address (I-side: the pc) */
-    uint32_t count; /* PEV_STRUCT: occupancy */
+    uint64_t addr;  /* PEV_MISS, PEV_PREFETCH, PEV_FILL: the address (I-side: the pc; prefetch and
+                       fill: the line's) */
+    uint32_t count; /* PEV_STRUCT: occupancy; PEV_FILL: the fill's latency */
     uint8_t kind;   /* probe_event_kind */
     uint8_t unit;   /* probe_unit */
     uint8_t level;  /* PEV_MISS: mem_level that served it */
@@ -371,7 +396,7 @@ typedef struct probe_observer {
     void *ctx;
     uint32_t needs; /* PROBE_* */
     void (*begin)(void *ctx, const probe_run_info *info);
-    void (*stages)(void *ctx, const stage_span *s, size_t n);     /* PROBE_STAGES */
+    void (*stages)(void *ctx, const stage_span *s, size_t n);     /* PROBE_STAGES, PROBE_FETCH */
     void (*fp)(void *ctx, const fp_span *s, size_t n);            /* PROBE_FP */
     void (*retire)(void *ctx, const uop_record *r, size_t n);     /* PROBE_RETIRE */
     void (*events)(void *ctx, const probe_event *e, size_t n);    /* PROBE_EVENTS */
@@ -400,12 +425,13 @@ typedef struct probe_set {
     int count;
     uint32_t needs; /* union of the observers' needs */
     /* batches */
-    stage_span *spans;
+    stage_span *spans;  /* dispatch, issue, commit */
+    stage_span *fspans; /* fetch (PROBE_FETCH) */
     fp_span *fps;
     uop_record *recs;
     probe_event *events;
     wait_transition *waits;
-    uint32_t n_spans, n_fps, n_recs, n_events, n_waits;
+    uint32_t n_spans, n_fspans, n_fps, n_recs, n_events, n_waits;
     /* the open span of each stage and of the FP view (change-driven delivery) */
     stage_span open[STAGE_COUNT];
     fp_span open_fp;
@@ -445,10 +471,12 @@ static inline bool fp_view_equal(const fp_view *a, const fp_view *b) { return me
 static inline bool probe_stage_view(probe_set *set, int st, uint64_t now, const stage_view *v) {
     stage_span *o = &set->open[st];
     if (stage_view_equal(&o->v, v)) return false;
-    if (now > o->cycle && set->spans) {
+    stage_span *batch = st == STAGE_FETCH ? set->fspans : set->spans; /* st is a constant where inlined */
+    if (now > o->cycle && batch) {
+        uint32_t *n = st == STAGE_FETCH ? &set->n_fspans : &set->n_spans;
         o->cycles = now - o->cycle;
-        set->spans[set->n_spans++] = *o;
-        if (set->n_spans == PROBE_BATCH) probe_flush_spans_(set);
+        batch[(*n)++] = *o;
+        if (*n == PROBE_BATCH) probe_flush_spans_(set);
     }
     o->cycle = now;
     o->v = *v;
@@ -466,6 +494,11 @@ static inline bool probe_fp_view(probe_set *set, uint64_t now, const fp_view *v)
     o->v = *v;
     return true;
 }
+/* One simulated cycle's views of every stage and the FP view (probe_stage_view
+ * for each, in one call: kept out of the models' cycle loops, where the views
+ * are many live values). Returns whether the fetch view changed. */
+bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
+                       const stage_view *issue, const stage_view *commit, const fp_view *fp);
 /* A record slot to fill (the next in program order). */
 static inline uop_record *probe_record(probe_set *set) {
     if (set->n_recs == PROBE_BATCH) probe_flush_recs_(set);

@@ -311,6 +311,13 @@ static const int stack_of[STAGE_COUNT] = {-1, STACK_DISPATCH, STACK_ISSUE, STACK
 
 static void obs_stages(void *ctx, const stage_span *sp, size_t n) {
     stacks_observer *s = ctx;
+    if (!s->n_ends) { /* no interval end yet (the common case): each span in one step */
+        for (size_t i = 0; i < n; i++) {
+            int st = sp[i].stage < STAGE_COUNT ? stack_of[sp[i].stage] : -1;
+            if (st >= 0) account_stage(s, st, &sp[i].v, sp[i].cycles);
+        }
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         int st = sp[i].stage < STAGE_COUNT ? stack_of[sp[i].stage] : -1;
         if (st < 0) continue;

@@ -102,3 +102,43 @@ void core_destroy(core_t *c) {
     probe_set_free(&c->probes);
     free(c);
 }
+
+/* ---- the memory system's events, for both models ---- */
+
+typedef struct note_ctx {
+    probe_set *p;
+    uint64_t now;
+} note_ctx;
+
+static void note_event(void *ctx, const mem_note *n) {
+    const note_ctx *c = ctx;
+    uint8_t unit = n->instruction ? UNIT_L1I : UNIT_L1D;
+    probe_event e = {c->now, 0, 0, 0, n->addr, 0, PEV_PREFETCH, unit, n->level, 0};
+    if (n->kind == MNOTE_FILL) {
+        uint64_t lat = n->ready - n->start;
+        e.cycle = n->ready;
+        e.kind = PEV_FILL;
+        e.count = (uint32_t)(lat > UINT32_MAX ? UINT32_MAX : lat);
+        e.detail = n->prefetch;
+    }
+    probe_event_add(c->p, &e);
+}
+
+static void struct_event(probe_set *p, uint64_t now, uint8_t *struct_state, uint8_t unit, uint32_t count,
+                         uint32_t cap) {
+    uint8_t state = (uint8_t)((cap && count >= cap ? STRUCT_FULL : 0) | (count == 0 ? STRUCT_EMPTY : 0));
+    if (state == struct_state[unit]) return;
+    struct_state[unit] = state;
+    probe_event e = {now, 0, 0, 0, 0, count, PEV_STRUCT, unit, 0, state};
+    probe_event_add(p, &e);
+}
+
+void memsys_probe_events(memsys_t *m, probe_set *p, uint64_t now, uint8_t *struct_state, bool end) {
+    note_ctx c = {p, now};
+    memsys_take_notes(m, now, end, note_event, &c);
+    if (end) return;
+    for (int i = 0; i < 2; i++)
+        struct_event(p, now, struct_state, i ? UNIT_MSHR_L1I : UNIT_MSHR_L1D, memsys_mshr_count(m, i, now),
+                     memsys_mshr_size(m, i));
+    if (memsys_sb_size(m)) struct_event(p, now, struct_state, UNIT_STORE_BUFFER, memsys_sb_count(m), memsys_sb_size(m));
+}

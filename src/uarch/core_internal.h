@@ -77,6 +77,14 @@ static inline uint32_t class_latency(const uarch_config *cfg, op_class cls) {
     return cfg->latency[cls] ? cfg->latency[cls] : 1;
 }
 
+/* PROBE_EVENTS from the memory system, at the end of cycle `now` (both models):
+ * the fills that arrived (PEV_FILL) and the prefetches decided (PEV_PREFETCH)
+ * since the last call, the L1s' miss registers and the store buffer becoming
+ * full, empty or neither (PEV_STRUCT; `struct_state`: the model's, per unit).
+ * `end`: the run ends, the fills still in flight come too. The model calls
+ * memsys_keep_notes(m, true) when events are asked for. */
+void memsys_probe_events(memsys_t *m, probe_set *p, uint64_t now, uint8_t *struct_state, bool end);
+
 static inline bool is_fp_arith(uint8_t cls) { return cls >= OPC_FP_ADD && cls <= OPC_FP_SQRT; }
 
 #endif

@@ -823,11 +823,12 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     inorder *m = model;
     reset_timing(m);
     m->probes = probes;
-    m->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FP | PROBE_WAITS);
+    m->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FETCH | PROBE_FP | PROBE_WAITS);
     m->want_views = m->views_always;
     m->want_retire = probe_wants(probes, PROBE_RETIRE);
     m->want_prod = probe_wants(probes, PROBE_PRODUCERS);
     m->want_events = probe_wants(probes, PROBE_EVENTS);
+    memsys_keep_notes(m->mem, m->want_events);
     m->want_waits = probe_wants(probes, PROBE_WAITS);
     m->want_samples = probe_wants(probes, PROBE_SAMPLES);
     m->want_intervals = probe_wants(probes, PROBE_INTERVALS);
@@ -862,17 +863,14 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         m->prev_dispatch = dispatch;
         if (m->probed) {
             if (m->want_views) {
-                probe_stage_view(probes, STAGE_FETCH, m->now, &fetch);
-                probe_stage_view(probes, STAGE_DISPATCH, m->now, &dispatch);
-                probe_stage_view(probes, STAGE_ISSUE, m->now, &issue);
-                probe_stage_view(probes, STAGE_COMMIT, m->now, &commit);
-                probe_fp_view(probes, m->now, &fp);
+                probe_cycle_views(probes, m->now, &fetch, &dispatch, &issue, &commit, &fp);
             }
             if (m->want_waits) report_waits(m);
             if (m->want_events) {
                 structure_event(m, UNIT_FETCH_BUFFER, m->fetch_seq - m->dispatch_seq, m->fb_cap);
                 structure_event(m, UNIT_IQ, m->dispatch_seq - m->issue_seq, m->ib_cap);
                 structure_event(m, UNIT_ROB, m->dispatch_seq - m->commit_seq, UINT64_MAX); /* never full */
+                memsys_probe_events(m->mem, probes, m->now, m->struct_state, false);
             }
             if (m->want_intervals && m->st.instructions >= probes->interval_at) {
                 core_stats snap = m->st;
@@ -923,6 +921,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     m->st.cycles = m->now;
     memsys_stats(m->mem, &m->st);
     *stats = m->st;
+    if (m->want_events) memsys_probe_events(m->mem, probes, m->now, m->struct_state, true);
     probe_end(probes, &m->st);
     m->probes = NULL;
     return ok && !feed->failed;

@@ -82,6 +82,11 @@ struct memsys {
     cache_t *tlb[2], *l2tlb; /* [0] data, [1] instructions */
     uint32_t walk[2], l2tlb_latency;
     cache_stats tlb_stats[2], l2tlb_stats;
+    uint8_t tlb_level; /* the last first-level TLB miss: served by the L2 TLB or walked */
+    /* notes for the probes (memsys_keep_notes) */
+    bool keep_notes;
+    mem_note *notes;
+    uint32_t n_notes, notes_cap;
 };
 
 /* A DRAM bank keeps one row open; a channel has one data bus. */
@@ -99,6 +104,14 @@ struct dram_channel {
 static cache_t *tlb_create(uint32_t entries) {
     cache_config t = {true, entries * 4096, 0, 4096, 0, 0}; /* fully associative, 4 KB pages */
     return cache_create(&t);
+}
+
+static void note(memsys_t *m, const mem_note *n) {
+    if (m->n_notes == m->notes_cap) {
+        m->notes_cap = m->notes_cap ? 2 * m->notes_cap : 64;
+        m->notes = cs_realloc(m->notes, m->notes_cap * sizeof *m->notes);
+    }
+    m->notes[m->n_notes++] = *n;
 }
 
 static void l1_init(l1 *x, const cache_config *cfg, bool perfect) {
@@ -183,6 +196,7 @@ void memsys_destroy(memsys_t *m) {
     cache_destroy(m->tlb[0]);
     cache_destroy(m->tlb[1]);
     cache_destroy(m->l2tlb);
+    free(m->notes);
     free(m);
 }
 
@@ -350,6 +364,7 @@ static void prefetch(memsys_t *m, l1 *x, uint64_t line, uint64_t trigger) {
     }
     x->pfq[x->pfq_count++] = (pf_request){line, trigger, false};
     x->stats.prefetches++;
+    if (m->keep_notes) note(m, &(mem_note){addr, 0, 0, MNOTE_PREFETCH, level, x == &m->inst, true});
 }
 
 /* The per-PC stride prefetcher: a stride seen twice in a row from one pc
@@ -511,6 +526,8 @@ static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, ui
 timed:
     x->in_flight[x->in_flight_count++] = (struct fill){line, now + lat};
     ls->ready = now + lat;
+    if (m->keep_notes)
+        note(m, &(mem_note){line << x->line_bits, now, now + lat, MNOTE_FILL, ls->level, x == &m->inst, !demand});
     return lat;
 }
 
@@ -623,16 +640,21 @@ bool memsys_translate(memsys_t *m, uint64_t addr, bool instruction, uint32_t *ex
     if (cache_access(tlb, addr)) return true;
     m->tlb_stats[instruction].misses++;
     *extra = m->walk[instruction];
+    m->tlb_level = LEVEL_MEM;
     if (m->l2tlb) {
         m->l2tlb_stats.accesses++;
         *extra = m->l2tlb_latency;
+        m->tlb_level = LEVEL_L2;
         if (!cache_access(m->l2tlb, addr)) {
             m->l2tlb_stats.misses++;
             *extra += m->walk[instruction];
+            m->tlb_level = LEVEL_MEM;
         }
     }
     return false;
 }
+
+uint8_t memsys_tlb_level(const memsys_t *m) { return m->tlb_level; }
 
 void memsys_warm_tlb(memsys_t *m, uint64_t addr, bool instruction) {
     cache_t *tlb = m->tlb[instruction];
@@ -693,4 +715,32 @@ bool memsys_sb_overlaps(const memsys_t *m, uint64_t lo, uint64_t hi) {
         if (e->addr < hi && lo < e->addr + (e->size ? e->size : 1)) return true;
     }
     return false;
+}
+
+/* ---- notes for the probes ---- */
+
+void memsys_keep_notes(memsys_t *m, bool on) {
+    m->keep_notes = on;
+    m->n_notes = 0;
+}
+
+void memsys_take_notes(memsys_t *m, uint64_t now, bool all, void (*fn)(void *ctx, const mem_note *n), void *ctx) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < m->n_notes; i++) {
+        const mem_note *n = &m->notes[i];
+        if (n->kind == MNOTE_FILL && n->ready > now && !all) m->notes[kept++] = *n;
+        else fn(ctx, n);
+    }
+    m->n_notes = kept;
+}
+
+uint32_t memsys_mshr_count(const memsys_t *m, bool instruction, uint64_t now) {
+    const l1 *x = instruction ? &m->inst : &m->data;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->in_flight_count; i++) n += x->in_flight[i].ready > now;
+    return n;
+}
+
+uint32_t memsys_mshr_size(const memsys_t *m, bool instruction) {
+    return instruction ? m->inst.mshr_cap : m->data.mshr_cap;
 }

@@ -76,6 +76,30 @@ uint32_t memsys_line_bits(const memsys_t *m, bool instruction);
  * oldest store can write), or UINT64_MAX. Lets a core skip idle cycles exactly. */
 uint64_t memsys_next_event(const memsys_t *m, uint64_t now);
 
+/* ---- for the probes (PROBE_EVENTS): what the memory system did ---- */
+
+/* With notes kept (memsys_keep_notes), the memory system remembers each fill
+ * it starts (demand or prefetch) and each prefetch it decides, until the core
+ * takes them. Off (the default), keeping them costs one test per fill. */
+typedef enum mem_note_kind { MNOTE_FILL, MNOTE_PREFETCH } mem_note_kind;
+typedef struct mem_note {
+    uint64_t addr;         /* the line's address */
+    uint64_t start, ready; /* MNOTE_FILL: the cycle it was requested, the cycle its data arrives */
+    uint8_t kind;          /* mem_note_kind */
+    uint8_t level;         /* the level that serves the line */
+    bool instruction;      /* the L1I's (else the L1D's) */
+    bool prefetch;         /* MNOTE_FILL: a prefetch's fill (not counted in cache_stats.fills) */
+} mem_note;
+void memsys_keep_notes(memsys_t *m, bool on);
+/* Hand over and forget, in the order they were noted, the prefetches decided
+ * since the last call and the fills whose data arrived by `now` (with `all`,
+ * the fills still in flight too). */
+void memsys_take_notes(memsys_t *m, uint64_t now, bool all, void (*fn)(void *ctx, const mem_note *n), void *ctx);
+/* An L1's miss registers: in use at the end of cycle `now` (fills in flight),
+ * and how many there are (0: unlimited). */
+uint32_t memsys_mshr_count(const memsys_t *m, bool instruction, uint64_t now);
+uint32_t memsys_mshr_size(const memsys_t *m, bool instruction);
+
 /* ---- address translation (4 KB pages, fully associative LRU TLBs) ---- */
 
 /* Translate addr for an instruction fetch or a data access, in program order
@@ -84,6 +108,9 @@ uint64_t memsys_next_event(const memsys_t *m, uint64_t now);
  * translation takes: the second-level TLB's latency, plus the page walk
  * (the first-level TLB's miss_latency) when that misses too. */
 bool memsys_translate(memsys_t *m, uint64_t addr, bool instruction, uint32_t *extra);
+/* After a translation that missed the first-level TLB: LEVEL_L2 when the
+ * second-level TLB served it, LEVEL_MEM when the page was walked. */
+uint8_t memsys_tlb_level(const memsys_t *m);
 /* Is a TLB modelled for this side? */
 bool memsys_has_tlb(const memsys_t *m, bool instruction);
 /* Functional warming of the TLBs. */

@@ -504,7 +504,15 @@ static void structure_events(ooo *o) {
         structure_event(o, UNIT_SQ, o->sq_count, c->sq_size);
     }
     structure_event(o, UNIT_FETCH_BUFFER, o->fe_count, o->fe_cap);
-    if (o->use_sb) structure_event(o, UNIT_STORE_BUFFER, memsys_sb_count(o->mem), memsys_sb_size(o->mem));
+    memsys_probe_events(o->mem, o->probes, o->now, o->struct_state, false); /* miss registers, store buffer */
+}
+
+/* A TLB miss (`unit`: ITLB or DTLB): the level that served it, and an L2 TLB miss when it walked. */
+static void tlb_miss_events(ooo *o, uint8_t unit, uint64_t pc, uint64_t addr, uint64_t end) {
+    uint8_t level = memsys_tlb_level(o->mem);
+    event(o, PEV_MISS, unit, o->next_seq + 1, pc, addr, end, level, 0);
+    if (level == LEVEL_MEM && o->cfg.l2tlb_entries)
+        event(o, PEV_MISS, UNIT_L2TLB, o->next_seq + 1, pc, addr, end, level, 0);
 }
 
 /* ---- commit ---- */
@@ -655,6 +663,33 @@ static inline uint8_t blocked_wait_state(uint8_t why) {
     return why == STALL_MEM_ORDER ? WST_MEM_ORDER : why == STALL_NO_MSHR ? WST_NO_MSHR : WST_NO_UNIT;
 }
 
+/* Views: the issue stage's cause and the FP view's, `e` the oldest µop left in the queue (kept out
+ * of issue_stage, which runs every cycle with or without views). */
+static __attribute__((noinline)) void issue_causes(ooo *o, stage_view *v, fp_view *fp, const rob_entry *e) {
+    /* the oldest FP µop in the queue: e itself when e is one (then one look serves both views) */
+    const rob_entry *f = !o->fp_in_iq ? NULL : is_fp_arith(e->t.u.op_class) ? e : oldest_in_iq(o, true);
+    if (f) {
+        const rob_entry *p = blocking_producer(o, f);
+        fp->waiting = true;
+        fp->cause = uop_cause(o, p ? p : f);
+    }
+    if (v->stall == STALL_NOT_READY) {
+        if (f == e) {
+            v->cause = fp->cause;
+        } else {
+            const rob_entry *p = blocking_producer(o, e);
+            v->cause = uop_cause(o, p ? p : e);
+        }
+    } else if (v->stall == STALL_MEM_ORDER) {
+        /* blame the older store the load waits for */
+        const rob_entry *st = &o->rob[e->mem_wait_idx];
+        v->cause = st->t.seq == e->t.mem_wait_seq ? uop_cause(o, st) : uop_cause(o, e);
+    } else {
+        v->cause = uop_cause(o, e);
+        v->cause.kind = CAUSE_STRUCTURE;
+    }
+}
+
 static stage_view issue_stage(ooo *o, fp_view *fp) {
     stage_view v = {0, (uint8_t)o->cfg.issue_width, STALL_NONE, {0}};
     memset(fp, 0, sizeof *fp);
@@ -708,24 +743,7 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
     /* the oldest µop left behind decides: blocked while ready, or waiting for operands */
     const rob_entry *e = oldest_in_iq(o, false);
     v.stall = operands_ready(o, e) && e == first_blocked ? blocked_why : STALL_NOT_READY;
-    if (!o->want_views) return v;
-    if (o->fp_in_iq) {
-        const rob_entry *f = oldest_in_iq(o, true);
-        const rob_entry *p = blocking_producer(o, f);
-        fp->waiting = true;
-        fp->cause = p ? uop_cause(o, p) : uop_cause(o, f);
-    }
-    if (v.stall == STALL_NOT_READY) {
-        const rob_entry *p = blocking_producer(o, e);
-        v.cause = p ? uop_cause(o, p) : uop_cause(o, e);
-    } else if (v.stall == STALL_MEM_ORDER) {
-        /* blame the older store the load waits for */
-        const rob_entry *st = &o->rob[e->mem_wait_idx];
-        v.cause = st->t.seq == e->t.mem_wait_seq ? uop_cause(o, st) : uop_cause(o, e);
-    } else {
-        v.cause = uop_cause(o, e);
-        v.cause.kind = CAUSE_STRUCTURE;
-    }
+    if (o->want_views) issue_causes(o, &v, fp, e);
     return v;
 }
 
@@ -905,8 +923,7 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
                 o->itlb_pending = o->itlb_missed = true;
                 o->itlb_start = o->now;
                 o->itlb_until = o->now + walk;
-                if (o->want_events)
-                    event(o, PEV_MISS, UNIT_ITLB, o->next_seq + 1, u->pc, u->pc, o->itlb_until, LEVEL_NONE, 0);
+                if (o->want_events) tlb_miss_events(o, UNIT_ITLB, u->pc, u->pc, o->itlb_until);
                 v.stall = STALL_ITLB;
                 v.cause = (stall_cause){CAUSE_ITLB, 0, 0, 0, 0, 0, u->pc};
                 break;
@@ -973,8 +990,7 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
             if (o->dtlb && !memsys_translate(o->mem, u->mem_addr, false, &dtlb_extra)) {
                 flags |= UREC_DTLB_MISS;
                 if (dtlb_extra > 65535) dtlb_extra = 65535;
-                if (o->want_events)
-                    event(o, PEV_MISS, UNIT_DTLB, o->next_seq + 1, u->pc, u->mem_addr, 0, LEVEL_NONE, 0);
+                if (o->want_events) tlb_miss_events(o, UNIT_DTLB, u->pc, u->mem_addr, 0);
             }
             dl = memsys_classify(o->mem, u->mem_addr, u->pc, false, write);
             /* a store's miss is never waited for: its event now (a load's when it requests the data) */
@@ -1143,7 +1159,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     memsys_reset_stats(o->mem);
     memset(&o->st, 0, sizeof o->st);
     o->probes = probes;
-    o->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FP);
+    o->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FETCH | PROBE_FP);
     o->want_views = o->views_always;
     o->want_retire = probe_wants(probes, PROBE_RETIRE);
     o->want_prod = probe_wants(probes, PROBE_PRODUCERS);
@@ -1156,6 +1172,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->track_done = o->cfg.skip_idle || o->want_waits;
     o->fetch_changes = o->fetch_seen = 0;
     memset(o->struct_state, 0, sizeof o->struct_state);
+    memsys_keep_notes(o->mem, o->want_events);
     probe_run_info info = {"ooo",
                            o->cfg.name,
                            &o->cfg,
@@ -1199,12 +1216,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
                 if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
             }
-            if (probe_stage_view(probes, STAGE_FETCH, o->now, &fetch))
+            if (probe_cycle_views(probes, o->now, &fetch, &dispatch, &issue, &commit, &fp))
                 o->fetch_hist[o->fetch_changes++ % HIST] = (fetch_change){o->now, fetch};
-            probe_stage_view(probes, STAGE_DISPATCH, o->now, &dispatch);
-            probe_stage_view(probes, STAGE_ISSUE, o->now, &issue);
-            probe_stage_view(probes, STAGE_COMMIT, o->now, &commit);
-            probe_fp_view(probes, o->now, &fp);
             o->prev_dispatch = dispatch;
         }
         if (o->want_waits) {
@@ -1264,6 +1277,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->st.cycles = o->now;
     memsys_stats(o->mem, &o->st);
     *stats = o->st;
+    if (o->want_events) memsys_probe_events(o->mem, probes, o->now, o->struct_state, true);
     probe_end(probes, &o->st);
     o->probes = NULL;
     return ok && !feed->failed;

@@ -122,7 +122,7 @@ static core_stats run(const uarch_config *cfg, const uop *u, size_t n, recorder 
     if (rec) {
         memset(rec, 0, sizeof *rec);
         probe_observer o = {.ctx = rec,
-                            .needs = PROBE_STAGES | PROBE_RETIRE,
+                            .needs = PROBE_STAGES | PROBE_FETCH | PROBE_RETIRE,
                             .begin = rec_begin,
                             .stages = rec_stages,
                             .retire = rec_retire,

@@ -301,7 +301,7 @@ static void test_skip_is_exact(void **state) {
         cs_error err;
         core_t *core = core_create(&c, &err);
         probe_observer obs = {
-            .ctx = &views[skip], .needs = PROBE_STAGES | PROBE_FP, .stages = hash_stages, .fp = hash_fp};
+            .ctx = &views[skip], .needs = PROBE_STAGES | PROBE_FETCH | PROBE_FP, .stages = hash_stages, .fp = hash_fp};
         assert_true(core_observe(core, &obs, &err));
         array_source src = array_source_borrow(u, N);
         core_stats st;

@@ -38,7 +38,10 @@ typedef struct collector {
     uint64_t span_next[STAGE_COUNT + 1]; /* each stage's spans (and the FP view's) must tile the run */
     bool gap;
     uint64_t h_spans[STAGE_COUNT + 1];
-    uint64_t periods[2]; /* the sampler alternates between these */
+    uint64_t periods[2];      /* the sampler alternates between these */
+    stage_span *commit_spans; /* kept when keep_commit is set */
+    size_t n_commit, cap_commit;
+    bool keep_commit;
     core_stats end;
     bool ended;
 } collector;
@@ -66,6 +69,10 @@ static void c_stages(void *ctx, const stage_span *s, size_t n) {
         memcpy(w, &s[i].v, sizeof w);
         mix(&c->h_spans[st], s[i].cycle), mix(&c->h_spans[st], s[i].cycles);
         for (int k = 0; k < 4; k++) mix(&c->h_spans[st], w[k]);
+        if (c->keep_commit && st == STAGE_COMMIT) {
+            GROW(c->commit_spans, c->n_commit, c->cap_commit);
+            c->commit_spans[c->n_commit++] = s[i];
+        }
     }
 }
 
@@ -130,12 +137,13 @@ static void c_free(collector *c) {
     free(c->waits);
     free(c->samples);
     free(c->intervals);
+    free(c->commit_spans);
     memset(c, 0, sizeof *c);
 }
 
 enum {
-    ALL = PROBE_STAGES | PROBE_FP | PROBE_RETIRE | PROBE_PRODUCERS | PROBE_EVENTS | PROBE_WAITS | PROBE_SAMPLES |
-        PROBE_INTERVALS
+    ALL = PROBE_STAGES | PROBE_FETCH | PROBE_FP | PROBE_RETIRE | PROBE_PRODUCERS | PROBE_EVENTS | PROBE_WAITS |
+        PROBE_SAMPLES | PROBE_INTERVALS
 };
 
 static probe_observer everything(collector *c) {
@@ -491,6 +499,132 @@ static void test_structure_events(void **state) {
     free(u);
 }
 
+/* ---- the memory system's events (contract 3) ---- */
+
+/* The PEV_STRUCT transitions of `unit` equal the full / empty / neither
+ * states of an occupancy given per cycle (occ[t]: at the end of cycle t). */
+static void check_struct_transitions(const collector *c, uint8_t unit, const int64_t *occ, uint64_t cycles,
+                                     uint32_t cap) {
+    uint8_t state = 0;
+    size_t next = 0;
+    for (uint64_t t = 0; t < cycles; t++) {
+        uint8_t want = (uint8_t)((cap && occ[t] >= cap ? STRUCT_FULL : 0) | (occ[t] == 0 ? STRUCT_EMPTY : 0));
+        if (cap) assert_true(occ[t] <= cap);
+        if (want == state) continue;
+        state = want;
+        while (next < c->n_events && (c->events[next].kind != PEV_STRUCT || c->events[next].unit != unit)) next++;
+        if (next == c->n_events)
+            fail_msg("unit %s: no transition at cycle %llu", probe_unit_name(unit), (unsigned long long)t);
+        const probe_event *e = &c->events[next++];
+        if (e->cycle != t || e->detail != want || e->count != occ[t])
+            fail_msg("unit %s: transition at %llu to %u (%llu in use), expected at %llu to %u (%lld)",
+                     probe_unit_name(unit), (unsigned long long)e->cycle, e->detail, (unsigned long long)e->count,
+                     (unsigned long long)t, want, (long long)occ[t]);
+    }
+    while (next < c->n_events && (c->events[next].kind != PEV_STRUCT || c->events[next].unit != unit)) next++;
+    assert_int_equal(next, c->n_events); /* no transition beyond */
+}
+
+/* Fills and prefetches against the memory system's own counters, exactly;
+ * the miss registers' full / empty transitions against the occupancy the fill
+ * events give, cycle by cycle; TLB misses (and the level that served them)
+ * against the TLB counters and the records; the store buffer full whenever
+ * commit waits for it. ooo4 with 2 miss registers, a 2-entry store buffer,
+ * small TLBs and every prefetcher; bdw and knl as shipped; inorder3 with
+ * prefetchers. */
+static void test_memory_system_events(void **state) {
+    (void)state;
+    enum { N = 12000 };
+    uop *u = mixed_stream(N);
+    for (int k = 0; k < 4; k++) {
+        uarch_config c;
+        configs(&c, k == 0 ? 0 : k == 1 ? 2 : k == 2 ? 1 : 3);
+        if (k == 0) {
+            c.l1d.mshrs = 2, c.l1i.mshrs = 1, c.store_buffer = 2;
+            c.itlb_entries = 4, c.itlb_miss_latency = 20;
+            c.dtlb_entries = 8, c.dtlb_miss_latency = 30, c.l2tlb_entries = 64, c.l2tlb_latency = 7;
+        }
+        if (k == 0 || k == 3) {
+            c.prefetch_icache_next_line = c.prefetch_dcache_next_line = true;
+            c.prefetch_dcache_stride = 16;
+        }
+        collector col = {.keep_commit = true};
+        core_stats st = run(&c, u, N, &col);
+        /* events in the order of their cycles; fills still in flight at the end come last */
+        for (size_t i = 1; i < col.n_events; i++)
+            assert_true(col.events[i].cycle >= col.events[i - 1].cycle ||
+                        (col.events[i].kind == PEV_FILL && col.events[i].cycle >= st.cycles));
+        for (int side = 0; side < 2; side++) {
+            uint8_t unit = side ? UNIT_L1I : UNIT_L1D;
+            const cache_stats *cs = side ? &st.l1i : &st.l1d;
+            uint32_t hit = side ? c.l1i.latency : c.l1d.latency, cap = side ? c.l1i.mshrs : c.l1d.mshrs;
+            if (c.model == MODEL_INORDER) cap = 0; /* blocking caches, their misses unlimited */
+            uint64_t fills = 0, fill_cycles = 0, prefetches = 0, prefetch_fills = 0;
+            int64_t *occ = calloc(st.cycles + 1, sizeof *occ);
+            for (size_t i = 0; i < col.n_events; i++) {
+                const probe_event *e = &col.events[i];
+                if (e->unit != unit) continue;
+                if (e->kind == PEV_PREFETCH) prefetches++;
+                if (e->kind != PEV_FILL) continue;
+                assert_true(e->count >= hit && e->level >= LEVEL_L2);
+                if (e->detail) prefetch_fills++;
+                else fills++, fill_cycles += e->count - hit;
+                uint64_t from = e->cycle - e->count, to = e->cycle < st.cycles ? e->cycle : st.cycles;
+                for (uint64_t t = from; t < to; t++) occ[t]++;
+            }
+            assert_int_equal(fills, cs->fills);
+            assert_int_equal(fill_cycles, cs->fill_cycles);
+            assert_int_equal(prefetches, cs->prefetches);
+            assert_true(prefetch_fills <= prefetches);
+            if (k == 0 && !side) assert_true(prefetches > 0 && prefetch_fills > 0);
+            check_struct_transitions(&col, side ? UNIT_MSHR_L1I : UNIT_MSHR_L1D, occ, st.cycles, cap);
+            if (k == 0 && !side) assert_true(count_events(&col, PEV_STRUCT, UNIT_MSHR_L1D) > 2); /* it filled up */
+            free(occ);
+        }
+        /* TLBs: one miss event per first-level miss, the level that served it, L2 TLB misses */
+        assert_int_equal(count_events(&col, PEV_MISS, UNIT_ITLB), st.itlb.misses);
+        assert_int_equal(count_events(&col, PEV_MISS, UNIT_DTLB), st.dtlb.misses);
+        assert_int_equal(count_events(&col, PEV_MISS, UNIT_L2TLB), st.l2tlb.misses);
+        size_t by_l2 = 0, dtlb_flagged = 0;
+        for (size_t i = 0; i < col.n_events; i++) {
+            const probe_event *e = &col.events[i];
+            if (e->kind != PEV_MISS || (e->unit != UNIT_ITLB && e->unit != UNIT_DTLB)) continue;
+            assert_true(e->level == (c.l2tlb_entries ? LEVEL_L2 : LEVEL_MEM) || e->level == LEVEL_MEM);
+            by_l2 += e->level == LEVEL_L2;
+            if (e->unit != UNIT_DTLB) continue;
+            const uop_record *r = &col.recs[e->seq - 1];
+            assert_true(r->flags & UREC_DTLB_MISS);
+            uint64_t extra = e->level == LEVEL_L2 ? c.l2tlb_latency
+                : c.l2tlb_entries                 ? c.l2tlb_latency + c.dtlb_miss_latency
+                                                  : c.dtlb_miss_latency;
+            assert_int_equal(r->dtlb_done - r->addr_ready, extra);
+        }
+        for (size_t i = 0; i < col.n_recs; i++) dtlb_flagged += (col.recs[i].flags & UREC_DTLB_MISS) != 0;
+        assert_int_equal(dtlb_flagged, st.dtlb.misses);
+        assert_int_equal(by_l2, st.l2tlb.accesses - st.l2tlb.misses);
+        if (k < 3) assert_true(st.dtlb.misses > 0);
+        /* the store buffer: commit waits for it only while it is full */
+        if (c.store_buffer && c.model == MODEL_OOO) {
+            uint64_t waited = 0;
+            size_t e = 0;
+            uint8_t sb = 0;
+            for (size_t i = 0; i < col.n_commit; i++) {
+                const stage_span *sp = &col.commit_spans[i];
+                if (sp->v.stall != STALL_SB_FULL) continue;
+                waited += sp->cycles;
+                for (; e < col.n_events && col.events[e].cycle <= sp->cycle; e++)
+                    if (col.events[e].kind == PEV_STRUCT && col.events[e].unit == UNIT_STORE_BUFFER)
+                        sb = col.events[e].detail;
+                assert_int_equal(sb, STRUCT_FULL);
+            }
+            assert_int_equal(waited, st.sb_full_cycles);
+            if (k == 0) assert_true(waited > 0);
+        }
+        c_free(&col);
+    }
+    free(u);
+}
+
 /* ---- wait states ---- */
 
 /* Every µop's transitions start at dispatch, enter execution at issue, end
@@ -790,6 +924,7 @@ int main(void) {
         cmocka_unit_test(test_miss_events),
         cmocka_unit_test(test_mispredict_events),
         cmocka_unit_test(test_structure_events),
+        cmocka_unit_test(test_memory_system_events),
         cmocka_unit_test(test_wait_states),
         cmocka_unit_test(test_wait_chain),
         cmocka_unit_test(test_samples),

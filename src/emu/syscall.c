@@ -407,19 +407,20 @@ static int64_t shared_sync(emu_t *e, shared_map *s, uint64_t from, uint64_t to) 
     if (from >= to || fstat(s->fd, &st) < 0) return from >= to ? 0 : -errno;
     uint64_t file_end = (uint64_t)st.st_size; /* file offsets past it are not written */
     int64_t err = 0;
+    static const uint8_t zero_page[PAGE_SIZE];
     for (uint64_t pg = from & ~PAGE_MASK; pg < to; pg += PAGE_SIZE) {
         const uint8_t *now = mem_peek(&e->m, pg); /* NULL: never touched, zeros */
+        if (!now) now = zero_page;
         uint64_t rel = pg - s->start;
         for (uint64_t i = 0; i < PAGE_SIZE;) {
             uint64_t k = rel + i;
-            uint8_t was = k < s->snap_len ? s->snapshot[k] : 0, is = now ? now[i] : 0;
+            uint8_t was = k < s->snap_len ? s->snapshot[k] : 0, is = now[i];
             if (was == is) {
                 i++;
                 continue;
             }
             uint64_t run = i; /* a run of changed bytes */
-            while (run < PAGE_SIZE && (now ? now[run] : 0) != (rel + run < s->snap_len ? s->snapshot[rel + run] : 0))
-                run++;
+            while (run < PAGE_SIZE && now[run] != (rel + run < s->snap_len ? s->snapshot[rel + run] : 0)) run++;
             uint64_t foff = s->off + k, n = run - i;
             if (foff < file_end) {
                 if (n > file_end - foff) n = file_end - foff;

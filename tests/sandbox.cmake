@@ -101,6 +101,13 @@ if(CYCLESCOPE_RISCV_CC)
     set_tests_properties(sandbox.syscall_fuzz.long PROPERTIES LABELS slow TIMEOUT 900)
   endif()
 endif()
+# MAP_SHARED file mappings write back to the file, compared with Linux (qemu-riscv64).
+if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
+  foreach(mode basic exit errors split fixed dontneed mprotect)
+    add_test(NAME sandbox.shared_map.${mode}
+             COMMAND ${_scripts}/shared_map.sh ${CYCLESCOPE_QEMU} ${_cs} ${_g}/shared_map ${mode})
+  endforeach()
+endif()
 # System calls never write into read-only memory nor read PROT_NONE pages: EFAULT,
 # as under Linux (qemu-riscv64 is the reference). Found by the system-call fuzzer.
 if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)

@@ -166,6 +166,7 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
 
 void emu_destroy(emu_t *e) {
     if (!e) return;
+    emu_shared_release_all(e);
     for (int i = 3; i < EMU_MAX_FDS; i++)
         if (e->fds[i].host >= 0) close(e->fds[i].host);
     for (int i = 0; i < EMU_MAX_FDS; i++) free(e->fds[i].path);

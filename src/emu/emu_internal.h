@@ -22,6 +22,19 @@ typedef struct guest_fd {
     char *path;    /* for readlink of /proc/self/fd and messages */
 } guest_fd;
 
+/* A MAP_SHARED mapping of a regular file (syscall.c). Its pages are a copy of
+ * the file made at mmap time; the bytes the guest changed (found by comparing
+ * with `snapshot`, the file's bytes as last written back) go back to the file
+ * through `fd` on msync, munmap, a mapping over it and the end of the run. */
+typedef struct shared_map {
+    uint64_t start, len; /* guest range, page aligned */
+    uint64_t off;        /* file offset of start */
+    int fd;              /* a dup of the guest's descriptor; -1 when it was not open for writing */
+    uint8_t *snapshot;   /* snap_len bytes from `off` (the part of the file that existed) */
+    uint64_t snap_len;
+    uint64_t dev, ino; /* the file, to keep read(2)/write(2) on it coherent with the mapping */
+} shared_map;
+
 struct emu {
     hart h;
     mem m;
@@ -43,6 +56,8 @@ struct emu {
     uint64_t brk_start, brk_cur, brk_limit;
     uint64_t mmap_top; /* anonymous mappings are placed top-down below this */
     guest_fd fds[EMU_MAX_FDS];
+    shared_map *shared; /* MAP_SHARED file mappings, unordered */
+    size_t shared_count, shared_cap;
     uint64_t rng;
     uint64_t clear_child_tid;
     uint64_t sigaction_handler[65]; /* recorded, never delivered */
@@ -63,6 +78,9 @@ void emu_fault(emu_t *e, int signal, const char *fmt, ...) __attribute__((format
 /* emu_fail when the guest's memory passed the host limit (mem.over_limit). */
 void emu_fail_memory(emu_t *e);
 uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic);
+/* Write back what the guest changed in its shared file mappings and drop them
+ * (the end of the run, as the kernel does when a process ends). */
+void emu_shared_release_all(emu_t *e);
 
 /* exec.c */
 uint64_t emu_exec_fast(emu_t *e, uint64_t max);

@@ -242,6 +242,17 @@ bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
     return true;
 }
 
+bool mem_is_mapped(const mem *m, uint64_t start, uint64_t len) {
+    if (!range_ok(start, len)) return false;
+    uint64_t end = start + len, covered = 0;
+    for (size_t i = 0; i < m->vma_count; i++) {
+        const vma *v = &m->vmas[i];
+        uint64_t lo = v->start > start ? v->start : start, hi = v->end < end ? v->end : end;
+        if (lo < hi) covered += hi - lo;
+    }
+    return covered == len;
+}
+
 bool mem_zero_range(mem *m, uint64_t start, uint64_t len) {
     len = (len + PAGE_MASK) & ~PAGE_MASK;
     if (!range_ok(start, len)) return false;
@@ -276,6 +287,12 @@ uint64_t mem_find_free(const mem *m, uint64_t len, uint64_t below) {
 }
 
 /* ---- pages ------------------------------------------------------------------------ */
+
+const uint8_t *mem_peek(mem *m, uint64_t addr) {
+    if (addr >= VA_LIMIT) return NULL;
+    page *p = walk(m, addr >> PAGE_SHIFT, false);
+    return p ? p->data : NULL;
+}
 
 page *mem_page(mem *m, uint64_t addr) {
     if (addr >= VA_LIMIT) return NULL;

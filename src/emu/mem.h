@@ -83,6 +83,7 @@ bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot);
 void mem_unmap(mem *m, uint64_t start, uint64_t len);
 bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot); /* false: not all mapped */
 bool mem_is_free(const mem *m, uint64_t start, uint64_t len);
+bool mem_is_mapped(const mem *m, uint64_t start, uint64_t len); /* every page of the range */
 /* Set the limits: map_limit bytes of regions, and host memory for them. */
 void mem_set_limit(mem *m, uint64_t map_limit);
 /* Zero the materialised writable pages of [start, start+len) (MADV_DONTNEED on
@@ -94,6 +95,9 @@ uint64_t mem_find_free(const mem *m, uint64_t len, uint64_t below);
 
 /* The page holding addr, materialised if mapped; NULL if unmapped. */
 page *mem_page(mem *m, uint64_t addr);
+/* The bytes of the page holding addr if it was ever touched; NULL for a page
+ * that reads as zeros (or is unmapped). Allocates nothing. */
+const uint8_t *mem_peek(mem *m, uint64_t addr);
 
 /* Slow paths, also usable directly: copy with permission checks. */
 bool mem_read_slow(mem *m, uint64_t addr, void *out, size_t size);

@@ -46,7 +46,7 @@ enum {
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
     SYS_socket = 198, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
-    SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_madvise = 233, SYS_wait4 = 260,
+    SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_msync = 227, SYS_madvise = 233, SYS_wait4 = 260,
     SYS_riscv_hwprobe = 258, SYS_riscv_flush_icache = 259, SYS_prlimit64 = 261,
     SYS_renameat2 = 276, SYS_getrandom = 278, SYS_statx = 291, SYS_rseq = 293, SYS_clone3 = 435,
     SYS_faccessat2 = 439
@@ -68,7 +68,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(rt_sigprocmask) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
-        NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(madvise) NAME(wait4)
+        NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
         NAME(riscv_hwprobe) NAME(riscv_flush_icache) NAME(prlimit64) NAME(renameat2)
         NAME(getrandom) NAME(statx) NAME(rseq) NAME(clone3) NAME(faccessat2)
 #undef NAME
@@ -261,9 +261,13 @@ static int64_t sys_close(emu_t *e, uint64_t fd) {
     return 0;
 }
 
+static void shared_before_io(emu_t *e, int host);
+static void shared_after_write(emu_t *e, int host);
+
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
+    shared_before_io(e, g->host);
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
     ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
@@ -273,7 +277,8 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     return ret;
 }
 
-static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
+/* write(2), or pwrite64 at `offset` when it is not negative */
+static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
     if (!g->writable) return -EBADF;
@@ -282,8 +287,10 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
     int64_t ret = get(e, buf, tmp, n);
     if (ret == 0) {
         if (g->host == STDOUT_FILENO || g->host == STDERR_FILENO) progress_interrupt(); /* not into the bar's line */
-        ssize_t put_n = write(g->host, tmp, n);
+        shared_before_io(e, g->host);
+        ssize_t put_n = offset < 0 ? write(g->host, tmp, n) : pwrite(g->host, tmp, n, offset);
         ret = put_n < 0 ? -errno : put_n;
+        if (put_n > 0) shared_after_write(e, g->host);
     }
     free(tmp);
     return ret;
@@ -296,7 +303,7 @@ static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool w
         uint64_t v[2];
         if (get(e, iov + 16 * i, v, sizeof v) != 0) return -EFAULT;
         if (v[1] == 0) continue;
-        int64_t r = writing ? sys_write(e, fd, v[0], v[1]) : sys_read(e, fd, v[0], v[1], -1);
+        int64_t r = writing ? sys_write(e, fd, v[0], v[1], -1) : sys_read(e, fd, v[0], v[1], -1);
         if (r < 0) return total ? total : r;
         total += r;
         if ((uint64_t)r < v[1]) break;
@@ -386,19 +393,227 @@ static int64_t sys_brk(emu_t *e, uint64_t want) {
     return (int64_t)want;
 }
 
+/* ---- shared file mappings (see shared_map in emu_internal.h) ---- */
+
+/* Write back [from, to) of s: the runs of bytes that differ from the snapshot
+ * (bytes past it count as zeros), cut at the file's current end, as Linux
+ * drops what a mapping holds past the end of its file. The snapshot follows.
+ * Returns 0 or -errno of the first failed write. */
+static int64_t shared_sync(emu_t *e, shared_map *s, uint64_t from, uint64_t to) {
+    if (s->fd < 0) return 0;
+    if (from < s->start) from = s->start;
+    if (to > s->start + s->len) to = s->start + s->len;
+    struct stat st;
+    if (from >= to || fstat(s->fd, &st) < 0) return from >= to ? 0 : -errno;
+    uint64_t file_end = (uint64_t)st.st_size; /* file offsets past it are not written */
+    int64_t err = 0;
+    static const uint8_t zero_page[PAGE_SIZE];
+    for (uint64_t pg = from & ~PAGE_MASK; pg < to; pg += PAGE_SIZE) {
+        const uint8_t *now = mem_peek(&e->m, pg); /* NULL: never touched, zeros */
+        if (!now) now = zero_page;
+        uint64_t rel = pg - s->start;
+        for (uint64_t i = 0; i < PAGE_SIZE;) {
+            uint64_t k = rel + i;
+            uint8_t was = k < s->snap_len ? s->snapshot[k] : 0, is = now[i];
+            if (was == is) {
+                i++;
+                continue;
+            }
+            uint64_t run = i; /* a run of changed bytes */
+            while (run < PAGE_SIZE && now[run] != (rel + run < s->snap_len ? s->snapshot[rel + run] : 0)) run++;
+            uint64_t foff = s->off + k, n = run - i;
+            if (foff < file_end) {
+                if (n > file_end - foff) n = file_end - foff;
+                if (pwrite(s->fd, now + i, n, (off_t)foff) != (ssize_t)n && !err) err = errno ? -errno : -EIO;
+                else if (k < s->snap_len) memcpy(s->snapshot + k, now + i, k + n <= s->snap_len ? n : s->snap_len - k);
+            }
+            i = run;
+        }
+    }
+    return err;
+}
+
+static void shared_warn(emu_t *e, int64_t err) {
+    if (err && !e->opt.quiet)
+        fprintf(stderr, "cyclescope: %s: warning: writing a shared mapping back to its file failed: %s\n", e->path,
+                strerror((int)-err));
+}
+
+/* Write back and forget the shared mappings' parts in [start, start+len)
+ * (munmap, a mapping over them, the end of the run); what is left of a
+ * mapping on either side stays. */
+static void shared_release(emu_t *e, uint64_t start, uint64_t len) {
+    uint64_t end = start + len;
+    for (size_t i = 0; i < e->shared_count;) {
+        shared_map *s = &e->shared[i];
+        uint64_t s_end = s->start + s->len;
+        if (s_end <= start || s->start >= end) {
+            i++;
+            continue;
+        }
+        shared_warn(e, shared_sync(e, s, start, end));
+        if (s->start < start && s_end > end) { /* a hole in the middle: split in two */
+            if (e->shared_count == e->shared_cap) {
+                e->shared_cap = e->shared_cap ? 2 * e->shared_cap : 8;
+                e->shared = cs_realloc(e->shared, e->shared_cap * sizeof *e->shared);
+                s = &e->shared[i];
+            }
+            shared_map tail = *s;
+            tail.start = end, tail.len = s_end - end, tail.off = s->off + (end - s->start);
+            uint64_t cut = end - s->start;
+            tail.snap_len = s->snap_len > cut ? s->snap_len - cut : 0;
+            tail.snapshot = tail.snap_len ? cs_malloc(tail.snap_len) : NULL;
+            if (tail.snap_len) memcpy(tail.snapshot, s->snapshot + cut, tail.snap_len);
+            tail.fd = s->fd >= 0 ? dup(s->fd) : -1;
+            e->m.mapped += tail.snap_len; /* the copy is charged like the mapping */
+            s->len = start - s->start;
+            e->shared[e->shared_count++] = tail;
+            i++;
+            continue;
+        }
+        if (s->start < start) { /* keep the head */
+            uint64_t keep = start - s->start;
+            s->len = keep;
+            continue;
+        }
+        if (s_end > end) { /* keep the tail */
+            uint64_t cut = end - s->start;
+            uint64_t left = s->snap_len > cut ? s->snap_len - cut : 0;
+            if (left) memmove(s->snapshot, s->snapshot + cut, left);
+            e->m.mapped -= s->snap_len - left;
+            s->snap_len = left;
+            s->start = end, s->len = s_end - end, s->off += cut;
+            i++;
+            continue;
+        }
+        /* all of it */
+        e->m.mapped -= s->snap_len;
+        free(s->snapshot);
+        if (s->fd >= 0) close(s->fd);
+        e->shared[i] = e->shared[--e->shared_count];
+    }
+}
+
+void emu_shared_release_all(emu_t *e) {
+    shared_release(e, 0, UINT64_MAX / 2);
+    free(e->shared);
+    e->shared = NULL;
+    e->shared_count = e->shared_cap = 0;
+}
+
+/* The shared mappings of the file behind `host`, as one process sees them
+ * under Linux (one page cache): before read(2)/write(2) on it the mappings'
+ * changes are written to the file; after a write the mappings are read again
+ * from it. Costs a comparison of every page of those mappings per call. */
+static bool same_file(const shared_map *s, const struct stat *st) {
+    return s->dev == (uint64_t)st->st_dev && s->ino == (uint64_t)st->st_ino;
+}
+
+static void shared_before_io(emu_t *e, int host) {
+    struct stat st;
+    if (!e->shared_count || fstat(host, &st) < 0) return;
+    for (size_t i = 0; i < e->shared_count; i++)
+        if (same_file(&e->shared[i], &st)) shared_warn(e, shared_sync(e, &e->shared[i], 0, UINT64_MAX / 2));
+}
+
+static void shared_after_write(emu_t *e, int host) {
+    struct stat st;
+    if (!e->shared_count || fstat(host, &st) < 0) return;
+    uint8_t *buf = cs_malloc(PAGE_SIZE);
+    for (size_t i = 0; i < e->shared_count; i++) {
+        shared_map *s = &e->shared[i];
+        if (!same_file(s, &st)) continue;
+        uint64_t size = (uint64_t)st.st_size, want = size > s->off ? size - s->off : 0;
+        if (want > s->len) want = s->len;
+        if (want > s->snap_len) { /* the file grew under the mapping */
+            s->snapshot = cs_realloc(s->snapshot, want);
+            memset(s->snapshot + s->snap_len, 0, want - s->snap_len);
+            e->m.mapped += want - s->snap_len;
+            s->snap_len = want;
+        }
+        for (uint64_t done = 0; done < want; done += PAGE_SIZE) {
+            size_t n = want - done < PAGE_SIZE ? (size_t)(want - done) : PAGE_SIZE;
+            ssize_t got = pread(host, buf, n, (off_t)(s->off + done));
+            if (got <= 0) break;
+            const uint8_t *now = mem_peek(&e->m, s->start + done);
+            bool differs = now ? memcmp(now, buf, (size_t)got) != 0 : false;
+            for (ssize_t k = 0; !now && k < got && !differs; k++) differs = buf[k] != 0;
+            if (differs) mem_copy_in(&e->m, s->start + done, buf, (size_t)got);
+            memcpy(s->snapshot + done, buf, (size_t)got);
+        }
+    }
+    free(buf);
+}
+
+/* Does [start, start+len) overlap a shared mapping whose file was not open
+ * for writing? (mprotect may not add PROT_WRITE there: EACCES.) */
+static bool shared_read_only_overlap(const emu_t *e, uint64_t start, uint64_t len) {
+    for (size_t i = 0; i < e->shared_count; i++) {
+        const shared_map *s = &e->shared[i];
+        if (s->fd < 0 && s->start < start + len && start < s->start + s->len) return true;
+    }
+    return false;
+}
+
+static int64_t sys_msync(emu_t *e, uint64_t addr, uint64_t len, int64_t flags) {
+    enum { MS_ASYNC_ = 1, MS_INVALIDATE_ = 2, MS_SYNC_ = 4 };
+    if ((addr & PAGE_MASK) || (flags & ~(int64_t)(MS_ASYNC_ | MS_INVALIDATE_ | MS_SYNC_)) ||
+        ((flags & MS_ASYNC_) && (flags & MS_SYNC_)))
+        return -EINVAL;
+    uint64_t size = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (size < len || size > GUEST_TASK_SIZE || addr > GUEST_TASK_SIZE - size) return -ENOMEM;
+    if (size && !mem_is_mapped(&e->m, addr, size)) return -ENOMEM;
+    int64_t err = 0;
+    for (size_t i = 0; i < e->shared_count; i++) {
+        int64_t r = shared_sync(e, &e->shared[i], addr, addr + size);
+        if (r && !err) err = r;
+    }
+    return err;
+}
+
+/* Zero [start, start+len) for MADV_DONTNEED but for the shared file
+ * mappings in it: those are written back and kept, as the pages Linux drops
+ * there come back from the file with what was written. */
+static bool madvise_dontneed(emu_t *e, uint64_t start, uint64_t len) {
+    uint64_t end = start + len, at = start;
+    bool ok = true;
+    while (at < end) {
+        const shared_map *next = NULL; /* the first shared mapping at or after `at` */
+        for (size_t i = 0; i < e->shared_count; i++) {
+            const shared_map *s = &e->shared[i];
+            if (s->start + s->len > at && s->start < end && (!next || s->start < next->start)) next = s;
+        }
+        uint64_t gap_end = next ? (next->start > at ? next->start : at) : end;
+        if (gap_end > at && !mem_zero_range(&e->m, at, gap_end - at)) ok = false;
+        if (!next) break;
+        uint64_t s_end = next->start + next->len < end ? next->start + next->len : end;
+        shared_warn(e, shared_sync(e, (shared_map *)next, gap_end, s_end));
+        at = s_end;
+    }
+    return ok;
+}
+
 static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int64_t flags, int64_t fd, uint64_t off) {
     if (len == 0 || (off & PAGE_MASK)) return -EINVAL;
     uint64_t size = (len + PAGE_MASK) & ~PAGE_MASK;
     if (size < len || size > (1ull << 40)) return -ENOMEM;
     guest_fd *g = NULL;
+    bool shared = false, shared_writable = false;
     if (!(flags & G_MAP_ANONYMOUS)) {
         g = fd_of(e, (uint64_t)fd);
         if (!g) return -EBADF;
-        if ((flags & G_MAP_SHARED) && (prot & G_PROT_WRITE)) {
-            emu_fail(e, "unsupported: writable shared file mapping (mmap MAP_SHARED|PROT_WRITE) at pc 0x%" PRIx64,
-                     e->h.pc);
-            return -EACCES;
-        }
+        int fl = fcntl(g->host, F_GETFL);
+        struct stat st;
+        if (fl < 0 || fstat(g->host, &st) < 0) return -EBADF;
+        if ((fl & O_ACCMODE) == O_WRONLY) return -EACCES; /* a file mapping needs read access */
+        /* Shared mappings of regular files write back; of anything else
+         * (/dev/zero) they behave as private memory in one process. */
+        shared = (flags & G_MAP_SHARED) && S_ISREG(st.st_mode);
+        /* Linux: EACCES unless the descriptor is open read-write (O_APPEND
+         * does not matter); the sandbox's own notion too (stdin opened <> by
+         * the shell is not the guest's to write) */
+        shared_writable = shared && (fl & O_ACCMODE) == O_RDWR && g->writable;
+        if (shared && (prot & G_PROT_WRITE) && !shared_writable) return -EACCES;
     }
     uint64_t at;
     if (flags & (G_MAP_FIXED | G_MAP_FIXED_NOREPLACE)) {
@@ -413,17 +628,52 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
         at = mem_find_free(&e->m, size, e->mmap_top);
         if (!at || at < e->brk_limit) return -ENOMEM;
     }
+    shared_release(e, at, size); /* a mapping replaced by MAP_FIXED is written back first */
     if (!mem_map(&e->m, at, size, guest_prot(prot))) return -ENOMEM;
-    if (g) { /* private file mapping: a copy of the file's bytes, zeros past its end */
+    shared_map sm = {.start = at, .len = size, .off = off, .fd = -1};
+    if (shared) {
+        struct stat st;
+        if (fstat(g->host, &st) == 0) sm.dev = (uint64_t)st.st_dev, sm.ino = (uint64_t)st.st_ino;
+    }
+    if (shared_writable) {
+        /* the copy that finds what the guest changed costs like the mapping */
+        struct stat st;
+        uint64_t file_size = fstat(g->host, &st) == 0 ? (uint64_t)st.st_size : 0;
+        sm.snap_len = file_size > off ? (file_size - off < size ? file_size - off : size) : 0;
+        if (sm.snap_len > e->m.map_limit - e->m.mapped) {
+            mem_unmap(&e->m, at, size);
+            return -ENOMEM;
+        }
+        sm.snapshot = sm.snap_len ? cs_calloc(1, sm.snap_len) : NULL;
+        e->m.mapped += sm.snap_len;
+        sm.fd = dup(g->host); /* the mapping outlives the guest's descriptor */
+        if (sm.fd < 0) {
+            int err = errno;
+            free(sm.snapshot);
+            e->m.mapped -= sm.snap_len;
+            mem_unmap(&e->m, at, size);
+            return -err;
+        }
+    }
+    if (g) { /* a copy of the file's bytes, zeros past its end */
         uint8_t *buf = cs_malloc(PAGE_SIZE);
         for (uint64_t done = 0; done < size; done += PAGE_SIZE) {
             ssize_t n = pread(g->host, buf, PAGE_SIZE, (off_t)(off + done));
             if (n <= 0) break;
+            if (done < sm.snap_len)
+                memcpy(sm.snapshot + done, buf, (size_t)n < sm.snap_len - done ? (size_t)n : sm.snap_len - done);
             bool zeros = true; /* an untouched page reads as zeros already: keep it unallocated */
             for (ssize_t i = 0; i < n && zeros; i++) zeros = buf[i] == 0;
             if (!zeros && !mem_copy_in(&e->m, at + done, buf, (size_t)n)) break; /* past the host limit */
         }
         free(buf);
+    }
+    if (shared) {
+        if (e->shared_count == e->shared_cap) {
+            e->shared_cap = e->shared_cap ? 2 * e->shared_cap : 8;
+            e->shared = cs_realloc(e->shared, e->shared_cap * sizeof *e->shared);
+        }
+        e->shared[e->shared_count++] = sm;
     }
     return (int64_t)at;
 }
@@ -437,9 +687,15 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
     if (!first) return -EFAULT;
     uint8_t prot = first->prot;
     if (new_len <= old_len) {
+        shared_release(e, old + new_len, old_len - new_len);
         mem_unmap(&e->m, old + new_len, old_len - new_len);
         return (int64_t)old;
     }
+    for (size_t i = 0; i < e->shared_count; i++)
+        if (e->shared[i].start < old + old_len && old < e->shared[i].start + e->shared[i].len) {
+            emu_fail(e, "unsupported: mremap growing or moving a shared file mapping at pc 0x%" PRIx64, e->h.pc);
+            return -ENOMEM;
+        }
     if (mem_is_free(&e->m, old + old_len, new_len - old_len))
         return mem_map(&e->m, old + old_len, new_len - old_len, prot) ? (int64_t)old : -ENOMEM;
     if (!(flags & MREMAP_MAYMOVE)) return -ENOMEM;
@@ -597,7 +853,8 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_read: ret = sys_read(e, a0, a1, a2, -1); break;
     case SYS_pread64: ret = sys_read(e, a0, a1, a2, (int64_t)a3 < 0 ? 0 : (int64_t)a3); break;
-    case SYS_write: ret = sys_write(e, a0, a1, a2); break;
+    case SYS_write: ret = sys_write(e, a0, a1, a2, -1); break;
+    case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;
     case SYS_writev: ret = sys_iov(e, a0, a1, a2, true); break;
     case SYS_readlinkat: ret = sys_readlinkat(e, (int64_t)a0, a1, a2, a3); break;
@@ -728,21 +985,24 @@ void emu_syscall(emu_t *e) {
     case SYS_munmap:
         if ((a0 & PAGE_MASK) || a1 == 0 || a1 > GUEST_TASK_SIZE || a0 > GUEST_TASK_SIZE - a1) ret = -EINVAL;
         else {
+            shared_release(e, a0, (a1 + PAGE_MASK) & ~PAGE_MASK);
             mem_unmap(&e->m, a0, a1);
             ret = 0;
         }
         break;
     case SYS_mremap: ret = sys_mremap(e, a0, a1, a2, (int64_t)a3); break;
+    case SYS_msync: ret = sys_msync(e, a0, a1, (int64_t)a2); break;
     case SYS_mmap: ret = sys_mmap(e, a0, a1, (int64_t)a2, (int64_t)a3, (int64_t)a4, a5); break;
     case SYS_mprotect:
         if (a0 & PAGE_MASK) ret = -EINVAL;
+        else if ((a2 & G_PROT_WRITE) && shared_read_only_overlap(e, a0, a1)) ret = -EACCES;
         else ret = mem_protect(&e->m, a0, a1, guest_prot((int64_t)a2)) ? 0 : -ENOMEM;
         break;
     case SYS_madvise: {
         uint64_t len = (a1 + PAGE_MASK) & ~PAGE_MASK;
         if ((a0 & PAGE_MASK) || len < a1 || len > GUEST_TASK_SIZE || a0 > GUEST_TASK_SIZE - len) ret = -EINVAL;
         else if (a2 == 4) /* MADV_DONTNEED: private pages read as zero again; only existing pages are visited */
-            ret = mem_zero_range(&e->m, a0, len) ? 0 : -ENOMEM;
+            ret = madvise_dontneed(e, a0, len) ? 0 : -ENOMEM;
         else ret = 0; /* advice only */
         break;
     }

@@ -50,6 +50,8 @@ typedef struct sm_instr {
     uint8_t s[SM_PIPES];        /* distances per dependence class; one-pipe graph: s[0] only */
     uint8_t v[SM_PIPES];        /* value-prediction graphs (Ch. 8): the nearest dependence's source
                                  * value SM_VP_NONE (not predicted), SM_VP_RIGHT or SM_VP_WRONG */
+    uint16_t addr;              /* §5.5: the low-order bits of the static address (pc / 2, rv64gc's
+                                 * instruction granule) shared by its instances; 0 without them */
     uint64_t count;             /* dynamic instances */
     uint64_t mispred[SM_PREDS]; /* mispredicted instances per analysed predictor */
     uint64_t ilookups;          /* I-cache lookups (the first instruction of a line run) */
@@ -83,8 +85,11 @@ typedef struct sm_profile {
     uint64_t instructions;
     uint32_t btb_entries, ras_entries; /* of the predictors analysed */
     uint32_t line;                     /* cache block bytes (16, §7.1) */
-    sm_graph one;                      /* one-pipe instruction numbers (§3.4) */
-    sm_graph three;                    /* three-pipe instruction numbers (§3.5, Ch. 5) */
+    /* §5.5 (Figure 5.9): n_addr low-order address bits in the three-pipe and
+     * value-prediction graphs' instruction numbers (0: none, as Ch. 5-8). */
+    uint32_t addr_bits;
+    sm_graph one;   /* one-pipe instruction numbers (§3.4) */
+    sm_graph three; /* three-pipe instruction numbers (§3.5, Ch. 5) */
     /* Ch. 8: three-pipe graphs whose instruction numbers carry value-prediction
      * flags, one per table size; nnode 0 when the µops carried no results. */
     sm_graph vp[SM_VP_SIZES];
@@ -97,11 +102,15 @@ typedef struct sm_profile {
 } sm_profile;
 
 typedef struct sm_analyze_options {
-    uint64_t max;    /* µops to analyse; 0: all */
-    uint32_t window; /* three-pipe graph window (default 2, Ch. 5) */
+    uint64_t max;       /* µops to analyse; 0: all */
+    uint32_t window;    /* three-pipe graph window (default 2, Ch. 5) */
+    uint32_t addr_bits; /* §5.5: address bits in the three-pipe instruction numbers (0..SM_ADDR_BITS_MAX) */
     uint32_t source_kind;
     const char *source; /* see sm_profile.source */
 } sm_analyze_options;
+
+/* Figure 5.9 tried 2, 4, 6 and 8 address bits. */
+enum { SM_ADDR_BITS_MAX = 12 };
 
 /* The thesis type of an op class (configs/inorder3.ini's pipes). */
 int sm_type_of_class(unsigned cls);
@@ -116,8 +125,9 @@ bool sm_graph_from_stream(sm_graph *g, const sm_instr *instr, uint32_t ninstr, c
                           uint32_t window, uint32_t offset, cs_error *err);
 void sm_graph_free(sm_graph *g);
 
-/* The profile file (docs/statmodel.md): versioned, CRC-32 checked. */
-enum { SM_FILE_VERSION = 2 };
+/* The profile file (docs/statmodel.md): versioned, CRC-32 checked. Version 3
+ * added the §5.5 address bits; version 2 files are still read (no bits). */
+enum { SM_FILE_VERSION = 3, SM_FILE_VERSION_OLDEST = 2 };
 bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err);
 sm_profile *sm_profile_load(const char *path, cs_error *err);
 sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err);

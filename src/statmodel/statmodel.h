@@ -226,13 +226,18 @@ uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const 
  * the largest change of a probability in a sweep is below 1e-13 and the
  * residual |dP - d|_1 below 1e-10). False with *err when it does not converge. */
 bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err);
+/* The convergence test's residual |dP - d|_1 (docs/statmodel.md). */
+#define SM_RESIDUAL 1e-11
+/* The same to a residual of tol (>= SM_RESIDUAL): the early rounds of a
+ * relaxation, whose neighbours' distributions are still moving. */
+bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error *err);
 const double *sm_chain_dist(const sm_chain *c);
 /* Aggregation blocks for the solver (block[i] < nblocks for each state i;
- * ignored unless 2 <= nblocks <= SM_MAX_BLOCKS): every 128 sweeps the chain
- * between blocks is solved exactly and each block rescaled
- * to it. Without them the solver finds its own when it is slow: the strongly
- * connected components of the transitions of probability >= SM_PHASE_STRONG. */
-enum { SM_MAX_BLOCKS = 200 };
+ * ignored unless 2 <= nblocks < states): every 8 sweeps, just before the
+ * convergence test, the chain between blocks is solved exactly (GTH) and each
+ * block rescaled to it. Without them the solver finds its own from sweep 128
+ * on: the strongly connected components of the transitions of probability
+ * >= SM_PHASE_STRONG. */
 /* A set of states left with probabilities below this is an aggregation block. */
 #define SM_PHASE_STRONG 1e-3
 void sm_chain_set_blocks(sm_chain *c, const uint32_t *block, uint32_t nblocks);

@@ -8,7 +8,13 @@ modelled from that profile and simulated on the same µops (`model solve
 (average and maximum |error| against the thesis' averages), and with
 --update-doc rewrites the table between the markers in docs/statmodel.md.
 
+With --table matrix it measures instead the matrix-multiplication model of
+Ch. 2 (`--method matrix`, one-cycle pipes, no caches) beside the Markov chains
+on the same machines, and rewrites the table between the matrix markers.
+With --addr-bits N the profiles are analysed with N address bits (§5.5).
+
 usage: statmodel_accuracy.py BUILD_DIR [--max N] [--jobs J] [--update-doc DOC] [--only W,W]
+                             [--table markov|matrix] [--addr-bits N]
 """
 import argparse, concurrent.futures as cf, json, os, subprocess, sys, time
 
@@ -32,6 +38,20 @@ MACHINES = [
        "inorder.ct_entries=%d" % n]) for n in (128, 256, 512)]
 
 
+ONE_CYCLE = ["--set", "pipe.fp.stages=1", "--set", "pipe.mem.stages=1"] + PERFECT_CACHES
+# the matrix-multiplication model (Ch. 2): its machines need one-cycle pipes and no caches;
+# the last two columns are the Markov chains of Ch. 4/5 on the same machines
+MATRIX_MACHINES = [
+    ("matrix", "inorder1 none", "2.4", 0.0, "inorder1", ["--method", "matrix", "--set", "pipe.exec.stages=1",
+                                                          "--set", "bpred.type=none"]),
+    ("matrix", "inorder1 bimodal", "2.4", 0.0, "inorder1", ["--method", "matrix", "--set", "pipe.exec.stages=1",
+                                                             "--set", "bpred.type=bimodal"]),
+] + [("matrix", "inorder3 %s" % p, "2.4", 0.0, "inorder3", ["--method", "matrix", "--set", "bpred.type=" + p] + ONE_CYCLE)
+     for p in ("perfect", "none", "bimodal", "static")] + [
+    ("markov", "Markov: inorder3 %s" % p, "4.2/4.3", 0.0, "inorder3", ["--set", "bpred.type=" + p] + ONE_CYCLE)
+    for p in ("perfect", "none")]
+
+
 def workloads(src):
     out = []
     for line in open(os.path.join(src, "workloads", "manifest.txt")):
@@ -52,6 +72,37 @@ def solve(cs, prof, m, out):
     return json.load(open(out))
 
 
+def class_summary(lines, res, wls):
+    lines.append("")
+    lines.append("| class | thesis figure | thesis average | average \\|error\\| | max \\|error\\| (workload, machine) | "
+                 "model time: max per machine | runs |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|")
+    classes = []
+    for m in MACHINES:
+        if m[0] not in classes:
+            classes.append(m[0])
+    for c in classes:
+        errs, worst, tmax, fig, goal, fails = [], (0, "", ""), 0, "", 0, 0
+        for i, m in enumerate(MACHINES):
+            if m[0] != c:
+                continue
+            fig, goal = m[2], m[3]
+            for name, _ in wls:
+                r = res[(name, i)]
+                if "failed" in r:
+                    fails += 1
+                    continue
+                e = abs(100 * r["error"])
+                errs.append(e)
+                tmax = max(tmax, r["model_seconds"])
+                if e >= worst[0]:
+                    worst = (e, name, m[1])
+        avg = sum(errs) / len(errs) if errs else float("nan")
+        lines.append("| %s | %s | %s | %.2f%% | %.2f%% (%s, %s) | %.3f s | %d%s |" % (
+            c, fig, ("%.1f%%" % goal) if goal else "exact", avg, worst[0], worst[1], worst[2], tmax, len(errs),
+            (", %d failed" % fails) if fails else ""))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -59,16 +110,22 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--update-doc")
     ap.add_argument("--only")
+    ap.add_argument("--table", choices=["markov", "matrix"], default="markov")
+    ap.add_argument("--addr-bits", type=int, default=0)
     ap.add_argument("--collect", action="store_true",
                     help="build the tables from the JSON files of an earlier run (newer than each profile)")
     a = ap.parse_args()
+    global MACHINES
+    if a.table == "matrix":
+        MACHINES = MATRIX_MACHINES
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     cs = os.path.join(a.build, "cyclescope")
     wls = workloads(src)
     if a.only:
         keep = a.only.split(",")
         wls = [w for w in wls if w[0] in keep]
-    tmp = os.path.join(a.build, "statmodel-accuracy")
+    tmp = os.path.join(a.build, "statmodel-accuracy" + ("-matrix" if a.table == "matrix" else "") +
+                       ("-addr%d" % a.addr_bits if a.addr_bits else ""))
     os.makedirs(tmp, exist_ok=True)
     profs = {}
     for name, arg in wls:
@@ -79,6 +136,8 @@ def main():
         cmd = ["nice", "-n", "10", cs, "model", "analyze", "-o", prof]
         if a.max:
             cmd += ["--max", str(a.max)]
+        if a.addr_bits:
+            cmd += ["--addr-bits", str(a.addr_bits)]
         subprocess.run(cmd + [os.path.join(a.build, "workloads", name), arg], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         profs[name] = prof
@@ -109,34 +168,18 @@ def main():
             else:
                 cells.append("%.3f / %.3f (%+.2f%%)" % (r["ipc"], r["simulated_ipc"], 100 * r["error"]))
         lines.append("| %s | %s |" % (name, " | ".join(cells)))
-    lines.append("")
-    lines.append("| class | thesis figure | thesis average | average \\|error\\| | max \\|error\\| (workload, machine) | "
-                 "model time: max per machine | runs |")
-    lines.append("|---|---|---:|---:|---:|---:|---:|")
-    classes = []
-    for m in MACHINES:
-        if m[0] not in classes:
-            classes.append(m[0])
-    for c in classes:
-        errs, worst, tmax, fig, goal, fails = [], (0, "", ""), 0, "", 0, 0
+    if a.table == "matrix":
+        summary = []
         for i, m in enumerate(MACHINES):
-            if m[0] != c:
-                continue
-            fig, goal = m[2], m[3]
-            for name, _ in wls:
-                r = res[(name, i)]
-                if "failed" in r:
-                    fails += 1
-                    continue
-                e = abs(100 * r["error"])
-                errs.append(e)
-                tmax = max(tmax, r["model_seconds"])
-                if e >= worst[0]:
-                    worst = (e, name, m[1])
-        avg = sum(errs) / len(errs) if errs else float("nan")
-        lines.append("| %s | %s | %s | %.2f%% | %.2f%% (%s, %s) | %.3f s | %d%s |" % (
-            c, fig, ("%.1f%%" % goal) if goal else "exact", avg, worst[0], worst[1], worst[2], tmax, len(errs),
-            (", %d failed" % fails) if fails else ""))
+            errs = [abs(100 * res[(n, i)]["error"]) for n, _ in wls if "failed" not in res[(n, i)]]
+            summary.append("%.2f%% / %.2f%%" % (sum(errs) / len(errs), max(errs)) if errs else "-")
+        lines.append("| mean / max abs error | %s |" % " | ".join(summary))
+        worst = max(((abs(r["error"]), k) for k, r in res.items() if "failed" not in r), default=None)
+        if worst:
+            print("worst: %s, %s: %+.2f%%" % (worst[1][0], MACHINES[worst[1][1]][1], 100 * res[worst[1]]["error"]),
+                  file=sys.stderr)
+    else:
+        class_summary(lines, res, wls)
     table = "\n".join(lines)
     print(table)
     for k, r in res.items():
@@ -144,10 +187,12 @@ def main():
             print("failed:", k[0], MACHINES[k[1]][1], r["failed"], file=sys.stderr)
     if a.update_doc:
         doc = open(a.update_doc).read()
-        b, e = "<!-- accuracy:begin -->", "<!-- accuracy:end -->"
+        b, e = ("<!-- matrix:begin -->", "<!-- matrix:end -->") if a.table == "matrix" else \
+            ("<!-- accuracy:begin -->", "<!-- accuracy:end -->")
         i, j = doc.index(b), doc.index(e)
-        stamp = "Generated by `bench/statmodel_accuracy.py build%s` on %s.\n\n" % (
-            (" --max %d" % a.max) if a.max else "", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+        stamp = "Generated by `bench/statmodel_accuracy.py build%s%s%s` on %s.\n\n" % (
+            (" --max %d" % a.max) if a.max else "", " --table matrix" if a.table == "matrix" else "",
+            (" --addr-bits %d" % a.addr_bits) if a.addr_bits else "", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
         nrun = sum(1 for r in res.values() if "failed" not in r)
         if nrun < len(res):
             stamp += "%d of %d runs completed; \"fail\" marks the others (see the error output).\n\n" % (nrun, len(res))

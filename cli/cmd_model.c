@@ -19,30 +19,31 @@
 #include "trace/trace.h"
 
 void help_model(void) {
-    printf(
-        "usage: cyclescope model analyze [options] -o FILE PROG [ARGS…] | TRACE\n"
-        "       cyclescope model solve [options] FILE\n"
-        "\n"
-        "Noonburg's statistical processor models (docs/statmodel.md). `analyze` reads\n"
-        "the µops of a program (run in the emulator) or a .cst trace once and saves\n"
-        "the profile: instruction numbers, the statistical flow graph, mispredictions\n"
-        "per predictor and stack-distance histograms. `solve` models an in-order\n"
-        "machine (inorder1: the one-pipe Markov chain; inorder3: the partitioned\n"
-        "three-pipe chains) from the profile alone and prints the IPC, the issue\n"
-        "distribution and each component's state space.\n"
-        "\n"
-        "analyze options:\n"
-        "  -o FILE            the profile to write\n"
-        "  --max N            analyse the first N µops (default: all)\n"
-        "  --window W         three-pipe flow-graph window of W instructions (2..8, default 2)\n" CLI_GUEST_OPTIONS_HELP
-        "solve options:\n"
-        "  --config NAME|FILE inorder1 or inorder3 (default) or an .ini file\n"
-        "  --set S.K=V        override one configuration value (repeatable)\n"
-        "  --max-states N     largest state space of one component (default 4000000)\n"
-        "  --method M         markov (default: the Markov chains of Ch. 3-8) or matrix (the\n"
-        "                     matrix-multiplication model of Ch. 2: one-cycle pipes, no caches)\n"
-        "  --compare-sim      also time the analysed µops on the simulator and print the error\n"
-        "  --json FILE        write the results as JSON (- for stdout)\n");
+    printf("usage: cyclescope model analyze [options] -o FILE PROG [ARGS…] | TRACE\n"
+           "       cyclescope model solve [options] FILE\n"
+           "\n"
+           "Noonburg's statistical processor models (docs/statmodel.md). `analyze` reads\n"
+           "the µops of a program (run in the emulator) or a .cst trace once and saves\n"
+           "the profile: instruction numbers, the statistical flow graph, mispredictions\n"
+           "per predictor and stack-distance histograms. `solve` models an in-order\n"
+           "machine (inorder1: the one-pipe Markov chain; inorder3: the partitioned\n"
+           "three-pipe chains) from the profile alone and prints the IPC, the issue\n"
+           "distribution and each component's state space.\n"
+           "\n"
+           "analyze options:\n"
+           "  -o FILE            the profile to write\n"
+           "  --max N            analyse the first N µops (default: all)\n"
+           "  --window W         three-pipe flow-graph window of W instructions (2..8, default 2)\n"
+           "  --addr-bits N      §5.5: N low-order address bits in the three-pipe instruction numbers\n"
+           "                     (0..12, default 0; Figure 5.9 tried 2, 4, 6, 8)\n" CLI_GUEST_OPTIONS_HELP
+           "solve options:\n"
+           "  --config NAME|FILE inorder1 or inorder3 (default) or an .ini file\n"
+           "  --set S.K=V        override one configuration value (repeatable)\n"
+           "  --max-states N     largest state space of one component (default 4000000)\n"
+           "  --method M         markov (default: the Markov chains of Ch. 3-8) or matrix (the\n"
+           "                     matrix-multiplication model of Ch. 2: one-cycle pipes, no caches)\n"
+           "  --compare-sim      also time the analysed µops on the simulator and print the error\n"
+           "  --json FILE        write the results as JSON (- for stdout)\n");
 }
 
 enum {
@@ -55,12 +56,14 @@ enum {
     OPT_M_JSON,
     OPT_M_GRID,
     OPT_M_REPORT,
-    OPT_M_METHOD
+    OPT_M_METHOD,
+    OPT_M_ADDRBITS
 };
 
 static int analyze(int argc, char **argv) {
     static const struct option longopts[] = {{"max", required_argument, 0, OPT_M_MAX},
                                              {"window", required_argument, 0, OPT_M_WINDOW},
+                                             {"addr-bits", required_argument, 0, OPT_M_ADDRBITS},
                                              CLI_GUEST_LONG_OPTIONS,
                                              {0, 0, 0, 0}};
     cli_guest_options g;
@@ -82,6 +85,13 @@ static int analyze(int argc, char **argv) {
             if (!cs_parse_count(optarg, &w) || w < 2 || w > 8)
                 return cli_usage("model analyze", "--window %s: 2 to 8 instructions", optarg);
             ao.window = (uint32_t)w;
+            break;
+        }
+        case OPT_M_ADDRBITS: {
+            uint64_t b;
+            if (!cs_parse_count(optarg, &b) || b > SM_ADDR_BITS_MAX)
+                return cli_usage("model analyze", "--addr-bits %s: 0 to %d", optarg, SM_ADDR_BITS_MAX);
+            ao.addr_bits = (uint32_t)b;
             break;
         }
         default:
@@ -319,6 +329,7 @@ static cJSON *point_json(const sm_profile *p, const point *pt) {
     cJSON_AddStringToObject(root, "settings", pt->settings);
     cJSON_AddStringToObject(root, "machine", pt->m.three ? "three-pipe" : "one-pipe");
     cJSON_AddStringToObject(root, "method", pt->matrix ? "matrix" : "markov");
+    cJSON_AddNumberToObject(root, "address_bits", pt->m.three ? p->addr_bits : 0);
     if (pt->matrix) {
         cJSON_AddItemToObject(root, "m_B", dist_json(pt->mm.m_B, SM_MM_N));
         cJSON_AddItemToObject(root, "p_C", dist_json(pt->mm.p_C, SM_MM_N));
@@ -588,8 +599,10 @@ static int info(int argc, char **argv) {
         cJSON_AddItemToArray(dist, cJSON_CreateNumber(f));
         printf(" %d: %.3f", s, f);
     }
-    printf("\nflow graphs: one-pipe %u instruction numbers, %u sequences; three-pipe %u, %u (window %u)", p->one.ninstr,
-           p->one.nnode, p->three.ninstr, p->three.nnode, p->three.window);
+    printf("\nflow graphs: one-pipe %u instruction numbers, %u sequences; three-pipe %u, %u (window %u, %u address "
+           "bits)",
+           p->one.ninstr, p->one.nnode, p->three.ninstr, p->three.nnode, p->three.window, p->addr_bits);
+    cJSON_AddNumberToObject(root, "address_bits", p->addr_bits);
     cJSON *graphs = cJSON_AddObjectToObject(root, "sequences");
     cJSON_AddNumberToObject(graphs, "one_pipe", p->one.nnode);
     cJSON_AddNumberToObject(graphs, "three_pipe", p->three.nnode);

@@ -10,6 +10,9 @@
 #                             --max-states refused
 #   statmodel.matrix          --method matrix (Ch. 2): one-pipe one-stage machine = simulated to
 #                             1e-4 for four predictors; caches and multi-cycle pipes refused
+#   statmodel.addr_bits       §5.5 address bits: hash with 4 bits has more sequences and models
+#                             closer to its simulation than with 0; a version-2 profile is
+#                             read (no bits), a version-4 one refused
 #   statmodel.usage.*         bad usage (exit 2), one line
 #   fuzz.statmodel.corpus     (tests/fuzz.cmake) the profile reader on tests/corpus/statmodel
 set(_cs $<TARGET_FILE:cyclescope>)
@@ -21,6 +24,7 @@ foreach(case
     "sub|frob: not analyze, solve or info|model;frob"
     "no_out|no output file|model;analyze;prog"
     "window|--window 9: 2 to 8|model;analyze;--window;9;-o;x;prog"
+    "addr_bits|--addr-bits 13: 0 to 12|model;analyze;--addr-bits;13;-o;x;prog"
     "no_profile|no profile given|model;solve"
     "max_states|--max-states 0: not a count|model;solve;--max-states;0;x.smp")
   string(REPLACE "|" ";" parts "${case}")
@@ -33,6 +37,11 @@ add_test(NAME statmodel.bad.missing COMMAND ${_scripts}/expect_error.sh 125 "no/
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME statmodel.cli COMMAND ${_scripts}/statmodel_cli.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-out
            ${CYCLESCOPE_WORKLOAD_DIR})
+endif()
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  add_test(NAME statmodel.addr_bits COMMAND ${_scripts}/statmodel_addr_bits.sh ${_cs}
+           ${CMAKE_CURRENT_BINARY_DIR}/statmodel-addr-bits ${CYCLESCOPE_WORKLOAD_DIR}
+           ${CMAKE_CURRENT_SOURCE_DIR}/corpus/statmodel)
 endif()
 # statmodel.matrix: --method matrix (Ch. 2) end to end on hash (100 k instructions): the one-pipe
 # machine with a one-stage pipe (every cycle issues one, each misprediction one bubble) is modelled

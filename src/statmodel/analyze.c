@@ -172,6 +172,11 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
         cs_error_set(err, "flow-graph window %u: 2 to 8 instructions", window);
         return NULL;
     }
+    uint32_t addr_bits = opt ? opt->addr_bits : 0;
+    if (addr_bits > SM_ADDR_BITS_MAX) {
+        cs_error_set(err, "%u address bits: 0 to %d", addr_bits, SM_ADDR_BITS_MAX);
+        return NULL;
+    }
     sm_profile *p = cs_calloc(1, sizeof *p);
     if (opt && opt->source) {
         if (strlen(opt->source) >= sizeof p->source) {
@@ -182,7 +187,8 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
         snprintf(p->source, sizeof p->source, "%s", opt->source);
         p->source_kind = opt->source_kind;
     }
-    p->line = 16;         /* §7.1: 16-byte blocks */
+    p->line = 16; /* §7.1: 16-byte blocks */
+    p->addr_bits = addr_bits;
     p->btb_entries = 512; /* configs/inorder3.ini */
     p->ras_entries = 8;
     sm_builder one, three, vpb[SM_VP_SIZES];
@@ -256,13 +262,16 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
                 for (int k = 0; k < SM_VP_SIZES && values; k++) own[k] = vp_predict_train(&vpt[k], x);
             }
             bool control = uop_is_control(x);
-            uint32_t id1 = sm_builder_instr(&one, control ? 1 : 0, s1, zero);
-            uint32_t id3 = sm_builder_instr(&three, (uint8_t)y, s3, zero);
+            /* §5.5: the low-order bits of the static address, counted in 2-byte
+             * granules (rv64gc); the one-pipe chain is exact without them */
+            uint16_t addr = (uint16_t)((x->pc >> 1) & ((1u << addr_bits) - 1));
+            uint32_t id1 = sm_builder_instr(&one, control ? 1 : 0, s1, zero, 0);
+            uint32_t id3 = sm_builder_instr(&three, (uint8_t)y, s3, zero, addr);
             sm_instr *a = &one.instr[id1], *b = &three.instr[id3];
             sm_instr *vi[SM_VP_SIZES] = {NULL, NULL, NULL};
             if (values)
                 for (int k = 0; k < SM_VP_SIZES; k++) {
-                    uint32_t idv = sm_builder_instr(&vpb[k], (uint8_t)y, s3, v3[k]);
+                    uint32_t idv = sm_builder_instr(&vpb[k], (uint8_t)y, s3, v3[k], addr);
                     vi[k] = &vpb[k].instr[idv];
                     vi[k]->count++;
                     sm_builder_push(&vpb[k], idv);

@@ -4,11 +4,14 @@
  *
  * Convergence test: a sweep updates every d_j = sum_{i!=j} d_i P_ij / (1 - P_jj)
  * in place (sweeps alternate between forward and backward order: symmetric
- * Gauss-Seidel), then normalises. Every 128 sweeps an aggregation step (see aggregate()) moves probability between the
- * chain's nearly closed parts. Every 16 sweeps, and whenever no d_j moved
- * by more than 1e-12, it computes the residual |d P - d|_1 and stops when it is
- * below 1e-11; a chain that has not converged after 20000 sweeps is an error,
- * never a number. */
+ * Gauss-Seidel), then normalises. Every 8 sweeps an aggregation step (see
+ * aggregate()) balances the blocks (the caller's, or from sweep 128 on the
+ * chain's nearly closed parts), then the residual |d P - d|_1 is computed (also
+ * whenever no d_j moved by more than 1e-12) and the solve stops when it is below
+ * the tolerance (SM_RESIDUAL, 1e-11, unless the caller asks for less). Testing
+ * right after an aggregation step matters: a nearly uncoupled chain can have a
+ * small residual and still a wrong split between its parts. A chain that has
+ * not converged after 20000 sweeps is an error, never a number. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,82 +185,281 @@ void sm_chain_set_blocks(sm_chain *c, const uint32_t *block, uint32_t nblocks) {
     free(c->block);
     c->block = NULL;
     c->nblocks = 0;
-    if (nblocks < 2 || nblocks > SM_MAX_BLOCKS) return;
+    if (nblocks < 2 || nblocks >= c->count) return;
     c->block = cs_malloc(cs_array_size(c->count ? c->count : 1, sizeof *c->block));
     memcpy(c->block, block, c->count * sizeof *block);
     c->nblocks = nblocks;
 }
 
+/* ---- GTH state reduction (Grassmann, Taksar and Heyman 1985; Stewart §2.7) ----
+ * The stationary distribution of a small sparse chain, exactly: states are
+ * eliminated one at a time (fewest in x out transitions first, so flow-graph
+ * chains, mostly paths, fill in little), each predecessor i of the eliminated
+ * k gaining p_ik p_kj / S_k towards each successor j, S_k the sum of k's
+ * transitions to other states (no subtraction: the method is stable). Then
+ * pi_k = sum over the states left at k's elimination of pi_i p_ik / S_k. Used
+ * for the chain between aggregation blocks. */
+
+typedef struct gth_entry {
+    uint32_t j;
+    double p;
+} gth_entry;
+
+typedef struct gth_list {
+    gth_entry *e;
+    uint32_t n, cap;
+} gth_list;
+
+typedef struct gth_ilist {
+    uint32_t *v;
+    uint32_t n, cap;
+} gth_ilist;
+
+static void gth_push(gth_list *l, uint32_t j, double p) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->e = cs_realloc(l->e, cs_array_size(l->cap, sizeof *l->e));
+    }
+    l->e[l->n++] = (gth_entry){j, p};
+}
+
+static void gth_ipush(gth_ilist *l, uint32_t v) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->v = cs_realloc(l->v, cs_array_size(l->cap, sizeof *l->v));
+    }
+    l->v[l->n++] = v;
+}
+
+typedef struct gth_heap_item {
+    uint64_t key;
+    uint32_t state;
+} gth_heap_item;
+
+typedef struct gth_heap {
+    gth_heap_item *v;
+    size_t n, cap;
+} gth_heap;
+
+static void heap_push(gth_heap *h, uint64_t key, uint32_t state) {
+    if (h->n == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 256;
+        h->v = cs_realloc(h->v, cs_array_size(h->cap, sizeof *h->v));
+    }
+    size_t i = h->n++;
+    while (i > 0 && h->v[(i - 1) / 2].key > key) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = (gth_heap_item){key, state};
+}
+
+static gth_heap_item heap_pop(gth_heap *h) {
+    gth_heap_item top = h->v[0], last = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && h->v[c + 1].key < h->v[c].key) c++;
+        if (h->v[c].key >= last.key) break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n) h->v[i] = last;
+    return top;
+}
+
+/* pi of the chain with rows (CSR rs/col/val; the diagonal is ignored). False
+ * when a state leads nowhere else (the chain is not irreducible) or the fill
+ * passes fill_limit transitions. */
+static bool gth_solve(uint32_t n, const uint32_t *rs, const uint32_t *col, const double *val, double *pi,
+                      size_t fill_limit) {
+    gth_list *out = cs_calloc(n, sizeof *out);
+    gth_ilist *in = cs_calloc(n, sizeof *in);
+    uint32_t *indeg = cs_calloc(n, sizeof *indeg);
+    bool *dead = cs_calloc(n, sizeof *dead);
+    uint32_t *order = cs_malloc(cs_array_size(n, sizeof *order));
+    uint32_t *pos = cs_malloc(cs_array_size(n, sizeof *pos));
+    for (uint32_t i = 0; i < n; i++) pos[i] = UINT32_MAX;
+    /* the predecessors left at each elimination, with p_ik / S_k */
+    gth_list *rec = cs_calloc(n, sizeof *rec);
+    size_t fill = 0;
+    bool ok = true;
+    gth_heap h = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t e = rs[i]; e < rs[i + 1]; e++)
+            if (col[e] != i && val[e] > 0) {
+                gth_push(&out[i], col[e], val[e]);
+                gth_ipush(&in[col[e]], i);
+                indeg[col[e]]++;
+                fill++;
+            }
+    for (uint32_t i = 0; i < n; i++) heap_push(&h, (uint64_t)indeg[i] * out[i].n, i);
+    uint32_t nord = 0;
+    while (nord + 1 < n) {
+        gth_heap_item it = heap_pop(&h);
+        uint32_t k = it.state;
+        if (dead[k] || it.key != (uint64_t)indeg[k] * out[k].n) continue;
+        double s = 0;
+        for (uint32_t a = 0; a < out[k].n; a++) s += out[k].e[a].p;
+        if (!(s > 0)) {
+            ok = false;
+            break;
+        }
+        dead[k] = true;
+        order[nord++] = k;
+        for (uint32_t b = 0; b < in[k].n; b++) {
+            uint32_t i = in[k].v[b];
+            if (dead[i]) continue;
+            /* where each of i's successors is in its list, for the updates below */
+            for (uint32_t a = 0; a < out[i].n; a++) pos[out[i].e[a].j] = a;
+            uint32_t at = pos[k];
+            double pik = out[i].e[at].p;
+            out[i].e[at] = out[i].e[--out[i].n];
+            pos[out[i].e[at].j] = at;
+            pos[k] = UINT32_MAX;
+            gth_push(&rec[k], i, pik / s);
+            for (uint32_t a = 0; a < out[k].n; a++) {
+                uint32_t j = out[k].e[a].j;
+                if (j == i) continue; /* a self-loop of i: GTH's sums leave the diagonal out */
+                double add = pik * out[k].e[a].p / s;
+                if (pos[j] != UINT32_MAX) {
+                    out[i].e[pos[j]].p += add;
+                } else {
+                    pos[j] = out[i].n;
+                    gth_push(&out[i], j, add);
+                    gth_ipush(&in[j], i);
+                    indeg[j]++;
+                    if (++fill > fill_limit) ok = false;
+                }
+            }
+            for (uint32_t a = 0; a < out[i].n; a++) pos[out[i].e[a].j] = UINT32_MAX;
+            heap_push(&h, (uint64_t)indeg[i] * out[i].n, i);
+        }
+        if (!ok) break;
+        for (uint32_t a = 0; a < out[k].n; a++) {
+            uint32_t j = out[k].e[a].j;
+            indeg[j]--;
+            heap_push(&h, (uint64_t)indeg[j] * out[j].n, j);
+        }
+    }
+    if (ok) {
+        uint32_t last = 0;
+        while (last < n && dead[last]) last++;
+        memset(pi, 0, n * sizeof *pi);
+        pi[last] = 1;
+        double z = 1;
+        for (uint32_t t = nord; t-- > 0;) {
+            uint32_t k = order[t];
+            double v = 0;
+            for (uint32_t a = 0; a < rec[k].n; a++) v += pi[rec[k].e[a].j] * rec[k].e[a].p;
+            pi[k] = v;
+            z += v;
+        }
+        for (uint32_t i = 0; i < n; i++) pi[i] /= z;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        free(out[i].e);
+        free(in[i].v);
+        free(rec[i].e);
+    }
+    free(out);
+    free(in);
+    free(indeg);
+    free(dead);
+    free(order);
+    free(pos);
+    free(rec);
+    free(h.v);
+    return ok;
+}
+
+/* Scratch of the aggregation steps of one solve. */
+typedef struct agg_ws {
+    uint32_t *bstart, *bstate; /* the states of each block */
+    uint32_t *mark, *rs, *col;
+    double *val, *w, *pi;
+    size_t cap;
+    bool failed; /* the chain between blocks could not be solved: no more steps */
+} agg_ws;
+
+static void agg_free(agg_ws *a) {
+    free(a->bstart);
+    free(a->bstate);
+    free(a->mark);
+    free(a->rs);
+    free(a->col);
+    free(a->val);
+    free(a->w);
+    free(a->pi);
+}
+
 /* One aggregation-disaggregation step (Koury, McAllister and Stewart; Stewart
  * §6.3): the chain between blocks, weighted by d within each block, is solved
- * exactly (Gaussian elimination), and d is rescaled block by block to it. It
- * moves probability between nearly uncoupled parts of a chain (a program's
- * phases: loops left once in a million instructions), which Gauss-Seidel
- * alone does at the rate of the rare transitions between them. */
-static void aggregate(sm_chain *c, double *d, double *a, double *w) {
+ * exactly (GTH, above), and d is rescaled block by block to it. It moves
+ * probability between the parts of a chain that Gauss-Seidel alone couples
+ * slowly: a program's phases (loops left once in a million instructions),
+ * and, with the flow-graph node as the block (the three-pipe chains), a loop
+ * left once in tens of iterations, whose share Gauss-Seidel otherwise corrects
+ * by a factor of about (1 - exit probability) per sweep. */
+static void aggregate(sm_chain *c, double *d, agg_ws *a) {
     uint32_t k = c->nblocks, n = c->count;
-    memset(w, 0, k * sizeof *w);
-    memset(a, 0, (size_t)k * k * sizeof *a);
-    for (uint32_t i = 0; i < n; i++) w[c->block[i]] += d[i];
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t bi = c->block[i];
-        for (uint32_t e = 0; e < c->out[i].n; e++)
-            a[(size_t)c->block[c->out[i].e[e].to] * k + bi] += d[i] * c->out[i].e[e].p;
+    if (!a->bstart) {
+        a->bstart = cs_calloc((size_t)k + 1, sizeof *a->bstart);
+        a->bstate = cs_malloc(cs_array_size(n, sizeof *a->bstate));
+        for (uint32_t i = 0; i < n; i++) a->bstart[c->block[i] + 1]++;
+        for (uint32_t b = 0; b < k; b++) a->bstart[b + 1] += a->bstart[b];
+        uint32_t *fill = cs_malloc(cs_array_size(k, sizeof *fill));
+        memcpy(fill, a->bstart, k * sizeof *fill);
+        for (uint32_t i = 0; i < n; i++) a->bstate[fill[c->block[i]]++] = i;
+        free(fill);
+        a->mark = cs_malloc(cs_array_size(k, sizeof *a->mark));
+        a->rs = cs_malloc(cs_array_size((size_t)k + 1, sizeof *a->rs));
+        a->w = cs_malloc(cs_array_size(k, sizeof *a->w));
+        a->pi = cs_malloc(cs_array_size(k, sizeof *a->pi));
     }
-    /* a[J][I] = sum over I's states of d_i P_ij into J, / w_I: the transposed
-     * coupling matrix; solve (A - I) pi = 0 with sum(pi) = 1 */
-    for (uint32_t bi = 0; bi < k; bi++)
-        for (uint32_t bj = 0; bj < k; bj++) {
-            double *x = &a[(size_t)bj * k + bi];
-            *x = w[bi] > 0 ? *x / w[bi] : (bi == bj ? 1 : 0);
-            if (bi == bj) *x -= 1;
-        }
-    double *rhs = w + k; /* scratch: w has 2k entries */
-    for (uint32_t bi = 0; bi < k; bi++) {
-        a[(size_t)(k - 1) * k + bi] = 1;
-        rhs[bi] = bi == k - 1 ? 1 : 0;
-    }
-    for (uint32_t col = 0; col < k; col++) { /* Gaussian elimination, partial pivoting */
-        uint32_t piv = col;
-        for (uint32_t r = col + 1; r < k; r++)
-            if (fabs(a[(size_t)r * k + col]) > fabs(a[(size_t)piv * k + col])) piv = r;
-        if (fabs(a[(size_t)piv * k + col]) < 1e-300) return; /* singular: leave d as it is */
-        if (piv != col) {
-            for (uint32_t x = 0; x < k; x++) {
-                double t = a[(size_t)col * k + x];
-                a[(size_t)col * k + x] = a[(size_t)piv * k + x];
-                a[(size_t)piv * k + x] = t;
+    for (uint32_t b = 0; b < k; b++) a->mark[b] = UINT32_MAX;
+    size_t nz = 0;
+    for (uint32_t b = 0; b < k; b++) {
+        double w = 0;
+        for (uint32_t x = a->bstart[b]; x < a->bstart[b + 1]; x++) w += d[a->bstate[x]];
+        a->w[b] = w;
+        a->rs[b] = (uint32_t)nz;
+        for (uint32_t x = a->bstart[b]; x < a->bstart[b + 1]; x++) {
+            uint32_t i = a->bstate[x];
+            /* a block holding nothing yet is weighted uniformly */
+            double wi = w > 0 ? d[i] / w : 1.0 / (a->bstart[b + 1] - a->bstart[b]);
+            for (uint32_t e = 0; e < c->out[i].n; e++) {
+                uint32_t to = c->block[c->out[i].e[e].to];
+                if (to == b) continue;
+                if (a->mark[to] == UINT32_MAX || a->mark[to] < a->rs[b]) {
+                    if (nz == a->cap) {
+                        a->cap = a->cap ? a->cap * 2 : 1024;
+                        a->col = cs_realloc(a->col, cs_array_size(a->cap, sizeof *a->col));
+                        a->val = cs_realloc(a->val, cs_array_size(a->cap, sizeof *a->val));
+                    }
+                    a->mark[to] = (uint32_t)nz;
+                    a->col[nz] = to;
+                    a->val[nz++] = 0;
+                }
+                a->val[a->mark[to]] += wi * c->out[i].e[e].p;
             }
-            double t = rhs[col];
-            rhs[col] = rhs[piv];
-            rhs[piv] = t;
-        }
-        for (uint32_t r = col + 1; r < k; r++) {
-            double f = a[(size_t)r * k + col] / a[(size_t)col * k + col];
-            if (f == 0) continue;
-            for (uint32_t x = col; x < k; x++) a[(size_t)r * k + x] -= f * a[(size_t)col * k + x];
-            rhs[r] -= f * rhs[col];
         }
     }
-    for (uint32_t r = k; r-- > 0;) {
-        double v = rhs[r];
-        for (uint32_t x = r + 1; x < k; x++) v -= a[(size_t)r * k + x] * rhs[x];
-        rhs[r] = v / a[(size_t)r * k + r];
+    a->rs[k] = (uint32_t)nz;
+    if (!gth_solve(k, a->rs, a->col, a->val, a->pi, 16 * nz + 100000)) {
+        a->failed = true;
+        return;
     }
-    double z = 0;
-    for (uint32_t b = 0; b < k; b++) z += rhs[b] > 0 ? rhs[b] : 0;
-    if (!(z > 0)) return;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t b = c->block[i];
-        double pi = rhs[b] > 0 ? rhs[b] / z : 0;
-        if (w[b] > 0) d[i] *= pi / w[b];
-    }
+    for (uint32_t b = 0; b < k; b++)
+        for (uint32_t x = a->bstart[b]; x < a->bstart[b + 1]; x++) {
+            uint32_t i = a->bstate[x];
+            d[i] = a->w[b] > 0 ? d[i] * a->pi[b] / a->w[b] : a->pi[b] / (a->bstart[b + 1] - a->bstart[b]);
+        }
 }
 
 /* The chain's own nearly closed parts: strongly connected components of its
- * transitions of probability >= SM_PHASE_STRONG (Tarjan, iteratively); in
- * reverse topological order, neighbours merged when there are more than
- * SM_MAX_BLOCKS (the exact solve between blocks costs SM_MAX_BLOCKS^3 / 3). */
+ * transitions of probability >= SM_PHASE_STRONG (Tarjan, iteratively). */
 static uint32_t chain_blocks(const sm_chain *c, uint32_t *block) {
     uint32_t n = c->count, count = 0, idx = 0, sp = 0, cs = 0;
     uint32_t *index = cs_malloc(cs_array_size(n, sizeof *index));
@@ -305,10 +507,6 @@ static uint32_t chain_blocks(const sm_chain *c, uint32_t *block) {
             }
         }
     }
-    if (count > SM_MAX_BLOCKS) { /* neighbours in (reverse topological) order merged */
-        for (uint32_t v = 0; v < n; v++) block[v] = (uint32_t)((uint64_t)block[v] * SM_MAX_BLOCKS / count);
-        count = SM_MAX_BLOCKS;
-    }
     free(index);
     free(low);
     free(stack);
@@ -319,6 +517,10 @@ static uint32_t chain_blocks(const sm_chain *c, uint32_t *block) {
 }
 
 bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err) {
+    return sm_chain_solve_tol(c, SM_RESIDUAL, iterations, err);
+}
+
+bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error *err) {
     uint32_t n = c->count;
     if (n == 0) {
         cs_error_set(err, "empty chain");
@@ -368,9 +570,8 @@ bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err) {
         c->guess = NULL;
     }
     bool ok = false;
-    uint32_t it;
-    double *prod = cs_malloc(cs_array_size(n, sizeof *prod));
-    double *agg = NULL, *aggw = NULL;
+    uint32_t it = 0;
+    agg_ws aws = {0};
     for (it = 1; it <= 20000; it++) {
         double change = 0, sum = 0;
         for (uint32_t jj = 0; jj < n; jj++) {
@@ -387,39 +588,32 @@ bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err) {
         }
         if (!(sum > 0)) break;
         for (uint32_t j = 0; j < n; j++) d[j] /= sum;
-        /* slow convergence: aggregate over the chain's nearly closed parts,
-         * found when first needed, every 128 sweeps */
-        if (it % 128 == 0) {
-            if (!c->block && !c->blocks_tried) {
+        /* an aggregation step every 8 sweeps over the blocks: the caller's or,
+         * from sweep 128 on, the chain's own nearly closed parts */
+        if (it % 8 == 0 && !aws.failed) {
+            if (!c->block && !c->blocks_tried && it >= 128) {
                 uint32_t *b = cs_malloc(cs_array_size(n, sizeof *b));
                 uint32_t nb = chain_blocks(c, b);
                 sm_chain_set_blocks(c, b, nb);
                 c->blocks_tried = true;
                 free(b);
             }
-            if (c->nblocks && !agg) {
-                agg = cs_malloc(cs_array_size((size_t)c->nblocks * c->nblocks, sizeof *agg));
-                aggw = cs_malloc(cs_array_size(2 * (size_t)c->nblocks, sizeof *aggw));
-            }
-            if (c->nblocks) aggregate(c, d, agg, aggw);
+            if (c->block) aggregate(c, d, &aws);
         }
-        if (change / sum < 1e-12 || it % 16 == 0) {
+        if (change / sum < 1e-12 || it % 8 == 0) {
             double res = 0;
             for (uint32_t j = 0; j < n; j++) {
                 double acc = d[j] * self[j];
                 for (uint32_t k = start[j]; k < start[j + 1]; k++) acc += d[from[k]] * pin[k];
-                prod[j] = acc;
                 res += fabs(acc - d[j]);
             }
-            if (res < 1e-11) {
+            if (res < tol) {
                 ok = true;
                 break;
             }
         }
     }
-    free(prod);
-    free(agg);
-    free(aggw);
+    agg_free(&aws);
     free(start);
     free(self);
     free(from);

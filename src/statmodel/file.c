@@ -1,6 +1,8 @@
 /* The profile file (docs/statmodel.md, "The profile file"): little-endian,
  * magic "CSSTATMP", a version, the trace totals, the one-pipe and the
- * three-pipe flow graphs, and a CRC-32 of everything before it. The reader
+ * three-pipe flow graphs, and a CRC-32 of everything before it. Version 3
+ * adds the §5.5 address bits (a count in the header, 16 bits per instruction
+ * number); version 2 files are read as having none. The reader
  * checks the checksum first and then every count, index and invariant the
  * models rely on, so a damaged or forged file is refused, never modelled. */
 #include <stdlib.h>
@@ -40,6 +42,8 @@ static void put_instr(wbuf *w, const sm_instr *in) {
     put8(w, in->y);
     for (int k = 0; k < SM_PIPES; k++) put8(w, in->s[k]);
     for (int k = 0; k < SM_PIPES; k++) put8(w, in->v[k]);
+    put8(w, (uint8_t)in->addr);
+    put8(w, (uint8_t)(in->addr >> 8));
     put64(w, in->count);
     for (int k = 0; k < SM_PREDS; k++) put64(w, in->mispred[k]);
     put64(w, in->ilookups);
@@ -70,6 +74,7 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     put32(&w, p->btb_entries);
     put32(&w, p->ras_entries);
     put32(&w, p->line);
+    put32(&w, p->addr_bits);
     put32(&w, p->source_kind);
     put(&w, p->source, sizeof p->source);
     for (int k = 0; k < SM_TYPES; k++) put64(&w, p->type_count[k]);
@@ -127,7 +132,7 @@ static uint64_t get64(rbuf *r) {
     return lo | hi << 32;
 }
 
-static bool get_graph(rbuf *r, sm_graph *g, bool one, bool vp, cs_error *err) {
+static bool get_graph(rbuf *r, sm_graph *g, bool one, bool vp, uint32_t version, uint32_t addr_bits, cs_error *err) {
     g->window = get32(r);
     g->offset = get32(r);
     g->ninstr = get32(r);
@@ -153,14 +158,19 @@ static bool get_graph(rbuf *r, sm_graph *g, bool one, bool vp, cs_error *err) {
         in->y = get8(r);
         for (int k = 0; k < SM_PIPES; k++) in->s[k] = get8(r);
         for (int k = 0; k < SM_PIPES; k++) in->v[k] = get8(r);
+        if (version >= 3) {
+            uint16_t lo = get8(r);
+            in->addr = (uint16_t)(lo | get8(r) << 8);
+        }
         in->count = get64(r);
         for (int k = 0; k < SM_PREDS; k++) in->mispred[k] = get64(r);
         in->ilookups = get64(r);
         uint64_t ih = 0, dh = 0;
         for (int k = 0; k < SM_SD_BINS; k++) ih += in->ihist[k] = get64(r);
         for (int k = 0; k < SM_SD_BINS; k++) dh += in->dhist[k] = get64(r);
+        /* the one-pipe graph never carries address bits */
         bool bad = in->y >= (one ? 2 : SM_TYPES) || in->count == 0 || in->ilookups > in->count || ih != in->ilookups ||
-            dh > in->count;
+            dh > in->count || (in->addr >> (one ? 0 : addr_bits)) != 0;
         for (int k = 0; k < SM_PIPES; k++) {
             uint8_t cap = one ? (k == 0 ? SM_SMAX : 0) : (k == SM_INT ? SM_SMAX_INT : SM_SMAX);
             if (in->s[k] > cap || in->v[k] > (vp ? SM_VP_WRONG : SM_VP_NONE)) bad = true;
@@ -219,8 +229,9 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     }
     rbuf r = {data, size - 4, 8, false};
     uint32_t version = get32(&r);
-    if (version != SM_FILE_VERSION) {
-        cs_error_set(err, "profile version %u (this build reads version %d)", version, SM_FILE_VERSION);
+    if (version < SM_FILE_VERSION_OLDEST || version > SM_FILE_VERSION) {
+        cs_error_set(err, "profile version %u (this build reads versions %d to %d)", version, SM_FILE_VERSION_OLDEST,
+                     SM_FILE_VERSION);
         return NULL;
     }
     uint32_t stored = (uint32_t)data[size - 4] | (uint32_t)data[size - 3] << 8 | (uint32_t)data[size - 2] << 16 |
@@ -234,6 +245,7 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     p->btb_entries = get32(&r);
     p->ras_entries = get32(&r);
     p->line = get32(&r);
+    p->addr_bits = version >= 3 ? get32(&r) : 0;
     p->source_kind = get32(&r);
     get(&r, p->source, sizeof p->source);
     if (!r.bad && (p->source_kind > SM_SOURCE_TRACE || !memchr(p->source, 0, sizeof p->source))) {
@@ -256,11 +268,15 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
         cs_error_set(err, "cache block of %u bytes (the models use 16)", p->line);
         goto fail;
     }
-    if (!get_graph(&r, &p->one, true, false, err)) {
+    if (p->addr_bits > SM_ADDR_BITS_MAX) {
+        cs_error_set(err, "%u address bits (at most %d)", p->addr_bits, SM_ADDR_BITS_MAX);
+        goto fail;
+    }
+    if (!get_graph(&r, &p->one, true, false, version, p->addr_bits, err)) {
         cs_error_prefix(err, "one-pipe graph");
         goto fail;
     }
-    if (!get_graph(&r, &p->three, false, false, err)) {
+    if (!get_graph(&r, &p->three, false, false, version, p->addr_bits, err)) {
         cs_error_prefix(err, "three-pipe graph");
         goto fail;
     }
@@ -270,7 +286,7 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
         goto fail;
     }
     for (int k = 0; k < SM_VP_SIZES && has_vp; k++)
-        if (!get_graph(&r, &p->vp[k], false, true, err)) {
+        if (!get_graph(&r, &p->vp[k], false, true, version, p->addr_bits, err)) {
             cs_error_prefix(err, "value-prediction graph %u", sm_vp_sizes[k]);
             goto fail;
         }

@@ -31,8 +31,11 @@ void sm_builder_free(sm_builder *b) {
     memset(b, 0, sizeof *b);
 }
 
-uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES], const uint8_t v[SM_PIPES]) {
-    uint8_t key[8] = {y, s[0], s[1], s[2], v[0], v[1], v[2], 0};
+uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES], const uint8_t v[SM_PIPES],
+                          uint16_t addr) {
+    /* v[k] <= SM_VP_WRONG: two bits each */
+    uint8_t key[8] = {
+        y, s[0], s[1], s[2], (uint8_t)(v[0] | v[1] << 2 | v[2] << 4), 0, (uint8_t)addr, (uint8_t)(addr >> 8)};
     uint32_t n = sm_chain_count(b->instr_map);
     uint32_t id = sm_chain_state(b->instr_map, key);
     if (id == n) {
@@ -44,6 +47,7 @@ uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES], c
         b->instr[id].y = y;
         memcpy(b->instr[id].s, s, SM_PIPES);
         memcpy(b->instr[id].v, v, SM_PIPES);
+        b->instr[id].addr = addr;
     }
     return id;
 }
@@ -133,11 +137,11 @@ bool sm_graph_from_stream(sm_graph *g, const sm_instr *instr, uint32_t ninstr, c
     sm_builder b;
     sm_builder_init(&b, window, offset);
     for (uint32_t i = 0; i < ninstr; i++) {
-        uint32_t id = sm_builder_instr(&b, instr[i].y, instr[i].s, instr[i].v);
+        uint32_t id = sm_builder_instr(&b, instr[i].y, instr[i].s, instr[i].v, instr[i].addr);
         b.instr[id] = instr[i];
     }
     if (sm_chain_count(b.instr_map) != ninstr) {
-        cs_error_set(err, "two instruction numbers with the same type and distances");
+        cs_error_set(err, "two instruction numbers with the same type, distances and address bits");
         sm_builder_free(&b);
         return false;
     }

@@ -18,8 +18,9 @@ typedef struct sm_builder {
 
 void sm_builder_init(sm_builder *b, uint32_t window, uint32_t offset);
 void sm_builder_free(sm_builder *b);
-/* The instruction number of (y, s), created if new. */
-uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES], const uint8_t v[SM_PIPES]);
+/* The instruction number of (y, s, v, addr), created if new. */
+uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES], const uint8_t v[SM_PIPES],
+                          uint16_t addr);
 void sm_builder_push(sm_builder *b, uint32_t id);
 bool sm_builder_finish(sm_builder *b, sm_graph *g, cs_error *err);
 

@@ -50,6 +50,8 @@ typedef struct sm_instr {
     uint8_t s[SM_PIPES];        /* distances per dependence class; one-pipe graph: s[0] only */
     uint8_t v[SM_PIPES];        /* value-prediction graphs (Ch. 8): the nearest dependence's source
                                  * value SM_VP_NONE (not predicted), SM_VP_RIGHT or SM_VP_WRONG */
+    uint16_t addr;              /* §5.5: the low-order bits of the static address (pc / 2, rv64gc's
+                                 * instruction granule) shared by its instances; 0 without them */
     uint64_t count;             /* dynamic instances */
     uint64_t mispred[SM_PREDS]; /* mispredicted instances per analysed predictor */
     uint64_t ilookups;          /* I-cache lookups (the first instruction of a line run) */
@@ -83,8 +85,11 @@ typedef struct sm_profile {
     uint64_t instructions;
     uint32_t btb_entries, ras_entries; /* of the predictors analysed */
     uint32_t line;                     /* cache block bytes (16, §7.1) */
-    sm_graph one;                      /* one-pipe instruction numbers (§3.4) */
-    sm_graph three;                    /* three-pipe instruction numbers (§3.5, Ch. 5) */
+    /* §5.5 (Figure 5.9): n_addr low-order address bits in the three-pipe and
+     * value-prediction graphs' instruction numbers (0: none, as Ch. 5-8). */
+    uint32_t addr_bits;
+    sm_graph one;   /* one-pipe instruction numbers (§3.4) */
+    sm_graph three; /* three-pipe instruction numbers (§3.5, Ch. 5) */
     /* Ch. 8: three-pipe graphs whose instruction numbers carry value-prediction
      * flags, one per table size; nnode 0 when the µops carried no results. */
     sm_graph vp[SM_VP_SIZES];
@@ -97,11 +102,15 @@ typedef struct sm_profile {
 } sm_profile;
 
 typedef struct sm_analyze_options {
-    uint64_t max;    /* µops to analyse; 0: all */
-    uint32_t window; /* three-pipe graph window (default 2, Ch. 5) */
+    uint64_t max;       /* µops to analyse; 0: all */
+    uint32_t window;    /* three-pipe graph window (default 2, Ch. 5) */
+    uint32_t addr_bits; /* §5.5: address bits in the three-pipe instruction numbers (0..SM_ADDR_BITS_MAX) */
     uint32_t source_kind;
     const char *source; /* see sm_profile.source */
 } sm_analyze_options;
+
+/* Figure 5.9 tried 2, 4, 6 and 8 address bits. */
+enum { SM_ADDR_BITS_MAX = 12 };
 
 /* The thesis type of an op class (configs/inorder3.ini's pipes). */
 int sm_type_of_class(unsigned cls);
@@ -116,8 +125,9 @@ bool sm_graph_from_stream(sm_graph *g, const sm_instr *instr, uint32_t ninstr, c
                           uint32_t window, uint32_t offset, cs_error *err);
 void sm_graph_free(sm_graph *g);
 
-/* The profile file (docs/statmodel.md): versioned, CRC-32 checked. */
-enum { SM_FILE_VERSION = 2 };
+/* The profile file (docs/statmodel.md): versioned, CRC-32 checked. Version 3
+ * added the §5.5 address bits; version 2 files are still read (no bits). */
+enum { SM_FILE_VERSION = 3, SM_FILE_VERSION_OLDEST = 2 };
 bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err);
 sm_profile *sm_profile_load(const char *path, cs_error *err);
 sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err);
@@ -216,13 +226,18 @@ uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const 
  * the largest change of a probability in a sweep is below 1e-13 and the
  * residual |dP - d|_1 below 1e-10). False with *err when it does not converge. */
 bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err);
+/* The convergence test's residual |dP - d|_1 (docs/statmodel.md). */
+#define SM_RESIDUAL 1e-11
+/* The same to a residual of tol (>= SM_RESIDUAL): the early rounds of a
+ * relaxation, whose neighbours' distributions are still moving. */
+bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error *err);
 const double *sm_chain_dist(const sm_chain *c);
 /* Aggregation blocks for the solver (block[i] < nblocks for each state i;
- * ignored unless 2 <= nblocks <= SM_MAX_BLOCKS): every 128 sweeps the chain
- * between blocks is solved exactly and each block rescaled
- * to it. Without them the solver finds its own when it is slow: the strongly
- * connected components of the transitions of probability >= SM_PHASE_STRONG. */
-enum { SM_MAX_BLOCKS = 200 };
+ * ignored unless 2 <= nblocks < states): every 8 sweeps, just before the
+ * convergence test, the chain between blocks is solved exactly (GTH) and each
+ * block rescaled to it. Without them the solver finds its own from sweep 128
+ * on: the strongly connected components of the transitions of probability
+ * >= SM_PHASE_STRONG. */
 /* A set of states left with probabilities below this is an aggregation block. */
 #define SM_PHASE_STRONG 1e-3
 void sm_chain_set_blocks(sm_chain *c, const uint32_t *block, uint32_t nblocks);

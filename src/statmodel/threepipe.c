@@ -72,6 +72,26 @@ static bool check_size(const sm_chain *ch, const ctx *c, const char *name, uint6
     return false;
 }
 
+/* The solver's aggregation blocks: the states of one flow-graph node (every
+ * component's key starts with it). The chain between nodes is the flow
+ * graph's walk slowed by the machine; Gauss-Seidel alone balances its loops
+ * at the rate they are left (chain.c, aggregate()). */
+static void set_node_blocks(sm_chain *ch, const ctx *c) {
+    uint32_t n = sm_chain_count(ch), nb = 0;
+    uint32_t *map = cs_malloc(cs_array_size(c->nn, sizeof *map));
+    uint32_t *block = cs_malloc(cs_array_size(n ? n : 1, sizeof *block));
+    for (uint32_t i = 0; i < c->nn; i++) map[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t node;
+        memcpy(&node, sm_chain_key(ch, i), sizeof node);
+        if (map[node] == UINT32_MAX) map[node] = nb++;
+        block[i] = map[node];
+    }
+    sm_chain_set_blocks(ch, block, nb);
+    free(map);
+    free(block);
+}
+
 static double mispred(const ctx *c, const sm_instr *in) { return sm_mispred_prob(in, in->y == SM_BR, c->m->pred); }
 
 /* The builders below enumerate successor pairs only as far as a transition
@@ -493,6 +513,10 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
     bool ok = false;
     sm_chain *fc = NULL, *ic = NULL, *pc[3] = {NULL, NULL, NULL};
     double last_ipc = -1;
+    /* Gauss-Seidel's residual per round: loose while the neighbours'
+     * distributions still move (the square of the last round's largest
+     * change), SM_RESIDUAL in the rounds that may end the relaxation */
+    double tol = 1e-5;
     uint32_t round;
     for (round = 1; round <= 1000; round++) {
         sm_chain *old = ic;
@@ -504,10 +528,11 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
             goto out;
         }
         sm_chain_normalize(ic);
+        set_node_blocks(ic, &c);
         sm_chain_guess(ic, old);
         sm_chain_free(old);
         uint32_t it_i = 0;
-        if (!sm_chain_solve(ic, &it_i, err)) {
+        if (!sm_chain_solve_tol(ic, tol, &it_i, err)) {
             cs_error_prefix(err, "issue chain");
             free(ipull.v);
             goto out;
@@ -547,9 +572,10 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
                 goto out;
             }
             sm_chain_normalize(pc[t]);
+            set_node_blocks(pc[t], &c);
             sm_chain_guess(pc[t], oldp);
             sm_chain_free(oldp);
-            if (!sm_chain_solve(pc[t], &it_p[t], err)) {
+            if (!sm_chain_solve_tol(pc[t], tol, &it_p[t], err)) {
                 cs_error_prefix(err, "pipe chain %d", t);
                 free(pp.v);
                 goto out;
@@ -563,12 +589,13 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
         bool built = build_fetch(&c, fc, err);
         if (built) {
             sm_chain_normalize(fc);
+            set_node_blocks(fc, &c);
             sm_chain_guess(fc, oldf);
         }
         sm_chain_free(oldf);
         if (!built) goto out;
         uint32_t it_f = 0;
-        if (!sm_chain_solve(fc, &it_f, err)) {
+        if (!sm_chain_solve_tol(fc, tol, &it_f, err)) {
             cs_error_prefix(err, "fetch chain");
             goto out;
         }
@@ -597,11 +624,12 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
             cp->iterations = it_p[t];
         }
         r->ncomp = 5;
-        if (round > 2 && fabs(ipc - last_ipc) < 1e-10 && change < 1e-6) {
+        if (round > 2 && tol <= SM_RESIDUAL && fabs(ipc - last_ipc) < 1e-10 && change < 1e-6) {
             ok = true;
             break;
         }
         last_ipc = ipc;
+        tol = fmax(SM_RESIDUAL, fmin(1e-5, change * change));
     }
     if (!ok) cs_error_set(err, "the relaxation did not converge in 1000 rounds (IPC %.6f)", r->ipc);
 out:

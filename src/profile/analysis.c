@@ -21,7 +21,7 @@
 #define MEDIUM_SAMPLES       180.0  /* 15% sampling error at 2 sigma */
 #define TRUST_SAMPLES        45.0   /* set before propagation (below: after it, where still unknown) */
 #define NOISE_SIGMAS         1.0    /* sampling error a ratio is allowed in the cluster rule */
-#define CLIP_SIGMAS          3.0    /* cluster members further from its estimate are dropped */
+#define CLIP_SIGMAS          3.0    /* cluster members further above its estimate are dropped */
 #define DYNAMIC_SIGMAS       2.0    /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
 
 const char *profile_culprit_name(profile_culprit c) {
@@ -417,20 +417,82 @@ static size_t first_pc_at_or_after(const profile_data *prof, uint64_t pc) {
 
 /* ---- frequency per equivalence class (§6.1.3) ---------------------------------------- */
 
-typedef struct ratio {
-    double num, den, r; /* samples, cycles, their ratio */
-} ratio;
-
 static int cmp_ratio(const void *a, const void *b) {
-    double x = ((const ratio *)a)->r, y = ((const ratio *)b)->r;
+    double x = ((const profile_ratio *)a)->r, y = ((const profile_ratio *)b)->r;
     return x < y ? -1 : x > y;
+}
+
+/* F from the ratios Si/Mi of a class' issue points (§6.1.3): the cluster of
+ * the smallest ratios whose max <= 1.5 x min, not anomalous, then the stalled
+ * points inside it dropped. rs is sorted here. false: every cluster anomalous. */
+bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out) {
+    if (!n) return false;
+    qsort(rs, n, sizeof *rs, cmp_ratio);
+    size_t min_size = (size_t)ceil(CLUSTER_MIN_FRACTION * (double)n);
+    if (min_size < 1) min_size = 1;
+    size_t best_a = 0, best_b = n; /* [a, b) */
+    bool found = false;
+    for (size_t a = 0; a < n && !found; a++) {
+        size_t b = a;
+        /* max <= 1.5 x min (§6.1.3), each ratio allowed its sampling error:
+         * with few samples a point, the plain rule keeps the low tail of the
+         * noise only and underestimates */
+        double lo = rs[a].r + NOISE_SIGMAS * sqrt(rs[a].num > 1 ? rs[a].num : 1) / rs[a].den;
+        while (b < n && rs[b].r - NOISE_SIGMAS * sqrt(rs[b].num > 1 ? rs[b].num : 1) / rs[b].den <= CLUSTER_SPREAD * lo)
+            b++;
+        /* anomalous: too few of the class' issue points, or an estimate of 0
+         * while another issue point has samples (an unbounded stall) */
+        if (b - a < min_size) continue;
+        if (rs[a].r == 0 && max_samples >= 3) continue;
+        best_a = a;
+        best_b = b;
+        found = true;
+    }
+    if (!found) return false;
+    /* within the cluster, drop the ratios more than CLIP_SIGMAS sampling
+     * errors above the cluster's estimate (a stalled point inside the 1.5 x
+     * spread), then estimate again, until none moves. Only above: a dynamic
+     * stall only adds samples (§6.1.3), so a ratio far below the estimate is
+     * the one the stalled points pulled the estimate away from — dropping it
+     * (as dropping on both sides did) kept the stalled points and
+     * overestimated F */
+    bool *dropped = cs_calloc(n, sizeof *dropped);
+    double num = 0, den = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        num = den = 0;
+        for (size_t i = best_a; i < best_b; i++)
+            if (!dropped[i]) {
+                num += rs[i].num;
+                den += rs[i].den;
+            }
+        double f = num / den;
+        size_t kept = 0;
+        for (size_t i = best_a; i < best_b; i++) kept += !dropped[i];
+        for (size_t i = best_a; i < best_b && kept > 1; i++) {
+            if (dropped[i]) continue;
+            double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
+            if (rs[i].r - f > CLIP_SIGMAS * sigma) {
+                dropped[i] = true;
+                kept--;
+                changed = true;
+            }
+        }
+    }
+    free(dropped);
+    out->freq = num / den;
+    out->samples = num;
+    out->spread = rs[best_a].r > 0 ? rs[best_b - 1].r / rs[best_a].r : rs[best_b - 1].r > 0 ? INFINITY : 1;
+    out->used = best_b - best_a;
+    out->first = best_a;
+    return true;
 }
 
 /* Estimate F (samples per cycle of schedule) for class c; false when the
  * class has no issue point (propagation decides). */
 static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf, bool *trusted) {
     size_t cap = 16, n = 0, nvar = 0;
-    ratio *rs = cs_calloc(cap, sizeof *rs);
+    profile_ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
     /* stable issue points first; those whose Mi depends on the preceding block
      * only when there is no other (then at low confidence) */
@@ -467,7 +529,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
                     }
                 }
                 if (n == cap) rs = cs_realloc(rs, (cap *= 2) * sizeof *rs);
-                rs[n++] = (ratio){num, den, num / den};
+                rs[n++] = (profile_ratio){num, den, num / den};
                 if (pass == 1) nvar++;
             }
         }
@@ -483,63 +545,16 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
         free(rs);
         return true;
     }
-    qsort(rs, n, sizeof *rs, cmp_ratio);
-    size_t min_size = (size_t)ceil(CLUSTER_MIN_FRACTION * (double)n);
-    if (min_size < 1) min_size = 1;
-    size_t best_a = 0, best_b = n; /* [a, b) */
-    bool found = false;
-    for (size_t a = 0; a < n && !found; a++) {
-        size_t b = a;
-        /* max <= 1.5 x min (§6.1.3), each ratio allowed its sampling error:
-         * with few samples a point, the plain rule keeps the low tail of the
-         * noise only and underestimates */
-        double lo = rs[a].r + NOISE_SIGMAS * sqrt(rs[a].num > 1 ? rs[a].num : 1) / rs[a].den;
-        while (b < n && rs[b].r - NOISE_SIGMAS * sqrt(rs[b].num > 1 ? rs[b].num : 1) / rs[b].den <= CLUSTER_SPREAD * lo)
-            b++;
-        /* anomalous: too few of the class' issue points, or an estimate of 0
-         * while another issue point has samples (an unbounded stall) */
-        if (b - a < min_size) continue;
-        if (rs[a].r == 0 && max_s >= 3) continue;
-        best_a = a;
-        best_b = b;
-        found = true;
-    }
-    if (!found) { /* every cluster anomalous: the small-sample estimate */
+    profile_cluster cl;
+    if (!profile_cluster_estimate(rs, n, max_s, &cl)) { /* every cluster anomalous: the small-sample estimate */
         *freq = all_s / all_m;
         *conf = CONF_LOW;
         free(rs);
         return true;
     }
-    /* within the cluster, drop the ratios further than CLIP_SIGMAS sampling
-     * errors from the cluster's estimate (a stalled point inside the 1.5 x
-     * spread, or an Mi too large), then estimate again, until none moves */
-    bool *out = cs_calloc(n, sizeof *out);
-    double num = 0, den = 0;
-    for (bool changed = true; changed;) {
-        changed = false;
-        num = den = 0;
-        for (size_t i = best_a; i < best_b; i++)
-            if (!out[i]) {
-                num += rs[i].num;
-                den += rs[i].den;
-            }
-        double f = num / den;
-        size_t kept = 0;
-        for (size_t i = best_a; i < best_b; i++) kept += !out[i];
-        for (size_t i = best_a; i < best_b && kept > 1; i++) {
-            if (out[i]) continue;
-            double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
-            if (fabs(rs[i].r - f) > CLIP_SIGMAS * sigma) {
-                out[i] = true;
-                kept--;
-                changed = true;
-            }
-        }
-    }
-    free(out);
-    *freq = num / den;
-    double spread = rs[best_b - 1].r / rs[best_a].r;
-    size_t used = best_b - best_a;
+    *freq = cl.freq;
+    double num = cl.samples, spread = cl.spread;
+    size_t used = cl.used;
     if (nvar) *conf = CONF_LOW;
     else if (num >= HIGH_SAMPLES && used >= 3 && spread <= 1.3) *conf = CONF_HIGH;
     else if (num >= MEDIUM_SAMPLES && used >= 2) *conf = CONF_MEDIUM; /* one issue point: it may stall */

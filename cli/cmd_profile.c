@@ -157,6 +157,11 @@ static int analyse(int argc, char **argv, bool annotate) {
     if (!a) return cli_fail("%s", err.msg);
     int rc = 0;
     bool json_stdout = json && !strcmp(json, "-");
+    if (!profile_frequencies_reliable(a))
+        fprintf(stderr,
+                "cyclescope: warning: %s is an out-of-order machine: DCPI's frequency estimates (and the CPI and "
+                "culprits built on them) are not reliable there (docs/profile.md)\n",
+                a->prof.config_name);
     if (!json_stdout) {
         if (annotate) profile_annotate_text(a, stdout);
         else profile_report_text(a, stdout);

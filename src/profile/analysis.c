@@ -25,8 +25,8 @@
 #define DYNAMIC_SIGMAS       2.0    /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
 
 const char *profile_culprit_name(profile_culprit c) {
-    static const char *const n[CUL_COUNT] = {"icache-miss", "dcache-miss",  "mispredict",
-                                             "busy-unit",   "long-latency", "dependency"};
+    static const char *const n[CUL_COUNT] = {"icache-miss",  "dcache-miss", "mispredict",   "busy-unit",
+                                             "long-latency", "dependency",  "store-buffer", "dtlb-miss"};
     return c < CUL_COUNT ? n[c] : "?";
 }
 
@@ -746,6 +746,31 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
         /* in-order: a frontend-empty cycle is charged to the oldest in flight, which may wait on a miss */
         if (mc->inorder && is_memory(x->op_class)) x->culprits |= 1u << CUL_DCACHE;
     }
+    /* DTLB miss (§7 lists instruction and data TLB misses): the same places
+     * as a D-cache miss — the instruction is a memory one, a source comes
+     * from a load (in the block or before it), or a memory instruction is
+     * just older — ruled out when the machine has no DTLB */
+    if (mc->dtlb) {
+        bool near_memory = is_memory(x->op_class);
+        for (int s = 0; s < 3 && regs.src[s] && !near_memory; s++) {
+            size_t wr;
+            near_memory = !written_before(p, first, i, regs.src[s], &wr) || p->insns[wr].op_class == OPC_LOAD ||
+                p->insns[wr].op_class == OPC_ATOMIC;
+        }
+        for (size_t k = lo; k < i && !near_memory; k++) near_memory = is_memory(p->insns[k].op_class);
+        if (near_memory) x->culprits |= 1u << CUL_DTLB;
+    }
+    /* write-buffer overflow (§7): a store waits at the head of the window
+     * while the store buffer is full, and what is behind it waits too —
+     * possible at a store or behind one in the window; ruled out when the
+     * machine has no store buffer (stores never wait) */
+    if (mc->store_buffer) {
+        for (size_t k = lo; k <= i; k++)
+            if (p->insns[k].op_class == OPC_STORE || p->insns[k].op_class == OPC_ATOMIC) {
+                x->culprits |= 1u << CUL_STORE_BUFFER;
+                if (k < i && !x->culprit_pc[CUL_STORE_BUFFER]) x->culprit_pc[CUL_STORE_BUFFER] = p->insns[k].pc;
+            }
+    }
     /* long latency and dependences: a source from a multi-cycle producer in
      * the block; or through a chain of short producers that starts at a load,
      * a multi-cycle producer or before the block (a producer that waited makes
@@ -1055,6 +1080,8 @@ static uint32_t culprits_naming(profile_cause c) {
     case TC_BUSY_UNIT: return 1u << CUL_BUSY_UNIT;
     case TC_LONG_LATENCY: return 1u << CUL_LONG_LATENCY | 1u << CUL_DEPENDENCY;
     case TC_DEPENDENCY: return 1u << CUL_DEPENDENCY | 1u << CUL_LONG_LATENCY;
+    case TC_STORE_BUFFER: return 1u << CUL_STORE_BUFFER;
+    case TC_DTLB: return 1u << CUL_DTLB;
     default: return 0;
     }
 }

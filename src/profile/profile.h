@@ -68,15 +68,17 @@ bool profile_hash_file(const char *path, uint64_t *hash, uint64_t *size, cs_erro
 /* ---- truth (for grading) ------------------------------------------------------ */
 
 /* True causes of a CYCLES sample, from the simulator's sample view. */
-#define PROFILE_CAUSE_LIST(X)                                                             \
-    X(TC_NONE, "none")                 /* issuing, or behind an older one in the group */ \
-    X(TC_DEPENDENCY, "dependency")     /* waiting for a short-latency producer */         \
-    X(TC_LONG_LATENCY, "long-latency") /* waiting for a multi-cycle producer */           \
-    X(TC_DCACHE, "dcache-miss")        /* a producer / the pipe waits for a D-miss */     \
-    X(TC_ICACHE, "icache-miss")                                                           \
-    X(TC_MISPREDICT, "mispredict")                                                        \
-    X(TC_BUSY_UNIT, "busy-unit")                                                          \
-    X(TC_FRONTEND, "frontend") /* fetch bandwidth or refill with no miss */               \
+#define PROFILE_CAUSE_LIST(X)                                                              \
+    X(TC_NONE, "none")                 /* issuing, or behind an older one in the group */  \
+    X(TC_DEPENDENCY, "dependency")     /* waiting for a short-latency producer */          \
+    X(TC_LONG_LATENCY, "long-latency") /* waiting for a multi-cycle producer */            \
+    X(TC_DCACHE, "dcache-miss")        /* a producer / the pipe waits for a D-miss */      \
+    X(TC_ICACHE, "icache-miss")                                                            \
+    X(TC_MISPREDICT, "mispredict")                                                         \
+    X(TC_BUSY_UNIT, "busy-unit")                                                           \
+    X(TC_FRONTEND, "frontend")         /* fetch bandwidth or refill with no miss */        \
+    X(TC_STORE_BUFFER, "store-buffer") /* a done store waits for a full store buffer */    \
+    X(TC_DTLB, "dtlb-miss")            /* a producer / the µop waits for its DTLB miss */ \
     X(TC_OTHER, "other")
 
 typedef enum profile_cause {
@@ -122,7 +124,9 @@ typedef enum profile_culprit {
     CUL_MISPREDICT,
     CUL_BUSY_UNIT,
     CUL_LONG_LATENCY,
-    CUL_DEPENDENCY, /* a producer in an earlier block (the static schedule ignores predecessors) */
+    CUL_DEPENDENCY,   /* a producer in an earlier block (the static schedule ignores predecessors) */
+    CUL_STORE_BUFFER, /* DCPI's write-buffer overflow: stores wait for a full store buffer */
+    CUL_DTLB,         /* a DTLB miss of a memory instruction or of the load producing a source */
     CUL_COUNT
 } profile_culprit;
 const char *profile_culprit_name(profile_culprit c);
@@ -202,6 +206,9 @@ typedef struct profile_analysis {
 profile_analysis *profile_analyse(const char *profile_path, const char *exe_path, const char *function, cs_error *err);
 void profile_analysis_free(profile_analysis *a);
 
+/* DCPI's frequency estimation assumes in-order issue: false for an out-of-order
+ * machine (docs/profile.md, "Out-of-order machines"). */
+bool profile_frequencies_reliable(const profile_analysis *a);
 /* dcpiprof-like table of procedures. */
 void profile_report_text(const profile_analysis *a, FILE *out);
 /* dcpicalc-like annotated listing. */

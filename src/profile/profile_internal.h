@@ -104,6 +104,8 @@ typedef struct sched_machine {
     bool bpred_none;    /* every control transfer stalls fetch: mispredicts are static */
     bool bpred_perfect; /* never wrong */
     bool icache_perfect, dcache_perfect;
+    bool store_buffer; /* committed stores drain through a store buffer that can fill */
+    bool dtlb;         /* a DTLB is modelled (its misses delay memory instructions) */
     uint32_t icache_line;
     uint32_t miss_cost;    /* cycles a miss from memory costs at most */
     uint32_t depth;        /* instructions between fetch and the head of issue (window for frontend stalls) */

@@ -42,6 +42,16 @@ jq -e '[.procedures[].name] == ["main"]' p.json >/dev/null || fail "--function m
 grep -q '<svg' p.html || fail "no SVG in the HTML"
 "$cs" profile report --json - p.prof 2>/dev/null | jq -e '.procedures | length > 0' >/dev/null || fail "--json -"
 
+# an in-order profile has no warning; an out-of-order one warns once that the
+# frequencies are not reliable (docs/profile.md), in the JSON too
+"$cs" profile report p.prof 2>warn.txt >/dev/null
+grep -q 'warning' warn.txt && fail "a warning on an in-order profile"
+jq -e '.frequencies_reliable == true' p.json >/dev/null || fail "in-order JSON not marked reliable"
+"$cs" profile record --config ooo4 --period 500 -o o.prof "$prog" 2000 >/dev/null 2>&1
+"$cs" profile report --json o.json o.prof 2>warn.txt >/dev/null
+[ "$(grep -c 'cyclescope: warning: ooo4 is an out-of-order machine' warn.txt)" = 1 ] || fail "no one-line warning on ooo4"
+jq -e '.frequencies_reliable == false' o.json >/dev/null || fail "out-of-order JSON not marked unreliable"
+
 # a switch's jump table (interp's bytecode dispatch): the table is read and the
 # dispatch block gets an edge per case, so the procedure is not "missing edges"
 interp=$(dirname "$prog")/interp

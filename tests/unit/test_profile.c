@@ -258,6 +258,22 @@ static void test_cluster_anomalous(void **state) {
     assert_false(profile_cluster_estimate(spread, 5, 25600, &cl));
 }
 
+/* Figure 10's correlations on hand-made points: a line, its mirror, no
+ * spread; Spearman is 1 for any increasing relation. */
+static void test_correlations(void **state) {
+    (void)state;
+    const double x[] = {0, 1, 2, 3, 4}, line[] = {1, 3, 5, 7, 9}, down[] = {9, 7, 5, 3, 1}, flat[] = {2, 2, 2, 2, 2};
+    const double cube[] = {0, 1, 8, 27, 64};
+    assert_true(fabs(profile_pearson(x, line, 5) - 1) < 1e-12);
+    assert_true(fabs(profile_pearson(x, down, 5) + 1) < 1e-12);
+    assert_true(isnan(profile_pearson(x, flat, 5)));
+    assert_true(isnan(profile_pearson(x, line, 1)));
+    assert_true(profile_pearson(x, cube, 5) < 0.95); /* not a line */
+    assert_true(fabs(profile_spearman(x, cube, 5) - 1) < 1e-12);
+    const double ties[] = {0, 0, 1, 1, 2}; /* mean ranks 1.5 1.5 3.5 3.5 5 */
+    assert_true(profile_spearman(x, ties, 5) > 0.9 && profile_spearman(x, ties, 5) < 1);
+}
+
 static void test_file_round_trip(void **state) {
     (void)state;
     profile_pc pcs[2] = {{0x1000, {5, 1, 0, 0}}, {0x1004, {7, 0, 2, 1}}};
@@ -313,6 +329,7 @@ int main(void) {
         cmocka_unit_test(test_cluster_figure7),
         cmocka_unit_test(test_cluster_keeps_the_unstalled_point),
         cmocka_unit_test(test_cluster_anomalous),
+        cmocka_unit_test(test_correlations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,7 @@
 #define MEDIUM_SAMPLES       180.0  /* 15% sampling error at 2 sigma */
 #define TRUST_SAMPLES        45.0   /* set before propagation (below: after it, where still unknown) */
 #define NOISE_SIGMAS         1.0    /* sampling error a ratio is allowed in the cluster rule */
-#define CLIP_SIGMAS          3.0    /* cluster members further above its estimate are dropped */
+#define CLIP_SIGMAS          3.0    /* cluster members further from its estimate are dropped (see below) */
 #define DYNAMIC_SIGMAS       2.0    /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
 
 const char *profile_culprit_name(profile_culprit c) {
@@ -449,35 +449,47 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
         found = true;
     }
     if (!found) return false;
-    /* within the cluster, drop the ratios more than CLIP_SIGMAS sampling
-     * errors above the cluster's estimate (a stalled point inside the 1.5 x
-     * spread), then estimate again, until none moves. Only above: a dynamic
-     * stall only adds samples (§6.1.3), so a ratio far below the estimate is
-     * the one the stalled points pulled the estimate away from — dropping it
-     * (as dropping on both sides did) kept the stalled points and
-     * overestimated F */
+    /* Within the cluster, drop the ratios more than CLIP_SIGMAS sampling
+     * errors from the cluster's estimate, then estimate again, until none
+     * moves. Above the estimate: a point with a dynamic stall inside the 1.5 x
+     * spread. Below it: an Mi too large (§6.1.3's fourth challenge: a dynamic
+     * stall earlier in the block overlaps the latency Mi counts, or changes
+     * which instructions issue together) — but only when those low points are
+     * too few to be a cluster of their own (fewer than the minimum fraction
+     * of the class' issue points, the paper's anomaly rule). Otherwise they
+     * are the unstalled points the paper's heuristic rests on ("at least some
+     * instructions in the class encounter no dynamic stalls"), the higher ones
+     * stalled, and only the high side is clipped. */
     bool *dropped = cs_calloc(n, sizeof *dropped);
     double num = 0, den = 0;
-    for (bool changed = true; changed;) {
-        changed = false;
-        num = den = 0;
-        for (size_t i = best_a; i < best_b; i++)
-            if (!dropped[i]) {
-                num += rs[i].num;
-                den += rs[i].den;
-            }
-        double f = num / den;
-        size_t kept = 0;
-        for (size_t i = best_a; i < best_b; i++) kept += !dropped[i];
-        for (size_t i = best_a; i < best_b && kept > 1; i++) {
-            if (dropped[i]) continue;
-            double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
-            if (rs[i].r - f > CLIP_SIGMAS * sigma) {
-                dropped[i] = true;
-                kept--;
-                changed = true;
+    for (int pass = 0; pass < 2; pass++) {
+        bool both_sides = pass == 0;
+        memset(dropped, 0, n * sizeof *dropped);
+        size_t low = 0; /* dropped below the estimate */
+        for (bool changed = true; changed;) {
+            changed = false;
+            num = den = 0;
+            for (size_t i = best_a; i < best_b; i++)
+                if (!dropped[i]) {
+                    num += rs[i].num;
+                    den += rs[i].den;
+                }
+            double f = num / den;
+            size_t kept = 0;
+            for (size_t i = best_a; i < best_b; i++) kept += !dropped[i];
+            for (size_t i = best_a; i < best_b && kept > 1; i++) {
+                if (dropped[i]) continue;
+                double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
+                bool high = rs[i].r - f > CLIP_SIGMAS * sigma, below = f - rs[i].r > CLIP_SIGMAS * sigma;
+                if (high || (both_sides && below)) {
+                    dropped[i] = true;
+                    kept--;
+                    low += !high;
+                    changed = true;
+                }
             }
         }
+        if (low < min_size) break; /* the low points were anomalous (or none was dropped) */
     }
     free(dropped);
     out->freq = num / den;

@@ -256,6 +256,9 @@ static int analyse(int argc, char **argv, bool annotate) {
     return rc;
 }
 
+/* docs/profile-imiss.schema.json */
+enum { PROFILE_IMISS_SCHEMA_VERSION = 1 };
+
 /* profile imiss: DCPI's Figure 10 */
 static int imiss(int argc, char **argv) {
     static const struct option longopts[] = {
@@ -273,12 +276,14 @@ static int imiss(int argc, char **argv) {
         case OPT_HTML: html = optarg; break;
         case OPT_TRUTH: truth = optarg; break;
         case OPT_ESTIMATED: estimated = true; break;
-        default: return cli_usage("profile imiss", "unknown option");
+        default: return cli_bad_option("profile imiss", argv);
         }
     }
     if (optind >= argc) return cli_usage("profile imiss", "no profile file given");
     if (optind + 1 < argc) return cli_usage("profile imiss", "one profile file at a time");
     if (estimated && !truth) return cli_usage("profile imiss", "--estimated needs --truth");
+    const char *outputs[] = {json, html};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     cs_error err;
     profile_truth t;
     bool have_truth = false;
@@ -302,7 +307,19 @@ static int imiss(int argc, char **argv) {
         bool json_stdout = json && !strcmp(json, "-");
         if (!json_stdout) profile_imiss_text(a, &fig, stdout);
         if (json) {
-            cJSON *root = profile_imiss_json(a, &fig);
+            /* the common header (docs/json-schema.md), then the figure's fields */
+            cJSON *root = cJSON_CreateObject(), *body = profile_imiss_json(a, &fig);
+            report_provenance prov;
+            cli_provenance(&prov, "profile", argv[optind], 0, NULL);
+            prov.config_name = a->prof.config_name;
+            prov.config_ini = a->prof.config_text;
+            prov.without_limits = true;
+            report_header_json(root, "cyclescope-profile-imiss", PROFILE_IMISS_SCHEMA_VERSION, NULL, &prov);
+            while (body->child) {
+                cJSON *item = cJSON_DetachItemViaPointer(body, body->child);
+                cJSON_AddItemToObject(root, item->string, item);
+            }
+            cJSON_Delete(body);
             if (json_stdout) {
                 char *text = cJSON_Print(root);
                 puts(text);

@@ -18,8 +18,6 @@ typedef struct truth_acc {
     uint64_t pc, executions, cause[TC_COUNT];
 } truth_acc;
 
-enum { DTLB_RING = 1024 };
-
 typedef struct sampler {
     char *file, *exe, *truth_file;
     uint64_t period_min, period_max, seed, rng;
@@ -37,10 +35,6 @@ typedef struct sampler {
     size_t nedges, ecap;
     /* the run */
     char *config_name, *model, *config_text;
-    /* the truth: the latest µops that missed the DTLB (a ring; the window
-     * holds fewer µops than this, so a µop a sample blames is still here) */
-    uint64_t dtlb_seq[DTLB_RING];
-    size_t dtlb_next;
     core_stats stats;
     bool ended;
 } sampler;
@@ -82,25 +76,18 @@ static truth_acc *truth_slot(sampler *s, uint64_t pc) {
     return e;
 }
 
-static bool missed_dtlb(const sampler *s, uint64_t seq) {
-    if (!seq) return false;
-    for (size_t i = 0; i < DTLB_RING; i++)
-        if (s->dtlb_seq[i] == seq) return true;
-    return false;
-}
-
 /* The true cause of a sample, from the simulator's own view of it. A wait on
- * a µop whose data came from the L1 but whose translation missed the DTLB is
- * a DTLB miss (a miss in both is charged to the D-cache). */
-static profile_cause true_cause(const sampler *s, const sample_view *sv) {
+ * a µop that is translating its address (a DTLB miss: the probe contract's
+ * UOPST_TRANSLATING) is a DTLB miss. */
+static profile_cause true_cause(const sample_view *sv) {
     const stall_cause *c = &sv->issue.cause;
     bool uop_cause = sv->issue.stall != STALL_NONE && c->kind == CAUSE_UOP;
     switch (sv->state) {
     case WST_QUEUED:
     case WST_READY: return TC_NONE;
     case WST_OPERANDS:
+        if (uop_cause && c->state == UOPST_TRANSLATING) return TC_DTLB; /* before its data access */
         if (uop_cause && c->level > 0) return TC_DCACHE;
-        if (missed_dtlb(s, sv->cause_seq)) return TC_DTLB;
         if (uop_cause && c->latency > 1) return TC_LONG_LATENCY;
         return TC_DEPENDENCY;
     case WST_NO_UNIT: return uop_cause && c->level > 0 ? TC_DCACHE : TC_BUSY_UNIT;
@@ -119,8 +106,8 @@ static profile_cause true_cause(const sampler *s, const sample_view *sv) {
         case CAUSE_FRONTEND: return TC_FRONTEND;
         case CAUSE_STORE_BUFFER: return TC_STORE_BUFFER;
         case CAUSE_UOP:
+            if (c->state == UOPST_TRANSLATING) return TC_DTLB;
             if (c->level > 0) return TC_DCACHE;
-            if (missed_dtlb(s, c->seq)) return TC_DTLB;
             return c->latency > 1 ? TC_LONG_LATENCY : TC_DEPENDENCY;
         default: return TC_OTHER;
         }
@@ -135,7 +122,7 @@ static uint64_t on_sample(void *ctx, const sample_view *sv) {
         s->idle++;
     } else {
         pc_slot(s, sv->pc)->count[PROF_CYCLES]++;
-        if (s->truth_file) truth_slot(s, sv->pc)->cause[true_cause(s, sv)]++;
+        if (s->truth_file) truth_slot(s, sv->pc)->cause[true_cause(sv)]++;
     }
     return next_period(s);
 }
@@ -143,11 +130,6 @@ static uint64_t on_sample(void *ctx, const sample_view *sv) {
 static void on_events(void *ctx, const probe_event *e, size_t n) {
     sampler *s = ctx;
     for (size_t i = 0; i < n; i++) {
-        if (e[i].kind == PEV_MISS && e[i].unit == UNIT_DTLB) {
-            s->dtlb_seq[s->dtlb_next++ % DTLB_RING] = e[i].seq;
-            continue;
-        }
-        if (!s->event_period) continue; /* the truth's events only */
         int k = -1;
         if (e[i].kind == PEV_MISS && e[i].unit == UNIT_L1I) k = PROF_IMISS;
         if (e[i].kind == PEV_MISS && e[i].unit == UNIT_L1D) k = PROF_DMISS;
@@ -277,9 +259,8 @@ static probe_observer sampler_observer(void *self) {
         o.events = on_events;
     }
     if (s->truth_file) {
-        o.needs |= PROBE_RETIRE | PROBE_EVENTS; /* events: which µops missed the DTLB */
+        o.needs |= PROBE_RETIRE;
         o.retire = on_retire;
-        o.events = on_events;
     }
     return o;
 }

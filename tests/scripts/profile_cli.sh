@@ -58,7 +58,7 @@ jq -e '.frequencies_reliable == false' o.json >/dev/null || fail "out-of-order J
     "$prog" 2000 >/dev/null 2>&1 || fail "record with events"
 "$cs" profile imiss --truth f.truth --json f.json --html f.html f.prof >imiss.txt 2>/dev/null || fail "imiss failed"
 grep -q '^correlation with the projected misses over' imiss.txt || fail "imiss printed no correlation"
-jq -e '.measured_counts == true and (.procedures | length > 0) and
+jq -e '.schema == "cyclescope-profile-imiss" and .measured_counts == true and (.procedures | length > 0) and
        ([.procedures[] | .stall_low <= .stall_high and .projected_misses >= 0 and has("true_stall")] | all) and
        (.procedures | map(.projected_misses) | add > 0) and (.correlation | has("top") and has("midpoint_vs_true"))' \
     f.json >/dev/null || fail "imiss JSON"

@@ -4,7 +4,8 @@
 # as the out-of-order one), each sampling period and each seed, every workload below is
 # recorded with the truth (exact per-pc counts, true stall causes), analysed and graded.
 # Prints a Markdown table per machine and period, samples of all workloads and seeds
-# pooled, and the spread of "within 10%" over the seeds; with --doc, writes the table
+# pooled (unexplained: the share of all their estimated dynamic stall cycles), and the spread
+# of "within 10%" over the seeds; with --doc, writes the table
 # into the document between the markers <!-- profile-grade begin/end -->.
 # Run from the build directory (needs ./cyclescope and workloads/).
 set -eu
@@ -41,9 +42,10 @@ for config in "${configs[@]}"; do
                 nice -n 10 $cs profile record --env-fixed --config "$config" --period "$period" --sample-seed "$seed" \
                     --truth "$f.truth" -o "$f.prof" "workloads/$1" "$2" >/dev/null 2>&1
                 $cs profile report --truth "$f.truth" --json "$f.json" "$f.prof" >/dev/null 2>&1
-                # samples w5 w10 w15 off15-low edge-execs edges-w10 stall-samples coverage stalls-found unexplained
+                # samples w5 w10 w15 off15-low edge-execs edges-w10 stall-samples coverage stalls-found unexplained dyn-cycles
                 jq -r '.grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
-                       .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained] | @tsv' \
+                       .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained,
+                       .dynamic_stall_cycles] | @tsv' \
                     "$f.json" | tee -a "$out/rows" >>"$out/seedrows"
                 echo "$config $period $seed $1: $(tail -1 "$out/rows")" >&2
             done
@@ -53,10 +55,10 @@ for config in "${configs[@]}"; do
         rm -f "$out/seedw10"
         awk -F'\t' -v m="$config" -v p="$period" -v sp="$spread" '
             { s+=$1; w5+=$1*$2; w10+=$1*$3; w15+=$1*$4; off+=$1*(1-$4); ol+=$1*(1-$4)*$5
-              ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11; n++ }
+              ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11*$12; dy+=$12; n++ }
             END { printf "| %s | %d | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s |\n",
                   m, p, s, 100*w5/s, 100*w10/s, 100*w15/s, off ? 100*ol/off : 100, 100*e10/ex, st ? 100*cov/st : 100,
-                  st ? 100*det/st : 100, 100*un/n, sp }' "$out/rows" >>"$table"
+                  st ? 100*det/st : 100, dy ? 100*un/dy : 0, sp }' "$out/rows" >>"$table"
     done
 done
 cat "$table"

@@ -14,6 +14,7 @@
 void help_profile(void) {
     printf("usage: cyclescope profile record [options] -o FILE PROG [ARGS…]\n"
            "       cyclescope profile report|annotate [options] FILE\n"
+           "       cyclescope profile imiss [options] FILE\n"
            "\n"
            "record: time PROG on a core model with a CYCLES sampler on the probe contract's\n"
            "sample timer (a randomised period, DCPI's 60000-64000 cycles by default) and\n"
@@ -34,10 +35,17 @@ void help_profile(void) {
            "  --function NAME    only this procedure\n"
            "  --json OUT         the analysis as JSON (- for stdout)\n"
            "  --html OUT         heat-coloured listings and each procedure's CFG as SVG\n"
-           "  --truth FILE       grade the estimates against a truth file from record\n");
+           "  --truth FILE       grade the estimates against a truth file from record\n"
+           "imiss: DCPI's Figure 10 — per procedure, the I-cache stall cycles the culprits\n"
+           "attribute (a range) against the projected I-cache misses (IMISS samples; record\n"
+           "with --events N), and their correlation.\n"
+           "  --truth FILE       use its measured execution counts (as the paper did) and\n"
+           "                     show the true I-cache stall cycles\n"
+           "  --estimated        with --truth: keep the estimated counts\n"
+           "  --exe, --json, --html as for report\n");
 }
 
-enum { OPT_PERIOD = 1600, OPT_PSEED, OPT_EVENTS, OPT_TRUTH, OPT_EXE, OPT_FUNCTION, OPT_PJSON, OPT_HTML };
+enum { OPT_PERIOD = 1600, OPT_PSEED, OPT_EVENTS, OPT_TRUTH, OPT_EXE, OPT_FUNCTION, OPT_PJSON, OPT_HTML, OPT_ESTIMATED };
 
 static int record(int argc, char **argv) {
     static const struct option longopts[] = {{"period", required_argument, 0, OPT_PERIOD},
@@ -157,6 +165,11 @@ static int analyse(int argc, char **argv, bool annotate) {
     if (!a) return cli_fail("%s", err.msg);
     int rc = 0;
     bool json_stdout = json && !strcmp(json, "-");
+    if (!profile_frequencies_reliable(a))
+        fprintf(stderr,
+                "cyclescope: warning: %s is an out-of-order machine: DCPI's frequency estimates (and the CPI and "
+                "culprits built on them) are not reliable there (docs/profile.md)\n",
+                a->prof.config_name);
     if (!json_stdout) {
         if (annotate) profile_annotate_text(a, stdout);
         else profile_report_text(a, stdout);
@@ -218,6 +231,7 @@ static int analyse(int argc, char **argv, bool annotate) {
             cJSON_AddNumberToObject(g, "culprit_coverage", gr.culprit_covered);
             cJSON_AddNumberToObject(g, "stalls_found", gr.detected);
             cJSON_AddNumberToObject(g, "unexplained", gr.unexplained);
+            cJSON_AddNumberToObject(g, "dynamic_stall_cycles", gr.dynamic_cycles);
         }
         char *text = cJSON_Print(root);
         cJSON_Delete(root);
@@ -242,6 +256,87 @@ static int analyse(int argc, char **argv, bool annotate) {
     return rc;
 }
 
+/* docs/profile-imiss.schema.json */
+enum { PROFILE_IMISS_SCHEMA_VERSION = 1 };
+
+/* profile imiss: DCPI's Figure 10 */
+static int imiss(int argc, char **argv) {
+    static const struct option longopts[] = {
+        {"exe", required_argument, 0, OPT_EXE},       {"json", required_argument, 0, OPT_PJSON},
+        {"html", required_argument, 0, OPT_HTML},     {"truth", required_argument, 0, OPT_TRUTH},
+        {"estimated", no_argument, 0, OPT_ESTIMATED}, {0, 0, 0, 0}};
+    const char *exe = NULL, *json = NULL, *html = NULL, *truth = NULL;
+    bool estimated = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case OPT_EXE: exe = optarg; break;
+        case OPT_PJSON: json = optarg; break;
+        case OPT_HTML: html = optarg; break;
+        case OPT_TRUTH: truth = optarg; break;
+        case OPT_ESTIMATED: estimated = true; break;
+        default: return cli_bad_option("profile imiss", argv);
+        }
+    }
+    if (optind >= argc) return cli_usage("profile imiss", "no profile file given");
+    if (optind + 1 < argc) return cli_usage("profile imiss", "one profile file at a time");
+    if (estimated && !truth) return cli_usage("profile imiss", "--estimated needs --truth");
+    const char *outputs[] = {json, html};
+    if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
+    cs_error err;
+    profile_truth t;
+    bool have_truth = false;
+    if (truth) {
+        if (!profile_truth_read(truth, &t, &err)) return cli_fail("%s", err.msg);
+        have_truth = true;
+    }
+    int rc = 0;
+    profile_analysis *a = profile_analyse_exact(argv[optind], exe, NULL, have_truth && !estimated ? &t : NULL, &err);
+    profile_imiss_fig fig;
+    if (!a) {
+        rc = cli_fail("%s", err.msg);
+    } else if (!profile_imiss_figure(a, have_truth ? &t : NULL, &fig, &err)) {
+        rc = cli_fail("%s: %s", have_truth && strstr(err.msg, "truth") ? truth : argv[optind], err.msg);
+    } else {
+        if (!profile_frequencies_reliable(a) && !a->exact_counts)
+            fprintf(stderr,
+                    "cyclescope: warning: %s is an out-of-order machine: DCPI's frequency estimates (and the "
+                    "culprits built on them) are not reliable there (docs/profile.md)\n",
+                    a->prof.config_name);
+        bool json_stdout = json && !strcmp(json, "-");
+        if (!json_stdout) profile_imiss_text(a, &fig, stdout);
+        if (json) {
+            /* the common header (docs/json-schema.md), then the figure's fields */
+            cJSON *root = cJSON_CreateObject(), *body = profile_imiss_json(a, &fig);
+            report_provenance prov;
+            cli_provenance(&prov, "profile", argv[optind], 0, NULL);
+            prov.config_name = a->prof.config_name;
+            prov.config_ini = a->prof.config_text;
+            prov.without_limits = true;
+            report_header_json(root, "cyclescope-profile-imiss", PROFILE_IMISS_SCHEMA_VERSION, NULL, &prov);
+            while (body->child) {
+                cJSON *item = cJSON_DetachItemViaPointer(body, body->child);
+                cJSON_AddItemToObject(root, item->string, item);
+            }
+            cJSON_Delete(body);
+            if (json_stdout) {
+                char *text = cJSON_Print(root);
+                puts(text);
+                free(text);
+            } else if (!report_write_json(json, root, &err)) {
+                rc = cli_fail("%s", err.msg);
+            }
+            cJSON_Delete(root);
+        }
+        if (!rc && html && !profile_imiss_html_write(a, &fig, html, &err)) rc = cli_fail("%s", err.msg);
+        profile_imiss_free(&fig);
+    }
+    profile_analysis_free(a);
+    if (have_truth) profile_truth_free(&t);
+    return rc;
+}
+
 int cmd_profile(int argc, char **argv) {
     if (argc < 2) return cli_usage("profile", "give record, report or annotate");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -251,5 +346,6 @@ int cmd_profile(int argc, char **argv) {
     if (!strcmp(argv[1], "record")) return record(argc - 1, argv + 1);
     if (!strcmp(argv[1], "report")) return analyse(argc - 1, argv + 1, false);
     if (!strcmp(argv[1], "annotate")) return analyse(argc - 1, argv + 1, true);
-    return cli_usage("profile", "unknown subcommand '%s' (record, report, annotate)", argv[1]);
+    if (!strcmp(argv[1], "imiss")) return imiss(argc - 1, argv + 1);
+    return cli_usage("profile", "unknown subcommand '%s' (record, report, annotate, imiss)", argv[1]);
 }

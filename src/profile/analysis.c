@@ -21,12 +21,12 @@
 #define MEDIUM_SAMPLES       180.0  /* 15% sampling error at 2 sigma */
 #define TRUST_SAMPLES        45.0   /* set before propagation (below: after it, where still unknown) */
 #define NOISE_SIGMAS         1.0    /* sampling error a ratio is allowed in the cluster rule */
-#define CLIP_SIGMAS          3.0    /* cluster members further from its estimate are dropped */
+#define CLIP_SIGMAS          3.0    /* cluster members further from its estimate are dropped (see below) */
 #define DYNAMIC_SIGMAS       2.0    /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
 
 const char *profile_culprit_name(profile_culprit c) {
-    static const char *const n[CUL_COUNT] = {"icache-miss", "dcache-miss",  "mispredict",
-                                             "busy-unit",   "long-latency", "dependency"};
+    static const char *const n[CUL_COUNT] = {"icache-miss",  "dcache-miss", "mispredict",   "busy-unit",
+                                             "long-latency", "dependency",  "store-buffer", "dtlb-miss"};
     return c < CUL_COUNT ? n[c] : "?";
 }
 
@@ -417,20 +417,94 @@ static size_t first_pc_at_or_after(const profile_data *prof, uint64_t pc) {
 
 /* ---- frequency per equivalence class (§6.1.3) ---------------------------------------- */
 
-typedef struct ratio {
-    double num, den, r; /* samples, cycles, their ratio */
-} ratio;
-
 static int cmp_ratio(const void *a, const void *b) {
-    double x = ((const ratio *)a)->r, y = ((const ratio *)b)->r;
+    double x = ((const profile_ratio *)a)->r, y = ((const profile_ratio *)b)->r;
     return x < y ? -1 : x > y;
+}
+
+/* F from the ratios Si/Mi of a class' issue points (§6.1.3): the cluster of
+ * the smallest ratios whose max <= 1.5 x min, not anomalous, then the stalled
+ * points inside it dropped. rs is sorted here. false: every cluster anomalous. */
+bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out) {
+    if (!n) return false;
+    qsort(rs, n, sizeof *rs, cmp_ratio);
+    size_t min_size = (size_t)ceil(CLUSTER_MIN_FRACTION * (double)n);
+    if (min_size < 1) min_size = 1;
+    size_t best_a = 0, best_b = n; /* [a, b) */
+    bool found = false;
+    for (size_t a = 0; a < n && !found; a++) {
+        size_t b = a;
+        /* max <= 1.5 x min (§6.1.3), each ratio allowed its sampling error:
+         * with few samples a point, the plain rule keeps the low tail of the
+         * noise only and underestimates */
+        double lo = rs[a].r + NOISE_SIGMAS * sqrt(rs[a].num > 1 ? rs[a].num : 1) / rs[a].den;
+        while (b < n && rs[b].r - NOISE_SIGMAS * sqrt(rs[b].num > 1 ? rs[b].num : 1) / rs[b].den <= CLUSTER_SPREAD * lo)
+            b++;
+        /* anomalous: too few of the class' issue points, or an estimate of 0
+         * while another issue point has samples (an unbounded stall) */
+        if (b - a < min_size) continue;
+        if (rs[a].r == 0 && max_samples >= 3) continue;
+        best_a = a;
+        best_b = b;
+        found = true;
+    }
+    if (!found) return false;
+    /* Within the cluster, drop the ratios more than CLIP_SIGMAS sampling
+     * errors from the cluster's estimate, then estimate again, until none
+     * moves. Above the estimate: a point with a dynamic stall inside the 1.5 x
+     * spread. Below it: an Mi too large (§6.1.3's fourth challenge: a dynamic
+     * stall earlier in the block overlaps the latency Mi counts, or changes
+     * which instructions issue together) — but only when those low points are
+     * too few to be a cluster of their own (fewer than the minimum fraction
+     * of the class' issue points, the paper's anomaly rule). Otherwise they
+     * are the unstalled points the paper's heuristic rests on ("at least some
+     * instructions in the class encounter no dynamic stalls"), the higher ones
+     * stalled, and only the high side is clipped. */
+    bool *dropped = cs_calloc(n, sizeof *dropped);
+    double num = 0, den = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        bool both_sides = pass == 0;
+        memset(dropped, 0, n * sizeof *dropped);
+        size_t low = 0; /* dropped below the estimate */
+        for (bool changed = true; changed;) {
+            changed = false;
+            num = den = 0;
+            for (size_t i = best_a; i < best_b; i++)
+                if (!dropped[i]) {
+                    num += rs[i].num;
+                    den += rs[i].den;
+                }
+            double f = num / den;
+            size_t kept = 0;
+            for (size_t i = best_a; i < best_b; i++) kept += !dropped[i];
+            for (size_t i = best_a; i < best_b && kept > 1; i++) {
+                if (dropped[i]) continue;
+                double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
+                bool high = rs[i].r - f > CLIP_SIGMAS * sigma, below = f - rs[i].r > CLIP_SIGMAS * sigma;
+                if (high || (both_sides && below)) {
+                    dropped[i] = true;
+                    kept--;
+                    low += !high;
+                    changed = true;
+                }
+            }
+        }
+        if (low < min_size) break; /* the low points were anomalous (or none was dropped) */
+    }
+    free(dropped);
+    out->freq = num / den;
+    out->samples = num;
+    out->spread = rs[best_a].r > 0 ? rs[best_b - 1].r / rs[best_a].r : rs[best_b - 1].r > 0 ? INFINITY : 1;
+    out->used = best_b - best_a;
+    out->first = best_a;
+    return true;
 }
 
 /* Estimate F (samples per cycle of schedule) for class c; false when the
  * class has no issue point (propagation decides). */
 static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf, bool *trusted) {
     size_t cap = 16, n = 0, nvar = 0;
-    ratio *rs = cs_calloc(cap, sizeof *rs);
+    profile_ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
     /* stable issue points first; those whose Mi depends on the preceding block
      * only when there is no other (then at low confidence) */
@@ -467,7 +541,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
                     }
                 }
                 if (n == cap) rs = cs_realloc(rs, (cap *= 2) * sizeof *rs);
-                rs[n++] = (ratio){num, den, num / den};
+                rs[n++] = (profile_ratio){num, den, num / den};
                 if (pass == 1) nvar++;
             }
         }
@@ -483,63 +557,16 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
         free(rs);
         return true;
     }
-    qsort(rs, n, sizeof *rs, cmp_ratio);
-    size_t min_size = (size_t)ceil(CLUSTER_MIN_FRACTION * (double)n);
-    if (min_size < 1) min_size = 1;
-    size_t best_a = 0, best_b = n; /* [a, b) */
-    bool found = false;
-    for (size_t a = 0; a < n && !found; a++) {
-        size_t b = a;
-        /* max <= 1.5 x min (§6.1.3), each ratio allowed its sampling error:
-         * with few samples a point, the plain rule keeps the low tail of the
-         * noise only and underestimates */
-        double lo = rs[a].r + NOISE_SIGMAS * sqrt(rs[a].num > 1 ? rs[a].num : 1) / rs[a].den;
-        while (b < n && rs[b].r - NOISE_SIGMAS * sqrt(rs[b].num > 1 ? rs[b].num : 1) / rs[b].den <= CLUSTER_SPREAD * lo)
-            b++;
-        /* anomalous: too few of the class' issue points, or an estimate of 0
-         * while another issue point has samples (an unbounded stall) */
-        if (b - a < min_size) continue;
-        if (rs[a].r == 0 && max_s >= 3) continue;
-        best_a = a;
-        best_b = b;
-        found = true;
-    }
-    if (!found) { /* every cluster anomalous: the small-sample estimate */
+    profile_cluster cl;
+    if (!profile_cluster_estimate(rs, n, max_s, &cl)) { /* every cluster anomalous: the small-sample estimate */
         *freq = all_s / all_m;
         *conf = CONF_LOW;
         free(rs);
         return true;
     }
-    /* within the cluster, drop the ratios further than CLIP_SIGMAS sampling
-     * errors from the cluster's estimate (a stalled point inside the 1.5 x
-     * spread, or an Mi too large), then estimate again, until none moves */
-    bool *out = cs_calloc(n, sizeof *out);
-    double num = 0, den = 0;
-    for (bool changed = true; changed;) {
-        changed = false;
-        num = den = 0;
-        for (size_t i = best_a; i < best_b; i++)
-            if (!out[i]) {
-                num += rs[i].num;
-                den += rs[i].den;
-            }
-        double f = num / den;
-        size_t kept = 0;
-        for (size_t i = best_a; i < best_b; i++) kept += !out[i];
-        for (size_t i = best_a; i < best_b && kept > 1; i++) {
-            if (out[i]) continue;
-            double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
-            if (fabs(rs[i].r - f) > CLIP_SIGMAS * sigma) {
-                out[i] = true;
-                kept--;
-                changed = true;
-            }
-        }
-    }
-    free(out);
-    *freq = num / den;
-    double spread = rs[best_b - 1].r / rs[best_a].r;
-    size_t used = best_b - best_a;
+    *freq = cl.freq;
+    double num = cl.samples, spread = cl.spread;
+    size_t used = cl.used;
     if (nvar) *conf = CONF_LOW;
     else if (num >= HIGH_SAMPLES && used >= 3 && spread <= 1.3) *conf = CONF_HIGH;
     else if (num >= MEDIUM_SAMPLES && used >= 2) *conf = CONF_MEDIUM; /* one issue point: it may stall */
@@ -731,6 +758,31 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
         /* in-order: a frontend-empty cycle is charged to the oldest in flight, which may wait on a miss */
         if (mc->inorder && is_memory(x->op_class)) x->culprits |= 1u << CUL_DCACHE;
     }
+    /* DTLB miss (§7 lists instruction and data TLB misses): the same places
+     * as a D-cache miss — the instruction is a memory one, a source comes
+     * from a load (in the block or before it), or a memory instruction is
+     * just older — ruled out when the machine has no DTLB */
+    if (mc->dtlb) {
+        bool near_memory = is_memory(x->op_class);
+        for (int s = 0; s < 3 && regs.src[s] && !near_memory; s++) {
+            size_t wr;
+            near_memory = !written_before(p, first, i, regs.src[s], &wr) || p->insns[wr].op_class == OPC_LOAD ||
+                p->insns[wr].op_class == OPC_ATOMIC;
+        }
+        for (size_t k = lo; k < i && !near_memory; k++) near_memory = is_memory(p->insns[k].op_class);
+        if (near_memory) x->culprits |= 1u << CUL_DTLB;
+    }
+    /* write-buffer overflow (§7): a store waits at the head of the window
+     * while the store buffer is full, and what is behind it waits too —
+     * possible at a store or behind one in the window; ruled out when the
+     * machine has no store buffer (stores never wait) */
+    if (mc->store_buffer) {
+        for (size_t k = lo; k <= i; k++)
+            if (p->insns[k].op_class == OPC_STORE || p->insns[k].op_class == OPC_ATOMIC) {
+                x->culprits |= 1u << CUL_STORE_BUFFER;
+                if (k < i && !x->culprit_pc[CUL_STORE_BUFFER]) x->culprit_pc[CUL_STORE_BUFFER] = p->insns[k].pc;
+            }
+    }
     /* long latency and dependences: a source from a multi-cycle producer in
      * the block; or through a chain of short producers that starts at a load,
      * a multi-cycle producer or before the block (a producer that waited makes
@@ -844,8 +896,10 @@ static void estimate_all(profile_proc *p) {
 
 /* ---- one procedure ---------------------------------------------------------------- */
 
-static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model *sm, const sched_machine *mc,
-                         double period, cs_error *err) {
+static const truth_pc *truth_at(const profile_truth *t, uint64_t pc);
+
+static bool analyse_proc(profile_proc *p, const profile_data *prof, const profile_truth *exact, sched_model *sm,
+                         const sched_machine *mc, double period, cs_error *err) {
     for (size_t i = 0; i < p->ninsns; i++) {
         const profile_pc *s = samples_at(prof, p->insns[i].pc);
         if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
@@ -853,6 +907,14 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
     profile_classes(p);
     if (!schedule_all(p, sm, err)) return false;
     estimate_all(p);
+    /* the paper's Figure 10 isolates the culprit analysis from the frequency
+     * estimates by using measured execution counts: the same here */
+    if (exact)
+        for (size_t b = 0; b < p->nblocks; b++) {
+            const truth_pc *t = truth_at(exact, p->insns[p->blocks[b].first].pc);
+            p->blocks[b].count = t ? (double)t->executions / period : 0;
+            p->blocks[b].confidence = CONF_HIGH;
+        }
     /* per instruction: count, CPI, stalls, culprits; procedure summary */
     for (size_t i = 0; i < p->ninsns; i++) {
         profile_insn *x = &p->insns[i];
@@ -893,12 +955,23 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, sched_model 
 /* ---- the whole profile ------------------------------------------------------------ */
 
 profile_analysis *profile_analyse(const char *profile_path, const char *exe_path, const char *function, cs_error *err) {
+    return profile_analyse_exact(profile_path, exe_path, function, NULL, err);
+}
+
+profile_analysis *profile_analyse_exact(const char *profile_path, const char *exe_path, const char *function,
+                                        const profile_truth *exact, cs_error *err) {
     double t0 = cs_now();
     profile_analysis *a = cs_calloc(1, sizeof *a);
     if (!profile_read(profile_path, &a->prof, err)) {
         free(a);
         return NULL;
     }
+    if (exact && exact->exe_hash != a->prof.exe_hash) {
+        cs_error_set(err, "%s: the truth file is of another executable", profile_path);
+        profile_analysis_free(a);
+        return NULL;
+    }
+    a->exact_counts = exact != NULL;
     const char *exe = exe_path ? exe_path : a->prof.program;
     snprintf(a->exe_path, sizeof a->exe_path, "%s", exe);
     uint64_t h, size;
@@ -957,7 +1030,7 @@ profile_analysis *profile_analyse(const char *profile_path, const char *exe_path
         memcpy(p->samples, s, sizeof s);
         if (!build_cfg(img, p)) continue;
         a->nprocs++;
-        if (!analyse_proc(p, &a->prof, sm, &mc, a->period, err)) goto fail;
+        if (!analyse_proc(p, &a->prof, exact, sm, &mc, a->period, err)) goto fail;
     }
     if (function && !found_function) {
         cs_error_set(err, "%s: no procedure named '%s' with samples", profile_path, function);
@@ -1040,6 +1113,8 @@ static uint32_t culprits_naming(profile_cause c) {
     case TC_BUSY_UNIT: return 1u << CUL_BUSY_UNIT;
     case TC_LONG_LATENCY: return 1u << CUL_LONG_LATENCY | 1u << CUL_DEPENDENCY;
     case TC_DEPENDENCY: return 1u << CUL_DEPENDENCY | 1u << CUL_LONG_LATENCY;
+    case TC_STORE_BUFFER: return 1u << CUL_STORE_BUFFER;
+    case TC_DTLB: return 1u << CUL_DTLB;
     default: return 0;
     }
 }
@@ -1144,5 +1219,6 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
     g->detected = stall > 0 ? det / stall : 1;
     g->covered_detected = det > 0 ? det_cov / det : 1;
     g->unexplained = dyn > 0 ? unexpl / dyn : 0;
+    g->dynamic_cycles = dyn;
     return true;
 }

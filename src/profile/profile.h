@@ -68,15 +68,17 @@ bool profile_hash_file(const char *path, uint64_t *hash, uint64_t *size, cs_erro
 /* ---- truth (for grading) ------------------------------------------------------ */
 
 /* True causes of a CYCLES sample, from the simulator's sample view. */
-#define PROFILE_CAUSE_LIST(X)                                                             \
-    X(TC_NONE, "none")                 /* issuing, or behind an older one in the group */ \
-    X(TC_DEPENDENCY, "dependency")     /* waiting for a short-latency producer */         \
-    X(TC_LONG_LATENCY, "long-latency") /* waiting for a multi-cycle producer */           \
-    X(TC_DCACHE, "dcache-miss")        /* a producer / the pipe waits for a D-miss */     \
-    X(TC_ICACHE, "icache-miss")                                                           \
-    X(TC_MISPREDICT, "mispredict")                                                        \
-    X(TC_BUSY_UNIT, "busy-unit")                                                          \
-    X(TC_FRONTEND, "frontend") /* fetch bandwidth or refill with no miss */               \
+#define PROFILE_CAUSE_LIST(X)                                                              \
+    X(TC_NONE, "none")                 /* issuing, or behind an older one in the group */  \
+    X(TC_DEPENDENCY, "dependency")     /* waiting for a short-latency producer */          \
+    X(TC_LONG_LATENCY, "long-latency") /* waiting for a multi-cycle producer */            \
+    X(TC_DCACHE, "dcache-miss")        /* a producer / the pipe waits for a D-miss */      \
+    X(TC_ICACHE, "icache-miss")                                                            \
+    X(TC_MISPREDICT, "mispredict")                                                         \
+    X(TC_BUSY_UNIT, "busy-unit")                                                           \
+    X(TC_FRONTEND, "frontend")         /* fetch bandwidth or refill with no miss */        \
+    X(TC_STORE_BUFFER, "store-buffer") /* a done store waits for a full store buffer */    \
+    X(TC_DTLB, "dtlb-miss")            /* a producer / the µop waits for its DTLB miss */ \
     X(TC_OTHER, "other")
 
 typedef enum profile_cause {
@@ -122,7 +124,9 @@ typedef enum profile_culprit {
     CUL_MISPREDICT,
     CUL_BUSY_UNIT,
     CUL_LONG_LATENCY,
-    CUL_DEPENDENCY, /* a producer in an earlier block (the static schedule ignores predecessors) */
+    CUL_DEPENDENCY,   /* a producer in an earlier block (the static schedule ignores predecessors) */
+    CUL_STORE_BUFFER, /* DCPI's write-buffer overflow: stores wait for a full store buffer */
+    CUL_DTLB,         /* a DTLB miss of a memory instruction or of the load producing a source */
     CUL_COUNT
 } profile_culprit;
 const char *profile_culprit_name(profile_culprit c);
@@ -195,13 +199,21 @@ typedef struct profile_analysis {
     uint64_t samples_outside; /* CYCLES samples at pcs in no procedure */
     bool static_mispredicts;  /* the machine has no predictor: every transfer's bubble is static */
     double seconds;           /* analysis time */
+    bool exact_counts;        /* block counts from a truth file, not estimated */
 } profile_analysis;
 
 /* Read `profile_path`, check it against `exe_path` (NULL: the path recorded),
  * and analyse every procedure with samples (only `function` when not NULL). */
 profile_analysis *profile_analyse(const char *profile_path, const char *exe_path, const char *function, cs_error *err);
+/* The same with every block's count taken from `exact` (measured execution
+ * counts, as the paper's Figure 10 does to judge the culprits alone). */
+profile_analysis *profile_analyse_exact(const char *profile_path, const char *exe_path, const char *function,
+                                        const profile_truth *exact, cs_error *err);
 void profile_analysis_free(profile_analysis *a);
 
+/* DCPI's frequency estimation assumes in-order issue: false for an out-of-order
+ * machine (docs/profile.md, "Out-of-order machines"). */
+bool profile_frequencies_reliable(const profile_analysis *a);
 /* dcpiprof-like table of procedures. */
 void profile_report_text(const profile_analysis *a, FILE *out);
 /* dcpicalc-like annotated listing. */
@@ -222,9 +234,40 @@ typedef struct profile_grade {
     double detected;                    /* fraction of those at instructions where a dynamic stall was found */
     double covered_detected;            /* of the stall samples where one was found, the fraction covered */
     double unexplained;                 /* estimated dynamic stall cycles marked unexplained, fraction */
+    double dynamic_cycles;              /* the estimated dynamic stall cycles (to pool several profiles) */
     double cause_stall[TC_COUNT], cause_covered[TC_COUNT]; /* the stall samples by true cause */
 } profile_grade;
 
 bool profile_grade_against(const profile_analysis *a, const profile_truth *t, profile_grade *g, cs_error *err);
+
+/* ---- DCPI Figure 10: I-cache stall cycles against IMISS events (imiss.c) -------- */
+
+typedef struct profile_imiss_point {
+    char name[128];
+    double misses;             /* IMISS samples x the event period */
+    double stall_lo, stall_hi; /* stall cycles attributed: I-cache the only culprit / among them */
+    double true_stall;         /* with a truth file: samples whose true cause is an I-cache miss x period */
+} profile_imiss_point;
+
+typedef struct profile_imiss_fig {
+    profile_imiss_point *points; /* the procedures with 99.9% of the samples, most first */
+    size_t n;
+    uint64_t event_period;
+    bool exact_counts, has_truth;
+    double r_top, r_bottom, r_mid; /* Pearson with the projected misses (NAN: undefined) */
+    double rank_mid;               /* Spearman of the midpoint (a few large procedures dominate Pearson) */
+    double r_true_mid;             /* the midpoint against the true stall cycles */
+} profile_imiss_fig;
+
+/* Pearson's correlation coefficient (NAN with fewer than 2 points or no spread). */
+double profile_pearson(const double *x, const double *y, size_t n);
+/* Spearman's rank correlation (Pearson of the ranks, ties at their mean rank). */
+double profile_spearman(const double *x, const double *y, size_t n);
+/* Fails when the profile has no event samples. `truth` may be NULL. */
+bool profile_imiss_figure(const profile_analysis *a, const profile_truth *truth, profile_imiss_fig *out, cs_error *err);
+void profile_imiss_text(const profile_analysis *a, const profile_imiss_fig *f, FILE *out);
+cJSON *profile_imiss_json(const profile_analysis *a, const profile_imiss_fig *f);
+bool profile_imiss_html_write(const profile_analysis *a, const profile_imiss_fig *f, const char *path, cs_error *err);
+void profile_imiss_free(profile_imiss_fig *f);
 
 #endif

@@ -68,6 +68,20 @@ static inline void u64map_put(u64map *m, uint64_t key, uint32_t val) {
  * p->blocks[].eclass, p->edges[].eclass and p->nclasses. */
 void profile_classes(profile_proc *p);
 
+/* One issue point's ratio Si/Mi (num = samples, den = cycles of schedule),
+ * and the frequency of a class from them (analysis.c, DCPI §6.1.3). */
+typedef struct profile_ratio {
+    double num, den, r;
+} profile_ratio;
+typedef struct profile_cluster {
+    double freq;    /* samples per cycle of schedule: executions / period */
+    double samples; /* the samples of the points kept */
+    double spread;  /* the cluster's max ratio / min ratio */
+    size_t used;    /* issue points in the cluster */
+    size_t first;   /* index of its smallest ratio in the sorted ratios */
+} profile_cluster;
+bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
+
 /* The static schedule of one block (schedule.c): Mi per instruction, with the
  * reason and the older instruction (index in the block, -1 none) of a static stall. */
 typedef struct sched_model sched_model;
@@ -90,6 +104,8 @@ typedef struct sched_machine {
     bool bpred_none;    /* every control transfer stalls fetch: mispredicts are static */
     bool bpred_perfect; /* never wrong */
     bool icache_perfect, dcache_perfect;
+    bool store_buffer; /* committed stores drain through a store buffer that can fill */
+    bool dtlb;         /* a DTLB is modelled (its misses delay memory instructions) */
     uint32_t icache_line;
     uint32_t miss_cost;    /* cycles a miss from memory costs at most */
     uint32_t depth;        /* instructions between fetch and the head of issue (window for frontend stalls) */

@@ -41,6 +41,8 @@ static void culprit_marks(const profile_insn *x, char *buf, size_t size) {
     }
 }
 
+bool profile_frequencies_reliable(const profile_analysis *a) { return !strcmp(a->prof.model, "inorder"); }
+
 void profile_report_text(const profile_analysis *a, FILE *out) {
     const profile_data *p = &a->prof;
     fprintf(out,
@@ -115,6 +117,8 @@ cJSON *profile_json(const profile_analysis *a) {
     cJSON_AddStringToObject(root, "program", p->program);
     cJSON_AddStringToObject(root, "config", p->config_name);
     cJSON_AddStringToObject(root, "model", p->model);
+    /* DCPI's estimation assumes in-order issue (docs/profile.md, "Out-of-order machines") */
+    cJSON_AddBoolToObject(root, "frequencies_reliable", profile_frequencies_reliable(a));
     cJSON_AddNumberToObject(root, "samples", (double)p->samples);
     cJSON_AddNumberToObject(root, "idle_samples", (double)p->idle_samples);
     cJSON_AddNumberToObject(root, "period", a->period);

@@ -76,7 +76,9 @@ static truth_acc *truth_slot(sampler *s, uint64_t pc) {
     return e;
 }
 
-/* The true cause of a sample, from the simulator's own view of it. */
+/* The true cause of a sample, from the simulator's own view of it. A wait on
+ * a µop that is translating its address (a DTLB miss: the probe contract's
+ * UOPST_TRANSLATING) is a DTLB miss. */
 static profile_cause true_cause(const sample_view *sv) {
     const stall_cause *c = &sv->issue.cause;
     bool uop_cause = sv->issue.stall != STALL_NONE && c->kind == CAUSE_UOP;
@@ -84,6 +86,7 @@ static profile_cause true_cause(const sample_view *sv) {
     case WST_QUEUED:
     case WST_READY: return TC_NONE;
     case WST_OPERANDS:
+        if (uop_cause && c->state == UOPST_TRANSLATING) return TC_DTLB; /* before its data access */
         if (uop_cause && c->level > 0) return TC_DCACHE;
         if (uop_cause && c->latency > 1) return TC_LONG_LATENCY;
         return TC_DEPENDENCY;
@@ -91,6 +94,7 @@ static profile_cause true_cause(const sample_view *sv) {
     case WST_NO_MSHR:
     case WST_FILL: return TC_DCACHE;
     case WST_MEM_ORDER: return TC_OTHER;
+    case WST_STORE_BUFFER: return TC_STORE_BUFFER;
     case WST_EXECUTING:
     case WST_DONE:
         /* nothing waits to issue: why the issue stage is empty */
@@ -100,7 +104,9 @@ static profile_cause true_cause(const sample_view *sv) {
         case CAUSE_ITLB: return TC_ICACHE;
         case CAUSE_BPRED: return TC_MISPREDICT;
         case CAUSE_FRONTEND: return TC_FRONTEND;
+        case CAUSE_STORE_BUFFER: return TC_STORE_BUFFER;
         case CAUSE_UOP:
+            if (c->state == UOPST_TRANSLATING) return TC_DTLB;
             if (c->level > 0) return TC_DCACHE;
             return c->latency > 1 ? TC_LONG_LATENCY : TC_DEPENDENCY;
         default: return TC_OTHER;

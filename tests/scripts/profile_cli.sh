@@ -42,6 +42,30 @@ jq -e '[.procedures[].name] == ["main"]' p.json >/dev/null || fail "--function m
 grep -q '<svg' p.html || fail "no SVG in the HTML"
 "$cs" profile report --json - p.prof 2>/dev/null | jq -e '.procedures | length > 0' >/dev/null || fail "--json -"
 
+# an in-order profile has no warning; an out-of-order one warns once that the
+# frequencies are not reliable (docs/profile.md), in the JSON too
+"$cs" profile report p.prof 2>warn.txt >/dev/null
+grep -q 'warning' warn.txt && fail "a warning on an in-order profile"
+jq -e '.frequencies_reliable == true' p.json >/dev/null || fail "in-order JSON not marked reliable"
+"$cs" profile record --config ooo4 --period 500 -o o.prof "$prog" 2000 >/dev/null 2>&1
+"$cs" profile report --json o.json o.prof 2>warn.txt >/dev/null
+[ "$(grep -c 'cyclescope: warning: ooo4 is an out-of-order machine' warn.txt)" = 1 ] || fail "no one-line warning on ooo4"
+jq -e '.frequencies_reliable == false' o.json >/dev/null || fail "out-of-order JSON not marked unreliable"
+
+# Figure 10: I-cache stall cycles against IMISS events, with a 256-byte I-cache
+# so that misses happen; measured counts and the true stall cycles from --truth
+"$cs" profile record --config inorder3 --set l1i.size=256 --period 100 --events 1 --truth f.truth -o f.prof \
+    "$prog" 2000 >/dev/null 2>&1 || fail "record with events"
+"$cs" profile imiss --truth f.truth --json f.json --html f.html f.prof >imiss.txt 2>/dev/null || fail "imiss failed"
+grep -q '^correlation with the projected misses over' imiss.txt || fail "imiss printed no correlation"
+jq -e '.schema == "cyclescope-profile-imiss" and .measured_counts == true and (.procedures | length > 0) and
+       ([.procedures[] | .stall_low <= .stall_high and .projected_misses >= 0 and has("true_stall")] | all) and
+       (.procedures | map(.projected_misses) | add > 0) and (.correlation | has("top") and has("midpoint_vs_true"))' \
+    f.json >/dev/null || fail "imiss JSON"
+grep -q '<svg' f.html || fail "no SVG in the imiss HTML"
+one_error 125 'o.prof: the profile has no event samples' "$cs" profile imiss o.prof
+one_error 2 '--estimated needs --truth' "$cs" profile imiss --estimated f.prof
+
 # a switch's jump table (interp's bytecode dispatch): the table is read and the
 # dispatch block gets an edge per case, so the procedure is not "missing edges"
 interp=$(dirname "$prog")/interp

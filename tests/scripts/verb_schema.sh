@@ -4,7 +4,7 @@
 # its provenance header checked true by validate_json.py (docs/json-schema.md): present
 # (the schema rejects the document without any part of it), the build's commit, today's
 # date, the input's SHA-256 = sha256sum's, the configuration = `config show`'s (keys and
-# SHA-256), the command as run. VERB: rpstacks, whatif, profile_report, profile_annotate,
+# SHA-256), the command as run. VERB: rpstacks, whatif, profile_report, profile_annotate, profile_imiss,
 # model_solve, model_solve_grid, model_info, merge (the table and every point file's
 # result), stallscope, simpoints (run --simpoints). rpstacks also: a failing guest's exit
 # status and JSON. Exit 77 without python3-jsonschema.
@@ -50,6 +50,11 @@ profile_annotate)
     prof
     run profile annotate --json p.json p.prof
     validate profile.schema.json p.json ;;
+profile_imiss)
+    "$cs" profile record --config inorder3 --period 1000 --events 1 --max 50000 -o p.prof "$w/sort" 300 \
+        >/dev/null 2>&1 || fail "profile record --events"
+    run profile imiss --json p.json p.prof
+    validate profile-imiss.schema.json p.json ;;
 model_solve)
     smp
     run model solve --config inorder1 --set l1d.latency=3 --json m.json m.smp

@@ -4,6 +4,7 @@
  * a dependent instruction waits one cycle on the one-pipe machine; an integer
  * and a memory instruction issue together on the three-pipe machine), and the
  * profile file both ways with its bad inputs. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -209,6 +210,89 @@ static void test_schedule_inorder3(void **state) {
 
 /* ---- the file ---- */
 
+/* ---- the frequency of a class from its ratios (DCPI §6.1.3) ---- */
+
+/* The paper's Figure 7: the copy loop's issue points (Si, Mi = 1; the ldq at
+ * 00981c has Mi = 0). The paper's heuristic chose 1482, 1493, 1548 and 1586
+ * and estimated 1527; the true frequency was 1575.1. The stores that wait for
+ * the write buffer (27766, 174727) and the loads after them (3126) must stay
+ * out of the estimate. */
+static void test_cluster_figure7(void **state) {
+    (void)state;
+    static const double s[] = {3126, 1636, 1482, 27766, 1493, 174727, 1548, 1586};
+    profile_ratio rs[8];
+    for (int i = 0; i < 8; i++) rs[i] = (profile_ratio){s[i], 1, s[i]};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rs, 8, 174727, &cl));
+    assert_true(cl.freq >= 1482 && cl.freq <= 1636);      /* only the unstalled points */
+    assert_true(fabs(cl.freq - 1575.1) / 1575.1 < 0.031); /* as close as the paper's 1527 (3.05% low) */
+    assert_int_equal(cl.used, 5);
+}
+
+/* A class of three issue points, two of them stalled on most executions (the
+ * pointer chase of workloads/tree on inorder3 at period 100, true frequency
+ * 669): an add (677 samples, Mi 1), a branch that mispredicts (1029, Mi 1) and
+ * a branch on a load that misses (2034, Mi 2). With sampling errors allowed,
+ * all three fall in one cluster; the stalled two are dropped and the add is
+ * kept. (Dropping members on both sides of the estimate kept the two stalled
+ * points and gave 1021, 53% high.) */
+static void test_cluster_keeps_the_unstalled_point(void **state) {
+    (void)state;
+    profile_ratio rs[] = {{1029, 1, 1029}, {2034, 2, 1017}, {677, 1, 677}};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rs, 3, 2034, &cl));
+    assert_true(fabs(cl.freq - 677) < 1e-9);
+}
+
+/* The other way round: the butterfly of workloads/fft on inorder3 at period
+ * 300 (seed 3; true frequency 22528 / 300 = 75.1), its issue points' (Si,
+ * Mi). Most agree near 75; a few are far below — their Mi is too large once
+ * an earlier load's miss overlaps the latency it counts — and too few to be
+ * a cluster of their own (the paper's minimum fraction), so they are dropped.
+ * (Dropping only above the estimate keeps them and is more than 10% low.) */
+static void test_cluster_drops_few_low_points(void **state) {
+    (void)state;
+    static const double sm[][2] = {{143, 1}, {254, 1}, {154, 1}, {77, 1},  {39, 1},  {85, 1},  {73, 1}, {69, 1},
+                                   {32, 1},  {84, 1},  {74, 1},  {67, 1},  {357, 5}, {391, 5}, {65, 1}, {304, 2},
+                                   {341, 5}, {49, 1},  {166, 2}, {361, 5}, {83, 1},  {143, 2}, {374, 5}};
+    enum { N = sizeof sm / sizeof sm[0] };
+    profile_ratio rs[N];
+    for (int i = 0; i < N; i++) rs[i] = (profile_ratio){sm[i][0], sm[i][1], sm[i][0] / sm[i][1]};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rs, N, 391, &cl));
+    assert_true(fabs(cl.freq - 75.1) / 75.1 < 0.10);
+}
+
+/* Every issue point but one stalls: the cluster of one (a third of the
+ * points, not anomalous) is used; an estimate of 0 while another point has
+ * samples is anomalous. */
+static void test_cluster_anomalous(void **state) {
+    (void)state;
+    profile_ratio zero[] = {{0, 1, 0}, {500, 1, 500}, {520, 1, 520}};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(zero, 3, 520, &cl));
+    assert_true(fabs(cl.freq - 510) < 1e-9); /* the 0 (an unbounded stall elsewhere) skipped */
+    profile_ratio spread[] = {{100, 1, 100}, {400, 1, 400}, {1600, 1, 1600}, {6400, 1, 6400}, {25600, 1, 25600}};
+    /* five points, none within 1.5x of another: clusters of one, fewer than 25% of the points */
+    assert_false(profile_cluster_estimate(spread, 5, 25600, &cl));
+}
+
+/* Figure 10's correlations on hand-made points: a line, its mirror, no
+ * spread; Spearman is 1 for any increasing relation. */
+static void test_correlations(void **state) {
+    (void)state;
+    const double x[] = {0, 1, 2, 3, 4}, line[] = {1, 3, 5, 7, 9}, down[] = {9, 7, 5, 3, 1}, flat[] = {2, 2, 2, 2, 2};
+    const double cube[] = {0, 1, 8, 27, 64};
+    assert_true(fabs(profile_pearson(x, line, 5) - 1) < 1e-12);
+    assert_true(fabs(profile_pearson(x, down, 5) + 1) < 1e-12);
+    assert_true(isnan(profile_pearson(x, flat, 5)));
+    assert_true(isnan(profile_pearson(x, line, 1)));
+    assert_true(profile_pearson(x, cube, 5) < 0.95); /* not a line */
+    assert_true(fabs(profile_spearman(x, cube, 5) - 1) < 1e-12);
+    const double ties[] = {0, 0, 1, 1, 2}; /* mean ranks 1.5 1.5 3.5 3.5 5 */
+    assert_true(profile_spearman(x, ties, 5) > 0.9 && profile_spearman(x, ties, 5) < 1);
+}
+
 static void test_file_round_trip(void **state) {
     (void)state;
     profile_pc pcs[2] = {{0x1000, {5, 1, 0, 0}}, {0x1004, {7, 0, 2, 1}}};
@@ -254,10 +338,18 @@ static void test_file_round_trip(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_diamond),           cmocka_unit_test(test_loop),
-        cmocka_unit_test(test_infinite_loop),     cmocka_unit_test(test_missing_edges),
-        cmocka_unit_test(test_schedule_inorder1), cmocka_unit_test(test_schedule_inorder3),
+        cmocka_unit_test(test_diamond),
+        cmocka_unit_test(test_loop),
+        cmocka_unit_test(test_infinite_loop),
+        cmocka_unit_test(test_missing_edges),
+        cmocka_unit_test(test_schedule_inorder1),
+        cmocka_unit_test(test_schedule_inorder3),
         cmocka_unit_test(test_file_round_trip),
+        cmocka_unit_test(test_cluster_figure7),
+        cmocka_unit_test(test_cluster_keeps_the_unstalled_point),
+        cmocka_unit_test(test_cluster_anomalous),
+        cmocka_unit_test(test_cluster_drops_few_low_points),
+        cmocka_unit_test(test_correlations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

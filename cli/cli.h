@@ -191,6 +191,12 @@ int cli_timing_begin(cli_timing_options *t);
 /* Check the configuration before a program runs, and ask the emulator for results
  * in its µops if the model predicts values. Prints the error and returns false. */
 bool cli_prepare_guest(const cli_timing_options *t, cli_guest_options *g);
+/* Around a run: the first Ctrl-C asks it to stop at the next safe point
+ * (cs_stop_requested; the results of what ran are then written, marked partial),
+ * a second one ends the process. cli_sigint_end puts back the handler begin returned. */
+typedef void (*cli_sigint_handler)(int);
+cli_sigint_handler cli_sigint_begin(void);
+void cli_sigint_end(cli_sigint_handler old);
 /* Time `src` with the analyses of --analysis (default: the stacks) and
  * report: the run summary and each analysis on stdout, --json, and the HTML
  * report (unless --no-report); `what` names the program or trace. Returns

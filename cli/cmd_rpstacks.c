@@ -3,6 +3,7 @@
  * `cyclescope whatif`. */
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,7 +200,10 @@ int cmd_rpstacks(int argc, char **argv) {
     } else {
         run_spec spec = {&cfg, {t.warmup, t.max, "simulating"}, &list, what};
         run_result run;
-        if (!runner_run(&spec, src, &run, &err)) {
+        cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the stacks of what ran, marked partial */
+        bool ran = runner_run(&spec, src, &run, &err);
+        cli_sigint_end(old_handler);
+        if (!ran) {
             rc = cli_fail("%s", err.msg);
             rs.close(rs.ctx, src, &err);
         } else {
@@ -216,6 +220,13 @@ int cmd_rpstacks(int argc, char **argv) {
                 r->origin = *origin;
                 memset(origin->argv, 0, sizeof origin->argv); /* now the result's */
                 origin->argc = 0;
+                if (cs_stop_requested()) {
+                    /* the .rps describes the instructions that ran: whatif --verify times those */
+                    r->origin.max = run.stats.instructions;
+                    printf("PARTIAL RESULTS: the run was interrupted (SIGINT, Ctrl-C) after %llu instructions; the "
+                           "stacks cover only those (the .rps records --max %llu).\n",
+                           (unsigned long long)run.stats.instructions, (unsigned long long)run.stats.instructions);
+                }
                 run_summary sum = {what, &cfg, &run.stats, t.warmup};
                 report_run_text(&sum, stdout);
                 rps_text(r, stdout);
@@ -241,6 +252,7 @@ int cmd_rpstacks(int argc, char **argv) {
                 }
             }
             run_result_free(&run);
+            if (rc == 0 && cs_stop_requested()) rc = 128 + SIGINT;
             if (rc == 0 && guest_code != 0) { /* as run does: the results are written, the status is the guest's */
                 fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
                         guest_code);

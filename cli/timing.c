@@ -517,6 +517,13 @@ static void on_sigint(int sig) {
     }
 }
 
+cli_sigint_handler cli_sigint_begin(void) {
+    cs_stop_clear();
+    return signal(SIGINT, on_sigint);
+}
+
+void cli_sigint_end(cli_sigint_handler old) { signal(SIGINT, old == SIG_ERR ? SIG_DFL : old); }
+
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what) {
     uarch_config cfg;
     if (!cli_load_config(t, &cfg)) return EXIT_USAGE;
@@ -550,10 +557,9 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
     run_spec spec = {&cfg, {t->warmup, t->max, "simulating"}, &list, what};
     run_result run;
     int rc = 0;
-    cs_stop_clear();
-    void (*old_handler)(int) = signal(SIGINT, on_sigint);
+    cli_sigint_handler old_handler = cli_sigint_begin();
     bool ran = runner_run(&spec, src, &run, &err);
-    signal(SIGINT, old_handler == SIG_ERR ? SIG_DFL : old_handler);
+    cli_sigint_end(old_handler);
     if (!ran) {
         /* nothing ran: the configuration or an analysis option was refused (bad usage) */
         cli_fail("%s", err.msg);

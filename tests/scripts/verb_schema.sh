@@ -7,7 +7,7 @@
 # SHA-256), the command as run. VERB: rpstacks, whatif, profile_report, profile_annotate, profile_imiss,
 # model_solve, model_solve_grid, model_info, merge (the table and every point file's
 # result), stallscope, simpoints (run --simpoints). rpstacks also: a failing guest's exit
-# status and JSON. Exit 77 without python3-jsonschema.
+# status and JSON; rpstacks_partial: Ctrl-C. Exit 77 without python3-jsonschema.
 set -u -o pipefail
 cs=$(realpath "$1") w=$(realpath "$2") docs=$(realpath "$3") verb=$4
 here=$(dirname "$(realpath "$0")")
@@ -38,6 +38,28 @@ rpstacks)
     [ $? = 2 ] || fail "rpstacks of a guest exiting 2 did not exit 2"
     "$py" -c 'import json, sys; g = json.load(open("f.json"))["guest"]
 sys.exit(g != {"state": "exited", "exit_code": 2})' || fail "rpstacks: the JSON's guest is not {exited, 2}" ;;
+rpstacks_partial)
+    # Ctrl-C (one SIGINT, by hand: see results_cli.sh): the stacks of what ran are written,
+    # marked partial, exit 130; the .rps records the instructions that ran as its --max
+    cmd=(cyclescope rpstacks --segment 2000 --max 3000000 --json r.json -o r.rps "$w/sort" 400000)
+    "$cs" "${cmd[@]:1}" >out.txt 2>err.txt &
+    pid=$!
+    sleep 1 # about a million instructions: the analysis of what ran stays short
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    [ $rc = 130 ] || fail "rpstacks, Ctrl-C: exit $rc, want 130: $(tail -2 err.txt)"
+    grep -q "^PARTIAL RESULTS: the run was interrupted" out.txt || fail "the terminal output is not marked partial"
+    validate rpstacks.schema.json r.json || exit 1
+    "$cs" whatif r.rps --set l1d.latency=5 --json w.json >/dev/null 2>&1 || fail "whatif of the partial .rps"
+    "$py" - <<'PY' || fail "the partial rpstacks JSON"
+import json
+r, w = json.load(open("r.json")), json.load(open("w.json"))
+assert r["complete"] is False and r["stopped_by"].startswith("interrupted"), r["complete"]
+assert 0 < r["instructions"] < 3_000_000 and r["guest"] == {"state": "stopped"}, r["instructions"]
+assert w["provenance"]["max_instructions"] == r["instructions"] == w["instructions"], (w["provenance"], r["instructions"])
+PY
+    ;;
 whatif)
     rps
     run whatif r.rps --grid 'l1d.latency=2,6' --json w.json

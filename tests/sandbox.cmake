@@ -139,7 +139,7 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.long_encodings
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/long_encodings)
   # @object symbols in .text dumped as data; items cut by the next symbol ("out of bounds").
-  foreach(t object_in_text out_of_bounds)
+  foreach(t object_in_text out_of_bounds symbol_past_end)
     add_test(NAME sandbox.disasm.${t}
              COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/${t})
   endforeach()

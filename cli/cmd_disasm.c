@@ -359,8 +359,23 @@ static void disassemble_section(listing *l, const elf_section *sec, size_t index
     } while (0)
     NEXT_IN_SECTION();
     if (!sym || sym->addr > sec->addr) {
-        /* code before the section's first symbol: objdump names it from that symbol */
-        if (sym) printf("\n%016" PRIx64 " <%s-0x%" PRIx64 ">:\n", sec->addr, sym->name, sym->addr - sec->addr);
+        /* code before the section's first symbol: objdump (find_symbol_for_address,
+         * a symbol of this section required) names it from the last symbol of
+         * the section below it, else the first above it, even one past the
+         * section's end (a linker script's `_end`), else the section */
+        const elf_symbol *below = NULL, *above = NULL;
+        for (size_t k = 0; k < n; k++) {
+            const elf_symbol *s_ = elf_symbol_at(l->img, k);
+            if (s_->section != index) continue;
+            if (s_->addr <= sec->addr) {
+                if (!below || s_->addr != below->addr) below = s_;
+            } else if (!above) {
+                above = s_;
+            }
+        }
+        if (below) printf("\n%016" PRIx64 " <%s+0x%" PRIx64 ">:\n", sec->addr, below->name, sec->addr - below->addr);
+        else if (above)
+            printf("\n%016" PRIx64 " <%s-0x%" PRIx64 ">:\n", sec->addr, above->name, above->addr - sec->addr);
         else printf("\n%016" PRIx64 " <%s>:\n", sec->addr, sec->name);
         disassemble_range(l, sec, index, sec->addr, sym ? sym->addr : end, false);
     }

@@ -139,10 +139,19 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.long_encodings
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/long_encodings)
   # @object symbols in .text dumped as data; items cut by the next symbol ("out of bounds").
-  foreach(t object_in_text out_of_bounds)
+  foreach(t object_in_text out_of_bounds symbol_past_end)
     add_test(NAME sandbox.disasm.${t}
              COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/${t})
   endforeach()
+  # Random programs (code, data, labels, objects, norvc stretches) against objdump, four seeds.
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_FOUND)
+    foreach(seed 1 2 3 4)
+      add_test(NAME sandbox.disasm.random_${seed}
+               COMMAND ${Python3_EXECUTABLE} ${_scripts}/disasm_random.py ${CYCLESCOPE_RISCV_CC}
+                       ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${seed} 20000)
+    endforeach()
+  endif()
   # CSR names follow the privileged spec in the ELF attributes (none given: objdump's latest, 1.12).
   foreach(spec latest 1_9_1 1_10)
     add_test(NAME sandbox.disasm.csr_names_${spec}

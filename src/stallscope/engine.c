@@ -575,12 +575,22 @@ static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t
     if (b > t) b = t;
     uint64_t len = b > a ? b - a : 0;
     memset(l, 0, sizeof *l);
-    l->npa = stalls_before(s, pr, a);
-    l->M = b - 1 > a ? stalls_before(s, pr, b - 1) - l->npa : 0;
+    if (iv->state == WST_NO_UNIT && !s->m.inorder) {
+        /* out of order, a unit is held only by an unpipelined operation executing in it: the
+         * hazard's cause (§3.4) is that occupation — the holder is not stalling while it holds
+         * the unit, and the stalls of its own past (§3.5's history, for data dependences)
+         * delayed when it took the unit, not how long it keeps it. Every event is a leaf:
+         * the holder too close, or long executing */
+        l->E = len;
+    } else {
+        l->npa = stalls_before(s, pr, a);
+        l->M = b - 1 > a ? stalls_before(s, pr, b - 1) - l->npa : 0;
+    }
     if (l->M > len) l->M = len;
     uint64_t rest = len - l->M;
     l->D = rest < l->npa ? rest : l->npa;
     uint64_t leaves = rest - l->D;
+    /* (the held-unit case above: npa = M = D = 0, so every event is a leaf, E = len) */
     if (!l->npa && l->M) {
         /* nothing to drain: the cycles before pr's first stall are leaves at the bottom */
         uint64_t first = a;

@@ -4,15 +4,18 @@
 # the share of the lost completion opportunities each idealisable leaf group gets, turned
 # into cycles (lost opportunities / commit width), against the cycles actually saved by the
 # machine with that knob on (ideal.bpred, ideal.dcache, ideal.icache, ideal.alu). Prints a
-# markdown table (docs/stallscope.md) of every case whose group has >= 5% of the opportunities.
+# markdown table (docs/stallscope.md) of every case whose group has >= 5% of the opportunities,
+# with, beside it, the multi-stage CPI stacks' bounds for the same case (`stacks --validate`:
+# the smallest and largest of the dispatch, issue and commit stacks' component, in cycles) and
+# whether the cycles saved fall within them.
 set -eu
 cs=$1 wd=$2 max=${3:-300000} cfg=${4:-ooo4}
 work=("sort 10000" "list 10000" "branch_random 4000" "ptr_chase 4" "interp 250" "matmul 4" "fft 2048" "hash 10000")
 declare -A knob=([bpred]="flush/" [dcache]="exec/dcache-miss" [icache]="fetch/icache-miss" [alu]="exec/long-executing-(int-mul|int-div|fp-)")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "| workload | knob | leaf share of opportunities | predicted cycles | cycles saved | error |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| workload | knob | leaf share of opportunities | predicted cycles | cycles saved | error | stacks bounds (cycles) | saved within |"
+echo "|---|---|---:|---:|---:|---:|---:|---|"
 for w in "${work[@]}"; do
     set -- $w
     name=$1 arg=$2
@@ -20,6 +23,9 @@ for w in "${work[@]}"; do
     base=$(jq '.cycles' "$tmp/base.json")
     opp=$(jq '.stallscope.opportunities' "$tmp/base.json")
     width=$(jq '.stallscope.opportunities / .stallscope.cycles' "$tmp/base.json")
+    insns=$(jq '.instructions' "$tmp/base.json")
+    "$cs" stacks --validate --config "$cfg" --max "$max" --no-report --json "$tmp/stacks.json" "$wd/$name" "$arg" \
+        >/dev/null 2>&1
     for k in bpred dcache icache alu; do
         lost=$(jq --arg re "^(${knob[$k]})" '[.stallscope.leaf_summary | to_entries[] | select(.key | test($re)) | .value] | add // 0' "$tmp/base.json")
         share=$(echo "scale=4; 100 * $lost / $opp" | bc)
@@ -30,6 +36,9 @@ for w in "${work[@]}"; do
         pred=$(echo "scale=1; $lost / $width" | bc)
         saved=$((base - ideal))
         err=$(echo "scale=1; if ($saved != 0) 100 * ($pred - $saved) / $saved else 0" | bc)
-        echo "| $name $arg | $k | $share% | $pred | $saved | $err% |"
+        lo=$(jq --arg k "$k" --argjson n "$insns" '.validation.cases[] | select(.id == $k) | .lo * $n | round' "$tmp/stacks.json")
+        hi=$(jq --arg k "$k" --argjson n "$insns" '.validation.cases[] | select(.id == $k) | .hi * $n | round' "$tmp/stacks.json")
+        within=$(if [ "$saved" -ge "$lo" ] && [ "$saved" -le "$hi" ]; then echo yes; else echo no; fi)
+        echo "| $name $arg | $k | $share% | $pred | $saved | $err% | $lo – $hi | $within |"
     done
 done

@@ -339,7 +339,8 @@ typedef enum wait_state {
                       (Stallscope §3.5: "the youngest instruction is accessed") */
     WST_READY,        /* operands ready; not issued for lack of an issue slot */
     WST_NO_UNIT,      /* operands ready; no free unit of its pool (in-order: its pipe busy;
-                      cause: the µop holding it, when known) */
+                      cause: the µop holding it, when known; ooo: the unpipelined operation
+                      holding the unit that frees first, 0 when the units took other µops) */
     WST_MEM_ORDER,    /* a ready load behind an older store (cause: the store) */
     WST_NO_MSHR,      /* a ready load; no L1D miss register free */
     WST_EXECUTING,    /* issued, executing */

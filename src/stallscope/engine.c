@@ -93,7 +93,7 @@ static ss_type_def exec_set[E_COUNT] = {
     {"operand-wait", 0},      /* §3.5: the producer's history */
     {"in-order-queue", 0},    /* behind an older µop that has not issued (up-queue, §3.4) */
     {"mem-order", 0},         /* a load behind an older store */
-    {"pipe-busy", 0},         /* in-order: the pipe held by a µop */
+    {"pipe-busy", 0},         /* the unit or pipe held by a µop (an unpipelined divide, an in-order pipe) */
     {"issue-width", SS_LEAF}, /* ready, no issue slot */
     {"no-unit", SS_LEAF},
     {"mshrs-full", SS_LEAF},
@@ -498,6 +498,16 @@ void ss_wait(stallscope *s, const wait_transition *w) {
     u->iv[u->n_iv++] = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
 }
 
+/* The characteristic minimum latency of u (§3.5): running longer, it is long executing.
+ * The integer ALU's for every class but loads; a load's is its L1 hit latency, which the
+ * engine already counts as execution, not a stall (iv_stalls) — a load that hits is not
+ * "long executing", it is as fast as a load gets (the paper's example of long executing is an
+ * integer divide). In-order models report only a miss's extra cycles as fill (load_latency 0). */
+static uint64_t min_latency(const stallscope *s, const ss_uop *u) {
+    if (u->retired && u->op_class == OPC_LOAD && s->m.load_latency > s->m.base_latency) return s->m.load_latency;
+    return s->m.base_latency;
+}
+
 /* Stall events of interval i of u in [from, to) (cycles). */
 static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
     const ss_iv *iv = &u->iv[i];
@@ -520,6 +530,16 @@ static uint64_t stalls_before(const stallscope *s, const ss_uop *u, uint64_t v) 
 }
 
 /* ---- chains ----------------------------------------------------------------------------------- */
+
+/* The leaf of a chain cut short (§6.3) after it ran back through more than WALK_MAX
+ * operand waits, or past the µops kept after more than 64: the root of a long serial
+ * dependence chain, reached by every cycle's chain along it. §6.2 lets completion accumulate
+ * each of the root's few leaf events once, so such a leaf counts as already accumulated:
+ * completion pops on, and a head whose history has nothing else is long executing (2c) or
+ * was reached too soon (2b). (It was exempt from the rule, like a flush, which charged every
+ * cycle of a dependent divide chain to "too-close-chain" rather than to the divides.) Never a
+ * µop's key: seqs start at 1. */
+#define KEY_CHAIN ((uint64_t)1)
 
 typedef struct path {
     uint32_t head[PATH_HEAD];
@@ -555,12 +575,22 @@ static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t
     if (b > t) b = t;
     uint64_t len = b > a ? b - a : 0;
     memset(l, 0, sizeof *l);
-    l->npa = stalls_before(s, pr, a);
-    l->M = b - 1 > a ? stalls_before(s, pr, b - 1) - l->npa : 0;
+    if (iv->state == WST_NO_UNIT && !s->m.inorder) {
+        /* out of order, a unit is held only by an unpipelined operation executing in it: the
+         * hazard's cause (§3.4) is that occupation — the holder is not stalling while it holds
+         * the unit, and the stalls of its own past (§3.5's history, for data dependences)
+         * delayed when it took the unit, not how long it keeps it. Every event is a leaf:
+         * the holder too close, or long executing */
+        l->E = len;
+    } else {
+        l->npa = stalls_before(s, pr, a);
+        l->M = b - 1 > a ? stalls_before(s, pr, b - 1) - l->npa : 0;
+    }
     if (l->M > len) l->M = len;
     uint64_t rest = len - l->M;
     l->D = rest < l->npa ? rest : l->npa;
     uint64_t leaves = rest - l->D;
+    /* (the held-unit case above: npa = M = D = 0, so every event is a leaf, E = len) */
     if (!l->npa && l->M) {
         /* nothing to drain: the cycles before pr's first stall are leaves at the bottom */
         uint64_t first = a;
@@ -574,7 +604,7 @@ static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t
     }
     l->E = leaves - l->S;
     if (pr->issue != UINT64_MAX && pr->issue < b) {
-        uint64_t from = pr->issue + s->m.base_latency, to = pr->complete < b ? pr->complete : b;
+        uint64_t from = pr->issue + min_latency(s, pr), to = pr->complete < b ? pr->complete : b;
         if (from < a) from = a;
         if (to > from) {
             l->longc = to - from;
@@ -636,9 +666,8 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             break;
         }
         if (steps == WALK_MAX) {
-            /* no identity: exempt from the unique-leaf rule, like a flush (a search for
-             * an unused leaf through chains this long would cost a walk each) */
             path_push(s, p, s->base_exec + E_CHAIN);
+            p->leaf_key = KEY_CHAIN;
             p->expired = true;
             break;
         }
@@ -697,6 +726,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         ss_uop *pr = uop_get(s, iv->cause);
         if (!pr) { /* the producer is no longer kept: the chain's end is lost (§6.3) */
             path_push(s, p, s->base_exec + (steps > 64 ? E_CHAIN : E_EXPIRED));
+            if (steps > 64) p->leaf_key = KEY_CHAIN;
             p->expired = true;
             break;
         }
@@ -847,6 +877,7 @@ static bool used_has(const leafkey_set *u, uint64_t key) {
  * never comes back (seqs grow), so keys added for its seq after eviction are never asked about
  * through a kept µop. */
 static bool leaf_used(stallscope *s, uint64_t key) {
+    if (key == KEY_CHAIN) return true;
     const ss_uop *lu = uop_get(s, key >> 20);
     uint32_t pos = (uint32_t)(key & 0xfffff);
     if (lu && pos < USED_BITS) return lu->used_bits[pos / 64] >> (pos % 64) & 1;
@@ -1244,13 +1275,16 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         walk_uop(s, &tryp, x, q, t);
         if (tryp.leaf_key && leaf_used(s, tryp.leaf_key)) { /* §6.2: already accounted */
             s->sum.unique_rejections++;
+            /* a chain cut short: the head waits in a serial dependence chain, and its older
+             * events lead back into the same chain (searching them would cost a walk of
+             * WALK_MAX links each): its history is taken as exhausted */
+            if (tryp.leaf_key == KEY_CHAIN) break;
             /* and the run below it that would be refused too, in one step */
             if (up == UINT64_MAX) up = used_prefix(s, x, t, 0);
             if (x->cr_lo > up) {
                 uint64_t lo = dead_from(s, x, x->cr_lo - 1, up, t, 0);
                 if (lo < up) lo = up;
                 if (lo < x->cr_lo) {
-
                     s->sum.unique_rejections += x->cr_lo - lo;
                     x->cr_lo = lo;
                 }
@@ -1262,7 +1296,7 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         return;
     }
     /* exhausted: 2c long executing, or 2b the ROB was nearly empty */
-    if (x->issue != UINT64_MAX && x->issue <= t && t >= x->issue + s->m.base_latency) {
+    if (x->issue != UINT64_MAX && x->issue <= t && t >= x->issue + min_latency(s, x)) {
         path_push(s, &p, s->base_exec + (x->retired ? E_LONG_EXEC + x->op_class : E_LONG_UNKNOWN));
         p.leaf_seq = x->seq;
         accumulate(s, &p, w);

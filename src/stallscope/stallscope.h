@@ -66,7 +66,7 @@ typedef struct ss_machine {
     uint32_t commit_width;
     uint32_t base_latency; /* the characteristic minimum latency (§3.5): the integer ALU's */
     uint32_t load_latency; /* cycles a load that hits L1 takes from issue (its fill beyond is a miss) */
-    bool inorder;          /* for messages only */
+    bool inorder; /* in-order: a pipe is held by a µop that may itself be stalling (its history is the cause) */
 } ss_machine;
 
 stallscope *ss_create(const ss_options *opt, const ss_machine *m);

@@ -65,6 +65,7 @@ typedef struct rob_entry {
     uint32_t mem_wait_idx; /* ROB slot of the store a load waits for (t.mem_wait_seq) */
     uint64_t wait_cause;   /* PROBE_WAITS: the cause of the state last reported */
     uint64_t blocked_at;   /* PROBE_WAITS, samples: the cycle of the last failed issue attempt */
+    uint64_t unit_holder;  /* that attempt found no free unit: the µop holding the one freed first (0: none) */
     uint8_t first_slot, next_slot[3];
     uint8_t pending;     /* producers that have not issued yet */
     uint8_t store_level; /* a store: the level its line was found at, in program order */
@@ -91,6 +92,7 @@ typedef struct pool_state {
     uint32_t count;
     uint64_t *busy_until; /* per unit: held by an unpipelined operation */
     uint64_t *used_at;    /* per unit: cycle it last accepted an operation */
+    uint64_t *held_by;    /* per unit: the unpipelined operation holding it (PROBE_WAITS causes) */
 } pool_state;
 
 struct wake_item {
@@ -203,6 +205,7 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
         o->pool[p].count = cfg->pool[p].count;
         o->pool[p].busy_until = cs_calloc(cfg->pool[p].count, sizeof(uint64_t));
         o->pool[p].used_at = cs_calloc(cfg->pool[p].count, sizeof(uint64_t));
+        o->pool[p].held_by = cs_calloc(cfg->pool[p].count, sizeof(uint64_t));
         for (int k = 0; k < OPC_COUNT; k++) {
             if (cfg->pool[p].classes & (1u << k)) o->pool_of[k] = (uint8_t)p;
             /* the FLOPS stack's k counts the units that add, multiply or fuse
@@ -224,6 +227,7 @@ static void ooo_destroy(void *model) {
     for (uint32_t p = 0; p < o->cfg.pool_count; p++) {
         free(o->pool[p].busy_until);
         free(o->pool[p].used_at);
+        free(o->pool[p].held_by);
     }
     free(o->rob);
     free(o->fe);
@@ -417,6 +421,7 @@ static uint8_t wait_state_of(const ooo *o, const rob_entry *e, uint64_t *cause, 
     }
     if (e->blocked_at == o->now) {
         if (e->blocked == WST_MEM_ORDER) *cause = e->t.mem_wait_seq;
+        if (e->blocked == WST_NO_UNIT) *cause = e->unit_holder; /* Stallscope §3.4: a structural hazard's cause */
         return e->blocked;
     }
     return WST_READY;
@@ -438,6 +443,16 @@ static int free_unit(const ooo *o, uint8_t pool) {
     for (uint32_t u = 0; u < ps->count; u++)
         if (ps->busy_until[u] <= o->now && ps->used_at[u] != o->now + 1) return (int)u;
     return -1;
+}
+
+/* No unit of the pool is free: the unpipelined operation holding the one that frees first,
+ * or 0 when none is held (every unit took an operation this cycle: issue bandwidth). */
+static uint64_t unit_holder(const ooo *o, uint8_t pool) {
+    const pool_state *ps = &o->pool[pool];
+    uint64_t best = UINT64_MAX, seq = 0;
+    for (uint32_t u = 0; u < ps->count; u++)
+        if (ps->busy_until[u] > o->now && ps->busy_until[u] < best) best = ps->busy_until[u], seq = ps->held_by[u];
+    return seq;
 }
 
 /* Memory ordering for a load: 0 go (cache), 1 go (forwarded from a store: *from
@@ -579,7 +594,10 @@ static stage_view commit_stage(ooo *o) {
 /* Try to start e now. STALL_NONE when it issued, else why not. */
 static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     int unit = free_unit(o, e->pool);
-    if (unit < 0) return STALL_NO_UNIT;
+    if (unit < 0) {
+        if (o->want_waits || o->want_samples) e->unit_holder = unit_holder(o, e->pool);
+        return STALL_NO_UNIT;
+    }
     int order = 0;
     uint64_t from = 0;
     mem_result r = {0, 0, false};
@@ -605,7 +623,7 @@ static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     }
     pool_state *ps = &o->pool[e->pool];
     ps->used_at[unit] = o->now + 1;
-    if (!o->cfg.pipelined[e->t.u.op_class]) ps->busy_until[unit] = o->now + lat;
+    if (!o->cfg.pipelined[e->t.u.op_class]) ps->busy_until[unit] = o->now + lat, ps->held_by[unit] = e->t.seq;
     e->issued = true;
     e->in_iq = false;
     e->t.ready = e->wake;

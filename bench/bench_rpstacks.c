@@ -148,7 +148,7 @@ int main(int argc, char **argv) {
         }
     }
     char segment_opt[160];
-    snprintf(segment_opt, sizeof segment_opt, "rpstacks:segment=%u:similarity=%g:unique=%s", opt.segment,
+    snprintf(segment_opt, sizeof segment_opt, "rpstacks:segment=%u:similarity=%g:unique=%s:keep=yes", opt.segment,
              opt.similarity, opt.unique ? "yes" : "no");
     totals tot;
     memset(&tot, 0, sizeof tot);

@@ -1,6 +1,7 @@
 #!/bin/bash
-# The analysis' processor time of two cyclescope binaries on the same runs, alternating per
-# workload (the machine is shared), and whether their predictions agree to the last digit:
+# The analysis' processor time and the peak memory (resident set of the whole process, GNU
+# time) of two cyclescope binaries on the same runs, alternating per workload (the machine is
+# shared), and whether their predictions agree to the last digit:
 #   bench/rpstacks_speed_compare.sh OLD_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX] [WARMUP]
 # Prints one row per workload and binary, then the totals in processor-s per M µops.
 set -eu
@@ -12,25 +13,28 @@ warmup=${5:-300000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 grid='l1d.latency=1..4 memory.latency=50,100,300 latency.fp-add=1..5 latency.int-mul=1,3'
-echo "| workload | µops | old processor-s | new processor-s | predictions ($grid) |"
-echo "|---|---:|---:|---:|---|"
+echo "| workload | µops | old processor-s | new processor-s | old peak MB | new peak MB | predictions ($grid) |"
+echo "|---|---:|---:|---:|---:|---:|---|"
 tot_old=0 tot_new=0 tot_uops=0
 for w in fma matmul ptr_chase sort hash coremark_like polybench_like; do
     row=()
+    mem=()
     for b in old new; do
         bin=$old
         [ $b = new ] && bin=$new
-        out=$(nice -n 10 "$bin" rpstacks --warmup "$warmup" --max "$max" -o "$tmp/$b.rps" "$dir/$w")
+        out=$(nice -n 10 /usr/bin/time -f 'peak-kb %M' "$bin" rpstacks --warmup "$warmup" --max "$max" \
+            -o "$tmp/$b.rps" "$dir/$w" 2>&1)
         uops=$(echo "$out" | grep -o 'µops [0-9]*,' | head -1 | tr -dc 0-9)
         row+=("$(echo "$out" | grep -o 'processor [0-9.]* s' | awk '{print $2}')")
+        mem+=("$(echo "$out" | awk '/^peak-kb/ {printf "%.1f", $2 / 1024}')")
         "$new" whatif "$tmp/$b.rps" --grid "$grid" --csv "$tmp/$b.csv" >/dev/null
     done
     same=differ
     cmp -s "$tmp/old.csv" "$tmp/new.csv" && same="identical ($(($(wc -l <"$tmp/new.csv") - 1)) points)"
-    echo "| $w | $uops | ${row[0]} | ${row[1]} | $same |"
+    echo "| $w | $uops | ${row[0]} | ${row[1]} | ${mem[0]} | ${mem[1]} | $same |"
     tot_old=$(echo "$tot_old + ${row[0]}" | bc -l)
     tot_new=$(echo "$tot_new + ${row[1]}" | bc -l)
     tot_uops=$((tot_uops + uops))
 done
-printf "| all | %d | %.2f s/M µops | %.2f s/M µops | |\n" "$tot_uops" "$(echo "$tot_old * 1000000 / $tot_uops" | bc -l)" \
+printf "| all | %d | %.2f s/M µops | %.2f s/M µops | | | |\n" "$tot_uops" "$(echo "$tot_old * 1000000 / $tot_uops" | bc -l)" \
     "$(echo "$tot_new * 1000000 / $tot_uops" | bc -l)"

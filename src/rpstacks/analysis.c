@@ -1,6 +1,9 @@
-/* RpStacks as an analysis of the runner ("rpstacks"): the observer collects
- * every committed µop's record with its producers; finish builds the graph and
- * the stacks. Options: segment=N, similarity=S, unique=yes|no, threads=N. */
+/* RpStacks as an analysis of the runner ("rpstacks"): the observer hands every
+ * committed µop's record with its producers to the stream (graph.c), whose
+ * threads reduce each segment as soon as its µops are in; finish reduces the
+ * last one and gathers the stacks. Options: segment=N, similarity=S,
+ * unique=yes|no, threads=N, keep=yes (the whole run kept, for
+ * rps_graph_cycles; else only the few segments in work). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +12,8 @@
 
 typedef struct rps_analysis {
     rps_options opt;
-    rps_trace *trace;
+    bool keep_run; /* keep=yes: the whole run kept (rps_graph_cycles; benches and tests) */
+    rps_stream *stream;
     rps_result result;
     bool done;
 } rps_analysis;
@@ -17,6 +21,7 @@ typedef struct rps_analysis {
 static void *rps_create(const analysis_options *opt, cs_error *err) {
     rps_options o;
     rps_options_default(&o);
+    bool keep = false;
     for (int k = 0; k < opt->count; k++) {
         const char *key = opt->key[k], *v = opt->value[k];
         uint64_t n;
@@ -45,25 +50,32 @@ static void *rps_create(const analysis_options *opt, cs_error *err) {
                 return NULL;
             }
             o.threads = (uint32_t)n;
+        } else if (!strcmp(key, "keep")) {
+            if (strcmp(v, "yes") && strcmp(v, "no")) {
+                cs_error_set(err, "keep=%s: expected yes or no", v);
+                return NULL;
+            }
+            keep = !strcmp(v, "yes");
         } else {
-            cs_error_set(err, "unknown option '%s' (rpstacks takes segment, similarity, unique, threads)", key);
+            cs_error_set(err, "unknown option '%s' (rpstacks takes segment, similarity, unique, threads, keep)", key);
             return NULL;
         }
     }
     rps_analysis *a = cs_calloc(1, sizeof *a);
     a->opt = o;
+    a->keep_run = keep;
     return a;
 }
 
 static void on_begin(void *ctx, const probe_run_info *info) {
     rps_analysis *a = ctx;
-    rps_trace_destroy(a->trace);
-    a->trace = rps_trace_create(info->cfg);
+    rps_stream_destroy(a->stream);
+    a->stream = info->cfg->model == MODEL_OOO ? rps_stream_start(info->cfg, &a->opt, a->keep_run) : NULL;
 }
 
 static void on_retire(void *ctx, const uop_record *r, size_t n) {
     rps_analysis *a = ctx;
-    if (a->trace) rps_trace_add(a->trace, r, n);
+    if (a->stream) rps_stream_add(a->stream, r, n);
 }
 
 static probe_observer rps_observer(void *self) {
@@ -77,16 +89,16 @@ static probe_observer rps_observer(void *self) {
 
 static bool rps_finish(void *self, const run_context *run, cs_error *err) {
     rps_analysis *a = self;
-    if (!a->trace) {
-        cs_error_set(err, "rpstacks: the run gave no records");
-        return false;
-    }
     if (run->cfg->model != MODEL_OOO) {
         cs_error_set(err, "rpstacks: the dependence graph models the out-of-order core (configuration %s is %s)",
                      run->cfg->name, "in-order");
         return false;
     }
-    if (!rps_analyse(a->trace, &a->opt, &a->result, err)) return false;
+    if (!a->stream) {
+        cs_error_set(err, "rpstacks: the run gave no records");
+        return false;
+    }
+    if (!rps_stream_finish(a->stream, &a->result, err)) return false;
     a->done = true;
     return true;
 }
@@ -98,7 +110,7 @@ static void rps_text_of(void *self, FILE *out) {
 
 static void rps_destroy(void *self) {
     rps_analysis *a = self;
-    rps_trace_destroy(a->trace);
+    rps_stream_destroy(a->stream);
     rps_result_free(&a->result);
     free(a);
 }
@@ -108,11 +120,14 @@ rps_result *rps_analysis_result(void *self) {
     return a->done ? &a->result : NULL;
 }
 
-const rps_trace *rps_analysis_trace(void *self) { return ((rps_analysis *)self)->trace; }
+const rps_trace *rps_analysis_trace(void *self) {
+    rps_analysis *a = self;
+    return a->stream ? rps_stream_trace(a->stream) : NULL;
+}
 
 const analysis_ops rpstacks_analysis = {
     .name = "rpstacks",
-    .help = "RpStacks representative stall-event stacks; segment=N similarity=S unique=yes|no threads=N "
+    .help = "RpStacks representative stall-event stacks; segment=N similarity=S unique=yes|no threads=N keep=yes|no "
             "(docs/rpstacks.md)",
     .create = rps_create,
     .observer = rps_observer,

@@ -101,75 +101,92 @@ void rps_options_default(rps_options *o) {
 
 /* ---- the collected run ---- */
 
-rps_trace *rps_trace_create(const uarch_config *cfg) {
-    rps_trace *t = cs_calloc(1, sizeof *t);
-    t->cfg = *cfg;
-    return t;
-}
-
-void rps_trace_add(rps_trace *t, const uop_record *r, size_t n) {
-    if (t->count + n > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (cap < t->count + n) cap *= 2;
-        t->u = cs_realloc(t->u, cs_array_size(cap, sizeof *t->u));
-        t->cap = cap;
-    }
-    for (size_t k = 0; k < n; k++) {
-        const uop_record *x = &r[k];
-        rps_uop *u = &t->u[t->count++];
-        memset(u, 0, sizeof *u);
-        u->t[N_F] = x->fetch;
-        u->t[N_IS] = x->icache_done;
-        u->t[N_D] = x->dispatch;
-        u->t[N_R] = x->ready;
-        u->t[N_E] = x->issue;
-        u->t[N_P] = x->complete;
-        u->t[N_C] = x->commit;
-        u->seq = x->seq;
-        for (int s = 0; s < 3; s++) u->prod[s] = x->prod_seq[s];
-        u->mem_prod = x->mem_prod_seq;
-        u->addr = x->u.mem_addr;
-        u->exec_latency = x->exec_latency;
-        u->op_class = x->u.op_class;
-        u->pool = x->pool;
-        u->unit = x->unit;
-        u->icache_level = x->icache_level;
-        u->dcache_level = x->dcache_level;
-        u->mispredict = x->mispredict;
-        u->uflags = x->u.flags;
-        u->rflags = x->flags;
-        u->continues = (x->u.flags & UOP_CONTINUES) != 0;
-    }
-}
-
-uint64_t rps_trace_uops(const rps_trace *t) { return t->count; }
-
-void rps_trace_destroy(rps_trace *t) {
-    if (!t) return;
-    free(t->u);
-    free(t->iq_src);
-    free(t->lsq_src);
-    free(t->iq_slack);
-    free(t->unit_src);
-    free(t->share_src);
-    free(t->mshr_src);
-    free(t);
-}
-
-/* ---- the constraints that come from other µops' order: computed once, in program order ---- */
-
-/* An index into t->u from a sequence number (seq 0 or outside the run: -1). */
-static int64_t index_of(const rps_trace *t, uint64_t seq) {
-    if (!seq || !t->count) return -1;
-    uint64_t first = t->u[0].seq;
-    if (seq < first || seq - first >= t->count) return -1;
-    return (int64_t)(seq - first);
-}
+enum { UNIT_RING = 8, SHARE_BUCKETS = 1024, ISSUE_SLACK = 2 };
 
 typedef struct heap_item {
     uint64_t e;
     int64_t idx;
 } heap_item;
+
+/* What the constraints that come from other µops' order are prepared with, in
+ * program order as the µops arrive (only older µops matter). Times are kept
+ * with the indices, so that nothing is read from a µop the ring dropped. */
+typedef struct rps_prep {
+    uint32_t iq, hn; /* IQ: the iq latest issues among the older µops (a min-heap) */
+    heap_item *heap;
+    uint32_t lsq; /* LSQ: the last lsq memory µops */
+    int64_t *mem_ring;
+    uint64_t mem_count;
+    heap_item (*units)[64][UNIT_RING]; /* the last users of each (pool, unit): issue time, index */
+    struct {
+        uint64_t line, complete;
+        int64_t idx;
+    } share[SHARE_BUCKETS]; /* the last load to miss each line (a small direct-mapped table) */
+    uint32_t line_bits;
+    uint32_t mshrs, mn; /* miss registers: the latest fills of the older starters (a min-heap) */
+    heap_item *mheap;
+} rps_prep;
+
+static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
+    rps_trace *t = cs_calloc(1, sizeof *t);
+    t->cfg = *cfg;
+    t->ring_chunks = ring_chunks;
+    if (ring_chunks) {
+        t->chunks = ring_chunks;
+        t->chunk = cs_calloc(ring_chunks, sizeof *t->chunk);
+    }
+    rps_prep *p = t->prep = cs_calloc(1, sizeof *p);
+    const uarch_config *c = &t->cfg;
+    p->iq = c->iq_size ? c->iq_size : 1;
+    p->heap = cs_malloc(cs_array_size(p->iq + 1, sizeof *p->heap));
+    p->lsq = c->lsq_size ? c->lsq_size : c->lq_size; /* separate queues: the load queue's size, loads only */
+    p->mem_ring = cs_malloc(cs_array_size(p->lsq ? p->lsq : 1, sizeof *p->mem_ring));
+    p->units = cs_malloc(sizeof(heap_item[UARCH_MAX_POOLS][64][UNIT_RING]));
+    for (int q = 0; q < UARCH_MAX_POOLS; q++)
+        for (int u = 0; u < 64; u++)
+            for (int k = 0; k < UNIT_RING; k++) p->units[q][u][k] = (heap_item){0, -1};
+    for (int k = 0; k < SHARE_BUCKETS; k++) p->share[k].line = UINT64_MAX, p->share[k].idx = -1;
+    while ((1u << p->line_bits) < (c->l1d.line ? c->l1d.line : 64)) p->line_bits++;
+    p->mshrs = c->l1d.mshrs;
+    p->mheap = cs_malloc(cs_array_size(p->mshrs + 1, sizeof *p->mheap));
+    return t;
+}
+
+uint64_t rps_trace_uops(const rps_trace *t) { return t->count; }
+
+static void rps_trace_destroy(rps_trace *t) {
+    if (!t) return;
+    for (size_t k = 0; k < t->chunks; k++) free(t->chunk[k]);
+    free(t->chunk);
+    if (t->prep) {
+        free(t->prep->heap);
+        free(t->prep->mem_ring);
+        free(t->prep->units);
+        free(t->prep->mheap);
+        free(t->prep);
+    }
+    free(t);
+}
+
+/* An index from a sequence number (seq 0 or outside the run: -1). */
+static int64_t index_of(const rps_trace *t, uint64_t seq) {
+    if (!seq || !t->count) return -1;
+    if (seq < t->first_seq || seq - t->first_seq >= t->count) return -1;
+    return (int64_t)(seq - t->first_seq);
+}
+
+/* The same for a µop's producer, from the graph's threads (which must not read
+ * count: the run goes on): an index before i, or -1. */
+static int64_t index_before(const rps_trace *t, uint64_t seq, int64_t i) {
+    if (!seq || seq < t->first_seq || seq - t->first_seq >= (uint64_t)i) return -1;
+    return (int64_t)(seq - t->first_seq);
+}
+
+/* Is µop j still held (a ring keeps the last ring_chunks × RPS_CHUNK)? */
+static bool held(const rps_trace *t, int64_t j) {
+    return j >= 0 && (uint64_t)j < t->count &&
+        (!t->ring_chunks || t->count - (uint64_t)j <= (t->ring_chunks - 1) * (uint64_t)RPS_CHUNK);
+}
 
 static void heap_push_min(heap_item *h, uint32_t *n, heap_item x) {
     uint32_t i = (*n)++;
@@ -196,8 +213,6 @@ static void heap_pop_min(heap_item *h, uint32_t *n) {
     if (*n) h[i] = last;
 }
 
-enum { UNIT_RING = 8, SHARE_BUCKETS = 1024, ISSUE_SLACK = 2 };
-
 /* The L1D miss latency of a load served by `level` (beyond its L1D hit latency: L1D included). */
 static uint32_t miss_latency(const uarch_config *c, uint8_t level) {
     uint32_t lat = c->l1d.latency;
@@ -209,13 +224,14 @@ static uint32_t miss_latency(const uarch_config *c, uint8_t level) {
 
 /* Does µop j wait for an optimizable event: a producer that is a long-latency
  * event operation or a load that missed L1D? (RpStacks §IV-C, "Modeling the
- * issue dynamics".) */
+ * issue dynamics".) A producer the ring no longer holds completed before j was
+ * dispatched (it committed before j's ROB entry was free). */
 static bool waits_for_event(const rps_trace *t, int64_t j) {
-    const rps_uop *u = &t->u[j];
+    const rps_uop *u = rps_u(t, j);
     for (int s = 0; s < 3; s++) {
         int64_t p = index_of(t, u->prod[s]);
-        if (p < 0 || p >= j) continue;
-        const rps_uop *q = &t->u[p];
+        if (p < 0 || p >= j || !held(t, p)) continue;
+        const rps_uop *q = rps_u(t, p);
         if (q->t[N_P] < u->t[N_D]) continue; /* ready before it was even dispatched */
         if ((q->uflags & UOP_MEM_READ) && q->dcache_level >= LEVEL_L2) return true;
         if (rps_class_is_event(q->op_class) && t->cfg.latency[q->op_class] > 1) return true;
@@ -233,109 +249,141 @@ static bool waits_for_event(const rps_trace *t, int64_t j) {
 static int64_t issue_dependency(const rps_trace *t, int64_t i, const heap_item *h, uint32_t iq, uint64_t *slack) {
     *slack = 0;
     int64_t top = h[0].idx;
-    uint64_t d = t->u[i].t[N_D];
-    if (h[0].e != d || waits_for_event(t, top)) return top;
+    uint64_t d = rps_u(t, i)->t[N_D];
+    if (h[0].e != d || !held(t, top) || waits_for_event(t, top)) return top;
     int64_t best = -1;
-    for (int64_t j = i - 1; j >= 0 && j >= i - 2 * (int64_t)iq; j--) {
-        uint64_t e = t->u[j].t[N_E];
+    for (int64_t j = i - 1; j >= 0 && j >= i - 2 * (int64_t)iq && held(t, j); j--) {
+        uint64_t e = rps_u(t, j)->t[N_E];
         /* near-equivalent candidates only: issued at most ISSUE_SLACK cycles before */
-        if (e > d || e + ISSUE_SLACK < d || (best >= 0 && e <= t->u[best].t[N_E])) continue;
+        if (e > d || e + ISSUE_SLACK < d || (best >= 0 && e <= rps_u(t, best)->t[N_E])) continue;
         if (waits_for_event(t, j)) best = j;
     }
     if (best < 0) return top;
-    *slack = d - t->u[best].t[N_E];
+    *slack = d - rps_u(t, best)->t[N_E];
     return best;
 }
 
-void rps_trace_prepare(rps_trace *t) {
-    if (t->prepared) return;
-    t->prepared = true;
-    size_t n = t->count;
-    t->iq_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->iq_src));
-    t->lsq_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->lsq_src));
-    t->iq_slack = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->iq_slack));
-    t->unit_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->unit_src));
-    t->share_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->share_src));
-    t->mshr_src = cs_malloc(cs_array_size(n ? n : 1, sizeof *t->mshr_src));
+/* The constraints of µop i from the older µops' order, and the run's totals. */
+static void prepare_one(rps_trace *t, int64_t i) {
+    rps_prep *p = t->prep;
     const uarch_config *c = &t->cfg;
+    rps_uop *u = rps_u(t, i);
     /* IQ: µop i dispatches once fewer than iq_size older µops are still waiting
      * to issue, i.e. not before the iq_size-th latest issue among the older
      * µops (issue frees the entry before dispatch looks, in the same cycle). */
-    uint32_t iq = c->iq_size ? c->iq_size : 1, hn = 0;
-    heap_item *heap = cs_malloc(cs_array_size(iq + 1, sizeof *heap));
+    u->iq_slack = 0;
+    u->iq_src = p->hn == p->iq ? issue_dependency(t, i, p->heap, p->iq, &u->iq_slack) : -1;
+    heap_push_min(p->heap, &p->hn, (heap_item){u->t[N_E], i});
+    if (p->hn > p->iq) heap_pop_min(p->heap, &p->hn);
+
     /* LSQ: loads and stores leave it at commit, in program order */
-    uint32_t lsq = c->lsq_size ? c->lsq_size : c->lq_size; /* separate queues: the load queue's size, loads only */
-    int64_t *mem_ring = cs_malloc(cs_array_size(lsq ? lsq : 1, sizeof *mem_ring));
-    uint64_t mem_count = 0;
-    /* units: the last users of each (pool, unit), in program order */
-    int64_t(*units)[64][UNIT_RING] = cs_malloc(sizeof(int64_t[UARCH_MAX_POOLS][64][UNIT_RING]));
-    for (int p = 0; p < UARCH_MAX_POOLS; p++)
-        for (int u = 0; u < 64; u++)
-            for (int k = 0; k < UNIT_RING; k++) units[p][u][k] = -1;
-    /* cache-line sharing: the last load to miss each line (a small direct-mapped table) */
-    struct {
-        uint64_t line;
-        int64_t idx;
-    } share[SHARE_BUCKETS];
-    for (int k = 0; k < SHARE_BUCKETS; k++) share[k].line = UINT64_MAX, share[k].idx = -1;
-    uint32_t line_bits = 0;
-    while ((1u << line_bits) < (c->l1d.line ? c->l1d.line : 64)) line_bits++;
-    uint32_t mshrs = c->l1d.mshrs, mn = 0;
-    heap_item *mheap = cs_malloc(cs_array_size(mshrs + 1, sizeof *mheap));
-
-    for (size_t i = 0; i < n; i++) {
-        rps_uop *u = &t->u[i];
-        t->iq_slack[i] = 0;
-        t->iq_src[i] = hn == iq ? issue_dependency(t, (int64_t)i, heap, iq, &t->iq_slack[i]) : -1;
-        heap_push_min(heap, &hn, (heap_item){u->t[N_E], (int64_t)i});
-        if (hn > iq) heap_pop_min(heap, &hn);
-
-        bool load = u->uflags & UOP_MEM_READ, store = u->uflags & UOP_MEM_WRITE;
-        t->lsq_src[i] = -1;
-        if ((load || (store && c->lsq_size)) && lsq) {
-            if (mem_count >= lsq) t->lsq_src[i] = mem_ring[mem_count % lsq];
-            mem_ring[mem_count % lsq] = (int64_t)i;
-            mem_count++;
-        }
-
-        t->unit_src[i] = -1;
-        if (u->pool < UARCH_MAX_POOLS && u->unit < 64) {
-            int64_t *ring = units[u->pool][u->unit];
-            uint64_t best = 0;
-            for (int k = 0; k < UNIT_RING; k++) {
-                int64_t j = ring[k];
-                if (j < 0 || t->u[j].t[N_E] >= u->t[N_E]) continue;
-                if (t->unit_src[i] < 0 || t->u[j].t[N_E] > best) t->unit_src[i] = j, best = t->u[j].t[N_E];
-            }
-            memmove(ring + 1, ring, (UNIT_RING - 1) * sizeof *ring);
-            ring[0] = (int64_t)i;
-        }
-
-        /* miss registers: a load that starts a fill needs a free L1D MSHR; the
-         * mshrs-th latest fill among the older starters must have arrived */
-        t->mshr_src[i] = -1;
-        bool starts = load && !(u->rflags & UREC_FORWARDED) && u->dcache_level >= LEVEL_L2 &&
-            u->exec_latency >= c->latency[u->op_class] + miss_latency(c, u->dcache_level);
-        if (starts && mshrs) {
-            uint64_t ready = u->t[N_E] + u->exec_latency - c->latency[u->op_class];
-            if (mn == mshrs && mheap[0].e <= u->t[N_E]) t->mshr_src[i] = mheap[0].idx;
-            heap_push_min(mheap, &mn, (heap_item){ready, (int64_t)i});
-            if (mn > mshrs) heap_pop_min(mheap, &mn);
-        }
-
-        t->share_src[i] = -1;
-        if (load && !(u->rflags & UREC_FORWARDED) && u->dcache_level >= LEVEL_L2) {
-            uint64_t line = u->addr >> line_bits;
-            uint32_t b = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 54) % SHARE_BUCKETS;
-            if (share[b].line == line && share[b].idx >= 0 && t->u[share[b].idx].t[N_P] <= u->t[N_P])
-                t->share_src[i] = share[b].idx;
-            else share[b].line = line, share[b].idx = (int64_t)i;
-        }
+    bool load = u->uflags & UOP_MEM_READ, store = u->uflags & UOP_MEM_WRITE;
+    u->lsq_src = -1;
+    if ((load || (store && c->lsq_size)) && p->lsq) {
+        if (p->mem_count >= p->lsq) u->lsq_src = p->mem_ring[p->mem_count % p->lsq];
+        p->mem_ring[p->mem_count % p->lsq] = i;
+        p->mem_count++;
     }
-    free(heap);
-    free(mheap);
-    free(mem_ring);
-    free(units);
+
+    /* units: the unit's previous user in program order that issued before i */
+    u->unit_src = -1;
+    if (u->pool < UARCH_MAX_POOLS && u->unit < 64) {
+        heap_item *ring = p->units[u->pool][u->unit];
+        uint64_t best = 0;
+        for (int k = 0; k < UNIT_RING; k++) {
+            if (ring[k].idx < 0 || ring[k].e >= u->t[N_E]) continue;
+            if (u->unit_src < 0 || ring[k].e > best) u->unit_src = ring[k].idx, best = ring[k].e;
+        }
+        memmove(ring + 1, ring, (UNIT_RING - 1) * sizeof *ring);
+        ring[0] = (heap_item){u->t[N_E], i};
+    }
+
+    /* miss registers: a load that starts a fill needs a free L1D MSHR; the
+     * mshrs-th latest fill among the older starters must have arrived */
+    u->mshr_src = -1;
+    bool starts = load && !(u->rflags & UREC_FORWARDED) && u->dcache_level >= LEVEL_L2 &&
+        u->exec_latency >= c->latency[u->op_class] + miss_latency(c, u->dcache_level);
+    if (starts && p->mshrs) {
+        uint64_t ready = u->t[N_E] + u->exec_latency - c->latency[u->op_class];
+        if (p->mn == p->mshrs && p->mheap[0].e <= u->t[N_E]) u->mshr_src = p->mheap[0].idx;
+        heap_push_min(p->mheap, &p->mn, (heap_item){ready, i});
+        if (p->mn > p->mshrs) heap_pop_min(p->mheap, &p->mn);
+    }
+
+    /* cache-line sharing */
+    u->share_src = -1;
+    if (load && !(u->rflags & UREC_FORWARDED) && u->dcache_level >= LEVEL_L2) {
+        uint64_t line = u->addr >> p->line_bits;
+        uint32_t b = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 54) % SHARE_BUCKETS;
+        if (p->share[b].line == line && p->share[b].idx >= 0 && p->share[b].complete <= u->t[N_P])
+            u->share_src = p->share[b].idx;
+        else p->share[b].line = line, p->share[b].idx = i, p->share[b].complete = u->t[N_P];
+    }
+
+    /* the commit-stall table (FMT, Eyerman et al. [8] as RpStacks §II-C uses
+     * it): each cycle commit waits is charged to one event of the µop it waits for */
+    t->instructions += !u->continues;
+    uint64_t gap = u->t[N_C] + 1 > t->fmt_last ? u->t[N_C] + 1 - t->fmt_last : 0;
+    t->fmt_last = u->t[N_C] + 1 > t->fmt_last ? u->t[N_C] + 1 : t->fmt_last;
+    if (gap <= 1) {
+        t->fmt[RPS_BASE] += (double)gap;
+        return;
+    }
+    t->fmt[RPS_BASE] += 1;
+    double stall = (double)(gap - 1);
+    int dim = RPS_BASE;
+    if (i > 0 && u->t[N_D] >= rps_u(t, i - 1)->t[N_C]) { /* the ROB ran empty: a frontend event */
+        if (u->icache_level == LEVEL_MEM) dim = RPS_MEM_INSTR;
+        else if (u->icache_level >= LEVEL_L2) dim = RPS_L2_INSTR;
+    } else if (u->uflags & UOP_MEM_READ) { /* the head is a load: its miss level, else an L1 hit */
+        dim = u->dcache_level == LEVEL_MEM ? RPS_MEM_DATA
+            : u->dcache_level >= LEVEL_L2  ? RPS_L2_DATA
+            : (u->rflags & UREC_FORWARDED) ? RPS_BASE
+                                           : RPS_L1D;
+    } else if (rps_class_is_event(u->op_class) && c->latency[u->op_class] > 1) { /* a long-latency operation */
+        dim = RPS_CLASS0 + u->op_class;
+    }
+    t->fmt[dim] += stall;
+}
+
+/* Append one µop (the caller made room in a ring) and prepare it. */
+static void trace_append(rps_trace *t, const uop_record *x) {
+    uint64_t i = t->count;
+    uint64_t c = i / RPS_CHUNK;
+    if (t->ring_chunks) c %= t->ring_chunks;
+    else if (c >= t->chunks) {
+        size_t n = t->chunks ? t->chunks * 2 : 16;
+        t->chunk = cs_realloc(t->chunk, cs_array_size(n, sizeof *t->chunk));
+        memset(t->chunk + t->chunks, 0, (n - t->chunks) * sizeof *t->chunk);
+        t->chunks = n;
+    }
+    if (!t->chunk[c]) t->chunk[c] = cs_malloc(RPS_CHUNK * sizeof(rps_uop));
+    rps_uop *u = &t->chunk[c][i % RPS_CHUNK];
+    memset(u, 0, sizeof *u);
+    u->t[N_F] = x->fetch;
+    u->t[N_IS] = x->icache_done;
+    u->t[N_D] = x->dispatch;
+    u->t[N_R] = x->ready;
+    u->t[N_E] = x->issue;
+    u->t[N_P] = x->complete;
+    u->t[N_C] = x->commit;
+    u->seq = x->seq;
+    for (int s = 0; s < 3; s++) u->prod[s] = x->prod_seq[s];
+    u->mem_prod = x->mem_prod_seq;
+    u->addr = x->u.mem_addr;
+    u->exec_latency = x->exec_latency;
+    u->op_class = x->u.op_class;
+    u->pool = x->pool;
+    u->unit = x->unit;
+    u->icache_level = x->icache_level;
+    u->dcache_level = x->dcache_level;
+    u->mispredict = x->mispredict;
+    u->uflags = x->u.flags;
+    u->rflags = x->flags;
+    u->continues = (x->u.flags & UOP_CONTINUES) != 0;
+    if (i == 0) t->first_seq = x->seq;
+    t->count = i + 1;
+    prepare_one(t, (int64_t)i);
 }
 
 /* ---- edges ---- */
@@ -398,19 +446,21 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
 
 /* The edges into node `v` of µop i, weighted from the configuration and the
  * µop's events. Sources are (µop index, node). Returns the count. */
-static int node_edges(const rps_trace *t, int64_t i, int v, rps_edge *e) {
+static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_edge *e) {
     const uarch_config *c = &t->cfg;
-    const rps_uop *u = &t->u[i];
+    const rps_uop *u = rps_u(t, i);
     int n = 0;
 #define EDGE(J, NODE) (e[n].src = (J), e[n].node = (NODE), w_clear(&e[n].w), &e[n++].w)
     switch (v) {
     case N_F:
         if (i == 0) break;
-        EDGE(i - 1, N_F);                                                    /* in-order fetch */
-        if (t->u[i - 1].uflags & UOP_TAKEN) w_add(&e[n - 1].w, RPS_BASE, 1); /* a taken transfer ends the group */
+        EDGE(i - 1, N_F);                                                         /* in-order fetch */
+        if (rps_u(t, i - 1)->uflags & UOP_TAKEN) w_add(&e[n - 1].w, RPS_BASE, 1); /* a taken transfer ends the group */
         if (i >= (int64_t)c->fetch_width) w_add(EDGE(i - c->fetch_width, N_F), RPS_BASE, 1); /* fetch bandwidth */
-        if (t->u[i - 1].mispredict) w_add(EDGE(i - 1, N_P), RPS_BASE, c->redirect_penalty);  /* control dependency */
-        if (t->u[i - 1].icache_level >= LEVEL_L2) /* fetch resumes when the fill the µop before waited for arrives */
+        if (rps_u(t, i - 1)->mispredict)
+            w_add(EDGE(i - 1, N_P), RPS_BASE, c->redirect_penalty); /* control dependency */
+        if (rps_u(t, i - 1)->icache_level >=
+            LEVEL_L2) /* fetch resumes when the fill the µop before waited for arrives */
             w_add(EDGE(i - 1, N_IS), RPS_L1I, -(double)c->l1i.latency);
         {
             int64_t fb = (int64_t)(c->fetch_buffer + (c->l1i.latency + c->decode_depth) * c->fetch_width);
@@ -432,39 +482,41 @@ static int node_edges(const rps_trace *t, int64_t i, int v, rps_edge *e) {
         w_add(EDGE(i, N_IS), RPS_BASE, c->decode_depth); /* rename after I$ (decode) */
         if (i > 0) EDGE(i - 1, N_D);                     /* in-order rename / dispatch */
         if (i >= (int64_t)c->dispatch_width) w_add(EDGE(i - c->dispatch_width, N_D), RPS_BASE, 1);
-        if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C);                               /* finite ROB */
-        if (t->iq_src[i] >= 0) w_add(EDGE(t->iq_src[i], N_E), RPS_BASE, (double)t->iq_slack[i]); /* issue dependency */
-        if (t->lsq_src[i] >= 0) EDGE(t->lsq_src[i], N_C);                                        /* finite LSQ */
+        if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C);                      /* finite ROB */
+        if (u->iq_src >= 0) w_add(EDGE(u->iq_src, N_E), RPS_BASE, (double)u->iq_slack); /* issue dependency */
+        if (u->lsq_src >= 0) EDGE(u->lsq_src, N_C);                                     /* finite LSQ */
         break;
     case N_R:
         EDGE(i, N_D); /* ready after dispatch */
         for (int s = 0; s < 3; s++) {
-            int64_t j = index_of(t, u->prod[s]);
+            int64_t j = index_before(t, u->prod[s], i);
             if (j >= 0 && j < i) EDGE(j, N_P); /* data dependency */
         }
         break;
     case N_E: {
         EDGE(i, N_R);                     /* execute after ready */
         w_add(EDGE(i, N_D), RPS_BASE, 1); /* issue looks at a µop the cycle after it is dispatched */
-        int64_t j = t->unit_src[i];
+        int64_t j = u->unit_src;
         if (j >= 0 && j < i) { /* the unit's previous user: one cycle, or its whole latency if unpipelined */
             rps_weight *w = EDGE(j, N_E);
-            if (c->pipelined[t->u[j].op_class]) w_add(w, RPS_BASE, 1);
-            else exec_weight(t, &t->u[j], w);
+            if (j < oldest) { /* beyond the window: dropped */
+            } else if (c->pipelined[rps_u(t, j)->op_class]) w_add(w, RPS_BASE, 1);
+            else exec_weight(t, rps_u(t, j), w);
         }
-        j = index_of(t, u->mem_prod);
+        j = index_before(t, u->mem_prod, i);
         if ((u->uflags & UOP_MEM_READ) && j >= 0 && j < i) EDGE(j, N_P); /* address dependency: the store executed */
-        j = t->mshr_src[i];
-        if (j >= 0 && j < i) { /* a miss register frees when that fill arrives: P_j less its address generation */
-            const rps_uop *f = &t->u[j];
+        j = u->mshr_src;
+        if (j >= 0 && j < oldest) EDGE(j, N_P); /* beyond the window: dropped */
+        else if (j >= 0 && j < i) { /* a miss register frees when that fill arrives: P_j less its address generation */
+            const rps_uop *f = rps_u(t, j);
             w_add(EDGE(j, N_P), rps_class_is_event(f->op_class) ? RPS_CLASS0 + f->op_class : RPS_BASE,
                   -(double)c->latency[f->op_class]);
         }
         break;
     }
     case N_P:
-        exec_weight(t, u, EDGE(i, N_E));                                             /* completion after execute */
-        if (t->share_src[i] >= 0 && t->share_src[i] < i) EDGE(t->share_src[i], N_P); /* cache line sharing */
+        exec_weight(t, u, EDGE(i, N_E));                                    /* completion after execute */
+        if (u->share_src >= 0 && u->share_src < i) EDGE(u->share_src, N_P); /* cache line sharing */
         break;
     case N_C:
         EDGE(i, N_P); /* commit after complete */
@@ -480,16 +532,18 @@ static int node_edges(const rps_trace *t, int64_t i, int v, rps_edge *e) {
  * modelled constraint allows, the difference is added as base penalty to the
  * tightest edge (the constraint met last). *violation: a constraint ran past
  * the simulated time (a modelling error; counted). */
-int rps_node_edges(const rps_trace *t, int64_t i, int v, rps_edge *e, bool *violation) {
-    int n = node_edges(t, i, v, e);
+int rps_node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_edge *e, bool *violation) {
+    int n = node_edges(t, i, v, oldest, e);
     *violation = false;
     if (!n) return 0;
-    double actual = (double)t->u[i].t[v], bound = -INFINITY;
+    double actual = (double)rps_u(t, i)->t[v], bound = -INFINITY;
     int arg = 0;
     for (int k = 0; k < n; k++) {
-        double x = (double)t->u[e[k].src].t[e[k].node] + rps_weight_total(&e[k].w);
+        if (e[k].src < oldest) continue; /* beyond the window (dropped): never binding in the baseline */
+        double x = (double)rps_u(t, e[k].src)->t[e[k].node] + rps_weight_total(&e[k].w);
         if (x > bound) bound = x, arg = k;
     }
+    if (bound == -INFINITY) return n; /* every source beyond the window */
     if (bound < actual - 1e-9) e[arg].w.base += actual - bound;
     else if (bound > actual + 1e-9) *violation = true;
     return n;
@@ -705,12 +759,13 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     return m;
 }
 
-/* Active dimensions: those some edge of the run can carry. */
-static int active_dims(const rps_trace *t, int *dim_of, int *slot_of) {
+/* Active dimensions: those some edge into the nodes of µops first … last can
+ * carry (a dimension no row has changes no total, dominance or similarity). */
+static int active_dims(const rps_trace *t, int64_t first, int64_t last, int *dim_of, int *slot_of) {
     bool on[RPS_DIMS] = {0};
     on[RPS_BASE] = on[RPS_L1I] = true;
-    for (size_t i = 0; i < t->count; i++) {
-        const rps_uop *u = &t->u[i];
+    for (int64_t i = first; i <= last; i++) {
+        const rps_uop *u = rps_u(t, i);
         if (rps_class_is_event(u->op_class)) on[RPS_CLASS0 + u->op_class] = true;
         if (u->icache_level >= LEVEL_L2) on[RPS_L2_INSTR] = true;
         if (u->icache_level == LEVEL_MEM) on[RPS_MEM_INSTR] = true;
@@ -765,14 +820,14 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
     uint32_t W = s->window;
     /* S: the previous segment's last commit; for the first, the cycle before the run's first
      * (the run's cycles count the last commit's cycle too) */
-    double S = first > 0 ? (double)t->u[first - 1].t[N_C] : -1;
+    double S = first > 0 ? (double)rps_u(t, first - 1)->t[N_C] : -1;
     rps_edge e[RPS_MAX_EDGES];
     for (int64_t i = first; i <= last; i++) {
         uint32_t slot = (uint32_t)(i % W);
         for (int v = 0; v < N_COUNT; v++) {
             bool violation;
-            int ne = rps_node_edges(t, i, v, e, &violation);
-            double actual = (double)t->u[i].t[v];
+            int ne = rps_node_edges(t, i, v, i - (int64_t)W + 1, e, &violation);
+            double actual = (double)rps_u(t, i)->t[v];
             s->violations += violation;
             /* longest path and stacks */
             double best = -INFINITY;
@@ -798,7 +853,7 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 }
                 sources++;
                 if (j < first) { /* before the segment: from S, base only */
-                    double w = (double)t->u[j].t[e[k].node] + rps_weight_total(&e[k].w) - S;
+                    double w = (double)rps_u(t, j)->t[e[k].node] + rps_weight_total(&e[k].w) - S;
                     best = dmax(best, w);
                     if (!scale) {
                         cand_reserve(s, s->cand_n + 1);
@@ -837,7 +892,7 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
     }
     uint32_t ls = (uint32_t)(last % W) * N_COUNT + N_C;
     out->length = s->times[ls];
-    out->actual = (double)t->u[last].t[N_C] - S;
+    out->actual = (double)rps_u(t, last)->t[N_C] - S;
     out->n = 0;
     out->stacks = NULL;
     if (!scale) {
@@ -848,11 +903,11 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
     }
 }
 
-static void seg_ctx_init(seg_ctx *s, const rps_trace *t, const rps_options *opt) {
+static void seg_ctx_init(seg_ctx *s, const rps_trace *t, const rps_options *opt, int64_t first, int64_t last) {
     memset(s, 0, sizeof *s);
     s->t = t;
     s->opt = opt;
-    s->D = active_dims(t, s->dim_of, s->slot_of);
+    s->D = active_dims(t, first, last, s->dim_of, s->slot_of);
     s->window = rps_window(&t->cfg);
     s->sets = cs_calloc((size_t)s->window * N_COUNT, sizeof *s->sets);
     s->times = cs_calloc((size_t)s->window * N_COUNT, sizeof *s->times);
@@ -873,171 +928,296 @@ static void seg_ctx_free(seg_ctx *s) {
 }
 
 double rps_graph_cycles(const rps_trace *t, uint32_t segment, const double scale[RPS_DIMS]) {
-    rps_trace_prepare((rps_trace *)t);
+    if (t->ring_chunks) return NAN; /* the run was not kept */
     rps_options opt;
     rps_options_default(&opt);
-    seg_ctx s;
-    seg_ctx_init(&s, t, &opt);
     int64_t n = (int64_t)t->count, len = segment ? segment : (n ? n : 1);
     double total = 0;
     for (int64_t first = 0; first < n; first += len) {
+        int64_t last = first + len - 1 < n - 1 ? first + len - 1 : n - 1;
+        seg_ctx s;
+        seg_ctx_init(&s, t, &opt, first, last);
         seg_out o;
-        run_segment(&s, first, first + len - 1 < n - 1 ? first + len - 1 : n - 1, scale, &o);
+        run_segment(&s, first, last, scale, &o);
         total += o.length;
+        seg_ctx_free(&s);
     }
-    seg_ctx_free(&s);
     return total;
 }
 
-/* ---- the analysis: segments in parallel threads ---- */
+/* ---- the analysis: segments in parallel threads as the run goes ---- */
 
-typedef struct worker {
-    const rps_trace *t;
-    const rps_options *opt;
-    uint32_t segments, seg_len;
-    seg_out *outs;
-    pthread_mutex_t *lock;
-    uint32_t *next;
+/* One segment's result, its rows widened to every dimension. */
+typedef struct seg_result {
+    double *stacks; /* n × RPS_DIMS */
+    uint32_t n;
+    double length;
     uint64_t capped, violations, dropped;
-} worker;
+    bool done;
+} seg_result;
 
-static void *worker_main(void *arg) {
-    worker *w = arg;
+struct rps_stream {
+    rps_trace *t;
+    rps_options opt;
+    uint32_t window;
+    pthread_mutex_t lock;
+    pthread_cond_t work;  /* a segment was queued, or the run ended */
+    pthread_cond_t freed; /* a segment was done: its µops may be overwritten */
+    uint64_t queued;      /* segments whose µops are all in */
+    uint64_t taken;       /* segments a thread took */
+    uint64_t lowest;      /* the lowest segment not done */
+    bool closed;          /* the run ended: no more µops */
+    uint64_t final_count; /* µops of the run, once closed */
+    seg_result *res;
+    size_t res_cap;
+    pthread_t *tid;
+    uint32_t threads;
+    double cpu;          /* processor seconds of the analysis, every thread */
+    uop_record *pending; /* records not yet in the trace (handled RPS_CHUNK at a time) */
+    size_t pending_n;
+};
+
+static double thread_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Segment k: [first, last]. Called without the lock. Returns the processor
+ * seconds it took (added to the analysis' time here). */
+static double process_segment(rps_stream *st, uint64_t k, int64_t first, int64_t last) {
+    const rps_trace *t = st->t;
+    double c0 = thread_cpu();
     seg_ctx s;
-    seg_ctx_init(&s, w->t, w->opt);
-    int64_t n = (int64_t)w->t->count;
-    for (;;) {
-        pthread_mutex_lock(w->lock);
-        uint32_t k = (*w->next)++;
-        pthread_mutex_unlock(w->lock);
-        if (k >= w->segments) break;
-        int64_t first = (int64_t)k * w->seg_len, last = first + w->seg_len - 1;
-        if (last > n - 1) last = n - 1;
-        run_segment(&s, first, last, NULL, &w->outs[k]);
-    }
+    seg_ctx_init(&s, t, &st->opt, first, last);
+    seg_out o;
+    run_segment(&s, first, last, NULL, &o);
+    seg_result r = {0};
+    r.n = o.n;
+    r.length = o.length;
+    r.stacks = cs_calloc((size_t)o.n * RPS_DIMS + 1, sizeof(double));
+    for (uint32_t q = 0; q < o.n; q++)
+        for (int d = 0; d < s.D; d++) r.stacks[(size_t)q * RPS_DIMS + s.dim_of[d]] = o.stacks[(size_t)q * s.D + d];
+    free(o.stacks);
     if (getenv("RPS_DEBUG"))
         fprintf(stderr, "reduce calls %llu cand/call %.1f after-dominance %.1f kept %.1f\n",
-                (unsigned long long)s.stat_calls, (double)s.stat_cand / s.stat_calls, (double)s.stat_dom / s.stat_calls,
-                (double)s.stat_kept / s.stat_calls);
-    w->capped = s.capped;
-    w->violations = s.violations;
-    w->dropped = s.dropped;
+                (unsigned long long)s.stat_calls, (double)s.stat_cand / (double)s.stat_calls,
+                (double)s.stat_dom / (double)s.stat_calls, (double)s.stat_kept / (double)s.stat_calls);
+    r.capped = s.capped, r.violations = s.violations, r.dropped = s.dropped;
     seg_ctx_free(&s);
+    r.done = true;
+    double c1 = thread_cpu();
+    pthread_mutex_lock(&st->lock);
+    st->res[k] = r;
+    st->cpu += c1 - c0;
+    while (st->lowest < st->taken && st->res[st->lowest].done) st->lowest++;
+    pthread_cond_broadcast(&st->freed);
+    pthread_mutex_unlock(&st->lock);
+    return c1 - c0;
+}
+
+/* Take a queued segment (lock held): its index and µops, or -1. */
+static int64_t take_segment(rps_stream *st, int64_t *first, int64_t *last) {
+    if (st->taken >= st->queued) return -1;
+    uint64_t k = st->taken++;
+    *first = (int64_t)(k * st->opt.segment);
+    *last = *first + st->opt.segment - 1;
+    if (st->closed && *last > (int64_t)st->final_count - 1) *last = (int64_t)st->final_count - 1; /* the last one */
+    return (int64_t)k;
+}
+
+static void *stream_worker(void *arg) {
+    rps_stream *st = arg;
+    pthread_mutex_lock(&st->lock);
+    for (;;) {
+        int64_t first, last, k = take_segment(st, &first, &last);
+        if (k < 0) {
+            if (st->closed) break;
+            pthread_cond_wait(&st->work, &st->lock);
+            continue;
+        }
+        pthread_mutex_unlock(&st->lock);
+        process_segment(st, (uint64_t)k, first, last);
+        pthread_mutex_lock(&st->lock);
+    }
+    pthread_mutex_unlock(&st->lock);
     return NULL;
 }
 
-/* The commit-stall table (FMT, Eyerman et al. [8] as RpStacks §II-C uses it):
- * each cycle commit waits is charged to one event of the µop it waits for. */
-static void fmt_table(const rps_trace *t, double *fmt) {
-    const uarch_config *c = &t->cfg;
-    memset(fmt, 0, RPS_DIMS * sizeof *fmt);
-    uint64_t last = 0; /* the cycle after the last commit so far */
-    for (size_t i = 0; i < t->count; i++) {
-        const rps_uop *u = &t->u[i];
-        uint64_t gap = u->t[N_C] + 1 > last ? u->t[N_C] + 1 - last : 0;
-        last = u->t[N_C] + 1 > last ? u->t[N_C] + 1 : last;
-        if (gap <= 1) {
-            fmt[RPS_BASE] += (double)gap;
-            continue;
+/* Queue segment `queued` (lock held), making room for its result. */
+static void queue_segment(rps_stream *st) {
+    if (st->queued >= st->res_cap) {
+        size_t cap = st->res_cap ? st->res_cap * 2 : 64;
+        st->res = cs_realloc(st->res, cs_array_size(cap, sizeof *st->res));
+        memset(st->res + st->res_cap, 0, (cap - st->res_cap) * sizeof *st->res);
+        st->res_cap = cap;
+    }
+    st->queued++;
+    pthread_cond_broadcast(&st->work);
+}
+
+rps_stream *rps_stream_start(const uarch_config *cfg, const rps_options *opt, bool keep_run) {
+    rps_stream *st = cs_calloc(1, sizeof *st);
+    st->opt = *opt;
+    if (!st->opt.segment) st->opt.segment = 1;
+    st->window = rps_window(cfg);
+    st->threads = opt->threads ? opt->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+    if (st->threads < 1) st->threads = 1;
+    /* the ring: the window before the oldest segment in work, a segment per
+     * thread, the one being filled, and the records on their way */
+    size_t ring = 0;
+    if (!keep_run) {
+        uint64_t need = (uint64_t)st->window + ((uint64_t)st->threads + 2) * st->opt.segment + 2 * RPS_CHUNK;
+        ring = (size_t)((need + RPS_CHUNK - 1) / RPS_CHUNK) + 1;
+    }
+    st->t = trace_create(cfg, ring);
+    st->pending = cs_malloc(RPS_CHUNK * sizeof *st->pending);
+    pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->work, NULL);
+    pthread_cond_init(&st->freed, NULL);
+    st->tid = cs_calloc(st->threads, sizeof *st->tid);
+    uint32_t started = 0;
+    for (uint32_t k = 0; k < st->threads; k++)
+        if (pthread_create(&st->tid[started], NULL, stream_worker, st) == 0) started++;
+    st->threads = started; /* none: the caller's thread does the work */
+    return st;
+}
+
+/* Move the pending records into the trace, waiting (or working) while the
+ * ring still holds µops a segment in work needs. */
+static void stream_flush(rps_stream *st) {
+    double c0 = thread_cpu(), worked = 0; /* worked: segments done here, counted by process_segment */
+    rps_trace *t = st->t;
+    uint64_t seg = st->opt.segment;
+    for (size_t k = 0; k < st->pending_n; k++) {
+        if (t->ring_chunks) {
+            uint64_t room = (t->ring_chunks - 1) * (uint64_t)RPS_CHUNK;
+            pthread_mutex_lock(&st->lock);
+            for (;;) {
+                uint64_t first = st->lowest * seg;
+                uint64_t need = first > st->window ? first - st->window : 0;
+                if (t->count - need < room) break;
+                int64_t f, l, j = take_segment(st, &f, &l); /* rather than wait, work */
+                if (j >= 0) {
+                    pthread_mutex_unlock(&st->lock);
+                    worked += process_segment(st, (uint64_t)j, f, l);
+                    pthread_mutex_lock(&st->lock);
+                } else {
+                    pthread_cond_wait(&st->freed, &st->lock);
+                }
+            }
+            pthread_mutex_unlock(&st->lock);
         }
-        fmt[RPS_BASE] += 1;
-        double stall = (double)(gap - 1);
-        int dim = RPS_BASE;
-        if (i > 0 && u->t[N_D] >= t->u[i - 1].t[N_C]) { /* the ROB ran empty: a frontend event */
-            if (u->icache_level == LEVEL_MEM) dim = RPS_MEM_INSTR;
-            else if (u->icache_level >= LEVEL_L2) dim = RPS_L2_INSTR;
-        } else if (u->uflags & UOP_MEM_READ) { /* the head is a load: its miss level, else an L1 hit */
-            dim = u->dcache_level == LEVEL_MEM ? RPS_MEM_DATA
-                : u->dcache_level >= LEVEL_L2  ? RPS_L2_DATA
-                : (u->rflags & UREC_FORWARDED) ? RPS_BASE
-                                               : RPS_L1D;
-        } else if (rps_class_is_event(u->op_class) && c->latency[u->op_class] > 1) { /* a long-latency operation */
-            dim = RPS_CLASS0 + u->op_class;
+        trace_append(t, &st->pending[k]);
+        if (t->ring_chunks && t->count % seg == 0) { /* a whole run is kept: its segments wait for the end */
+            pthread_mutex_lock(&st->lock);
+            queue_segment(st);
+            pthread_mutex_unlock(&st->lock);
         }
-        fmt[dim] += stall;
+    }
+    st->pending_n = 0;
+    double c1 = thread_cpu();
+    pthread_mutex_lock(&st->lock);
+    st->cpu += c1 - c0 - worked;
+    pthread_mutex_unlock(&st->lock);
+}
+
+void rps_stream_add(rps_stream *st, const uop_record *r, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        st->pending[st->pending_n++] = r[k];
+        if (st->pending_n == RPS_CHUNK) stream_flush(st);
     }
 }
 
-bool rps_analyse(const rps_trace *t, const rps_options *opt, rps_result *out, cs_error *err) {
+const rps_trace *rps_stream_trace(const rps_stream *st) { return st->t; }
+
+bool rps_stream_finish(rps_stream *st, rps_result *out, cs_error *err) {
     memset(out, 0, sizeof *out);
-    out->opt = *opt;
-    if (opt->segment == 0) {
-        cs_error_set(err, "segment length 0");
-        return false;
-    }
-    if (!(opt->similarity >= 0 && opt->similarity <= 1)) {
-        cs_error_set(err, "similarity %g: expected a number from 0 to 1", opt->similarity);
+    out->opt = st->opt;
+    if (!(st->opt.similarity >= 0 && st->opt.similarity <= 1)) {
+        cs_error_set(err, "similarity %g: expected a number from 0 to 1", st->opt.similarity);
         return false;
     }
     double start = cs_now();
-    struct timespec cpu0, cpu1;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
-    rps_trace_prepare((rps_trace *)t);
+    stream_flush(st);
+    const rps_trace *t = st->t;
+    pthread_mutex_lock(&st->lock);
+    uint64_t segs_all = (t->count + st->opt.segment - 1) / st->opt.segment;
+    while (st->queued < segs_all) queue_segment(st); /* the rest, the last shorter */
+    st->final_count = t->count;
+    st->closed = true;
+    pthread_cond_broadcast(&st->work);
+    for (;;) { /* work along, then wait for the others */
+        int64_t first, last, k = take_segment(st, &first, &last);
+        if (k < 0) break;
+        pthread_mutex_unlock(&st->lock);
+        process_segment(st, (uint64_t)k, first, last);
+        pthread_mutex_lock(&st->lock);
+    }
+    while (st->lowest < st->queued) pthread_cond_wait(&st->freed, &st->lock);
+    pthread_mutex_unlock(&st->lock);
+    for (uint32_t k = 0; k < st->threads; k++) pthread_join(st->tid[k], NULL);
+    st->threads = 0;
+
     for (int d = 0; d < RPS_DIMS; d++) out->base_latency[d] = rps_dim_latency(&t->cfg, d);
     out->uops = t->count;
-    for (size_t i = 0; i < t->count; i++) out->instructions += !t->u[i].continues;
-    out->cycles = t->count ? t->u[t->count - 1].t[N_C] + 1 : 0; /* cycles 0 … last commit */
-    fmt_table(t, out->fmt);
-
-    uint32_t segs = (uint32_t)((t->count + opt->segment - 1) / opt->segment);
-    seg_out *outs = cs_calloc(segs ? segs : 1, sizeof *outs);
-    uint32_t threads = opt->threads ? opt->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
-    if (threads < 1) threads = 1;
-    if (threads > segs) threads = segs ? segs : 1;
-    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    uint32_t next = 0;
-    worker *w = cs_calloc(threads, sizeof *w);
-    pthread_t *tid = cs_calloc(threads, sizeof *tid);
-    uint32_t started = 0;
-    for (uint32_t k = 0; k < threads; k++) {
-        w[k] = (worker){t, opt, segs, opt->segment, outs, &lock, &next, 0, 0, 0};
-        if (k == 0 || pthread_create(&tid[k], NULL, worker_main, &w[k]) == 0) started++;
-        else break;
-    }
-    worker_main(&w[0]); /* this thread works too */
-    for (uint32_t k = 1; k < started; k++) pthread_join(tid[k], NULL);
-
-    int dim_of[RPS_DIMS], slot_of[RPS_DIMS];
-    int D = active_dims(t, dim_of, slot_of);
+    out->instructions = t->instructions;
+    out->cycles = t->count ? rps_u(t, (int64_t)t->count - 1)->t[N_C] + 1 : 0; /* cycles 0 … last commit */
+    memcpy(out->fmt, t->fmt, sizeof out->fmt);
+    uint32_t segs = (uint32_t)st->queued;
     out->segments = segs;
     out->seg_first = cs_calloc(segs + 1, sizeof *out->seg_first);
     uint32_t total = 0;
-    for (uint32_t k = 0; k < segs; k++) total += outs[k].n;
+    for (uint32_t k = 0; k < segs; k++) total += st->res[k].n;
     out->stack_count = total;
     out->stacks = cs_calloc((size_t)total * RPS_DIMS + 1, sizeof(double));
     uint32_t at = 0;
     for (uint32_t k = 0; k < segs; k++) {
+        seg_result *r = &st->res[k];
         out->seg_first[k] = at;
-        out->graph_cycles += outs[k].length;
+        out->graph_cycles += r->length;
         uint32_t best = 0;
         double best_len = -INFINITY;
-        for (uint32_t q = 0; q < outs[k].n; q++) {
+        for (uint32_t q = 0; q < r->n; q++) {
             double len = 0;
-            for (int d = 0; d < D; d++) {
-                double x = outs[k].stacks[(size_t)q * D + d];
-                out->stacks[(size_t)(at + q) * RPS_DIMS + dim_of[d]] = x;
-                len += x;
-            }
+            for (int d = 0; d < RPS_DIMS; d++) len += r->stacks[(size_t)q * RPS_DIMS + d];
             if (len > best_len) best_len = len, best = q;
         }
-        if (outs[k].n)
-            for (int d = 0; d < D; d++) out->cp1[dim_of[d]] += outs[k].stacks[(size_t)best * D + d];
-        at += outs[k].n;
-        free(outs[k].stacks);
+        if (r->n)
+            for (int d = 0; d < RPS_DIMS; d++) out->cp1[d] += r->stacks[(size_t)best * RPS_DIMS + d];
+        memcpy(&out->stacks[(size_t)at * RPS_DIMS], r->stacks, (size_t)r->n * RPS_DIMS * sizeof(double));
+        at += r->n;
+        out->capped_nodes += r->capped;
+        out->violations += r->violations;
+        out->dropped_edges += r->dropped;
+        free(r->stacks);
+        r->stacks = NULL;
     }
     out->seg_first[segs] = at;
-    for (uint32_t k = 0; k < started; k++) {
-        out->capped_nodes += w[k].capped;
-        out->violations += w[k].violations;
-        out->dropped_edges += w[k].dropped;
-    }
-    free(outs);
-    free(w);
-    free(tid);
-    out->seconds = cs_now() - start;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
-    out->cpu_seconds = (double)(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
+    out->seconds = cs_now() - start; /* after the run: the segments before overlapped it */
+    out->cpu_seconds = st->cpu;
     return true;
+}
+
+void rps_stream_destroy(rps_stream *st) {
+    if (!st) return;
+    if (st->threads) { /* not finished: stop the workers */
+        pthread_mutex_lock(&st->lock);
+        st->closed = true;
+        st->queued = st->taken; /* nothing more to take */
+        pthread_cond_broadcast(&st->work);
+        pthread_mutex_unlock(&st->lock);
+        for (uint32_t k = 0; k < st->threads; k++) pthread_join(st->tid[k], NULL);
+    }
+    for (size_t k = 0; k < st->res_cap; k++) free(st->res[k].stacks);
+    free(st->res);
+    free(st->tid);
+    free(st->pending);
+    rps_trace_destroy(st->t);
+    pthread_mutex_destroy(&st->lock);
+    pthread_cond_destroy(&st->work);
+    pthread_cond_destroy(&st->freed);
+    free(st);
 }
 
 void rps_result_free(rps_result *r) {

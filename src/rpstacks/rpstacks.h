@@ -75,17 +75,29 @@ void rps_options_default(rps_options *o);
 
 typedef struct rps_trace rps_trace;
 
-rps_trace *rps_trace_create(const uarch_config *cfg);
-/* Append committed µops' records (program order, PROBE_RETIRE | PROBE_PRODUCERS). */
-void rps_trace_add(rps_trace *t, const uop_record *r, size_t n);
 uint64_t rps_trace_uops(const rps_trace *t);
-void rps_trace_destroy(rps_trace *t);
+
+/* The analysis as the run goes: committed µops' records go in (program order,
+ * PROBE_RETIRE | PROBE_PRODUCERS); each segment is reduced by a pool of
+ * threads as soon as its µops are in, and only the µops the segments in work
+ * still need are kept (a ring of a few segments), unless keep_run: then the
+ * whole run is kept (rps_graph_cycles needs it) and the segments are reduced
+ * at the end. */
+typedef struct rps_stream rps_stream;
+typedef struct rps_result rps_result;
+
+rps_stream *rps_stream_start(const uarch_config *cfg, const rps_options *opt, bool keep_run);
+void rps_stream_add(rps_stream *st, const uop_record *r, size_t n);
+/* The last segment, the stacks of every segment: *out (once). */
+bool rps_stream_finish(rps_stream *st, rps_result *out, cs_error *err);
+const rps_trace *rps_stream_trace(const rps_stream *st);
+void rps_stream_destroy(rps_stream *st);
 
 /* The dependence graph's longest path with every event's penalty multiplied by
  * scale[dim] (scale[RPS_BASE] is 1), summed over segments of `segment` µops
  * exactly as the stacks are (0: one segment). With all scales 1 it reproduces
  * the simulated cycles (Figure 10's check). No reduction: the upper bound of the
- * stacks' accuracy. */
+ * stacks' accuracy. NAN when the run was not kept (rps_stream_start). */
 double rps_graph_cycles(const rps_trace *t, uint32_t segment, const double scale[RPS_DIMS]);
 
 /* ---- the result -------------------------------------------------------------------- */
@@ -123,8 +135,6 @@ typedef struct rps_result {
     double fmt[RPS_DIMS]; /* the commit-stall table (FMT), summing to the cycles */
 } rps_result;
 
-/* Build the graph of every segment and reduce it to stacks. */
-bool rps_analyse(const rps_trace *t, const rps_options *opt, rps_result *out, cs_error *err);
 void rps_result_free(rps_result *r);
 
 /* ---- predictions ---------------------------------------------------------------------- */

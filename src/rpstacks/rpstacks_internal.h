@@ -14,21 +14,39 @@ typedef struct rps_uop {
     uint16_t exec_latency;
     uint8_t op_class, pool, unit, icache_level, dcache_level, mispredict, uflags, rflags;
     bool continues;
+    /* constraints from other µops' order (prepared as the µop arrives): a µop index or -1 */
+    int64_t iq_src;    /* the µop whose issue freed the IQ entry this one took (issue dependency) */
+    uint64_t iq_slack; /* its base weight (the perturbation, graph.c issue_dependency) */
+    int64_t lsq_src;   /* the memory µop whose commit freed the LSQ entry */
+    int64_t unit_src;  /* the unit's previous user (older in program order) */
+    int64_t share_src; /* a load whose L1D fill this one joined */
+    int64_t mshr_src;  /* a load whose fill's arrival freed the miss register this one took */
 } rps_uop;
 
+enum { RPS_CHUNK = 4096 }; /* µops per chunk of the collected run (a power of two) */
+
+/* The collected run: µop j (0, 1, … in program order) is U(t, j). Chunks never
+ * move. Kept whole (for rps_graph_cycles), or as a ring of the last
+ * ring_chunks chunks: the analysis then holds a few segments, not the run. */
 struct rps_trace {
     uarch_config cfg;
-    rps_uop *u;
-    size_t count, cap;
-    /* constraints from other µops' order (rps_trace_prepare): an index or -1 */
-    bool prepared;
-    int64_t *iq_src;    /* the µop whose issue freed the IQ entry this one took (issue dependency) */
-    uint64_t *iq_slack; /* its base weight (the perturbation, graph.c issue_dependency) */
-    int64_t *lsq_src;   /* the memory µop whose commit freed the LSQ entry */
-    int64_t *unit_src;  /* the unit's previous user (older in program order) */
-    int64_t *share_src; /* a load whose L1D fill this one joined */
-    int64_t *mshr_src;  /* a load whose fill's arrival freed the miss register this one took */
+    rps_uop **chunk;
+    size_t chunks;         /* allocated chunk pointers */
+    size_t ring_chunks;    /* 0: everything kept */
+    uint64_t count;        /* µops added */
+    uint64_t first_seq;    /* of µop 0 */
+    struct rps_prep *prep; /* the state the constraints are prepared with (graph.c) */
+    /* the run's totals, accumulated as the µops arrive */
+    uint64_t instructions;
+    uint64_t fmt_last; /* FMT: the cycle after the last commit so far */
+    double fmt[RPS_DIMS];
 };
+
+static inline rps_uop *rps_u(const rps_trace *t, int64_t j) {
+    uint64_t c = (uint64_t)j / RPS_CHUNK;
+    if (t->ring_chunks) c %= t->ring_chunks;
+    return &t->chunk[c][(uint64_t)j % RPS_CHUNK];
+}
 
 enum { RPS_WEIGHT_DIMS = 4, RPS_MAX_EDGES = 12 };
 
@@ -46,9 +64,9 @@ typedef struct rps_edge {
     rps_weight w;
 } rps_edge;
 
-void rps_trace_prepare(rps_trace *t);
-/* The edges into node v of µop i, the residual included (graph.c). */
-int rps_node_edges(const rps_trace *t, int64_t i, int v, rps_edge *e, bool *violation);
+/* The edges into node v of µop i, the residual included (graph.c); sources
+ * older than µop `oldest` are listed but not read (beyond the window). */
+int rps_node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_edge *e, bool *violation);
 double rps_weight_total(const rps_weight *w);
 uint32_t rps_window(const uarch_config *c);
 /* The modified cosine similarity over the dimensions in `mask` (bit d: dimension d). */

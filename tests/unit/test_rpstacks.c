@@ -296,7 +296,7 @@ static uop *chase_stream(void) {
     return u;
 }
 
-static double simulate(const uop *u, const char *set, const char *analyses, run_result *keep) {
+static double simulate_n(const uop *u, size_t n, const char *set, const char *analyses, run_result *keep) {
     uarch_config cfg;
     uarch_config_default(&cfg);
     cs_error err;
@@ -304,7 +304,7 @@ static double simulate(const uop *u, const char *set, const char *analyses, run_
     analysis_list l;
     assert_true(analysis_list_parse(&l, analyses, &err));
     run_spec spec = {&cfg, {0, 0, NULL}, &l, "stream"};
-    array_source src = array_source_borrow(u, N);
+    array_source src = array_source_borrow(u, n);
     run_result r;
     assert_true(runner_run(&spec, &src.base, &r, &err));
     assert_true(r.ok);
@@ -315,9 +315,13 @@ static double simulate(const uop *u, const char *set, const char *analyses, run_
     return cycles;
 }
 
+static double simulate(const uop *u, const char *set, const char *analyses, run_result *keep) {
+    return simulate_n(u, N, set, analyses, keep);
+}
+
 static void check_stream(uop *u, const char *key, int dim, uint32_t new_latency) {
     run_result base;
-    double cycles = simulate(u, NULL, "rpstacks:segment=1000:threads=2", &base);
+    double cycles = simulate(u, NULL, "rpstacks:segment=1000:threads=2:keep=yes", &base);
     void *a = run_result_analysis(&base, "rpstacks");
     const rps_result *r = rps_analysis_result(a);
     assert_non_null(r);
@@ -355,6 +359,62 @@ static void test_graph_chase(void **state) {
     check_stream(chase_stream(), "memory.latency", RPS_MEM_DATA, 40);
 }
 
+/* The analysis as the run goes (a ring of a few segments, reduced while the
+ * run goes on) gives the stacks the whole run kept gives, to the bit: a run
+ * long enough for the ring (4 chunks of 4096 µops here) to wrap, 3 threads. */
+static void test_stream_matches_kept(void **state) {
+    (void)state;
+    enum { LONG = 20000 };
+    uop *u = cs_calloc(LONG, sizeof *u);
+    for (size_t i = 0; i < LONG; i++) {
+        switch (i % 4) { /* the fp-add chain of fp_chain_stream, a far line now and then */
+        case 0: u[i] = make_uop(i % 512, OPC_FP_ADD, 40, 40, 41); break;
+        case 1: u[i] = make_uop(i % 512, OPC_INT_ALU, 5, 6, 0); break;
+        case 2:
+            u[i] = make_uop(i % 512, OPC_LOAD, 7, 8, 0);
+            u[i].flags |= UOP_MEM_READ;
+            u[i].mem_addr = i % 2002 == 2 ? 0x1000000 + 4096 * (uint64_t)i : 0x100000 + 8 * (i % 64);
+            u[i].mem_size = 8;
+            break;
+        default: u[i] = make_uop(i % 512, OPC_INT_ALU, 9, 5, 7); break;
+        }
+    }
+    run_result kept;
+    simulate_n(u, LONG, NULL, "rpstacks:segment=400:threads=2:keep=yes", &kept);
+    const rps_result *k = rps_analysis_result(run_result_analysis(&kept, "rpstacks"));
+    assert_non_null(k);
+    assert_int_equal(rps_trace_uops(rps_analysis_trace(run_result_analysis(&kept, "rpstacks"))), LONG);
+    const char *streamed[] = {"rpstacks:segment=400:threads=3"};
+    for (int v = 0; v < 1; v++) {
+        run_result run;
+        simulate_n(u, LONG, NULL, streamed[v], &run);
+        void *a = run_result_analysis(&run, "rpstacks");
+        const rps_result *r = rps_analysis_result(a);
+        assert_non_null(r);
+        /* the ring held a few segments, not the run: the graph of the whole run is not there */
+        double ones[RPS_DIMS];
+        for (int d = 0; d < RPS_DIMS; d++) ones[d] = 1;
+        assert_true(isnan(rps_graph_cycles(rps_analysis_trace(a), 400, ones)));
+        print_message("%s: %u segments, %u stacks (kept: %u), graph %.0f (kept %.0f), dropped %llu\n", streamed[v],
+                      r->segments, r->stack_count, k->stack_count, r->graph_cycles, k->graph_cycles,
+                      (unsigned long long)r->dropped_edges);
+        assert_int_equal(r->segments, LONG / 400);
+        assert_int_equal(r->uops, k->uops);
+        assert_int_equal(r->cycles, k->cycles);
+        assert_int_equal(r->violations, k->violations);
+        assert_int_equal(r->dropped_edges, k->dropped_edges);
+        assert_true(r->graph_cycles == k->graph_cycles);
+        assert_int_equal(r->stack_count, k->stack_count);
+        assert_memory_equal(r->seg_first, k->seg_first, (r->segments + 1) * sizeof *r->seg_first);
+        assert_memory_equal(r->stacks, k->stacks, (size_t)r->stack_count * RPS_DIMS * sizeof(double));
+        assert_memory_equal(r->cp1, k->cp1, sizeof r->cp1);
+        assert_memory_equal(r->fmt, k->fmt, sizeof r->fmt);
+        run_result_free(&run);
+    }
+    run_result_free(&kept);
+    free(u);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_similarity),
@@ -364,6 +424,7 @@ int main(void) {
         cmocka_unit_test(test_file),
         cmocka_unit_test(test_graph_fp_chain),
         cmocka_unit_test(test_graph_chase),
+        cmocka_unit_test(test_stream_matches_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,9 @@
 
 #include "statmodel.h"
 
+typedef struct gth_plan gth_plan;
+static void gth_plan_free(gth_plan *pl);
+
 typedef struct sm_edge {
     uint32_t to;
     uint8_t label;
@@ -38,6 +41,7 @@ struct sm_chain {
     sm_out *out;
     double *dist;
     double *guess;   /* the starting distribution of the next solve (sm_chain_guess) */
+    gth_plan *plan;  /* the last solve's plan between blocks, for the next round's chain */
     uint32_t last;   /* index + 1 of the last state asked for: builders ask for the same one in a row */
     uint32_t *block; /* aggregation blocks (sm_chain_set_blocks), or NULL */
     uint32_t nblocks;
@@ -90,6 +94,7 @@ void sm_chain_free(sm_chain *c) {
     free(c->hash);
     free(c->dist);
     free(c->guess);
+    gth_plan_free(c->plan);
     free(c->block);
     free(c->tmp_to);
     free(c->tmp_p);
@@ -269,109 +274,183 @@ static gth_heap_item heap_pop(gth_heap *h) {
     return top;
 }
 
-/* pi of the chain with rows (CSR rs/col/val; the diagonal is ignored). False
- * when a state leads nowhere else (the chain is not irreducible) or the fill
- * passes fill_limit transitions. */
-static bool gth_solve(uint32_t n, const uint32_t *rs, const uint32_t *col, const double *val, double *pi,
-                      size_t fill_limit) {
-    gth_list *out = cs_calloc(n, sizeof *out);
+/* A GTH elimination planned once for a sparsity pattern, run for each set of
+ * values of it (the aggregation steps of one solve share their pattern): per
+ * step the slots of k's transitions (their sum is S_k), and per predecessor i
+ * the slot of p_ik and the updates v[dst] += p_ik / S_k * v[src]. */
+typedef struct u32_vec {
+    uint32_t *v;
+    size_t n, cap;
+} u32_vec;
+
+static void vpush(u32_vec *a, uint32_t x) {
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 1024;
+        a->v = cs_realloc(a->v, cs_array_size(a->cap, sizeof *a->v));
+    }
+    a->v[a->n++] = x;
+}
+
+struct gth_plan {
+    uint32_t n, nslot, nstep, last;
+    uint32_t *prs, *pcol; /* the pattern planned for */
+    uint32_t *orig_slot;  /* CSR entry -> slot (UINT32_MAX: the diagonal, left out) */
+    u32_vec order, out_start, out_slot, pred_start, pred_state, pred_slot, upd_start, upd_src, upd_dst;
+    double *v, *s;
+};
+
+static void gth_plan_free(gth_plan *pl) {
+    if (!pl) return;
+    free(pl->prs);
+    free(pl->pcol);
+    free(pl->orig_slot);
+    u32_vec *vs[] = {&pl->order,     &pl->out_start, &pl->out_slot, &pl->pred_start, &pl->pred_state,
+                     &pl->pred_slot, &pl->upd_start, &pl->upd_src,  &pl->upd_dst};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) free(vs[i]->v);
+    free(pl->v);
+    free(pl->s);
+    free(pl);
+}
+
+/* The elimination order (fewest in x out transitions first) and its steps for
+ * the pattern rs/col; NULL when the fill passes fill_limit slots and updates. */
+static gth_plan *gth_plan_build(uint32_t n, const uint32_t *rs, const uint32_t *col, size_t fill_limit) {
+    gth_plan *pl = cs_calloc(1, sizeof *pl);
+    pl->n = n;
+    pl->orig_slot = cs_malloc(cs_array_size(rs[n] ? rs[n] : 1, sizeof *pl->orig_slot));
+    gth_list *out = cs_calloc(n, sizeof *out); /* entry .p holds the slot */
     gth_ilist *in = cs_calloc(n, sizeof *in);
     uint32_t *indeg = cs_calloc(n, sizeof *indeg);
     bool *dead = cs_calloc(n, sizeof *dead);
-    uint32_t *order = cs_malloc(cs_array_size(n, sizeof *order));
     uint32_t *pos = cs_malloc(cs_array_size(n, sizeof *pos));
     for (uint32_t i = 0; i < n; i++) pos[i] = UINT32_MAX;
-    /* the predecessors left at each elimination, with p_ik / S_k */
-    gth_list *rec = cs_calloc(n, sizeof *rec);
-    size_t fill = 0;
     bool ok = true;
     gth_heap h = {0};
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t e = rs[i]; e < rs[i + 1]; e++)
-            if (col[e] != i && val[e] > 0) {
-                gth_push(&out[i], col[e], val[e]);
-                gth_ipush(&in[col[e]], i);
-                indeg[col[e]]++;
-                fill++;
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t a = 0; a < out[i].n; a++) pos[out[i].e[a].j] = a;
+        for (uint32_t e = rs[i]; e < rs[i + 1]; e++) {
+            uint32_t j = col[e];
+            if (j == i) {
+                pl->orig_slot[e] = UINT32_MAX;
+            } else if (pos[j] != UINT32_MAX) {
+                pl->orig_slot[e] = (uint32_t)out[i].e[pos[j]].p;
+            } else {
+                pos[j] = out[i].n;
+                pl->orig_slot[e] = pl->nslot;
+                gth_push(&out[i], j, pl->nslot++);
+                gth_ipush(&in[j], i);
+                indeg[j]++;
             }
+        }
+        for (uint32_t a = 0; a < out[i].n; a++) pos[out[i].e[a].j] = UINT32_MAX;
+    }
     for (uint32_t i = 0; i < n; i++) heap_push(&h, (uint64_t)indeg[i] * out[i].n, i);
-    uint32_t nord = 0;
-    while (nord + 1 < n) {
+    while (ok && pl->nstep + 1 < n) {
         gth_heap_item it = heap_pop(&h);
         uint32_t k = it.state;
         if (dead[k] || it.key != (uint64_t)indeg[k] * out[k].n) continue;
-        double s = 0;
-        for (uint32_t a = 0; a < out[k].n; a++) s += out[k].e[a].p;
-        if (!(s > 0)) {
-            ok = false;
-            break;
-        }
         dead[k] = true;
-        order[nord++] = k;
+        vpush(&pl->order, k);
+        vpush(&pl->out_start, (uint32_t)pl->out_slot.n);
+        for (uint32_t a = 0; a < out[k].n; a++) vpush(&pl->out_slot, (uint32_t)out[k].e[a].p);
+        vpush(&pl->pred_start, (uint32_t)pl->pred_state.n);
         for (uint32_t b = 0; b < in[k].n; b++) {
             uint32_t i = in[k].v[b];
             if (dead[i]) continue;
-            /* where each of i's successors is in its list, for the updates below */
             for (uint32_t a = 0; a < out[i].n; a++) pos[out[i].e[a].j] = a;
             uint32_t at = pos[k];
-            double pik = out[i].e[at].p;
+            vpush(&pl->pred_state, i);
+            vpush(&pl->pred_slot, (uint32_t)out[i].e[at].p);
+            vpush(&pl->upd_start, (uint32_t)pl->upd_src.n);
             out[i].e[at] = out[i].e[--out[i].n];
-            pos[out[i].e[at].j] = at;
+            if (at < out[i].n) pos[out[i].e[at].j] = at;
             pos[k] = UINT32_MAX;
-            gth_push(&rec[k], i, pik / s);
             for (uint32_t a = 0; a < out[k].n; a++) {
                 uint32_t j = out[k].e[a].j;
                 if (j == i) continue; /* a self-loop of i: GTH's sums leave the diagonal out */
-                double add = pik * out[k].e[a].p / s;
+                uint32_t dst;
                 if (pos[j] != UINT32_MAX) {
-                    out[i].e[pos[j]].p += add;
+                    dst = (uint32_t)out[i].e[pos[j]].p;
                 } else {
+                    dst = pl->nslot++;
                     pos[j] = out[i].n;
-                    gth_push(&out[i], j, add);
+                    gth_push(&out[i], j, dst);
                     gth_ipush(&in[j], i);
                     indeg[j]++;
-                    if (++fill > fill_limit) ok = false;
                 }
+                vpush(&pl->upd_src, (uint32_t)out[k].e[a].p);
+                vpush(&pl->upd_dst, dst);
             }
             for (uint32_t a = 0; a < out[i].n; a++) pos[out[i].e[a].j] = UINT32_MAX;
             heap_push(&h, (uint64_t)indeg[i] * out[i].n, i);
         }
-        if (!ok) break;
         for (uint32_t a = 0; a < out[k].n; a++) {
             uint32_t j = out[k].e[a].j;
             indeg[j]--;
             heap_push(&h, (uint64_t)indeg[j] * out[j].n, j);
         }
+        pl->nstep++;
+        if (pl->nslot + pl->upd_src.n > fill_limit) ok = false;
     }
-    if (ok) {
-        uint32_t last = 0;
-        while (last < n && dead[last]) last++;
-        memset(pi, 0, n * sizeof *pi);
-        pi[last] = 1;
-        double z = 1;
-        for (uint32_t t = nord; t-- > 0;) {
-            uint32_t k = order[t];
-            double v = 0;
-            for (uint32_t a = 0; a < rec[k].n; a++) v += pi[rec[k].e[a].j] * rec[k].e[a].p;
-            pi[k] = v;
-            z += v;
-        }
-        for (uint32_t i = 0; i < n; i++) pi[i] /= z;
-    }
+    vpush(&pl->out_start, (uint32_t)pl->out_slot.n);
+    vpush(&pl->pred_start, (uint32_t)pl->pred_state.n);
+    vpush(&pl->upd_start, (uint32_t)pl->upd_src.n);
+    pl->last = 0;
+    while (pl->last < n && dead[pl->last]) pl->last++;
     for (uint32_t i = 0; i < n; i++) {
         free(out[i].e);
         free(in[i].v);
-        free(rec[i].e);
     }
     free(out);
     free(in);
     free(indeg);
     free(dead);
-    free(order);
     free(pos);
-    free(rec);
     free(h.v);
-    return ok;
+    if (!ok || pl->last >= n) {
+        gth_plan_free(pl);
+        return NULL;
+    }
+    pl->prs = cs_malloc(cs_array_size((size_t)n + 1, sizeof *pl->prs));
+    memcpy(pl->prs, rs, ((size_t)n + 1) * sizeof *rs);
+    pl->pcol = cs_malloc(cs_array_size(rs[n] ? rs[n] : 1, sizeof *pl->pcol));
+    memcpy(pl->pcol, col, rs[n] * sizeof *col);
+    pl->v = cs_malloc(cs_array_size(pl->nslot ? pl->nslot : 1, sizeof *pl->v));
+    pl->s = cs_malloc(cs_array_size(pl->nstep ? pl->nstep : 1, sizeof *pl->s));
+    return pl;
+}
+
+/* pi of the chain with the plan's pattern and these values (val per CSR
+ * entry). False when a state leads nowhere else: the chain is not irreducible. */
+static bool gth_plan_run(gth_plan *pl, const double *val, size_t nval, double *pi) {
+    memset(pl->v, 0, pl->nslot * sizeof *pl->v);
+    for (size_t e = 0; e < nval; e++)
+        if (pl->orig_slot[e] != UINT32_MAX) pl->v[pl->orig_slot[e]] += val[e];
+    double *v = pl->v;
+    for (uint32_t t = 0; t < pl->nstep; t++) {
+        double s = 0;
+        for (uint32_t a = pl->out_start.v[t]; a < pl->out_start.v[t + 1]; a++) s += v[pl->out_slot.v[a]];
+        if (!(s > 0)) return false;
+        pl->s[t] = s;
+        for (uint32_t b = pl->pred_start.v[t]; b < pl->pred_start.v[t + 1]; b++) {
+            double f = v[pl->pred_slot.v[b]] / s;
+            for (uint32_t u = pl->upd_start.v[b]; u < pl->upd_start.v[b + 1]; u++)
+                v[pl->upd_dst.v[u]] += f * v[pl->upd_src.v[u]];
+        }
+    }
+    memset(pi, 0, pl->n * sizeof *pi);
+    pi[pl->last] = 1;
+    double z = 1;
+    for (uint32_t t = pl->nstep; t-- > 0;) {
+        double x = 0;
+        for (uint32_t b = pl->pred_start.v[t]; b < pl->pred_start.v[t + 1]; b++)
+            x += pi[pl->pred_state.v[b]] * v[pl->pred_slot.v[b]];
+        x /= pl->s[t];
+        pi[pl->order.v[t]] = x;
+        z += x;
+    }
+    for (uint32_t i = 0; i < pl->n; i++) pi[i] /= z;
+    return true;
 }
 
 /* Scratch of the aggregation steps of one solve. */
@@ -380,10 +459,12 @@ typedef struct agg_ws {
     uint32_t *mark, *rs, *col;
     double *val, *w, *pi;
     size_t cap;
-    bool failed; /* the chain between blocks could not be solved: no more steps */
+    gth_plan *plan; /* the chain between blocks keeps its pattern through a solve */
+    bool failed;    /* the chain between blocks could not be solved: no more steps */
 } agg_ws;
 
 static void agg_free(agg_ws *a) {
+    gth_plan_free(a->plan);
     free(a->bstart);
     free(a->bstate);
     free(a->mark);
@@ -447,7 +528,13 @@ static void aggregate(sm_chain *c, double *d, agg_ws *a) {
         }
     }
     a->rs[k] = (uint32_t)nz;
-    if (!gth_solve(k, a->rs, a->col, a->val, a->pi, 16 * nz + 100000)) {
+    if (!a->plan && c->plan && c->plan->n == k && !memcmp(c->plan->prs, a->rs, ((size_t)k + 1) * sizeof *a->rs) &&
+        !memcmp(c->plan->pcol, a->col, nz * sizeof *a->col)) { /* the last round's pattern */
+        a->plan = c->plan;
+        c->plan = NULL;
+    }
+    if (!a->plan) a->plan = gth_plan_build(k, a->rs, a->col, 64 * nz + 1000000);
+    if (!a->plan || !gth_plan_run(a->plan, a->val, nz, a->pi)) {
         a->failed = true;
         return;
     }
@@ -516,6 +603,18 @@ static uint32_t chain_blocks(const sm_chain *c, uint32_t *block) {
     return count;
 }
 
+/* |d P - d|_1, P given by its incoming transitions and self-loops. */
+static double residual(uint32_t n, const double *d, const double *self, const uint32_t *start, const uint32_t *from,
+                       const double *pin) {
+    double res = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        double acc = d[j] * self[j];
+        for (uint32_t k = start[j]; k < start[j + 1]; k++) acc += d[from[k]] * pin[k];
+        res += fabs(acc - d[j]);
+    }
+    return res;
+}
+
 bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err) {
     return sm_chain_solve_tol(c, SM_RESIDUAL, iterations, err);
 }
@@ -572,6 +671,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
     bool ok = false;
     uint32_t it = 0;
     agg_ws aws = {0};
+    double last_res = INFINITY;
     for (it = 1; it <= 20000; it++) {
         double change = 0, sum = 0;
         for (uint32_t jj = 0; jj < n; jj++) {
@@ -588,30 +688,34 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
         }
         if (!(sum > 0)) break;
         for (uint32_t j = 0; j < n; j++) d[j] /= sum;
-        /* an aggregation step every 8 sweeps over the blocks: the caller's or,
-         * from sweep 128 on, the chain's own nearly closed parts */
-        if (it % 8 == 0 && !aws.failed) {
-            if (!c->block && !c->blocks_tried && it >= 128) {
+        if (change / sum < 1e-12 || it % 8 == 0) {
+            double res = residual(n, d, self, start, from, pin);
+            bool slow = res > 0.1 * last_res; /* less than tenfold in 8 sweeps */
+            last_res = res;
+            if (slow && !c->block && !c->blocks_tried && it >= 128) {
                 uint32_t *b = cs_malloc(cs_array_size(n, sizeof *b));
                 uint32_t nb = chain_blocks(c, b);
                 sm_chain_set_blocks(c, b, nb);
                 c->blocks_tried = true;
                 free(b);
             }
-            if (c->block) aggregate(c, d, &aws);
-        }
-        if (change / sum < 1e-12 || it % 8 == 0) {
-            double res = 0;
-            for (uint32_t j = 0; j < n; j++) {
-                double acc = d[j] * self[j];
-                for (uint32_t k = start[j]; k < start[j + 1]; k++) acc += d[from[k]] * pin[k];
-                res += fabs(acc - d[j]);
+            /* an aggregation step when Gauss-Seidel is slow, and always before
+             * a solution is accepted: a nearly uncoupled chain can have a small
+             * residual and still a wrong split between its parts */
+            if (c->block && !aws.failed && (slow || res < tol)) {
+                aggregate(c, d, &aws);
+                res = residual(n, d, self, start, from, pin);
             }
             if (res < tol) {
                 ok = true;
                 break;
             }
         }
+    }
+    if (aws.plan && !aws.failed) { /* kept for the next round's chain (sm_chain_guess) */
+        gth_plan_free(c->plan);
+        c->plan = aws.plan;
+        aws.plan = NULL;
     }
     agg_free(&aws);
     free(start);
@@ -638,8 +742,11 @@ uint64_t sm_chain_transitions(const sm_chain *c) {
     return n;
 }
 
-void sm_chain_guess(sm_chain *c, const sm_chain *prev) {
+void sm_chain_guess(sm_chain *c, sm_chain *prev) {
     if (!prev || !prev->dist || prev->key_size != c->key_size) return;
+    gth_plan_free(c->plan);
+    c->plan = prev->plan;
+    prev->plan = NULL;
     free(c->guess);
     c->guess = cs_malloc(cs_array_size(c->count ? c->count : 1, sizeof *c->guess));
     for (uint32_t i = 0; i < c->count; i++) {

@@ -241,8 +241,9 @@ const double *sm_chain_dist(const sm_chain *c);
 /* A set of states left with probabilities below this is an aggregation block. */
 #define SM_PHASE_STRONG 1e-3
 void sm_chain_set_blocks(sm_chain *c, const uint32_t *block, uint32_t nblocks);
-/* Start the next sm_chain_solve from prev's solution, state by state (key). */
-void sm_chain_guess(sm_chain *c, const sm_chain *prev);
+/* Start the next sm_chain_solve from prev's solution, state by state (key),
+ * and take prev's elimination plan between blocks (reused if it fits). */
+void sm_chain_guess(sm_chain *c, sm_chain *prev);
 /* Rescale each state's transitions to sum to 1 (after pruning). */
 void sm_chain_normalize(sm_chain *c);
 uint64_t sm_chain_transitions(const sm_chain *c);

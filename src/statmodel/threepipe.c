@@ -94,12 +94,111 @@ static void set_node_blocks(sm_chain *ch, const ctx *c) {
 
 static double mispred(const ctx *c, const sm_instr *in) { return sm_mispred_prob(in, in->y == SM_BR, c->m->pred); }
 
-/* The builders below enumerate successor pairs only as far as a transition
- * looks past its node ("level": 0 nothing, 1 the next node, 2 the one after,
- * which holds the third and fourth instructions), so equal transitions are
- * not built once per successor pair; Appendix B always enumerates pairs. */
+/* ---- the buffers' common step (Appendix B.2 fetch, B.3 issue) ----
+ *
+ * Both buffers hold x instructions from their node on (the last one possibly
+ * a mispredicted branch, after which nothing useful follows, Ch. 6), let some
+ * leave and up to e enter behind the rest, the first mispredicted branch
+ * among the entering ones the last. buffer_moves enumerates that once for
+ * both: the successor nodes as far as the transition looks past its node
+ * ("level": 0 nothing, 1 the next node, 2 the one after, which holds the
+ * third and fourth instructions; so equal transitions are not built once per
+ * successor pair, as Appendix B's pairs would), and the misprediction split of
+ * the entering instructions. */
+
+typedef struct buffer_move {
+    uint32_t n1, n2;         /* the next node and the one after (the node itself where not looked at) */
+    const sm_instr *info[4]; /* the four instructions from the node on, along n1, n2 */
+    uint8_t mispredicted[4]; /* which of them is a mispredicted branch the buffer holds */
+    int enter;               /* how many may enter (the last one the first mispredicted) */
+    double p;                /* the probability so far */
+} buffer_move;
+
+typedef void (*buffer_move_fn)(ctx *c, const buffer_move *mv, void *arg);
+
+static void buffer_moves(ctx *c, uint32_t node, int x, bool last_mispredicted, int e, int look, double p1,
+                         buffer_move_fn fn, void *arg) {
+    const sm_graph *g = c->g;
+    int level = x + e - 1 >= 2 ? 2 : look; /* an entering instruction is the third or fourth */
+    uint32_t e1b = level ? g->edge_start[node] : 0, e1e = level ? g->edge_start[node + 1] : 1;
+    for (uint32_t e1 = e1b; e1 < e1e; e1++) {
+        uint32_t n1 = level ? g->edge_to[e1] : node;
+        uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
+        for (uint32_t e2 = e2b; e2 < e2e; e2++) {
+            buffer_move mv;
+            mv.n1 = n1;
+            mv.n2 = level == 2 ? g->edge_to[e2] : n1;
+            double p2 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
+            if (p1 * p2 < SM_PRUNE) continue;
+            infos(c, node, mv.n2, mv.info);
+            memset(mv.mispredicted, 0, sizeof mv.mispredicted);
+            if (last_mispredicted && x > 0) mv.mispredicted[x - 1] = 1;
+            double p3a = 1; /* no mispredicted branch among the entering ones so far */
+            for (int mis = x; mis <= x + e; mis++) {
+                double p3;
+                if (mis == x + e) {
+                    p3 = p3a;
+                    mv.enter = e;
+                } else {
+                    double pm = mispred(c, mv.info[mis]);
+                    p3 = p3a * pm;
+                    p3a *= 1 - pm;
+                    mv.enter = mis - x + 1;
+                    mv.mispredicted[mis] = 1;
+                }
+                mv.p = p1 * p2 * p3;
+                if (mv.p >= SM_PRUNE) fn(c, &mv, arg);
+                if (mis < x + e) mv.mispredicted[mis] = 0;
+            }
+        }
+    }
+}
 
 /* ---- fetch buffer (Appendix B.2) ---- */
+
+typedef struct fetch_step {
+    sm_chain *ch;
+    uint32_t s;
+    fetch_key k;
+    int fout, bi2;
+} fetch_step;
+
+/* The instructions that may enter fetch do, unless the I-cache misses on one
+ * (its hit probability per instruction number, Ch. 7). */
+static void fetch_move(ctx *c, const buffer_move *mv, void *arg) {
+    const fetch_step *f = arg;
+    const sm_machine *m = c->m;
+    const fetch_key *k = &f->k;
+    uint32_t seqf2 = f->fout == 0 ? k->node : f->fout == 1 ? mv->n1 : mv->n2;
+    double p4a = 1;
+    for (int qin = 0; qin <= mv->enter; qin++) {
+        double p4 = 0;
+        int stall2 = 0;
+        if (m->icache_blocks < 0) {
+            p4 = qin == mv->enter ? 1 : 0;
+            stall2 = k->stall;
+        } else if (k->stall > 1) {
+            p4 = qin == 0 ? 1 : 0;
+            stall2 = k->stall - 1;
+        } else if (qin == mv->enter) {
+            p4 = p4a;
+            stall2 = 0;
+        } else if (k->stall == 1 && qin == 0) {
+            p4 = 0; /* the instruction that missed enters now */
+        } else {
+            double h = c->ihit[mv->info[k->xf + qin] - c->g->instr];
+            p4 = p4a * (1 - h);
+            p4a *= h;
+            stall2 = (int)m->miss_latency;
+        }
+        double p = mv->p * p4;
+        if (p < SM_PRUNE) continue;
+        int xf2 = k->xf - f->fout + qin;
+        fetch_key nk = {seqf2, 0, (uint8_t)f->bi2, (uint8_t)xf2, (uint8_t)stall2};
+        nk.bf = (uint8_t)(xf2 > 0 ? mv->mispredicted[k->xf + qin - 1] : 0);
+        sm_chain_add(f->ch, f->s, sm_chain_state(f->ch, &nk), p, 0);
+    }
+}
 
 static bool build_fetch(ctx *c, sm_chain *ch, cs_error *err) {
     const sm_graph *g = c->g;
@@ -107,78 +206,15 @@ static bool build_fetch(ctx *c, sm_chain *ch, cs_error *err) {
     fetch_key init = {g->first, 0, 0, 0, 0};
     sm_chain_state(ch, &init);
     for (uint32_t s = 0; s < sm_chain_count(ch); s++) {
-        fetch_key k = *(const fetch_key *)sm_chain_key(ch, s);
+        fetch_step f = {ch, s, *(const fetch_key *)sm_chain_key(ch, s), 0, 0};
+        const fetch_key *k = &f.k;
         for (int qout = 0; qout <= 2; qout++) {
-            double p1 = c->i_pull[((size_t)k.node * 2 + k.bi) * 3 + (size_t)qout];
+            double p1 = c->i_pull[((size_t)k->node * 2 + k->bi) * 3 + (size_t)qout];
             if (p1 < SM_PRUNE) continue;
-            int fout = k.xf < qout ? k.xf : qout;
-            int bi2 = k.bi ? (qout > 0 ? 0 : 1) : (k.bf && fout == k.xf && k.xf > 0) ? 1 : 0;
-            int ef = (k.bf || bi2) ? 0 : 2 - (k.xf - fout);
-            /* how far on the successors matter: seq_F' and the instructions that enter */
-            int need = k.xf + ef - 1 >= 2 ? 2 : 0; /* an entering instruction is the third or fourth */
-            int level = fout > need ? fout : need;
-            uint32_t e1b = level ? g->edge_start[k.node] : 0, e1e = level ? g->edge_start[k.node + 1] : 1;
-            for (uint32_t e1 = e1b; e1 < e1e; e1++) {
-                uint32_t n1 = level ? g->edge_to[e1] : k.node;
-                uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
-                for (uint32_t e2 = e2b; e2 < e2e; e2++) {
-                    uint32_t n2 = level == 2 ? g->edge_to[e2] : n1;
-                    double p2 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
-                    if (p1 * p2 < SM_PRUNE) continue;
-                    uint32_t seqf2 = fout == 0 ? k.node : fout == 1 ? n1 : n2;
-                    const sm_instr *info[4];
-                    infos(c, k.node, n2, info);
-                    int bf[4] = {0, 0, 0, 0};
-                    if (k.bf && k.xf > 0) bf[k.xf - 1] = 1;
-                    double p3a = 1;
-                    for (int mis = k.xf; mis <= k.xf + ef; mis++) {
-                        double p3;
-                        int qin1;
-                        if (mis == k.xf + ef) {
-                            p3 = p3a;
-                            qin1 = ef;
-                        } else {
-                            double pm = mispred(c, info[mis]);
-                            p3 = p3a * pm;
-                            p3a *= 1 - pm;
-                            qin1 = mis - k.xf + 1;
-                            bf[mis] = 1;
-                        }
-                        if (p3 >= SM_PRUNE) {
-                            double p4a = 1;
-                            for (int qin = 0; qin <= qin1; qin++) {
-                                double p4 = 0;
-                                int stall2 = 0;
-                                if (m->icache_blocks < 0) {
-                                    p4 = qin == qin1 ? 1 : 0;
-                                    stall2 = k.stall;
-                                } else if (k.stall > 1) {
-                                    p4 = qin == 0 ? 1 : 0;
-                                    stall2 = k.stall - 1;
-                                } else if (qin == qin1) {
-                                    p4 = p4a;
-                                    stall2 = 0;
-                                } else if (k.stall == 1 && qin == 0) {
-                                    p4 = 0; /* the instruction that missed enters now */
-                                } else {
-                                    double h = c->ihit[info[k.xf + qin] - g->instr];
-                                    p4 = p4a * (1 - h);
-                                    p4a *= h;
-                                    stall2 = (int)m->miss_latency;
-                                }
-                                double p = p1 * p2 * p3 * p4;
-                                if (p < SM_PRUNE) continue;
-                                int xf2 = k.xf - fout + qin;
-                                fetch_key nk = {seqf2, 0, (uint8_t)bi2, (uint8_t)xf2, (uint8_t)stall2};
-                                nk.bf = (uint8_t)(xf2 > 0 ? bf[k.xf + qin - 1] : 0);
-                                uint32_t j = sm_chain_state(ch, &nk);
-                                sm_chain_add(ch, s, j, p, 0);
-                            }
-                        }
-                        if (mis < k.xf + ef) bf[mis] = 0;
-                    }
-                }
-            }
+            f.fout = k->xf < qout ? k->xf : qout;
+            f.bi2 = k->bi ? (qout > 0 ? 0 : 1) : (k->bf && f.fout == k->xf && k->xf > 0) ? 1 : 0;
+            int ef = (k->bf || f.bi2) ? 0 : 2 - (k->xf - f.fout);
+            buffer_moves(c, k->node, k->xf, k->bf, ef, f.fout, p1, fetch_move, &f);
         }
         if (!check_size(ch, c, "fetch", (uint64_t)c->nn * 12 * (m->icache_blocks < 0 ? 1 : m->miss_latency + 1), err))
             return false;
@@ -213,18 +249,46 @@ static uint8_t push_bits(const sm_instr *info[4], int xi) {
     return b;
 }
 
+typedef struct issue_step {
+    sm_chain *ch;
+    side_list *pull;
+    uint32_t s;
+    issue_key k;
+    int fsum;
+} issue_step;
+
+/* Records the pull into issue (by seq_F and b_I) and takes fetch's push. */
+static void issue_move(ctx *c, const buffer_move *mv, void *arg) {
+    const issue_step *st = arg;
+    const issue_key *k = &st->k;
+    uint32_t seqf = k->xi == 0 ? k->node : k->xi == 1 ? mv->n1 : mv->n2;
+    uint32_t seqi2 = st->fsum == 0 ? k->node : st->fsum == 1 ? mv->n1 : mv->n2;
+    side_add(st->pull, st->s, seqf * 2u + k->bi, (uint8_t)mv->enter, mv->p);
+    const double *fp = c->f_push + ((size_t)seqf * 2 + k->bi) * 3;
+    for (int pin = 0; pin <= 2; pin++) {
+        double p = mv->p * fp[pin];
+        if (p < SM_PRUNE) continue;
+        int fin = pin < mv->enter ? pin : mv->enter;
+        int xi2 = k->xi - st->fsum + fin;
+        issue_key nk = {seqi2, 0, (uint8_t)xi2, {0, 0}};
+        nk.bi = (uint8_t)(xi2 > 0 ? mv->mispredicted[k->xi + fin - 1] : 0);
+        sm_chain_add(st->ch, st->s, sm_chain_state(st->ch, &nk), p, (uint8_t)st->fsum);
+    }
+}
+
 static bool build_issue(ctx *c, sm_chain *ch, side_list *pull, cs_error *err) {
     const sm_graph *g = c->g;
     issue_key init = {g->first, 0, 0, {0, 0}};
     sm_chain_state(ch, &init);
     for (uint32_t s = 0; s < sm_chain_count(ch); s++) {
-        issue_key k = *(const issue_key *)sm_chain_key(ch, s);
+        issue_step st = {ch, pull, s, *(const issue_key *)sm_chain_key(ch, s), 0};
+        const issue_key *k = &st.k;
         const sm_instr *i0[4];
-        infos(c, k.node, k.node, i0);
-        uint8_t pout = push_bits(i0, k.xi);
-        const double *q0 = c->p_pull + ((size_t)0 * c->nn + k.node) * 8;
-        const double *q1 = c->p_pull + ((size_t)1 * c->nn + k.node) * 8;
-        const double *q2 = c->p_pull + ((size_t)2 * c->nn + k.node) * 8;
+        infos(c, k->node, k->node, i0);
+        uint8_t pout = push_bits(i0, k->xi);
+        const double *q0 = c->p_pull + ((size_t)0 * c->nn + k->node) * 8;
+        const double *q1 = c->p_pull + ((size_t)1 * c->nn + k->node) * 8;
+        const double *q2 = c->p_pull + ((size_t)2 * c->nn + k->node) * 8;
         /* the pulls matter only through the flow they allow: group them by it */
         double pflow[8] = {0};
         for (int a = 0; a < 8; a++) {
@@ -235,64 +299,13 @@ static bool build_issue(ctx *c, sm_chain *ch, side_list *pull, cs_error *err) {
                     if (q2[d] != 0) pflow[pout & a & b & d] += q0[a] * q1[b] * q2[d];
             }
         }
-        {
-            {
-                for (int fout = 0; fout < 8; fout++) {
-                    double p1 = pflow[fout];
-                    if (p1 < SM_PRUNE) continue;
-                    int fsum = __builtin_popcount((unsigned)fout);
-                    int ei = (k.bi && fsum < k.xi) ? 0 : 2 - (k.xi - fsum);
-                    /* how far on the successors matter: seq_F, seq_I' and the instructions that enter */
-                    int level = k.xi > fsum ? k.xi : fsum;
-                    if (k.xi + ei - 1 >= 2) level = 2;
-                    uint32_t e1b = level ? g->edge_start[k.node] : 0, e1e = level ? g->edge_start[k.node + 1] : 1;
-                    for (uint32_t e1 = e1b; e1 < e1e; e1++) {
-                        uint32_t n1 = level ? g->edge_to[e1] : k.node;
-                        uint32_t e2b = level == 2 ? g->edge_start[n1] : 0, e2e = level == 2 ? g->edge_start[n1 + 1] : 1;
-                        for (uint32_t e2 = e2b; e2 < e2e; e2++) {
-                            uint32_t n2 = level == 2 ? g->edge_to[e2] : n1;
-                            double p2 = (level ? c->succ_p[e1] : 1) * (level == 2 ? c->succ_p[e2] : 1);
-                            if (p1 * p2 < SM_PRUNE) continue;
-                            uint32_t seqf = k.xi == 0 ? k.node : k.xi == 1 ? n1 : n2;
-                            uint32_t seqi2 = fsum == 0 ? k.node : fsum == 1 ? n1 : n2;
-                            const sm_instr *info[4];
-                            infos(c, k.node, n2, info);
-                            int bi[4] = {0, 0, 0, 0};
-                            if (k.bi && k.xi > 0) bi[k.xi - 1] = 1;
-                            double p3a = 1;
-                            for (int mis = k.xi; mis <= k.xi + ei; mis++) {
-                                double p3;
-                                int qin;
-                                if (mis == k.xi + ei) {
-                                    p3 = p3a;
-                                    qin = ei;
-                                } else {
-                                    double pm = mispred(c, info[mis]);
-                                    p3 = p3a * pm;
-                                    p3a *= 1 - pm;
-                                    qin = mis - k.xi + 1;
-                                    bi[mis] = 1;
-                                }
-                                if (p1 * p2 * p3 >= SM_PRUNE) {
-                                    side_add(pull, s, seqf * 2u + k.bi, (uint8_t)qin, p1 * p2 * p3);
-                                    const double *fp = c->f_push + ((size_t)seqf * 2 + k.bi) * 3;
-                                    for (int pin = 0; pin <= 2; pin++) {
-                                        double p = p1 * p2 * p3 * fp[pin];
-                                        if (p < SM_PRUNE) continue;
-                                        int fin = pin < qin ? pin : qin;
-                                        int xi2 = k.xi - fsum + fin;
-                                        issue_key nk = {seqi2, 0, (uint8_t)xi2, {0, 0}};
-                                        nk.bi = (uint8_t)(xi2 > 0 ? bi[k.xi + fin - 1] : 0);
-                                        uint32_t j = sm_chain_state(ch, &nk);
-                                        sm_chain_add(ch, s, j, p, (uint8_t)fsum);
-                                    }
-                                }
-                                if (mis < k.xi + ei) bi[mis] = 0;
-                            }
-                        }
-                    }
-                }
-            }
+        for (int fout = 0; fout < 8; fout++) {
+            double p1 = pflow[fout];
+            if (p1 < SM_PRUNE) continue;
+            st.fsum = __builtin_popcount((unsigned)fout);
+            int ei = (k->bi && st.fsum < k->xi) ? 0 : 2 - (k->xi - st.fsum);
+            /* seq_F (after the x_I instructions) and seq_I' look past the node */
+            buffer_moves(c, k->node, k->xi, k->bi, ei, k->xi > st.fsum ? k->xi : st.fsum, p1, issue_move, &st);
         }
         if (!check_size(ch, c, "issue", (uint64_t)c->nn * 6, err)) return false;
     }

@@ -459,13 +459,39 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
      * of the class' issue points, the paper's anomaly rule). Otherwise they
      * are the unstalled points the paper's heuristic rests on ("at least some
      * instructions in the class encounter no dynamic stalls"), the higher ones
-     * stalled, and only the high side is clipped. */
-    bool *dropped = cs_calloc(n, sizeof *dropped);
+     * stalled: the estimate is made again from the low points alone (below). */
+    bool *dropped = cs_calloc(n, sizeof *dropped), *low = cs_calloc(n, sizeof *low);
+    size_t nlow = 0; /* dropped below the estimate */
     double num = 0, den = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        bool both_sides = pass == 0;
-        memset(dropped, 0, n * sizeof *dropped);
-        size_t low = 0; /* dropped below the estimate */
+    for (bool changed = true; changed;) {
+        changed = false;
+        num = den = 0;
+        for (size_t i = best_a; i < best_b; i++)
+            if (!dropped[i]) {
+                num += rs[i].num;
+                den += rs[i].den;
+            }
+        double f = num / den;
+        size_t kept = 0;
+        for (size_t i = best_a; i < best_b; i++) kept += !dropped[i];
+        for (size_t i = best_a; i < best_b && kept > 1; i++) {
+            if (dropped[i]) continue;
+            double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
+            bool high = rs[i].r - f > CLIP_SIGMAS * sigma, below = f - rs[i].r > CLIP_SIGMAS * sigma;
+            if (high || below) {
+                dropped[i] = true;
+                low[i] = below;
+                nlow += below;
+                kept--;
+                changed = true;
+            }
+        }
+    }
+    if (nlow >= min_size) {
+        /* the low points are a cluster of their own: the unstalled ones. The
+         * estimate starts from them alone, and the others join it only when
+         * they agree with it within CLIP_SIGMAS (the rest are stalled) */
+        for (size_t i = best_a; i < best_b; i++) dropped[i] = !low[i];
         for (bool changed = true; changed;) {
             changed = false;
             num = den = 0;
@@ -475,22 +501,16 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
                     den += rs[i].den;
                 }
             double f = num / den;
-            size_t kept = 0;
-            for (size_t i = best_a; i < best_b; i++) kept += !dropped[i];
-            for (size_t i = best_a; i < best_b && kept > 1; i++) {
-                if (dropped[i]) continue;
+            for (size_t i = best_a; i < best_b; i++) {
                 double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
-                bool high = rs[i].r - f > CLIP_SIGMAS * sigma, below = f - rs[i].r > CLIP_SIGMAS * sigma;
-                if (high || (both_sides && below)) {
-                    dropped[i] = true;
-                    kept--;
-                    low += !high;
+                if (dropped[i] && rs[i].r - f <= CLIP_SIGMAS * sigma) {
+                    dropped[i] = false;
                     changed = true;
                 }
             }
         }
-        if (low < min_size) break; /* the low points were anomalous (or none was dropped) */
     }
+    free(low);
     free(dropped);
     out->freq = num / den;
     out->samples = num;

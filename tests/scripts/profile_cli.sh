@@ -52,6 +52,20 @@ jq -e '.frequencies_reliable == true' p.json >/dev/null || fail "in-order JSON n
 [ "$(grep -c 'cyclescope: warning: ooo4 is an out-of-order machine' warn.txt)" = 1 ] || fail "no one-line warning on ooo4"
 jq -e '.frequencies_reliable == false' o.json >/dev/null || fail "out-of-order JSON not marked unreliable"
 
+# the store-buffer and DTLB culprits: candidates on a machine that has a store
+# buffer and a DTLB (bdw), ruled out on one without (inorder1, ooo4)
+"$cs" profile record --config bdw --period 200 -o b.prof "$(dirname "$prog")/hash" 2000 >/dev/null 2>&1 ||
+    fail "record on bdw"
+"$cs" profile report --json b.json b.prof >/dev/null 2>&1
+for c in store-buffer dtlb-miss; do
+    jq -e --arg c "$c" '[.procedures[].instructions[].culprits[].cause] | index($c) != null' b.json >/dev/null ||
+        fail "no $c culprit on bdw"
+    for j in p.json o.json; do
+        jq -e --arg c "$c" '[.procedures[].instructions[].culprits[].cause] | index($c) == null' $j >/dev/null ||
+            fail "a $c culprit on a machine without one ($j)"
+    done
+done
+
 # Figure 10: I-cache stall cycles against IMISS events, with a 256-byte I-cache
 # so that misses happen; measured counts and the true stall cycles from --truth
 "$cs" profile record --config inorder3 --set l1i.size=256 --period 100 --events 1 --truth f.truth -o f.prof \

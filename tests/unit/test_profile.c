@@ -244,6 +244,19 @@ static void test_cluster_keeps_the_unstalled_point(void **state) {
     assert_true(fabs(cl.freq - 677) < 1e-9);
 }
 
+/* The same class at period 300 (true frequency 66864 / 300 = 222.9): with
+ * fewer samples the three points are within each other's errors of one
+ * cluster's estimate (316), so clipping around it keeps all three. The add,
+ * far below, is a third of the points — a cluster of its own — so the
+ * estimate starts from it and the stalled two, far above it, stay out. */
+static void test_cluster_low_group_seeds_the_estimate(void **state) {
+    (void)state;
+    profile_ratio rs[] = {{345, 1, 345}, {700, 2, 350}, {218, 1, 218}};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rs, 3, 700, &cl));
+    assert_true(fabs(cl.freq - 222.9) / 222.9 < 0.05);
+}
+
 /* The other way round: the butterfly of workloads/fft on inorder3 at period
  * 300 (seed 3; true frequency 22528 / 300 = 75.1), its issue points' (Si,
  * Mi). Most agree near 75; a few are far below — their Mi is too large once
@@ -349,6 +362,7 @@ int main(void) {
         cmocka_unit_test(test_cluster_keeps_the_unstalled_point),
         cmocka_unit_test(test_cluster_anomalous),
         cmocka_unit_test(test_cluster_drops_few_low_points),
+        cmocka_unit_test(test_cluster_low_group_seeds_the_estimate),
         cmocka_unit_test(test_correlations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

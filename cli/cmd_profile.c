@@ -2,6 +2,7 @@
  * analysis of the profile (report, annotate); docs/profile.md. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,13 +120,22 @@ static int record(int argc, char **argv) {
     run_spec spec = {&cfg, {t.warmup, t.max, "profiling"}, &list, what};
     run_result run;
     int rc = 0;
-    if (!runner_run(&spec, src, &run, &err)) {
+    cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the profile of what ran */
+    bool ran = runner_run(&spec, src, &run, &err);
+    cli_sigint_end(old_handler);
+    if (!ran) {
         rc = cli_fail("%s", err.msg);
     } else {
         if (!run.ok) rc = cli_fail("%s", run.err.msg);
         else if (emu_state(e) == EMU_FAILED) rc = cli_guest_exit(e);
         else runner_text(&run, stderr);
         run_result_free(&run);
+        if (rc == 0 && cs_stop_requested()) {
+            fprintf(stderr,
+                    "cyclescope: PARTIAL PROFILE: the run was interrupted (SIGINT, Ctrl-C); the profile "
+                    "covers only what ran\n");
+            rc = 128 + SIGINT;
+        }
         if (rc == 0) rc = cli_guest_exit(e); /* the profile is written; the status is a failing program's */
     }
     uop_source_destroy(src);

@@ -3,7 +3,8 @@
 # program's failure (issue 18 item 1): `tree -5` prints "bad size" and exits 2 (as
 # `exec` shows), so rpstacks, profile record, model analyze and simpoint write their
 # outputs and exit 2 with the line "cyclescope: the program exited with status 2", and a
-# sweep records both points as failed with that status and exits 125.
+# sweep records both points as failed with that status and exits 125. And Ctrl-C during
+# profile record writes the profile of what ran and exits 130.
 set -u -o pipefail
 cs=$(realpath "$1") w=$(realpath "$2")
 tmp=$(mktemp -d)
@@ -31,4 +32,16 @@ rc=$?
 "$cs" merge sw >/dev/null 2>&1 || fail "merge"
 n=$(grep -c ',failed,.*the program exited with status 2' sw/sweep.csv)
 [ "$n" = 2 ] || fail "sweep.csv: $n points failed with the program's status, not 2: $(cat sw/sweep.csv)"
-echo "ok: rpstacks, profile record, model analyze, simpoint exit 2 with their outputs; sweep points failed"
+# Ctrl-C during profile record (one SIGINT, by hand: see results_cli.sh): the profile of
+# what ran is written, the status is 130 (128 + SIGINT)
+"$cs" profile record --max 40000000 -o i.prof "$w/sort" 400000 >/dev/null 2>i.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] || fail "profile record, Ctrl-C: exit $rc, want 130: $(tail -2 i.err)"
+grep -q "PARTIAL PROFILE" i.err || fail "profile record, Ctrl-C: not said partial: $(cat i.err)"
+"$cs" profile report i.prof >/dev/null 2>&1 || fail "profile report of the interrupted profile"
+echo "ok: rpstacks, profile record, model analyze, simpoint exit 2 with their outputs; sweep points failed;"
+echo "    profile record interrupted: its profile, exit 130"

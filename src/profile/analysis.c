@@ -684,8 +684,15 @@ static uint64_t event_samples_near(const profile_proc *p, size_t lo, size_t hi, 
 /* Follow the producers of instruction k (in the block from `first`) up to
  * `depth` short-latency steps: list a dependency, and the load or multi-cycle
  * instruction the chain starts at, or a dependency on an earlier block. */
+/* With every D-cache miss sampled (--events 1), a memory instruction with no
+ * DMISS sample never missed: it cannot be the D-cache culprit (the paper's
+ * use of event samples to rule candidates out, as for I-cache misses). */
+static bool may_miss_dcache(const profile_insn *m, bool every_dmiss) {
+    return !every_dmiss || m->samples[PROF_DMISS] > 0;
+}
+
 static void chain_root(const profile_proc *p, size_t first, size_t k, int depth, const sched_machine *mc,
-                       profile_insn *x) {
+                       bool every_dmiss, profile_insn *x) {
     isa_insn d;
     isa_decode(p->insns[k].raw, &d);
     isa_regs regs;
@@ -699,7 +706,7 @@ static void chain_root(const profile_proc *p, size_t first, size_t k, int depth,
         uint8_t cls = p->insns[wr].op_class;
         if (cls == OPC_LOAD || cls == OPC_ATOMIC) {
             x->culprits |= 1u << CUL_DEPENDENCY;
-            if (!mc->dcache_perfect) {
+            if (!mc->dcache_perfect && may_miss_dcache(&p->insns[wr], every_dmiss)) {
                 x->culprits |= 1u << CUL_DCACHE;
                 if (!x->culprit_pc[CUL_DCACHE]) x->culprit_pc[CUL_DCACHE] = p->insns[wr].pc;
             }
@@ -707,7 +714,7 @@ static void chain_root(const profile_proc *p, size_t first, size_t k, int depth,
             x->culprits |= 1u << CUL_DEPENDENCY | 1u << CUL_LONG_LATENCY;
             if (!x->culprit_pc[CUL_LONG_LATENCY]) x->culprit_pc[CUL_LONG_LATENCY] = p->insns[wr].pc;
         } else if (depth > 0) {
-            chain_root(p, first, wr, depth - 1, mc, x);
+            chain_root(p, first, wr, depth - 1, mc, every_dmiss, x);
         }
     }
 }
@@ -757,11 +764,13 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
     }
     /* D-cache miss: a source produced by a load (in the block, or before it:
      * unknown, so guilty), or a memory instruction behind an older one */
+    bool every_dmiss = prof->event_period == 1;
     if (!mc->dcache_perfect) {
         for (int s = 0; s < 3 && regs.src[s]; s++) {
             size_t wr;
             if (written_before(p, first, i, regs.src[s], &wr)) {
-                if (p->insns[wr].op_class == OPC_LOAD || p->insns[wr].op_class == OPC_ATOMIC) {
+                if ((p->insns[wr].op_class == OPC_LOAD || p->insns[wr].op_class == OPC_ATOMIC) &&
+                    may_miss_dcache(&p->insns[wr], every_dmiss)) {
                     x->culprits |= 1u << CUL_DCACHE;
                     x->culprit_pc[CUL_DCACHE] = p->insns[wr].pc;
                 }
@@ -769,14 +778,14 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
                 x->culprits |= 1u << CUL_DCACHE; /* produced before the block: cannot be ruled out */
             }
         }
-        if (is_memory(x->op_class)) x->culprits |= 1u << CUL_DCACHE;
+        if (is_memory(x->op_class) && may_miss_dcache(x, every_dmiss)) x->culprits |= 1u << CUL_DCACHE;
         for (size_t k = lo; k < i; k++)
-            if (is_memory(p->insns[k].op_class)) {
+            if (is_memory(p->insns[k].op_class) && may_miss_dcache(&p->insns[k], every_dmiss)) {
                 x->culprits |= 1u << CUL_DCACHE;
                 if (!x->culprit_pc[CUL_DCACHE]) x->culprit_pc[CUL_DCACHE] = p->insns[k].pc;
             }
         /* in-order: a frontend-empty cycle is charged to the oldest in flight, which may wait on a miss */
-        if (mc->inorder && is_memory(x->op_class)) x->culprits |= 1u << CUL_DCACHE;
+        if (mc->inorder && is_memory(x->op_class) && may_miss_dcache(x, every_dmiss)) x->culprits |= 1u << CUL_DCACHE;
     }
     /* DTLB miss (§7 lists instruction and data TLB misses): the same places
      * as a D-cache miss — the instruction is a memory one, a source comes
@@ -820,7 +829,7 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
             continue;
         }
         if (cls == OPC_LOAD) continue; /* the D-cache rule above */
-        chain_root(p, first, wr, 4, mc, x);
+        chain_root(p, first, wr, 4, mc, every_dmiss, x);
     }
     /* a busy unit: near the block's start (an older block's instruction holds it), or behind a
      * non-pipelined older one */

@@ -77,6 +77,14 @@ jq -e '.schema == "cyclescope-profile-imiss" and .measured_counts == true and (.
        (.procedures | map(.projected_misses) | add > 0) and (.correlation | has("top") and has("midpoint_vs_true"))' \
     f.json >/dev/null || fail "imiss JSON"
 grep -q '<svg' f.html || fail "no SVG in the imiss HTML"
+# with every D-cache miss sampled (--events 1), no load is blamed for a D-cache
+# miss it never had: every load a dcache-miss culprit names has DMISS samples
+"$cs" profile report --json fr.json f.prof >/dev/null 2>&1
+jq -r '[.procedures[].instructions[].culprits[] | select(.cause == "dcache-miss" and .pc) | .pc] | unique[]' fr.json |
+    sed 's/^0x//' | sort -u >blamed.txt
+awk '/^pcs /{on=1;next} on&&!/^checksum/&&$4>0{print $1}' f.prof | sort -u >missed.txt
+[ -s blamed.txt ] || fail "no dcache-miss culprit names a load"
+if comm -23 blamed.txt missed.txt | grep -q .; then fail "a load blamed for a D-cache miss it never had"; fi
 one_error 125 'o.prof: the profile has no event samples' "$cs" profile imiss o.prof
 one_error 2 '--estimated needs --truth' "$cs" profile imiss --estimated f.prof
 

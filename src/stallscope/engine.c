@@ -116,11 +116,12 @@ static ss_type_def exec_set[E_COUNT] = {
 /* ---- the engine's state ---------------------------------------------------------------- */
 
 enum {
-    /* µops kept: the window plus what chains reach back to. 4096 (32 ooo4 ROBs, 21 bdw ROBs)
-     * gives the same results as 32768 on every workload of bench/stallscope_identity.sh
-     * (1 M instructions; 2048 changes dep_add's chains) at an eighth of the memory, and the
-     * smaller ring and leaf set stay in the host's caches */
-    RING_BITS = 12,
+    /* µops kept: the window plus what chains reach back to. 2048 (16 ooo4 ROBs, 10 bdw ROBs)
+     * gives the same results as 32768 on the workloads of bench/stallscope_identity.sh (1 M
+     * instructions) but dep_add, where a handful of the 4.1 M lost opportunities move (its
+     * serial chain reaches past the ring and is cut, §6.3), at a sixteenth of the memory; the
+     * ring and the leaf set stay in the host's caches */
+    RING_BITS = 11,
     RING = 1 << RING_BITS,
     PATH_HEAD = 24, /* events kept at the beginning of a truncated chain (§6.3) */
     PATH_TAIL = 8,  /* and at its end */

@@ -620,6 +620,19 @@ static inline double similarity_inv(const double *a, const double *ia, const dou
     return dot / sqrt(na * nb);
 }
 
+/* Is the modified cosine similarity of two paths with events a and b (bit
+ * masks) surely below the threshold, from the masks alone? Normalised, a
+ * dimension only one path has is ±1 in it and 0 in the other; the m shared
+ * ones are at most 1 in magnitude, so by Cauchy-Schwarz the cosine is at most
+ * √(m/(m+ka)) · √(m/(m+kb)) (ka, kb: the dimensions only a, only b has). The
+ * margin keeps a pair whose bound is within rounding of the threshold for the
+ * full computation. No shared dimension: 0, unless one path has none at all. */
+static inline bool similarity_below(uint32_t a, uint32_t b, double threshold) {
+    double m = __builtin_popcount(a & b), ka = __builtin_popcount(a & ~b), kb = __builtin_popcount(b & ~a);
+    if (m == 0) return ka > 0 && kb > 0 && threshold > 0;
+    return m * m < threshold * threshold * (1 - 1e-6) * (m + ka) * (m + kb);
+}
+
 /* The modified cosine similarity (§IV-E, Figure 9): each dimension normalised
  * by the larger magnitude of the two, then the cosine. Only the dimensions
  * either path has (mask) count. */
@@ -715,6 +728,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
             for (uint32_t r = 0; r < m && !merged; r++) {
                 if (s->keep[r]) continue; /* unique paths are not merge targets either */
                 uint32_t rr = s->order[r], qq = s->order[q];
+                if (similarity_below(s->nz[rr], s->nz[qq], s->opt->similarity)) continue;
                 merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
                                         s->nz[rr] | s->nz[qq]) >= s->opt->similarity;
             }

@@ -627,8 +627,15 @@ static inline double similarity_inv(const double *a, const double *ia, const dou
  * √(m/(m+ka)) · √(m/(m+kb)) (ka, kb: the dimensions only a, only b has). The
  * margin keeps a pair whose bound is within rounding of the threshold for the
  * full computation. No shared dimension: 0, unless one path has none at all. */
+static inline int bits(uint32_t x) { /* without a call: the build targets no popcount instruction */
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
 static inline bool similarity_below(uint32_t a, uint32_t b, double threshold) {
-    double m = __builtin_popcount(a & b), ka = __builtin_popcount(a & ~b), kb = __builtin_popcount(b & ~a);
+    int shared = bits(a & b);
+    double m = shared, ka = bits(a) - shared, kb = bits(b) - shared;
     if (m == 0) return ka > 0 && kb > 0 && threshold > 0;
     return m * m < threshold * threshold * (1 - 1e-6) * (m + ka) * (m + kb);
 }

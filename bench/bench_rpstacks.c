@@ -6,8 +6,11 @@
  * each halved, each reduced to 10–25%, both together — re-simulated through
  * the runner's process pool (the ground truth); for each, the error of the
  * graph's longest path (Figure 10), RpStacks, CP1 and FMT. Then the speed:
- * analysis seconds and peak memory per million µops, 1000 predictions, the
- * break-even number of design points against re-simulation (Figure 13).
+ * analysis seconds and peak memory per million µops (the analysis keeps the
+ * whole run, keep=yes, for the graph column: the CLI's streamed analysis holds
+ * a few segments; bench/rpstacks_speed_compare.sh measures that), 1000
+ * predictions, the break-even number of design points against re-simulation
+ * (Figure 13).
  *
  *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--no-unique] [--jobs N]
  *                  [--grid K] [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]

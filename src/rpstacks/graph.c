@@ -350,7 +350,7 @@ static void prepare_one(rps_trace *t, int64_t i) {
 static void trace_append(rps_trace *t, const uop_record *x) {
     uint64_t i = t->count;
     uint64_t c = i / RPS_CHUNK;
-    if (t->ring_chunks) c %= t->ring_chunks;
+    if (t->ring_chunks) c &= t->ring_chunks - 1;
     else if (c >= t->chunks) {
         size_t n = t->chunks ? t->chunks * 2 : 16;
         t->chunk = cs_realloc(t->chunk, cs_array_size(n, sizeof *t->chunk));
@@ -553,7 +553,8 @@ int rps_node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_edg
 
 typedef struct stack_set {
     double *v; /* n × D */
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap; /* doubles */
 } stack_set;
 
 typedef struct seg_ctx {
@@ -579,9 +580,10 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     if (need <= s->cand_cap) return;
     uint32_t cap = s->cand_cap ? s->cand_cap : 64;
     while (cap < need) cap *= 2;
-    s->cand = cs_realloc(s->cand, cs_array_size((size_t)cap * s->D, sizeof *s->cand));
+    size_t width = s->D > RPS_DIMS ? (size_t)s->D : RPS_DIMS; /* any segment's D: the context is reused */
+    s->cand = cs_realloc(s->cand, cs_array_size(cap * width, sizeof *s->cand));
     s->tot = cs_realloc(s->tot, cs_array_size(cap, sizeof *s->tot));
-    s->inv = cs_realloc(s->inv, cs_array_size((size_t)cap * s->D, sizeof *s->inv));
+    s->inv = cs_realloc(s->inv, cs_array_size(cap * width, sizeof *s->inv));
     s->order = cs_realloc(s->order, cs_array_size(cap, sizeof *s->order));
     s->keep = cs_realloc(s->keep, cap);
     s->nz = cs_realloc(s->nz, cs_array_size(cap, sizeof *s->nz));
@@ -591,10 +593,11 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
 }
 
 static void set_reserve(stack_set *x, uint32_t n, int D) {
-    if (n <= x->cap) return;
-    uint32_t cap = x->cap ? x->cap : 4;
-    while (cap < n) cap *= 2;
-    x->v = cs_realloc(x->v, cs_array_size((size_t)cap * D, sizeof *x->v));
+    size_t need = (size_t)n * (size_t)D; /* in doubles: D changes from segment to segment */
+    if (need <= x->cap) return;
+    size_t cap = x->cap ? x->cap : 4 * (size_t)D;
+    while (cap < need) cap *= 2;
+    x->v = cs_realloc(x->v, cs_array_size(cap, sizeof *x->v));
     x->cap = cap;
 }
 
@@ -618,6 +621,26 @@ static inline double similarity_inv(const double *a, const double *ia, const dou
     }
     if (na == 0 || nb == 0) return na == nb ? 1 : 0;
     return dot / sqrt(na * nb);
+}
+
+/* Is the modified cosine similarity of two paths with events a and b (bit
+ * masks) surely below the threshold, from the masks alone? Normalised, a
+ * dimension only one path has is ±1 in it and 0 in the other; the m shared
+ * ones are at most 1 in magnitude, so by Cauchy-Schwarz the cosine is at most
+ * √(m/(m+ka)) · √(m/(m+kb)) (ka, kb: the dimensions only a, only b has). The
+ * margin keeps a pair whose bound is within rounding of the threshold for the
+ * full computation. No shared dimension: 0, unless one path has none at all. */
+static inline int bits(uint32_t x) { /* without a call: the build targets no popcount instruction */
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
+static inline bool similarity_below(uint32_t a, uint32_t b, double threshold) {
+    int shared = bits(a & b);
+    double m = shared, ka = bits(a) - shared, kb = bits(b) - shared;
+    if (m == 0) return ka > 0 && kb > 0 && threshold > 0;
+    return m * m < threshold * threshold * (1 - 1e-6) * (m + ka) * (m + kb);
 }
 
 /* The modified cosine similarity (§IV-E, Figure 9): each dimension normalised
@@ -715,6 +738,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
             for (uint32_t r = 0; r < m && !merged; r++) {
                 if (s->keep[r]) continue; /* unique paths are not merge targets either */
                 uint32_t rr = s->order[r], qq = s->order[q];
+                if (similarity_below(s->nz[rr], s->nz[qq], s->opt->similarity)) continue;
                 merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
                                         s->nz[rr] | s->nz[qq]) >= s->opt->similarity;
             }
@@ -903,14 +927,20 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
     }
 }
 
-static void seg_ctx_init(seg_ctx *s, const rps_trace *t, const rps_options *opt, int64_t first, int64_t last) {
+/* A thread's context, its buffers reused from segment to segment. */
+static void seg_ctx_init(seg_ctx *s, const rps_trace *t, const rps_options *opt) {
     memset(s, 0, sizeof *s);
     s->t = t;
     s->opt = opt;
-    s->D = active_dims(t, first, last, s->dim_of, s->slot_of);
     s->window = rps_window(&t->cfg);
     s->sets = cs_calloc((size_t)s->window * N_COUNT, sizeof *s->sets);
     s->times = cs_calloc((size_t)s->window * N_COUNT, sizeof *s->times);
+}
+
+/* The segment [first, last]: its dimensions, its counts from zero. */
+static void seg_ctx_begin(seg_ctx *s, int64_t first, int64_t last) {
+    s->D = active_dims(s->t, first, last, s->dim_of, s->slot_of);
+    s->capped = s->violations = s->dropped = 0;
 }
 
 static void seg_ctx_free(seg_ctx *s) {
@@ -933,15 +963,16 @@ double rps_graph_cycles(const rps_trace *t, uint32_t segment, const double scale
     rps_options_default(&opt);
     int64_t n = (int64_t)t->count, len = segment ? segment : (n ? n : 1);
     double total = 0;
+    seg_ctx s;
+    seg_ctx_init(&s, t, &opt);
     for (int64_t first = 0; first < n; first += len) {
         int64_t last = first + len - 1 < n - 1 ? first + len - 1 : n - 1;
-        seg_ctx s;
-        seg_ctx_init(&s, t, &opt, first, last);
+        seg_ctx_begin(&s, first, last);
         seg_out o;
         run_segment(&s, first, last, scale, &o);
         total += o.length;
-        seg_ctx_free(&s);
     }
+    seg_ctx_free(&s);
     return total;
 }
 
@@ -975,6 +1006,8 @@ struct rps_stream {
     double cpu;          /* processor seconds of the analysis, every thread */
     uop_record *pending; /* records not yet in the trace (handled RPS_CHUNK at a time) */
     size_t pending_n;
+    seg_ctx own; /* the feeding thread's, when it works on a segment */
+    bool own_ready;
 };
 
 static double thread_cpu(void) {
@@ -985,26 +1018,19 @@ static double thread_cpu(void) {
 
 /* Segment k: [first, last]. Called without the lock. Returns the processor
  * seconds it took (added to the analysis' time here). */
-static double process_segment(rps_stream *st, uint64_t k, int64_t first, int64_t last) {
-    const rps_trace *t = st->t;
+static double process_segment(rps_stream *st, seg_ctx *s, uint64_t k, int64_t first, int64_t last) {
     double c0 = thread_cpu();
-    seg_ctx s;
-    seg_ctx_init(&s, t, &st->opt, first, last);
+    seg_ctx_begin(s, first, last);
     seg_out o;
-    run_segment(&s, first, last, NULL, &o);
+    run_segment(s, first, last, NULL, &o);
     seg_result r = {0};
     r.n = o.n;
     r.length = o.length;
     r.stacks = cs_calloc((size_t)o.n * RPS_DIMS + 1, sizeof(double));
     for (uint32_t q = 0; q < o.n; q++)
-        for (int d = 0; d < s.D; d++) r.stacks[(size_t)q * RPS_DIMS + s.dim_of[d]] = o.stacks[(size_t)q * s.D + d];
+        for (int d = 0; d < s->D; d++) r.stacks[(size_t)q * RPS_DIMS + s->dim_of[d]] = o.stacks[(size_t)q * s->D + d];
     free(o.stacks);
-    if (getenv("RPS_DEBUG"))
-        fprintf(stderr, "reduce calls %llu cand/call %.1f after-dominance %.1f kept %.1f\n",
-                (unsigned long long)s.stat_calls, (double)s.stat_cand / (double)s.stat_calls,
-                (double)s.stat_dom / (double)s.stat_calls, (double)s.stat_kept / (double)s.stat_calls);
-    r.capped = s.capped, r.violations = s.violations, r.dropped = s.dropped;
-    seg_ctx_free(&s);
+    r.capped = s->capped, r.violations = s->violations, r.dropped = s->dropped;
     r.done = true;
     double c1 = thread_cpu();
     pthread_mutex_lock(&st->lock);
@@ -1028,6 +1054,8 @@ static int64_t take_segment(rps_stream *st, int64_t *first, int64_t *last) {
 
 static void *stream_worker(void *arg) {
     rps_stream *st = arg;
+    seg_ctx ctx;
+    seg_ctx_init(&ctx, st->t, &st->opt);
     pthread_mutex_lock(&st->lock);
     for (;;) {
         int64_t first, last, k = take_segment(st, &first, &last);
@@ -1037,11 +1065,18 @@ static void *stream_worker(void *arg) {
             continue;
         }
         pthread_mutex_unlock(&st->lock);
-        process_segment(st, (uint64_t)k, first, last);
+        process_segment(st, &ctx, (uint64_t)k, first, last);
         pthread_mutex_lock(&st->lock);
     }
     pthread_mutex_unlock(&st->lock);
+    seg_ctx_free(&ctx);
     return NULL;
+}
+
+/* The context of the thread that feeds the stream, when it works on a segment. */
+static seg_ctx *own_ctx(rps_stream *st) {
+    if (!st->own_ready) seg_ctx_init(&st->own, st->t, &st->opt), st->own_ready = true;
+    return &st->own;
 }
 
 /* Queue segment `queued` (lock held), making room for its result. */
@@ -1068,7 +1103,8 @@ rps_stream *rps_stream_start(const uarch_config *cfg, const rps_options *opt, bo
     size_t ring = 0;
     if (!keep_run) {
         uint64_t need = (uint64_t)st->window + ((uint64_t)st->threads + 2) * st->opt.segment + 2 * RPS_CHUNK;
-        ring = (size_t)((need + RPS_CHUNK - 1) / RPS_CHUNK) + 1;
+        size_t chunks = (size_t)((need + RPS_CHUNK - 1) / RPS_CHUNK) + 1;
+        for (ring = 2; ring < chunks;) ring *= 2; /* a power of two: a mask, not a division, per access */
     }
     st->t = trace_create(cfg, ring);
     st->pending = cs_malloc(RPS_CHUNK * sizeof *st->pending);
@@ -1100,7 +1136,7 @@ static void stream_flush(rps_stream *st) {
                 int64_t f, l, j = take_segment(st, &f, &l); /* rather than wait, work */
                 if (j >= 0) {
                     pthread_mutex_unlock(&st->lock);
-                    worked += process_segment(st, (uint64_t)j, f, l);
+                    worked += process_segment(st, own_ctx(st), (uint64_t)j, f, l);
                     pthread_mutex_lock(&st->lock);
                 } else {
                     pthread_cond_wait(&st->freed, &st->lock);
@@ -1151,7 +1187,7 @@ bool rps_stream_finish(rps_stream *st, rps_result *out, cs_error *err) {
         int64_t first, last, k = take_segment(st, &first, &last);
         if (k < 0) break;
         pthread_mutex_unlock(&st->lock);
-        process_segment(st, (uint64_t)k, first, last);
+        process_segment(st, own_ctx(st), (uint64_t)k, first, last);
         pthread_mutex_lock(&st->lock);
     }
     while (st->lowest < st->queued) pthread_cond_wait(&st->freed, &st->lock);
@@ -1213,6 +1249,7 @@ void rps_stream_destroy(rps_stream *st) {
     free(st->res);
     free(st->tid);
     free(st->pending);
+    if (st->own_ready) seg_ctx_free(&st->own);
     rps_trace_destroy(st->t);
     pthread_mutex_destroy(&st->lock);
     pthread_cond_destroy(&st->work);

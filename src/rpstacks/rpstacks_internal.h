@@ -32,7 +32,7 @@ struct rps_trace {
     uarch_config cfg;
     rps_uop **chunk;
     size_t chunks;         /* allocated chunk pointers */
-    size_t ring_chunks;    /* 0: everything kept */
+    size_t ring_chunks;    /* 0: everything kept; else a power of two */
     uint64_t count;        /* µops added */
     uint64_t first_seq;    /* of µop 0 */
     struct rps_prep *prep; /* the state the constraints are prepared with (graph.c) */
@@ -44,7 +44,7 @@ struct rps_trace {
 
 static inline rps_uop *rps_u(const rps_trace *t, int64_t j) {
     uint64_t c = (uint64_t)j / RPS_CHUNK;
-    if (t->ring_chunks) c %= t->ring_chunks;
+    if (t->ring_chunks) c &= t->ring_chunks - 1; /* a power of two */
     return &t->chunk[c][(uint64_t)j % RPS_CHUNK];
 }
 

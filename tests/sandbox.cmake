@@ -108,6 +108,9 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
              COMMAND ${_scripts}/shared_map.sh ${CYCLESCOPE_QEMU} ${_cs} ${_g}/shared_map ${mode})
   endforeach()
 endif()
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.shared_map.stdin_not_writable COMMAND ${_scripts}/shared_map_stdin.sh ${_cs} ${_g}/shared_map)
+endif()
 # System calls never write into read-only memory nor read PROT_NONE pages: EFAULT,
 # as under Linux (qemu-riscv64 is the reference). Found by the system-call fuzzer.
 if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)

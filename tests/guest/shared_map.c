@@ -11,6 +11,7 @@
  *   shared_map DIR fixed     a MAP_FIXED mapping over a changed shared one
  *   shared_map DIR dontneed  MADV_DONTNEED over a changed shared mapping
  *   shared_map DIR mprotect  mapped read-only, made writable, written
+ *   shared_map DIR stdin     map standard input shared and writable, write through it
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -148,6 +149,10 @@ int main(int argc, char **argv) {
         memcpy(p, "writable", 8);
         printf("munmap: %s\n", err(munmap(p, 12288)));
         show("after");
+    } else if (!strcmp(mode, "stdin")) {
+        char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0);
+        printf("stdin, PROT_WRITE, MAP_SHARED: %s\n", p == MAP_FAILED ? strerror(errno) : "mapped");
+        if (p != MAP_FAILED) p[0] = 'X', munmap(p, 4096);
     } else {
         return 2;
     }

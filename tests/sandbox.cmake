@@ -103,7 +103,7 @@ if(CYCLESCOPE_RISCV_CC)
 endif()
 # MAP_SHARED file mappings write back to the file, compared with Linux (qemu-riscv64).
 if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
-  foreach(mode basic exit errors split fixed dontneed mprotect)
+  foreach(mode basic exit errors split fixed dontneed mprotect grow)
     add_test(NAME sandbox.shared_map.${mode}
              COMMAND ${_scripts}/shared_map.sh ${CYCLESCOPE_QEMU} ${_cs} ${_g}/shared_map ${mode})
   endforeach()

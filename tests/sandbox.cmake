@@ -103,10 +103,13 @@ if(CYCLESCOPE_RISCV_CC)
 endif()
 # MAP_SHARED file mappings write back to the file, compared with Linux (qemu-riscv64).
 if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
-  foreach(mode basic exit errors split fixed dontneed mprotect)
+  foreach(mode basic exit errors split fixed dontneed mprotect grow)
     add_test(NAME sandbox.shared_map.${mode}
              COMMAND ${_scripts}/shared_map.sh ${CYCLESCOPE_QEMU} ${_cs} ${_g}/shared_map ${mode})
   endforeach()
+endif()
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME sandbox.shared_map.stdin_not_writable COMMAND ${_scripts}/shared_map_stdin.sh ${_cs} ${_g}/shared_map)
 endif()
 # System calls never write into read-only memory nor read PROT_NONE pages: EFAULT,
 # as under Linux (qemu-riscv64 is the reference). Found by the system-call fuzzer.

@@ -11,6 +11,8 @@
  *   shared_map DIR fixed     a MAP_FIXED mapping over a changed shared one
  *   shared_map DIR dontneed  MADV_DONTNEED over a changed shared mapping
  *   shared_map DIR mprotect  mapped read-only, made writable, written
+ *   shared_map DIR stdin     map standard input shared and writable, write through it
+ *   shared_map DIR grow      the file grows under the mapping (pwrite past its end)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -148,6 +150,22 @@ int main(int argc, char **argv) {
         memcpy(p, "writable", 8);
         printf("munmap: %s\n", err(munmap(p, 12288)));
         show("after");
+    } else if (!strcmp(mode, "grow")) {
+        make(dir, "grow", "short", 5);
+        char *p = map(PROT_READ | PROT_WRITE, MAP_SHARED, O_RDWR);
+        if (p == MAP_FAILED) return 1;
+        p[60] = 'P'; /* past the end: dropped */
+        int fd = open(path, O_RDWR);
+        printf("pwrite past the end: %zd\n", pwrite(fd, "Z", 1, 100));
+        close(fd);
+        printf("the mapping sees it: %c, and a zero before it: %d\n", p[100], p[60]);
+        p[50] = 'Q'; /* now inside the file */
+        printf("munmap: %s\n", err(munmap(p, 12288)));
+        show("after");
+    } else if (!strcmp(mode, "stdin")) {
+        char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0);
+        printf("stdin, PROT_WRITE, MAP_SHARED: %s\n", p == MAP_FAILED ? strerror(errno) : "mapped");
+        if (p != MAP_FAILED) p[0] = 'X', munmap(p, 4096);
     } else {
         return 2;
     }

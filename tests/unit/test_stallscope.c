@@ -3,7 +3,8 @@
  *    Figure 1 (mul <- add <- load <- D-cache miss: the leaf is the miss),
  *    Figure 6 (history reversal: the leaf is the most recent event C, not A),
  *    Figure 7 (over-reporting: event A counted once), and the MultiStack
- *    (two readers of one history both get its most recent event);
+ *    (two readers of one history both get its most recent event), and a unit held by an
+ *    unpipelined divide (its occupation is the cause, out of order);
  *  - accounting: on real workloads, on out-of-order and in-order machines, the
  *    accumulated total equals commit width x cycles - µops committed, as the
  *    core's own statistics count them, and no leaf type gets a cause;
@@ -141,6 +142,53 @@ static void figure6_history_not_reversed(void **state) {
     assert_int_equal(path_weight(s, chain, 3), 1);
     assert_int_equal(leaf_weight(s, "exec/no-unit"), 0); /* A: what a reversed history would give */
     ss_destroy(s);
+}
+
+/* §3.4, a structural hazard: out of order, µop 2 waits 20 cycles for the unit an unpipelined
+ * divide (µop 1) holds. Its events are leaves of the holder's occupation — the divide long
+ * executing — not µop 1's history before it took the unit (3 cycles without an issue slot),
+ * which delayed when it took the unit, not how long it keeps it. An in-order machine's pipe
+ * holder may itself be stalling, so there the holder's history is popped (§3.5). */
+static void held_unit_is_the_holders_occupation(void **state) {
+    (void)state;
+    for (int inorder = 0; inorder < 2; inorder++) {
+        ss_options o;
+        ss_options_default(&o);
+        ss_machine m = {1, 1, 2, inorder};
+        stallscope *s = ss_create(&o, &m);
+        wait_at(s, 0, 1, WST_READY, 0, 0); /* the divide: 3 cycles without an issue slot */
+        wait_at(s, 3, 1, WST_EXECUTING, 0, 0);
+        wait_at(s, 3, 2, WST_NO_UNIT, 1, 0); /* µop 2 ready, the unit held by the divide */
+        wait_at(s, 23, 1, WST_DONE, 0, 0);
+        wait_at(s, 23, 2, WST_EXECUTING, 0, 0);
+        wait_at(s, 24, 1, WST_COMMITTED, 0, 0);
+        wait_at(s, 60, 2, WST_DONE, 0, 0);
+        wait_at(s, 61, 2, WST_COMMITTED, 0, 0);
+        record(s, 1, OPC_INT_DIV);
+        record(s, 2, OPC_INT_MUL);
+        commit_span(s, 0, 24, 1, 0);  /* older work, then the divide, complete: nothing lost */
+        commit_span(s, 24, 36, 0, 2); /* µop 2 at the head for 36 cycles */
+        commit_span(s, 60, 1, 1, 0);
+        ss_finish(s, NULL);
+        const ss_summary *sum = ss_summary_of(s);
+        assert_int_equal(sum->lost, 36);
+        assert_int_equal(sum->accumulated, 36);
+        assert_int_equal(sum->type_violations, 0);
+        static const char *const held[] = {"completion/head-not-done", "exec/pipe-busy", "exec/long-executing-int-div"};
+        static const char *const past[] = {"completion/head-not-done", "exec/pipe-busy", "exec/issue-width"};
+        /* its 20 events first (2a), then 16 cycles of its own execution (2c) */
+        assert_int_equal(leaf_weight(s, "exec/long-executing-int-mul"), 16);
+        static const char *const close[] = {"completion/head-not-done", "exec/pipe-busy", "exec/too-close"};
+        if (!inorder) { /* in the wait's first cycle the divide had not yet run its minimum latency */
+            assert_int_equal(path_weight(s, held, 3), 19);
+            assert_int_equal(path_weight(s, close, 3), 1);
+            assert_int_equal(path_weight(s, past, 3), 0);
+        } else { /* the 3 events of the divide's history drained first (Figure 6 order) */
+            assert_int_equal(path_weight(s, past, 3), 3);
+            assert_int_equal(path_weight(s, held, 3), 17);
+        }
+        ss_destroy(s);
+    }
 }
 
 /* Figure 7: X stalls one cycle for A; Y (long executing, another unit) waits one
@@ -379,6 +427,7 @@ int main(void) {
         cmocka_unit_test(figure1_leaf_is_the_miss),
         cmocka_unit_test(figure6_history_not_reversed),
         cmocka_unit_test(figure7_leaf_counted_once),
+        cmocka_unit_test(held_unit_is_the_holders_occupation),
         cmocka_unit_test(multistack_readers_independent),
         cmocka_unit_test(poor_scheduling_younger_issued),
         cmocka_unit_test(options_checked),

@@ -534,7 +534,7 @@ static void check_struct_transitions(const collector *c, uint8_t unit, const int
  * prefetchers. */
 static void test_memory_system_events(void **state) {
     (void)state;
-    enum { N = 12000 };
+    enum { N = 6000 };
     uop *u = mixed_stream(N);
     for (int k = 0; k < 4; k++) {
         uarch_config c;
@@ -631,7 +631,7 @@ static void test_memory_system_events(void **state) {
  * both models, with skipping on and off. */
 static void test_fetch_on_request(void **state) {
     (void)state;
-    enum { N = 6000 };
+    enum { N = 3000 };
     uop *u = mixed_stream(N);
     for (int k = 0; k < 5; k += 3) { /* ooo4, inorder3 */
         uarch_config c;

@@ -12,7 +12,10 @@
 # load. Prints Markdown tables (docs/probes.md). Workloads: the manifest's, at
 # their small size, by default.
 #
-# Builds the old library once into BUILD/probes-v1 (BUILD: $BUILD or build).
+# --old COMMIT with the v2 contract (a later main) compares this tree with that
+# commit instead ("before/after"): the same bench/probe_cost.c, built without
+# PROBES_V1. Builds the old library once into BUILD/probes-COMMIT (BUILD: $BUILD
+# or build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${BUILD:-$root/build}")
@@ -34,15 +37,17 @@ if [ ${#items[@]} -eq 0 ]; then
         items+=("$name=$small")
     done <"$root/workloads/manifest.txt"
 fi
-libs=$(pkg-config --libs libzstd inih libcjson liblzma zlib)
-v1=$build/probes-v1
+libs="$(pkg-config --libs libzstd inih libcjson liblzma zlib) $(pkg-config --libs nettle 2>/dev/null || true)"
+v1=$build/probes-$old
 if [ ! -x "$v1/probe_cost" ]; then
     echo "building $old into $v1 …" >&2
     rm -rf "$v1" && mkdir -p "$v1/src"
     git -C "$root" archive "$old" | tar -x -C "$v1/src"
     cmake -S "$v1/src" -B "$v1/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
     cmake --build "$v1/build" -j2 --target cyclescope_core >/dev/null
-    gcc -O2 -g -std=c11 -D_GNU_SOURCE -DPROBES_V1 -I"$v1/src/src" "$root/bench/probe_cost.c" \
+    api=-DPROBES_V1
+    grep -q PROBE_STAGES "$v1/src/src/probes/probes.h" && api=-DPROBES_V2
+    gcc -O2 -g -std=c11 -D_GNU_SOURCE $api -I"$v1/src/src" "$root/bench/probe_cost.c" \
         "$v1/build/libcyclescope_core.a" $libs -lm -lpthread -o "$v1/probe_cost"
 fi
 v2=$build/bench/probe_cost
@@ -92,8 +97,8 @@ echo "v2 none against v1 none: median $(median "${r_none[@]}"); v2 views over v2
 echo
 echo "host instructions (callgrind), millions"
 echo
-echo "| workload | v1 none | v2 none | v2/v1 none | v1 views | v2 views | v1 stacks | v2 stacks | v2/v1 stacks |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| workload | v1 none | v2 none | v2/v1 none | v1 views | v2 views | v2/v1 views | v1 stacks | v2 stacks | v2/v1 stacks |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 r_none=() r_views=() r_stacks=()
 for item in "${items[@]}"; do
     name=${item%%=*} arg=""
@@ -104,7 +109,7 @@ for item in "${items[@]}"; do
         for mode in none views stacks; do n[$bin.$mode]=$(instructions "$exe" $mode "$name" "$arg"); done
     done
     m() { awk -v a="$1" 'BEGIN { printf "%.1f", a / 1e6 }'; }
-    echo "| $name | $(m "${n[v1.none]}") | $(m "${n[v2.none]}") | $(pct "${n[v2.none]}" "${n[v1.none]}") | $(pct "${n[v1.views]}" "${n[v1.none]}") | $(pct "${n[v2.views]}" "${n[v2.none]}") | $(pct "${n[v1.stacks]}" "${n[v1.none]}") | $(pct "${n[v2.stacks]}" "${n[v2.none]}") | $(pct "${n[v2.stacks]}" "${n[v1.stacks]}") |"
+    echo "| $name | $(m "${n[v1.none]}") | $(m "${n[v2.none]}") | $(pct "${n[v2.none]}" "${n[v1.none]}") | $(pct "${n[v1.views]}" "${n[v1.none]}") | $(pct "${n[v2.views]}" "${n[v2.none]}") | $(pct "${n[v2.views]}" "${n[v1.views]}") | $(pct "${n[v1.stacks]}" "${n[v1.none]}") | $(pct "${n[v2.stacks]}" "${n[v2.none]}") | $(pct "${n[v2.stacks]}" "${n[v1.stacks]}") |"
     r_none+=("$(awk -v a="${n[v2.none]}" -v b="${n[v1.none]}" 'BEGIN { print a / b - 1 }')")
     r_views+=("$(awk -v a="${n[v2.views]}" -v b="${n[v2.none]}" 'BEGIN { print a / b - 1 }')")
     r_stacks+=("$(awk -v a="${n[v2.stacks]}" -v b="${n[v2.none]}" 'BEGIN { print a / b - 1 }')")

@@ -534,7 +534,7 @@ static void check_struct_transitions(const collector *c, uint8_t unit, const int
  * prefetchers. */
 static void test_memory_system_events(void **state) {
     (void)state;
-    enum { N = 12000 };
+    enum { N = 6000 };
     uop *u = mixed_stream(N);
     for (int k = 0; k < 4; k++) {
         uarch_config c;
@@ -621,6 +621,49 @@ static void test_memory_system_events(void **state) {
             if (k == 0) assert_true(waited > 0);
         }
         c_free(&col);
+    }
+    free(u);
+}
+
+/* PROBE_FETCH (contract 3): an observer of PROBE_STAGES alone gets dispatch, issue
+ * and commit spans and no fetch span; one of PROBE_FETCH alone gets only the fetch
+ * spans, tiling the run; both exactly those an observer of everything gets, on
+ * both models, with skipping on and off. */
+static void test_fetch_on_request(void **state) {
+    (void)state;
+    enum { N = 3000 };
+    uop *u = mixed_stream(N);
+    for (int k = 0; k < 5; k += 3) { /* ooo4, inorder3 */
+        uarch_config c;
+        configs(&c, k);
+        for (int skip = 0; skip < 2; skip++) {
+            c.skip_idle = skip;
+            collector all = {0}, stages = {0}, fetch = {0};
+            core_stats st = run(&c, u, N, &all);
+            cs_error err;
+            core_t *core = core_create(&c, &err);
+            if (!core) fail_msg("core_create: %s", err.msg);
+            probe_observer a = {.ctx = &stages, .needs = PROBE_STAGES, .stages = c_stages};
+            probe_observer b = {.ctx = &fetch, .needs = PROBE_FETCH, .stages = c_stages};
+            assert_true(core_observe(core, &a, &err) && core_observe(core, &b, &err));
+            array_source src = array_source_borrow(u, N);
+            core_stats st2;
+            core_run_options opt = {0, 0, NULL};
+            if (!core_run(core, &src.base, &opt, &st2, &err)) fail_msg("core_run: %s", err.msg);
+            core_destroy(core);
+            assert_int_equal(st2.cycles, st.cycles);
+            assert_false(stages.gap || fetch.gap);
+            for (int s = 0; s < STAGE_COUNT; s++) {
+                const collector *got = s == STAGE_FETCH ? &fetch : &stages, *none = s == STAGE_FETCH ? &stages : &fetch;
+                assert_int_equal(got->span_next[s], st.cycles); /* tiles the run */
+                assert_true(got->h_spans[s] == all.h_spans[s]);
+                assert_int_equal(none->span_next[s], 0); /* never delivered to the other */
+                assert_true(none->h_spans[s] == 0);
+            }
+            c_free(&all);
+            c_free(&stages);
+            c_free(&fetch);
+        }
     }
     free(u);
 }
@@ -925,6 +968,7 @@ int main(void) {
         cmocka_unit_test(test_mispredict_events),
         cmocka_unit_test(test_structure_events),
         cmocka_unit_test(test_memory_system_events),
+        cmocka_unit_test(test_fetch_on_request),
         cmocka_unit_test(test_wait_states),
         cmocka_unit_test(test_wait_chain),
         cmocka_unit_test(test_samples),

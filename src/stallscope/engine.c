@@ -1233,14 +1233,19 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
     } else {
         return false;
     }
-    for (int64_t j = k; j >= lim; j--) {
-        const dspan *d = &s->dh[j % DHIST];
-        if (d->pos <= q) {
-            *out = d->cause;
-            return q < d->pos + d->cycles;
-        }
+    /* the newest span in [lim, k] starting at or before instance q: positions grow with the
+     * span index, so a binary search (the reader goes down into old spans one per cycle, and
+     * a scan from the newest was most of the time of a long 2b run) */
+    if (s->dh[lim % DHIST].pos > q) return false;
+    int64_t lo = lim, hi = k;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (s->dh[mid % DHIST].pos <= q) lo = mid;
+        else hi = mid - 1;
     }
-    return false;
+    const dspan *d = &s->dh[lo % DHIST];
+    *out = d->cause;
+    return q < d->pos + d->cycles;
 }
 
 static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64_t w) {

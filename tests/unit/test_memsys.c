@@ -2,6 +2,7 @@
  * and its fills through the miss registers, the memory channel's bandwidth,
  * dirty write-backs; the store buffer's stall as its own cause in the views
  * and wait states; exact idle skipping and monotonicity with every new knob. */
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,6 +174,111 @@ static void test_write_no_allocate(void **state) {
         char what[64];
         snprintf(what, sizeof what, "write-no-allocate store stream, SB %u", sb);
         assert_near((double)s.cycles / N, want, 0.01 * want, what);
+    }
+    free(u);
+}
+
+/* ---- the in-order model's store buffer ---- */
+
+static void load_config(uarch_config *c, const char *name) {
+    cs_error err;
+    uarch_config_default(c);
+    if (!uarch_config_load(c, name, &err)) fail_msg("%s", err.msg);
+}
+
+/* The same store stream on inorder3 (one memory pipe, blocking caches, no L2)
+ * with a store buffer of S entries and M L1D miss registers: a store enters
+ * the buffer in the memory stage, asks for its line the next cycle, and
+ * leaves when the line arrives, so S entries sustain S/(L - L1 + 1) lines per
+ * cycle and M registers, each held for a fill of L cycles, M/L. The rate never
+ * beats M/L and reaches the smaller bound to 1%. A full buffer freezes the
+ * memory pipe: the commit and dispatch stacks charge those cycles to
+ * `store-buffer`. Without the knob every store is a blocking miss (L + 1 cycles). */
+static void test_inorder_store_stream(void **state) {
+    (void)state;
+    static const struct {
+        unsigned sb, mshrs, mem;
+    } rows[] = {{64, 4, 100}, {64, 8, 100}, {8, 16, 100}, {16, 16, 200}, {4, 32, 60}};
+    uop *u = line_stream(true);
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        uarch_config c;
+        load_config(&c, "inorder3");
+        c.perfect_icache = true; /* the loop's first pass would miss the I-cache line by line */
+        c.store_buffer = rows[k].sb;
+        c.l1d.mshrs = rows[k].mshrs;
+        c.mem_latency = rows[k].mem;
+        stacks_observer *obs = stacks_observer_create();
+        probe_observer p = stacks_observer_probe(obs);
+        core_stats s = run_observed(&c, u, N, &p);
+        const stacks_result *r = stacks_observer_result(obs);
+        double L = c.l1d.latency + c.mem_latency; /* no L2 */
+        double rate = (double)N / (double)s.cycles;
+        double bound = rows[k].mshrs / L, sb_bound = rows[k].sb / (L - c.l1d.latency + 1);
+        double want = sb_bound < bound ? sb_bound : bound;
+        char what[96];
+        snprintf(what, sizeof what, "in-order store stream, SB %u, MSHRs %u, memory %u", rows[k].sb, rows[k].mshrs,
+                 rows[k].mem);
+        if (rate > bound * 1.0001) fail_msg("%s: %.5f lines/cycle beats M/L = %.5f", what, rate, bound);
+        assert_near(rate, want, 0.01 * want, what);
+        assert_int_equal(s.l1d.fills, N);
+        assert_true(s.sb_full_cycles > s.cycles / 2);
+        double lost = (double)s.cycles - (double)N / r->width;
+        static const stack_stage stages[] = {STACK_COMMIT, STACK_DISPATCH};
+        for (int i = 0; i < 2; i++) {
+            double sbc = r->stage[stages[i]].cycles[COMP_STORE_BUFFER];
+            /* every cycle the pipe waits for an entry, less at most one cycle per store (its own
+             * pass through the pipe's second stage, which no store buffer removes) */
+            if (sbc < lost - N || sbc > (double)s.sb_full_cycles + 1e-6)
+                fail_msg("%s: %s stack: store-buffer %.1f, lost %.1f, store buffer full %" PRIu64 " cycles", what,
+                         stack_stage_name(stages[i]), sbc, lost, s.sb_full_cycles);
+        }
+        stacks_observer_destroy(obs);
+    }
+    /* the knob unset: the thesis' machine, every store a blocking miss of L cycles */
+    uarch_config c;
+    load_config(&c, "inorder3");
+    c.perfect_icache = true;
+    c.mem_latency = 100;
+    core_stats s = run(&c, u, N);
+    assert_int_equal(s.sb_full_cycles, 0);
+    assert_near((double)s.cycles / N, 101, 0.01 * 101, "in-order store stream, no store buffer");
+    free(u);
+}
+
+/* The in-order store buffer on a mixed stream (loads that may find every miss
+ * register held by the buffer's fills, loads forwarded from buffered stores):
+ * runs repeat exactly, and more entries or more miss registers never make it
+ * slower. */
+static uop *mixed_stream(void);
+static void test_inorder_store_buffer_monotone(void **state) {
+    (void)state;
+    uop *u = mixed_stream();
+    for (size_t i = 0; i + 1 < N; i += 97) { /* now and then a load of the bytes just stored */
+        if (u[i].op_class != OPC_STORE) continue;
+        u[i + 1] = make_uop((i + 1) % LOOP, OPC_LOAD, 7, 0, 0);
+        u[i + 1].flags = UOP_MEM_READ;
+        u[i + 1].mem_size = 8;
+        u[i + 1].mem_addr = u[i].mem_addr;
+    }
+    uint64_t last = UINT64_MAX;
+    for (unsigned sb = 1; sb <= 32; sb *= 2) {
+        uint64_t last_m = UINT64_MAX;
+        for (unsigned mshrs = 1; mshrs <= 16; mshrs *= 4) {
+            uarch_config c;
+            load_config(&c, "inorder3");
+            c.mem_latency = 50;
+            c.store_buffer = sb;
+            c.l1d.mshrs = mshrs;
+            core_stats a = run(&c, u, N), b = run(&c, u, N);
+            assert_memory_equal(&a, &b, sizeof a);
+            if (a.cycles > last_m)
+                fail_msg("SB %u: %u miss registers slower (%" PRIu64 " > %" PRIu64 ")", sb, mshrs, a.cycles, last_m);
+            last_m = a.cycles;
+            if (mshrs == 16) {
+                if (a.cycles > last) fail_msg("SB %u slower than SB %u", sb, sb / 2);
+                last = a.cycles;
+            }
+        }
     }
     free(u);
 }
@@ -601,6 +707,8 @@ int main(void) {
         cmocka_unit_test(test_writeback_bandwidth),
         cmocka_unit_test(test_write_no_allocate),
         cmocka_unit_test(test_store_buffer_cause),
+        cmocka_unit_test(test_inorder_store_stream),
+        cmocka_unit_test(test_inorder_store_buffer_monotone),
         cmocka_unit_test(test_skip_exact_and_deterministic),
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_tlb_reach),

@@ -212,7 +212,7 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     uarch_config mc = *cfg;
     /* blocking caches: never more than one miss each; with a store buffer, the L1D's miss
      * registers bound its fills (a blocking load takes one too) */
-    mc.l1i.mshrs = 0;
+    mc.l1i.mshrs = mc.l2.mshrs = mc.l3.mshrs = 0;
     if (!cfg->store_buffer) mc.l1d.mshrs = 0;
     m->mem = memsys_create(&mc);
     m->use_sb = cfg->store_buffer != 0;

@@ -2,11 +2,15 @@
  * baseline against the idealised machines, and the tables of
  * docs/validation.md, in Markdown on stdout.
  *
- *   bench_validation [--small] [--configs bdw,knl] [--jobs N] [--check-bpred F] [--check-alu F] [name…]
+ *   bench_validation [--small] [--window N] [--configs bdw,knl] [--jobs N] [--check-bpred F] [--check-alu F]
+ *                    [name…]
  *
  * Default: each workload at its default size, a window of its main phase
  * (the warm-up and limit below: past the initialisation, then up to 20 M
- * instructions). --small: each workload's small size, whole program.
+ * instructions). --window N: time at most N instructions of each window (the
+ * warm-ups unchanged: the same main phase, a shorter stretch of it; the scale
+ * the study fits in a time budget). --small: each workload's small size,
+ * whole program.
  * --check-bpred F, --check-alu F: exit 1 unless at least the fraction F of
  * the relevant bpred (1-cycle ALU) cases, over all configurations, have the
  * actual reduction within the three stacks' range (the slow test).
@@ -82,12 +86,14 @@ static double median(double *x, int n) {
 
 int main(int argc, char **argv) {
     bool small = false;
+    uint64_t window_cap = 0;            /* --window: at most this many timed instructions per window */
     double check[4] = {-1, -1, -1, -1}; /* per single idealisation */
     int jobs = 0, nw = 0;
     char configs_arg[256] = "bdw,knl";
     workload all[64], chosen[64];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--small")) small = true;
+        else if (!strcmp(argv[i], "--window") && i + 1 < argc) window_cap = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--configs") && i + 1 < argc)
             snprintf(configs_arg, sizeof configs_arg, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) jobs = atoi(argv[++i]);
@@ -135,6 +141,7 @@ int main(int argc, char **argv) {
             r->max = small ? 0 : DEFAULT_MAX;
             for (size_t k = 0; !small && k < sizeof windows / sizeof windows[0]; k++)
                 if (!strcmp(windows[k].name, chosen[w].name)) r->warmup = windows[k].warmup, r->max = windows[k].max;
+            if (!small && window_cap && r->max > window_cap) r->max = window_cap;
             validation_options vo;
             memset(&vo, 0, sizeof vo);
             vo.cfg = cfg;

@@ -99,8 +99,9 @@ static stack_component rule(probe_stall stall, cause_kind kind) {
     case STALL_NO_MSHR: return COMP_DCACHE_MEM;  /* every L1D miss register is held by an outstanding miss */
     case STALL_NO_UNIT:
         /* a busy unit with a µop to blame (an in-order pipe frozen by the miss of the µop in it)
-         * is that µop's; with none (CAUSE_STRUCTURE), a structural stall */
-        if (kind != CAUSE_UOP) return COMP_NO_UNIT;
+         * is that µop's, or the store buffer's (an in-order store waiting for an entry); with
+         * none (CAUSE_STRUCTURE), a structural stall */
+        if (kind != CAUSE_UOP && kind != CAUSE_STORE_BUFFER) return COMP_NO_UNIT;
         break;
     default: break;
     }

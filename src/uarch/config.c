@@ -68,7 +68,9 @@ static const config_key keys[] = {
     CACHE_KEYS("l1d", l1d),
     {"l1d", "write_allocate", KEY_BOOL, OFF(write_allocate), 0, 1, NULL},
     CACHE_KEYS("l2", l2),
+    {"l2", "bandwidth", KEY_U32, OFF(l2_bandwidth), 0, 1u << 20, NULL},
     CACHE_KEYS("l3", l3),
+    {"l3", "bandwidth", KEY_U32, OFF(l3_bandwidth), 0, 1u << 20, NULL},
     {"memory", "latency", KEY_U32, OFF(mem_latency), 0, 100000, NULL},
     {"memory", "bandwidth", KEY_U32, OFF(mem_bandwidth), 0, 1u << 20, NULL},
     {"memory", "writebacks", KEY_BOOL, OFF(writebacks), 0, 1, NULL},
@@ -394,7 +396,8 @@ static bool set_value(uarch_config *c, const char *section, const char *name, co
 /* ---- which keys a model reads, and the nearest key to a mistyped one ---- */
 
 /* The in-order machines (inorder.c) read the model, clock and deadlock limit,
- * their [inorder] and [pipe.*] sections, the caches (blocking: no L1 MSHRs; the
+ * the store buffer, their [inorder] and [pipe.*] sections, the caches
+ * (blocking: no L1I MSHRs, the L1D's only for the store buffer's fills; the
  * L1s always exist), memory, the predictor and the idealisations; the
  * out-of-order model reads everything but [inorder] and [pipe.*]. */
 bool uarch_config_key_read(core_model model, const char *section, const char *name) {
@@ -404,8 +407,9 @@ bool uarch_config_key_read(core_model model, const char *section, const char *na
         return true;
     if (!strcmp(section, "core"))
         return !strcmp(name, "model") || !strcmp(name, "freq_ghz") || !strcmp(name, "deadlock_cycles") ||
-            !strcmp(name, "name");
-    if (!strcmp(section, "l1i") || !strcmp(section, "l1d")) return strcmp(name, "enabled") && strcmp(name, "mshrs");
+            !strcmp(name, "name") || !strcmp(name, "store_buffer");
+    if (!strcmp(section, "l1d")) return strcmp(name, "enabled") != 0; /* mshrs: the store buffer's fills */
+    if (!strcmp(section, "l1i")) return strcmp(name, "enabled") && strcmp(name, "mshrs");
     if (!strcmp(section, "l2") || !strcmp(section, "l3")) return strcmp(name, "mshrs") != 0;
     return false; /* [itlb], [fu.*], [latency], [pipelined] */
 }

@@ -37,7 +37,7 @@ typedef struct cache_config {
     uint32_t assoc;   /* ways; 0 = fully associative */
     uint32_t line;    /* bytes, a power of two */
     uint32_t latency; /* hit latency, cycles */
-    uint32_t mshrs;   /* outstanding misses (0 = unlimited) */
+    uint32_t mshrs;   /* outstanding misses (0 = unlimited); L2, L3: the L1 misses that miss it too */
 } cache_config;
 
 enum { UARCH_MAX_POOLS = 8, UARCH_NAME_MAX = 32 };
@@ -97,6 +97,8 @@ typedef struct uarch_config {
     cache_config l1i, l1d, l2, l3;
     uint32_t mem_latency;   /* cycles beyond the last cache level */
     uint32_t mem_bandwidth; /* bytes per cycle; 0 = unlimited */
+    uint32_t l2_bandwidth;  /* bytes per cycle between the L1s and the L2; 0 = unlimited */
+    uint32_t l3_bandwidth;  /* bytes per cycle between the L2 and the L3; 0 = unlimited */
     bool writebacks;        /* dirty lines written back on eviction (the last level's take channel time) */
     /* optional DRAM timing (dram.enabled): banks with open rows, channels with a data bus
      * (memory.latency is then the fixed path to the controller and back; bandwidth unused) */

@@ -91,6 +91,9 @@
 
 enum { MAX_STAGES = 64 };
 enum { VP_NONE, VP_RIGHT, VP_WRONG }; /* the value prediction of a µop's own result */
+/* Why a memory µop frozen in the stall stage tries again (core.store_buffer > 0 only): a store
+ * found the store buffer full; a load found every L1D miss register held by the buffer's fills. */
+enum { RETRY_NONE, RETRY_SB, RETRY_MSHR };
 
 /* One instruction (µop) from fetch to commit. */
 typedef struct entry {
@@ -102,7 +105,8 @@ typedef struct entry {
     uint8_t wait;
     uint8_t pipe, stage, exit_stage; /* stage: 0-based, while in the pipe */
     uint8_t icache_level, dcache_level;
-    uint8_t vp, flags; /* flags: UREC_FIRST_IN_* */
+    uint8_t store_level; /* a store entering the store buffer: its program-order classification */
+    uint8_t vp, flags;   /* flags: UREC_FIRST_IN_* */
     bool mispredicted, done;
 } entry;
 
@@ -112,8 +116,9 @@ typedef struct pipe_state {
     uint64_t seq[MAX_STAGES]; /* the µops in the pipe, furthest along first */
     uint64_t blocked_until;   /* D-cache miss: the stalled µop moves on in this cycle */
     uint64_t stalled_seq;
-    bool mem; /* serves memory classes: has a D-cache stall stage */
-    bool fp;  /* serves FP arithmetic (counts as an FP unit) */
+    uint8_t retry; /* the stalled µop tries again in its last frozen cycle (RETRY_*) */
+    bool mem;      /* serves memory classes: has a D-cache stall stage */
+    bool fp;       /* serves FP arithmetic (counts as an FP unit) */
 } pipe_state;
 
 /* The last issued writer of a register. */
@@ -144,6 +149,7 @@ typedef struct inorder {
     uint8_t pipe_of[OPC_COUNT];
     bool one_stage[OPC_COUNT]; /* ideal.alu: arithmetic leaves after the first stage */
     uint32_t iline_bits, l1i_hit, l1d_hit;
+    bool use_sb; /* core.store_buffer > 0: stores write into a store buffer at the stall stage */
 
     /* every µop from fetch to commit, by sequence number: [commit_seq, issue_seq)
      * issued, [issue_seq, dispatch_seq) the issue buffer, [dispatch_seq,
@@ -204,9 +210,12 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     inorder *m = cs_calloc(1, sizeof *m);
     m->cfg = *cfg;
     uarch_config mc = *cfg;
-    mc.l1i.mshrs = mc.l1d.mshrs = 0; /* blocking caches: never more than one miss each */
-    mc.store_buffer = 0;             /* the thesis' machines: stores never wait */
+    /* blocking caches: never more than one miss each; with a store buffer, the L1D's miss
+     * registers bound its fills (a blocking load takes one too) */
+    mc.l1i.mshrs = mc.l2.mshrs = mc.l3.mshrs = 0;
+    if (!cfg->store_buffer) mc.l1d.mshrs = 0;
     m->mem = memsys_create(&mc);
+    m->use_sb = cfg->store_buffer != 0;
     m->bp = bpred_create(cfg);
     m->bpmode = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT ? BP_PERFECT
         : cfg->bpred == BPRED_NONE                                ? BP_STALL_ALL
@@ -329,6 +338,15 @@ static uint16_t clamp16(uint64_t x) { return (uint16_t)(x > 65535 ? 65535 : x); 
 
 /* What a stage blaming µop e can say about it. */
 static stall_cause uop_cause(const inorder *m, const entry *e) {
+    if (e->seq < m->issue_seq && !e->done) {
+        const pipe_state *ps = &m->pipe[e->pipe];
+        if (ps->retry == RETRY_SB && ps->stalled_seq == e->seq && m->now < ps->blocked_until) {
+            /* a store waiting for a store buffer entry: the buffer's oldest store holds it */
+            const sb_entry *oldest = memsys_sb_oldest(m->mem);
+            if (oldest)
+                return (stall_cause){CAUSE_STORE_BUFFER, oldest->level, 0, OPC_STORE, 0, oldest->seq, oldest->pc};
+        }
+    }
     stall_cause c = {CAUSE_UOP, e->dcache_level, 0, e->u.op_class, 0, e->seq, e->u.pc};
     if (e->seq >= m->issue_seq) {
         c.state = operands_at(m, &e->u, NULL) <= m->now ? UOPST_READY : UOPST_WAIT_OPERANDS;
@@ -373,20 +391,11 @@ static void structure_event(inorder *m, uint8_t unit, uint64_t count, uint64_t c
 
 /* ---- pipes: the memory stall (§7.2) ---- */
 
-/* µop e (at index idx of its pipe) has just reached the stall stage: access
- * the D-cache; on a miss it and everything behind it wait for the fill. */
-static void dcache_access(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
-    mem_result r;
-    if (!memsys_load(m->mem, e->u.mem_addr, m->now, &r)) r = (mem_result){m->l1d_hit, LEVEL_L1, false};
-    uint32_t stall = r.latency > m->l1d_hit ? r.latency - m->l1d_hit : 0;
-    if (!stall) return;
-    e->dcache_level = r.level > LEVEL_L1 ? r.level : LEVEL_L2;
-    ps->blocked_until = m->now + 1 + stall;
-    ps->stalled_seq = e->seq;
-    if (m->want_events) miss_events(m, UNIT_L1D, e->seq, e->u.pc, e->u.mem_addr, ps->blocked_until, e->dcache_level);
+/* µop e (at index idx of its pipe) and every µop behind it in the pipe leave `cycles` later. */
+static void hold(inorder *m, pipe_state *ps, uint32_t idx, uint32_t cycles) {
     for (uint32_t i = idx; i < ps->count; i++) {
         entry *d = at_seq(m, ps->seq[i]);
-        d->complete += stall;
+        d->complete += cycles;
         reg_state *w = &m->reg[d->u.dst];
         if (d->u.dst && w->seq == d->seq) { /* no younger writer can have issued (WAW stalls) */
             w->ready = d->complete;
@@ -394,6 +403,77 @@ static void dcache_access(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
             w->level = d->dcache_level;
         }
     }
+}
+
+static inline bool is_plain_store(const uop *u) { return (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) == UOP_MEM_WRITE; }
+
+/* The memory access of µop e now: the cycles its pipe stalls beyond an L1 hit,
+ * or UINT32_MAX when it must try again next cycle (store buffer full, or no
+ * miss register; only with a store buffer). */
+static uint32_t mem_attempt(inorder *m, pipe_state *ps, entry *e) {
+    if (m->use_sb) {
+        if (is_plain_store(&e->u)) { /* into the store buffer; it never waits for its line */
+            if (ps->retry != RETRY_SB) e->store_level = memsys_classify(m->mem, e->u.mem_addr, e->u.pc, false, true);
+            if (memsys_sb_push(m->mem, e->u.mem_addr, e->u.mem_size, e->seq, e->u.pc, e->store_level, m->now)) return 0;
+            ps->retry = RETRY_SB;
+            return UINT32_MAX;
+        }
+        uint64_t lo = e->u.mem_addr, hi = lo + (e->u.mem_size ? e->u.mem_size : 1);
+        if (!(e->u.flags & UOP_MEM_WRITE) && memsys_sb_count(m->mem) && memsys_sb_overlaps(m->mem, lo, hi)) {
+            /* its bytes are in the store buffer: forwarded at L1 speed (the tags still see it) */
+            memsys_classify(m->mem, e->u.mem_addr, e->u.pc, false, false);
+            return 0;
+        }
+    }
+    mem_result r;
+    if (!memsys_load(m->mem, e->u.mem_addr, m->now, &r)) {
+        if (!m->use_sb) r = (mem_result){m->l1d_hit, LEVEL_L1, false}; /* unlimited miss registers: never */
+        else {
+            ps->retry = RETRY_MSHR;
+            e->dcache_level = LEVEL_MEM; /* the miss registers are held by fills from below */
+            return UINT32_MAX;
+        }
+    }
+    uint32_t stall = r.latency > m->l1d_hit ? r.latency - m->l1d_hit : 0;
+    if (stall) {
+        e->dcache_level = r.level > LEVEL_L1 ? r.level : LEVEL_L2;
+        if (m->want_events)
+            miss_events(m, UNIT_L1D, e->seq, e->u.pc, e->u.mem_addr, m->now + 1 + stall, e->dcache_level);
+    } else if (ps->retry == RETRY_MSHR) {
+        e->dcache_level = 0;
+    }
+    return stall;
+}
+
+/* µop e (at index idx of its pipe) has just reached the stall stage: access
+ * the D-cache; on a miss it and everything behind it wait for the fill. */
+static void dcache_access(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
+    ps->retry = RETRY_NONE;
+    uint32_t stall = mem_attempt(m, ps, e);
+    if (!stall) return;
+    if (stall == UINT32_MAX) { /* try again in the next cycle, its last frozen one */
+        stall = 1;
+        if (ps->retry == RETRY_SB) m->st.sb_full_cycles++;
+    } else {
+        ps->retry = RETRY_NONE;
+    }
+    ps->blocked_until = m->now + 1 + stall;
+    ps->stalled_seq = e->seq;
+    hold(m, ps, idx, stall);
+}
+
+/* The frozen µop e tries its access again in its last frozen cycle: refused, one
+ * more cycle; else the miss it starts now (if any) holds the pipe from here. */
+static void mem_retry(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
+    uint32_t stall = mem_attempt(m, ps, e);
+    if (stall == UINT32_MAX) {
+        stall = 1;
+        if (ps->retry == RETRY_SB) m->st.sb_full_cycles++;
+    } else {
+        ps->retry = RETRY_NONE;
+    }
+    ps->blocked_until += stall;
+    hold(m, ps, idx, stall);
 }
 
 /* The instruction in each pipe's last stage leaves; the others move on one stage. */
@@ -408,6 +488,7 @@ static void advance_pipes(inorder *m) {
             if (!frozen) {
                 if (s == ps->stalled_seq && m->now < ps->blocked_until) {
                     frozen = true;
+                    if (ps->retry && m->now + 1 == ps->blocked_until) mem_retry(m, ps, i, e);
                 } else if (e->stage == e->exit_stage) {
                     if (e->complete != m->now && !m->broken_seq) m->broken_seq = s; /* see inorder_run */
                     e->done = true;
@@ -596,7 +677,9 @@ static stage_view dispatch_stage(inorder *m, const stage_view *issue) {
         /* the issue buffer is full because its head could not issue: blame what it waits for
          * (a producer, or the load/store holding its pipe), else the head itself */
         if (m->want_views)
-            v.cause = issue->cause.kind == CAUSE_UOP ? issue->cause : uop_cause(m, at_seq(m, m->issue_seq));
+            v.cause = issue->cause.kind == CAUSE_UOP || issue->cause.kind == CAUSE_STORE_BUFFER
+                ? issue->cause
+                : uop_cause(m, at_seq(m, m->issue_seq));
     }
     return v;
 }
@@ -750,6 +833,7 @@ static void reset_timing(inorder *m) {
     for (uint32_t p = 0; p < m->npipes; p++) {
         m->pipe[p].count = 0;
         m->pipe[p].blocked_until = m->pipe[p].stalled_seq = 0;
+        m->pipe[p].retry = RETRY_NONE;
     }
     m->commit_seq = m->issue_seq = m->dispatch_seq = m->fetch_seq = 1;
     m->line_valid = m->miss_pending = m->branch_wait = m->trace_end = false;
@@ -786,6 +870,12 @@ static uint8_t wait_state_of(const inorder *m, const entry *e, uint64_t *cause, 
     if (e->done) return WST_DONE;
     const pipe_state *ps = &m->pipe[e->pipe];
     if (ps->stalled_seq == e->seq && m->now < ps->blocked_until) {
+        if (ps->retry == RETRY_SB && memsys_sb_oldest(m->mem)) {
+            *cause = memsys_sb_oldest(m->mem)->seq;
+            *level = memsys_sb_oldest(m->mem)->level;
+            return WST_STORE_BUFFER;
+        }
+        if (ps->retry == RETRY_MSHR) return WST_NO_MSHR;
         *level = e->dcache_level;
         return WST_FILL;
     }
@@ -853,6 +943,11 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
          * issue stage takes the previous cycle's dispatch cause, which may take its issue cause. */
         if (m->now >= m->views_from) m->want_views = m->probed = true;
         count_state(m);
+        /* the store buffer drains first: an entry freed now takes a store in this cycle */
+        if (m->use_sb) {
+            if (memsys_sb_count(m->mem)) memsys_sb_tick(m->mem, m->now);
+            m->st.sb_occupancy += memsys_sb_count(m->mem);
+        }
         advance_pipes(m);
         fp_view fp;
         stage_view commit = commit_stage(m);
@@ -887,7 +982,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
                 }
             }
         }
-        if (m->trace_end && m->commit_seq == m->fetch_seq) {
+        if (m->trace_end && m->commit_seq == m->fetch_seq && !memsys_sb_count(m->mem)) {
             m->now++;
             break;
         }

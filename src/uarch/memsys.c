@@ -70,10 +70,22 @@ struct memsys {
     uint32_t transfer_cycles; /* per line on the memory channel; 0 = unlimited bandwidth */
     uint64_t channel_free;    /* first cycle the memory channel is idle */
     bool writebacks;          /* dirty lines are written back on eviction */
+    bool warming;             /* functional warming: write-backs change tags, owe no channel time */
     uint64_t writebacks_owed; /* memory write-backs not yet charged to the channel */
     cache_stats l2_stats, l3_stats;
     uint64_t mem_writebacks;
     store_buffer sb;
+    /* Below the L1s: the links L1s-L2 [0] and L2-L3 [1] (a line in `transfer` cycles, 0:
+     * unlimited; write-backs owed to the link go after the next fill), and the L2's and the
+     * L3's miss registers (the arrival cycles of the fills holding one; cap 0: unlimited). */
+    struct {
+        uint32_t transfer, owed;
+        uint64_t free;
+    } link[2];
+    struct {
+        uint32_t cap, count;
+        uint64_t *ready;
+    } lower_mshr[2];
     dram_channel *dram; /* the DRAM model's channels (NULL: flat memory) */
     uint32_t d_channels, d_banks, d_row_lines, d_cas, d_rcd, d_rp, d_burst, d_turn;
     uint64_t wb_lines[WB_OWED]; /* memory write-backs waiting for the DRAM (their lines) */
@@ -155,6 +167,16 @@ memsys_t *memsys_create(const uarch_config *cfg) {
         m->sb.e = cs_calloc(cfg->store_buffer, sizeof *m->sb.e);
     }
     m->mem_latency = cfg->mem_latency;
+    const cache_config *lower[2] = {&cfg->l2, &cfg->l3};
+    const uint32_t link_bandwidth[2] = {cfg->l2_bandwidth, cfg->l3_bandwidth};
+    for (int k = 0; k < 2; k++) {
+        if (!lower[k]->enabled) continue;
+        if (link_bandwidth[k]) m->link[k].transfer = (cfg->l1d.line + link_bandwidth[k] - 1) / link_bandwidth[k];
+        if (lower[k]->mshrs) {
+            m->lower_mshr[k].cap = lower[k]->mshrs;
+            m->lower_mshr[k].ready = cs_calloc(lower[k]->mshrs, sizeof *m->lower_mshr[k].ready);
+        }
+    }
     if (cfg->dram) {
         m->d_channels = cfg->dram_channels;
         m->d_banks = cfg->dram_banks;
@@ -191,6 +213,8 @@ void memsys_destroy(memsys_t *m) {
     cache_destroy(m->l2);
     cache_destroy(m->l3);
     free(m->sb.e);
+    free(m->lower_mshr[0].ready);
+    free(m->lower_mshr[1].ready);
     for (uint32_t c = 0; m->dram && c < m->d_channels; c++) free(m->dram[c].bank);
     free(m->dram);
     cache_destroy(m->tlb[0]);
@@ -254,6 +278,7 @@ static void write_back(memsys_t *m, int from, uint64_t addr) {
     cache_t *below[2] = {m->l2, m->l3};
     for (int k = from; k < 2; k++) {
         if (!below[k]) continue;
+        if (m->link[k].transfer && !m->warming) m->link[k].owed++; /* the line crosses the link into level k */
         uint64_t victim;
         uint8_t old;
         cache_access_flags(below[k], addr, CACHE_DIRTY, &old, &victim);
@@ -264,6 +289,7 @@ static void write_back(memsys_t *m, int from, uint64_t addr) {
         return;
     }
     m->mem_writebacks++;
+    if (m->warming) return; /* no timing: nothing is owed to the channel (it would all land on the first fill) */
     m->writebacks_owed++;
     if (m->dram) { /* the DRAM needs the line (its bank and row); the oldest owed one goes when full */
         if (m->wb_count == WB_OWED) memmove(&m->wb_lines[0], &m->wb_lines[1], (WB_OWED - 1) * sizeof m->wb_lines[0]);
@@ -432,6 +458,25 @@ static uint32_t level_latency(const memsys_t *m, const l1 *x, uint8_t level) {
 }
 
 static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, uint64_t now, bool demand);
+
+/* Does a fill served by `level` miss the L2 (k = 0) or the L3 (k = 1)? */
+static inline bool misses_below(const memsys_t *m, int k, uint8_t level) {
+    return k ? m->l3 && level >= LEVEL_MEM : level >= LEVEL_L3;
+}
+
+/* Can a fill served by `level` start now, as far as the L2's and L3's miss registers go?
+ * (Those whose fill has arrived are freed first.) */
+static bool lower_mshr_free(memsys_t *m, uint8_t level, uint64_t now) {
+    for (int k = 0; k < 2; k++) {
+        if (!m->lower_mshr[k].cap || !misses_below(m, k, level)) continue;
+        uint32_t live = 0;
+        for (uint32_t i = 0; i < m->lower_mshr[k].count; i++)
+            if (m->lower_mshr[k].ready[i] > now) m->lower_mshr[k].ready[live++] = m->lower_mshr[k].ready[i];
+        m->lower_mshr[k].count = live;
+        if (live >= m->lower_mshr[k].cap) return false;
+    }
+    return true;
+}
 static void issue_prefetches(memsys_t *m, l1 *x, uint64_t line, uint64_t now);
 static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_result *out);
 
@@ -480,6 +525,7 @@ static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_resul
     }
     /* the first access to reach the memory system starts the fill */
     if (x->mshr_cap && x->in_flight_count >= x->mshr_cap) return false;
+    if (!lower_mshr_free(m, ls->level, now)) return false;
     if (ls->prefetch) { /* a prefetch not issued yet: too late */
         ls->prefetch = false;
         x->stats.prefetch_late++;
@@ -508,6 +554,24 @@ static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, ui
         m->channel_free += m->writebacks_owed * m->transfer_cycles;
         m->writebacks_owed = 0;
     }
+    /* then up through the L2-L3 link and the L1s-L2 link: each moves a line in `transfer`
+     * cycles, the last stretch before the data reaches the level above; write-backs owed to
+     * a link follow the fill on it */
+    for (int k = 1; k >= 0; k--) {
+        bool crosses = k ? m->l3 && ls->level >= LEVEL_L3 : ls->level >= LEVEL_L2;
+        if (!m->link[k].transfer || !crosses) continue;
+        uint64_t ready = now + lat, t = m->link[k].transfer;
+        uint64_t start = ready > t ? ready - t : 0;
+        if (start < m->link[k].free) start = m->link[k].free;
+        m->link[k].free = start + t;
+        lat = (uint32_t)(m->link[k].free - now);
+        m->link[k].free += (uint64_t)m->link[k].owed * t;
+        m->link[k].owed = 0;
+    }
+    /* the L2's (L3's) miss registers: held by a fill it misses too, until the data arrives */
+    for (int k = 0; k < 2; k++)
+        if (m->lower_mshr[k].cap && misses_below(m, k, ls->level))
+            m->lower_mshr[k].ready[m->lower_mshr[k].count++] = now + lat;
     if (!demand) goto timed;
     x->stats.fills++;
     x->stats.fill_cycles += lat - x->latency;
@@ -542,7 +606,7 @@ static void issue_prefetches(memsys_t *m, l1 *x, uint64_t line, uint64_t now) {
         if (r.trigger == line) r.armed = true;
         line_state *ls = &x->lines[line_slot(x, r.line)];
         if (!ls->line || ls->ready) continue; /* a demand access got there first, or it left */
-        if (!r.armed || (x->mshr_cap && x->in_flight_count >= x->mshr_cap)) {
+        if (!r.armed || (x->mshr_cap && x->in_flight_count >= x->mshr_cap) || !lower_mshr_free(m, ls->level, now)) {
             x->pfq[kept++] = r;
             continue;
         }
@@ -581,13 +645,11 @@ void memsys_store(memsys_t *m, uint64_t addr, uint64_t now) {
 void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, bool write) {
     l1 *x = instruction ? &m->inst : &m->data;
     if (x->perfect) return;
-    if (write && !x->write_allocate && !cache_contains(x->cache, addr)) {
-        classify_lower(m, addr, false, true);
-        return;
-    }
+    m->warming = true;
     uint8_t old;
-    if (l1_access(m, x, addr, write ? CACHE_DIRTY : 0, &old)) return;
-    classify_lower(m, addr, false, false);
+    if (write && !x->write_allocate && !cache_contains(x->cache, addr)) classify_lower(m, addr, false, true);
+    else if (!l1_access(m, x, addr, write ? CACHE_DIRTY : 0, &old)) classify_lower(m, addr, false, false);
+    m->warming = false;
 }
 
 uint64_t memsys_next_event(const memsys_t *m, uint64_t now) {

@@ -7,12 +7,16 @@
  *    memory system, and later accesses to that line wait for the same fill.
  *  - The hierarchy is looked up serially: a miss costs the hit latencies of
  *    every level it passes plus the memory latency.
- *  - Only the L1s' miss registers (MSHRs) limit outstanding misses.
+ *  - The L1s' miss registers (MSHRs) limit outstanding misses; the L2's and
+ *    L3's limit those that miss there too, each held until the data reaches
+ *    the L1 (a little long: the level's own part of the trip is included).
  *  - Memory bandwidth is one channel moving a line in line/bandwidth cycles;
  *    with write-backs on, each dirty line the last level evicts holds the
  *    channel for one more line, after the fill whose miss evicted it (reads
- *    first, as memory controllers schedule them). Between the caches,
- *    write-backs are counted and change tags, but take no bandwidth.
+ *    first, as memory controllers schedule them). The links L1s-L2 and
+ *    L2-L3 (l2.bandwidth, l3.bandwidth) are channels of their own, crossed
+ *    by every fill from below them after the memory channel, and by the
+ *    write-backs into the level below them. Functional warming owes none.
  *  - Prefetchers (prefetch.*) decide in program order, like the tags: a
  *    prefetched line is installed (flagged) when its trigger is classified,
  *    and its fill is issued when the trigger reaches the memory system, if a

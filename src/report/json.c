@@ -202,7 +202,7 @@ cJSON *report_run_json(const run_summary *r) {
     cJSON_AddNumberToObject(occ, "iq", (double)s->iq_occupancy / cyc);
     cJSON_AddNumberToObject(occ, "lq", (double)s->lq_occupancy / cyc);
     cJSON_AddNumberToObject(occ, "sq", (double)s->sq_occupancy / cyc);
-    if (r->cfg->store_buffer && r->cfg->model == MODEL_OOO) {
+    if (r->cfg->store_buffer) { /* both models */
         cJSON_AddNumberToObject(occ, "store_buffer", (double)s->sb_occupancy / cyc);
         cJSON_AddNumberToObject(root, "store_buffer_full_cycles", (double)s->sb_full_cycles);
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Before/after for a Stallscope speed change, in one run: its JSON (tree, summaries, hot spots;
-# the host time and command line dropped) from two cyclescope binaries on the same runs must
-# be identical, and the CPU time of each (user + sys) is printed beside the run without the
+# the host time, command line, run date and commit dropped) from two cyclescope binaries on the
+# same runs must be identical, and the CPU time of each (user + sys) is printed beside the run
+# without the
 # analysis (`sim`, the new binary).
 # Usage: stallscope_identity.sh REFERENCE_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX]
 # (build the reference from the commit before the change, e.g. with git worktree).

@@ -4,7 +4,8 @@
  *    Figure 6 (history reversal: the leaf is the most recent event C, not A),
  *    Figure 7 (over-reporting: event A counted once), and the MultiStack
  *    (two readers of one history both get its most recent event), and a unit held by an
- *    unpipelined divide (its occupation is the cause, out of order);
+ *    unpipelined divide (its occupation is the cause, out of order), and a chain cut short
+ *    (§6.3) refused under the unique-leaf rule (§6.2);
  *  - accounting: on real workloads, on out-of-order and in-order machines, the
  *    accumulated total equals commit width x cycles - µops committed, as the
  *    core's own statistics count them, and no leaf type gets a cause;
@@ -141,6 +142,44 @@ static void figure6_history_not_reversed(void **state) {
     static const char *const chain[] = {"completion/head-not-done", "exec/operand-wait", "exec/mshrs-full"};
     assert_int_equal(path_weight(s, chain, 3), 1);
     assert_int_equal(leaf_weight(s, "exec/no-unit"), 0); /* A: what a reversed history would give */
+    ss_destroy(s);
+}
+
+/* §6.3 with §6.2: a serial chain of N one-cycle operations, each waiting from cycle 0 for the
+ * one before it; the last (a multiply) then executes 10 cycles, stalling completion 9. Each
+ * of its events leads back through the whole chain — longer than a walk is allowed and past
+ * the µops kept — so the chain is cut. Its root's leaves are shared by every cycle's chain and
+ * §6.2 accumulates each once: a cut chain counts as already accumulated, the head's history
+ * has nothing else, and the 9 cycles are the multiply long executing (2c) — not 9 x
+ * "too-close-chain", which a cut chain exempt from §6.2 would give. */
+static void cut_chain_obeys_unique_leaf_rule(void **state) {
+    (void)state;
+    enum { N = 3000 };
+    stallscope *s = engine();
+    /* each µop's transitions together, in seq order (the engine keeps the newest µops) */
+    wait_at(s, 0, 1, WST_EXECUTING, 0, 0);
+    for (uint64_t k = 1; k <= N; k++) {
+        if (k > 1) {
+            wait_at(s, 0, k, WST_OPERANDS, k - 1, 0);
+            wait_at(s, k, k, WST_EXECUTING, 0, 0);
+        }
+        uint64_t done = k == N ? k + 10 : k + 1;
+        wait_at(s, done, k, WST_DONE, 0, 0);
+        wait_at(s, done + 1, k, WST_COMMITTED, 0, 0);
+        record(s, k, k == N ? OPC_INT_MUL : OPC_INT_ALU);
+    }
+    commit_span(s, 0, N + 1, 1, 0); /* the chain completes: nothing lost */
+    commit_span(s, N + 1, 9, 0, N); /* the multiply at the head, not finished */
+    commit_span(s, N + 10, 1, 1, 0);
+    ss_finish(s, NULL);
+    const ss_summary *sum = ss_summary_of(s);
+    assert_int_equal(sum->lost, 9);
+    assert_int_equal(sum->accumulated, 9);
+    assert_int_equal(sum->type_violations, 0);
+    assert_true(sum->unique_rejections >= 9); /* one cut chain refused per cycle */
+    assert_int_equal(leaf_weight(s, "exec/too-close-chain"), 0);
+    static const char *const chain[] = {"completion/head-not-done", "exec/long-executing-int-mul"};
+    assert_int_equal(path_weight(s, chain, 2), 9);
     ss_destroy(s);
 }
 
@@ -428,6 +467,7 @@ int main(void) {
         cmocka_unit_test(figure6_history_not_reversed),
         cmocka_unit_test(figure7_leaf_counted_once),
         cmocka_unit_test(held_unit_is_the_holders_occupation),
+        cmocka_unit_test(cut_chain_obeys_unique_leaf_rule),
         cmocka_unit_test(multistack_readers_independent),
         cmocka_unit_test(poor_scheduling_younger_issued),
         cmocka_unit_test(options_checked),

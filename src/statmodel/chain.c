@@ -190,7 +190,7 @@ void sm_chain_set_blocks(sm_chain *c, const uint32_t *block, uint32_t nblocks) {
     free(c->block);
     c->block = NULL;
     c->nblocks = 0;
-    if (nblocks < 2 || nblocks >= c->count) return;
+    if (nblocks < 2 || nblocks > c->count) return;
     c->block = cs_malloc(cs_array_size(c->count ? c->count : 1, sizeof *c->block));
     memcpy(c->block, block, c->count * sizeof *block);
     c->nblocks = nblocks;

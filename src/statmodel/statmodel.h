@@ -233,7 +233,8 @@ bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err);
 bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error *err);
 const double *sm_chain_dist(const sm_chain *c);
 /* Aggregation blocks for the solver (block[i] < nblocks for each state i;
- * ignored unless 2 <= nblocks < states): every 8 sweeps, just before the
+ * ignored unless 2 <= nblocks <= states; one state per block makes the step a
+ * direct solve): when Gauss-Seidel is slow and just before the
  * convergence test, the chain between blocks is solved exactly (GTH) and each
  * block rescaled to it. Without them the solver finds its own from sweep 128
  * on: the strongly connected components of the transitions of probability

@@ -46,6 +46,16 @@ void help_profile(void) {
            "  --exe, --json, --html as for report\n");
 }
 
+/* The header's configuration: the profile records its source, its --set
+ * overrides in order and the resolved configuration. */
+static void profile_provenance_config(report_provenance *prov, const profile_data *p) {
+    prov->config_name = p->config_name;
+    prov->config_source = p->config_source;
+    prov->override_count = (int)p->noverrides;
+    prov->overrides = (const char *const *)p->overrides;
+    prov->config_ini = p->config_text;
+}
+
 enum { OPT_PERIOD = 1600, OPT_PSEED, OPT_EVENTS, OPT_TRUTH, OPT_EXE, OPT_FUNCTION, OPT_PJSON, OPT_HTML, OPT_ESTIMATED };
 
 static int record(int argc, char **argv) {
@@ -118,10 +128,11 @@ static int record(int argc, char **argv) {
     uop_source *src = emu_source_create(e);
     fflush(stdout);
     run_spec spec = {&cfg, {t.warmup, t.max, "profiling"}, &list, what};
+    run_config_origin origin = {t.config ? t.config : "ooo4", t.set_count, t.sets};
     run_result run;
     int rc = 0;
     cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the profile of what ran */
-    bool ran = runner_run(&spec, src, &run, &err);
+    bool ran = runner_run_origin(&spec, &origin, src, &run, &err);
     cli_sigint_end(old_handler);
     if (!ran) {
         rc = cli_fail("%s", err.msg);
@@ -219,8 +230,7 @@ static int analyse(int argc, char **argv, bool annotate) {
         cJSON *root = cJSON_CreateObject(), *body = profile_json(a);
         report_provenance prov;
         cli_provenance(&prov, "profile", argv[optind], 0, NULL);
-        prov.config_name = a->prof.config_name; /* the profile records its resolved configuration */
-        prov.config_ini = a->prof.config_text;
+        profile_provenance_config(&prov, &a->prof);
         prov.without_limits = true;
         report_header_json(root, "cyclescope-profile", PROFILE_SCHEMA_VERSION, NULL, &prov);
         while (body->child) {
@@ -321,8 +331,7 @@ static int imiss(int argc, char **argv) {
             cJSON *root = cJSON_CreateObject(), *body = profile_imiss_json(a, &fig);
             report_provenance prov;
             cli_provenance(&prov, "profile", argv[optind], 0, NULL);
-            prov.config_name = a->prof.config_name;
-            prov.config_ini = a->prof.config_text;
+            profile_provenance_config(&prov, &a->prof);
             prov.without_limits = true;
             report_header_json(root, "cyclescope-profile-imiss", PROFILE_IMISS_SCHEMA_VERSION, NULL, &prov);
             while (body->child) {

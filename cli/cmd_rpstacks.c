@@ -199,9 +199,10 @@ int cmd_rpstacks(int argc, char **argv) {
         rc = cli_fail("%s", err.msg);
     } else {
         run_spec spec = {&cfg, {t.warmup, t.max, "simulating"}, &list, what};
+        run_config_origin config_origin = {t.config ? t.config : "ooo4", t.set_count, t.sets};
         run_result run;
         cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the stacks of what ran, marked partial */
-        bool ran = runner_run(&spec, src, &run, &err);
+        bool ran = runner_run_origin(&spec, &config_origin, src, &run, &err);
         cli_sigint_end(old_handler);
         if (!ran) {
             rc = cli_fail("%s", err.msg);

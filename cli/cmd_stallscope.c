@@ -107,7 +107,8 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
             break;
         }
         run_spec spec = {&cfg, {t->warmup, t->max, names[k]}, &list, what};
-        if (!runner_run(&spec, src, &res[k], &err)) {
+        run_config_origin origin = {names[k], t->set_count, t->sets};
+        if (!runner_run_origin(&spec, &origin, src, &res[k], &err)) {
             rc = cli_fail("%s: %s", names[k], err.msg);
         } else {
             have++;

@@ -144,6 +144,12 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
     run_job *jobs = cs_calloc(batch, sizeof *jobs);
     job_result *results = cs_calloc(batch, sizeof *results);
     char **names = cs_calloc(batch, sizeof *names);
+    /* each job's origin for its analyses: the fixed --set options, then the point's values */
+    typedef struct job_origin {
+        const char *overrides[64 + SWEEP_MAX_AXES];
+        char sets[SWEEP_MAX_AXES][256];
+    } job_origin;
+    job_origin *origins = cs_calloc(batch, sizeof *origins);
     point_source ps = {c, NULL};
     /* each point's result carries the run header: the input, the configuration with
      * the fixed --set options and then the point's own values as its overrides */
@@ -162,9 +168,23 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
         for (size_t i = 0; i < m; i++) {
             cs_error err;
             names[i] = sweep_point_settings(g, todo[first + i]);
-            jobs[i] = (run_job){names[i], *base, {c->t.warmup, c->t.max, NULL}, {&ps, point_open, point_close}, list,
-                                what,     false};
+            jobs[i] = (run_job){.name = names[i],
+                                .cfg = *base,
+                                .opt = {c->t.warmup, c->t.max, NULL},
+                                .source = {&ps, point_open, point_close},
+                                .analyses = list,
+                                .program = what};
             sweep_point_config(g, base, todo[first + i], &jobs[i].cfg, &err); /* checked before: cannot fail */
+            job_origin *o = &origins[i];
+            const char *values[SWEEP_MAX_AXES];
+            sweep_point_values(g, todo[first + i], values);
+            int k = 0;
+            for (; k < c->t.set_count; k++) o->overrides[k] = c->t.sets[k];
+            for (int a = 0; a < g->axes; a++, k++) {
+                snprintf(o->sets[a], sizeof o->sets[a], "%s=%s", g->axis[a].key, values[a]);
+                o->overrides[k] = o->sets[a];
+            }
+            jobs[i].origin = (run_config_origin){prov.config_source, k, o->overrides};
         }
         cs_error err;
         bool pool_ok = runner_pool(jobs, (int)m, parallel, results, &err);
@@ -201,6 +221,7 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
     free(jobs);
     free(results);
     free(names);
+    free(origins);
     return failed;
 }
 

@@ -555,10 +555,11 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         analysis_list_add(&list, "stacks", "interval", every, &err);
     }
     run_spec spec = {&cfg, {t->warmup, t->max, "simulating"}, &list, what};
+    run_config_origin origin = {t->config ? t->config : "ooo4", t->set_count, t->sets};
     run_result run;
     int rc = 0;
     cli_sigint_handler old_handler = cli_sigint_begin();
-    bool ran = runner_run(&spec, src, &run, &err);
+    bool ran = runner_run_origin(&spec, &origin, src, &run, &err);
     cli_sigint_end(old_handler);
     if (!ran) {
         /* nothing ran: the configuration or an analysis option was refused (bad usage) */

@@ -75,7 +75,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every other verb's JSON against its schema in docs/, its provenance header present and true
-  foreach(verb rpstacks rpstacks_partial whatif profile_report profile_annotate profile_imiss model_solve model_solve_grid model_info merge stallscope
+  foreach(verb rpstacks rpstacks_partial whatif profile_report profile_report_set profile_annotate profile_imiss model_solve model_solve_grid model_info merge stallscope
           simpoints)
     add_test(NAME results.schema.${verb}
              COMMAND ${_scripts}/verb_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs ${verb})

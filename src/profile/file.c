@@ -23,6 +23,9 @@ void profile_data_free(profile_data *p) {
     if (!p) return;
     free(p->program);
     free(p->config_name);
+    free(p->config_source);
+    for (size_t i = 0; i < p->noverrides; i++) free(p->overrides[i]);
+    free(p->overrides);
     free(p->model);
     free(p->config_text);
     free(p->pcs);
@@ -34,6 +37,21 @@ void profile_truth_free(profile_truth *t) {
     free(t->pcs);
     free(t->edges);
     memset(t, 0, sizeof *t);
+}
+
+char *profile_config_label(const profile_data *p) {
+    const char *name = p->config_name ? p->config_name : "?";
+    size_t n = strlen(name) + 1;
+    if (p->noverrides) n += strlen(" with");
+    for (size_t i = 0; i < p->noverrides; i++) n += strlen(" --set ") + strlen(p->overrides[i]);
+    char *label = cs_malloc(n);
+    strcpy(label, name);
+    if (p->noverrides) strcat(label, " with");
+    for (size_t i = 0; i < p->noverrides; i++) {
+        strcat(label, " --set ");
+        strcat(label, p->overrides[i]);
+    }
+    return label;
 }
 
 bool profile_hash_file(const char *path, uint64_t *hash, uint64_t *size, cs_error *err) {
@@ -90,16 +108,36 @@ static bool finish_file(const char *path, sbuf *b, cs_error *err) {
     return ok;
 }
 
-/* Text fields must stay on their line. */
-static const char *one_line(const char *s) { return s && !strpbrk(s, "\n\r") ? s : "?"; }
+/* Text fields must stay on their line (a reader splits at '\n' only). */
+static const char *one_line(const char *s) { return s && !strchr(s, '\n') ? s : "?"; }
+
+/* An override is "section.key=value" on one line. */
+static bool override_ok(const char *o) {
+    const char *eq = o ? strchr(o, '=') : NULL;
+    return eq && eq > o && !strchr(o, '\n');
+}
 
 bool profile_write(const char *path, const profile_data *p, cs_error *err) {
+    /* the configuration's origin is the header's truth: never written as "?" */
+    const char *source = p->config_source ? p->config_source : p->config_name;
+    if (!source || !source[0] || strchr(source, '\n')) {
+        cs_error_set(err, "%s: the configuration's source is not one line", path);
+        return false;
+    }
+    for (size_t i = 0; i < p->noverrides; i++)
+        if (!override_ok(p->overrides[i])) {
+            cs_error_set(err, "%s: override %zu is not one section.key=value line", path, i + 1);
+            return false;
+        }
     sbuf b = {0};
     sb_printf(&b, "cyclescope-profile %d\n", PROFILE_VERSION);
     sb_printf(&b, "program %s\n", one_line(p->program));
     sb_printf(&b, "exe-size %" PRIu64 "\n", p->exe_size);
     sb_printf(&b, "exe-hash fnv1a64:%016" PRIx64 "\n", p->exe_hash);
     sb_printf(&b, "config-name %s\n", one_line(p->config_name));
+    sb_printf(&b, "config-source %s\n", source);
+    sb_printf(&b, "config-overrides %zu\n", p->noverrides);
+    for (size_t i = 0; i < p->noverrides; i++) sb_printf(&b, "%s\n", p->overrides[i]);
     sb_printf(&b, "model %s\n", one_line(p->model));
     sb_printf(&b, "period %" PRIu64 " %" PRIu64 "\n", p->period_min, p->period_max);
     sb_printf(&b, "seed %" PRIu64 "\n", p->seed);
@@ -123,7 +161,7 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err) {
 
 bool profile_truth_write(const char *path, const profile_truth *t, cs_error *err) {
     sbuf b = {0};
-    sb_printf(&b, "cyclescope-profile-truth %d\n", PROFILE_VERSION);
+    sb_printf(&b, "cyclescope-profile-truth %d\n", PROFILE_TRUTH_VERSION);
     sb_printf(&b, "exe-hash fnv1a64:%016" PRIx64 "\n", t->exe_hash);
     sb_printf(&b, "pcs %zu executions", t->npcs);
     for (int c = 0; c < TC_COUNT; c++) sb_printf(&b, " %s", cause_names[c]);
@@ -222,7 +260,7 @@ static bool key_hash(reader *r, uint64_t *out) {
 }
 
 /* Check the header line and the checksum line; r is left after the header. */
-static bool check_envelope(reader *r, const char *magic) {
+static bool check_envelope(reader *r, const char *magic, int version) {
     /* the checksum: the last line */
     const char *start = r->p;
     size_t size = (size_t)(r->end - r->p);
@@ -267,8 +305,9 @@ static bool check_envelope(reader *r, const char *magic) {
     }
     uint64_t v;
     if (!parse_u64(r->buf + ml + 1, 10, &v, &rest) || *rest) return bad(r, "version");
-    if (v != PROFILE_VERSION) {
-        cs_error_set(r->err, "%s: version %" PRIu64 " (this cyclescope reads version %d)", r->name, v, PROFILE_VERSION);
+    if (v != (uint64_t)version) {
+        cs_error_set(r->err, "%s: version %" PRIu64 " (this cyclescope reads version %d%s)", r->name, v, version,
+                     v < (uint64_t)version ? "; record it again" : "");
         return false;
     }
     return true;
@@ -307,11 +346,27 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
     r->err = err;
     bool ok = false;
     uint64_t v[2];
-    if (!check_envelope(r, "cyclescope-profile")) goto done;
+    if (!check_envelope(r, "cyclescope-profile", PROFILE_VERSION)) goto done;
     if (!key_text(r, "program", &out->program)) goto done;
     if (!key_nums(r, "exe-size", 1, &out->exe_size)) goto done;
     if (!key_hash(r, &out->exe_hash)) goto done;
     if (!key_text(r, "config-name", &out->config_name)) goto done;
+    if (!key_text(r, "config-source", &out->config_source)) goto done;
+    if (!out->config_source[0]) {
+        bad(r, "config-source (empty)");
+        goto done;
+    }
+    size_t noverrides;
+    if (!count_line(r, "config-overrides", "", &noverrides)) goto done;
+    out->overrides = cs_calloc(noverrides ? noverrides : 1, sizeof *out->overrides);
+    for (size_t i = 0; i < noverrides; i++) {
+        if (!next_line(r)) goto done;
+        if (!override_ok(r->buf)) {
+            bad(r, "override (not section.key=value)");
+            goto done;
+        }
+        out->overrides[out->noverrides++] = cs_strdup(r->buf);
+    }
     if (!key_text(r, "model", &out->model)) goto done;
     if (!key_nums(r, "period", 2, v)) goto done;
     out->period_min = v[0];
@@ -396,7 +451,7 @@ static bool truth_parse(const uint8_t *data, size_t size, const char *name, prof
     r->name = name;
     r->err = err;
     bool ok = false;
-    if (!check_envelope(r, "cyclescope-profile-truth")) goto done;
+    if (!check_envelope(r, "cyclescope-profile-truth", PROFILE_TRUTH_VERSION)) goto done;
     if (!key_hash(r, &out->exe_hash)) goto done;
     char tail[512] = " executions";
     for (int c = 0; c < TC_COUNT; c++) {

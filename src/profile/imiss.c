@@ -140,10 +140,12 @@ static void print_r(FILE *out, const char *what, double r) {
 }
 
 void profile_imiss_text(const profile_analysis *a, const profile_imiss_fig *f, FILE *out) {
+    char *machine = profile_config_label(&a->prof);
     fprintf(out,
             "I-cache stall cycles against IMISS events, per procedure (DCPI Figure 10): %s on %s, every %" PRIu64
             " I-cache miss sampled, %s execution counts\n",
-            a->prof.program, a->prof.config_name, f->event_period, f->exact_counts ? "measured" : "estimated");
+            a->prof.program, machine, f->event_period, f->exact_counts ? "measured" : "estimated");
+    free(machine);
     fprintf(out, "%14s %14s %14s%s  %s\n", "misses (proj.)", "stall low", "stall high",
             f->has_truth ? "     true stall" : "", "procedure");
     for (size_t i = 0; i < f->n; i++) {
@@ -227,7 +229,9 @@ bool profile_imiss_html_write(const profile_analysis *a, const profile_imiss_fig
             "against IMISS events (DCPI Figure 10)</h1>\n<p>");
     esc(f, a->prof.program);
     fprintf(f, " on ");
-    esc(f, a->prof.config_name);
+    char *machine = profile_config_label(&a->prof);
+    esc(f, machine);
+    free(machine);
     fprintf(f,
             ", every %" PRIu64 " I-cache miss sampled, %s execution counts, %zu procedures. Correlation with the "
             "projected misses: ",

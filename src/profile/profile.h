@@ -22,7 +22,10 @@
 
 #include "util/util.h"
 
-enum { PROFILE_VERSION = 1 };
+/* 2: the configuration's source and --set overrides (version 1 had neither
+ * and is refused: its header could not say whether --set was used). The truth
+ * file keeps its own version. */
+enum { PROFILE_VERSION = 2, PROFILE_TRUTH_VERSION = 1 };
 
 /* The event channels of a profile: CYCLES samples and three event samples. */
 typedef enum profile_event { PROF_CYCLES, PROF_IMISS, PROF_DMISS, PROF_MISPREDICT, PROF_EVENT_COUNT } profile_event;
@@ -42,6 +45,9 @@ typedef struct profile_data {
     uint64_t exe_size;   /* its size in bytes */
     uint64_t exe_hash;   /* FNV-1a 64 of its bytes */
     char *config_name;   /* "inorder1" */
+    char *config_source; /* as given to --config: a name or an .ini file */
+    size_t noverrides;   /* the --set overrides applied to it, in order */
+    char **overrides;    /* "l1i.size=1024" */
     char *model;         /* "inorder", "ooo" */
     char *config_text;   /* the resolved configuration (config show's INI) */
     uint64_t period_min; /* CYCLES period drawn uniformly from [min, max] */
@@ -62,6 +68,9 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err);
 /* Parse a profile; errors name `name`. */
 bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_data *out, cs_error *err);
 bool profile_read(const char *path, profile_data *out, cs_error *err);
+/* "inorder3", or "inorder3 with --set l1i.size=1024 --set …": the machine as
+ * the text and HTML outputs name it (cs_malloc'd). */
+char *profile_config_label(const profile_data *p);
 /* FNV-1a 64 of a file's bytes and its size. */
 bool profile_hash_file(const char *path, uint64_t *hash, uint64_t *size, cs_error *err);
 

@@ -45,11 +45,13 @@ bool profile_frequencies_reliable(const profile_analysis *a) { return !strcmp(a-
 
 void profile_report_text(const profile_analysis *a, FILE *out) {
     const profile_data *p = &a->prof;
+    char *machine = profile_config_label(p);
     fprintf(out,
             "profile of %s on %s (%s): %" PRIu64 " CYCLES samples, period %.0f cycles (%" PRIu64 "-%" PRIu64
             "), %" PRIu64 " with an empty window, %" PRIu64 " outside any procedure\n",
-            p->program, p->config_name, p->model, p->samples, a->period, p->period_min, p->period_max, p->idle_samples,
+            p->program, machine, p->model, p->samples, a->period, p->period_min, p->period_max, p->idle_samples,
             a->samples_outside);
+    free(machine);
     fprintf(out, "%10s %7s %7s %14s %8s %8s %8s %8s  %s\n", "samples", "%", "cum%", "est.cycles", "static%", "dynamic%",
             "unexpl%", "insns", "procedure");
     const profile_proc **v = by_samples(a);
@@ -293,8 +295,11 @@ bool profile_html_write(const profile_analysis *a, const char *path, cs_error *e
             "font-size:12px}th{background:#eee}.blk td{border-top:1px solid #999}</style></head><body>\n");
     fprintf(f, "<h1>Profile of ");
     html_escape(f, a->prof.program);
-    fprintf(f, " on %s</h1>\n<p>%" PRIu64 " CYCLES samples, period %.0f cycles.</p>\n", a->prof.config_name,
-            a->prof.samples, a->period);
+    char *machine = profile_config_label(&a->prof);
+    fprintf(f, " on ");
+    html_escape(f, machine);
+    free(machine);
+    fprintf(f, "</h1>\n<p>%" PRIu64 " CYCLES samples, period %.0f cycles.</p>\n", a->prof.samples, a->period);
     const profile_proc **v = by_samples(a);
     fprintf(f,
             "<table><tr><th>samples</th><th>procedure</th><th>static%%</th><th>dynamic%%</th><th>unexplained%%</th></"

@@ -301,6 +301,10 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
     }
     p.program = exe;
     p.config_name = s->config_name ? s->config_name : (char *)"?";
+    /* the origin the runner was given (a caller that names none ran cfg->name unchanged) */
+    p.config_source = run && run->origin.source ? (char *)run->origin.source : p.config_name;
+    p.noverrides = run && run->origin.source && run->origin.override_count > 0 ? (size_t)run->origin.override_count : 0;
+    p.overrides = p.noverrides ? (char **)run->origin.overrides : NULL;
     p.model = s->model ? s->model : (char *)"?";
     p.config_text = s->config_text ? s->config_text : (char *)"";
     p.period_min = s->period_min;

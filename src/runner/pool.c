@@ -101,7 +101,7 @@ static void __attribute__((noreturn)) child_run(const run_job *job, int fd, int 
     if (src) {
         run_spec spec = {&job->cfg, job->opt, job->analyses, job->program};
         spec.opt.progress_label = NULL;
-        if (runner_run(&spec, src, &r, &h.err)) {
+        if (runner_run_origin(&spec, &job->origin, src, &r, &h.err)) {
             have = true;
             h.ok = r.ok;
             h.stats = r.stats;

@@ -142,6 +142,11 @@ static void destroy_analyses(run_result *r) {
 }
 
 bool runner_run(const run_spec *spec, uop_source *src, run_result *out, cs_error *err) {
+    return runner_run_origin(spec, NULL, src, out, err);
+}
+
+bool runner_run_origin(const run_spec *spec, const run_config_origin *origin, uop_source *src, run_result *out,
+                       cs_error *err) {
     memset(out, 0, sizeof *out);
     core_t *core = core_create(spec->cfg, err);
     if (!core) return false;
@@ -162,7 +167,8 @@ bool runner_run(const run_spec *spec, uop_source *src, run_result *out, cs_error
     }
     if (spec->program) core_set_input_name(core, spec->program);
     out->ok = core_run(core, src, &spec->opt, &out->stats, &out->err);
-    run_context rc = {spec->program ? spec->program : "?", spec->cfg, &out->stats, spec->opt.warmup};
+    run_context rc = {spec->program ? spec->program : "?", spec->cfg, &out->stats, spec->opt.warmup, {NULL, 0, NULL}};
+    if (origin) rc.origin = *origin;
     for (int i = 0; i < out->count; i++) {
         cs_error e;
         if (out->ops[i]->finish && !out->ops[i]->finish(out->self[i], &rc, &e) && out->ok) {

@@ -41,12 +41,23 @@ typedef struct analysis_options {
 /* The value of `key`, or NULL when it was not given. */
 const char *analysis_option(const analysis_options *opt, const char *key);
 
+/* Where a run's configuration came from: the --config name or file and the
+ * --set overrides applied to it, in order (what a result's provenance names).
+ * source NULL: the caller did not say; the configuration is taken to be the
+ * one called cfg->name, unchanged. */
+typedef struct run_config_origin {
+    const char *source;
+    int override_count;
+    const char *const *overrides;
+} run_config_origin;
+
 /* What an analysis learns when the run is over. */
 typedef struct run_context {
     const char *program; /* what ran: program and arguments, or a trace file */
     const uarch_config *cfg;
     const core_stats *stats;
     uint64_t warmup; /* µops used for warm-up */
+    run_config_origin origin;
 } run_context;
 
 typedef struct analysis_ops {
@@ -115,6 +126,10 @@ typedef struct run_result {
  * says whether the run and every analysis completed (out->err: the first
  * failure). run_result_free in every case where true was returned. */
 bool runner_run(const run_spec *spec, uop_source *src, run_result *out, cs_error *err);
+/* The same, telling the analyses where the configuration came from (origin
+ * NULL: as runner_run, cfg->name unchanged). */
+bool runner_run_origin(const run_spec *spec, const run_config_origin *origin, uop_source *src, run_result *out,
+                       cs_error *err);
 void run_result_free(run_result *r);
 /* The analysis called `name` in a run, or NULL. */
 void *run_result_analysis(const run_result *r, const char *name);
@@ -149,6 +164,7 @@ typedef struct run_job {
      * output goes to a file of its own, so each job's guest sees the same kind
      * of file. */
     bool show_output;
+    run_config_origin origin; /* for the run context */
 } run_job;
 
 /* What came back from one job. */

@@ -1,7 +1,8 @@
 /* Fuzz target: the profile reader. An input is either refused with a message
  * or read into a profile that is consistent (pcs increasing, the samples at
  * pcs plus the idle ones adding up to the samples taken, a sane period), and
- * that writes back and reads back the same. */
+ * that writes back and reads back the same (the configuration's source and
+ * overrides included). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     if (!profile_read(path, &q, &err)) abort();
     unlink(path);
     if (q.npcs != p.npcs || q.samples != p.samples || q.exe_hash != p.exe_hash || strcmp(q.program, p.program) ||
-        strcmp(q.config_text, p.config_text) || (p.npcs && memcmp(q.pcs, p.pcs, p.npcs * sizeof *p.pcs)))
+        strcmp(q.config_text, p.config_text) || strcmp(q.config_source, p.config_source) ||
+        q.noverrides != p.noverrides || (p.npcs && memcmp(q.pcs, p.pcs, p.npcs * sizeof *p.pcs)))
         abort();
+    for (size_t i = 0; i < p.noverrides; i++)
+        if (strcmp(q.overrides[i], p.overrides[i])) abort();
     profile_data_free(&q);
     profile_data_free(&p);
     return 0;

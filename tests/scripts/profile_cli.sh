@@ -20,9 +20,11 @@ one_error() { # EXIT REGEX CMD…: exactly one line on stderr matching REGEX, ex
 
 "$cs" profile record --config inorder1 --period 500 --events 1 -o p.prof "$prog" 3000 >/dev/null 2>rec.txt
 grep -q 'CYCLES samples' rec.txt || fail "record said nothing"
-head -1 p.prof | grep -qx 'cyclescope-profile 1' || fail "no header"
+head -1 p.prof | grep -qx 'cyclescope-profile 2' || fail "no header"
 tail -1 p.prof | grep -Eq '^checksum crc32:[0-9a-f]{8}$' || fail "no checksum"
 grep -q '^config-name inorder1$' p.prof || fail "no configuration"
+grep -q '^config-source inorder1$' p.prof || fail "no configuration source"
+grep -q '^config-overrides 0$' p.prof || fail "overrides recorded where none were given"
 grep -Eq '^exe-hash fnv1a64:[0-9a-f]{16}$' p.prof || fail "no executable identity"
 
 # the same sampler through `run`
@@ -31,6 +33,11 @@ grep -Eq '^exe-hash fnv1a64:[0-9a-f]{16}$' p.prof || fail "no executable identit
 diff <(awk '/^pcs /{on=1;next} on&&!/^checksum/&&$2>0{print $1,$2}' p.prof) \
      <(awk '/^pcs /{on=1;next} on&&!/^checksum/&&$2>0{print $1,$2}' r.prof) >/dev/null ||
     fail "run --analysis profile sampled differently from profile record"
+# … which records the configuration's source and --set overrides in order, as record does
+"$cs" run --config inorder1 --set l1d.size=2048 --set l1i.size=1024 --no-report \
+    --analysis profile:file=s.prof:period=500 "$prog" 3000 >/dev/null 2>&1
+[ "$(sed -n '/^config-source /,/^model /p' s.prof)" = "$(printf 'config-source inorder1\nconfig-overrides 2\nl1d.size=2048\nl1i.size=1024\nmodel inorder')" ] ||
+    fail "run --analysis profile did not record the source and the overrides"
 
 "$cs" profile report p.prof >report.txt 2>/dev/null
 grep -q 'main' report.txt || fail "report lists no main"

@@ -4,7 +4,8 @@
 # its provenance header checked true by validate_json.py (docs/json-schema.md): present
 # (the schema rejects the document without any part of it), the build's commit, today's
 # date, the input's SHA-256 = sha256sum's, the configuration = `config show`'s (keys and
-# SHA-256), the command as run. VERB: rpstacks, whatif, profile_report, profile_annotate, profile_imiss,
+# SHA-256), the command as run. VERB: rpstacks, whatif, profile_report, profile_report_set (recorded
+# with --set), profile_annotate, profile_imiss (recorded with --set),
 # model_solve, model_solve_grid, model_info, merge (the table and every point file's
 # result), stallscope, simpoints (run --simpoints). rpstacks also: a failing guest's exit
 # status and JSON; rpstacks_partial: Ctrl-C. Exit 77 without python3-jsonschema.
@@ -27,6 +28,14 @@ rps() { "$cs" rpstacks --max 6000 --segment 2000 --set l1d.latency=5 -o r.rps "$
     fail "rpstacks"; }
 prof() { "$cs" profile record --config inorder1 --period 500 --max 20000 -o p.prof "$w/sort" 300 >/dev/null 2>&1 ||
     fail "profile record"; }
+# config_is JSON SOURCE OVERRIDES: the header's configuration source and overrides (a JSON list)
+config_is() {
+    "$py" - "$@" <<'PY' || fail "$1: the header's configuration is not $2 with $3"
+import json, sys
+c = json.load(open(sys.argv[1]))["provenance"]["config"]
+sys.exit(not (c["source"] == sys.argv[2] and c["overrides"] == json.loads(sys.argv[3])))
+PY
+}
 smp() { "$cs" model analyze --max 10000 -o m.smp "$w/sort" 300 >/dev/null 2>&1 || fail "model analyze"; }
 
 case "$verb" in
@@ -72,11 +81,19 @@ profile_annotate)
     prof
     run profile annotate --json p.json p.prof
     validate profile.schema.json p.json ;;
+profile_report_set)
+    # recorded with --set: the header names the source and the overrides in order (docs/profile.md)
+    "$cs" profile record --config inorder1 --set l1d.size=2048 --set l1i.size=1024 --period 500 --max 20000 \
+        -o p.prof "$w/sort" 300 >/dev/null 2>&1 || fail "profile record --set"
+    run profile report --json p.json p.prof
+    validate profile.schema.json p.json || exit 1
+    config_is p.json inorder1 '["l1d.size=2048", "l1i.size=1024"]' ;;
 profile_imiss)
-    "$cs" profile record --config inorder3 --period 1000 --events 1 --max 50000 -o p.prof "$w/sort" 300 \
-        >/dev/null 2>&1 || fail "profile record --events"
+    "$cs" profile record --config inorder3 --set l1i.size=1024 --period 1000 --events 1 --max 50000 -o p.prof \
+        "$w/sort" 300 >/dev/null 2>&1 || fail "profile record --events"
     run profile imiss --json p.json p.prof
-    validate profile-imiss.schema.json p.json ;;
+    validate profile-imiss.schema.json p.json || exit 1
+    config_is p.json inorder3 '["l1i.size=1024"]' ;;
 model_solve)
     smp
     run model solve --config inorder1 --set l1d.latency=3 --json m.json m.smp

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cmocka.h>
 
@@ -309,10 +310,14 @@ static void test_correlations(void **state) {
 static void test_file_round_trip(void **state) {
     (void)state;
     profile_pc pcs[2] = {{0x1000, {5, 1, 0, 0}}, {0x1004, {7, 0, 2, 1}}};
+    char *overrides[2] = {"l1i.size=1024", "core.fetch_buffer=4"};
     profile_data p = {.program = "prog",
                       .exe_size = 10,
                       .exe_hash = 0x1234,
                       .config_name = "inorder1",
+                      .config_source = "configs/inorder1.ini",
+                      .noverrides = 2,
+                      .overrides = overrides,
                       .model = "inorder",
                       .config_text = "[core]\nmodel = inorder\n",
                       .period_min = 90,
@@ -334,6 +339,15 @@ static void test_file_round_trip(void **state) {
     assert_true(profile_read(path, &q, &err));
     assert_string_equal(q.program, "prog");
     assert_string_equal(q.config_text, p.config_text);
+    /* the configuration's origin: the source and the overrides in their order */
+    assert_string_equal(q.config_name, "inorder1");
+    assert_string_equal(q.config_source, "configs/inorder1.ini");
+    assert_int_equal(q.noverrides, 2);
+    assert_string_equal(q.overrides[0], "l1i.size=1024");
+    assert_string_equal(q.overrides[1], "core.fetch_buffer=4");
+    char *label = profile_config_label(&q);
+    assert_string_equal(label, "inorder1 with --set l1i.size=1024 --set core.fetch_buffer=4");
+    free(label);
     assert_int_equal(q.exe_hash, 0x1234);
     assert_int_equal(q.npcs, 2);
     assert_memory_equal(q.pcs, pcs, sizeof pcs);
@@ -346,7 +360,41 @@ static void test_file_round_trip(void **state) {
     assert_false(profile_read(path, &q, &err));
     assert_non_null(strstr(err.msg, path));
     assert_non_null(strstr(err.msg, "do not add up"));
+    p.samples = 13;
+    /* an override that is no section.key=value line is never written */
+    overrides[1] = "core.fetch_buffer 4";
+    assert_false(profile_write(path, &p, &err));
+    assert_non_null(strstr(err.msg, "override 2"));
+    overrides[1] = "core.fetch_buffer=4\nl1d.size=1";
+    assert_false(profile_write(path, &p, &err));
+    /* no overrides: "config-overrides 0", and the source defaults to the name */
+    p.noverrides = 0;
+    p.config_source = NULL;
+    assert_true(profile_write(path, &p, &err));
+    assert_true(profile_read(path, &q, &err));
+    assert_string_equal(q.config_source, "inorder1");
+    assert_int_equal(q.noverrides, 0);
+    label = profile_config_label(&q);
+    assert_string_equal(label, "inorder1");
+    free(label);
+    profile_data_free(&q);
     unlink(path);
+}
+
+/* A version-1 profile (no configuration source or overrides: it cannot say
+ * whether --set was used) is refused, naming the file and both versions. */
+static void test_file_old_version(void **state) {
+    (void)state;
+    char body[] = "cyclescope-profile 1\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
+                  "config-name inorder1\nmodel inorder\nperiod 90 110\nseed 3\nevent-period 0\ncycles 100\n"
+                  "instructions 90\nsamples 1 0\nconfig 0\npcs 1 cycles imiss dmiss mispredict\n1000 1 0 0 0\n";
+    char text[sizeof body + 64];
+    unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body, (uInt)strlen(body));
+    snprintf(text, sizeof text, "%schecksum crc32:%08lx\n", body, crc);
+    profile_data q;
+    cs_error err;
+    assert_false(profile_parse((const uint8_t *)text, strlen(text), "old.prof", &q, &err));
+    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads version 2; record it again)");
 }
 
 int main(void) {
@@ -358,6 +406,7 @@ int main(void) {
         cmocka_unit_test(test_schedule_inorder1),
         cmocka_unit_test(test_schedule_inorder3),
         cmocka_unit_test(test_file_round_trip),
+        cmocka_unit_test(test_file_old_version),
         cmocka_unit_test(test_cluster_figure7),
         cmocka_unit_test(test_cluster_keeps_the_unstalled_point),
         cmocka_unit_test(test_cluster_anomalous),

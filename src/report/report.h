@@ -59,7 +59,8 @@ typedef struct report_provenance {
     int guest_exit_code;
     const char *guest_error;
     /* The configuration of a header written without a uarch_config (a profile
-     * records only its name and resolved text): its name and `config show`'s INI.
+     * records its name, source, overrides and resolved text): its name and
+     * `config show`'s INI (config_source and overrides above as for a run).
      * Both NULL and no uarch_config: the document has none ("config": null). */
     const char *config_name;
     const char *config_ini;

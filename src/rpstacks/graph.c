@@ -1099,10 +1099,11 @@ rps_stream *rps_stream_start(const uarch_config *cfg, const rps_options *opt, bo
     st->threads = opt->threads ? opt->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     if (st->threads < 1) st->threads = 1;
     /* the ring: the window before the oldest segment in work, a segment per
-     * thread, the one being filled, and the records on their way */
+     * thread and the one being filled, and a chunk for the one being written
+     * (room is checked µop by µop; when it is short, the feeding thread works) */
     size_t ring = 0;
     if (!keep_run) {
-        uint64_t need = (uint64_t)st->window + ((uint64_t)st->threads + 2) * st->opt.segment + 2 * RPS_CHUNK;
+        uint64_t need = (uint64_t)st->window + ((uint64_t)st->threads + 1) * st->opt.segment;
         size_t chunks = (size_t)((need + RPS_CHUNK - 1) / RPS_CHUNK) + 1;
         for (ring = 2; ring < chunks;) ring *= 2; /* a power of two: a mask, not a division, per access */
     }

@@ -927,7 +927,7 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
     }
 }
 
-/* A thread's context, its buffers reused from segment to segment. */
+/* A thread's context, its scratch reused from segment to segment. */
 static void seg_ctx_init(seg_ctx *s, const rps_trace *t, const rps_options *opt) {
     memset(s, 0, sizeof *s);
     s->t = t;
@@ -937,8 +937,14 @@ static void seg_ctx_init(seg_ctx *s, const rps_trace *t, const rps_options *opt)
     s->times = cs_calloc((size_t)s->window * N_COUNT, sizeof *s->times);
 }
 
-/* The segment [first, last]: its dimensions, its counts from zero. */
+/* The segment [first, last]: its dimensions, its counts from zero, its sets
+ * empty (the last segment's largest sets are not carried on: the memory a
+ * thread holds is one segment's). */
 static void seg_ctx_begin(seg_ctx *s, int64_t first, int64_t last) {
+    for (size_t k = 0; k < (size_t)s->window * N_COUNT; k++) {
+        free(s->sets[k].v);
+        s->sets[k] = (stack_set){0};
+    }
     s->D = active_dims(s->t, first, last, s->dim_of, s->slot_of);
     s->capped = s->violations = s->dropped = 0;
 }
@@ -1099,10 +1105,11 @@ rps_stream *rps_stream_start(const uarch_config *cfg, const rps_options *opt, bo
     st->threads = opt->threads ? opt->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     if (st->threads < 1) st->threads = 1;
     /* the ring: the window before the oldest segment in work, a segment per
-     * thread, the one being filled, and the records on their way */
+     * thread and the one being filled, and a chunk for the one being written
+     * (room is checked µop by µop; when it is short, the feeding thread works) */
     size_t ring = 0;
     if (!keep_run) {
-        uint64_t need = (uint64_t)st->window + ((uint64_t)st->threads + 2) * st->opt.segment + 2 * RPS_CHUNK;
+        uint64_t need = (uint64_t)st->window + ((uint64_t)st->threads + 1) * st->opt.segment;
         size_t chunks = (size_t)((need + RPS_CHUNK - 1) / RPS_CHUNK) + 1;
         for (ring = 2; ring < chunks;) ring *= 2; /* a power of two: a mask, not a division, per access */
     }

@@ -361,7 +361,7 @@ static void test_graph_chase(void **state) {
 
 /* The analysis as the run goes (a ring of a few segments, reduced while the
  * run goes on) gives the stacks the whole run kept gives, to the bit: a run
- * long enough for the ring (4 chunks of 4096 µops here) to wrap, 3 threads. */
+ * long enough for the ring (2 chunks of 4096 µops here) to wrap twice, 3 threads. */
 static void test_stream_matches_kept(void **state) {
     (void)state;
     enum { LONG = 20000 };

@@ -246,10 +246,17 @@ typedef struct point {
 
 static double frac(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0; }
 
+/* The machine of one point, before anything is solved or simulated: a
+ * configuration the models do not express is bad usage. */
+static bool point_machine(const sm_profile *p, point *pt) {
+    cs_error err = {{0}};
+    if (sm_machine_from_config(&pt->cfg, p, &pt->m, &err)) return true;
+    cli_fail("model solve: %s%s%s: %s", pt->cfg.name, pt->settings[0] ? " " : "", pt->settings, err.msg);
+    return false;
+}
+
 static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool compare) {
     cs_error err = {{0}};
-    if (!sm_machine_from_config(&pt->cfg, p, &pt->m, &err))
-        return cli_fail("model solve: %s%s%s: %s", pt->cfg.name, pt->settings[0] ? " " : "", pt->settings, err.msg);
     pt->m.max_states = max_states;
     clock_t c0 = clock();
     if (pt->matrix ? !sm_solve_matrix(p, &pt->m, &pt->r, &pt->mm, &err) : !sm_solve(p, &pt->m, &pt->r, &err))
@@ -475,6 +482,14 @@ static int solve(int argc, char **argv) {
     if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     uarch_config base;
     if (!cli_load_config(&t, &base)) return EXIT_USAGE;
+    if (base.model != MODEL_INORDER) {
+        char names[200];
+        return cli_usage("model solve",
+                         "configuration %s: an out-of-order machine is not modelled: the statistical models express "
+                         "only the thesis' in-order machines (configurations they model: %s, or an .ini with "
+                         "core.model = inorder; thesis §9.3)",
+                         base.name, cli_config_names_of_model(names, sizeof names, MODEL_INORDER));
+    }
     cs_error err = {{0}};
     sweep_grid grid = {0};
     size_t npoints = 1;
@@ -507,6 +522,7 @@ static int solve(int argc, char **argv) {
     if (p->partial) fprintf(out, "PARTIAL PROFILE: %s.\n", PARTIAL_PROFILE);
     int rc = 0;
     double model_total = 0, sim_total = 0;
+    /* every point's machine first: one the models do not express is bad usage, before anything runs */
     for (size_t i = 0; i < npoints && rc == 0; i++) {
         point *pt = &pts[i];
         if (grid_text) {
@@ -521,6 +537,10 @@ static int solve(int argc, char **argv) {
             pt->cfg = base;
         }
         pt->matrix = matrix;
+        if (!point_machine(p, pt)) rc = EXIT_USAGE;
+    }
+    for (size_t i = 0; i < npoints && rc == 0; i++) {
+        point *pt = &pts[i];
         rc = run_point(p, pt, max_states, compare);
         if (rc == 0) {
             print_point(out, p, pt);

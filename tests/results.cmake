@@ -87,7 +87,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every other verb's JSON against its schema in docs/, its provenance header present and true
   foreach(verb rpstacks rpstacks_partial whatif profile_report profile_annotate profile_imiss model_solve model_solve_grid model_info merge stallscope
-          simpoints)
+          simpoints simpoint_manifest)
     add_test(NAME results.schema.${verb}
              COMMAND ${_scripts}/verb_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs ${verb})
     set_tests_properties(results.schema.${verb} PROPERTIES SKIP_RETURN_CODE 77)

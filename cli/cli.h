@@ -171,6 +171,8 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
  * failure (bad usage: exit EXIT_USAGE). An override of a key the model does not
  * read is an error naming it. */
 bool cli_load_config(const cli_timing_options *t, uarch_config *cfg);
+/* The shipped configurations of one model ("ooo4, bdw, knl"): what a method that models only it accepts. */
+const char *cli_config_names_of_model(char *buf, size_t size, core_model model);
 struct cJSON;
 /* --json - (or --csv -) of verbs outside the timing options: stdout is kept for that output
  * alone and everything else written to it (a guest's output, the tables) goes to stderr.

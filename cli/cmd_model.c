@@ -5,6 +5,7 @@
  * simulator through the runner. */
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +32,12 @@ void help_model(void) {
            "three-pipe chains) from the profile alone and prints the IPC, the issue\n"
            "distribution and each component's state space.\n"
            "\n"
+           "Ctrl-C during `analyze` stops it: the profile of what ran is written, marked\n"
+           "partial (`solve` and `info` say so), and the exit status is 130.\n"
+           "\n"
            "analyze options:\n"
            "  -o FILE            the profile to write\n"
-           "  --max N            analyse the first N µops (default: all)\n"
+           "  --max N            analyse the first N instructions (default: all)\n"
            "  --window W         three-pipe flow-graph window of W instructions (2..8, default 2)\n"
            "  --addr-bits N      §5.5: N low-order address bits in the three-pipe instruction numbers\n"
            "                     (0..12, default 0; Figure 5.9 tried 2, 4, 6, 8)\n" CLI_GUEST_OPTIONS_HELP
@@ -115,6 +119,7 @@ static int analyze(int argc, char **argv) {
         free(abs);
         cst_reader *r = cst_open(argv[optind], &err);
         if (!r) return cli_fail("%s", err.msg);
+        ao.expected = cst_reader_info(r)->insns;
         src = cst_reader_source(r);
     } else {
         for (int i = optind; i < argc; i++) {
@@ -137,9 +142,12 @@ static int analyze(int argc, char **argv) {
     }
     ao.source = source;
     ao.source_kind = trace ? SM_SOURCE_TRACE : SM_SOURCE_PROGRAM;
+    ao.progress_label = "analysing";
     double t0 = cs_now();
     fflush(stdout);
+    cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the profile of what ran, marked partial */
     sm_profile *p = sm_analyze(src, &ao, &err);
+    cli_sigint_end(old_handler);
     int rc = 0;
     if (!p) {
         rc = cli_fail("model analyze: %s", err.msg);
@@ -153,7 +161,15 @@ static int analyze(int argc, char **argv) {
                 "sequences; three-pipe graph %u, %u; profile %s\n",
                 (unsigned long long)p->instructions, cs_now() - t0, p->one.ninstr, p->one.nnode, p->three.ninstr,
                 p->three.nnode, out);
-        if (e) rc = cli_guest_exit(e); /* the profile is written; the status is a failing program's */
+        if (p->partial) {
+            fprintf(stderr,
+                    "cyclescope: PARTIAL PROFILE: the analysis was interrupted (SIGINT, Ctrl-C); %s covers "
+                    "only what ran and is marked partial\n",
+                    out);
+            rc = 128 + SIGINT;
+        } else if (e) {
+            rc = cli_guest_exit(e); /* the profile is written; the status is a failing program's */
+        }
     }
     sm_profile_free(p);
     uop_source_destroy(src);
@@ -230,10 +246,17 @@ typedef struct point {
 
 static double frac(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0; }
 
+/* The machine of one point, before anything is solved or simulated: a
+ * configuration the models do not express is bad usage. */
+static bool point_machine(const sm_profile *p, point *pt) {
+    cs_error err = {{0}};
+    if (sm_machine_from_config(&pt->cfg, p, &pt->m, &err)) return true;
+    cli_fail("model solve: %s%s%s: %s", pt->cfg.name, pt->settings[0] ? " " : "", pt->settings, err.msg);
+    return false;
+}
+
 static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool compare) {
     cs_error err = {{0}};
-    if (!sm_machine_from_config(&pt->cfg, p, &pt->m, &err))
-        return cli_fail("model solve: %s%s%s: %s", pt->cfg.name, pt->settings[0] ? " " : "", pt->settings, err.msg);
     pt->m.max_states = max_states;
     clock_t c0 = clock();
     if (pt->matrix ? !sm_solve_matrix(p, &pt->m, &pt->r, &pt->mm, &err) : !sm_solve(p, &pt->m, &pt->r, &err))
@@ -299,11 +322,13 @@ static void print_point(FILE *out, const sm_profile *p, const point *pt) {
 /* docs/model.schema.json: incremented when a field changes meaning or goes */
 enum { MODEL_SCHEMA_VERSION = 1 };
 
+#define PARTIAL_PROFILE "model analyze was interrupted (SIGINT, Ctrl-C): the profile covers only what it read"
+
 /* The header of model solve's and model info's JSON: the profile is the input;
  * solve's configuration is the base machine (--config, --set; a grid's points
  * name their own settings). */
-static cJSON *model_header(const char *schema, const char *profile_path, const cli_timing_options *t,
-                           const uarch_config *cfg) {
+static cJSON *model_header(const char *schema, const char *profile_path, const sm_profile *p,
+                           const cli_timing_options *t, const uarch_config *cfg) {
     cJSON *root = cJSON_CreateObject();
     report_provenance prov;
     cli_provenance(&prov, "statmodel", profile_path, 0, NULL);
@@ -313,6 +338,8 @@ static cJSON *model_header(const char *schema, const char *profile_path, const c
         prov.overrides = t->sets;
     }
     prov.without_limits = true; /* the profile was analysed once; nothing is timed here */
+    prov.partial = p->partial;
+    prov.stopped_by = p->partial ? PARTIAL_PROFILE : NULL;
     report_header_json(root, schema, MODEL_SCHEMA_VERSION, cfg, &prov);
     return root;
 }
@@ -455,6 +482,14 @@ static int solve(int argc, char **argv) {
     if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     uarch_config base;
     if (!cli_load_config(&t, &base)) return EXIT_USAGE;
+    if (base.model != MODEL_INORDER) {
+        char names[200];
+        return cli_usage("model solve",
+                         "configuration %s: an out-of-order machine is not modelled: the statistical models express "
+                         "only the thesis' in-order machines (configurations they model: %s, or an .ini with "
+                         "core.model = inorder; thesis §9.3)",
+                         base.name, cli_config_names_of_model(names, sizeof names, MODEL_INORDER));
+    }
     cs_error err = {{0}};
     sweep_grid grid = {0};
     size_t npoints = 1;
@@ -484,8 +519,10 @@ static int solve(int argc, char **argv) {
     }
     point *pts = cs_calloc(npoints, sizeof *pts);
     FILE *out = stdout;
+    if (p->partial) fprintf(out, "PARTIAL PROFILE: %s.\n", PARTIAL_PROFILE);
     int rc = 0;
     double model_total = 0, sim_total = 0;
+    /* every point's machine first: one the models do not express is bad usage, before anything runs */
     for (size_t i = 0; i < npoints && rc == 0; i++) {
         point *pt = &pts[i];
         if (grid_text) {
@@ -500,6 +537,10 @@ static int solve(int argc, char **argv) {
             pt->cfg = base;
         }
         pt->matrix = matrix;
+        if (!point_machine(p, pt)) rc = EXIT_USAGE;
+    }
+    for (size_t i = 0; i < npoints && rc == 0; i++) {
+        point *pt = &pts[i];
         rc = run_point(p, pt, max_states, compare);
         if (rc == 0) {
             print_point(out, p, pt);
@@ -523,7 +564,7 @@ static int solve(int argc, char **argv) {
         fprintf(out, "\n");
     }
     if (rc == 0 && json) {
-        cJSON *root = model_header("cyclescope-model-solve", argv[optind], &t, &base);
+        cJSON *root = model_header("cyclescope-model-solve", argv[optind], p, &t, &base);
         if (grid_text) {
             cJSON_AddStringToObject(root, "grid", grid_text);
             cJSON_AddNumberToObject(root, "model_seconds", model_total);
@@ -590,10 +631,11 @@ static int info(int argc, char **argv) {
         sm_profile_free(p);
         return EXIT_RUN_FAILED;
     }
-    cJSON *root = model_header("cyclescope-model-info", argv[optind], NULL, NULL);
+    cJSON *root = model_header("cyclescope-model-info", argv[optind], p, NULL, NULL);
     cJSON_AddNumberToObject(root, "instructions", (double)p->instructions);
     cJSON *types = cJSON_AddObjectToObject(root, "types");
     printf("profile %s: %llu instructions\n", argv[optind], (unsigned long long)p->instructions);
+    if (p->partial) printf("PARTIAL PROFILE: %s.\n", PARTIAL_PROFILE);
     printf("types:");
     for (int t = 0; t < SM_TYPES; t++) {
         cJSON_AddNumberToObject(types, type_name[t], (double)p->type_count[t]);

@@ -149,9 +149,13 @@ int cmd_rpstacks(int argc, char **argv) {
     if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     uarch_config cfg;
     if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
-    if (cfg.model != MODEL_OOO)
-        return cli_fail("configuration %s: RpStacks' dependence graph models the out-of-order core, not %s", cfg.name,
-                        "the in-order machines");
+    if (cfg.model != MODEL_OOO) {                      /* bad usage, before anything runs */
+        char names[200];
+        return cli_usage("rpstacks",
+                         "configuration %s: an in-order machine is not modelled: RpStacks' dependence graph models "
+                         "the out-of-order core (configurations it models: %s, or an .ini with core.model = ooo)",
+                         cfg.name, cli_config_names_of_model(names, sizeof names, MODEL_OOO));
+    }
 
     /* --json -: stdout holds the JSON alone (the guest's output and the tables go to stderr) */
     int data_fd = -1;

@@ -9,7 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
+#include "report/report.h"
 #include "sampling/sampling.h"
 
 void help_simpoint(void) {
@@ -55,6 +58,9 @@ enum {
     OPT_BIC,
     OPT_BB,
 };
+
+/* docs/simpoint.schema.json: incremented when a header field changes meaning or goes */
+enum { SIMPOINT_SCHEMA_VERSION = 1 };
 
 static bool parse_u32(const char *verb, const char *opt, const char *arg, uint32_t *out) {
     uint64_t v;
@@ -150,6 +156,7 @@ int cmd_simpoint(int argc, char **argv) {
     if (!cli_output_dir_ready(dir)) return EXIT_USAGE;
 
     bbv_profile *p = NULL;
+    bool guest_exited = false;
     int guest_code = 0; /* a program's non-zero exit code: the points are written, the status is its */
     simpoint_identity id = {0};
     bool have_id = false;
@@ -182,6 +189,7 @@ int cmd_simpoint(int argc, char **argv) {
             fflush(stdout);
             p = bbv_collect_emu(e, interval, what, &err);
             if (p && emu_state(e) == EMU_EXITED) guest_code = emu_exit_code(e);
+            guest_exited = emu_state(e) == EMU_EXITED;
             emu_destroy(e);
         }
         if (!p) {
@@ -197,7 +205,19 @@ int cmd_simpoint(int argc, char **argv) {
         print_result(p, &r);
         bool ok;
         if (have_id) {
-            ok = simpoint_save(dir, p, &r, &so, &id, &err);
+            /* the common provenance header: the input is the program or trace analysed */
+            report_provenance prov;
+            bool trace = id.trace;
+            cli_provenance(&prov, trace ? "trace" : "program", argv[optind], trace ? 0 : argc - optind - 1,
+                           trace ? NULL : argv + optind + 1);
+            prov.without_limits = true; /* the whole run is analysed: no warm-up, no --max */
+            prov.has_guest = !trace;
+            prov.guest_state = guest_exited ? "exited" : "stopped";
+            prov.guest_exit_code = guest_code;
+            cJSON *header = cJSON_CreateObject();
+            report_header_json(header, "cyclescope-simpoint", SIMPOINT_SCHEMA_VERSION, NULL, &prov);
+            ok = simpoint_save(dir, p, &r, &so, &id, header, &err);
+            cJSON_Delete(header);
         } else {
             char path[4096];
             ok = mkdir(dir, 0777) == 0 || errno == EEXIST;

@@ -97,6 +97,19 @@ static const char *config_names(char *buf, size_t size, const char *given) {
     return nearest;
 }
 
+const char *cli_config_names_of_model(char *buf, size_t size, core_model model) {
+    static const char *const names[] = {"ooo4", "bdw", "knl", "inorder1", "inorder3"};
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        uarch_config cfg;
+        cs_error err;
+        if (!uarch_config_load(&cfg, names[i], &err) || cfg.model != model) continue;
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%s", len ? ", " : "", names[i]);
+    }
+    return buf;
+}
+
 int cli_stdout_for_data(void) {
     fflush(stdout);
     int fd = dup(STDOUT_FILENO);

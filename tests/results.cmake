@@ -37,6 +37,11 @@ foreach(case
     "config_model|no configuration named 'inorder4': did you mean|model;solve;--config;inorder4;no.smp"
     "config_profile|no configuration named 'bwd': did you mean bdw|profile;record;--config;bwd;-o;p.prof;prog"
     "config_stallscope_b|no configuration named 'bwd': did you mean bdw|stallscope;--compare;ooo4;bwd;prog"
+    # a configuration the method does not model is bad usage, checked before any run
+    "model_ooo|ooo4: an out-of-order machine is not modelled.*they model: inorder1, inorder3|model;solve;--config;ooo4;no.smp"
+    "rpstacks_inorder|inorder1: an in-order machine is not modelled.*it models: ooo4, bdw, knl|rpstacks;--config;inorder1;-o;r.rps;prog"
+    # an existing file that is not an .ini configuration says what is wrong with it
+    "config_not_ini_path|results.cmake: not an .ini configuration file|run;--config;${CMAKE_CURRENT_SOURCE_DIR}/results.cmake;prog"
     # an unknown option is named, once, in every verb (item 6)
     "unknown_short|^cyclescope run: unknown option -x |run;-x;prog"
     "unknown_whatif|^cyclescope whatif: unknown option --bogus|whatif;--bogus;no.rps"
@@ -49,6 +54,12 @@ foreach(case
   list(SUBLIST parts 2 -1 args)
   add_test(NAME results.usage.${name} COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} ${args})
 endforeach()
+
+# an existing file named without a directory or .ini is not taken for a configuration's name
+add_test(NAME results.usage.config_not_ini_name COMMAND ${_scripts}/expect_error.sh 2
+         "^cyclescope: results.cmake: not a configuration file \\(a configuration file is FILE.ini" ${_cs} run --config
+         results.cmake prog)
+set_tests_properties(results.usage.config_not_ini_name PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
 
 # the help these messages point to, for verbs with subcommands too
 add_test(NAME results.help_subcommand COMMAND ${_cs} model solve --help)
@@ -76,7 +87,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every other verb's JSON against its schema in docs/, its provenance header present and true
   foreach(verb rpstacks rpstacks_partial whatif profile_report profile_report_set profile_annotate profile_imiss model_solve model_solve_grid model_info merge stallscope
-          simpoints)
+          simpoints simpoint_manifest)
     add_test(NAME results.schema.${verb}
              COMMAND ${_scripts}/verb_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs ${verb})
     set_tests_properties(results.schema.${verb} PROPERTIES SKIP_RETURN_CODE 77)

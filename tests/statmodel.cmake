@@ -38,6 +38,12 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME statmodel.cli COMMAND ${_scripts}/statmodel_cli.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-out
            ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
+# statmodel.interrupt: analyze --max counts instructions, its progress bar, Ctrl-C writes a
+# partial profile that info/solve mark (tests/scripts/statmodel_interrupt.sh; about 6 s)
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  add_test(NAME statmodel.interrupt COMMAND ${_scripts}/statmodel_interrupt.sh ${_cs}
+           ${CMAKE_CURRENT_BINARY_DIR}/statmodel-interrupt ${CYCLESCOPE_WORKLOAD_DIR})
+endif()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME statmodel.addr_bits COMMAND ${_scripts}/statmodel_addr_bits.sh ${_cs}
            ${CMAKE_CURRENT_BINARY_DIR}/statmodel-addr-bits ${CYCLESCOPE_WORKLOAD_DIR}

@@ -175,9 +175,12 @@ typedef struct simpoint_set {
 } simpoint_set;
 
 /* Write DIR (created if missing): bbv.bb, bbv.simpoints, bbv.weights and the
- * manifest simpoint.json that ties them together (versioned, checksummed). */
+ * manifest simpoint.json that ties them together (versioned, checksummed).
+ * `header` (may be NULL): members copied first into the manifest (the common
+ * provenance header, docs/json-schema.md); the checksum covers them too. */
+struct cJSON;
 bool simpoint_save(const char *dir, const bbv_profile *p, const simpoint_result *r, const simpoint_options *o,
-                   const simpoint_identity *id, cs_error *err);
+                   const simpoint_identity *id, const struct cJSON *header, cs_error *err);
 /* Read DIR's manifest, check it and the files it names. */
 simpoint_set *simpoint_load(const char *dir, cs_error *err);
 /* The same from the manifest's text (for the fuzzer); files are not checked. */

@@ -167,7 +167,7 @@ static uint32_t manifest_crc(const cJSON *root) {
 }
 
 bool simpoint_save(const char *dir, const bbv_profile *p, const simpoint_result *r, const simpoint_options *o,
-                   const simpoint_identity *id, cs_error *err) {
+                   const simpoint_identity *id, const cJSON *header, cs_error *err) {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cs_error_set(err, "%s: cannot create directory: %s", dir, strerror(errno));
         return false;
@@ -189,6 +189,8 @@ bool simpoint_save(const char *dir, const bbv_profile *p, const simpoint_result 
         if (!ok) return false;
     }
     cJSON *root = cJSON_CreateObject();
+    for (const cJSON *h = header ? header->child : NULL; h; h = h->next)
+        cJSON_AddItemToObject(root, h->string, cJSON_Duplicate(h, true));
     cJSON_AddStringToObject(root, "format", MANIFEST_FORMAT);
     cJSON_AddNumberToObject(root, "version", SIMPOINT_SET_VERSION);
     cJSON *src = cJSON_AddObjectToObject(root, "source");

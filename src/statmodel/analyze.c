@@ -221,17 +221,28 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
     uint64_t last_line = UINT64_MAX;
     uop buf[4096];
     bool ok = true;
-    uint64_t max = opt ? opt->max : 0;
+    uint64_t max = opt ? opt->max : 0, insns = 0;
+    cs_progress bar;
+    const char *label = opt ? opt->progress_label : NULL;
+    if (label) progress_start(&bar, label, max ? max : opt->expected);
     for (;;) {
+        /* at most one instruction starts per µop, so `want` never passes --max;
+         * at the limit, one µop at a time finishes the last instruction */
         size_t want = sizeof buf / sizeof buf[0];
-        if (max && max - n < want) want = (size_t)(max - n);
-        if (want == 0) break;
+        if (max && max - insns < want) want = max - insns ? (size_t)(max - insns) : 1;
         long got = uop_source_read(src, buf, want, err);
         if (got < 0) {
             ok = false;
             break;
         }
         if (got == 0) break;
+        if (max && insns == max && !(buf[0].flags & UOP_CONTINUES)) break;
+        /* Ctrl-C: stop at an instruction's first µop, so the profile holds whole instructions */
+        if (cs_stop_requested() && !(buf[0].flags & UOP_CONTINUES)) {
+            p->partial = true;
+            break;
+        }
+        if (label) progress_update(&bar, insns);
         for (long u = 0; u < got; u++) {
             const uop *x = &buf[u];
             int y = sm_type_of_class(x->op_class);
@@ -312,8 +323,10 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
             if (x->dst) reg[x->dst] = (writer){true, (uint8_t)cl, {own[0], own[1], own[2]}, cnt[cl], n};
             cnt[cl]++;
             n++;
+            if (!(x->flags & UOP_CONTINUES)) insns++;
         }
     }
+    if (label) progress_finish(&bar);
     p->instructions = n;
     if (ok) ok = sm_builder_finish(&one, &p->one, err) && sm_builder_finish(&three, &p->three, err);
     for (int k = 0; k < SM_VP_SIZES; k++) {

@@ -2,7 +2,8 @@
  * magic "CSSTATMP", a version, the trace totals, the one-pipe and the
  * three-pipe flow graphs, and a CRC-32 of everything before it. Version 3
  * adds the §5.5 address bits (a count in the header, 16 bits per instruction
- * number); version 2 files are read as having none. The reader
+ * number); version 2 files are read as having none. Version 4 adds u32 flags
+ * after the address bits (1: partial, the analysis was interrupted). The reader
  * checks the checksum first and then every count, index and invariant the
  * models rely on, so a damaged or forged file is refused, never modelled. */
 #include <stdlib.h>
@@ -75,6 +76,7 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     put32(&w, p->ras_entries);
     put32(&w, p->line);
     put32(&w, p->addr_bits);
+    put32(&w, p->partial ? SM_FLAG_PARTIAL : 0);
     put32(&w, p->source_kind);
     put(&w, p->source, sizeof p->source);
     for (int k = 0; k < SM_TYPES; k++) put64(&w, p->type_count[k]);
@@ -246,6 +248,12 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     p->ras_entries = get32(&r);
     p->line = get32(&r);
     p->addr_bits = version >= 3 ? get32(&r) : 0;
+    uint32_t flags = version >= 4 ? get32(&r) : 0;
+    if (flags & ~(uint32_t)SM_FLAG_PARTIAL) {
+        cs_error_set(err, "unknown flags 0x%x", flags);
+        goto fail;
+    }
+    p->partial = flags & SM_FLAG_PARTIAL;
     p->source_kind = get32(&r);
     get(&r, p->source, sizeof p->source);
     if (!r.bad && (p->source_kind > SM_SOURCE_TRACE || !memchr(p->source, 0, sizeof p->source))) {

@@ -88,6 +88,9 @@ typedef struct sm_profile {
     /* §5.5 (Figure 5.9): n_addr low-order address bits in the three-pipe and
      * value-prediction graphs' instruction numbers (0: none, as Ch. 5-8). */
     uint32_t addr_bits;
+    /* The analysis was interrupted (Ctrl-C): the profile covers only the first
+     * `instructions` µops of the source, not the run asked for (version 4). */
+    bool partial;
     sm_graph one;   /* one-pipe instruction numbers (§3.4) */
     sm_graph three; /* three-pipe instruction numbers (§3.5, Ch. 5) */
     /* Ch. 8: three-pipe graphs whose instruction numbers carry value-prediction
@@ -102,9 +105,11 @@ typedef struct sm_profile {
 } sm_profile;
 
 typedef struct sm_analyze_options {
-    uint64_t max;       /* µops to analyse; 0: all */
-    uint32_t window;    /* three-pipe graph window (default 2, Ch. 5) */
-    uint32_t addr_bits; /* §5.5: address bits in the three-pipe instruction numbers (0..SM_ADDR_BITS_MAX) */
+    uint64_t max;               /* instructions (µops without UOP_CONTINUES) to analyse; 0: all */
+    uint64_t expected;          /* the source's instruction count when known (a trace's): the progress bar's total */
+    const char *progress_label; /* NULL: no progress bar */
+    uint32_t window;            /* three-pipe graph window (default 2, Ch. 5) */
+    uint32_t addr_bits;         /* §5.5: address bits in the three-pipe instruction numbers (0..SM_ADDR_BITS_MAX) */
     uint32_t source_kind;
     const char *source; /* see sm_profile.source */
 } sm_analyze_options;
@@ -114,7 +119,9 @@ enum { SM_ADDR_BITS_MAX = 12 };
 
 /* The thesis type of an op class (configs/inorder3.ini's pipes). */
 int sm_type_of_class(unsigned cls);
-/* Analyse the µops of src. NULL with *err on a source error. */
+/* Analyse the µops of src. NULL with *err on a source error. A stop request
+ * (cs_stop_request, Ctrl-C) ends the analysis at an instruction's first µop;
+ * the profile of what ran is then returned with `partial` set. */
 sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error *err);
 void sm_profile_free(sm_profile *p);
 
@@ -126,8 +133,10 @@ bool sm_graph_from_stream(sm_graph *g, const sm_instr *instr, uint32_t ninstr, c
 void sm_graph_free(sm_graph *g);
 
 /* The profile file (docs/statmodel.md): versioned, CRC-32 checked. Version 3
- * added the §5.5 address bits; version 2 files are still read (no bits). */
-enum { SM_FILE_VERSION = 3, SM_FILE_VERSION_OLDEST = 2 };
+ * added the §5.5 address bits, version 4 the flags (partial); versions 2 and 3
+ * are still read (no bits, no flags). */
+enum { SM_FILE_VERSION = 4, SM_FILE_VERSION_OLDEST = 2 };
+enum { SM_FLAG_PARTIAL = 1 }; /* the file's u32 flags */
 bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err);
 sm_profile *sm_profile_load(const char *path, cs_error *err);
 sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err);

@@ -494,7 +494,11 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
     if (by_name) snprintf(path, sizeof path, "%s/%s.ini", uarch_config_dir(), name_or_path);
     else snprintf(path, sizeof path, "%s", name_or_path);
     if (by_name && access(path, F_OK) != 0) {
-        cs_error_set(err, "no configuration named '%s' (looked for %s)", name_or_path, path);
+        /* an existing file given by a name without .ini: say what is wrong with the file */
+        if (access(name_or_path, F_OK) == 0)
+            cs_error_set(err, "%s: not a configuration file (a configuration file is FILE.ini; or a name from %s)",
+                         name_or_path, uarch_config_dir());
+        else cs_error_set(err, "no configuration named '%s' (looked for %s)", name_or_path, path);
         return false;
     }
     FILE *f = cs_fopen_input(path, err); /* a regular file: /dev/zero or a FIFO is refused at once */
@@ -508,6 +512,11 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
         if (st.failed) cs_error_prefix(st.err, "%s:%d", path, line);
         else if (line > 0) cs_error_set(st.err, "%s:%d: syntax error", path, line);
         else cs_error_set(st.err, "%s: cannot read", path);
+        if (line > 0 && !strstr(path, ".ini")) { /* say why: it was never meant to be one */
+            char why[sizeof st.err->msg];
+            snprintf(why, sizeof why, "%s", st.err->msg);
+            cs_error_set(st.err, "%s: not an .ini configuration file (%s)", path, why);
+        }
         return false;
     }
     /* the name is the file stem */

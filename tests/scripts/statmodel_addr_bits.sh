@@ -32,12 +32,12 @@ assert s0["simulated_ipc"] == s4["simulated_ipc"]
 assert abs(s4["error"]) < abs(s0["error"]), "4 address bits must model hash closer to its simulation"
 PY
 "$cs" model info "$corpus/v2_list_1500.smp" | grep -q "0 address bits"
-python3 - "$out/hash4.smp" "$out/v4.smp" <<'PY'
+python3 - "$out/hash4.smp" "$out/v5.smp" <<'PY'
 import struct, sys, zlib
 d = bytearray(open(sys.argv[1], "rb").read()[:-4])
-d[8:12] = struct.pack("<I", 4)
+d[8:12] = struct.pack("<I", 5)
 open(sys.argv[2], "wb").write(bytes(d) + struct.pack("<I", zlib.crc32(bytes(d))))
 PY
-if "$cs" model solve "$out/v4.smp" 2>"$out/v4.err"; then echo "a version-4 profile was modelled"; exit 1; fi
-grep -q "profile version 4 (this build reads versions 2 to 3)" "$out/v4.err"
+if "$cs" model solve "$out/v5.smp" 2>"$out/v5.err"; then echo "a version-5 profile was modelled"; exit 1; fi
+grep -q "profile version 5 (this build reads versions 2 to 4)" "$out/v5.err"
 echo ok

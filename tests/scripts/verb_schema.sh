@@ -7,7 +7,7 @@
 # SHA-256), the command as run. VERB: rpstacks, whatif, profile_report, profile_report_set (recorded
 # with --set), profile_annotate, profile_imiss (recorded with --set),
 # model_solve, model_solve_grid, model_info, merge (the table and every point file's
-# result), stallscope, simpoints (run --simpoints). rpstacks also: a failing guest's exit
+# result), stallscope, simpoints (run --simpoints), simpoint_manifest (simpoint's simpoint.json). rpstacks also: a failing guest's exit
 # status and JSON; rpstacks_partial: Ctrl-C. Exit 77 without python3-jsonschema.
 set -u -o pipefail
 cs=$(realpath "$1") w=$(realpath "$2") docs=$(realpath "$3") verb=$4
@@ -128,5 +128,14 @@ simpoints)
     "$cs" simpoint --env-fixed --interval 20K -o spd "$w/sort" 2000 >/dev/null 2>&1 || fail "simpoint"
     run run --no-report --simpoints spd --jobs 2 --json sp.json "$w/sort" 2000
     validate result.schema.json sp.json ;;
+simpoint_manifest)
+    run simpoint --env-fixed --interval 20K -o spd "$w/sort" 2000
+    validate simpoint.schema.json spd/simpoint.json || exit 1
+    # the header is under the manifest's checksum: `run --simpoints` still accepts it, and refuses it edited
+    "$cs" run --no-report --simpoints spd "$w/sort" 2000 >/dev/null 2>&1 || fail "run --simpoints refuses the manifest"
+    sed -i 's/"complete":\ttrue/"complete":\tfalse/' spd/simpoint.json
+    grep -q '"complete":.false' spd/simpoint.json || fail "could not edit the header"
+    "$cs" run --no-report --simpoints spd "$w/sort" 2000 >/dev/null 2>err2.txt && fail "an edited header was accepted"
+    grep -q checksum err2.txt || fail "an edited header: $(cat err2.txt)" ;;
 *) fail "unknown verb $verb" ;;
 esac

@@ -389,7 +389,7 @@ static simpoint_set *save_and_load(const char *dir, bbv_profile *p, simpoint_res
     simpoint_options o;
     simpoint_options_default(&o);
     cs_error err;
-    if (!simpoint_save(dir, p, r, &o, id, &err)) fail_msg("%s", err.msg);
+    if (!simpoint_save(dir, p, r, &o, id, NULL, &err)) fail_msg("%s", err.msg);
     simpoint_set *s = simpoint_load(dir, &err);
     if (!s) fail_msg("%s", err.msg);
     return s;

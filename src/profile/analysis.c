@@ -422,6 +422,20 @@ static int cmp_ratio(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* A ratio's sampling error: Poisson on its samples (at least one). */
+static double ratio_sigma(const profile_ratio *r) { return sqrt(r->num > 1 ? r->num : 1) / r->den; }
+
+/* The estimate pooled over the ratios in [a, b) not dropped: their samples over their cycles. */
+static double pooled_ratio(const profile_ratio *rs, size_t a, size_t b, const bool *dropped, double *num, double *den) {
+    *num = *den = 0;
+    for (size_t i = a; i < b; i++)
+        if (!dropped[i]) {
+            *num += rs[i].num;
+            *den += rs[i].den;
+        }
+    return *num / *den;
+}
+
 /* F from the ratios Si/Mi of a class' issue points (§6.1.3): the cluster of
  * the smallest ratios whose max <= 1.5 x min, not anomalous, then the stalled
  * points inside it dropped. rs is sorted here. false: every cluster anomalous. */
@@ -437,9 +451,8 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
         /* max <= 1.5 x min (§6.1.3), each ratio allowed its sampling error:
          * with few samples a point, the plain rule keeps the low tail of the
          * noise only and underestimates */
-        double lo = rs[a].r + NOISE_SIGMAS * sqrt(rs[a].num > 1 ? rs[a].num : 1) / rs[a].den;
-        while (b < n && rs[b].r - NOISE_SIGMAS * sqrt(rs[b].num > 1 ? rs[b].num : 1) / rs[b].den <= CLUSTER_SPREAD * lo)
-            b++;
+        double lo = rs[a].r + NOISE_SIGMAS * ratio_sigma(&rs[a]);
+        while (b < n && rs[b].r - NOISE_SIGMAS * ratio_sigma(&rs[b]) <= CLUSTER_SPREAD * lo) b++;
         /* anomalous: too few of the class' issue points, or an estimate of 0
          * while another issue point has samples (an unbounded stall) */
         if (b - a < min_size) continue;
@@ -465,18 +478,12 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
     double num = 0, den = 0;
     for (bool changed = true; changed;) {
         changed = false;
-        num = den = 0;
-        for (size_t i = best_a; i < best_b; i++)
-            if (!dropped[i]) {
-                num += rs[i].num;
-                den += rs[i].den;
-            }
-        double f = num / den;
+        double f = pooled_ratio(rs, best_a, best_b, dropped, &num, &den);
         size_t kept = 0;
         for (size_t i = best_a; i < best_b; i++) kept += !dropped[i];
         for (size_t i = best_a; i < best_b && kept > 1; i++) {
             if (dropped[i]) continue;
-            double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
+            double sigma = ratio_sigma(&rs[i]);
             bool high = rs[i].r - f > CLIP_SIGMAS * sigma, below = f - rs[i].r > CLIP_SIGMAS * sigma;
             if (high || below) {
                 dropped[i] = true;
@@ -494,15 +501,9 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
         for (size_t i = best_a; i < best_b; i++) dropped[i] = !low[i];
         for (bool changed = true; changed;) {
             changed = false;
-            num = den = 0;
-            for (size_t i = best_a; i < best_b; i++)
-                if (!dropped[i]) {
-                    num += rs[i].num;
-                    den += rs[i].den;
-                }
-            double f = num / den;
+            double f = pooled_ratio(rs, best_a, best_b, dropped, &num, &den);
             for (size_t i = best_a; i < best_b; i++) {
-                double sigma = sqrt(rs[i].num > 1 ? rs[i].num : 1) / rs[i].den;
+                double sigma = ratio_sigma(&rs[i]);
                 if (dropped[i] && rs[i].r - f <= CLIP_SIGMAS * sigma) {
                     dropped[i] = false;
                     changed = true;

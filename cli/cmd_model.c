@@ -250,7 +250,8 @@ static double frac(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 
  * configuration the models do not express is bad usage. */
 static bool point_machine(const sm_profile *p, point *pt) {
     cs_error err = {{0}};
-    if (sm_machine_from_config(&pt->cfg, p, &pt->m, &err)) return true;
+    if (sm_machine_from_config(&pt->cfg, p, &pt->m, &err) && (!pt->matrix || sm_matrix_expresses(&pt->m, &err)))
+        return true;
     cli_fail("model solve: %s%s%s: %s", pt->cfg.name, pt->settings[0] ? " " : "", pt->settings, err.msg);
     return false;
 }

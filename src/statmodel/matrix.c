@@ -240,8 +240,7 @@ bool sm_matrix_model_build(const sm_graph *g, bool three, uint32_t width, int pr
     return true;
 }
 
-bool sm_solve_matrix(const sm_profile *p, const sm_machine *m, sm_result *r, sm_matrix_model *mm, cs_error *err) {
-    double t0 = cs_now();
+bool sm_matrix_expresses(const sm_machine *m, cs_error *err) {
     if (m->vp) {
         cs_error_set(err, "value prediction is not modelled by the matrix-multiplication model (thesis Ch. 2)");
         return false;
@@ -261,6 +260,12 @@ bool sm_solve_matrix(const sm_profile *p, const sm_machine *m, sm_result *r, sm_
                          m->three ? "pipe." : "the pipe", m->three ? pipe_name[t] : "", m->depth[t]);
             return false;
         }
+    return true;
+}
+
+bool sm_solve_matrix(const sm_profile *p, const sm_machine *m, sm_result *r, sm_matrix_model *mm, cs_error *err) {
+    double t0 = cs_now();
+    if (!sm_matrix_expresses(m, err)) return false;
     sm_matrix_model local;
     if (!mm) mm = &local;
     /* one bubble per misprediction: branches resolve at issue (inorder.resolve_delay = 0, §6.1) */

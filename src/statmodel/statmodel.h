@@ -212,6 +212,9 @@ void sm_pdf_apply(const double Y[SM_MM_N][SM_MM_N], const double x[SM_MM_N], dou
 bool sm_matrix_model_build(const sm_graph *g, bool three, uint32_t width, int pred, double penalty, sm_matrix_model *mm,
                            cs_error *err);
 /* The model for a machine (refused with what is not modelled); mm may be NULL. */
+/* False, saying what, when the matrix-multiplication model cannot express m
+ * (value prediction, caches, multi-cycle pipes: thesis Ch. 2). */
+bool sm_matrix_expresses(const sm_machine *m, cs_error *err);
 bool sm_solve_matrix(const sm_profile *p, const sm_machine *m, sm_result *r, sm_matrix_model *mm, cs_error *err);
 
 /* ---- the generic chain (exposed for the worked examples) ---- */

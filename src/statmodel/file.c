@@ -208,6 +208,10 @@ static bool get_graph(rbuf *r, sm_graph *g, bool one, bool vp, uint32_t version,
             cs_error_set(err, "node %u has no successor", i);
             return false;
         }
+        if (g->edge_start[i + 1] > ne) { /* found by fuzz_statmodel: a list past the last edge */
+            cs_error_set(err, "node %u's successor list ends at edge %u of %u", i, g->edge_start[i + 1], ne);
+            return false;
+        }
         for (uint32_t e = g->edge_start[i]; e < g->edge_start[i + 1]; e++) {
             uint32_t to = g->edge_to[e];
             if (to >= g->nnode || g->edge_count[e] == 0 ||

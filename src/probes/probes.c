@@ -48,9 +48,9 @@ const char *probe_event_name(probe_event_kind k) {
 }
 
 const char *wait_state_name(wait_state s) {
-    static const char *const names[WST_COUNT] = {"queued",    "operands",  "ready",       "no-unit",
-                                                 "mem-order", "no-mshr",   "executing",   "fill",
-                                                 "done",      "committed", "store-buffer"};
+    static const char *const names[WST_COUNT] = {"queued",    "operands",  "ready",        "no-unit",
+                                                 "mem-order", "no-mshr",   "executing",    "fill",
+                                                 "done",      "committed", "store-buffer", "translating"};
     return s < WST_COUNT ? names[s] : "?";
 }
 

@@ -349,6 +349,9 @@ typedef enum wait_state {
     WST_COMMITTED,    /* left the window (the last transition of every µop) */
     WST_STORE_BUFFER, /* a done store at the ROB head; the store buffer is full (cause: its
                          oldest store; level: where that store's line comes from) */
+    WST_TRANSLATING,  /* issued memory µop whose data address is being translated (a DTLB miss:
+                         the second-level TLB and/or the page walk; reported in waits only,
+                         samples keep WST_EXECUTING / WST_FILL) */
     WST_COUNT
 } wait_state;
 const char *wait_state_name(wait_state s);

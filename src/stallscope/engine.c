@@ -87,7 +87,14 @@ enum {
     E_LONG_UNKNOWN,
     E_POOR_SCHED,
     E_LONG_EXEC, /* + op class */
-    E_COUNT = E_LONG_EXEC + OPC_COUNT
+    /* after the classes, so that the ids of the types above (and every digest) stay */
+    E_STORE_BUFFER = E_LONG_EXEC + OPC_COUNT,
+    E_SB_L1,
+    E_SB_L2,
+    E_SB_L3,
+    E_SB_MEM,
+    E_DTLB,
+    E_COUNT
 };
 static ss_type_def exec_set[E_COUNT] = {
     {"operand-wait", 0},      /* §3.5: the producer's history */
@@ -111,6 +118,17 @@ static ss_type_def exec_set[E_COUNT] = {
     /* informational (§5, "poor scheduling"), in front of an issue-width leaf when a younger
      * µop issued in that cycle: an oldest-first choice would have issued this one */
     {"poor-scheduling", SS_INFO},
+    /* issue 12: a done store cannot commit, the store buffer is full (a full structure, §3.4):
+     * its cause is the buffer's oldest store, waiting for its line — the leaf names where the
+     * line comes from by the store's program-order classification (memsys_classify): l1 when
+     * an older store or a prefetch allocated it, whose fill may still be in flight */
+    [E_STORE_BUFFER] = {"store-buffer", 0},
+    [E_SB_L1] = {"store-line-l1", SS_LEAF},
+    [E_SB_L2] = {"store-line-l2", SS_LEAF},
+    [E_SB_L3] = {"store-line-l3", SS_LEAF},
+    [E_SB_MEM] = {"store-line-mem", SS_LEAF},
+    /* a memory µop translating its address after a DTLB miss (second-level TLB, page walk) */
+    [E_DTLB] = {"dtlb-miss", SS_LEAF},
 };
 
 /* ---- the engine's state ---------------------------------------------------------------- */
@@ -423,7 +441,12 @@ static ss_uop *uop_get(stallscope *s, uint64_t seq) {
 
 static bool is_stall(uint8_t st) {
     return st == WST_QUEUED || st == WST_OPERANDS || st == WST_READY || st == WST_NO_UNIT || st == WST_MEM_ORDER ||
-        st == WST_NO_MSHR || st == WST_FILL;
+        st == WST_NO_MSHR || st == WST_FILL || st == WST_STORE_BUFFER || st == WST_TRANSLATING;
+}
+
+/* The store buffer's leaf: where its oldest store's line comes from. */
+static uint32_t store_buffer_leaf(uint8_t level) {
+    return level >= LEVEL_MEM ? E_SB_MEM : level == LEVEL_L3 ? E_SB_L3 : level == LEVEL_L2 ? E_SB_L2 : E_SB_L1;
 }
 
 /* A state whose events have a cause in another µop's history. */
@@ -516,6 +539,7 @@ static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint
     uint64_t a = iv->start, b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
     if (iv->state == WST_FILL && u->issue != UINT64_MAX) {
         uint64_t hit = u->issue + s->m.load_latency; /* the hit latency is execution, not a stall */
+        if (i && u->iv[i - 1].state == WST_TRANSLATING) hit += iv->start - u->iv[i - 1].start; /* after a walk */
         if (hit > a) a = hit;
     }
     if (from > a) a = from;
@@ -706,6 +730,11 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             }
             case WST_NO_UNIT: type = E_NO_UNIT; break;
             case WST_NO_MSHR: type = E_NO_MSHR; break;
+            case WST_TRANSLATING: type = E_DTLB; break;
+            case WST_STORE_BUFFER: /* in order: a store held in its pipe by the full buffer */
+                path_push(s, p, s->base_exec + E_STORE_BUFFER);
+                type = store_buffer_leaf(iv->level);
+                break;
             case WST_FILL:
                 type = iv->level >= LEVEL_MEM ? E_DMISS_MEM
                     : iv->level == LEVEL_L3   ? E_DMISS_L3
@@ -1346,6 +1375,7 @@ static uint64_t completion_head_run(stallscope *s, uint64_t t, uint64_t to, uint
     case WST_READY: type = E_ISSUE_WIDTH; break;
     case WST_NO_UNIT: type = E_NO_UNIT; break;
     case WST_NO_MSHR: type = E_NO_MSHR; break;
+    case WST_TRANSLATING: type = E_DTLB; break;
     case WST_FILL:
         type = iv->level >= LEVEL_MEM ? E_DMISS_MEM
             : iv->level == LEVEL_L3   ? E_DMISS_L3
@@ -1431,6 +1461,18 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
                     t++;
                 }
             }
+        } else if (v->cause.kind == CAUSE_STORE_BUFFER) {
+            /* the head is a done store (ooo: STALL_SB_FULL) or a store held by the full buffer
+             * (in order: head not done): the structure's cause is its oldest store, waiting
+             * for its line. No µop event of the head's is popped: the leaf is the buffer's,
+             * one per cycle it stays full */
+            path p;
+            memset(&p, 0, sizeof p);
+            path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+            path_push(s, &p, s->base_exec + E_STORE_BUFFER);
+            path_push(s, &p, s->base_exec + store_buffer_leaf(v->cause.level));
+            p.leaf_pc = v->cause.pc;
+            accumulate(s, &p, lost * cycles);
         } else {
             path p;
             memset(&p, 0, sizeof p);

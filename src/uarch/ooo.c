@@ -431,6 +431,10 @@ static void report_wait(ooo *o, rob_entry *e) {
     uint64_t cause;
     uint8_t level;
     uint8_t w = wait_state_of(o, e, &cause, &level);
+    if (w == WST_EXECUTING || w == WST_FILL) { /* a DTLB miss: between address generation and the access */
+        uint64_t walk = e->t.issue + e->class_latency;
+        if (e->dtlb_extra && o->now >= walk && o->now < walk + e->dtlb_extra) w = WST_TRANSLATING, level = 0;
+    }
     if (w == e->wait && cause == e->wait_cause) return;
     e->wait = w;
     e->wait_cause = cause;
@@ -650,7 +654,7 @@ static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
         /* with views, the start and the end of a DTLB miss change the cause a stage blaming
          * e shows (UOPST_TRANSLATING, uop_cause): events of their own (seq NO_SEQ: no µop
          * completes then) */
-        if (e->dtlb_extra && (o->want_views || o->want_samples)) {
+        if (e->dtlb_extra && (o->want_views || o->want_samples || o->want_waits)) {
             uint64_t walk[2] = {o->now + e->class_latency, o->now + e->class_latency + e->dtlb_extra};
             for (int w = 0; w < 2; w++) {
                 if (walk[w] <= o->now || walk[w] >= e->t.complete) continue;
@@ -1130,6 +1134,10 @@ static void pop_completions(ooo *o) {
         struct wake_item d = heap_pop(o->done, &o->done_count);
         if (!o->want_waits) continue;
         rob_entry *e = &o->rob[d.idx];
+        if (d.seq == NO_SEQ) { /* a DTLB miss starts or ends: the µop's wait state changes */
+            mark_dirty(o, d.idx);
+            continue;
+        }
         if (e->t.seq != d.seq) continue;
         mark_dirty(o, d.idx);
         for (uint32_t c = e->first_consumer, slot = e->first_slot; c != NIL;) {

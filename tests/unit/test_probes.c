@@ -709,6 +709,10 @@ static void test_wait_states(void **state) {
                     break;
                 case WST_DONE: assert_int_equal(w[i].cycle, r->complete); break;
                 case WST_COMMITTED: break;
+                case WST_TRANSLATING: /* a DTLB miss: after address generation, before completion */
+                    assert_true(issued);
+                    assert_true(w[i].cycle > r->issue && w[i].cycle < r->complete);
+                    break;
                 case WST_OPERANDS:
                     assert_false(issued);
                     assert_true(w[i].cycle < r->ready || r->ready == r->dispatch || w[i].cycle < r->issue);

@@ -10,7 +10,8 @@
  *    accumulated total equals commit width x cycles - µops committed, as the
  *    core's own statistics count them, and no leaf type gets a cause;
  *  - known answers: a pointer chase that misses to memory, an unpredictable
- *    branch, a dependent add chain. */
+ *    branch, a dependent add chain; a store stream behind a full store buffer and a load
+ *    chain translating after DTLB misses (issue 12) against the core's own counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -349,6 +350,7 @@ typedef struct outcome {
     char top_leaf[64];
     double top_share; /* of the lost opportunities */
     uint64_t mispredict_leaves, dmiss_mem, too_close;
+    uint64_t store_line, store_line_mem, dtlb; /* exec/store-line-* (under store-buffer), of them -mem; dtlb-miss */
 } outcome;
 
 static bool run_workload(const char *config, const char *const *sets, const char *prog, const char *arg,
@@ -389,6 +391,7 @@ static bool run_workload(const char *config, const char *const *sets, const char
     const ss_node *inv = ss_inverted(s, &n);
     uint64_t best = 0;
     out->mispredict_leaves = out->dmiss_mem = out->too_close = 0;
+    out->store_line = out->store_line_mem = out->dtlb = 0;
     for (uint32_t c = inv[0].first_child; c; c = inv[c].next_sibling) {
         const char *name = ss_type_name(s, inv[c].type);
         if (inv[c].weight > best) {
@@ -397,6 +400,9 @@ static bool run_workload(const char *config, const char *const *sets, const char
         }
         if (!strncmp(name, "flush/", 6)) out->mispredict_leaves += inv[c].weight;
         if (!strcmp(name, "exec/dcache-miss-mem")) out->dmiss_mem += inv[c].weight;
+        if (!strncmp(name, "exec/store-line-", 16)) out->store_line += inv[c].weight;
+        if (!strcmp(name, "exec/store-line-mem")) out->store_line_mem += inv[c].weight;
+        if (!strcmp(name, "exec/dtlb-miss")) out->dtlb += inv[c].weight;
         if (!strcmp(name, "exec/too-close") || !strcmp(name, "completion/too-close") ||
             !strcmp(name, "exec/too-close-chain"))
             out->too_close += inv[c].weight;
@@ -453,6 +459,68 @@ static void known_branch_random(void **state) {
     assert_true(o.mispredict_leaves > 0.6 * (double)o.sum.lost);
 }
 
+static void expect_exact(const outcome *o, const char *what) {
+    uint64_t expect = o->width * o->stats.cycles - o->stats.uops;
+    if (o->sum.lost != expect || o->sum.accumulated != expect || o->sum.type_violations)
+        fail_msg("%s: lost %llu accumulated %llu, expected %llu; type violations %llu", what,
+                 (unsigned long long)o->sum.lost, (unsigned long long)o->sum.accumulated, (unsigned long long)expect,
+                 (unsigned long long)o->sum.type_violations);
+}
+
+/* issue 12: the start of memcopy writes a stream of lines that miss to memory; with an 8-entry
+ * store buffer commit waits for a free entry most of the time. Every lost opportunity of a
+ * cycle the buffer is full is the buffer's (its oldest store waiting for its line from
+ * memory): store-buffer leaves = commit width x full cycles - the µops committed in those
+ * cycles before the store, so between 0.9 x and 1 x width x the core's sb_full_cycles. */
+static void known_store_buffer(void **state) {
+    (void)state;
+    static const char *const sets[] = {"core.store_buffer=8", NULL};
+    outcome o;
+    if (!run_workload("ooo4", sets, "memcopy", "256", 0, 100000, &o)) skip();
+    double full = (double)o.width * (double)o.stats.sb_full_cycles;
+    print_message("memcopy, 8-entry store buffer: store-buffer leaves %.1f%% of lost (-mem %.1f%%), %.4f of width x "
+                  "full cycles (%llu)\n",
+                  100.0 * (double)o.store_line / (double)o.sum.lost,
+                  100.0 * (double)o.store_line_mem / (double)o.sum.lost, (double)o.store_line / full,
+                  (unsigned long long)o.stats.sb_full_cycles);
+    expect_exact(&o, "memcopy on ooo4, store_buffer=8");
+    assert_string_equal(o.top_leaf, "exec/store-line-mem");
+    assert_true(o.store_line > 0.5 * (double)o.sum.lost);
+    assert_true(o.store_line <= full && o.store_line >= 0.9 * full);
+    /* without a store buffer the stores never wait: no such leaf */
+    if (!run_workload("ooo4", NULL, "memcopy", "256", 0, 100000, &o)) skip();
+    assert_int_equal(o.store_line, 0);
+    /* both models, and bdw (store buffer, DTLB, prefetchers): still exact */
+    static const char *const small[] = {"core.store_buffer=4", NULL};
+    static const char *const configs[] = {"inorder3", "bdw"};
+    for (int c = 0; c < 2; c++) {
+        if (!run_workload(configs[c], small, "memcopy", "256", 0, 30000, &o)) skip();
+        expect_exact(&o, configs[c]);
+        assert_true(o.store_line > 0);
+    }
+}
+
+/* issue 12: a dependent load chain (ptr_chase over 1 MiB: 256 pages, every line in the 4 MiB
+ * L2) with a 64-entry DTLB, no second-level TLB and a 30-cycle walk: each walk holds the
+ * chain, so the dtlb-miss leaves = commit width x DTLB misses x 30 (the core's count) */
+static void known_dtlb_chain(void **state) {
+    (void)state;
+    static const char *const sets[] = {"dtlb.entries=64", "dtlb.miss_latency=30", NULL};
+    outcome o;
+    if (!run_workload("ooo4", sets, "ptr_chase", "1", 400000, 20000, &o)) skip();
+    double expect = (double)o.width * (double)o.stats.dtlb.misses * 30.0;
+    print_message("ptr_chase 1, 64-entry DTLB: %llu misses; dtlb-miss %.1f%% of lost, %.5f of width x misses x 30\n",
+                  (unsigned long long)o.stats.dtlb.misses, 100.0 * (double)o.dtlb / (double)o.sum.lost,
+                  (double)o.dtlb / expect);
+    expect_exact(&o, "ptr_chase on ooo4 with a DTLB");
+    assert_true(o.stats.dtlb.misses > 10000);
+    assert_string_equal(o.top_leaf, "exec/dtlb-miss");
+    assert_true(o.dtlb > 0.99 * expect && o.dtlb < 1.01 * expect);
+    /* without a DTLB: no such leaf */
+    if (!run_workload("ooo4", NULL, "ptr_chase", "1", 400000, 20000, &o)) skip();
+    assert_int_equal(o.dtlb, 0);
+}
+
 static void known_dep_add(void **state) {
     (void)state;
     outcome o;
@@ -475,6 +543,8 @@ int main(void) {
         cmocka_unit_test(known_pointer_chase),
         cmocka_unit_test(known_branch_random),
         cmocka_unit_test(known_dep_add),
+        cmocka_unit_test(known_store_buffer),
+        cmocka_unit_test(known_dtlb_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

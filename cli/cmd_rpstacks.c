@@ -80,6 +80,7 @@ static cJSON *run_json(const rps_result *r, const char *what, const char *rps_pa
     cJSON *ev = cJSON_AddArrayToObject(root, "events");
     for (int d = 0; d < RPS_DIMS; d++) {
         if (d != RPS_BASE && !rps_dim_is_event(d) && big[d] == 0 && r->cp1[d] == 0 && r->fmt[d] == 0) continue;
+        if (rps_dim_is_tlb(d) && !rps_dim_used(r, d)) continue; /* a run without TLB misses lists none */
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "event", rps_dim_name(d));
         if (rps_dim_key(d)) cJSON_AddStringToObject(e, "key", rps_dim_key(d));

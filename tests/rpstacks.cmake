@@ -6,6 +6,8 @@
 #   rpstacks.e2e.*        rpstacks on a workload, then whatif with --set, --grid, --csv, --json,
 #                         --report (checked as the other HTML reports are) and --verify (two
 #                         re-simulations through the pool)
+#   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
+#                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest
 #                         bottleneck events halved / reduced to 10-25% / both, re-simulated
 #                         through the pool. .small: ptr_chase, 8 k µops from the start (memory
@@ -66,6 +68,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --json x.rps -o x.rps ${_w}/ptr_chase 4)
   add_test(NAME rpstacks.e2e.json
            COMMAND ${_scripts}/rpstacks_json_check.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_w}/ptr_chase 4)
+  add_test(NAME rpstacks.e2e.tlb
+           COMMAND ${_scripts}/rpstacks_tlb_check.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_w}/ptr_chase 4)
   add_test(NAME rpstacks.e2e.html COMMAND ${_scripts}/rpstacks_html_check.sh ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.html)
   set_tests_properties(rpstacks.e2e.html PROPERTIES DEPENDS rpstacks.e2e.whatif FIXTURES_REQUIRED rps_e2e)
   # a .cst trace instead of a program, and whatif re-simulating from the trace

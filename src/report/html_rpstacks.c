@@ -44,6 +44,7 @@ void html_report_rpstacks(html_report *h, const rps_result *r) {
     int dim_of[CHART_MAX_SERIES];
     for (int d = 0; d < RPS_DIMS && c.nseries < CHART_MAX_SERIES; d++) {
         if (d != RPS_BASE && !rps_dim_is_event(d)) continue;
+        if (rps_dim_is_tlb(d) && !rps_dim_used(r, d)) continue;
         dim_of[c.nseries] = d;
         c.series[c.nseries++] =
             (chart_series){rps_dim_name(d), rps_dim_key(d) ? rps_dim_key(d) : "not scaled", dim_color(d)};

@@ -10,7 +10,7 @@
 #include "rpstacks_internal.h"
 
 static const uint8_t MAGIC[8] = {'C', 'S', 'R', 'P', 'S', 0x1a, '\n', 0};
-enum { RPS_VERSION = 1, MAX_STRING = 4096 };
+enum { RPS_VERSION = 2, MAX_STRING = 4096 };
 
 /* ---- predictions ---- */
 
@@ -49,6 +49,14 @@ double rps_predict(const rps_result *r, const double scale[RPS_DIMS]) {
         total += best;
     }
     return total;
+}
+
+bool rps_dim_used(const rps_result *r, int dim) {
+    if (dim < 0 || dim >= RPS_DIMS) return false;
+    if (r->cp1[dim] != 0 || r->fmt[dim] != 0) return true;
+    for (size_t q = 0; q < r->stack_count; q++)
+        if (r->stacks[q * RPS_DIMS + dim] != 0) return true;
+    return false;
 }
 
 double rps_predict_cp1(const rps_result *r, const double scale[RPS_DIMS]) { return dot(r->cp1, scale); }

@@ -4,9 +4,9 @@
  * Notes (what this simplifies; docs/rpstacks.md has the row-by-row mapping):
  *  - Seven nodes per µop: F, I$ (IS), D (= N: the model renames and dispatches
  *    in one stage), R, E, P, C. RC = C (the model commits the cycle a µop is
- *    ready to). AR1/AR2/DTLB collapse into R: the model has no DTLB and a
- *    load's address generation is part of its execution latency (latency.load),
- *    so it is a penalty of the E→P edge.
+ *    ready to). AR1/AR2/DTLB collapse into E→P: a memory µop's address
+ *    generation (latency.load) and its DTLB miss (the walk, the L2 TLB) are
+ *    part of its execution latency in the model. ITLB collapses into F→I$.
  *  - Every edge is a lower bound the model really enforces, weighted from the
  *    configuration and the µop's events. Where the simulated time of a node is
  *    later than every modelled constraint (issue-port and unit contention,
@@ -45,13 +45,20 @@ static void make_keys(void) {
     for (int k = 0; k < OPC_COUNT; k++) snprintf(class_keys[k], sizeof class_keys[k], "latency.%s", isa_class_name(k));
 }
 
+static const char *const tlb_names[] = {"dtlb", "itlb", "l2tlb"};
+static const char *const tlb_keys[] = {"dtlb.miss_latency", "itlb.miss_latency", "l2tlb.latency"};
+
+bool rps_dim_is_tlb(int dim) { return dim >= RPS_DTLB && dim <= RPS_L2TLB; }
+
 const char *rps_dim_name(int dim) {
     if (dim < 0 || dim >= RPS_DIMS) return "?";
+    if (rps_dim_is_tlb(dim)) return tlb_names[dim - RPS_DTLB];
     return dim < RPS_CLASS0 ? fixed_names[dim] : isa_class_name((op_class)(dim - RPS_CLASS0));
 }
 
 const char *rps_dim_key(int dim) {
     if (dim < 0 || dim >= RPS_DIMS) return NULL;
+    if (rps_dim_is_tlb(dim)) return tlb_keys[dim - RPS_DTLB];
     if (dim < RPS_CLASS0) return fixed_keys[dim];
     pthread_once(&keys_once, make_keys);
     return class_keys[dim - RPS_CLASS0];
@@ -66,6 +73,10 @@ uint32_t rps_dim_latency(const uarch_config *cfg, int dim) {
     case RPS_MEM_INSTR:
     case RPS_MEM_DATA: return cfg->mem_latency;
     case RPS_L1D: return cfg->l1d.latency;
+    /* a TLB that is not modelled has no latency (whatif then refuses to scale it) */
+    case RPS_DTLB: return cfg->dtlb_entries ? cfg->dtlb_miss_latency : 0;
+    case RPS_ITLB: return cfg->itlb_entries ? cfg->itlb_miss_latency : 0;
+    case RPS_L2TLB: return cfg->l2tlb_entries && (cfg->dtlb_entries || cfg->itlb_entries) ? cfg->l2tlb_latency : 0;
     default: return cfg->latency[dim - RPS_CLASS0];
     }
 }
@@ -88,7 +99,8 @@ bool rps_class_is_event(int cls) {
 }
 
 bool rps_dim_is_event(int dim) {
-    return dim > RPS_BASE && dim < RPS_DIMS && (dim < RPS_CLASS0 || rps_class_is_event(dim - RPS_CLASS0));
+    return dim > RPS_BASE && dim < RPS_DIMS &&
+        (dim < RPS_CLASS0 || rps_dim_is_tlb(dim) || rps_class_is_event(dim - RPS_CLASS0));
 }
 
 void rps_options_default(rps_options *o) {
@@ -381,6 +393,9 @@ static void trace_append(rps_trace *t, const uop_record *x) {
     u->uflags = x->u.flags;
     u->rflags = x->flags;
     u->continues = (x->u.flags & UOP_CONTINUES) != 0;
+    /* the translation's cycles (0 on a TLB hit, or with no TLB modelled) */
+    u->dtlb_extra = x->dtlb_done > x->addr_ready ? (uint32_t)(x->dtlb_done - x->addr_ready) : 0;
+    u->itlb_extra = x->itlb_done > x->fetch ? (uint32_t)(x->itlb_done - x->fetch) : 0;
     if (i == 0) t->first_seq = x->seq;
     t->count = i + 1;
     prepare_one(t, (int64_t)i);
@@ -413,6 +428,17 @@ double rps_weight_total(const rps_weight *w) {
     return s;
 }
 
+/* A TLB miss's `extra` cycles split into events: the L2 TLB's latency (when
+ * there is one) and, when it missed there too or there is none, the walk
+ * (memsys_translate). Returns the cycles it added. */
+static double tlb_weight(const uarch_config *c, uint32_t extra, int walk_dim, uint32_t walk, rps_weight *w) {
+    if (!extra) return 0;
+    double sum = 0;
+    if (c->l2tlb_entries) w_add(w, RPS_L2TLB, c->l2tlb_latency), sum += c->l2tlb_latency;
+    if (!c->l2tlb_entries || extra >= c->l2tlb_latency + walk) w_add(w, walk_dim, walk), sum += walk;
+    return sum;
+}
+
 /* The execution latency of µop u split into events (the E→P edge). */
 static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
     const uarch_config *c = &t->cfg;
@@ -422,6 +448,9 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
     int cdim = rps_class_is_event(u->op_class) ? RPS_CLASS0 + u->op_class : RPS_BASE;
     w_add(w, cdim, cls);
     sum += cls;
+    /* a DTLB miss: the translation follows address generation (ooo.c), loads and stores alike */
+    double tlb = tlb_weight(c, u->dtlb_extra, RPS_DTLB, c->dtlb_miss_latency, w);
+    sum += tlb;
     if (u->uflags & UOP_MEM_READ) {
         w_add(w, RPS_L1D, c->l1d.latency);
         sum += c->l1d.latency;
@@ -432,12 +461,13 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
             if (u->dcache_level >= LEVEL_L3 && c->l3.enabled) w_add(w, RPS_BASE, c->l3.latency), miss += c->l3.latency;
             if (u->dcache_level == LEVEL_MEM) w_add(w, RPS_MEM_DATA, c->mem_latency), miss += c->mem_latency;
             sum += miss;
-            if (sum > total && total - cls - c->l1d.latency < miss / 2) {
+            if (sum > total && total - cls - tlb - c->l1d.latency < miss / 2) {
                 /* joined a fill late: only its hit part is its own; the fill's start is the sharing edge */
                 w_clear(w);
                 w_add(w, cdim, cls);
+                tlb_weight(c, u->dtlb_extra, RPS_DTLB, c->dtlb_miss_latency, w);
                 w_add(w, RPS_L1D, c->l1d.latency);
-                sum = cls + c->l1d.latency;
+                sum = cls + tlb + c->l1d.latency;
             } /* joined early: the miss, less the part already under way (a negative base) */
         }
     }
@@ -471,6 +501,8 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         rps_weight *w = EDGE(i, N_F); /* I$ access latency */
         double total = (double)(u->t[N_IS] - u->t[N_F]), sum = c->l1i.latency;
         w_add(w, RPS_L1I, c->l1i.latency);
+        /* an ITLB miss: fetch is stamped where the translation started (ooo.c), the I$ access follows it */
+        sum += tlb_weight(c, u->itlb_extra, RPS_ITLB, c->itlb_miss_latency, w);
         if (u->icache_level >= LEVEL_L2 && c->l2.enabled) w_add(w, RPS_L2_INSTR, c->l2.latency), sum += c->l2.latency;
         if (u->icache_level >= LEVEL_L3 && c->l3.enabled) sum += c->l3.latency, w_add(w, RPS_BASE, c->l3.latency);
         if (u->icache_level == LEVEL_MEM) w_add(w, RPS_MEM_INSTR, c->mem_latency), sum += c->mem_latency;
@@ -793,6 +825,8 @@ static int active_dims(const rps_trace *t, int64_t first, int64_t last, int *dim
         if (rps_class_is_event(u->op_class)) on[RPS_CLASS0 + u->op_class] = true;
         if (u->icache_level >= LEVEL_L2) on[RPS_L2_INSTR] = true;
         if (u->icache_level == LEVEL_MEM) on[RPS_MEM_INSTR] = true;
+        if (u->dtlb_extra) on[RPS_DTLB] = on[RPS_L2TLB] = true;
+        if (u->itlb_extra) on[RPS_ITLB] = on[RPS_L2TLB] = true;
         if (u->uflags & UOP_MEM_READ) {
             on[RPS_L1D] = true;
             if (u->dcache_level >= LEVEL_L2) on[RPS_L2_DATA] = true;

@@ -35,16 +35,19 @@
 /* ---- events: the dimensions of a stack ------------------------------------------- */
 
 enum {
-    RPS_BASE,      /* cycles no latency knob changes (widths, decode depth, contention, redirect) */
-    RPS_L1I,       /* l1i.latency: every fetch */
-    RPS_L2_INSTR,  /* l2.latency on an instruction fetch that missed L1I */
-    RPS_MEM_INSTR, /* memory.latency on an instruction fetch that missed L2 */
-    RPS_L1D,       /* l1d.latency: every load */
-    RPS_L2_DATA,   /* l2.latency on a load that missed L1D */
-    RPS_MEM_DATA,  /* memory.latency on a load that missed L2 */
-    RPS_CLASS0,    /* latency.<class> for the classes that are events (rps_class_is_event; load:
+    RPS_BASE,                          /* cycles no latency knob changes (widths, decode depth, contention, redirect) */
+    RPS_L1I,                           /* l1i.latency: every fetch */
+    RPS_L2_INSTR,                      /* l2.latency on an instruction fetch that missed L1I */
+    RPS_MEM_INSTR,                     /* memory.latency on an instruction fetch that missed L2 */
+    RPS_L1D,                           /* l1d.latency: every load */
+    RPS_L2_DATA,                       /* l2.latency on a load that missed L1D */
+    RPS_MEM_DATA,                      /* memory.latency on a load that missed L2 */
+    RPS_CLASS0,                        /* latency.<class> for the classes that are events (rps_class_is_event; load:
                       address generation); the other classes' dimensions stay 0 */
-    RPS_DIMS = RPS_CLASS0 + OPC_COUNT
+    RPS_DTLB = RPS_CLASS0 + OPC_COUNT, /* dtlb.miss_latency: the page walk of a memory µop's DTLB miss */
+    RPS_ITLB,                          /* itlb.miss_latency: the page walk of a fetch's ITLB miss */
+    RPS_L2TLB,                         /* l2tlb.latency: a DTLB or ITLB miss that looked in the L2 TLB */
+    RPS_DIMS
 };
 
 /* Whether operation class cls is an event (RpStacks' list: int mul/div, load address
@@ -54,6 +57,8 @@ bool rps_class_is_event(int cls);
 bool rps_dim_is_event(int dim);
 /* "base", "l1i", "l2-instr", "mem-instr", "l1d", "l2-data", "mem-data", then the class names. */
 const char *rps_dim_name(int dim);
+/* Whether dimension dim is one of the TLB events (listed only when a run has them). */
+bool rps_dim_is_tlb(int dim);
 /* The configuration key the dimension scales with ("l2.latency", "latency.fp-add"); NULL for base. */
 const char *rps_dim_key(int dim);
 /* That key's value in cfg. */
@@ -144,6 +149,8 @@ void rps_result_free(rps_result *r);
 bool rps_scales(const rps_result *r, const uint32_t lat[RPS_DIMS], double scale[RPS_DIMS], cs_error *err);
 /* Predicted cycles. */
 double rps_predict(const rps_result *r, const double scale[RPS_DIMS]);
+/* Whether any stack, the CP1 path or the FMT table of r has cycles in dimension dim. */
+bool rps_dim_used(const rps_result *r, int dim);
 double rps_predict_cp1(const rps_result *r, const double scale[RPS_DIMS]);
 double rps_predict_fmt(const rps_result *r, const double scale[RPS_DIMS]);
 

@@ -12,6 +12,7 @@ typedef struct rps_uop {
     uint64_t t[N_COUNT]; /* simulated time of each node */
     uint64_t seq, prod[3], mem_prod, addr;
     uint16_t exec_latency;
+    uint32_t dtlb_extra, itlb_extra; /* cycles a DTLB / ITLB miss added (0: a hit or no TLB) */
     uint8_t op_class, pool, unit, icache_level, dcache_level, mispredict, uflags, rflags;
     bool continues;
     /* constraints from other µops' order (prepared as the µop arrives): a µop index or -1 */

@@ -246,10 +246,11 @@ static void test_file(void **state) {
     /* truncated */
     assert_false(rps_parse(data, size - 9, &back, &err));
     /* another version */
+    uint8_t version = data[8];
     data[8] = 9;
     assert_false(rps_parse(data, size, &back, &err));
     assert_non_null(strstr(err.msg, "version 9"));
-    data[8] = 1;
+    data[8] = version;
     assert_true(rps_parse(data, size, &back, &err));
     rps_result_free(&back);
     free(data);

@@ -9,12 +9,7 @@
 # and an output directory's results.json. Exit 77 without python3-jsonschema.
 set -u -o pipefail
 cs=$(realpath "$1") w=$(realpath "$2") schema=$(realpath "$3")
-# Debian's python3-jsonschema is for /usr/bin/python3; another python3 first on PATH may have its own
-py=
-for candidate in python3 /usr/bin/python3; do
-    if "$candidate" -c 'import jsonschema' 2>/dev/null; then py=$candidate; break; fi
-done
-[ -n "$py" ] || { echo "python3-jsonschema is not installed"; exit 77; }
+. "$(dirname "$(realpath "$0")")/find_jsonschema.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

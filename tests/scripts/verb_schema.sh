@@ -12,11 +12,7 @@
 set -u -o pipefail
 cs=$(realpath "$1") w=$(realpath "$2") docs=$(realpath "$3") verb=$4
 here=$(dirname "$(realpath "$0")")
-py=
-for candidate in python3 /usr/bin/python3; do
-    if "$candidate" -c 'import jsonschema' 2>/dev/null; then py=$candidate; break; fi
-done
-[ -n "$py" ] || { echo "python3-jsonschema is not installed"; exit 77; }
+. "$(dirname "$(realpath "$0")")/find_jsonschema.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

@@ -103,6 +103,7 @@ const char *cli_config_names_of_model(char *buf, size_t size, core_model model) 
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         uarch_config cfg;
         cs_error err;
+        uarch_config_default(&cfg);
         if (!uarch_config_load(&cfg, names[i], &err) || cfg.model != model) continue;
         size_t len = strlen(buf);
         snprintf(buf + len, size - len, "%s%s", len ? ", " : "", names[i]);

@@ -40,6 +40,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    ${_cs} run --no-report --set core.deadlock_cycles=1000 --set memory.latency=5000 ${_w}/ptr_chase 4)
   # The old name rpstacks of ooo4 (issue 18): the same machine and numbers, one notice on stderr
   add_test(NAME uarch.config.renamed_rpstacks COMMAND ${_scripts}/config_alias.sh ${_cs} ${_w}/sort 300)
+  # cmake --install gives a tool that reads its installed configurations, not the source tree's
+  add_test(NAME uarch.config.installed COMMAND ${_scripts}/install_check.sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR} ${_w}/sort 300)
   add_test(NAME uarch.pipeview COMMAND ${_scripts}/pipeview_check.sh ${_cs} ${_w}/sort 2000)
   # An imported ChampSim trace times as the original with 1-cycle arithmetic on the ALU pool (issue 12)
   add_test(NAME uarch.import_equivalence COMMAND ${_scripts}/import_equivalence.sh ${_cs} ${_w}/stencil 8)

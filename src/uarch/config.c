@@ -6,6 +6,7 @@
 #include <ini.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -477,9 +478,30 @@ static int config_ini_handler(void *user, const char *section, const char *name,
     return 1;
 }
 
+static char installed_config_dir[PATH_MAX];
+
+/* An installed binary (cmake --install) finds its configurations beside it, in
+ * PREFIX/share/cyclescope/configs for PREFIX/bin/cyclescope; found once. */
+static void find_installed_config_dir(void) {
+    char exe[PATH_MAX], dir[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return;
+    *slash = 0;
+    snprintf(dir, sizeof dir, "%s/../share/cyclescope/configs", exe);
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && !realpath(dir, installed_config_dir)) installed_config_dir[0] = 0;
+}
+
+/* $CYCLESCOPE_CONFIGS, else the installed configurations, else the source tree's. */
 const char *uarch_config_dir(void) {
     const char *env = getenv("CYCLESCOPE_CONFIGS");
-    return env && *env ? env : CYCLESCOPE_CONFIG_DIR;
+    if (env && *env) return env;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_installed_config_dir);
+    return installed_config_dir[0] ? installed_config_dir : CYCLESCOPE_CONFIG_DIR;
 }
 
 const char *uarch_config_renamed(const char *name) {
@@ -488,11 +510,15 @@ const char *uarch_config_renamed(const char *name) {
 }
 
 bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *err) {
-    char path[4096];
+    char path[PATH_MAX + 64];
     bool by_name = !strchr(name_or_path, '/') && !strstr(name_or_path, ".ini");
     if (by_name && uarch_config_renamed(name_or_path)) name_or_path = uarch_config_renamed(name_or_path);
-    if (by_name) snprintf(path, sizeof path, "%s/%s.ini", uarch_config_dir(), name_or_path);
-    else snprintf(path, sizeof path, "%s", name_or_path);
+    int len = by_name ? snprintf(path, sizeof path, "%s/%s.ini", uarch_config_dir(), name_or_path)
+                      : snprintf(path, sizeof path, "%s", name_or_path);
+    if (len < 0 || (size_t)len >= sizeof path) {
+        cs_error_set(err, "%.64s…: configuration name or path too long", name_or_path);
+        return false;
+    }
     if (by_name && access(path, F_OK) != 0) {
         /* an existing file given by a name without .ini: say what is wrong with the file */
         if (access(name_or_path, F_OK) == 0)

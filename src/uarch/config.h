@@ -142,7 +142,9 @@ bool uarch_config_set(uarch_config *cfg, const char *assignment, cs_error *err);
 bool uarch_config_validate(const uarch_config *cfg, cs_error *err);
 /* The full resolved configuration, as an INI file that loads back to the same values. */
 void uarch_config_print(const uarch_config *cfg, FILE *out);
-/* Directory the named configurations are read from. */
+/* Directory the named configurations are read from: $CYCLESCOPE_CONFIGS, else
+ * PREFIX/share/cyclescope/configs beside an installed PREFIX/bin/cyclescope, else the
+ * source tree's configs/. */
 const char *uarch_config_dir(void);
 
 const char *bpred_kind_name(bpred_kind k);

@@ -91,12 +91,14 @@ static void run_stats_table(strbuf *b, const run_summary *r) {
         kv_cache_stats(b, "L1D", &s->l1d, s->instructions);
         if (c->l2.enabled) kv_cache_stats(b, "L2", &s->l2, s->instructions);
         if (c->l3.enabled) kv_cache_stats(b, "L3", &s->l3, s->instructions);
-        if (c->itlb_entries) kv_cache_stats(b, "ITLB", &s->itlb, s->instructions);
         kv_begin(b, "average occupancy");
         sb_printf(b, "ROB %.1f / %u, IQ %.1f / %u", safe_div((double)s->rob_occupancy, (double)s->cycles), c->rob_size,
                   safe_div((double)s->iq_occupancy, (double)s->cycles), c->iq_size);
         kv_end(b);
     }
+    if (c->itlb_entries) kv_cache_stats(b, "ITLB", &s->itlb, s->instructions); /* both models */
+    if (c->dtlb_entries) kv_cache_stats(b, "DTLB", &s->dtlb, s->instructions);
+    if (c->l2tlb_entries) kv_cache_stats(b, "L2 TLB", &s->l2tlb, s->instructions);
     kv_begin(b, "loads / stores / FP operations");
     put_count(b, s->loads);
     sb_put(b, " / ");

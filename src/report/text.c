@@ -118,7 +118,7 @@ void report_run_text(const run_summary *r, FILE *out) {
                   {"DTLB", &s->dtlb, c->dtlb_entries > 0},
                   {"L2 TLB", &s->l2tlb, c->l2tlb_entries > 0}};
     for (int i = 0; i < 7; i++) {
-        if (!levels[i].on || c->model == MODEL_INORDER) continue;
+        if (!levels[i].on || (c->model == MODEL_INORDER && i < 4)) continue; /* in-order: caches below */
         char name[32];
         snprintf(name, sizeof name, "%s accesses / misses", levels[i].name);
         ROW(name, "%" PRIu64 " / %" PRIu64 " (%.2f%% miss, %.2f MPKI)", levels[i].cs->accesses, levels[i].cs->misses,

@@ -91,21 +91,24 @@
 
 enum { MAX_STAGES = 64 };
 enum { VP_NONE, VP_RIGHT, VP_WRONG }; /* the value prediction of a µop's own result */
-/* Why a memory µop frozen in the stall stage tries again (core.store_buffer > 0 only): a store
- * found the store buffer full; a load found every L1D miss register held by the buffer's fills. */
-enum { RETRY_NONE, RETRY_SB, RETRY_MSHR };
+/* Why a memory µop frozen in the stall stage tries again: a store found the store buffer full, a
+ * load found every L1D miss register held by the buffer's fills (both core.store_buffer > 0 only),
+ * or its address is being translated (a DTLB miss: the access follows the walk). */
+enum { RETRY_NONE, RETRY_SB, RETRY_MSHR, RETRY_TLB };
 
 /* One instruction (µop) from fetch to commit. */
 typedef struct entry {
     uop u;
     uint64_t seq;
-    uint64_t fetch, icache_done, dispatch, ready, issue, complete;
+    uint64_t fetch, itlb_done, icache_done, dispatch, ready, issue, complete;
     uint64_t prod_seq[3]; /* PROBE_PRODUCERS: the last writer of each source at issue */
     uint64_t wait_cause;  /* PROBE_WAITS: the state last reported and its cause */
     uint8_t wait;
     uint8_t pipe, stage, exit_stage; /* stage: 0-based, while in the pipe */
     uint8_t icache_level, dcache_level;
     uint8_t store_level; /* a store entering the store buffer: its program-order classification */
+    uint32_t dtlb_extra; /* cycles its DTLB miss adds before the D-cache access (0: a hit, no DTLB) */
+    uint64_t walk_at;    /* with dtlb_extra: the cycle it reached the stall stage and began translating */
     uint8_t vp, flags;   /* flags: UREC_FIRST_IN_* */
     bool mispredicted, done;
 } entry;
@@ -149,7 +152,8 @@ typedef struct inorder {
     uint8_t pipe_of[OPC_COUNT];
     bool one_stage[OPC_COUNT]; /* ideal.alu: arithmetic leaves after the first stage */
     uint32_t iline_bits, l1i_hit, l1d_hit;
-    bool use_sb; /* core.store_buffer > 0: stores write into a store buffer at the stall stage */
+    bool use_sb;     /* core.store_buffer > 0: stores write into a store buffer at the stall stage */
+    bool itlb, dtlb; /* TLBs modelled (in the memory system) */
 
     /* every µop from fetch to commit, by sequence number: [commit_seq, issue_seq)
      * issued, [issue_seq, dispatch_seq) the issue buffer, [dispatch_seq,
@@ -172,6 +176,9 @@ typedef struct inorder {
     bool trace_end;
     uint64_t warm_line;
     bool warm_line_valid;
+    /* the ITLB: the page fetch translated last; a miss stops fetch until itlb_until */
+    uint64_t itlb_page, itlb_start, itlb_until;
+    bool itlb_valid, itlb_pending, itlb_missed;
 
     /* value prediction */
     bool vp_on;
@@ -216,6 +223,8 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     if (!cfg->store_buffer) mc.l1d.mshrs = 0;
     m->mem = memsys_create(&mc);
     m->use_sb = cfg->store_buffer != 0;
+    m->itlb = memsys_has_tlb(m->mem, true);
+    m->dtlb = memsys_has_tlb(m->mem, false);
     m->bp = bpred_create(cfg);
     m->bpmode = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT ? BP_PERFECT
         : cfg->bpred == BPRED_NONE                                ? BP_STALL_ALL
@@ -301,10 +310,14 @@ static void inorder_warm(void *model, const uop *u) {
     uint64_t line = u->pc >> m->iline_bits;
     if (!m->warm_line_valid || line != m->warm_line) {
         memsys_warm(m->mem, u->pc, true, false);
+        if (m->itlb) memsys_warm_tlb(m->mem, u->pc, true); /* a new page is a new line */
         m->warm_line = line;
         m->warm_line_valid = true;
     }
-    if (is_mem(u)) memsys_warm(m->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
+    if (is_mem(u)) {
+        memsys_warm(m->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
+        if (m->dtlb) memsys_warm_tlb(m->mem, u->mem_addr, false);
+    }
     if (uop_is_control(u) && m->bpmode == BP_PREDICT) bpred_predict(m->bp, u);
     if (m->vp_on && u->dst) vp_predict_train(m, u, UINT64_MAX); /* warm-up */
 }
@@ -336,10 +349,19 @@ static inline uint64_t operands_at(const inorder *m, const uop *u, uint8_t *bloc
 
 static uint16_t clamp16(uint64_t x) { return (uint16_t)(x > 65535 ? 65535 : x); }
 
+/* Is issued µop e in the stall stage now while its data address is translated (a DTLB miss)?
+ * The walk's cycles are the dtlb_extra cycles after its arrival there that it stays frozen for
+ * (the access it would have made on arrival is made in the last of them). */
+static inline bool translating(const inorder *m, const entry *e) {
+    return e->dtlb_extra && m->now > e->walk_at && m->now - e->walk_at <= e->dtlb_extra;
+}
+
 /* What a stage blaming µop e can say about it. */
 static stall_cause uop_cause(const inorder *m, const entry *e) {
+    bool walking = false;
     if (e->seq < m->issue_seq && !e->done) {
         const pipe_state *ps = &m->pipe[e->pipe];
+        walking = translating(m, e); /* (issued, not done) */
         if (ps->retry == RETRY_SB && ps->stalled_seq == e->seq && m->now < ps->blocked_until) {
             /* a store waiting for a store buffer entry: the buffer's oldest store holds it */
             const sb_entry *oldest = memsys_sb_oldest(m->mem);
@@ -352,7 +374,7 @@ static stall_cause uop_cause(const inorder *m, const entry *e) {
         c.state = operands_at(m, &e->u, NULL) <= m->now ? UOPST_READY : UOPST_WAIT_OPERANDS;
         c.latency = m->one_stage[e->u.op_class] ? 1 : (uint16_t)m->pipe[m->pipe_of[e->u.op_class]].stages;
     } else {
-        c.state = e->done ? UOPST_DONE : UOPST_EXECUTING;
+        c.state = e->done ? UOPST_DONE : walking ? UOPST_TRANSLATING : UOPST_EXECUTING;
         c.latency = clamp16(e->complete - e->issue);
     }
     return c;
@@ -379,6 +401,13 @@ static void miss_events(inorder *m, uint8_t unit, uint64_t seq, uint64_t pc, uin
     event(m, PEV_MISS, unit, seq, pc, addr, end, level, 0);
     if (level >= LEVEL_L3 && m->cfg.l2.enabled) event(m, PEV_MISS, UNIT_L2, seq, pc, addr, end, level, 0);
     if (level >= LEVEL_MEM && m->cfg.l3.enabled) event(m, PEV_MISS, UNIT_L3, seq, pc, addr, end, level, 0);
+}
+
+/* A TLB miss (`unit`: ITLB or DTLB) of µop seq: the level that served it, and an L2 TLB miss when it walked. */
+static void tlb_miss_events(inorder *m, uint8_t unit, uint64_t seq, uint64_t pc, uint64_t addr, uint64_t end) {
+    uint8_t level = memsys_tlb_level(m->mem);
+    event(m, PEV_MISS, unit, seq, pc, addr, end, level, 0);
+    if (level == LEVEL_MEM && m->cfg.l2tlb_entries) event(m, PEV_MISS, UNIT_L2TLB, seq, pc, addr, end, level, 0);
 }
 
 static void structure_event(inorder *m, uint8_t unit, uint64_t count, uint64_t cap) {
@@ -425,8 +454,8 @@ static uint32_t mem_attempt(inorder *m, pipe_state *ps, entry *e) {
             return 0;
         }
     }
-    mem_result r;
-    if (!memsys_load(m->mem, e->u.mem_addr, m->now, &r)) {
+    mem_result r; /* a blocking access: a store (without a store buffer) dirties its line */
+    if (!memsys_data_access(m->mem, e->u.mem_addr, e->u.pc, is_plain_store(&e->u), m->now, &r)) {
         if (!m->use_sb) r = (mem_result){m->l1d_hit, LEVEL_L1, false}; /* unlimited miss registers: never */
         else {
             ps->retry = RETRY_MSHR;
@@ -449,6 +478,14 @@ static uint32_t mem_attempt(inorder *m, pipe_state *ps, entry *e) {
  * the D-cache; on a miss it and everything behind it wait for the fill. */
 static void dcache_access(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
     ps->retry = RETRY_NONE;
+    if (e->dtlb_extra) { /* a DTLB miss: frozen for the translation, the access in its last cycle */
+        e->walk_at = m->now;
+        ps->retry = RETRY_TLB;
+        ps->blocked_until = m->now + 1 + e->dtlb_extra;
+        ps->stalled_seq = e->seq;
+        hold(m, ps, idx, e->dtlb_extra);
+        return;
+    }
     uint32_t stall = mem_attempt(m, ps, e);
     if (!stall) return;
     if (stall == UINT32_MAX) { /* try again in the next cycle, its last frozen one */
@@ -462,8 +499,9 @@ static void dcache_access(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
     hold(m, ps, idx, stall);
 }
 
-/* The frozen µop e tries its access again in its last frozen cycle: refused, one
- * more cycle; else the miss it starts now (if any) holds the pipe from here. */
+/* The frozen µop e tries its access again (or, after its translation, makes it)
+ * in its last frozen cycle: refused, one more cycle; else the miss it starts now
+ * (if any) holds the pipe from here. */
 static void mem_retry(inorder *m, pipe_state *ps, uint32_t idx, entry *e) {
     uint32_t stall = mem_attempt(m, ps, e);
     if (stall == UINT32_MAX) {
@@ -511,7 +549,7 @@ static void emit_retire(inorder *m, const entry *e) {
     *t = (uop_record){.u = e->u,
                       .seq = e->seq,
                       .fetch = e->fetch,
-                      .itlb_done = e->fetch,
+                      .itlb_done = e->itlb_done,
                       .icache_done = e->icache_done,
                       .decode = e->dispatch,
                       .rename = e->dispatch,
@@ -528,7 +566,7 @@ static void emit_retire(inorder *m, const entry *e) {
                       .flags = (uint8_t)(e->flags | (e->vp == VP_RIGHT ? UREC_VALUE_PREDICTED : 0))};
     if (m->want_prod) {
         memcpy(t->prod_seq, e->prod_seq, sizeof t->prod_seq);
-        if (is_mem(&e->u)) t->addr_ready = t->dtlb_done = e->ready;
+        if (is_mem(&e->u)) t->addr_ready = e->ready, t->dtlb_done = e->ready + e->dtlb_extra;
     }
 }
 
@@ -711,6 +749,14 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
         m->redirect_pending = false;
         event(m, PEV_REDIRECT, UNIT_NONE, m->branch_seq, m->branch_pc, 0, 0, 0, 0);
     }
+    if (m->itlb_pending) { /* an ITLB miss: the I-cache access follows the translation */
+        if (m->now < m->itlb_until) {
+            v.stall = STALL_ITLB;
+            v.cause = (stall_cause){CAUSE_ITLB, 0, 0, 0, 0, 0, m->itlb_page << 12};
+            return v;
+        }
+        m->itlb_pending = false;
+    }
     if (m->miss_pending && m->now < m->fetch_resume) {
         v.stall = STALL_ICACHE;
         v.cause = (stall_cause){CAUSE_ICACHE, m->miss_level, 0, 0, 0, 0, m->line << m->iline_bits};
@@ -724,6 +770,20 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
             v.stall = STALL_TRACE_END;
             v.cause = (stall_cause){CAUSE_TRACE_END, 0, 0, 0, 0, 0, 0};
             break;
+        }
+        if (m->itlb && (!m->itlb_valid || u->pc >> 12 != m->itlb_page)) { /* a new page (4 KB) */
+            m->itlb_page = u->pc >> 12;
+            m->itlb_valid = true;
+            uint32_t walk;
+            if (!memsys_translate(m->mem, u->pc, true, &walk) && walk) {
+                m->itlb_pending = m->itlb_missed = true;
+                m->itlb_start = m->now;
+                m->itlb_until = m->now + walk;
+                if (m->want_events) tlb_miss_events(m, UNIT_ITLB, m->fetch_seq, u->pc, u->pc, m->itlb_until);
+                v.stall = STALL_ITLB;
+                v.cause = (stall_cause){CAUSE_ITLB, 0, 0, 0, 0, 0, u->pc};
+                break;
+            }
         }
         uint64_t line = u->pc >> m->iline_bits;
         if (!m->line_valid || line != m->line) {
@@ -752,6 +812,7 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
         e->icache_level = e->dcache_level = 0;
         e->vp = VP_NONE;
         e->mispredicted = e->done = false;
+        e->flags = 0;
         if (m->probed) {
             e->flags = (uint8_t)((v.n == 0 ? UREC_FIRST_IN_GROUP : 0) | (m->line_first ? UREC_FIRST_IN_LINE : 0));
             e->wait = WST_COUNT;
@@ -762,6 +823,19 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
             e->fetch = m->miss_start;
             e->icache_level = m->miss_level;
             m->miss_pending = false;
+        }
+        e->itlb_done = e->fetch; /* the I-cache access; after an ITLB miss, fetch is where it started */
+        if (m->itlb_missed) {
+            e->fetch = m->itlb_start;
+            e->flags |= UREC_ITLB_MISS;
+            m->itlb_missed = false;
+        }
+        /* the DTLB is looked up in program order, like the caches; the walk happens in the stall stage */
+        e->dtlb_extra = 0;
+        e->walk_at = UINT64_MAX; /* not yet in the stall stage */
+        if (m->dtlb && is_mem(u) && !memsys_translate(m->mem, u->mem_addr, false, &e->dtlb_extra)) {
+            e->flags |= UREC_DTLB_MISS;
+            if (m->want_events) tlb_miss_events(m, UNIT_DTLB, e->seq, u->pc, u->mem_addr, 0);
         }
         if (uop_is_control(u)) {
             bool right = m->bpmode == BP_PERFECT ? true : m->bpmode == BP_STALL_ALL ? false : bpred_predict(m->bp, u);
@@ -837,6 +911,7 @@ static void reset_timing(inorder *m) {
     }
     m->commit_seq = m->issue_seq = m->dispatch_seq = m->fetch_seq = 1;
     m->line_valid = m->miss_pending = m->branch_wait = m->trace_end = false;
+    m->itlb_valid = m->itlb_pending = m->itlb_missed = false;
     m->redirect_pending = m->line_first = false;
     memset(m->struct_state, 0, sizeof m->struct_state);
     m->fetch_resume = m->branch_resume = 0;
@@ -876,6 +951,7 @@ static uint8_t wait_state_of(const inorder *m, const entry *e, uint64_t *cause, 
             return WST_STORE_BUFFER;
         }
         if (ps->retry == RETRY_MSHR) return WST_NO_MSHR;
+        if (translating(m, e)) return WST_EXECUTING; /* report_waits says translating */
         *level = e->dcache_level;
         return WST_FILL;
     }
@@ -888,6 +964,7 @@ static void report_waits(inorder *m) {
         uint64_t cause;
         uint8_t level;
         uint8_t w = wait_state_of(m, e, &cause, &level);
+        if (w == WST_EXECUTING && e->seq < m->issue_seq && translating(m, e)) w = WST_TRANSLATING; /* as on ooo */
         if (w == e->wait && cause == e->wait_cause) continue;
         e->wait = w;
         e->wait_cause = cause;

@@ -621,20 +621,25 @@ bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, 
 
 /* Classify and request at once; an access refused for lack of a miss register
  * is not classified again when it retries. */
-static bool classify_and_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
+static bool classify_and_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t pc, bool write, uint64_t now,
+                                 mem_result *out) {
     uint64_t line = (addr >> x->line_bits) + 1;
-    if (x->retry_line != line) l1_classify(m, x, addr, x == &m->inst ? addr : 0, false, true);
+    if (x->retry_line != line) l1_classify(m, x, addr, pc, write, true);
     bool ok = l1_request(m, x, addr, now, out);
     x->retry_line = ok ? 0 : line;
     return ok;
 }
 
 bool memsys_fetch(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
-    return classify_and_request(m, &m->inst, addr, now, out);
+    return classify_and_request(m, &m->inst, addr, addr, false, now, out);
 }
 
 bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
-    return classify_and_request(m, &m->data, addr, now, out);
+    return classify_and_request(m, &m->data, addr, 0, false, now, out);
+}
+
+bool memsys_data_access(memsys_t *m, uint64_t addr, uint64_t pc, bool write, uint64_t now, mem_result *out) {
+    return classify_and_request(m, &m->data, addr, pc, write, now, out);
 }
 
 void memsys_store(memsys_t *m, uint64_t addr, uint64_t now) {

@@ -67,6 +67,12 @@ bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, 
  * loads); a refused access is not classified again when it retries. */
 bool memsys_fetch(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out);
 bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out);
+/* A blocking data access in program order (the in-order model's loads, and its
+ * stores without a store buffer), from the µop at `pc` (the stride prefetcher's
+ * key). A write marks its line dirty (write-backs) and, write-allocate, waits
+ * for the line like a load; write-no-allocate, a miss is handed to the level
+ * below and not waited for. */
+bool memsys_data_access(memsys_t *m, uint64_t addr, uint64_t pc, bool write, uint64_t now, mem_result *out);
 /* A store's access (write-allocate): classified, never waited for. */
 void memsys_store(memsys_t *m, uint64_t addr, uint64_t now);
 /* Functional warming: install lines, no timing, no statistics. */

@@ -824,6 +824,179 @@ static void test_monotone(void **state) {
     free(u);
 }
 
+/* ---- the in-order model's TLBs and write-backs ---- */
+
+/* A page-strided chain (x5 = load(x5)) over P pages, R rounds, on inorder1
+ * and inorder3 with perfect caches: the DTLB (and the L2 TLB) miss exactly as
+ * their sizes predict, and since every load waits for the one before, each
+ * translation adds its cycles once: cycles = cycles without TLBs + walks x
+ * miss_latency + L2 TLB lookups x its latency. Two runs are identical, and the
+ * multi-stage stacks put exactly those cycles into `dtlb` at every stage. */
+static void test_inorder_dtlb(void **state) {
+    (void)state;
+    enum { ROUNDS = 20, WALK = 30, L2TLB_LAT = 7 };
+    static const struct {
+        unsigned pages, dtlb, l2tlb;
+    } rows[] = {{32, 64, 0}, {64, 64, 0}, {65, 64, 0}, {200, 64, 0}, {200, 64, 256}, {300, 64, 256}};
+    static const char *const machines[] = {"inorder1", "inorder3"};
+    for (int mc = 0; mc < 2; mc++) {
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+            size_t n = (size_t)rows[k].pages * ROUNDS;
+            uop *u = calloc(n, sizeof *u);
+            for (size_t i = 0; i < n; i++) {
+                u[i] = make_uop(i % LOOP, OPC_LOAD, 5, 5, 0);
+                u[i].flags = UOP_MEM_READ;
+                u[i].mem_size = 8;
+                u[i].mem_addr = 0x40000000ull + (uint64_t)(i % rows[k].pages) * 4096 + 8 * (i % 64);
+            }
+            uarch_config c;
+            load_config(&c, machines[mc]);
+            c.perfect_icache = c.perfect_dcache = true;
+            core_stats none = run(&c, u, n);
+            assert_int_equal(none.dtlb.accesses, 0);
+            c.dtlb_entries = rows[k].dtlb;
+            c.dtlb_miss_latency = WALK;
+            c.l2tlb_entries = rows[k].l2tlb;
+            c.l2tlb_latency = L2TLB_LAT;
+            stacks_observer *obs = stacks_observer_create();
+            probe_observer p = stacks_observer_probe(obs);
+            core_stats s = run_observed(&c, u, n, &p), again = run(&c, u, n);
+            assert_memory_equal(&s, &again, sizeof s);
+            bool fits = rows[k].pages <= rows[k].dtlb, fits2 = rows[k].l2tlb && rows[k].pages <= rows[k].l2tlb;
+            uint64_t misses = fits ? rows[k].pages : n, walks = misses;
+            assert_int_equal(s.dtlb.accesses, n);
+            assert_int_equal(s.dtlb.misses, misses);
+            if (rows[k].l2tlb) {
+                assert_int_equal(s.l2tlb.accesses, misses);
+                walks = fits || fits2 ? rows[k].pages : n;
+                assert_int_equal(s.l2tlb.misses, walks);
+            }
+            uint64_t extra = walks * WALK + (rows[k].l2tlb ? misses * L2TLB_LAT : 0);
+            if (s.cycles != none.cycles + extra)
+                fail_msg("%s, %u pages, DTLB %u, L2 TLB %u: %" PRIu64 " cycles, want %" PRIu64 " + %" PRIu64,
+                         machines[mc], rows[k].pages, rows[k].dtlb, rows[k].l2tlb, s.cycles, none.cycles, extra);
+            const stacks_result *r = stacks_observer_result(obs);
+            for (int st = 0; st < STACK_STAGES; st++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s dtlb component, %s stack, %u pages", machines[mc],
+                         stack_stage_name((stack_stage)st), rows[k].pages);
+                const double *cy = r->stage[st].cycles;
+                if (st == STACK_COMMIT) {
+                    assert_near(cy[COMP_DTLB], (double)extra, 1e-9, what);
+                } else { /* the loads left in the buffers when the trace ends are its drain's (other) */
+                    double drain = (double)(c.inorder.fetch_buffer + c.inorder.issue_buffer) * (WALK + L2TLB_LAT);
+                    if (cy[COMP_DTLB] > (double)extra || cy[COMP_DTLB] < (double)extra - drain)
+                        fail_msg("%s: %.1f, want %" PRIu64 " less at most %.0f", what, cy[COMP_DTLB], extra, drain);
+                }
+            }
+            stacks_observer_destroy(obs);
+            free(u);
+        }
+    }
+}
+
+/* Straight-line code, one fetch group (inorder1: 1 instruction, inorder3: 2,
+ * so that fetch, not the pipes, sets the pace) on each of P pages, R rounds,
+ * perfect caches: the ITLB misses as its size
+ * predicts, fetch waits for each walk, and the cycles grow by exactly misses x
+ * miss_latency. The dispatch and issue stacks put all of it into `itlb`; the
+ * commit stack sees the walk from behind the pipe (the µops still in it drain,
+ * then the ones fetched after it refill it): up to the deepest pipe's depth a
+ * walk (inorder1's 2 stages, inorder3's FP pipe of 5) goes to the µop at its
+ * head instead. */
+static void test_inorder_itlb(void **state) {
+    (void)state;
+    enum { ROUNDS = 20, WALK = 25 };
+    static const struct { unsigned pages, itlb; } rows[] = {{16, 16}, {17, 16}, {100, 48}};
+    static const char *const machines[] = {"inorder1", "inorder3"};
+    for (int mc = 0; mc < 2; mc++) {
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+            uarch_config c;
+            load_config(&c, machines[mc]);
+            size_t group = c.inorder.fetch_buffer, n = (size_t)rows[k].pages * ROUNDS * group;
+            uop *u = calloc(n, sizeof *u);
+            for (size_t i = 0; i < n; i++) {
+                /* independent; inorder3's group is an integer and an FP µop (a pipe each) */
+                u[i] = i % group ? make_uop(0, OPC_FP_ADD, (uint8_t)(32 + i / group % 32), 0, 0)
+                                 : make_uop(0, OPC_INT_ALU, (uint8_t)(1 + i / group % 30), 0, 0);
+                u[i].pc = 0x10000 + (uint64_t)(i / group % rows[k].pages) * 4096 + 4 * (i % group);
+                u[i].next_pc = u[i].pc + 4;
+            }
+            c.perfect_icache = c.perfect_dcache = true;
+            core_stats none = run(&c, u, n);
+            c.itlb_entries = rows[k].itlb;
+            c.itlb_miss_latency = WALK;
+            stacks_observer *obs = stacks_observer_create();
+            probe_observer p = stacks_observer_probe(obs);
+            core_stats s = run_observed(&c, u, n, &p);
+            uint64_t misses = rows[k].pages <= rows[k].itlb ? rows[k].pages : n / group;
+            assert_int_equal(s.itlb.accesses, n / group);
+            assert_int_equal(s.itlb.misses, misses);
+            if (s.cycles != none.cycles + misses * WALK)
+                fail_msg("%s, %u pages, ITLB %u: %" PRIu64 " cycles, want %" PRIu64 " + %" PRIu64, machines[mc],
+                         rows[k].pages, rows[k].itlb, s.cycles, none.cycles, misses * WALK);
+            const stacks_result *r = stacks_observer_result(obs);
+            for (int st = 0; st < STACK_STAGES; st++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s itlb component, %s stack, %u pages", machines[mc],
+                         stack_stage_name((stack_stage)st), rows[k].pages);
+                const double *cy = r->stage[st].cycles;
+                double want = (double)(misses * WALK);
+                if (st != STACK_COMMIT) {
+                    assert_near(cy[COMP_ITLB], want, 1e-9, what);
+                } else {
+                    /* seen from behind the pipe: the drain and the refill go to the µop at its head */
+                    double depth = 0; /* the deepest pipe's */
+                    for (uint32_t q = 0; q < c.inorder.pipe_count; q++)
+                        if (c.inorder.pipe[q].stages > depth) depth = c.inorder.pipe[q].stages;
+                    if (cy[COMP_ITLB] > want || cy[COMP_ITLB] < want - (double)misses * depth)
+                        fail_msg("%s: %.1f, want %.1f less at most %.0f per miss", what, cy[COMP_ITLB], want, depth);
+                }
+            }
+            stacks_observer_destroy(obs);
+            free(u);
+        }
+    }
+}
+
+/* Without a store buffer an in-order store is a blocking access; it now dirties
+ * its line as on the out-of-order core. A store stream over many more lines
+ * than the L1D holds (no L2) writes back one dirty line per store once the
+ * cache is full, and on a bandwidth-limited channel each write-back follows
+ * its fill: with a short memory latency the channel, busy for two lines a
+ * store, sets the pace (2 x line / bandwidth cycles per store, against one line
+ * without write-backs). With write-no-allocate a missing store is handed to
+ * memory: no fill, no wait. */
+static void test_inorder_writebacks(void **state) {
+    (void)state;
+    uop *u = line_stream(true);
+    for (int wb = 0; wb < 2; wb++) {
+        uarch_config c;
+        load_config(&c, "inorder3");
+        c.perfect_icache = true;
+        for (size_t i = 0; i < N; i++) u[i].mem_addr = 0x40000000ull + (uint64_t)i * c.l1d.line;
+        c.mem_bandwidth = 1; /* a 16-byte line in 16 cycles */
+        c.writebacks = wb;
+        core_stats s = run(&c, u, N);
+        uint64_t l1_lines = c.l1d.size / c.l1d.line;
+        assert_int_equal(s.l1d.misses, N);
+        assert_int_equal(s.l1d.fills, N);
+        assert_int_equal(s.l1d.writebacks, wb ? N - l1_lines : 0);
+        assert_int_equal(s.mem_writebacks, wb ? N - l1_lines : 0);
+        double transfer = (double)c.l1d.line / c.mem_bandwidth;
+        double want = transfer * (N + (double)s.mem_writebacks) / N;
+        assert_near((double)s.cycles / N, want, 0.03 * want,
+                    wb ? "in-order blocking stores with write-backs" : "without write-backs");
+        c.write_allocate = false;
+        s = run(&c, u, N);
+        assert_int_equal(s.l1d.misses, N);
+        assert_int_equal(s.l1d.fills, 0);
+        assert_int_equal(s.l1d.writebacks, 0);   /* nothing is allocated dirty in the L1D */
+        assert_true((double)s.cycles / N < 1.5); /* one memory pipe, no wait */
+    }
+    free(u);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_stream),
@@ -845,6 +1018,9 @@ int main(void) {
         cmocka_unit_test(test_next_line_instructions),
         cmocka_unit_test(test_stride),
         cmocka_unit_test(test_dram),
+        cmocka_unit_test(test_inorder_dtlb),
+        cmocka_unit_test(test_inorder_itlb),
+        cmocka_unit_test(test_inorder_writebacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -227,6 +227,7 @@ typedef struct chain_rec {
     uint64_t hash, weight;
     uint64_t first; /* its types: chain_type[first, first + n) */
     uint32_t n;
+    uint32_t violations; /* §3.3: leaf types not at its end, or a non-leaf type at its end */
 } chain_rec;
 
 typedef struct hot {
@@ -819,6 +820,14 @@ static void walk_frontend(stallscope *s, path *p, const stall_cause *c) {
         path_push(s, p, s->base_flush + FL_MISPREDICT);
         uint32_t slot = c->seq % 1024;
         uint8_t kind = s->misp_seq[slot] == c->seq ? s->misp_kind[slot] : 0;
+        if (!kind) {
+            /* the branch has not committed (2b behind a younger branch's refill): its record,
+             * which tells the direction, is not in yet. The kind follows from its class; the
+             * direction is unknown and taken as not taken, as the mispredict event (detail: the
+             * kind alone) gave it when the engine read events */
+            const ss_uop *b = uop_get(s, c->seq);
+            if (c->seq > s->newest_seq || (b && !b->retired)) kind = (uint8_t)mispredict_kind_of(c->op_class);
+        }
         uint32_t leaf = FL_DIRECT;
         switch (kind & 0x7f) {
         case MISP_COND: leaf = kind & 0x80 ? FL_COND_TAKEN : FL_COND_NOT_TAKEN; break;
@@ -1020,7 +1029,13 @@ static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
         s->chain_type = cs_realloc(s->chain_type, s->cap_chain_type * sizeof *s->chain_type);
     }
     uint32_t id = s->n_chain++;
-    s->chain[id] = (chain_rec){h, 0, s->n_chain_type, n};
+    /* §3.3: a leaf type ends its chain; a non-leaf type never does (checked once per chain) */
+    uint32_t violations = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        bool leaf = s->types[types[i]].flags & SS_LEAF;
+        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) violations++;
+    }
+    s->chain[id] = (chain_rec){h, 0, s->n_chain_type, n, violations};
     memcpy(s->chain_type + s->n_chain_type, types, n * sizeof *types);
     s->n_chain_type += n;
     if (s->n_chain * 2 > s->chain_hash_cap) { /* rehash */
@@ -1099,13 +1114,9 @@ static void accumulate_n(stallscope *s, const path *p, uint64_t w, uint64_t reps
     s->sum.chains += reps;
     if (len + p->extra > s->sum.longest_chain) s->sum.longest_chain = len + p->extra;
     if (p->expired) s->sum.expired += wr;
-    /* §3.3: a leaf type ends its chain; a non-leaf type never does */
-    for (uint32_t i = 0; i < n; i++) {
-        bool leaf = s->types[types[i]].flags & SS_LEAF;
-        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) s->sum.type_violations += reps;
-    }
     uint32_t chain = chain_intern(s, types, n); /* before s->chain is read: interning may move it */
     s->chain[chain].weight += wr;
+    s->sum.type_violations += (uint64_t)s->chain[chain].violations * reps;
     uint32_t leaf = types[n - 1];
     s->leaf_total[leaf] += wr;
     s->sum.accumulated += wr;
@@ -1144,7 +1155,13 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
             for (proven = u->up_off; proven < cnt; proven++) {
                 if (proven >= l.S && proven < l.S + l.D + l.M) { /* popped from pr: used if pr's is */
                     if (pp == UINT64_MAX) pp = used_prefix(s, pr, t, depth + 1);
-                    if (l.npa - l.D + (proven - l.S) >= pp) break;
+                    /* position proven pops pr's npa - D + (proven - S), one more per position:
+                     * the run of them below pr's used prefix pp in one step (these histories are
+                     * hundreds of events long on serial chains) */
+                    uint64_t at = l.npa - l.D + (proven - l.S);
+                    if (at >= pp) break;
+                    uint64_t end = l.S + l.D + l.M, stop = proven + (pp - at);
+                    proven = (stop < end ? stop : end) - 1;
                 } else if (!leaf_used(s, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) {
                     break;
                 }

@@ -1260,15 +1260,20 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
     /* instances before t */
     uint64_t n = 0;
     int64_t k = (int64_t)s->dh_count - 1, lim = s->dh_count > DHIST ? (int64_t)(s->dh_count - DHIST) : 0;
-    for (; k >= lim; k--) {
-        const dspan *d = &s->dh[k % DHIST];
-        if (d->cycle < t) {
-            uint64_t end = d->cycle + d->cycles < t ? d->cycle + d->cycles : t;
-            n = d->pos + (end - d->cycle);
-            break;
-        }
+    /* the newest span starting before t: spans are kept in cycle order, and dispatch runs up to
+     * a cadence of spans ahead of the commit cycle accounted, so a binary search (a scan from
+     * the newest was a tenth of sort's run) */
+    if (k < lim || s->dh[lim % DHIST].cycle >= t) return false;
+    for (int64_t lo = lim; lo < k;) {
+        int64_t mid = lo + (k - lo + 1) / 2;
+        if (s->dh[mid % DHIST].cycle < t) lo = mid;
+        else k = mid - 1;
     }
-    if (k < lim) return false;
+    {
+        const dspan *d = &s->dh[k % DHIST];
+        uint64_t end = d->cycle + d->cycles < t ? d->cycle + d->cycles : t;
+        n = d->pos + (end - d->cycle);
+    }
     uint64_t q;
     if (n > s->nr_hi) {
         q = n - 1;

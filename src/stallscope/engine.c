@@ -1255,7 +1255,8 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
 
 /* ---- completion (§3.7) ----------------------------------------------------------------------------- */
 
-/* 2b: the most recent dispatch empty stall before t not yet taken (a MultiStack reader). */
+/* 2b: the most recent dispatch empty stall before cycle t (the head's dispatch) not yet taken
+ * (a MultiStack reader). */
 static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
     /* instances before t */
     uint64_t n = 0;
@@ -1359,8 +1360,14 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         accumulate(s, &p, w);
         return;
     }
+    /* §3.7: the empty stalls that "have propagated downstream to completion" are those ahead of
+     * the head: dispatched empty before it was. Empty dispatch cycles after its dispatch are
+     * behind it in the window (a younger branch's refill, say) and cannot have brought it to
+     * the bottom of the ROB too soon. (They were taken too, up to t; a younger branch's refill
+     * was then blamed before the branch had even committed.) */
+    uint64_t ahead = x->n_iv && x->iv[0].start < t ? x->iv[0].start : t;
     stall_cause c;
-    if (nearly_empty_cause(s, t, &c)) {
+    if (nearly_empty_cause(s, ahead, &c)) {
         path_push(s, &p, s->base_completion + C_NEARLY_EMPTY);
         walk_frontend(s, &p, &c);
     } else {

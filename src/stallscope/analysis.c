@@ -57,11 +57,6 @@ static void ob_retire(void *ctx, const uop_record *r, size_t n) {
     for (size_t i = 0; i < n; i++) ss_record(a->s, &r[i]);
 }
 
-static void ob_events(void *ctx, const probe_event *e, size_t n) {
-    ss_analysis *a = ctx;
-    for (size_t i = 0; i < n; i++) ss_event(a->s, &e[i]);
-}
-
 static void ob_waits(void *ctx, const wait_transition *w, size_t n) {
     ss_analysis *a = ctx;
     for (size_t i = 0; i < n; i++) ss_wait(a->s, &w[i]);
@@ -79,13 +74,17 @@ static void ob_end(void *ctx, const core_stats *stats) {
     ss_finish(a->s, stats);
 }
 
+/* No PROBE_EVENTS: the only events the engine reads are mispredicts (their kind), and the
+ * branch's retire record carries the kind and the direction; it commits before any cycle
+ * whose chain blames it is accounted (ROB empty behind it, or a younger head), so its record
+ * is always in by then. Asking for events made the core note every fill, prefetch and
+ * structure transition for nothing. */
 static probe_observer ss_observer(void *self) {
     return (probe_observer){.ctx = self,
-                            .needs = PROBE_STAGES | PROBE_RETIRE | PROBE_EVENTS | PROBE_WAITS | PROBE_INTERVALS,
+                            .needs = PROBE_STAGES | PROBE_RETIRE | PROBE_WAITS | PROBE_INTERVALS,
                             .begin = ob_begin,
                             .stages = ob_stages,
                             .retire = ob_retire,
-                            .events = ob_events,
                             .waits = ob_waits,
                             .interval_insns = SS_CADENCE,
                             .interval = ob_interval,

@@ -227,6 +227,7 @@ typedef struct chain_rec {
     uint64_t hash, weight;
     uint64_t first; /* its types: chain_type[first, first + n) */
     uint32_t n;
+    uint32_t violations; /* §3.3: leaf types not at its end, or a non-leaf type at its end */
 } chain_rec;
 
 typedef struct hot {
@@ -819,6 +820,14 @@ static void walk_frontend(stallscope *s, path *p, const stall_cause *c) {
         path_push(s, p, s->base_flush + FL_MISPREDICT);
         uint32_t slot = c->seq % 1024;
         uint8_t kind = s->misp_seq[slot] == c->seq ? s->misp_kind[slot] : 0;
+        if (!kind) {
+            /* the branch has not committed (2b behind a younger branch's refill): its record,
+             * which tells the direction, is not in yet. The kind follows from its class; the
+             * direction is unknown and taken as not taken, as the mispredict event (detail: the
+             * kind alone) gave it when the engine read events */
+            const ss_uop *b = uop_get(s, c->seq);
+            if (c->seq > s->newest_seq || (b && !b->retired)) kind = (uint8_t)mispredict_kind_of(c->op_class);
+        }
         uint32_t leaf = FL_DIRECT;
         switch (kind & 0x7f) {
         case MISP_COND: leaf = kind & 0x80 ? FL_COND_TAKEN : FL_COND_NOT_TAKEN; break;
@@ -1020,7 +1029,13 @@ static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
         s->chain_type = cs_realloc(s->chain_type, s->cap_chain_type * sizeof *s->chain_type);
     }
     uint32_t id = s->n_chain++;
-    s->chain[id] = (chain_rec){h, 0, s->n_chain_type, n};
+    /* §3.3: a leaf type ends its chain; a non-leaf type never does (checked once per chain) */
+    uint32_t violations = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        bool leaf = s->types[types[i]].flags & SS_LEAF;
+        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) violations++;
+    }
+    s->chain[id] = (chain_rec){h, 0, s->n_chain_type, n, violations};
     memcpy(s->chain_type + s->n_chain_type, types, n * sizeof *types);
     s->n_chain_type += n;
     if (s->n_chain * 2 > s->chain_hash_cap) { /* rehash */
@@ -1099,13 +1114,9 @@ static void accumulate_n(stallscope *s, const path *p, uint64_t w, uint64_t reps
     s->sum.chains += reps;
     if (len + p->extra > s->sum.longest_chain) s->sum.longest_chain = len + p->extra;
     if (p->expired) s->sum.expired += wr;
-    /* §3.3: a leaf type ends its chain; a non-leaf type never does */
-    for (uint32_t i = 0; i < n; i++) {
-        bool leaf = s->types[types[i]].flags & SS_LEAF;
-        if (leaf != (i + 1 == n) && types[i] != s->base_exec + E_TRUNCATED) s->sum.type_violations += reps;
-    }
     uint32_t chain = chain_intern(s, types, n); /* before s->chain is read: interning may move it */
     s->chain[chain].weight += wr;
+    s->sum.type_violations += (uint64_t)s->chain[chain].violations * reps;
     uint32_t leaf = types[n - 1];
     s->leaf_total[leaf] += wr;
     s->sum.accumulated += wr;
@@ -1144,7 +1155,13 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
             for (proven = u->up_off; proven < cnt; proven++) {
                 if (proven >= l.S && proven < l.S + l.D + l.M) { /* popped from pr: used if pr's is */
                     if (pp == UINT64_MAX) pp = used_prefix(s, pr, t, depth + 1);
-                    if (l.npa - l.D + (proven - l.S) >= pp) break;
+                    /* position proven pops pr's npa - D + (proven - S), one more per position:
+                     * the run of them below pr's used prefix pp in one step (these histories are
+                     * hundreds of events long on serial chains) */
+                    uint64_t at = l.npa - l.D + (proven - l.S);
+                    if (at >= pp) break;
+                    uint64_t end = l.S + l.D + l.M, stop = proven + (pp - at);
+                    proven = (stop < end ? stop : end) - 1;
                 } else if (!leaf_used(s, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) {
                     break;
                 }
@@ -1238,20 +1255,26 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
 
 /* ---- completion (§3.7) ----------------------------------------------------------------------------- */
 
-/* 2b: the most recent dispatch empty stall before t not yet taken (a MultiStack reader). */
+/* 2b: the most recent dispatch empty stall before cycle t (the head's dispatch) not yet taken
+ * (a MultiStack reader). */
 static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
     /* instances before t */
     uint64_t n = 0;
     int64_t k = (int64_t)s->dh_count - 1, lim = s->dh_count > DHIST ? (int64_t)(s->dh_count - DHIST) : 0;
-    for (; k >= lim; k--) {
-        const dspan *d = &s->dh[k % DHIST];
-        if (d->cycle < t) {
-            uint64_t end = d->cycle + d->cycles < t ? d->cycle + d->cycles : t;
-            n = d->pos + (end - d->cycle);
-            break;
-        }
+    /* the newest span starting before t: spans are kept in cycle order, and dispatch runs up to
+     * a cadence of spans ahead of the commit cycle accounted, so a binary search (a scan from
+     * the newest was a tenth of sort's run) */
+    if (k < lim || s->dh[lim % DHIST].cycle >= t) return false;
+    for (int64_t lo = lim; lo < k;) {
+        int64_t mid = lo + (k - lo + 1) / 2;
+        if (s->dh[mid % DHIST].cycle < t) lo = mid;
+        else k = mid - 1;
     }
-    if (k < lim) return false;
+    {
+        const dspan *d = &s->dh[k % DHIST];
+        uint64_t end = d->cycle + d->cycles < t ? d->cycle + d->cycles : t;
+        n = d->pos + (end - d->cycle);
+    }
     uint64_t q;
     if (n > s->nr_hi) {
         q = n - 1;
@@ -1337,8 +1360,14 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         accumulate(s, &p, w);
         return;
     }
+    /* §3.7: the empty stalls that "have propagated downstream to completion" are those ahead of
+     * the head: dispatched empty before it was. Empty dispatch cycles after its dispatch are
+     * behind it in the window (a younger branch's refill, say) and cannot have brought it to
+     * the bottom of the ROB too soon. (They were taken too, up to t; a younger branch's refill
+     * was then blamed before the branch had even committed.) */
+    uint64_t ahead = x->n_iv && x->iv[0].start < t ? x->iv[0].start : t;
     stall_cause c;
-    if (nearly_empty_cause(s, t, &c)) {
+    if (nearly_empty_cause(s, ahead, &c)) {
         path_push(s, &p, s->base_completion + C_NEARLY_EMPTY);
         walk_frontend(s, &p, &c);
     } else {

@@ -323,6 +323,59 @@ static void poor_scheduling_younger_issued(void **state) {
     assert_int_equal(poor_scheduling_weight(1), 0); /* nothing younger issued at cycle 0 */
 }
 
+/* §3.7 2b: the head reached the bottom of the ROB too soon because the ROB was nearly empty
+ * ahead of it. Dispatch was empty for an I-cache miss before the head dispatched (cycle 5)
+ * and for a younger branch's refill after; both cycles the head is not done are the I-cache
+ * miss's. (Taking every empty stall before the commit cycle blamed the second cycle on the
+ * younger branch, whose refill is behind the head.) */
+static void nearly_empty_blames_the_stalls_ahead(void **state) {
+    (void)state;
+    ss_options o;
+    ss_options_default(&o);
+    ss_machine m = {1, 3, 3, false}; /* minimum latency 3: the head is not long executing before cycle 8 */
+    stallscope *s = ss_create(&o, &m);
+    stage_span d;
+    memset(&d, 0, sizeof d);
+    d.stage = STAGE_DISPATCH;
+    d.v.width = 1;
+    d.v.stall = STALL_FRONTEND_EMPTY;
+    d.v.cause = (stall_cause){CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400};
+    d.cycle = 0, d.cycles = 5;
+    ss_span(s, &d);
+    stage_span one = d;
+    one.cycle = 5, one.cycles = 1, one.v.n = 1, one.v.stall = STALL_NONE;
+    memset(&one.v.cause, 0, sizeof one.v.cause);
+    ss_span(s, &one); /* the head (seq 1) dispatches */
+    d.v.cause = (stall_cause){CAUSE_BPRED, 0, 0, OPC_BRANCH, 0, 2, 0x404};
+    d.cycle = 6, d.cycles = 4;
+    ss_span(s, &d);                        /* a younger branch (seq 2) mispredicted: its refill */
+    wait_at(s, 5, 1, WST_EXECUTING, 0, 0); /* dispatched and issued at 5: no stall events */
+    wait_at(s, 8, 1, WST_DONE, 0, 0);
+    wait_at(s, 9, 1, WST_COMMITTED, 0, 0);
+    record(s, 1, OPC_INT_ALU);
+    stage_span c;
+    memset(&c, 0, sizeof c);
+    c.stage = STAGE_COMMIT;
+    c.v.width = 1;
+    c.v.stall = STALL_ROB_EMPTY;
+    c.v.cause = (stall_cause){CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400};
+    c.cycle = 0, c.cycles = 6;
+    ss_span(s, &c);             /* nothing to complete until the head arrives */
+    commit_span(s, 6, 2, 0, 1); /* the head not done, cycles 6 and 7 */
+    commit_span(s, 8, 1, 1, 0);
+    ss_finish(s, NULL);
+    const ss_summary *sum = ss_summary_of(s);
+    assert_int_equal(sum->lost, 8);
+    assert_int_equal(sum->accumulated, 8);
+    static const char *const chain[] = {"completion/head-not-done", "completion/rob-nearly-empty",
+                                        "dispatch/frontend-empty", "fetch/icache-miss-mem"};
+    assert_int_equal(path_weight(s, chain, 4), 2);
+    assert_int_equal(leaf_weight(s, "fetch/icache-miss-mem"), 8);
+    assert_int_equal(leaf_weight(s, "flush/cond-taken") + leaf_weight(s, "flush/cond-not-taken"), 0);
+    assert_int_equal(sum->type_violations, 0);
+    ss_destroy(s);
+}
+
 static void options_checked(void **state) {
     (void)state;
     ss_options o;
@@ -538,6 +591,7 @@ int main(void) {
         cmocka_unit_test(cut_chain_obeys_unique_leaf_rule),
         cmocka_unit_test(multistack_readers_independent),
         cmocka_unit_test(poor_scheduling_younger_issued),
+        cmocka_unit_test(nearly_empty_blames_the_stalls_ahead),
         cmocka_unit_test(options_checked),
         cmocka_unit_test(accounting_exact),
         cmocka_unit_test(known_pointer_chase),

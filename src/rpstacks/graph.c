@@ -276,6 +276,22 @@ static int64_t issue_dependency(const rps_trace *t, int64_t i, const heap_item *
 }
 
 /* The constraints of µop i from the older µops' order, and the run's totals. */
+/* FMT: of the commit stall [from, to), the cycles a TLB miss was being served
+ * (`extra` cycles from `start`: the L2 TLB's lookup when there is one, then
+ * the walk, as in memsys_translate) go to the L2 TLB and `walk_dim`. The
+ * cycles charged. */
+static double fmt_tlb(rps_trace *t, uint64_t from, uint64_t to, uint64_t start, uint32_t extra, int walk_dim) {
+    const uarch_config *c = &t->cfg;
+    uint64_t l2 = c->l2tlb_entries ? (c->l2tlb_latency < extra ? c->l2tlb_latency : extra) : 0;
+    uint64_t lookup[2] = {from > start ? from : start, to < start + l2 ? to : start + l2};
+    uint64_t walk[2] = {from > start + l2 ? from : start + l2, to < start + extra ? to : start + extra};
+    double a = lookup[1] > lookup[0] ? (double)(lookup[1] - lookup[0]) : 0;
+    double b = walk[1] > walk[0] ? (double)(walk[1] - walk[0]) : 0;
+    t->fmt[RPS_L2TLB] += a;
+    t->fmt[walk_dim] += b;
+    return a + b;
+}
+
 static void prepare_one(rps_trace *t, int64_t i) {
     rps_prep *p = t->prep;
     const uarch_config *c = &t->cfg;
@@ -333,10 +349,14 @@ static void prepare_one(rps_trace *t, int64_t i) {
     }
 
     /* the commit-stall table (FMT, Eyerman et al. [8] as RpStacks §II-C uses
-     * it): each cycle commit waits is charged to one event of the µop it waits for */
+     * it): each cycle commit waits is charged to one event of the µop it waits
+     * for; the cycles [from, commit) that it waited while that µop's TLB miss
+     * was served (its ITLB miss for a frontend stall, else its DTLB miss) go to
+     * the TLB events, the rest to its other event */
     t->instructions += !u->continues;
-    uint64_t gap = u->t[N_C] + 1 > t->fmt_last ? u->t[N_C] + 1 - t->fmt_last : 0;
-    t->fmt_last = u->t[N_C] + 1 > t->fmt_last ? u->t[N_C] + 1 : t->fmt_last;
+    uint64_t from = t->fmt_last, end = u->t[N_C] + 1;
+    uint64_t gap = end > from ? end - from : 0;
+    if (end > t->fmt_last) t->fmt_last = end;
     if (gap <= 1) {
         t->fmt[RPS_BASE] += (double)gap;
         return;
@@ -345,15 +365,21 @@ static void prepare_one(rps_trace *t, int64_t i) {
     double stall = (double)(gap - 1);
     int dim = RPS_BASE;
     if (i > 0 && u->t[N_D] >= rps_u(t, i - 1)->t[N_C]) { /* the ROB ran empty: a frontend event */
+        /* fetch is stamped where an ITLB miss's translation started (ooo.c) */
+        if (u->itlb_extra) stall -= fmt_tlb(t, from, u->t[N_C], u->t[N_F], u->itlb_extra, RPS_ITLB);
         if (u->icache_level == LEVEL_MEM) dim = RPS_MEM_INSTR;
         else if (u->icache_level >= LEVEL_L2) dim = RPS_L2_INSTR;
-    } else if (u->uflags & UOP_MEM_READ) { /* the head is a load: its miss level, else an L1 hit */
-        dim = u->dcache_level == LEVEL_MEM ? RPS_MEM_DATA
-            : u->dcache_level >= LEVEL_L2  ? RPS_L2_DATA
-            : (u->rflags & UREC_FORWARDED) ? RPS_BASE
-                                           : RPS_L1D;
-    } else if (rps_class_is_event(u->op_class) && c->latency[u->op_class] > 1) { /* a long-latency operation */
-        dim = RPS_CLASS0 + u->op_class;
+    } else {
+        if (u->dtlb_extra) /* the translation follows address generation (ooo.c) */
+            stall -= fmt_tlb(t, from, u->t[N_C], u->t[N_E] + c->latency[u->op_class], u->dtlb_extra, RPS_DTLB);
+        if (u->uflags & UOP_MEM_READ) { /* the head is a load: its miss level, else an L1 hit */
+            dim = u->dcache_level == LEVEL_MEM ? RPS_MEM_DATA
+                : u->dcache_level >= LEVEL_L2  ? RPS_L2_DATA
+                : (u->rflags & UREC_FORWARDED) ? RPS_BASE
+                                               : RPS_L1D;
+        } else if (rps_class_is_event(u->op_class) && c->latency[u->op_class] > 1) { /* a long-latency operation */
+            dim = RPS_CLASS0 + u->op_class;
+        }
     }
     t->fmt[dim] += stall;
 }

@@ -216,7 +216,7 @@ mispredict_kind mispredict_kind_of(uint8_t cls);
 enum {
     UREC_FORWARDED = 1 << 0,       /* a load served by store-to-load forwarding */
     UREC_ITLB_MISS = 1 << 1,       /* its fetch waited for an ITLB miss */
-    UREC_DTLB_MISS = 1 << 2,       /* its data access missed the DTLB (ooo; the in-order model has none) */
+    UREC_DTLB_MISS = 1 << 2,       /* its data access missed the DTLB */
     UREC_FIRST_IN_GROUP = 1 << 3,  /* the first µop of its fetch group (cycle) */
     UREC_FIRST_IN_LINE = 1 << 4,   /* the first µop fetched from its I-cache line */
     UREC_VALUE_PREDICTED = 1 << 5, /* in-order value prediction: its result was predicted right */

@@ -124,9 +124,9 @@ sched_model *sched_create(const char *config_text, cs_error *err) {
     mc->bpred_perfect = s->cfg.bpred == BPRED_PERFECT || s->cfg.perfect_bpred;
     mc->icache_perfect = s->cfg.perfect_icache;
     mc->dcache_perfect = s->cfg.perfect_dcache;
-    /* the in-order machines have neither (docs/inorder.md: stores never wait, no TLB) */
-    mc->store_buffer = !mc->inorder && s->cfg.store_buffer > 0;
-    mc->dtlb = !mc->inorder && s->cfg.dtlb_entries > 0;
+    /* both models may have them (in-order: a full store buffer or a DTLB miss holds the memory pipe) */
+    mc->store_buffer = s->cfg.store_buffer > 0;
+    mc->dtlb = s->cfg.dtlb_entries > 0;
     mc->icache_line = s->cfg.l1i.line ? s->cfg.l1i.line : 64;
     mc->miss_cost = s->cfg.mem_latency + s->cfg.l1i.latency + (s->cfg.l2.enabled ? s->cfg.l2.latency : 0) +
         (s->cfg.l3.enabled ? s->cfg.l3.latency : 0);

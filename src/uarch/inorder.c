@@ -43,7 +43,8 @@
  * Probes: FETCH = entering the fetch buffer, DISPATCH = entering the issue
  * buffer, ISSUE = entering a pipe, COMMIT = in-order retirement of µops that
  * have left their pipe (see the last note). Records: decode = rename =
- * dispatch = entering the issue buffer (no ITLB: itlb_done = fetch); the
+ * dispatch = entering the issue buffer; after an ITLB miss fetch is where the
+ * translation started and itlb_done the I-cache access (else equal); the
  * pool is the pipe; a mispredict resolves (PEV_RESOLVE, PEV_FLUSH) when the
  * transfer issues and fetch is redirected when it resumes. Wait states start
  * at dispatch: µops behind the oldest unissued one are WST_QUEUED. No cycle
@@ -68,6 +69,12 @@
  *    mem_stall_stage for the miss cost: µops in later stages move on, µops in
  *    earlier stages wait with it, and nothing enters the pipe meanwhile.
  *    Miss-register limits do not apply: a blocking cache has one miss at a time.
+ *    A store (without a store buffer) is a write: its line becomes dirty.
+ *  - TLBs (itlb.*, dtlb.*, l2tlb.*; none in the thesis) are looked up in
+ *    program order at fetch, as on the out-of-order core: an ITLB miss stops
+ *    fetch for the translation before the I-cache access; a DTLB miss holds
+ *    the memory µop in the stall stage for the translation, like a D-cache
+ *    miss, and its access is made in the last of those cycles.
  *  - Memory µops keep program order in the memory pipe; there is no other
  *    memory ordering and no store-to-load forwarding.
  *  - The thesis' machines have no reorder buffer: a µop completes when it

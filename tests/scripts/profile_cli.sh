@@ -60,13 +60,19 @@ jq -e '.frequencies_reliable == true' p.json >/dev/null || fail "in-order JSON n
 jq -e '.frequencies_reliable == false' o.json >/dev/null || fail "out-of-order JSON not marked unreliable"
 
 # the store-buffer and DTLB culprits: candidates on a machine that has a store
-# buffer and a DTLB (bdw), ruled out on one without (inorder1, ooo4)
+# buffer and a DTLB (bdw; inorder3 with both turned on), ruled out on one without
+# (inorder1, ooo4)
 "$cs" profile record --config bdw --period 200 -o b.prof "$(dirname "$prog")/hash" 2000 >/dev/null 2>&1 ||
     fail "record on bdw"
 "$cs" profile report --json b.json b.prof >/dev/null 2>&1
+"$cs" profile record --config inorder3 --set core.store_buffer=4 --set dtlb.entries=8 --set dtlb.miss_latency=30 \
+    --period 200 -o i.prof "$(dirname "$prog")/hash" 2000 >/dev/null 2>&1 || fail "record on inorder3 with TLBs"
+"$cs" profile report --json i.json i.prof >/dev/null 2>&1
 for c in store-buffer dtlb-miss; do
-    jq -e --arg c "$c" '[.procedures[].instructions[].culprits[].cause] | index($c) != null' b.json >/dev/null ||
-        fail "no $c culprit on bdw"
+    for j in b.json i.json; do
+        jq -e --arg c "$c" '[.procedures[].instructions[].culprits[].cause] | index($c) != null' $j >/dev/null ||
+            fail "no $c culprit on a machine with one ($j)"
+    done
     for j in p.json o.json; do
         jq -e --arg c "$c" '[.procedures[].instructions[].culprits[].cause] | index($c) == null' $j >/dev/null ||
             fail "a $c culprit on a machine without one ($j)"

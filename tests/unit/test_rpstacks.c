@@ -380,9 +380,9 @@ static void test_fmt_tlb(void **state) {
     };
     uop *u = chase_stream();
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        char sets[3][96];
+        char sets[6][96];
         int n_sets = 0;
-        for (const char *p = rows[k].set; *p; n_sets++) {
+        for (const char *p = rows[k].set; *p && n_sets < 6; n_sets++) {
             size_t n = strcspn(p, ",");
             snprintf(sets[n_sets], sizeof sets[n_sets], "%.*s", (int)n, p);
             p += n + (p[n] == ',');

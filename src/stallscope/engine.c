@@ -820,14 +820,6 @@ static void walk_frontend(stallscope *s, path *p, const stall_cause *c) {
         path_push(s, p, s->base_flush + FL_MISPREDICT);
         uint32_t slot = c->seq % 1024;
         uint8_t kind = s->misp_seq[slot] == c->seq ? s->misp_kind[slot] : 0;
-        if (!kind) {
-            /* the branch has not committed (2b behind a younger branch's refill): its record,
-             * which tells the direction, is not in yet. The kind follows from its class; the
-             * direction is unknown and taken as not taken, as the mispredict event (detail: the
-             * kind alone) gave it when the engine read events */
-            const ss_uop *b = uop_get(s, c->seq);
-            if (c->seq > s->newest_seq || (b && !b->retired)) kind = (uint8_t)mispredict_kind_of(c->op_class);
-        }
         uint32_t leaf = FL_DIRECT;
         switch (kind & 0x7f) {
         case MISP_COND: leaf = kind & 0x80 ? FL_COND_TAKEN : FL_COND_NOT_TAKEN; break;

@@ -820,14 +820,6 @@ static void walk_frontend(stallscope *s, path *p, const stall_cause *c) {
         path_push(s, p, s->base_flush + FL_MISPREDICT);
         uint32_t slot = c->seq % 1024;
         uint8_t kind = s->misp_seq[slot] == c->seq ? s->misp_kind[slot] : 0;
-        if (!kind) {
-            /* the branch has not committed (2b behind a younger branch's refill): its record,
-             * which tells the direction, is not in yet. The kind follows from its class; the
-             * direction is unknown and taken as not taken, as the mispredict event (detail: the
-             * kind alone) gave it when the engine read events */
-            const ss_uop *b = uop_get(s, c->seq);
-            if (c->seq > s->newest_seq || (b && !b->retired)) kind = (uint8_t)mispredict_kind_of(c->op_class);
-        }
         uint32_t leaf = FL_DIRECT;
         switch (kind & 0x7f) {
         case MISP_COND: leaf = kind & 0x80 ? FL_COND_TAKEN : FL_COND_NOT_TAKEN; break;
@@ -1300,7 +1292,21 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
     return q < d->pos + d->cycles;
 }
 
-static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64_t w) {
+/* The first cycle at or after t in which u has a stall event (UINT64_MAX: none known yet). */
+static uint64_t next_stall_event(const stallscope *s, const ss_uop *u, uint64_t t) {
+    for (uint32_t k = 0; k < u->n_iv; k++) {
+        uint64_t b = k + 1 < u->n_iv ? u->iv[k + 1].start : UINT64_MAX;
+        if (b <= t || !iv_stalls(s, u, k, t, b)) continue;
+        uint64_t e = u->iv[k].start > t ? u->iv[k].start : t;
+        while (!iv_stalls(s, u, k, e, e + 1)) e++; /* a fill's events start after its hit latency */
+        return e;
+    }
+    return UINT64_MAX;
+}
+
+/* Completion in commit cycle t, and in the cycles after it up to `to` that would find the
+ * same: returns the cycles accounted (at least 1). */
+static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t head_seq, uint64_t w) {
     path p;
     memset(&p, 0, sizeof p);
     path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
@@ -1309,7 +1315,7 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         path_push(s, &p, s->base_exec + E_EXPIRED);
         p.expired = true;
         accumulate(s, &p, w);
-        return;
+        return 1;
     }
     uint64_t n = stalls_before(s, x, t);
     if (!x->cr_init) {
@@ -1319,6 +1325,7 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
     /* used_prefix gives the same answer until a leaf is added to the used set, which ends
      * this loop: asked once */
     uint64_t up = UINT64_MAX;
+    bool cut = false; /* ended on a cut chain, with positions left to pop */
     for (;;) {
         uint64_t q;
         if (n > x->cr_hi) {
@@ -1336,7 +1343,10 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
             /* a chain cut short: the head waits in a serial dependence chain, and its older
              * events lead back into the same chain (searching them would cost a walk of
              * WALK_MAX links each): its history is taken as exhausted */
-            if (tryp.leaf_key == KEY_CHAIN) break;
+            if (tryp.leaf_key == KEY_CHAIN) {
+                cut = true;
+                break;
+            }
             /* and the run below it that would be refused too, in one step */
             if (up == UINT64_MAX) up = used_prefix(s, x, t, 0);
             if (x->cr_lo > up) {
@@ -1351,14 +1361,20 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         }
         if (tryp.leaf_key) used_add(s, tryp.leaf_key);
         accumulate(s, &tryp, w);
-        return;
+        return 1;
     }
     /* exhausted: 2c long executing, or 2b the ROB was nearly empty */
     if (x->issue != UINT64_MAX && x->issue <= t && t >= x->issue + min_latency(s, x)) {
         path_push(s, &p, s->base_exec + (x->retired ? E_LONG_EXEC + x->op_class : E_LONG_UNKNOWN));
         p.leaf_seq = x->seq;
-        accumulate(s, &p, w);
-        return;
+        /* the cycles after t find the same until x has a new stall event to pop: its history,
+         * popped down to its used prefix, stays exhausted (that prefix only grows) and it stays
+         * long executing. A serial
+         * chain of long operations (fp_chain) is mostly such runs: one step each */
+        uint64_t e = cut ? t : next_stall_event(s, x, t); /* after a cut chain the next cycle pops on */
+        uint64_t end = e < to ? e + 1 : to;
+        accumulate_n(s, &p, w, end - t);
+        return end - t;
     }
     /* §3.7: the empty stalls that "have propagated downstream to completion" are those ahead of
      * the head: dispatched empty before it was. Empty dispatch cycles after its dispatch are
@@ -1375,6 +1391,7 @@ static void completion_head(stallscope *s, uint64_t t, uint64_t head_seq, uint64
         p.leaf_seq = x->seq;
     }
     accumulate(s, &p, w);
+    return 1;
 }
 
 /* Completion over commit cycles [t, to) with the same head, in one step for the common run:
@@ -1483,12 +1500,8 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
         if (v->stall == STALL_HEAD_NOT_DONE && v->cause.kind == CAUSE_UOP) {
             for (uint64_t t = from; t < to;) {
                 uint64_t k = completion_head_run(s, t, to, v->cause.seq, lost);
-                if (k) {
-                    t += k;
-                } else {
-                    completion_head(s, t, v->cause.seq, lost);
-                    t++;
-                }
+                if (k) t += k;
+                else t += completion_head(s, t, to, v->cause.seq, lost);
             }
         } else if (v->cause.kind == CAUSE_STORE_BUFFER) {
             /* the head is a done store (ooo: STALL_SB_FULL) or a store held by the full buffer

@@ -183,11 +183,11 @@ void probe_flush(probe_set *set) {
 
 bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
                        const stage_view *issue, const stage_view *commit, const fp_view *fp) {
-    bool fetch_changed = probe_stage_view(set, STAGE_FETCH, now, fetch);
+    bool fetch_changed = fetch && probe_stage_view(set, STAGE_FETCH, now, fetch);
     probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
     probe_stage_view(set, STAGE_ISSUE, now, issue);
     probe_stage_view(set, STAGE_COMMIT, now, commit);
-    probe_fp_view(set, now, fp);
+    if (fp) probe_fp_view(set, now, fp);
     return fetch_changed;
 }
 

@@ -500,7 +500,9 @@ static inline bool probe_fp_view(probe_set *set, uint64_t now, const fp_view *v)
 }
 /* One simulated cycle's views of every stage and the FP view (probe_stage_view
  * for each, in one call: kept out of the models' cycle loops, where the views
- * are many live values). Returns whether the fetch view changed. */
+ * are many live values). Returns whether the fetch view changed. `fetch` and
+ * `fp` may be NULL: not asked for (a model that knows the fetch view did not
+ * change, or that no observer wants it, passes NULL). */
 bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
                        const stage_view *issue, const stage_view *commit, const fp_view *fp);
 /* A record slot to fill (the next in program order). */

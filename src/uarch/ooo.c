@@ -160,10 +160,14 @@ typedef struct ooo {
     bool want_fp;        /* the FP view is asked for (else its cause is never looked for) */
     uint64_t views_from; /* views are built from this cycle on (samples alone: fe_depth + 1 before the next) */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
-    fetch_change fetch_hist[HIST];    /* the last HIST changes of the fetch view, a ring */
-    uint64_t fetch_changes;           /* changes recorded this run (the ring's next slot: % HIST) */
-    uint64_t fetch_seen;              /* the change dispatch's cause last fell in */
-    stall_cause prev_dispatch_cause;  /* the cause dispatch showed the cycle before */
+    fetch_change fetch_hist[HIST];   /* the last HIST changes of the fetch view, a ring */
+    uint64_t fetch_changes;          /* changes recorded this run (the ring's next slot: % HIST) */
+    uint64_t fetch_seen;             /* the change dispatch's cause last fell in */
+    stall_cause prev_dispatch_cause; /* the cause dispatch showed the cycle before */
+    /* an empty dispatch's cause (frontend_cause), valid while the cycle it looks back on is before
+     * fe_cause_until: the next recorded change of the fetch view (UINT64_MAX: none yet; 0: invalid) */
+    stall_cause fe_cause;
+    uint64_t fe_cause_until;
     uint8_t struct_state[UNIT_COUNT]; /* PROBE_EVENTS: full / empty of each structure */
     uint32_t *dirty;                  /* PROBE_WAITS: ROB slots whose wait state may have changed */
     uint32_t dirty_count, dirty_cap;
@@ -786,6 +790,25 @@ static const stage_view *fetch_view_at(ooo *o, uint64_t at) {
     return &o->fetch_hist[seen % HIST].v;
 }
 
+/* The cause of an empty dispatch: the fetch view in cycle `at` (fe_depth
+ * back), frontend latency when fetch then had no stall or no cause to give.
+ * `at` only grows during a run, and the view holds until the next recorded
+ * change, so the cause found is kept until then. */
+static void frontend_cause(ooo *o, uint64_t at, stall_cause *out) {
+    if (at < o->fe_cause_until && at <= o->now) {
+        *out = o->fe_cause;
+        return;
+    }
+    const stage_view *then = fetch_view_at(o, at);
+    *out = then->cause;
+    if (then->stall == STALL_NONE || then->cause.kind == CAUSE_NONE)
+        *out = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
+    if (at > o->now || !o->fetch_changes) return; /* before the run: not kept */
+    uint64_t next = o->fetch_seen + 1;
+    o->fe_cause = *out;
+    o->fe_cause_until = next < o->fetch_changes ? o->fetch_hist[next % HIST].cycle : UINT64_MAX;
+}
+
 static stage_view dispatch_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.dispatch_width, STALL_NONE, {0}};
     const uarch_config *c = &o->cfg;
@@ -881,10 +904,7 @@ static stage_view dispatch_stage(ooo *o) {
     if (v.stall == STALL_NONE || !o->want_views) return v;
     if (v.stall == STALL_FRONTEND_EMPTY) {
         /* the µops that would arrive now were due from fetch fe_depth cycles ago */
-        const stage_view *then = fetch_view_at(o, o->now - o->fe_depth);
-        v.cause = then->cause;
-        if (then->stall == STALL_NONE || then->cause.kind == CAUSE_NONE)
-            v.cause = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
+        frontend_cause(o, o->now - o->fe_depth, &v.cause);
     }
     /* a full structure blames the ROB head: filled in at the end of the cycle */
     return v;
@@ -1199,6 +1219,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     memset(o->wheel, 0, sizeof o->wheel);
     o->track_done = o->cfg.skip_idle || o->want_waits;
     o->fetch_changes = o->fetch_seen = 0;
+    o->fe_cause_until = 0;
     memset(o->struct_state, 0, sizeof o->struct_state);
     memsys_keep_notes(o->mem, o->want_events);
     probe_run_info info = {"ooo",
@@ -1244,8 +1265,10 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
                 if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
             }
-            if (probe_cycle_views(probes, o->now, &fetch, &dispatch, &issue, &commit, o->want_fp ? &fp : NULL))
+            if (probe_cycle_views(probes, o->now, &fetch, &dispatch, &issue, &commit, o->want_fp ? &fp : NULL)) {
                 o->fetch_hist[o->fetch_changes++ % HIST] = (fetch_change){o->now, fetch};
+                if (o->fe_cause_until == UINT64_MAX) o->fe_cause_until = o->now; /* the kept cause ends here */
+            }
             o->prev_dispatch_cause = dispatch.cause;
         }
         if (o->want_waits) {

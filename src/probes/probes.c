@@ -35,9 +35,9 @@ mispredict_kind mispredict_kind_of(uint8_t cls) {
 }
 
 const char *probe_unit_name(probe_unit u) {
-    static const char *const names[UNIT_COUNT] = {"none",     "l1i",      "l1d",          "l2",   "l3", "itlb",
-                                                  "dtlb",     "rob",      "iq",           "lq",   "sq", "fetch-buffer",
-                                                  "mshr-l1i", "mshr-l1d", "store-buffer", "l2tlb"};
+    static const char *const names[UNIT_COUNT] = {
+        "none", "l1i", "l1d",          "l2",       "l3",       "itlb",         "dtlb",  "rob",     "iq",
+        "lq",   "sq",  "fetch-buffer", "mshr-l1i", "mshr-l1d", "store-buffer", "l2tlb", "mshr-l2", "mshr-l3"};
     return u < UNIT_COUNT ? names[u] : "?";
 }
 

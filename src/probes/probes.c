@@ -35,9 +35,9 @@ mispredict_kind mispredict_kind_of(uint8_t cls) {
 }
 
 const char *probe_unit_name(probe_unit u) {
-    static const char *const names[UNIT_COUNT] = {"none",     "l1i",      "l1d",          "l2",   "l3", "itlb",
-                                                  "dtlb",     "rob",      "iq",           "lq",   "sq", "fetch-buffer",
-                                                  "mshr-l1i", "mshr-l1d", "store-buffer", "l2tlb"};
+    static const char *const names[UNIT_COUNT] = {
+        "none", "l1i", "l1d",          "l2",       "l3",       "itlb",         "dtlb",  "rob",     "iq",
+        "lq",   "sq",  "fetch-buffer", "mshr-l1i", "mshr-l1d", "store-buffer", "l2tlb", "mshr-l2", "mshr-l3"};
     return u < UNIT_COUNT ? names[u] : "?";
 }
 
@@ -183,11 +183,11 @@ void probe_flush(probe_set *set) {
 
 bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
                        const stage_view *issue, const stage_view *commit, const fp_view *fp) {
-    bool fetch_changed = probe_stage_view(set, STAGE_FETCH, now, fetch);
+    bool fetch_changed = fetch && probe_stage_view(set, STAGE_FETCH, now, fetch);
     probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
     probe_stage_view(set, STAGE_ISSUE, now, issue);
     probe_stage_view(set, STAGE_COMMIT, now, commit);
-    probe_fp_view(set, now, fp);
+    if (fp) probe_fp_view(set, now, fp);
     return fetch_changed;
 }
 

@@ -64,8 +64,9 @@
  * memory system's events (PEV_FILL, PEV_PREFETCH, miss registers and store
  * buffer as PEV_STRUCT, TLB misses with the level that served them and
  * UNIT_L2TLB), the record's DTLB fields filled; fetch spans only for observers
- * that ask for them (PROBE_FETCH; PROBE_STAGES alone no longer brings them). */
-#define PROBE_CONTRACT_VERSION 3
+ * that ask for them (PROBE_FETCH; PROBE_STAGES alone no longer brings them).
+ * 4: the L2's and L3's miss registers full / empty (UNIT_MSHR_L2, UNIT_MSHR_L3). */
+#define PROBE_CONTRACT_VERSION 4
 
 /* ---- what an observer can ask for ---------------------------------------------- */
 
@@ -276,7 +277,9 @@ typedef enum probe_unit {
     UNIT_MSHR_L1I,
     UNIT_MSHR_L1D,
     UNIT_STORE_BUFFER,
-    UNIT_L2TLB, /* the second-level TLB (contract 3) */
+    UNIT_L2TLB,   /* the second-level TLB (contract 3) */
+    UNIT_MSHR_L2, /* the L2's miss registers: L1 fills that miss the L2 too (contract 4) */
+    UNIT_MSHR_L3, /* the L3's: L1 fills that miss the L3 too (contract 4) */
     UNIT_COUNT
 } probe_unit;
 const char *probe_unit_name(probe_unit u);
@@ -300,7 +303,10 @@ typedef enum probe_event_kind {
     PEV_STRUCT,     /* structure `unit` changed state: detail = STRUCT_FULL, STRUCT_EMPTY or
                        0 (neither); count = its occupancy. Also (contract 3) the L1s'
                        miss registers (UNIT_MSHR_L1I/L1D: fills in flight at the end of
-                       the cycle; never full when unlimited) and the store buffer */
+                       the cycle; never full when unlimited) and the store buffer.
+                       Contract 4: the L2's and the L3's miss registers
+                       (UNIT_MSHR_L2/L3: the L1 fills in flight that miss that level
+                       too), when limited (l2.mshrs, l3.mshrs > 0) */
     PEV_PREFETCH,   /* a prefetcher decided to bring line `addr` into `unit` (L1I, L1D),
                        from `level`; in program order, when its trigger access is
                        classified (one per cache_stats.prefetches). Its fill, if issued,
@@ -500,7 +506,9 @@ static inline bool probe_fp_view(probe_set *set, uint64_t now, const fp_view *v)
 }
 /* One simulated cycle's views of every stage and the FP view (probe_stage_view
  * for each, in one call: kept out of the models' cycle loops, where the views
- * are many live values). Returns whether the fetch view changed. */
+ * are many live values). Returns whether the fetch view changed. `fetch` and
+ * `fp` may be NULL: not asked for (a model that knows the fetch view did not
+ * change, or that no observer wants it, passes NULL). */
 bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
                        const stage_view *issue, const stage_view *commit, const fp_view *fp);
 /* A record slot to fill (the next in program order). */

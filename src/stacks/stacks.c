@@ -17,8 +17,16 @@
  *  - Which component a lost slot goes to is decided from the view alone: the
  *    stage's stall type and the cause the core attached (see classify() and
  *    docs/stacks.md).
+ *  - Cheap per span: what a cycle of a view adds to the slots depends on a few
+ *    of its bytes only (not on the blamed µop's seq or pc), and a stage's views
+ *    mostly alternate between two such keys (a serial chain: the cycle a µop
+ *    issues, and the cycles it executes in). Each stage keeps its last two keys
+ *    with what one cycle of each adds and the cycles seen since; the slots get
+ *    the product when a key is replaced, before an interval's end is recorded,
+ *    and at the end of the run (integers: the same sums, in another order).
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +162,34 @@ typedef struct long_track {
     bool settled; /* the first cycle has been moved to dependence */
 } long_track;
 
+/* A stage view with n < W (and no carry): one cycle adds n slots to base and
+ * W - n to the component its stall and cause give. Those depend on the view's
+ * first 16 bytes only (n, width, stall, and the cause's kind, level, state,
+ * op_class, latency: not its seq or pc). */
+_Static_assert(offsetof(stage_view, cause) == 8 && offsetof(stall_cause, seq) == 8, "stage view key bytes");
+typedef struct span_memo {
+    uint64_t key[2];
+    uint64_t cycles;     /* accounted to this key, not yet in the slots */
+    uint16_t base, lost; /* slots per cycle: n, W - n (n < W <= UINT16_MAX: a width is 16 bits) */
+    uint8_t comp;        /* stack_component */
+    bool track;          /* a long-latency µop in a dispatch or issue stack: its cycles are followed (long_track) */
+    uint8_t pad[2];
+} span_memo;
+_Static_assert(sizeof(span_memo) == 32, "a memo is 32 bytes: cheap to index");
+
+/* An FP view: what one cycle adds to the FLOPS stack (account_fp) depends on its
+ * first 16 bytes (units, issued, flops, non-FP µops on FP units, waiting, and the
+ * cause's kind, level, state, op_class, latency). */
+_Static_assert(offsetof(fp_view, cause) == 8, "FP view key bytes");
+typedef struct fp_memo {
+    uint64_t key[2];
+    uint64_t cycles;
+    uint32_t flops;  /* FP operations per cycle */
+    uint32_t n;      /* pairs in comp, per */
+    uint8_t comp[4]; /* flops_component */
+    uint64_t per[4]; /* slots per cycle */
+} fp_memo;
+
 struct stacks_observer {
     uint32_t W;                   /* slots per cycle in a CPI stack */
     long_track lt[STACK_STAGES];  /* the long-latency µop each stage last blamed */
@@ -163,6 +199,10 @@ struct stacks_observer {
     uint64_t fslots[FLOPS_COUNT];
     uint64_t flops;
     stacks_result res;
+    span_memo memo[STACK_STAGES][2];  /* per stage: its last two keys */
+    uint32_t memo_next[STACK_STAGES]; /* the one to look at first: not the one used last (they alternate) */
+    fp_memo fmemo[2];
+    uint32_t fmemo_next;
     /* --interval: interval ends (cycles), per stage the next one not yet
      * passed, the slots of each stage at each end, the statistics there */
     uint64_t every;
@@ -202,6 +242,53 @@ void stacks_observer_set_interval(stacks_observer *s, uint64_t every) { s->every
 
 const stacks_intervals *stacks_observer_intervals(const stacks_observer *s) { return &s->iv; }
 
+static void fp_effect(const stacks_observer *s, const fp_view *fp, fp_memo *m);
+
+static inline void view_key(uint64_t key[2], const void *view) { memcpy(key, view, 2 * sizeof *key); }
+
+/* Key `key` of stage st (literal: the commit stack), for view v. */
+static void span_memo_fill(const stacks_observer *s, int st, span_memo *m, const uint64_t key[2], const stage_view *v) {
+    memcpy(m->key, key, sizeof m->key);
+    m->cycles = 0;
+    m->base = v->n;
+    m->lost = (uint16_t)(s->W - v->n);
+    m->comp = (uint8_t)classify(v, st == STACK_COMMIT);
+    m->track = st != STACK_COMMIT && (m->comp == COMP_LONGLAT_INT || m->comp == COMP_LONGLAT_FP);
+}
+
+/* The cycles a memo has seen into the slots. */
+static inline void span_memo_flush(stacks_observer *s, int st, span_memo *m) {
+    s->slots[st][COMP_BASE] += (uint64_t)m->base * m->cycles;
+    s->slots[st][m->comp] += (uint64_t)m->lost * m->cycles;
+    m->cycles = 0;
+}
+
+static inline void fp_memo_flush(stacks_observer *s, fp_memo *m) {
+    s->flops += (uint64_t)m->flops * m->cycles;
+    for (uint32_t i = 0; i < m->n; i++) s->fslots[m->comp[i]] += m->per[i] * m->cycles;
+    m->cycles = 0;
+}
+
+static void flush_stage(stacks_observer *s, int st) {
+    for (int i = 0; i < 2; i++) span_memo_flush(s, st, &s->memo[st][i]);
+}
+
+/* Every memo starts as the all-zero view's (a real view: always valid), with no cycles. */
+static void init_memos(stacks_observer *s) {
+    static const stage_view zero_view;
+    static const fp_view zero_fp;
+    uint64_t key[2];
+    view_key(key, &zero_view);
+    for (int st = 0; st < STACK_STAGES; st++)
+        for (int i = 0; i < 2; i++) span_memo_fill(s, st, &s->memo[st][i], key, &zero_view);
+    view_key(key, &zero_fp);
+    for (int i = 0; i < 2; i++) {
+        memcpy(s->fmemo[i].key, key, sizeof key);
+        s->fmemo[i].cycles = 0;
+        fp_effect(s, &zero_fp, &s->fmemo[i]);
+    }
+}
+
 static void obs_begin(void *ctx, const probe_run_info *info) {
     stacks_observer *s = ctx;
     uint64_t every = s->every;
@@ -221,6 +308,7 @@ static void obs_begin(void *ctx, const probe_run_info *info) {
     s->res.fp.vector = info->fp_vector ? info->fp_vector : 1;
     s->res.fp.peak_per_cycle = 2.0 * s->res.fp.units * s->res.fp.vector;
     s->res.fp.freq_ghz = info->freq_ghz;
+    init_memos(s);
 }
 
 /* `lost` slots in each of `rep` identical stalled cycles of a stage.
@@ -240,11 +328,7 @@ static void obs_begin(void *ctx, const probe_run_info *info) {
  * paper's dispatch-optimistic, commit-pessimistic split for backend stalls
  * (§III-A), made explicit for latency (docs/stacks.md, docs/validation.md). */
 #define HOT static inline __attribute__((always_inline))
-HOT void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t lost, uint64_t rep) {
-    bool literal = st == STACK_COMMIT;
-    stack_component c = classify(v, literal);
-    s->slots[st][c] += lost * rep;
-    if (literal || (c != COMP_LONGLAT_INT && c != COMP_LONGLAT_FP)) return;
+HOT void track_long(stacks_observer *s, int st, const stage_view *v, stack_component c, uint64_t lost, uint64_t rep) {
     long_track *t = &s->lt[st];
     if (v->cause.seq != t->seq) *t = (long_track){v->cause.seq, 0, lost, c, false};
     if (t->settled) return;
@@ -256,9 +340,38 @@ HOT void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t 
     }
 }
 
+HOT void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t lost, uint64_t rep) {
+    bool literal = st == STACK_COMMIT;
+    stack_component c = classify(v, literal);
+    s->slots[st][c] += lost * rep;
+    if (literal || (c != COMP_LONGLAT_INT && c != COMP_LONGLAT_FP)) return;
+    track_long(s, st, v, c, lost, rep);
+}
+
 /* One stage for `rep` identical cycles. */
 HOT void account_stage(stacks_observer *s, int st, const stage_view *v, uint64_t rep) {
     uint64_t W = s->W, n = v->n, *slot = s->slots[st];
+    if (n < W && !s->carry[st]) { /* the common case: by the view's key (span_memo) */
+        uint64_t k0, k1;
+        memcpy(&k0, v, sizeof k0);
+        memcpy(&k1, (const char *)v + sizeof k0, sizeof k1);
+        uint32_t e = s->memo_next[st];
+        span_memo *m = &s->memo[st][e];
+        if (k0 != m->key[0] || k1 != m->key[1]) {
+            span_memo *other = &s->memo[st][e ^ 1];
+            if (k0 == other->key[0] && k1 == other->key[1]) {
+                m = other;
+                e ^= 1;
+            } else { /* a new key replaces the one used least recently */
+                span_memo_flush(s, st, m);
+                span_memo_fill(s, st, m, (const uint64_t[2]){k0, k1}, v);
+            }
+        }
+        s->memo_next[st] = e ^ 1;
+        m->cycles += rep;
+        if (m->track) track_long(s, st, v, (stack_component)m->comp, W - n, rep);
+        return;
+    }
     if (n >= W) { /* a full cycle; the excess waits for the next one */
         slot[COMP_BASE] += W * rep;
         s->carry[st] += (n - W) * rep;
@@ -282,29 +395,55 @@ HOT void account_stage(stacks_observer *s, int st, const stage_view *v, uint64_t
     account_lost(s, st, v, W - n, rep);
 }
 
-static inline void account_fp(stacks_observer *s, const fp_view *fp, uint64_t rep) {
+/* fp_effect: the slots one cycle of `fp` adds (Table III), as at most four
+ * (component, slots) pairs, and its FP operations. */
+static void fp_effect(const stacks_observer *s, const fp_view *fp, fp_memo *m) {
     uint64_t k = s->k;
+    m->n = 0;
+    m->flops = fp->flops;
+#define ADD(c, x) (m->comp[m->n] = (uint8_t)(c), m->per[m->n++] = (x))
     if (!fp->issued && !fp->waiting && k) { /* the common case in integer code */
-        s->fslots[FLOPS_FRONTEND] += 2 * k * rep;
+        ADD(FLOPS_FRONTEND, 2 * k);
         return;
     }
     if (!k) { /* no FP unit: no FLOPS possible */
-        s->fslots[FLOPS_OTHER] += rep;
+        ADD(FLOPS_OTHER, 1);
         return;
     }
     uint64_t n = fp->issued < k ? fp->issued : k;
     uint64_t fl = fp->flops < 2 * n ? fp->flops : 2 * n; /* a <= 2 */
-    s->flops += (uint64_t)fp->flops * rep;
-    s->fslots[FLOPS_BASE] += fl * rep;              /* line 2: f = a n m / (2 k v), v = m = 1 */
-    s->fslots[FLOPS_NON_FMA] += (2 * n - fl) * rep; /* line 5: (2 - a) n m / (2 k v) */
-    if (n == k) return;                             /* mask (line 7) is 0: m = v = 1 */
-    uint64_t lost = 2 * (k - n);                    /* lines 8-18: (k - n) / k */
-    if (fp->waiting && fp->nonflop_on_fpu) {        /* line 11, split by the slots actually taken */
+    ADD(FLOPS_BASE, fl);                                 /* line 2: f = a n m / (2 k v), v = m = 1 */
+    ADD(FLOPS_NON_FMA, 2 * n - fl);                      /* line 5: (2 - a) n m / (2 k v) */
+    if (n == k) return;                                  /* mask (line 7) is 0: m = v = 1 */
+    uint64_t lost = 2 * (k - n);                         /* lines 8-18: (k - n) / k */
+    if (fp->waiting && fp->nonflop_on_fpu) {             /* line 11, split by the slots actually taken */
         uint64_t nf = fp->nonflop_on_fpu < k - n ? fp->nonflop_on_fpu : k - n;
-        s->fslots[FLOPS_NON_FP] += 2 * nf * rep;
+        ADD(FLOPS_NON_FP, 2 * nf);
         lost -= 2 * nf;
     }
-    if (lost) s->fslots[classify_fp(fp)] += lost * rep;
+    if (lost) ADD(classify_fp(fp), lost);
+#undef ADD
+}
+
+/* `rep` cycles of FP view fp: by its key (fp_memo). */
+static inline void account_fp(stacks_observer *s, const fp_view *fp, uint64_t rep) {
+    uint64_t key[2];
+    view_key(key, fp);
+    uint32_t e = s->fmemo_next;
+    fp_memo *m = &s->fmemo[e];
+    if (key[0] != m->key[0] || key[1] != m->key[1]) {
+        fp_memo *other = &s->fmemo[e ^ 1];
+        if (key[0] == other->key[0] && key[1] == other->key[1]) {
+            m = other;
+            e ^= 1;
+        } else { /* a new key replaces the one used least recently */
+            fp_memo_flush(s, m);
+            memcpy(m->key, key, sizeof key);
+            fp_effect(s, fp, m);
+        }
+    }
+    s->fmemo_next = e ^ 1;
+    m->cycles += rep;
 }
 
 /* Stack index of each probe stage (-1: fetch has no stack). */
@@ -313,9 +452,11 @@ static const int stack_of[STAGE_COUNT] = {-1, STACK_DISPATCH, STACK_ISSUE, STACK
 static void obs_stages(void *ctx, const stage_span *sp, size_t n) {
     stacks_observer *s = ctx;
     if (!s->n_ends) { /* no interval end yet (the common case): each span in one step */
+        _Static_assert(STAGE_ISSUE - STAGE_DISPATCH == STACK_ISSUE && STAGE_COMMIT - STAGE_DISPATCH == STACK_COMMIT,
+                       "the stacked stages in order");
         for (size_t i = 0; i < n; i++) {
-            int st = sp[i].stage < STAGE_COUNT ? stack_of[sp[i].stage] : -1;
-            if (st >= 0) account_stage(s, st, &sp[i].v, sp[i].cycles);
+            unsigned st = (unsigned)sp[i].stage - STAGE_DISPATCH; /* fetch wraps around: no stack */
+            if (st < STACK_STAGES) account_stage(s, (int)st, &sp[i].v, sp[i].cycles);
         }
         return;
     }
@@ -331,6 +472,7 @@ static void obs_stages(void *ctx, const stage_span *sp, size_t n) {
                 r -= end - c;
                 c = end;
             }
+            flush_stage(s, st);
             memcpy(s->end_slots[s->next_end[st]++][st], s->slots[st], sizeof s->slots[st]);
         }
         account_stage(s, st, &sp[i].v, r);
@@ -394,6 +536,8 @@ static void obs_end(void *ctx, const core_stats *stats) {
     stacks_result *r = &s->res;
     r->cycles = stats->cycles;
     r->instructions = stats->instructions;
+    for (int st = 0; st < STACK_STAGES; st++) flush_stage(s, st);
+    for (int i = 0; i < 2; i++) fp_memo_flush(s, &s->fmemo[i]);
     r->flops = s->flops;
     for (int st = 0; st < STACK_STAGES; st++)
         for (int c = 0; c < COMP_COUNT; c++) r->stage[st].cycles[c] = (double)s->slots[st][c] / s->W;

@@ -141,4 +141,8 @@ void memsys_probe_events(memsys_t *m, probe_set *p, uint64_t now, uint8_t *struc
         struct_event(p, now, struct_state, i ? UNIT_MSHR_L1I : UNIT_MSHR_L1D, memsys_mshr_count(m, i, now),
                      memsys_mshr_size(m, i));
     if (memsys_sb_size(m)) struct_event(p, now, struct_state, UNIT_STORE_BUFFER, memsys_sb_count(m), memsys_sb_size(m));
+    for (int k = 0; k < 2; k++) /* the L2's and the L3's, when limited (else not tracked) */
+        if (memsys_lower_mshr_size(m, k))
+            struct_event(p, now, struct_state, k ? UNIT_MSHR_L3 : UNIT_MSHR_L2, memsys_lower_mshr_count(m, k, now),
+                         memsys_lower_mshr_size(m, k));
 }

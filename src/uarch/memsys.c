@@ -811,3 +811,11 @@ uint32_t memsys_mshr_count(const memsys_t *m, bool instruction, uint64_t now) {
 uint32_t memsys_mshr_size(const memsys_t *m, bool instruction) {
     return instruction ? m->inst.mshr_cap : m->data.mshr_cap;
 }
+
+uint32_t memsys_lower_mshr_count(const memsys_t *m, int lower, uint64_t now) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->lower_mshr[lower].count; i++) n += m->lower_mshr[lower].ready[i] > now;
+    return n;
+}
+
+uint32_t memsys_lower_mshr_size(const memsys_t *m, int lower) { return m->lower_mshr[lower].cap; }

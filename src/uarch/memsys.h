@@ -109,6 +109,11 @@ void memsys_take_notes(memsys_t *m, uint64_t now, bool all, void (*fn)(void *ctx
  * and how many there are (0: unlimited). */
 uint32_t memsys_mshr_count(const memsys_t *m, bool instruction, uint64_t now);
 uint32_t memsys_mshr_size(const memsys_t *m, bool instruction);
+/* The L2's (lower 0) or the L3's (lower 1) miss registers: L1 fills in flight at
+ * the end of cycle `now` that miss that level too, and how many there are (0:
+ * unlimited, or no such level; then none are tracked). */
+uint32_t memsys_lower_mshr_count(const memsys_t *m, int lower, uint64_t now);
+uint32_t memsys_lower_mshr_size(const memsys_t *m, int lower);
 
 /* ---- address translation (4 KB pages, fully associative LRU TLBs) ---- */
 

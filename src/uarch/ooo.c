@@ -157,12 +157,17 @@ typedef struct ooo {
     /* probes: what is asked for in this run */
     probe_set *probes;
     bool views_always;   /* some observer asks for stage or FP views */
+    bool want_fp;        /* the FP view is asked for (else its cause is never looked for) */
     uint64_t views_from; /* views are built from this cycle on (samples alone: fe_depth + 1 before the next) */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
-    fetch_change fetch_hist[HIST]; /* the last HIST changes of the fetch view, a ring */
-    uint64_t fetch_changes;        /* changes recorded this run (the ring's next slot: % HIST) */
-    uint64_t fetch_seen;           /* the change dispatch's cause last fell in */
-    stage_view prev_dispatch;
+    fetch_change fetch_hist[HIST];   /* the last HIST changes of the fetch view, a ring */
+    uint64_t fetch_changes;          /* changes recorded this run (the ring's next slot: % HIST) */
+    uint64_t fetch_seen;             /* the change dispatch's cause last fell in */
+    stall_cause prev_dispatch_cause; /* the cause dispatch showed the cycle before */
+    /* an empty dispatch's cause (frontend_cause), valid while the cycle it looks back on is before
+     * fe_cause_until: the next recorded change of the fetch view (UINT64_MAX: none yet; 0: invalid) */
+    stall_cause fe_cause;
+    uint64_t fe_cause_until;
     uint8_t struct_state[UNIT_COUNT]; /* PROBE_EVENTS: full / empty of each structure */
     uint32_t *dirty;                  /* PROBE_WAITS: ROB slots whose wait state may have changed */
     uint32_t dirty_count, dirty_cap;
@@ -585,7 +590,7 @@ static stage_view commit_stage(ooo *o) {
     if (v.n < v.width && v.stall != STALL_SB_FULL) {
         if (!o->rob_count) {
             v.stall = STALL_ROB_EMPTY;
-            v.cause = o->prev_dispatch.cause; /* why dispatch left it empty */
+            v.cause = o->prev_dispatch_cause; /* why dispatch left it empty */
         } else {
             v.stall = STALL_HEAD_NOT_DONE; /* its cause: the ROB head, filled in at the end of the cycle */
         }
@@ -689,7 +694,7 @@ static inline uint8_t blocked_wait_state(uint8_t why) {
  * of issue_stage, which runs every cycle with or without views). */
 static __attribute__((noinline)) void issue_causes(ooo *o, stage_view *v, fp_view *fp, const rob_entry *e) {
     /* the oldest FP µop in the queue: e itself when e is one (then one look serves both views) */
-    const rob_entry *f = !o->fp_in_iq ? NULL : is_fp_arith(e->t.u.op_class) ? e : oldest_in_iq(o, true);
+    const rob_entry *f = !o->want_fp || !o->fp_in_iq ? NULL : is_fp_arith(e->t.u.op_class) ? e : oldest_in_iq(o, true);
     if (f) {
         const rob_entry *p = blocking_producer(o, f);
         fp->waiting = true;
@@ -759,7 +764,7 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
     if (v.n == v.width) return v;
     if (!o->iq_count) {
         v.stall = STALL_IQ_EMPTY;
-        if (o->want_views) v.cause = o->prev_dispatch.cause;
+        if (o->want_views) v.cause = o->prev_dispatch_cause;
         return v;
     }
     /* the oldest µop left behind decides: blocked while ready, or waiting for operands */
@@ -776,13 +781,32 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
  * from the last one found. */
 static const stage_view *fetch_view_at(ooo *o, uint64_t at) {
     static const stage_view before_run = {0};
-    if (at > o->now || !o->fetch_changes) return &before_run; /* `at` wrapped below zero */
+    uint64_t changes = o->fetch_changes, seen = o->fetch_seen;
+    if (at > o->now || !changes) return &before_run; /* `at` wrapped below zero */
     /* the ring keeps the last HIST changes, and fewer than HIST come after `at` */
-    uint64_t oldest = o->fetch_changes > HIST ? o->fetch_changes - HIST : 0;
-    if (o->fetch_seen < oldest) o->fetch_seen = oldest;
-    while (o->fetch_seen + 1 < o->fetch_changes && o->fetch_hist[(o->fetch_seen + 1) % HIST].cycle <= at)
-        o->fetch_seen++;
-    return &o->fetch_hist[o->fetch_seen % HIST].v;
+    if (seen + HIST < changes) seen = changes - HIST;
+    while (seen + 1 < changes && o->fetch_hist[(seen + 1) % HIST].cycle <= at) seen++;
+    o->fetch_seen = seen;
+    return &o->fetch_hist[seen % HIST].v;
+}
+
+/* The cause of an empty dispatch: the fetch view in cycle `at` (fe_depth
+ * back), frontend latency when fetch then had no stall or no cause to give.
+ * `at` only grows during a run, and the view holds until the next recorded
+ * change, so the cause found is kept until then. */
+static void frontend_cause(ooo *o, uint64_t at, stall_cause *out) {
+    if (at < o->fe_cause_until && at <= o->now) {
+        *out = o->fe_cause;
+        return;
+    }
+    const stage_view *then = fetch_view_at(o, at);
+    *out = then->cause;
+    if (then->stall == STALL_NONE || then->cause.kind == CAUSE_NONE)
+        *out = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
+    if (at > o->now || !o->fetch_changes) return; /* before the run: not kept */
+    uint64_t next = o->fetch_seen + 1;
+    o->fe_cause = *out;
+    o->fe_cause_until = next < o->fetch_changes ? o->fetch_hist[next % HIST].cycle : UINT64_MAX;
 }
 
 static stage_view dispatch_stage(ooo *o) {
@@ -880,10 +904,7 @@ static stage_view dispatch_stage(ooo *o) {
     if (v.stall == STALL_NONE || !o->want_views) return v;
     if (v.stall == STALL_FRONTEND_EMPTY) {
         /* the µops that would arrive now were due from fetch fe_depth cycles ago */
-        const stage_view *then = fetch_view_at(o, o->now - o->fe_depth);
-        v.cause = then->cause;
-        if (then->stall == STALL_NONE || then->cause.kind == CAUSE_NONE)
-            v.cause = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
+        frontend_cause(o, o->now - o->fe_depth, &v.cause);
     }
     /* a full structure blames the ROB head: filled in at the end of the cycle */
     return v;
@@ -1186,6 +1207,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     memset(&o->st, 0, sizeof o->st);
     o->probes = probes;
     o->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FETCH | PROBE_FP);
+    o->want_fp = probe_wants(probes, PROBE_FP);
     o->want_views = o->views_always;
     o->want_retire = probe_wants(probes, PROBE_RETIRE);
     o->want_prod = probe_wants(probes, PROBE_PRODUCERS);
@@ -1197,6 +1219,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     memset(o->wheel, 0, sizeof o->wheel);
     o->track_done = o->cfg.skip_idle || o->want_waits;
     o->fetch_changes = o->fetch_seen = 0;
+    o->fe_cause_until = 0;
     memset(o->struct_state, 0, sizeof o->struct_state);
     memsys_keep_notes(o->mem, o->want_events);
     probe_run_info info = {"ooo",
@@ -1242,9 +1265,11 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                 if (commit.stall == STALL_HEAD_NOT_DONE) commit.cause = head;
                 if (dispatch.stall != STALL_NONE && dispatch.stall != STALL_FRONTEND_EMPTY) dispatch.cause = head;
             }
-            if (probe_cycle_views(probes, o->now, &fetch, &dispatch, &issue, &commit, &fp))
+            if (probe_cycle_views(probes, o->now, &fetch, &dispatch, &issue, &commit, o->want_fp ? &fp : NULL)) {
                 o->fetch_hist[o->fetch_changes++ % HIST] = (fetch_change){o->now, fetch};
-            o->prev_dispatch = dispatch;
+                if (o->fe_cause_until == UINT64_MAX) o->fe_cause_until = o->now; /* the kept cause ends here */
+            }
+            o->prev_dispatch_cause = dispatch.cause;
         }
         if (o->want_waits) {
             for (uint32_t i = 0; i < o->dirty_count; i++) {

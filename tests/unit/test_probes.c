@@ -526,11 +526,12 @@ static void check_struct_transitions(const collector *c, uint8_t unit, const int
 }
 
 /* Fills and prefetches against the memory system's own counters, exactly;
- * the miss registers' full / empty transitions against the occupancy the fill
- * events give, cycle by cycle; TLB misses (and the level that served them)
- * against the TLB counters and the records; the store buffer full whenever
- * commit waits for it. ooo4 with 2 miss registers, a 2-entry store buffer,
- * small TLBs and every prefetcher; bdw and knl as shipped; inorder3 with
+ * the miss registers' full / empty transitions (the L1s', the L2's and the
+ * L3's) against the occupancy the fill events give, cycle by cycle; TLB misses
+ * (and the level that served them) against the TLB counters and the records;
+ * the store buffer full whenever commit waits for it. ooo4 with 2 miss
+ * registers, 2 in the L2, a 2-entry store buffer, small TLBs and every
+ * prefetcher; bdw with 3 L3 miss registers; knl as shipped; inorder3 with
  * prefetchers and the same small TLBs. */
 static void test_memory_system_events(void **state) {
     (void)state;
@@ -548,6 +549,8 @@ static void test_memory_system_events(void **state) {
             c.prefetch_icache_next_line = c.prefetch_dcache_next_line = true;
             c.prefetch_dcache_stride = 16;
         }
+        if (k == 0) c.l2.mshrs = 2; /* so that they fill up (contract 4) */
+        if (k == 1) c.l3.mshrs = 3; /* bdw (it has an L3) */
         collector col = {.keep_commit = true};
         core_stats st = run(&c, u, N, &col);
         /* events in the order of their cycles; fills still in flight at the end come last */
@@ -579,6 +582,31 @@ static void test_memory_system_events(void **state) {
             if (k == 0 && !side) assert_true(prefetches > 0 && prefetch_fills > 0);
             check_struct_transitions(&col, side ? UNIT_MSHR_L1I : UNIT_MSHR_L1D, occ, st.cycles, cap);
             if (k == 0 && !side) assert_true(count_events(&col, PEV_STRUCT, UNIT_MSHR_L1D) > 2); /* it filled up */
+            free(occ);
+        }
+        /* the L2's and the L3's miss registers (contract 4): held by the L1 fills, demand and
+         * prefetch, of both L1s, that miss that level too, cycle by cycle; none when unlimited */
+        for (int lower = 0; lower < 2; lower++) {
+            const cache_config *lc = lower ? &c.l3 : &c.l2;
+            uint8_t unit = lower ? UNIT_MSHR_L3 : UNIT_MSHR_L2;
+            if (!lc->enabled || !lc->mshrs) {
+                assert_false((k == 0 && !lower) || (k == 1 && lower)); /* those are checked below */
+                assert_int_equal(count_events(&col, PEV_STRUCT, unit), 0);
+                continue;
+            }
+            int64_t *occ = calloc(st.cycles + 1, sizeof *occ);
+            for (size_t i = 0; i < col.n_events; i++) {
+                const probe_event *e = &col.events[i];
+                if (e->kind != PEV_FILL || e->level < (lower ? LEVEL_MEM : LEVEL_L3)) continue;
+                uint64_t from = e->cycle - e->count, to = e->cycle < st.cycles ? e->cycle : st.cycles;
+                for (uint64_t t = from; t < to; t++) occ[t]++;
+            }
+            check_struct_transitions(&col, unit, occ, st.cycles, lc->mshrs);
+            size_t full = 0;
+            for (size_t i = 0; i < col.n_events; i++)
+                full += col.events[i].kind == PEV_STRUCT && col.events[i].unit == unit &&
+                    col.events[i].detail == STRUCT_FULL;
+            if ((k == 0 && !lower) || (k == 1 && lower)) assert_true(full > 0); /* the small ones fill up */
             free(occ);
         }
         /* TLBs: one miss event per first-level miss, the level that served it, L2 TLB misses */
@@ -934,6 +962,9 @@ static void test_observer_checks(void **state) {
     assert_string_equal(wait_state_name(WST_MEM_ORDER), "mem-order");
     assert_string_equal(probe_event_name(PEV_FLUSH), "flush");
     assert_string_equal(probe_unit_name(UNIT_MSHR_L1D), "mshr-l1d");
+    assert_string_equal(probe_unit_name(UNIT_MSHR_L2), "mshr-l2");
+    assert_string_equal(probe_unit_name(UNIT_MSHR_L3), "mshr-l3");
+    assert_string_equal(probe_unit_name(UNIT_COUNT), "?");
     assert_int_equal(mispredict_kind_of(OPC_RETURN), MISP_RETURN);
     assert_int_equal(mispredict_kind_of(OPC_JUMP_INDIRECT), MISP_INDIRECT);
 }

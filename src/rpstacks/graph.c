@@ -109,7 +109,10 @@ void rps_options_default(rps_options *o) {
     o->unique = true;    /* RpStacks §V-D: uniqueness preservation on */
     o->threads = 0;
     o->max_stacks = 64;
+    o->max_scale = 4; /* latencies from 0 to 4× the base: every scenario of §V-B and more */
 }
+
+bool rps_max_scale_ok(double max_scale) { return max_scale == 0 || (max_scale >= 1 && max_scale <= RPS_MAX_SCALE); }
 
 /* ---- the collected run ---- */
 
@@ -587,6 +590,9 @@ typedef struct stack_set {
     double *v; /* n × D */
     uint32_t n;
     size_t cap; /* doubles */
+    /* over the design space (events scaled by 0 … max_scale): the largest length some
+     * path is sure to have, and the largest any path can have (set_bounds) */
+    double lo, hi;
 } stack_set;
 
 typedef struct seg_ctx {
@@ -604,6 +610,8 @@ typedef struct seg_ctx {
     uint32_t *order;
     uint8_t *keep, *uniq;
     uint32_t *nz, *pos; /* per candidate: the events it has, the positive ones */
+    uint16_t *src;      /* per candidate: the source set it came from (no two of one set dominate) */
+    double *hi;         /* per candidate: its largest length in the design space */
     uint64_t capped, violations, dropped;
     uint64_t stat_calls, stat_cand, stat_dom, stat_kept;
 } seg_ctx;
@@ -621,6 +629,8 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->nz = cs_realloc(s->nz, cs_array_size(cap, sizeof *s->nz));
     s->pos = cs_realloc(s->pos, cs_array_size(cap, sizeof *s->pos));
     s->uniq = cs_realloc(s->uniq, cap);
+    s->src = cs_realloc(s->src, cs_array_size(cap, sizeof *s->src));
+    s->hi = cs_realloc(s->hi, cs_array_size(cap, sizeof *s->hi));
     s->cand_cap = cap;
 }
 
@@ -723,25 +733,73 @@ static void reduce(seg_ctx *s, stack_set *out) {
         while (m > 0 && s->tot[s->order[m - 1]] < s->tot[x]) s->order[m] = s->order[m - 1], m--;
         s->order[m] = x;
     }
-    /* dominance: a path no larger than a kept one in every event can never be the critical one */
+    /* dominance: a path that can never be the critical one is dropped. Two paths of one
+     * source set (shifted alike) are never compared: that set was reduced already. */
     uint32_t kept = 0;
-    double low[32]; /* c - 1e-9 (D <= RPS_DIMS < 32) */
-    for (uint32_t k = 0; k < n; k++) {
-        const double *c = &s->cand[(size_t)s->order[k] * D];
-        uint32_t cpos = s->pos[s->order[k]];
-        for (int d = 0; d < D; d++) low[d] = c[d] - 1e-9;
-        bool dominated = false;
-        for (uint32_t q = kept; q-- > 0;) {            /* any order finds the same answer */
-            if (cpos & ~s->pos[s->order[q]]) continue; /* c has a positive event p lacks */
-            const double *p = &s->cand[(size_t)s->order[q] * D];
-            int d = 0;
-            while (d < D && p[d] >= low[d]) d++;
-            if (d == D) {
-                dominated = true;
-                break;
+    double L = s->opt->max_scale;
+    if (L > 0) {
+        /* Within the design space (every event scaled by 0 … L), p is never below c when
+         * p0 - c0 + L·Σ_d min(0, p_d - c_d) >= 0 (the worst corner). First every path against
+         * the length one of them is sure to have (its base, its negative events at L): a path
+         * that cannot reach it is dropped without a pair test (that path, or the kept one
+         * dominating it, is larger and kept before). */
+        double best_lo = -INFINITY;
+        for (uint32_t k = 0; k < n; k++) {
+            const double *c = &s->cand[(size_t)k * D];
+            double neg = 0, pos = 0;
+            for (int d = 1; d < D; d++) {
+                neg += c[d] < 0 ? c[d] : 0;
+                pos += c[d] > 0 ? c[d] : 0;
             }
+            s->hi[k] = c[0] + L * pos;
+            best_lo = dmax(best_lo, c[0] + L * neg);
         }
-        if (!dominated) s->order[kept++] = s->order[k];
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t ck = s->order[k];
+            if (s->hi[ck] < best_lo - 1e-6) continue; /* clearly: rounding cannot matter */
+            const double *c = &s->cand[(size_t)ck * D];
+            bool dominated = false;
+            for (uint32_t q = kept; q-- > 0;) { /* any order finds the same answer */
+                uint32_t pq = s->order[q];
+                if (s->src[pq] == s->src[ck]) continue;
+                const double *p = &s->cand[(size_t)pq * D];
+                double slack = p[0] - c[0] + 1e-9; /* what p may lose on c in the events, at L */
+                if (slack < 0) continue;
+                int d = 1;
+                for (; d < D; d++) {
+                    double x = p[d] - c[d];
+                    if (x < 0 && (slack += L * x) < 0) break;
+                }
+                if (d == D) {
+                    dominated = true;
+                    break;
+                }
+            }
+            if (!dominated) s->order[kept++] = ck;
+        }
+    } else {
+        /* anywhere (max_scale 0): p dominates c when no smaller in any dimension */
+        double low[32]; /* c - 1e-9 (D <= RPS_DIMS < 32) */
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t ck = s->order[k];
+            const double *c = &s->cand[(size_t)ck * D];
+            uint32_t cpos = s->pos[ck];
+            for (int d = 0; d < D; d++) low[d] = c[d] - 1e-9;
+            bool dominated = false;
+            for (uint32_t q = kept; q-- > 0;) { /* any order finds the same answer */
+                uint32_t pq = s->order[q];
+                if (s->src[pq] == s->src[ck]) continue;
+                if (cpos & ~s->pos[pq]) continue; /* c has a positive event p lacks */
+                const double *p = &s->cand[(size_t)pq * D];
+                int d = 0;
+                while (d < D && p[d] >= low[d]) d++;
+                if (d == D) {
+                    dominated = true;
+                    break;
+                }
+            }
+            if (!dominated) s->order[kept++] = ck;
+        }
     }
     /* the survivors' events and reciprocals (the similarity's normalisation) */
     uint32_t once = 0, twice = 0;
@@ -791,6 +849,22 @@ static void reduce(seg_ctx *s, stack_set *out) {
     out->n = m;
 }
 
+/* A set's bounds over the design space (stack_set.lo, .hi). */
+static void set_bounds(const seg_ctx *s, stack_set *x) {
+    double L = s->opt->max_scale, lo = -INFINITY, hi = -INFINITY;
+    for (uint32_t r = 0; r < x->n; r++) {
+        const double *c = &x->v[(size_t)r * s->D];
+        double neg = 0, pos = 0;
+        for (int d = 1; d < s->D; d++) {
+            neg += c[d] < 0 ? c[d] : 0;
+            pos += c[d] > 0 ? c[d] : 0;
+        }
+        lo = dmax(lo, c[0] + L * neg);
+        hi = dmax(hi, c[0] + L * pos);
+    }
+    x->lo = lo, x->hi = hi;
+}
+
 uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, uint32_t n, double *out) {
     seg_ctx s;
     memset(&s, 0, sizeof s);
@@ -798,6 +872,7 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     s.D = D;
     cand_reserve(&s, n ? n : 1);
     memcpy(s.cand, cand, (size_t)n * D * sizeof *cand);
+    for (uint32_t k = 0; k < n; k++) s.src[k] = (uint16_t)k; /* each its own source: every pair compared */
     s.cand_n = n;
     stack_set set = {0};
     reduce(&s, &set);
@@ -812,6 +887,8 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     free(s.uniq);
     free(s.nz);
     free(s.pos);
+    free(s.src);
+    free(s.hi);
     return m;
 }
 
@@ -866,6 +943,19 @@ static void add_weight(const seg_ctx *s, double *dst, const rps_weight *w) {
     }
 }
 
+/* An edge weight's least and largest length over the design space (events
+ * scaled by 0 … max_scale; a dimension the segment does not carry is base). */
+static void weight_bounds(const seg_ctx *s, const rps_weight *w, double *lo, double *hi) {
+    double L = s->opt->max_scale;
+    *lo = *hi = w->base;
+    for (int k = 0; k < w->n; k++) {
+        double x = w->val[k];
+        if (s->slot_of[w->dim[k]] < 0) *lo += x, *hi += x;
+        else if (x < 0) *lo += L * x;
+        else *hi += L * x;
+    }
+}
+
 static double scaled(const rps_weight *w, const double *scale) {
     double sum = w->base;
     for (int k = 0; k < w->n; k++) sum += w->val[k] * scale[w->dim[k]];
@@ -887,65 +977,81 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
             int ne = rps_node_edges(t, i, v, i - (int64_t)W + 1, e, &violation);
             double actual = (double)rps_u(t, i)->t[v];
             s->violations += violation;
-            /* longest path and stacks */
-            double best = -INFINITY;
-            s->cand_n = 0;
+            /* longest path; each source's bounds over the design space */
+            double best = -INFINITY, top_lo = -INFINITY;
+            double lo[RPS_MAX_EDGES + 1], hi[RPS_MAX_EDGES + 1], base_only[RPS_MAX_EDGES + 1];
+            const stack_set *set[RPS_MAX_EDGES + 1];
             bool from_s = ne == 0 || (i == first && v == N_F);
-            int sources = from_s;
-            const stack_set *last_src = NULL;
-            if (from_s) {
-                /* S → the first fetch, and nodes with nothing before them */
+            int ns = 0;   /* sources: S (index 0, when from_s), then the edges */
+            if (from_s) { /* S → the first fetch, and nodes with nothing before them */
                 best = actual - S;
-                if (!scale) {
-                    cand_reserve(s, 1);
-                    memset(s->cand, 0, D * sizeof(double));
-                    s->cand[0] = actual - S;
-                    s->cand_n = 1;
-                }
+                set[0] = NULL, base_only[0] = lo[0] = hi[0] = actual - S;
+                ns = 1;
             }
+            int edge_of[RPS_MAX_EDGES + 1];
             for (int k = 0; k < ne; k++) {
                 int64_t j = e[k].src;
                 if (j < i - (int64_t)W + 1) {
                     s->dropped++;
                     continue;
                 }
-                sources++;
                 if (j < first) { /* before the segment: from S, base only */
                     double w = (double)rps_u(t, j)->t[e[k].node] + rps_weight_total(&e[k].w) - S;
                     best = dmax(best, w);
-                    if (!scale) {
-                        cand_reserve(s, s->cand_n + 1);
-                        double *c = &s->cand[(size_t)s->cand_n++ * D];
-                        memset(c, 0, D * sizeof(double));
-                        c[0] = w;
+                    set[ns] = NULL, base_only[ns] = lo[ns] = hi[ns] = w;
+                    if (s->opt->max_scale <= 0) lo[ns] = -INFINITY, hi[ns] = INFINITY;
+                } else {
+                    uint32_t js = (uint32_t)(j % W) * N_COUNT + (uint32_t)e[k].node;
+                    best = dmax(best, s->times[js] + (scale ? scaled(&e[k].w, scale) : rps_weight_total(&e[k].w)));
+                    set[ns] = &s->sets[js];
+                    if (!scale && s->opt->max_scale > 0) {
+                        double wl, wh;
+                        weight_bounds(s, &e[k].w, &wl, &wh);
+                        lo[ns] = set[ns]->lo + wl, hi[ns] = set[ns]->hi + wh;
+                    } else {
+                        lo[ns] = -INFINITY, hi[ns] = INFINITY;
                     }
+                }
+                edge_of[ns++] = k;
+            }
+            if (from_s && s->opt->max_scale <= 0) lo[0] = -INFINITY, hi[0] = INFINITY;
+            for (int q = 0; q < ns; q++) top_lo = dmax(top_lo, lo[q]);
+            s->times[slot * N_COUNT + v] = best;
+            if (scale) continue;
+            /* the stacks: of every source that can reach the length another is sure to have */
+            s->cand_n = 0;
+            int alive = 0, last_alive = -1;
+            for (int q = 0; q < ns; q++) {
+                if (hi[q] < top_lo - 1e-6) continue; /* never the longest in the design space */
+                alive++, last_alive = q;
+                if (!set[q]) {
+                    cand_reserve(s, s->cand_n + 1);
+                    s->src[s->cand_n] = (uint16_t)q;
+                    double *c = &s->cand[(size_t)s->cand_n++ * D];
+                    memset(c, 0, D * sizeof(double));
+                    c[0] = base_only[q];
                     continue;
                 }
-                uint32_t js = (uint32_t)(j % W) * N_COUNT + (uint32_t)e[k].node;
-                best = dmax(best, s->times[js] + (scale ? scaled(&e[k].w, scale) : rps_weight_total(&e[k].w)));
-                if (scale) continue;
-                last_src = &s->sets[js];
-                const stack_set *src = &s->sets[js];
+                const stack_set *src = set[q];
+                const rps_weight *w = &e[edge_of[q]].w;
                 cand_reserve(s, s->cand_n + src->n);
-                for (uint32_t q = 0; q < src->n; q++) {
+                for (uint32_t r = 0; r < src->n; r++) {
+                    s->src[s->cand_n] = (uint16_t)q;
                     double *c = &s->cand[(size_t)s->cand_n++ * D];
-                    const double *from = &src->v[(size_t)q * D];
+                    const double *from = &src->v[(size_t)r * D];
                     for (int d = 0; d < D; d++) c[d] = from[d]; /* a few doubles: no call */
-                    add_weight(s, c, &e[k].w);
+                    add_weight(s, c, w);
                 }
             }
-            s->times[slot * N_COUNT + v] = best;
-            bool single = sources == 1 && last_src != NULL;
-            if (!scale) {
-                stack_set *dst = &s->sets[slot * N_COUNT + v];
-                if (single) { /* one source: its set, shifted by one weight, is still reduced */
-                    set_reserve(dst, s->cand_n, D);
-                    memcpy(dst->v, s->cand, (size_t)s->cand_n * D * sizeof(double));
-                    dst->n = s->cand_n;
-                } else {
-                    reduce(s, dst);
-                }
+            stack_set *dst = &s->sets[slot * N_COUNT + v];
+            if (alive == 1 && set[last_alive]) { /* one source: its set, shifted by one weight, is still reduced */
+                set_reserve(dst, s->cand_n, D);
+                memcpy(dst->v, s->cand, (size_t)s->cand_n * D * sizeof(double));
+                dst->n = s->cand_n;
+            } else {
+                reduce(s, dst);
             }
+            if (s->opt->max_scale > 0) set_bounds(s, dst);
         }
     }
     uint32_t ls = (uint32_t)(last % W) * N_COUNT + N_C;
@@ -995,6 +1101,8 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->nz);
     free(s->pos);
     free(s->uniq);
+    free(s->src);
+    free(s->hi);
 }
 
 double rps_graph_cycles(const rps_trace *t, uint32_t segment, const double scale[RPS_DIMS]) {

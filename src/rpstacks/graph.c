@@ -593,6 +593,9 @@ typedef struct stack_set {
     /* over the design space (events scaled by 0 … max_scale): the largest length some
      * path is sure to have, and the largest any path can have (set_bounds) */
     double lo, hi;
+    /* rows r < 64 kept at their reduction as merge targets (not unique): two such rows are less
+     * than the threshold similar, until a weight other than 0 is added to them */
+    uint64_t settled;
 } stack_set;
 
 typedef struct seg_ctx {
@@ -612,6 +615,8 @@ typedef struct seg_ctx {
     uint32_t *nz, *pos; /* per candidate: the events it has, the positive ones */
     uint16_t *src;      /* per candidate: the source set it came from (no two of one set dominate) */
     double *hi;         /* per candidate: its largest length in the design space */
+    uint8_t *settled;   /* per candidate: a settled row of its source set, shifted by 0 */
+    uint8_t *cnt;       /* per candidate: how many events it has */
     uint64_t capped, violations, dropped;
     uint64_t stat_calls, stat_cand, stat_dom, stat_kept;
 } seg_ctx;
@@ -631,6 +636,8 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->uniq = cs_realloc(s->uniq, cap);
     s->src = cs_realloc(s->src, cs_array_size(cap, sizeof *s->src));
     s->hi = cs_realloc(s->hi, cs_array_size(cap, sizeof *s->hi));
+    s->settled = cs_realloc(s->settled, cap);
+    s->cnt = cs_realloc(s->cnt, cap);
     s->cand_cap = cap;
 }
 
@@ -655,7 +662,7 @@ static inline double similarity_inv(const double *a, const double *ia, const dou
     while (mask) {
         int d = __builtin_ctz(mask);
         mask &= mask - 1;
-        double inv = dabs(a[d]) >= dabs(b[d]) ? ia[d] : ib[d];
+        double inv = ia[d] <= ib[d] ? ia[d] : ib[d]; /* the larger magnitude's (0 has +inf) */
         double x = a[d] * inv, y = b[d] * inv;
         dot += x * y;
         na += x * x;
@@ -672,17 +679,24 @@ static inline double similarity_inv(const double *a, const double *ia, const dou
  * √(m/(m+ka)) · √(m/(m+kb)) (ka, kb: the dimensions only a, only b has). The
  * margin keeps a pair whose bound is within rounding of the threshold for the
  * full computation. No shared dimension: 0, unless one path has none at all. */
-static inline int bits(uint32_t x) { /* without a call: the build targets no popcount instruction */
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+static const uint8_t pop8[256] = {
+#define B2(n) n, n + 1, n + 1, n + 2
+#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+    B6(0), B6(1), B6(1), B6(2)
+#undef B2
+#undef B4
+#undef B6
+};
+static inline int bits(uint32_t x) { /* a table: the build targets no popcount instruction */
+    return pop8[x & 255] + pop8[(x >> 8) & 255] + pop8[(x >> 16) & 255] + pop8[x >> 24];
 }
 
-static inline bool similarity_below(uint32_t a, uint32_t b, double threshold) {
-    int shared = bits(a & b);
-    double m = shared, ka = bits(a) - shared, kb = bits(b) - shared;
-    if (m == 0) return ka > 0 && kb > 0 && threshold > 0;
-    return m * m < threshold * threshold * (1 - 1e-6) * (m + ka) * (m + kb);
+/* na, nb: how many events a and b have; thr2: threshold² · (1 - 1e-6) */
+static inline bool similarity_below(uint32_t a, uint32_t b, int na, int nb, double threshold, double thr2) {
+    double m = bits(a & b);
+    if (m == 0) return na > m && nb > m && threshold > 0;
+    return m * m < thr2 * na * nb;
 }
 
 /* The modified cosine similarity (§IV-E, Figure 9): each dimension normalised
@@ -693,8 +707,9 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
     for (uint32_t m = mask; m;) {
         int d = __builtin_ctz(m);
         m &= m - 1;
-        ia[d] = a[d] != 0 ? 1.0 / dabs(a[d]) : 0;
-        ib[d] = b[d] != 0 ? 1.0 / dabs(b[d]) : 0;
+        ia[d] = a[d] != 0 ? 1.0 / dabs(a[d]) : INFINITY;
+        ib[d] = b[d] != 0 ? 1.0 / dabs(b[d]) : INFINITY;
+        if (a[d] == 0 && b[d] == 0) mask &= ~(1u << d); /* adds nothing */
     }
     return similarity_inv(a, ia, b, ib, mask);
 }
@@ -714,17 +729,22 @@ static void reduce(seg_ctx *s, stack_set *out) {
     out->n = 0;
     s->stat_calls++, s->stat_cand += n;
     if (!n) return;
+    double L = s->opt->max_scale, best_lo = -INFINITY;
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)k * D];
-        double sum = 0;
-        uint32_t pos = 0;
-        for (int d = 0; d < D; d++) {
+        double sum = c[0], neg = 0, up = 0;
+        uint32_t pos = c[0] > 1e-9;
+        for (int d = 1; d < D; d++) {
             sum += c[d];
             pos |= (uint32_t)(c[d] > 1e-9) << d;
+            neg += c[d] < 0 ? c[d] : 0;
+            up += c[d] > 0 ? c[d] : 0;
         }
         s->tot[k] = sum;
         s->pos[k] = pos;
         s->order[k] = k;
+        s->hi[k] = c[0] + L * up;                /* its largest length in the design space */
+        best_lo = dmax(best_lo, c[0] + L * neg); /* the length it is sure to have there */
     }
     /* largest first (insertion sort: a few tens; stable, so ties keep their order) */
     for (uint32_t k = 1; k < n; k++) {
@@ -736,24 +756,12 @@ static void reduce(seg_ctx *s, stack_set *out) {
     /* dominance: a path that can never be the critical one is dropped. Two paths of one
      * source set (shifted alike) are never compared: that set was reduced already. */
     uint32_t kept = 0;
-    double L = s->opt->max_scale;
     if (L > 0) {
         /* Within the design space (every event scaled by 0 … L), p is never below c when
          * p0 - c0 + L·Σ_d min(0, p_d - c_d) >= 0 (the worst corner). First every path against
          * the length one of them is sure to have (its base, its negative events at L): a path
          * that cannot reach it is dropped without a pair test (that path, or the kept one
          * dominating it, is larger and kept before). */
-        double best_lo = -INFINITY;
-        for (uint32_t k = 0; k < n; k++) {
-            const double *c = &s->cand[(size_t)k * D];
-            double neg = 0, pos = 0;
-            for (int d = 1; d < D; d++) {
-                neg += c[d] < 0 ? c[d] : 0;
-                pos += c[d] > 0 ? c[d] : 0;
-            }
-            s->hi[k] = c[0] + L * pos;
-            best_lo = dmax(best_lo, c[0] + L * neg);
-        }
         for (uint32_t k = 0; k < n; k++) {
             uint32_t ck = s->order[k];
             if (s->hi[ck] < best_lo - 1e-6) continue; /* clearly: rounding cannot matter */
@@ -810,25 +818,30 @@ static void reduce(seg_ctx *s, stack_set *out) {
         uint32_t nz = 0;
         for (int d = 0; d < D; d++) {
             nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
-            inv[d] = c[d] != 0 ? 1.0 / dabs(c[d]) : 0;
+            inv[d] = c[d] != 0 ? 1.0 / dabs(c[d]) : INFINITY;
         }
         s->nz[k] = nz;
+        s->cnt[k] = (uint8_t)bits(nz);
         twice |= once & nz;
         once |= nz;
     }
     /* uniqueness: a path with an event no other surviving path has */
     uint32_t unique_dims = s->opt->unique && kept > 1 ? once & ~twice : 0;
     for (uint32_t q = 0; q < kept; q++) s->uniq[q] = (s->nz[s->order[q]] & unique_dims) != 0;
-    /* similarity: merged into the larger representative already kept */
+    /* similarity: merged into the larger representative already kept (two settled rows of
+     * one source set are known to be less similar than the threshold) */
     uint32_t m = 0;
+    double thr = s->opt->similarity, thr2 = thr * thr * (1 - 1e-6);
     for (uint32_t q = 0; q < kept; q++) {
         const double *c = &s->cand[(size_t)s->order[q] * D];
+        uint32_t qq = s->order[q];
         bool merged = false;
         if (!s->uniq[q]) {
             for (uint32_t r = 0; r < m && !merged; r++) {
                 if (s->keep[r]) continue; /* unique paths are not merge targets either */
-                uint32_t rr = s->order[r], qq = s->order[q];
-                if (similarity_below(s->nz[rr], s->nz[qq], s->opt->similarity)) continue;
+                uint32_t rr = s->order[r];
+                if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
+                if (similarity_below(s->nz[rr], s->nz[qq], s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
                 merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
                                         s->nz[rr] | s->nz[qq]) >= s->opt->similarity;
             }
@@ -841,10 +854,12 @@ static void reduce(seg_ctx *s, stack_set *out) {
     s->stat_dom += kept, s->stat_kept += m;
     if (m > s->opt->max_stacks) m = s->opt->max_stacks, s->capped++;
     set_reserve(out, m, D);
+    out->settled = 0;
     for (uint32_t r = 0; r < m; r++) {
         const double *c = &s->cand[(size_t)s->order[r] * D];
         double *o = &out->v[(size_t)r * D];
         for (int d = 0; d < D; d++) o[d] = c[d];
+        if (r < 64 && !s->keep[r]) out->settled |= 1ull << r;
     }
     out->n = m;
 }
@@ -872,7 +887,7 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     s.D = D;
     cand_reserve(&s, n ? n : 1);
     memcpy(s.cand, cand, (size_t)n * D * sizeof *cand);
-    for (uint32_t k = 0; k < n; k++) s.src[k] = (uint16_t)k; /* each its own source: every pair compared */
+    for (uint32_t k = 0; k < n; k++) s.src[k] = (uint16_t)k, s.settled[k] = 0; /* every pair compared */
     s.cand_n = n;
     stack_set set = {0};
     reduce(&s, &set);
@@ -889,6 +904,8 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     free(s.pos);
     free(s.src);
     free(s.hi);
+    free(s.settled);
+    free(s.cnt);
     return m;
 }
 
@@ -954,6 +971,12 @@ static void weight_bounds(const seg_ctx *s, const rps_weight *w, double *lo, dou
         else if (x < 0) *lo += L * x;
         else *hi += L * x;
     }
+}
+
+static bool weight_is_zero(const rps_weight *w) {
+    bool zero = w->base == 0;
+    for (int k = 0; k < w->n; k++) zero &= w->val[k] == 0;
+    return zero;
 }
 
 static double scaled(const rps_weight *w, const double *scale) {
@@ -1026,7 +1049,7 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 alive++, last_alive = q;
                 if (!set[q]) {
                     cand_reserve(s, s->cand_n + 1);
-                    s->src[s->cand_n] = (uint16_t)q;
+                    s->src[s->cand_n] = (uint16_t)q, s->settled[s->cand_n] = 0;
                     double *c = &s->cand[(size_t)s->cand_n++ * D];
                     memset(c, 0, D * sizeof(double));
                     c[0] = base_only[q];
@@ -1034,9 +1057,11 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 }
                 const stack_set *src = set[q];
                 const rps_weight *w = &e[edge_of[q]].w;
+                uint64_t settled = weight_is_zero(w) ? src->settled : 0;
                 cand_reserve(s, s->cand_n + src->n);
                 for (uint32_t r = 0; r < src->n; r++) {
                     s->src[s->cand_n] = (uint16_t)q;
+                    s->settled[s->cand_n] = r < 64 && (settled >> r & 1);
                     double *c = &s->cand[(size_t)s->cand_n++ * D];
                     const double *from = &src->v[(size_t)r * D];
                     for (int d = 0; d < D; d++) c[d] = from[d]; /* a few doubles: no call */
@@ -1048,6 +1073,7 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 set_reserve(dst, s->cand_n, D);
                 memcpy(dst->v, s->cand, (size_t)s->cand_n * D * sizeof(double));
                 dst->n = s->cand_n;
+                dst->settled = weight_is_zero(&e[edge_of[last_alive]].w) ? set[last_alive]->settled : 0;
             } else {
                 reduce(s, dst);
             }
@@ -1103,6 +1129,8 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->uniq);
     free(s->src);
     free(s->hi);
+    free(s->settled);
+    free(s->cnt);
 }
 
 double rps_graph_cycles(const rps_trace *t, uint32_t segment, const double scale[RPS_DIMS]) {

@@ -29,6 +29,9 @@ void help_rpstacks(void) {
            "  --segment N        µops per graph segment (default 5000, RpStacks §V-D)\n"
            "  --similarity S     merge threshold of the modified cosine similarity\n"
            "                     (default 0.7)\n"
+           "  --max-scale X      the design space the stacks serve: every latency from 0\n"
+           "                     to X × the baseline's (default 4; 0: no bound). A path\n"
+           "                     never the longest there is dropped; whatif warns beyond\n"
            "  --no-unique        do not keep paths with a unique event (§IV-E)\n"
            "  --threads N        segments analysed at once (default: the processors)\n"
            "  --json FILE        this run as JSON: the graph's longest path against the\n"
@@ -40,7 +43,7 @@ void help_rpstacks(void) {
            "  --max N            analyse N instructions after the warm-up (default: all)\n");
 }
 
-enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_THREADS };
+enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_THREADS, OPT_MAX_SCALE };
 
 /* docs/rpstacks.schema.json: incremented when a field changes meaning or goes */
 enum { RPSTACKS_SCHEMA_VERSION = 1 };
@@ -57,6 +60,7 @@ static cJSON *run_json(const rps_result *r, const char *what, const char *rps_pa
     cJSON *o = cJSON_AddObjectToObject(root, "options");
     cJSON_AddNumberToObject(o, "segment", r->opt.segment);
     cJSON_AddNumberToObject(o, "similarity", r->opt.similarity);
+    cJSON_AddNumberToObject(o, "max_scale", r->opt.max_scale);
     cJSON_AddBoolToObject(o, "unique", r->opt.unique);
     cJSON_AddNumberToObject(o, "max_stacks", r->opt.max_stacks);
     cJSON_AddNumberToObject(root, "uops", (double)r->uops);
@@ -97,14 +101,20 @@ static cJSON *run_json(const rps_result *r, const char *what, const char *rps_pa
 }
 
 int cmd_rpstacks(int argc, char **argv) {
-    static const struct option longopts[] = {
-        {"config", required_argument, 0, OPT_CONFIG},   {"set", required_argument, 0, OPT_SET},
-        {"warmup", required_argument, 0, OPT_WARMUP},   {"max", required_argument, 0, OPT_TMAX},
-        {"segment", required_argument, 0, OPT_SEGMENT}, {"similarity", required_argument, 0, OPT_SIMILARITY},
-        {"no-unique", no_argument, 0, OPT_NO_UNIQUE},   {"threads", required_argument, 0, OPT_THREADS},
-        {"json", required_argument, 0, OPT_JSON},       {0, 0, 0, 0}};
+    static const struct option longopts[] = {{"config", required_argument, 0, OPT_CONFIG},
+                                             {"set", required_argument, 0, OPT_SET},
+                                             {"warmup", required_argument, 0, OPT_WARMUP},
+                                             {"max", required_argument, 0, OPT_TMAX},
+                                             {"segment", required_argument, 0, OPT_SEGMENT},
+                                             {"similarity", required_argument, 0, OPT_SIMILARITY},
+                                             {"no-unique", no_argument, 0, OPT_NO_UNIQUE},
+                                             {"threads", required_argument, 0, OPT_THREADS},
+                                             {"json", required_argument, 0, OPT_JSON},
+                                             {"max-scale", required_argument, 0, OPT_MAX_SCALE},
+                                             {0, 0, 0, 0}};
     cli_timing_options t = {0};
-    const char *out_path = NULL, *json_path = NULL, *segment = "5000", *similarity = "0.7", *threads = "0";
+    const char *out_path = NULL, *json_path = NULL, *segment = "5000", *similarity = "0.7", *threads = "0",
+               *max_scale = "4";
     bool unique = true, bad = false;
     int opt;
     optind = 1;
@@ -123,6 +133,14 @@ int cmd_rpstacks(int argc, char **argv) {
             if (*end || end == optarg || !(s >= 0 && s <= 1))
                 return cli_usage("rpstacks", "--similarity %s: expected a number from 0 to 1", optarg);
             similarity = optarg;
+            break;
+        }
+        case OPT_MAX_SCALE: {
+            double x = strtod(optarg, &end);
+            if (*end || end == optarg || !rps_max_scale_ok(x))
+                return cli_usage("rpstacks", "--max-scale %s: expected 0 (no bound) or a number from 1 to %d", optarg,
+                                 RPS_MAX_SCALE);
+            max_scale = optarg;
             break;
         }
         case OPT_NO_UNIQUE: unique = false; break;
@@ -185,8 +203,8 @@ int cmd_rpstacks(int argc, char **argv) {
     free(real);
 
     char spec_text[256];
-    snprintf(spec_text, sizeof spec_text, "rpstacks:segment=%s:similarity=%s:unique=%s:threads=%s", segment, similarity,
-             unique ? "yes" : "no", threads);
+    snprintf(spec_text, sizeof spec_text, "rpstacks:segment=%s:similarity=%s:max-scale=%s:unique=%s:threads=%s",
+             segment, similarity, max_scale, unique ? "yes" : "no", threads);
     cs_error err;
     analysis_list list;
     if (!analysis_list_parse(&list, spec_text, &err)) {

@@ -1,11 +1,13 @@
 # ---- RpStacks (docs/rpstacks.md) ----
 #   rpstacks.cli.*        usage errors of rpstacks and whatif: no output, the in-order model,
-#                         a structure refused, an unknown event named, a damaged file
+#                         a structure refused, an unknown event named, a damaged file, a
+#                         --max-scale below 1
 #   rpstacks.cli.json_is_output / .csv_is_input: an output that is the .rps itself refused
 #   rpstacks.e2e.json     rpstacks --json against the text report and the simulated cycles
 #   rpstacks.e2e.*        rpstacks on a workload, then whatif with --set, --grid, --csv, --json,
 #                         --report (checked as the other HTML reports are) and --verify (two
-#                         re-simulations through the pool)
+#                         re-simulations through the pool); .outside_design_space: a latency
+#                         above --max-scale × the baseline's warned about
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest
@@ -28,6 +30,9 @@ add_test(NAME rpstacks.cli.no_output
 add_test(NAME rpstacks.cli.bad_similarity
          COMMAND ${_scripts}/expect_error.sh 2 "--similarity 2: expected a number from 0 to 1" ${_cs} rpstacks
                  --similarity 2 -o x.rps some/prog)
+add_test(NAME rpstacks.cli.bad_max_scale
+         COMMAND ${_scripts}/expect_error.sh 2 "--max-scale 0.5: expected 0 .no bound. or a number from 1" ${_cs} rpstacks
+                 --max-scale 0.5 -o x.rps some/prog)
 add_test(NAME rpstacks.cli.structure
          COMMAND ${_scripts}/expect_error.sh 2 "core.rob_size is a structure, not a latency.*own .cyclescope rpstacks. run"
                  ${_cs} whatif ${_rps_corpus}/small.rps --set core.rob_size=64)
@@ -59,6 +64,10 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --report ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.html --verify 2 --jobs 2)
   set_tests_properties(rpstacks.e2e.whatif PROPERTIES FIXTURES_REQUIRED rps_e2e PASS_REGULAR_EXPRESSION
     "4 design points predicted.*Verification: 2 points re-simulated.*average \\|error\\|.*HTML report: ")
+  # a latency beyond the design space the stacks were reduced for (--max-scale, default 4×): a warning
+  add_test(NAME rpstacks.e2e.outside_design_space COMMAND ${_cs} whatif ${_rps} --set l1d.latency=17)
+  set_tests_properties(rpstacks.e2e.outside_design_space PROPERTIES FIXTURES_REQUIRED rps_e2e PASS_REGULAR_EXPRESSION
+    "warning: 1 design point set a latency above 4× the baseline's.*1 design point predicted")
   add_test(NAME rpstacks.cli.csv_is_input
            COMMAND ${_scripts}/expect_error.sh 125 "the output is also an input" ${_cs} whatif ${_rps}
                    --set l1d.latency=2 --grid "l1d.latency=1..2" --csv ${_rps})

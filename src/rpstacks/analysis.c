@@ -2,7 +2,7 @@
  * committed µop's record with its producers to the stream (graph.c), whose
  * threads reduce each segment as soon as its µops are in; finish reduces the
  * last one and gathers the stacks. Options: segment=N, similarity=S,
- * unique=yes|no, threads=N, keep=yes (the whole run kept, for
+ * max-scale=X, unique=yes|no, threads=N, keep=yes (the whole run kept, for
  * rps_graph_cycles; else only the few segments in work). */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,12 @@ static void *rps_create(const analysis_options *opt, cs_error *err) {
                 cs_error_set(err, "similarity=%s: expected a number from 0 to 1", v);
                 return NULL;
             }
+        } else if (!strcmp(key, "max-scale")) {
+            o.max_scale = strtod(v, &end);
+            if (*end || end == v || !rps_max_scale_ok(o.max_scale)) {
+                cs_error_set(err, "max-scale=%s: expected 0 (no bound) or a number from 1 to %d", v, RPS_MAX_SCALE);
+                return NULL;
+            }
         } else if (!strcmp(key, "unique")) {
             if (strcmp(v, "yes") && strcmp(v, "no")) {
                 cs_error_set(err, "unique=%s: expected yes or no", v);
@@ -57,7 +63,8 @@ static void *rps_create(const analysis_options *opt, cs_error *err) {
             }
             keep = !strcmp(v, "yes");
         } else {
-            cs_error_set(err, "unknown option '%s' (rpstacks takes segment, similarity, unique, threads, keep)", key);
+            cs_error_set(
+                err, "unknown option '%s' (rpstacks takes segment, similarity, max-scale, unique, threads, keep)", key);
             return NULL;
         }
     }
@@ -127,7 +134,8 @@ const rps_trace *rps_analysis_trace(void *self) {
 
 const analysis_ops rpstacks_analysis = {
     .name = "rpstacks",
-    .help = "RpStacks representative stall-event stacks; segment=N similarity=S unique=yes|no threads=N keep=yes|no "
+    .help = "RpStacks representative stall-event stacks; segment=N similarity=S max-scale=X unique=yes|no threads=N "
+            "keep=yes|no "
             "(docs/rpstacks.md)",
     .create = rps_create,
     .observer = rps_observer,

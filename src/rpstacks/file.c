@@ -10,7 +10,7 @@
 #include "rpstacks_internal.h"
 
 static const uint8_t MAGIC[8] = {'C', 'S', 'R', 'P', 'S', 0x1a, '\n', 0};
-enum { RPS_VERSION = 2, MAX_STRING = 4096 };
+enum { RPS_VERSION = 3, MAX_STRING = 4096 };
 
 /* ---- predictions ---- */
 
@@ -190,6 +190,7 @@ bool rps_write(const char *path, const rps_result *r, cs_error *err) {
     put_f64(&b, r->opt.similarity);
     put_u8(&b, r->opt.unique);
     put_u32(&b, r->opt.max_stacks);
+    put_f64(&b, r->opt.max_scale); /* version 3 */
     put_u64(&b, r->instructions);
     put_u64(&b, r->uops);
     put_u64(&b, r->cycles);
@@ -279,8 +280,8 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
     }
     rd r = {data, size - 4, sizeof MAGIC, false};
     uint32_t version = get_u32(&r);
-    if (version != RPS_VERSION) {
-        cs_error_set(err, "unsupported .rps version %u (this build reads version %u)", version, RPS_VERSION);
+    if (version != RPS_VERSION && version != 2) { /* 2: no design space (max_scale 0) */
+        cs_error_set(err, "unsupported .rps version %u (this build reads versions 2 and %u)", version, RPS_VERSION);
         return false;
     }
     const uint8_t *c = data + size - 4;
@@ -305,6 +306,7 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
     out->opt.similarity = get_f64(&r);
     out->opt.unique = get_u8(&r) != 0;
     out->opt.max_stacks = get_u32(&r);
+    out->opt.max_scale = version >= 3 ? get_f64(&r) : 0;
     out->instructions = get_u64(&r);
     out->uops = get_u64(&r);
     out->cycles = get_u64(&r);
@@ -350,7 +352,10 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
         for (int d = 0; d < RPS_DIMS; d++) out->fmt[d] = get_f64(&r);
     }
     if (!r.bad && r.at != r.n) r.bad = true; /* trailing bytes */
-    if (!r.bad && (out->opt.segment == 0 || !(out->opt.similarity >= 0 && out->opt.similarity <= 1))) r.bad = true;
+    if (!r.bad &&
+        (out->opt.segment == 0 || !(out->opt.similarity >= 0 && out->opt.similarity <= 1) ||
+         !rps_max_scale_ok(out->opt.max_scale)))
+        r.bad = true;
     if (r.bad) {
         rps_result_free(out);
         cs_error_set(err, "malformed .rps file (a count or value out of range, or truncated)");
@@ -372,8 +377,10 @@ bool rps_read(const char *path, rps_result *out, cs_error *err) {
 /* ---- text ---- */
 
 void rps_text(const rps_result *r, FILE *out) {
-    fprintf(out, "\nRpStacks (segment %u, similarity %.2f, uniqueness %s)\n", r->opt.segment, r->opt.similarity,
-            r->opt.unique ? "on" : "off");
+    char space[64] = "no bound";
+    if (r->opt.max_scale > 0) snprintf(space, sizeof space, "latencies 0-%g× the baseline's", r->opt.max_scale);
+    fprintf(out, "\nRpStacks (segment %u, similarity %.2f, uniqueness %s, design space %s)\n", r->opt.segment,
+            r->opt.similarity, r->opt.unique ? "on" : "off", space);
     fprintf(out, "  µops %llu, instructions %llu, cycles %llu (CPI %.4f)\n", (unsigned long long)r->uops,
             (unsigned long long)r->instructions, (unsigned long long)r->cycles,
             r->instructions ? (double)r->cycles / r->instructions : 0);

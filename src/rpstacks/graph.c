@@ -109,7 +109,10 @@ void rps_options_default(rps_options *o) {
     o->unique = true;    /* RpStacks §V-D: uniqueness preservation on */
     o->threads = 0;
     o->max_stacks = 64;
+    o->max_scale = 4; /* latencies from 0 to 4× the base: every scenario of §V-B and more */
 }
+
+bool rps_max_scale_ok(double max_scale) { return max_scale == 0 || (max_scale >= 1 && max_scale <= RPS_MAX_SCALE); }
 
 /* ---- the collected run ---- */
 
@@ -613,6 +616,12 @@ typedef struct stack_set {
     double *v; /* n × D */
     uint32_t n;
     size_t cap; /* doubles */
+    /* over the design space (events scaled by 0 … max_scale): the largest length some
+     * path is sure to have, and the largest any path can have (set_bounds) */
+    double lo, hi;
+    /* rows r < 64 kept at their reduction as merge targets (not unique): two such rows are less
+     * than the threshold similar, until a weight other than 0 is added to them */
+    uint64_t settled;
 } stack_set;
 
 typedef struct seg_ctx {
@@ -630,6 +639,10 @@ typedef struct seg_ctx {
     uint32_t *order;
     uint8_t *keep, *uniq;
     uint32_t *nz, *pos; /* per candidate: the events it has, the positive ones */
+    uint16_t *src;      /* per candidate: the source set it came from (no two of one set dominate) */
+    double *hi;         /* per candidate: its largest length in the design space */
+    uint8_t *settled;   /* per candidate: a settled row of its source set, shifted by 0 */
+    uint8_t *cnt;       /* per candidate: how many events it has */
     uint64_t capped, violations, dropped;
     uint64_t stat_calls, stat_cand, stat_dom, stat_kept;
 } seg_ctx;
@@ -647,6 +660,10 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->nz = cs_realloc(s->nz, cs_array_size(cap, sizeof *s->nz));
     s->pos = cs_realloc(s->pos, cs_array_size(cap, sizeof *s->pos));
     s->uniq = cs_realloc(s->uniq, cap);
+    s->src = cs_realloc(s->src, cs_array_size(cap, sizeof *s->src));
+    s->hi = cs_realloc(s->hi, cs_array_size(cap, sizeof *s->hi));
+    s->settled = cs_realloc(s->settled, cap);
+    s->cnt = cs_realloc(s->cnt, cap);
     s->cand_cap = cap;
 }
 
@@ -671,7 +688,7 @@ static inline double similarity_inv(const double *a, const double *ia, const dou
     while (mask) {
         int d = __builtin_ctz(mask);
         mask &= mask - 1;
-        double inv = dabs(a[d]) >= dabs(b[d]) ? ia[d] : ib[d];
+        double inv = ia[d] <= ib[d] ? ia[d] : ib[d]; /* the larger magnitude's (0 has +inf) */
         double x = a[d] * inv, y = b[d] * inv;
         dot += x * y;
         na += x * x;
@@ -688,17 +705,24 @@ static inline double similarity_inv(const double *a, const double *ia, const dou
  * √(m/(m+ka)) · √(m/(m+kb)) (ka, kb: the dimensions only a, only b has). The
  * margin keeps a pair whose bound is within rounding of the threshold for the
  * full computation. No shared dimension: 0, unless one path has none at all. */
-static inline int bits(uint32_t x) { /* without a call: the build targets no popcount instruction */
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+static const uint8_t pop8[256] = {
+#define B2(n) n, n + 1, n + 1, n + 2
+#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+    B6(0), B6(1), B6(1), B6(2)
+#undef B2
+#undef B4
+#undef B6
+};
+static inline int bits(uint32_t x) { /* a table: the build targets no popcount instruction */
+    return pop8[x & 255] + pop8[(x >> 8) & 255] + pop8[(x >> 16) & 255] + pop8[x >> 24];
 }
 
-static inline bool similarity_below(uint32_t a, uint32_t b, double threshold) {
-    int shared = bits(a & b);
-    double m = shared, ka = bits(a) - shared, kb = bits(b) - shared;
-    if (m == 0) return ka > 0 && kb > 0 && threshold > 0;
-    return m * m < threshold * threshold * (1 - 1e-6) * (m + ka) * (m + kb);
+/* na, nb: how many events a and b have; thr2: threshold² · (1 - 1e-6) */
+static inline bool similarity_below(uint32_t a, uint32_t b, int na, int nb, double threshold, double thr2) {
+    double m = bits(a & b);
+    if (m == 0) return na > m && nb > m && threshold > 0;
+    return m * m < thr2 * na * nb;
 }
 
 /* The modified cosine similarity (§IV-E, Figure 9): each dimension normalised
@@ -709,8 +733,9 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
     for (uint32_t m = mask; m;) {
         int d = __builtin_ctz(m);
         m &= m - 1;
-        ia[d] = a[d] != 0 ? 1.0 / dabs(a[d]) : 0;
-        ib[d] = b[d] != 0 ? 1.0 / dabs(b[d]) : 0;
+        ia[d] = a[d] != 0 ? 1.0 / dabs(a[d]) : INFINITY;
+        ib[d] = b[d] != 0 ? 1.0 / dabs(b[d]) : INFINITY;
+        if (a[d] == 0 && b[d] == 0) mask &= ~(1u << d); /* adds nothing */
     }
     return similarity_inv(a, ia, b, ib, mask);
 }
@@ -730,17 +755,22 @@ static void reduce(seg_ctx *s, stack_set *out) {
     out->n = 0;
     s->stat_calls++, s->stat_cand += n;
     if (!n) return;
+    double L = s->opt->max_scale, best_lo = -INFINITY;
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)k * D];
-        double sum = 0;
-        uint32_t pos = 0;
-        for (int d = 0; d < D; d++) {
+        double sum = c[0], neg = 0, up = 0;
+        uint32_t pos = c[0] > 1e-9;
+        for (int d = 1; d < D; d++) {
             sum += c[d];
             pos |= (uint32_t)(c[d] > 1e-9) << d;
+            neg += c[d] < 0 ? c[d] : 0;
+            up += c[d] > 0 ? c[d] : 0;
         }
         s->tot[k] = sum;
         s->pos[k] = pos;
         s->order[k] = k;
+        s->hi[k] = c[0] + L * up;                /* its largest length in the design space */
+        best_lo = dmax(best_lo, c[0] + L * neg); /* the length it is sure to have there */
     }
     /* largest first (insertion sort: a few tens; stable, so ties keep their order) */
     for (uint32_t k = 1; k < n; k++) {
@@ -749,25 +779,61 @@ static void reduce(seg_ctx *s, stack_set *out) {
         while (m > 0 && s->tot[s->order[m - 1]] < s->tot[x]) s->order[m] = s->order[m - 1], m--;
         s->order[m] = x;
     }
-    /* dominance: a path no larger than a kept one in every event can never be the critical one */
+    /* dominance: a path that can never be the critical one is dropped. Two paths of one
+     * source set (shifted alike) are never compared: that set was reduced already. */
     uint32_t kept = 0;
-    double low[32]; /* c - 1e-9 (D <= RPS_DIMS < 32) */
-    for (uint32_t k = 0; k < n; k++) {
-        const double *c = &s->cand[(size_t)s->order[k] * D];
-        uint32_t cpos = s->pos[s->order[k]];
-        for (int d = 0; d < D; d++) low[d] = c[d] - 1e-9;
-        bool dominated = false;
-        for (uint32_t q = kept; q-- > 0;) {            /* any order finds the same answer */
-            if (cpos & ~s->pos[s->order[q]]) continue; /* c has a positive event p lacks */
-            const double *p = &s->cand[(size_t)s->order[q] * D];
-            int d = 0;
-            while (d < D && p[d] >= low[d]) d++;
-            if (d == D) {
-                dominated = true;
-                break;
+    if (L > 0) {
+        /* Within the design space (every event scaled by 0 … L), p is never below c when
+         * p0 - c0 + L·Σ_d min(0, p_d - c_d) >= 0 (the worst corner). First every path against
+         * the length one of them is sure to have (its base, its negative events at L): a path
+         * that cannot reach it is dropped without a pair test (that path, or the kept one
+         * dominating it, is larger and kept before). */
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t ck = s->order[k];
+            if (s->hi[ck] < best_lo - 1e-6) continue; /* clearly: rounding cannot matter */
+            const double *c = &s->cand[(size_t)ck * D];
+            bool dominated = false;
+            for (uint32_t q = kept; q-- > 0;) { /* any order finds the same answer */
+                uint32_t pq = s->order[q];
+                if (s->src[pq] == s->src[ck]) continue;
+                const double *p = &s->cand[(size_t)pq * D];
+                double slack = p[0] - c[0] + 1e-9; /* what p may lose on c in the events, at L */
+                if (slack < 0) continue;
+                int d = 1;
+                for (; d < D; d++) {
+                    double x = p[d] - c[d];
+                    if (x < 0 && (slack += L * x) < 0) break;
+                }
+                if (d == D) {
+                    dominated = true;
+                    break;
+                }
             }
+            if (!dominated) s->order[kept++] = ck;
         }
-        if (!dominated) s->order[kept++] = s->order[k];
+    } else {
+        /* anywhere (max_scale 0): p dominates c when no smaller in any dimension */
+        double low[32]; /* c - 1e-9 (D <= RPS_DIMS < 32) */
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t ck = s->order[k];
+            const double *c = &s->cand[(size_t)ck * D];
+            uint32_t cpos = s->pos[ck];
+            for (int d = 0; d < D; d++) low[d] = c[d] - 1e-9;
+            bool dominated = false;
+            for (uint32_t q = kept; q-- > 0;) { /* any order finds the same answer */
+                uint32_t pq = s->order[q];
+                if (s->src[pq] == s->src[ck]) continue;
+                if (cpos & ~s->pos[pq]) continue; /* c has a positive event p lacks */
+                const double *p = &s->cand[(size_t)pq * D];
+                int d = 0;
+                while (d < D && p[d] >= low[d]) d++;
+                if (d == D) {
+                    dominated = true;
+                    break;
+                }
+            }
+            if (!dominated) s->order[kept++] = ck;
+        }
     }
     /* the survivors' events and reciprocals (the similarity's normalisation) */
     uint32_t once = 0, twice = 0;
@@ -778,25 +844,30 @@ static void reduce(seg_ctx *s, stack_set *out) {
         uint32_t nz = 0;
         for (int d = 0; d < D; d++) {
             nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
-            inv[d] = c[d] != 0 ? 1.0 / dabs(c[d]) : 0;
+            inv[d] = c[d] != 0 ? 1.0 / dabs(c[d]) : INFINITY;
         }
         s->nz[k] = nz;
+        s->cnt[k] = (uint8_t)bits(nz);
         twice |= once & nz;
         once |= nz;
     }
     /* uniqueness: a path with an event no other surviving path has */
     uint32_t unique_dims = s->opt->unique && kept > 1 ? once & ~twice : 0;
     for (uint32_t q = 0; q < kept; q++) s->uniq[q] = (s->nz[s->order[q]] & unique_dims) != 0;
-    /* similarity: merged into the larger representative already kept */
+    /* similarity: merged into the larger representative already kept (two settled rows of
+     * one source set are known to be less similar than the threshold) */
     uint32_t m = 0;
+    double thr = s->opt->similarity, thr2 = thr * thr * (1 - 1e-6);
     for (uint32_t q = 0; q < kept; q++) {
         const double *c = &s->cand[(size_t)s->order[q] * D];
+        uint32_t qq = s->order[q];
         bool merged = false;
         if (!s->uniq[q]) {
             for (uint32_t r = 0; r < m && !merged; r++) {
                 if (s->keep[r]) continue; /* unique paths are not merge targets either */
-                uint32_t rr = s->order[r], qq = s->order[q];
-                if (similarity_below(s->nz[rr], s->nz[qq], s->opt->similarity)) continue;
+                uint32_t rr = s->order[r];
+                if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
+                if (similarity_below(s->nz[rr], s->nz[qq], s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
                 merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
                                         s->nz[rr] | s->nz[qq]) >= s->opt->similarity;
             }
@@ -809,12 +880,30 @@ static void reduce(seg_ctx *s, stack_set *out) {
     s->stat_dom += kept, s->stat_kept += m;
     if (m > s->opt->max_stacks) m = s->opt->max_stacks, s->capped++;
     set_reserve(out, m, D);
+    out->settled = 0;
     for (uint32_t r = 0; r < m; r++) {
         const double *c = &s->cand[(size_t)s->order[r] * D];
         double *o = &out->v[(size_t)r * D];
         for (int d = 0; d < D; d++) o[d] = c[d];
+        if (r < 64 && !s->keep[r]) out->settled |= 1ull << r;
     }
     out->n = m;
+}
+
+/* A set's bounds over the design space (stack_set.lo, .hi). */
+static void set_bounds(const seg_ctx *s, stack_set *x) {
+    double L = s->opt->max_scale, lo = -INFINITY, hi = -INFINITY;
+    for (uint32_t r = 0; r < x->n; r++) {
+        const double *c = &x->v[(size_t)r * s->D];
+        double neg = 0, pos = 0;
+        for (int d = 1; d < s->D; d++) {
+            neg += c[d] < 0 ? c[d] : 0;
+            pos += c[d] > 0 ? c[d] : 0;
+        }
+        lo = dmax(lo, c[0] + L * neg);
+        hi = dmax(hi, c[0] + L * pos);
+    }
+    x->lo = lo, x->hi = hi;
 }
 
 uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, uint32_t n, double *out) {
@@ -824,6 +913,7 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     s.D = D;
     cand_reserve(&s, n ? n : 1);
     memcpy(s.cand, cand, (size_t)n * D * sizeof *cand);
+    for (uint32_t k = 0; k < n; k++) s.src[k] = (uint16_t)k, s.settled[k] = 0; /* every pair compared */
     s.cand_n = n;
     stack_set set = {0};
     reduce(&s, &set);
@@ -838,6 +928,10 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     free(s.uniq);
     free(s.nz);
     free(s.pos);
+    free(s.src);
+    free(s.hi);
+    free(s.settled);
+    free(s.cnt);
     return m;
 }
 
@@ -892,6 +986,25 @@ static void add_weight(const seg_ctx *s, double *dst, const rps_weight *w) {
     }
 }
 
+/* An edge weight's least and largest length over the design space (events
+ * scaled by 0 … max_scale; a dimension the segment does not carry is base). */
+static void weight_bounds(const seg_ctx *s, const rps_weight *w, double *lo, double *hi) {
+    double L = s->opt->max_scale;
+    *lo = *hi = w->base;
+    for (int k = 0; k < w->n; k++) {
+        double x = w->val[k];
+        if (s->slot_of[w->dim[k]] < 0) *lo += x, *hi += x;
+        else if (x < 0) *lo += L * x;
+        else *hi += L * x;
+    }
+}
+
+static bool weight_is_zero(const rps_weight *w) {
+    bool zero = w->base == 0;
+    for (int k = 0; k < w->n; k++) zero &= w->val[k] == 0;
+    return zero;
+}
+
 static double scaled(const rps_weight *w, const double *scale) {
     double sum = w->base;
     for (int k = 0; k < w->n; k++) sum += w->val[k] * scale[w->dim[k]];
@@ -913,65 +1026,84 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
             int ne = rps_node_edges(t, i, v, i - (int64_t)W + 1, e, &violation);
             double actual = (double)rps_u(t, i)->t[v];
             s->violations += violation;
-            /* longest path and stacks */
-            double best = -INFINITY;
-            s->cand_n = 0;
+            /* longest path; each source's bounds over the design space */
+            double best = -INFINITY, top_lo = -INFINITY;
+            double lo[RPS_MAX_EDGES + 1], hi[RPS_MAX_EDGES + 1], base_only[RPS_MAX_EDGES + 1];
+            const stack_set *set[RPS_MAX_EDGES + 1];
             bool from_s = ne == 0 || (i == first && v == N_F);
-            int sources = from_s;
-            const stack_set *last_src = NULL;
-            if (from_s) {
-                /* S → the first fetch, and nodes with nothing before them */
+            int ns = 0;   /* sources: S (index 0, when from_s), then the edges */
+            if (from_s) { /* S → the first fetch, and nodes with nothing before them */
                 best = actual - S;
-                if (!scale) {
-                    cand_reserve(s, 1);
-                    memset(s->cand, 0, D * sizeof(double));
-                    s->cand[0] = actual - S;
-                    s->cand_n = 1;
-                }
+                set[0] = NULL, base_only[0] = lo[0] = hi[0] = actual - S;
+                ns = 1;
             }
+            int edge_of[RPS_MAX_EDGES + 1];
             for (int k = 0; k < ne; k++) {
                 int64_t j = e[k].src;
                 if (j < i - (int64_t)W + 1) {
                     s->dropped++;
                     continue;
                 }
-                sources++;
                 if (j < first) { /* before the segment: from S, base only */
                     double w = (double)rps_u(t, j)->t[e[k].node] + rps_weight_total(&e[k].w) - S;
                     best = dmax(best, w);
-                    if (!scale) {
-                        cand_reserve(s, s->cand_n + 1);
-                        double *c = &s->cand[(size_t)s->cand_n++ * D];
-                        memset(c, 0, D * sizeof(double));
-                        c[0] = w;
+                    set[ns] = NULL, base_only[ns] = lo[ns] = hi[ns] = w;
+                    if (s->opt->max_scale <= 0) lo[ns] = -INFINITY, hi[ns] = INFINITY;
+                } else {
+                    uint32_t js = (uint32_t)(j % W) * N_COUNT + (uint32_t)e[k].node;
+                    best = dmax(best, s->times[js] + (scale ? scaled(&e[k].w, scale) : rps_weight_total(&e[k].w)));
+                    set[ns] = &s->sets[js];
+                    if (!scale && s->opt->max_scale > 0) {
+                        double wl, wh;
+                        weight_bounds(s, &e[k].w, &wl, &wh);
+                        lo[ns] = set[ns]->lo + wl, hi[ns] = set[ns]->hi + wh;
+                    } else {
+                        lo[ns] = -INFINITY, hi[ns] = INFINITY;
                     }
+                }
+                edge_of[ns++] = k;
+            }
+            if (from_s && s->opt->max_scale <= 0) lo[0] = -INFINITY, hi[0] = INFINITY;
+            for (int q = 0; q < ns; q++) top_lo = dmax(top_lo, lo[q]);
+            s->times[slot * N_COUNT + v] = best;
+            if (scale) continue;
+            /* the stacks: of every source that can reach the length another is sure to have */
+            s->cand_n = 0;
+            int alive = 0, last_alive = -1;
+            for (int q = 0; q < ns; q++) {
+                if (hi[q] < top_lo - 1e-6) continue; /* never the longest in the design space */
+                alive++, last_alive = q;
+                if (!set[q]) {
+                    cand_reserve(s, s->cand_n + 1);
+                    s->src[s->cand_n] = (uint16_t)q, s->settled[s->cand_n] = 0;
+                    double *c = &s->cand[(size_t)s->cand_n++ * D];
+                    memset(c, 0, D * sizeof(double));
+                    c[0] = base_only[q];
                     continue;
                 }
-                uint32_t js = (uint32_t)(j % W) * N_COUNT + (uint32_t)e[k].node;
-                best = dmax(best, s->times[js] + (scale ? scaled(&e[k].w, scale) : rps_weight_total(&e[k].w)));
-                if (scale) continue;
-                last_src = &s->sets[js];
-                const stack_set *src = &s->sets[js];
+                const stack_set *src = set[q];
+                const rps_weight *w = &e[edge_of[q]].w;
+                uint64_t settled = weight_is_zero(w) ? src->settled : 0;
                 cand_reserve(s, s->cand_n + src->n);
-                for (uint32_t q = 0; q < src->n; q++) {
+                for (uint32_t r = 0; r < src->n; r++) {
+                    s->src[s->cand_n] = (uint16_t)q;
+                    s->settled[s->cand_n] = r < 64 && (settled >> r & 1);
                     double *c = &s->cand[(size_t)s->cand_n++ * D];
-                    const double *from = &src->v[(size_t)q * D];
+                    const double *from = &src->v[(size_t)r * D];
                     for (int d = 0; d < D; d++) c[d] = from[d]; /* a few doubles: no call */
-                    add_weight(s, c, &e[k].w);
+                    add_weight(s, c, w);
                 }
             }
-            s->times[slot * N_COUNT + v] = best;
-            bool single = sources == 1 && last_src != NULL;
-            if (!scale) {
-                stack_set *dst = &s->sets[slot * N_COUNT + v];
-                if (single) { /* one source: its set, shifted by one weight, is still reduced */
-                    set_reserve(dst, s->cand_n, D);
-                    memcpy(dst->v, s->cand, (size_t)s->cand_n * D * sizeof(double));
-                    dst->n = s->cand_n;
-                } else {
-                    reduce(s, dst);
-                }
+            stack_set *dst = &s->sets[slot * N_COUNT + v];
+            if (alive == 1 && set[last_alive]) { /* one source: its set, shifted by one weight, is still reduced */
+                set_reserve(dst, s->cand_n, D);
+                memcpy(dst->v, s->cand, (size_t)s->cand_n * D * sizeof(double));
+                dst->n = s->cand_n;
+                dst->settled = weight_is_zero(&e[edge_of[last_alive]].w) ? set[last_alive]->settled : 0;
+            } else {
+                reduce(s, dst);
             }
+            if (s->opt->max_scale > 0) set_bounds(s, dst);
         }
     }
     uint32_t ls = (uint32_t)(last % W) * N_COUNT + N_C;
@@ -1021,6 +1153,10 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->nz);
     free(s->pos);
     free(s->uniq);
+    free(s->src);
+    free(s->hi);
+    free(s->settled);
+    free(s->cnt);
 }
 
 double rps_graph_cycles(const rps_trace *t, uint32_t segment, const double scale[RPS_DIMS]) {

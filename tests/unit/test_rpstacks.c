@@ -56,8 +56,9 @@ static void test_reduce(void **state) {
 /* The reduction as §III-C / §IV-E state it, written plainly (no precomputed
  * norms, no bit masks): the optimised reduce() in graph.c must make the same
  * decisions, to the bit. Sort by total, largest first (ties in input order);
- * drop a path when a kept one has every event it has and is no smaller in any
- * dimension; a path alone in having an event is kept and is no merge target;
+ * drop a path when a kept one is never smaller within the design space (every
+ * event scaled by 0 … max_scale; max_scale 0: anywhere, i.e. it has every event
+ * the path has and is no smaller in any dimension); a path alone in having an event is kept and is no merge target;
  * every other path merges into the first kept target at least `similarity`
  * similar; the largest max_stacks survive. */
 static uint32_t reference_reduce(const rps_options *o, int D, const double *cand, uint32_t n, double *out) {
@@ -77,9 +78,18 @@ static uint32_t reference_reduce(const rps_options *o, int D, const double *cand
         for (uint32_t q = 0; q < kept && !dominated; q++) {
             const double *p = &cand[order[q] * D];
             bool all = true;
-            for (int d = 0; d < D; d++) {
-                if (c[d] > 1e-9 && !(p[d] > 1e-9)) all = false; /* c has an event p lacks */
-                if (p[d] < c[d] - 1e-9) all = false;
+            if (o->max_scale > 0) {
+                /* never below c with every event scaled by 0 … max_scale: at the worst
+                 * corner, p0 - c0 + max_scale · Σ min(0, p_d - c_d) >= 0 (summed in order) */
+                double margin = p[0] - c[0] + 1e-9;
+                for (int d = 1; d < D; d++)
+                    if (p[d] < c[d]) margin += o->max_scale * (p[d] - c[d]);
+                all = margin >= 0;
+            } else {
+                for (int d = 0; d < D; d++) {
+                    if (c[d] > 1e-9 && !(p[d] > 1e-9)) all = false; /* c has an event p lacks */
+                    if (p[d] < c[d] - 1e-9) all = false;
+                }
             }
             dominated = all;
         }
@@ -149,6 +159,8 @@ static void test_reduce_matches_reference(void **state) {
         o.similarity = thresholds[trial % 5];
         o.unique = trial % 3 != 0;
         o.max_stacks = trial % 7 == 0 ? 4 : 64;
+        const double scales[] = {0, 1, 2, 4, 10};
+        o.max_scale = scales[trial % 11 % 5];
         int D = 1 + rand_r(&seed) % 16;
         uint32_t n = synthetic_candidates(&seed, D, cand);
         uint32_t m = rps_reduce_vectors(&o, D, cand, n, got);
@@ -439,11 +451,10 @@ static void test_fmt_tlb(void **state) {
 /* The analysis as the run goes (a ring of a few segments, reduced while the
  * run goes on) gives the stacks the whole run kept gives, to the bit: a run
  * long enough for the ring (2 chunks of 4096 µops here) to wrap twice, 3 threads. */
-static void test_stream_matches_kept(void **state) {
-    (void)state;
-    enum { LONG = 20000 };
-    uop *u = cs_calloc(LONG, sizeof *u);
-    for (size_t i = 0; i < LONG; i++) {
+/* The fp-add chain of fp_chain_stream, a far line now and then. */
+static uop *mixed_stream(size_t n) {
+    uop *u = cs_calloc(n, sizeof *u);
+    for (size_t i = 0; i < n; i++) {
         switch (i % 4) { /* the fp-add chain of fp_chain_stream, a far line now and then */
         case 0: u[i] = make_uop(i % 512, OPC_FP_ADD, 40, 40, 41); break;
         case 1: u[i] = make_uop(i % 512, OPC_INT_ALU, 5, 6, 0); break;
@@ -456,6 +467,52 @@ static void test_stream_matches_kept(void **state) {
         default: u[i] = make_uop(i % 512, OPC_INT_ALU, 9, 5, 7); break;
         }
     }
+    return u;
+}
+
+/* The dominance within the design space (max-scale) drops only paths that are
+ * never the longest there: with merging off (similarity 1: only parallel paths,
+ * of which the larger dominates), the stacks predict exactly the graph's longest
+ * path, re-walked with the scaled latencies, at any point of the design space —
+ * as the plain dominance (max-scale 0) does everywhere. */
+static void test_design_space_exact(void **state) {
+    (void)state;
+    enum { LEN = 4000 };
+    uop *u = mixed_stream(LEN);
+    const char *specs[] = {"rpstacks:segment=20:similarity=1:max-scale=4:keep=yes",
+                           "rpstacks:segment=20:similarity=1:max-scale=0:keep=yes"};
+    uint32_t stacks[2];
+    for (int v = 0; v < 2; v++) {
+        run_result run;
+        simulate_n(u, LEN, NULL, specs[v], &run);
+        void *a = run_result_analysis(&run, "rpstacks");
+        const rps_result *r = rps_analysis_result(a);
+        assert_non_null(r);
+        print_message("%s: %llu capped\n", specs[v], (unsigned long long)r->capped_nodes);
+        assert_int_equal(r->capped_nodes, 0);
+        stacks[v] = r->stack_count;
+        unsigned seed = 7;
+        double worst = 0;
+        for (int trial = 0; trial < 40; trial++) {
+            double scale[RPS_DIMS];
+            scale[RPS_BASE] = 1;
+            for (int d = 1; d < RPS_DIMS; d++) scale[d] = (trial == 0 ? 4.0 : 4.0 * (rand_r(&seed) % 1001) / 1000);
+            double graph = rps_graph_cycles(rps_analysis_trace(a), 20, scale);
+            double pred = rps_predict(r, scale);
+            worst = fmax(worst, fabs(pred - graph) / graph);
+        }
+        print_message("%s: %u stacks, worst |stacks - graph| %.2e\n", specs[v], r->stack_count, worst);
+        assert_true(worst < 1e-9);
+        run_result_free(&run);
+    }
+    assert_true(stacks[0] < stacks[1]); /* the bound dropped paths: the test is not vacuous */
+    free(u);
+}
+
+static void test_stream_matches_kept(void **state) {
+    (void)state;
+    enum { LONG = 20000 };
+    uop *u = mixed_stream(LONG);
     run_result kept;
     simulate_n(u, LONG, NULL, "rpstacks:segment=400:threads=2:keep=yes", &kept);
     const rps_result *k = rps_analysis_result(run_result_analysis(&kept, "rpstacks"));
@@ -503,6 +560,7 @@ int main(void) {
         cmocka_unit_test(test_graph_chase),
         cmocka_unit_test(test_fmt_tlb),
         cmocka_unit_test(test_stream_matches_kept),
+        cmocka_unit_test(test_design_space_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

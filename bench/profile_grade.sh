@@ -9,18 +9,8 @@
 # into the document between the markers <!-- profile-grade begin/end -->.
 # Run from the build directory (needs ./cyclescope and workloads/).
 set -eu
-quick=0 doc=""
-while [ $# -gt 0 ]; do
-    case $1 in
-    --quick) quick=1 ;;
-    --doc) doc=$2; shift ;;
-    *) echo "usage: $0 [--quick] [--doc FILE]" >&2; exit 2 ;;
-    esac
-    shift
-done
-cs=./cyclescope
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/profile_common.sh"
+profile_bench_options "$0 [--quick] [--doc FILE]" 1 "$@"
 workloads=("sort 10000" "hash 10000" "list 10000" "tree 5000" "interp 250" "matmul 4" "fft 2048" "strsearch 12000")
 configs=(inorder1 inorder3 ooo4)
 periods=(100 300 1000)
@@ -62,13 +52,4 @@ for config in "${configs[@]}"; do
     done
 done
 cat "$table"
-if [ -n "$doc" ]; then
-    python3 - "$doc" "$table" <<'PY'
-import sys
-doc, table = sys.argv[1], open(sys.argv[2]).read()
-text = open(doc).read()
-b, e = '<!-- profile-grade begin -->', '<!-- profile-grade end -->'
-i, j = text.index(b) + len(b), text.index(e)
-open(doc, 'w').write(text[:i] + '\n' + table + text[j:])
-PY
-fi
+if [ -n "$doc" ]; then profile_bench_write_doc "$doc" "$table" profile-grade; fi

@@ -137,13 +137,8 @@ static bool ends_block(uint8_t cls) {
 }
 
 static long insn_at(const profile_proc *p, uint64_t pc) {
-    size_t lo = 0, hi = p->ninsns;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (p->insns[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < p->ninsns && p->insns[lo].pc == pc ? (long)lo : -1;
+    size_t i = pc_lower_bound(p->insns, p->ninsns, sizeof *p->insns, pc);
+    return i < p->ninsns && p->insns[i].pc == pc ? (long)i : -1;
 }
 
 /* The target of an indirect jump when the instructions before it in its block
@@ -395,24 +390,8 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
 
 /* ---- samples -------------------------------------------------------------------- */
 
-static const profile_pc *samples_at(const profile_data *prof, uint64_t pc) {
-    size_t lo = 0, hi = prof->npcs;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (prof->pcs[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < prof->npcs && prof->pcs[lo].pc == pc ? &prof->pcs[lo] : NULL;
-}
-
 static size_t first_pc_at_or_after(const profile_data *prof, uint64_t pc) {
-    size_t lo = 0, hi = prof->npcs;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (prof->pcs[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    return pc_lower_bound(prof->pcs, prof->npcs, sizeof *prof->pcs, pc);
 }
 
 /* ---- frequency per equivalence class (§6.1.3) ---------------------------------------- */
@@ -926,12 +905,10 @@ static void estimate_all(profile_proc *p) {
 
 /* ---- one procedure ---------------------------------------------------------------- */
 
-static const truth_pc *truth_at(const profile_truth *t, uint64_t pc);
-
 static bool analyse_proc(profile_proc *p, const profile_data *prof, const profile_truth *exact, sched_model *sm,
                          const sched_machine *mc, double period, cs_error *err) {
     for (size_t i = 0; i < p->ninsns; i++) {
-        const profile_pc *s = samples_at(prof, p->insns[i].pc);
+        const profile_pc *s = profile_samples_at(prof, p->insns[i].pc);
         if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
     }
     profile_classes(p);
@@ -941,7 +918,7 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
      * estimates by using measured execution counts: the same here */
     if (exact)
         for (size_t b = 0; b < p->nblocks; b++) {
-            const truth_pc *t = truth_at(exact, p->insns[p->blocks[b].first].pc);
+            const truth_pc *t = profile_truth_at(exact, p->insns[p->blocks[b].first].pc);
             p->blocks[b].count = t ? (double)t->executions / period : 0;
             p->blocks[b].confidence = CONF_HIGH;
         }
@@ -1101,16 +1078,6 @@ void profile_analysis_free(profile_analysis *a) {
 
 /* ---- grading against the truth ------------------------------------------------------- */
 
-static const truth_pc *truth_at(const profile_truth *t, uint64_t pc) {
-    size_t lo = 0, hi = t->npcs;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (t->pcs[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->npcs && t->pcs[lo].pc == pc ? &t->pcs[lo] : NULL;
-}
-
 static uint64_t truth_edge_count(const profile_truth *t, uint64_t from, uint64_t to) {
     size_t lo = 0, hi = t->nedges;
     while (lo < hi) {
@@ -1124,13 +1091,9 @@ static uint64_t truth_edge_count(const profile_truth *t, uint64_t from, uint64_t
 
 static uint64_t truth_taken_from(const profile_truth *t, uint64_t from) {
     uint64_t s = 0;
-    size_t lo = 0, hi = t->nedges;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (t->edges[mid].from < from) lo = mid + 1;
-        else hi = mid;
-    }
-    for (; lo < t->nedges && t->edges[lo].from == from; lo++) s += t->edges[lo].count;
+    for (size_t lo = pc_lower_bound(t->edges, t->nedges, sizeof *t->edges, from);
+         lo < t->nedges && t->edges[lo].from == from; lo++)
+        s += t->edges[lo].count;
     return s;
 }
 
@@ -1167,7 +1130,7 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
         for (size_t k = 0; k < p->ninsns; k++) {
             const profile_insn *x = &p->insns[k];
             double s = (double)x->samples[PROF_CYCLES];
-            const truth_pc *tp = truth_at(t, x->pc);
+            const truth_pc *tp = profile_truth_at(t, x->pc);
             double exec = tp ? (double)tp->executions : 0;
             if (s > 0) {
                 g->samples += s;
@@ -1227,7 +1190,7 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
             if (x->kind == 1) {
                 truth = (double)truth_edge_count(t, last->pc, head->pc);
             } else {
-                const truth_pc *tl = truth_at(t, last->pc);
+                const truth_pc *tl = profile_truth_at(t, last->pc);
                 truth = tl ? (double)tl->executions - (double)truth_taken_from(t, last->pc) : 0;
                 if (truth < 0) truth = 0;
             }

@@ -2,8 +2,10 @@
 #ifndef CYCLESCOPE_PROFILE_INTERNAL_H
 #define CYCLESCOPE_PROFILE_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profile.h"
 
@@ -62,6 +64,39 @@ static inline void u64map_put(u64map *m, uint64_t key, uint32_t val) {
     }
     u64map_put_raw(m->keys, m->vals, m->cap, key, val + 1);
     m->n++;
+}
+
+/* Sorted arrays keyed by the uint64_t in their first member (a pc, or an
+ * edge's source): the index of the first element whose key is >= key (n when
+ * none). One binary search for the profile's pcs, the truth's pcs and edges
+ * and a procedure's instructions. */
+_Static_assert(offsetof(profile_pc, pc) == 0, "profile_pc is keyed by its first member");
+_Static_assert(offsetof(truth_pc, pc) == 0, "truth_pc is keyed by its first member");
+_Static_assert(offsetof(truth_edge, from) == 0, "truth_edge is keyed by its first member");
+_Static_assert(offsetof(profile_insn, pc) == 0, "profile_insn is keyed by its first member");
+static inline size_t pc_lower_bound(const void *base, size_t n, size_t stride, uint64_t key) {
+    const unsigned char *b = base;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t k;
+        memcpy(&k, b + mid * stride, sizeof k);
+        if (k < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The profile's counts at pc, or NULL. */
+static inline const profile_pc *profile_samples_at(const profile_data *prof, uint64_t pc) {
+    size_t i = pc_lower_bound(prof->pcs, prof->npcs, sizeof *prof->pcs, pc);
+    return i < prof->npcs && prof->pcs[i].pc == pc ? &prof->pcs[i] : NULL;
+}
+
+/* The truth at pc, or NULL. */
+static inline const truth_pc *profile_truth_at(const profile_truth *t, uint64_t pc) {
+    size_t i = pc_lower_bound(t->pcs, t->npcs, sizeof *t->pcs, pc);
+    return i < t->npcs && t->pcs[i].pc == pc ? &t->pcs[i] : NULL;
 }
 
 /* Frequency equivalence classes of p's blocks and edges (cfg.c): sets

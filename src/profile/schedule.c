@@ -61,13 +61,8 @@ struct sched_model {
 };
 
 static long find_pc(const sched_model *s, uint64_t pc) {
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->insns[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < s->n && s->insns[lo].pc == pc ? (long)lo : -1;
+    size_t i = pc_lower_bound(s->insns, s->n, sizeof *s->insns, pc);
+    return i < s->n && s->insns[i].pc == pc ? (long)i : -1;
 }
 
 static uint64_t sched_sample(void *ctx, const sample_view *sv) {

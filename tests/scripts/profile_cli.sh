@@ -92,7 +92,9 @@ jq -r '[.procedures[].instructions[].culprits[] | select(.cause == "dcache-miss"
 awk '/^pcs /{on=1;next} on&&!/^checksum/&&$4>0{print $1}' f.prof | sort -u >missed.txt
 [ -s blamed.txt ] || fail "no dcache-miss culprit names a load"
 if comm -23 blamed.txt missed.txt | grep -q .; then fail "a load blamed for a D-cache miss it never had"; fi
-one_error 125 'o.prof: the profile has no event samples' "$cs" profile imiss o.prof
+# a profile recorded without --events is the wrong input for imiss: bad usage
+# (exit 2), the message naming the option that was missing when it was recorded
+one_error 2 'o.prof has no event samples: record it with --events N' "$cs" profile imiss o.prof
 one_error 2 '--estimated needs --truth' "$cs" profile imiss --estimated f.prof
 
 # a switch's jump table (interp's bytecode dispatch): the table is read and the

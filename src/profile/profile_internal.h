@@ -99,6 +99,12 @@ static inline const truth_pc *profile_truth_at(const profile_truth *t, uint64_t 
     return i < t->npcs && t->pcs[i].pc == pc ? &t->pcs[i] : NULL;
 }
 
+/* In-order, a sample at which no µop waits to issue (sampler.c): DCPI's
+ * sample names the next instruction to issue, so the sampler and the static
+ * schedule charge such a cycle to the next µop that waits there. */
+struct sample_view;
+bool profile_frontend_bubble(const struct sample_view *sv);
+
 /* Frequency equivalence classes of p's blocks and edges (cfg.c): sets
  * p->blocks[].eclass, p->edges[].eclass and p->nclasses. */
 void profile_classes(profile_proc *p);
@@ -128,9 +134,10 @@ typedef struct sched_context {
     size_t n;
 } sched_context;
 /* Mi of each instruction after ctx[0]; varies[i] = 1 when Mi differs after
- * another of the contexts (such issue points are not used). */
+ * another of the contexts (such issue points are not used); m_each (NULL, or
+ * nctx x n) gets Mi after every context: m_each[c * n + i]. */
 bool sched_block(sched_model *s, const profile_insn *insns, size_t n, const sched_context *ctx, size_t nctx,
-                 uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, cs_error *err);
+                 uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, uint32_t *m_each, cs_error *err);
 size_t sched_generic_contexts(sched_context out[3], profile_insn storage[2]);
 void sched_destroy(sched_model *s);
 /* The machine's properties the culprit rules need. */

@@ -20,7 +20,7 @@ one_error() { # EXIT REGEX CMD…: exactly one line on stderr matching REGEX, ex
 
 "$cs" profile record --config inorder1 --period 500 --events 1 -o p.prof "$prog" 3000 >/dev/null 2>rec.txt
 grep -q 'CYCLES samples' rec.txt || fail "record said nothing"
-head -1 p.prof | grep -qx 'cyclescope-profile 2' || fail "no header"
+head -1 p.prof | grep -qx 'cyclescope-profile 3' || fail "no header"
 tail -1 p.prof | grep -Eq '^checksum crc32:[0-9a-f]{8}$' || fail "no checksum"
 grep -q '^config-name inorder1$' p.prof || fail "no configuration"
 grep -q '^config-source inorder1$' p.prof || fail "no configuration source"
@@ -75,8 +75,9 @@ done
 
 # Figure 10: I-cache stall cycles against IMISS events, with a 256-byte I-cache
 # so that misses happen; measured counts and the true stall cycles from --truth
+# (10000 elements: enough D-cache misses that stalls on loads pass the 3σ test)
 "$cs" profile record --config inorder3 --set l1i.size=256 --period 100 --events 1 --truth f.truth -o f.prof \
-    "$prog" 2000 >/dev/null 2>&1 || fail "record with events"
+    "$prog" 10000 >/dev/null 2>&1 || fail "record with events"
 "$cs" profile imiss --truth f.truth --json f.json --html f.html f.prof >imiss.txt 2>/dev/null || fail "imiss failed"
 grep -q '^correlation with the projected misses over' imiss.txt || fail "imiss printed no correlation"
 jq -e '.schema == "cyclescope-profile-imiss" and .measured_counts == true and (.procedures | length > 0) and

@@ -75,9 +75,9 @@ done
 
 # Figure 10: I-cache stall cycles against IMISS events, with a 256-byte I-cache
 # so that misses happen; measured counts and the true stall cycles from --truth
-# (10000 elements: enough D-cache misses that stalls on loads pass the 3σ test)
+# (4000 elements, 32 kB: enough D-cache misses that stalls on loads pass the 3σ test)
 "$cs" profile record --config inorder3 --set l1i.size=256 --period 100 --events 1 --truth f.truth -o f.prof \
-    "$prog" 10000 >/dev/null 2>&1 || fail "record with events"
+    "$prog" 4000 >/dev/null 2>&1 || fail "record with events"
 "$cs" profile imiss --truth f.truth --json f.json --html f.html f.prof >imiss.txt 2>/dev/null || fail "imiss failed"
 grep -q '^correlation with the projected misses over' imiss.txt || fail "imiss printed no correlation"
 jq -e '.schema == "cyclescope-profile-imiss" and .measured_counts == true and (.procedures | length > 0) and

@@ -4,23 +4,14 @@
 # as the out-of-order one), each sampling period and each seed, every workload below is
 # recorded with the truth (exact per-pc counts, true stall causes), analysed and graded.
 # Prints a Markdown table per machine and period, samples of all workloads and seeds
-# pooled (unexplained: the share of all their estimated dynamic stall cycles), and the spread
+# pooled (true dynamic stall samples and dynamic stall cycles found: sums; unexplained: the share
+# of all their estimated dynamic stall cycles), and the spread
 # of "within 10%" over the seeds; with --doc, writes the table
 # into the document between the markers <!-- profile-grade begin/end -->.
 # Run from the build directory (needs ./cyclescope and workloads/).
 set -eu
-quick=0 doc=""
-while [ $# -gt 0 ]; do
-    case $1 in
-    --quick) quick=1 ;;
-    --doc) doc=$2; shift ;;
-    *) echo "usage: $0 [--quick] [--doc FILE]" >&2; exit 2 ;;
-    esac
-    shift
-done
-cs=./cyclescope
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/profile_common.sh"
+profile_bench_options "$0 [--quick] [--doc FILE]" 1 "$@"
 workloads=("sort 10000" "hash 10000" "list 10000" "tree 5000" "interp 250" "matmul 4" "fft 2048" "strsearch 12000")
 configs=(inorder1 inorder3 ooo4)
 periods=(100 300 1000)
@@ -28,8 +19,8 @@ seeds=(1 2 3)
 if [ $quick = 1 ]; then workloads=("sort 10000" "tree 5000"); periods=(100); seeds=(1); fi
 table=$out/table.md
 {
-    echo "| machine | period | samples | within 5% | within 10% | within 15% | >15% marked low | edges within 10% | culprit coverage | stalls found | unexplained | within 10% over seeds (min–max) |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| machine | period | samples | within 5% | within 10% | within 15% | >15% marked low | edges within 10% | true dynamic stall samples | culprit coverage | stalls found | dynamic stall cycles found | unexplained | within 10% over seeds (min–max) |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$table"
 for config in "${configs[@]}"; do
     for period in "${periods[@]}"; do
@@ -56,19 +47,10 @@ for config in "${configs[@]}"; do
         awk -F'\t' -v m="$config" -v p="$period" -v sp="$spread" '
             { s+=$1; w5+=$1*$2; w10+=$1*$3; w15+=$1*$4; off+=$1*(1-$4); ol+=$1*(1-$4)*$5
               ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11*$12; dy+=$12; n++ }
-            END { printf "| %s | %d | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s |\n",
-                  m, p, s, 100*w5/s, 100*w10/s, 100*w15/s, off ? 100*ol/off : 100, 100*e10/ex, st ? 100*cov/st : 100,
-                  st ? 100*det/st : 100, dy ? 100*un/dy : 0, sp }' "$out/rows" >>"$table"
+            END { printf "| %s | %d | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %d | %.1f%% | %.1f%% | %d | %.1f%% | %s |\n",
+                  m, p, s, 100*w5/s, 100*w10/s, 100*w15/s, off ? 100*ol/off : 100, 100*e10/ex, st, st ? 100*cov/st : 100,
+                  st ? 100*det/st : 100, dy, dy ? 100*un/dy : 0, sp }' "$out/rows" >>"$table"
     done
 done
 cat "$table"
-if [ -n "$doc" ]; then
-    python3 - "$doc" "$table" <<'PY'
-import sys
-doc, table = sys.argv[1], open(sys.argv[2]).read()
-text = open(doc).read()
-b, e = '<!-- profile-grade begin -->', '<!-- profile-grade end -->'
-i, j = text.index(b) + len(b), text.index(e)
-open(doc, 'w').write(text[:i] + '\n' + table + text[j:])
-PY
-fi
+if [ -n "$doc" ]; then profile_bench_write_doc "$doc" "$table" profile-grade; fi

@@ -9,17 +9,8 @@
 # With --doc, writes the table between <!-- profile-imiss begin/end -->.
 # Run from the build directory (needs ./cyclescope and workloads/).
 set -eu
-doc=""
-while [ $# -gt 0 ]; do
-    case $1 in
-    --doc) doc=$2; shift ;;
-    *) echo "usage: $0 [--doc FILE]" >&2; exit 2 ;;
-    esac
-    shift
-done
-cs=./cyclescope
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/profile_common.sh"
+profile_bench_options "$0 [--doc FILE]" 0 "$@"
 workloads=("sort 10000" "hash 10000" "tree 5000" "interp 250" "fft 2048" "strsearch 12000" "embench_like 3" "coremark_like 30")
 sizes=(256 1K)
 for size in "${sizes[@]}"; do
@@ -61,13 +52,4 @@ for size in sizes:
               f"{r(pearson(x, mid))} | {r(pearson(ranks(x), ranks(mid)))} | {r(pearson(mid, tru))} | {r(ratio)} |")
 PY
 cat "$out/table.md"
-if [ -n "$doc" ]; then
-    python3 - "$doc" "$out/table.md" <<'PY'
-import sys
-doc, table = sys.argv[1], open(sys.argv[2]).read()
-text = open(doc).read()
-b, e = '<!-- profile-imiss begin -->', '<!-- profile-imiss end -->'
-i, j = text.index(b) + len(b), text.index(e)
-open(doc, 'w').write(text[:i] + '\n' + table + text[j:])
-PY
-fi
+if [ -n "$doc" ]; then profile_bench_write_doc "$doc" "$out/table.md" profile-imiss; fi

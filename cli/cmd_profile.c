@@ -316,6 +316,10 @@ static int imiss(int argc, char **argv) {
     profile_imiss_fig fig;
     if (!a) {
         rc = cli_fail("%s", err.msg);
+    } else if (!a->prof.event_period) {
+        /* Figure 10 needs IMISS event samples: a profile without them is the
+         * wrong input for this verb (bad usage), not a failure to run */
+        rc = cli_usage("profile imiss", "%s has no event samples: record it with --events N", argv[optind]);
     } else if (!profile_imiss_figure(a, have_truth ? &t : NULL, &fig, &err)) {
         rc = cli_fail("%s: %s", have_truth && strstr(err.msg, "truth") ? truth : argv[optind], err.msg);
     } else {

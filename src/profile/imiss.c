@@ -57,16 +57,6 @@ double profile_spearman(const double *x, const double *y, size_t n) {
     return r;
 }
 
-static const truth_pc *truth_pc_at(const profile_truth *t, uint64_t pc) {
-    size_t lo = 0, hi = t->npcs;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (t->pcs[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->npcs && t->pcs[lo].pc == pc ? &t->pcs[lo] : NULL;
-}
-
 bool profile_imiss_figure(const profile_analysis *a, const profile_truth *truth, profile_imiss_fig *out,
                           cs_error *err) {
     memset(out, 0, sizeof *out);
@@ -100,7 +90,7 @@ bool profile_imiss_figure(const profile_analysis *a, const profile_truth *truth,
         for (size_t k = 0; k < p->ninsns; k++) {
             const profile_insn *x = &p->insns[k];
             if (truth) {
-                const truth_pc *t = truth_pc_at(truth, x->pc);
+                const truth_pc *t = profile_truth_at(truth, x->pc);
                 if (t) pt->true_stall += (double)t->cause[TC_ICACHE] * a->period;
             }
             if (x->dynamic_cycles <= 0 || !(x->culprits >> CUL_ICACHE & 1)) continue;

@@ -23,9 +23,11 @@
 #include "util/util.h"
 
 /* 2: the configuration's source and --set overrides (version 1 had neither
- * and is refused: its header could not say whether --set was used). The truth
- * file keeps its own version. */
-enum { PROFILE_VERSION = 2, PROFILE_TRUTH_VERSION = 1 };
+ * and is refused: its header could not say whether --set was used).
+ * 3 (truth 2): on an in-order machine a sample at a frontend bubble names the
+ * next instruction to issue, as DCPI's did (version 2 named the oldest one in
+ * flight; its samples do not match today's static schedule: refused). */
+enum { PROFILE_VERSION = 3, PROFILE_TRUTH_VERSION = 2 };
 
 /* The event channels of a profile: CYCLES samples and three event samples. */
 typedef enum profile_event { PROF_CYCLES, PROF_IMISS, PROF_DMISS, PROF_MISPREDICT, PROF_EVENT_COUNT } profile_event;
@@ -155,6 +157,8 @@ typedef struct profile_insn {
     uint32_t m;                     /* static cycles at the head of issue (Mi) */
     uint8_t static_reason;          /* why m > 1 */
     bool m_varies;                  /* Mi depends on the preceding block: not an issue point */
+    double m_static;                /* the static cycles expected per execution: Mi, or when it varies
+                                       the Mi after each predecessor weighted by its edge's estimate */
     uint64_t static_culprit_pc;     /* the older instruction it waits for (0: none) */
     double count;                   /* estimated executions */
     uint8_t confidence;             /* profile_confidence */
@@ -181,6 +185,11 @@ typedef struct profile_block {
     uint32_t eclass;
     double count;
     uint8_t confidence;
+    /* when an instruction's Mi depends on the preceding block: the contexts it
+     * was scheduled after (a predecessor block, PROFILE_ENTRY for the empty
+     * machine standing for an unknown one, PROFILE_EXIT for the other
+     * stand-ins) and Mi after each, m_each[c * n + i] */
+    uint32_t nctx, *ctx_pred, *m_each;
 } profile_block;
 
 typedef struct profile_proc {

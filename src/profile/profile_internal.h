@@ -2,8 +2,10 @@
 #ifndef CYCLESCOPE_PROFILE_INTERNAL_H
 #define CYCLESCOPE_PROFILE_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profile.h"
 
@@ -64,6 +66,45 @@ static inline void u64map_put(u64map *m, uint64_t key, uint32_t val) {
     m->n++;
 }
 
+/* Sorted arrays keyed by the uint64_t in their first member (a pc, or an
+ * edge's source): the index of the first element whose key is >= key (n when
+ * none). One binary search for the profile's pcs, the truth's pcs and edges
+ * and a procedure's instructions. */
+_Static_assert(offsetof(profile_pc, pc) == 0, "profile_pc is keyed by its first member");
+_Static_assert(offsetof(truth_pc, pc) == 0, "truth_pc is keyed by its first member");
+_Static_assert(offsetof(truth_edge, from) == 0, "truth_edge is keyed by its first member");
+_Static_assert(offsetof(profile_insn, pc) == 0, "profile_insn is keyed by its first member");
+static inline size_t pc_lower_bound(const void *base, size_t n, size_t stride, uint64_t key) {
+    const unsigned char *b = base;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t k;
+        memcpy(&k, b + mid * stride, sizeof k);
+        if (k < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The profile's counts at pc, or NULL. */
+static inline const profile_pc *profile_samples_at(const profile_data *prof, uint64_t pc) {
+    size_t i = pc_lower_bound(prof->pcs, prof->npcs, sizeof *prof->pcs, pc);
+    return i < prof->npcs && prof->pcs[i].pc == pc ? &prof->pcs[i] : NULL;
+}
+
+/* The truth at pc, or NULL. */
+static inline const truth_pc *profile_truth_at(const profile_truth *t, uint64_t pc) {
+    size_t i = pc_lower_bound(t->pcs, t->npcs, sizeof *t->pcs, pc);
+    return i < t->npcs && t->pcs[i].pc == pc ? &t->pcs[i] : NULL;
+}
+
+/* In-order, a sample at which no µop waits to issue (sampler.c): DCPI's
+ * sample names the next instruction to issue, so the sampler and the static
+ * schedule charge such a cycle to the next µop that waits there. */
+struct sample_view;
+bool profile_frontend_bubble(const struct sample_view *sv);
+
 /* Frequency equivalence classes of p's blocks and edges (cfg.c): sets
  * p->blocks[].eclass, p->edges[].eclass and p->nclasses. */
 void profile_classes(profile_proc *p);
@@ -93,9 +134,10 @@ typedef struct sched_context {
     size_t n;
 } sched_context;
 /* Mi of each instruction after ctx[0]; varies[i] = 1 when Mi differs after
- * another of the contexts (such issue points are not used). */
+ * another of the contexts (such issue points are not used); m_each (NULL, or
+ * nctx x n) gets Mi after every context: m_each[c * n + i]. */
 bool sched_block(sched_model *s, const profile_insn *insns, size_t n, const sched_context *ctx, size_t nctx,
-                 uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, cs_error *err);
+                 uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, uint32_t *m_each, cs_error *err);
 size_t sched_generic_contexts(sched_context out[3], profile_insn storage[2]);
 void sched_destroy(sched_model *s);
 /* The machine's properties the culprit rules need. */

@@ -33,6 +33,13 @@ typedef struct sampler {
     size_t ntpcs, tcap;
     truth_edge *edges;
     size_t nedges, ecap;
+    /* DCPI's sample names the instruction at the head of the issue queue; with
+     * none waiting there (a frontend bubble) the 21164 names the next one to
+     * issue. In-order the sampler follows the bubble cycle by cycle to it:
+     * `pending` samples (their true causes in pending_cause) wait for it,
+     * `left` cycles before the next sample */
+    bool defer;
+    uint64_t pending, left, pending_cause[TC_COUNT];
     /* the run */
     char *config_name, *model, *config_text;
     core_stats stats;
@@ -115,16 +122,43 @@ static profile_cause true_cause(const sample_view *sv) {
     }
 }
 
+/* In-order: no µop waits to issue (the window is empty, or its oldest µop
+ * has issued): a frontend bubble. */
+bool profile_frontend_bubble(const sample_view *sv) {
+    return !sv->seq ||
+        !(sv->state == WST_QUEUED || sv->state == WST_READY || sv->state == WST_OPERANDS || sv->state == WST_NO_UNIT);
+}
+
 static uint64_t on_sample(void *ctx, const sample_view *sv) {
     sampler *s = ctx;
-    s->samples++;
-    if (!sv->seq) {
-        s->idle++;
-    } else {
-        pc_slot(s, sv->pc)->count[PROF_CYCLES]++;
-        if (s->truth_file) truth_slot(s, sv->pc)->cause[true_cause(sv)]++;
+    bool sample = s->left == 0; /* else a look at the cycle after a bubble */
+    if (sample) {
+        s->samples++;
+        s->left = next_period(s);
     }
-    return next_period(s);
+    if (s->defer && profile_frontend_bubble(sv)) {
+        if (sample) {
+            s->pending++;
+            if (s->truth_file) s->pending_cause[true_cause(sv)]++;
+        }
+        s->left--; /* look again next cycle; at 0 that cycle is the next sample */
+        return 1;
+    }
+    if (!sv->seq) {
+        s->idle += sample + s->pending;
+    } else {
+        pc_slot(s, sv->pc)->count[PROF_CYCLES] += sample + s->pending;
+        if (s->truth_file) {
+            truth_acc *t = truth_slot(s, sv->pc);
+            if (sample) t->cause[true_cause(sv)]++;
+            for (int c = 0; c < TC_COUNT; c++) t->cause[c] += s->pending_cause[c];
+        }
+    }
+    s->pending = 0;
+    memset(s->pending_cause, 0, sizeof s->pending_cause);
+    uint64_t next = s->left;
+    s->left = 0;
+    return next;
 }
 
 static void on_events(void *ctx, const probe_event *e, size_t n) {
@@ -174,11 +208,14 @@ static void on_begin(void *ctx, const probe_run_info *info) {
     free(s->config_text);
     s->config_name = cs_strdup(info->config_name ? info->config_name : "?");
     s->model = cs_strdup(info->model ? info->model : "?");
+    s->defer = !strcmp(s->model, "inorder");
     s->config_text = info->cfg ? sweep_config_text(info->cfg) : cs_strdup("");
 }
 
 static void on_end(void *ctx, const core_stats *st) {
     sampler *s = ctx;
+    s->idle += s->pending; /* a bubble the run ended in: no instruction came */
+    s->pending = 0;
     s->stats = *st;
     s->ended = true;
 }

@@ -57,26 +57,31 @@ struct sched_model {
     uint32_t *m;
     uint32_t reason_cycles[512][SR_OTHER + 1];
     uint64_t culprit_pc[512];
+    uint32_t pending; /* in-order: bubble cycles waiting for the next instruction to issue */
     sched_machine machine;
 };
 
 static long find_pc(const sched_model *s, uint64_t pc) {
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->insns[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < s->n && s->insns[lo].pc == pc ? (long)lo : -1;
+    size_t i = pc_lower_bound(s->insns, s->n, sizeof *s->insns, pc);
+    return i < s->n && s->insns[i].pc == pc ? (long)i : -1;
 }
 
 static uint64_t sched_sample(void *ctx, const sample_view *sv) {
     sched_model *s = ctx;
-    if (!sv->seq || !s->insns) return 1;
+    if (!s->insns) return 1;
+    /* in-order, a bubble cycle is the next waiting instruction's (as the sampler) */
+    if (s->machine.inorder && profile_frontend_bubble(sv)) {
+        s->pending++;
+        return 1;
+    }
+    uint32_t bubble = s->pending;
+    s->pending = 0;
+    if (!sv->seq) return 1;
     long i = find_pc(s, sv->pc);
     if (i < 0) return 1;
-    s->m[i]++;
+    s->m[i] += 1 + bubble;
     if (i >= 512) return 1;
+    s->reason_cycles[i][SR_FETCH] += bubble;
     static_reason r = SR_NONE;
     const stall_cause *c = &sv->issue.cause;
     switch (sv->state) {
@@ -193,6 +198,7 @@ static bool run_context(sched_model *s, const sched_context *ctx, const profile_
     memset(s->m, 0, n * sizeof *s->m);
     memset(s->reason_cycles, 0, sizeof s->reason_cycles);
     memset(s->culprit_pc, 0, sizeof s->culprit_pc);
+    s->pending = 0;
     s->insns = insns;
     s->n = n;
     block_source src = {{&block_ops}, u, np + n + TRAIL_NOPS, 0};
@@ -208,30 +214,28 @@ static bool run_context(sched_model *s, const sched_context *ctx, const profile_
 }
 
 bool sched_block(sched_model *s, const profile_insn *insns, size_t n, const sched_context *ctx, size_t nctx,
-                 uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, cs_error *err) {
+                 uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, uint32_t *m_each, cs_error *err) {
     /* the block after each context (paper §6.1.3, third challenge: Mi may
-     * depend on the preceding block); the first context's run last, so that
-     * its Mi, reasons and culprits are the ones kept */
-    uint32_t *alt = cs_calloc(n + 1, sizeof *alt);
+     * depend on the preceding block): an instruction whose Mi differs after
+     * another context varies. The first context's run last, so that its Mi,
+     * reasons and culprits are the ones kept. */
+    uint32_t *alt = cs_calloc((nctx ? nctx : 1) * n + 1, sizeof *alt);
     memset(varies, 0, n);
     bool ok = true;
     for (size_t c = 1; c < nctx && ok; c++) {
-        s->m = alt;
+        s->m = alt + c * n;
         ok = run_context(s, &ctx[c], insns, n, err);
-        if (!ok) break;
-        if (c == 1) {
-            s->m = m;
-            ok = run_context(s, &ctx[0], insns, n, err);
-        }
-        for (size_t i = 0; ok && i < n; i++)
-            if (alt[i] != m[i]) varies[i] = 1;
     }
-    if (ok && nctx >= 2) { /* the first context again, for its reasons and culprits */
+    if (ok) {
         s->m = m;
         ok = run_context(s, &ctx[0], insns, n, err);
-    } else if (ok) {
-        s->m = m;
-        ok = run_context(s, &ctx[0], insns, n, err);
+    }
+    for (size_t c = 1; ok && c < nctx; c++)
+        for (size_t i = 0; i < n; i++)
+            if (alt[c * n + i] != m[i]) varies[i] = 1;
+    if (ok && m_each) {
+        memcpy(m_each, m, n * sizeof *m);
+        if (nctx > 1) memcpy(m_each + n, alt + n, (nctx - 1) * n * sizeof *alt);
     }
     free(alt);
     if (!ok) {

@@ -20,7 +20,7 @@ one_error() { # EXIT REGEX CMD…: exactly one line on stderr matching REGEX, ex
 
 "$cs" profile record --config inorder1 --period 500 --events 1 -o p.prof "$prog" 3000 >/dev/null 2>rec.txt
 grep -q 'CYCLES samples' rec.txt || fail "record said nothing"
-head -1 p.prof | grep -qx 'cyclescope-profile 2' || fail "no header"
+head -1 p.prof | grep -qx 'cyclescope-profile 3' || fail "no header"
 tail -1 p.prof | grep -Eq '^checksum crc32:[0-9a-f]{8}$' || fail "no checksum"
 grep -q '^config-name inorder1$' p.prof || fail "no configuration"
 grep -q '^config-source inorder1$' p.prof || fail "no configuration source"
@@ -81,8 +81,9 @@ done
 
 # Figure 10: I-cache stall cycles against IMISS events, with a 256-byte I-cache
 # so that misses happen; measured counts and the true stall cycles from --truth
+# (4000 elements, 32 kB: enough D-cache misses that stalls on loads pass the 3σ test)
 "$cs" profile record --config inorder3 --set l1i.size=256 --period 100 --events 1 --truth f.truth -o f.prof \
-    "$prog" 2000 >/dev/null 2>&1 || fail "record with events"
+    "$prog" 4000 >/dev/null 2>&1 || fail "record with events"
 "$cs" profile imiss --truth f.truth --json f.json --html f.html f.prof >imiss.txt 2>/dev/null || fail "imiss failed"
 grep -q '^correlation with the projected misses over' imiss.txt || fail "imiss printed no correlation"
 jq -e '.schema == "cyclescope-profile-imiss" and .measured_counts == true and (.procedures | length > 0) and
@@ -98,7 +99,9 @@ jq -r '[.procedures[].instructions[].culprits[] | select(.cause == "dcache-miss"
 awk '/^pcs /{on=1;next} on&&!/^checksum/&&$4>0{print $1}' f.prof | sort -u >missed.txt
 [ -s blamed.txt ] || fail "no dcache-miss culprit names a load"
 if comm -23 blamed.txt missed.txt | grep -q .; then fail "a load blamed for a D-cache miss it never had"; fi
-one_error 125 'o.prof: the profile has no event samples' "$cs" profile imiss o.prof
+# a profile recorded without --events is the wrong input for imiss: bad usage
+# (exit 2), the message naming the option that was missing when it was recorded
+one_error 2 'o.prof has no event samples: record it with --events N' "$cs" profile imiss o.prof
 one_error 2 '--estimated needs --truth' "$cs" profile imiss --estimated f.prof
 
 # a switch's jump table (interp's bytecode dispatch): the table is read and the

@@ -136,7 +136,8 @@ enum {
     LD_A3 = 0x00073683 /* ld a3,0(a4) */,
     ADDI_T0 = 0x00130293 /* addi t0,t1,1 */,
     ADDI_T2 = 0x001e0393 /* addi t2,t3,1 */,
-    LD_A4_A4 = 0x01073703 /* ld a4,16(a4) */
+    LD_A4_A4 = 0x01073703 /* ld a4,16(a4) */,
+    J_PLUS_8 = 0x0080006f /* j .+8 */
 };
 
 static void test_schedule_inorder1(void **state) {
@@ -150,7 +151,7 @@ static void test_schedule_inorder1(void **state) {
     sched_context alone = {NULL, 0};
     /* a chain: every instruction after the first waits one cycle for the one before */
     for (int i = 0; i < 4; i++) insn(&b[i], 0x1000 + 4 * (uint64_t)i, ADD_A1);
-    assert_true(sched_block(s, b, 4, &alone, 1, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 4, &alone, 1, m, reason, cul, varies, NULL, &err));
     assert_int_equal(m[0], 1);
     for (int i = 1; i < 4; i++) {
         assert_int_equal(m[i], 2);
@@ -162,8 +163,40 @@ static void test_schedule_inorder1(void **state) {
     insn(&b[0], 0x1000, ADDI_A2);
     insn(&b[1], 0x1004, ADDI_T0);
     insn(&b[2], 0x1008, ADDI_T2);
-    assert_true(sched_block(s, b, 3, &alone, 1, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 3, &alone, 1, m, reason, cul, varies, NULL, &err));
     for (int i = 0; i < 3; i++) assert_int_equal(m[i], 1);
+    sched_destroy(s);
+}
+
+/* DCPI's sample names the next instruction to issue when none waits: on
+ * inorder1 (no predictor) the fetch bubble after a jump is the next block's
+ * first instruction's, so its Mi depends on whether its predecessor ends in a
+ * control transfer; m_each keeps Mi after every context */
+static void test_schedule_bubble_is_the_next_instructions(void **state) {
+    (void)state;
+    sched_model *s = model("inorder1");
+    profile_insn b[2], jump, nop;
+    uint32_t m[2], m_each[4];
+    uint8_t reason[2], varies[2];
+    int cul[2];
+    cs_error err;
+    insn(&b[0], 0x1000, ADDI_A2);
+    insn(&b[1], 0x1004, ADDI_T0);
+    insn(&jump, 0x0ffc, J_PLUS_8);
+    insn(&nop, 0x0ffc, 0x00000013);
+    sched_context ctx[2] = {{&jump, 1}, {&nop, 1}};
+    assert_true(sched_block(s, b, 2, ctx, 2, m, reason, cul, varies, m_each, &err));
+    assert_int_equal(m_each[0], m[0]);
+    assert_int_equal(m_each[1], m[1]);
+    /* after the no-op: one a cycle; after the jump: fetch waits for it to issue,
+     * and those cycles are the first instruction's */
+    assert_int_equal(m_each[2], 1);
+    assert_int_equal(m_each[3], 1);
+    assert_true(m[0] > 1);
+    assert_int_equal(reason[0], SR_FETCH);
+    assert_true(varies[0]);
+    assert_int_equal(m[1], 1);
+    assert_false(varies[1]);
     sched_destroy(s);
 }
 
@@ -182,7 +215,7 @@ static void test_schedule_inorder3(void **state) {
     insn(&b[0], 0x1000, ADDI_A2);
     insn(&b[1], 0x1004, LD_A3);
     insn(&b[2], 0x1008, ADDI_T0);
-    assert_true(sched_block(s, b, 3, &alone, 1, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 3, &alone, 1, m, reason, cul, varies, NULL, &err));
     assert_int_equal(m[0], 1);
     assert_int_equal(m[1], 0);
     assert_int_equal(m[2], 1);
@@ -190,7 +223,7 @@ static void test_schedule_inorder3(void **state) {
      * instead, so its Mi depends on the block before (not an issue point) */
     insn(&b[0], 0x1000, LD_A3);
     insn(&b[1], 0x1004, ADDI_A2);
-    assert_true(sched_block(s, b, 2, ctx, nctx, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 2, ctx, nctx, m, reason, cul, varies, NULL, &err));
     assert_int_equal(m[0], 1);
     assert_true(varies[0]);
     /* after the block's own predecessor, the paper's example (§6.1.3): a load
@@ -201,7 +234,7 @@ static void test_schedule_inorder3(void **state) {
     insn(&b[0], 0x1000, LD_A3);
     insn(&b[1], 0x1004, ADDI_A2);
     sched_context after = {pred, 2};
-    assert_true(sched_block(s, b, 2, &after, 1, m, reason, cul, varies, &err));
+    assert_true(sched_block(s, b, 2, &after, 1, m, reason, cul, varies, NULL, &err));
     /* ld a4 and addi t2 issue together at t; ld a3 reads a4 from the two-stage
      * memory pipe at t + 2: at the head for two cycles, a static stall */
     assert_int_equal(m[0], 2);
@@ -394,7 +427,18 @@ static void test_file_old_version(void **state) {
     profile_data q;
     cs_error err;
     assert_false(profile_parse((const uint8_t *)text, strlen(text), "old.prof", &q, &err));
-    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads version 2; record it again)");
+    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads version 3; record it again)");
+    /* version 2 charged an in-order frontend bubble to the oldest instruction in
+     * flight; today's schedule charges it to the next one to issue: refused too */
+    char body2[] = "cyclescope-profile 2\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
+                   "config-name inorder1\nconfig-source inorder1\nconfig-overrides 0\nmodel inorder\nperiod 90 110\n"
+                   "seed 3\nevent-period 0\ncycles 100\ninstructions 90\nsamples 1 0\nconfig 0\n"
+                   "pcs 1 cycles imiss dmiss mispredict\n1000 1 0 0 0\n";
+    char text2[sizeof body2 + 64];
+    crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body2, (uInt)strlen(body2));
+    snprintf(text2, sizeof text2, "%schecksum crc32:%08lx\n", body2, crc);
+    assert_false(profile_parse((const uint8_t *)text2, strlen(text2), "v2.prof", &q, &err));
+    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads version 3; record it again)");
 }
 
 int main(void) {
@@ -405,6 +449,7 @@ int main(void) {
         cmocka_unit_test(test_missing_edges),
         cmocka_unit_test(test_schedule_inorder1),
         cmocka_unit_test(test_schedule_inorder3),
+        cmocka_unit_test(test_schedule_bubble_is_the_next_instructions),
         cmocka_unit_test(test_file_round_trip),
         cmocka_unit_test(test_file_old_version),
         cmocka_unit_test(test_cluster_figure7),

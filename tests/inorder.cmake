@@ -8,7 +8,8 @@
 #                                  shallower FP pipe never slower, the same run twice identical
 #   inorder.order_full.<workload>  the same over the whole small run (label slow)
 #   inorder.cli.*                  `cyclescope run --config inorder1|inorder3`, text and JSON,
-#                                  `config show`, and the refusal of value prediction without values
+#                                  `config show`, and the refusal of value prediction without values;
+#                                  .tlb: TLBs and write-backs set on the command line (issue 12)
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
@@ -35,6 +36,14 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    ${_wd}/interp ${CYCLESCOPE_WORKLOAD_interp_SMALL_ARGS})
   set_tests_properties(inorder.cli.value_prediction PROPERTIES PASS_REGULAR_EXPRESSION
     "value predictions: [1-9][0-9]*, mispredicted [0-9]+")
+
+  # TLBs and write-backs (issue 12) from the command line: statistics and stack components
+  add_test(NAME inorder.cli.tlb
+           COMMAND ${_cs} run --config inorder3 --set itlb.entries=4 --set itlb.miss_latency=20
+                   --set dtlb.entries=8 --set dtlb.miss_latency=30 --set memory.writebacks=yes --max 100000
+                   --no-report ${_wd}/ptr_chase ${CYCLESCOPE_WORKLOAD_ptr_chase_SMALL_ARGS})
+  set_tests_properties(inorder.cli.tlb PROPERTIES PASS_REGULAR_EXPRESSION
+    "ITLB accesses / misses +[0-9]+ / [1-9][0-9]* .*DTLB accesses / misses +[0-9]+ / [1-9][0-9]* .*write-backs L1D / L2 / L3 / memory +[1-9][0-9]* / 0 / 0 / [1-9].*\n  itlb +0\.0*[1-9].*\n  dtlb +0\.0*[1-9]")
 
   foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
     add_test(NAME inorder.order.${w}

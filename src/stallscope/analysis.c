@@ -33,10 +33,13 @@ static void *ss_create_analysis(const analysis_options *opt, cs_error *err) {
 static void ob_begin(void *ctx, const probe_run_info *info) {
     ss_analysis *a = ctx;
     const uarch_config *cfg = info->cfg;
-    ss_machine m = {info->width[STAGE_COMMIT], cfg->latency[OPC_INT_ALU], 0, cfg->model == MODEL_INORDER};
+    ss_machine m = {info->width[STAGE_COMMIT], cfg->latency[OPC_INT_ALU], 0, cfg->model == MODEL_INORDER, false};
     /* ooo: a load's fill wait counts from issue; its L1 hit latency is execution.
      * in-order: the fill state is only the cycles a miss holds the memory pipe. */
     if (cfg->model == MODEL_OOO) m.load_latency = cfg->latency[OPC_LOAD] + cfg->l1d.latency;
+    /* ooo: issue runs before dispatch in a cycle (src/uarch/ooo.c), so a µop's first issue
+     * chance is the cycle after it entered the window: its wait in that cycle is no stall */
+    m.dispatch_cycle_free = cfg->model == MODEL_OOO;
     ss_destroy(a->s);
     a->s = ss_create(&a->opt, &m);
     a->commit_cov = a->dispatch_cov = 0;

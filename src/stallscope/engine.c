@@ -533,11 +533,17 @@ static uint64_t min_latency(const stallscope *s, const ss_uop *u) {
     return s->m.base_latency;
 }
 
+/* The first cycle of interval i of u that can hold a stall event: its start, but not the
+ * cycle the µop entered the window when it could not have issued in it. */
+static uint64_t iv_first(const stallscope *s, const ss_uop *u, uint32_t i) {
+    return i == 0 && s->m.dispatch_cycle_free ? u->iv[0].start + 1 : u->iv[i].start;
+}
+
 /* Stall events of interval i of u in [from, to) (cycles). */
 static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
     const ss_iv *iv = &u->iv[i];
     if (!is_stall(iv->state)) return 0;
-    uint64_t a = iv->start, b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
+    uint64_t a = iv_first(s, u, i), b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
     if (iv->state == WST_FILL && u->issue != UINT64_MAX) {
         uint64_t hit = u->issue + s->m.load_latency; /* the hit latency is execution, not a stall */
         if (i && u->iv[i - 1].state == WST_TRANSLATING) hit += iv->start - u->iv[i - 1].start; /* after a walk */
@@ -597,7 +603,7 @@ static uint32_t path_len(const path *p) { return p->n_head + p->n_tail_total; }
 static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr,
                                   rlayout *l) {
     const ss_iv *iv = &u->iv[i];
-    uint64_t a = iv->start, b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
+    uint64_t a = iv_first(s, u, i), b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
     if (b > t) b = t;
     uint64_t len = b > a ? b - a : 0;
     memset(l, 0, sizeof *l);
@@ -723,7 +729,8 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             switch (iv->state) {
             case WST_READY: {
                 type = E_ISSUE_WIDTH;
-                uint64_t c = iv->start + j; /* the cycle of this event: ready intervals count from their start */
+                uint64_t c =
+                    iv_first(s, u, i) + j; /* the cycle of this event: ready intervals count from their first */
                 uint32_t slot = c % ISSUE_HIST;
                 if (s->issue_cycle[slot] == c + 1 && s->issue_youngest[slot] > u->seq)
                     path_push(s, p, s->base_exec + E_POOR_SCHED);
@@ -1438,7 +1445,7 @@ static uint64_t completion_head_run(stallscope *s, uint64_t t, uint64_t to, uint
         uint64_t key = x->seq << 20 | (q & 0xfffff);
         if (leaf_used(s, key)) break;
         if (iv->state == WST_READY) { /* walk_uop's poor-scheduling test for that event */
-            uint64_t c = iv->start + (q - base);
+            uint64_t c = iv_first(s, x, last) + (q - base);
             uint32_t slot = c % ISSUE_HIST;
             if (s->issue_cycle[slot] == c + 1 && s->issue_youngest[slot] > x->seq) break;
         }

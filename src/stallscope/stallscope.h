@@ -67,6 +67,9 @@ typedef struct ss_machine {
     uint32_t base_latency; /* the characteristic minimum latency (§3.5): the integer ALU's */
     uint32_t load_latency; /* cycles a load that hits L1 takes from issue (its fill beyond is a miss) */
     bool inorder; /* in-order: a pipe is held by a µop that may itself be stalling (its history is the cause) */
+    /* a µop cannot issue in the cycle it enters the window (ooo: stages tick back to front), so
+     * that cycle holds no stall event (§3.3: a stall is a cycle it fails to proceed) */
+    bool dispatch_cycle_free;
 } ss_machine;
 
 stallscope *ss_create(const ss_options *opt, const ss_machine *m);

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "statmodel.h"
+#include "model_internal.h"
 
 typedef struct gth_plan gth_plan;
 static void gth_plan_free(gth_plan *pl);
@@ -46,6 +46,10 @@ struct sm_chain {
     uint32_t *block; /* aggregation blocks (sm_chain_set_blocks), or NULL */
     uint32_t nblocks;
     bool blocks_tried;
+    /* sm_chain_add's index of one state's transitions by (to, label): a
+     * slot is in use when its stamp is the current one */
+    uint32_t *add_edge, *add_stamp;
+    uint32_t add_cap, add_src, add_now; /* add_src: the state indexed + 1 (0: none) */
     /* scratch for sm_chain_out */
     uint32_t *tmp_to;
     double *tmp_p;
@@ -96,6 +100,8 @@ void sm_chain_free(sm_chain *c) {
     free(c->guess);
     gth_plan_free(c->plan);
     free(c->block);
+    free(c->add_edge);
+    free(c->add_stamp);
     free(c->tmp_to);
     free(c->tmp_p);
     free(c->tmp_label);
@@ -128,8 +134,8 @@ uint32_t sm_chain_state(sm_chain *c, const void *key) {
     long f = sm_chain_find(c, key);
     if (f >= 0) c->last = (uint32_t)f + 1;
     if (f >= 0) return (uint32_t)f;
-    if (c->count == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 256;
+    if (c->count == c->cap) { /* keys and out share the capacity */
+        c->cap = (uint32_t)sm_grow_cap(c->cap, (size_t)c->count + 1, 256);
         c->keys = cs_realloc(c->keys, cs_array_size(c->cap, c->key_size));
         c->out = cs_realloc(c->out, cs_array_size(c->cap, sizeof *c->out));
     }
@@ -150,25 +156,63 @@ uint32_t sm_chain_state(sm_chain *c, const void *key) {
 const void *sm_chain_key(const sm_chain *c, uint32_t i) { return c->keys + (size_t)i * c->key_size; }
 uint32_t sm_chain_count(const sm_chain *c) { return c->count; }
 
+static inline uint32_t add_slot(uint32_t j, uint8_t label, uint32_t mask) {
+    uint32_t h = j * 0x9e3779b1u ^ label * 0x85ebca77u;
+    return (h ^ h >> 15) & mask;
+}
+
+/* Indexes state i's transitions afresh, in a table of at least 4 slots per
+ * transition (the builders add a state's transitions in a row, so one state is
+ * indexed at a time; a state with many successors, as the fetch chains' that
+ * look two flow-graph nodes ahead, is no longer a quadratic scan). */
+static void add_index(sm_chain *c, uint32_t i) {
+    const sm_out *o = &c->out[i];
+    if ((size_t)o->n * 4 + 4 > c->add_cap) {
+        uint32_t cap = c->add_cap ? c->add_cap : 64;
+        while (cap < (size_t)o->n * 4 + 4) cap *= 2;
+        free(c->add_edge);
+        free(c->add_stamp);
+        c->add_edge = cs_malloc(cs_array_size(cap, sizeof *c->add_edge));
+        c->add_stamp = cs_calloc(cap, sizeof *c->add_stamp);
+        c->add_cap = cap;
+        c->add_now = 0;
+    }
+    if (++c->add_now == 0) { /* the stamps wrapped: clear them */
+        memset(c->add_stamp, 0, c->add_cap * sizeof *c->add_stamp);
+        c->add_now = 1;
+    }
+    c->add_src = i + 1;
+    uint32_t mask = c->add_cap - 1;
+    for (uint32_t k = 0; k < o->n; k++) {
+        uint32_t h = add_slot(o->e[k].to, o->e[k].label, mask);
+        while (c->add_stamp[h] == c->add_now) h = (h + 1) & mask;
+        c->add_stamp[h] = c->add_now;
+        c->add_edge[h] = k;
+    }
+}
+
 void sm_chain_add(sm_chain *c, uint32_t i, uint32_t j, double p, uint8_t label) {
     sm_out *o = &c->out[i];
-    for (uint32_t k = 0; k < o->n; k++)
-        if (o->e[k].to == j && o->e[k].label == label) {
-            o->e[k].p += p;
+    if (c->add_src != i + 1 || (size_t)o->n * 4 + 4 > c->add_cap) add_index(c, i);
+    uint32_t mask = c->add_cap - 1, h = add_slot(j, label, mask);
+    for (; c->add_stamp[h] == c->add_now; h = (h + 1) & mask) {
+        sm_edge *e = &o->e[c->add_edge[h]];
+        if (e->to == j && e->label == label) {
+            e->p += p;
             return;
         }
-    if (o->n == o->cap) {
-        o->cap = o->cap ? o->cap * 2 : 4;
-        o->e = cs_realloc(o->e, cs_array_size(o->cap, sizeof *o->e));
     }
+    SM_GROW(o->e, o->cap, o->n + 1, 4);
+    c->add_stamp[h] = c->add_now;
+    c->add_edge[h] = o->n;
     o->e[o->n++] = (sm_edge){j, label, p};
 }
 
 uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const double **p, const uint8_t **label) {
     sm_chain *m = (sm_chain *)c; /* scratch only */
     const sm_out *o = &c->out[i];
-    if (o->n > m->tmp_cap) {
-        m->tmp_cap = o->n * 2;
+    if (o->n > m->tmp_cap) { /* the three arrays share the capacity */
+        m->tmp_cap = (uint32_t)sm_grow_cap(m->tmp_cap, o->n, 16);
         m->tmp_to = cs_realloc(m->tmp_to, cs_array_size(m->tmp_cap, sizeof *m->tmp_to));
         m->tmp_p = cs_realloc(m->tmp_p, cs_array_size(m->tmp_cap, sizeof *m->tmp_p));
         m->tmp_label = cs_realloc(m->tmp_label, m->tmp_cap);
@@ -221,18 +265,12 @@ typedef struct gth_ilist {
 } gth_ilist;
 
 static void gth_push(gth_list *l, uint32_t j, double p) {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 4;
-        l->e = cs_realloc(l->e, cs_array_size(l->cap, sizeof *l->e));
-    }
+    SM_GROW(l->e, l->cap, l->n + 1, 4);
     l->e[l->n++] = (gth_entry){j, p};
 }
 
 static void gth_ipush(gth_ilist *l, uint32_t v) {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 4;
-        l->v = cs_realloc(l->v, cs_array_size(l->cap, sizeof *l->v));
-    }
+    SM_GROW(l->v, l->cap, l->n + 1, 4);
     l->v[l->n++] = v;
 }
 
@@ -247,10 +285,7 @@ typedef struct gth_heap {
 } gth_heap;
 
 static void heap_push(gth_heap *h, uint64_t key, uint32_t state) {
-    if (h->n == h->cap) {
-        h->cap = h->cap ? h->cap * 2 : 256;
-        h->v = cs_realloc(h->v, cs_array_size(h->cap, sizeof *h->v));
-    }
+    SM_GROW(h->v, h->cap, h->n + 1, 256);
     size_t i = h->n++;
     while (i > 0 && h->v[(i - 1) / 2].key > key) {
         h->v[i] = h->v[(i - 1) / 2];
@@ -284,10 +319,7 @@ typedef struct u32_vec {
 } u32_vec;
 
 static void vpush(u32_vec *a, uint32_t x) {
-    if (a->n == a->cap) {
-        a->cap = a->cap ? a->cap * 2 : 1024;
-        a->v = cs_realloc(a->v, cs_array_size(a->cap, sizeof *a->v));
-    }
+    SM_GROW(a->v, a->cap, a->n + 1, 1024);
     a->v[a->n++] = x;
 }
 
@@ -459,9 +491,21 @@ typedef struct agg_ws {
     uint32_t *mark, *rs, *col;
     double *val, *w, *pi;
     size_t cap;
-    gth_plan *plan; /* the chain between blocks keeps its pattern through a solve */
-    bool failed;    /* the chain between blocks could not be solved: no more steps */
+    gth_plan *plan;    /* the chain between blocks keeps its pattern through a solve */
+    size_t fill_limit; /* the most slots and updates a plan may have */
+    bool failed;       /* the chain between blocks could not be solved: no more steps */
 } agg_ws;
+
+/* The largest elimination worth planning: one run of a plan costs about its
+ * slots and updates, a Gauss-Seidel sweep the chain's transitions, and a chain
+ * that needs aggregation would otherwise take thousands of sweeps (the fetch
+ * chains of the value-prediction machines look two flow-graph nodes ahead, so
+ * their chain between nodes fills in more: 2.6-2.9 M updates on `fma`). The
+ * absolute cap bounds the plan's memory (about 12 bytes per entry). */
+static size_t gth_fill_limit(size_t transitions) {
+    size_t limit = 64 * transitions + 1000000;
+    return limit < ((size_t)1 << 24) ? limit : (size_t)1 << 24;
+}
 
 static void agg_free(agg_ws *a) {
     gth_plan_free(a->plan);
@@ -514,8 +558,8 @@ static void aggregate(sm_chain *c, double *d, agg_ws *a) {
                 uint32_t to = c->block[c->out[i].e[e].to];
                 if (to == b) continue;
                 if (a->mark[to] == UINT32_MAX || a->mark[to] < a->rs[b]) {
-                    if (nz == a->cap) {
-                        a->cap = a->cap ? a->cap * 2 : 1024;
+                    if (nz == a->cap) { /* col and val share the capacity */
+                        a->cap = sm_grow_cap(a->cap, nz + 1, 1024);
                         a->col = cs_realloc(a->col, cs_array_size(a->cap, sizeof *a->col));
                         a->val = cs_realloc(a->val, cs_array_size(a->cap, sizeof *a->val));
                     }
@@ -533,7 +577,7 @@ static void aggregate(sm_chain *c, double *d, agg_ws *a) {
         a->plan = c->plan;
         c->plan = NULL;
     }
-    if (!a->plan) a->plan = gth_plan_build(k, a->rs, a->col, 64 * nz + 1000000);
+    if (!a->plan) a->plan = gth_plan_build(k, a->rs, a->col, a->fill_limit);
     if (!a->plan || !gth_plan_run(a->plan, a->val, nz, a->pi)) {
         a->failed = true;
         return;
@@ -671,6 +715,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
     bool ok = false;
     uint32_t it = 0;
     agg_ws aws = {0};
+    aws.fill_limit = gth_fill_limit(total);
     double last_res = INFINITY;
     for (it = 1; it <= 20000; it++) {
         double change = 0, sum = 0;
@@ -749,6 +794,12 @@ void sm_chain_guess(sm_chain *c, sm_chain *prev) {
     prev->plan = NULL;
     free(c->guess);
     c->guess = cs_malloc(cs_array_size(c->count ? c->count : 1, sizeof *c->guess));
+    /* a round's chain is mostly the last one's states in the same order (both
+     * explored from the same first state): then no state needs looking up */
+    if (prev->count == c->count && !memcmp(prev->keys, c->keys, (size_t)c->count * c->key_size)) {
+        memcpy(c->guess, prev->dist, (size_t)c->count * sizeof *c->guess);
+        return;
+    }
     for (uint32_t i = 0; i < c->count; i++) {
         long j = sm_chain_find(prev, c->keys + (size_t)i * c->key_size);
         c->guess[i] = j >= 0 ? prev->dist[j] : 0;

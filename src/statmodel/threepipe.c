@@ -236,10 +236,7 @@ typedef struct side_list {
 } side_list;
 
 static void side_add(side_list *l, uint32_t state, uint32_t key, uint8_t q, double w) {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 1024;
-        l->v = cs_realloc(l->v, cs_array_size(l->cap, sizeof *l->v));
-    }
+    SM_GROW(l->v, l->cap, l->n + 1, 1024);
     l->v[l->n++] = (side){state, key, q, w};
 }
 

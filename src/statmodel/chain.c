@@ -312,7 +312,11 @@ static gth_heap_item heap_pop(gth_heap *h) {
 /* A GTH elimination planned once for a sparsity pattern, run for each set of
  * values of it (the aggregation steps of one solve share their pattern): per
  * step the slots of k's transitions (their sum is S_k), and per predecessor i
- * the slot of p_ik and the updates v[dst] += p_ik / S_k * v[src]. */
+ * the slot of p_ik and the updates v[dst] += p_ik / S_k * v[src]: src runs
+ * over k's transitions, so only dst is kept, one per transition of k
+ * (GTH_SKIP for k's transition to i itself, which the diagonal leaves out).
+ * A run streams the updates once: half the index data is half its time. */
+#define GTH_SKIP UINT32_MAX
 typedef struct u32_vec {
     uint32_t *v;
     size_t n, cap;
@@ -327,7 +331,7 @@ struct gth_plan {
     uint32_t n, nslot, nstep, last;
     uint32_t *prs, *pcol; /* the pattern planned for */
     uint32_t *orig_slot;  /* CSR entry -> slot (UINT32_MAX: the diagonal, left out) */
-    u32_vec order, out_start, out_slot, pred_start, pred_state, pred_slot, upd_start, upd_src, upd_dst;
+    u32_vec order, out_start, out_slot, pred_start, pred_state, pred_slot, upd_dst;
     double *v, *s;
 };
 
@@ -336,8 +340,8 @@ static void gth_plan_free(gth_plan *pl) {
     free(pl->prs);
     free(pl->pcol);
     free(pl->orig_slot);
-    u32_vec *vs[] = {&pl->order,     &pl->out_start, &pl->out_slot, &pl->pred_start, &pl->pred_state,
-                     &pl->pred_slot, &pl->upd_start, &pl->upd_src,  &pl->upd_dst};
+    u32_vec *vs[] = {&pl->order,      &pl->out_start, &pl->out_slot, &pl->pred_start,
+                     &pl->pred_state, &pl->pred_slot, &pl->upd_dst};
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) free(vs[i]->v);
     free(pl->v);
     free(pl->s);
@@ -393,13 +397,15 @@ static gth_plan *gth_plan_build(uint32_t n, const uint32_t *rs, const uint32_t *
             uint32_t at = pos[k];
             vpush(&pl->pred_state, i);
             vpush(&pl->pred_slot, (uint32_t)out[i].e[at].p);
-            vpush(&pl->upd_start, (uint32_t)pl->upd_src.n);
             out[i].e[at] = out[i].e[--out[i].n];
             if (at < out[i].n) pos[out[i].e[at].j] = at;
             pos[k] = UINT32_MAX;
             for (uint32_t a = 0; a < out[k].n; a++) {
                 uint32_t j = out[k].e[a].j;
-                if (j == i) continue; /* a self-loop of i: GTH's sums leave the diagonal out */
+                if (j == i) { /* a self-loop of i: GTH's sums leave the diagonal out */
+                    vpush(&pl->upd_dst, GTH_SKIP);
+                    continue;
+                }
                 uint32_t dst;
                 if (pos[j] != UINT32_MAX) {
                     dst = (uint32_t)out[i].e[pos[j]].p;
@@ -410,7 +416,6 @@ static gth_plan *gth_plan_build(uint32_t n, const uint32_t *rs, const uint32_t *
                     gth_ipush(&in[j], i);
                     indeg[j]++;
                 }
-                vpush(&pl->upd_src, (uint32_t)out[k].e[a].p);
                 vpush(&pl->upd_dst, dst);
             }
             for (uint32_t a = 0; a < out[i].n; a++) pos[out[i].e[a].j] = UINT32_MAX;
@@ -422,11 +427,10 @@ static gth_plan *gth_plan_build(uint32_t n, const uint32_t *rs, const uint32_t *
             heap_push(&h, (uint64_t)indeg[j] * out[j].n, j);
         }
         pl->nstep++;
-        if (pl->nslot + pl->upd_src.n > fill_limit) ok = false;
+        if (pl->nslot + pl->upd_dst.n > fill_limit) ok = false;
     }
     vpush(&pl->out_start, (uint32_t)pl->out_slot.n);
     vpush(&pl->pred_start, (uint32_t)pl->pred_state.n);
-    vpush(&pl->upd_start, (uint32_t)pl->upd_src.n);
     pl->last = 0;
     while (pl->last < n && dead[pl->last]) pl->last++;
     for (uint32_t i = 0; i < n; i++) {
@@ -459,15 +463,18 @@ static bool gth_plan_run(gth_plan *pl, const double *val, size_t nval, double *p
     for (size_t e = 0; e < nval; e++)
         if (pl->orig_slot[e] != UINT32_MAX) pl->v[pl->orig_slot[e]] += val[e];
     double *v = pl->v;
+    const uint32_t *dst = pl->upd_dst.v;
     for (uint32_t t = 0; t < pl->nstep; t++) {
+        const uint32_t *src = pl->out_slot.v + pl->out_start.v[t];
+        uint32_t nsrc = pl->out_start.v[t + 1] - pl->out_start.v[t];
         double s = 0;
-        for (uint32_t a = pl->out_start.v[t]; a < pl->out_start.v[t + 1]; a++) s += v[pl->out_slot.v[a]];
+        for (uint32_t a = 0; a < nsrc; a++) s += v[src[a]];
         if (!(s > 0)) return false;
         pl->s[t] = s;
-        for (uint32_t b = pl->pred_start.v[t]; b < pl->pred_start.v[t + 1]; b++) {
+        for (uint32_t b = pl->pred_start.v[t]; b < pl->pred_start.v[t + 1]; b++, dst += nsrc) {
             double f = v[pl->pred_slot.v[b]] / s;
-            for (uint32_t u = pl->upd_start.v[b]; u < pl->upd_start.v[b + 1]; u++)
-                v[pl->upd_dst.v[u]] += f * v[pl->upd_src.v[u]];
+            for (uint32_t a = 0; a < nsrc; a++)
+                if (dst[a] != GTH_SKIP) v[dst[a]] += f * v[src[a]];
         }
     }
     memset(pi, 0, pl->n * sizeof *pi);

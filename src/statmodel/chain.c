@@ -28,17 +28,23 @@ typedef struct sm_edge {
 } sm_edge;
 
 typedef struct sm_out {
-    sm_edge *e;
-    uint32_t n, cap;
+    size_t start; /* the state's transitions: edge[start .. start + n) */
+    uint32_t n;
 } sm_out;
 
 struct sm_chain {
     size_t key_size;
     uint8_t *keys; /* count * key_size */
     uint32_t count, cap;
-    uint32_t *hash; /* index + 1; 0 empty */
+    uint64_t *hash; /* open addressing: index + 1 (0 empty), the key's hash's top 32 bits above */
     uint32_t hash_cap;
     sm_out *out;
+    /* every state's transitions in one pool, each state's together: the
+     * builders add a state's transitions in a row, so they grow at the end
+     * (sm_chain_add moves a state's there when they do not) */
+    sm_edge *edge;
+    size_t nedge, edge_cap;
+    uint32_t edge_tail; /* the state whose transitions end the pool, + 1 */
     double *dist;
     double *guess;   /* the starting distribution of the next solve (sm_chain_guess) */
     gth_plan *plan;  /* the last solve's plan between blocks, for the next round's chain */
@@ -92,7 +98,7 @@ sm_chain *sm_chain_create(size_t key_size) {
 
 void sm_chain_free(sm_chain *c) {
     if (!c) return;
-    for (uint32_t i = 0; i < c->count; i++) free(c->out[i].e);
+    free(c->edge);
     free(c->out);
     free(c->keys);
     free(c->hash);
@@ -108,30 +114,39 @@ void sm_chain_free(sm_chain *c) {
     free(c);
 }
 
+static inline const sm_edge *out_edges(const sm_chain *c, uint32_t i) { return c->edge + c->out[i].start; }
+
+/* A slot holds the top of the key's hash beside the index, so a probe past
+ * other keys does not read their keys (the lookups of a chain's builder are
+ * a good part of building it). */
+static inline void hash_insert(sm_chain *c, uint64_t h, uint32_t i) {
+    uint64_t at = h & (c->hash_cap - 1);
+    while (c->hash[at]) at = (at + 1) & (c->hash_cap - 1);
+    c->hash[at] = (h >> 32 << 32) | ((uint64_t)i + 1);
+}
+
 static void rehash(sm_chain *c) {
     free(c->hash);
     c->hash_cap *= 2;
     c->hash = cs_calloc(c->hash_cap, sizeof *c->hash);
-    for (uint32_t i = 0; i < c->count; i++) {
-        uint64_t h = key_hash(c->keys + (size_t)i * c->key_size, c->key_size) & (c->hash_cap - 1);
-        while (c->hash[h]) h = (h + 1) & (c->hash_cap - 1);
-        c->hash[h] = i + 1;
-    }
+    for (uint32_t i = 0; i < c->count; i++) hash_insert(c, key_hash(c->keys + (size_t)i * c->key_size, c->key_size), i);
 }
 
-long sm_chain_find(const sm_chain *c, const void *key) {
-    uint64_t h = key_hash(key, c->key_size) & (c->hash_cap - 1);
-    while (c->hash[h]) {
-        uint32_t i = c->hash[h] - 1;
-        if (key_eq(c, c->keys + (size_t)i * c->key_size, key)) return i;
-        h = (h + 1) & (c->hash_cap - 1);
+static inline long find_hashed(const sm_chain *c, const void *key, uint64_t h) {
+    uint64_t at = h & (c->hash_cap - 1), top = h >> 32;
+    for (uint64_t slot; (slot = c->hash[at]) != 0; at = (at + 1) & (c->hash_cap - 1)) {
+        uint32_t i = (uint32_t)slot - 1;
+        if (slot >> 32 == top && key_eq(c, c->keys + (size_t)i * c->key_size, key)) return i;
     }
     return -1;
 }
 
+long sm_chain_find(const sm_chain *c, const void *key) { return find_hashed(c, key, key_hash(key, c->key_size)); }
+
 uint32_t sm_chain_state(sm_chain *c, const void *key) {
     if (c->last && key_eq(c, c->keys + (size_t)(c->last - 1) * c->key_size, key)) return c->last - 1;
-    long f = sm_chain_find(c, key);
+    uint64_t h = key_hash(key, c->key_size);
+    long f = find_hashed(c, key, h);
     if (f >= 0) c->last = (uint32_t)f + 1;
     if (f >= 0) return (uint32_t)f;
     if (c->count == c->cap) { /* keys and out share the capacity */
@@ -143,13 +158,8 @@ uint32_t sm_chain_state(sm_chain *c, const void *key) {
     memcpy(c->keys + (size_t)i * c->key_size, key, c->key_size);
     c->last = i + 1;
     c->out[i] = (sm_out){0};
-    if ((uint64_t)c->count * 2 > c->hash_cap) {
-        rehash(c);
-    } else {
-        uint64_t h = key_hash(key, c->key_size) & (c->hash_cap - 1);
-        while (c->hash[h]) h = (h + 1) & (c->hash_cap - 1);
-        c->hash[h] = i + 1;
-    }
+    if ((uint64_t)c->count * 2 > c->hash_cap) rehash(c);
+    else hash_insert(c, h, i);
     return i;
 }
 
@@ -167,6 +177,7 @@ static inline uint32_t add_slot(uint32_t j, uint8_t label, uint32_t mask) {
  * look two flow-graph nodes ahead, is no longer a quadratic scan). */
 static void add_index(sm_chain *c, uint32_t i) {
     const sm_out *o = &c->out[i];
+    const sm_edge *e = out_edges(c, i);
     if ((size_t)o->n * 4 + 4 > c->add_cap) {
         uint32_t cap = c->add_cap ? c->add_cap : 64;
         while (cap < (size_t)o->n * 4 + 4) cap *= 2;
@@ -184,7 +195,7 @@ static void add_index(sm_chain *c, uint32_t i) {
     c->add_src = i + 1;
     uint32_t mask = c->add_cap - 1;
     for (uint32_t k = 0; k < o->n; k++) {
-        uint32_t h = add_slot(o->e[k].to, o->e[k].label, mask);
+        uint32_t h = add_slot(e[k].to, e[k].label, mask);
         while (c->add_stamp[h] == c->add_now) h = (h + 1) & mask;
         c->add_stamp[h] = c->add_now;
         c->add_edge[h] = k;
@@ -193,24 +204,33 @@ static void add_index(sm_chain *c, uint32_t i) {
 
 void sm_chain_add(sm_chain *c, uint32_t i, uint32_t j, double p, uint8_t label) {
     sm_out *o = &c->out[i];
+    if (c->edge_tail != i + 1) { /* the state's transitions to the end of the pool */
+        SM_GROW(c->edge, c->edge_cap, c->nedge + o->n + 1, 1024);
+        memcpy(c->edge + c->nedge, c->edge + o->start, o->n * sizeof *c->edge);
+        o->start = c->nedge;
+        c->nedge += o->n;
+        c->edge_tail = i + 1;
+    }
     if (c->add_src != i + 1 || (size_t)o->n * 4 + 4 > c->add_cap) add_index(c, i);
     uint32_t mask = c->add_cap - 1, h = add_slot(j, label, mask);
     for (; c->add_stamp[h] == c->add_now; h = (h + 1) & mask) {
-        sm_edge *e = &o->e[c->add_edge[h]];
+        sm_edge *e = &c->edge[o->start + c->add_edge[h]];
         if (e->to == j && e->label == label) {
             e->p += p;
             return;
         }
     }
-    SM_GROW(o->e, o->cap, o->n + 1, 4);
+    SM_GROW(c->edge, c->edge_cap, c->nedge + 1, 1024);
     c->add_stamp[h] = c->add_now;
     c->add_edge[h] = o->n;
-    o->e[o->n++] = (sm_edge){j, label, p};
+    c->edge[c->nedge++] = (sm_edge){j, label, p};
+    o->n++;
 }
 
 uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const double **p, const uint8_t **label) {
     sm_chain *m = (sm_chain *)c; /* scratch only */
     const sm_out *o = &c->out[i];
+    const sm_edge *e = out_edges(c, i);
     if (o->n > m->tmp_cap) { /* the three arrays share the capacity */
         m->tmp_cap = (uint32_t)sm_grow_cap(m->tmp_cap, o->n, 16);
         m->tmp_to = cs_realloc(m->tmp_to, cs_array_size(m->tmp_cap, sizeof *m->tmp_to));
@@ -218,9 +238,9 @@ uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const 
         m->tmp_label = cs_realloc(m->tmp_label, m->tmp_cap);
     }
     for (uint32_t k = 0; k < o->n; k++) {
-        m->tmp_to[k] = o->e[k].to;
-        m->tmp_p[k] = o->e[k].p;
-        m->tmp_label[k] = o->e[k].label;
+        m->tmp_to[k] = e[k].to;
+        m->tmp_p[k] = e[k].p;
+        m->tmp_label[k] = e[k].label;
     }
     *to = m->tmp_to;
     *p = m->tmp_p;
@@ -561,8 +581,9 @@ static void aggregate(sm_chain *c, double *d, agg_ws *a) {
             uint32_t i = a->bstate[x];
             /* a block holding nothing yet is weighted uniformly */
             double wi = w > 0 ? d[i] / w : 1.0 / (a->bstart[b + 1] - a->bstart[b]);
+            const sm_edge *out = out_edges(c, i);
             for (uint32_t e = 0; e < c->out[i].n; e++) {
-                uint32_t to = c->block[c->out[i].e[e].to];
+                uint32_t to = c->block[out[e].to];
                 if (to == b) continue;
                 if (a->mark[to] == UINT32_MAX || a->mark[to] < a->rs[b]) {
                     if (nz == a->cap) { /* col and val share the capacity */
@@ -574,7 +595,7 @@ static void aggregate(sm_chain *c, double *d, agg_ws *a) {
                     a->col[nz] = to;
                     a->val[nz++] = 0;
                 }
-                a->val[a->mark[to]] += wi * c->out[i].e[e].p;
+                a->val[a->mark[to]] += wi * out[e].p;
             }
         }
     }
@@ -616,7 +637,7 @@ static uint32_t chain_blocks(const sm_chain *c, uint32_t *block) {
         while (cs) {
             uint32_t v = call[cs - 1];
             if (edge[v] < c->out[v].n) {
-                const sm_edge *e = &c->out[v].e[edge[v]++];
+                const sm_edge *e = &out_edges(c, v)[edge[v]++];
                 if (e->p < SM_PHASE_STRONG) continue;
                 uint32_t w = e->to;
                 if (index[w] == UINT32_MAX) {
@@ -683,7 +704,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
     for (uint32_t i = 0; i < n; i++) {
         double sum = 0;
         for (uint32_t k = 0; k < c->out[i].n; k++) {
-            const sm_edge *e = &c->out[i].e[k];
+            const sm_edge *e = &out_edges(c, i)[k];
             sum += e->p;
             if (e->to == i) self[i] += e->p;
             else start[e->to + 1]++, total++;
@@ -702,7 +723,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
     memcpy(fill, start, n * sizeof *fill);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t k = 0; k < c->out[i].n; k++) {
-            const sm_edge *e = &c->out[i].e[k];
+            const sm_edge *e = &out_edges(c, i)[k];
             if (e->to == i) continue;
             from[fill[e->to]] = i;
             pin[fill[e->to]++] = e->p;
@@ -781,10 +802,11 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
 
 void sm_chain_normalize(sm_chain *c) {
     for (uint32_t i = 0; i < c->count; i++) {
+        sm_edge *e = c->edge + c->out[i].start;
         double s = 0;
-        for (uint32_t k = 0; k < c->out[i].n; k++) s += c->out[i].e[k].p;
+        for (uint32_t k = 0; k < c->out[i].n; k++) s += e[k].p;
         if (s > 0)
-            for (uint32_t k = 0; k < c->out[i].n; k++) c->out[i].e[k].p /= s;
+            for (uint32_t k = 0; k < c->out[i].n; k++) e[k].p /= s;
     }
 }
 

@@ -38,6 +38,9 @@ struct sm_chain {
     uint32_t count, cap;
     uint64_t *hash; /* open addressing: index + 1 (0 empty), the key's hash's top 32 bits above */
     uint32_t hash_cap;
+    uint32_t *dense; /* sm_chain_set_dense: index + 1 (0 absent) by the key's place in its space */
+    uint32_t dense_nodes;
+    uint8_t dense_radix[4];
     sm_out *out;
     /* every state's transitions in one pool, each state's together: the
      * builders add a state's transitions in a row, so they grow at the end
@@ -102,6 +105,7 @@ void sm_chain_free(sm_chain *c) {
     free(c->out);
     free(c->keys);
     free(c->hash);
+    free(c->dense);
     free(c->dist);
     free(c->guess);
     gth_plan_free(c->plan);
@@ -141,14 +145,53 @@ static inline long find_hashed(const sm_chain *c, const void *key, uint64_t h) {
     return -1;
 }
 
-long sm_chain_find(const sm_chain *c, const void *key) { return find_hashed(c, key, key_hash(key, c->key_size)); }
+void sm_chain_set_dense(sm_chain *c, uint32_t nodes, const uint8_t radix[4]) {
+    if (c->count || c->key_size != 8) return;
+    uint64_t space = nodes;
+    for (int b = 0; b < 4; b++) space *= radix[b];
+    if (space == 0 || space > (1u << 24)) return;
+    free(c->dense);
+    c->dense = cs_calloc(space, sizeof *c->dense);
+    c->dense_nodes = nodes;
+    memcpy(c->dense_radix, radix, 4);
+}
+
+/* The key's place in the dense space, or SIZE_MAX outside it. */
+static inline size_t dense_at(const sm_chain *c, const uint8_t *key) {
+    uint32_t node;
+    memcpy(&node, key, 4);
+    if (node >= c->dense_nodes) return SIZE_MAX;
+    size_t x = node;
+    for (int b = 0; b < 4; b++) {
+        if (key[4 + b] >= c->dense_radix[b]) return SIZE_MAX;
+        x = x * c->dense_radix[b] + key[4 + b];
+    }
+    return x;
+}
+
+long sm_chain_find(const sm_chain *c, const void *key) {
+    if (c->dense) {
+        size_t x = dense_at(c, key);
+        return x == SIZE_MAX ? -1 : (long)c->dense[x] - 1;
+    }
+    return find_hashed(c, key, key_hash(key, c->key_size));
+}
 
 uint32_t sm_chain_state(sm_chain *c, const void *key) {
     if (c->last && key_eq(c, c->keys + (size_t)(c->last - 1) * c->key_size, key)) return c->last - 1;
-    uint64_t h = key_hash(key, c->key_size);
-    long f = find_hashed(c, key, h);
-    if (f >= 0) c->last = (uint32_t)f + 1;
-    if (f >= 0) return (uint32_t)f;
+    uint64_t h = 0;
+    uint32_t *slot = NULL;
+    if (c->dense) {
+        size_t x = dense_at(c, key);
+        if (x == SIZE_MAX) abort(); /* a programming error: sm_chain_set_dense's space is the caller's */
+        slot = &c->dense[x];
+        if (*slot) return (c->last = *slot) - 1;
+    } else {
+        h = key_hash(key, c->key_size);
+        long f = find_hashed(c, key, h);
+        if (f >= 0) c->last = (uint32_t)f + 1;
+        if (f >= 0) return (uint32_t)f;
+    }
     if (c->count == c->cap) { /* keys and out share the capacity */
         c->cap = (uint32_t)sm_grow_cap(c->cap, (size_t)c->count + 1, 256);
         c->keys = cs_realloc(c->keys, cs_array_size(c->cap, c->key_size));
@@ -158,7 +201,8 @@ uint32_t sm_chain_state(sm_chain *c, const void *key) {
     memcpy(c->keys + (size_t)i * c->key_size, key, c->key_size);
     c->last = i + 1;
     c->out[i] = (sm_out){0};
-    if ((uint64_t)c->count * 2 > c->hash_cap) rehash(c);
+    if (slot) *slot = i + 1;
+    else if ((uint64_t)c->count * 2 > c->hash_cap) rehash(c);
     else hash_insert(c, h, i);
     return i;
 }

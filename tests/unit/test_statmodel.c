@@ -419,6 +419,32 @@ static void test_chain_add_merge(void **state) {
     sm_chain_free(c);
 }
 
+/* Directly indexed states (sm_chain_set_dense) are the same states, in the
+ * same order, as hashed ones; a key outside the space is simply not found. */
+static void test_chain_dense(void **state) {
+    (void)state;
+    sm_chain *hashed = sm_chain_create(8), *dense = sm_chain_create(8);
+    sm_chain_set_dense(dense, 7, (const uint8_t[4]){2, 3, 1, 5});
+    for (uint32_t r = 0; r < 500; r++) {
+        uint32_t x = r * 2654435761u % 210; /* 7 * 2 * 3 * 5 places, visited out of order and repeatedly */
+        uint8_t key[8];
+        uint32_t node = x / 30;
+        memcpy(key, &node, 4);
+        key[4] = (uint8_t)(x / 15 % 2), key[5] = (uint8_t)(x / 5 % 3), key[6] = 0, key[7] = (uint8_t)(x % 5);
+        assert_int_equal(sm_chain_state(dense, key), sm_chain_state(hashed, key));
+        assert_int_equal(sm_chain_find(dense, key), sm_chain_find(hashed, key));
+    }
+    assert_int_equal(sm_chain_count(dense), sm_chain_count(hashed));
+    uint8_t outside[8] = {0, 0, 0, 0, 0, 0, 1, 0}; /* byte 6's radix is 1 */
+    assert_int_equal(sm_chain_find(dense, outside), -1);
+    uint32_t far = 7;
+    memcpy(outside, &far, 4);
+    outside[6] = 0;
+    assert_int_equal(sm_chain_find(dense, outside), -1);
+    sm_chain_free(hashed);
+    sm_chain_free(dense);
+}
+
 /* The growable arrays' helper: capacities double from the first size until
  * the need fits, and the contents survive the growth. */
 static void test_grow(void **state) {
@@ -649,6 +675,7 @@ int main(void) {
         cmocka_unit_test(test_matrix_refusals),
         cmocka_unit_test(test_chain_add_merge),
         cmocka_unit_test(test_grow),
+        cmocka_unit_test(test_chain_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

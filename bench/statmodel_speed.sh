@@ -5,8 +5,9 @@
 #     SIZES (instructions, default "1000000 10000000 100000000"); for each, the
 #     analysis time, the model time of inorder3 (its default machine) and the
 #     simulation time of the same µops (`run --analysis none`). CPU seconds
-#     (user + system) of each process (the model: the least of three runs), and
-#     the model's own solve time (wall).
+#     (user + system) of each process (the model: the least of three runs), the
+#     solve's own CPU and wall time (JSON model_cpu_seconds, model_seconds: the
+#     process without reading the profile) and its relaxation rounds.
 #  2. a 20-machine sweep from the largest profile (FP pipe 5..1 stages x
 #     D-cache 1, 4, 16, 64 KB) against one simulation.
 # Prints a Markdown table; with SVG=FILE in the environment also draws model
@@ -19,8 +20,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cpu() { /usr/bin/time -f "%U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
         awk '{printf "%.2f", $1 + $2}' "$tmp/t"; }
-echo "| instructions | analysis CPU s | model CPU s (solve s) | simulation CPU s | sequences |"
-echo "|---:|---:|---:|---:|---:|"
+echo "| instructions | analysis CPU s | model CPU s | solve CPU s (wall s) | rounds | simulation CPU s | sequences |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
 last=""
 for n in $sizes; do
     a=$(cpu nice -n 10 "$cs" model analyze --max "$n" -o "$tmp/p$n.smp" "$prog" "$arg")
@@ -30,8 +31,8 @@ for n in $sizes; do
         m=$(python3 -c "print(min($m, $t))")
     done
     s=$(cpu nice -n 10 "$cs" run --config inorder3 --max "$n" --analysis none --no-report "$prog" "$arg")
-    read -r solve seq got < <(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('%.3f'%d['model_seconds'], d['sequences'], int(d['instructions_analysed']))" "$tmp/m$n.json")
-    echo "| $got | $a | $m ($solve) | $s | $seq |"
+    read -r solve scpu rounds seq got < <(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('%.3f'%d['model_seconds'], '%.3f'%d['model_cpu_seconds'], d['relaxation_rounds'], d['sequences'], int(d['instructions_analysed']))" "$tmp/m$n.json")
+    echo "| $got | $a | $m | $scpu ($solve) | $rounds | $s | $seq |"
     rows="$rows $got:$m:$s"
     last=$n
 done

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "graph_internal.h"
+#include "model_internal.h"
 #include "uarch/bpred.h"
 
 /* ---- stack distances ---- */
@@ -84,10 +85,7 @@ static int sd_ref(stackdist *s, uint64_t block) {
     uint32_t id = sm_chain_state(s->map, &block);
     int bin = SM_SD_BINS - 1; /* first reference: a miss in every cache */
     if (id == n) {
-        if (id == s->cap_blocks) {
-            s->cap_blocks = s->cap_blocks ? s->cap_blocks * 2 : 4096;
-            s->last = cs_realloc(s->last, cs_array_size(s->cap_blocks, sizeof *s->last));
-        }
+        SM_GROW(s->last, s->cap_blocks, (size_t)id + 1, 4096);
         s->last[id] = 0;
         s->nblocks = id + 1;
     } else {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "statmodel.h"
+#include "model_internal.h"
 
 typedef struct gth_plan gth_plan;
 static void gth_plan_free(gth_plan *pl);
@@ -28,17 +28,26 @@ typedef struct sm_edge {
 } sm_edge;
 
 typedef struct sm_out {
-    sm_edge *e;
-    uint32_t n, cap;
+    size_t start; /* the state's transitions: edge[start .. start + n) */
+    uint32_t n;
 } sm_out;
 
 struct sm_chain {
     size_t key_size;
     uint8_t *keys; /* count * key_size */
     uint32_t count, cap;
-    uint32_t *hash; /* index + 1; 0 empty */
+    uint64_t *hash; /* open addressing: index + 1 (0 empty), the key's hash's top 32 bits above */
     uint32_t hash_cap;
+    uint32_t *dense; /* sm_chain_set_dense: index + 1 (0 absent) by the key's place in its space */
+    uint32_t dense_nodes;
+    uint8_t dense_radix[4];
     sm_out *out;
+    /* every state's transitions in one pool, each state's together: the
+     * builders add a state's transitions in a row, so they grow at the end
+     * (sm_chain_add moves a state's there when they do not) */
+    sm_edge *edge;
+    size_t nedge, edge_cap;
+    uint32_t edge_tail; /* the state whose transitions end the pool, + 1 */
     double *dist;
     double *guess;   /* the starting distribution of the next solve (sm_chain_guess) */
     gth_plan *plan;  /* the last solve's plan between blocks, for the next round's chain */
@@ -46,6 +55,10 @@ struct sm_chain {
     uint32_t *block; /* aggregation blocks (sm_chain_set_blocks), or NULL */
     uint32_t nblocks;
     bool blocks_tried;
+    /* sm_chain_add's index of one state's transitions by (to, label): a
+     * slot is in use when its stamp is the current one */
+    uint32_t *add_edge, *add_stamp;
+    uint32_t add_cap, add_src, add_now; /* add_src: the state indexed + 1 (0: none) */
     /* scratch for sm_chain_out */
     uint32_t *tmp_to;
     double *tmp_p;
@@ -88,48 +101,99 @@ sm_chain *sm_chain_create(size_t key_size) {
 
 void sm_chain_free(sm_chain *c) {
     if (!c) return;
-    for (uint32_t i = 0; i < c->count; i++) free(c->out[i].e);
+    free(c->edge);
     free(c->out);
     free(c->keys);
     free(c->hash);
+    free(c->dense);
     free(c->dist);
     free(c->guess);
     gth_plan_free(c->plan);
     free(c->block);
+    free(c->add_edge);
+    free(c->add_stamp);
     free(c->tmp_to);
     free(c->tmp_p);
     free(c->tmp_label);
     free(c);
 }
 
+static inline const sm_edge *out_edges(const sm_chain *c, uint32_t i) { return c->edge + c->out[i].start; }
+
+/* A slot holds the top of the key's hash beside the index, so a probe past
+ * other keys does not read their keys (the lookups of a chain's builder are
+ * a good part of building it). */
+static inline void hash_insert(sm_chain *c, uint64_t h, uint32_t i) {
+    uint64_t at = h & (c->hash_cap - 1);
+    while (c->hash[at]) at = (at + 1) & (c->hash_cap - 1);
+    c->hash[at] = (h >> 32 << 32) | ((uint64_t)i + 1);
+}
+
 static void rehash(sm_chain *c) {
     free(c->hash);
     c->hash_cap *= 2;
     c->hash = cs_calloc(c->hash_cap, sizeof *c->hash);
-    for (uint32_t i = 0; i < c->count; i++) {
-        uint64_t h = key_hash(c->keys + (size_t)i * c->key_size, c->key_size) & (c->hash_cap - 1);
-        while (c->hash[h]) h = (h + 1) & (c->hash_cap - 1);
-        c->hash[h] = i + 1;
-    }
+    for (uint32_t i = 0; i < c->count; i++) hash_insert(c, key_hash(c->keys + (size_t)i * c->key_size, c->key_size), i);
 }
 
-long sm_chain_find(const sm_chain *c, const void *key) {
-    uint64_t h = key_hash(key, c->key_size) & (c->hash_cap - 1);
-    while (c->hash[h]) {
-        uint32_t i = c->hash[h] - 1;
-        if (key_eq(c, c->keys + (size_t)i * c->key_size, key)) return i;
-        h = (h + 1) & (c->hash_cap - 1);
+static inline long find_hashed(const sm_chain *c, const void *key, uint64_t h) {
+    uint64_t at = h & (c->hash_cap - 1), top = h >> 32;
+    for (uint64_t slot; (slot = c->hash[at]) != 0; at = (at + 1) & (c->hash_cap - 1)) {
+        uint32_t i = (uint32_t)slot - 1;
+        if (slot >> 32 == top && key_eq(c, c->keys + (size_t)i * c->key_size, key)) return i;
     }
     return -1;
 }
 
+void sm_chain_set_dense(sm_chain *c, uint32_t nodes, const uint8_t radix[4]) {
+    if (c->count || c->key_size != 8) return;
+    uint64_t space = nodes;
+    for (int b = 0; b < 4; b++) space *= radix[b];
+    if (space == 0 || space > (1u << 24)) return;
+    free(c->dense);
+    c->dense = cs_calloc(space, sizeof *c->dense);
+    c->dense_nodes = nodes;
+    memcpy(c->dense_radix, radix, 4);
+}
+
+/* The key's place in the dense space, or SIZE_MAX outside it. */
+static inline size_t dense_at(const sm_chain *c, const uint8_t *key) {
+    uint32_t node;
+    memcpy(&node, key, 4);
+    if (node >= c->dense_nodes) return SIZE_MAX;
+    size_t x = node;
+    for (int b = 0; b < 4; b++) {
+        if (key[4 + b] >= c->dense_radix[b]) return SIZE_MAX;
+        x = x * c->dense_radix[b] + key[4 + b];
+    }
+    return x;
+}
+
+long sm_chain_find(const sm_chain *c, const void *key) {
+    if (c->dense) {
+        size_t x = dense_at(c, key);
+        return x == SIZE_MAX ? -1 : (long)c->dense[x] - 1;
+    }
+    return find_hashed(c, key, key_hash(key, c->key_size));
+}
+
 uint32_t sm_chain_state(sm_chain *c, const void *key) {
     if (c->last && key_eq(c, c->keys + (size_t)(c->last - 1) * c->key_size, key)) return c->last - 1;
-    long f = sm_chain_find(c, key);
-    if (f >= 0) c->last = (uint32_t)f + 1;
-    if (f >= 0) return (uint32_t)f;
-    if (c->count == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 256;
+    uint64_t h = 0;
+    uint32_t *slot = NULL;
+    if (c->dense) {
+        size_t x = dense_at(c, key);
+        if (x == SIZE_MAX) abort(); /* a programming error: sm_chain_set_dense's space is the caller's */
+        slot = &c->dense[x];
+        if (*slot) return (c->last = *slot) - 1;
+    } else {
+        h = key_hash(key, c->key_size);
+        long f = find_hashed(c, key, h);
+        if (f >= 0) c->last = (uint32_t)f + 1;
+        if (f >= 0) return (uint32_t)f;
+    }
+    if (c->count == c->cap) { /* keys and out share the capacity */
+        c->cap = (uint32_t)sm_grow_cap(c->cap, (size_t)c->count + 1, 256);
         c->keys = cs_realloc(c->keys, cs_array_size(c->cap, c->key_size));
         c->out = cs_realloc(c->out, cs_array_size(c->cap, sizeof *c->out));
     }
@@ -137,46 +201,90 @@ uint32_t sm_chain_state(sm_chain *c, const void *key) {
     memcpy(c->keys + (size_t)i * c->key_size, key, c->key_size);
     c->last = i + 1;
     c->out[i] = (sm_out){0};
-    if ((uint64_t)c->count * 2 > c->hash_cap) {
-        rehash(c);
-    } else {
-        uint64_t h = key_hash(key, c->key_size) & (c->hash_cap - 1);
-        while (c->hash[h]) h = (h + 1) & (c->hash_cap - 1);
-        c->hash[h] = i + 1;
-    }
+    if (slot) *slot = i + 1;
+    else if ((uint64_t)c->count * 2 > c->hash_cap) rehash(c);
+    else hash_insert(c, h, i);
     return i;
 }
 
 const void *sm_chain_key(const sm_chain *c, uint32_t i) { return c->keys + (size_t)i * c->key_size; }
 uint32_t sm_chain_count(const sm_chain *c) { return c->count; }
 
+static inline uint32_t add_slot(uint32_t j, uint8_t label, uint32_t mask) {
+    uint32_t h = j * 0x9e3779b1u ^ label * 0x85ebca77u;
+    return (h ^ h >> 15) & mask;
+}
+
+/* Indexes state i's transitions afresh, in a table of at least 4 slots per
+ * transition (the builders add a state's transitions in a row, so one state is
+ * indexed at a time; a state with many successors, as the fetch chains' that
+ * look two flow-graph nodes ahead, is no longer a quadratic scan). */
+static void add_index(sm_chain *c, uint32_t i) {
+    const sm_out *o = &c->out[i];
+    const sm_edge *e = out_edges(c, i);
+    if ((size_t)o->n * 4 + 4 > c->add_cap) {
+        uint32_t cap = c->add_cap ? c->add_cap : 64;
+        while (cap < (size_t)o->n * 4 + 4) cap *= 2;
+        free(c->add_edge);
+        free(c->add_stamp);
+        c->add_edge = cs_malloc(cs_array_size(cap, sizeof *c->add_edge));
+        c->add_stamp = cs_calloc(cap, sizeof *c->add_stamp);
+        c->add_cap = cap;
+        c->add_now = 0;
+    }
+    if (++c->add_now == 0) { /* the stamps wrapped: clear them */
+        memset(c->add_stamp, 0, c->add_cap * sizeof *c->add_stamp);
+        c->add_now = 1;
+    }
+    c->add_src = i + 1;
+    uint32_t mask = c->add_cap - 1;
+    for (uint32_t k = 0; k < o->n; k++) {
+        uint32_t h = add_slot(e[k].to, e[k].label, mask);
+        while (c->add_stamp[h] == c->add_now) h = (h + 1) & mask;
+        c->add_stamp[h] = c->add_now;
+        c->add_edge[h] = k;
+    }
+}
+
 void sm_chain_add(sm_chain *c, uint32_t i, uint32_t j, double p, uint8_t label) {
     sm_out *o = &c->out[i];
-    for (uint32_t k = 0; k < o->n; k++)
-        if (o->e[k].to == j && o->e[k].label == label) {
-            o->e[k].p += p;
+    if (c->edge_tail != i + 1) { /* the state's transitions to the end of the pool */
+        SM_GROW(c->edge, c->edge_cap, c->nedge + o->n + 1, 1024);
+        memcpy(c->edge + c->nedge, c->edge + o->start, o->n * sizeof *c->edge);
+        o->start = c->nedge;
+        c->nedge += o->n;
+        c->edge_tail = i + 1;
+    }
+    if (c->add_src != i + 1 || (size_t)o->n * 4 + 4 > c->add_cap) add_index(c, i);
+    uint32_t mask = c->add_cap - 1, h = add_slot(j, label, mask);
+    for (; c->add_stamp[h] == c->add_now; h = (h + 1) & mask) {
+        sm_edge *e = &c->edge[o->start + c->add_edge[h]];
+        if (e->to == j && e->label == label) {
+            e->p += p;
             return;
         }
-    if (o->n == o->cap) {
-        o->cap = o->cap ? o->cap * 2 : 4;
-        o->e = cs_realloc(o->e, cs_array_size(o->cap, sizeof *o->e));
     }
-    o->e[o->n++] = (sm_edge){j, label, p};
+    SM_GROW(c->edge, c->edge_cap, c->nedge + 1, 1024);
+    c->add_stamp[h] = c->add_now;
+    c->add_edge[h] = o->n;
+    c->edge[c->nedge++] = (sm_edge){j, label, p};
+    o->n++;
 }
 
 uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const double **p, const uint8_t **label) {
     sm_chain *m = (sm_chain *)c; /* scratch only */
     const sm_out *o = &c->out[i];
-    if (o->n > m->tmp_cap) {
-        m->tmp_cap = o->n * 2;
+    const sm_edge *e = out_edges(c, i);
+    if (o->n > m->tmp_cap) { /* the three arrays share the capacity */
+        m->tmp_cap = (uint32_t)sm_grow_cap(m->tmp_cap, o->n, 16);
         m->tmp_to = cs_realloc(m->tmp_to, cs_array_size(m->tmp_cap, sizeof *m->tmp_to));
         m->tmp_p = cs_realloc(m->tmp_p, cs_array_size(m->tmp_cap, sizeof *m->tmp_p));
         m->tmp_label = cs_realloc(m->tmp_label, m->tmp_cap);
     }
     for (uint32_t k = 0; k < o->n; k++) {
-        m->tmp_to[k] = o->e[k].to;
-        m->tmp_p[k] = o->e[k].p;
-        m->tmp_label[k] = o->e[k].label;
+        m->tmp_to[k] = e[k].to;
+        m->tmp_p[k] = e[k].p;
+        m->tmp_label[k] = e[k].label;
     }
     *to = m->tmp_to;
     *p = m->tmp_p;
@@ -221,18 +329,12 @@ typedef struct gth_ilist {
 } gth_ilist;
 
 static void gth_push(gth_list *l, uint32_t j, double p) {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 4;
-        l->e = cs_realloc(l->e, cs_array_size(l->cap, sizeof *l->e));
-    }
+    SM_GROW(l->e, l->cap, l->n + 1, 4);
     l->e[l->n++] = (gth_entry){j, p};
 }
 
 static void gth_ipush(gth_ilist *l, uint32_t v) {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 4;
-        l->v = cs_realloc(l->v, cs_array_size(l->cap, sizeof *l->v));
-    }
+    SM_GROW(l->v, l->cap, l->n + 1, 4);
     l->v[l->n++] = v;
 }
 
@@ -247,10 +349,7 @@ typedef struct gth_heap {
 } gth_heap;
 
 static void heap_push(gth_heap *h, uint64_t key, uint32_t state) {
-    if (h->n == h->cap) {
-        h->cap = h->cap ? h->cap * 2 : 256;
-        h->v = cs_realloc(h->v, cs_array_size(h->cap, sizeof *h->v));
-    }
+    SM_GROW(h->v, h->cap, h->n + 1, 256);
     size_t i = h->n++;
     while (i > 0 && h->v[(i - 1) / 2].key > key) {
         h->v[i] = h->v[(i - 1) / 2];
@@ -277,17 +376,18 @@ static gth_heap_item heap_pop(gth_heap *h) {
 /* A GTH elimination planned once for a sparsity pattern, run for each set of
  * values of it (the aggregation steps of one solve share their pattern): per
  * step the slots of k's transitions (their sum is S_k), and per predecessor i
- * the slot of p_ik and the updates v[dst] += p_ik / S_k * v[src]. */
+ * the slot of p_ik and the updates v[dst] += p_ik / S_k * v[src]: src runs
+ * over k's transitions, so only dst is kept, one per transition of k
+ * (GTH_SKIP for k's transition to i itself, which the diagonal leaves out).
+ * A run streams the updates once: half the index data is half its time. */
+#define GTH_SKIP UINT32_MAX
 typedef struct u32_vec {
     uint32_t *v;
     size_t n, cap;
 } u32_vec;
 
 static void vpush(u32_vec *a, uint32_t x) {
-    if (a->n == a->cap) {
-        a->cap = a->cap ? a->cap * 2 : 1024;
-        a->v = cs_realloc(a->v, cs_array_size(a->cap, sizeof *a->v));
-    }
+    SM_GROW(a->v, a->cap, a->n + 1, 1024);
     a->v[a->n++] = x;
 }
 
@@ -295,7 +395,7 @@ struct gth_plan {
     uint32_t n, nslot, nstep, last;
     uint32_t *prs, *pcol; /* the pattern planned for */
     uint32_t *orig_slot;  /* CSR entry -> slot (UINT32_MAX: the diagonal, left out) */
-    u32_vec order, out_start, out_slot, pred_start, pred_state, pred_slot, upd_start, upd_src, upd_dst;
+    u32_vec order, out_start, out_slot, pred_start, pred_state, pred_slot, upd_dst;
     double *v, *s;
 };
 
@@ -304,8 +404,8 @@ static void gth_plan_free(gth_plan *pl) {
     free(pl->prs);
     free(pl->pcol);
     free(pl->orig_slot);
-    u32_vec *vs[] = {&pl->order,     &pl->out_start, &pl->out_slot, &pl->pred_start, &pl->pred_state,
-                     &pl->pred_slot, &pl->upd_start, &pl->upd_src,  &pl->upd_dst};
+    u32_vec *vs[] = {&pl->order,      &pl->out_start, &pl->out_slot, &pl->pred_start,
+                     &pl->pred_state, &pl->pred_slot, &pl->upd_dst};
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) free(vs[i]->v);
     free(pl->v);
     free(pl->s);
@@ -361,13 +461,15 @@ static gth_plan *gth_plan_build(uint32_t n, const uint32_t *rs, const uint32_t *
             uint32_t at = pos[k];
             vpush(&pl->pred_state, i);
             vpush(&pl->pred_slot, (uint32_t)out[i].e[at].p);
-            vpush(&pl->upd_start, (uint32_t)pl->upd_src.n);
             out[i].e[at] = out[i].e[--out[i].n];
             if (at < out[i].n) pos[out[i].e[at].j] = at;
             pos[k] = UINT32_MAX;
             for (uint32_t a = 0; a < out[k].n; a++) {
                 uint32_t j = out[k].e[a].j;
-                if (j == i) continue; /* a self-loop of i: GTH's sums leave the diagonal out */
+                if (j == i) { /* a self-loop of i: GTH's sums leave the diagonal out */
+                    vpush(&pl->upd_dst, GTH_SKIP);
+                    continue;
+                }
                 uint32_t dst;
                 if (pos[j] != UINT32_MAX) {
                     dst = (uint32_t)out[i].e[pos[j]].p;
@@ -378,7 +480,6 @@ static gth_plan *gth_plan_build(uint32_t n, const uint32_t *rs, const uint32_t *
                     gth_ipush(&in[j], i);
                     indeg[j]++;
                 }
-                vpush(&pl->upd_src, (uint32_t)out[k].e[a].p);
                 vpush(&pl->upd_dst, dst);
             }
             for (uint32_t a = 0; a < out[i].n; a++) pos[out[i].e[a].j] = UINT32_MAX;
@@ -390,11 +491,10 @@ static gth_plan *gth_plan_build(uint32_t n, const uint32_t *rs, const uint32_t *
             heap_push(&h, (uint64_t)indeg[j] * out[j].n, j);
         }
         pl->nstep++;
-        if (pl->nslot + pl->upd_src.n > fill_limit) ok = false;
+        if (pl->nslot + pl->upd_dst.n > fill_limit) ok = false;
     }
     vpush(&pl->out_start, (uint32_t)pl->out_slot.n);
     vpush(&pl->pred_start, (uint32_t)pl->pred_state.n);
-    vpush(&pl->upd_start, (uint32_t)pl->upd_src.n);
     pl->last = 0;
     while (pl->last < n && dead[pl->last]) pl->last++;
     for (uint32_t i = 0; i < n; i++) {
@@ -427,15 +527,18 @@ static bool gth_plan_run(gth_plan *pl, const double *val, size_t nval, double *p
     for (size_t e = 0; e < nval; e++)
         if (pl->orig_slot[e] != UINT32_MAX) pl->v[pl->orig_slot[e]] += val[e];
     double *v = pl->v;
+    const uint32_t *dst = pl->upd_dst.v;
     for (uint32_t t = 0; t < pl->nstep; t++) {
+        const uint32_t *src = pl->out_slot.v + pl->out_start.v[t];
+        uint32_t nsrc = pl->out_start.v[t + 1] - pl->out_start.v[t];
         double s = 0;
-        for (uint32_t a = pl->out_start.v[t]; a < pl->out_start.v[t + 1]; a++) s += v[pl->out_slot.v[a]];
+        for (uint32_t a = 0; a < nsrc; a++) s += v[src[a]];
         if (!(s > 0)) return false;
         pl->s[t] = s;
-        for (uint32_t b = pl->pred_start.v[t]; b < pl->pred_start.v[t + 1]; b++) {
+        for (uint32_t b = pl->pred_start.v[t]; b < pl->pred_start.v[t + 1]; b++, dst += nsrc) {
             double f = v[pl->pred_slot.v[b]] / s;
-            for (uint32_t u = pl->upd_start.v[b]; u < pl->upd_start.v[b + 1]; u++)
-                v[pl->upd_dst.v[u]] += f * v[pl->upd_src.v[u]];
+            for (uint32_t a = 0; a < nsrc; a++)
+                if (dst[a] != GTH_SKIP) v[dst[a]] += f * v[src[a]];
         }
     }
     memset(pi, 0, pl->n * sizeof *pi);
@@ -459,9 +562,21 @@ typedef struct agg_ws {
     uint32_t *mark, *rs, *col;
     double *val, *w, *pi;
     size_t cap;
-    gth_plan *plan; /* the chain between blocks keeps its pattern through a solve */
-    bool failed;    /* the chain between blocks could not be solved: no more steps */
+    gth_plan *plan;    /* the chain between blocks keeps its pattern through a solve */
+    size_t fill_limit; /* the most slots and updates a plan may have */
+    bool failed;       /* the chain between blocks could not be solved: no more steps */
 } agg_ws;
+
+/* The largest elimination worth planning: one run of a plan costs about its
+ * slots and updates, a Gauss-Seidel sweep the chain's transitions, and a chain
+ * that needs aggregation would otherwise take thousands of sweeps (the fetch
+ * chains of the value-prediction machines look two flow-graph nodes ahead, so
+ * their chain between nodes fills in more: 2.6-2.9 M updates on `fma`). The
+ * absolute cap bounds the plan's memory (about 12 bytes per entry). */
+static size_t gth_fill_limit(size_t transitions) {
+    size_t limit = 64 * transitions + 1000000;
+    return limit < ((size_t)1 << 24) ? limit : (size_t)1 << 24;
+}
 
 static void agg_free(agg_ws *a) {
     gth_plan_free(a->plan);
@@ -510,12 +625,13 @@ static void aggregate(sm_chain *c, double *d, agg_ws *a) {
             uint32_t i = a->bstate[x];
             /* a block holding nothing yet is weighted uniformly */
             double wi = w > 0 ? d[i] / w : 1.0 / (a->bstart[b + 1] - a->bstart[b]);
+            const sm_edge *out = out_edges(c, i);
             for (uint32_t e = 0; e < c->out[i].n; e++) {
-                uint32_t to = c->block[c->out[i].e[e].to];
+                uint32_t to = c->block[out[e].to];
                 if (to == b) continue;
                 if (a->mark[to] == UINT32_MAX || a->mark[to] < a->rs[b]) {
-                    if (nz == a->cap) {
-                        a->cap = a->cap ? a->cap * 2 : 1024;
+                    if (nz == a->cap) { /* col and val share the capacity */
+                        a->cap = sm_grow_cap(a->cap, nz + 1, 1024);
                         a->col = cs_realloc(a->col, cs_array_size(a->cap, sizeof *a->col));
                         a->val = cs_realloc(a->val, cs_array_size(a->cap, sizeof *a->val));
                     }
@@ -523,7 +639,7 @@ static void aggregate(sm_chain *c, double *d, agg_ws *a) {
                     a->col[nz] = to;
                     a->val[nz++] = 0;
                 }
-                a->val[a->mark[to]] += wi * c->out[i].e[e].p;
+                a->val[a->mark[to]] += wi * out[e].p;
             }
         }
     }
@@ -533,7 +649,7 @@ static void aggregate(sm_chain *c, double *d, agg_ws *a) {
         a->plan = c->plan;
         c->plan = NULL;
     }
-    if (!a->plan) a->plan = gth_plan_build(k, a->rs, a->col, 64 * nz + 1000000);
+    if (!a->plan) a->plan = gth_plan_build(k, a->rs, a->col, a->fill_limit);
     if (!a->plan || !gth_plan_run(a->plan, a->val, nz, a->pi)) {
         a->failed = true;
         return;
@@ -565,7 +681,7 @@ static uint32_t chain_blocks(const sm_chain *c, uint32_t *block) {
         while (cs) {
             uint32_t v = call[cs - 1];
             if (edge[v] < c->out[v].n) {
-                const sm_edge *e = &c->out[v].e[edge[v]++];
+                const sm_edge *e = &out_edges(c, v)[edge[v]++];
                 if (e->p < SM_PHASE_STRONG) continue;
                 uint32_t w = e->to;
                 if (index[w] == UINT32_MAX) {
@@ -632,7 +748,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
     for (uint32_t i = 0; i < n; i++) {
         double sum = 0;
         for (uint32_t k = 0; k < c->out[i].n; k++) {
-            const sm_edge *e = &c->out[i].e[k];
+            const sm_edge *e = &out_edges(c, i)[k];
             sum += e->p;
             if (e->to == i) self[i] += e->p;
             else start[e->to + 1]++, total++;
@@ -651,7 +767,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
     memcpy(fill, start, n * sizeof *fill);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t k = 0; k < c->out[i].n; k++) {
-            const sm_edge *e = &c->out[i].e[k];
+            const sm_edge *e = &out_edges(c, i)[k];
             if (e->to == i) continue;
             from[fill[e->to]] = i;
             pin[fill[e->to]++] = e->p;
@@ -671,6 +787,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
     bool ok = false;
     uint32_t it = 0;
     agg_ws aws = {0};
+    aws.fill_limit = gth_fill_limit(total);
     double last_res = INFINITY;
     for (it = 1; it <= 20000; it++) {
         double change = 0, sum = 0;
@@ -729,10 +846,11 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
 
 void sm_chain_normalize(sm_chain *c) {
     for (uint32_t i = 0; i < c->count; i++) {
+        sm_edge *e = c->edge + c->out[i].start;
         double s = 0;
-        for (uint32_t k = 0; k < c->out[i].n; k++) s += c->out[i].e[k].p;
+        for (uint32_t k = 0; k < c->out[i].n; k++) s += e[k].p;
         if (s > 0)
-            for (uint32_t k = 0; k < c->out[i].n; k++) c->out[i].e[k].p /= s;
+            for (uint32_t k = 0; k < c->out[i].n; k++) e[k].p /= s;
     }
 }
 
@@ -749,6 +867,12 @@ void sm_chain_guess(sm_chain *c, sm_chain *prev) {
     prev->plan = NULL;
     free(c->guess);
     c->guess = cs_malloc(cs_array_size(c->count ? c->count : 1, sizeof *c->guess));
+    /* a round's chain is mostly the last one's states in the same order (both
+     * explored from the same first state): then no state needs looking up */
+    if (prev->count == c->count && !memcmp(prev->keys, c->keys, (size_t)c->count * c->key_size)) {
+        memcpy(c->guess, prev->dist, (size_t)c->count * sizeof *c->guess);
+        return;
+    }
     for (uint32_t i = 0; i < c->count; i++) {
         long j = sm_chain_find(prev, c->keys + (size_t)i * c->key_size);
         c->guess[i] = j >= 0 ? prev->dist[j] : 0;

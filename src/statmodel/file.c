@@ -10,7 +10,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "statmodel.h"
+#include "model_internal.h"
 
 static const char MAGIC[8] = {'C', 'S', 'S', 'T', 'A', 'T', 'M', 'P'};
 
@@ -20,10 +20,7 @@ typedef struct wbuf {
 } wbuf;
 
 static void put(wbuf *w, const void *p, size_t n) {
-    if (w->n + n > w->cap) {
-        w->cap = (w->n + n) * 2 + 4096;
-        w->b = cs_realloc(w->b, w->cap);
-    }
+    SM_GROW(w->b, w->cap, w->n + n, 4096);
     memcpy(w->b + w->n, p, n);
     w->n += n;
 }

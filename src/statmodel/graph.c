@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "graph_internal.h"
+#include "model_internal.h"
 
 void sm_builder_init(sm_builder *b, uint32_t window, uint32_t offset) {
     memset(b, 0, sizeof *b);
@@ -39,10 +40,7 @@ uint32_t sm_builder_instr(sm_builder *b, uint8_t y, const uint8_t s[SM_PIPES], c
     uint32_t n = sm_chain_count(b->instr_map);
     uint32_t id = sm_chain_state(b->instr_map, key);
     if (id == n) {
-        if (n == b->instr_cap) {
-            b->instr_cap = b->instr_cap ? b->instr_cap * 2 : 64;
-            b->instr = cs_realloc(b->instr, cs_array_size(b->instr_cap, sizeof *b->instr));
-        }
+        SM_GROW(b->instr, b->instr_cap, (size_t)n + 1, 64);
         memset(&b->instr[id], 0, sizeof b->instr[id]);
         b->instr[id].y = y;
         memcpy(b->instr[id].s, s, SM_PIPES);
@@ -57,10 +55,7 @@ static void add_edge(sm_builder *b, uint32_t from, uint32_t to) {
     uint32_t n = sm_chain_count(b->edge_map);
     uint32_t id = sm_chain_state(b->edge_map, key);
     if (id == n) {
-        if (n == b->edge_cap) {
-            b->edge_cap = b->edge_cap ? b->edge_cap * 2 : 256;
-            b->edge_count = cs_realloc(b->edge_count, cs_array_size(b->edge_cap, sizeof *b->edge_count));
-        }
+        SM_GROW(b->edge_count, b->edge_cap, (size_t)n + 1, 256);
         b->edge_count[id] = 0;
     }
     b->edge_count[id]++;

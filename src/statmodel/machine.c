@@ -69,6 +69,13 @@ bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_mac
         cs_error_set(err, "ideal.alu is not modelled (pipe depths are the latencies, thesis §3.5)");
         return false;
     }
+    if (cfg->itlb_entries || cfg->dtlb_entries || cfg->l2tlb_entries) {
+        cs_error_set(err,
+                     "TLBs (itlb/dtlb/l2tlb entries %u/%u/%u) are not modelled (the thesis' machines do not "
+                     "translate addresses; set them to 0)",
+                     cfg->itlb_entries, cfg->dtlb_entries, cfg->l2tlb_entries);
+        return false;
+    }
     if (io->resolve_delay != 0) {
         cs_error_set(err, "inorder.resolve_delay = %u is not modelled (branches resolve at issue, thesis §6.1)",
                      io->resolve_delay);

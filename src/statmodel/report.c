@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "statmodel.h"
+#include "model_internal.h"
 
 static void sb_printf(sm_html *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_printf(sm_html *b, const char *fmt, ...) {
@@ -15,10 +15,7 @@ static void sb_printf(sm_html *b, const char *fmt, ...) {
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0) return;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        b->cap = (b->len + (size_t)n + 1) * 2 + 1024;
-        b->text = cs_realloc(b->text, b->cap);
-    }
+    SM_GROW(b->text, b->cap, b->len + (size_t)n + 1, 1024);
     va_start(ap, fmt);
     vsnprintf(b->text + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);

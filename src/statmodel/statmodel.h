@@ -227,6 +227,11 @@ void sm_chain_free(sm_chain *c);
 uint32_t sm_chain_state(sm_chain *c, const void *key);
 /* Look a state up; -1 if absent. */
 long sm_chain_find(const sm_chain *c, const void *key);
+/* Index the states directly instead of hashing their keys (before the first
+ * state; ignored past 2^24 entries): 8-byte keys that are a uint32_t below
+ * `nodes` and four bytes each below its radix (the three-pipe components'). A
+ * key outside that space is a programming error and aborts. */
+void sm_chain_set_dense(sm_chain *c, uint32_t nodes, const uint8_t radix[4]);
 const void *sm_chain_key(const sm_chain *c, uint32_t i);
 uint32_t sm_chain_count(const sm_chain *c);
 /* Add probability p to the transition i -> j (with an "issue" label that the
@@ -235,8 +240,8 @@ void sm_chain_add(sm_chain *c, uint32_t i, uint32_t j, double p, uint8_t label);
 /* Transitions out of i. */
 uint32_t sm_chain_out(const sm_chain *c, uint32_t i, const uint32_t **to, const double **p, const uint8_t **label);
 /* Stationary distribution by Gauss-Seidel (docs/statmodel.md: converged when
- * the largest change of a probability in a sweep is below 1e-13 and the
- * residual |dP - d|_1 below 1e-10). False with *err when it does not converge. */
+ * the residual |dP - d|_1 is below SM_RESIDUAL, just after an aggregation
+ * step). False with *err when it does not converge. */
 bool sm_chain_solve(sm_chain *c, uint32_t *iterations, cs_error *err);
 /* The convergence test's residual |dP - d|_1 (docs/statmodel.md). */
 #define SM_RESIDUAL 1e-11

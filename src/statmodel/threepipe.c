@@ -236,10 +236,7 @@ typedef struct side_list {
 } side_list;
 
 static void side_add(side_list *l, uint32_t state, uint32_t key, uint8_t q, double w) {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 1024;
-        l->v = cs_realloc(l->v, cs_array_size(l->cap, sizeof *l->v));
-    }
+    SM_GROW(l->v, l->cap, l->n + 1, 1024);
     l->v[l->n++] = (side){state, key, q, w};
 }
 
@@ -534,6 +531,7 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
     for (round = 1; round <= 1000; round++) {
         sm_chain *old = ic;
         ic = sm_chain_create(sizeof(issue_key));
+        sm_chain_set_dense(ic, c.nn, (const uint8_t[4]){2, 3, 1, 1}); /* b_I, x_I */
         side_list ipull = {0};
         if (!build_issue(&c, ic, &ipull, err)) {
             sm_chain_free(old);
@@ -578,6 +576,8 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
         for (int t = 0; t < 3; t++) {
             sm_chain *oldp = pc[t];
             pc[t] = sm_chain_create(sizeof(pipe_key));
+            uint8_t stalls = (uint8_t)(t == SM_MEM && m->dcache_blocks >= 0 ? m->miss_latency + 1 : 1);
+            sm_chain_set_dense(pc[t], c.nn, (const uint8_t[4]){(uint8_t)(1u << m->depth[t]), stalls, 1, 1});
             side_list pp = {0};
             if (!build_pipe(&c, t, pc[t], &pp, err)) {
                 sm_chain_free(oldp);
@@ -599,6 +599,8 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
         }
         sm_chain *oldf = fc;
         fc = sm_chain_create(sizeof(fetch_key));
+        uint8_t fstalls = (uint8_t)(m->icache_blocks >= 0 ? m->miss_latency + 1 : 1);
+        sm_chain_set_dense(fc, c.nn, (const uint8_t[4]){2, 2, 3, fstalls}); /* b_F, b_I, x_F, stall */
         bool built = build_fetch(&c, fc, err);
         if (built) {
             sm_chain_normalize(fc);

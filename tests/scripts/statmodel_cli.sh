@@ -9,7 +9,7 @@
 #  - three-pipe (inorder3): the partitioned model runs and --compare-sim reports
 #    an error (the accuracy itself is measured by bench/statmodel_accuracy.sh);
 #  - a profile analysed from a .cst trace of the same run models the same IPC;
-#  - a damaged profile is refused (checksum), as is an out-of-order config.
+#  - a damaged profile is refused (checksum), as are an out-of-order config and TLBs.
 set -eu
 cs=$1 out=$2 wl=$3
 mkdir -p "$out"
@@ -66,5 +66,6 @@ cp "$prof" "$out/bad.smp"
 printf '\x55' | dd of="$out/bad.smp" bs=1 seek=300 conv=notrunc 2>/dev/null
 "$(dirname "$0")/expect_error.sh" 125 "bad.smp: checksum mismatch" "$cs" model solve "$out/bad.smp"
 "$(dirname "$0")/expect_error.sh" 2 "ooo4: an out-of-order machine is not modelled.*configurations they model: inorder1, inorder3" "$cs" model solve --config ooo4 "$prof"
+"$(dirname "$0")/expect_error.sh" 2 "TLBs .* are not modelled" "$cs" model solve --set dtlb.entries=16 "$prof"
 "$(dirname "$0")/expect_error.sh" 125 "component issue: more than 10 states" "$cs" model solve --max-states 10 "$prof"
 echo ok

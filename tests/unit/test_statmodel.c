@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "statmodel/model_internal.h"
 #include "statmodel/statmodel.h"
 
 #define NEAR(a, b, tol)                                                                \
@@ -381,6 +382,91 @@ static void test_gauss_seidel(void **state) {
     sm_chain_free(c);
 }
 
+/* sm_chain_add merges a repeated (successor, label) into one transition, keeps
+ * the transitions in the order first added (the solver's sums follow it), and
+ * does so when the additions to two states interleave (its index is rebuilt)
+ * and for states with hundreds of successors (the index grows). */
+static void test_chain_add_merge(void **state) {
+    (void)state;
+    sm_chain *c = sm_chain_create(sizeof(uint32_t));
+    const uint32_t n = 300;
+    for (uint32_t i = 0; i < n; i++) sm_chain_state(c, &i);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t j = 0; j < n; j++) {
+            sm_chain_add(c, 0, j, 0.25 / n, (uint8_t)(j % 2)); /* twice per pass: four quarters */
+            sm_chain_add(c, 1, (j * 7) % n, 0.5 / n, 0);
+            sm_chain_add(c, 0, j, 0.25 / n, (uint8_t)(j % 2));
+        }
+    sm_chain_add(c, 0, 5, 0.5, 0); /* (5, label 1) exists; (5, label 0) is new and last */
+    const uint32_t *to;
+    const double *p;
+    const uint8_t *lab;
+    assert_int_equal(sm_chain_out(c, 0, &to, &p, &lab), n + 1);
+    for (uint32_t j = 0; j < n; j++) {
+        assert_int_equal(to[j], j);
+        assert_int_equal(lab[j], j % 2);
+        NEAR(p[j], 1.0 / n, 1e-15);
+    }
+    assert_int_equal(to[n], 5);
+    assert_int_equal(lab[n], 0);
+    NEAR(p[n], 0.5, 1e-15);
+    assert_int_equal(sm_chain_out(c, 1, &to, &p, &lab), n); /* 7 and 300 are coprime: every state once */
+    for (uint32_t j = 0; j < n; j++) {
+        assert_int_equal(to[j], (j * 7) % n);
+        NEAR(p[j], 1.0 / n, 1e-15);
+    }
+    assert_int_equal(sm_chain_transitions(c), 2 * n + 1);
+    sm_chain_free(c);
+}
+
+/* Directly indexed states (sm_chain_set_dense) are the same states, in the
+ * same order, as hashed ones; a key outside the space is simply not found. */
+static void test_chain_dense(void **state) {
+    (void)state;
+    sm_chain *hashed = sm_chain_create(8), *dense = sm_chain_create(8);
+    sm_chain_set_dense(dense, 7, (const uint8_t[4]){2, 3, 1, 5});
+    for (uint32_t r = 0; r < 500; r++) {
+        uint32_t x = r * 2654435761u % 210; /* 7 * 2 * 3 * 5 places, visited out of order and repeatedly */
+        uint8_t key[8];
+        uint32_t node = x / 30;
+        memcpy(key, &node, 4);
+        key[4] = (uint8_t)(x / 15 % 2), key[5] = (uint8_t)(x / 5 % 3), key[6] = 0, key[7] = (uint8_t)(x % 5);
+        assert_int_equal(sm_chain_state(dense, key), sm_chain_state(hashed, key));
+        assert_int_equal(sm_chain_find(dense, key), sm_chain_find(hashed, key));
+    }
+    assert_int_equal(sm_chain_count(dense), sm_chain_count(hashed));
+    uint8_t outside[8] = {0, 0, 0, 0, 0, 0, 1, 0}; /* byte 6's radix is 1 */
+    assert_int_equal(sm_chain_find(dense, outside), -1);
+    uint32_t far = 7;
+    memcpy(outside, &far, 4);
+    outside[6] = 0;
+    assert_int_equal(sm_chain_find(dense, outside), -1);
+    sm_chain_free(hashed);
+    sm_chain_free(dense);
+}
+
+/* The growable arrays' helper: capacities double from the first size until
+ * the need fits, and the contents survive the growth. */
+static void test_grow(void **state) {
+    (void)state;
+    assert_int_equal(sm_grow_cap(0, 1, 4), 4);
+    assert_int_equal(sm_grow_cap(0, 5, 4), 8);
+    assert_int_equal(sm_grow_cap(4, 5, 4), 8);
+    assert_int_equal(sm_grow_cap(8, 8, 4), 8);
+    assert_int_equal(sm_grow_cap(4, 100, 4), 128);
+    assert_int_equal(sm_grow_cap(3, 7, 256), 12);
+    uint64_t *v = NULL;
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < 1000; i++) {
+        SM_GROW(v, cap, i + 1, 16);
+        assert_true(cap >= i + 1);
+        v[i] = (uint64_t)i * i;
+    }
+    assert_int_equal(cap, 1024);
+    for (uint32_t i = 0; i < 1000; i++) assert_int_equal(v[i], (uint64_t)i * i);
+    free(v);
+}
+
 /* --max-states: a clear error naming the component and the limit. */
 static void test_max_states(void **state) {
     (void)state;
@@ -587,6 +673,9 @@ int main(void) {
         cmocka_unit_test(test_matrix_control),
         cmocka_unit_test(test_matrix_phase),
         cmocka_unit_test(test_matrix_refusals),
+        cmocka_unit_test(test_chain_add_merge),
+        cmocka_unit_test(test_grow),
+        cmocka_unit_test(test_chain_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

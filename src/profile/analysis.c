@@ -699,6 +699,32 @@ static void chain_root(const profile_proc *p, size_t first, size_t k, int depth,
     }
 }
 
+/* DCPI §7's I-cache rule, for a sample that names the instruction waiting
+ * for its line (in-order): inside a block, only the first instruction of a
+ * line (or one that straddles two) can wait for a miss; at a block's head,
+ * only if a predecessor's last instruction is in another line (or a
+ * predecessor is unknown). Edges executed much less often than the block are
+ * ignored, as the paper allows. */
+enum { ICACHE_RARE_EDGE_PERCENT = 5 };
+static bool icache_candidate(const profile_proc *p, size_t i, uint32_t line) {
+    const profile_insn *x = &p->insns[i];
+    uint64_t first_line = x->pc / line;
+    if ((x->pc + x->length - 1) / line != first_line) return true;
+    const profile_block *bl = &p->blocks[x->block];
+    if (bl->first != i) return (x->pc - 1) / line != first_line; /* the previous instruction ends before it */
+    if (p->missing_edges) return true;
+    for (size_t e = 0; e < p->nedges; e++) {
+        const profile_edge *ed = &p->edges[e];
+        if (ed->to != x->block) continue;
+        if (ed->from >= p->nblocks) return true; /* the entry: whatever ran before */
+        if (ed->count >= 0 && bl->count > 0 && ed->count * 100 < bl->count * ICACHE_RARE_EDGE_PERCENT) continue;
+        const profile_block *pb = &p->blocks[ed->from];
+        const profile_insn *last = &p->insns[pb->first + pb->n - 1];
+        if ((last->pc + last->length - 1) / line != first_line) return true;
+    }
+    return false;
+}
+
 static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, const profile_data *prof, double period) {
     profile_insn *x = &p->insns[i];
     const profile_block *bl = &p->blocks[x->block];
@@ -714,15 +740,23 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
      * line is entered near i (the instruction charged for a frontend bubble is
      * the one waiting, or in-order the oldest in flight, up to `w` before it) */
     if (!mc->icache_perfect) {
-        bool crossing = pos == 0;
-        for (size_t k = lo + 1; k < hi && !crossing; k++)
-            if (p->insns[k].pc / mc->icache_line != p->insns[k - 1].pc / mc->icache_line ||
-                p->blocks[p->insns[k].block].first == k)
-                crossing = true;
+        bool crossing = false;
+        size_t ilo = lo, ihi = hi;
+        if (mc->inorder) { /* the sample names the instruction that waits for the line: DCPI's rule */
+            crossing = icache_candidate(p, i, mc->icache_line);
+            ilo = i;
+            ihi = i + 1;
+        } else {
+            crossing = pos == 0;
+            for (size_t k = lo + 1; k < hi && !crossing; k++)
+                if (p->insns[k].pc / mc->icache_line != p->insns[k - 1].pc / mc->icache_line ||
+                    p->blocks[p->insns[k].block].first == k)
+                    crossing = true;
+        }
         if (crossing) {
             x->culprits |= 1u << CUL_ICACHE;
             if (prof->event_period) {
-                double misses = (double)event_samples_near(p, lo, hi, PROF_IMISS) * (double)prof->event_period;
+                double misses = (double)event_samples_near(p, ilo, ihi, PROF_IMISS) * (double)prof->event_period;
                 x->bound[CUL_ICACHE] = misses * mc->miss_cost; /* pessimistic: every miss from memory */
                 if (prof->event_period == 1 && misses == 0) x->culprits &= ~(1u << CUL_ICACHE);
             }

@@ -99,6 +99,14 @@ jq -r '[.procedures[].instructions[].culprits[] | select(.cause == "dcache-miss"
 awk '/^pcs /{on=1;next} on&&!/^checksum/&&$4>0{print $1}' f.prof | sort -u >missed.txt
 [ -s blamed.txt ] || fail "no dcache-miss culprit names a load"
 if comm -23 blamed.txt missed.txt | grep -q .; then fail "a load blamed for a D-cache miss it never had"; fi
+# DCPI's I-cache rule (in-order samples name the instruction waiting for its line): an
+# I-cache culprit only at the first instruction of a 16-byte line (inorder3's), at one
+# that straddles two, or at a block's head
+jq -e '[.procedures[] | .instructions as $i | range(0; $i | length) as $k | $i[$k] |
+        select([.culprits[].cause] | index("icache-miss") != null) |
+        (.pc | ltrimstr("0x") | explode | reduce .[] as $c (0; . * 16 + ($c | if . >= 97 then . - 87 else . - 48 end))) as $pc |
+        ($pc % 16 == 0 or $pc % 16 == 14 or $k == 0 or $i[$k - 1].block != .block)] |
+       (length > 0) and all' fr.json >/dev/null || fail "an I-cache culprit inside a line, not at a block's head"
 # a profile recorded without --events is the wrong input for imiss: bad usage
 # (exit 2), the message naming the option that was missing when it was recorded
 one_error 2 'o.prof has no event samples: record it with --events N' "$cs" profile imiss o.prof

@@ -109,7 +109,7 @@ void rps_options_default(rps_options *o) {
     o->unique = true;    /* RpStacks §V-D: uniqueness preservation on */
     o->threads = 0;
     o->max_stacks = 64;
-    o->max_scale = 4; /* latencies from 0 to 4× the base: every scenario of §V-B and more */
+    o->max_scale = 4; /* latencies from 1 cycle to 4× the base: every scenario of §V-B and more */
 }
 
 bool rps_max_scale_ok(double max_scale) { return max_scale == 0 || (max_scale >= 1 && max_scale <= RPS_MAX_SCALE); }
@@ -616,7 +616,7 @@ typedef struct stack_set {
     double *v; /* n × D */
     uint32_t n;
     size_t cap; /* doubles */
-    /* over the design space (events scaled by 0 … max_scale): the largest length some
+    /* over the design space (event d scaled by lmin_d … max_scale): the largest length some
      * path is sure to have, and the largest any path can have (set_bounds) */
     double lo, hi;
     /* rows r < 64 kept at their reduction as merge targets (not unique): two such rows are less
@@ -630,6 +630,8 @@ typedef struct seg_ctx {
     int D; /* active dimensions */
     int dim_of[RPS_DIMS];
     int slot_of[RPS_DIMS]; /* global dim → active slot (-1) */
+    /* the design space: slot d's penalty scales by lmin[d] (its latency at 1 cycle) … max_scale */
+    double lmin[RPS_DIMS];
     uint32_t window;
     stack_set *sets; /* window × N_COUNT */
     double *times;   /* window × N_COUNT: longest path to the node */
@@ -758,19 +760,19 @@ static void reduce(seg_ctx *s, stack_set *out) {
     double L = s->opt->max_scale, best_lo = -INFINITY;
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)k * D];
-        double sum = c[0], neg = 0, up = 0;
+        double sum = c[0], lo = c[0], hi = c[0];
         uint32_t pos = c[0] > 1e-9;
         for (int d = 1; d < D; d++) {
             sum += c[d];
             pos |= (uint32_t)(c[d] > 1e-9) << d;
-            neg += c[d] < 0 ? c[d] : 0;
-            up += c[d] > 0 ? c[d] : 0;
+            lo += c[d] > 0 ? s->lmin[d] * c[d] : L * c[d];
+            hi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
         }
         s->tot[k] = sum;
         s->pos[k] = pos;
         s->order[k] = k;
-        s->hi[k] = c[0] + L * up;                /* its largest length in the design space */
-        best_lo = dmax(best_lo, c[0] + L * neg); /* the length it is sure to have there */
+        s->hi[k] = hi;               /* its largest length in the design space */
+        best_lo = dmax(best_lo, lo); /* the length it is sure to have there */
     }
     /* largest first (insertion sort: a few tens; stable, so ties keep their order) */
     for (uint32_t k = 1; k < n; k++) {
@@ -783,11 +785,11 @@ static void reduce(seg_ctx *s, stack_set *out) {
      * source set (shifted alike) are never compared: that set was reduced already. */
     uint32_t kept = 0;
     if (L > 0) {
-        /* Within the design space (every event scaled by 0 … L), p is never below c when
-         * p0 - c0 + L·Σ_d min(0, p_d - c_d) >= 0 (the worst corner). First every path against
-         * the length one of them is sure to have (its base, its negative events at L): a path
-         * that cannot reach it is dropped without a pair test (that path, or the kept one
-         * dominating it, is larger and kept before). */
+        /* Within the design space (event d scaled by lmin_d … L), p is never below c when
+         * p0 - c0 + Σ_d (p_d > c_d ? lmin_d : L)·(p_d - c_d) >= 0 (the worst corner). First
+         * every path against the length one of them is sure to have: a path that cannot reach
+         * it is dropped without a pair test (that path, or the kept one dominating it, is
+         * larger and kept before). */
         for (uint32_t k = 0; k < n; k++) {
             uint32_t ck = s->order[k];
             if (s->hi[ck] < best_lo - 1e-6) continue; /* clearly: rounding cannot matter */
@@ -797,14 +799,12 @@ static void reduce(seg_ctx *s, stack_set *out) {
                 uint32_t pq = s->order[q];
                 if (s->src[pq] == s->src[ck]) continue;
                 const double *p = &s->cand[(size_t)pq * D];
-                double slack = p[0] - c[0] + 1e-9; /* what p may lose on c in the events, at L */
-                if (slack < 0) continue;
-                int d = 1;
-                for (; d < D; d++) {
+                double slack = p[0] - c[0] + 1e-9; /* p's lead over c at the worst corner */
+                for (int d = 1; d < D; d++) {
                     double x = p[d] - c[d];
-                    if (x < 0 && (slack += L * x) < 0) break;
+                    slack += x > 0 ? s->lmin[d] * x : L * x;
                 }
-                if (d == D) {
+                if (slack >= 0) {
                     dominated = true;
                     break;
                 }
@@ -895,13 +895,13 @@ static void set_bounds(const seg_ctx *s, stack_set *x) {
     double L = s->opt->max_scale, lo = -INFINITY, hi = -INFINITY;
     for (uint32_t r = 0; r < x->n; r++) {
         const double *c = &x->v[(size_t)r * s->D];
-        double neg = 0, pos = 0;
+        double rlo = c[0], rhi = c[0];
         for (int d = 1; d < s->D; d++) {
-            neg += c[d] < 0 ? c[d] : 0;
-            pos += c[d] > 0 ? c[d] : 0;
+            rlo += c[d] > 0 ? s->lmin[d] * c[d] : L * c[d];
+            rhi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
         }
-        lo = dmax(lo, c[0] + L * neg);
-        hi = dmax(hi, c[0] + L * pos);
+        lo = dmax(lo, rlo);
+        hi = dmax(hi, rhi);
     }
     x->lo = lo, x->hi = hi;
 }
@@ -987,15 +987,16 @@ static void add_weight(const seg_ctx *s, double *dst, const rps_weight *w) {
 }
 
 /* An edge weight's least and largest length over the design space (events
- * scaled by 0 … max_scale; a dimension the segment does not carry is base). */
+ * scaled by lmin … max_scale; a dimension the segment does not carry is base). */
 static void weight_bounds(const seg_ctx *s, const rps_weight *w, double *lo, double *hi) {
     double L = s->opt->max_scale;
     *lo = *hi = w->base;
     for (int k = 0; k < w->n; k++) {
         double x = w->val[k];
-        if (s->slot_of[w->dim[k]] < 0) *lo += x, *hi += x;
-        else if (x < 0) *lo += L * x;
-        else *hi += L * x;
+        int slot = s->slot_of[w->dim[k]];
+        if (slot < 0) *lo += x, *hi += x;
+        else if (x < 0) *lo += L * x, *hi += s->lmin[slot] * x;
+        else *lo += s->lmin[slot] * x, *hi += L * x;
     }
 }
 
@@ -1138,6 +1139,10 @@ static void seg_ctx_begin(seg_ctx *s, int64_t first, int64_t last) {
         s->sets[k] = (stack_set){0};
     }
     s->D = active_dims(s->t, first, last, s->dim_of, s->slot_of);
+    for (int d = 0; d < s->D; d++) {
+        uint32_t base = s->dim_of[d] == RPS_BASE ? 0 : rps_dim_latency(&s->t->cfg, s->dim_of[d]);
+        s->lmin[d] = base ? 1.0 / base : 0;
+    }
     s->capped = s->violations = s->dropped = 0;
 }
 

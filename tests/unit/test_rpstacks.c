@@ -470,10 +470,11 @@ static uop *mixed_stream(size_t n) {
     return u;
 }
 
-/* The dominance within the design space (max-scale) drops only paths that are
- * never the longest there: with merging off (similarity 1: only parallel paths,
- * of which the larger dominates), the stacks predict exactly the graph's longest
- * path, re-walked with the scaled latencies, at any point of the design space —
+/* The dominance within the design space (every latency from 1 cycle to
+ * max-scale × the baseline's) drops only paths that are never the longest there:
+ * with merging off (similarity 1: only parallel paths, of which the larger
+ * dominates), the stacks predict exactly the graph's longest path, re-walked with
+ * the scaled latencies, at any point of the design space (its corners included) —
  * as the plain dominance (max-scale 0) does everywhere. */
 static void test_design_space_exact(void **state) {
     (void)state;
@@ -496,7 +497,13 @@ static void test_design_space_exact(void **state) {
         for (int trial = 0; trial < 40; trial++) {
             double scale[RPS_DIMS];
             scale[RPS_BASE] = 1;
-            for (int d = 1; d < RPS_DIMS; d++) scale[d] = (trial == 0 ? 4.0 : 4.0 * (rand_r(&seed) % 1001) / 1000);
+            for (int d = 1; d < RPS_DIMS; d++) {
+                double lmin = r->base_latency[d] ? 1.0 / r->base_latency[d] : 1, x = (rand_r(&seed) % 1001) / 1000.0;
+                scale[d] = trial == 0 ? 4
+                    : trial == 1      ? lmin
+                    : trial < 6       ? (rand_r(&seed) % 2 ? lmin : 4)
+                                      : lmin + (4 - lmin) * x;
+            }
             double graph = rps_graph_cycles(rps_analysis_trace(a), 20, scale);
             double pred = rps_predict(r, scale);
             worst = fmax(worst, fabs(pred - graph) / graph);

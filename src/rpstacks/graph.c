@@ -617,7 +617,8 @@ typedef struct stack_set {
     uint32_t n;
     size_t cap; /* doubles */
     /* over the design space (event d scaled by lmin_d … max_scale): the largest length some
-     * path is sure to have, and the largest any path can have (set_bounds) */
+     * path is sure to have, and the largest any path can have (bounds: exact after a
+     * reduction, a source's shifted by the weight's after a copy) */
     double lo, hi;
     /* rows r < 64 kept at their reduction as merge targets (not unique): two such rows are less
      * than the threshold similar, until a weight other than 0 is added to them */
@@ -640,11 +641,12 @@ typedef struct seg_ctx {
     uint32_t cand_n, cand_cap;
     uint32_t *order;
     uint8_t *keep, *uniq;
-    uint32_t *nz, *pos; /* per candidate: the events it has, the positive ones */
-    uint16_t *src;      /* per candidate: the source set it came from (no two of one set dominate) */
-    double *hi;         /* per candidate: its largest length in the design space */
-    uint8_t *settled;   /* per candidate: a settled row of its source set, shifted by 0 */
-    uint8_t *cnt;       /* per candidate: how many events it has */
+    uint32_t *nz, *pos;      /* per candidate: the events it has, the positive ones */
+    uint16_t *src;           /* per candidate: the source set it came from (no two of one set dominate) */
+    double *hi, *lo;         /* per candidate: its largest and least length in the design space */
+    double *at_max, *at_min; /* per candidate: its length with every event at max_scale, at lmin */
+    uint8_t *settled;        /* per candidate: a settled row of its source set, shifted by 0 */
+    uint8_t *cnt;            /* per candidate: how many events it has */
     uint64_t capped, violations, dropped;
     uint64_t stat_calls, stat_cand, stat_dom, stat_kept;
 } seg_ctx;
@@ -664,6 +666,9 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->uniq = cs_realloc(s->uniq, cap);
     s->src = cs_realloc(s->src, cs_array_size(cap, sizeof *s->src));
     s->hi = cs_realloc(s->hi, cs_array_size(cap, sizeof *s->hi));
+    s->lo = cs_realloc(s->lo, cs_array_size(cap, sizeof *s->lo));
+    s->at_max = cs_realloc(s->at_max, cs_array_size(cap, sizeof *s->at_max));
+    s->at_min = cs_realloc(s->at_min, cs_array_size(cap, sizeof *s->at_min));
     s->settled = cs_realloc(s->settled, cap);
     s->cnt = cs_realloc(s->cnt, cap);
     s->cand_cap = cap;
@@ -760,19 +765,23 @@ static void reduce(seg_ctx *s, stack_set *out) {
     double L = s->opt->max_scale, best_lo = -INFINITY;
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)k * D];
-        double sum = c[0], lo = c[0], hi = c[0];
+        double sum = c[0], lo = c[0], hi = c[0], at_min = 0;
         uint32_t pos = c[0] > 1e-9;
         for (int d = 1; d < D; d++) {
             sum += c[d];
             pos |= (uint32_t)(c[d] > 1e-9) << d;
             lo += c[d] > 0 ? s->lmin[d] * c[d] : L * c[d];
             hi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
+            at_min += s->lmin[d] * c[d];
         }
         s->tot[k] = sum;
         s->pos[k] = pos;
         s->order[k] = k;
-        s->hi[k] = hi;               /* its largest length in the design space */
-        best_lo = dmax(best_lo, lo); /* the length it is sure to have there */
+        s->hi[k] = hi; /* its largest length in the design space */
+        s->lo[k] = lo; /* the length it is sure to have there */
+        s->at_max[k] = c[0] + L * (sum - c[0]);
+        s->at_min[k] = c[0] + at_min;
+        best_lo = dmax(best_lo, lo);
     }
     /* largest first (insertion sort: a few tens; stable, so ties keep their order) */
     for (uint32_t k = 1; k < n; k++) {
@@ -798,6 +807,9 @@ static void reduce(seg_ctx *s, stack_set *out) {
             for (uint32_t q = kept; q-- > 0;) { /* any order finds the same answer */
                 uint32_t pq = s->order[q];
                 if (s->src[pq] == s->src[ck]) continue;
+                /* behind c at one of two corners (every event at L, every event at lmin): not
+                 * dominating (the margin is far above the rounding of either sum) */
+                if (s->at_max[pq] < s->at_max[ck] - 1e-6 || s->at_min[pq] < s->at_min[ck] - 1e-6) continue;
                 const double *p = &s->cand[(size_t)pq * D];
                 double slack = p[0] - c[0] + 1e-9; /* p's lead over c at the worst corner */
                 for (int d = 1; d < D; d++) {
@@ -881,29 +893,16 @@ static void reduce(seg_ctx *s, stack_set *out) {
     if (m > s->opt->max_stacks) m = s->opt->max_stacks, s->capped++;
     set_reserve(out, m, D);
     out->settled = 0;
+    out->lo = out->hi = -INFINITY;
     for (uint32_t r = 0; r < m; r++) {
         const double *c = &s->cand[(size_t)s->order[r] * D];
         double *o = &out->v[(size_t)r * D];
         for (int d = 0; d < D; d++) o[d] = c[d];
         if (r < 64 && !s->keep[r]) out->settled |= 1ull << r;
+        out->lo = dmax(out->lo, s->lo[s->order[r]]);
+        out->hi = dmax(out->hi, s->hi[s->order[r]]);
     }
     out->n = m;
-}
-
-/* A set's bounds over the design space (stack_set.lo, .hi). */
-static void set_bounds(const seg_ctx *s, stack_set *x) {
-    double L = s->opt->max_scale, lo = -INFINITY, hi = -INFINITY;
-    for (uint32_t r = 0; r < x->n; r++) {
-        const double *c = &x->v[(size_t)r * s->D];
-        double rlo = c[0], rhi = c[0];
-        for (int d = 1; d < s->D; d++) {
-            rlo += c[d] > 0 ? s->lmin[d] * c[d] : L * c[d];
-            rhi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
-        }
-        lo = dmax(lo, rlo);
-        hi = dmax(hi, rhi);
-    }
-    x->lo = lo, x->hi = hi;
 }
 
 uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, uint32_t n, double *out) {
@@ -930,6 +929,9 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     free(s.pos);
     free(s.src);
     free(s.hi);
+    free(s.lo);
+    free(s.at_max);
+    free(s.at_min);
     free(s.settled);
     free(s.cnt);
     return m;
@@ -1101,10 +1103,10 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 memcpy(dst->v, s->cand, (size_t)s->cand_n * D * sizeof(double));
                 dst->n = s->cand_n;
                 dst->settled = weight_is_zero(&e[edge_of[last_alive]].w) ? set[last_alive]->settled : 0;
+                dst->lo = lo[last_alive], dst->hi = hi[last_alive]; /* the source's, shifted: bounds still */
             } else {
                 reduce(s, dst);
             }
-            if (s->opt->max_scale > 0) set_bounds(s, dst);
         }
     }
     uint32_t ls = (uint32_t)(last % W) * N_COUNT + N_C;
@@ -1160,6 +1162,9 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->uniq);
     free(s->src);
     free(s->hi);
+    free(s->lo);
+    free(s->at_max);
+    free(s->at_min);
     free(s->settled);
     free(s->cnt);
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The analysis' processor time and the peak memory (resident set of the whole process, GNU
 # time) of two cyclescope binaries on the same runs, alternating per workload (the machine is
-# shared), and whether their predictions agree to the last digit:
+# shared), and how far apart their predictions are (RpStacks' CPI over a grid; identical when
+# they agree to the last digit printed):
 #   bench/rpstacks_speed_compare.sh OLD_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX] [WARMUP]
 # Prints one row per workload and binary, then the totals in processor-s per M µops.
 set -eu
@@ -29,8 +30,14 @@ for w in fma matmul ptr_chase sort hash coremark_like polybench_like; do
         mem+=("$(echo "$out" | awk '/^peak-kb/ {printf "%.1f", $2 / 1024}')")
         "$new" whatif "$tmp/$b.rps" --grid "$grid" --csv "$tmp/$b.csv" >/dev/null
     done
-    same=differ
-    cmp -s "$tmp/old.csv" "$tmp/new.csv" && same="identical ($(($(wc -l <"$tmp/new.csv") - 1)) points)"
+    points=$(($(wc -l <"$tmp/new.csv") - 1))
+    same="identical ($points points)"
+    if ! cmp -s "$tmp/old.csv" "$tmp/new.csv"; then
+        col=$(head -1 "$tmp/new.csv" | tr ',' '\n' | grep -n '^rpstacks_cpi$' | cut -d: -f1)
+        same=$(paste -d, <(cut -d, -f"$col" "$tmp/old.csv") <(cut -d, -f"$col" "$tmp/new.csv") | tail -n +2 |
+            awk -F, -v n="$points" '{d = ($2 - $1) / $1; if (d < 0) d = -d; s += d; if (d > m) m = d}
+                END {printf "differ: avg %.2f%%, max %.2f%% (%d points)", 100 * s / n, 100 * m, n}')
+    fi
     echo "| $w | $uops | ${row[0]} | ${row[1]} | ${mem[0]} | ${mem[1]} | $same |"
     tot_old=$(echo "$tot_old + ${row[0]}" | bc -l)
     tot_new=$(echo "$tot_new + ${row[1]}" | bc -l)

@@ -325,14 +325,13 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
     for (long i = 0; i < n && r->opt.max_scale > 0; i++) {
         bool out = false;
         for (int d = 1; d < RPS_DIMS; d++)
-            out |= r->base_latency[d] &&
-                (pts[i].lat[d] == 0 || pts[i].lat[d] > r->opt.max_scale * r->base_latency[d] + 1e-9);
+            out |= r->base_latency[d] && pts[i].lat[d] > r->opt.max_scale * r->base_latency[d] + 1e-9;
         outside += out;
     }
     if (outside)
         fprintf(stderr,
-                "cyclescope: warning: %ld design point%s set a latency of 0 or above %g× the baseline's, outside the "
-                "design space the stacks were reduced for (rpstacks --max-scale): RpStacks may predict too low there\n",
+                "cyclescope: warning: %ld design point%s set a latency above %g× the baseline's, outside the design "
+                "space the stacks were reduced for (rpstacks --max-scale): RpStacks may predict too low there\n",
                 outside, outside == 1 ? "" : "s", r->opt.max_scale);
     double ins = r->instructions ? (double)r->instructions : 1;
     int rc = 0;

@@ -378,7 +378,7 @@ bool rps_read(const char *path, rps_result *out, cs_error *err) {
 
 void rps_text(const rps_result *r, FILE *out) {
     char space[64] = "no bound";
-    if (r->opt.max_scale > 0) snprintf(space, sizeof space, "latencies 1 cycle-%g× the baseline's", r->opt.max_scale);
+    if (r->opt.max_scale > 0) snprintf(space, sizeof space, "latencies 0-%g× the baseline's", r->opt.max_scale);
     fprintf(out, "\nRpStacks (segment %u, similarity %.2f, uniqueness %s, design space %s)\n", r->opt.segment,
             r->opt.similarity, r->opt.unique ? "on" : "off", space);
     fprintf(out, "  µops %llu, instructions %llu, cycles %llu (CPI %.4f)\n", (unsigned long long)r->uops,

@@ -72,9 +72,9 @@ typedef struct rps_options {
     bool unique;         /* keep every path with a unique event (§IV-E) */
     uint32_t threads;    /* segments processed at once (0: the online processors) */
     uint32_t max_stacks; /* per node, after reduction: the largest are kept (a safety cap) */
-    double max_scale;    /* the design space: every event's latency from 1 cycle to max_scale × its
-                          * base; a path never longer than another there is dropped (0: no bound,
-                          * the plain dominance of §III-C) */
+    double max_scale;    /* the design space: every event's latency from 0 to max_scale × its base;
+                          * a path never longer than another there is dropped (0: no bound, the
+                          * plain dominance of §III-C) */
 } rps_options;
 
 void rps_options_default(rps_options *o);

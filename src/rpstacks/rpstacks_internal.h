@@ -73,8 +73,7 @@ uint32_t rps_window(const uarch_config *c);
 /* The modified cosine similarity over the dimensions in `mask` (bit d: dimension d). */
 double rps_similarity_masked(const double *a, const double *b, uint32_t mask);
 /* One node's reduction on n candidate stacks of D dimensions; the survivors,
- * largest first, into out (room for n). Returns how many. Without a
- * configuration, the design space lets every event scale from 0 (not 1 cycle). */
+ * largest first, into out (room for n). Returns how many. */
 uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, uint32_t n, double *out);
 
 #endif

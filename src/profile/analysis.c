@@ -977,7 +977,7 @@ static bool lowerable(const profile_edge *x, const profile_block *bl, const uint
     return x->count > 0 && x->confidence <= CONF_LOW && x->eclass != bl->eclass && (!single || points[x->eclass] <= 1);
 }
 
-static void lower_to_flow(profile_proc *p, const double *class_samples, const uint32_t *points) {
+void profile_lower_to_flow(profile_proc *p, const double *class_samples, const uint32_t *points) {
     uint32_t *scaled_at = cs_calloc(p->nclasses + 1, sizeof *scaled_at), step = 0;
     for (int iter = 0; iter < 32; iter++) {
         bool changed = false;
@@ -1058,7 +1058,8 @@ static void estimate_all(profile_proc *p, bool stalls_only_add) {
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_conf[c]);
     propagate(p);
-    if (stalls_only_add) lower_to_flow(p, class_samples, points); /* not out-of-order: overlap gives ratios below F */
+    if (stalls_only_add)
+        profile_lower_to_flow(p, class_samples, points); /* not out-of-order: overlap gives ratios below F */
     free(est);
     free(est_conf);
     free(trusted);

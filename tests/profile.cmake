@@ -1,7 +1,8 @@
 # ---- profile: DCPI-style sampling and analysis (docs/profile.md) -------------------------
 #   unit.profile               (tests/unit/test_profile.c) equivalence classes on hand-worked
 #                              CFGs, static schedules against the in-order closed forms, the
-#                              profile file both ways
+#                              profile file both ways, the bubble charged to the next
+#                              instruction, the lowering to the flow constraints
 #   profile.cli                record / run --analysis profile / report / annotate / JSON /
 #                              HTML end to end, and the bad inputs (one line naming the file)
 #   profile.grade.inorder1     estimates against the truth on inorder1 (two programs, two

@@ -22,7 +22,8 @@
 #define TRUST_SAMPLES        45.0   /* set before propagation (below: after it, where still unknown) */
 #define NOISE_SIGMAS         1.0    /* sampling error a ratio is allowed in the cluster rule */
 #define CLIP_SIGMAS          3.0    /* cluster members further from its estimate are dropped (see below) */
-#define DYNAMIC_SIGMAS       3.0    /* an excess over F*Mi beyond 2 sigma of sampling noise is a dynamic stall */
+#define DYNAMIC_SIGMAS       3.0    /* an excess over F*Mi beyond 3 sigma of sampling noise is a dynamic stall */
+#define FLOW_SLACK           0.10   /* a block and its edges further apart than this (and sampling error) */
 
 const char *profile_culprit_name(profile_culprit c) {
     static const char *const n[CUL_COUNT] = {"icache-miss",  "dcache-miss", "mispredict",   "busy-unit",
@@ -502,7 +503,7 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
 
 /* Estimate F (samples per cycle of schedule) for class c; false when the
  * class has no issue point (propagation decides). */
-static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf, bool *trusted) {
+static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf, bool *trusted, uint32_t *points) {
     size_t cap = 16, n = 0, nvar = 0;
     profile_ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
@@ -551,6 +552,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
         return false;
     }
     *trusted = false;
+    *points = (uint32_t)n;
     if (all_s < SMALL_SAMPLE) { /* §6.1.3, second challenge: few samples */
         *freq = all_s / all_m;
         *conf = CONF_LOW;
@@ -565,6 +567,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
         return true;
     }
     *freq = cl.freq;
+    *points = (uint32_t)cl.used;
     double num = cl.samples, spread = cl.spread;
     size_t used = cl.used;
     if (nvar) *conf = CONF_LOW;
@@ -938,23 +941,130 @@ static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
  * class' only one), propagated; then the others for the classes still
  * unknown, propagated (our extension: a class whose every issue point stalls
  * gets its frequency from the flow of better-estimated neighbours where it can). */
-static void estimate_all(profile_proc *p) {
+/* Scale a class by `k` (< 1): its blocks and edges. */
+static void scale_class(profile_proc *p, uint32_t c, double k) {
+    for (size_t b = 0; b < p->nblocks; b++)
+        if (p->blocks[b].eclass == c && p->blocks[b].count > 0) p->blocks[b].count *= k;
+    for (size_t e = 0; e < p->nedges; e++)
+        if (p->edges[e].eclass == c && p->edges[e].count > 0) p->edges[e].count *= k;
+}
+
+/* The relative sampling error (3 sigma) of a class' estimate from its
+ * samples; a class of edges alone (set by propagation) is taken as ±100%. */
+static double class_noise(const double *class_samples, uint32_t c) {
+    double n = class_samples[c];
+    return n > 0 ? fmin(1.0, 3.0 / sqrt(n)) : 1.0;
+}
+/* The flow constraints against the estimates (§6.1.4 ends: "we are currently
+ * experimenting with a global constraint solver to adjust the frequency
+ * estimates where they violate the flow constraints"). Ours rests on the
+ * heuristic's own premise (§6.1.3): a dynamic stall only adds samples — true
+ * on the in-order machines, not out-of-order (docs/profile.md) — so a
+ * class whose every issue point stalls is overestimated, never under. Where
+ * a block and the sum of its in- (or out-) edges disagree by more than
+ * FLOW_SLACK and the lower side's sampling error (3 sigma), the higher side's
+ * low-confidence classes are scaled down to the lower side (a class the
+ * block shares with its edges is left alone). Values only go down, so it
+ * ends; they keep their low confidence. (`tree` on inorder3: a pointer-chase
+ * loop whose lone-branch block is unstalled lowers the loop's other classes,
+ * all of whose issue points wait on D-cache misses, from +50–80% to within
+ * a few per cent.) */
+/* Whether edge x on a side of block bl may be lowered: low confidence, not
+ * the block's own class; with `single`, only a class estimated from one issue
+ * point or none (the paper's first challenge: the fewer the issue points, the
+ * likelier all of them stall). */
+static bool lowerable(const profile_edge *x, const profile_block *bl, const uint32_t *points, bool single) {
+    return x->count > 0 && x->confidence <= CONF_LOW && x->eclass != bl->eclass && (!single || points[x->eclass] <= 1);
+}
+
+void profile_lower_to_flow(profile_proc *p, const double *class_samples, const uint32_t *points) {
+    uint32_t *scaled_at = cs_calloc(p->nclasses + 1, sizeof *scaled_at), step = 0;
+    for (int iter = 0; iter < 32; iter++) {
+        bool changed = false;
+        for (uint32_t b = 0; b < p->nblocks; b++) {
+            profile_block *bl = &p->blocks[b];
+            if (bl->count < 0) continue;
+            for (int dir = 0; dir < 2; dir++) {
+                double sum = 0, adjustable = 0;
+                bool known = true, any = false;
+                for (size_t e = 0; e < p->nedges; e++) {
+                    const profile_edge *x = &p->edges[e];
+                    if ((dir == 0 ? x->to : x->from) != b) continue;
+                    any = true;
+                    if (x->count < 0) known = false;
+                    else {
+                        sum += x->count;
+                        if (x->confidence <= CONF_LOW && x->eclass != bl->eclass) adjustable += x->count;
+                    }
+                }
+                if (!any || !known) continue;
+                double var = 0; /* the edges' sum's sampling error, in counts */
+                for (size_t e = 0; e < p->nedges; e++) {
+                    const profile_edge *x = &p->edges[e];
+                    if ((dir == 0 ? x->to : x->from) != b || x->count <= 0) continue;
+                    double r = class_noise(class_samples, x->eclass) * x->count;
+                    var += r * r;
+                }
+                double slack_b = fmax(FLOW_SLACK, class_noise(class_samples, bl->eclass));
+                double slack_e = fmax(FLOW_SLACK, sum > 0 ? sqrt(var) / sum : 1.0);
+                if (sum > bl->count * (1 + slack_b) && adjustable > 0) {
+                    /* the classes of one issue point first, when they can take it all */
+                    double single = 0;
+                    for (size_t e = 0; e < p->nedges; e++) {
+                        const profile_edge *x = &p->edges[e];
+                        if ((dir == 0 ? x->to : x->from) == b && lowerable(x, bl, points, true)) single += x->count;
+                    }
+                    bool only_single = single > 0 && bl->count - (sum - single) >= 0;
+                    double part = only_single ? single : adjustable;
+                    double target = bl->count - (sum - part);
+                    if (target < 0) target = 0;
+                    double k = target / part;
+                    step++;
+                    for (size_t e = 0; e < p->nedges; e++) {
+                        profile_edge *x = &p->edges[e];
+                        if ((dir == 0 ? x->to : x->from) != b || !lowerable(x, bl, points, only_single)) continue;
+                        if (scaled_at[x->eclass] == step) continue; /* a class once, however many of its edges */
+                        scaled_at[x->eclass] = step;
+                        scale_class(p, x->eclass, k);
+                    }
+                    changed = true;
+                } else if (bl->count > sum * (1 + slack_e) && bl->confidence <= CONF_LOW) {
+                    scale_class(p, bl->eclass, bl->count > 0 ? sum / bl->count : 0);
+                    changed = true;
+                }
+            }
+        }
+        if (!changed) break;
+    }
+    free(scaled_at);
+}
+
+static void estimate_all(profile_proc *p, bool stalls_only_add) {
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
     double *est = cs_calloc(p->nclasses + 1, sizeof *est);
     uint8_t *est_conf = cs_calloc(p->nclasses + 1, 1);
     bool *trusted = cs_calloc(p->nclasses + 1, sizeof *trusted);
+    uint32_t *points = cs_calloc(p->nclasses + 1, sizeof *points);
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (!estimate_class(p, c, &est[c], &est_conf[c], &trusted[c])) est_conf[c] = CONF_NONE;
+        if (!estimate_class(p, c, &est[c], &est_conf[c], &trusted[c], &points[c])) est_conf[c] = CONF_NONE;
+    double *class_samples = cs_calloc(p->nclasses + 1, sizeof *class_samples);
+    for (size_t i = 0; i < p->ninsns; i++)
+        if (p->insns[i].m)
+            class_samples[p->blocks[p->insns[i].block].eclass] += (double)p->insns[i].samples[PROF_CYCLES];
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (trusted[c]) set_class(p, c, est[c], est_conf[c]);
     propagate(p);
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_conf[c]);
     propagate(p);
+    if (stalls_only_add)
+        profile_lower_to_flow(p, class_samples, points); /* not out-of-order: overlap gives ratios below F */
     free(est);
     free(est_conf);
     free(trusted);
+    free(class_samples);
+    free(points);
 }
 
 /* The static cycles expected of an instruction whose Mi depends on the
@@ -996,7 +1106,7 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
     }
     profile_classes(p);
     if (!schedule_all(p, sm, err)) return false;
-    estimate_all(p);
+    estimate_all(p, mc->inorder);
     weigh_contexts(p);
     /* the paper's Figure 10 isolates the culprit analysis from the frequency
      * estimates by using measured execution counts: the same here */

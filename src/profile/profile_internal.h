@@ -123,6 +123,12 @@ typedef struct profile_cluster {
 } profile_cluster;
 bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
 
+/* In-order machines: lower low-confidence classes where a block and the sum
+ * of its in- or out-edges disagree beyond 10% and sampling error (a dynamic
+ * stall only adds samples). class_samples: CYCLES samples at each class'
+ * issue points; points: issue points its estimate used (analysis.c). */
+void profile_lower_to_flow(profile_proc *p, const double *class_samples, const uint32_t *points);
+
 /* The static schedule of one block (schedule.c): Mi per instruction, with the
  * reason and the older instruction (index in the block, -1 none) of a static stall. */
 typedef struct sched_model sched_model;

@@ -251,6 +251,59 @@ static void test_schedule_inorder3(void **state) {
  * and estimated 1527; the true frequency was 1575.1. The stores that wait for
  * the write buffer (27766, 174727) and the loads after them (3126) must stay
  * out of the estimate. */
+/* The flow constraints lower classes whose every issue point stalls (a
+ * dynamic stall only adds samples): `tree`'s pointer chase on inorder3. A
+ * pre-header P (10 a period) enters a loop head H (a load and a branch:
+ * found, 5, leaves to the exit block X); H's test T (a lone branch, its one
+ * issue point unstalled: right) goes left L or right R, each back to H or out
+ * to X. The classes of H, L and R (one issue point each, waiting on D-cache
+ * misses) and the edges made from them are 1.7 times too high. */
+static void test_lower_to_flow(void **state) {
+    (void)state;
+    enum { P, H, T, L, R, XB };
+    static const uint32_t ed[][2] = {{E, P}, {P, H},  {H, T}, {H, XB}, {T, L}, {T, R},
+                                     {L, H}, {L, XB}, {R, H}, {R, XB}, {XB, X}};
+    static const double edge_truth[] = {10, 10, 75, 5, 40, 35, 37, 3, 33, 2, 10};
+    static const double block_truth[] = {10, 80, 75, 40, 35, 10};
+    cfg_case c;
+    make(&c, 6, ed, 11);
+    assert_true(c.p.nclasses <= 32);
+    double est[32] = {0}, samples[32] = {0};
+    uint32_t points[32] = {0};
+    uint8_t conf[32];
+    memset(conf, CONF_LOW, sizeof conf);
+    for (int e = 0; e < 11; e++) est[c.edges[e].eclass] = edge_truth[e];
+    for (int b = 0; b < 6; b++) est[c.blocks[b].eclass] = block_truth[b];
+    /* stalled classes: H, L, R and the edges out of L and R (propagated from them) */
+    uint32_t stalled[] = {c.blocks[H].eclass, c.blocks[L].eclass, c.blocks[R].eclass, c.edges[6].eclass,
+                          c.edges[7].eclass,  c.edges[8].eclass,  c.edges[9].eclass};
+    for (size_t k = 0; k < sizeof stalled / sizeof stalled[0]; k++) est[stalled[k]] *= 1.7;
+    for (int b = 0; b < 6; b++) {
+        samples[c.blocks[b].eclass] = 5000;
+        points[c.blocks[b].eclass] = b == P || b == XB ? 4 : 1;
+    }
+    conf[c.blocks[P].eclass] = CONF_HIGH;
+    for (int b = 0; b < 6; b++) {
+        c.blocks[b].count = est[c.blocks[b].eclass];
+        c.blocks[b].confidence = conf[c.blocks[b].eclass];
+    }
+    for (int e = 0; e < 11; e++) {
+        c.edges[e].count = est[c.edges[e].eclass];
+        c.edges[e].confidence = conf[c.edges[e].eclass];
+    }
+    assert_true(c.blocks[H].count > 1.5 * block_truth[H]);
+    double before[6];
+    for (int b = 0; b < 6; b++) before[b] = c.blocks[b].count;
+    profile_lower_to_flow(&c.p, samples, points);
+    for (int b = 0; b < 6; b++) {
+        assert_true(c.blocks[b].count <= before[b]); /* only down */
+        assert_true(fabs(c.blocks[b].count - block_truth[b]) <= 0.10 * block_truth[b]);
+    }
+    assert_true(c.blocks[P].count == 10 && c.blocks[T].count == 75); /* the right ones untouched */
+    /* the loop's back edges follow their blocks */
+    assert_true(fabs(c.edges[6].count - 37) <= 0.1 * 37 && fabs(c.edges[8].count - 33) <= 0.1 * 33);
+}
+
 static void test_cluster_figure7(void **state) {
     (void)state;
     static const double s[] = {3126, 1636, 1482, 27766, 1493, 174727, 1548, 1586};
@@ -458,6 +511,7 @@ int main(void) {
         cmocka_unit_test(test_cluster_drops_few_low_points),
         cmocka_unit_test(test_cluster_low_group_seeds_the_estimate),
         cmocka_unit_test(test_correlations),
+        cmocka_unit_test(test_lower_to_flow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,13 +17,14 @@
  *  - Which component a lost slot goes to is decided from the view alone: the
  *    stage's stall type and the cause the core attached (see classify() and
  *    docs/stacks.md).
- *  - Cheap per span: what a cycle of a view adds to the slots depends on a few
- *    of its bytes only (not on the blamed µop's seq or pc), and a stage's views
- *    mostly alternate between two such keys (a serial chain: the cycle a µop
- *    issues, and the cycles it executes in). Each stage keeps its last two keys
- *    with what one cycle of each adds and the cycles seen since; the slots get
- *    the product when a key is replaced, before an interval's end is recorded,
- *    and at the end of the run (integers: the same sums, in another order).
+ *  - Cheap per span: a stage view's component depends on a few of its bytes
+ *    only (not on the blamed µop's seq or pc), and consecutive spans of a stage
+ *    mostly share them (they differ in n, or in which µop is blamed): each stage
+ *    keeps its last classification. What a cycle of an FP view adds depends on
+ *    its first 16 bytes, and the FP view mostly alternates between two of them
+ *    (an FP µop issued this cycle or not): the last two are kept with what one
+ *    cycle adds and the cycles seen since, and the slots get the product when
+ *    one is replaced and at the end (integers: the same sums, in another order).
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -144,6 +145,32 @@ static inline stack_component classify(const stage_view *v, bool literal) {
     return (stack_component)c;
 }
 
+/* The component of a stage's lost slots depends on the view's stall and on the
+ * first 8 bytes of its cause only (kind, level, state, op_class, latency: not
+ * the µop's seq or pc): each stage keeps the last one classified. */
+_Static_assert(offsetof(stall_cause, latency) == 4 && offsetof(stall_cause, seq) == 8, "classified cause bytes");
+typedef struct class_memo {
+    uint32_t stall;
+    uint64_t cause; /* kind, level, state, op_class, latency */
+    stack_component comp;
+} class_memo;
+
+static inline uint64_t cause_key(const stall_cause *c) {
+    uint64_t k;
+    memcpy(&k, c, sizeof k);
+    return k;
+}
+
+static inline stack_component classify_memo(class_memo *m, const stage_view *v, bool literal) {
+    uint64_t key = cause_key(&v->cause);
+    if (v->stall != m->stall || key != m->cause) {
+        m->stall = v->stall;
+        m->cause = key;
+        m->comp = classify(v, literal);
+    }
+    return m->comp;
+}
+
 static flops_component classify_fp(const fp_view *fp) {
     if (!fp->waiting) return FLOPS_FRONTEND; /* Table III line 9: no FP work in the issue queue */
     if (fp->cause.kind != CAUSE_UOP) return FLOPS_OTHER;
@@ -161,21 +188,6 @@ typedef struct long_track {
     stack_component comp;
     bool settled; /* the first cycle has been moved to dependence */
 } long_track;
-
-/* A stage view with n < W (and no carry): one cycle adds n slots to base and
- * W - n to the component its stall and cause give. Those depend on the view's
- * first 16 bytes only (n, width, stall, and the cause's kind, level, state,
- * op_class, latency: not its seq or pc). */
-_Static_assert(offsetof(stage_view, cause) == 8 && offsetof(stall_cause, seq) == 8, "stage view key bytes");
-typedef struct span_memo {
-    uint64_t key[2];
-    uint64_t cycles;     /* accounted to this key, not yet in the slots */
-    uint16_t base, lost; /* slots per cycle: n, W - n (n < W <= UINT16_MAX: a width is 16 bits) */
-    uint8_t comp;        /* stack_component */
-    bool track;          /* a long-latency µop in a dispatch or issue stack: its cycles are followed (long_track) */
-    uint8_t pad[2];
-} span_memo;
-_Static_assert(sizeof(span_memo) == 32, "a memo is 32 bytes: cheap to index");
 
 /* An FP view: what one cycle adds to the FLOPS stack (account_fp) depends on its
  * first 16 bytes (units, issued, flops, non-FP µops on FP units, waiting, and the
@@ -199,10 +211,9 @@ struct stacks_observer {
     uint64_t fslots[FLOPS_COUNT];
     uint64_t flops;
     stacks_result res;
-    span_memo memo[STACK_STAGES][2];  /* per stage: its last two keys */
-    uint32_t memo_next[STACK_STAGES]; /* the one to look at first: not the one used last (they alternate) */
-    fp_memo fmemo[2];
-    uint32_t fmemo_next;
+    class_memo cmemo[STACK_STAGES]; /* each stage's last classification */
+    fp_memo fmemo[2];               /* the last two FP view keys */
+    uint32_t fmemo_next;            /* the one to look at first: not the one used last (they alternate) */
     /* --interval: interval ends (cycles), per stage the next one not yet
      * passed, the slots of each stage at each end, the statistics there */
     uint64_t every;
@@ -246,31 +257,10 @@ static void fp_effect(const stacks_observer *s, const fp_view *fp, fp_memo *m);
 
 static inline void view_key(uint64_t key[2], const void *view) { memcpy(key, view, 2 * sizeof *key); }
 
-/* Key `key` of stage st (literal: the commit stack), for view v. */
-static void span_memo_fill(const stacks_observer *s, int st, span_memo *m, const uint64_t key[2], const stage_view *v) {
-    memcpy(m->key, key, sizeof m->key);
-    m->cycles = 0;
-    m->base = v->n;
-    m->lost = (uint16_t)(s->W - v->n);
-    m->comp = (uint8_t)classify(v, st == STACK_COMMIT);
-    m->track = st != STACK_COMMIT && (m->comp == COMP_LONGLAT_INT || m->comp == COMP_LONGLAT_FP);
-}
-
-/* The cycles a memo has seen into the slots. */
-static inline void span_memo_flush(stacks_observer *s, int st, span_memo *m) {
-    s->slots[st][COMP_BASE] += (uint64_t)m->base * m->cycles;
-    s->slots[st][m->comp] += (uint64_t)m->lost * m->cycles;
-    m->cycles = 0;
-}
-
 static inline void fp_memo_flush(stacks_observer *s, fp_memo *m) {
     s->flops += (uint64_t)m->flops * m->cycles;
     for (uint32_t i = 0; i < m->n; i++) s->fslots[m->comp[i]] += m->per[i] * m->cycles;
     m->cycles = 0;
-}
-
-static void flush_stage(stacks_observer *s, int st) {
-    for (int i = 0; i < 2; i++) span_memo_flush(s, st, &s->memo[st][i]);
 }
 
 /* Every memo starts as the all-zero view's (a real view: always valid), with no cycles. */
@@ -278,9 +268,11 @@ static void init_memos(stacks_observer *s) {
     static const stage_view zero_view;
     static const fp_view zero_fp;
     uint64_t key[2];
-    view_key(key, &zero_view);
-    for (int st = 0; st < STACK_STAGES; st++)
-        for (int i = 0; i < 2; i++) span_memo_fill(s, st, &s->memo[st][i], key, &zero_view);
+    for (int st = 0; st < STACK_STAGES; st++) {
+        s->cmemo[st].stall = zero_view.stall;
+        s->cmemo[st].cause = cause_key(&zero_view.cause);
+        s->cmemo[st].comp = classify(&zero_view, st == STACK_COMMIT);
+    }
     view_key(key, &zero_fp);
     for (int i = 0; i < 2; i++) {
         memcpy(s->fmemo[i].key, key, sizeof key);
@@ -351,25 +343,11 @@ HOT void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t 
 /* One stage for `rep` identical cycles. */
 HOT void account_stage(stacks_observer *s, int st, const stage_view *v, uint64_t rep) {
     uint64_t W = s->W, n = v->n, *slot = s->slots[st];
-    if (n < W && !s->carry[st]) { /* the common case: by the view's key (span_memo) */
-        uint64_t k0, k1;
-        memcpy(&k0, v, sizeof k0);
-        memcpy(&k1, (const char *)v + sizeof k0, sizeof k1);
-        uint32_t e = s->memo_next[st];
-        span_memo *m = &s->memo[st][e];
-        if (k0 != m->key[0] || k1 != m->key[1]) {
-            span_memo *other = &s->memo[st][e ^ 1];
-            if (k0 == other->key[0] && k1 == other->key[1]) {
-                m = other;
-                e ^= 1;
-            } else { /* a new key replaces the one used least recently */
-                span_memo_flush(s, st, m);
-                span_memo_fill(s, st, m, (const uint64_t[2]){k0, k1}, v);
-            }
-        }
-        s->memo_next[st] = e ^ 1;
-        m->cycles += rep;
-        if (m->track) track_long(s, st, v, (stack_component)m->comp, W - n, rep);
+    if (n < W && !s->carry[st]) { /* the common case */
+        stack_component c = classify_memo(&s->cmemo[st], v, st == STACK_COMMIT);
+        slot[COMP_BASE] += n * rep;
+        slot[c] += (W - n) * rep;
+        if (st != STACK_COMMIT && (c == COMP_LONGLAT_INT || c == COMP_LONGLAT_FP)) track_long(s, st, v, c, W - n, rep);
         return;
     }
     if (n >= W) { /* a full cycle; the excess waits for the next one */
@@ -472,7 +450,6 @@ static void obs_stages(void *ctx, const stage_span *sp, size_t n) {
                 r -= end - c;
                 c = end;
             }
-            flush_stage(s, st);
             memcpy(s->end_slots[s->next_end[st]++][st], s->slots[st], sizeof s->slots[st]);
         }
         account_stage(s, st, &sp[i].v, r);
@@ -536,7 +513,6 @@ static void obs_end(void *ctx, const core_stats *stats) {
     stacks_result *r = &s->res;
     r->cycles = stats->cycles;
     r->instructions = stats->instructions;
-    for (int st = 0; st < STACK_STAGES; st++) flush_stage(s, st);
     for (int i = 0; i < 2; i++) fp_memo_flush(s, &s->fmemo[i]);
     r->flops = s->flops;
     for (int st = 0; st < STACK_STAGES; st++)

@@ -9,7 +9,8 @@
 #   inorder.order_full.<workload>  the same over the whole small run (label slow)
 #   inorder.cli.*                  `cyclescope run --config inorder1|inorder3`, text and JSON,
 #                                  `config show`, and the refusal of value prediction without values;
-#                                  .tlb: TLBs and write-backs set on the command line (issue 12)
+#                                  .tlb: TLBs and write-backs set on the command line (issue 12),
+#                                  .prefetch_dram: prefetchers and the DRAM model likewise
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
@@ -44,6 +45,13 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --no-report ${_wd}/ptr_chase ${CYCLESCOPE_WORKLOAD_ptr_chase_SMALL_ARGS})
   set_tests_properties(inorder.cli.tlb PROPERTIES PASS_REGULAR_EXPRESSION
     "ITLB accesses / misses +[0-9]+ / [1-9][0-9]* .*DTLB accesses / misses +[0-9]+ / [1-9][0-9]* .*write-backs L1D / L2 / L3 / memory +[1-9][0-9]* / 0 / 0 / [1-9].*\n  itlb +0\.0*[1-9].*\n  dtlb +0\.0*[1-9]")
+  # The prefetchers and the DRAM model (the shared memory system's) from the command line
+  add_test(NAME inorder.cli.prefetch_dram
+           COMMAND ${_cs} run --config inorder1 --set ideal.dcache=no --set prefetch.dcache_next_line=yes
+                   --set prefetch.dcache_stride=64 --set dram.enabled=yes --max 100000 --no-report
+                   ${_wd}/memcopy ${CYCLESCOPE_WORKLOAD_memcopy_SMALL_ARGS})
+  set_tests_properties(inorder.cli.prefetch_dram PROPERTIES PASS_REGULAR_EXPRESSION
+    "L1D prefetches: useful / late +[1-9][0-9]*: [1-9][0-9]* / .*DRAM reads / writes; row hits / empty / conflicts +[1-9][0-9]* / 0; [1-9]")
 
   foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
     add_test(NAME inorder.order.${w}

@@ -399,13 +399,16 @@ static bool set_value(uarch_config *c, const char *section, const char *name, co
 /* The in-order machines (inorder.c) read the model, clock and deadlock limit,
  * the store buffer, their [inorder] and [pipe.*] sections, the TLBs, the caches
  * (blocking: no L1I MSHRs, the L1D's only for the store buffer's fills; the
- * L1s always exist), memory, the predictor and the idealisations; the
- * out-of-order model reads everything but [inorder] and [pipe.*]. */
+ * L1s always exist), memory and the DRAM model, the prefetchers (the shared
+ * memory system's: in-order fetches and data accesses reach them, with their
+ * pc), the predictor and the idealisations; the out-of-order model reads
+ * everything but [inorder] and [pipe.*]. */
 bool uarch_config_key_read(core_model model, const char *section, const char *name) {
     bool inorder_only = !strcmp(section, "inorder") || !strncmp(section, "pipe.", 5);
     if (model == MODEL_OOO) return !inorder_only;
     if (inorder_only || !strcmp(section, "memory") || !strcmp(section, "bpred") || !strcmp(section, "ideal") ||
-        !strcmp(section, "itlb") || !strcmp(section, "dtlb") || !strcmp(section, "l2tlb"))
+        !strcmp(section, "itlb") || !strcmp(section, "dtlb") || !strcmp(section, "l2tlb") || !strcmp(section, "dram") ||
+        !strcmp(section, "prefetch"))
         return true;
     if (!strcmp(section, "core"))
         return !strcmp(name, "model") || !strcmp(name, "freq_ghz") || !strcmp(name, "deadlock_cycles") ||
@@ -413,7 +416,7 @@ bool uarch_config_key_read(core_model model, const char *section, const char *na
     if (!strcmp(section, "l1d")) return strcmp(name, "enabled") != 0; /* mshrs: the store buffer's fills */
     if (!strcmp(section, "l1i")) return strcmp(name, "enabled") && strcmp(name, "mshrs");
     if (!strcmp(section, "l2") || !strcmp(section, "l3")) return strcmp(name, "mshrs") != 0;
-    return false; /* [fu.*], [latency], [pipelined], [dram], [prefetch] */
+    return false; /* [fu.*], [latency], [pipelined] */
 }
 
 /* "unknown key S.N", with the nearest key of the table when one is close. */

@@ -69,7 +69,8 @@
  *    mem_stall_stage for the miss cost: µops in later stages move on, µops in
  *    earlier stages wait with it, and nothing enters the pipe meanwhile.
  *    Miss-register limits do not apply: a blocking cache has one miss at a time.
- *    A store (without a store buffer) is a write: its line becomes dirty.
+ *    A store (without a store buffer), a successful sc and an AMO are writes:
+ *    their line becomes dirty (an AMO waits for its line like a load).
  *  - TLBs (itlb.*, dtlb.*, l2tlb.*; none in the thesis) are looked up in
  *    program order at fetch, as on the out-of-order core: an ITLB miss stops
  *    fetch for the translation before the I-cache access; a DTLB miss holds
@@ -316,13 +317,13 @@ static void inorder_warm(void *model, const uop *u) {
     inorder *m = model;
     uint64_t line = u->pc >> m->iline_bits;
     if (!m->warm_line_valid || line != m->warm_line) {
-        memsys_warm(m->mem, u->pc, true, false);
+        memsys_warm(m->mem, u->pc, true, MEM_READ);
         if (m->itlb) memsys_warm_tlb(m->mem, u->pc, true); /* a new page is a new line */
         m->warm_line = line;
         m->warm_line_valid = true;
     }
     if (is_mem(u)) {
-        memsys_warm(m->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
+        memsys_warm(m->mem, u->mem_addr, false, mem_access_of(u));
         if (m->dtlb) memsys_warm_tlb(m->mem, u->mem_addr, false);
     }
     if (uop_is_control(u) && m->bpmode == BP_PREDICT) bpred_predict(m->bp, u);
@@ -449,7 +450,8 @@ static inline bool is_plain_store(const uop *u) { return (u->flags & (UOP_MEM_RE
 static uint32_t mem_attempt(inorder *m, pipe_state *ps, entry *e) {
     if (m->use_sb) {
         if (is_plain_store(&e->u)) { /* into the store buffer; it never waits for its line */
-            if (ps->retry != RETRY_SB) e->store_level = memsys_classify(m->mem, e->u.mem_addr, e->u.pc, false, true);
+            if (ps->retry != RETRY_SB)
+                e->store_level = memsys_classify(m->mem, e->u.mem_addr, e->u.pc, false, MEM_WRITE);
             if (memsys_sb_push(m->mem, e->u.mem_addr, e->u.mem_size, e->seq, e->u.pc, e->store_level, m->now)) return 0;
             ps->retry = RETRY_SB;
             return UINT32_MAX;
@@ -457,12 +459,12 @@ static uint32_t mem_attempt(inorder *m, pipe_state *ps, entry *e) {
         uint64_t lo = e->u.mem_addr, hi = lo + (e->u.mem_size ? e->u.mem_size : 1);
         if (!(e->u.flags & UOP_MEM_WRITE) && memsys_sb_count(m->mem) && memsys_sb_overlaps(m->mem, lo, hi)) {
             /* its bytes are in the store buffer: forwarded at L1 speed (the tags still see it) */
-            memsys_classify(m->mem, e->u.mem_addr, e->u.pc, false, false);
+            memsys_classify(m->mem, e->u.mem_addr, e->u.pc, false, MEM_READ);
             return 0;
         }
     }
-    mem_result r; /* a blocking access: a store (without a store buffer) dirties its line */
-    if (!memsys_data_access(m->mem, e->u.mem_addr, e->u.pc, is_plain_store(&e->u), m->now, &r)) {
+    mem_result r; /* a blocking access: a store (without a store buffer) or an AMO dirties its line */
+    if (!memsys_data_access(m->mem, e->u.mem_addr, e->u.pc, mem_access_of(&e->u), m->now, &r)) {
         if (!m->use_sb) r = (mem_result){m->l1d_hit, LEVEL_L1, false}; /* unlimited miss registers: never */
         else {
             ps->retry = RETRY_MSHR;

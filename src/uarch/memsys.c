@@ -416,18 +416,18 @@ static void stride_prefetch(memsys_t *m, l1 *x, uint64_t line, uint64_t pc) {
 
 /* `pending`: the access will reach the memory system (memsys_request), so its
  * miss is remembered until then and it can trigger prefetches. */
-static uint8_t l1_classify(memsys_t *m, l1 *x, uint64_t addr, uint64_t pc, bool write, bool pending) {
+static uint8_t l1_classify(memsys_t *m, l1 *x, uint64_t addr, uint64_t pc, mem_access access, bool pending) {
     x->stats.accesses++;
     if (x->perfect) return LEVEL_L1;
     uint8_t old;
-    if (write && !x->write_allocate) { /* write-no-allocate: a miss is written to the level below */
+    if (access == MEM_WRITE && !x->write_allocate) { /* write-no-allocate: a miss is written to the level below */
         if (cache_contains(x->cache, addr)) return l1_access(m, x, addr, CACHE_DIRTY, &old), LEVEL_L1;
         x->stats.misses++;
         return classify_lower(m, addr, true, true);
     }
     uint64_t line = addr >> x->line_bits;
     uint8_t level = LEVEL_L1;
-    bool hit = l1_access(m, x, addr, write ? CACHE_DIRTY : 0, &old);
+    bool hit = l1_access(m, x, addr, access != MEM_READ ? CACHE_DIRTY : 0, &old);
     if (hit) {
         if (old & CACHE_PREFETCHED) x->stats.prefetch_useful++;
     } else {
@@ -442,9 +442,9 @@ static uint8_t l1_classify(memsys_t *m, l1 *x, uint64_t addr, uint64_t pc, bool 
     return level;
 }
 
-uint8_t memsys_classify(memsys_t *m, uint64_t addr, uint64_t pc, bool instruction, bool write) {
+uint8_t memsys_classify(memsys_t *m, uint64_t addr, uint64_t pc, bool instruction, mem_access access) {
     /* without a store buffer a store's write-allocate fill is not waited for: no pending line */
-    return l1_classify(m, instruction ? &m->inst : &m->data, addr, pc, write, !write || m->sb.cap);
+    return l1_classify(m, instruction ? &m->inst : &m->data, addr, pc, access, access != MEM_WRITE || m->sb.cap);
 }
 
 /* ---- timing: when the data arrives ---- */
@@ -621,39 +621,40 @@ bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, 
 
 /* Classify and request at once; an access refused for lack of a miss register
  * is not classified again when it retries. */
-static bool classify_and_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t pc, bool write, uint64_t now,
+static bool classify_and_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t pc, mem_access access, uint64_t now,
                                  mem_result *out) {
     uint64_t line = (addr >> x->line_bits) + 1;
-    if (x->retry_line != line) l1_classify(m, x, addr, pc, write, true);
+    if (x->retry_line != line) l1_classify(m, x, addr, pc, access, true);
     bool ok = l1_request(m, x, addr, now, out);
     x->retry_line = ok ? 0 : line;
     return ok;
 }
 
 bool memsys_fetch(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
-    return classify_and_request(m, &m->inst, addr, addr, false, now, out);
+    return classify_and_request(m, &m->inst, addr, addr, MEM_READ, now, out);
 }
 
 bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out) {
-    return classify_and_request(m, &m->data, addr, 0, false, now, out);
+    return classify_and_request(m, &m->data, addr, 0, MEM_READ, now, out);
 }
 
-bool memsys_data_access(memsys_t *m, uint64_t addr, uint64_t pc, bool write, uint64_t now, mem_result *out) {
-    return classify_and_request(m, &m->data, addr, pc, write, now, out);
+bool memsys_data_access(memsys_t *m, uint64_t addr, uint64_t pc, mem_access access, uint64_t now, mem_result *out) {
+    return classify_and_request(m, &m->data, addr, pc, access, now, out);
 }
 
 void memsys_store(memsys_t *m, uint64_t addr, uint64_t now) {
     (void)now;
-    memsys_classify(m, addr, 0, false, true);
+    memsys_classify(m, addr, 0, false, MEM_WRITE);
 }
 
-void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, bool write) {
+void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, mem_access access) {
     l1 *x = instruction ? &m->inst : &m->data;
     if (x->perfect) return;
     m->warming = true;
     uint8_t old;
-    if (write && !x->write_allocate && !cache_contains(x->cache, addr)) classify_lower(m, addr, false, true);
-    else if (!l1_access(m, x, addr, write ? CACHE_DIRTY : 0, &old)) classify_lower(m, addr, false, false);
+    if (access == MEM_WRITE && !x->write_allocate && !cache_contains(x->cache, addr))
+        classify_lower(m, addr, false, true);
+    else if (!l1_access(m, x, addr, access != MEM_READ ? CACHE_DIRTY : 0, &old)) classify_lower(m, addr, false, false);
     m->warming = false;
 }
 

@@ -49,6 +49,15 @@ typedef struct mem_result {
     bool merged;      /* joined a fill already in flight */
 } mem_result;
 
+/* What a data access does to its line. An atomic read-modify-write (AMO) reads
+ * like a load (it allocates its line and is waited for) and writes like a store
+ * (the line becomes dirty); a successful sc is a store, a failed one no access. */
+typedef enum mem_access { MEM_READ, MEM_WRITE, MEM_RMW } mem_access;
+static inline mem_access mem_access_of(const uop *u) {
+    if (!(u->flags & UOP_MEM_WRITE)) return MEM_READ;
+    return (u->flags & UOP_MEM_READ) ? MEM_RMW : MEM_WRITE;
+}
+
 memsys_t *memsys_create(const uarch_config *cfg);
 void memsys_destroy(memsys_t *m);
 
@@ -57,7 +66,7 @@ void memsys_destroy(memsys_t *m);
  * only decides when its fill starts and arrives. Miss events therefore do not
  * change when latencies change, and a core that reorders accesses sees the
  * same hits and misses as one that does not. */
-uint8_t memsys_classify(memsys_t *m, uint64_t addr, uint64_t pc, bool instruction, bool write);
+uint8_t memsys_classify(memsys_t *m, uint64_t addr, uint64_t pc, bool instruction, mem_access access);
 /* When does the data of a classified access arrive, asked at cycle `now`? A
  * miss nobody has requested yet starts its fill here; a fill in flight is
  * joined. False when the L1 has no free miss register: nothing changed, ask
@@ -67,16 +76,16 @@ bool memsys_request(memsys_t *m, uint64_t addr, bool instruction, uint64_t now, 
  * loads); a refused access is not classified again when it retries. */
 bool memsys_fetch(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out);
 bool memsys_load(memsys_t *m, uint64_t addr, uint64_t now, mem_result *out);
-/* A blocking data access in program order (the in-order model's loads, and its
- * stores without a store buffer), from the µop at `pc` (the stride prefetcher's
- * key). A write marks its line dirty (write-backs) and, write-allocate, waits
- * for the line like a load; write-no-allocate, a miss is handed to the level
- * below and not waited for. */
-bool memsys_data_access(memsys_t *m, uint64_t addr, uint64_t pc, bool write, uint64_t now, mem_result *out);
+/* A blocking data access in program order (the in-order model's loads and
+ * atomics, and its stores without a store buffer), from the µop at `pc` (the
+ * stride prefetcher's key). A write marks its line dirty (write-backs) and,
+ * write-allocate, waits for the line like a load; write-no-allocate, a miss is
+ * handed to the level below and not waited for. An RMW always allocates. */
+bool memsys_data_access(memsys_t *m, uint64_t addr, uint64_t pc, mem_access access, uint64_t now, mem_result *out);
 /* A store's access (write-allocate): classified, never waited for. */
 void memsys_store(memsys_t *m, uint64_t addr, uint64_t now);
 /* Functional warming: install lines, no timing, no statistics. */
-void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, bool write);
+void memsys_warm(memsys_t *m, uint64_t addr, bool instruction, mem_access access);
 /* Counters since creation (or the last reset). */
 void memsys_stats(const memsys_t *m, core_stats *out);
 void memsys_reset_stats(memsys_t *m);

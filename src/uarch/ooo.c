@@ -28,7 +28,7 @@
  *    blames the store buffer when the window fills behind it), and the buffer
  *    drains to the L1D in order (memsys.h). A load overlapping a buffered
  *    store takes its data from it. Atomics are a load and a store in one µop
- *    and do not enter the store buffer.
+ *    and do not enter the store buffer; an AMO's line becomes dirty (MEM_RMW).
  *  - No serialisation of system instructions; no wrong-path cache pollution.
  *
  * Probes (docs/probes.md). Views are built only when an observer asks for
@@ -250,12 +250,12 @@ static void ooo_warm(void *model, const uop *u) {
     ooo *o = model;
     uint64_t line = u->pc >> o->line_bits;
     if (line != o->warm_line) {
-        memsys_warm(o->mem, u->pc, true, false);
+        memsys_warm(o->mem, u->pc, true, MEM_READ);
         o->warm_line = line;
     }
     if (o->itlb) memsys_warm_tlb(o->mem, u->pc, true);
     if (u->flags & (UOP_MEM_READ | UOP_MEM_WRITE)) {
-        memsys_warm(o->mem, u->mem_addr, false, !(u->flags & UOP_MEM_READ));
+        memsys_warm(o->mem, u->mem_addr, false, mem_access_of(u));
         if (o->dtlb) memsys_warm_tlb(o->mem, u->mem_addr, false);
     }
     if (uop_is_control(u)) bpred_predict(o->bp, u);
@@ -1035,7 +1035,7 @@ static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
                 if (dtlb_extra > 65535) dtlb_extra = 65535;
                 if (o->want_events) tlb_miss_events(o, UNIT_DTLB, u->pc, u->mem_addr, 0);
             }
-            dl = memsys_classify(o->mem, u->mem_addr, u->pc, false, write);
+            dl = memsys_classify(o->mem, u->mem_addr, u->pc, false, mem_access_of(u)); /* an AMO dirties its line */
             /* a store's miss is never waited for: its event now (a load's when it requests the data) */
             if (write && o->want_events && dl > LEVEL_L1)
                 miss_events(o, UNIT_L1D, o->next_seq + 1, u->pc, u->mem_addr, o->now, dl, false);

@@ -1332,7 +1332,6 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
     /* used_prefix gives the same answer until a leaf is added to the used set, which ends
      * this loop: asked once */
     uint64_t up = UINT64_MAX;
-    bool cut = false; /* ended on a cut chain, with positions left to pop */
     for (;;) {
         uint64_t q;
         if (n > x->cr_hi) {
@@ -1349,9 +1348,13 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
             s->sum.unique_rejections++;
             /* a chain cut short: the head waits in a serial dependence chain, and its older
              * events lead back into the same chain (searching them would cost a walk of
-             * WALK_MAX links each): its history is taken as exhausted */
+             * WALK_MAX links each): its history is taken as exhausted — for good, not for this
+             * cycle only (the next cycle popped the next older event and walked the chain
+             * again: a walk of up to WALK_MAX links per cycle, 500 times the run's time on a
+             * serial FP chain whose walks found no remembered end). Events it pushes later are
+             * still popped */
             if (tryp.leaf_key == KEY_CHAIN) {
-                cut = true;
+                x->cr_lo = 0;
                 break;
             }
             /* and the run below it that would be refused too, in one step */
@@ -1378,7 +1381,7 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
          * popped down to its used prefix, stays exhausted (that prefix only grows) and it stays
          * long executing. A serial
          * chain of long operations (fp_chain) is mostly such runs: one step each */
-        uint64_t e = cut ? t : next_stall_event(s, x, t); /* after a cut chain the next cycle pops on */
+        uint64_t e = next_stall_event(s, x, t);
         uint64_t end = e < to ? e + 1 : to;
         accumulate_n(s, &p, w, end - t);
         return end - t;

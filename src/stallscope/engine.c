@@ -1192,6 +1192,7 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
  * else (a µop no longer kept, a recursion deeper than DEAD_DEPTH) ends the run, and the
  * candidate is walked as before. */
 enum { DEAD_DEPTH = 24 };
+enum { LONG_REFUSED = 64 }; /* links of a refused chain past which completion stops searching */
 static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, uint64_t t, int depth) {
     if (depth > DEAD_DEPTH) return q + 1;
     /* the interval holding q, and the positions before it */
@@ -1346,14 +1347,17 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
         walk_uop(s, &tryp, x, q, t);
         if (tryp.leaf_key && leaf_used(s, tryp.leaf_key)) { /* §6.2: already accounted */
             s->sum.unique_rejections++;
-            /* a chain cut short: the head waits in a serial dependence chain, and its older
+            /* a chain cut short, or refused after more than LONG_REFUSED links (§6.3: the
+             * statistical tail; on a serial FP chain each head refused ~20 walks of hundreds
+             * of links, whose leaves its predecessors had accumulated): the head waits in a
+             * serial dependence chain, and its older
              * events lead back into the same chain (searching them would cost a walk of
              * WALK_MAX links each): its history is taken as exhausted — for good, not for this
              * cycle only (the next cycle popped the next older event and walked the chain
              * again: a walk of up to WALK_MAX links per cycle, 500 times the run's time on a
              * serial FP chain whose walks found no remembered end). Events it pushes later are
              * still popped */
-            if (tryp.leaf_key == KEY_CHAIN) {
+            if (tryp.leaf_key == KEY_CHAIN || path_len(&tryp) + tryp.extra > LONG_REFUSED) {
                 x->cr_lo = 0;
                 break;
             }

@@ -16,6 +16,8 @@
 # hid, uncovered: the paper's §8 secondary causes) or its fall (a stall that goes away with
 # the removed one: the shared cycles). The last column lists the three largest of these terms,
 # in cycles; "check" is their full sum against predicted − saved (equal: the split is exact).
+# Every run gives the guest the fixed environment (--env-fixed): with ours, its stack and so its
+# timing move with the caller's environment and the program's path.
 set -eu
 cs=$1 wd=$2 max=${3:-300000} cfg=${4:-ooo4}
 work=("sort 10000" "list 10000" "branch_random 4000" "ptr_chase 4" "interp 250" "matmul 4" "fft 2048" "hash 10000")
@@ -30,18 +32,18 @@ echo "|---|---|---:|---:|---:|---:|---:|---|---|---:|"
 for w in "${work[@]}"; do
     set -- $w
     name=$1 arg=$2
-    "$cs" stallscope --config "$cfg" --max "$max" --no-report --json "$tmp/base.json" "$wd/$name" "$arg" >/dev/null 2>&1
+    "$cs" stallscope --env-fixed --config "$cfg" --max "$max" --no-report --json "$tmp/base.json" "$wd/$name" "$arg" >/dev/null 2>&1
     base=$(jq '.cycles' "$tmp/base.json")
     opp=$(jq '.stallscope.opportunities' "$tmp/base.json")
     width=$(jq '.stallscope.opportunities / .stallscope.cycles' "$tmp/base.json")
     insns=$(jq '.instructions' "$tmp/base.json")
-    "$cs" stacks --validate --config "$cfg" --max "$max" --no-report --json "$tmp/stacks.json" "$wd/$name" "$arg" \
+    "$cs" stacks --validate --env-fixed --config "$cfg" --max "$max" --no-report --json "$tmp/stacks.json" "$wd/$name" "$arg" \
         >/dev/null 2>&1
     for k in bpred dcache icache alu; do
         lost=$(jq --arg re "^(${knob[$k]})" '[.stallscope.leaf_summary | to_entries[] | select(.key | test($re)) | .value] | add // 0' "$tmp/base.json")
         share=$(echo "scale=4; 100 * $lost / $opp" | bc)
         if [ "$(echo "$share < 5" | bc)" = 1 ]; then continue; fi
-        "$cs" stallscope --config "$cfg" --set "ideal.$k=yes" --max "$max" --no-report --json "$tmp/ideal.json" \
+        "$cs" stallscope --env-fixed --config "$cfg" --set "ideal.$k=yes" --max "$max" --no-report --json "$tmp/ideal.json" \
             "$wd/$name" "$arg" >/dev/null 2>&1
         ideal=$(jq '.cycles' "$tmp/ideal.json")
         pred=$(echo "scale=1; $lost / $width" | bc)

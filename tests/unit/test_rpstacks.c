@@ -53,17 +53,41 @@ static void test_reduce(void **state) {
     assert_int_equal(m, 3);
 }
 
+/* §III-C: "keep every path with unique event combinations". A has events 1 and 2, B and
+ * B2 only event 1, D events 1 and 2 with a large event 2 (0.44 similar to A): no path has an
+ * event of its own. B is not dominated (6 > 5 in event 1: longer than A once event 2 is
+ * cheap) and is 0.785 similar to A. B2 has B's combination and merges into it; B stays, the
+ * representative of its combination. (The former rule, keep a path with an event no other
+ * path has, kept none here and merged B and B2 into A.) */
+static void test_reduce_keeps_each_combination(void **state) {
+    (void)state;
+    rps_options o;
+    rps_options_default(&o);
+    double cand[4][3] = {{10, 5, 1}, {9, 6, 0}, {8.5, 6.5, 0}, {2, 1, 4}};
+    double out[4 * 3];
+    assert_true(fabs(rps_similarity_masked(cand[0], cand[1], 7) - 0.785) < 0.001);
+    assert_true(rps_similarity_masked(cand[1], cand[2], 3) >= o.similarity);
+    assert_true(rps_similarity_masked(cand[0], cand[3], 7) < o.similarity);
+    uint32_t m = rps_reduce_vectors(&o, 3, &cand[0][0], 4, out);
+    assert_int_equal(m, 3);
+    assert_true(out[0] == 10 && out[1] == 5 && out[2] == 1);
+    assert_true(out[3] == 9 && out[4] == 6 && out[5] == 0);
+    assert_true(out[6] == 2 && out[7] == 1 && out[8] == 4);
+    /* without uniqueness B and B2 merge into A */
+    o.unique = false;
+    assert_int_equal(rps_reduce_vectors(&o, 3, &cand[0][0], 4, out), 2);
+}
+
 /* The reduction as §III-C / §IV-E state it, written plainly (no precomputed
  * norms, no bit masks): the optimised reduce() in graph.c must make the same
  * decisions, to the bit. Sort by total, largest first (ties in input order);
  * drop a path when a kept one is never smaller within the design space (every
  * event scaled by 0 … max_scale; max_scale 0: anywhere, i.e. it has every event
- * the path has and is no smaller in any dimension); a path alone in having an event is kept and is no merge target;
- * every other path merges into the first kept target at least `similarity`
- * similar; the largest max_stacks survive. */
+ * the path has and is no smaller in any dimension); a path merges into the
+ * first kept path at least `similarity` similar that has the same event
+ * combination (with uniqueness; any kept path without); the largest max_stacks survive. */
 static uint32_t reference_reduce(const rps_options *o, int D, const double *cand, uint32_t n, double *out) {
     uint32_t order[256], kept = 0, m = 0;
-    bool unique[256] = {0}, target_unique[256] = {0};
     double total[256];
     for (uint32_t k = 0; k < n; k++) {
         total[k] = 0;
@@ -95,25 +119,22 @@ static uint32_t reference_reduce(const rps_options *o, int D, const double *cand
         }
         if (!dominated) order[kept++] = order[k];
     }
-    for (int d = 0; d < D && o->unique && kept > 1; d++) {
-        uint32_t holders = 0, who = 0;
-        for (uint32_t q = 0; q < kept; q++)
-            if (fabs(cand[order[q] * D + d]) > 1e-9) holders++, who = q;
-        if (holders == 1) unique[who] = true;
-    }
     for (uint32_t q = 0; q < kept; q++) {
         const double *c = &cand[order[q] * D];
         bool merged = false;
-        for (uint32_t r = 0; r < m && !merged && !unique[q]; r++) {
-            if (target_unique[r]) continue;
+        for (uint32_t r = 0; r < m && !merged; r++) {
             const double *p = &cand[order[r] * D];
             uint32_t mask = 0;
-            for (int d = 0; d < D; d++) mask |= (uint32_t)(fabs(p[d]) > 1e-9 || fabs(c[d]) > 1e-9) << d;
+            bool same = true;
+            for (int d = 0; d < D; d++) {
+                mask |= (uint32_t)(fabs(p[d]) > 1e-9 || fabs(c[d]) > 1e-9) << d;
+                if ((fabs(p[d]) > 1e-9) != (fabs(c[d]) > 1e-9)) same = false;
+            }
+            if (o->unique && !same) continue;
             merged = rps_similarity_masked(p, c, mask) >= o->similarity;
         }
         if (merged) continue;
         order[m] = order[q];
-        target_unique[m] = unique[q];
         m++;
     }
     if (m > o->max_stacks) m = o->max_stacks;
@@ -560,6 +581,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_similarity),
         cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_reduce_keeps_each_combination),
         cmocka_unit_test(test_reduce_matches_reference),
         cmocka_unit_test(test_predict),
         cmocka_unit_test(test_file),

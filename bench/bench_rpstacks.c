@@ -12,7 +12,8 @@
  * predictions, the break-even number of design points against re-simulation
  * (Figure 13).
  *
- *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--no-unique] [--jobs N]
+ *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--no-unique]
+ *                  [--unique event|combination] [--jobs N]
  *                  [--grid K] [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
  *                  [name[=ARG]…]      (default: every workload of the manifest, small size)
  *
@@ -119,7 +120,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--warmup")) warmup = strtoull(v, NULL, 10), first++;
         else if (!strcmp(a, "--segment")) opt.segment = (uint32_t)strtoul(v, NULL, 10), first++;
         else if (!strcmp(a, "--similarity")) opt.similarity = strtod(v, NULL), first++;
-        else if (!strcmp(a, "--no-unique")) opt.unique = false;
+        else if (!strcmp(a, "--no-unique")) opt.unique = RPS_UNIQUE_OFF;
+        else if (!strcmp(a, "--unique") && rps_unique_parse(v, &opt.unique)) first++;
         else if (!strcmp(a, "--jobs")) jobs = atoi(v), first++;
         else if (!strcmp(a, "--markdown")) markdown = true;
         else if (!strcmp(a, "--grid")) grid_k = atoi(v), first++;
@@ -152,7 +154,7 @@ int main(int argc, char **argv) {
     }
     char segment_opt[160];
     snprintf(segment_opt, sizeof segment_opt, "rpstacks:segment=%u:similarity=%g:unique=%s:keep=yes", opt.segment,
-             opt.similarity, opt.unique ? "yes" : "no");
+             opt.similarity, rps_unique_name(opt.unique));
     totals tot;
     memset(&tot, 0, sizeof tot);
     bool failed = false;

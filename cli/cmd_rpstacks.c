@@ -32,7 +32,11 @@ void help_rpstacks(void) {
            "  --max-scale X      the design space the stacks serve: every latency from 0\n"
            "                     to X × the baseline's (default 4; 0: no bound). A path\n"
            "                     never the longest there is dropped; whatif warns beyond\n"
-           "  --no-unique        do not keep paths with a unique event (§IV-E)\n"
+           "  --unique MODE      uniqueness preservation: event (default: a path with an\n"
+           "                     event no other path has is never merged, §IV-E) or\n"
+           "                     combination (paths merge only within their event\n"
+           "                     combination, §III-C; slower, docs/rpstacks.md)\n"
+           "  --no-unique        no uniqueness preservation (--unique off)\n"
            "  --threads N        segments analysed at once (default: the processors)\n"
            "  --json FILE        this run as JSON: the graph's longest path against the\n"
            "                     simulated cycles, each event's share of the largest path,\n"
@@ -43,7 +47,7 @@ void help_rpstacks(void) {
            "  --max N            analyse N instructions after the warm-up (default: all)\n");
 }
 
-enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_THREADS, OPT_MAX_SCALE };
+enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_UNIQUE, OPT_THREADS, OPT_MAX_SCALE };
 
 /* docs/rpstacks.schema.json: incremented when a field changes meaning or goes */
 enum { RPSTACKS_SCHEMA_VERSION = 1 };
@@ -61,7 +65,8 @@ static cJSON *run_json(const rps_result *r, const char *what, const char *rps_pa
     cJSON_AddNumberToObject(o, "segment", r->opt.segment);
     cJSON_AddNumberToObject(o, "similarity", r->opt.similarity);
     cJSON_AddNumberToObject(o, "max_scale", r->opt.max_scale);
-    cJSON_AddBoolToObject(o, "unique", r->opt.unique);
+    cJSON_AddBoolToObject(o, "unique", r->opt.unique != RPS_UNIQUE_OFF);
+    cJSON_AddStringToObject(o, "uniqueness", rps_unique_name(r->opt.unique));
     cJSON_AddNumberToObject(o, "max_stacks", r->opt.max_stacks);
     cJSON_AddNumberToObject(root, "uops", (double)r->uops);
     cJSON_AddNumberToObject(root, "instructions", (double)r->instructions);
@@ -101,21 +106,18 @@ static cJSON *run_json(const rps_result *r, const char *what, const char *rps_pa
 }
 
 int cmd_rpstacks(int argc, char **argv) {
-    static const struct option longopts[] = {{"config", required_argument, 0, OPT_CONFIG},
-                                             {"set", required_argument, 0, OPT_SET},
-                                             {"warmup", required_argument, 0, OPT_WARMUP},
-                                             {"max", required_argument, 0, OPT_TMAX},
-                                             {"segment", required_argument, 0, OPT_SEGMENT},
-                                             {"similarity", required_argument, 0, OPT_SIMILARITY},
-                                             {"no-unique", no_argument, 0, OPT_NO_UNIQUE},
-                                             {"threads", required_argument, 0, OPT_THREADS},
-                                             {"json", required_argument, 0, OPT_JSON},
-                                             {"max-scale", required_argument, 0, OPT_MAX_SCALE},
-                                             {0, 0, 0, 0}};
+    static const struct option longopts[] = {
+        {"config", required_argument, 0, OPT_CONFIG},       {"set", required_argument, 0, OPT_SET},
+        {"warmup", required_argument, 0, OPT_WARMUP},       {"max", required_argument, 0, OPT_TMAX},
+        {"segment", required_argument, 0, OPT_SEGMENT},     {"similarity", required_argument, 0, OPT_SIMILARITY},
+        {"no-unique", no_argument, 0, OPT_NO_UNIQUE},       {"unique", required_argument, 0, OPT_UNIQUE},
+        {"threads", required_argument, 0, OPT_THREADS},     {"json", required_argument, 0, OPT_JSON},
+        {"max-scale", required_argument, 0, OPT_MAX_SCALE}, {0, 0, 0, 0}};
     cli_timing_options t = {0};
     const char *out_path = NULL, *json_path = NULL, *segment = "5000", *similarity = "0.7", *threads = "0",
                *max_scale = "4";
-    bool unique = true, bad = false;
+    rps_unique unique = RPS_UNIQUE_EVENT;
+    bool bad = false;
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
@@ -143,7 +145,12 @@ int cmd_rpstacks(int argc, char **argv) {
             max_scale = optarg;
             break;
         }
-        case OPT_NO_UNIQUE: unique = false; break;
+        case OPT_NO_UNIQUE: unique = RPS_UNIQUE_OFF; break;
+        case OPT_UNIQUE:
+            if (!rps_unique_parse(optarg, &unique) ||
+                (strcmp(optarg, "event") && strcmp(optarg, "combination") && strcmp(optarg, "off")))
+                return cli_usage("rpstacks", "--unique %s: expected event, combination or off", optarg);
+            break;
         case OPT_JSON: json_path = optarg; break;
         case OPT_THREADS:
             if (!cs_parse_count(optarg, &n) || n > 256)
@@ -204,7 +211,7 @@ int cmd_rpstacks(int argc, char **argv) {
 
     char spec_text[256];
     snprintf(spec_text, sizeof spec_text, "rpstacks:segment=%s:similarity=%s:max-scale=%s:unique=%s:threads=%s",
-             segment, similarity, max_scale, unique ? "yes" : "no", threads);
+             segment, similarity, max_scale, rps_unique_name(unique), threads);
     cs_error err;
     analysis_list list;
     if (!analysis_list_parse(&list, spec_text, &err)) {

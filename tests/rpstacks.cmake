@@ -8,6 +8,8 @@
 #                         --report (checked as the other HTML reports are) and --verify (two
 #                         re-simulations through the pool); .outside_design_space: a latency
 #                         above --max-scale × the baseline's warned about
+#   rpstacks.e2e.unique   --unique combination recorded in the .rps byte, the JSON and the text;
+#                         the default records event; --unique both: exit 2 naming it
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest
@@ -30,6 +32,9 @@ add_test(NAME rpstacks.cli.no_output
 add_test(NAME rpstacks.cli.bad_similarity
          COMMAND ${_scripts}/expect_error.sh 2 "--similarity 2: expected a number from 0 to 1" ${_cs} rpstacks
                  --similarity 2 -o x.rps some/prog)
+add_test(NAME rpstacks.cli.bad_unique
+         COMMAND ${_scripts}/expect_error.sh 2 "--unique yes: expected event, combination or off" ${_cs} rpstacks
+                 --unique yes -o x.rps some/prog)
 add_test(NAME rpstacks.cli.bad_max_scale
          COMMAND ${_scripts}/expect_error.sh 2 "--max-scale 0.5: expected 0 .no bound. or a number from 1" ${_cs} rpstacks
                  --max-scale 0.5 -o x.rps some/prog)
@@ -48,6 +53,9 @@ add_test(NAME rpstacks.cli.bad_grid
 add_test(NAME rpstacks.cli.damaged
          COMMAND ${_scripts}/expect_error.sh 125 "bad_checksum.rps: checksum mismatch" ${_cs} whatif
                  ${_rps_corpus}/bad_checksum.rps --set l1d.latency=2)
+add_test(NAME rpstacks.cli.bad_uniqueness_byte
+         COMMAND ${_scripts}/expect_error.sh 125 "bad_uniqueness.rps: uniqueness byte 3: expected 0 .off., 1 .by event. or 2"
+                 ${_cs} whatif ${_rps_corpus}/bad_uniqueness.rps --set l1d.latency=2)
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_w ${CYCLESCOPE_WORKLOAD_DIR})
@@ -78,6 +86,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --json x.rps -o x.rps ${_w}/ptr_chase 4)
   add_test(NAME rpstacks.e2e.json
            COMMAND ${_scripts}/rpstacks_json_check.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_w}/ptr_chase 4)
+  add_test(NAME rpstacks.e2e.unique
+           COMMAND ${_scripts}/rpstacks_unique_check.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_w}/ptr_chase 4)
   add_test(NAME rpstacks.e2e.tlb
            COMMAND ${_scripts}/rpstacks_tlb_check.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_w}/ptr_chase 4)
   add_test(NAME rpstacks.e2e.html COMMAND ${_scripts}/rpstacks_html_check.sh ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.html)

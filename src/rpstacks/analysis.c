@@ -2,7 +2,7 @@
  * committed µop's record with its producers to the stream (graph.c), whose
  * threads reduce each segment as soon as its µops are in; finish reduces the
  * last one and gathers the stacks. Options: segment=N, similarity=S,
- * max-scale=X, unique=yes|no, threads=N, keep=yes (the whole run kept, for
+ * max-scale=X, unique=yes|no|event|combination (yes: event), threads=N, keep=yes (the whole run kept, for
  * rps_graph_cycles; else only the few segments in work). */
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +45,10 @@ static void *rps_create(const analysis_options *opt, cs_error *err) {
                 return NULL;
             }
         } else if (!strcmp(key, "unique")) {
-            if (strcmp(v, "yes") && strcmp(v, "no")) {
-                cs_error_set(err, "unique=%s: expected yes or no", v);
+            if (!rps_unique_parse(v, &o.unique)) {
+                cs_error_set(err, "unique=%s: expected yes, no, event or combination", v);
                 return NULL;
             }
-            o.unique = !strcmp(v, "yes");
         } else if (!strcmp(key, "threads")) {
             if (!cs_parse_count(v, &n) || n > 256) {
                 cs_error_set(err, "threads=%s: expected a count from 0 to 256", v);
@@ -134,7 +133,8 @@ const rps_trace *rps_analysis_trace(void *self) {
 
 const analysis_ops rpstacks_analysis = {
     .name = "rpstacks",
-    .help = "RpStacks representative stall-event stacks; segment=N similarity=S max-scale=X unique=yes|no threads=N "
+    .help = "RpStacks representative stall-event stacks; segment=N similarity=S max-scale=X "
+            "unique=yes|no|event|combination threads=N "
             "keep=yes|no "
             "(docs/rpstacks.md)",
     .create = rps_create,

@@ -188,7 +188,7 @@ bool rps_write(const char *path, const rps_result *r, cs_error *err) {
     }
     put_u32(&b, r->opt.segment);
     put_f64(&b, r->opt.similarity);
-    put_u8(&b, r->opt.unique);
+    put_u8(&b, (uint8_t)r->opt.unique); /* 0 off, 1 by event, 2 by combination (versions 2-3 wrote 0/1) */
     put_u32(&b, r->opt.max_stacks);
     put_f64(&b, r->opt.max_scale); /* version 3 */
     put_u64(&b, r->instructions);
@@ -304,7 +304,7 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
     }
     out->opt.segment = get_u32(&r);
     out->opt.similarity = get_f64(&r);
-    out->opt.unique = get_u8(&r) != 0;
+    uint8_t unique = get_u8(&r);
     out->opt.max_stacks = get_u32(&r);
     out->opt.max_scale = version >= 3 ? get_f64(&r) : 0;
     out->instructions = get_u64(&r);
@@ -361,6 +361,12 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
         cs_error_set(err, "malformed .rps file (a count or value out of range, or truncated)");
         return false;
     }
+    if (!rps_unique_name((rps_unique)unique)) {
+        rps_result_free(out);
+        cs_error_set(err, "uniqueness byte %u: expected 0 (off), 1 (by event) or 2 (by combination)", unique);
+        return false;
+    }
+    out->opt.unique = (rps_unique)unique;
     return true;
 }
 
@@ -380,7 +386,7 @@ void rps_text(const rps_result *r, FILE *out) {
     char space[64] = "no bound";
     if (r->opt.max_scale > 0) snprintf(space, sizeof space, "latencies 0-%g× the baseline's", r->opt.max_scale);
     fprintf(out, "\nRpStacks (segment %u, similarity %.2f, uniqueness %s, design space %s)\n", r->opt.segment,
-            r->opt.similarity, r->opt.unique ? "on" : "off", space);
+            r->opt.similarity, rps_unique_name(r->opt.unique), space);
     fprintf(out, "  µops %llu, instructions %llu, cycles %llu (CPI %.4f)\n", (unsigned long long)r->uops,
             (unsigned long long)r->instructions, (unsigned long long)r->cycles,
             r->instructions ? (double)r->cycles / r->instructions : 0);

@@ -104,12 +104,35 @@ bool rps_dim_is_event(int dim) {
 }
 
 void rps_options_default(rps_options *o) {
-    o->segment = 5000;   /* RpStacks §V-D: segment length 5000 */
-    o->similarity = 0.7; /* RpStacks §V-D: cosine threshold 0.7 */
-    o->unique = true;    /* RpStacks §V-D: uniqueness preservation on */
+    o->segment = 5000;            /* RpStacks §V-D: segment length 5000 */
+    o->similarity = 0.7;          /* RpStacks §V-D: cosine threshold 0.7 */
+    o->unique = RPS_UNIQUE_EVENT; /* RpStacks §V-D: uniqueness preservation on (§IV-E's reading) */
     o->threads = 0;
     o->max_stacks = 64;
     o->max_scale = 4; /* latencies from 0 to 4× the base: every scenario of §V-B and more */
+}
+
+const char *rps_unique_name(rps_unique u) {
+    switch (u) {
+    case RPS_UNIQUE_OFF: return "off";
+    case RPS_UNIQUE_EVENT: return "event";
+    case RPS_UNIQUE_COMBINATION: return "combination";
+    }
+    return NULL;
+}
+
+bool rps_unique_parse(const char *name, rps_unique *out) {
+    static const struct {
+        const char *name;
+        rps_unique u;
+    } names[] = {{"off", RPS_UNIQUE_OFF},
+                 {"no", RPS_UNIQUE_OFF},
+                 {"event", RPS_UNIQUE_EVENT},
+                 {"yes", RPS_UNIQUE_EVENT},
+                 {"combination", RPS_UNIQUE_COMBINATION}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i].name)) return *out = names[i].u, true;
+    return false;
 }
 
 bool rps_max_scale_ok(double max_scale) { return max_scale == 0 || (max_scale >= 1 && max_scale <= RPS_MAX_SCALE); }
@@ -620,8 +643,9 @@ typedef struct stack_set {
      * path is sure to have, and the largest any path can have (bounds: exact after a
      * reduction, a source's shifted by the weight's after a copy) */
     double lo, hi;
-    /* rows r < 64 kept at their reduction: two such rows do not merge (another combination
-     * or less than the threshold similar), until a weight other than 0 is added to them */
+    /* rows r < 64 kept at their reduction as merge targets (not unique): two such rows do not
+     * merge (less than the threshold similar, or, with uniqueness by combination, of another
+     * combination), until a weight other than 0 is added to them */
     uint64_t settled;
 } stack_set;
 
@@ -640,6 +664,7 @@ typedef struct seg_ctx {
     double *cand, *tot, *inv;
     uint32_t cand_n, cand_cap;
     uint32_t *order;
+    uint8_t *keep, *uniq;
     uint32_t *nz, *pos;      /* per candidate: the events it has, the positive ones */
     uint16_t *src;           /* per candidate: the source set it came from (no two of one set dominate) */
     double *hi, *lo;         /* per candidate: its largest and least length in the design space */
@@ -659,8 +684,10 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->tot = cs_realloc(s->tot, cs_array_size(cap, sizeof *s->tot));
     s->inv = cs_realloc(s->inv, cs_array_size(cap * width, sizeof *s->inv));
     s->order = cs_realloc(s->order, cs_array_size(cap, sizeof *s->order));
+    s->keep = cs_realloc(s->keep, cap);
     s->nz = cs_realloc(s->nz, cs_array_size(cap, sizeof *s->nz));
     s->pos = cs_realloc(s->pos, cs_array_size(cap, sizeof *s->pos));
+    s->uniq = cs_realloc(s->uniq, cap);
     s->src = cs_realloc(s->src, cs_array_size(cap, sizeof *s->src));
     s->hi = cs_realloc(s->hi, cs_array_size(cap, sizeof *s->hi));
     s->lo = cs_realloc(s->lo, cs_array_size(cap, sizeof *s->lo));
@@ -745,13 +772,14 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
 }
 
 /* Reduce the candidates into set `out` (§III-C Figure 7c): drop dominated
- * paths, merge similar ones of one event combination into the larger.
+ * paths, keep paths with a unique event (or, by combination, merge only within
+ * an event combination), merge similar ones into the larger.
  * The decisions are those of the plain algorithm (tests/unit/test_rpstacks.c
  * checks them against a straightforward reference); what makes it cheaper:
  * the reciprocals the similarity needs are computed only for the paths that
  * survive dominance (about half), the dominance bound c - 1e-9 once per path,
  * the kept paths scanned newest first for a dominator (most often a recent
- * one), and combinations are compared as bit masks. (A dominance test without
+ * one), and uniqueness is found with two bit masks. (A dominance test without
  * branches over the dimensions was 11% slower on fma: most pairs fail early.) */
 static void reduce(seg_ctx *s, stack_set *out) {
     int D = s->D;
@@ -845,6 +873,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
         }
     }
     /* the survivors' events and reciprocals (the similarity's normalisation) */
+    uint32_t once = 0, twice = 0;
     for (uint32_t q = 0; q < kept; q++) {
         uint32_t k = s->order[q];
         const double *c = &s->cand[(size_t)k * D];
@@ -856,31 +885,39 @@ static void reduce(seg_ctx *s, stack_set *out) {
         }
         s->nz[k] = nz;
         s->cnt[k] = (uint8_t)bits(nz);
+        twice |= once & nz;
+        once |= nz;
     }
+    /* uniqueness, two readings of the paper (docs/rpstacks.md). By event (§IV-E: "a penalty
+     * component that the others do not have"): a path with an event no other surviving path
+     * has is kept and is no merge target. By combination (§III-C: "keep every path with
+     * unique event combinations"): only paths of one event combination (the dimensions they
+     * have) merge, so every combination at the node keeps a path. */
+    uint32_t unique_dims = s->opt->unique == RPS_UNIQUE_EVENT && kept > 1 ? once & ~twice : 0;
+    bool same_combination = s->opt->unique == RPS_UNIQUE_COMBINATION;
+    for (uint32_t q = 0; q < kept; q++) s->uniq[q] = (s->nz[s->order[q]] & unique_dims) != 0;
     /* similarity: merged into the larger representative already kept (two settled rows of
-     * one source set are known not to merge). Uniqueness (§III-C: "keep every path with
-     * unique event combinations to preserve the diversity"): only paths of one event
-     * combination (the dimensions they have) merge, so every combination at the node keeps
-     * a path; one with an event no other path has (§IV-E, Figure 9's path C) is never merged.
-     * (Keeping only the paths whose combination no other path has let a combination two
-     * paths shared vanish into another's: on hash the path without memory misses.) */
+     * one source set are known to be less similar than the threshold) */
     uint32_t m = 0;
-    bool same_combination = s->opt->unique;
     double thr = s->opt->similarity, thr2 = thr * thr * (1 - 1e-6);
     for (uint32_t q = 0; q < kept; q++) {
         const double *c = &s->cand[(size_t)s->order[q] * D];
         uint32_t qq = s->order[q];
         bool merged = false;
-        for (uint32_t r = 0; r < m && !merged; r++) {
-            uint32_t rr = s->order[r];
-            if (same_combination && s->nz[rr] != s->nz[qq]) continue;
-            if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
-            if (similarity_below(s->nz[rr], s->nz[qq], s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
-            merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
-                                    s->nz[rr] | s->nz[qq]) >= s->opt->similarity;
+        if (!s->uniq[q]) {
+            for (uint32_t r = 0; r < m && !merged; r++) {
+                if (s->keep[r]) continue; /* unique paths are not merge targets either */
+                uint32_t rr = s->order[r];
+                if (same_combination && s->nz[rr] != s->nz[qq]) continue;
+                if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
+                if (similarity_below(s->nz[rr], s->nz[qq], s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
+                merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
+                                        s->nz[rr] | s->nz[qq]) >= s->opt->similarity;
+            }
         }
         if (merged) continue;
         s->order[m] = s->order[q];
+        s->keep[m] = s->uniq[q];
         m++;
     }
     s->stat_dom += kept, s->stat_kept += m;
@@ -892,7 +929,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
         const double *c = &s->cand[(size_t)s->order[r] * D];
         double *o = &out->v[(size_t)r * D];
         for (int d = 0; d < D; d++) o[d] = c[d];
-        if (r < 64) out->settled |= 1ull << r;
+        if (r < 64 && !s->keep[r]) out->settled |= 1ull << r;
         out->lo = dmax(out->lo, s->lo[s->order[r]]);
         out->hi = dmax(out->hi, s->hi[s->order[r]]);
     }
@@ -917,6 +954,8 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     free(s.tot);
     free(s.inv);
     free(s.order);
+    free(s.keep);
+    free(s.uniq);
     free(s.nz);
     free(s.pos);
     free(s.src);
@@ -1148,8 +1187,10 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->tot);
     free(s->inv);
     free(s->order);
+    free(s->keep);
     free(s->nz);
     free(s->pos);
+    free(s->uniq);
     free(s->src);
     free(s->hi);
     free(s->lo);

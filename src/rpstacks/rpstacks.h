@@ -66,10 +66,23 @@ uint32_t rps_dim_latency(const uarch_config *cfg, int dim);
 
 /* ---- options ------------------------------------------------------------------------ */
 
+/* Uniqueness preservation (§V-D's "uniqueness preservation"), two readings of the paper
+ * (docs/rpstacks.md, "Uniqueness: two readings of the paper"). The values are those of the
+ * .rps file's byte. */
+typedef enum rps_unique {
+    RPS_UNIQUE_OFF = 0,         /* every similar path merges into the larger */
+    RPS_UNIQUE_EVENT = 1,       /* §IV-E: a path with an event no other path has is never merged (default) */
+    RPS_UNIQUE_COMBINATION = 2, /* §III-C: paths merge only within their event combination */
+} rps_unique;
+/* "off", "event", "combination"; NULL for another value. */
+const char *rps_unique_name(rps_unique u);
+/* name is one of those (or "yes", the event rule; "no", off). */
+bool rps_unique_parse(const char *name, rps_unique *out);
+
 typedef struct rps_options {
     uint32_t segment;    /* µops per segment (§III-C; the paper's 5000, §V-D) */
     double similarity;   /* merge threshold of the modified cosine similarity (§IV-E; 0.7, §V-D) */
-    bool unique;         /* keep every path with a unique event (§IV-E) */
+    rps_unique unique;   /* uniqueness preservation: off, by event (§IV-E), by combination (§III-C) */
     uint32_t threads;    /* segments processed at once (0: the online processors) */
     uint32_t max_stacks; /* per node, after reduction: the largest are kept (a safety cap) */
     double max_scale;    /* the design space: every event's latency from 0 to max_scale × its base;

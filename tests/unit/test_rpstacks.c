@@ -43,8 +43,11 @@ static void test_reduce(void **state) {
     assert_int_equal(m, 2);
     assert_true(out[0] == 10 && out[1] == 5 && out[2] == 0);
     assert_true(out[3] == 9 && out[4] == 4.5 && out[5] == 0.5);
+    /* by combination E keeps its own combination too */
+    o.unique = RPS_UNIQUE_COMBINATION;
+    assert_int_equal(rps_reduce_vectors(&o, 3, &cand[0][0], 4, out), 2);
     /* without uniqueness E merges into A */
-    o.unique = false;
+    o.unique = RPS_UNIQUE_OFF;
     m = rps_reduce_vectors(&o, 3, &cand[0][0], 4, out);
     assert_int_equal(m, 1);
     /* threshold 1: only identical directions merge, so C stays (B is still dominated) */
@@ -53,12 +56,12 @@ static void test_reduce(void **state) {
     assert_int_equal(m, 3);
 }
 
-/* §III-C: "keep every path with unique event combinations". A has events 1 and 2, B and
- * B2 only event 1, D events 1 and 2 with a large event 2 (0.44 similar to A): no path has an
- * event of its own. B is not dominated (6 > 5 in event 1: longer than A once event 2 is
- * cheap) and is 0.785 similar to A. B2 has B's combination and merges into it; B stays, the
- * representative of its combination. (The former rule, keep a path with an event no other
- * path has, kept none here and merged B and B2 into A.) */
+/* Uniqueness by combination (§III-C: "keep every path with unique event combinations").
+ * A has events 1 and 2, B and B2 only event 1, D events 1 and 2 with a large event 2 (0.44
+ * similar to A): no path has an event of its own. B is not dominated (6 > 5 in event 1:
+ * longer than A once event 2 is cheap) and is 0.785 similar to A. B2 has B's combination and
+ * merges into it; B stays, the representative of its combination. Uniqueness by event
+ * (§IV-E, the default) keeps no path here as unique and merges B and B2 into A. */
 static void test_reduce_keeps_each_combination(void **state) {
     (void)state;
     rps_options o;
@@ -68,13 +71,20 @@ static void test_reduce_keeps_each_combination(void **state) {
     assert_true(fabs(rps_similarity_masked(cand[0], cand[1], 7) - 0.785) < 0.001);
     assert_true(rps_similarity_masked(cand[1], cand[2], 3) >= o.similarity);
     assert_true(rps_similarity_masked(cand[0], cand[3], 7) < o.similarity);
+    o.unique = RPS_UNIQUE_COMBINATION;
     uint32_t m = rps_reduce_vectors(&o, 3, &cand[0][0], 4, out);
     assert_int_equal(m, 3);
     assert_true(out[0] == 10 && out[1] == 5 && out[2] == 1);
     assert_true(out[3] == 9 && out[4] == 6 && out[5] == 0);
     assert_true(out[6] == 2 && out[7] == 1 && out[8] == 4);
-    /* without uniqueness B and B2 merge into A */
-    o.unique = false;
+    /* by event (the default) B and B2 merge into A: A and D remain */
+    o.unique = RPS_UNIQUE_EVENT;
+    m = rps_reduce_vectors(&o, 3, &cand[0][0], 4, out);
+    assert_int_equal(m, 2);
+    assert_true(out[0] == 10 && out[1] == 5 && out[2] == 1);
+    assert_true(out[3] == 2 && out[4] == 1 && out[5] == 4);
+    /* without uniqueness likewise */
+    o.unique = RPS_UNIQUE_OFF;
     assert_int_equal(rps_reduce_vectors(&o, 3, &cand[0][0], 4, out), 2);
 }
 
@@ -83,11 +93,14 @@ static void test_reduce_keeps_each_combination(void **state) {
  * decisions, to the bit. Sort by total, largest first (ties in input order);
  * drop a path when a kept one is never smaller within the design space (every
  * event scaled by 0 … max_scale; max_scale 0: anywhere, i.e. it has every event
- * the path has and is no smaller in any dimension); a path merges into the
- * first kept path at least `similarity` similar that has the same event
- * combination (with uniqueness; any kept path without); the largest max_stacks survive. */
+ * the path has and is no smaller in any dimension); uniqueness by event: a path
+ * alone in having an event is kept and is no merge target; by combination: a path
+ * merges only into a kept path of its event combination; every other path merges
+ * into the first kept target at least `similarity` similar; the largest max_stacks
+ * survive. */
 static uint32_t reference_reduce(const rps_options *o, int D, const double *cand, uint32_t n, double *out) {
     uint32_t order[256], kept = 0, m = 0;
+    bool unique[256] = {0}, target_unique[256] = {0};
     double total[256];
     for (uint32_t k = 0; k < n; k++) {
         total[k] = 0;
@@ -119,10 +132,17 @@ static uint32_t reference_reduce(const rps_options *o, int D, const double *cand
         }
         if (!dominated) order[kept++] = order[k];
     }
+    for (int d = 0; d < D && o->unique == RPS_UNIQUE_EVENT && kept > 1; d++) {
+        uint32_t holders = 0, who = 0;
+        for (uint32_t q = 0; q < kept; q++)
+            if (fabs(cand[order[q] * D + d]) > 1e-9) holders++, who = q;
+        if (holders == 1) unique[who] = true;
+    }
     for (uint32_t q = 0; q < kept; q++) {
         const double *c = &cand[order[q] * D];
         bool merged = false;
-        for (uint32_t r = 0; r < m && !merged; r++) {
+        for (uint32_t r = 0; r < m && !merged && !unique[q]; r++) {
+            if (target_unique[r]) continue;
             const double *p = &cand[order[r] * D];
             uint32_t mask = 0;
             bool same = true;
@@ -130,11 +150,12 @@ static uint32_t reference_reduce(const rps_options *o, int D, const double *cand
                 mask |= (uint32_t)(fabs(p[d]) > 1e-9 || fabs(c[d]) > 1e-9) << d;
                 if ((fabs(p[d]) > 1e-9) != (fabs(c[d]) > 1e-9)) same = false;
             }
-            if (o->unique && !same) continue;
+            if (o->unique == RPS_UNIQUE_COMBINATION && !same) continue;
             merged = rps_similarity_masked(p, c, mask) >= o->similarity;
         }
         if (merged) continue;
         order[m] = order[q];
+        target_unique[m] = unique[q];
         m++;
     }
     if (m > o->max_stacks) m = o->max_stacks;
@@ -168,8 +189,8 @@ static uint32_t synthetic_candidates(unsigned *seed, int D, double *cand) {
     return n;
 }
 
-static void test_reduce_matches_reference(void **state) {
-    (void)state;
+/* 3000 cases for one uniqueness rule (every third without uniqueness) */
+static void reduce_matches_reference(rps_unique rule) {
     static double cand[200 * 32], got[200 * 32], want[200 * 32];
     unsigned seed = 14;
     const double thresholds[] = {0.0, 0.5, 0.7, 0.9, 1.0};
@@ -178,7 +199,7 @@ static void test_reduce_matches_reference(void **state) {
         rps_options o;
         rps_options_default(&o);
         o.similarity = thresholds[trial % 5];
-        o.unique = trial % 3 != 0;
+        o.unique = trial % 3 != 0 ? rule : RPS_UNIQUE_OFF;
         o.max_stacks = trial % 7 == 0 ? 4 : 64;
         const double scales[] = {0, 1, 2, 4, 10};
         o.max_scale = scales[trial % 11 % 5];
@@ -192,6 +213,16 @@ static void test_reduce_matches_reference(void **state) {
     }
     /* the cases are not trivial: the reduction removed some and kept some */
     assert_true(total_kept > total_cand / 20 && total_kept < total_cand / 2);
+}
+
+static void test_reduce_matches_reference_by_event(void **state) {
+    (void)state;
+    reduce_matches_reference(RPS_UNIQUE_EVENT);
+}
+
+static void test_reduce_matches_reference_by_combination(void **state) {
+    (void)state;
+    reduce_matches_reference(RPS_UNIQUE_COMBINATION);
 }
 
 /* ---- the file ---- */
@@ -287,6 +318,32 @@ static void test_file(void **state) {
     assert_true(rps_parse(data, size, &back, &err));
     rps_result_free(&back);
     free(data);
+    unlink(path);
+    rps_result_free(&r);
+}
+
+/* The uniqueness rule in the file's byte: 0 off, 1 by event, 2 by combination; another value
+ * (with a valid checksum: written so) is refused, the error naming the file. */
+static void test_file_uniqueness(void **state) {
+    (void)state;
+    rps_result r, back;
+    fill_result(&r);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/test_rpstacks_u%d.rps", (int)getpid());
+    cs_error err;
+    const rps_unique rules[] = {RPS_UNIQUE_OFF, RPS_UNIQUE_EVENT, RPS_UNIQUE_COMBINATION};
+    for (int k = 0; k < 3; k++) {
+        r.opt.unique = rules[k];
+        assert_true(rps_write(path, &r, &err));
+        assert_true(rps_read(path, &back, &err));
+        assert_int_equal(back.opt.unique, rules[k]);
+        rps_result_free(&back);
+    }
+    r.opt.unique = (rps_unique)3;
+    assert_true(rps_write(path, &r, &err));
+    assert_false(rps_read(path, &back, &err));
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "uniqueness byte 3"));
     unlink(path);
     rps_result_free(&r);
 }
@@ -582,9 +639,11 @@ int main(void) {
         cmocka_unit_test(test_similarity),
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_reduce_keeps_each_combination),
-        cmocka_unit_test(test_reduce_matches_reference),
+        cmocka_unit_test(test_reduce_matches_reference_by_event),
+        cmocka_unit_test(test_reduce_matches_reference_by_combination),
         cmocka_unit_test(test_predict),
         cmocka_unit_test(test_file),
+        cmocka_unit_test(test_file_uniqueness),
         cmocka_unit_test(test_graph_fp_chain),
         cmocka_unit_test(test_graph_chase),
         cmocka_unit_test(test_fmt_tlb),

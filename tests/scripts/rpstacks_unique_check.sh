@@ -1,0 +1,41 @@
+#!/bin/sh
+# rpstacks --unique combination: accepted, and recorded in the .rps (its uniqueness byte,
+# read by walking the documented header of docs/rpstacks.md) and in the JSON; the default
+# records the event rule. A bad mode is bad usage (exit 2) naming it.
+# usage: rpstacks_unique_check.sh CYCLESCOPE WORKDIR PROG [ARGS…]
+set -eu
+cs=$1 dir=$2
+shift 2
+for mode in combination default; do
+    flag="--unique combination"
+    [ $mode = default ] && flag=""
+    # shellcheck disable=SC2086
+    "$cs" rpstacks $flag --max 3000 --segment 1000 --json "$dir/rps-unique-$mode.json" \
+        -o "$dir/rps-unique-$mode.rps" "$@" >"$dir/rps-unique-$mode.txt"
+done
+python3 - "$dir" <<'PY'
+import json, struct, sys
+d = sys.argv[1]
+def unique_byte(path):
+    b = open(path, "rb").read()
+    assert b[:8] == b"CSRPS\x1a\n\0", "magic"
+    at = 8
+    version, dims = struct.unpack_from("<II", b, at); at += 8
+    assert version == 3, version
+    for _ in range(dims):
+        n, = struct.unpack_from("<I", b, at); at += 4 + n + 4  # the event's name, its latency
+    at += 4 + 8  # segment, similarity
+    return b[at]
+for mode, byte, name in (("combination", 2, "combination"), ("default", 1, "event")):
+    j = json.load(open("%s/rps-unique-%s.json" % (d, mode)))
+    assert j["options"]["uniqueness"] == name and j["options"]["unique"] is True, j["options"]
+    assert unique_byte("%s/rps-unique-%s.rps" % (d, mode)) == byte, mode
+    text = open("%s/rps-unique-%s.txt" % (d, mode)).read()
+    assert "uniqueness %s," % name in text, text
+print("rpstacks --unique: combination and the default (event) recorded in the .rps and the JSON: ok")
+PY
+out=$("$cs" rpstacks --unique both -o "$dir/rps-unique-bad.rps" "$@" 2>&1) && rc=0 || rc=$?
+[ "$rc" = 2 ] || { echo "--unique both: exit $rc, want 2"; exit 1; }
+case $out in *"--unique both: expected event, combination or off"*) ;; *) echo "message: $out"; exit 1 ;; esac
+[ ! -e "$dir/rps-unique-bad.rps" ] || { echo "a .rps written on bad usage"; exit 1; }
+echo "rpstacks --unique both: exit 2, named: ok"

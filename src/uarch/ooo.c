@@ -156,9 +156,13 @@ typedef struct ooo {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
-    bool views_always;   /* some observer asks for stage or FP views */
-    bool want_fp;        /* the FP view is asked for (else its cause is never looked for) */
-    uint64_t views_from; /* views are built from this cycle on (samples alone: fe_depth + 1 before the next) */
+    bool views_always;    /* some observer asks for stage or FP views */
+    bool want_fp;         /* the FP view is asked for (else its cause is never looked for) */
+    uint64_t views_from;  /* views are built from this cycle on (samples alone: fe_depth + 1 before the next);
+                            UINT64_MAX once they are */
+    uint64_t sample_stop; /* the next cycle the loop must not skip for samples: views_from while it is ahead,
+                             else the sample's; UINT64_MAX without samples. Tested the same way with and
+                             without a sampler, so between samples a sampler costs the bare model nothing */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     fetch_change fetch_hist[HIST];   /* the last HIST changes of the fetch view, a ring */
     uint64_t fetch_changes;          /* changes recorded this run (the ring's next slot: % HIST) */
@@ -604,7 +608,8 @@ static stage_view commit_stage(ooo *o) {
 static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     int unit = free_unit(o, e->pool);
     if (unit < 0) {
-        if (o->want_waits || o->want_samples) e->unit_holder = unit_holder(o, e->pool);
+        if (o->want_waits || o->now == o->sample_stop)
+            e->unit_holder = unit_holder(o, e->pool); /* samples: read only in the sample's cycle */
         return STALL_NO_UNIT;
     }
     int order = 0;
@@ -747,7 +752,7 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
                 first_blocked = e;
                 blocked_why = why;
             }
-            if (o->want_waits || o->want_samples) e->blocked_at = o->now, e->blocked = blocked_wait_state(why);
+            if (o->want_waits || o->now == o->sample_stop) e->blocked_at = o->now, e->blocked = blocked_wait_state(why);
         }
         if (o->want_waits) mark_dirty(o, idx);
     }
@@ -1115,6 +1120,7 @@ static uint64_t wheel_next(const ooo *o) {
  * operation completes: the completion heap covers it.) */
 static uint64_t next_event(const ooo *o, const stage_view *dispatch) {
     uint64_t now = o->now, next = o->last_commit + o->cfg.deadlock_cycles + 1;
+    if (o->sample_stop < next) next = o->sample_stop; /* with samples: > now (ooo_run) */
 #define EVENT(t)                              \
     do {                                      \
         uint64_t t_ = (t);                    \
@@ -1138,11 +1144,6 @@ static uint64_t next_event(const ooo *o, const stage_view *dispatch) {
             if (c + o->fe_depth <= now) break;
             EVENT(c + o->fe_depth);
         }
-    }
-    if (o->want_samples) {
-        EVENT(o->probes->sample_at);
-        /* views are built from this cycle on (ooo_run): skipping stops here so the fetch history is kept */
-        EVENT(o->views_from);
     }
 #undef EVENT
     return next;
@@ -1193,6 +1194,14 @@ static uint64_t views_window(const ooo *o) {
     return at > o->fe_depth + 1 ? at - o->fe_depth - 1 : 0;
 }
 
+/* The next stop for samples: where the views window opens (skipping stops there so the fetch
+ * history is kept), else the sample. A window already due opens in the next cycle the loop
+ * visits, as views_from <= now says there. */
+static void set_sample_stop(ooo *o) {
+    o->sample_stop =
+        o->views_from > o->now && o->views_from < o->probes->sample_at ? o->views_from : o->probes->sample_at;
+}
+
 static void take_interval(ooo *o) {
     core_stats snap = o->st;
     snap.cycles = o->now + 1;
@@ -1232,6 +1241,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                            o->cfg.freq_ghz};
     probe_begin(probes, &info);
     o->views_from = o->views_always ? 0 : o->want_samples ? views_window(o) : UINT64_MAX;
+    o->now = 0;
+    set_sample_stop(o);
     cs_progress bar;
     if (opt->progress_label)
         progress_start(&bar, opt->progress_label, feed->limit ? feed->limit - feed->delivered_instructions : 0);
@@ -1242,7 +1253,11 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         /* Samples alone build views only for the fe_depth + 1 cycles before a sample: its issue
          * cause reads the previous cycle's dispatch cause, which reads the fetch view fe_depth
          * cycles before that (next_event stops skipping where this window opens). */
-        if (o->now >= o->views_from) o->want_views = true;
+        if (o->now >= o->views_from) {
+            o->want_views = true;
+            o->views_from = UINT64_MAX;
+            o->sample_stop = probes->sample_at;
+        }
         if (o->track_done) o->wheel[(o->now % WHEEL) / 64] &= ~(1ull << (o->now % 64));
         if (o->done_count) pop_completions(o);
         fp_view fp;
@@ -1280,9 +1295,10 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         }
         if (o->want_events) structure_events(o);
         if (o->want_intervals && o->st.instructions >= probes->interval_at) take_interval(o);
-        if (o->want_samples && o->now == probes->sample_at) {
+        if (o->now == o->sample_stop && o->want_samples) {
             take_sample(o, &issue);
             if (!o->views_always) o->want_views = false, o->views_from = views_window(o);
+            set_sample_stop(o);
         }
         if (feed->ended && !o->fe_count && !o->rob_count && !memsys_sb_count(o->mem)) {
             o->now++;

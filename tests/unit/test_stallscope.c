@@ -57,6 +57,21 @@ static void commit_span(stallscope *s, uint64_t cycle, uint64_t cycles, uint16_t
     ss_span(s, &sp);
 }
 
+/* a width-1 span of `stage` in [cycle, cycle + cycles): n µops moved, or the stall and its cause */
+static void span_at(stallscope *s, uint8_t stage, uint64_t cycle, uint64_t cycles, uint16_t n, uint32_t stall,
+                    stall_cause cause) {
+    stage_span sp;
+    memset(&sp, 0, sizeof sp);
+    sp.stage = stage;
+    sp.cycle = cycle;
+    sp.cycles = cycles;
+    sp.v.n = n;
+    sp.v.width = 1;
+    sp.v.stall = stall;
+    if (stall != STALL_NONE) sp.v.cause = cause;
+    ss_span(s, &sp);
+}
+
 static void record(stallscope *s, uint64_t seq, uint8_t cls) {
     uop_record r;
     memset(&r, 0, sizeof r);
@@ -336,34 +351,18 @@ static void nearly_empty_blames_the_stalls_ahead(void **state) {
     ss_options_default(&o);
     ss_machine m = {1, 3, 3, false, false}; /* minimum latency 3: the head is not long executing before cycle 8 */
     stallscope *s = ss_create(&o, &m);
-    stage_span d;
-    memset(&d, 0, sizeof d);
-    d.stage = STAGE_DISPATCH;
-    d.v.width = 1;
-    d.v.stall = STALL_FRONTEND_EMPTY;
-    d.v.cause = (stall_cause){CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400};
-    d.cycle = 0, d.cycles = 5;
-    ss_span(s, &d);
-    stage_span one = d;
-    one.cycle = 5, one.cycles = 1, one.v.n = 1, one.v.stall = STALL_NONE;
-    memset(&one.v.cause, 0, sizeof one.v.cause);
-    ss_span(s, &one); /* the head (seq 1) dispatches */
-    d.v.cause = (stall_cause){CAUSE_BPRED, 0, 0, OPC_BRANCH, 0, 2, 0x404};
-    d.cycle = 6, d.cycles = 4;
-    ss_span(s, &d);                        /* a younger branch (seq 2) mispredicted: its refill */
+    const stall_cause icache = {CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400}, none = {0};
+    span_at(s, STAGE_DISPATCH, 0, 5, 0, STALL_FRONTEND_EMPTY, icache);
+    span_at(s, STAGE_DISPATCH, 5, 1, 1, STALL_NONE, none); /* the head (seq 1) dispatches */
+    /* a younger branch (seq 2) mispredicted: its refill */
+    span_at(s, STAGE_DISPATCH, 6, 4, 0, STALL_FRONTEND_EMPTY,
+            (stall_cause){CAUSE_BPRED, 0, 0, OPC_BRANCH, 0, 2, 0x404});
     wait_at(s, 5, 1, WST_EXECUTING, 0, 0); /* dispatched and issued at 5: no stall events */
     wait_at(s, 8, 1, WST_DONE, 0, 0);
     wait_at(s, 9, 1, WST_COMMITTED, 0, 0);
     record(s, 1, OPC_INT_ALU);
-    stage_span c;
-    memset(&c, 0, sizeof c);
-    c.stage = STAGE_COMMIT;
-    c.v.width = 1;
-    c.v.stall = STALL_ROB_EMPTY;
-    c.v.cause = (stall_cause){CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400};
-    c.cycle = 0, c.cycles = 6;
-    ss_span(s, &c);             /* nothing to complete until the head arrives */
-    commit_span(s, 6, 2, 0, 1); /* the head not done, cycles 6 and 7 */
+    span_at(s, STAGE_COMMIT, 0, 6, 0, STALL_ROB_EMPTY, icache); /* nothing to complete until the head arrives */
+    commit_span(s, 6, 2, 0, 1);                                 /* the head not done, cycles 6 and 7 */
     commit_span(s, 8, 1, 1, 0);
     ss_finish(s, NULL);
     const ss_summary *sum = ss_summary_of(s);
@@ -389,22 +388,11 @@ static uint64_t dispatch_cycle_weight(bool free_cycle, const char *leaf) {
     ss_options_default(&o);
     ss_machine m = {1, 1, 2, false, free_cycle};
     stallscope *s = ss_create(&o, &m);
-    stage_span d;
-    memset(&d, 0, sizeof d);
-    d.stage = STAGE_DISPATCH;
-    d.v.width = 1;
-    d.v.stall = STALL_FRONTEND_EMPTY;
-    d.v.cause = (stall_cause){CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400};
-    d.cycle = 0, d.cycles = 5;
-    ss_span(s, &d);
-    stage_span one = d;
-    one.cycle = 5, one.cycles = 1, one.v.n = 1, one.v.stall = STALL_NONE;
-    memset(&one.v.cause, 0, sizeof one.v.cause);
-    ss_span(s, &one);
-    d.cycle = 6, d.cycles = 3;
-    ss_span(s, &d);
-    one.cycle = 9;
-    ss_span(s, &one);
+    const stall_cause icache = {CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400}, none = {0};
+    span_at(s, STAGE_DISPATCH, 0, 5, 0, STALL_FRONTEND_EMPTY, icache);
+    span_at(s, STAGE_DISPATCH, 5, 1, 1, STALL_NONE, none);
+    span_at(s, STAGE_DISPATCH, 6, 3, 0, STALL_FRONTEND_EMPTY, icache);
+    span_at(s, STAGE_DISPATCH, 9, 1, 1, STALL_NONE, none);
     wait_at(s, 5, 1, WST_READY, 0, 0);
     wait_at(s, 6, 1, WST_EXECUTING, 0, 0);
     wait_at(s, 7, 1, WST_DONE, 0, 0);
@@ -415,18 +403,10 @@ static uint64_t dispatch_cycle_weight(bool free_cycle, const char *leaf) {
     wait_at(s, 13, 2, WST_COMMITTED, 0, 0);
     record(s, 1, OPC_INT_ALU);
     record(s, 2, OPC_INT_ALU);
-    stage_span c;
-    memset(&c, 0, sizeof c);
-    c.stage = STAGE_COMMIT;
-    c.v.width = 1;
-    c.v.stall = STALL_ROB_EMPTY;
-    c.v.cause = d.v.cause;
-    c.cycle = 0, c.cycles = 5;
-    ss_span(s, &c);
+    span_at(s, STAGE_COMMIT, 0, 5, 0, STALL_ROB_EMPTY, icache);
     commit_span(s, 5, 2, 0, 1); /* head 1 not done: 5, 6 */
     commit_span(s, 7, 1, 1, 0);
-    c.cycle = 8, c.cycles = 1;
-    ss_span(s, &c);
+    span_at(s, STAGE_COMMIT, 8, 1, 0, STALL_ROB_EMPTY, icache);
     commit_span(s, 9, 3, 0, 2); /* head 2 not done: 9, 10, 11 */
     commit_span(s, 12, 1, 1, 0);
     ss_finish(s, NULL);

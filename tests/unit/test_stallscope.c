@@ -40,23 +40,6 @@ static void wait_at(stallscope *s, uint64_t cycle, uint64_t seq, uint8_t state, 
     ss_wait(s, &w);
 }
 
-/* commit: n of width 1 in [cycle, cycle + cycles); stall HEAD_NOT_DONE on `head` when n == 0 */
-static void commit_span(stallscope *s, uint64_t cycle, uint64_t cycles, uint16_t n, uint64_t head) {
-    stage_span sp;
-    memset(&sp, 0, sizeof sp);
-    sp.cycle = cycle;
-    sp.cycles = cycles;
-    sp.stage = STAGE_COMMIT;
-    sp.v.n = n;
-    sp.v.width = 1;
-    if (!n) {
-        sp.v.stall = STALL_HEAD_NOT_DONE;
-        sp.v.cause.kind = CAUSE_UOP;
-        sp.v.cause.seq = head;
-    }
-    ss_span(s, &sp);
-}
-
 /* a width-1 span of `stage` in [cycle, cycle + cycles): n µops moved, or the stall and its cause */
 static void span_at(stallscope *s, uint8_t stage, uint64_t cycle, uint64_t cycles, uint16_t n, uint32_t stall,
                     stall_cause cause) {
@@ -70,6 +53,14 @@ static void span_at(stallscope *s, uint8_t stage, uint64_t cycle, uint64_t cycle
     sp.v.stall = stall;
     if (stall != STALL_NONE) sp.v.cause = cause;
     ss_span(s, &sp);
+}
+
+/* commit: n of width 1 in [cycle, cycle + cycles); stall HEAD_NOT_DONE on `head` when n == 0 */
+static void commit_span(stallscope *s, uint64_t cycle, uint64_t cycles, uint16_t n, uint64_t head) {
+    stall_cause on_head = {0};
+    on_head.kind = CAUSE_UOP;
+    on_head.seq = head;
+    span_at(s, STAGE_COMMIT, cycle, cycles, n, n ? STALL_NONE : STALL_HEAD_NOT_DONE, on_head);
 }
 
 static void record(stallscope *s, uint64_t seq, uint8_t cls) {

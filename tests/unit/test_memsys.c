@@ -579,10 +579,8 @@ static void test_dram(void **state) {
 
 /* ---- prefetchers ---- */
 
-/* A sequential stream (eight loads per line, lines in order): the tagged
- * next-line prefetcher turns every miss after the first line into a hit. */
-static void test_next_line_data(void **state) {
-    (void)state;
+/* N independent 8-byte loads of consecutive words (eight to a 64-byte line), in order */
+static uop *sequential_loads(void) {
     uop *u = calloc(N, sizeof *u);
     for (size_t i = 0; i < N; i++) {
         u[i] = make_uop(i % LOOP, OPC_LOAD, (uint8_t)(1 + i % 31), 0, 0);
@@ -590,6 +588,14 @@ static void test_next_line_data(void **state) {
         u[i].mem_size = 8;
         u[i].mem_addr = 0x40000000ull + 8 * (uint64_t)i;
     }
+    return u;
+}
+
+/* A sequential stream (eight loads per line, lines in order): the tagged
+ * next-line prefetcher turns every miss after the first line into a hit. */
+static void test_next_line_data(void **state) {
+    (void)state;
+    uop *u = sequential_loads();
     uint64_t lines = N / 8;
     uarch_config c;
     base_config(&c);
@@ -1009,13 +1015,7 @@ static void test_inorder_writebacks(void **state) {
  * L > (L + P) / 2, i.e. (L + P) / 2 = 3 cycles a line, against L + P = 6 without. */
 static void test_inorder_next_line(void **state) {
     (void)state;
-    uop *u = calloc(N, sizeof *u);
-    for (size_t i = 0; i < N; i++) {
-        u[i] = make_uop(i % LOOP, OPC_LOAD, (uint8_t)(1 + i % 31), 0, 0);
-        u[i].flags = UOP_MEM_READ;
-        u[i].mem_size = 8;
-        u[i].mem_addr = 0x40000000ull + 8 * (uint64_t)i;
-    }
+    uop *u = sequential_loads();
     uarch_config c;
     load_config(&c, "inorder1");
     c.perfect_dcache = false; /* inorder1's are perfect */

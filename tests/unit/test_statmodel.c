@@ -59,6 +59,16 @@ static sm_machine one_machine(void) {
     return m;
 }
 
+/* The three-pipe machine of Ch. 4 with the given pipe depths (int, FP, memory), no caches */
+static sm_machine three_machine(uint32_t int_depth, uint32_t fp_depth, uint32_t mem_depth, int pred) {
+    sm_machine m = {0};
+    m.three = true;
+    m.depth[SM_INT] = int_depth, m.depth[SM_FP] = fp_depth, m.depth[SM_MEM] = mem_depth;
+    m.pred = pred;
+    m.icache_blocks = m.dcache_blocks = -1;
+    return m;
+}
+
 /* Table 3.1: after 1/0, 0/1 come 0/4 (1/4), 1/0 (2/4), 1/5 (1/4). */
 static void test_table_3_1(void **state) {
     (void)state;
@@ -225,11 +235,7 @@ static void test_three_pipe(void **state) {
     cs_error err = {{0}};
     /* The Ch. 4 state: two previous and four next types (window 6, offset 2). */
     if (!sm_graph_from_stream(&g, THREE_INSTR, 5, THREE_TRACE, 11, 6, 2, &err)) fail_msg("%s", err.msg);
-    sm_machine m = {0};
-    m.three = true;
-    m.depth[SM_INT] = 1, m.depth[SM_FP] = 5, m.depth[SM_MEM] = 2; /* §3.5 */
-    m.pred = SM_PRED_NONE_MODEL;
-    m.icache_blocks = m.dcache_blocks = -1;
+    sm_machine m = three_machine(1, 5, 2, SM_PRED_NONE_MODEL); /* §3.5 */
     sm_result r;
     sm_chain *ic = NULL;
     if (!sm_solve_threepipe_keep(&g, &m, &r, &ic, &err)) fail_msg("%s", err.msg);
@@ -282,11 +288,7 @@ static void test_fp_aliasing(void **state) {
     cs_error err = {{0}};
     if (!sm_graph_from_stream(&g, in, 4, trace, 6, 2, 0, &err)) fail_msg("%s", err.msg);
     assert_int_equal(g.nnode, 6); /* Figure 5.2: six sequences */
-    sm_machine m = {0};
-    m.three = true;
-    m.depth[SM_INT] = 1, m.depth[SM_FP] = 5, m.depth[SM_MEM] = 2;
-    m.pred = SM_PRED_PERFECT_MODEL;
-    m.icache_blocks = m.dcache_blocks = -1;
+    sm_machine m = three_machine(1, 5, 2, SM_PRED_PERFECT_MODEL);
     sm_result r;
     if (!sm_solve_threepipe(&g, &m, &r, &err)) fail_msg("%s", err.msg);
     NEAR(r.ipc, 6.0 / 7, 1e-9);
@@ -309,11 +311,7 @@ static void test_value_prediction_chain(void **state) {
         sm_graph g;
         cs_error err = {{0}};
         if (!sm_graph_from_stream(&g, in, 1, trace, 4, 2, 0, &err)) fail_msg("%s", err.msg);
-        sm_machine m = {0};
-        m.three = true;
-        m.depth[SM_INT] = 1, m.depth[SM_FP] = 5, m.depth[SM_MEM] = 2;
-        m.pred = SM_PRED_PERFECT_MODEL;
-        m.icache_blocks = m.dcache_blocks = -1;
+        sm_machine m = three_machine(1, 5, 2, SM_PRED_PERFECT_MODEL);
         sm_result r;
         if (!sm_solve_threepipe(&g, &m, &r, &err)) fail_msg("%s", err.msg);
         NEAR(r.ipc, cases[c].ipc, 1e-9);
@@ -332,11 +330,7 @@ static void test_dcache_chase(void **state) {
     cs_error err = {{0}};
     if (!sm_graph_from_stream(&g, in, 1, trace, 4, 2, 0, &err)) fail_msg("%s", err.msg);
     for (uint32_t lat = 1; lat <= 16; lat *= 2) {
-        sm_machine m = {0};
-        m.three = true;
-        m.depth[SM_INT] = 1, m.depth[SM_FP] = 5, m.depth[SM_MEM] = 2;
-        m.pred = SM_PRED_PERFECT_MODEL;
-        m.icache_blocks = -1;
+        sm_machine m = three_machine(1, 5, 2, SM_PRED_PERFECT_MODEL);
         m.dcache_blocks = 1024;
         m.miss_latency = lat;
         sm_result r;
@@ -473,11 +467,7 @@ static void test_max_states(void **state) {
     sm_graph g;
     cs_error err = {{0}};
     if (!sm_graph_from_stream(&g, THREE_INSTR, 5, THREE_TRACE, 11, 2, 0, &err)) fail_msg("%s", err.msg);
-    sm_machine m = {0};
-    m.three = true;
-    m.depth[SM_INT] = 1, m.depth[SM_FP] = 5, m.depth[SM_MEM] = 2;
-    m.pred = SM_PRED_NONE_MODEL;
-    m.icache_blocks = m.dcache_blocks = -1;
+    sm_machine m = three_machine(1, 5, 2, SM_PRED_NONE_MODEL);
     m.max_states = 5;
     sm_result r;
     assert_false(sm_solve_threepipe(&g, &m, &r, &err));
@@ -574,11 +564,7 @@ static void test_matrix_phase(void **state) {
     sm_graph g;
     cs_error err = {{0}};
     if (!sm_graph_from_stream(&g, in, 2, trace, 3, 2, 0, &err)) fail_msg("%s", err.msg);
-    sm_machine m = {0};
-    m.three = true;
-    m.depth[SM_INT] = m.depth[SM_FP] = m.depth[SM_MEM] = 1;
-    m.pred = SM_PRED_PERFECT_MODEL;
-    m.icache_blocks = m.dcache_blocks = -1;
+    sm_machine m = three_machine(1, 1, 1, SM_PRED_PERFECT_MODEL);
     sm_result r;
     if (!sm_solve_threepipe(&g, &m, &r, &err)) fail_msg("%s", err.msg);
     NEAR(r.ipc, 1.5, 1e-9);
@@ -634,11 +620,7 @@ static void test_matrix_refusals(void **state) {
     sm_profile *p = cs_calloc(1, sizeof *p);
     cs_error err = {{0}};
     if (!sm_graph_from_stream(&p->three, THREE_INSTR, 5, THREE_TRACE, 11, 2, 0, &err)) fail_msg("%s", err.msg);
-    sm_machine m = {0};
-    m.three = true;
-    m.depth[SM_INT] = m.depth[SM_FP] = m.depth[SM_MEM] = 1;
-    m.pred = SM_PRED_PERFECT_MODEL;
-    m.icache_blocks = m.dcache_blocks = -1;
+    sm_machine m = three_machine(1, 1, 1, SM_PRED_PERFECT_MODEL);
     sm_result r;
     assert_true(sm_solve_matrix(p, &m, &r, NULL, &err));
     assert_true(r.ipc > 0 && r.ipc <= 2);

@@ -8,6 +8,7 @@
 #  - the HTML marks overridden values; the in-order report shows the widths the model runs with;
 #  - config show inorder3 lists only what the in-order model reads.
 set -u -o pipefail
+. "$(dirname "$(realpath "$0")")/interrupt.sh"
 cs=$(realpath "$1") w=$(realpath "$2")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -124,15 +125,7 @@ PY
     fail "--csv -: stdout is not the CSV alone"
 # Ctrl-C: the run stops at the next safe point; the statistics, JSON and report of what ran
 # are written, marked partial; exit 130 (128 + SIGINT)
-# One SIGINT, sent by hand: GNU timeout signals the child and then its whole process group,
-# a second Ctrl-C that (as documented) quits at once without the results.
-"$cs" run --report p.html --json p.json "$w/sort" 400000 >p.out 2>p.err &
-pid=$!
-sleep 2
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc = 130 ] || fail "Ctrl-C: exit $rc, want 130: $(cat p.err)"
+interrupt_after 2 run p.out p.err "$cs" run --report p.html --json p.json "$w/sort" 400000
 grep -q "^PARTIAL RESULTS: the run was interrupted" p.out || fail "the terminal output is not marked partial"
 grep -q "<b>Partial results</b>" p.html || fail "the HTML report is not marked partial"
 python3 - p.json <<'PY' || fail "the partial JSON"

@@ -8,6 +8,7 @@
 #    One SIGINT sent by hand: GNU timeout would signal the process group twice, and a second
 #    Ctrl-C quits at once (documented).
 set -u
+. "$(dirname "$(realpath "$0")")/interrupt.sh"
 cs=$1 out=$2 wl=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 rm -rf "$out" && mkdir -p "$out" && cd "$out" || exit 1
@@ -20,13 +21,7 @@ if command -v script >/dev/null; then
     grep -Eq "analysing \[[#.]+\] +[0-9.]+% [0-9.]+ [kM] of 1.5 M instructions, [0-9.]+ M/s  ETA" tty.out ||
         fail "no progress bar with the --max total: $(head -c 300 tty.out)"
 fi
-"$cs" model analyze -o p.smp "$wl/sort" 400000 >p.out 2>p.err &
-pid=$!
-sleep 2
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc = 130 ] || fail "Ctrl-C: exit $rc, want 130: $(cat p.err)"
+interrupt_after 2 "model analyze" p.out p.err "$cs" model analyze -o p.smp "$wl/sort" 400000
 grep -q "PARTIAL PROFILE: the analysis was interrupted" p.err || fail "the terminal output is not marked partial"
 "$cs" model info p.smp >info.out || fail "model info of the partial profile"
 grep -q "^PARTIAL PROFILE: model analyze was interrupted" info.out || fail "model info does not show the mark"

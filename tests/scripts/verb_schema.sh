@@ -13,6 +13,7 @@ set -u -o pipefail
 cs=$(realpath "$1") w=$(realpath "$2") docs=$(realpath "$3") verb=$4
 here=$(dirname "$(realpath "$0")")
 . "$(dirname "$(realpath "$0")")/find_jsonschema.sh"
+. "$(dirname "$(realpath "$0")")/interrupt.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -47,13 +48,8 @@ rpstacks_partial)
     # Ctrl-C (one SIGINT, by hand: see results_cli.sh): the stacks of what ran are written,
     # marked partial, exit 130; the .rps records the instructions that ran as its --max
     cmd=(cyclescope rpstacks --segment 2000 --max 3000000 --json r.json -o r.rps "$w/sort" 400000)
-    "$cs" "${cmd[@]:1}" >out.txt 2>err.txt &
-    pid=$!
-    sleep 1 # about a million instructions: the analysis of what ran stays short
-    kill -INT $pid
-    wait $pid
-    rc=$?
-    [ $rc = 130 ] || fail "rpstacks, Ctrl-C: exit $rc, want 130: $(tail -2 err.txt)"
+    # after a second, about a million instructions: the analysis of what ran stays short
+    interrupt_after 1 rpstacks out.txt err.txt "$cs" "${cmd[@]:1}"
     grep -q "^PARTIAL RESULTS: the run was interrupted" out.txt || fail "the terminal output is not marked partial"
     validate rpstacks.schema.json r.json || exit 1
     "$cs" whatif r.rps --set l1d.latency=5 --json w.json >/dev/null 2>&1 || fail "whatif of the partial .rps"

@@ -47,7 +47,9 @@ void help_model(void) {
            "  --max-states N     largest state space of one component (default 4000000)\n"
            "  --method M         markov (default: the Markov chains of Ch. 3-8) or matrix (the\n"
            "                     matrix-multiplication model of Ch. 2: one-cycle pipes, no caches)\n"
-           "  --compare-sim      also time the analysed µops on the simulator and print the error\n"
+           "  --compare-sim      also time the analysed µops on the simulator and print the error (the\n"
+           "                     program again with its recorded arguments, and --env-fixed's\n"
+           "                     environment when the analysis had it)\n"
            "  --json FILE        write the results as JSON (- for stdout)\n");
 }
 
@@ -64,6 +66,22 @@ enum {
     OPT_M_METHOD,
     OPT_M_ADDRBITS
 };
+
+/* The profile's source (arguments separated by newlines, NUL-terminated) split in place into
+ * argv (NULL-terminated, at most max - 1 arguments). The argument count; 0 when there are more. */
+static int split_source(char *source, char **argv, int max) {
+    if (!*source) return 0;
+    int n = 0;
+    for (char *arg = source; arg; n++) { /* empty arguments are arguments too */
+        if (n == max - 1) return 0;
+        argv[n] = arg;
+        char *nl = strchr(arg, '\n');
+        if (nl) *nl = 0;
+        arg = nl ? nl + 1 : NULL;
+    }
+    argv[n] = NULL;
+    return n;
+}
 
 static int analyze(int argc, char **argv) {
     static const struct option longopts[] = {{"max", required_argument, 0, OPT_M_MAX},
@@ -136,7 +154,14 @@ static int analyze(int argc, char **argv) {
             free(abs);
         }
         g.emu.record_values = true; /* value prediction (Ch. 8) needs the results */
-        e = cli_guest_create(&g, argc - optind, argv + optind);
+        /* The guest gets the arguments the profile records (the program's absolute path), so that
+         * --compare-sim, started from anywhere, replays the same stack and the same µops. */
+        char guest_source[sizeof source];
+        memcpy(guest_source, source, sizeof source);
+        char *guest_argv[128];
+        int guest_argc = split_source(guest_source, guest_argv, 128);
+        if (!guest_argc) return cli_usage("model analyze", "more than 127 program arguments");
+        e = cli_guest_create(&g, guest_argc, guest_argv);
         if (!e) return EXIT_RUN_FAILED;
         src = emu_source_create(e);
     }
@@ -148,6 +173,7 @@ static int analyze(int argc, char **argv) {
     cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the profile of what ran, marked partial */
     sm_profile *p = sm_analyze(src, &ao, &err);
     cli_sigint_end(old_handler);
+    if (p) p->env_fixed = !trace && g.env_fixed;
     int rc = 0;
     if (!p) {
         rc = cli_fail("model analyze: %s", err.msg);
@@ -179,12 +205,10 @@ static int analyze(int argc, char **argv) {
 
 /* Time the profile's own µops on the simulator (through the runner). */
 static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *st, cs_error *err) {
-    char copy[1024];
+    char copy[sizeof p->source];
     memcpy(copy, p->source, sizeof copy);
     char *args[128];
-    int n = 0;
-    for (char *tok = strtok(copy, "\n"); tok && n < 127; tok = strtok(NULL, "\n")) args[n++] = tok;
-    args[n] = NULL;
+    int n = split_source(copy, args, 128);
     if (n == 0) {
         cs_error_set(err, "the profile does not say what was analysed");
         return false;
@@ -198,6 +222,7 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
     } else {
         cli_guest_options g;
         cli_guest_defaults(&g);
+        g.env_fixed = p->env_fixed; /* else the caller's environment, as `model analyze` had */
         g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
         e = cli_guest_create(&g, n, args);
         if (!e) {
@@ -637,6 +662,11 @@ static int info(int argc, char **argv) {
     cJSON *types = cJSON_AddObjectToObject(root, "types");
     printf("profile %s: %llu instructions\n", argv[optind], (unsigned long long)p->instructions);
     if (p->partial) printf("PARTIAL PROFILE: %s.\n", PARTIAL_PROFILE);
+    if (p->source_kind == SM_SOURCE_PROGRAM)
+        printf("guest environment: %s\n",
+               p->env_fixed ? "fixed (--env-fixed; --compare-sim gives it the same)"
+                            : "the caller's (--compare-sim gives it its caller's)");
+    cJSON_AddBoolToObject(root, "env_fixed", p->env_fixed);
     printf("types:");
     for (int t = 0; t < SM_TYPES; t++) {
         cJSON_AddNumberToObject(types, type_name[t], (double)p->type_count[t]);

@@ -69,3 +69,10 @@ sys.exit(0 if abs(d[\"ipc\"]-d[\"simulated_ipc\"])<=1e-4*d[\"simulated_ipc\"] el
     test $rc = 2; grep -q 'pipe.fp has 5 stages' $out/err2" _ ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-matrix ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
 add_test(NAME statmodel.usage.method COMMAND ${_scripts}/expect_error.sh 2 "--method frob: markov or matrix" ${_cs} model solve --method frob x.smp)
+# statmodel.compare_env: --compare-sim replays the analysed µops wherever it is started: the
+# recorded absolute program path as the guest's argv[0], --env-fixed's environment when the
+# analysis had it (.smp version 5, flag 2); simulated IPC = `run`'s to the bit (about 1 s)
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  add_test(NAME statmodel.compare_env COMMAND ${_scripts}/statmodel_compare_env.sh ${_cs}
+           ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-env ${CYCLESCOPE_WORKLOAD_DIR})
+endif()

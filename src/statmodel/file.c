@@ -3,7 +3,8 @@
  * three-pipe flow graphs, and a CRC-32 of everything before it. Version 3
  * adds the §5.5 address bits (a count in the header, 16 bits per instruction
  * number); version 2 files are read as having none. Version 4 adds u32 flags
- * after the address bits (1: partial, the analysis was interrupted). The reader
+ * after the address bits (1: partial, the analysis was interrupted); version 5
+ * the flag 2 (the program ran with --env-fixed's environment). The reader
  * checks the checksum first and then every count, index and invariant the
  * models rely on, so a damaged or forged file is refused, never modelled. */
 #include <stdlib.h>
@@ -73,7 +74,7 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     put32(&w, p->ras_entries);
     put32(&w, p->line);
     put32(&w, p->addr_bits);
-    put32(&w, p->partial ? SM_FLAG_PARTIAL : 0);
+    put32(&w, (p->partial ? SM_FLAG_PARTIAL : 0) | (p->env_fixed ? SM_FLAG_ENV_FIXED : 0));
     put32(&w, p->source_kind);
     put(&w, p->source, sizeof p->source);
     for (int k = 0; k < SM_TYPES; k++) put64(&w, p->type_count[k]);
@@ -250,11 +251,13 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     p->line = get32(&r);
     p->addr_bits = version >= 3 ? get32(&r) : 0;
     uint32_t flags = version >= 4 ? get32(&r) : 0;
-    if (flags & ~(uint32_t)SM_FLAG_PARTIAL) {
+    uint32_t known = version >= 5 ? SM_FLAG_PARTIAL | SM_FLAG_ENV_FIXED : SM_FLAG_PARTIAL;
+    if (flags & ~known) {
         cs_error_set(err, "unknown flags 0x%x", flags);
         goto fail;
     }
     p->partial = flags & SM_FLAG_PARTIAL;
+    p->env_fixed = flags & SM_FLAG_ENV_FIXED;
     p->source_kind = get32(&r);
     get(&r, p->source, sizeof p->source);
     if (!r.bad && (p->source_kind > SM_SOURCE_TRACE || !memchr(p->source, 0, sizeof p->source))) {

@@ -91,6 +91,8 @@ typedef struct sm_profile {
     /* The analysis was interrupted (Ctrl-C): the profile covers only the first
      * `instructions` µops of the source, not the run asked for (version 4). */
     bool partial;
+    /* The program ran with the fixed environment of --env-fixed (version 5). */
+    bool env_fixed;
     sm_graph one;   /* one-pipe instruction numbers (§3.4) */
     sm_graph three; /* three-pipe instruction numbers (§3.5, Ch. 5) */
     /* Ch. 8: three-pipe graphs whose instruction numbers carry value-prediction
@@ -135,8 +137,10 @@ void sm_graph_free(sm_graph *g);
 /* The profile file (docs/statmodel.md): versioned, CRC-32 checked. Version 3
  * added the §5.5 address bits, version 4 the flags (partial); versions 2 and 3
  * are still read (no bits, no flags). */
-enum { SM_FILE_VERSION = 4, SM_FILE_VERSION_OLDEST = 2 };
-enum { SM_FLAG_PARTIAL = 1 }; /* the file's u32 flags */
+enum { SM_FILE_VERSION = 5, SM_FILE_VERSION_OLDEST = 2 };
+/* The file's u32 flags. ENV_FIXED (version 5): the program ran with --env-fixed's
+ * environment, so --compare-sim gives it the same one. */
+enum { SM_FLAG_PARTIAL = 1, SM_FLAG_ENV_FIXED = 2 };
 bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err);
 sm_profile *sm_profile_load(const char *path, cs_error *err);
 sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err);

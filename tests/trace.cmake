@@ -78,3 +78,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME sim.cli COMMAND ${_scripts}/sim_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
 # ---- end trace files ------------------------------------------------------------------
+# trace.max_whole_instructions: --max N times the µops of the first N instructions, the last one
+# whole, for every N of an imported x86 ChampSim trace; model analyze/solve --compare-sim the same
+# µops (tests/scripts/max_whole_instructions.sh; under 1 s)
+add_test(NAME trace.max_whole_instructions COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/max_whole_instructions.sh
+         $<TARGET_FILE:cyclescope> ${CMAKE_CURRENT_BINARY_DIR}/max-whole ${CMAKE_CURRENT_SOURCE_DIR}/corpus/champsim/x86.champsim)

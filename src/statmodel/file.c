@@ -4,7 +4,8 @@
  * adds the §5.5 address bits (a count in the header, 16 bits per instruction
  * number); version 2 files are read as having none. Version 4 adds u32 flags
  * after the address bits (1: partial, the analysis was interrupted); version 5
- * the flag 2 (the program ran with --env-fixed's environment). The reader
+ * the flag 2 (the program ran with --env-fixed's environment) and, after the flags,
+ * the u64 count of the source's instructions the µops make up. The reader
  * checks the checksum first and then every count, index and invariant the
  * models rely on, so a damaged or forged file is refused, never modelled. */
 #include <stdlib.h>
@@ -75,6 +76,7 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     put32(&w, p->line);
     put32(&w, p->addr_bits);
     put32(&w, (p->partial ? SM_FLAG_PARTIAL : 0) | (p->env_fixed ? SM_FLAG_ENV_FIXED : 0));
+    put64(&w, p->source_instructions);
     put32(&w, p->source_kind);
     put(&w, p->source, sizeof p->source);
     for (int k = 0; k < SM_TYPES; k++) put64(&w, p->type_count[k]);
@@ -258,6 +260,12 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     }
     p->partial = flags & SM_FLAG_PARTIAL;
     p->env_fixed = flags & SM_FLAG_ENV_FIXED;
+    p->source_instructions = version >= 5 ? get64(&r) : p->instructions; /* before: one µop, one instruction */
+    if (!r.bad && (p->source_instructions > p->instructions || (p->instructions && !p->source_instructions))) {
+        cs_error_set(err, "%llu instructions cannot make up %llu µops", (unsigned long long)p->source_instructions,
+                     (unsigned long long)p->instructions);
+        goto fail;
+    }
     p->source_kind = get32(&r);
     get(&r, p->source, sizeof p->source);
     if (!r.bad && (p->source_kind > SM_SOURCE_TRACE || !memchr(p->source, 0, sizeof p->source))) {

@@ -82,7 +82,10 @@ typedef struct sm_profile {
      * program and its arguments (separated by newlines) or a trace path. */
     uint32_t source_kind;
     char source[1024];
-    uint64_t instructions;
+    uint64_t instructions; /* µops analysed: the thesis' instructions */
+    /* The source's instructions (µops without UOP_CONTINUES) those µops make up: what
+     * --compare-sim times (a ChampSim-derived trace can split an instruction; version 5). */
+    uint64_t source_instructions;
     uint32_t btb_entries, ras_entries; /* of the predictors analysed */
     uint32_t line;                     /* cache block bytes (16, §7.1) */
     /* §5.5 (Figure 5.9): n_addr low-order address bits in the three-pipe and

@@ -34,26 +34,34 @@ typedef struct uop_feeder {
     cs_error error;
     uint64_t limit; /* instructions to deliver; 0 = no limit */
     uint64_t delivered_instructions;
+    bool at_limit; /* the limit-th instruction has started: only its continuation µops are left */
 } uop_feeder;
 
 /* The next µop, or NULL at the end (check feed->failed). Stays valid until the next call. */
 static inline const uop *feeder_peek(uop_feeder *f) {
-    if (f->pos < f->len) return &f->buf[f->pos];
-    if (f->ended) return NULL;
-    long n = uop_source_read(f->src, f->buf, sizeof f->buf / sizeof f->buf[0], &f->error);
-    /* a stop request (Ctrl-C) ends the stream here, at an instruction's first µop */
-    if (n > 0 && cs_stop_requested() && !(f->buf[0].flags & UOP_CONTINUES)) {
-        f->stopped = true;
-        n = 0;
+    if (f->pos >= f->len) {
+        if (f->ended) return NULL;
+        long n = uop_source_read(f->src, f->buf, sizeof f->buf / sizeof f->buf[0], &f->error);
+        /* a stop request (Ctrl-C) ends the stream here, at an instruction's first µop */
+        if (n > 0 && cs_stop_requested() && !(f->buf[0].flags & UOP_CONTINUES)) {
+            f->stopped = true;
+            n = 0;
+        }
+        if (n <= 0) {
+            f->ended = true;
+            f->failed = n < 0;
+            return NULL;
+        }
+        f->pos = 0;
+        f->len = (size_t)n;
     }
-    if (n <= 0) {
+    const uop *u = &f->buf[f->pos];
+    if (f->at_limit && !(u->flags & UOP_CONTINUES)) { /* the limit's instruction is whole: stop */
         f->ended = true;
-        f->failed = n < 0;
+        f->len = f->pos;
         return NULL;
     }
-    f->pos = 0;
-    f->len = (size_t)n;
-    return &f->buf[0];
+    return u;
 }
 
 /* Consume the µop feeder_peek returned. */
@@ -61,12 +69,9 @@ static inline void feeder_next(uop_feeder *f) {
     const uop *u = &f->buf[f->pos++];
     if (!(u->flags & UOP_CONTINUES)) {
         f->delivered_instructions++;
-        /* stop after the limit, but finish the instruction's remaining µops */
-        if (f->limit && f->delivered_instructions >= f->limit) {
-            while (f->pos < f->len && (f->buf[f->pos].flags & UOP_CONTINUES)) f->pos++;
-            f->ended = true;
-            f->len = f->pos;
-        }
+        /* stop after the limit, once the instruction's continuation µops are delivered too
+         * (they may lie in the source's next batch) */
+        if (f->limit && f->delivered_instructions >= f->limit) f->at_limit = true;
     }
 }
 

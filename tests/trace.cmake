@@ -47,9 +47,9 @@ foreach(case
     "checksum_export|bad_checksum.cst: frame 1: checksum mismatch .* at offset 615$|export-champsim;${_corpus}/cst/bad_checksum.cst;-o;${_o}.xz"
     "incomplete|incomplete.cst: incomplete trace: the writer did not finish \\(no index\\) at offset 56$|info;${_corpus}/cst/incomplete.cst"
     "missing|no/such.cst: cannot open: No such file|info;no/such.cst"
-    "champsim_length|truncated.champsim: truncated record: the length, 1802 bytes, is not a multiple of the 64-byte record at offset 1792$|import-champsim;${_corpus}/champsim/truncated.champsim;-o;${_o}.cst"
-    "champsim_length_gz|truncated.champsim.gz: truncated record: the decompressed length, 1802 bytes, is not a multiple of the 64-byte record at decompressed offset 1792$|import-champsim;${_corpus}/champsim/truncated.champsim.gz;-o;${_o}.cst"
-    "champsim_cloudsuite_length|cloudsuite.champsim: .* not a multiple of the 64-byte record at offset 2752$|import-champsim;${_corpus}/champsim/cloudsuite.champsim;-o;${_o}.cst"
+    "champsim_length|truncated.champsim: truncated record: the length, 1802 bytes, is not a multiple of the 64-byte ChampSim record at offset 1792$|import-champsim;${_corpus}/champsim/truncated.champsim;-o;${_o}.cst"
+    "champsim_length_gz|truncated.champsim.gz: truncated record: the decompressed length, 1802 bytes, is not a multiple of the 64-byte ChampSim record at decompressed offset 1792$|import-champsim;${_corpus}/champsim/truncated.champsim.gz;-o;${_o}.cst"
+    "champsim_cloudsuite_length|cloudsuite.champsim: .* not a multiple of the 64-byte ChampSim record at offset 2752$|import-champsim;${_corpus}/champsim/cloudsuite.champsim;-o;${_o}.cst"
     "champsim_corrupt_xz|corrupt.champsim.xz: corrupt xz data at offset [0-9]+$|import-champsim;${_corpus}/champsim/corrupt.champsim.xz;-o;${_o}.cst"
     "champsim_not_riscv|x86.champsim: register [0-9]+ is outside cyclescope's RISC-V mapping \\(64..127\\) at offset 0$|import-champsim;--riscv;${_corpus}/champsim/x86.champsim;-o;${_o}.cst")
   string(REPLACE "|" ";" parts "${case}")

@@ -419,7 +419,7 @@ static int next_record(champsim_source *s, champsim_record *r, uint64_t *offset,
             bool packed = s->in.kind != KIND_RAW;
             cs_error_set(err,
                          "%s: truncated record: the %slength, %llu bytes, is not a multiple of the %zu-byte "
-                         "%srecord at %soffset %llu",
+                         "ChampSim %srecord at %soffset %llu",
                          s->path, packed ? "decompressed " : "", (unsigned long long)total, s->rsize,
                          s->opt.cloudsuite ? "cloudsuite " : "", packed ? "decompressed " : "", (unsigned long long)at);
             return -1;

@@ -538,9 +538,9 @@ static void test_bad_files(void **state) {
 
     tmp_path(path, sizeof path, "short.champsim");
     write_bytes(path, rec, 3 * 64 + 10);
-    expect_import_error(path, &opt, "length, 202 bytes, is not a multiple of the 64-byte record at offset 192");
+    expect_import_error(path, &opt, "length, 202 bytes, is not a multiple of the 64-byte ChampSim record at offset 192");
     write_bytes(path, rec, 4 * 64);
-    expect_import_error(path, &cloud, "is not a multiple of the 96-byte cloudsuite record at offset 192");
+    expect_import_error(path, &cloud, "is not a multiple of the 96-byte ChampSim cloudsuite record at offset 192");
     unlink(path);
 
     /* compressed: the offset is in the decompressed stream */
@@ -551,7 +551,7 @@ static void test_bad_files(void **state) {
     snprintf(cmd, sizeof cmd, "gzip -c %s > %s", raw, path);
     assert_int_equal(system(cmd), 0);
     expect_import_error(path, &opt,
-                        "decompressed length, 9601 bytes, is not a multiple of the 64-byte record at "
+                        "decompressed length, 9601 bytes, is not a multiple of the 64-byte ChampSim record at "
                         "decompressed offset 9600");
     /* a corrupt gzip member */
     uint8_t *gz;

@@ -538,7 +538,8 @@ static void test_bad_files(void **state) {
 
     tmp_path(path, sizeof path, "short.champsim");
     write_bytes(path, rec, 3 * 64 + 10);
-    expect_import_error(path, &opt, "length, 202 bytes, is not a multiple of the 64-byte ChampSim record at offset 192");
+    expect_import_error(path, &opt,
+                        "length, 202 bytes, is not a multiple of the 64-byte ChampSim record at offset 192");
     write_bytes(path, rec, 4 * 64);
     expect_import_error(path, &cloud, "is not a multiple of the 96-byte ChampSim cloudsuite record at offset 192");
     unlink(path);

@@ -6,11 +6,14 @@
  *
  *   bench_profile [--config NAME] [--reps N] [--period P|MIN-MAX] [name[=ARG]…]
  *       default: ooo4, 3 repetitions, DCPI's 60000-64000, every workload of
- *       the manifest at its small size
+ *       the manifest at its small size; a NAME without =ARG also runs at the
+ *       manifest's small size (as the other benches), NAME=ARG with ARG
+ *       (NAME= with none)
  *
  * Goals: sampling overhead < 2% over the run without it; the analysis of every
  * workload's profile < 10 s in total. */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,15 +63,26 @@ int main(int argc, char **argv) {
     const char *config = "ooo4", *period = "60000-64000";
     int reps = 3, n = 0;
     bench_workload items[64];
+    bool arg_given[64] = {false}; /* NAME=ARG: ARG as given, even empty */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--config") && i + 1 < argc) config = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--period") && i + 1 < argc) period = argv[++i];
         else if (n < 64) {
+            arg_given[n] = strchr(argv[i], '=') != NULL;
             items[n++] = bench_workload_from_arg(argv[i]);
         }
     }
-    if (!n) n = bench_read_manifest(items, 64);
+    bench_workload all[64];
+    int n_all = bench_read_manifest(all, 64);
+    if (!n) {
+        memcpy(items, all, sizeof all);
+        n = n_all;
+    }
+    for (int i = 0; i < n; i++) /* a NAME without =ARG: the manifest's small size */
+        if (!arg_given[i])
+            for (int k = 0; k < n_all; k++)
+                if (!strcmp(all[k].name, items[i].name)) memcpy(items[i].small, all[k].small, sizeof all[k].small);
     if (reps < 1) reps = 1;
     FILE *out = fdopen(dup(STDOUT_FILENO), "w");
     int null = open("/dev/null", O_WRONLY);

@@ -290,7 +290,7 @@ static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, u
     for (size_t i = 0; i < p->nedges; i++) /* a branch to its own fall-through: one edge */
         if (p->edges[i].from == from && p->edges[i].to == to) return;
     if (p->nedges == *cap) p->edges = cs_realloc(p->edges, (*cap = *cap * 2 + 8) * sizeof *p->edges);
-    p->edges[p->nedges++] = (profile_edge){from, to, kind, 0, -1.0, CONF_NONE};
+    p->edges[p->nedges++] = (profile_edge){from, to, kind, 0, -1.0, 0, CONF_NONE};
 }
 
 static bool build_cfg(const elf_image *img, profile_proc *p) {
@@ -342,7 +342,7 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
     p->blocks = cs_calloc(nb, sizeof *p->blocks);
     p->nblocks = 0;
     for (size_t i = 0; i < p->ninsns; i++) {
-        if (leader[i]) p->blocks[p->nblocks++] = (profile_block){(uint32_t)i, 0, 0, -1.0, CONF_NONE, 0, NULL, NULL};
+        if (leader[i]) p->blocks[p->nblocks++] = (profile_block){(uint32_t)i, 0, 0, -1.0, 0, CONF_NONE, 0, NULL, NULL};
         p->blocks[p->nblocks - 1].n++;
         p->insns[i].block = (uint32_t)(p->nblocks - 1);
     }
@@ -501,9 +501,13 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
     return true;
 }
 
-/* Estimate F (samples per cycle of schedule) for class c; false when the
- * class has no issue point (propagation decides). */
-static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *conf, bool *trusted, uint32_t *points) {
+/* The sampling variance of F = num / den (Poisson on num samples, at least one). */
+static double ratio_var(double num, double den) { return (num > 1 ? num : 1) / (den * den); }
+
+/* Estimate F (samples per cycle of schedule) for class c, and its sampling
+ * variance; false when the class has no issue point (propagation decides). */
+static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *var, uint8_t *conf, bool *trusted,
+                           uint32_t *points) {
     size_t cap = 16, n = 0, nvar = 0;
     profile_ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
@@ -555,6 +559,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
     *points = (uint32_t)n;
     if (all_s < SMALL_SAMPLE) { /* §6.1.3, second challenge: few samples */
         *freq = all_s / all_m;
+        *var = ratio_var(all_s, all_m);
         *conf = CONF_LOW;
         free(rs);
         return true;
@@ -562,11 +567,13 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
     profile_cluster cl;
     if (!profile_cluster_estimate(rs, n, max_s, &cl)) { /* every cluster anomalous: the small-sample estimate */
         *freq = all_s / all_m;
+        *var = ratio_var(all_s, all_m);
         *conf = CONF_LOW;
         free(rs);
         return true;
     }
     *freq = cl.freq;
+    *var = ratio_var(cl.samples, cl.samples / (cl.freq > 0 ? cl.freq : 1));
     *points = (uint32_t)cl.used;
     double num = cl.samples, spread = cl.spread;
     size_t used = cl.used;
@@ -582,16 +589,18 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, uint8_t *c
 
 /* ---- local propagation (§6.1.4) --------------------------------------------------- */
 
-static void set_class(profile_proc *p, uint32_t c, double v, uint8_t conf) {
+static void set_class(profile_proc *p, uint32_t c, double v, double var, uint8_t conf) {
     if (v < 0) v = 0; /* no negative estimates */
     for (size_t b = 0; b < p->nblocks; b++)
         if (p->blocks[b].eclass == c && p->blocks[b].count < 0) {
             p->blocks[b].count = v;
+            p->blocks[b].count_var = var;
             p->blocks[b].confidence = conf;
         }
     for (size_t e = 0; e < p->nedges; e++)
         if (p->edges[e].eclass == c && p->edges[e].count < 0) {
             p->edges[e].count = v;
+            p->edges[e].count_var = var;
             p->edges[e].confidence = conf;
         }
 }
@@ -602,8 +611,8 @@ static void propagate(profile_proc *p) {
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t b = 0; b < p->nblocks; b++) {
-            for (int dir = 0; dir < 2; dir++) { /* 0: incoming, 1: outgoing */
-                double known = 0;
+            for (int dir = 0; dir < 2; dir++) {  /* 0: incoming, 1: outgoing */
+                double known = 0, known_var = 0; /* a sum's variance: its terms' */
                 int unknown = 0;
                 long last_unknown = -1;
                 uint8_t conf = CONF_HIGH;
@@ -615,25 +624,51 @@ static void propagate(profile_proc *p) {
                         last_unknown = (long)e;
                     } else {
                         known += x->count;
+                        known_var += x->count_var;
                         if (x->confidence < conf) conf = x->confidence;
                     }
                 }
                 profile_block *bl = &p->blocks[b];
                 if (bl->count >= 0 && unknown == 1) {
                     uint8_t cf = bl->confidence < conf ? bl->confidence : conf;
-                    set_class(p, p->edges[last_unknown].eclass, bl->count - known, propagated_conf(cf));
+                    set_class(p, p->edges[last_unknown].eclass, bl->count - known, bl->count_var + known_var,
+                              propagated_conf(cf));
                     changed = true;
                 } else if (bl->count < 0 && unknown == 0 && (dir == 1 || b != 0 || known > 0)) {
                     bool any = false;
                     for (size_t e = 0; e < p->nedges; e++)
                         if ((dir == 0 ? p->edges[e].to : p->edges[e].from) == b) any = true;
                     if (!any) continue;
-                    set_class(p, bl->eclass, known, propagated_conf(conf));
+                    set_class(p, bl->eclass, known, known_var, propagated_conf(conf));
                     changed = true;
                 }
             }
         }
     }
+}
+
+/* ---- dynamic stalls (§7) ---------------------------------------------------------- */
+
+/* P(X >= k) for X Poisson with mean lambda, k > lambda: the terms from k up,
+ * each lambda / (j + 1) of the one before, until they no longer count. */
+static double poisson_upper_tail(double k, double lambda) {
+    if (k <= 0) return 1;
+    if (lambda <= 0) return 0;
+    double term = exp(-lambda + k * log(lambda) - lgamma(k + 1)), sum = 0;
+    for (double j = k; term > sum * 1e-12 && j < k + 1e6; j++) {
+        sum += term;
+        term *= lambda / (j + 1);
+    }
+    return sum;
+}
+
+bool profile_stall_significant(double samples, double expect, double expect_var) {
+    double excess = samples - expect;
+    if (excess <= 0) return false;
+    double gauss_var = (expect > 1 ? expect : 1) + expect_var;
+    if (excess <= DYNAMIC_SIGMAS * sqrt(gauss_var)) return false;
+    /* the one-sided Gaussian tail beyond DYNAMIC_SIGMAS, from the samples' own Poisson law */
+    return poisson_upper_tail(ceil(samples), expect) < 0.5 * erfc(DYNAMIC_SIGMAS / sqrt(2.0));
 }
 
 /* ---- culprits (§7) ----------------------------------------------------------------- */
@@ -941,12 +976,25 @@ static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
  * class' only one), propagated; then the others for the classes still
  * unknown, propagated (our extension: a class whose every issue point stalls
  * gets its frequency from the flow of better-estimated neighbours where it can). */
-/* Scale a class by `k` (< 1): its blocks and edges. */
-static void scale_class(profile_proc *p, uint32_t c, double k) {
-    for (size_t b = 0; b < p->nblocks; b++)
-        if (p->blocks[b].eclass == c && p->blocks[b].count > 0) p->blocks[b].count *= k;
-    for (size_t e = 0; e < p->nedges; e++)
-        if (p->edges[e].eclass == c && p->edges[e].count > 0) p->edges[e].count *= k;
+/* Scale a class by `k` (< 1): its blocks and edges. Its value is now set by
+ * the other side of the constraint, whose variance is `side_var` for the
+ * whole `side` (the scaled classes share it in proportion to their values);
+ * the class keeps the larger of that and its own variance scaled. */
+static void scale_class(profile_proc *p, uint32_t c, double k, double side, double side_var) {
+    for (size_t b = 0; b < p->nblocks; b++) {
+        profile_block *x = &p->blocks[b];
+        if (x->eclass != c || x->count <= 0) continue;
+        x->count *= k;
+        double share = side > 0 ? x->count / side : 1;
+        x->count_var = fmax(x->count_var * k * k, share * share * side_var);
+    }
+    for (size_t e = 0; e < p->nedges; e++) {
+        profile_edge *x = &p->edges[e];
+        if (x->eclass != c || x->count <= 0) continue;
+        x->count *= k;
+        double share = side > 0 ? x->count / side : 1;
+        x->count_var = fmax(x->count_var * k * k, share * share * side_var);
+    }
 }
 
 /* The relative sampling error (3 sigma) of a class' estimate from its
@@ -985,7 +1033,7 @@ void profile_lower_to_flow(profile_proc *p, const double *class_samples, const u
             profile_block *bl = &p->blocks[b];
             if (bl->count < 0) continue;
             for (int dir = 0; dir < 2; dir++) {
-                double sum = 0, adjustable = 0;
+                double sum = 0, sum_var = 0, adjustable = 0;
                 bool known = true, any = false;
                 for (size_t e = 0; e < p->nedges; e++) {
                     const profile_edge *x = &p->edges[e];
@@ -994,6 +1042,7 @@ void profile_lower_to_flow(profile_proc *p, const double *class_samples, const u
                     if (x->count < 0) known = false;
                     else {
                         sum += x->count;
+                        sum_var += x->count_var;
                         if (x->confidence <= CONF_LOW && x->eclass != bl->eclass) adjustable += x->count;
                     }
                 }
@@ -1019,17 +1068,24 @@ void profile_lower_to_flow(profile_proc *p, const double *class_samples, const u
                     double target = bl->count - (sum - part);
                     if (target < 0) target = 0;
                     double k = target / part;
+                    /* the target's variance: the block's and the edges' left as they are */
+                    double target_var = bl->count_var;
+                    for (size_t e = 0; e < p->nedges; e++) {
+                        const profile_edge *x = &p->edges[e];
+                        if ((dir == 0 ? x->to : x->from) == b && x->count > 0 && !lowerable(x, bl, points, only_single))
+                            target_var += x->count_var;
+                    }
                     step++;
                     for (size_t e = 0; e < p->nedges; e++) {
                         profile_edge *x = &p->edges[e];
                         if ((dir == 0 ? x->to : x->from) != b || !lowerable(x, bl, points, only_single)) continue;
                         if (scaled_at[x->eclass] == step) continue; /* a class once, however many of its edges */
                         scaled_at[x->eclass] = step;
-                        scale_class(p, x->eclass, k);
+                        scale_class(p, x->eclass, k, target, target_var);
                     }
                     changed = true;
                 } else if (bl->count > sum * (1 + slack_e) && bl->confidence <= CONF_LOW) {
-                    scale_class(p, bl->eclass, bl->count > 0 ? sum / bl->count : 0);
+                    scale_class(p, bl->eclass, bl->count > 0 ? sum / bl->count : 0, sum, sum_var);
                     changed = true;
                 }
             }
@@ -1042,25 +1098,26 @@ void profile_lower_to_flow(profile_proc *p, const double *class_samples, const u
 static void estimate_all(profile_proc *p, bool stalls_only_add) {
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
-    double *est = cs_calloc(p->nclasses + 1, sizeof *est);
+    double *est = cs_calloc(p->nclasses + 1, sizeof *est), *est_var = cs_calloc(p->nclasses + 1, sizeof *est_var);
     uint8_t *est_conf = cs_calloc(p->nclasses + 1, 1);
     bool *trusted = cs_calloc(p->nclasses + 1, sizeof *trusted);
     uint32_t *points = cs_calloc(p->nclasses + 1, sizeof *points);
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (!estimate_class(p, c, &est[c], &est_conf[c], &trusted[c], &points[c])) est_conf[c] = CONF_NONE;
+        if (!estimate_class(p, c, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c])) est_conf[c] = CONF_NONE;
     double *class_samples = cs_calloc(p->nclasses + 1, sizeof *class_samples);
     for (size_t i = 0; i < p->ninsns; i++)
         if (p->insns[i].m)
             class_samples[p->blocks[p->insns[i].block].eclass] += (double)p->insns[i].samples[PROF_CYCLES];
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (trusted[c]) set_class(p, c, est[c], est_conf[c]);
+        if (trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_conf[c]);
+        if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
     if (stalls_only_add)
         profile_lower_to_flow(p, class_samples, points); /* not out-of-order: overlap gives ratios below F */
     free(est);
+    free(est_var);
     free(est_conf);
     free(trusted);
     free(class_samples);
@@ -1114,6 +1171,7 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
         for (size_t b = 0; b < p->nblocks; b++) {
             const truth_pc *t = profile_truth_at(exact, p->insns[p->blocks[b].first].pc);
             p->blocks[b].count = t ? (double)t->executions / period : 0;
+            p->blocks[b].count_var = 0;
             p->blocks[b].confidence = CONF_HIGH;
         }
     /* per instruction: count, CPI, stalls, culprits; procedure summary */
@@ -1134,7 +1192,7 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
         if (x->m_static > 1) p->static_stall += f * (x->m_static - 1) * period;
         double expect = f * x->m_static;
         double excess = s - expect;
-        if (excess > DYNAMIC_SIGMAS * sqrt(expect > 1 ? expect : 1)) {
+        if (profile_stall_significant(s, expect, x->m_static * x->m_static * bl->count_var)) {
             x->dynamic_cycles = excess * period;
             p->dynamic_stall += x->dynamic_cycles;
             culprits_for(p, i, mc, prof, period);
@@ -1345,7 +1403,7 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
              * beyond the sampling noise (the analysis' own threshold) */
             if (tp && s > 0) {
                 double expect = exec / a->period * x->m_static;
-                if (s - expect > DYNAMIC_SIGMAS * sqrt(expect > 1 ? expect : 1)) {
+                if (profile_stall_significant(s, expect, 0)) {
                     double left[TC_COUNT], budget = expect;
                     for (int c = 0; c < TC_COUNT; c++) left[c] = (double)tp->cause[c];
                     static const profile_cause order[] = {TC_NONE,     TC_BUSY_UNIT,  TC_DEPENDENCY, TC_LONG_LATENCY,

@@ -174,7 +174,8 @@ typedef struct profile_edge {
     uint32_t from, to; /* block indices; PROFILE_ENTRY / PROFILE_EXIT for the virtual nodes */
     uint8_t kind;      /* 0 fall-through, 1 taken, 2 entry, 3 exit, 4 pseudo (infinite loop) */
     uint32_t eclass;
-    double count; /* estimated executions; <0 unknown */
+    double count;     /* estimated executions; <0 unknown */
+    double count_var; /* the sampling variance of count, in the same units squared */
     uint8_t confidence;
 } profile_edge;
 
@@ -184,6 +185,7 @@ typedef struct profile_block {
     uint32_t first, n; /* instructions [first, first + n) of the procedure */
     uint32_t eclass;
     double count;
+    double count_var; /* the sampling variance of count (from the samples it was estimated from) */
     uint8_t confidence;
     /* when an instruction's Mi depends on the preceding block: the contexts it
      * was scheduled after (a predecessor block, PROFILE_ENTRY for the empty

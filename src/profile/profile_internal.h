@@ -123,6 +123,13 @@ typedef struct profile_cluster {
 } profile_cluster;
 bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
 
+/* Whether `samples` at an instruction exceed `expect` = F x Mi by more than
+ * sampling noise: a one-sided test at the 3 sigma level (0.135%) — the exact
+ * Poisson tail at `expect` (a Gaussian's is far too light at a few samples),
+ * and the Gaussian one with the frequency estimate's own variance
+ * `expect_var` added (F x Mi is no more certain than F). */
+bool profile_stall_significant(double samples, double expect, double expect_var);
+
 /* In-order machines: lower low-confidence classes where a block and the sum
  * of its in- or out-edges disagree beyond 10% and sampling error (a dynamic
  * stall only adds samples). class_samples: CYCLES samples at each class'

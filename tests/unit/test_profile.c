@@ -304,6 +304,32 @@ static void test_lower_to_flow(void **state) {
     assert_true(fabs(c.edges[6].count - 37) <= 0.1 * 37 && fabs(c.edges[8].count - 33) <= 0.1 * 33);
 }
 
+/* When an excess of samples over F x Mi is a dynamic stall: beyond the 3 sigma
+ * level (one-sided 0.135%) by the exact Poisson tail and by the Gaussian one
+ * with the frequency estimate's variance. Tails: P(X >= 5 | 1) = 0.00366,
+ * P(X >= 6 | 1) = 0.00059, P(X >= 30 | 15) = 0.00042, P(X >= 1100 | 1000) =
+ * 0.00096, P(X >= 1120 | 1000) = 0.00010. */
+static void test_stall_significance(void **state) {
+    (void)state;
+    /* a few samples: 5 where 1 is expected is 4 Gaussian sigmas, but Poisson-likely */
+    assert_false(profile_stall_significant(5, 1, 0));
+    assert_true(profile_stall_significant(6, 1, 0));
+    assert_false(profile_stall_significant(1, 1, 0));
+    assert_false(profile_stall_significant(0.5, 1, 0));
+    /* 30 where 15 are expected: a stall, unless F x Mi is itself uncertain by
+     * 5 samples (sigma), e.g. from a class of 9 samples */
+    assert_true(profile_stall_significant(30, 15, 0));
+    assert_false(profile_stall_significant(30, 15, 25));
+    /* many samples: the Gaussian test, 3.16 sigma, and the exact tail agree */
+    assert_true(profile_stall_significant(1100, 1000, 0));
+    assert_true(profile_stall_significant(1120, 1000, 0));
+    assert_false(profile_stall_significant(1090, 1000, 0));
+    assert_false(profile_stall_significant(1120, 1000, 1000)); /* F known to 3% */
+    /* nothing expected (a class estimated at 0): any few samples stand out, unless F is uncertain */
+    assert_true(profile_stall_significant(4, 0, 0));
+    assert_false(profile_stall_significant(4, 0, 4));
+}
+
 static void test_cluster_figure7(void **state) {
     (void)state;
     static const double s[] = {3126, 1636, 1482, 27766, 1493, 174727, 1548, 1586};
@@ -511,6 +537,7 @@ int main(void) {
         cmocka_unit_test(test_cluster_drops_few_low_points),
         cmocka_unit_test(test_cluster_low_group_seeds_the_estimate),
         cmocka_unit_test(test_correlations),
+        cmocka_unit_test(test_stall_significance),
         cmocka_unit_test(test_lower_to_flow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

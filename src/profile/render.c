@@ -155,6 +155,10 @@ cJSON *profile_json(const profile_analysis *a) {
                     cJSON_AddNumberToObject(j, profile_event_name((profile_event)e), (double)n->samples[e]);
             cJSON_AddNumberToObject(j, "block", n->block);
             cJSON_AddNumberToObject(j, "m", n->m);
+            if (n->m_varies) { /* Mi depends on the preceding block: not an issue point */
+                cJSON_AddBoolToObject(j, "m_varies", true);
+                cJSON_AddNumberToObject(j, "m_static", n->m_static); /* weighted by the edges' estimates */
+            }
             if (n->count >= 0) cJSON_AddNumberToObject(j, "count", n->count);
             else cJSON_AddNullToObject(j, "count");
             cJSON_AddStringToObject(j, "confidence", profile_confidence_name((profile_confidence)n->confidence));

@@ -662,13 +662,33 @@ static double poisson_upper_tail(double k, double lambda) {
     return sum;
 }
 
+/* P(X >= k) for X Poisson whose mean is itself uncertain, Gamma with mean
+ * `mean` and variance `var`: the negative binomial with r = mean^2 / var,
+ * p = r / (r + mean), P(X = x) = C(x + r - 1, x) p^r (1 - p)^x (k > mean). */
+static double negbin_upper_tail(double k, double mean, double var) {
+    if (k <= 0) return 1;
+    double r = mean * mean / var, p = r / (r + mean);
+    double term = exp(lgamma(k + r) - lgamma(r) - lgamma(k + 1) + r * log(p) + k * log1p(-p)), sum = 0;
+    for (double j = k; term > sum * 1e-12 && j < k + 1e6; j++) {
+        sum += term;
+        term *= (j + r) / (j + 1) * (1 - p);
+    }
+    return sum;
+}
+
 bool profile_stall_significant(double samples, double expect, double expect_var) {
     double excess = samples - expect;
     if (excess <= 0) return false;
-    double gauss_var = (expect > 1 ? expect : 1) + expect_var;
-    if (excess <= DYNAMIC_SIGMAS * sqrt(gauss_var)) return false;
-    /* the one-sided Gaussian tail beyond DYNAMIC_SIGMAS, from the samples' own Poisson law */
-    return poisson_upper_tail(ceil(samples), expect) < 0.5 * erfc(DYNAMIC_SIGMAS / sqrt(2.0));
+    /* beyond DYNAMIC_SIGMAS of the Gaussian approximation first (cheap; and the
+     * test where nothing is expected, F x Mi = 0) */
+    if (excess <= DYNAMIC_SIGMAS * sqrt((expect > 1 ? expect : 1) + expect_var)) return false;
+    if (expect <= 0) return true;
+    /* then the exact tail at the same level: the samples are Poisson at a mean
+     * F x Mi known to expect_var, their law a negative binomial (a Gaussian's
+     * tail is far too light at a few samples) */
+    double tail = expect_var > 0 ? negbin_upper_tail(ceil(samples), expect, expect_var)
+                                 : poisson_upper_tail(ceil(samples), expect);
+    return tail < 0.5 * erfc(DYNAMIC_SIGMAS / sqrt(2.0));
 }
 
 /* ---- culprits (§7) ----------------------------------------------------------------- */
@@ -909,9 +929,9 @@ static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
     bool ok = true;
     for (size_t b = 0; b < p->nblocks && ok; b++) {
         profile_block *bl = &p->blocks[b];
-        sched_context ctx[MAX_CONTEXTS + 3];
-        uint32_t pred[MAX_CONTEXTS + 3];
-        profile_insn storage[2];
+        sched_context ctx[MAX_CONTEXTS + 4];
+        uint32_t pred[MAX_CONTEXTS + 4];
+        profile_insn storage[3];
         size_t nctx = 0;
         /* the last instructions of each predecessor; the generic contexts
          * when a predecessor is unknown (the entry, a missing edge) */
@@ -976,47 +996,47 @@ static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
  * class' only one), propagated; then the others for the classes still
  * unknown, propagated (our extension: a class whose every issue point stalls
  * gets its frequency from the flow of better-estimated neighbours where it can). */
-/* Scale a class by `k` (< 1): its blocks and edges. Its value is now set by
- * the other side of the constraint, whose variance is `side_var` for the
- * whole `side` (the scaled classes share it in proportion to their values);
- * the class keeps the larger of that and its own variance scaled. */
-static void scale_class(profile_proc *p, uint32_t c, double k, double side, double side_var) {
+/* Scale a class by `k` (< 1): its blocks and edges; `var` its variance after. */
+static void scale_class(profile_proc *p, uint32_t c, double k, double var) {
     for (size_t b = 0; b < p->nblocks; b++) {
         profile_block *x = &p->blocks[b];
         if (x->eclass != c || x->count <= 0) continue;
         x->count *= k;
-        double share = side > 0 ? x->count / side : 1;
-        x->count_var = fmax(x->count_var * k * k, share * share * side_var);
+        x->count_var = var;
     }
     for (size_t e = 0; e < p->nedges; e++) {
         profile_edge *x = &p->edges[e];
         if (x->eclass != c || x->count <= 0) continue;
         x->count *= k;
-        double share = side > 0 ? x->count / side : 1;
-        x->count_var = fmax(x->count_var * k * k, share * share * side_var);
+        x->count_var = var;
     }
 }
 
-/* The relative sampling error (3 sigma) of a class' estimate from its
- * samples; a class of edges alone (set by propagation) is taken as ±100%. */
-static double class_noise(const double *class_samples, uint32_t c) {
-    double n = class_samples[c];
-    return n > 0 ? fmin(1.0, 3.0 / sqrt(n)) : 1.0;
-}
 /* The flow constraints against the estimates (§6.1.4 ends: "we are currently
  * experimenting with a global constraint solver to adjust the frequency
  * estimates where they violate the flow constraints"). Ours rests on the
  * heuristic's own premise (§6.1.3): a dynamic stall only adds samples — true
- * on the in-order machines, not out-of-order (docs/profile.md) — so a
- * class whose every issue point stalls is overestimated, never under. Where
- * a block and the sum of its in- (or out-) edges disagree by more than
- * FLOW_SLACK and the lower side's sampling error (3 sigma), the higher side's
- * low-confidence classes are scaled down to the lower side (a class the
- * block shares with its edges is left alone). Values only go down, so it
- * ends; they keep their low confidence. (`tree` on inorder3: a pointer-chase
- * loop whose lone-branch block is unstalled lowers the loop's other classes,
- * all of whose issue points wait on D-cache misses, from +50–80% to within
- * a few per cent.) */
+ * on the in-order machines, not out-of-order (docs/profile.md) — so a class
+ * whose every issue point stalls is overestimated, never under. A block and
+ * the sum of its in- (or out-) edges should be equal; where they differ by
+ * more than FLOW_SLACK:
+ *  - beyond the difference's sampling error (3 sigma, from the variances the
+ *    estimates carry), the higher side is stalled: its low-confidence classes
+ *    are scaled down to the lower side — the classes of one issue point (or
+ *    none) alone when they can take all of it, else all of them in
+ *    proportion (a class the block shares with its edges is left alone).
+ *    Repeated until nothing moves: values only go down, so it ends. (`tree`
+ *    on inorder3: a pointer-chase loop whose lone-branch block is unstalled
+ *    lowers the loop's other classes, all of whose issue points wait on
+ *    D-cache misses, from +50-80% to within a few per cent.)
+ *  - within it, the difference is noise, and the estimates are reconciled as
+ *    least squares would (each term of the constraint moves by the residual
+ *    times its share of the variance), once per constraint, after the above,
+ *    and only the higher side's low-confidence classes, downwards. (An edge
+ *    propagated as the difference of two large classes is noisy: it absorbs
+ *    most of the residual, where scaling in proportion to the values lowered
+ *    its well-estimated neighbour by 40% on inorder1.)
+ * Lowered classes keep their low confidence. */
 /* Whether edge x on a side of block bl may be lowered: low confidence, not
  * the block's own class; with `single`, only a class estimated from one issue
  * point or none (the paper's first challenge: the fewer the issue points, the
@@ -1025,73 +1045,102 @@ static bool lowerable(const profile_edge *x, const profile_block *bl, const uint
     return x->count > 0 && x->confidence <= CONF_LOW && x->eclass != bl->eclass && (!single || points[x->eclass] <= 1);
 }
 
-void profile_lower_to_flow(profile_proc *p, const double *class_samples, const uint32_t *points) {
+/* One side of block b's flow constraint: the sum of its in- (dir 0) or out-
+ * (dir 1) edges and its variance; false when an edge is unknown or none. */
+static bool flow_side(const profile_proc *p, uint32_t b, int dir, double *sum, double *var) {
+    *sum = *var = 0;
+    bool any = false;
+    for (size_t e = 0; e < p->nedges; e++) {
+        const profile_edge *x = &p->edges[e];
+        if ((dir == 0 ? x->to : x->from) != b) continue;
+        if (x->count < 0) return false;
+        any = true;
+        *sum += x->count;
+        *var += x->count_var;
+    }
+    return any;
+}
+
+/* The stalled side of a violated constraint down to the other (above). */
+static bool lower_stalled(profile_proc *p, uint32_t b, int dir, const uint32_t *points, uint32_t *scaled_at,
+                          uint32_t *step) {
+    profile_block *bl = &p->blocks[b];
+    double sum, sum_var;
+    if (bl->count < 0 || !flow_side(p, b, dir, &sum, &sum_var)) return false;
+    double tol = fmax(FLOW_SLACK * fmin(sum, bl->count), 3.0 * sqrt(bl->count_var + sum_var));
+    if (sum - bl->count > tol) {
+        /* the classes of one issue point first, when they can take it all */
+        double single = 0, adjustable = 0;
+        for (size_t e = 0; e < p->nedges; e++) {
+            const profile_edge *x = &p->edges[e];
+            if ((dir == 0 ? x->to : x->from) != b) continue;
+            if (lowerable(x, bl, points, true)) single += x->count;
+            if (lowerable(x, bl, points, false)) adjustable += x->count;
+        }
+        if (adjustable <= 0) return false;
+        bool only_single = single > 0 && bl->count - (sum - single) >= 0;
+        double part = only_single ? single : adjustable;
+        double target = fmax(0, bl->count - (sum - part));
+        /* now set by the other side: the block's and the edges' left as they are */
+        double target_var = bl->count_var;
+        for (size_t e = 0; e < p->nedges; e++) {
+            const profile_edge *x = &p->edges[e];
+            if ((dir == 0 ? x->to : x->from) == b && x->count > 0 && !lowerable(x, bl, points, only_single))
+                target_var += x->count_var;
+        }
+        ++*step;
+        for (size_t e = 0; e < p->nedges; e++) {
+            const profile_edge *x = &p->edges[e];
+            if ((dir == 0 ? x->to : x->from) != b || !lowerable(x, bl, points, only_single)) continue;
+            if (scaled_at[x->eclass] == *step) continue; /* a class once, however many of its edges */
+            scaled_at[x->eclass] = *step;
+            double k = target / part, share = target > 0 ? x->count * k / target : 1;
+            scale_class(p, x->eclass, k, fmax(x->count_var * k * k, share * share * target_var));
+        }
+        return true;
+    }
+    if (bl->count - sum > tol && bl->confidence <= CONF_LOW) {
+        double k = bl->count > 0 ? sum / bl->count : 0;
+        scale_class(p, bl->eclass, k, fmax(bl->count_var * k * k, sum_var));
+        return true;
+    }
+    return false;
+}
+
+/* A violation within noise: the least-squares step, the higher side only (above). */
+static void reconcile_noise(profile_proc *p, uint32_t b, int dir, const uint32_t *points, uint32_t *scaled_at,
+                            uint32_t *step) {
+    profile_block *bl = &p->blocks[b];
+    double sum, sum_var;
+    if (bl->count < 0 || !flow_side(p, b, dir, &sum, &sum_var)) return;
+    double resid = sum - bl->count, total_var = bl->count_var + sum_var;
+    if (fabs(resid) <= FLOW_SLACK * fmin(sum, bl->count) || total_var <= 0) return;
+    if (resid > 0) {
+        ++*step;
+        for (size_t e = 0; e < p->nedges; e++) {
+            const profile_edge *x = &p->edges[e];
+            if ((dir == 0 ? x->to : x->from) != b || !lowerable(x, bl, points, false)) continue;
+            if (scaled_at[x->eclass] == *step) continue;
+            scaled_at[x->eclass] = *step;
+            double v = x->count_var, to = fmax(0, x->count - resid * v / total_var);
+            scale_class(p, x->eclass, to / x->count, v * (1 - v / total_var));
+        }
+    } else if (bl->confidence <= CONF_LOW && bl->count > 0) {
+        double v = bl->count_var, to = fmax(0, bl->count + resid * v / total_var);
+        scale_class(p, bl->eclass, to / bl->count, v * (1 - v / total_var));
+    }
+}
+
+void profile_lower_to_flow(profile_proc *p, const uint32_t *points) {
     uint32_t *scaled_at = cs_calloc(p->nclasses + 1, sizeof *scaled_at), step = 0;
     for (int iter = 0; iter < 32; iter++) {
         bool changed = false;
-        for (uint32_t b = 0; b < p->nblocks; b++) {
-            profile_block *bl = &p->blocks[b];
-            if (bl->count < 0) continue;
-            for (int dir = 0; dir < 2; dir++) {
-                double sum = 0, sum_var = 0, adjustable = 0;
-                bool known = true, any = false;
-                for (size_t e = 0; e < p->nedges; e++) {
-                    const profile_edge *x = &p->edges[e];
-                    if ((dir == 0 ? x->to : x->from) != b) continue;
-                    any = true;
-                    if (x->count < 0) known = false;
-                    else {
-                        sum += x->count;
-                        sum_var += x->count_var;
-                        if (x->confidence <= CONF_LOW && x->eclass != bl->eclass) adjustable += x->count;
-                    }
-                }
-                if (!any || !known) continue;
-                double var = 0; /* the edges' sum's sampling error, in counts */
-                for (size_t e = 0; e < p->nedges; e++) {
-                    const profile_edge *x = &p->edges[e];
-                    if ((dir == 0 ? x->to : x->from) != b || x->count <= 0) continue;
-                    double r = class_noise(class_samples, x->eclass) * x->count;
-                    var += r * r;
-                }
-                double slack_b = fmax(FLOW_SLACK, class_noise(class_samples, bl->eclass));
-                double slack_e = fmax(FLOW_SLACK, sum > 0 ? sqrt(var) / sum : 1.0);
-                if (sum > bl->count * (1 + slack_b) && adjustable > 0) {
-                    /* the classes of one issue point first, when they can take it all */
-                    double single = 0;
-                    for (size_t e = 0; e < p->nedges; e++) {
-                        const profile_edge *x = &p->edges[e];
-                        if ((dir == 0 ? x->to : x->from) == b && lowerable(x, bl, points, true)) single += x->count;
-                    }
-                    bool only_single = single > 0 && bl->count - (sum - single) >= 0;
-                    double part = only_single ? single : adjustable;
-                    double target = bl->count - (sum - part);
-                    if (target < 0) target = 0;
-                    double k = target / part;
-                    /* the target's variance: the block's and the edges' left as they are */
-                    double target_var = bl->count_var;
-                    for (size_t e = 0; e < p->nedges; e++) {
-                        const profile_edge *x = &p->edges[e];
-                        if ((dir == 0 ? x->to : x->from) == b && x->count > 0 && !lowerable(x, bl, points, only_single))
-                            target_var += x->count_var;
-                    }
-                    step++;
-                    for (size_t e = 0; e < p->nedges; e++) {
-                        profile_edge *x = &p->edges[e];
-                        if ((dir == 0 ? x->to : x->from) != b || !lowerable(x, bl, points, only_single)) continue;
-                        if (scaled_at[x->eclass] == step) continue; /* a class once, however many of its edges */
-                        scaled_at[x->eclass] = step;
-                        scale_class(p, x->eclass, k, target, target_var);
-                    }
-                    changed = true;
-                } else if (bl->count > sum * (1 + slack_e) && bl->confidence <= CONF_LOW) {
-                    scale_class(p, bl->eclass, bl->count > 0 ? sum / bl->count : 0, sum, sum_var);
-                    changed = true;
-                }
-            }
-        }
+        for (uint32_t b = 0; b < p->nblocks; b++)
+            for (int dir = 0; dir < 2; dir++) changed |= lower_stalled(p, b, dir, points, scaled_at, &step);
         if (!changed) break;
     }
+    for (uint32_t b = 0; b < p->nblocks; b++)
+        for (int dir = 0; dir < 2; dir++) reconcile_noise(p, b, dir, points, scaled_at, &step);
     free(scaled_at);
 }
 
@@ -1104,23 +1153,17 @@ static void estimate_all(profile_proc *p, bool stalls_only_add) {
     uint32_t *points = cs_calloc(p->nclasses + 1, sizeof *points);
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (!estimate_class(p, c, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c])) est_conf[c] = CONF_NONE;
-    double *class_samples = cs_calloc(p->nclasses + 1, sizeof *class_samples);
-    for (size_t i = 0; i < p->ninsns; i++)
-        if (p->insns[i].m)
-            class_samples[p->blocks[p->insns[i].block].eclass] += (double)p->insns[i].samples[PROF_CYCLES];
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
-    if (stalls_only_add)
-        profile_lower_to_flow(p, class_samples, points); /* not out-of-order: overlap gives ratios below F */
+    if (stalls_only_add) profile_lower_to_flow(p, points); /* not out-of-order: overlap gives ratios below F */
     free(est);
     free(est_var);
     free(est_conf);
     free(trusted);
-    free(class_samples);
     free(points);
 }
 

@@ -124,17 +124,17 @@ typedef struct profile_cluster {
 bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
 
 /* Whether `samples` at an instruction exceed `expect` = F x Mi by more than
- * sampling noise: a one-sided test at the 3 sigma level (0.135%) — the exact
- * Poisson tail at `expect` (a Gaussian's is far too light at a few samples),
- * and the Gaussian one with the frequency estimate's own variance
- * `expect_var` added (F x Mi is no more certain than F). */
+ * sampling noise: a one-sided test at the 3 sigma level (0.135%), on the
+ * samples' own law — Poisson at a mean that is itself an estimate of variance
+ * `expect_var` (F x Mi is no more certain than F), a negative binomial — and
+ * beyond 3 sigma of its Gaussian approximation. */
 bool profile_stall_significant(double samples, double expect, double expect_var);
 
 /* In-order machines: lower low-confidence classes where a block and the sum
- * of its in- or out-edges disagree beyond 10% and sampling error (a dynamic
- * stall only adds samples). class_samples: CYCLES samples at each class'
- * issue points; points: issue points its estimate used (analysis.c). */
-void profile_lower_to_flow(profile_proc *p, const double *class_samples, const uint32_t *points);
+ * of its in- or out-edges disagree beyond 10% and the sampling error their
+ * count_var give (a dynamic stall only adds samples). points: issue points
+ * each class' estimate used (analysis.c). */
+void profile_lower_to_flow(profile_proc *p, const uint32_t *points);
 
 /* The static schedule of one block (schedule.c): Mi per instruction, with the
  * reason and the older instruction (index in the block, -1 none) of a static stall. */
@@ -151,7 +151,7 @@ typedef struct sched_context {
  * nctx x n) gets Mi after every context: m_each[c * n + i]. */
 bool sched_block(sched_model *s, const profile_insn *insns, size_t n, const sched_context *ctx, size_t nctx,
                  uint32_t *m, uint8_t *reason, int *culprit, uint8_t *varies, uint32_t *m_each, cs_error *err);
-size_t sched_generic_contexts(sched_context out[3], profile_insn storage[2]);
+size_t sched_generic_contexts(sched_context out[4], profile_insn storage[3]);
 void sched_destroy(sched_model *s);
 /* The machine's properties the culprit rules need. */
 typedef struct sched_machine {

@@ -258,18 +258,24 @@ bool sched_block(sched_model *s, const profile_insn *insns, size_t n, const sche
     return true;
 }
 
-/* The generic contexts for a block whose predecessors are not known (an entry
- * block): nothing before it, an integer no-op, a store with no registers. */
-size_t sched_generic_contexts(sched_context out[3], profile_insn storage[2]) {
-    memset(storage, 0, 2 * sizeof *storage);
-    storage[0].raw = 0x00000013; /* addi x0, x0, 0 */
+/* The generic contexts for a block whose predecessors are not known: a call
+ * (first: it stands for the procedure's entry edge, which a call or a tail
+ * jump always takes — on a machine without a predictor its fetch bubble is
+ * the entry's first instruction's), nothing before it, an integer no-op, a
+ * store with no registers. */
+size_t sched_generic_contexts(sched_context out[4], profile_insn storage[3]) {
+    memset(storage, 0, 3 * sizeof *storage);
+    storage[0].raw = 0x008000ef; /* jal ra, 8 */
     storage[0].length = 4;
-    storage[1].raw = 0x00003023; /* sd x0, 0(x0) */
+    storage[1].raw = 0x00000013; /* addi x0, x0, 0 */
     storage[1].length = 4;
-    out[0] = (sched_context){NULL, 0};
-    out[1] = (sched_context){&storage[0], 1};
+    storage[2].raw = 0x00003023; /* sd x0, 0(x0) */
+    storage[2].length = 4;
+    out[0] = (sched_context){&storage[0], 1};
+    out[1] = (sched_context){NULL, 0};
     out[2] = (sched_context){&storage[1], 1};
-    return 3;
+    out[3] = (sched_context){&storage[2], 1};
+    return 4;
 }
 
 void sched_destroy(sched_model *s) { free(s); }

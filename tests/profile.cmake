@@ -7,7 +7,7 @@
 #                              HTML end to end, and the bad inputs (one line naming the file)
 #   profile.grade.inorder1     estimates against the truth on inorder1 (two programs, two
 #                              seeds): asserts the issue's frequency and edge goals, which
-#                              this machine meets; prints the culprit figures (not met)
+#                              this machine meets; prints the culprit figures (not asserted)
 #   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)

@@ -786,12 +786,34 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
     return similarity_inv(a, ia, b, ib, mask);
 }
 
+/* Is p never below c in the design space (event d scaled by lmin_d … L)? p0 - c0 +
+ * Σ_d (p_d > c_d ? lmin_d : L)·(p_d - c_d) >= 0, the worst corner. With every floor 0
+ * (floor_zero) no term is positive: once the slack is negative it stays so. */
+static inline bool dominates(const double *p, const double *c, int D, double L, const double *lmin, bool floor_zero) {
+    double slack = p[0] - c[0] + 1e-9; /* p's lead over c at the worst corner */
+    for (int d = 1; d < D; d++) {
+        double x = p[d] - c[d];
+        slack += x > 0 ? lmin[d] * x : L * x;
+        if (slack < 0 && floor_zero) return false;
+    }
+    return slack >= 0;
+}
+
 /* order[0 … n) sorted by tot, largest first, stably (ties keep their order: a stable sort has
  * one answer, so any stable algorithm gives it). The candidates come as one run per source
  * set, each already largest first (a set is kept sorted and a weight shifts all its rows
  * alike), so a merge of the natural runs costs about n·log(sources) instead of the n²/4 moves
- * of an insertion sort. tmp: room for n. */
+ * of an insertion sort (by event a node has some 30 candidates, by combination 100). tmp: room
+ * for n. */
 static void sort_by_total(uint32_t *order, const double *tot, uint32_t n, uint32_t *tmp) {
+    if (n <= 8) { /* a few: an insertion sort moves less */
+        for (uint32_t k = 1; k < n; k++) {
+            uint32_t x = order[k], m = k;
+            while (m > 0 && tot[order[m - 1]] < tot[x]) order[m] = order[m - 1], m--;
+            order[m] = x;
+        }
+        return;
+    }
     for (;;) {
         uint32_t runs = 0, out = 0;
         for (uint32_t a = 0; a < n;) { /* merge each pair of adjacent runs [a, b) [b, c) into tmp */
@@ -865,16 +887,21 @@ static void reduce(seg_ctx *s, stack_set *out) {
          * larger and kept before). */
         /* The pairs worth a test: p of another source, not behind c at either corner (every
          * event at L, every event at lmin; the margin is far above the rounding of either
-         * sum). The kept paths are filed per source, each list by at_min, largest first, so
-         * that a test visits only the paths of the other sources ahead of c at lmin; any order
-         * of the tests finds the same answer. A source is a number below n, or below
-         * RPS_MAX_EDGES + 1 (the arrays hold cand_cap >= 64). */
+         * sum); any order of the tests finds the same answer. With many candidates (by
+         * combination a node has a hundred) the kept paths are filed per source, each list by
+         * at_min, largest first, so that a test visits only the paths of the other sources
+         * ahead of c at lmin; with a few tens (by event) a scan of them all costs less. A
+         * source is a number below n, or below RPS_MAX_EDGES + 1 (the arrays hold cand_cap >= 64). */
+        bool filed = n > 48;
         uint32_t *by_src = s->by_src, *src_at = s->src_at, *src_len = s->src_len, *srcs = s->srcs, nsrc = 0;
-        for (uint32_t k = 0; k < n; k++) src_len[s->src[k]] = UINT32_MAX;
-        for (uint32_t k = 0; k < n; k++) /* the sources, in order of appearance */
-            if (src_len[s->src[k]] == UINT32_MAX) src_len[s->src[k]] = 0, srcs[nsrc++] = s->src[k];
-        for (uint32_t k = 0; k < n; k++) src_len[s->src[k]]++;
-        for (uint32_t g = 0, at = 0; g < nsrc; g++) src_at[srcs[g]] = at, at += src_len[srcs[g]], src_len[srcs[g]] = 0;
+        if (filed) {
+            for (uint32_t k = 0; k < n; k++) src_len[s->src[k]] = UINT32_MAX;
+            for (uint32_t k = 0; k < n; k++) /* the sources, in order of appearance */
+                if (src_len[s->src[k]] == UINT32_MAX) src_len[s->src[k]] = 0, srcs[nsrc++] = s->src[k];
+            for (uint32_t k = 0; k < n; k++) src_len[s->src[k]]++;
+            for (uint32_t g = 0, at = 0; g < nsrc; g++)
+                src_at[srcs[g]] = at, at += src_len[srcs[g]], src_len[srcs[g]] = 0;
+        }
         for (uint32_t k = 0; k < n; k++) {
             uint32_t ck = s->order[k];
             if (s->hi[ck] < best_lo - 1e-6) continue; /* clearly: rounding cannot matter */
@@ -882,31 +909,28 @@ static void reduce(seg_ctx *s, stack_set *out) {
             double c_min = s->at_min[ck] - 1e-6, c_max = s->at_max[ck] - 1e-6;
             uint32_t own = s->src[ck];
             bool dominated = false;
+            if (!filed) {
+                for (uint32_t q = kept; q-- > 0 && !dominated;) { /* newest first: most often a recent one */
+                    uint32_t pq = s->order[q];
+                    if (s->src[pq] == own || s->at_max[pq] < c_max || s->at_min[pq] < c_min) continue;
+                    dominated = dominates(&s->cand[(size_t)pq * D], c, D, L, s->lmin, floor_zero);
+                }
+            }
             for (uint32_t g = 0; g < nsrc && !dominated; g++) {
                 uint32_t other = srcs[g];
                 if (other == own) continue;
                 const uint32_t *list = &by_src[src_at[other]];
-                for (uint32_t q = 0; q < src_len[other] && s->at_min[list[q]] >= c_min; q++) {
-                    uint32_t pq = list[q];
-                    if (s->at_max[pq] < c_max) continue;
-                    const double *p = &s->cand[(size_t)pq * D];
-                    double slack = p[0] - c[0] + 1e-9; /* p's lead over c at the worst corner */
-                    for (int d = 1; d < D; d++) {
-                        double x = p[d] - c[d];
-                        slack += x > 0 ? s->lmin[d] * x : L * x;
-                        if (slack < 0 && floor_zero) break; /* it can only fall further: not dominating */
-                    }
-                    if (slack >= 0) {
-                        dominated = true;
-                        break;
-                    }
-                }
+                for (uint32_t q = 0; q < src_len[other] && s->at_min[list[q]] >= c_min && !dominated; q++)
+                    if (s->at_max[list[q]] >= c_max)
+                        dominated = dominates(&s->cand[(size_t)list[q] * D], c, D, L, s->lmin, floor_zero);
             }
             if (dominated) continue;
             s->order[kept++] = ck;
-            uint32_t *list = &by_src[src_at[own]], at = src_len[own]++;
-            while (at > 0 && s->at_min[list[at - 1]] < s->at_min[ck]) list[at] = list[at - 1], at--;
-            list[at] = ck;
+            if (filed) {
+                uint32_t *list = &by_src[src_at[own]], at = src_len[own]++;
+                while (at > 0 && s->at_min[list[at - 1]] < s->at_min[ck]) list[at] = list[at - 1], at--;
+                list[at] = ck;
+            }
         }
     } else {
         /* anywhere (max_scale 0): p dominates c when no smaller in any dimension */

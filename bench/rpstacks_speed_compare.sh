@@ -3,7 +3,8 @@
 # time) of two cyclescope binaries on the same runs, alternating per workload (the machine is
 # shared), and how far apart their predictions are (RpStacks' CPI over a grid; identical when
 # they agree to the last digit printed):
-#   bench/rpstacks_speed_compare.sh OLD_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX] [WARMUP]
+#   bench/rpstacks_speed_compare.sh OLD_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX] [WARMUP] [FLAGS]
+# FLAGS: more rpstacks options for both (e.g. '--unique combination').
 # Prints one row per workload and binary, then the totals in processor-s per M µops.
 set -eu
 old=${1:?usage: rpstacks_speed_compare.sh OLD NEW WORKLOAD_DIR [MAX] [WARMUP]}
@@ -11,6 +12,7 @@ new=${2:?}
 dir=${3:?}
 max=${4:-200000}
 warmup=${5:-300000}
+flags=${6:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 grid='l1d.latency=1..4 memory.latency=50,100,300 latency.fp-add=1..5 latency.int-mul=1,3'
@@ -23,7 +25,8 @@ for w in fma matmul ptr_chase sort hash coremark_like polybench_like; do
     for b in old new; do
         bin=$old
         [ $b = new ] && bin=$new
-        out=$(nice -n 10 /usr/bin/time -f 'peak-kb %M' "$bin" rpstacks --warmup "$warmup" --max "$max" \
+        # shellcheck disable=SC2086
+        out=$(nice -n 10 /usr/bin/time -f 'peak-kb %M' "$bin" rpstacks $flags --warmup "$warmup" --max "$max" \
             -o "$tmp/$b.rps" "$dir/$w" 2>&1)
         uops=$(echo "$out" | grep -o 'µops [0-9]*,' | head -1 | tr -dc 0-9)
         row+=("$(echo "$out" | grep -o 'processor [0-9.]* s' | awk '{print $2}')")

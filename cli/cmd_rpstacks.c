@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "rpstacks/rpstacks.h"
 #include "runner/runner.h"
+#include "whatif.h"
 
 void help_rpstacks(void) {
     printf("usage: cyclescope rpstacks [options] -o FILE.rps PROG [ARGS…]|TRACE\n"
@@ -61,13 +62,7 @@ static cJSON *run_json(const rps_result *r, const char *what, const char *rps_pa
     report_header_json(root, "cyclescope-rpstacks", RPSTACKS_SCHEMA_VERSION, cfg, prov);
     cJSON_AddStringToObject(root, "run", what);
     cJSON_AddStringToObject(root, "file", rps_path);
-    cJSON *o = cJSON_AddObjectToObject(root, "options");
-    cJSON_AddNumberToObject(o, "segment", r->opt.segment);
-    cJSON_AddNumberToObject(o, "similarity", r->opt.similarity);
-    cJSON_AddNumberToObject(o, "max_scale", r->opt.max_scale);
-    cJSON_AddBoolToObject(o, "unique", r->opt.unique != RPS_UNIQUE_OFF);
-    cJSON_AddStringToObject(o, "uniqueness", rps_unique_name(r->opt.unique));
-    cJSON_AddNumberToObject(o, "max_stacks", r->opt.max_stacks);
+    rps_options_json(root, &r->opt);
     cJSON_AddNumberToObject(root, "uops", (double)r->uops);
     cJSON_AddNumberToObject(root, "instructions", (double)r->instructions);
     cJSON_AddNumberToObject(root, "simulated_cycles", (double)r->cycles);

@@ -201,12 +201,23 @@ static void header_json(cJSON *root, const rps_result *r, const whatif_options *
     report_header_json(root, "cyclescope-whatif", WHATIF_SCHEMA_VERSION, loaded ? &cfg : NULL, &prov);
 }
 
+void rps_options_json(cJSON *parent, const rps_options *opt) {
+    cJSON *o = cJSON_AddObjectToObject(parent, "options");
+    cJSON_AddNumberToObject(o, "segment", opt->segment);
+    cJSON_AddNumberToObject(o, "similarity", opt->similarity);
+    cJSON_AddNumberToObject(o, "max_scale", opt->max_scale);
+    cJSON_AddBoolToObject(o, "unique", opt->unique != RPS_UNIQUE_OFF);
+    cJSON_AddStringToObject(o, "uniqueness", rps_unique_name(opt->unique));
+    cJSON_AddNumberToObject(o, "max_stacks", opt->max_stacks);
+}
+
 static cJSON *grid_json(const rps_result *r, const whatif_options *w, const axis *ax, int naxes, const point *pts,
                         long n, double predict_seconds) {
     double ins = r->instructions ? (double)r->instructions : 1;
     cJSON *root = cJSON_CreateObject();
     header_json(root, r, w);
     cJSON_AddStringToObject(root, "file", w->path);
+    rps_options_json(root, &r->opt); /* the predictions depend on them: say which */
     cJSON_AddNumberToObject(root, "instructions", (double)r->instructions);
     cJSON_AddNumberToObject(root, "simulated_cpi", (double)r->cycles / ins);
     cJSON_AddNumberToObject(root, "predict_seconds", predict_seconds);
@@ -349,6 +360,9 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
     if (!w->quiet) {
         printf("What-if from %s: %llu instructions, simulated CPI %.4f (cycles %llu)\n", w->path,
                (unsigned long long)r->instructions, r->cycles / ins, (unsigned long long)r->cycles);
+        char options[256];
+        rps_options_line(&r->opt, options, sizeof options);
+        printf("stacks reduced with: %s\n", options);
         printf("%ld design point%s predicted in %.3f ms\n\n", n, n == 1 ? "" : "s", predict_seconds * 1e3);
         printf("  %-44s %10s %10s %10s %10s\n", "design point", "RpStacks", "CP1", "FMT", "simulated");
         long shown = n <= 200 ? n : 200;

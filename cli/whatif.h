@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include <cjson/cJSON.h>
+
 #include "rpstacks/rpstacks.h"
 
 enum { WHATIF_MAX_SETS = 64 };
@@ -18,6 +20,10 @@ typedef struct whatif_options {
     bool quiet;
     int data_fd; /* the real stdout when --json or --csv is "-" (cli_stdout_for_data), else -1 */
 } whatif_options;
+
+/* The reduction options an .rps was made with, as the object "options" of parent (rpstacks
+ * --json and whatif --json alike). */
+void rps_options_json(cJSON *parent, const rps_options *o);
 
 /* Predict, print, write, verify. Returns the exit code. */
 int whatif_run(const rps_result *r, const whatif_options *w);

@@ -382,11 +382,17 @@ bool rps_read(const char *path, rps_result *out, cs_error *err) {
 
 /* ---- text ---- */
 
-void rps_text(const rps_result *r, FILE *out) {
+void rps_options_line(const rps_options *o, char *line, size_t size) {
     char space[64] = "no bound";
-    if (r->opt.max_scale > 0) snprintf(space, sizeof space, "latencies 0-%g× the baseline's", r->opt.max_scale);
-    fprintf(out, "\nRpStacks (segment %u, similarity %.2f, uniqueness %s, design space %s)\n", r->opt.segment,
-            r->opt.similarity, rps_unique_name(r->opt.unique), space);
+    if (o->max_scale > 0) snprintf(space, sizeof space, "latencies 0-%g× the baseline's", o->max_scale);
+    snprintf(line, size, "segment %u, similarity %.2f, uniqueness %s, max %u stacks per node, design space %s",
+             o->segment, o->similarity, rps_unique_name(o->unique), o->max_stacks, space);
+}
+
+void rps_text(const rps_result *r, FILE *out) {
+    char options[256];
+    rps_options_line(&r->opt, options, sizeof options);
+    fprintf(out, "\nRpStacks (%s)\n", options);
     fprintf(out, "  µops %llu, instructions %llu, cycles %llu (CPI %.4f)\n", (unsigned long long)r->uops,
             (unsigned long long)r->instructions, (unsigned long long)r->cycles,
             r->instructions ? (double)r->cycles / r->instructions : 0);

@@ -663,7 +663,11 @@ typedef struct seg_ctx {
     /* scratch */
     double *cand, *tot, *inv;
     uint32_t cand_n, cand_cap;
-    uint32_t *order;
+    uint32_t *order, *merge_tmp;
+    uint32_t *by_src, *src_at, *src_len, *srcs; /* the kept paths of each source, by at_min (reduce) */
+    /* by combination: the representatives of each event combination (a hash of the masks, 2 ×
+     * cand_cap slots, empty between reductions), a list through rep_next */
+    uint32_t *slot_key, *slot_head, *slot_tail, *slot_used, *rep_next;
     uint8_t *keep, *uniq;
     uint32_t *nz, *pos;      /* per candidate: the events it has, the positive ones */
     uint16_t *src;           /* per candidate: the source set it came from (no two of one set dominate) */
@@ -684,6 +688,17 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->tot = cs_realloc(s->tot, cs_array_size(cap, sizeof *s->tot));
     s->inv = cs_realloc(s->inv, cs_array_size(cap * width, sizeof *s->inv));
     s->order = cs_realloc(s->order, cs_array_size(cap, sizeof *s->order));
+    s->merge_tmp = cs_realloc(s->merge_tmp, cs_array_size(cap, sizeof *s->merge_tmp));
+    s->by_src = cs_realloc(s->by_src, cs_array_size(cap, sizeof *s->by_src));
+    s->src_at = cs_realloc(s->src_at, cs_array_size(cap, sizeof *s->src_at)); /* a source is < the count */
+    s->src_len = cs_realloc(s->src_len, cs_array_size(cap, sizeof *s->src_len));
+    s->srcs = cs_realloc(s->srcs, cs_array_size(cap, sizeof *s->srcs));
+    s->slot_key = cs_realloc(s->slot_key, cs_array_size(2 * (size_t)cap, sizeof *s->slot_key));
+    s->slot_head = cs_realloc(s->slot_head, cs_array_size(2 * (size_t)cap, sizeof *s->slot_head));
+    s->slot_tail = cs_realloc(s->slot_tail, cs_array_size(2 * (size_t)cap, sizeof *s->slot_tail));
+    for (size_t k = 0; k < 2 * (size_t)cap; k++) s->slot_head[k] = UINT32_MAX; /* empty */
+    s->slot_used = cs_realloc(s->slot_used, cs_array_size(cap, sizeof *s->slot_used));
+    s->rep_next = cs_realloc(s->rep_next, cs_array_size(cap, sizeof *s->rep_next));
     s->keep = cs_realloc(s->keep, cap);
     s->nz = cs_realloc(s->nz, cs_array_size(cap, sizeof *s->nz));
     s->pos = cs_realloc(s->pos, cs_array_size(cap, sizeof *s->pos));
@@ -771,6 +786,56 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
     return similarity_inv(a, ia, b, ib, mask);
 }
 
+/* Is p never below c in the design space (event d scaled by lmin_d … L)? p0 - c0 +
+ * Σ_d (p_d > c_d ? lmin_d : L)·(p_d - c_d) >= 0, the worst corner. With every floor 0
+ * (floor_zero) no term is positive: once the slack is negative it stays so. */
+static inline bool dominates(const double *p, const double *c, int D, double L, const double *lmin, bool floor_zero) {
+    double slack = p[0] - c[0] + 1e-9; /* p's lead over c at the worst corner */
+    for (int d = 1; d < D; d++) {
+        double x = p[d] - c[d];
+        slack += x > 0 ? lmin[d] * x : L * x;
+        if (slack < 0 && floor_zero) return false;
+    }
+    return slack >= 0;
+}
+
+/* order[0 … n) sorted by tot, largest first, stably (ties keep their order: a stable sort has
+ * one answer, so any stable algorithm gives it). The candidates come as one run per source
+ * set, each already largest first (a set is kept sorted and a weight shifts all its rows
+ * alike), so a merge of the natural runs costs about n·log(sources) instead of the n²/4 moves
+ * of an insertion sort (by event a node has some 30 candidates, by combination 100). tmp: room
+ * for n. */
+static void sort_by_total(uint32_t *order, const double *tot, uint32_t n, uint32_t *tmp) {
+    if (n <= 8) { /* a few: an insertion sort moves less */
+        for (uint32_t k = 1; k < n; k++) {
+            uint32_t x = order[k], m = k;
+            while (m > 0 && tot[order[m - 1]] < tot[x]) order[m] = order[m - 1], m--;
+            order[m] = x;
+        }
+        return;
+    }
+    for (;;) {
+        uint32_t runs = 0, out = 0;
+        for (uint32_t a = 0; a < n;) { /* merge each pair of adjacent runs [a, b) [b, c) into tmp */
+            uint32_t b = a + 1;
+            while (b < n && tot[order[b]] <= tot[order[b - 1]]) b++;
+            uint32_t c = b;
+            if (b < n) {
+                c = b + 1;
+                while (c < n && tot[order[c]] <= tot[order[c - 1]]) c++;
+            }
+            uint32_t i = a, j = b;
+            while (i < b && j < c) tmp[out++] = tot[order[j]] > tot[order[i]] ? order[j++] : order[i++];
+            while (i < b) tmp[out++] = order[i++];
+            while (j < c) tmp[out++] = order[j++];
+            runs++;
+            a = c;
+        }
+        memcpy(order, tmp, (size_t)n * sizeof *order);
+        if (runs <= 1) return;
+    }
+}
+
 /* Reduce the candidates into set `out` (§III-C Figure 7c): drop dominated
  * paths, keep paths with a unique event (or, by combination, merge only within
  * an event combination), merge similar ones into the larger.
@@ -808,45 +873,64 @@ static void reduce(seg_ctx *s, stack_set *out) {
         s->at_min[k] = c[0] + at_min;
         best_lo = dmax(best_lo, lo);
     }
-    /* largest first (insertion sort: a few tens; stable, so ties keep their order) */
-    for (uint32_t k = 1; k < n; k++) {
-        uint32_t x = s->order[k];
-        uint32_t m = k;
-        while (m > 0 && s->tot[s->order[m - 1]] < s->tot[x]) s->order[m] = s->order[m - 1], m--;
-        s->order[m] = x;
-    }
+    sort_by_total(s->order, s->tot, n, s->merge_tmp); /* largest first, ties in their order */
     /* dominance: a path that can never be the critical one is dropped. Two paths of one
      * source set (shifted alike) are never compared: that set was reduced already. */
     uint32_t kept = 0;
+    bool floor_zero = true; /* every event's floor 0: a pair's slack only falls dimension by dimension */
+    for (int d = 1; d < D; d++) floor_zero &= s->lmin[d] == 0;
     if (L > 0) {
         /* Within the design space (event d scaled by lmin_d … L), p is never below c when
          * p0 - c0 + Σ_d (p_d > c_d ? lmin_d : L)·(p_d - c_d) >= 0 (the worst corner). First
          * every path against the length one of them is sure to have: a path that cannot reach
          * it is dropped without a pair test (that path, or the kept one dominating it, is
          * larger and kept before). */
+        /* The pairs worth a test: p of another source, not behind c at either corner (every
+         * event at L, every event at lmin; the margin is far above the rounding of either
+         * sum); any order of the tests finds the same answer. With many candidates (by
+         * combination a node has a hundred) the kept paths are filed per source, each list by
+         * at_min, largest first, so that a test visits only the paths of the other sources
+         * ahead of c at lmin; with a few tens (by event) a scan of them all costs less. A
+         * source is a number below n, or below RPS_MAX_EDGES + 1 (the arrays hold cand_cap >= 64). */
+        bool filed = n > 48;
+        uint32_t *by_src = s->by_src, *src_at = s->src_at, *src_len = s->src_len, *srcs = s->srcs, nsrc = 0;
+        if (filed) {
+            for (uint32_t k = 0; k < n; k++) src_len[s->src[k]] = UINT32_MAX;
+            for (uint32_t k = 0; k < n; k++) /* the sources, in order of appearance */
+                if (src_len[s->src[k]] == UINT32_MAX) src_len[s->src[k]] = 0, srcs[nsrc++] = s->src[k];
+            for (uint32_t k = 0; k < n; k++) src_len[s->src[k]]++;
+            for (uint32_t g = 0, at = 0; g < nsrc; g++)
+                src_at[srcs[g]] = at, at += src_len[srcs[g]], src_len[srcs[g]] = 0;
+        }
         for (uint32_t k = 0; k < n; k++) {
             uint32_t ck = s->order[k];
             if (s->hi[ck] < best_lo - 1e-6) continue; /* clearly: rounding cannot matter */
             const double *c = &s->cand[(size_t)ck * D];
+            double c_min = s->at_min[ck] - 1e-6, c_max = s->at_max[ck] - 1e-6;
+            uint32_t own = s->src[ck];
             bool dominated = false;
-            for (uint32_t q = kept; q-- > 0;) { /* any order finds the same answer */
-                uint32_t pq = s->order[q];
-                if (s->src[pq] == s->src[ck]) continue;
-                /* behind c at one of two corners (every event at L, every event at lmin): not
-                 * dominating (the margin is far above the rounding of either sum) */
-                if (s->at_max[pq] < s->at_max[ck] - 1e-6 || s->at_min[pq] < s->at_min[ck] - 1e-6) continue;
-                const double *p = &s->cand[(size_t)pq * D];
-                double slack = p[0] - c[0] + 1e-9; /* p's lead over c at the worst corner */
-                for (int d = 1; d < D; d++) {
-                    double x = p[d] - c[d];
-                    slack += x > 0 ? s->lmin[d] * x : L * x;
-                }
-                if (slack >= 0) {
-                    dominated = true;
-                    break;
+            if (!filed) {
+                for (uint32_t q = kept; q-- > 0 && !dominated;) { /* newest first: most often a recent one */
+                    uint32_t pq = s->order[q];
+                    if (s->src[pq] == own || s->at_max[pq] < c_max || s->at_min[pq] < c_min) continue;
+                    dominated = dominates(&s->cand[(size_t)pq * D], c, D, L, s->lmin, floor_zero);
                 }
             }
-            if (!dominated) s->order[kept++] = ck;
+            for (uint32_t g = 0; g < nsrc && !dominated; g++) {
+                uint32_t other = srcs[g];
+                if (other == own) continue;
+                const uint32_t *list = &by_src[src_at[other]];
+                for (uint32_t q = 0; q < src_len[other] && s->at_min[list[q]] >= c_min && !dominated; q++)
+                    if (s->at_max[list[q]] >= c_max)
+                        dominated = dominates(&s->cand[(size_t)list[q] * D], c, D, L, s->lmin, floor_zero);
+            }
+            if (dominated) continue;
+            s->order[kept++] = ck;
+            if (filed) {
+                uint32_t *list = &by_src[src_at[own]], at = src_len[own]++;
+                while (at > 0 && s->at_min[list[at - 1]] < s->at_min[ck]) list[at] = list[at - 1], at--;
+                list[at] = ck;
+            }
         }
     } else {
         /* anywhere (max_scale 0): p dominates c when no smaller in any dimension */
@@ -900,7 +984,37 @@ static void reduce(seg_ctx *s, stack_set *out) {
      * one source set are known to be less similar than the threshold) */
     uint32_t m = 0;
     double thr = s->opt->similarity, thr2 = thr * thr * (1 - 1e-6);
-    for (uint32_t q = 0; q < kept; q++) {
+    if (same_combination) { /* the same decisions, each path tested only against its combination's */
+        uint32_t mask = 2 * s->cand_cap - 1, used = 0; /* cand_cap is a power of two */
+        for (uint32_t q = 0; q < kept; q++) {
+            uint32_t qq = s->order[q], key = s->nz[qq];
+            uint32_t h = (uint32_t)((key * 0x9E3779B1u) >> 7) & mask;
+            while (s->slot_head[h] != UINT32_MAX && s->slot_key[h] != key) h = (h + 1) & mask;
+            bool merged = false;
+            if (s->slot_head[h] != UINT32_MAX) {
+                const double *c = &s->cand[(size_t)qq * D];
+                for (uint32_t r = s->slot_head[h]; r != UINT32_MAX && !merged; r = s->rep_next[r]) {
+                    uint32_t rr = s->order[r];
+                    if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
+                    if (similarity_below(s->nz[rr], key, s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
+                    merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c,
+                                            &s->inv[(size_t)qq * D], key) >= s->opt->similarity;
+                }
+            } else {
+                s->slot_key[h] = key, s->slot_head[h] = UINT32_MAX, s->slot_used[used++] = h;
+            }
+            if (merged) continue;
+            s->order[m] = qq;
+            s->keep[m] = 0; /* no path is unique by event here */
+            s->rep_next[m] = UINT32_MAX;
+            if (s->slot_head[h] == UINT32_MAX) s->slot_head[h] = m;
+            else s->rep_next[s->slot_tail[h]] = m;
+            s->slot_tail[h] = m;
+            m++;
+        }
+        for (uint32_t k = 0; k < used; k++) s->slot_head[s->slot_used[k]] = UINT32_MAX;
+    }
+    for (uint32_t q = 0; q < kept && !same_combination; q++) {
         const double *c = &s->cand[(size_t)s->order[q] * D];
         uint32_t qq = s->order[q];
         bool merged = false;
@@ -937,13 +1051,20 @@ static void reduce(seg_ctx *s, stack_set *out) {
 }
 
 uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, uint32_t n, double *out) {
+    return rps_reduce_sources(opt, D, cand, NULL, n, out);
+}
+
+uint32_t rps_reduce_sources(const rps_options *opt, int D, const double *cand, const uint16_t *src, uint32_t n,
+                            double *out) {
     seg_ctx s;
     memset(&s, 0, sizeof s);
     s.opt = opt;
     s.D = D;
-    cand_reserve(&s, n ? n : 1);
+    uint32_t room = n ? n : 1; /* the per-source arrays are indexed by the source's number */
+    for (uint32_t k = 0; src && k < n; k++) room = src[k] >= room ? (uint32_t)src[k] + 1 : room;
+    cand_reserve(&s, room);
     memcpy(s.cand, cand, (size_t)n * D * sizeof *cand);
-    for (uint32_t k = 0; k < n; k++) s.src[k] = (uint16_t)k, s.settled[k] = 0; /* every pair compared */
+    for (uint32_t k = 0; k < n; k++) s.src[k] = src ? src[k] : (uint16_t)k, s.settled[k] = 0;
     s.cand_n = n;
     stack_set set = {0};
     reduce(&s, &set);
@@ -954,6 +1075,16 @@ uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, u
     free(s.tot);
     free(s.inv);
     free(s.order);
+    free(s.merge_tmp);
+    free(s.by_src);
+    free(s.src_at);
+    free(s.src_len);
+    free(s.srcs);
+    free(s.slot_key);
+    free(s.slot_head);
+    free(s.slot_tail);
+    free(s.slot_used);
+    free(s.rep_next);
     free(s.keep);
     free(s.uniq);
     free(s.nz);
@@ -1187,6 +1318,16 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->tot);
     free(s->inv);
     free(s->order);
+    free(s->merge_tmp);
+    free(s->by_src);
+    free(s->src_at);
+    free(s->src_len);
+    free(s->srcs);
+    free(s->slot_key);
+    free(s->slot_head);
+    free(s->slot_tail);
+    free(s->slot_used);
+    free(s->rep_next);
     free(s->keep);
     free(s->nz);
     free(s->pos);

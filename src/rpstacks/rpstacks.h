@@ -194,6 +194,9 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *r, cs_error *err);
 /* ---- reports ------------------------------------------------------------------------- */
 
 void rps_text(const rps_result *r, FILE *out);
+/* The reduction options an .rps was made with, one line: "segment 5000, similarity 0.70,
+ * uniqueness event, max 64 stacks per node, design space latencies 0-4× the baseline's". */
+void rps_options_line(const rps_options *o, char *line, size_t size);
 
 /* The runner's analysis "rpstacks" (runner/registry.c): its result after the run (NULL before or
  * when it failed), and its collected records. */

@@ -75,5 +75,9 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask);
 /* One node's reduction on n candidate stacks of D dimensions; the survivors,
  * largest first, into out (room for n). Returns how many. */
 uint32_t rps_reduce_vectors(const rps_options *opt, int D, const double *cand, uint32_t n, double *out);
+/* The same with the source set of each candidate (as the traversal gives them: two candidates
+ * of one source are never compared for dominance); src NULL: each its own source. */
+uint32_t rps_reduce_sources(const rps_options *opt, int D, const double *cand, const uint16_t *src, uint32_t n,
+                            double *out);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # rpstacks --unique combination: accepted, and recorded in the .rps (its uniqueness byte,
 # read by walking the documented header of docs/rpstacks.md) and in the JSON; the default
-# records the event rule. A bad mode is bad usage (exit 2) naming it.
+# records the event rule; whatif prints the options (text and JSON). A bad mode is bad usage (exit 2) naming it.
 # usage: rpstacks_unique_check.sh CYCLESCOPE WORKDIR PROG [ARGS…]
 set -eu
 cs=$1 dir=$2
@@ -12,6 +12,9 @@ for mode in combination default; do
     # shellcheck disable=SC2086
     "$cs" rpstacks $flag --max 3000 --segment 1000 --json "$dir/rps-unique-$mode.json" \
         -o "$dir/rps-unique-$mode.rps" "$@" >"$dir/rps-unique-$mode.txt"
+    # whatif says which options the stacks it predicts from were reduced with
+    "$cs" whatif "$dir/rps-unique-$mode.rps" --set l1d.latency=2 --json "$dir/whatif-unique-$mode.json" \
+        >"$dir/whatif-unique-$mode.txt"
 done
 python3 - "$dir" <<'PY'
 import json, struct, sys
@@ -32,7 +35,13 @@ for mode, byte, name in (("combination", 2, "combination"), ("default", 1, "even
     assert unique_byte("%s/rps-unique-%s.rps" % (d, mode)) == byte, mode
     text = open("%s/rps-unique-%s.txt" % (d, mode)).read()
     assert "uniqueness %s," % name in text, text
-print("rpstacks --unique: combination and the default (event) recorded in the .rps and the JSON: ok")
+    w = json.load(open("%s/whatif-unique-%s.json" % (d, mode)))
+    assert w["options"] == j["options"], (w["options"], j["options"])
+    assert w["options"]["segment"] == 1000 and w["options"]["similarity"] == 0.7, w["options"]
+    line = "stacks reduced with: segment 1000, similarity 0.70, uniqueness %s, max 64 stacks per node, " \
+        "design space latencies 0-4× the baseline's\n" % name
+    assert line in open("%s/whatif-unique-%s.txt" % (d, mode)).read(), mode
+print("rpstacks --unique: combination and the default (event) recorded in the .rps and the JSON, and printed by whatif: ok")
 PY
 out=$("$cs" rpstacks --unique both -o "$dir/rps-unique-bad.rps" "$@" 2>&1) && rc=0 || rc=$?
 [ "$rc" = 2 ] || { echo "--unique both: exit $rc, want 2"; exit 1; }

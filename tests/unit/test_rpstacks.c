@@ -98,10 +98,20 @@ static void test_reduce_keeps_each_combination(void **state) {
  * merges only into a kept path of its event combination; every other path merges
  * into the first kept target at least `similarity` similar; the largest max_stacks
  * survive. */
-static uint32_t reference_reduce(const rps_options *o, int D, const double *cand, uint32_t n, double *out) {
+static uint32_t reference_reduce(const rps_options *o, int D, const double *cand, const uint16_t *src, uint32_t n,
+                                 double *out) {
     uint32_t order[256], kept = 0, m = 0;
     bool unique[256] = {0}, target_unique[256] = {0};
-    double total[256];
+    double total[256], hi[256], best_lo = -INFINITY;
+    for (uint32_t k = 0; k < n; k++) { /* with sources: the length each can reach, each is sure to reach */
+        double lo = cand[k * D];
+        hi[k] = cand[k * D];
+        for (int d = 1; d < D; d++) {
+            lo += cand[k * D + d] > 0 ? 0 : o->max_scale * cand[k * D + d];
+            hi[k] += cand[k * D + d] > 0 ? o->max_scale * cand[k * D + d] : 0;
+        }
+        best_lo = lo > best_lo ? lo : best_lo;
+    }
     for (uint32_t k = 0; k < n; k++) {
         total[k] = 0;
         for (int d = 0; d < D; d++) total[k] += cand[k * D + d];
@@ -111,8 +121,12 @@ static uint32_t reference_reduce(const rps_options *o, int D, const double *cand
     }
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &cand[order[k] * D];
+        /* with sources, a path that cannot reach the length another is sure to have is dropped
+         * even when that one is of its own source (without, a dominating path drops it) */
+        if (src && o->max_scale > 0 && hi[order[k]] < best_lo - 1e-6) continue;
         bool dominated = false;
         for (uint32_t q = 0; q < kept && !dominated; q++) {
+            if (src && src[order[q]] == src[order[k]]) continue; /* one source: not compared */
             const double *p = &cand[order[q] * D];
             bool all = true;
             if (o->max_scale > 0) {
@@ -165,7 +179,7 @@ static uint32_t reference_reduce(const rps_options *o, int D, const double *cand
 
 /* Candidates as the traversal makes them: a few reduced source sets, each
  * shifted by an edge's weight, with duplicates, zeros, tiny values and ties. */
-static uint32_t synthetic_candidates(unsigned *seed, int D, double *cand) {
+static uint32_t synthetic_candidates(unsigned *seed, int D, double *cand, uint16_t *from) {
     uint32_t n = 0;
     int sources = 1 + rand_r(seed) % 4;
     for (int src = 0; src < sources; src++) {
@@ -174,6 +188,7 @@ static uint32_t synthetic_candidates(unsigned *seed, int D, double *cand) {
         int size = 1 + rand_r(seed) % 20;
         for (int k = 0; k < size && n < 200; k++, n++) {
             double *c = &cand[n * D];
+            from[n] = (uint16_t)src;
             if (k > 0 && rand_r(seed) % 8 == 0) { /* a duplicate of the previous path */
                 memcpy(c, c - D, D * sizeof *c);
                 continue;
@@ -189,9 +204,12 @@ static uint32_t synthetic_candidates(unsigned *seed, int D, double *cand) {
     return n;
 }
 
-/* 3000 cases for one uniqueness rule (every third without uniqueness) */
-static void reduce_matches_reference(rps_unique rule) {
+/* 3000 cases for one uniqueness rule (every third without uniqueness); with sources: the
+ * candidates of one synthetic source set are not compared for dominance, as in the traversal
+ * (reduce() files the kept paths per source) */
+static void reduce_matches_reference(rps_unique rule, bool with_sources) {
     static double cand[200 * 32], got[200 * 32], want[200 * 32];
+    uint16_t from[200];
     unsigned seed = 14;
     const double thresholds[] = {0.0, 0.5, 0.7, 0.9, 1.0};
     uint32_t total_kept = 0, total_cand = 0;
@@ -204,9 +222,10 @@ static void reduce_matches_reference(rps_unique rule) {
         const double scales[] = {0, 1, 2, 4, 10};
         o.max_scale = scales[trial % 11 % 5];
         int D = 1 + rand_r(&seed) % 16;
-        uint32_t n = synthetic_candidates(&seed, D, cand);
-        uint32_t m = rps_reduce_vectors(&o, D, cand, n, got);
-        uint32_t m_ref = reference_reduce(&o, D, cand, n, want);
+        uint32_t n = synthetic_candidates(&seed, D, cand, from);
+        uint32_t m =
+            with_sources ? rps_reduce_sources(&o, D, cand, from, n, got) : rps_reduce_vectors(&o, D, cand, n, got);
+        uint32_t m_ref = reference_reduce(&o, D, cand, with_sources ? from : NULL, n, want);
         assert_int_equal(m, m_ref);
         assert_memory_equal(got, want, (size_t)m * D * sizeof *got);
         total_kept += m, total_cand += n;
@@ -217,12 +236,14 @@ static void reduce_matches_reference(rps_unique rule) {
 
 static void test_reduce_matches_reference_by_event(void **state) {
     (void)state;
-    reduce_matches_reference(RPS_UNIQUE_EVENT);
+    reduce_matches_reference(RPS_UNIQUE_EVENT, false);
+    reduce_matches_reference(RPS_UNIQUE_EVENT, true);
 }
 
 static void test_reduce_matches_reference_by_combination(void **state) {
     (void)state;
-    reduce_matches_reference(RPS_UNIQUE_COMBINATION);
+    reduce_matches_reference(RPS_UNIQUE_COMBINATION, false);
+    reduce_matches_reference(RPS_UNIQUE_COMBINATION, true);
 }
 
 /* ---- the file ---- */

@@ -208,6 +208,7 @@ typedef struct ss_uop {
 
 typedef struct dspan {
     uint64_t cycle, cycles, pos; /* pos: empty-stall instances before this span */
+    uint64_t floor;              /* the first instance since the last flush before it (§3.7) */
     stall_cause cause;
 } dspan;
 
@@ -261,6 +262,7 @@ struct stallscope {
     dspan dh[DHIST];
     uint64_t dh_count, dh_pos; /* spans seen; instances seen */
     uint64_t nr_lo, nr_hi;
+    uint64_t flush_seq, flush_floor; /* the last flush's branch and its refill's first instance */
 
     /* per recent cycle, the youngest µop that issued in it (poor scheduling) */
     uint64_t issue_cycle[ISSUE_HIST], issue_youngest[ISSUE_HIST];
@@ -527,9 +529,11 @@ void ss_wait(stallscope *s, const wait_transition *w) {
  * The integer ALU's for every class but loads; a load's is its L1 hit latency, which the
  * engine already counts as execution, not a stall (iv_stalls) — a load that hits is not
  * "long executing", it is as fast as a load gets (the paper's example of long executing is an
- * integer divide). In-order models report only a miss's extra cycles as fill (load_latency 0). */
+ * integer divide). In-order models report only a miss's extra cycles as fill (load_latency 0);
+ * there a load's minimum latency is its memory pipe's depth (load_min_latency). */
 static uint64_t min_latency(const stallscope *s, const ss_uop *u) {
-    if (u->retired && u->op_class == OPC_LOAD && s->m.load_latency > s->m.base_latency) return s->m.load_latency;
+    uint64_t load = s->m.load_min_latency ? s->m.load_min_latency : s->m.load_latency;
+    if (u->retired && u->op_class == OPC_LOAD && load > s->m.base_latency) return load;
     return s->m.base_latency;
 }
 
@@ -1256,7 +1260,8 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
 /* ---- completion (§3.7) ----------------------------------------------------------------------------- */
 
 /* 2b: the most recent dispatch empty stall before cycle t (the head's dispatch) not yet taken
- * (a MultiStack reader). */
+ * (a MultiStack reader), back to the last flush before t (§3.7: the history is kept "back to
+ * the last flush"; an older empty stall was drained by it). */
 static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
     /* instances before t */
     uint64_t n = 0;
@@ -1275,12 +1280,12 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
         uint64_t end = d->cycle + d->cycles < t ? d->cycle + d->cycles : t;
         n = d->pos + (end - d->cycle);
     }
-    uint64_t q;
+    uint64_t q, floor = s->dh[k % DHIST].floor;
     if (n > s->nr_hi) {
         q = n - 1;
         if (q > s->nr_hi) s->nr_lo = q;
         s->nr_hi = n;
-    } else if (s->nr_lo > 0) {
+    } else if (s->nr_lo > floor) {
         q = --s->nr_lo;
     } else {
         return false;
@@ -1591,8 +1596,13 @@ void ss_span(stallscope *s, const stage_span *sp) {
     } else if (sp->stage == STAGE_DISPATCH) {
         s->dispatch_cov = sp->cycle + sp->cycles;
         if (sp->v.stall == STALL_FRONTEND_EMPTY && sp->v.n < sp->v.width) {
+            /* §3.7: the empty-stall history goes back to the last flush; a flush's refill starts
+             * a new one (the models fetch no wrong path: the refill is the first empty stall that
+             * carries the flush) */
+            if (sp->v.cause.kind == CAUSE_BPRED && sp->v.cause.seq != s->flush_seq)
+                s->flush_seq = sp->v.cause.seq, s->flush_floor = s->dh_pos;
             dspan *d = &s->dh[s->dh_count++ % DHIST];
-            *d = (dspan){sp->cycle, sp->cycles, s->dh_pos, sp->v.cause};
+            *d = (dspan){sp->cycle, sp->cycles, s->dh_pos, s->flush_floor, sp->v.cause};
             s->dh_pos += sp->cycles;
         }
     }

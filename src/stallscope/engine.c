@@ -189,6 +189,8 @@ typedef struct ss_uop {
     /* positions (low 20 bits) of its leaf keys put in the used set while it was kept,
      * [used_lo, used_hi): a key outside cannot be in the set (saves the set's cache miss) */
     uint32_t used_lo, used_hi, used_n; /* used_n: how many distinct positions were added */
+    /* the range is full and its positions past USED_BITS are not in the set (used_add) */
+    bool used_virtual;
     /* the layout of its last closed reader interval walked through (lay_iv + 1; 0: none) */
     uint32_t lay_iv;
     uint16_t n_iv, cap_iv;
@@ -480,6 +482,7 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
         u->up_iv = 0;
         u->lay_iv = 0;
         u->used_lo = u->used_hi = u->used_n = 0;
+        u->used_virtual = false;
         memset(u->used_bits, 0, sizeof u->used_bits);
         u->hot_weight = 0;
         u->hot_type = 0;
@@ -928,20 +931,9 @@ static bool leaf_used(stallscope *s, uint64_t key) {
     return used_has(&s->used, key);
 }
 
-static void used_add(stallscope *s, uint64_t key) {
+/* Put key in the set (not its µop's record); false when it was in already. */
+static bool set_insert(stallscope *s, uint64_t key) {
     leafkey_set *u = &s->used;
-    ss_uop *lu = uop_get(s, key >> 20);
-    uint32_t pos = (uint32_t)(key & 0xfffff);
-    if (lu && pos < USED_BITS) { /* answered from the µop's bitmap while it is kept: not in the set */
-        uint64_t bit = 1ull << (pos % 64);
-        if (lu->used_bits[pos / 64] & bit) return;
-        lu->used_bits[pos / 64] |= bit;
-        if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
-        else if (pos < lu->used_lo) lu->used_lo = pos;
-        else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
-        lu->used_n++;
-        return;
-    }
     if ((u->count + 1) * 2 > u->cap) {
         /* grow, dropping the leaves of µops no longer kept (bounded memory) */
         uint64_t oldest = s->newest_seq > RING ? s->newest_seq - RING : 0, live = 0;
@@ -966,22 +958,62 @@ static void used_add(stallscope *s, uint64_t key) {
             ss_uop *x = &s->ring[r];
             if (!x->seq || x->seq > oldest) continue;
             x->used_lo = x->used_hi = x->used_n = 0;
+            x->used_virtual = false;
             memset(x->used_bits, 0, sizeof x->used_bits);
         }
     }
     uint64_t i = leaf_slot(key, u->cap);
     while (u->key[i]) {
-        if (u->key[i] == key) return;
+        if (u->key[i] == key) return false;
         i = (i + 1) & (u->cap - 1);
     }
     u->key[i] = key;
     u->count++;
+    return true;
+}
+
+/* A kept µop's used positions past USED_BITS that form one full range with its others are
+ * only in its record (used_virtual): completion accumulating the head's own leaves — a fill
+ * of hundreds of cycles, one new position a cycle — added each to the set, which was a third
+ * of a long pointer chase's run (the set's probes and its pruning). They go into the set
+ * when a position that does not extend the range comes. (A µop's slot taken over drops them
+ * with it, as it drops its bitmap; the set dropped them at its next pruning.) */
+static void used_materialise(stallscope *s, ss_uop *lu) {
+    lu->used_virtual = false;
+    for (uint32_t p = lu->used_lo > USED_BITS ? lu->used_lo : USED_BITS; p < lu->used_hi; p++)
+        set_insert(s, lu->seq << 20 | p);
+}
+
+static void used_range_add(ss_uop *lu, uint32_t pos) {
+    if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
+    else if (pos < lu->used_lo) lu->used_lo = pos;
+    else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
+    lu->used_n++;
+}
+
+static void used_add(stallscope *s, uint64_t key) {
+    ss_uop *lu = uop_get(s, key >> 20);
+    uint32_t pos = (uint32_t)(key & 0xfffff);
     if (lu) {
-        if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
-        else if (pos < lu->used_lo) lu->used_lo = pos;
-        else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
-        lu->used_n++;
+        bool empty = lu->used_lo >= lu->used_hi, full = !empty && lu->used_n == lu->used_hi - lu->used_lo;
+        bool adjacent = full && (pos == lu->used_hi || pos + 1 == lu->used_lo);
+        if (pos < USED_BITS) { /* answered from the µop's bitmap while it is kept: not in the set */
+            uint64_t bit = 1ull << (pos % 64);
+            if (lu->used_bits[pos / 64] & bit) return;
+            if (lu->used_virtual && !adjacent) used_materialise(s, lu);
+            lu->used_bits[pos / 64] |= bit;
+            used_range_add(lu, pos);
+            return;
+        }
+        if (full && pos >= lu->used_lo && pos < lu->used_hi) return; /* in already */
+        if (empty || (adjacent && (lu->used_virtual || lu->used_hi <= USED_BITS))) {
+            used_range_add(lu, pos);
+            lu->used_virtual = true;
+            return;
+        }
+        if (lu->used_virtual) used_materialise(s, lu);
     }
+    if (set_insert(s, key) && lu) used_range_add(lu, pos);
 }
 
 /* Add weight w `reps` times (what reps calls with w would do, in one). */

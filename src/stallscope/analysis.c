@@ -30,16 +30,30 @@ static void *ss_create_analysis(const analysis_options *opt, cs_error *err) {
     return a;
 }
 
+/* In order, a class's latency is the depth of the pipe that executes it ([latency] is not
+ * read: src/uarch/inorder.c, "a pipe's depth is the latency of everything it executes"; the
+ * last pipe listing the class takes it, as there). */
+static uint32_t inorder_depth(const uarch_config *cfg, int cls) {
+    uint32_t depth = 1;
+    for (uint32_t p = 0; p < cfg->inorder.pipe_count; p++)
+        if (cfg->inorder.pipe[p].classes & (1u << cls)) depth = cfg->inorder.pipe[p].stages;
+    return depth ? depth : 1;
+}
+
 static void ob_begin(void *ctx, const probe_run_info *info) {
     ss_analysis *a = ctx;
     const uarch_config *cfg = info->cfg;
-    ss_machine m = {info->width[STAGE_COMMIT], cfg->latency[OPC_INT_ALU], 0, cfg->model == MODEL_INORDER, false};
+    ss_machine m = {info->width[STAGE_COMMIT], cfg->latency[OPC_INT_ALU], 0, cfg->model == MODEL_INORDER, false, 0};
     /* ooo: a load's fill wait counts from issue; its L1 hit latency is execution.
-     * in-order: the fill state is only the cycles a miss holds the memory pipe. */
+     * in-order: the fill state is only the cycles a miss holds the memory pipe; the minimum
+     * latencies are the integer and memory pipes' depths (ideal.alu shortens neither class) */
     if (cfg->model == MODEL_OOO) m.load_latency = cfg->latency[OPC_LOAD] + cfg->l1d.latency;
-    /* ooo: issue runs before dispatch in a cycle (src/uarch/ooo.c), so a µop's first issue
-     * chance is the cycle after it entered the window: its wait in that cycle is no stall */
-    m.dispatch_cycle_free = cfg->model == MODEL_OOO;
+    else m.base_latency = inorder_depth(cfg, OPC_INT_ALU), m.load_min_latency = inorder_depth(cfg, OPC_LOAD);
+    /* Both models tick their stages back to front, issue before dispatch (src/uarch/ooo.c
+     * issue_stage; src/uarch/inorder.c inorder_run: commit, issue, dispatch, fetch), so a µop's
+     * first issue chance is the cycle after it entered the window (in order: the issue
+     * buffer): its wait in that cycle is no stall (§3.3) */
+    m.dispatch_cycle_free = true;
     ss_destroy(a->s);
     a->s = ss_create(&a->opt, &m);
     a->commit_cov = a->dispatch_cov = 0;

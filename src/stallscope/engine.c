@@ -189,6 +189,8 @@ typedef struct ss_uop {
     /* positions (low 20 bits) of its leaf keys put in the used set while it was kept,
      * [used_lo, used_hi): a key outside cannot be in the set (saves the set's cache miss) */
     uint32_t used_lo, used_hi, used_n; /* used_n: how many distinct positions were added */
+    /* the range is full and its positions past USED_BITS are not in the set (used_add) */
+    bool used_virtual;
     /* the layout of its last closed reader interval walked through (lay_iv + 1; 0: none) */
     uint32_t lay_iv;
     uint16_t n_iv, cap_iv;
@@ -208,6 +210,7 @@ typedef struct ss_uop {
 
 typedef struct dspan {
     uint64_t cycle, cycles, pos; /* pos: empty-stall instances before this span */
+    uint64_t floor;              /* the first instance since the last flush before it (§3.7) */
     stall_cause cause;
 } dspan;
 
@@ -261,6 +264,7 @@ struct stallscope {
     dspan dh[DHIST];
     uint64_t dh_count, dh_pos; /* spans seen; instances seen */
     uint64_t nr_lo, nr_hi;
+    uint64_t flush_seq, flush_floor; /* the last flush's branch and its refill's first instance */
 
     /* per recent cycle, the youngest µop that issued in it (poor scheduling) */
     uint64_t issue_cycle[ISSUE_HIST], issue_youngest[ISSUE_HIST];
@@ -478,6 +482,7 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
         u->up_iv = 0;
         u->lay_iv = 0;
         u->used_lo = u->used_hi = u->used_n = 0;
+        u->used_virtual = false;
         memset(u->used_bits, 0, sizeof u->used_bits);
         u->hot_weight = 0;
         u->hot_type = 0;
@@ -527,9 +532,11 @@ void ss_wait(stallscope *s, const wait_transition *w) {
  * The integer ALU's for every class but loads; a load's is its L1 hit latency, which the
  * engine already counts as execution, not a stall (iv_stalls) — a load that hits is not
  * "long executing", it is as fast as a load gets (the paper's example of long executing is an
- * integer divide). In-order models report only a miss's extra cycles as fill (load_latency 0). */
+ * integer divide). In-order models report only a miss's extra cycles as fill (load_latency 0);
+ * there a load's minimum latency is its memory pipe's depth (load_min_latency). */
 static uint64_t min_latency(const stallscope *s, const ss_uop *u) {
-    if (u->retired && u->op_class == OPC_LOAD && s->m.load_latency > s->m.base_latency) return s->m.load_latency;
+    uint64_t load = s->m.load_min_latency ? s->m.load_min_latency : s->m.load_latency;
+    if (u->retired && u->op_class == OPC_LOAD && load > s->m.base_latency) return load;
     return s->m.base_latency;
 }
 
@@ -924,20 +931,9 @@ static bool leaf_used(stallscope *s, uint64_t key) {
     return used_has(&s->used, key);
 }
 
-static void used_add(stallscope *s, uint64_t key) {
+/* Put key in the set (not its µop's record); false when it was in already. */
+static bool set_insert(stallscope *s, uint64_t key) {
     leafkey_set *u = &s->used;
-    ss_uop *lu = uop_get(s, key >> 20);
-    uint32_t pos = (uint32_t)(key & 0xfffff);
-    if (lu && pos < USED_BITS) { /* answered from the µop's bitmap while it is kept: not in the set */
-        uint64_t bit = 1ull << (pos % 64);
-        if (lu->used_bits[pos / 64] & bit) return;
-        lu->used_bits[pos / 64] |= bit;
-        if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
-        else if (pos < lu->used_lo) lu->used_lo = pos;
-        else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
-        lu->used_n++;
-        return;
-    }
     if ((u->count + 1) * 2 > u->cap) {
         /* grow, dropping the leaves of µops no longer kept (bounded memory) */
         uint64_t oldest = s->newest_seq > RING ? s->newest_seq - RING : 0, live = 0;
@@ -962,22 +958,62 @@ static void used_add(stallscope *s, uint64_t key) {
             ss_uop *x = &s->ring[r];
             if (!x->seq || x->seq > oldest) continue;
             x->used_lo = x->used_hi = x->used_n = 0;
+            x->used_virtual = false;
             memset(x->used_bits, 0, sizeof x->used_bits);
         }
     }
     uint64_t i = leaf_slot(key, u->cap);
     while (u->key[i]) {
-        if (u->key[i] == key) return;
+        if (u->key[i] == key) return false;
         i = (i + 1) & (u->cap - 1);
     }
     u->key[i] = key;
     u->count++;
+    return true;
+}
+
+/* A kept µop's used positions past USED_BITS that form one full range with its others are
+ * only in its record (used_virtual): completion accumulating the head's own leaves — a fill
+ * of hundreds of cycles, one new position a cycle — added each to the set, which was a third
+ * of a long pointer chase's run (the set's probes and its pruning). They go into the set
+ * when a position that does not extend the range comes. (A µop's slot taken over drops them
+ * with it, as it drops its bitmap; the set dropped them at its next pruning.) */
+static void used_materialise(stallscope *s, ss_uop *lu) {
+    lu->used_virtual = false;
+    for (uint32_t p = lu->used_lo > USED_BITS ? lu->used_lo : USED_BITS; p < lu->used_hi; p++)
+        set_insert(s, lu->seq << 20 | p);
+}
+
+static void used_range_add(ss_uop *lu, uint32_t pos) {
+    if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
+    else if (pos < lu->used_lo) lu->used_lo = pos;
+    else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
+    lu->used_n++;
+}
+
+static void used_add(stallscope *s, uint64_t key) {
+    ss_uop *lu = uop_get(s, key >> 20);
+    uint32_t pos = (uint32_t)(key & 0xfffff);
     if (lu) {
-        if (lu->used_lo >= lu->used_hi) lu->used_lo = pos, lu->used_hi = pos + 1;
-        else if (pos < lu->used_lo) lu->used_lo = pos;
-        else if (pos >= lu->used_hi) lu->used_hi = pos + 1;
-        lu->used_n++;
+        bool empty = lu->used_lo >= lu->used_hi, full = !empty && lu->used_n == lu->used_hi - lu->used_lo;
+        bool adjacent = full && (pos == lu->used_hi || pos + 1 == lu->used_lo);
+        if (pos < USED_BITS) { /* answered from the µop's bitmap while it is kept: not in the set */
+            uint64_t bit = 1ull << (pos % 64);
+            if (lu->used_bits[pos / 64] & bit) return;
+            if (lu->used_virtual && !adjacent) used_materialise(s, lu);
+            lu->used_bits[pos / 64] |= bit;
+            used_range_add(lu, pos);
+            return;
+        }
+        if (full && pos >= lu->used_lo && pos < lu->used_hi) return; /* in already */
+        if (empty || (adjacent && (lu->used_virtual || lu->used_hi <= USED_BITS))) {
+            used_range_add(lu, pos);
+            lu->used_virtual = true;
+            return;
+        }
+        if (lu->used_virtual) used_materialise(s, lu);
     }
+    if (set_insert(s, key) && lu) used_range_add(lu, pos);
 }
 
 /* Add weight w `reps` times (what reps calls with w would do, in one). */
@@ -1256,7 +1292,8 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
 /* ---- completion (§3.7) ----------------------------------------------------------------------------- */
 
 /* 2b: the most recent dispatch empty stall before cycle t (the head's dispatch) not yet taken
- * (a MultiStack reader). */
+ * (a MultiStack reader), back to the last flush before t (§3.7: the history is kept "back to
+ * the last flush"; an older empty stall was drained by it). */
 static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
     /* instances before t */
     uint64_t n = 0;
@@ -1275,12 +1312,12 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
         uint64_t end = d->cycle + d->cycles < t ? d->cycle + d->cycles : t;
         n = d->pos + (end - d->cycle);
     }
-    uint64_t q;
+    uint64_t q, floor = s->dh[k % DHIST].floor;
     if (n > s->nr_hi) {
         q = n - 1;
         if (q > s->nr_hi) s->nr_lo = q;
         s->nr_hi = n;
-    } else if (s->nr_lo > 0) {
+    } else if (s->nr_lo > floor) {
         q = --s->nr_lo;
     } else {
         return false;
@@ -1591,8 +1628,13 @@ void ss_span(stallscope *s, const stage_span *sp) {
     } else if (sp->stage == STAGE_DISPATCH) {
         s->dispatch_cov = sp->cycle + sp->cycles;
         if (sp->v.stall == STALL_FRONTEND_EMPTY && sp->v.n < sp->v.width) {
+            /* §3.7: the empty-stall history goes back to the last flush; a flush's refill starts
+             * a new one (the models fetch no wrong path: the refill is the first empty stall that
+             * carries the flush) */
+            if (sp->v.cause.kind == CAUSE_BPRED && sp->v.cause.seq != s->flush_seq)
+                s->flush_seq = sp->v.cause.seq, s->flush_floor = s->dh_pos;
             dspan *d = &s->dh[s->dh_count++ % DHIST];
-            *d = (dspan){sp->cycle, sp->cycles, s->dh_pos, sp->v.cause};
+            *d = (dspan){sp->cycle, sp->cycles, s->dh_pos, s->flush_floor, sp->v.cause};
             s->dh_pos += sp->cycles;
         }
     }

@@ -64,12 +64,16 @@ typedef struct stallscope stallscope;
 /* What the engine needs to know of the machine. */
 typedef struct ss_machine {
     uint32_t commit_width;
-    uint32_t base_latency; /* the characteristic minimum latency (§3.5): the integer ALU's */
+    uint32_t
+        base_latency; /* the characteristic minimum latency (§3.5): the integer ALU's (in order: its pipe's depth) */
     uint32_t load_latency; /* cycles a load that hits L1 takes from issue (its fill beyond is a miss) */
     bool inorder; /* in-order: a pipe is held by a µop that may itself be stalling (its history is the cause) */
     /* a µop cannot issue in the cycle it enters the window (ooo: stages tick back to front), so
      * that cycle holds no stall event (§3.3: a stall is a cycle it fails to proceed) */
     bool dispatch_cycle_free;
+    /* a load's characteristic minimum latency when it differs from load_latency (in order: the
+     * memory pipe's depth, while its fill state holds only a miss's extra cycles); 0: load_latency */
+    uint32_t load_min_latency;
 } ss_machine;
 
 stallscope *ss_create(const ss_options *opt, const ss_machine *m);

@@ -156,11 +156,13 @@ typedef struct ooo {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
-    bool views_always;    /* some observer asks for stage or FP views */
-    bool want_fp;         /* the FP view is asked for (else its cause is never looked for) */
-    uint64_t views_from;  /* views are built from this cycle on (samples alone: fe_depth + 1 before the next);
+    bool views_always;     /* some observer asks for stage or FP views */
+    bool want_fp;          /* the FP view is asked for (else its cause is never looked for) */
+    bool want_issue_cause; /* the issue stage's cause: its spans, the FP view or samples need it (an observer
+                              of dispatch and commit alone does not: stage_mask) */
+    uint64_t views_from;   /* views are built from this cycle on (samples alone: fe_depth + 1 before the next);
                             UINT64_MAX once they are */
-    uint64_t sample_stop; /* the next cycle the loop must not skip for samples: views_from while it is ahead,
+    uint64_t sample_stop;  /* the next cycle the loop must not skip for samples: views_from while it is ahead,
                              else the sample's; UINT64_MAX without samples. Tested the same way with and
                              without a sampler, so between samples a sampler costs the bare model nothing */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
@@ -775,7 +777,7 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
     /* the oldest µop left behind decides: blocked while ready, or waiting for operands */
     const rob_entry *e = oldest_in_iq(o, false);
     v.stall = operands_ready(o, e) && e == first_blocked ? blocked_why : STALL_NOT_READY;
-    if (o->want_views) issue_causes(o, &v, fp, e);
+    if (o->want_views && o->want_issue_cause) issue_causes(o, &v, fp, e);
     return v;
 }
 
@@ -1217,6 +1219,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->probes = probes;
     o->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FETCH | PROBE_FP);
     o->want_fp = probe_wants(probes, PROBE_FP);
+    o->want_issue_cause = o->want_fp || probe_wants_stage(probes, STAGE_ISSUE) || probe_wants(probes, PROBE_SAMPLES);
     o->want_views = o->views_always;
     o->want_retire = probe_wants(probes, PROBE_RETIRE);
     o->want_prod = probe_wants(probes, PROBE_PRODUCERS);
@@ -1326,11 +1329,11 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                     /* The copies' views: fetch, dispatch (its history holds still: no fetch change
                      * reaches it before `next`) and the FP view repeat; a cause commit or issue takes
                      * from the previous cycle's dispatch is this cycle's from the next one on. */
-                    if (commit.stall == STALL_ROB_EMPTY) {
+                    if (commit.stall == STALL_ROB_EMPTY && probe_wants_stage(probes, STAGE_COMMIT)) {
                         commit.cause = dispatch.cause;
                         probe_stage_view(probes, STAGE_COMMIT, o->now + 1, &commit);
                     }
-                    if (issue.stall == STALL_IQ_EMPTY) {
+                    if (issue.stall == STALL_IQ_EMPTY && probe_wants_stage(probes, STAGE_ISSUE)) {
                         issue.cause = dispatch.cause;
                         probe_stage_view(probes, STAGE_ISSUE, o->now + 1, &issue);
                     }

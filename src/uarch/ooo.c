@@ -557,7 +557,7 @@ static void sb_full(ooo *o, rob_entry *e, stage_view *v) {
     if (o->want_waits) mark_dirty(o, o->rob_head);
 }
 
-static stage_view commit_stage(ooo *o) {
+static inline __attribute__((always_inline)) stage_view commit_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.commit_width, STALL_NONE, {0}};
     o->sb_blocked_seq = 0;
     if (o->use_sb && memsys_sb_count(o->mem) && memsys_sb_tick(o->mem, o->now)) o->changed = true;
@@ -607,7 +607,7 @@ static stage_view commit_stage(ooo *o) {
 /* ---- issue ---- */
 
 /* Try to start e now. STALL_NONE when it issued, else why not. */
-static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
+static inline __attribute__((always_inline)) uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     int unit = free_unit(o, e->pool);
     if (unit < 0) {
         if (o->want_waits || o->now == o->sample_stop)
@@ -724,7 +724,7 @@ static __attribute__((noinline)) void issue_causes(ooo *o, stage_view *v, fp_vie
     }
 }
 
-static stage_view issue_stage(ooo *o, fp_view *fp) {
+static inline __attribute__((always_inline)) stage_view issue_stage(ooo *o, fp_view *fp) {
     stage_view v = {0, (uint8_t)o->cfg.issue_width, STALL_NONE, {0}};
     memset(fp, 0, sizeof *fp);
     fp->units = (uint8_t)o->fp_units;
@@ -816,7 +816,7 @@ static void frontend_cause(ooo *o, uint64_t at, stall_cause *out) {
     o->fe_cause_until = next < o->fetch_changes ? o->fetch_hist[next % HIST].cycle : UINT64_MAX;
 }
 
-static stage_view dispatch_stage(ooo *o) {
+static inline __attribute__((always_inline)) stage_view dispatch_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.dispatch_width, STALL_NONE, {0}};
     const uarch_config *c = &o->cfg;
     while (v.n < c->dispatch_width) {
@@ -919,7 +919,7 @@ static stage_view dispatch_stage(ooo *o) {
 
 /* ---- fetch ---- */
 
-static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
+static inline __attribute__((always_inline)) stage_view fetch_stage(ooo *o, uop_feeder *feed) {
     stage_view v = {0, (uint8_t)o->cfg.fetch_width, STALL_NONE, {0}};
     const uarch_config *c = &o->cfg;
     if (o->fill_pending && o->now < o->fill_until) {

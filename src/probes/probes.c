@@ -191,9 +191,15 @@ bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, co
                        const stage_view *issue, const stage_view *commit, const fp_view *fp) {
     bool fetch_changed = fetch && probe_stage_view(set, STAGE_FETCH, now, fetch);
     uint32_t mask = set->stage_mask;
-    if (mask & PROBE_STAGE_BIT(STAGE_DISPATCH)) probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
-    if (mask & PROBE_STAGE_BIT(STAGE_ISSUE)) probe_stage_view(set, STAGE_ISSUE, now, issue);
-    if (mask & PROBE_STAGE_BIT(STAGE_COMMIT)) probe_stage_view(set, STAGE_COMMIT, now, commit);
+    if (__builtin_expect((mask & PROBE_STAGES_ALL) == PROBE_STAGES_ALL, 1)) { /* the stacks' (and most) */
+        probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
+        probe_stage_view(set, STAGE_ISSUE, now, issue);
+        probe_stage_view(set, STAGE_COMMIT, now, commit);
+    } else {
+        if (mask & PROBE_STAGE_BIT(STAGE_DISPATCH)) probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
+        if (mask & PROBE_STAGE_BIT(STAGE_ISSUE)) probe_stage_view(set, STAGE_ISSUE, now, issue);
+        if (mask & PROBE_STAGE_BIT(STAGE_COMMIT)) probe_stage_view(set, STAGE_COMMIT, now, commit);
+    }
     if (fp) probe_fp_view(set, now, fp);
     return fetch_changed;
 }

@@ -692,7 +692,8 @@ static stage_view issue_stage(inorder *m, fp_view *fp) {
         }
     }
     /* the FP view: the oldest FP arithmetic µop left in the issue buffer */
-    for (uint64_t s = m->issue_seq; m->want_fp && s < m->dispatch_seq; s++) {
+    if (!m->want_fp) return v;
+    for (uint64_t s = m->issue_seq; s < m->dispatch_seq; s++) {
         entry *f = at_seq(m, s);
         if (!is_fp_arith(f->u.op_class)) continue;
         fp->waiting = true;

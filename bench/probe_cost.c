@@ -1,10 +1,12 @@
 /* One timing run of a workload with no observer, with an observer that takes
- * the views and does nothing ("views"), or with the stacks observer — built
+ * the views and does nothing ("views"), with one that takes the dispatch and
+ * commit spans alone, as Stallscope does ("dc": a stage_mask; not in v1), or
+ * with the stacks observer — built
  * against this tree (the probe contract v2) or, with -DPROBES_V1, against
  * commit 6d1634f (v1), so that bench/probes_before_after.sh can time both and
  * count their host instructions under the same conditions.
  *
- *   probe_cost MODE CONFIG MAX PROG [ARG]     MODE: none, views or stacks
+ *   probe_cost MODE CONFIG MAX PROG [ARG]     MODE: none, views, dc or stacks
  *
  * Prints "cycles C instructions I seconds S" (S: the core's timed part). */
 #include <fcntl.h>
@@ -68,8 +70,15 @@ int main(int argc, char **argv) {
         probe_observer p = {.needs = PROBE_STAGES | PROBE_FP, .stages = null_stages, .fp = null_fp};
         core_observe(core, &p, &err);
 #endif
+#ifdef PROBE_STAGES_ALL
+    } else if (!strcmp(mode, "dc")) {
+        probe_observer p = {.needs = PROBE_STAGES,
+                            .stage_mask = PROBE_STAGE_BIT(STAGE_DISPATCH) | PROBE_STAGE_BIT(STAGE_COMMIT),
+                            .stages = null_stages};
+        core_observe(core, &p, &err);
+#endif
     } else if (strcmp(mode, "none") != 0) {
-        fprintf(stderr, "probe_cost: mode %s: none, views or stacks\n", mode);
+        fprintf(stderr, "probe_cost: mode %s: none, views, dc or stacks\n", mode);
         return 2;
     }
     uop_source *src = emu_source_create(e);

@@ -10,7 +10,9 @@
 # ratios come from this one run. With --ir, each run is also counted once under
 # valgrind (callgrind): host instructions, which do not depend on the machine's
 # load. Prints Markdown tables (docs/probes.md). Workloads: the manifest's, at
-# their small size, by default.
+# their small size, by default. The host-instruction table also counts, for this
+# build only, an observer of the dispatch and commit spans alone ("dc", a
+# stage_mask: what Stallscope asks for), over no observer.
 #
 # --old COMMIT with the v2 contract (a later main) compares this tree with that
 # commit instead ("before/after"): the same bench/probe_cost.c, built without
@@ -97,9 +99,9 @@ echo "v2 none against v1 none: median $(median "${r_none[@]}"); v2 views over v2
 echo
 echo "host instructions (callgrind), millions"
 echo
-echo "| workload | v1 none | v2 none | v2/v1 none | v1 views | v2 views | v2/v1 views | v1 stacks | v2 stacks | v2/v1 stacks |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-r_none=() r_views=() r_stacks=()
+echo "| workload | v1 none | v2 none | v2/v1 none | v1 views | v2 views | v2/v1 views | v2 dc | v1 stacks | v2 stacks | v2/v1 stacks |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+r_none=() r_views=() r_stacks=() r_dc=()
 for item in "${items[@]}"; do
     name=${item%%=*} arg=""
     [ "$item" != "$name" ] && arg=${item#*=}
@@ -108,12 +110,14 @@ for item in "${items[@]}"; do
         exe=$([ $bin = v1 ] && echo "$v1/probe_cost" || echo "$v2")
         for mode in none views stacks; do n[$bin.$mode]=$(instructions "$exe" $mode "$name" "$arg"); done
     done
+    n[v2.dc]=$(instructions "$v2" dc "$name" "$arg")
     m() { awk -v a="$1" 'BEGIN { printf "%.1f", a / 1e6 }'; }
-    echo "| $name | $(m "${n[v1.none]}") | $(m "${n[v2.none]}") | $(pct "${n[v2.none]}" "${n[v1.none]}") | $(pct "${n[v1.views]}" "${n[v1.none]}") | $(pct "${n[v2.views]}" "${n[v2.none]}") | $(pct "${n[v2.views]}" "${n[v1.views]}") | $(pct "${n[v1.stacks]}" "${n[v1.none]}") | $(pct "${n[v2.stacks]}" "${n[v2.none]}") | $(pct "${n[v2.stacks]}" "${n[v1.stacks]}") |"
+    echo "| $name | $(m "${n[v1.none]}") | $(m "${n[v2.none]}") | $(pct "${n[v2.none]}" "${n[v1.none]}") | $(pct "${n[v1.views]}" "${n[v1.none]}") | $(pct "${n[v2.views]}" "${n[v2.none]}") | $(pct "${n[v2.views]}" "${n[v1.views]}") | $(pct "${n[v2.dc]}" "${n[v2.none]}") | $(pct "${n[v1.stacks]}" "${n[v1.none]}") | $(pct "${n[v2.stacks]}" "${n[v2.none]}") | $(pct "${n[v2.stacks]}" "${n[v1.stacks]}") |"
     r_none+=("$(awk -v a="${n[v2.none]}" -v b="${n[v1.none]}" 'BEGIN { print a / b - 1 }')")
     r_views+=("$(awk -v a="${n[v2.views]}" -v b="${n[v2.none]}" 'BEGIN { print a / b - 1 }')")
     r_stacks+=("$(awk -v a="${n[v2.stacks]}" -v b="${n[v2.none]}" 'BEGIN { print a / b - 1 }')")
+    r_dc+=("$(awk -v a="${n[v2.dc]}" -v b="${n[v2.none]}" 'BEGIN { print a / b - 1 }')")
     unset n
 done
 echo
-echo "v2 none against v1 none: median $(median "${r_none[@]}"); v2 views over v2 none: median $(median "${r_views[@]}"); v2 stacks over v2 none: median $(median "${r_stacks[@]}")"
+echo "v2 none against v1 none: median $(median "${r_none[@]}"); v2 views over v2 none: median $(median "${r_views[@]}"); v2 dc over v2 none: median $(median "${r_dc[@]}"); v2 stacks over v2 none: median $(median "${r_stacks[@]}")"

@@ -90,12 +90,18 @@ bool probe_set_add(probe_set *set, const probe_observer *obs, cs_error *err) {
             return false;
         }
     }
+    if (obs->stage_mask & ~(uint32_t)PROBE_STAGES_ALL) {
+        cs_error_set(err, "a probe observer's stage mask names a stage other than dispatch, issue and commit");
+        return false;
+    }
     if ((obs->needs & PROBE_PRODUCERS) && !(obs->needs & PROBE_RETIRE)) {
         cs_error_set(err, "a probe observer asks for producers without retire records");
         return false;
     }
     set->obs[set->count++] = *obs;
     set->needs |= obs->needs;
+    if (obs->needs & PROBE_STAGES) set->stage_mask |= obs->stage_mask ? obs->stage_mask : PROBE_STAGES_ALL;
+    if (obs->needs & PROBE_FETCH) set->stage_mask |= PROBE_STAGE_BIT(STAGE_FETCH);
     return true;
 }
 
@@ -184,9 +190,16 @@ void probe_flush(probe_set *set) {
 bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
                        const stage_view *issue, const stage_view *commit, const fp_view *fp) {
     bool fetch_changed = fetch && probe_stage_view(set, STAGE_FETCH, now, fetch);
-    probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
-    probe_stage_view(set, STAGE_ISSUE, now, issue);
-    probe_stage_view(set, STAGE_COMMIT, now, commit);
+    uint32_t mask = set->stage_mask;
+    if (__builtin_expect((mask & PROBE_STAGES_ALL) == PROBE_STAGES_ALL, 1)) { /* the stacks' (and most) */
+        probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
+        probe_stage_view(set, STAGE_ISSUE, now, issue);
+        probe_stage_view(set, STAGE_COMMIT, now, commit);
+    } else {
+        if (mask & PROBE_STAGE_BIT(STAGE_DISPATCH)) probe_stage_view(set, STAGE_DISPATCH, now, dispatch);
+        if (mask & PROBE_STAGE_BIT(STAGE_ISSUE)) probe_stage_view(set, STAGE_ISSUE, now, issue);
+        if (mask & PROBE_STAGE_BIT(STAGE_COMMIT)) probe_stage_view(set, STAGE_COMMIT, now, commit);
+    }
     if (fp) probe_fp_view(set, now, fp);
     return fetch_changed;
 }

@@ -405,6 +405,11 @@ typedef struct probe_run_info {
 typedef struct probe_observer {
     void *ctx;
     uint32_t needs; /* PROBE_* */
+    /* PROBE_STAGES: which of dispatch, issue and commit it needs, as PROBE_STAGE_BIT(STAGE_…)
+     * bits (0: all three). The core computes the causes of a stage no observer asked for only
+     * where another needs them, and delivers its spans to nobody; an observer may still see
+     * the spans of a stage another observer asked for (the batch is shared). */
+    uint32_t stage_mask;
     void (*begin)(void *ctx, const probe_run_info *info);
     void (*stages)(void *ctx, const stage_span *s, size_t n);     /* PROBE_STAGES, PROBE_FETCH */
     void (*fp)(void *ctx, const fp_span *s, size_t n);            /* PROBE_FP */
@@ -426,6 +431,10 @@ typedef struct probe_observer {
 } probe_observer;
 
 enum { PROBE_MAX_OBSERVERS = 8, PROBE_BATCH = 256 };
+#define PROBE_STAGE_BIT(stage) (1u << (stage))
+/* the stages PROBE_STAGES covers (fetch is PROBE_FETCH) */
+#define PROBE_STAGES_ALL \
+    (PROBE_STAGE_BIT(STAGE_DISPATCH) | PROBE_STAGE_BIT(STAGE_ISSUE) | PROBE_STAGE_BIT(STAGE_COMMIT))
 
 /* ---- for timing models: the observers of one run and their batches ---------------
  * Analyses never touch this; the core keeps one and the models fill it. */
@@ -433,7 +442,9 @@ enum { PROBE_MAX_OBSERVERS = 8, PROBE_BATCH = 256 };
 typedef struct probe_set {
     probe_observer obs[PROBE_MAX_OBSERVERS];
     int count;
-    uint32_t needs; /* union of the observers' needs */
+    uint32_t needs;      /* union of the observers' needs */
+    uint32_t stage_mask; /* union of the stages asked for: PROBE_STAGE_BIT(STAGE_FETCH) with PROBE_FETCH,
+                            the others with PROBE_STAGES (observer.stage_mask) */
     /* batches */
     stage_span *spans;  /* dispatch, issue, commit */
     stage_span *fspans; /* fetch (PROBE_FETCH) */
@@ -458,6 +469,10 @@ bool probe_set_add(probe_set *set, const probe_observer *obs, cs_error *err);
 /* Release the batches (the observers are the caller's). */
 void probe_set_free(probe_set *set);
 static inline bool probe_wants(const probe_set *set, uint32_t what) { return (set->needs & what) != 0; }
+/* Some observer asked for the spans of stage `st`. */
+static inline bool probe_wants_stage(const probe_set *set, int st) {
+    return (set->stage_mask & PROBE_STAGE_BIT(st)) != 0;
+}
 
 /* Start a run: allocate batches, call begin, arm the timers. */
 void probe_begin(probe_set *set, const probe_run_info *info);
@@ -508,7 +523,9 @@ static inline bool probe_fp_view(probe_set *set, uint64_t now, const fp_view *v)
  * for each, in one call: kept out of the models' cycle loops, where the views
  * are many live values). Returns whether the fetch view changed. `fetch` and
  * `fp` may be NULL: not asked for (a model that knows the fetch view did not
- * change, or that no observer wants it, passes NULL). */
+ * change, or that no observer wants it, passes NULL). The spans of a stage no
+ * observer asked for (stage_mask) are neither compared nor delivered; the fetch
+ * view is tracked whenever it is passed (the models keep its history). */
 bool probe_cycle_views(probe_set *set, uint64_t now, const stage_view *fetch, const stage_view *dispatch,
                        const stage_view *issue, const stage_view *commit, const fp_view *fp);
 /* A record slot to fill (the next in program order). */

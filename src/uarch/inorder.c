@@ -205,6 +205,7 @@ typedef struct inorder {
     bool probed;         /* something per cycle or per µop is asked for now (samples alone: near a sample) */
     bool probed_always;  /* some observer asks for something per cycle or per µop (samples alone do not) */
     bool views_always;   /* some observer asks for stage or FP views, or wait states */
+    bool want_fp;        /* the FP view is asked for (else the issue buffer is not searched for its cause) */
     uint64_t views_from; /* views are built from this cycle on (samples alone: the one before the next) */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
     bool redirect_pending;            /* PROBE_EVENTS: fetch has not resumed after a resolved mispredict */
@@ -691,6 +692,7 @@ static stage_view issue_stage(inorder *m, fp_view *fp) {
         }
     }
     /* the FP view: the oldest FP arithmetic µop left in the issue buffer */
+    if (!m->want_fp) return v;
     for (uint64_t s = m->issue_seq; s < m->dispatch_seq; s++) {
         entry *f = at_seq(m, s);
         if (!is_fp_arith(f->u.op_class)) continue;
@@ -1001,6 +1003,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     m->probes = probes;
     m->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FETCH | PROBE_FP | PROBE_WAITS);
     m->want_views = m->views_always;
+    m->want_fp = probe_wants(probes, PROBE_FP);
     m->want_retire = probe_wants(probes, PROBE_RETIRE);
     m->want_prod = probe_wants(probes, PROBE_PRODUCERS);
     m->want_events = probe_wants(probes, PROBE_EVENTS);
@@ -1044,7 +1047,7 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         m->prev_dispatch = dispatch;
         if (m->probed) {
             if (m->want_views) {
-                probe_cycle_views(probes, m->now, &fetch, &dispatch, &issue, &commit, &fp);
+                probe_cycle_views(probes, m->now, &fetch, &dispatch, &issue, &commit, m->want_fp ? &fp : NULL);
             }
             if (m->want_waits) report_waits(m);
             if (m->want_events) {

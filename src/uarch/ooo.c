@@ -156,11 +156,13 @@ typedef struct ooo {
 
     /* probes: what is asked for in this run */
     probe_set *probes;
-    bool views_always;    /* some observer asks for stage or FP views */
-    bool want_fp;         /* the FP view is asked for (else its cause is never looked for) */
-    uint64_t views_from;  /* views are built from this cycle on (samples alone: fe_depth + 1 before the next);
+    bool views_always;     /* some observer asks for stage or FP views */
+    bool want_fp;          /* the FP view is asked for (else its cause is never looked for) */
+    bool want_issue_cause; /* the issue stage's cause: its spans, the FP view or samples need it (an observer
+                              of dispatch and commit alone does not: stage_mask) */
+    uint64_t views_from;   /* views are built from this cycle on (samples alone: fe_depth + 1 before the next);
                             UINT64_MAX once they are */
-    uint64_t sample_stop; /* the next cycle the loop must not skip for samples: views_from while it is ahead,
+    uint64_t sample_stop;  /* the next cycle the loop must not skip for samples: views_from while it is ahead,
                              else the sample's; UINT64_MAX without samples. Tested the same way with and
                              without a sampler, so between samples a sampler costs the bare model nothing */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
@@ -555,7 +557,7 @@ static void sb_full(ooo *o, rob_entry *e, stage_view *v) {
     if (o->want_waits) mark_dirty(o, o->rob_head);
 }
 
-static stage_view commit_stage(ooo *o) {
+static inline __attribute__((always_inline)) stage_view commit_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.commit_width, STALL_NONE, {0}};
     o->sb_blocked_seq = 0;
     if (o->use_sb && memsys_sb_count(o->mem) && memsys_sb_tick(o->mem, o->now)) o->changed = true;
@@ -605,7 +607,7 @@ static stage_view commit_stage(ooo *o) {
 /* ---- issue ---- */
 
 /* Try to start e now. STALL_NONE when it issued, else why not. */
-static uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
+static inline __attribute__((always_inline)) uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     int unit = free_unit(o, e->pool);
     if (unit < 0) {
         if (o->want_waits || o->now == o->sample_stop)
@@ -722,7 +724,7 @@ static __attribute__((noinline)) void issue_causes(ooo *o, stage_view *v, fp_vie
     }
 }
 
-static stage_view issue_stage(ooo *o, fp_view *fp) {
+static inline __attribute__((always_inline)) stage_view issue_stage(ooo *o, fp_view *fp) {
     stage_view v = {0, (uint8_t)o->cfg.issue_width, STALL_NONE, {0}};
     memset(fp, 0, sizeof *fp);
     fp->units = (uint8_t)o->fp_units;
@@ -775,7 +777,7 @@ static stage_view issue_stage(ooo *o, fp_view *fp) {
     /* the oldest µop left behind decides: blocked while ready, or waiting for operands */
     const rob_entry *e = oldest_in_iq(o, false);
     v.stall = operands_ready(o, e) && e == first_blocked ? blocked_why : STALL_NOT_READY;
-    if (o->want_views) issue_causes(o, &v, fp, e);
+    if (o->want_views && o->want_issue_cause) issue_causes(o, &v, fp, e);
     return v;
 }
 
@@ -814,7 +816,7 @@ static void frontend_cause(ooo *o, uint64_t at, stall_cause *out) {
     o->fe_cause_until = next < o->fetch_changes ? o->fetch_hist[next % HIST].cycle : UINT64_MAX;
 }
 
-static stage_view dispatch_stage(ooo *o) {
+static inline __attribute__((always_inline)) stage_view dispatch_stage(ooo *o) {
     stage_view v = {0, (uint8_t)o->cfg.dispatch_width, STALL_NONE, {0}};
     const uarch_config *c = &o->cfg;
     while (v.n < c->dispatch_width) {
@@ -917,7 +919,7 @@ static stage_view dispatch_stage(ooo *o) {
 
 /* ---- fetch ---- */
 
-static stage_view fetch_stage(ooo *o, uop_feeder *feed) {
+static inline __attribute__((always_inline)) stage_view fetch_stage(ooo *o, uop_feeder *feed) {
     stage_view v = {0, (uint8_t)o->cfg.fetch_width, STALL_NONE, {0}};
     const uarch_config *c = &o->cfg;
     if (o->fill_pending && o->now < o->fill_until) {
@@ -1217,6 +1219,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->probes = probes;
     o->views_always = probe_wants(probes, PROBE_STAGES | PROBE_FETCH | PROBE_FP);
     o->want_fp = probe_wants(probes, PROBE_FP);
+    o->want_issue_cause = o->want_fp || probe_wants_stage(probes, STAGE_ISSUE) || probe_wants(probes, PROBE_SAMPLES);
     o->want_views = o->views_always;
     o->want_retire = probe_wants(probes, PROBE_RETIRE);
     o->want_prod = probe_wants(probes, PROBE_PRODUCERS);
@@ -1326,11 +1329,11 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
                     /* The copies' views: fetch, dispatch (its history holds still: no fetch change
                      * reaches it before `next`) and the FP view repeat; a cause commit or issue takes
                      * from the previous cycle's dispatch is this cycle's from the next one on. */
-                    if (commit.stall == STALL_ROB_EMPTY) {
+                    if (commit.stall == STALL_ROB_EMPTY && probe_wants_stage(probes, STAGE_COMMIT)) {
                         commit.cause = dispatch.cause;
                         probe_stage_view(probes, STAGE_COMMIT, o->now + 1, &commit);
                     }
-                    if (issue.stall == STALL_IQ_EMPTY) {
+                    if (issue.stall == STALL_IQ_EMPTY && probe_wants_stage(probes, STAGE_ISSUE)) {
                         issue.cause = dispatch.cause;
                         probe_stage_view(probes, STAGE_ISSUE, o->now + 1, &issue);
                     }

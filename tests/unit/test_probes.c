@@ -696,6 +696,72 @@ static void test_fetch_on_request(void **state) {
     free(u);
 }
 
+/* stage_mask: an observer asking for some of dispatch, issue and commit gets
+ * exactly the spans of those stages an observer of everything gets, and none of
+ * the others; with samples beside them (the issue cause a sample carries, which
+ * such an observer does not compute for spans), the samples too. Every
+ * configuration of both models, skipping on and off: a cause the core stops
+ * computing for a stage nobody asked for must change nothing of the others'. */
+static void test_stage_mask(void **state) {
+    (void)state;
+    enum { N = 4000 };
+    uop *u = mixed_stream(N);
+    static const uint32_t masks[] = {
+        PROBE_STAGE_BIT(STAGE_DISPATCH) | PROBE_STAGE_BIT(STAGE_COMMIT), /* Stallscope's */
+        PROBE_STAGE_BIT(STAGE_ISSUE),
+        PROBE_STAGE_BIT(STAGE_COMMIT),
+    };
+    for (int k = 0; k < 7; k++) {
+        uarch_config c;
+        configs(&c, k);
+        for (int skip = 0; skip < 2; skip++) {
+            c.skip_idle = skip;
+            collector all = {0};
+            core_stats st = run(&c, u, N, &all);
+            for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+                for (int with_samples = 0; with_samples < 2; with_samples++) {
+                    collector some = {0};
+                    some.periods[0] = 37, some.periods[1] = 101; /* as everything()'s sampler */
+                    cs_error err;
+                    core_t *core = core_create(&c, &err);
+                    if (!core) fail_msg("core_create: %s", err.msg);
+                    probe_observer o = {.ctx = &some,
+                                        .needs = PROBE_STAGES | (with_samples ? PROBE_SAMPLES : 0),
+                                        .stage_mask = masks[m],
+                                        .stages = c_stages,
+                                        .sample_period = 50,
+                                        .sample = c_sample};
+                    if (!core_observe(core, &o, &err)) fail_msg("core_observe: %s", err.msg);
+                    array_source src = array_source_borrow(u, N);
+                    core_stats st2;
+                    core_run_options opt = {0, 0, NULL};
+                    if (!core_run(core, &src.base, &opt, &st2, &err)) fail_msg("core_run: %s", err.msg);
+                    core_destroy(core);
+                    assert_int_equal(st2.cycles, st.cycles);
+                    assert_false(some.gap);
+                    for (int s = 0; s < STAGE_COUNT; s++) {
+                        if (masks[m] & PROBE_STAGE_BIT(s)) {
+                            assert_int_equal(some.span_next[s], st.cycles); /* tiles the run */
+                            if (some.h_spans[s] != all.h_spans[s])
+                                fail_msg("configuration %d, skip %d, mask %#x: the %s spans differ", k, skip,
+                                         (unsigned)masks[m], probe_stage_name((probe_stage)s));
+                        } else {
+                            assert_int_equal(some.span_next[s], 0); /* never delivered */
+                        }
+                    }
+                    if (with_samples) {
+                        assert_int_equal(some.n_samples, all.n_samples);
+                        assert_memory_equal(some.samples, all.samples, all.n_samples * sizeof *all.samples);
+                    }
+                    c_free(&some);
+                }
+            }
+            c_free(&all);
+        }
+    }
+    free(u);
+}
+
 /* ---- wait states ---- */
 
 /* Every µop's transitions start at dispatch, enter execution at issue, end
@@ -958,7 +1024,19 @@ static void test_observer_checks(void **state) {
     assert_false(probe_set_add(&set, &ok, &err));
     assert_non_null(strstr(err.msg, "too many"));
     assert_int_equal(set.needs, PROBE_STAGES);
+    assert_int_equal(set.stage_mask, PROBE_STAGES_ALL); /* no mask: the three stages */
     probe_set_free(&set);
+    probe_set one;
+    memset(&one, 0, sizeof one);
+    probe_observer fetch_by_mask = {
+        .needs = PROBE_STAGES, .stage_mask = PROBE_STAGE_BIT(STAGE_FETCH), .stages = noop_stages};
+    assert_false(probe_set_add(&one, &fetch_by_mask, &err)); /* fetch spans are PROBE_FETCH */
+    assert_non_null(strstr(err.msg, "stage mask"));
+    probe_observer issue_only = {
+        .needs = PROBE_STAGES, .stage_mask = PROBE_STAGE_BIT(STAGE_ISSUE), .stages = noop_stages};
+    assert_true(probe_set_add(&one, &issue_only, &err));
+    assert_int_equal(one.stage_mask, PROBE_STAGE_BIT(STAGE_ISSUE));
+    probe_set_free(&one);
     assert_string_equal(wait_state_name(WST_MEM_ORDER), "mem-order");
     assert_string_equal(probe_event_name(PEV_FLUSH), "flush");
     assert_string_equal(probe_unit_name(UNIT_MSHR_L1D), "mshr-l1d");
@@ -1004,6 +1082,7 @@ int main(void) {
         cmocka_unit_test(test_structure_events),
         cmocka_unit_test(test_memory_system_events),
         cmocka_unit_test(test_fetch_on_request),
+        cmocka_unit_test(test_stage_mask),
         cmocka_unit_test(test_wait_states),
         cmocka_unit_test(test_wait_chain),
         cmocka_unit_test(test_samples),

@@ -1,6 +1,9 @@
 /* What Stallscope costs (docs/stallscope.md): the same timing run with no
- * analysis ("none"), with the stacks ("stacks") and with Stallscope alone
- * ("stallscope"), each in a process of its own (fork) so that its peak
+ * analysis ("none"), with the stacks ("stacks"), with Stallscope's observer
+ * subscribed to what it needs but doing nothing with it ("floor": what the
+ * core spends producing the probes, src/uarch and src/probes) and with
+ * Stallscope alone ("stallscope"; its engine's own share is stallscope - floor),
+ * each in a process of its own (fork) so that its peak
  * resident memory is its own; modes alternated, N repetitions, the minimum
  * CPU time of each (the process's, around the run: the emulator, the model and
  * the analysis); ratios from this one run. Goals (issue 13): time <= 1.10x and
@@ -22,8 +25,38 @@
 #include "runner/runner.h"
 #include "stallscope/stallscope.h"
 
-enum { MODES = 3 };
-static const char *const modes[MODES] = {"none", "stacks", "stallscope"};
+enum { MODES = 4 };
+static const char *const modes[MODES] = {"none", "stacks", "floor", "stallscope"};
+
+/* "floor": the stallscope analysis's observer (its needs, its interval) with callbacks that
+ * return at once */
+static const analysis_ops *real_ss;
+static void *floor_create(const analysis_options *opt, cs_error *err) { return real_ss->create(opt, err); }
+static void floor_begin(void *ctx, const probe_run_info *info) { (void)ctx, (void)info; }
+static void floor_stages(void *ctx, const stage_span *sp, size_t n) { (void)ctx, (void)sp, (void)n; }
+static void floor_retire(void *ctx, const uop_record *r, size_t n) { (void)ctx, (void)r, (void)n; }
+static void floor_waits(void *ctx, const wait_transition *w, size_t n) { (void)ctx, (void)w, (void)n; }
+static void floor_interval(void *ctx, const core_stats *st) { (void)ctx, (void)st; }
+static void floor_end(void *ctx, const core_stats *st) { (void)ctx, (void)st; }
+static probe_observer floor_observer(void *self) {
+    probe_observer o = real_ss->observer(self);
+    o.begin = floor_begin;
+    o.stages = floor_stages;
+    o.retire = floor_retire;
+    o.waits = floor_waits;
+    o.interval = floor_interval;
+    o.end = floor_end;
+    return o;
+}
+static bool floor_finish(void *self, const run_context *run, cs_error *err) {
+    return (void)self, (void)run, (void)err, true;
+}
+static void floor_destroy(void *self) { real_ss->destroy(self); }
+static const analysis_ops floor_ops = {.name = "floor",
+                                       .create = floor_create,
+                                       .observer = floor_observer,
+                                       .finish = floor_finish,
+                                       .destroy = floor_destroy};
 
 typedef struct sample {
     double seconds;
@@ -46,7 +79,13 @@ static sample run_child(const uarch_config *cfg, const char *path, const char *a
         if (!e) _exit(2);
         uop_source *src = emu_source_create(e);
         analysis_list list;
-        if (!analysis_list_parse(&list, mode, &err)) _exit(3);
+        if (!strcmp(mode, "floor")) {
+            if (!analysis_list_parse(&list, "none", &err)) _exit(3);
+            list.ops[0] = &floor_ops;
+            list.count = 1;
+        } else if (!analysis_list_parse(&list, mode, &err)) {
+            _exit(3);
+        }
         int devnull = open("/dev/null", 1);
         if (devnull >= 0) dup2(devnull, 1);
         run_spec spec = {cfg, {0, max, NULL}, &list, path};
@@ -59,7 +98,7 @@ static sample run_child(const uarch_config *cfg, const char *path, const char *a
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
         sample s = {(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9, 0, r.stats.instructions,
                     0};
-        void *self = run_result_analysis(&r, "stallscope");
+        void *self = strcmp(mode, "stallscope") ? NULL : run_result_analysis(&r, "stallscope");
         if (self) s.engine_bytes = ss_summary_of(ss_analysis_engine(self))->peak_bytes;
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
@@ -93,6 +132,7 @@ int main(int argc, char **argv) {
                                            "dep_add=10000", "matmul=4",   "interp=250",  NULL};
     const char *const *work = first < argc ? (const char *const *)argv + first : defaults;
     int n_work = first < argc ? argc - first : 7;
+    real_ss = analysis_find("stallscope");
     uarch_config cfg;
     cs_error err;
     uarch_config_default(&cfg); /* load reads the file over the defaults */
@@ -102,8 +142,8 @@ int main(int argc, char **argv) {
     }
     printf("# %s, first %llu instructions, min of %d runs each (process per run)\n", config, (unsigned long long)max,
            reps);
-    printf("%-16s %9s %9s %9s %8s %8s %9s %9s %9s\n", "workload", "none s", "stacks s", "ss s", "ss/none", "ss/stk",
-           "none MB", "ss MB", "ss/none");
+    printf("%-16s %9s %9s %9s %9s %8s %10s %10s %9s %9s %9s\n", "workload", "none s", "stacks s", "floor s", "ss s",
+           "ss/none", "floor/none", "engine/none", "none MB", "ss MB", "ss/none");
     for (int w = 0; w < n_work; w++) {
         char name[128], path[512];
         snprintf(name, sizeof name, "%s", work[w]);
@@ -124,10 +164,12 @@ int main(int argc, char **argv) {
                 if (s.maxrss_kb > best[m].maxrss_kb) best[m].maxrss_kb = s.maxrss_kb;
                 best[m].engine_bytes = s.engine_bytes;
             }
-        printf("%-16s %9.3f %9.3f %9.3f %7.2fx %7.2fx %9.1f %9.1f %8.2fx\n", work[w], best[0].seconds, best[1].seconds,
-               best[2].seconds, best[2].seconds / best[0].seconds, best[2].seconds / best[1].seconds,
-               best[0].maxrss_kb / 1024.0, best[2].maxrss_kb / 1024.0,
-               (double)best[2].maxrss_kb / (double)best[0].maxrss_kb);
+        /* the engine's own share: what Stallscope adds over the floor, over the bare run */
+        printf("%-16s %9.3f %9.3f %9.3f %9.3f %7.2fx %9.2fx %10.2fx %9.1f %9.1f %8.2fx\n", work[w], best[0].seconds,
+               best[1].seconds, best[2].seconds, best[3].seconds, best[3].seconds / best[0].seconds,
+               best[2].seconds / best[0].seconds, (best[3].seconds - best[2].seconds) / best[0].seconds,
+               best[0].maxrss_kb / 1024.0, best[3].maxrss_kb / 1024.0,
+               (double)best[3].maxrss_kb / (double)best[0].maxrss_kb);
     }
     return 0;
 }

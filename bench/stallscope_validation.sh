@@ -1,5 +1,5 @@
 #!/bin/bash
-# stallscope_validation.sh CYCLESCOPE WORKLOAD_DIR [MAX] [CONFIG]
+# stallscope_validation.sh CYCLESCOPE WORKLOAD_DIR [MAX] [CONFIG] [TOOCLOSE]
 # Causal validation of Stallscope by re-simulation (issue 13, check 4): for each workload,
 # the share of the lost completion opportunities each idealisable leaf group gets, turned
 # into cycles (lost opportunities / commit width), against the cycles actually saved by the
@@ -17,9 +17,11 @@
 # the removed one: the shared cycles). The last column lists the three largest of these terms,
 # in cycles; "check" is their full sum against predicted − saved (equal: the split is exact).
 # Every run gives the guest the fixed environment (--env-fixed): with ours, its stack and so its
-# timing move with the caller's environment and the program's path.
+# timing move with the caller's environment and the program's path. TOOCLOSE (leaf, the paper's
+# rule, or window: the extension of docs/stallscope.md) is the analysis's tooclose option.
 set -eu
-cs=$1 wd=$2 max=${3:-300000} cfg=${4:-ooo4}
+cs=$1 wd=$2 max=${3:-300000} cfg=${4:-ooo4} tc=${5:-leaf}
+ss() { "$cs" run --no-report --analysis "stallscope:tooclose=$tc" "$@"; }
 work=("sort 10000" "list 10000" "branch_random 4000" "ptr_chase 4" "interp 250" "matmul 4" "fft 2048" "hash 10000")
 # a group is what the knob removes: the mispredicts' flushes; D-cache fills and the miss registers
 # they hold; I-cache fills; the long latencies of multiplies, divides and FP operations
@@ -32,7 +34,7 @@ echo "|---|---|---:|---:|---:|---:|---:|---|---|---:|"
 for w in "${work[@]}"; do
     set -- $w
     name=$1 arg=$2
-    "$cs" stallscope --env-fixed --config "$cfg" --max "$max" --no-report --json "$tmp/base.json" "$wd/$name" "$arg" >/dev/null 2>&1
+    ss --env-fixed --config "$cfg" --max "$max" --json "$tmp/base.json" "$wd/$name" "$arg" >/dev/null 2>&1
     base=$(jq '.cycles' "$tmp/base.json")
     opp=$(jq '.stallscope.opportunities' "$tmp/base.json")
     width=$(jq '.stallscope.opportunities / .stallscope.cycles' "$tmp/base.json")
@@ -43,7 +45,7 @@ for w in "${work[@]}"; do
         lost=$(jq --arg re "^(${knob[$k]})" '[.stallscope.leaf_summary | to_entries[] | select(.key | test($re)) | .value] | add // 0' "$tmp/base.json")
         share=$(echo "scale=4; 100 * $lost / $opp" | bc)
         if [ "$(echo "$share < 5" | bc)" = 1 ]; then continue; fi
-        "$cs" stallscope --env-fixed --config "$cfg" --set "ideal.$k=yes" --max "$max" --no-report --json "$tmp/ideal.json" \
+        ss --env-fixed --config "$cfg" --set "ideal.$k=yes" --max "$max" --json "$tmp/ideal.json" \
             "$wd/$name" "$arg" >/dev/null 2>&1
         ideal=$(jq '.cycles' "$tmp/ideal.json")
         pred=$(echo "scale=1; $lost / $width" | bc)

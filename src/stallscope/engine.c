@@ -336,7 +336,7 @@ uint8_t ss_type_flags(const stallscope *s, uint32_t type) { return type < s->n_t
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-void ss_options_default(ss_options *o) { *o = (ss_options){4, 0.5, 0}; }
+void ss_options_default(ss_options *o) { *o = (ss_options){4, 0.5, 0, false}; }
 
 bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *err) {
     if (!strcmp(key, "depth")) {
@@ -361,8 +361,14 @@ bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *
             return false;
         }
         o->interval = v;
+    } else if (!strcmp(key, "tooclose")) {
+        if (strcmp(value, "leaf") && strcmp(value, "window")) {
+            cs_error_set(err, "tooclose %s: not 'leaf' (the paper's rule) or 'window'", value);
+            return false;
+        }
+        o->too_close_window = !strcmp(value, "window");
     } else {
-        cs_error_set(err, "unknown option '%s' (stallscope takes depth, threshold, interval)", key);
+        cs_error_set(err, "unknown option '%s' (stallscope takes depth, threshold, interval, tooclose)", key);
         return false;
     }
     return true;
@@ -1337,6 +1343,19 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
     return q < d->pos + d->cycles;
 }
 
+/* Where 2b reads the empty-stall history up to: the head's dispatch (its first wait state),
+ * or t. */
+static uint64_t head_dispatch(const ss_uop *x, uint64_t t) {
+    return x->n_iv && x->iv[0].start < t ? x->iv[0].start : t;
+}
+
+/* Whether the chain ends in an operand wait's "too close" leaf. */
+static bool path_ends_too_close(const stallscope *s, const path *p) {
+    uint32_t last;
+    path_last(p, 1, &last);
+    return last == s->base_exec + E_TOO_CLOSE;
+}
+
 /* The first cycle at or after t in which u has a stall event (UINT64_MAX: none known yet). */
 static uint64_t next_stall_event(const stallscope *s, const ss_uop *u, uint64_t t) {
     for (uint32_t k = 0; k < u->n_iv; k++) {
@@ -1410,6 +1429,18 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
             }
             continue;
         }
+        if (s->opt.too_close_window && path_ends_too_close(s, &tryp)) {
+            /* the extension (ss_options): a "too close" wait costs completion only when
+             * nothing older is left to complete, the window drained — 2b's situation, whose
+             * cause is the empty stalls ahead of the head; the popped event is left unused */
+            stall_cause c;
+            if (nearly_empty_cause(s, head_dispatch(x, t), &c)) {
+                path_push(s, &p, s->base_completion + C_NEARLY_EMPTY);
+                walk_frontend(s, &p, &c);
+                accumulate(s, &p, w);
+                return 1;
+            }
+        }
         if (tryp.leaf_key) used_add(s, tryp.leaf_key);
         accumulate(s, &tryp, w);
         return 1;
@@ -1432,9 +1463,8 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
      * behind it in the window (a younger branch's refill, say) and cannot have brought it to
      * the bottom of the ROB too soon. (They were taken too, up to t; a younger branch's refill
      * was then blamed before the branch had even committed.) */
-    uint64_t ahead = x->n_iv && x->iv[0].start < t ? x->iv[0].start : t;
     stall_cause c;
-    if (nearly_empty_cause(s, ahead, &c)) {
+    if (nearly_empty_cause(s, head_dispatch(x, t), &c)) {
         path_push(s, &p, s->base_completion + C_NEARLY_EMPTY);
         walk_frontend(s, &p, &c);
     } else {

@@ -68,6 +68,10 @@ void ss_text(const stallscope *s, FILE *out) {
             (unsigned long long)m->accumulated, m->accumulated == m->lost ? "exact" : "MISMATCH",
             (unsigned long long)m->chains, (unsigned long long)m->longest_chain, pct(m->truncated, base),
             pct(m->expired, base), (unsigned long long)m->unique_rejections);
+    if (o->too_close_window)
+        fprintf(out,
+                "  tooclose=window: a head's too-close operand wait with empty stalls ahead takes 2b (an "
+                "extension, docs/stallscope.md)\n");
     fprintf(out, "\n Top-level hierarchy (%u levels, nodes >= %.2f%% of the opportunities):\n", o->depth, o->threshold);
     tree_text(s, t, 0, 0, o->depth, base, o->threshold, out);
     fprintf(out, "\n Leaf summary (root causes):\n");
@@ -156,6 +160,7 @@ cJSON *ss_json(const stallscope *s, ss_symbolizer sym, void *sym_ctx) {
     cJSON_AddNumberToObject(j, "type_violations", (double)m->type_violations);
     cJSON_AddNumberToObject(j, "depth", o->depth);
     cJSON_AddNumberToObject(j, "threshold", o->threshold);
+    cJSON_AddStringToObject(j, "tooclose", o->too_close_window ? "window" : "leaf");
     uint32_t nt, ni;
     const ss_node *t = ss_tree(s, &nt), *inv = ss_inverted(s, &ni);
     cJSON_AddItemToObject(j, "tree", tree_json(s, t, 0, m->opportunities, 0, UINT32_MAX));

@@ -36,11 +36,16 @@ typedef struct ss_options {
     double threshold;  /* % of the completion opportunities below which a tree node is not shown
                           (Figure 3: 0.5) */
     uint64_t interval; /* committed µops per partial summary (§7.4); 0: none */
+    /* An extension, not the paper's (docs/stallscope.md, "tooclose=window"): completion (§3.7
+     * 2a) popping an operand wait whose leaf is "too close" takes the nearly-empty pathway
+     * (2b) instead when the empty-stall history has an event ahead of the head. false: the
+     * paper's rule, the leaf is accumulated. */
+    bool too_close_window;
 } ss_options;
 
 void ss_options_default(ss_options *o);
-/* Set one option from text ("depth", "threshold", "interval"); false with
- * *err naming it when unknown or out of range (depth/interval 0, threshold
+/* Set one option from text ("depth", "threshold", "interval", "tooclose" = leaf | window);
+ * false with *err naming it when unknown or out of range (depth/interval 0, threshold
  * outside 0–100). */
 bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *err);
 

@@ -368,6 +368,128 @@ static void nearly_empty_blames_the_stalls_ahead(void **state) {
     ss_destroy(s);
 }
 
+/* The weight of every leaf whose name starts with prefix. */
+static uint64_t leaves_weight(stallscope *s, const char *prefix) {
+    uint32_t count;
+    const ss_node *inv = ss_inverted(s, &count);
+    uint64_t w = 0;
+    for (uint32_t c = inv[0].first_child; c; c = inv[c].next_sibling)
+        if (!strncmp(ss_type_name(s, inv[c].type), prefix, strlen(prefix))) w += inv[c].weight;
+    return w;
+}
+
+/* An I-cache miss empties dispatch for 0-3, a branch (1) dispatches at 4 and mispredicts: its
+ * refill leaves dispatch empty at 5 and 6; P (2) dispatches at 7, issues at 8 and, with a
+ * minimum latency of 4, is done at 12. Its four cycles at the head are 2b; the history is kept
+ * "back to the last flush" (§3.7), so the refill's two empty stalls take two and the other two
+ * have nothing to blame (completion/too-close). Reading on below the flush gave them to the
+ * I-cache miss, whose empty stalls the flush had drained. */
+static void nearly_empty_stops_at_the_last_flush(void **state) {
+    (void)state;
+    ss_options o;
+    ss_options_default(&o);
+    ss_machine m = {1, 4, 4, false, true, 0};
+    stallscope *s = ss_create(&o, &m);
+    const stall_cause icache = {CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400}, none = {0};
+    const stall_cause refill = {CAUSE_BPRED, 0, 0, OPC_BRANCH, 0, 1, 0x404}, end = {CAUSE_TRACE_END, 0, 0, 0, 0, 0, 0};
+    span_at(s, STAGE_DISPATCH, 0, 4, 0, STALL_FRONTEND_EMPTY, icache);
+    span_at(s, STAGE_DISPATCH, 4, 1, 1, STALL_NONE, none);
+    span_at(s, STAGE_DISPATCH, 5, 2, 0, STALL_FRONTEND_EMPTY, refill);
+    span_at(s, STAGE_DISPATCH, 7, 1, 1, STALL_NONE, none);
+    span_at(s, STAGE_DISPATCH, 8, 12, 0, STALL_FRONTEND_EMPTY, end);
+    wait_at(s, 4, 1, WST_READY, 0, 0);
+    wait_at(s, 5, 1, WST_EXECUTING, 0, 0);
+    wait_at(s, 6, 1, WST_DONE, 0, 0);
+    wait_at(s, 7, 1, WST_COMMITTED, 0, 0);
+    wait_at(s, 7, 2, WST_READY, 0, 0);
+    wait_at(s, 8, 2, WST_EXECUTING, 0, 0);
+    wait_at(s, 12, 2, WST_DONE, 0, 0);
+    wait_at(s, 13, 2, WST_COMMITTED, 0, 0);
+    record(s, 1, OPC_BRANCH);
+    record(s, 2, OPC_INT_ALU);
+    span_at(s, STAGE_COMMIT, 0, 5, 0, STALL_ROB_EMPTY, icache);
+    commit_span(s, 5, 1, 0, 1); /* the branch, too soon (2b): the I-cache miss ahead of it */
+    commit_span(s, 6, 1, 1, 0);
+    span_at(s, STAGE_COMMIT, 7, 1, 0, STALL_ROB_EMPTY, refill);
+    commit_span(s, 8, 4, 0, 2); /* P: 8, 9, 10, 11 */
+    commit_span(s, 12, 1, 1, 0);
+    ss_finish(s, NULL);
+    const ss_summary *sum = ss_summary_of(s);
+    assert_int_equal(sum->lost, 11);
+    assert_int_equal(sum->accumulated, 11);
+    assert_int_equal(sum->type_violations, 0);
+    assert_int_equal(leaf_weight(s, "fetch/icache-miss-mem"), 6); /* 5 empty, the branch's 1 */
+    assert_int_equal(leaves_weight(s, "flush/"), 3);              /* 1 empty, 2 of P's */
+    assert_int_equal(leaf_weight(s, "completion/too-close"), 2);
+    ss_destroy(s);
+}
+
+/* tooclose=window (an extension, docs/stallscope.md): after a 4-cycle refill P (2) and C (3)
+ * dispatch at 9 and 10; C waits at 11 for P, which has not run its minimum latency (2): a
+ * "too close" leaf. C is not done at 13: by the paper (2a) that leaf; with the extension the
+ * window had drained — an empty stall of the refill ahead of C is left — and the cycle goes to
+ * the flush. */
+static uint64_t too_close_window_case(bool window, const char *prefix) {
+    ss_options o;
+    ss_options_default(&o);
+    cs_error err;
+    assert_true(ss_option_set(&o, "tooclose", window ? "window" : "leaf", &err));
+    ss_machine m = {1, 2, 2, false, true, 0};
+    stallscope *s = ss_create(&o, &m);
+    const stall_cause icache = {CAUSE_ICACHE, LEVEL_MEM, 0, 0, 0, 0, 0x400}, none = {0};
+    const stall_cause refill = {CAUSE_BPRED, 0, 0, OPC_BRANCH, 0, 1, 0x404}, end = {CAUSE_TRACE_END, 0, 0, 0, 0, 0, 0};
+    span_at(s, STAGE_DISPATCH, 0, 4, 0, STALL_FRONTEND_EMPTY, icache);
+    span_at(s, STAGE_DISPATCH, 4, 1, 1, STALL_NONE, none);
+    span_at(s, STAGE_DISPATCH, 5, 4, 0, STALL_FRONTEND_EMPTY, refill);
+    span_at(s, STAGE_DISPATCH, 9, 2, 1, STALL_NONE, none);
+    span_at(s, STAGE_DISPATCH, 11, 9, 0, STALL_FRONTEND_EMPTY, end);
+    wait_at(s, 4, 1, WST_READY, 0, 0);
+    wait_at(s, 5, 1, WST_EXECUTING, 0, 0);
+    wait_at(s, 6, 1, WST_DONE, 0, 0);
+    wait_at(s, 7, 1, WST_COMMITTED, 0, 0);
+    wait_at(s, 9, 2, WST_READY, 0, 0);
+    wait_at(s, 10, 2, WST_EXECUTING, 0, 0);
+    wait_at(s, 12, 2, WST_DONE, 0, 0);
+    wait_at(s, 13, 2, WST_COMMITTED, 0, 0);
+    wait_at(s, 10, 3, WST_OPERANDS, 2, 0); /* its dispatch cycle, then 11: P too close */
+    wait_at(s, 12, 3, WST_EXECUTING, 0, 0);
+    wait_at(s, 14, 3, WST_DONE, 0, 0);
+    wait_at(s, 15, 3, WST_COMMITTED, 0, 0);
+    record(s, 1, OPC_BRANCH);
+    record(s, 2, OPC_INT_ALU);
+    record(s, 3, OPC_INT_ALU);
+    span_at(s, STAGE_COMMIT, 0, 5, 0, STALL_ROB_EMPTY, icache);
+    commit_span(s, 5, 1, 0, 1);
+    commit_span(s, 6, 1, 1, 0);
+    span_at(s, STAGE_COMMIT, 7, 3, 0, STALL_ROB_EMPTY, refill);
+    commit_span(s, 10, 2, 0, 2); /* P too soon: two of the refill's empty stalls */
+    commit_span(s, 12, 1, 1, 0);
+    commit_span(s, 13, 1, 0, 3); /* C */
+    commit_span(s, 14, 1, 1, 0);
+    ss_finish(s, NULL);
+    const ss_summary *sum = ss_summary_of(s);
+    assert_int_equal(sum->lost, 12);
+    assert_int_equal(sum->accumulated, 12);
+    assert_int_equal(sum->type_violations, 0);
+    uint64_t w = leaves_weight(s, prefix);
+    ss_destroy(s);
+    return w;
+}
+
+static void too_close_window_is_an_option(void **state) {
+    (void)state;
+    assert_int_equal(too_close_window_case(false, "exec/too-close"), 1);
+    assert_int_equal(too_close_window_case(false, "flush/"), 5);
+    assert_int_equal(too_close_window_case(true, "exec/too-close"), 0);
+    assert_int_equal(too_close_window_case(true, "flush/"), 6);
+    assert_int_equal(too_close_window_case(true, "fetch/icache-miss-mem"), 6);
+    ss_options o;
+    ss_options_default(&o);
+    cs_error err;
+    assert_false(ss_option_set(&o, "tooclose", "yes", &err));
+    assert_non_null(strstr(err.msg, "tooclose"));
+}
+
 /* §3.3 on the out-of-order model: a µop cannot issue in the cycle it enters the window, so
  * that cycle is no stall. The head dispatches into an empty window at 5 and issues at 6 (its
  * first chance); the cycles it is not done are 2b, the I-cache miss that emptied the window
@@ -713,6 +835,8 @@ int main(void) {
         cmocka_unit_test(poor_scheduling_younger_issued),
         cmocka_unit_test(nearly_empty_blames_the_stalls_ahead),
         cmocka_unit_test(dispatch_cycle_is_no_stall),
+        cmocka_unit_test(nearly_empty_stops_at_the_last_flush),
+        cmocka_unit_test(too_close_window_is_an_option),
         cmocka_unit_test(options_checked),
         cmocka_unit_test(accounting_exact),
         cmocka_unit_test(known_pointer_chase),

@@ -1,7 +1,10 @@
 # ---- Stallscope (docs/stallscope.md) ---------------------------------------------------------
 #   unit.stallscope            the paper's Figures 1, 6, 7, the MultiStack, poor scheduling on synthetic streams;
 #                              exact accounting on 5 workloads x ooo4, knl, inorder1, inorder3;
-#                              known answers (pointer chase, branch_random, dep_add)
+#                              known answers (pointer chase, branch_random, dep_add); the in-order
+#                              machines on inorder1 (no issue-width stall, dep_add too close, flush
+#                              leaves = a perfect predictor's savings); §3.7's history back to the
+#                              last flush; the tooclose=window option
 #   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --compare without B:
 #                              one line naming the option, exit 2
 #   stallscope.cli.text|json|html|run|compare   the verb's renderings, --analysis from run

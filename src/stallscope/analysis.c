@@ -99,6 +99,9 @@ static void ob_end(void *ctx, const core_stats *stats) {
 static probe_observer ss_observer(void *self) {
     return (probe_observer){.ctx = self,
                             .needs = PROBE_STAGES | PROBE_RETIRE | PROBE_WAITS | PROBE_INTERVALS,
+                            /* the commit spans (§3.8) and the dispatch spans' empty stalls (§3.7
+                             * 1, 2b); never the issue stage's, whose causes cost the core */
+                            .stage_mask = PROBE_STAGE_BIT(STAGE_DISPATCH) | PROBE_STAGE_BIT(STAGE_COMMIT),
                             .begin = ob_begin,
                             .stages = ob_stages,
                             .retire = ob_retire,

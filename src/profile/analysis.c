@@ -498,6 +498,7 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
     out->spread = rs[best_a].r > 0 ? rs[best_b - 1].r / rs[best_a].r : rs[best_b - 1].r > 0 ? INFINITY : 1;
     out->used = best_b - best_a;
     out->first = best_a;
+    out->dropped_low = nlow < min_size ? nlow : 0;
     return true;
 }
 
@@ -577,7 +578,10 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *va
     *points = (uint32_t)cl.used;
     double num = cl.samples, spread = cl.spread;
     size_t used = cl.used;
-    if (nvar) *conf = CONF_LOW;
+    /* a cluster that left points out below its estimate is not tight (the
+     * paper's confidence depends on "how tightly the ratios ... were
+     * clustered"): either their Mi is too large or the estimate too high */
+    if (nvar || cl.dropped_low) *conf = CONF_LOW;
     else if (num >= HIGH_SAMPLES && used >= 3 && spread <= 1.3) *conf = CONF_HIGH;
     else if (num >= MEDIUM_SAMPLES && used >= 2) *conf = CONF_MEDIUM; /* one issue point: it may stall */
     else *conf = CONF_LOW;

@@ -115,11 +115,12 @@ typedef struct profile_ratio {
     double num, den, r;
 } profile_ratio;
 typedef struct profile_cluster {
-    double freq;    /* samples per cycle of schedule: executions / period */
-    double samples; /* the samples of the points kept */
-    double spread;  /* the cluster's max ratio / min ratio */
-    size_t used;    /* issue points in the cluster */
-    size_t first;   /* index of its smallest ratio in the sorted ratios */
+    double freq;        /* samples per cycle of schedule: executions / period */
+    double samples;     /* the samples of the points kept */
+    double spread;      /* the cluster's max ratio / min ratio */
+    size_t used;        /* issue points in the cluster */
+    size_t first;       /* index of its smallest ratio in the sorted ratios */
+    size_t dropped_low; /* members left out below the estimate (an Mi too large, or the estimate too high) */
 } profile_cluster;
 bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
 

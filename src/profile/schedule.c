@@ -8,10 +8,12 @@
  * follows their exact issue rules; for out-of-order machines it is the
  * block's isolated schedule (docs/profile.md says what that misses).
  *
- * As in the paper, preceding blocks are ignored: the block starts on an
- * empty machine (its first instruction waits for nothing older). Eight
- * independent no-ops follow it so that the block's last instructions see the
- * next instructions arrive as they would. */
+ * The paper ignores preceding blocks; here the block is timed after the last
+ * instructions of each predecessor (analysis.c), or after generic stand-ins
+ * when one is unknown (sched_generic_contexts: a call for a procedure's
+ * entry, nothing, a no-op, a store). Eight independent no-ops follow it so
+ * that the block's last instructions see the next instructions arrive as
+ * they would. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -417,6 +417,7 @@ static void test_cluster_figure7(void **state) {
     assert_true(cl.freq >= 1482 && cl.freq <= 1636);      /* only the unstalled points */
     assert_true(fabs(cl.freq - 1575.1) / 1575.1 < 0.031); /* as close as the paper's 1527 (3.05% low) */
     assert_int_equal(cl.used, 5);
+    assert_int_equal(cl.dropped_low, 0); /* only stalled points left out: above */
 }
 
 /* A class of three issue points, two of them stalled on most executions (the
@@ -464,6 +465,7 @@ static void test_cluster_drops_few_low_points(void **state) {
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, N, 391, &cl));
     assert_true(fabs(cl.freq - 75.1) / 75.1 < 0.10);
+    assert_true(cl.dropped_low >= 1); /* left out below: the class is then of low confidence */
 }
 
 /* Every issue point but one stalls: the cluster of one (a third of the

@@ -495,6 +495,7 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
     free(dropped);
     out->freq = num / den;
     out->samples = num;
+    out->cycles = den;
     out->spread = rs[best_a].r > 0 ? rs[best_b - 1].r / rs[best_a].r : rs[best_b - 1].r > 0 ? INFINITY : 1;
     out->used = best_b - best_a;
     out->first = best_a;
@@ -574,7 +575,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *va
         return true;
     }
     *freq = cl.freq;
-    *var = ratio_var(cl.samples, cl.samples / (cl.freq > 0 ? cl.freq : 1));
+    *var = ratio_var(cl.samples, cl.cycles);
     *points = (uint32_t)cl.used;
     double num = cl.samples, spread = cl.spread;
     size_t used = cl.used;
@@ -1118,7 +1119,7 @@ static void reconcile_noise(profile_proc *p, uint32_t b, int dir, const uint32_t
     double sum, sum_var;
     if (bl->count < 0 || !flow_side(p, b, dir, &sum, &sum_var)) return;
     double resid = sum - bl->count, total_var = bl->count_var + sum_var;
-    if (fabs(resid) <= FLOW_SLACK * fmin(sum, bl->count) || total_var <= 0) return;
+    if (fabs(resid) <= FLOW_SLACK * fmin(sum, bl->count) || !(total_var > 0) || !isfinite(total_var)) return;
     if (resid > 0) {
         ++*step;
         for (size_t e = 0; e < p->nedges; e++) {

@@ -117,6 +117,7 @@ typedef struct profile_ratio {
 typedef struct profile_cluster {
     double freq;        /* samples per cycle of schedule: executions / period */
     double samples;     /* the samples of the points kept */
+    double cycles;      /* and their cycles of schedule (freq = samples / cycles) */
     double spread;      /* the cluster's max ratio / min ratio */
     size_t used;        /* issue points in the cluster */
     size_t first;       /* index of its smallest ratio in the sorted ratios */

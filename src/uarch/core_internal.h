@@ -38,30 +38,41 @@ typedef struct uop_feeder {
 } uop_feeder;
 
 /* The next µop, or NULL at the end (check feed->failed). Stays valid until the next call. */
+/* At the limit: end the batch at the next instruction's first µop, so that the limit's
+ * instruction is delivered whole; when its continuation µops run to the end of the batch,
+ * the next batch is cut the same way (feeder_peek). Off the µop-by-µop path: the limit is met
+ * once a run. */
+static inline void feeder_cut_at_limit(uop_feeder *f) {
+    size_t end = f->pos;
+    while (end < f->len && (f->buf[end].flags & UOP_CONTINUES)) end++;
+    if (end < f->len) f->ended = true;
+    f->len = end;
+}
+
 static inline const uop *feeder_peek(uop_feeder *f) {
-    if (f->pos >= f->len) {
-        if (f->ended) return NULL;
-        long n = uop_source_read(f->src, f->buf, sizeof f->buf / sizeof f->buf[0], &f->error);
-        /* a stop request (Ctrl-C) ends the stream here, at an instruction's first µop */
-        if (n > 0 && cs_stop_requested() && !(f->buf[0].flags & UOP_CONTINUES)) {
-            f->stopped = true;
-            n = 0;
-        }
-        if (n <= 0) {
-            f->ended = true;
-            f->failed = n < 0;
-            return NULL;
-        }
-        f->pos = 0;
-        f->len = (size_t)n;
+    if (f->pos < f->len) return &f->buf[f->pos];
+    if (f->ended) return NULL;
+    long n = uop_source_read(f->src, f->buf, sizeof f->buf / sizeof f->buf[0], &f->error);
+    /* a stop request (Ctrl-C) ends the stream here, at an instruction's first µop */
+    if (n > 0 && cs_stop_requested() && !(f->buf[0].flags & UOP_CONTINUES)) {
+        f->stopped = true;
+        n = 0;
     }
-    const uop *u = &f->buf[f->pos];
-    if (f->at_limit && !(u->flags & UOP_CONTINUES)) { /* the limit's instruction is whole: stop */
+    if (n <= 0) {
         f->ended = true;
-        f->len = f->pos;
+        f->failed = n < 0;
         return NULL;
     }
-    return u;
+    f->pos = 0;
+    f->len = (size_t)n;
+    if (f->at_limit) {
+        feeder_cut_at_limit(f);
+        if (f->pos == f->len) {
+            f->ended = true;
+            return NULL;
+        }
+    }
+    return &f->buf[0];
 }
 
 /* Consume the µop feeder_peek returned. */
@@ -69,9 +80,11 @@ static inline void feeder_next(uop_feeder *f) {
     const uop *u = &f->buf[f->pos++];
     if (!(u->flags & UOP_CONTINUES)) {
         f->delivered_instructions++;
-        /* stop after the limit, once the instruction's continuation µops are delivered too
-         * (they may lie in the source's next batch) */
-        if (f->limit && f->delivered_instructions >= f->limit) f->at_limit = true;
+        /* stop after the limit, once the instruction's continuation µops are delivered too */
+        if (f->limit && f->delivered_instructions >= f->limit) {
+            f->at_limit = true;
+            feeder_cut_at_limit(f);
+        }
     }
 }
 

@@ -20,10 +20,10 @@ echo "## Sensitivity (RpStacks §V-D): fma, matmul, ptr_chase, sort, hash, $((ma
 echo
 echo "| segment | similarity | uniqueness | RpStacks avg | RpStacks max | stacks per segment (all) | analysis processor-s per M µops |"
 echo "|---:|---:|---|---:|---:|---:|---:|"
-for params in "5000 0.7 yes" "1000 0.7 yes" "20000 0.7 yes" "5000 0.5 yes" "5000 0.9 yes" "5000 0.7 no"; do
+for params in "5000 0.7 event" "1000 0.7 event" "20000 0.7 event" "5000 0.5 event" "5000 0.9 event" "5000 0.7 off" \
+    "5000 0.7 combination"; do
     set -- $params
-    flags="--segment $1 --similarity $2"
-    [ "$3" = no ] && flags="$flags --no-unique"
+    flags="--segment $1 --similarity $2 --unique $3"
     out=$($bench --max $((max / 2)) $flags fma matmul ptr_chase sort hash)
     all=$(echo "$out" | grep '^| all')
     rps=$(echo "$all" | awk -F'|' '{print $5}')

@@ -984,56 +984,46 @@ static void reduce(seg_ctx *s, stack_set *out) {
      * one source set are known to be less similar than the threshold) */
     uint32_t m = 0;
     double thr = s->opt->similarity, thr2 = thr * thr * (1 - 1e-6);
-    if (same_combination) { /* the same decisions, each path tested only against its combination's */
-        uint32_t mask = 2 * s->cand_cap - 1, used = 0; /* cand_cap is a power of two */
-        for (uint32_t q = 0; q < kept; q++) {
-            uint32_t qq = s->order[q], key = s->nz[qq];
-            uint32_t h = (uint32_t)((key * 0x9E3779B1u) >> 7) & mask;
-            while (s->slot_head[h] != UINT32_MAX && s->slot_key[h] != key) h = (h + 1) & mask;
-            bool merged = false;
-            if (s->slot_head[h] != UINT32_MAX) {
-                const double *c = &s->cand[(size_t)qq * D];
-                for (uint32_t r = s->slot_head[h]; r != UINT32_MAX && !merged; r = s->rep_next[r]) {
-                    uint32_t rr = s->order[r];
-                    if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
-                    if (similarity_below(s->nz[rr], key, s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
-                    merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c,
-                                            &s->inv[(size_t)qq * D], key) >= s->opt->similarity;
-                }
-            } else {
-                s->slot_key[h] = key, s->slot_head[h] = UINT32_MAX, s->slot_used[used++] = h;
-            }
-            if (merged) continue;
-            s->order[m] = qq;
-            s->keep[m] = 0; /* no path is unique by event here */
-            s->rep_next[m] = UINT32_MAX;
-            if (s->slot_head[h] == UINT32_MAX) s->slot_head[h] = m;
-            else s->rep_next[s->slot_tail[h]] = m;
-            s->slot_tail[h] = m;
-            m++;
-        }
-        for (uint32_t k = 0; k < used; k++) s->slot_head[s->slot_used[k]] = UINT32_MAX;
-    }
-    for (uint32_t q = 0; q < kept && !same_combination; q++) {
-        const double *c = &s->cand[(size_t)s->order[q] * D];
-        uint32_t qq = s->order[q];
+    /* Each representative that is a merge target is filed under its event combination (a hash
+     * of the masks: 2 × cand_cap slots, empty between reductions, a list through rep_next).
+     * A path is tested against its own combination's first: by combination those are the only
+     * ones it may merge into; by event they are the likeliest (any order of the tests finds the
+     * same answer), and then the others. */
+    uint32_t mask = 2 * s->cand_cap - 1, used = 0; /* cand_cap is a power of two */
+    for (uint32_t q = 0; q < kept; q++) {
+        uint32_t qq = s->order[q], key = s->nz[qq];
+        const double *c = &s->cand[(size_t)qq * D];
+        uint32_t h = (uint32_t)((key * 0x9E3779B1u) >> 7) & mask;
+        while (s->slot_head[h] != UINT32_MAX && s->slot_key[h] != key) h = (h + 1) & mask;
         bool merged = false;
-        if (!s->uniq[q]) {
-            for (uint32_t r = 0; r < m && !merged; r++) {
-                if (s->keep[r]) continue; /* unique paths are not merge targets either */
-                uint32_t rr = s->order[r];
-                if (same_combination && s->nz[rr] != s->nz[qq]) continue;
-                if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
-                if (similarity_below(s->nz[rr], s->nz[qq], s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
-                merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
-                                        s->nz[rr] | s->nz[qq]) >= s->opt->similarity;
-            }
+        for (uint32_t r = s->slot_head[h]; r != UINT32_MAX && !merged && !s->uniq[q]; r = s->rep_next[r]) {
+            uint32_t rr = s->order[r];
+            if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
+            if (similarity_below(s->nz[rr], key, s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
+            merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
+                                    key) >= s->opt->similarity;
+        }
+        for (uint32_t r = 0; r < m && !merged && !s->uniq[q] && !same_combination; r++) {
+            if (s->keep[r]) continue; /* unique paths are not merge targets either */
+            uint32_t rr = s->order[r];
+            if (s->nz[rr] == key) continue; /* tried above */
+            if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
+            if (similarity_below(s->nz[rr], key, s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
+            merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
+                                    s->nz[rr] | key) >= s->opt->similarity;
         }
         if (merged) continue;
-        s->order[m] = s->order[q];
+        s->order[m] = qq;
         s->keep[m] = s->uniq[q];
+        if (!s->uniq[q]) { /* a merge target: filed */
+            s->rep_next[m] = UINT32_MAX;
+            if (s->slot_head[h] == UINT32_MAX) s->slot_key[h] = key, s->slot_head[h] = m, s->slot_used[used++] = h;
+            else s->rep_next[s->slot_tail[h]] = m;
+            s->slot_tail[h] = m;
+        }
         m++;
     }
+    for (uint32_t k = 0; k < used; k++) s->slot_head[s->slot_used[k]] = UINT32_MAX;
     s->stat_dom += kept, s->stat_kept += m;
     if (m > s->opt->max_stacks) m = s->opt->max_stacks, s->capped++;
     set_reserve(out, m, D);

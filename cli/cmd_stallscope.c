@@ -14,7 +14,8 @@
 
 void help_stallscope(void) {
     printf("usage: cyclescope stallscope [--depth N] [--threshold P] [--interval N]\n"
-           "                             [--compare A B] [options] PROG [ARGS…] | TRACE\n"
+           "                             [--tooclose paper|window] [--compare A B] [options]\n"
+           "                             PROG [ARGS…] | TRACE\n"
            "\n"
            "Time PROG (a static RISC-V executable) or TRACE (.cst or ChampSim) and trace\n"
            "every lost completion opportunity (commit width x cycles - µops committed)\n"
@@ -28,13 +29,17 @@ void help_stallscope(void) {
            "  --depth N          levels of the hierarchy and twig summary shown (default 4)\n"
            "  --threshold P      hide tree nodes below P%% of the opportunities (default 0.5)\n"
            "  --interval N       partial summaries every N committed µops (§7.4)\n"
+           "  --tooclose R       a head's \"too close\" operand wait (§3.5): paper (default,\n"
+           "                     the paper's rule: a leaf of its own) or window (taken by\n"
+           "                     §3.7 2b when empty stalls lie ahead of the head: an\n"
+           "                     extension, docs/stallscope.md)\n"
            "  --compare A B      run configurations A and B (names or .ini files) and show\n"
            "                     their leaf and node summaries side by side with the deltas\n" CLI_TIMING_OPTIONS_HELP
                CLI_GUEST_OPTIONS_HELP "\n"
            "The same analysis runs from `run` and `sim` with --analysis stallscope[:depth=N…].\n");
 }
 
-enum { OPT_DEPTH = 1400, OPT_THRESHOLD, OPT_INTERVAL, OPT_COMPARE };
+enum { OPT_DEPTH = 1400, OPT_THRESHOLD, OPT_INTERVAL, OPT_COMPARE, OPT_TOOCLOSE };
 
 static bool is_elf(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -138,6 +143,7 @@ int cmd_stallscope(int argc, char **argv) {
                                              {"threshold", required_argument, 0, OPT_THRESHOLD},
                                              {"interval", required_argument, 0, OPT_INTERVAL},
                                              {"compare", required_argument, 0, OPT_COMPARE},
+                                             {"tooclose", required_argument, 0, OPT_TOOCLOSE},
                                              {0, 0, 0, 0}};
     cli_timing_options t = {0};
     t.no_report = true; /* an HTML report only when asked for */
@@ -152,8 +158,12 @@ int cmd_stallscope(int argc, char **argv) {
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
         /* --interval is also a timing option (the stacks' intervals): here it is Stallscope's */
-        if (opt == OPT_DEPTH || opt == OPT_THRESHOLD || opt == OPT_INTERVAL || opt == OPT_TIME_INTERVAL) {
-            const char *key = opt == OPT_DEPTH ? "depth" : opt == OPT_THRESHOLD ? "threshold" : "interval";
+        if (opt == OPT_DEPTH || opt == OPT_THRESHOLD || opt == OPT_INTERVAL || opt == OPT_TIME_INTERVAL ||
+            opt == OPT_TOOCLOSE) {
+            const char *key = opt == OPT_DEPTH ? "depth"
+                : opt == OPT_THRESHOLD         ? "threshold"
+                : opt == OPT_TOOCLOSE          ? "tooclose"
+                                               : "interval";
             cs_error err;
             if (!ss_option_set(&so, key, optarg, &err)) return cli_usage("stallscope", "--%s", err.msg);
             size_t l = strlen(list_text);

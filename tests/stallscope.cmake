@@ -5,9 +5,10 @@
 #                              machines on inorder1 (no issue-width stall, dep_add too close, flush
 #                              leaves = a perfect predictor's savings); §3.7's history back to the
 #                              last flush; the tooclose=window option
-#   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --compare without B:
+#   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --tooclose other than paper/window,
+#                              --compare without B:
 #                              one line naming the option, exit 2
-#   stallscope.cli.text|json|html|run|compare   the verb's renderings, --analysis from run
+#   stallscope.cli.text|json|html|run|compare|tooclose   the verb's renderings, --analysis from run, --tooclose
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
@@ -21,6 +22,9 @@ add_test(NAME stallscope.cli.bad_threshold
                  --threshold 100.5 prog)
 add_test(NAME stallscope.cli.bad_threshold_negative
          COMMAND ${_scripts}/expect_error.sh 2 "--threshold -1: not a percentage" ${_cs} stallscope --threshold -1 prog)
+add_test(NAME stallscope.cli.bad_tooclose
+         COMMAND ${_scripts}/expect_error.sh 2 "--tooclose sometimes: not 'paper'" ${_cs} stallscope --tooclose
+                 sometimes prog)
 add_test(NAME stallscope.cli.compare_needs_two
          COMMAND ${_scripts}/expect_error.sh 2 "--compare needs two configurations" ${_cs} stallscope --compare
                  ooo4)
@@ -36,6 +40,9 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME stallscope.cli.json COMMAND ${_cs} stallscope --json - --max 20000 ${_w}/sort 2000)
   set_tests_properties(stallscope.cli.json PROPERTIES PASS_REGULAR_EXPRESSION
                        "\"stallscope\".*\"leaf_summary\".*\"twig_summary\".*\"node_summary\".*\"hot_spots\"")
+  add_test(NAME stallscope.cli.tooclose COMMAND ${_cs} stallscope --tooclose window --json - --max 20000 ${_w}/sort
+                                                2000)
+  set_tests_properties(stallscope.cli.tooclose PROPERTIES PASS_REGULAR_EXPRESSION "\"tooclose\":[ \t]*\"window\"")
   add_test(NAME stallscope.cli.html
            COMMAND bash -c "f=$(mktemp --suffix=.html) && trap 'rm -f $f' EXIT && \"$0\" stallscope --report $f --max 20000 \"$1\" 2000 >/dev/null && grep -q '<details' $f && grep -q 'icicle' $f && grep -q 'Hot spots' $f"
                    ${_cs} ${_w}/sort)

@@ -362,8 +362,9 @@ bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *
         }
         o->interval = v;
     } else if (!strcmp(key, "tooclose")) {
-        if (strcmp(value, "leaf") && strcmp(value, "window")) {
-            cs_error_set(err, "tooclose %s: not 'leaf' (the paper's rule) or 'window'", value);
+        /* "paper" (the verb's name for it) and "leaf" are the same rule */
+        if (strcmp(value, "paper") && strcmp(value, "leaf") && strcmp(value, "window")) {
+            cs_error_set(err, "tooclose %s: not 'paper' (or 'leaf', the paper's rule) or 'window'", value);
             return false;
         }
         o->too_close_window = !strcmp(value, "window");

@@ -116,6 +116,7 @@ static sample run_child(const uarch_config *cfg, const char *path, const char *a
 
 int main(int argc, char **argv) {
     const char *config = "ooo4";
+    const char *only = NULL; /* one mode alone (for a profiler: callgrind --trace-children=yes) */
     int reps = 3;
     uint64_t max = 2000000;
     int first = 1;
@@ -123,8 +124,11 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[first], "--config") && first + 1 < argc) config = argv[++first];
         else if (!strcmp(argv[first], "--reps") && first + 1 < argc) reps = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--max") && first + 1 < argc) max = strtoull(argv[++first], NULL, 10);
+        else if (!strcmp(argv[first], "--only") && first + 1 < argc) only = argv[++first];
         else {
-            fprintf(stderr, "usage: bench_stallscope [--config NAME] [--reps N] [--max N] [name[=ARG]…]\n");
+            fprintf(stderr,
+                    "usage: bench_stallscope [--config NAME] [--reps N] [--max N] [--only none|stacks|floor|"
+                    "stallscope] [name[=ARG]…]\n");
             return 2;
         }
     }
@@ -140,10 +144,19 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_stallscope: %s\n", err.msg);
         return 1;
     }
+    if (only) {
+        int m = 0;
+        while (m < MODES && strcmp(modes[m], only)) m++;
+        if (m == MODES) {
+            fprintf(stderr, "bench_stallscope: --only %s: not none, stacks, floor or stallscope\n", only);
+            return 2;
+        }
+    }
     printf("# %s, first %llu instructions, min of %d runs each (process per run)\n", config, (unsigned long long)max,
            reps);
-    printf("%-16s %9s %9s %9s %9s %8s %10s %10s %9s %9s %9s\n", "workload", "none s", "stacks s", "floor s", "ss s",
-           "ss/none", "floor/none", "engine/none", "none MB", "ss MB", "ss/none");
+    if (!only)
+        printf("%-16s %9s %9s %9s %9s %8s %10s %10s %9s %9s %9s\n", "workload", "none s", "stacks s", "floor s", "ss s",
+               "ss/none", "floor/none", "engine/none", "none MB", "ss MB", "ss/none");
     for (int w = 0; w < n_work; w++) {
         char name[128], path[512];
         snprintf(name, sizeof name, "%s", work[w]);
@@ -155,6 +168,7 @@ int main(int argc, char **argv) {
         for (int m = 0; m < MODES; m++) best[m] = (sample){1e30, 0, 0, 0};
         for (int r = 0; r < reps; r++)
             for (int m = 0; m < MODES; m++) {
+                if (only && strcmp(modes[m], only)) continue;
                 sample s = run_child(&cfg, path, arg, modes[m], max);
                 if (s.seconds < 0) {
                     fprintf(stderr, "bench_stallscope: %s %s failed\n", name, modes[m]);
@@ -164,6 +178,11 @@ int main(int argc, char **argv) {
                 if (s.maxrss_kb > best[m].maxrss_kb) best[m].maxrss_kb = s.maxrss_kb;
                 best[m].engine_bytes = s.engine_bytes;
             }
+        if (only) {
+            for (int m = 0; m < MODES; m++)
+                if (!strcmp(modes[m], only)) printf("%-16s %s %9.3f s\n", work[w], only, best[m].seconds);
+            continue;
+        }
         /* the engine's own share: what Stallscope adds over the floor, over the bare run */
         printf("%-16s %9.3f %9.3f %9.3f %9.3f %7.2fx %9.2fx %10.2fx %9.1f %9.1f %8.2fx\n", work[w], best[0].seconds,
                best[1].seconds, best[2].seconds, best[3].seconds, best[3].seconds / best[0].seconds,

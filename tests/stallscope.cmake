@@ -4,7 +4,8 @@
 #                              known answers (pointer chase, branch_random, dep_add); the in-order
 #                              machines on inorder1 (no issue-width stall, dep_add too close, flush
 #                              leaves = a perfect predictor's savings); §3.7's history back to the
-#                              last flush; the tooclose=window option
+#                              last flush; the tooclose=window option; known answers on inorder1 and
+#                              inorder3 (pointer chase, dep_add, branch_random against re-simulation)
 #   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --tooclose other than paper/window,
 #                              --compare without B:
 #                              one line naming the option, exit 2

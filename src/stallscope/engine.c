@@ -181,10 +181,15 @@ typedef struct ss_uop {
     /* the positions from the bottom of its history known to lead to leaves already
      * accumulated (§6.2), over intervals [0, up_iv) and up_off events of up_iv */
     uint64_t up_count, up_off;
+    /* used_prefix found nothing new for it, at call depth up_stuck_depth, when the engine's
+     * up_gen was up_stuck_gen: asked again at that depth or deeper before any prefix moves, the
+     * answer is the same (see used_prefix) */
+    uint64_t up_stuck_gen;
     /* hot-spot weight of its leaves accumulated before its pc was known */
     uint64_t hot_weight;
     uint32_t hot_type;
     uint32_t up_iv;
+    uint32_t up_stuck_depth;
     uint32_t encoding;
     /* positions (low 20 bits) of its leaf keys put in the used set while it was kept,
      * [used_lo, used_hi): a key outside cannot be in the set (saves the set's cache miss) */
@@ -294,6 +299,9 @@ struct stallscope {
     uint32_t hot_sorted_count;
 
     leafkey_set used;
+    /* used_prefix's memo: up_gen counts the changes of any µop's used prefix, up_impure the
+     * answers that depended on something else (a leaf's use, an interval still open) */
+    uint64_t up_gen, up_impure;
 
     ss_partial *part;
     uint32_t n_part, cap_part;
@@ -487,6 +495,7 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
         u->cr_lo = u->cr_hi = 0;
         u->up_count = u->up_off = 0;
         u->up_iv = 0;
+        u->up_stuck_depth = UINT32_MAX;
         u->lay_iv = 0;
         u->used_lo = u->used_hi = u->used_n = 0;
         u->used_virtual = false;
@@ -1183,11 +1192,23 @@ static void accumulate(stallscope *s, const path *p, uint64_t w) { accumulate_n(
  * that has nothing left to give in one step instead of walking every event
  * (§6.2 made affordable). Only intervals closed before t are counted. */
 static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
+    /* The memo. A call that moves no prefix (up_gen unchanged) and stops at a position popped
+     * from a producer whose own answer was the same kind of stop, down to the recursion's
+     * depth limit (up_impure unchanged), read only: closed intervals and their layouts, which
+     * no later input changes; the prefixes kept on the µops, none of which moved; and whether
+     * a producer is still kept, which can only turn a stop into the same stop. Asked again
+     * before any prefix moves, at the same depth or deeper (the limit cuts the walk sooner:
+     * the level it now stops at returns its kept prefix, which the deeper walk found stuck
+     * too), it returns the same. On a serial chain (dep_add) nearly every call is such a
+     * walk of 9 levels finding nothing new; now the next head's call stops after one. */
+    if (u->up_stuck_gen == s->up_gen && (uint32_t)depth >= u->up_stuck_depth) return u->up_count + u->up_off;
+    uint64_t gen0 = s->up_gen, impure0 = s->up_impure;
     while (u->up_iv + 1 < u->n_iv && u->iv[u->up_iv + 1].start <= t) {
         uint32_t i = u->up_iv;
         const ss_iv *iv = &u->iv[i];
         uint64_t cnt = iv_stalls(s, u, i, 0, t);
         uint64_t proven = 0; /* events of this interval known used, from its bottom */
+        bool producer_stop = false;
         if (is_reader(iv)) {
             ss_uop *pr = uop_get(s, iv->cause);
             if (!pr || depth > 8) return u->up_count + u->up_off;
@@ -1201,7 +1222,10 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
                      * the run of them below pr's used prefix pp in one step (these histories are
                      * hundreds of events long on serial chains) */
                     uint64_t at = l.npa - l.D + (proven - l.S);
-                    if (at >= pp) break;
+                    if (at >= pp) {
+                        producer_stop = true;
+                        break;
+                    }
                     uint64_t end = l.S + l.D + l.M, stop = proven + (pp - at);
                     proven = (stop < end ? stop : end) - 1;
                 } else if (!leaf_used(s, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) {
@@ -1213,13 +1237,21 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
                 if (!leaf_used(s, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) break;
         }
         if (proven < cnt) {
+            if (proven != u->up_off) s->up_gen++;
             u->up_off = proven;
+            if (!producer_stop) s->up_impure++;
+            else if (s->up_gen == gen0 && s->up_impure == impure0) {
+                u->up_stuck_gen = gen0;
+                u->up_stuck_depth = (uint32_t)depth;
+            }
             return u->up_count + proven;
         }
         u->up_count += cnt;
         u->up_off = 0;
         u->up_iv++;
+        s->up_gen++;
     }
+    s->up_impure++; /* the interval it stops in is still open: a later t can close it */
     return u->up_count + u->up_off;
 }
 

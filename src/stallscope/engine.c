@@ -1302,6 +1302,11 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
                     if (pp > qp) break;
                     uint64_t run = qp - pp + 1, room = j + 1 - l.S;
                     lo -= run < room ? run : room;
+                    /* stopped above its floor, the search found pr's position pp - 1 not dead;
+                     * the next position down here pops exactly that one, and asking again (a
+                     * search as deep as this one) would return pp - 1 + 1: whether a position
+                     * is dead does not depend on the floor, which only ends the search below it */
+                    if (run < room && pp > qp + 1 - want) break;
                 } else if (leaf_used(s, u->seq << 20 | ((lo - 1) & 0xfffff))) { /* S or E: a leaf */
                     lo--;
                 } else {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# stallscope_validation.sh CYCLESCOPE WORKLOAD_DIR [MAX] [CONFIG] [TOOCLOSE]
+# stallscope_validation.sh CYCLESCOPE WORKLOAD_DIR [MAX] [CONFIG] [TOOCLOSE] [COMPLETION]
 # Causal validation of Stallscope by re-simulation (issue 13, check 4): for each workload,
 # the share of the lost completion opportunities each idealisable leaf group gets, turned
 # into cycles (lost opportunities / commit width), against the cycles actually saved by the
@@ -18,10 +18,12 @@
 # in cycles; "check" is their full sum against predicted − saved (equal: the split is exact).
 # Every run gives the guest the fixed environment (--env-fixed): with ours, its stack and so its
 # timing move with the caller's environment and the program's path. TOOCLOSE (leaf, the paper's
-# rule, or window: the extension of docs/stallscope.md) is the analysis's tooclose option.
+# rule, or window: the extension of docs/stallscope.md) is the analysis's tooclose option;
+# COMPLETION (commit, or issue: the in-order machines measured at in-order issue) its
+# completion option.
 set -eu
-cs=$1 wd=$2 max=${3:-300000} cfg=${4:-ooo4} tc=${5:-leaf}
-ss() { "$cs" run --no-report --analysis "stallscope:tooclose=$tc" "$@"; }
+cs=$1 wd=$2 max=${3:-300000} cfg=${4:-ooo4} tc=${5:-leaf} completion=${6:-commit}
+ss() { "$cs" run --no-report --analysis "stallscope:tooclose=$tc:completion=$completion" "$@"; }
 work=("sort 10000" "list 10000" "branch_random 4000" "ptr_chase 4" "interp 250" "matmul 4" "fft 2048" "hash 10000")
 # a group is what the knob removes: the mispredicts' flushes; D-cache fills and the miss registers
 # they hold; I-cache fills; the long latencies of multiplies, divides and FP operations

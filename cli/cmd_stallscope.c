@@ -14,7 +14,8 @@
 
 void help_stallscope(void) {
     printf("usage: cyclescope stallscope [--depth N] [--threshold P] [--interval N]\n"
-           "                             [--tooclose paper|window] [--compare A B] [options]\n"
+           "                             [--tooclose paper|window] [--completion commit|issue]\n"
+           "                             [--compare A B] [options]\n"
            "                             PROG [ARGS…] | TRACE\n"
            "\n"
            "Time PROG (a static RISC-V executable) or TRACE (.cst or ChampSim) and trace\n"
@@ -33,13 +34,16 @@ void help_stallscope(void) {
            "                     the paper's rule: a leaf of its own) or window (taken by\n"
            "                     §3.7 2b when empty stalls lie ahead of the head: an\n"
            "                     extension, docs/stallscope.md)\n"
+           "  --completion W     where completion is measured: commit (default, the paper's)\n"
+           "                     or issue (in-order machines only, whose retirement is\n"
+           "                     virtual: docs/stallscope.md)\n"
            "  --compare A B      run configurations A and B (names or .ini files) and show\n"
            "                     their leaf and node summaries side by side with the deltas\n" CLI_TIMING_OPTIONS_HELP
                CLI_GUEST_OPTIONS_HELP "\n"
            "The same analysis runs from `run` and `sim` with --analysis stallscope[:depth=N…].\n");
 }
 
-enum { OPT_DEPTH = 1400, OPT_THRESHOLD, OPT_INTERVAL, OPT_COMPARE, OPT_TOOCLOSE };
+enum { OPT_DEPTH = 1400, OPT_THRESHOLD, OPT_INTERVAL, OPT_COMPARE, OPT_TOOCLOSE, OPT_COMPLETION };
 
 static bool is_elf(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -144,6 +148,7 @@ int cmd_stallscope(int argc, char **argv) {
                                              {"interval", required_argument, 0, OPT_INTERVAL},
                                              {"compare", required_argument, 0, OPT_COMPARE},
                                              {"tooclose", required_argument, 0, OPT_TOOCLOSE},
+                                             {"completion", required_argument, 0, OPT_COMPLETION},
                                              {0, 0, 0, 0}};
     cli_timing_options t = {0};
     t.no_report = true; /* an HTML report only when asked for */
@@ -159,10 +164,11 @@ int cmd_stallscope(int argc, char **argv) {
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
         /* --interval is also a timing option (the stacks' intervals): here it is Stallscope's */
         if (opt == OPT_DEPTH || opt == OPT_THRESHOLD || opt == OPT_INTERVAL || opt == OPT_TIME_INTERVAL ||
-            opt == OPT_TOOCLOSE) {
+            opt == OPT_TOOCLOSE || opt == OPT_COMPLETION) {
             const char *key = opt == OPT_DEPTH ? "depth"
                 : opt == OPT_THRESHOLD         ? "threshold"
                 : opt == OPT_TOOCLOSE          ? "tooclose"
+                : opt == OPT_COMPLETION        ? "completion"
                                                : "interval";
             cs_error err;
             if (!ss_option_set(&so, key, optarg, &err)) return cli_usage("stallscope", "--%s", err.msg);

@@ -5,8 +5,10 @@
 #                              machines on inorder1 (no issue-width stall, dep_add too close, flush
 #                              leaves = a perfect predictor's savings); §3.7's history back to the
 #                              last flush; the tooclose=window option; known answers on inorder1 and
-#                              inorder3 (pointer chase, dep_add, branch_random against re-simulation)
+#                              inorder3 (pointer chase, dep_add, branch_random against re-simulation);
+#                              completion at issue on inorder3 (exact accounting, re-simulation)
 #   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --tooclose other than paper/window,
+#                              --completion other than commit/issue (completion_needs_inorder: issue on ooo4),
 #                              --compare without B:
 #                              one line naming the option, exit 2
 #   stallscope.cli.text|json|html|run|compare|tooclose   the verb's renderings, --analysis from run, --tooclose
@@ -26,6 +28,9 @@ add_test(NAME stallscope.cli.bad_threshold_negative
 add_test(NAME stallscope.cli.bad_tooclose
          COMMAND ${_scripts}/expect_error.sh 2 "--tooclose sometimes: not 'paper'" ${_cs} stallscope --tooclose
                  sometimes prog)
+add_test(NAME stallscope.cli.bad_completion
+         COMMAND ${_scripts}/expect_error.sh 2 "--completion retire: not 'commit'" ${_cs} stallscope --completion
+                 retire prog)
 add_test(NAME stallscope.cli.compare_needs_two
          COMMAND ${_scripts}/expect_error.sh 2 "--compare needs two configurations" ${_cs} stallscope --compare
                  ooo4)
@@ -44,6 +49,13 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME stallscope.cli.tooclose COMMAND ${_cs} stallscope --tooclose window --json - --max 20000 ${_w}/sort
                                                 2000)
   set_tests_properties(stallscope.cli.tooclose PROPERTIES PASS_REGULAR_EXPRESSION "\"tooclose\":[ \t]*\"window\"")
+  add_test(NAME stallscope.cli.completion_needs_inorder
+           COMMAND ${_scripts}/expect_error.sh nonzero "completion=issue needs the in-order model" ${_cs} stallscope
+                   --completion issue --max 2000 ${_w}/sort 100)
+  add_test(NAME stallscope.cli.completion_issue COMMAND ${_cs} stallscope --config inorder3 --completion issue --json -
+                                                        --max 20000 ${_w}/sort 2000)
+  set_tests_properties(stallscope.cli.completion_issue PROPERTIES PASS_REGULAR_EXPRESSION
+                       "\"completion\":[ \t]*\"issue\"")
   add_test(NAME stallscope.cli.html
            COMMAND bash -c "f=$(mktemp --suffix=.html) && trap 'rm -f $f' EXIT && \"$0\" stallscope --report $f --max 20000 \"$1\" 2000 >/dev/null && grep -q '<details' $f && grep -q 'icicle' $f && grep -q 'Hot spots' $f"
                    ${_cs} ${_w}/sort)

@@ -17,7 +17,8 @@ typedef struct ss_analysis {
     ss_options opt;
     stallscope *s;
     uint64_t commit_cov, dispatch_cov;
-    elf_image *elf; /* for hot-spot function names, when the program is an ELF file */
+    bool not_inorder; /* completion=issue asked of a model whose issue is not in order */
+    elf_image *elf;   /* for hot-spot function names, when the program is an ELF file */
 } ss_analysis;
 
 static void *ss_create_analysis(const analysis_options *opt, cs_error *err) {
@@ -54,6 +55,7 @@ static void ob_begin(void *ctx, const probe_run_info *info) {
      * first issue chance is the cycle after it entered the window (in order: the issue
      * buffer): its wait in that cycle is no stall (§3.3) */
     m.dispatch_cycle_free = true;
+    a->not_inorder = a->opt.at_issue && cfg->model != MODEL_INORDER;
     ss_destroy(a->s);
     a->s = ss_create(&a->opt, &m);
     a->commit_cov = a->dispatch_cov = 0;
@@ -61,11 +63,14 @@ static void ob_begin(void *ctx, const probe_run_info *info) {
 
 static void ob_stages(void *ctx, const stage_span *sp, size_t n) {
     ss_analysis *a = ctx;
+    /* completion at issue: the issue spans take the commit spans' place */
+    uint8_t completion = a->opt.at_issue ? STAGE_ISSUE : STAGE_COMMIT;
     for (size_t i = 0; i < n; i++) {
-        if (sp[i].stage == STAGE_COMMIT) a->commit_cov = sp[i].cycle + sp[i].cycles;
-        else if (sp[i].stage == STAGE_DISPATCH) a->dispatch_cov = sp[i].cycle + sp[i].cycles;
+        stage_span x = sp[i];
+        if (x.stage == completion) a->commit_cov = x.cycle + x.cycles, x.stage = STAGE_COMMIT;
+        else if (x.stage == STAGE_DISPATCH) a->dispatch_cov = x.cycle + x.cycles;
         else continue;
-        ss_span(a->s, &sp[i]);
+        ss_span(a->s, &x);
     }
 }
 
@@ -83,7 +88,11 @@ static void ob_interval(void *ctx, const core_stats *so_far) {
     (void)so_far;
     ss_analysis *a = ctx;
     /* every record before this cycle is in: account what both stages cover */
-    ss_advance(a->s, a->commit_cov < a->dispatch_cov ? a->commit_cov : a->dispatch_cov);
+    uint64_t horizon = a->commit_cov < a->dispatch_cov ? a->commit_cov : a->dispatch_cov;
+    /* at issue, the last cycle's wait transitions (which µops issued in it) may come with the
+     * next batch: that cycle waits for the next step */
+    if (a->opt.at_issue && horizon) horizon--;
+    ss_advance(a->s, horizon);
 }
 
 static void ob_end(void *ctx, const core_stats *stats) {
@@ -97,11 +106,13 @@ static void ob_end(void *ctx, const core_stats *stats) {
  * is always in by then. Asking for events made the core note every fill, prefetch and
  * structure transition for nothing. */
 static probe_observer ss_observer(void *self) {
+    const ss_analysis *a = self;
     return (probe_observer){.ctx = self,
                             .needs = PROBE_STAGES | PROBE_RETIRE | PROBE_WAITS | PROBE_INTERVALS,
                             /* the commit spans (§3.8) and the dispatch spans' empty stalls (§3.7
                              * 1, 2b); never the issue stage's, whose causes cost the core */
-                            .stage_mask = PROBE_STAGE_BIT(STAGE_DISPATCH) | PROBE_STAGE_BIT(STAGE_COMMIT),
+                            .stage_mask = PROBE_STAGE_BIT(STAGE_DISPATCH) |
+                                PROBE_STAGE_BIT(a->opt.at_issue ? STAGE_ISSUE : STAGE_COMMIT),
                             .begin = ob_begin,
                             .stages = ob_stages,
                             .retire = ob_retire,
@@ -115,6 +126,10 @@ static bool ss_finish_analysis(void *self, const run_context *run, cs_error *err
     ss_analysis *a = self;
     if (!a->s) {
         cs_error_set(err, "stallscope: the run delivered nothing");
+        return false;
+    }
+    if (a->not_inorder) {
+        cs_error_set(err, "stallscope: completion=issue needs the in-order model (its issue is in program order)");
         return false;
     }
     const ss_summary *sum = ss_summary_of(a->s);

@@ -310,6 +310,14 @@ struct stallscope {
 
     ss_summary sum;
     uint64_t committed_uops;
+
+    /* completion at issue (ss_options.at_issue): (cycle, seq) of each µop issued that is
+     * younger than every one before it, in order — the head in cycle t is the one after the
+     * last issued by t (in-order issue, consecutive seqs) */
+    uint64_t *il_cycle, *il_seq;
+    uint64_t il_head, il_count, il_cap;
+    uint64_t issued_seq; /* the youngest µop seen issued; 0: none yet */
+    uint64_t first_seq;  /* the oldest µop seen (the head before anything issued) */
 };
 
 /* ---- type registry ------------------------------------------------------------------------ */
@@ -344,7 +352,7 @@ uint8_t ss_type_flags(const stallscope *s, uint32_t type) { return type < s->n_t
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-void ss_options_default(ss_options *o) { *o = (ss_options){4, 0.5, 0, false}; }
+void ss_options_default(ss_options *o) { *o = (ss_options){4, 0.5, 0, false, false}; }
 
 bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *err) {
     if (!strcmp(key, "depth")) {
@@ -376,8 +384,15 @@ bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *
             return false;
         }
         o->too_close_window = !strcmp(value, "window");
+    } else if (!strcmp(key, "completion")) {
+        if (strcmp(value, "commit") && strcmp(value, "issue")) {
+            cs_error_set(err, "completion %s: not 'commit' (the paper's) or 'issue' (in-order machines)", value);
+            return false;
+        }
+        o->at_issue = !strcmp(value, "issue");
     } else {
-        cs_error_set(err, "unknown option '%s' (stallscope takes depth, threshold, interval, tooclose)", key);
+        cs_error_set(err, "unknown option '%s' (stallscope takes depth, threshold, interval, tooclose, completion)",
+                     key);
         return false;
     }
     return true;
@@ -437,6 +452,8 @@ void ss_destroy(stallscope *s) {
     for (size_t i = 0; i < RING; i++) free(s->ring[i].iv_heap);
     free(s->ring);
     free(s->cq);
+    free(s->il_cycle);
+    free(s->il_seq);
     free(s->t.node);
     free(s->t.hash);
     free(s->inv.node);
@@ -510,7 +527,45 @@ static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
     return u;
 }
 
+/* A state a µop reaches only once it has issued. */
+static bool post_issue(uint8_t st) {
+    return st == WST_EXECUTING || st == WST_FILL || st == WST_DONE || st == WST_COMMITTED || st == WST_STORE_BUFFER ||
+        st == WST_TRANSLATING || st == WST_NO_MSHR;
+}
+
+static void issue_log(stallscope *s, uint64_t cycle, uint64_t seq) {
+    if (s->il_count == s->il_cap) {
+        uint64_t cap = s->il_cap ? 2 * s->il_cap : 1024;
+        uint64_t *nc = cs_calloc(cap, sizeof *nc), *ns = cs_calloc(cap, sizeof *ns);
+        for (uint64_t i = 0; i < s->il_count; i++) {
+            nc[i] = s->il_cycle[(s->il_head + i) % s->il_cap];
+            ns[i] = s->il_seq[(s->il_head + i) % s->il_cap];
+        }
+        free(s->il_cycle);
+        free(s->il_seq);
+        s->il_cycle = nc, s->il_seq = ns, s->il_head = 0, s->il_cap = cap;
+    }
+    s->il_cycle[(s->il_head + s->il_count) % s->il_cap] = cycle;
+    s->il_seq[(s->il_head + s->il_count) % s->il_cap] = seq;
+    s->il_count++;
+}
+
+/* Completion at issue: the oldest µop not issued by the end of cycle t (t only grows). */
+static uint64_t issue_head(stallscope *s, uint64_t t) {
+    while (s->il_count && s->il_cycle[s->il_head] <= t) {
+        s->issued_seq = s->il_seq[s->il_head];
+        s->il_head = (s->il_head + 1) % s->il_cap;
+        s->il_count--;
+    }
+    return s->issued_seq ? s->issued_seq + 1 : s->first_seq;
+}
+
 void ss_wait(stallscope *s, const wait_transition *w) {
+    if (s->opt.at_issue) {
+        if (!s->first_seq || w->seq < s->first_seq) s->first_seq = w->seq;
+        uint64_t last = s->il_count ? s->il_seq[(s->il_head + s->il_count - 1) % s->il_cap] : s->issued_seq;
+        if (post_issue(w->state) && w->seq > last) issue_log(s, w->cycle, w->seq);
+    }
     ss_uop *u = uop_slot(s, w->seq);
     if ((w->state == WST_EXECUTING || w->state == WST_FILL) && u->issue == UINT64_MAX) {
         u->issue = w->cycle;
@@ -1484,6 +1539,24 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
         return 1;
     }
     /* exhausted: 2c long executing, or 2b the ROB was nearly empty */
+    if (s->opt.at_issue) {
+        /* at issue the head has not run: 2c's analogue is the producer it waits for (in the
+         * cycle accounted, t - 1), running longer than its minimum latency (§3.5) */
+        uint64_t c = t - 1;
+        for (uint32_t k = x->n_iv; k-- > 0;) {
+            if (x->iv[k].start > c) continue;
+            const ss_iv *iv = &x->iv[k];
+            ss_uop *pr = iv->state == WST_OPERANDS && iv->cause ? uop_get(s, iv->cause) : NULL;
+            if (pr && pr->issue != UINT64_MAX && pr->issue <= c && c >= pr->issue + min_latency(s, pr)) {
+                path_push(s, &p, s->base_exec + E_OPERAND);
+                path_push(s, &p, s->base_exec + (pr->retired ? E_LONG_EXEC + pr->op_class : E_LONG_UNKNOWN));
+                p.leaf_seq = pr->seq;
+                accumulate(s, &p, w);
+                return 1;
+            }
+            break;
+        }
+    }
     if (x->issue != UINT64_MAX && x->issue <= t && t >= x->issue + min_latency(s, x)) {
         path_push(s, &p, s->base_exec + (x->retired ? E_LONG_EXEC + x->op_class : E_LONG_UNKNOWN));
         p.leaf_seq = x->seq;
@@ -1615,7 +1688,22 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
     s->sum.opportunities += cycles * width;
     s->sum.committed += cycles * v->n;
     s->sum.lost += cycles * lost;
-    if (lost) {
+    if (lost && s->opt.at_issue && (v->stall == STALL_NOT_READY || v->stall == STALL_NO_UNIT)) {
+        /* completion at in-order issue: the head is the oldest µop not issued, its history
+         * what kept it from issuing (an operand wait, the pipe a miss holds: §3.4, §3.5).
+         * Commit in cycle t pops the event the head pushed in t - 1; here the stall is the
+         * head's own in cycle t (it failed to issue in t), so its history is read as of t + 1 */
+        for (uint64_t t = from; t < to;) {
+            uint64_t head = issue_head(s, t), k = 1;
+            if (t + 1 < to && s->il_count && s->il_cycle[s->il_head] < to) { /* the head changes inside */
+                k = completion_head(s, t + 1, t + 2, head, lost);
+            } else {
+                k = completion_head_run(s, t + 1, to + 1, head, lost);
+                if (!k) k = completion_head(s, t + 1, to + 1, head, lost);
+            }
+            t += k;
+        }
+    } else if (lost) {
         if (v->stall == STALL_HEAD_NOT_DONE && v->cause.kind == CAUSE_UOP) {
             for (uint64_t t = from; t < to;) {
                 uint64_t k = completion_head_run(s, t, to, v->cause.seq, lost);
@@ -1638,7 +1726,7 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
             path p;
             memset(&p, 0, sizeof p);
             path_push(s, &p, s->base_completion + C_ROB_EMPTY);
-            if (v->stall == STALL_ROB_EMPTY) walk_frontend(s, &p, &v->cause);
+            if (v->stall == STALL_ROB_EMPTY || v->stall == STALL_IQ_EMPTY) walk_frontend(s, &p, &v->cause);
             else path_push(s, &p, s->base_dispatch + D_OTHER);
             accumulate(s, &p, lost * cycles);
         }

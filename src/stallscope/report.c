@@ -68,6 +68,10 @@ void ss_text(const stallscope *s, FILE *out) {
             (unsigned long long)m->accumulated, m->accumulated == m->lost ? "exact" : "MISMATCH",
             (unsigned long long)m->chains, (unsigned long long)m->longest_chain, pct(m->truncated, base),
             pct(m->expired, base), (unsigned long long)m->unique_rejections);
+    if (o->at_issue)
+        fprintf(out,
+                "  completion=issue: measured at in-order issue, not at the virtual retirement "
+                "(docs/stallscope.md)\n");
     if (o->too_close_window)
         fprintf(out,
                 "  tooclose=window: a head's too-close operand wait with empty stalls ahead takes 2b (an "
@@ -161,6 +165,7 @@ cJSON *ss_json(const stallscope *s, ss_symbolizer sym, void *sym_ctx) {
     cJSON_AddNumberToObject(j, "depth", o->depth);
     cJSON_AddNumberToObject(j, "threshold", o->threshold);
     cJSON_AddStringToObject(j, "tooclose", o->too_close_window ? "window" : "leaf");
+    cJSON_AddStringToObject(j, "completion", o->at_issue ? "issue" : "commit");
     uint32_t nt, ni;
     const ss_node *t = ss_tree(s, &nt), *inv = ss_inverted(s, &ni);
     cJSON_AddItemToObject(j, "tree", tree_json(s, t, 0, m->opportunities, 0, UINT32_MAX));

@@ -41,10 +41,16 @@ typedef struct ss_options {
      * (2b) instead when the empty-stall history has an event ahead of the head. false: the
      * paper's rule, the leaf is accumulated. */
     bool too_close_window;
+    /* Where completion is measured (docs/stallscope.md, "Where completion is measured on the
+     * in-order machines"): false, at commit (the paper's §3.8); true, at in-order issue — the
+     * in-order model only, whose retirement is virtual: the lost opportunities are issue width
+     * x cycles - µops issued, the head the oldest µop not yet issued. */
+    bool at_issue;
 } ss_options;
 
 void ss_options_default(ss_options *o);
-/* Set one option from text ("depth", "threshold", "interval", "tooclose" = leaf | window);
+/* Set one option from text ("depth", "threshold", "interval", "tooclose" = paper | leaf |
+ * window, "completion" = commit | issue);
  * false with *err naming it when unknown or out of range (depth/interval 0, threshold
  * outside 0–100). */
 bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *err);

@@ -1547,10 +1547,15 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
             if (x->iv[k].start > c) continue;
             const ss_iv *iv = &x->iv[k];
             ss_uop *pr = iv->state == WST_OPERANDS && iv->cause ? uop_get(s, iv->cause) : NULL;
-            if (pr && pr->issue != UINT64_MAX && pr->issue <= c && c >= pr->issue + min_latency(s, pr)) {
+            if (pr && pr->issue != UINT64_MAX && pr->issue <= c) {
+                bool long_exec = c >= pr->issue + min_latency(s, pr);
                 path_push(s, &p, s->base_exec + E_OPERAND);
-                path_push(s, &p, s->base_exec + (pr->retired ? E_LONG_EXEC + pr->op_class : E_LONG_UNKNOWN));
-                p.leaf_seq = pr->seq;
+                path_push(s, &p,
+                          s->base_exec +
+                              (!long_exec        ? E_TOO_CLOSE
+                                   : pr->retired ? E_LONG_EXEC + pr->op_class
+                                                 : E_LONG_UNKNOWN));
+                p.leaf_seq = long_exec ? pr->seq : x->seq;
                 accumulate(s, &p, w);
                 return 1;
             }

@@ -912,6 +912,23 @@ static void completion_at_issue_inorder3(void **state) {
         assert_true(saved > 0.02 * (double)base.stats.cycles);
         assert_true(predicted > 0.85 * saved && predicted < 1.15 * saved);
     }
+    /* inorder1 without a predictor: one pipe, one issue a cycle, perfect caches — every empty
+     * issue slot a flush leaves is a cycle a perfect predictor saves, nothing overlaps (at
+     * commit +0.3 % to +32 % on the validation's workloads) */
+    static const char *const perfect[] = {"ideal.bpred=yes", NULL};
+    outcome base, ideal;
+    if (!run_workload("inorder1", NULL, "sort", "10000", 0, 100000, &base) ||
+        !run_workload("inorder1", perfect, "sort", "10000", 0, 100000, &ideal)) {
+        run_analysis = "stallscope";
+        skip();
+    }
+    double predicted = (double)base.mispredict_leaves / base.width;
+    double saved = (double)base.stats.cycles - (double)ideal.stats.cycles;
+    print_message("sort on inorder1 at issue: flush leaves %.0f cycles, re-simulation saves %.0f (%+.2f%%)\n",
+                  predicted, saved, 100.0 * (predicted - saved) / saved);
+    assert_int_equal(base.sum.accumulated, base.sum.lost);
+    assert_true(saved > 1000);
+    assert_true(predicted > 0.99 * saved && predicted < 1.01 * saved);
     run_analysis = "stallscope";
 }
 

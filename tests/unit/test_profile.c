@@ -372,6 +372,53 @@ static void test_lower_to_flow(void **state) {
     }
 }
 
+/* A violation beyond noise is taken from the stalled side's classes by their
+ * share of the variance, as the least-squares step does within noise. `tree`
+ * on inorder3 (period 100, seed 1), block 0x10702: its in-edges are the
+ * "found" edge, propagated as the difference of two stalled classes (650
+ * samples a period, sigma 37, truly 0), and the loop's exit block 0x10700
+ * (one issue point, mispredicts charged to it: 78 for a truth of 50); the
+ * block itself 52 +- 2.2. In proportion to the values both went down 93%
+ * (0x10700: 78 -> 5.6, -89% at every seed); by variance the noisy edge takes
+ * nearly all of it. The lowered values keep the variance least squares
+ * leaves them (the constraint pinned the noisy edge's sum with the other, not
+ * the edge alone: 1354 -> 78, not 1354 x 0.017^2 = 0.38, 18 sigma from 0). */
+static void test_lower_by_variance(void **state) {
+    (void)state;
+    enum { S, N1, N2, B };
+    static const uint32_t ed[][2] = {{E, S}, {S, N1}, {S, N2}, {N1, B}, {N2, B}, {B, X}};
+    cfg_case c;
+    make(&c, 4, ed, 6);
+    assert_int_not_equal(c.blocks[N1].eclass, c.blocks[N2].eclass);
+    assert_int_not_equal(c.blocks[N1].eclass, c.blocks[B].eclass);
+    assert_int_equal(c.blocks[S].eclass, c.blocks[B].eclass);
+    uint32_t points[32] = {0};
+    points[c.blocks[B].eclass] = 4;
+    points[c.blocks[N2].eclass] = 1; /* N1: none, a propagated value */
+    const double value[] = {[S] = 52.09, [N1] = 649.5, [N2] = 78, [B] = 52.09};
+    const double var[] = {[S] = 4.74, [N1] = 1353.75, [N2] = 78, [B] = 4.74};
+    for (int b = 0; b < 4; b++) {
+        c.blocks[b].count = value[b];
+        c.blocks[b].count_var = var[b];
+        c.blocks[b].confidence = b == B || b == S ? CONF_HIGH : CONF_LOW;
+    }
+    for (int e = 0; e < 6; e++)
+        for (int b = 0; b < 4; b++)
+            if (c.edges[e].eclass == c.blocks[b].eclass) {
+                c.edges[e].count = value[b];
+                c.edges[e].count_var = var[b];
+                c.edges[e].confidence = c.blocks[b].confidence;
+            }
+    profile_lower_to_flow(&c.p, points);
+    assert_true(c.blocks[B].count == 52.09);                          /* the unstalled side untouched */
+    assert_true(c.blocks[N2].count > 35 && c.blocks[N2].count <= 50); /* truth 50; in proportion: 5.6 */
+    assert_true(c.blocks[N1].count < 15);                             /* truth 0 */
+    assert_true(fabs(c.blocks[N1].count + c.blocks[N2].count - 52.09) <= 0.1 * 52.09);
+    /* the lowered edge's error (its truth is 0) stays within a few of its sigmas */
+    assert_true(c.blocks[N1].count < 3 * sqrt(c.blocks[N1].count_var));
+    assert_true(c.blocks[N2].count_var > 0 && c.blocks[N2].count_var < 78);
+}
+
 /* When an excess of samples over F x Mi is a dynamic stall: beyond the 3 sigma
  * level (one-sided 0.135%) of the samples' law, Poisson at a mean known to
  * the frequency estimate's variance (a negative binomial). Tails (computed
@@ -726,6 +773,7 @@ int main(void) {
         cmocka_unit_test(test_correlations),
         cmocka_unit_test(test_stall_significance),
         cmocka_unit_test(test_lower_to_flow),
+        cmocka_unit_test(test_lower_by_variance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

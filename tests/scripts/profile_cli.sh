@@ -149,7 +149,7 @@ one_error 125 'm1.prof: sampling seed 1 is already in the profile' "$cs" profile
 one_error 125 'q.prof: a different sampling period' "$cs" profile merge m1.prof q.prof -o x.prof
 "$cs" profile record --env-fixed --config inorder3 --period 500 --sample-seed 9 -o c.prof "$prog" 3000 >/dev/null 2>&1
 one_error 125 'c.prof: recorded on a different machine configuration' "$cs" profile merge m1.prof c.prof -o x.prof
-"$cs" profile record --env-fixed --config inorder1 --period 500 --sample-seed 9 -o e.prof "$other" >/dev/null 2>&1
+"$cs" profile record --env-fixed --config inorder1 --period 500 --sample-seed 9 -o e.prof "$other" 50 >/dev/null 2>&1
 one_error 125 'e.prof: a different executable' "$cs" profile merge m1.prof e.prof -o x.prof
 one_error 125 'm2.prof: not a cyclescope-profile-truth file' "$cs" profile merge m1.truth m2.prof -o x.truth
 one_error 2 'two or more' "$cs" profile merge m1.prof -o x.prof

@@ -7,7 +7,8 @@
 # pooled (true dynamic stall samples and dynamic stall cycles found: sums; unexplained: the share
 # of all their estimated dynamic stall cycles, and — the paper's §7 measure — of all the
 # cycles sampled), and the spread
-# of "within 10%" over the seeds; with --doc, writes the table
+# of "within 10%" over the seeds; then a row with each workload's seeds merged into one
+# profile (`profile merge`) and graded against the merged truths; with --doc, writes the table
 # into the document between the markers <!-- profile-grade begin/end -->.
 # Run from the build directory (needs ./cyclescope and workloads/).
 set -eu
@@ -45,12 +46,32 @@ for config in "${configs[@]}"; do
         done
         spread=$(sort -n "$out/seedw10" | awk 'NR==1{a=$1} {b=$1} END {printf "%s–%s%%", a, b}')
         rm -f "$out/seedw10"
-        awk -F'\t' -v m="$config" -v p="$period" -v sp="$spread" '
-            { s+=$1; w5+=$1*$2; w10+=$1*$3; w15+=$1*$4; off+=$1*(1-$4); ol+=$1*(1-$4)*$5
-              ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11*$12; dy+=$12; n++ }
-            END { printf "| %s | %d | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %d | %.1f%% | %.1f%% | %d | %.1f%% | %.3f%% | %s |\n",
-                  m, p, s, 100*w5/s, 100*w10/s, 100*w15/s, off ? 100*ol/off : 100, 100*e10/ex, st, st ? 100*cov/st : 100,
-                  st ? 100*det/st : 100, dy, dy ? 100*un/dy : 0, 100*un/(s*p), sp }' "$out/rows" >>"$table"
+        # the same runs with each workload's seeds merged into one profile (profile merge:
+        # DCPI accumulates samples across runs), graded against their merged truths
+        : >"$out/merged"
+        if [ ${#seeds[@]} -gt 1 ]; then
+            for w in "${workloads[@]}"; do
+                set -- $w
+                f=$out/$1_${config}_$period
+                $cs profile merge $(for s in "${seeds[@]}"; do echo "${f}_$s.prof"; done) -o "$f.prof" 2>/dev/null
+                $cs profile merge $(for s in "${seeds[@]}"; do echo "${f}_$s.truth"; done) -o "$f.truth" 2>/dev/null
+                $cs profile report --truth "$f.truth" --json "$f.json" "$f.prof" >/dev/null 2>&1
+                jq -r '.grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
+                       .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained,
+                       .dynamic_stall_cycles] | @tsv' "$f.json" >>"$out/merged"
+            done
+        fi
+        for rows in rows merged; do
+            [ -s "$out/$rows" ] || continue
+            label=$config
+            [ $rows = merged ] && { label="$config, ${#seeds[@]} runs merged"; spread="–"; }
+            awk -F'\t' -v m="$label" -v p="$period" -v sp="$spread" '
+                { s+=$1; w5+=$1*$2; w10+=$1*$3; w15+=$1*$4; off+=$1*(1-$4); ol+=$1*(1-$4)*$5
+                  ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11*$12; dy+=$12; n++ }
+                END { printf "| %s | %d | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %d | %.1f%% | %.1f%% | %d | %.1f%% | %.3f%% | %s |\n",
+                      m, p, s, 100*w5/s, 100*w10/s, 100*w15/s, off ? 100*ol/off : 100, 100*e10/ex, st, st ? 100*cov/st : 100,
+                      st ? 100*det/st : 100, dy, dy ? 100*un/dy : 0, 100*un/(s*p), sp }' "$out/$rows" >>"$table"
+        done
     done
 done
 cat "$table"

@@ -16,6 +16,7 @@ void help_profile(void) {
     printf("usage: cyclescope profile record [options] -o FILE PROG [ARGS…]\n"
            "       cyclescope profile report|annotate [options] FILE\n"
            "       cyclescope profile imiss [options] FILE\n"
+           "       cyclescope profile merge FILE FILE… -o OUT\n"
            "\n"
            "record: time PROG on a core model with a CYCLES sampler on the probe contract's\n"
            "sample timer (a randomised period, DCPI's 60000-64000 cycles by default) and\n"
@@ -43,7 +44,12 @@ void help_profile(void) {
            "  --truth FILE       use its measured execution counts (as the paper did) and\n"
            "                     show the true I-cache stall cycles\n"
            "  --estimated        with --truth: keep the estimated counts\n"
-           "  --exe, --json, --html as for report\n");
+           "  --exe, --json, --html as for report\n"
+           "merge: one profile of several runs (DCPI accumulates samples across runs): the\n"
+           "profiles of one executable on one configuration and period, each recorded with\n"
+           "its own --sample-seed; counts, cycles and samples summed. Given truth files (from\n"
+           "record --truth) it merges those instead, to grade the merged profile.\n"
+           "  -o OUT             the merged profile (or truth) to write\n");
 }
 
 /* The header's configuration: the profile records its source, its --set
@@ -360,6 +366,66 @@ static int imiss(int argc, char **argv) {
     return rc;
 }
 
+/* profile merge: several runs' profiles (or their truths) into one */
+static int merge(int argc, char **argv) {
+    static const struct option longopts[] = {{"output", required_argument, 0, 'o'}, {0, 0, 0, 0}};
+    const char *out = NULL;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': out = optarg; break;
+        default: return cli_bad_option("profile merge", argv);
+        }
+    }
+    if (!out) return cli_usage("profile merge", "no output given (-o OUT)");
+    if (argc - optind < 2) return cli_usage("profile merge", "give two or more profiles (or truth files) to merge");
+    const char *outputs[] = {out};
+    if (!cli_outputs_writable(outputs, 1)) return EXIT_USAGE;
+    cs_error err;
+    /* the first file's kind decides: truth files start with their own magic */
+    uint8_t *data;
+    size_t n;
+    if (!cs_read_file(argv[optind], &data, &n, &err)) return cli_fail("%s", err.msg);
+    static const char truth_magic[] = "cyclescope-profile-truth ";
+    bool truths = n >= strlen(truth_magic) && !memcmp(data, truth_magic, strlen(truth_magic));
+    free(data);
+    int rc = 0;
+    if (truths) {
+        profile_truth acc;
+        if (!profile_truth_read(argv[optind], &acc, &err)) return cli_fail("%s", err.msg);
+        for (int i = optind + 1; i < argc && !rc; i++) {
+            profile_truth t;
+            if (!profile_truth_read(argv[i], &t, &err)) {
+                rc = cli_fail("%s", err.msg);
+                break;
+            }
+            if (!profile_truth_merge(&acc, &t, argv[i], &err)) rc = cli_fail("%s", err.msg);
+            profile_truth_free(&t);
+        }
+        if (!rc && !profile_truth_write(out, &acc, &err)) rc = cli_fail("%s", err.msg);
+        profile_truth_free(&acc);
+        return rc;
+    }
+    profile_data acc;
+    if (!profile_read(argv[optind], &acc, &err)) return cli_fail("%s", err.msg);
+    for (int i = optind + 1; i < argc && !rc; i++) {
+        profile_data p;
+        if (!profile_read(argv[i], &p, &err)) {
+            rc = cli_fail("%s", err.msg);
+            break;
+        }
+        if (!profile_merge(&acc, &p, argv[i], &err)) rc = cli_fail("%s", err.msg);
+        profile_data_free(&p);
+    }
+    if (!rc && !profile_write(out, &acc, &err)) rc = cli_fail("%s", err.msg);
+    if (!rc)
+        fprintf(stderr, "profile: %zu runs, %" PRIu64 " samples, %" PRIu64 " cycles -> %s\n", acc.nruns, acc.samples,
+                acc.cycles, out);
+    profile_data_free(&acc);
+    return rc;
+}
+
 int cmd_profile(int argc, char **argv) {
     if (argc < 2) return cli_usage("profile", "give record, report or annotate");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -370,5 +436,6 @@ int cmd_profile(int argc, char **argv) {
     if (!strcmp(argv[1], "report")) return analyse(argc - 1, argv + 1, false);
     if (!strcmp(argv[1], "annotate")) return analyse(argc - 1, argv + 1, true);
     if (!strcmp(argv[1], "imiss")) return imiss(argc - 1, argv + 1);
-    return cli_usage("profile", "unknown subcommand '%s' (record, report, annotate, imiss)", argv[1]);
+    if (!strcmp(argv[1], "merge")) return merge(argc - 1, argv + 1);
+    return cli_usage("profile", "unknown subcommand '%s' (record, report, annotate, imiss, merge)", argv[1]);
 }

@@ -2,13 +2,13 @@
 #   unit.profile               (tests/unit/test_profile.c) equivalence classes on hand-worked
 #                              CFGs, static schedules against the in-order closed forms, the
 #                              profile file both ways, the bubble charged to the next
-#                              instruction, the lowering to the flow constraints
+#                              instruction, the lowering to the flow constraints, merge
 #   profile.cli                record / run --analysis profile / report / annotate / JSON /
-#                              HTML end to end, and the bad inputs (one line naming the file)
+#                              HTML, merge end to end, and the bad inputs (one line naming the file)
 #   profile.grade.inorder1     estimates against the truth on inorder1 (two programs, two
 #                              seeds): asserts the issue's frequency and edge goals, which
 #                              this machine meets; prints the culprit figures (not asserted)
-#   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile
+#   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile (versions 3 and 4)
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 set(_prof_out ${CMAKE_CURRENT_BINARY_DIR}/profile-out)

@@ -28,6 +28,7 @@ void profile_data_free(profile_data *p) {
     free(p->overrides);
     free(p->model);
     free(p->config_text);
+    free(p->run_seeds);
     free(p->pcs);
     memset(p, 0, sizeof *p);
 }
@@ -63,6 +64,155 @@ bool profile_hash_file(const char *path, uint64_t *hash, uint64_t *size, cs_erro
     free(data);
     *hash = h;
     *size = n;
+    return true;
+}
+
+/* ---- merging the profiles (and truths) of several runs ------------------------ */
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool add_u64(uint64_t a, uint64_t b, uint64_t *out) {
+    if (a > UINT64_MAX - b) return false;
+    *out = a + b;
+    return true;
+}
+
+bool profile_merge(profile_data *acc, const profile_data *next, const char *name, cs_error *err) {
+    if (acc->exe_hash != next->exe_hash || acc->exe_size != next->exe_size) {
+        cs_error_set(err,
+                     "%s: a different executable (fnv1a64:%016" PRIx64 ", %" PRIu64
+                     " bytes; expected fnv1a64:%016" PRIx64 ", %" PRIu64 " bytes)",
+                     name, next->exe_hash, next->exe_size, acc->exe_hash, acc->exe_size);
+        return false;
+    }
+    if (strcmp(acc->model ? acc->model : "", next->model ? next->model : "") ||
+        strcmp(acc->config_text ? acc->config_text : "", next->config_text ? next->config_text : "")) {
+        cs_error_set(err, "%s: recorded on a different machine configuration (%s)", name,
+                     next->config_name ? next->config_name : "?");
+        return false;
+    }
+    if (acc->period_min != next->period_min || acc->period_max != next->period_max ||
+        acc->event_period != next->event_period) {
+        /* samples of different periods weigh different cycles: their sum is no profile */
+        cs_error_set(err,
+                     "%s: a different sampling period (%" PRIu64 "-%" PRIu64 ", events every %" PRIu64
+                     "; expected %" PRIu64 "-%" PRIu64 ", every %" PRIu64 ")",
+                     name, next->period_min, next->period_max, next->event_period, acc->period_min, acc->period_max,
+                     acc->event_period);
+        return false;
+    }
+    /* the same seed twice is the same sample times twice: not more samples */
+    size_t na = acc->nruns ? acc->nruns : 1, nb = next->nruns ? next->nruns : 1;
+    uint64_t *seeds = cs_malloc((na + nb) * sizeof *seeds);
+    for (size_t i = 0; i < na; i++) seeds[i] = acc->nruns ? acc->run_seeds[i] : acc->seed;
+    for (size_t i = 0; i < nb; i++) seeds[na + i] = next->nruns ? next->run_seeds[i] : next->seed;
+    uint64_t *sorted = cs_malloc((na + nb) * sizeof *sorted);
+    memcpy(sorted, seeds, (na + nb) * sizeof *sorted);
+    qsort(sorted, na + nb, sizeof *sorted, cmp_u64);
+    for (size_t i = 1; i < na + nb; i++)
+        if (sorted[i] == sorted[i - 1]) {
+            cs_error_set(err,
+                         "%s: sampling seed %" PRIu64 " is already in the profile (the same samples twice; "
+                         "record the runs with different --sample-seed)",
+                         name, sorted[i]);
+            free(sorted);
+            free(seeds);
+            return false;
+        }
+    free(sorted);
+    uint64_t cycles, insns, samples, idle;
+    if (!add_u64(acc->cycles, next->cycles, &cycles) || !add_u64(acc->instructions, next->instructions, &insns) ||
+        !add_u64(acc->samples, next->samples, &samples) || !add_u64(acc->idle_samples, next->idle_samples, &idle)) {
+        cs_error_set(err, "%s: the sums overflow", name);
+        free(seeds);
+        return false;
+    }
+    /* the union of the pcs, both sorted */
+    profile_pc *pcs = cs_calloc(acc->npcs + next->npcs + 1, sizeof *pcs);
+    size_t n = 0, i = 0, j = 0;
+    bool ok = true;
+    while (i < acc->npcs || j < next->npcs) {
+        if (j >= next->npcs || (i < acc->npcs && acc->pcs[i].pc < next->pcs[j].pc)) pcs[n++] = acc->pcs[i++];
+        else if (i >= acc->npcs || next->pcs[j].pc < acc->pcs[i].pc) pcs[n++] = next->pcs[j++];
+        else {
+            pcs[n].pc = acc->pcs[i].pc;
+            for (int e = 0; e < PROF_EVENT_COUNT; e++)
+                ok = ok && add_u64(acc->pcs[i].count[e], next->pcs[j].count[e], &pcs[n].count[e]);
+            n++, i++, j++;
+        }
+    }
+    if (!ok) { /* a pc's sum cannot exceed the samples' unless the file lied: parse refuses that */
+        cs_error_set(err, "%s: the sums overflow", name);
+        free(pcs);
+        free(seeds);
+        return false;
+    }
+    free(acc->pcs);
+    acc->pcs = pcs;
+    acc->npcs = n;
+    free(acc->run_seeds);
+    acc->run_seeds = seeds;
+    acc->nruns = na + nb;
+    acc->cycles = cycles;
+    acc->instructions = insns;
+    acc->samples = samples;
+    acc->idle_samples = idle;
+    return true;
+}
+
+bool profile_truth_merge(profile_truth *acc, const profile_truth *next, const char *name, cs_error *err) {
+    if (acc->exe_hash != next->exe_hash) {
+        cs_error_set(err, "%s: the truth of a different executable (fnv1a64:%016" PRIx64 "; expected %016" PRIx64 ")",
+                     name, next->exe_hash, acc->exe_hash);
+        return false;
+    }
+    truth_pc *pcs = cs_calloc(acc->npcs + next->npcs + 1, sizeof *pcs);
+    size_t n = 0, i = 0, j = 0;
+    bool ok = true;
+    while (i < acc->npcs || j < next->npcs) {
+        if (j >= next->npcs || (i < acc->npcs && acc->pcs[i].pc < next->pcs[j].pc)) pcs[n++] = acc->pcs[i++];
+        else if (i >= acc->npcs || next->pcs[j].pc < acc->pcs[i].pc) pcs[n++] = next->pcs[j++];
+        else {
+            pcs[n].pc = acc->pcs[i].pc;
+            ok = ok && add_u64(acc->pcs[i].executions, next->pcs[j].executions, &pcs[n].executions);
+            for (int c = 0; c < TC_COUNT; c++)
+                ok = ok && add_u64(acc->pcs[i].cause[c], next->pcs[j].cause[c], &pcs[n].cause[c]);
+            n++, i++, j++;
+        }
+    }
+    truth_edge *edges = cs_calloc(acc->nedges + next->nedges + 1, sizeof *edges);
+    size_t m = 0;
+    i = j = 0;
+    while (i < acc->nedges || j < next->nedges) {
+        const truth_edge *x = i < acc->nedges ? &acc->edges[i] : NULL, *y = j < next->nedges ? &next->edges[j] : NULL;
+        int c = !x               ? 1
+            : !y                 ? -1
+            : x->from != y->from ? (x->from < y->from ? -1 : 1)
+            : x->to != y->to     ? (x->to < y->to ? -1 : 1)
+                                 : 0;
+        if (c < 0) edges[m++] = acc->edges[i++];
+        else if (c > 0) edges[m++] = next->edges[j++];
+        else {
+            edges[m] = *x;
+            ok = ok && add_u64(x->count, y->count, &edges[m].count);
+            m++, i++, j++;
+        }
+    }
+    if (!ok) {
+        cs_error_set(err, "%s: the sums overflow", name);
+        free(pcs);
+        free(edges);
+        return false;
+    }
+    free(acc->pcs);
+    free(acc->edges);
+    acc->pcs = pcs;
+    acc->npcs = n;
+    acc->edges = edges;
+    acc->nedges = m;
     return true;
 }
 
@@ -140,7 +290,9 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err) {
     for (size_t i = 0; i < p->noverrides; i++) sb_printf(&b, "%s\n", p->overrides[i]);
     sb_printf(&b, "model %s\n", one_line(p->model));
     sb_printf(&b, "period %" PRIu64 " %" PRIu64 "\n", p->period_min, p->period_max);
-    sb_printf(&b, "seed %" PRIu64 "\n", p->seed);
+    size_t nruns = p->nruns ? p->nruns : 1;
+    sb_printf(&b, "runs %zu\n", nruns);
+    for (size_t i = 0; i < nruns; i++) sb_printf(&b, "%" PRIu64 "\n", p->nruns ? p->run_seeds[i] : p->seed);
     sb_printf(&b, "event-period %" PRIu64 "\n", p->event_period);
     sb_printf(&b, "cycles %" PRIu64 "\n", p->cycles);
     sb_printf(&b, "instructions %" PRIu64 "\n", p->instructions);
@@ -259,8 +411,9 @@ static bool key_hash(reader *r, uint64_t *out) {
     return true;
 }
 
-/* Check the header line and the checksum line; r is left after the header. */
-static bool check_envelope(reader *r, const char *magic, int version) {
+/* Check the header line and the checksum line; r is left after the header.
+ * Versions oldest..version are read; the one found goes to *found. */
+static bool check_envelope(reader *r, const char *magic, int oldest, int version, int *found) {
     /* the checksum: the last line */
     const char *start = r->p;
     size_t size = (size_t)(r->end - r->p);
@@ -305,11 +458,16 @@ static bool check_envelope(reader *r, const char *magic, int version) {
     }
     uint64_t v;
     if (!parse_u64(r->buf + ml + 1, 10, &v, &rest) || *rest) return bad(r, "version");
-    if (v != (uint64_t)version) {
-        cs_error_set(r->err, "%s: version %" PRIu64 " (this cyclescope reads version %d%s)", r->name, v, version,
-                     v < (uint64_t)version ? "; record it again" : "");
+    if (v < (uint64_t)oldest || v > (uint64_t)version) {
+        if (oldest == version)
+            cs_error_set(r->err, "%s: version %" PRIu64 " (this cyclescope reads version %d%s)", r->name, v, version,
+                         v < (uint64_t)version ? "; record it again" : "");
+        else
+            cs_error_set(r->err, "%s: version %" PRIu64 " (this cyclescope reads versions %d to %d%s)", r->name, v,
+                         oldest, version, v < (uint64_t)oldest ? "; record it again" : "");
         return false;
     }
+    *found = (int)v;
     return true;
 }
 
@@ -346,7 +504,8 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
     r->err = err;
     bool ok = false;
     uint64_t v[2];
-    if (!check_envelope(r, "cyclescope-profile", PROFILE_VERSION)) goto done;
+    int version;
+    if (!check_envelope(r, "cyclescope-profile", PROFILE_VERSION_OLDEST, PROFILE_VERSION, &version)) goto done;
     if (!key_text(r, "program", &out->program)) goto done;
     if (!key_nums(r, "exe-size", 1, &out->exe_size)) goto done;
     if (!key_hash(r, &out->exe_hash)) goto done;
@@ -375,7 +534,27 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         bad(r, "period (0, or max below min)");
         goto done;
     }
-    if (!key_nums(r, "seed", 1, &out->seed)) goto done;
+    if (version == 3) { /* one run */
+        if (!key_nums(r, "seed", 1, &out->seed)) goto done;
+    } else {
+        size_t nruns;
+        if (!count_line(r, "runs", "", &nruns)) goto done;
+        if (nruns == 0) {
+            bad(r, "runs (0)");
+            goto done;
+        }
+        out->run_seeds = cs_calloc(nruns, sizeof *out->run_seeds);
+        for (size_t i = 0; i < nruns; i++) {
+            const char *rest;
+            if (!next_line(r)) goto done;
+            if (!parse_u64(r->buf, 10, &out->run_seeds[i], &rest) || *rest) {
+                bad(r, "run seed");
+                goto done;
+            }
+        }
+        out->nruns = nruns;
+        out->seed = out->run_seeds[0];
+    }
     if (!key_nums(r, "event-period", 1, &out->event_period)) goto done;
     if (!key_nums(r, "cycles", 1, &out->cycles)) goto done;
     if (!key_nums(r, "instructions", 1, &out->instructions)) goto done;
@@ -451,7 +630,9 @@ static bool truth_parse(const uint8_t *data, size_t size, const char *name, prof
     r->name = name;
     r->err = err;
     bool ok = false;
-    if (!check_envelope(r, "cyclescope-profile-truth", PROFILE_TRUTH_VERSION)) goto done;
+    int version;
+    if (!check_envelope(r, "cyclescope-profile-truth", PROFILE_TRUTH_VERSION, PROFILE_TRUTH_VERSION, &version))
+        goto done;
     if (!key_hash(r, &out->exe_hash)) goto done;
     char tail[512] = " executions";
     for (int c = 0; c < TC_COUNT; c++) {
@@ -480,6 +661,10 @@ static bool truth_parse(const uint8_t *data, size_t size, const char *name, prof
         if (!parse_u64(s, 16, &e->from, &s) || *s != ' ' || !parse_u64(s + 1, 16, &e->to, &s) || *s != ' ' ||
             !parse_u64(s + 1, 10, &e->count, &s) || *s) {
             bad(r, "edge record");
+            goto done;
+        }
+        if (i && (e->from < e[-1].from || (e->from == e[-1].from && e->to <= e[-1].to))) {
+            bad(r, "edge record (edges must increase)");
             goto done;
         }
     }

@@ -26,8 +26,11 @@
  * and is refused: its header could not say whether --set was used).
  * 3 (truth 2): on an in-order machine a sample at a frontend bubble names the
  * next instruction to issue, as DCPI's did (version 2 named the oldest one in
- * flight; its samples do not match today's static schedule: refused). */
-enum { PROFILE_VERSION = 3, PROFILE_TRUTH_VERSION = 2 };
+ * flight; its samples do not match today's static schedule: refused).
+ * 4: `runs N` and each run's seed in place of `seed S` — a profile may sum
+ * several runs (profile merge, as DCPI accumulates samples across runs);
+ * version 3 is read as one run. */
+enum { PROFILE_VERSION = 4, PROFILE_VERSION_OLDEST = 3, PROFILE_TRUTH_VERSION = 2 };
 
 /* The event channels of a profile: CYCLES samples and three event samples. */
 typedef enum profile_event { PROF_CYCLES, PROF_IMISS, PROF_DMISS, PROF_MISPREDICT, PROF_EVENT_COUNT } profile_event;
@@ -54,9 +57,11 @@ typedef struct profile_data {
     char *config_text;   /* the resolved configuration (config show's INI) */
     uint64_t period_min; /* CYCLES period drawn uniformly from [min, max] */
     uint64_t period_max;
-    uint64_t seed;
+    uint64_t seed;         /* the (first) run's sampling seed */
+    size_t nruns;          /* runs summed in the profile; 0 reads as 1 (the run of `seed`) */
+    uint64_t *run_seeds;   /* each run's seed (nruns of them; NULL when nruns is 0) */
     uint64_t event_period; /* every Nth event of each kind is sampled; 0: no event samples */
-    uint64_t cycles;       /* cycles of the measured run */
+    uint64_t cycles;       /* cycles of the measured run(s) */
     uint64_t instructions;
     uint64_t samples;      /* CYCLES samples taken */
     uint64_t idle_samples; /* of which the window was empty (no pc) */
@@ -70,6 +75,13 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err);
 /* Parse a profile; errors name `name`. */
 bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_data *out, cs_error *err);
 bool profile_read(const char *path, profile_data *out, cs_error *err);
+/* Add the profile `next` (read from `name`) to `acc`: another run of the same
+ * executable on the same machine (resolved configuration, model, period and
+ * event period alike) with another sampling seed; per-pc counts, cycles,
+ * instructions and samples summed (DCPI accumulates samples across runs; the
+ * paper's accuracy study compares one run with 80). A mismatch is an error naming `name`, and `acc`
+ * is left as it was. */
+bool profile_merge(profile_data *acc, const profile_data *next, const char *name, cs_error *err);
 /* "inorder3", or "inorder3 with --set l1i.size=1024 --set …": the machine as
  * the text and HTML outputs name it (cs_malloc'd). */
 char *profile_config_label(const profile_data *p);
@@ -122,6 +134,9 @@ typedef struct profile_truth {
 void profile_truth_free(profile_truth *t);
 bool profile_truth_write(const char *path, const profile_truth *t, cs_error *err);
 bool profile_truth_read(const char *path, profile_truth *out, cs_error *err);
+/* Add the truth of another run of the same executable (executions, sample
+ * causes and edges summed): the truth of a merged profile. */
+bool profile_truth_merge(profile_truth *acc, const profile_truth *next, const char *name, cs_error *err);
 
 /* ---- analysis -------------------------------------------------------------------- */
 

@@ -35,7 +35,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     unlink(path);
     if (q.npcs != p.npcs || q.samples != p.samples || q.exe_hash != p.exe_hash || strcmp(q.program, p.program) ||
         strcmp(q.config_text, p.config_text) || strcmp(q.config_source, p.config_source) ||
-        q.noverrides != p.noverrides || (p.npcs && memcmp(q.pcs, p.pcs, p.npcs * sizeof *p.pcs)))
+        q.noverrides != p.noverrides || (p.npcs && memcmp(q.pcs, p.pcs, p.npcs * sizeof *p.pcs)) || q.seed != p.seed ||
+        q.nruns != (p.nruns ? p.nruns : 1) ||
+        (p.nruns && memcmp(q.run_seeds, p.run_seeds, p.nruns * sizeof *p.run_seeds)))
         abort();
     for (size_t i = 0; i < p.noverrides; i++)
         if (strcmp(q.overrides[i], p.overrides[i])) abort();

@@ -20,7 +20,7 @@ one_error() { # EXIT REGEX CMD…: exactly one line on stderr matching REGEX, ex
 
 "$cs" profile record --config inorder1 --period 500 --events 1 -o p.prof "$prog" 3000 >/dev/null 2>rec.txt
 grep -q 'CYCLES samples' rec.txt || fail "record said nothing"
-head -1 p.prof | grep -qx 'cyclescope-profile 3' || fail "no header"
+head -1 p.prof | grep -qx 'cyclescope-profile 4' || fail "no header"
 tail -1 p.prof | grep -Eq '^checksum crc32:[0-9a-f]{8}$' || fail "no checksum"
 grep -q '^config-name inorder1$' p.prof || fail "no configuration"
 grep -q '^config-source inorder1$' p.prof || fail "no configuration source"
@@ -121,6 +121,40 @@ if [ -x "$interp" ]; then
     jq -e '[.procedures[] | select(.missing_edges == false) | [.edges[] | select(.to != "exit")] | group_by(.from)
             | map(length) | max] | max >= 10' i.json >/dev/null || fail "no jump table resolved in interp"
 fi
+
+# merge: runs with other seeds summed into one profile (and their truths into one truth)
+for s in 1 2 3; do
+    "$cs" profile record --env-fixed --config inorder1 --period 500 --sample-seed $s --truth m$s.truth -o m$s.prof \
+        "$prog" 3000 >/dev/null 2>&1
+done
+"$cs" profile merge m1.prof m2.prof m3.prof -o m.prof 2>/dev/null
+"$cs" profile merge -o m.truth m1.truth m2.truth m3.truth 2>/dev/null
+[ "$(sed -n '/^runs /,/^event-period /p' m.prof)" = "$(printf 'runs 3\n1\n2\n3\nevent-period 0')" ] || fail "merge: runs and seeds"
+sum_of() { awk -v k="$1" '$1 == k {s += $2} END {print s}' "${@:2}"; }
+[ "$(sum_of samples m1.prof m2.prof m3.prof)" = "$(sum_of samples m.prof)" ] || fail "merge: samples not summed"
+[ "$(sum_of cycles m1.prof m2.prof m3.prof)" = "$(sum_of cycles m.prof)" ] || fail "merge: cycles not summed"
+pcs_of() { awk 'FNR == 1 {on = 0} /^pcs /{on=1;next} on&&!/^checksum/{print}' "$@"; }
+diff <(pcs_of m1.prof m2.prof m3.prof | awk '{for (k = 2; k <= 5; k++) c[$1, k] += $k; pc[$1]} END {for (p in pc) print p, c[p, 2], c[p, 3], c[p, 4], c[p, 5]}' | sort) \
+     <(pcs_of m.prof | sort) >/dev/null || fail "merge: per-pc counts not the sums"
+# the merged truth: three times the executions of one run (the run is deterministic)
+"$cs" profile report --truth m.truth --json m.json m.prof >/dev/null 2>&1
+"$cs" profile report --truth m1.truth --json m1.json m1.prof >/dev/null 2>&1
+jq -e --slurpfile one m1.json '.grade.samples > 2.5 * $one[0].grade.samples' m.json >/dev/null || fail "merge: grade"
+awk '/^pcs /{on=1;next} /^edges /{on=0} on{print $1, 3 * $2}' m1.truth >t1.txt
+awk '/^pcs /{on=1;next} /^edges /{on=0} on{print $1, $2}' m.truth >t3.txt
+diff t1.txt t3.txt >/dev/null || fail "merge: truth executions not summed"
+# what cannot be merged: one line naming the file
+one_error 125 'm1.prof: sampling seed 1 is already in the profile' "$cs" profile merge m.prof m1.prof -o x.prof
+"$cs" profile record --env-fixed --config inorder1 --period 400 --sample-seed 9 -o q.prof "$prog" 3000 >/dev/null 2>&1
+one_error 125 'q.prof: a different sampling period' "$cs" profile merge m1.prof q.prof -o x.prof
+"$cs" profile record --env-fixed --config inorder3 --period 500 --sample-seed 9 -o c.prof "$prog" 3000 >/dev/null 2>&1
+one_error 125 'c.prof: recorded on a different machine configuration' "$cs" profile merge m1.prof c.prof -o x.prof
+"$cs" profile record --env-fixed --config inorder1 --period 500 --sample-seed 9 -o e.prof "$other" 50 >/dev/null 2>&1
+one_error 125 'e.prof: a different executable' "$cs" profile merge m1.prof e.prof -o x.prof
+one_error 125 'm2.prof: not a cyclescope-profile-truth file' "$cs" profile merge m1.truth m2.prof -o x.truth
+one_error 2 'two or more' "$cs" profile merge m1.prof -o x.prof
+one_error 2 'no output' "$cs" profile merge m1.prof m2.prof
+[ ! -e x.prof ] && [ ! -e x.truth ] || fail "merge wrote an output after an error"
 
 # bad input
 cp p.prof corrupt.prof

@@ -402,6 +402,8 @@ static int cmp_ratio(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+static double ratio_var(double num, double den);
+
 /* A ratio's sampling error: Poisson on its samples (at least one). */
 static double ratio_sigma(const profile_ratio *r) { return sqrt(r->num > 1 ? r->num : 1) / r->den; }
 
@@ -461,17 +463,29 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
         double f = pooled_ratio(rs, best_a, best_b, dropped, &num, &den);
         size_t kept = 0;
         for (size_t i = best_a; i < best_b; i++) kept += !dropped[i];
+        (void)f;
+        /* each point against the others' estimate (leave one out: against an
+         * estimate it is part of, a point that holds most of the samples hides
+         * its own stall — tree's bltu at period 1000, 61% of its cluster, 2.5
+         * sigma above the pooled estimate, 4.0 above the others'), on the
+         * difference's sampling error; the farthest beyond CLIP_SIGMAS is
+         * dropped, one a pass */
+        size_t worst = best_b;
+        double worst_z = CLIP_SIGMAS;
         for (size_t i = best_a; i < best_b && kept > 1; i++) {
-            if (dropped[i]) continue;
-            double sigma = ratio_sigma(&rs[i]);
-            bool high = rs[i].r - f > CLIP_SIGMAS * sigma, below = f - rs[i].r > CLIP_SIGMAS * sigma;
-            if (high || below) {
-                dropped[i] = true;
-                low[i] = below;
-                nlow += below;
-                kept--;
-                changed = true;
-            }
+            if (dropped[i] || !(den - rs[i].den > 0)) continue;
+            double fo = (num - rs[i].num) / (den - rs[i].den);
+            double sd = sqrt(ratio_sigma(&rs[i]) * ratio_sigma(&rs[i]) + ratio_var(num - rs[i].num, den - rs[i].den));
+            double z = fabs(rs[i].r - fo) / sd;
+            if (z > worst_z) worst_z = z, worst = i;
+        }
+        if (worst < best_b) {
+            double fo = (num - rs[worst].num) / (den - rs[worst].den);
+            bool below = rs[worst].r < fo;
+            dropped[worst] = true;
+            low[worst] = below;
+            nlow += below;
+            changed = true;
         }
     }
     if (nlow >= min_size) {

@@ -6,7 +6,8 @@
 # Prints a Markdown table per machine and period, samples of all workloads and seeds
 # pooled (true dynamic stall samples and dynamic stall cycles found: sums; unexplained: the share
 # of all their estimated dynamic stall cycles, and — the paper's §7 measure — of all the
-# cycles sampled), and the spread
+# cycles sampled; "all marked low": the share of all samples at low confidence, the price of
+# marking the off ones), and the spread
 # of "within 10%" over the seeds; then a row with each workload's seeds merged into one
 # profile (`profile merge`) and graded against the merged truths; with --doc, writes the table
 # into the document between the markers <!-- profile-grade begin/end -->.
@@ -21,8 +22,8 @@ seeds=(1 2 3)
 if [ $quick = 1 ]; then workloads=("sort 10000" "tree 5000"); periods=(100); seeds=(1); fi
 table=$out/table.md
 {
-    echo "| machine | period | samples | within 5% | within 10% | within 15% | >15% marked low | edges within 10% | true dynamic stall samples | culprit coverage | stalls found | dynamic stall cycles found | unexplained | unexplained of all cycles | within 10% over seeds (min–max) |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| machine | period | samples | within 5% | within 10% | within 15% | >15% marked low | all marked low | edges within 10% | true dynamic stall samples | culprit coverage | stalls found | dynamic stall cycles found | unexplained | unexplained of all cycles | within 10% over seeds (min–max) |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$table"
 for config in "${configs[@]}"; do
     for period in "${periods[@]}"; do
@@ -38,7 +39,7 @@ for config in "${configs[@]}"; do
                 # samples w5 w10 w15 off15-low edge-execs edges-w10 stall-samples coverage stalls-found unexplained dyn-cycles
                 jq -r '.grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
                        .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained,
-                       .dynamic_stall_cycles] | @tsv' \
+                       .dynamic_stall_cycles, ([.procedures[].instructions[] | select(.confidence == "low") | .samples] | add)] | @tsv' \
                     "$f.json" | tee -a "$out/rows" >>"$out/seedrows"
                 echo "$config $period $seed $1: $(tail -1 "$out/rows")" >&2
             done
@@ -58,7 +59,7 @@ for config in "${configs[@]}"; do
                 $cs profile report --truth "$f.truth" --json "$f.json" "$f.prof" >/dev/null 2>&1
                 jq -r '.grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
                        .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained,
-                       .dynamic_stall_cycles] | @tsv' "$f.json" >>"$out/merged"
+                       .dynamic_stall_cycles, ([.procedures[].instructions[] | select(.confidence == "low") | .samples] | add)] | @tsv' "$f.json" >>"$out/merged"
             done
         fi
         for rows in rows merged; do
@@ -67,9 +68,9 @@ for config in "${configs[@]}"; do
             [ $rows = merged ] && { label="$config, ${#seeds[@]} runs merged"; spread="–"; }
             awk -F'\t' -v m="$label" -v p="$period" -v sp="$spread" '
                 { s+=$1; w5+=$1*$2; w10+=$1*$3; w15+=$1*$4; off+=$1*(1-$4); ol+=$1*(1-$4)*$5
-                  ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11*$12; dy+=$12; n++ }
-                END { printf "| %s | %d | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %d | %.1f%% | %.1f%% | %d | %.1f%% | %.3f%% | %s |\n",
-                      m, p, s, 100*w5/s, 100*w10/s, 100*w15/s, off ? 100*ol/off : 100, 100*e10/ex, st, st ? 100*cov/st : 100,
+                  ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11*$12; dy+=$12; lo+=$13; n++ }
+                END { printf "| %s | %d | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %d | %.1f%% | %.1f%% | %d | %.1f%% | %.3f%% | %s |\n",
+                      m, p, s, 100*w5/s, 100*w10/s, 100*w15/s, off ? 100*ol/off : 100, 100*lo/s, 100*e10/ex, st, st ? 100*cov/st : 100,
                       st ? 100*det/st : 100, dy, dy ? 100*un/dy : 0, 100*un/(s*p), sp }' "$out/$rows" >>"$table"
         done
     done

@@ -505,6 +505,15 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
             }
         }
     }
+    size_t kept = 0;
+    double chi2 = 0, f = pooled_ratio(rs, best_a, best_b, dropped, &num, &den);
+    for (size_t i = best_a; i < best_b; i++)
+        if (!dropped[i]) {
+            kept++;
+            /* Poisson at the fitted mean f x Mi (at least one sample), in ratio units */
+            double mean = f * rs[i].den > 1 ? f * rs[i].den : 1;
+            chi2 += (rs[i].r - f) * (rs[i].r - f) * rs[i].den * rs[i].den / mean;
+        }
     free(low);
     free(dropped);
     out->freq = num / den;
@@ -514,7 +523,33 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
     out->used = best_b - best_a;
     out->first = best_a;
     out->dropped_low = nlow < min_size ? nlow : 0;
+    out->kept = kept;
+    /* points below the others beyond noise, and the cluster not reunited: either
+     * they were dropped (their Mi too large), or the estimate is theirs and some
+     * of the others stayed out (taken as stalled) — the ratios alone cannot say
+     * which group is the unstalled one */
+    out->low_split = nlow > 0 && (nlow < min_size || kept < best_b - best_a);
+    out->dispersion = kept > 1 ? chi2 / (double)(kept - 1) : 1;
     return true;
+}
+
+/* The confidence of an estimate from a cluster (DCPI §6, its criteria). Low when
+ * the cluster split with points below the others (above), or when the
+ * estimate rests on one issue point (a split pair keeps one: nothing
+ * corroborates it, it may stall or its Mi be wrong). The magnitude is the
+ * samples the estimate rests on, divided by the kept ratios' dispersion
+ * beyond Poisson when there is any (the Particle Data Group's scale factor
+ * for combining measurements that disagree: the estimate's error grows by
+ * sqrt(chi^2 / dof)), so that "how tightly the ratios ... were clustered"
+ * counts with the same yardstick: high when that is >= HIGH_SAMPLES (5% at 2
+ * sigma) from >= 3 points of spread <= 1.3, medium when >= MEDIUM_SAMPLES
+ * (15% at 2 sigma) from >= 2 points. */
+uint8_t profile_cluster_confidence(const profile_cluster *cl) {
+    if (cl->low_split || cl->kept < 2) return CONF_LOW;
+    double effective = cl->samples / (cl->dispersion > 1 ? cl->dispersion : 1);
+    if (effective >= HIGH_SAMPLES && cl->kept >= 3 && cl->spread <= 1.3) return CONF_HIGH;
+    if (effective >= MEDIUM_SAMPLES) return CONF_MEDIUM;
+    return CONF_LOW;
 }
 
 /* The sampling variance of F = num / den (Poisson on num samples, at least one). */
@@ -591,15 +626,10 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *va
     *freq = cl.freq;
     *var = ratio_var(cl.samples, cl.cycles);
     *points = (uint32_t)cl.used;
-    double num = cl.samples, spread = cl.spread;
+    double num = cl.samples;
     size_t used = cl.used;
-    /* a cluster that left points out below its estimate is not tight (the
-     * paper's confidence depends on "how tightly the ratios ... were
-     * clustered"): either their Mi is too large or the estimate too high */
-    if (nvar || cl.dropped_low) *conf = CONF_LOW;
-    else if (num >= HIGH_SAMPLES && used >= 3 && spread <= 1.3) *conf = CONF_HIGH;
-    else if (num >= MEDIUM_SAMPLES && used >= 2) *conf = CONF_MEDIUM; /* one issue point: it may stall */
-    else *conf = CONF_LOW;
+    /* points whose Mi depends on the preceding block: low */
+    *conf = nvar ? CONF_LOW : profile_cluster_confidence(&cl);
     /* for the order of propagation: trusted enough to be set before propagating */
     *trusted = !nvar && num >= TRUST_SAMPLES && (used >= 2 || n == 1);
     free(rs);

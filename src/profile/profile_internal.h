@@ -122,8 +122,16 @@ typedef struct profile_cluster {
     size_t used;        /* issue points in the cluster */
     size_t first;       /* index of its smallest ratio in the sorted ratios */
     size_t dropped_low; /* members left out below the estimate (an Mi too large, or the estimate too high) */
+    size_t kept;        /* issue points whose samples make the estimate (the cluster's, less those left out) */
+    bool low_split;     /* members were found below the others beyond noise and the cluster stayed split:
+                           those few left out (dropped_low), or the others left out of an estimate made from them */
+    double dispersion;  /* chi^2 / (kept - 1) of the kept ratios about the estimate, on Poisson errors (1: one kept) */
 } profile_cluster;
 bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
+/* The confidence of a class' estimate from its cluster (DCPI §6: "a function of the
+ * number of issue points used to compute the estimate, how tightly the ratios of the issue
+ * points were clustered, ... and the magnitude of the estimate"; analysis.c). */
+uint8_t profile_cluster_confidence(const profile_cluster *cl);
 
 /* Whether `samples` at an instruction exceed `expect` = F x Mi by more than
  * sampling noise: a one-sided test at the 3 sigma level (0.135%), on the

@@ -531,6 +531,91 @@ static void test_cluster_drops_few_low_points(void **state) {
     assert_true(cl.dropped_low >= 1); /* left out below: the class is then of low confidence */
 }
 
+/* The confidence of a cluster's estimate (DCPI §6: the issue points used, how
+ * tightly their ratios cluster, the magnitude). The paper's Figure 7 class: five
+ * unstalled points of spread 1.10 whose scatter is near Poisson's — high. */
+static void test_confidence_figure7(void **state) {
+    (void)state;
+    static const double s[] = {3126, 1636, 1482, 27766, 1493, 174727, 1548, 1586};
+    profile_ratio rs[8];
+    for (int i = 0; i < 8; i++) rs[i] = (profile_ratio){s[i], 1, s[i]};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rs, 8, 174727, &cl));
+    assert_int_equal(cl.kept, 5);
+    assert_false(cl.low_split);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_HIGH);
+}
+
+/* A two-point class split by the clip: `strsearch`'s class at 0x10712 on
+ * inorder1 (period 100, seed 1; true frequency 131.9), 223 and 298 samples at
+ * Mi = 2 each, 3.3 sigma apart. The estimate rests on one of them (111.5:
+ * -15%); nothing corroborates it, so it is low (it was medium: the cluster's
+ * two members were counted as used). Two points that agree, with as many
+ * samples, are medium. */
+static void test_confidence_split_pair(void **state) {
+    (void)state;
+    profile_ratio split[] = {{223, 2, 111.5}, {298, 2, 149}};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(split, 2, 298, &cl));
+    assert_int_equal(cl.used, 2);
+    assert_int_equal(cl.kept, 1);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
+    profile_ratio agree[] = {{250, 2, 125}, {271, 2, 135.5}};
+    assert_true(profile_cluster_estimate(agree, 2, 271, &cl));
+    assert_int_equal(cl.kept, 2);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_MEDIUM);
+}
+
+/* Kept points that disagree short of the clip. `tree`'s block at 0x10714 on
+ * inorder3, three runs merged at period 100 (true frequency 150): issue points
+ * of Mi 1 with 97, 106, 140, 171 and 492 samples. 492 is out of the 1.5x
+ * cluster, 171 is dropped (3.9 sigma above the others' estimate), and the
+ * three left give 114.3 (-24%; the two lowest pair with the instruction
+ * before them: their Mi is too large). Their chi^2 about it is 9.0 on two
+ * degrees of freedom, so the estimate is as good as 343 / 4.5 = 76 samples:
+ * low (it was medium: 343 samples). `interp`'s block at 0x10b8c, the same
+ * runs (true frequency 75): the add, stalled (116 samples, Mi 1), and the j
+ * (78), 2.7 sigma apart, both kept: 97 (+29%), chi^2 7.4 on one degree of
+ * freedom, 26 samples' worth: low (it was medium). */
+static void test_confidence_dispersion(void **state) {
+    (void)state;
+    profile_ratio tree[] = {{97, 1, 97}, {106, 1, 106}, {140, 1, 140}, {171, 1, 171}, {492, 1, 492}};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(tree, 5, 492, &cl));
+    assert_true(fabs(cl.freq - 343.0 / 3) < 1e-9);
+    assert_int_equal(cl.kept, 3);
+    assert_false(cl.low_split);
+    double f = 343.0 / 3, chi2 = ((97 - f) * (97 - f) + (106 - f) * (106 - f) + (140 - f) * (140 - f)) / f;
+    assert_true(fabs(cl.dispersion - chi2 / 2) < 1e-9);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
+    profile_ratio interp[] = {{116, 1, 116}, {78, 1, 78}};
+    assert_true(profile_cluster_estimate(interp, 2, 116, &cl));
+    assert_int_equal(cl.kept, 2);
+    assert_true(fabs(cl.freq - 97) < 1e-9);
+    assert_true(fabs(cl.dispersion - 2 * 19.0 * 19.0 / 97) < 1e-9);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
+}
+
+/* A cluster split into two groups that each agree within: two points at 100
+ * samples a cycle of schedule and six at 140 (made up). Against the others'
+ * estimate the two are below beyond noise and are a quarter of the points, so
+ * the estimate is theirs (the paper's premise: the smallest ratios are the
+ * unstalled) and the six stay out. Were the two's Mi too large (the paper's
+ * fourth challenge), the six would be right: the ratios cannot tell, so the
+ * class is low although its 200 samples agree perfectly. */
+static void test_confidence_low_group_split(void **state) {
+    (void)state;
+    profile_ratio rs[8];
+    for (int i = 0; i < 8; i++) rs[i] = i < 2 ? (profile_ratio){100, 1, 100} : (profile_ratio){140, 1, 140};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rs, 8, 140, &cl));
+    assert_true(fabs(cl.freq - 100) < 1e-9);
+    assert_int_equal(cl.kept, 2);
+    assert_true(cl.dispersion <= 1);
+    assert_true(cl.low_split);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
+}
+
 /* Every issue point but one stalls: the cluster of one (a third of the
  * points, not anomalous) is used; an estimate of 0 while another point has
  * samples is anomalous. */
@@ -787,6 +872,10 @@ int main(void) {
         cmocka_unit_test(test_cluster_drops_few_low_points),
         cmocka_unit_test(test_cluster_low_group_seeds_the_estimate),
         cmocka_unit_test(test_cluster_leave_one_out),
+        cmocka_unit_test(test_confidence_figure7),
+        cmocka_unit_test(test_confidence_split_pair),
+        cmocka_unit_test(test_confidence_low_group_split),
+        cmocka_unit_test(test_confidence_dispersion),
         cmocka_unit_test(test_correlations),
         cmocka_unit_test(test_stall_significance),
         cmocka_unit_test(test_lower_to_flow),

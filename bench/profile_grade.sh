@@ -37,9 +37,9 @@ for config in "${configs[@]}"; do
                     --truth "$f.truth" -o "$f.prof" "workloads/$1" "$2" >/dev/null 2>&1
                 $cs profile report --truth "$f.truth" --json "$f.json" "$f.prof" >/dev/null 2>&1
                 # samples w5 w10 w15 off15-low edge-execs edges-w10 stall-samples coverage stalls-found unexplained dyn-cycles
-                jq -r '.grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
+                jq -r '. as $r | .grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
                        .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained,
-                       .dynamic_stall_cycles, ([.procedures[].instructions[] | select(.confidence == "low") | .samples] | add)] | @tsv' \
+                       .dynamic_stall_cycles, ([$r.procedures[].instructions[] | select(.confidence == "low") | .samples] | add)] | @tsv' \
                     "$f.json" | tee -a "$out/rows" >>"$out/seedrows"
                 echo "$config $period $seed $1: $(tail -1 "$out/rows")" >&2
             done
@@ -57,9 +57,9 @@ for config in "${configs[@]}"; do
                 $cs profile merge $(for s in "${seeds[@]}"; do echo "${f}_$s.prof"; done) -o "$f.prof" 2>/dev/null
                 $cs profile merge $(for s in "${seeds[@]}"; do echo "${f}_$s.truth"; done) -o "$f.truth" 2>/dev/null
                 $cs profile report --truth "$f.truth" --json "$f.json" "$f.prof" >/dev/null 2>&1
-                jq -r '.grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
+                jq -r '. as $r | .grade | [.samples, .within5, .within10, .within15, .off15_marked_low, .edge_executions,
                        .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained,
-                       .dynamic_stall_cycles, ([.procedures[].instructions[] | select(.confidence == "low") | .samples] | add)] | @tsv' "$f.json" >>"$out/merged"
+                       .dynamic_stall_cycles, ([$r.procedures[].instructions[] | select(.confidence == "low") | .samples] | add)] | @tsv' "$f.json" >>"$out/merged"
             done
         fi
         for rows in rows merged; do

@@ -186,8 +186,11 @@ typedef struct ooo {
     stall_cause fe_cause;
     uint64_t fe_cause_until;
     uint8_t struct_state[UNIT_COUNT]; /* PROBE_EVENTS: full / empty of each structure */
-    uint32_t *dirty;                  /* PROBE_WAITS: ROB slots whose wait state may have changed */
-    uint32_t dirty_count, dirty_cap;
+    /* PROBE_WAITS: ROB slots whose wait state may have changed this cycle, each once (a bit per
+     * slot: so at most the ROB's size of them) */
+    uint32_t *dirty;
+    uint64_t *dirty_bits;
+    uint32_t dirty_count;
     core_stats st;
 } ooo;
 
@@ -216,6 +219,8 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     o->ready_bits = cs_calloc(o->ready_words, sizeof *o->ready_bits);
     o->iq_bits = cs_calloc(o->ready_words, sizeof *o->iq_bits);
     o->fp_bits = cs_calloc(o->ready_words, sizeof *o->fp_bits);
+    o->dirty_bits = cs_calloc(o->ready_words, sizeof *o->dirty_bits);
+    o->dirty = cs_calloc(cfg->rob_size, sizeof *o->dirty);
     o->heap = cs_calloc(cfg->rob_size, sizeof *o->heap);
     /* issued and not yet popped: at most the ROB plus one cycle's issue */
     o->done_cap = cfg->rob_size + cfg->issue_width + 1;
@@ -261,6 +266,7 @@ static void ooo_destroy(void *model) {
     free(o->done);
     free(o->sq);
     free(o->dirty);
+    free(o->dirty_bits);
     if (o->buckets)
         for (uint32_t b = 0; b < WHEEL; b++) free(o->buckets[b].items);
     free(o->buckets);
@@ -363,14 +369,11 @@ static uint32_t next_set(const ooo *o, const uint64_t *bits, uint32_t k) {
     return NIL;
 }
 
-static __attribute__((noinline, cold)) void dirty_grow(ooo *o) {
-    o->dirty_cap = o->dirty_cap ? 2 * o->dirty_cap : 256;
-    o->dirty = cs_realloc(o->dirty, o->dirty_cap * sizeof *o->dirty);
-}
-
-/* PROBE_WAITS: e's wait state may have changed this cycle; looked at as the cycle ends. */
+/* PROBE_WAITS: e's wait state may have changed this cycle; looked at (once) as the cycle ends. */
 static inline void mark_dirty(ooo *o, uint32_t idx) {
-    if (o->dirty_count == o->dirty_cap) dirty_grow(o);
+    uint64_t bit = 1ull << (idx % 64), *word = &o->dirty_bits[idx / 64];
+    if (*word & bit) return;
+    *word |= bit;
     o->dirty[o->dirty_count++] = idx;
 }
 
@@ -1186,6 +1189,21 @@ static uint64_t next_event(const ooo *o, const stage_view *dispatch) {
     return next;
 }
 
+/* PROBE_WAITS: a producer of x (seq) completes now, and x, in its list of consumers, has not issued.
+ * Is x's state unchanged by it? Yes when the state x last reported waits for operands and names another
+ * producer (the youngest not yet complete, Stallscope §3.5) that is still not complete: that one is then
+ * still the youngest (the set only shrinks), and x's operands are still not ready. Otherwise (it named
+ * seq, or a producer that has completed since) x must look again. */
+static inline bool still_waits_for_named(const ooo *o, const rob_entry *x, uint64_t seq) {
+    if (x->wait != WST_OPERANDS || x->wait_cause == seq || !x->wait_cause) return false;
+    for (int k = 0; k < 3; k++) {
+        if (x->prod_seq[k] != x->wait_cause) continue;
+        const rob_entry *p = &o->rob[x->prod_idx[k]];
+        return p->t.seq == x->wait_cause && !(p->issued && p->t.complete <= o->now);
+    }
+    return false;
+}
+
 /* PROBE_WAITS: ROB slot idx completes now (seq NO_SEQ: a DTLB miss starts or ends there): the µop
  * and the consumers waiting for it look again at their wait states. */
 static inline __attribute__((always_inline)) void completed(ooo *o, uint32_t idx, uint64_t seq) {
@@ -1198,7 +1216,7 @@ static inline __attribute__((always_inline)) void completed(ooo *o, uint32_t idx
     mark_dirty(o, idx);
     for (uint32_t c = e->first_consumer, slot = e->first_slot; c != NIL;) {
         rob_entry *x = &o->rob[c];
-        mark_dirty(o, c);
+        if (!still_waits_for_named(o, x, seq)) mark_dirty(o, c);
         uint32_t next = x->next_consumer[slot];
         slot = x->next_slot[slot];
         c = next;
@@ -1280,6 +1298,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     memset(o->wheel, 0, sizeof o->wheel);
     o->track_done = o->cfg.skip_idle || o->want_waits;
     if (o->want_waits) {
+        o->dirty_count = 0;
+        memset(o->dirty_bits, 0, o->ready_words * sizeof *o->dirty_bits);
         if (!o->buckets) o->buckets = cs_calloc(WHEEL, sizeof *o->buckets);
         for (uint32_t b = 0; b < WHEEL; b++) o->buckets[b].count = 0;
         heap_push(o->done, &o->done_count, UINT64_MAX, 0, NO_SEQ); /* the sentinel (pop_completions) */
@@ -1345,6 +1365,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         }
         if (o->want_waits) {
             for (uint32_t i = 0; i < o->dirty_count; i++) {
+                o->dirty_bits[o->dirty[i] / 64] = 0; /* every bit set is some item's */
                 rob_entry *e = &o->rob[o->dirty[i]];
                 if (e->t.seq) report_wait(o, e);
             }

@@ -876,9 +876,14 @@ static inline __attribute__((always_inline)) stage_view dispatch_stage(ooo *o) {
 
         uint32_t idx = rob_index(o, o->rob_count);
         rob_entry *e = &o->rob[idx];
-        /* Only what is read before it is written is cleared (the entry is large: the whole
-         * record only when records are delivered). */
-        if (o->want_retire) memset(&e->t, 0, sizeof e->t);
+        /* Only what is read before it is written is cleared; with records delivered, also the
+         * record's fields written only for some µops (issue: the memory and producer fields; every
+         * other field is set below, at issue or at commit). */
+        if (o->want_retire) {
+            e->t.addr_ready = e->t.dtlb_done = 0;
+            memset(e->t.prod_seq, 0, sizeof e->t.prod_seq);
+            e->t.mem_prod_seq = e->t.mem_wait_seq = 0;
+        }
         e->t.dcache_level = 0;
         e->t.mispredict = 0;
         memset(e->prod_seq, 0, sizeof e->prod_seq);

@@ -100,6 +100,16 @@ struct wake_item {
     uint32_t idx;
 };
 
+/* PROBE_WAITS: the µops (or DTLB-miss ends, seq NO_SEQ) the completion wheel holds for one cycle */
+struct done_item {
+    uint64_t seq;
+    uint32_t idx;
+};
+struct done_bucket {
+    struct done_item *items;
+    uint32_t count, cap;
+};
+
 typedef struct ooo {
     uarch_config cfg;
     memsys_t *mem;
@@ -120,10 +130,11 @@ typedef struct ooo {
     uint32_t heap_count;
     /* The completion cycles of issued µops, so that idle skipping finds the next
      * one without scanning the ROB: a wheel of one bit per cycle for the next
-     * WHEEL cycles, and a min-heap of (cycle, ROB slot, seq) for the later ones —
-     * or for all of them when wait states are asked for (their µops look at
-     * their wait states again as they complete). */
+     * WHEEL cycles, and a min-heap of (cycle, ROB slot, seq) for the later ones.
+     * Wait states need to know which µops complete (they and their consumers look at
+     * their wait states again): then each wheel cycle also has a bucket of them. */
     uint64_t wheel[WHEEL / 64];
+    struct done_bucket *buckets; /* PROBE_WAITS: WHEEL of them, allocated with the first such run */
     struct wake_item *done;
     uint32_t done_count, done_cap;
     bool track_done; /* idle skipping or wait states need completion cycles */
@@ -175,8 +186,11 @@ typedef struct ooo {
     stall_cause fe_cause;
     uint64_t fe_cause_until;
     uint8_t struct_state[UNIT_COUNT]; /* PROBE_EVENTS: full / empty of each structure */
-    uint32_t *dirty;                  /* PROBE_WAITS: ROB slots whose wait state may have changed */
-    uint32_t dirty_count, dirty_cap;
+    /* PROBE_WAITS: ROB slots whose wait state may have changed this cycle, each once (a bit per
+     * slot: so at most the ROB's size of them) */
+    uint32_t *dirty;
+    uint64_t *dirty_bits;
+    uint32_t dirty_count;
     core_stats st;
 } ooo;
 
@@ -205,10 +219,13 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     o->ready_bits = cs_calloc(o->ready_words, sizeof *o->ready_bits);
     o->iq_bits = cs_calloc(o->ready_words, sizeof *o->iq_bits);
     o->fp_bits = cs_calloc(o->ready_words, sizeof *o->fp_bits);
+    o->dirty_bits = cs_calloc(o->ready_words, sizeof *o->dirty_bits);
+    o->dirty = cs_calloc(cfg->rob_size, sizeof *o->dirty);
     o->heap = cs_calloc(cfg->rob_size, sizeof *o->heap);
     /* issued and not yet popped: at most the ROB plus one cycle's issue */
     o->done_cap = cfg->rob_size + cfg->issue_width + 1;
     if (o->dtlb) o->done_cap *= 3; /* and the start and end of each one's DTLB miss */
+    o->done_cap++;                 /* and the wait states' sentinel (pop_completions) */
     o->done = cs_calloc(o->done_cap, sizeof *o->done);
     o->sq_cap = cfg->rob_size;
     o->sq = cs_calloc(o->sq_cap, sizeof *o->sq);
@@ -249,6 +266,10 @@ static void ooo_destroy(void *model) {
     free(o->done);
     free(o->sq);
     free(o->dirty);
+    free(o->dirty_bits);
+    if (o->buckets)
+        for (uint32_t b = 0; b < WHEEL; b++) free(o->buckets[b].items);
+    free(o->buckets);
     free(o);
 }
 
@@ -348,12 +369,11 @@ static uint32_t next_set(const ooo *o, const uint64_t *bits, uint32_t k) {
     return NIL;
 }
 
-/* PROBE_WAITS: e's wait state may have changed this cycle; looked at as the cycle ends. */
+/* PROBE_WAITS: e's wait state may have changed this cycle; looked at (once) as the cycle ends. */
 static inline void mark_dirty(ooo *o, uint32_t idx) {
-    if (o->dirty_count == o->dirty_cap) {
-        o->dirty_cap = o->dirty_cap ? 2 * o->dirty_cap : 256;
-        o->dirty = cs_realloc(o->dirty, o->dirty_cap * sizeof *o->dirty);
-    }
+    uint64_t bit = 1ull << (idx % 64), *word = &o->dirty_bits[idx / 64];
+    if (*word & bit) return;
+    *word |= bit;
     o->dirty[o->dirty_count++] = idx;
 }
 
@@ -606,6 +626,26 @@ static inline __attribute__((always_inline)) stage_view commit_stage(ooo *o) {
 
 /* ---- issue ---- */
 
+/* Something of ROB slot idx (seq: its completion; NO_SEQ: a DTLB miss's start or end) happens at `at`,
+ * after now: on the wheel when fewer than WHEEL cycles ahead, and in its bucket when wait states are
+ * asked for; else on the heap. (try_issue sets the bare model's wheel bit itself.) */
+static __attribute__((noinline, cold)) void bucket_grow(struct done_bucket *b) {
+    b->cap = b->cap ? 2 * b->cap : 8;
+    b->items = cs_realloc(b->items, b->cap * sizeof *b->items);
+}
+
+static inline __attribute__((always_inline)) void track_at(ooo *o, uint64_t at, uint32_t idx, uint64_t seq) {
+    if (at - o->now >= WHEEL) {
+        heap_push(o->done, &o->done_count, at, idx, seq);
+        return;
+    }
+    o->wheel[(at % WHEEL) / 64] |= 1ull << (at % 64);
+    if (!o->want_waits) return;
+    struct done_bucket *b = &o->buckets[at % WHEEL];
+    if (b->count == b->cap) bucket_grow(b);
+    b->items[b->count++] = (struct done_item){seq, idx};
+}
+
 /* Try to start e now. STALL_NONE when it issued, else why not. */
 static inline __attribute__((always_inline)) uint8_t try_issue(ooo *o, rob_entry *e, uint32_t idx, fp_view *fp) {
     int unit = free_unit(o, e->pool);
@@ -662,7 +702,7 @@ static inline __attribute__((always_inline)) uint8_t try_issue(ooo *o, rob_entry
     if (o->track_done) {
         if (e->t.complete - o->now < WHEEL && !o->want_waits)
             o->wheel[(e->t.complete % WHEEL) / 64] |= 1ull << (e->t.complete % 64);
-        else heap_push(o->done, &o->done_count, e->t.complete, idx, e->t.seq);
+        else track_at(o, e->t.complete, idx, e->t.seq);
         /* with views, the start and the end of a DTLB miss change the cause a stage blaming
          * e shows (UOPST_TRANSLATING, uop_cause): events of their own (seq NO_SEQ: no µop
          * completes then) */
@@ -670,9 +710,7 @@ static inline __attribute__((always_inline)) uint8_t try_issue(ooo *o, rob_entry
             uint64_t walk[2] = {o->now + e->class_latency, o->now + e->class_latency + e->dtlb_extra};
             for (int w = 0; w < 2; w++) {
                 if (walk[w] <= o->now || walk[w] >= e->t.complete) continue;
-                if (walk[w] - o->now < WHEEL && !o->want_waits)
-                    o->wheel[(walk[w] % WHEEL) / 64] |= 1ull << (walk[w] % 64);
-                else heap_push(o->done, &o->done_count, walk[w], idx, NO_SEQ);
+                track_at(o, walk[w], idx, NO_SEQ);
             }
         }
     }
@@ -838,9 +876,14 @@ static inline __attribute__((always_inline)) stage_view dispatch_stage(ooo *o) {
 
         uint32_t idx = rob_index(o, o->rob_count);
         rob_entry *e = &o->rob[idx];
-        /* Only what is read before it is written is cleared (the entry is large: the whole
-         * record only when records are delivered). */
-        if (o->want_retire) memset(&e->t, 0, sizeof e->t);
+        /* Only what is read before it is written is cleared; with records delivered, also the
+         * record's fields written only for some µops (issue: the memory and producer fields; every
+         * other field is set below, at issue or at commit). */
+        if (o->want_retire) {
+            e->t.addr_ready = e->t.dtlb_done = 0;
+            memset(e->t.prod_seq, 0, sizeof e->t.prod_seq);
+            e->t.mem_prod_seq = e->t.mem_wait_seq = 0;
+        }
         e->t.dcache_level = 0;
         e->t.mispredict = 0;
         memset(e->prod_seq, 0, sizeof e->prod_seq);
@@ -1151,27 +1194,56 @@ static uint64_t next_event(const ooo *o, const stage_view *dispatch) {
     return next;
 }
 
-/* Completions up to now leave the heap; with wait states, the µop and the
- * consumers waiting for it look again at theirs. */
+/* PROBE_WAITS: a producer of x (seq) completes now, and x, in its list of consumers, has not issued.
+ * Is x's state unchanged by it? Yes when the state x last reported waits for operands and names another
+ * producer (the youngest not yet complete, Stallscope §3.5) that is still not complete: that one is then
+ * still the youngest (the set only shrinks), and x's operands are still not ready. Otherwise (it named
+ * seq, or a producer that has completed since) x must look again. */
+static inline bool still_waits_for_named(const ooo *o, const rob_entry *x, uint64_t seq) {
+    if (x->wait != WST_OPERANDS || x->wait_cause == seq || !x->wait_cause) return false;
+    for (int k = 0; k < 3; k++) {
+        if (x->prod_seq[k] != x->wait_cause) continue;
+        const rob_entry *p = &o->rob[x->prod_idx[k]];
+        return p->t.seq == x->wait_cause && !(p->issued && p->t.complete <= o->now);
+    }
+    return false;
+}
+
+/* PROBE_WAITS: ROB slot idx completes now (seq NO_SEQ: a DTLB miss starts or ends there): the µop
+ * and the consumers waiting for it look again at their wait states. */
+static inline __attribute__((always_inline)) void completed(ooo *o, uint32_t idx, uint64_t seq) {
+    rob_entry *e = &o->rob[idx];
+    if (seq == NO_SEQ) { /* a DTLB miss starts or ends: the µop's wait state changes */
+        mark_dirty(o, idx);
+        return;
+    }
+    if (e->t.seq != seq) return;
+    mark_dirty(o, idx);
+    for (uint32_t c = e->first_consumer, slot = e->first_slot; c != NIL;) {
+        rob_entry *x = &o->rob[c];
+        if (!still_waits_for_named(o, x, seq)) mark_dirty(o, c);
+        uint32_t next = x->next_consumer[slot];
+        slot = x->next_slot[slot];
+        c = next;
+    }
+    e->first_consumer = NIL;
+}
+
+/* Completions up to now leave the heap; with wait states, completed() sees them and this cycle's
+ * bucket of the wheel (its items are all due now: each was put there fewer than WHEEL cycles ahead,
+ * and idle skipping stops at every cycle with a wheel bit set). Called while the heap is not empty:
+ * with wait states it holds a sentinel that never comes due, so that this runs every cycle and the
+ * bare model's loop tests nothing more. */
 static void pop_completions(ooo *o) {
-    while (o->done_count && o->done[0].wake <= o->now) {
+    if (o->want_waits) { /* the wheel's bucket */
+        struct done_bucket *b = &o->buckets[o->now % WHEEL];
+        for (uint32_t i = 0; i < b->count; i++) completed(o, b->items[i].idx, b->items[i].seq);
+        b->count = 0;
+    }
+    while (o->done[0].wake <= o->now) {
         struct wake_item d = heap_pop(o->done, &o->done_count);
-        if (!o->want_waits) continue;
-        rob_entry *e = &o->rob[d.idx];
-        if (d.seq == NO_SEQ) { /* a DTLB miss starts or ends: the µop's wait state changes */
-            mark_dirty(o, d.idx);
-            continue;
-        }
-        if (e->t.seq != d.seq) continue;
-        mark_dirty(o, d.idx);
-        for (uint32_t c = e->first_consumer, slot = e->first_slot; c != NIL;) {
-            rob_entry *x = &o->rob[c];
-            mark_dirty(o, c);
-            uint32_t next = x->next_consumer[slot];
-            slot = x->next_slot[slot];
-            c = next;
-        }
-        e->first_consumer = NIL;
+        if (o->want_waits) completed(o, d.idx, d.seq);
+        if (!o->done_count) break;
     }
 }
 
@@ -1230,6 +1302,13 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     o->done_count = 0;
     memset(o->wheel, 0, sizeof o->wheel);
     o->track_done = o->cfg.skip_idle || o->want_waits;
+    if (o->want_waits) {
+        o->dirty_count = 0;
+        memset(o->dirty_bits, 0, o->ready_words * sizeof *o->dirty_bits);
+        if (!o->buckets) o->buckets = cs_calloc(WHEEL, sizeof *o->buckets);
+        for (uint32_t b = 0; b < WHEEL; b++) o->buckets[b].count = 0;
+        heap_push(o->done, &o->done_count, UINT64_MAX, 0, NO_SEQ); /* the sentinel (pop_completions) */
+    }
     o->fetch_changes = o->fetch_seen = 0;
     o->fe_cause_until = 0;
     memset(o->struct_state, 0, sizeof o->struct_state);
@@ -1291,6 +1370,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         }
         if (o->want_waits) {
             for (uint32_t i = 0; i < o->dirty_count; i++) {
+                o->dirty_bits[o->dirty[i] / 64] = 0; /* every bit set is some item's */
                 rob_entry *e = &o->rob[o->dirty[i]];
                 if (e->t.seq) report_wait(o, e);
             }

@@ -1353,7 +1353,8 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
                     /* positions of u still wanted from this region, hence of pr */
                     uint64_t bottom = base + l.S > floor ? base + l.S : floor;
                     uint64_t want = lo - bottom;
-                    uint64_t pp = dead_from(s, pr, qp, qp + 1 - want, t, depth + 1);
+                    /* at the depth limit the search below proves nothing: not called */
+                    uint64_t pp = depth < DEAD_DEPTH ? dead_from(s, pr, qp, qp + 1 - want, t, depth + 1) : qp + 1;
                     if (pp > qp) break;
                     uint64_t run = qp - pp + 1, room = j + 1 - l.S;
                     lo -= run < room ? run : room;
@@ -1379,7 +1380,9 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
         if (!cnt) break;
         base -= cnt;
     }
-    if (depth > 0) /* a walk past its first step ends at a remembered chain end */
+    /* a walk past its first step ends at a remembered chain end (none in an empty run: most
+     * searches prove nothing) */
+    if (depth > 0 && lo <= q)
         for (int k = 0; k < MEMO_WAYS; k++) {
             const chain_end *ce = &u->memo[k];
             if ((u->memo_valid >> k & 1) && ce->q >= lo && ce->q <= q && !(ce->key && leaf_used(s, ce->key)))

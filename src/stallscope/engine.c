@@ -191,11 +191,6 @@ typedef struct ss_uop {
     uint32_t hot_type;
     uint32_t up_iv;
     uint32_t up_stuck_depth;
-    /* dead_from's searches from its positions df_fail_q[k] failed for good at call depth
-     * df_fail_depth[k] (way k = position % DF_WAYS, valid if bit k of df_valid): see dead_from */
-    uint32_t df_fail_q[DF_WAYS];
-    uint8_t df_fail_depth[DF_WAYS];
-    uint8_t df_valid;
     uint32_t encoding;
     /* positions (low 20 bits) of its leaf keys put in the used set while it was kept,
      * [used_lo, used_hi): a key outside cannot be in the set (saves the set's cache miss) */
@@ -209,6 +204,7 @@ typedef struct ss_uop {
     bool retired; /* its record arrived: pc and class known */
     bool cr_init;
     uint8_t memo_valid;                 /* which ways of memo hold a chain end */
+    uint8_t df_valid;                   /* which ways of df_fail_q hold a failure (in the padding) */
     uint64_t used_bits[USED_BITS / 64]; /* which of its first positions are in the used set */
     ss_iv iv_in[IV_INLINE];
     /* kept from µop to µop in this slot (not reset) */
@@ -217,6 +213,10 @@ typedef struct ss_uop {
     rlayout lay;
     /* where the chains from a few of its events end (§6.3) */
     chain_end memo[MEMO_WAYS];
+    /* dead_from's searches from its positions df_fail_q[k] failed for good at call depth
+     * df_fail_depth[k] (way k = position % DF_WAYS, valid if bit k of df_valid): see dead_from */
+    uint32_t df_fail_q[DF_WAYS];
+    uint8_t df_fail_depth[DF_WAYS];
 } ss_uop;
 
 typedef struct dspan {
@@ -308,7 +308,6 @@ struct stallscope {
     /* used_prefix's memo: up_gen counts the changes of any µop's used prefix, up_impure the
      * answers that depended on something else (a leaf's use, an interval still open) */
     uint64_t up_gen, up_impure;
-    bool df_fixed; /* dead_from's last answer was a failure for good (see dead_from) */
 
     ss_partial *part;
     uint32_t n_part, cap_part;
@@ -325,6 +324,7 @@ struct stallscope {
     uint64_t il_head, il_count, il_cap;
     uint64_t issued_seq; /* the youngest µop seen issued; 0: none yet */
     uint64_t first_seq;  /* the oldest µop seen (the head before anything issued) */
+    bool df_fixed;       /* dead_from's last answer was a failure for good (see dead_from) */
 };
 
 /* ---- type registry ------------------------------------------------------------------------ */

@@ -274,6 +274,10 @@ struct stallscope {
     /* dispatch empty-stall history (2b) and its reader */
     dspan dh[DHIST];
     uint64_t dh_count, dh_pos; /* spans seen; instances seen */
+    /* nearly_empty_cause's last answer: the newest span starting before cycle ne_t is ne_k
+     * (ne_t 0: none yet) */
+    uint64_t ne_t;
+    int64_t ne_k;
     uint64_t nr_lo, nr_hi;
     uint64_t flush_seq, flush_floor; /* the last flush's branch and its refill's first instance */
 
@@ -1438,11 +1442,21 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
      * a cadence of spans ahead of the commit cycle accounted, so a binary search (a scan from
      * the newest was a tenth of sort's run) */
     if (k < lim || s->dh[lim % DHIST].cycle >= t) return false;
-    for (int64_t lo = lim; lo < k;) {
+    int64_t from = lim;
+    if (s->ne_t && t >= s->ne_t && s->ne_k > lim) {
+        /* asked for a cycle no earlier than the last call's: the answer is no older than its
+         * (spans are only appended, in cycle order), and most of the time a few spans newer
+         * (the next head's dispatch): a few steps forward before the binary search */
+        from = s->ne_k;
+        for (int step = 0; step < 8 && from < k && s->dh[(from + 1) % DHIST].cycle < t; step++) from++;
+    }
+    for (int64_t lo = from; lo < k;) {
         int64_t mid = lo + (k - lo + 1) / 2;
         if (s->dh[mid % DHIST].cycle < t) lo = mid;
         else k = mid - 1;
     }
+    s->ne_t = t;
+    s->ne_k = k;
     {
         const dspan *d = &s->dh[k % DHIST];
         uint64_t end = d->cycle + d->cycles < t ? d->cycle + d->cycles : t;

@@ -12,6 +12,7 @@
  *   bench_stallscope [--config NAME] [--reps N] [--max N] [name[=ARG]…]
  *       default: ooo4, 3 repetitions, 2 M instructions, a few workloads at their small size
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,10 @@ int main(int argc, char **argv) {
         const char *arg = NULL;
         if (eq) *eq = 0, arg = eq + 1;
         snprintf(path, sizeof path, "%s/%s", CYCLESCOPE_WORKLOAD_DIR, name);
+        if (access(path, X_OK) != 0) { /* else each child fails with no reason given */
+            fprintf(stderr, "bench_stallscope: %s: %s (build the workloads target first)\n", path, strerror(errno));
+            return 1;
+        }
         sample best[MODES];
         for (int m = 0; m < MODES; m++) best[m] = (sample){1e30, 0, 0, 0};
         for (int r = 0; r < reps; r++)

@@ -39,6 +39,8 @@ ooo4 interp 250
 ooo4 branch_random 4000
 ooo4 ptr_chase 4
 ooo4 matmul 4
+ooo4 fp_chain 10000
+ooo4 mul_chain 10000
 knl list 10000
 inorder3 fft 2048
 LIST

@@ -930,6 +930,14 @@ static inline __attribute__((always_inline)) stage_view dispatch_stage(ooo *o) {
                 p->first_slot = (uint8_t)k;
             } else {
                 e->prod_done[k] = p->t.complete;
+                if (o->want_waits && p->t.complete > o->now) {
+                    /* issued, not complete: e's wait state may name it, and must look again when
+                     * it completes (the list is kept until then with wait states; no wake-up) */
+                    e->next_consumer[k] = p->first_consumer;
+                    e->next_slot[k] = p->first_slot;
+                    p->first_consumer = idx;
+                    p->first_slot = (uint8_t)k;
+                }
             }
         }
         if (has_dst) {

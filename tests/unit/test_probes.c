@@ -819,7 +819,7 @@ static void test_wait_states(void **state) {
                                  (unsigned long long)w[i].cause_seq);
                     /* the named producer is not complete while the state holds: its completion
                      * moves the wait on (to another producer, or ready) by that cycle */
-                    if (c.model == MODEL_OOO && w[i].cause_seq && w[i].cause_seq <= N && i + 1 < n &&
+                    if (w[i].cause_seq && w[i].cause_seq <= N && i + 1 < n &&
                         col.recs[w[i].cause_seq - 1].complete < w[i + 1].cycle)
                         fail_msg("config %d µop %zu names µop %llu from %llu to %llu, complete at %llu", k, s,
                                  (unsigned long long)w[i].cause_seq, (unsigned long long)w[i].cycle,

@@ -163,21 +163,27 @@ static probe_observer everything(collector *c) {
                             .end = c_end};
 }
 
-/* Time `n` µops on cfg, with the observer if given (NULL: none). */
-static core_stats run(const uarch_config *cfg, const uop *u, size_t n, collector *c) {
+/* Time `n` µops on cfg with the `nobs` observers given. */
+static core_stats run_observed(const uarch_config *cfg, const uop *u, size_t n, const probe_observer *obs,
+                               size_t nobs) {
     cs_error err;
     core_t *core = core_create(cfg, &err);
     if (!core) fail_msg("core_create: %s", err.msg);
-    if (c) {
-        probe_observer o = everything(c);
-        if (!core_observe(core, &o, &err)) fail_msg("core_observe: %s", err.msg);
-    }
+    for (size_t i = 0; i < nobs; i++)
+        if (!core_observe(core, &obs[i], &err)) fail_msg("core_observe: %s", err.msg);
     array_source src = array_source_borrow(u, n);
     core_stats st;
     core_run_options opt = {0, 0, NULL};
     if (!core_run(core, &src.base, &opt, &st, &err)) fail_msg("core_run: %s", err.msg);
     core_destroy(core);
     st.seconds = 0;
+    return st;
+}
+
+/* Time `n` µops on cfg, with the observer of everything if given (NULL: none). */
+static core_stats run(const uarch_config *cfg, const uop *u, size_t n, collector *c) {
+    probe_observer o = c ? everything(c) : (probe_observer){0};
+    core_stats st = run_observed(cfg, u, n, &o, c ? 1 : 0);
     if (c) {
         assert_true(c->ended);
         assert_false(c->gap);
@@ -668,17 +674,9 @@ static void test_fetch_on_request(void **state) {
             c.skip_idle = skip;
             collector all = {0}, stages = {0}, fetch = {0};
             core_stats st = run(&c, u, N, &all);
-            cs_error err;
-            core_t *core = core_create(&c, &err);
-            if (!core) fail_msg("core_create: %s", err.msg);
-            probe_observer a = {.ctx = &stages, .needs = PROBE_STAGES, .stages = c_stages};
-            probe_observer b = {.ctx = &fetch, .needs = PROBE_FETCH, .stages = c_stages};
-            assert_true(core_observe(core, &a, &err) && core_observe(core, &b, &err));
-            array_source src = array_source_borrow(u, N);
-            core_stats st2;
-            core_run_options opt = {0, 0, NULL};
-            if (!core_run(core, &src.base, &opt, &st2, &err)) fail_msg("core_run: %s", err.msg);
-            core_destroy(core);
+            const probe_observer two[2] = {{.ctx = &stages, .needs = PROBE_STAGES, .stages = c_stages},
+                                           {.ctx = &fetch, .needs = PROBE_FETCH, .stages = c_stages}};
+            core_stats st2 = run_observed(&c, u, N, two, 2);
             assert_int_equal(st2.cycles, st.cycles);
             assert_false(stages.gap || fetch.gap);
             for (int s = 0; s < STAGE_COUNT; s++) {
@@ -723,21 +721,13 @@ static void test_stage_mask(void **state) {
                 for (int with_samples = 0; with_samples < (m == 0 ? 2 : 1); with_samples++) {
                     collector some = {0};
                     some.periods[0] = 37, some.periods[1] = 101; /* as everything()'s sampler */
-                    cs_error err;
-                    core_t *core = core_create(&c, &err);
-                    if (!core) fail_msg("core_create: %s", err.msg);
                     probe_observer o = {.ctx = &some,
                                         .needs = PROBE_STAGES | (with_samples ? PROBE_SAMPLES : 0),
                                         .stage_mask = masks[m],
                                         .stages = c_stages,
                                         .sample_period = 50,
                                         .sample = c_sample};
-                    if (!core_observe(core, &o, &err)) fail_msg("core_observe: %s", err.msg);
-                    array_source src = array_source_borrow(u, N);
-                    core_stats st2;
-                    core_run_options opt = {0, 0, NULL};
-                    if (!core_run(core, &src.base, &opt, &st2, &err)) fail_msg("core_run: %s", err.msg);
-                    core_destroy(core);
+                    core_stats st2 = run_observed(&c, u, N, &o, 1);
                     assert_int_equal(st2.cycles, st.cycles);
                     assert_false(some.gap);
                     for (int s = 0; s < STAGE_COUNT; s++) {
@@ -917,18 +907,9 @@ static void noop_stages(void *ctx, const stage_span *s, size_t n);
 /* The samples of a run with only the sampler, or with a stage observer beside
  * it (then the core builds every cycle's views, as it did for samplers alone). */
 static void sample_run(const uarch_config *cfg, const uop *u, size_t n, bool with_views, collector *c) {
-    cs_error err;
-    core_t *core = core_create(cfg, &err);
-    if (!core) fail_msg("core_create: %s", err.msg);
-    probe_observer sampler = {.ctx = c, .needs = PROBE_SAMPLES, .sample_period = 50, .sample = c_sample};
-    probe_observer stages = {.needs = PROBE_STAGES, .stages = noop_stages};
-    if (!core_observe(core, &sampler, &err) || (with_views && !core_observe(core, &stages, &err)))
-        fail_msg("core_observe: %s", err.msg);
-    array_source src = array_source_borrow(u, n);
-    core_stats st;
-    core_run_options opt = {0, 0, NULL};
-    if (!core_run(core, &src.base, &opt, &st, &err)) fail_msg("core_run: %s", err.msg);
-    core_destroy(core);
+    const probe_observer obs[2] = {{.ctx = c, .needs = PROBE_SAMPLES, .sample_period = 50, .sample = c_sample},
+                                   {.needs = PROBE_STAGES, .stages = noop_stages}};
+    run_observed(cfg, u, n, obs, with_views ? 2 : 1);
 }
 
 /* Loads that miss, each address from the previous load, then a long FP chain:

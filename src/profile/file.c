@@ -80,6 +80,41 @@ static bool add_u64(uint64_t a, uint64_t b, uint64_t *out) {
     return true;
 }
 
+/* Profiles' and truths' per-pc and per-edge records are all uint64_t words: a key (the first
+ * `key` words: a pc, or an edge's from and to) and counts (the rest). */
+_Static_assert(sizeof(profile_pc) == (1 + PROF_EVENT_COUNT) * sizeof(uint64_t), "profile_pc: words only");
+_Static_assert(sizeof(truth_pc) == (2 + TC_COUNT) * sizeof(uint64_t), "truth_pc: words only");
+_Static_assert(sizeof(truth_edge) == 3 * sizeof(uint64_t), "truth_edge: words only");
+
+/* The union of two arrays of such records of `words` words, each sorted by its key: a record in
+ * both has its counts summed. A new array (one more record than needed, so never of size 0) and
+ * its length in *n; NULL when a sum overflows. */
+static uint64_t *merge_records(const void *a_records, size_t na, const void *b_records, size_t nb, size_t words,
+                               size_t key, size_t *n) {
+    const uint64_t *a = a_records, *b = b_records;
+    uint64_t *out = cs_calloc((na + nb + 1) * words, sizeof *out);
+    size_t m = 0, i = 0, j = 0;
+    while (i < na || j < nb) {
+        const uint64_t *x = a + i * words, *y = b + j * words;
+        int c = i == na ? 1 : j == nb ? -1 : 0;
+        for (size_t k = 0; k < key && !c; k++) c = x[k] < y[k] ? -1 : x[k] > y[k];
+        uint64_t *to = out + m++ * words;
+        if (c < 0) memcpy(to, x, words * sizeof *to), i++;
+        else if (c > 0) memcpy(to, y, words * sizeof *to), j++;
+        else {
+            memcpy(to, x, key * sizeof *to);
+            for (size_t k = key; k < words; k++)
+                if (!add_u64(x[k], y[k], &to[k])) {
+                    free(out);
+                    return NULL;
+                }
+            i++, j++;
+        }
+    }
+    *n = m;
+    return out;
+}
+
 bool profile_merge(profile_data *acc, const profile_data *next, const char *name, cs_error *err) {
     if (acc->exe_hash != next->exe_hash || acc->exe_size != next->exe_size) {
         cs_error_set(err,
@@ -131,22 +166,11 @@ bool profile_merge(profile_data *acc, const profile_data *next, const char *name
         return false;
     }
     /* the union of the pcs, both sorted */
-    profile_pc *pcs = cs_calloc(acc->npcs + next->npcs + 1, sizeof *pcs);
-    size_t n = 0, i = 0, j = 0;
-    bool ok = true;
-    while (i < acc->npcs || j < next->npcs) {
-        if (j >= next->npcs || (i < acc->npcs && acc->pcs[i].pc < next->pcs[j].pc)) pcs[n++] = acc->pcs[i++];
-        else if (i >= acc->npcs || next->pcs[j].pc < acc->pcs[i].pc) pcs[n++] = next->pcs[j++];
-        else {
-            pcs[n].pc = acc->pcs[i].pc;
-            for (int e = 0; e < PROF_EVENT_COUNT; e++)
-                ok = ok && add_u64(acc->pcs[i].count[e], next->pcs[j].count[e], &pcs[n].count[e]);
-            n++, i++, j++;
-        }
-    }
-    if (!ok) { /* a pc's sum cannot exceed the samples' unless the file lied: parse refuses that */
+    size_t n = 0;
+    profile_pc *pcs =
+        (profile_pc *)merge_records(acc->pcs, acc->npcs, next->pcs, next->npcs, sizeof *pcs / sizeof(uint64_t), 1, &n);
+    if (!pcs) { /* a pc's sum cannot exceed the samples' unless the file lied: parse refuses that */
         cs_error_set(err, "%s: the sums overflow", name);
-        free(pcs);
         free(seeds);
         return false;
     }
@@ -169,39 +193,12 @@ bool profile_truth_merge(profile_truth *acc, const profile_truth *next, const ch
                      name, next->exe_hash, acc->exe_hash);
         return false;
     }
-    truth_pc *pcs = cs_calloc(acc->npcs + next->npcs + 1, sizeof *pcs);
-    size_t n = 0, i = 0, j = 0;
-    bool ok = true;
-    while (i < acc->npcs || j < next->npcs) {
-        if (j >= next->npcs || (i < acc->npcs && acc->pcs[i].pc < next->pcs[j].pc)) pcs[n++] = acc->pcs[i++];
-        else if (i >= acc->npcs || next->pcs[j].pc < acc->pcs[i].pc) pcs[n++] = next->pcs[j++];
-        else {
-            pcs[n].pc = acc->pcs[i].pc;
-            ok = ok && add_u64(acc->pcs[i].executions, next->pcs[j].executions, &pcs[n].executions);
-            for (int c = 0; c < TC_COUNT; c++)
-                ok = ok && add_u64(acc->pcs[i].cause[c], next->pcs[j].cause[c], &pcs[n].cause[c]);
-            n++, i++, j++;
-        }
-    }
-    truth_edge *edges = cs_calloc(acc->nedges + next->nedges + 1, sizeof *edges);
-    size_t m = 0;
-    i = j = 0;
-    while (i < acc->nedges || j < next->nedges) {
-        const truth_edge *x = i < acc->nedges ? &acc->edges[i] : NULL, *y = j < next->nedges ? &next->edges[j] : NULL;
-        int c = !x               ? 1
-            : !y                 ? -1
-            : x->from != y->from ? (x->from < y->from ? -1 : 1)
-            : x->to != y->to     ? (x->to < y->to ? -1 : 1)
-                                 : 0;
-        if (c < 0) edges[m++] = acc->edges[i++];
-        else if (c > 0) edges[m++] = next->edges[j++];
-        else {
-            edges[m] = *x;
-            ok = ok && add_u64(x->count, y->count, &edges[m].count);
-            m++, i++, j++;
-        }
-    }
-    if (!ok) {
+    size_t n = 0, m = 0;
+    truth_pc *pcs =
+        (truth_pc *)merge_records(acc->pcs, acc->npcs, next->pcs, next->npcs, sizeof *pcs / sizeof(uint64_t), 1, &n);
+    truth_edge *edges = (truth_edge *)merge_records(acc->edges, acc->nedges, next->edges, next->nedges,
+                                                    sizeof *edges / sizeof(uint64_t), 2, &m);
+    if (!pcs || !edges) {
         cs_error_set(err, "%s: the sums overflow", name);
         free(pcs);
         free(edges);

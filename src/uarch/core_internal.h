@@ -67,10 +67,7 @@ static inline const uop *feeder_peek(uop_feeder *f) {
     f->len = (size_t)n;
     if (f->at_limit) {
         feeder_cut_at_limit(f);
-        if (f->pos == f->len) {
-            f->ended = true;
-            return NULL;
-        }
+        if (f->pos == f->len) return NULL; /* the batch starts an instruction: ended */
     }
     return &f->buf[0];
 }

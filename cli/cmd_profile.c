@@ -384,12 +384,12 @@ static int merge(int argc, char **argv) {
     if (!cli_outputs_writable(outputs, 1)) return EXIT_USAGE;
     cs_error err;
     /* the first file's kind decides: truth files start with their own magic */
-    uint8_t *data;
-    size_t n;
-    if (!cs_read_file(argv[optind], &data, &n, &err)) return cli_fail("%s", err.msg);
     static const char truth_magic[] = "cyclescope-profile-truth ";
-    bool truths = n >= strlen(truth_magic) && !memcmp(data, truth_magic, strlen(truth_magic));
-    free(data);
+    char head[sizeof truth_magic - 1];
+    FILE *first = cs_fopen_input(argv[optind], &err);
+    if (!first) return cli_fail("%s", err.msg);
+    bool truths = fread(head, 1, sizeof head, first) == sizeof head && !memcmp(head, truth_magic, sizeof head);
+    fclose(first);
     int rc = 0;
     if (truths) {
         profile_truth acc;

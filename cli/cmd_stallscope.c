@@ -34,9 +34,9 @@ void help_stallscope(void) {
            "                     the paper's rule: a leaf of its own) or window (taken by\n"
            "                     §3.7 2b when empty stalls lie ahead of the head: an\n"
            "                     extension, docs/stallscope.md)\n"
-           "  --completion W     where completion is measured: commit (default, the paper's)\n"
-           "                     or issue (in-order machines only, whose retirement is\n"
-           "                     virtual: docs/stallscope.md)\n"
+           "  --completion W     where completion is measured: commit (the paper's; the\n"
+           "                     default out of order) or issue (in-order machines only,\n"
+           "                     their default: retirement there is virtual, docs/stallscope.md)\n"
            "  --compare A B      run configurations A and B (names or .ini files) and show\n"
            "                     their leaf and node summaries side by side with the deltas\n" CLI_TIMING_OPTIONS_HELP
                CLI_GUEST_OPTIONS_HELP "\n"

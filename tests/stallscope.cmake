@@ -6,12 +6,14 @@
 #                              leaves = a perfect predictor's savings); §3.7's history back to the
 #                              last flush; the tooclose=window option; known answers on inorder1 and
 #                              inorder3 (pointer chase, dep_add, branch_random against re-simulation);
-#                              completion at issue on inorder3 (exact accounting, re-simulation)
+#                              completion at issue on inorder3 (exact accounting, re-simulation);
+#                              issue the in-order default (accounting and the in-order tests at both points)
 #   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --tooclose other than paper/window,
 #                              --completion other than commit/issue (completion_needs_inorder: issue on ooo4),
 #                              --compare without B:
 #                              one line naming the option, exit 2
 #   stallscope.cli.text|json|html|run|compare|tooclose   the verb's renderings, --analysis from run, --tooclose
+#   stallscope.cli.completion_*  issue on ooo4 refused; issue asked, the in-order default, commit asked on inorder3
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
@@ -56,6 +58,15 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                                                         --max 20000 ${_w}/sort 2000)
   set_tests_properties(stallscope.cli.completion_issue PROPERTIES PASS_REGULAR_EXPRESSION
                        "\"completion\":[ \t]*\"issue\"")
+  # the in-order default is issue (text and JSON say so); commit is still asked for by name
+  add_test(NAME stallscope.cli.completion_inorder_default COMMAND ${_cs} stallscope --config inorder3 --json -
+                                                                  --max 20000 ${_w}/sort 2000)
+  set_tests_properties(stallscope.cli.completion_inorder_default PROPERTIES PASS_REGULAR_EXPRESSION
+                       "completion=issue \\(the in-order default\\).*\"completion\":[ \t]*\"issue\"")
+  add_test(NAME stallscope.cli.completion_commit COMMAND ${_cs} stallscope --config inorder3 --completion commit
+                                                         --json - --max 20000 ${_w}/sort 2000)
+  set_tests_properties(stallscope.cli.completion_commit PROPERTIES PASS_REGULAR_EXPRESSION
+                       "completion=commit: measured at the in-order model's virtual retirement.*\"completion\":[ \t]*\"commit\"")
   add_test(NAME stallscope.cli.html
            COMMAND bash -c "f=$(mktemp --suffix=.html) && trap 'rm -f $f' EXIT && \"$0\" stallscope --report $f --max 20000 \"$1\" 2000 >/dev/null && grep -q '<details' $f && grep -q 'icicle' $f && grep -q 'Hot spots' $f"
                    ${_cs} ${_w}/sort)

@@ -154,7 +154,9 @@ bool runner_run_origin(const run_spec *spec, const run_config_origin *origin, uo
     for (int i = 0; list && i < list->count; i++) {
         const analysis_ops *ops = list->ops[i];
         out->ops[i] = ops;
-        out->self[i] = ops->create(&list->opt[i], err);
+        analysis_options opt = list->opt[i];
+        opt.cfg = spec->cfg;
+        out->self[i] = ops->create(&opt, err);
         out->count = i + 1;
         probe_observer obs;
         if (out->self[i]) obs = ops->observer(out->self[i]);

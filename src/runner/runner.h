@@ -36,6 +36,9 @@ typedef struct analysis_options {
     int count;
     const char *key[ANALYSIS_MAX_OPTIONS];
     const char *value[ANALYSIS_MAX_OPTIONS];
+    /* The run's configuration, set by the runner before create (a default may depend on the
+     * model); NULL when an analysis is created only to check its options. */
+    const uarch_config *cfg;
 } analysis_options;
 
 /* The value of `key`, or NULL when it was not given. */

@@ -26,6 +26,10 @@ static void *ss_create_analysis(const analysis_options *opt, cs_error *err) {
     ss_options_default(&o);
     for (int i = 0; i < opt->count; i++)
         if (!ss_option_set(&o, opt->key[i], opt->value[i], err)) return NULL;
+    /* completion's default: at issue on the in-order model, whose retirement is virtual (the
+     * better measuring point there: docs/stallscope.md, "Where completion is measured on the
+     * in-order machines"); at commit, the paper's §3.8, out of order */
+    if (!o.completion_given && opt->cfg) o.at_issue = opt->cfg->model == MODEL_INORDER;
     ss_analysis *a = cs_calloc(1, sizeof *a);
     a->opt = o;
     return a;

@@ -363,7 +363,7 @@ uint8_t ss_type_flags(const stallscope *s, uint32_t type) { return type < s->n_t
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-void ss_options_default(ss_options *o) { *o = (ss_options){4, 0.5, 0, false, false}; }
+void ss_options_default(ss_options *o) { *o = (ss_options){4, 0.5, 0, false, false, false}; }
 
 bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *err) {
     if (!strcmp(key, "depth")) {
@@ -401,6 +401,7 @@ bool ss_option_set(ss_options *o, const char *key, const char *value, cs_error *
             return false;
         }
         o->at_issue = !strcmp(value, "issue");
+        o->completion_given = true;
     } else {
         cs_error_set(err, "unknown option '%s' (stallscope takes depth, threshold, interval, tooclose, completion)",
                      key);
@@ -1935,3 +1936,4 @@ const ss_partial *ss_partials(const stallscope *s, uint32_t *count) {
     return s->part;
 }
 const ss_options *ss_options_of(const stallscope *s) { return &s->opt; }
+const ss_machine *ss_machine_of(const stallscope *s) { return &s->m; }

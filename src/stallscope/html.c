@@ -122,11 +122,13 @@ void ss_html(const stallscope *s, struct html_report *h, ss_symbolizer sym, void
     const ss_options *o = ss_options_of(s);
     buf b = {0};
     put(&b,
-        "<p>%llu cycles &times; commit width: %llu completion opportunities; %llu lost (%.2f%%), all "
+        "<p>%llu cycles &times; %s width: %llu completion opportunities; %llu lost (%.2f%%), all "
         "accumulated (%llu). Chains truncated: %.3f%% of the opportunities. Percentages are of the "
-        "opportunities (Robinson, Figure 3).</p>",
-        (unsigned long long)m->cycles, (unsigned long long)m->opportunities, (unsigned long long)m->lost,
-        pct(m->lost, m->opportunities), (unsigned long long)m->accumulated, pct(m->truncated, m->opportunities));
+        "opportunities (Robinson, Figure 3).%s</p>",
+        (unsigned long long)m->cycles, o->at_issue ? "issue" : "commit", (unsigned long long)m->opportunities,
+        (unsigned long long)m->lost, pct(m->lost, m->opportunities), (unsigned long long)m->accumulated,
+        pct(m->truncated, m->opportunities),
+        o->at_issue ? " Completion measured at in-order issue (completion=issue, docs/stallscope.md)." : "");
     uint32_t nt, ni;
     const ss_node *t = ss_tree(s, &nt), *inv = ss_inverted(s, &ni);
     put(&b,

@@ -59,9 +59,10 @@ void ss_text(const stallscope *s, FILE *out) {
     const ss_node *t = ss_tree(s, &nt), *inv = ss_inverted(s, &ni);
     uint64_t base = m->opportunities;
     fprintf(out, "\nStallscope (Robinson): why completion opportunities were lost\n");
-    fprintf(out, "  %llu cycles x commit width = %llu opportunities; %llu µops completed; %llu lost (%.2f%%)\n",
-            (unsigned long long)m->cycles, (unsigned long long)m->opportunities, (unsigned long long)m->committed,
-            (unsigned long long)m->lost, pct(m->lost, base));
+    fprintf(out, "  %llu cycles x %s width = %llu opportunities; %llu µops %s; %llu lost (%.2f%%)\n",
+            (unsigned long long)m->cycles, o->at_issue ? "issue" : "commit", (unsigned long long)m->opportunities,
+            (unsigned long long)m->committed, o->at_issue ? "issued" : "completed", (unsigned long long)m->lost,
+            pct(m->lost, base));
     fprintf(out,
             "  accumulated %llu (%s); chains %llu, longest %llu events; truncated %.3f%%, expired %.3f%%; "
             "unique-leaf rejections %llu\n",
@@ -70,8 +71,11 @@ void ss_text(const stallscope *s, FILE *out) {
             pct(m->expired, base), (unsigned long long)m->unique_rejections);
     if (o->at_issue)
         fprintf(out,
-                "  completion=issue: measured at in-order issue, not at the virtual retirement "
-                "(docs/stallscope.md)\n");
+                "  completion=issue%s: measured at in-order issue, not at the virtual retirement "
+                "(docs/stallscope.md)\n",
+                o->completion_given ? "" : " (the in-order default)");
+    else if (ss_machine_of(s)->inorder)
+        fprintf(out, "  completion=commit: measured at the in-order model's virtual retirement, as asked\n");
     if (o->too_close_window)
         fprintf(out,
                 "  tooclose=window: a head's too-close operand wait with empty stalls ahead takes 2b (an "

@@ -44,8 +44,11 @@ typedef struct ss_options {
     /* Where completion is measured (docs/stallscope.md, "Where completion is measured on the
      * in-order machines"): false, at commit (the paper's §3.8); true, at in-order issue — the
      * in-order model only, whose retirement is virtual: the lost opportunities are issue width
-     * x cycles - µops issued, the head the oldest µop not yet issued. */
+     * x cycles - µops issued, the head the oldest µop not yet issued. Not given
+     * (completion_given false), the analysis takes issue on the in-order model, commit out of
+     * order (src/stallscope/analysis.c). */
     bool at_issue;
+    bool completion_given; /* "completion" was set explicitly */
 } ss_options;
 
 void ss_options_default(ss_options *o);
@@ -158,6 +161,7 @@ const uint64_t *ss_node_totals(const stallscope *s);
 const ss_hotspot *ss_hotspots(const stallscope *s, uint32_t *count);
 const ss_partial *ss_partials(const stallscope *s, uint32_t *count);
 const ss_options *ss_options_of(const stallscope *s);
+const ss_machine *ss_machine_of(const stallscope *s);
 
 /* Children of `node`, heaviest first; returns the count (the caller frees *out). */
 uint32_t ss_children_sorted(const ss_node *t, uint32_t node, uint32_t **out);

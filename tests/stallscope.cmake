@@ -13,7 +13,8 @@
 #                              --compare without B:
 #                              one line naming the option, exit 2
 #   stallscope.cli.text|json|html|run|compare|tooclose   the verb's renderings, --analysis from run, --tooclose
-#   stallscope.cli.completion_*  issue on ooo4 refused; issue asked, the in-order default, commit asked on inorder3
+#   stallscope.cli.completion_*  issue on ooo4 refused (before the run); issue asked, the in-order default,
+#                              commit asked on inorder3; compare_points: --compare names each side's point
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
@@ -67,6 +68,10 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                                                          --json - --max 20000 ${_w}/sort 2000)
   set_tests_properties(stallscope.cli.completion_commit PROPERTIES PASS_REGULAR_EXPRESSION
                        "completion=commit: measured at the in-order model's virtual retirement.*\"completion\":[ \t]*\"commit\"")
+  add_test(NAME stallscope.cli.compare_points COMMAND ${_cs} stallscope --compare inorder3 ooo4 --max 20000 ${_w}/sort
+                                                      2000)
+  set_tests_properties(stallscope.cli.compare_points PROPERTIES PASS_REGULAR_EXPRESSION
+                       "completion measured at: A issue, B commit \\(not the same point")
   add_test(NAME stallscope.cli.html
            COMMAND bash -c "f=$(mktemp --suffix=.html) && trap 'rm -f $f' EXIT && \"$0\" stallscope --report $f --max 20000 \"$1\" 2000 >/dev/null && grep -q '<details' $f && grep -q 'icicle' $f && grep -q 'Hot spots' $f"
                    ${_cs} ${_w}/sort)

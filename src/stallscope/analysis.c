@@ -30,6 +30,13 @@ static void *ss_create_analysis(const analysis_options *opt, cs_error *err) {
      * better measuring point there: docs/stallscope.md, "Where completion is measured on the
      * in-order machines"); at commit, the paper's §3.8, out of order */
     if (!o.completion_given && opt->cfg) o.at_issue = opt->cfg->model == MODEL_INORDER;
+    /* refused before the run when the model is known (else when it begins: ob_begin) */
+    if (o.at_issue && opt->cfg && opt->cfg->model != MODEL_INORDER) {
+        cs_error_set(err,
+                     "completion=issue needs the in-order model (its issue is in program order); %s is out of order",
+                     opt->cfg->name);
+        return NULL;
+    }
     ss_analysis *a = cs_calloc(1, sizeof *a);
     a->opt = o;
     return a;

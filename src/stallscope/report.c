@@ -261,6 +261,11 @@ void ss_compare_text(const stallscope *a, const char *name_a, const stallscope *
             ma->cycles ? 100.0 * ((double)mb->cycles - (double)ma->cycles) / (double)ma->cycles : 0.0,
             (unsigned long long)ma->committed, (unsigned long long)mb->committed);
     fprintf(out, "  (each column: share of that run's opportunities, and lost cycles = lost opportunities / width)\n");
+    bool issue_a = ss_options_of(a)->at_issue, issue_b = ss_options_of(b)->at_issue;
+    if (issue_a || issue_b) /* an in-order machine's default: the columns are not measured at one point */
+        fprintf(out, "  completion measured at: A %s, B %s%s\n", issue_a ? "issue" : "commit",
+                issue_b ? "issue" : "commit",
+                issue_a != issue_b ? " (not the same point: --completion commit measures both at commit)" : "");
     fprintf(out, "\n Leaf summary               %18s %19s %13s\n", "A", "B", "B-A cycles");
     compare_rows(a, b, true, out);
     fprintf(out, "\n Node summary               %18s %19s %13s\n", "A", "B", "B-A cycles");

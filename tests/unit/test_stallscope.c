@@ -709,6 +709,30 @@ static void expect_exact(const outcome *o, const char *what) {
                  (unsigned long long)o->sum.type_violations);
 }
 
+/* The validation's warmed point (docs/stallscope.md, "At a warmed point"): after --warmup the
+ * analysis sees only the timed part, and its accounting is exact over it — the timed cycles and
+ * µops, at commit on ooo4, at both points on inorder3 */
+static void accounting_exact_after_warmup(void **state) {
+    (void)state;
+    static const char *const analyses[] = {"stallscope", "stallscope", "stallscope:completion=commit"};
+    static const char *const configs[] = {"ooo4", "inorder3", "inorder3"};
+    for (int k = 0; k < 3; k++) {
+        run_analysis = analyses[k];
+        outcome o;
+        bool ok = run_workload(configs[k], NULL, "sort", "10000", 100000, 30000, &o);
+        run_analysis = "stallscope";
+        if (!ok) skip();
+        print_message("sort on %s after 100 k of warm-up, at %s: %llu cycles, %llu µops timed, %llu of warm-up\n",
+                      configs[k], o.at_issue ? "issue" : "commit", (unsigned long long)o.stats.cycles,
+                      (unsigned long long)o.stats.uops, (unsigned long long)o.stats.warmup_uops);
+        assert_true(o.stats.warmup_uops >= 100000);
+        assert_true(o.stats.uops >= 30000 && o.stats.uops < 40000);
+        assert_int_equal(o.sum.committed, o.stats.uops);
+        assert_int_equal(o.sum.cycles, o.stats.cycles);
+        expect_exact(&o, configs[k]);
+    }
+}
+
 /* issue 12: the start of memcopy writes a stream of lines that miss to memory; with an 8-entry
  * store buffer commit waits for a free entry most of the time. Every lost opportunity of a
  * cycle the buffer is full is the buffer's (its oldest store waiting for its line from
@@ -988,6 +1012,7 @@ int main(void) {
         cmocka_unit_test(too_close_window_is_an_option),
         cmocka_unit_test(options_checked),
         cmocka_unit_test(accounting_exact),
+        cmocka_unit_test(accounting_exact_after_warmup),
         cmocka_unit_test(known_pointer_chase),
         cmocka_unit_test(known_branch_random),
         cmocka_unit_test(known_dep_add),

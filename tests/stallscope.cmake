@@ -7,7 +7,7 @@
 #                              last flush; the tooclose=window option; known answers on inorder1 and
 #                              inorder3 (pointer chase, dep_add, branch_random against re-simulation);
 #                              completion at issue on inorder3 (exact accounting, re-simulation);
-#                              issue the in-order default (accounting and the in-order tests at both points;
+#                              issue the in-order default (accounting and the in-order tests at both points);
 #                              exact accounting after a warm-up (the validation's warmed point)
 #   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --tooclose other than paper/window,
 #                              --completion other than commit/issue (completion_needs_inorder: issue on ooo4),

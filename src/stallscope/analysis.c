@@ -192,7 +192,8 @@ stallscope *ss_analysis_engine(void *self) { return ((ss_analysis *)self)->s; }
 const analysis_ops stallscope_analysis = {
     .name = "stallscope",
     .help = "causal stall-event chains from every lost completion to its root cause; options depth=N, "
-            "threshold=P, interval=N (docs/stallscope.md)",
+            "threshold=P, interval=N, tooclose=paper|window, completion=commit|issue (issue: the in-order default; "
+            "docs/stallscope.md)",
     .create = ss_create_analysis,
     .observer = ss_observer,
     .finish = ss_finish_analysis,

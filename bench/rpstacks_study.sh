@@ -1,14 +1,16 @@
 #!/bin/bash
 # The RpStacks accuracy, speed and sensitivity tables of docs/rpstacks.md.
-#   bench/rpstacks_study.sh BUILD_DIR [MAX] [WARMUP] [accuracy|sensitivity|all]
+#   bench/rpstacks_study.sh BUILD_DIR [MAX] [WARMUP] [accuracy|sensitivity|all] [BENCH OPTIONS…]
 # Runs at nice 10 (the development machine is shared). MAX: µops per workload (default 200000),
 # after WARMUP µops that only warm caches and predictors (default 300000: past the cold start).
 set -eu
 build=${1:?usage: rpstacks_study.sh BUILD_DIR [MAX]}
 max=${2:-200000}
 warmup=${3:-300000}
-bench="nice -n 10 $build/bench/bench_rpstacks --jobs 2 --warmup $warmup"
 part=${4:-all}
+shift $(($# < 4 ? $# : 4))
+# the rest: options for every bench_rpstacks run (e.g. --max-stacks 64, the cap before the cap study)
+bench="nice -n 10 $build/bench/bench_rpstacks --jobs 2 --warmup $warmup $*"
 if [ "$part" != sensitivity ]; then
 echo "## Accuracy: every workload, $max µops after $warmup of warm-up (bench_rpstacks --warmup $warmup --max $max --markdown)"
 echo

@@ -10,7 +10,7 @@
 #                         above --max-scale × the baseline's warned about
 #   rpstacks.e2e.unique   --unique combination recorded in the .rps byte, the JSON and the text;
 #                         the default records event; --unique both: exit 2 naming it; --max-stacks
-#                         5 and the default 3 recorded in the JSON and printed by whatif
+#                         5 and the default 6 recorded in the JSON and printed by whatif
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest

@@ -108,10 +108,11 @@ void rps_options_default(rps_options *o) {
     o->similarity = 0.7;          /* RpStacks §V-D: cosine threshold 0.7 */
     o->unique = RPS_UNIQUE_EVENT; /* RpStacks §V-D: uniqueness preservation on (§IV-E's reading) */
     o->threads = 0;
-    /* per node, one path for each point of the design space's diagonal cap_rows takes in turn
-     * (the baseline, every event at 0, every event at max_scale): the cap study of
-     * docs/rpstacks.md (64, the earlier safety cap, was reached at almost no node) */
-    o->max_stacks = 3;
+    /* per node, two paths for each point of the design space's diagonal cap_rows takes in turn
+     * (the baseline, every event at 0, every event at max_scale): the smallest cap of 3, 4, 6
+     * no worse than 64 (the earlier safety cap, reached at almost no node) in any scenario class
+     * of the 21-workload study; docs/rpstacks.md, "The per-node cap" */
+    o->max_stacks = 6;
     o->max_scale = 4; /* latencies from 0 to 4× the base: every scenario of §V-B and more */
 }
 

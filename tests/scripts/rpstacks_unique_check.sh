@@ -2,7 +2,7 @@
 # rpstacks --unique combination: accepted, and recorded in the .rps (its uniqueness byte,
 # read by walking the documented header of docs/rpstacks.md) and in the JSON; the default
 # records the event rule; whatif prints the options (text and JSON). A bad mode is bad usage (exit 2) naming it.
-# --max-stacks (the per-node cap) is recorded too: 5 with combination, the default 3 without.
+# --max-stacks (the per-node cap) is recorded too: 5 with combination, the default 6 without.
 # usage: rpstacks_unique_check.sh CYCLESCOPE WORKDIR PROG [ARGS…]
 set -eu
 cs=$1 dir=$2
@@ -30,7 +30,7 @@ def unique_byte(path):
         n, = struct.unpack_from("<I", b, at); at += 4 + n + 4  # the event's name, its latency
     at += 4 + 8  # segment, similarity
     return b[at]
-for mode, byte, name, cap in (("combination", 2, "combination", 5), ("default", 1, "event", 3)):
+for mode, byte, name, cap in (("combination", 2, "combination", 5), ("default", 1, "event", 6)):
     j = json.load(open("%s/rps-unique-%s.json" % (d, mode)))
     assert j["options"]["uniqueness"] == name and j["options"]["unique"] is True, j["options"]
     assert unique_byte("%s/rps-unique-%s.rps" % (d, mode)) == byte, mode
@@ -43,7 +43,7 @@ for mode, byte, name, cap in (("combination", 2, "combination", 5), ("default", 
     line = "stacks reduced with: segment 1000, similarity 0.70, uniqueness %s, max %d stacks per node, " \
         "design space latencies 0-4× the baseline's\n" % (name, cap)
     assert line in open("%s/whatif-unique-%s.txt" % (d, mode)).read(), mode
-print("rpstacks --unique and --max-stacks: combination (cap 5) and the defaults (event, cap 3) recorded in the .rps and the JSON, and printed by whatif: ok")
+print("rpstacks --unique and --max-stacks: combination (cap 5) and the defaults (event, cap 6) recorded in the .rps and the JSON, and printed by whatif: ok")
 PY
 out=$("$cs" rpstacks --unique both -o "$dir/rps-unique-bad.rps" "$@" 2>&1) && rc=0 || rc=$?
 [ "$rc" = 2 ] || { echo "--unique both: exit $rc, want 2"; exit 1; }

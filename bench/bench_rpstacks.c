@@ -12,7 +12,7 @@
  * predictions, the break-even number of design points against re-simulation
  * (Figure 13).
  *
- *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--no-unique]
+ *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--max-stacks N] [--no-unique]
  *                  [--unique event|combination] [--jobs N]
  *                  [--grid K] [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
  *                  [name[=ARG]…]      (default: every workload of the manifest, small size)

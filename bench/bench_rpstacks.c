@@ -12,7 +12,7 @@
  * predictions, the break-even number of design points against re-simulation
  * (Figure 13).
  *
- *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--no-unique]
+ *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--max-stacks N] [--no-unique]
  *                  [--unique event|combination] [--jobs N]
  *                  [--grid K] [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
  *                  [name[=ARG]…]      (default: every workload of the manifest, small size)
@@ -120,6 +120,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--warmup")) warmup = strtoull(v, NULL, 10), first++;
         else if (!strcmp(a, "--segment")) opt.segment = (uint32_t)strtoul(v, NULL, 10), first++;
         else if (!strcmp(a, "--similarity")) opt.similarity = strtod(v, NULL), first++;
+        else if (!strcmp(a, "--max-stacks")) opt.max_stacks = (uint32_t)strtoul(v, NULL, 10), first++;
         else if (!strcmp(a, "--no-unique")) opt.unique = RPS_UNIQUE_OFF;
         else if (!strcmp(a, "--unique") && rps_unique_parse(v, &opt.unique)) first++;
         else if (!strcmp(a, "--jobs")) jobs = atoi(v), first++;
@@ -153,8 +154,8 @@ int main(int argc, char **argv) {
         }
     }
     char segment_opt[160];
-    snprintf(segment_opt, sizeof segment_opt, "rpstacks:segment=%u:similarity=%g:unique=%s:keep=yes", opt.segment,
-             opt.similarity, rps_unique_name(opt.unique));
+    snprintf(segment_opt, sizeof segment_opt, "rpstacks:segment=%u:similarity=%g:unique=%s:max-stacks=%u:keep=yes",
+             opt.segment, opt.similarity, rps_unique_name(opt.unique), opt.max_stacks);
     totals tot;
     memset(&tot, 0, sizeof tot);
     bool failed = false;

@@ -15,6 +15,8 @@
 #include "whatif.h"
 
 void help_rpstacks(void) {
+    rps_options defaults;
+    rps_options_default(&defaults);
     printf("usage: cyclescope rpstacks [options] -o FILE.rps PROG [ARGS…]|TRACE\n"
            "       cyclescope rpstacks [options] PROG|TRACE -o FILE.rps\n"
            "\n"
@@ -33,6 +35,9 @@ void help_rpstacks(void) {
            "  --max-scale X      the design space the stacks serve: every latency from 0\n"
            "                     to X × the baseline's (default 4; 0: no bound). A path\n"
            "                     never the longest there is dropped; whatif warns beyond\n"
+           "  --max-stacks N     paths kept per graph node after the reduction (default\n"
+           "                     %u): in turn the longest at the baseline, with every\n"
+           "                     event at 0 and at the --max-scale bound (docs/rpstacks.md)\n"
            "  --unique MODE      uniqueness preservation: event (default: a path with an\n"
            "                     event no other path has is never merged, §IV-E) or\n"
            "                     combination (paths merge only within their event\n"
@@ -45,10 +50,11 @@ void help_rpstacks(void) {
            "  --config NAME|FILE configuration (default ooo4: the paper's Table II machine)\n"
            "  --set S.K=V        override one configuration value (repeatable)\n"
            "  --warmup N         the first N instructions only warm caches and predictors\n"
-           "  --max N            analyse N instructions after the warm-up (default: all)\n");
+           "  --max N            analyse N instructions after the warm-up (default: all)\n",
+           defaults.max_stacks);
 }
 
-enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_UNIQUE, OPT_THREADS, OPT_MAX_SCALE };
+enum { OPT_SEGMENT = 1400, OPT_SIMILARITY, OPT_NO_UNIQUE, OPT_UNIQUE, OPT_THREADS, OPT_MAX_SCALE, OPT_MAX_STACKS };
 
 /* docs/rpstacks.schema.json: incremented when a field changes meaning or goes */
 enum { RPSTACKS_SCHEMA_VERSION = 1 };
@@ -101,16 +107,25 @@ static cJSON *run_json(const rps_result *r, const char *what, const char *rps_pa
 }
 
 int cmd_rpstacks(int argc, char **argv) {
-    static const struct option longopts[] = {
-        {"config", required_argument, 0, OPT_CONFIG},       {"set", required_argument, 0, OPT_SET},
-        {"warmup", required_argument, 0, OPT_WARMUP},       {"max", required_argument, 0, OPT_TMAX},
-        {"segment", required_argument, 0, OPT_SEGMENT},     {"similarity", required_argument, 0, OPT_SIMILARITY},
-        {"no-unique", no_argument, 0, OPT_NO_UNIQUE},       {"unique", required_argument, 0, OPT_UNIQUE},
-        {"threads", required_argument, 0, OPT_THREADS},     {"json", required_argument, 0, OPT_JSON},
-        {"max-scale", required_argument, 0, OPT_MAX_SCALE}, {0, 0, 0, 0}};
+    static const struct option longopts[] = {{"config", required_argument, 0, OPT_CONFIG},
+                                             {"set", required_argument, 0, OPT_SET},
+                                             {"warmup", required_argument, 0, OPT_WARMUP},
+                                             {"max", required_argument, 0, OPT_TMAX},
+                                             {"segment", required_argument, 0, OPT_SEGMENT},
+                                             {"similarity", required_argument, 0, OPT_SIMILARITY},
+                                             {"no-unique", no_argument, 0, OPT_NO_UNIQUE},
+                                             {"unique", required_argument, 0, OPT_UNIQUE},
+                                             {"threads", required_argument, 0, OPT_THREADS},
+                                             {"json", required_argument, 0, OPT_JSON},
+                                             {"max-scale", required_argument, 0, OPT_MAX_SCALE},
+                                             {"max-stacks", required_argument, 0, OPT_MAX_STACKS},
+                                             {0, 0, 0, 0}};
     cli_timing_options t = {0};
     const char *out_path = NULL, *json_path = NULL, *segment = "5000", *similarity = "0.7", *threads = "0",
                *max_scale = "4";
+    rps_options defaults;
+    rps_options_default(&defaults);
+    uint64_t max_stacks = defaults.max_stacks;
     rps_unique unique = RPS_UNIQUE_EVENT;
     bool bad = false;
     int opt;
@@ -140,6 +155,10 @@ int cmd_rpstacks(int argc, char **argv) {
             max_scale = optarg;
             break;
         }
+        case OPT_MAX_STACKS:
+            if (!cs_parse_count(optarg, &max_stacks) || max_stacks == 0 || max_stacks > RPS_MAX_STACKS)
+                return cli_usage("rpstacks", "--max-stacks %s: expected a count from 1 to %d", optarg, RPS_MAX_STACKS);
+            break;
         case OPT_NO_UNIQUE: unique = RPS_UNIQUE_OFF; break;
         case OPT_UNIQUE:
             if (!rps_unique_parse(optarg, &unique) ||
@@ -205,8 +224,9 @@ int cmd_rpstacks(int argc, char **argv) {
     free(real);
 
     char spec_text[256];
-    snprintf(spec_text, sizeof spec_text, "rpstacks:segment=%s:similarity=%s:max-scale=%s:unique=%s:threads=%s",
-             segment, similarity, max_scale, rps_unique_name(unique), threads);
+    snprintf(spec_text, sizeof spec_text,
+             "rpstacks:segment=%s:similarity=%s:max-scale=%s:max-stacks=%llu:unique=%s:threads=%s", segment, similarity,
+             max_scale, (unsigned long long)max_stacks, rps_unique_name(unique), threads);
     cs_error err;
     analysis_list list;
     if (!analysis_list_parse(&list, spec_text, &err)) {

@@ -1,7 +1,7 @@
 # ---- RpStacks (docs/rpstacks.md) ----
 #   rpstacks.cli.*        usage errors of rpstacks and whatif: no output, the in-order model,
 #                         a structure refused, an unknown event named, a damaged file, a
-#                         --max-scale below 1
+#                         --max-scale below 1, a --max-stacks of 0
 #   rpstacks.cli.json_is_output / .csv_is_input: an output that is the .rps itself refused
 #   rpstacks.e2e.json     rpstacks --json against the text report and the simulated cycles
 #   rpstacks.e2e.*        rpstacks on a workload, then whatif with --set, --grid, --csv, --json,
@@ -9,7 +9,8 @@
 #                         re-simulations through the pool); .outside_design_space: a latency
 #                         above --max-scale × the baseline's warned about
 #   rpstacks.e2e.unique   --unique combination recorded in the .rps byte, the JSON and the text;
-#                         the default records event; --unique both: exit 2 naming it
+#                         the default records event; --unique both: exit 2 naming it; --max-stacks
+#                         5 and the default 6 recorded in the JSON and printed by whatif
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest
@@ -38,6 +39,9 @@ add_test(NAME rpstacks.cli.bad_unique
 add_test(NAME rpstacks.cli.bad_max_scale
          COMMAND ${_scripts}/expect_error.sh 2 "--max-scale 0.5: expected 0 .no bound. or a number from 1" ${_cs} rpstacks
                  --max-scale 0.5 -o x.rps some/prog)
+add_test(NAME rpstacks.cli.bad_max_stacks
+         COMMAND ${_scripts}/expect_error.sh 2 "--max-stacks 0: expected a count from 1 to 4096" ${_cs} rpstacks
+                 --max-stacks 0 -o x.rps some/prog)
 add_test(NAME rpstacks.cli.structure
          COMMAND ${_scripts}/expect_error.sh 2 "core.rob_size is a structure, not a latency.*own .cyclescope rpstacks. run"
                  ${_cs} whatif ${_rps_corpus}/small.rps --set core.rob_size=64)

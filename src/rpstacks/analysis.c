@@ -2,7 +2,7 @@
  * committed µop's record with its producers to the stream (graph.c), whose
  * threads reduce each segment as soon as its µops are in; finish reduces the
  * last one and gathers the stacks. Options: segment=N, similarity=S,
- * max-scale=X, unique=yes|no|event|combination (yes: event), threads=N, keep=yes (the whole run kept, for
+ * max-scale=X, max-stacks=N, unique=yes|no|event|combination (yes: event), threads=N, keep=yes (the whole run kept, for
  * rps_graph_cycles; else only the few segments in work). */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +44,12 @@ static void *rps_create(const analysis_options *opt, cs_error *err) {
                 cs_error_set(err, "max-scale=%s: expected 0 (no bound) or a number from 1 to %d", v, RPS_MAX_SCALE);
                 return NULL;
             }
+        } else if (!strcmp(key, "max-stacks")) {
+            if (!cs_parse_count(v, &n) || n == 0 || n > RPS_MAX_STACKS) {
+                cs_error_set(err, "max-stacks=%s: expected a count from 1 to %d", v, RPS_MAX_STACKS);
+                return NULL;
+            }
+            o.max_stacks = (uint32_t)n;
         } else if (!strcmp(key, "unique")) {
             if (!rps_unique_parse(v, &o.unique)) {
                 cs_error_set(err, "unique=%s: expected yes, no, event or combination", v);
@@ -62,8 +68,10 @@ static void *rps_create(const analysis_options *opt, cs_error *err) {
             }
             keep = !strcmp(v, "yes");
         } else {
-            cs_error_set(
-                err, "unknown option '%s' (rpstacks takes segment, similarity, max-scale, unique, threads, keep)", key);
+            cs_error_set(err,
+                         "unknown option '%s' (rpstacks takes segment, similarity, max-scale, max-stacks, unique, "
+                         "threads, keep)",
+                         key);
             return NULL;
         }
     }

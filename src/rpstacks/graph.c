@@ -108,7 +108,11 @@ void rps_options_default(rps_options *o) {
     o->similarity = 0.7;          /* RpStacks §V-D: cosine threshold 0.7 */
     o->unique = RPS_UNIQUE_EVENT; /* RpStacks §V-D: uniqueness preservation on (§IV-E's reading) */
     o->threads = 0;
-    o->max_stacks = 64;
+    /* per node, two paths for each point of the design space's diagonal cap_rows takes in turn
+     * (the baseline, every event at 0, every event at max_scale): the smallest cap of 3, 4, 6
+     * no worse than 64 (the earlier safety cap, reached at almost no node) in any scenario class
+     * of the 21-workload study; docs/rpstacks.md, "The per-node cap" */
+    o->max_stacks = 6;
     o->max_scale = 4; /* latencies from 0 to 4× the base: every scenario of §V-B and more */
 }
 
@@ -836,6 +840,35 @@ static void sort_by_total(uint32_t *order, const double *tot, uint32_t n, uint32
     }
 }
 
+/* The per-node cap (max_stacks): of the m representatives order[0 … m) (largest first at the
+ * baseline), keep `cap`, taken in turn as the longest not yet taken at each of three points of
+ * the design space's diagonal: the baseline (every event at 1×), every event at its floor
+ * (at_min) and every event at max_scale (at_max; with max_scale 0, the baseline again). The
+ * largest at the baseline alone would keep only the paths of today's bottleneck and lose the
+ * ones that become the longest when it gets faster. The kept rows stay in their order (largest
+ * first) with their keep flags. Returns cap. */
+static uint32_t cap_rows(seg_ctx *s, uint32_t m, uint32_t cap) {
+    uint8_t *taken = s->uniq; /* scratch: uniq is not read after the merge loop */
+    memset(taken, 0, m);
+    uint32_t n = 0, next_base = 0;
+    for (int turn = 0; n < cap; turn = (turn + 1) % 3) {
+        uint32_t pick = UINT32_MAX;
+        if (turn == 0 || s->opt->max_scale <= 0) {
+            while (taken[next_base]) next_base++;
+            pick = next_base;
+        } else {
+            const double *at = turn == 1 ? s->at_min : s->at_max;
+            for (uint32_t r = 0; r < m; r++) /* the first of equals: the larger at the baseline */
+                if (!taken[r] && (pick == UINT32_MAX || at[s->order[r]] > at[s->order[pick]])) pick = r;
+        }
+        taken[pick] = 1, n++;
+    }
+    uint32_t out = 0;
+    for (uint32_t r = 0; r < m; r++)
+        if (taken[r]) s->order[out] = s->order[r], s->keep[out] = s->keep[r], out++;
+    return out;
+}
+
 /* Reduce the candidates into set `out` (§III-C Figure 7c): drop dominated
  * paths, keep paths with a unique event (or, by combination, merge only within
  * an event combination), merge similar ones into the larger.
@@ -1025,7 +1058,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
     }
     for (uint32_t k = 0; k < used; k++) s->slot_head[s->slot_used[k]] = UINT32_MAX;
     s->stat_dom += kept, s->stat_kept += m;
-    if (m > s->opt->max_stacks) m = s->opt->max_stacks, s->capped++;
+    if (m > s->opt->max_stacks) m = cap_rows(s, m, s->opt->max_stacks), s->capped++;
     set_reserve(out, m, D);
     out->settled = 0;
     out->lo = out->hi = -INFINITY;

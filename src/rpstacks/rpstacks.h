@@ -93,6 +93,8 @@ typedef struct rps_options {
 void rps_options_default(rps_options *o);
 /* max_scale is 0 or from 1 (the baseline is in the design space) to RPS_MAX_SCALE. */
 enum { RPS_MAX_SCALE = 1000 };
+/* max_stacks is from 1 to RPS_MAX_STACKS. */
+enum { RPS_MAX_STACKS = 4096 };
 bool rps_max_scale_ok(double max_scale);
 
 /* ---- the collected run ---------------------------------------------------------------- */

@@ -2,12 +2,13 @@
 # rpstacks --unique combination: accepted, and recorded in the .rps (its uniqueness byte,
 # read by walking the documented header of docs/rpstacks.md) and in the JSON; the default
 # records the event rule; whatif prints the options (text and JSON). A bad mode is bad usage (exit 2) naming it.
+# --max-stacks (the per-node cap) is recorded too: 5 with combination, the default 6 without.
 # usage: rpstacks_unique_check.sh CYCLESCOPE WORKDIR PROG [ARGS…]
 set -eu
 cs=$1 dir=$2
 shift 2
 for mode in combination default; do
-    flag="--unique combination"
+    flag="--unique combination --max-stacks 5"
     [ $mode = default ] && flag=""
     # shellcheck disable=SC2086
     "$cs" rpstacks $flag --max 3000 --segment 1000 --json "$dir/rps-unique-$mode.json" \
@@ -29,7 +30,7 @@ def unique_byte(path):
         n, = struct.unpack_from("<I", b, at); at += 4 + n + 4  # the event's name, its latency
     at += 4 + 8  # segment, similarity
     return b[at]
-for mode, byte, name in (("combination", 2, "combination"), ("default", 1, "event")):
+for mode, byte, name, cap in (("combination", 2, "combination", 5), ("default", 1, "event", 6)):
     j = json.load(open("%s/rps-unique-%s.json" % (d, mode)))
     assert j["options"]["uniqueness"] == name and j["options"]["unique"] is True, j["options"]
     assert unique_byte("%s/rps-unique-%s.rps" % (d, mode)) == byte, mode
@@ -38,10 +39,11 @@ for mode, byte, name in (("combination", 2, "combination"), ("default", 1, "even
     w = json.load(open("%s/whatif-unique-%s.json" % (d, mode)))
     assert w["options"] == j["options"], (w["options"], j["options"])
     assert w["options"]["segment"] == 1000 and w["options"]["similarity"] == 0.7, w["options"]
-    line = "stacks reduced with: segment 1000, similarity 0.70, uniqueness %s, max 64 stacks per node, " \
-        "design space latencies 0-4× the baseline's\n" % name
+    assert j["options"]["max_stacks"] == cap, j["options"]
+    line = "stacks reduced with: segment 1000, similarity 0.70, uniqueness %s, max %d stacks per node, " \
+        "design space latencies 0-4× the baseline's\n" % (name, cap)
     assert line in open("%s/whatif-unique-%s.txt" % (d, mode)).read(), mode
-print("rpstacks --unique: combination and the default (event) recorded in the .rps and the JSON, and printed by whatif: ok")
+print("rpstacks --unique and --max-stacks: combination (cap 5) and the defaults (event, cap 6) recorded in the .rps and the JSON, and printed by whatif: ok")
 PY
 out=$("$cs" rpstacks --unique both -o "$dir/rps-unique-bad.rps" "$@" 2>&1) && rc=0 || rc=$?
 [ "$rc" = 2 ] || { echo "--unique both: exit $rc, want 2"; exit 1; }

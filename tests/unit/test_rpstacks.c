@@ -56,6 +56,48 @@ static void test_reduce(void **state) {
     assert_int_equal(m, 3);
 }
 
+/* The per-node cap (max_stacks) keeps, in turn, the longest path not yet kept at the
+ * baseline, with every event at 0 and with every event at max_scale (4). Four paths none of
+ * which dominates another in that design space and none merging (similarity 1), largest
+ * first at the baseline: A (100, 10, 0) 110, B (105, 0, 0) 105, D (90, 2, 10) 102, C (60, 0,
+ * 25) 85. With every event at 0 B is the longest (105), with every event at 4× C (160; A
+ * 140, D 138). A cap of 3 keeps A, B and C (the three largest at the baseline would be A, B,
+ * D: C, the path of a machine whose events got slower, would be lost). */
+static void test_reduce_cap_keeps_each_corner(void **state) {
+    (void)state;
+    rps_options o;
+    rps_options_default(&o);
+    o.similarity = 1.0;
+    o.unique = RPS_UNIQUE_OFF;
+    assert_true(o.max_scale == 4);
+    double cand[4][3] = {{60, 0, 25}, {100, 10, 0}, {90, 2, 10}, {105, 0, 0}}; /* C, A, D, B */
+    double out[4 * 3];
+    const double a[3] = {100, 10, 0}, b[3] = {105, 0, 0}, c[3] = {60, 0, 25}, d[3] = {90, 2, 10};
+    o.max_stacks = 4; /* no cap reached: all four, largest first */
+    assert_int_equal(rps_reduce_vectors(&o, 3, &cand[0][0], 4, out), 4);
+    assert_memory_equal(out, a, sizeof a);
+    assert_memory_equal(out + 3, b, sizeof b);
+    assert_memory_equal(out + 6, d, sizeof d);
+    assert_memory_equal(out + 9, c, sizeof c);
+    o.max_stacks = 3;
+    assert_int_equal(rps_reduce_vectors(&o, 3, &cand[0][0], 4, out), 3);
+    assert_memory_equal(out, a, sizeof a);
+    assert_memory_equal(out + 3, b, sizeof b);
+    assert_memory_equal(out + 6, c, sizeof c);
+    o.max_stacks = 2;
+    assert_int_equal(rps_reduce_vectors(&o, 3, &cand[0][0], 4, out), 2);
+    assert_memory_equal(out, a, sizeof a);
+    assert_memory_equal(out + 3, b, sizeof b);
+    o.max_stacks = 1; /* the baseline's longest alone: CP1 at this node */
+    assert_int_equal(rps_reduce_vectors(&o, 3, &cand[0][0], 4, out), 1);
+    assert_memory_equal(out, a, sizeof a);
+    /* without a design space (max-scale 0) every turn is the baseline's: A, B, D */
+    o.max_scale = 0;
+    o.max_stacks = 3;
+    assert_int_equal(rps_reduce_vectors(&o, 3, &cand[0][0], 4, out), 3);
+    assert_memory_equal(out + 6, d, sizeof d);
+}
+
 /* Uniqueness by combination (§III-C: "keep every path with unique event combinations").
  * A has events 1 and 2, B and B2 only event 1, D events 1 and 2 with a large event 2 (0.44
  * similar to A): no path has an event of its own. B is not dominated (6 > 5 in event 1:
@@ -96,8 +138,8 @@ static void test_reduce_keeps_each_combination(void **state) {
  * the path has and is no smaller in any dimension); uniqueness by event: a path
  * alone in having an event is kept and is no merge target; by combination: a path
  * merges only into a kept path of its event combination; every other path merges
- * into the first kept target at least `similarity` similar; the largest max_stacks
- * survive. */
+ * into the first kept target at least `similarity` similar; max_stacks survive,
+ * one in turn from each point of the design space's diagonal (below). */
 static uint32_t reference_reduce(const rps_options *o, int D, const double *cand, const uint16_t *src, uint32_t n,
                                  double *out) {
     uint32_t order[256], kept = 0, m = 0;
@@ -172,7 +214,30 @@ static uint32_t reference_reduce(const rps_options *o, int D, const double *cand
         target_unique[m] = unique[q];
         m++;
     }
-    if (m > o->max_stacks) m = o->max_stacks;
+    if (m > o->max_stacks) { /* the cap: in turn the longest not yet taken at the baseline, with
+                                 * every event at 0 and with every event at max_scale (0: the
+                                 * baseline each turn); the first of equals; kept in their order */
+        bool taken[256] = {0};
+        for (uint32_t k = 0; k < o->max_stacks; k++) {
+            int turn = o->max_scale > 0 ? (int)(k % 3) : 0;
+            uint32_t pick = UINT32_MAX;
+            double best = -INFINITY;
+            for (uint32_t r = 0; r < m; r++) {
+                const double *c = &cand[order[r] * D];
+                double sum = c[0];
+                for (int d = 1; d < D; d++) sum += c[d];
+                double at = turn == 0 ? -(double)r /* the first not taken */
+                    : turn == 1       ? c[0]
+                                      : c[0] + o->max_scale * (sum - c[0]);
+                if (!taken[r] && (pick == UINT32_MAX || at > best)) pick = r, best = at;
+            }
+            taken[pick] = true;
+        }
+        uint32_t w = 0;
+        for (uint32_t r = 0; r < m; r++)
+            if (taken[r]) order[w++] = order[r];
+        m = w;
+    }
     for (uint32_t r = 0; r < m; r++) memcpy(&out[r * D], &cand[order[r] * D], D * sizeof *out);
     return m;
 }
@@ -218,7 +283,7 @@ static void reduce_matches_reference(rps_unique rule, bool with_sources) {
         rps_options_default(&o);
         o.similarity = thresholds[trial % 5];
         o.unique = trial % 3 != 0 ? rule : RPS_UNIQUE_OFF;
-        o.max_stacks = trial % 7 == 0 ? 4 : 64;
+        o.max_stacks = trial % 7 == 0 ? 1 + (uint32_t)(trial / 7 % 6) : 64; /* caps of 1 … 6 */
         const double scales[] = {0, 1, 2, 4, 10};
         o.max_scale = scales[trial % 11 % 5];
         int D = 1 + rand_r(&seed) % 16;
@@ -579,8 +644,9 @@ static void test_design_space_exact(void **state) {
     (void)state;
     enum { LEN = 4000 };
     uop *u = mixed_stream(LEN);
-    const char *specs[] = {"rpstacks:segment=20:similarity=1:max-scale=4:keep=yes",
-                           "rpstacks:segment=20:similarity=1:max-scale=0:keep=yes"};
+    /* no cap (4096): the dominance alone is exact; the cap is an approximation of its own */
+    const char *specs[] = {"rpstacks:segment=20:similarity=1:max-scale=4:max-stacks=4096:keep=yes",
+                           "rpstacks:segment=20:similarity=1:max-scale=0:max-stacks=4096:keep=yes"};
     uint32_t stacks[2];
     for (int v = 0; v < 2; v++) {
         run_result run;
@@ -660,6 +726,7 @@ int main(void) {
         cmocka_unit_test(test_similarity),
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_reduce_keeps_each_combination),
+        cmocka_unit_test(test_reduce_cap_keeps_each_corner),
         cmocka_unit_test(test_reduce_matches_reference_by_event),
         cmocka_unit_test(test_reduce_matches_reference_by_combination),
         cmocka_unit_test(test_predict),

@@ -1437,6 +1437,13 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
         a->nprocs++;
         if (!analyse_proc(p, &a->prof, exact, sm, &mc, a->period, err)) goto fail;
     }
+    if (!inside) {
+        /* the identity matched, yet no sample is in its code: not this program's samples
+         * (a profile edited to another identity) — an empty report would hide that */
+        cs_error_set(err, "%s: none of its %" PRIu64 " samples is at an instruction of a procedure of %s", profile_path,
+                     a->prof.samples - a->prof.idle_samples, exe);
+        goto fail;
+    }
     if (function && !found_function) {
         cs_error_set(err, "%s: no procedure named '%s' with samples", profile_path, function);
         goto fail;

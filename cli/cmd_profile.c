@@ -188,8 +188,24 @@ static int analyse(int argc, char **argv, bool annotate) {
     const char *outputs[] = {json, html};
     if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     cs_error err;
+    /* the truth read and checked before anything is printed: a bad one is one line */
+    profile_truth t;
+    if (truth && !profile_truth_read(truth, &t, &err)) return cli_fail("%s", err.msg);
     profile_analysis *a = profile_analyse(argv[optind], exe, function, &err);
-    if (!a) return cli_fail("%s", err.msg);
+    if (!a) {
+        if (truth) profile_truth_free(&t);
+        return cli_fail("%s", err.msg);
+    }
+    profile_grade gr;
+    bool graded = false;
+    if (truth) {
+        graded = profile_grade_against(a, &t, &gr, &err);
+        profile_truth_free(&t);
+        if (!graded) {
+            profile_analysis_free(a);
+            return cli_fail("%s: %s", truth, err.msg);
+        }
+    }
     int rc = 0;
     bool json_stdout = json && !strcmp(json, "-");
     char warning[512];
@@ -197,18 +213,6 @@ static int analyse(int argc, char **argv, bool annotate) {
     if (!json_stdout) {
         if (annotate) profile_annotate_text(a, stdout);
         else profile_report_text(a, stdout);
-    }
-    profile_grade gr;
-    bool graded = false;
-    if (truth) {
-        profile_truth t;
-        if (!profile_truth_read(truth, &t, &err)) {
-            rc = cli_fail("%s", err.msg);
-        } else {
-            if (!profile_grade_against(a, &t, &gr, &err)) rc = cli_fail("%s: %s", truth, err.msg);
-            else graded = true;
-            profile_truth_free(&t);
-        }
     }
     if (graded) {
         FILE *o = json_stdout ? stderr : stdout;
@@ -274,7 +278,7 @@ static int analyse(int argc, char **argv, bool annotate) {
         free(text);
     }
     if (!rc && html && !profile_html_write(a, html, &err)) rc = cli_fail("%s", err.msg);
-    fprintf(stderr, "profile: analysed %zu procedures in %.3f s\n", a->nprocs, a->seconds);
+    if (!rc) fprintf(stderr, "profile: analysed %zu procedures in %.3f s\n", a->nprocs, a->seconds);
     profile_analysis_free(a);
     return rc;
 }

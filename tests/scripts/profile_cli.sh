@@ -172,6 +172,14 @@ one_error 125 'foreign.prof: .*not a cyclescope-profile file|foreign.prof: trunc
 one_error 125 'p.prof: recorded from another build' "$cs" profile report --exe "$other" p.prof
 one_error 125 'no/such.prof' "$cs" profile report no/such.prof
 one_error 125 "no procedure named 'nosuch'" "$cs" profile report --function nosuch p.prof
+# a bad truth file: one line naming it, and no report printed before it
+head -c 500 m1.truth >trunc.truth
+one_error 125 'trunc.truth: truncated' "$cs" profile report --truth trunc.truth m1.prof
+"$cs" profile record --config inorder1 --period 500 --truth other.truth -o other.prof "$other" 2000 >/dev/null 2>&1
+one_error 125 'other.truth: the truth file is of another executable' "$cs" profile report --truth other.truth m1.prof
+for t in trunc other; do
+    [ -z "$("$cs" profile report --truth $t.truth m1.prof 2>/dev/null)" ] || fail "a report printed before the bad $t.truth"
+done
 # an executable without text: a profile whose identity is that of a data file,
 # or of the ELF with its executable sections removed (riscv64-linux-gnu-objcopy,
 # binutils-riscv64-linux-gnu in scripts/install-deps.sh)

@@ -63,6 +63,11 @@ grep -q '^cyclescope: warning: ooo4 is an out-of-order machine: .*assumes in-ord
 jq -e '.frequencies_reliable == false and (.warning | test("^ooo4 is an out-of-order machine"))' o.json >/dev/null ||
     fail "out-of-order JSON not marked unreliable"
 grep -q "<p class='warning'.*ooo4 is an out-of-order machine" o.html || fail "no warning in the out-of-order HTML"
+"$cs" profile record --config ooo4 --period 500 --events 5 -o oe.prof "$prog" 2000 >/dev/null 2>&1
+"$cs" profile imiss --json oe.json --html oe.html oe.prof 2>warn.txt >/dev/null || fail "imiss on ooo4"
+grep -q '^cyclescope: warning: ooo4 is an out-of-order machine' warn.txt || fail "no imiss warning on ooo4"
+jq -e '.warning | test("^ooo4 is an out-of-order machine")' oe.json >/dev/null || fail "no warning in imiss' JSON"
+grep -q "<p class='warning'" oe.html || fail "no warning in imiss' HTML"
 
 # the store-buffer and DTLB culprits: candidates on a machine that has a store
 # buffer and a DTLB (bdw; inorder3 with both turned on), ruled out on one without

@@ -24,7 +24,7 @@ void help_profile(void) {
            "the executable's identity. `-o FILE` may also follow PROG as its last two words.\n"
            "  -o FILE            the profile to write\n"
            "  --period P|MIN-MAX the sampling period: P gives [P - P/32, P + P/32]\n"
-           "  --seed N           the period's random sequence (default 1)\n"
+           "  --sample-seed N    the period's random sequence (default 1)\n"
            "  --events N         also sample every Nth I-cache miss, D-cache miss, mispredict\n"
            "  --truth FILE       also write the exact per-pc execution counts and the true\n"
            "                     cause of every sample (for grading; costs a record per µop)\n"
@@ -188,30 +188,31 @@ static int analyse(int argc, char **argv, bool annotate) {
     const char *outputs[] = {json, html};
     if (!cli_outputs_writable(outputs, 2)) return EXIT_USAGE;
     cs_error err;
+    /* the truth read and checked before anything is printed: a bad one is one line */
+    profile_truth t;
+    if (truth && !profile_truth_read(truth, &t, &err)) return cli_fail("%s", err.msg);
     profile_analysis *a = profile_analyse(argv[optind], exe, function, &err);
-    if (!a) return cli_fail("%s", err.msg);
-    int rc = 0;
-    bool json_stdout = json && !strcmp(json, "-");
-    if (!profile_frequencies_reliable(a))
-        fprintf(stderr,
-                "cyclescope: warning: %s is an out-of-order machine: DCPI's frequency estimates (and the CPI and "
-                "culprits built on them) are not reliable there (docs/profile.md)\n",
-                a->prof.config_name);
-    if (!json_stdout) {
-        if (annotate) profile_annotate_text(a, stdout);
-        else profile_report_text(a, stdout);
+    if (!a) {
+        if (truth) profile_truth_free(&t);
+        return cli_fail("%s", err.msg);
     }
     profile_grade gr;
     bool graded = false;
     if (truth) {
-        profile_truth t;
-        if (!profile_truth_read(truth, &t, &err)) {
-            rc = cli_fail("%s", err.msg);
-        } else {
-            if (!profile_grade_against(a, &t, &gr, &err)) rc = cli_fail("%s: %s", truth, err.msg);
-            else graded = true;
-            profile_truth_free(&t);
+        graded = profile_grade_against(a, &t, &gr, &err);
+        profile_truth_free(&t);
+        if (!graded) {
+            profile_analysis_free(a);
+            return cli_fail("%s: %s", truth, err.msg);
         }
+    }
+    int rc = 0;
+    bool json_stdout = json && !strcmp(json, "-");
+    char warning[512];
+    if (profile_reliability_warning(a, warning, sizeof warning)) fprintf(stderr, "cyclescope: warning: %s\n", warning);
+    if (!json_stdout) {
+        if (annotate) profile_annotate_text(a, stdout);
+        else profile_report_text(a, stdout);
     }
     if (graded) {
         FILE *o = json_stdout ? stderr : stdout;
@@ -277,7 +278,7 @@ static int analyse(int argc, char **argv, bool annotate) {
         free(text);
     }
     if (!rc && html && !profile_html_write(a, html, &err)) rc = cli_fail("%s", err.msg);
-    fprintf(stderr, "profile: analysed %zu procedures in %.3f s\n", a->nprocs, a->seconds);
+    if (!rc) fprintf(stderr, "profile: analysed %zu procedures in %.3f s\n", a->nprocs, a->seconds);
     profile_analysis_free(a);
     return rc;
 }
@@ -329,11 +330,9 @@ static int imiss(int argc, char **argv) {
     } else if (!profile_imiss_figure(a, have_truth ? &t : NULL, &fig, &err)) {
         rc = cli_fail("%s: %s", have_truth && strstr(err.msg, "truth") ? truth : argv[optind], err.msg);
     } else {
-        if (!profile_frequencies_reliable(a) && !a->exact_counts)
-            fprintf(stderr,
-                    "cyclescope: warning: %s is an out-of-order machine: DCPI's frequency estimates (and the "
-                    "culprits built on them) are not reliable there (docs/profile.md)\n",
-                    a->prof.config_name);
+        char warning[512];
+        if (profile_reliability_warning(a, warning, sizeof warning))
+            fprintf(stderr, "cyclescope: warning: %s\n", warning);
         bool json_stdout = json && !strcmp(json, "-");
         if (!json_stdout) profile_imiss_text(a, &fig, stdout);
         if (json) {
@@ -427,7 +426,7 @@ static int merge(int argc, char **argv) {
 }
 
 int cmd_profile(int argc, char **argv) {
-    if (argc < 2) return cli_usage("profile", "give record, report or annotate");
+    if (argc < 2) return cli_usage("profile", "give record, report, annotate, imiss or merge");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         help_profile();
         return 0;

@@ -21,3 +21,10 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME profile.grade.inorder1 COMMAND ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade inorder1 100 1,2
            "${CYCLESCOPE_WORKLOAD_DIR}/sort 10000" "${CYCLESCOPE_WORKLOAD_DIR}/tree 5000")
 endif()
+#   profile.infinite_loop      a procedure that never returns (tests/guest/spin_forever.c,
+#                              cut by --max): classes by DCPI's infinite-loop extension,
+#                              estimates graded against the truth
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.infinite_loop COMMAND ${_scripts}/profile_infinite_loop.sh ${_cs} ${_prof_out}/infinite
+           ${CYCLESCOPE_GUEST_DIR}/spin_forever)
+endif()

@@ -337,8 +337,9 @@ static bool read_sections(elf_image *img, cs_error *err) {
                                                              .object = type == STT_OBJECT};
         }
     }
-    qsort(img->symbols, img->symbol_count, sizeof(elf_symbol), symbol_order);
-    qsort(img->mappings, img->mapping_count, sizeof(elf_mapping), mapping_order);
+    /* a stripped executable has neither (NULL arrays: qsort's pointer must not be NULL) */
+    if (img->symbol_count) qsort(img->symbols, img->symbol_count, sizeof(elf_symbol), symbol_order);
+    if (img->mapping_count) qsort(img->mappings, img->mapping_count, sizeof(elf_mapping), mapping_order);
     return true;
 }
 

@@ -166,6 +166,8 @@ cJSON *profile_imiss_json(const profile_analysis *a, const profile_imiss_fig *f)
     cJSON_AddStringToObject(root, "config", a->prof.config_name);
     cJSON_AddNumberToObject(root, "event_period", (double)f->event_period);
     cJSON_AddBoolToObject(root, "measured_counts", f->exact_counts);
+    char warning[512];
+    if (profile_reliability_warning(a, warning, sizeof warning)) cJSON_AddStringToObject(root, "warning", warning);
     cJSON *pts = cJSON_AddArrayToObject(root, "procedures");
     for (size_t i = 0; i < f->n; i++) {
         const profile_imiss_point *p = &f->points[i];
@@ -226,6 +228,12 @@ bool profile_imiss_html_write(const profile_analysis *a, const profile_imiss_fig
             ", every %" PRIu64 " I-cache miss sampled, %s execution counts, %zu procedures. Correlation with the "
             "projected misses: ",
             fig->event_period, fig->exact_counts ? "measured" : "estimated", fig->n);
+    char warning[512];
+    if (profile_reliability_warning(a, warning, sizeof warning)) {
+        fprintf(f, "</p>\n<p class='warning' style='background:#fdd;padding:4px'><b>Warning:</b> ");
+        esc(f, warning);
+        fprintf(f, "</p>\n<p>");
+    }
     const double rs[3] = {fig->r_top, fig->r_bottom, fig->r_mid};
     const char *names[3] = {"top", "bottom", "midpoint"};
     for (int k = 0; k < 3; k++) {

@@ -249,6 +249,11 @@ void profile_analysis_free(profile_analysis *a);
 /* DCPI's frequency estimation assumes in-order issue: false for an out-of-order
  * machine (docs/profile.md, "Out-of-order machines"). */
 bool profile_frequencies_reliable(const profile_analysis *a);
+/* When the frequencies are not reliable (and not measured: an exact-count
+ * analysis): the one-line warning that says so and why, "ooo4 is an
+ * out-of-order machine: …", written to buf; false (buf empty) otherwise. The
+ * CLI prints it, the JSON carries it as "warning", the HTML shows it. */
+bool profile_reliability_warning(const profile_analysis *a, char *buf, size_t size);
 /* dcpiprof-like table of procedures. */
 void profile_report_text(const profile_analysis *a, FILE *out);
 /* dcpicalc-like annotated listing. */

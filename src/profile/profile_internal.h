@@ -126,6 +126,8 @@ typedef struct profile_cluster {
     bool low_split;     /* members were found below the others beyond noise and the cluster stayed split:
                            those few left out (dropped_low), or the others left out of an estimate made from them */
     double dispersion;  /* chi^2 / (kept - 1) of the kept ratios about the estimate, on Poisson errors (1: one kept) */
+    double cut_shift;   /* how far the estimate would move, in its own sigmas, were the points above the cluster
+                           that agree with it within CLIP_SIGMAS pooled with it (0: none) */
 } profile_cluster;
 bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
 /* The confidence of a class' estimate from its cluster (DCPI §6: "a function of the
@@ -145,6 +147,12 @@ bool profile_stall_significant(double samples, double expect, double expect_var)
  * count_var give (a dynamic stall only adds samples). points: issue points
  * each class' estimate used (analysis.c). */
 void profile_lower_to_flow(profile_proc *p, const uint32_t *points);
+/* In-order machines, after the lowering: a class that still stands on the
+ * higher side of a block's flow constraint beyond FLOW_SLACK and 3 sigma of
+ * the difference (its estimate inflated by stalls at every issue point, by
+ * the heuristic's premise) is marked low confidence; the counts are not
+ * changed. Returns the number of classes marked. */
+size_t profile_mark_flow_violations(profile_proc *p);
 
 /* The static schedule of one block (schedule.c): Mi per instruction, with the
  * reason and the older instruction (index in the block, -1 none) of a static stall. */

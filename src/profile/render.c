@@ -43,6 +43,19 @@ static void culprit_marks(const profile_insn *x, char *buf, size_t size) {
 
 bool profile_frequencies_reliable(const profile_analysis *a) { return !strcmp(a->prof.model, "inorder"); }
 
+bool profile_reliability_warning(const profile_analysis *a, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (profile_frequencies_reliable(a) || a->exact_counts) return false;
+    /* the measured reason: docs/profile.md, "Out-of-order machines" */
+    snprintf(buf, size,
+             "%s is an out-of-order machine: DCPI's frequency estimates (and the CPI and culprits built on them) are "
+             "not reliable there; the method assumes in-order issue, and out of order the window overlaps an "
+             "instruction's wait with older work, so it spends fewer cycles at the head than its block's static "
+             "schedule says (docs/profile.md, \"Out-of-order machines\")",
+             a->prof.config_name);
+    return true;
+}
+
 void profile_report_text(const profile_analysis *a, FILE *out) {
     const profile_data *p = &a->prof;
     char *machine = profile_config_label(p);
@@ -121,6 +134,8 @@ cJSON *profile_json(const profile_analysis *a) {
     cJSON_AddStringToObject(root, "model", p->model);
     /* DCPI's estimation assumes in-order issue (docs/profile.md, "Out-of-order machines") */
     cJSON_AddBoolToObject(root, "frequencies_reliable", profile_frequencies_reliable(a));
+    char warning[512];
+    if (profile_reliability_warning(a, warning, sizeof warning)) cJSON_AddStringToObject(root, "warning", warning);
     cJSON_AddNumberToObject(root, "samples", (double)p->samples);
     cJSON_AddNumberToObject(root, "idle_samples", (double)p->idle_samples);
     cJSON_AddNumberToObject(root, "period", a->period);
@@ -304,6 +319,12 @@ bool profile_html_write(const profile_analysis *a, const char *path, cs_error *e
     html_escape(f, machine);
     free(machine);
     fprintf(f, "</h1>\n<p>%" PRIu64 " CYCLES samples, period %.0f cycles.</p>\n", a->prof.samples, a->period);
+    char warning[512];
+    if (profile_reliability_warning(a, warning, sizeof warning)) {
+        fprintf(f, "<p class='warning' style='background:#fdd;padding:4px'><b>Warning:</b> ");
+        html_escape(f, warning);
+        fprintf(f, "</p>\n");
+    }
     const profile_proc **v = by_samples(a);
     fprintf(f,
             "<table><tr><th>samples</th><th>procedure</th><th>static%%</th><th>dynamic%%</th><th>unexplained%%</th></"
@@ -324,7 +345,7 @@ bool profile_html_write(const profile_analysis *a, const char *path, cs_error *e
             if (p->insns[k].samples[0] > hottest) hottest = p->insns[k].samples[0];
         fprintf(f, "<h2 id='p%zu'>", (size_t)(p - a->procs));
         html_escape(f, p->name);
-        fprintf(f, "</h2>\n");
+        fprintf(f, "%s</h2>\n", p->missing_edges ? " (missing edges: every block its own class)" : "");
         svg_cfg(f, a, p);
         fprintf(f,
                 "<table><tr><th>address</th><th>instruction</th><th>samples</th><th>M</th><th>count</th>"

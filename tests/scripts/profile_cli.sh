@@ -50,14 +50,24 @@ grep -q '<svg' p.html || fail "no SVG in the HTML"
 "$cs" profile report --json - p.prof 2>/dev/null | jq -e '.procedures | length > 0' >/dev/null || fail "--json -"
 
 # an in-order profile has no warning; an out-of-order one warns once that the
-# frequencies are not reliable (docs/profile.md), in the JSON too
+# frequencies are not reliable and why (docs/profile.md), in the JSON and the HTML too
 "$cs" profile report p.prof 2>warn.txt >/dev/null
 grep -q 'warning' warn.txt && fail "a warning on an in-order profile"
-jq -e '.frequencies_reliable == true' p.json >/dev/null || fail "in-order JSON not marked reliable"
+jq -e '.frequencies_reliable == true and (has("warning") | not)' p.json >/dev/null || fail "in-order JSON not marked reliable"
+grep -q "class='warning'" p.html && fail "a warning in an in-order profile's HTML"
 "$cs" profile record --config ooo4 --period 500 -o o.prof "$prog" 2000 >/dev/null 2>&1
-"$cs" profile report --json o.json o.prof 2>warn.txt >/dev/null
-[ "$(grep -c 'cyclescope: warning: ooo4 is an out-of-order machine' warn.txt)" = 1 ] || fail "no one-line warning on ooo4"
-jq -e '.frequencies_reliable == false' o.json >/dev/null || fail "out-of-order JSON not marked unreliable"
+"$cs" profile report --json o.json --html o.html o.prof 2>warn.txt >/dev/null
+[ "$(wc -l <warn.txt)" = 2 ] || fail "report on ooo4: not the warning and the time alone on stderr"
+grep -q '^cyclescope: warning: ooo4 is an out-of-order machine: .*assumes in-order issue' warn.txt ||
+    fail "no one-line warning with its reason on ooo4"
+jq -e '.frequencies_reliable == false and (.warning | test("^ooo4 is an out-of-order machine"))' o.json >/dev/null ||
+    fail "out-of-order JSON not marked unreliable"
+grep -q "<p class='warning'.*ooo4 is an out-of-order machine" o.html || fail "no warning in the out-of-order HTML"
+"$cs" profile record --config ooo4 --period 500 --events 5 -o oe.prof "$prog" 2000 >/dev/null 2>&1
+"$cs" profile imiss --json oe.json --html oe.html oe.prof 2>warn.txt >/dev/null || fail "imiss on ooo4"
+grep -q '^cyclescope: warning: ooo4 is an out-of-order machine' warn.txt || fail "no imiss warning on ooo4"
+jq -e '.warning | test("^ooo4 is an out-of-order machine")' oe.json >/dev/null || fail "no warning in imiss' JSON"
+grep -q "<p class='warning'" oe.html || fail "no warning in imiss' HTML"
 
 # the store-buffer and DTLB culprits: candidates on a machine that has a store
 # buffer and a DTLB (bdw; inorder3 with both turned on), ruled out on one without
@@ -167,25 +177,70 @@ one_error 125 'foreign.prof: .*not a cyclescope-profile file|foreign.prof: trunc
 one_error 125 'p.prof: recorded from another build' "$cs" profile report --exe "$other" p.prof
 one_error 125 'no/such.prof' "$cs" profile report no/such.prof
 one_error 125 "no procedure named 'nosuch'" "$cs" profile report --function nosuch p.prof
-# an executable without text: a profile whose identity is that of a data file
-printf 'not an executable at all\n' >data.bin
-python3 - "$out" <<'PY'
+# a bad truth file: one line naming it, and no report printed before it
+head -c 500 m1.truth >trunc.truth
+one_error 125 'trunc.truth: truncated' "$cs" profile report --truth trunc.truth m1.prof
+"$cs" profile record --config inorder1 --period 500 --truth other.truth -o other.prof "$other" 2000 >/dev/null 2>&1
+one_error 125 'other.truth: the truth file is of another executable' "$cs" profile report --truth other.truth m1.prof
+for t in trunc other; do
+    [ -z "$("$cs" profile report --truth $t.truth m1.prof 2>/dev/null)" ] || fail "a report printed before the bad $t.truth"
+done
+# an executable without text: a profile whose identity is that of a data file,
+# or of the ELF with its executable sections removed (riscv64-linux-gnu-objcopy,
+# binutils-riscv64-linux-gnu in scripts/install-deps.sh)
+with_identity_of() { # EXE PROFILE OUT: PROFILE, its program and identity EXE's, checksum made again
+    python3 - "$@" <<'PY'
 import sys, zlib
-d = open('data.bin', 'rb').read()
+exe, prof, out = sys.argv[1:]
+d = open(exe, 'rb').read()
 h = 1469598103934665603
 for b in d:
     h = ((h ^ b) * 1099511628211) & 0xffffffffffffffff
-body = open('p.prof', 'rb').read()
+body = open(prof, 'rb').read()
 body = body[:body.rindex(b'checksum')]
 lines = body.split(b'\n')
 for i, l in enumerate(lines):
-    if l.startswith(b'program '): lines[i] = b'program data.bin'
+    if l.startswith(b'program '): lines[i] = b'program ' + exe.encode()
     if l.startswith(b'exe-size '): lines[i] = b'exe-size %d' % len(d)
     if l.startswith(b'exe-hash '): lines[i] = b'exe-hash fnv1a64:%016x' % h
 body = b'\n'.join(lines)
-open('notext.prof', 'wb').write(body + b'checksum crc32:%08x\n' % zlib.crc32(body))
+open(out, 'wb').write(body + b'checksum crc32:%08x\n' % zlib.crc32(body))
 PY
+}
+printf 'not an executable at all\n' >data.bin
+with_identity_of data.bin p.prof notext.prof
 one_error 125 'data.bin' "$cs" profile report notext.prof
+objcopy=riscv64-linux-gnu-objcopy
+if command -v $objcopy >/dev/null; then
+    code_sections="-R .text -R .plt -R .init -R .fini -R .iplt -R .rela.plt"
+    # only __libc_freeres_fn left: text, but none of the samples is in it
+    $objcopy $code_sections "$prog" sometext.elf
+    with_identity_of sometext.elf p.prof sometext.prof
+    one_error 125 'sometext.prof: none of its [0-9]+ samples is at an instruction of a procedure of sometext.elf' \
+        "$cs" profile report sometext.prof
+    $objcopy $code_sections -R __libc_freeres_fn "$prog" notext.elf
+    with_identity_of notext.elf p.prof notext-elf.prof
+    one_error 125 'notext.elf: the executable has no text section' "$cs" profile report notext-elf.prof
+else
+    echo "note: no $objcopy, the ELF without text not tested"
+fi
+
+# a stripped executable: procedures from the entry and the call targets, named
+# by address; the estimates graded against the truth as with symbols
+strip=riscv64-linux-gnu-strip
+if command -v $strip >/dev/null; then
+    $strip -o stripped "$prog"
+    ! riscv64-linux-gnu-nm stripped 2>/dev/null | grep -q . || fail "the stripped program has symbols"
+    "$cs" profile record --env-fixed --config inorder1 --period 300 --truth s.truth -o s.prof stripped 10000 \
+        >/dev/null 2>&1 || fail "record of a stripped program"
+    "$cs" profile report --truth s.truth --json s.json s.prof >/dev/null 2>&1 || fail "report of a stripped program"
+    jq -e '[.procedures[].name | test("^proc_[0-9a-f]+$")] | all' s.json >/dev/null ||
+        fail "a stripped program's procedure not named by its address"
+    jq -e '(.procedures | length) > 3 and .grade.within10 >= 0.92 and .grade.edges_within10 >= 0.7' s.json \
+        >/dev/null || fail "a stripped program's estimates below the issue's goals on inorder1"
+else
+    echo "note: no $strip, the stripped executable not tested"
+fi
 # usage
 one_error 2 'no output file' "$cs" profile record "$prog"
 one_error 2 'no profile file given' "$cs" profile report

@@ -419,6 +419,55 @@ static void test_lower_by_variance(void **state) {
     assert_true(c.blocks[N2].count_var > 0 && c.blocks[N2].count_var < 78);
 }
 
+/* What the lowering may not touch (a class of medium or high confidence) and
+ * that still stands above a flow constraint beyond FLOW_SLACK and 3 sigma is
+ * marked low; the counts stay. A loop as `sort`'s on inorder1 (period 100,
+ * seed 3): A runs once, the head H 100 times, the body B 100 times (back to
+ * H 99 times, out to the tail T once), an error path Z never. H's class,
+ * from two issue points of which one stalls, 372 samples, stands at 124
+ * (medium); B's at 100 from 850 samples. */
+static void test_flow_violation_marked_low(void **state) {
+    (void)state;
+    enum { A, H, B, Z, T };
+    static const uint32_t ed[][2] = {{E, A}, {A, H}, {H, B}, {H, Z}, {B, H}, {B, T}, {Z, T}, {T, X}};
+    static const double edge_truth[] = {1, 1, 100, 0, 99, 1, 0, 1};
+    static const double block_truth[] = {1, 100, 100, 0, 1};
+    cfg_case c;
+    make(&c, 5, ed, 8);
+    for (int round = 0; round < 3; round++) {
+        /* round 0: H 124 from 372 samples; 1: H 112 (within 3 sigma: noise); 2: B
+         * 124 (H high, from 5000 samples: B's class, and the edge into it, stand above H's out-edges) */
+        double h = round == 0 ? 124 : round == 1 ? 112 : 100, b = round == 2 ? 124 : 100;
+        double h_samples = round == 2 ? 5000 : 372;
+        for (int k = 0; k < 5 + 8; k++) {
+            bool blk = k < 5;
+            uint32_t cls = blk ? c.blocks[k].eclass : c.edges[k - 5].eclass;
+            double v = blk ? block_truth[k] : edge_truth[k - 5], var = 1, samples = 850;
+            uint8_t conf = v >= 99 ? CONF_MEDIUM : CONF_LOW;
+            if (cls == c.blocks[H].eclass) v = h, samples = h_samples, conf = round == 2 ? CONF_HIGH : CONF_MEDIUM;
+            if (cls == c.blocks[B].eclass) v = b;
+            if (v >= 99) var = v * v / samples;
+            if (blk) c.blocks[k].count = v, c.blocks[k].count_var = var, c.blocks[k].confidence = conf;
+            else c.edges[k - 5].count = v, c.edges[k - 5].count_var = var, c.edges[k - 5].confidence = conf;
+        }
+        assert_int_not_equal(c.blocks[H].eclass, c.blocks[B].eclass);
+        size_t marked = profile_mark_flow_violations(&c.p);
+        assert_true(c.blocks[H].count == h && c.blocks[B].count == b); /* the counts stay */
+        if (round == 0) {
+            assert_int_equal(c.blocks[H].confidence, CONF_LOW);
+            assert_int_equal(c.blocks[B].confidence, CONF_MEDIUM);
+            assert_int_equal(marked, 1);
+        } else if (round == 1) {
+            assert_int_equal(c.blocks[H].confidence, CONF_MEDIUM);
+            assert_int_equal(marked, 0);
+        } else {
+            assert_int_equal(c.blocks[H].confidence, CONF_HIGH);
+            assert_int_equal(c.blocks[B].confidence, CONF_LOW);
+            assert_int_equal(c.edges[2].confidence, CONF_LOW); /* H -> B, B's class */
+        }
+    }
+}
+
 /* When an excess of samples over F x Mi is a dynamic stall: beyond the 3 sigma
  * level (one-sided 0.135%) of the samples' law, Poisson at a mean known to
  * the frequency estimate's variance (a negative binomial). Tails (computed
@@ -614,6 +663,39 @@ static void test_confidence_low_group_split(void **state) {
     assert_true(cl.dispersion <= 1);
     assert_true(cl.low_split);
     assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
+}
+
+/* The 1.5x cut through the noise (DCPI §6's "how tightly the ratios of the
+ * issue points were clustered", over all of a class' points). Thirty-two
+ * issue points of Mi 1 with 16, 17, ..., 47 samples (made up; few samples a
+ * point, as in `hash`'s long block on inorder1 at period 1000, seed 3, whose
+ * estimate was -16% at medium confidence): the cluster of the smallest
+ * ratios stops where max > 1.5 x min beyond a ratio's error, and the points
+ * left above it are within 3 sigma of its estimate — stalls or the high tail
+ * of the noise, the ratios cannot tell. Pooled back, the estimate moves by
+ * more than 2 of its sigmas: low, where its magnitude and scatter alone give
+ * medium. Points that all fall in the cluster move nothing and keep their
+ * medium. */
+static void test_confidence_cut_in_noise(void **state) {
+    (void)state;
+    profile_ratio rs[32];
+    for (int i = 0; i < 32; i++) rs[i] = (profile_ratio){16 + i, 1, 16 + i};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rs, 32, 47, &cl));
+    assert_true(cl.used < 32); /* the cut left points above */
+    assert_false(cl.low_split);
+    assert_true(cl.cut_shift > 2);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
+    profile_cluster alone = cl;
+    alone.cut_shift = 0;
+    assert_int_equal(profile_cluster_confidence(&alone), CONF_MEDIUM); /* what the other criteria say */
+    static const double tight[] = {24, 26, 28, 30, 30, 32, 32, 34, 34, 36, 38, 40};
+    profile_ratio ts[12];
+    for (int i = 0; i < 12; i++) ts[i] = (profile_ratio){tight[i], 2, tight[i] / 2};
+    assert_true(profile_cluster_estimate(ts, 12, 40, &cl));
+    assert_int_equal(cl.used, 12);
+    assert_true(cl.cut_shift == 0);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_MEDIUM);
 }
 
 /* Every issue point but one stalls: the cluster of one (a third of the
@@ -880,6 +962,8 @@ int main(void) {
         cmocka_unit_test(test_stall_significance),
         cmocka_unit_test(test_lower_to_flow),
         cmocka_unit_test(test_lower_by_variance),
+        cmocka_unit_test(test_confidence_cut_in_noise),
+        cmocka_unit_test(test_flow_violation_marked_low),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

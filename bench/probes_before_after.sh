@@ -54,6 +54,12 @@ if [ ! -x "$v1/probe_cost" ]; then
 fi
 v2=$build/bench/probe_cost
 [ -x "$v2" ] || { echo "build $v2 first (cmake --build $build --target probe_cost)" >&2; exit 1; }
+# The old side is built RelWithDebInfo (-O2 -g); another type here moves "none" by ~3%.
+type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
+[ "$type" = RelWithDebInfo ] || {
+    echo "probes_before_after.sh: $build is a '${type:-unknown}' build; configure it with -DCMAKE_BUILD_TYPE=RelWithDebInfo, as the old side is" >&2
+    exit 1
+}
 wdir=$build/workloads
 
 seconds() { # BIN MODE NAME ARG

@@ -6,11 +6,14 @@
 # analysis (`sim`, the new binary).
 # Usage: stallscope_identity.sh REFERENCE_CYCLESCOPE NEW_CYCLESCOPE WORKLOAD_DIR [MAX]
 # (build the reference from the commit before the change, e.g. with git worktree).
+# STALLSCOPE_OPTS="…" is passed to both binaries' stallscope runs, e.g. "--completion commit"
+# to compare the in-order rows with a reference older than the in-order default (issue).
 # Each program is recorded to a trace first: a live run is not repeatable from process to
 # process (its cycle count moves a little), a trace is. The reference records it (a newer
 # binary reads older traces).
 set -euo pipefail
 ref=$1 new=$2 dir=$3 max=${4:-300000}
+read -r -a opts <<<"${STALLSCOPE_OPTS:-}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -22,8 +25,8 @@ printf '%-9s %-22s %9s %9s %9s %8s %8s  %s\n' config workload 'none s' 'ref s' '
 while read -r config prog arg; do
     "$ref" trace record --max "$max" -o "$tmp/run.cst" "$dir/$prog" "$arg" >/dev/null 2>&1
     none=$(cpu "$new" sim --no-report --config "$config" "$tmp/run.cst")
-    tref=$(cpu "$ref" stallscope --config "$config" --json "$tmp/ref.json" "$tmp/run.cst")
-    tnew=$(cpu "$new" stallscope --config "$config" --json "$tmp/new.json" "$tmp/run.cst")
+    tref=$(cpu "$ref" stallscope --config "$config" ${opts[@]+"${opts[@]}"} --json "$tmp/ref.json" "$tmp/run.cst")
+    tnew=$(cpu "$new" stallscope --config "$config" ${opts[@]+"${opts[@]}"} --json "$tmp/new.json" "$tmp/run.cst")
     for which in ref new; do
         grep -v -e '"seconds"' -e '"command"' -e '"date"' -e '"cyclescope_commit"' "$tmp/$which.json" >"$tmp/$which.cut"
     done

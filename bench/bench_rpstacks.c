@@ -12,7 +12,7 @@
  * predictions, the break-even number of design points against re-simulation
  * (Figure 13).
  *
- *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--max-stacks N] [--no-unique]
+ *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--max-scale X] [--max-stacks N] [--no-unique]
  *                  [--unique event|combination] [--jobs N]
  *                  [--grid K] [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
  *                  [name[=ARG]…]      (default: every workload of the manifest, small size)
@@ -120,6 +120,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--warmup")) warmup = strtoull(v, NULL, 10), first++;
         else if (!strcmp(a, "--segment")) opt.segment = (uint32_t)strtoul(v, NULL, 10), first++;
         else if (!strcmp(a, "--similarity")) opt.similarity = strtod(v, NULL), first++;
+        else if (!strcmp(a, "--max-scale")) opt.max_scale = strtod(v, NULL), first++;
         else if (!strcmp(a, "--max-stacks")) opt.max_stacks = (uint32_t)strtoul(v, NULL, 10), first++;
         else if (!strcmp(a, "--no-unique")) opt.unique = RPS_UNIQUE_OFF;
         else if (!strcmp(a, "--unique") && rps_unique_parse(v, &opt.unique)) first++;
@@ -153,14 +154,21 @@ int main(int argc, char **argv) {
             sel[n++] = w;
         }
     }
-    char segment_opt[160];
-    snprintf(segment_opt, sizeof segment_opt, "rpstacks:segment=%u:similarity=%g:unique=%s:max-stacks=%u:keep=yes",
-             opt.segment, opt.similarity, rps_unique_name(opt.unique), opt.max_stacks);
+    if (!rps_max_scale_ok(opt.max_scale)) {
+        fprintf(stderr, "bench_rpstacks: --max-scale %g: expected 0 (no bound) or from 1 to %d\n", opt.max_scale,
+                RPS_MAX_SCALE);
+        return 2;
+    }
+    char segment_opt[200];
+    snprintf(segment_opt, sizeof segment_opt,
+             "rpstacks:segment=%u:similarity=%g:unique=%s:max-stacks=%u:max-scale=%.17g:keep=yes", opt.segment,
+             opt.similarity, rps_unique_name(opt.unique), opt.max_stacks, opt.max_scale);
+    if (!markdown) printf("analysis: %s\n", segment_opt); /* what each run was given */
     totals tot;
     memset(&tot, 0, sizeof tot);
     bool failed = false;
     double graph_base_max = 0, speed_an = 0, speed_uops = 0, speed_sim = 0, speed_mem = 0, pred1000 = 0;
-    double speed_an_wall = 0, speed_sim_wall = 0;
+    double speed_an_wall = 0, speed_sim_wall = 0, speed_walk = 0, speed_record = 0;
     int speed_n = 0;
     if (markdown)
         printf("| workload | CPI | events (base latency) | scenario | simulated CPI | graph | RpStacks | CP1 | FMT |\n"
@@ -194,12 +202,13 @@ int main(int argc, char **argv) {
         long mem0 = peak_kb();
         run_spec spec = {&cfg, {warmup, max, NULL}, &with, sel[w].name};
         src = open_src(&sc, &err);
-        double t0 = cs_now();
+        double t0 = cs_now(), c_run0 = cpu_now();
         if (!src || !runner_run(&spec, src, &r1, &err) || !r1.ok) {
             fprintf(stderr, "bench_rpstacks: %s: %s\n", sel[w].name, src ? (r1.ok ? err.msg : r1.err.msg) : err.msg);
             return 1;
         }
         double rps_run_seconds = cs_now() - t0;
+        double run_cpu = cpu_now() - c_run0; /* simulation + trace recording + the analysis' threads */
         close_src(&sc, src, &err);
         long mem1 = peak_kb();
         void *an = run_result_analysis(&r1, "rpstacks");
@@ -218,6 +227,13 @@ int main(int argc, char **argv) {
             sink += rps_predict(r, scale);
         }
         double pred_seconds = cs_now() - t1 + (sink < 0 ? 1 : 0);
+        /* the floor of any stack reduction: the longest path alone over the same graph (edges and
+         * times, no stacks), one thread; and the trace recording on the simulation's thread */
+        for (int d = 0; d < RPS_DIMS; d++) scale[d] = 1;
+        double c_walk = cpu_now();
+        sink += rps_graph_cycles(trace, opt.segment, scale);
+        speed_walk += cpu_now() - c_walk + (sink < 0 ? 1 : 0);
+        speed_record += fmax(0, run_cpu - sim_seconds - r->cpu_seconds);
         speed_an += r->cpu_seconds;
         speed_an_wall += r->seconds; /* keep=yes: the segments reduced after the run, in parallel */
         speed_sim_wall += sim_wall;
@@ -476,6 +492,13 @@ int main(int argc, char **argv) {
         printf("wall time: analysis %.2f s per M µops (the segments in parallel), simulation %.2f s per M; break-even "
                "at %.1f design points\n",
                an_wall_per_m, sim_wall_per_m, breakeven_wall);
+        /* what no reduction can remove: recording the trace (on the simulation's thread, not in the
+         * analysis' time above) and the longest path alone (no stacks) */
+        double walk_per_m = speed_walk / (speed_uops / 1e6), record_per_m = speed_record / (speed_uops / 1e6);
+        printf("floor: trace recording %.2f processor-s per M µops (not in the analysis' time), the longest path "
+               "alone (graph edges, no stacks, one thread) %.2f; break-even with stacks for free at %.1f design "
+               "points\n",
+               record_per_m, walk_per_m, (sim_per_m + record_per_m + walk_per_m) / per_point);
         if (gn)
             printf("a 1000-point grid (scales computed, three methods) predicted in %.2f ms (worst)\n",
                    grid_pred_max * 1e3);

@@ -106,6 +106,14 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND bench_rpstacks --max 8000 --segment 2000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase)
   add_test(NAME rpstacks.accuracy.small_fp
            COMMAND bench_rpstacks --warmup 300000 --max 10000 --segment 2000 --jobs 2 --check-graph 5 --check-max 5 fft)
+  # the bench's --max-scale reaches the analysis (it was dropped before), and a bad one is refused
+  add_test(NAME rpstacks.bench.max_scale
+           COMMAND bench_rpstacks --max 4000 --segment 2000 --max-scale 2 ptr_chase)
+  set_tests_properties(rpstacks.bench.max_scale PROPERTIES PASS_REGULAR_EXPRESSION
+    "analysis: rpstacks:segment=2000:[^\n]*:max-scale=2:keep=yes")
+  add_test(NAME rpstacks.bench.max_scale_refused COMMAND bench_rpstacks --max-scale 0.5 ptr_chase)
+  set_tests_properties(rpstacks.bench.max_scale_refused PROPERTIES PASS_REGULAR_EXPRESSION
+    "bench_rpstacks: --max-scale 0.5: expected 0 \\(no bound\\) or from 1 to")
   add_test(NAME rpstacks.accuracy
            COMMAND bench_rpstacks --max 30000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase matmul=4)
   set_tests_properties(rpstacks.accuracy PROPERTIES LABELS slow)

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "report/report.h"
@@ -38,7 +41,8 @@ void help_stallscope(void) {
            "                     default out of order) or issue (in-order machines only,\n"
            "                     their default: retirement there is virtual, docs/stallscope.md)\n"
            "  --compare A B      run configurations A and B (names or .ini files) and show\n"
-           "                     their leaf and node summaries side by side with the deltas\n" CLI_TIMING_OPTIONS_HELP
+           "                     their leaf and node summaries side by side with the deltas\n"
+           "                     (text; --json FILE|- and --report FILE.html write the same)\n" CLI_TIMING_OPTIONS_HELP
                CLI_GUEST_OPTIONS_HELP "\n"
            "The same analysis runs from `run` and `sim` with --analysis stallscope[:depth=N…].\n");
 }
@@ -94,6 +98,57 @@ static int input_close(input *in, uop_source *src, int rc) {
     return rc;
 }
 
+/* docs/stallscope-compare.schema.json: incremented when a field changes meaning or goes */
+enum { SS_COMPARE_SCHEMA_VERSION = 1 };
+
+/* --compare's JSON (--json) and HTML (--report): the header names the input and
+ * the limits; each side's configuration is in "runs" (the header's is null: there are two). */
+static int compare_outputs(const cli_timing_options *t, int data_fd, const uarch_config cfgs[2],
+                           const run_result res[2], stallscope *sa, const char *a, stallscope *sb, const char *b) {
+    report_provenance prov;
+    bool program = !strcmp(t->input_kind, "program");
+    cli_provenance(&prov, t->input_kind, t->input_argv[0], program ? t->input_argc - 1 : 0,
+                   program ? t->input_argv + 1 : NULL);
+    prov.warmup_instructions = t->warmup;
+    prov.max_instructions = t->max;
+    prov.override_count = t->set_count;
+    prov.overrides = t->sets;
+    cs_error err;
+    int rc = 0;
+    if (t->json_path) {
+        cJSON *root = cJSON_CreateObject();
+        report_header_json(root, "cyclescope-stallscope-compare", SS_COMPARE_SCHEMA_VERSION, NULL, &prov);
+        ss_compare_json(sa, a, sb, b, root);
+        /* each side: its configuration as a header names one (resolved, SHA-256), and the run's totals */
+        cJSON *runs = cJSON_GetObjectItem(root, "runs");
+        for (int k = 0; k < 2; k++) {
+            cJSON *run = cJSON_GetArrayItem(runs, k), *side = cJSON_CreateObject();
+            report_provenance pk = prov;
+            pk.config_source = k ? b : a;
+            report_header_json(side, "cyclescope-stallscope-compare", SS_COMPARE_SCHEMA_VERSION, &cfgs[k], &pk);
+            cJSON *c = cJSON_DetachItemFromObject(cJSON_GetObjectItem(side, "provenance"), "config");
+            cJSON_AddItemToObject(run, "configuration", c);
+            cJSON_Delete(side);
+            const core_stats *st = &res[k].stats;
+            cJSON_AddNumberToObject(run, "run_cycles", (double)st->cycles);
+            cJSON_AddNumberToObject(run, "instructions", (double)st->instructions);
+            cJSON_AddNumberToObject(run, "ipc", st->cycles ? (double)st->instructions / (double)st->cycles : 0);
+        }
+        if (!cli_write_json(t->json_path, data_fd, root, &err)) rc = cli_fail("%s", err.msg);
+        cJSON_Delete(root);
+    }
+    if (t->report_path) {
+        char title[600];
+        snprintf(title, sizeof title, "cyclescope stallscope --compare %s %s", a, b);
+        html_report *h = html_report_begin(title);
+        html_report_provenance(h, &prov);
+        ss_compare_html(sa, a, sb, b, h);
+        if (!html_report_write(h, t->report_path, &err)) rc = cli_fail("%s", err.msg);
+        html_report_free(h);
+    }
+    return rc;
+}
+
 static int compare(cli_timing_options *t, input *in, const char *list_text, const char *a, const char *b) {
     const char *names[2] = {a, b};
     run_result res[2];
@@ -107,6 +162,12 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
         if (!cli_load_config(&tk, &cfgs[k])) return EXIT_USAGE;
     }
     if (!analysis_list_parse(&list, list_text, &err)) return cli_fail("%s", err.msg);
+    /* --json -: stdout holds the JSON alone, the text goes to stderr */
+    int data_fd = t->json_path && !strcmp(t->json_path, "-") ? cli_stdout_for_data() : -1;
+    if (t->json_path && !strcmp(t->json_path, "-") && data_fd < 0) {
+        analysis_list_free(&list);
+        return EXIT_RUN_FAILED;
+    }
     for (int k = 0; k < 2 && rc == 0; k++) {
         const uarch_config cfg = cfgs[k];
         char what[512];
@@ -134,7 +195,10 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
                (unsigned long long)res[1].stats.cycles,
                res[1].stats.cycles ? (double)res[1].stats.instructions / (double)res[1].stats.cycles : 0);
         ss_compare_text(sa, a, sb, b, stdout);
+        fflush(stdout);
+        rc = compare_outputs(t, data_fd, cfgs, res, sa, a, sb, b);
     }
+    if (data_fd >= 0) close(data_fd);
     for (int k = 0; k < have; k++) run_result_free(&res[k]);
     analysis_list_free(&list);
     return rc;
@@ -186,8 +250,11 @@ int cmd_stallscope(int argc, char **argv) {
     }
     if (optind >= argc) return cli_usage("stallscope", "no program or trace given");
     if (t.analysis) return cli_usage("stallscope", "--analysis does not apply (the verb runs stallscope)");
-    if (cmp_a && (t.config || t.json_path || t.report_path))
-        return cli_usage("stallscope", "--compare takes its configurations from A and B and prints text only");
+    if (cmp_a && t.config) return cli_usage("stallscope", "--compare takes its configurations from A and B");
+    if (cmp_a && (t.csv_path || t.outdir))
+        return cli_usage("stallscope", "--compare writes text, --json and --report only (no --csv, --outdir)");
+    const char *cmp_outputs[] = {t.json_path, t.report_path};
+    if (cmp_a && !cli_outputs_writable(cmp_outputs, 2)) return EXIT_USAGE; /* before either run */
     input in = {is_elf(argv[optind]), &g, argc - optind, argv + optind, NULL};
     if (!in.elf && in.argc != 1) return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
     t.analysis = list_text;

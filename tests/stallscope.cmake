@@ -16,6 +16,11 @@
 #   stallscope.cli.text|json|html|run|compare|tooclose   the verb's renderings, --analysis from run, --tooclose
 #   stallscope.cli.completion_*  issue on ooo4 refused (before the run); issue asked, the in-order default,
 #                              commit asked on inorder3; compare_points: --compare names each side's point
+#   stallscope.cli.compare_outputs  --compare's --json (schema, true header, deltas = B - A on every row, leaves
+#                              = lost, text = JSON row for row, --json - alone on stdout) and --report (HTML rows,
+#                              bars, no scripts): tests/scripts/stallscope_compare_outputs.sh
+#   stallscope.cli.compare_bad_json|compare_bad_csv  an unwritable --json path: one line naming it, exit 2,
+#                              before either run; --csv refused with --compare
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
@@ -35,6 +40,12 @@ add_test(NAME stallscope.cli.bad_tooclose
 add_test(NAME stallscope.cli.bad_completion
          COMMAND ${_scripts}/expect_error.sh 2 "--completion retire: not 'commit'" ${_cs} stallscope --completion
                  retire prog)
+add_test(NAME stallscope.cli.compare_bad_json
+         COMMAND ${_scripts}/expect_error.sh 2 "^cyclescope: /nonexistent-h13w/c.json: cannot write" ${_cs} stallscope
+                 --compare inorder3 ooo4 --json /nonexistent-h13w/c.json prog)
+add_test(NAME stallscope.cli.compare_bad_csv
+         COMMAND ${_scripts}/expect_error.sh 2 "--compare writes text, --json and --report only" ${_cs} stallscope
+                 --compare inorder3 ooo4 --csv c.csv prog)
 add_test(NAME stallscope.cli.compare_needs_two
          COMMAND ${_scripts}/expect_error.sh 2 "--compare needs two configurations" ${_cs} stallscope --compare
                  ooo4)
@@ -79,6 +90,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME stallscope.cli.run COMMAND ${_cs} run --no-report --analysis stacks,stallscope:depth=2 --max 20000
                                            ${_w}/list 2000)
   set_tests_properties(stallscope.cli.run PROPERTIES PASS_REGULAR_EXPRESSION "CPI stacks.*Stallscope.*\\(2 levels")
+  add_test(NAME stallscope.cli.compare_outputs COMMAND ${_scripts}/stallscope_compare_outputs.sh ${_cs}
+                                                       ${PROJECT_SOURCE_DIR}/docs ${_w}/sort 2000)
   add_test(NAME stallscope.cli.compare COMMAND ${_cs} stallscope --compare ooo4 knl --max 20000 ${_w}/sort 2000)
   set_tests_properties(stallscope.cli.compare PROPERTIES PASS_REGULAR_EXPRESSION "A = ooo4.*B = knl.*Leaf summary.*B-A")
 endif()

@@ -208,3 +208,69 @@ void ss_html(const stallscope *s, struct html_report *h, ss_symbolizer sym, void
     html_report_section(h, "stallscope", "Stallscope: causes of lost completion opportunities", b.s);
     free(b.s);
 }
+
+/* A bar of `p` percent in a 120-pixel track (the tree's bars, narrower). */
+static void bar(buf *b, double p, const char *color) {
+    put(b,
+        "<span style=\"display:inline-block;width:120px;background:#eee;vertical-align:middle\">"
+        "<span style=\"display:block;height:10px;width:%.1f%%;background:%s\"></span></span> ",
+        p < 0         ? 0
+            : p > 100 ? 100
+                      : p,
+        color);
+}
+
+static void compare_table(const stallscope *a, const stallscope *b, bool leaves, const char *name_a, const char *name_b,
+                          buf *out) {
+    ss_compare_row *rows;
+    uint32_t n = ss_compare_rows(a, b, leaves, &rows);
+    put(out, "<table><thead><tr><th>stall type</th><th>A = ");
+    put_esc(out, name_a);
+    put(out, "</th><th class=\"num\">A cycles</th><th>B = ");
+    put_esc(out, name_b);
+    put(out, "</th><th class=\"num\">B cycles</th><th class=\"num\">B&minus;A cycles</th></tr></thead><tbody>");
+    for (uint32_t i = 0; i < n; i++) {
+        const ss_compare_row *r = &rows[i];
+        put(out, "<tr><td>");
+        put_esc(out, r->type);
+        put(out, "</td><td>");
+        bar(out, r->percent[0], "#5b8bd6");
+        put(out, "%.2f%%</td><td class=\"num\">%.0f</td><td>", r->percent[0], r->cycles[0]);
+        bar(out, r->percent[1], "#f0ad4e");
+        put(out, "%.2f%%</td><td class=\"num\">%.0f</td><td class=\"num\">%+.0f</td></tr>", r->percent[1], r->cycles[1],
+            r->cycles[1] - r->cycles[0]);
+    }
+    put(out, "</tbody></table>");
+    free(rows);
+}
+
+void ss_compare_html(const stallscope *a, const char *name_a, const stallscope *b, const char *name_b,
+                     struct html_report *h) {
+    const ss_summary *m[2] = {ss_summary_of(a), ss_summary_of(b)};
+    const char *name[2] = {name_a, name_b};
+    const stallscope *s[2] = {a, b};
+    buf out = {0};
+    put(&out,
+        "<table><thead><tr><th></th><th>configuration</th><th>completion at</th><th class=\"num\">cycles</th>"
+        "<th class=\"num\">µops completed</th><th class=\"num\">opportunities</th><th class=\"num\">lost</th>"
+        "</tr></thead><tbody>");
+    for (int j = 0; j < 2; j++) {
+        put(&out, "<tr><td>%s</td><td>", j ? "B" : "A");
+        put_esc(&out, name[j]);
+        put(&out,
+            "</td><td>%s</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td>"
+            "<td class=\"num\">%llu (%.2f%%)</td></tr>",
+            ss_options_of(s[j])->at_issue ? "issue" : "commit", (unsigned long long)m[j]->cycles,
+            (unsigned long long)m[j]->committed, (unsigned long long)m[j]->opportunities,
+            (unsigned long long)m[j]->lost, pct(m[j]->lost, m[j]->opportunities));
+    }
+    put(&out,
+        "</tbody></table><p>Each column: the share of that run's completion opportunities, and lost cycles = "
+        "lost opportunities / width; B&minus;A is the change in lost cycles.</p>");
+    put(&out, "<h3>Leaf summary</h3>");
+    compare_table(a, b, true, name_a, name_b, &out);
+    put(&out, "<h3>Node summary</h3>");
+    compare_table(a, b, false, name_a, name_b, &out);
+    html_report_section(h, "stallscope-compare", "Stallscope comparison: A against B", out.s);
+    free(out.s);
+}

@@ -235,22 +235,86 @@ static uint64_t node_weight(const stallscope *s, const char *name) {
     return 0;
 }
 
-static void compare_rows(const stallscope *a, const stallscope *b, bool leaves, FILE *out) {
-    const ss_summary *ma = ss_summary_of(a), *mb = ss_summary_of(b);
-    /* every type either run has (the type lists are the same sets in the same order) */
+static double lost_cycles(const ss_summary *m, uint64_t w) {
+    return m->opportunities && m->cycles ? (double)w / ((double)m->opportunities / (double)m->cycles) : 0;
+}
+
+uint32_t ss_compare_rows(const stallscope *a, const stallscope *b, bool leaves, ss_compare_row **out) {
+    const ss_summary *m[2] = {ss_summary_of(a), ss_summary_of(b)};
+    /* the type lists are the same sets in the same order */
     uint32_t n = ss_type_count(a) > ss_type_count(b) ? ss_type_count(a) : ss_type_count(b);
     const stallscope *names = ss_type_count(a) >= ss_type_count(b) ? a : b;
+    ss_compare_row *rows = cs_calloc(n + 1, sizeof *rows);
+    uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         const char *name = ss_type_name(names, i);
         uint64_t wa = leaves ? leaf_weight(a, name) : node_weight(a, name);
         uint64_t wb = leaves ? leaf_weight(b, name) : node_weight(b, name);
         if (!wa && !wb) continue;
-        /* per-opportunity shares and, as what matters for time, lost cycles-equivalents */
-        double ca = ma->opportunities ? (double)wa / ((double)ma->opportunities / (double)ma->cycles) : 0;
-        double cb = mb->opportunities ? (double)wb / ((double)mb->opportunities / (double)mb->cycles) : 0;
-        fprintf(out, "  %-34s %7.2f%% %10.0f   %7.2f%% %10.0f   %+10.0f\n", name, pct(wa, ma->opportunities), ca,
-                pct(wb, mb->opportunities), cb, cb - ca);
+        ss_compare_row *r = &rows[k++];
+        r->type = name;
+        r->weight[0] = wa, r->weight[1] = wb;
+        for (int j = 0; j < 2; j++) {
+            r->percent[j] = pct(r->weight[j], m[j]->opportunities);
+            r->cycles[j] = lost_cycles(m[j], r->weight[j]);
+        }
     }
+    *out = rows;
+    return k;
+}
+
+static void compare_rows_text(const stallscope *a, const stallscope *b, bool leaves, FILE *out) {
+    ss_compare_row *rows;
+    uint32_t n = ss_compare_rows(a, b, leaves, &rows);
+    for (uint32_t i = 0; i < n; i++) {
+        const ss_compare_row *r = &rows[i];
+        fprintf(out, "  %-34s %7.2f%% %10.0f   %7.2f%% %10.0f   %+10.0f\n", r->type, r->percent[0], r->cycles[0],
+                r->percent[1], r->cycles[1], r->cycles[1] - r->cycles[0]);
+    }
+    free(rows);
+}
+
+static cJSON *compare_rows_json(const stallscope *a, const stallscope *b, bool leaves) {
+    cJSON *arr = cJSON_CreateArray();
+    ss_compare_row *rows;
+    uint32_t n = ss_compare_rows(a, b, leaves, &rows);
+    for (uint32_t i = 0; i < n; i++) {
+        const ss_compare_row *r = &rows[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "type", r->type);
+        for (int j = 0; j < 2; j++) {
+            cJSON *side = cJSON_AddObjectToObject(o, j ? "B" : "A");
+            cJSON_AddNumberToObject(side, "weight", (double)r->weight[j]);
+            cJSON_AddNumberToObject(side, "percent", r->percent[j]);
+            cJSON_AddNumberToObject(side, "cycles", r->cycles[j]);
+        }
+        cJSON_AddNumberToObject(o, "delta_percent", r->percent[1] - r->percent[0]);
+        cJSON_AddNumberToObject(o, "delta_cycles", r->cycles[1] - r->cycles[0]);
+        cJSON_AddItemToArray(arr, o);
+    }
+    free(rows);
+    return arr;
+}
+
+void ss_compare_json(const stallscope *a, const char *name_a, const stallscope *b, const char *name_b,
+                     struct cJSON *root) {
+    const stallscope *s[2] = {a, b};
+    const char *name[2] = {name_a, name_b};
+    cJSON *runs = cJSON_AddArrayToObject(root, "runs");
+    for (int j = 0; j < 2; j++) {
+        const ss_summary *m = ss_summary_of(s[j]);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "label", j ? "B" : "A");
+        cJSON_AddStringToObject(o, "config", name[j]);
+        cJSON_AddStringToObject(o, "completion", ss_options_of(s[j])->at_issue ? "issue" : "commit");
+        cJSON_AddNumberToObject(o, "cycles", (double)m->cycles);
+        cJSON_AddNumberToObject(o, "completed", (double)m->committed);
+        cJSON_AddNumberToObject(o, "opportunities", (double)m->opportunities);
+        cJSON_AddNumberToObject(o, "lost", (double)m->lost);
+        cJSON_AddItemToArray(runs, o);
+    }
+    cJSON_AddItemToObject(root, "leaf_summary", compare_rows_json(a, b, true));
+    cJSON_AddItemToObject(root, "node_summary", compare_rows_json(a, b, false));
 }
 
 void ss_compare_text(const stallscope *a, const char *name_a, const stallscope *b, const char *name_b, FILE *out) {
@@ -267,7 +331,7 @@ void ss_compare_text(const stallscope *a, const char *name_a, const stallscope *
                 issue_b ? "issue" : "commit",
                 issue_a != issue_b ? " (not the same point: --completion commit measures both at commit)" : "");
     fprintf(out, "\n Leaf summary               %18s %19s %13s\n", "A", "B", "B-A cycles");
-    compare_rows(a, b, true, out);
+    compare_rows_text(a, b, true, out);
     fprintf(out, "\n Node summary               %18s %19s %13s\n", "A", "B", "B-A cycles");
-    compare_rows(a, b, false, out);
+    compare_rows_text(a, b, false, out);
 }

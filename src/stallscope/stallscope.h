@@ -181,5 +181,24 @@ struct html_report;
 void ss_html(const stallscope *s, struct html_report *h, ss_symbolizer sym, void *sym_ctx);
 /* Two runs' leaf and node summaries side by side with their deltas (--compare). */
 void ss_compare_text(const stallscope *a, const char *name_a, const stallscope *b, const char *name_b, FILE *out);
+/* One stall type's row of the comparison: its weight in run A ([0]) and B ([1]),
+ * as a share of that run's opportunities and as lost cycles (lost opportunities
+ * / width); the text prints these, the JSON and HTML hold the same numbers. */
+typedef struct ss_compare_row {
+    const char *type;
+    uint64_t weight[2];
+    double percent[2], cycles[2];
+} ss_compare_row;
+/* The leaf (leaves) or node summary's rows, every type either run has; the
+ * caller frees *out. */
+uint32_t ss_compare_rows(const stallscope *a, const stallscope *b, bool leaves, ss_compare_row **out);
+/* The comparison's JSON after the caller's header, added to root: "runs" (each
+ * side's configuration, completion point and totals), "leaf_summary" and
+ * "node_summary" (docs/stallscope-compare.schema.json). */
+void ss_compare_json(const stallscope *a, const char *name_a, const stallscope *b, const char *name_b,
+                     struct cJSON *root);
+/* The same as an HTML section: each summary as a table with bars (html.c). */
+void ss_compare_html(const stallscope *a, const char *name_a, const stallscope *b, const char *name_b,
+                     struct html_report *h);
 
 #endif

@@ -19,6 +19,7 @@
 #   stallscope.cli.compare_outputs  --compare's --json (schema, true header, deltas = B - A on every row, leaves
 #                              = lost, text = JSON row for row, --json - alone on stdout) and --report (HTML rows,
 #                              bars, no scripts): tests/scripts/stallscope_compare_outputs.sh
+#   stallscope.cli.compare_html_browser  that HTML rendered in headless Chromium (skipped without it)
 #   stallscope.cli.compare_bad_json|compare_bad_csv  an unwritable --json path: one line naming it, exit 2,
 #                              before either run; --csv refused with --compare
 set(_cs $<TARGET_FILE:cyclescope>)
@@ -92,6 +93,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   set_tests_properties(stallscope.cli.run PROPERTIES PASS_REGULAR_EXPRESSION "CPI stacks.*Stallscope.*\\(2 levels")
   add_test(NAME stallscope.cli.compare_outputs COMMAND ${_scripts}/stallscope_compare_outputs.sh ${_cs}
                                                        ${PROJECT_SOURCE_DIR}/docs ${_w}/sort 2000)
+  # the comparison's HTML in headless Chromium: renders, no console message, no request (skipped without it)
+  add_test(NAME stallscope.cli.compare_html_browser
+           COMMAND bash -c "f=$(mktemp --suffix=.html) && trap 'rm -f $f' EXIT && \"$0\" stallscope --compare inorder3 ooo4 --report $f --max 20000 \"$1\" 2000 >/dev/null && \"$2\" --page $f 'stallscope-compare:1' 'not measured at the same point:1'"
+                   ${_cs} ${_w}/sort ${_scripts}/report_browser.sh)
+  set_tests_properties(stallscope.cli.compare_html_browser PROPERTIES SKIP_RETURN_CODE 77)
   add_test(NAME stallscope.cli.compare COMMAND ${_cs} stallscope --compare ooo4 knl --max 20000 ${_w}/sort 2000)
   set_tests_properties(stallscope.cli.compare PROPERTIES PASS_REGULAR_EXPRESSION "A = ooo4.*B = knl.*Leaf summary.*B-A")
 endif()

@@ -267,6 +267,11 @@ void ss_compare_html(const stallscope *a, const char *name_a, const stallscope *
     put(&out,
         "</tbody></table><p>Each column: the share of that run's completion opportunities, and lost cycles = "
         "lost opportunities / width; B&minus;A is the change in lost cycles.</p>");
+    if (ss_options_of(a)->at_issue != ss_options_of(b)->at_issue) /* as the text says it */
+        put(&out,
+            "<p><b>Completion is not measured at the same point</b> (A at %s, B at %s): --completion commit "
+            "measures both at commit (docs/stallscope.md).</p>",
+            ss_options_of(a)->at_issue ? "issue" : "commit", ss_options_of(b)->at_issue ? "issue" : "commit");
     put(&out, "<h3>Leaf summary</h3>");
     compare_table(a, b, true, name_a, name_b, &out);
     put(&out, "<h3>Node summary</h3>");

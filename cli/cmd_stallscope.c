@@ -251,8 +251,9 @@ int cmd_stallscope(int argc, char **argv) {
     if (optind >= argc) return cli_usage("stallscope", "no program or trace given");
     if (t.analysis) return cli_usage("stallscope", "--analysis does not apply (the verb runs stallscope)");
     if (cmp_a && t.config) return cli_usage("stallscope", "--compare takes its configurations from A and B");
-    if (cmp_a && (t.csv_path || t.outdir))
-        return cli_usage("stallscope", "--compare writes text, --json and --report only (no --csv, --outdir)");
+    if (cmp_a && (t.csv_path || t.outdir || t.pipeview_path))
+        return cli_usage("stallscope",
+                         "--compare writes text, --json and --report only (no --csv, --outdir, --pipeview)");
     const char *cmp_outputs[] = {t.json_path, t.report_path};
     if (cmp_a && !cli_outputs_writable(cmp_outputs, 2)) return EXIT_USAGE; /* before either run */
     input in = {is_elf(argv[optind]), &g, argc - optind, argv + optind, NULL};

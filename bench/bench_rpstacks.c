@@ -62,6 +62,7 @@ static uop_source *open_src(void *ctx, cs_error *err) {
     eo.argc = s->argc;
     eo.argv = s->argv;
     eo.envp = fixed_env;
+    eo.fixed_paths = true;
     s->emu = emu_create(s->path, &eo, err);
     return s->emu ? emu_source_create(s->emu) : NULL;
 }

@@ -38,7 +38,9 @@ typedef struct cli_guest_options {
     "  --host-time        guest clocks follow the host (default: derived from the\n"          \
     "                     instruction count, 1 ns per instruction, so runs are repeatable)\n" \
     "  --seed N           seed of AT_RANDOM and getrandom (default fixed)\n"                  \
-    "  --env-fixed        give the guest a fixed minimal environment instead of ours\n"       \
+    "  --env-fixed        give the guest a fixed minimal environment instead of ours, and\n"  \
+    "                     show it its program as /guest/NAME (argv[0], /proc/self/exe), so\n" \
+    "                     the cycles do not depend on where the files live\n"                 \
     "  --guest-memory SIZE  at most SIZE bytes of guest mappings (K, M, G suffixes, powers\n" \
     "                     of 1024; default 4G); past it mmap and brk give ENOMEM\n"           \
     "  --strict-syscalls  end the run at an unsupported system call (default: it returns\n"   \

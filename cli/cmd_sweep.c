@@ -97,6 +97,7 @@ static uop_source *point_open(void *ctx, cs_error *err) {
     g.emu.argc = c->argc;
     g.emu.argv = (const char *const *)c->argv;
     g.emu.envp = fixed_env; /* as --env-fixed */
+    g.emu.fixed_paths = true;
     ps->emu = emu_create(c->argv[0], &g.emu, err);
     return ps->emu ? emu_source_create(ps->emu) : NULL;
 }

@@ -64,6 +64,7 @@ emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv) {
     g->emu.argc = argc;
     g->emu.argv = (const char *const *)argv;
     g->emu.envp = g->env_fixed ? fixed_env : (const char *const *)environ;
+    g->emu.fixed_paths = g->env_fixed; /* where the files live changes nothing either */
     cs_error err;
     emu_t *e = emu_create(argv[0], &g->emu, &err);
     if (!e) cli_fail("%s", err.msg);

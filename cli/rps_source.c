@@ -21,6 +21,7 @@ static uop_source *origin_open(void *ctx, cs_error *err) {
     eo.argc = o->argc;
     eo.argv = (const char *const *)o->argv;
     eo.envp = fixed_env;
+    eo.fixed_paths = true;
     s->emu = emu_create(o->argv[0], &eo, err);
     return s->emu ? emu_source_create(s->emu) : NULL;
 }

@@ -44,6 +44,12 @@ sysinfo: 0, mem_unit 1, procs 1, total > 0
 qsort of 1000 ints: sorted" ${_cs} exec ${_g}/sandbox_mem linux)
   # sysinfo is deterministic: two runs print the same.
   add_test(NAME sandbox.sysinfo_deterministic COMMAND ${_scripts}/sandbox_sysinfo.sh ${_cs} ${_g})
+  # /proc/self/exe names and opens the guest's program (not cyclescope); --env-fixed shows
+  # it as /guest/NAME, so the cycles do not depend on the directory the files are in.
+  if(CYCLESCOPE_HAVE_WORKLOADS)
+    add_test(NAME sandbox.self_exe COMMAND ${_scripts}/sandbox_self.sh ${_cs} ${_g}
+             ${CMAKE_CURRENT_BINARY_DIR}/sandbox-self ${CYCLESCOPE_WORKLOAD_DIR}/sort)
+  endif()
   # Unknown system calls: -ENOSYS and one warning by default, the old stop with --strict-syscalls.
   add_test(NAME sandbox.enosys
            COMMAND ${_scripts}/expect_error.sh 0 "warning: unsupported system call socket \\(number 198\\) at pc 0x[0-9a-f]+ returns -ENOSYS" ${_cs} exec ${_g}/bad_syscall)

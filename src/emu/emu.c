@@ -82,10 +82,14 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
         cs_error_set(err, "%s: arguments and environment too large (%zu bytes)", e->path, strings);
         return false;
     }
-    uint64_t execfn = push_bytes(e, &sp, o->argv[0], strlen(o->argv[0]) + 1);
+    const char *arg0 = o->fixed_paths ? e->exe_seen : o->argv[0];
+    uint64_t execfn = push_bytes(e, &sp, arg0, strlen(arg0) + 1);
     uint64_t *envp = cs_calloc(envc + 1, 8), *argv = cs_calloc((size_t)o->argc + 1, 8);
     for (size_t i = envc; i-- > 0;) envp[i] = push_bytes(e, &sp, o->envp[i], strlen(o->envp[i]) + 1);
-    for (int i = o->argc; i-- > 0;) argv[i] = push_bytes(e, &sp, o->argv[i], strlen(o->argv[i]) + 1);
+    for (int i = o->argc; i-- > 0;) {
+        const char *a = i == 0 ? arg0 : o->argv[i];
+        argv[i] = push_bytes(e, &sp, a, strlen(a) + 1);
+    }
 
     uint8_t random[16];
     for (int i = 0; i < 16; i += 8) {
@@ -132,6 +136,13 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){i, i > 0, NULL};
     char resolved[PATH_MAX];
     e->exe_real = cs_strdup(realpath(path, resolved) ? resolved : path);
+    if (opt->fixed_paths) {
+        const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+        e->exe_seen = cs_malloc(sizeof EMU_FIXED_DIR + 1 + strlen(name));
+        sprintf(e->exe_seen, "%s/%s", EMU_FIXED_DIR, name);
+    } else {
+        e->exe_seen = cs_strdup(e->exe_real);
+    }
     if (opt->allow_write_dir) {
         if (!realpath(opt->allow_write_dir, resolved)) {
             cs_error_set(err, "--allow-write %s: no such directory", opt->allow_write_dir);
@@ -174,6 +185,7 @@ void emu_destroy(emu_t *e) {
     mem_free(&e->m);
     free(e->path);
     free(e->exe_real);
+    free(e->exe_seen);
     free(e->allow_write_real);
     free(e);
 }

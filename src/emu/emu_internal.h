@@ -45,7 +45,8 @@ struct emu {
     uint64_t icount;
 
     char *path;     /* host path of the executable */
-    char *exe_real; /* its absolute path, for /proc/self/exe */
+    char *exe_real; /* its absolute path, opened for /proc/self/exe */
+    char *exe_seen; /* what the guest sees as its path: exe_real, or EMU_FIXED_DIR/NAME */
     emu_options opt;
     char *allow_write_real;      /* realpath of opt.allow_write_dir */
     int allow_fd;                /* that directory, opened: every write is resolved beneath it */

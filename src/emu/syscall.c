@@ -247,7 +247,10 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         if (r < 0) return r;
         host = (int)r;
     } else {
-        host = openat(hdir, path, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
+        /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
+        bool self = !strcmp(path, "/proc/self/exe") || !strcmp(path, e->exe_seen);
+        host = openat(self ? AT_FDCWD : hdir, self ? e->exe_real : path, ((int)flags & keep) | O_CLOEXEC,
+                      (mode_t)mode);
         if (host < 0) return -errno;
     }
     return fd_install(e, host, writes, path);
@@ -316,8 +319,8 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
     if (!get_path(e, path_addr, path)) return -EFAULT;
     ssize_t n;
     if (strcmp(path, "/proc/self/exe") == 0) {
-        n = (ssize_t)strlen(e->exe_real);
-        memcpy(target, e->exe_real, (size_t)n);
+        n = (ssize_t)strlen(e->exe_seen);
+        memcpy(target, e->exe_seen, (size_t)n);
     } else {
         int hdir;
         if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;

@@ -11,6 +11,8 @@
  *   sandbox_mem sysinfo       print what sysinfo(2) says
  *   sandbox_mem efault PATH   read(2) into the program's own code and write(2) from a
  *                             PROT_NONE page: EFAULT, the code unchanged (as Linux)
+ *   sandbox_mem self          argv[0], readlink("/proc/self/exe"), and the size and
+ *                             first bytes of the file opened by each of the two names
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -134,6 +136,35 @@ static int print_sysinfo(void) {
     return 0;
 }
 
+/* The guest's own executable, opened by `name`: "size N magic ELF", or the error. */
+static void print_file(const char *what, const char *name) {
+    int fd = open(name, O_RDONLY);
+    if (fd < 0) {
+        printf("%s: %s\n", what, strerror(errno));
+        return;
+    }
+    unsigned char magic[4] = {0};
+    ssize_t got = read(fd, magic, sizeof magic);
+    off_t size = lseek(fd, 0, SEEK_END);
+    close(fd);
+    printf("%s: size %lld magic %s\n", what, (long long)size,
+           got == 4 && !memcmp(magic, "\177ELF", 4) ? "ELF" : "other");
+}
+
+static int self(const char *arg0) {
+    char target[4096];
+    ssize_t n = readlink("/proc/self/exe", target, sizeof target - 1);
+    if (n < 0) {
+        printf("readlink: %s\n", strerror(errno));
+        return 1;
+    }
+    target[n] = 0;
+    printf("argv[0] %s\nexe %s\n", arg0, target);
+    print_file("open /proc/self/exe", "/proc/self/exe");
+    print_file("open exe", target);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "fill") == 0) return fill();
     if (argc == 3 && strcmp(argv[1], "devzero") == 0) return devzero(atol(argv[2]));
@@ -142,6 +173,7 @@ int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "linux") == 0) return linux_like();
     if (argc == 2 && strcmp(argv[1], "sysinfo") == 0) return print_sysinfo();
     if (argc == 3 && strcmp(argv[1], "efault") == 0) return efault(argv[2]);
-    fprintf(stderr, "usage: sandbox_mem fill | devzero MIB | madvise | code PAGES | linux\n");
+    if (argc == 2 && strcmp(argv[1], "self") == 0) return self(argv[0]);
+    fprintf(stderr, "usage: sandbox_mem fill | devzero MIB | madvise | code PAGES | linux | sysinfo | efault PATH | self\n");
     return 2;
 }

@@ -226,12 +226,14 @@ else
 fi
 
 # a stripped executable: procedures from the entry and the call targets, named
-# by address; the estimates graded against the truth as with symbols
+# by address; the estimates graded against the truth as with symbols, at period
+# 100 as profile.grade.inorder1 (at 300 the share within 10% is 0.89-0.95 with the
+# length of the program's name: the goal is met at 100, not at 300; docs/profile.md)
 strip=riscv64-linux-gnu-strip
 if command -v $strip >/dev/null; then
     $strip -o stripped "$prog"
     ! riscv64-linux-gnu-nm stripped 2>/dev/null | grep -q . || fail "the stripped program has symbols"
-    "$cs" profile record --env-fixed --config inorder1 --period 300 --truth s.truth -o s.prof stripped 10000 \
+    "$cs" profile record --env-fixed --config inorder1 --period 100 --truth s.truth -o s.prof stripped 10000 \
         >/dev/null 2>&1 || fail "record of a stripped program"
     "$cs" profile report --truth s.truth --json s.json s.prof >/dev/null 2>&1 || fail "report of a stripped program"
     jq -e '[.procedures[].name | test("^proc_[0-9a-f]+$")] | all' s.json >/dev/null ||

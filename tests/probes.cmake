@@ -1,8 +1,8 @@
 # ---- the probe contract v2 and the runner (docs/probes.md) ---------------------------------
 #   probes.identical.<config>   every workload (small arguments, first 30 k instructions) on one
 #                               configuration: the run summary, every stack value and the whole
-#                               O3PipeView log identical to the probe contract v1 (commit 6d1634f
-#                               timing cycle by cycle: tests/probes_v1_digests.txt), and the same
+#                               O3PipeView log identical to the recorded ones (tests/probes_digests.txt;
+#                               those before were the probe contract v1's, docs/probes.md), and the same
 #                               with no stage views (--analysis pipeview only); bdw, knl and
 #                               inorder1 are labelled slow (the sanitizer build runs ooo4
 #                               and inorder3)
@@ -28,7 +28,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   foreach(cfg ooo4 bdw knl inorder1 inorder3)
     add_test(NAME probes.identical.${cfg}
              COMMAND ${_scripts}/probes_digest.sh ${_cs} ${_w} ${PROJECT_SOURCE_DIR}/workloads/manifest.txt 30000
-                     ${cfg} --check ${CMAKE_CURRENT_SOURCE_DIR}/probes_v1_digests.txt)
+                     ${cfg} --check ${CMAKE_CURRENT_SOURCE_DIR}/probes_digests.txt)
   endforeach()
   # under the sanitizers, one configuration of each model
   set_tests_properties(probes.identical.bdw probes.identical.knl probes.identical.inorder1 PROPERTIES LABELS slow)

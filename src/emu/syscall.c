@@ -249,8 +249,7 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
         bool self = !strcmp(path, "/proc/self/exe") || !strcmp(path, e->exe_seen);
-        host = openat(self ? AT_FDCWD : hdir, self ? e->exe_real : path, ((int)flags & keep) | O_CLOEXEC,
-                      (mode_t)mode);
+        host = openat(self ? AT_FDCWD : hdir, self ? e->exe_real : path, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
         if (host < 0) return -errno;
     }
     return fd_install(e, host, writes, path);

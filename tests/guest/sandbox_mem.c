@@ -174,6 +174,7 @@ int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "sysinfo") == 0) return print_sysinfo();
     if (argc == 3 && strcmp(argv[1], "efault") == 0) return efault(argv[2]);
     if (argc == 2 && strcmp(argv[1], "self") == 0) return self(argv[0]);
-    fprintf(stderr, "usage: sandbox_mem fill | devzero MIB | madvise | code PAGES | linux | sysinfo | efault PATH | self\n");
+    fprintf(stderr,
+            "usage: sandbox_mem fill | devzero MIB | madvise | code PAGES | linux | sysinfo | efault PATH | self\n");
     return 2;
 }

@@ -3,17 +3,19 @@
 # One line per configuration x workload: "CONFIG WORKLOAD SHA-JSON SHA-PIPEVIEW",
 # where SHA-JSON digests `run --json` (the run's statistics and every stack value,
 # without the wall-clock seconds) and SHA-PIPEVIEW the whole O3PipeView log of the
-# same run (--max MAX instructions, small arguments from the manifest, a fixed
-# environment, argv[0] = ./NAME and a fixed-length path, so that any two builds
-# see the same guest).
+# same run (--max MAX instructions, small arguments from the manifest,
+# --env-fixed: the guest sees the same environment and /guest/NAME wherever the
+# build is).
 # CONFIGS is a comma-separated list (ooo4,bdw,knl,inorder1,inorder3).
 #
 # With --check DIGESTS, compares with a file written by an earlier build and
 # fails on any difference, naming it; and, on this build, also runs each
 # workload bare (--analysis pipeview:file=…: no stage views, no stacks) and
 # checks that its statistics and pipeview log are the same as with the stacks.
-# tests/probes_v1_digests.txt holds the digests of the probe contract v1
-# (commit 6d1634f) timing cycle by cycle (core.skip_idle=no, its exact result).
+# tests/probes_digests.txt holds the digests recorded when --env-fixed began to
+# show the guest /guest/NAME; the ones before them were those of the probe contract
+# v1 (commit 6d1634f), which the same code reproduced with the old paths shown to
+# the guest (docs/probes.md, "Checked against").
 set -u -o pipefail
 cs=$(realpath "$1") dir=$2 manifest=$(realpath "$3") max=$4 configs=${5//,/ }
 shift 5
@@ -24,9 +26,6 @@ if [ "${1:-}" = --check ]; then
 fi
 [ "${1:-}" = -- ] && shift
 extra=("$@")
-# The guest sees the length of its executable's real path (the emulator hands
-# it the path), so the programs run from a copy in a directory whose path has
-# the same length whatever the build directory: /tmp/cs-probes.XXXXXXXX.
 tmp=$(mktemp -d /tmp/cs-probes.XXXXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 out="$tmp/digests"
@@ -45,11 +44,6 @@ results() { awk 'NR == 1 { print; next } /^\t"program":/ { on = 1 } on' "$1"; }
 stats_digest() {
     results "$1" | awk '/^\t"stacks":/ { exit } !/"seconds":/ && !/^}$/ { sub(/,$/, ""); print }' | sha256sum | cut -c1-16
 }
-# The digests were recorded when ooo4 was called rpstacks (issue 18 renamed it, timing
-# unchanged): its JSON's configuration name is digested under the recorded name.
-recorded_name() {
-    if [ "$1" = ooo4 ]; then sed 's/^\t"config":\t"ooo4",$/\t"config":\t"rpstacks",/'; else cat; fi
-}
 bad=0
 while read -r name category small rest; do
     case "$name" in '' | \#*) continue ;; esac
@@ -59,7 +53,7 @@ while read -r name category small rest; do
             echo "$cfg $name: run failed: $(cat "$tmp/err")"
             exit 1
         fi
-        j=$(results "$tmp/run.json" | recorded_name "$cfg" | grep -v '"seconds":' | sha256sum | cut -c1-16)
+        j=$(results "$tmp/run.json" | grep -v '"seconds":' | sha256sum | cut -c1-16)
         p=$(sha256sum <"$tmp/pipe.log" | cut -c1-16)
         echo "$cfg $name $j $p" >>"$out"
         [ -n "$check" ] || continue

@@ -66,6 +66,10 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME rpstacks.cli.inorder
            COMMAND ${_scripts}/expect_error.sh 2 "inorder3: an in-order machine is not modelled.*configurations it models: ooo4, bdw, knl" ${_cs} rpstacks --config inorder3
                    -o x.rps ${_w}/sort 100)
+  # as an analysis of run: refused before the run (exit 2), not after timing all of it (125)
+  add_test(NAME rpstacks.cli.inorder_analysis
+           COMMAND ${_scripts}/expect_error.sh 2 "analysis rpstacks: the dependence graph models the out-of-order core .configuration inorder3"
+                   ${_cs} run --no-report --config inorder3 --analysis rpstacks ${_w}/sort 100)
   set(_rps ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.rps)
   add_test(NAME rpstacks.e2e.build COMMAND ${_cs} rpstacks --max 6000 --segment 2000 ${_w}/ptr_chase 4 -o ${_rps})
   set_tests_properties(rpstacks.e2e.build PROPERTIES FIXTURES_SETUP rps_e2e PASS_REGULAR_EXPRESSION

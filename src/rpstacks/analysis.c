@@ -75,6 +75,13 @@ static void *rps_create(const analysis_options *opt, cs_error *err) {
             return NULL;
         }
     }
+    /* refused before the run when the model is known, as a configuration error (else when it
+     * ends: rps_finish), not after timing the whole program */
+    if (opt->cfg && opt->cfg->model != MODEL_OOO) {
+        cs_error_set(err, "the dependence graph models the out-of-order core (configuration %s is in-order)",
+                     opt->cfg->name);
+        return NULL;
+    }
     rps_analysis *a = cs_calloc(1, sizeof *a);
     a->opt = o;
     a->keep_run = keep;

@@ -44,7 +44,7 @@ static bool origin_close(void *ctx, uop_source *src, cs_error *err) {
 run_source rps_run_source(rps_source *s, const rps_origin *origin) {
     s->origin = origin;
     s->emu = NULL;
-    return (run_source){s, origin_open, origin_close};
+    return (run_source){s, origin_open, origin_close, NULL};
 }
 
 bool rps_origin_config(const rps_origin *o, uarch_config *cfg, cs_error *err) {

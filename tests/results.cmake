@@ -2,9 +2,10 @@
 #   results.usage.*        bad usage: one line, exit 2 (a mistyped configuration lists the
 #                          names, a mistyped key suggests the nearest, a key the model does not
 #                          read is named, an unknown option is named once)
-#   results.guest_fault    a program that faults (segfault, illegal instruction): run, stacks,
+#   results.guest_fault    a program that faults (segfault, illegal instruction): run, stacks (and --validate),
 #                          stallscope (--compare too), rpstacks write their results and exit
-#                          128 + signal, the JSON's guest a fault (tests/scripts/guest_fault.sh)
+#                          128 + signal, the JSON's guest a fault; an abort (134) passed through by
+#                          --compare and --validate (tests/scripts/guest_fault.sh)
 #   results.cli            exit status of a failing guest, --json - alone on stdout, outputs
 #                          checked before the run, output directories, HTML override marks,
 #                          in-order widths and config show (tests/scripts/results_cli.sh)

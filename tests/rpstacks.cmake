@@ -11,6 +11,8 @@
 #   rpstacks.e2e.unique   --unique combination recorded in the .rps byte, the JSON and the text;
 #                         the default records event; --unique both: exit 2 naming it; --max-stacks
 #                         5 and the default 6 recorded in the JSON and printed by whatif
+#   rpstacks.e2e.ideal_alu  fp_chain under ideal.alu: no negative share of the largest path, the events
+#                         sum to it (= simulated), whatif refuses the arithmetic latencies the machine ignores
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest
@@ -66,6 +68,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME rpstacks.cli.inorder
            COMMAND ${_scripts}/expect_error.sh 2 "inorder3: an in-order machine is not modelled.*configurations it models: ooo4, bdw, knl" ${_cs} rpstacks --config inorder3
                    -o x.rps ${_w}/sort 100)
+  # ideal.alu: arithmetic weighed at one cycle, as the core ran it; its latencies not scalable
+  add_test(NAME rpstacks.e2e.ideal_alu COMMAND ${_scripts}/rpstacks_ideal_alu.sh ${_cs} ${_w})
   # as an analysis of run: refused before the run (exit 2), not after timing all of it (125)
   add_test(NAME rpstacks.cli.inorder_analysis
            COMMAND ${_scripts}/expect_error.sh 2 "analysis rpstacks: the dependence graph models the out-of-order core .configuration inorder3"

@@ -19,7 +19,9 @@ bool rps_scales(const rps_result *r, const uint32_t lat[RPS_DIMS], double scale[
     for (int d = 1; d < RPS_DIMS; d++) {
         if (r->base_latency[d] == 0) {
             if (lat[d] != 0) {
-                cs_error_set(err, "%s: its latency in the analysed run was 0, so its penalties cannot be scaled",
+                cs_error_set(err,
+                             "%s: its latency in the analysed run was 0 or fixed (a TLB not modelled, arithmetic "
+                             "under ideal.alu), so its penalties cannot be scaled",
                              rps_dim_key(d));
                 return false;
             }

@@ -13,6 +13,8 @@
 #                         5 and the default 6 recorded in the JSON and printed by whatif
 #   rpstacks.e2e.ideal_alu  fp_chain under ideal.alu: no negative share of the largest path, the events
 #                         sum to it (= simulated), whatif refuses the arithmetic latencies the machine ignores
+#   rpstacks.e2e.store_at_exit  a store draining after the last commit (knl): rpstacks' simulated
+#                         cycles = run's, whatif's simulated CPI and --verify agree with them
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest
@@ -68,6 +70,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME rpstacks.cli.inorder
            COMMAND ${_scripts}/expect_error.sh 2 "inorder3: an in-order machine is not modelled.*configurations it models: ooo4, bdw, knl" ${_cs} rpstacks --config inorder3
                    -o x.rps ${_w}/sort 100)
+  if(CYCLESCOPE_RISCV_CC)
+    # a store still draining after the last commit: the simulated cycles are the core's
+    add_test(NAME rpstacks.e2e.store_at_exit
+             COMMAND ${_scripts}/rpstacks_store_at_exit.sh ${_cs} ${CYCLESCOPE_GUEST_DIR}/store_at_exit)
+  endif()
   # ideal.alu: arithmetic weighed at one cycle, as the core ran it; its latencies not scalable
   add_test(NAME rpstacks.e2e.ideal_alu COMMAND ${_scripts}/rpstacks_ideal_alu.sh ${_cs} ${_w})
   # as an analysis of run: refused before the run (exit 2), not after timing all of it (125)

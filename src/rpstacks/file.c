@@ -403,6 +403,11 @@ void rps_text(const rps_result *r, FILE *out) {
             "  graph longest path %.0f cycles (%+.3f%% vs simulated); %llu constraint violations, %llu constraints "
             "beyond the window\n",
             r->graph_cycles, err, (unsigned long long)r->violations, (unsigned long long)r->dropped_edges);
+    if (r->drain_cycles)
+        fprintf(out,
+                "  of which %llu cycles after the last commit (stores draining): one base edge, not scaled by "
+                "any latency\n",
+                (unsigned long long)r->drain_cycles);
     fprintf(out,
             "  %u segments, %u representative stacks (%.1f per segment), %llu capped nodes, analysis %.2f s "
             "(processor %.2f s)\n",

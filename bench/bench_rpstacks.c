@@ -302,7 +302,7 @@ int main(int argc, char **argv) {
             srcs[q] = sc;
             jobsv[q].name = s->label;
             jobsv[q].opt = (core_run_options){warmup, max, NULL};
-            jobsv[q].source = (run_source){&srcs[q], open_src, close_src};
+            jobsv[q].source = (run_source){&srcs[q], open_src, close_src, NULL};
             jobsv[q].analyses = &none;
             jobsv[q].program = path;
         }
@@ -406,7 +406,7 @@ int main(int argc, char **argv) {
                 gs[q] = sc;
                 gj[q].name = "grid point";
                 gj[q].opt = (core_run_options){warmup, max, NULL};
-                gj[q].source = (run_source){&gs[q], open_src, close_src};
+                gj[q].source = (run_source){&gs[q], open_src, close_src, NULL};
                 gj[q].analyses = &none;
                 gj[q].program = path;
             }

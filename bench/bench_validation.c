@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
             vo.cfg = cfg;
             vo.run = (core_run_options){r->warmup, r->max, NULL};
             vo.jobs = jobs;
-            vo.source = (run_source){&g, guest_open, guest_close};
+            vo.source = (run_source){&g, guest_open, guest_close, NULL};
             snprintf(r->v.program, sizeof r->v.program, "%.63s", chosen[w].name);
             double t0 = cs_now();
             if (!validation_run(&vo, &r->v, NULL, NULL, &err)) {

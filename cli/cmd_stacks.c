@@ -50,9 +50,20 @@ static uop_source *guest_open(void *ctx, cs_error *err) {
     return s->emu ? emu_source_create(s->emu) : NULL;
 }
 
+/* How the guest ended (run_source.guest_status); a fault is the guest's end, not the run's */
+static int guest_status(void *ctx) {
+    const guest_source *s = ctx;
+    if (emu_state(s->emu) == EMU_EXITED) return emu_exit_code(s->emu);
+    if (emu_state(s->emu) == EMU_FAILED && emu_fault_signal(s->emu)) {
+        fprintf(stderr, "cyclescope: %s\n", emu_error(s->emu)); /* shown for the baseline, as run shows it */
+        return -(128 + emu_fault_signal(s->emu));
+    }
+    return 0;
+}
+
 static bool guest_close(void *ctx, uop_source *src, cs_error *err) {
     guest_source *s = ctx;
-    bool ok = emu_state(s->emu) != EMU_FAILED;
+    bool ok = emu_state(s->emu) != EMU_FAILED || emu_fault_signal(s->emu);
     if (!ok) cs_error_set(err, "%s", emu_error(s->emu));
     uop_source_destroy(src);
     emu_destroy(s->emu);
@@ -68,7 +79,7 @@ static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs,
     vo.run = (core_run_options){t->warmup, t->max, NULL};
     vo.jobs = jobs;
     vo.show_output = true;
-    vo.source = (run_source){&gs, guest_open, guest_close};
+    vo.source = (run_source){&gs, guest_open, guest_close, guest_status};
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "cyclescope: timing the baseline and %d idealised machines, %d at a time…\n", IDEAL_COUNT,
                 jobs > 0 ? jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
@@ -82,6 +93,15 @@ static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs,
     } else {
         run_summary sum = {what, &vo.cfg, &stats, stats.warmup_uops};
         rc = cli_timing_report(t, &sum, NULL, &v->base, v);
+        /* the results are written; the status is a failing program's (the baseline's, run in
+         * another process: its own stderr said why) */
+        if (rc == 0 && v->guest_status > 0) {
+            fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
+                    v->guest_status);
+            rc = v->guest_status;
+        } else if (rc == 0 && v->guest_status < 0) { /* a fault, said by the baseline's process */
+            rc = -v->guest_status;
+        }
     }
     free(v);
     return rc;

@@ -91,7 +91,9 @@ static uop_source *input_open(input *in, char *what, size_t size) {
 static int input_close(input *in, uop_source *src, int rc) {
     uop_source_destroy(src);
     if (in->emu) {
-        if (rc == 0 && emu_state(in->emu) == EMU_FAILED) rc = cli_fail("%s", emu_error(in->emu));
+        /* a fault with a signal is the guest's end, reported by the caller (128 + signal) */
+        if (rc == 0 && emu_state(in->emu) == EMU_FAILED && !emu_fault_signal(in->emu))
+            rc = cli_fail("%s", emu_error(in->emu));
         emu_destroy(in->emu);
         in->emu = NULL;
     }
@@ -168,6 +170,10 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
         analysis_list_free(&list);
         return EXIT_RUN_FAILED;
     }
+    /* how the program ended (the same program twice): the exit status once the outputs are
+     * written, as a single run gives it (docs/json-schema.md) */
+    int guest_rc = 0;
+    char guest_line[600] = "";
     for (int k = 0; k < 2 && rc == 0; k++) {
         const uarch_config cfg = cfgs[k];
         char what[512];
@@ -184,6 +190,16 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
             have++;
             if (!res[k].ok) rc = cli_fail("%s: %s", names[k], res[k].err.msg);
         }
+        if (rc == 0 && in->emu && !guest_rc) {
+            if (emu_state(in->emu) == EMU_EXITED && emu_exit_code(in->emu) != 0) {
+                guest_rc = emu_exit_code(in->emu);
+                snprintf(guest_line, sizeof guest_line,
+                         "the program exited with status %d (the results cover what it ran)", guest_rc);
+            } else if (emu_state(in->emu) == EMU_FAILED && emu_fault_signal(in->emu)) {
+                guest_rc = 128 + emu_fault_signal(in->emu);
+                snprintf(guest_line, sizeof guest_line, "%s", emu_error(in->emu));
+            }
+        }
         rc = input_close(in, src, rc);
     }
     if (rc == 0) {
@@ -197,6 +213,10 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
         ss_compare_text(sa, a, sb, b, stdout);
         fflush(stdout);
         rc = compare_outputs(t, data_fd, cfgs, res, sa, a, sb, b);
+        if (rc == 0 && guest_rc) {
+            cli_fail("%s", guest_line);
+            rc = guest_rc;
+        }
     }
     if (data_fd >= 0) close(data_fd);
     for (int k = 0; k < have; k++) run_result_free(&res[k]);

@@ -29,7 +29,9 @@ static uop_source *origin_open(void *ctx, cs_error *err) {
 static bool origin_close(void *ctx, uop_source *src, cs_error *err) {
     rps_source *s = ctx;
     bool ok = true;
-    if (s->emu && emu_state(s->emu) == EMU_FAILED) {
+    /* a guest killed by a fault (a signal) ended as Linux would end it: what ran is the run;
+     * only what cyclescope cannot do fails it */
+    if (s->emu && emu_state(s->emu) == EMU_FAILED && !emu_fault_signal(s->emu)) {
         cs_error_set(err, "%s", emu_error(s->emu));
         ok = false;
     }
@@ -42,7 +44,7 @@ static bool origin_close(void *ctx, uop_source *src, cs_error *err) {
 run_source rps_run_source(rps_source *s, const rps_origin *origin) {
     s->origin = origin;
     s->emu = NULL;
-    return (run_source){s, origin_open, origin_close};
+    return (run_source){s, origin_open, origin_close, NULL};
 }
 
 bool rps_origin_config(const rps_origin *o, uarch_config *cfg, cs_error *err) {

@@ -2,6 +2,10 @@
 #   results.usage.*        bad usage: one line, exit 2 (a mistyped configuration lists the
 #                          names, a mistyped key suggests the nearest, a key the model does not
 #                          read is named, an unknown option is named once)
+#   results.guest_fault    a program that faults (segfault, illegal instruction): run, stacks (and --validate),
+#                          stallscope (--compare too), rpstacks write their results and exit
+#                          128 + signal, the JSON's guest a fault; an abort (134) passed through by
+#                          --compare and --validate (tests/scripts/guest_fault.sh)
 #   results.cli            exit status of a failing guest, --json - alone on stdout, outputs
 #                          checked before the run, output directories, HTML override marks,
 #                          in-order widths and config show (tests/scripts/results_cli.sh)
@@ -83,6 +87,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND ${_scripts}/expect_error.sh 125 "README.md: not an ELF file"
                    ${_cs} sweep --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep-not-elf
                    ${PROJECT_SOURCE_DIR}/README.md)
+  if(CYCLESCOPE_RISCV_CC)
+    # a program that faults: results written, exit 128 + signal (run, stacks, stallscope, rpstacks)
+    add_test(NAME results.guest_fault
+             COMMAND ${_scripts}/guest_fault.sh ${_cs} ${CYCLESCOPE_GUEST_DIR} ${PROJECT_SOURCE_DIR}/docs)
+  endif()
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every other verb's JSON against its schema in docs/, its provenance header present and true

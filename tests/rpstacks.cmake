@@ -11,6 +11,10 @@
 #   rpstacks.e2e.unique   --unique combination recorded in the .rps byte, the JSON and the text;
 #                         the default records event; --unique both: exit 2 naming it; --max-stacks
 #                         5 and the default 6 recorded in the JSON and printed by whatif
+#   rpstacks.e2e.ideal_alu  fp_chain under ideal.alu: no negative share of the largest path, the events
+#                         sum to it (= simulated), whatif refuses the arithmetic latencies the machine ignores
+#   rpstacks.e2e.store_at_exit  a store draining after the last commit (knl): rpstacks' simulated
+#                         cycles = run's = the graph's (the drain a base edge) = whatif's baseline
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest
@@ -66,6 +70,17 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME rpstacks.cli.inorder
            COMMAND ${_scripts}/expect_error.sh 2 "inorder3: an in-order machine is not modelled.*configurations it models: ooo4, bdw, knl" ${_cs} rpstacks --config inorder3
                    -o x.rps ${_w}/sort 100)
+  if(CYCLESCOPE_RISCV_CC)
+    # a store still draining after the last commit: the simulated cycles are the core's
+    add_test(NAME rpstacks.e2e.store_at_exit
+             COMMAND ${_scripts}/rpstacks_store_at_exit.sh ${_cs} ${CYCLESCOPE_GUEST_DIR}/store_at_exit)
+  endif()
+  # ideal.alu: arithmetic weighed at one cycle, as the core ran it; its latencies not scalable
+  add_test(NAME rpstacks.e2e.ideal_alu COMMAND ${_scripts}/rpstacks_ideal_alu.sh ${_cs} ${_w})
+  # as an analysis of run: refused before the run (exit 2), not after timing all of it (125)
+  add_test(NAME rpstacks.cli.inorder_analysis
+           COMMAND ${_scripts}/expect_error.sh 2 "analysis rpstacks: the dependence graph models the out-of-order core .configuration inorder3"
+                   ${_cs} run --no-report --config inorder3 --analysis rpstacks ${_w}/sort 100)
   set(_rps ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.rps)
   add_test(NAME rpstacks.e2e.build COMMAND ${_cs} rpstacks --max 6000 --segment 2000 ${_w}/ptr_chase 4 -o ${_rps})
   set_tests_properties(rpstacks.e2e.build PROPERTIES FIXTURES_SETUP rps_e2e PASS_REGULAR_EXPRESSION

@@ -50,6 +50,9 @@ qsort of 1000 ints: sorted" ${_cs} exec ${_g}/sandbox_mem linux)
     add_test(NAME sandbox.self_exe COMMAND ${_scripts}/sandbox_self.sh ${_cs} ${_g}
              ${CMAKE_CURRENT_BINARY_DIR}/sandbox-self ${CYCLESCOPE_WORKLOAD_DIR}/sort)
   endif()
+  # --env-fixed: stdin, stdout and stderr look like pipes wherever they lead, so stdout on
+  # /dev/null, a file or a pipe gives the same instructions and cycles.
+  add_test(NAME sandbox.env_fixed_streams COMMAND ${_scripts}/env_fixed_streams.sh ${_cs} ${_g}/hello)
   # Unknown system calls: -ENOSYS and one warning by default, the old stop with --strict-syscalls.
   add_test(NAME sandbox.enosys
            COMMAND ${_scripts}/expect_error.sh 0 "warning: unsupported system call socket \\(number 198\\) at pc 0x[0-9a-f]+ returns -ENOSYS" ${_cs} exec ${_g}/bad_syscall)

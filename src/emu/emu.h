@@ -88,7 +88,9 @@ int emu_fault_signal(const emu_t *emu);
 uint64_t emu_icount(const emu_t *emu); /* instructions executed so far */
 
 /* A uop_source reading from the emulator (which stays owned by the caller).
- * Its read() returns 0 when the guest exits and -1 if the run failed. */
+ * Its read() returns 0 when the guest exits or is killed by a fault (emu_state then
+ * says EMU_FAILED with a signal) and -1 when the run failed for what cyclescope does
+ * not support (fault signal 0). */
 uop_source *emu_source_create(emu_t *emu);
 
 /* ---- ELF inspection (the disassembler and the DCPI analysis need it) ---- */

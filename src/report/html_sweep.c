@@ -72,18 +72,35 @@ static void curve(strbuf *b, const report_sweep *s, int k) {
     /* the lines: one per combination of the other parameters */
     char(*groups)[256] = cs_calloc(s->points + 1, sizeof *groups);
     size_t ng = 0;
+    /* each point's line and x, found once (a grid of 300 × 300 took 47 s when they were
+     * looked up again for every line and x: points × x × lines) */
+    size_t *group_of = cs_calloc(s->points + 1, sizeof *group_of), *x_of = cs_calloc(s->points + 1, sizeof *x_of);
     double lo = INFINITY, hi = -INFINITY;
     for (size_t p = 0; p < s->points; p++) {
         char g[256];
         group_label(s, p, k, g, sizeof g);
-        bool seen = false;
-        for (size_t i = 0; i < ng && !seen; i++) seen = !strcmp(groups[i], g);
-        if (!seen) snprintf(groups[ng++], 256, "%s", g);
+        size_t gi = 0;
+        while (gi < ng && strcmp(groups[gi], g)) gi++;
+        if (gi == ng) snprintf(groups[ng++], 256, "%s", g);
+        group_of[p] = gi;
+        x_of[p] = index_of(xs, nx, value_at(s, p, k));
         if (s->cpi[p] == s->cpi[p]) lo = fmin(lo, s->cpi[p]), hi = fmax(hi, s->cpi[p]);
     }
+    /* the points in order of x, then of the grid (a counting sort) */
+    size_t *order = cs_calloc(s->points + 1, sizeof *order), *first = cs_calloc(nx + 1, sizeof *first);
+    for (size_t p = 0; p < s->points; p++)
+        if (x_of[p] < nx) first[x_of[p] + 1]++;
+    for (size_t i = 0; i < nx; i++) first[i + 1] += first[i];
+    size_t placed = 0;
+    for (size_t p = 0; p < s->points; p++)
+        if (x_of[p] < nx) order[first[x_of[p]]++] = p, placed++;
     if (!(lo <= hi) || nx == 0) {
         free(xs);
         free(groups);
+        free(group_of);
+        free(x_of);
+        free(order);
+        free(first);
         return;
     }
     if (hi - lo < 1e-9) lo -= 0.05, hi += 0.05;
@@ -105,22 +122,18 @@ static void curve(strbuf *b, const report_sweep *s, int k) {
     for (size_t gi = 0; gi < lines; gi++) {
         const char *color = palette[gi % PALETTE];
         strbuf pts = {0};
-        for (size_t i = 0; i < nx; i++) {
-            /* the point of this group at this x */
-            for (size_t p = 0; p < s->points; p++) {
-                char g[256];
-                group_label(s, p, k, g, sizeof g);
-                if (strcmp(g, groups[gi]) || index_of(xs, nx, value_at(s, p, k)) != i || s->cpi[p] != s->cpi[p])
-                    continue;
-                double x = left + 20 + step * (double)i, yy = scale_px(&y, s->cpi[p]);
-                sb_printf(&pts, "%.2f,%.2f ", x, yy);
-                char tip[400], num[32];
-                snprintf(tip, sizeof tip, "%s=%s%s%s: CPI %s", s->key[k], xs[i], g[0] ? ", " : "", g,
-                         fmt_num(num, sizeof num, s->cpi[p], 4));
-                sb_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"%s\"><title>", x, yy, color);
-                sb_escape(b, tip);
-                sb_put(b, "</title></circle>\n");
-            }
+        for (size_t o = 0; o < placed; o++) { /* this group's points, in order of x */
+            size_t p = order[o], i = x_of[p];
+            const char *g = groups[gi];
+            if (group_of[p] != gi || s->cpi[p] != s->cpi[p]) continue;
+            double x = left + 20 + step * (double)i, yy = scale_px(&y, s->cpi[p]);
+            sb_printf(&pts, "%.2f,%.2f ", x, yy);
+            char tip[400], num[32];
+            snprintf(tip, sizeof tip, "%s=%s%s%s: CPI %s", s->key[k], xs[i], g[0] ? ", " : "", g,
+                     fmt_num(num, sizeof num, s->cpi[p], 4));
+            sb_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"%s\"><title>", x, yy, color);
+            sb_escape(b, tip);
+            sb_put(b, "</title></circle>\n");
         }
         if (pts.s)
             sb_printf(b, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", pts.s, color);
@@ -140,6 +153,10 @@ static void curve(strbuf *b, const report_sweep *s, int k) {
     sb_put(b, "</figure>\n");
     free(xs);
     free(groups);
+    free(group_of);
+    free(x_of);
+    free(order);
+    free(first);
 }
 
 /* Light to dark blue for low to high CPI. */

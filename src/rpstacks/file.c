@@ -19,7 +19,9 @@ bool rps_scales(const rps_result *r, const uint32_t lat[RPS_DIMS], double scale[
     for (int d = 1; d < RPS_DIMS; d++) {
         if (r->base_latency[d] == 0) {
             if (lat[d] != 0) {
-                cs_error_set(err, "%s: its latency in the analysed run was 0, so its penalties cannot be scaled",
+                cs_error_set(err,
+                             "%s: its latency in the analysed run was 0 or fixed (a TLB not modelled, arithmetic "
+                             "under ideal.alu), so its penalties cannot be scaled",
                              rps_dim_key(d));
                 return false;
             }
@@ -401,6 +403,11 @@ void rps_text(const rps_result *r, FILE *out) {
             "  graph longest path %.0f cycles (%+.3f%% vs simulated); %llu constraint violations, %llu constraints "
             "beyond the window\n",
             r->graph_cycles, err, (unsigned long long)r->violations, (unsigned long long)r->dropped_edges);
+    if (r->drain_cycles)
+        fprintf(out,
+                "  of which %llu cycles after the last commit (stores draining): one base edge, not scaled by "
+                "any latency\n",
+                (unsigned long long)r->drain_cycles);
     fprintf(out,
             "  %u segments, %u representative stacks (%.1f per segment), %llu capped nodes, analysis %.2f s "
             "(processor %.2f s)\n",

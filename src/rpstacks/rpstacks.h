@@ -146,6 +146,7 @@ typedef struct rps_result {
     rps_origin origin;
     uint32_t base_latency[RPS_DIMS];     /* the configuration's latency of each dimension */
     uint64_t instructions, uops, cycles; /* the simulated run */
+    uint64_t drain_cycles;               /* of those, after the last commit (a base edge; not saved) */
     double graph_cycles;                 /* the graph's longest path, summed over segments */
     /* how faithful the graph is */
     uint64_t violations;    /* nodes whose modelled constraints ran past the simulated time */

@@ -34,6 +34,7 @@ typedef struct msg_header {
     bool ok;
     cs_error err;
     core_stats stats;
+    int32_t guest_status;
     int32_t count;
 } msg_header;
 
@@ -107,6 +108,7 @@ static void __attribute__((noreturn)) child_run(const run_job *job, int fd, int 
             h.stats = r.stats;
             if (!r.ok) h.err = r.err;
         }
+        if (job->source.guest_status) h.guest_status = job->source.guest_status(job->source.ctx);
         cs_error cerr;
         if (!job->source.close(job->source.ctx, src, &cerr) && h.ok) {
             h.ok = false;
@@ -182,6 +184,7 @@ static void decode(const run_job *job, const bytes *m, int status, job_result *r
     res->count = h.count;
     res->ok = h.ok;
     res->stats = h.stats;
+    res->guest_status = h.guest_status;
     res->err = h.err;
     if (!h.ok) cs_error_prefix(&res->err, "%s", job->name);
     return;

@@ -153,6 +153,10 @@ typedef struct run_source {
     uop_source *(*open)(void *ctx, cs_error *err);
     /* After the run: release the source; false with *err if it failed (e.g. a guest fault). */
     bool (*close)(void *ctx, uop_source *src, cs_error *err);
+    /* Optional, after the run and before close: how the guest ended, for job_result: 0, its own
+     * non-zero exit code, or -(128 + signal) when a fault killed it (the exit status is then
+     * 128 + signal, docs/json-schema.md). */
+    int (*guest_status)(void *ctx);
 } run_source;
 
 typedef struct run_job {
@@ -175,6 +179,7 @@ typedef struct job_result {
     bool ok;
     cs_error err; /* when !ok: the job's own error, prefixed with its name */
     core_stats stats;
+    int guest_status;               /* the source's guest_status (0 without one) */
     int count;                      /* analyses */
     void *result[RUN_MAX_ANALYSES]; /* each analysis' result bytes (result_size), or NULL */
     cJSON *json[RUN_MAX_ANALYSES];  /* each analysis' JSON, or NULL */

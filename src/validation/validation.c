@@ -147,6 +147,7 @@ bool validation_run(const validation_options *opt, validation_result *out, core_
             memcpy(out->program, program, sizeof program);
             snprintf(out->config, sizeof out->config, "%s", opt->cfg.name);
             validation_evaluate(out, base, cpi);
+            out->guest_status = res[0].guest_status;
             if (base_stats) *base_stats = res[0].stats;
         }
     }

@@ -44,6 +44,7 @@ typedef struct validation_result {
     double base_cpi;
     stacks_result base;
     validation_case cases[IDEAL_COUNT];
+    int guest_status; /* the baseline's run_source.guest_status, 0 without one */
 } validation_result;
 
 const char *ideal_kind_name(ideal_kind k);

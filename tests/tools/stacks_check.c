@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
         memset(&vo, 0, sizeof vo);
         vo.cfg = cfg;
         vo.run = ro;
-        vo.source = (run_source){&eo, guest_open, guest_close};
+        vo.source = (run_source){&eo, guest_open, guest_close, NULL};
         validation_result *val = calloc(1, sizeof *val);
         if (!validation_run(&vo, val, NULL, NULL, &err)) {
             fprintf(stderr, "stacks_check: %s\n", err.msg);

@@ -497,7 +497,7 @@ static void test_validate_driver(void **state) {
     memset(&vo, 0, sizeof vo);
     uarch_config_default(&vo.cfg);
     vo.jobs = 3;
-    vo.source = (run_source){&n, synth_open, synth_close};
+    vo.source = (run_source){&n, synth_open, synth_close, NULL};
     validation_result v;
     memset(&v, 0, sizeof v);
     strcpy(v.program, "synthetic");

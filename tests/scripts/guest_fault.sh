@@ -1,0 +1,51 @@
+#!/bin/bash
+# guest_fault.sh CYCLESCOPE GUEST_DIR DOCS_DIR: a program that faults ends every timing verb as
+# Linux would end it (docs/json-schema.md): the results of what ran are written, the JSON says
+# {"state": "fault", "error": …}, stderr says why in one line and the exit status is 128 + the
+# signal (139: segfault, 132: illegal instruction), as `exec` gives. A program that aborts
+# (exit 134) ends `stallscope --compare` and `stacks --validate` with 134 too, after the outputs.
+set -u -o pipefail
+cs=$(realpath "$1") g=$(realpath "$2") docs=$(realpath "$3")
+here=$(dirname "$(realpath "$0")")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+check() { # STATUS PROG SCHEMA COMMAND…: the exit status, one line naming the fault, the JSON
+    local want=$1 prog=$2 schema=$3
+    shift 3
+    rm -f out.json
+    "$cs" "$@" --json out.json "$g/$prog" >/dev/null 2>err
+    local rc=$?
+    [ $rc = "$want" ] || fail "$* $prog: exit $rc, not $want: $(cat err)"
+    [ -s out.json ] || fail "$* $prog: no JSON written"
+    if [ "$want" -gt 128 ] && [ "$want" != 134 ]; then
+        grep -q "^cyclescope: .*$prog: \(segmentation fault\|illegal instruction\)" err ||
+            fail "$* $prog: the fault is not said: $(cat err)"
+        # (no guest in --compare's header, its runs are in "runs"; --validate's ran in another process)
+        python3 -c "import json, sys; g = json.load(open('out.json'))['guest']
+sys.exit(0 if g is None and ('compare' in sys.argv[1] or 'validate' in sys.argv[1]) or g['state'] == 'fault' and 'at pc 0x' in g['error'] else 1)" "$*" ||
+            fail "$* $prog: guest is not a fault: $(head -c 300 out.json)"
+    fi
+    if [ -n "$schema" ] && py=$(. "$here/find_jsonschema.sh" >/dev/null && echo "$py"); then
+        "$py" "$here/validate_json.py" "$cs" "$docs" "$docs/$schema" out.json >/dev/null ||
+            fail "$* $prog: the JSON is not valid against $schema"
+    fi
+}
+for prog in segfault:139 illegal:132; do
+    p=${prog%:*} s=${prog#*:}
+    check "$s" "$p" result.schema.json run --no-report
+    check "$s" "$p" result.schema.json run --no-report --config inorder3 --analysis stacks,stallscope
+    check "$s" "$p" result.schema.json stacks
+    check "$s" "$p" result.schema.json stallscope
+    check "$s" "$p" rpstacks.schema.json rpstacks -o r.rps
+    check "$s" "$p" stallscope-compare.schema.json stallscope --compare ooo4 inorder3
+    check "$s" "$p" result.schema.json stacks --validate --jobs 2
+done
+check 134 guest_abort stallscope-compare.schema.json stallscope --compare ooo4 knl
+check 134 guest_abort result.schema.json stacks --validate --jobs 2
+grep -q "^cyclescope: the program exited with status 134 " err || fail "stacks --validate guest_abort: $(cat err)"
+# the .rps of a faulting run re-simulates: whatif --verify times the same instructions
+"$cs" rpstacks -o f.rps "$g/segfault" >/dev/null 2>&1
+"$cs" whatif f.rps --set l1d.latency=6 --verify 1 --jobs 1 >v.txt 2>&1 || fail "whatif --verify of a faulting run: $(cat v.txt)"
+echo "ok: run, stacks (and --validate), stallscope (and --compare), rpstacks of segfault and illegal: 128 + signal, results written"

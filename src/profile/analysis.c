@@ -1429,8 +1429,8 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
         free(a);
         return NULL;
     }
-    if (exact && exact->exe_hash != a->prof.exe_hash) {
-        cs_error_set(err, "%s: the truth file is of another executable", profile_path);
+    if (exact && !profile_truth_check(&a->prof, exact, err)) {
+        cs_error_prefix(err, "%s: ", profile_path);
         profile_analysis_free(a);
         return NULL;
     }
@@ -1581,10 +1581,7 @@ static double rel_err(double est, double truth) {
 
 bool profile_grade_against(const profile_analysis *a, const profile_truth *t, profile_grade *g, cs_error *err) {
     memset(g, 0, sizeof *g);
-    if (t->exe_hash != a->prof.exe_hash) {
-        cs_error_set(err, "the truth file is of another executable");
-        return false;
-    }
+    if (!profile_truth_check(&a->prof, t, err)) return false;
     double w5 = 0, w10 = 0, w15 = 0, off = 0, off_low = 0, ew = 0, e10 = 0, stall = 0, covered = 0, dyn = 0, unexpl = 0,
            det = 0, det_cov = 0;
     for (size_t i = 0; i < a->nprocs; i++) {

@@ -74,6 +74,13 @@ static int cmp_range(const void *a, const void *b) {
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Whether pc lies in one of the sorted ranges r[0 .. n). */
+static bool in_ranges(const range *r, size_t n, uint64_t pc) {
+    for (size_t i = 0; i < n && r[i].start <= pc; i++)
+        if (pc < r[i].end) return true;
+    return false;
+}
+
 /* Procedures from the symbols; when stripped, from the entry and the targets of calls. */
 static range *find_procs(const elf_image *img, size_t *n) {
     size_t cap = 256, k = 0;
@@ -87,6 +94,42 @@ static range *find_procs(const elf_image *img, size_t *n) {
         r[k].end = s->addr + s->size;
         snprintf(r[k].name, sizeof r[k].name, "%s", s->name);
         k++;
+    }
+    /* Code symbols without a size start a procedure too, unless inside a sized
+     * one: a function of zero size (crtstuff's frame_dummy) and the labels of
+     * assembly written without .type/.size (all of a hand-written program's,
+     * whose procedures were named by address and run together). Each runs to
+     * the next procedure or the end of its section. */
+    size_t sized = k;
+    qsort(r, sized, sizeof *r, cmp_range);
+    for (size_t i = 0; i < elf_symbol_count(img); i++) {
+        const elf_symbol *s = elf_symbol_at(img, i);
+        if ((s->func && s->size) || s->object || !section_of(img, s->addr) || in_ranges(r, sized, s->addr)) continue;
+        if (k > sized && r[k - 1].start == s->addr) continue; /* the preferred name first */
+        if (k == cap) r = cs_realloc(r, (cap *= 2) * sizeof *r);
+        r[k].start = s->addr;
+        r[k].end = 0; /* open: set below */
+        snprintf(r[k].name, sizeof r[k].name, "%s", s->name);
+        k++;
+    }
+    if (k > sized) {
+        qsort(r, k, sizeof *r, cmp_range);
+        size_t w = 0;
+        for (size_t i = 0; i < k; i++) {
+            /* a sized procedure keeps its start over a label there */
+            if (w && r[w - 1].start == r[i].start) {
+                if (!r[w - 1].end && r[i].end) r[w - 1] = r[i];
+                continue;
+            }
+            r[w++] = r[i];
+        }
+        k = w;
+        for (size_t i = 0; i < k; i++) {
+            if (r[i].end) continue;
+            const elf_section *sec = section_of(img, r[i].start);
+            uint64_t send = sec->addr + sec->size;
+            r[i].end = i + 1 < k && r[i + 1].start < send ? r[i + 1].start : send;
+        }
     }
     if (!k) { /* stripped: address ranges from the entry and the call targets */
         u64map starts = {0};

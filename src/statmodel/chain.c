@@ -795,6 +795,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
     aws.fill_limit = gth_fill_limit(total);
     double last_res = INFINITY;
     bool exact_tried = false;
+    uint32_t *kept_blocks = NULL, kept_nblocks = 0; /* the blocks before the exact solve */
     for (it = 1; it <= 20000; it++) {
         double change = 0, sum = 0;
         for (uint32_t jj = 0; jj < n; jj++) {
@@ -829,6 +830,11 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
                  * its own block makes the aggregation step GTH on the whole
                  * chain: exact, if its elimination fits the fill limit. */
                 exact_tried = true;
+                kept_nblocks = c->nblocks;
+                if (c->block) {
+                    kept_blocks = cs_malloc(cs_array_size(n, sizeof *kept_blocks));
+                    memcpy(kept_blocks, c->block, n * sizeof *kept_blocks);
+                }
                 uint32_t *b = cs_malloc(cs_array_size(n, sizeof *b));
                 for (uint32_t i = 0; i < n; i++) b[i] = i;
                 sm_chain_set_blocks(c, b, n);
@@ -843,6 +849,14 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
             if (c->block && !aws.failed && (slow || res < tol)) {
                 aggregate(c, d, &aws);
                 res = residual(n, d, self, start, from, pin);
+                if (aws.failed && exact_tried && c->nblocks == n) {
+                    /* the whole chain's elimination is past the fill limit:
+                     * back to the blocks it had, and their aggregation */
+                    sm_chain_set_blocks(c, kept_blocks, kept_nblocks);
+                    agg_free(&aws);
+                    aws = (agg_ws){0};
+                    aws.fill_limit = gth_fill_limit(total);
+                }
             }
             if (res < tol) {
                 ok = true;
@@ -856,6 +870,7 @@ bool sm_chain_solve_tol(sm_chain *c, double tol, uint32_t *iterations, cs_error 
         aws.plan = NULL;
     }
     agg_free(&aws);
+    free(kept_blocks);
     free(start);
     free(self);
     free(from);

@@ -45,8 +45,9 @@ static void print_symbol_note(const listing *l, uint64_t addr) {
     else printf(" <%s-0x%" PRIx64 ">", s->name, s->addr - addr);
 }
 
+/* objdump_print_addr: an address no symbol can name (a stripped file) gets "0x". */
 static void print_symbolic(const listing *l, uint64_t addr) {
-    printf("%" PRIx64, addr);
+    printf("%s%" PRIx64, elf_symbol_count(l->img) ? "" : "0x", addr);
     print_symbol_note(l, addr);
 }
 
@@ -122,8 +123,23 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     else printf("%08x          \t", raw);
     char text[128];
     isa_disasm_spec(&d, pc, l->spec, text, sizeof text);
-    fputs(text, stdout);
-    if (ok && (d.op_class == OPC_BRANCH || d.op == ISA_OP_JAL)) print_symbol_note(l, pc + (uint64_t)d.imm);
+    bool has_target = ok && (d.op_class == OPC_BRANCH || d.op == ISA_OP_JAL);
+    if (has_target && !elf_symbol_count(l->img)) {
+        /* the target, the last operand, printed as print_symbolic prints it */
+        char *target = strrchr(text, ',');
+        if (!target) target = strrchr(text, '\t');
+        if (target) {
+            target++;
+            fwrite(text, 1, (size_t)(target - text), stdout);
+            fputs("0x", stdout);
+            fputs(target, stdout);
+        } else {
+            fputs(text, stdout);
+        }
+    } else {
+        fputs(text, stdout);
+    }
+    if (has_target) print_symbol_note(l, pc + (uint64_t)d.imm);
     uint64_t addr;
     if (ok && address_comment(l, &d, pc, &addr)) {
         fputs(" # ", stdout);

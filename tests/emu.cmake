@@ -92,4 +92,11 @@ if(CYCLESCOPE_RISCV_OBJDUMP AND CYCLESCOPE_HAVE_WORKLOADS)
     add_test(NAME disasm.listing.${w}
              COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${CYCLESCOPE_WORKLOAD_DIR}/${w})
   endforeach()
+  # stripped: objdump writes an address no symbol names as 0x…
+  find_program(CYCLESCOPE_RISCV_STRIP riscv64-linux-gnu-strip)
+  if(CYCLESCOPE_RISCV_STRIP)
+    add_test(NAME disasm.listing_stripped
+             COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs}
+                     ${CYCLESCOPE_WORKLOAD_DIR}/sort ${CYCLESCOPE_RISCV_STRIP})
+  endif()
 endif()

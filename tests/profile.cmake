@@ -28,3 +28,13 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.infinite_loop COMMAND ${_scripts}/profile_infinite_loop.sh ${_cs} ${_prof_out}/infinite
            ${CYCLESCOPE_GUEST_DIR}/spin_forever)
 endif()
+#   profile.asm_labels         hand-written assembly without .type/.size (tests/guest/asm_labels.S):
+#                              procedures named by its labels, `work` of its 7 instructions (it
+#                              ran into the next label's code, named proc_ADDR), estimates graded
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.asm_labels COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder3 --period 100 --truth $out/a.truth -o $out/a.prof $prog >/dev/null 2>&1
+    $cs profile report --truth $out/a.truth --json $out/a.json $out/a.prof >/dev/null 2>&1
+    jq -e '[.procedures[] | {(.name): (.instructions | length)}] | add | .work == 7 and ._start == 8' $out/a.json
+    jq -e '.grade.within10 > 0.9' $out/a.json" _ ${_cs} ${_prof_out}/asm-labels ${CYCLESCOPE_GUEST_DIR}/asm_labels)
+endif()

@@ -213,6 +213,34 @@ bool profile_truth_merge(profile_truth *acc, const profile_truth *next, const ch
     return true;
 }
 
+bool profile_truth_check(const profile_data *p, const profile_truth *t, cs_error *err) {
+    if (t->exe_hash != p->exe_hash) {
+        cs_error_set(err, "the truth file is of another executable");
+        return false;
+    }
+    /* the truth holds the true cause of each of the run's CYCLES samples at its
+     * pc: a truth of another run (another machine, arguments or seed) grades
+     * samples the profile does not have */
+    size_t i = 0, k = 0;
+    while (i < p->npcs || k < t->npcs) {
+        uint64_t pc = i < p->npcs && (k >= t->npcs || p->pcs[i].pc <= t->pcs[k].pc) ? p->pcs[i].pc : t->pcs[k].pc;
+        uint64_t have = 0, truth = 0;
+        if (i < p->npcs && p->pcs[i].pc == pc) have = p->pcs[i++].count[PROF_CYCLES];
+        if (k < t->npcs && t->pcs[k].pc == pc) {
+            for (int c = 0; c < TC_COUNT; c++) truth += t->pcs[k].cause[c];
+            k++;
+        }
+        if (have != truth) {
+            cs_error_set(err,
+                         "the truth file is of another run: at pc %" PRIx64 " it has %" PRIu64
+                         " CYCLES samples, the profile %" PRIu64 " (record the truth with the profile)",
+                         pc, truth, have);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* ---- writing: a growing buffer, then the checksum ---------------------------- */
 
 typedef struct sbuf {

@@ -64,10 +64,7 @@ bool profile_imiss_figure(const profile_analysis *a, const profile_truth *truth,
         cs_error_set(err, "the profile has no event samples (record it with --events N)");
         return false;
     }
-    if (truth && truth->exe_hash != a->prof.exe_hash) {
-        cs_error_set(err, "the truth file is of another executable");
-        return false;
-    }
+    if (truth && !profile_truth_check(&a->prof, truth, err)) return false;
     out->event_period = a->prof.event_period;
     out->exact_counts = a->exact_counts;
     out->has_truth = truth != NULL;

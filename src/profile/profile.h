@@ -137,6 +137,9 @@ bool profile_truth_read(const char *path, profile_truth *out, cs_error *err);
 /* Add the truth of another run of the same executable (executions, sample
  * causes and edges summed): the truth of a merged profile. */
 bool profile_truth_merge(profile_truth *acc, const profile_truth *next, const char *name, cs_error *err);
+/* The truth is of the run `p` was recorded from: the same executable, and at
+ * every pc as many CYCLES samples (by true cause) as `p` has there. */
+bool profile_truth_check(const profile_data *p, const profile_truth *t, cs_error *err);
 
 /* ---- analysis -------------------------------------------------------------------- */
 

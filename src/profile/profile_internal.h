@@ -128,6 +128,8 @@ typedef struct profile_cluster {
     double dispersion;  /* chi^2 / (kept - 1) of the kept ratios about the estimate, on Poisson errors (1: one kept) */
     double cut_shift;   /* how far the estimate would move, in its own sigmas, were the points above the cluster
                            that agree with it within CLIP_SIGMAS pooled with it (0: none) */
+    size_t rival;       /* points above the cluster that make a cluster of their own (the 1.5x rule from the
+                           lowest of them): as many as kept, and the ratios cannot say which is unstalled */
 } profile_cluster;
 bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
 /* The confidence of a class' estimate from its cluster (DCPI §6: "a function of the

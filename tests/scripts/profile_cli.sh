@@ -182,7 +182,11 @@ head -c 500 m1.truth >trunc.truth
 one_error 125 'trunc.truth: truncated' "$cs" profile report --truth trunc.truth m1.prof
 "$cs" profile record --config inorder1 --period 500 --truth other.truth -o other.prof "$other" 2000 >/dev/null 2>&1
 one_error 125 'other.truth: the truth file is of another executable' "$cs" profile report --truth other.truth m1.prof
-for t in trunc other; do
+# the truth of another run of the same program (another sampling seed): its samples are not the profile's
+one_error 125 'm2.truth: the truth file is of another run: at pc [0-9a-f]+ it has [0-9]+ CYCLES samples, the profile [0-9]+' \
+    "$cs" profile report --truth m2.truth m1.prof
+one_error 125 'm2.truth: the truth file is of another run' "$cs" profile annotate --truth m2.truth m1.prof
+for t in trunc other m2; do
     [ -z "$("$cs" profile report --truth $t.truth m1.prof 2>/dev/null)" ] || fail "a report printed before the bad $t.truth"
 done
 # an executable without text: a profile whose identity is that of a data file,

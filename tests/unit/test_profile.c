@@ -615,6 +615,29 @@ static void test_confidence_split_pair(void **state) {
     assert_int_equal(profile_cluster_confidence(&cl), CONF_MEDIUM);
 }
 
+/* A cluster above as large as the kept one. qsort's merge loop (msort_with_tmp)
+ * on inorder3, period 100: issue points of Mi 1 with 1016, 1049, 2065 and 2106
+ * samples; the truth is 2069 a cycle (the two low ones pair with the
+ * instruction before them half the time: their Mi is too large). The lowest
+ * cluster gives 1033 (-50%), and it was marked medium; two points agree on a
+ * higher estimate, so which is unstalled is open: low. One point above (a
+ * stall) leaves it medium. */
+static void test_confidence_rival_cluster(void **state) {
+    (void)state;
+    profile_ratio rival[] = {{1016, 1, 1016}, {2065, 1, 2065}, {1049, 1, 1049}, {2106, 1, 2106}};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rival, 4, 2106, &cl));
+    assert_true(fabs(cl.freq - 2065.0 / 2) < 1e-9);
+    assert_int_equal(cl.kept, 2);
+    assert_int_equal(cl.rival, 2);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
+    profile_ratio stalled[] = {{1016, 1, 1016}, {2065, 1, 2065}, {1049, 1, 1049}};
+    assert_true(profile_cluster_estimate(stalled, 3, 2065, &cl));
+    assert_int_equal(cl.kept, 2);
+    assert_int_equal(cl.rival, 1);
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_MEDIUM);
+}
+
 /* Kept points that disagree short of the clip. `tree`'s block at 0x10714 on
  * inorder3, three runs merged at period 100 (true frequency 150): issue points
  * of Mi 1 with 97, 106, 140, 171 and 492 samples. 492 is out of the 1.5x
@@ -963,6 +986,7 @@ int main(void) {
         cmocka_unit_test(test_lower_to_flow),
         cmocka_unit_test(test_lower_by_variance),
         cmocka_unit_test(test_confidence_cut_in_noise),
+        cmocka_unit_test(test_confidence_rival_cluster),
         cmocka_unit_test(test_flow_violation_marked_low),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,16 +53,13 @@ typedef struct source_ctx {
     emu_t *emu;
 } source_ctx;
 
-static const char *const fixed_env[] = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C", NULL};
-
 static uop_source *open_src(void *ctx, cs_error *err) {
     source_ctx *s = ctx;
     emu_options eo;
     memset(&eo, 0, sizeof eo);
     eo.argc = s->argc;
     eo.argv = s->argv;
-    eo.envp = fixed_env;
-    eo.fixed_paths = true;
+    eo.env_fixed = true;
     s->emu = emu_create(s->path, &eo, err);
     return s->emu ? emu_source_create(s->emu) : NULL;
 }

@@ -93,11 +93,9 @@ static uop_source *point_open(void *ctx, cs_error *err) {
         return r ? cst_reader_source(r) : NULL;
     }
     cli_guest_options g = c->g;
-    static const char *const fixed_env[] = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C", NULL};
     g.emu.argc = c->argc;
     g.emu.argv = (const char *const *)c->argv;
-    g.emu.envp = fixed_env; /* as --env-fixed */
-    g.emu.fixed_paths = true;
+    g.emu.env_fixed = true; /* as --env-fixed */
     ps->emu = emu_create(c->argv[0], &g.emu, err);
     return ps->emu ? emu_source_create(ps->emu) : NULL;
 }

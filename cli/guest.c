@@ -60,11 +60,10 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
 }
 
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv) {
-    static const char *const fixed_env[] = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C", NULL};
     g->emu.argc = argc;
     g->emu.argv = (const char *const *)argv;
-    g->emu.envp = g->env_fixed ? fixed_env : (const char *const *)environ;
-    g->emu.fixed_paths = g->env_fixed; /* where the files live changes nothing either */
+    g->emu.envp = (const char *const *)environ;
+    g->emu.env_fixed = g->env_fixed;
     cs_error err;
     emu_t *e = emu_create(argv[0], &g->emu, &err);
     if (!e) cli_fail("%s", err.msg);

@@ -15,13 +15,11 @@ static uop_source *origin_open(void *ctx, cs_error *err) {
         cst_reader *r = cst_open(o->argv[0], err);
         return r ? cst_reader_source(r) : NULL;
     }
-    static const char *const fixed_env[] = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C", NULL};
     emu_options eo;
     memset(&eo, 0, sizeof eo);
     eo.argc = o->argc;
     eo.argv = (const char *const *)o->argv;
-    eo.envp = fixed_env;
-    eo.fixed_paths = true;
+    eo.env_fixed = true;
     s->emu = emu_create(o->argv[0], &eo, err);
     return s->emu ? emu_source_create(s->emu) : NULL;
 }

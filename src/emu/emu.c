@@ -67,25 +67,27 @@ static uint64_t push_bytes(emu_t *e, uint64_t *sp, const void *data, size_t len)
 }
 
 static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
+    static const char *const fixed_env[] = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C", NULL};
     const emu_options *o = &e->opt;
+    const char *const *env = o->env_fixed ? fixed_env : o->envp;
     size_t envc = 0;
-    if (o->envp)
-        while (o->envp[envc]) envc++;
+    if (env)
+        while (env[envc]) envc++;
     mem_map(&e->m, STACK_TOP - STACK_SIZE, STACK_SIZE, PROT_R | PROT_W);
 
     /* Strings at the top, as fs/binfmt_elf.c leaves them: execfn, envp, argv. */
     uint64_t sp = STACK_TOP - 8;
     size_t strings = 0;
     for (int i = 0; i < o->argc; i++) strings += strlen(o->argv[i]) + 1;
-    for (size_t i = 0; i < envc; i++) strings += strlen(o->envp[i]) + 1;
+    for (size_t i = 0; i < envc; i++) strings += strlen(env[i]) + 1;
     if (strings > STACK_SIZE / 4) {
         cs_error_set(err, "%s: arguments and environment too large (%zu bytes)", e->path, strings);
         return false;
     }
-    const char *arg0 = o->fixed_paths ? e->exe_seen : o->argv[0];
+    const char *arg0 = o->env_fixed ? e->exe_seen : o->argv[0];
     uint64_t execfn = push_bytes(e, &sp, arg0, strlen(arg0) + 1);
     uint64_t *envp = cs_calloc(envc + 1, 8), *argv = cs_calloc((size_t)o->argc + 1, 8);
-    for (size_t i = envc; i-- > 0;) envp[i] = push_bytes(e, &sp, o->envp[i], strlen(o->envp[i]) + 1);
+    for (size_t i = envc; i-- > 0;) envp[i] = push_bytes(e, &sp, env[i], strlen(env[i]) + 1);
     for (int i = o->argc; i-- > 0;) {
         const char *a = i == 0 ? arg0 : o->argv[i];
         argv[i] = push_bytes(e, &sp, a, strlen(a) + 1);
@@ -136,7 +138,7 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){i, i > 0, NULL};
     char resolved[PATH_MAX];
     e->exe_real = cs_strdup(realpath(path, resolved) ? resolved : path);
-    if (opt->fixed_paths) {
+    if (opt->env_fixed) {
         const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
         e->exe_seen = cs_malloc(sizeof EMU_FIXED_DIR + 1 + strlen(name));
         sprintf(e->exe_seen, "%s/%s", EMU_FIXED_DIR, name);

@@ -33,10 +33,13 @@ typedef struct emu_options {
                                   * give ENOMEM); 0: EMU_DEFAULT_MEMORY */
     bool strict_syscalls;        /* an unknown system call ends the run (default: -ENOSYS and
                                   * one warning per call number) */
-    bool fixed_paths;            /* the guest sees its program as EMU_FIXED_DIR/NAME (argv[0],
-                                  * AT_EXECFN, /proc/self/exe): where the files live then changes
-                                  * nothing (glibc mallocs the /proc/self/exe path at start-up,
-                                  * so its length moves the heap, and the cycles with it) */
+    bool env_fixed;              /* --env-fixed: envp is ignored for a fixed minimal environment,
+                                  * the guest sees its program as EMU_FIXED_DIR/NAME (argv[0],
+                                  * AT_EXECFN, /proc/self/exe) and its inherited standard streams
+                                  * as pipes, so that neither the caller's environment nor where
+                                  * the files live or stdout leads changes the cycles (glibc
+                                  * mallocs the /proc/self/exe path at start-up: its length
+                                  * moves the heap) */
 } emu_options;
 
 #define EMU_FIXED_DIR "/guest"

@@ -74,6 +74,10 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
  * the program's own non-zero exit code (after a line on stderr saying so), or
  * 128 + signal after a fault (issue 18 item 1; docs/json-schema.md). */
 int cli_guest_exit(const emu_t *e);
+/* The same status without printing, for a verb that writes its outputs after the emulator is
+ * gone: *line (size bytes) gets what cli_guest_exit would print after "cyclescope: " (empty
+ * for 0); EXIT_RUN_FAILED for what cyclescope could not run. */
+int cli_guest_end(const emu_t *e, char *line, size_t size);
 /* Create the emulator for argv[0..argc-1] (the program and its arguments). */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 

@@ -257,12 +257,9 @@ int cmd_rpstacks(int argc, char **argv) {
              * signal of a fault (docs/json-schema.md), as run gives */
             bool guest_exited = src_ctx.emu && emu_state(src_ctx.emu) == EMU_EXITED;
             bool guest_fault = src_ctx.emu && emu_state(src_ctx.emu) == EMU_FAILED && emu_fault_signal(src_ctx.emu);
-            int guest_code = guest_exited ? emu_exit_code(src_ctx.emu) : 0;
-            char guest_error[512] = "";
-            if (guest_fault) {
-                snprintf(guest_error, sizeof guest_error, "%s", emu_error(src_ctx.emu));
-                guest_code = 128 + emu_fault_signal(src_ctx.emu);
-            }
+            char guest_line[600];
+            int guest_code =
+                guest_exited || guest_fault ? cli_guest_end(src_ctx.emu, guest_line, sizeof guest_line) : 0;
             bool live = src_ctx.emu != NULL;
             bool closed = rs.close(rs.ctx, src, &err);
             rps_result *r = run.ok ? rps_analysis_result(run_result_analysis(&run, "rpstacks")) : NULL;
@@ -299,7 +296,7 @@ int cmd_rpstacks(int argc, char **argv) {
                     prov.has_guest = live;
                     prov.guest_state = guest_exited ? "exited" : guest_fault ? "fault" : "stopped";
                     prov.guest_exit_code = guest_code;
-                    prov.guest_error = guest_fault ? guest_error : NULL;
+                    prov.guest_error = guest_fault ? guest_line : NULL;
                     cJSON *j = run_json(r, what, out_path, &cfg, &prov);
                     if (!cli_write_json(json_path, data_fd, j, &err)) rc = cli_fail("%s", err.msg);
                     cJSON_Delete(j);
@@ -307,12 +304,8 @@ int cmd_rpstacks(int argc, char **argv) {
             }
             run_result_free(&run);
             if (rc == 0 && cs_stop_requested()) rc = 128 + SIGINT;
-            if (rc == 0 && guest_fault) { /* as run does: the results are written, the status is the fault's */
-                cli_fail("%s", guest_error);
-                rc = guest_code;
-            } else if (rc == 0 && guest_code != 0) { /* the results are written, the status is the guest's */
-                fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
-                        guest_code);
+            if (rc == 0 && guest_code != 0) { /* as run does: the results are written, the status is the guest's */
+                cli_fail("%s", guest_line);
                 rc = guest_code;
             }
         }

@@ -190,16 +190,8 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
             have++;
             if (!res[k].ok) rc = cli_fail("%s: %s", names[k], res[k].err.msg);
         }
-        if (rc == 0 && in->emu && !guest_rc) {
-            if (emu_state(in->emu) == EMU_EXITED && emu_exit_code(in->emu) != 0) {
-                guest_rc = emu_exit_code(in->emu);
-                snprintf(guest_line, sizeof guest_line,
-                         "the program exited with status %d (the results cover what it ran)", guest_rc);
-            } else if (emu_state(in->emu) == EMU_FAILED && emu_fault_signal(in->emu)) {
-                guest_rc = 128 + emu_fault_signal(in->emu);
-                snprintf(guest_line, sizeof guest_line, "%s", emu_error(in->emu));
-            }
-        }
+        /* (a failure that is not the guest's, fault signal 0, fails the run in input_close) */
+        if (rc == 0 && in->emu && !guest_rc) guest_rc = cli_guest_end(in->emu, guest_line, sizeof guest_line);
         rc = input_close(in, src, rc);
     }
     if (rc == 0) {

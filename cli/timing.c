@@ -367,18 +367,25 @@ static void guest_status(const emu_t *e, report_provenance *p) {
     }
 }
 
-int cli_guest_exit(const emu_t *e) {
+int cli_guest_end(const emu_t *e, char *line, size_t size) {
+    if (size) line[0] = 0;
     if (!e) return 0;
     if (emu_state(e) == EMU_EXITED && emu_exit_code(e) != 0) {
-        fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
-                emu_exit_code(e));
+        snprintf(line, size, "the program exited with status %d (the results cover what it ran)", emu_exit_code(e));
         return emu_exit_code(e);
     }
     if (emu_state(e) == EMU_FAILED) {
-        cli_fail("%s", emu_error(e));
+        snprintf(line, size, "%s", emu_error(e));
         return emu_fault_signal(e) ? 128 + emu_fault_signal(e) : EXIT_RUN_FAILED;
     }
     return 0;
+}
+
+int cli_guest_exit(const emu_t *e) {
+    char line[600];
+    int rc = cli_guest_end(e, line, sizeof line);
+    if (rc) cli_fail("%s", line);
+    return rc;
 }
 
 void cli_provenance(report_provenance *p, const char *kind, const char *path, int nargs, char **args) {

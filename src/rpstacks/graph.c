@@ -64,15 +64,10 @@ const char *rps_dim_key(int dim) {
     return class_keys[dim - RPS_CLASS0];
 }
 
-/* The classes ideal.alu makes one cycle whatever [latency] says (src/uarch/core_internal.h,
- * class_latency: the "1-cycle ALU" of Eyerman et al. §IV). */
-static bool ideal_alu_class(const uarch_config *cfg, int cls) {
-    return cfg->ideal_alu && (cls == OPC_INT_MUL || cls == OPC_INT_DIV || (cls >= OPC_FP_ADD && cls <= OPC_FP_MISC));
-}
-
 uint32_t rps_dim_latency(const uarch_config *cfg, int dim) {
     /* under ideal.alu an arithmetic latency changes nothing: 0, which whatif refuses to scale */
-    if (dim >= RPS_CLASS0 && dim < RPS_CLASS0 + OPC_COUNT && ideal_alu_class(cfg, dim - RPS_CLASS0)) return 0;
+    if (dim >= RPS_CLASS0 && dim < RPS_CLASS0 + OPC_COUNT && uarch_ideal_alu_class(cfg, (op_class)(dim - RPS_CLASS0)))
+        return 0;
     switch (dim) {
     case RPS_BASE: return 1;
     case RPS_L1I: return cfg->l1i.latency;
@@ -182,7 +177,7 @@ static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
     t->cfg = *cfg;
     /* the graph weighs execution with the latencies the core used: one cycle under ideal.alu */
     for (int cls = 0; cls < OPC_COUNT; cls++)
-        if (ideal_alu_class(cfg, cls)) t->cfg.latency[cls] = 1;
+        if (uarch_ideal_alu_class(cfg, (op_class)cls)) t->cfg.latency[cls] = 1;
     t->ring_chunks = ring_chunks;
     if (ring_chunks) {
         t->chunks = ring_chunks;

@@ -154,6 +154,11 @@ bool uarch_config_key_read(core_model model, const char *section, const char *na
 /* The widths of fetch, dispatch, issue and commit the model runs with (the
  * in-order machines derive them from their buffers and pipes). */
 void uarch_config_widths(const uarch_config *cfg, uint32_t width[4]);
+/* Whether the machine runs a class in one cycle whatever [latency] says: the arithmetic
+ * ideal.alu idealises (the "1-cycle ALU" of Eyerman et al. §IV). */
+static inline bool uarch_ideal_alu_class(const uarch_config *cfg, op_class cls) {
+    return cfg->ideal_alu && (cls == OPC_INT_MUL || cls == OPC_INT_DIV || (cls >= OPC_FP_ADD && cls <= OPC_FP_MISC));
+}
 
 /* ---- statistics -------------------------------------------------------------- */
 

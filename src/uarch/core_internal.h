@@ -87,8 +87,7 @@ static inline void feeder_next(uop_feeder *f) {
 
 /* Execution latency of a class under the configuration's knobs. */
 static inline uint32_t class_latency(const uarch_config *cfg, op_class cls) {
-    bool arithmetic = cls == OPC_INT_MUL || cls == OPC_INT_DIV || (cls >= OPC_FP_ADD && cls <= OPC_FP_MISC);
-    if (cfg->ideal_alu && arithmetic) return 1; /* the "1-cycle ALU" idealisation (Eyerman et al. §IV) */
+    if (uarch_ideal_alu_class(cfg, cls)) return 1;
     return cfg->latency[cls] ? cfg->latency[cls] : 1;
 }
 

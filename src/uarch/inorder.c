@@ -255,9 +255,7 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
         }
         m->fp_units += ps->fp;
     }
-    for (int k = 0; k < OPC_COUNT; k++) /* the arithmetic class_latency() idealises */
-        m->one_stage[k] =
-            cfg->ideal_alu && (k == OPC_INT_MUL || k == OPC_INT_DIV || (k >= OPC_FP_ADD && k <= OPC_FP_MISC));
+    for (int k = 0; k < OPC_COUNT; k++) m->one_stage[k] = uarch_ideal_alu_class(cfg, (op_class)k);
     uint32_t widths[4];
     uarch_config_widths(cfg, widths);
     m->width[STAGE_FETCH] = widths[0];

@@ -14,7 +14,8 @@
 #   rpstacks.e2e.ideal_alu  fp_chain under ideal.alu: no negative share of the largest path, the events
 #                         sum to it (= simulated), whatif refuses the arithmetic latencies the machine ignores
 #   rpstacks.e2e.store_at_exit  a store draining after the last commit (knl): rpstacks' simulated
-#                         cycles = run's = the graph's (the drain a base edge) = whatif's baseline
+#                         cycles = run's = the graph's (the drain an edge) = whatif's baseline; memory
+#                         and L2 latency what-ifs = re-simulation (the drain's and the first fetch's fills)
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest

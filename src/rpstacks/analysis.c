@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rpstacks.h"
+#include "rpstacks_internal.h"
 #include "runner/runner.h"
 
 typedef struct rps_analysis {
@@ -122,16 +123,21 @@ static bool rps_finish(void *self, const run_context *run, cs_error *err) {
     if (!rps_stream_finish(a->stream, &a->result, err)) return false;
     /* the simulated cycles are the core's: a run can go on after its last commit (stores
      * draining from a store buffer at the end, or after a --max cut). The graph ends at that
-     * commit; the tail joins it as one last base edge, which no latency the graph models
-     * scales (its stores' fills are not in the graph): every path of the last segment, CP1
-     * and FMT end with it, so the baseline is predicted as simulated (docs/rpstacks.md) */
+     * commit; the tail joins it as one last edge: the last store's fill (its L2 and memory
+     * latencies, which scale) and base for the rest (rps_tail_weight). Every path of the last
+     * segment, CP1 and FMT end with it, so the baseline is predicted as simulated
+     * (docs/rpstacks.md) */
     rps_result *r = &a->result;
     if (run->stats && run->stats->cycles > r->cycles && r->segments) {
-        double tail = (double)(run->stats->cycles - r->cycles);
-        for (uint32_t s = r->seg_first[r->segments - 1]; s < r->seg_first[r->segments]; s++)
-            r->stacks[(size_t)s * RPS_DIMS + RPS_BASE] += tail;
-        r->cp1[RPS_BASE] += tail;
-        r->fmt[RPS_BASE] += tail;
+        double tail = (double)(run->stats->cycles - r->cycles), dims[RPS_DIMS];
+        rps_tail_weight(rps_stream_trace(a->stream), tail, dims);
+        for (int d = 0; d < RPS_DIMS; d++) {
+            if (dims[d] == 0) continue;
+            for (uint32_t s = r->seg_first[r->segments - 1]; s < r->seg_first[r->segments]; s++)
+                r->stacks[(size_t)s * RPS_DIMS + d] += dims[d];
+            r->cp1[d] += dims[d];
+            r->fmt[d] += dims[d];
+        }
         r->graph_cycles += tail;
         r->drain_cycles = run->stats->cycles - r->cycles;
         r->cycles = run->stats->cycles;

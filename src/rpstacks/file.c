@@ -405,8 +405,8 @@ void rps_text(const rps_result *r, FILE *out) {
             r->graph_cycles, err, (unsigned long long)r->violations, (unsigned long long)r->dropped_edges);
     if (r->drain_cycles)
         fprintf(out,
-                "  of which %llu cycles after the last commit (stores draining): one base edge, not scaled by "
-                "any latency\n",
+                "  of which %llu cycles after the last commit (stores draining): one last edge, the last store's "
+                "fill (L2, memory) and base\n",
                 (unsigned long long)r->drain_cycles);
     fprintf(out,
             "  %u segments, %u representative stacks (%.1f per segment), %llu capped nodes, analysis %.2f s "

@@ -463,6 +463,32 @@ static void trace_append(rps_trace *t, const uop_record *x) {
     prepare_one(t, (int64_t)i);
 }
 
+/* The tail after the last commit is the store buffer draining: it ends when the
+ * last store written has its line. That store's fill is the tail's end, so the
+ * tail is charged from its end backwards: memory, then L2 (the fill's order), as
+ * far as the tail reaches, and what is left (stores before it, the write itself)
+ * to base. A store before the last held µops, or none: all base. */
+void rps_tail_weight(const rps_trace *t, double tail, double dims[RPS_DIMS]) {
+    memset(dims, 0, RPS_DIMS * sizeof *dims);
+    const uarch_config *c = &t->cfg;
+    double left = tail;
+    for (int64_t j = (int64_t)t->count - 1; j >= 0 && held(t, j); j--) {
+        const rps_uop *u = rps_u(t, j);
+        if (!(u->uflags & UOP_MEM_WRITE) || (u->uflags & UOP_MEM_READ)) continue;
+        if (u->dcache_level == LEVEL_MEM) {
+            double m = left < c->mem_latency ? left : c->mem_latency;
+            dims[RPS_MEM_DATA] = m, left -= m;
+        }
+        if (u->dcache_level >= LEVEL_L3 && c->l3.enabled) left -= left < c->l3.latency ? left : c->l3.latency;
+        if (u->dcache_level >= LEVEL_L2 && c->l2.enabled) {
+            double l2 = left < c->l2.latency ? left : c->l2.latency;
+            dims[RPS_L2_DATA] = l2, left -= l2;
+        }
+        break;
+    }
+    dims[RPS_BASE] = tail - dims[RPS_MEM_DATA] - dims[RPS_L2_DATA];
+}
+
 /* ---- edges ---- */
 
 static void w_clear(rps_weight *w) { memset(w, 0, sizeof *w); }
@@ -477,12 +503,12 @@ static void w_add(rps_weight *w, int dim, double v) {
             w->val[k] += v;
             return;
         }
-    if (w->n < RPS_WEIGHT_DIMS) {
-        w->dim[w->n] = (uint8_t)dim;
-        w->val[w->n++] = v;
-    } else {
-        w->base += v; /* cannot happen with today's edges (at most four events) */
+    if (w->n == RPS_WEIGHT_DIMS) { /* an edge with more events than any row has: a wrong weight, never a silent base */
+        fprintf(stderr, "cyclescope: internal error: an RpStacks edge with more than %d events\n", RPS_WEIGHT_DIMS);
+        abort();
     }
+    w->dim[w->n] = (uint8_t)dim;
+    w->val[w->n++] = v;
 }
 double rps_weight_total(const rps_weight *w) {
     double s = w->base;

@@ -49,9 +49,12 @@ static inline rps_uop *rps_u(const rps_trace *t, int64_t j) {
     return &t->chunk[c][(uint64_t)j % RPS_CHUNK];
 }
 
-enum { RPS_WEIGHT_DIMS = 4, RPS_MAX_EDGES = 12 };
+/* The most events one edge carries: a load's execution (its class, the L2 TLB,
+ * the DTLB walk, L1D, L2, memory) — six; an instruction fetch after an ITLB walk
+ * five (L1I, L2 TLB, ITLB, L2, memory). */
+enum { RPS_WEIGHT_DIMS = 6, RPS_MAX_EDGES = 12 };
 
-/* An edge's weight: base cycles plus up to four events. */
+/* An edge's weight: base cycles plus up to RPS_WEIGHT_DIMS events. */
 typedef struct rps_weight {
     double base;
     int n;
@@ -69,6 +72,9 @@ typedef struct rps_edge {
  * older than µop `oldest` are listed but not read (beyond the window). */
 int rps_node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_edge *e, bool *violation);
 double rps_weight_total(const rps_weight *w);
+/* The run's tail after the last commit (stores draining) split into events: the
+ * last store's fill, memory then L2 from the end, the rest base (graph.c). */
+void rps_tail_weight(const rps_trace *t, double tail, double dims[RPS_DIMS]);
 uint32_t rps_window(const uarch_config *c);
 /* The modified cosine similarity over the dimensions in `mask` (bit d: dimension d). */
 double rps_similarity_masked(const double *a, const double *b, uint32_t mask);

@@ -603,7 +603,11 @@ static inline __attribute__((always_inline)) stage_view commit_stage(ooo *o) {
         o->st.flops += e->t.u.fp_ops;
         if (o->want_retire) {
             e->t.commit = o->now;
-            *probe_record(o->probes) = e->t;
+            uop_record *r = probe_record(o->probes);
+            *r = e->t;
+            /* a store's level, known in program order: what its write waits for in the store
+             * buffer (kept out of e->t, whose level names a waiting load's miss) */
+            if (e->is_store && !e->is_load && e->store_level > LEVEL_L1) r->dcache_level = e->store_level;
         }
         if (o->want_waits) probe_wait_add(o->probes, o->now, e->t.seq, WST_COMMITTED, 0, 0);
         e->t.seq = 0; /* consumers now read the register file */

@@ -1,25 +1,14 @@
-# interrupt.sh — sourced by the tests of Ctrl-C. interrupt_after SECONDS LABEL OUT ERR CMD…
-# starts CMD (stdout to OUT, stderr to ERR), sends it one SIGINT after SECONDS, as one
-# Ctrl-C would, and fails (the caller's `fail`) unless it exits 130 (128 + SIGINT). One
+# interrupt.sh — sourced by the tests of Ctrl-C. interrupt_running CPU_SECONDS LABEL OUT ERR CMD…
+# starts CMD (stdout to OUT, stderr to ERR), sends it one SIGINT, as one Ctrl-C would, once it
+# is running (below), and fails (the caller's `fail`) unless it exits 130 (128 + SIGINT). One
 # SIGINT by hand: GNU timeout signals the child and then its whole process group, a second
 # Ctrl-C that (as documented) quits at once without the results.
-interrupt_after() {
-    local seconds=$1 label=$2 out=$3 err=$4
-    shift 4
-    "$@" >"$out" 2>"$err" &
-    local pid=$!
-    sleep "$seconds"
-    kill -INT $pid
-    wait $pid
-    local rc=$?
-    [ $rc = 130 ] || fail "$label, Ctrl-C: exit $rc, want 130: $(tail -3 "$err")"
-}
-
-# interrupt_running CPU_SECONDS LABEL OUT ERR CMD… is interrupt_after with a condition instead of
-# a fixed sleep: the SIGINT goes once CMD has installed its Ctrl-C handler (SIGINT caught, in
-# /proc/PID/status SigCgt) and has then used CPU_SECONDS more of processor time, so that it is
-# stopped in the middle of its run however loaded the machine is (a loaded machine only makes
-# the wait longer; at most 600 s of wall clock, then a failure that says so).
+#
+# Not after a fixed sleep (a loaded machine could spend it starting): the SIGINT goes once CMD
+# has installed its Ctrl-C handler (SIGINT caught, in /proc/PID/status SigCgt) and has then used
+# CPU_SECONDS more of processor time, so that it is stopped in the middle of its run however
+# loaded the machine is (a loaded machine only makes the wait longer; at most 600 s of wall
+# clock, then a failure that says so).
 interrupt_running() {
     local cpu=$1 label=$2 out=$3 err=$4
     shift 4

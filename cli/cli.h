@@ -78,6 +78,20 @@ int cli_guest_exit(const emu_t *e);
  * gone: *line (size bytes) gets what cli_guest_exit would print after "cyclescope: " (empty
  * for 0); EXIT_RUN_FAILED for what cyclescope could not run. */
 int cli_guest_end(const emu_t *e, char *line, size_t size);
+/* What a verb was given as its program or trace, from the file's first bytes (the
+ * emulator and the readers still check all of it): an ELF file, a .cst trace, a
+ * ChampSim trace (standard or cloudsuite records, docs/trace-format.md), or other. */
+typedef enum cli_input_kind {
+    CLI_INPUT_OTHER,
+    CLI_INPUT_ELF,
+    CLI_INPUT_CST,
+    CLI_INPUT_CHAMPSIM,
+    CLI_INPUT_CHAMPSIM_CLOUDSUITE
+} cli_input_kind;
+cli_input_kind cli_input_kind_of(const char *path);
+/* For a verb that times programs only, given the trace `path` of `kind`: one usage line
+ * naming the file and what it is and pointing to `sim`. Returns EXIT_USAGE. */
+int cli_program_only(const char *verb, const char *path, cli_input_kind kind);
 /* Create the emulator for argv[0..argc-1] (the program and its arguments). */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 

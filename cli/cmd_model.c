@@ -173,7 +173,10 @@ static int analyze(int argc, char **argv) {
     cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the profile of what ran, marked partial */
     sm_profile *p = sm_analyze(src, &ao, &err);
     cli_sigint_end(old_handler);
-    if (p) p->env_fixed = !trace && g.env_fixed;
+    if (p) {
+        p->env_fixed = !trace && g.env_fixed;
+        p->seed = trace ? 0 : g.emu.seed; /* --compare-sim runs the program with it again */
+    }
     int rc = 0;
     if (!p) {
         rc = cli_fail("model analyze: %s", err.msg);
@@ -223,6 +226,7 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
         cli_guest_options g;
         cli_guest_defaults(&g);
         g.env_fixed = p->env_fixed; /* else the caller's environment, as `model analyze` had */
+        g.emu.seed = p->seed;       /* the random bytes it had (0: the default seed) */
         g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
         e = cli_guest_create(&g, n, args);
         if (!e) {
@@ -674,6 +678,12 @@ static int info(int argc, char **argv) {
                p->env_fixed ? "fixed (--env-fixed; --compare-sim gives it the same)"
                             : "the caller's (--compare-sim gives it its caller's)");
     cJSON_AddBoolToObject(root, "env_fixed", p->env_fixed);
+    if (p->source_kind == SM_SOURCE_PROGRAM) {
+        if (p->seed)
+            printf("guest seed: %llu (--seed; --compare-sim gives it the same)\n", (unsigned long long)p->seed);
+        else printf("guest seed: the default\n");
+    }
+    cJSON_AddNumberToObject(root, "seed", (double)p->seed);
     printf("types:");
     for (int t = 0; t < SM_TYPES; t++) {
         cJSON_AddNumberToObject(types, type_name[t], (double)p->type_count[t]);

@@ -179,6 +179,13 @@ int cmd_rpstacks(int argc, char **argv) {
     int first = optind, last = argc;
     if (!out_path && last - first >= 3 && !strcmp(argv[last - 2], "-o")) out_path = argv[last - 1], last -= 2;
     if (first >= last) return cli_usage("rpstacks", "no program or trace given");
+    cli_input_kind kind = cli_input_kind_of(argv[first]);
+    if (kind == CLI_INPUT_CHAMPSIM ||
+        kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE) /* .cst traces only: whatif --verify reopens it */
+        return cli_usage("rpstacks",
+                         "%s is a ChampSim trace, and rpstacks takes a program or a .cst trace: import it first "
+                         "(cyclescope trace import-champsim%s %s -o TRACE.cst)",
+                         argv[first], kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE ? " --cloudsuite" : "", argv[first]);
     if (!out_path) return cli_usage("rpstacks", "no output file given (-o FILE.rps)");
     if (json_path && !strcmp(json_path, out_path))
         return cli_usage("rpstacks", "--json %s: the same file as the .rps output", json_path);

@@ -39,6 +39,8 @@ int cmd_run(int argc, char **argv) {
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage("run", "no program given");
+    cli_input_kind kind = cli_input_kind_of(argv[optind]);
+    if (kind != CLI_INPUT_ELF && kind != CLI_INPUT_OTHER) return cli_program_only("run", argv[optind], kind);
     if (!cli_simpoint_check(&sp, &t, "run")) return EXIT_USAGE;
     t.default_outdir = true;
     t.cmd_argc = argc, t.cmd_argv = argv;

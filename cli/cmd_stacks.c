@@ -134,6 +134,8 @@ int cmd_stacks(int argc, char **argv) {
         if (bad) return EXIT_USAGE;
     }
     if (optind >= argc) return cli_usage("stacks", "no program given");
+    cli_input_kind kind = cli_input_kind_of(argv[optind]);
+    if (kind != CLI_INPUT_ELF && kind != CLI_INPUT_OTHER) return cli_program_only("stacks", argv[optind], kind);
     if (do_validate && t.interval) return cli_usage("stacks", "--interval does not apply to --validate");
     if (t.analysis) { /* the stacks verb runs the stacks, whatever else is asked for */
         analysis_list l;

@@ -49,15 +49,6 @@ void help_stallscope(void) {
 
 enum { OPT_DEPTH = 1400, OPT_THRESHOLD, OPT_INTERVAL, OPT_COMPARE, OPT_TOOCLOSE, OPT_COMPLETION };
 
-static bool is_elf(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return false;
-    unsigned char m[4] = {0};
-    bool elf = fread(m, 1, 4, f) == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
-    fclose(f);
-    return elf;
-}
-
 typedef struct input {
     bool elf;
     cli_guest_options *g;
@@ -268,7 +259,7 @@ int cmd_stallscope(int argc, char **argv) {
                          "--compare writes text, --json and --report only (no --csv, --outdir, --pipeview)");
     const char *cmp_outputs[] = {t.json_path, t.report_path};
     if (cmp_a && !cli_outputs_writable(cmp_outputs, 2)) return EXIT_USAGE; /* before either run */
-    input in = {is_elf(argv[optind]), &g, argc - optind, argv + optind, NULL};
+    input in = {cli_input_kind_of(argv[optind]) == CLI_INPUT_ELF, &g, argc - optind, argv + optind, NULL};
     if (!in.elf && in.argc != 1) return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
     t.analysis = list_text;
     t.cmd_argc = argc, t.cmd_argv = argv;

@@ -1,5 +1,6 @@
 /* Options shared by the verbs that run a program in the emulator. */
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,4 +69,23 @@ emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv) {
     emu_t *e = emu_create(argv[0], &g->emu, &err);
     if (!e) cli_fail("%s", err.msg);
     return e;
+}
+
+cli_input_kind cli_input_kind_of(const char *path) {
+    FILE *f = cs_fopen_input(path, NULL); /* never wait on a FIFO or read a device */
+    if (!f) return CLI_INPUT_OTHER;
+    unsigned char m[4] = {0};
+    bool elf = fread(m, 1, 4, f) == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+    fclose(f);
+    bool cloudsuite = false;
+    if (elf) return CLI_INPUT_ELF;
+    if (cst_probe(path)) return CLI_INPUT_CST;
+    if (champsim_probe(path, &cloudsuite)) return cloudsuite ? CLI_INPUT_CHAMPSIM_CLOUDSUITE : CLI_INPUT_CHAMPSIM;
+    return CLI_INPUT_OTHER;
+}
+
+int cli_program_only(const char *verb, const char *path, cli_input_kind kind) {
+    const char *what = kind == CLI_INPUT_CST ? "a .cst trace" : "a ChampSim trace";
+    return cli_usage(verb, "%s is %s, and %s times programs only: time a trace with `cyclescope sim %s`", path, what,
+                     verb, path);
 }

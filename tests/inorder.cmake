@@ -31,6 +31,19 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND ${_cs} run --config inorder1 --max 200000 ${_wd}/sort ${CYCLESCOPE_WORKLOAD_sort_SMALL_ARGS})
   set_tests_properties(inorder.cli.run_inorder1 PROPERTIES PASS_REGULAR_EXPRESSION
     "on inorder1 \\(in-order model\\).*cycles issuing k instructions:  0: [0-9.]+%  1: [0-9.]+%\n")
+  # bpred.type = none (inorder1's default): no predictor, fetch stops at every branch; the text
+  # says so instead of "branch accuracy 0.00%", the JSON keeps the counts and sets no_predictor;
+  # with a predictor (bimodal) the accuracy is printed and no_predictor absent
+  add_test(NAME inorder.cli.no_predictor
+           COMMAND sh -c "cs=$0 out=$1; shift
+             $cs run --config inorder1 --max 50000 --no-report --json $out/nopred.json \"$@\" >$out/nopred.txt || exit 1
+             grep -E 'branch accuracy +no predictor .fetch stops at each of the [1-9][0-9]* branches.$' $out/nopred.txt || exit 1
+             ! grep -E 'branch accuracy.*%' $out/nopred.txt || exit 1
+             jq -e '.branches.no_predictor == true and .branches.total > 0 and .branches.mispredicts == .branches.total' $out/nopred.json || exit 1
+             $cs run --config inorder1 --set bpred.type=bimodal --max 50000 --no-report --json $out/bimodal.json \"$@\" >$out/bimodal.txt || exit 1
+             grep -E 'branch accuracy +[0-9.]+% ' $out/bimodal.txt || exit 1
+             jq -e '.branches.no_predictor == null' $out/bimodal.json"
+             ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_wd}/sort ${CYCLESCOPE_WORKLOAD_sort_SMALL_ARGS})
   # Value prediction (§8.1) on a live run: the emulator hands the model every result.
   add_test(NAME inorder.cli.value_prediction
            COMMAND ${_cs} run --config inorder3 --set inorder.value_prediction=yes --max 300000 --no-report

@@ -47,6 +47,22 @@ add_test(NAME rpstacks.cli.bad_max_scale
 add_test(NAME rpstacks.cli.bad_max_stacks
          COMMAND ${_scripts}/expect_error.sh 2 "--max-stacks 0: expected a count from 1 to 4096" ${_cs} rpstacks
                  --max-stacks 0 -o x.rps some/prog)
+# a ChampSim trace (raw, xz, cloudsuite records) is named as one, with the import that makes it a .cst;
+# a file that is neither ELF nor trace is still "not an ELF file"
+set(_champsim ${CMAKE_CURRENT_SOURCE_DIR}/corpus/champsim)
+add_test(NAME rpstacks.cli.champsim_trace
+         COMMAND ${_scripts}/expect_error.sh 2
+                 "x86.champsim is a ChampSim trace, and rpstacks takes a program or a .cst trace: import it first .cyclescope trace import-champsim [^ ]*x86.champsim -o TRACE.cst."
+                 ${_cs} rpstacks -o x.rps ${_champsim}/x86.champsim)
+add_test(NAME rpstacks.cli.champsim_xz
+         COMMAND ${_scripts}/expect_error.sh 2 "x86.champsim.xz is a ChampSim trace.*import-champsim [^ ]*x86.champsim.xz -o"
+                 ${_cs} rpstacks -o x.rps ${_champsim}/x86.champsim.xz)
+add_test(NAME rpstacks.cli.champsim_cloudsuite
+         COMMAND ${_scripts}/expect_error.sh 2 "cloudsuite.champsim is a ChampSim trace.*import-champsim --cloudsuite [^ ]*cloudsuite.champsim -o"
+                 ${_cs} rpstacks -o x.rps ${_champsim}/cloudsuite.champsim)
+add_test(NAME rpstacks.cli.not_elf
+         COMMAND ${_scripts}/expect_error.sh 125 "README.md: not an ELF file$" ${_cs} rpstacks -o x.rps
+                 ${PROJECT_SOURCE_DIR}/README.md)
 add_test(NAME rpstacks.cli.structure
          COMMAND ${_scripts}/expect_error.sh 2 "core.rob_size is a structure, not a latency.*own .cyclescope rpstacks. run"
                  ${_cs} whatif ${_rps_corpus}/small.rps --set core.rob_size=64)

@@ -23,6 +23,19 @@ add_test(NAME stacks.cli.bad_jobs
          COMMAND ${_scripts}/expect_error.sh 2 "--jobs 0: not a count from 1 to 1024" ${_cs} stacks --jobs 0 x)
 add_test(NAME stacks.cli.bad_program
          COMMAND ${_scripts}/expect_error.sh 125 "no/such/prog: cannot open" ${_cs} stacks --validate no/such/prog)
+# stacks and run time programs; given a trace they name it and point to `sim`
+add_test(NAME stacks.cli.cst_trace
+         COMMAND ${_scripts}/expect_error.sh 2
+                 "uops.cst is a .cst trace, and stacks times programs only: time a trace with .cyclescope sim [^ ]*uops.cst."
+                 ${_cs} stacks ${CMAKE_CURRENT_SOURCE_DIR}/corpus/cst/uops.cst)
+add_test(NAME stacks.cli.champsim_trace
+         COMMAND ${_scripts}/expect_error.sh 2 "x86.champsim.gz is a ChampSim trace, and stacks times programs only: time a trace with .cyclescope sim"
+                 ${_cs} stacks --validate ${CMAKE_CURRENT_SOURCE_DIR}/corpus/champsim/x86.champsim.gz)
+add_test(NAME stacks.cli.run_trace
+         COMMAND ${_scripts}/expect_error.sh 2 "x86.champsim is a ChampSim trace, and run times programs only"
+                 ${_cs} run --no-report ${CMAKE_CURRENT_SOURCE_DIR}/corpus/champsim/x86.champsim)
+add_test(NAME stacks.cli.not_elf
+         COMMAND ${_scripts}/expect_error.sh 125 "README.md: not an ELF file$" ${_cs} stacks ${PROJECT_SOURCE_DIR}/README.md)
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_w ${CYCLESCOPE_WORKLOAD_DIR})

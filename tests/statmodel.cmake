@@ -76,6 +76,33 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME statmodel.compare_env COMMAND ${_scripts}/statmodel_compare_env.sh ${_cs}
            ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-env ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
+# statmodel.compare_seed: `model analyze --seed N` records N (.smp version 6) and --compare-sim runs
+# the program with it again: a program whose loop length comes from getrandom (seeded_loop: 212 080
+# iterations with --seed 1, 81 212 with the default) simulates to `run --seed 1`'s IPC to the bit;
+# `model info` shows the seed; a version-5 profile reads as the default seed; a trace's profile
+# with a seed is refused
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME statmodel.compare_seed COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3 corpus=$4; mkdir -p $out
+    $cs model analyze --env-fixed --seed 1 -o $out/seed1.smp $prog >/dev/null 2>&1
+    $cs run --env-fixed --seed 1 --config inorder3 --analysis none --no-report --json $out/run1.json $prog >/dev/null 2>&1
+    $cs run --env-fixed --config inorder3 --analysis none --no-report --json $out/run0.json $prog >/dev/null 2>&1
+    $cs model solve --config inorder3 --compare-sim --json $out/solve1.json $out/seed1.smp >/dev/null 2>$out/solve1.err
+    test ! -s $out/solve1.err
+    $cs model info $out/seed1.smp | grep -q '^guest seed: 1 '
+    $cs model info $corpus/v5_dep_add_400_env_fixed.smp | grep -q '^guest seed: the default'
+    $cs trace record --max 2000 -o $out/t.cst $prog >/dev/null 2>&1
+    $cs model analyze -o $out/t.smp $out/t.cst >/dev/null 2>&1
+    python3 -c 'import struct,sys,zlib; d=bytearray(open(sys.argv[1],\"rb\").read()[:-4]); d[48:56]=struct.pack(\"<Q\",3); \
+open(sys.argv[2],\"wb\").write(bytes(d)+struct.pack(\"<I\",zlib.crc32(bytes(d))))' $out/t.smp $out/t-seeded.smp
+    ! $cs model info $out/t-seeded.smp 2>$out/t-seeded.err
+    grep -q 'bad source description' $out/t-seeded.err
+    python3 -c 'import json,sys; r1,r0,s=(json.load(open(p)) for p in sys.argv[1:4]); \
+print(\"instructions seed 1\", r1[\"instructions\"], \"default\", r0[\"instructions\"], \"run IPC\", r1[\"ipc\"], \"compare-sim IPC\", s[\"simulated_ipc\"]); \
+sys.exit(0 if r1[\"instructions\"] != r0[\"instructions\"] and s[\"simulated_ipc\"] == r1[\"ipc\"] else 1)' \
+      $out/run1.json $out/run0.json $out/solve1.json" _
+    ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-seed ${CYCLESCOPE_GUEST_DIR}/seeded_loop
+    ${CMAKE_CURRENT_SOURCE_DIR}/corpus/statmodel)
+endif()
 # statmodel.hot_loop: a very hot tiny loop (5 instructions, 200 k times): Gauss-Seidel stalled on
 # its one-pipe chain (residual 0.02 through all 20000 sweeps, "did not converge"); solved exactly
 # by GTH now, and the one-pipe model is exact (within 1e-4 of the simulation)

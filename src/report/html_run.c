@@ -82,9 +82,13 @@ static void run_stats_table(strbuf *b, const run_summary *r) {
     put_count(b, s->branches);
     sb_put(b, ", ");
     put_count(b, s->mispredicts);
-    sb_printf(b, " mispredicted (%.2f%% accuracy; conditional %.2f%%)",
-              s->branches ? 100.0 * (1 - safe_div((double)s->mispredicts, (double)s->branches)) : 100.0,
-              s->cond_branches ? 100.0 * (1 - safe_div((double)s->cond_mispredicts, (double)s->cond_branches)) : 100.0);
+    if (uarch_no_branch_prediction(c))
+        sb_put(b, " stopping fetch (no predictor: fetch stops at every branch until it resolves)");
+    else
+        sb_printf(b, " mispredicted (%.2f%% accuracy; conditional %.2f%%)",
+                  s->branches ? 100.0 * (1 - safe_div((double)s->mispredicts, (double)s->branches)) : 100.0,
+                  s->cond_branches ? 100.0 * (1 - safe_div((double)s->cond_mispredicts, (double)s->cond_branches))
+                                   : 100.0);
     kv_end(b);
     if (c->model == MODEL_OOO) {
         kv_cache_stats(b, "L1I", &s->l1i, s->instructions);

@@ -179,6 +179,8 @@ cJSON *report_run_json(const run_summary *r) {
     cJSON_AddNumberToObject(br, "conditional_mispredicts", (double)s->cond_mispredicts);
     cJSON_AddNumberToObject(br, "mpki",
                             s->instructions ? 1000.0 * (double)s->mispredicts / (double)s->instructions : 0);
+    /* only then, so a machine with a predictor writes the fields it always wrote */
+    if (uarch_no_branch_prediction(r->cfg)) cJSON_AddTrueToObject(br, "no_predictor");
     cJSON *caches = cJSON_AddObjectToObject(root, "caches");
     cJSON_AddItemToObject(caches, "l1i", cache_json(&s->l1i, true));
     cJSON_AddItemToObject(caches, "l1d", cache_json(&s->l1d, true));

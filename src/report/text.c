@@ -101,11 +101,15 @@ void report_run_text(const run_summary *r, FILE *out) {
     ROW("CPI", "%.3f", ratio(s->cycles, s->instructions));
     if (r->warmup) ROW("warm-up µops", "%" PRIu64, r->warmup);
     ROW("branch MPKI", "%.2f", per_kilo(s->mispredicts, s->instructions));
-    ROW("branch accuracy", "%.2f%% (%" PRIu64 " of %" PRIu64 ")",
-        s->branches ? 100.0 * (1 - ratio(s->mispredicts, s->branches)) : 100.0, s->branches - s->mispredicts,
-        s->branches);
-    ROW("cond. branch accuracy", "%.2f%%",
-        s->cond_branches ? 100.0 * (1 - ratio(s->cond_mispredicts, s->cond_branches)) : 100.0);
+    if (uarch_no_branch_prediction(c)) { /* an accuracy of 0% would read as a predictor always wrong */
+        ROW("branch accuracy", "no predictor (fetch stops at each of the %" PRIu64 " branches)", s->branches);
+    } else {
+        ROW("branch accuracy", "%.2f%% (%" PRIu64 " of %" PRIu64 ")",
+            s->branches ? 100.0 * (1 - ratio(s->mispredicts, s->branches)) : 100.0, s->branches - s->mispredicts,
+            s->branches);
+        ROW("cond. branch accuracy", "%.2f%%",
+            s->cond_branches ? 100.0 * (1 - ratio(s->cond_mispredicts, s->cond_branches)) : 100.0);
+    }
     const struct {
         const char *name;
         const cache_stats *cs;

@@ -10,6 +10,13 @@
  *  - Initial centres are k distinct intervals (the reference samples with
  *    replacement); a cluster that empties keeps its centre instead of moving
  *    to the origin.
+ *  - The search for k stops at n - 1 for n intervals (n >= 2). k = n puts each
+ *    interval alone in its cluster: no distortion, a variance of 0 and a BIC of
+ *    +inf in the reference's formula (log 0), so the threshold picks it over
+ *    every other k. The reference, its centres sampled with replacement, almost
+ *    never reaches it (n!/n^n of its starts: 3e-6 for 15 intervals); with distinct
+ *    centres every start would, and every run of up to --max-k intervals got
+ *    k = n, no reduction at all.
  *  - Intervals are weighted by their instructions (the reference's
  *    -fixedLength off): the last, shorter interval counts for what it is.
  */
@@ -252,6 +259,7 @@ bool simpoint_cluster(const bbv_profile *p, const simpoint_options *o, simpoint_
 
     uint32_t max_k = o->fixed_k ? o->fixed_k : o->max_k;
     if (max_k > n) max_k = (uint32_t)n;
+    if (!o->fixed_k && n >= 2 && max_k > n - 1) max_k = (uint32_t)(n - 1); /* k = n: BIC +inf (see the notes) */
     k_run runs[64];
     size_t run_count = 0;
     uint32_t queue[64];

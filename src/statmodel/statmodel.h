@@ -96,6 +96,9 @@ typedef struct sm_profile {
     bool partial;
     /* The program ran with the fixed environment of --env-fixed (version 5). */
     bool env_fixed;
+    /* The program's --seed (AT_RANDOM, getrandom; 0: the default), which --compare-sim
+     * gives it again (version 6; older profiles read as 0). */
+    uint64_t seed;
     sm_graph one;   /* one-pipe instruction numbers (§3.4) */
     sm_graph three; /* three-pipe instruction numbers (§3.5, Ch. 5) */
     /* Ch. 8: three-pipe graphs whose instruction numbers carry value-prediction
@@ -138,9 +141,9 @@ bool sm_graph_from_stream(sm_graph *g, const sm_instr *instr, uint32_t ninstr, c
 void sm_graph_free(sm_graph *g);
 
 /* The profile file (docs/statmodel.md): versioned, CRC-32 checked. Version 3
- * added the §5.5 address bits, version 4 the flags (partial); versions 2 and 3
- * are still read (no bits, no flags). */
-enum { SM_FILE_VERSION = 5, SM_FILE_VERSION_OLDEST = 2 };
+ * added the §5.5 address bits, version 4 the flags (partial), version 6 the
+ * program's seed; versions 2 to 5 are still read (no bits, no flags, seed 0). */
+enum { SM_FILE_VERSION = 6, SM_FILE_VERSION_OLDEST = 2 };
 /* The file's u32 flags. ENV_FIXED (version 5): the program ran with --env-fixed's
  * environment, so --compare-sim gives it the same one. */
 enum { SM_FLAG_PARTIAL = 1, SM_FLAG_ENV_FIXED = 2 };

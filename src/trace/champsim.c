@@ -518,6 +518,41 @@ uop_source *champsim_open(const char *path, const champsim_options *opt, cs_erro
 
 uint64_t champsim_source_records(const uop_source *src) { return ((const champsim_source *)src)->records; }
 
+/* A user-space code address, as every ChampSim tracer writes (x86-64 and RISC-V Sv48
+ * user addresses are below 2^47); text or other data read as a record rarely gives one. */
+static bool plausible_ip(uint64_t ip) { return ip != 0 && ip < ((uint64_t)1 << 48); }
+
+/* The first records of one layout: a whole number of them (all of a short file)
+ * and each with a plausible ip. */
+static bool probe_layout(const char *path, bool cloudsuite) {
+    enum { PROBE_RECORDS = 16 };
+    const size_t rsize = cloudsuite ? CHAMPSIM_CLOUDSUITE_RECORD_SIZE : CHAMPSIM_RECORD_SIZE;
+    uint8_t bytes[PROBE_RECORDS * CHAMPSIM_CLOUDSUITE_RECORD_SIZE];
+    input *in = cs_malloc(sizeof *in);
+    cs_error err;
+    long got = input_open(in, path, &err) ? input_read(in, bytes, rsize * PROBE_RECORDS, &err) : -1;
+    input_close(in);
+    free(in);
+    if (got <= 0 || (size_t)got % rsize) return false;
+    for (size_t at = 0; at < (size_t)got; at += rsize) {
+        champsim_record r;
+        champsim_record_decode(&r, bytes + at, cloudsuite);
+        if (!plausible_ip(r.ip)) return false;
+    }
+    return true;
+}
+
+bool champsim_probe(const char *path, bool *cloudsuite) {
+    if (cst_probe(path)) return false;
+    for (int layout = 0; layout < 2; layout++) {
+        if (probe_layout(path, layout == 1)) {
+            if (cloudsuite) *cloudsuite = layout == 1;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* ---- export: µops to one record ------------------------------------------------------- */
 
 typedef struct reglist {

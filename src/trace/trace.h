@@ -239,6 +239,11 @@ int champsim_record_to_uops(const champsim_record *r, uint64_t next_ip, const ch
  * name's extension, else the file's first bytes. */
 uop_source *champsim_open(const char *path, const champsim_options *opt, cs_error *err);
 uint64_t champsim_source_records(const uop_source *src);
+/* Whether the file reads as a ChampSim trace (for messages that say what a file is; an
+ * import still checks every record): not a .cst, and its first records, in the standard
+ * or else the cloudsuite layout (*cloudsuite says which; may be NULL), are whole records
+ * with plausible instruction addresses (non-zero, below 2^48). */
+bool champsim_probe(const char *path, bool *cloudsuite);
 
 /* Export: one record per instruction (a µop and its UOP_CONTINUES followers).
  * `isa` says how to number registers (CST_ISA_RV64GC: the RISC-V mapping above;

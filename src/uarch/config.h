@@ -159,6 +159,13 @@ void uarch_config_widths(const uarch_config *cfg, uint32_t width[4]);
 static inline bool uarch_ideal_alu_class(const uarch_config *cfg, op_class cls) {
     return cfg->ideal_alu && (cls == OPC_INT_MUL || cls == OPC_INT_DIV || (cls >= OPC_FP_ADD && cls <= OPC_FP_MISC));
 }
+/* Whether the machine predicts no branch at all: the in-order machines with bpred.type =
+ * none stop fetch after every control transfer until it resolves (Noonburg's "none",
+ * thesis §3.4), and count each as a mispredict; the out-of-order core's none predicts
+ * not taken. */
+static inline bool uarch_no_branch_prediction(const uarch_config *cfg) {
+    return cfg->model == MODEL_INORDER && cfg->bpred == BPRED_NONE && !cfg->perfect_bpred;
+}
 
 /* ---- statistics -------------------------------------------------------------- */
 

@@ -236,7 +236,7 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     m->dtlb = memsys_has_tlb(m->mem, false);
     m->bp = bpred_create(cfg);
     m->bpmode = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT ? BP_PERFECT
-        : cfg->bpred == BPRED_NONE                                ? BP_STALL_ALL
+        : uarch_no_branch_prediction(cfg)                         ? BP_STALL_ALL
                                                                   : BP_PREDICT;
     m->fb_cap = io->fetch_buffer;
     m->ib_cap = io->issue_buffer;

@@ -825,13 +825,12 @@ static inline __attribute__((always_inline)) stage_view issue_stage(ooo *o, fp_v
 
 /* ---- dispatch ---- */
 
-/* The fetch view in cycle `at` (a cycle before the run's first: none). `at`
- * only grows during a run, so the change it falls in is found by moving on
- * from the last one found. */
+/* The fetch view in cycle `at`; NULL for a cycle before the run's first (`at`
+ * wrapped below zero, or no view recorded yet). `at` only grows during a run,
+ * so the change it falls in is found by moving on from the last one found. */
 static const stage_view *fetch_view_at(ooo *o, uint64_t at) {
-    static const stage_view before_run = {0};
     uint64_t changes = o->fetch_changes, seen = o->fetch_seen;
-    if (at > o->now || !changes) return &before_run; /* `at` wrapped below zero */
+    if (at > o->now || !changes) return NULL;
     /* the ring keeps the last HIST changes, and fewer than HIST come after `at` */
     if (seen + HIST < changes) seen = changes - HIST;
     while (seen + 1 < changes && o->fetch_hist[(seen + 1) % HIST].cycle <= at) seen++;
@@ -849,10 +848,9 @@ static void frontend_cause(ooo *o, uint64_t at, stall_cause *out) {
         return;
     }
     const stage_view *then = fetch_view_at(o, at);
-    *out = then->cause;
-    if (then->stall == STALL_NONE || then->cause.kind == CAUSE_NONE)
-        *out = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
-    if (at > o->now || !o->fetch_changes) return; /* before the run: not kept */
+    *out = (stall_cause){CAUSE_FRONTEND, 0, 0, 0, 0, 0, 0};
+    if (!then) return; /* before the run: frontend latency, not kept */
+    if (then->stall != STALL_NONE && then->cause.kind != CAUSE_NONE) *out = then->cause;
     uint64_t next = o->fetch_seen + 1;
     o->fe_cause = *out;
     o->fe_cause_until = next < o->fetch_changes ? o->fetch_hist[next % HIST].cycle : UINT64_MAX;

@@ -35,7 +35,7 @@ n=$(grep -c ',failed,.*the program exited with status 2' sw/sweep.csv)
 [ "$n" = 2 ] || fail "sweep.csv: $n points failed with the program's status, not 2: $(cat sw/sweep.csv)"
 # Ctrl-C during profile record (one SIGINT, by hand: see results_cli.sh): the profile of
 # what ran is written, the status is 130 (128 + SIGINT)
-interrupt_after 1 "profile record" /dev/null i.err "$cs" profile record --max 40000000 -o i.prof "$w/sort" 400000
+interrupt_running 1 "profile record" /dev/null i.err "$cs" profile record --max 40000000 -o i.prof "$w/sort" 400000
 grep -q "PARTIAL PROFILE" i.err || fail "profile record, Ctrl-C: not said partial: $(cat i.err)"
 "$cs" profile report i.prof >/dev/null 2>&1 || fail "profile report of the interrupted profile"
 echo "ok: rpstacks, profile record, model analyze, simpoint exit 2 with their outputs; sweep points failed;"

@@ -21,7 +21,7 @@ if command -v script >/dev/null; then
     grep -Eq "analysing \[[#.]+\] +[0-9.]+% [0-9.]+ [kM] of 1.5 M instructions, [0-9.]+ M/s  ETA" tty.out ||
         fail "no progress bar with the --max total: $(head -c 300 tty.out)"
 fi
-interrupt_after 2 "model analyze" p.out p.err "$cs" model analyze -o p.smp "$wl/sort" 400000
+interrupt_running 2 "model analyze" p.out p.err "$cs" model analyze -o p.smp "$wl/sort" 400000
 grep -q "PARTIAL PROFILE: the analysis was interrupted" p.err || fail "the terminal output is not marked partial"
 "$cs" model info p.smp >info.out || fail "model info of the partial profile"
 grep -q "^PARTIAL PROFILE: model analyze was interrupted" info.out || fail "model info does not show the mark"

@@ -48,8 +48,8 @@ rpstacks_partial)
     # Ctrl-C (one SIGINT, by hand: see results_cli.sh): the stacks of what ran are written,
     # marked partial, exit 130; the .rps records the instructions that ran as its --max
     cmd=(cyclescope rpstacks --segment 2000 --max 3000000 --json r.json -o r.rps "$w/sort" 400000)
-    # after a second, about a million instructions: the analysis of what ran stays short
-    interrupt_after 1 rpstacks out.txt err.txt "$cs" "${cmd[@]:1}"
+    # after a second of processor time, about a million instructions: the analysis of what ran stays short
+    interrupt_running 1 rpstacks out.txt err.txt "$cs" "${cmd[@]:1}"
     grep -q "^PARTIAL RESULTS: the run was interrupted" out.txt || fail "the terminal output is not marked partial"
     validate rpstacks.schema.json r.json || exit 1
     "$cs" whatif r.rps --set l1d.latency=5 --json w.json >/dev/null 2>&1 || fail "whatif of the partial .rps"

@@ -344,6 +344,54 @@ static void test_cluster_known_phases(void **state) {
     bbv_profile_free(p);
 }
 
+/* Fewer intervals than --max-k: the first 24 of the three phases (12, 7 and 5 intervals),
+ * max k 30. The search stops at k = n - 1: k = n (each interval its own cluster, no
+ * distortion, the BIC's variance 0) scored a near-infinite BIC and was chosen whenever
+ * there were no more intervals than max k, a point per interval. The BIC of these few
+ * noisy intervals still grows with k (k 1: -72, 12: 998, 20: 1134, 23: 1242), so the
+ * choice is k = 20, not the 3 phases: only the degenerate k = n is gone. */
+static void test_cluster_short_run(void **state) {
+    (void)state;
+    uint32_t truth[64];
+    size_t n;
+    bbv_profile *p = phased_profile(truth, &n);
+    p->interval_count = 24;
+    p->entry_count = 24 * 4;
+    p->instructions = 24 * 1000;
+    simpoint_options o;
+    simpoint_options_default(&o);
+    assert_true(o.max_k >= 24);
+    simpoint_result r;
+    cs_error err;
+    assert_true(simpoint_cluster(p, &o, &r, &err));
+    bool tried_top = false;
+    for (size_t t = 0; t < r.trial_count; t++) {
+        assert_true(r.trials[t].k <= 23);
+        tried_top |= r.trials[t].k == 23;
+    }
+    assert_true(tried_top); /* the search's upper end is n - 1 */
+    assert_true(r.k >= 1 && r.k <= 23);
+    assert_int_equal(r.point_count, r.k);
+    simpoint_result_free(&r);
+    /* two intervals: k = 1 (k = 2 is the degenerate one); one interval: k = 1 */
+    for (size_t count = 1; count <= 2; count++) {
+        p->interval_count = count;
+        p->entry_count = count * 4;
+        p->instructions = count * 1000;
+        assert_true(simpoint_cluster(p, &o, &r, &err));
+        assert_int_equal(r.k, 1);
+        simpoint_result_free(&r);
+    }
+    /* a fixed k is still used as given, up to the intervals */
+    p->interval_count = 24, p->entry_count = 24 * 4, p->instructions = 24 * 1000;
+    o.fixed_k = 24;
+    assert_true(simpoint_cluster(p, &o, &r, &err));
+    assert_int_equal(r.k, 24);
+    simpoint_result_free(&r);
+    p->interval_count = n; /* what bbv_profile_free expects */
+    bbv_profile_free(p);
+}
+
 /* One phase: k = 1 and its one point weighs 1. */
 static void test_cluster_one_phase(void **state) {
     (void)state;
@@ -582,12 +630,19 @@ int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "%s/tests/sampling-tmp", build);
     mkdir(tmpdir, 0777);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bbv_matches_records),  cmocka_unit_test(test_bbv_from_source),
-        cmocka_unit_test(test_bb_round_trip),        cmocka_unit_test(test_bb_foreign),
-        cmocka_unit_test(test_bb_bad_input),         cmocka_unit_test(test_bb_checksum),
-        cmocka_unit_test(test_cluster_known_phases), cmocka_unit_test(test_cluster_one_phase),
-        cmocka_unit_test(test_bic_by_hand),          cmocka_unit_test(test_directory),
-        cmocka_unit_test(test_time_every_interval),  cmocka_unit_test(test_combine),
+        cmocka_unit_test(test_bbv_matches_records),
+        cmocka_unit_test(test_bbv_from_source),
+        cmocka_unit_test(test_bb_round_trip),
+        cmocka_unit_test(test_bb_foreign),
+        cmocka_unit_test(test_bb_bad_input),
+        cmocka_unit_test(test_bb_checksum),
+        cmocka_unit_test(test_cluster_known_phases),
+        cmocka_unit_test(test_cluster_one_phase),
+        cmocka_unit_test(test_cluster_short_run),
+        cmocka_unit_test(test_bic_by_hand),
+        cmocka_unit_test(test_directory),
+        cmocka_unit_test(test_time_every_interval),
+        cmocka_unit_test(test_combine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,11 @@ static const char *const cause_names[TC_COUNT] = {
 };
 const char *profile_cause_name(profile_cause c) { return c < TC_COUNT ? cause_names[c] : "?"; }
 
+static const char *const point_names[] = {"issue-head", "commit-slot"};
+const char *profile_sample_point_name(profile_sample_point p) {
+    return p <= PROFILE_POINT_COMMIT_SLOT ? point_names[p] : "?";
+}
+
 void profile_data_free(profile_data *p) {
     if (!p) return;
     free(p->program);
@@ -127,6 +132,12 @@ bool profile_merge(profile_data *acc, const profile_data *next, const char *name
         strcmp(acc->config_text ? acc->config_text : "", next->config_text ? next->config_text : "")) {
         cs_error_set(err, "%s: recorded on a different machine configuration (%s)", name,
                      next->config_name ? next->config_name : "?");
+        return false;
+    }
+    if (acc->sample_point != next->sample_point) {
+        cs_error_set(err, "%s: samples taken at another point (%s; expected %s)", name,
+                     profile_sample_point_name((profile_sample_point)next->sample_point),
+                     profile_sample_point_name((profile_sample_point)acc->sample_point));
         return false;
     }
     if (acc->period_min != next->period_min || acc->period_max != next->period_max ||
@@ -314,6 +325,7 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err) {
     sb_printf(&b, "config-overrides %zu\n", p->noverrides);
     for (size_t i = 0; i < p->noverrides; i++) sb_printf(&b, "%s\n", p->overrides[i]);
     sb_printf(&b, "model %s\n", one_line(p->model));
+    sb_printf(&b, "sample-point %s\n", profile_sample_point_name((profile_sample_point)p->sample_point));
     sb_printf(&b, "period %" PRIu64 " %" PRIu64 "\n", p->period_min, p->period_max);
     size_t nruns = p->nruns ? p->nruns : 1;
     sb_printf(&b, "runs %zu\n", nruns);
@@ -552,6 +564,22 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         out->overrides[out->noverrides++] = cs_strdup(r->buf);
     }
     if (!key_text(r, "model", &out->model)) goto done;
+    if (version >= 5) { /* older versions sampled the head of issue */
+        char *point = NULL;
+        if (!key_text(r, "sample-point", &point)) goto done;
+        bool known = false;
+        for (int k = PROFILE_POINT_ISSUE_HEAD; k <= PROFILE_POINT_COMMIT_SLOT; k++)
+            if (!strcmp(point, point_names[k])) out->sample_point = (uint8_t)k, known = true;
+        free(point);
+        if (!known) {
+            bad(r, "sample-point (issue-head or commit-slot)");
+            goto done;
+        }
+        if (out->sample_point == PROFILE_POINT_COMMIT_SLOT && strcmp(out->model, "ooo") != 0) {
+            bad(r, "sample-point (commit slots are an out-of-order machine's)");
+            goto done;
+        }
+    }
     if (!key_nums(r, "period", 2, v)) goto done;
     out->period_min = v[0];
     out->period_max = v[1];

@@ -177,10 +177,13 @@ typedef struct ooo {
                              else the sample's; UINT64_MAX without samples. Tested the same way with and
                              without a sampler, so between samples a sampler costs the bare model nothing */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
-    fetch_change fetch_hist[HIST];   /* the last HIST changes of the fetch view, a ring */
-    uint64_t fetch_changes;          /* changes recorded this run (the ring's next slot: % HIST) */
-    uint64_t fetch_seen;             /* the change dispatch's cause last fell in */
-    stall_cause prev_dispatch_cause; /* the cause dispatch showed the cycle before */
+    bool sample_cycle;                         /* this cycle is a sample's: commit keeps what it commits */
+    uint16_t n_committed;                      /* µops committed in the sample's cycle */
+    sample_commit committed[PROBE_MAX_COMMIT]; /* (ROB slots may be reused by dispatch in that cycle) */
+    fetch_change fetch_hist[HIST];             /* the last HIST changes of the fetch view, a ring */
+    uint64_t fetch_changes;                    /* changes recorded this run (the ring's next slot: % HIST) */
+    uint64_t fetch_seen;                       /* the change dispatch's cause last fell in */
+    stall_cause prev_dispatch_cause;           /* the cause dispatch showed the cycle before */
     /* an empty dispatch's cause (frontend_cause), valid while the cycle it looks back on is before
      * fe_cause_until: the next recorded change of the fetch view (UINT64_MAX: none yet; 0: invalid) */
     stall_cause fe_cause;
@@ -606,6 +609,7 @@ static inline __attribute__((always_inline)) stage_view commit_stage(ooo *o) {
             *probe_record(o->probes) = e->t;
         }
         if (o->want_waits) probe_wait_add(o->probes, o->now, e->t.seq, WST_COMMITTED, 0, 0);
+        if (o->sample_cycle) o->committed[o->n_committed++] = (sample_commit){e->t.seq, e->t.u.pc, e->t.u.op_class};
         e->t.seq = 0; /* consumers now read the register file */
         o->rob_head = rob_index(o, 1);
         o->rob_count--;
@@ -1255,8 +1259,10 @@ static void pop_completions(ooo *o) {
     }
 }
 
-static void take_sample(ooo *o, const stage_view *issue) {
-    sample_view s = {.cycle = o->now, .issue = *issue};
+static void take_sample(ooo *o, const stage_view *issue, const stage_view *commit) {
+    sample_view s = {.cycle = o->now, .issue = *issue, .commit = *commit, .committed = o->n_committed};
+    memcpy(s.commits, o->committed, o->n_committed * sizeof *s.commits);
+    o->n_committed = 0;
     const rob_entry *e = oldest_in_iq(o, false);
     if (!e && o->rob_count) e = &o->rob[o->rob_head];
     if (e) {
@@ -1266,6 +1272,18 @@ static void take_sample(ooo *o, const stage_view *issue) {
         s.state = wait_state_of(o, e, &s.cause_seq, &s.level);
     } else {
         s.state = WST_COUNT;
+    }
+    s.head_state = WST_COUNT;
+    if (o->rob_count) { /* the commit slots' view: the ROB head and what it waits for */
+        const rob_entry *h = &o->rob[o->rob_head];
+        s.head_seq = h->t.seq;
+        s.head_pc = h->t.u.pc;
+        s.head_class = h->t.u.op_class;
+        s.head_state = wait_state_of(o, h, &s.head_cause_seq, &s.head_level);
+        s.head_wait = uop_cause(o, h);
+        for (int k = 0; k < 3 && s.head_state == WST_OPERANDS; k++)
+            if (h->prod_seq[k] && h->prod_seq[k] == s.head_cause_seq)
+                s.head_wait = uop_cause(o, &o->rob[h->prod_idx[k]]);
     }
     probe_sample(o->probes, &s);
 }
@@ -1348,6 +1366,7 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
             o->views_from = UINT64_MAX;
             o->sample_stop = probes->sample_at;
         }
+        o->sample_cycle = o->now == o->sample_stop && o->want_samples;
         if (o->track_done) o->wheel[(o->now % WHEEL) / 64] &= ~(1ull << (o->now % 64));
         if (o->done_count) pop_completions(o);
         fp_view fp;
@@ -1386,8 +1405,8 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         }
         if (o->want_events) structure_events(o);
         if (o->want_intervals && o->st.instructions >= probes->interval_at) take_interval(o);
-        if (o->now == o->sample_stop && o->want_samples) {
-            take_sample(o, &issue);
+        if (o->sample_cycle) {
+            take_sample(o, &issue, &commit);
             if (!o->views_always) o->want_views = false, o->views_from = views_window(o);
             set_sample_stop(o);
         }

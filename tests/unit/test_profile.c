@@ -944,7 +944,7 @@ static void test_file_old_version(void **state) {
     profile_data q;
     cs_error err;
     assert_false(profile_parse((const uint8_t *)text, strlen(text), "old.prof", &q, &err));
-    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads versions 3 to 4; record it again)");
+    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads versions 3 to 5; record it again)");
     /* version 2 charged an in-order frontend bubble to the oldest instruction in
      * flight; today's schedule charges it to the next one to issue: refused too */
     char body2[] = "cyclescope-profile 2\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
@@ -955,7 +955,7 @@ static void test_file_old_version(void **state) {
     crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body2, (uInt)strlen(body2));
     snprintf(text2, sizeof text2, "%schecksum crc32:%08lx\n", body2, crc);
     assert_false(profile_parse((const uint8_t *)text2, strlen(text2), "v2.prof", &q, &err));
-    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 4; record it again)");
+    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 5; record it again)");
 }
 
 int main(void) {

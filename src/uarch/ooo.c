@@ -177,9 +177,7 @@ typedef struct ooo {
                              else the sample's; UINT64_MAX without samples. Tested the same way with and
                              without a sampler, so between samples a sampler costs the bare model nothing */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
-    bool sample_cycle;                         /* this cycle is a sample's: commit keeps what it commits */
-    uint16_t n_committed;                      /* µops committed in the sample's cycle */
-    sample_commit committed[PROBE_MAX_COMMIT]; /* (ROB slots may be reused by dispatch in that cycle) */
+    sample_commit committed[PROBE_MAX_COMMIT]; /* a sample's cycle: the ROB head's µops before commit */
     fetch_change fetch_hist[HIST];             /* the last HIST changes of the fetch view, a ring */
     uint64_t fetch_changes;                    /* changes recorded this run (the ring's next slot: % HIST) */
     uint64_t fetch_seen;                       /* the change dispatch's cause last fell in */
@@ -609,7 +607,6 @@ static inline __attribute__((always_inline)) stage_view commit_stage(ooo *o) {
             *probe_record(o->probes) = e->t;
         }
         if (o->want_waits) probe_wait_add(o->probes, o->now, e->t.seq, WST_COMMITTED, 0, 0);
-        if (o->sample_cycle) o->committed[o->n_committed++] = (sample_commit){e->t.seq, e->t.u.pc, e->t.u.op_class};
         e->t.seq = 0; /* consumers now read the register file */
         o->rob_head = rob_index(o, 1);
         o->rob_count--;
@@ -1259,10 +1256,19 @@ static void pop_completions(ooo *o) {
     }
 }
 
+/* A sample's cycle, before commit: the µops at the head of the ROB, as many as commit can take
+ * (the sample keeps those it did take; dispatch may reuse their slots later in the cycle). */
+static void keep_rob_head(ooo *o) {
+    uint32_t n = o->rob_count < o->cfg.commit_width ? o->rob_count : o->cfg.commit_width;
+    for (uint32_t k = 0; k < n && k < PROBE_MAX_COMMIT; k++) {
+        const rob_entry *e = &o->rob[rob_index(o, k)];
+        o->committed[k] = (sample_commit){e->t.seq, e->t.u.pc, e->t.u.op_class};
+    }
+}
+
 static void take_sample(ooo *o, const stage_view *issue, const stage_view *commit) {
-    sample_view s = {.cycle = o->now, .issue = *issue, .commit = *commit, .committed = o->n_committed};
-    memcpy(s.commits, o->committed, o->n_committed * sizeof *s.commits);
-    o->n_committed = 0;
+    sample_view s = {.cycle = o->now, .issue = *issue, .commit = *commit, .committed = commit->n};
+    memcpy(s.commits, o->committed, commit->n * sizeof *s.commits);
     const rob_entry *e = oldest_in_iq(o, false);
     if (!e && o->rob_count) e = &o->rob[o->rob_head];
     if (e) {
@@ -1360,13 +1366,17 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         o->changed = false;
         /* Samples alone build views only for the fe_depth + 1 cycles before a sample: its issue
          * cause reads the previous cycle's dispatch cause, which reads the fetch view fe_depth
-         * cycles before that (next_event stops skipping where this window opens). */
+         * cycles before that (next_event stops skipping where this window opens). Once views are
+         * on, views_from is the sample's cycle: the one test a cycle finds both, and the sample
+         * is known before commit (which the commit slots need) at no cost between samples. */
+        bool sample_cycle = false;
         if (o->now >= o->views_from) {
             o->want_views = true;
-            o->views_from = UINT64_MAX;
             o->sample_stop = probes->sample_at;
+            sample_cycle = o->want_samples && o->now == probes->sample_at;
+            if (sample_cycle) keep_rob_head(o);
+            o->views_from = o->want_samples && !sample_cycle ? probes->sample_at : UINT64_MAX;
         }
-        o->sample_cycle = o->now == o->sample_stop && o->want_samples;
         if (o->track_done) o->wheel[(o->now % WHEEL) / 64] &= ~(1ull << (o->now % 64));
         if (o->done_count) pop_completions(o);
         fp_view fp;
@@ -1405,9 +1415,10 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         }
         if (o->want_events) structure_events(o);
         if (o->want_intervals && o->st.instructions >= probes->interval_at) take_interval(o);
-        if (o->sample_cycle) {
+        if (sample_cycle) {
             take_sample(o, &issue, &commit);
             if (!o->views_always) o->want_views = false, o->views_from = views_window(o);
+            else o->views_from = probes->sample_at;
             set_sample_stop(o);
         }
         if (feed->ended && !o->fe_count && !o->rob_count && !memsys_sb_count(o->mem)) {

@@ -1163,7 +1163,8 @@ static void scale_class(profile_proc *p, uint32_t c, double k, double var) {
  * experimenting with a global constraint solver to adjust the frequency
  * estimates where they violate the flow constraints"). Ours rests on the
  * heuristic's own premise (§6.1.3): a dynamic stall only adds samples — true
- * on the in-order machines, not out-of-order (docs/profile.md) — so a class
+ * on the in-order machines and at out-of-order commit slots, not at an out-of-order
+ * head of issue (docs/profile.md) — so a class
  * whose every issue point stalls is overestimated, never under. A block and
  * the sum of its in- (or out-) edges should be equal; where they differ by
  * more than FLOW_SLACK:
@@ -1401,7 +1402,7 @@ static void estimate_all(profile_proc *p, bool stalls_only_add) {
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
-    if (stalls_only_add) { /* not out-of-order: overlap gives ratios below F */
+    if (stalls_only_add) { /* not at an out-of-order head of issue: overlap gives ratios below F */
         profile_lower_to_flow(p, points);
         profile_mark_flow_violations(p);
     }

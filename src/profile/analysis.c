@@ -631,8 +631,10 @@ static double ratio_var(double num, double den) { return (num > 1 ? num : 1) / (
 
 /* Estimate F (samples per cycle of schedule) for class c, and its sampling
  * variance; false when the class has no issue point (propagation decides). */
-static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *var, uint8_t *conf, bool *trusted,
-                           uint32_t *points) {
+/* `channel`: the samples the ratios count — CYCLES, or at commit slots the retiring ones (each
+ * execution of a µop commits in exactly one slot: no stall adds to them). */
+static bool estimate_class(profile_proc *p, uint32_t c, int channel, double *freq, double *var, uint8_t *conf,
+                           bool *trusted, uint32_t *points) {
     size_t cap = 16, n = 0, nvar = 0;
     profile_ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
@@ -645,7 +647,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *va
             for (uint32_t k = 0; k < bl->n; k++) {
                 const profile_insn *x = &p->insns[bl->first + k];
                 if (!x->m || x->m_varies != (pass == 1)) continue;
-                double sk = (double)x->samples[PROF_CYCLES];
+                double sk = (double)x->samples[channel];
                 all_s += sk;
                 all_m += x->m;
                 if (sk > max_s) max_s = sk;
@@ -665,7 +667,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *va
                     if (clean) {
                         num = den = 0;
                         for (int j = from; j <= (int)k; j++) {
-                            num += (double)p->insns[bl->first + (uint32_t)j].samples[PROF_CYCLES];
+                            num += (double)p->insns[bl->first + (uint32_t)j].samples[channel];
                             den += p->insns[bl->first + (uint32_t)j].m;
                         }
                     }
@@ -1387,7 +1389,7 @@ size_t profile_mark_flow_violations(profile_proc *p) {
     return marked;
 }
 
-static void estimate_all(profile_proc *p, bool stalls_only_add) {
+static void estimate_all(profile_proc *p, bool stalls_only_add, int channel) {
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
     double *est = cs_calloc(p->nclasses + 1, sizeof *est), *est_var = cs_calloc(p->nclasses + 1, sizeof *est_var);
@@ -1395,7 +1397,8 @@ static void estimate_all(profile_proc *p, bool stalls_only_add) {
     bool *trusted = cs_calloc(p->nclasses + 1, sizeof *trusted);
     uint32_t *points = cs_calloc(p->nclasses + 1, sizeof *points);
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (!estimate_class(p, c, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c])) est_conf[c] = CONF_NONE;
+        if (!estimate_class(p, c, channel, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c]))
+            est_conf[c] = CONF_NONE;
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
@@ -1456,7 +1459,8 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
     profile_classes(p);
     if (commit_slot) schedule_commit_slots(p);
     else if (!schedule_all(p, sm, err)) return false;
-    estimate_all(p, mc->inorder || commit_slot); /* a commit slot per µop is a minimum stalls add to */
+    /* a commit slot per µop is a minimum stalls add to; its retiring samples are that minimum alone */
+    estimate_all(p, mc->inorder || commit_slot, commit_slot ? PROF_RETIRING : PROF_CYCLES);
     weigh_contexts(p);
     /* the paper's Figure 10 isolates the culprit analysis from the frequency
      * estimates by using measured execution counts: the same here */

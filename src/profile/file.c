@@ -9,7 +9,7 @@
 
 #include "profile.h"
 
-static const char *const event_names[PROF_EVENT_COUNT] = {"cycles", "imiss", "dmiss", "mispredict"};
+static const char *const event_names[PROF_EVENT_COUNT] = {"cycles", "imiss", "dmiss", "mispredict", "retiring"};
 const char *profile_event_name(profile_event e) { return e < PROF_EVENT_COUNT ? event_names[e] : "?"; }
 
 static const char *const cause_names[TC_COUNT] = {
@@ -341,10 +341,10 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err) {
     sb_printf(&b, "config %zu\n", lines);
     sb_printf(&b, "%s", cfg);
     if (*cfg && cfg[strlen(cfg) - 1] != '\n') sb_printf(&b, "\n");
-    sb_printf(&b, "pcs %zu cycles imiss dmiss mispredict\n", p->npcs);
+    sb_printf(&b, "pcs %zu cycles imiss dmiss mispredict retiring\n", p->npcs);
     for (size_t i = 0; i < p->npcs; i++)
-        sb_printf(&b, "%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", p->pcs[i].pc, p->pcs[i].count[0],
-                  p->pcs[i].count[1], p->pcs[i].count[2], p->pcs[i].count[3]);
+        sb_printf(&b, "%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", p->pcs[i].pc,
+                  p->pcs[i].count[0], p->pcs[i].count[1], p->pcs[i].count[2], p->pcs[i].count[3], p->pcs[i].count[4]);
     return finish_file(path, &b, err);
 }
 
@@ -628,7 +628,12 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         memcpy(out->config_text, cs, (size_t)(r->p - cs));
         out->config_text[r->p - cs] = '\0';
     }
-    if (!count_line(r, "pcs", " cycles imiss dmiss mispredict", &out->npcs)) goto done;
+    /* version 5: the retiring samples too */
+    int columns = version >= 5 ? PROF_EVENT_COUNT : PROF_RETIRING;
+    if (!count_line(r, "pcs",
+                    version >= 5 ? " cycles imiss dmiss mispredict retiring" : " cycles imiss dmiss mispredict",
+                    &out->npcs))
+        goto done;
     out->pcs = cs_calloc(out->npcs ? out->npcs : 1, sizeof *out->pcs);
     uint64_t sum = 0;
     for (size_t i = 0; i < out->npcs; i++) {
@@ -639,11 +644,15 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
             bad(r, "pc record");
             goto done;
         }
-        for (int k = 0; k < PROF_EVENT_COUNT; k++)
+        for (int k = 0; k < columns; k++)
             if (*s != ' ' || !parse_u64(s + 1, 10, &e->count[k], &s)) {
                 bad(r, "pc record");
                 goto done;
             }
+        if (e->count[PROF_RETIRING] > e->count[PROF_CYCLES]) {
+            bad(r, "pc record (more retiring samples than samples)");
+            goto done;
+        }
         if (*s || (i && e->pc <= out->pcs[i - 1].pc)) {
             bad(r, "pc record (pcs must increase)");
             goto done;

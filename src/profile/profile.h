@@ -31,7 +31,8 @@
  * several runs (profile merge, as DCPI accumulates samples across runs);
  * version 3 is read as one run.
  * 5: `sample-point issue-head|commit-slot`, where a CYCLES sample was taken
- * (docs/profile.md "Collection"); versions 3 and 4 are read as issue-head. */
+ * (docs/profile.md "Collection"), and per pc the retiring samples (a fifth column); versions
+ * 3 and 4 are read as issue-head, with no retiring samples. */
 enum { PROFILE_VERSION = 5, PROFILE_VERSION_OLDEST = 3, PROFILE_TRUTH_VERSION = 2 };
 
 /* Where a CYCLES sample lands. issue-head: the instruction at the head of the
@@ -44,7 +45,17 @@ typedef enum profile_sample_point { PROFILE_POINT_ISSUE_HEAD, PROFILE_POINT_COMM
 const char *profile_sample_point_name(profile_sample_point p);
 
 /* The event channels of a profile: CYCLES samples and three event samples. */
-typedef enum profile_event { PROF_CYCLES, PROF_IMISS, PROF_DMISS, PROF_MISPREDICT, PROF_EVENT_COUNT } profile_event;
+/* PROF_RETIRING (version 5): of the CYCLES samples at a pc, those that fell on a commit slot its
+ * µop committed in (commit-slot profiles; 0 otherwise) — TIP's "retiring" state, which a
+ * time-proportional sample carries (the sampler knows whether the drawn slot was used). */
+typedef enum profile_event {
+    PROF_CYCLES,
+    PROF_IMISS,
+    PROF_DMISS,
+    PROF_MISPREDICT,
+    PROF_RETIRING,
+    PROF_EVENT_COUNT
+} profile_event;
 const char *profile_event_name(profile_event e);
 
 /* DCPI's period: "60K–64K cycles" (Anderson et al. §4). */

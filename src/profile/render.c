@@ -50,9 +50,9 @@ bool profile_reliability_warning(const profile_analysis *a, char *buf, size_t si
     if (a->prof.sample_point == PROFILE_POINT_COMMIT_SLOT) {
         snprintf(buf, size,
                  "%s is an out-of-order machine: DCPI's frequency estimates from its commit-slot samples (and the "
-                 "CPI and culprits built on them) do not meet the accuracy goals there yet; every instruction gets "
-                 "1/W cycle a commit and stalls only add to it, but where every instruction of a class waits (a "
-                 "dependence chain that bounds a loop) no issue point shows the minimum (docs/profile.md, "
+                 "CPI and culprits built on them) do not meet the accuracy goals there yet; an execution gets one "
+                 "commit slot of W a cycle, so an instruction has W times fewer samples than at one cycle each and "
+                 "the sampling error is larger: record a smaller --period or merge runs (docs/profile.md, "
                  "\"Out-of-order machines\")",
                  a->prof.config_name);
         return true;

@@ -180,6 +180,7 @@ static uint64_t on_commit_slot(sampler *s, const sample_view *sv) {
         uint64_t w = sv->commit.width ? sv->commit.width : 1, k = next_random(s) % w;
         if (k < sv->committed && k < PROBE_MAX_COMMIT) {
             pc = sv->commits[k].pc, cause = TC_NONE; /* retiring */
+            pc_slot(s, pc)->count[PROF_RETIRING]++;
         } else if (sv->head_seq) {
             pc = sv->head_pc, cause = commit_slot_cause(sv);
         } else {

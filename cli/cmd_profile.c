@@ -25,6 +25,11 @@ void help_profile(void) {
            "  -o FILE            the profile to write\n"
            "  --period P|MIN-MAX the sampling period: P gives [P - P/32, P + P/32]\n"
            "  --sample-seed N    the period's random sequence (default 1)\n"
+           "  --sample-point commit-slot|issue-head\n"
+           "                     out of order, where a sample lands: a commit slot drawn at\n"
+           "                     random (default; time-proportional) or the oldest µop in the\n"
+           "                     issue queue (DCPI's, before profile version 5); in-order\n"
+           "                     machines are always sampled at the head of issue\n"
            "  --events N         also sample every Nth I-cache miss, D-cache miss, mispredict\n"
            "  --truth FILE       also write the exact per-pc execution counts and the true\n"
            "                     cause of every sample (for grading; costs a record per µop)\n"
@@ -62,11 +67,23 @@ static void profile_provenance_config(report_provenance *prov, const profile_dat
     prov->config_ini = p->config_text;
 }
 
-enum { OPT_PERIOD = 1600, OPT_PSEED, OPT_EVENTS, OPT_TRUTH, OPT_EXE, OPT_FUNCTION, OPT_PJSON, OPT_HTML, OPT_ESTIMATED };
+enum {
+    OPT_PERIOD = 1600,
+    OPT_PSEED,
+    OPT_POINT,
+    OPT_EVENTS,
+    OPT_TRUTH,
+    OPT_EXE,
+    OPT_FUNCTION,
+    OPT_PJSON,
+    OPT_HTML,
+    OPT_ESTIMATED
+};
 
 static int record(int argc, char **argv) {
     static const struct option longopts[] = {{"period", required_argument, 0, OPT_PERIOD},
                                              {"sample-seed", required_argument, 0, OPT_PSEED},
+                                             {"sample-point", required_argument, 0, OPT_POINT},
                                              {"events", required_argument, 0, OPT_EVENTS},
                                              {"truth", required_argument, 0, OPT_TRUTH},
                                              {"output", required_argument, 0, 'o'},
@@ -76,7 +93,7 @@ static int record(int argc, char **argv) {
     cli_timing_options t = {0};
     cli_guest_options g;
     cli_guest_defaults(&g);
-    const char *out = NULL, *period = NULL, *seed = NULL, *events = NULL, *truth = NULL;
+    const char *out = NULL, *period = NULL, *seed = NULL, *point = NULL, *events = NULL, *truth = NULL;
     bool bad = false;
     int opt;
     optind = 1;
@@ -85,6 +102,7 @@ static int record(int argc, char **argv) {
         case 'o': out = optarg; break;
         case OPT_PERIOD: period = optarg; break;
         case OPT_PSEED: seed = optarg; break;
+        case OPT_POINT: point = optarg; break;
         case OPT_EVENTS: events = optarg; break;
         case OPT_TRUTH: truth = optarg; break;
         default:
@@ -108,10 +126,10 @@ static int record(int argc, char **argv) {
     if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     cs_error err;
     analysis_list list = {0};
-    const char *keys[] = {"file", "exe", "period", "seed", "events", "truth"};
-    const char *vals[] = {out, argv[optind], period, seed, events, truth};
+    const char *keys[] = {"file", "exe", "period", "seed", "point", "events", "truth"};
+    const char *vals[] = {out, argv[optind], period, seed, point, events, truth};
     bool ok = true;
-    for (int i = 0; i < 6 && ok; i++)
+    for (int i = 0; i < 7 && ok; i++)
         if (vals[i]) ok = analysis_list_add(&list, "profile", keys[i], vals[i], &err);
     if (!ok) {
         analysis_list_free(&list);

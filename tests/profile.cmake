@@ -8,7 +8,10 @@
 #   profile.grade.inorder1     estimates against the truth on inorder1 (two programs, two
 #                              seeds): asserts the issue's frequency and edge goals, which
 #                              this machine meets; prints the culprit figures (not asserted)
-#   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile (versions 3 and 4)
+#   profile.grade.ooo4_commit_slot  the same goals asserted on ooo4's commit-slot samples for three
+#                              programs that meet them (memcopy 4096, list 10000, dep_add 200000:
+#                              docs/profile.md "Out-of-order machines" for the workloads that do not)
+#   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile (versions 3 to 5)
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 set(_prof_out ${CMAKE_CURRENT_BINARY_DIR}/profile-out)
@@ -20,6 +23,14 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            ${CYCLESCOPE_WORKLOAD_DIR}/sort ${CYCLESCOPE_WORKLOAD_DIR}/tree)
   add_test(NAME profile.grade.inorder1 COMMAND ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade inorder1 100 1,2
            "${CYCLESCOPE_WORKLOAD_DIR}/sort 10000" "${CYCLESCOPE_WORKLOAD_DIR}/tree 5000")
+  # ooo4 sampled at the commit slots (the default out of order): a streaming loop, a list
+  # walk and a dependence chain, whose counts the emulator knows; at the head of issue
+  # (profile version 4) memcopy 4096 had none of its samples within 15% and no edge within
+  # 10%, and the cluster rule on all the commit-slot samples (not the retiring ones) had
+  # dep_add at 0% within 15% (every instruction of its loop waits)
+  add_test(NAME profile.grade.ooo4_commit_slot COMMAND ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade-ooo4
+           ooo4 100 1,2 "${CYCLESCOPE_WORKLOAD_DIR}/memcopy 4096" "${CYCLESCOPE_WORKLOAD_DIR}/list 10000"
+           "${CYCLESCOPE_WORKLOAD_DIR}/dep_add 200000")
 endif()
 #   profile.infinite_loop      a procedure that never returns (tests/guest/spin_forever.c,
 #                              cut by --max): classes by DCPI's infinite-loop extension,

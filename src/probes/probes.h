@@ -65,8 +65,10 @@
  * buffer as PEV_STRUCT, TLB misses with the level that served them and
  * UNIT_L2TLB), the record's DTLB fields filled; fetch spans only for observers
  * that ask for them (PROBE_FETCH; PROBE_STAGES alone no longer brings them).
- * 4: the L2's and L3's miss registers full / empty (UNIT_MSHR_L2, UNIT_MSHR_L3). */
-#define PROBE_CONTRACT_VERSION 4
+ * 4: the L2's and L3's miss registers full / empty (UNIT_MSHR_L2, UNIT_MSHR_L3).
+ * 5: the sample view's commit slots (ooo): the commit view, the µops committed in the sample's
+ * cycle and the ROB head with what it waits for. */
+#define PROBE_CONTRACT_VERSION 5
 
 /* ---- what an observer can ask for ---------------------------------------------- */
 
@@ -378,6 +380,15 @@ typedef struct wait_transition {
  * state. ooo: the oldest µop in the issue queue, else the ROB head (then
  * executing or done), else none (seq 0, state WST_COUNT); in-order: the oldest
  * µop waiting to issue, else the oldest µop not yet committed. */
+/* A µop committed in the sample's cycle. */
+typedef struct sample_commit {
+    uint64_t seq, pc;
+    uint8_t op_class;
+} sample_commit;
+
+/* The most µops a cycle commits (core.commit_width's limit). */
+enum { PROBE_MAX_COMMIT = 64 };
+
 typedef struct sample_view {
     uint64_t cycle;
     uint64_t seq; /* 0: the window is empty */
@@ -387,6 +398,19 @@ typedef struct sample_view {
     uint8_t level; /* WST_FILL: the level */
     uint64_t cause_seq;
     stage_view issue; /* the issue stage's view in this cycle, cause included */
+    /* The commit slots (contract 5; ooo only, zero in-order): for samplers that attribute each
+     * cycle's commit slots (time-proportional sampling). `commit` is the commit stage's view in
+     * this cycle, cause included (ROB empty: why dispatch left it so, the frontend's cause; head
+     * not done: the ROB head; store buffer full: its oldest store). The ROB head is the oldest µop
+     * not committed at the cycle's end (seq 0: the ROB is empty), with its wait state as
+     * wait_state_of gives it; head_wait is what it waits for: when it waits for operands its
+     * youngest producer not yet complete, else the head itself (a CAUSE_UOP cause). */
+    stage_view commit;
+    uint16_t committed;                      /* µops committed in this cycle (<= commit.width) */
+    sample_commit commits[PROBE_MAX_COMMIT]; /* those µops, oldest first */
+    uint64_t head_seq, head_pc, head_cause_seq;
+    uint8_t head_class, head_state, head_level;
+    stall_cause head_wait;
 } sample_view;
 
 /* ---- the run ------------------------------------------------------------------- */

@@ -631,8 +631,10 @@ static double ratio_var(double num, double den) { return (num > 1 ? num : 1) / (
 
 /* Estimate F (samples per cycle of schedule) for class c, and its sampling
  * variance; false when the class has no issue point (propagation decides). */
-static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *var, uint8_t *conf, bool *trusted,
-                           uint32_t *points) {
+/* `channel`: the samples the ratios count — CYCLES, or at commit slots the retiring ones (each
+ * execution of a µop commits in exactly one slot: no stall adds to them). */
+static bool estimate_class(profile_proc *p, uint32_t c, int channel, double *freq, double *var, uint8_t *conf,
+                           bool *trusted, uint32_t *points) {
     size_t cap = 16, n = 0, nvar = 0;
     profile_ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
@@ -645,7 +647,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *va
             for (uint32_t k = 0; k < bl->n; k++) {
                 const profile_insn *x = &p->insns[bl->first + k];
                 if (!x->m || x->m_varies != (pass == 1)) continue;
-                double sk = (double)x->samples[PROF_CYCLES];
+                double sk = (double)x->samples[channel];
                 all_s += sk;
                 all_m += x->m;
                 if (sk > max_s) max_s = sk;
@@ -665,7 +667,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, double *freq, double *va
                     if (clean) {
                         num = den = 0;
                         for (int j = from; j <= (int)k; j++) {
-                            num += (double)p->insns[bl->first + (uint32_t)j].samples[PROF_CYCLES];
+                            num += (double)p->insns[bl->first + (uint32_t)j].samples[channel];
                             den += p->insns[bl->first + (uint32_t)j].m;
                         }
                     }
@@ -923,7 +925,9 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
     if (!mc->icache_perfect) {
         bool crossing = false;
         size_t ilo = lo, ihi = hi;
-        if (mc->inorder) { /* the sample names the instruction that waits for the line: DCPI's rule */
+        /* the sample names the instruction that waits for the line: DCPI's rule; commit slots after
+         * an I-cache miss empties the ROB go to the next µop to commit, the one that waited */
+        if (mc->inorder || mc->commit_slot) {
             crossing = icache_candidate(p, i, mc->icache_line);
             ilo = i;
             ihi = i + 1;
@@ -1028,6 +1032,12 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
     }
     /* a busy unit: near the block's start (an older block's instruction holds it), or behind a
      * non-pipelined older one */
+    /* commit slots: the ROB head's own wait — a multi-cycle operation (its own long latency), or
+     * a short one between its issue and its commit (after its operands or the window's refill) */
+    if (mc->commit_slot) {
+        if (mc->long_latency[x->op_class & 31]) x->culprits |= 1u << CUL_LONG_LATENCY;
+        if (regs.src[0] || pos < w) x->culprits |= 1u << CUL_DEPENDENCY;
+    }
     if (pos < 2) x->culprits |= 1u << CUL_BUSY_UNIT;
     if (!mc->inorder)
         for (size_t k = lo; k < i; k++)
@@ -1040,6 +1050,22 @@ static void culprits_for(profile_proc *p, size_t i, const sched_machine *mc, con
 /* Static schedules of every block, after the last instructions of each
  * predecessor (generic stand-ins when one is unknown). */
 enum { MAX_CONTEXTS = 8, CONTEXT_INSNS = 8 };
+
+/* Commit slots: the static schedule is one commit slot per µop (one µop per RISC-V
+ * instruction in the emulator's stream), Mi = µops / W cycles — counted here in slots, Mi = 1.
+ * No dependence or issue term belongs in it: the window overlaps them with other µops' commits,
+ * so where they cost time they are lost slots at the ROB head, i.e. stalls that add to Mi
+ * (docs/profile.md "Out-of-order machines"). */
+static void schedule_commit_slots(profile_proc *p) {
+    for (size_t i = 0; i < p->ninsns; i++) {
+        profile_insn *x = &p->insns[i];
+        x->m = 1;
+        x->m_static = 1;
+        x->static_reason = SR_NONE;
+        x->m_varies = false;
+        x->static_culprit_pc = 0;
+    }
+}
 
 static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
     size_t maxn = 0;
@@ -1139,7 +1165,8 @@ static void scale_class(profile_proc *p, uint32_t c, double k, double var) {
  * experimenting with a global constraint solver to adjust the frequency
  * estimates where they violate the flow constraints"). Ours rests on the
  * heuristic's own premise (§6.1.3): a dynamic stall only adds samples — true
- * on the in-order machines, not out-of-order (docs/profile.md) — so a class
+ * on the in-order machines and at out-of-order commit slots, not at an out-of-order
+ * head of issue (docs/profile.md) — so a class
  * whose every issue point stalls is overestimated, never under. A block and
  * the sum of its in- (or out-) edges should be equal; where they differ by
  * more than FLOW_SLACK:
@@ -1362,7 +1389,7 @@ size_t profile_mark_flow_violations(profile_proc *p) {
     return marked;
 }
 
-static void estimate_all(profile_proc *p, bool stalls_only_add) {
+static void estimate_all(profile_proc *p, bool stalls_only_add, int channel) {
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
     double *est = cs_calloc(p->nclasses + 1, sizeof *est), *est_var = cs_calloc(p->nclasses + 1, sizeof *est_var);
@@ -1370,14 +1397,15 @@ static void estimate_all(profile_proc *p, bool stalls_only_add) {
     bool *trusted = cs_calloc(p->nclasses + 1, sizeof *trusted);
     uint32_t *points = cs_calloc(p->nclasses + 1, sizeof *points);
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (!estimate_class(p, c, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c])) est_conf[c] = CONF_NONE;
+        if (!estimate_class(p, c, channel, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c]))
+            est_conf[c] = CONF_NONE;
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
-    if (stalls_only_add) { /* not out-of-order: overlap gives ratios below F */
+    if (stalls_only_add) { /* not at an out-of-order head of issue: overlap gives ratios below F */
         profile_lower_to_flow(p, points);
         profile_mark_flow_violations(p);
     }
@@ -1420,21 +1448,26 @@ static void weigh_contexts(profile_proc *p) {
 /* ---- one procedure ---------------------------------------------------------------- */
 
 static bool analyse_proc(profile_proc *p, const profile_data *prof, const profile_truth *exact, sched_model *sm,
-                         const sched_machine *mc, double period, cs_error *err) {
+                         const sched_machine *mc, const profile_analysis *a, cs_error *err) {
+    /* commit slots: estimates in slots (count_period), time in cycles (period) */
+    double period = a->period, count_period = a->count_period;
+    bool commit_slot = prof->sample_point == PROFILE_POINT_COMMIT_SLOT;
     for (size_t i = 0; i < p->ninsns; i++) {
         const profile_pc *s = profile_samples_at(prof, p->insns[i].pc);
         if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
     }
     profile_classes(p);
-    if (!schedule_all(p, sm, err)) return false;
-    estimate_all(p, mc->inorder);
+    if (commit_slot) schedule_commit_slots(p);
+    else if (!schedule_all(p, sm, err)) return false;
+    /* a commit slot per µop is a minimum stalls add to; its retiring samples are that minimum alone */
+    estimate_all(p, mc->inorder || commit_slot, commit_slot ? PROF_RETIRING : PROF_CYCLES);
     weigh_contexts(p);
     /* the paper's Figure 10 isolates the culprit analysis from the frequency
      * estimates by using measured execution counts: the same here */
     if (exact)
         for (size_t b = 0; b < p->nblocks; b++) {
             const truth_pc *t = profile_truth_at(exact, p->insns[p->blocks[b].first].pc);
-            p->blocks[b].count = t ? (double)t->executions / period : 0;
+            p->blocks[b].count = t ? (double)t->executions / count_period : 0;
             p->blocks[b].count_var = 0;
             p->blocks[b].confidence = CONF_HIGH;
         }
@@ -1442,7 +1475,7 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
     for (size_t i = 0; i < p->ninsns; i++) {
         profile_insn *x = &p->insns[i];
         const profile_block *bl = &p->blocks[x->block];
-        double f = bl->count; /* samples per cycle at the head: executions / period */
+        double f = bl->count; /* samples per unit of Mi: executions / count_period */
         double s = (double)x->samples[PROF_CYCLES];
         p->cycles += s * period;
         if (f < 0) {
@@ -1450,10 +1483,10 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
             x->confidence = CONF_NONE;
             continue;
         }
-        x->count = f * period;
+        x->count = f * count_period;
         x->confidence = bl->confidence;
-        x->cpi = f > 0 ? s / f : NAN;
-        if (x->m_static > 1) p->static_stall += f * (x->m_static - 1) * period;
+        x->cpi = f > 0 ? s / f / a->slots : NAN;
+        if (x->m_static > 1 && !commit_slot) p->static_stall += f * (x->m_static - 1) * period;
         double expect = f * x->m_static;
         double excess = s - expect;
         if (profile_stall_significant(s, expect, x->m_static * x->m_static * bl->count_var)) {
@@ -1530,6 +1563,9 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
     }
     sched_machine mc;
     sched_machine_of(sm, &mc);
+    mc.commit_slot = a->prof.sample_point == PROFILE_POINT_COMMIT_SLOT;
+    a->slots = mc.commit_slot && mc.commit_width ? mc.commit_width : 1;
+    a->count_period = a->period * a->slots;
     a->static_mispredicts = mc.bpred_none;
     size_t nr;
     r = find_procs(img, &nr);
@@ -1553,7 +1589,7 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
         memcpy(p->samples, s, sizeof s);
         if (!build_cfg(img, p)) continue;
         a->nprocs++;
-        if (!analyse_proc(p, &a->prof, exact, sm, &mc, a->period, err)) goto fail;
+        if (!analyse_proc(p, &a->prof, exact, sm, &mc, a, err)) goto fail;
     }
     if (!inside) {
         /* the identity matched, yet no sample is in its code: not this program's samples
@@ -1670,7 +1706,7 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
              * what is left is dynamic, by its true cause — when the excess is
              * beyond the sampling noise (the analysis' own threshold) */
             if (tp && s > 0) {
-                double expect = exec / a->period * x->m_static;
+                double expect = exec / a->count_period * x->m_static;
                 if (profile_stall_significant(s, expect, 0)) {
                     double left[TC_COUNT], budget = expect;
                     for (int c = 0; c < TC_COUNT; c++) left[c] = (double)tp->cause[c];
@@ -1715,7 +1751,7 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
             }
             if (truth <= 0) continue;
             ew += truth;
-            if (x->count >= 0 && rel_err(x->count * a->period, truth) <= 0.10) e10 += truth;
+            if (x->count >= 0 && rel_err(x->count * a->count_period, truth) <= 0.10) e10 += truth;
         }
     }
     if (g->samples > 0) {

@@ -9,7 +9,7 @@
 
 #include "profile.h"
 
-static const char *const event_names[PROF_EVENT_COUNT] = {"cycles", "imiss", "dmiss", "mispredict"};
+static const char *const event_names[PROF_EVENT_COUNT] = {"cycles", "imiss", "dmiss", "mispredict", "retiring"};
 const char *profile_event_name(profile_event e) { return e < PROF_EVENT_COUNT ? event_names[e] : "?"; }
 
 static const char *const cause_names[TC_COUNT] = {
@@ -18,6 +18,11 @@ static const char *const cause_names[TC_COUNT] = {
 #undef PROFILE_CAUSE_NAME
 };
 const char *profile_cause_name(profile_cause c) { return c < TC_COUNT ? cause_names[c] : "?"; }
+
+static const char *const point_names[] = {"issue-head", "commit-slot"};
+const char *profile_sample_point_name(profile_sample_point p) {
+    return p <= PROFILE_POINT_COMMIT_SLOT ? point_names[p] : "?";
+}
 
 void profile_data_free(profile_data *p) {
     if (!p) return;
@@ -127,6 +132,12 @@ bool profile_merge(profile_data *acc, const profile_data *next, const char *name
         strcmp(acc->config_text ? acc->config_text : "", next->config_text ? next->config_text : "")) {
         cs_error_set(err, "%s: recorded on a different machine configuration (%s)", name,
                      next->config_name ? next->config_name : "?");
+        return false;
+    }
+    if (acc->sample_point != next->sample_point) {
+        cs_error_set(err, "%s: samples taken at another point (%s; expected %s)", name,
+                     profile_sample_point_name((profile_sample_point)next->sample_point),
+                     profile_sample_point_name((profile_sample_point)acc->sample_point));
         return false;
     }
     if (acc->period_min != next->period_min || acc->period_max != next->period_max ||
@@ -314,6 +325,7 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err) {
     sb_printf(&b, "config-overrides %zu\n", p->noverrides);
     for (size_t i = 0; i < p->noverrides; i++) sb_printf(&b, "%s\n", p->overrides[i]);
     sb_printf(&b, "model %s\n", one_line(p->model));
+    sb_printf(&b, "sample-point %s\n", profile_sample_point_name((profile_sample_point)p->sample_point));
     sb_printf(&b, "period %" PRIu64 " %" PRIu64 "\n", p->period_min, p->period_max);
     size_t nruns = p->nruns ? p->nruns : 1;
     sb_printf(&b, "runs %zu\n", nruns);
@@ -329,10 +341,10 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err) {
     sb_printf(&b, "config %zu\n", lines);
     sb_printf(&b, "%s", cfg);
     if (*cfg && cfg[strlen(cfg) - 1] != '\n') sb_printf(&b, "\n");
-    sb_printf(&b, "pcs %zu cycles imiss dmiss mispredict\n", p->npcs);
+    sb_printf(&b, "pcs %zu cycles imiss dmiss mispredict retiring\n", p->npcs);
     for (size_t i = 0; i < p->npcs; i++)
-        sb_printf(&b, "%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", p->pcs[i].pc, p->pcs[i].count[0],
-                  p->pcs[i].count[1], p->pcs[i].count[2], p->pcs[i].count[3]);
+        sb_printf(&b, "%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", p->pcs[i].pc,
+                  p->pcs[i].count[0], p->pcs[i].count[1], p->pcs[i].count[2], p->pcs[i].count[3], p->pcs[i].count[4]);
     return finish_file(path, &b, err);
 }
 
@@ -552,6 +564,22 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         out->overrides[out->noverrides++] = cs_strdup(r->buf);
     }
     if (!key_text(r, "model", &out->model)) goto done;
+    if (version >= 5) { /* older versions sampled the head of issue */
+        char *point = NULL;
+        if (!key_text(r, "sample-point", &point)) goto done;
+        bool known = false;
+        for (int k = PROFILE_POINT_ISSUE_HEAD; k <= PROFILE_POINT_COMMIT_SLOT; k++)
+            if (!strcmp(point, point_names[k])) out->sample_point = (uint8_t)k, known = true;
+        free(point);
+        if (!known) {
+            bad(r, "sample-point (issue-head or commit-slot)");
+            goto done;
+        }
+        if (out->sample_point == PROFILE_POINT_COMMIT_SLOT && strcmp(out->model, "ooo") != 0) {
+            bad(r, "sample-point (commit slots are an out-of-order machine's)");
+            goto done;
+        }
+    }
     if (!key_nums(r, "period", 2, v)) goto done;
     out->period_min = v[0];
     out->period_max = v[1];
@@ -600,7 +628,12 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         memcpy(out->config_text, cs, (size_t)(r->p - cs));
         out->config_text[r->p - cs] = '\0';
     }
-    if (!count_line(r, "pcs", " cycles imiss dmiss mispredict", &out->npcs)) goto done;
+    /* version 5: the retiring samples too */
+    int columns = version >= 5 ? PROF_EVENT_COUNT : PROF_RETIRING;
+    if (!count_line(r, "pcs",
+                    version >= 5 ? " cycles imiss dmiss mispredict retiring" : " cycles imiss dmiss mispredict",
+                    &out->npcs))
+        goto done;
     out->pcs = cs_calloc(out->npcs ? out->npcs : 1, sizeof *out->pcs);
     uint64_t sum = 0;
     for (size_t i = 0; i < out->npcs; i++) {
@@ -611,11 +644,15 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
             bad(r, "pc record");
             goto done;
         }
-        for (int k = 0; k < PROF_EVENT_COUNT; k++)
+        for (int k = 0; k < columns; k++)
             if (*s != ' ' || !parse_u64(s + 1, 10, &e->count[k], &s)) {
                 bad(r, "pc record");
                 goto done;
             }
+        if (e->count[PROF_RETIRING] > e->count[PROF_CYCLES]) {
+            bad(r, "pc record (more retiring samples than samples)");
+            goto done;
+        }
         if (*s || (i && e->pc <= out->pcs[i - 1].pc)) {
             bad(r, "pc record (pcs must increase)");
             goto done;

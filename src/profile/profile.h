@@ -29,11 +29,33 @@
  * flight; its samples do not match today's static schedule: refused).
  * 4: `runs N` and each run's seed in place of `seed S` — a profile may sum
  * several runs (profile merge, as DCPI accumulates samples across runs);
- * version 3 is read as one run. */
-enum { PROFILE_VERSION = 4, PROFILE_VERSION_OLDEST = 3, PROFILE_TRUTH_VERSION = 2 };
+ * version 3 is read as one run.
+ * 5: `sample-point issue-head|commit-slot`, where a CYCLES sample was taken
+ * (docs/profile.md "Collection"), and per pc the retiring samples (a fifth column); versions
+ * 3 and 4 are read as issue-head, with no retiring samples. */
+enum { PROFILE_VERSION = 5, PROFILE_VERSION_OLDEST = 3, PROFILE_TRUTH_VERSION = 2 };
+
+/* Where a CYCLES sample lands. issue-head: the instruction at the head of the
+ * issue stage (DCPI's; in-order machines, and out-of-order ones before profile
+ * version 5). commit-slot: out of order, one of the cycle's commit slots drawn
+ * at random — a µop committed in it, else the oldest not committed (or after a
+ * frontend bubble the next to commit): time-proportional attribution (Gottschall,
+ * Eeckhout and Jahre, "TIP: Time-Proportional Instruction Profiling", MICRO 2021). */
+typedef enum profile_sample_point { PROFILE_POINT_ISSUE_HEAD, PROFILE_POINT_COMMIT_SLOT } profile_sample_point;
+const char *profile_sample_point_name(profile_sample_point p);
 
 /* The event channels of a profile: CYCLES samples and three event samples. */
-typedef enum profile_event { PROF_CYCLES, PROF_IMISS, PROF_DMISS, PROF_MISPREDICT, PROF_EVENT_COUNT } profile_event;
+/* PROF_RETIRING (version 5): of the CYCLES samples at a pc, those that fell on a commit slot its
+ * µop committed in (commit-slot profiles; 0 otherwise) — TIP's "retiring" state, which a
+ * time-proportional sample carries (the sampler knows whether the drawn slot was used). */
+typedef enum profile_event {
+    PROF_CYCLES,
+    PROF_IMISS,
+    PROF_DMISS,
+    PROF_MISPREDICT,
+    PROF_RETIRING,
+    PROF_EVENT_COUNT
+} profile_event;
 const char *profile_event_name(profile_event e);
 
 /* DCPI's period: "60K–64K cycles" (Anderson et al. §4). */
@@ -46,16 +68,17 @@ typedef struct profile_pc {
 
 /* A profile as written to / read from a file. */
 typedef struct profile_data {
-    char *program;       /* the executable's path as recorded */
-    uint64_t exe_size;   /* its size in bytes */
-    uint64_t exe_hash;   /* FNV-1a 64 of its bytes */
-    char *config_name;   /* "inorder1" */
-    char *config_source; /* as given to --config: a name or an .ini file */
-    size_t noverrides;   /* the --set overrides applied to it, in order */
-    char **overrides;    /* "l1i.size=1024" */
-    char *model;         /* "inorder", "ooo" */
-    char *config_text;   /* the resolved configuration (config show's INI) */
-    uint64_t period_min; /* CYCLES period drawn uniformly from [min, max] */
+    char *program;        /* the executable's path as recorded */
+    uint64_t exe_size;    /* its size in bytes */
+    uint64_t exe_hash;    /* FNV-1a 64 of its bytes */
+    char *config_name;    /* "inorder1" */
+    char *config_source;  /* as given to --config: a name or an .ini file */
+    size_t noverrides;    /* the --set overrides applied to it, in order */
+    char **overrides;     /* "l1i.size=1024" */
+    char *model;          /* "inorder", "ooo" */
+    uint8_t sample_point; /* profile_sample_point */
+    char *config_text;    /* the resolved configuration (config show's INI) */
+    uint64_t period_min;  /* CYCLES period drawn uniformly from [min, max] */
     uint64_t period_max;
     uint64_t seed;         /* the (first) run's sampling seed */
     size_t nruns;          /* runs summed in the profile; 0 reads as 1 (the run of `seed`) */
@@ -232,6 +255,11 @@ typedef struct profile_analysis {
     profile_data prof;
     char exe_path[4096];
     double period; /* mean cycles per sample (cycles / samples) */
+    /* the units of the estimates: a block's estimated count is executions per count_period
+     * (issue-head: = period; commit-slot: period x slots, the commit slots per sample), and
+     * a sample's time at an instruction is `slots` of those units per cycle (1; commit-slot: W) */
+    double count_period;
+    unsigned slots;
     size_t nprocs;
     profile_proc *procs;      /* by address */
     uint64_t samples_outside; /* CYCLES samples at pcs in no procedure */

@@ -186,6 +186,8 @@ typedef struct sched_machine {
     uint32_t depth;        /* instructions between fetch and the head of issue (window for frontend stalls) */
     bool long_latency[32]; /* per op_class: latency > 1 */
     bool shared_unit[32];  /* per op_class: can wait for a busy unit */
+    uint32_t commit_width; /* ooo: µops committed per cycle at most (W) */
+    bool commit_slot;      /* the profile's samples are commit slots (set by the analysis, not the schedule) */
 } sched_machine;
 void sched_machine_of(const sched_model *s, sched_machine *out);
 

@@ -47,6 +47,16 @@ bool profile_reliability_warning(const profile_analysis *a, char *buf, size_t si
     buf[0] = '\0';
     if (profile_frequencies_reliable(a) || a->exact_counts) return false;
     /* the measured reason: docs/profile.md, "Out-of-order machines" */
+    if (a->prof.sample_point == PROFILE_POINT_COMMIT_SLOT) {
+        snprintf(buf, size,
+                 "%s is an out-of-order machine: DCPI's frequency estimates from its commit-slot samples (and the "
+                 "CPI and culprits built on them) do not meet the accuracy goals there yet; an execution gets one "
+                 "commit slot of W a cycle, so an instruction has W times fewer samples than at one cycle each and "
+                 "the sampling error is larger: record a smaller --period or merge runs (docs/profile.md, "
+                 "\"Out-of-order machines\")",
+                 a->prof.config_name);
+        return true;
+    }
     snprintf(buf, size,
              "%s is an out-of-order machine: DCPI's frequency estimates (and the CPI and culprits built on them) are "
              "not reliable there; the method assumes in-order issue, and out of order the window overlaps an "
@@ -213,7 +223,7 @@ cJSON *profile_json(const profile_analysis *a) {
             if (d->to == PROFILE_EXIT) cJSON_AddStringToObject(j, "to", "exit");
             else cJSON_AddNumberToObject(j, "to", d->to);
             cJSON_AddNumberToObject(j, "class", d->eclass);
-            if (d->count >= 0) cJSON_AddNumberToObject(j, "count", d->count * a->period);
+            if (d->count >= 0) cJSON_AddNumberToObject(j, "count", d->count * a->count_period);
             else cJSON_AddNullToObject(j, "count");
             cJSON_AddItemToArray(edges, j);
         }
@@ -272,7 +282,7 @@ static void svg_cfg(FILE *f, const profile_analysis *a, const profile_proc *p) {
         fprintf(f, "<text x='14' y='%d'>B%zu %" PRIx64 " n=%u cls=%u count=", y + 15, b, p->insns[bl->first].pc, bl->n,
                 bl->eclass);
         if (bl->count >= 0)
-            fprintf(f, "%.0f %s</text>\n", bl->count * a->period,
+            fprintf(f, "%.0f %s</text>\n", bl->count * a->count_period,
                     profile_confidence_name((profile_confidence)bl->confidence));
         else fprintf(f, "?</text>\n");
     }

@@ -40,6 +40,8 @@ typedef struct sampler {
      * `left` cycles before the next sample */
     bool defer;
     uint64_t pending, left, pending_cause[TC_COUNT];
+    /* out of order: samples at the commit slots (commit_slot) unless point=issue-head */
+    bool commit_slot, issue_head_asked;
     /* the run */
     char *config_name, *model, *config_text;
     core_stats stats;
@@ -122,6 +124,85 @@ static profile_cause true_cause(const sample_view *sv) {
     }
 }
 
+/* Commit slots: the true cause of a lost slot, from the commit stage's view and the ROB head's
+ * wait (the sample view's commit fields). The ROB is empty: the frontend's cause; else what the
+ * head waits for — its own D-cache miss or execution, or the producer it waits for. */
+static profile_cause commit_slot_cause(const sample_view *sv) {
+    if (!sv->head_seq) {
+        switch (sv->commit.cause.kind) {
+        case CAUSE_ICACHE:
+        case CAUSE_ITLB: return TC_ICACHE;
+        case CAUSE_BPRED: return TC_MISPREDICT;
+        case CAUSE_FRONTEND: return TC_FRONTEND;
+        case CAUSE_STORE_BUFFER: return TC_STORE_BUFFER;
+        default: return TC_OTHER;
+        }
+    }
+    const stall_cause *w = &sv->head_wait;
+    switch (sv->head_state) {
+    case WST_STORE_BUFFER: return TC_STORE_BUFFER;
+    case WST_NO_MSHR:
+    case WST_FILL: return TC_DCACHE;
+    case WST_NO_UNIT: return TC_BUSY_UNIT;
+    case WST_MEM_ORDER: return TC_OTHER;
+    case WST_OPERANDS:
+    case WST_READY:
+    case WST_EXECUTING:
+    case WST_DONE:
+        if (w->state == UOPST_TRANSLATING) return TC_DTLB;
+        if (w->level > 0) return TC_DCACHE;
+        if (w->latency > 1) return TC_LONG_LATENCY;
+        return TC_DEPENDENCY; /* a short operation between issue and commit */
+    default: return TC_OTHER;
+    }
+}
+
+static void credit(sampler *s, uint64_t pc, uint64_t samples, int cause) {
+    pc_slot(s, pc)->count[PROF_CYCLES] += samples;
+    if (!s->truth_file) return;
+    truth_acc *t = truth_slot(s, pc);
+    if (cause >= 0) t->cause[cause]++;
+    for (int c = 0; c < TC_COUNT; c++) t->cause[c] += s->pending_cause[c];
+}
+
+/* Out of order, time-proportional (TIP, MICRO 2021): each sample draws one of the cycle's W
+ * commit slots; a slot used by a committed µop is that µop's, a lost one the oldest µop not
+ * committed — or, the ROB being empty (a frontend bubble), the next µop to commit, found by
+ * looking again each cycle as the in-order sampler does. Every µop so gets 1/W cycle per
+ * execution and stalls only add to it. */
+static uint64_t on_commit_slot(sampler *s, const sample_view *sv) {
+    bool sample = s->left == 0; /* else a look at the cycle after a bubble */
+    int cause = -1;
+    uint64_t pc = 0;
+    if (sample) {
+        s->samples++;
+        s->left = next_period(s);
+        uint64_t w = sv->commit.width ? sv->commit.width : 1, k = next_random(s) % w;
+        if (k < sv->committed && k < PROBE_MAX_COMMIT) {
+            pc = sv->commits[k].pc, cause = TC_NONE; /* retiring */
+            pc_slot(s, pc)->count[PROF_RETIRING]++;
+        } else if (sv->head_seq) {
+            pc = sv->head_pc, cause = commit_slot_cause(sv);
+        } else {
+            s->pending++;
+            if (s->truth_file) s->pending_cause[commit_slot_cause(sv)]++;
+            s->left--; /* look again next cycle; at 0 that cycle is the next sample */
+            return 1;
+        }
+    } else if (sv->head_seq || sv->committed) {
+        pc = sv->head_seq ? sv->head_pc : sv->commits[0].pc;
+    } else {
+        s->left--;
+        return 1;
+    }
+    credit(s, pc, (uint64_t)(cause >= 0) + s->pending, cause);
+    s->pending = 0;
+    memset(s->pending_cause, 0, sizeof s->pending_cause);
+    uint64_t next = s->left;
+    s->left = 0;
+    return next;
+}
+
 /* In-order: no µop waits to issue (the window is empty, or its oldest µop
  * has issued): a frontend bubble. */
 bool profile_frontend_bubble(const sample_view *sv) {
@@ -131,6 +212,7 @@ bool profile_frontend_bubble(const sample_view *sv) {
 
 static uint64_t on_sample(void *ctx, const sample_view *sv) {
     sampler *s = ctx;
+    if (s->commit_slot) return on_commit_slot(s, sv);
     bool sample = s->left == 0; /* else a look at the cycle after a bubble */
     if (sample) {
         s->samples++;
@@ -209,6 +291,7 @@ static void on_begin(void *ctx, const probe_run_info *info) {
     s->config_name = cs_strdup(info->config_name ? info->config_name : "?");
     s->model = cs_strdup(info->model ? info->model : "?");
     s->defer = !strcmp(s->model, "inorder");
+    s->commit_slot = !strcmp(s->model, "ooo") && !s->issue_head_asked;
     s->config_text = info->cfg ? sweep_config_text(info->cfg) : cs_strdup("");
 }
 
@@ -261,11 +344,15 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
         } else if (!strcmp(k, "seed")) {
             good = cs_parse_count(v, &s->seed) || !strcmp(v, "0");
             if (!strcmp(v, "0")) s->seed = 0;
+        } else if (!strcmp(k, "point")) {
+            /* out of order only: in-order machines are sampled at the head of issue */
+            good = !strcmp(v, "issue-head") || !strcmp(v, "commit-slot");
+            s->issue_head_asked = !strcmp(v, "issue-head");
         } else if (!strcmp(k, "events")) {
             good = cs_parse_count(v, &s->event_period) || !strcmp(v, "0");
             if (!strcmp(v, "0")) s->event_period = 0;
         } else {
-            cs_error_set(err, "unknown option '%s' (profile takes file, period, seed, events, exe, truth)", k);
+            cs_error_set(err, "unknown option '%s' (profile takes file, period, seed, point, events, exe, truth)", k);
             goto fail;
         }
         if (!good) {
@@ -343,6 +430,7 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
     p.noverrides = run && run->origin.source && run->origin.override_count > 0 ? (size_t)run->origin.override_count : 0;
     p.overrides = p.noverrides ? (char **)run->origin.overrides : NULL;
     p.model = s->model ? s->model : (char *)"?";
+    p.sample_point = s->commit_slot ? PROFILE_POINT_COMMIT_SLOT : PROFILE_POINT_ISSUE_HEAD;
     p.config_text = s->config_text ? s->config_text : (char *)"";
     p.period_min = s->period_min;
     p.period_max = s->period_max;
@@ -401,7 +489,8 @@ static void sampler_destroy(void *self) {
 const analysis_ops profile_analysis_ops = {
     .name = "profile",
     .help = "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
-            "(default 60000-64000), seed=N, events=N (every Nth I-miss, D-miss, mispredict), truth=PATH",
+            "(default 60000-64000), seed=N, point=commit-slot|issue-head (out of order: where a sample lands, "
+            "default commit-slot), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH",
     .create = sampler_create,
     .observer = sampler_observer,
     .finish = sampler_finish,

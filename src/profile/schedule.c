@@ -147,6 +147,7 @@ sched_model *sched_create(const char *config_text, cs_error *err) {
                 }
     } else {
         mc->depth = s->cfg.fetch_buffer + s->cfg.fetch_width * s->cfg.decode_depth;
+        mc->commit_width = s->cfg.commit_width;
         for (int c = 0; c < OPC_COUNT && c < 32; c++) {
             mc->long_latency[c] = s->cfg.latency[c] > 1 || c == OPC_LOAD;
             mc->shared_unit[c] = true;

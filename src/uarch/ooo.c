@@ -177,10 +177,11 @@ typedef struct ooo {
                              else the sample's; UINT64_MAX without samples. Tested the same way with and
                              without a sampler, so between samples a sampler costs the bare model nothing */
     bool want_views, want_retire, want_prod, want_events, want_waits, want_samples, want_intervals;
-    fetch_change fetch_hist[HIST];   /* the last HIST changes of the fetch view, a ring */
-    uint64_t fetch_changes;          /* changes recorded this run (the ring's next slot: % HIST) */
-    uint64_t fetch_seen;             /* the change dispatch's cause last fell in */
-    stall_cause prev_dispatch_cause; /* the cause dispatch showed the cycle before */
+    sample_commit committed[PROBE_MAX_COMMIT]; /* a sample's cycle: the ROB head's µops before commit */
+    fetch_change fetch_hist[HIST];             /* the last HIST changes of the fetch view, a ring */
+    uint64_t fetch_changes;                    /* changes recorded this run (the ring's next slot: % HIST) */
+    uint64_t fetch_seen;                       /* the change dispatch's cause last fell in */
+    stall_cause prev_dispatch_cause;           /* the cause dispatch showed the cycle before */
     /* an empty dispatch's cause (frontend_cause), valid while the cycle it looks back on is before
      * fe_cause_until: the next recorded change of the fetch view (UINT64_MAX: none yet; 0: invalid) */
     stall_cause fe_cause;
@@ -1257,8 +1258,19 @@ static void pop_completions(ooo *o) {
     }
 }
 
-static void take_sample(ooo *o, const stage_view *issue) {
-    sample_view s = {.cycle = o->now, .issue = *issue};
+/* A sample's cycle, before commit: the µops at the head of the ROB, as many as commit can take
+ * (the sample keeps those it did take; dispatch may reuse their slots later in the cycle). */
+static void keep_rob_head(ooo *o) {
+    uint32_t n = o->rob_count < o->cfg.commit_width ? o->rob_count : o->cfg.commit_width;
+    for (uint32_t k = 0; k < n && k < PROBE_MAX_COMMIT; k++) {
+        const rob_entry *e = &o->rob[rob_index(o, k)];
+        o->committed[k] = (sample_commit){e->t.seq, e->t.u.pc, e->t.u.op_class};
+    }
+}
+
+static void take_sample(ooo *o, const stage_view *issue, const stage_view *commit) {
+    sample_view s = {.cycle = o->now, .issue = *issue, .commit = *commit, .committed = commit->n};
+    memcpy(s.commits, o->committed, commit->n * sizeof *s.commits);
     const rob_entry *e = oldest_in_iq(o, false);
     if (!e && o->rob_count) e = &o->rob[o->rob_head];
     if (e) {
@@ -1268,6 +1280,18 @@ static void take_sample(ooo *o, const stage_view *issue) {
         s.state = wait_state_of(o, e, &s.cause_seq, &s.level);
     } else {
         s.state = WST_COUNT;
+    }
+    s.head_state = WST_COUNT;
+    if (o->rob_count) { /* the commit slots' view: the ROB head and what it waits for */
+        const rob_entry *h = &o->rob[o->rob_head];
+        s.head_seq = h->t.seq;
+        s.head_pc = h->t.u.pc;
+        s.head_class = h->t.u.op_class;
+        s.head_state = wait_state_of(o, h, &s.head_cause_seq, &s.head_level);
+        s.head_wait = uop_cause(o, h);
+        for (int k = 0; k < 3 && s.head_state == WST_OPERANDS; k++)
+            if (h->prod_seq[k] && h->prod_seq[k] == s.head_cause_seq)
+                s.head_wait = uop_cause(o, &o->rob[h->prod_idx[k]]);
     }
     probe_sample(o->probes, &s);
 }
@@ -1344,11 +1368,16 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         o->changed = false;
         /* Samples alone build views only for the fe_depth + 1 cycles before a sample: its issue
          * cause reads the previous cycle's dispatch cause, which reads the fetch view fe_depth
-         * cycles before that (next_event stops skipping where this window opens). */
+         * cycles before that (next_event stops skipping where this window opens). Once views are
+         * on, views_from is the sample's cycle: the one test a cycle finds both, and the sample
+         * is known before commit (which the commit slots need) at no cost between samples. */
+        bool sample_cycle = false;
         if (o->now >= o->views_from) {
             o->want_views = true;
-            o->views_from = UINT64_MAX;
             o->sample_stop = probes->sample_at;
+            sample_cycle = o->want_samples && o->now == probes->sample_at;
+            if (sample_cycle) keep_rob_head(o);
+            o->views_from = o->want_samples && !sample_cycle ? probes->sample_at : UINT64_MAX;
         }
         if (o->track_done) o->wheel[(o->now % WHEEL) / 64] &= ~(1ull << (o->now % 64));
         if (o->done_count) pop_completions(o);
@@ -1388,9 +1417,10 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
         }
         if (o->want_events) structure_events(o);
         if (o->want_intervals && o->st.instructions >= probes->interval_at) take_interval(o);
-        if (o->now == o->sample_stop && o->want_samples) {
-            take_sample(o, &issue);
+        if (sample_cycle) {
+            take_sample(o, &issue, &commit);
             if (!o->views_always) o->want_views = false, o->views_from = views_window(o);
+            else o->views_from = probes->sample_at;
             set_sample_stop(o);
         }
         if (feed->ended && !o->fe_count && !o->rob_count && !memsys_sb_count(o->mem)) {

@@ -20,7 +20,8 @@ one_error() { # EXIT REGEX CMD…: exactly one line on stderr matching REGEX, ex
 
 "$cs" profile record --config inorder1 --period 500 --events 1 -o p.prof "$prog" 3000 >/dev/null 2>rec.txt
 grep -q 'CYCLES samples' rec.txt || fail "record said nothing"
-head -1 p.prof | grep -qx 'cyclescope-profile 4' || fail "no header"
+head -1 p.prof | grep -qx 'cyclescope-profile 5' || fail "no header"
+grep -qx 'sample-point issue-head' p.prof || fail "an in-order profile not sampled at the head of issue"
 tail -1 p.prof | grep -Eq '^checksum crc32:[0-9a-f]{8}$' || fail "no checksum"
 grep -q '^config-name inorder1$' p.prof || fail "no configuration"
 grep -q '^config-source inorder1$' p.prof || fail "no configuration source"
@@ -55,11 +56,33 @@ grep -q '<svg' p.html || fail "no SVG in the HTML"
 grep -q 'warning' warn.txt && fail "a warning on an in-order profile"
 jq -e '.frequencies_reliable == true and (has("warning") | not)' p.json >/dev/null || fail "in-order JSON not marked reliable"
 grep -q "class='warning'" p.html && fail "a warning in an in-order profile's HTML"
-"$cs" profile record --config ooo4 --period 500 -o o.prof "$prog" 2000 >/dev/null 2>&1
+"$cs" profile record --config ooo4 --period 500 --sample-point issue-head -o o.prof "$prog" 2000 >/dev/null 2>&1
+grep -qx 'sample-point issue-head' o.prof || fail "--sample-point issue-head not recorded"
 "$cs" profile report --json o.json --html o.html o.prof 2>warn.txt >/dev/null
 [ "$(wc -l <warn.txt)" = 2 ] || fail "report on ooo4: not the warning and the time alone on stderr"
 grep -q '^cyclescope: warning: ooo4 is an out-of-order machine: .*assumes in-order issue' warn.txt ||
     fail "no one-line warning with its reason on ooo4"
+# commit slots (the out-of-order default): their own warning, with what is left
+"$cs" profile record --config ooo4 --period 500 -o oc.prof "$prog" 2000 >/dev/null 2>&1
+grep -qx 'sample-point commit-slot' oc.prof || fail "an ooo4 profile not sampled at the commit slots by default"
+"$cs" profile report oc.prof 2>warn.txt >/dev/null
+grep -q '^cyclescope: warning: ooo4 is an out-of-order machine: .*commit-slot samples.*sampling error is larger' \
+    warn.txt || fail "no commit-slot warning on ooo4"
+# time-proportional: every sample lands on an instruction (a frontend bubble's on the next
+# to commit), so the per-pc counts add up to all the samples, and samples x the mean period
+# come to the run's cycles (within 2%: the period is drawn in [480, 520])
+awk '/^period /{p=($2+$3)/2} /^cycles /{c=$2} /^samples /{n=$2; idle=$3} /^pcs /{on=1; next}
+     /^checksum/{on=0} on{sum+=$2}
+     END{exit !(idle == 0 && sum == n && n*p > 0.98*c && n*p < 1.02*c)}' oc.prof ||
+    fail "commit-slot samples: idle ones, or the counts x period not the cycles"
+# the retiring samples (version 5's fifth column): some at the commit slots, none at the head of issue
+awk '/^pcs /{on=1; next} /^checksum/{on=0} on{r+=$6} END{exit !(r > 0)}' oc.prof || fail "no retiring samples"
+awk '/^pcs /{on=1; next} /^checksum/{on=0} on{r+=$6} END{exit !(r == 0)}' o.prof || fail "retiring samples at the head of issue"
+"$cs" profile record --config ooo4 --period 500 --sample-seed 2 -o oc2.prof "$prog" 2000 >/dev/null 2>&1
+"$cs" profile merge oc.prof oc2.prof -o ocm.prof 2>/dev/null || fail "merge of two commit-slot runs"
+grep -qx 'sample-point commit-slot' ocm.prof || fail "the merged profile lost its sample point"
+one_error 125 '^cyclescope: o.prof: samples taken at another point \(issue-head; expected commit-slot\)$' \
+    "$cs" profile merge oc.prof o.prof -o bad.prof
 jq -e '.frequencies_reliable == false and (.warning | test("^ooo4 is an out-of-order machine"))' o.json >/dev/null ||
     fail "out-of-order JSON not marked unreliable"
 grep -q "<p class='warning'.*ooo4 is an out-of-order machine" o.html || fail "no warning in the out-of-order HTML"
@@ -144,7 +167,7 @@ sum_of() { awk -v k="$1" '$1 == k {s += $2} END {print s}' "${@:2}"; }
 [ "$(sum_of samples m1.prof m2.prof m3.prof)" = "$(sum_of samples m.prof)" ] || fail "merge: samples not summed"
 [ "$(sum_of cycles m1.prof m2.prof m3.prof)" = "$(sum_of cycles m.prof)" ] || fail "merge: cycles not summed"
 pcs_of() { awk 'FNR == 1 {on = 0} /^pcs /{on=1;next} on&&!/^checksum/{print}' "$@"; }
-diff <(pcs_of m1.prof m2.prof m3.prof | awk '{for (k = 2; k <= 5; k++) c[$1, k] += $k; pc[$1]} END {for (p in pc) print p, c[p, 2], c[p, 3], c[p, 4], c[p, 5]}' | sort) \
+diff <(pcs_of m1.prof m2.prof m3.prof | awk '{for (k = 2; k <= 6; k++) c[$1, k] += $k; pc[$1]} END {for (p in pc) print p, c[p, 2], c[p, 3], c[p, 4], c[p, 5], c[p, 6]}' | sort) \
      <(pcs_of m.prof | sort) >/dev/null || fail "merge: per-pc counts not the sums"
 # the merged truth: three times the executions of one run (the run is deterministic)
 "$cs" profile report --truth m.truth --json m.json m.prof >/dev/null 2>&1

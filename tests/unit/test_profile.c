@@ -825,6 +825,60 @@ static void test_file_round_trip(void **state) {
     unlink(path);
 }
 
+/* The sample point (version 5) round-trips: an in-order profile at the head of
+ * issue, an out-of-order one at the commit slots; merging the two is refused;
+ * a version-4 out-of-order profile reads as issue-head (its meaning then). */
+static void test_file_sample_point(void **state) {
+    (void)state;
+    profile_pc pcs[1] = {{0x1000, {4, 0, 0, 0}}};
+    profile_data p = {.program = "prog",
+                      .exe_size = 10,
+                      .exe_hash = 0x1234,
+                      .config_name = "ooo4",
+                      .model = "ooo",
+                      .sample_point = PROFILE_POINT_COMMIT_SLOT,
+                      .config_text = "[core]\nmodel = ooo\n",
+                      .period_min = 90,
+                      .period_max = 110,
+                      .seed = 3,
+                      .cycles = 400,
+                      .instructions = 900,
+                      .samples = 4,
+                      .npcs = 1,
+                      .pcs = pcs};
+    char path[] = "/tmp/test_profile_XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    cs_error err;
+    assert_true(profile_write(path, &p, &err));
+    profile_data q, r;
+    assert_true(profile_read(path, &q, &err));
+    assert_int_equal(q.sample_point, PROFILE_POINT_COMMIT_SLOT);
+    assert_string_equal(profile_sample_point_name((profile_sample_point)q.sample_point), "commit-slot");
+    p.sample_point = PROFILE_POINT_ISSUE_HEAD;
+    p.seed = 4;
+    assert_true(profile_write(path, &p, &err));
+    assert_true(profile_read(path, &r, &err));
+    assert_int_equal(r.sample_point, PROFILE_POINT_ISSUE_HEAD);
+    assert_false(profile_merge(&q, &r, "r.prof", &err));
+    assert_string_equal(err.msg, "r.prof: samples taken at another point (issue-head; expected commit-slot)");
+    assert_int_equal(q.samples, 4); /* left as it was */
+    profile_data_free(&q);
+    profile_data_free(&r);
+    unlink(path);
+    /* version 4 (no sample-point line) on an out-of-order machine: issue-head */
+    char body[] = "cyclescope-profile 4\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
+                  "config-name ooo4\nconfig-source ooo4\nconfig-overrides 0\nmodel ooo\nperiod 90 110\nruns 1\n3\n"
+                  "event-period 0\ncycles 100\ninstructions 90\nsamples 1 0\nconfig 0\n"
+                  "pcs 1 cycles imiss dmiss mispredict\n1000 1 0 0 0\n";
+    char text[sizeof body + 64];
+    unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body, (uInt)strlen(body));
+    snprintf(text, sizeof text, "%schecksum crc32:%08lx\n", body, crc);
+    assert_true(profile_parse((const uint8_t *)text, strlen(text), "v4.prof", &q, &err));
+    assert_int_equal(q.sample_point, PROFILE_POINT_ISSUE_HEAD);
+    profile_data_free(&q);
+}
+
 /* A version-3 profile (one run, `seed S`) is read as one run; profile_merge
  * sums another run of the same program and machine into it (counts, cycles,
  * samples; the union of the pcs; both seeds), refuses a different period or
@@ -944,7 +998,7 @@ static void test_file_old_version(void **state) {
     profile_data q;
     cs_error err;
     assert_false(profile_parse((const uint8_t *)text, strlen(text), "old.prof", &q, &err));
-    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads versions 3 to 4; record it again)");
+    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads versions 3 to 5; record it again)");
     /* version 2 charged an in-order frontend bubble to the oldest instruction in
      * flight; today's schedule charges it to the next one to issue: refused too */
     char body2[] = "cyclescope-profile 2\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
@@ -955,7 +1009,7 @@ static void test_file_old_version(void **state) {
     crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body2, (uInt)strlen(body2));
     snprintf(text2, sizeof text2, "%schecksum crc32:%08lx\n", body2, crc);
     assert_false(profile_parse((const uint8_t *)text2, strlen(text2), "v2.prof", &q, &err));
-    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 4; record it again)");
+    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 5; record it again)");
 }
 
 int main(void) {
@@ -969,6 +1023,7 @@ int main(void) {
         cmocka_unit_test(test_schedule_entry_after_a_call),
         cmocka_unit_test(test_schedule_bubble_is_the_next_instructions),
         cmocka_unit_test(test_file_round_trip),
+        cmocka_unit_test(test_file_sample_point),
         cmocka_unit_test(test_file_old_version),
         cmocka_unit_test(test_file_merge),
         cmocka_unit_test(test_cluster_figure7),

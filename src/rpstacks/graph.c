@@ -659,6 +659,12 @@ typedef struct stack_set {
     uint64_t settled;
 } stack_set;
 
+/* A path kept by the dominance scan, what the scan's pre-test reads (one line, in scan order). */
+typedef struct dom_kept {
+    double at_max, at_min;
+    uint32_t src, cand;
+} dom_kept;
+
 typedef struct seg_ctx {
     const rps_trace *t;
     const rps_options *opt;
@@ -684,6 +690,7 @@ typedef struct seg_ctx {
     double *hi, *lo;         /* per candidate: its largest and least length in the design space */
     double *at_max, *at_min; /* per candidate: its length with every event at max_scale, at lmin */
     uint8_t *settled;        /* per candidate: a settled row of its source set, shifted by 0 */
+    dom_kept *dom;           /* the paths the dominance scan kept, in order (reduce) */
     uint8_t *cnt;            /* per candidate: how many events it has */
     uint64_t capped, violations, dropped;
     uint64_t stat_calls, stat_cand, stat_dom, stat_kept;
@@ -719,6 +726,7 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->at_max = cs_realloc(s->at_max, cs_array_size(cap, sizeof *s->at_max));
     s->at_min = cs_realloc(s->at_min, cs_array_size(cap, sizeof *s->at_min));
     s->settled = cs_realloc(s->settled, cap);
+    s->dom = cs_realloc(s->dom, cs_array_size(cap, sizeof *s->dom));
     s->cnt = cs_realloc(s->cnt, cap);
     s->cand_cap = cap;
 }
@@ -801,6 +809,17 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
  * (floor_zero) no term is positive: once the slack is negative it stays so. */
 static inline bool dominates(const double *p, const double *c, int D, double L, const double *lmin, bool floor_zero) {
     double slack = p[0] - c[0] + 1e-9; /* p's lead over c at the worst corner */
+    if (floor_zero) {                  /* the same test: a term 0·x (x > 0) changes the slack by ±0, no comparison */
+        if (slack < 0) return false;
+        for (int d = 1; d < D; d++) {
+            double x = p[d] - c[d];
+            if (x < 0) {
+                slack += L * x;
+                if (slack < 0) return false;
+            }
+        }
+        return true;
+    }
     for (int d = 1; d < D; d++) {
         double x = p[d] - c[d];
         slack += x > 0 ? lmin[d] * x : L * x;
@@ -892,16 +911,28 @@ static void reduce(seg_ctx *s, stack_set *out) {
     s->stat_calls++, s->stat_cand += n;
     if (!n) return;
     double L = s->opt->max_scale, best_lo = -INFINITY;
+    bool floor_zero = true; /* every event's floor 0: a pair's slack only falls dimension by dimension */
+    for (int d = 1; d < D; d++) floor_zero &= s->lmin[d] == 0;
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)k * D];
         double sum = c[0], lo = c[0], hi = c[0], at_min = 0;
         uint32_t pos = c[0] > 1e-9;
-        for (int d = 1; d < D; d++) {
-            sum += c[d];
-            pos |= (uint32_t)(c[d] > 1e-9) << d;
-            lo += c[d] > 0 ? s->lmin[d] * c[d] : L * c[d];
-            hi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
-            at_min += s->lmin[d] * c[d];
+        if (floor_zero) { /* the same sums: a term lmin·c is ±0, which changes no sum but a zero's sign */
+            for (int d = 1; d < D; d++) {
+                double x = c[d], lx = L * x;
+                sum += x;
+                pos |= (uint32_t)(x > 1e-9) << d;
+                lo += x > 0 ? 0.0 : lx;
+                hi += x > 0 ? lx : 0.0;
+            }
+        } else {
+            for (int d = 1; d < D; d++) {
+                sum += c[d];
+                pos |= (uint32_t)(c[d] > 1e-9) << d;
+                lo += c[d] > 0 ? s->lmin[d] * c[d] : L * c[d];
+                hi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
+                at_min += s->lmin[d] * c[d];
+            }
         }
         s->tot[k] = sum;
         s->pos[k] = pos;
@@ -916,8 +947,6 @@ static void reduce(seg_ctx *s, stack_set *out) {
     /* dominance: a path that can never be the critical one is dropped. Two paths of one
      * source set (shifted alike) are never compared: that set was reduced already. */
     uint32_t kept = 0;
-    bool floor_zero = true; /* every event's floor 0: a pair's slack only falls dimension by dimension */
-    for (int d = 1; d < D; d++) floor_zero &= s->lmin[d] == 0;
     if (L > 0) {
         /* Within the design space (event d scaled by lmin_d … L), p is never below c when
          * p0 - c0 + Σ_d (p_d > c_d ? lmin_d : L)·(p_d - c_d) >= 0 (the worst corner). First
@@ -949,10 +978,11 @@ static void reduce(seg_ctx *s, stack_set *out) {
             uint32_t own = s->src[ck];
             bool dominated = false;
             if (!filed) {
+                const dom_kept *dk = s->dom;
                 for (uint32_t q = kept; q-- > 0 && !dominated;) { /* newest first: most often a recent one */
-                    uint32_t pq = s->order[q];
-                    if (s->src[pq] == own || s->at_max[pq] < c_max || s->at_min[pq] < c_min) continue;
-                    dominated = dominates(&s->cand[(size_t)pq * D], c, D, L, s->lmin, floor_zero);
+                    /* one branch for the three tests (most pairs fail one; evaluating all costs less) */
+                    if ((dk[q].src != own) & (dk[q].at_max >= c_max) & (dk[q].at_min >= c_min))
+                        dominated = dominates(&s->cand[(size_t)dk[q].cand * D], c, D, L, s->lmin, floor_zero);
                 }
             }
             for (uint32_t g = 0; g < nsrc && !dominated; g++) {
@@ -964,6 +994,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
                         dominated = dominates(&s->cand[(size_t)list[q] * D], c, D, L, s->lmin, floor_zero);
             }
             if (dominated) continue;
+            s->dom[kept] = (dom_kept){s->at_max[ck], s->at_min[ck], own, ck};
             s->order[kept++] = ck;
             if (filed) {
                 uint32_t *list = &by_src[src_at[own]], at = src_len[own]++;
@@ -1124,6 +1155,7 @@ uint32_t rps_reduce_sources(const rps_options *opt, int D, const double *cand, c
     free(s.at_max);
     free(s.at_min);
     free(s.settled);
+    free(s.dom);
     free(s.cnt);
     return m;
 }
@@ -1367,6 +1399,7 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->at_max);
     free(s->at_min);
     free(s->settled);
+    free(s->dom);
     free(s->cnt);
 }
 

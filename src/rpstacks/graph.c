@@ -677,7 +677,7 @@ typedef struct seg_ctx {
     stack_set *sets; /* window × N_COUNT */
     double *times;   /* window × N_COUNT: longest path to the node */
     /* scratch */
-    double *cand, *tot, *inv;
+    double *cand, *tot;
     uint32_t cand_n, cand_cap;
     uint32_t *order, *merge_tmp;
     uint32_t *by_src, *src_at, *src_len, *srcs; /* the kept paths of each source, by at_min (reduce) */
@@ -703,7 +703,6 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     size_t width = s->D > RPS_DIMS ? (size_t)s->D : RPS_DIMS; /* any segment's D: the context is reused */
     s->cand = cs_realloc(s->cand, cs_array_size(cap * width, sizeof *s->cand));
     s->tot = cs_realloc(s->tot, cs_array_size(cap, sizeof *s->tot));
-    s->inv = cs_realloc(s->inv, cs_array_size(cap * width, sizeof *s->inv));
     s->order = cs_realloc(s->order, cs_array_size(cap, sizeof *s->order));
     s->merge_tmp = cs_realloc(s->merge_tmp, cs_array_size(cap, sizeof *s->merge_tmp));
     s->by_src = cs_realloc(s->by_src, cs_array_size(cap, sizeof *s->by_src));
@@ -743,16 +742,18 @@ static void set_reserve(stack_set *x, uint32_t n, int D) {
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 static inline double dabs(double a) { return a < 0 ? -a : a; }
 
-/* The modified cosine similarity (§IV-E, Figure 9), with the reciprocals of
- * each path's magnitudes given (ia, ib): normalising by the larger magnitude
- * of a dimension is then a multiplication. */
-static inline double similarity_inv(const double *a, const double *ia, const double *b, const double *ib,
-                                    uint32_t mask) {
+/* The modified cosine similarity (§IV-E, Figure 9) over the dimensions in mask, each of which
+ * one of the paths has (not 0 in both): normalising by the larger magnitude of a dimension is a
+ * multiplication by its reciprocal. (The reciprocal of the larger is the smaller of the two
+ * reciprocals to the bit, a correctly rounded 1/x being monotonic, so this gives what the
+ * per-path reciprocals computed before did; the pairs tested need fewer divisions than every
+ * dimension of every path.) */
+static inline double similarity_pair(const double *a, const double *b, uint32_t mask) {
     double dot = 0, na = 0, nb = 0;
     while (mask) {
         int d = __builtin_ctz(mask);
         mask &= mask - 1;
-        double inv = ia[d] <= ib[d] ? ia[d] : ib[d]; /* the larger magnitude's (0 has +inf) */
+        double inv = 1.0 / dmax(dabs(a[d]), dabs(b[d]));
         double x = a[d] * inv, y = b[d] * inv;
         dot += x * y;
         na += x * x;
@@ -793,15 +794,12 @@ static inline bool similarity_below(uint32_t a, uint32_t b, int na, int nb, doub
  * by the larger magnitude of the two, then the cosine. Only the dimensions
  * either path has (mask) count. */
 double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
-    double ia[32], ib[32];
     for (uint32_t m = mask; m;) {
         int d = __builtin_ctz(m);
         m &= m - 1;
-        ia[d] = a[d] != 0 ? 1.0 / dabs(a[d]) : INFINITY;
-        ib[d] = b[d] != 0 ? 1.0 / dabs(b[d]) : INFINITY;
         if (a[d] == 0 && b[d] == 0) mask &= ~(1u << d); /* adds nothing */
     }
-    return similarity_inv(a, ia, b, ib, mask);
+    return similarity_pair(a, b, mask);
 }
 
 /* Is p never below c in the design space (event d scaled by lmin_d … L)? p0 - c0 +
@@ -899,11 +897,15 @@ static uint32_t cap_rows(seg_ctx *s, uint32_t m, uint32_t cap) {
  * an event combination), merge similar ones into the larger.
  * The decisions are those of the plain algorithm (tests/unit/test_rpstacks.c
  * checks them against a straightforward reference); what makes it cheaper:
- * the reciprocals the similarity needs are computed only for the paths that
- * survive dominance (about half), the dominance bound c - 1e-9 once per path,
- * the kept paths scanned newest first for a dominator (most often a recent
- * one), and uniqueness is found with two bit masks. (A dominance test without
- * branches over the dimensions was 11% slower on fma: most pairs fail early.) */
+ * the similarity divides only in the pairs it tests, the dominance bound
+ * c - 1e-9 is computed once per path (max_scale 0), the kept paths are
+ * scanned newest first for a dominator (most often a recent one), their
+ * pre-test read from one record each, and uniqueness is found with two bit
+ * masks. (A dominance test without branches over the dimensions was 11%
+ * slower on fma: most pairs fail early. Tried and not kept, issue 14: the
+ * merge loop's tests from one record per representative, a branch-free merge
+ * in the sort, an insertion sort up to 32 candidates, divisions only for the
+ * dimensions not 0: no gain or slower.) */
 static void reduce(seg_ctx *s, stack_set *out) {
     int D = s->D;
     uint32_t n = s->cand_n;
@@ -1026,17 +1028,13 @@ static void reduce(seg_ctx *s, stack_set *out) {
             if (!dominated) s->order[kept++] = ck;
         }
     }
-    /* the survivors' events and reciprocals (the similarity's normalisation) */
+    /* the survivors' events */
     uint32_t once = 0, twice = 0;
     for (uint32_t q = 0; q < kept; q++) {
         uint32_t k = s->order[q];
         const double *c = &s->cand[(size_t)k * D];
-        double *inv = &s->inv[(size_t)k * D];
         uint32_t nz = 0;
-        for (int d = 0; d < D; d++) {
-            nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
-            inv[d] = c[d] != 0 ? 1.0 / dabs(c[d]) : INFINITY;
-        }
+        for (int d = 0; d < D; d++) nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
         s->nz[k] = nz;
         s->cnt[k] = (uint8_t)bits(nz);
         twice |= once & nz;
@@ -1070,8 +1068,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
             uint32_t rr = s->order[r];
             if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
             if (similarity_below(s->nz[rr], key, s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
-            merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
-                                    key) >= s->opt->similarity;
+            merged = similarity_pair(&s->cand[(size_t)rr * D], c, key) >= s->opt->similarity;
         }
         for (uint32_t r = 0; r < m && !merged && !s->uniq[q] && !same_combination; r++) {
             if (s->keep[r]) continue; /* unique paths are not merge targets either */
@@ -1079,8 +1076,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
             if (s->nz[rr] == key) continue; /* tried above */
             if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
             if (similarity_below(s->nz[rr], key, s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
-            merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
-                                    s->nz[rr] | key) >= s->opt->similarity;
+            merged = similarity_pair(&s->cand[(size_t)rr * D], c, s->nz[rr] | key) >= s->opt->similarity;
         }
         if (merged) continue;
         s->order[m] = qq;
@@ -1133,7 +1129,6 @@ uint32_t rps_reduce_sources(const rps_options *opt, int D, const double *cand, c
     free(set.v);
     free(s.cand);
     free(s.tot);
-    free(s.inv);
     free(s.order);
     free(s.merge_tmp);
     free(s.by_src);
@@ -1377,7 +1372,6 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->times);
     free(s->cand);
     free(s->tot);
-    free(s->inv);
     free(s->order);
     free(s->merge_tmp);
     free(s->by_src);

@@ -919,11 +919,12 @@ static void reduce(seg_ctx *s, stack_set *out) {
         const double *c = &s->cand[(size_t)k * D];
         double sum = c[0], lo = c[0], hi = c[0], at_min = 0;
         uint32_t pos = c[0] > 1e-9;
-        if (floor_zero) { /* the same sums: a term lmin·c is ±0, which changes no sum but a zero's sign */
+        /* every floor 0: the same sums, a term lmin·c is ±0, which changes no sum but a zero's sign;
+         * pos is read only without a bound (max_scale 0) */
+        if (floor_zero && L > 0) {
             for (int d = 1; d < D; d++) {
                 double x = c[d], lx = L * x;
                 sum += x;
-                pos |= (uint32_t)(x > 1e-9) << d;
                 lo += x > 0 ? 0.0 : lx;
                 hi += x > 0 ? lx : 0.0;
             }

@@ -1198,15 +1198,6 @@ typedef struct seg_out {
     double actual; /* simulated: C_last - S */
 } seg_out;
 
-static void add_weight(const seg_ctx *s, double *dst, const rps_weight *w) {
-    dst[0] += w->base;
-    for (int k = 0; k < w->n; k++) {
-        int slot = s->slot_of[w->dim[k]];
-        if (slot >= 0) dst[slot] += w->val[k];
-        else dst[0] += w->val[k];
-    }
-}
-
 /* An edge weight's least and largest length over the design space (events
  * scaled by lmin … max_scale; a dimension the segment does not carry is base). */
 static void weight_bounds(const seg_ctx *s, const rps_weight *w, double *lo, double *hi) {
@@ -1307,13 +1298,17 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 const rps_weight *w = &e[edge_of[q]].w;
                 uint64_t settled = weight_is_zero(w) ? src->settled : 0;
                 cand_reserve(s, s->cand_n + src->n);
+                /* the rows in one copy, then the weight: each element gets the additions of
+                 * add_weight in its order (base, then the weight's events), as a row at a time did */
+                memcpy(&s->cand[(size_t)s->cand_n * D], src->v, (size_t)src->n * D * sizeof(double));
+                int wslot[RPS_WEIGHT_DIMS];
+                for (int k = 0; k < w->n; k++) wslot[k] = s->slot_of[w->dim[k]] >= 0 ? s->slot_of[w->dim[k]] : 0;
                 for (uint32_t r = 0; r < src->n; r++) {
                     s->src[s->cand_n] = (uint16_t)q;
                     s->settled[s->cand_n] = r < 64 && (settled >> r & 1);
                     double *c = &s->cand[(size_t)s->cand_n++ * D];
-                    const double *from = &src->v[(size_t)r * D];
-                    for (int d = 0; d < D; d++) c[d] = from[d]; /* a few doubles: no call */
-                    add_weight(s, c, w);
+                    c[0] += w->base;
+                    for (int k = 0; k < w->n; k++) c[wslot[k]] += w->val[k];
                 }
             }
             stack_set *dst = &s->sets[slot * N_COUNT + v];

@@ -685,6 +685,12 @@ typedef struct stack_set {
     uint64_t settled;
 } stack_set;
 
+/* A path kept by the dominance scan, what the scan's pre-test reads (one line, in scan order). */
+typedef struct dom_kept {
+    double at_max, at_min;
+    uint32_t src, cand;
+} dom_kept;
+
 typedef struct seg_ctx {
     const rps_trace *t;
     const rps_options *opt;
@@ -697,7 +703,7 @@ typedef struct seg_ctx {
     stack_set *sets; /* window × N_COUNT */
     double *times;   /* window × N_COUNT: longest path to the node */
     /* scratch */
-    double *cand, *tot, *inv;
+    double *cand, *tot;
     uint32_t cand_n, cand_cap;
     uint32_t *order, *merge_tmp;
     uint32_t *by_src, *src_at, *src_len, *srcs; /* the kept paths of each source, by at_min (reduce) */
@@ -710,6 +716,7 @@ typedef struct seg_ctx {
     double *hi, *lo;         /* per candidate: its largest and least length in the design space */
     double *at_max, *at_min; /* per candidate: its length with every event at max_scale, at lmin */
     uint8_t *settled;        /* per candidate: a settled row of its source set, shifted by 0 */
+    dom_kept *dom;           /* the paths the dominance scan kept, in order (reduce) */
     uint8_t *cnt;            /* per candidate: how many events it has */
     uint64_t capped, violations, dropped;
     uint64_t stat_calls, stat_cand, stat_dom, stat_kept;
@@ -722,7 +729,6 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     size_t width = s->D > RPS_DIMS ? (size_t)s->D : RPS_DIMS; /* any segment's D: the context is reused */
     s->cand = cs_realloc(s->cand, cs_array_size(cap * width, sizeof *s->cand));
     s->tot = cs_realloc(s->tot, cs_array_size(cap, sizeof *s->tot));
-    s->inv = cs_realloc(s->inv, cs_array_size(cap * width, sizeof *s->inv));
     s->order = cs_realloc(s->order, cs_array_size(cap, sizeof *s->order));
     s->merge_tmp = cs_realloc(s->merge_tmp, cs_array_size(cap, sizeof *s->merge_tmp));
     s->by_src = cs_realloc(s->by_src, cs_array_size(cap, sizeof *s->by_src));
@@ -745,6 +751,7 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->at_max = cs_realloc(s->at_max, cs_array_size(cap, sizeof *s->at_max));
     s->at_min = cs_realloc(s->at_min, cs_array_size(cap, sizeof *s->at_min));
     s->settled = cs_realloc(s->settled, cap);
+    s->dom = cs_realloc(s->dom, cs_array_size(cap, sizeof *s->dom));
     s->cnt = cs_realloc(s->cnt, cap);
     s->cand_cap = cap;
 }
@@ -761,16 +768,18 @@ static void set_reserve(stack_set *x, uint32_t n, int D) {
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 static inline double dabs(double a) { return a < 0 ? -a : a; }
 
-/* The modified cosine similarity (§IV-E, Figure 9), with the reciprocals of
- * each path's magnitudes given (ia, ib): normalising by the larger magnitude
- * of a dimension is then a multiplication. */
-static inline double similarity_inv(const double *a, const double *ia, const double *b, const double *ib,
-                                    uint32_t mask) {
+/* The modified cosine similarity (§IV-E, Figure 9) over the dimensions in mask, each of which
+ * one of the paths has (not 0 in both): normalising by the larger magnitude of a dimension is a
+ * multiplication by its reciprocal. (The reciprocal of the larger is the smaller of the two
+ * reciprocals to the bit, a correctly rounded 1/x being monotonic, so this gives what the
+ * per-path reciprocals computed before did; the pairs tested need fewer divisions than every
+ * dimension of every path.) */
+static inline double similarity_pair(const double *a, const double *b, uint32_t mask) {
     double dot = 0, na = 0, nb = 0;
     while (mask) {
         int d = __builtin_ctz(mask);
         mask &= mask - 1;
-        double inv = ia[d] <= ib[d] ? ia[d] : ib[d]; /* the larger magnitude's (0 has +inf) */
+        double inv = 1.0 / dmax(dabs(a[d]), dabs(b[d]));
         double x = a[d] * inv, y = b[d] * inv;
         dot += x * y;
         na += x * x;
@@ -811,15 +820,12 @@ static inline bool similarity_below(uint32_t a, uint32_t b, int na, int nb, doub
  * by the larger magnitude of the two, then the cosine. Only the dimensions
  * either path has (mask) count. */
 double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
-    double ia[32], ib[32];
     for (uint32_t m = mask; m;) {
         int d = __builtin_ctz(m);
         m &= m - 1;
-        ia[d] = a[d] != 0 ? 1.0 / dabs(a[d]) : INFINITY;
-        ib[d] = b[d] != 0 ? 1.0 / dabs(b[d]) : INFINITY;
         if (a[d] == 0 && b[d] == 0) mask &= ~(1u << d); /* adds nothing */
     }
-    return similarity_inv(a, ia, b, ib, mask);
+    return similarity_pair(a, b, mask);
 }
 
 /* Is p never below c in the design space (event d scaled by lmin_d … L)? p0 - c0 +
@@ -827,6 +833,17 @@ double rps_similarity_masked(const double *a, const double *b, uint32_t mask) {
  * (floor_zero) no term is positive: once the slack is negative it stays so. */
 static inline bool dominates(const double *p, const double *c, int D, double L, const double *lmin, bool floor_zero) {
     double slack = p[0] - c[0] + 1e-9; /* p's lead over c at the worst corner */
+    if (floor_zero) {                  /* the same test: a term 0·x (x > 0) changes the slack by ±0, no comparison */
+        if (slack < 0) return false;
+        for (int d = 1; d < D; d++) {
+            double x = p[d] - c[d];
+            if (x < 0) {
+                slack += L * x;
+                if (slack < 0) return false;
+            }
+        }
+        return true;
+    }
     for (int d = 1; d < D; d++) {
         double x = p[d] - c[d];
         slack += x > 0 ? lmin[d] * x : L * x;
@@ -906,11 +923,15 @@ static uint32_t cap_rows(seg_ctx *s, uint32_t m, uint32_t cap) {
  * an event combination), merge similar ones into the larger.
  * The decisions are those of the plain algorithm (tests/unit/test_rpstacks.c
  * checks them against a straightforward reference); what makes it cheaper:
- * the reciprocals the similarity needs are computed only for the paths that
- * survive dominance (about half), the dominance bound c - 1e-9 once per path,
- * the kept paths scanned newest first for a dominator (most often a recent
- * one), and uniqueness is found with two bit masks. (A dominance test without
- * branches over the dimensions was 11% slower on fma: most pairs fail early.) */
+ * the similarity divides only in the pairs it tests, the dominance bound
+ * c - 1e-9 is computed once per path (max_scale 0), the kept paths are
+ * scanned newest first for a dominator (most often a recent one), their
+ * pre-test read from one record each, and uniqueness is found with two bit
+ * masks. (A dominance test without branches over the dimensions was 11%
+ * slower on fma: most pairs fail early. Tried and not kept, issue 14: the
+ * merge loop's tests from one record per representative, a branch-free merge
+ * in the sort, an insertion sort up to 32 candidates, divisions only for the
+ * dimensions not 0: no gain or slower.) */
 static void reduce(seg_ctx *s, stack_set *out) {
     int D = s->D;
     uint32_t n = s->cand_n;
@@ -918,16 +939,29 @@ static void reduce(seg_ctx *s, stack_set *out) {
     s->stat_calls++, s->stat_cand += n;
     if (!n) return;
     double L = s->opt->max_scale, best_lo = -INFINITY;
+    bool floor_zero = true; /* every event's floor 0: a pair's slack only falls dimension by dimension */
+    for (int d = 1; d < D; d++) floor_zero &= s->lmin[d] == 0;
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)k * D];
         double sum = c[0], lo = c[0], hi = c[0], at_min = 0;
         uint32_t pos = c[0] > 1e-9;
-        for (int d = 1; d < D; d++) {
-            sum += c[d];
-            pos |= (uint32_t)(c[d] > 1e-9) << d;
-            lo += c[d] > 0 ? s->lmin[d] * c[d] : L * c[d];
-            hi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
-            at_min += s->lmin[d] * c[d];
+        /* every floor 0: the same sums, a term lmin·c is ±0, which changes no sum but a zero's sign;
+         * pos is read only without a bound (max_scale 0) */
+        if (floor_zero && L > 0) {
+            for (int d = 1; d < D; d++) {
+                double x = c[d], lx = L * x;
+                sum += x;
+                lo += x > 0 ? 0.0 : lx;
+                hi += x > 0 ? lx : 0.0;
+            }
+        } else {
+            for (int d = 1; d < D; d++) {
+                sum += c[d];
+                pos |= (uint32_t)(c[d] > 1e-9) << d;
+                lo += c[d] > 0 ? s->lmin[d] * c[d] : L * c[d];
+                hi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
+                at_min += s->lmin[d] * c[d];
+            }
         }
         s->tot[k] = sum;
         s->pos[k] = pos;
@@ -942,8 +976,6 @@ static void reduce(seg_ctx *s, stack_set *out) {
     /* dominance: a path that can never be the critical one is dropped. Two paths of one
      * source set (shifted alike) are never compared: that set was reduced already. */
     uint32_t kept = 0;
-    bool floor_zero = true; /* every event's floor 0: a pair's slack only falls dimension by dimension */
-    for (int d = 1; d < D; d++) floor_zero &= s->lmin[d] == 0;
     if (L > 0) {
         /* Within the design space (event d scaled by lmin_d … L), p is never below c when
          * p0 - c0 + Σ_d (p_d > c_d ? lmin_d : L)·(p_d - c_d) >= 0 (the worst corner). First
@@ -975,10 +1007,11 @@ static void reduce(seg_ctx *s, stack_set *out) {
             uint32_t own = s->src[ck];
             bool dominated = false;
             if (!filed) {
+                const dom_kept *dk = s->dom;
                 for (uint32_t q = kept; q-- > 0 && !dominated;) { /* newest first: most often a recent one */
-                    uint32_t pq = s->order[q];
-                    if (s->src[pq] == own || s->at_max[pq] < c_max || s->at_min[pq] < c_min) continue;
-                    dominated = dominates(&s->cand[(size_t)pq * D], c, D, L, s->lmin, floor_zero);
+                    /* one branch for the three tests (most pairs fail one; evaluating all costs less) */
+                    if ((dk[q].src != own) & (dk[q].at_max >= c_max) & (dk[q].at_min >= c_min))
+                        dominated = dominates(&s->cand[(size_t)dk[q].cand * D], c, D, L, s->lmin, floor_zero);
                 }
             }
             for (uint32_t g = 0; g < nsrc && !dominated; g++) {
@@ -990,6 +1023,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
                         dominated = dominates(&s->cand[(size_t)list[q] * D], c, D, L, s->lmin, floor_zero);
             }
             if (dominated) continue;
+            s->dom[kept] = (dom_kept){s->at_max[ck], s->at_min[ck], own, ck};
             s->order[kept++] = ck;
             if (filed) {
                 uint32_t *list = &by_src[src_at[own]], at = src_len[own]++;
@@ -1021,17 +1055,13 @@ static void reduce(seg_ctx *s, stack_set *out) {
             if (!dominated) s->order[kept++] = ck;
         }
     }
-    /* the survivors' events and reciprocals (the similarity's normalisation) */
+    /* the survivors' events */
     uint32_t once = 0, twice = 0;
     for (uint32_t q = 0; q < kept; q++) {
         uint32_t k = s->order[q];
         const double *c = &s->cand[(size_t)k * D];
-        double *inv = &s->inv[(size_t)k * D];
         uint32_t nz = 0;
-        for (int d = 0; d < D; d++) {
-            nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
-            inv[d] = c[d] != 0 ? 1.0 / dabs(c[d]) : INFINITY;
-        }
+        for (int d = 0; d < D; d++) nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
         s->nz[k] = nz;
         s->cnt[k] = (uint8_t)bits(nz);
         twice |= once & nz;
@@ -1065,8 +1095,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
             uint32_t rr = s->order[r];
             if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
             if (similarity_below(s->nz[rr], key, s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
-            merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
-                                    key) >= s->opt->similarity;
+            merged = similarity_pair(&s->cand[(size_t)rr * D], c, key) >= s->opt->similarity;
         }
         for (uint32_t r = 0; r < m && !merged && !s->uniq[q] && !same_combination; r++) {
             if (s->keep[r]) continue; /* unique paths are not merge targets either */
@@ -1074,8 +1103,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
             if (s->nz[rr] == key) continue; /* tried above */
             if (s->settled[rr] && s->settled[qq] && s->src[rr] == s->src[qq]) continue;
             if (similarity_below(s->nz[rr], key, s->cnt[rr], s->cnt[qq], thr, thr2)) continue;
-            merged = similarity_inv(&s->cand[(size_t)rr * D], &s->inv[(size_t)rr * D], c, &s->inv[(size_t)qq * D],
-                                    s->nz[rr] | key) >= s->opt->similarity;
+            merged = similarity_pair(&s->cand[(size_t)rr * D], c, s->nz[rr] | key) >= s->opt->similarity;
         }
         if (merged) continue;
         s->order[m] = qq;
@@ -1128,7 +1156,6 @@ uint32_t rps_reduce_sources(const rps_options *opt, int D, const double *cand, c
     free(set.v);
     free(s.cand);
     free(s.tot);
-    free(s.inv);
     free(s.order);
     free(s.merge_tmp);
     free(s.by_src);
@@ -1150,6 +1177,7 @@ uint32_t rps_reduce_sources(const rps_options *opt, int D, const double *cand, c
     free(s.at_max);
     free(s.at_min);
     free(s.settled);
+    free(s.dom);
     free(s.cnt);
     return m;
 }
@@ -1195,15 +1223,6 @@ typedef struct seg_out {
     double length; /* graph's longest path from S */
     double actual; /* simulated: C_last - S */
 } seg_out;
-
-static void add_weight(const seg_ctx *s, double *dst, const rps_weight *w) {
-    dst[0] += w->base;
-    for (int k = 0; k < w->n; k++) {
-        int slot = s->slot_of[w->dim[k]];
-        if (slot >= 0) dst[slot] += w->val[k];
-        else dst[0] += w->val[k];
-    }
-}
 
 /* An edge weight's least and largest length over the design space (events
  * scaled by lmin … max_scale; a dimension the segment does not carry is base). */
@@ -1305,13 +1324,17 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 const rps_weight *w = &e[edge_of[q]].w;
                 uint64_t settled = weight_is_zero(w) ? src->settled : 0;
                 cand_reserve(s, s->cand_n + src->n);
+                /* the rows in one copy, then the weight: each element gets the additions of
+                 * add_weight in its order (base, then the weight's events), as a row at a time did */
+                memcpy(&s->cand[(size_t)s->cand_n * D], src->v, (size_t)src->n * D * sizeof(double));
+                int wslot[RPS_WEIGHT_DIMS];
+                for (int k = 0; k < w->n; k++) wslot[k] = s->slot_of[w->dim[k]] >= 0 ? s->slot_of[w->dim[k]] : 0;
                 for (uint32_t r = 0; r < src->n; r++) {
                     s->src[s->cand_n] = (uint16_t)q;
                     s->settled[s->cand_n] = r < 64 && (settled >> r & 1);
                     double *c = &s->cand[(size_t)s->cand_n++ * D];
-                    const double *from = &src->v[(size_t)r * D];
-                    for (int d = 0; d < D; d++) c[d] = from[d]; /* a few doubles: no call */
-                    add_weight(s, c, w);
+                    c[0] += w->base;
+                    for (int k = 0; k < w->n; k++) c[wslot[k]] += w->val[k];
                 }
             }
             stack_set *dst = &s->sets[slot * N_COUNT + v];
@@ -1371,7 +1394,6 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->times);
     free(s->cand);
     free(s->tot);
-    free(s->inv);
     free(s->order);
     free(s->merge_tmp);
     free(s->by_src);
@@ -1393,6 +1415,7 @@ static void seg_ctx_free(seg_ctx *s) {
     free(s->at_max);
     free(s->at_min);
     free(s->settled);
+    free(s->dom);
     free(s->cnt);
 }
 

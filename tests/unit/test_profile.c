@@ -751,6 +751,18 @@ static void test_correlations(void **state) {
     assert_true(profile_spearman(x, ties, 5) > 0.9 && profile_spearman(x, ties, 5) < 1);
 }
 
+/* Write p to a temporary file and read it back into q (the round trips of the file tests). */
+static void write_and_read(const profile_data *p, profile_data *q) {
+    char path[] = "/tmp/test_profile_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    cs_error err;
+    bool written = profile_write(path, p, &err), read = written && profile_read(path, q, &err);
+    unlink(path);
+    if (!read) fail_msg("%s", err.msg);
+}
+
 static void test_file_round_trip(void **state) {
     (void)state;
     profile_pc pcs[2] = {{0x1000, {5, 1, 0, 0}}, {0x1004, {7, 0, 2, 1}}};
@@ -774,13 +786,8 @@ static void test_file_round_trip(void **state) {
                       .idle_samples = 1,
                       .npcs = 2,
                       .pcs = pcs};
-    char path[] = "/tmp/test_profile_XXXXXX";
-    int fd = mkstemp(path);
-    close(fd);
-    cs_error err;
-    assert_true(profile_write(path, &p, &err));
     profile_data q;
-    assert_true(profile_read(path, &q, &err));
+    write_and_read(&p, &q);
     assert_string_equal(q.program, "prog");
     assert_string_equal(q.config_text, p.config_text);
     /* the configuration's origin: the source and the overrides in their order */
@@ -799,6 +806,10 @@ static void test_file_round_trip(void **state) {
     assert_int_equal(q.samples, 13);
     profile_data_free(&q);
     /* samples that do not add up are refused, naming the file */
+    char path[] = "/tmp/test_profile_XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    cs_error err;
     p.samples = 14;
     assert_true(profile_write(path, &p, &err));
     assert_false(profile_read(path, &q, &err));
@@ -846,26 +857,20 @@ static void test_file_sample_point(void **state) {
                       .samples = 4,
                       .npcs = 1,
                       .pcs = pcs};
-    char path[] = "/tmp/test_profile_XXXXXX";
-    int fd = mkstemp(path);
-    close(fd);
     cs_error err;
-    assert_true(profile_write(path, &p, &err));
     profile_data q, r;
-    assert_true(profile_read(path, &q, &err));
+    write_and_read(&p, &q);
     assert_int_equal(q.sample_point, PROFILE_POINT_COMMIT_SLOT);
     assert_string_equal(profile_sample_point_name((profile_sample_point)q.sample_point), "commit-slot");
     p.sample_point = PROFILE_POINT_ISSUE_HEAD;
     p.seed = 4;
-    assert_true(profile_write(path, &p, &err));
-    assert_true(profile_read(path, &r, &err));
+    write_and_read(&p, &r);
     assert_int_equal(r.sample_point, PROFILE_POINT_ISSUE_HEAD);
     assert_false(profile_merge(&q, &r, "r.prof", &err));
     assert_string_equal(err.msg, "r.prof: samples taken at another point (issue-head; expected commit-slot)");
     assert_int_equal(q.samples, 4); /* left as it was */
     profile_data_free(&q);
     profile_data_free(&r);
-    unlink(path);
     /* version 4 (no sample-point line) on an out-of-order machine: issue-head */
     char body[] = "cyclescope-profile 4\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
                   "config-name ooo4\nconfig-source ooo4\nconfig-overrides 0\nmodel ooo\nperiod 90 110\nruns 1\n3\n"

@@ -25,10 +25,11 @@ void help_profile(void) {
            "  -o FILE            the profile to write\n"
            "  --period P|MIN-MAX the sampling period: P gives [P - P/32, P + P/32]\n"
            "  --sample-seed N    the period's random sequence (default 1)\n"
-           "  --sample-point commit-slot|issue-head\n"
-           "                     out of order, where a sample lands: a commit slot drawn at\n"
-           "                     random (default; time-proportional) or the oldest µop in the\n"
-           "                     issue queue (DCPI's, before profile version 5); in-order\n"
+           "  --sample-point commit-cycle|commit-slot|issue-head\n"
+           "                     out of order, where a sample lands: every commit slot of the\n"
+           "                     sample cycle (default; time-proportional), one commit slot\n"
+           "                     drawn at random (profile version 5's default) or the oldest\n"
+           "                     µop in the issue queue (DCPI's, before version 5); in-order\n"
            "                     machines are always sampled at the head of issue\n"
            "  --events N         also sample every Nth I-cache miss, D-cache miss, mispredict\n"
            "  --truth FILE       also write the exact per-pc execution counts and the true\n"
@@ -136,6 +137,7 @@ static int record(int argc, char **argv) {
         return cli_fail("%s", err.msg);
     }
     /* the sampler's options (period, seed, events) checked before anything runs: bad usage */
+    list.opt[0].cfg = &cfg; /* the sample point depends on the model */
     void *check = list.ops[0]->create(&list.opt[0], &err);
     if (!check) {
         analysis_list_free(&list);

@@ -599,6 +599,7 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
      * which group is the unstalled one */
     out->low_split = nlow > 0 && (nlow < min_size || kept < best_b - best_a);
     out->dispersion = kept > 1 ? chi2 / (double)(kept - 1) : 1;
+    out->grouping = 1; /* independent samples; the caller knows better (commit-cycle) */
     return true;
 }
 
@@ -620,7 +621,8 @@ uint8_t profile_cluster_confidence(const profile_cluster *cl) {
     if (cl->rival >= cl->kept) return CONF_LOW;
     /* the cut went through the noise: the estimate is where the cut fell (above) */
     if (cl->cut_shift > CUT_SIGMAS) return CONF_LOW;
-    double effective = cl->samples / (cl->dispersion > 1 ? cl->dispersion : 1);
+    /* grouped samples (commit-cycle) are worth fewer independent ones */
+    double effective = cl->samples / (cl->grouping > 1 ? cl->grouping : 1) / (cl->dispersion > 1 ? cl->dispersion : 1);
     if (effective >= HIGH_SAMPLES && cl->kept >= 3 && cl->spread <= 1.3) return CONF_HIGH;
     if (effective >= MEDIUM_SAMPLES) return CONF_MEDIUM;
     return CONF_LOW;
@@ -682,11 +684,26 @@ static bool estimate_class(profile_proc *p, uint32_t c, int channel, double *fre
         free(rs);
         return false;
     }
+    /* The variance of the class' pooled samples over independent samples' (Poisson): 1 unless
+     * they come in groups (commit-cycle), then from the spread the profile records — for the
+     * retiring samples, the µops committed with each (a class' µops commit together, at most
+     * that many in a sample cycle: a bound); for all the samples, their squares per cycle */
+    double spread = 0, counted = 0;
+    for (size_t b = 0; b < p->nblocks; b++) {
+        if (p->blocks[b].eclass != c) continue;
+        for (uint32_t k = 0; k < p->blocks[b].n; k++) {
+            const profile_insn *x = &p->insns[p->blocks[b].first + k];
+            if (!x->m) continue;
+            counted += (double)x->samples[channel];
+            spread += (double)(channel == PROF_RETIRING ? x->retiring_width : x->cycles_sq);
+        }
+    }
+    double grouping = counted > 0 && spread > counted ? spread / counted : 1;
     *trusted = false;
     *points = (uint32_t)n;
     if (all_s < SMALL_SAMPLE) { /* §6.1.3, second challenge: few samples */
         *freq = all_s / all_m;
-        *var = ratio_var(all_s, all_m);
+        *var = ratio_var(all_s, all_m) * grouping;
         *conf = CONF_LOW;
         free(rs);
         return true;
@@ -694,13 +711,14 @@ static bool estimate_class(profile_proc *p, uint32_t c, int channel, double *fre
     profile_cluster cl;
     if (!profile_cluster_estimate(rs, n, max_s, &cl)) { /* every cluster anomalous: the small-sample estimate */
         *freq = all_s / all_m;
-        *var = ratio_var(all_s, all_m);
+        *var = ratio_var(all_s, all_m) * grouping;
         *conf = CONF_LOW;
         free(rs);
         return true;
     }
+    cl.grouping = grouping;
     *freq = cl.freq;
-    *var = ratio_var(cl.samples, cl.cycles);
+    *var = ratio_var(cl.samples, cl.cycles) * grouping;
     *points = (uint32_t)cl.used;
     double num = cl.samples;
     size_t used = cl.used;
@@ -773,6 +791,12 @@ static void propagate(profile_proc *p) {
 }
 
 /* ---- dynamic stalls (§7) ---------------------------------------------------------- */
+
+/* The mean size of the groups an instruction's samples came in: the variance of its count
+ * over the count (cycles_sq / samples; 1 when each sample cycle gave it one sample). */
+static double sample_group(uint64_t cycles_sq, double samples) {
+    return samples > 0 && (double)cycles_sq > samples ? (double)cycles_sq / samples : 1;
+}
 
 /* P(X >= k) for X Poisson with mean lambda, k > lambda: the terms from k up,
  * each lambda / (j + 1) of the one before, until they no longer count. */
@@ -1451,10 +1475,13 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
                          const sched_machine *mc, const profile_analysis *a, cs_error *err) {
     /* commit slots: estimates in slots (count_period), time in cycles (period) */
     double period = a->period, count_period = a->count_period;
-    bool commit_slot = prof->sample_point == PROFILE_POINT_COMMIT_SLOT;
+    bool commit_slot = profile_point_is_commit(prof->sample_point);
     for (size_t i = 0; i < p->ninsns; i++) {
         const profile_pc *s = profile_samples_at(prof, p->insns[i].pc);
-        if (s) memcpy(p->insns[i].samples, s->count, sizeof s->count);
+        if (!s) continue;
+        memcpy(p->insns[i].samples, s->count, sizeof s->count);
+        p->insns[i].cycles_sq = s->cycles_sq;
+        p->insns[i].retiring_width = s->retiring_width;
     }
     profile_classes(p);
     if (commit_slot) schedule_commit_slots(p);
@@ -1489,7 +1516,11 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
         if (x->m_static > 1 && !commit_slot) p->static_stall += f * (x->m_static - 1) * period;
         double expect = f * x->m_static;
         double excess = s - expect;
-        if (profile_stall_significant(s, expect, x->m_static * x->m_static * bl->count_var)) {
+        /* commit-cycle: the samples come in groups (a stalled head takes W - k slots at once), their
+         * variance cycles_sq, not s: the test in units of the mean group (a quasi-Poisson law) */
+        double group = sample_group(x->cycles_sq, s);
+        if (profile_stall_significant(s / group, expect / group,
+                                      x->m_static * x->m_static * bl->count_var / (group * group))) {
             x->dynamic_cycles = excess * period;
             p->dynamic_stall += x->dynamic_cycles;
             culprits_for(p, i, mc, prof, period);
@@ -1563,7 +1594,7 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
     }
     sched_machine mc;
     sched_machine_of(sm, &mc);
-    mc.commit_slot = a->prof.sample_point == PROFILE_POINT_COMMIT_SLOT;
+    mc.commit_slot = profile_point_is_commit(a->prof.sample_point);
     a->slots = mc.commit_slot && mc.commit_width ? mc.commit_width : 1;
     a->count_period = a->period * a->slots;
     a->static_mispredicts = mc.bpred_none;
@@ -1707,7 +1738,8 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
              * beyond the sampling noise (the analysis' own threshold) */
             if (tp && s > 0) {
                 double expect = exec / a->count_period * x->m_static;
-                if (profile_stall_significant(s, expect, 0)) {
+                double group = sample_group(x->cycles_sq, s);
+                if (profile_stall_significant(s / group, expect / group, 0)) {
                     double left[TC_COUNT], budget = expect;
                     for (int c = 0; c < TC_COUNT; c++) left[c] = (double)tp->cause[c];
                     static const profile_cause order[] = {TC_NONE,     TC_BUSY_UNIT,  TC_DEPENDENCY, TC_LONG_LATENCY,

@@ -19,9 +19,9 @@ static const char *const cause_names[TC_COUNT] = {
 };
 const char *profile_cause_name(profile_cause c) { return c < TC_COUNT ? cause_names[c] : "?"; }
 
-static const char *const point_names[] = {"issue-head", "commit-slot"};
+static const char *const point_names[] = {"issue-head", "commit-slot", "commit-cycle"};
 const char *profile_sample_point_name(profile_sample_point p) {
-    return p <= PROFILE_POINT_COMMIT_SLOT ? point_names[p] : "?";
+    return p <= PROFILE_POINT_COMMIT_CYCLE ? point_names[p] : "?";
 }
 
 void profile_data_free(profile_data *p) {
@@ -87,7 +87,7 @@ static bool add_u64(uint64_t a, uint64_t b, uint64_t *out) {
 
 /* Profiles' and truths' per-pc and per-edge records are all uint64_t words: a key (the first
  * `key` words: a pc, or an edge's from and to) and counts (the rest). */
-_Static_assert(sizeof(profile_pc) == (1 + PROF_EVENT_COUNT) * sizeof(uint64_t), "profile_pc: words only");
+_Static_assert(sizeof(profile_pc) == (3 + PROF_EVENT_COUNT) * sizeof(uint64_t), "profile_pc: words only");
 _Static_assert(sizeof(truth_pc) == (2 + TC_COUNT) * sizeof(uint64_t), "truth_pc: words only");
 _Static_assert(sizeof(truth_edge) == 3 * sizeof(uint64_t), "truth_edge: words only");
 
@@ -341,10 +341,16 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err) {
     sb_printf(&b, "config %zu\n", lines);
     sb_printf(&b, "%s", cfg);
     if (*cfg && cfg[strlen(cfg) - 1] != '\n') sb_printf(&b, "\n");
-    sb_printf(&b, "pcs %zu cycles imiss dmiss mispredict retiring\n", p->npcs);
-    for (size_t i = 0; i < p->npcs; i++)
-        sb_printf(&b, "%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", p->pcs[i].pc,
+    /* commit-cycle: the two counts of the spread too (the other points' records are version 5's) */
+    bool spread = p->sample_point == PROFILE_POINT_COMMIT_CYCLE;
+    sb_printf(&b, "pcs %zu cycles imiss dmiss mispredict retiring%s\n", p->npcs,
+              spread ? " cycles-sq retiring-width" : "");
+    for (size_t i = 0; i < p->npcs; i++) {
+        sb_printf(&b, "%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, p->pcs[i].pc,
                   p->pcs[i].count[0], p->pcs[i].count[1], p->pcs[i].count[2], p->pcs[i].count[3], p->pcs[i].count[4]);
+        if (spread) sb_printf(&b, " %" PRIu64 " %" PRIu64, p->pcs[i].cycles_sq, p->pcs[i].retiring_width);
+        sb_printf(&b, "\n");
+    }
     return finish_file(path, &b, err);
 }
 
@@ -568,14 +574,17 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         char *point = NULL;
         if (!key_text(r, "sample-point", &point)) goto done;
         bool known = false;
-        for (int k = PROFILE_POINT_ISSUE_HEAD; k <= PROFILE_POINT_COMMIT_SLOT; k++)
+        /* commit-cycle since version 6 */
+        int last = version >= 6 ? PROFILE_POINT_COMMIT_CYCLE : PROFILE_POINT_COMMIT_SLOT;
+        for (int k = PROFILE_POINT_ISSUE_HEAD; k <= last; k++)
             if (!strcmp(point, point_names[k])) out->sample_point = (uint8_t)k, known = true;
         free(point);
         if (!known) {
-            bad(r, "sample-point (issue-head or commit-slot)");
+            bad(r, version >= 6 ? "sample-point (issue-head, commit-slot or commit-cycle)"
+                                : "sample-point (issue-head or commit-slot)");
             goto done;
         }
-        if (out->sample_point == PROFILE_POINT_COMMIT_SLOT && strcmp(out->model, "ooo") != 0) {
+        if (profile_point_is_commit(out->sample_point) && strcmp(out->model, "ooo") != 0) {
             bad(r, "sample-point (commit slots are an out-of-order machine's)");
             goto done;
         }
@@ -628,10 +637,13 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         memcpy(out->config_text, cs, (size_t)(r->p - cs));
         out->config_text[r->p - cs] = '\0';
     }
-    /* version 5: the retiring samples too */
+    /* version 5: the retiring samples too; version 6's commit-cycle: and the spread */
     int columns = version >= 5 ? PROF_EVENT_COUNT : PROF_RETIRING;
+    bool spread = out->sample_point == PROFILE_POINT_COMMIT_CYCLE;
     if (!count_line(r, "pcs",
-                    version >= 5 ? " cycles imiss dmiss mispredict retiring" : " cycles imiss dmiss mispredict",
+                    spread         ? " cycles imiss dmiss mispredict retiring cycles-sq retiring-width"
+                    : version >= 5 ? " cycles imiss dmiss mispredict retiring"
+                                   : " cycles imiss dmiss mispredict",
                     &out->npcs))
         goto done;
     out->pcs = cs_calloc(out->npcs ? out->npcs : 1, sizeof *out->pcs);
@@ -652,6 +664,24 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         if (e->count[PROF_RETIRING] > e->count[PROF_CYCLES]) {
             bad(r, "pc record (more retiring samples than samples)");
             goto done;
+        }
+        if (spread) {
+            if (*s != ' ' || !parse_u64(s + 1, 10, &e->cycles_sq, &s) || *s != ' ' ||
+                !parse_u64(s + 1, 10, &e->retiring_width, &s)) {
+                bad(r, "pc record");
+                goto done;
+            }
+            /* a sum of squares of positive counts summing to c lies in [c, c^2]; each retiring
+             * sample's cycle committed at least its own µop */
+            uint64_t c = e->count[PROF_CYCLES];
+            if (e->cycles_sq < c || (c && (e->cycles_sq - 1) / c >= c) || (!c && e->cycles_sq) ||
+                e->retiring_width < e->count[PROF_RETIRING] || (!e->count[PROF_RETIRING] && e->retiring_width)) {
+                bad(r, "pc record (cycles-sq or retiring-width impossible for its counts)");
+                goto done;
+            }
+        } else { /* one sample a sample cycle: the counts are their own spread */
+            e->cycles_sq = e->count[PROF_CYCLES];
+            e->retiring_width = e->count[PROF_RETIRING];
         }
         if (*s || (i && e->pc <= out->pcs[i - 1].pc)) {
             bad(r, "pc record (pcs must increase)");

@@ -32,16 +32,30 @@
  * version 3 is read as one run.
  * 5: `sample-point issue-head|commit-slot`, where a CYCLES sample was taken
  * (docs/profile.md "Collection"), and per pc the retiring samples (a fifth column); versions
- * 3 and 4 are read as issue-head, with no retiring samples. */
-enum { PROFILE_VERSION = 5, PROFILE_VERSION_OLDEST = 3, PROFILE_TRUTH_VERSION = 2 };
+ * 3 and 4 are read as issue-head, with no retiring samples.
+ * 6: the sample point `commit-cycle` (out of order: every slot of a sample cycle), whose pc
+ * records carry two more counts, `cycles-sq` and `retiring-width` (the spread of the counts over
+ * the sample cycles, for their variance); the other points' records are version 5's. */
+enum { PROFILE_VERSION = 6, PROFILE_VERSION_OLDEST = 3, PROFILE_TRUTH_VERSION = 2 };
 
 /* Where a CYCLES sample lands. issue-head: the instruction at the head of the
  * issue stage (DCPI's; in-order machines, and out-of-order ones before profile
  * version 5). commit-slot: out of order, one of the cycle's commit slots drawn
  * at random — a µop committed in it, else the oldest not committed (or after a
  * frontend bubble the next to commit): time-proportional attribution (Gottschall,
- * Eeckhout and Jahre, "TIP: Time-Proportional Instruction Profiling", MICRO 2021). */
-typedef enum profile_sample_point { PROFILE_POINT_ISSUE_HEAD, PROFILE_POINT_COMMIT_SLOT } profile_sample_point;
+ * Eeckhout and Jahre, "TIP: Time-Proportional Instruction Profiling", MICRO 2021).
+ * commit-cycle (version 6, the out-of-order default): all W commit slots of the sample cycle —
+ * one to each µop committed in it, the W - k lost ones to the oldest not committed (or the next
+ * to commit): W slot-samples a sample cycle, which come in groups (not independent). */
+typedef enum profile_sample_point {
+    PROFILE_POINT_ISSUE_HEAD,
+    PROFILE_POINT_COMMIT_SLOT,
+    PROFILE_POINT_COMMIT_CYCLE
+} profile_sample_point;
+/* The sample point hands out commit slots (commit-slot or commit-cycle). */
+static inline bool profile_point_is_commit(unsigned point) {
+    return point == PROFILE_POINT_COMMIT_SLOT || point == PROFILE_POINT_COMMIT_CYCLE;
+}
 const char *profile_sample_point_name(profile_sample_point p);
 
 /* The event channels of a profile: CYCLES samples and three event samples. */
@@ -64,6 +78,13 @@ enum { PROFILE_DEFAULT_PERIOD_MIN = 60000, PROFILE_DEFAULT_PERIOD_MAX = 64000 };
 typedef struct profile_pc {
     uint64_t pc;
     uint64_t count[PROF_EVENT_COUNT];
+    /* The spread of the counts over the sample cycles (version 6, commit-cycle; at the other
+     * points a sample cycle gives one sample, and these are the counts themselves): the sum
+     * over sample cycles of the square of the CYCLES slot-samples the pc got in it — the
+     * variance of its CYCLES count, a compound Poisson sum — and the sum over its retiring
+     * samples of the µops committed in that cycle, which bounds the variance of a class'
+     * retiring samples pooled (its µops commit together: at most that many in one group). */
+    uint64_t cycles_sq, retiring_width;
 } profile_pc;
 
 /* A profile as written to / read from a file. */
@@ -195,6 +216,7 @@ typedef struct profile_insn {
     char text[64];  /* disassembly */
     uint32_t block; /* index into the procedure's blocks */
     uint64_t samples[PROF_EVENT_COUNT];
+    uint64_t cycles_sq, retiring_width; /* the profile_pc's (the variance of its samples) */
     uint32_t m;                     /* static cycles at the head of issue (Mi) */
     uint8_t static_reason;          /* why m > 1 */
     bool m_varies;                  /* Mi depends on the preceding block: not an issue point */
@@ -256,8 +278,9 @@ typedef struct profile_analysis {
     char exe_path[4096];
     double period; /* mean cycles per sample (cycles / samples) */
     /* the units of the estimates: a block's estimated count is executions per count_period
-     * (issue-head: = period; commit-slot: period x slots, the commit slots per sample), and
-     * a sample's time at an instruction is `slots` of those units per cycle (1; commit-slot: W) */
+     * (issue-head: = period; commit-slot, commit-cycle: period x slots, the commit slots per
+     * cycle), and a sample's time at an instruction is `slots` of those units per cycle (1;
+     * commit slots: W). commit-cycle's `period` is per slot-sample: W of them a sample cycle */
     double count_period;
     unsigned slots;
     size_t nprocs;

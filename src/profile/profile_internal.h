@@ -126,6 +126,8 @@ typedef struct profile_cluster {
     bool low_split;     /* members were found below the others beyond noise and the cluster stayed split:
                            those few left out (dropped_low), or the others left out of an estimate made from them */
     double dispersion;  /* chi^2 / (kept - 1) of the kept ratios about the estimate, on Poisson errors (1: one kept) */
+    double grouping;    /* the samples' variance over their count beyond independent samples: commit-cycle
+                           slot-samples come in groups, one a sample cycle (set by the caller; <= 1: none) */
     double cut_shift;   /* how far the estimate would move, in its own sigmas, were the points above the cluster
                            that agree with it within CLIP_SIGMAS pooled with it (0: none) */
     size_t rival;       /* points above the cluster that make a cluster of their own (the 1.5x rule from the
@@ -187,7 +189,8 @@ typedef struct sched_machine {
     bool long_latency[32]; /* per op_class: latency > 1 */
     bool shared_unit[32];  /* per op_class: can wait for a busy unit */
     uint32_t commit_width; /* ooo: µops committed per cycle at most (W) */
-    bool commit_slot;      /* the profile's samples are commit slots (set by the analysis, not the schedule) */
+    bool commit_slot;      /* the profile's samples are commit slots, commit-slot or commit-cycle (set by the
+                              analysis, not the schedule) */
 } sched_machine;
 void sched_machine_of(const sched_model *s, sched_machine *out);
 

@@ -47,6 +47,15 @@ bool profile_reliability_warning(const profile_analysis *a, char *buf, size_t si
     buf[0] = '\0';
     if (profile_frequencies_reliable(a) || a->exact_counts) return false;
     /* the measured reason: docs/profile.md, "Out-of-order machines" */
+    if (a->prof.sample_point == PROFILE_POINT_COMMIT_CYCLE) {
+        snprintf(buf, size,
+                 "%s is an out-of-order machine: DCPI's frequency estimates from its commit-cycle samples (and the "
+                 "CPI and culprits built on them) do not meet the accuracy goals in one run; the sampling error "
+                 "is still large: record a smaller --period or merge runs (docs/profile.md, \"Out-of-order "
+                 "machines\")",
+                 a->prof.config_name);
+        return true;
+    }
     if (a->prof.sample_point == PROFILE_POINT_COMMIT_SLOT) {
         snprintf(buf, size,
                  "%s is an out-of-order machine: DCPI's frequency estimates from its commit-slot samples (and the "

@@ -18,6 +18,15 @@ typedef struct truth_acc {
     uint64_t pc, executions, cause[TC_COUNT];
 } truth_acc;
 
+/* commit-cycle: a pc's slot-samples in the sample cycle being handed out */
+typedef struct cycle_share {
+    uint64_t pc, slots;
+} cycle_share;
+
+/* the sample cycles whose lost slots wait for a frontend bubble's end, at most (more are
+ * counted with the last: their spread is then overstated, never their counts) */
+enum { MAX_PENDING_CYCLES = 16 };
+
 typedef struct sampler {
     char *file, *exe, *truth_file;
     uint64_t period_min, period_max, seed, rng;
@@ -40,8 +49,13 @@ typedef struct sampler {
      * `left` cycles before the next sample */
     bool defer;
     uint64_t pending, left, pending_cause[TC_COUNT];
-    /* out of order: samples at the commit slots (commit_slot) unless point=issue-head */
-    bool commit_slot, issue_head_asked;
+    /* out of order: where a sample lands (profile_sample_point): commit-cycle unless point= says */
+    uint8_t point, point_asked; /* point_asked: PROFILE_POINT_COMMIT_CYCLE when not given */
+    /* commit-cycle: the sample cycle's shares per pc, and the lost slots of each sample cycle
+     * still waiting for a bubble's end (`pending` is their sum) */
+    cycle_share share[PROBE_MAX_COMMIT + 1];
+    size_t nshare, npending_cycles;
+    uint64_t pending_cycle[MAX_PENDING_CYCLES];
     /* the run */
     char *config_name, *model, *config_text;
     core_stats stats;
@@ -203,6 +217,92 @@ static uint64_t on_commit_slot(sampler *s, const sample_view *sv) {
     return next;
 }
 
+/* Commit cycles: the slot-samples of one sample cycle, per pc, for the spread (cycles_sq). */
+static void cycle_share_add(sampler *s, uint64_t pc, uint64_t slots) {
+    for (size_t i = 0; i < s->nshare; i++)
+        if (s->share[i].pc == pc) {
+            s->share[i].slots += slots;
+            return;
+        }
+    s->share[s->nshare++] = (cycle_share){pc, slots};
+}
+
+static void cycle_share_flush(sampler *s) {
+    for (size_t i = 0; i < s->nshare; i++) pc_slot(s, s->share[i].pc)->cycles_sq += s->share[i].slots * s->share[i].slots;
+    s->nshare = 0;
+}
+
+/* `slots` slot-samples of one sample cycle to pc, with their true cause. */
+static void credit_slots(sampler *s, uint64_t pc, uint64_t slots, profile_cause cause) {
+    pc_slot(s, pc)->count[PROF_CYCLES] += slots;
+    if (s->truth_file) truth_slot(s, pc)->cause[cause] += slots;
+    cycle_share_add(s, pc, slots);
+}
+
+/* The lost slots of sample cycles in a frontend bubble go to the next µop to commit, each
+ * sample cycle's as one group. */
+static void resolve_pending_cycles(sampler *s, uint64_t pc) {
+    profile_pc *e = pc_slot(s, pc);
+    e->count[PROF_CYCLES] += s->pending;
+    for (size_t j = 0; j < s->npending_cycles; j++) e->cycles_sq += s->pending_cycle[j] * s->pending_cycle[j];
+    if (s->truth_file) {
+        truth_acc *t = truth_slot(s, pc);
+        for (int c = 0; c < TC_COUNT; c++) t->cause[c] += s->pending_cause[c];
+    }
+    s->pending = 0;
+    s->npending_cycles = 0;
+    memset(s->pending_cause, 0, sizeof s->pending_cause);
+}
+
+/* Out of order, every commit slot of the sample cycle (commit-cycle): each µop committed in it
+ * takes one slot (retiring), the W - k lost slots go together to the oldest µop not committed —
+ * or, the ROB being empty, to the next µop to commit, found by looking again each cycle as
+ * commit-slot does. W slot-samples a sample cycle: commit-slot's attribution without its draw,
+ * which threw W - 1 slots' information away. The slots of one cycle are not independent (a
+ * stalled head takes W - k at once, a block's µops commit together): the sampler records their
+ * spread per pc (cycles_sq, retiring_width) for the analysis' variances. */
+static uint64_t on_commit_cycle(sampler *s, const sample_view *sv) {
+    if (s->pending && (sv->head_seq || sv->committed))
+        resolve_pending_cycles(s, sv->head_seq ? sv->head_pc : sv->commits[0].pc);
+    if (s->left != 0) { /* a look at a cycle after a bubble */
+        if (s->pending) {
+            s->left--; /* look again next cycle; at 0 that cycle is the next sample */
+            return 1;
+        }
+        uint64_t next = s->left;
+        s->left = 0;
+        return next;
+    }
+    s->left = next_period(s);
+    uint64_t w = sv->commit.width ? sv->commit.width : 1, k = sv->committed;
+    if (k > PROBE_MAX_COMMIT) k = PROBE_MAX_COMMIT;
+    if (k > w) k = w;
+    s->samples += w;
+    for (uint64_t i = 0; i < k; i++) {
+        profile_pc *e = pc_slot(s, sv->commits[i].pc);
+        e->count[PROF_RETIRING]++;
+        e->retiring_width += k; /* the group its class' µops can share at most */
+        credit_slots(s, sv->commits[i].pc, 1, TC_NONE);
+    }
+    uint64_t lost = w - k;
+    if (lost && sv->head_seq) {
+        credit_slots(s, sv->head_pc, lost, commit_slot_cause(sv));
+    } else if (lost) {
+        s->pending += lost;
+        if (s->npending_cycles < MAX_PENDING_CYCLES) s->pending_cycle[s->npending_cycles++] = lost;
+        else s->pending_cycle[MAX_PENDING_CYCLES - 1] += lost;
+        if (s->truth_file) s->pending_cause[commit_slot_cause(sv)] += lost;
+    }
+    cycle_share_flush(s);
+    if (s->pending) {
+        s->left--;
+        return 1;
+    }
+    uint64_t next = s->left;
+    s->left = 0;
+    return next;
+}
+
 /* In-order: no µop waits to issue (the window is empty, or its oldest µop
  * has issued): a frontend bubble. */
 bool profile_frontend_bubble(const sample_view *sv) {
@@ -212,7 +312,8 @@ bool profile_frontend_bubble(const sample_view *sv) {
 
 static uint64_t on_sample(void *ctx, const sample_view *sv) {
     sampler *s = ctx;
-    if (s->commit_slot) return on_commit_slot(s, sv);
+    if (s->point == PROFILE_POINT_COMMIT_SLOT) return on_commit_slot(s, sv);
+    if (s->point == PROFILE_POINT_COMMIT_CYCLE) return on_commit_cycle(s, sv);
     bool sample = s->left == 0; /* else a look at the cycle after a bubble */
     if (sample) {
         s->samples++;
@@ -291,7 +392,8 @@ static void on_begin(void *ctx, const probe_run_info *info) {
     s->config_name = cs_strdup(info->config_name ? info->config_name : "?");
     s->model = cs_strdup(info->model ? info->model : "?");
     s->defer = !strcmp(s->model, "inorder");
-    s->commit_slot = !strcmp(s->model, "ooo") && !s->issue_head_asked;
+    /* in-order machines are sampled at the head of issue */
+    s->point = !strcmp(s->model, "ooo") ? s->point_asked : PROFILE_POINT_ISSUE_HEAD;
     s->config_text = info->cfg ? sweep_config_text(info->cfg) : cs_strdup("");
 }
 
@@ -299,6 +401,7 @@ static void on_end(void *ctx, const core_stats *st) {
     sampler *s = ctx;
     s->idle += s->pending; /* a bubble the run ended in: no instruction came */
     s->pending = 0;
+    s->npending_cycles = 0;
     s->stats = *st;
     s->ended = true;
 }
@@ -327,6 +430,7 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
     s->period_min = PROFILE_DEFAULT_PERIOD_MIN;
     s->period_max = PROFILE_DEFAULT_PERIOD_MAX;
     s->seed = 1;
+    s->point_asked = PROFILE_POINT_COMMIT_CYCLE;
     for (int i = 0; i < opt->count; i++) {
         const char *k = opt->key[i], *v = opt->value[i];
         bool good = true;
@@ -346,8 +450,9 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
             if (!strcmp(v, "0")) s->seed = 0;
         } else if (!strcmp(k, "point")) {
             /* out of order only: in-order machines are sampled at the head of issue */
-            good = !strcmp(v, "issue-head") || !strcmp(v, "commit-slot");
-            s->issue_head_asked = !strcmp(v, "issue-head");
+            good = false;
+            for (int pt = PROFILE_POINT_ISSUE_HEAD; pt <= PROFILE_POINT_COMMIT_CYCLE; pt++)
+                if (!strcmp(v, profile_sample_point_name((profile_sample_point)pt))) s->point_asked = (uint8_t)pt, good = true;
         } else if (!strcmp(k, "events")) {
             good = cs_parse_count(v, &s->event_period) || !strcmp(v, "0");
             if (!strcmp(v, "0")) s->event_period = 0;
@@ -359,6 +464,15 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
             cs_error_set(err, "profile: bad %s '%s'", k, v);
             goto fail;
         }
+    }
+    /* a commit point asked of an in-order machine: it has none (it is sampled at the head of issue) */
+    bool point_given = false;
+    for (int i = 0; i < opt->count; i++) point_given |= !strcmp(opt->key[i], "point");
+    if (point_given && opt->cfg && opt->cfg->model == MODEL_INORDER && s->point_asked != PROFILE_POINT_ISSUE_HEAD) {
+        cs_error_set(err, "profile: sample point %s is an out-of-order machine's (%s is in-order: issue-head)",
+                     profile_sample_point_name((profile_sample_point)s->point_asked),
+                     opt->cfg->name[0] ? opt->cfg->name : "the configuration");
+        goto fail;
     }
     if (!s->file || !*s->file) {
         cs_error_set(err, "give the profile file: profile:file=PATH");
@@ -430,7 +544,12 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
     p.noverrides = run && run->origin.source && run->origin.override_count > 0 ? (size_t)run->origin.override_count : 0;
     p.overrides = p.noverrides ? (char **)run->origin.overrides : NULL;
     p.model = s->model ? s->model : (char *)"?";
-    p.sample_point = s->commit_slot ? PROFILE_POINT_COMMIT_SLOT : PROFILE_POINT_ISSUE_HEAD;
+    p.sample_point = s->point;
+    if (s->point != PROFILE_POINT_COMMIT_CYCLE) /* one sample a sample cycle: the counts are their own spread */
+        for (size_t i = 0; i < s->npcs; i++) {
+            s->pcs[i].cycles_sq = s->pcs[i].count[PROF_CYCLES];
+            s->pcs[i].retiring_width = s->pcs[i].count[PROF_RETIRING];
+        }
     p.config_text = s->config_text ? s->config_text : (char *)"";
     p.period_min = s->period_min;
     p.period_max = s->period_max;
@@ -489,8 +608,8 @@ static void sampler_destroy(void *self) {
 const analysis_ops profile_analysis_ops = {
     .name = "profile",
     .help = "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
-            "(default 60000-64000), seed=N, point=commit-slot|issue-head (out of order: where a sample lands, "
-            "default commit-slot), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH",
+            "(default 60000-64000), seed=N, point=commit-cycle|commit-slot|issue-head (out of order: where a "
+            "sample lands, default commit-cycle), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH",
     .create = sampler_create,
     .observer = sampler_observer,
     .finish = sampler_finish,

@@ -20,7 +20,7 @@ one_error() { # EXIT REGEX CMD…: exactly one line on stderr matching REGEX, ex
 
 "$cs" profile record --config inorder1 --period 500 --events 1 -o p.prof "$prog" 3000 >/dev/null 2>rec.txt
 grep -q 'CYCLES samples' rec.txt || fail "record said nothing"
-head -1 p.prof | grep -qx 'cyclescope-profile 5' || fail "no header"
+head -1 p.prof | grep -qx 'cyclescope-profile 6' || fail "no header"
 grep -qx 'sample-point issue-head' p.prof || fail "an in-order profile not sampled at the head of issue"
 tail -1 p.prof | grep -Eq '^checksum crc32:[0-9a-f]{8}$' || fail "no checksum"
 grep -q '^config-name inorder1$' p.prof || fail "no configuration"
@@ -62,9 +62,9 @@ grep -qx 'sample-point issue-head' o.prof || fail "--sample-point issue-head not
 [ "$(wc -l <warn.txt)" = 2 ] || fail "report on ooo4: not the warning and the time alone on stderr"
 grep -q '^cyclescope: warning: ooo4 is an out-of-order machine: .*assumes in-order issue' warn.txt ||
     fail "no one-line warning with its reason on ooo4"
-# commit slots (the out-of-order default): their own warning, with what is left
-"$cs" profile record --config ooo4 --period 500 -o oc.prof "$prog" 2000 >/dev/null 2>&1
-grep -qx 'sample-point commit-slot' oc.prof || fail "an ooo4 profile not sampled at the commit slots by default"
+# one commit slot drawn a sample cycle (profile version 5's default): its own warning, with what is left
+"$cs" profile record --config ooo4 --period 500 --sample-point commit-slot -o oc.prof "$prog" 2000 >/dev/null 2>&1
+grep -qx 'sample-point commit-slot' oc.prof || fail "--sample-point commit-slot not recorded"
 "$cs" profile report oc.prof 2>warn.txt >/dev/null
 grep -q '^cyclescope: warning: ooo4 is an out-of-order machine: .*commit-slot samples.*sampling error is larger' \
     warn.txt || fail "no commit-slot warning on ooo4"
@@ -78,9 +78,33 @@ awk '/^period /{p=($2+$3)/2} /^cycles /{c=$2} /^samples /{n=$2; idle=$3} /^pcs /
 # the retiring samples (version 5's fifth column): some at the commit slots, none at the head of issue
 awk '/^pcs /{on=1; next} /^checksum/{on=0} on{r+=$6} END{exit !(r > 0)}' oc.prof || fail "no retiring samples"
 awk '/^pcs /{on=1; next} /^checksum/{on=0} on{r+=$6} END{exit !(r == 0)}' o.prof || fail "retiring samples at the head of issue"
-"$cs" profile record --config ooo4 --period 500 --sample-seed 2 -o oc2.prof "$prog" 2000 >/dev/null 2>&1
+"$cs" profile record --config ooo4 --period 500 --sample-point commit-slot --sample-seed 2 -o oc2.prof "$prog" 2000 >/dev/null 2>&1
 "$cs" profile merge oc.prof oc2.prof -o ocm.prof 2>/dev/null || fail "merge of two commit-slot runs"
 grep -qx 'sample-point commit-slot' ocm.prof || fail "the merged profile lost its sample point"
+# every commit slot of a sample cycle (commit-cycle, the out-of-order default since version 6):
+# W = 4 slot-samples a sample cycle, all at instructions, so the counts add up to the samples and
+# samples x the mean period / W come to the run's cycles; per pc the spread (cycles-sq,
+# retiring-width) is possible for its counts, and some cycle gave a pc more than one slot
+"$cs" profile record --config ooo4 --period 500 -o cc.prof "$prog" 2000 >/dev/null 2>&1
+grep -qx 'sample-point commit-cycle' cc.prof || fail "an ooo4 profile not sampled at every commit slot by default"
+grep -qx 'pcs [0-9]* cycles imiss dmiss mispredict retiring cycles-sq retiring-width' cc.prof ||
+    fail "commit-cycle records without their spread"
+awk '/^period /{p=($2+$3)/2} /^cycles /{c=$2} /^samples /{n=$2; idle=$3} /^pcs /{on=1; next}
+     /^checksum/{on=0} on{sum+=$2; if ($7 < $2 || $7 > $2 * $2 || $8 < $6 || $8 > 4 * $6) bad=1; if ($7 > $2) grouped=1}
+     END{exit !(idle == 0 && sum == n && n % 4 == 0 && n*p/4 > 0.98*c && n*p/4 < 1.02*c && !bad && grouped)}' cc.prof ||
+    fail "commit-cycle samples: idle ones, not W a sample cycle, the counts x period / W not the cycles, or a spread impossible"
+"$cs" profile report cc.prof 2>warn.txt >/dev/null
+grep -q '^cyclescope: warning: ooo4 is an out-of-order machine: .*commit-cycle samples.*merge runs' warn.txt ||
+    fail "no commit-cycle warning on ooo4"
+"$cs" profile record --config ooo4 --period 500 --sample-seed 2 -o cc2.prof "$prog" 2000 >/dev/null 2>&1
+"$cs" profile merge cc.prof cc2.prof -o ccm.prof 2>/dev/null || fail "merge of two commit-cycle runs"
+grep -qx 'sample-point commit-cycle' ccm.prof || fail "the merged commit-cycle profile lost its sample point"
+"$cs" profile report ccm.prof >/dev/null 2>&1 || fail "report of a merged commit-cycle profile"
+one_error 125 '^cyclescope: oc.prof: samples taken at another point \(commit-slot; expected commit-cycle\)$' \
+    "$cs" profile merge cc.prof oc.prof -o bad.prof
+# a commit point asked of an in-order machine: refused before anything runs
+one_error 2 'sample point commit-cycle is an out-of-order machine.s \(inorder1 is in-order' \
+    "$cs" profile record --config inorder1 --sample-point commit-cycle -o bad.prof "$prog" 100
 one_error 125 '^cyclescope: o.prof: samples taken at another point \(issue-head; expected commit-slot\)$' \
     "$cs" profile merge oc.prof o.prof -o bad.prof
 jq -e '.frequencies_reliable == false and (.warning | test("^ooo4 is an out-of-order machine"))' o.json >/dev/null ||

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "profile/profile_internal.h"
+#include "runner/runner.h"
 #include "sweep/sweep.h"
 #include "uarch/config.h"
 
@@ -765,7 +766,8 @@ static void write_and_read(const profile_data *p, profile_data *q) {
 
 static void test_file_round_trip(void **state) {
     (void)state;
-    profile_pc pcs[2] = {{0x1000, {5, 1, 0, 0}}, {0x1004, {7, 0, 2, 1}}};
+    /* at the head of issue each sample cycle gives one sample: the spread is the counts */
+    profile_pc pcs[2] = {{0x1000, {5, 1, 0, 0}, 5, 0}, {0x1004, {7, 0, 2, 1}, 7, 0}};
     char *overrides[2] = {"l1i.size=1024", "core.fetch_buffer=4"};
     profile_data p = {.program = "prog",
                       .exe_size = 10,
@@ -841,7 +843,7 @@ static void test_file_round_trip(void **state) {
  * a version-4 out-of-order profile reads as issue-head (its meaning then). */
 static void test_file_sample_point(void **state) {
     (void)state;
-    profile_pc pcs[1] = {{0x1000, {4, 0, 0, 0}}};
+    profile_pc pcs[1] = {{0x1000, {4, 0, 0, 0}, 4, 0}};
     profile_data p = {.program = "prog",
                       .exe_size = 10,
                       .exe_hash = 0x1234,
@@ -903,7 +905,7 @@ static void test_file_merge(void **state) {
     assert_true(profile_parse((const uint8_t *)text, strlen(text), "v3.prof", &acc, &err));
     assert_int_equal(acc.nruns, 0); /* one run */
     assert_int_equal(acc.seed, 3);
-    profile_pc pcs[2] = {{0x1004, {2, 0, 0, 0}}, {0x1008, {4, 0, 0, 0}}};
+    profile_pc pcs[2] = {{0x1004, {2, 0, 0, 0}, 2, 0}, {0x1008, {4, 0, 0, 0}, 4, 0}};
     profile_data other = {.program = "prog2",
                           .exe_size = 10,
                           .exe_hash = 0x1234,
@@ -992,6 +994,193 @@ static void test_file_merge(void **state) {
 
 /* A version-1 profile (no configuration source or overrides: it cannot say
  * whether --set was used) is refused, naming the file and both versions. */
+/* A profile text with its checksum appended, parsed. */
+static bool parse_with_checksum(const char *body, const char *name, profile_data *q, cs_error *err) {
+    size_t n = strlen(body);
+    char *text = malloc(n + 64);
+    unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body, (uInt)n);
+    snprintf(text, n + 64, "%schecksum crc32:%08lx\n", body, crc);
+    bool ok = profile_parse((const uint8_t *)text, strlen(text), name, q, err);
+    free(text);
+    return ok;
+}
+
+/* Version 6's commit-cycle profile: its pc records carry the spread (cycles-sq, retiring-width),
+ * which round-trips and merges by sums; a spread its counts cannot have is refused, as are a
+ * commit-cycle profile of an in-order model and the point in a version-5 file; a version-5
+ * commit-slot profile reads with the spread of independent samples (the counts themselves). */
+static void test_file_commit_cycle(void **state) {
+    (void)state;
+    profile_pc pcs[2] = {{0x1000, {5, 0, 0, 0, 2}, 11, 6}, {0x1004, {3, 0, 0, 0, 3}, 3, 9}};
+    profile_data p = {.program = "prog",
+                      .exe_size = 10,
+                      .exe_hash = 0x1234,
+                      .config_name = "ooo4",
+                      .model = "ooo",
+                      .sample_point = PROFILE_POINT_COMMIT_CYCLE,
+                      .config_text = "[core]\nmodel = ooo\n",
+                      .period_min = 90,
+                      .period_max = 110,
+                      .seed = 3,
+                      .cycles = 200,
+                      .instructions = 900,
+                      .samples = 8,
+                      .npcs = 2,
+                      .pcs = pcs};
+    profile_data q, r;
+    cs_error err;
+    write_and_read(&p, &q);
+    assert_int_equal(q.sample_point, PROFILE_POINT_COMMIT_CYCLE);
+    assert_string_equal(profile_sample_point_name((profile_sample_point)q.sample_point), "commit-cycle");
+    assert_memory_equal(q.pcs, pcs, sizeof pcs);
+    p.seed = 4;
+    write_and_read(&p, &r);
+    assert_true(profile_merge(&q, &r, "r.prof", &err));
+    assert_int_equal(q.pcs[0].cycles_sq, 22);
+    assert_int_equal(q.pcs[1].retiring_width, 18);
+    profile_data_free(&q);
+    profile_data_free(&r);
+    const char *head = "cyclescope-profile 6\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
+                       "config-name ooo4\nconfig-source ooo4\nconfig-overrides 0\n";
+    const char *mid = "period 90 110\nruns 1\n3\nevent-period 0\ncycles 100\ninstructions 90\nsamples 4 0\nconfig 0\n";
+    const char *cols6 = "pcs 1 cycles imiss dmiss mispredict retiring cycles-sq retiring-width\n";
+    char body[1024];
+    snprintf(body, sizeof body, "%smodel ooo\nsample-point commit-cycle\n%s%s1000 4 0 0 0 2 10 5\n", head, mid, cols6);
+    assert_true(parse_with_checksum(body, "good.prof", &q, &err));
+    assert_int_equal(q.pcs[0].cycles_sq, 10);
+    assert_int_equal(q.pcs[0].retiring_width, 5);
+    profile_data_free(&q);
+    /* sum of squares below the count (3 < 4), above its square (17 > 16), a width below the retiring */
+    const char *bad[] = {"1000 4 0 0 0 2 3 5\n", "1000 4 0 0 0 2 17 5\n", "1000 4 0 0 0 2 10 1\n"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(body, sizeof body, "%smodel ooo\nsample-point commit-cycle\n%s%s%s", head, mid, cols6, bad[i]);
+        assert_false(parse_with_checksum(body, "bad.prof", &q, &err));
+        assert_non_null(strstr(err.msg, "bad.prof:"));
+        assert_non_null(strstr(err.msg, "impossible"));
+    }
+    /* commit cycles on an in-order model */
+    snprintf(body, sizeof body, "%smodel inorder\nsample-point commit-cycle\n%s%s1000 4 0 0 0 2 10 5\n", head, mid,
+             cols6);
+    assert_false(parse_with_checksum(body, "io.prof", &q, &err));
+    assert_non_null(strstr(err.msg, "out-of-order"));
+    /* version 5 had no commit-cycle point */
+    snprintf(body, sizeof body,
+             "cyclescope-profile 5\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
+             "config-name ooo4\nconfig-source ooo4\nconfig-overrides 0\nmodel ooo\nsample-point commit-cycle\n%s"
+             "pcs 1 cycles imiss dmiss mispredict retiring\n1000 4 0 0 0 2\n",
+             mid);
+    assert_false(parse_with_checksum(body, "v5.prof", &q, &err));
+    assert_non_null(strstr(err.msg, "sample-point"));
+    /* version 5 at a commit slot: one sample a sample cycle, the spread is the counts */
+    snprintf(body, sizeof body,
+             "cyclescope-profile 5\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
+             "config-name ooo4\nconfig-source ooo4\nconfig-overrides 0\nmodel ooo\nsample-point commit-slot\n%s"
+             "pcs 1 cycles imiss dmiss mispredict retiring\n1000 4 0 0 0 2\n",
+             mid);
+    assert_true(parse_with_checksum(body, "v5.prof", &q, &err));
+    assert_int_equal(q.sample_point, PROFILE_POINT_COMMIT_SLOT);
+    assert_int_equal(q.pcs[0].cycles_sq, 4);
+    assert_int_equal(q.pcs[0].retiring_width, 2);
+    profile_data_free(&q);
+}
+
+/* The commit-cycle sampler on synthetic sample views (ooo, W = 4, a fixed period of 10): every
+ * µop committed in a sample cycle gets one slot (retiring), the ROB head the W - k lost ones
+ * with its true cause, and with the ROB empty the next µop to commit, found cycles later —
+ * W slot-samples each sample cycle, and the spread per pc (cycles-sq, retiring-width). */
+static void test_sampler_commit_cycle(void **state) {
+    (void)state;
+    char prof[] = "/tmp/test_profile_XXXXXX", truth[] = "/tmp/test_profile_XXXXXX", exe[] = "/tmp/test_profile_XXXXXX";
+    int fds[3] = {mkstemp(prof), mkstemp(truth), mkstemp(exe)};
+    for (int i = 0; i < 3; i++) {
+        assert_true(fds[i] >= 0);
+        if (i == 2) assert_int_equal(write(fds[i], "text", 4), 4);
+        close(fds[i]);
+    }
+    const analysis_ops *ops = analysis_find("profile");
+    assert_non_null(ops);
+    analysis_options opt = {.count = 4,
+                            .key = {"file", "exe", "period", "truth"},
+                            .value = {prof, exe, "10-10", truth}};
+    cs_error err;
+    void *sampler = ops->create(&opt, &err);
+    assert_non_null(sampler);
+    probe_observer o = ops->observer(sampler);
+    assert_int_equal(o.sample_period, 10);
+    probe_run_info info = {.model = "ooo", .config_name = "ooo4"};
+    o.begin(o.ctx, &info);
+    sample_view v;
+    /* cycle 10: one µop commits (0x100), the head 0x104 waits for its D-cache fill: 1 + 3 */
+    memset(&v, 0, sizeof v);
+    v.commit.width = 4;
+    v.committed = 1;
+    v.commits[0] = (sample_commit){.seq = 1, .pc = 0x100};
+    v.head_seq = 2, v.head_pc = 0x104, v.head_state = WST_FILL;
+    assert_int_equal(o.sample(o.ctx, &v), 10);
+    /* cycle 20: two commit (0x104, 0x108) and the ROB empties on an I-cache miss: the 2 lost
+     * slots wait for the next µop to commit */
+    memset(&v, 0, sizeof v);
+    v.commit.width = 4;
+    v.committed = 2;
+    v.commits[0] = (sample_commit){.seq = 2, .pc = 0x104};
+    v.commits[1] = (sample_commit){.seq = 3, .pc = 0x108};
+    v.commit.stall = STALL_FRONTEND_EMPTY;
+    v.commit.cause.kind = CAUSE_ICACHE;
+    assert_int_equal(o.sample(o.ctx, &v), 1); /* look again next cycle */
+    memset(&v, 0, sizeof v);
+    v.commit.width = 4;
+    assert_int_equal(o.sample(o.ctx, &v), 1); /* cycle 21: still empty */
+    v.head_seq = 4, v.head_pc = 0x10c;        /* cycle 22: 0x10c is next: it takes the 2 */
+    assert_int_equal(o.sample(o.ctx, &v), 8); /* the next sample still at cycle 30 */
+    /* cycle 30: four commit, nothing lost */
+    memset(&v, 0, sizeof v);
+    v.commit.width = 4;
+    v.committed = 4;
+    for (int i = 0; i < 4; i++) v.commits[i] = (sample_commit){.seq = 4 + (uint64_t)i, .pc = 0x100 + 4 * (uint64_t)i};
+    v.head_seq = 8, v.head_pc = 0x100;
+    assert_int_equal(o.sample(o.ctx, &v), 10);
+    core_stats st;
+    memset(&st, 0, sizeof st);
+    st.cycles = 35;
+    st.instructions = 8;
+    o.end(o.ctx, &st);
+    if (!ops->finish(sampler, NULL, &err)) fail_msg("%s", err.msg);
+    ops->destroy(sampler);
+    profile_data q;
+    if (!profile_read(prof, &q, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(q.sample_point, PROFILE_POINT_COMMIT_CYCLE);
+    assert_int_equal(q.samples, 12); /* W = 4 a sample cycle, three sample cycles */
+    assert_int_equal(q.idle_samples, 0);
+    /* pc: cycles, retiring, cycles-sq, retiring-width */
+    const uint64_t want[4][5] = {{0x100, 2, 2, 1 + 1, 1 + 4},
+                                 {0x104, 3 + 1 + 1, 2, 9 + 1 + 1, 2 + 4},
+                                 {0x108, 1 + 1, 2, 1 + 1, 2 + 4},
+                                 {0x10c, 2 + 1, 1, 4 + 1, 4}};
+    assert_int_equal(q.npcs, 4);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(q.pcs[i].pc, want[i][0]);
+        assert_int_equal(q.pcs[i].count[PROF_CYCLES], want[i][1]);
+        assert_int_equal(q.pcs[i].count[PROF_RETIRING], want[i][2]);
+        assert_int_equal(q.pcs[i].cycles_sq, want[i][3]);
+        assert_int_equal(q.pcs[i].retiring_width, want[i][4]);
+    }
+    profile_truth t;
+    if (!profile_truth_read(truth, &t, &err)) fail_msg("%s", err.msg);
+    assert_true(profile_truth_check(&q, &t, &err));
+    const truth_pc *h = profile_truth_at(&t, 0x104), *f = profile_truth_at(&t, 0x10c);
+    assert_non_null(h);
+    assert_non_null(f);
+    assert_int_equal(h->cause[TC_DCACHE], 3);
+    assert_int_equal(h->cause[TC_NONE], 2);
+    assert_int_equal(f->cause[TC_ICACHE], 2);
+    assert_int_equal(f->cause[TC_NONE], 1);
+    profile_truth_free(&t);
+    profile_data_free(&q);
+    unlink(prof);
+    unlink(truth);
+    unlink(exe);
+}
+
 static void test_file_old_version(void **state) {
     (void)state;
     char body[] = "cyclescope-profile 1\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
@@ -1003,7 +1192,7 @@ static void test_file_old_version(void **state) {
     profile_data q;
     cs_error err;
     assert_false(profile_parse((const uint8_t *)text, strlen(text), "old.prof", &q, &err));
-    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads versions 3 to 5; record it again)");
+    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads versions 3 to 6; record it again)");
     /* version 2 charged an in-order frontend bubble to the oldest instruction in
      * flight; today's schedule charges it to the next one to issue: refused too */
     char body2[] = "cyclescope-profile 2\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
@@ -1014,7 +1203,7 @@ static void test_file_old_version(void **state) {
     crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body2, (uInt)strlen(body2));
     snprintf(text2, sizeof text2, "%schecksum crc32:%08lx\n", body2, crc);
     assert_false(profile_parse((const uint8_t *)text2, strlen(text2), "v2.prof", &q, &err));
-    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 5; record it again)");
+    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 6; record it again)");
 }
 
 int main(void) {
@@ -1029,6 +1218,8 @@ int main(void) {
         cmocka_unit_test(test_schedule_bubble_is_the_next_instructions),
         cmocka_unit_test(test_file_round_trip),
         cmocka_unit_test(test_file_sample_point),
+        cmocka_unit_test(test_file_commit_cycle),
+        cmocka_unit_test(test_sampler_commit_cycle),
         cmocka_unit_test(test_file_old_version),
         cmocka_unit_test(test_file_merge),
         cmocka_unit_test(test_cluster_figure7),

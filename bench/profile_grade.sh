@@ -11,12 +11,14 @@
 # of "within 10%" over the seeds; then a row with each workload's seeds merged into one
 # profile (`profile merge`) and graded against the merged truths; with --doc, writes the table
 # into the document between the markers <!-- profile-grade begin/end -->.
+# PROFILE_GRADE_CONFIGS="ooo4 ooo4:commit-slot" grades those machines only (NAME:POINT records with
+# --sample-point POINT; the default "inorder1 inorder3 ooo4" is every machine at its default point).
 # Run from the build directory (needs ./cyclescope and workloads/).
 set -eu
 . "$(dirname "$0")/profile_common.sh"
 profile_bench_options "$0 [--quick] [--doc FILE]" 1 "$@"
 workloads=("sort 10000" "hash 10000" "list 10000" "tree 5000" "interp 250" "matmul 4" "fft 2048" "strsearch 12000")
-configs=(inorder1 inorder3 ooo4)
+read -r -a configs <<<"${PROFILE_GRADE_CONFIGS:-inorder1 inorder3 ooo4}"
 periods=(100 300 1000)
 seeds=(1 2 3)
 if [ $quick = 1 ]; then workloads=("sort 10000" "tree 5000"); periods=(100); seeds=(1); fi
@@ -25,7 +27,9 @@ table=$out/table.md
     echo "| machine | period | samples | within 5% | within 10% | within 15% | >15% marked low | all marked low | edges within 10% | true dynamic stall samples | culprit coverage | stalls found | dynamic stall cycles found | unexplained | unexplained of all cycles | within 10% over seeds (min–max) |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$table"
-for config in "${configs[@]}"; do
+for machine in "${configs[@]}"; do
+    config=${machine%%:*} point=()
+    [ "$machine" != "$config" ] && point=(--sample-point "${machine#*:}")
     for period in "${periods[@]}"; do
         : >"$out/rows"
         for seed in "${seeds[@]}"; do
@@ -33,7 +37,7 @@ for config in "${configs[@]}"; do
             for w in "${workloads[@]}"; do
                 set -- $w
                 f=$out/$1_${config}_${period}_$seed
-                nice -n 10 $cs profile record --env-fixed --config "$config" --period "$period" --sample-seed "$seed" \
+                nice -n 10 $cs profile record --env-fixed --config "$config" ${point[@]+"${point[@]}"} --period "$period" --sample-seed "$seed" \
                     --truth "$f.truth" -o "$f.prof" "workloads/$1" "$2" >/dev/null 2>&1
                 $cs profile report --truth "$f.truth" --json "$f.json" "$f.prof" >/dev/null 2>&1
                 # samples w5 w10 w15 off15-low edge-execs edges-w10 stall-samples coverage stalls-found unexplained dyn-cycles
@@ -41,7 +45,7 @@ for config in "${configs[@]}"; do
                        .edges_within10, .stall_samples, .culprit_coverage, .stalls_found, .unexplained,
                        .dynamic_stall_cycles, ([$r.procedures[].instructions[] | select(.confidence == "low") | .samples] | add)] | @tsv' \
                     "$f.json" | tee -a "$out/rows" >>"$out/seedrows"
-                echo "$config $period $seed $1: $(tail -1 "$out/rows")" >&2
+                echo "$machine $period $seed $1: $(tail -1 "$out/rows")" >&2
             done
             awk -F'\t' '{s+=$1; w10+=$1*$3} END {printf "%.1f\n", s ? 100*w10/s : 0}' "$out/seedrows" >>"$out/seedw10"
         done
@@ -65,7 +69,8 @@ for config in "${configs[@]}"; do
         for rows in rows merged; do
             [ -s "$out/$rows" ] || continue
             label=$config
-            [ $rows = merged ] && { label="$config, ${#seeds[@]} runs merged"; spread="–"; }
+            [ "$machine" != "$config" ] && label="$config (${machine#*:})"
+            [ $rows = merged ] && { label="$label, ${#seeds[@]} runs merged"; spread="–"; }
             awk -F'\t' -v m="$label" -v p="$period" -v sp="$spread" '
                 { s+=$1; w5+=$1*$2; w10+=$1*$3; w15+=$1*$4; off+=$1*(1-$4); ol+=$1*(1-$4)*$5
                   ex+=$6; e10+=$6*$7; st+=$8; cov+=$8*$9; det+=$8*$10; un+=$11*$12; dy+=$12; lo+=$13; n++ }

@@ -580,8 +580,9 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
             if (!strcmp(point, point_names[k])) out->sample_point = (uint8_t)k, known = true;
         free(point);
         if (!known) {
-            bad(r, version >= 6 ? "sample-point (issue-head, commit-slot or commit-cycle)"
-                                : "sample-point (issue-head or commit-slot)");
+            bad(r,
+                version >= 6 ? "sample-point (issue-head, commit-slot or commit-cycle)"
+                             : "sample-point (issue-head or commit-slot)");
             goto done;
         }
         if (profile_point_is_commit(out->sample_point) && strcmp(out->model, "ooo") != 0) {
@@ -641,9 +642,9 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
     int columns = version >= 5 ? PROF_EVENT_COUNT : PROF_RETIRING;
     bool spread = out->sample_point == PROFILE_POINT_COMMIT_CYCLE;
     if (!count_line(r, "pcs",
-                    spread         ? " cycles imiss dmiss mispredict retiring cycles-sq retiring-width"
-                    : version >= 5 ? " cycles imiss dmiss mispredict retiring"
-                                   : " cycles imiss dmiss mispredict",
+                    spread             ? " cycles imiss dmiss mispredict retiring cycles-sq retiring-width"
+                        : version >= 5 ? " cycles imiss dmiss mispredict retiring"
+                                       : " cycles imiss dmiss mispredict",
                     &out->npcs))
         goto done;
     out->pcs = cs_calloc(out->npcs ? out->npcs : 1, sizeof *out->pcs);

@@ -217,20 +217,20 @@ typedef struct profile_insn {
     uint32_t block; /* index into the procedure's blocks */
     uint64_t samples[PROF_EVENT_COUNT];
     uint64_t cycles_sq, retiring_width; /* the profile_pc's (the variance of its samples) */
-    uint32_t m;                     /* static cycles at the head of issue (Mi) */
-    uint8_t static_reason;          /* why m > 1 */
-    bool m_varies;                  /* Mi depends on the preceding block: not an issue point */
-    double m_static;                /* the static cycles expected per execution: Mi, or when it varies
+    uint32_t m;                         /* static cycles at the head of issue (Mi) */
+    uint8_t static_reason;              /* why m > 1 */
+    bool m_varies;                      /* Mi depends on the preceding block: not an issue point */
+    double m_static;                    /* the static cycles expected per execution: Mi, or when it varies
                                        the Mi after each predecessor weighted by its edge's estimate */
-    uint64_t static_culprit_pc;     /* the older instruction it waits for (0: none) */
-    double count;                   /* estimated executions */
-    uint8_t confidence;             /* profile_confidence */
-    double cpi;                     /* cycles at the head of issue per execution (NaN: unknown) */
-    double dynamic_cycles;          /* estimated dynamic stall cycles (total) */
-    uint32_t culprits;              /* bit per profile_culprit: candidates left */
-    uint64_t culprit_pc[CUL_COUNT]; /* the earlier instruction blamed, when one is (0 otherwise) */
-    double bound[CUL_COUNT];        /* upper bound of stall cycles per culprit (<0: none) */
-    bool unexplained;               /* dynamic stall with every candidate ruled out */
+    uint64_t static_culprit_pc;         /* the older instruction it waits for (0: none) */
+    double count;                       /* estimated executions */
+    uint8_t confidence;                 /* profile_confidence */
+    double cpi;                         /* cycles at the head of issue per execution (NaN: unknown) */
+    double dynamic_cycles;              /* estimated dynamic stall cycles (total) */
+    uint32_t culprits;                  /* bit per profile_culprit: candidates left */
+    uint64_t culprit_pc[CUL_COUNT];     /* the earlier instruction blamed, when one is (0 otherwise) */
+    double bound[CUL_COUNT];            /* upper bound of stall cycles per culprit (<0: none) */
+    bool unexplained;                   /* dynamic stall with every candidate ruled out */
 } profile_insn;
 
 typedef struct profile_edge {

@@ -228,7 +228,8 @@ static void cycle_share_add(sampler *s, uint64_t pc, uint64_t slots) {
 }
 
 static void cycle_share_flush(sampler *s) {
-    for (size_t i = 0; i < s->nshare; i++) pc_slot(s, s->share[i].pc)->cycles_sq += s->share[i].slots * s->share[i].slots;
+    for (size_t i = 0; i < s->nshare; i++)
+        pc_slot(s, s->share[i].pc)->cycles_sq += s->share[i].slots * s->share[i].slots;
     s->nshare = 0;
 }
 
@@ -452,7 +453,8 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
             /* out of order only: in-order machines are sampled at the head of issue */
             good = false;
             for (int pt = PROFILE_POINT_ISSUE_HEAD; pt <= PROFILE_POINT_COMMIT_CYCLE; pt++)
-                if (!strcmp(v, profile_sample_point_name((profile_sample_point)pt))) s->point_asked = (uint8_t)pt, good = true;
+                if (!strcmp(v, profile_sample_point_name((profile_sample_point)pt)))
+                    s->point_asked = (uint8_t)pt, good = true;
         } else if (!strcmp(k, "events")) {
             good = cs_parse_count(v, &s->event_period) || !strcmp(v, "0");
             if (!strcmp(v, "0")) s->event_period = 0;

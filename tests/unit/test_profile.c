@@ -1099,9 +1099,8 @@ static void test_sampler_commit_cycle(void **state) {
     }
     const analysis_ops *ops = analysis_find("profile");
     assert_non_null(ops);
-    analysis_options opt = {.count = 4,
-                            .key = {"file", "exe", "period", "truth"},
-                            .value = {prof, exe, "10-10", truth}};
+    analysis_options opt = {
+        .count = 4, .key = {"file", "exe", "period", "truth"}, .value = {prof, exe, "10-10", truth}};
     cs_error err;
     void *sampler = ops->create(&opt, &err);
     assert_non_null(sampler);

@@ -8,19 +8,21 @@
 # included as it feeds the core; not the startup nor the report). One run: host instructions
 # are deterministic for a given binary.
 #
-#   bench/profile_overhead_ir.sh [--cs BIN] [--config NAME] [--period P|MIN-MAX] [name[=ARG]…]
-#       run from the build directory; default ./cyclescope, ooo4, 60000-64000, every workload
+#   bench/profile_overhead_ir.sh [--cs BIN] [--config NAME] [--period P|MIN-MAX] [--point POINT] [name[=ARG]…]
+#       run from the build directory; default ./cyclescope, ooo4, 60000-64000, the machine's default
+#       sample point (out of order: commit-cycle; --point commit-slot|issue-head), every workload
 #
 # Prints one markdown row per workload (host instructions none, with the sampler, overhead)
 # and the total.
 set -eu
-cs=./cyclescope config=ooo4 period=60000-64000
+cs=./cyclescope config=ooo4 period=60000-64000 point=
 while [ $# -gt 0 ]; do
     case $1 in
     --cs) cs=$2; shift 2 ;;
     --config) config=$2; shift 2 ;;
     --period) period=$2; shift 2 ;;
-    -*) echo "usage: $0 [--cs BIN] [--config NAME] [--period P|MIN-MAX] [name[=ARG]…]" >&2; exit 2 ;;
+    --point) point=:point=$2; shift 2 ;;
+    -*) echo "usage: $0 [--cs BIN] [--config NAME] [--period P|MIN-MAX] [--point POINT] [name[=ARG]…]" >&2; exit 2 ;;
     *) break ;;
     esac
 done
@@ -41,14 +43,14 @@ host_instructions() {
         "$cs" run --config "$config" --analysis "$a" --outdir "$tmp/out" "$@" >/dev/null 2>&1
     callgrind_annotate "$tmp/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
 }
-echo "| $config, period $period | none | profile | overhead |"
+echo "| $config, period $period${point:+, ${point#:point=}} | none | profile | overhead |"
 echo "|---|---:|---:|---:|"
 tn=0 tp=0
 for w in "$@"; do
     name=${w%%=*} arg=
     case $w in *=*) arg=${w#*=} ;; esac
     n=$(host_instructions none "workloads/$name" $arg)
-    p=$(host_instructions "profile:file=$tmp/p.prof:period=$period" "workloads/$name" $arg)
+    p=$(host_instructions "profile:file=$tmp/p.prof:period=$period$point" "workloads/$name" $arg)
     tn=$((tn + n)) tp=$((tp + p))
     awk -v w="$name $arg" -v n="$n" -v p="$p" 'BEGIN { printf "| %s | %.4f G | %.4f G | %+.3f%% |\n", w, n / 1e9, p / 1e9, 100 * (p / n - 1) }'
 done

@@ -575,7 +575,7 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
             memcpy(t.pcs[i].cause, s->tpcs[i].cause, sizeof t.pcs[i].cause);
         }
         qsort(t.pcs, t.npcs, sizeof *t.pcs, cmp_truth);
-        qsort(t.edges, t.nedges, sizeof *t.edges, cmp_edge);
+        if (t.nedges) qsort(t.edges, t.nedges, sizeof *t.edges, cmp_edge); /* none: no array at all */
         ok = profile_truth_write(s->truth_file, &t, err);
         free(t.pcs);
     }

@@ -151,6 +151,9 @@ cJSON *profile_json(const profile_analysis *a) {
     cJSON_AddStringToObject(root, "program", p->program);
     cJSON_AddStringToObject(root, "config", p->config_name);
     cJSON_AddStringToObject(root, "model", p->model);
+    cJSON_AddStringToObject(root, "sample_point", profile_sample_point_name((profile_sample_point)p->sample_point));
+    /* at a commit point time is counted in commit slots, W a cycle: a count is F x period x slots */
+    cJSON_AddNumberToObject(root, "slots", a->slots);
     /* DCPI's estimation assumes in-order issue (docs/profile.md, "Out-of-order machines") */
     cJSON_AddBoolToObject(root, "frequencies_reliable", profile_frequencies_reliable(a));
     char warning[512];

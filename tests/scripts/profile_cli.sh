@@ -55,6 +55,7 @@ grep -q '<svg' p.html || fail "no SVG in the HTML"
 "$cs" profile report p.prof 2>warn.txt >/dev/null
 grep -q 'warning' warn.txt && fail "a warning on an in-order profile"
 jq -e '.frequencies_reliable == true and (has("warning") | not)' p.json >/dev/null || fail "in-order JSON not marked reliable"
+jq -e '.sample_point == "issue-head" and .slots == 1' p.json >/dev/null || fail "in-order JSON: sample point or slots"
 grep -q "class='warning'" p.html && fail "a warning in an in-order profile's HTML"
 "$cs" profile record --config ooo4 --period 500 --sample-point issue-head -o o.prof "$prog" 2000 >/dev/null 2>&1
 grep -qx 'sample-point issue-head' o.prof || fail "--sample-point issue-head not recorded"
@@ -93,7 +94,9 @@ awk '/^period /{p=($2+$3)/2} /^cycles /{c=$2} /^samples /{n=$2; idle=$3} /^pcs /
      /^checksum/{on=0} on{sum+=$2; if ($7 < $2 || $7 > $2 * $2 || $8 < $6 || $8 > 4 * $6) bad=1; if ($7 > $2) grouped=1}
      END{exit !(idle == 0 && sum == n && n % 4 == 0 && n*p/4 > 0.98*c && n*p/4 < 1.02*c && !bad && grouped)}' cc.prof ||
     fail "commit-cycle samples: idle ones, not W a sample cycle, the counts x period / W not the cycles, or a spread impossible"
-"$cs" profile report cc.prof 2>warn.txt >/dev/null
+"$cs" profile report --json cc.json cc.prof 2>warn.txt >/dev/null
+jq -e '.sample_point == "commit-cycle" and .slots == 4 and (.period * .samples - .cycles | fabs) < 0.001 * .cycles' cc.json \
+    >/dev/null || fail "commit-cycle JSON: sample point, slots, or period x samples not the cycles"
 grep -q '^cyclescope: warning: ooo4 is an out-of-order machine: .*commit-cycle samples.*merge runs' warn.txt ||
     fail "no commit-cycle warning on ooo4"
 "$cs" profile record --config ooo4 --period 500 --sample-seed 2 -o cc2.prof "$prog" 2000 >/dev/null 2>&1

@@ -184,7 +184,7 @@ one_error 125 'q.prof: a different sampling period' "$cs" profile merge m1.prof 
 one_error 125 'c.prof: recorded on a different machine configuration' "$cs" profile merge m1.prof c.prof -o x.prof
 "$cs" profile record --env-fixed --config inorder1 --period 500 --sample-seed 9 -o e.prof "$other" 50 >/dev/null 2>&1
 one_error 125 'e.prof: a different executable' "$cs" profile merge m1.prof e.prof -o x.prof
-one_error 125 'm2.prof: not a cyclescope-profile-truth file' "$cs" profile merge m1.truth m2.prof -o x.truth
+one_error 125 'm2.prof: not a cyclescope profile truth file' "$cs" profile merge m1.truth m2.prof -o x.truth
 one_error 2 'two or more' "$cs" profile merge m1.prof -o x.prof
 one_error 2 'no output' "$cs" profile merge m1.prof m2.prof
 [ ! -e x.prof ] && [ ! -e x.truth ] || fail "merge wrote an output after an error"
@@ -196,7 +196,16 @@ one_error 125 'corrupt.prof: checksum mismatch' "$cs" profile report corrupt.pro
 head -c 700 p.prof >trunc.prof
 one_error 125 'trunc.prof: truncated' "$cs" profile report trunc.prof
 echo hello >foreign.prof
-one_error 125 'foreign.prof: .*not a cyclescope-profile file|foreign.prof: truncated' "$cs" profile report foreign.prof
+one_error 125 '^cyclescope: foreign.prof: not a cyclescope profile' "$cs" profile report foreign.prof
+# files that are no profile at all, whatever their last line: an ELF (the tool
+# itself, the program), a text, an empty file, the truth file — one line, not a
+# parse error about some line or a missing checksum
+: >empty.prof
+for f in "$cs" "$prog" "$(dirname "$0")/profile_cli.sh" empty.prof m1.truth; do
+    for verb in report annotate; do
+        one_error 125 "^cyclescope: $f: not a cyclescope profile \(it does not begin with" "$cs" profile $verb "$f"
+    done
+done
 one_error 125 'p.prof: recorded from another build' "$cs" profile report --exe "$other" p.prof
 one_error 125 'no/such.prof' "$cs" profile report no/such.prof
 one_error 125 "no procedure named 'nosuch'" "$cs" profile report --function nosuch p.prof

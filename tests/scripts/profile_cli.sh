@@ -189,6 +189,19 @@ one_error 2 'two or more' "$cs" profile merge m1.prof -o x.prof
 one_error 2 'no output' "$cs" profile merge m1.prof m2.prof
 [ ! -e x.prof ] && [ ! -e x.truth ] || fail "merge wrote an output after an error"
 
+# a run shorter than one sampling period: no sample at all (no pc, no edge to sort;
+# under the sanitizers a qsort of the NULL array was undefined), a profile that
+# says so, and a report that refuses it in one line
+"$cs" profile record --config inorder1 --period 1000000000 --truth short.truth -o short.prof "$prog" 3000 \
+    >/dev/null 2>rec_short.txt || { cat rec_short.txt; fail "record of a run shorter than its period failed"; }
+grep -q '^profile: 0 CYCLES samples' rec_short.txt || fail "a run shorter than its period: $(cat rec_short.txt)"
+"$cs" run --config inorder1 --no-report --analysis profile:file=short_run.prof:period=1000000000 "$prog" 3000 \
+    >/dev/null 2>&1 || fail "run --analysis profile shorter than its period failed"
+"$cs" profile record --config inorder1 --period 1000000000 --sample-seed 5 -o short2.prof "$prog" 3000 >/dev/null 2>&1
+"$cs" profile merge short.prof short2.prof -o short_m.prof 2>/dev/null || fail "merge of two empty profiles failed"
+one_error 125 'short.prof: no CYCLES samples at any instruction' "$cs" profile report short.prof
+one_error 125 'short_m.prof: no CYCLES samples at any instruction' "$cs" profile annotate short_m.prof
+
 # bad input
 cp p.prof corrupt.prof
 sed -i '0,/^pcs /!{0,/^[0-9a-f]* /s/^\([0-9a-f]*\) \([0-9]*\)/\1 9\2/}' corrupt.prof

@@ -92,7 +92,11 @@ cli_input_kind cli_input_kind_of(const char *path);
 /* For a verb that times programs only, given the trace `path` of `kind`: one usage line
  * naming the file and what it is and pointing to `sim`. Returns EXIT_USAGE. */
 int cli_program_only(const char *verb, const char *path, cli_input_kind kind);
-/* Create the emulator for argv[0..argc-1] (the program and its arguments). */
+/* Create the emulator for argv[0..argc-1] (the program and its arguments), the one way
+ * every verb opens a program: NULL with *err naming the file and what is wrong with it
+ * (the caller says it once, in its own words or with cli_guest_create). */
+emu_t *cli_guest_open(cli_guest_options *g, int argc, char *const *argv, cs_error *err);
+/* cli_guest_open, printing the error (one line) when it fails. */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 
 /* Options shared by the verbs that time a run (run, sim, stacks). */

@@ -228,11 +228,8 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
         g.env_fixed = p->env_fixed; /* else the caller's environment, as `model analyze` had */
         g.emu.seed = p->seed;       /* the random bytes it had (0: the default seed) */
         g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
-        e = cli_guest_create(&g, n, args);
-        if (!e) {
-            cs_error_set(err, "cannot start %s again", args[0]);
-            return false;
-        }
+        e = cli_guest_open(&g, n, args, err); /* *err names the program and why it cannot run */
+        if (!e) return false;
         src = emu_source_create(e);
     }
     analysis_list none = {0};

@@ -93,10 +93,8 @@ static uop_source *point_open(void *ctx, cs_error *err) {
         return r ? cst_reader_source(r) : NULL;
     }
     cli_guest_options g = c->g;
-    g.emu.argc = c->argc;
-    g.emu.argv = (const char *const *)c->argv;
-    g.emu.env_fixed = true; /* as --env-fixed */
-    ps->emu = emu_create(c->argv[0], &g.emu, err);
+    g.env_fixed = true; /* as --env-fixed */
+    ps->emu = cli_guest_open(&g, c->argc, c->argv, err);
     return ps->emu ? emu_source_create(ps->emu) : NULL;
 }
 

@@ -74,6 +74,11 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
  * the program's own non-zero exit code (after a line on stderr saying so), or
  * 128 + signal after a fault (issue 18 item 1; docs/json-schema.md). */
 int cli_guest_exit(const emu_t *e);
+/* A run that could not be timed (`fmt`: why, from the runner): when the program `e` (NULL:
+ * none) faulted, that is the reason, said in one line naming it and the fault, and the status
+ * is 128 + signal as for any fault (e.g. a fault inside --warmup); else the message, and
+ * EXIT_RUN_FAILED. */
+int cli_run_failed(const emu_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same status without printing, for a verb that writes its outputs after the emulator is
  * gone: *line (size bytes) gets what cli_guest_exit would print after "cyclescope: " (empty
  * for 0); EXIT_RUN_FAILED for what cyclescope could not run. */

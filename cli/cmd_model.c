@@ -179,7 +179,7 @@ static int analyze(int argc, char **argv) {
     }
     int rc = 0;
     if (!p) {
-        rc = cli_fail("model analyze: %s", err.msg);
+        rc = cli_run_failed(e, "model analyze: %s", err.msg); /* a fault at the start: the fault */
     } else if (e && emu_state(e) == EMU_FAILED) {
         rc = cli_guest_exit(e);
     } else if (!sm_profile_save(p, out, &err)) {

@@ -270,8 +270,11 @@ int cmd_rpstacks(int argc, char **argv) {
             bool live = src_ctx.emu != NULL;
             bool closed = rs.close(rs.ctx, src, &err);
             rps_result *r = run.ok ? rps_analysis_result(run_result_analysis(&run, "rpstacks")) : NULL;
-            if (!run.ok) rc = cli_fail("%s", run.err.msg);
-            else if (!closed) rc = cli_fail("%s", err.msg);
+            if (!run.ok) {
+                /* the emulator is gone: what cli_run_failed would say, from what was kept */
+                rc = cli_fail("%s", guest_fault ? guest_line : run.err.msg);
+                if (guest_fault) rc = guest_code;
+            } else if (!closed) rc = cli_fail("%s", err.msg);
             else if (!r) rc = cli_fail("rpstacks: no result");
             else {
                 r->origin = *origin;

@@ -32,7 +32,7 @@ sys.exit(0 if g is None and ('compare' in sys.argv[1] or 'validate' in sys.argv[
             fail "$* $prog: the JSON is not valid against $schema"
     fi
 }
-for prog in segfault:139 illegal:132; do
+for prog in segfault:139 illegal:132 fault_first:132; do
     p=${prog%:*} s=${prog#*:}
     check "$s" "$p" result.schema.json run --no-report
     check "$s" "$p" result.schema.json run --no-report --config inorder3 --analysis stacks,stallscope
@@ -42,6 +42,26 @@ for prog in segfault:139 illegal:132; do
     check "$s" "$p" stallscope-compare.schema.json stallscope --compare ooo4 inorder3
     check "$s" "$p" result.schema.json stacks --validate --jobs 2
 done
+# a fault at the very first instruction (fault_first.S): no instruction ran, and that run of
+# nothing is the result — not "the input has no µops" (exit 125); one line, the fault's
+for args in "run --no-report" "stacks" "stallscope" "rpstacks -o r.rps"; do
+    check 132 fault_first "" $args
+    [ "$(grep -c '^cyclescope:' err)" = 1 ] || fail "$args fault_first: not one line: $(cat err)"
+    python3 -c "import json; d = json.load(open('out.json'))
+r = d if 'instructions' in d else d['run']
+assert d['complete'] and r['instructions'] == 0, d" || fail "$args fault_first: $(head -c 300 out.json)"
+done
+fault_first_line() { # COMMAND…: exit 132, one line on stderr naming the program and the fault
+    "$cs" "$@" "$g/fault_first" >/dev/null 2>err
+    local rc=$?
+    [ $rc = 132 ] || fail "$* fault_first: exit $rc, not 132: $(cat err)"
+    [ "$(wc -l <err)" = 1 ] && grep -q "^cyclescope: .*fault_first: illegal instruction 0x0000000b at pc 0x" err ||
+        fail "$* fault_first: not one line naming the fault: $(cat err)"
+}
+fault_first_line profile record -o f.prof
+fault_first_line model analyze -o f.smp
+fault_first_line run --warmup 5 --no-report # (the fault ended the warm-up: not "nothing is left to time")
+[ -s f.prof ] || fail "profile record fault_first: no profile written"
 check 134 guest_abort stallscope-compare.schema.json stallscope --compare ooo4 knl
 check 134 guest_abort result.schema.json stacks --validate --jobs 2
 grep -q "^cyclescope: the program exited with status 134 " err || fail "stacks --validate guest_abort: $(cat err)"

@@ -219,6 +219,21 @@ for f in "$cs" "$prog" "$(dirname "$0")/profile_cli.sh" empty.prof m1.truth; do
         one_error 125 "^cyclescope: $f: not a cyclescope profile \(it does not begin with" "$cs" profile $verb "$f"
     done
 done
+# a bad key in the profile's recorded configuration: named against the profile and the line
+# of its configuration, not a temporary file the configuration was copied to
+python3 - p.prof badcfg.prof <<'PY'
+import sys, zlib
+b = open(sys.argv[1], 'rb').read()
+lines = b[:b.rindex(b'checksum')].split(b'\n')
+at = [i for i, l in enumerate(lines) if l.startswith(b'config ') and l[7:].isdigit()][0]
+lines[at] = b'config %d' % (int(lines[at][7:]) + 1)
+lines.insert(lines.index(b'[core]'), b'[core]\nbogus_key = 3')  # two lines: its count grows by one more
+lines[at] = b'config %d' % (int(lines[at][7:]) + 1)
+body = b'\n'.join(lines)
+open(sys.argv[2], 'wb').write(body + b'checksum crc32:%08x\n' % zlib.crc32(body))
+PY
+one_error 125 "^cyclescope: badcfg.prof: the profile's configuration:[0-9]+: unknown key core.bogus_key" \
+    "$cs" profile report badcfg.prof
 one_error 125 'p.prof: recorded from another build' "$cs" profile report --exe "$other" p.prof
 one_error 125 'no/such.prof' "$cs" profile report no/such.prof
 one_error 125 "no procedure named 'nosuch'" "$cs" profile report --function nosuch p.prof

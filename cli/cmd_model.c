@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -81,6 +82,19 @@ static int split_source(char *source, char **argv, int max) {
     }
     argv[n] = NULL;
     return n;
+}
+
+/* The SHA-256 of the file at `path` as 32 bytes (the .smp's source_sha256). */
+static bool file_sha256(const char *path, uint8_t out[32], cs_error *err) {
+    char hex[65];
+    uint64_t bytes;
+    if (!cs_sha256_file(path, hex, &bytes, err)) return false;
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        sscanf(hex + 2 * i, "%2x", &v);
+        out[i] = (uint8_t)v;
+    }
+    return true;
 }
 
 static int analyze(int argc, char **argv) {
@@ -165,6 +179,13 @@ static int analyze(int argc, char **argv) {
         if (!e) return EXIT_RUN_FAILED;
         src = emu_source_create(e);
     }
+    /* what --compare-sim checks the file it runs again against */
+    uint8_t sha256[32];
+    if (!file_sha256(argv[optind], sha256, &err)) {
+        uop_source_destroy(src);
+        if (e) emu_destroy(e);
+        return cli_fail("%s", err.msg);
+    }
     ao.source = source;
     ao.source_kind = trace ? SM_SOURCE_TRACE : SM_SOURCE_PROGRAM;
     ao.progress_label = "analysing";
@@ -176,6 +197,7 @@ static int analyze(int argc, char **argv) {
     if (p) {
         p->env_fixed = !trace && g.env_fixed;
         p->seed = trace ? 0 : g.emu.seed; /* --compare-sim runs the program with it again */
+        memcpy(p->source_sha256, sha256, sizeof sha256);
     }
     int rc = 0;
     if (!p) {
@@ -215,6 +237,19 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
     if (n == 0) {
         cs_error_set(err, "the profile does not say what was analysed");
         return false;
+    }
+    /* the very file analysed (version 7 records its SHA-256; older profiles cannot tell) */
+    static const uint8_t unknown[32] = {0};
+    uint8_t now[32];
+    if (memcmp(p->source_sha256, unknown, sizeof unknown) != 0 && access(args[0], F_OK) == 0) {
+        if (!file_sha256(args[0], now, err)) return false;
+        if (memcmp(now, p->source_sha256, sizeof now) != 0) {
+            cs_error_set(err,
+                         "%s: not the %s the profile analysed (its SHA-256 differs: replaced or rebuilt since "
+                         "`model analyze`; analyse it again)",
+                         args[0], p->source_kind == SM_SOURCE_TRACE ? "trace" : "program");
+            return false;
+        }
     }
     uop_source *src = NULL;
     emu_t *e = NULL;

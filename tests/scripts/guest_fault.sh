@@ -69,6 +69,14 @@ for args in "run --no-report" "stacks" "stallscope" "rpstacks -o r.rps" "stacks 
     check 134 guest_abort "" $args
     [ "$(grep -c '^cyclescope:' err)" = 1 ] || fail "$args guest_abort: not one line: $(cat err)"
 done
+# simpoint of a faulting program: no points (a replay would run into the fault), one line, and
+# the status of the fault (it was 125, "could not be done")
+for prog in segfault:139 illegal:132 guest_abort:134; do
+    "$cs" simpoint -o sp "$g/${prog%:*}" >/dev/null 2>err
+    rc=$?
+    [ $rc = "${prog#*:}" ] && [ "$(wc -l <err)" = 1 ] || fail "simpoint ${prog%:*}: exit $rc: $(cat err)"
+    [ -e sp ] && fail "simpoint ${prog%:*}: points written for a faulting program"
+done
 # the .rps of a faulting run re-simulates: whatif --verify times the same instructions
 "$cs" rpstacks -o f.rps "$g/segfault" >/dev/null 2>&1
 "$cs" whatif f.rps --set l1d.latency=6 --verify 1 --jobs 1 >v.txt 2>&1 || fail "whatif --verify of a faulting run: $(cat v.txt)"

@@ -53,7 +53,7 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # a shared library (entry point 0): refused, not run from its ELF header (illegal instruction
   # 0x464c457f, "\x7fELF", and the results of a run of nothing)
   foreach(verb "exec" "run;--no-report")
-    string(REPLACE ";" "_" _v "${verb}")
+    list(GET verb 0 _v)
     add_test(NAME exec.bad_elf.shared_library_${_v}
              COMMAND ${_scripts}/expect_error.sh 125 "libshared.so: a shared library \\(no entry point\\), not a program"
                      ${_cs} ${verb} ${_g}/libshared.so)

@@ -91,8 +91,9 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     # a sweep whose points all fail (a faulting program): exit 125 with one line on stderr saying
     # why, the first point's error (stderr was empty)
     add_test(NAME results.sweep_points_failed
-             COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: 2 of 2 points failed, the first: .*segfault: segmentation fault"
-                     ${_cs} sweep --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep-failed
+             COMMAND bash -c "rm -rf $2 && exec $0 125 '^cyclescope: 2 of 2 points failed, the first: .*segfault: segmentation fault' \
+                     $1 sweep --grid core.rob_size=64,128 -o $2 $3"
+                     ${_scripts}/expect_error.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/results-sweep-failed
                      ${CYCLESCOPE_GUEST_DIR}/segfault)
     # a program that faults: results written, exit 128 + signal (run, stacks, stallscope, rpstacks)
     add_test(NAME results.guest_fault

@@ -716,6 +716,18 @@ static int info(int argc, char **argv) {
         else printf("guest seed: the default\n");
     }
     cJSON_AddNumberToObject(root, "seed", (double)p->seed);
+    static const uint8_t unknown[32] = {0};
+    if (memcmp(p->source_sha256, unknown, sizeof unknown) != 0) {
+        char hex[65];
+        for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", p->source_sha256[i]);
+        printf("%s SHA-256: %s (--compare-sim refuses another file at its path)\n",
+               p->source_kind == SM_SOURCE_TRACE ? "trace" : "program", hex);
+        cJSON_AddStringToObject(root, "source_sha256", hex);
+    } else {
+        printf("%s SHA-256: not recorded (a profile older than version 7)\n",
+               p->source_kind == SM_SOURCE_TRACE ? "trace" : "program");
+        cJSON_AddNullToObject(root, "source_sha256");
+    }
     printf("types:");
     for (int t = 0; t < SM_TYPES; t++) {
         cJSON_AddNumberToObject(types, type_name[t], (double)p->type_count[t]);

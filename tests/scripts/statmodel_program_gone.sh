@@ -15,6 +15,10 @@ expect_error=$(dirname "$0")/expect_error.sh
 cp "$prog" ./analysed
 "$cs" model analyze -o a.smp ./analysed >/dev/null 2>&1
 "$cs" model solve --compare-sim a.smp >/dev/null 2>solve.err || { cat solve.err; exit 1; }
+# the SHA-256 recorded is sha256sum's of the program
+want=$(sha256sum analysed | cut -c1-64)
+"$cs" model info a.smp | grep -qx "program SHA-256: $want (--compare-sim refuses another file at its path)" ||
+    { echo "model info: no SHA-256 $want"; "$cs" model info a.smp | head -5; exit 1; }
 mv analysed analysed.moved
 "$expect_error" 125 "^cyclescope: model solve: --compare-sim: $out/analysed: cannot open: No such file" \
     "$cs" model solve --compare-sim a.smp

@@ -505,6 +505,12 @@ int cmd_sweep(int argc, char **argv) {
         if (failed)
             rc = cli_fail("%zu of %zu points failed, the first: %s (each point's error is in its file in %s/)", failed,
                           n, first_error, c.dir);
+        /* a resumed sweep whose results still hold failed points is not a complete sweep
+         * (docs/sweep.md: it exits 125 when any failed) */
+        else if (failed_before)
+            rc = cli_fail("%zu points failed in an earlier run of this sweep, and were not run again: their errors "
+                          "are in their files in %s/ (--retry-failed runs them again)",
+                          failed_before, c.dir);
     }
     free(todo);
     analysis_list_free(&list);

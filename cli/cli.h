@@ -74,6 +74,11 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
  * the program's own non-zero exit code (after a line on stderr saying so), or
  * 128 + signal after a fault (issue 18 item 1; docs/json-schema.md). */
 int cli_guest_exit(const emu_t *e);
+/* A run that could not be timed (`fmt`: why, from the runner): when the program `e` (NULL:
+ * none) faulted, that is the reason, said in one line naming it and the fault, and the status
+ * is 128 + signal as for any fault (e.g. a fault inside --warmup); else the message, and
+ * EXIT_RUN_FAILED. */
+int cli_run_failed(const emu_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same status without printing, for a verb that writes its outputs after the emulator is
  * gone: *line (size bytes) gets what cli_guest_exit would print after "cyclescope: " (empty
  * for 0); EXIT_RUN_FAILED for what cyclescope could not run. */
@@ -92,7 +97,11 @@ cli_input_kind cli_input_kind_of(const char *path);
 /* For a verb that times programs only, given the trace `path` of `kind`: one usage line
  * naming the file and what it is and pointing to `sim`. Returns EXIT_USAGE. */
 int cli_program_only(const char *verb, const char *path, cli_input_kind kind);
-/* Create the emulator for argv[0..argc-1] (the program and its arguments). */
+/* Create the emulator for argv[0..argc-1] (the program and its arguments), the one way
+ * every verb opens a program: NULL with *err naming the file and what is wrong with it
+ * (the caller says it once, in its own words or with cli_guest_create). */
+emu_t *cli_guest_open(cli_guest_options *g, int argc, char *const *argv, cs_error *err);
+/* cli_guest_open, printing the error (one line) when it fails. */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);
 
 /* Options shared by the verbs that time a run (run, sim, stacks). */

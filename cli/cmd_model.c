@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -81,6 +82,19 @@ static int split_source(char *source, char **argv, int max) {
     }
     argv[n] = NULL;
     return n;
+}
+
+/* The SHA-256 of the file at `path` as 32 bytes (the .smp's source_sha256). */
+static bool file_sha256(const char *path, uint8_t out[32], cs_error *err) {
+    char hex[65];
+    uint64_t bytes;
+    if (!cs_sha256_file(path, hex, &bytes, err)) return false;
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        sscanf(hex + 2 * i, "%2x", &v);
+        out[i] = (uint8_t)v;
+    }
+    return true;
 }
 
 static int analyze(int argc, char **argv) {
@@ -165,6 +179,13 @@ static int analyze(int argc, char **argv) {
         if (!e) return EXIT_RUN_FAILED;
         src = emu_source_create(e);
     }
+    /* what --compare-sim checks the file it runs again against */
+    uint8_t sha256[32];
+    if (!file_sha256(argv[optind], sha256, &err)) {
+        uop_source_destroy(src);
+        if (e) emu_destroy(e);
+        return cli_fail("%s", err.msg);
+    }
     ao.source = source;
     ao.source_kind = trace ? SM_SOURCE_TRACE : SM_SOURCE_PROGRAM;
     ao.progress_label = "analysing";
@@ -176,10 +197,11 @@ static int analyze(int argc, char **argv) {
     if (p) {
         p->env_fixed = !trace && g.env_fixed;
         p->seed = trace ? 0 : g.emu.seed; /* --compare-sim runs the program with it again */
+        memcpy(p->source_sha256, sha256, sizeof sha256);
     }
     int rc = 0;
     if (!p) {
-        rc = cli_fail("model analyze: %s", err.msg);
+        rc = cli_run_failed(e, "model analyze: %s", err.msg); /* a fault at the start: the fault */
     } else if (e && emu_state(e) == EMU_FAILED) {
         rc = cli_guest_exit(e);
     } else if (!sm_profile_save(p, out, &err)) {
@@ -216,6 +238,19 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
         cs_error_set(err, "the profile does not say what was analysed");
         return false;
     }
+    /* the very file analysed (version 7 records its SHA-256; older profiles cannot tell) */
+    static const uint8_t unknown[32] = {0};
+    uint8_t now[32];
+    if (memcmp(p->source_sha256, unknown, sizeof unknown) != 0 && access(args[0], F_OK) == 0) {
+        if (!file_sha256(args[0], now, err)) return false;
+        if (memcmp(now, p->source_sha256, sizeof now) != 0) {
+            cs_error_set(err,
+                         "%s: not the %s the profile analysed (its SHA-256 differs: replaced or rebuilt since "
+                         "`model analyze`; analyse it again)",
+                         args[0], p->source_kind == SM_SOURCE_TRACE ? "trace" : "program");
+            return false;
+        }
+    }
     uop_source *src = NULL;
     emu_t *e = NULL;
     if (p->source_kind == SM_SOURCE_TRACE) {
@@ -228,11 +263,8 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
         g.env_fixed = p->env_fixed; /* else the caller's environment, as `model analyze` had */
         g.emu.seed = p->seed;       /* the random bytes it had (0: the default seed) */
         g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
-        e = cli_guest_create(&g, n, args);
-        if (!e) {
-            cs_error_set(err, "cannot start %s again", args[0]);
-            return false;
-        }
+        e = cli_guest_open(&g, n, args, err); /* *err names the program and why it cannot run */
+        if (!e) return false;
         src = emu_source_create(e);
     }
     analysis_list none = {0};
@@ -684,6 +716,18 @@ static int info(int argc, char **argv) {
         else printf("guest seed: the default\n");
     }
     cJSON_AddNumberToObject(root, "seed", (double)p->seed);
+    static const uint8_t unknown[32] = {0};
+    if (memcmp(p->source_sha256, unknown, sizeof unknown) != 0) {
+        char hex[65];
+        for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", p->source_sha256[i]);
+        printf("%s SHA-256: %s (--compare-sim refuses another file at its path)\n",
+               p->source_kind == SM_SOURCE_TRACE ? "trace" : "program", hex);
+        cJSON_AddStringToObject(root, "source_sha256", hex);
+    } else {
+        printf("%s SHA-256: not recorded (a profile older than version 7)\n",
+               p->source_kind == SM_SOURCE_TRACE ? "trace" : "program");
+        cJSON_AddNullToObject(root, "source_sha256");
+    }
     printf("types:");
     for (int t = 0; t < SM_TYPES; t++) {
         cJSON_AddNumberToObject(types, type_name[t], (double)p->type_count[t]);

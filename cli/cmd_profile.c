@@ -163,7 +163,7 @@ static int record(int argc, char **argv) {
     if (!ran) {
         rc = cli_fail("%s", err.msg);
     } else {
-        if (!run.ok) rc = cli_fail("%s", run.err.msg);
+        if (!run.ok) rc = cli_run_failed(e, "%s", run.err.msg);
         else if (emu_state(e) == EMU_FAILED) rc = cli_guest_exit(e);
         else runner_text(&run, stderr);
         run_result_free(&run);

@@ -268,9 +268,10 @@ int cmd_rpstacks(int argc, char **argv) {
             int guest_code =
                 guest_exited || guest_fault ? cli_guest_end(src_ctx.emu, guest_line, sizeof guest_line) : 0;
             bool live = src_ctx.emu != NULL;
+            int failed = run.ok ? 0 : cli_run_failed(src_ctx.emu, "%s", run.err.msg); /* before the emulator goes */
             bool closed = rs.close(rs.ctx, src, &err);
             rps_result *r = run.ok ? rps_analysis_result(run_result_analysis(&run, "rpstacks")) : NULL;
-            if (!run.ok) rc = cli_fail("%s", run.err.msg);
+            if (failed) rc = failed;
             else if (!closed) rc = cli_fail("%s", err.msg);
             else if (!r) rc = cli_fail("rpstacks: no result");
             else {

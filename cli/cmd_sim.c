@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -19,8 +20,9 @@ void help_sim(void) {
            "trace (64-byte input_instr records, raw, .xz or .gz).\n"
            "\n"
            "options:\n" CLI_TIMING_OPTIONS_HELP CLI_SIMPOINT_OPTIONS_HELP
-           "  --format F         auto (default: .cst by its magic number, else ChampSim),\n"
-           "                     cst or champsim\n"
+           "  --format F         auto (default: .cst by its magic number, ChampSim (standard or\n"
+           "                     cloudsuite) by plausible instruction addresses, anything\n"
+           "                     else refused), cst or champsim\n"
            "  --cloudsuite       ChampSim trace with 96-byte cloudsuite records\n"
            "  --riscv            ChampSim trace written by `trace export-champsim` from a\n"
            "                     RISC-V program: map registers back, one µop per record\n");
@@ -29,11 +31,59 @@ void help_sim(void) {
 enum { OPT_FORMAT = 1200, OPT_CLOUDSUITE, OPT_RISCV };
 enum trace_format { FORMAT_AUTO, FORMAT_CST, FORMAT_CHAMPSIM };
 
+/* Begins with the magic number of xz or gzip (what the ChampSim reader decompresses). */
+static bool compressed(const char *path) {
+    static const unsigned char xz[] = {0xfd, '7', 'z', 'X', 'Z', 0}, gz[] = {0x1f, 0x8b};
+    unsigned char m[6] = {0};
+    FILE *f = cs_fopen_input(path, NULL);
+    if (!f) return false;
+    size_t n = fread(m, 1, sizeof m, f);
+    fclose(f);
+    return (n >= sizeof xz && !memcmp(m, xz, sizeof xz)) || (n >= sizeof gz && !memcmp(m, gz, sizeof gz));
+}
+
+/* --format auto: the format by the file's content, never by default — an ELF or a text read
+ * as ChampSim records would be timed as nonsense (every 64 bytes an "instruction"). Returns 0,
+ * or the exit status after one line naming the file. */
+static int detect_format(const char *path, enum trace_format *format, champsim_options *copt) {
+    struct stat sb;
+    switch (cli_input_kind_of(path)) {
+    case CLI_INPUT_CST: *format = FORMAT_CST; return 0;
+    case CLI_INPUT_CHAMPSIM: *format = FORMAT_CHAMPSIM; return 0;
+    case CLI_INPUT_CHAMPSIM_CLOUDSUITE:
+        *format = FORMAT_CHAMPSIM;
+        copt->cloudsuite = true;
+        return 0;
+    case CLI_INPUT_ELF:
+        return cli_usage("sim", "%s is a program (ELF), and sim times traces: time it with `cyclescope run %s`", path,
+                         path);
+    case CLI_INPUT_OTHER: break;
+    }
+    /* what cannot be opened, or is empty, the ChampSim reader names ("empty ChampSim trace") */
+    if (stat(path, &sb) != 0 || sb.st_size == 0) {
+        *format = FORMAT_CHAMPSIM;
+        return 0;
+    }
+    /* a compressed file the reader cannot decompress: its error says where ("corrupt xz data") */
+    if (compressed(path)) {
+        cs_error err = {{0}};
+        uop_source *src = champsim_open(path, copt, &err);
+        uop u[16];
+        if (!src || uop_source_read(src, u, 16, &err) < 0) {
+            uop_source_destroy(src);
+            return cli_fail("%s", err.msg);
+        }
+        uop_source_destroy(src);
+    }
+    return cli_fail("%s: not a trace: the format is not recognised (neither a .cst trace nor ChampSim records at "
+                    "plausible instruction addresses; --format champsim reads it as ChampSim anyway)",
+                    path);
+}
+
 /* The trace as a uop_source, and a description for the report title. */
 static uop_source *open_trace(const char *path, enum trace_format format, const champsim_options *copt, char *what,
                               size_t size, uint64_t warmup) {
     cs_error err;
-    if (format == FORMAT_AUTO) format = cst_probe(path) ? FORMAT_CST : FORMAT_CHAMPSIM;
     if (format == FORMAT_CST) {
         cst_reader *r = cst_open(path, &err);
         if (!r) {
@@ -92,6 +142,10 @@ int cmd_sim(int argc, char **argv) {
     if ((copt.cloudsuite || copt.riscv) && format == FORMAT_CST)
         return cli_usage("sim", "--cloudsuite and --riscv apply to ChampSim traces, not --format cst");
     if ((copt.cloudsuite || copt.riscv) && format == FORMAT_AUTO) format = FORMAT_CHAMPSIM;
+    if (format == FORMAT_AUTO) {
+        int rc = detect_format(path, &format, &copt);
+        if (rc) return rc;
+    }
     if (!cli_simpoint_check(&sp, &t, "sim")) return EXIT_USAGE;
     t.default_outdir = true;
     t.cmd_argc = argc, t.cmd_argv = argv;

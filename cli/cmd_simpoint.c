@@ -190,7 +190,14 @@ int cmd_simpoint(int argc, char **argv) {
             p = bbv_collect_emu(e, interval, what, &err);
             if (p && emu_state(e) == EMU_EXITED) guest_code = emu_exit_code(e);
             guest_exited = emu_state(e) == EMU_EXITED;
+            /* a program that faulted: no points (a replay would run into the fault), and the
+             * status of a fault, 128 + signal, as every verb gives it */
+            int failed = p ? 0 : cli_run_failed(e, "%s", err.msg);
             emu_destroy(e);
+            if (failed) {
+                simpoint_identity_free(&id);
+                return failed;
+            }
         }
         if (!p) {
             simpoint_identity_free(&id);

@@ -40,13 +40,14 @@ enum { OPT_VALIDATE = 1300, OPT_JOBS };
 /* Each validation run creates its own emulator, in its own process. */
 typedef struct guest_source {
     cli_guest_options *g;
-    const char *path;
+    int argc; /* the program and its arguments */
+    char **argv;
     emu_t *emu;
 } guest_source;
 
 static uop_source *guest_open(void *ctx, cs_error *err) {
     guest_source *s = ctx;
-    s->emu = emu_create(s->path, &s->g->emu, err);
+    s->emu = cli_guest_open(s->g, s->argc, s->argv, err);
     return s->emu ? emu_source_create(s->emu) : NULL;
 }
 
@@ -71,11 +72,12 @@ static bool guest_close(void *ctx, uop_source *src, cs_error *err) {
     return ok;
 }
 
-static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs, const char *path, const char *what) {
+static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs, int argc, char **argv,
+                    const char *what) {
     validation_options vo;
     memset(&vo, 0, sizeof vo);
     if (!cli_load_config(t, &vo.cfg)) return EXIT_USAGE;
-    guest_source gs = {g, path, NULL};
+    guest_source gs = {g, argc, argv, NULL};
     vo.run = (core_run_options){t->warmup, t->max, NULL};
     vo.jobs = jobs;
     vo.show_output = true;
@@ -159,7 +161,7 @@ int cmd_stacks(int argc, char **argv) {
     int rc;
     if (do_validate) {
         emu_destroy(e);
-        return validate(&t, &g, (int)jobs, argv[optind], what);
+        return validate(&t, &g, (int)jobs, argc - optind, argv + optind, what);
     }
     t.emu = e;
     uop_source *src = emu_source_create(e);

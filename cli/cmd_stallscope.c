@@ -179,7 +179,7 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
             rc = cli_fail("%s: %s", names[k], err.msg);
         } else {
             have++;
-            if (!res[k].ok) rc = cli_fail("%s: %s", names[k], res[k].err.msg);
+            if (!res[k].ok) rc = cli_run_failed(in->emu, "%s: %s", names[k], res[k].err.msg);
         }
         /* (a failure that is not the guest's, fault signal 0, fails the run in input_close) */
         if (rc == 0 && in->emu && !guest_rc) guest_rc = cli_guest_end(in->emu, guest_line, sizeof guest_line);

@@ -93,10 +93,8 @@ static uop_source *point_open(void *ctx, cs_error *err) {
         return r ? cst_reader_source(r) : NULL;
     }
     cli_guest_options g = c->g;
-    g.emu.argc = c->argc;
-    g.emu.argv = (const char *const *)c->argv;
-    g.emu.env_fixed = true; /* as --env-fixed */
-    ps->emu = emu_create(c->argv[0], &g.emu, err);
+    g.env_fixed = true; /* as --env-fixed */
+    ps->emu = cli_guest_open(&g, c->argc, c->argv, err);
     return ps->emu ? emu_source_create(ps->emu) : NULL;
 }
 
@@ -132,9 +130,10 @@ static sweep_point point_record(const sweep_cli *c, const sweep_grid *g, size_t 
 
 /* Run the points in `todo` here on the runner's pool, c->jobs at a time, a
  * batch at a time so that each point's file is written as its batch ends (a
- * sweep stopped half way keeps what it did). Returns how many failed. */
+ * sweep stopped half way keeps what it did). Returns how many failed; the first failure's
+ * error goes to first_error (size bytes). */
 static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_config *base, const analysis_list *list,
-                       const size_t *todo, size_t n) {
+                       const size_t *todo, size_t n, char *first_error, size_t size) {
     int parallel = c->jobs > 0 ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (parallel < 1) parallel = 1;
     size_t batch = (size_t)parallel * 2, failed = 0;
@@ -205,7 +204,7 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
                         cJSON_AddItemToObject(p.result, list->ops[k]->name, cJSON_Duplicate(results[i].json[k], true));
             } else {
                 p.error = pool_ok ? results[i].err.msg : err.msg;
-                failed++;
+                if (!failed++) snprintf(first_error, size, "%s", p.error);
             }
             cs_error werr;
             if (!sweep_point_write(c->dir, &p, &jobs[i].cfg, &werr)) {
@@ -496,11 +495,22 @@ int cmd_sweep(int argc, char **argv) {
     if (rc == 0 && c.emit) {
         rc = emit(&c, &g, todo, n);
     } else if (rc == 0) {
-        size_t failed = run_here(&c, &g, &base, &list, todo, n);
+        char first_error[600] = "";
+        size_t failed = run_here(&c, &g, &base, &list, todo, n, first_error, sizeof first_error);
         printf("%zu points: %zu run, %zu already done", g.points, n, done);
         if (failed_before) printf(" (%zu of them failed before: --retry-failed runs them again)", failed_before);
         printf("; %zu failed\nresults in %s/ (cyclescope merge %s tabulates them)\n", failed, c.dir, c.dir);
-        if (failed) rc = EXIT_RUN_FAILED;
+        fflush(stdout);
+        /* the exit status 125 says why on stderr, as every failure does: the first point's error */
+        if (failed)
+            rc = cli_fail("%zu of %zu points failed, the first: %s (each point's error is in its file in %s/)", failed,
+                          n, first_error, c.dir);
+        /* a resumed sweep whose results still hold failed points is not a complete sweep
+         * (docs/sweep.md: it exits 125 when any failed) */
+        else if (failed_before)
+            rc = cli_fail("%zu points failed in an earlier run of this sweep, and were not run again: their errors "
+                          "are in their files in %s/ (--retry-failed runs them again)",
+                          failed_before, c.dir);
     }
     free(todo);
     analysis_list_free(&list);

@@ -60,13 +60,17 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
     }
 }
 
-emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv) {
+emu_t *cli_guest_open(cli_guest_options *g, int argc, char *const *argv, cs_error *err) {
     g->emu.argc = argc;
     g->emu.argv = (const char *const *)argv;
     g->emu.envp = (const char *const *)environ;
     g->emu.env_fixed = g->env_fixed;
+    return emu_create(argv[0], &g->emu, err);
+}
+
+emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv) {
     cs_error err;
-    emu_t *e = emu_create(argv[0], &g->emu, &err);
+    emu_t *e = cli_guest_open(g, argc, argv, &err);
     if (!e) cli_fail("%s", err.msg);
     return e;
 }

@@ -15,12 +15,10 @@ static uop_source *origin_open(void *ctx, cs_error *err) {
         cst_reader *r = cst_open(o->argv[0], err);
         return r ? cst_reader_source(r) : NULL;
     }
-    emu_options eo;
-    memset(&eo, 0, sizeof eo);
-    eo.argc = o->argc;
-    eo.argv = (const char *const *)o->argv;
-    eo.env_fixed = true;
-    s->emu = emu_create(o->argv[0], &eo, err);
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    g.env_fixed = true;
+    s->emu = cli_guest_open(&g, o->argc, o->argv, err);
     return s->emu ? emu_source_create(s->emu) : NULL;
 }
 

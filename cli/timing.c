@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,6 +382,19 @@ int cli_guest_end(const emu_t *e, char *line, size_t size) {
     return 0;
 }
 
+int cli_run_failed(const emu_t *e, const char *fmt, ...) {
+    if (e && emu_state(e) == EMU_FAILED && emu_fault_signal(e)) {
+        cli_fail("%s", emu_error(e)); /* names the program, the fault and where */
+        return 128 + emu_fault_signal(e);
+    }
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return cli_fail("%s", msg);
+}
+
 int cli_guest_exit(const emu_t *e) {
     char line[600];
     int rc = cli_guest_end(e, line, sizeof line);
@@ -588,7 +602,7 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         rc = EXIT_USAGE;
     } else {
         if (!run.ok) {
-            rc = cli_fail("%s", run.err.msg);
+            rc = cli_run_failed(t->emu, "%s", run.err.msg);
         } else {
             run_summary sum = {what, &cfg, &run.stats, run.stats.warmup_uops};
             rc = cli_timing_report(t, &sum, &run, NULL, NULL);

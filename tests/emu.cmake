@@ -50,6 +50,14 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
            COMMAND ${_scripts}/expect_error.sh 125 "unsupported system call socket \\(number 198\\) at pc 0x[0-9a-f]+" ${_cs} exec --strict-syscalls ${_g}/bad_syscall)
   add_test(NAME exec.bad_elf.dynamic
            COMMAND ${_scripts}/expect_error.sh 125 "hello_dynamic: dynamically linked.*link with -static" ${_cs} exec ${_g}/hello_dynamic)
+  # a shared library (entry point 0): refused, not run from its ELF header (illegal instruction
+  # 0x464c457f, "\x7fELF", and the results of a run of nothing)
+  foreach(verb "exec" "run;--no-report")
+    list(GET verb 0 _v)
+    add_test(NAME exec.bad_elf.shared_library_${_v}
+             COMMAND ${_scripts}/expect_error.sh 125 "libshared.so: a shared library \\(no entry point\\), not a program"
+                     ${_cs} ${verb} ${_g}/libshared.so)
+  endforeach()
 
   # Same stdout and exit code as qemu-riscv64.
   add_test(NAME exec.qemu.hello COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/hello 42 two three)

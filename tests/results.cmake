@@ -88,6 +88,16 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    ${_cs} sweep --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep-not-elf
                    ${PROJECT_SOURCE_DIR}/README.md)
   if(CYCLESCOPE_RISCV_CC)
+    # a sweep whose points all fail (a faulting program): exit 125 with one line on stderr saying
+    # why, the first point's error (stderr was empty)
+    # (and run again, it still exits 125: the failed points are not run again, and said so)
+    add_test(NAME results.sweep_points_failed
+             COMMAND bash -c "rm -rf $2 && $0 125 '^cyclescope: 2 of 2 points failed, the first: .*segfault: segmentation fault' \
+                     $1 sweep --grid core.rob_size=64,128 -o $2 $3 && \
+                     $0 125 '^cyclescope: 2 points failed in an earlier run of this sweep, and were not run again' \
+                     $1 sweep --grid core.rob_size=64,128 -o $2 $3"
+                     ${_scripts}/expect_error.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/results-sweep-failed
+                     ${CYCLESCOPE_GUEST_DIR}/segfault)
     # a program that faults: results written, exit 128 + signal (run, stacks, stallscope, rpstacks)
     add_test(NAME results.guest_fault
              COMMAND ${_scripts}/guest_fault.sh ${_cs} ${CYCLESCOPE_GUEST_DIR} ${PROJECT_SOURCE_DIR}/docs)

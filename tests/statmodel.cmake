@@ -114,3 +114,10 @@ if(CYCLESCOPE_RISCV_CC)
 sys.exit(0 if abs(d[\"ipc\"]-d[\"simulated_ipc\"])<=1e-4*d[\"simulated_ipc\"] else 1)' $out/hot.json" _
     ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-hot-loop ${CYCLESCOPE_GUEST_DIR}/hot_loop)
 endif()
+# statmodel.program_gone: --compare-sim when the recorded program or trace is missing, or another file
+# now (the .smp, version 7, records its SHA-256):
+# one line naming it (tests/scripts/statmodel_program_gone.sh)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME statmodel.program_gone COMMAND ${_scripts}/statmodel_program_gone.sh ${_cs}
+           ${CMAKE_CURRENT_BINARY_DIR}/statmodel-program-gone ${CYCLESCOPE_GUEST_DIR}/hello)
+endif()

@@ -66,6 +66,9 @@ endforeach()
 
 if(CYCLESCOPE_RISCV_CC)
   add_test(NAME trace.cli COMMAND ${_scripts}/trace_cli.sh ${_cs} ${CYCLESCOPE_GUEST_DIR} ${_corpus})
+  # sim --format auto: real traces detected by content, an ELF, a text or random bytes refused
+  # in one line (tests/scripts/sim_format_auto.sh)
+  add_test(NAME sim.format_auto COMMAND ${_scripts}/sim_format_auto.sh ${_cs} ${_corpus} ${CYCLESCOPE_GUEST_DIR})
 endif()
 
 if(CYCLESCOPE_HAVE_WORKLOADS)

@@ -179,6 +179,12 @@ static bool check_headers(elf_image *img, cs_error *err) {
         cs_error_set(err, "%s: not an executable (ELF type %u)", p, eh->e_type);
         return false;
     }
+    if (eh->e_type == ET_DYN && eh->e_entry == 0) {
+        /* a shared library: Linux would jump to its first byte (the ELF header) and kill it */
+        cs_error_set(err, "%s: a shared library (no entry point), not a program; cyclescope runs static executables",
+                     p);
+        return false;
+    }
     if (eh->e_phnum == 0 || eh->e_phentsize != sizeof(Elf64_Phdr)) {
         cs_error_set(err, "%s: malformed ELF: no usable program headers", p);
         return false;

@@ -242,7 +242,8 @@ static long long emu_source_skip(uop_source *s, uint64_t n, cs_error *err) {
 
 static void emu_source_destroy(uop_source *s) { free(s); }
 
-static const uop_source_ops emu_source_ops = {"emulator", emu_source_read, emu_source_skip, emu_source_destroy};
+static const uop_source_ops emu_source_ops = {UOP_SOURCE_KIND_EMULATOR, emu_source_read, emu_source_skip,
+                                              emu_source_destroy};
 
 uop_source *emu_source_create(emu_t *emu) {
     emu_source *s = cs_calloc(1, sizeof *s);

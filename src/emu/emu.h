@@ -82,11 +82,12 @@ uint64_t emu_bbv_block_pc(const emu_bbv *b, uint32_t id);
 size_t emu_bbv_take(emu_bbv *b, uint32_t *ids, uint64_t *counts);
 
 emu_status emu_state(const emu_t *emu);
-int emu_exit_code(const emu_t *emu);     /* valid when EMU_EXITED; 128+signal if killed */
+int emu_exit_code(const emu_t *emu);     /* valid when EMU_EXITED */
 const char *emu_error(const emu_t *emu); /* valid when EMU_FAILED */
 /* When EMU_FAILED: the signal Linux would have killed the guest with
- * (SIGSEGV, SIGILL, SIGBUS, SIGTRAP), or 0 for what cyclescope does not
- * support (a system call, a feature). */
+ * (SIGSEGV, SIGILL, SIGBUS, SIGTRAP for a fault; any other the guest sent itself without a
+ * handler, as abort()'s SIGABRT), or 0 for what cyclescope does not support (a system call,
+ * a feature). */
 int emu_fault_signal(const emu_t *emu);
 uint64_t emu_icount(const emu_t *emu); /* instructions executed so far */
 

@@ -760,9 +760,11 @@ static int64_t sys_self_signal(emu_t *e, int64_t sig) {
     }
     /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
     if (sig == 17 || sig == 23 || sig == 28 || sig == 18) return 0;
-    e->status = EMU_EXITED;
-    e->exit_code = 128 + (int)sig;
-    if (!e->opt.quiet) fprintf(stderr, "cyclescope: %s: killed by signal %s\n", e->path, strsignal((int)sig));
+    /* killed by the signal, as by a fault: the guest did not exit (a JSON "fault", exit
+     * 128 + signal, said once by the caller), whatever sent it (abort() raises SIGABRT) */
+    const char *abbrev = sigabbrev_np((int)sig);
+    emu_fault(e, (int)sig, "killed by signal SIG%s (%s), sent by the program itself at pc 0x%" PRIx64,
+              abbrev ? abbrev : "?", strsignal((int)sig), e->h.pc);
     return 0;
 }
 

@@ -455,12 +455,20 @@ static bool key_hash(reader *r, uint64_t *out) {
 }
 
 /* Check the header line and the checksum line; r is left after the header.
- * Versions oldest..version are read; the one found goes to *found. */
-static bool check_envelope(reader *r, const char *magic, int oldest, int version, int *found) {
-    /* the checksum: the last line */
+ * Versions oldest..version are read; the one found goes to *found. `what` names
+ * the kind of file for a foreign one ("cyclescope profile"). */
+static bool check_envelope(reader *r, const char *magic, const char *what, int oldest, int version, int *found) {
     const char *start = r->p;
     size_t size = (size_t)(r->end - r->p);
-    if (size == 0 || r->end[-1] != '\n') {
+    /* the header first: a file that does not begin with it (an ELF, a text, the
+     * other kind of profile file) is foreign, whatever its last line is */
+    size_t ml = strlen(magic);
+    if (size <= ml || strncmp(start, magic, ml) != 0 || start[ml] != ' ') {
+        cs_error_set(r->err, "%s: not a %s (it does not begin with \"%s \")", r->name, what, magic);
+        return false;
+    }
+    /* the checksum: the last line */
+    if (r->end[-1] != '\n') {
         cs_error_set(r->err, "%s: truncated: no checksum line", r->name);
         return false;
     }
@@ -469,11 +477,6 @@ static bool check_envelope(reader *r, const char *magic, int oldest, int version
     const char *pre = "checksum crc32:";
     size_t ll = (size_t)(r->end - 1 - last);
     if (ll != strlen(pre) + 8 || strncmp(last, pre, strlen(pre)) != 0) {
-        /* a header check first gives the better message for a foreign file */
-        if (size < strlen(magic) || strncmp(start, magic, strlen(magic)) != 0) {
-            cs_error_set(r->err, "%s: not a %s file", r->name, magic);
-            return false;
-        }
         cs_error_set(r->err, "%s: truncated: no checksum line", r->name);
         return false;
     }
@@ -494,11 +497,6 @@ static bool check_envelope(reader *r, const char *magic, int oldest, int version
     }
     r->end = last;
     if (!next_line(r)) return false;
-    size_t ml = strlen(magic);
-    if (strncmp(r->buf, magic, ml) != 0 || r->buf[ml] != ' ') {
-        cs_error_set(r->err, "%s: not a %s file", r->name, magic);
-        return false;
-    }
     uint64_t v;
     if (!parse_u64(r->buf + ml + 1, 10, &v, &rest) || *rest) return bad(r, "version");
     if (v < (uint64_t)oldest || v > (uint64_t)version) {
@@ -548,7 +546,9 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
     bool ok = false;
     uint64_t v[2];
     int version;
-    if (!check_envelope(r, "cyclescope-profile", PROFILE_VERSION_OLDEST, PROFILE_VERSION, &version)) goto done;
+    if (!check_envelope(r, "cyclescope-profile", "cyclescope profile", PROFILE_VERSION_OLDEST, PROFILE_VERSION,
+                        &version))
+        goto done;
     if (!key_text(r, "program", &out->program)) goto done;
     if (!key_nums(r, "exe-size", 1, &out->exe_size)) goto done;
     if (!key_hash(r, &out->exe_hash)) goto done;
@@ -724,7 +724,8 @@ static bool truth_parse(const uint8_t *data, size_t size, const char *name, prof
     r->err = err;
     bool ok = false;
     int version;
-    if (!check_envelope(r, "cyclescope-profile-truth", PROFILE_TRUTH_VERSION, PROFILE_TRUTH_VERSION, &version))
+    if (!check_envelope(r, "cyclescope-profile-truth", "cyclescope profile truth file", PROFILE_TRUTH_VERSION,
+                        PROFILE_TRUTH_VERSION, &version))
         goto done;
     if (!key_hash(r, &out->exe_hash)) goto done;
     char tail[512] = " executions";

@@ -561,8 +561,9 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
     p.instructions = run && run->stats ? run->stats->instructions : s->stats.instructions;
     p.samples = s->samples;
     p.idle_samples = s->idle;
-    qsort(s->pcs, s->npcs, sizeof *s->pcs, cmp_pc);
-    u64map_free(&s->map); /* indices no longer valid */
+    if (s->npcs)
+        qsort(s->pcs, s->npcs, sizeof *s->pcs, cmp_pc); /* none (NULL) when the run was shorter than a period */
+    u64map_free(&s->map);                               /* indices no longer valid */
     p.npcs = s->npcs;
     p.pcs = s->pcs;
     bool ok = profile_write(s->file, &p, err);
@@ -575,7 +576,7 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
             memcpy(t.pcs[i].cause, s->tpcs[i].cause, sizeof t.pcs[i].cause);
         }
         qsort(t.pcs, t.npcs, sizeof *t.pcs, cmp_truth);
-        if (t.nedges) qsort(t.edges, t.nedges, sizeof *t.edges, cmp_edge); /* none: no array at all */
+        if (t.nedges) qsort(t.edges, t.nedges, sizeof *t.edges, cmp_edge); /* NULL when none */
         ok = profile_truth_write(s->truth_file, &t, err);
         free(t.pcs);
     }

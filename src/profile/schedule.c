@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "isa/isa.h"
 #include "probes/probes.h"
@@ -101,27 +100,11 @@ static uint64_t sched_sample(void *ctx, const sample_view *sv) {
 }
 
 sched_model *sched_create(const char *config_text, cs_error *err) {
-    char path[] = "/tmp/cyclescope-profile-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        cs_error_set(err, "cannot create a temporary file for the configuration");
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(path);
-        cs_error_set(err, "cannot write a temporary file for the configuration");
-        return NULL;
-    }
-    fputs(config_text, f);
-    fclose(f);
     sched_model *s = cs_calloc(1, sizeof *s);
     uarch_config_default(&s->cfg);
-    bool ok = uarch_config_load(&s->cfg, path, err);
-    unlink(path);
-    if (!ok) {
-        cs_error_prefix(err, "the profile's configuration");
+    /* read from memory: an error names the profile's configuration and its line (the caller
+     * prefixes the profile), never a temporary file */
+    if (!uarch_config_load_text(&s->cfg, config_text, "the profile's configuration", err)) {
         free(s);
         return NULL;
     }

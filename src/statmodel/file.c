@@ -6,7 +6,8 @@
  * after the address bits (1: partial, the analysis was interrupted); version 5
  * the flag 2 (the program ran with --env-fixed's environment) and, after the flags,
  * the u64 count of the source's instructions the µops make up; version 6, after that
- * count, the u64 seed the program ran with (--seed; 0: the default). The reader
+ * count, the u64 seed the program ran with (--seed; 0: the default); version 7, after the
+ * seed, the SHA-256 of the executable or trace file (32 bytes; all zero: unknown). The reader
  * checks the checksum first and then every count, index and invariant the
  * models rely on, so a damaged or forged file is refused, never modelled. */
 #include <stdlib.h>
@@ -79,6 +80,7 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     put32(&w, (p->partial ? SM_FLAG_PARTIAL : 0) | (p->env_fixed ? SM_FLAG_ENV_FIXED : 0));
     put64(&w, p->source_instructions);
     put64(&w, p->seed);
+    put(&w, p->source_sha256, sizeof p->source_sha256);
     put32(&w, p->source_kind);
     put(&w, p->source, sizeof p->source);
     for (int k = 0; k < SM_TYPES; k++) put64(&w, p->type_count[k]);
@@ -269,6 +271,7 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
         goto fail;
     }
     p->seed = version >= 6 ? get64(&r) : 0; /* before: the programs ran with the default seed, or unrecorded */
+    if (version >= 7) get(&r, p->source_sha256, sizeof p->source_sha256); /* before: unknown (zero) */
     p->source_kind = get32(&r);
     get(&r, p->source, sizeof p->source);
     if (!r.bad &&

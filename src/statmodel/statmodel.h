@@ -99,6 +99,9 @@ typedef struct sm_profile {
     /* The program's --seed (AT_RANDOM, getrandom; 0: the default), which --compare-sim
      * gives it again (version 6; older profiles read as 0). */
     uint64_t seed;
+    /* The SHA-256 of the program's executable or of the trace file, so that --compare-sim
+     * refuses a file replaced since (version 7; all zero: not recorded, older profiles). */
+    uint8_t source_sha256[32];
     sm_graph one;   /* one-pipe instruction numbers (§3.4) */
     sm_graph three; /* three-pipe instruction numbers (§3.5, Ch. 5) */
     /* Ch. 8: three-pipe graphs whose instruction numbers carry value-prediction
@@ -143,7 +146,7 @@ void sm_graph_free(sm_graph *g);
 /* The profile file (docs/statmodel.md): versioned, CRC-32 checked. Version 3
  * added the §5.5 address bits, version 4 the flags (partial), version 6 the
  * program's seed; versions 2 to 5 are still read (no bits, no flags, seed 0). */
-enum { SM_FILE_VERSION = 6, SM_FILE_VERSION_OLDEST = 2 };
+enum { SM_FILE_VERSION = 7, SM_FILE_VERSION_OLDEST = 2 };
 /* The file's u32 flags. ENV_FIXED (version 5): the program ran with --env-fixed's
  * environment, so --compare-sim gives it the same one. */
 enum { SM_FLAG_PARTIAL = 1, SM_FLAG_ENV_FIXED = 2 };

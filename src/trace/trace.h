@@ -55,6 +55,8 @@ static inline bool uop_is_control(const uop *u) { return u->op_class >= OPC_BRAN
 /* A stream of µops: the live emulator, a .cst file, a ChampSim trace. An
  * implementation embeds `uop_source` as its first member. */
 typedef struct uop_source uop_source;
+/* The kind of the emulator's stream: a program run now, not a recorded trace. */
+#define UOP_SOURCE_KIND_EMULATOR "emulator"
 typedef struct uop_source_ops {
     const char *kind;
     /* Fill up to `max` records. Returns the number filled; 0 at the end of

@@ -556,6 +556,17 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
     return true;
 }
 
+bool uarch_config_load_text(uarch_config *cfg, const char *text, const char *name, cs_error *err) {
+    ini_state st = {cfg, err, false, false, false};
+    cs_error local;
+    if (!err) st.err = &local;
+    int line = ini_parse_string(text, config_ini_handler, &st);
+    if (line == 0) return true;
+    if (st.failed) cs_error_prefix(st.err, "%s:%d", name, line);
+    else cs_error_set(st.err, "%s:%d: syntax error", name, line);
+    return false;
+}
+
 bool uarch_config_set(uarch_config *cfg, const char *assignment, cs_error *err) {
     const char *eq = strchr(assignment, '=');
     const char *dot = eq ? memrchr(assignment, '.', (size_t)(eq - assignment)) : NULL;

@@ -136,6 +136,9 @@ void uarch_config_default(uarch_config *cfg);
 const char *uarch_config_renamed(const char *name);
 /* Load configs/NAME.ini (by name) or a path to an .ini file over the defaults. */
 bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *err);
+/* The same from the text of an .ini file held in memory (a profile's recorded configuration);
+ * errors are "NAME:LINE: …". The configuration's name is left as it was. */
+bool uarch_config_load_text(uarch_config *cfg, const char *text, const char *name, cs_error *err);
 /* Apply one "section.key=value" override. */
 bool uarch_config_set(uarch_config *cfg, const char *assignment, cs_error *err);
 /* Check values against each other (e.g. width larger than the ROB). */

@@ -63,7 +63,12 @@ bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stat
         double t0 = cs_now();
         ok = c->ops->run(c->model, feed, opt, &c->probes, stats, err);
         stats->seconds = cs_now() - t0;
-        if (ok && stats->uops == 0 && !feed->failed) {
+        /* A program run now (the emulator's stream) that gives no µop at all faulted at its
+         * first instruction (an exit takes an ecall): as for any fault, what ran — nothing —
+         * is the run, and the caller reports the fault (docs/json-schema.md: 128 + signal).
+         * An empty trace is refused. */
+        bool program_faulted_at_once = !opt->warmup && strcmp(src->ops->kind, UOP_SOURCE_KIND_EMULATOR) == 0;
+        if (ok && stats->uops == 0 && !feed->failed && !program_faulted_at_once) {
             if (opt->warmup)
                 cs_error_set(err,
                              "%s: the input ends with the warm-up of %" PRIu64

@@ -211,10 +211,23 @@ one_error 125 'q.prof: a different sampling period' "$cs" profile merge m1.prof 
 one_error 125 'c.prof: recorded on a different machine configuration' "$cs" profile merge m1.prof c.prof -o x.prof
 "$cs" profile record --env-fixed --config inorder1 --period 500 --sample-seed 9 -o e.prof "$other" 50 >/dev/null 2>&1
 one_error 125 'e.prof: a different executable' "$cs" profile merge m1.prof e.prof -o x.prof
-one_error 125 'm2.prof: not a cyclescope-profile-truth file' "$cs" profile merge m1.truth m2.prof -o x.truth
+one_error 125 'm2.prof: not a cyclescope profile truth file' "$cs" profile merge m1.truth m2.prof -o x.truth
 one_error 2 'two or more' "$cs" profile merge m1.prof -o x.prof
 one_error 2 'no output' "$cs" profile merge m1.prof m2.prof
 [ ! -e x.prof ] && [ ! -e x.truth ] || fail "merge wrote an output after an error"
+
+# a run shorter than one sampling period: no sample at all (no pc, no edge to sort;
+# under the sanitizers a qsort of the NULL array was undefined), a profile that
+# says so, and a report that refuses it in one line
+"$cs" profile record --config inorder1 --period 1000000000 --truth short.truth -o short.prof "$prog" 3000 \
+    >/dev/null 2>rec_short.txt || { cat rec_short.txt; fail "record of a run shorter than its period failed"; }
+grep -q '^profile: 0 CYCLES samples' rec_short.txt || fail "a run shorter than its period: $(cat rec_short.txt)"
+"$cs" run --config inorder1 --no-report --analysis profile:file=short_run.prof:period=1000000000 "$prog" 3000 \
+    >/dev/null 2>&1 || fail "run --analysis profile shorter than its period failed"
+"$cs" profile record --config inorder1 --period 1000000000 --sample-seed 5 -o short2.prof "$prog" 3000 >/dev/null 2>&1
+"$cs" profile merge short.prof short2.prof -o short_m.prof 2>/dev/null || fail "merge of two empty profiles failed"
+one_error 125 'short.prof: no CYCLES samples at any instruction' "$cs" profile report short.prof
+one_error 125 'short_m.prof: no CYCLES samples at any instruction' "$cs" profile annotate short_m.prof
 
 # bad input
 cp p.prof corrupt.prof
@@ -223,7 +236,31 @@ one_error 125 'corrupt.prof: checksum mismatch' "$cs" profile report corrupt.pro
 head -c 700 p.prof >trunc.prof
 one_error 125 'trunc.prof: truncated' "$cs" profile report trunc.prof
 echo hello >foreign.prof
-one_error 125 'foreign.prof: .*not a cyclescope-profile file|foreign.prof: truncated' "$cs" profile report foreign.prof
+one_error 125 '^cyclescope: foreign.prof: not a cyclescope profile' "$cs" profile report foreign.prof
+# files that are no profile at all, whatever their last line: an ELF (the tool
+# itself, the program), a text, an empty file, the truth file — one line, not a
+# parse error about some line or a missing checksum
+: >empty.prof
+for f in "$cs" "$prog" "$(dirname "$0")/profile_cli.sh" empty.prof m1.truth; do
+    for verb in report annotate; do
+        one_error 125 "^cyclescope: $f: not a cyclescope profile \(it does not begin with" "$cs" profile $verb "$f"
+    done
+done
+# a bad key in the profile's recorded configuration: named against the profile and the line
+# of its configuration, not a temporary file the configuration was copied to
+python3 - p.prof badcfg.prof <<'PY'
+import sys, zlib
+b = open(sys.argv[1], 'rb').read()
+lines = b[:b.rindex(b'checksum')].split(b'\n')
+at = [i for i, l in enumerate(lines) if l.startswith(b'config ') and l[7:].isdigit()][0]
+lines[at] = b'config %d' % (int(lines[at][7:]) + 1)
+lines.insert(lines.index(b'[core]'), b'[core]\nbogus_key = 3')  # two lines: its count grows by one more
+lines[at] = b'config %d' % (int(lines[at][7:]) + 1)
+body = b'\n'.join(lines)
+open(sys.argv[2], 'wb').write(body + b'checksum crc32:%08x\n' % zlib.crc32(body))
+PY
+one_error 125 "^cyclescope: badcfg.prof: the profile's configuration:[0-9]+: unknown key core.bogus_key" \
+    "$cs" profile report badcfg.prof
 one_error 125 'p.prof: recorded from another build' "$cs" profile report --exe "$other" p.prof
 one_error 125 'no/such.prof' "$cs" profile report no/such.prof
 one_error 125 "no procedure named 'nosuch'" "$cs" profile report --function nosuch p.prof

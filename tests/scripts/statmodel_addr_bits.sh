@@ -6,7 +6,7 @@
 #    and perfect caches is modelled closer to its simulation of the same µops
 #    (less aliasing, §5.3/5.5); each profile records its bit count;
 #  - a version-2 profile (before the bits) is still read, as having none;
-#  - a profile of an unknown version (6, checksum intact) is refused with the
+#  - a profile of an unknown version (8, checksum intact) is refused with the
 #    versions this build reads;
 #  - one-pipe numbers carry no bits: the one-pipe graph is unchanged.
 set -eu
@@ -32,12 +32,12 @@ assert s0["simulated_ipc"] == s4["simulated_ipc"]
 assert abs(s4["error"]) < abs(s0["error"]), "4 address bits must model hash closer to its simulation"
 PY
 "$cs" model info "$corpus/v2_list_1500.smp" | grep -q "0 address bits"
-python3 - "$out/hash4.smp" "$out/v7.smp" <<'PY'
+python3 - "$out/hash4.smp" "$out/v8.smp" <<'PY'
 import struct, sys, zlib
 d = bytearray(open(sys.argv[1], "rb").read()[:-4])
-d[8:12] = struct.pack("<I", 7)
+d[8:12] = struct.pack("<I", 8)
 open(sys.argv[2], "wb").write(bytes(d) + struct.pack("<I", zlib.crc32(bytes(d))))
 PY
-if "$cs" model solve "$out/v7.smp" 2>"$out/v7.err"; then echo "a version-7 profile was modelled"; exit 1; fi
-grep -q "profile version 7 (this build reads versions 2 to 6)" "$out/v7.err"
+if "$cs" model solve "$out/v8.smp" 2>"$out/v8.err"; then echo "a version-8 profile was modelled"; exit 1; fi
+grep -q "profile version 8 (this build reads versions 2 to 7)" "$out/v8.err"
 echo ok

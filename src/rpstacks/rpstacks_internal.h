@@ -5,11 +5,12 @@
 
 #include "rpstacks.h"
 
-/* The graph's nodes per µop (Table I's letters; docs/rpstacks.md). */
-enum { N_F, N_IS, N_D, N_R, N_E, N_P, N_C, N_COUNT };
+/* The graph's nodes per µop (Table I's letters; docs/rpstacks.md). W: a store's write from the
+ * store buffer to the L1D (its drain; only stores through a store buffer whose write was seen). */
+enum { N_F, N_IS, N_D, N_R, N_E, N_P, N_C, N_W, N_COUNT };
 
 typedef struct rps_uop {
-    uint64_t t[N_COUNT]; /* simulated time of each node */
+    uint64_t t[N_COUNT]; /* simulated time of each node (t[N_W] 0: no drain node) */
     uint64_t seq, prod[3], mem_prod, addr;
     uint16_t exec_latency;
     uint32_t dtlb_extra, itlb_extra; /* cycles a DTLB / ITLB miss added (0: a hit or no TLB) */
@@ -18,13 +19,35 @@ typedef struct rps_uop {
     /* constraints from other µops' order (prepared as the µop arrives): a µop index or -1 */
     int64_t iq_src;    /* the µop whose issue freed the IQ entry this one took (issue dependency) */
     uint64_t iq_slack; /* its base weight (the perturbation, graph.c issue_dependency) */
-    int64_t lsq_src;   /* the memory µop whose commit freed the LSQ entry */
+    int64_t lsq_src;   /* the memory µop whose commit freed the LSQ entry (separate queues: the LQ's) */
+    int64_t sq_src;    /* separate queues: the store whose commit freed the SQ entry */
     int64_t unit_src;  /* the unit's previous user (older in program order) */
     int64_t share_src; /* a load whose L1D fill this one joined */
     int64_t mshr_src;  /* a load whose fill's arrival freed the miss register this one took */
+    /* a store through the store buffer (PEV_STORE_WRITE): */
+    int64_t sb_prev; /* the previous such store (its write precedes this one's), or -1 */
+    int64_t sb_room; /* the store store_buffer such stores older: its write freed the entry, or -1 */
+    int64_t sb_mshr; /* an older load or store whose fill's arrival freed the miss register
+                          its request waited for, or -1 */
+    int64_t sb_chan; /* its fill queued for the memory channel: the older store whose memory
+                          fill went before it, or -1 */
+    uint64_t wreq;   /* the cycle it requested its line */
+    uint32_t wfill;  /* cycles from its line's request to the line being there */
+    uint8_t wlevel;  /* the level that served that request */
+    bool wmerged;    /* the request joined a fill in flight */
+    bool sb_held;    /* its request waited, and went in the cycle of the previous store's */
 } rps_uop;
 
+/* A store's write seen before its record reached the trace (a FIFO, in program order). */
+typedef struct rps_store_write {
+    uint64_t seq, cycle, request; /* the write's cycle, its line's request's */
+    uint32_t fill;                /* request to the line being there */
+    uint8_t level;
+    bool merged;
+} rps_store_write;
+
 enum { RPS_CHUNK = 4096 }; /* µops per chunk of the collected run (a power of two) */
+enum { RPS_FREES = 4096 };
 
 /* The collected run: µop j (0, 1, … in program order) is U(t, j). Chunks never
  * move. Kept whole (for rps_graph_cycles), or as a ring of the last
@@ -37,6 +60,18 @@ struct rps_trace {
     uint64_t count;        /* µops added */
     uint64_t first_seq;    /* of µop 0 */
     struct rps_prep *prep; /* the state the constraints are prepared with (graph.c) */
+    /* store-buffer writes: every µop below drained_below that is a store through the buffer
+     * has its drain node (or never will); writes not yet matched to a record wait in wq */
+    uint64_t drained_below;
+    uint64_t frozen_below; /* µops of queued segments: no write is added to them any more */
+    rps_store_write *wq;
+    size_t wq_head, wq_n, wq_cap;
+    /* the fills that hold an L1D miss register, by the cycle the register frees (a small
+     * direct-mapped table): loads' and stores', for the store whose request waited for one */
+    struct {
+        uint64_t at;
+        int64_t idx;
+    } frees[RPS_FREES];
     /* the run's totals, accumulated as the µops arrive */
     uint64_t instructions;
     uint64_t fmt_last; /* FMT: the cycle after the last commit so far */
@@ -73,8 +108,15 @@ typedef struct rps_edge {
 int rps_node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_edge *e, bool *violation);
 double rps_weight_total(const rps_weight *w);
 /* The run's tail after the last commit (stores draining) split into events: the
- * last store's fill, memory then L2 from the end, the rest base (graph.c). */
+ * last store's fill, memory then L2 from the end, the rest base (graph.c). FMT's; and the
+ * stacks' when the drain is not in the graph (no store buffer writes seen). */
 void rps_tail_weight(const rps_trace *t, double tail, double dims[RPS_DIMS]);
+/* A store's write from the store buffer (PEV_STORE_WRITE), fed as it happens. */
+void rps_trace_write(rps_trace *t, const rps_store_write *w);
+/* Is µop u a store through the store buffer (one that gets a drain node)? */
+static inline bool rps_sb_store(const rps_trace *t, const rps_uop *u) {
+    return t->cfg.store_buffer && (u->uflags & UOP_MEM_WRITE) && !(u->uflags & UOP_MEM_READ);
+}
 uint32_t rps_window(const uarch_config *c);
 /* The modified cosine similarity over the dimensions in `mask` (bit d: dimension d). */
 double rps_similarity_masked(const double *a, const double *b, uint32_t mask);

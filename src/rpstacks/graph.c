@@ -366,9 +366,9 @@ static void prepare_one(rps_trace *t, int64_t i) {
     }
 
     /* separate queues: a store (an atomic too) takes a store queue entry, which a commit frees */
-    u->sq_src = -1;
+    u->sq_back = 0;
     if (store && !c->lsq_size && c->sq_size) {
-        if (p->sq_count >= c->sq_size) u->sq_src = p->sq_ring[p->sq_count % c->sq_size];
+        if (p->sq_count >= c->sq_size) u->sq_back = rps_dist(i, p->sq_ring[p->sq_count % c->sq_size]);
         p->sq_ring[p->sq_count % c->sq_size] = i;
         p->sq_count++;
     }
@@ -402,11 +402,11 @@ static void prepare_one(rps_trace *t, int64_t i) {
 
     /* the store buffer: writes leave it in program order; a store commits once the store
      * store_buffer older has written (its entry is free) */
-    u->sb_prev = u->sb_room = -1;
+    u->sb_prev_back = u->sb_room_back = 0;
     if (rps_sb_store(t, u)) {
         uint32_t n = c->store_buffer;
-        if (p->sb_count) u->sb_prev = p->sb_ring[(p->sb_count - 1) % n];
-        if (p->sb_count >= n) u->sb_room = p->sb_ring[p->sb_count % n];
+        if (p->sb_count) u->sb_prev_back = rps_dist(i, p->sb_ring[(p->sb_count - 1) % n]);
+        if (p->sb_count >= n) u->sb_room_back = rps_dist(i, p->sb_ring[p->sb_count % n]);
         p->sb_ring[p->sb_count % n] = i;
         p->sb_count++;
     }
@@ -465,38 +465,18 @@ static void set_write(rps_trace *t, int64_t j, const rps_store_write *w) {
     u->wfill = w->fill;
     u->wlevel = w->level;
     u->wmerged = w->merged;
-    u->wreq = w->request;
-    u->sb_mshr = -1;
-    u->sb_held = false;
-    bool waited = u->wreq > u->t[N_C] + 1;
-    if (waited && u->sb_prev >= 0 && held(t, u->sb_prev)) {
-        const rps_uop *p = rps_u(t, u->sb_prev);
-        u->sb_held = p->t[N_W] && p->wreq == u->wreq;
-    }
+    u->wreq_back = (uint32_t)(w->cycle - w->request);
+    u->sb_mshr_back = 0;
     /* a miss register: freed by the fill that arrived in the cycle of the request (an older
      * load's or store's; a prefetch's is not known) */
-    if (waited && !u->wmerged && u->wlevel >= LEVEL_L2) {
-        int64_t q = t->frees[u->wreq % RPS_FREES].idx;
-        if (t->frees[u->wreq % RPS_FREES].at == u->wreq && q >= 0 && q < j && held(t, q)) u->sb_mshr = q;
+    if (w->request > u->t[N_C] + 1 && !u->wmerged && u->wlevel >= LEVEL_L2) {
+        int64_t q = t->frees[w->request % RPS_FREES].idx;
+        if (t->frees[w->request % RPS_FREES].at == w->request && q >= 0 && q < j && held(t, q))
+            u->sb_mshr_back = rps_dist(j, q);
     }
-    /* the memory channel: one line per transfer time (memsys), the fills in the order they
-     * start (a store's in program order): the previous store's memory fill arrived at least that
-     * much before (more when write-backs or other fills went between: base, the channel's
-     * rate is not a latency) */
-    u->sb_chan = -1;
-    const uarch_config *c = &t->cfg;
-    if (!u->wmerged && u->wlevel == LEVEL_MEM && c->mem_bandwidth && !c->dram)
-        for (int64_t q = u->sb_prev, k = 0; q >= 0 && k < 2 * (int64_t)c->store_buffer && held(t, q); k++) {
-            const rps_uop *p = rps_u(t, q);
-            if (p->t[N_W] && !p->wmerged && p->wlevel == LEVEL_MEM) {
-                u->sb_chan = q;
-                break;
-            }
-            q = p->sb_prev;
-        }
     /* its own register frees when its line has arrived and the L1D took it (memsys: a fill's
      * latency counts the L1D's) */
-    if (!u->wmerged && u->wlevel >= LEVEL_L2) note_free(t, u->wreq + u->wfill + t->cfg.l1d.latency, j);
+    if (!u->wmerged && u->wlevel >= LEVEL_L2) note_free(t, w->request + u->wfill + t->cfg.l1d.latency, j);
 }
 
 /* Past the µops that need no write or have theirs (writes come in program order). */
@@ -680,6 +660,24 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
     w_add(w, RPS_BASE, total - sum);
 }
 
+/* The memory channel: one line per transfer time (memsys), the fills in the order they start
+ * (a store's in program order). For store i whose fill came from memory (with
+ * memory.bandwidth, not the DRAM model): the previous store whose fill did, looked for among
+ * the 2 x store_buffer stores before it within the window, or -1. */
+static int64_t channel_source(const rps_trace *t, int64_t i, int64_t oldest) {
+    const uarch_config *c = &t->cfg;
+    const rps_uop *u = rps_u(t, i);
+    if (u->wmerged || u->wlevel != LEVEL_MEM || !c->mem_bandwidth || c->dram) return -1;
+    int64_t q = rps_back(i, u->sb_prev_back);
+    for (uint32_t k = 0; q >= oldest && q >= 0 && k < 2 * c->store_buffer; k++) {
+        const rps_uop *p = rps_u(t, q);
+        if (!p->t[N_W]) return -1; /* its write not seen */
+        if (!p->wmerged && p->wlevel == LEVEL_MEM) return q;
+        q = rps_back(q, p->sb_prev_back);
+    }
+    return -1;
+}
+
 /* A store's fill in the store buffer (its request to its line being there) as events: the
  * L2's and memory's latencies by the level that served it, so that they scale; the L3 and
  * the time beyond the latencies (the channel's queue) base. A request that joined a fill in
@@ -742,7 +740,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C);                      /* finite ROB */
         if (u->iq_src >= 0) w_add(EDGE(u->iq_src, N_E), RPS_BASE, (double)u->iq_slack); /* issue dependency */
         if (u->lsq_src >= 0) EDGE(u->lsq_src, N_C);                                     /* finite LSQ */
-        if (u->sq_src >= 0) EDGE(u->sq_src, N_C); /* separate queues: the finite SQ */
+        if (u->sq_back) EDGE(rps_back(i, u->sq_back), N_C); /* separate queues: the finite SQ */
         break;
     case N_R:
         EDGE(i, N_D); /* ready after dispatch */
@@ -783,7 +781,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         /* store buffer room: the write of the store store_buffer older freed the entry (the buffer
          * drains before commit looks, in the same cycle). A source beyond the window is listed
          * (dropped), not read */
-        int64_t j = u->sb_room;
+        int64_t j = rps_back(i, u->sb_room_back);
         if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) EDGE(j, N_W);
         break;
     }
@@ -793,29 +791,32 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         rps_weight *w = EDGE(i, N_C);
         w_add(w, RPS_BASE, 1);
         drain_fill_weight(c, u, w);
-        int64_t j = u->sb_prev; /* in order, one write a cycle */
+        int64_t j = rps_back(i, u->sb_prev_back); /* in order, one write a cycle */
         if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) w_add(EDGE(j, N_W), RPS_BASE, 1);
-        if (u->sb_held && j >= oldest) { /* requests in order: its request went with the previous one's */
+        bool waited = rps_wreq(u) > u->t[N_C] + 1;
+        if (waited && j >= oldest && rps_u(t, j)->t[N_W] && rps_wreq(rps_u(t, j)) == rps_wreq(u)) {
+            /* requests in order: its request waited, and went in the cycle of the previous one's:
+             * W_j less j's wait to write and its fill, plus this fill */
             const rps_uop *p = rps_u(t, j);
-            w = EDGE(j, N_W); /* W_j less j's wait for its turn to write and its fill, plus this fill */
+            w = EDGE(j, N_W);
             drain_fill_weight(c, u, w);
             rps_weight back;
             w_clear(&back);
             drain_fill_weight(c, p, &back);
-            w_add(w, RPS_BASE, -back.base - (double)(p->t[N_W] - p->wreq - p->wfill));
+            w_add(w, RPS_BASE, -back.base - (double)(p->wreq_back - p->wfill));
             for (int k = 0; k < back.n; k++) w_add(w, back.dim[k], -back.val[k]);
         }
-        j = u->sb_chan;
-        if (j >= 0 && j >= oldest) { /* the memory channel: W_j less its wait to write, plus a line's transfer */
+        j = channel_source(t, i, oldest);
+        if (j >= 0) { /* the memory channel: W_j less its wait to write, plus a line's transfer */
             const rps_uop *p = rps_u(t, j);
             double transfer = (double)((c->l1d.line + c->mem_bandwidth - 1) / c->mem_bandwidth);
             /* a fill that queued (longer than its latencies) started when the channel freed: the
              * gap to the previous store's is the lines that went between */
-            double gap = (double)(u->wreq + u->wfill) - (double)(p->wreq + p->wfill);
+            double gap = (double)(rps_wreq(u) + u->wfill) - (double)(rps_wreq(p) + p->wfill);
             if (u->wfill > miss_latency(c, LEVEL_MEM) - c->l1d.latency && gap > transfer) transfer = gap;
-            w_add(EDGE(j, N_W), RPS_BASE, transfer - (double)(p->t[N_W] - p->wreq - p->wfill));
+            w_add(EDGE(j, N_W), RPS_BASE, transfer - (double)(p->wreq_back - p->wfill));
         }
-        j = u->sb_mshr;
+        j = rps_back(i, u->sb_mshr_back);
         if (j >= 0 && j >= oldest) { /* a miss register, freed when that load's or store's line arrived */
             const rps_uop *p = rps_u(t, j);
             if (p->uflags & UOP_MEM_READ) { /* P_j less its address generation and translation */
@@ -825,7 +826,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
                 w_add(w, RPS_BASE, -(double)p->dtlb_extra);
             } else { /* W_j less its wait to write, plus the L1D's part of the fill */
                 w = EDGE(j, N_W);
-                w_add(w, RPS_BASE, -(double)(p->t[N_W] - p->wreq - p->wfill));
+                w_add(w, RPS_BASE, -(double)(p->wreq_back - p->wfill));
                 w_add(w, RPS_L1D, c->l1d.latency);
             }
             drain_fill_weight(c, u, w);
@@ -1390,7 +1391,7 @@ static int active_dims(const rps_trace *t, int64_t first, int64_t last, int *dim
             if (u->dcache_level == LEVEL_MEM) on[RPS_MEM_DATA] = true;
         }
         if (u->t[N_W]) { /* a store's drain: its fill */
-            if (u->sb_mshr >= 0) on[RPS_L1D] = true;
+            if (u->sb_mshr_back) on[RPS_L1D] = true;
             if (u->wlevel >= LEVEL_L2) on[RPS_L2_DATA] = true;
             if (u->wlevel == LEVEL_MEM) on[RPS_MEM_DATA] = true;
         }

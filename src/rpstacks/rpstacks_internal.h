@@ -16,27 +16,34 @@ typedef struct rps_uop {
     uint32_t dtlb_extra, itlb_extra; /* cycles a DTLB / ITLB miss added (0: a hit or no TLB) */
     uint8_t op_class, pool, unit, icache_level, dcache_level, mispredict, uflags, rflags;
     bool continues;
+    uint8_t wlevel; /* a store's write: the level that served its line's request */
+    bool wmerged;   /* a store's write: the request joined a fill in flight */
     /* constraints from other µops' order (prepared as the µop arrives): a µop index or -1 */
     int64_t iq_src;    /* the µop whose issue freed the IQ entry this one took (issue dependency) */
     uint64_t iq_slack; /* its base weight (the perturbation, graph.c issue_dependency) */
     int64_t lsq_src;   /* the memory µop whose commit freed the LSQ entry (separate queues: the LQ's) */
-    int64_t sq_src;    /* separate queues: the store whose commit freed the SQ entry */
     int64_t unit_src;  /* the unit's previous user (older in program order) */
     int64_t share_src; /* a load whose L1D fill this one joined */
     int64_t mshr_src;  /* a load whose fill's arrival freed the miss register this one took */
-    /* a store through the store buffer (PEV_STORE_WRITE): */
-    int64_t sb_prev; /* the previous such store (its write precedes this one's), or -1 */
-    int64_t sb_room; /* the store store_buffer such stores older: its write freed the entry, or -1 */
-    int64_t sb_mshr; /* an older load or store whose fill's arrival freed the miss register
-                          its request waited for, or -1 */
-    int64_t sb_chan; /* its fill queued for the memory channel: the older store whose memory
-                          fill went before it, or -1 */
-    uint64_t wreq;   /* the cycle it requested its line */
-    uint32_t wfill;  /* cycles from its line's request to the line being there */
-    uint8_t wlevel;  /* the level that served that request */
-    bool wmerged;    /* the request joined a fill in flight */
-    bool sb_held;    /* its request waited, and went in the cycle of the previous store's */
+    /* the store queue and the store buffer, as µops back (0: none; rps_back), kept small: the
+     * whole run is held with keep=yes */
+    uint32_t sq_back;      /* separate queues: the store whose commit freed the SQ entry */
+    uint32_t sb_prev_back; /* a store through the buffer: the previous one (its write precedes) */
+    uint32_t sb_room_back; /* the store store_buffer such stores older: its write freed the entry */
+    uint32_t sb_mshr_back; /* an older load or store whose fill's arrival freed the miss register
+                              its request waited for */
+    uint32_t wreq_back;    /* its write's cycle less its request's (PEV_STORE_WRITE) */
+    uint32_t wfill;        /* cycles from its line's request to the line being there */
 } rps_uop;
+
+/* µop i's constraint `d` µops back: its index, or -1. */
+static inline int64_t rps_back(int64_t i, uint32_t d) { return d ? i - (int64_t)d : -1; }
+/* How far back µop j is from i (0: none, or too far to say). */
+static inline uint32_t rps_dist(int64_t i, int64_t j) {
+    return j >= 0 && j < i && i - j < (int64_t)UINT32_MAX ? (uint32_t)(i - j) : 0;
+}
+/* The cycle a store asked for its line. */
+static inline uint64_t rps_wreq(const rps_uop *u) { return u->t[N_W] - u->wreq_back; }
 
 /* A store's write seen before its record reached the trace (a FIFO, in program order). */
 typedef struct rps_store_write {

@@ -192,6 +192,7 @@ static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
     if (ring_chunks) {
         t->chunks = ring_chunks;
         t->chunk = cs_calloc(ring_chunks, sizeof *t->chunk);
+        if (rps_has_side(cfg)) t->side = cs_calloc(ring_chunks, sizeof *t->side);
     }
     rps_prep *p = t->prep = cs_calloc(1, sizeof *p);
     const uarch_config *c = &t->cfg;
@@ -219,6 +220,9 @@ static void rps_trace_destroy(rps_trace *t) {
     if (!t) return;
     for (size_t k = 0; k < t->chunks; k++) free(t->chunk[k]);
     free(t->chunk);
+    if (t->side)
+        for (size_t k = 0; k < t->chunks; k++) free(t->side[k]);
+    free(t->side);
     if (t->prep) {
         free(t->prep->heap);
         free(t->prep->mem_ring);
@@ -366,9 +370,8 @@ static void prepare_one(rps_trace *t, int64_t i) {
     }
 
     /* separate queues: a store (an atomic too) takes a store queue entry, which a commit frees */
-    u->sq_back = 0;
     if (store && !c->lsq_size && c->sq_size) {
-        if (p->sq_count >= c->sq_size) u->sq_back = rps_dist(i, p->sq_ring[p->sq_count % c->sq_size]);
+        if (p->sq_count >= c->sq_size) rps_s(t, i)->sq_back = rps_dist(i, p->sq_ring[p->sq_count % c->sq_size]);
         p->sq_ring[p->sq_count % c->sq_size] = i;
         p->sq_count++;
     }
@@ -402,11 +405,10 @@ static void prepare_one(rps_trace *t, int64_t i) {
 
     /* the store buffer: writes leave it in program order; a store commits once the store
      * store_buffer older has written (its entry is free) */
-    u->sb_prev_back = u->sb_room_back = 0;
     if (rps_sb_store(t, u)) {
         uint32_t n = c->store_buffer;
-        if (p->sb_count) u->sb_prev_back = rps_dist(i, p->sb_ring[(p->sb_count - 1) % n]);
-        if (p->sb_count >= n) u->sb_room_back = rps_dist(i, p->sb_ring[p->sb_count % n]);
+        if (p->sb_count) rps_s(t, i)->sb_prev_back = rps_dist(i, p->sb_ring[(p->sb_count - 1) % n]);
+        if (p->sb_count >= n) rps_s(t, i)->sb_room_back = rps_dist(i, p->sb_ring[p->sb_count % n]);
         p->sb_ring[p->sb_count % n] = i;
         p->sb_count++;
     }
@@ -461,22 +463,23 @@ static void prepare_one(rps_trace *t, int64_t i) {
  * (the writes come in program order: every older store's is in) */
 static void set_write(rps_trace *t, int64_t j, const rps_store_write *w) {
     rps_uop *u = rps_u(t, j);
+    rps_side *sd = rps_s(t, j);
     u->t[N_W] = w->cycle;
-    u->wfill = w->fill;
+    sd->wfill = w->fill;
     u->wlevel = w->level;
     u->wmerged = w->merged;
-    u->wreq_back = (uint32_t)(w->cycle - w->request);
-    u->sb_mshr_back = 0;
+    sd->wreq_back = (uint32_t)(w->cycle - w->request);
+    sd->sb_mshr_back = 0;
     /* a miss register: freed by the fill that arrived in the cycle of the request (an older
      * load's or store's; a prefetch's is not known) */
     if (w->request > u->t[N_C] + 1 && !u->wmerged && u->wlevel >= LEVEL_L2) {
         int64_t q = t->frees[w->request % RPS_FREES].idx;
         if (t->frees[w->request % RPS_FREES].at == w->request && q >= 0 && q < j && held(t, q))
-            u->sb_mshr_back = rps_dist(j, q);
+            sd->sb_mshr_back = rps_dist(j, q);
     }
     /* its own register frees when its line has arrived and the L1D took it (memsys: a fill's
      * latency counts the L1D's) */
-    if (!u->wmerged && u->wlevel >= LEVEL_L2) note_free(t, w->request + u->wfill + t->cfg.l1d.latency, j);
+    if (!u->wmerged && u->wlevel >= LEVEL_L2) note_free(t, w->request + sd->wfill + t->cfg.l1d.latency, j);
 }
 
 /* Past the µops that need no write or have theirs (writes come in program order). */
@@ -497,11 +500,19 @@ static void trace_append(rps_trace *t, const uop_record *x) {
         size_t n = t->chunks ? t->chunks * 2 : 16;
         t->chunk = cs_realloc(t->chunk, cs_array_size(n, sizeof *t->chunk));
         memset(t->chunk + t->chunks, 0, (n - t->chunks) * sizeof *t->chunk);
+        if (rps_has_side(&t->cfg)) {
+            t->side = cs_realloc(t->side, cs_array_size(n, sizeof *t->side));
+            memset(t->side + t->chunks, 0, (n - t->chunks) * sizeof *t->side);
+        }
         t->chunks = n;
     }
     if (!t->chunk[c]) t->chunk[c] = cs_malloc(RPS_CHUNK * sizeof(rps_uop));
     rps_uop *u = &t->chunk[c][i % RPS_CHUNK];
     memset(u, 0, sizeof *u);
+    if (t->side) {
+        if (!t->side[c]) t->side[c] = cs_malloc(RPS_CHUNK * sizeof(rps_side));
+        memset(&t->side[c][i % RPS_CHUNK], 0, sizeof(rps_side));
+    }
     u->t[N_F] = x->fetch;
     u->t[N_IS] = x->icache_done;
     u->t[N_D] = x->dispatch;
@@ -668,12 +679,12 @@ static int64_t channel_source(const rps_trace *t, int64_t i, int64_t oldest) {
     const uarch_config *c = &t->cfg;
     const rps_uop *u = rps_u(t, i);
     if (u->wmerged || u->wlevel != LEVEL_MEM || !c->mem_bandwidth || c->dram) return -1;
-    int64_t q = rps_back(i, u->sb_prev_back);
+    int64_t q = rps_back(i, rps_s(t, i)->sb_prev_back);
     for (uint32_t k = 0; q >= oldest && q >= 0 && k < 2 * c->store_buffer; k++) {
         const rps_uop *p = rps_u(t, q);
         if (!p->t[N_W]) return -1; /* its write not seen */
         if (!p->wmerged && p->wlevel == LEVEL_MEM) return q;
-        q = rps_back(q, p->sb_prev_back);
+        q = rps_back(q, rps_s(t, q)->sb_prev_back);
     }
     return -1;
 }
@@ -685,8 +696,10 @@ static int64_t channel_source(const rps_trace *t, int64_t i, int64_t oldest) {
  * the rest of it: the latencies less the part already under way (a negative base), as a
  * load that joined a fill early. A fill shorter than the latencies that joined none (a write
  * handed to the level below, without write-allocate) is base. */
-static void drain_fill_weight(const uarch_config *c, const rps_uop *u, rps_weight *w) {
-    double fill = u->wfill, nominal = u->wlevel >= LEVEL_L2 ? miss_latency(c, u->wlevel) - c->l1d.latency : 0;
+static void drain_fill_weight(const rps_trace *t, int64_t i, rps_weight *w) {
+    const uarch_config *c = &t->cfg;
+    const rps_uop *u = rps_u(t, i);
+    double fill = rps_s(t, i)->wfill, nominal = u->wlevel >= LEVEL_L2 ? miss_latency(c, u->wlevel) - c->l1d.latency : 0;
     if (u->wlevel < LEVEL_L2 || (fill < nominal && !u->wmerged)) {
         w_add(w, RPS_BASE, fill);
         return;
@@ -737,10 +750,10 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         w_add(EDGE(i, N_IS), RPS_BASE, c->decode_depth); /* rename after I$ (decode) */
         if (i > 0) EDGE(i - 1, N_D);                     /* in-order rename / dispatch */
         if (i >= (int64_t)c->dispatch_width) w_add(EDGE(i - c->dispatch_width, N_D), RPS_BASE, 1);
-        if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C);                      /* finite ROB */
-        if (u->iq_src >= 0) w_add(EDGE(u->iq_src, N_E), RPS_BASE, (double)u->iq_slack); /* issue dependency */
-        if (u->lsq_src >= 0) EDGE(u->lsq_src, N_C);                                     /* finite LSQ */
-        if (u->sq_back) EDGE(rps_back(i, u->sq_back), N_C); /* separate queues: the finite SQ */
+        if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C);                         /* finite ROB */
+        if (u->iq_src >= 0) w_add(EDGE(u->iq_src, N_E), RPS_BASE, (double)u->iq_slack);    /* issue dependency */
+        if (u->lsq_src >= 0) EDGE(u->lsq_src, N_C);                                        /* finite LSQ */
+        if (t->side && rps_s(t, i)->sq_back) EDGE(rps_back(i, rps_s(t, i)->sq_back), N_C); /* the finite SQ */
         break;
     case N_R:
         EDGE(i, N_D); /* ready after dispatch */
@@ -781,42 +794,43 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         /* store buffer room: the write of the store store_buffer older freed the entry (the buffer
          * drains before commit looks, in the same cycle). A source beyond the window is listed
          * (dropped), not read */
-        int64_t j = rps_back(i, u->sb_room_back);
+        int64_t j = t->side ? rps_back(i, rps_s(t, i)->sb_room_back) : -1;
         if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) EDGE(j, N_W);
         break;
     }
     case N_W: {
         /* its commit, the next cycle's request for its line, the fill; the rest (a request
          * held back by the older stores' or by miss registers) is residual */
+        const rps_side *sd = rps_s(t, i);
         rps_weight *w = EDGE(i, N_C);
         w_add(w, RPS_BASE, 1);
-        drain_fill_weight(c, u, w);
-        int64_t j = rps_back(i, u->sb_prev_back); /* in order, one write a cycle */
+        drain_fill_weight(t, i, w);
+        int64_t j = rps_back(i, sd->sb_prev_back); /* in order, one write a cycle */
         if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) w_add(EDGE(j, N_W), RPS_BASE, 1);
-        bool waited = rps_wreq(u) > u->t[N_C] + 1;
-        if (waited && j >= oldest && rps_u(t, j)->t[N_W] && rps_wreq(rps_u(t, j)) == rps_wreq(u)) {
+        bool waited = rps_wreq(t, i) > u->t[N_C] + 1;
+        if (waited && j >= oldest && rps_u(t, j)->t[N_W] && rps_wreq(t, j) == rps_wreq(t, i)) {
             /* requests in order: its request waited, and went in the cycle of the previous one's:
              * W_j less j's wait to write and its fill, plus this fill */
-            const rps_uop *p = rps_u(t, j);
+            const rps_side *ps = rps_s(t, j);
             w = EDGE(j, N_W);
-            drain_fill_weight(c, u, w);
+            drain_fill_weight(t, i, w);
             rps_weight back;
             w_clear(&back);
-            drain_fill_weight(c, p, &back);
-            w_add(w, RPS_BASE, -back.base - (double)(p->wreq_back - p->wfill));
+            drain_fill_weight(t, j, &back);
+            w_add(w, RPS_BASE, -back.base - (double)(ps->wreq_back - ps->wfill));
             for (int k = 0; k < back.n; k++) w_add(w, back.dim[k], -back.val[k]);
         }
         j = channel_source(t, i, oldest);
         if (j >= 0) { /* the memory channel: W_j less its wait to write, plus a line's transfer */
-            const rps_uop *p = rps_u(t, j);
+            const rps_side *ps = rps_s(t, j);
             double transfer = (double)((c->l1d.line + c->mem_bandwidth - 1) / c->mem_bandwidth);
             /* a fill that queued (longer than its latencies) started when the channel freed: the
              * gap to the previous store's is the lines that went between */
-            double gap = (double)(rps_wreq(u) + u->wfill) - (double)(rps_wreq(p) + p->wfill);
-            if (u->wfill > miss_latency(c, LEVEL_MEM) - c->l1d.latency && gap > transfer) transfer = gap;
-            w_add(EDGE(j, N_W), RPS_BASE, transfer - (double)(p->wreq_back - p->wfill));
+            double gap = (double)(rps_wreq(t, i) + sd->wfill) - (double)(rps_wreq(t, j) + ps->wfill);
+            if (sd->wfill > miss_latency(c, LEVEL_MEM) - c->l1d.latency && gap > transfer) transfer = gap;
+            w_add(EDGE(j, N_W), RPS_BASE, transfer - (double)(ps->wreq_back - ps->wfill));
         }
-        j = rps_back(i, u->sb_mshr_back);
+        j = rps_back(i, sd->sb_mshr_back);
         if (j >= 0 && j >= oldest) { /* a miss register, freed when that load's or store's line arrived */
             const rps_uop *p = rps_u(t, j);
             if (p->uflags & UOP_MEM_READ) { /* P_j less its address generation and translation */
@@ -825,11 +839,12 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
                       -(double)c->latency[p->op_class]);
                 w_add(w, RPS_BASE, -(double)p->dtlb_extra);
             } else { /* W_j less its wait to write, plus the L1D's part of the fill */
+                const rps_side *ps = rps_s(t, j);
                 w = EDGE(j, N_W);
-                w_add(w, RPS_BASE, -(double)(p->wreq_back - p->wfill));
+                w_add(w, RPS_BASE, -(double)(ps->wreq_back - ps->wfill));
                 w_add(w, RPS_L1D, c->l1d.latency);
             }
-            drain_fill_weight(c, u, w);
+            drain_fill_weight(t, i, w);
         }
         break;
     }
@@ -1391,7 +1406,7 @@ static int active_dims(const rps_trace *t, int64_t first, int64_t last, int *dim
             if (u->dcache_level == LEVEL_MEM) on[RPS_MEM_DATA] = true;
         }
         if (u->t[N_W]) { /* a store's drain: its fill */
-            if (u->sb_mshr_back) on[RPS_L1D] = true;
+            if (rps_s(t, i)->sb_mshr_back) on[RPS_L1D] = true;
             if (u->wlevel >= LEVEL_L2) on[RPS_L2_DATA] = true;
             if (u->wlevel == LEVEL_MEM) on[RPS_MEM_DATA] = true;
         }

@@ -25,8 +25,13 @@ typedef struct rps_uop {
     int64_t unit_src;  /* the unit's previous user (older in program order) */
     int64_t share_src; /* a load whose L1D fill this one joined */
     int64_t mshr_src;  /* a load whose fill's arrival freed the miss register this one took */
-    /* the store queue and the store buffer, as µops back (0: none; rps_back), kept small: the
-     * whole run is held with keep=yes */
+} rps_uop;
+
+/* A µop's store-queue and store-buffer constraints, as µops back (0: none; rps_back): a side
+ * record beside each µop's, kept only when the configuration has separate load and store
+ * queues or a store buffer (rps_has_side), so that the others' records stay as small as
+ * before (the whole run is held with keep=yes). */
+typedef struct rps_side {
     uint32_t sq_back;      /* separate queues: the store whose commit freed the SQ entry */
     uint32_t sb_prev_back; /* a store through the buffer: the previous one (its write precedes) */
     uint32_t sb_room_back; /* the store store_buffer such stores older: its write freed the entry */
@@ -34,7 +39,7 @@ typedef struct rps_uop {
                               its request waited for */
     uint32_t wreq_back;    /* its write's cycle less its request's (PEV_STORE_WRITE) */
     uint32_t wfill;        /* cycles from its line's request to the line being there */
-} rps_uop;
+} rps_side;
 
 /* µop i's constraint `d` µops back: its index, or -1. */
 static inline int64_t rps_back(int64_t i, uint32_t d) { return d ? i - (int64_t)d : -1; }
@@ -42,8 +47,6 @@ static inline int64_t rps_back(int64_t i, uint32_t d) { return d ? i - (int64_t)
 static inline uint32_t rps_dist(int64_t i, int64_t j) {
     return j >= 0 && j < i && i - j < (int64_t)UINT32_MAX ? (uint32_t)(i - j) : 0;
 }
-/* The cycle a store asked for its line. */
-static inline uint64_t rps_wreq(const rps_uop *u) { return u->t[N_W] - u->wreq_back; }
 
 /* A store's write seen before its record reached the trace (a FIFO, in program order). */
 typedef struct rps_store_write {
@@ -62,6 +65,7 @@ enum { RPS_FREES = 4096 };
 struct rps_trace {
     uarch_config cfg;
     rps_uop **chunk;
+    rps_side **side;       /* beside each chunk, when rps_has_side (else NULL) */
     size_t chunks;         /* allocated chunk pointers */
     size_t ring_chunks;    /* 0: everything kept; else a power of two */
     uint64_t count;        /* µops added */
@@ -90,6 +94,19 @@ static inline rps_uop *rps_u(const rps_trace *t, int64_t j) {
     if (t->ring_chunks) c &= t->ring_chunks - 1; /* a power of two */
     return &t->chunk[c][(uint64_t)j % RPS_CHUNK];
 }
+
+/* Does the configuration need the side records (separate queues, or a store buffer)? */
+static inline bool rps_has_side(const uarch_config *c) { return c->store_buffer || (!c->lsq_size && c->sq_size); }
+
+/* µop j's side record (rps_has_side only). */
+static inline rps_side *rps_s(const rps_trace *t, int64_t j) {
+    uint64_t c = (uint64_t)j / RPS_CHUNK;
+    if (t->ring_chunks) c &= t->ring_chunks - 1;
+    return &t->side[c][(uint64_t)j % RPS_CHUNK];
+}
+
+/* The cycle store j asked for its line. */
+static inline uint64_t rps_wreq(const rps_trace *t, int64_t j) { return rps_u(t, j)->t[N_W] - rps_s(t, j)->wreq_back; }
 
 /* The most events one edge carries: a load's execution (its class, the L2 TLB,
  * the DTLB walk, L1D, L2, memory) — six; an instruction fetch after an ITLB walk

@@ -14,8 +14,11 @@
 #   rpstacks.e2e.ideal_alu  fp_chain under ideal.alu: no negative share of the largest path, the events
 #                         sum to it (= simulated), whatif refuses the arithmetic latencies the machine ignores
 #   rpstacks.e2e.store_at_exit  a store draining after the last commit (knl): rpstacks' simulated
-#                         cycles = run's = the graph's (the drain an edge) = whatif's baseline; memory
+#                         cycles = run's = the graph's (the drain its drain nodes) = whatif's baseline; memory
 #                         and L2 latency what-ifs = re-simulation (the drain's and the first fetch's fills)
+#   rpstacks.e2e.store_buffer  knl (store buffer 16), ptr_chase's set-up and memcopy (200 k µops): graph ==
+#                         simulated, whatif memory.latency 100 and 480 within 5% of --verify's re-simulation
+#                         (before the store-drain nodes: +18.7% / -36.6% and +102% / -43%)
 #   rpstacks.e2e.tlb      ptr_chase with a DTLB, then an ITLB and L2 TLB: graph == simulated cycles,
 #                         walks weigh their latency, whatif on walk latencies within 3% of re-simulation
 #   rpstacks.accuracy.*   the §V-B study, small (bench/bench_rpstacks.c): the two biggest
@@ -92,6 +95,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     add_test(NAME rpstacks.e2e.store_at_exit
              COMMAND ${_scripts}/rpstacks_store_at_exit.sh ${_cs} ${CYCLESCOPE_GUEST_DIR}/store_at_exit)
   endif()
+  # knl's store buffer fills: the drain nodes make whatif on memory latency follow re-simulation
+  add_test(NAME rpstacks.e2e.store_buffer COMMAND ${_scripts}/rpstacks_store_buffer.sh ${_cs} ${_w})
   # ideal.alu: arithmetic weighed at one cycle, as the core ran it; its latencies not scalable
   add_test(NAME rpstacks.e2e.ideal_alu COMMAND ${_scripts}/rpstacks_ideal_alu.sh ${_cs} ${_w})
   # as an analysis of run: refused before the run (exit 2), not after timing all of it (125)

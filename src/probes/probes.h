@@ -67,8 +67,9 @@
  * that ask for them (PROBE_FETCH; PROBE_STAGES alone no longer brings them).
  * 4: the L2's and L3's miss registers full / empty (UNIT_MSHR_L2, UNIT_MSHR_L3).
  * 5: the sample view's commit slots (ooo): the commit view, the µops committed in the sample's
- * cycle and the ROB head with what it waits for. */
-#define PROBE_CONTRACT_VERSION 5
+ * cycle and the ROB head with what it waits for.
+ * 6: the store buffer's writes to the L1D (PEV_STORE_WRITE). */
+#define PROBE_CONTRACT_VERSION 6
 
 /* ---- what an observer can ask for ---------------------------------------------- */
 
@@ -319,6 +320,12 @@ typedef enum probe_event_kind {
                        from `level`; `count` = cycles since it was requested; detail 1: a
                        prefetch's fill (else a demand fill: one per cache_stats.fills).
                        Fills still in flight when the run ends come last, at their cycle */
+    /* (contract 6) committed store `seq` (pc, addr) left the store buffer: it wrote the L1D at
+     * `cycle`, its line there from `end` (<= cycle); `count` = cycles since it asked for its line
+     * (the request at cycle - count); `level` served that request (LEVEL_L1: a hit); detail 1:
+     * the request joined a fill already in flight. One per store through the buffer
+     * (core.store_buffer > 0), in program order */
+    PEV_STORE_WRITE,
     PEV_COUNT
 } probe_event_kind;
 const char *probe_event_name(probe_event_kind k);

@@ -14,6 +14,7 @@
 typedef struct rps_analysis {
     rps_options opt;
     bool keep_run; /* keep=yes: the whole run kept (rps_graph_cycles; benches and tests) */
+    bool drains;   /* the configuration has a store buffer: its writes are the drain nodes (events) */
     rps_stream *stream;
     rps_result result;
     bool done;
@@ -86,6 +87,9 @@ static void *rps_create(const analysis_options *opt, cs_error *err) {
     rps_analysis *a = cs_calloc(1, sizeof *a);
     a->opt = o;
     a->keep_run = keep;
+    /* a store buffer's writes come as probe events; without one nothing is asked (ooo4: the
+     * core produces no events for this analysis) */
+    a->drains = !opt->cfg || opt->cfg->store_buffer > 0;
     return a;
 }
 
@@ -100,12 +104,21 @@ static void on_retire(void *ctx, const uop_record *r, size_t n) {
     if (a->stream) rps_stream_add(a->stream, r, n);
 }
 
+static void on_events(void *ctx, const probe_event *e, size_t n) {
+    rps_analysis *a = ctx;
+    if (!a->stream) return;
+    for (size_t k = 0; k < n; k++)
+        if (e[k].kind == PEV_STORE_WRITE) rps_stream_write(a->stream, &e[k]);
+}
+
 static probe_observer rps_observer(void *self) {
+    rps_analysis *a = self;
     probe_observer o = {0};
     o.ctx = self;
-    o.needs = PROBE_RETIRE | PROBE_PRODUCERS;
+    o.needs = PROBE_RETIRE | PROBE_PRODUCERS | (a->drains ? PROBE_EVENTS : 0);
     o.begin = on_begin;
     o.retire = on_retire;
+    o.events = a->drains ? on_events : NULL;
     return o;
 }
 
@@ -122,24 +135,33 @@ static bool rps_finish(void *self, const run_context *run, cs_error *err) {
     }
     if (!rps_stream_finish(a->stream, &a->result, err)) return false;
     /* the simulated cycles are the core's: a run can go on after its last commit (stores
-     * draining from a store buffer at the end, or after a --max cut). The graph ends at that
-     * commit; the tail joins it as one last edge: the last store's fill (its L2 and memory
-     * latencies, which scale) and base for the rest (rps_tail_weight). Every path of the last
-     * segment, CP1 and FMT end with it, so the baseline is predicted as simulated
-     * (docs/rpstacks.md) */
+     * draining from a store buffer at the end, or after a --max cut). With the store buffer's
+     * writes seen, the graph ends at the last one (the last segment's sink: its drain nodes,
+     * their fills as events). What is left after the graph's end joins it as one last edge:
+     * the last store's fill (its L2 and memory latencies, which scale) and base for the rest
+     * (rps_tail_weight). Every path of the last segment and CP1 end with it; FMT, a commit-stall
+     * table, charges everything after the last commit that way. So the baseline is predicted
+     * as simulated (docs/rpstacks.md) */
     rps_result *r = &a->result;
-    if (run->stats && run->stats->cycles > r->cycles && r->segments) {
-        double tail = (double)(run->stats->cycles - r->cycles), dims[RPS_DIMS];
-        rps_tail_weight(rps_stream_trace(a->stream), tail, dims);
-        for (int d = 0; d < RPS_DIMS; d++) {
-            if (dims[d] == 0) continue;
-            for (uint32_t s = r->seg_first[r->segments - 1]; s < r->seg_first[r->segments]; s++)
-                r->stacks[(size_t)s * RPS_DIMS + d] += dims[d];
-            r->cp1[d] += dims[d];
-            r->fmt[d] += dims[d];
+    if (run->stats && run->stats->cycles > r->commit_cycles && r->segments) {
+        const rps_trace *t = rps_stream_trace(a->stream);
+        double dims[RPS_DIMS];
+        rps_tail_weight(t, (double)(run->stats->cycles - r->commit_cycles), dims);
+        for (int d = 0; d < RPS_DIMS; d++) r->fmt[d] += dims[d];
+        r->drain_in_graph = r->cycles > r->commit_cycles;
+        if (run->stats->cycles > r->cycles) {
+            double tail = (double)(run->stats->cycles - r->cycles);
+            if (r->drain_in_graph) memset(dims, 0, sizeof dims), dims[RPS_BASE] = tail; /* beyond the last write */
+            else rps_tail_weight(t, tail, dims);
+            for (int d = 0; d < RPS_DIMS; d++) {
+                if (dims[d] == 0) continue;
+                for (uint32_t s = r->seg_first[r->segments - 1]; s < r->seg_first[r->segments]; s++)
+                    r->stacks[(size_t)s * RPS_DIMS + d] += dims[d];
+                r->cp1[d] += dims[d];
+            }
+            r->graph_cycles += tail;
         }
-        r->graph_cycles += tail;
-        r->drain_cycles = run->stats->cycles - r->cycles;
+        r->drain_cycles = run->stats->cycles - r->commit_cycles;
         r->cycles = run->stats->cycles;
     }
     a->done = true;

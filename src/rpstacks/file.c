@@ -403,7 +403,12 @@ void rps_text(const rps_result *r, FILE *out) {
             "  graph longest path %.0f cycles (%+.3f%% vs simulated); %llu constraint violations, %llu constraints "
             "beyond the window\n",
             r->graph_cycles, err, (unsigned long long)r->violations, (unsigned long long)r->dropped_edges);
-    if (r->drain_cycles)
+    if (r->drain_cycles && r->drain_in_graph)
+        fprintf(out,
+                "  of which %llu cycles after the last commit (stores draining): the stores' drain nodes, their "
+                "fills (L2, memory) as events\n",
+                (unsigned long long)r->drain_cycles);
+    else if (r->drain_cycles)
         fprintf(out,
                 "  of which %llu cycles after the last commit (stores draining): one last edge, the last store's "
                 "fill (L2, memory) and base\n",

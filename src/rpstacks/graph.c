@@ -170,7 +170,17 @@ typedef struct rps_prep {
     uint32_t line_bits;
     uint32_t mshrs, mn; /* miss registers: the latest fills of the older starters (a min-heap) */
     heap_item *mheap;
+    int64_t *sb_ring; /* the store buffer: the last store_buffer stores through it */
+    int64_t *sq_ring; /* separate load and store queues: the last sq_size stores */
+    uint64_t sq_count;
+    uint64_t sb_count;
 } rps_prep;
+
+/* A miss register frees at `at`, when µop idx's fill arrives. */
+static void note_free(rps_trace *t, uint64_t at, int64_t idx) {
+    t->frees[at % RPS_FREES].at = at;
+    t->frees[at % RPS_FREES].idx = idx;
+}
 
 static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
     rps_trace *t = cs_calloc(1, sizeof *t);
@@ -182,6 +192,7 @@ static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
     if (ring_chunks) {
         t->chunks = ring_chunks;
         t->chunk = cs_calloc(ring_chunks, sizeof *t->chunk);
+        if (rps_has_side(cfg)) t->side = cs_calloc(ring_chunks, sizeof *t->side);
     }
     rps_prep *p = t->prep = cs_calloc(1, sizeof *p);
     const uarch_config *c = &t->cfg;
@@ -197,6 +208,9 @@ static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
     while ((1u << p->line_bits) < (c->l1d.line ? c->l1d.line : 64)) p->line_bits++;
     p->mshrs = c->l1d.mshrs;
     p->mheap = cs_malloc(cs_array_size(p->mshrs + 1, sizeof *p->mheap));
+    p->sb_ring = cs_malloc(cs_array_size(c->store_buffer ? c->store_buffer : 1, sizeof *p->sb_ring));
+    p->sq_ring = cs_malloc(cs_array_size(!c->lsq_size && c->sq_size ? c->sq_size : 1, sizeof *p->sq_ring));
+    for (int k = 0; k < RPS_FREES; k++) t->frees[k].at = UINT64_MAX, t->frees[k].idx = -1;
     return t;
 }
 
@@ -206,13 +220,19 @@ static void rps_trace_destroy(rps_trace *t) {
     if (!t) return;
     for (size_t k = 0; k < t->chunks; k++) free(t->chunk[k]);
     free(t->chunk);
+    if (t->side)
+        for (size_t k = 0; k < t->chunks; k++) free(t->side[k]);
+    free(t->side);
     if (t->prep) {
         free(t->prep->heap);
         free(t->prep->mem_ring);
         free(t->prep->units);
         free(t->prep->mheap);
+        free(t->prep->sb_ring);
+        free(t->prep->sq_ring);
         free(t->prep);
     }
+    free(t->wq);
     free(t);
 }
 
@@ -349,6 +369,13 @@ static void prepare_one(rps_trace *t, int64_t i) {
         p->mem_count++;
     }
 
+    /* separate queues: a store (an atomic too) takes a store queue entry, which a commit frees */
+    if (store && !c->lsq_size && c->sq_size) {
+        if (p->sq_count >= c->sq_size) rps_s(t, i)->sq_back = rps_dist(i, p->sq_ring[p->sq_count % c->sq_size]);
+        p->sq_ring[p->sq_count % c->sq_size] = i;
+        p->sq_count++;
+    }
+
     /* units: the unit's previous user in program order that issued before i */
     u->unit_src = -1;
     if (u->pool < UARCH_MAX_POOLS && u->unit < 64) {
@@ -367,11 +394,23 @@ static void prepare_one(rps_trace *t, int64_t i) {
     u->mshr_src = -1;
     bool starts = load && !(u->rflags & UREC_FORWARDED) && u->dcache_level >= LEVEL_L2 &&
         u->exec_latency >= c->latency[u->op_class] + miss_latency(c, u->dcache_level);
+    if (starts && c->store_buffer) /* its register frees when its fill arrives (memsys: at the request, issue) */
+        note_free(t, u->t[N_E] + u->exec_latency - c->latency[u->op_class] - u->dtlb_extra, i);
     if (starts && p->mshrs) {
         uint64_t ready = u->t[N_E] + u->exec_latency - c->latency[u->op_class];
         if (p->mn == p->mshrs && p->mheap[0].e <= u->t[N_E]) u->mshr_src = p->mheap[0].idx;
         heap_push_min(p->mheap, &p->mn, (heap_item){ready, i});
         if (p->mn > p->mshrs) heap_pop_min(p->mheap, &p->mn);
+    }
+
+    /* the store buffer: writes leave it in program order; a store commits once the store
+     * store_buffer older has written (its entry is free) */
+    if (rps_sb_store(t, u)) {
+        uint32_t n = c->store_buffer;
+        if (p->sb_count) rps_s(t, i)->sb_prev_back = rps_dist(i, p->sb_ring[(p->sb_count - 1) % n]);
+        if (p->sb_count >= n) rps_s(t, i)->sb_room_back = rps_dist(i, p->sb_ring[p->sb_count % n]);
+        p->sb_ring[p->sb_count % n] = i;
+        p->sb_count++;
     }
 
     /* cache-line sharing */
@@ -420,6 +459,38 @@ static void prepare_one(rps_trace *t, int64_t i) {
     t->fmt[dim] += stall;
 }
 
+/* A store's write (µop j): its drain node's time and its fill; what held its request back
+ * (the writes come in program order: every older store's is in) */
+static void set_write(rps_trace *t, int64_t j, const rps_store_write *w) {
+    rps_uop *u = rps_u(t, j);
+    rps_side *sd = rps_s(t, j);
+    u->t[N_W] = w->cycle;
+    sd->wfill = w->fill;
+    u->wlevel = w->level;
+    u->wmerged = w->merged;
+    sd->wreq_back = (uint32_t)(w->cycle - w->request);
+    sd->sb_mshr_back = 0;
+    /* a miss register: freed by the fill that arrived in the cycle of the request (an older
+     * load's or store's; a prefetch's is not known) */
+    if (w->request > u->t[N_C] + 1 && !u->wmerged && u->wlevel >= LEVEL_L2) {
+        int64_t q = t->frees[w->request % RPS_FREES].idx;
+        if (t->frees[w->request % RPS_FREES].at == w->request && q >= 0 && q < j && held(t, q))
+            sd->sb_mshr_back = rps_dist(j, q);
+    }
+    /* its own register frees when its line has arrived and the L1D took it (memsys: a fill's
+     * latency counts the L1D's) */
+    if (!u->wmerged && u->wlevel >= LEVEL_L2) note_free(t, w->request + sd->wfill + t->cfg.l1d.latency, j);
+}
+
+/* Past the µops that need no write or have theirs (writes come in program order). */
+static void advance_drained(rps_trace *t) {
+    while (t->drained_below < t->count) {
+        const rps_uop *u = rps_u(t, (int64_t)t->drained_below);
+        if (rps_sb_store(t, u) && !u->t[N_W]) break;
+        t->drained_below++;
+    }
+}
+
 /* Append one µop (the caller made room in a ring) and prepare it. */
 static void trace_append(rps_trace *t, const uop_record *x) {
     uint64_t i = t->count;
@@ -429,11 +500,19 @@ static void trace_append(rps_trace *t, const uop_record *x) {
         size_t n = t->chunks ? t->chunks * 2 : 16;
         t->chunk = cs_realloc(t->chunk, cs_array_size(n, sizeof *t->chunk));
         memset(t->chunk + t->chunks, 0, (n - t->chunks) * sizeof *t->chunk);
+        if (rps_has_side(&t->cfg)) {
+            t->side = cs_realloc(t->side, cs_array_size(n, sizeof *t->side));
+            memset(t->side + t->chunks, 0, (n - t->chunks) * sizeof *t->side);
+        }
         t->chunks = n;
     }
     if (!t->chunk[c]) t->chunk[c] = cs_malloc(RPS_CHUNK * sizeof(rps_uop));
     rps_uop *u = &t->chunk[c][i % RPS_CHUNK];
     memset(u, 0, sizeof *u);
+    if (t->side) {
+        if (!t->side[c]) t->side[c] = cs_malloc(RPS_CHUNK * sizeof(rps_side));
+        memset(&t->side[c][i % RPS_CHUNK], 0, sizeof(rps_side));
+    }
     u->t[N_F] = x->fetch;
     u->t[N_IS] = x->icache_done;
     u->t[N_D] = x->dispatch;
@@ -461,6 +540,36 @@ static void trace_append(rps_trace *t, const uop_record *x) {
     if (i == 0) t->first_seq = x->seq;
     t->count = i + 1;
     prepare_one(t, (int64_t)i);
+    if (rps_sb_store(t, u)) { /* its write, if it came before the record: the FIFO's head */
+        while (t->wq_n && t->wq[t->wq_head].seq < u->seq) t->wq_head = (t->wq_head + 1) % t->wq_cap, t->wq_n--;
+        if (t->wq_n && t->wq[t->wq_head].seq == u->seq) {
+            set_write(t, (int64_t)i, &t->wq[t->wq_head]);
+            t->wq_head = (t->wq_head + 1) % t->wq_cap, t->wq_n--;
+        }
+    }
+    advance_drained(t);
+}
+
+void rps_trace_write(rps_trace *t, const rps_store_write *w) {
+    if (!t->cfg.store_buffer) return;
+    int64_t j = index_of(t, w->seq);
+    if (j >= 0) { /* its record is in: unless its segment was queued (the write came too late) */
+        rps_uop *u = rps_u(t, j);
+        if ((uint64_t)j >= t->frozen_below && held(t, j) && rps_sb_store(t, u) && !u->t[N_W]) {
+            set_write(t, j, w);
+            advance_drained(t);
+        }
+        return;
+    }
+    if (t->count && w->seq < t->first_seq + t->count) return; /* before the run (warm-up) */
+    if (t->wq_n == t->wq_cap) {                               /* grow the ring, oldest first */
+        size_t cap = t->wq_cap ? 2 * t->wq_cap : 64;
+        rps_store_write *q = cs_malloc(cs_array_size(cap, sizeof *q));
+        for (size_t k = 0; k < t->wq_n; k++) q[k] = t->wq[(t->wq_head + k) % t->wq_cap];
+        free(t->wq);
+        t->wq = q, t->wq_cap = cap, t->wq_head = 0;
+    }
+    t->wq[(t->wq_head + t->wq_n++) % t->wq_cap] = *w;
 }
 
 /* The tail after the last commit is the store buffer draining: it ends when the
@@ -562,6 +671,45 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
     w_add(w, RPS_BASE, total - sum);
 }
 
+/* The memory channel: one line per transfer time (memsys), the fills in the order they start
+ * (a store's in program order). For store i whose fill came from memory (with
+ * memory.bandwidth, not the DRAM model): the previous store whose fill did, looked for among
+ * the 2 x store_buffer stores before it within the window, or -1. */
+static int64_t channel_source(const rps_trace *t, int64_t i, int64_t oldest) {
+    const uarch_config *c = &t->cfg;
+    const rps_uop *u = rps_u(t, i);
+    if (u->wmerged || u->wlevel != LEVEL_MEM || !c->mem_bandwidth || c->dram) return -1;
+    int64_t q = rps_back(i, rps_s(t, i)->sb_prev_back);
+    for (uint32_t k = 0; q >= oldest && q >= 0 && k < 2 * c->store_buffer; k++) {
+        const rps_uop *p = rps_u(t, q);
+        if (!p->t[N_W]) return -1; /* its write not seen */
+        if (!p->wmerged && p->wlevel == LEVEL_MEM) return q;
+        q = rps_back(q, rps_s(t, q)->sb_prev_back);
+    }
+    return -1;
+}
+
+/* A store's fill in the store buffer (its request to its line being there) as events: the
+ * L2's and memory's latencies by the level that served it, so that they scale; the L3 and
+ * the time beyond the latencies (the channel's queue) base. A request that joined a fill in
+ * flight (most often a prefetch's, started at a time the store does not move) waits for
+ * the rest of it: the latencies less the part already under way (a negative base), as a
+ * load that joined a fill early. A fill shorter than the latencies that joined none (a write
+ * handed to the level below, without write-allocate) is base. */
+static void drain_fill_weight(const rps_trace *t, int64_t i, rps_weight *w) {
+    const uarch_config *c = &t->cfg;
+    const rps_uop *u = rps_u(t, i);
+    double fill = rps_s(t, i)->wfill, nominal = u->wlevel >= LEVEL_L2 ? miss_latency(c, u->wlevel) - c->l1d.latency : 0;
+    if (u->wlevel < LEVEL_L2 || (fill < nominal && !u->wmerged)) {
+        w_add(w, RPS_BASE, fill);
+        return;
+    }
+    if (u->wlevel >= LEVEL_L2 && c->l2.enabled) w_add(w, RPS_L2_DATA, c->l2.latency);
+    if (u->wlevel >= LEVEL_L3 && c->l3.enabled) w_add(w, RPS_BASE, c->l3.latency);
+    if (u->wlevel == LEVEL_MEM) w_add(w, RPS_MEM_DATA, c->mem_latency);
+    w_add(w, RPS_BASE, fill - nominal);
+}
+
 /* The edges into node `v` of µop i, weighted from the configuration and the
  * µop's events. Sources are (µop index, node). Returns the count. */
 static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_edge *e) {
@@ -602,9 +750,10 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         w_add(EDGE(i, N_IS), RPS_BASE, c->decode_depth); /* rename after I$ (decode) */
         if (i > 0) EDGE(i - 1, N_D);                     /* in-order rename / dispatch */
         if (i >= (int64_t)c->dispatch_width) w_add(EDGE(i - c->dispatch_width, N_D), RPS_BASE, 1);
-        if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C);                      /* finite ROB */
-        if (u->iq_src >= 0) w_add(EDGE(u->iq_src, N_E), RPS_BASE, (double)u->iq_slack); /* issue dependency */
-        if (u->lsq_src >= 0) EDGE(u->lsq_src, N_C);                                     /* finite LSQ */
+        if (i >= (int64_t)c->rob_size) EDGE(i - c->rob_size, N_C);                         /* finite ROB */
+        if (u->iq_src >= 0) w_add(EDGE(u->iq_src, N_E), RPS_BASE, (double)u->iq_slack);    /* issue dependency */
+        if (u->lsq_src >= 0) EDGE(u->lsq_src, N_C);                                        /* finite LSQ */
+        if (t->side && rps_s(t, i)->sq_back) EDGE(rps_back(i, rps_s(t, i)->sq_back), N_C); /* the finite SQ */
         break;
     case N_R:
         EDGE(i, N_D); /* ready after dispatch */
@@ -638,11 +787,67 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         exec_weight(t, u, EDGE(i, N_E));                                    /* completion after execute */
         if (u->share_src >= 0 && u->share_src < i) EDGE(u->share_src, N_P); /* cache line sharing */
         break;
-    case N_C:
+    case N_C: {
         EDGE(i, N_P); /* commit after complete */
         if (i > 0) EDGE(i - 1, N_C);
         if (i >= (int64_t)c->commit_width) w_add(EDGE(i - c->commit_width, N_C), RPS_BASE, 1);
+        /* store buffer room: the write of the store store_buffer older freed the entry (the buffer
+         * drains before commit looks, in the same cycle). A source beyond the window is listed
+         * (dropped), not read */
+        int64_t j = t->side ? rps_back(i, rps_s(t, i)->sb_room_back) : -1;
+        if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) EDGE(j, N_W);
         break;
+    }
+    case N_W: {
+        /* its commit, the next cycle's request for its line, the fill; the rest (a request
+         * held back by the older stores' or by miss registers) is residual */
+        const rps_side *sd = rps_s(t, i);
+        rps_weight *w = EDGE(i, N_C);
+        w_add(w, RPS_BASE, 1);
+        drain_fill_weight(t, i, w);
+        int64_t j = rps_back(i, sd->sb_prev_back); /* in order, one write a cycle */
+        if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) w_add(EDGE(j, N_W), RPS_BASE, 1);
+        bool waited = rps_wreq(t, i) > u->t[N_C] + 1;
+        if (waited && j >= oldest && rps_u(t, j)->t[N_W] && rps_wreq(t, j) == rps_wreq(t, i)) {
+            /* requests in order: its request waited, and went in the cycle of the previous one's:
+             * W_j less j's wait to write and its fill, plus this fill */
+            const rps_side *ps = rps_s(t, j);
+            w = EDGE(j, N_W);
+            drain_fill_weight(t, i, w);
+            rps_weight back;
+            w_clear(&back);
+            drain_fill_weight(t, j, &back);
+            w_add(w, RPS_BASE, -back.base - (double)(ps->wreq_back - ps->wfill));
+            for (int k = 0; k < back.n; k++) w_add(w, back.dim[k], -back.val[k]);
+        }
+        j = channel_source(t, i, oldest);
+        if (j >= 0) { /* the memory channel: W_j less its wait to write, plus a line's transfer */
+            const rps_side *ps = rps_s(t, j);
+            double transfer = (double)((c->l1d.line + c->mem_bandwidth - 1) / c->mem_bandwidth);
+            /* a fill that queued (longer than its latencies) started when the channel freed: the
+             * gap to the previous store's is the lines that went between */
+            double gap = (double)(rps_wreq(t, i) + sd->wfill) - (double)(rps_wreq(t, j) + ps->wfill);
+            if (sd->wfill > miss_latency(c, LEVEL_MEM) - c->l1d.latency && gap > transfer) transfer = gap;
+            w_add(EDGE(j, N_W), RPS_BASE, transfer - (double)(ps->wreq_back - ps->wfill));
+        }
+        j = rps_back(i, sd->sb_mshr_back);
+        if (j >= 0 && j >= oldest) { /* a miss register, freed when that load's or store's line arrived */
+            const rps_uop *p = rps_u(t, j);
+            if (p->uflags & UOP_MEM_READ) { /* P_j less its address generation and translation */
+                w = EDGE(j, N_P);
+                w_add(w, rps_class_is_event(p->op_class) ? RPS_CLASS0 + p->op_class : RPS_BASE,
+                      -(double)c->latency[p->op_class]);
+                w_add(w, RPS_BASE, -(double)p->dtlb_extra);
+            } else { /* W_j less its wait to write, plus the L1D's part of the fill */
+                const rps_side *ps = rps_s(t, j);
+                w = EDGE(j, N_W);
+                w_add(w, RPS_BASE, -(double)(ps->wreq_back - ps->wfill));
+                w_add(w, RPS_L1D, c->l1d.latency);
+            }
+            drain_fill_weight(t, i, w);
+        }
+        break;
+    }
     }
 #undef EDGE
     return n;
@@ -701,6 +906,7 @@ typedef struct seg_ctx {
     double lmin[RPS_DIMS];
     uint32_t window;
     stack_set *sets; /* window × N_COUNT */
+    stack_set sink;  /* the run's end: its last commit and its last store's write */
     double *times;   /* window × N_COUNT: longest path to the node */
     /* scratch */
     double *cand, *tot;
@@ -1199,6 +1405,11 @@ static int active_dims(const rps_trace *t, int64_t first, int64_t last, int *dim
             if (u->dcache_level >= LEVEL_L2) on[RPS_L2_DATA] = true;
             if (u->dcache_level == LEVEL_MEM) on[RPS_MEM_DATA] = true;
         }
+        if (u->t[N_W]) { /* a store's drain: its fill */
+            if (rps_s(t, i)->sb_mshr_back) on[RPS_L1D] = true;
+            if (u->wlevel >= LEVEL_L2) on[RPS_L2_DATA] = true;
+            if (u->wlevel == LEVEL_MEM) on[RPS_MEM_DATA] = true;
+        }
     }
     int D = 0;
     for (int d = 0; d < RPS_DIMS; d++) {
@@ -1210,6 +1421,10 @@ static int active_dims(const rps_trace *t, int64_t first, int64_t last, int *dim
 
 uint32_t rps_window(const uarch_config *c) {
     uint32_t need = 2 * (c->rob_size + c->fetch_buffer + (c->l1i.latency + c->decode_depth) * c->fetch_width) + 16;
+    /* a store's commit waits for the write of the store store_buffer stores older: as far back
+     * as stores one in SB_REACH µops (sparser ones' room edges are dropped, their stalls residual) */
+    enum { SB_REACH = 32 };
+    if (c->store_buffer && need < c->store_buffer * SB_REACH) need = c->store_buffer * SB_REACH;
     uint32_t w = 64;
     while (w < need) w *= 2;
     return w;
@@ -1221,7 +1436,8 @@ typedef struct seg_out {
     double *stacks; /* n × D */
     uint32_t n;
     double length; /* graph's longest path from S */
-    double actual; /* simulated: C_last - S */
+    double actual; /* simulated: C_last - S (the run's last segment: its end, the last write if later) */
+    uint64_t end;  /* the simulated cycle the segment ends at */
 } seg_out;
 
 /* An edge weight's least and largest length over the design space (events
@@ -1250,17 +1466,55 @@ static double scaled(const rps_weight *w, const double *scale) {
     return sum;
 }
 
+/* The stacks of the nodes in `from` (n of them) into set `dst`: a sink, its edges 0. */
+static void sink_reduce(seg_ctx *s, const stack_set *const *from, int n, stack_set *dst) {
+    int D = s->D;
+    s->cand_n = 0;
+    for (int q = 0; q < n; q++) {
+        const stack_set *src = from[q];
+        cand_reserve(s, s->cand_n + src->n);
+        memcpy(&s->cand[(size_t)s->cand_n * D], src->v, (size_t)src->n * D * sizeof(double));
+        for (uint32_t r = 0; r < src->n; r++) {
+            s->src[s->cand_n] = (uint16_t)q;
+            s->settled[s->cand_n++] = r < 64 && (src->settled >> r & 1);
+        }
+    }
+    reduce(s, dst);
+}
+
+/* The last store of segment [first, last] with a drain node, looked for among its last
+ * window - 2 µops (held while the next segment is in work), or -1. */
+static int64_t last_write(const rps_trace *t, int64_t first, int64_t last, uint32_t window) {
+    if (!t->cfg.store_buffer) return -1;
+    for (int64_t j = last; j >= first && j > last - (int64_t)window + 1; j--)
+        if (rps_u(t, j)->t[N_W]) return j;
+    return -1;
+}
+
+/* Where segment [first, last] ends: its last commit or, when the store buffer drains after
+ * it, its last store's write (the run's cycles count the last drain) */
+static uint64_t segment_end(const rps_trace *t, int64_t first, int64_t last, uint32_t window) {
+    uint64_t end = rps_u(t, last)->t[N_C];
+    int64_t wj = last_write(t, first, last, window);
+    return wj >= 0 && rps_u(t, wj)->t[N_W] > end ? rps_u(t, wj)->t[N_W] : end;
+}
+
 static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *scale, seg_out *out) {
     const rps_trace *t = s->t;
     int D = s->D;
     uint32_t W = s->window;
-    /* S: the previous segment's last commit; for the first, the cycle before the run's first
-     * (the run's cycles count the last commit's cycle too) */
-    double S = first > 0 ? (double)rps_u(t, first - 1)->t[N_C] : -1;
+    /* S: where the previous segment ended (its last commit, or its last store's write when the
+     * store buffer drained after it: the backlog of drains is that segment's, with its fills'
+     * events, not base here); for the first, the cycle before the run's first (the run's cycles
+     * count the last commit's cycle too) */
+    int64_t len = s->opt->segment;
+    double S = first > 0 ? (double)segment_end(t, first > len ? first - len : 0, first - 1, W) : -1;
     rps_edge e[RPS_MAX_EDGES];
     for (int64_t i = first; i <= last; i++) {
         uint32_t slot = (uint32_t)(i % W);
+        const rps_uop *ui = rps_u(t, i);
         for (int v = 0; v < N_COUNT; v++) {
+            if (v == N_W && !ui->t[N_W]) continue; /* no drain node: not a store through a store buffer */
             bool violation;
             int ne = rps_node_edges(t, i, v, i - (int64_t)W + 1, e, &violation);
             double actual = (double)rps_u(t, i)->t[v];
@@ -1269,11 +1523,12 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
             double best = -INFINITY, top_lo = -INFINITY;
             double lo[RPS_MAX_EDGES + 1], hi[RPS_MAX_EDGES + 1], base_only[RPS_MAX_EDGES + 1];
             const stack_set *set[RPS_MAX_EDGES + 1];
+            const rps_weight *own[RPS_MAX_EDGES + 1]; /* a source before the segment whose edge keeps its events */
             bool from_s = ne == 0 || (i == first && v == N_F);
             int ns = 0;   /* sources: S (index 0, when from_s), then the edges */
             if (from_s) { /* S → the first fetch, and nodes with nothing before them */
                 best = actual - S;
-                set[0] = NULL, base_only[0] = lo[0] = hi[0] = actual - S;
+                set[0] = NULL, own[0] = NULL, base_only[0] = lo[0] = hi[0] = actual - S;
                 ns = 1;
             }
             int edge_of[RPS_MAX_EDGES + 1];
@@ -1283,7 +1538,21 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                     s->dropped++;
                     continue;
                 }
-                if (j < first) { /* before the segment: from S, base only */
+                own[ns] = NULL;
+                if (j < first && e[k].node == N_W) {
+                    /* a drain before the segment (a store buffer's backlog reaches into it): from S
+                     * with base weight, the edge its events (the fill of this segment's store) */
+                    double from = (double)rps_u(t, j)->t[N_W] - S;
+                    best = dmax(best, from + (scale ? scaled(&e[k].w, scale) : rps_weight_total(&e[k].w)));
+                    set[ns] = NULL, own[ns] = &e[k].w, base_only[ns] = from;
+                    if (!scale && s->opt->max_scale > 0) {
+                        double wl, wh;
+                        weight_bounds(s, &e[k].w, &wl, &wh);
+                        lo[ns] = from + wl, hi[ns] = from + wh;
+                    } else {
+                        lo[ns] = -INFINITY, hi[ns] = INFINITY;
+                    }
+                } else if (j < first) { /* before the segment: from S, base only */
                     double w = (double)rps_u(t, j)->t[e[k].node] + rps_weight_total(&e[k].w) - S;
                     best = dmax(best, w);
                     set[ns] = NULL, base_only[ns] = lo[ns] = hi[ns] = w;
@@ -1318,6 +1587,11 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                     double *c = &s->cand[(size_t)s->cand_n++ * D];
                     memset(c, 0, D * sizeof(double));
                     c[0] = base_only[q];
+                    if (own[q]) {
+                        c[0] += own[q]->base;
+                        for (int k = 0; k < own[q]->n; k++)
+                            c[s->slot_of[own[q]->dim[k]] >= 0 ? s->slot_of[own[q]->dim[k]] : 0] += own[q]->val[k];
+                    }
                     continue;
                 }
                 const stack_set *src = set[q];
@@ -1351,11 +1625,23 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
     }
     uint32_t ls = (uint32_t)(last % W) * N_COUNT + N_C;
     out->length = s->times[ls];
-    out->actual = (double)rps_u(t, last)->t[N_C] - S;
+    out->end = rps_u(t, last)->t[N_C];
+    const stack_set *fin = &s->sets[ls];
+    int64_t wj = last_write(t, first, last, W); /* the last write (writes are in order) */
+    if (wj >= 0) {                              /* the end: a sink after the last commit and the last write */
+        uint32_t ws = (uint32_t)(wj % W) * N_COUNT + N_W;
+        out->length = dmax(out->length, s->times[ws]);
+        if (rps_u(t, wj)->t[N_W] > out->end) out->end = rps_u(t, wj)->t[N_W];
+        if (!scale) {
+            const stack_set *both[2] = {fin, &s->sets[ws]};
+            sink_reduce(s, both, 2, &s->sink);
+            fin = &s->sink;
+        }
+    }
+    out->actual = (double)out->end - S;
     out->n = 0;
     out->stacks = NULL;
     if (!scale) {
-        const stack_set *fin = &s->sets[ls];
         out->n = fin->n;
         out->stacks = cs_malloc(cs_array_size((size_t)fin->n * D + 1, sizeof(double)));
         memcpy(out->stacks, fin->v, (size_t)fin->n * D * sizeof(double));
@@ -1380,6 +1666,8 @@ static void seg_ctx_begin(seg_ctx *s, int64_t first, int64_t last) {
         free(s->sets[k].v);
         s->sets[k] = (stack_set){0};
     }
+    free(s->sink.v);
+    s->sink = (stack_set){0};
     s->D = active_dims(s->t, first, last, s->dim_of, s->slot_of);
     /* The floor of the design space is 0 for every event. (A floor of 1 cycle, lmin = 1/base,
      * drops more: the analysis 8.0 instead of 10.0 processor-s per M µops on the 21-workload
@@ -1390,6 +1678,7 @@ static void seg_ctx_begin(seg_ctx *s, int64_t first, int64_t last) {
 
 static void seg_ctx_free(seg_ctx *s) {
     for (size_t k = 0; k < (size_t)s->window * N_COUNT; k++) free(s->sets[k].v);
+    free(s->sink.v);
     free(s->sets);
     free(s->times);
     free(s->cand);
@@ -1424,6 +1713,7 @@ double rps_graph_cycles(const rps_trace *t, uint32_t segment, const double scale
     rps_options opt;
     rps_options_default(&opt);
     int64_t n = (int64_t)t->count, len = segment ? segment : (n ? n : 1);
+    opt.segment = len < UINT32_MAX ? (uint32_t)len : UINT32_MAX; /* where each segment starts (run_segment) */
     double total = 0;
     seg_ctx s;
     seg_ctx_init(&s, t, &opt);
@@ -1445,6 +1735,7 @@ typedef struct seg_result {
     double *stacks; /* n × RPS_DIMS */
     uint32_t n;
     double length;
+    uint64_t end; /* the simulated cycle it ends at */
     uint64_t capped, violations, dropped;
     bool done;
 } seg_result;
@@ -1488,6 +1779,7 @@ static double process_segment(rps_stream *st, seg_ctx *s, uint64_t k, int64_t fi
     seg_result r = {0};
     r.n = o.n;
     r.length = o.length;
+    r.end = o.end;
     r.stacks = cs_calloc((size_t)o.n * RPS_DIMS + 1, sizeof(double));
     for (uint32_t q = 0; q < o.n; q++)
         for (int d = 0; d < s->D; d++) r.stacks[(size_t)q * RPS_DIMS + s->dim_of[d]] = o.stacks[(size_t)q * s->D + d];
@@ -1582,6 +1874,28 @@ rps_stream *rps_stream_start(const uarch_config *cfg, const rps_options *opt, bo
     return st;
 }
 
+/* Queue the segments whose µops are all in, and their stores' writes (lock not held). Only the
+ * feeding thread queues (and reads `queued` without the lock). */
+static void queue_ready(rps_stream *st) {
+    rps_trace *t = st->t;
+    uint64_t seg = st->opt.segment;
+    if (!t->ring_chunks) return;
+    while ((st->queued + 1) * seg <= t->count && (st->queued + 1) * seg <= t->drained_below) {
+        pthread_mutex_lock(&st->lock);
+        queue_segment(st);
+        pthread_mutex_unlock(&st->lock);
+        t->frozen_below = st->queued * seg;
+    }
+}
+
+void rps_stream_write(rps_stream *st, const probe_event *e) {
+    if (e->kind != PEV_STORE_WRITE) return;
+    uint64_t request = e->cycle - e->count;
+    rps_store_write w = {e->seq, e->cycle, request, (uint32_t)(e->end - request), e->level, e->detail != 0};
+    rps_trace_write(st->t, &w);
+    queue_ready(st);
+}
+
 /* Move the pending records into the trace, waiting (or working) while the
  * ring still holds µops a segment in work needs. */
 static void stream_flush(rps_stream *st) {
@@ -1601,6 +1915,11 @@ static void stream_flush(rps_stream *st) {
                     pthread_mutex_unlock(&st->lock);
                     worked += process_segment(st, own_ctx(st), (uint64_t)j, f, l);
                     pthread_mutex_lock(&st->lock);
+                } else if (st->lowest == st->taken && (st->queued + 1) * seg <= t->count) {
+                    /* nothing in work and the next segment's µops all in, but a store's write
+                     * not yet seen: queued without it (its store gets no drain node) */
+                    queue_segment(st);
+                    t->frozen_below = st->queued * seg;
                 } else {
                     pthread_cond_wait(&st->freed, &st->lock);
                 }
@@ -1608,11 +1927,7 @@ static void stream_flush(rps_stream *st) {
             pthread_mutex_unlock(&st->lock);
         }
         trace_append(t, &st->pending[k]);
-        if (t->ring_chunks && t->count % seg == 0) { /* a whole run is kept: its segments wait for the end */
-            pthread_mutex_lock(&st->lock);
-            queue_segment(st);
-            pthread_mutex_unlock(&st->lock);
-        }
+        queue_ready(st); /* a whole run is kept: its segments wait for the end */
     }
     st->pending_n = 0;
     double c1 = thread_cpu();
@@ -1643,6 +1958,7 @@ bool rps_stream_finish(rps_stream *st, rps_result *out, cs_error *err) {
     pthread_mutex_lock(&st->lock);
     uint64_t segs_all = (t->count + st->opt.segment - 1) / st->opt.segment;
     while (st->queued < segs_all) queue_segment(st); /* the rest, the last shorter */
+    st->t->frozen_below = t->count;
     st->final_count = t->count;
     st->closed = true;
     pthread_cond_broadcast(&st->work);
@@ -1661,7 +1977,9 @@ bool rps_stream_finish(rps_stream *st, rps_result *out, cs_error *err) {
     for (int d = 0; d < RPS_DIMS; d++) out->base_latency[d] = rps_dim_latency(&t->cfg, d);
     out->uops = t->count;
     out->instructions = t->instructions;
-    out->cycles = t->count ? rps_u(t, (int64_t)t->count - 1)->t[N_C] + 1 : 0; /* cycles 0 … last commit */
+    /* cycles 0 … the last commit, or the last store's write when the graph has it */
+    out->commit_cycles = t->count ? rps_u(t, (int64_t)t->count - 1)->t[N_C] + 1 : 0;
+    out->cycles = st->queued ? st->res[st->queued - 1].end + 1 : out->commit_cycles;
     memcpy(out->fmt, t->fmt, sizeof out->fmt);
     uint32_t segs = (uint32_t)st->queued;
     out->segments = segs;

@@ -114,6 +114,9 @@ typedef struct rps_result rps_result;
 
 rps_stream *rps_stream_start(const uarch_config *cfg, const rps_options *opt, bool keep_run);
 void rps_stream_add(rps_stream *st, const uop_record *r, size_t n);
+/* A probe event: a store's write from the store buffer (PEV_STORE_WRITE) becomes its drain
+ * node; other kinds are ignored. */
+void rps_stream_write(rps_stream *st, const probe_event *e);
 /* The last segment, the stacks of every segment: *out (once). */
 bool rps_stream_finish(rps_stream *st, rps_result *out, cs_error *err);
 const rps_trace *rps_stream_trace(const rps_stream *st);
@@ -146,7 +149,9 @@ typedef struct rps_result {
     rps_origin origin;
     uint32_t base_latency[RPS_DIMS];     /* the configuration's latency of each dimension */
     uint64_t instructions, uops, cycles; /* the simulated run */
-    uint64_t drain_cycles;               /* of those, after the last commit (a base edge; not saved) */
+    uint64_t drain_cycles;               /* of those, after the last commit (stores draining; not saved) */
+    uint64_t commit_cycles;              /* cycles 0 … the last commit (not saved) */
+    bool drain_in_graph;                 /* the drain after the last commit is the stores' drain nodes (not saved) */
     double graph_cycles;                 /* the graph's longest path, summed over segments */
     /* how faithful the graph is */
     uint64_t violations;    /* nodes whose modelled constraints ran past the simulated time */

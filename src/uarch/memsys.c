@@ -61,6 +61,7 @@ typedef struct dram_channel dram_channel;
 typedef struct store_buffer {
     sb_entry *e;
     uint32_t cap, head, count, requested;
+    sb_entry written; /* the store the last tick wrote (seq 0: none), for the probes */
 } store_buffer;
 
 struct memsys {
@@ -746,7 +747,7 @@ bool memsys_sb_push(memsys_t *m, uint64_t addr, uint8_t size, uint64_t seq, uint
     store_buffer *b = &m->sb;
     if (b->count == b->cap) return false;
     b->count++;
-    *sb_at(m, b->count - 1) = (sb_entry){addr, seq, pc, UINT64_MAX, size, level};
+    *sb_at(m, b->count - 1) = (sb_entry){addr, seq, pc, UINT64_MAX, 0, size, level, 0, false};
     return true;
 }
 
@@ -754,21 +755,26 @@ bool memsys_sb_tick(memsys_t *m, uint64_t now) {
     store_buffer *b = &m->sb;
     l1 *x = &m->data;
     bool changed = false;
+    b->written.seq = 0;
     /* read-for-ownership: each store asks for its line, in order, while miss registers are free */
     while (b->requested < b->count) {
         sb_entry *e = sb_at(m, b->requested);
         if (!x->write_allocate && e->level > LEVEL_L1) {
             e->ready = now + (m->l2 ? m->l2_latency : m->mem_latency); /* handed to the level below */
+            e->served = m->l2 ? LEVEL_L2 : LEVEL_MEM;
         } else {
             mem_result r;
             if (!l1_request(m, x, e->addr, now, &r)) break;
             e->ready = now + (r.latency > x->latency ? r.latency - x->latency : 0);
+            e->served = r.level, e->merged = r.merged;
         }
+        e->requested_at = now;
         b->requested++;
         changed = true;
     }
     /* the oldest store writes the L1D once its line is there */
     if (b->requested && b->e[b->head].ready <= now) {
+        b->written = b->e[b->head];
         b->head = b->head + 1 == b->cap ? 0 : b->head + 1;
         b->count--;
         b->requested--;
@@ -776,6 +782,8 @@ bool memsys_sb_tick(memsys_t *m, uint64_t now) {
     }
     return changed;
 }
+
+const sb_entry *memsys_sb_written(const memsys_t *m) { return m->sb.written.seq ? &m->sb.written : NULL; }
 
 bool memsys_sb_overlaps(const memsys_t *m, uint64_t lo, uint64_t hi) {
     for (uint32_t k = 0; k < m->sb.count; k++) {

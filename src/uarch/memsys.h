@@ -144,8 +144,11 @@ void memsys_warm_tlb(memsys_t *m, uint64_t addr, bool instruction);
 
 typedef struct sb_entry {
     uint64_t addr, seq, pc;
-    uint64_t ready; /* the cycle its line is writable (UINT64_MAX: not requested yet) */
+    uint64_t ready;        /* the cycle its line is writable (UINT64_MAX: not requested yet) */
+    uint64_t requested_at; /* the cycle it asked for its line (for the probes) */
     uint8_t size, level;
+    uint8_t served; /* the level that served its line's request (LEVEL_L1: a hit) */
+    bool merged;    /* its request joined a fill already in flight */
 } sb_entry;
 
 /* Entries, 0 when there is no store buffer. */
@@ -160,6 +163,8 @@ bool memsys_sb_push(memsys_t *m, uint64_t addr, uint8_t size, uint64_t seq, uint
  * are free, and the oldest writes the L1D if its line is there. True when
  * anything changed. */
 bool memsys_sb_tick(memsys_t *m, uint64_t now);
+/* The store the last memsys_sb_tick wrote to the L1D (NULL: none wrote), for the probes. */
+const sb_entry *memsys_sb_written(const memsys_t *m);
 /* Does a buffered store overlap [lo, hi)? (a load then takes its data from it) */
 bool memsys_sb_overlaps(const memsys_t *m, uint64_t lo, uint64_t hi);
 

@@ -659,6 +659,65 @@ static void test_memory_system_events(void **state) {
     free(u);
 }
 
+/* PEV_STORE_WRITE (contract 6), a known stream: stores to a new line each (misses to memory)
+ * among independent work, then stores to one line (hits). One event per store through the
+ * buffer, in program order, one write a cycle, its line asked for after the store's commit
+ * (ooo; in-order after its issue); ooo: the level the record gives it, a miss that joined no
+ * fill waiting at least the L2's and memory's latencies; the run ends with the last write. None
+ * without a store buffer. */
+static void test_store_write_events(void **state) {
+    (void)state;
+    enum { N = 600, STORES = N / 2 };
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        if (i % 2) {
+            u[i] = at(i, OPC_INT_ALU, (uint8_t)(1 + i % 16), 20, 0);
+            continue;
+        }
+        u[i] = at(i, OPC_STORE, 0, 20, 21);
+        store(&u[i], i < N / 2 ? 0x40000000ull + (uint64_t)i * 4096 : 0x100000);
+    }
+    for (int k = 0; k < 4; k++) {
+        uarch_config c;
+        configs(&c, k == 0 ? 1 : k == 1 ? 2 : k == 2 ? 3 : 0); /* knl, bdw, inorder3, ooo4 */
+        if (k == 2) c.store_buffer = 4;
+        c.perfect_icache = true;
+        collector col = {0};
+        core_stats st = run(&c, u, N, &col);
+        size_t writes = 0, misses = 0;
+        uint64_t last_seq = 0, last_cycle = 0;
+        for (size_t i = 0; i < col.n_events; i++) {
+            const probe_event *e = &col.events[i];
+            if (e->kind != PEV_STORE_WRITE) continue;
+            const uop_record *r = &col.recs[e->seq - 1];
+            assert_true(r->u.flags & UOP_MEM_WRITE);
+            assert_int_equal(e->unit, UNIT_STORE_BUFFER);
+            assert_int_equal(e->addr, r->u.mem_addr);
+            assert_int_equal(e->pc, r->u.pc);
+            assert_true(e->seq > last_seq && (!writes || e->cycle > last_cycle)); /* in order, one a cycle */
+            last_seq = e->seq, last_cycle = e->cycle;
+            uint64_t request = e->cycle - e->count;
+            if (c.model == MODEL_OOO) assert_true(request > r->commit); /* it enters at commit */
+            else assert_true(request > r->issue); /* in-order: it enters the buffer in its memory stage */
+            assert_true(e->end >= request && e->end <= e->cycle);
+            if (!e->detail && c.model == MODEL_OOO) /* the store's level in its record (ooo) */
+                assert_int_equal(e->level, r->dcache_level ? r->dcache_level : LEVEL_L1);
+            if (e->level == LEVEL_MEM && !e->detail && c.model == MODEL_OOO) {
+                assert_true(e->end - request >= c.l2.latency + c.mem_latency);
+                misses++;
+            }
+            writes++;
+        }
+        assert_int_equal(writes, c.store_buffer ? STORES : 0);
+        if (c.store_buffer) {
+            if (c.model == MODEL_OOO) assert_true(misses > STORES / 4); /* the first half's lines came from memory */
+            assert_true(last_cycle < st.cycles && last_cycle + 2 >= st.cycles); /* the run ends with it */
+        }
+        c_free(&col);
+    }
+    free(u);
+}
+
 /* PROBE_FETCH (contract 3): an observer of PROBE_STAGES alone gets dispatch, issue
  * and commit spans and no fetch span; one of PROBE_FETCH alone gets only the fetch
  * spans, tiling the run; both exactly those an observer of everything gets, on
@@ -1071,6 +1130,7 @@ int main(void) {
         cmocka_unit_test(test_mispredict_events),
         cmocka_unit_test(test_structure_events),
         cmocka_unit_test(test_memory_system_events),
+        cmocka_unit_test(test_store_write_events),
         cmocka_unit_test(test_fetch_on_request),
         cmocka_unit_test(test_stage_mask),
         cmocka_unit_test(test_wait_states),

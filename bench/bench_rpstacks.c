@@ -12,10 +12,16 @@
  * predictions, the break-even number of design points against re-simulation
  * (Figure 13).
  *
- *   bench_rpstacks [--warmup N] [--max N] [--segment N] [--similarity S] [--max-scale X] [--max-stacks N] [--no-unique]
- *                  [--unique event|combination] [--jobs N]
- *                  [--grid K] [--markdown] [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
+ *   bench_rpstacks [--config NAME] [--warmup N] [--max N] [--segment N] [--similarity S] [--max-scale X]
+ *                  [--max-stacks N] [--no-unique] [--unique event|combination] [--jobs N]
+ *                  [--point 'KEY=V[ KEY=V…]']… [--grid K] [--markdown]
+ *                  [--check-graph PCT] [--check-avg PCT] [--check-max PCT]
  *                  [name[=ARG]…]      (default: every workload of the manifest, small size)
+ *
+ * --config NAME: the machine (configs/NAME.ini; default ooo4), for the run and every re-simulation.
+ * --point: a design point of latencies (keys as whatif --set's), predicted and re-simulated for
+ * every workload instead of the §V-B scenarios (up to MAX_SCEN; e.g. the store buffer's table,
+ * --config knl --point memory.latency=100 --point memory.latency=480).
  *
  * --grid K: also a grid of 10 latencies (10%..100% of the base) for each of the three biggest
  * events (1000 points), all predicted (timed), K of them re-simulated.
@@ -33,16 +39,17 @@
 #include "rpstacks/rpstacks.h"
 #include "runner/runner.h"
 
-enum { MAX_SCEN = 6, METHODS = 4 }; /* graph, RpStacks, CP1, FMT */
+enum { MAX_SCEN = 8, MAX_KEYS = 4, METHODS = 4 }; /* graph, RpStacks, CP1, FMT */
 static const char *const method_name[METHODS] = {"graph", "RpStacks", "CP1", "FMT"};
-static const char *const class_name[3] = {"halved", "10-25%", "both"};
+enum { CLASSES = 4 };
+static const char *const class_name[CLASSES] = {"halved", "10-25%", "both", "given points"};
 
 typedef struct scenario {
     char label[160];
-    int cls; /* 0 halved, 1 reduced, 2 both */
+    int cls; /* 0 halved, 1 reduced, 2 both, 3 a --point */
     int nkeys;
-    int dim[2]; /* a representative dimension of each key */
-    uint32_t value[2];
+    int dim[MAX_KEYS]; /* a representative dimension of each key */
+    uint32_t value[MAX_KEYS];
     double sim, pred[METHODS];
 } scenario;
 
@@ -95,14 +102,40 @@ static uint32_t reduced(uint32_t base) {
 }
 
 typedef struct totals {
-    double sum[3][METHODS], max[3][METHODS];
-    int n[3];
+    double sum[CLASSES][METHODS], max[CLASSES][METHODS];
+    int n[CLASSES];
     double all_sum[METHODS], all_max[METHODS];
     int all_n;
 } totals;
 
+/* A --point: "KEY=V KEY=V…", each key one of the stacks' events' configuration keys. */
+static bool parse_point(const char *text, scenario *s) {
+    memset(s, 0, sizeof *s);
+    s->cls = 3;
+    snprintf(s->label, sizeof s->label, "%s", text);
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '='), *end;
+        if (!eq || s->nkeys == MAX_KEYS) return false;
+        *eq = 0;
+        unsigned long v = strtoul(eq + 1, &end, 10);
+        if (*end || end == eq + 1 || v == 0 || v > UINT32_MAX) return false;
+        int dim = -1;
+        for (int d = 1; d < RPS_DIMS && dim < 0; d++)
+            if (rps_dim_key(d) && !strcmp(rps_dim_key(d), tok)) dim = d;
+        if (dim < 0) return false;
+        s->dim[s->nkeys] = dim;
+        s->value[s->nkeys++] = (uint32_t)v;
+    }
+    return s->nkeys > 0;
+}
+
 int main(int argc, char **argv) {
     uint64_t max = 300000, warmup = 0;
+    const char *config_name = "ooo4";
+    scenario points[MAX_SCEN];
+    int npoints = 0;
     rps_options opt;
     rps_options_default(&opt);
     int jobs = 0, grid_k = 0;
@@ -114,7 +147,17 @@ int main(int argc, char **argv) {
     for (; first < argc && argv[first][0] == '-'; first++) {
         const char *a = argv[first];
         const char *v = first + 1 < argc ? argv[first + 1] : "0";
-        if (!strcmp(a, "--max")) max = strtoull(v, NULL, 10), first++;
+        if (!strcmp(a, "--config")) config_name = v, first++;
+        else if (!strcmp(a, "--point")) {
+            if (npoints == MAX_SCEN || !parse_point(v, &points[npoints])) {
+                fprintf(stderr,
+                        "bench_rpstacks: --point '%s': expected KEY=V[ KEY=V…] (at most %d keys, each an event's "
+                        "latency key, V ≥ 1; at most %d points)\n",
+                        v, MAX_KEYS, MAX_SCEN);
+                return 2;
+            }
+            npoints++, first++;
+        } else if (!strcmp(a, "--max")) max = strtoull(v, NULL, 10), first++;
         else if (!strcmp(a, "--warmup")) warmup = strtoull(v, NULL, 10), first++;
         else if (!strcmp(a, "--segment")) opt.segment = (uint32_t)strtoul(v, NULL, 10), first++;
         else if (!strcmp(a, "--similarity")) opt.similarity = strtod(v, NULL), first++;
@@ -161,7 +204,9 @@ int main(int argc, char **argv) {
     snprintf(segment_opt, sizeof segment_opt,
              "rpstacks:segment=%u:similarity=%g:unique=%s:max-stacks=%u:max-scale=%.17g:keep=yes", opt.segment,
              opt.similarity, rps_unique_name(opt.unique), opt.max_stacks, opt.max_scale);
-    if (!markdown) printf("analysis: %s\n", segment_opt); /* what each run was given */
+    if (!markdown) printf("config: %s; analysis: %s\n", config_name, segment_opt); /* what each run was given */
+    else printf("<!-- bench_rpstacks on %s, %llu µops after %llu of warm-up -->\n", config_name,
+                (unsigned long long)max, (unsigned long long)warmup);
     totals tot;
     memset(&tot, 0, sizeof tot);
     bool failed = false;
@@ -178,7 +223,7 @@ int main(int argc, char **argv) {
         uarch_config cfg;
         uarch_config_default(&cfg);
         cs_error err;
-        if (!uarch_config_load(&cfg, "ooo4", &err)) {
+        if (!uarch_config_load(&cfg, config_name, &err)) {
             fprintf(stderr, "bench_rpstacks: %s\n", err.msg);
             return 1;
         }
@@ -257,7 +302,8 @@ int main(int argc, char **argv) {
         }
         scenario sc_list[MAX_SCEN];
         int ns = 0;
-        for (int c = 0; c < 2; c++) {
+        for (int q = 0; q < npoints; q++) sc_list[ns++] = points[q];
+        for (int c = 0; c < 2 && !npoints; c++) {
             for (int k = 0; k < 2; k++) {
                 if (top[k] < 0) continue;
                 scenario *s = &sc_list[ns++];
@@ -457,7 +503,7 @@ int main(int argc, char **argv) {
     }
     printf("\n| scenario class | points | graph avg / max | RpStacks avg / max | CP1 avg / max | FMT avg / max |\n"
            "|---|---:|---:|---:|---:|---:|\n");
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < CLASSES; c++) {
         if (!tot.n[c]) continue;
         printf("| %s | %d |", class_name[c], tot.n[c]);
         for (int m = 0; m < METHODS; m++) printf(" %.2f%% / %.2f%% |", tot.sum[c][m] / tot.n[c], tot.max[c][m]);
@@ -469,7 +515,7 @@ int main(int argc, char **argv) {
         printf("\n");
     }
     if (tot.all_n) {
-        printf("| all (§V-B scenarios) | %d |", tot.all_n);
+        printf("| all (%s) | %d |", npoints ? "given points" : "§V-B scenarios", tot.all_n);
         for (int m = 0; m < METHODS; m++) printf(" %.2f%% / %.2f%% |", tot.all_sum[m] / tot.all_n, tot.all_max[m]);
         printf("\n");
     }

@@ -151,6 +151,18 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME rpstacks.bench.max_scale_refused COMMAND bench_rpstacks --max-scale 0.5 ptr_chase)
   set_tests_properties(rpstacks.bench.max_scale_refused PROPERTIES PASS_REGULAR_EXPRESSION
     "bench_rpstacks: --max-scale 0.5: expected 0 \\(no bound\\) or from 1 to")
+  # --config reaches the run and the re-simulations (knl: a store buffer of 16, separate queues) and
+  # --point's design points are re-simulated: ptr_chase's set-up, memory 240 -> 100 and -> 480,
+  # graph and RpStacks within 5% (docs/rpstacks.md, "The store buffer"; without --config the bench
+  # refused the option)
+  add_test(NAME rpstacks.bench.config
+           COMMAND bench_rpstacks --config knl --max 200000 --jobs 2 --point memory.latency=100
+                   --point memory.latency=480 --check-graph 5 --check-max 5 ptr_chase=4)
+  set_tests_properties(rpstacks.bench.config PROPERTIES PASS_REGULAR_EXPRESSION
+    "config: knl; analysis: .*memory.latency=100 +simulated .*memory.latency=480 +simulated .*\\| given points \\| 2 \\|")
+  add_test(NAME rpstacks.bench.point_refused COMMAND bench_rpstacks --point rob.size=3 ptr_chase)
+  set_tests_properties(rpstacks.bench.point_refused PROPERTIES PASS_REGULAR_EXPRESSION
+    "bench_rpstacks: --point 'rob.size=3': expected KEY=V")
   add_test(NAME rpstacks.accuracy
            COMMAND bench_rpstacks --max 30000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase matmul=4)
   set_tests_properties(rpstacks.accuracy PROPERTIES LABELS slow)

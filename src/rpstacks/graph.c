@@ -696,7 +696,7 @@ static int64_t channel_source(const rps_trace *t, int64_t i, int64_t oldest) {
  * the rest of it: the latencies less the part already under way (a negative base), as a
  * load that joined a fill early. A fill shorter than the latencies that joined none (a write
  * handed to the level below, without write-allocate) is base. */
-static void drain_fill_weight(const rps_trace *t, int64_t i, rps_weight *w) {
+static void drain_fill_weight(const rps_trace *t, int64_t i, bool queue, int64_t oldest, rps_weight *w) {
     const uarch_config *c = &t->cfg;
     const rps_uop *u = rps_u(t, i);
     double fill = rps_s(t, i)->wfill, nominal = u->wlevel >= LEVEL_L2 ? miss_latency(c, u->wlevel) - c->l1d.latency : 0;
@@ -707,6 +707,11 @@ static void drain_fill_weight(const rps_trace *t, int64_t i, rps_weight *w) {
     if (u->wlevel >= LEVEL_L2 && c->l2.enabled) w_add(w, RPS_L2_DATA, c->l2.latency);
     if (u->wlevel >= LEVEL_L3 && c->l3.enabled) w_add(w, RPS_BASE, c->l3.latency);
     if (u->wlevel == LEVEL_MEM) w_add(w, RPS_MEM_DATA, c->mem_latency);
+    /* a fill that queued for the memory channel (memsys: it arrives at the later of its request
+     * plus the latencies and the channel's previous line plus a transfer): the queue is the
+     * channel edge's (W_j → W_i), not this fill's; as base here it stayed when the latency grew
+     * and the queue went (bdw ptr_chase memory 180 -> 480: the graph +30%) */
+    if (!queue && fill > nominal && !u->wmerged && channel_source(t, i, oldest) >= 0) return;
     w_add(w, RPS_BASE, fill - nominal);
 }
 
@@ -804,7 +809,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         const rps_side *sd = rps_s(t, i);
         rps_weight *w = EDGE(i, N_C);
         w_add(w, RPS_BASE, 1);
-        drain_fill_weight(t, i, w);
+        drain_fill_weight(t, i, false, oldest, w);
         int64_t j = rps_back(i, sd->sb_prev_back); /* in order, one write a cycle */
         if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) w_add(EDGE(j, N_W), RPS_BASE, 1);
         bool waited = rps_wreq(t, i) > u->t[N_C] + 1;
@@ -813,10 +818,10 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
              * W_j less j's wait to write and its fill, plus this fill */
             const rps_side *ps = rps_s(t, j);
             w = EDGE(j, N_W);
-            drain_fill_weight(t, i, w);
+            drain_fill_weight(t, i, false, oldest, w);
             rps_weight back;
             w_clear(&back);
-            drain_fill_weight(t, j, &back);
+            drain_fill_weight(t, j, true, oldest, &back);
             w_add(w, RPS_BASE, -back.base - (double)(ps->wreq_back - ps->wfill));
             for (int k = 0; k < back.n; k++) w_add(w, back.dim[k], -back.val[k]);
         }
@@ -844,7 +849,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
                 w_add(w, RPS_BASE, -(double)(ps->wreq_back - ps->wfill));
                 w_add(w, RPS_L1D, c->l1d.latency);
             }
-            drain_fill_weight(t, i, w);
+            drain_fill_weight(t, i, false, oldest, w);
         }
         break;
     }

@@ -9,7 +9,8 @@ max=${2:-200000}
 warmup=${3:-300000}
 part=${4:-all}
 shift $(($# < 4 ? $# : 4))
-# the rest: options for every bench_rpstacks run (e.g. --max-stacks 64, the cap before the cap study)
+# the rest: options for every bench_rpstacks run (e.g. --max-stacks 64, the cap before the cap study;
+# --config knl: the machine, for the runs and every re-simulation)
 bench="nice -n 10 $build/bench/bench_rpstacks --jobs 2 --warmup $warmup $*"
 if [ "$part" != sensitivity ]; then
 echo "## Accuracy: every workload, $max µops after $warmup of warm-up (bench_rpstacks --warmup $warmup --max $max --markdown)"

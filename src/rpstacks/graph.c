@@ -20,7 +20,11 @@
  *    instead of overlapping (the paper sums A–A' paths, §III-C, Figure 7b).
  *  - Constraints reaching further back than the window (2 × (ROB + fetch
  *    buffer) µops) are dropped and counted; none of them can bind in the
- *    baseline run.
+ *    baseline run, nor at any other latencies: their source is a node of a µop
+ *    that committed before this one dispatched, and the path through its
+ *    commit, the in-order commits and the ROB edge (weights 0) is in the graph
+ *    (docs/rpstacks.md, "beyond the window"; the store buffer's room edge, from
+ *    a drain, is the exception the window is sized for).
  */
 #include <math.h>
 #include <pthread.h>

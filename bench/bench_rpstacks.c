@@ -205,8 +205,9 @@ int main(int argc, char **argv) {
              "rpstacks:segment=%u:similarity=%g:unique=%s:max-stacks=%u:max-scale=%.17g:keep=yes", opt.segment,
              opt.similarity, rps_unique_name(opt.unique), opt.max_stacks, opt.max_scale);
     if (!markdown) printf("config: %s; analysis: %s\n", config_name, segment_opt); /* what each run was given */
-    else printf("<!-- bench_rpstacks on %s, %llu µops after %llu of warm-up -->\n", config_name,
-                (unsigned long long)max, (unsigned long long)warmup);
+    else
+        printf("<!-- bench_rpstacks on %s, %llu µops after %llu of warm-up -->\n", config_name, (unsigned long long)max,
+               (unsigned long long)warmup);
     totals tot;
     memset(&tot, 0, sizeof tot);
     bool failed = false;

@@ -159,7 +159,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND bench_rpstacks --config knl --max 200000 --jobs 2 --point memory.latency=100
                    --point memory.latency=480 --check-graph 5 --check-max 5 ptr_chase=4)
   set_tests_properties(rpstacks.bench.config PROPERTIES PASS_REGULAR_EXPRESSION
-    "config: knl; analysis: .*memory.latency=100 +simulated .*memory.latency=480 +simulated .*\\| given points \\| 2 \\|")
+    "config: knl. analysis: .*memory.latency=100 +simulated .*memory.latency=480 +simulated .*\\| given points \\| 2 \\|")
   add_test(NAME rpstacks.bench.point_refused COMMAND bench_rpstacks --point rob.size=3 ptr_chase)
   set_tests_properties(rpstacks.bench.point_refused PROPERTIES PASS_REGULAR_EXPRESSION
     "bench_rpstacks: --point 'rob.size=3': expected KEY=V")

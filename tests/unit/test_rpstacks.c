@@ -484,11 +484,15 @@ static uop *chase_stream(void) {
     return u;
 }
 
-static double simulate_n(const uop *u, size_t n, const char *set, const char *analyses, run_result *keep) {
+/* Times the first n µops of u on the default machine changed by `sets` (NULL-terminated
+ * `key=value` settings; NULL: none) under `analyses`; keeps the result in *keep if asked. */
+static double simulate_sets_n(const uop *u, size_t n, const char *const *sets, const char *analyses,
+                              run_result *keep) {
     uarch_config cfg;
     uarch_config_default(&cfg);
     cs_error err;
-    if (set) assert_true(uarch_config_set(&cfg, set, &err));
+    for (int k = 0; sets && sets[k]; k++)
+        if (!uarch_config_set(&cfg, sets[k], &err)) fail_msg("%s: %s", sets[k], err.msg);
     analysis_list l;
     assert_true(analysis_list_parse(&l, analyses, &err));
     run_spec spec = {&cfg, {0, 0, NULL}, &l, "stream"};
@@ -501,6 +505,11 @@ static double simulate_n(const uop *u, size_t n, const char *set, const char *an
     else run_result_free(&r);
     analysis_list_free(&l);
     return cycles;
+}
+
+static double simulate_n(const uop *u, size_t n, const char *set, const char *analyses, run_result *keep) {
+    const char *sets[2] = {set, NULL};
+    return simulate_sets_n(u, n, sets, analyses, keep);
 }
 
 static double simulate(const uop *u, const char *set, const char *analyses, run_result *keep) {
@@ -554,23 +563,7 @@ static void test_graph_chase(void **state) {
  * memory's latency, so a memory what-if follows re-simulation; without them those stalls were
  * residual base: memory.latency 133 -> 33 was predicted +185% above re-simulation, now exact). */
 static double simulate_sets(const uop *u, const char *const *sets, const char *analyses, run_result *keep) {
-    uarch_config cfg;
-    uarch_config_default(&cfg);
-    cs_error err;
-    for (int k = 0; sets[k]; k++)
-        if (!uarch_config_set(&cfg, sets[k], &err)) fail_msg("%s: %s", sets[k], err.msg);
-    analysis_list l;
-    assert_true(analysis_list_parse(&l, analyses, &err));
-    run_spec spec = {&cfg, {0, 0, NULL}, &l, "stream"};
-    array_source src = array_source_borrow(u, N);
-    run_result r;
-    assert_true(runner_run(&spec, &src.base, &r, &err));
-    assert_true(r.ok);
-    double cycles = (double)r.stats.cycles;
-    if (keep) *keep = r;
-    else run_result_free(&r);
-    analysis_list_free(&l);
-    return cycles;
+    return simulate_sets_n(u, N, sets, analyses, keep);
 }
 
 static void test_graph_store_drain(void **state) {

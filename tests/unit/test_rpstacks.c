@@ -486,8 +486,7 @@ static uop *chase_stream(void) {
 
 /* Times the first n µops of u on the default machine changed by `sets` (NULL-terminated
  * `key=value` settings; NULL: none) under `analyses`; keeps the result in *keep if asked. */
-static double simulate_sets_n(const uop *u, size_t n, const char *const *sets, const char *analyses,
-                              run_result *keep) {
+static double simulate_sets_n(const uop *u, size_t n, const char *const *sets, const char *analyses, run_result *keep) {
     uarch_config cfg;
     uarch_config_default(&cfg);
     cs_error err;

@@ -64,7 +64,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --set prefetch.dcache_stride=64 --set dram.enabled=yes --max 100000 --no-report
                    ${_wd}/memcopy ${CYCLESCOPE_WORKLOAD_memcopy_SMALL_ARGS})
   set_tests_properties(inorder.cli.prefetch_dram PROPERTIES PASS_REGULAR_EXPRESSION
-    "L1D prefetches: useful / late +[1-9][0-9]*: [1-9][0-9]* / .*DRAM reads / writes; row hits / empty / conflicts +[1-9][0-9]* / 0; [1-9]")
+    "L1D prefetches: useful / late +[1-9][0-9]*: [1-9][0-9]* / .*DRAM reads / writes. row hits / empty / conflicts +[1-9][0-9]* / 0. [1-9]")
 
   foreach(w IN LISTS CYCLESCOPE_WORKLOADS)
     add_test(NAME inorder.order.${w}

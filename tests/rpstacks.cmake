@@ -106,7 +106,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_rps ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.rps)
   add_test(NAME rpstacks.e2e.build COMMAND ${_cs} rpstacks --max 6000 --segment 2000 ${_w}/ptr_chase 4 -o ${_rps})
   set_tests_properties(rpstacks.e2e.build PROPERTIES FIXTURES_SETUP rps_e2e PASS_REGULAR_EXPRESSION
-    "graph longest path [0-9]+ cycles \\(\\+0.000% vs simulated\\); 0 constraint violations.*Representative stacks:")
+    "graph longest path [0-9]+ cycles \\(\\+0.000% vs simulated\\). 0 constraint violations.*Representative stacks:")
   add_test(NAME rpstacks.e2e.whatif
            COMMAND ${_cs} whatif ${_rps} --set memory.latency=66 --grid "l1d.latency=2,4 latency.load=1..2"
                    --csv ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.csv --json ${CMAKE_CURRENT_BINARY_DIR}/rpstacks-e2e.json

@@ -1565,7 +1565,12 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
     elf_image *img = NULL;
     sched_model *sm = NULL;
     range *r = NULL;
-    if (!profile_hash_file(exe, &h, &size, err)) goto fail;
+    if (!profile_hash_file(exe, &h, &size, err)) {
+        /* name the profile too: a missing program is most often a profile moved away from
+         * the directory it was recorded in (its program path is relative) */
+        cs_error_prefix(err, "%s: %s", profile_path, exe_path ? "the executable given by --exe" : "its program");
+        goto fail;
+    }
     if (h != a->prof.exe_hash || size != a->prof.exe_size) {
         cs_error_set(err,
                      "%s: recorded from another build of the executable (it has hash %016" PRIx64 ", %" PRIu64

@@ -36,8 +36,9 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            ooo4:commit-slot 100 1,2 "${CYCLESCOPE_WORKLOAD_DIR}/memcopy 4096" "${CYCLESCOPE_WORKLOAD_DIR}/list 10000"
            "${CYCLESCOPE_WORKLOAD_DIR}/dep_add 200000")
   # ooo4 at every commit slot of a sample cycle (commit-cycle, profile version 6): the bench's
-  # eight workloads at period 100, each the merge of three runs — single runs give 76.9 / 91.3 /
-  # 93.2% within 5 / 10 / 15% (below the goals), three merged 90.9 / 95.0 / 95.6%, edges 92.0%
+  # eight workloads at period 100, each the merge of three runs — single runs give 82.0 / 91.3 /
+  # 94.0% within 5 / 10 / 15% (the 10% and 15% goals not met), three merged 91.1 / 95.0 / 95.8%,
+  # edges 92.8% (docs/profile.md, "Single runs")
   set(_ooo_workloads)
   foreach(_w "sort 10000" "hash 10000" "list 10000" "tree 5000" "interp 250" "matmul 4" "fft 2048" "strsearch 12000")
     list(APPEND _ooo_workloads "${CYCLESCOPE_WORKLOAD_DIR}/${_w}")
@@ -48,6 +49,10 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # low" (100%; 88.5% when the analysis took the grouped slot-samples as independent)
   add_test(NAME profile.grade.ooo4_commit_cycle_low COMMAND ${CMAKE_COMMAND} -E env PROFILE_GRADE_ASSERT=low
            ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade-ooo4-cycle-low ooo4 100 1,2,3 ${_ooo_workloads})
+  # single runs meet the 5% goal (82.0%) since commit slots pool every issue point and meet the
+  # flow constraints by least squares; 76.9% with the cluster rule and the lowering
+  add_test(NAME profile.grade.ooo4_commit_cycle_single COMMAND ${CMAKE_COMMAND} -E env PROFILE_GRADE_ASSERT=within5
+           ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade-ooo4-cycle-single ooo4 100 1,2,3 ${_ooo_workloads})
 endif()
 #   profile.infinite_loop      a procedure that never returns (tests/guest/spin_forever.c,
 #                              cut by --max): classes by DCPI's infinite-loop extension,

@@ -631,12 +631,73 @@ uint8_t profile_cluster_confidence(const profile_cluster *cl) {
 /* The sampling variance of F = num / den (Poisson on num samples, at least one). */
 static double ratio_var(double num, double den) { return (num > 1 ? num : 1) / (den * den); }
 
+/* Commit slots: F from every issue point of the class, pooled (Σ retiring samples / Σ Mi).
+ * The cluster rule (§6.1.3) is there to leave out the points a dynamic stall inflated; a
+ * retiring sample is the slot a µop committed in, one per execution whatever it waited for, so
+ * no point is inflated and leaving any out only throws samples away (a point left out by noise
+ * moves the estimate the other way). The cluster's figures for the confidence (spread,
+ * dispersion, points) are those of all the points. */
+static void pool_retiring(profile_ratio *rs, size_t n, profile_cluster *out) {
+    qsort(rs, n, sizeof *rs, cmp_ratio);
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) num += rs[i].num, den += rs[i].den;
+    double f = num / den, chi2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        double mean = f * rs[i].den > 1 ? f * rs[i].den : 1;
+        chi2 += (rs[i].r - f) * (rs[i].r - f) * rs[i].den * rs[i].den / mean;
+    }
+    *out = (profile_cluster){0};
+    out->freq = f;
+    out->samples = num;
+    out->cycles = den;
+    out->spread = rs[0].r > 0 ? rs[n - 1].r / rs[0].r : rs[n - 1].r > 0 ? INFINITY : 1;
+    out->used = out->kept = n;
+    out->dispersion = n > 1 ? chi2 / (double)(n - 1) : 1;
+    out->grouping = 1;
+}
+
+/* Whether a path of the CFG from block `at` (its instructions not yet counted) reaches block
+ * `target` again within `budget` instructions (the exit -> entry closing counts one: the call). */
+static bool short_cycle_to(const profile_proc *p, uint32_t at, uint32_t target, int budget) {
+    int len = at == PROFILE_EXIT ? 1 : at == PROFILE_ENTRY ? 0 : (int)p->blocks[at].n;
+    if (budget - len < 0) return false;
+    for (size_t e = 0; e < p->nedges; e++) {
+        const profile_edge *x = &p->edges[e];
+        if (x->from != at) continue;
+        uint32_t next = x->to == PROFILE_EXIT ? PROFILE_ENTRY : x->to; /* through the caller */
+        if (next == target && budget - len >= 0) return true;
+        if (next != PROFILE_ENTRY && short_cycle_to(p, next, target, budget - len)) return true;
+        if (next == PROFILE_ENTRY)
+            for (size_t f = 0; f < p->nedges; f++)
+                if (p->edges[f].from == PROFILE_ENTRY &&
+                    (p->edges[f].to == target ? budget - len - 1 >= 0
+                                              : short_cycle_to(p, p->edges[f].to, target, budget - len - 1)))
+                    return true;
+    }
+    return false;
+}
+
+/* The most µops of class c that can commit in one cycle of a W-wide commit: the µops of its
+ * blocks, when no cycle through one of them is W - 1 instructions or shorter (a µop commits
+ * twice in a cycle only if its next execution is fewer than W µops on: cycle-equivalent blocks
+ * alternate, so more than the class' µops in W consecutive ones repeats one); 0 when there is
+ * such a cycle (no cap: W). */
+static double class_commit_cap(const profile_proc *p, uint32_t c, unsigned width) {
+    double uops = 0;
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        if (p->blocks[b].eclass != c) continue;
+        if (width > 1 && short_cycle_to(p, b, b, (int)width - 1)) return 0;
+        uops += p->blocks[b].n;
+    }
+    return uops;
+}
+
 /* Estimate F (samples per cycle of schedule) for class c, and its sampling
  * variance; false when the class has no issue point (propagation decides). */
 /* `channel`: the samples the ratios count — CYCLES, or at commit slots the retiring ones (each
  * execution of a µop commits in exactly one slot: no stall adds to them). */
-static bool estimate_class(profile_proc *p, uint32_t c, int channel, double *freq, double *var, uint8_t *conf,
-                           bool *trusted, uint32_t *points) {
+static bool estimate_class(profile_proc *p, uint32_t c, int channel, unsigned width, double *freq, double *var,
+                           uint8_t *conf, bool *trusted, uint32_t *points) {
     size_t cap = 16, n = 0, nvar = 0;
     profile_ratio *rs = cs_calloc(cap, sizeof *rs);
     double all_s = 0, all_m = 0, max_s = 0;
@@ -699,6 +760,13 @@ static bool estimate_class(profile_proc *p, uint32_t c, int channel, double *fre
         }
     }
     double grouping = counted > 0 && spread > counted ? spread / counted : 1;
+    /* the retiring-width counts the µops of every class committed in the cycle; of this class
+     * there are at most its own µops, unless a cycle short enough to commit twice in one
+     * cycle passes through it */
+    if (channel == PROF_RETIRING) {
+        double most = class_commit_cap(p, c, width);
+        if (most >= 1 && grouping > most) grouping = most;
+    }
     *trusted = false;
     *points = (uint32_t)n;
     if (all_s < SMALL_SAMPLE) { /* §6.1.3, second challenge: few samples */
@@ -709,7 +777,9 @@ static bool estimate_class(profile_proc *p, uint32_t c, int channel, double *fre
         return true;
     }
     profile_cluster cl;
-    if (!profile_cluster_estimate(rs, n, max_s, &cl)) { /* every cluster anomalous: the small-sample estimate */
+    if (channel == PROF_RETIRING) {
+        pool_retiring(rs, n, &cl);
+    } else if (!profile_cluster_estimate(rs, n, max_s, &cl)) { /* every cluster anomalous: the small-sample estimate */
         *freq = all_s / all_m;
         *var = ratio_var(all_s, all_m) * grouping;
         *conf = CONF_LOW;
@@ -1413,7 +1483,175 @@ size_t profile_mark_flow_violations(profile_proc *p) {
     return marked;
 }
 
-static void estimate_all(profile_proc *p, bool stalls_only_add, int channel) {
+/* ---- the flow constraints by least squares (commit slots) --------------------------------- */
+
+static size_t uf_find(size_t *parent, size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* In-place Cholesky factor of the symmetric positive definite k x k matrix a (lower triangle);
+ * false when it is not positive definite. */
+static bool cholesky(double *a, size_t k) {
+    for (size_t j = 0; j < k; j++) {
+        double d = a[j * k + j];
+        for (size_t q = 0; q < j; q++) d -= a[j * k + q] * a[j * k + q];
+        if (!(d > 0)) return false;
+        d = sqrt(d);
+        a[j * k + j] = d;
+        for (size_t i = j + 1; i < k; i++) {
+            double v = a[i * k + j];
+            for (size_t q = 0; q < j; q++) v -= a[i * k + q] * a[j * k + q];
+            a[i * k + j] = v / d;
+        }
+    }
+    return true;
+}
+
+/* Solve L L^T x = b in place (l from cholesky). */
+static void cholesky_solve(const double *l, size_t k, double *b) {
+    for (size_t i = 0; i < k; i++) {
+        for (size_t q = 0; q < i; q++) b[i] -= l[i * k + q] * b[q];
+        b[i] /= l[i * k + i];
+    }
+    for (size_t i = k; i-- > 0;) {
+        for (size_t q = i + 1; q < k; q++) b[i] -= l[q * k + i] * b[q];
+        b[i] /= l[i * k + i];
+    }
+}
+
+/* An element's flow as a row over the k cycles (cyc: each cycle's flow on the ne edges): an
+ * edge's own, a block's the sum of its in-edges'. */
+static void element_row(const size_t *to, size_t ne, const double *cyc, size_t k, bool is_block, size_t idx,
+                        double *row) {
+    for (size_t q = 0; q < k; q++) row[q] = 0;
+    for (size_t e = 0; e < ne; e++)
+        if (is_block ? to[e] == idx : e == idx)
+            for (size_t q = 0; q < k; q++) row[q] += cyc[q * ne + e];
+}
+
+enum { FLOW_LS_MAX_CYCLES = 400 }; /* independent cycles of a procedure's CFG: beyond, not solved (k^3) */
+
+/* Commit slots: every class' estimate from its retiring samples is unbiased — an execution of
+ * a µop commits in exactly one slot whatever it waited for, so no stall adds to them, and the
+ * in-order premise of profile_lower_to_flow (only downwards) does not hold. The estimates and
+ * their variances then call for the paper's "global constraint solver" (§6.1.4) as plain
+ * generalized least squares: the counts that satisfy every flow constraint and are nearest the
+ * estimates, each weighed by its inverse variance. The flows that satisfy the constraints are
+ * the circulations of the CFG closed by an exit -> entry edge, spanned by the fundamental cycles
+ * of a spanning forest (one unknown per edge not in it), so the constraints hold exactly and the
+ * normal equations are k x k. Each block and edge the propagation had a count for takes the
+ * solution's; nothing else changes (counts left unknown stay unknown, variances and
+ * confidences stay: below). Not with missing edges (the constraints are not all there).
+ * Returns false when it did not solve. */
+bool profile_flow_least_squares(profile_proc *p, const double *est, const double *est_var, const uint8_t *est_conf) {
+    if (p->missing_edges || !p->nblocks) return false;
+    size_t nv = p->nblocks + 2, ne = p->nedges + 1; /* + entry, exit; + the closing exit -> entry */
+    size_t *from = cs_calloc(ne, sizeof *from), *to = cs_calloc(ne, sizeof *to);
+    for (size_t e = 0; e < ne; e++) {
+        uint32_t f = e < p->nedges ? p->edges[e].from : PROFILE_EXIT,
+                 t = e < p->nedges ? p->edges[e].to : PROFILE_ENTRY;
+        from[e] = f == PROFILE_ENTRY ? p->nblocks : f == PROFILE_EXIT ? p->nblocks + 1 : f;
+        to[e] = t == PROFILE_ENTRY ? p->nblocks : t == PROFILE_EXIT ? p->nblocks + 1 : t;
+    }
+    /* a spanning forest (union-find), then each node's parent edge in it (breadth first) */
+    size_t *uf = cs_calloc(nv, sizeof *uf);
+    for (size_t v = 0; v < nv; v++) uf[v] = v;
+    bool *tree = cs_calloc(ne, sizeof *tree);
+    size_t k = 0;
+    for (size_t e = 0; e < ne; e++) {
+        size_t a = uf_find(uf, from[e]), b = uf_find(uf, to[e]);
+        if (a != b) uf[a] = b, tree[e] = true;
+        else k++;
+    }
+    bool solved = false;
+    double *cyc = NULL, *n = NULL, *rhs = NULL, *row = NULL;
+    size_t *up = NULL, *depth = NULL, *queue = NULL;
+    if (!k || k > FLOW_LS_MAX_CYCLES) goto done;
+    up = cs_calloc(nv, sizeof *up); /* the tree edge to the parent; ne: a root */
+    depth = cs_calloc(nv, sizeof *depth);
+    queue = cs_calloc(nv, sizeof *queue);
+    bool *seen = (bool *)cs_calloc(nv, sizeof *seen);
+    for (size_t r = 0; r < nv; r++) {
+        if (seen[r]) continue;
+        size_t head = 0, tail = 0;
+        queue[tail++] = r, seen[r] = true, up[r] = ne;
+        while (head < tail) {
+            size_t x = queue[head++];
+            for (size_t e = 0; e < ne; e++) {
+                if (!tree[e] || (from[e] != x && to[e] != x)) continue;
+                size_t y = from[e] == x ? to[e] : from[e];
+                if (seen[y]) continue;
+                seen[y] = true, up[y] = e, depth[y] = depth[x] + 1, queue[tail++] = y;
+            }
+        }
+    }
+    free(seen);
+    /* cyc[j * ne + e]: edge e's flow in the fundamental cycle of the j-th edge not in the forest */
+    cyc = cs_calloc(k * ne, sizeof *cyc);
+    size_t j = 0;
+    for (size_t c = 0; c < ne; c++) {
+        if (tree[c]) continue;
+        double *f = &cyc[j++ * ne];
+        f[c] = 1; /* c: from -> to, then back from `to` to `from` through the forest */
+        size_t a = to[c], b = from[c];
+        while (a != b) {
+            if (depth[a] >= depth[b]) { /* a up to its parent, in the cycle's direction */
+                size_t e = up[a], pa = from[e] == a ? to[e] : from[e];
+                f[e] += from[e] == a ? 1 : -1;
+                a = pa;
+            } else { /* b's parent down to b: the cycle enters b from its parent */
+                size_t e = up[b], pb = from[e] == b ? to[e] : from[e];
+                f[e] += to[e] == b ? 1 : -1;
+                b = pb;
+            }
+        }
+    }
+    row = cs_calloc(k, sizeof *row);
+    n = cs_calloc(k * k, sizeof *n);
+    rhs = cs_calloc(k, sizeof *rhs);
+    double maxdiag = 0;
+    for (uint32_t c = 0; c < p->nclasses; c++) {
+        if (est_conf[c] == CONF_NONE || !(est_var[c] > 0)) continue;
+        size_t b = 0;
+        while (b < p->nblocks && p->blocks[b].eclass != c) b++;
+        if (b == p->nblocks) continue;
+        element_row(to, ne, cyc, k, true, b, row);
+        double w = 1 / est_var[c];
+        for (size_t q = 0; q < k; q++) {
+            rhs[q] += w * row[q] * est[c];
+            for (size_t r = 0; r < k; r++) n[q * k + r] += w * row[q] * row[r];
+        }
+    }
+    for (size_t q = 0; q < k; q++) maxdiag = fmax(maxdiag, n[q * k + q]);
+    if (!(maxdiag > 0)) goto done;
+    /* a cycle no estimate touches is left to the propagation: a ridge too small to move the
+     * others keeps the system definite, and such elements were left unknown by it */
+    for (size_t q = 0; q < k; q++) n[q * k + q] += 1e-12 * maxdiag;
+    if (!cholesky(n, k)) goto done;
+    cholesky_solve(n, k, rhs); /* rhs: the cycles' flows */
+    for (size_t x = 0; x < p->nblocks + p->nedges; x++) {
+        bool is_block = x < p->nblocks;
+        size_t idx = is_block ? x : x - p->nblocks;
+        double *count = is_block ? &p->blocks[idx].count : &p->edges[idx].count;
+        if (*count < 0) continue;
+        element_row(to, ne, cyc, k, is_block, idx, row);
+        double value = 0;
+        for (size_t q = 0; q < k; q++) value += row[q] * rhs[q];
+        /* no negative estimates. The variance stays the estimate's own (the stall test's F
+         * error): least squares' (r^T N^-1 r) assumes the classes' samples independent, and at
+         * commit-cycle the classes that commit in the same cycles (a loop's) are sampled
+         * together — tree's loop at period 1000, seed 1: +21%, which that variance made medium */
+        *count = value > 0 ? value : 0;
+    }
+    solved = true;
+done:
+    free(from), free(to), free(uf), free(tree), free(cyc), free(n), free(rhs), free(row), free(up), free(depth),
+        free(queue);
+    return solved;
+}
+
+static void estimate_all(profile_proc *p, bool stalls_only_add, int channel, unsigned width) {
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
     double *est = cs_calloc(p->nclasses + 1, sizeof *est), *est_var = cs_calloc(p->nclasses + 1, sizeof *est_var);
@@ -1421,7 +1659,7 @@ static void estimate_all(profile_proc *p, bool stalls_only_add, int channel) {
     bool *trusted = cs_calloc(p->nclasses + 1, sizeof *trusted);
     uint32_t *points = cs_calloc(p->nclasses + 1, sizeof *points);
     for (uint32_t c = 0; c < p->nclasses; c++)
-        if (!estimate_class(p, c, channel, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c]))
+        if (!estimate_class(p, c, channel, width, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c]))
             est_conf[c] = CONF_NONE;
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
@@ -1429,7 +1667,10 @@ static void estimate_all(profile_proc *p, bool stalls_only_add, int channel) {
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (est_conf[c] != CONF_NONE && !trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
-    if (stalls_only_add) { /* not at an out-of-order head of issue: overlap gives ratios below F */
+    /* commit slots: the retiring samples' estimates are unbiased, the constraints solved by least
+     * squares; elsewhere a dynamic stall only adds samples, and the flow only lowers */
+    bool solved = channel == PROF_RETIRING && profile_flow_least_squares(p, est, est_var, est_conf);
+    if (!solved && stalls_only_add) { /* not at an out-of-order head of issue: overlap gives ratios below F */
         profile_lower_to_flow(p, points);
         profile_mark_flow_violations(p);
     }
@@ -1487,7 +1728,8 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
     if (commit_slot) schedule_commit_slots(p);
     else if (!schedule_all(p, sm, err)) return false;
     /* a commit slot per µop is a minimum stalls add to; its retiring samples are that minimum alone */
-    estimate_all(p, mc->inorder || commit_slot, commit_slot ? PROF_RETIRING : PROF_CYCLES);
+    estimate_all(p, mc->inorder || commit_slot, commit_slot ? PROF_RETIRING : PROF_CYCLES,
+                 commit_slot ? mc->commit_width : 1);
     weigh_contexts(p);
     /* the paper's Figure 10 isolates the culprit analysis from the frequency
      * estimates by using measured execution counts: the same here */
@@ -1565,7 +1807,12 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
     elf_image *img = NULL;
     sched_model *sm = NULL;
     range *r = NULL;
-    if (!profile_hash_file(exe, &h, &size, err)) goto fail;
+    if (!profile_hash_file(exe, &h, &size, err)) {
+        /* name the profile too: a missing program is most often a profile moved away from
+         * the directory it was recorded in (its program path is relative) */
+        cs_error_prefix(err, "%s: %s", profile_path, exe_path ? "the executable given by --exe" : "its program");
+        goto fail;
+    }
     if (h != a->prof.exe_hash || size != a->prof.exe_size) {
         cs_error_set(err,
                      "%s: recorded from another build of the executable (it has hash %016" PRIx64 ", %" PRIu64

@@ -157,6 +157,11 @@ void profile_lower_to_flow(profile_proc *p, const uint32_t *points);
  * the heuristic's premise) is marked low confidence; the counts are not
  * changed. Returns the number of classes marked. */
 size_t profile_mark_flow_violations(profile_proc *p);
+/* Commit-slot profiles: the counts nearest the class estimates est[c] (variance est_var[c],
+ * CONF_NONE: no estimate) that satisfy every flow constraint, by generalized least squares
+ * over the CFG's cycles; each block and edge with a count takes the solution's (its variance
+ * and confidence stay). false (nothing changed): missing edges, too many cycles, or no estimate (analysis.c). */
+bool profile_flow_least_squares(profile_proc *p, const double *est, const double *est_var, const uint8_t *est_conf);
 
 /* The static schedule of one block (schedule.c): Mi per instruction, with the
  * reason and the older instruction (index in the block, -1 none) of a static stall. */

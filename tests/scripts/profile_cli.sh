@@ -236,6 +236,16 @@ one_error 125 'corrupt.prof: checksum mismatch' "$cs" profile report corrupt.pro
 head -c 700 p.prof >trunc.prof
 one_error 125 'trunc.prof: truncated' "$cs" profile report trunc.prof
 echo hello >foreign.prof
+# the profile's program is gone (a profile moved away from where it was recorded): one line
+# naming both the profile and the program, and the executable given by --exe likewise
+cp "$prog" gone_prog
+"$cs" profile record --config inorder1 --period 500 -o gone.prof ./gone_prog 3000 >/dev/null 2>&1
+rm gone_prog
+for verb in report annotate; do
+    one_error 125 '^cyclescope: gone.prof: its program: ./gone_prog: cannot open' "$cs" profile $verb gone.prof
+done
+one_error 125 '^cyclescope: gone.prof: the executable given by --exe: nowhere/prog: cannot open' \
+    "$cs" profile report --exe nowhere/prog gone.prof
 one_error 125 '^cyclescope: foreign.prof: not a cyclescope profile' "$cs" profile report foreign.prof
 # files that are no profile at all, whatever their last line: an ELF (the tool
 # itself, the program), a text, an empty file, the truth file — one line, not a

@@ -420,6 +420,66 @@ static void test_lower_by_variance(void **state) {
     assert_true(c.blocks[N2].count_var > 0 && c.blocks[N2].count_var < 78);
 }
 
+/* Commit slots: the class estimates are unbiased (retiring samples), so the flow constraints
+ * are met by generalized least squares — each class moves by the constraint's residual times
+ * its share of the constraint's variance, up or down. A constraint on three classes has the
+ * closed form x_c = e_c - v_c r / V (r the residual of the estimates, V the sum of their
+ * variances): a diamond (S = N1 + N2, S and the join one
+ * class), and a loop run from a once-run prologue (H = A + B: the loop's cycle and the
+ * procedure's, closed through exit -> entry). */
+static void check_gls(cfg_case *c, int nblocks, int nedges, const double *value, const double *var, int nclasses_used,
+                      const int *block_of_class) {
+    double est[32] = {0}, est_var[32] = {0};
+    uint8_t conf[32] = {0};
+    for (uint32_t k = 0; k < c->p.nclasses; k++) conf[k] = CONF_NONE;
+    double r = 0, total = 0;
+    for (int k = 0; k < nclasses_used; k++) {
+        uint32_t cls = c->blocks[block_of_class[k]].eclass;
+        est[cls] = value[k], est_var[cls] = var[k], conf[cls] = CONF_LOW;
+        r += (k == 0 ? 1 : -1) * value[k]; /* the first class is the sum of the others */
+        total += var[k];
+    }
+    for (int b = 0; b < nblocks; b++)
+        c->blocks[b].count = est[c->blocks[b].eclass], c->blocks[b].count_var = est_var[c->blocks[b].eclass];
+    for (int e = 0; e < nedges; e++) c->edges[e].count = est[c->edges[e].eclass];
+    assert_true(profile_flow_least_squares(&c->p, est, est_var, conf));
+    for (int k = 0; k < nclasses_used; k++) {
+        double want = value[k] - (k == 0 ? 1 : -1) * var[k] * r / total;
+        uint32_t cls = c->blocks[block_of_class[k]].eclass;
+        for (int b = 0; b < nblocks; b++)
+            if (c->blocks[b].eclass == cls) {
+                assert_true(fabs(c->blocks[b].count - want) < 1e-6 * want);
+                assert_true(c->blocks[b].count_var == var[k]); /* its own (analysis.c: why) */
+            }
+        for (int e = 0; e < nedges; e++)
+            if (c->edges[e].eclass == cls) assert_true(fabs(c->edges[e].count - want) < 1e-6 * want);
+    }
+}
+
+static void test_flow_least_squares(void **state) {
+    (void)state;
+    {
+        enum { S, N1, N2, B };
+        static const uint32_t ed[][2] = {{E, S}, {S, N1}, {S, N2}, {N1, B}, {N2, B}, {B, X}};
+        cfg_case c;
+        make(&c, 4, ed, 6);
+        const double value[] = {100, 70, 50}, var[] = {100, 49, 25}; /* S (and B), N1, N2 */
+        const int block_of[] = {S, N1, N2};
+        check_gls(&c, 4, 6, value, var, 3, block_of); /* S 100 -> 111.5, N1 70 -> 64.4, N2 50 -> 47.1 */
+    }
+    {
+        enum { A, H, B, T };
+        static const uint32_t ed[][2] = {{E, A}, {A, H}, {H, B}, {B, H}, {H, T}, {T, X}};
+        cfg_case c;
+        make(&c, 4, ed, 6);
+        assert_int_equal(c.blocks[A].eclass, c.blocks[T].eclass);
+        assert_int_not_equal(c.blocks[H].eclass, c.blocks[B].eclass);
+        const double value[] = {95, 1.2, 101}, var[] = {95, 1, 101}; /* H, A (and T), B */
+        const int block_of[] = {H, A, B};
+        check_gls(&c, 4, 6, value, var, 3, block_of); /* H 95 -> 98.5, B 101 -> 97.3 */
+    }
+}
+
 /* What the lowering may not touch (a class of medium or high confidence) and
  * that still stands above a flow constraint beyond FLOW_SLACK and 3 sigma is
  * marked low; the counts stay. A loop as `sort`'s on inorder1 (period 100,
@@ -1238,6 +1298,7 @@ int main(void) {
         cmocka_unit_test(test_confidence_cut_in_noise),
         cmocka_unit_test(test_confidence_rival_cluster),
         cmocka_unit_test(test_flow_violation_marked_low),
+        cmocka_unit_test(test_flow_least_squares),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,8 +156,13 @@ int cmd_simpoint(int argc, char **argv) {
     if (!cli_output_dir_ready(dir)) return EXIT_USAGE;
 
     bbv_profile *p = NULL;
-    bool guest_exited = false;
-    int guest_code = 0; /* a program's non-zero exit code: the points are written, the status is its */
+    simpoint_end end = {SIMPOINT_END_UNKNOWN, 0, 0};
+    /* a program that exited non-zero or was killed by a signal: the points of what it ran are
+     * written, then this line is said and the status is its (cli_guest_end) */
+    char guest_line[600] = "";
+    int guest_rc = 0;
+    const char *guest_error = NULL; /* the fault, for the manifest's header */
+    char guest_error_buf[600];
     simpoint_identity id = {0};
     bool have_id = false;
     if (bb_path) {
@@ -188,11 +193,20 @@ int cmd_simpoint(int argc, char **argv) {
             }
             fflush(stdout);
             p = bbv_collect_emu(e, interval, what, &err);
-            if (p && emu_state(e) == EMU_EXITED) guest_code = emu_exit_code(e);
-            guest_exited = emu_state(e) == EMU_EXITED;
-            /* a program that faulted: no points (a replay would run into the fault), and the
-             * status of a fault, 128 + signal, as every verb gives it */
+            /* killed by a signal (a fault, abort()): the points of the intervals before it (a
+             * replay stops there too), and the status of a fault, 128 + signal, as every verb
+             * gives it; a fault before any instruction ran leaves nothing to cluster */
             int failed = p ? 0 : cli_run_failed(e, "%s", err.msg);
+            if (p) {
+                guest_rc = cli_guest_end(e, guest_line, sizeof guest_line);
+                if (emu_state(e) == EMU_EXITED) {
+                    end = (simpoint_end){SIMPOINT_END_EXITED, emu_exit_code(e), 0};
+                } else if (emu_state(e) == EMU_FAILED) {
+                    end = (simpoint_end){SIMPOINT_END_FAULT, 0, emu_fault_signal(e)};
+                    snprintf(guest_error_buf, sizeof guest_error_buf, "%s", emu_error(e));
+                    guest_error = guest_error_buf;
+                }
+            }
             emu_destroy(e);
             if (failed) {
                 simpoint_identity_free(&id);
@@ -219,11 +233,14 @@ int cmd_simpoint(int argc, char **argv) {
                            trace ? NULL : argv + optind + 1);
             prov.without_limits = true; /* the whole run is analysed: no warm-up, no --max */
             prov.has_guest = !trace;
-            prov.guest_state = guest_exited ? "exited" : "stopped";
-            prov.guest_exit_code = guest_code;
+            prov.guest_state = end.state == SIMPOINT_END_EXITED ? "exited"
+                : end.state == SIMPOINT_END_FAULT           ? "fault"
+                                                            : "stopped";
+            prov.guest_exit_code = end.exit_code;
+            prov.guest_error = guest_error;
             cJSON *header = cJSON_CreateObject();
             report_header_json(header, "cyclescope-simpoint", SIMPOINT_SCHEMA_VERSION, NULL, &prov);
-            ok = simpoint_save(dir, p, &r, &so, &id, header, &err);
+            ok = simpoint_save(dir, p, &r, &so, &id, trace ? NULL : &end, header, &err);
             cJSON_Delete(header);
         } else {
             char path[4096];
@@ -240,9 +257,9 @@ int cmd_simpoint(int argc, char **argv) {
     }
     bbv_profile_free(p);
     if (have_id) simpoint_identity_free(&id);
-    if (rc == 0 && guest_code != 0) {
-        fprintf(stderr, "cyclescope: the program exited with status %d (the points cover what it ran)\n", guest_code);
-        rc = guest_code;
+    if (rc == 0 && guest_rc != 0) {
+        cli_fail("%s", guest_line);
+        rc = guest_rc;
     }
     return rc;
 }

@@ -96,7 +96,11 @@ bbv_profile *bbv_collect_emu(emu_t *emu, uint64_t interval, const char *source, 
         progress_update(&bar, done);
     }
     progress_finish(&bar);
-    if (emu_state(emu) == EMU_FAILED) {
+    /* A program killed by a signal (a fault, abort()) ran up to it: its intervals are what
+     * ran, and a replay stops before the fault as the profile does. Anything else that
+     * stopped the emulator (an unsupported system call, a bad ELF) leaves no usable run. */
+    bool killed = emu_state(emu) == EMU_FAILED && emu_fault_signal(emu) != 0;
+    if (emu_state(emu) == EMU_FAILED && (!killed || b.p->interval_count == 0)) {
         cs_error_set(err, "%s", emu_error(emu));
         emu_bbv_destroy(table);
         builder_discard(&b);

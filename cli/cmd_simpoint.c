@@ -234,8 +234,8 @@ int cmd_simpoint(int argc, char **argv) {
             prov.without_limits = true; /* the whole run is analysed: no warm-up, no --max */
             prov.has_guest = !trace;
             prov.guest_state = end.state == SIMPOINT_END_EXITED ? "exited"
-                : end.state == SIMPOINT_END_FAULT           ? "fault"
-                                                            : "stopped";
+                : end.state == SIMPOINT_END_FAULT               ? "fault"
+                                                                : "stopped";
             prov.guest_exit_code = end.exit_code;
             prov.guest_error = guest_error;
             cJSON *header = cJSON_CreateObject();

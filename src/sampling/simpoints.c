@@ -322,8 +322,7 @@ static simpoint_set *parse_manifest(const char *text, size_t len, const char *na
     uint64_t version;
     /* version 1 (no "end") is read too: the directories made before it stay usable */
     if (!get_count(root, "version", &version) || version < 1 || version > SIMPOINT_SET_VERSION) {
-        cs_error_set(err, "%s: manifest version not 1 to %d (made by another cyclescope?)", name,
-                     SIMPOINT_SET_VERSION);
+        cs_error_set(err, "%s: manifest version not 1 to %d (made by another cyclescope?)", name, SIMPOINT_SET_VERSION);
         cJSON_Delete(root);
         return NULL;
     }

@@ -569,7 +569,7 @@ static void test_manifest_end(void **state) {
     } cases[] = {
         {1, NULL, true},
         {1, "{\"state\": \"exited\", \"exit_code\": 3}", false}, /* version 1 had none */
-        {2, NULL, false},                                           /* version 2 must say */
+        {2, NULL, false},                                        /* version 2 must say */
         {2, "{\"state\": \"exited\", \"exit_code\": 256}", false},
         {2, "{\"state\": \"exited\"}", false},
         {2, "{\"state\": \"fault\", \"signal\": 0}", false},

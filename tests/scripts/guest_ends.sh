@@ -41,6 +41,7 @@ table=(
     "run --no-report --json out.json|out.json|json|max"
     "stacks --json out.json|out.json|json|max"
     "stallscope --json out.json|out.json|json|max"
+    "stallscope --compare ooo4 inorder3 --json out.json|out.json|json|max"
     "rpstacks -o out.rps --json out.json|out.json|json|max"
     "profile record -o out.prof|out.prof||max"
     "model analyze -o out.smp|out.smp||max"

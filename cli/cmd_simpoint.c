@@ -44,7 +44,12 @@ void help_simpoint(void) {
            "  --init-seeds N     k-means starts per k (default 5)\n"
            "  --iterations N     k-means iteration limit (default 100)\n"
            "  --bic-threshold T  the smallest k whose BIC reaches T of the range (default 0.9)\n"
-           "  --bb FILE          cluster FILE (a .bb) instead of running a program\n" CLI_GUEST_OPTIONS_HELP);
+           "  --bb FILE          cluster FILE (a .bb) instead of running a program\n"
+           "  --max N            profile only the first N instructions of the program (one\n"
+           "                     that never ends); `run --simpoints` then stops there too\n"
+           "Exit status as `run`: the program's own non-zero status, or 128+signal when it\n"
+           "was killed by one (the points are of the intervals before it), once the points\n"
+           "are written.\n" CLI_GUEST_OPTIONS_HELP);
 }
 
 enum {
@@ -57,6 +62,7 @@ enum {
     OPT_ITERATIONS,
     OPT_BIC,
     OPT_BB,
+    OPT_SP_MAX,
 };
 
 /* docs/simpoint.schema.json: incremented when a header field changes meaning or goes */
@@ -97,13 +103,14 @@ int cmd_simpoint(int argc, char **argv) {
                                              {"iterations", required_argument, 0, OPT_ITERATIONS},
                                              {"bic-threshold", required_argument, 0, OPT_BIC},
                                              {"bb", required_argument, 0, OPT_BB},
+                                             {"max", required_argument, 0, OPT_SP_MAX},
                                              CLI_GUEST_LONG_OPTIONS,
                                              {0, 0, 0, 0}};
     cli_guest_options g;
     cli_guest_defaults(&g);
     simpoint_options so;
     simpoint_options_default(&so);
-    uint64_t interval = SAMPLING_DEFAULT_INTERVAL;
+    uint64_t interval = SAMPLING_DEFAULT_INTERVAL, max = 0; /* max 0: to the program's end */
     const char *dir = NULL, *bb_path = NULL;
     bool bad = false;
     int opt;
@@ -142,6 +149,10 @@ int cmd_simpoint(int argc, char **argv) {
             break;
         }
         case OPT_BB: bb_path = optarg; break;
+        case OPT_SP_MAX:
+            if (!cs_parse_count(optarg, &max) || max == 0)
+                return cli_usage("simpoint", "--max %s: not a positive count", optarg);
+            break;
         case ':': return cli_usage("simpoint", "%s needs a value", argv[optind - 1]);
         default:
             if (!cli_guest_option(&g, opt, optarg, "simpoint", &bad)) return cli_bad_option("simpoint", argv);
@@ -152,6 +163,7 @@ int cmd_simpoint(int argc, char **argv) {
     if (!simpoint_options_check(&so, &err)) return cli_usage("simpoint", "%s", err.msg);
     if (!dir) return cli_usage("simpoint", "no output directory (-o DIR)");
     if (bb_path && optind < argc) return cli_usage("simpoint", "give --bb FILE or a program, not both");
+    if (bb_path && max) return cli_usage("simpoint", "--max applies to a program, not to --bb");
     if (!bb_path && optind >= argc) return cli_usage("simpoint", "no program given");
     if (!cli_output_dir_ready(dir)) return EXIT_USAGE;
 
@@ -174,6 +186,7 @@ int cmd_simpoint(int argc, char **argv) {
         const char *path = argv[optind];
         bool trace = cst_probe(path);
         if (trace && optind != argc - 1) return cli_usage("simpoint", "a trace takes no arguments");
+        if (trace && max) return cli_usage("simpoint", "--max applies to a program (a trace has its end)");
         if (!simpoint_identity_of(&id, trace, argc - optind, argv + optind, &err)) return cli_fail("%s", err.msg);
         have_id = true;
         if (trace) {
@@ -192,7 +205,7 @@ int cmd_simpoint(int argc, char **argv) {
                 return EXIT_RUN_FAILED;
             }
             fflush(stdout);
-            p = bbv_collect_emu(e, interval, what, &err);
+            p = bbv_collect_emu_max(e, interval, max ? max : UINT64_MAX, what, &err);
             /* killed by a signal (a fault, abort()): the points of the intervals before it (a
              * replay stops there too), and the status of a fault, 128 + signal, as every verb
              * gives it; a fault before any instruction ran leaves nothing to cluster */
@@ -205,6 +218,8 @@ int cmd_simpoint(int argc, char **argv) {
                     end = (simpoint_end){SIMPOINT_END_FAULT, 0, emu_fault_signal(e)};
                     snprintf(guest_error_buf, sizeof guest_error_buf, "%s", emu_error(e));
                     guest_error = guest_error_buf;
+                } else {
+                    end = (simpoint_end){SIMPOINT_END_STOPPED, 0, 0}; /* --max */
                 }
             }
             emu_destroy(e);

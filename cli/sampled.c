@@ -50,9 +50,11 @@ static void note_other_end(const simpoint_set *set, const emu_t *emu) {
     const simpoint_end *e = &set->end;
     if (e->state == SIMPOINT_END_UNKNOWN) return;
     if (e->state == SIMPOINT_END_EXITED) snprintf(profiled, sizeof profiled, "exited with status %d", e->exit_code);
-    else snprintf(profiled, sizeof profiled, "was killed by signal %d", e->signal);
+    else if (e->state == SIMPOINT_END_FAULT) snprintf(profiled, sizeof profiled, "was killed by signal %d", e->signal);
+    else snprintf(profiled, sizeof profiled, "was stopped (--max)");
     if (emu_state(emu) == EMU_EXITED) snprintf(now, sizeof now, "exited with status %d", emu_exit_code(emu));
-    else snprintf(now, sizeof now, "was killed by signal %d", emu_fault_signal(emu));
+    else if (emu_state(emu) == EMU_FAILED) snprintf(now, sizeof now, "was killed by signal %d", emu_fault_signal(emu));
+    else snprintf(now, sizeof now, "was stopped (--max)");
     if (strcmp(profiled, now) != 0)
         fprintf(stderr, "cyclescope: note: the program %s, the profiled one %s (another environment?)\n", now,
                 profiled);
@@ -87,7 +89,9 @@ int cli_simpoint_run(const cli_timing_options *t, const cli_simpoint_options *so
         /* the rest of the program, for its output, its length and how it ends: the points'
          * copies stop at their intervals, this run is the one that ends as the program does
          * (its exit status, or a fault: the estimate is written, then the status is said) */
-        emu_run(emu, UINT64_MAX);
+        if (set->end.state == SIMPOINT_END_STOPPED) /* profiled with --max: stop where it stopped */
+            emu_run(emu, set->instructions > emu_icount(emu) ? set->instructions - emu_icount(emu) : 0);
+        else emu_run(emu, UINT64_MAX);
         if (emu_state(emu) == EMU_FAILED && !emu_fault_signal(emu)) rc = cli_fail("%s", emu_error(emu));
         else if (fabs((double)emu_icount(emu) - (double)set->instructions) > 0.001 * (double)set->instructions)
             fprintf(stderr,

@@ -76,6 +76,8 @@ typedef struct bbv_profile {
  * (emu_state then says EMU_FAILED); fails when nothing ran before it, or when anything
  * else stopped the guest (an unsupported system call: the run could not be done). */
 bbv_profile *bbv_collect_emu(emu_t *emu, uint64_t interval, const char *source, cs_error *err);
+/* The same, stopping after `max` instructions (the guest then still EMU_RUNNING). */
+bbv_profile *bbv_collect_emu_max(emu_t *emu, uint64_t interval, uint64_t max, const char *source, cs_error *err);
 /* The same from a µop stream (a .cst trace): a block ends at a control-transfer
  * µop; instructions are µops without UOP_CONTINUES. */
 bbv_profile *bbv_collect_source(uop_source *src, uint64_t interval, const char *source, cs_error *err);
@@ -172,7 +174,8 @@ bool simpoint_identity_match(const simpoint_identity *made, const simpoint_ident
 typedef enum simpoint_end_state {
     SIMPOINT_END_UNKNOWN, /* a trace, or a version 1 manifest (which did not record it) */
     SIMPOINT_END_EXITED,  /* exit_code: the program's own status */
-    SIMPOINT_END_FAULT    /* killed by `signal` (a fault, abort()): the intervals end there */
+    SIMPOINT_END_FAULT,   /* killed by `signal` (a fault, abort()): the intervals end there */
+    SIMPOINT_END_STOPPED  /* `simpoint --max` stopped it after `instructions`: a replay stops there too */
 } simpoint_end_state;
 typedef struct simpoint_end {
     simpoint_end_state state;

@@ -209,6 +209,8 @@ bool simpoint_save(const char *dir, const bbv_profile *p, const simpoint_result 
         cJSON *e = cJSON_AddObjectToObject(root, "end");
         cJSON_AddStringToObject(e, "state", "fault");
         cJSON_AddNumberToObject(e, "signal", end->signal);
+    } else if (end && end->state == SIMPOINT_END_STOPPED) {
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(root, "end"), "state", "stopped");
     } else {
         cJSON_AddNullToObject(root, "end");
     }
@@ -375,6 +377,8 @@ static simpoint_set *parse_manifest(const char *text, size_t len, const char *na
         } else if (strcmp(state->valuestring, "fault") == 0) {
             if (!get_count(end, "signal", &code) || code < 1 || code > 64) goto bad;
             s->end = (simpoint_end){SIMPOINT_END_FAULT, 0, (int)code};
+        } else if (strcmp(state->valuestring, "stopped") == 0 && cJSON_GetArraySize(end) == 1) {
+            s->end = (simpoint_end){SIMPOINT_END_STOPPED, 0, 0};
         } else {
             goto bad;
         }

@@ -5,6 +5,7 @@
 #   - the exit status: the program's 3, 139 (128 + SIGSEGV), 134 (128 + SIGABRT), 0 stopped;
 #   - stderr: exactly one line saying how the program ended, naming it (none when stopped);
 #   - its outputs written, and the JSON's "guest" (or simpoint.json's "end") saying the same.
+# (simpoint --max stops a program that never ends; run --simpoints then stops there too.)
 # Then run --simpoints of each simpoint directory ends as run does, and sim of each trace
 # times what run times (the trace is what ran).
 set -u -o pipefail
@@ -46,14 +47,13 @@ table=(
     "profile record -o out.prof|out.prof||max"
     "model analyze -o out.smp|out.smp||max"
     "trace record -o out.cst|out.cst||max"
-    "simpoint --interval 20K -o out.sp|out.sp/simpoint.json|||"
+    "simpoint --interval 20K -o out.sp|out.sp/simpoint.json||max"
 )
 for mode in exit segv abort spin; do
     want=$(status_of $mode)
     for row in "${table[@]}"; do
         IFS='|' read -r verb out json max <<<"$row"
         if [ $mode = spin ]; then
-            [ -n "$max" ] || continue # simpoint runs the program to its end: no --max
             verb="$verb --max 300000"
         fi
         rm -rf out.*
@@ -73,14 +73,20 @@ for mode in exit segv abort spin; do
         simpoint*)
             python3 -c "import json, sys; d = json.load(open('out.sp/simpoint.json'))
 want = {'exit': {'state': 'exited', 'exit_code': 3}, 'segv': {'state': 'fault', 'signal': 11},
-        'abort': {'state': 'fault', 'signal': 6}}[sys.argv[1]]
+        'abort': {'state': 'fault', 'signal': 6}, 'spin': {'state': 'stopped'}}[sys.argv[1]]
 sys.exit(0 if d['version'] == 2 and d['end'] == want else 1)" $mode || fail "$what: simpoint.json's end: $(grep -A3 '"end"' out.sp/simpoint.json)"
-            # the points' run ends as the program does, with the estimate written
-            $cs run --no-report --json sp.json --simpoints out.sp "$prog" $mode 20000 >/dev/null 2>err
+            # the points' run ends as the program does (stops where simpoint --max stopped), with
+            # the estimate written
+            timeout 120 $cs run --no-report --json sp.json --simpoints out.sp "$prog" $mode 20000 >/dev/null 2>err
             rc=$?
             [ $rc = "$want" ] || fail "run --simpoints ($mode): exit $rc, not $want: $(cat err)"
-            [ "$(grep -cE "exited with status|segmentation fault|killed by signal" err)" = 1 ] && grep -qE "$(line_of $mode)" err ||
-                fail "run --simpoints ($mode): not one line naming how it ended: $(cat err)"
+            said=$(grep -cE "exited with status|segmentation fault|killed by signal" err)
+            if [ $mode = spin ]; then
+                [ "$said" = 0 ] || fail "run --simpoints ($mode): stopped, yet: $(cat err)"
+            else
+                [ "$said" = 1 ] && grep -qE "$(line_of $mode)" err ||
+                    fail "run --simpoints ($mode): not one line naming how it ended: $(cat err)"
+            fi
             [ -s sp.json ] && guest_ok sp.json $mode || fail "run --simpoints ($mode): no JSON or its guest: $(head -c 300 sp.json)"
             ;;
         trace*)

@@ -537,8 +537,11 @@ static void test_manifest_end(void **state) {
     char dir[4200], path[4300];
     snprintf(dir, sizeof dir, "%s/ends", tmpdir);
     snprintf(path, sizeof path, "%s/%s", dir, SIMPOINT_MANIFEST_FILE);
-    const simpoint_end ends[] = {{SIMPOINT_END_EXITED, 3, 0}, {SIMPOINT_END_FAULT, 0, 11}, {SIMPOINT_END_EXITED, 0, 0}};
-    for (size_t i = 0; i < 3; i++) {
+    const simpoint_end ends[] = {{SIMPOINT_END_EXITED, 3, 0},
+                                 {SIMPOINT_END_FAULT, 0, 11},
+                                 {SIMPOINT_END_EXITED, 0, 0},
+                                 {SIMPOINT_END_STOPPED, 0, 0}};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
         assert_true(simpoint_save(dir, p, &r, &o, &id, &ends[i], NULL, &err));
         simpoint_set *s = simpoint_load(dir, &err);
         if (!s) fail_msg("%s", err.msg);
@@ -574,7 +577,8 @@ static void test_manifest_end(void **state) {
         {2, "{\"state\": \"exited\"}", false},
         {2, "{\"state\": \"fault\", \"signal\": 0}", false},
         {2, "{\"state\": \"fault\", \"signal\": 6}", true},
-        {2, "{\"state\": \"stopped\"}", false},
+        {2, "{\"state\": \"stopped\", \"signal\": 6}", false},
+        {2, "{\"state\": \"running\"}", false},
         {2, "\"exited\"", false},
         {3, "null", false}, /* a later version */
     };

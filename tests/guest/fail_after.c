@@ -1,7 +1,8 @@
 /* A program that works for a while, then ends badly (hrd: every verb's exit status and
  * results for each way a program can end). `fail_after MODE N`: N iterations of a loop
  * with a few phases, then MODE: `exit` exits 3, `segv` stores through a null pointer,
- * `abort` calls abort(), `spin` never ends (run it with --max), `ok` exits 0. */
+ * `abort` calls abort(), `spin` never ends (run it with --max), `ok` exits 0; `env` does what
+ * $FAIL_AFTER_MODE says (a program that ends otherwise in another environment). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ static unsigned long work(unsigned long n) {
 
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "ok";
+    if (!strcmp(mode, "env") && getenv("FAIL_AFTER_MODE")) mode = getenv("FAIL_AFTER_MODE");
     unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 10) : 100000;
     sink = work(n);
     printf("worked %lu\n", n);

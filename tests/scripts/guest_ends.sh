@@ -100,6 +100,23 @@ sys.exit(0 if (s['instructions'], s['cycles']) == (r['instructions'], r['cycles'
         esac
     done
 done
+# a program that ends otherwise than when it was profiled (its environment changed): the
+# status is this run's, and a note says both
+rm -rf out.*
+FAIL_AFTER_MODE=exit $cs simpoint --interval 20K -o out.sp "$prog" env 20000 >/dev/null 2>&1
+[ $? = 3 ] || fail "simpoint (env exit): not exit 3"
+FAIL_AFTER_MODE=ok $cs run --no-report --json sp.json --simpoints out.sp "$prog" env 20000 >/dev/null 2>err
+rc=$?
+[ $rc = 0 ] || fail "run --simpoints (profiled exit 3, now exit 0): exit $rc, not 0: $(cat err)"
+grep -q "^cyclescope: note: the program exited with status 0, the profiled one exited with status 3" err ||
+    fail "run --simpoints (profiled exit 3, now exit 0): no note: $(cat err)"
+python3 -c "import json; assert json.load(open('sp.json'))['guest'] == {'state': 'exited', 'exit_code': 0}" 2>/dev/null ||
+    fail "run --simpoints (now exit 0): the JSON's guest is not this run's exit 0"
+FAIL_AFTER_MODE=segv $cs run --no-report --json sp.json --simpoints out.sp "$prog" env 20000 >/dev/null 2>err
+rc=$?
+[ $rc = 139 ] && grep -q "^cyclescope: note: the program was killed by signal 11, the profiled one exited with status 3" err ||
+    fail "run --simpoints (profiled exit 3, now a fault): exit $rc: $(cat err)"
+
 # what cyclescope cannot run (an unsupported system call with --strict-syscalls): exit 125, one
 # line naming the program and the call, and nothing written, by every verb alike
 # (not rpstacks: it has no --strict-syscalls; profile record still leaves a profile there, the

@@ -202,8 +202,8 @@ static int analyze(int argc, char **argv) {
     int rc = 0;
     if (!p) {
         rc = cli_run_failed(e, "model analyze: %s", err.msg); /* a fault at the start: the fault */
-    } else if (e && emu_state(e) == EMU_FAILED) {
-        rc = cli_guest_exit(e);
+    } else if (e && emu_state(e) == EMU_FAILED && !emu_fault_signal(e)) {
+        rc = cli_guest_exit(e); /* what cyclescope could not run: no profile (125) */
     } else if (!sm_profile_save(p, out, &err)) {
         rc = cli_fail("%s", err.msg);
     } else {
@@ -219,7 +219,9 @@ static int analyze(int argc, char **argv) {
                     out);
             rc = 128 + SIGINT;
         } else if (e) {
-            rc = cli_guest_exit(e); /* the profile is written; the status is a failing program's */
+            /* the profile is written (of what ran, up to a fault); the status is a failing
+             * program's: its own, or 128 + signal, as every verb ends */
+            rc = cli_guest_exit(e);
         }
     }
     sm_profile_free(p);

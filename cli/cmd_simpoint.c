@@ -44,7 +44,12 @@ void help_simpoint(void) {
            "  --init-seeds N     k-means starts per k (default 5)\n"
            "  --iterations N     k-means iteration limit (default 100)\n"
            "  --bic-threshold T  the smallest k whose BIC reaches T of the range (default 0.9)\n"
-           "  --bb FILE          cluster FILE (a .bb) instead of running a program\n" CLI_GUEST_OPTIONS_HELP);
+           "  --bb FILE          cluster FILE (a .bb) instead of running a program\n"
+           "  --max N            profile only the first N instructions of the program (one\n"
+           "                     that never ends); `run --simpoints` then stops there too\n"
+           "Exit status as `run`: the program's own non-zero status, or 128+signal when it\n"
+           "was killed by one (the points are of the intervals before it), once the points\n"
+           "are written.\n" CLI_GUEST_OPTIONS_HELP);
 }
 
 enum {
@@ -57,6 +62,7 @@ enum {
     OPT_ITERATIONS,
     OPT_BIC,
     OPT_BB,
+    OPT_SP_MAX,
 };
 
 /* docs/simpoint.schema.json: incremented when a header field changes meaning or goes */
@@ -97,13 +103,14 @@ int cmd_simpoint(int argc, char **argv) {
                                              {"iterations", required_argument, 0, OPT_ITERATIONS},
                                              {"bic-threshold", required_argument, 0, OPT_BIC},
                                              {"bb", required_argument, 0, OPT_BB},
+                                             {"max", required_argument, 0, OPT_SP_MAX},
                                              CLI_GUEST_LONG_OPTIONS,
                                              {0, 0, 0, 0}};
     cli_guest_options g;
     cli_guest_defaults(&g);
     simpoint_options so;
     simpoint_options_default(&so);
-    uint64_t interval = SAMPLING_DEFAULT_INTERVAL;
+    uint64_t interval = SAMPLING_DEFAULT_INTERVAL, max = 0; /* max 0: to the program's end */
     const char *dir = NULL, *bb_path = NULL;
     bool bad = false;
     int opt;
@@ -142,6 +149,10 @@ int cmd_simpoint(int argc, char **argv) {
             break;
         }
         case OPT_BB: bb_path = optarg; break;
+        case OPT_SP_MAX:
+            if (!cs_parse_count(optarg, &max) || max == 0)
+                return cli_usage("simpoint", "--max %s: not a positive count", optarg);
+            break;
         case ':': return cli_usage("simpoint", "%s needs a value", argv[optind - 1]);
         default:
             if (!cli_guest_option(&g, opt, optarg, "simpoint", &bad)) return cli_bad_option("simpoint", argv);
@@ -152,12 +163,18 @@ int cmd_simpoint(int argc, char **argv) {
     if (!simpoint_options_check(&so, &err)) return cli_usage("simpoint", "%s", err.msg);
     if (!dir) return cli_usage("simpoint", "no output directory (-o DIR)");
     if (bb_path && optind < argc) return cli_usage("simpoint", "give --bb FILE or a program, not both");
+    if (bb_path && max) return cli_usage("simpoint", "--max applies to a program, not to --bb");
     if (!bb_path && optind >= argc) return cli_usage("simpoint", "no program given");
     if (!cli_output_dir_ready(dir)) return EXIT_USAGE;
 
     bbv_profile *p = NULL;
-    bool guest_exited = false;
-    int guest_code = 0; /* a program's non-zero exit code: the points are written, the status is its */
+    simpoint_end end = {SIMPOINT_END_UNKNOWN, 0, 0};
+    /* a program that exited non-zero or was killed by a signal: the points of what it ran are
+     * written, then this line is said and the status is its (cli_guest_end) */
+    char guest_line[600] = "";
+    int guest_rc = 0;
+    const char *guest_error = NULL; /* the fault, for the manifest's header */
+    char guest_error_buf[600];
     simpoint_identity id = {0};
     bool have_id = false;
     if (bb_path) {
@@ -169,6 +186,7 @@ int cmd_simpoint(int argc, char **argv) {
         const char *path = argv[optind];
         bool trace = cst_probe(path);
         if (trace && optind != argc - 1) return cli_usage("simpoint", "a trace takes no arguments");
+        if (trace && max) return cli_usage("simpoint", "--max applies to a program (a trace has its end)");
         if (!simpoint_identity_of(&id, trace, argc - optind, argv + optind, &err)) return cli_fail("%s", err.msg);
         have_id = true;
         if (trace) {
@@ -187,12 +205,23 @@ int cmd_simpoint(int argc, char **argv) {
                 return EXIT_RUN_FAILED;
             }
             fflush(stdout);
-            p = bbv_collect_emu(e, interval, what, &err);
-            if (p && emu_state(e) == EMU_EXITED) guest_code = emu_exit_code(e);
-            guest_exited = emu_state(e) == EMU_EXITED;
-            /* a program that faulted: no points (a replay would run into the fault), and the
-             * status of a fault, 128 + signal, as every verb gives it */
+            p = bbv_collect_emu_max(e, interval, max ? max : UINT64_MAX, what, &err);
+            /* killed by a signal (a fault, abort()): the points of the intervals before it (a
+             * replay stops there too), and the status of a fault, 128 + signal, as every verb
+             * gives it; a fault before any instruction ran leaves nothing to cluster */
             int failed = p ? 0 : cli_run_failed(e, "%s", err.msg);
+            if (p) {
+                guest_rc = cli_guest_end(e, guest_line, sizeof guest_line);
+                if (emu_state(e) == EMU_EXITED) {
+                    end = (simpoint_end){SIMPOINT_END_EXITED, emu_exit_code(e), 0};
+                } else if (emu_state(e) == EMU_FAILED) {
+                    end = (simpoint_end){SIMPOINT_END_FAULT, 0, emu_fault_signal(e)};
+                    snprintf(guest_error_buf, sizeof guest_error_buf, "%s", emu_error(e));
+                    guest_error = guest_error_buf;
+                } else {
+                    end = (simpoint_end){SIMPOINT_END_STOPPED, 0, 0}; /* --max */
+                }
+            }
             emu_destroy(e);
             if (failed) {
                 simpoint_identity_free(&id);
@@ -219,11 +248,14 @@ int cmd_simpoint(int argc, char **argv) {
                            trace ? NULL : argv + optind + 1);
             prov.without_limits = true; /* the whole run is analysed: no warm-up, no --max */
             prov.has_guest = !trace;
-            prov.guest_state = guest_exited ? "exited" : "stopped";
-            prov.guest_exit_code = guest_code;
+            prov.guest_state = end.state == SIMPOINT_END_EXITED ? "exited"
+                : end.state == SIMPOINT_END_FAULT               ? "fault"
+                                                                : "stopped";
+            prov.guest_exit_code = end.exit_code;
+            prov.guest_error = guest_error;
             cJSON *header = cJSON_CreateObject();
             report_header_json(header, "cyclescope-simpoint", SIMPOINT_SCHEMA_VERSION, NULL, &prov);
-            ok = simpoint_save(dir, p, &r, &so, &id, header, &err);
+            ok = simpoint_save(dir, p, &r, &so, &id, trace ? NULL : &end, header, &err);
             cJSON_Delete(header);
         } else {
             char path[4096];
@@ -240,9 +272,9 @@ int cmd_simpoint(int argc, char **argv) {
     }
     bbv_profile_free(p);
     if (have_id) simpoint_identity_free(&id);
-    if (rc == 0 && guest_code != 0) {
-        fprintf(stderr, "cyclescope: the program exited with status %d (the points cover what it ran)\n", guest_code);
-        rc = guest_code;
+    if (rc == 0 && guest_rc != 0) {
+        cli_fail("%s", guest_line);
+        rc = guest_rc;
     }
     return rc;
 }

@@ -98,8 +98,8 @@ static int validate(const cli_timing_options *t, cli_guest_options *g, int jobs,
         /* the results are written; the status is a failing program's (the baseline's, run in
          * another process: its own stderr said why) */
         if (rc == 0 && v->guest_status > 0) {
-            fprintf(stderr, "cyclescope: the program exited with status %d (the results cover what it ran)\n",
-                    v->guest_status);
+            fprintf(stderr, "cyclescope: %s: the program exited with status %d (the results cover what it ran)\n",
+                    argv[0], v->guest_status);
             rc = v->guest_status;
         } else if (rc == 0 && v->guest_status < 0) { /* a fault, said by the baseline's process */
             rc = -v->guest_status;

@@ -94,14 +94,38 @@ static int input_close(input *in, uop_source *src, int rc) {
 /* docs/stallscope-compare.schema.json: incremented when a field changes meaning or goes */
 enum { SS_COMPARE_SCHEMA_VERSION = 1 };
 
-/* --compare's JSON (--json) and HTML (--report): the header names the input and
- * the limits; each side's configuration is in "runs" (the header's is null: there are two). */
+/* How the program ended in the first of --compare's runs (the emulator is gone when the
+ * outputs are written): the header's "guest", as a single run's (docs/json-schema.md). */
+typedef struct compare_guest {
+    bool has;
+    const char *state;
+    int exit_code;
+    char error[600];
+} compare_guest;
+
+static void compare_guest_of(compare_guest *g, const emu_t *e) {
+    memset(g, 0, sizeof *g);
+    g->has = e != NULL;
+    if (!e) return;
+    g->state = emu_state(e) == EMU_EXITED ? "exited" : emu_state(e) == EMU_FAILED ? "fault" : "stopped";
+    if (emu_state(e) == EMU_EXITED) g->exit_code = emu_exit_code(e);
+    if (emu_state(e) == EMU_FAILED) snprintf(g->error, sizeof g->error, "%s", emu_error(e));
+}
+
+/* --compare's JSON (--json) and HTML (--report): the header names the input, the limits and
+ * how the program ended; each side's configuration is in "runs" (the header's is null: there
+ * are two). */
 static int compare_outputs(const cli_timing_options *t, int data_fd, const uarch_config cfgs[2],
-                           const run_result res[2], stallscope *sa, const char *a, stallscope *sb, const char *b) {
+                           const run_result res[2], stallscope *sa, const char *a, stallscope *sb, const char *b,
+                           const compare_guest *guest) {
     report_provenance prov;
     bool program = !strcmp(t->input_kind, "program");
     cli_provenance(&prov, t->input_kind, t->input_argv[0], program ? t->input_argc - 1 : 0,
                    program ? t->input_argv + 1 : NULL);
+    prov.has_guest = guest->has;
+    prov.guest_state = guest->state;
+    prov.guest_exit_code = guest->exit_code;
+    prov.guest_error = guest->error[0] ? guest->error : NULL;
     prov.warmup_instructions = t->warmup;
     prov.max_instructions = t->max;
     prov.override_count = t->set_count;
@@ -165,6 +189,7 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
      * written, as a single run gives it (docs/json-schema.md) */
     int guest_rc = 0;
     char guest_line[600] = "";
+    compare_guest guest = {0};
     for (int k = 0; k < 2 && rc == 0; k++) {
         const uarch_config cfg = cfgs[k];
         char what[512];
@@ -183,6 +208,7 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
         }
         /* (a failure that is not the guest's, fault signal 0, fails the run in input_close) */
         if (rc == 0 && in->emu && !guest_rc) guest_rc = cli_guest_end(in->emu, guest_line, sizeof guest_line);
+        if (k == 0) compare_guest_of(&guest, in->emu);
         rc = input_close(in, src, rc);
     }
     if (rc == 0) {
@@ -195,7 +221,7 @@ static int compare(cli_timing_options *t, input *in, const char *list_text, cons
                res[1].stats.cycles ? (double)res[1].stats.instructions / (double)res[1].stats.cycles : 0);
         ss_compare_text(sa, a, sb, b, stdout);
         fflush(stdout);
-        rc = compare_outputs(t, data_fd, cfgs, res, sa, a, sb, b);
+        rc = compare_outputs(t, data_fd, cfgs, res, sa, a, sb, b, &guest);
         if (rc == 0 && guest_rc) {
             cli_fail("%s", guest_line);
             rc = guest_rc;

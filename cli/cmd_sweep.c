@@ -104,7 +104,7 @@ static bool point_close(void *ctx, uop_source *src, cs_error *err) {
     if (!ok) cs_error_set(err, "%s", emu_error(ps->emu));
     /* a program that failed is no measurement of the point: record it failed, with why */
     if (ok && ps->emu && emu_state(ps->emu) == EMU_EXITED && emu_exit_code(ps->emu) != 0) {
-        cs_error_set(err, "the program exited with status %d", emu_exit_code(ps->emu));
+        cs_error_set(err, "%s: the program exited with status %d", emu_path(ps->emu), emu_exit_code(ps->emu));
         ok = false;
     }
     uop_source_destroy(src);

@@ -57,7 +57,9 @@ void help_trace(void) {
            "\n"
            "A progress bar is drawn on stderr when it is a terminal.\n"
            "exit code: 0 on success, 2 for bad usage, 125 when the input is bad or the\n"
-           "program cannot be recorded (the output file is then removed).\n");
+           "program cannot be recorded (the output file is then removed). `record` of a\n"
+           "program that exits non-zero or is killed by a signal (a fault, abort()) writes\n"
+           "the trace of what ran, then exits with the program's status (128+signal).\n");
 }
 
 static const char *const trace_usage = "trace";
@@ -165,19 +167,22 @@ static int trace_record(int argc, char **argv) {
     if (!ok) {
         cst_writer_discard(w);
         rc = cli_fail("%s", err.msg);
-    } else if (emu_state(e) == EMU_FAILED) {
+    } else if (emu_state(e) == EMU_FAILED && (!emu_fault_signal(e) || done == 0)) {
+        /* what cyclescope could not run (an unsupported system call), or a fault before
+         * anything ran: no trace; a fault's status is 128 + signal as every verb gives it */
         cst_writer_discard(w);
-        rc = cli_fail("%s (nothing recorded)", emu_error(e));
+        rc = emu_fault_signal(e) ? cli_run_failed(e, "%s", emu_error(e))
+                                 : cli_fail("%s (nothing recorded)", emu_error(e));
     } else if (!cst_writer_finish(w, &err)) {
         rc = cli_fail("%s", err.msg);
     } else {
         struct stat st;
         double bytes = stat(out, &st) == 0 ? (double)st.st_size : 0;
-        fprintf(stderr, "cyclescope: %s: recorded %" PRIu64 " instructions to %s (%.3f bytes/instruction)", prog, done,
-                out, done ? bytes / (double)done : 0.0);
-        if (emu_state(e) == EMU_EXITED && emu_exit_code(e))
-            fprintf(stderr, "; it exited with code %d", emu_exit_code(e));
-        fprintf(stderr, "\n");
+        fprintf(stderr, "cyclescope: %s: recorded %" PRIu64 " instructions to %s (%.3f bytes/instruction)\n", prog,
+                done, out, done ? bytes / (double)done : 0.0);
+        /* the trace is what ran, up to a non-zero exit or a fault (killed by a signal); then
+         * the status is the program's, as every verb that runs one ends (docs/json-schema.md) */
+        rc = cli_guest_exit(e);
     }
     emu_destroy(e);
     return rc;

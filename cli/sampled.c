@@ -43,6 +43,23 @@ bool cli_simpoint_check(cli_simpoint_options *s, const cli_timing_options *t, co
     return true;
 }
 
+/* When this run ended otherwise than the profiled one did (simpoint.json's "end"; unknown
+ * for a trace or a version 1 directory), say so: the status is this run's. */
+static void note_other_end(const simpoint_set *set, const emu_t *emu) {
+    char profiled[64], now[64];
+    const simpoint_end *e = &set->end;
+    if (e->state == SIMPOINT_END_UNKNOWN) return;
+    if (e->state == SIMPOINT_END_EXITED) snprintf(profiled, sizeof profiled, "exited with status %d", e->exit_code);
+    else if (e->state == SIMPOINT_END_FAULT) snprintf(profiled, sizeof profiled, "was killed by signal %d", e->signal);
+    else snprintf(profiled, sizeof profiled, "was stopped (--max)");
+    if (emu_state(emu) == EMU_EXITED) snprintf(now, sizeof now, "exited with status %d", emu_exit_code(emu));
+    else if (emu_state(emu) == EMU_FAILED) snprintf(now, sizeof now, "was killed by signal %d", emu_fault_signal(emu));
+    else snprintf(now, sizeof now, "was stopped (--max)");
+    if (strcmp(profiled, now) != 0)
+        fprintf(stderr, "cyclescope: note: the program %s, the profiled one %s (another environment?)\n", now,
+                profiled);
+}
+
 int cli_simpoint_run(const cli_timing_options *t, const cli_simpoint_options *so, emu_t *emu, const char *trace,
                      int argc, char **argv, const char *what) {
     cs_error err;
@@ -69,14 +86,19 @@ int cli_simpoint_run(const cli_timing_options *t, const cli_simpoint_options *so
         if (!simpoint_time(set, &from, &cfg, so->warmup, jobs, pts, &err)) rc = cli_fail("%s", err.msg);
     }
     if (rc == 0 && emu) {
-        /* the rest of the program, for its output and its length */
-        emu_run(emu, UINT64_MAX);
-        if (emu_state(emu) == EMU_FAILED) rc = cli_fail("%s", emu_error(emu));
+        /* the rest of the program, for its output, its length and how it ends: the points'
+         * copies stop at their intervals, this run is the one that ends as the program does
+         * (its exit status, or a fault: the estimate is written, then the status is said) */
+        if (set->end.state == SIMPOINT_END_STOPPED) /* profiled with --max: stop where it stopped */
+            emu_run(emu, set->instructions > emu_icount(emu) ? set->instructions - emu_icount(emu) : 0);
+        else emu_run(emu, UINT64_MAX);
+        if (emu_state(emu) == EMU_FAILED && !emu_fault_signal(emu)) rc = cli_fail("%s", emu_error(emu));
         else if (fabs((double)emu_icount(emu) - (double)set->instructions) > 0.001 * (double)set->instructions)
             fprintf(stderr,
                     "cyclescope: note: this run has %" PRIu64 " instructions, the profiled one had %" PRIu64
                     " (another environment?); the points are placed as profiled\n",
                     emu_icount(emu), set->instructions);
+        if (rc == 0) note_other_end(set, emu);
     }
     if (rc == 0) {
         core_stats stats;
@@ -99,6 +121,7 @@ int cli_simpoint_run(const cli_timing_options *t, const cli_simpoint_options *so
         snprintf(label, sizeof label, "%s (SimPoint estimate, %zu points)", what, set->count);
         run_summary sum = {label, &cfg, &stats, 0};
         rc = cli_timing_report(t, &sum, NULL, &stacks, NULL);
+        if (rc == 0) rc = cli_guest_exit(emu); /* the program's status, as `run` ends (NULL: a trace, 0) */
     }
     free(pts);
     simpoint_set_free(set);

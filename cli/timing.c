@@ -372,7 +372,9 @@ int cli_guest_end(const emu_t *e, char *line, size_t size) {
     if (size) line[0] = 0;
     if (!e) return 0;
     if (emu_state(e) == EMU_EXITED && emu_exit_code(e) != 0) {
-        snprintf(line, size, "the program exited with status %d (the results cover what it ran)", emu_exit_code(e));
+        /* named as a fault's line names it (emu_error: "PROG: segmentation fault: …") */
+        snprintf(line, size, "%s: the program exited with status %d (the results cover what it ran)", emu_path(e),
+                 emu_exit_code(e));
         return emu_exit_code(e);
     }
     if (emu_state(e) == EMU_FAILED) {

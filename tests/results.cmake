@@ -6,6 +6,9 @@
 #                          stallscope (--compare too), rpstacks write their results and exit
 #                          128 + signal, the JSON's guest a fault; an abort (134) passed through by
 #                          --compare and --validate (tests/scripts/guest_fault.sh)
+#   results.guest_ends     every verb that runs a program x {exits 3, SIGSEGV, abort(), stopped by
+#                          --max}: exit status, one stderr line naming the program, outputs written
+#                          and saying the same (tests/scripts/guest_ends.sh, tests/guest/fail_after.c)
 #   results.cli            exit status of a failing guest, --json - alone on stdout, outputs
 #                          checked before the run, output directories, HTML override marks,
 #                          in-order widths and config show (tests/scripts/results_cli.sh)
@@ -101,6 +104,9 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     # a program that faults: results written, exit 128 + signal (run, stacks, stallscope, rpstacks)
     add_test(NAME results.guest_fault
              COMMAND ${_scripts}/guest_fault.sh ${_cs} ${CYCLESCOPE_GUEST_DIR} ${PROJECT_SOURCE_DIR}/docs)
+    # every verb x {exit 3, SIGSEGV, abort(), --max}: status, one line naming the program, outputs
+    # and their guest state; run --simpoints and sim of the trace after them
+    add_test(NAME results.guest_ends COMMAND ${_scripts}/guest_ends.sh ${_cs} ${CYCLESCOPE_GUEST_DIR})
   endif()
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})

@@ -25,7 +25,9 @@ foreach(case
     "bic|BIC threshold 2 out of range|simpoint;--bic-threshold;2;-o;d;prog"
     "dims|projection dimensions 0 out of range|simpoint;--dims;0;-o;d;prog"
     "bb_and_program|give --bb FILE or a program, not both|simpoint;--bb;x.bb;-o;d;prog"
-    "unknown|unknown option|simpoint;--frobnicate;-o;d;prog")
+    "unknown|unknown option|simpoint;--frobnicate;-o;d;prog"
+    "max_zero|--max 0: not a positive count|simpoint;--max;0;-o;d;prog"
+    "max_bb|--max applies to a program, not to --bb|simpoint;--max;5;--bb;x.bb;-o;d")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
   list(GET parts 1 regex)

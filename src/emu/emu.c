@@ -207,6 +207,7 @@ uint64_t emu_run_uops(emu_t *e, uop *out, uint64_t max) {
 emu_status emu_state(const emu_t *e) { return e->status; }
 int emu_exit_code(const emu_t *e) { return e->exit_code; }
 const char *emu_error(const emu_t *e) { return e->error; }
+const char *emu_path(const emu_t *e) { return e->path; }
 int emu_fault_signal(const emu_t *e) { return e->fault_signal; }
 uint64_t emu_icount(const emu_t *e) { return e->icount; }
 

@@ -84,6 +84,7 @@ size_t emu_bbv_take(emu_bbv *b, uint32_t *ids, uint64_t *counts);
 emu_status emu_state(const emu_t *emu);
 int emu_exit_code(const emu_t *emu);     /* valid when EMU_EXITED */
 const char *emu_error(const emu_t *emu); /* valid when EMU_FAILED */
+const char *emu_path(const emu_t *emu);  /* the program as given to emu_create (messages name it) */
 /* When EMU_FAILED: the signal Linux would have killed the guest with
  * (SIGSEGV, SIGILL, SIGBUS, SIGTRAP for a fault; any other the guest sent itself without a
  * handler, as abort()'s SIGABRT), or 0 for what cyclescope does not support (a system call,

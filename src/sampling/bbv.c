@@ -80,6 +80,10 @@ static void builder_discard(bbv_builder *b) {
 }
 
 bbv_profile *bbv_collect_emu(emu_t *emu, uint64_t interval, const char *source, cs_error *err) {
+    return bbv_collect_emu_max(emu, interval, UINT64_MAX, source, err);
+}
+
+bbv_profile *bbv_collect_emu_max(emu_t *emu, uint64_t interval, uint64_t max, const char *source, cs_error *err) {
     if (interval == 0) {
         cs_error_set(err, "interval of 0 instructions");
         return NULL;
@@ -90,13 +94,17 @@ bbv_profile *bbv_collect_emu(emu_t *emu, uint64_t interval, const char *source, 
     cs_progress bar;
     progress_start(&bar, "profiling", 0);
     uint64_t done = 0;
-    while (emu_state(emu) == EMU_RUNNING) {
-        done += emu_run_bbv(emu, table, interval);
+    while (emu_state(emu) == EMU_RUNNING && done < max) {
+        done += emu_run_bbv(emu, table, max - done < interval ? max - done : interval);
         builder_take(&b, table);
         progress_update(&bar, done);
     }
     progress_finish(&bar);
-    if (emu_state(emu) == EMU_FAILED) {
+    /* A program killed by a signal (a fault, abort()) ran up to it: its intervals are what
+     * ran, and a replay stops before the fault as the profile does. Anything else that
+     * stopped the emulator (an unsupported system call, a bad ELF) leaves no usable run. */
+    bool killed = emu_state(emu) == EMU_FAILED && emu_fault_signal(emu) != 0;
+    if (emu_state(emu) == EMU_FAILED && (!killed || b.p->interval_count == 0)) {
         cs_error_set(err, "%s", emu_error(emu));
         emu_bbv_destroy(table);
         builder_discard(&b);

@@ -37,7 +37,7 @@
 
 enum {
     BBV_FORMAT_VERSION = 1,     /* the "# cyclescope-bbv" header of .bb files we write */
-    SIMPOINT_SET_VERSION = 1,   /* simpoint.json */
+    SIMPOINT_SET_VERSION = 2,   /* simpoint.json; 2 added "end" (version 1 is still read) */
     SIMPOINT_MAX_K = 1000,      /* the largest maximum k accepted */
     SIMPOINT_MAX_DIMS = 100,    /* projection dimensions accepted */
     BBV_MAX_LINE = 1024 * 1024, /* the reference SimPoint's line buffer: longer T lines fail there */
@@ -72,8 +72,12 @@ typedef struct bbv_profile {
 
 /* Run the program to its end in the block-counting fast-forward, one vector
  * per `interval` instructions. `source` describes the program (kept in the
- * file). Fails if the guest fails (the profile would be incomplete). */
+ * file). A program killed by a signal (a fault, abort()) gives the intervals up to it
+ * (emu_state then says EMU_FAILED); fails when nothing ran before it, or when anything
+ * else stopped the guest (an unsupported system call: the run could not be done). */
 bbv_profile *bbv_collect_emu(emu_t *emu, uint64_t interval, const char *source, cs_error *err);
+/* The same, stopping after `max` instructions (the guest then still EMU_RUNNING). */
+bbv_profile *bbv_collect_emu_max(emu_t *emu, uint64_t interval, uint64_t max, const char *source, cs_error *err);
 /* The same from a µop stream (a .cst trace): a block ends at a control-transfer
  * µop; instructions are µops without UOP_CONTINUES. */
 bbv_profile *bbv_collect_source(uop_source *src, uint64_t interval, const char *source, cs_error *err);
@@ -165,8 +169,23 @@ bool simpoint_identity_match(const simpoint_identity *made, const simpoint_ident
 #define SIMPOINT_WEIGHTS_FILE  "bbv.weights"
 #define SIMPOINT_MANIFEST_FILE "simpoint.json"
 
+/* How the profiled program ended (simpoint.json's "end"): `run --simpoints` runs it again
+ * and ends as it does; this is what the profile saw, to say when the two differ. */
+typedef enum simpoint_end_state {
+    SIMPOINT_END_UNKNOWN, /* a trace, or a version 1 manifest (which did not record it) */
+    SIMPOINT_END_EXITED,  /* exit_code: the program's own status */
+    SIMPOINT_END_FAULT,   /* killed by `signal` (a fault, abort()): the intervals end there */
+    SIMPOINT_END_STOPPED  /* `simpoint --max` stopped it after `instructions`: a replay stops there too */
+} simpoint_end_state;
+typedef struct simpoint_end {
+    simpoint_end_state state;
+    int exit_code; /* EXITED: 0..255 */
+    int signal;    /* FAULT: 1..64 */
+} simpoint_end;
+
 typedef struct simpoint_set {
     simpoint_identity id;
+    simpoint_end end;
     uint64_t interval, instructions, interval_count;
     uint32_t k;
     size_t count;
@@ -176,11 +195,12 @@ typedef struct simpoint_set {
 
 /* Write DIR (created if missing): bbv.bb, bbv.simpoints, bbv.weights and the
  * manifest simpoint.json that ties them together (versioned, checksummed).
+ * `end` (NULL: unknown, as for a trace): how the program ended.
  * `header` (may be NULL): members copied first into the manifest (the common
  * provenance header, docs/json-schema.md); the checksum covers them too. */
 struct cJSON;
 bool simpoint_save(const char *dir, const bbv_profile *p, const simpoint_result *r, const simpoint_options *o,
-                   const simpoint_identity *id, const struct cJSON *header, cs_error *err);
+                   const simpoint_identity *id, const simpoint_end *end, const struct cJSON *header, cs_error *err);
 /* Read DIR's manifest, check it and the files it names. */
 simpoint_set *simpoint_load(const char *dir, cs_error *err);
 /* The same from the manifest's text (for the fuzzer); files are not checked. */

@@ -167,7 +167,7 @@ static uint32_t manifest_crc(const cJSON *root) {
 }
 
 bool simpoint_save(const char *dir, const bbv_profile *p, const simpoint_result *r, const simpoint_options *o,
-                   const simpoint_identity *id, const cJSON *header, cs_error *err) {
+                   const simpoint_identity *id, const simpoint_end *end, const cJSON *header, cs_error *err) {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cs_error_set(err, "%s: cannot create directory: %s", dir, strerror(errno));
         return false;
@@ -201,6 +201,19 @@ bool simpoint_save(const char *dir, const bbv_profile *p, const simpoint_result 
     char *h = crc_hex(id->file_crc);
     cJSON_AddStringToObject(src, "file_crc32", h);
     free(h);
+    if (end && end->state == SIMPOINT_END_EXITED) {
+        cJSON *e = cJSON_AddObjectToObject(root, "end");
+        cJSON_AddStringToObject(e, "state", "exited");
+        cJSON_AddNumberToObject(e, "exit_code", end->exit_code);
+    } else if (end && end->state == SIMPOINT_END_FAULT) {
+        cJSON *e = cJSON_AddObjectToObject(root, "end");
+        cJSON_AddStringToObject(e, "state", "fault");
+        cJSON_AddNumberToObject(e, "signal", end->signal);
+    } else if (end && end->state == SIMPOINT_END_STOPPED) {
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(root, "end"), "state", "stopped");
+    } else {
+        cJSON_AddNullToObject(root, "end");
+    }
     cJSON_AddNumberToObject(root, "interval", (double)p->interval);
     cJSON_AddNumberToObject(root, "instructions", (double)p->instructions);
     cJSON_AddNumberToObject(root, "intervals", (double)p->interval_count);
@@ -309,8 +322,9 @@ static simpoint_set *parse_manifest(const char *text, size_t len, const char *na
         return NULL;
     }
     uint64_t version;
-    if (!get_count(root, "version", &version) || version != SIMPOINT_SET_VERSION) {
-        cs_error_set(err, "%s: manifest version not %d (made by another cyclescope?)", name, SIMPOINT_SET_VERSION);
+    /* version 1 (no "end") is read too: the directories made before it stay usable */
+    if (!get_count(root, "version", &version) || version < 1 || version > SIMPOINT_SET_VERSION) {
+        cs_error_set(err, "%s: manifest version not 1 to %d (made by another cyclescope?)", name, SIMPOINT_SET_VERSION);
         cJSON_Delete(root);
         return NULL;
     }
@@ -347,6 +361,29 @@ static simpoint_set *parse_manifest(const char *text, size_t len, const char *na
         if (!cJSON_IsString(a)) goto bad;
         s->id.argv[i] = cs_strdup(a->valuestring);
         s->id.argc = i + 1;
+    }
+    what = "end";
+    if (version >= 2) {
+        const cJSON *end = cJSON_GetObjectItemCaseSensitive(root, "end");
+        const cJSON *state = cJSON_GetObjectItemCaseSensitive(end, "state");
+        uint64_t code;
+        if (cJSON_IsNull(end)) {
+            s->end.state = SIMPOINT_END_UNKNOWN;
+        } else if (!cJSON_IsObject(end) || !cJSON_IsString(state)) {
+            goto bad;
+        } else if (strcmp(state->valuestring, "exited") == 0) {
+            if (!get_count(end, "exit_code", &code) || code > 255) goto bad;
+            s->end = (simpoint_end){SIMPOINT_END_EXITED, (int)code, 0};
+        } else if (strcmp(state->valuestring, "fault") == 0) {
+            if (!get_count(end, "signal", &code) || code < 1 || code > 64) goto bad;
+            s->end = (simpoint_end){SIMPOINT_END_FAULT, 0, (int)code};
+        } else if (strcmp(state->valuestring, "stopped") == 0 && cJSON_GetArraySize(end) == 1) {
+            s->end = (simpoint_end){SIMPOINT_END_STOPPED, 0, 0};
+        } else {
+            goto bad;
+        }
+    } else if (cJSON_GetObjectItemCaseSensitive(root, "end")) {
+        goto bad; /* version 1 had none */
     }
     what = "interval, instructions or intervals";
     if (!get_count(root, "interval", &s->interval) || !get_count(root, "instructions", &s->instructions) ||

@@ -2,7 +2,7 @@
 # guest_exit.sh CYCLESCOPE WORKLOAD_DIR: every verb that runs a program ends with the
 # program's failure (issue 18 item 1): `tree -5` prints "bad size" and exits 2 (as
 # `exec` shows), so rpstacks, profile record, model analyze and simpoint write their
-# outputs and exit 2 with the line "cyclescope: the program exited with status 2", and a
+# outputs and exit 2 with the line "cyclescope: PATH/tree: the program exited with status 2", and a
 # sweep records both points as failed with that status and exits 125. And Ctrl-C during
 # profile record writes the profile of what ran and exits 130.
 set -u -o pipefail
@@ -20,7 +20,7 @@ check() { # OUTPUT COMMAND…: exit 2, the status line, OUTPUT written
     "$cs" "$@" >/dev/null 2>err
     local rc=$?
     [ $rc = 2 ] || fail "$*: exit $rc, not the program's 2: $(cat err)"
-    grep -q "^cyclescope: the program exited with status 2 " err || fail "$*: no status line: $(cat err)"
+    grep -q "^cyclescope: [^ ]*/tree: the program exited with status 2 " err || fail "$*: no status line: $(cat err)"
     [ -e "$out" ] || fail "$*: $out not written"
 }
 check r.rps rpstacks -o r.rps "$w/tree" -5

@@ -24,9 +24,9 @@ check() { # STATUS PROG SCHEMA COMMAND…: the exit status, one line naming the 
     if [ "$want" -gt 128 ]; then
         grep -q "^cyclescope: .*$prog: \(segmentation fault\|illegal instruction\|killed by signal SIGABRT\)" err ||
             fail "$* $prog: the fault is not said: $(cat err)"
-        # (no guest in --compare's header, its runs are in "runs"; --validate's ran in another process)
+        # (--compare's header: how its first run ended; --validate's ran in another process: null)
         python3 -c "import json, sys; g = json.load(open('out.json'))['guest']
-sys.exit(0 if g is None and ('compare' in sys.argv[1] or 'validate' in sys.argv[1]) or g['state'] == 'fault' and 'at pc 0x' in g['error'] else 1)" "$*" ||
+sys.exit(0 if g is None and 'validate' in sys.argv[1] or g is not None and g['state'] == 'fault' and 'at pc 0x' in g['error'] else 1)" "$*" ||
             fail "$* $prog: guest is not a fault: $(head -c 300 out.json)"
     fi
     if [ -n "$schema" ] && py=$(. "$here/find_jsonschema.sh" >/dev/null && echo "$py"); then
@@ -69,13 +69,23 @@ for args in "run --no-report" "stacks" "stallscope" "rpstacks -o r.rps" "stacks 
     check 134 guest_abort "" $args
     [ "$(grep -c '^cyclescope:' err)" = 1 ] || fail "$args guest_abort: not one line: $(cat err)"
 done
-# simpoint of a faulting program: no points (a replay would run into the fault), one line, and
-# the status of the fault (it was 125, "could not be done")
-for prog in segfault:139 illegal:132 guest_abort:134; do
-    "$cs" simpoint -o sp "$g/${prog%:*}" >/dev/null 2>err
+# simpoint of a faulting program: the points of what ran (the intervals up to the fault; a
+# replay stops there too), one line naming the fault, and the status of the fault; the
+# manifest says how it ended. A fault at the first instruction leaves nothing to cluster.
+for prog in segfault:139 illegal:132 guest_abort:134 fault_first:132; do
+    p=${prog%:*} s=${prog#*:}
+    rm -rf sp
+    "$cs" simpoint -o sp "$g/$p" >/dev/null 2>err
     rc=$?
-    [ $rc = "${prog#*:}" ] && [ "$(wc -l <err)" = 1 ] || fail "simpoint ${prog%:*}: exit $rc: $(cat err)"
-    [ -e sp ] && fail "simpoint ${prog%:*}: points written for a faulting program"
+    [ $rc = "$s" ] && [ "$(wc -l <err)" = 1 ] && grep -q "^cyclescope: .*$p: " err ||
+        fail "simpoint $p: exit $rc: $(cat err)"
+    if [ "$p" = fault_first ]; then
+        [ -e sp ] && fail "simpoint fault_first: points written for a run of nothing"
+        continue
+    fi
+    python3 -c "import json, sys; d = json.load(open('sp/simpoint.json'))
+sys.exit(0 if d['end'] == {'state': 'fault', 'signal': int(sys.argv[1]) - 128} and d['guest']['state'] == 'fault' else 1)" "$s" ||
+        fail "simpoint $p: the manifest does not say the fault: $(head -c 400 sp/simpoint.json)"
 done
 # the .rps of a faulting run re-simulates: whatif --verify times the same instructions
 "$cs" rpstacks -o f.rps "$g/segfault" >/dev/null 2>&1

@@ -74,8 +74,21 @@ expect "$tmp/x" "^ +7 .* call +r6 -> r6 +taken -> 0x402000"
 cmp -s "$tmp/x.champsim" "$corpus/champsim/x86.champsim" && fail "x86 re-export is byte-identical: the instruction-pointer reads of jumps should differ"
 [ "$(stat -c %s "$tmp/x.champsim")" = $((28 * 64)) ] || fail "x86 re-export is not 28 records"
 
-# a program that faults is not recorded, and no file is left
-(cd "$guests" && "$cs" trace record -o "$tmp/f.cst" ./segfault) 2>"$tmp/err" && fail "recording a faulting program succeeded"
-expect "$tmp/err" "segmentation fault.*nothing recorded"
-[ -e "$tmp/f.cst" ] && fail "a partial trace was left"
+# a program that faults: the trace of what ran, then the fault's status (128 + SIGSEGV) and
+# one line naming it, as every verb ends; timing the trace times what `run` times
+(cd "$guests" && "$cs" trace record -o "$tmp/f.cst" ./segfault) >/dev/null 2>"$tmp/err" # stdout as run's below
+rc=$?
+[ $rc = 139 ] || fail "recording a faulting program: exit $rc, not 139: $(cat "$tmp/err")"
+expect "$tmp/err" "segfault: segmentation fault: store to address 0x0 at pc"
+[ -s "$tmp/f.cst" ] || fail "no trace of what the faulting program ran"
+"$cs" sim --no-report --json "$tmp/fs.json" "$tmp/f.cst" >/dev/null 2>&1 || fail "sim of the faulting program's trace"
+(cd "$guests" && "$cs" run --no-report --json "$tmp/fr.json" ./segfault) >/dev/null 2>&1
+python3 -c "import json, sys; s, r = (json.load(open(f)) for f in sys.argv[1:])
+sys.exit(0 if (s['instructions'], s['cycles']) == (r['instructions'], r['cycles']) else 1)" "$tmp/fs.json" "$tmp/fr.json" ||
+    fail "sim of the faulting program's trace does not time what run does"
+# a fault at the first instruction: nothing ran, no trace (no file left), the fault's status
+"$cs" trace record -o "$tmp/ff.cst" "$guests/fault_first" 2>"$tmp/err"
+rc=$?
+[ $rc = 132 ] || fail "recording fault_first: exit $rc, not 132: $(cat "$tmp/err")"
+[ -e "$tmp/ff.cst" ] && fail "a trace of nothing was left"
 echo "ok"

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <zlib.h>
 
 #include "runner/runner.h"
 #include "sampling/sampling.h"
@@ -437,7 +439,7 @@ static simpoint_set *save_and_load(const char *dir, bbv_profile *p, simpoint_res
     simpoint_options o;
     simpoint_options_default(&o);
     cs_error err;
-    if (!simpoint_save(dir, p, r, &o, id, NULL, &err)) fail_msg("%s", err.msg);
+    if (!simpoint_save(dir, p, r, &o, id, NULL, NULL, &err)) fail_msg("%s", err.msg);
     simpoint_set *s = simpoint_load(dir, &err);
     if (!s) fail_msg("%s", err.msg);
     return s;
@@ -500,6 +502,104 @@ static void test_directory(void **state) {
     assert_non_null(strstr(err.msg, "checksum mismatch"));
     free(data);
     assert_null(simpoint_load("/nonexistent-dir", &err));
+    simpoint_identity_free(&id);
+    simpoint_result_free(&r);
+    bbv_profile_free(p);
+}
+
+/* The manifest text of `root` sealed with its checksum, as simpoint_save seals it (CRC-32
+ * of the compact printing without "checksum"), so an edit is read rather than refused. */
+static char *reseal(cJSON *root) {
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "checksum");
+    char *compact = cJSON_PrintUnformatted(root);
+    char hex[9];
+    snprintf(hex, sizeof hex, "%08lx", crc32(crc32(0L, Z_NULL, 0), (const Bytef *)compact, (uInt)strlen(compact)));
+    free(compact);
+    cJSON_AddStringToObject(root, "checksum", hex);
+    return cJSON_Print(root);
+}
+
+/* simpoint.json version 2 records how the profiled program ended ("end"); version 1
+ * directories, which did not, are still read (end unknown); a bad "end" is refused. */
+static void test_manifest_end(void **state) {
+    (void)state;
+    uint32_t truth[64];
+    size_t n;
+    bbv_profile *p = phased_profile(truth, &n);
+    simpoint_options o;
+    simpoint_options_default(&o);
+    simpoint_result r;
+    cs_error err;
+    assert_true(simpoint_cluster(p, &o, &r, &err));
+    char *argv[] = {workload, "10000", NULL};
+    simpoint_identity id;
+    assert_true(simpoint_identity_of(&id, false, 2, argv, &err));
+    char dir[4200], path[4300];
+    snprintf(dir, sizeof dir, "%s/ends", tmpdir);
+    snprintf(path, sizeof path, "%s/%s", dir, SIMPOINT_MANIFEST_FILE);
+    const simpoint_end ends[] = {{SIMPOINT_END_EXITED, 3, 0},
+                                 {SIMPOINT_END_FAULT, 0, 11},
+                                 {SIMPOINT_END_EXITED, 0, 0},
+                                 {SIMPOINT_END_STOPPED, 0, 0}};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        assert_true(simpoint_save(dir, p, &r, &o, &id, &ends[i], NULL, &err));
+        simpoint_set *s = simpoint_load(dir, &err);
+        if (!s) fail_msg("%s", err.msg);
+        assert_int_equal(s->end.state, ends[i].state);
+        assert_int_equal(s->end.exit_code, ends[i].exit_code);
+        assert_int_equal(s->end.signal, ends[i].signal);
+        simpoint_set_free(s);
+    }
+    /* NULL (a trace): "end": null, unknown */
+    assert_true(simpoint_save(dir, p, &r, &o, &id, NULL, NULL, &err));
+    uint8_t *data;
+    size_t size;
+    assert_true(cs_read_file(path, &data, &size, &err));
+    assert_non_null(strstr((char *)data, "\"end\":\tnull"));
+    simpoint_set *s = simpoint_parse_manifest((char *)data, size, "m", &err);
+    assert_non_null(s);
+    assert_int_equal(s->end.state, SIMPOINT_END_UNKNOWN);
+    simpoint_set_free(s);
+    free(data);
+
+    /* edits, resealed: a version 1 manifest (no "end") is read; the others are refused */
+    assert_true(simpoint_save(dir, p, &r, &o, &id, &ends[0], NULL, &err));
+    assert_true(cs_read_file(path, &data, &size, &err));
+    static const struct {
+        int version;
+        const char *end; /* JSON, NULL: no member */
+        bool ok;
+    } cases[] = {
+        {1, NULL, true},
+        {1, "{\"state\": \"exited\", \"exit_code\": 3}", false}, /* version 1 had none */
+        {2, NULL, false},                                        /* version 2 must say */
+        {2, "{\"state\": \"exited\", \"exit_code\": 256}", false},
+        {2, "{\"state\": \"exited\"}", false},
+        {2, "{\"state\": \"fault\", \"signal\": 0}", false},
+        {2, "{\"state\": \"fault\", \"signal\": 6}", true},
+        {2, "{\"state\": \"stopped\", \"signal\": 6}", false},
+        {2, "{\"state\": \"running\"}", false},
+        {2, "\"exited\"", false},
+        {3, "null", false}, /* a later version */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *root = cJSON_ParseWithLength((char *)data, size);
+        assert_non_null(root);
+        cJSON_ReplaceItemInObjectCaseSensitive(root, "version", cJSON_CreateNumber(cases[i].version));
+        cJSON_DeleteItemFromObjectCaseSensitive(root, "end");
+        if (cases[i].end) cJSON_AddItemToObject(root, "end", cJSON_Parse(cases[i].end));
+        char *text = reseal(root);
+        cJSON_Delete(root);
+        s = simpoint_parse_manifest(text, strlen(text), "m", &err);
+        if (cases[i].ok != (s != NULL))
+            fail_msg("case %zu (version %d, end %s): %s", i, cases[i].version, cases[i].end ? cases[i].end : "none",
+                     s ? "read" : err.msg);
+        if (s && cases[i].version == 1) assert_int_equal(s->end.state, SIMPOINT_END_UNKNOWN);
+        if (s && cases[i].version == 2) assert_int_equal(s->end.signal, 6);
+        simpoint_set_free(s);
+        free(text);
+    }
+    free(data);
     simpoint_identity_free(&id);
     simpoint_result_free(&r);
     bbv_profile_free(p);
@@ -641,6 +741,7 @@ int main(void) {
         cmocka_unit_test(test_cluster_short_run),
         cmocka_unit_test(test_bic_by_hand),
         cmocka_unit_test(test_directory),
+        cmocka_unit_test(test_manifest_end),
         cmocka_unit_test(test_time_every_interval),
         cmocka_unit_test(test_combine),
     };

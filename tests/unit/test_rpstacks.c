@@ -565,8 +565,8 @@ static double simulate_sets(const uop *u, const char *const *sets, const char *a
     return simulate_sets_n(u, N, sets, analyses, keep);
 }
 
-static void test_graph_store_drain(void **state) {
-    (void)state;
+/* Every fourth µop a store to a new line (a miss to memory), the rest independent adds. */
+static uop *store_stream(void) {
     uop *u = cs_calloc(N, sizeof *u);
     for (size_t i = 0; i < N; i++) {
         if (i % 4 == 0) {
@@ -578,6 +578,12 @@ static void test_graph_store_drain(void **state) {
             u[i] = make_uop(i % 512, OPC_INT_ALU, (uint8_t)(1 + i % 8), 12, 0);
         }
     }
+    return u;
+}
+
+static void test_graph_store_drain(void **state) {
+    (void)state;
+    uop *u = store_stream();
     const char *base_sets[] = {"core.store_buffer=8", "l1d.mshrs=4", NULL};
     run_result base;
     double cycles = simulate_sets(u, base_sets, "rpstacks:segment=1000:threads=2:keep=yes", &base);
@@ -622,17 +628,7 @@ static void test_graph_store_drain(void **state) {
  * not asserted here. */
 static void test_graph_store_channel(void **state) {
     (void)state;
-    uop *u = cs_calloc(N, sizeof *u);
-    for (size_t i = 0; i < N; i++) {
-        if (i % 4 == 0) {
-            u[i] = make_uop(i % 512, OPC_STORE, 0, 10, 11);
-            u[i].flags |= UOP_MEM_WRITE;
-            u[i].mem_addr = 0x1000000 + 4096 * (uint64_t)i;
-            u[i].mem_size = 8;
-        } else {
-            u[i] = make_uop(i % 512, OPC_INT_ALU, (uint8_t)(1 + i % 8), 12, 0);
-        }
-    }
+    uop *u = store_stream();
     const char *base_sets[] = {"core.store_buffer=8", "l1d.mshrs=4", "memory.bandwidth=1", NULL};
     run_result base;
     double cycles = simulate_sets(u, base_sets, "rpstacks:segment=1000:threads=2:keep=yes", &base);

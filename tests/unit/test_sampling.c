@@ -445,19 +445,26 @@ static simpoint_set *save_and_load(const char *dir, bbv_profile *p, simpoint_res
     return s;
 }
 
-static void test_directory(void **state) {
-    (void)state;
+/* The phased profile clustered with the default options, and the identity of `workload 10000`. */
+static bbv_profile *phased_clustered(simpoint_options *o, simpoint_result *r, simpoint_identity *id) {
     uint32_t truth[64];
     size_t n;
     bbv_profile *p = phased_profile(truth, &n);
-    simpoint_options o;
-    simpoint_options_default(&o);
-    simpoint_result r;
+    simpoint_options_default(o);
     cs_error err;
-    assert_true(simpoint_cluster(p, &o, &r, &err));
+    if (!simpoint_cluster(p, o, r, &err)) fail_msg("%s", err.msg);
     char *argv[] = {workload, "10000", NULL};
+    if (!simpoint_identity_of(id, false, 2, argv, &err)) fail_msg("%s", err.msg);
+    return p;
+}
+
+static void test_directory(void **state) {
+    (void)state;
+    simpoint_options o;
+    simpoint_result r;
     simpoint_identity id;
-    assert_true(simpoint_identity_of(&id, false, 2, argv, &err));
+    bbv_profile *p = phased_clustered(&o, &r, &id);
+    cs_error err;
     char dir[4200], path[4300];
     snprintf(dir, sizeof dir, "%s/points", tmpdir);
     simpoint_set *s = save_and_load(dir, p, &r, &id);
@@ -523,17 +530,11 @@ static char *reseal(cJSON *root) {
  * directories, which did not, are still read (end unknown); a bad "end" is refused. */
 static void test_manifest_end(void **state) {
     (void)state;
-    uint32_t truth[64];
-    size_t n;
-    bbv_profile *p = phased_profile(truth, &n);
     simpoint_options o;
-    simpoint_options_default(&o);
     simpoint_result r;
-    cs_error err;
-    assert_true(simpoint_cluster(p, &o, &r, &err));
-    char *argv[] = {workload, "10000", NULL};
     simpoint_identity id;
-    assert_true(simpoint_identity_of(&id, false, 2, argv, &err));
+    bbv_profile *p = phased_clustered(&o, &r, &id);
+    cs_error err;
     char dir[4200], path[4300];
     snprintf(dir, sizeof dir, "%s/ends", tmpdir);
     snprintf(path, sizeof path, "%s/%s", dir, SIMPOINT_MANIFEST_FILE);

@@ -282,6 +282,9 @@ int cli_command_line(char *const **argv);
  * rest zero: the verb sets its configuration, guest and limits. */
 struct report_provenance;
 void cli_provenance(struct report_provenance *p, const char *kind, const char *path, int nargs, char **args);
+/* How the guest `e` (NULL: none, a trace) ended, into p's guest fields: "exited" with its
+ * code, "fault" with emu_error (owned by e), or "stopped". */
+void cli_guest_status(const emu_t *e, struct report_provenance *p);
 
 /* "PROG ARG1 ARG2…" into buf, for report titles. */
 void cli_describe_command(char *buf, size_t size, int argc, char **argv);

@@ -104,12 +104,13 @@ typedef struct compare_guest {
 } compare_guest;
 
 static void compare_guest_of(compare_guest *g, const emu_t *e) {
-    memset(g, 0, sizeof *g);
-    g->has = e != NULL;
-    if (!e) return;
-    g->state = emu_state(e) == EMU_EXITED ? "exited" : emu_state(e) == EMU_FAILED ? "fault" : "stopped";
-    if (emu_state(e) == EMU_EXITED) g->exit_code = emu_exit_code(e);
-    if (emu_state(e) == EMU_FAILED) snprintf(g->error, sizeof g->error, "%s", emu_error(e));
+    report_provenance p;
+    memset(&p, 0, sizeof p);
+    cli_guest_status(e, &p);
+    g->has = p.has_guest;
+    g->state = p.guest_state;
+    g->exit_code = p.guest_exit_code;
+    snprintf(g->error, sizeof g->error, "%s", p.guest_error ? p.guest_error : ""); /* e goes before the outputs */
 }
 
 /* --compare's JSON (--json) and HTML (--report): the header names the input, the limits and

@@ -351,8 +351,7 @@ int cli_timing_begin(cli_timing_options *t) {
 
 /* ---- reports ---- */
 
-/* How the guest ended, for the JSON and the exit status. */
-static void guest_status(const emu_t *e, report_provenance *p) {
+void cli_guest_status(const emu_t *e, report_provenance *p) {
     p->has_guest = e != NULL;
     if (!e) return;
     switch (emu_state(e)) {
@@ -429,7 +428,7 @@ static void fill_provenance(const cli_timing_options *t, report_provenance *p) {
     p->overrides = t->sets;
     p->warmup_instructions = t->warmup;
     p->max_instructions = t->max;
-    guest_status(t->emu, p);
+    cli_guest_status(t->emu, p);
 }
 
 static bool write_text_file(const char *path, void (*write)(const void *, FILE *), const void *ctx, cs_error *err) {

@@ -432,6 +432,7 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
     s->period_max = PROFILE_DEFAULT_PERIOD_MAX;
     s->seed = 1;
     s->point_asked = PROFILE_POINT_COMMIT_CYCLE;
+    bool point_given = false;
     for (int i = 0; i < opt->count; i++) {
         const char *k = opt->key[i], *v = opt->value[i];
         bool good = true;
@@ -452,6 +453,7 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
         } else if (!strcmp(k, "point")) {
             /* out of order only: in-order machines are sampled at the head of issue */
             good = false;
+            point_given = true;
             for (int pt = PROFILE_POINT_ISSUE_HEAD; pt <= PROFILE_POINT_COMMIT_CYCLE; pt++)
                 if (!strcmp(v, profile_sample_point_name((profile_sample_point)pt)))
                     s->point_asked = (uint8_t)pt, good = true;
@@ -468,8 +470,6 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
         }
     }
     /* a commit point asked of an in-order machine: it has none (it is sampled at the head of issue) */
-    bool point_given = false;
-    for (int i = 0; i < opt->count; i++) point_given |= !strcmp(opt->key[i], "point");
     if (point_given && opt->cfg && opt->cfg->model == MODEL_INORDER && s->point_asked != PROFILE_POINT_ISSUE_HEAD) {
         cs_error_set(err, "profile: sample point %s is an out-of-order machine's (%s is in-order: issue-head)",
                      profile_sample_point_name((profile_sample_point)s->point_asked),

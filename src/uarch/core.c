@@ -138,6 +138,22 @@ static void struct_event(probe_set *p, uint64_t now, uint8_t *struct_state, uint
     probe_event_add(p, &e);
 }
 
+void memsys_probe_store_write(const memsys_t *m, probe_set *p, uint64_t now) {
+    const sb_entry *w = memsys_sb_written(m);
+    if (!w) return;
+    probe_event e = {now,
+                     w->ready,
+                     w->seq,
+                     w->pc,
+                     w->addr,
+                     (uint32_t)(now - w->requested_at),
+                     PEV_STORE_WRITE,
+                     UNIT_STORE_BUFFER,
+                     w->served,
+                     w->merged};
+    probe_event_add(p, &e);
+}
+
 void memsys_probe_events(memsys_t *m, probe_set *p, uint64_t now, uint8_t *struct_state, bool end) {
     note_ctx c = {p, now};
     memsys_take_notes(m, now, end, note_event, &c);

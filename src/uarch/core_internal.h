@@ -98,6 +98,9 @@ static inline uint32_t class_latency(const uarch_config *cfg, op_class cls) {
  * `end`: the run ends, the fills still in flight come too. The model calls
  * memsys_keep_notes(m, true) when events are asked for. */
 void memsys_probe_events(memsys_t *m, probe_set *p, uint64_t now, uint8_t *struct_state, bool end);
+/* The store the store buffer wrote to the L1D in this cycle's memsys_sb_tick, if any, as a
+ * PEV_STORE_WRITE event (both models, when events are asked for). */
+void memsys_probe_store_write(const memsys_t *m, probe_set *p, uint64_t now);
 
 static inline bool is_fp_arith(uint8_t cls) { return cls >= OPC_FP_ADD && cls <= OPC_FP_SQRT; }
 

@@ -1032,16 +1032,8 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
         count_state(m);
         /* the store buffer drains first: an entry freed now takes a store in this cycle */
         if (m->use_sb) {
-            if (memsys_sb_count(m->mem) && memsys_sb_tick(m->mem, m->now) && m->want_events) {
-                const sb_entry *w = memsys_sb_written(m->mem);
-                if (w) {
-                    probe_event pe = {m->now,          w->ready,          w->seq,
-                                      w->pc,           w->addr,           (uint32_t)(m->now - w->requested_at),
-                                      PEV_STORE_WRITE, UNIT_STORE_BUFFER, w->served,
-                                      w->merged};
-                    probe_event_add(m->probes, &pe);
-                }
-            }
+            if (memsys_sb_count(m->mem) && memsys_sb_tick(m->mem, m->now) && m->want_events)
+                memsys_probe_store_write(m->mem, m->probes, m->now);
             m->st.sb_occupancy += memsys_sb_count(m->mem);
         }
         advance_pipes(m);

@@ -583,13 +583,8 @@ static inline __attribute__((always_inline)) stage_view commit_stage(ooo *o) {
     o->sb_blocked_seq = 0;
     if (o->use_sb && memsys_sb_count(o->mem) && memsys_sb_tick(o->mem, o->now)) {
         o->changed = true;
-        const sb_entry *w = o->want_events ? memsys_sb_written(o->mem) : NULL;
-        if (w) { /* a write is a change: its cycle is never skipped */
-            probe_event pe = {
-                o->now,          w->ready,          w->seq,    w->pc,    w->addr, (uint32_t)(o->now - w->requested_at),
-                PEV_STORE_WRITE, UNIT_STORE_BUFFER, w->served, w->merged};
-            probe_event_add(o->probes, &pe);
-        }
+        if (o->want_events)
+            memsys_probe_store_write(o->mem, o->probes, o->now); /* a write is a change: never skipped */
     }
     while (v.n < o->cfg.commit_width && o->rob_count) {
         rob_entry *e = &o->rob[o->rob_head];

@@ -126,6 +126,22 @@ static void set_pool(uarch_config *c, const char *name, uint32_t count, uint32_t
 
 #define CLS(c) (1u << (c))
 
+/* The DRAM's timings not given in the configuration, in this core's cycles: DDR4-2400-like
+ * CL/tRCD/tRP of 13.3 ns (16 memory clocks at 1.2 GHz), a 2.67 ns burst and a 6.67 ns bus
+ * turnaround — 40, 40, 40, 8 and 20 cycles of a 3 GHz core, fewer on a slower clock. Called
+ * whenever the clock is set, so a timing follows it unless the configuration names it. */
+_Static_assert(offsetof(uarch_config, dram_turn) - offsetof(uarch_config, dram_cas) == 4 * sizeof(uint32_t),
+               "the DRAM timings are five consecutive fields (their bits in dram_timing_set)");
+static void dram_timing_follow_clock(uarch_config *c) {
+    static const double ns[5] = {40 / 3.0, 40 / 3.0, 40 / 3.0, 8 / 3.0, 20 / 3.0};
+    uint32_t *field[5] = {&c->dram_cas, &c->dram_rcd, &c->dram_rp, &c->dram_burst, &c->dram_turn};
+    for (int i = 0; i < 5; i++) {
+        if (c->dram_timing_set & (1u << i)) continue;
+        long cycles = lround(ns[i] * c->freq_ghz);
+        *field[i] = cycles < 1 ? 1 : (uint32_t)cycles; /* a timing is at least a cycle */
+    }
+}
+
 void uarch_config_default(uarch_config *c) {
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, "default");
@@ -168,13 +184,10 @@ void uarch_config_default(uarch_config *c) {
     c->l3 = (cache_config){false, 8 * 1024 * 1024, 16, 64, 36, 64};
     c->mem_latency = 133;
     c->write_allocate = true;
-    /* DDR4-2400-like timings (CL/tRCD/tRP 16 at 1.2 GHz ≈ 13.3 ns) in 3 GHz core cycles */
     c->dram_channels = 1;
     c->dram_banks = 16;
     c->dram_row = 8192;
-    c->dram_cas = c->dram_rcd = c->dram_rp = 40;
-    c->dram_burst = 8; /* a 64-byte line over a 64-bit bus at 2400 MT/s: 3.3 ns */
-    c->dram_turn = 20;
+    dram_timing_follow_clock(c);
     c->prefetch_degree = 1;
     c->bpred = BPRED_GSHARE;
     c->bpred_table_bits = 14;
@@ -355,6 +368,8 @@ static bool set_value(uarch_config *c, const char *section, const char *name, co
                 return false;
             }
             *(uint32_t *)field = (uint32_t)x;
+            if (k->offset >= OFF(dram_cas) && k->offset <= OFF(dram_turn))
+                c->dram_timing_set |= (uint8_t)(1u << ((k->offset - OFF(dram_cas)) / sizeof(uint32_t)));
             return true;
         }
         case KEY_BOOL:
@@ -372,6 +387,7 @@ static bool set_value(uarch_config *c, const char *section, const char *name, co
                 return false;
             }
             *(double *)field = x;
+            if (k->offset == OFF(freq_ghz)) dram_timing_follow_clock(c);
             return true;
         }
         case KEY_ENUM:

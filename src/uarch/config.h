@@ -105,6 +105,9 @@ typedef struct uarch_config {
     bool dram;
     uint32_t dram_channels, dram_banks, dram_row;                /* banks per channel; row bytes */
     uint32_t dram_cas, dram_rcd, dram_rp, dram_burst, dram_turn; /* core cycles */
+    /* which of the five timings were set (bit i: t_cas, t_rcd, t_rp, burst, turnaround);
+     * the others follow core.freq_ghz, so a DRAM keeps its nanoseconds on any clock */
+    uint8_t dram_timing_set;
     bool write_allocate;   /* a store that misses the L1D fetches its line (else: written to the L2) */
     uint32_t store_buffer; /* committed stores waiting to write the L1D (ooo); 0 = none: stores never wait */
     uint32_t itlb_entries; /* 0 = no ITLB modelled */

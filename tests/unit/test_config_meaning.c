@@ -78,11 +78,36 @@ static void test_three_tlb_entries(void **state) {
     assert_int_equal(steady_misses(&tlb, 4, 4096), 40);
 }
 
+static void set_all(uarch_config *c, const char *const *assignments) {
+    cs_error err = {{0}};
+    for (; *assignments; assignments++)
+        if (!uarch_config_set(c, *assignments, &err)) fail_msg("%s: %s", *assignments, err.msg);
+}
+
+/* The DRAM timings are DDR4-2400-like nanoseconds (docs/uarch.md): 40/40/40/8/20 cycles of
+ * the default 3 GHz core, a third of that at 1 GHz, whatever order the clock is set in;
+ * a timing the configuration names keeps its cycles on any clock. */
+static void test_dram_timing_follows_clock(void **state) {
+    (void)state;
+    uarch_config c;
+    uarch_config_default(&c);
+    assert_int_equal(c.dram_cas, 40), assert_int_equal(c.dram_burst, 8), assert_int_equal(c.dram_turn, 20);
+    set_all(&c, (const char *const[]){"core.freq_ghz=1", NULL});
+    assert_int_equal(c.dram_cas, 13), assert_int_equal(c.dram_rcd, 13), assert_int_equal(c.dram_rp, 13);
+    assert_int_equal(c.dram_burst, 3), assert_int_equal(c.dram_turn, 7);
+    set_all(&c, (const char *const[]){"dram.t_rcd=30", "dram.burst=9", "core.freq_ghz=2.3", NULL});
+    assert_int_equal(c.dram_cas, 31), assert_int_equal(c.dram_rp, 31), assert_int_equal(c.dram_turn, 15);
+    assert_int_equal(c.dram_rcd, 30), assert_int_equal(c.dram_burst, 9); /* named: kept */
+    set_all(&c, (const char *const[]){"core.freq_ghz=0.05", NULL});
+    assert_int_equal(c.dram_burst, 9), assert_int_equal(c.dram_turn, 1); /* at least a cycle */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rejected),
         cmocka_unit_test(test_three_ways),
         cmocka_unit_test(test_three_tlb_entries),
+        cmocka_unit_test(test_dram_timing_follows_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -287,6 +287,10 @@ static void test_config_round_trip(void **state) {
         if (!uarch_config_load(&b, path, &err)) fail_msg("reloading the printed %s: %s", names[i], err.msg);
         unlink(path);
         memcpy(b.name, a.name, sizeof a.name);
+        /* the printed file names every DRAM timing, so they no longer follow the clock;
+         * their values are what they were */
+        assert_int_equal(b.dram_timing_set, 0x1f);
+        b.dram_timing_set = a.dram_timing_set;
         assert_memory_equal(&a, &b, sizeof a);
     }
 }

@@ -127,10 +127,11 @@ static int record(int argc, char **argv) {
     if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     cs_error err;
     analysis_list list = {0};
-    const char *keys[] = {"file", "exe", "period", "seed", "point", "events", "truth"};
-    const char *vals[] = {out, argv[optind], period, seed, point, events, truth};
+    /* staged: the profile is put in place once the program's end is known (cli_profile_settle) */
+    const char *keys[] = {"file", "exe", "period", "seed", "point", "events", "truth", "staged"};
+    const char *vals[] = {out, argv[optind], period, seed, point, events, truth, "1"};
     bool ok = true;
-    for (int i = 0; i < 7 && ok; i++)
+    for (int i = 0; i < 8 && ok; i++)
         if (vals[i]) ok = analysis_list_add(&list, "profile", keys[i], vals[i], &err);
     if (!ok) {
         analysis_list_free(&list);
@@ -165,7 +166,9 @@ static int record(int argc, char **argv) {
     } else {
         if (!run.ok) rc = cli_run_failed(e, "%s", run.err.msg);
         else if (emu_state(e) == EMU_FAILED) rc = cli_guest_exit(e);
-        else runner_text(&run, stderr);
+        /* no profile of what cyclescope could not run (125); a fault's is what ran */
+        rc = cli_profile_settle(&run, rc);
+        if (run.ok && rc == 0) runner_text(&run, stderr);
         run_result_free(&run);
         if (rc == 0 && cs_stop_requested()) {
             fprintf(stderr,

@@ -3,6 +3,9 @@
 #                         a structure refused, an unknown event named, a damaged file, a
 #                         --max-scale below 1, a --max-stacks of 0
 #   rpstacks.cli.json_is_output / .csv_is_input: an output that is the .rps itself refused
+#   rpstacks.cli.guest_options  rpstacks --seed 5 times what run --seed 5 --env-fixed does (the
+#                         fixed environment its default), the .rps records the guest options and
+#                         whatif --verify re-simulates that run exactly; a bad --seed is usage
 #   rpstacks.e2e.json     rpstacks --json against the text report and the simulated cycles
 #   rpstacks.e2e.*        rpstacks on a workload, then whatif with --set, --grid, --csv, --json,
 #                         --report (checked as the other HTML reports are) and --verify (two
@@ -84,6 +87,12 @@ add_test(NAME rpstacks.cli.damaged
 add_test(NAME rpstacks.cli.bad_uniqueness_byte
          COMMAND ${_scripts}/expect_error.sh 125 "bad_uniqueness.rps: uniqueness byte 3: expected 0 .off., 1 .by event. or 2"
                  ${_cs} whatif ${_rps_corpus}/bad_uniqueness.rps --set l1d.latency=2)
+
+if(CYCLESCOPE_RISCV_CC)
+  # the guest options of run (--seed …), recorded in the .rps for whatif --verify
+  add_test(NAME rpstacks.cli.guest_options
+           COMMAND ${_scripts}/rpstacks_guest_options.sh ${_cs} ${CYCLESCOPE_GUEST_DIR})
+endif()
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_w ${CYCLESCOPE_WORKLOAD_DIR})

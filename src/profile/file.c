@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "profile.h"
@@ -296,6 +297,26 @@ static bool commit_staged(bool staged, cs_output *out, cs_error *err) {
     bool ok = staged && cs_output_commit(out, err);
     cs_output_discard(out);
     return ok;
+}
+
+char *profile_locate_program(const char *profile_path, const char *recorded) {
+    if (!recorded || !*recorded) return NULL;
+    if (access(recorded, F_OK) == 0) return cs_strdup(recorded);
+    const char *slash = strrchr(profile_path, '/');
+    int dir_len = slash ? (int)(slash - profile_path) : 1;
+    const char *dir = slash ? profile_path : ".";
+    /* under the profile's directory, each tail of the recorded path, longest first: a relative
+     * path recorded elsewhere, a tree moved with the profile in it, the name beside it */
+    for (const char *tail = recorded; tail && *tail; tail = strchr(tail, '/')) {
+        while (*tail == '/') tail++;
+        if (!*tail) break;
+        size_t n = (size_t)dir_len + strlen(tail) + 2;
+        char *path = cs_malloc(n);
+        snprintf(path, n, "%.*s/%s", dir_len, dir, tail);
+        if (access(path, F_OK) == 0) return path;
+        free(path);
+    }
+    return NULL;
 }
 
 /* Text fields must stay on their line (a reader splits at '\n' only). */

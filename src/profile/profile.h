@@ -122,6 +122,12 @@ bool profile_write_staged(const char *path, const profile_data *p, cs_output *ou
 /* Parse a profile; errors name `name`. */
 bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_data *out, cs_error *err);
 bool profile_read(const char *path, profile_data *out, cs_error *err);
+/* Where the program `recorded` in the profile at `profile_path` is now (allocated): the
+ * recorded path when it exists (absolute since 2026-11-27), else under the profile's directory
+ * each tail of it, longest first (a relative path recorded elsewhere; a tree moved with the
+ * profile in it; at last its name beside the profile). NULL when none exists. Only a place
+ * to look: the size and hash recorded stay the check that it is the program. */
+char *profile_locate_program(const char *profile_path, const char *recorded);
 /* Add the profile `next` (read from `name`) to `acc`: another run of the same
  * executable on the same machine (resolved configuration, model, period and
  * event period alike) with another sampling seed; per-pc counts, cycles,

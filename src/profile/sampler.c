@@ -546,7 +546,9 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
         free(exe);
         return false;
     }
-    p.program = exe;
+    /* recorded absolute, so that the profile reports from any directory */
+    char *real = realpath(exe, NULL);
+    p.program = real ? real : exe;
     p.config_name = s->config_name ? s->config_name : (char *)"?";
     /* the origin the runner was given (a caller that names none ran cfg->name unchanged) */
     p.config_source = run && run->origin.source ? (char *)run->origin.source : p.config_name;
@@ -587,6 +589,7 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
         ok = profile_truth_write_staged(s->truth_file, &t, &s->truth_out, err);
         free(t.pcs);
     }
+    free(real);
     free(exe);
     if (!ok) { /* neither file of a profile that could not be written whole */
         cs_output_discard(&s->file_out);

@@ -468,7 +468,8 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
             good = cs_parse_count(v, &s->event_period) || !strcmp(v, "0");
             if (!strcmp(v, "0")) s->event_period = 0;
         } else {
-            cs_error_set(err, "unknown option '%s' (profile takes file, period, seed, point, events, exe, truth, staged)", k);
+            cs_error_set(
+                err, "unknown option '%s' (profile takes file, period, seed, point, events, exe, truth, staged)", k);
             goto fail;
         }
         if (!good) {
@@ -640,10 +641,11 @@ static void sampler_destroy(void *self) {
 
 const analysis_ops profile_analysis_ops = {
     .name = "profile",
-    .help = "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
-            "(default 60000-64000), seed=N, point=commit-cycle|commit-slot|issue-head (out of order: where a "
-            "sample lands, default commit-cycle), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH, staged=1 "
-            "(the files are put in place only when the caller keeps them: a run cyclescope could not do leaves none)",
+    .help =
+        "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
+        "(default 60000-64000), seed=N, point=commit-cycle|commit-slot|issue-head (out of order: where a "
+        "sample lands, default commit-cycle), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH, staged=1 "
+        "(the files are put in place only when the caller keeps them: a run cyclescope could not do leaves none)",
     .create = sampler_create,
     .observer = sampler_observer,
     .finish = sampler_finish,

@@ -345,7 +345,8 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
         o->guest_memory = get_u64(&r);
         uint8_t host_time = get_u8(&r), strict = get_u8(&r);
         /* the range `--guest-memory` takes (cli/guest.c): 16 MiB to the 47-bit user space */
-        if (host_time > 1 || strict > 1 || (o->guest_memory && (o->guest_memory < (16ull << 20) || o->guest_memory > (1ull << 47))))
+        if (host_time > 1 || strict > 1 ||
+            (o->guest_memory && (o->guest_memory < (16ull << 20) || o->guest_memory > (1ull << 47))))
             r.bad = true;
         o->host_time = host_time, o->strict_syscalls = strict;
         get_str(&r, o->allow_write, sizeof o->allow_write);

@@ -237,6 +237,8 @@ int main(int argc, char **argv) {
         uop_source *src = open_src(&sc, &err);
         if (!src || !runner_run(&bare, src, &r0, &err)) {
             fprintf(stderr, "bench_rpstacks: %s: %s\n", sel[w].name, err.msg);
+            if (src) close_src(&sc, src, &err); /* a run that did not start leaves nothing behind */
+            analysis_list_free(&with);
             return 1;
         }
         close_src(&sc, src, &err);
@@ -247,8 +249,13 @@ int main(int argc, char **argv) {
         run_spec spec = {&cfg, {warmup, max, NULL}, &with, sel[w].name};
         src = open_src(&sc, &err);
         double t0 = cs_now(), c_run0 = cpu_now();
-        if (!src || !runner_run(&spec, src, &r1, &err) || !r1.ok) {
-            fprintf(stderr, "bench_rpstacks: %s: %s\n", sel[w].name, src ? (r1.ok ? err.msg : r1.err.msg) : err.msg);
+        bool ran = src && runner_run(&spec, src, &r1, &err);
+        if (!ran || !r1.ok) {
+            /* nothing ran (err), or the run failed (r1.err) */
+            fprintf(stderr, "bench_rpstacks: %s: %s\n", sel[w].name, ran ? r1.err.msg : err.msg);
+            if (ran) run_result_free(&r1);
+            if (src) close_src(&sc, src, &err);
+            analysis_list_free(&with);
             return 1;
         }
         double rps_run_seconds = cs_now() - t0;
@@ -352,6 +359,8 @@ int main(int argc, char **argv) {
         }
         if (ns && !runner_pool(jobsv, ns, jobs, res, &err)) {
             fprintf(stderr, "bench_rpstacks: pool: %s\n", err.msg);
+            run_result_free(&r1);
+            analysis_list_free(&with);
             return 1;
         }
         double cpi = (double)r1.stats.cycles / ins;

@@ -85,16 +85,8 @@ static int split_source(char *source, char **argv, int max) {
 }
 
 /* The SHA-256 of the file at `path` as 32 bytes (the .smp's source_sha256). */
-static bool file_sha256(const char *path, uint8_t out[32], cs_error *err) {
-    char hex[65];
-    uint64_t bytes;
-    if (!cs_sha256_file(path, hex, &bytes, err)) return false;
-    for (int i = 0; i < 32; i++) {
-        unsigned v;
-        sscanf(hex + 2 * i, "%2x", &v);
-        out[i] = (uint8_t)v;
-    }
-    return true;
+static bool file_sha256(const char *path, uint8_t out[CS_SHA256_BYTES], cs_error *err) {
+    return cs_sha256_file_digest(path, out, NULL, err);
 }
 
 static int analyze(int argc, char **argv) {
@@ -720,8 +712,8 @@ static int info(int argc, char **argv) {
     cJSON_AddNumberToObject(root, "seed", (double)p->seed);
     static const uint8_t unknown[32] = {0};
     if (memcmp(p->source_sha256, unknown, sizeof unknown) != 0) {
-        char hex[65];
-        for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", p->source_sha256[i]);
+        char hex[2 * CS_SHA256_BYTES + 1];
+        cs_hex_encode(p->source_sha256, sizeof p->source_sha256, hex);
         printf("%s SHA-256: %s (--compare-sim refuses another file at its path)\n",
                p->source_kind == SM_SOURCE_TRACE ? "trace" : "program", hex);
         cJSON_AddStringToObject(root, "source_sha256", hex);

@@ -127,10 +127,11 @@ static int record(int argc, char **argv) {
     if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     cs_error err;
     analysis_list list = {0};
-    const char *keys[] = {"file", "exe", "period", "seed", "point", "events", "truth"};
-    const char *vals[] = {out, argv[optind], period, seed, point, events, truth};
+    /* staged: the profile is put in place once the program's end is known (cli_profile_settle) */
+    const char *keys[] = {"file", "exe", "period", "seed", "point", "events", "truth", "staged"};
+    const char *vals[] = {out, argv[optind], period, seed, point, events, truth, "1"};
     bool ok = true;
-    for (int i = 0; i < 7 && ok; i++)
+    for (int i = 0; i < 8 && ok; i++)
         if (vals[i]) ok = analysis_list_add(&list, "profile", keys[i], vals[i], &err);
     if (!ok) {
         analysis_list_free(&list);
@@ -165,7 +166,9 @@ static int record(int argc, char **argv) {
     } else {
         if (!run.ok) rc = cli_run_failed(e, "%s", run.err.msg);
         else if (emu_state(e) == EMU_FAILED) rc = cli_guest_exit(e);
-        else runner_text(&run, stderr);
+        /* no profile of what cyclescope could not run (125); a fault's is what ran */
+        rc = cli_profile_settle(&run, rc);
+        if (run.ok && rc == 0) runner_text(&run, stderr);
         run_result_free(&run);
         if (rc == 0 && cs_stop_requested()) {
             fprintf(stderr,
@@ -179,6 +182,22 @@ static int record(int argc, char **argv) {
     emu_destroy(e);
     analysis_list_free(&list);
     return rc;
+}
+
+/* Without --exe: the program where the profile says it is, or when it is not there, beside the
+ * profile (profile_locate_program; e.g. a relative path recorded before 2026-11-27 and a
+ * report from another directory). NULL: the recorded path, as it is (its errors name it). */
+static char *moved_program(const char *profile_path, const char *exe) {
+    profile_data p;
+    cs_error err;
+    if (exe || !profile_read(profile_path, &p, &err)) return NULL; /* the analysis says what is wrong */
+    char *found = profile_locate_program(profile_path, p.program);
+    if (found && !strcmp(found, p.program)) {
+        free(found);
+        found = NULL;
+    }
+    profile_data_free(&p);
+    return found;
 }
 
 /* docs/profile.schema.json: incremented when a field changes meaning or goes */
@@ -211,7 +230,9 @@ static int analyse(int argc, char **argv, bool annotate) {
     /* the truth read and checked before anything is printed: a bad one is one line */
     profile_truth t;
     if (truth && !profile_truth_read(truth, &t, &err)) return cli_fail("%s", err.msg);
-    profile_analysis *a = profile_analyse(argv[optind], exe, function, &err);
+    char *moved = moved_program(argv[optind], exe);
+    profile_analysis *a = profile_analyse(argv[optind], moved ? moved : exe, function, &err);
+    free(moved);
     if (!a) {
         if (truth) profile_truth_free(&t);
         return cli_fail("%s", err.msg);
@@ -339,7 +360,10 @@ static int imiss(int argc, char **argv) {
         have_truth = true;
     }
     int rc = 0;
-    profile_analysis *a = profile_analyse_exact(argv[optind], exe, NULL, have_truth && !estimated ? &t : NULL, &err);
+    char *moved = moved_program(argv[optind], exe);
+    profile_analysis *a =
+        profile_analyse_exact(argv[optind], moved ? moved : exe, NULL, have_truth && !estimated ? &t : NULL, &err);
+    free(moved);
     profile_imiss_fig fig;
     if (!a) {
         rc = cli_fail("%s", err.msg);

@@ -20,7 +20,7 @@ void help_rpstacks(void) {
     printf("usage: cyclescope rpstacks [options] -o FILE.rps PROG [ARGS…]|TRACE\n"
            "       cyclescope rpstacks [options] PROG|TRACE -o FILE.rps\n"
            "\n"
-           "Time PROG (a static RISC-V executable, run with a fixed environment) or a\n"
+           "Time PROG (a static RISC-V executable, run with the fixed environment) or a\n"
            ".cst TRACE on the out-of-order model, build the run's dependence graph\n"
            "(RpStacks Table I), reduce its paths to representative stall-event stacks\n"
            "and save them to FILE.rps. `cyclescope whatif FILE.rps --set …` then\n"
@@ -50,7 +50,10 @@ void help_rpstacks(void) {
            "  --config NAME|FILE configuration (default ooo4: the paper's Table II machine)\n"
            "  --set S.K=V        override one configuration value (repeatable)\n"
            "  --warmup N         the first N instructions only warm caches and predictors\n"
-           "  --max N            analyse N instructions after the warm-up (default: all)\n",
+           "  --max N            analyse N instructions after the warm-up (default: all)\n"
+           "guest options (a program; the .rps records them and whatif --verify runs it again\n"
+           "with them; the environment is always the fixed one, --env-fixed, so that the\n"
+           "cycles do not depend on where whatif runs it):\n" CLI_GUEST_OPTIONS_HELP,
            defaults.max_stacks);
 }
 
@@ -119,8 +122,11 @@ int cmd_rpstacks(int argc, char **argv) {
                                              {"json", required_argument, 0, OPT_JSON},
                                              {"max-scale", required_argument, 0, OPT_MAX_SCALE},
                                              {"max-stacks", required_argument, 0, OPT_MAX_STACKS},
+                                             CLI_GUEST_LONG_OPTIONS,
                                              {0, 0, 0, 0}};
     cli_timing_options t = {0};
+    cli_guest_options g;
+    cli_guest_defaults(&g);
     const char *out_path = NULL, *json_path = NULL, *segment = "5000", *similarity = "0.7", *threads = "0",
                *max_scale = "4";
     rps_options defaults;
@@ -172,7 +178,9 @@ int cmd_rpstacks(int argc, char **argv) {
             threads = optarg;
             break;
         default:
-            if (!cli_timing_option(&t, opt, optarg, "rpstacks", &bad)) return cli_bad_option("rpstacks", argv);
+            if (!cli_timing_option(&t, opt, optarg, "rpstacks", &bad) &&
+                !cli_guest_option(&g, opt, optarg, "rpstacks", &bad))
+                return cli_bad_option("rpstacks", argv);
             if (bad) return EXIT_USAGE;
         }
     }
@@ -224,6 +232,21 @@ int cmd_rpstacks(int argc, char **argv) {
     origin->max = t.max;
     origin->is_trace = cst_probe(argv[first]);
     bool origin_is_trace = origin->is_trace;
+    if (!origin->is_trace) { /* the guest options, for this run and whatif --verify's */
+        origin->seed = g.emu.seed;
+        origin->guest_memory = g.emu.memory_limit;
+        origin->host_time = g.emu.host_time;
+        origin->strict_syscalls = g.emu.strict_syscalls;
+        const char *dir = g.emu.allow_write_dir;
+        char *real_dir = dir ? realpath(dir, NULL) : NULL; /* whatif may run it from elsewhere */
+        if (dir && strlen(real_dir ? real_dir : dir) >= sizeof origin->allow_write) {
+            free(real_dir);
+            free(origin);
+            return cli_usage("rpstacks", "--allow-write %s: too long", dir);
+        }
+        if (dir) snprintf(origin->allow_write, sizeof origin->allow_write, "%s", real_dir ? real_dir : dir);
+        free(real_dir);
+    }
     /* the program by its absolute path, so that whatif --verify runs the same one from anywhere */
     char *real = realpath(argv[first], NULL);
     origin->argc = last - first;
@@ -260,14 +283,17 @@ int cmd_rpstacks(int argc, char **argv) {
             rc = cli_fail("%s", err.msg);
             rs.close(rs.ctx, src, &err);
         } else {
-            /* the guest's end, for the JSON and the exit status: its own code, or 128 + the
-             * signal of a fault (docs/json-schema.md), as run gives */
-            bool guest_exited = src_ctx.emu && emu_state(src_ctx.emu) == EMU_EXITED;
-            bool guest_fault = src_ctx.emu && emu_state(src_ctx.emu) == EMU_FAILED && emu_fault_signal(src_ctx.emu);
+            /* the guest's end, before the emulator goes, for the JSON (cli_guest_status, as every
+             * verb) and the exit status: its own code, or 128 + the signal of a fault
+             * (docs/json-schema.md), as run gives */
+            report_provenance guest;
+            memset(&guest, 0, sizeof guest);
+            cli_guest_status(src_ctx.emu, &guest);
+            char guest_error[600];
+            snprintf(guest_error, sizeof guest_error, "%s", guest.guest_error ? guest.guest_error : "");
+            if (guest.guest_error) guest.guest_error = guest_error; /* the emulator's, gone after close */
             char guest_line[600];
-            int guest_code =
-                guest_exited || guest_fault ? cli_guest_end(src_ctx.emu, guest_line, sizeof guest_line) : 0;
-            bool live = src_ctx.emu != NULL;
+            int guest_code = cli_guest_end(src_ctx.emu, guest_line, sizeof guest_line);
             int failed = run.ok ? 0 : cli_run_failed(src_ctx.emu, "%s", run.err.msg); /* before the emulator goes */
             bool closed = rs.close(rs.ctx, src, &err);
             rps_result *r = run.ok ? rps_analysis_result(run_result_analysis(&run, "rpstacks")) : NULL;
@@ -301,10 +327,10 @@ int cmd_rpstacks(int argc, char **argv) {
                     prov.overrides = t.sets;
                     prov.warmup_instructions = t.warmup;
                     prov.max_instructions = t.max;
-                    prov.has_guest = live;
-                    prov.guest_state = guest_exited ? "exited" : guest_fault ? "fault" : "stopped";
-                    prov.guest_exit_code = guest_code;
-                    prov.guest_error = guest_fault ? guest_line : NULL;
+                    prov.has_guest = guest.has_guest;
+                    prov.guest_state = guest.guest_state;
+                    prov.guest_exit_code = guest.guest_exit_code;
+                    prov.guest_error = guest.guest_error;
                     cJSON *j = run_json(r, what, out_path, &cfg, &prov);
                     if (!cli_write_json(json_path, data_fd, j, &err)) rc = cli_fail("%s", err.msg);
                     cJSON_Delete(j);

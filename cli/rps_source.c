@@ -1,5 +1,6 @@
 /* What `rpstacks` and `whatif` share: the µop source of an RpStacks origin
- * (a program run in the emulator with the fixed environment, or a .cst trace),
+ * (a program run in the emulator with the fixed environment and the guest options it was
+ * given, or a .cst trace),
  * opened once per run — in this process or in each pool job's process. */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,12 @@ static uop_source *origin_open(void *ctx, cs_error *err) {
     }
     cli_guest_options g;
     cli_guest_defaults(&g);
-    g.env_fixed = true;
+    g.env_fixed = true; /* always: the cycles do not depend on where whatif runs it */
+    g.emu.seed = o->seed;
+    g.emu.memory_limit = o->guest_memory;
+    g.emu.host_time = o->host_time;
+    g.emu.strict_syscalls = o->strict_syscalls;
+    g.emu.allow_write_dir = o->allow_write[0] ? o->allow_write : NULL;
     s->emu = cli_guest_open(&g, o->argc, o->argv, err);
     return s->emu ? emu_source_create(s->emu) : NULL;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "profile/profile.h"
 #include "report/report.h"
 #include "runner/runner.h"
 
@@ -560,6 +561,17 @@ cli_sigint_handler cli_sigint_begin(void) {
 
 void cli_sigint_end(cli_sigint_handler old) { signal(SIGINT, old == SIG_ERR ? SIG_DFL : old); }
 
+bool cli_profile_stage(analysis_list *list, cs_error *err) {
+    return !analysis_list_has(list, "profile") || analysis_list_add(list, "profile", "staged", "1", err);
+}
+
+int cli_profile_settle(const run_result *run, int rc) {
+    void *sampler = run_result_analysis(run, "profile");
+    if (!sampler || rc == EXIT_RUN_FAILED) return rc; /* not kept: its temporaries go with it */
+    cs_error err;
+    return profile_sampler_keep(sampler, &err) ? rc : cli_fail("%s", err.msg);
+}
+
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what) {
     uarch_config cfg;
     if (!cli_load_config(t, &cfg)) return EXIT_USAGE;
@@ -590,6 +602,10 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         }
         analysis_list_add(&list, "stacks", "interval", every, &err);
     }
+    if (!cli_profile_stage(&list, &err)) {
+        analysis_list_free(&list);
+        return cli_fail("%s", err.msg);
+    }
     run_spec spec = {&cfg, {t->warmup, t->max, "simulating"}, &list, what};
     run_config_origin origin = {t->config ? t->config : "ooo4", t->set_count, t->sets};
     run_result run;
@@ -603,8 +619,8 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         rc = EXIT_USAGE;
     } else {
         if (!run.ok) {
-            rc = cli_run_failed(t->emu, "%s", run.err.msg);
-        } else {
+            rc = cli_profile_settle(&run, cli_run_failed(t->emu, "%s", run.err.msg));
+        } else if ((rc = cli_profile_settle(&run, 0)) == 0) {
             run_summary sum = {what, &cfg, &run.stats, run.stats.warmup_uops};
             rc = cli_timing_report(t, &sum, &run, NULL, NULL);
             if (rc == 0 && cs_stop_requested()) rc = 128 + SIGINT;

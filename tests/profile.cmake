@@ -5,6 +5,9 @@
 #                              instruction, the lowering to the flow constraints, merge
 #   profile.cli                record / run --analysis profile / report / annotate / JSON /
 #                              HTML, merge end to end, and the bad inputs (one line naming the file)
+#   profile.paths              the program recorded absolute (record, run --analysis profile): a
+#                              report from another directory, of a moved tree, of a relative path
+#                              (before 2026-11-27) found beside the profile; another file there refused
 #   profile.grade.inorder1     estimates against the truth on inorder1 (two programs, two
 #                              seeds): asserts the issue's frequency and edge goals, which
 #                              this machine meets; prints the culprit figures (not asserted)
@@ -25,6 +28,8 @@ set_tests_properties(cli.help.profile PROPERTIES PASS_REGULAR_EXPRESSION "usage:
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME profile.cli COMMAND ${_scripts}/profile_cli.sh ${_cs} ${_prof_out}/cli
            ${CYCLESCOPE_WORKLOAD_DIR}/sort ${CYCLESCOPE_WORKLOAD_DIR}/tree)
+  add_test(NAME profile.paths COMMAND ${_scripts}/profile_paths.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR}/sort
+           ${CYCLESCOPE_WORKLOAD_DIR}/tree)
   add_test(NAME profile.grade.inorder1 COMMAND ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade inorder1 100 1,2
            "${CYCLESCOPE_WORKLOAD_DIR}/sort 10000" "${CYCLESCOPE_WORKLOAD_DIR}/tree 5000")
   # ooo4 sampled at the commit slots (the default out of order): a streaming loop, a list

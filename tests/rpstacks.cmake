@@ -3,6 +3,9 @@
 #                         a structure refused, an unknown event named, a damaged file, a
 #                         --max-scale below 1, a --max-stacks of 0
 #   rpstacks.cli.json_is_output / .csv_is_input: an output that is the .rps itself refused
+#   rpstacks.cli.guest_options  rpstacks --seed 5 times what run --seed 5 --env-fixed does (the
+#                         fixed environment its default), the .rps records the guest options and
+#                         whatif --verify re-simulates that run exactly; a bad --seed is usage
 #   rpstacks.e2e.json     rpstacks --json against the text report and the simulated cycles
 #   rpstacks.e2e.*        rpstacks on a workload, then whatif with --set, --grid, --csv, --json,
 #                         --report (checked as the other HTML reports are) and --verify (two
@@ -85,6 +88,12 @@ add_test(NAME rpstacks.cli.bad_uniqueness_byte
          COMMAND ${_scripts}/expect_error.sh 125 "bad_uniqueness.rps: uniqueness byte 3: expected 0 .off., 1 .by event. or 2"
                  ${_cs} whatif ${_rps_corpus}/bad_uniqueness.rps --set l1d.latency=2)
 
+if(CYCLESCOPE_RISCV_CC)
+  # the guest options of run (--seed …), recorded in the .rps for whatif --verify
+  add_test(NAME rpstacks.cli.guest_options
+           COMMAND ${_scripts}/rpstacks_guest_options.sh ${_cs} ${CYCLESCOPE_GUEST_DIR})
+endif()
+
 if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_w ${CYCLESCOPE_WORKLOAD_DIR})
   add_test(NAME rpstacks.cli.inorder
@@ -148,9 +157,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND bench_rpstacks --max 4000 --segment 2000 --max-scale 2 ptr_chase)
   set_tests_properties(rpstacks.bench.max_scale PROPERTIES PASS_REGULAR_EXPRESSION
     "analysis: rpstacks:segment=2000:[^\n]*:max-scale=2:keep=yes")
-  add_test(NAME rpstacks.bench.max_scale_refused COMMAND bench_rpstacks --max-scale 0.5 ptr_chase)
-  set_tests_properties(rpstacks.bench.max_scale_refused PROPERTIES PASS_REGULAR_EXPRESSION
-    "bench_rpstacks: --max-scale 0.5: expected 0 \\(no bound\\) or from 1 to")
+  # the refusals: their exit status and one line on stderr (expect_error.sh), so that under the
+  # ASan build a leak report (LeakSanitizer's lines, its exit status) fails them
+  add_test(NAME rpstacks.bench.max_scale_refused
+           COMMAND ${_scripts}/expect_error.sh 2 "bench_rpstacks: --max-scale 0.5: expected 0 \\(no bound\\) or from 1 to"
+                   $<TARGET_FILE:bench_rpstacks> --max-scale 0.5 ptr_chase)
   # --config reaches the run and the re-simulations (knl: a store buffer of 16, separate queues) and
   # --point's design points are re-simulated: ptr_chase's set-up, memory 240 -> 100 and -> 480,
   # graph and RpStacks within 5% (docs/rpstacks.md, "The store buffer"; without --config the bench
@@ -160,9 +171,14 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --point memory.latency=480 --check-graph 5 --check-max 5 ptr_chase=4)
   set_tests_properties(rpstacks.bench.config PROPERTIES PASS_REGULAR_EXPRESSION
     "config: knl. analysis: .*memory.latency=100 +simulated .*memory.latency=480 +simulated .*\\| given points \\| 2 \\|")
-  add_test(NAME rpstacks.bench.point_refused COMMAND bench_rpstacks --point rob.size=3 ptr_chase)
-  set_tests_properties(rpstacks.bench.point_refused PROPERTIES PASS_REGULAR_EXPRESSION
-    "bench_rpstacks: --point 'rob.size=3': expected KEY=V")
+  add_test(NAME rpstacks.bench.point_refused
+           COMMAND ${_scripts}/expect_error.sh 2 "bench_rpstacks: --point 'rob.size=3': expected KEY=V"
+                   $<TARGET_FILE:bench_rpstacks> --point rob.size=3 ptr_chase)
+  # a run that does not start (no such program): exit 1, one line naming it, and under ASan no
+  # leak (the parsed analysis options were left allocated until 2026-11-27)
+  add_test(NAME rpstacks.bench.start_refused
+           COMMAND ${_scripts}/expect_error.sh 1 "bench_rpstacks: no_such_workload: .*no_such_workload: cannot open"
+                   $<TARGET_FILE:bench_rpstacks> --max 1000 no_such_workload)
   add_test(NAME rpstacks.accuracy
            COMMAND bench_rpstacks --max 30000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase matmul=4)
   set_tests_properties(rpstacks.accuracy PROPERTIES LABELS slow)

@@ -256,8 +256,9 @@ typedef struct uop_record {
     uint8_t pool;          /* functional-unit pool (index into cfg->pool); in-order: the pipe */
     uint8_t unit;          /* the unit within the pool (0 in-order) */
     uint8_t icache_level;  /* level that served its fetch (0: L1 hit or not the first of its line) */
-    /* dcache_level: the level that served its data access (0: L1 hit or no access); out of
-     * order, a store's is the level its line was found at, in program order */
+    /* dcache_level: the level that served its data access (0: L1 hit or no access); a store's
+     * through a store buffer (ooo: always; in-order: core.store_buffer > 0), the level its line
+     * was found at, in program order */
     uint8_t dcache_level;
     uint8_t mispredict; /* mispredict_kind */
     uint8_t flags;      /* UREC_* */

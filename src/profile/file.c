@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "profile.h"
@@ -276,22 +277,46 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
     }
 }
 
-static bool finish_file(const char *path, sbuf *b, cs_error *err) {
+/* The checksummed text into `out`, a temporary beside `path` (cs_output), left open: the
+ * caller renames it into place (cs_output_commit) or removes it (cs_output_discard). */
+static bool stage_file(const char *path, sbuf *b, cs_output *out, cs_error *err) {
     uLong c = crc32(0L, Z_NULL, 0);
     c = crc32(c, (const Bytef *)b->p, (uInt)b->n);
     sb_printf(b, "checksum crc32:%08lx\n", (unsigned long)c);
-    cs_output out;
-    FILE *f = cs_output_open(&out, path, err);
-    if (!f) {
-        free(b->p);
-        return false;
+    FILE *f = cs_output_open(out, path, err);
+    bool ok = f && fwrite(b->p, 1, b->n, f) == b->n && fflush(f) == 0;
+    if (f && !ok) {
+        cs_error_set(err, "%s: write failed", path);
+        cs_output_discard(out);
     }
-    bool ok = fwrite(b->p, 1, b->n, f) == b->n;
-    if (ok) ok = cs_output_commit(&out, err);
-    else cs_error_set(err, "%s: write failed", path);
-    cs_output_discard(&out);
     free(b->p);
     return ok;
+}
+
+static bool commit_staged(bool staged, cs_output *out, cs_error *err) {
+    bool ok = staged && cs_output_commit(out, err);
+    cs_output_discard(out);
+    return ok;
+}
+
+char *profile_locate_program(const char *profile_path, const char *recorded) {
+    if (!recorded || !*recorded) return NULL;
+    if (access(recorded, F_OK) == 0) return cs_strdup(recorded);
+    const char *slash = strrchr(profile_path, '/');
+    int dir_len = slash ? (int)(slash - profile_path) : 1;
+    const char *dir = slash ? profile_path : ".";
+    /* under the profile's directory, each tail of the recorded path, longest first: a relative
+     * path recorded elsewhere, a tree moved with the profile in it, the name beside it */
+    for (const char *tail = recorded; tail && *tail; tail = strchr(tail, '/')) {
+        while (*tail == '/') tail++;
+        if (!*tail) break;
+        size_t n = (size_t)dir_len + strlen(tail) + 2;
+        char *path = cs_malloc(n);
+        snprintf(path, n, "%.*s/%s", dir_len, dir, tail);
+        if (access(path, F_OK) == 0) return path;
+        free(path);
+    }
+    return NULL;
 }
 
 /* Text fields must stay on their line (a reader splits at '\n' only). */
@@ -304,6 +329,12 @@ static bool override_ok(const char *o) {
 }
 
 bool profile_write(const char *path, const profile_data *p, cs_error *err) {
+    cs_output out;
+    return commit_staged(profile_write_staged(path, p, &out, err), &out, err);
+}
+
+bool profile_write_staged(const char *path, const profile_data *p, cs_output *out, cs_error *err) {
+    memset(out, 0, sizeof *out);
     /* the configuration's origin is the header's truth: never written as "?" */
     const char *source = p->config_source ? p->config_source : p->config_name;
     if (!source || !source[0] || strchr(source, '\n')) {
@@ -351,10 +382,16 @@ bool profile_write(const char *path, const profile_data *p, cs_error *err) {
         if (spread) sb_printf(&b, " %" PRIu64 " %" PRIu64, p->pcs[i].cycles_sq, p->pcs[i].retiring_width);
         sb_printf(&b, "\n");
     }
-    return finish_file(path, &b, err);
+    return stage_file(path, &b, out, err);
 }
 
 bool profile_truth_write(const char *path, const profile_truth *t, cs_error *err) {
+    cs_output out;
+    return commit_staged(profile_truth_write_staged(path, t, &out, err), &out, err);
+}
+
+bool profile_truth_write_staged(const char *path, const profile_truth *t, cs_output *out, cs_error *err) {
+    memset(out, 0, sizeof *out);
     sbuf b = {0};
     sb_printf(&b, "cyclescope-profile-truth %d\n", PROFILE_TRUTH_VERSION);
     sb_printf(&b, "exe-hash fnv1a64:%016" PRIx64 "\n", t->exe_hash);
@@ -369,7 +406,7 @@ bool profile_truth_write(const char *path, const profile_truth *t, cs_error *err
     sb_printf(&b, "edges %zu\n", t->nedges);
     for (size_t i = 0; i < t->nedges; i++)
         sb_printf(&b, "%" PRIx64 " %" PRIx64 " %" PRIu64 "\n", t->edges[i].from, t->edges[i].to, t->edges[i].count);
-    return finish_file(path, &b, err);
+    return stage_file(path, &b, out, err);
 }
 
 /* ---- parsing ----------------------------------------------------------------- */

@@ -116,9 +116,18 @@ typedef struct profile_data {
 void profile_data_free(profile_data *p);
 /* Write `p` to `path` (versioned, checksummed text; docs/profile.md). */
 bool profile_write(const char *path, const profile_data *p, cs_error *err);
+/* The same into a temporary beside `path`, left in *out: cs_output_commit puts it in place,
+ * cs_output_discard removes it (*out is empty after a failure). */
+bool profile_write_staged(const char *path, const profile_data *p, cs_output *out, cs_error *err);
 /* Parse a profile; errors name `name`. */
 bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_data *out, cs_error *err);
 bool profile_read(const char *path, profile_data *out, cs_error *err);
+/* Where the program `recorded` in the profile at `profile_path` is now (allocated): the
+ * recorded path when it exists (absolute since 2026-11-27), else under the profile's directory
+ * each tail of it, longest first (a relative path recorded elsewhere; a tree moved with the
+ * profile in it; at last its name beside the profile). NULL when none exists. Only a place
+ * to look: the size and hash recorded stay the check that it is the program. */
+char *profile_locate_program(const char *profile_path, const char *recorded);
 /* Add the profile `next` (read from `name`) to `acc`: another run of the same
  * executable on the same machine (resolved configuration, model, period and
  * event period alike) with another sampling seed; per-pc counts, cycles,
@@ -177,6 +186,13 @@ typedef struct profile_truth {
 
 void profile_truth_free(profile_truth *t);
 bool profile_truth_write(const char *path, const profile_truth *t, cs_error *err);
+bool profile_truth_write_staged(const char *path, const profile_truth *t, cs_output *out, cs_error *err);
+/* The sampler (the analysis "profile", `self` from run_result_analysis) writes its profile and
+ * truth in its finish to temporaries beside them; without staged=1 it puts them in place there
+ * too. With staged=1 they are put in place only here, once the caller knows how the program
+ * ended (the CLI: not after an unsupported system call, which is no run); a sampler destroyed
+ * without it leaves neither file. False with *err when there is none to keep or a rename fails. */
+bool profile_sampler_keep(void *sampler, cs_error *err);
 bool profile_truth_read(const char *path, profile_truth *out, cs_error *err);
 /* Add the truth of another run of the same executable (executions, sample
  * causes and edges summed): the truth of a merged profile. */

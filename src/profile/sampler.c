@@ -60,6 +60,10 @@ typedef struct sampler {
     char *config_name, *model, *config_text;
     core_stats stats;
     bool ended;
+    /* staged=1: finish leaves the files as temporaries beside them (cs_output) for
+     * profile_sampler_keep; destroy removes what was not kept */
+    bool staged;
+    cs_output file_out, truth_out;
 } sampler;
 
 static uint64_t next_random(sampler *s) { /* splitmix64 */
@@ -457,11 +461,15 @@ static void *sampler_create(const analysis_options *opt, cs_error *err) {
             for (int pt = PROFILE_POINT_ISSUE_HEAD; pt <= PROFILE_POINT_COMMIT_CYCLE; pt++)
                 if (!strcmp(v, profile_sample_point_name((profile_sample_point)pt)))
                     s->point_asked = (uint8_t)pt, good = true;
+        } else if (!strcmp(k, "staged")) {
+            good = !strcmp(v, "0") || !strcmp(v, "1");
+            s->staged = !strcmp(v, "1");
         } else if (!strcmp(k, "events")) {
             good = cs_parse_count(v, &s->event_period) || !strcmp(v, "0");
             if (!strcmp(v, "0")) s->event_period = 0;
         } else {
-            cs_error_set(err, "unknown option '%s' (profile takes file, period, seed, point, events, exe, truth)", k);
+            cs_error_set(
+                err, "unknown option '%s' (profile takes file, period, seed, point, events, exe, truth, staged)", k);
             goto fail;
         }
         if (!good) {
@@ -539,7 +547,9 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
         free(exe);
         return false;
     }
-    p.program = exe;
+    /* recorded absolute, so that the profile reports from any directory */
+    char *real = realpath(exe, NULL);
+    p.program = real ? real : exe;
     p.config_name = s->config_name ? s->config_name : (char *)"?";
     /* the origin the runner was given (a caller that names none ran cfg->name unchanged) */
     p.config_source = run && run->origin.source ? (char *)run->origin.source : p.config_name;
@@ -566,7 +576,7 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
     u64map_free(&s->map);                               /* indices no longer valid */
     p.npcs = s->npcs;
     p.pcs = s->pcs;
-    bool ok = profile_write(s->file, &p, err);
+    bool ok = profile_write_staged(s->file, &p, &s->file_out, err);
     if (ok && s->truth_file) {
         profile_truth t = {.exe_hash = p.exe_hash, .npcs = s->ntpcs, .nedges = s->nedges, .edges = s->edges};
         t.pcs = cs_calloc(s->ntpcs ? s->ntpcs : 1, sizeof *t.pcs);
@@ -577,10 +587,29 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
         }
         qsort(t.pcs, t.npcs, sizeof *t.pcs, cmp_truth);
         if (t.nedges) qsort(t.edges, t.nedges, sizeof *t.edges, cmp_edge); /* NULL when none */
-        ok = profile_truth_write(s->truth_file, &t, err);
+        ok = profile_truth_write_staged(s->truth_file, &t, &s->truth_out, err);
         free(t.pcs);
     }
+    free(real);
     free(exe);
+    if (!ok) { /* neither file of a profile that could not be written whole */
+        cs_output_discard(&s->file_out);
+        cs_output_discard(&s->truth_out);
+        return false;
+    }
+    return s->staged || profile_sampler_keep(s, err);
+}
+
+bool profile_sampler_keep(void *self, cs_error *err) {
+    sampler *s = self;
+    if (!s->file_out.path) { /* finish did not write it (it failed, or it was kept already) */
+        cs_error_set(err, "%s: no profile to keep", s->file);
+        return false;
+    }
+    bool ok = cs_output_commit(&s->file_out, err);
+    if (ok && s->truth_out.path) ok = cs_output_commit(&s->truth_out, err);
+    cs_output_discard(&s->file_out);
+    cs_output_discard(&s->truth_out);
     return ok;
 }
 
@@ -593,6 +622,8 @@ static void sampler_text(void *self, FILE *out) {
 static void sampler_destroy(void *self) {
     sampler *s = self;
     if (!s) return;
+    cs_output_discard(&s->file_out); /* not kept: the run was not one to keep */
+    cs_output_discard(&s->truth_out);
     u64map_free(&s->map);
     u64map_free(&s->tmap);
     u64map_free(&s->emap);
@@ -610,9 +641,11 @@ static void sampler_destroy(void *self) {
 
 const analysis_ops profile_analysis_ops = {
     .name = "profile",
-    .help = "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
-            "(default 60000-64000), seed=N, point=commit-cycle|commit-slot|issue-head (out of order: where a "
-            "sample lands, default commit-cycle), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH",
+    .help =
+        "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
+        "(default 60000-64000), seed=N, point=commit-cycle|commit-slot|issue-head (out of order: where a "
+        "sample lands, default commit-cycle), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH, staged=1 "
+        "(the files are put in place only when the caller keeps them: a run cyclescope could not do leaves none)",
     .create = sampler_create,
     .observer = sampler_observer,
     .finish = sampler_finish,

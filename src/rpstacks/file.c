@@ -10,7 +10,7 @@
 #include "rpstacks_internal.h"
 
 static const uint8_t MAGIC[8] = {'C', 'S', 'R', 'P', 'S', 0x1a, '\n', 0};
-enum { RPS_VERSION = 3, MAX_STRING = 4096 };
+enum { RPS_VERSION = 4, MAX_STRING = 4096 };
 
 /* ---- predictions ---- */
 
@@ -211,6 +211,11 @@ bool rps_write(const char *path, const rps_result *r, cs_error *err) {
     put_u8(&b, o->is_trace);
     put_u32(&b, (uint32_t)o->argc);
     for (int k = 0; k < o->argc; k++) put_str(&b, o->argv[k]);
+    put_u64(&b, o->seed); /* version 4: the guest options */
+    put_u64(&b, o->guest_memory);
+    put_u8(&b, o->host_time);
+    put_u8(&b, o->strict_syscalls);
+    put_str(&b, o->allow_write);
     put_u32(&b, r->segments);
     put_u32(&b, r->stack_count);
     for (uint32_t k = 0; k <= r->segments; k++) put_u32(&b, r->seg_first[k]);
@@ -282,8 +287,9 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
     }
     rd r = {data, size - 4, sizeof MAGIC, false};
     uint32_t version = get_u32(&r);
-    if (version != RPS_VERSION && version != 2) { /* 2: no design space (max_scale 0) */
-        cs_error_set(err, "unsupported .rps version %u (this build reads versions 2 and %u)", version, RPS_VERSION);
+    /* 2: no design space (max_scale 0); 2, 3: no guest options (the defaults) */
+    if (version != RPS_VERSION && version != 2 && version != 3) {
+        cs_error_set(err, "unsupported .rps version %u (this build reads versions 2 to %u)", version, RPS_VERSION);
         return false;
     }
     const uint8_t *c = data + size - 4;
@@ -333,6 +339,17 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
         char tmp[MAX_STRING];
         if (!get_str(&r, tmp, sizeof tmp)) break;
         o->argv[o->argc++] = cs_strdup(tmp);
+    }
+    if (version >= 4) {
+        o->seed = get_u64(&r);
+        o->guest_memory = get_u64(&r);
+        uint8_t host_time = get_u8(&r), strict = get_u8(&r);
+        /* the range `--guest-memory` takes (cli/guest.c): 16 MiB to the 47-bit user space */
+        if (host_time > 1 || strict > 1 ||
+            (o->guest_memory && (o->guest_memory < (16ull << 20) || o->guest_memory > (1ull << 47))))
+            r.bad = true;
+        o->host_time = host_time, o->strict_syscalls = strict;
+        get_str(&r, o->allow_write, sizeof o->allow_write);
     }
     uint32_t segs = get_u32(&r), nstacks = get_u32(&r);
     /* each segment offset is 4 bytes and each stack RPS_DIMS × 8: both must fit in what is left */

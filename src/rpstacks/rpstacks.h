@@ -142,6 +142,13 @@ typedef struct rps_origin {
     bool is_trace; /* argv[0] is a trace file, else a program and its arguments */
     int argc;
     char *argv[RPS_MAX_ARGS];
+    /* a program's guest options (version 4; before: all 0): the run is repeated with the same
+     * ones. The environment is always the fixed one (--env-fixed), so that it does not depend
+     * on where whatif runs it. */
+    uint64_t seed;         /* --seed; 0: the emulator's fixed default */
+    uint64_t guest_memory; /* --guest-memory; 0: the default */
+    bool host_time, strict_syscalls;
+    char allow_write[RPS_TEXT]; /* --allow-write DIR (absolute); "": none */
 } rps_origin;
 
 typedef struct rps_result {

@@ -572,6 +572,10 @@ static void emit_retire(inorder *m, const entry *e) {
                       .dcache_level = e->dcache_level,
                       .mispredict = e->mispredicted ? (uint8_t)mispredict_kind_of(e->u.op_class) : MISP_NONE,
                       .flags = (uint8_t)(e->flags | (e->vp == VP_RIGHT ? UREC_VALUE_PREDICTED : 0))};
+    /* a store through the buffer never waits for its line, so it has no miss of its own: its
+     * level is where its line was found, in program order — what its write waits for (the
+     * PEV_STORE_WRITE's level), as out of order */
+    if (m->use_sb && is_plain_store(&e->u) && e->store_level > LEVEL_L1) t->dcache_level = e->store_level;
     if (m->want_prod) {
         memcpy(t->prod_seq, e->prod_seq, sizeof t->prod_seq);
         if (is_mem(&e->u)) t->addr_ready = e->ready, t->dtlb_done = e->ready + e->dtlb_extra;

@@ -8,20 +8,34 @@
 
 #include "util.h"
 
-static void digest_hex(struct sha256_ctx *ctx, char hex[65]) {
-    uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_digest(ctx, sizeof digest, digest);
-    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+_Static_assert(CS_SHA256_BYTES == SHA256_DIGEST_SIZE, "a SHA-256 digest is 32 bytes");
+
+void cs_hex_encode(const uint8_t *data, size_t n, char *hex) {
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        hex[2 * i] = digits[data[i] >> 4];
+        hex[2 * i + 1] = digits[data[i] & 15];
+    }
+    hex[2 * n] = '\0';
 }
 
 void cs_sha256_hex(const void *data, size_t n, char hex[65]) {
     struct sha256_ctx ctx;
+    uint8_t digest[SHA256_DIGEST_SIZE];
     sha256_init(&ctx);
     sha256_update(&ctx, n, data);
-    digest_hex(&ctx, hex);
+    sha256_digest(&ctx, sizeof digest, digest);
+    cs_hex_encode(digest, sizeof digest, hex);
 }
 
 bool cs_sha256_file(const char *path, char hex[65], uint64_t *bytes, cs_error *err) {
+    uint8_t digest[CS_SHA256_BYTES];
+    if (!cs_sha256_file_digest(path, digest, bytes, err)) return false;
+    cs_hex_encode(digest, sizeof digest, hex);
+    return true;
+}
+
+bool cs_sha256_file_digest(const char *path, uint8_t digest[CS_SHA256_BYTES], uint64_t *bytes, cs_error *err) {
     FILE *f = cs_fopen_input(path, err); /* a regular file, never a device or FIFO */
     if (!f) return false;
     struct sha256_ctx ctx;
@@ -39,7 +53,7 @@ bool cs_sha256_file(const char *path, char hex[65], uint64_t *bytes, cs_error *e
         cs_error_set(err, "%s: cannot read", path);
         return false;
     }
-    digest_hex(&ctx, hex);
+    sha256_digest(&ctx, CS_SHA256_BYTES, digest);
     if (bytes) *bytes = total;
     return true;
 }

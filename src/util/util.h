@@ -61,7 +61,13 @@ void progress_finish(cs_progress *p);
 /* Levenshtein distance (for "did you mean"); strings of 127 bytes or more: 1000. */
 size_t cs_edit_distance(const char *a, const char *b);
 
-/* The SHA-256 of a file as 64 hex digits, and its size. */
+/* The SHA-256 of a file as its 32 bytes (CS_SHA256_BYTES), and its size. */
+enum { CS_SHA256_BYTES = 32 };
+bool cs_sha256_file_digest(const char *path, uint8_t digest[CS_SHA256_BYTES], uint64_t *bytes, cs_error *err);
+/* `n` bytes as 2n lower-case hex digits and a terminating NUL (hex: 2n + 1 bytes), the one
+ * formatter of every digest the tool prints. */
+void cs_hex_encode(const uint8_t *data, size_t n, char *hex);
+/* The SHA-256 of a file as 64 hex digits (cs_sha256_file_digest, cs_hex_encode), and its size. */
 bool cs_sha256_file(const char *path, char hex[65], uint64_t *bytes, cs_error *err);
 /* The SHA-256 of `n` bytes as 64 hex digits. */
 void cs_sha256_hex(const void *data, size_t n, char hex[65]);

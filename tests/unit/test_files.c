@@ -193,11 +193,41 @@ static void test_outputs(void **state) {
     assert_string_equal(text, "late");
 }
 
+/* src/util/sha256.c: the file's digest as bytes and as hex agree (one formatter), on FIPS
+ * 180-2's "abc" vector. */
+static void test_sha256_digest_and_hex(void **state) {
+    (void)state;
+    static const char want[] = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    char path[300], hex[65], buf_hex[65];
+    snprintf(path, sizeof path, "%s/abc.txt", top);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite("abc", 1, 3, f), 3);
+    fclose(f);
+    uint8_t digest[CS_SHA256_BYTES];
+    uint64_t bytes = 0;
+    cs_error err;
+    assert_true(cs_sha256_file_digest(path, digest, &bytes, &err));
+    assert_int_equal(bytes, 3);
+    assert_int_equal(digest[0], 0xba);
+    assert_int_equal(digest[31], 0xad);
+    cs_hex_encode(digest, sizeof digest, hex);
+    assert_string_equal(hex, want);
+    assert_true(cs_sha256_file(path, hex, &bytes, &err));
+    assert_string_equal(hex, want);
+    cs_sha256_hex("abc", 3, buf_hex);
+    assert_string_equal(buf_hex, want);
+    static const uint8_t some[] = {0x00, 0x0f, 0xf0, 0xff};
+    cs_hex_encode(some, sizeof some, hex);
+    assert_string_equal(hex, "000ff0ff");
+    unlink(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_beneath_allowed), cmocka_unit_test(test_beneath_refused),
         cmocka_unit_test(test_link_beneath),    cmocka_unit_test(test_inputs),
-        cmocka_unit_test(test_outputs),
+        cmocka_unit_test(test_outputs),         cmocka_unit_test(test_sha256_digest_and_hex),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

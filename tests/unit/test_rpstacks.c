@@ -337,6 +337,10 @@ static void fill_result(rps_result *r) {
     r->origin.argc = 2;
     r->origin.argv[0] = cs_strdup("/bin/prog");
     r->origin.argv[1] = cs_strdup("42");
+    r->origin.seed = 5; /* the guest options (version 4) */
+    r->origin.guest_memory = 64ull << 20;
+    r->origin.strict_syscalls = true;
+    snprintf(r->origin.allow_write, sizeof r->origin.allow_write, "/tmp/out");
     r->segments = 2;
     r->seg_first = cs_calloc(3, sizeof *r->seg_first);
     r->seg_first[1] = 2;
@@ -395,6 +399,12 @@ static void test_file(void **state) {
     assert_memory_equal(back.cp1, r.cp1, sizeof r.cp1);
     assert_string_equal(back.origin.argv[1], "42");
     assert_int_equal(back.cycles, 1500);
+    /* the guest options come back, so that whatif --verify runs the same program */
+    assert_int_equal(back.origin.seed, 5);
+    assert_int_equal(back.origin.guest_memory, 64ull << 20);
+    assert_true(back.origin.strict_syscalls);
+    assert_false(back.origin.host_time);
+    assert_string_equal(back.origin.allow_write, "/tmp/out");
     rps_result_free(&back);
     uint8_t *data;
     size_t size;

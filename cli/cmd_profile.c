@@ -127,7 +127,7 @@ static int record(int argc, char **argv) {
     if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     cs_error err;
     analysis_list list = {0};
-    /* staged: the profile is put in place once the program's end is known (cli_profile_settle) */
+    /* staged: the profile is put in place once the program's end is known (cli_outputs_settle) */
     const char *keys[] = {"file", "exe", "period", "seed", "point", "events", "truth", "staged"};
     const char *vals[] = {out, argv[optind], period, seed, point, events, truth, "1"};
     bool ok = true;
@@ -167,7 +167,7 @@ static int record(int argc, char **argv) {
         if (!run.ok) rc = cli_run_failed(e, "%s", run.err.msg);
         else if (emu_state(e) == EMU_FAILED) rc = cli_guest_exit(e);
         /* no profile of what cyclescope could not run (125); a fault's is what ran */
-        rc = cli_profile_settle(&run, rc);
+        rc = cli_outputs_settle(&run, rc);
         if (run.ok && rc == 0) runner_text(&run, stderr);
         run_result_free(&run);
         if (rc == 0 && cs_stop_requested()) {

@@ -561,15 +561,12 @@ cli_sigint_handler cli_sigint_begin(void) {
 
 void cli_sigint_end(cli_sigint_handler old) { signal(SIGINT, old == SIG_ERR ? SIG_DFL : old); }
 
-bool cli_profile_stage(analysis_list *list, cs_error *err) {
-    return !analysis_list_has(list, "profile") || analysis_list_add(list, "profile", "staged", "1", err);
-}
+bool cli_outputs_stage(analysis_list *list, cs_error *err) { return analysis_list_stage_outputs(list, err); }
 
-int cli_profile_settle(const run_result *run, int rc) {
-    void *sampler = run_result_analysis(run, "profile");
-    if (!sampler || rc == EXIT_RUN_FAILED) return rc; /* not kept: its temporaries go with it */
+int cli_outputs_settle(const run_result *run, int rc) {
+    if (rc == EXIT_RUN_FAILED) return rc; /* not kept: the temporaries go with the analyses */
     cs_error err;
-    return profile_sampler_keep(sampler, &err) ? rc : cli_fail("%s", err.msg);
+    return run_result_keep_outputs(run, &err) ? rc : cli_fail("%s", err.msg);
 }
 
 int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *what) {
@@ -602,7 +599,7 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         }
         analysis_list_add(&list, "stacks", "interval", every, &err);
     }
-    if (!cli_profile_stage(&list, &err)) {
+    if (!cli_outputs_stage(&list, &err)) {
         analysis_list_free(&list);
         return cli_fail("%s", err.msg);
     }
@@ -619,8 +616,8 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         rc = EXIT_USAGE;
     } else {
         if (!run.ok) {
-            rc = cli_profile_settle(&run, cli_run_failed(t->emu, "%s", run.err.msg));
-        } else if ((rc = cli_profile_settle(&run, 0)) == 0) {
+            rc = cli_outputs_settle(&run, cli_run_failed(t->emu, "%s", run.err.msg));
+        } else if ((rc = cli_outputs_settle(&run, 0)) == 0) {
             run_summary sum = {what, &cfg, &run.stats, run.stats.warmup_uops};
             rc = cli_timing_report(t, &sum, &run, NULL, NULL);
             if (rc == 0 && cs_stop_requested()) rc = 128 + SIGINT;

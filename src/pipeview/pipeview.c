@@ -110,14 +110,22 @@ probe_observer pipeview_observer(pipeview *pv) {
     return (probe_observer){.ctx = pv, .needs = PROBE_RETIRE, .retire = pipeview_retire};
 }
 
-bool pipeview_close(pipeview *pv, cs_error *err) {
+bool pipeview_close_staged(pipeview *pv, cs_output *staged, cs_error *err) {
+    memset(staged, 0, sizeof *staged);
     if (!pv) return true;
     bool ok = !pv->error;
     if (pv->gz) ok = gzclose(pv->gz) == Z_OK && ok; /* before the commit closes the file */
     if (!ok) cs_error_set(err, "%s: write failed", pv->path);
-    ok = ok && cs_output_commit(&pv->file, err);
-    cs_output_discard(&pv->file);
+    if (ok) *staged = pv->file;
+    else cs_output_discard(&pv->file);
     free(pv->path);
     free(pv);
+    return ok;
+}
+
+bool pipeview_close(pipeview *pv, cs_error *err) {
+    cs_output staged;
+    bool ok = pipeview_close_staged(pv, &staged, err) && (!staged.path || cs_output_commit(&staged, err));
+    cs_output_discard(&staged);
     return ok;
 }

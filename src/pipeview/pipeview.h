@@ -23,5 +23,8 @@ void pipeview_written(const pipeview *pv, uint64_t *instructions, uint64_t *byte
 probe_observer pipeview_observer(pipeview *pv);
 /* Flush and close; false if writing failed. */
 bool pipeview_close(pipeview *pv, cs_error *err);
+/* The same, but the log is left as its temporary in *staged (cs_output_commit puts it in
+ * place, cs_output_discard removes it); *staged is empty when writing failed. */
+bool pipeview_close_staged(pipeview *pv, cs_output *staged, cs_error *err);
 
 #endif

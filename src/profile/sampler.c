@@ -651,4 +651,5 @@ const analysis_ops profile_analysis_ops = {
     .finish = sampler_finish,
     .text = sampler_text,
     .destroy = sampler_destroy,
+    .keep = profile_sampler_keep,
 };

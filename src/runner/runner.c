@@ -123,6 +123,12 @@ bool analysis_list_has(const analysis_list *list, const char *name) {
     return false;
 }
 
+bool analysis_list_stage_outputs(analysis_list *list, cs_error *err) {
+    for (int i = 0; i < list->count; i++)
+        if (list->ops[i]->keep && !set_option(list, i, "staged", strlen("staged"), "1", err)) return false;
+    return true;
+}
+
 void analysis_list_free(analysis_list *list) {
     for (int i = 0; i < list->count; i++) {
         for (int k = 0; k < list->opt[i].count; k++) {
@@ -188,6 +194,12 @@ void *run_result_analysis(const run_result *r, const char *name) {
     for (int i = 0; i < r->count; i++)
         if (!strcmp(r->ops[i]->name, name)) return r->self[i];
     return NULL;
+}
+
+bool run_result_keep_outputs(const run_result *r, cs_error *err) {
+    for (int i = 0; i < r->count; i++)
+        if (r->ops[i]->keep && !r->ops[i]->keep(r->self[i], err)) return false;
+    return true;
 }
 
 void runner_text(const run_result *r, FILE *out) {

@@ -82,6 +82,11 @@ typedef struct analysis_ops {
     size_t result_size;
     const void *(*result)(void *self);
     void (*destroy)(void *self);
+    /* An analysis that writes files takes the option staged=1: finish then leaves them as
+     * temporaries beside their names (cs_output), and keep puts them in place — the caller
+     * keeps a run's files once it knows the run was one (an unsupported system call leaves
+     * none). destroy removes what was not kept. NULL: the analysis writes no file. */
+    bool (*keep)(void *self, cs_error *err);
 } analysis_ops;
 
 /* The registry. */
@@ -102,6 +107,8 @@ bool analysis_list_parse(analysis_list *list, const char *text, cs_error *err);
 /* Append one more (e.g. pipeview for --pipeview FILE); replaces one of the same name. */
 bool analysis_list_add(analysis_list *list, const char *name, const char *key, const char *value, cs_error *err);
 bool analysis_list_has(const analysis_list *list, const char *name);
+/* Ask every analysis in the list that writes files (its `keep`) to stage them (staged=1). */
+bool analysis_list_stage_outputs(analysis_list *list, cs_error *err);
 void analysis_list_free(analysis_list *list);
 
 /* ---- one run, in this process ------------------------------------------------------- */
@@ -136,6 +143,8 @@ bool runner_run_origin(const run_spec *spec, const run_config_origin *origin, uo
 void run_result_free(run_result *r);
 /* The analysis called `name` in a run, or NULL. */
 void *run_result_analysis(const run_result *r, const char *name);
+/* Put in place the staged files of every analysis of a finished run (`keep`). */
+bool run_result_keep_outputs(const run_result *r, cs_error *err);
 
 /* Renderings of every analysis of a run, in list order. */
 void runner_text(const run_result *r, FILE *out);

@@ -40,6 +40,7 @@ PY
 # verb | the output it must write | "json" when that output is a result JSON | does it take --max
 table=(
     "run --no-report --json out.json|out.json|json|max"
+    "run --no-report --pipeview out.pv.gz|out.pv.gz||max"
     "stacks --json out.json|out.json|json|max"
     "stallscope --json out.json|out.json|json|max"
     "stallscope --compare ooo4 inorder3 --json out.json|out.json|json|max"
@@ -119,8 +120,8 @@ rc=$?
 
 # what cyclescope cannot run (an unsupported system call with --strict-syscalls): exit 125, one
 # line naming the program and the call, and nothing written, by every verb alike: no output, no
-# temporary beside one (profile record left its profile and truth until 2026-11-27; rpstacks
-# took no guest options until then)
+# temporary beside one (profile record left its profile and truth, and run --pipeview its log,
+# until 2026-11-27; rpstacks took no guest options until then)
 for row in "${table[@]}"; do
     IFS='|' read -r verb out json max <<<"$row"
     rm -rf out.*
@@ -139,5 +140,5 @@ rc=$?
 left=$(ls -d out.* 2>/dev/null)
 [ $rc = 125 ] && [ -z "$left" ] || fail "run --analysis profile (unsupported system call): exit $rc, written: $left"
 [ $failures = 0 ] || { echo "$failures failures"; exit 1; }
-echo "ok: run, stacks, stallscope, rpstacks, profile record, model analyze, trace record, simpoint"
+echo "ok: run (and --pipeview), stacks, stallscope, rpstacks, profile record, model analyze, trace record, simpoint"
 echo "    (and run --simpoints, sim of the trace) x {exit 3, SIGSEGV, abort(), --max, unsupported system call}"

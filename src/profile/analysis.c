@@ -2094,7 +2094,8 @@ static void call_constraints_solve(const elf_image *img, profile_analysis *a) {
                         done = true;
                     }
                 }
-                if (!done && (r.dst == pa->reg || --pa->left == 0 || ends_block(d.op_class))) {
+                /* written, out of reach, or past a transfer (a call clobbers it, a jump leaves) */
+                if (!done && (r.dst == pa->reg || --pa->left == 0 || ends_block(d.op_class) || d.op_class == OPC_CALL)) {
                     if (r.dst != pa->reg || !uses) unknown_low_part(a, &entries, sites, pa); /* not seen used */
                     done = true;
                 }

@@ -1540,7 +1540,7 @@ struct profile_flow_ls {
     double *x;      /* the cycles' flows */
     double max_var; /* the largest variance of an estimate in the system */
     uint32_t nclasses;
-    size_t *block_of; /* each class' first block (SIZE_MAX: no estimate, or no block) */
+    size_t *block_of;  /* each class' first block (SIZE_MAX: no estimate, or no block) */
     double *est, *var; /* each class' estimate and the variance it is weighed by */
 };
 
@@ -1680,8 +1680,16 @@ bool profile_flow_least_squares(profile_proc *p, const double *est, const double
     }
     ls = cs_calloc(1, sizeof *ls);
     uint32_t nc = p->nclasses;
-    *ls = (struct profile_flow_ls){k, ne, to, cyc, cs_calloc(k * k, sizeof(double)), cs_calloc(k, sizeof(double)), 0, nc,
-                                   cs_calloc(nc + 1, sizeof(size_t)), cs_calloc(nc + 1, sizeof(double)),
+    *ls = (struct profile_flow_ls){k,
+                                   ne,
+                                   to,
+                                   cyc,
+                                   cs_calloc(k * k, sizeof(double)),
+                                   cs_calloc(k, sizeof(double)),
+                                   0,
+                                   nc,
+                                   cs_calloc(nc + 1, sizeof(size_t)),
+                                   cs_calloc(nc + 1, sizeof(double)),
                                    cs_calloc(nc + 1, sizeof(double))};
     to = NULL, cyc = NULL; /* the system's now */
     for (uint32_t c = 0; c < nc; c++) {
@@ -1795,14 +1803,16 @@ static size_t constrained_step(profile_proc *procs, size_t nprocs, const profile
             for (size_t b = 0; b < used; b++) l[a * used + b] = m[a * ncons + b];
             for (size_t i = 0; i < nprocs; i++) /* C x0: how far each constraint is from holding */
                 if (procs[i].flow)
-                    for (size_t r = 0; r < procs[i].flow->k; r++) lam[a] += c[a * total + off[i] + r] * procs[i].flow->x[r];
+                    for (size_t r = 0; r < procs[i].flow->k; r++)
+                        lam[a] += c[a * total + off[i] + r] * procs[i].flow->x[r];
         }
         if (cholesky(l, used)) {
             cholesky_solve(l, used, lam);
             for (size_t i = 0; i < nprocs; i++)
                 if (procs[i].flow)
                     for (size_t a = 0; a < used; a++)
-                        for (size_t r = 0; r < procs[i].flow->k; r++) procs[i].flow->x[r] -= lam[a] * u[a * total + off[i] + r];
+                        for (size_t r = 0; r < procs[i].flow->k; r++)
+                            procs[i].flow->x[r] -= lam[a] * u[a * total + off[i] + r];
         } else {
             used = 0;
         }
@@ -1903,8 +1913,8 @@ static bool estimate_proc(profile_proc *p, const profile_data *prof, sched_model
 }
 
 /* After every procedure's frequencies (and the calls between them): CPI, stalls, culprits. */
-static void finish_proc(profile_proc *p, const profile_data *prof, const profile_truth *exact,
-                        const sched_machine *mc, const profile_analysis *a) {
+static void finish_proc(profile_proc *p, const profile_data *prof, const profile_truth *exact, const sched_machine *mc,
+                        const profile_analysis *a) {
     double period = a->period, count_period = a->count_period;
     bool commit_slot = profile_point_is_commit(prof->sample_point);
     weigh_contexts(p);
@@ -2044,7 +2054,7 @@ static void call_constraints_solve(const elf_image *img, profile_analysis *a) {
     for (size_t i = 0; i < elf_section_count(img); i++) {
         const elf_section *sec = elf_section_at(img, i);
         if (!sec->data || !sec->addr) continue; /* not loaded (symbols, debug information) */
-        if (!sec->exec) { /* a word of data equal to an entry: its address is taken */
+        if (!sec->exec) {                       /* a word of data equal to an entry: its address is taken */
             for (uint64_t o = 0; o + 4 <= sec->size; o += 4) {
                 uint32_t w32;
                 uint64_t w64 = 0;
@@ -2095,7 +2105,8 @@ static void call_constraints_solve(const elf_image *img, profile_analysis *a) {
                     }
                 }
                 /* written, out of reach, or past a transfer (a call clobbers it, a jump leaves) */
-                if (!done && (r.dst == pa->reg || --pa->left == 0 || ends_block(d.op_class) || d.op_class == OPC_CALL)) {
+                if (!done &&
+                    (r.dst == pa->reg || --pa->left == 0 || ends_block(d.op_class) || d.op_class == OPC_CALL)) {
                     if (r.dst != pa->reg || !uses) unknown_low_part(a, &entries, sites, pa); /* not seen used */
                     done = true;
                 }
@@ -2105,10 +2116,11 @@ static void call_constraints_solve(const elf_image *img, profile_analysis *a) {
             bool forms = d.op == ISA_OP_AUIPC || d.op == ISA_OP_LUI;
             if (forms && d.rd) {
                 if (npend == PENDING_ADDRS) unknown_low_part(a, &entries, sites, &pend[0]), pend[0] = pend[--npend];
-                pend[npend++] = (pending_addr){d.rd, d.op == ISA_OP_AUIPC,
-                                               d.op == ISA_OP_AUIPC ? pc + (uint64_t)d.imm : (uint64_t)d.imm,
-                                               PENDING_WINDOW};
-            } else if (d.op == ISA_OP_ADDI && d.rs1 == 3 && has_gp && (x = u64map_get(&entries, gp + (uint64_t)d.imm)) >= 0) {
+                pend[npend++] =
+                    (pending_addr){d.rd, d.op == ISA_OP_AUIPC,
+                                   d.op == ISA_OP_AUIPC ? pc + (uint64_t)d.imm : (uint64_t)d.imm, PENDING_WINDOW};
+            } else if (d.op == ISA_OP_ADDI && d.rs1 == 3 && has_gp &&
+                       (x = u64map_get(&entries, gp + (uint64_t)d.imm)) >= 0) {
                 sites[x].excluded = true; /* an address from the global pointer */
             }
             pc += d.length;

@@ -518,7 +518,7 @@ static void test_flow_interprocedural(void **state) {
         assert_int_equal(profile_flow_interprocedural(procs, 2, &con, 1), 1);
         assert_true(fabs(cc[0].blocks[0].count - 84) < 1e-6 && fabs(cc[1].blocks[0].count - 84) < 1e-6);
         assert_true(fabs(cc[1].edges[0].count - 84) < 1e-6); /* the entry edge too */
-        assert_true(cc[0].blocks[0].count_var == 100);        /* the variances stay the estimates' */
+        assert_true(cc[0].blocks[0].count_var == 100);       /* the variances stay the estimates' */
         /* a site in a procedure that was not solved: the constraint is left out */
         profile_flow_release(&procs[0]);
         solve_case(&cc[1], es, vs);

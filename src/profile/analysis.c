@@ -1974,7 +1974,9 @@ static void finish_proc(profile_proc *p, const profile_data *prof, const profile
  * `auipc` + `jalr` to it) from a solved procedure: not the ELF's entry, no branch into it from
  * another procedure, and its address taken nowhere — no `auipc`/`lui` (and no `addi` from gp)
  * that reaches within 2 KiB of its entry other than a call, no word of the loaded data equal to
- * it (a function pointer could reach it through any indirect jump). A `jal` in the procedure
+ * it (a function pointer could reach it through any indirect jump), and no code before it that
+ * runs on into it (hand-written code falling into the next label; after a call that does not
+ * return, too, to be safe). A `jal` in the procedure
  * itself to its own entry with no link is its own loop, an edge of its CFG, not a call;
  * a recursive call is a call. */
 typedef struct call_site_list {
@@ -2069,13 +2071,18 @@ static void call_constraints_solve(const elf_image *img, profile_analysis *a) {
         /* addresses being formed: auipc/lui (or gp) in a register, until its low part is added */
         pending_addr pend[PENDING_ADDRS];
         size_t npend = 0;
+        bool falls = false; /* the last instruction but no-ops before pc can run on into it */
         for (uint64_t pc = sec->addr; pc < sec->addr + sec->size;) {
             isa_insn d;
             if (!fetch_insn(img, pc, &d)) {
                 pc += 2;
+                falls = false;
                 continue;
             }
-            long x = -1;
+            long x = u64map_get(&entries, pc);
+            if (x >= 0 && falls) sites[x].excluded = true; /* entered from the code before it, no call */
+            if (d.op_class != OPC_NOP)
+                falls = !(d.op_class == OPC_JUMP || d.op_class == OPC_JUMP_INDIRECT || d.op_class == OPC_RETURN);
             if (d.op == ISA_OP_JAL && (x = u64map_get(&entries, pc + (uint64_t)d.imm)) >= 0) {
                 const profile_proc *c = &a->procs[x];
                 if (d.rd || pc < c->start || pc >= c->end) note_site(&sites[x], pc);

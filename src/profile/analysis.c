@@ -1530,6 +1530,75 @@ static void element_row(const size_t *to, size_t ne, const double *cyc, size_t k
             for (size_t q = 0; q < k; q++) row[q] += cyc[q * ne + e];
 }
 
+/* A procedure's least-squares flow system, kept once solved: the calls between procedures
+ * (profile_flow_interprocedural) constrain it further. */
+struct profile_flow_ls {
+    size_t k, ne;   /* independent cycles; edges with the closing exit -> entry (the last) */
+    size_t *to;     /* each edge's head: a block, nblocks the entry, nblocks + 1 the exit */
+    double *cyc;    /* cyc[j * ne + e]: edge e's flow in the j-th fundamental cycle */
+    double *chol;   /* the normal matrix' Cholesky factor (k x k, lower) */
+    double *x;      /* the cycles' flows */
+    double max_var; /* the largest variance of an estimate in the system */
+    uint32_t nclasses;
+    size_t *block_of;  /* each class' first block (SIZE_MAX: no estimate, or no block) */
+    double *est, *var; /* each class' estimate and the variance it is weighed by */
+};
+
+/* Each block and edge that has a count takes the solution's (no negative estimates). The
+ * variance stays the estimate's own (the stall test's F error): least squares' (r^T N^-1 r)
+ * assumes the classes' samples independent, and at commit-cycle the classes that commit in the
+ * same cycles (a loop's) are sampled together — tree's loop at period 1000, seed 1: +21%, which
+ * that variance made medium. */
+static void flow_write_counts(profile_proc *p) {
+    const struct profile_flow_ls *ls = p->flow;
+    double *row = cs_calloc(ls->k, sizeof *row);
+    for (size_t x = 0; x < p->nblocks + p->nedges; x++) {
+        bool is_block = x < p->nblocks;
+        size_t idx = is_block ? x : x - p->nblocks;
+        double *count = is_block ? &p->blocks[idx].count : &p->edges[idx].count;
+        if (*count < 0) continue;
+        element_row(ls->to, ls->ne, ls->cyc, ls->k, is_block, idx, row);
+        double value = 0;
+        for (size_t q = 0; q < ls->k; q++) value += row[q] * ls->x[q];
+        *count = value > 0 ? value : 0;
+    }
+    free(row);
+}
+
+/* The normal equations of the weighted estimates, factored, and their solution in ls->x; false
+ * when nothing is estimated or the matrix is not definite. */
+static bool flow_factor(struct profile_flow_ls *ls) {
+    size_t k = ls->k;
+    double *row = cs_calloc(k, sizeof *row);
+    memset(ls->chol, 0, k * k * sizeof *ls->chol);
+    memset(ls->x, 0, k * sizeof *ls->x);
+    double maxdiag = 0;
+    for (uint32_t c = 0; c < ls->nclasses; c++) {
+        if (ls->block_of[c] == SIZE_MAX || !(ls->var[c] > 0)) continue;
+        element_row(ls->to, ls->ne, ls->cyc, k, true, ls->block_of[c], row);
+        double w = 1 / ls->var[c];
+        for (size_t q = 0; q < k; q++) {
+            ls->x[q] += w * row[q] * ls->est[c];
+            for (size_t r = 0; r < k; r++) ls->chol[q * k + r] += w * row[q] * row[r];
+        }
+    }
+    free(row);
+    for (size_t q = 0; q < k; q++) maxdiag = fmax(maxdiag, ls->chol[q * k + q]);
+    if (!(maxdiag > 0)) return false;
+    /* a cycle no estimate touches is left to the propagation: a ridge too small to move the
+     * others keeps the system definite, and such elements were left unknown by it */
+    for (size_t q = 0; q < k; q++) ls->chol[q * k + q] += 1e-12 * maxdiag;
+    if (!cholesky(ls->chol, k)) return false;
+    cholesky_solve(ls->chol, k, ls->x);
+    return true;
+}
+
+static void flow_free(struct profile_flow_ls *ls) {
+    if (!ls) return;
+    free(ls->to), free(ls->cyc), free(ls->chol), free(ls->x), free(ls->block_of), free(ls->est), free(ls->var),
+        free(ls);
+}
+
 enum { FLOW_LS_MAX_CYCLES = 400 }; /* independent cycles of a procedure's CFG: beyond, not solved (k^3) */
 
 /* Commit slots: every class' estimate from its retiring samples is unbiased — an execution of
@@ -1541,9 +1610,10 @@ enum { FLOW_LS_MAX_CYCLES = 400 }; /* independent cycles of a procedure's CFG: b
  * the circulations of the CFG closed by an exit -> entry edge, spanned by the fundamental cycles
  * of a spanning forest (one unknown per edge not in it), so the constraints hold exactly and the
  * normal equations are k x k. Each block and edge the propagation had a count for takes the
- * solution's; nothing else changes (counts left unknown stay unknown, variances and
- * confidences stay: below). Not with missing edges (the constraints are not all there).
- * Returns false when it did not solve. */
+ * solution's; nothing else changes (counts left unknown stay unknown, variances and confidences
+ * stay: above). Not with missing edges (the constraints are not all there). The system is kept in
+ * p->flow for the calls between procedures (profile_flow_release). Returns false when it did not
+ * solve. */
 bool profile_flow_least_squares(profile_proc *p, const double *est, const double *est_var, const uint8_t *est_conf) {
     if (p->missing_edges || !p->nblocks) return false;
     size_t nv = p->nblocks + 2, ne = p->nedges + 1; /* + entry, exit; + the closing exit -> entry */
@@ -1565,8 +1635,9 @@ bool profile_flow_least_squares(profile_proc *p, const double *est, const double
         else k++;
     }
     bool solved = false;
-    double *cyc = NULL, *n = NULL, *rhs = NULL, *row = NULL;
+    double *cyc = NULL;
     size_t *up = NULL, *depth = NULL, *queue = NULL;
+    struct profile_flow_ls *ls = NULL;
     if (!k || k > FLOW_LS_MAX_CYCLES) goto done;
     up = cs_calloc(nv, sizeof *up); /* the tree edge to the parent; ne: a root */
     depth = cs_calloc(nv, sizeof *depth);
@@ -1607,48 +1678,157 @@ bool profile_flow_least_squares(profile_proc *p, const double *est, const double
             }
         }
     }
-    row = cs_calloc(k, sizeof *row);
-    n = cs_calloc(k * k, sizeof *n);
-    rhs = cs_calloc(k, sizeof *rhs);
-    double maxdiag = 0;
-    for (uint32_t c = 0; c < p->nclasses; c++) {
-        if (est_conf[c] == CONF_NONE || !(est_var[c] > 0)) continue;
+    ls = cs_calloc(1, sizeof *ls);
+    uint32_t nc = p->nclasses;
+    *ls = (struct profile_flow_ls){k,
+                                   ne,
+                                   to,
+                                   cyc,
+                                   cs_calloc(k * k, sizeof(double)),
+                                   cs_calloc(k, sizeof(double)),
+                                   0,
+                                   nc,
+                                   cs_calloc(nc + 1, sizeof(size_t)),
+                                   cs_calloc(nc + 1, sizeof(double)),
+                                   cs_calloc(nc + 1, sizeof(double))};
+    to = NULL, cyc = NULL; /* the system's now */
+    for (uint32_t c = 0; c < nc; c++) {
         size_t b = 0;
         while (b < p->nblocks && p->blocks[b].eclass != c) b++;
-        if (b == p->nblocks) continue;
-        element_row(to, ne, cyc, k, true, b, row);
-        double w = 1 / est_var[c];
-        for (size_t q = 0; q < k; q++) {
-            rhs[q] += w * row[q] * est[c];
-            for (size_t r = 0; r < k; r++) n[q * k + r] += w * row[q] * row[r];
-        }
+        bool used = est_conf[c] != CONF_NONE && est_var[c] > 0 && b < p->nblocks;
+        ls->block_of[c] = used ? b : SIZE_MAX;
+        ls->est[c] = est[c];
+        ls->var[c] = est_var[c];
+        if (used) ls->max_var = fmax(ls->max_var, est_var[c]);
     }
-    for (size_t q = 0; q < k; q++) maxdiag = fmax(maxdiag, n[q * k + q]);
-    if (!(maxdiag > 0)) goto done;
-    /* a cycle no estimate touches is left to the propagation: a ridge too small to move the
-     * others keeps the system definite, and such elements were left unknown by it */
-    for (size_t q = 0; q < k; q++) n[q * k + q] += 1e-12 * maxdiag;
-    if (!cholesky(n, k)) goto done;
-    cholesky_solve(n, k, rhs); /* rhs: the cycles' flows */
-    for (size_t x = 0; x < p->nblocks + p->nedges; x++) {
-        bool is_block = x < p->nblocks;
-        size_t idx = is_block ? x : x - p->nblocks;
-        double *count = is_block ? &p->blocks[idx].count : &p->edges[idx].count;
-        if (*count < 0) continue;
-        element_row(to, ne, cyc, k, is_block, idx, row);
-        double value = 0;
-        for (size_t q = 0; q < k; q++) value += row[q] * rhs[q];
-        /* no negative estimates. The variance stays the estimate's own (the stall test's F
-         * error): least squares' (r^T N^-1 r) assumes the classes' samples independent, and at
-         * commit-cycle the classes that commit in the same cycles (a loop's) are sampled
-         * together — tree's loop at period 1000, seed 1: +21%, which that variance made medium */
-        *count = value > 0 ? value : 0;
-    }
+    if (!flow_factor(ls)) goto done;
+    profile_flow_release(p);
+    p->flow = ls;
+    ls = NULL;
+    flow_write_counts(p);
     solved = true;
 done:
-    free(from), free(to), free(uf), free(tree), free(cyc), free(n), free(rhs), free(row), free(up), free(depth),
-        free(queue);
+    flow_free(ls);
+    free(from), free(to), free(uf), free(tree), free(cyc), free(up), free(depth), free(queue);
     return solved;
+}
+
+void profile_flow_release(profile_proc *p) {
+    flow_free(p->flow);
+    p->flow = NULL;
+}
+
+/* The row of proc p's entry edge (the count of its calls), or false when it has no count. */
+static bool entry_row(const profile_proc *p, double *row) {
+    for (size_t e = 0; e < p->nedges; e++)
+        if (p->edges[e].from == PROFILE_ENTRY) {
+            if (p->edges[e].count < 0) return false;
+            element_row(p->flow->to, p->flow->ne, p->flow->cyc, p->flow->k, false, e, row);
+            return true;
+        }
+    return false;
+}
+
+/* The calls between procedures (ours: the paper's analysis "does not identify interprocedural
+ * edges"). A procedure called only directly has as many entries as its call sites' blocks have
+ * executions together (calls do not end blocks: a site's block runs its call once), so each such
+ * constraint ties the callee's flow system to its callers'. The least-squares solution under them
+ * is the one each procedure had, moved along N^-1 C^T: x = x0 - N^-1 C^T (C N^-1 C^T)^-1 C x0, N
+ * block diagonal (each procedure's normal matrix, kept factored) — so a callee seldom sampled
+ * borrows its callers' samples, and they its. A constraint is left out when one of its
+ * procedures was not solved, a count it names is unknown, it rests on a cycle no estimate
+ * touches (the ridge: its variance beyond 1e6 x the largest estimate's), or it repeats the others
+ * (the Cholesky of C N^-1 C^T fails with it). Returns the number of constraints used. */
+static size_t constrained_step(profile_proc *procs, size_t nprocs, const profile_call_constraint *cons, size_t ncons) {
+    size_t *off = cs_calloc(nprocs + 1, sizeof *off);
+    for (size_t i = 0; i < nprocs; i++) off[i + 1] = off[i] + (procs[i].flow ? procs[i].flow->k : 0);
+    size_t total = off[nprocs], used = 0;
+    if (!total || !ncons) {
+        free(off);
+        return 0;
+    }
+    double *c = cs_calloc(ncons * total, sizeof *c), *u = cs_calloc(ncons * total, sizeof *u);
+    double *m = cs_calloc(ncons * ncons, sizeof *m), *l = cs_calloc(ncons * ncons, sizeof *l);
+    size_t kmax = 0;
+    for (size_t i = 0; i < nprocs; i++)
+        if (procs[i].flow && procs[i].flow->k > kmax) kmax = procs[i].flow->k;
+    double *row = cs_calloc(kmax + 1, sizeof *row);
+    for (size_t j = 0; j < ncons; j++) {
+        const profile_call_constraint *q = &cons[j];
+        double *cj = &c[used * total], *uj = &u[used * total], bound = 0;
+        memset(cj, 0, total * sizeof *cj);
+        bool ok = q->callee < nprocs && procs[q->callee].flow && entry_row(&procs[q->callee], row);
+        if (ok) {
+            for (size_t r = 0; r < procs[q->callee].flow->k; r++) cj[off[q->callee] + r] += row[r];
+            bound += procs[q->callee].flow->max_var;
+        }
+        for (size_t s = 0; ok && s < q->nsites; s++) {
+            const profile_proc *sp = q->site_proc[s] < nprocs ? &procs[q->site_proc[s]] : NULL;
+            ok = sp && sp->flow && q->site_block[s] < sp->nblocks && sp->blocks[q->site_block[s]].count >= 0;
+            if (!ok) break;
+            element_row(sp->flow->to, sp->flow->ne, sp->flow->cyc, sp->flow->k, true, q->site_block[s], row);
+            for (size_t r = 0; r < sp->flow->k; r++) cj[off[q->site_proc[s]] + r] -= row[r];
+            bound += sp->flow->max_var;
+        }
+        if (!ok) continue;
+        memcpy(uj, cj, total * sizeof *uj); /* u_j = N^-1 c_j, procedure by procedure */
+        for (size_t i = 0; i < nprocs; i++)
+            if (procs[i].flow) cholesky_solve(procs[i].flow->chol, procs[i].flow->k, &uj[off[i]]);
+        double var = 0;
+        for (size_t r = 0; r < total; r++) var += cj[r] * uj[r];
+        if (!(var > 0) || var > 1e6 * bound) continue;
+        /* M = C N^-1 C^T over the constraints kept and this one: kept only if still definite */
+        size_t n1 = used + 1;
+        for (size_t a = 0; a < n1; a++)
+            for (size_t b = 0; b < n1; b++) {
+                double v = 0;
+                for (size_t r = 0; r < total; r++) v += c[a * total + r] * u[b * total + r];
+                l[a * n1 + b] = v;
+            }
+        bool definite = cholesky(l, n1);
+        for (size_t a = 0; a < n1 && definite; a++) /* well conditioned, not merely positive */
+            if (!(l[a * n1 + a] * l[a * n1 + a] > 1e-9 * (a == used ? var : m[a * ncons + a]))) definite = false;
+        if (!definite) continue;
+        for (size_t a = 0; a < n1; a++) /* keep M's entries for the solve */
+            for (size_t b = 0; b < n1; b++) {
+                double v = 0;
+                for (size_t r = 0; r < total; r++) v += c[a * total + r] * u[b * total + r];
+                m[a * ncons + b] = v;
+            }
+        used = n1;
+    }
+    if (used) {
+        double *lam = cs_calloc(used, sizeof *lam);
+        for (size_t a = 0; a < used; a++) {
+            for (size_t b = 0; b < used; b++) l[a * used + b] = m[a * ncons + b];
+            for (size_t i = 0; i < nprocs; i++) /* C x0: how far each constraint is from holding */
+                if (procs[i].flow)
+                    for (size_t r = 0; r < procs[i].flow->k; r++)
+                        lam[a] += c[a * total + off[i] + r] * procs[i].flow->x[r];
+        }
+        if (cholesky(l, used)) {
+            cholesky_solve(l, used, lam);
+            for (size_t i = 0; i < nprocs; i++)
+                if (procs[i].flow)
+                    for (size_t a = 0; a < used; a++)
+                        for (size_t r = 0; r < procs[i].flow->k; r++)
+                            procs[i].flow->x[r] -= lam[a] * u[a * total + off[i] + r];
+        } else {
+            used = 0;
+        }
+        free(lam);
+    }
+    free(off), free(c), free(u), free(m), free(l), free(row);
+    return used;
+}
+
+size_t profile_flow_interprocedural(profile_proc *procs, size_t nprocs, const profile_call_constraint *cons,
+                                    size_t ncons) {
+    size_t used = constrained_step(procs, nprocs, cons, ncons);
+    if (used)
+        for (size_t i = 0; i < nprocs; i++)
+            if (procs[i].flow) flow_write_counts(&procs[i]);
+    return used;
 }
 
 static void estimate_all(profile_proc *p, bool stalls_only_add, int channel, unsigned width) {
@@ -1712,10 +1892,9 @@ static void weigh_contexts(profile_proc *p) {
 
 /* ---- one procedure ---------------------------------------------------------------- */
 
-static bool analyse_proc(profile_proc *p, const profile_data *prof, const profile_truth *exact, sched_model *sm,
-                         const sched_machine *mc, const profile_analysis *a, cs_error *err) {
-    /* commit slots: estimates in slots (count_period), time in cycles (period) */
-    double period = a->period, count_period = a->count_period;
+/* One procedure's frequencies: its CFG's classes, schedules and estimates. */
+static bool estimate_proc(profile_proc *p, const profile_data *prof, sched_model *sm, const sched_machine *mc,
+                          cs_error *err) {
     bool commit_slot = profile_point_is_commit(prof->sample_point);
     for (size_t i = 0; i < p->ninsns; i++) {
         const profile_pc *s = profile_samples_at(prof, p->insns[i].pc);
@@ -1730,6 +1909,14 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
     /* a commit slot per µop is a minimum stalls add to; its retiring samples are that minimum alone */
     estimate_all(p, mc->inorder || commit_slot, commit_slot ? PROF_RETIRING : PROF_CYCLES,
                  commit_slot ? mc->commit_width : 1);
+    return true;
+}
+
+/* After every procedure's frequencies (and the calls between them): CPI, stalls, culprits. */
+static void finish_proc(profile_proc *p, const profile_data *prof, const profile_truth *exact, const sched_machine *mc,
+                        const profile_analysis *a) {
+    double period = a->period, count_period = a->count_period;
+    bool commit_slot = profile_point_is_commit(prof->sample_point);
     weigh_contexts(p);
     /* the paper's Figure 10 isolates the culprit analysis from the frequency
      * estimates by using measured execution counts: the same here */
@@ -1778,10 +1965,202 @@ static bool analyse_proc(profile_proc *p, const profile_data *prof, const profil
         }
     }
     p->analysed = true;
-    return true;
 }
 
 /* ---- the whole profile ------------------------------------------------------------ */
+
+/* The calls between the procedures (profile_flow_interprocedural): a procedure is a callee of
+ * the constraints when every way into it is a direct call or tail jump (`jal` to its entry, or
+ * `auipc` + `jalr` to it) from a solved procedure: not the ELF's entry, no branch into it from
+ * another procedure, and its address taken nowhere — no `auipc`/`lui` (and no `addi` from gp)
+ * that reaches within 2 KiB of its entry other than a call, no word of the loaded data equal to
+ * it (a function pointer could reach it through any indirect jump), and no code before it that
+ * runs on into it (hand-written code falling into the next label; after a call that does not
+ * return, too, to be safe). A `jal` in the procedure
+ * itself to its own entry with no link is its own loop, an edge of its CFG, not a call;
+ * a recursive call is a call. */
+typedef struct call_site_list {
+    bool excluded;
+    size_t n, cap;
+    uint64_t *pcs;
+} call_site_list;
+
+static void note_site(call_site_list *l, uint64_t pc) {
+    if (l->n == l->cap) l->pcs = cs_realloc(l->pcs, (l->cap = l->cap * 2 + 4) * sizeof *l->pcs);
+    l->pcs[l->n++] = pc;
+}
+
+/* Index of the solved procedure whose entry is within [v - 2048, v + 2047], or -1 (entries sorted). */
+static long entry_near(const profile_analysis *a, uint64_t v) {
+    uint64_t lo = v >= 2048 ? v - 2048 : 0;
+    size_t i = 0, hi = a->nprocs;
+    while (i < hi) { /* first procedure starting at or after lo */
+        size_t mid = (i + hi) / 2;
+        if (a->procs[mid].start < lo) i = mid + 1;
+        else hi = mid;
+    }
+    for (; i < a->nprocs && a->procs[i].start <= v + 2047; i++)
+        if (a->procs[i].flow) return (long)i;
+    return -1;
+}
+
+/* The analysed procedure holding pc, or -1. */
+static long proc_holding(const profile_analysis *a, uint64_t pc) {
+    size_t lo = 0, hi = a->nprocs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (a->procs[mid].start <= pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo && pc < a->procs[lo - 1].end ? (long)lo - 1 : -1;
+}
+
+/* An address formed by auipc/lui in reg, and the instructions left to find its low part in. */
+enum { PENDING_ADDRS = 8, PENDING_WINDOW = 32 };
+typedef struct pending_addr {
+    uint8_t reg;
+    bool pc_relative; /* auipc; lui otherwise */
+    uint64_t base;
+    int left;
+} pending_addr;
+
+/* An address base + some 12-bit offset, not known exactly: every entry it could be is excluded. */
+static void exclude_near(const profile_analysis *a, call_site_list *sites, uint64_t base) {
+    for (long y = entry_near(a, base); y >= 0 && (size_t)y < a->nprocs && a->procs[y].start <= base + 2047; y++)
+        sites[y].excluded = true;
+}
+
+/* An auipc or lui whose low part was not found added: with auipc every entry within reach is
+ * excluded (a pc-relative base near code is an address of code); a lui is a constant as often
+ * (0x10000 is 65536, and text starts there), so only an entry it is exactly (a low part of 0). */
+static void unknown_low_part(const profile_analysis *a, const u64map *entries, call_site_list *sites,
+                             const pending_addr *pa) {
+    long x;
+    if (pa->pc_relative) exclude_near(a, sites, pa->base);
+    else if ((x = u64map_get(entries, pa->base)) >= 0) sites[x].excluded = true;
+}
+
+static void call_constraints_solve(const elf_image *img, profile_analysis *a) {
+    u64map entries = {0};
+    size_t solved = 0;
+    for (size_t i = 0; i < a->nprocs; i++)
+        if (a->procs[i].flow) u64map_put(&entries, a->procs[i].start, (uint32_t)i), solved++;
+    if (!solved) return;
+    call_site_list *sites = cs_calloc(a->nprocs, sizeof *sites);
+    long at = u64map_get(&entries, elf_entry(img));
+    if (at >= 0) sites[at].excluded = true;
+    uint64_t gp = 0;
+    bool has_gp = false;
+    for (size_t i = 0; i < elf_symbol_count(img); i++)
+        if (!strcmp(elf_symbol_at(img, i)->name, "__global_pointer$")) gp = elf_symbol_at(img, i)->addr, has_gp = true;
+    for (size_t i = 0; i < elf_section_count(img); i++) {
+        const elf_section *sec = elf_section_at(img, i);
+        if (!sec->data || !sec->addr) continue; /* not loaded (symbols, debug information) */
+        if (!sec->exec) {                       /* a word of data equal to an entry: its address is taken */
+            for (uint64_t o = 0; o + 4 <= sec->size; o += 4) {
+                uint32_t w32;
+                uint64_t w64 = 0;
+                memcpy(&w32, sec->data + o, 4);
+                if (o + 8 <= sec->size) memcpy(&w64, sec->data + o, 8);
+                long x = u64map_get(&entries, w32);
+                if (x >= 0) sites[x].excluded = true;
+                if (w64 != w32 && (x = u64map_get(&entries, w64)) >= 0) sites[x].excluded = true;
+            }
+            continue;
+        }
+        /* addresses being formed: auipc/lui (or gp) in a register, until its low part is added */
+        pending_addr pend[PENDING_ADDRS];
+        size_t npend = 0;
+        bool falls = false; /* the last instruction but no-ops before pc can run on into it */
+        for (uint64_t pc = sec->addr; pc < sec->addr + sec->size;) {
+            isa_insn d;
+            if (!fetch_insn(img, pc, &d)) {
+                pc += 2;
+                falls = false;
+                continue;
+            }
+            long x = u64map_get(&entries, pc);
+            if (x >= 0 && falls) sites[x].excluded = true; /* entered from the code before it, no call */
+            if (d.op_class != OPC_NOP)
+                falls = !(d.op_class == OPC_JUMP || d.op_class == OPC_JUMP_INDIRECT || d.op_class == OPC_RETURN);
+            if (d.op == ISA_OP_JAL && (x = u64map_get(&entries, pc + (uint64_t)d.imm)) >= 0) {
+                const profile_proc *c = &a->procs[x];
+                if (d.rd || pc < c->start || pc >= c->end) note_site(&sites[x], pc);
+            } else if (d.op_class == OPC_BRANCH && (x = u64map_get(&entries, pc + (uint64_t)d.imm)) >= 0) {
+                const profile_proc *c = &a->procs[x];
+                if (pc < c->start || pc >= c->end) sites[x].excluded = true;
+            }
+            isa_regs r;
+            isa_regs_of(&d, &r);
+            for (size_t q = 0; q < npend;) {
+                pending_addr *pa = &pend[q];
+                bool uses = false, done = false;
+                for (int k = 0; k < 3; k++) uses |= r.src[k] == pa->reg;
+                if (uses) {
+                    uint64_t v = pa->base + (uint64_t)d.imm;
+                    if (d.op == ISA_OP_ADDI && d.rs1 == pa->reg) { /* the address itself */
+                        if ((x = u64map_get(&entries, v)) >= 0) sites[x].excluded = true;
+                    } else if (d.op == ISA_OP_JALR && d.rs1 == pa->reg) { /* a call or jump to it */
+                        if ((x = u64map_get(&entries, v)) >= 0) {
+                            const profile_proc *c = &a->procs[x];
+                            if (d.rd || pc < c->start || pc >= c->end) note_site(&sites[x], pc);
+                        }
+                    } else if (!((d.op_class == OPC_LOAD || d.op_class == OPC_STORE) && d.rs1 == pa->reg &&
+                                 r.src[1] != pa->reg && r.src[2] != pa->reg)) {
+                        unknown_low_part(a, &entries, sites, pa); /* used otherwise */
+                        done = true;
+                    }
+                }
+                /* written, out of reach, or past a transfer (a call clobbers it, a jump leaves) */
+                if (!done &&
+                    (r.dst == pa->reg || --pa->left == 0 || ends_block(d.op_class) || d.op_class == OPC_CALL)) {
+                    if (r.dst != pa->reg || !uses) unknown_low_part(a, &entries, sites, pa); /* not seen used */
+                    done = true;
+                }
+                if (done) pend[q] = pend[--npend];
+                else q++;
+            }
+            bool forms = d.op == ISA_OP_AUIPC || d.op == ISA_OP_LUI;
+            if (forms && d.rd) {
+                if (npend == PENDING_ADDRS) unknown_low_part(a, &entries, sites, &pend[0]), pend[0] = pend[--npend];
+                pend[npend++] =
+                    (pending_addr){d.rd, d.op == ISA_OP_AUIPC,
+                                   d.op == ISA_OP_AUIPC ? pc + (uint64_t)d.imm : (uint64_t)d.imm, PENDING_WINDOW};
+            } else if (d.op == ISA_OP_ADDI && d.rs1 == 3 && has_gp &&
+                       (x = u64map_get(&entries, gp + (uint64_t)d.imm)) >= 0) {
+                sites[x].excluded = true; /* an address from the global pointer */
+            }
+            pc += d.length;
+        }
+        for (size_t q = 0; q < npend; q++) unknown_low_part(a, &entries, sites, &pend[q]);
+    }
+    /* each callee's sites as blocks of solved procedures; a site elsewhere leaves it out */
+    profile_call_constraint *cons = cs_calloc(a->nprocs, sizeof *cons);
+    size_t ncons = 0;
+    for (size_t i = 0; i < a->nprocs; i++) {
+        call_site_list *l = &sites[i];
+        if (l->excluded || !l->n || !a->procs[i].flow) continue;
+        size_t *sp = cs_calloc(l->n, sizeof *sp);
+        uint32_t *sb = cs_calloc(l->n, sizeof *sb);
+        bool ok = true;
+        for (size_t s = 0; s < l->n && ok; s++) {
+            long pi = proc_holding(a, l->pcs[s]);
+            long k = pi >= 0 ? insn_at(&a->procs[pi], l->pcs[s]) : -1;
+            ok = k >= 0 && a->procs[pi].flow;
+            if (ok) sp[s] = (size_t)pi, sb[s] = a->procs[pi].insns[k].block;
+        }
+        if (!ok) {
+            free(sp), free(sb);
+            continue;
+        }
+        cons[ncons++] = (profile_call_constraint){i, l->n, sp, sb};
+    }
+    profile_flow_interprocedural(a->procs, a->nprocs, cons, ncons);
+    for (size_t j = 0; j < ncons; j++) free((void *)cons[j].site_proc), free((void *)cons[j].site_block);
+    for (size_t i = 0; i < a->nprocs; i++) free(sites[i].pcs);
+    free(cons), free(sites);
+    u64map_free(&entries);
+}
 
 profile_analysis *profile_analyse(const char *profile_path, const char *exe_path, const char *function, cs_error *err) {
     return profile_analyse_exact(profile_path, exe_path, function, NULL, err);
@@ -1867,8 +2246,10 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
         memcpy(p->samples, s, sizeof s);
         if (!build_cfg(img, p)) continue;
         a->nprocs++;
-        if (!analyse_proc(p, &a->prof, exact, sm, &mc, a, err)) goto fail;
+        if (!estimate_proc(p, &a->prof, sm, &mc, err)) goto fail;
     }
+    if (!exact) call_constraints_solve(img, a);
+    for (size_t i = 0; i < a->nprocs; i++) finish_proc(&a->procs[i], &a->prof, exact, &mc, a);
     if (!inside) {
         /* the identity matched, yet no sample is in its code: not this program's samples
          * (a profile edited to another identity) — an empty report would hide that */
@@ -1906,6 +2287,7 @@ void profile_analysis_free(profile_analysis *a) {
         free(p->insns);
         free(p->blocks);
         free(p->edges);
+        profile_flow_release(p);
     }
     free(a->procs);
     profile_data_free(&a->prof);

@@ -287,6 +287,8 @@ typedef struct profile_proc {
     double cycles, static_stall, dynamic_stall, unexplained;
     double culprit_cycles[CUL_COUNT]; /* dynamic stall cycles with this culprit among the candidates */
     bool analysed;                    /* false: no samples, not analysed */
+    struct profile_flow_ls *flow;     /* the least-squares flow system, kept for the calls between
+                                         procedures (analysis.c; NULL: not solved) */
 } profile_proc;
 
 typedef struct profile_analysis {

@@ -160,8 +160,26 @@ size_t profile_mark_flow_violations(profile_proc *p);
 /* Commit-slot profiles: the counts nearest the class estimates est[c] (variance est_var[c],
  * CONF_NONE: no estimate) that satisfy every flow constraint, by generalized least squares
  * over the CFG's cycles; each block and edge with a count takes the solution's (its variance
- * and confidence stay). false (nothing changed): missing edges, too many cycles, or no estimate (analysis.c). */
+ * and confidence stay). The system is kept in p->flow for profile_flow_interprocedural. false
+ * (nothing changed): missing edges, too many cycles, or no estimate (analysis.c). */
 bool profile_flow_least_squares(profile_proc *p, const double *est, const double *est_var, const uint8_t *est_conf);
+
+/* Frees the flow system profile_flow_least_squares keeps in p->flow (none: nothing). */
+void profile_flow_release(profile_proc *p);
+/* A call constraint between procedures: procs[callee]'s entry count is the sum of the counts of
+ * the blocks holding its call sites (site_block[s] of procs[site_proc[s]]). */
+typedef struct profile_call_constraint {
+    size_t callee;
+    size_t nsites;
+    const size_t *site_proc;
+    const uint32_t *site_block;
+} profile_call_constraint;
+/* Commit slots: the least-squares counts of the procedures solved by profile_flow_least_squares,
+ * made to satisfy the call constraints too (each block and edge with a count takes the new
+ * solution's); a constraint whose procedures are not all solved, or whose counts are not all
+ * known, is left out. Returns the number of constraints used (analysis.c). */
+size_t profile_flow_interprocedural(profile_proc *procs, size_t nprocs, const profile_call_constraint *cons,
+                                    size_t ncons);
 
 /* The static schedule of one block (schedule.c): Mi per instruction, with the
  * reason and the older instruction (index in the block, -1 none) of a static stall. */

@@ -443,6 +443,7 @@ static void check_gls(cfg_case *c, int nblocks, int nedges, const double *value,
         c->blocks[b].count = est[c->blocks[b].eclass], c->blocks[b].count_var = est_var[c->blocks[b].eclass];
     for (int e = 0; e < nedges; e++) c->edges[e].count = est[c->edges[e].eclass];
     assert_true(profile_flow_least_squares(&c->p, est, est_var, conf));
+    profile_flow_release(&c->p);
     for (int k = 0; k < nclasses_used; k++) {
         double want = value[k] - (k == 0 ? 1 : -1) * var[k] * r / total;
         uint32_t cls = c->blocks[block_of_class[k]].eclass;
@@ -477,6 +478,85 @@ static void test_flow_least_squares(void **state) {
         const double value[] = {95, 1.2, 101}, var[] = {95, 1, 101}; /* H, A (and T), B */
         const int block_of[] = {H, A, B};
         check_gls(&c, 4, 6, value, var, 3, block_of); /* H 95 -> 98.5, B 101 -> 97.3 */
+    }
+}
+
+/* Set every block's and edge's count to its class' estimate (what propagation leaves the
+ * least-squares solver) and solve c's flow system. */
+static void solve_case(cfg_case *c, const double *est, const double *var) {
+    uint8_t conf[32];
+    for (uint32_t k = 0; k < c->p.nclasses; k++) conf[k] = est[k] >= 0 ? CONF_LOW : CONF_NONE;
+    for (size_t b = 0; b < c->p.nblocks; b++)
+        c->blocks[b].count = est[c->blocks[b].eclass], c->blocks[b].count_var = var[c->blocks[b].eclass];
+    for (size_t e = 0; e < c->p.nedges; e++) /* an edge class has no samples: propagation gives it a count */
+        c->edges[e].count = est[c->edges[e].eclass] >= 0 ? est[c->edges[e].eclass] : 0;
+    assert_true(profile_flow_least_squares(&c->p, est, var, conf));
+}
+
+/* The calls between procedures (analysis.c, profile_flow_interprocedural): a callee's entry
+ * count is the sum of its call sites' block counts. Closed forms, worked out apart:
+ * (1) a caller of one block A (estimate 100, variance 100) calls a callee of one block S (80,
+ * variance 25): both become the inverse-variance mean, (100/100 + 80/25) / (1/100 + 1/25) = 84.
+ * (2) recursion: a callee C0 -> {C1 -> C2, C2} whose block C1 calls it again, called once from
+ * A: entry(C) = A + C1, and with C0 = C1 + (C0 -> C2) the edge C0 -> C2 equals A. Free counts
+ * a = A, d = C1 (C0 = a + d, the edge = a); the least squares over the estimates of A, C0 and
+ * C1 (an edge has no samples, no estimate) are the 2 x 2 normal equations solved below. */
+static void test_flow_interprocedural(void **state) {
+    (void)state;
+    {
+        static const uint32_t one[][2] = {{E, 0}, {0, X}};
+        cfg_case cc[2];
+        make(&cc[0], 1, one, 2);
+        make(&cc[1], 1, one, 2);
+        const double ea[] = {100}, va[] = {100}, es[] = {80}, vs[] = {25};
+        solve_case(&cc[0], ea, va);
+        solve_case(&cc[1], es, vs);
+        profile_proc procs[2] = {cc[0].p, cc[1].p};
+        const size_t site_proc[] = {0};
+        const uint32_t site_block[] = {0};
+        const profile_call_constraint con = {1, 1, site_proc, site_block};
+        assert_int_equal(profile_flow_interprocedural(procs, 2, &con, 1), 1);
+        assert_true(fabs(cc[0].blocks[0].count - 84) < 1e-6 && fabs(cc[1].blocks[0].count - 84) < 1e-6);
+        assert_true(fabs(cc[1].edges[0].count - 84) < 1e-6); /* the entry edge too */
+        assert_true(cc[0].blocks[0].count_var == 100);       /* the variances stay the estimates' */
+        /* a site in a procedure that was not solved: the constraint is left out */
+        profile_flow_release(&procs[0]);
+        solve_case(&cc[1], es, vs);
+        procs[1] = cc[1].p;
+        assert_int_equal(profile_flow_interprocedural(procs, 2, &con, 1), 0);
+        assert_true(fabs(cc[1].blocks[0].count - 80) < 1e-6);
+        profile_flow_release(&procs[1]);
+    }
+    {
+        enum { C0, C1, C2 };
+        static const uint32_t callee[][2] = {{E, C0}, {C0, C1}, {C0, C2}, {C1, C2}, {C2, X}};
+        static const uint32_t one[][2] = {{E, 0}, {0, X}};
+        cfg_case cc[2];
+        make(&cc[0], 1, one, 2);
+        make(&cc[1], 3, callee, 5);
+        uint32_t k0 = cc[1].blocks[C0].eclass, k1 = cc[1].blocks[C1].eclass, k2 = cc[1].edges[2].eclass;
+        assert_true(k0 != k1 && k1 != k2 && k0 != k2 && cc[1].p.nclasses == 3);
+        const double A = 10, vA = 10, C = 40, vC = 40, D = 25, vD = 25;
+        double est[3], var[3];
+        est[k0] = C, var[k0] = vC, est[k1] = D, var[k1] = vD, est[k2] = -1, var[k2] = 0;
+        const double ea[] = {A}, va[] = {vA};
+        solve_case(&cc[0], ea, va);
+        solve_case(&cc[1], est, var);
+        /* minimise (a-A)^2/vA + (a+d-C)^2/vC + (d-D)^2/vD: a = 10.667, d = 26.667 */
+        double n11 = 1 / vA + 1 / vC, n12 = 1 / vC, n22 = 1 / vC + 1 / vD;
+        double r1 = A / vA + C / vC, r2 = C / vC + D / vD, det = n11 * n22 - n12 * n12;
+        double a = (r1 * n22 - r2 * n12) / det, d = (n11 * r2 - n12 * r1) / det;
+        profile_proc procs[2] = {cc[0].p, cc[1].p};
+        const size_t site_proc[] = {0, 1};
+        const uint32_t site_block[] = {0, C1};
+        const profile_call_constraint con = {1, 2, site_proc, site_block};
+        assert_int_equal(profile_flow_interprocedural(procs, 2, &con, 1), 1);
+        assert_true(fabs(cc[0].blocks[0].count - a) < 1e-6);
+        assert_true(fabs(cc[1].blocks[C1].count - d) < 1e-6);
+        assert_true(fabs(cc[1].blocks[C0].count - (a + d)) < 1e-6);
+        assert_true(fabs(cc[1].edges[2].count - a) < 1e-6);
+        profile_flow_release(&procs[0]);
+        profile_flow_release(&procs[1]);
     }
 }
 
@@ -1299,6 +1379,7 @@ int main(void) {
         cmocka_unit_test(test_confidence_rival_cluster),
         cmocka_unit_test(test_flow_violation_marked_low),
         cmocka_unit_test(test_flow_least_squares),
+        cmocka_unit_test(test_flow_interprocedural),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

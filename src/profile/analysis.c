@@ -2187,8 +2187,8 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
     sched_model *sm = NULL;
     range *r = NULL;
     if (!profile_hash_file(exe, &h, &size, err)) {
-        /* name the profile too: a missing program is most often a profile moved away from
-         * the directory it was recorded in (its program path is relative) */
+        /* name the profile too: a missing program is most often one moved or deleted since the
+         * profile was recorded (profile_locate_program looked under the profile's directory) */
         cs_error_prefix(err, "%s: %s", profile_path, exe_path ? "the executable given by --exe" : "its program");
         goto fail;
     }

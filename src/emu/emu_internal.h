@@ -62,6 +62,9 @@ struct emu {
     uint64_t rng;
     uint64_t clear_child_tid;
     uint64_t sigaction_handler[65]; /* recorded, never delivered */
+    /* rt_sigprocmask's blocked set and the signals the guest sent itself while they were
+     * blocked (bit sig-1): a blocked signal waits, as on Linux, until it is unblocked */
+    uint64_t sig_blocked, sig_pending;
     double host_start;
 };
 

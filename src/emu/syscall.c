@@ -39,9 +39,11 @@ enum {
     SYS_write = 64, SYS_readv = 65, SYS_writev = 66, SYS_pread64 = 67, SYS_pwrite64 = 68,
     SYS_readlinkat = 78, SYS_newfstatat = 79, SYS_fstat = 80, SYS_exit = 93, SYS_exit_group = 94,
     SYS_set_tid_address = 96, SYS_futex = 98, SYS_set_robust_list = 99, SYS_nanosleep = 101,
+    SYS_setitimer = 103,
     SYS_clock_gettime = 113, SYS_clock_getres = 114, SYS_clock_nanosleep = 115,
     SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
+    SYS_rt_sigpending = 136,
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
@@ -62,10 +64,11 @@ static const char *syscall_name(unsigned long nr) {
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
         NAME(pwrite64) NAME(readlinkat) NAME(newfstatat) NAME(fstat) NAME(exit) NAME(exit_group)
-        NAME(set_tid_address) NAME(futex) NAME(set_robust_list) NAME(nanosleep) NAME(clock_gettime)
+        NAME(set_tid_address) NAME(futex) NAME(set_robust_list) NAME(nanosleep) NAME(setitimer)
+        NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -746,25 +749,69 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
 
 /* ---- signals ---- */
 
+/* SIGKILL and SIGSTOP cannot be blocked (Linux drops them from any mask). */
+#define SIG_UNBLOCKABLE ((1ull << (9 - 1)) | (1ull << (19 - 1)))
+
+/* A signal's action once it is delivered (not blocked). */
+static void deliver_self_signal(emu_t *e, int64_t sig);
+
 static int64_t sys_self_signal(emu_t *e, int64_t sig) {
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
+    /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
+     * signal around its tgkill, so the program's own mask decides at the restore) */
+    uint64_t bit = 1ull << (sig - 1);
+    if (e->sig_blocked & bit) {
+        e->sig_pending |= bit;
+        return 0;
+    }
+    deliver_self_signal(e, sig);
+    return 0;
+}
+
+static void deliver_self_signal(emu_t *e, int64_t sig) {
     uint64_t handler = e->sigaction_handler[sig];
-    if (handler == 1) return 0; /* SIG_IGN */
+    if (handler == 1) return; /* SIG_IGN */
     if (handler != 0) {
         emu_fail(e,
                  "the guest sent itself signal %" PRId64
                  " with a handler installed; signal delivery is not supported (pc 0x%" PRIx64 ")",
                  sig, e->h.pc);
-        return 0;
+        return;
     }
     /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
-    if (sig == 17 || sig == 23 || sig == 28 || sig == 18) return 0;
+    if (sig == 17 || sig == 23 || sig == 28 || sig == 18) return;
     /* killed by the signal, as by a fault: the guest did not exit (a JSON "fault", exit
      * 128 + signal, said once by the caller), whatever sent it (abort() raises SIGABRT) */
     const char *abbrev = sigabbrev_np((int)sig);
     emu_fault(e, (int)sig, "killed by signal SIG%s (%s), sent by the program itself at pc 0x%" PRIx64,
               abbrev ? abbrev : "?", strsignal((int)sig), e->h.pc);
+}
+
+/* rt_sigprocmask(how, set, oldset, sigsetsize) of the one thread: the mask is kept so a
+ * signal the guest sends itself while it is blocked waits, and is delivered (lowest
+ * number first, as Linux) when the mask lets it through. */
+static int64_t sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64_t old_addr,
+                                  uint64_t sigsetsize) {
+    if (sigsetsize != 8) return -EINVAL;
+    uint64_t set = 0;
+    if (set_addr) {
+        if (how > 2) return -EINVAL; /* SIG_BLOCK 0, SIG_UNBLOCK 1, SIG_SETMASK 2 */
+        if (get(e, set_addr, &set, 8)) return -EFAULT;
+    }
+    if (old_addr && put(e, old_addr, &e->sig_blocked, 8)) return -EFAULT;
+    if (!set_addr) return 0;
+    if (how == 0) e->sig_blocked |= set;
+    else if (how == 1) e->sig_blocked &= ~set;
+    else e->sig_blocked = set;
+    e->sig_blocked &= ~SIG_UNBLOCKABLE;
+    uint64_t ready = e->sig_pending & ~e->sig_blocked;
+    while (ready && e->status == EMU_RUNNING) {
+        int64_t sig = __builtin_ctzll(ready) + 1;
+        e->sig_pending &= ~(1ull << (sig - 1));
+        ready &= ~(1ull << (sig - 1));
+        deliver_self_signal(e, sig);
+    }
     return 0;
 }
 
@@ -975,9 +1022,10 @@ void emu_syscall(emu_t *e) {
         ret = 0;
         break;
     }
-    case SYS_rt_sigprocmask: {
-        static const uint64_t none = 0;
-        ret = (a2 && put(e, a2, &none, 8)) ? -EFAULT : 0;
+    case SYS_rt_sigprocmask: ret = sys_rt_sigprocmask(e, a0, a1, a2, a3); break;
+    case SYS_rt_sigpending: {
+        uint64_t pending = e->sig_pending & e->sig_blocked;
+        ret = a1 > 8 ? -EINVAL : put(e, a0, &pending, a1) ? -EFAULT : 0;
         break;
     }
     case SYS_times: {

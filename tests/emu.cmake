@@ -68,6 +68,9 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
     add_test(NAME exec.qemu.signal_mask.${mode}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/signal_mask ${mode})
   endforeach()
+  # opendir/readdir (getdents64) of a host directory, listed as qemu lists it
+  add_test(NAME exec.qemu.list_dir
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/list_dir ${CMAKE_CURRENT_SOURCE_DIR}/guest)
   add_test(NAME exec.qemu.isa_int COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_int)
   add_test(NAME exec.qemu.isa_fp COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_fp)
   add_test(NAME exec.qemu.syscalls COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}

@@ -12,6 +12,7 @@
  *  - A call we do not serve returns -ENOSYS with one warning per call number,
  *    or with --strict-syscalls ends the run naming the call and the pc.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -276,6 +277,20 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
     ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
+    int64_t ret = got < 0 ? -errno : got;
+    if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
+    free(tmp);
+    return ret;
+}
+
+/* getdents64(2): the host's entries as they are, struct linux_dirent64 being the same on
+ * every 64-bit Linux (a guest's opendir/readdir of a host directory, as under qemu) */
+static int64_t sys_getdents64(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint8_t *tmp = cs_malloc(n ? n : 1);
+    ssize_t got = getdents64(g->host, tmp, n);
     int64_t ret = got < 0 ? -errno : got;
     if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
@@ -934,7 +949,8 @@ void emu_syscall(emu_t *e) {
         break;
     }
     case SYS_read: ret = sys_read(e, a0, a1, a2, -1); break;
-    case SYS_pread64: ret = sys_read(e, a0, a1, a2, (int64_t)a3 < 0 ? 0 : (int64_t)a3); break;
+    case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3); break;
+    case SYS_getdents64: ret = sys_getdents64(e, a0, a1, a2); break;
     case SYS_write: ret = sys_write(e, a0, a1, a2, -1); break;
     case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;

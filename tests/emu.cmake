@@ -71,6 +71,11 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # opendir/readdir (getdents64) of a host directory, listed as qemu lists it
   add_test(NAME exec.qemu.list_dir
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/list_dir ${CMAKE_CURRENT_SOURCE_DIR}/guest)
+  # ftruncate, fsync, fdatasync of a file beneath --allow-write (returned ENOSYS)
+  set(_tsdir ${CMAKE_CURRENT_BINARY_DIR}/truncate-area)
+  file(MAKE_DIRECTORY ${_tsdir})
+  add_test(NAME exec.qemu.truncate_sync
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_tsdir} -- ${_g}/truncate_sync ${_tsdir})
   add_test(NAME exec.qemu.isa_int COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_int)
   add_test(NAME exec.qemu.isa_fp COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_fp)
   add_test(NAME exec.qemu.syscalls COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}

@@ -34,7 +34,7 @@
 #define GUEST_TASK_SIZE (1ull << 47) /* beyond any address the guest can map */
 
 enum {
-    SYS_getcwd = 17, SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
+    SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
     SYS_unlinkat = 35, SYS_renameat = 38, SYS_faccessat = 48, SYS_chdir = 49, SYS_openat = 56,
     SYS_close = 57, SYS_pipe2 = 59, SYS_getdents64 = 61, SYS_lseek = 62, SYS_read = 63,
     SYS_write = 64, SYS_readv = 65, SYS_writev = 66, SYS_pread64 = 67, SYS_pwrite64 = 68,
@@ -61,7 +61,7 @@ static const char *syscall_name(unsigned long nr) {
     switch (nr) {
 #define NAME(n) \
     case SYS_##n: return #n;
-        NAME(getcwd) NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
+        NAME(getcwd) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
         NAME(pwrite64) NAME(readlinkat) NAME(newfstatat) NAME(fstat) NAME(exit) NAME(exit_group)
@@ -951,6 +951,26 @@ void emu_syscall(emu_t *e) {
     case SYS_read: ret = sys_read(e, a0, a1, a2, -1); break;
     case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3); break;
     case SYS_getdents64: ret = sys_getdents64(e, a0, a1, a2); break;
+    case SYS_ftruncate: {
+        /* through a descriptor the sandbox let the guest write (opened beneath
+         * --allow-write DIR); not cyclescope's own stdout and stderr */
+        guest_fd *g = fd_of(e, a0);
+        if (!g) ret = -EBADF;
+        else if (!g->writable || g->host == STDOUT_FILENO || g->host == STDERR_FILENO) ret = -EINVAL;
+        else if ((int64_t)a1 < 0) ret = -EINVAL;
+        else {
+            shared_before_io(e, g->host);
+            ret = ftruncate(g->host, (off_t)a1) < 0 ? -errno : 0;
+            shared_after_write(e, g->host);
+        }
+        break;
+    }
+    case SYS_fsync:
+    case SYS_fdatasync: {
+        guest_fd *g = fd_of(e, a0);
+        ret = !g ? -EBADF : (nr == SYS_fsync ? fsync(g->host) : fdatasync(g->host)) < 0 ? -errno : 0;
+        break;
+    }
     case SYS_write: ret = sys_write(e, a0, a1, a2, -1); break;
     case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;

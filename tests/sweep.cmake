@@ -54,6 +54,13 @@ add_test(NAME sweep.bad.program COMMAND ${_scripts}/expect_error.sh 125 "no/such
 add_test(NAME merge.bad.empty COMMAND ${_scripts}/expect_error.sh 125 "no sweep results" ${_cs} merge ${_sw_out})
 add_test(NAME merge.bad.missing COMMAND ${_scripts}/expect_error.sh 125 "no/such/dir: cannot read directory" ${_cs} merge no/such/dir)
 
+if(CYCLESCOPE_RISCV_CC)
+  # the pool's jobs (sweep points, stacks --validate) read the caller's stdin when it is a
+  # file, as run does (they read /dev/null: a program reading stdin was timed on no input)
+  add_test(NAME sweep.stdin_file
+           COMMAND ${_scripts}/pool_stdin.sh ${_cs} ${_sw_out}/stdin_file ${CYCLESCOPE_GUEST_DIR}/chunk_read
+                   ${CYCLESCOPE_GUEST_DIR}/hello)
+endif()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME sweep.parallel COMMAND ${_scripts}/sweep_parallel.sh ${_cs} ${_sw_out}/parallel ${CYCLESCOPE_WORKLOAD_DIR}/sort 10000)
   set_tests_properties(sweep.parallel PROPERTIES SKIP_RETURN_CODE 77)

@@ -65,6 +65,9 @@ struct emu {
     /* rt_sigprocmask's blocked set and the signals the guest sent itself while they were
      * blocked (bit sig-1): a blocked signal waits, as on Linux, until it is unblocked */
     uint64_t sig_blocked, sig_pending;
+    /* the time the guest asked to sleep (nanosleep, clock_nanosleep): its clocks run at
+     * 1 ns per instruction plus this, so a program waiting for time to pass sees it pass */
+    uint64_t slept_ns;
     double host_start;
 };
 

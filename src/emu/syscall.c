@@ -5,7 +5,8 @@
  *  - One thread, no signal delivery: handlers are recorded, a signal the guest
  *    sends itself with the default action ends the run like the kernel would.
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
- *    unless host time was asked for; random bytes come from a fixed seed.
+ *    plus the time the guest slept, unless host time was asked for; random
+ *    bytes come from a fixed seed.
  *  - The guest reads host files freely but writes only stdout/stderr, or files
  *    beneath the --allow-write directory, resolved there by the kernel in one
  *    step (docs/sandbox.md).
@@ -87,7 +88,28 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
         clock_gettime(monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME, &ts);
         return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     }
-    return (monotonic ? 0 : GUEST_EPOCH * 1000000000ull) + e->icount;
+    return (monotonic ? 0 : GUEST_EPOCH * 1000000000ull) + e->icount + e->slept_ns;
+}
+
+static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len);
+
+/* nanosleep(req, rem) and clock_nanosleep(clock, flags, req, rem): never interrupted (no
+ * signal is delivered); on the guest clock the time asked for passes at once (until an
+ * absolute time: whatever is left of it). With --host-time nothing waits. */
+static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t req) {
+    int64_t ts[2];
+    if (get(e, req, ts, sizeof ts)) return -EFAULT;
+    if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
+    if (e->opt.host_time) return 0;
+    uint64_t ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
+                                                               : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+    if (flags & 1) { /* TIMER_ABSTIME */
+        bool realtime = clock == CLOCK_REALTIME || clock == CLOCK_TAI;
+        uint64_t now = emu_guest_time_ns(e, !realtime);
+        ns = ns > now ? ns - now : 0;
+    }
+    if (e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
+    return 0;
 }
 
 /* ---- helpers ---- */
@@ -1014,8 +1036,8 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_set_robust_list: ret = 0; break;
     case SYS_rseq: ret = -ENOSYS; break; /* as on a kernel without rseq; glibc carries on */
-    case SYS_nanosleep:
-    case SYS_clock_nanosleep: ret = 0; break; /* guest time is the instruction count */
+    case SYS_nanosleep: ret = sys_nanosleep(e, CLOCK_MONOTONIC, 0, a0); break;
+    case SYS_clock_nanosleep: ret = sys_nanosleep(e, a0, a1, a2); break;
     case SYS_clock_gettime: {
         bool realtime = a0 == CLOCK_REALTIME || a0 == CLOCK_REALTIME_COARSE || a0 == CLOCK_TAI;
         ret = put_time(e, a1, emu_guest_time_ns(e, !realtime), false);

@@ -272,8 +272,8 @@ void emu_private_files(emu_t *e) {
         int flags = fcntl(h, F_GETFL);
         if (off < 0 || flags < 0) continue;
         int k = 0;
-        while (k < ndone && !(done[k].dev == st.st_dev && done[k].ino == st.st_ino && done[k].off == off &&
-                              done[k].flags == flags))
+        while (k < ndone &&
+               !(done[k].dev == st.st_dev && done[k].ino == st.st_ino && done[k].off == off && done[k].flags == flags))
             k++;
         if (k == ndone) {
             char proc[64];

@@ -828,8 +828,7 @@ static void deliver_self_signal(emu_t *e, int64_t sig) {
 /* rt_sigprocmask(how, set, oldset, sigsetsize) of the one thread: the mask is kept so a
  * signal the guest sends itself while it is blocked waits, and is delivered (lowest
  * number first, as Linux) when the mask lets it through. */
-static int64_t sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64_t old_addr,
-                                  uint64_t sigsetsize) {
+static int64_t sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64_t old_addr, uint64_t sigsetsize) {
     if (sigsetsize != 8) return -EINVAL;
     uint64_t set = 0;
     if (set_addr) {

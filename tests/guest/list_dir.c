@@ -24,7 +24,10 @@ int main(int argc, char **argv) {
     errno = 0;
     while ((ent = readdir(d)) && n < 4096) {
         char line[300];
-        snprintf(line, sizeof line, "%s %s", ent->d_name, ent->d_type == DT_DIR ? "dir" : ent->d_type == DT_REG ? "file" : "other");
+        snprintf(line, sizeof line, "%s %s", ent->d_name,
+                 ent->d_type == DT_DIR       ? "dir"
+                     : ent->d_type == DT_REG ? "file"
+                                             : "other");
         names[n++] = strdup(line);
     }
     printf("readdir ended: %s\n", errno ? strerror(errno) : "end of directory");

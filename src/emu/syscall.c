@@ -1020,7 +1020,13 @@ void emu_syscall(emu_t *e) {
             uint32_t v;
             if (get(e, a0, &v, 4)) ret = -EFAULT;
             else if (v != (uint32_t)a2) ret = -EAGAIN;
-            else {
+            else if (a3) {
+                /* with a timeout: nobody else can wake it, so the time runs out (WAIT: relative
+                 * on the monotonic clock; WAIT_BITSET: absolute, FUTEX_CLOCK_REALTIME's clock) */
+                ret = op == 0 ? sys_nanosleep(e, CLOCK_MONOTONIC, 0, a3)
+                              : sys_nanosleep(e, (a1 & 256) ? CLOCK_REALTIME : CLOCK_MONOTONIC, 1, a3);
+                if (ret == 0) ret = -ETIMEDOUT;
+            } else {
                 emu_fail(e, "futex wait would block forever: the guest has a single thread (pc 0x%" PRIx64 ")",
                          e->h.pc);
                 return;

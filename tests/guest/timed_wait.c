@@ -22,8 +22,8 @@ static const char *passed(clockid_t clock, struct timespec deadline) {
     struct timespec now;
     clock_gettime(clock, &now);
     return now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec)
-               ? "deadline passed"
-               : "before the deadline";
+        ? "deadline passed"
+        : "before the deadline";
 }
 
 int main(void) {

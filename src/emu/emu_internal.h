@@ -68,6 +68,9 @@ struct emu {
     /* the time the guest asked to sleep (nanosleep, clock_nanosleep): its clocks run at
      * 1 ns per instruction plus this, so a program waiting for time to pass sees it pass */
     uint64_t slept_ns;
+    /* umask(2)'s mask once the guest set one (new files: mode & ~it, then the host's) */
+    uint32_t guest_umask;
+    bool umask_set;
     double host_start;
 };
 

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,7 +36,12 @@
 #define GUEST_TASK_SIZE (1ull << 47) /* beyond any address the guest can map */
 
 enum {
-    SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
+    SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
+    SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
+    SYS_getpriority = 141, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
+    SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
+    SYS_syncfs = 267,
+    SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
     SYS_unlinkat = 35, SYS_renameat = 38, SYS_faccessat = 48, SYS_chdir = 49, SYS_openat = 56,
     SYS_close = 57, SYS_pipe2 = 59, SYS_getdents64 = 61, SYS_lseek = 62, SYS_read = 63,
     SYS_write = 64, SYS_readv = 65, SYS_writev = 66, SYS_pread64 = 67, SYS_pwrite64 = 68,
@@ -62,7 +68,11 @@ static const char *syscall_name(unsigned long nr) {
     switch (nr) {
 #define NAME(n) \
     case SYS_##n: return #n;
-        NAME(getcwd) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
+        NAME(getcwd) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
+        NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
+        NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
+        NAME(getpriority) NAME(umask)
+        NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
         NAME(pwrite64) NAME(readlinkat) NAME(newfstatat) NAME(fstat) NAME(exit) NAME(exit_group)
@@ -129,8 +139,9 @@ static guest_fd *fd_of(emu_t *e, uint64_t fd) {
     return &e->fds[fd];
 }
 
-static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
-    for (int i = 0; i < EMU_MAX_FDS; i++) {
+/* the lowest free guest descriptor from `lowest` (fcntl F_DUPFD's minimum) */
+static int64_t fd_install_from(emu_t *e, int host, bool writable, const char *path, int lowest) {
+    for (int i = lowest; i < EMU_MAX_FDS; i++) {
         if (e->fds[i].host < 0) {
             free(e->fds[i].path);
             e->fds[i] = (guest_fd){host, writable, path ? cs_strdup(path) : NULL};
@@ -139,6 +150,10 @@ static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
     }
     close(host);
     return -EMFILE;
+}
+
+static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
+    return fd_install_from(e, host, writable, path, 0);
 }
 
 /* dirfd for *at() calls: AT_FDCWD or one of the guest's descriptors. */
@@ -259,6 +274,7 @@ static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
 /* ---- file I/O ---- */
 
 static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, int64_t mode) {
+    if (e->umask_set) mode &= ~(int64_t)e->guest_umask; /* the host's umask applies too */
     char path[PATH_MAX];
     if (!get_path(e, path_addr, path)) return -EFAULT;
     int hdir;
@@ -303,6 +319,114 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
     return ret;
+}
+
+/* ppoll/pselect6's wait, on the guest clock as a sleep is: what is ready now (the host's
+ * ppoll with no wait); nothing ready and a timeout: it runs out at once, moving the guest
+ * clock by it (nobody else runs while the guest waits; input arriving meanwhile is not
+ * seen, as its time is not the host's); nothing ready and no timeout: the host's wait when
+ * a descriptor can become ready from outside (a pipe, a socket, a terminal: as read()
+ * would wait), else the run ends as a futex wait without a timeout does. Returns the
+ * host's count or -errno; -EDEADLK after emu_fail. */
+static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_addr) {
+    int64_t t[2] = {0, 0};
+    if (timeout_addr) {
+        if (get(e, timeout_addr, t, sizeof t)) return -EFAULT;
+        if (t[0] < 0 || t[1] < 0 || t[1] > 999999999) return -EINVAL;
+    }
+    struct timespec zero = {0, 0};
+    int got = ppoll(p, n, &zero, NULL);
+    if (got != 0) return got < 0 ? -errno : got;
+    if (timeout_addr) {
+        uint64_t ns = (uint64_t)t[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
+                                                                  : (uint64_t)t[0] * 1000000000ull + (uint64_t)t[1];
+        if (!e->opt.host_time && e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
+        return 0;
+    }
+    bool outside = false;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (p[i].fd >= 0 && p[i].events && fstat(p[i].fd, &st) == 0 &&
+            (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)))
+            outside = true;
+    }
+    if (!outside) {
+        emu_fail(e,
+                 "poll would block forever: nothing it waits for can become ready, and the guest has a single "
+                 "thread (pc 0x%" PRIx64 ")",
+                 e->h.pc);
+        return -EDEADLK;
+    }
+    got = ppoll(p, n, NULL, NULL);
+    return got < 0 ? -errno : got;
+}
+
+/* ppoll(fds, nfds, timeout, sigmask, sigsetsize): struct pollfd is the same on every Linux */
+static int64_t sys_ppoll(emu_t *e, uint64_t fds, uint64_t nfds, uint64_t timeout_addr) {
+    if (nfds > EMU_MAX_FDS) return -EINVAL;
+    struct pollfd *p = cs_calloc(nfds ? nfds : 1, sizeof *p);
+    int *guest = cs_calloc(nfds ? nfds : 1, sizeof *guest);
+    int64_t ret = nfds && get(e, fds, p, nfds * sizeof *p) ? -EFAULT : 0;
+    int invalid = 0;
+    for (size_t i = 0; ret == 0 && i < nfds; i++) {
+        guest[i] = p[i].fd;
+        guest_fd *g = p[i].fd >= 0 ? fd_of(e, (uint64_t)p[i].fd) : NULL;
+        if (p[i].fd >= 0 && !g) invalid++;
+        p[i].fd = g ? g->host : -1; /* negative: ignored by the host; an unknown one: POLLNVAL */
+    }
+    if (ret == 0) ret = invalid && timeout_addr == 0 ? 0 : host_poll(e, p, nfds, invalid ? 0 : timeout_addr);
+    if (ret >= 0) {
+        for (size_t i = 0; i < nfds; i++) {
+            bool bad = guest[i] >= 0 && !fd_of(e, (uint64_t)guest[i]);
+            if (bad) p[i].revents = POLLNVAL;
+            p[i].fd = guest[i];
+        }
+        if (invalid) {
+            ret = 0;
+            for (size_t i = 0; i < nfds; i++) ret += p[i].revents != 0;
+        }
+        if (nfds && put(e, fds, p, nfds * sizeof *p)) ret = -EFAULT;
+    }
+    free(guest);
+    free(p);
+    return ret;
+}
+
+/* pselect6(nfds, readfds, writefds, exceptfds, timeout, sigmask): the sets as host polls */
+static int64_t sys_pselect6(emu_t *e, uint64_t nfds, uint64_t rd, uint64_t wr, uint64_t ex, uint64_t timeout_addr) {
+    if (nfds > EMU_MAX_FDS) return -EINVAL;
+    uint64_t sets[3][EMU_MAX_FDS / 64] = {{0}};
+    uint64_t addr[3] = {rd, wr, ex};
+    size_t bytes = (nfds + 63) / 64 * 8;
+    for (int k = 0; k < 3; k++)
+        if (addr[k] && bytes && get(e, addr[k], sets[k], bytes)) return -EFAULT;
+    struct pollfd p[EMU_MAX_FDS];
+    int which[EMU_MAX_FDS];
+    size_t n = 0;
+    for (uint64_t fd = 0; fd < nfds; fd++) {
+        short ev = 0;
+        for (int k = 0; k < 3; k++)
+            if (sets[k][fd / 64] >> (fd % 64) & 1) ev |= k == 0 ? POLLIN : k == 1 ? POLLOUT : POLLPRI;
+        if (!ev) continue;
+        guest_fd *g = fd_of(e, fd);
+        if (!g) return -EBADF;
+        p[n] = (struct pollfd){g->host, ev, 0};
+        which[n++] = (int)fd;
+    }
+    int64_t got = host_poll(e, p, n, timeout_addr);
+    if (got < 0) return got;
+    uint64_t out[3][EMU_MAX_FDS / 64] = {{0}};
+    int64_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        short r = p[i].revents, ev = p[i].events;
+        bool hit[3] = {(ev & POLLIN) && (r & (POLLIN | POLLHUP | POLLERR)), (ev & POLLOUT) && (r & (POLLOUT | POLLERR)),
+                       (ev & POLLPRI) && (r & POLLPRI)};
+        for (int k = 0; k < 3; k++)
+            if (hit[k]) out[k][which[i] / 64] |= 1ull << (which[i] % 64), count++;
+    }
+    for (int k = 0; k < 3; k++)
+        if (addr[k] && bytes && put(e, addr[k], out[k], bytes)) return -EFAULT;
+    return count;
 }
 
 /* getdents64(2): the host's entries as they are, struct linux_dirent64 being the same on
@@ -943,8 +1067,12 @@ void emu_syscall(emu_t *e) {
         case F_SETFL: ret = 0; break; /* close-on-exec and O_NONBLOCK mean nothing without exec and threads */
         case F_DUPFD:
         case F_DUPFD_CLOEXEC: {
+            if (a2 >= EMU_MAX_FDS) { /* past the descriptor limit */
+                ret = -EINVAL;
+                break;
+            }
             int h = dup(g->host);
-            ret = h < 0 ? -errno : fd_install(e, h, g->writable, g->path);
+            ret = h < 0 ? -errno : fd_install_from(e, h, g->writable, g->path, (int)a2);
             break;
         }
         default: ret = -EINVAL;
@@ -972,6 +1100,50 @@ void emu_syscall(emu_t *e) {
     case SYS_read: ret = sys_read(e, a0, a1, a2, -1); break;
     case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3); break;
     case SYS_getdents64: ret = sys_getdents64(e, a0, a1, a2); break;
+    case SYS_ppoll: ret = sys_ppoll(e, a0, a1, a2); break;
+    case SYS_pselect6: ret = sys_pselect6(e, a0, a1, a2, a3, a4); break;
+    case SYS_sync:
+    case SYS_mlock:
+    case SYS_munlock:
+    case SYS_mlockall:
+    case SYS_munlockall: ret = 0; break; /* nothing to flush or pin in a copy of memory */
+    case SYS_syncfs: ret = fd_of(e, a0) ? 0 : -EBADF; break;
+    case SYS_getpriority: ret = a0 == 0 && (a1 == 0 || a1 == GUEST_PID) ? 20 : -ESRCH; break; /* nice 0 */
+    case SYS_umask: {
+        if (!e->umask_set) { /* inherited: the host process' */
+            mode_t host = umask(022);
+            umask(host);
+            e->guest_umask = host;
+            e->umask_set = true;
+        }
+        ret = e->guest_umask;
+        e->guest_umask = (uint32_t)a0 & 0777;
+        break;
+    }
+    case SYS_getpgid:
+    case SYS_getsid: ret = a0 == 0 || a0 == GUEST_PID ? GUEST_PID : -ESRCH; break;     /* its own session */
+    case SYS_sched_getscheduler: ret = a0 == 0 || a0 == GUEST_PID ? 0 : -ESRCH; break; /* SCHED_OTHER */
+    case SYS_sched_getparam: {
+        static const int32_t priority = 0;
+        ret = a0 != 0 && a0 != GUEST_PID ? -ESRCH : put(e, a1, &priority, 4);
+        break;
+    }
+    case SYS_getcpu: {
+        static const uint32_t zero = 0; /* CPU 0, node 0: the one CPU */
+        ret = (a0 && put(e, a0, &zero, 4)) || (a1 && put(e, a1, &zero, 4)) ? -EFAULT : 0;
+        break;
+    }
+    case SYS_prctl:
+        if (a0 == 15) { /* PR_SET_NAME: the thread's name, up to 16 bytes */
+            char name[16];
+            ret = get(e, a1, name, 1) ? -EFAULT : 0;
+        } else if (a0 == 16) { /* PR_GET_NAME: the program's name, as Linux starts it */
+            char name[16] = {0};
+            const char *base = strrchr(e->path, '/');
+            snprintf(name, sizeof name, "%s", base ? base + 1 : e->path);
+            ret = put(e, a1, name, sizeof name);
+        } else ret = -EINVAL;
+        break;
     case SYS_ftruncate: {
         /* through a descriptor the sandbox let the guest write (opened beneath
          * --allow-write DIR); not cyclescope's own stdout and stderr */

@@ -82,6 +82,8 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   add_test(NAME exec.qemu.timed_wait COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/timed_wait)
   # poll, select and other side calls answered as Linux does (ENOSYS before)
   add_test(NAME exec.qemu.poll_misc COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/poll_misc)
+  add_test(NAME exec.fault.poll_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "poll would block forever: nothing it waits for can become ready" ${_cs} exec ${_g}/poll_misc forever)
   add_test(NAME exec.qemu.isa_int COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_int)
   add_test(NAME exec.qemu.isa_fp COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_fp)
   add_test(NAME exec.qemu.syscalls COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}

@@ -374,7 +374,10 @@ static int64_t sys_ppoll(emu_t *e, uint64_t fds, uint64_t nfds, uint64_t timeout
         if (p[i].fd >= 0 && !g) invalid++;
         p[i].fd = g ? g->host : -1; /* negative: ignored by the host; an unknown one: POLLNVAL */
     }
-    if (ret == 0) ret = invalid && timeout_addr == 0 ? 0 : host_poll(e, p, nfds, invalid ? 0 : timeout_addr);
+    if (ret == 0 && invalid) { /* POLLNVAL is an event: no wait, the others as they are now */
+        struct timespec zero = {0, 0};
+        ret = ppoll(p, nfds, &zero, NULL) < 0 ? -errno : 0;
+    } else if (ret == 0) ret = host_poll(e, p, nfds, timeout_addr);
     if (ret >= 0) {
         for (size_t i = 0; i < nfds; i++) {
             bool bad = guest[i] >= 0 && !fd_of(e, (uint64_t)guest[i]);

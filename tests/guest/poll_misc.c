@@ -1,7 +1,8 @@
 /* System calls outside programs make on the side, each answered as Linux does (they
  * returned ENOSYS with a warning): poll and select (ppoll, pselect6) of files, a bad
  * descriptor and a timeout, fcntl F_DUPFD's lowest number, umask's previous mask, the
- * process' own group, session, scheduler, priority and CPU, prctl, mlock, sync. */
+ * process' own group, session, scheduler, priority and CPU, prctl, mlock, sync.
+ *   poll_misc [forever]   (forever: poll of nothing without a timeout) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +26,8 @@
     } while (0)
 
 int main(int argc, char **argv) {
-    (void)argc;
+    if (argc > 1 && strcmp(argv[1], "forever") == 0) /* Linux: waits for a signal, forever */
+        return poll(NULL, 0, -1);
     int null_fd = open("/dev/null", O_RDONLY), self = open(argv[0], O_RDONLY);
     struct pollfd p[4] = {{null_fd, POLLIN, 0}, {self, POLLIN | POLLOUT, 0}, {-1, POLLIN, 0}, {1000, POLLIN, 0}};
     SHOW("poll: /dev/null, self, -1, 1000", poll(p, 4, 0));

@@ -10,10 +10,10 @@ set -u
 cs=$1 qemu=$2 out=$3 prog=$4 input=$5
 rm -rf "$out" && mkdir -p "$out"
 fail=0
-expected=$("$qemu" "$prog" "$input")
+expected=$("$qemu" "$prog" "$input" 8000)
 for how in file stdin; do
-    if [ $how = file ]; then args=("$prog" "$input"); in=/dev/null; else args=("$prog" -); in=$input; fi
-    "$cs" simpoint --interval 200000 -o "$out/sp-$how" "${args[@]}" <"$in" >/dev/null 2>"$out/sp-$how.err" ||
+    if [ $how = file ]; then args=("$prog" "$input" 8000); in=/dev/null; else args=("$prog" - 8000); in=$input; fi
+    "$cs" simpoint --interval 100000 -o "$out/sp-$how" "${args[@]}" <"$in" >/dev/null 2>"$out/sp-$how.err" ||
         { echo "FAIL $how: simpoint: $(cat "$out/sp-$how.err")"; fail=1; continue; }
     "$cs" run --no-report --json "$out/full-$how.json" "${args[@]}" <"$in" >/dev/null 2>&1
     for jobs in 1 3; do

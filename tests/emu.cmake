@@ -44,6 +44,8 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # Guest faults and unsupported features: one line naming what and where.
   add_test(NAME exec.fault.illegal_instruction
            COMMAND ${_scripts}/expect_error.sh 132 "illegal instruction 0x0000000b at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/illegal)
+  add_test(NAME exec.fault.beyond_gc
+           COMMAND ${_scripts}/expect_error.sh 132 "illegal instruction 0x[0-9a-f]+ at pc 0x[0-9a-f]+ \\(the program was built for extensions beyond RV64GC, which cyclescope runs: zbb\\)" ${_cs} exec ${_g}/beyond_gc)
   add_test(NAME exec.fault.segfault
            COMMAND ${_scripts}/expect_error.sh 139 "segmentation fault: store to address 0x0 at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/segfault)
   add_test(NAME exec.fault.unsupported_syscall

@@ -171,6 +171,7 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
         return NULL;
     }
     e->h.pc = li.entry;
+    memcpy(e->beyond_gc, li.beyond_gc, sizeof e->beyond_gc);
     e->brk_start = e->brk_cur = li.brk_start;
     e->brk_limit = li.brk_start + BRK_LIMIT;
     e->mmap_top = STACK_TOP - STACK_SIZE - MMAP_GAP;

@@ -41,6 +41,7 @@ struct emu {
     emu_status status;
     int exit_code;
     char error[512];
+    char beyond_gc[96]; /* elf_load_info's: named when an illegal instruction ends the run */
     int fault_signal; /* the signal Linux would have sent for the failure, 0 if none */
     uint64_t icount;
 
@@ -77,6 +78,9 @@ struct emu {
 /* elf.c: place the loadable segments, return where things went. */
 typedef struct elf_load_info {
     uint64_t entry, phdr_addr, phnum, phent, bias, brk_start;
+    /* the extensions the program's Tag_RISCV_arch (.riscv.attributes) names beyond RV64GC,
+     * space-separated ("zbb zba", "v"); empty when none or no attributes */
+    char beyond_gc[96];
 } elf_load_info;
 bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err);
 

@@ -42,7 +42,7 @@ struct emu {
     int exit_code;
     char error[512];
     char beyond_gc[96]; /* elf_load_info's: named when an illegal instruction ends the run */
-    int fault_signal; /* the signal Linux would have sent for the failure, 0 if none */
+    int fault_signal;   /* the signal Linux would have sent for the failure, 0 if none */
     uint64_t icount;
 
     char *path;     /* host path of the executable */

@@ -329,7 +329,8 @@ static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool c
     if (st->uops != p->instructions)
         fprintf(stderr,
                 "cyclescope: model solve: warning: --compare-sim timed %llu µops, the profile holds %llu: the "
-                "re-run is not the analysed stream (guest options not recorded, or the program changed)\n",
+                "re-run is not the analysed stream (the program's input, stdin or files, and the guest options "
+                "but --seed and --env-fixed are not recorded; or the program changed)\n",
                 (unsigned long long)st->uops, (unsigned long long)p->instructions);
     for (int k = 0; k < 3; k++) {
         pt->issue[k] = frac(st->issue_hist[k], st->cycles);

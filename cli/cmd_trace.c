@@ -132,6 +132,13 @@ static int trace_record(int argc, char **argv) {
             emu_destroy(e);
             return EXIT_RUN_FAILED;
         }
+        if (emu_state(e) != EMU_RUNNING) { /* as run's --warmup: an empty trace is no trace */
+            cli_fail("%s: the program ends after %" PRIu64 " instructions, within the %" PRIu64
+                     " to skip (--skip): nothing to record",
+                     prog, emu_icount(e), skip);
+            emu_destroy(e);
+            return EXIT_RUN_FAILED;
+        }
     }
     cst_meta meta = {.isa = CST_ISA_RV64GC,
                      .fields = CST_FIELDS_ALL | (g.emu.record_values ? CST_FIELD_VALUES : 0),

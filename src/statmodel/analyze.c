@@ -327,7 +327,10 @@ sm_profile *sm_analyze(uop_source *src, const sm_analyze_options *opt, cs_error 
     if (label) progress_finish(&bar);
     p->instructions = n;
     p->source_instructions = insns;
-    if (ok) ok = sm_builder_finish(&one, &p->one, err) && sm_builder_finish(&three, &p->three, err);
+    if (ok && !(sm_builder_finish(&one, &p->one, err) && sm_builder_finish(&three, &p->three, err))) {
+        cs_error_prefix(err, "%s", opt->source && *opt->source ? opt->source : "the stream"); /* which input */
+        ok = false;
+    }
     for (int k = 0; k < SM_VP_SIZES; k++) {
         if (ok && values) ok = sm_builder_finish(&vpb[k], &p->vp[k], err);
         sm_builder_free(&vpb[k]);

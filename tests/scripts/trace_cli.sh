@@ -38,6 +38,19 @@ expect "$tmp/dump" "amoadd.w +a4,a3,\(a1\) +RW 4 @ 0x"
 expect "$tmp/info" "^skipped: +5 instructions"
 expect "$tmp/info" "^instructions: +7$"
 "$cs" trace dump --count 1 "$tmp/s.cst" | grep -q "beq" || fail "the first recorded µop is not the 6th instruction"
+# --skip beyond the program's end: one line, exit 125, no trace (it wrote an empty one, exit 0)
+(cd "$guests" && "$cs" trace record --skip 100 -o "$tmp/past.cst" ./uops) 2>"$tmp/err"
+rc=$?
+[ $rc = 125 ] || fail "record --skip past the end: exit $rc, not 125"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "record --skip past the end: not one line: $(cat "$tmp/err")"
+expect "$tmp/err" "uops: the program ends after 18 instructions, within the 100 to skip \(--skip\): nothing to record"
+[ ! -e "$tmp/past.cst" ] || fail "record --skip past the end: a trace was written"
+# a trace too short for the statistical model: the error names it (it named nothing)
+(cd "$guests" && "$cs" trace record --max 1 -o "$tmp/one.cst" ./uops) 2>/dev/null || fail "record --max 1"
+"$cs" model analyze -o "$tmp/one.smp" "$tmp/one.cst" 2>"$tmp/err"
+rc=$?
+[ $rc = 125 ] && [ "$(wc -l <"$tmp/err")" = 1 ] || fail "model analyze of a 1-instruction trace: exit $rc: $(cat "$tmp/err")"
+expect "$tmp/err" "one\.cst.*: too few instructions to build a flow graph"
 
 # export to ChampSim in the three containers, import back with --riscv: same dump
 # except what ChampSim cannot carry (encodings, classes of non-branches, sizes, link of a call)

@@ -1,0 +1,40 @@
+#!/bin/bash
+# bad_input.sh CYCLESCOPE WORKLOAD_DIR
+# Inputs and surroundings damaged on purpose (the hbad hunt): each case must end with
+# one line on stderr naming what is wrong, a non-zero exit, and no output lost.
+set -u
+cs=$(realpath "$1") w=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+exec 3>&2
+fail() { echo "FAIL: $*" >&3; exit 1; }
+
+# expect STATUS REGEX CMD…: exit STATUS ("nonzero": any failure), one stderr line matching REGEX
+expect() {
+    local want=$1 regex=$2
+    shift 2
+    "$@" 2>err
+    local rc=$?
+    if [ "$want" = nonzero ]; then [ $rc -ne 0 ] || fail "$*: exited 0"
+    else [ $rc = "$want" ] || fail "$*: exit $rc, expected $want: $(cat err)"; fi
+    [ "$(wc -l <err)" = 1 ] || fail "$*: $(wc -l <err) lines on stderr: $(cat err)"
+    grep -Eq -- "$regex" err || fail "$*: stderr does not match /$regex/: $(cat err)"
+}
+
+# --- stdout full or closed: the tables are lost, so no exit 0 ----------------------------
+expect 125 '^cyclescope: stdout: write failed' "$cs" run --no-report --max 1000 "$w/dep_add" >/dev/full
+expect 125 '^cyclescope: stdout: write failed' "$cs" config show ooo4 >/dev/full
+expect 125 '^cyclescope: stdout: write failed' "$cs" run --no-report --max 1000 "$w/dep_add" >&-
+# a closed stdout's descriptor must not become an output's: the guest's lines (dep_add
+# prints two at its end) went into the trace or the pipeview log (before: `trace info`
+# found 85 bytes after the index, and the log had the guest's lines)
+"$cs" trace record -o closed.cst "$w/dep_add" 10 >&- 2>/dev/null
+"$cs" trace info closed.cst >/dev/null || fail "stdout closed: the trace recorded is damaged"
+"$cs" run --no-report --pipeview closed.pv --pipeview-count 3 "$w/dep_add" 10 >&- 2>/dev/null
+[ "$(grep -c -v '^O3PipeView:' closed.pv)" = 0 ] || fail "stdout closed: the guest's output is in the pipeview log"
+# nor a closed stderr's: an error line would land in the output
+"$cs" trace record -o closed2.cst "$w/dep_add" 10 >/dev/null 2>&-
+"$cs" trace info closed2.cst >/dev/null || fail "stderr closed: the trace recorded is damaged"
+
+echo ok

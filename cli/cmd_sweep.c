@@ -169,7 +169,7 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
             jobs[i] = (run_job){.name = names[i],
                                 .cfg = *base,
                                 .opt = {c->t.warmup, c->t.max, NULL},
-                                .source = {&ps, point_open, point_close},
+                                .source = {.ctx = &ps, .open = point_open, .close = point_close},
                                 .analyses = list,
                                 .program = what};
             sweep_point_config(g, base, todo[first + i], &jobs[i].cfg, &err); /* checked before: cannot fail */

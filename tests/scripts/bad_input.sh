@@ -3,7 +3,7 @@
 # Inputs and surroundings damaged on purpose (the hbad hunt): each case must end with
 # one line on stderr naming what is wrong, a non-zero exit, and no output lost.
 set -u
-cs=$(realpath "$1") w=$(realpath "$2")
+cs=$(realpath "$1") w=$(realpath "$2") corpus=$(dirname "$(realpath "$0")")/../corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -36,5 +36,17 @@ expect 125 '^cyclescope: stdout: write failed' "$cs" run --no-report --max 1000 
 # nor a closed stderr's: an error line would land in the output
 "$cs" trace record -o closed2.cst "$w/dep_add" 10 >/dev/null 2>&-
 "$cs" trace info closed2.cst >/dev/null || fail "stderr closed: the trace recorded is damaged"
+
+# --- a file of another format where a trace is expected --------------------------------
+# 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
+yes 'not a trace, just some text' | head -c 2048 >text.bin
+expect 125 'text.bin: neither a RISC-V program \(ELF\) nor a trace' "$cs" stallscope text.bin
+expect 125 'text.bin: not a trace: the format is not recognised' "$cs" sim --no-report text.bin
+# a cloudsuite ChampSim trace is read as one (stallscope read it as 64-byte records), its
+# cycles those sim gives
+cloud=$corpus/champsim/cloudsuite.champsim
+sim_cycles=$("$cs" sim --no-report --json - "$cloud" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])')
+ss_cycles=$("$cs" stallscope --json - "$cloud" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])')
+[ -n "$sim_cycles" ] && [ "$sim_cycles" = "$ss_cycles" ] || fail "cloudsuite trace: sim $sim_cycles cycles, stallscope $ss_cycles"
 
 echo ok

@@ -37,6 +37,20 @@ expect 125 '^cyclescope: stdout: write failed' "$cs" run --no-report --max 1000 
 "$cs" trace record -o closed2.cst "$w/dep_add" 10 >/dev/null 2>&-
 "$cs" trace info closed2.cst >/dev/null || fail "stderr closed: the trace recorded is damaged"
 
+# closed, `--json -` fails before the run (as it did before main held the descriptor)
+expect 125 '^cyclescope: stdout: Bad file descriptor' "$cs" run --no-report --json - --max 1000 "$w/dep_add" >&-
+
+# --- two outputs naming one file: the last written replaced the other, exit 0 ----------------
+expect 2 'o.json: given as two outputs' "$cs" run --no-report --json o.json --csv ./o.json --max 1000 "$w/dep_add"
+expect 2 'p.prof: given as two outputs' "$cs" profile record -o p.prof --truth p.prof --max 1000 "$w/dep_add"
+expect 2 'pv: given as two outputs' "$cs" run --no-report --pipeview pv --report pv --max 1000 "$w/dep_add"
+# one analysis given twice with different files wrote only the last; --pipeview likewise
+expect 2 "analysis profile: file given twice \('a.prof' and 'b.prof'\)" \
+    "$cs" run --no-report --analysis profile:file=a.prof,profile:file=b.prof --max 1000 "$w/dep_add"
+expect 2 '--pipeview x.pv and pipeview:file=y.pv: one log' \
+    "$cs" run --no-report --pipeview x.pv --analysis pipeview:file=y.pv --max 1000 "$w/dep_add"
+[ ! -e o.json ] && [ ! -e p.prof ] && [ ! -e a.prof ] && [ ! -e b.prof ] && [ ! -e x.pv ] || fail "a refused run wrote an output"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -51,6 +51,19 @@ expect 2 '--pipeview x.pv and pipeview:file=y.pv: one log' \
     "$cs" run --no-report --pipeview x.pv --analysis pipeview:file=y.pv --max 1000 "$w/dep_add"
 [ ! -e o.json ] && [ ! -e p.prof ] && [ ! -e a.prof ] && [ ! -e b.prof ] && [ ! -e x.pv ] || fail "a refused run wrote an output"
 
+# --- sweep: -o a file failed every point (exit 125, two lines) instead of bad usage; a Slurm
+# resource that is no number sbatch takes went into the script, exit 0
+touch plain
+expect 2 'plain: cannot write into it: Not a directory' "$cs" sweep --grid core.rob_size=64 -o plain --max 1000 "$w/dep_add"
+for bad in 'time -1' 'mem x' 'mem 2GB' 'cpus 0' 'cpus 4x'; do
+    set -- $bad
+    expect 2 "^cyclescope sweep: --slurm-$1 $2: not a " \
+        "$cs" sweep --grid core.rob_size=64 --emit slurm --slurm-$1 "$2" -o sw --max 1000 "$w/dep_add"
+done
+"$cs" sweep --grid core.rob_size=64 --emit slurm --slurm-time 1-12:00:00 --slurm-mem 2G --slurm-cpus 4 -o sw \
+    --max 1000 "$w/dep_add" >/dev/null 2>&1 || fail "sweep: good Slurm resources refused"
+grep -q -- '--time=1-12:00:00' sw/sweep.sbatch && grep -q -- '--mem=2G' sw/sweep.sbatch || fail "sweep.sbatch lacks the resources"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

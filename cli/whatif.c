@@ -2,6 +2,8 @@
  * FMT; the table, CSV, JSON and HTML; --verify through the runner's pool. */
 #include <math.h>
 #include <stdio.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +34,15 @@ static int usage_fail(const char *fmt, const char *a, const char *b) {
     return EXIT_USAGE;
 }
 
+/* A latency in the grid: digits only (strtoul would take " 3", "+3", "-1" and "" as
+ * numbers) and within uint32_t (4294967297 was read as 1). */
+static bool grid_number(const char *p, char **end, unsigned long *v) {
+    if (*p < '0' || *p > '9') return false;
+    errno = 0;
+    *v = strtoul(p, end, 10);
+    return errno == 0 && *v <= UINT32_MAX;
+}
+
 /* "KEY=A..B" or "KEY=X,Y,Z" */
 static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error *err) {
     const char *eq = strchr(text, '=');
@@ -46,8 +57,9 @@ static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error
     const char *dots = strstr(p, "..");
     if (dots) {
         char *end;
-        unsigned long a = strtoul(p, &end, 10), b;
-        if (end != dots || (b = strtoul(dots + 2, &end, 10), *end) || b < a || b - a >= MAX_VALUES) {
+        unsigned long a, b;
+        if (!grid_number(p, &end, &a) || end != dots || !grid_number(dots + 2, &end, &b) || *end || b < a ||
+            b - a >= MAX_VALUES) {
             cs_error_set(err, "--grid %s: expected A..B with A <= B (at most %d values)", text, MAX_VALUES);
             return false;
         }
@@ -55,8 +67,8 @@ static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error
     } else {
         while (*p) {
             char *end;
-            unsigned long v = strtoul(p, &end, 10);
-            if (end == p || (*end && *end != ',') || ax->count == MAX_VALUES) {
+            unsigned long v;
+            if (!grid_number(p, &end, &v) || (*end && *end != ',') || ax->count == MAX_VALUES) {
                 cs_error_set(err, "--grid %s: expected a list of integers", text);
                 return false;
             }
@@ -297,9 +309,20 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
                 free(ax);
                 return usage_fail("%s%s", err.msg, "");
             }
+            for (int a = 0; a < naxes; a++) /* the second's values were silently dropped */
+                if (!strcmp(ax[a].key, ax[naxes].key)) {
+                    int rc = usage_fail("--grid: %s given twice%s", ax[a].key, "");
+                    free(copy);
+                    free(ax);
+                    return rc;
+                }
             naxes++;
         }
         free(copy);
+        if (!naxes) { /* --grid '' predicted the baseline alone, as if no grid were asked for */
+            free(ax);
+            return usage_fail("--grid: no KEY=VALUES given%s%s", "", "");
+        }
     }
     long n = 1;
     for (int a = 0; a < naxes; a++) {

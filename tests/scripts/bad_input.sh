@@ -64,6 +64,14 @@ done
     --max 1000 "$w/dep_add" >/dev/null 2>&1 || fail "sweep: good Slurm resources refused"
 grep -q -- '--time=1-12:00:00' sw/sweep.sbatch && grep -q -- '--mem=2G' sw/sweep.sbatch || fail "sweep.sbatch lacks the resources"
 
+# --- whatif --grid: values read as other numbers, an empty grid, a key given twice, all exit 0
+# before (4294967297 predicted as 1, '..' as 0, '' the baseline, the second l1d.latency dropped)
+"$cs" rpstacks -o r.rps --max 2000 "$w/dep_add" >/dev/null 2>&1 || fail "rpstacks"
+for grid in 'l1d.latency=4294967297' 'l1d.latency=..' 'l1d.latency=+3' 'l1d.latency=..3' '' ' ' \
+    'l1d.latency=1 l1d.latency=2'; do
+    expect 2 '^cyclescope: --grid' "$cs" whatif r.rps --grid "$grid"
+done
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -34,11 +34,25 @@ static const cli_verb verbs[] = {
 };
 enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
 
+/* An error is one line: a value quoted in it (an option, a path, a file's text) keeps its
+ * newlines and other control characters as escapes (--set $'core.rob_size=6\n4'). */
+static void put_message(const char *fmt, va_list ap) {
+    char *text = NULL;
+    if (vasprintf(&text, fmt, ap) < 0) return;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\n') fputs("\\n", stderr);
+        else if (*c == '\r') fputs("\\r", stderr);
+        else if (*c < ' ' && *c != '\t') fprintf(stderr, "\\x%02x", *c);
+        else fputc(*c, stderr);
+    }
+    free(text);
+}
+
 int cli_fail(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fputs("cyclescope: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
     return EXIT_RUN_FAILED;
@@ -48,7 +62,7 @@ int cli_usage(const char *verb, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "cyclescope %s: ", verb);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fprintf(stderr, " (see cyclescope %s --help)\n", verb);
     va_end(ap);
     return EXIT_USAGE;
@@ -175,6 +189,6 @@ static int dispatch(int argc, char **argv) {
         }
         return verbs[i].run(argc - 1, argv + 1);
     }
-    fprintf(stderr, "cyclescope: unknown verb '%s' (see cyclescope --help)\n", verb);
+    cli_fail("unknown verb '%s' (see cyclescope --help)", verb);
     return EXIT_USAGE;
 }

@@ -28,9 +28,7 @@ typedef struct point {
 } point;
 
 static int usage_fail(const char *fmt, const char *a, const char *b) {
-    fprintf(stderr, "cyclescope: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
+    cli_fail(fmt, a, b); /* one line, whatever the values hold */
     return EXIT_USAGE;
 }
 

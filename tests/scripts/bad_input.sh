@@ -72,6 +72,12 @@ for grid in 'l1d.latency=4294967297' 'l1d.latency=..' 'l1d.latency=+3' 'l1d.late
     expect 2 '^cyclescope: --grid' "$cs" whatif r.rps --grid "$grid"
 done
 
+# --- a value with a newline keeps the error on one line (it was two)
+expect 2 'core.rob_size = 6\\n4: expected an integer' "$cs" run --no-report --set $'core.rob_size=6\n4' "$w/dep_add"
+expect 2 'unknown verb .a\\nb.' "$cs" $'a\nb'
+expect 2 'slurm-partition a\\nb' "$cs" sweep --grid core.rob_size=64 --emit slurm --slurm-partition $'a\nb' -o sw2 "$w/dep_add"
+expect 2 'set: l1d.latency = 1\\n2' "$cs" whatif r.rps --set $'l1d.latency=1\n2'
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

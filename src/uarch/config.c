@@ -549,6 +549,22 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
     }
     FILE *f = cs_fopen_input(path, err); /* a regular file: /dev/zero or a FIFO is refused at once */
     if (!f) return false;
+    /* A configuration is a page of text. A binary file passed the INI parser (a file of
+     * zeros is empty lines: every default, exit 0), and a huge one took it hours. */
+    enum { CONFIG_MAX_BYTES = 1 << 20 };
+    char chunk[4096];
+    size_t got, total = 0;
+    bool binary = false;
+    while (!binary && total <= CONFIG_MAX_BYTES && (got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        binary = memchr(chunk, 0, got) != NULL;
+        total += got;
+    }
+    if (binary || total > CONFIG_MAX_BYTES || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        cs_error_set(err, "%s: not a configuration file (%s)", path,
+                     binary ? "binary data, not INI text" : "larger than 1 MB, not INI text");
+        return false;
+    }
     ini_state st = {cfg, err, false, false, false};
     cs_error local;
     if (!err) st.err = &local;

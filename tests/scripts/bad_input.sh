@@ -78,6 +78,16 @@ expect 2 'unknown verb .a\\nb.' "$cs" $'a\nb'
 expect 2 'slurm-partition a\\nb' "$cs" sweep --grid core.rob_size=64 --emit slurm --slurm-partition $'a\nb' -o sw2 "$w/dep_add"
 expect 2 'set: l1d.latency = 1\\n2' "$cs" whatif r.rps --set $'l1d.latency=1\n2'
 
+# --- a huge sparse file: read whole, it took the machine's memory or hours (now refused at
+# once, naming it); a configuration of binary data: a file of zeros passed as every default
+truncate -s 1T huge.rps || fail "truncate"
+expect 125 'huge.rps: 1099511627776 bytes, more than half this machine' timeout 20 "$cs" whatif huge.rps --set l1d.latency=3
+expect 125 'huge.rps: 1099511627776 bytes' timeout 20 "$cs" exec huge.rps
+ln -s huge.rps huge.ini
+expect 2 'huge.ini: not a configuration file \(binary data' timeout 20 "$cs" config show huge.ini
+head -c 1000 /dev/zero >zeros.ini
+expect 2 'zeros.ini: not a configuration file \(binary data' "$cs" run --config zeros.ini "$w/dep_add"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

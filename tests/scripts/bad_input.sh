@@ -88,6 +88,11 @@ expect 2 'huge.ini: not a configuration file \(binary data' timeout 20 "$cs" con
 head -c 1000 /dev/zero >zeros.ini
 expect 2 'zeros.ini: not a configuration file \(binary data' "$cs" run --config zeros.ini "$w/dep_add"
 
+# --- --allow-write naming no directory is bad usage, before anything runs (it was 125 at the
+# guest's start)
+expect 2 '--allow-write /nonexistent/dir: No such file or directory' "$cs" exec --allow-write /nonexistent/dir "$w/dep_add" 10
+expect 2 '--allow-write plain: not a directory' "$cs" run --no-report --allow-write plain "$w/dep_add" 10
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -93,6 +93,14 @@ expect 2 'zeros.ini: not a configuration file \(binary data' "$cs" run --config 
 expect 2 '--allow-write /nonexistent/dir: No such file or directory' "$cs" exec --allow-write /nonexistent/dir "$w/dep_add" 10
 expect 2 '--allow-write plain: not a directory' "$cs" run --no-report --allow-write plain "$w/dep_add" 10
 
+# --- a sweep's damaged point file is run again (it was read, so protected as an input, and
+# its new result refused: "the output is also an input", exit 125, on every resume)
+"$cs" sweep --grid core.rob_size=64,128 --max 2000 -j 1 -o swd "$w/dep_add" >/dev/null 2>&1 || fail "sweep"
+point=$(ls swd/*.json | head -1)
+head -c 100 "$point" >cut && mv cut "$point"
+"$cs" sweep --grid core.rob_size=64,128 --max 2000 -j 1 -o swd "$w/dep_add" >/dev/null 2>err || fail "sweep resumed over a damaged point: $(cat err)"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["status"] == "ok"' "$point" || fail "the damaged point was not run again"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -37,6 +37,10 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
         if (!cs_parse_count(arg, opt == OPT_WARMUP ? &t->warmup : &t->max)) {
             cli_usage(verb, "--%s %s: not a count", opt == OPT_WARMUP ? "warmup" : "max", arg);
             *bad = true;
+        } else if (opt == OPT_TMAX && t->max == 0) {
+            /* 0 is the runner's "no limit": --max 0 timed the whole program (simpoint refuses it too) */
+            cli_usage(verb, "--max %s: not a positive count", arg);
+            *bad = true;
         }
         return true;
     case OPT_JSON: t->json_path = arg; return true;

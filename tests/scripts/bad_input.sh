@@ -101,6 +101,10 @@ head -c 100 "$point" >cut && mv cut "$point"
 "$cs" sweep --grid core.rob_size=64,128 --max 2000 -j 1 -o swd "$w/dep_add" >/dev/null 2>err || fail "sweep resumed over a damaged point: $(cat err)"
 python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["status"] == "ok"' "$point" || fail "the damaged point was not run again"
 
+# --- --max 0 of a timing verb timed the whole program (0 is the runner's "no limit")
+expect 2 '^cyclescope run: --max 0: not a positive count' "$cs" run --no-report --max 0 "$w/dep_add" 10
+expect 2 '^cyclescope profile record: --max 0: not a positive count' "$cs" profile record -o z.prof --max 0 "$w/dep_add" 10
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

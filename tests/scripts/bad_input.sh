@@ -105,6 +105,15 @@ python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["status"] == "o
 expect 2 '^cyclescope run: --max 0: not a positive count' "$cs" run --no-report --max 0 "$w/dep_add" 10
 expect 2 '^cyclescope profile record: --max 0: not a positive count' "$cs" profile record -o z.prof --max 0 "$w/dep_add" 10
 
+# --- compare: an edited result whose counts are no counts or disagree with its CPI and IPC
+# (cycles 0 or 1e308 were compared as measured, exit 0)
+"$cs" run --no-report --json r1.json --max 2000 "$w/dep_add" >/dev/null 2>&1 || fail "run"
+for edit in 'd["cycles"] = 0' 'd["cycles"] = 1e308' 'd["instructions"] = 0' 'd["cycles"] = 1.5'; do
+    python3 -c "import json; d = json.load(open('r1.json')); $edit; json.dump(d, open('r2.json', 'w'))"
+    expect 125 'r2.json: inconsistent: ' "$cs" compare r1.json r2.json
+done
+"$cs" compare r1.json r1.json >/dev/null || fail "compare of a run with itself"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -299,7 +299,9 @@ int cmd_stallscope(int argc, char **argv) {
             size_t l = strlen(list_text);
             snprintf(list_text + l, sizeof list_text - l, ":%s=%s", key, optarg);
         } else if (opt == OPT_COMPARE) {
-            if (optind >= argc) return cli_usage("stallscope", "--compare needs two configurations, A and B");
+            if (optind >= argc || argv[optind][0] == '-') /* B is the next word: not an option (--max took it) */
+                return cli_usage("stallscope", "--compare needs two configurations, A and B (got %s after %s)",
+                                 optind < argc ? argv[optind] : "nothing", optarg);
             cmp_a = optarg;
             cmp_b = argv[optind++];
         } else if (!cli_timing_option(&t, opt, optarg, "stallscope", &bad) &&

@@ -114,6 +114,11 @@ for edit in 'd["cycles"] = 0' 'd["cycles"] = 1e308' 'd["instructions"] = 0' 'd["
 done
 "$cs" compare r1.json r1.json >/dev/null || fail "compare of a run with itself"
 
+# --- stallscope --compare A followed by an option took the option as B (then "a trace takes
+# no arguments (1000)" about the program)
+expect 2 'compare needs two configurations, A and B \(got --max after ooo4\)' \
+    "$cs" stallscope --compare ooo4 --max 1000 "$w/dep_add"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

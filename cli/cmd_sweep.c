@@ -428,6 +428,12 @@ int cmd_sweep(int argc, char **argv) {
     if (optind >= argc) return cli_usage("sweep", "no program or trace given");
     c.argc = argc - optind;
     c.argv = argv + optind;
+    if (c.emit) { /* jobs.txt is a command a line, and an #SBATCH line ends at a newline */
+        const char *what = strpbrk(c.dir, "\n\r") ? c.dir : NULL;
+        for (int i = 0; i < c.argc && !what; i++)
+            if (strpbrk(c.argv[i], "\n\r")) what = c.argv[i];
+        if (what) return cli_usage("sweep", "--emit %s: %s holds a line break, which a job list cannot carry", c.emit, what);
+    }
     c.trace = cst_probe(c.argv[0]);
     if (c.trace && c.argc != 1) return cli_usage("sweep", "a trace takes no arguments");
 

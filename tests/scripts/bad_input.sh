@@ -119,6 +119,11 @@ done
 expect 2 'compare needs two configurations, A and B \(got --max after ooo4\)' \
     "$cs" stallscope --compare ooo4 --max 1000 "$w/dep_add"
 
+# --- sweep --emit with a line break in the directory: the #SBATCH --output line was cut in
+# two (the rest a command for bash), jobs.txt's command in two lines
+expect 2 'emit slurm: nl\\nd holds a line break' "$cs" sweep --grid core.rob_size=64 --emit slurm -o $'nl\nd' "$w/dep_add"
+expect 2 'emit parallel: nl\\nd holds a line break' "$cs" sweep --grid core.rob_size=64 --emit parallel -o $'nl\nd' "$w/dep_add"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -124,6 +124,12 @@ expect 2 'compare needs two configurations, A and B \(got --max after ooo4\)' \
 expect 2 'emit slurm: nl\\nd holds a line break' "$cs" sweep --grid core.rob_size=64 --emit slurm -o $'nl\nd' "$w/dep_add"
 expect 2 'emit parallel: nl\\nd holds a line break' "$cs" sweep --grid core.rob_size=64 --emit parallel -o $'nl\nd' "$w/dep_add"
 
+# --- profile merge of one truth file given twice summed its run twice (exit 0; a profile's
+# seed catches it, a truth has none)
+"$cs" profile record --period 100 -o one.prof --truth one.truth --max 5000 "$w/dep_add" >/dev/null 2>&1 || fail "profile record"
+expect 2 'one.truth and ./one.truth are one file' "$cs" profile merge one.truth ./one.truth -o two.truth
+[ ! -e two.truth ] || fail "profile merge wrote a truth of one run counted twice"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -62,13 +62,14 @@ static bool read_run(const char *file, cJSON *j, compare_run *r, char *overrides
     /* An edited or damaged result: counts that are no counts, or a CPI and IPC that are not
      * the cycles over the instructions (cycles 0 or 1e308 were compared as measured). */
     const double exact = 9007199254740992.0; /* 2^53: larger counts are not exact in JSON */
-    bool counts = r->cycles == floor(r->cycles) && r->instructions == floor(r->instructions) &&
-                  r->cycles < exact && r->instructions < exact;
+    bool counts = r->cycles == floor(r->cycles) && r->instructions == floor(r->instructions) && r->cycles < exact &&
+        r->instructions < exact;
     bool ratios = (r->instructions == 0 && r->ipc == 0) ||
-                  (r->cycles > 0 && fabs(r->cpi * r->instructions - r->cycles) <= 1e-6 * r->cycles + 1e-6 &&
-                   fabs(r->ipc * r->cycles - r->instructions) <= 1e-6 * r->instructions + 1e-6);
+        (r->cycles > 0 && fabs(r->cpi * r->instructions - r->cycles) <= 1e-6 * r->cycles + 1e-6 &&
+         fabs(r->ipc * r->cycles - r->instructions) <= 1e-6 * r->instructions + 1e-6);
     if (!counts || !ratios) {
-        cs_error_set(err, "%s: inconsistent: %.17g cycles, %.17g instructions, CPI %.17g, IPC %.17g (edited or damaged?)",
+        cs_error_set(err,
+                     "%s: inconsistent: %.17g cycles, %.17g instructions, CPI %.17g, IPC %.17g (edited or damaged?)",
                      file, r->cycles, r->instructions, r->cpi, r->ipc);
         return false;
     }

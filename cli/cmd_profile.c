@@ -430,7 +430,8 @@ static int merge(int argc, char **argv) {
         for (int k = optind; k < i; k++) {
             struct stat a, b;
             if (stat(argv[i], &a) == 0 && stat(argv[k], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-                return cli_usage("profile merge", "%s and %s are one file: its run would count twice", argv[k], argv[i]);
+                return cli_usage("profile merge", "%s and %s are one file: its run would count twice", argv[k],
+                                 argv[i]);
         }
     cs_error err;
     /* the first file's kind decides: truth files start with their own magic */

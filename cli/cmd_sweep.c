@@ -345,10 +345,11 @@ static bool check_resource(const char *what, const char *value) {
     if (!strcmp(what, "cpus")) ok = digits == strlen(s) && strtoul(s, NULL, 10) > 0 && digits < 6;
     else if (!strcmp(what, "mem")) ok = digits > 0 && (!s[digits] || (strchr("KMGTkmgt", s[digits]) && !s[digits + 1]));
     else if (!strcmp(what, "time")) ok = digits > 0 && strspn(s, "0123456789:-") == strlen(s) && !strstr(s, "--");
-    if (!ok) cli_usage("sweep", "--slurm-%s %s: not a %s", what, value,
-                       !strcmp(what, "cpus") ? "positive number of processors"
-                       : !strcmp(what, "mem") ? "size (a number, and K, M, G or T)"
-                                               : "time limit (minutes, or [days-]hours:minutes:seconds)");
+    if (!ok)
+        cli_usage("sweep", "--slurm-%s %s: not a %s", what, value,
+                  !strcmp(what, "cpus")      ? "positive number of processors"
+                      : !strcmp(what, "mem") ? "size (a number, and K, M, G or T)"
+                                             : "time limit (minutes, or [days-]hours:minutes:seconds)");
     return ok;
 }
 
@@ -432,7 +433,8 @@ int cmd_sweep(int argc, char **argv) {
         const char *what = strpbrk(c.dir, "\n\r") ? c.dir : NULL;
         for (int i = 0; i < c.argc && !what; i++)
             if (strpbrk(c.argv[i], "\n\r")) what = c.argv[i];
-        if (what) return cli_usage("sweep", "--emit %s: %s holds a line break, which a job list cannot carry", c.emit, what);
+        if (what)
+            return cli_usage("sweep", "--emit %s: %s holds a line break, which a job list cannot carry", c.emit, what);
     }
     c.trace = cst_probe(c.argv[0]);
     if (c.trace && c.argc != 1) return cli_usage("sweep", "a trace takes no arguments");

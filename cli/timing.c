@@ -361,7 +361,7 @@ int cli_timing_begin(cli_timing_options *t) {
     if (!cli_load_config(t, &cfg)) return EXIT_USAGE;
     enum { FIXED_OUTPUTS = 4 };
     const char *outs[FIXED_OUTPUTS + RUN_MAX_ANALYSES] = {t->json_path, t->csv_path, t->pipeview_path,
-                                                      t->no_report ? NULL : t->report_path};
+                                                          t->no_report ? NULL : t->report_path};
     int n_outs = FIXED_OUTPUTS;
     analysis_list l = {0};
     if (t->analysis) { /* files an analysis writes (pipeview:file=…) */

@@ -130,6 +130,10 @@ expect 2 'emit parallel: nl\\nd holds a line break' "$cs" sweep --grid core.rob_
 expect 2 'one.truth and ./one.truth are one file' "$cs" profile merge one.truth ./one.truth -o two.truth
 [ ! -e two.truth ] || fail "profile merge wrote a truth of one run counted twice"
 
+# --- trace dump --from past the end read the closed reader's count (use after free, ASan)
+"$cs" trace record -o small.cst "$w/dep_add" 10 >/dev/null 2>&1 || fail "trace record"
+expect 125 'small.cst: --from 99999999999: the trace has [0-9]+ µops' "$cs" trace dump --from 99999999999 small.cst
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

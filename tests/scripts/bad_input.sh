@@ -134,6 +134,11 @@ expect 2 'one.truth and ./one.truth are one file' "$cs" profile merge one.truth 
 "$cs" trace record -o small.cst "$w/dep_add" 10 >/dev/null 2>&1 || fail "trace record"
 expect 125 'small.cst: --from 99999999999: the trace has [0-9]+ µops' "$cs" trace dump --from 99999999999 small.cst
 
+# --- a configuration line past the INI reader's 200-byte buffer: its tail was read as a line
+# of its own, so a comment ending in "rob_size = 32" set it (here the ROB check caught it)
+printf '[core]\n#%s rob_size = 100\n' "$(printf 'x%.0s' $(seq 1 197))" >long.ini
+expect 2 'long.ini:2: a line longer than 198 bytes' "$cs" config show long.ini
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

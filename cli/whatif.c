@@ -135,14 +135,20 @@ static bool verify(const rps_result *r, point *pts, const int *which, int k, int
         cs_error_set(err, "the .rps file does not say what ran: cannot re-simulate");
         return false;
     }
-    run_job *job = cs_calloc((size_t)k, sizeof *job);
-    job_result *res = cs_calloc((size_t)k, sizeof *res);
-    rps_source *src = cs_calloc((size_t)k, sizeof *src);
-    char(*names)[256] = cs_calloc((size_t)k, sizeof *names);
+    /* job k: the baseline again. The .rps names its program or trace by path only: one
+     * replaced since (another build, another file) was simulated for the points and its
+     * cycles set against predictions for the first; the baseline's cycles tell. */
+    run_job *job = cs_calloc((size_t)k + 1, sizeof *job);
+    job_result *res = cs_calloc((size_t)k + 1, sizeof *res);
+    rps_source *src = cs_calloc((size_t)k + 1, sizeof *src);
+    char(*names)[256] = cs_calloc((size_t)k + 1, sizeof *names);
     analysis_list none = {0};
     bool ok = true;
-    for (int q = 0; q < k && ok; q++) {
-        point *p = &pts[which[q]];
+    for (int q = 0; q <= k && ok; q++) {
+        point baseline;
+        memset(&baseline, 0, sizeof baseline);
+        memcpy(baseline.lat, r->base_latency, sizeof baseline.lat);
+        point *p = q < k ? &pts[which[q]] : &baseline;
         job[q].cfg = base;
         char sets[RPS_DIMS][64];
         int n = point_sets(r, p, sets, RPS_DIMS);
@@ -155,14 +161,20 @@ static bool verify(const rps_result *r, point *pts, const int *which, int k, int
         job[q].analyses = &none;
         job[q].program = r->origin.argv[0];
     }
-    if (ok) ok = runner_pool(job, k, jobs, res, err);
+    if (ok) ok = runner_pool(job, k + 1, jobs, res, err);
     if (ok) {
-        for (int q = 0; q < k; q++) {
+        for (int q = 0; q <= k; q++) {
             if (!res[q].ok) {
                 if (ok) *err = res[q].err;
                 ok = false;
-            } else {
+            } else if (q < k) {
                 pts[which[q]].sim = (double)res[q].stats.cycles;
+            } else if (res[q].stats.cycles != r->cycles && ok && !r->origin.host_time) { /* host time: not repeatable */
+                cs_error_set(err,
+                             "%s: the baseline now takes %llu cycles, the .rps recorded %llu: the program or "
+                             "trace changed since `cyclescope rpstacks` (run it again)",
+                             r->origin.argv[0], (unsigned long long)res[q].stats.cycles, (unsigned long long)r->cycles);
+                ok = false;
             }
             job_result_free(&res[q]);
         }

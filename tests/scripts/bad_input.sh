@@ -139,6 +139,14 @@ expect 125 'small.cst: --from 99999999999: the trace has [0-9]+ µops' "$cs" tra
 printf '[core]\n#%s rob_size = 100\n' "$(printf 'x%.0s' $(seq 1 197))" >long.ini
 expect 2 'long.ini:2: a line longer than 198 bytes' "$cs" config show long.ini
 
+# --- whatif --verify of an .rps whose program was replaced since: the other program was
+# simulated and its cycles set against the first one's predictions (exit 0)
+cp "$w/dep_add" prog
+"$cs" rpstacks -o p.rps --max 3000 ./prog 10 >/dev/null 2>&1 || fail "rpstacks"
+"$cs" whatif p.rps --set l2.latency=20 --verify 1 >/dev/null 2>err || fail "whatif --verify of an unchanged program: $(cat err)"
+cp "$w/fft" prog
+expect 125 'prog: the baseline now takes [0-9]+ cycles, the .rps recorded [0-9]+' "$cs" whatif p.rps --set l2.latency=20 --verify 1
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -12,11 +12,12 @@
 void help_compare(void) {
     printf("usage: cyclescope compare [--report FILE] A.json B.json [C.json…]\n"
            "\n"
-           "Read the JSON results of timing runs (run, sim, stacks --json, or an output\n"
-           "directory's results.json) and show them side by side: cycles, instructions,\n"
-           "IPC, CPI and the MPKIs, then the CPI stacks at dispatch, issue and commit,\n"
-           "every component in the fixed order, each with its change against the first\n"
-           "run (A) in CPI and in %%. Notes when the runs timed different inputs.\n"
+           "Read the JSON results of timing runs (run, sim, stacks --json, an output\n"
+           "directory's results.json, a sweep point DIR/HASH.json) and show them side\n"
+           "by side: cycles, instructions, IPC, CPI and the MPKIs, then the CPI stacks\n"
+           "at dispatch, issue and commit, every component in the fixed order, each\n"
+           "with its change against the first run (A) in CPI and in %%. Notes when the\n"
+           "runs timed different inputs.\n"
            "\n"
            "options:\n"
            "  --report FILE      also write the comparison as HTML (the stacks as bars side\n"
@@ -38,6 +39,16 @@ static const char *str_at(const cJSON *j, const char *key, const char *dflt) {
 
 /* Fill r from a result's JSON; *err on what is missing or unknown. */
 static bool read_run(const char *file, cJSON *j, compare_run *r, char *overrides, size_t olen, cs_error *err) {
+    /* a sweep point (DIR/HASH.json, docs/sweep.md) holds its run's result under "result" */
+    if (strcmp(str_at(j, "format", ""), "cyclescope-sweep-point") == 0) {
+        cJSON *result = cJSON_GetObjectItemCaseSensitive(j, "result");
+        if (strcmp(str_at(j, "status", ""), "ok") != 0 || !cJSON_IsObject(result)) {
+            cs_error_set(err, "%s: a sweep point that has no result (status %s: %s)", file, str_at(j, "status", "?"),
+                         str_at(j, "error", "no error recorded"));
+            return false;
+        }
+        j = result;
+    }
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "cyclescope-run") != 0) {
         cs_error_set(err, "%s: not a cyclescope result (no \"schema\": \"cyclescope-run\"; docs/json-schema.md)", file);

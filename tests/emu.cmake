@@ -44,6 +44,8 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # Guest faults and unsupported features: one line naming what and where.
   add_test(NAME exec.fault.illegal_instruction
            COMMAND ${_scripts}/expect_error.sh 132 "illegal instruction 0x0000000b at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/illegal)
+  add_test(NAME exec.fault.beyond_gc
+           COMMAND ${_scripts}/expect_error.sh 132 "illegal instruction 0x[0-9a-f]+ at pc 0x[0-9a-f]+ \\(the program was built for extensions beyond RV64GC, which cyclescope runs: zbb\\)" ${_cs} exec ${_g}/beyond_gc)
   add_test(NAME exec.fault.segfault
            COMMAND ${_scripts}/expect_error.sh 139 "segmentation fault: store to address 0x0 at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/segfault)
   add_test(NAME exec.fault.unsupported_syscall
@@ -62,6 +64,28 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # Same stdout and exit code as qemu-riscv64.
   add_test(NAME exec.qemu.hello COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/hello 42 two three)
   add_test(NAME exec.qemu.abort COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/guest_abort)
+  # A signal sent while blocked waits for sigprocmask to unblock it (found by a foreign
+  # program: blocked SIGINT then raise() killed the run instead of going on).
+  foreach(mode block unblock ignored)
+    add_test(NAME exec.qemu.signal_mask.${mode}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/signal_mask ${mode})
+  endforeach()
+  # opendir/readdir (getdents64) of a host directory, listed as qemu lists it
+  add_test(NAME exec.qemu.list_dir
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/list_dir ${CMAKE_CURRENT_SOURCE_DIR}/guest)
+  # ftruncate, fsync, fdatasync of a file beneath --allow-write (returned ENOSYS)
+  set(_tsdir ${CMAKE_CURRENT_BINARY_DIR}/truncate-area)
+  file(MAKE_DIRECTORY ${_tsdir})
+  add_test(NAME exec.qemu.truncate_sync
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_tsdir} -- ${_g}/truncate_sync ${_tsdir})
+  # sleeping moves the guest's clocks (it took no time: a wait for time to pass never ended)
+  add_test(NAME exec.qemu.sleep_clock COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/sleep_clock)
+  # timed futex waits of one thread time out (ETIMEDOUT) instead of ending the run
+  add_test(NAME exec.qemu.timed_wait COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/timed_wait)
+  # poll, select and other side calls answered as Linux does (ENOSYS before)
+  add_test(NAME exec.qemu.poll_misc COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/poll_misc)
+  add_test(NAME exec.fault.poll_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "poll would block forever: nothing it waits for can become ready" ${_cs} exec ${_g}/poll_misc forever)
   add_test(NAME exec.qemu.isa_int COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_int)
   add_test(NAME exec.qemu.isa_fp COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_fp)
   add_test(NAME exec.qemu.syscalls COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}

@@ -54,6 +54,13 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME simpoint.bad.guest_fault
            COMMAND ${_scripts}/expect_error.sh 139 "segfault: segmentation fault" ${_cs} simpoint -o ${_sp_out}/bad ${CYCLESCOPE_GUEST_DIR}/segfault)
 endif()
+if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
+  # a program reading a file (and stdin from a file) across many intervals: the points'
+  # forked copies must not move the fast-forward's file offsets
+  add_test(NAME simpoint.file_input
+           COMMAND ${_scripts}/simpoint_file_input.sh ${_cs} ${CYCLESCOPE_QEMU} ${_sp_out}/file_input
+                   ${CYCLESCOPE_GUEST_DIR}/chunk_read ${CYCLESCOPE_GUEST_DIR}/hello)
+endif()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME simpoint.cli COMMAND ${_scripts}/simpoint_cli.sh ${_cs} ${_sp_out}/cli ${CYCLESCOPE_WORKLOAD_DIR}/sort 10000)
 endif()

@@ -54,6 +54,19 @@ add_test(NAME sweep.bad.program COMMAND ${_scripts}/expect_error.sh 125 "no/such
 add_test(NAME merge.bad.empty COMMAND ${_scripts}/expect_error.sh 125 "no sweep results" ${_cs} merge ${_sw_out})
 add_test(NAME merge.bad.missing COMMAND ${_scripts}/expect_error.sh 125 "no/such/dir: cannot read directory" ${_cs} merge no/such/dir)
 
+if(CYCLESCOPE_RISCV_CC)
+  # the pool's jobs (sweep points, stacks --validate) read the caller's stdin when it is a
+  # file, as run does (they read /dev/null: a program reading stdin was timed on no input)
+  # compare reads sweep points (DIR/HASH.json: the result under "result"); it refused them
+  add_test(NAME sweep.compare_points
+           COMMAND bash -c "rm -rf $0 && $1 sweep --grid l1d.size=16K,32K -j 2 -o $0 $2 >/dev/null 2>&1 && \
+                            $1 compare $0/????????????????.json | grep -E '^Comparing 2 runs|^  cycles '"
+                   ${_sw_out}/compare_points ${_cs} ${CYCLESCOPE_GUEST_DIR}/hello)
+  set_tests_properties(sweep.compare_points PROPERTIES PASS_REGULAR_EXPRESSION "Comparing 2 runs.*\n  cycles ")
+  add_test(NAME sweep.stdin_file
+           COMMAND ${_scripts}/pool_stdin.sh ${_cs} ${_sw_out}/stdin_file ${CYCLESCOPE_GUEST_DIR}/chunk_read
+                   ${CYCLESCOPE_GUEST_DIR}/hello)
+endif()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME sweep.parallel COMMAND ${_scripts}/sweep_parallel.sh ${_cs} ${_sw_out}/parallel ${CYCLESCOPE_WORKLOAD_DIR}/sort 10000)
   set_tests_properties(sweep.parallel PROPERTIES SKIP_RETURN_CODE 77)

@@ -427,6 +427,58 @@ const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr) {
 
 /* ---- loading ---------------------------------------------------------------------- */
 
+/* The extensions an ISA string names beyond RV64GC (I, M, A, F, D, C and the parts G
+ * implies or that are subsets of them), space-separated into out. */
+static void isa_beyond_gc(const char *isa, size_t len, char *out, size_t cap) {
+    static const char *const within[] = {"zicsr", "zifencei", "zmmul", "zaamo", "zalrsc", "zca", "zcd", "zicntr"};
+    size_t used = 0;
+    out[0] = 0;
+    if (len < 4 || strncmp(isa, "rv64", 4)) return;
+    size_t i = 4;
+    for (; i < len && isa[i] != '_'; i++) { /* single letters, each with an optional version */
+        char c = isa[i];
+        if (c >= 'a' && c <= 'z' && c != 'p' && !strchr("imafdcg", c) && used + 3 < cap)
+            used += (size_t)snprintf(out + used, cap - used, "%s%c", used ? " " : "", c);
+    }
+    while (i < len) { /* at '_': one extension a part, its name the letters before its version */
+        size_t start = ++i, n = 0;
+        while (i < len && isa[i] != '_') i++;
+        while (start + n < i && !(isa[start + n] >= '0' && isa[start + n] <= '9')) n++;
+        bool ok = n == 0 || (n == 1 && strchr("imafdcg", isa[start])); /* "_m2p0": a letter of GC */
+        for (size_t k = 0; !ok && k < sizeof within / sizeof within[0]; k++)
+            ok = strlen(within[k]) == n && !strncmp(within[k], isa + start, n);
+        if (!ok && used + n + 2 < cap)
+            used += (size_t)snprintf(out + used, cap - used, "%s%.*s", used ? " " : "", (int)n, isa + start);
+    }
+}
+
+/* Tag_RISCV_arch from the .riscv.attributes section, looked up without read_sections (the
+ * loader needs no section headers: a damaged table is not an error here). */
+static void load_arch(const elf_image *img, char *out, size_t cap) {
+    const Elf64_Ehdr *eh = img->eh;
+    out[0] = 0;
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shstrndx >= eh->e_shnum ||
+        !in_file(img, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))
+        return;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img->data + eh->e_shoff), *names = &sh[eh->e_shstrndx];
+    if (!in_file(img, names->sh_offset, names->sh_size)) return;
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        static const char want[] = ".riscv.attributes";
+        if (sh[i].sh_name + sizeof want > names->sh_size || sh[i].sh_type == SHT_NOBITS ||
+            memcmp(img->data + names->sh_offset + sh[i].sh_name, want, sizeof want) ||
+            !in_file(img, sh[i].sh_offset, sh[i].sh_size))
+            continue;
+        const uint8_t *d = img->data + sh[i].sh_offset;
+        for (size_t k = 0; k + 4 <= sh[i].sh_size; k++) {
+            if (memcmp(d + k, "rv64", 4)) continue;
+            size_t n = 0;
+            while (k + n < sh[i].sh_size && d[k + n]) n++;
+            isa_beyond_gc((const char *)d + k, n, out, cap);
+            return;
+        }
+    }
+}
+
 static uint8_t segment_prot(uint32_t flags) {
     return (uint8_t)(((flags & PF_R) ? PROT_R : 0) | ((flags & PF_W) ? PROT_W : 0) | ((flags & PF_X) ? PROT_X : 0));
 }
@@ -464,6 +516,7 @@ bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err) {
     out->phent = sizeof(Elf64_Phdr);
     out->bias = bias;
     out->brk_start = end;
+    load_arch(img, out->beyond_gc, sizeof out->beyond_gc);
     elf_close(img);
     return true;
 }

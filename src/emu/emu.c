@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emu_internal.h"
@@ -170,6 +171,7 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
         return NULL;
     }
     e->h.pc = li.entry;
+    memcpy(e->beyond_gc, li.beyond_gc, sizeof e->beyond_gc);
     e->brk_start = e->brk_cur = li.brk_start;
     e->brk_limit = li.brk_start + BRK_LIMIT;
     e->mmap_top = STACK_TOP - STACK_SIZE - MMAP_GAP;
@@ -251,4 +253,46 @@ uop_source *emu_source_create(emu_t *emu) {
     s->base.ops = &emu_source_ops;
     s->emu = emu;
     return &s->base;
+}
+
+void emu_private_files(emu_t *e) {
+    /* descriptions already replaced, found again by file, offset and flags: a guest dup()
+     * is a host dup, and the two must go on sharing their offset */
+    struct {
+        dev_t dev;
+        ino_t ino;
+        off_t off;
+        int flags, fd;
+    } done[EMU_MAX_FDS];
+    int ndone = 0;
+    for (int i = 0; i < EMU_MAX_FDS; i++) {
+        int h = e->fds[i].host;
+        struct stat st;
+        if (h < 0 || fstat(h, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        off_t off = lseek(h, 0, SEEK_CUR);
+        int flags = fcntl(h, F_GETFL);
+        if (off < 0 || flags < 0) continue;
+        int k = 0;
+        while (k < ndone &&
+               !(done[k].dev == st.st_dev && done[k].ino == st.st_ino && done[k].off == off && done[k].flags == flags))
+            k++;
+        if (k == ndone) {
+            char proc[64];
+            snprintf(proc, sizeof proc, "/proc/self/fd/%d", h);
+            int fresh = open(proc, (flags & (O_ACCMODE | O_APPEND)) | O_CLOEXEC);
+            if (fresh < 0) continue; /* stays shared */
+            if (lseek(fresh, off, SEEK_SET) != off) {
+                close(fresh);
+                continue;
+            }
+            done[ndone].dev = st.st_dev;
+            done[ndone].ino = st.st_ino;
+            done[ndone].off = off;
+            done[ndone].flags = flags;
+            done[ndone].fd = fresh;
+            ndone++;
+        }
+        dup2(done[k].fd, h);
+    }
+    for (int k = 0; k < ndone; k++) close(done[k].fd);
 }

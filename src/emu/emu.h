@@ -92,6 +92,14 @@ const char *emu_path(const emu_t *emu);  /* the program as given to emu_create (
 int emu_fault_signal(const emu_t *emu);
 uint64_t emu_icount(const emu_t *emu); /* instructions executed so far */
 
+/* In a process forked from the one that ran the guest so far (a simulation point timed
+ * on a copy of the fast-forward): give each of the guest's regular files an open file
+ * description of this process' own, at the same offset and with the same access, so the
+ * copy's reads, writes and seeks no longer move the other process' offsets (a fork
+ * shares them). Descriptors that shared an offset keep sharing one. Pipes and devices
+ * stay shared. */
+void emu_private_files(emu_t *emu);
+
 /* A uop_source reading from the emulator (which stays owned by the caller).
  * Its read() returns 0 when the guest exits or is killed by a fault (emu_state then
  * says EMU_FAILED with a signal) and -1 when the run failed for what cyclescope does

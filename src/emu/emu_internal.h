@@ -41,7 +41,8 @@ struct emu {
     emu_status status;
     int exit_code;
     char error[512];
-    int fault_signal; /* the signal Linux would have sent for the failure, 0 if none */
+    char beyond_gc[96]; /* elf_load_info's: named when an illegal instruction ends the run */
+    int fault_signal;   /* the signal Linux would have sent for the failure, 0 if none */
     uint64_t icount;
 
     char *path;     /* host path of the executable */
@@ -62,12 +63,24 @@ struct emu {
     uint64_t rng;
     uint64_t clear_child_tid;
     uint64_t sigaction_handler[65]; /* recorded, never delivered */
+    /* rt_sigprocmask's blocked set and the signals the guest sent itself while they were
+     * blocked (bit sig-1): a blocked signal waits, as on Linux, until it is unblocked */
+    uint64_t sig_blocked, sig_pending;
+    /* the time the guest asked to sleep (nanosleep, clock_nanosleep): its clocks run at
+     * 1 ns per instruction plus this, so a program waiting for time to pass sees it pass */
+    uint64_t slept_ns;
+    /* umask(2)'s mask once the guest set one (new files: mode & ~it, then the host's) */
+    uint32_t guest_umask;
+    bool umask_set;
     double host_start;
 };
 
 /* elf.c: place the loadable segments, return where things went. */
 typedef struct elf_load_info {
     uint64_t entry, phdr_addr, phnum, phent, bias, brk_start;
+    /* the extensions the program's Tag_RISCV_arch (.riscv.attributes) names beyond RV64GC,
+     * space-separated ("zbb zba", "v"); empty when none or no attributes */
+    char beyond_gc[96];
 } elf_load_info;
 bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err);
 

@@ -84,8 +84,15 @@ static bool csr_write(emu_t *e, unsigned csr, uint64_t v) {
 
 static void fail_illegal(emu_t *e, uint64_t pc, const dinsn *d) {
     unsigned len = isa_length((uint16_t)d->tmpl.encoding);
-    if (len == 2) emu_fault(e, SIGILL, "illegal instruction 0x%04x at pc 0x%" PRIx64, d->tmpl.encoding & 0xffff, pc);
-    else emu_fault(e, SIGILL, "illegal instruction 0x%08x at pc 0x%" PRIx64, d->tmpl.encoding, pc);
+    /* a program built for more than RV64GC (-march=rv64gc_zbb, rv64gcv) runs until it meets
+     * such an instruction: say so, or the fault looks like cyclescope's */
+    char why[200] = "";
+    if (e->beyond_gc[0])
+        snprintf(why, sizeof why, " (the program was built for extensions beyond RV64GC, which cyclescope runs: %s)",
+                 e->beyond_gc);
+    if (len == 2)
+        emu_fault(e, SIGILL, "illegal instruction 0x%04x at pc 0x%" PRIx64 "%s", d->tmpl.encoding & 0xffff, pc, why);
+    else emu_fault(e, SIGILL, "illegal instruction 0x%08x at pc 0x%" PRIx64 "%s", d->tmpl.encoding, pc, why);
 }
 
 static void fail_access(emu_t *e, uint64_t pc) {

@@ -5,17 +5,20 @@
  *  - One thread, no signal delivery: handlers are recorded, a signal the guest
  *    sends itself with the default action ends the run like the kernel would.
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
- *    unless host time was asked for; random bytes come from a fixed seed.
+ *    plus the time the guest slept, unless host time was asked for; random
+ *    bytes come from a fixed seed.
  *  - The guest reads host files freely but writes only stdout/stderr, or files
  *    beneath the --allow-write directory, resolved there by the kernel in one
  *    step (docs/sandbox.md).
  *  - A call we do not serve returns -ENOSYS with one warning per call number,
  *    or with --strict-syscalls ends the run naming the call and the pc.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,15 +36,22 @@
 #define GUEST_TASK_SIZE (1ull << 47) /* beyond any address the guest can map */
 
 enum {
-    SYS_getcwd = 17, SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
+    SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
+    SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
+    SYS_getpriority = 141, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
+    SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
+    SYS_syncfs = 267,
+    SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
     SYS_unlinkat = 35, SYS_renameat = 38, SYS_faccessat = 48, SYS_chdir = 49, SYS_openat = 56,
     SYS_close = 57, SYS_pipe2 = 59, SYS_getdents64 = 61, SYS_lseek = 62, SYS_read = 63,
     SYS_write = 64, SYS_readv = 65, SYS_writev = 66, SYS_pread64 = 67, SYS_pwrite64 = 68,
     SYS_readlinkat = 78, SYS_newfstatat = 79, SYS_fstat = 80, SYS_exit = 93, SYS_exit_group = 94,
     SYS_set_tid_address = 96, SYS_futex = 98, SYS_set_robust_list = 99, SYS_nanosleep = 101,
+    SYS_setitimer = 103,
     SYS_clock_gettime = 113, SYS_clock_getres = 114, SYS_clock_nanosleep = 115,
     SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
+    SYS_rt_sigpending = 136,
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
@@ -58,14 +68,19 @@ static const char *syscall_name(unsigned long nr) {
     switch (nr) {
 #define NAME(n) \
     case SYS_##n: return #n;
-        NAME(getcwd) NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
+        NAME(getcwd) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
+        NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
+        NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
+        NAME(getpriority) NAME(umask)
+        NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
         NAME(pwrite64) NAME(readlinkat) NAME(newfstatat) NAME(fstat) NAME(exit) NAME(exit_group)
-        NAME(set_tid_address) NAME(futex) NAME(set_robust_list) NAME(nanosleep) NAME(clock_gettime)
+        NAME(set_tid_address) NAME(futex) NAME(set_robust_list) NAME(nanosleep) NAME(setitimer)
+        NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -83,7 +98,28 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
         clock_gettime(monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME, &ts);
         return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     }
-    return (monotonic ? 0 : GUEST_EPOCH * 1000000000ull) + e->icount;
+    return (monotonic ? 0 : GUEST_EPOCH * 1000000000ull) + e->icount + e->slept_ns;
+}
+
+static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len);
+
+/* nanosleep(req, rem) and clock_nanosleep(clock, flags, req, rem): never interrupted (no
+ * signal is delivered); on the guest clock the time asked for passes at once (until an
+ * absolute time: whatever is left of it). With --host-time nothing waits. */
+static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t req) {
+    int64_t ts[2];
+    if (get(e, req, ts, sizeof ts)) return -EFAULT;
+    if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
+    if (e->opt.host_time) return 0;
+    uint64_t ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
+                                                               : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+    if (flags & 1) { /* TIMER_ABSTIME */
+        bool realtime = clock == CLOCK_REALTIME || clock == CLOCK_TAI;
+        uint64_t now = emu_guest_time_ns(e, !realtime);
+        ns = ns > now ? ns - now : 0;
+    }
+    if (e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
+    return 0;
 }
 
 /* ---- helpers ---- */
@@ -103,8 +139,9 @@ static guest_fd *fd_of(emu_t *e, uint64_t fd) {
     return &e->fds[fd];
 }
 
-static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
-    for (int i = 0; i < EMU_MAX_FDS; i++) {
+/* the lowest free guest descriptor from `lowest` (fcntl F_DUPFD's minimum) */
+static int64_t fd_install_from(emu_t *e, int host, bool writable, const char *path, int lowest) {
+    for (int i = lowest; i < EMU_MAX_FDS; i++) {
         if (e->fds[i].host < 0) {
             free(e->fds[i].path);
             e->fds[i] = (guest_fd){host, writable, path ? cs_strdup(path) : NULL};
@@ -113,6 +150,10 @@ static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
     }
     close(host);
     return -EMFILE;
+}
+
+static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
+    return fd_install_from(e, host, writable, path, 0);
 }
 
 /* dirfd for *at() calls: AT_FDCWD or one of the guest's descriptors. */
@@ -233,6 +274,7 @@ static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
 /* ---- file I/O ---- */
 
 static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, int64_t mode) {
+    if (e->umask_set) mode &= ~(int64_t)e->guest_umask; /* the host's umask applies too */
     char path[PATH_MAX];
     if (!get_path(e, path_addr, path)) return -EFAULT;
     int hdir;
@@ -273,6 +315,131 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
     ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
+    int64_t ret = got < 0 ? -errno : got;
+    if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
+    free(tmp);
+    return ret;
+}
+
+/* ppoll/pselect6's wait, on the guest clock as a sleep is: what is ready now (the host's
+ * ppoll with no wait); nothing ready and a timeout: it runs out at once, moving the guest
+ * clock by it (nobody else runs while the guest waits; input arriving meanwhile is not
+ * seen, as its time is not the host's); nothing ready and no timeout: the host's wait when
+ * a descriptor can become ready from outside (a pipe, a socket, a terminal: as read()
+ * would wait), else the run ends as a futex wait without a timeout does. Returns the
+ * host's count or -errno; -EDEADLK after emu_fail. */
+static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_addr) {
+    int64_t t[2] = {0, 0};
+    if (timeout_addr) {
+        if (get(e, timeout_addr, t, sizeof t)) return -EFAULT;
+        if (t[0] < 0 || t[1] < 0 || t[1] > 999999999) return -EINVAL;
+    }
+    struct timespec zero = {0, 0};
+    int got = ppoll(p, n, &zero, NULL);
+    if (got != 0) return got < 0 ? -errno : got;
+    if (timeout_addr) {
+        uint64_t ns = (uint64_t)t[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
+                                                                  : (uint64_t)t[0] * 1000000000ull + (uint64_t)t[1];
+        if (!e->opt.host_time && e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
+        return 0;
+    }
+    bool outside = false;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (p[i].fd >= 0 && p[i].events && fstat(p[i].fd, &st) == 0 &&
+            (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)))
+            outside = true;
+    }
+    if (!outside) {
+        emu_fail(e,
+                 "poll would block forever: nothing it waits for can become ready, and the guest has a single "
+                 "thread (pc 0x%" PRIx64 ")",
+                 e->h.pc);
+        return -EDEADLK;
+    }
+    got = ppoll(p, n, NULL, NULL);
+    return got < 0 ? -errno : got;
+}
+
+/* ppoll(fds, nfds, timeout, sigmask, sigsetsize): struct pollfd is the same on every Linux */
+static int64_t sys_ppoll(emu_t *e, uint64_t fds, uint64_t nfds, uint64_t timeout_addr) {
+    if (nfds > EMU_MAX_FDS) return -EINVAL;
+    struct pollfd *p = cs_calloc(nfds ? nfds : 1, sizeof *p);
+    int *guest = cs_calloc(nfds ? nfds : 1, sizeof *guest);
+    int64_t ret = nfds && get(e, fds, p, nfds * sizeof *p) ? -EFAULT : 0;
+    int invalid = 0;
+    for (size_t i = 0; ret == 0 && i < nfds; i++) {
+        guest[i] = p[i].fd;
+        guest_fd *g = p[i].fd >= 0 ? fd_of(e, (uint64_t)p[i].fd) : NULL;
+        if (p[i].fd >= 0 && !g) invalid++;
+        p[i].fd = g ? g->host : -1; /* negative: ignored by the host; an unknown one: POLLNVAL */
+    }
+    if (ret == 0 && invalid) { /* POLLNVAL is an event: no wait, the others as they are now */
+        struct timespec zero = {0, 0};
+        ret = ppoll(p, nfds, &zero, NULL) < 0 ? -errno : 0;
+    } else if (ret == 0) ret = host_poll(e, p, nfds, timeout_addr);
+    if (ret >= 0) {
+        for (size_t i = 0; i < nfds; i++) {
+            bool bad = guest[i] >= 0 && !fd_of(e, (uint64_t)guest[i]);
+            if (bad) p[i].revents = POLLNVAL;
+            p[i].fd = guest[i];
+        }
+        if (invalid) {
+            ret = 0;
+            for (size_t i = 0; i < nfds; i++) ret += p[i].revents != 0;
+        }
+        if (nfds && put(e, fds, p, nfds * sizeof *p)) ret = -EFAULT;
+    }
+    free(guest);
+    free(p);
+    return ret;
+}
+
+/* pselect6(nfds, readfds, writefds, exceptfds, timeout, sigmask): the sets as host polls */
+static int64_t sys_pselect6(emu_t *e, uint64_t nfds, uint64_t rd, uint64_t wr, uint64_t ex, uint64_t timeout_addr) {
+    if (nfds > EMU_MAX_FDS) return -EINVAL;
+    uint64_t sets[3][EMU_MAX_FDS / 64] = {{0}};
+    uint64_t addr[3] = {rd, wr, ex};
+    size_t bytes = (nfds + 63) / 64 * 8;
+    for (int k = 0; k < 3; k++)
+        if (addr[k] && bytes && get(e, addr[k], sets[k], bytes)) return -EFAULT;
+    struct pollfd p[EMU_MAX_FDS];
+    int which[EMU_MAX_FDS];
+    size_t n = 0;
+    for (uint64_t fd = 0; fd < nfds; fd++) {
+        short ev = 0;
+        for (int k = 0; k < 3; k++)
+            if (sets[k][fd / 64] >> (fd % 64) & 1) ev |= k == 0 ? POLLIN : k == 1 ? POLLOUT : POLLPRI;
+        if (!ev) continue;
+        guest_fd *g = fd_of(e, fd);
+        if (!g) return -EBADF;
+        p[n] = (struct pollfd){g->host, ev, 0};
+        which[n++] = (int)fd;
+    }
+    int64_t got = host_poll(e, p, n, timeout_addr);
+    if (got < 0) return got;
+    uint64_t out[3][EMU_MAX_FDS / 64] = {{0}};
+    int64_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        short r = p[i].revents, ev = p[i].events;
+        bool hit[3] = {(ev & POLLIN) && (r & (POLLIN | POLLHUP | POLLERR)), (ev & POLLOUT) && (r & (POLLOUT | POLLERR)),
+                       (ev & POLLPRI) && (r & POLLPRI)};
+        for (int k = 0; k < 3; k++)
+            if (hit[k]) out[k][which[i] / 64] |= 1ull << (which[i] % 64), count++;
+    }
+    for (int k = 0; k < 3; k++)
+        if (addr[k] && bytes && put(e, addr[k], out[k], bytes)) return -EFAULT;
+    return count;
+}
+
+/* getdents64(2): the host's entries as they are, struct linux_dirent64 being the same on
+ * every 64-bit Linux (a guest's opendir/readdir of a host directory, as under qemu) */
+static int64_t sys_getdents64(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint8_t *tmp = cs_malloc(n ? n : 1);
+    ssize_t got = getdents64(g->host, tmp, n);
     int64_t ret = got < 0 ? -errno : got;
     if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
@@ -746,25 +913,68 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
 
 /* ---- signals ---- */
 
+/* SIGKILL and SIGSTOP cannot be blocked (Linux drops them from any mask). */
+#define SIG_UNBLOCKABLE ((1ull << (9 - 1)) | (1ull << (19 - 1)))
+
+/* A signal's action once it is delivered (not blocked). */
+static void deliver_self_signal(emu_t *e, int64_t sig);
+
 static int64_t sys_self_signal(emu_t *e, int64_t sig) {
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
+    /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
+     * signal around its tgkill, so the program's own mask decides at the restore) */
+    uint64_t bit = 1ull << (sig - 1);
+    if (e->sig_blocked & bit) {
+        e->sig_pending |= bit;
+        return 0;
+    }
+    deliver_self_signal(e, sig);
+    return 0;
+}
+
+static void deliver_self_signal(emu_t *e, int64_t sig) {
     uint64_t handler = e->sigaction_handler[sig];
-    if (handler == 1) return 0; /* SIG_IGN */
+    if (handler == 1) return; /* SIG_IGN */
     if (handler != 0) {
         emu_fail(e,
                  "the guest sent itself signal %" PRId64
                  " with a handler installed; signal delivery is not supported (pc 0x%" PRIx64 ")",
                  sig, e->h.pc);
-        return 0;
+        return;
     }
     /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
-    if (sig == 17 || sig == 23 || sig == 28 || sig == 18) return 0;
+    if (sig == 17 || sig == 23 || sig == 28 || sig == 18) return;
     /* killed by the signal, as by a fault: the guest did not exit (a JSON "fault", exit
      * 128 + signal, said once by the caller), whatever sent it (abort() raises SIGABRT) */
     const char *abbrev = sigabbrev_np((int)sig);
     emu_fault(e, (int)sig, "killed by signal SIG%s (%s), sent by the program itself at pc 0x%" PRIx64,
               abbrev ? abbrev : "?", strsignal((int)sig), e->h.pc);
+}
+
+/* rt_sigprocmask(how, set, oldset, sigsetsize) of the one thread: the mask is kept so a
+ * signal the guest sends itself while it is blocked waits, and is delivered (lowest
+ * number first, as Linux) when the mask lets it through. */
+static int64_t sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64_t old_addr, uint64_t sigsetsize) {
+    if (sigsetsize != 8) return -EINVAL;
+    uint64_t set = 0;
+    if (set_addr) {
+        if (how > 2) return -EINVAL; /* SIG_BLOCK 0, SIG_UNBLOCK 1, SIG_SETMASK 2 */
+        if (get(e, set_addr, &set, 8)) return -EFAULT;
+    }
+    if (old_addr && put(e, old_addr, &e->sig_blocked, 8)) return -EFAULT;
+    if (!set_addr) return 0;
+    if (how == 0) e->sig_blocked |= set;
+    else if (how == 1) e->sig_blocked &= ~set;
+    else e->sig_blocked = set;
+    e->sig_blocked &= ~SIG_UNBLOCKABLE;
+    uint64_t ready = e->sig_pending & ~e->sig_blocked;
+    while (ready && e->status == EMU_RUNNING) {
+        int64_t sig = __builtin_ctzll(ready) + 1;
+        e->sig_pending &= ~(1ull << (sig - 1));
+        ready &= ~(1ull << (sig - 1));
+        deliver_self_signal(e, sig);
+    }
     return 0;
 }
 
@@ -860,8 +1070,12 @@ void emu_syscall(emu_t *e) {
         case F_SETFL: ret = 0; break; /* close-on-exec and O_NONBLOCK mean nothing without exec and threads */
         case F_DUPFD:
         case F_DUPFD_CLOEXEC: {
+            if (a2 >= EMU_MAX_FDS) { /* past the descriptor limit */
+                ret = -EINVAL;
+                break;
+            }
             int h = dup(g->host);
-            ret = h < 0 ? -errno : fd_install(e, h, g->writable, g->path);
+            ret = h < 0 ? -errno : fd_install_from(e, h, g->writable, g->path, (int)a2);
             break;
         }
         default: ret = -EINVAL;
@@ -887,7 +1101,72 @@ void emu_syscall(emu_t *e) {
         break;
     }
     case SYS_read: ret = sys_read(e, a0, a1, a2, -1); break;
-    case SYS_pread64: ret = sys_read(e, a0, a1, a2, (int64_t)a3 < 0 ? 0 : (int64_t)a3); break;
+    case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3); break;
+    case SYS_getdents64: ret = sys_getdents64(e, a0, a1, a2); break;
+    case SYS_ppoll: ret = sys_ppoll(e, a0, a1, a2); break;
+    case SYS_pselect6: ret = sys_pselect6(e, a0, a1, a2, a3, a4); break;
+    case SYS_sync:
+    case SYS_mlock:
+    case SYS_munlock:
+    case SYS_mlockall:
+    case SYS_munlockall: ret = 0; break; /* nothing to flush or pin in a copy of memory */
+    case SYS_syncfs: ret = fd_of(e, a0) ? 0 : -EBADF; break;
+    case SYS_getpriority: ret = a0 == 0 && (a1 == 0 || a1 == GUEST_PID) ? 20 : -ESRCH; break; /* nice 0 */
+    case SYS_umask: {
+        if (!e->umask_set) { /* inherited: the host process' */
+            mode_t host = umask(022);
+            umask(host);
+            e->guest_umask = host;
+            e->umask_set = true;
+        }
+        ret = e->guest_umask;
+        e->guest_umask = (uint32_t)a0 & 0777;
+        break;
+    }
+    case SYS_getpgid:
+    case SYS_getsid: ret = a0 == 0 || a0 == GUEST_PID ? GUEST_PID : -ESRCH; break;     /* its own session */
+    case SYS_sched_getscheduler: ret = a0 == 0 || a0 == GUEST_PID ? 0 : -ESRCH; break; /* SCHED_OTHER */
+    case SYS_sched_getparam: {
+        static const int32_t priority = 0;
+        ret = a0 != 0 && a0 != GUEST_PID ? -ESRCH : put(e, a1, &priority, 4);
+        break;
+    }
+    case SYS_getcpu: {
+        static const uint32_t zero = 0; /* CPU 0, node 0: the one CPU */
+        ret = (a0 && put(e, a0, &zero, 4)) || (a1 && put(e, a1, &zero, 4)) ? -EFAULT : 0;
+        break;
+    }
+    case SYS_prctl:
+        if (a0 == 15) { /* PR_SET_NAME: the thread's name, up to 16 bytes */
+            char name[16];
+            ret = get(e, a1, name, 1) ? -EFAULT : 0;
+        } else if (a0 == 16) { /* PR_GET_NAME: the program's name, as Linux starts it */
+            char name[16] = {0};
+            const char *base = strrchr(e->path, '/');
+            snprintf(name, sizeof name, "%s", base ? base + 1 : e->path);
+            ret = put(e, a1, name, sizeof name);
+        } else ret = -EINVAL;
+        break;
+    case SYS_ftruncate: {
+        /* through a descriptor the sandbox let the guest write (opened beneath
+         * --allow-write DIR); not cyclescope's own stdout and stderr */
+        guest_fd *g = fd_of(e, a0);
+        if (!g) ret = -EBADF;
+        else if (!g->writable || g->host == STDOUT_FILENO || g->host == STDERR_FILENO) ret = -EINVAL;
+        else if ((int64_t)a1 < 0) ret = -EINVAL;
+        else {
+            shared_before_io(e, g->host);
+            ret = ftruncate(g->host, (off_t)a1) < 0 ? -errno : 0;
+            shared_after_write(e, g->host);
+        }
+        break;
+    }
+    case SYS_fsync:
+    case SYS_fdatasync: {
+        guest_fd *g = fd_of(e, a0);
+        ret = !g ? -EBADF : (nr == SYS_fsync ? fsync(g->host) : fdatasync(g->host)) < 0 ? -errno : 0;
+        break;
+    }
     case SYS_write: ret = sys_write(e, a0, a1, a2, -1); break;
     case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;
@@ -916,7 +1195,13 @@ void emu_syscall(emu_t *e) {
             uint32_t v;
             if (get(e, a0, &v, 4)) ret = -EFAULT;
             else if (v != (uint32_t)a2) ret = -EAGAIN;
-            else {
+            else if (a3) {
+                /* with a timeout: nobody else can wake it, so the time runs out (WAIT: relative
+                 * on the monotonic clock; WAIT_BITSET: absolute, FUTEX_CLOCK_REALTIME's clock) */
+                ret = op == 0 ? sys_nanosleep(e, CLOCK_MONOTONIC, 0, a3)
+                              : sys_nanosleep(e, (a1 & 256) ? CLOCK_REALTIME : CLOCK_MONOTONIC, 1, a3);
+                if (ret == 0) ret = -ETIMEDOUT;
+            } else {
                 emu_fail(e, "futex wait would block forever: the guest has a single thread (pc 0x%" PRIx64 ")",
                          e->h.pc);
                 return;
@@ -931,8 +1216,8 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_set_robust_list: ret = 0; break;
     case SYS_rseq: ret = -ENOSYS; break; /* as on a kernel without rseq; glibc carries on */
-    case SYS_nanosleep:
-    case SYS_clock_nanosleep: ret = 0; break; /* guest time is the instruction count */
+    case SYS_nanosleep: ret = sys_nanosleep(e, CLOCK_MONOTONIC, 0, a0); break;
+    case SYS_clock_nanosleep: ret = sys_nanosleep(e, a0, a1, a2); break;
     case SYS_clock_gettime: {
         bool realtime = a0 == CLOCK_REALTIME || a0 == CLOCK_REALTIME_COARSE || a0 == CLOCK_TAI;
         ret = put_time(e, a1, emu_guest_time_ns(e, !realtime), false);
@@ -975,9 +1260,10 @@ void emu_syscall(emu_t *e) {
         ret = 0;
         break;
     }
-    case SYS_rt_sigprocmask: {
-        static const uint64_t none = 0;
-        ret = (a2 && put(e, a2, &none, 8)) ? -EFAULT : 0;
+    case SYS_rt_sigprocmask: ret = sys_rt_sigprocmask(e, a0, a1, a2, a3); break;
+    case SYS_rt_sigpending: {
+        uint64_t pending = e->sig_pending & e->sig_blocked;
+        ret = a1 > 8 ? -EINVAL : put(e, a0, &pending, a1) ? -EFAULT : 0;
         break;
     }
     case SYS_times: {

@@ -7,8 +7,9 @@
  *    pipe. Processes rather than threads because the guest program writes to
  *    the real stdout, and a descriptor table is per process: every job's
  *    stdout and stderr go to a temporary file of its own (copied out at the end
- *    for the jobs that ask; the others are discarded) and its stdin comes from
- *    /dev/null. The same kind of file for every job matters: glibc's stdio asks
+ *    for the jobs that ask; the others are discarded) and its stdin is the
+ *    caller's when that is a regular file (each job reading it from the caller's
+ *    offset), /dev/null otherwise. The same kind of file for every job matters: glibc's stdio asks
  *    what stdout is (a terminal? a device?) and a different answer changes the
  *    instruction count by a few dozen. Processes also keep any state in the
  *    emulator private to its run.
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -86,7 +88,17 @@ static int temp_fd(void) {
 /* ---- the child ---- */
 
 static void __attribute__((noreturn)) child_run(const run_job *job, int fd, int out, int err) {
-    int in = open("/dev/null", O_RDONLY);
+    /* stdin: the caller's when it is a file (`< FILE`), opened anew at its offset so the
+     * jobs read it side by side, each from where the caller stood; /dev/null otherwise
+     * (a terminal, a pipe: one job would take what another should read) */
+    int in = -1;
+    struct stat st;
+    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+        off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+        in = at < 0 ? -1 : open("/proc/self/fd/0", O_RDONLY);
+        if (in >= 0 && lseek(in, at, SEEK_SET) != at) close(in), in = -1;
+    }
+    if (in < 0) in = open("/dev/null", O_RDONLY);
     if (in >= 0) dup2(in, STDIN_FILENO);
     if (out < 0) out = temp_fd();
     if (err < 0) err = temp_fd();

@@ -801,7 +801,10 @@ bool simpoint_time(const simpoint_set *set, const simpoint_stream *from, const u
             close(fds[0]);
             child_report r;
             memset(&r, 0, sizeof r);
-            if (from->emu) silence_guest_output();
+            if (from->emu) {
+                silence_guest_output();
+                emu_private_files(from->emu); /* the parent fast-forwards on through them */
+            }
             if (all) {
                 r.ok = time_warmed(core, w, p, &r.timing, &r.err);
             } else {

@@ -1,0 +1,71 @@
+/* System calls outside programs make on the side, each answered as Linux does (they
+ * returned ENOSYS with a warning): poll and select (ppoll, pselect6) of files, a bad
+ * descriptor and a timeout, fcntl F_DUPFD's lowest number, umask's previous mask, the
+ * process' own group, session, scheduler, priority and CPU, prctl, mlock, sync.
+ *   poll_misc [forever]   (forever: poll of nothing without a timeout) */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SHOW(name, expr)                                                                       \
+    do {                                                                                       \
+        errno = 0;                                                                             \
+        long r_ = (long)(expr);                                                                \
+        printf("%-34s %ld%s%s\n", name, r_, r_ < 0 ? " " : "", r_ < 0 ? strerror(errno) : ""); \
+    } while (0)
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "forever") == 0) /* Linux: waits for a signal, forever */
+        return poll(NULL, 0, -1);
+    int null_fd = open("/dev/null", O_RDONLY), self = open(argv[0], O_RDONLY);
+    struct pollfd p[4] = {{null_fd, POLLIN, 0}, {self, POLLIN | POLLOUT, 0}, {-1, POLLIN, 0}, {1000, POLLIN, 0}};
+    SHOW("poll: /dev/null, self, -1, 1000", poll(p, 4, 0));
+    printf("  revents %#x %#x %#x %#x\n", p[0].revents, p[1].revents, p[2].revents, p[3].revents);
+    SHOW("poll: no descriptors, 30 ms", poll(NULL, 0, 30));
+    fd_set rd, wr;
+    FD_ZERO(&rd);
+    FD_ZERO(&wr);
+    FD_SET(null_fd, &rd);
+    FD_SET(self, &rd);
+    FD_SET(self, &wr);
+    struct timeval tv = {0, 0};
+    SHOW("select: /dev/null, self (read, write)", select(self + 1, &rd, &wr, NULL, &tv));
+    printf("  read %d %d write %d\n", FD_ISSET(null_fd, &rd), FD_ISSET(self, &rd), FD_ISSET(self, &wr));
+    FD_ZERO(&rd);
+    FD_SET(200, &rd);
+    SHOW("select: a closed descriptor", select(201, &rd, NULL, NULL, &tv));
+    SHOW("fcntl F_DUPFD from 40", fcntl(self, F_DUPFD, 40));
+    SHOW("fcntl F_DUPFD_CLOEXEC from 40", fcntl(self, F_DUPFD_CLOEXEC, 40));
+    SHOW("fcntl F_DUPFD from 100000", fcntl(self, F_DUPFD, 100000));
+    umask(027);
+    SHOW("umask(022) after umask(027)", umask(022));
+    SHOW("getpgid(0) > 0", getpgid(0) > 0);
+    SHOW("getsid(0) > 0", getsid(0) > 0);
+    SHOW("sched_getscheduler(0)", sched_getscheduler(0));
+    struct sched_param sp = {5};
+    SHOW("sched_getparam(0)", sched_getparam(0, &sp));
+    printf("  priority %d\n", sp.sched_priority);
+    SHOW("getpriority(PRIO_PROCESS, 0)", getpriority(PRIO_PROCESS, 0));
+    unsigned cpu = 7, node = 7;
+    SHOW("getcpu", getcpu(&cpu, &node));
+    printf("  cpu %u node %u\n", cpu, node);
+    SHOW("prctl(PR_SET_NAME)", prctl(PR_SET_NAME, "worker", 0, 0, 0));
+    SHOW("prctl(12345)", prctl(12345, 0, 0, 0, 0));
+    static char page[4096];
+    SHOW("mlock", mlock(page, sizeof page));
+    SHOW("munlock", munlock(page, sizeof page));
+    sync();
+    SHOW("syncfs", syncfs(self));
+    return 0;
+}

@@ -112,6 +112,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     # every verb x {exit 3, SIGSEGV, abort(), --max}: status, one line naming the program, outputs
     # and their guest state; run --simpoints and sim of the trace after them
     add_test(NAME results.guest_ends COMMAND ${_scripts}/guest_ends.sh ${_cs} ${CYCLESCOPE_GUEST_DIR})
+    # a count past 2^53 is read exactly: --seed 9007199254740993 was read as …992, the same
+    # random stream (seeded_loop prints its getrandom-drawn loop length and a value)
+    add_test(NAME results.bad_input_seed
+             COMMAND bash -c "a=$($0 exec --seed 9007199254740992 $1) && b=$($0 exec --seed 9007199254740993 $1) && \
+                     [ -n \"$a\" ] && [ \"$a\" != \"$b\" ]" ${_cs} ${CYCLESCOPE_GUEST_DIR}/seeded_loop)
   endif()
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})

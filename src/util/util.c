@@ -193,6 +193,13 @@ bool cs_parse_count(const char *text, uint64_t *out) {
     if (!text || !*text || *text == '-') return false;
     errno = 0;
     char *end;
+    /* whole digits are read exactly: a double rounds past 2^53 (--seed 9007199254740993 became …992) */
+    if (strspn(text, "0123456789") == strlen(text)) {
+        unsigned long long n = strtoull(text, &end, 10);
+        if (errno) return false;
+        *out = n;
+        return true;
+    }
     double v = strtod(text, &end);
     if (errno || end == text || v < 0) return false;
     uint64_t mult = 1;

@@ -147,6 +147,11 @@ cp "$w/dep_add" prog
 cp "$w/fft" prog
 expect 125 'prog: the baseline now takes [0-9]+ cycles, the .rps recorded [0-9]+' "$cs" whatif p.rps --set l2.latency=20 --verify 1
 
+# --- --warmup N --max 18446744073709551615: warm-up + max wrapped to N - 1, one instruction timed
+n=$("$cs" run --no-report --json - --warmup 1000 --max 18446744073709551615 "$w/dep_add" 10 2>/dev/null |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["instructions"])')
+[ "$n" -gt 1000 ] || fail "--warmup 1000 --max 2^64-1 timed $n instructions"
+
 # --- a file of another format where a trace is expected --------------------------------
 # 2048 bytes of text are 32 "ChampSim records": stallscope timed them (exit 0) as sim refuses
 yes 'not a trace, just some text' | head -c 2048 >text.bin

@@ -1,6 +1,7 @@
 /* cyclescope compare: two or more runs' JSON results side by side — the summary
  * and every stack component with its change — in the terminal and as HTML. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,20 @@ static bool read_run(const char *file, cJSON *j, compare_run *r, char *overrides
     r->cpi = num_at(j, "cpi");
     if (r->cycles < 0 || r->instructions < 0 || r->ipc < 0 || r->cpi < 0) {
         cs_error_set(err, "%s: no cycles, instructions, ipc or cpi", file);
+        return false;
+    }
+    /* An edited or damaged result: counts that are no counts, or a CPI and IPC that are not
+     * the cycles over the instructions (cycles 0 or 1e308 were compared as measured). */
+    const double exact = 9007199254740992.0; /* 2^53: larger counts are not exact in JSON */
+    bool counts = r->cycles == floor(r->cycles) && r->instructions == floor(r->instructions) && r->cycles < exact &&
+        r->instructions < exact;
+    bool ratios = (r->instructions == 0 && r->ipc == 0) ||
+        (r->cycles > 0 && fabs(r->cpi * r->instructions - r->cycles) <= 1e-6 * r->cycles + 1e-6 &&
+         fabs(r->ipc * r->cycles - r->instructions) <= 1e-6 * r->instructions + 1e-6);
+    if (!counts || !ratios) {
+        cs_error_set(err,
+                     "%s: inconsistent: %.17g cycles, %.17g instructions, CPI %.17g, IPC %.17g (edited or damaged?)",
+                     file, r->cycles, r->instructions, r->cpi, r->ipc);
         return false;
     }
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(j, "provenance");

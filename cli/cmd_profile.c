@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "profile/profile.h"
@@ -425,6 +426,13 @@ static int merge(int argc, char **argv) {
     if (argc - optind < 2) return cli_usage("profile merge", "give two or more profiles (or truth files) to merge");
     const char *outputs[] = {out};
     if (!cli_outputs_writable(outputs, 1)) return EXIT_USAGE;
+    for (int i = optind; i < argc; i++) /* one run counted twice (a truth has no seed to tell it) */
+        for (int k = optind; k < i; k++) {
+            struct stat a, b;
+            if (stat(argv[i], &a) == 0 && stat(argv[k], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+                return cli_usage("profile merge", "%s and %s are one file: its run would count twice", argv[k],
+                                 argv[i]);
+        }
     cs_error err;
     /* the first file's kind decides: truth files start with their own magic */
     static const char truth_magic[] = "cyclescope-profile-truth ";

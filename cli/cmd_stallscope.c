@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -51,11 +52,40 @@ enum { OPT_DEPTH = 1400, OPT_THRESHOLD, OPT_INTERVAL, OPT_COMPARE, OPT_TOOCLOSE,
 
 typedef struct input {
     bool elf;
+    bool cloudsuite; /* a ChampSim trace of 96-byte cloudsuite records */
     cli_guest_options *g;
     int argc;
     char **argv;
     emu_t *emu;
 } input;
+
+/* An input that is neither an ELF nor a recognised trace: true when the readers will say
+ * what is wrong with it (missing, empty, not a regular file, corrupt xz or gzip data),
+ * false after one line saying it is no format stallscope reads. Other data read as
+ * ChampSim records would be timed as nonsense, every 64 bytes an "instruction" (`sim`
+ * refuses it the same way). */
+static bool recognised_elsewhere(const char *path) {
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0) return true;
+    static const unsigned char xz[] = {0xfd, '7', 'z', 'X', 'Z', 0}, gz[] = {0x1f, 0x8b};
+    unsigned char magic[6] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(magic, 1, sizeof magic, f) : 0;
+    if (f) fclose(f);
+    if ((n >= sizeof xz && !memcmp(magic, xz, sizeof xz)) || (n >= sizeof gz && !memcmp(magic, gz, sizeof gz))) {
+        cs_error err = {{0}};
+        champsim_options copt = {0};
+        uop_source *src = champsim_open(path, &copt, &err);
+        uop u[16];
+        bool unreadable = !src || uop_source_read(src, u, 16, &err) < 0;
+        uop_source_destroy(src);
+        if (unreadable) return true; /* the reader's error names the damage */
+    }
+    cli_fail("%s: neither a RISC-V program (ELF) nor a trace (.cst, or ChampSim records at plausible instruction "
+             "addresses; `cyclescope sim --format champsim` reads it as ChampSim anyway)",
+             path);
+    return false;
+}
 
 static uop_source *input_open(input *in, char *what, size_t size) {
     cs_error err;
@@ -71,7 +101,7 @@ static uop_source *input_open(input *in, char *what, size_t size) {
         cst_reader *r = cst_open(path, &err);
         src = r ? cst_reader_source(r) : NULL;
     } else {
-        champsim_options copt = {0};
+        champsim_options copt = {.cloudsuite = in->cloudsuite};
         src = champsim_open(path, &copt, &err);
     }
     if (!src) cli_fail("%s", err.msg);
@@ -269,7 +299,9 @@ int cmd_stallscope(int argc, char **argv) {
             size_t l = strlen(list_text);
             snprintf(list_text + l, sizeof list_text - l, ":%s=%s", key, optarg);
         } else if (opt == OPT_COMPARE) {
-            if (optind >= argc) return cli_usage("stallscope", "--compare needs two configurations, A and B");
+            if (optind >= argc || argv[optind][0] == '-') /* B is the next word: not an option (--max took it) */
+                return cli_usage("stallscope", "--compare needs two configurations, A and B (got %s after %s)",
+                                 optind < argc ? argv[optind] : "nothing", optarg);
             cmp_a = optarg;
             cmp_b = argv[optind++];
         } else if (!cli_timing_option(&t, opt, optarg, "stallscope", &bad) &&
@@ -286,7 +318,9 @@ int cmd_stallscope(int argc, char **argv) {
                          "--compare writes text, --json and --report only (no --csv, --outdir, --pipeview)");
     const char *cmp_outputs[] = {t.json_path, t.report_path};
     if (cmp_a && !cli_outputs_writable(cmp_outputs, 2)) return EXIT_USAGE; /* before either run */
-    input in = {cli_input_kind_of(argv[optind]) == CLI_INPUT_ELF, &g, argc - optind, argv + optind, NULL};
+    cli_input_kind kind = cli_input_kind_of(argv[optind]);
+    if (kind == CLI_INPUT_OTHER && !recognised_elsewhere(argv[optind])) return EXIT_RUN_FAILED;
+    input in = {kind == CLI_INPUT_ELF, kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE, &g, argc - optind, argv + optind, NULL};
     if (!in.elf && in.argc != 1) return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
     t.analysis = list_text;
     t.cmd_argc = argc, t.cmd_argv = argv;

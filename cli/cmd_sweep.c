@@ -169,7 +169,7 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
             jobs[i] = (run_job){.name = names[i],
                                 .cfg = *base,
                                 .opt = {c->t.warmup, c->t.max, NULL},
-                                .source = {&ps, point_open, point_close},
+                                .source = {.ctx = &ps, .open = point_open, .close = point_close},
                                 .analyses = list,
                                 .program = what};
             sweep_point_config(g, base, todo[first + i], &jobs[i].cfg, &err); /* checked before: cannot fail */
@@ -335,7 +335,22 @@ static bool check_resource(const char *what, const char *value) {
             cli_usage("sweep", "--slurm-%s %s: unexpected character '%c'", what, value, *s);
             return false;
         }
-    return *value != 0;
+    if (!*value) return cli_usage("sweep", "--slurm-%s: an empty value", what), false;
+    /* the numbers sbatch takes (a plain word like -1 or x went into the script, for sbatch
+     * to refuse after the sweep reported success): cpus a positive count, mem a size
+     * (digits, one K/M/G/T suffix), time minutes or Slurm's [days-]hours:minutes:seconds */
+    const char *s = value;
+    size_t digits = strspn(s, "0123456789");
+    bool ok = true;
+    if (!strcmp(what, "cpus")) ok = digits == strlen(s) && strtoul(s, NULL, 10) > 0 && digits < 6;
+    else if (!strcmp(what, "mem")) ok = digits > 0 && (!s[digits] || (strchr("KMGTkmgt", s[digits]) && !s[digits + 1]));
+    else if (!strcmp(what, "time")) ok = digits > 0 && strspn(s, "0123456789:-") == strlen(s) && !strstr(s, "--");
+    if (!ok)
+        cli_usage("sweep", "--slurm-%s %s: not a %s", what, value,
+                  !strcmp(what, "cpus")      ? "positive number of processors"
+                      : !strcmp(what, "mem") ? "size (a number, and K, M, G or T)"
+                                             : "time limit (minutes, or [days-]hours:minutes:seconds)");
+    return ok;
 }
 
 int cmd_sweep(int argc, char **argv) {
@@ -414,6 +429,13 @@ int cmd_sweep(int argc, char **argv) {
     if (optind >= argc) return cli_usage("sweep", "no program or trace given");
     c.argc = argc - optind;
     c.argv = argv + optind;
+    if (c.emit) { /* jobs.txt is a command a line, and an #SBATCH line ends at a newline */
+        const char *what = strpbrk(c.dir, "\n\r") ? c.dir : NULL;
+        for (int i = 0; i < c.argc && !what; i++)
+            if (strpbrk(c.argv[i], "\n\r")) what = c.argv[i];
+        if (what)
+            return cli_usage("sweep", "--emit %s: %s holds a line break, which a job list cannot carry", c.emit, what);
+    }
     c.trace = cst_probe(c.argv[0]);
     if (c.trace && c.argc != 1) return cli_usage("sweep", "a trace takes no arguments");
 
@@ -460,6 +482,13 @@ int cmd_sweep(int argc, char **argv) {
         analysis_list_free(&list);
         cli_fail("%s: cannot create directory: %s", c.dir, strerror(errno));
         return EXIT_USAGE; /* an output that cannot be written is bad usage, before anything runs */
+    }
+    struct stat dir_st; /* it exists: a directory we can write into (-o FILE failed every point) */
+    if (stat(c.dir, &dir_st) != 0 || !S_ISDIR(dir_st.st_mode) || access(c.dir, W_OK | X_OK) != 0) {
+        sweep_grid_free(&g);
+        analysis_list_free(&list);
+        cli_fail("%s: cannot write into it: %s", c.dir, S_ISDIR(dir_st.st_mode) ? strerror(errno) : "Not a directory");
+        return EXIT_USAGE;
     }
     /* absolute paths: the job lists run elsewhere, and a point's file names
      * its program the same way however the sweep was started */

@@ -351,8 +351,9 @@ static int trace_dump(int argc, char **argv) {
     if (!r) return cli_fail("%s", err.msg);
     const cst_info *in = cst_reader_info(r);
     if (from > in->uops) {
+        uint64_t uops = in->uops; /* the reader's info goes with it */
         cst_close(r);
-        return cli_fail("%s: --from %" PRIu64 ": the trace has %" PRIu64 " µops", path, from, in->uops);
+        return cli_fail("%s: --from %" PRIu64 ": the trace has %" PRIu64 " µops", path, from, uops);
     }
     if (!cst_reader_seek(r, from, &err)) {
         cst_close(r);

@@ -1,8 +1,10 @@
 /* Options shared by the verbs that run a program in the emulator. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -38,7 +40,16 @@ void cli_guest_defaults(cli_guest_options *g) { memset(g, 0, sizeof *g); }
 
 bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char *verb, bool *bad) {
     switch (opt) {
-    case OPT_ALLOW_WRITE: g->emu.allow_write_dir = arg; return true;
+    case OPT_ALLOW_WRITE: {
+        struct stat st; /* bad usage, before anything runs (it was found at the guest's start: 125) */
+        bool exists = stat(arg, &st) == 0;
+        if (!exists || !S_ISDIR(st.st_mode)) {
+            cli_usage(verb, "--allow-write %s: %s", arg, exists ? "not a directory" : strerror(errno));
+            *bad = true;
+        }
+        g->emu.allow_write_dir = arg;
+        return true;
+    }
     case OPT_HOST_TIME: g->emu.host_time = true; return true;
     case OPT_ENV_FIXED: g->env_fixed = true; return true;
     case OPT_SEED:

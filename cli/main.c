@@ -1,9 +1,12 @@
 /* cyclescope: where did the cycles go, and what if the design changed. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -31,11 +34,25 @@ static const cli_verb verbs[] = {
 };
 enum { VERB_COUNT = sizeof verbs / sizeof verbs[0] };
 
+/* An error is one line: a value quoted in it (an option, a path, a file's text) keeps its
+ * newlines and other control characters as escapes (--set $'core.rob_size=6\n4'). */
+static void put_message(const char *fmt, va_list ap) {
+    char *text = NULL;
+    if (vasprintf(&text, fmt, ap) < 0) return;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\n') fputs("\\n", stderr);
+        else if (*c == '\r') fputs("\\r", stderr);
+        else if (*c < ' ' && *c != '\t') fprintf(stderr, "\\x%02x", *c);
+        else fputc(*c, stderr);
+    }
+    free(text);
+}
+
 int cli_fail(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fputs("cyclescope: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
     return EXIT_RUN_FAILED;
@@ -45,7 +62,7 @@ int cli_usage(const char *verb, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "cyclescope %s: ", verb);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fprintf(stderr, " (see cyclescope %s --help)\n", verb);
     va_end(ap);
     return EXIT_USAGE;
@@ -90,7 +107,45 @@ int cli_command_line(char *const **argv) {
     return command_argc;
 }
 
+/* A closed standard descriptor (`>&-`, `2>&-`) would be handed to the first file
+ * cyclescope opens: the terminal tables or an error line would land in an output.
+ * /dev/null opened read-only holds its place: writes to it still fail with EBADF,
+ * as they would closed (ours and the guest's), and finish() reports ours. */
+static void hold_closed_std_descriptors(void) {
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int held = open("/dev/null", O_RDONLY);
+        if (held >= 0 && held != fd) {
+            dup2(held, fd);
+            close(held);
+        }
+    }
+}
+
+/* Tables on a full or closed stdout are lost: a run that printed them must not
+ * exit 0 as if they were shown. A non-zero status already said what went wrong in
+ * its own line, so it stands. */
+static int finish(int rc) {
+    errno = 0;
+    bool flush_failed = fflush(stdout) != 0;
+    int why = errno;
+    if ((flush_failed || ferror(stdout)) && rc == 0) {
+        /* an earlier failed write left only the error flag, not its errno */
+        fprintf(stderr, "cyclescope: stdout: write failed: %s\n",
+                flush_failed && why ? strerror(why) : "closed, or no space left");
+        return EXIT_RUN_FAILED;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv) {
+    hold_closed_std_descriptors();
+    return finish(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv) {
     cs_protect_inputs(); /* no output may replace an input (issue 11) */
     command_argv = cs_calloc((size_t)argc + 1, sizeof *command_argv);
     memcpy(command_argv, argv, (size_t)argc * sizeof *argv);
@@ -134,6 +189,6 @@ int main(int argc, char **argv) {
         }
         return verbs[i].run(argc - 1, argv + 1);
     }
-    fprintf(stderr, "cyclescope: unknown verb '%s' (see cyclescope --help)\n", verb);
+    cli_fail("unknown verb '%s' (see cyclescope --help)", verb);
     return EXIT_USAGE;
 }

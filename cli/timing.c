@@ -3,6 +3,7 @@
  * the timing run itself (through the runner), its reports (terminal, JSON with
  * its provenance, HTML, CSV) and the exit status (the guest's). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -35,6 +36,10 @@ bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const ch
     case OPT_TMAX:
         if (!cs_parse_count(arg, opt == OPT_WARMUP ? &t->warmup : &t->max)) {
             cli_usage(verb, "--%s %s: not a count", opt == OPT_WARMUP ? "warmup" : "max", arg);
+            *bad = true;
+        } else if (opt == OPT_TMAX && t->max == 0) {
+            /* 0 is the runner's "no limit": --max 0 timed the whole program (simpoint refuses it too) */
+            cli_usage(verb, "--max %s: not a positive count", arg);
             *bad = true;
         }
         return true;
@@ -115,6 +120,12 @@ const char *cli_config_names_of_model(char *buf, size_t size, core_model model) 
 
 int cli_stdout_for_data(void) {
     fflush(stdout);
+    /* a closed stdout is held open read-only (main): the data could not be written */
+    int mode = fcntl(STDOUT_FILENO, F_GETFL);
+    if (mode >= 0 && (mode & O_ACCMODE) == O_RDONLY) {
+        cli_fail("stdout: %s", strerror(EBADF));
+        return -1;
+    }
     int fd = dup(STDOUT_FILENO);
     if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
         cli_fail("stdout: %s", strerror(errno));
@@ -226,10 +237,47 @@ static bool writable(const char *path) {
     return ok;
 }
 
+/* Where PATH would be written: its directory resolved (symbolic links, `.`, `..`) and
+ * its name, so `o.json` and `./o.json` are one file. */
+static char *output_place(const char *path) {
+    char *copy = cs_strdup(path), *copy2 = cs_strdup(path);
+    char *dir = realpath(dirname(copy), NULL);
+    const char *name = basename(copy2);
+    char *place = NULL;
+    if (dir && asprintf(&place, "%s/%s", dir, name) < 0) place = NULL;
+    if (!place) place = cs_strdup(path);
+    free(dir);
+    free(copy);
+    free(copy2);
+    return place;
+}
+
+/* Two outputs given the same file: the one written last would replace the other, silently
+ * (run --json F --csv F, profile record -o F --truth F). */
+static bool outputs_distinct(const char *const *paths, int n) {
+    for (int i = 0; i < n; i++) {
+        if (!paths[i] || !strcmp(paths[i], "-")) continue;
+        char *a = output_place(paths[i]);
+        for (int j = i + 1; j < n; j++) {
+            if (!paths[j] || !strcmp(paths[j], "-")) continue;
+            char *b = output_place(paths[j]);
+            bool same = !strcmp(a, b);
+            free(b);
+            if (same) {
+                cli_fail("%s: given as two outputs (one would replace the other)", paths[j]);
+                free(a);
+                return false;
+            }
+        }
+        free(a);
+    }
+    return true;
+}
+
 bool cli_outputs_writable(const char *const *paths, int n) {
     for (int i = 0; i < n; i++)
         if (paths[i] && !writable(paths[i])) return false;
-    return true;
+    return outputs_distinct(paths, n);
 }
 
 bool cli_output_dir_ready(const char *dir) {
@@ -311,23 +359,30 @@ int cli_timing_begin(cli_timing_options *t) {
     t->outdir_path[0] = t->report_file[0] = 0;
     uarch_config cfg;
     if (!cli_load_config(t, &cfg)) return EXIT_USAGE;
-    const char *outs[] = {t->json_path, t->csv_path, t->pipeview_path, t->no_report ? NULL : t->report_path};
-    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
-        if (outs[i] && !writable(outs[i])) return EXIT_USAGE;
+    enum { FIXED_OUTPUTS = 4 };
+    const char *outs[FIXED_OUTPUTS + RUN_MAX_ANALYSES] = {t->json_path, t->csv_path, t->pipeview_path,
+                                                          t->no_report ? NULL : t->report_path};
+    int n_outs = FIXED_OUTPUTS;
+    analysis_list l = {0};
     if (t->analysis) { /* files an analysis writes (pipeview:file=…) */
-        analysis_list l;
         cs_error err;
-        if (analysis_list_parse(&l, t->analysis, &err)) {
+        if (analysis_list_parse(&l, t->analysis, &err))
             for (int i = 0; i < l.count; i++) {
                 const char *f = analysis_option(&l.opt[i], "file");
-                if (f && !writable(f)) {
+                /* --pipeview names the pipeview analysis' file: the other name would not be written */
+                if (t->pipeview_path && f && !strcmp(l.ops[i]->name, "pipeview") && strcmp(f, t->pipeview_path)) {
+                    int rc = cli_usage(t->cmd_argv ? t->cmd_argv[0] : "run",
+                                       "--pipeview %s and pipeview:file=%s: one log, give its file once",
+                                       t->pipeview_path, f);
                     analysis_list_free(&l);
-                    return EXIT_USAGE;
+                    return rc;
                 }
+                outs[n_outs++] = f && t->pipeview_path && !strcmp(f, t->pipeview_path) ? NULL : f;
             }
-            analysis_list_free(&l);
-        }
     }
+    bool outputs_ok = cli_outputs_writable(outs, n_outs);
+    analysis_list_free(&l);
+    if (!outputs_ok) return EXIT_USAGE;
     if (t->json_path && t->csv_path && !strcmp(t->json_path, "-") && !strcmp(t->csv_path, "-"))
         return cli_usage(t->cmd_argv ? t->cmd_argv[0] : "run", "--json - and --csv -: only one can have stdout");
     if (t->outdir) {
@@ -343,9 +398,8 @@ int cli_timing_begin(cli_timing_options *t) {
     }
     /* --json - (or --csv -): stdout carries that alone; the program's output and the tables go to stderr */
     if ((t->json_path && !strcmp(t->json_path, "-")) || (t->csv_path && !strcmp(t->csv_path, "-"))) {
-        fflush(stdout);
-        t->json_fd = dup(STDOUT_FILENO);
-        if (t->json_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return cli_fail("stdout: %s", strerror(errno));
+        t->json_fd = cli_stdout_for_data();
+        if (t->json_fd < 0) return EXIT_RUN_FAILED;
     }
     return 0;
 }

@@ -2,6 +2,8 @@
  * FMT; the table, CSV, JSON and HTML; --verify through the runner's pool. */
 #include <math.h>
 #include <stdio.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,10 +28,17 @@ typedef struct point {
 } point;
 
 static int usage_fail(const char *fmt, const char *a, const char *b) {
-    fprintf(stderr, "cyclescope: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
+    cli_fail(fmt, a, b); /* one line, whatever the values hold */
     return EXIT_USAGE;
+}
+
+/* A latency in the grid: digits only (strtoul would take " 3", "+3", "-1" and "" as
+ * numbers) and within uint32_t (4294967297 was read as 1). */
+static bool grid_number(const char *p, char **end, unsigned long *v) {
+    if (*p < '0' || *p > '9') return false;
+    errno = 0;
+    *v = strtoul(p, end, 10);
+    return errno == 0 && *v <= UINT32_MAX;
 }
 
 /* "KEY=A..B" or "KEY=X,Y,Z" */
@@ -46,8 +55,9 @@ static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error
     const char *dots = strstr(p, "..");
     if (dots) {
         char *end;
-        unsigned long a = strtoul(p, &end, 10), b;
-        if (end != dots || (b = strtoul(dots + 2, &end, 10), *end) || b < a || b - a >= MAX_VALUES) {
+        unsigned long a, b;
+        if (!grid_number(p, &end, &a) || end != dots || !grid_number(dots + 2, &end, &b) || *end || b < a ||
+            b - a >= MAX_VALUES) {
             cs_error_set(err, "--grid %s: expected A..B with A <= B (at most %d values)", text, MAX_VALUES);
             return false;
         }
@@ -55,8 +65,8 @@ static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error
     } else {
         while (*p) {
             char *end;
-            unsigned long v = strtoul(p, &end, 10);
-            if (end == p || (*end && *end != ',') || ax->count == MAX_VALUES) {
+            unsigned long v;
+            if (!grid_number(p, &end, &v) || (*end && *end != ',') || ax->count == MAX_VALUES) {
                 cs_error_set(err, "--grid %s: expected a list of integers", text);
                 return false;
             }
@@ -125,14 +135,20 @@ static bool verify(const rps_result *r, point *pts, const int *which, int k, int
         cs_error_set(err, "the .rps file does not say what ran: cannot re-simulate");
         return false;
     }
-    run_job *job = cs_calloc((size_t)k, sizeof *job);
-    job_result *res = cs_calloc((size_t)k, sizeof *res);
-    rps_source *src = cs_calloc((size_t)k, sizeof *src);
-    char(*names)[256] = cs_calloc((size_t)k, sizeof *names);
+    /* job k: the baseline again. The .rps names its program or trace by path only: one
+     * replaced since (another build, another file) was simulated for the points and its
+     * cycles set against predictions for the first; the baseline's cycles tell. */
+    run_job *job = cs_calloc((size_t)k + 1, sizeof *job);
+    job_result *res = cs_calloc((size_t)k + 1, sizeof *res);
+    rps_source *src = cs_calloc((size_t)k + 1, sizeof *src);
+    char(*names)[256] = cs_calloc((size_t)k + 1, sizeof *names);
     analysis_list none = {0};
     bool ok = true;
-    for (int q = 0; q < k && ok; q++) {
-        point *p = &pts[which[q]];
+    for (int q = 0; q <= k && ok; q++) {
+        point baseline;
+        memset(&baseline, 0, sizeof baseline);
+        memcpy(baseline.lat, r->base_latency, sizeof baseline.lat);
+        point *p = q < k ? &pts[which[q]] : &baseline;
         job[q].cfg = base;
         char sets[RPS_DIMS][64];
         int n = point_sets(r, p, sets, RPS_DIMS);
@@ -145,14 +161,20 @@ static bool verify(const rps_result *r, point *pts, const int *which, int k, int
         job[q].analyses = &none;
         job[q].program = r->origin.argv[0];
     }
-    if (ok) ok = runner_pool(job, k, jobs, res, err);
+    if (ok) ok = runner_pool(job, k + 1, jobs, res, err);
     if (ok) {
-        for (int q = 0; q < k; q++) {
+        for (int q = 0; q <= k; q++) {
             if (!res[q].ok) {
                 if (ok) *err = res[q].err;
                 ok = false;
-            } else {
+            } else if (q < k) {
                 pts[which[q]].sim = (double)res[q].stats.cycles;
+            } else if (res[q].stats.cycles != r->cycles && ok && !r->origin.host_time) { /* host time: not repeatable */
+                cs_error_set(err,
+                             "%s: the baseline now takes %llu cycles, the .rps recorded %llu: the program or "
+                             "trace changed since `cyclescope rpstacks` (run it again)",
+                             r->origin.argv[0], (unsigned long long)res[q].stats.cycles, (unsigned long long)r->cycles);
+                ok = false;
             }
             job_result_free(&res[q]);
         }
@@ -297,9 +319,20 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
                 free(ax);
                 return usage_fail("%s%s", err.msg, "");
             }
+            for (int a = 0; a < naxes; a++) /* the second's values were silently dropped */
+                if (!strcmp(ax[a].key, ax[naxes].key)) {
+                    int rc = usage_fail("--grid: %s given twice%s", ax[a].key, "");
+                    free(copy);
+                    free(ax);
+                    return rc;
+                }
             naxes++;
         }
         free(copy);
+        if (!naxes) { /* --grid '' predicted the baseline alone, as if no grid were asked for */
+            free(ax);
+            return usage_fail("--grid: no KEY=VALUES given%s%s", "", "");
+        }
     }
     long n = 1;
     for (int a = 0; a < naxes; a++) {

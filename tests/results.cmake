@@ -12,6 +12,9 @@
 #   results.cli            exit status of a failing guest, --json - alone on stdout, outputs
 #                          checked before the run, output directories, HTML override marks,
 #                          in-order widths and config show (tests/scripts/results_cli.sh)
+#   results.bad_input      inputs and surroundings damaged on purpose: a full or closed stdout
+#                          is a failure, a closed descriptor never an output's
+#                          (tests/scripts/bad_input.sh)
 #   results.json_schema    every JSON output valid against docs/result.schema.json, its
 #                          provenance checked against sha256sum and config show
 #   results.schema.VERB    rpstacks, whatif, profile report/annotate, model solve/info, merge
@@ -79,6 +82,8 @@ add_test(NAME results.sweep_unread_key
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.cli COMMAND ${_scripts}/results_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  # damaged inputs and surroundings: a full or closed stdout, closed descriptors, … (hbad)
+  add_test(NAME results.bad_input COMMAND ${_scripts}/bad_input.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   add_test(NAME results.json_schema
            COMMAND ${_scripts}/json_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
   set_tests_properties(results.json_schema PROPERTIES SKIP_RETURN_CODE 77)
@@ -107,6 +112,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     # every verb x {exit 3, SIGSEGV, abort(), --max}: status, one line naming the program, outputs
     # and their guest state; run --simpoints and sim of the trace after them
     add_test(NAME results.guest_ends COMMAND ${_scripts}/guest_ends.sh ${_cs} ${CYCLESCOPE_GUEST_DIR})
+    # a count past 2^53 is read exactly: --seed 9007199254740993 was read as …992, the same
+    # random stream (seeded_loop prints its getrandom-drawn loop length and a value)
+    add_test(NAME results.bad_input_seed
+             COMMAND bash -c "a=$($0 exec --seed 9007199254740992 $1) && b=$($0 exec --seed 9007199254740993 $1) && \
+                     [ -n \"$a\" ] && [ \"$a\" != \"$b\" ]" ${_cs} ${CYCLESCOPE_GUEST_DIR}/seeded_loop)
   endif()
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})

@@ -78,7 +78,15 @@ static bool parse_one(analysis_list *list, char *item, cs_error *err) {
             cs_error_set(err, "analysis %s: option '%s' is not KEY=VALUE", ops->name, p);
             return false;
         }
-        if (!set_option(list, at, p, (size_t)(eq - p), eq + 1, err)) return false;
+        /* within the text a key is given once: `profile:file=A,profile:file=B` (one analysis,
+         * one slot) would silently write B only */
+        *eq = 0;
+        const char *before = analysis_option(&list->opt[at], p);
+        if (before && strcmp(before, eq + 1)) {
+            cs_error_set(err, "analysis %s: %s given twice ('%s' and '%s')", ops->name, p, before, eq + 1);
+            return false;
+        }
+        if (!set_option(list, at, p, strlen(p), eq + 1, err)) return false;
         p = next;
     }
     return true;

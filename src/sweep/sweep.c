@@ -368,6 +368,7 @@ bool sweep_point_read(const char *path, sweep_point *p, cs_error *err) {
     size_t size;
     memset(p, 0, sizeof *p);
     if (!cs_read_file(path, &data, &size, err)) return false;
+    cs_input_forget(path); /* the sweep's own result: a damaged or failed point is written again */
     bool ok = sweep_point_parse((const char *)data, size, path, p, err);
     free(data);
     return ok;

@@ -549,6 +549,32 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
     }
     FILE *f = cs_fopen_input(path, err); /* a regular file: /dev/zero or a FIFO is refused at once */
     if (!f) return false;
+    /* A configuration is a page of text. A binary file passed the INI parser (a file of
+     * zeros is empty lines: every default, exit 0), and a huge one took it hours. */
+    /* The INI reader reads a line into 200 bytes and takes the rest of a longer one as a
+     * line of its own: "# …(198 characters)… rob_size = 32" set rob_size. */
+    enum { CONFIG_MAX_BYTES = 1 << 20, CONFIG_MAX_LINE = 198 };
+    char chunk[4096];
+    size_t got, total = 0, line_len = 0, line_no = 1, long_line = 0;
+    bool binary = false;
+    while (!binary && !long_line && total <= CONFIG_MAX_BYTES && (got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        binary = memchr(chunk, 0, got) != NULL;
+        total += got;
+        for (size_t i = 0; i < got && !long_line; i++) {
+            if (chunk[i] == '\n') line_no++, line_len = 0;
+            else if (++line_len > CONFIG_MAX_LINE) long_line = line_no;
+        }
+    }
+    if (binary || long_line || total > CONFIG_MAX_BYTES || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        if (long_line && !binary)
+            cs_error_set(err, "%s:%zu: a line longer than %d bytes (the INI reader would split it)", path, long_line,
+                         CONFIG_MAX_LINE);
+        else
+            cs_error_set(err, "%s: not a configuration file (%s)", path,
+                         binary ? "binary data, not INI text" : "larger than 1 MB, not INI text");
+        return false;
+    }
     ini_state st = {cfg, err, false, false, false};
     cs_error local;
     if (!err) st.err = &local;

@@ -59,7 +59,9 @@ bool core_run(core_t *c, uop_source *src, const core_run_options *opt, core_stat
         return false;
     }
     if (ok) {
-        feed->limit = opt->max ? feed->delivered_instructions + opt->max : 0;
+        /* saturating: --warmup 1000 --max 18446744073709551615 wrapped to a limit of 999, one instruction */
+        uint64_t room = UINT64_MAX - feed->delivered_instructions;
+        feed->limit = opt->max ? feed->delivered_instructions + (opt->max < room ? opt->max : room) : 0;
         double t0 = cs_now();
         ok = c->ops->run(c->model, feed, opt, &c->probes, stats, err);
         stats->seconds = cs_now() - t0;

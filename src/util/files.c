@@ -119,6 +119,13 @@ static void input_remember(dev_t dev, ino_t ino) {
     if (input_count < sizeof inputs / sizeof inputs[0]) inputs[input_count++] = (struct input_id){dev, ino};
 }
 
+void cs_input_forget(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) return;
+    for (size_t i = 0; i < input_count; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) inputs[i] = inputs[--input_count];
+}
+
 static bool is_input(dev_t dev, ino_t ino) {
     for (size_t i = 0; i < input_count; i++)
         if (inputs[i].dev == dev && inputs[i].ino == ino) return true;

@@ -158,6 +158,17 @@ size_t cs_array_size(size_t count, size_t size) {
 bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err) {
     FILE *f = cs_fopen_input(path, err); /* a regular file, or an error naming it */
     if (!f) return false;
+    /* Read whole, a file larger than half the machine's memory (a huge sparse file given by
+     * mistake) would take the machine's memory, or hours, before failing: refused at once. */
+    struct stat st;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t limit = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : UINT64_MAX;
+    if (fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size > limit) {
+        fclose(f);
+        cs_error_set(err, "%s: %llu bytes, more than half this machine's memory (%llu MB): not read", path,
+                     (unsigned long long)st.st_size, (unsigned long long)(limit >> 20));
+        return false;
+    }
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = cs_malloc(cap);
     for (;;) {
@@ -182,6 +193,13 @@ bool cs_parse_count(const char *text, uint64_t *out) {
     if (!text || !*text || *text == '-') return false;
     errno = 0;
     char *end;
+    /* whole digits are read exactly: a double rounds past 2^53 (--seed 9007199254740993 became …992) */
+    if (strspn(text, "0123456789") == strlen(text)) {
+        unsigned long long n = strtoull(text, &end, 10);
+        if (errno) return false;
+        *out = n;
+        return true;
+    }
     double v = strtod(text, &end);
     if (errno || end == text || v < 0) return false;
     uint64_t mult = 1;

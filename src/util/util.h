@@ -110,6 +110,9 @@ int cs_open_beneath(int root_fd, const char *rel, int flags, unsigned mode, bool
  * one file) nothing is remembered. */
 void cs_protect_inputs(void);
 int cs_open_input(const char *path, cs_error *err); /* fd or -1 */
+/* PATH read was one's own output, to be replaced (a sweep's point file, run again when
+ * damaged or failed): no longer protected as an input. */
+void cs_input_forget(const char *path);
 FILE *cs_fopen_input(const char *path, cs_error *err);
 /* The same check on an fd opened otherwise. */
 bool cs_check_input_fd(int fd, const char *path, cs_error *err);

@@ -183,7 +183,7 @@ static void test_pool(void **state) {
     for (int i = 0; i < JOBS; i++) {
         src[i] = (job_source){u, N, fail[i], {{0}, 0, 0, 0, false}};
         jobs[i] = (run_job){.name = fail[i] ? "bad" : "good",
-                            .source = {&src[i], job_open, job_close},
+                            .source = {.ctx = &src[i], .open = job_open, .close = job_close},
                             .analyses = &stacks,
                             .program = "stream"};
         uarch_config_default(&jobs[i].cfg);

@@ -646,7 +646,7 @@ static double ratio_var(double num, double den) { return (num > 1 ? num : 1) / (
  * (Poisson at the expected count, times the samples' grouping) did not run as the class did:
  * the worst is left out and the rest pooled again, until none is. Only shortfalls: a retiring
  * sample is never added by a stall, so no segment runs more than the class. 5 sigma
- * (5.7e-7 one-sided): the classes of a profile number thousands, and a segment left out by
+ * (2.9e-7 one-sided): the classes of a profile number thousands, and a segment left out by
  * noise costs only its samples. The figures for the confidence are those of the kept points. */
 void profile_pool_retiring(profile_ratio *rs, size_t n, double grouping, profile_cluster *out) {
     uint32_t nseg = 0;

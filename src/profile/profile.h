@@ -277,7 +277,9 @@ typedef struct profile_proc {
     char name[96];
     uint64_t start, end;
     uint64_t samples[PROF_EVENT_COUNT];
-    bool missing_edges; /* an indirect jump whose targets were not found */
+    bool missing_edges;       /* an indirect jump whose targets were not found */
+    size_t segments_left_out; /* commit slots: runs of a class' points after a call, or its blocks, left out of
+                                 its estimate as run fewer times than the rest (a call that did not return) */
     size_t ninsns, nblocks, nedges;
     profile_insn *insns;
     profile_block *blocks;

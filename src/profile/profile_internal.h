@@ -113,6 +113,7 @@ void profile_classes(profile_proc *p);
  * and the frequency of a class from them (analysis.c, DCPI §6.1.3). */
 typedef struct profile_ratio {
     double num, den, r;
+    uint32_t segment; /* commit slots: the run of the class' points it lies in, between calls (below) */
 } profile_ratio;
 typedef struct profile_cluster {
     double freq;        /* samples per cycle of schedule: executions / period */
@@ -134,6 +135,13 @@ typedef struct profile_cluster {
                            lowest of them): as many as kept, and the ratios cannot say which is unstalled */
 } profile_cluster;
 bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, profile_cluster *out);
+/* Commit slots: F from the class' points pooled (Σ retiring samples / Σ Mi), less the segments
+ * (rs[].segment: a block of the class, or its points after a call in a block) whose samples are
+ * below the pool's beyond SEGMENT_SIGMAS of their sampling error (Poisson x `grouping`), worst
+ * first, re-pooled each time: a call that did not return (a run cut in a recursion, exit, abort,
+ * longjmp) ran what follows it fewer times than the class says. out->dropped_low counts the
+ * segments left out (analysis.c). */
+void profile_pool_retiring(profile_ratio *rs, size_t n, double grouping, profile_cluster *out);
 /* The confidence of a class' estimate from its cluster (DCPI §6: "a function of the
  * number of issue points used to compute the estimate, how tightly the ratios of the issue
  * points were clustered, ... and the magnitude of the estimate"; analysis.c). */

@@ -118,6 +118,11 @@ void profile_annotate_text(const profile_analysis *a, FILE *out) {
         fprintf(out, "\n%s [0x%" PRIx64 ", 0x%" PRIx64 "): %" PRIu64 " samples, %zu blocks, %u classes%s\n", p->name,
                 p->start, p->end, p->samples[0], p->nblocks, p->nclasses,
                 p->missing_edges ? ", missing edges (every block its own class)" : "");
+        if (p->segments_left_out)
+            fprintf(out,
+                    "  %zu segment(s) after a call left out of their class' estimate: ran fewer times than "
+                    "the rest (a call that did not return: docs/profile.md, \"Calls that do not return\")\n",
+                    p->segments_left_out);
         fprintf(out, "%10s  %-32s %8s %3s %12s %-6s %7s  %s\n", "address", "instruction", "samples", "M", "count",
                 "conf", "cpi", "culprits");
         for (size_t k = 0; k < p->ninsns; k++) {
@@ -172,6 +177,7 @@ cJSON *profile_json(const profile_analysis *a) {
         cJSON_AddStringToObject(o, "start", hex);
         cJSON_AddNumberToObject(o, "samples", (double)x->samples[0]);
         cJSON_AddBoolToObject(o, "missing_edges", x->missing_edges);
+        cJSON_AddNumberToObject(o, "segments_left_out", (double)x->segments_left_out);
         cJSON_AddNumberToObject(o, "cycles", x->cycles);
         cJSON_AddNumberToObject(o, "static_stall_cycles", x->static_stall);
         cJSON_AddNumberToObject(o, "dynamic_stall_cycles", x->dynamic_stall);

@@ -648,7 +648,7 @@ static void test_cluster_figure7(void **state) {
     (void)state;
     static const double s[] = {3126, 1636, 1482, 27766, 1493, 174727, 1548, 1586};
     profile_ratio rs[8];
-    for (int i = 0; i < 8; i++) rs[i] = (profile_ratio){s[i], 1, s[i]};
+    for (int i = 0; i < 8; i++) rs[i] = (profile_ratio){s[i], 1, s[i], 0};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, 8, 174727, &cl));
     assert_true(cl.freq >= 1482 && cl.freq <= 1636);      /* only the unstalled points */
@@ -666,7 +666,7 @@ static void test_cluster_figure7(void **state) {
  * points and gave 1021, 53% high.) */
 static void test_cluster_keeps_the_unstalled_point(void **state) {
     (void)state;
-    profile_ratio rs[] = {{1029, 1, 1029}, {2034, 2, 1017}, {677, 1, 677}};
+    profile_ratio rs[] = {{1029, 1, 1029, 0}, {2034, 2, 1017, 0}, {677, 1, 677, 0}};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, 3, 2034, &cl));
     assert_true(fabs(cl.freq - 677) < 1e-9);
@@ -679,7 +679,7 @@ static void test_cluster_keeps_the_unstalled_point(void **state) {
  * estimate starts from it and the stalled two, far above it, stay out. */
 static void test_cluster_low_group_seeds_the_estimate(void **state) {
     (void)state;
-    profile_ratio rs[] = {{345, 1, 345}, {700, 2, 350}, {218, 1, 218}};
+    profile_ratio rs[] = {{345, 1, 345, 0}, {700, 2, 350, 0}, {218, 1, 218, 0}};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, 3, 700, &cl));
     assert_true(fabs(cl.freq - 222.9) / 222.9 < 0.05);
@@ -695,7 +695,7 @@ static void test_cluster_low_group_seeds_the_estimate(void **state) {
  * and is dropped. */
 static void test_cluster_leave_one_out(void **state) {
     (void)state;
-    profile_ratio rs[] = {{71, 1, 71}, {67, 1, 67}, {212, 2, 106}};
+    profile_ratio rs[] = {{71, 1, 71, 0}, {67, 1, 67, 0}, {212, 2, 106, 0}};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, 3, 212, &cl));
     assert_true(fabs(cl.freq - 66.9) / 66.9 < 0.05);
@@ -714,7 +714,7 @@ static void test_cluster_drops_few_low_points(void **state) {
                                    {341, 5}, {49, 1},  {166, 2}, {361, 5}, {83, 1},  {143, 2}, {374, 5}};
     enum { N = sizeof sm / sizeof sm[0] };
     profile_ratio rs[N];
-    for (int i = 0; i < N; i++) rs[i] = (profile_ratio){sm[i][0], sm[i][1], sm[i][0] / sm[i][1]};
+    for (int i = 0; i < N; i++) rs[i] = (profile_ratio){sm[i][0], sm[i][1], sm[i][0] / sm[i][1], 0};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, N, 391, &cl));
     assert_true(fabs(cl.freq - 75.1) / 75.1 < 0.10);
@@ -728,7 +728,7 @@ static void test_confidence_figure7(void **state) {
     (void)state;
     static const double s[] = {3126, 1636, 1482, 27766, 1493, 174727, 1548, 1586};
     profile_ratio rs[8];
-    for (int i = 0; i < 8; i++) rs[i] = (profile_ratio){s[i], 1, s[i]};
+    for (int i = 0; i < 8; i++) rs[i] = (profile_ratio){s[i], 1, s[i], 0};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, 8, 174727, &cl));
     assert_int_equal(cl.kept, 5);
@@ -744,13 +744,13 @@ static void test_confidence_figure7(void **state) {
  * samples, are medium. */
 static void test_confidence_split_pair(void **state) {
     (void)state;
-    profile_ratio split[] = {{223, 2, 111.5}, {298, 2, 149}};
+    profile_ratio split[] = {{223, 2, 111.5, 0}, {298, 2, 149, 0}};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(split, 2, 298, &cl));
     assert_int_equal(cl.used, 2);
     assert_int_equal(cl.kept, 1);
     assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
-    profile_ratio agree[] = {{250, 2, 125}, {271, 2, 135.5}};
+    profile_ratio agree[] = {{250, 2, 125, 0}, {271, 2, 135.5, 0}};
     assert_true(profile_cluster_estimate(agree, 2, 271, &cl));
     assert_int_equal(cl.kept, 2);
     assert_int_equal(profile_cluster_confidence(&cl), CONF_MEDIUM);
@@ -765,14 +765,14 @@ static void test_confidence_split_pair(void **state) {
  * stall) leaves it medium. */
 static void test_confidence_rival_cluster(void **state) {
     (void)state;
-    profile_ratio rival[] = {{1016, 1, 1016}, {2065, 1, 2065}, {1049, 1, 1049}, {2106, 1, 2106}};
+    profile_ratio rival[] = {{1016, 1, 1016, 0}, {2065, 1, 2065, 0}, {1049, 1, 1049, 0}, {2106, 1, 2106, 0}};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rival, 4, 2106, &cl));
     assert_true(fabs(cl.freq - 2065.0 / 2) < 1e-9);
     assert_int_equal(cl.kept, 2);
     assert_int_equal(cl.rival, 2);
     assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
-    profile_ratio stalled[] = {{1016, 1, 1016}, {2065, 1, 2065}, {1049, 1, 1049}};
+    profile_ratio stalled[] = {{1016, 1, 1016, 0}, {2065, 1, 2065, 0}, {1049, 1, 1049, 0}};
     assert_true(profile_cluster_estimate(stalled, 3, 2065, &cl));
     assert_int_equal(cl.kept, 2);
     assert_int_equal(cl.rival, 1);
@@ -792,7 +792,7 @@ static void test_confidence_rival_cluster(void **state) {
  * freedom, 26 samples' worth: low (it was medium). */
 static void test_confidence_dispersion(void **state) {
     (void)state;
-    profile_ratio tree[] = {{97, 1, 97}, {106, 1, 106}, {140, 1, 140}, {171, 1, 171}, {492, 1, 492}};
+    profile_ratio tree[] = {{97, 1, 97, 0}, {106, 1, 106, 0}, {140, 1, 140, 0}, {171, 1, 171, 0}, {492, 1, 492, 0}};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(tree, 5, 492, &cl));
     assert_true(fabs(cl.freq - 343.0 / 3) < 1e-9);
@@ -801,7 +801,7 @@ static void test_confidence_dispersion(void **state) {
     double f = 343.0 / 3, chi2 = ((97 - f) * (97 - f) + (106 - f) * (106 - f) + (140 - f) * (140 - f)) / f;
     assert_true(fabs(cl.dispersion - chi2 / 2) < 1e-9);
     assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
-    profile_ratio interp[] = {{116, 1, 116}, {78, 1, 78}};
+    profile_ratio interp[] = {{116, 1, 116, 0}, {78, 1, 78, 0}};
     assert_true(profile_cluster_estimate(interp, 2, 116, &cl));
     assert_int_equal(cl.kept, 2);
     assert_true(fabs(cl.freq - 97) < 1e-9);
@@ -819,7 +819,7 @@ static void test_confidence_dispersion(void **state) {
 static void test_confidence_low_group_split(void **state) {
     (void)state;
     profile_ratio rs[8];
-    for (int i = 0; i < 8; i++) rs[i] = i < 2 ? (profile_ratio){100, 1, 100} : (profile_ratio){140, 1, 140};
+    for (int i = 0; i < 8; i++) rs[i] = i < 2 ? (profile_ratio){100, 1, 100, 0} : (profile_ratio){140, 1, 140, 0};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, 8, 140, &cl));
     assert_true(fabs(cl.freq - 100) < 1e-9);
@@ -843,7 +843,7 @@ static void test_confidence_low_group_split(void **state) {
 static void test_confidence_cut_in_noise(void **state) {
     (void)state;
     profile_ratio rs[32];
-    for (int i = 0; i < 32; i++) rs[i] = (profile_ratio){16 + i, 1, 16 + i};
+    for (int i = 0; i < 32; i++) rs[i] = (profile_ratio){16 + i, 1, 16 + i, 0};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, 32, 47, &cl));
     assert_true(cl.used < 32); /* the cut left points above */
@@ -855,11 +855,47 @@ static void test_confidence_cut_in_noise(void **state) {
     assert_int_equal(profile_cluster_confidence(&alone), CONF_MEDIUM); /* what the other criteria say */
     static const double tight[] = {24, 26, 28, 30, 30, 32, 32, 34, 34, 36, 38, 40};
     profile_ratio ts[12];
-    for (int i = 0; i < 12; i++) ts[i] = (profile_ratio){tight[i], 2, tight[i] / 2};
+    for (int i = 0; i < 12; i++) ts[i] = (profile_ratio){tight[i], 2, tight[i] / 2, 0};
     assert_true(profile_cluster_estimate(ts, 12, 40, &cl));
     assert_int_equal(cl.used, 12);
     assert_true(cl.cut_shift == 0);
     assert_int_equal(profile_cluster_confidence(&cl), CONF_MEDIUM);
+}
+
+/* Commit slots, a call that did not return: the call site's class of a deep recursion whose run
+ * was cut by --max (tests/guest/deep_recursion.c; deeprec on ooo4). The points before the call
+ * (segment 0) ran N times each and hold ~280 retiring samples; the four after it (segment 1)
+ * and the block the return leads to (segment 2) never ran. Pooled, the class came out at 6/13
+ * of the truth; the two segments, far below beyond 5 sigma of the samples' error (grouped by
+ * up to 4 a sample cycle), are left out, and the estimate is the samples' own. */
+static void test_pool_retiring_call_not_returned(void **state) {
+    (void)state;
+    profile_ratio rs[] = {{269, 1, 269, 0}, {294, 1, 294, 0}, {294, 1, 294, 0}, {294, 1, 294, 0}, {294, 1, 294, 0},
+                          {258, 1, 258, 0}, {0, 1, 0, 1},     {0, 1, 0, 1},     {0, 1, 0, 1},     {0, 1, 0, 1},
+                          {0, 1, 0, 2},     {0, 1, 0, 2},     {0, 1, 0, 2}};
+    enum { N = sizeof rs / sizeof rs[0] };
+    profile_cluster cl;
+    profile_pool_retiring(rs, N, 4, &cl);
+    assert_true(fabs(cl.freq - 1703.0 / 6) < 1e-9); /* the points before the call, pooled */
+    assert_int_equal(cl.dropped_low, 2);
+    assert_int_equal(cl.kept, 6);
+    assert_true(cl.samples == 1703 && cl.cycles == 6);
+    /* the same class in a run where every call returned: the segments agree within noise (the
+     * lowest, 7% below the pool, is 2.4 sigma below at grouping 1, 1.2 at grouping 4), all pooled */
+    profile_ratio agree[] = {{269, 1, 269, 0}, {294, 1, 294, 0}, {294, 1, 294, 0}, {250, 1, 250, 1},
+                             {240, 1, 240, 1}, {241, 1, 241, 1}, {249, 1, 249, 1}, {276, 1, 276, 2}};
+    enum { M = sizeof agree / sizeof agree[0] };
+    for (double grouping = 1; grouping <= 4; grouping += 3) {
+        profile_pool_retiring(agree, M, grouping, &cl);
+        assert_true(fabs(cl.freq - 2113.0 / 8) < 1e-9);
+        assert_int_equal(cl.dropped_low, 0);
+        assert_int_equal(cl.kept, M);
+    }
+    /* a segment above the rest is never left out: a retiring sample is one execution's */
+    profile_ratio above[] = {{100, 1, 100, 0}, {104, 1, 104, 0}, {400, 1, 400, 1}, {390, 1, 390, 1}};
+    profile_pool_retiring(above, 4, 1, &cl);
+    assert_int_equal(cl.kept, 2); /* the lower one is what falls short */
+    assert_true(fabs(cl.freq - 395) < 1e-9);
 }
 
 /* Every issue point but one stalls: the cluster of one (a third of the
@@ -867,11 +903,12 @@ static void test_confidence_cut_in_noise(void **state) {
  * samples is anomalous. */
 static void test_cluster_anomalous(void **state) {
     (void)state;
-    profile_ratio zero[] = {{0, 1, 0}, {500, 1, 500}, {520, 1, 520}};
+    profile_ratio zero[] = {{0, 1, 0, 0}, {500, 1, 500, 0}, {520, 1, 520, 0}};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(zero, 3, 520, &cl));
     assert_true(fabs(cl.freq - 510) < 1e-9); /* the 0 (an unbounded stall elsewhere) skipped */
-    profile_ratio spread[] = {{100, 1, 100}, {400, 1, 400}, {1600, 1, 1600}, {6400, 1, 6400}, {25600, 1, 25600}};
+    profile_ratio spread[] = {
+        {100, 1, 100, 0}, {400, 1, 400, 0}, {1600, 1, 1600, 0}, {6400, 1, 6400, 0}, {25600, 1, 25600, 0}};
     /* five points, none within 1.5x of another: clusters of one, fewer than 25% of the points */
     assert_false(profile_cluster_estimate(spread, 5, 25600, &cl));
 }
@@ -1364,6 +1401,7 @@ int main(void) {
         cmocka_unit_test(test_cluster_figure7),
         cmocka_unit_test(test_cluster_keeps_the_unstalled_point),
         cmocka_unit_test(test_cluster_anomalous),
+        cmocka_unit_test(test_pool_retiring_call_not_returned),
         cmocka_unit_test(test_cluster_drops_few_low_points),
         cmocka_unit_test(test_cluster_low_group_seeds_the_estimate),
         cmocka_unit_test(test_cluster_leave_one_out),

@@ -609,6 +609,13 @@ bool uarch_config_load_text(uarch_config *cfg, const char *text, const char *nam
     return false;
 }
 
+static char *trim_blanks(char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
+    return s;
+}
+
 bool uarch_config_set(uarch_config *cfg, const char *assignment, cs_error *err) {
     const char *eq = strchr(assignment, '=');
     const char *dot = eq ? memrchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
@@ -616,14 +623,16 @@ bool uarch_config_set(uarch_config *cfg, const char *assignment, cs_error *err) 
         cs_error_set(err, "--set %s: expected section.key=value", assignment);
         return false;
     }
+    /* blanks around the section, key and value are dropped, as the INI reader drops them
+     * (`k= 64` and `k=64 ` alike) */
     char section[128], name[128];
     snprintf(section, sizeof section, "%.*s", (int)(dot - assignment), assignment);
     snprintf(name, sizeof name, "%.*s", (int)(eq - dot - 1), dot + 1);
-    if (!set_value(cfg, section, name, eq + 1, false, err)) {
-        cs_error_prefix(err, "--set");
-        return false;
-    }
-    return true;
+    char *value = cs_strdup(eq + 1);
+    bool ok = set_value(cfg, trim_blanks(section), trim_blanks(name), trim_blanks(value), false, err);
+    free(value);
+    if (!ok) cs_error_prefix(err, "--set");
+    return ok;
 }
 
 /* ---- cross-field validation ---------------------------------------------------------------- */

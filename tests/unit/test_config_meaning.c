@@ -102,12 +102,22 @@ static void test_dram_timing_follows_clock(void **state) {
     assert_int_equal(c.dram_burst, 9), assert_int_equal(c.dram_turn, 1); /* at least a cycle */
 }
 
+/* --set drops blanks around the section, key and value as the INI reader does: a value with
+ * a blank after it was refused while one with a blank before it was taken */
+static void test_set_blanks(void **state) {
+    (void)state;
+    uarch_config c;
+    uarch_config_default(&c);
+    set_all(&c, (const char *const[]){"core.rob_size=96 ", "core . iq_size = 20", "\tl1d.size=\t32K\t", NULL});
+    assert_int_equal(c.rob_size, 96), assert_int_equal(c.iq_size, 20), assert_int_equal(c.l1d.size, 32 * 1024);
+    expect_rejected("core.rob_size=9 6", "core.rob_size = 9 6: expected an integer");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rejected),
-        cmocka_unit_test(test_three_ways),
-        cmocka_unit_test(test_three_tlb_entries),
-        cmocka_unit_test(test_dram_timing_follows_clock),
+        cmocka_unit_test(test_rejected),          cmocka_unit_test(test_three_ways),
+        cmocka_unit_test(test_three_tlb_entries), cmocka_unit_test(test_dram_timing_follows_clock),
+        cmocka_unit_test(test_set_blanks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

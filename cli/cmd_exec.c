@@ -46,6 +46,7 @@ int cmd_exec(int argc, char **argv) {
         if (opt == 's') stats = true;
         else if (opt == 'm') {
             if (!cs_parse_count(optarg, &max)) return cli_usage("exec", "--max %s: not a count", optarg);
+            if (max == 0) return cli_usage("exec", "--max %s: not a positive count", optarg); /* as every verb */
         } else if (!cli_guest_option(&g, opt, optarg, "exec", &bad)) {
             return cli_bad_option("exec", argv);
         }

@@ -97,7 +97,13 @@ static int trace_record(int argc, char **argv) {
         case 'h': help_trace(); return 0;
         case 'o': out = optarg; break;
         case OPT_SKIP: parse_count("--skip", optarg, &skip, &bad); break;
-        case OPT_MAX: parse_count("--max", optarg, &max, &bad); break;
+        case OPT_MAX:
+            /* --max 0 would record nothing: bad usage, as for the timing verbs */
+            if (parse_count("--max", optarg, &max, &bad) && max == 0) {
+                cli_usage(trace_usage, "--max %s: not a positive count", optarg);
+                bad = true;
+            }
+            break;
         case OPT_FRAME:
             if (parse_count("--frame-uops", optarg, &frame, &bad) && (frame < 1 || frame > CST_MAX_FRAME_UOPS)) {
                 cli_usage(trace_usage, "--frame-uops %s: not in 1..%d", optarg, CST_MAX_FRAME_UOPS);

@@ -16,6 +16,7 @@ endforeach()
 add_test(NAME cli.unknown_verb COMMAND ${_scripts}/expect_error.sh 2 "unknown verb 'frobnicate'" ${_cs} frobnicate)
 add_test(NAME cli.exec_no_program COMMAND ${_scripts}/expect_error.sh 2 "no program given" ${_cs} exec)
 add_test(NAME cli.exec_bad_max COMMAND ${_scripts}/expect_error.sh 2 "--max lots: not a count" ${_cs} exec --max lots x)
+add_test(NAME cli.exec_max_zero COMMAND ${_scripts}/expect_error.sh 2 "--max 0: not a positive count" ${_cs} exec --max 0 x)
 
 # Bad ELF files: one clear line naming the file, exit 125.
 set(_elf ${CMAKE_CURRENT_SOURCE_DIR}/corpus/elf)

@@ -25,6 +25,7 @@ foreach(case
     "record_no_output|record: no output file given|trace;record;prog"
     "record_no_program|record: no program given|trace;record;-o;x.cst"
     "record_bad_max|--max lots: not a count|trace;record;--max;lots;-o;x.cst;prog"
+    "record_max_zero|--max 0: not a positive count|trace;record;--max;0;-o;x.cst;prog"
     "dump_bad_count|--count x: not a count|trace;dump;--count;x;f.cst"
     "info_two_files|info: give exactly one trace file|trace;info;a;b"
     "import_no_output|import-champsim: no output file given|trace;import-champsim;in"

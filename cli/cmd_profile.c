@@ -185,22 +185,6 @@ static int record(int argc, char **argv) {
     return rc;
 }
 
-/* Without --exe: the program where the profile says it is, or when it is not there, beside the
- * profile (profile_locate_program; e.g. a relative path recorded before 2026-11-27 and a
- * report from another directory). NULL: the recorded path, as it is (its errors name it). */
-static char *moved_program(const char *profile_path, const char *exe) {
-    profile_data p;
-    cs_error err;
-    if (exe || !profile_read(profile_path, &p, &err)) return NULL; /* the analysis says what is wrong */
-    char *found = profile_locate_program(profile_path, p.program);
-    if (found && !strcmp(found, p.program)) {
-        free(found);
-        found = NULL;
-    }
-    profile_data_free(&p);
-    return found;
-}
-
 /* docs/profile.schema.json: incremented when a field changes meaning or goes */
 enum { PROFILE_SCHEMA_VERSION = 1 };
 
@@ -231,9 +215,7 @@ static int analyse(int argc, char **argv, bool annotate) {
     /* the truth read and checked before anything is printed: a bad one is one line */
     profile_truth t;
     if (truth && !profile_truth_read(truth, &t, &err)) return cli_fail("%s", err.msg);
-    char *moved = moved_program(argv[optind], exe);
-    profile_analysis *a = profile_analyse(argv[optind], moved ? moved : exe, function, &err);
-    free(moved);
+    profile_analysis *a = profile_analyse(argv[optind], exe, function, &err);
     if (!a) {
         if (truth) profile_truth_free(&t);
         return cli_fail("%s", err.msg);
@@ -361,10 +343,7 @@ static int imiss(int argc, char **argv) {
         have_truth = true;
     }
     int rc = 0;
-    char *moved = moved_program(argv[optind], exe);
-    profile_analysis *a =
-        profile_analyse_exact(argv[optind], moved ? moved : exe, NULL, have_truth && !estimated ? &t : NULL, &err);
-    free(moved);
+    profile_analysis *a = profile_analyse_exact(argv[optind], exe, NULL, have_truth && !estimated ? &t : NULL, &err);
     profile_imiss_fig fig;
     if (!a) {
         rc = cli_fail("%s", err.msg);

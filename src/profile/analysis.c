@@ -2226,15 +2226,19 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
         return NULL;
     }
     a->exact_counts = exact != NULL;
-    const char *exe = exe_path ? exe_path : a->prof.program;
-    snprintf(a->exe_path, sizeof a->exe_path, "%s", exe);
+    /* without --exe: the program where the profile says it is, or when it is not there, under
+     * the profile's directory (a relative path recorded before 2026-11-27, a moved tree) */
+    char *located = exe_path ? NULL : profile_locate_program(profile_path, a->prof.program);
+    snprintf(a->exe_path, sizeof a->exe_path, "%s", exe_path ? exe_path : located ? located : a->prof.program);
+    free(located);
+    const char *exe = a->exe_path;
     uint64_t h, size;
     elf_image *img = NULL;
     sched_model *sm = NULL;
     range *r = NULL;
     if (!profile_hash_file(exe, &h, &size, err)) {
         /* name the profile too: a missing program is most often one moved or deleted since the
-         * profile was recorded (profile_locate_program looked under the profile's directory) */
+         * profile was recorded (it was looked for under the profile's directory too) */
         cs_error_prefix(err, "%s: %s", profile_path, exe_path ? "the executable given by --exe" : "its program");
         goto fail;
     }

@@ -311,7 +311,8 @@ typedef struct profile_analysis {
     bool exact_counts;        /* block counts from a truth file, not estimated */
 } profile_analysis;
 
-/* Read `profile_path`, check it against `exe_path` (NULL: the path recorded),
+/* Read `profile_path`, check it against `exe_path` (NULL: the path recorded, or where
+ * profile_locate_program finds it),
  * and analyse every procedure with samples (only `function` when not NULL). */
 profile_analysis *profile_analyse(const char *profile_path, const char *exe_path, const char *function, cs_error *err);
 /* The same with every block's count taken from `exact` (measured execution

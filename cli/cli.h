@@ -229,14 +229,12 @@ typedef void (*cli_sigint_handler)(int);
 cli_sigint_handler cli_sigint_begin(void);
 void cli_sigint_end(cli_sigint_handler old);
 /* The files analyses write (the profile and its truth, the pipeview log) are put in place only
- * for a run that was one: cli_outputs_stage asks every analysis in `list` that writes files to
- * leave them as temporaries (staged=1, runner.h); after the run, cli_outputs_settle puts them in
- * place unless the run's status `rc` is EXIT_RUN_FAILED (what cyclescope could not run: an
- * unsupported system call writes nothing, as every verb; a fault's files hold what ran).
+ * for a run that was one: before the run, analysis_list_stage_outputs (runner.h) asks every
+ * analysis that writes files to leave them as temporaries; after it, cli_outputs_settle puts
+ * them in place unless the run's status `rc` is EXIT_RUN_FAILED (what cyclescope could not run:
+ * an unsupported system call writes nothing, as every verb; a fault's files hold what ran).
  * Returns rc, or EXIT_RUN_FAILED after saying why the files could not be put in place. */
-struct analysis_list;
 struct run_result;
-bool cli_outputs_stage(struct analysis_list *list, cs_error *err);
 int cli_outputs_settle(const struct run_result *run, int rc);
 /* Time `src` with the analyses of --analysis (default: the stacks) and
  * report: the run summary and each analysis on stdout, --json, and the HTML

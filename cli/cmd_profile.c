@@ -128,12 +128,13 @@ static int record(int argc, char **argv) {
     if (!cli_load_config(&t, &cfg)) return EXIT_USAGE; /* a bad configuration is bad usage */
     cs_error err;
     analysis_list list = {0};
-    /* staged: the profile is put in place once the program's end is known (cli_outputs_settle) */
-    const char *keys[] = {"file", "exe", "period", "seed", "point", "events", "truth", "staged"};
-    const char *vals[] = {out, argv[optind], period, seed, point, events, truth, "1"};
+    const char *keys[] = {"file", "exe", "period", "seed", "point", "events", "truth"};
+    const char *vals[] = {out, argv[optind], period, seed, point, events, truth};
     bool ok = true;
-    for (int i = 0; i < 8 && ok; i++)
+    for (int i = 0; i < 7 && ok; i++)
         if (vals[i]) ok = analysis_list_add(&list, "profile", keys[i], vals[i], &err);
+    /* the profile is put in place once the program's end is known (cli_outputs_settle) */
+    if (ok) ok = analysis_list_stage_outputs(&list, &err);
     if (!ok) {
         analysis_list_free(&list);
         return cli_fail("%s", err.msg);

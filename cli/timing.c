@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "profile/profile.h"
 #include "report/report.h"
 #include "runner/runner.h"
 
@@ -615,8 +614,6 @@ cli_sigint_handler cli_sigint_begin(void) {
 
 void cli_sigint_end(cli_sigint_handler old) { signal(SIGINT, old == SIG_ERR ? SIG_DFL : old); }
 
-bool cli_outputs_stage(analysis_list *list, cs_error *err) { return analysis_list_stage_outputs(list, err); }
-
 int cli_outputs_settle(const run_result *run, int rc) {
     if (rc == EXIT_RUN_FAILED) return rc; /* not kept: the temporaries go with the analyses */
     cs_error err;
@@ -653,7 +650,7 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         }
         analysis_list_add(&list, "stacks", "interval", every, &err);
     }
-    if (!cli_outputs_stage(&list, &err)) {
+    if (!analysis_list_stage_outputs(&list, &err)) {
         analysis_list_free(&list);
         return cli_fail("%s", err.msg);
     }

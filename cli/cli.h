@@ -94,6 +94,13 @@ typedef enum cli_input_kind {
     CLI_INPUT_CHAMPSIM_CLOUDSUITE
 } cli_input_kind;
 cli_input_kind cli_input_kind_of(const char *path);
+/* What a verb that times traces does with a CLI_INPUT_OTHER input: hand it to the ChampSim
+ * reader, whose error names what is wrong (missing, empty, not a regular file); refuse it with
+ * *err (compressed data that cannot be decompressed: "corrupt xz data"); or refuse it as data of
+ * no format we read (read as ChampSim records it would be timed as nonsense, every 64 bytes an
+ * "instruction"), with the verb's own line. */
+typedef enum cli_other_input { CLI_OTHER_FOR_READER, CLI_OTHER_DAMAGED, CLI_OTHER_UNKNOWN } cli_other_input;
+cli_other_input cli_other_input_of(const char *path, cs_error *err);
 /* For a verb that times programs only, given the trace `path` of `kind`: one usage line
  * naming the file and what it is and pointing to `sim`. Returns EXIT_USAGE. */
 int cli_program_only(const char *verb, const char *path, cli_input_kind kind);

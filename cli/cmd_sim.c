@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -31,22 +30,10 @@ void help_sim(void) {
 enum { OPT_FORMAT = 1200, OPT_CLOUDSUITE, OPT_RISCV };
 enum trace_format { FORMAT_AUTO, FORMAT_CST, FORMAT_CHAMPSIM };
 
-/* Begins with the magic number of xz or gzip (what the ChampSim reader decompresses). */
-static bool compressed(const char *path) {
-    static const unsigned char xz[] = {0xfd, '7', 'z', 'X', 'Z', 0}, gz[] = {0x1f, 0x8b};
-    unsigned char m[6] = {0};
-    FILE *f = cs_fopen_input(path, NULL);
-    if (!f) return false;
-    size_t n = fread(m, 1, sizeof m, f);
-    fclose(f);
-    return (n >= sizeof xz && !memcmp(m, xz, sizeof xz)) || (n >= sizeof gz && !memcmp(m, gz, sizeof gz));
-}
-
 /* --format auto: the format by the file's content, never by default — an ELF or a text read
  * as ChampSim records would be timed as nonsense (every 64 bytes an "instruction"). Returns 0,
  * or the exit status after one line naming the file. */
 static int detect_format(const char *path, enum trace_format *format, champsim_options *copt) {
-    struct stat sb;
     switch (cli_input_kind_of(path)) {
     case CLI_INPUT_CST: *format = FORMAT_CST; return 0;
     case CLI_INPUT_CHAMPSIM: *format = FORMAT_CHAMPSIM; return 0;
@@ -59,21 +46,11 @@ static int detect_format(const char *path, enum trace_format *format, champsim_o
                          path);
     case CLI_INPUT_OTHER: break;
     }
-    /* what cannot be opened, or is empty, the ChampSim reader names ("empty ChampSim trace") */
-    if (stat(path, &sb) != 0 || sb.st_size == 0) {
-        *format = FORMAT_CHAMPSIM;
-        return 0;
-    }
-    /* a compressed file the reader cannot decompress: its error says where ("corrupt xz data") */
-    if (compressed(path)) {
-        cs_error err = {{0}};
-        uop_source *src = champsim_open(path, copt, &err);
-        uop u[16];
-        if (!src || uop_source_read(src, u, 16, &err) < 0) {
-            uop_source_destroy(src);
-            return cli_fail("%s", err.msg);
-        }
-        uop_source_destroy(src);
+    cs_error err = {{0}};
+    switch (cli_other_input_of(path, &err)) {
+    case CLI_OTHER_FOR_READER: *format = FORMAT_CHAMPSIM; return 0; /* "empty ChampSim trace", … */
+    case CLI_OTHER_DAMAGED: return cli_fail("%s", err.msg);         /* "corrupt xz data at offset …" */
+    case CLI_OTHER_UNKNOWN: break;
     }
     return cli_fail("%s: not a trace: the format is not recognised (neither a .cst trace nor ChampSim records at "
                     "plausible instruction addresses; --format champsim reads it as ChampSim anyway)",

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -61,26 +60,10 @@ typedef struct input {
 
 /* An input that is neither an ELF nor a recognised trace: true when the readers will say
  * what is wrong with it (missing, empty, not a regular file, corrupt xz or gzip data),
- * false after one line saying it is no format stallscope reads. Other data read as
- * ChampSim records would be timed as nonsense, every 64 bytes an "instruction" (`sim`
- * refuses it the same way). */
+ * false after one line saying it is no format stallscope reads (cli_other_input_of, as `sim`). */
 static bool recognised_elsewhere(const char *path) {
-    struct stat sb;
-    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0) return true;
-    static const unsigned char xz[] = {0xfd, '7', 'z', 'X', 'Z', 0}, gz[] = {0x1f, 0x8b};
-    unsigned char magic[6] = {0};
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(magic, 1, sizeof magic, f) : 0;
-    if (f) fclose(f);
-    if ((n >= sizeof xz && !memcmp(magic, xz, sizeof xz)) || (n >= sizeof gz && !memcmp(magic, gz, sizeof gz))) {
-        cs_error err = {{0}};
-        champsim_options copt = {0};
-        uop_source *src = champsim_open(path, &copt, &err);
-        uop u[16];
-        bool unreadable = !src || uop_source_read(src, u, 16, &err) < 0;
-        uop_source_destroy(src);
-        if (unreadable) return true; /* the reader's error names the damage */
-    }
+    cs_error err = {{0}};
+    if (cli_other_input_of(path, &err) != CLI_OTHER_UNKNOWN) return true; /* the reader names the damage */
     cli_fail("%s: neither a RISC-V program (ELF) nor a trace (.cst, or ChampSim records at plausible instruction "
              "addresses; `cyclescope sim --format champsim` reads it as ChampSim anyway)",
              path);

@@ -99,6 +99,26 @@ cli_input_kind cli_input_kind_of(const char *path) {
     return CLI_INPUT_OTHER;
 }
 
+cli_other_input cli_other_input_of(const char *path, cs_error *err) {
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0) return CLI_OTHER_FOR_READER;
+    /* begins with the magic number of xz or gzip (what the ChampSim reader decompresses) */
+    static const unsigned char xz[] = {0xfd, '7', 'z', 'X', 'Z', 0}, gz[] = {0x1f, 0x8b};
+    unsigned char m[6] = {0};
+    FILE *f = cs_fopen_input(path, NULL);
+    size_t n = f ? fread(m, 1, sizeof m, f) : 0;
+    if (f) fclose(f);
+    if ((n >= sizeof xz && !memcmp(m, xz, sizeof xz)) || (n >= sizeof gz && !memcmp(m, gz, sizeof gz))) {
+        champsim_options copt = {0};
+        uop_source *src = champsim_open(path, &copt, err);
+        uop u[16];
+        bool damaged = !src || uop_source_read(src, u, 16, err) < 0;
+        uop_source_destroy(src);
+        if (damaged) return CLI_OTHER_DAMAGED;
+    }
+    return CLI_OTHER_UNKNOWN;
+}
+
 int cli_program_only(const char *verb, const char *path, cli_input_kind kind) {
     const char *what = kind == CLI_INPUT_CST ? "a .cst trace" : "a ChampSim trace";
     return cli_usage(verb, "%s is %s, and %s times programs only: time a trace with `cyclescope sim %s`", path, what,

@@ -468,6 +468,14 @@ typedef struct ini_state {
     bool pools_cleared, pipes_cleared; /* a file with [fu.*] / [pipe.*] replaces the defaults */
 } ini_state;
 
+/* Blanks around a value (or a --set section and key), dropped. */
+static char *trim_blanks(char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
+    return s;
+}
+
 static int config_ini_handler(void *user, const char *section, const char *name, const char *value) {
     ini_state *st = user;
     if (st->failed) return 0;
@@ -489,8 +497,7 @@ static int config_ini_handler(void *user, const char *section, const char *name,
             break;
         }
     }
-    for (size_t n = strlen(clean); n && (clean[n - 1] == ' ' || clean[n - 1] == '\t'); n--) clean[n - 1] = 0;
-    value = clean;
+    value = trim_blanks(clean);
     if (!set_value(st->cfg, section, name, value, true, st->err)) {
         st->failed = true;
         return 0;
@@ -607,13 +614,6 @@ bool uarch_config_load_text(uarch_config *cfg, const char *text, const char *nam
     if (st.failed) cs_error_prefix(st.err, "%s:%d", name, line);
     else cs_error_set(st.err, "%s:%d: syntax error", name, line);
     return false;
-}
-
-static char *trim_blanks(char *s) {
-    while (*s == ' ' || *s == '\t') s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
-    return s;
 }
 
 bool uarch_config_set(uarch_config *cfg, const char *assignment, cs_error *err) {

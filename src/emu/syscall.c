@@ -106,19 +106,32 @@ static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len);
 /* nanosleep(req, rem) and clock_nanosleep(clock, flags, req, rem): never interrupted (no
  * signal is delivered); on the guest clock the time asked for passes at once (until an
  * absolute time: whatever is left of it). With --host-time nothing waits. */
-static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t req) {
+/* The guest's struct timespec at `addr` in nanoseconds (saturating far beyond any run):
+ * 0, -EFAULT, or -EINVAL for a negative or unnormalised one, as Linux refuses it. */
+static int64_t guest_timespec_ns(emu_t *e, uint64_t addr, uint64_t *ns) {
     int64_t ts[2];
-    if (get(e, req, ts, sizeof ts)) return -EFAULT;
+    if (get(e, addr, ts, sizeof ts)) return -EFAULT;
     if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
-    if (e->opt.host_time) return 0;
-    uint64_t ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
-                                                               : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+    *ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
+                                                       : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+    return 0;
+}
+
+/* `ns` pass on the guest clock (nothing to do on the host's, --host-time). */
+static void guest_sleep(emu_t *e, uint64_t ns) {
+    if (!e->opt.host_time && e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
+}
+
+static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t req) {
+    uint64_t ns;
+    int64_t bad = guest_timespec_ns(e, req, &ns);
+    if (bad || e->opt.host_time) return bad;
     if (flags & 1) { /* TIMER_ABSTIME */
         bool realtime = clock == CLOCK_REALTIME || clock == CLOCK_TAI;
         uint64_t now = emu_guest_time_ns(e, !realtime);
         ns = ns > now ? ns - now : 0;
     }
-    if (e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
+    guest_sleep(e, ns);
     return 0;
 }
 
@@ -329,18 +342,14 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
  * would wait), else the run ends as a futex wait without a timeout does. Returns the
  * host's count or -errno; -EDEADLK after emu_fail. */
 static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_addr) {
-    int64_t t[2] = {0, 0};
-    if (timeout_addr) {
-        if (get(e, timeout_addr, t, sizeof t)) return -EFAULT;
-        if (t[0] < 0 || t[1] < 0 || t[1] > 999999999) return -EINVAL;
-    }
+    uint64_t timeout_ns = 0;
+    int64_t bad = timeout_addr ? guest_timespec_ns(e, timeout_addr, &timeout_ns) : 0;
+    if (bad) return bad;
     struct timespec zero = {0, 0};
     int got = ppoll(p, n, &zero, NULL);
     if (got != 0) return got < 0 ? -errno : got;
     if (timeout_addr) {
-        uint64_t ns = (uint64_t)t[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
-                                                                  : (uint64_t)t[0] * 1000000000ull + (uint64_t)t[1];
-        if (!e->opt.host_time && e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
+        guest_sleep(e, timeout_ns);
         return 0;
     }
     bool outside = false;

@@ -591,6 +591,36 @@ static uop *store_stream(void) {
     return u;
 }
 
+/* The store-buffer tests' what-if: the run of `base_sets` (NULL-terminated, at most 4) again
+ * with memory.latency = `latency` (the truth), against the graph's longest path and RpStacks'
+ * prediction from the baseline's analysis `a` with memory scaled alike; printed. */
+typedef struct memory_whatif {
+    double truth, graph, pred;
+} memory_whatif;
+
+static memory_whatif memory_latency_whatif(const uop *u, const char *const *base_sets, void *a, double cycles,
+                                           uint32_t latency) {
+    const rps_result *r = rps_analysis_result(a);
+    uint32_t mem = r->base_latency[RPS_MEM_DATA];
+    char set[64];
+    snprintf(set, sizeof set, "memory.latency=%u", latency);
+    const char *sets[6];
+    int n = 0;
+    while (n < 4 && base_sets[n]) sets[n] = base_sets[n], n++;
+    sets[n] = set, sets[n + 1] = NULL;
+    memory_whatif w;
+    w.truth = simulate_sets(u, sets, "none", NULL);
+    double scale[RPS_DIMS];
+    for (int d = 0; d < RPS_DIMS; d++) scale[d] = 1;
+    scale[RPS_MEM_DATA] = scale[RPS_MEM_INSTR] = (double)latency / mem;
+    w.graph = rps_graph_cycles(rps_analysis_trace(a), 1000, scale);
+    w.pred = rps_predict(r, scale);
+    print_message("%s: simulated %.0f -> %.0f; graph %.0f (%+.2f%%), RpStacks %.0f (%+.2f%%), CP1 %.0f\n", set, cycles,
+                  w.truth, w.graph, 100 * (w.graph - w.truth) / w.truth, w.pred, 100 * (w.pred - w.truth) / w.truth,
+                  rps_predict_cp1(r, scale));
+    return w;
+}
+
 static void test_graph_store_drain(void **state) {
     (void)state;
     uop *u = store_stream();
@@ -608,21 +638,10 @@ static void test_graph_store_drain(void **state) {
     uint32_t mem = r->base_latency[RPS_MEM_DATA];
     const uint32_t changed[] = {mem / 4, mem * 2};
     for (int k = 0; k < 2; k++) {
-        char set[64];
-        snprintf(set, sizeof set, "memory.latency=%u", changed[k]);
-        const char *sets[] = {base_sets[0], base_sets[1], set, NULL};
-        double truth = simulate_sets(u, sets, "none", NULL);
-        double scale[RPS_DIMS];
-        for (int d = 0; d < RPS_DIMS; d++) scale[d] = 1;
-        scale[RPS_MEM_DATA] = scale[RPS_MEM_INSTR] = (double)changed[k] / mem;
-        double graph = rps_graph_cycles(rps_analysis_trace(a), 1000, scale);
-        double pred = rps_predict(r, scale);
-        print_message("%s: simulated %.0f -> %.0f; graph %.0f (%+.2f%%), RpStacks %.0f (%+.2f%%), CP1 %.0f\n", set,
-                      cycles, truth, graph, 100 * (graph - truth) / truth, pred, 100 * (pred - truth) / truth,
-                      rps_predict_cp1(r, scale));
-        assert_true(fabs(graph - truth) / truth < 0.02);
-        assert_true(fabs(pred - truth) / truth < 0.03);
-        assert_true(fabs(truth - cycles) > 0.1 * cycles); /* the change matters */
+        memory_whatif w = memory_latency_whatif(u, base_sets, a, cycles, changed[k]);
+        assert_true(fabs(w.graph - w.truth) / w.truth < 0.02);
+        assert_true(fabs(w.pred - w.truth) / w.truth < 0.03);
+        assert_true(fabs(w.truth - cycles) > 0.1 * cycles); /* the change matters */
     }
     run_result_free(&base);
     free(u);
@@ -653,19 +672,8 @@ static void test_graph_store_channel(void **state) {
     uint32_t mem = r->base_latency[RPS_MEM_DATA];
     const uint32_t changed[] = {mem / 2, mem * 4};
     for (int k = 0; k < 2; k++) {
-        char set[64];
-        snprintf(set, sizeof set, "memory.latency=%u", changed[k]);
-        const char *sets[] = {base_sets[0], base_sets[1], base_sets[2], set, NULL};
-        double truth = simulate_sets(u, sets, "none", NULL);
-        double scale[RPS_DIMS];
-        for (int d = 0; d < RPS_DIMS; d++) scale[d] = 1;
-        scale[RPS_MEM_DATA] = scale[RPS_MEM_INSTR] = (double)changed[k] / mem;
-        double graph = rps_graph_cycles(rps_analysis_trace(a), 1000, scale);
-        double pred = rps_predict(r, scale);
-        print_message("%s: simulated %.0f -> %.0f; graph %.0f (%+.2f%%), RpStacks %.0f (%+.2f%%), CP1 %.0f\n", set,
-                      cycles, truth, graph, 100 * (graph - truth) / truth, pred, 100 * (pred - truth) / truth,
-                      rps_predict_cp1(r, scale));
-        assert_true(fabs(graph - truth) / truth < 0.05);
+        memory_whatif w = memory_latency_whatif(u, base_sets, a, cycles, changed[k]);
+        assert_true(fabs(w.graph - w.truth) / w.truth < 0.05);
     }
     run_result_free(&base);
     free(u);

@@ -128,12 +128,12 @@ static sweep_point point_record(const sweep_cli *c, const sweep_grid *g, size_t 
     return p;
 }
 
-/* Run the points in `todo` here on the runner's pool, c->jobs at a time, a
+/* Run the points in `to_run` here on the runner's pool, c->jobs at a time, a
  * batch at a time so that each point's file is written as its batch ends (a
  * sweep stopped half way keeps what it did). Returns how many failed; the first failure's
  * error goes to first_error (size bytes). */
 static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_config *base, const analysis_list *list,
-                       const size_t *todo, size_t n, char *first_error, size_t size) {
+                       const size_t *to_run, size_t n, char *first_error, size_t size) {
     int parallel = c->jobs > 0 ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (parallel < 1) parallel = 1;
     size_t batch = (size_t)parallel * 2, failed = 0;
@@ -165,17 +165,17 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
         size_t m = n - first < batch ? n - first : batch;
         for (size_t i = 0; i < m; i++) {
             cs_error err;
-            names[i] = sweep_point_settings(g, todo[first + i]);
+            names[i] = sweep_point_settings(g, to_run[first + i]);
             jobs[i] = (run_job){.name = names[i],
                                 .cfg = *base,
                                 .opt = {c->t.warmup, c->t.max, NULL},
                                 .source = {.ctx = &ps, .open = point_open, .close = point_close},
                                 .analyses = list,
                                 .program = what};
-            sweep_point_config(g, base, todo[first + i], &jobs[i].cfg, &err); /* checked before: cannot fail */
+            sweep_point_config(g, base, to_run[first + i], &jobs[i].cfg, &err); /* checked before: cannot fail */
             job_origin *o = &origins[i];
             const char *values[SWEEP_MAX_AXES];
-            sweep_point_values(g, todo[first + i], values);
+            sweep_point_values(g, to_run[first + i], values);
             int k = 0;
             for (; k < c->t.set_count; k++) o->overrides[k] = c->t.sets[k];
             for (int a = 0; a < g->axes; a++, k++) {
@@ -189,7 +189,7 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
         for (size_t i = 0; i < m; i++) {
             char hash[SWEEP_HASH_LEN + 1];
             sweep_config_hash(&jobs[i].cfg, hash);
-            sweep_point p = point_record(c, g, todo[first + i], hash);
+            sweep_point p = point_record(c, g, to_run[first + i], hash);
             p.ok = pool_ok && results[i].ok;
             if (p.ok) {
                 run_summary sum = {what, &jobs[i].cfg, &results[i].stats, c->t.warmup};
@@ -275,7 +275,7 @@ static bool write_text_file(const char *path, const char *text, bool executable)
     return ok;
 }
 
-static int emit(const sweep_cli *c, const sweep_grid *g, const size_t *todo, size_t n) {
+static int emit(const sweep_cli *c, const sweep_grid *g, const size_t *to_run, size_t n) {
     char self[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) return cli_fail("cannot find the cyclescope executable (/proc/self/exe)");
@@ -286,7 +286,7 @@ static int emit(const sweep_cli *c, const sweep_grid *g, const size_t *todo, siz
     char path[PATH_MAX + 32];
     if (!strcmp(c->emit, "parallel")) {
         for (size_t k = 0; k < n; k++) {
-            char *cmd = point_command(c, g, todo[k], self);
+            char *cmd = point_command(c, g, to_run[k], self);
             fprintf(f, "%s\n", cmd);
             free(cmd);
         }
@@ -310,7 +310,7 @@ static int emit(const sweep_cli *c, const sweep_grid *g, const size_t *todo, siz
     fprintf(f, "#SBATCH --cpus-per-task=%s\n#SBATCH --ntasks=1\nset -eu\njobs=(\n",
             c->slurm_cpus ? c->slurm_cpus : "1");
     for (size_t k = 0; k < n; k++) {
-        char *cmd = point_command(c, g, todo[k], self);
+        char *cmd = point_command(c, g, to_run[k], self);
         char *q = sweep_shell_quote(cmd);
         fprintf(f, "  %s\n", q);
         free(q);
@@ -500,7 +500,7 @@ int cmd_sweep(int argc, char **argv) {
     if (dir_real) c.dir = dir_real;
 
     /* what is left to run */
-    size_t *todo = cs_calloc(g.points, sizeof *todo), n = 0, done = 0, failed_before = 0;
+    size_t *to_run = cs_calloc(g.points, sizeof *to_run), n = 0, done = 0, failed_before = 0;
     int rc = 0;
     for (size_t i = 0; i < g.points && rc == 0; i++) {
         uarch_config cfg;
@@ -508,24 +508,24 @@ int cmd_sweep(int argc, char **argv) {
         sweep_point_config(&g, &base, i, &cfg, &err);
         sweep_config_hash(&cfg, hash);
         switch (sweep_point_status(c.dir, hash, c.argc, c.argv, &err)) {
-        case SWEEP_TODO: todo[n++] = i; break;
+        case SWEEP_TODO: to_run[n++] = i; break;
         case SWEEP_DONE: done++; break;
         case SWEEP_DONE_FAILED:
-            if (c.retry_failed) todo[n++] = i;
+            if (c.retry_failed) to_run[n++] = i;
             else done++, failed_before++;
             break;
         case SWEEP_CORRUPT:
             fprintf(stderr, "cyclescope: sweep: %s; running the point again\n", err.msg);
-            todo[n++] = i;
+            to_run[n++] = i;
             break;
         case SWEEP_OTHER_PROGRAM: rc = cli_fail("%s", err.msg); break;
         }
     }
     if (rc == 0 && c.emit) {
-        rc = emit(&c, &g, todo, n);
+        rc = emit(&c, &g, to_run, n);
     } else if (rc == 0) {
         char first_error[600] = "";
-        size_t failed = run_here(&c, &g, &base, &list, todo, n, first_error, sizeof first_error);
+        size_t failed = run_here(&c, &g, &base, &list, to_run, n, first_error, sizeof first_error);
         printf("%zu points: %zu run, %zu already done", g.points, n, done);
         if (failed_before) printf(" (%zu of them failed before: --retry-failed runs them again)", failed_before);
         printf("; %zu failed\nresults in %s/ (cyclescope merge %s tabulates them)\n", failed, c.dir, c.dir);
@@ -541,7 +541,7 @@ int cmd_sweep(int argc, char **argv) {
                           "are in their files in %s/ (--retry-failed runs them again)",
                           failed_before, c.dir);
     }
-    free(todo);
+    free(to_run);
     analysis_list_free(&list);
     free(args);
     free(prog_real);

@@ -50,8 +50,10 @@ int main(int argc, char **argv) {
     SHOW("fcntl F_DUPFD from 100000", fcntl(self, F_DUPFD, 100000));
     umask(027);
     SHOW("umask(022) after umask(027)", umask(022));
-    SHOW("getpgid(0) > 0", getpgid(0) > 0);
-    SHOW("getsid(0) > 0", getsid(0) > 0);
+    /* qemu gives the host's group and session: 0 when the session's leader is outside the
+       caller's PID namespace (a container's CI), so only that the call succeeded is compared */
+    SHOW("getpgid(0) >= 0", getpgid(0) >= 0);
+    SHOW("getsid(0) >= 0", getsid(0) >= 0);
     SHOW("sched_getscheduler(0)", sched_getscheduler(0));
     struct sched_param sp = {5};
     SHOW("sched_getparam(0)", sched_getparam(0, &sp));

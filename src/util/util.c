@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -200,8 +201,12 @@ bool cs_parse_count(const char *text, uint64_t *out) {
         *out = n;
         return true;
     }
+    /* decimal only, as users write counts ("2.5M", "1e6"): strtod alone also took "0x10", " 5",
+       "inf" and "nan" */
+    if (!isdigit((unsigned char)text[0]) && text[0] != '.') return false;
+    if (strspn(text, "0123456789.eE+-") < strcspn(text, "kKMG")) return false;
     double v = strtod(text, &end);
-    if (errno || end == text || v < 0) return false;
+    if (errno || end == text || !(v >= 0)) return false;
     uint64_t mult = 1;
     if (*end == 'k' || *end == 'K') mult = 1000, end++;
     else if (*end == 'M') mult = 1000000, end++;

@@ -223,11 +223,35 @@ static void test_sha256_digest_and_hex(void **state) {
     unlink(path);
 }
 
+/* src/util/util.c: counts are decimal, with an optional K/M/G suffix (powers of 1000); a
+ * hexadecimal, blank-led, signed, infinite or not-a-number text is refused, never read as a count. */
+static void test_parse_count(void **state) {
+    (void)state;
+    static const struct {
+        const char *text;
+        uint64_t value;
+    } good[] = {
+        {"0", 0},         {"16", 16},   {"10M", 10000000},     {"2.5k", 2500},
+        {"1e6", 1000000}, {".5K", 500}, {"3G", 3000000000ull}, {"18446744073709551615", 18446744073709551615ull}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        uint64_t v = 7;
+        assert_true(cs_parse_count(good[i].text, &v));
+        assert_true(v == good[i].value);
+    }
+    static const char *const bad[] = {"0x10", " 5", "5 ", "+5", "-1",    "inf",  "nan",   "1.5",
+                                      "",     "1x", "k",  "1e", "0x1p4", "1e30", "2.5.1", "1M5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint64_t v = 7;
+        assert_false(cs_parse_count(bad[i], &v));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_beneath_allowed), cmocka_unit_test(test_beneath_refused),
         cmocka_unit_test(test_link_beneath),    cmocka_unit_test(test_inputs),
         cmocka_unit_test(test_outputs),         cmocka_unit_test(test_sha256_digest_and_hex),
+        cmocka_unit_test(test_parse_count),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -516,7 +516,7 @@ static int solve(int argc, char **argv) {
     const char *json = NULL, *grid_text = NULL, *report = NULL;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (opt) {
         case OPT_M_CONFIG: t.config = optarg; break;
         case OPT_M_SET:
@@ -679,7 +679,7 @@ static int info(int argc, char **argv) {
     const char *json = NULL;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         if (opt == OPT_M_JSON) json = optarg;
         else return cli_bad_option("model info", argv);
     }

@@ -26,6 +26,8 @@ foreach(case
     "window|--window 9: 2 to 8|model;analyze;--window;9;-o;x;prog"
     "addr_bits|--addr-bits 13: 0 to 12|model;analyze;--addr-bits;13;-o;x;prog"
     "no_profile|no profile given|model;solve"
+    "option_after|unknown option --opt|model;solve;x.smp;--opt"
+    "info_option_after|unknown option --frob|model;info;x.smp;--frob"
     "max_states|--max-states 0: not a count|model;solve;--max-states;0;x.smp")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)

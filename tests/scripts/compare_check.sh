@@ -50,6 +50,9 @@ assert "(--set bpred.type=tage)" in text
 PY
 grep -q '<section id="compare"' cmp.html && [ "$(grep -o 'class="seg"' cmp.html | wc -l)" -ge 9 ] || fail "HTML: no stacks side by side"
 grep -q 'C ran another input than A' cmp.html || fail "HTML: no note for another input"
+# options after the files, as users type them (they were read as a file named --report)
+"$cs" compare a.json b.json --report cmp2.html >/dev/null 2>err || fail "--report after the files: $(cat err)"
+grep -q '<section id="compare"' cmp2.html || fail "--report after the files wrote no report"
 # bad inputs
 "$cs" compare a.json >/dev/null 2>err
 [ $? = 2 ] && grep -q "give two or more JSON results" err || fail "one file: $(cat err)"

@@ -462,6 +462,14 @@ int cmd_sweep(int argc, char **argv) {
         sweep_grid_free(&g);
         return cli_fail("--analysis: %s", err.msg);
     }
+    for (int i = 0; i < list.count; i++)
+        if (list.ops[i]->keep) { /* one file named once: every point would write it over the others */
+            const char *name = list.ops[i]->name;
+            sweep_grid_free(&g);
+            analysis_list_free(&list);
+            return cli_usage("sweep", "--analysis %s writes a file, which every point would write over; record it "
+                                      "for one point with `run --config ... --set ...`", name);
+        }
     if (!c.trace && access(c.argv[0], R_OK) != 0) {
         sweep_grid_free(&g);
         analysis_list_free(&list);

@@ -26,6 +26,7 @@ foreach(case
     "report|--json, --pipeview and --report do not apply to a sweep|sweep;--report;x.html;--grid;core.rob_size=64;-o;d;prog"
     "slurm_time|--slurm-time 10\\*: unexpected character|sweep;--slurm-time;10*;--grid;core.rob_size=64;-o;d;prog"
     "analysis|--analysis nope: unknown analysis 'nope'|sweep;--analysis;nope;--grid;core.rob_size=64;-o;d;prog"
+    "analysis_file|--analysis pipeview writes a file, which every point would write over|sweep;--analysis;stacks,pipeview:file=x.log;--grid;core.rob_size=64;-o;d;prog"
     "merge_none|no directory given|merge"
     "merge_two|give exactly one directory|merge;a;b")
   string(REPLACE "|" ";" parts "${case}")

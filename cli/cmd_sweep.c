@@ -467,8 +467,10 @@ int cmd_sweep(int argc, char **argv) {
             const char *name = list.ops[i]->name;
             sweep_grid_free(&g);
             analysis_list_free(&list);
-            return cli_usage("sweep", "--analysis %s writes a file, which every point would write over; record it "
-                                      "for one point with `run --config ... --set ...`", name);
+            return cli_usage("sweep",
+                             "--analysis %s writes a file, which every point would write over; record it "
+                             "for one point with `run --config ... --set ...`",
+                             name);
         }
     if (!c.trace && access(c.argv[0], R_OK) != 0) {
         sweep_grid_free(&g);

@@ -25,12 +25,22 @@
         printf("%-34s %ld%s%s\n", name, r_, r_ < 0 ? " " : "", r_ < 0 ? strerror(errno) : ""); \
     } while (0)
 
+/* The lowest descriptor at or above `from` that is not open. qemu shares the host's table, so
+ * descriptors the test harness left open (ctest under load, a CI's shell) take numbers there
+ * that our emulator's own table does not have: compare where F_DUPFD lands against this, not
+ * against a number. */
+static int lowest_closed_from(int from) {
+    while (fcntl(from, F_GETFD) >= 0) from++;
+    return from;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "forever") == 0) /* Linux: waits for a signal, forever */
         return poll(NULL, 0, -1);
     int null_fd = open("/dev/null", O_RDONLY), self = open(argv[0], O_RDONLY);
-    struct pollfd p[4] = {{null_fd, POLLIN, 0}, {self, POLLIN | POLLOUT, 0}, {-1, POLLIN, 0}, {1000, POLLIN, 0}};
-    SHOW("poll: /dev/null, self, -1, 1000", poll(p, 4, 0));
+    int closed_high = lowest_closed_from(1000), closed_low = lowest_closed_from(200);
+    struct pollfd p[4] = {{null_fd, POLLIN, 0}, {self, POLLIN | POLLOUT, 0}, {-1, POLLIN, 0}, {closed_high, POLLIN, 0}};
+    SHOW("poll: /dev/null, self, -1, a closed", poll(p, 4, 0));
     printf("  revents %#x %#x %#x %#x\n", p[0].revents, p[1].revents, p[2].revents, p[3].revents);
     SHOW("poll: no descriptors, 30 ms", poll(NULL, 0, 30));
     fd_set rd, wr;
@@ -43,10 +53,12 @@ int main(int argc, char **argv) {
     SHOW("select: /dev/null, self (read, write)", select(self + 1, &rd, &wr, NULL, &tv));
     printf("  read %d %d write %d\n", FD_ISSET(null_fd, &rd), FD_ISSET(self, &rd), FD_ISSET(self, &wr));
     FD_ZERO(&rd);
-    FD_SET(200, &rd);
-    SHOW("select: a closed descriptor", select(201, &rd, NULL, NULL, &tv));
-    SHOW("fcntl F_DUPFD from 40", fcntl(self, F_DUPFD, 40));
-    SHOW("fcntl F_DUPFD_CLOEXEC from 40", fcntl(self, F_DUPFD_CLOEXEC, 40));
+    FD_SET(closed_low, &rd);
+    SHOW("select: a closed descriptor", select(closed_low + 1, &rd, NULL, NULL, &tv));
+    int want = lowest_closed_from(40);
+    SHOW("fcntl F_DUPFD from 40: the lowest free", fcntl(self, F_DUPFD, 40) == want);
+    want = lowest_closed_from(40);
+    SHOW("fcntl F_DUPFD_CLOEXEC from 40: the lowest free", fcntl(self, F_DUPFD_CLOEXEC, 40) == want);
     SHOW("fcntl F_DUPFD from 100000", fcntl(self, F_DUPFD, 100000));
     umask(027);
     SHOW("umask(022) after umask(027)", umask(022));

@@ -570,6 +570,42 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
     for (size_t i = best_b; i < n; i++)
         if (rs[i].r - f <= CLIP_SIGMAS * ratio_sigma(&rs[i])) all_num += rs[i].num, all_den += rs[i].den;
     out->cut_shift = all_den > den ? (all_num / all_den - f) / sqrt(ratio_var(num, den)) : 0;
+    /* The cut went through the noise: the class' points are many with few samples each (a long
+     * block run seldom: libm's pow on inorder1 at period 200, ~10 samples a point, the cluster of
+     * the smallest ratios -31% at every seed). Its estimate is then where the cut fell, not F:
+     * grow it instead, pooling in every point above it that agrees with the estimate within
+     * CLIP_SIGMAS of its sampling error at the estimate (Poisson at F x Mi, the null hypothesis
+     * of no stall), until none joins; a point of the cluster dropped below it joins back on the
+     * same test (their own samples' error, sqrt(Si), is too small for a point of 3 samples
+     * where 9 are expected). A stalled point beyond noise stays out as before. Points only
+     * join, so it ends. The confidence stays low (cut_shift): the points pooled in may hide
+     * small stalls. */
+    out->repooled = 0;
+    if (out->cut_shift > CUT_SIGMAS) {
+        bool *in = cs_calloc(n, sizeof *in);
+        for (size_t i = best_a; i < best_b; i++) in[i] = !dropped[i];
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (size_t i = best_a; i < n; i++) {
+                if (in[i]) continue;
+                double fm = f * rs[i].den > 1 ? f * rs[i].den : 1;
+                if (fabs(rs[i].num - f * rs[i].den) > CLIP_SIGMAS * sqrt(fm)) continue;
+                in[i] = true;
+                num += rs[i].num, den += rs[i].den;
+                f = num / den;
+                out->repooled++;
+                changed = true;
+            }
+        }
+        kept = 0, chi2 = 0;
+        for (size_t i = best_a; i < n; i++)
+            if (in[i]) {
+                kept++;
+                double mean = f * rs[i].den > 1 ? f * rs[i].den : 1;
+                chi2 += (rs[i].r - f) * (rs[i].r - f) * rs[i].den * rs[i].den / mean;
+            }
+        free(in);
+    }
     /* The points above the cut that cluster among themselves, by the same rule
      * from the lowest of them. The paper takes the lowest cluster as the
      * unstalled one; when the Mi of its points are too large (the fourth

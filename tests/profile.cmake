@@ -117,3 +117,14 @@ if(CYCLESCOPE_RISCV_CC)
         { echo \"$config seed $seed: $(jq -c .grade $out/l.json)\"; exit 1; }
     done; done" _ ${_cs} ${_prof_out}/long-block ${CYCLESCOPE_GUEST_DIR}/long_block)
 endif()
+#   profile.jump_table_into    a switch whose bound branches into its jump table (`bgeu K, I, table`,
+#                              tests/guest/jump_table_into.S; glibc's vfscanf): the table is read, its
+#                              five targets are the jump's edges and the procedure is not missing
+#                              edges (before: missing edges, every block its own class)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_into COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function dispatch --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 5' $out/j.json
+    jq -e '.grade.within10 >= 0.9' $out/j.json" _ ${_cs} ${_prof_out}/jump-table-into ${CYCLESCOPE_GUEST_DIR}/jump_table_into)
+endif()

@@ -305,16 +305,24 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     uint64_t table, base = 0;
     if (!constant_reg(p, (size_t)ka, table_reg, &table)) return 0;
     if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base)) return 0;
-    /* the bound: bltu K, I (taken: I > K) or bgeu I, K (taken: I >= K), K a constant */
+    /* the bound, K a constant: around the table, bltu K, I (taken: I > K) or bgeu I, K (taken:
+     * I >= K); into it (GCC lays the table's code out after the branch when the default case
+     * comes later: glibc's vfscanf), bgeu K, I (taken: I <= K) or bltu I, K (taken: I < K) */
     uint64_t count = 0;
     for (long b = ks - 1, n = 0; b >= 0 && n < JT_WINDOW && !count; b--, n++) {
         isa_insn br;
         isa_decode(p->insns[b].raw, &br);
         uint8_t kreg = 0;
         int extra = 0;
+        bool into = false;
         if (br.op == ISA_OP_BLTU && br.rs2 == index_reg) kreg = br.rs1, extra = 1;
         else if (br.op == ISA_OP_BGEU && br.rs1 == index_reg) kreg = br.rs2, extra = 0;
+        else if (br.op == ISA_OP_BGEU && br.rs2 == index_reg) kreg = br.rs1, extra = 1, into = true;
+        else if (br.op == ISA_OP_BLTU && br.rs1 == index_reg) kreg = br.rs2, extra = 0, into = true;
         else continue;
+        /* into the table: the taken side must lead to the shift (its target between them) */
+        long taken = into ? insn_at(p, p->insns[b].pc + (uint64_t)br.imm) : -1;
+        if (into && !(taken > b && taken <= ks)) return 0;
         isa_insn li;
         long kk = writer_before(p, (size_t)b, kreg, &li);
         if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;

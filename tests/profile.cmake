@@ -128,3 +128,14 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 5' $out/j.json
     jq -e '.grade.within10 >= 0.9' $out/j.json" _ ${_cs} ${_prof_out}/jump-table-into ${CYCLESCOPE_GUEST_DIR}/jump_table_into)
 endif()
+#   profile.jump_table_two_level  a jump through a byte table of classes, then a table of labels
+#                              addressed from an anchor (tests/guest/jump_table_two_level.S; glibc's
+#                              vfprintf): the four labels the classes name are the jump's edges, the
+#                              fifth label none (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_two_level COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function classify --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 4' $out/j.json
+    jq -e '.grade.within10 >= 0.9' $out/j.json" _ ${_cs} ${_prof_out}/jump-table-two-level ${CYCLESCOPE_GUEST_DIR}/jump_table_two_level)
+endif()

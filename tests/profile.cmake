@@ -120,13 +120,16 @@ endif()
 #   profile.jump_table_into    a switch whose bound branches into its jump table (`bgeu K, I, table`,
 #                              tests/guest/jump_table_into.S; glibc's vfscanf): the table is read, its
 #                              five targets are the jump's edges and the procedure is not missing
-#                              edges (before: missing edges, every block its own class)
+#                              edges (before: missing edges, every block its own class); and a
+#                              table indexed through a mask (`andi I, X, 3`), no bound: four edges
 if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_into COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
     $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
     $cs profile report --function dispatch --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
     jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 5' $out/j.json
-    jq -e '.grade.within10 >= 0.9' $out/j.json" _ ${_cs} ${_prof_out}/jump-table-into ${CYCLESCOPE_GUEST_DIR}/jump_table_into)
+    jq -e '.grade.within10 >= 0.9' $out/j.json
+    $cs profile report --function masked --json $out/m.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 4' $out/m.json" _ ${_cs} ${_prof_out}/jump-table-into ${CYCLESCOPE_GUEST_DIR}/jump_table_into)
 endif()
 #   profile.jump_table_two_level  a jump through a byte table of classes, then a table of labels
 #                              addressed from an anchor (tests/guest/jump_table_two_level.S; glibc's

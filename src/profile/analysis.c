@@ -385,6 +385,11 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
         count = (uint64_t)li.imm + (uint64_t)extra;
     }
+    /* no bound but a mask: andi I, X, M gives 0..M (glibc's _wordcopy_fwd_aligned: & 7). Only
+     * without a bound: a zext.b (andi 255) before a bound check is no table of 256 */
+    isa_insn mask;
+    long km = count ? -1 : writer_before(p, (size_t)ks, index_reg, &mask);
+    if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0) count = (uint64_t)mask.imm + 1;
     if (!count || count > JT_MAX_ENTRIES) return 0;
     for (uint64_t i = 0; i < count; i++) {
         int64_t v;

@@ -3,7 +3,8 @@
  * table's code, as in glibc's vfscanf; until 2026-11-27 only the bounds that branch around
  * the table (`bltu K, I`, `bgeu I, K`) were recognised, and the procedure was left missing
  * edges. `dispatch` takes i mod 8: cases 0-4 through the table (a base-relative one), 5-7
- * the default. */
+ * the default. `masked` has no bound but a mask (`andi I, X, 3`, glibc's
+ * _wordcopy_fwd_aligned): its four entries are the jump's edges. */
     .text
     .globl _start
 _start:
@@ -11,6 +12,9 @@ _start:
     li s1, 0
 1:  andi a0, s0, 7
     call dispatch
+    add s1, s1, a1
+    mv a0, s0
+    call masked
     add s1, s1, a1
     addi s0, s0, -1
     bnez s0, 1b
@@ -58,6 +62,32 @@ dispatch:
     ret
     .size dispatch, . - dispatch
 
+    .type masked, @function
+masked:
+    andi t2, a0, 3          /* not t0: jr t0 is a return (x5, the alternate link register) */
+    lla t1, .Lmasked
+    slli t2, t2, 2
+    add t2, t2, t1
+    lw t2, 0(t2)
+    add t2, t2, t1
+    jr t2
+.Lm0:
+    li a1, 2
+    ret
+.Lm1:
+    li a1, 4
+    add a1, a1, a0
+    ret
+.Lm2:
+    li a1, 6
+    xor a1, a1, a0
+    slli a1, a1, 2
+    ret
+.Lm3:
+    li a1, 8
+    ret
+    .size masked, . - masked
+
     .section .rodata
     .p2align 2
 .Ltable:
@@ -66,3 +96,8 @@ dispatch:
     .word .Lcase2 - .Ltable
     .word .Lcase3 - .Ltable
     .word .Lcase4 - .Ltable
+.Lmasked:
+    .word .Lm0 - .Lmasked
+    .word .Lm1 - .Lmasked
+    .word .Lm2 - .Lmasked
+    .word .Lm3 - .Lmasked

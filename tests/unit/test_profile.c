@@ -872,15 +872,15 @@ static void test_confidence_cut_in_noise(void **state) {
  * the noise). A point stalled beyond noise (60 samples) stays out. */
 static void test_cut_in_noise_pooled_back(void **state) {
     (void)state;
-    static const double draws[40] = {8, 11, 11, 9,  11, 13, 3, 10, 7, 6, 6, 11, 8, 11, 10, 7, 18, 10, 6, 9,
-                                     5, 9,  7,  14, 12, 12, 11, 4, 16, 4, 4, 3, 9, 16, 5, 8, 11, 8, 13, 7};
+    static const double draws[40] = {8, 11, 11, 9,  11, 13, 3,  10, 7,  6, 6, 11, 8, 11, 10, 7, 18, 10, 6,  9,
+                                     5, 9,  7,  14, 12, 12, 11, 4,  16, 4, 4, 3,  9, 16, 5,  8, 11, 8,  13, 7};
     profile_ratio rs[41];
     for (int i = 0; i < 40; i++) rs[i] = (profile_ratio){draws[i], 1, draws[i], 0};
     rs[40] = (profile_ratio){60, 1, 60, 0};
     profile_cluster cl;
     assert_true(profile_cluster_estimate(rs, 41, 60, &cl));
-    assert_true(cl.used < 40);    /* the cut left points of the same draws above */
-    assert_true(cl.repooled > 0); /* and they came back */
+    assert_true(cl.used < 40);     /* the cut left points of the same draws above */
+    assert_true(cl.repooled > 0);  /* and they came back */
     assert_int_equal(cl.kept, 39); /* all but the 18, 3.1 sigma above the others' 8.85 */
     assert_true(fabs(cl.freq - 345.0 / 39) < 1e-9);
     assert_true(fabs(cl.freq - 10) < 1.5); /* the cluster alone: 6.88, of 25 points */

@@ -251,7 +251,9 @@ static bool read_data(const elf_image *img, uint64_t addr, size_t size, int64_t 
         if (!s->data || addr < s->addr || addr + size > s->addr + s->size) continue;
         int32_t w;
         int64_t d;
-        if (size == 4) {
+        if (size == 1) {
+            *out = s->data[addr - s->addr];
+        } else if (size == 4) {
             memcpy(&w, s->data + (addr - s->addr), 4);
             *out = w;
         } else {
@@ -261,6 +263,44 @@ static bool read_data(const elf_image *img, uint64_t addr, size_t size, int64_t 
         return true;
     }
     return false;
+}
+
+/* The values an index register can hold when, before index `from`, it is a byte loaded
+ * (lbu) from a constant table that an object symbol of the executable spans exactly: its
+ * distinct bytes, in *values (allocated). 0: not such a load. The access is taken to stay
+ * within the object, as C requires. */
+static size_t byte_table_values(const elf_image *img, const profile_proc *p, size_t from, uint8_t reg,
+                                uint8_t **values) {
+    isa_insn l, a;
+    long kl = writer_before(p, from, reg, &l);
+    if (kl < 0 || l.op != ISA_OP_LBU) return 0;
+    long ka = writer_before(p, (size_t)kl, l.rs1, &a); /* the address: index + table */
+    if (ka < 0 || a.op != ISA_OP_ADD) return 0;
+    uint64_t table;
+    if (!constant_reg(p, (size_t)ka, a.rs1, &table) && !constant_reg(p, (size_t)ka, a.rs2, &table)) return 0;
+    table += (uint64_t)l.imm;
+    const elf_symbol *sym = elf_symbol_for(img, table);
+    if (!sym || !sym->object || sym->addr != table || !sym->size || sym->size > JT_MAX_ENTRIES) return 0;
+    /* read-only data: a table the program could rewrite says nothing */
+    const elf_section *sec = NULL;
+    for (size_t i = 0; i < elf_section_count(img) && !sec; i++) {
+        const elf_section *c = elf_section_at(img, i);
+        if (c->data && table >= c->addr && table + sym->size <= c->addr + c->size) sec = c;
+    }
+    if (!sec || !sec->name || (strncmp(sec->name, ".rodata", 7) && strncmp(sec->name, ".data.rel.ro", 12))) return 0;
+    bool seen[256] = {false};
+    size_t n = 0;
+    *values = cs_calloc(256, 1);
+    for (uint64_t i = 0; i < sym->size; i++) {
+        int64_t b;
+        if (!read_data(img, table + i, 1, &b)) {
+            free(*values);
+            return 0;
+        }
+        uint8_t v = (uint8_t)b;
+        if (!seen[v]) seen[v] = true, (*values)[n++] = v;
+    }
+    return n;
 }
 
 /* The targets of the indirect jump at index j when it dispatches through a
@@ -288,8 +328,9 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         k = kl;
         e = l;
     }
-    if (!(e.op == ISA_OP_LW || e.op == ISA_OP_LWU || e.op == ISA_OP_LD) || e.imm != 0) return 0;
+    if (!(e.op == ISA_OP_LW || e.op == ISA_OP_LWU || e.op == ISA_OP_LD)) return 0;
     size_t entry = e.op == ISA_OP_LD ? 8 : 4;
+    int64_t entry_offset = e.imm; /* GCC may address the table from a section anchor before it */
     isa_insn a;
     long ka = writer_before(p, (size_t)k, e.rs1, &a); /* address = (index << shift) + table */
     if (ka < 0 || a.op != ISA_OP_ADD) return 0;
@@ -304,22 +345,51 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     index_reg = sh.rs1;
     uint64_t table, base = 0;
     if (!constant_reg(p, (size_t)ka, table_reg, &table)) return 0;
+    table += (uint64_t)entry_offset;
     if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base)) return 0;
-    /* the bound: bltu K, I (taken: I > K) or bgeu I, K (taken: I >= K), K a constant */
+    /* two levels: the index itself a byte of a table (glibc's vfprintf: the format
+     * character's class from `jump_table`, then that class's label from a step table) */
+    uint8_t *values = NULL;
+    size_t nvalues = byte_table_values(img, p, (size_t)ks, index_reg, &values);
+    if (nvalues) {
+        bool all = true;
+        for (size_t i = 0; i < nvalues && all; i++) {
+            int64_t v;
+            all = read_data(img, table + values[i] * entry, entry, &v);
+            targets[i] = rel_base ? base + (uint64_t)v : (uint64_t)v;
+            all = all && insn_at(p, targets[i]) >= 0;
+        }
+        free(values);
+        return all ? nvalues : 0;
+    }
+    /* the bound, K a constant: around the table, bltu K, I (taken: I > K) or bgeu I, K (taken:
+     * I >= K); into it (GCC lays the table's code out after the branch when the default case
+     * comes later: glibc's vfscanf), bgeu K, I (taken: I <= K) or bltu I, K (taken: I < K) */
     uint64_t count = 0;
     for (long b = ks - 1, n = 0; b >= 0 && n < JT_WINDOW && !count; b--, n++) {
         isa_insn br;
         isa_decode(p->insns[b].raw, &br);
         uint8_t kreg = 0;
         int extra = 0;
+        bool into = false;
         if (br.op == ISA_OP_BLTU && br.rs2 == index_reg) kreg = br.rs1, extra = 1;
         else if (br.op == ISA_OP_BGEU && br.rs1 == index_reg) kreg = br.rs2, extra = 0;
+        else if (br.op == ISA_OP_BGEU && br.rs2 == index_reg) kreg = br.rs1, extra = 1, into = true;
+        else if (br.op == ISA_OP_BLTU && br.rs1 == index_reg) kreg = br.rs2, extra = 0, into = true;
         else continue;
+        /* into the table: the taken side must lead to the shift (its target between them) */
+        long taken = into ? insn_at(p, p->insns[b].pc + (uint64_t)br.imm) : -1;
+        if (into && !(taken > b && taken <= ks)) return 0;
         isa_insn li;
         long kk = writer_before(p, (size_t)b, kreg, &li);
         if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
         count = (uint64_t)li.imm + (uint64_t)extra;
     }
+    /* no bound but a mask: andi I, X, M gives 0..M (glibc's _wordcopy_fwd_aligned: & 7). Only
+     * without a bound: a zext.b (andi 255) before a bound check is no table of 256 */
+    isa_insn mask;
+    long km = count ? -1 : writer_before(p, (size_t)ks, index_reg, &mask);
+    if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0) count = (uint64_t)mask.imm + 1;
     if (!count || count > JT_MAX_ENTRIES) return 0;
     for (uint64_t i = 0; i < count; i++) {
         int64_t v;
@@ -570,6 +640,42 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
     for (size_t i = best_b; i < n; i++)
         if (rs[i].r - f <= CLIP_SIGMAS * ratio_sigma(&rs[i])) all_num += rs[i].num, all_den += rs[i].den;
     out->cut_shift = all_den > den ? (all_num / all_den - f) / sqrt(ratio_var(num, den)) : 0;
+    /* The cut went through the noise: the class' points are many with few samples each (a long
+     * block run seldom: libm's pow on inorder1 at period 200, ~10 samples a point, the cluster of
+     * the smallest ratios -31% at every seed). Its estimate is then where the cut fell, not F:
+     * grow it instead, pooling in every point above it that agrees with the estimate within
+     * CLIP_SIGMAS of its sampling error at the estimate (Poisson at F x Mi, the null hypothesis
+     * of no stall), until none joins; a point of the cluster dropped below it joins back on the
+     * same test (their own samples' error, sqrt(Si), is too small for a point of 3 samples
+     * where 9 are expected). A stalled point beyond noise stays out as before. Points only
+     * join, so it ends. The confidence stays low (cut_shift): the points pooled in may hide
+     * small stalls. */
+    out->repooled = 0;
+    if (out->cut_shift > CUT_SIGMAS) {
+        bool *in = cs_calloc(n, sizeof *in);
+        for (size_t i = best_a; i < best_b; i++) in[i] = !dropped[i];
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (size_t i = best_a; i < n; i++) {
+                if (in[i]) continue;
+                double fm = f * rs[i].den > 1 ? f * rs[i].den : 1;
+                if (fabs(rs[i].num - f * rs[i].den) > CLIP_SIGMAS * sqrt(fm)) continue;
+                in[i] = true;
+                num += rs[i].num, den += rs[i].den;
+                f = num / den;
+                out->repooled++;
+                changed = true;
+            }
+        }
+        kept = 0, chi2 = 0;
+        for (size_t i = best_a; i < n; i++)
+            if (in[i]) {
+                kept++;
+                double mean = f * rs[i].den > 1 ? f * rs[i].den : 1;
+                chi2 += (rs[i].r - f) * (rs[i].r - f) * rs[i].den * rs[i].den / mean;
+            }
+        free(in);
+    }
     /* The points above the cut that cluster among themselves, by the same rule
      * from the lowest of them. The paper takes the lowest cluster as the
      * unstalled one; when the Mi of its points are too large (the fourth

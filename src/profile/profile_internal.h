@@ -131,6 +131,8 @@ typedef struct profile_cluster {
                            slot-samples come in groups, one a sample cycle (set by the caller; <= 1: none) */
     double cut_shift;   /* how far the estimate would move, in its own sigmas, were the points above the cluster
                            that agree with it within CLIP_SIGMAS pooled with it (0: none) */
+    size_t repooled;    /* points above the cut pooled back in because the cut went through the noise
+                           (cut_shift > CUT_SIGMAS): the estimate is theirs and the cluster's together */
     size_t rival;       /* points above the cluster that make a cluster of their own (the 1.5x rule from the
                            lowest of them): as many as kept, and the ratios cannot say which is unstalled */
 } profile_cluster;

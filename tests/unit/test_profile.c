@@ -862,6 +862,31 @@ static void test_confidence_cut_in_noise(void **state) {
     assert_int_equal(profile_cluster_confidence(&cl), CONF_MEDIUM);
 }
 
+/* The cut through the noise, pooled back: forty issue points of Mi 1 whose samples are
+ * Poisson draws at 10 a point (numpy's default_rng(16); mean 9.075), a long block run seldom
+ * (libm's pow on inorder1 at period 200, tests/guest/long_block.c). The cluster of the smallest
+ * ratios keeps the low half of the draws; the points above it agree with its estimate within
+ * noise, so they are pooled back until none joins: the estimate is the draws' mean less the
+ * one draw beyond 3 sigma (18; its chance at 10 is 0.7%, so among forty draws about one
+ * such is noise — the price of leaving stalls out), and it stays low (the cut went through
+ * the noise). A point stalled beyond noise (60 samples) stays out. */
+static void test_cut_in_noise_pooled_back(void **state) {
+    (void)state;
+    static const double draws[40] = {8, 11, 11, 9,  11, 13, 3,  10, 7,  6, 6, 11, 8, 11, 10, 7, 18, 10, 6,  9,
+                                     5, 9,  7,  14, 12, 12, 11, 4,  16, 4, 4, 3,  9, 16, 5,  8, 11, 8,  13, 7};
+    profile_ratio rs[41];
+    for (int i = 0; i < 40; i++) rs[i] = (profile_ratio){draws[i], 1, draws[i], 0};
+    rs[40] = (profile_ratio){60, 1, 60, 0};
+    profile_cluster cl;
+    assert_true(profile_cluster_estimate(rs, 41, 60, &cl));
+    assert_true(cl.used < 40);     /* the cut left points of the same draws above */
+    assert_true(cl.repooled > 0);  /* and they came back */
+    assert_int_equal(cl.kept, 39); /* all but the 18, 3.1 sigma above the others' 8.85 */
+    assert_true(fabs(cl.freq - 345.0 / 39) < 1e-9);
+    assert_true(fabs(cl.freq - 10) < 1.5); /* the cluster alone: 6.88, of 25 points */
+    assert_int_equal(profile_cluster_confidence(&cl), CONF_LOW);
+}
+
 /* Commit slots, a call that did not return: the call site's class of a deep recursion whose run
  * was cut by --max (tests/guest/deep_recursion.c; deeprec on ooo4). The points before the call
  * (segment 0) ran N times each and hold ~280 retiring samples; the four after it (segment 1)
@@ -1414,6 +1439,7 @@ int main(void) {
         cmocka_unit_test(test_lower_to_flow),
         cmocka_unit_test(test_lower_by_variance),
         cmocka_unit_test(test_confidence_cut_in_noise),
+        cmocka_unit_test(test_cut_in_noise_pooled_back),
         cmocka_unit_test(test_confidence_rival_cluster),
         cmocka_unit_test(test_flow_violation_marked_low),
         cmocka_unit_test(test_flow_least_squares),

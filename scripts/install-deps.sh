@@ -8,6 +8,9 @@ packages=(
   libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev nettle-dev chromium clang-format
   # the JSON results are validated against docs/result.schema.json (tests/results.cmake)
   python3-jsonschema
+  # the test scripts read JSON with jq (tests/profile.cmake, inorder.cmake, profile_cli.sh…) and
+  # add fractions with bc (profile_grade.sh): neither is in a minimal Debian 12 image
+  jq bc
   # sweeps on real engines (tests/sweep.cmake): GNU parallel runs the emitted job list; a
   # single-node Slurm (controller and node daemon started by the test) runs the array script
   parallel slurmctld slurmd slurm-client munge

@@ -36,13 +36,13 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # with a predictor (bimodal) the accuracy is printed and no_predictor absent
   add_test(NAME inorder.cli.no_predictor
            COMMAND sh -c "cs=$0 out=$1; shift
-             $cs run --config inorder1 --max 50000 --no-report --json $out/nopred.json \"$@\" >$out/nopred.txt || exit 1
-             grep -E 'branch accuracy +no predictor .fetch stops at each of the [1-9][0-9]* branches.$' $out/nopred.txt || exit 1
-             ! grep -E 'branch accuracy.*%' $out/nopred.txt || exit 1
-             jq -e '.branches.no_predictor == true and .branches.total > 0 and .branches.mispredicts == .branches.total' $out/nopred.json || exit 1
-             $cs run --config inorder1 --set bpred.type=bimodal --max 50000 --no-report --json $out/bimodal.json \"$@\" >$out/bimodal.txt || exit 1
-             grep -E 'branch accuracy +[0-9.]+% ' $out/bimodal.txt || exit 1
-             jq -e '.branches.no_predictor == null' $out/bimodal.json"
+             \"$cs\" run --config inorder1 --max 50000 --no-report --json \"$out\"/nopred.json \"$@\" >\"$out\"/nopred.txt || exit 1
+             grep -E 'branch accuracy +no predictor .fetch stops at each of the [1-9][0-9]* branches.$' \"$out\"/nopred.txt || exit 1
+             ! grep -E 'branch accuracy.*%' \"$out\"/nopred.txt || exit 1
+             jq -e '.branches.no_predictor == true and .branches.total > 0 and .branches.mispredicts == .branches.total' \"$out\"/nopred.json || exit 1
+             \"$cs\" run --config inorder1 --set bpred.type=bimodal --max 50000 --no-report --json \"$out\"/bimodal.json \"$@\" >\"$out\"/bimodal.txt || exit 1
+             grep -E 'branch accuracy +[0-9.]+% ' \"$out\"/bimodal.txt || exit 1
+             jq -e '.branches.no_predictor == null' \"$out\"/bimodal.json"
              ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_wd}/sort ${CYCLESCOPE_WORKLOAD_sort_SMALL_ARGS})
   # Value prediction (§8.1) on a live run: the emulator hands the model every result.
   add_test(NAME inorder.cli.value_prediction

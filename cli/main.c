@@ -73,8 +73,7 @@ int cli_usage(const char *verb, const char *fmt, ...) {
 
 char *cli_shell_word(const char *word) {
     bool plain = word[0] != 0;
-    for (const char *c = word; *c && plain; c++)
-        plain = isalnum((unsigned char)*c) || strchr("/._-+,:=@%", *c);
+    for (const char *c = word; *c && plain; c++) plain = isalnum((unsigned char)*c) || strchr("/._-+,:=@%", *c);
     return plain ? cs_strdup(word) : sweep_shell_quote(word);
 }
 

@@ -69,7 +69,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     jq -e '(.procedures[] | select(.name == \"quicksort\")) as \$q
       | (\$q.edges[] | select(.from == \"entry\") | .count) as \$entry
       | ([.procedures[].instructions[] | select(.insn == (\"jal\\t\" + (\$q.start | ltrimstr(\"0x\")))) | .count]) as \$sites
-      | (\$sites | length) >= 2 and \$entry > 100 and ((\$entry - (\$sites | add)) | fabs) < 1e-6 * \$entry' $out/s.json"
+      | (\$sites | length) >= 2 and \$entry > 100 and ((\$entry - (\$sites | add)) | fabs) < 1e-6 * \$entry' \"$out\"/s.json"
     _ ${_cs} ${_prof_out}/calls ${CYCLESCOPE_WORKLOAD_DIR}/sort)
 endif()
 #   profile.infinite_loop      a procedure that never returns (tests/guest/spin_forever.c,

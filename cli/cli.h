@@ -22,6 +22,10 @@ typedef struct cli_verb {
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "cyclescope <verb>: <message>; try --help" and return EXIT_USAGE. */
 int cli_usage(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* WORD as a POSIX shell reads it back, for a command line a message suggests: as it is when it
+ * holds only characters no shell treats specially, else in single quotes (a checkout whose path
+ * holds a space gave a suggestion that did not run when pasted). Allocated. */
+char *cli_shell_word(const char *word);
 /* After getopt_long returned '?' or an option the verb does not know: one
  * usage line naming it. */
 int cli_bad_option(const char *verb, char **argv);

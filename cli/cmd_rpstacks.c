@@ -189,11 +189,15 @@ int cmd_rpstacks(int argc, char **argv) {
     if (first >= last) return cli_usage("rpstacks", "no program or trace given");
     cli_input_kind kind = cli_input_kind_of(argv[first]);
     if (kind == CLI_INPUT_CHAMPSIM ||
-        kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE) /* .cst traces only: whatif --verify reopens it */
-        return cli_usage("rpstacks",
-                         "%s is a ChampSim trace, and rpstacks takes a program or a .cst trace: import it first "
-                         "(cyclescope trace import-champsim%s %s -o TRACE.cst)",
-                         argv[first], kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE ? " --cloudsuite" : "", argv[first]);
+        kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE) { /* .cst traces only: whatif --verify reopens it */
+        char *word = cli_shell_word(argv[first]);
+        int rc = cli_usage("rpstacks",
+                           "%s is a ChampSim trace, and rpstacks takes a program or a .cst trace: import it first "
+                           "(cyclescope trace import-champsim%s %s -o TRACE.cst)",
+                           argv[first], kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE ? " --cloudsuite" : "", word);
+        free(word);
+        return rc;
+    }
     if (!out_path) return cli_usage("rpstacks", "no output file given (-o FILE.rps)");
     if (json_path && !strcmp(json_path, out_path))
         return cli_usage("rpstacks", "--json %s: the same file as the .rps output", json_path);

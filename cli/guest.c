@@ -121,6 +121,9 @@ cli_other_input cli_other_input_of(const char *path, cs_error *err) {
 
 int cli_program_only(const char *verb, const char *path, cli_input_kind kind) {
     const char *what = kind == CLI_INPUT_CST ? "a .cst trace" : "a ChampSim trace";
-    return cli_usage(verb, "%s is %s, and %s times programs only: time a trace with `cyclescope sim %s`", path, what,
-                     verb, path);
+    char *word = cli_shell_word(path);
+    int rc = cli_usage(verb, "%s is %s, and %s times programs only: time a trace with `cyclescope sim %s`", path, what,
+                       verb, word);
+    free(word);
+    return rc;
 }

@@ -1,4 +1,5 @@
 /* cyclescope: where did the cycles go, and what if the design changed. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -9,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "sweep/sweep.h"
+#include "util/util.h"
 
 static const cli_verb verbs[] = {
     {"exec", "run a RISC-V program like qemu-riscv64 (--stats: count and mix)", cmd_exec, help_exec},
@@ -66,6 +69,12 @@ int cli_usage(const char *verb, const char *fmt, ...) {
     fprintf(stderr, " (see cyclescope %s --help)\n", verb);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+char *cli_shell_word(const char *word) {
+    bool plain = word[0] != 0;
+    for (const char *c = word; *c && plain; c++) plain = isalnum((unsigned char)*c) || strchr("/._-+,:=@%", *c);
+    return plain ? cs_strdup(word) : sweep_shell_quote(word);
 }
 
 int cli_bad_option(const char *verb, char **argv) {

@@ -641,6 +641,15 @@ int cli_timing_run(const cli_timing_options *t, uop_source *src, const char *wha
         analysis_list_add(&list, "pipeview", "from", from, &err);
         if (t->pipeview_count) analysis_list_add(&list, "pipeview", "count", count, &err);
     }
+    /* the profile's executable is the program run, named whole: the sampler otherwise takes the
+       first word of `what`, which split a path holding a space ("/tmp/my dir/prog": "/tmp/my") */
+    for (int i = 0; i < list.count; i++)
+        if (!strcmp(list.ops[i]->name, "profile") && !analysis_option(&list.opt[i], "exe") && t->input_kind &&
+            !strcmp(t->input_kind, "program") && t->input_argc > 0 &&
+            !analysis_list_add(&list, "profile", "exe", t->input_argv[0], &err)) {
+            analysis_list_free(&list);
+            return cli_fail("%s", err.msg);
+        }
     if (t->interval) { /* the stacks record the intervals */
         char every[32];
         snprintf(every, sizeof every, "%" PRIu64, t->interval);

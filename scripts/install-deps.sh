@@ -8,6 +8,9 @@ packages=(
   libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev nettle-dev chromium clang-format
   # the JSON results are validated against docs/result.schema.json (tests/results.cmake)
   python3-jsonschema
+  # the test scripts read JSON with jq (tests/profile.cmake, inorder.cmake, profile_cli.sh…) and
+  # add fractions with bc (profile_grade.sh): neither is in a minimal Debian 12 image
+  jq bc
   # sweeps on real engines (tests/sweep.cmake): GNU parallel runs the emitted job list; a
   # single-node Slurm (controller and node daemon started by the test) runs the array script
   parallel slurmctld slurmd slurm-client munge
@@ -18,7 +21,10 @@ for p in "${packages[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=""
-[ "$(id -u)" -ne 0 ] && sudo=sudo
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "cyclescope: not root and no sudo: install ${missing[*]} as root" >&2; exit 1; }
+    sudo=sudo
+fi
 echo "cyclescope: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq

@@ -85,6 +85,12 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   add_test(NAME exec.qemu.timed_wait COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/timed_wait)
   # poll, select and other side calls answered as Linux does (ENOSYS before)
   add_test(NAME exec.qemu.poll_misc COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/poll_misc)
+  # the process the guest sees is cyclescope's own, wherever cyclescope runs (qemu shows the
+  # host's, so exec.qemu.poll_misc compares only that these calls succeed): its own session and
+  # group, nice 0, CPU 0 — the same under `nice -n 19`, `setsid` or a PID namespace
+  add_test(NAME exec.virtual_process COMMAND ${_cs} exec ${_g}/poll_misc identity)
+  set_tests_properties(exec.virtual_process PROPERTIES
+    PASS_REGULAR_EXPRESSION "^pid 1000 pgid 1000 sid 1000 nice 0 cpu 0 node 0\n$")
   add_test(NAME exec.fault.poll_forever
            COMMAND ${_scripts}/expect_error.sh 125 "poll would block forever: nothing it waits for can become ready" ${_cs} exec ${_g}/poll_misc forever)
   add_test(NAME exec.qemu.isa_int COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_int)

@@ -23,12 +23,16 @@ add_test(NAME inorder.cli.bad_stall_stage
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
   set(_wd ${CYCLESCOPE_WORKLOAD_DIR})
+  # each run its own --outdir: the default, cyclescope-out/ in ctest's directory, was one both
+  # wrote (with its `latest` link) side by side, and gained two directories every ctest run
   add_test(NAME inorder.cli.run_inorder3
-           COMMAND ${_cs} run --config inorder3 --json - ${_wd}/list ${CYCLESCOPE_WORKLOAD_list_SMALL_ARGS})
+           COMMAND ${_cs} run --config inorder3 --json - --outdir ${CMAKE_CURRENT_BINARY_DIR}/inorder-run-inorder3
+                   ${_wd}/list ${CYCLESCOPE_WORKLOAD_list_SMALL_ARGS})
   set_tests_properties(inorder.cli.run_inorder3 PROPERTIES PASS_REGULAR_EXPRESSION
     "in-order model.*cycles issuing k instructions.*pipe mem \\(2 stages\\).*D-cache: 1024 blocks of 16 B, fully associative.*\"issue_distribution\".*\"occupancy_distribution\"")
   add_test(NAME inorder.cli.run_inorder1
-           COMMAND ${_cs} run --config inorder1 --max 200000 ${_wd}/sort ${CYCLESCOPE_WORKLOAD_sort_SMALL_ARGS})
+           COMMAND ${_cs} run --config inorder1 --max 200000 --outdir ${CMAKE_CURRENT_BINARY_DIR}/inorder-run-inorder1
+                   ${_wd}/sort ${CYCLESCOPE_WORKLOAD_sort_SMALL_ARGS})
   set_tests_properties(inorder.cli.run_inorder1 PROPERTIES PASS_REGULAR_EXPRESSION
     "on inorder1 \\(in-order model\\).*cycles issuing k instructions:  0: [0-9.]+%  1: [0-9.]+%\n")
   # bpred.type = none (inorder1's default): no predictor, fetch stops at every branch; the text
@@ -36,13 +40,13 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # with a predictor (bimodal) the accuracy is printed and no_predictor absent
   add_test(NAME inorder.cli.no_predictor
            COMMAND sh -c "cs=$0 out=$1; shift
-             $cs run --config inorder1 --max 50000 --no-report --json $out/nopred.json \"$@\" >$out/nopred.txt || exit 1
-             grep -E 'branch accuracy +no predictor .fetch stops at each of the [1-9][0-9]* branches.$' $out/nopred.txt || exit 1
-             ! grep -E 'branch accuracy.*%' $out/nopred.txt || exit 1
-             jq -e '.branches.no_predictor == true and .branches.total > 0 and .branches.mispredicts == .branches.total' $out/nopred.json || exit 1
-             $cs run --config inorder1 --set bpred.type=bimodal --max 50000 --no-report --json $out/bimodal.json \"$@\" >$out/bimodal.txt || exit 1
-             grep -E 'branch accuracy +[0-9.]+% ' $out/bimodal.txt || exit 1
-             jq -e '.branches.no_predictor == null' $out/bimodal.json"
+             \"$cs\" run --config inorder1 --max 50000 --no-report --json \"$out\"/nopred.json \"$@\" >\"$out\"/nopred.txt || exit 1
+             grep -E 'branch accuracy +no predictor .fetch stops at each of the [1-9][0-9]* branches.$' \"$out\"/nopred.txt || exit 1
+             ! grep -E 'branch accuracy.*%' \"$out\"/nopred.txt || exit 1
+             jq -e '.branches.no_predictor == true and .branches.total > 0 and .branches.mispredicts == .branches.total' \"$out\"/nopred.json || exit 1
+             \"$cs\" run --config inorder1 --set bpred.type=bimodal --max 50000 --no-report --json \"$out\"/bimodal.json \"$@\" >\"$out\"/bimodal.txt || exit 1
+             grep -E 'branch accuracy +[0-9.]+% ' \"$out\"/bimodal.txt || exit 1
+             jq -e '.branches.no_predictor == null' \"$out\"/bimodal.json"
              ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_wd}/sort ${CYCLESCOPE_WORKLOAD_sort_SMALL_ARGS})
   # Value prediction (§8.1) on a live run: the emulator hands the model every result.
   add_test(NAME inorder.cli.value_prediction

@@ -63,13 +63,13 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # the calls between procedures (docs/profile.md "The calls between procedures"): sort's
   # quicksort is entered only by jal (from main and from itself), so its estimated entry count
   # is the sum of its call sites' counts (1112.6 against 969.0 before, each procedure alone)
-  add_test(NAME profile.calls_between_procedures COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config ooo4 --period 100 --sample-seed 1 -o $out/s.prof $prog 10000 >/dev/null 2>&1
-    $cs profile report --json $out/s.json $out/s.prof >/dev/null 2>&1
+  add_test(NAME profile.calls_between_procedures COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p \"$out\"
+    \"$cs\" profile record --env-fixed --config ooo4 --period 100 --sample-seed 1 -o \"$out\"/s.prof \"$prog\" 10000 >/dev/null 2>&1
+    \"$cs\" profile report --json \"$out\"/s.json \"$out\"/s.prof >/dev/null 2>&1
     jq -e '(.procedures[] | select(.name == \"quicksort\")) as \$q
       | (\$q.edges[] | select(.from == \"entry\") | .count) as \$entry
       | ([.procedures[].instructions[] | select(.insn == (\"jal\\t\" + (\$q.start | ltrimstr(\"0x\")))) | .count]) as \$sites
-      | (\$sites | length) >= 2 and \$entry > 100 and ((\$entry - (\$sites | add)) | fabs) < 1e-6 * \$entry' $out/s.json"
+      | (\$sites | length) >= 2 and \$entry > 100 and ((\$entry - (\$sites | add)) | fabs) < 1e-6 * \$entry' \"$out\"/s.json"
     _ ${_cs} ${_prof_out}/calls ${CYCLESCOPE_WORKLOAD_DIR}/sort)
 endif()
 #   profile.infinite_loop      a procedure that never returns (tests/guest/spin_forever.c,
@@ -85,22 +85,22 @@ endif()
 #                              (docs/profile.md "Calls that do not return"): descend's samples
 #                              within 10% >= 95% (inorder3: 100% at seeds 1-3; ooo4 before: 12.7%)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.cut_recursion COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config ooo4 --period 100 --sample-seed 1 --max 400000 --truth $out/r.truth -o $out/r.prof $prog >/dev/null 2>&1
-    $cs profile report --function descend --truth $out/r.truth --json $out/r.json $out/r.prof >/dev/null 2>&1
-    jq -e '.procedures[0].segments_left_out >= 1' $out/r.json
-    jq -e '.grade.samples > 1000 and .grade.within10 >= 0.95 and .grade.off15_marked_low == 1' $out/r.json ||
-      { jq -c .grade $out/r.json; exit 1; }" _ ${_cs} ${_prof_out}/cut-recursion ${CYCLESCOPE_GUEST_DIR}/deep_recursion)
+  add_test(NAME profile.cut_recursion COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p \"$out\"
+    \"$cs\" profile record --env-fixed --config ooo4 --period 100 --sample-seed 1 --max 400000 --truth \"$out\"/r.truth -o \"$out\"/r.prof \"$prog\" >/dev/null 2>&1
+    \"$cs\" profile report --function descend --truth \"$out\"/r.truth --json \"$out\"/r.json \"$out\"/r.prof >/dev/null 2>&1
+    jq -e '.procedures[0].segments_left_out >= 1' \"$out\"/r.json
+    jq -e '.grade.samples > 1000 and .grade.within10 >= 0.95 and .grade.off15_marked_low == 1' \"$out\"/r.json ||
+      { jq -c .grade \"$out\"/r.json; exit 1; }" _ ${_cs} ${_prof_out}/cut-recursion ${CYCLESCOPE_GUEST_DIR}/deep_recursion)
 endif()
 #   profile.asm_labels         hand-written assembly without .type/.size (tests/guest/asm_labels.S):
 #                              procedures named by its labels, `work` of its 7 instructions (it
 #                              ran into the next label's code, named proc_ADDR), estimates graded
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.asm_labels COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder3 --period 100 --truth $out/a.truth -o $out/a.prof $prog >/dev/null 2>&1
-    $cs profile report --truth $out/a.truth --json $out/a.json $out/a.prof >/dev/null 2>&1
-    jq -e '[.procedures[] | {(.name): (.instructions | length)}] | add | .work == 7 and ._start == 8' $out/a.json
-    jq -e '.grade.within10 > 0.9' $out/a.json" _ ${_cs} ${_prof_out}/asm-labels ${CYCLESCOPE_GUEST_DIR}/asm_labels)
+  add_test(NAME profile.asm_labels COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p \"$out\"
+    \"$cs\" profile record --env-fixed --config inorder3 --period 100 --truth \"$out\"/a.truth -o \"$out\"/a.prof \"$prog\" >/dev/null 2>&1
+    \"$cs\" profile report --truth \"$out\"/a.truth --json \"$out\"/a.json \"$out\"/a.prof >/dev/null 2>&1
+    jq -e '[.procedures[] | {(.name): (.instructions | length)}] | add | .work == 7 and ._start == 8' \"$out\"/a.json
+    jq -e '.grade.within10 > 0.9' \"$out\"/a.json" _ ${_cs} ${_prof_out}/asm-labels ${CYCLESCOPE_GUEST_DIR}/asm_labels)
 endif()
 #   profile.long_block         a long block run seldom (tests/guest/long_block.c: 160 adds, ~10-20
 #                              samples a point at period 200): the 1.5x cut went through the noise

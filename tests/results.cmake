@@ -100,10 +100,10 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     # why, the first point's error (stderr was empty)
     # (and run again, it still exits 125: the failed points are not run again, and said so)
     add_test(NAME results.sweep_points_failed
-             COMMAND bash -c "rm -rf $2 && $0 125 '^cyclescope: 2 of 2 points failed, the first: .*segfault: segmentation fault' \
-                     $1 sweep --grid core.rob_size=64,128 -o $2 $3 && \
-                     $0 125 '^cyclescope: 2 points failed in an earlier run of this sweep, and were not run again' \
-                     $1 sweep --grid core.rob_size=64,128 -o $2 $3"
+             COMMAND bash -c "rm -rf \"$2\" && \"$0\" 125 '^cyclescope: 2 of 2 points failed, the first: .*segfault: segmentation fault' \
+                     \"$1\" sweep --grid core.rob_size=64,128 -o \"$2\" \"$3\" && \
+                     \"$0\" 125 '^cyclescope: 2 points failed in an earlier run of this sweep, and were not run again' \
+                     \"$1\" sweep --grid core.rob_size=64,128 -o \"$2\" \"$3\""
                      ${_scripts}/expect_error.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/results-sweep-failed
                      ${CYCLESCOPE_GUEST_DIR}/segfault)
     # a program that faults: results written, exit 128 + signal (run, stacks, stallscope, rpstacks)
@@ -115,7 +115,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     # a count past 2^53 is read exactly: --seed 9007199254740993 was read as …992, the same
     # random stream (seeded_loop prints its getrandom-drawn loop length and a value)
     add_test(NAME results.bad_input_seed
-             COMMAND bash -c "a=$($0 exec --seed 9007199254740992 $1) && b=$($0 exec --seed 9007199254740993 $1) && \
+             COMMAND bash -c "a=$(\"$0\" exec --seed 9007199254740992 \"$1\") && b=$(\"$0\" exec --seed 9007199254740993 \"$1\") && \
                      [ -n \"$a\" ] && [ \"$a\" != \"$b\" ]" ${_cs} ${CYCLESCOPE_GUEST_DIR}/seeded_loop)
   endif()
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)

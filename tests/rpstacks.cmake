@@ -58,14 +58,18 @@ add_test(NAME rpstacks.cli.bad_max_stacks
 set(_champsim ${CMAKE_CURRENT_SOURCE_DIR}/corpus/champsim)
 add_test(NAME rpstacks.cli.champsim_trace
          COMMAND ${_scripts}/expect_error.sh 2
-                 "x86.champsim is a ChampSim trace, and rpstacks takes a program or a .cst trace: import it first .cyclescope trace import-champsim [^ ]*x86.champsim -o TRACE.cst."
+                 "x86.champsim is a ChampSim trace, and rpstacks takes a program or a .cst trace: import it first .cyclescope trace import-champsim ('[^']*|[^ ]*)x86.champsim'? -o TRACE.cst."
                  ${_cs} rpstacks -o x.rps ${_champsim}/x86.champsim)
 add_test(NAME rpstacks.cli.champsim_xz
-         COMMAND ${_scripts}/expect_error.sh 2 "x86.champsim.xz is a ChampSim trace.*import-champsim [^ ]*x86.champsim.xz -o"
+         COMMAND ${_scripts}/expect_error.sh 2 "x86.champsim.xz is a ChampSim trace.*import-champsim ('[^']*|[^ ]*)x86.champsim.xz'? -o"
                  ${_cs} rpstacks -o x.rps ${_champsim}/x86.champsim.xz)
 add_test(NAME rpstacks.cli.champsim_cloudsuite
-         COMMAND ${_scripts}/expect_error.sh 2 "cloudsuite.champsim is a ChampSim trace.*import-champsim --cloudsuite [^ ]*cloudsuite.champsim -o"
+         COMMAND ${_scripts}/expect_error.sh 2 "cloudsuite.champsim is a ChampSim trace.*import-champsim --cloudsuite ('[^']*|[^ ]*)cloudsuite.champsim'? -o"
                  ${_cs} rpstacks -o x.rps ${_champsim}/cloudsuite.champsim)
+# the commands those refusals suggest run as printed when the path holds a space (rpstacks'
+# import, stacks' sim: tests/scripts/suggested_command.sh)
+add_test(NAME cli.suggested_command_runs
+         COMMAND ${_scripts}/suggested_command.sh ${_cs} ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
 add_test(NAME rpstacks.cli.not_elf
          COMMAND ${_scripts}/expect_error.sh 125 "README.md: not an ELF file$" ${_cs} rpstacks -o x.rps
                  ${PROJECT_SOURCE_DIR}/README.md)
@@ -144,7 +148,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   set_tests_properties(rpstacks.e2e.html PROPERTIES DEPENDS rpstacks.e2e.whatif FIXTURES_REQUIRED rps_e2e)
   # a .cst trace instead of a program, and whatif re-simulating from the trace
   add_test(NAME rpstacks.e2e.trace
-           COMMAND sh -c "$0 trace record --max 8000 -o $1/rpstacks-e2e.cst $2/sort 1000 >/dev/null && $0 rpstacks -o $1/rpstacks-e2e-trace.rps $1/rpstacks-e2e.cst && $0 whatif $1/rpstacks-e2e-trace.rps --set l1d.latency=2 --verify 1"
+           COMMAND sh -c "\"$0\" trace record --max 8000 -o \"$1\"/rpstacks-e2e.cst \"$2\"/sort 1000 >/dev/null && \"$0\" rpstacks -o \"$1\"/rpstacks-e2e-trace.rps \"$1\"/rpstacks-e2e.cst && \"$0\" whatif \"$1\"/rpstacks-e2e-trace.rps --set l1d.latency=2 --verify 1"
                    ${_cs} ${CMAKE_CURRENT_BINARY_DIR} ${_w})
   set_tests_properties(rpstacks.e2e.trace PROPERTIES PASS_REGULAR_EXPRESSION
     "graph longest path [0-9]+ cycles \\(\\+0.000% vs simulated\\).*Verification: 1 point re-simulated")

@@ -26,7 +26,7 @@ add_test(NAME stacks.cli.bad_program
 # stacks and run time programs; given a trace they name it and point to `sim`
 add_test(NAME stacks.cli.cst_trace
          COMMAND ${_scripts}/expect_error.sh 2
-                 "uops.cst is a .cst trace, and stacks times programs only: time a trace with .cyclescope sim [^ ]*uops.cst."
+                 "uops.cst is a .cst trace, and stacks times programs only: time a trace with .cyclescope sim ('[^']*|[^ ]*)uops.cst'?."
                  ${_cs} stacks ${CMAKE_CURRENT_SOURCE_DIR}/corpus/cst/uops.cst)
 add_test(NAME stacks.cli.champsim_trace
          COMMAND ${_scripts}/expect_error.sh 2 "x86.champsim.gz is a ChampSim trace, and stacks times programs only: time a trace with .cyclescope sim"

@@ -57,18 +57,18 @@ endif()
 # and its 5-stage FP pipe are refused as bad usage (exit 2, before anything is solved) with what
 # is not modelled.
 if(CYCLESCOPE_HAVE_WORKLOADS)
-  add_test(NAME statmodel.matrix COMMAND bash -c "set -eu; cs=$1 out=$2 wl=$3; mkdir -p $out
-    $cs model analyze --max 100000 -o $out/hash.smp $wl/hash >/dev/null 2>&1
+  add_test(NAME statmodel.matrix COMMAND bash -c "set -eu; cs=$1 out=$2 wl=$3; mkdir -p \"$out\"
+    \"$cs\" model analyze --max 100000 -o \"$out\"/hash.smp \"$wl\"/hash >/dev/null 2>&1
     for pred in none static bimodal perfect; do
-      $cs model solve --method matrix --config inorder1 --set pipe.exec.stages=1 --set bpred.type=$pred \
-          --compare-sim --json $out/one-$pred.json $out/hash.smp >/dev/null
+      \"$cs\" model solve --method matrix --config inorder1 --set pipe.exec.stages=1 --set bpred.type=$pred \
+          --compare-sim --json \"$out\"/one-$pred.json \"$out\"/hash.smp >/dev/null
       python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], d[\"ipc\"], d[\"simulated_ipc\"]); \
-sys.exit(0 if abs(d[\"ipc\"]-d[\"simulated_ipc\"])<=1e-4*d[\"simulated_ipc\"] else 1)' $out/one-$pred.json $pred
+sys.exit(0 if abs(d[\"ipc\"]-d[\"simulated_ipc\"])<=1e-4*d[\"simulated_ipc\"] else 1)' \"$out\"/one-$pred.json $pred
     done
-    rc=0; $cs model solve --method matrix $out/hash.smp >$out/out1 2>$out/err1 || rc=$?
-    test $rc = 2; grep -q 'caches are not modelled' $out/err1; test ! -s $out/out1
-    rc=0; $cs model solve --method matrix --set ideal.icache=yes --set ideal.dcache=yes $out/hash.smp 2>$out/err2 || rc=$?
-    test $rc = 2; grep -q 'pipe.fp has 5 stages' $out/err2" _ ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-matrix ${CYCLESCOPE_WORKLOAD_DIR})
+    rc=0; \"$cs\" model solve --method matrix \"$out\"/hash.smp >\"$out\"/out1 2>\"$out\"/err1 || rc=$?
+    test $rc = 2; grep -q 'caches are not modelled' \"$out\"/err1; test ! -s \"$out\"/out1
+    rc=0; \"$cs\" model solve --method matrix --set ideal.icache=yes --set ideal.dcache=yes \"$out\"/hash.smp 2>\"$out\"/err2 || rc=$?
+    test $rc = 2; grep -q 'pipe.fp has 5 stages' \"$out\"/err2" _ ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-matrix ${CYCLESCOPE_WORKLOAD_DIR})
 endif()
 add_test(NAME statmodel.usage.method COMMAND ${_scripts}/expect_error.sh 2 "--method frob: markov or matrix" ${_cs} model solve --method frob x.smp)
 # statmodel.compare_env: --compare-sim replays the analysed µops wherever it is started: the
@@ -84,24 +84,24 @@ endif()
 # `model info` shows the seed; a version-5 profile reads as the default seed; a trace's profile
 # with a seed is refused
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME statmodel.compare_seed COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3 corpus=$4; mkdir -p $out
-    $cs model analyze --env-fixed --seed 1 -o $out/seed1.smp $prog >/dev/null 2>&1
-    $cs run --env-fixed --seed 1 --config inorder3 --analysis none --no-report --json $out/run1.json $prog >/dev/null 2>&1
-    $cs run --env-fixed --config inorder3 --analysis none --no-report --json $out/run0.json $prog >/dev/null 2>&1
-    $cs model solve --config inorder3 --compare-sim --json $out/solve1.json $out/seed1.smp >/dev/null 2>$out/solve1.err
-    test ! -s $out/solve1.err
-    $cs model info $out/seed1.smp | grep -q '^guest seed: 1 '
-    $cs model info $corpus/v5_dep_add_400_env_fixed.smp | grep -q '^guest seed: the default'
-    $cs trace record --max 2000 -o $out/t.cst $prog >/dev/null 2>&1
-    $cs model analyze -o $out/t.smp $out/t.cst >/dev/null 2>&1
+  add_test(NAME statmodel.compare_seed COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3 corpus=$4; mkdir -p \"$out\"
+    \"$cs\" model analyze --env-fixed --seed 1 -o \"$out\"/seed1.smp \"$prog\" >/dev/null 2>&1
+    \"$cs\" run --env-fixed --seed 1 --config inorder3 --analysis none --no-report --json \"$out\"/run1.json \"$prog\" >/dev/null 2>&1
+    \"$cs\" run --env-fixed --config inorder3 --analysis none --no-report --json \"$out\"/run0.json \"$prog\" >/dev/null 2>&1
+    \"$cs\" model solve --config inorder3 --compare-sim --json \"$out\"/solve1.json \"$out\"/seed1.smp >/dev/null 2>\"$out\"/solve1.err
+    test ! -s \"$out\"/solve1.err
+    \"$cs\" model info \"$out\"/seed1.smp | grep -q '^guest seed: 1 '
+    \"$cs\" model info \"$corpus\"/v5_dep_add_400_env_fixed.smp | grep -q '^guest seed: the default'
+    \"$cs\" trace record --max 2000 -o \"$out\"/t.cst \"$prog\" >/dev/null 2>&1
+    \"$cs\" model analyze -o \"$out\"/t.smp \"$out\"/t.cst >/dev/null 2>&1
     python3 -c 'import struct,sys,zlib; d=bytearray(open(sys.argv[1],\"rb\").read()[:-4]); d[48:56]=struct.pack(\"<Q\",3); \
-open(sys.argv[2],\"wb\").write(bytes(d)+struct.pack(\"<I\",zlib.crc32(bytes(d))))' $out/t.smp $out/t-seeded.smp
-    ! $cs model info $out/t-seeded.smp 2>$out/t-seeded.err
-    grep -q 'bad source description' $out/t-seeded.err
+open(sys.argv[2],\"wb\").write(bytes(d)+struct.pack(\"<I\",zlib.crc32(bytes(d))))' \"$out\"/t.smp \"$out\"/t-seeded.smp
+    ! \"$cs\" model info \"$out\"/t-seeded.smp 2>\"$out\"/t-seeded.err
+    grep -q 'bad source description' \"$out\"/t-seeded.err
     python3 -c 'import json,sys; r1,r0,s=(json.load(open(p)) for p in sys.argv[1:4]); \
 print(\"instructions seed 1\", r1[\"instructions\"], \"default\", r0[\"instructions\"], \"run IPC\", r1[\"ipc\"], \"compare-sim IPC\", s[\"simulated_ipc\"]); \
 sys.exit(0 if r1[\"instructions\"] != r0[\"instructions\"] and s[\"simulated_ipc\"] == r1[\"ipc\"] else 1)' \
-      $out/run1.json $out/run0.json $out/solve1.json" _
+      \"$out\"/run1.json \"$out\"/run0.json \"$out\"/solve1.json" _
     ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-seed ${CYCLESCOPE_GUEST_DIR}/seeded_loop
     ${CMAKE_CURRENT_SOURCE_DIR}/corpus/statmodel)
 endif()
@@ -109,11 +109,11 @@ endif()
 # its one-pipe chain (residual 0.02 through all 20000 sweeps, "did not converge"); solved exactly
 # by GTH now, and the one-pipe model is exact (within 1e-4 of the simulation)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME statmodel.hot_loop COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs model analyze --env-fixed -o $out/hot.smp $prog 200000 >/dev/null 2>&1
-    $cs model solve --config inorder1 --compare-sim --json $out/hot.json $out/hot.smp >/dev/null
+  add_test(NAME statmodel.hot_loop COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p \"$out\"
+    \"$cs\" model analyze --env-fixed -o \"$out\"/hot.smp \"$prog\" 200000 >/dev/null 2>&1
+    \"$cs\" model solve --config inorder1 --compare-sim --json \"$out\"/hot.json \"$out\"/hot.smp >/dev/null
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[\"ipc\"], d[\"simulated_ipc\"]); \
-sys.exit(0 if abs(d[\"ipc\"]-d[\"simulated_ipc\"])<=1e-4*d[\"simulated_ipc\"] else 1)' $out/hot.json" _
+sys.exit(0 if abs(d[\"ipc\"]-d[\"simulated_ipc\"])<=1e-4*d[\"simulated_ipc\"] else 1)' \"$out\"/hot.json" _
     ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-hot-loop ${CYCLESCOPE_GUEST_DIR}/hot_loop)
 endif()
 # statmodel.program_gone: --compare-sim when the recorded program or trace is missing, or another file

@@ -60,8 +60,8 @@ if(CYCLESCOPE_RISCV_CC)
   # file, as run does (they read /dev/null: a program reading stdin was timed on no input)
   # compare reads sweep points (DIR/HASH.json: the result under "result"); it refused them
   add_test(NAME sweep.compare_points
-           COMMAND bash -c "rm -rf $0 && $1 sweep --grid l1d.size=16K,32K -j 2 -o $0 $2 >/dev/null 2>&1 && \
-                            $1 compare $0/????????????????.json | grep -E '^Comparing 2 runs|^  cycles '"
+           COMMAND bash -c "rm -rf \"$0\" && \"$1\" sweep --grid l1d.size=16K,32K -j 2 -o \"$0\" \"$2\" >/dev/null 2>&1 && \
+                            \"$1\" compare \"$0\"/????????????????.json | grep -E '^Comparing 2 runs|^  cycles '"
                    ${_sw_out}/compare_points ${_cs} ${CYCLESCOPE_GUEST_DIR}/hello)
   set_tests_properties(sweep.compare_points PROPERTIES PASS_REGULAR_EXPRESSION "Comparing 2 runs.*\n  cycles ")
   add_test(NAME sweep.stdin_file

@@ -57,9 +57,12 @@ foreach(case
   list(GET parts 0 name)
   list(GET parts 1 regex)
   list(SUBLIST parts 2 -1 args)
-  set(out ${_o}.cst)
+  # each test its own output (trace-out/NAME.cst): ctest -j runs them side by side, and one
+  # test's `rm -f` or a conversion left behind must not reach another's check
+  string(REPLACE "${_o}." "${_tout}/${name}." args "${args}")
+  set(out ${_tout}/${name}.cst)
   if(name STREQUAL "checksum_export")
-    set(out ${_o}.xz)
+    set(out ${_tout}/${name}.xz)
   endif()
   add_test(NAME trace.bad.${name}
            COMMAND ${_scripts}/trace_bad_input.sh 125 "${regex}" ${out} ${_cs} trace ${args})

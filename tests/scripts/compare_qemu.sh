@@ -10,9 +10,19 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
 shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$qemu" "$@" >"$tmp/qemu.out" 2>"$tmp/qemu.err"
+# qemu hands the guest every descriptor the test inherited (a CI runner's, a job server's),
+# cyclescope only 0, 1 and 2: both run with the others closed, so that "the lowest free
+# descriptor" or "a closed descriptor" means the same under both.
+without_inherited_fds() {
+    local fd
+    for fd in $(ls /proc/self/fd); do
+        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null
+    done
+    exec "$@"
+}
+(without_inherited_fds "$qemu" "$@") >"$tmp/qemu.out" 2>"$tmp/qemu.err"
 qrc=$?
-"$cyclescope" exec "${opts[@]}" "$@" >"$tmp/cs.out" 2>"$tmp/cs.err"
+(without_inherited_fds "$cyclescope" exec "${opts[@]}" "$@") >"$tmp/cs.out" 2>"$tmp/cs.err"
 crc=$?
 fail=0
 if ! cmp -s "$tmp/qemu.out" "$tmp/cs.out"; then

@@ -58,7 +58,7 @@ for mode in exit segv abort spin; do
             verb="$verb --max 300000"
         fi
         rm -rf out.*
-        $cs $verb "$prog" $mode 20000 >stdout 2>err
+        "$cs" $verb "$prog" $mode 20000 >stdout 2>err
         rc=$?
         what="$verb ($mode)"
         [ $rc = "$want" ] || fail "$what: exit $rc, not $want: $(cat err)"
@@ -78,7 +78,7 @@ want = {'exit': {'state': 'exited', 'exit_code': 3}, 'segv': {'state': 'fault', 
 sys.exit(0 if d['version'] == 2 and d['end'] == want else 1)" $mode || fail "$what: simpoint.json's end: $(grep -A3 '"end"' out.sp/simpoint.json)"
             # the points' run ends as the program does (stops where simpoint --max stopped), with
             # the estimate written
-            timeout 120 $cs run --no-report --json sp.json --simpoints out.sp "$prog" $mode 20000 >/dev/null 2>err
+            timeout 120 "$cs" run --no-report --json sp.json --simpoints out.sp "$prog" $mode 20000 >/dev/null 2>err
             rc=$?
             [ $rc = "$want" ] || fail "run --simpoints ($mode): exit $rc, not $want: $(cat err)"
             said=$(grep -cE "exited with status|segmentation fault|killed by signal" err)
@@ -92,8 +92,8 @@ sys.exit(0 if d['version'] == 2 and d['end'] == want else 1)" $mode || fail "$wh
             ;;
         trace*)
             # the trace is what ran: sim of it times exactly what run times (stdout a file both times)
-            $cs sim --no-report --json sim.json out.cst >/dev/null 2>&1 || fail "sim of the trace ($mode)"
-            $cs run --no-report --json run.json ${verb#trace record -o out.cst} "$prog" $mode 20000 >stdout 2>&1
+            "$cs" sim --no-report --json sim.json out.cst >/dev/null 2>&1 || fail "sim of the trace ($mode)"
+            "$cs" run --no-report --json run.json ${verb#trace record -o out.cst} "$prog" $mode 20000 >stdout 2>&1
             python3 -c "import json, sys; s, r = (json.load(open(f)) for f in sys.argv[1:])
 sys.exit(0 if (s['instructions'], s['cycles']) == (r['instructions'], r['cycles']) and s['instructions'] > 200000 else 1)" sim.json run.json ||
                 fail "trace record ($mode): sim of the trace does not time what run does"
@@ -104,16 +104,16 @@ done
 # a program that ends otherwise than when it was profiled (its environment changed): the
 # status is this run's, and a note says both
 rm -rf out.*
-FAIL_AFTER_MODE=exit $cs simpoint --interval 20K -o out.sp "$prog" env 20000 >/dev/null 2>&1
+FAIL_AFTER_MODE=exit "$cs" simpoint --interval 20K -o out.sp "$prog" env 20000 >/dev/null 2>&1
 [ $? = 3 ] || fail "simpoint (env exit): not exit 3"
-FAIL_AFTER_MODE=ok $cs run --no-report --json sp.json --simpoints out.sp "$prog" env 20000 >/dev/null 2>err
+FAIL_AFTER_MODE=ok "$cs" run --no-report --json sp.json --simpoints out.sp "$prog" env 20000 >/dev/null 2>err
 rc=$?
 [ $rc = 0 ] || fail "run --simpoints (profiled exit 3, now exit 0): exit $rc, not 0: $(cat err)"
 grep -q "^cyclescope: note: the program exited with status 0, the profiled one exited with status 3" err ||
     fail "run --simpoints (profiled exit 3, now exit 0): no note: $(cat err)"
 python3 -c "import json; assert json.load(open('sp.json'))['guest'] == {'state': 'exited', 'exit_code': 0}" 2>/dev/null ||
     fail "run --simpoints (now exit 0): the JSON's guest is not this run's exit 0"
-FAIL_AFTER_MODE=segv $cs run --no-report --json sp.json --simpoints out.sp "$prog" env 20000 >/dev/null 2>err
+FAIL_AFTER_MODE=segv "$cs" run --no-report --json sp.json --simpoints out.sp "$prog" env 20000 >/dev/null 2>err
 rc=$?
 [ $rc = 139 ] && grep -q "^cyclescope: note: the program was killed by signal 11, the profiled one exited with status 3" err ||
     fail "run --simpoints (profiled exit 3, now a fault): exit $rc: $(cat err)"
@@ -125,7 +125,7 @@ rc=$?
 for row in "${table[@]}"; do
     IFS='|' read -r verb out json max <<<"$row"
     rm -rf out.*
-    $cs $verb --strict-syscalls "$g/bad_syscall" >stdout 2>err
+    "$cs" $verb --strict-syscalls "$g/bad_syscall" >stdout 2>err
     rc=$?
     [ $rc = 125 ] || fail "$verb (unsupported system call): exit $rc, not 125: $(cat err)"
     [ "$(grep -c 'unsupported system call' err)" = 1 ] && grep -q "^cyclescope: .*$g/bad_syscall: unsupported system call socket" err ||
@@ -135,7 +135,7 @@ for row in "${table[@]}"; do
 done
 # run with the profile analysis alike (its sampler is the same)
 rm -rf out.*
-$cs run --no-report --analysis profile:file=out.prof --strict-syscalls "$g/bad_syscall" >stdout 2>err
+"$cs" run --no-report --analysis profile:file=out.prof --strict-syscalls "$g/bad_syscall" >stdout 2>err
 rc=$?
 left=$(ls -d out.* 2>/dev/null)
 [ $rc = 125 ] && [ -z "$left" ] || fail "run --analysis profile (unsupported system call): exit $rc, written: $left"

@@ -20,7 +20,7 @@ check() { # OUTPUT COMMAND…: exit 2, the status line, OUTPUT written
     "$cs" "$@" >/dev/null 2>err
     local rc=$?
     [ $rc = 2 ] || fail "$*: exit $rc, not the program's 2: $(cat err)"
-    grep -q "^cyclescope: [^ ]*/tree: the program exited with status 2 " err || fail "$*: no status line: $(cat err)"
+    grep -q "^cyclescope: .*/tree: the program exited with status 2 " err || fail "$*: no status line: $(cat err)"
     [ -e "$out" ] || fail "$*: $out not written"
 }
 check r.rps rpstacks -o r.rps "$w/tree" -5

@@ -17,11 +17,11 @@ configs=$tmp/prefix/share/cyclescope/configs
 unset CYCLESCOPE_CONFIGS
 "$cs" config --help >"$tmp/list.txt" 2>&1
 grep -qF "$(realpath "$configs")" "$tmp/list.txt" || fail "config --help does not name $configs: $(head -3 "$tmp/list.txt")"
-before=$("$cs" run --config ooo4 --analysis none --json - "$workload" "$@" 2>"$tmp/err.txt" | sed -n 's/^\t"cycles":\t\([0-9]*\),$/\1/p')
+before=$("$cs" run --no-report --config ooo4 --analysis none --json - "$workload" "$@" 2>"$tmp/err.txt" | sed -n 's/^\t"cycles":\t\([0-9]*\),$/\1/p')
 [ -n "$before" ] || fail "installed binary did not run $workload: $(tail -2 "$tmp/err.txt")"
 # a narrower machine in the installed file: the installed binary must see it
 sed -i 's/^\(commit_width\|dispatch_width\|issue_width\|fetch_width\|width\) *= *[0-9]*/\1 = 1/' "$configs/ooo4.ini"
 grep -q '= 1$' "$configs/ooo4.ini" || fail "could not edit the installed ooo4.ini"
-after=$("$cs" run --config ooo4 --analysis none --json - "$workload" "$@" 2>"$tmp/err.txt" | sed -n 's/^\t"cycles":\t\([0-9]*\),$/\1/p')
+after=$("$cs" run --no-report --config ooo4 --analysis none --json - "$workload" "$@" 2>"$tmp/err.txt" | sed -n 's/^\t"cycles":\t\([0-9]*\),$/\1/p')
 [ "$before" != "$after" ] || fail "the installed binary ignored its installed ooo4.ini ($before both times)"
 echo "ok: installed in $tmp/prefix; ooo4 $before, narrowed $after"

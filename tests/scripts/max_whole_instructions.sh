@@ -15,7 +15,7 @@ split=$(grep -c '^ *[0-9]*+ ' "$out/dump")
 [ "$split" -gt 0 ] || { echo "no instruction of several µops in $champsim"; exit 1; }
 for n in $(seq 1 "$total"); do
     want=$(awk -v n="$n" '$1 !~ /\+$/ { i++ } i <= n { c++ } END { print c }' "$out/dump")
-    "$cs" sim --config inorder3 --max "$n" --analysis none --json "$out/r.json" "$out/x.cst" >/dev/null 2>&1
+    "$cs" sim --no-report --config inorder3 --max "$n" --analysis none --json "$out/r.json" "$out/x.cst" >/dev/null 2>&1
     got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["uops"])' "$out/r.json")
     [ "$got" = "$want" ] || { echo "sim --max $n timed $got µops, the first $n instructions have $want"; exit 1; }
 done

@@ -344,6 +344,13 @@ if command -v $strip >/dev/null; then
 else
     echo "note: no $strip, the stripped executable not tested"
 fi
+# run --analysis profile of a program whose path holds a space: the profile's executable is that
+# program (the sampler took the first word of the command line, "…/a", and the run failed)
+mkdir -p "a dir"
+cp "$prog" "a dir/prog"
+"$cs" run --config inorder1 --no-report --analysis profile:file=space.prof:period=500 "$PWD/a dir/prog" 3000 \
+    >/dev/null 2>err.txt || fail "run --analysis profile of '$PWD/a dir/prog': $(cat err.txt)"
+grep -qxF "program $PWD/a dir/prog" space.prof || fail "the profile names another program: $(grep ^program space.prof)"
 # usage
 one_error 2 'no output file' "$cs" profile record "$prog"
 one_error 2 'no profile file given' "$cs" profile report

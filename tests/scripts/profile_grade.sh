@@ -19,22 +19,38 @@ point=()
 shift 5
 mkdir -p "$out"
 tot=0 w5=0 w10=0 w15=0 ew=0 e10=0 off=0 offlow=0
-for prog in "$@"; do
+# "PROG ARGS…": the program is the shortest leading run of words that names a file, so that a
+# checkout whose path holds a space still works; its arguments are the words after it
+split_spec() {
+    local words k
+    read -r -a words <<<"$1"
+    for ((k = 1; k <= ${#words[@]}; k++)); do
+        prog_path="${words[*]:0:k}"
+        prog_args=("${words[@]:k}")
+        [ -f "$prog_path" ] && return 0
+    done
+    echo "no program in '$1'" >&2
+    exit 1
+}
+for spec in "$@"; do
+    split_spec "$spec"
     for seed in ${seeds//,/ }; do
-        name=$(basename "${prog%% *}")_$seed
+        name=$(basename "$prog_path")_$seed
         runs=()
         for run in ${seed//+/ }; do
-            # shellcheck disable=SC2086
             "$cs" profile record --env-fixed --config "$config" ${point[@]+"${point[@]}"} --period "$period" \
-                --sample-seed "$run" --truth "$out/${name}_$run.truth" -o "$out/${name}_$run.prof" $prog >/dev/null 2>&1
+                --sample-seed "$run" --truth "$out/${name}_$run.truth" -o "$out/${name}_$run.prof" "$prog_path" \
+                ${prog_args[@]+"${prog_args[@]}"} >/dev/null 2>&1
             runs+=("$run")
         done
         if [ ${#runs[@]} = 1 ]; then
             mv "$out/${name}_$seed.prof" "$out/$name.prof"
             mv "$out/${name}_$seed.truth" "$out/$name.truth"
         else
-            "$cs" profile merge $(for run in "${runs[@]}"; do echo "$out/${name}_$run.prof"; done) -o "$out/$name.prof" 2>/dev/null
-            "$cs" profile merge $(for run in "${runs[@]}"; do echo "$out/${name}_$run.truth"; done) -o "$out/$name.truth" 2>/dev/null
+            profs=() truths=()
+            for run in "${runs[@]}"; do profs+=("$out/${name}_$run.prof") truths+=("$out/${name}_$run.truth"); done
+            "$cs" profile merge "${profs[@]}" -o "$out/$name.prof" 2>/dev/null
+            "$cs" profile merge "${truths[@]}" -o "$out/$name.truth" 2>/dev/null
         fi
         "$cs" profile report --truth "$out/$name.truth" "$out/$name.prof" 2>/dev/null | grep '^grade' >"$out/$name.grade"
         line=$(head -1 "$out/$name.grade")

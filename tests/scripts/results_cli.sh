@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 rc=$?
 [ $rc = 2 ] || fail "run: guest exited 2, run exited $rc"
 grep -q "bad size" err || fail "the guest's message is not shown: $(cat err)"
-grep -q "^cyclescope: [^ ]*: the program exited with status 2" err || fail "no status line: $(cat err)"
+grep -q "^cyclescope: .*: the program exited with status 2" err || fail "no status line: $(cat err)"
 [ -s f.json ] || fail "no JSON written for a failed guest"
 "$cs" stacks --json s.json "$w/tree" -5 >/dev/null 2>&1
 [ $? = 2 ] || fail "stacks: guest exited 2, stacks did not"

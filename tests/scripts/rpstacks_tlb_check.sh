@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # RpStacks with TLBs (issue 12 item 4): on ooo4 with a DTLB (and then an ITLB
 # and an L2 TLB) the graph's longest path equals the simulated cycles, each
 # page walk on a path weighs exactly its configured latency, and whatif with a
@@ -11,10 +11,10 @@ shift 2
 run() { # NAME SETS…: rpstacks on the program with those --set options
     name=$1
     shift
-    "$cs" rpstacks "$@" --max 20000 --segment 2000 --json "$dir/$name.json" -o "$dir/$name.rps" $prog \
+    "$cs" rpstacks "$@" --max 20000 --segment 2000 --json "$dir/$name.json" -o "$dir/$name.rps" "${prog[@]}" \
         >"$dir/$name.txt"
 }
-prog="$*"
+prog=("$@") # the program and its arguments, each word kept whole (a path may hold a space)
 run tlb-none
 run tlb-d --set dtlb.entries=64 --set dtlb.miss_latency=30
 run tlb-all --set dtlb.entries=16 --set dtlb.miss_latency=30 --set itlb.entries=4 --set itlb.miss_latency=20 \

@@ -24,7 +24,7 @@ PY
 }
 (cd "$out/a" && "$cs" model analyze --env-fixed --max 50000 -o fixed.smp "$rel" >/dev/null 2>&1)
 (cd "$out/b" && env BIG="$big" "$cs" model solve --config inorder3 --compare-sim --json fixed.json ../a/fixed.smp >/dev/null)
-"$cs" run --env-fixed --config inorder3 --max 50000 --analysis none --json "$out/run-fixed.json" "$prog" >/dev/null 2>&1
+"$cs" run --no-report --env-fixed --config inorder3 --max 50000 --analysis none --json "$out/run-fixed.json" "$prog" >/dev/null 2>&1
 same_ipc "$out/run-fixed.json" "$out/b/fixed.json"
 (cd "$out/a" && env -i PATH=/usr/bin:/bin "$cs" model analyze --max 50000 -o rel.smp "$rel" >/dev/null 2>&1)
 (cd "$out/b" && env -i PATH=/usr/bin:/bin "$cs" model analyze --max 50000 -o abs.smp "$prog" >/dev/null 2>&1)

@@ -388,8 +388,10 @@ static void test_file(void **state) {
     (void)state;
     rps_result r, back;
     fill_result(&r);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/test_rpstacks_%d.rps", (int)getpid());
+    /* a directory of its own: a pid is not unique across PID namespaces sharing /tmp */
+    char dir[] = "/tmp/test_rpstacks_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/file.rps", dir);
     cs_error err;
     assert_true(rps_write(path, &r, &err));
     assert_true(rps_read(path, &back, &err));
@@ -426,6 +428,7 @@ static void test_file(void **state) {
     rps_result_free(&back);
     free(data);
     unlink(path);
+    rmdir(dir);
     rps_result_free(&r);
 }
 
@@ -435,8 +438,10 @@ static void test_file_uniqueness(void **state) {
     (void)state;
     rps_result r, back;
     fill_result(&r);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/test_rpstacks_u%d.rps", (int)getpid());
+    /* a directory of its own: a pid is not unique across PID namespaces sharing /tmp */
+    char dir[] = "/tmp/test_rpstacks_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/unique.rps", dir);
     cs_error err;
     const rps_unique rules[] = {RPS_UNIQUE_OFF, RPS_UNIQUE_EVENT, RPS_UNIQUE_COMBINATION};
     for (int k = 0; k < 3; k++) {
@@ -452,6 +457,7 @@ static void test_file_uniqueness(void **state) {
     assert_non_null(strstr(err.msg, path));
     assert_non_null(strstr(err.msg, "uniqueness byte 3"));
     unlink(path);
+    rmdir(dir);
     rps_result_free(&r);
 }
 

@@ -83,11 +83,16 @@ static void test_run(void **state) {
     uarch_config_default(&cfg);
     cs_error err;
     core_stats st[2];
+    /* a directory of its own (a pid names nothing uniquely: every PID namespace sharing /tmp
+       starts its tests at small pids) */
+    char dir[] = "/tmp/test_runner_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char log[64], analyses[96];
+    snprintf(log, sizeof log, "%s/pipeview.log", dir);
+    snprintf(analyses, sizeof analyses, "stacks,pipeview:file=%s", log);
     for (int with = 0; with < 2; with++) {
         analysis_list l;
-        char log[64];
-        snprintf(log, sizeof log, "stacks,pipeview:file=/tmp/test_runner_%d.log", (int)getpid());
-        assert_true(analysis_list_parse(&l, with ? log : "none", &err));
+        assert_true(analysis_list_parse(&l, with ? analyses : "none", &err));
         run_spec spec = {&cfg, {0, 0, NULL}, &l, "stream"};
         array_source src = array_source_borrow(u, N);
         run_result r;
@@ -110,12 +115,11 @@ static void test_run(void **state) {
         analysis_list_free(&l);
     }
     assert_memory_equal(&st[0], &st[1], sizeof st[0]);
-    char log[64];
-    snprintf(log, sizeof log, "/tmp/test_runner_%d.log", (int)getpid());
     FILE *f = fopen(log, "r");
     assert_non_null(f);
     fclose(f);
     remove(log);
+    rmdir(dir);
 
     /* an analysis that cannot be created: nothing runs, the error names it */
     analysis_list l;

@@ -2,8 +2,9 @@
  * numbering of include/uapi/asm-generic/unistd.h).
  *
  * Notes:
- *  - One thread, no signal delivery: handlers are recorded, a signal the guest
- *    sends itself with the default action ends the run like the kernel would.
+ *  - One thread, no signal handlers run: handlers are recorded, a signal with the
+ *    default action (sent by the guest itself, SIGPIPE, the setitimer alarm) ends the
+ *    run like the kernel would; one that would run a handler ends it in one line.
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
  *    plus the time the guest slept, unless host time was asked for; random
  *    bytes come from a fixed seed.
@@ -185,9 +186,7 @@ static int64_t fd_install(emu_t *e, int host, bool writable, const char *path, b
 }
 
 /* the guest pipe `g` is an end of, NULL for any other file */
-static guest_pipe *pipe_of(emu_t *e, const guest_fd *g) {
-    return g && g->pipe > 0 ? &e->pipes[g->pipe - 1] : NULL;
-}
+static guest_pipe *pipe_of(emu_t *e, const guest_fd *g) { return g && g->pipe > 0 ? &e->pipes[g->pipe - 1] : NULL; }
 
 /* whether any of the guest's descriptors is an end of pipe `index` (+1) that writes
  * (`writer`) or reads */
@@ -242,7 +241,11 @@ static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, siz
         snprintf(full, sizeof full, "%s/%s", base, path);
     }
     size_t len = strlen(full);
-    while (len > 1 && full[len - 1] == '/') full[--len] = 0; /* "dir/" names dir */
+    while (len > 1 && full[len - 1] == '/') full[--len] = 0;                      /* "dir/" names dir */
+    if (realpath(full, resolved) && strcmp(resolved, e->allow_write_real) == 0) { /* DIR itself (O_TMPFILE) */
+        snprintf(rel, rel_size, ".");
+        return 0;
+    }
     char *slash = strrchr(full, '/');
     const char *last = slash + 1;
     *slash = 0;
@@ -330,7 +333,7 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     int acc = (int)flags & O_ACCMODE;
     bool writes = acc != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
     int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW |
-        O_CLOEXEC;
+        O_CLOEXEC | O_TMPFILE; /* tmpfile(): an unnamed file in a directory, a write there */
     int host;
     if (writes) {
         int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);

@@ -46,8 +46,9 @@ static int escape(const char *dir) {
     check("chdir back", chdir(top));
     check("rename to ../", rename("inside", "../escaped-rename"));
     check("unlink ../", unlink("../escaped-rename"));
-    check("outside file exists", access("../escaped-by-chdir", F_OK) == 0 || access("../escaped-rename", F_OK) == 0 ||
-                                     access("../escaped-dir", F_OK) == 0);
+    check("outside file exists",
+          access("../escaped-by-chdir", F_OK) == 0 || access("../escaped-rename", F_OK) == 0 ||
+              access("../escaped-dir", F_OK) == 0);
     check("unlink inside", unlink("inside"));
     return 0;
 }
@@ -58,6 +59,16 @@ int main(int argc, char **argv) {
     check("chdir DIR", chdir(argv[1]));
     if (!getcwd(top, sizeof top)) return 3;
     where();
+    /* tmpfile()'s first try: an unnamed file in a directory, DIR itself (it was refused) */
+    int t = open(".", O_TMPFILE | O_RDWR, 0600);
+    check("O_TMPFILE in DIR", t >= 0 ? 0 : -1);
+    if (t >= 0) {
+        char back[8] = {0};
+        check("write tmpfile", write(t, "unnamed", 7));
+        check("read it back", pread(t, back, 7, 0));
+        printf("tmpfile: %s\n", back);
+        close(t);
+    }
     check("mkdir sub", mkdir("sub", 0755));
     check("mkdir sub again", mkdir("sub", 0755));
     check("chdir sub", chdir("sub"));
@@ -69,7 +80,10 @@ int main(int argc, char **argv) {
     check("chdir ..", chdir(".."));
     where();
     check("access sub/made-in-sub", access("sub/made-in-sub", R_OK));
-    check("stat relative", ({ struct stat st; stat("sub/made-in-sub", &st) == 0 ? (long)st.st_size : -1L; }));
+    check("stat relative", ({
+              struct stat st;
+              stat("sub/made-in-sub", &st) == 0 ? (long)st.st_size : -1L;
+          }));
     int dfd = open("sub", O_RDONLY | O_DIRECTORY);
     check("open sub", dfd >= 0 ? 0 : -1);
     check("fchdir sub", fchdir(dfd));

@@ -18,7 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void check(const char *what, long got) { printf("%-28s %ld%s%s\n", what, got, got < 0 ? " errno " : "", got < 0 ? strerror(errno) : ""); }
+static void check(const char *what, long got) {
+    printf("%-28s %ld%s%s\n", what, got, got < 0 ? " errno " : "", got < 0 ? strerror(errno) : "");
+}
 
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "all";

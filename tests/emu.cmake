@@ -95,6 +95,11 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # a read only the guest itself could satisfy waits forever on Linux: one line, exit 125
   add_test(NAME exec.fault.pipe_forever
            COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever" ${_cs} exec ${_g}/pipe_use block)
+  # run --simpoints of a program reading back what it parked in its own pipe: each point's
+  # forked copy gets a pipe of its own holding the same bytes (emu_private_pipes)
+  add_test(NAME simpoint.guest_pipe
+           COMMAND ${_scripts}/simpoint_file_input.sh ${_cs} ${CYCLESCOPE_QEMU} ${CMAKE_CURRENT_BINARY_DIR}/simpoint-pipe
+                   ${_g}/pipe_park ${_g}/hello)
   # chdir/fchdir/getcwd, relative paths after them, rename/unlink/mkdir/rmdir beneath --allow-write
   set(_cwddir ${CMAKE_CURRENT_BINARY_DIR}/cwd-area)
   add_test(NAME exec.qemu.cwd_use

@@ -105,6 +105,7 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
 
 static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len);
 static bool alarm_would_wake(const emu_t *e);
+static uint64_t guest_clock_ns(const emu_t *e);
 
 /* nanosleep(req, rem) and clock_nanosleep(clock, flags, req, rem): never interrupted (no
  * signal is delivered); on the guest clock the time asked for passes at once (until an
@@ -127,6 +128,12 @@ static void guest_sleep(emu_t *e, uint64_t ns) {
         e->slept_ns += due;
         ns -= due;
         emu_alarm_check(e);
+        if (e->alarm_at_ns && !alarm_would_wake(e) && emu_alarm_budget(e) <= ns) {
+            /* blocked (already pending) or ignored: the firings left in the sleep change
+             * nothing, so skip them rather than loop once per interval */
+            uint64_t end = guest_clock_ns(e) + ns;
+            e->alarm_at_ns += ((end - e->alarm_at_ns) / e->alarm_interval_ns + 1) * e->alarm_interval_ns;
+        }
     }
     if (e->status != EMU_RUNNING) return;
     if (!e->opt.host_time && e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;

@@ -5,6 +5,8 @@
  *   alarm_use pause     alarm(1) then pause(): killed (142)
  *   alarm_use ignored   SIGALRM ignored, a 10 ms interval timer, sleep(1): exit 0
  *   alarm_use blocked   SIGALRM blocked, alarm(1), sleep(2), pending, unblock: killed (142)
+ *   alarm_use long      SIGALRM ignored, a 1 µs interval timer, an 11-day sleep: exit 0
+ *                       (not compared: qemu would sleep the 11 days)
  *   alarm_use handler   a handler for SIGALRM, alarm(1), pause(): the handler runs on Linux;
  *                       cyclescope does not deliver to handlers and says so (not compared)
  * Times printed are coarse (whole seconds) so that qemu's host clock agrees. */
@@ -94,6 +96,14 @@ int main(int argc, char **argv) {
         printf("pending: %d\n", sigismember(&pending, SIGALRM));
         sigprocmask(SIG_UNBLOCK, &s, NULL);
         printf("not killed\n");
+        return 0;
+    }
+    if (!strcmp(mode, "long")) {
+        signal(SIGALRM, SIG_IGN);
+        struct itimerval set = {{0, 1}, {0, 1}};
+        setitimer(ITIMER_REAL, &set, NULL);
+        struct timespec nap = {1000000, 0};
+        printf("nanosleep: %d\n", nanosleep(&nap, NULL));
         return 0;
     }
     if (!strcmp(mode, "handler")) {

@@ -1052,7 +1052,7 @@ static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
     /* killed by the signal, as by a fault: the guest did not exit (a JSON "fault", exit
      * 128 + signal, said once by the caller), whatever sent it (abort() raises SIGABRT) */
     const char *abbrev = sigabbrev_np((int)sig);
-    emu_fault(e, (int)sig, "killed by signal SIG%s (%s), %s, at pc 0x%" PRIx64, abbrev ? abbrev : "?",
+    emu_fault(e, (int)sig, "killed by signal SIG%s (%s), %s at pc 0x%" PRIx64, abbrev ? abbrev : "?",
               strsignal((int)sig), cause, e->h.pc);
 }
 

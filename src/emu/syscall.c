@@ -587,6 +587,11 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
     if (strcmp(path, "/proc/self/exe") == 0) {
         n = (ssize_t)strlen(e->exe_seen);
         memcpy(target, e->exe_seen, (size_t)n);
+    } else if (e->cwd_fd >= 0 && (strcmp(path, "/proc/self/cwd") == 0 || strcmp(path, "/proc/thread-self/cwd") == 0)) {
+        char link[64]; /* the guest's working directory, not cyclescope's */
+        snprintf(link, sizeof link, "/proc/self/fd/%d", e->cwd_fd);
+        n = readlink(link, target, sizeof target);
+        if (n < 0) return -errno;
     } else {
         int hdir;
         if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;

@@ -88,6 +88,10 @@ int main(int argc, char **argv) {
     check("open sub", dfd >= 0 ? 0 : -1);
     check("fchdir sub", fchdir(dfd));
     where();
+    char link[PATH_MAX] = {0};
+    ssize_t got = readlink("/proc/self/cwd", link, sizeof link - 1);
+    check("readlink /proc/self/cwd", got > 0 && !strncmp(link, top, strlen(top)) ? 0 : -1);
+    printf("it names: %s\n", got > 0 ? link + strlen(top) : "-");
     char buf[32] = {0};
     fd = open("made-in-sub", O_RDONLY);
     check("read relative after fchdir", read(fd, buf, sizeof buf - 1));

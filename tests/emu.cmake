@@ -93,6 +93,58 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
     PASS_REGULAR_EXPRESSION "^pid 1000 pgid 1000 sid 1000 nice 0 cpu 0 node 0\n$")
   add_test(NAME exec.fault.poll_forever
            COMMAND ${_scripts}/expect_error.sh 125 "poll would block forever: nothing it waits for can become ready" ${_cs} exec ${_g}/poll_misc forever)
+  # pipe2 inside one process (ENOSYS before): data, EOF, O_NONBLOCK/O_CLOEXEC, dup2 of
+  # stdout, poll, stdio over a pipe, EPIPE; SIGPIPE's default action kills (141)
+  add_test(NAME exec.qemu.pipe_use COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/pipe_use)
+  add_test(NAME exec.qemu.pipe_use.sigpipe
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/pipe_use sigpipe)
+  # a read only the guest itself could satisfy waits forever on Linux: one line, exit 125
+  add_test(NAME exec.fault.pipe_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever" ${_cs} exec ${_g}/pipe_use block)
+  # run --simpoints of a program reading back what it parked in its own pipe: each point's
+  # forked copy gets a pipe of its own holding the same bytes (emu_private_pipes)
+  add_test(NAME simpoint.guest_pipe
+           COMMAND ${_scripts}/simpoint_file_input.sh ${_cs} ${CYCLESCOPE_QEMU} ${CMAKE_CURRENT_BINARY_DIR}/simpoint-pipe
+                   ${_g}/pipe_park ${_g}/hello)
+  # chdir/fchdir/getcwd, relative paths after them, rename/unlink/mkdir/rmdir beneath --allow-write
+  set(_cwddir ${CMAKE_CURRENT_BINARY_DIR}/cwd-area)
+  add_test(NAME exec.qemu.cwd_use
+           COMMAND ${CMAKE_COMMAND} -E env bash -c "rm -rf '${_cwddir}' && mkdir -p '${_cwddir}' && exec \"$0\" \"$@\""
+                   ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_cwddir} -- ${_g}/cwd_use ${_cwddir})
+  # chdir out of DIR cannot widen the write sandbox: create, mkdir, rename and unlink there are refused
+  set(_escdir ${CMAKE_CURRENT_BINARY_DIR}/cwd-escape/inner)
+  file(MAKE_DIRECTORY ${_escdir})
+  add_test(NAME sandbox.chdir_escape
+           COMMAND ${_scripts}/expect_output.sh 0
+                   "create outside after chdir +-1 errno Permission denied
+mkdir outside +-1 errno Permission denied
+rename out of DIR +-1 errno Permission denied
+rename to \\.\\./ +-1 errno Permission denied
+unlink \\.\\./ +-1 errno Permission denied
+outside file exists +0$
+unlink inside +0$
+denied the guest write access to escaped-by-chdir \\(it resolves outside --allow-write"
+                   ${_cs} exec --allow-write ${_escdir} ${_g}/cwd_use ${_escdir} escape)
+  # without --allow-write a rename is refused like any write, in one line
+  add_test(NAME sandbox.rename_denied
+           COMMAND ${_scripts}/expect_output.sh 0
+                   "create inside +-1 errno Permission denied
+rename out of DIR +-1 errno Permission denied
+denied the guest write access to inside \\(pass --allow-write DIR to allow\\)"
+                   ${_cs} exec ${_g}/cwd_use ${_escdir} escape)
+  # setitimer(ITIMER_REAL)/alarm on the guest clock: read back, cancel, and SIGALRM's
+  # default action at its time (142) in a busy loop, a sleep, pause(), and once unblocked
+  foreach(mode query kill sleep pause ignored blocked)
+    add_test(NAME exec.qemu.alarm_use.${mode}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/alarm_use ${mode})
+  endforeach()
+  # an ignored 1 µs interval timer through an 11-day sleep: skipped, not fired 10^12 times
+  add_test(NAME exec.alarm_long_sleep
+           COMMAND ${_scripts}/expect_output.sh 0 "nanosleep: 0" ${_cs} exec ${_g}/alarm_use long)
+  set_tests_properties(exec.alarm_long_sleep PROPERTIES TIMEOUT 60)
+  add_test(NAME exec.fault.alarm_handler
+           COMMAND ${_scripts}/expect_error.sh 125 "signal 14 \\(SIGALRM, sent when the timer of setitimer/alarm ran out\\) came with a handler installed; delivery to a signal handler is not supported"
+                   ${_cs} exec ${_g}/alarm_use handler)
   add_test(NAME exec.qemu.isa_int COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_int)
   add_test(NAME exec.qemu.isa_fp COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_fp)
   add_test(NAME exec.qemu.syscalls COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}

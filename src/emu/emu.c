@@ -134,9 +134,10 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     mem_init(&e->m);
     mem_set_limit(&e->m, opt->memory_limit ? opt->memory_limit : EMU_DEFAULT_MEMORY);
     e->allow_fd = -1;
+    e->cwd_fd = -1;
     e->beneath_walk = getenv("CYCLESCOPE_BENEATH_WALK") != NULL;
     for (int i = 0; i < EMU_MAX_FDS; i++) e->fds[i].host = -1;
-    for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){i, i > 0, NULL};
+    for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){.host = i, .writable = i > 0};
     char resolved[PATH_MAX];
     e->exe_real = cs_strdup(realpath(path, resolved) ? resolved : path);
     if (opt->env_fixed) {
@@ -186,6 +187,9 @@ void emu_destroy(emu_t *e) {
         if (e->fds[i].host >= 0) close(e->fds[i].host);
     for (int i = 0; i < EMU_MAX_FDS; i++) free(e->fds[i].path);
     if (e->allow_fd >= 0) close(e->allow_fd);
+    if (e->cwd_fd >= 0) close(e->cwd_fd);
+    for (size_t i = 0; i < e->pipe_count; i++) free(e->pipes[i].data);
+    free(e->pipes);
     mem_free(&e->m);
     free(e->path);
     free(e->exe_real);
@@ -194,15 +198,34 @@ void emu_destroy(emu_t *e) {
     free(e);
 }
 
+/* The instructions to run next: no further than the guest's alarm (setitimer), which is
+ * delivered when they ran (emu_alarm_check). */
+static uint64_t next_chunk(emu_t *e, uint64_t left) {
+    uint64_t budget = emu_alarm_budget(e);
+    if (budget == 0) emu_alarm_check(e); /* due: delivered (and re-armed or disarmed) first */
+    budget = emu_alarm_budget(e);
+    return budget < left ? budget : left;
+}
+
 uint64_t emu_run(emu_t *e, uint64_t max) {
     uint64_t done = 0;
-    while (e->status == EMU_RUNNING && done < max) done += emu_exec_fast(e, max - done);
+    while (e->status == EMU_RUNNING && done < max) {
+        uint64_t chunk = next_chunk(e, max - done);
+        if (e->status != EMU_RUNNING || chunk == 0) break;
+        done += emu_exec_fast(e, chunk);
+        emu_alarm_check(e);
+    }
     return done;
 }
 
 uint64_t emu_run_uops(emu_t *e, uop *out, uint64_t max) {
     uint64_t done = 0;
-    while (e->status == EMU_RUNNING && done < max) done += emu_exec_record(e, out + done, max - done);
+    while (e->status == EMU_RUNNING && done < max) {
+        uint64_t chunk = next_chunk(e, max - done);
+        if (e->status != EMU_RUNNING || chunk == 0) break;
+        done += emu_exec_record(e, out + done, chunk);
+        emu_alarm_check(e);
+    }
     return done;
 }
 
@@ -256,6 +279,7 @@ uop_source *emu_source_create(emu_t *emu) {
 }
 
 void emu_private_files(emu_t *e) {
+    emu_private_pipes(e);
     /* descriptions already replaced, found again by file, offset and flags: a guest dup()
      * is a host dup, and the two must go on sharing their offset */
     struct {

@@ -20,7 +20,21 @@ typedef struct guest_fd {
     int host;      /* -1 when closed */
     bool writable; /* the guest may write through it */
     char *path;    /* for readlink of /proc/self/fd and messages */
+    /* an end of a pipe the guest made (pipe2): index + 1 in emu.pipes, 0 for any other file */
+    int pipe;      /* the write end when `writable` */
+    bool nonblock; /* O_NONBLOCK of a pipe end as the guest set it (the host's is always set) */
+    bool cloexec;  /* FD_CLOEXEC, as F_GETFD reports it (nothing is ever exec'd) */
 } guest_fd;
+
+/* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait
+ * for another process ends the run instead of hanging it) gives poll, fstat and ESPIPE;
+ * `data` holds what is in it too — the guest is its only writer and reader — so a fork of
+ * the emulator (a SimPoint checkpoint) can give its copy a pipe of its own. */
+typedef struct guest_pipe {
+    uint8_t *data;
+    size_t len, cap;
+    bool used;
+} guest_pipe;
 
 /* A MAP_SHARED mapping of a regular file (syscall.c). Its pages are a copy of
  * the file made at mmap time; the bytes the guest changed (found by comparing
@@ -72,6 +86,14 @@ struct emu {
     /* umask(2)'s mask once the guest set one (new files: mode & ~it, then the host's) */
     uint32_t guest_umask;
     bool umask_set;
+    /* the guest's working directory (chdir, fchdir), a host O_PATH descriptor; -1 while it
+     * is the host process' own: cyclescope never changes its own directory */
+    int cwd_fd;
+    /* setitimer(ITIMER_REAL)/alarm: when SIGALRM is due on the guest's monotonic clock
+     * (0: disarmed), and the interval it is re-armed with */
+    uint64_t alarm_at_ns, alarm_interval_ns;
+    guest_pipe *pipes;
+    size_t pipe_count;
     double host_start;
 };
 
@@ -92,6 +114,12 @@ void emu_fault(emu_t *e, int signal, const char *fmt, ...) __attribute__((format
 /* emu_fail when the guest's memory passed the host limit (mem.over_limit). */
 void emu_fail_memory(emu_t *e);
 uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic);
+/* The instructions the guest may run before its alarm is due (UINT64_MAX: none armed),
+ * and delivering it once they ran: the run loops stop there (emu.c). */
+uint64_t emu_alarm_budget(const emu_t *e);
+void emu_alarm_check(emu_t *e);
+/* Give a forked copy of the emulator pipes of its own, holding what the guest's held. */
+void emu_private_pipes(emu_t *e);
 /* Write back what the guest changed in its shared file mappings and drop them
  * (the end of the run, as the kernel does when a process ends). */
 void emu_shared_release_all(emu_t *e);

@@ -236,7 +236,16 @@ size_t emu_bbv_take(emu_bbv *b, uint32_t *ids, uint64_t *counts) {
 
 uint64_t emu_run_bbv(emu_t *e, emu_bbv *b, uint64_t max) {
     uint64_t done = 0;
-    while (e->status == EMU_RUNNING && done < max) done += emu_exec_bbv(e, b, max - done);
+    while (e->status == EMU_RUNNING && done < max) {
+        uint64_t budget = emu_alarm_budget(e), left = max - done; /* stop at the alarm (emu_run) */
+        if (budget == 0) {
+            emu_alarm_check(e);
+            budget = emu_alarm_budget(e);
+        }
+        if (e->status != EMU_RUNNING || budget == 0) break;
+        done += emu_exec_bbv(e, b, budget < left ? budget : left);
+        emu_alarm_check(e);
+    }
     return done;
 }
 

@@ -2,8 +2,9 @@
  * numbering of include/uapi/asm-generic/unistd.h).
  *
  * Notes:
- *  - One thread, no signal delivery: handlers are recorded, a signal the guest
- *    sends itself with the default action ends the run like the kernel would.
+ *  - One thread, no signal handlers run: handlers are recorded, a signal with the
+ *    default action (sent by the guest itself, SIGPIPE, the setitimer alarm) ends the
+ *    run like the kernel would; one that would run a handler ends it in one line.
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
  *    plus the time the guest slept, unless host time was asked for; random
  *    bytes come from a fixed seed.
@@ -19,6 +20,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,7 +42,7 @@ enum {
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
     SYS_getpriority = 141, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
-    SYS_syncfs = 267,
+    SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
     SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
     SYS_unlinkat = 35, SYS_renameat = 38, SYS_faccessat = 48, SYS_chdir = 49, SYS_openat = 56,
     SYS_close = 57, SYS_pipe2 = 59, SYS_getdents64 = 61, SYS_lseek = 62, SYS_read = 63,
@@ -71,7 +73,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(getcwd) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
-        NAME(getpriority) NAME(umask)
+        NAME(getpriority) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
         NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
@@ -102,6 +104,8 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
 }
 
 static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len);
+static bool alarm_would_wake(const emu_t *e);
+static uint64_t guest_clock_ns(const emu_t *e);
 
 /* nanosleep(req, rem) and clock_nanosleep(clock, flags, req, rem): never interrupted (no
  * signal is delivered); on the guest clock the time asked for passes at once (until an
@@ -119,6 +123,19 @@ static int64_t guest_timespec_ns(emu_t *e, uint64_t addr, uint64_t *ns) {
 
 /* `ns` pass on the guest clock (nothing to do on the host's, --host-time). */
 static void guest_sleep(emu_t *e, uint64_t ns) {
+    /* an alarm due meanwhile arrives at its time (an ignored or blocked one does not end the sleep) */
+    for (uint64_t due; e->status == EMU_RUNNING && (due = emu_alarm_budget(e)) <= ns;) {
+        e->slept_ns += due;
+        ns -= due;
+        emu_alarm_check(e);
+        if (e->alarm_at_ns && !alarm_would_wake(e) && emu_alarm_budget(e) <= ns) {
+            /* blocked (already pending) or ignored: the firings left in the sleep change
+             * nothing, so skip them rather than loop once per interval */
+            uint64_t end = guest_clock_ns(e) + ns;
+            e->alarm_at_ns += ((end - e->alarm_at_ns) / e->alarm_interval_ns + 1) * e->alarm_interval_ns;
+        }
+    }
+    if (e->status != EMU_RUNNING) return;
     if (!e->opt.host_time && e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
 }
 
@@ -152,12 +169,17 @@ static guest_fd *fd_of(emu_t *e, uint64_t fd) {
     return &e->fds[fd];
 }
 
-/* the lowest free guest descriptor from `lowest` (fcntl F_DUPFD's minimum) */
-static int64_t fd_install_from(emu_t *e, int host, bool writable, const char *path, int lowest) {
+/* the lowest free guest descriptor from `lowest` (fcntl F_DUPFD's minimum), a copy of
+ * `like` (dup: the same pipe end and flags) on the host descriptor `host` */
+static int64_t fd_install_like(emu_t *e, int host, const guest_fd *like, int lowest, bool cloexec) {
     for (int i = lowest; i < EMU_MAX_FDS; i++) {
         if (e->fds[i].host < 0) {
+            char *path = like->path ? cs_strdup(like->path) : NULL;
             free(e->fds[i].path);
-            e->fds[i] = (guest_fd){host, writable, path ? cs_strdup(path) : NULL};
+            e->fds[i] = *like;
+            e->fds[i].host = host;
+            e->fds[i].path = path;
+            e->fds[i].cloexec = cloexec;
             return i;
         }
     }
@@ -165,14 +187,33 @@ static int64_t fd_install_from(emu_t *e, int host, bool writable, const char *pa
     return -EMFILE;
 }
 
-static int64_t fd_install(emu_t *e, int host, bool writable, const char *path) {
-    return fd_install_from(e, host, writable, path, 0);
+static int64_t fd_install(emu_t *e, int host, bool writable, const char *path, bool cloexec) {
+    guest_fd like = {.host = host, .writable = writable, .path = (char *)path};
+    return fd_install_like(e, host, &like, 0, cloexec);
 }
 
-/* dirfd for *at() calls: AT_FDCWD or one of the guest's descriptors. */
+/* the guest pipe `g` is an end of, NULL for any other file */
+static guest_pipe *pipe_of(emu_t *e, const guest_fd *g) { return g && g->pipe > 0 ? &e->pipes[g->pipe - 1] : NULL; }
+
+/* whether any of the guest's descriptors is an end of pipe `index` (+1) that writes
+ * (`writer`) or reads */
+static bool pipe_has_end(const emu_t *e, int index, bool writer) {
+    for (int i = 0; i < EMU_MAX_FDS; i++)
+        if (e->fds[i].host >= 0 && e->fds[i].pipe == index && e->fds[i].writable == writer) return true;
+    return false;
+}
+
+/* the host descriptor is an end of a pipe the guest made: nobody else can make it ready */
+static bool host_fd_is_guest_pipe(const emu_t *e, int host) {
+    for (int i = 0; i < EMU_MAX_FDS; i++)
+        if (e->fds[i].host == host && e->fds[i].pipe) return true;
+    return false;
+}
+
+/* dirfd for *at() calls: AT_FDCWD (the guest's working directory) or one of its descriptors. */
 static bool host_dirfd(emu_t *e, int64_t dirfd, int *out) {
     if ((int)dirfd == AT_FDCWD) {
-        *out = AT_FDCWD;
+        *out = e->cwd_fd >= 0 ? e->cwd_fd : AT_FDCWD;
         return true;
     }
     guest_fd *g = fd_of(e, (uint64_t)dirfd);
@@ -207,7 +248,11 @@ static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, siz
         snprintf(full, sizeof full, "%s/%s", base, path);
     }
     size_t len = strlen(full);
-    while (len > 1 && full[len - 1] == '/') full[--len] = 0; /* "dir/" names dir */
+    while (len > 1 && full[len - 1] == '/') full[--len] = 0;                      /* "dir/" names dir */
+    if (realpath(full, resolved) && strcmp(resolved, e->allow_write_real) == 0) { /* DIR itself (O_TMPFILE) */
+        snprintf(rel, rel_size, ".");
+        return 0;
+    }
     char *slash = strrchr(full, '/');
     const char *last = slash + 1;
     *slash = 0;
@@ -295,7 +340,7 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     int acc = (int)flags & O_ACCMODE;
     bool writes = acc != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
     int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW |
-        O_CLOEXEC;
+        O_CLOEXEC | O_TMPFILE; /* tmpfile(): an unnamed file in a directory, a write there */
     int host;
     if (writes) {
         int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);
@@ -307,7 +352,7 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         host = openat(self ? AT_FDCWD : hdir, self ? e->exe_real : path, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
         if (host < 0) return -errno;
     }
-    return fd_install(e, host, writes, path);
+    return fd_install(e, host, writes, path, (flags & O_CLOEXEC) != 0);
 }
 
 static int64_t sys_close(emu_t *e, uint64_t fd) {
@@ -315,11 +360,18 @@ static int64_t sys_close(emu_t *e, uint64_t fd) {
     if (!g) return -EBADF;
     if (g->host > 2) close(g->host); /* never close the emulator's own stdio */
     g->host = -1;
+    guest_pipe *p = pipe_of(e, g);
+    if (p && !pipe_has_end(e, g->pipe, false) && !pipe_has_end(e, g->pipe, true)) { /* its last end */
+        free(p->data);
+        *p = (guest_pipe){0};
+    }
+    g->pipe = 0;
     return 0;
 }
 
 static void shared_before_io(emu_t *e, int host);
 static void shared_after_write(emu_t *e, int host);
+static void signal_guest(emu_t *e, int64_t sig, const char *cause);
 
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset) {
     guest_fd *g = fd_of(e, fd);
@@ -329,6 +381,19 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     uint8_t *tmp = cs_malloc(n ? n : 1);
     ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
     int64_t ret = got < 0 ? -errno : got;
+    guest_pipe *p = pipe_of(e, g);
+    if (p && got > 0) { /* what was read leaves the copy too */
+        memmove(p->data, p->data + got, p->len - (size_t)got);
+        p->len -= (size_t)got;
+    }
+    if (p && ret == -EAGAIN && !g->nonblock) {
+        /* empty, and its write end is the guest's own: Linux would wait forever */
+        emu_fail(e,
+                 "read from an empty pipe would block forever: only the guest itself can write to it, and it has "
+                 "a single thread (pc 0x%" PRIx64 ")",
+                 e->h.pc);
+        ret = -EDEADLK;
+    }
     if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
     return ret;
@@ -356,8 +421,12 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
     for (size_t i = 0; i < n; i++) {
         struct stat st;
         if (p[i].fd >= 0 && p[i].events && fstat(p[i].fd, &st) == 0 &&
-            (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)))
+            (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, p[i].fd))
             outside = true;
+    }
+    if (!outside && alarm_would_wake(e)) { /* the alarm ends the wait (pause() of old) */
+        guest_sleep(e, emu_alarm_budget(e));
+        return -EINTR;
     }
     if (!outside) {
         emu_fail(e,
@@ -460,6 +529,12 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
     if (!g->writable) return -EBADF;
+    guest_pipe *p = pipe_of(e, g);
+    if (p && offset >= 0) return -ESPIPE;
+    if (p && !pipe_has_end(e, g->pipe, false)) { /* no reader left: EPIPE and SIGPIPE, as Linux */
+        signal_guest(e, SIGPIPE, "sent for a write to a pipe without a reader");
+        return -EPIPE;
+    }
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
     int64_t ret = get(e, buf, tmp, n);
@@ -469,6 +544,22 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         ssize_t put_n = offset < 0 ? write(g->host, tmp, n) : pwrite(g->host, tmp, n, offset);
         ret = put_n < 0 ? -errno : put_n;
         if (put_n > 0) shared_after_write(e, g->host);
+        if (p && put_n > 0) { /* the copy a fork of the emulator is given */
+            if (p->len + (size_t)put_n > p->cap) {
+                p->cap = (p->len + (size_t)put_n) * 2;
+                p->data = cs_realloc(p->data, p->cap);
+            }
+            memcpy(p->data + p->len, tmp, (size_t)put_n);
+            p->len += (size_t)put_n;
+        }
+        if (p && !g->nonblock && (ret == -EAGAIN || (put_n >= 0 && (size_t)put_n < n))) {
+            /* full, and only the guest itself reads it: Linux would wait forever */
+            emu_fail(e,
+                     "write to a full pipe would block forever: only the guest itself can read it, and it has a "
+                     "single thread (pc 0x%" PRIx64 ")",
+                     e->h.pc);
+            ret = -EDEADLK;
+        }
     }
     free(tmp);
     return ret;
@@ -496,6 +587,11 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
     if (strcmp(path, "/proc/self/exe") == 0) {
         n = (ssize_t)strlen(e->exe_seen);
         memcpy(target, e->exe_seen, (size_t)n);
+    } else if (e->cwd_fd >= 0 && (strcmp(path, "/proc/self/cwd") == 0 || strcmp(path, "/proc/thread-self/cwd") == 0)) {
+        char link[64]; /* the guest's working directory, not cyclescope's */
+        snprintf(link, sizeof link, "/proc/self/fd/%d", e->cwd_fd);
+        n = readlink(link, target, sizeof target);
+        if (n < 0) return -errno;
     } else {
         int hdir;
         if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
@@ -926,30 +1022,34 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
 #define SIG_UNBLOCKABLE ((1ull << (9 - 1)) | (1ull << (19 - 1)))
 
 /* A signal's action once it is delivered (not blocked). */
-static void deliver_self_signal(emu_t *e, int64_t sig);
+static void deliver_signal(emu_t *e, int64_t sig, const char *cause);
 
 static int64_t sys_self_signal(emu_t *e, int64_t sig) {
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
     /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
      * signal around its tgkill, so the program's own mask decides at the restore) */
-    uint64_t bit = 1ull << (sig - 1);
-    if (e->sig_blocked & bit) {
-        e->sig_pending |= bit;
-        return 0;
-    }
-    deliver_self_signal(e, sig);
+    signal_guest(e, sig, "sent by the program itself");
     return 0;
 }
 
-static void deliver_self_signal(emu_t *e, int64_t sig) {
+/* A signal for the guest: delivered, or pending while it is blocked. */
+static void signal_guest(emu_t *e, int64_t sig, const char *cause) {
+    uint64_t bit = 1ull << (sig - 1);
+    if (e->sig_blocked & bit) e->sig_pending |= bit;
+    else deliver_signal(e, sig, cause);
+}
+
+/* A signal reaches the guest (`cause` says from where, for the messages). */
+static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
     uint64_t handler = e->sigaction_handler[sig];
     if (handler == 1) return; /* SIG_IGN */
     if (handler != 0) {
+        const char *abbrev = sigabbrev_np((int)sig);
         emu_fail(e,
-                 "the guest sent itself signal %" PRId64
-                 " with a handler installed; signal delivery is not supported (pc 0x%" PRIx64 ")",
-                 sig, e->h.pc);
+                 "signal %" PRId64 " (SIG%s, %s) came with a handler installed; delivery to a signal handler is "
+                 "not supported (pc 0x%" PRIx64 ")",
+                 sig, abbrev ? abbrev : "?", cause, e->h.pc);
         return;
     }
     /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
@@ -957,8 +1057,8 @@ static void deliver_self_signal(emu_t *e, int64_t sig) {
     /* killed by the signal, as by a fault: the guest did not exit (a JSON "fault", exit
      * 128 + signal, said once by the caller), whatever sent it (abort() raises SIGABRT) */
     const char *abbrev = sigabbrev_np((int)sig);
-    emu_fault(e, (int)sig, "killed by signal SIG%s (%s), sent by the program itself at pc 0x%" PRIx64,
-              abbrev ? abbrev : "?", strsignal((int)sig), e->h.pc);
+    emu_fault(e, (int)sig, "killed by signal SIG%s (%s), %s at pc 0x%" PRIx64, abbrev ? abbrev : "?",
+              strsignal((int)sig), cause, e->h.pc);
 }
 
 /* rt_sigprocmask(how, set, oldset, sigsetsize) of the one thread: the mask is kept so a
@@ -982,7 +1082,7 @@ static int64_t sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uin
         int64_t sig = __builtin_ctzll(ready) + 1;
         e->sig_pending &= ~(1ull << (sig - 1));
         ready &= ~(1ull << (sig - 1));
-        deliver_self_signal(e, sig);
+        deliver_signal(e, sig, "pending while blocked");
     }
     return 0;
 }
@@ -1002,6 +1102,256 @@ static int64_t sys_sysinfo(emu_t *e, uint64_t addr) {
     memcpy(b + 80, &procs, 2);
     memcpy(b + 104, &unit, 4);
     return put(e, addr, b, sizeof b);
+}
+
+/* ---- pipes, the working directory, renames, the alarm ---- */
+
+/* pipe2(fds, flags): a host pipe, non-blocking on the host whatever the guest asked, so a
+ * read or write the guest's single thread would wait on forever ends the run in one line
+ * (sys_read, sys_write) instead of hanging the host. */
+static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
+    if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT)) return -EINVAL;
+    int host[2];
+    if (pipe2(host, O_NONBLOCK | O_CLOEXEC | ((int)flags & O_DIRECT)) < 0) return -errno;
+    size_t index = 0;
+    while (index < e->pipe_count && e->pipes[index].used) index++;
+    if (index == e->pipe_count) {
+        e->pipes = cs_realloc(e->pipes, cs_array_size(e->pipe_count + 1, sizeof *e->pipes));
+        e->pipes[e->pipe_count++] = (guest_pipe){0};
+    }
+    guest_fd read_end = {.host = host[0], .pipe = (int)index + 1, .nonblock = (flags & O_NONBLOCK) != 0};
+    guest_fd write_end = read_end;
+    write_end.host = host[1];
+    write_end.writable = true;
+    bool cloexec = (flags & O_CLOEXEC) != 0;
+    int64_t r = fd_install_like(e, host[0], &read_end, 0, cloexec);
+    if (r < 0) {
+        close(host[1]);
+        return r;
+    }
+    int64_t w = fd_install_like(e, host[1], &write_end, 0, cloexec);
+    if (w < 0) {
+        sys_close(e, (uint64_t)r);
+        return w;
+    }
+    e->pipes[index].used = true;
+    int32_t out[2] = {(int32_t)r, (int32_t)w};
+    if (put(e, fds_addr, out, sizeof out)) {
+        sys_close(e, (uint64_t)r);
+        sys_close(e, (uint64_t)w);
+        return -EFAULT;
+    }
+    return 0;
+}
+
+void emu_private_pipes(emu_t *e) {
+    for (size_t i = 0; i < e->pipe_count; i++) {
+        guest_pipe *p = &e->pipes[i];
+        int fresh[2];
+        if (!p->used || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0) continue;
+        if (p->len && write(fresh[1], p->data, p->len) != (ssize_t)p->len) { /* it held no more before */
+            close(fresh[0]);
+            close(fresh[1]);
+            continue;
+        }
+        for (int f = 0; f < EMU_MAX_FDS; f++)
+            if (e->fds[f].host >= 0 && e->fds[f].pipe == (int)i + 1)
+                dup2(fresh[e->fds[f].writable], e->fds[f].host); /* keeps the host's close-on-exec off: ours */
+        close(fresh[0]);
+        close(fresh[1]);
+    }
+}
+
+/* chdir/fchdir: the guest's working directory is a descriptor of its own (host_dirfd
+ * resolves AT_FDCWD there); cyclescope's own stays. Write checks resolve from it too
+ * (path_beneath), so a chdir changes what a relative path names, never where writes may go. */
+static int64_t set_guest_cwd(emu_t *e, int dir) {
+    struct stat st;
+    if (fstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        close(dir);
+        return -ENOTDIR;
+    }
+    if (faccessat(dir, ".", X_OK, 0) < 0) { /* search permission, as chdir(2) asks */
+        int err = errno;
+        close(dir);
+        return -err;
+    }
+    if (e->cwd_fd >= 0) close(e->cwd_fd);
+    e->cwd_fd = dir;
+    return 0;
+}
+
+static int64_t sys_chdir(emu_t *e, uint64_t path_addr) {
+    char path[PATH_MAX];
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    if (!path[0]) return -ENOENT;
+    int hdir;
+    host_dirfd(e, AT_FDCWD, &hdir);
+    int dir = openat(hdir, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return dir < 0 ? -errno : set_guest_cwd(e, dir);
+}
+
+static int64_t sys_fchdir(emu_t *e, uint64_t fd) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    int dir = fcntl(g->host, F_DUPFD_CLOEXEC, 3);
+    return dir < 0 ? -errno : set_guest_cwd(e, dir);
+}
+
+static int64_t sys_getcwd(emu_t *e, uint64_t buf, uint64_t size) {
+    char cwd[PATH_MAX];
+    if (e->cwd_fd < 0) {
+        if (!getcwd(cwd, sizeof cwd)) return -errno;
+    } else {
+        struct stat st;
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", e->cwd_fd);
+        ssize_t n = readlink(link, cwd, sizeof cwd - 1);
+        if (n < 0) return -errno;
+        cwd[n] = 0;
+        if (fstat(e->cwd_fd, &st) == 0 && st.st_nlink == 0) return -ENOENT; /* removed, as Linux says */
+    }
+    size_t n = strlen(cwd) + 1;
+    return n > size ? -ERANGE : put(e, buf, cwd, n) ? -EFAULT : (int64_t)n;
+}
+
+/* The directory holding a guest path that a call will change (rename, unlink, mkdir),
+ * opened beneath --allow-write DIR by the rules of openat (docs/sandbox.md §1), and the
+ * last component, which these calls never follow as a link. Returns the host descriptor
+ * or -errno (-EACCES, with the one-line notice, when it lies outside). */
+static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char *last, size_t last_size) {
+    char path[PATH_MAX], rel[PATH_MAX * 2];
+    int hdir;
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
+    int64_t r = e->allow_fd < 0 ? -EACCES : path_beneath(e, hdir, path, rel, sizeof rel);
+    if (r == 0) {
+        char *slash = strrchr(rel, '/');
+        const char *name = slash ? slash + 1 : rel;
+        if (strlen(name) >= last_size) return -ENAMETOOLONG;
+        snprintf(last, last_size, "%s", name);
+        if (slash) *slash = 0;
+        r = cs_open_beneath(e->allow_fd, slash ? rel : ".", O_PATH | O_DIRECTORY, 0, e->beneath_walk);
+        if (r == -EXDEV) r = -EACCES;
+    }
+    if (r == -EACCES) deny_notice(e, path);
+    return r;
+}
+
+static int64_t sys_renameat2(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t newdir, uint64_t newpath,
+                             uint64_t flags) {
+    char old_last[NAME_MAX + 1], new_last[NAME_MAX + 1];
+    int64_t from = parent_beneath(e, olddir, oldpath, old_last, sizeof old_last);
+    if (from < 0) return from;
+    int64_t to = parent_beneath(e, newdir, newpath, new_last, sizeof new_last);
+    if (to < 0) {
+        close((int)from);
+        return to;
+    }
+    int64_t r = renameat2((int)from, old_last, (int)to, new_last, (unsigned)flags) < 0 ? -errno : 0;
+    close((int)from);
+    close((int)to);
+    return r;
+}
+
+static int64_t sys_unlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t flags) {
+    if (flags & ~(uint64_t)AT_REMOVEDIR) return -EINVAL;
+    char last[NAME_MAX + 1];
+    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last);
+    if (dir < 0) return dir;
+    int64_t r = unlinkat((int)dir, last, (int)flags) < 0 ? -errno : 0;
+    close((int)dir);
+    return r;
+}
+
+static int64_t sys_mkdirat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t mode) {
+    if (e->umask_set) mode &= ~(uint64_t)e->guest_umask; /* the host's umask applies too */
+    char last[NAME_MAX + 1];
+    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last);
+    if (dir < 0) return dir;
+    int64_t r = mkdirat((int)dir, last, (mode_t)mode & 07777) < 0 ? -errno : 0;
+    close((int)dir);
+    return r;
+}
+
+/* The alarm runs on the guest's own clock (1 ns per instruction plus its sleeps, also
+ * with --host-time): SIGALRM is due after the instruction that brings the clock to it. */
+static uint64_t guest_clock_ns(const emu_t *e) { return e->icount + e->slept_ns; }
+
+uint64_t emu_alarm_budget(const emu_t *e) {
+    if (!e->alarm_at_ns) return UINT64_MAX;
+    uint64_t now = guest_clock_ns(e);
+    return e->alarm_at_ns > now ? e->alarm_at_ns - now : 0;
+}
+
+void emu_alarm_check(emu_t *e) {
+    if (!e->alarm_at_ns || e->status != EMU_RUNNING) return;
+    uint64_t now = guest_clock_ns(e);
+    if (now < e->alarm_at_ns) return;
+    if (!e->alarm_interval_ns) e->alarm_at_ns = 0;
+    else if ((e->alarm_at_ns += e->alarm_interval_ns) <= now) e->alarm_at_ns = now + e->alarm_interval_ns;
+    signal_guest(e, SIGALRM, "sent when the timer of setitimer/alarm ran out");
+}
+
+/* setitimer/getitimer (struct itimerval: interval, then value, each seconds and
+ * microseconds). ITIMER_REAL only: the others count CPU time the guest does not have. */
+static int64_t sys_itimer(emu_t *e, uint64_t which, uint64_t new_addr, uint64_t old_addr) {
+    if (which > 2) return -EINVAL;
+    if (which != 0) return -ENOSYS;
+    if (old_addr) {
+        uint64_t left = emu_alarm_budget(e);
+        if (left == UINT64_MAX) left = 0;
+        else if (left == 0) left = 1000; /* due now: Linux reports a running timer as at least 1 µs */
+        int64_t old[4] = {(int64_t)(e->alarm_interval_ns / 1000000000ull),
+                          (int64_t)(e->alarm_interval_ns % 1000000000ull / 1000), (int64_t)(left / 1000000000ull),
+                          (int64_t)((left % 1000000000ull + 999) / 1000)}; /* a partial µs counts as one */
+        if (old[3] == 1000000) old[2]++, old[3] = 0;
+        if (put(e, old_addr, old, sizeof old)) return -EFAULT;
+    }
+    if (!new_addr) return 0;
+    int64_t v[4];
+    if (get(e, new_addr, v, sizeof v)) return -EFAULT;
+    for (int i = 0; i < 4; i += 2)
+        if (v[i] < 0 || v[i + 1] < 0 || v[i + 1] > 999999) return -EINVAL;
+    uint64_t limit = UINT64_MAX / 4000000000ull; /* seconds far beyond any run */
+    uint64_t interval = ((uint64_t)v[0] > limit ? limit : (uint64_t)v[0]) * 1000000000ull + (uint64_t)v[1] * 1000;
+    uint64_t value = ((uint64_t)v[2] > limit ? limit : (uint64_t)v[2]) * 1000000000ull + (uint64_t)v[3] * 1000;
+    e->alarm_interval_ns = value ? interval : 0;
+    e->alarm_at_ns = value ? guest_clock_ns(e) + value : 0;
+    return 0;
+}
+
+/* Whether the alarm, when due, would end a wait: it is armed, not blocked, not ignored. */
+static bool alarm_would_wake(const emu_t *e) {
+    return e->alarm_at_ns && !(e->sig_blocked & (1ull << (SIGALRM - 1))) && e->sigaction_handler[SIGALRM] != 1;
+}
+
+/* rt_sigsuspend(mask, size) (pause(), sigsuspend()): waits, with the mask given, for a
+ * signal that runs a handler or ends the process. Only the alarm can come: the guest's
+ * clock moves to it; with none the run ends in one line, as a futex wait forever does. */
+static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
+    if (size != 8) return -EINVAL;
+    uint64_t mask;
+    if (get(e, mask_addr, &mask, 8)) return -EFAULT;
+    uint64_t saved = e->sig_blocked;
+    e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    uint64_t ready = e->sig_pending & ~e->sig_blocked;
+    while (ready && e->status == EMU_RUNNING) { /* a pending one first, lowest number first */
+        int64_t sig = __builtin_ctzll(ready) + 1;
+        e->sig_pending &= ~(1ull << (sig - 1));
+        ready &= ~(1ull << (sig - 1));
+        deliver_signal(e, sig, "pending while blocked");
+    }
+    if (e->status == EMU_RUNNING) {
+        if (alarm_would_wake(e)) guest_sleep(e, emu_alarm_budget(e));
+        else
+            emu_fail(e,
+                     "sigsuspend would wait forever: no signal can arrive (no alarm armed that it lets through), "
+                     "and the guest has a single thread (pc 0x%" PRIx64 ")",
+                     e->h.pc);
+    }
+    e->sig_blocked = saved;
+    return -EINTR;
 }
 
 /* One warning line per unsupported call number (numbers from 512 up, which
@@ -1025,16 +1375,20 @@ void emu_syscall(emu_t *e) {
     uint64_t nr = x[17], a0 = x[10], a1 = x[11], a2 = x[12], a3 = x[13], a4 = x[14], a5 = x[15];
     int64_t ret;
     switch (nr) {
-    case SYS_getcwd: {
-        char cwd[PATH_MAX];
-        if (!getcwd(cwd, sizeof cwd)) {
-            ret = -errno;
-            break;
-        }
-        size_t n = strlen(cwd) + 1;
-        ret = n > a1 ? -ERANGE : put(e, a0, cwd, n) ? -EFAULT : (int64_t)n;
+    case SYS_getcwd: ret = sys_getcwd(e, a0, a1); break;
+    case SYS_chdir: ret = sys_chdir(e, a0); break;
+    case SYS_fchdir: ret = sys_fchdir(e, a0); break;
+    case SYS_pipe2: ret = sys_pipe2(e, a0, a1); break;
+    case SYS_renameat: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, 0); break;
+    case SYS_renameat2: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
+    case SYS_unlinkat: ret = sys_unlinkat(e, (int64_t)a0, a1, a2); break;
+    case SYS_mkdirat: ret = sys_mkdirat(e, (int64_t)a0, a1, a2); break;
+    case SYS_setitimer:
+    case SYS_getitimer:
+        ret = sys_itimer(e, a0, nr == SYS_setitimer ? a1 : 0, nr == SYS_setitimer ? a2 : a1);
+        if (ret == -ENOSYS) goto unsupported; /* ITIMER_VIRTUAL, ITIMER_PROF */
         break;
-    }
+    case SYS_rt_sigsuspend: ret = sys_rt_sigsuspend(e, a0, a1); break;
     case SYS_dup:
     case SYS_dup3: {
         guest_fd *g = fd_of(e, a0);
@@ -1047,18 +1401,23 @@ void emu_syscall(emu_t *e) {
                 ret = a0 == a1 ? -EINVAL : -EBADF;
                 break;
             }
-            sys_close(e, a1);
+            if (a2 & ~(uint64_t)O_CLOEXEC) {
+                ret = -EINVAL;
+                break;
+            }
             int h = dup(g->host);
             if (h < 0) {
                 ret = -errno;
                 break;
             }
-            free(e->fds[a1].path);
-            e->fds[a1] = (guest_fd){h, g->writable, g->path ? cs_strdup(g->path) : NULL};
-            ret = (int64_t)a1;
+            guest_fd like = *g; /* before the close: it may end the pipe's last other end */
+            like.path = g->path ? cs_strdup(g->path) : NULL;
+            sys_close(e, a1);
+            ret = fd_install_like(e, h, &like, (int)a1, (a2 & O_CLOEXEC) != 0);
+            free(like.path);
         } else {
             int h = dup(g->host);
-            ret = h < 0 ? -errno : fd_install(e, h, g->writable, g->path);
+            ret = h < 0 ? -errno : fd_install_like(e, h, g, 0, false);
         }
         break;
     }
@@ -1071,12 +1430,25 @@ void emu_syscall(emu_t *e) {
         switch (a1) {
         case F_GETFL: {
             int fl = fcntl(g->host, F_GETFL);
+            if (fl >= 0 && g->pipe) fl = (fl & ~O_NONBLOCK) | (g->nonblock ? O_NONBLOCK : 0); /* the guest's */
             ret = fl < 0 ? -errno : fl;
             break;
         }
-        case F_GETFD:
+        case F_GETFD: ret = g->cloexec ? FD_CLOEXEC : 0; break;
         case F_SETFD:
-        case F_SETFL: ret = 0; break; /* close-on-exec and O_NONBLOCK mean nothing without exec and threads */
+            g->cloexec = (a2 & FD_CLOEXEC) != 0;
+            ret = 0;
+            break;
+        case F_SETFL:
+            /* O_NONBLOCK matters for a pipe the guest made (a read of an empty one: EAGAIN, or
+             * the end of the run); elsewhere it means nothing to a single thread. It belongs to
+             * the open file description: every dup of this end sees it. */
+            if (g->pipe)
+                for (int i = 0; i < EMU_MAX_FDS; i++)
+                    if (e->fds[i].host >= 0 && e->fds[i].pipe == g->pipe && e->fds[i].writable == g->writable)
+                        e->fds[i].nonblock = (a2 & O_NONBLOCK) != 0;
+            ret = 0;
+            break;
         case F_DUPFD:
         case F_DUPFD_CLOEXEC: {
             if (a2 >= EMU_MAX_FDS) { /* past the descriptor limit */
@@ -1084,7 +1456,7 @@ void emu_syscall(emu_t *e) {
                 break;
             }
             int h = dup(g->host);
-            ret = h < 0 ? -errno : fd_install_from(e, h, g->writable, g->path, (int)a2);
+            ret = h < 0 ? -errno : fd_install_like(e, h, g, (int)a2, a1 == F_DUPFD_CLOEXEC);
             break;
         }
         default: ret = -EINVAL;
@@ -1353,6 +1725,7 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_sysinfo: ret = sys_sysinfo(e, a0); break;
     default:
+    unsupported:
         if (e->opt.strict_syscalls) {
             emu_fail(e, "unsupported system call %s (number %" PRIu64 ") at pc 0x%" PRIx64, syscall_name(nr), nr,
                      e->h.pc);

@@ -183,8 +183,9 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
 void emu_destroy(emu_t *e) {
     if (!e) return;
     emu_shared_release_all(e);
-    for (int i = 3; i < EMU_MAX_FDS; i++)
-        if (e->fds[i].host >= 0) close(e->fds[i].host);
+    for (int i = 0; i < EMU_MAX_FDS; i++) /* as sys_close: never the emulator's own stdio, but a
+                                              file the guest moved onto its 0 to 2 (dup3) */
+        if (e->fds[i].host > 2) close(e->fds[i].host);
     for (int i = 0; i < EMU_MAX_FDS; i++) free(e->fds[i].path);
     if (e->allow_fd >= 0) close(e->allow_fd);
     if (e->cwd_fd >= 0) close(e->cwd_fd);

@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "emu/emu.h"
 
-static char guest_path[4096], workload_path[4096];
+static char guest_path[4096], workload_path[4096], dup_stdin_path[4096];
 
 static emu_t *start_with(const char *path, bool record_values) {
     static const char *const env[] = {NULL};
@@ -184,16 +185,41 @@ static void test_deterministic(void **state) {
     free(y);
 }
 
+/* The host descriptors this process holds (those of /proc/self/fd, less the listing's own). */
+static int open_descriptors(void) {
+    DIR *d = opendir("/proc/self/fd");
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *entry; (entry = readdir(d));) n += entry->d_name[0] != '.';
+    closedir(d);
+    return n - 1;
+}
+
+/* A file the guest moved onto its stdin is closed with the emulator, as any other of its files. */
+static void test_destroy_closes_moved_stdio(void **state) {
+    (void)state;
+    int before = open_descriptors();
+    emu_t *e = start(dup_stdin_path);
+    uop u[4096];
+    while (emu_state(e) == EMU_RUNNING) emu_run_uops(e, u, 4096);
+    assert_int_equal(emu_state(e), EMU_EXITED);
+    assert_int_equal(emu_exit_code(e), 0);
+    emu_destroy(e);
+    assert_int_equal(open_descriptors(), before);
+}
+
 int main(void) {
     const char *build = getenv("CYCLESCOPE_BUILD");
     if (!build) build = ".";
     snprintf(guest_path, sizeof guest_path, "%s/tests/guest/uops", build);
     snprintf(workload_path, sizeof workload_path, "%s/tests/guest/syscalls", build);
+    snprintf(dup_stdin_path, sizeof dup_stdin_path, "%s/tests/guest/dup_stdin", build);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uop_records),
         cmocka_unit_test(test_uop_values),
         cmocka_unit_test(test_paths_agree),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_destroy_closes_moved_stdio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

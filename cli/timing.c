@@ -304,6 +304,7 @@ static bool make_dir(const char *path) {
 /* The directory new_outdir made, removed at exit if nothing was written into it
  * (the program or trace could not be opened, the run failed). */
 static char made_outdir[1024], made_name[256], previous_latest[256];
+static bool made_root; /* CLI_OUTDIR_ROOT too was made by this run: removed with it when empty */
 
 static void remove_empty_outdir(void) {
     if (!made_outdir[0] || rmdir(made_outdir) != 0) return; /* not empty: the run's results */
@@ -313,11 +314,14 @@ static void remove_empty_outdir(void) {
     unlink(CLI_OUTDIR_ROOT "/latest");
     if (previous_latest[0] && symlink(previous_latest, CLI_OUTDIR_ROOT "/latest") != 0) { /* a convenience */
     }
+    if (made_root) rmdir(CLI_OUTDIR_ROOT); /* fails, as it should, if another run wrote into it since */
 }
 
 /* A new directory under CLI_OUTDIR_ROOT named after the program or trace, the
  * configuration and the time; ROOT/latest points to it. */
 static bool new_outdir(cli_timing_options *t, const char *config) {
+    struct stat root_st;
+    made_root = stat(CLI_OUTDIR_ROOT, &root_st) != 0;
     if (!make_dir(CLI_OUTDIR_ROOT)) return false;
     char stem[64] = "run";
     if (t->input_argc > 0) {

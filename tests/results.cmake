@@ -109,6 +109,12 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
     # a program that faults: results written, exit 128 + signal (run, stacks, stallscope, rpstacks)
     add_test(NAME results.guest_fault
              COMMAND ${_scripts}/guest_fault.sh ${_cs} ${CYCLESCOPE_GUEST_DIR} ${PROJECT_SOURCE_DIR}/docs)
+    # a run that fails leaves no output directory: its own is removed, and cyclescope-out/ too
+    # when this run made it (it stayed, empty)
+    add_test(NAME results.failed_run_leaves_nothing
+             COMMAND bash -c "d=$(mktemp -d) && cd \"$d\" && \"$1\" 125 'read from an empty pipe would block forever' \
+                     \"$0\" run \"$2\" block && [ -z \"$(ls -A)\" ]; rc=$?; rm -rf \"$d\"; exit $rc"
+             ${_cs} ${_scripts}/expect_error.sh ${CYCLESCOPE_GUEST_DIR}/pipe_use)
     # every verb x {exit 3, SIGSEGV, abort(), --max}: status, one line naming the program, outputs
     # and their guest state; run --simpoints and sim of the trace after them
     add_test(NAME results.guest_ends COMMAND ${_scripts}/guest_ends.sh ${_cs} ${CYCLESCOPE_GUEST_DIR})

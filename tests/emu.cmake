@@ -154,6 +154,9 @@ denied the guest write access to inside \\(pass --allow-write DIR to allow\\)"
   endforeach()
   # sa_mask is blocked while the handler runs (kernel/signal.c signal_delivered()); qemu-riscv64
   # 7.2 leaves it out (its handler sees only the signal itself blocked), so not compared with it
+  # `run` times a handler as ordinary instructions: the same output, status and count as
+  # exec, and stacks that sum to the cycles, on ooo4 and inorder1
+  add_test(NAME run.signal_handler COMMAND ${_scripts}/signal_handler_run.sh ${_cs} ${_g})
   add_test(NAME exec.signal_handler.sa_mask
            COMMAND ${_scripts}/expect_output.sh 0 "order: 10 12 -1 10
 in handler: SIGUSR1 blocked 1, SIGUSR2 blocked 0

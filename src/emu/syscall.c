@@ -2,9 +2,9 @@
  * numbering of include/uapi/asm-generic/unistd.h).
  *
  * Notes:
- *  - One thread, no signal handlers run: handlers are recorded, a signal with the
- *    default action (sent by the guest itself, SIGPIPE, the setitimer alarm) ends the
- *    run like the kernel would; one that would run a handler ends it in one line.
+ *  - One thread. A signal (sent by the guest itself, SIGPIPE, the setitimer alarm, a
+ *    fault) with the default action ends the run like the kernel would; one with a
+ *    handler runs it on a riscv64 signal frame (docs/sandbox.md §4).
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
  *    plus the time the guest slept, unless host time was asked for; random
  *    bytes come from a fixed seed.

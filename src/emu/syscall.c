@@ -1035,20 +1035,20 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
 /* ---- signals ---- */
 
 /* SIGKILL and SIGSTOP cannot be blocked (Linux drops them from any mask). */
-#define SIG_UNBLOCKABLE ((1ull << (9 - 1)) | (1ull << (19 - 1)))
-#define SIG_BIT(sig)    (1ull << ((sig) - 1))
+#define SIG_UNBLOCKABLE     ((1ull << (9 - 1)) | (1ull << (19 - 1)))
+#define SIG_BIT(sig)        (1ull << ((sig)-1))
 /* sa_flags and si_code values of the generic Linux ABI (include/uapi/asm-generic/signal*.h) */
-#define GUEST_SA_SIGINFO   0x4ull
-#define GUEST_SA_ONSTACK   0x08000000ull
-#define GUEST_SA_NODEFER   0x40000000ull
-#define GUEST_SA_RESETHAND 0x80000000ull
-#define GUEST_SI_USER      0
-#define GUEST_SI_KERNEL    0x80
-#define GUEST_SI_TKILL     (-6)
-#define GUEST_SS_ONSTACK   1
-#define GUEST_SS_DISABLE   2
+#define GUEST_SA_SIGINFO    0x4ull
+#define GUEST_SA_ONSTACK    0x08000000ull
+#define GUEST_SA_NODEFER    0x40000000ull
+#define GUEST_SA_RESETHAND  0x80000000ull
+#define GUEST_SI_USER       0
+#define GUEST_SI_KERNEL     0x80
+#define GUEST_SI_TKILL      (-6)
+#define GUEST_SS_ONSTACK    1
+#define GUEST_SS_DISABLE    2
 #define GUEST_SS_AUTODISARM (1u << 31)
-#define GUEST_MINSIGSTKSZ  2048
+#define GUEST_MINSIGSTKSZ   2048
 
 /* The riscv64 signal frame, `struct rt_sigframe { siginfo_t info; struct ucontext uc; }`
  * (arch/riscv/kernel/signal.c, arch/riscv/include/uapi/asm/{ucontext,sigcontext}.h):
@@ -1110,7 +1110,8 @@ static int64_t sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
 static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
     uint64_t handler = e->sigaction_handler[sig];
     if (handler == 1) return; /* SIG_IGN */
-    if (handler != 0) { /* its frame is set up on the way back to user mode */
+    /* a handler: its frame is set up on the way back to user mode */
+    if (handler != 0) {
         e->sig_pending |= SIG_BIT(sig);
         return;
     }

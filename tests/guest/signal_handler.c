@@ -294,8 +294,7 @@ static void mode_mcontext(void) {
                      : "=r"(a0), "=f"(fa0), "=&r"(at)
                      :
                      : "a0", "fa0", "memory");
-    printf("a0 %ld, fa0 %.2f, si_addr is the instruction %d, uc pc is it %d\n", a0, fa0, ill_addr == at,
-           ill_pc == at);
+    printf("a0 %ld, fa0 %.2f, si_addr is the instruction %d, uc pc is it %d\n", a0, fa0, ill_addr == at, ill_pc == at);
 }
 
 static jmp_buf abort_jump;

@@ -1157,8 +1157,10 @@ static int64_t sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uin
     return 0;
 }
 
-/* on_sig_stack() of the kernel: sp within the alternate stack (it grows down from its top) */
+/* on_sig_stack() of the kernel: sp within the alternate stack (it grows down from its top);
+ * never with SS_AUTODISARM, which is disarmed while it is in use */
 static bool on_altstack(const emu_t *e, uint64_t sp) {
+    if (e->altstack_autodisarm) return false;
     return e->altstack_size && sp > e->altstack_sp && sp - e->altstack_sp <= e->altstack_size;
 }
 
@@ -1227,11 +1229,11 @@ static void setup_frame(emu_t *e, int64_t sig, uint64_t old_mask) {
     bool was_on_altstack = on_altstack(e, sp);
     uint8_t f[FRAME_SIZE];
     memset(f, 0, sizeof f);
-    put_stack_t(f + FRAME_UC + UC_STACK, e->altstack_sp, altstack_flags(e, sp), e->altstack_size);
-    if ((flags & GUEST_SA_ONSTACK) && e->altstack_size && !was_on_altstack) {
-        sp = e->altstack_sp + e->altstack_size;
-        if (e->altstack_autodisarm) e->altstack_sp = e->altstack_size = 0, e->altstack_autodisarm = false;
-    }
+    put_stack_t(f + FRAME_UC + UC_STACK, e->altstack_sp, altstack_flags(e, sp) & ~GUEST_SS_AUTODISARM,
+                e->altstack_size);
+    if ((flags & GUEST_SA_ONSTACK) && e->altstack_size && !was_on_altstack) sp = e->altstack_sp + e->altstack_size;
+    /* __save_altstack(): with SS_AUTODISARM the stack is disarmed once saved in the frame */
+    if (e->altstack_autodisarm) e->altstack_sp = e->altstack_size = 0, e->altstack_autodisarm = false;
     uint64_t frame = (sp - FRAME_SIZE) & ~15ull;
     if (was_on_altstack && !on_altstack(e, frame)) { /* the alternate stack overflowed */
         frame_fault(e, sig, "written (the alternate signal stack is full)", frame);

@@ -171,6 +171,12 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
         emu_destroy(e);
         return NULL;
     }
+    /* the return trampoline of signal handlers, as the kernel's vDSO gives it (riscv glibc
+     * has no sa_restorer: the frame's ra points here) */
+    static const uint32_t sigreturn_code[] = {0x08b00893u /* li a7, 139 (rt_sigreturn) */, 0x00000073u /* ecall */};
+    mem_map(&e->m, EMU_SIGRETURN_PAGE, PAGE_SIZE, PROT_R | PROT_W);
+    mem_copy_in(&e->m, EMU_SIGRETURN_PAGE, sigreturn_code, sizeof sigreturn_code);
+    mem_protect(&e->m, EMU_SIGRETURN_PAGE, PAGE_SIZE, PROT_R | PROT_X);
     e->h.pc = li.entry;
     memcpy(e->beyond_gc, li.beyond_gc, sizeof e->beyond_gc);
     e->brk_start = e->brk_cur = li.brk_start;

@@ -7,6 +7,11 @@
 
 enum { EMU_MAX_FDS = 256, EMU_SINK_REG = 32 };
 
+/* The page holding the return trampoline of signal handlers (`li a7, 139; ecall`, the
+ * kernel's vDSO __vdso_rt_sigreturn): the last page below the 256 GiB Sv39 user space,
+ * above the stack, where neither the program nor mmap's top-down placement goes. */
+#define EMU_SIGRETURN_PAGE 0x3ffffff000ull
+
 typedef struct hart {
     uint64_t x[33]; /* x[32] absorbs writes to x0 so x[0] stays zero */
     uint64_t f[32]; /* NaN-boxed when holding single precision */
@@ -76,7 +81,22 @@ struct emu {
     size_t shared_count, shared_cap;
     uint64_t rng;
     uint64_t clear_child_tid;
-    uint64_t sigaction_handler[65]; /* recorded, never delivered */
+    /* rt_sigaction's actions: handler (0 SIG_DFL, 1 SIG_IGN, else the guest's function), sa_flags, sa_mask */
+    uint64_t sigaction_handler[65], sigaction_flags[65], sigaction_mask[65];
+    /* the siginfo of each pending signal (a standard signal is pending once, as on Linux) */
+    struct {
+        int32_t code, pid; /* si_code; si_pid (si_uid follows it) for a signal sent by a process */
+        uint64_t addr;     /* si_addr of a fault */
+    } sig_info[65];
+    /* rt_sigsuspend's mask is in force until the handler it woke for is set up: the frame
+     * keeps the mask from before it (the kernel's TIF_RESTORE_SIGMASK) */
+    uint64_t sig_saved_mask;
+    bool sig_restore_mask;
+    /* a signal frame was set up or rt_sigreturn ran: the hart's pc is where to go on */
+    bool sig_redirect;
+    /* sigaltstack: the alternate stack (size 0: none) and its SS_AUTODISARM flag */
+    uint64_t altstack_sp, altstack_size;
+    bool altstack_autodisarm;
     /* rt_sigprocmask's blocked set and the signals the guest sent itself while they were
      * blocked (bit sig-1): a blocked signal waits, as on Linux, until it is unblocked */
     uint64_t sig_blocked, sig_pending;
@@ -118,6 +138,13 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic);
  * and delivering it once they ran: the run loops stop there (emu.c). */
 uint64_t emu_alarm_budget(const emu_t *e);
 void emu_alarm_check(emu_t *e);
+/* Where Linux returns to user mode with h.pc the next instruction: set up a frame for each
+ * pending signal that is not blocked and has a handler (the others act as they do). */
+void emu_signal_deliver(emu_t *e);
+/* A synchronous fault at h.pc (SIGSEGV, SIGILL, SIGBUS, SIGTRAP): true when the guest's
+ * handler was set up to run (h.pc is the handler), false when the fault kills the guest as
+ * Linux would (no handler, or the signal blocked: the kernel forces the default action). */
+bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr);
 /* Give a forked copy of the emulator pipes of its own, holding what the guest's held. */
 void emu_private_pipes(emu_t *e);
 /* Write back what the guest changed in its shared file mappings and drop them

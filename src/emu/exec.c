@@ -13,7 +13,9 @@
 static bool decode_at(emu_t *e, uint64_t pc, dinsn *d) {
     uint8_t bytes[4] = {0};
     if (pc & 1) { /* jumps clear bit 0; only a bad entry point gets here */
-        emu_fault(e, SIGBUS, "instruction address misaligned: 0x%" PRIx64, pc);
+        e->h.pc = pc;
+        if (!emu_signal_fault(e, SIGBUS, 1 /* BUS_ADRALN */, pc))
+            emu_fault(e, SIGBUS, "instruction address misaligned: 0x%" PRIx64, pc);
         return false;
     }
     page *p = mem_page(&e->m, pc);
@@ -28,7 +30,9 @@ static bool decode_at(emu_t *e, uint64_t pc, dinsn *d) {
         } else {
             page *next = mem_page(&e->m, pc + 2);
             if (!next || !(next->prot & PROT_X)) {
-                emu_fault(e, SIGSEGV, "segmentation fault: instruction fetch from address 0x%" PRIx64, pc + 2);
+                e->h.pc = pc;
+                if (!emu_signal_fault(e, SIGSEGV, next ? 2 : 1 /* SEGV_ACCERR, SEGV_MAPERR */, pc + 2))
+                    emu_fault(e, SIGSEGV, "segmentation fault: instruction fetch from address 0x%" PRIx64, pc + 2);
                 return false;
             }
             bytes[2] = next->data[0];
@@ -90,6 +94,7 @@ static void fail_illegal(emu_t *e, uint64_t pc, const dinsn *d) {
     if (e->beyond_gc[0])
         snprintf(why, sizeof why, " (the program was built for extensions beyond RV64GC, which cyclescope runs: %s)",
                  e->beyond_gc);
+    if (emu_signal_fault(e, SIGILL, 1 /* ILL_ILLOPC */, pc)) return;
     if (len == 2)
         emu_fault(e, SIGILL, "illegal instruction 0x%04x at pc 0x%" PRIx64 "%s", d->tmpl.encoding & 0xffff, pc, why);
     else emu_fault(e, SIGILL, "illegal instruction 0x%08x at pc 0x%" PRIx64 "%s", d->tmpl.encoding, pc, why);
@@ -103,6 +108,9 @@ static void fail_access(emu_t *e, uint64_t pc) {
     const char *what = e->m.fault_kind == PROT_W ? "store to"
         : e->m.fault_kind == PROT_X              ? "instruction fetch from"
                                                  : "load from";
+    /* SEGV_MAPERR where nothing is mapped, SEGV_ACCERR where the protection refused */
+    int code = mem_is_mapped(&e->m, e->m.fault_addr & ~(uint64_t)PAGE_MASK, PAGE_SIZE) ? 2 : 1;
+    if (emu_signal_fault(e, SIGSEGV, code, e->m.fault_addr)) return;
     emu_fault(e, SIGSEGV, "segmentation fault: %s address 0x%" PRIx64 " at pc 0x%" PRIx64, what, e->m.fault_addr, pc);
 }
 

@@ -2,9 +2,9 @@
  * numbering of include/uapi/asm-generic/unistd.h).
  *
  * Notes:
- *  - One thread, no signal handlers run: handlers are recorded, a signal with the
- *    default action (sent by the guest itself, SIGPIPE, the setitimer alarm) ends the
- *    run like the kernel would; one that would run a handler ends it in one line.
+ *  - One thread. A signal (sent by the guest itself, SIGPIPE, the setitimer alarm, a
+ *    fault) with the default action ends the run like the kernel would; one with a
+ *    handler runs it on a riscv64 signal frame (docs/sandbox.md §4).
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
  *    plus the time the guest slept, unless host time was asked for; random
  *    bytes come from a fixed seed.
@@ -53,7 +53,7 @@ enum {
     SYS_clock_gettime = 113, SYS_clock_getres = 114, SYS_clock_nanosleep = 115,
     SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
-    SYS_rt_sigpending = 136,
+    SYS_rt_sigpending = 136, SYS_rt_sigreturn = 139,
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
@@ -82,7 +82,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -104,8 +104,11 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
 }
 
 static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len);
+static int64_t put(emu_t *e, uint64_t addr, const void *data, size_t len);
 static bool alarm_would_wake(const emu_t *e);
 static uint64_t guest_clock_ns(const emu_t *e);
+static void alarm_fire(emu_t *e);
+static bool handler_ready(const emu_t *e);
 
 /* nanosleep(req, rem) and clock_nanosleep(clock, flags, req, rem): never interrupted (no
  * signal is delivered); on the guest clock the time asked for passes at once (until an
@@ -121,13 +124,20 @@ static int64_t guest_timespec_ns(emu_t *e, uint64_t addr, uint64_t *ns) {
     return 0;
 }
 
-/* `ns` pass on the guest clock (nothing to do on the host's, --host-time). */
-static void guest_sleep(emu_t *e, uint64_t ns) {
+/* `ns` pass on the guest clock (nothing to do on the host's, --host-time). False when a
+ * signal with a handler ended the wait early (the caller returns -EINTR); `left` (if not
+ * NULL) is the time that did not pass. */
+static bool guest_sleep(emu_t *e, uint64_t ns, uint64_t *left) {
+    if (left) *left = 0;
     /* an alarm due meanwhile arrives at its time (an ignored or blocked one does not end the sleep) */
     for (uint64_t due; e->status == EMU_RUNNING && (due = emu_alarm_budget(e)) <= ns;) {
         e->slept_ns += due;
         ns -= due;
-        emu_alarm_check(e);
+        alarm_fire(e);
+        if (handler_ready(e)) { /* its handler interrupts the sleep */
+            if (left) *left = ns;
+            return false;
+        }
         if (e->alarm_at_ns && !alarm_would_wake(e) && emu_alarm_budget(e) <= ns) {
             /* blocked (already pending) or ignored: the firings left in the sleep change
              * nothing, so skip them rather than loop once per interval */
@@ -135,11 +145,12 @@ static void guest_sleep(emu_t *e, uint64_t ns) {
             e->alarm_at_ns += ((end - e->alarm_at_ns) / e->alarm_interval_ns + 1) * e->alarm_interval_ns;
         }
     }
-    if (e->status != EMU_RUNNING) return;
+    if (e->status != EMU_RUNNING) return true;
     if (!e->opt.host_time && e->slept_ns + ns >= e->slept_ns) e->slept_ns += ns;
+    return true;
 }
 
-static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t req) {
+static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t req, uint64_t rem) {
     uint64_t ns;
     int64_t bad = guest_timespec_ns(e, req, &ns);
     if (bad || e->opt.host_time) return bad;
@@ -148,8 +159,14 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
         uint64_t now = emu_guest_time_ns(e, !realtime);
         ns = ns > now ? ns - now : 0;
     }
-    guest_sleep(e, ns);
-    return 0;
+    uint64_t left;
+    if (guest_sleep(e, ns, &left)) return 0;
+    /* interrupted by a handler: the time left, for a relative sleep (as Linux writes rem) */
+    if (rem && !(flags & 1)) {
+        int64_t ts[2] = {(int64_t)(left / 1000000000ull), (int64_t)(left % 1000000000ull)};
+        if (put(e, rem, ts, sizeof ts)) return -EFAULT;
+    }
+    return -EINTR;
 }
 
 /* ---- helpers ---- */
@@ -414,8 +431,7 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
     int got = ppoll(p, n, &zero, NULL);
     if (got != 0) return got < 0 ? -errno : got;
     if (timeout_addr) {
-        guest_sleep(e, timeout_ns);
-        return 0;
+        return guest_sleep(e, timeout_ns, NULL) ? 0 : -EINTR;
     }
     bool outside = false;
     for (size_t i = 0; i < n; i++) {
@@ -425,7 +441,7 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
             outside = true;
     }
     if (!outside && alarm_would_wake(e)) { /* the alarm ends the wait (pause() of old) */
-        guest_sleep(e, emu_alarm_budget(e));
+        guest_sleep(e, emu_alarm_budget(e), NULL);
         return -EINTR;
     }
     if (!outside) {
@@ -1019,37 +1035,84 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
 /* ---- signals ---- */
 
 /* SIGKILL and SIGSTOP cannot be blocked (Linux drops them from any mask). */
-#define SIG_UNBLOCKABLE ((1ull << (9 - 1)) | (1ull << (19 - 1)))
+#define SIG_UNBLOCKABLE     ((1ull << (9 - 1)) | (1ull << (19 - 1)))
+#define SIG_BIT(sig)        (1ull << ((sig)-1))
+/* sa_flags and si_code values of the generic Linux ABI (include/uapi/asm-generic/signal*.h) */
+#define GUEST_SA_SIGINFO    0x4ull
+#define GUEST_SA_ONSTACK    0x08000000ull
+#define GUEST_SA_NODEFER    0x40000000ull
+#define GUEST_SA_RESETHAND  0x80000000ull
+#define GUEST_SI_USER       0
+#define GUEST_SI_KERNEL     0x80
+#define GUEST_SI_TKILL      (-6)
+#define GUEST_SS_ONSTACK    1
+#define GUEST_SS_DISABLE    2
+#define GUEST_SS_AUTODISARM (1u << 31)
+#define GUEST_MINSIGSTKSZ   2048
+
+/* The riscv64 signal frame, `struct rt_sigframe { siginfo_t info; struct ucontext uc; }`
+ * (arch/riscv/kernel/signal.c, arch/riscv/include/uapi/asm/{ucontext,sigcontext}.h):
+ * siginfo 128 bytes; ucontext: uc_flags, uc_link, uc_stack (24 bytes), uc_sigmask padded
+ * to 128 bytes, then uc_mcontext 16-byte aligned at 176: user_regs_struct (pc, x1..x31)
+ * and the FP state in its Q-sized union (f[32] of the D state and fcsr, the rest zero, 528
+ * bytes). Without the V extension nothing follows: 1088 bytes, a multiple of 16. */
+enum {
+    FRAME_INFO = 0,
+    FRAME_UC = 128,
+    UC_STACK = 16,
+    UC_SIGMASK = 40,
+    UC_MCONTEXT = 176,
+    MC_FPREGS = 256,
+    MC_FCSR = MC_FPREGS + 32 * 8,
+    FRAME_SIZE = FRAME_UC + UC_MCONTEXT + MC_FPREGS + 528,
+};
 
 /* A signal's action once it is delivered (not blocked). */
 static void deliver_signal(emu_t *e, int64_t sig, const char *cause);
 
-static int64_t sys_self_signal(emu_t *e, int64_t sig) {
+static bool has_handler(const emu_t *e, int64_t sig) { return e->sigaction_handler[sig] > 1; }
+
+/* A pending signal, not blocked, that runs a handler when the guest returns to user mode. */
+static bool handler_ready(const emu_t *e) {
+    for (uint64_t ready = e->sig_pending & ~e->sig_blocked; ready; ready &= ready - 1)
+        if (has_handler(e, __builtin_ctzll(ready) + 1)) return true;
+    return false;
+}
+
+/* A signal for the guest: delivered, or pending while it is blocked. One with a handler is
+ * pending until the guest returns to user mode (emu_signal_deliver). */
+static void signal_guest_from(emu_t *e, int64_t sig, const char *cause, int32_t code, int32_t pid) {
+    uint64_t bit = SIG_BIT(sig);
+    if (!(e->sig_pending & bit)) { /* a standard signal already pending is not queued twice */
+        e->sig_info[sig].code = code;
+        e->sig_info[sig].pid = pid;
+        e->sig_info[sig].addr = 0;
+    }
+    if ((e->sig_blocked & bit) || has_handler(e, sig)) e->sig_pending |= bit;
+    else deliver_signal(e, sig, cause);
+}
+
+/* As the kernel fills siginfo for a signal without one (SIGPIPE: SI_USER from the process). */
+static void signal_guest(emu_t *e, int64_t sig, const char *cause) {
+    signal_guest_from(e, sig, cause, GUEST_SI_USER, GUEST_PID);
+}
+
+static int64_t sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
     /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
      * signal around its tgkill, so the program's own mask decides at the restore) */
-    signal_guest(e, sig, "sent by the program itself");
+    signal_guest_from(e, sig, "sent by the program itself", code, GUEST_PID);
     return 0;
-}
-
-/* A signal for the guest: delivered, or pending while it is blocked. */
-static void signal_guest(emu_t *e, int64_t sig, const char *cause) {
-    uint64_t bit = 1ull << (sig - 1);
-    if (e->sig_blocked & bit) e->sig_pending |= bit;
-    else deliver_signal(e, sig, cause);
 }
 
 /* A signal reaches the guest (`cause` says from where, for the messages). */
 static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
     uint64_t handler = e->sigaction_handler[sig];
     if (handler == 1) return; /* SIG_IGN */
+    /* a handler: its frame is set up on the way back to user mode */
     if (handler != 0) {
-        const char *abbrev = sigabbrev_np((int)sig);
-        emu_fail(e,
-                 "signal %" PRId64 " (SIG%s, %s) came with a handler installed; delivery to a signal handler is "
-                 "not supported (pc 0x%" PRIx64 ")",
-                 sig, abbrev ? abbrev : "?", cause, e->h.pc);
+        e->sig_pending |= SIG_BIT(sig);
         return;
     }
     /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
@@ -1059,6 +1122,19 @@ static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
     const char *abbrev = sigabbrev_np((int)sig);
     emu_fault(e, (int)sig, "killed by signal SIG%s (%s), %s at pc 0x%" PRIx64, abbrev ? abbrev : "?",
               strsignal((int)sig), cause, e->h.pc);
+}
+
+/* The pending signals the mask lets through whose action is not a handler act now (lowest
+ * number first, as Linux); those with a handler wait for the return to user mode. */
+static void deliver_ready_now(emu_t *e) {
+    uint64_t ready = e->sig_pending & ~e->sig_blocked;
+    while (ready && e->status == EMU_RUNNING) {
+        int64_t sig = __builtin_ctzll(ready) + 1;
+        ready &= ~SIG_BIT(sig);
+        if (has_handler(e, sig)) continue;
+        e->sig_pending &= ~SIG_BIT(sig);
+        deliver_signal(e, sig, "pending while blocked");
+    }
 }
 
 /* rt_sigprocmask(how, set, oldset, sigsetsize) of the one thread: the mask is kept so a
@@ -1077,14 +1153,184 @@ static int64_t sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uin
     else if (how == 1) e->sig_blocked &= ~set;
     else e->sig_blocked = set;
     e->sig_blocked &= ~SIG_UNBLOCKABLE;
-    uint64_t ready = e->sig_pending & ~e->sig_blocked;
-    while (ready && e->status == EMU_RUNNING) {
-        int64_t sig = __builtin_ctzll(ready) + 1;
-        e->sig_pending &= ~(1ull << (sig - 1));
-        ready &= ~(1ull << (sig - 1));
-        deliver_signal(e, sig, "pending while blocked");
-    }
+    deliver_ready_now(e);
     return 0;
+}
+
+/* on_sig_stack() of the kernel: sp within the alternate stack (it grows down from its top);
+ * never with SS_AUTODISARM, which is disarmed while it is in use */
+static bool on_altstack(const emu_t *e, uint64_t sp) {
+    if (e->altstack_autodisarm) return false;
+    return e->altstack_size && sp > e->altstack_sp && sp - e->altstack_sp <= e->altstack_size;
+}
+
+static uint32_t altstack_flags(const emu_t *e, uint64_t sp) {
+    if (!e->altstack_size) return GUEST_SS_DISABLE;
+    return (on_altstack(e, sp) ? GUEST_SS_ONSTACK : 0) | (e->altstack_autodisarm ? GUEST_SS_AUTODISARM : 0);
+}
+
+static void put_stack_t(uint8_t *at, uint64_t sp, uint32_t flags, uint64_t size) {
+    memset(at, 0, 24);
+    memcpy(at, &sp, 8);
+    memcpy(at + 8, &flags, 4);
+    memcpy(at + 16, &size, 8);
+}
+
+/* do_sigaltstack(): a new stack `ss` (24 bytes, stack_t) while sp is not on the current one.
+ * Returns 0 or -errno. */
+static int64_t set_altstack(emu_t *e, const uint8_t *ss, uint64_t sp) {
+    uint64_t ss_sp, ss_size;
+    uint32_t flags;
+    memcpy(&ss_sp, ss, 8);
+    memcpy(&flags, ss + 8, 4);
+    memcpy(&ss_size, ss + 16, 8);
+    if (on_altstack(e, sp)) return -EPERM;
+    bool autodisarm = flags & GUEST_SS_AUTODISARM;
+    flags &= ~GUEST_SS_AUTODISARM;
+    if (flags != 0 && flags != GUEST_SS_DISABLE && flags != GUEST_SS_ONSTACK) return -EINVAL;
+    if (flags == GUEST_SS_DISABLE) ss_sp = ss_size = 0;
+    else if (ss_size < GUEST_MINSIGSTKSZ) return -ENOMEM;
+    e->altstack_sp = ss_sp;
+    e->altstack_size = ss_size;
+    e->altstack_autodisarm = flags != GUEST_SS_DISABLE && autodisarm;
+    return 0;
+}
+
+/* sigaltstack(ss, old_ss) */
+static int64_t sys_sigaltstack(emu_t *e, uint64_t ss_addr, uint64_t old_addr) {
+    uint64_t sp = e->h.x[2];
+    uint8_t old[24], ss[24];
+    put_stack_t(old, e->altstack_sp, altstack_flags(e, sp), e->altstack_size);
+    if (ss_addr) {
+        if (get(e, ss_addr, ss, sizeof ss)) return -EFAULT;
+        int64_t r = set_altstack(e, ss, sp);
+        if (r) return r;
+    }
+    return old_addr && put(e, old_addr, old, sizeof old) ? -EFAULT : 0;
+}
+
+/* The kernel's force_sigsegv() when a frame cannot be written or read: killed by SIGSEGV. */
+static void frame_fault(emu_t *e, int64_t sig, const char *what, uint64_t at) {
+    const char *abbrev = sig ? sigabbrev_np((int)sig) : NULL;
+    emu_fault(e, SIGSEGV,
+              "killed by signal SIGSEGV (Segmentation fault): the frame of %s%s could not be %s at 0x%" PRIx64
+              " (pc 0x%" PRIx64 ")",
+              sig ? "signal SIG" : "a signal handler", sig ? (abbrev ? abbrev : "?") : "", what, at, e->h.pc);
+}
+
+/* setup_rt_frame() of arch/riscv/kernel/signal.c: the frame below sp (or at the top of the
+ * alternate stack for SA_ONSTACK), 16-byte aligned, no red zone; `old_mask` is the mask
+ * the handler's rt_sigreturn restores. Then handle_signal()'s mask: sa_mask, and the
+ * signal itself unless SA_NODEFER. */
+static void setup_frame(emu_t *e, int64_t sig, uint64_t old_mask) {
+    uint64_t handler = e->sigaction_handler[sig], flags = e->sigaction_flags[sig];
+    if (flags & GUEST_SA_RESETHAND) e->sigaction_handler[sig] = 0; /* SA_ONESHOT: default from now */
+    uint64_t sp = e->h.x[2];
+    bool was_on_altstack = on_altstack(e, sp);
+    uint8_t f[FRAME_SIZE];
+    memset(f, 0, sizeof f);
+    put_stack_t(f + FRAME_UC + UC_STACK, e->altstack_sp, altstack_flags(e, sp) & ~GUEST_SS_AUTODISARM,
+                e->altstack_size);
+    if ((flags & GUEST_SA_ONSTACK) && e->altstack_size && !was_on_altstack) sp = e->altstack_sp + e->altstack_size;
+    /* __save_altstack(): with SS_AUTODISARM the stack is disarmed once saved in the frame */
+    if (e->altstack_autodisarm) e->altstack_sp = e->altstack_size = 0, e->altstack_autodisarm = false;
+    uint64_t frame = (sp - FRAME_SIZE) & ~15ull;
+    if (was_on_altstack && !on_altstack(e, frame)) { /* the alternate stack overflowed */
+        frame_fault(e, sig, "written (the alternate signal stack is full)", frame);
+        return;
+    }
+    /* siginfo: si_signo, si_errno, si_code, then si_pid and si_uid, or si_addr of a fault */
+    int32_t info[3] = {(int32_t)sig, 0, e->sig_info[sig].code};
+    memcpy(f + FRAME_INFO, info, sizeof info);
+    if (e->sig_info[sig].code > 0) { /* from the kernel: a fault's address (0 for SI_KERNEL) */
+        memcpy(f + FRAME_INFO + 16, &e->sig_info[sig].addr, 8);
+    } else { /* sent by a process (SI_USER, SI_TKILL): its pid and uid */
+        int32_t ids[2] = {e->sig_info[sig].pid, e->sig_info[sig].pid ? GUEST_ID : 0};
+        memcpy(f + FRAME_INFO + 16, ids, sizeof ids);
+    }
+    memcpy(f + FRAME_UC + UC_SIGMASK, &old_mask, 8);
+    uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
+    memcpy(mc, &e->h.pc, 8);
+    memcpy(mc + 8, &e->h.x[1], 31 * 8);
+    memcpy(mc + MC_FPREGS, e->h.f, 32 * 8);
+    uint32_t fcsr = (e->h.frm << 5) | e->h.fflags;
+    memcpy(mc + MC_FCSR, &fcsr, 4);
+    if (put(e, frame, f, sizeof f)) {
+        frame_fault(e, sig, "written", frame);
+        return;
+    }
+    e->h.pc = handler;
+    e->h.x[1] = EMU_SIGRETURN_PAGE; /* ra: `li a7, 139; ecall` */
+    e->h.x[2] = frame;
+    e->h.x[10] = (uint64_t)sig;
+    e->h.x[11] = frame + FRAME_INFO;
+    e->h.x[12] = frame + FRAME_UC;
+    e->sig_blocked |= e->sigaction_mask[sig] | ((flags & GUEST_SA_NODEFER) ? 0 : SIG_BIT(sig));
+    e->sig_blocked &= ~SIG_UNBLOCKABLE;
+}
+
+void emu_signal_deliver(emu_t *e) {
+    while (e->status == EMU_RUNNING) {
+        uint64_t ready = e->sig_pending & ~e->sig_blocked;
+        if (!ready) break;
+        int64_t sig = __builtin_ctzll(ready) + 1;
+        e->sig_pending &= ~SIG_BIT(sig);
+        if (!has_handler(e, sig)) {
+            deliver_signal(e, sig, "pending while blocked");
+            continue;
+        }
+        /* each further signal gets its frame on top, so its handler runs first (as the
+         * kernel's loop on the way back to user mode does) */
+        uint64_t old_mask = e->sig_restore_mask ? e->sig_saved_mask : e->sig_blocked;
+        e->sig_restore_mask = false;
+        setup_frame(e, sig, old_mask);
+        e->sig_redirect = true;
+    }
+    if (e->sig_restore_mask) { /* rt_sigsuspend woke with no handler to run */
+        e->sig_blocked = e->sig_saved_mask;
+        e->sig_restore_mask = false;
+    }
+}
+
+bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr) {
+    /* force_sig_fault(): blocked or not handled, the kernel kills with it */
+    if (!has_handler(e, sig) || (e->sig_blocked & SIG_BIT(sig)) || e->status != EMU_RUNNING) return false;
+    e->sig_info[sig].code = code;
+    e->sig_info[sig].pid = 0;
+    e->sig_info[sig].addr = addr;
+    setup_frame(e, sig, e->sig_blocked);
+    if (e->status != EMU_RUNNING) return true; /* killed while writing the frame: said once */
+    e->sig_redirect = true;
+    /* other signals that came meanwhile are set up on top, as on the way back to user mode */
+    emu_signal_deliver(e);
+    return true;
+}
+
+/* rt_sigreturn(): registers, FP state, mask and alternate stack back from the frame at sp,
+ * as the handler left them (it may have changed them). The result is the restored a0. */
+static int64_t sys_rt_sigreturn(emu_t *e) {
+    uint64_t frame = e->h.x[2];
+    uint8_t f[FRAME_SIZE];
+    if (get(e, frame, f, sizeof f)) {
+        frame_fault(e, 0, "read back by rt_sigreturn", frame);
+        return 0;
+    }
+    uint64_t mask;
+    memcpy(&mask, f + FRAME_UC + UC_SIGMASK, 8);
+    e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    const uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
+    memcpy(&e->h.pc, mc, 8);
+    memcpy(&e->h.x[1], mc + 8, 31 * 8);
+    memcpy(e->h.f, mc + MC_FPREGS, 32 * 8);
+    uint32_t fcsr;
+    memcpy(&fcsr, mc + MC_FCSR, 4);
+    e->h.fflags = fcsr & 0x1f;
+    e->h.frm = (fcsr >> 5) & 7;
+    /* restore_altstack(): the stack saved in the frame, unless the handler runs on the
+     * alternate stack (do_sigaltstack's EPERM, ignored) */
+    set_altstack(e, f + FRAME_UC + UC_STACK, frame);
+    e->sig_redirect = true;
+    return (int64_t)e->h.x[10];
 }
 
 /* struct sysinfo of a 64-bit Linux (112 bytes). Deterministic: the memory
@@ -1284,13 +1530,22 @@ uint64_t emu_alarm_budget(const emu_t *e) {
     return e->alarm_at_ns > now ? e->alarm_at_ns - now : 0;
 }
 
-void emu_alarm_check(emu_t *e) {
+/* SIGALRM once the guest clock reached the alarm (re-armed or disarmed), from the
+ * kernel's timer (SI_KERNEL). */
+static void alarm_fire(emu_t *e) {
     if (!e->alarm_at_ns || e->status != EMU_RUNNING) return;
     uint64_t now = guest_clock_ns(e);
     if (now < e->alarm_at_ns) return;
     if (!e->alarm_interval_ns) e->alarm_at_ns = 0;
     else if ((e->alarm_at_ns += e->alarm_interval_ns) <= now) e->alarm_at_ns = now + e->alarm_interval_ns;
-    signal_guest(e, SIGALRM, "sent when the timer of setitimer/alarm ran out");
+    signal_guest_from(e, SIGALRM, "sent when the timer of setitimer/alarm ran out", GUEST_SI_KERNEL, 0);
+}
+
+/* Between two chunks of instructions: the alarm, and its handler set up to run next. */
+void emu_alarm_check(emu_t *e) {
+    alarm_fire(e);
+    if (e->status == EMU_RUNNING && handler_ready(e)) emu_signal_deliver(e);
+    e->sig_redirect = false; /* h.pc is where the next chunk starts */
 }
 
 /* setitimer/getitimer (struct itimerval: interval, then value, each seconds and
@@ -1335,22 +1590,22 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
     if (get(e, mask_addr, &mask, 8)) return -EFAULT;
     uint64_t saved = e->sig_blocked;
     e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
-    uint64_t ready = e->sig_pending & ~e->sig_blocked;
-    while (ready && e->status == EMU_RUNNING) { /* a pending one first, lowest number first */
-        int64_t sig = __builtin_ctzll(ready) + 1;
-        e->sig_pending &= ~(1ull << (sig - 1));
-        ready &= ~(1ull << (sig - 1));
-        deliver_signal(e, sig, "pending while blocked");
-    }
-    if (e->status == EMU_RUNNING) {
-        if (alarm_would_wake(e)) guest_sleep(e, emu_alarm_budget(e));
+    deliver_ready_now(e); /* a pending one first, lowest number first */
+    if (e->status == EMU_RUNNING && !handler_ready(e)) {
+        if (alarm_would_wake(e)) guest_sleep(e, emu_alarm_budget(e), NULL);
         else
             emu_fail(e,
                      "sigsuspend would wait forever: no signal can arrive (no alarm armed that it lets through), "
                      "and the guest has a single thread (pc 0x%" PRIx64 ")",
                      e->h.pc);
     }
-    e->sig_blocked = saved;
+    /* a handler to run: with the mask given until it is set up, whose frame keeps `saved` */
+    if (e->status == EMU_RUNNING && handler_ready(e)) {
+        e->sig_saved_mask = saved;
+        e->sig_restore_mask = true;
+    } else {
+        e->sig_blocked = saved;
+    }
     return -EINTR;
 }
 
@@ -1579,8 +1834,8 @@ void emu_syscall(emu_t *e) {
             else if (a3) {
                 /* with a timeout: nobody else can wake it, so the time runs out (WAIT: relative
                  * on the monotonic clock; WAIT_BITSET: absolute, FUTEX_CLOCK_REALTIME's clock) */
-                ret = op == 0 ? sys_nanosleep(e, CLOCK_MONOTONIC, 0, a3)
-                              : sys_nanosleep(e, (a1 & 256) ? CLOCK_REALTIME : CLOCK_MONOTONIC, 1, a3);
+                ret = op == 0 ? sys_nanosleep(e, CLOCK_MONOTONIC, 0, a3, 0)
+                              : sys_nanosleep(e, (a1 & 256) ? CLOCK_REALTIME : CLOCK_MONOTONIC, 1, a3, 0);
                 if (ret == 0) ret = -ETIMEDOUT;
             } else {
                 emu_fail(e, "futex wait would block forever: the guest has a single thread (pc 0x%" PRIx64 ")",
@@ -1597,8 +1852,8 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_set_robust_list: ret = 0; break;
     case SYS_rseq: ret = -ENOSYS; break; /* as on a kernel without rseq; glibc carries on */
-    case SYS_nanosleep: ret = sys_nanosleep(e, CLOCK_MONOTONIC, 0, a0); break;
-    case SYS_clock_nanosleep: ret = sys_nanosleep(e, a0, a1, a2); break;
+    case SYS_nanosleep: ret = sys_nanosleep(e, CLOCK_MONOTONIC, 0, a0, a1); break;
+    case SYS_clock_nanosleep: ret = sys_nanosleep(e, a0, a1, a2, a3); break;
     case SYS_clock_gettime: {
         bool realtime = a0 == CLOCK_REALTIME || a0 == CLOCK_REALTIME_COARSE || a0 == CLOCK_TAI;
         ret = put_time(e, a1, emu_guest_time_ns(e, !realtime), false);
@@ -1616,29 +1871,37 @@ void emu_syscall(emu_t *e) {
     case SYS_tkill:
         /* 0 and -GUEST_PID name the guest's own process group: itself alone */
         if (a0 == GUEST_PID || (nr == SYS_kill && ((int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID)))
-            ret = sys_self_signal(e, (int64_t)a1);
+            ret = sys_self_signal(e, (int64_t)a1, nr == SYS_kill ? GUEST_SI_USER : GUEST_SI_TKILL);
         else ret = -EPERM; /* no other process is the guest's to signal */
         break;
-    case SYS_tgkill: ret = (a1 == GUEST_PID) ? sys_self_signal(e, (int64_t)a2) : -EPERM; break;
-    case SYS_sigaltstack: ret = 0; break;
+    case SYS_tgkill: ret = (a1 == GUEST_PID) ? sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM; break;
+    case SYS_sigaltstack: ret = sys_sigaltstack(e, a0, a1); break;
+    case SYS_rt_sigreturn: ret = sys_rt_sigreturn(e); break;
     case SYS_rt_sigaction: {
         if (a0 < 1 || a0 > 64 || a0 == 9 || a0 == 19) {
             ret = -EINVAL;
             break;
         }
-        uint64_t old[4] = {e->sigaction_handler[a0], 0, 0, 0}, act[4];
-        if (a2 && put(e, a2, old, sizeof old)) {
+        if (a3 != 8) {
+            ret = -EINVAL;
+            break;
+        }
+        /* riscv's struct sigaction has no sa_restorer: handler, flags, mask */
+        uint64_t old[3] = {e->sigaction_handler[a0], e->sigaction_flags[a0], e->sigaction_mask[a0]}, act[3];
+        if (a1 && get(e, a1, act, sizeof act)) {
             ret = -EFAULT;
             break;
         }
         if (a1) {
-            if (get(e, a1, act, sizeof act)) {
-                ret = -EFAULT;
-                break;
-            }
             e->sigaction_handler[a0] = act[0];
+            e->sigaction_flags[a0] = act[1];
+            e->sigaction_mask[a0] = act[2] & ~SIG_UNBLOCKABLE;
+            /* ignored from now (SIG_IGN, or SIG_DFL of a signal whose default is to do
+             * nothing): a pending one is dropped, as Linux does */
+            bool ignores = act[0] == 1 || (act[0] == 0 && (a0 == 17 || a0 == 23 || a0 == 28 || a0 == 18));
+            if (ignores) e->sig_pending &= ~SIG_BIT(a0);
         }
-        ret = 0;
+        ret = a2 && put(e, a2, old, sizeof old) ? -EFAULT : 0;
         break;
     }
     case SYS_rt_sigprocmask: ret = sys_rt_sigprocmask(e, a0, a1, a2, a3); break;
@@ -1739,4 +2002,11 @@ void emu_syscall(emu_t *e) {
         return;
     }
     x[10] = (uint64_t)ret;
+    /* back to user mode: after the ecall, or where rt_sigreturn put the hart; a signal that
+     * came (or was unblocked) meanwhile runs its handler first */
+    if (e->status == EMU_RUNNING && (handler_ready(e) || e->sig_restore_mask)) {
+        if (nr != SYS_rt_sigreturn) e->h.pc += 4;
+        emu_signal_deliver(e);
+        e->sig_redirect = true;
+    }
 }

@@ -7,8 +7,8 @@
  *   alarm_use blocked   SIGALRM blocked, alarm(1), sleep(2), pending, unblock: killed (142)
  *   alarm_use long      SIGALRM ignored, a 1 µs interval timer, an 11-day sleep: exit 0
  *                       (not compared: qemu would sleep the 11 days)
- *   alarm_use handler   a handler for SIGALRM, alarm(1), pause(): the handler runs on Linux;
- *                       cyclescope does not deliver to handlers and says so (not compared)
+ *   alarm_use handler   a handler for SIGALRM, alarm(1), pause(): the handler runs, pause()
+ *                       returns -1 (EINTR)
  * Times printed are coarse (whole seconds) so that qemu's host clock agrees. */
 #include <errno.h>
 #include <signal.h>

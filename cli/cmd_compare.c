@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "report/report.h"
+#include "sweep/sweep.h"
 
 void help_compare(void) {
     printf("usage: cyclescope compare [--report FILE] A.json B.json [C.json…]\n"
@@ -148,9 +149,21 @@ int cmd_compare(int argc, char **argv) {
             break;
         }
         docs[i] = cJSON_ParseWithLength((const char *)data, size);
+        /* a sweep point carries a checksum and its configuration's hash: a damaged or edited
+         * one is refused as merge refuses it, never compared as measured */
+        bool damaged_point = false;
+        if (docs[i] && strcmp(str_at(docs[i], "format", ""), SWEEP_POINT_FORMAT) == 0) {
+            sweep_point point;
+            damaged_point = !sweep_point_parse((const char *)data, size, file, &point, &err);
+            if (!damaged_point) sweep_point_free(&point);
+        }
         free(data);
         if (!docs[i]) {
             rc = cli_fail("%s: not JSON", file);
+            break;
+        }
+        if (damaged_point) {
+            rc = cli_fail("%s", err.msg);
             break;
         }
         runs[i].label[0] = (char)('A' + i);

@@ -188,7 +188,7 @@ bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
         }
     }
     if (!uarch_config_validate(cfg, &err)) {
-        cli_fail("configuration %s: %s", cfg->name, err.msg);
+        cli_fail("configuration %s: %s", name, err.msg); /* the path when it is a file */
         return false;
     }
     return true;

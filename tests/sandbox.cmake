@@ -87,6 +87,11 @@ endif()
 add_test(NAME sandbox.config.btb_entries
          COMMAND ${_scripts}/expect_error.sh 2 "bpred.btb_entries = 3: expected 0 \\(no BTB\\) or a power of two from 1 to 1048576"
                  ${_cs} config show --set bpred.btb_entries=3 ooo4)
+# A configuration file that loads but describes no machine: the line names the file given,
+# not its stem (it said "configuration inorder_no_pipes: …").
+add_test(NAME sandbox.config.invalid_file_named
+         COMMAND ${_scripts}/expect_error.sh 2 "configuration [^ ]*/corpus/config/inorder_no_pipes\\.ini: core\\.model = inorder needs at least one \\[pipe\\.\\*\\] section"
+                 ${_cs} config show ${CMAKE_CURRENT_SOURCE_DIR}/corpus/config/inorder_no_pipes.ini)
 if(CYCLESCOPE_RISCV_CC)
   add_test(NAME sandbox.trace.frame_uops_0
            COMMAND ${_scripts}/expect_error.sh 2 "--frame-uops 0: not in 1..4194304"

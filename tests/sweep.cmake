@@ -54,6 +54,12 @@ add_test(NAME sweep.bad.program COMMAND ${_scripts}/expect_error.sh 125 "no/such
          ${_cs} sweep --grid core.rob_size=64 -o ${_sw_out}/bad-program no/such/prog)
 add_test(NAME merge.bad.empty COMMAND ${_scripts}/expect_error.sh 125 "no sweep results" ${_cs} merge ${_sw_out})
 add_test(NAME merge.bad.missing COMMAND ${_scripts}/expect_error.sh 125 "no/such/dir: cannot read directory" ${_cs} merge no/such/dir)
+# compare reads a sweep point as merge does: an edited one (its cycles halved, CPI and IPC made to
+# agree) is refused by its checksum, never compared as measured (it was, before this test)
+add_test(NAME compare.bad.edited_point
+         COMMAND ${_scripts}/expect_error.sh 125 "edited_cycles_halved\\.json: checksum mismatch \\(corrupt or edited\\)"
+                 ${_cs} compare ${CMAKE_CURRENT_SOURCE_DIR}/corpus/sweep/edited_cycles_halved.json
+                 ${CMAKE_CURRENT_SOURCE_DIR}/corpus/sweep/minimal_current_result.json)
 
 if(CYCLESCOPE_RISCV_CC)
   # the pool's jobs (sweep points, stacks --validate) read the caller's stdin when it is a

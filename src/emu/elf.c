@@ -303,7 +303,8 @@ static bool read_sections(elf_image *img, cs_error *err) {
             }
         }
         if (sh[i].sh_type != SHT_SYMTAB) continue;
-        if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_entsize != sizeof(Elf64_Sym)) {
+        /* read in place as Elf64_Sym: 8-byte aligned, as the section header table is */
+        if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_entsize != sizeof(Elf64_Sym) || (sh[i].sh_offset & 7)) {
             cs_error_set(err, "%s: malformed ELF: bad symbol table", p);
             return false;
         }
@@ -458,8 +459,8 @@ static void load_arch(const elf_image *img, char *out, size_t cap) {
     const Elf64_Ehdr *eh = img->eh;
     out[0] = 0;
     if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shstrndx >= eh->e_shnum ||
-        !in_file(img, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))
-        return;
+        !in_file(img, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) || (eh->e_shoff & 7))
+        return; /* read in place: a misaligned table is damaged, as read_sections says */
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img->data + eh->e_shoff), *names = &sh[eh->e_shstrndx];
     if (!in_file(img, names->sh_offset, names->sh_size)) return;
     for (unsigned i = 0; i < eh->e_shnum; i++) {

@@ -2,6 +2,8 @@
 #ifndef CYCLESCOPE_EMU_INTERNAL_H
 #define CYCLESCOPE_EMU_INTERNAL_H
 
+#include <errno.h>
+
 #include "emu.h"
 #include "mem.h"
 
@@ -126,6 +128,37 @@ typedef struct elf_load_info {
 } elf_load_info;
 bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err);
 
+/* The guest's own process (its pid, group and session; its uid and gid): the same on any host. */
+#define GUEST_PID 1000
+#define GUEST_ID  1000
+
+/* clang-format off */
+/* SIGKILL and SIGSTOP cannot be blocked (Linux drops them from any mask). */
+#define SIG_UNBLOCKABLE     ((1ull << (9 - 1)) | (1ull << (19 - 1)))
+#define SIG_BIT(sig)        (1ull << ((sig)-1))
+/* sa_flags and si_code values of the generic Linux ABI (include/uapi/asm-generic/signal*.h) */
+#define GUEST_SA_SIGINFO    0x4ull
+#define GUEST_SA_ONSTACK    0x08000000ull
+#define GUEST_SA_NODEFER    0x40000000ull
+#define GUEST_SA_RESETHAND  0x80000000ull
+#define GUEST_SI_USER       0
+#define GUEST_SI_KERNEL     0x80
+#define GUEST_SI_TKILL      (-6)
+#define GUEST_SS_ONSTACK    1
+#define GUEST_SS_DISABLE    2
+#define GUEST_SS_AUTODISARM (1u << 31)
+#define GUEST_MINSIGSTKSZ   2048
+/* clang-format on */
+
+/* Reading and writing the guest's memory for a system call: 0, or -EFAULT where it is not
+ * mapped (never into read-only code). */
+static inline int64_t guest_put(emu_t *e, uint64_t addr, const void *data, size_t len) {
+    return mem_user_copy_in(&e->m, addr, data, len) ? 0 : -EFAULT;
+}
+static inline int64_t guest_get(emu_t *e, uint64_t addr, void *data, size_t len) {
+    return mem_user_copy_out(&e->m, addr, data, len) ? 0 : -EFAULT;
+}
+
 /* syscall.c */
 void emu_syscall(emu_t *e);
 void emu_fail(emu_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -134,6 +167,33 @@ void emu_fault(emu_t *e, int signal, const char *fmt, ...) __attribute__((format
 /* emu_fail when the guest's memory passed the host limit (mem.over_limit). */
 void emu_fail_memory(emu_t *e);
 uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic);
+/* Give a forked copy of the emulator pipes of its own, holding what the guest's held. */
+void emu_private_pipes(emu_t *e);
+/* Write back what the guest changed in its shared file mappings and drop them
+ * (the end of the run, as the kernel does when a process ends). */
+void emu_shared_release_all(emu_t *e);
+
+/* signal.c */
+/* A signal for the guest from the kernel's side (SIGPIPE: SI_USER from the process itself):
+ * its default action now, or pending while blocked or until its handler can run. */
+void emu_signal_send(emu_t *e, int64_t sig, const char *cause);
+/* A pending signal, not blocked, whose handler runs on the return to user mode. */
+bool emu_signal_handler_ready(const emu_t *e);
+/* The pending signals the mask lets through that have no handler act now. */
+void emu_signal_act_now(emu_t *e);
+/* The system calls of signals: kill/tgkill/tkill of itself (raise), rt_sigprocmask,
+ * sigaltstack, rt_sigreturn, setitimer/getitimer. Each returns the call's result. */
+int64_t emu_sys_self_signal(emu_t *e, int64_t sig, int32_t code);
+int64_t emu_sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64_t old_addr, uint64_t sigsetsize);
+int64_t emu_sys_sigaltstack(emu_t *e, uint64_t ss_addr, uint64_t old_addr);
+int64_t emu_sys_rt_sigreturn(emu_t *e);
+int64_t emu_sys_itimer(emu_t *e, uint64_t which, uint64_t new_addr, uint64_t old_addr);
+/* The guest's monotonic clock: 1 ns per instruction plus the time it slept. */
+uint64_t emu_guest_clock_ns(const emu_t *e);
+/* SIGALRM when the guest's clock reached the alarm (re-armed or disarmed). */
+void emu_alarm_fire(emu_t *e);
+/* Whether the alarm, when due, would end a wait: armed, not blocked, not ignored. */
+bool emu_alarm_would_wake(const emu_t *e);
 /* The instructions the guest may run before its alarm is due (UINT64_MAX: none armed),
  * and delivering it once they ran: the run loops stop there (emu.c). */
 uint64_t emu_alarm_budget(const emu_t *e);
@@ -145,11 +205,6 @@ void emu_signal_deliver(emu_t *e);
  * handler was set up to run (h.pc is the handler), false when the fault kills the guest as
  * Linux would (no handler, or the signal blocked: the kernel forces the default action). */
 bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr);
-/* Give a forked copy of the emulator pipes of its own, holding what the guest's held. */
-void emu_private_pipes(emu_t *e);
-/* Write back what the guest changed in its shared file mappings and drop them
- * (the end of the run, as the kernel does when a process ends). */
-void emu_shared_release_all(emu_t *e);
 
 /* exec.c */
 uint64_t emu_exec_fast(emu_t *e, uint64_t max);

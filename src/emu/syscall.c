@@ -4,7 +4,7 @@
  * Notes:
  *  - One thread. A signal (sent by the guest itself, SIGPIPE, the setitimer alarm, a
  *    fault) with the default action ends the run like the kernel would; one with a
- *    handler runs it on a riscv64 signal frame (docs/sandbox.md §4).
+ *    handler runs it on a riscv64 signal frame (signal.c; docs/sandbox.md §4).
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
  *    plus the time the guest slept, unless host time was asked for; random
  *    bytes come from a fixed seed.
@@ -32,8 +32,6 @@
 
 #define GUEST_EPOCH 1767225600ull /* 2026-01-01T00:00:00Z */
 /* clang-format off */
-#define GUEST_PID 1000
-#define GUEST_ID 1000
 #define MAX_IO (16u << 20)
 #define GUEST_TASK_SIZE (1ull << 47) /* beyond any address the guest can map */
 
@@ -103,13 +101,6 @@ uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic) {
     return (monotonic ? 0 : GUEST_EPOCH * 1000000000ull) + e->icount + e->slept_ns;
 }
 
-static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len);
-static int64_t put(emu_t *e, uint64_t addr, const void *data, size_t len);
-static bool alarm_would_wake(const emu_t *e);
-static uint64_t guest_clock_ns(const emu_t *e);
-static void alarm_fire(emu_t *e);
-static bool handler_ready(const emu_t *e);
-
 /* nanosleep(req, rem) and clock_nanosleep(clock, flags, req, rem): never interrupted (no
  * signal is delivered); on the guest clock the time asked for passes at once (until an
  * absolute time: whatever is left of it). With --host-time nothing waits. */
@@ -117,7 +108,7 @@ static bool handler_ready(const emu_t *e);
  * 0, -EFAULT, or -EINVAL for a negative or unnormalised one, as Linux refuses it. */
 static int64_t guest_timespec_ns(emu_t *e, uint64_t addr, uint64_t *ns) {
     int64_t ts[2];
-    if (get(e, addr, ts, sizeof ts)) return -EFAULT;
+    if (guest_get(e, addr, ts, sizeof ts)) return -EFAULT;
     if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
     *ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
                                                        : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
@@ -133,15 +124,15 @@ static bool guest_sleep(emu_t *e, uint64_t ns, uint64_t *left) {
     for (uint64_t due; e->status == EMU_RUNNING && (due = emu_alarm_budget(e)) <= ns;) {
         e->slept_ns += due;
         ns -= due;
-        alarm_fire(e);
-        if (handler_ready(e)) { /* its handler interrupts the sleep */
+        emu_alarm_fire(e);
+        if (emu_signal_handler_ready(e)) { /* its handler interrupts the sleep */
             if (left) *left = ns;
             return false;
         }
-        if (e->alarm_at_ns && !alarm_would_wake(e) && emu_alarm_budget(e) <= ns) {
+        if (e->alarm_at_ns && !emu_alarm_would_wake(e) && emu_alarm_budget(e) <= ns) {
             /* blocked (already pending) or ignored: the firings left in the sleep change
              * nothing, so skip them rather than loop once per interval */
-            uint64_t end = guest_clock_ns(e) + ns;
+            uint64_t end = emu_guest_clock_ns(e) + ns;
             e->alarm_at_ns += ((end - e->alarm_at_ns) / e->alarm_interval_ns + 1) * e->alarm_interval_ns;
         }
     }
@@ -164,20 +155,12 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
     /* interrupted by a handler: the time left, for a relative sleep (as Linux writes rem) */
     if (rem && !(flags & 1)) {
         int64_t ts[2] = {(int64_t)(left / 1000000000ull), (int64_t)(left % 1000000000ull)};
-        if (put(e, rem, ts, sizeof ts)) return -EFAULT;
+        if (guest_put(e, rem, ts, sizeof ts)) return -EFAULT;
     }
     return -EINTR;
 }
 
 /* ---- helpers ---- */
-
-static int64_t put(emu_t *e, uint64_t addr, const void *data, size_t len) {
-    return mem_user_copy_in(&e->m, addr, data, len) ? 0 : -EFAULT; /* never into read-only code */
-}
-
-static int64_t get(emu_t *e, uint64_t addr, void *data, size_t len) {
-    return mem_user_copy_out(&e->m, addr, data, len) ? 0 : -EFAULT;
-}
 
 static bool get_path(emu_t *e, uint64_t addr, char *out) { return mem_read_string(&e->m, addr, out, PATH_MAX); }
 
@@ -338,12 +321,12 @@ static int64_t put_stat(emu_t *e, uint64_t addr, const struct stat *st) {
 #undef W32
 #undef WI64
 #undef WI32
-    return put(e, addr, b, sizeof b);
+    return guest_put(e, addr, b, sizeof b);
 }
 
 static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
     int64_t t[2] = {(int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull) / (micro ? 1000 : 1)};
-    return put(e, addr, t, sizeof t);
+    return guest_put(e, addr, t, sizeof t);
 }
 
 /* ---- file I/O ---- */
@@ -388,7 +371,6 @@ static int64_t sys_close(emu_t *e, uint64_t fd) {
 
 static void shared_before_io(emu_t *e, int host);
 static void shared_after_write(emu_t *e, int host);
-static void signal_guest(emu_t *e, int64_t sig, const char *cause);
 
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset) {
     guest_fd *g = fd_of(e, fd);
@@ -411,7 +393,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
                  e->h.pc);
         ret = -EDEADLK;
     }
-    if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
+    if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
     return ret;
 }
@@ -440,7 +422,7 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
             (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, p[i].fd))
             outside = true;
     }
-    if (!outside && alarm_would_wake(e)) { /* the alarm ends the wait (pause() of old) */
+    if (!outside && emu_alarm_would_wake(e)) { /* the alarm ends the wait (pause() of old) */
         guest_sleep(e, emu_alarm_budget(e), NULL);
         return -EINTR;
     }
@@ -460,7 +442,7 @@ static int64_t sys_ppoll(emu_t *e, uint64_t fds, uint64_t nfds, uint64_t timeout
     if (nfds > EMU_MAX_FDS) return -EINVAL;
     struct pollfd *p = cs_calloc(nfds ? nfds : 1, sizeof *p);
     int *guest = cs_calloc(nfds ? nfds : 1, sizeof *guest);
-    int64_t ret = nfds && get(e, fds, p, nfds * sizeof *p) ? -EFAULT : 0;
+    int64_t ret = nfds && guest_get(e, fds, p, nfds * sizeof *p) ? -EFAULT : 0;
     int invalid = 0;
     for (size_t i = 0; ret == 0 && i < nfds; i++) {
         guest[i] = p[i].fd;
@@ -482,7 +464,7 @@ static int64_t sys_ppoll(emu_t *e, uint64_t fds, uint64_t nfds, uint64_t timeout
             ret = 0;
             for (size_t i = 0; i < nfds; i++) ret += p[i].revents != 0;
         }
-        if (nfds && put(e, fds, p, nfds * sizeof *p)) ret = -EFAULT;
+        if (nfds && guest_put(e, fds, p, nfds * sizeof *p)) ret = -EFAULT;
     }
     free(guest);
     free(p);
@@ -496,7 +478,7 @@ static int64_t sys_pselect6(emu_t *e, uint64_t nfds, uint64_t rd, uint64_t wr, u
     uint64_t addr[3] = {rd, wr, ex};
     size_t bytes = (nfds + 63) / 64 * 8;
     for (int k = 0; k < 3; k++)
-        if (addr[k] && bytes && get(e, addr[k], sets[k], bytes)) return -EFAULT;
+        if (addr[k] && bytes && guest_get(e, addr[k], sets[k], bytes)) return -EFAULT;
     struct pollfd p[EMU_MAX_FDS];
     int which[EMU_MAX_FDS];
     size_t n = 0;
@@ -522,7 +504,7 @@ static int64_t sys_pselect6(emu_t *e, uint64_t nfds, uint64_t rd, uint64_t wr, u
             if (hit[k]) out[k][which[i] / 64] |= 1ull << (which[i] % 64), count++;
     }
     for (int k = 0; k < 3; k++)
-        if (addr[k] && bytes && put(e, addr[k], out[k], bytes)) return -EFAULT;
+        if (addr[k] && bytes && guest_put(e, addr[k], out[k], bytes)) return -EFAULT;
     return count;
 }
 
@@ -535,7 +517,7 @@ static int64_t sys_getdents64(emu_t *e, uint64_t fd, uint64_t buf, uint64_t coun
     uint8_t *tmp = cs_malloc(n ? n : 1);
     ssize_t got = getdents64(g->host, tmp, n);
     int64_t ret = got < 0 ? -errno : got;
-    if (got > 0 && put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
+    if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
     return ret;
 }
@@ -548,12 +530,12 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
     guest_pipe *p = pipe_of(e, g);
     if (p && offset >= 0) return -ESPIPE;
     if (p && !pipe_has_end(e, g->pipe, false)) { /* no reader left: EPIPE and SIGPIPE, as Linux */
-        signal_guest(e, SIGPIPE, "sent for a write to a pipe without a reader");
+        emu_signal_send(e, SIGPIPE, "sent for a write to a pipe without a reader");
         return -EPIPE;
     }
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
-    int64_t ret = get(e, buf, tmp, n);
+    int64_t ret = guest_get(e, buf, tmp, n);
     if (ret == 0) {
         if (g->host == STDOUT_FILENO || g->host == STDERR_FILENO) progress_interrupt(); /* not into the bar's line */
         shared_before_io(e, g->host);
@@ -586,7 +568,7 @@ static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool w
     int64_t total = 0;
     for (uint64_t i = 0; i < cnt; i++) {
         uint64_t v[2];
-        if (get(e, iov + 16 * i, v, sizeof v) != 0) return -EFAULT;
+        if (guest_get(e, iov + 16 * i, v, sizeof v) != 0) return -EFAULT;
         if (v[1] == 0) continue;
         int64_t r = writing ? sys_write(e, fd, v[0], v[1], -1) : sys_read(e, fd, v[0], v[1], -1);
         if (r < 0) return total ? total : r;
@@ -615,7 +597,7 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
         if (n < 0) return -errno;
     }
     if ((uint64_t)n > size) n = (ssize_t)size;
-    return put(e, buf, target, (size_t)n) ? -EFAULT : n;
+    return guest_put(e, buf, target, (size_t)n) ? -EFAULT : n;
 }
 
 /* --env-fixed: a standard stream the guest inherited looks the same wherever it leads (a pipe),
@@ -672,7 +654,7 @@ static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t fl
             stx.stx_mode = S_IFIFO | 0600;
             stx.stx_nlink = 1;
             stx.stx_blksize = 4096;
-            return put(e, buf, &stx, sizeof stx);
+            return guest_put(e, buf, &stx, sizeof stx);
         }
         hdir = g->host;
     } else if (!host_dirfd(e, dirfd, &hdir)) {
@@ -680,7 +662,7 @@ static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t fl
     }
     struct statx stx; /* fixed-width fields: the same layout on every architecture */
     if (statx(hdir, path, (int)flags, (unsigned)mask, &stx) < 0) return -errno;
-    return put(e, buf, &stx, sizeof stx);
+    return guest_put(e, buf, &stx, sizeof stx);
 }
 
 /* ---- memory ---- */
@@ -1032,307 +1014,6 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
     return (int64_t)at;
 }
 
-/* ---- signals ---- */
-
-/* SIGKILL and SIGSTOP cannot be blocked (Linux drops them from any mask). */
-#define SIG_UNBLOCKABLE     ((1ull << (9 - 1)) | (1ull << (19 - 1)))
-#define SIG_BIT(sig)        (1ull << ((sig)-1))
-/* sa_flags and si_code values of the generic Linux ABI (include/uapi/asm-generic/signal*.h) */
-#define GUEST_SA_SIGINFO    0x4ull
-#define GUEST_SA_ONSTACK    0x08000000ull
-#define GUEST_SA_NODEFER    0x40000000ull
-#define GUEST_SA_RESETHAND  0x80000000ull
-#define GUEST_SI_USER       0
-#define GUEST_SI_KERNEL     0x80
-#define GUEST_SI_TKILL      (-6)
-#define GUEST_SS_ONSTACK    1
-#define GUEST_SS_DISABLE    2
-#define GUEST_SS_AUTODISARM (1u << 31)
-#define GUEST_MINSIGSTKSZ   2048
-
-/* The riscv64 signal frame, `struct rt_sigframe { siginfo_t info; struct ucontext uc; }`
- * (arch/riscv/kernel/signal.c, arch/riscv/include/uapi/asm/{ucontext,sigcontext}.h):
- * siginfo 128 bytes; ucontext: uc_flags, uc_link, uc_stack (24 bytes), uc_sigmask padded
- * to 128 bytes, then uc_mcontext 16-byte aligned at 176: user_regs_struct (pc, x1..x31)
- * and the FP state in its Q-sized union (f[32] of the D state and fcsr, the rest zero, 528
- * bytes). Without the V extension nothing follows: 1088 bytes, a multiple of 16. */
-enum {
-    FRAME_INFO = 0,
-    FRAME_UC = 128,
-    UC_STACK = 16,
-    UC_SIGMASK = 40,
-    UC_MCONTEXT = 176,
-    MC_FPREGS = 256,
-    MC_FCSR = MC_FPREGS + 32 * 8,
-    FRAME_SIZE = FRAME_UC + UC_MCONTEXT + MC_FPREGS + 528,
-};
-
-/* A signal's action once it is delivered (not blocked). */
-static void deliver_signal(emu_t *e, int64_t sig, const char *cause);
-
-static bool has_handler(const emu_t *e, int64_t sig) { return e->sigaction_handler[sig] > 1; }
-
-/* A pending signal, not blocked, that runs a handler when the guest returns to user mode. */
-static bool handler_ready(const emu_t *e) {
-    for (uint64_t ready = e->sig_pending & ~e->sig_blocked; ready; ready &= ready - 1)
-        if (has_handler(e, __builtin_ctzll(ready) + 1)) return true;
-    return false;
-}
-
-/* A signal for the guest: delivered, or pending while it is blocked. One with a handler is
- * pending until the guest returns to user mode (emu_signal_deliver). */
-static void signal_guest_from(emu_t *e, int64_t sig, const char *cause, int32_t code, int32_t pid) {
-    uint64_t bit = SIG_BIT(sig);
-    if (!(e->sig_pending & bit)) { /* a standard signal already pending is not queued twice */
-        e->sig_info[sig].code = code;
-        e->sig_info[sig].pid = pid;
-        e->sig_info[sig].addr = 0;
-    }
-    if ((e->sig_blocked & bit) || has_handler(e, sig)) e->sig_pending |= bit;
-    else deliver_signal(e, sig, cause);
-}
-
-/* As the kernel fills siginfo for a signal without one (SIGPIPE: SI_USER from the process). */
-static void signal_guest(emu_t *e, int64_t sig, const char *cause) {
-    signal_guest_from(e, sig, cause, GUEST_SI_USER, GUEST_PID);
-}
-
-static int64_t sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
-    if (sig == 0) return 0;
-    if (sig < 1 || sig > 64) return -EINVAL;
-    /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
-     * signal around its tgkill, so the program's own mask decides at the restore) */
-    signal_guest_from(e, sig, "sent by the program itself", code, GUEST_PID);
-    return 0;
-}
-
-/* A signal reaches the guest (`cause` says from where, for the messages). */
-static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
-    uint64_t handler = e->sigaction_handler[sig];
-    if (handler == 1) return; /* SIG_IGN */
-    /* a handler: its frame is set up on the way back to user mode */
-    if (handler != 0) {
-        e->sig_pending |= SIG_BIT(sig);
-        return;
-    }
-    /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
-    if (sig == 17 || sig == 23 || sig == 28 || sig == 18) return;
-    /* killed by the signal, as by a fault: the guest did not exit (a JSON "fault", exit
-     * 128 + signal, said once by the caller), whatever sent it (abort() raises SIGABRT) */
-    const char *abbrev = sigabbrev_np((int)sig);
-    emu_fault(e, (int)sig, "killed by signal SIG%s (%s), %s at pc 0x%" PRIx64, abbrev ? abbrev : "?",
-              strsignal((int)sig), cause, e->h.pc);
-}
-
-/* The pending signals the mask lets through whose action is not a handler act now (lowest
- * number first, as Linux); those with a handler wait for the return to user mode. */
-static void deliver_ready_now(emu_t *e) {
-    uint64_t ready = e->sig_pending & ~e->sig_blocked;
-    while (ready && e->status == EMU_RUNNING) {
-        int64_t sig = __builtin_ctzll(ready) + 1;
-        ready &= ~SIG_BIT(sig);
-        if (has_handler(e, sig)) continue;
-        e->sig_pending &= ~SIG_BIT(sig);
-        deliver_signal(e, sig, "pending while blocked");
-    }
-}
-
-/* rt_sigprocmask(how, set, oldset, sigsetsize) of the one thread: the mask is kept so a
- * signal the guest sends itself while it is blocked waits, and is delivered (lowest
- * number first, as Linux) when the mask lets it through. */
-static int64_t sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64_t old_addr, uint64_t sigsetsize) {
-    if (sigsetsize != 8) return -EINVAL;
-    uint64_t set = 0;
-    if (set_addr) {
-        if (how > 2) return -EINVAL; /* SIG_BLOCK 0, SIG_UNBLOCK 1, SIG_SETMASK 2 */
-        if (get(e, set_addr, &set, 8)) return -EFAULT;
-    }
-    if (old_addr && put(e, old_addr, &e->sig_blocked, 8)) return -EFAULT;
-    if (!set_addr) return 0;
-    if (how == 0) e->sig_blocked |= set;
-    else if (how == 1) e->sig_blocked &= ~set;
-    else e->sig_blocked = set;
-    e->sig_blocked &= ~SIG_UNBLOCKABLE;
-    deliver_ready_now(e);
-    return 0;
-}
-
-/* on_sig_stack() of the kernel: sp within the alternate stack (it grows down from its top);
- * never with SS_AUTODISARM, which is disarmed while it is in use */
-static bool on_altstack(const emu_t *e, uint64_t sp) {
-    if (e->altstack_autodisarm) return false;
-    return e->altstack_size && sp > e->altstack_sp && sp - e->altstack_sp <= e->altstack_size;
-}
-
-static uint32_t altstack_flags(const emu_t *e, uint64_t sp) {
-    if (!e->altstack_size) return GUEST_SS_DISABLE;
-    return (on_altstack(e, sp) ? GUEST_SS_ONSTACK : 0) | (e->altstack_autodisarm ? GUEST_SS_AUTODISARM : 0);
-}
-
-static void put_stack_t(uint8_t *at, uint64_t sp, uint32_t flags, uint64_t size) {
-    memset(at, 0, 24);
-    memcpy(at, &sp, 8);
-    memcpy(at + 8, &flags, 4);
-    memcpy(at + 16, &size, 8);
-}
-
-/* do_sigaltstack(): a new stack `ss` (24 bytes, stack_t) while sp is not on the current one.
- * Returns 0 or -errno. */
-static int64_t set_altstack(emu_t *e, const uint8_t *ss, uint64_t sp) {
-    uint64_t ss_sp, ss_size;
-    uint32_t flags;
-    memcpy(&ss_sp, ss, 8);
-    memcpy(&flags, ss + 8, 4);
-    memcpy(&ss_size, ss + 16, 8);
-    if (on_altstack(e, sp)) return -EPERM;
-    bool autodisarm = flags & GUEST_SS_AUTODISARM;
-    flags &= ~GUEST_SS_AUTODISARM;
-    if (flags != 0 && flags != GUEST_SS_DISABLE && flags != GUEST_SS_ONSTACK) return -EINVAL;
-    if (flags == GUEST_SS_DISABLE) ss_sp = ss_size = 0;
-    else if (ss_size < GUEST_MINSIGSTKSZ) return -ENOMEM;
-    e->altstack_sp = ss_sp;
-    e->altstack_size = ss_size;
-    e->altstack_autodisarm = flags != GUEST_SS_DISABLE && autodisarm;
-    return 0;
-}
-
-/* sigaltstack(ss, old_ss) */
-static int64_t sys_sigaltstack(emu_t *e, uint64_t ss_addr, uint64_t old_addr) {
-    uint64_t sp = e->h.x[2];
-    uint8_t old[24], ss[24];
-    put_stack_t(old, e->altstack_sp, altstack_flags(e, sp), e->altstack_size);
-    if (ss_addr) {
-        if (get(e, ss_addr, ss, sizeof ss)) return -EFAULT;
-        int64_t r = set_altstack(e, ss, sp);
-        if (r) return r;
-    }
-    return old_addr && put(e, old_addr, old, sizeof old) ? -EFAULT : 0;
-}
-
-/* The kernel's force_sigsegv() when a frame cannot be written or read: killed by SIGSEGV. */
-static void frame_fault(emu_t *e, int64_t sig, const char *what, uint64_t at) {
-    const char *abbrev = sig ? sigabbrev_np((int)sig) : NULL;
-    emu_fault(e, SIGSEGV,
-              "killed by signal SIGSEGV (Segmentation fault): the frame of %s%s could not be %s at 0x%" PRIx64
-              " (pc 0x%" PRIx64 ")",
-              sig ? "signal SIG" : "a signal handler", sig ? (abbrev ? abbrev : "?") : "", what, at, e->h.pc);
-}
-
-/* setup_rt_frame() of arch/riscv/kernel/signal.c: the frame below sp (or at the top of the
- * alternate stack for SA_ONSTACK), 16-byte aligned, no red zone; `old_mask` is the mask
- * the handler's rt_sigreturn restores. Then handle_signal()'s mask: sa_mask, and the
- * signal itself unless SA_NODEFER. */
-static void setup_frame(emu_t *e, int64_t sig, uint64_t old_mask) {
-    uint64_t handler = e->sigaction_handler[sig], flags = e->sigaction_flags[sig];
-    if (flags & GUEST_SA_RESETHAND) e->sigaction_handler[sig] = 0; /* SA_ONESHOT: default from now */
-    uint64_t sp = e->h.x[2];
-    bool was_on_altstack = on_altstack(e, sp);
-    uint8_t f[FRAME_SIZE];
-    memset(f, 0, sizeof f);
-    put_stack_t(f + FRAME_UC + UC_STACK, e->altstack_sp, altstack_flags(e, sp) & ~GUEST_SS_AUTODISARM,
-                e->altstack_size);
-    if ((flags & GUEST_SA_ONSTACK) && e->altstack_size && !was_on_altstack) sp = e->altstack_sp + e->altstack_size;
-    /* __save_altstack(): with SS_AUTODISARM the stack is disarmed once saved in the frame */
-    if (e->altstack_autodisarm) e->altstack_sp = e->altstack_size = 0, e->altstack_autodisarm = false;
-    uint64_t frame = (sp - FRAME_SIZE) & ~15ull;
-    if (was_on_altstack && !on_altstack(e, frame)) { /* the alternate stack overflowed */
-        frame_fault(e, sig, "written (the alternate signal stack is full)", frame);
-        return;
-    }
-    /* siginfo: si_signo, si_errno, si_code, then si_pid and si_uid, or si_addr of a fault */
-    int32_t info[3] = {(int32_t)sig, 0, e->sig_info[sig].code};
-    memcpy(f + FRAME_INFO, info, sizeof info);
-    if (e->sig_info[sig].code > 0) { /* from the kernel: a fault's address (0 for SI_KERNEL) */
-        memcpy(f + FRAME_INFO + 16, &e->sig_info[sig].addr, 8);
-    } else { /* sent by a process (SI_USER, SI_TKILL): its pid and uid */
-        int32_t ids[2] = {e->sig_info[sig].pid, e->sig_info[sig].pid ? GUEST_ID : 0};
-        memcpy(f + FRAME_INFO + 16, ids, sizeof ids);
-    }
-    memcpy(f + FRAME_UC + UC_SIGMASK, &old_mask, 8);
-    uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
-    memcpy(mc, &e->h.pc, 8);
-    memcpy(mc + 8, &e->h.x[1], 31 * 8);
-    memcpy(mc + MC_FPREGS, e->h.f, 32 * 8);
-    uint32_t fcsr = (e->h.frm << 5) | e->h.fflags;
-    memcpy(mc + MC_FCSR, &fcsr, 4);
-    if (put(e, frame, f, sizeof f)) {
-        frame_fault(e, sig, "written", frame);
-        return;
-    }
-    e->h.pc = handler;
-    e->h.x[1] = EMU_SIGRETURN_PAGE; /* ra: `li a7, 139; ecall` */
-    e->h.x[2] = frame;
-    e->h.x[10] = (uint64_t)sig;
-    e->h.x[11] = frame + FRAME_INFO;
-    e->h.x[12] = frame + FRAME_UC;
-    e->sig_blocked |= e->sigaction_mask[sig] | ((flags & GUEST_SA_NODEFER) ? 0 : SIG_BIT(sig));
-    e->sig_blocked &= ~SIG_UNBLOCKABLE;
-}
-
-void emu_signal_deliver(emu_t *e) {
-    while (e->status == EMU_RUNNING) {
-        uint64_t ready = e->sig_pending & ~e->sig_blocked;
-        if (!ready) break;
-        int64_t sig = __builtin_ctzll(ready) + 1;
-        e->sig_pending &= ~SIG_BIT(sig);
-        if (!has_handler(e, sig)) {
-            deliver_signal(e, sig, "pending while blocked");
-            continue;
-        }
-        /* each further signal gets its frame on top, so its handler runs first (as the
-         * kernel's loop on the way back to user mode does) */
-        uint64_t old_mask = e->sig_restore_mask ? e->sig_saved_mask : e->sig_blocked;
-        e->sig_restore_mask = false;
-        setup_frame(e, sig, old_mask);
-        e->sig_redirect = true;
-    }
-    if (e->sig_restore_mask) { /* rt_sigsuspend woke with no handler to run */
-        e->sig_blocked = e->sig_saved_mask;
-        e->sig_restore_mask = false;
-    }
-}
-
-bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr) {
-    /* force_sig_fault(): blocked or not handled, the kernel kills with it */
-    if (!has_handler(e, sig) || (e->sig_blocked & SIG_BIT(sig)) || e->status != EMU_RUNNING) return false;
-    e->sig_info[sig].code = code;
-    e->sig_info[sig].pid = 0;
-    e->sig_info[sig].addr = addr;
-    setup_frame(e, sig, e->sig_blocked);
-    if (e->status != EMU_RUNNING) return true; /* killed while writing the frame: said once */
-    e->sig_redirect = true;
-    /* other signals that came meanwhile are set up on top, as on the way back to user mode */
-    emu_signal_deliver(e);
-    return true;
-}
-
-/* rt_sigreturn(): registers, FP state, mask and alternate stack back from the frame at sp,
- * as the handler left them (it may have changed them). The result is the restored a0. */
-static int64_t sys_rt_sigreturn(emu_t *e) {
-    uint64_t frame = e->h.x[2];
-    uint8_t f[FRAME_SIZE];
-    if (get(e, frame, f, sizeof f)) {
-        frame_fault(e, 0, "read back by rt_sigreturn", frame);
-        return 0;
-    }
-    uint64_t mask;
-    memcpy(&mask, f + FRAME_UC + UC_SIGMASK, 8);
-    e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
-    const uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
-    memcpy(&e->h.pc, mc, 8);
-    memcpy(&e->h.x[1], mc + 8, 31 * 8);
-    memcpy(e->h.f, mc + MC_FPREGS, 32 * 8);
-    uint32_t fcsr;
-    memcpy(&fcsr, mc + MC_FCSR, 4);
-    e->h.fflags = fcsr & 0x1f;
-    e->h.frm = (fcsr >> 5) & 7;
-    /* restore_altstack(): the stack saved in the frame, unless the handler runs on the
-     * alternate stack (do_sigaltstack's EPERM, ignored) */
-    set_altstack(e, f + FRAME_UC + UC_STACK, frame);
-    e->sig_redirect = true;
-    return (int64_t)e->h.x[10];
-}
-
 /* struct sysinfo of a 64-bit Linux (112 bytes). Deterministic: the memory
  * figures follow --guest-memory and the guest's own mappings, the uptime the
  * guest clock; one process, no load, no swap. */
@@ -1347,7 +1028,7 @@ static int64_t sys_sysinfo(emu_t *e, uint64_t addr) {
     memcpy(b + 40, &free_ram, 8);
     memcpy(b + 80, &procs, 2);
     memcpy(b + 104, &unit, 4);
-    return put(e, addr, b, sizeof b);
+    return guest_put(e, addr, b, sizeof b);
 }
 
 /* ---- pipes, the working directory, renames, the alarm ---- */
@@ -1382,7 +1063,7 @@ static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
     }
     e->pipes[index].used = true;
     int32_t out[2] = {(int32_t)r, (int32_t)w};
-    if (put(e, fds_addr, out, sizeof out)) {
+    if (guest_put(e, fds_addr, out, sizeof out)) {
         sys_close(e, (uint64_t)r);
         sys_close(e, (uint64_t)w);
         return -EFAULT;
@@ -1458,7 +1139,7 @@ static int64_t sys_getcwd(emu_t *e, uint64_t buf, uint64_t size) {
         if (fstat(e->cwd_fd, &st) == 0 && st.st_nlink == 0) return -ENOENT; /* removed, as Linux says */
     }
     size_t n = strlen(cwd) + 1;
-    return n > size ? -ERANGE : put(e, buf, cwd, n) ? -EFAULT : (int64_t)n;
+    return n > size ? -ERANGE : guest_put(e, buf, cwd, n) ? -EFAULT : (int64_t)n;
 }
 
 /* The directory holding a guest path that a call will change (rename, unlink, mkdir),
@@ -1520,79 +1201,18 @@ static int64_t sys_mkdirat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
     return r;
 }
 
-/* The alarm runs on the guest's own clock (1 ns per instruction plus its sleeps, also
- * with --host-time): SIGALRM is due after the instruction that brings the clock to it. */
-static uint64_t guest_clock_ns(const emu_t *e) { return e->icount + e->slept_ns; }
-
-uint64_t emu_alarm_budget(const emu_t *e) {
-    if (!e->alarm_at_ns) return UINT64_MAX;
-    uint64_t now = guest_clock_ns(e);
-    return e->alarm_at_ns > now ? e->alarm_at_ns - now : 0;
-}
-
-/* SIGALRM once the guest clock reached the alarm (re-armed or disarmed), from the
- * kernel's timer (SI_KERNEL). */
-static void alarm_fire(emu_t *e) {
-    if (!e->alarm_at_ns || e->status != EMU_RUNNING) return;
-    uint64_t now = guest_clock_ns(e);
-    if (now < e->alarm_at_ns) return;
-    if (!e->alarm_interval_ns) e->alarm_at_ns = 0;
-    else if ((e->alarm_at_ns += e->alarm_interval_ns) <= now) e->alarm_at_ns = now + e->alarm_interval_ns;
-    signal_guest_from(e, SIGALRM, "sent when the timer of setitimer/alarm ran out", GUEST_SI_KERNEL, 0);
-}
-
-/* Between two chunks of instructions: the alarm, and its handler set up to run next. */
-void emu_alarm_check(emu_t *e) {
-    alarm_fire(e);
-    if (e->status == EMU_RUNNING && handler_ready(e)) emu_signal_deliver(e);
-    e->sig_redirect = false; /* h.pc is where the next chunk starts */
-}
-
-/* setitimer/getitimer (struct itimerval: interval, then value, each seconds and
- * microseconds). ITIMER_REAL only: the others count CPU time the guest does not have. */
-static int64_t sys_itimer(emu_t *e, uint64_t which, uint64_t new_addr, uint64_t old_addr) {
-    if (which > 2) return -EINVAL;
-    if (which != 0) return -ENOSYS;
-    if (old_addr) {
-        uint64_t left = emu_alarm_budget(e);
-        if (left == UINT64_MAX) left = 0;
-        else if (left == 0) left = 1000; /* due now: Linux reports a running timer as at least 1 µs */
-        int64_t old[4] = {(int64_t)(e->alarm_interval_ns / 1000000000ull),
-                          (int64_t)(e->alarm_interval_ns % 1000000000ull / 1000), (int64_t)(left / 1000000000ull),
-                          (int64_t)((left % 1000000000ull + 999) / 1000)}; /* a partial µs counts as one */
-        if (old[3] == 1000000) old[2]++, old[3] = 0;
-        if (put(e, old_addr, old, sizeof old)) return -EFAULT;
-    }
-    if (!new_addr) return 0;
-    int64_t v[4];
-    if (get(e, new_addr, v, sizeof v)) return -EFAULT;
-    for (int i = 0; i < 4; i += 2)
-        if (v[i] < 0 || v[i + 1] < 0 || v[i + 1] > 999999) return -EINVAL;
-    uint64_t limit = UINT64_MAX / 4000000000ull; /* seconds far beyond any run */
-    uint64_t interval = ((uint64_t)v[0] > limit ? limit : (uint64_t)v[0]) * 1000000000ull + (uint64_t)v[1] * 1000;
-    uint64_t value = ((uint64_t)v[2] > limit ? limit : (uint64_t)v[2]) * 1000000000ull + (uint64_t)v[3] * 1000;
-    e->alarm_interval_ns = value ? interval : 0;
-    e->alarm_at_ns = value ? guest_clock_ns(e) + value : 0;
-    return 0;
-}
-
-/* Whether the alarm, when due, would end a wait: it is armed, not blocked, not ignored. */
-static bool alarm_would_wake(const emu_t *e) {
-    return e->alarm_at_ns && !(e->sig_blocked & (1ull << (SIGALRM - 1))) && e->sigaction_handler[SIGALRM] != 1;
-}
-
 /* rt_sigsuspend(mask, size) (pause(), sigsuspend()): waits, with the mask given, for a
  * signal that runs a handler or ends the process. Only the alarm can come: the guest's
  * clock moves to it; with none the run ends in one line, as a futex wait forever does. */
 static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
     if (size != 8) return -EINVAL;
     uint64_t mask;
-    if (get(e, mask_addr, &mask, 8)) return -EFAULT;
+    if (guest_get(e, mask_addr, &mask, 8)) return -EFAULT;
     uint64_t saved = e->sig_blocked;
     e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
-    deliver_ready_now(e); /* a pending one first, lowest number first */
-    if (e->status == EMU_RUNNING && !handler_ready(e)) {
-        if (alarm_would_wake(e)) guest_sleep(e, emu_alarm_budget(e), NULL);
+    emu_signal_act_now(e); /* a pending one first, lowest number first */
+    if (e->status == EMU_RUNNING && !emu_signal_handler_ready(e)) {
+        if (emu_alarm_would_wake(e)) guest_sleep(e, emu_alarm_budget(e), NULL);
         else
             emu_fail(e,
                      "sigsuspend would wait forever: no signal can arrive (no alarm armed that it lets through), "
@@ -1600,7 +1220,7 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
                      e->h.pc);
     }
     /* a handler to run: with the mask given until it is set up, whose frame keeps `saved` */
-    if (e->status == EMU_RUNNING && handler_ready(e)) {
+    if (e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {
         e->sig_saved_mask = saved;
         e->sig_restore_mask = true;
     } else {
@@ -1640,7 +1260,7 @@ void emu_syscall(emu_t *e) {
     case SYS_mkdirat: ret = sys_mkdirat(e, (int64_t)a0, a1, a2); break;
     case SYS_setitimer:
     case SYS_getitimer:
-        ret = sys_itimer(e, a0, nr == SYS_setitimer ? a1 : 0, nr == SYS_setitimer ? a2 : a1);
+        ret = emu_sys_itimer(e, a0, nr == SYS_setitimer ? a1 : 0, nr == SYS_setitimer ? a2 : a1);
         if (ret == -ENOSYS) goto unsupported; /* ITIMER_VIRTUAL, ITIMER_PROF */
         break;
     case SYS_rt_sigsuspend: ret = sys_rt_sigsuspend(e, a0, a1); break;
@@ -1764,23 +1384,23 @@ void emu_syscall(emu_t *e) {
     case SYS_sched_getscheduler: ret = a0 == 0 || a0 == GUEST_PID ? 0 : -ESRCH; break; /* SCHED_OTHER */
     case SYS_sched_getparam: {
         static const int32_t priority = 0;
-        ret = a0 != 0 && a0 != GUEST_PID ? -ESRCH : put(e, a1, &priority, 4);
+        ret = a0 != 0 && a0 != GUEST_PID ? -ESRCH : guest_put(e, a1, &priority, 4);
         break;
     }
     case SYS_getcpu: {
         static const uint32_t zero = 0; /* CPU 0, node 0: the one CPU */
-        ret = (a0 && put(e, a0, &zero, 4)) || (a1 && put(e, a1, &zero, 4)) ? -EFAULT : 0;
+        ret = (a0 && guest_put(e, a0, &zero, 4)) || (a1 && guest_put(e, a1, &zero, 4)) ? -EFAULT : 0;
         break;
     }
     case SYS_prctl:
         if (a0 == 15) { /* PR_SET_NAME: the thread's name, up to 16 bytes */
             char name[16];
-            ret = get(e, a1, name, 1) ? -EFAULT : 0;
+            ret = guest_get(e, a1, name, 1) ? -EFAULT : 0;
         } else if (a0 == 16) { /* PR_GET_NAME: the program's name, as Linux starts it */
             char name[16] = {0};
             const char *base = strrchr(e->path, '/');
             snprintf(name, sizeof name, "%s", base ? base + 1 : e->path);
-            ret = put(e, a1, name, sizeof name);
+            ret = guest_put(e, a1, name, sizeof name);
         } else ret = -EINVAL;
         break;
     case SYS_ftruncate: {
@@ -1829,7 +1449,7 @@ void emu_syscall(emu_t *e) {
         unsigned op = (unsigned)a1 & 0x7f; /* without FUTEX_PRIVATE_FLAG / CLOCK_REALTIME */
         if (op == 0 || op == 9) {          /* WAIT, WAIT_BITSET */
             uint32_t v;
-            if (get(e, a0, &v, 4)) ret = -EFAULT;
+            if (guest_get(e, a0, &v, 4)) ret = -EFAULT;
             else if (v != (uint32_t)a2) ret = -EAGAIN;
             else if (a3) {
                 /* with a timeout: nobody else can wake it, so the time runs out (WAIT: relative
@@ -1864,19 +1484,19 @@ void emu_syscall(emu_t *e) {
     case SYS_sched_yield: ret = 0; break;
     case SYS_sched_getaffinity: {
         uint64_t mask = 1; /* one CPU */
-        ret = a1 < 8 ? -EINVAL : put(e, a2, &mask, 8) ? -EFAULT : 8;
+        ret = a1 < 8 ? -EINVAL : guest_put(e, a2, &mask, 8) ? -EFAULT : 8;
         break;
     }
     case SYS_kill:
     case SYS_tkill:
         /* 0 and -GUEST_PID name the guest's own process group: itself alone */
         if (a0 == GUEST_PID || (nr == SYS_kill && ((int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID)))
-            ret = sys_self_signal(e, (int64_t)a1, nr == SYS_kill ? GUEST_SI_USER : GUEST_SI_TKILL);
+            ret = emu_sys_self_signal(e, (int64_t)a1, nr == SYS_kill ? GUEST_SI_USER : GUEST_SI_TKILL);
         else ret = -EPERM; /* no other process is the guest's to signal */
         break;
-    case SYS_tgkill: ret = (a1 == GUEST_PID) ? sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM; break;
-    case SYS_sigaltstack: ret = sys_sigaltstack(e, a0, a1); break;
-    case SYS_rt_sigreturn: ret = sys_rt_sigreturn(e); break;
+    case SYS_tgkill: ret = (a1 == GUEST_PID) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM; break;
+    case SYS_sigaltstack: ret = emu_sys_sigaltstack(e, a0, a1); break;
+    case SYS_rt_sigreturn: ret = emu_sys_rt_sigreturn(e); break;
     case SYS_rt_sigaction: {
         if (a0 < 1 || a0 > 64 || a0 == 9 || a0 == 19) {
             ret = -EINVAL;
@@ -1888,7 +1508,7 @@ void emu_syscall(emu_t *e) {
         }
         /* riscv's struct sigaction has no sa_restorer: handler, flags, mask */
         uint64_t old[3] = {e->sigaction_handler[a0], e->sigaction_flags[a0], e->sigaction_mask[a0]}, act[3];
-        if (a1 && get(e, a1, act, sizeof act)) {
+        if (a1 && guest_get(e, a1, act, sizeof act)) {
             ret = -EFAULT;
             break;
         }
@@ -1901,23 +1521,23 @@ void emu_syscall(emu_t *e) {
             bool ignores = act[0] == 1 || (act[0] == 0 && (a0 == 17 || a0 == 23 || a0 == 28 || a0 == 18));
             if (ignores) e->sig_pending &= ~SIG_BIT(a0);
         }
-        ret = a2 && put(e, a2, old, sizeof old) ? -EFAULT : 0;
+        ret = a2 && guest_put(e, a2, old, sizeof old) ? -EFAULT : 0;
         break;
     }
-    case SYS_rt_sigprocmask: ret = sys_rt_sigprocmask(e, a0, a1, a2, a3); break;
+    case SYS_rt_sigprocmask: ret = emu_sys_rt_sigprocmask(e, a0, a1, a2, a3); break;
     case SYS_rt_sigpending: {
         uint64_t pending = e->sig_pending & e->sig_blocked;
-        ret = a1 > 8 ? -EINVAL : put(e, a0, &pending, a1) ? -EFAULT : 0;
+        ret = a1 > 8 ? -EINVAL : guest_put(e, a0, &pending, a1) ? -EFAULT : 0;
         break;
     }
     case SYS_times: {
         uint64_t t[4] = {e->icount / 10000000, 0, 0, 0}; /* clock ticks at 100 Hz */
-        ret = a0 && put(e, a0, t, sizeof t) ? -EFAULT : (int64_t)(e->icount / 10000000);
+        ret = a0 && guest_put(e, a0, t, sizeof t) ? -EFAULT : (int64_t)(e->icount / 10000000);
         break;
     }
     case SYS_uname: {
         char u[6][65] = {"Linux", "cyclescope", "6.1.0", "#1 SMP cyclescope", "riscv64", "(none)"};
-        ret = put(e, a0, u, sizeof u);
+        ret = guest_put(e, a0, u, sizeof u);
         break;
     }
     case SYS_getrlimit:
@@ -1931,12 +1551,12 @@ void emu_syscall(emu_t *e) {
         if (resource == 3) lim[0] = 8ull << 20;              /* RLIMIT_STACK */
         if (resource == 7) lim[0] = lim[1] = EMU_MAX_FDS;    /* RLIMIT_NOFILE */
         if (resource == 9) lim[0] = lim[1] = e->m.map_limit; /* RLIMIT_AS: --guest-memory */
-        ret = out && put(e, out, lim, sizeof lim) ? -EFAULT : 0;
+        ret = out && guest_put(e, out, lim, sizeof lim) ? -EFAULT : 0;
         break;
     }
     case SYS_getrusage: {
         uint8_t ru[144] = {0};
-        ret = put(e, a1, ru, sizeof ru);
+        ret = guest_put(e, a1, ru, sizeof ru);
         break;
     }
     case SYS_getpid:
@@ -1982,7 +1602,7 @@ void emu_syscall(emu_t *e) {
             uint64_t r = e->rng * 0x2545f4914f6cdd1dull;
             memcpy(buf + i, &r, 8);
         }
-        ret = put(e, a0, buf, n) ? -EFAULT : (int64_t)n;
+        ret = guest_put(e, a0, buf, n) ? -EFAULT : (int64_t)n;
         free(buf);
         break;
     }
@@ -2004,7 +1624,7 @@ void emu_syscall(emu_t *e) {
     x[10] = (uint64_t)ret;
     /* back to user mode: after the ecall, or where rt_sigreturn put the hart; a signal that
      * came (or was unblocked) meanwhile runs its handler first */
-    if (e->status == EMU_RUNNING && (handler_ready(e) || e->sig_restore_mask)) {
+    if (e->status == EMU_RUNNING && (emu_signal_handler_ready(e) || e->sig_restore_mask)) {
         if (nr != SYS_rt_sigreturn) e->h.pc += 4;
         emu_signal_deliver(e);
         e->sig_redirect = true;

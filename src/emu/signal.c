@@ -1,0 +1,354 @@
+/* Signals of the one guest thread: sending, blocking and delivering them (default
+ * actions, handlers on the kernel's riscv64 signal frame, rt_sigreturn, the alternate
+ * stack, faults a handler catches), and the setitimer alarm on the guest's clock that
+ * sends SIGALRM. The system calls that reach here are dispatched by syscall.c. */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <string.h>
+
+#include "emu_internal.h"
+
+/* The riscv64 signal frame, `struct rt_sigframe { siginfo_t info; struct ucontext uc; }`
+ * (arch/riscv/kernel/signal.c, arch/riscv/include/uapi/asm/{ucontext,sigcontext}.h):
+ * siginfo 128 bytes; ucontext: uc_flags, uc_link, uc_stack (24 bytes), uc_sigmask padded
+ * to 128 bytes, then uc_mcontext 16-byte aligned at 176: user_regs_struct (pc, x1..x31)
+ * and the FP state in its Q-sized union (f[32] of the D state and fcsr, the rest zero, 528
+ * bytes). Without the V extension nothing follows: 1088 bytes, a multiple of 16. */
+enum {
+    FRAME_INFO = 0,
+    FRAME_UC = 128,
+    UC_STACK = 16,
+    UC_SIGMASK = 40,
+    UC_MCONTEXT = 176,
+    MC_FPREGS = 256,
+    MC_FCSR = MC_FPREGS + 32 * 8,
+    FRAME_SIZE = FRAME_UC + UC_MCONTEXT + MC_FPREGS + 528,
+};
+
+/* A signal's action once it is delivered (not blocked). */
+static void deliver_signal(emu_t *e, int64_t sig, const char *cause);
+
+static bool has_handler(const emu_t *e, int64_t sig) { return e->sigaction_handler[sig] > 1; }
+
+/* A pending signal, not blocked, that runs a handler when the guest returns to user mode. */
+bool emu_signal_handler_ready(const emu_t *e) {
+    for (uint64_t ready = e->sig_pending & ~e->sig_blocked; ready; ready &= ready - 1)
+        if (has_handler(e, __builtin_ctzll(ready) + 1)) return true;
+    return false;
+}
+
+/* A signal for the guest: delivered, or pending while it is blocked. One with a handler is
+ * pending until the guest returns to user mode (emu_signal_deliver). */
+static void signal_guest_from(emu_t *e, int64_t sig, const char *cause, int32_t code, int32_t pid) {
+    uint64_t bit = SIG_BIT(sig);
+    if (!(e->sig_pending & bit)) { /* a standard signal already pending is not queued twice */
+        e->sig_info[sig].code = code;
+        e->sig_info[sig].pid = pid;
+        e->sig_info[sig].addr = 0;
+    }
+    if ((e->sig_blocked & bit) || has_handler(e, sig)) e->sig_pending |= bit;
+    else deliver_signal(e, sig, cause);
+}
+
+/* As the kernel fills siginfo for a signal without one (SIGPIPE: SI_USER from the process). */
+void emu_signal_send(emu_t *e, int64_t sig, const char *cause) {
+    signal_guest_from(e, sig, cause, GUEST_SI_USER, GUEST_PID);
+}
+
+int64_t emu_sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
+    if (sig == 0) return 0;
+    if (sig < 1 || sig > 64) return -EINVAL;
+    /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
+     * signal around its tgkill, so the program's own mask decides at the restore) */
+    signal_guest_from(e, sig, "sent by the program itself", code, GUEST_PID);
+    return 0;
+}
+
+/* A signal reaches the guest (`cause` says from where, for the messages). */
+static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
+    uint64_t handler = e->sigaction_handler[sig];
+    if (handler == 1) return; /* SIG_IGN */
+    /* a handler: its frame is set up on the way back to user mode */
+    if (handler != 0) {
+        e->sig_pending |= SIG_BIT(sig);
+        return;
+    }
+    /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
+    if (sig == 17 || sig == 23 || sig == 28 || sig == 18) return;
+    /* killed by the signal, as by a fault: the guest did not exit (a JSON "fault", exit
+     * 128 + signal, said once by the caller), whatever sent it (abort() raises SIGABRT) */
+    const char *abbrev = sigabbrev_np((int)sig);
+    emu_fault(e, (int)sig, "killed by signal SIG%s (%s), %s at pc 0x%" PRIx64, abbrev ? abbrev : "?",
+              strsignal((int)sig), cause, e->h.pc);
+}
+
+/* The pending signals the mask lets through whose action is not a handler act now (lowest
+ * number first, as Linux); those with a handler wait for the return to user mode. */
+void emu_signal_act_now(emu_t *e) {
+    uint64_t ready = e->sig_pending & ~e->sig_blocked;
+    while (ready && e->status == EMU_RUNNING) {
+        int64_t sig = __builtin_ctzll(ready) + 1;
+        ready &= ~SIG_BIT(sig);
+        if (has_handler(e, sig)) continue;
+        e->sig_pending &= ~SIG_BIT(sig);
+        deliver_signal(e, sig, "pending while blocked");
+    }
+}
+
+/* rt_sigprocmask(how, set, oldset, sigsetsize) of the one thread: the mask is kept so a
+ * signal the guest sends itself while it is blocked waits, and is delivered (lowest
+ * number first, as Linux) when the mask lets it through. */
+int64_t emu_sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64_t old_addr, uint64_t sigsetsize) {
+    if (sigsetsize != 8) return -EINVAL;
+    uint64_t set = 0;
+    if (set_addr) {
+        if (how > 2) return -EINVAL; /* SIG_BLOCK 0, SIG_UNBLOCK 1, SIG_SETMASK 2 */
+        if (guest_get(e, set_addr, &set, 8)) return -EFAULT;
+    }
+    if (old_addr && guest_put(e, old_addr, &e->sig_blocked, 8)) return -EFAULT;
+    if (!set_addr) return 0;
+    if (how == 0) e->sig_blocked |= set;
+    else if (how == 1) e->sig_blocked &= ~set;
+    else e->sig_blocked = set;
+    e->sig_blocked &= ~SIG_UNBLOCKABLE;
+    emu_signal_act_now(e);
+    return 0;
+}
+
+/* on_sig_stack() of the kernel: sp within the alternate stack (it grows down from its top);
+ * never with SS_AUTODISARM, which is disarmed while it is in use */
+static bool on_altstack(const emu_t *e, uint64_t sp) {
+    if (e->altstack_autodisarm) return false;
+    return e->altstack_size && sp > e->altstack_sp && sp - e->altstack_sp <= e->altstack_size;
+}
+
+static uint32_t altstack_flags(const emu_t *e, uint64_t sp) {
+    if (!e->altstack_size) return GUEST_SS_DISABLE;
+    return (on_altstack(e, sp) ? GUEST_SS_ONSTACK : 0) | (e->altstack_autodisarm ? GUEST_SS_AUTODISARM : 0);
+}
+
+static void put_stack_t(uint8_t *at, uint64_t sp, uint32_t flags, uint64_t size) {
+    memset(at, 0, 24);
+    memcpy(at, &sp, 8);
+    memcpy(at + 8, &flags, 4);
+    memcpy(at + 16, &size, 8);
+}
+
+/* do_sigaltstack(): a new stack `ss` (24 bytes, stack_t) while sp is not on the current one.
+ * Returns 0 or -errno. */
+static int64_t set_altstack(emu_t *e, const uint8_t *ss, uint64_t sp) {
+    uint64_t ss_sp, ss_size;
+    uint32_t flags;
+    memcpy(&ss_sp, ss, 8);
+    memcpy(&flags, ss + 8, 4);
+    memcpy(&ss_size, ss + 16, 8);
+    if (on_altstack(e, sp)) return -EPERM;
+    bool autodisarm = flags & GUEST_SS_AUTODISARM;
+    flags &= ~GUEST_SS_AUTODISARM;
+    if (flags != 0 && flags != GUEST_SS_DISABLE && flags != GUEST_SS_ONSTACK) return -EINVAL;
+    if (flags == GUEST_SS_DISABLE) ss_sp = ss_size = 0;
+    else if (ss_size < GUEST_MINSIGSTKSZ) return -ENOMEM;
+    e->altstack_sp = ss_sp;
+    e->altstack_size = ss_size;
+    e->altstack_autodisarm = flags != GUEST_SS_DISABLE && autodisarm;
+    return 0;
+}
+
+/* sigaltstack(ss, old_ss) */
+int64_t emu_sys_sigaltstack(emu_t *e, uint64_t ss_addr, uint64_t old_addr) {
+    uint64_t sp = e->h.x[2];
+    uint8_t old[24], ss[24];
+    put_stack_t(old, e->altstack_sp, altstack_flags(e, sp), e->altstack_size);
+    if (ss_addr) {
+        if (guest_get(e, ss_addr, ss, sizeof ss)) return -EFAULT;
+        int64_t r = set_altstack(e, ss, sp);
+        if (r) return r;
+    }
+    return old_addr && guest_put(e, old_addr, old, sizeof old) ? -EFAULT : 0;
+}
+
+/* The kernel's force_sigsegv() when a frame cannot be written or read: killed by SIGSEGV. */
+static void frame_fault(emu_t *e, int64_t sig, const char *what, uint64_t at) {
+    const char *abbrev = sig ? sigabbrev_np((int)sig) : NULL;
+    emu_fault(e, SIGSEGV,
+              "killed by signal SIGSEGV (Segmentation fault): the frame of %s%s could not be %s at 0x%" PRIx64
+              " (pc 0x%" PRIx64 ")",
+              sig ? "signal SIG" : "a signal handler", sig ? (abbrev ? abbrev : "?") : "", what, at, e->h.pc);
+}
+
+/* setup_rt_frame() of arch/riscv/kernel/signal.c: the frame below sp (or at the top of the
+ * alternate stack for SA_ONSTACK), 16-byte aligned, no red zone; `old_mask` is the mask
+ * the handler's rt_sigreturn restores. Then handle_signal()'s mask: sa_mask, and the
+ * signal itself unless SA_NODEFER. */
+static void setup_frame(emu_t *e, int64_t sig, uint64_t old_mask) {
+    uint64_t handler = e->sigaction_handler[sig], flags = e->sigaction_flags[sig];
+    if (flags & GUEST_SA_RESETHAND) e->sigaction_handler[sig] = 0; /* SA_ONESHOT: default from now */
+    uint64_t sp = e->h.x[2];
+    bool was_on_altstack = on_altstack(e, sp);
+    uint8_t f[FRAME_SIZE];
+    memset(f, 0, sizeof f);
+    put_stack_t(f + FRAME_UC + UC_STACK, e->altstack_sp, altstack_flags(e, sp) & ~GUEST_SS_AUTODISARM,
+                e->altstack_size);
+    if ((flags & GUEST_SA_ONSTACK) && e->altstack_size && !was_on_altstack) sp = e->altstack_sp + e->altstack_size;
+    /* __save_altstack(): with SS_AUTODISARM the stack is disarmed once saved in the frame */
+    if (e->altstack_autodisarm) e->altstack_sp = e->altstack_size = 0, e->altstack_autodisarm = false;
+    uint64_t frame = (sp - FRAME_SIZE) & ~15ull;
+    if (was_on_altstack && !on_altstack(e, frame)) { /* the alternate stack overflowed */
+        frame_fault(e, sig, "written (the alternate signal stack is full)", frame);
+        return;
+    }
+    /* siginfo: si_signo, si_errno, si_code, then si_pid and si_uid, or si_addr of a fault */
+    int32_t info[3] = {(int32_t)sig, 0, e->sig_info[sig].code};
+    memcpy(f + FRAME_INFO, info, sizeof info);
+    if (e->sig_info[sig].code > 0) { /* from the kernel: a fault's address (0 for SI_KERNEL) */
+        memcpy(f + FRAME_INFO + 16, &e->sig_info[sig].addr, 8);
+    } else { /* sent by a process (SI_USER, SI_TKILL): its pid and uid */
+        int32_t ids[2] = {e->sig_info[sig].pid, e->sig_info[sig].pid ? GUEST_ID : 0};
+        memcpy(f + FRAME_INFO + 16, ids, sizeof ids);
+    }
+    memcpy(f + FRAME_UC + UC_SIGMASK, &old_mask, 8);
+    uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
+    memcpy(mc, &e->h.pc, 8);
+    memcpy(mc + 8, &e->h.x[1], 31 * 8);
+    memcpy(mc + MC_FPREGS, e->h.f, 32 * 8);
+    uint32_t fcsr = (e->h.frm << 5) | e->h.fflags;
+    memcpy(mc + MC_FCSR, &fcsr, 4);
+    if (guest_put(e, frame, f, sizeof f)) {
+        frame_fault(e, sig, "written", frame);
+        return;
+    }
+    e->h.pc = handler;
+    e->h.x[1] = EMU_SIGRETURN_PAGE; /* ra: `li a7, 139; ecall` */
+    e->h.x[2] = frame;
+    e->h.x[10] = (uint64_t)sig;
+    e->h.x[11] = frame + FRAME_INFO;
+    e->h.x[12] = frame + FRAME_UC;
+    e->sig_blocked |= e->sigaction_mask[sig] | ((flags & GUEST_SA_NODEFER) ? 0 : SIG_BIT(sig));
+    e->sig_blocked &= ~SIG_UNBLOCKABLE;
+}
+
+void emu_signal_deliver(emu_t *e) {
+    while (e->status == EMU_RUNNING) {
+        uint64_t ready = e->sig_pending & ~e->sig_blocked;
+        if (!ready) break;
+        int64_t sig = __builtin_ctzll(ready) + 1;
+        e->sig_pending &= ~SIG_BIT(sig);
+        if (!has_handler(e, sig)) {
+            deliver_signal(e, sig, "pending while blocked");
+            continue;
+        }
+        /* each further signal gets its frame on top, so its handler runs first (as the
+         * kernel's loop on the way back to user mode does) */
+        uint64_t old_mask = e->sig_restore_mask ? e->sig_saved_mask : e->sig_blocked;
+        e->sig_restore_mask = false;
+        setup_frame(e, sig, old_mask);
+        e->sig_redirect = true;
+    }
+    if (e->sig_restore_mask) { /* rt_sigsuspend woke with no handler to run */
+        e->sig_blocked = e->sig_saved_mask;
+        e->sig_restore_mask = false;
+    }
+}
+
+bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr) {
+    /* force_sig_fault(): blocked or not handled, the kernel kills with it */
+    if (!has_handler(e, sig) || (e->sig_blocked & SIG_BIT(sig)) || e->status != EMU_RUNNING) return false;
+    e->sig_info[sig].code = code;
+    e->sig_info[sig].pid = 0;
+    e->sig_info[sig].addr = addr;
+    setup_frame(e, sig, e->sig_blocked);
+    if (e->status != EMU_RUNNING) return true; /* killed while writing the frame: said once */
+    e->sig_redirect = true;
+    /* other signals that came meanwhile are set up on top, as on the way back to user mode */
+    emu_signal_deliver(e);
+    return true;
+}
+
+/* rt_sigreturn(): registers, FP state, mask and alternate stack back from the frame at sp,
+ * as the handler left them (it may have changed them). The result is the restored a0. */
+int64_t emu_sys_rt_sigreturn(emu_t *e) {
+    uint64_t frame = e->h.x[2];
+    uint8_t f[FRAME_SIZE];
+    if (guest_get(e, frame, f, sizeof f)) {
+        frame_fault(e, 0, "read back by rt_sigreturn", frame);
+        return 0;
+    }
+    uint64_t mask;
+    memcpy(&mask, f + FRAME_UC + UC_SIGMASK, 8);
+    e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    const uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
+    memcpy(&e->h.pc, mc, 8);
+    memcpy(&e->h.x[1], mc + 8, 31 * 8);
+    memcpy(e->h.f, mc + MC_FPREGS, 32 * 8);
+    uint32_t fcsr;
+    memcpy(&fcsr, mc + MC_FCSR, 4);
+    e->h.fflags = fcsr & 0x1f;
+    e->h.frm = (fcsr >> 5) & 7;
+    /* restore_altstack(): the stack saved in the frame, unless the handler runs on the
+     * alternate stack (do_sigaltstack's EPERM, ignored) */
+    set_altstack(e, f + FRAME_UC + UC_STACK, frame);
+    e->sig_redirect = true;
+    return (int64_t)e->h.x[10];
+}
+
+/* The alarm runs on the guest's own clock (1 ns per instruction plus its sleeps, also
+ * with --host-time): SIGALRM is due after the instruction that brings the clock to it. */
+uint64_t emu_guest_clock_ns(const emu_t *e) { return e->icount + e->slept_ns; }
+
+uint64_t emu_alarm_budget(const emu_t *e) {
+    if (!e->alarm_at_ns) return UINT64_MAX;
+    uint64_t now = emu_guest_clock_ns(e);
+    return e->alarm_at_ns > now ? e->alarm_at_ns - now : 0;
+}
+
+/* SIGALRM once the guest clock reached the alarm (re-armed or disarmed), from the
+ * kernel's timer (SI_KERNEL). */
+void emu_alarm_fire(emu_t *e) {
+    if (!e->alarm_at_ns || e->status != EMU_RUNNING) return;
+    uint64_t now = emu_guest_clock_ns(e);
+    if (now < e->alarm_at_ns) return;
+    if (!e->alarm_interval_ns) e->alarm_at_ns = 0;
+    else if ((e->alarm_at_ns += e->alarm_interval_ns) <= now) e->alarm_at_ns = now + e->alarm_interval_ns;
+    signal_guest_from(e, SIGALRM, "sent when the timer of setitimer/alarm ran out", GUEST_SI_KERNEL, 0);
+}
+
+/* Between two chunks of instructions: the alarm, and its handler set up to run next. */
+void emu_alarm_check(emu_t *e) {
+    emu_alarm_fire(e);
+    if (e->status == EMU_RUNNING && emu_signal_handler_ready(e)) emu_signal_deliver(e);
+    e->sig_redirect = false; /* h.pc is where the next chunk starts */
+}
+
+/* setitimer/getitimer (struct itimerval: interval, then value, each seconds and
+ * microseconds). ITIMER_REAL only: the others count CPU time the guest does not have. */
+int64_t emu_sys_itimer(emu_t *e, uint64_t which, uint64_t new_addr, uint64_t old_addr) {
+    if (which > 2) return -EINVAL;
+    if (which != 0) return -ENOSYS;
+    if (old_addr) {
+        uint64_t left = emu_alarm_budget(e);
+        if (left == UINT64_MAX) left = 0;
+        else if (left == 0) left = 1000; /* due now: Linux reports a running timer as at least 1 µs */
+        int64_t old[4] = {(int64_t)(e->alarm_interval_ns / 1000000000ull),
+                          (int64_t)(e->alarm_interval_ns % 1000000000ull / 1000), (int64_t)(left / 1000000000ull),
+                          (int64_t)((left % 1000000000ull + 999) / 1000)}; /* a partial µs counts as one */
+        if (old[3] == 1000000) old[2]++, old[3] = 0;
+        if (guest_put(e, old_addr, old, sizeof old)) return -EFAULT;
+    }
+    if (!new_addr) return 0;
+    int64_t v[4];
+    if (guest_get(e, new_addr, v, sizeof v)) return -EFAULT;
+    for (int i = 0; i < 4; i += 2)
+        if (v[i] < 0 || v[i + 1] < 0 || v[i + 1] > 999999) return -EINVAL;
+    uint64_t limit = UINT64_MAX / 4000000000ull; /* seconds far beyond any run */
+    uint64_t interval = ((uint64_t)v[0] > limit ? limit : (uint64_t)v[0]) * 1000000000ull + (uint64_t)v[1] * 1000;
+    uint64_t value = ((uint64_t)v[2] > limit ? limit : (uint64_t)v[2]) * 1000000000ull + (uint64_t)v[3] * 1000;
+    e->alarm_interval_ns = value ? interval : 0;
+    e->alarm_at_ns = value ? emu_guest_clock_ns(e) + value : 0;
+    return 0;
+}
+
+/* Whether the alarm, when due, would end a wait: it is armed, not blocked, not ignored. */
+bool emu_alarm_would_wake(const emu_t *e) {
+    return e->alarm_at_ns && !(e->sig_blocked & (1ull << (SIGALRM - 1))) && e->sigaction_handler[SIGALRM] != 1;
+}

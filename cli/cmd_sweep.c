@@ -518,7 +518,7 @@ int cmd_sweep(int argc, char **argv) {
         sweep_point_config(&g, &base, i, &cfg, &err);
         sweep_config_hash(&cfg, hash);
         switch (sweep_point_status(c.dir, hash, c.argc, c.argv, &err)) {
-        case SWEEP_TODO: to_run[n++] = i; break;
+        case SWEEP_TO_RUN: to_run[n++] = i; break;
         case SWEEP_DONE: done++; break;
         case SWEEP_DONE_FAILED:
             if (c.retry_failed) to_run[n++] = i;

@@ -381,7 +381,7 @@ sweep_status sweep_point_status(const char *dir, const char *hash, int argc, cha
     struct stat st;
     if (stat(path, &st) != 0) {
         free(path);
-        return SWEEP_TODO;
+        return SWEEP_TO_RUN;
     }
     sweep_point p;
     if (!sweep_point_read(path, &p, err)) {

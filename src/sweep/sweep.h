@@ -89,7 +89,7 @@ bool sweep_point_parse(const char *text, size_t len, const char *name, sweep_poi
 void sweep_point_free(sweep_point *p);
 /* What DIR holds for a point, for resuming a campaign. */
 typedef enum sweep_status {
-    SWEEP_TODO,          /* no result file */
+    SWEEP_TO_RUN,        /* no result file: the point still to run */
     SWEEP_DONE,          /* a valid result of this program: not run again */
     SWEEP_DONE_FAILED,   /* a valid record of a failure (run again with --retry-failed) */
     SWEEP_CORRUPT,       /* a file that is not a valid point (*err says why): run again */

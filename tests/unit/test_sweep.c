@@ -137,7 +137,7 @@ static void test_points_and_merge(void **state) {
         c = base;
         c.rob_size = robs[i];
         sweep_point p = make_point(&c, "prog", i != 2);
-        assert_int_equal(sweep_point_status(tmpdir, p.hash, 2, argv, &err), SWEEP_TODO);
+        assert_int_equal(sweep_point_status(tmpdir, p.hash, 2, argv, &err), SWEEP_TO_RUN);
         assert_true(sweep_point_write(tmpdir, &p, &c, &err));
         memcpy(hashes[i], p.hash, sizeof p.hash);
         sweep_point_free(&p);

@@ -245,24 +245,30 @@ static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64
     return true;
 }
 
-static bool read_data(const elf_image *img, uint64_t addr, size_t size, int64_t *out) {
+/* The section with contents that holds [addr, addr + size), or NULL. */
+static const elf_section *section_holding(const elf_image *img, uint64_t addr, uint64_t size) {
     for (size_t i = 0; i < elf_section_count(img); i++) {
         const elf_section *s = elf_section_at(img, i);
-        if (!s->data || addr < s->addr || addr + size > s->addr + s->size) continue;
-        int32_t w;
-        int64_t d;
-        if (size == 1) {
-            *out = s->data[addr - s->addr];
-        } else if (size == 4) {
-            memcpy(&w, s->data + (addr - s->addr), 4);
-            *out = w;
-        } else {
-            memcpy(&d, s->data + (addr - s->addr), 8);
-            *out = d;
-        }
-        return true;
+        if (s->data && addr >= s->addr && addr + size <= s->addr + s->size) return s;
     }
-    return false;
+    return NULL;
+}
+
+static bool read_data(const elf_image *img, uint64_t addr, size_t size, int64_t *out) {
+    const elf_section *s = section_holding(img, addr, size);
+    if (!s) return false;
+    int32_t w;
+    int64_t d;
+    if (size == 1) {
+        *out = s->data[addr - s->addr];
+    } else if (size == 4) {
+        memcpy(&w, s->data + (addr - s->addr), 4);
+        *out = w;
+    } else {
+        memcpy(&d, s->data + (addr - s->addr), 8);
+        *out = d;
+    }
+    return true;
 }
 
 /* The values an index register can hold when, before index `from`, it is a byte loaded
@@ -282,22 +288,13 @@ static size_t byte_table_values(const elf_image *img, const profile_proc *p, siz
     const elf_symbol *sym = elf_symbol_for(img, table);
     if (!sym || !sym->object || sym->addr != table || !sym->size || sym->size > JT_MAX_ENTRIES) return 0;
     /* read-only data: a table the program could rewrite says nothing */
-    const elf_section *sec = NULL;
-    for (size_t i = 0; i < elf_section_count(img) && !sec; i++) {
-        const elf_section *c = elf_section_at(img, i);
-        if (c->data && table >= c->addr && table + sym->size <= c->addr + c->size) sec = c;
-    }
+    const elf_section *sec = section_holding(img, table, sym->size);
     if (!sec || !sec->name || (strncmp(sec->name, ".rodata", 7) && strncmp(sec->name, ".data.rel.ro", 12))) return 0;
     bool seen[256] = {false};
     size_t n = 0;
     *values = cs_calloc(256, 1);
-    for (uint64_t i = 0; i < sym->size; i++) {
-        int64_t b;
-        if (!read_data(img, table + i, 1, &b)) {
-            free(*values);
-            return 0;
-        }
-        uint8_t v = (uint8_t)b;
+    for (uint64_t i = 0; i < sym->size; i++) { /* the whole object lies in sec */
+        uint8_t v = sec->data[table + i - sec->addr];
         if (!seen[v]) seen[v] = true, (*values)[n++] = v;
     }
     return n;
@@ -354,7 +351,7 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     if (nvalues) {
         bool all = true;
         for (size_t i = 0; i < nvalues && all; i++) {
-            int64_t v;
+            int64_t v = 0;
             all = read_data(img, table + values[i] * entry, entry, &v);
             targets[i] = rel_base ? base + (uint64_t)v : (uint64_t)v;
             all = all && insn_at(p, targets[i]) >= 0;
@@ -520,6 +517,10 @@ static int cmp_ratio(const void *a, const void *b) {
 static double ratio_var(double num, double den);
 
 /* A ratio's sampling error: Poisson on its samples (at least one). */
+/* The samples a point of Mi cycles (den) expects at frequency f, at least one: the
+ * variance of a Poisson count, floored so that a point expecting none still weighs. */
+static double expected_samples(double f, double den) { return f * den > 1 ? f * den : 1; }
+
 static double ratio_sigma(const profile_ratio *r) { return sqrt(r->num > 1 ? r->num : 1) / r->den; }
 
 /* The estimate pooled over the ratios in [a, b) not dropped: their samples over their cycles. */
@@ -626,7 +627,7 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
         if (!dropped[i]) {
             kept++;
             /* Poisson at the fitted mean f x Mi (at least one sample), in ratio units */
-            double mean = f * rs[i].den > 1 ? f * rs[i].den : 1;
+            double mean = expected_samples(f, rs[i].den);
             chi2 += (rs[i].r - f) * (rs[i].r - f) * rs[i].den * rs[i].den / mean;
         }
     /* Points above the cluster (the 1.5x cut) that agree with the estimate within
@@ -658,7 +659,7 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
             changed = false;
             for (size_t i = best_a; i < n; i++) {
                 if (in[i]) continue;
-                double fm = f * rs[i].den > 1 ? f * rs[i].den : 1;
+                double fm = expected_samples(f, rs[i].den);
                 if (fabs(rs[i].num - f * rs[i].den) > CLIP_SIGMAS * sqrt(fm)) continue;
                 in[i] = true;
                 num += rs[i].num, den += rs[i].den;
@@ -671,7 +672,7 @@ bool profile_cluster_estimate(profile_ratio *rs, size_t n, double max_samples, p
         for (size_t i = best_a; i < n; i++)
             if (in[i]) {
                 kept++;
-                double mean = f * rs[i].den > 1 ? f * rs[i].den : 1;
+                double mean = expected_samples(f, rs[i].den);
                 chi2 += (rs[i].r - f) * (rs[i].r - f) * rs[i].den * rs[i].den / mean;
             }
         free(in);
@@ -788,7 +789,7 @@ void profile_pool_retiring(profile_ratio *rs, size_t n, double grouping, profile
     qsort(rs, kept, sizeof *rs, cmp_ratio);
     double f = num / den, chi2 = 0;
     for (size_t i = 0; i < kept; i++) {
-        double mean = f * rs[i].den > 1 ? f * rs[i].den : 1;
+        double mean = expected_samples(f, rs[i].den);
         chi2 += (rs[i].r - f) * (rs[i].r - f) * rs[i].den * rs[i].den / mean;
     }
     *out = (profile_cluster){0};

@@ -466,6 +466,7 @@ typedef struct ini_state {
     cs_error *err;
     bool failed;
     bool pools_cleared, pipes_cleared; /* a file with [fu.*] / [pipe.*] replaces the defaults */
+    size_t settings;                   /* keys set: a file with none is refused */
 } ini_state;
 
 /* Blanks around a value (or a --set section and key), dropped. */
@@ -502,6 +503,7 @@ static int config_ini_handler(void *user, const char *section, const char *name,
         st->failed = true;
         return 0;
     }
+    st->settings++;
     return 1;
 }
 
@@ -582,7 +584,7 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
                          binary ? "binary data, not INI text" : "larger than 1 MB, not INI text");
         return false;
     }
-    ini_state st = {cfg, err, false, false, false};
+    ini_state st = {cfg, err, false, false, false, 0};
     cs_error local;
     if (!err) st.err = &local;
     int line = ini_parse_file(f, config_ini_handler, &st);
@@ -598,6 +600,13 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
         }
         return false;
     }
+    /* an empty file (or one of comments only) would run the defaults under its name: a file
+     * cut to nothing, or the wrong file, would give another machine's numbers */
+    if (st.settings == 0) {
+        cs_error_set(st.err, "%s: no settings (an empty configuration; each of %s/*.ini sets its whole machine)", path,
+                     uarch_config_dir());
+        return false;
+    }
     /* the name is the file stem */
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -606,7 +615,7 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
 }
 
 bool uarch_config_load_text(uarch_config *cfg, const char *text, const char *name, cs_error *err) {
-    ini_state st = {cfg, err, false, false, false};
+    ini_state st = {cfg, err, false, false, false, 0};
     cs_error local;
     if (!err) st.err = &local;
     int line = ini_parse_string(text, config_ini_handler, &st);

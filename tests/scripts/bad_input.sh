@@ -87,6 +87,12 @@ ln -s huge.rps huge.ini
 expect 2 'huge.ini: not a configuration file \(binary data' timeout 20 "$cs" config show huge.ini
 head -c 1000 /dev/zero >zeros.ini
 expect 2 'zeros.ini: not a configuration file \(binary data' "$cs" run --config zeros.ini "$w/dep_add"
+# an empty configuration, or one of comments and section headers only, ran every default under
+# its own name (exit 0): a file cut to nothing gave another machine's numbers
+: >empty.ini
+expect 2 'empty.ini: no settings \(an empty configuration' "$cs" run --config empty.ini "$w/dep_add"
+printf '# nothing yet\n[core]\n\n' >comments.ini
+expect 2 'comments.ini: no settings' "$cs" config show comments.ini
 
 # --- --allow-write naming no directory is bad usage, before anything runs (it was 125 at the
 # guest's start)

@@ -603,7 +603,7 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
     /* an empty file (or one of comments only) would run the defaults under its name: a file
      * cut to nothing, or the wrong file, would give another machine's numbers */
     if (st.settings == 0) {
-        cs_error_set(st.err, "%s: no settings (an empty configuration; each of %s/*.ini sets its whole machine)", path,
+        cs_error_set(st.err, "%s: no settings (an empty configuration file; start from one of %s/*.ini)", path,
                      uarch_config_dir());
         return false;
     }

@@ -33,7 +33,24 @@ munged --socket="$work/munge.sock" --pid-file="$work/munged.pid" --seed-file="$w
 pids+=("$(cat munged.pid)")
 
 host=$(hostname -s)
-port=$((17000 + ($$ % 2000) * 2))
+# two consecutive ports free now, asked of the kernel (a port from our pid could be taken by
+# another container sharing the network); python3 is installed with python3-jsonschema
+port=$(python3 -c '
+import socket
+for _ in range(500):
+    a = socket.socket()
+    a.bind(("", 0))
+    p = a.getsockname()[1]
+    b = socket.socket()
+    try:
+        b.bind(("", p + 1))
+    except OSError:
+        a.close()
+        continue
+    print(p)
+    break
+') || port=
+[ -n "$port" ] || skip "no two consecutive free ports"
 cat >slurm.conf <<CONF
 ClusterName=cyclescope-test
 SlurmctldHost=$host

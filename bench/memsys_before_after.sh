@@ -14,6 +14,7 @@
 #
 # Builds the old bench_uarch once into BUILD/memsys-base (BUILD: $BUILD or build).
 set -euo pipefail
+export LC_ALL=C # printf's %.Nf and awk's numbers: a decimal point in any locale
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${BUILD:-$root/build}")
 rounds=3 config=ooo4 old=6a5deb2 ir=0

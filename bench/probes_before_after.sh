@@ -19,6 +19,7 @@
 # PROBES_V1. Builds the old library once into BUILD/probes-COMMIT (BUILD: $BUILD
 # or build).
 set -euo pipefail
+export LC_ALL=C # printf's %.Nf and awk's numbers: a decimal point in any locale
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${BUILD:-$root/build}")
 reps=5 max=0 config=ooo4 ir=0 old=6d1634f

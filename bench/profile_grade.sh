@@ -16,6 +16,7 @@
 # default point and ooo4 at the commit slots too: the rows docs/profile.md holds).
 # Run from the build directory (needs ./cyclescope and workloads/).
 set -eu
+export LC_ALL=C # printf's %.Nf and awk's numbers: a decimal point in any locale
 . "$(dirname "$0")/profile_common.sh"
 profile_bench_options "$0 [--quick] [--doc FILE]" 1 "$@"
 workloads=("sort 10000" "hash 10000" "list 10000" "tree 5000" "interp 250" "matmul 4" "fft 2048" "strsearch 12000")

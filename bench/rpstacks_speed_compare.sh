@@ -7,6 +7,7 @@
 # FLAGS: more rpstacks options for both (e.g. '--unique combination').
 # Prints one row per workload and binary, then the totals in processor-s per M µops.
 set -eu
+export LC_ALL=C # printf's %.Nf and awk's numbers: a decimal point in any locale
 old=${1:?usage: rpstacks_speed_compare.sh OLD NEW WORKLOAD_DIR [MAX] [WARMUP]}
 new=${2:?}
 dir=${3:?}

@@ -4,6 +4,7 @@
 # Runs at nice 10 (the development machine is shared). MAX: µops per workload (default 200000),
 # after WARMUP µops that only warm caches and predictors (default 300000: past the cold start).
 set -eu
+export LC_ALL=C # printf's %.Nf and awk's numbers: a decimal point in any locale
 build=${1:?usage: rpstacks_study.sh BUILD_DIR [MAX]}
 max=${2:-200000}
 warmup=${3:-300000}

@@ -12,6 +12,7 @@
 # process (its cycle count moves a little), a trace is. The reference records it (a newer
 # binary reads older traces).
 set -euo pipefail
+export LC_ALL=C # printf's %.Nf and awk's numbers: a decimal point in any locale
 ref=$1 new=$2 dir=$3 max=${4:-300000}
 read -r -a opts <<<"${STALLSCOPE_OPTS:-}"
 tmp=$(mktemp -d)

@@ -13,6 +13,7 @@
 # Prints a Markdown table; with SVG=FILE in the environment also draws model
 # and simulation CPU time against instructions (log-log) into FILE.
 set -eu
+export LC_ALL=C # printf's %.Nf and awk's numbers: a decimal point in any locale
 build=$1 wl=${2:-sort} arg=${3:-700000} sizes=${4:-"1000000 10000000 100000000"}
 rows=
 cs=$build/cyclescope prog=$build/workloads/$wl

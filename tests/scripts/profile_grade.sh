@@ -13,6 +13,7 @@
 # 15% marked low confidence" (>= 95% of them), for machines whose single runs miss the others;
 # PROFILE_GRADE_ASSERT=within5 the 5% goal alone (>= 80%), for those that meet only it.
 set -eu
+export LC_ALL=C # printf's %.Nf and awk's numbers: a decimal point in any locale
 cs=$1 out=$2 config=${3%%:*} period=$4 seeds=$5
 point=()
 [ "$3" != "$config" ] && point=(--sample-point "${3#*:}")

@@ -57,6 +57,47 @@ static bool decode_at(emu_t *e, uint64_t pc, dinsn *d) {
     return true;
 }
 
+/* ---- bit manipulation (RISC-V Bit-Manipulation ISA-extensions 1.0.0, chapter 2) ---- */
+
+/* Rotations by 0..width (a rotation by the width is none); no shift by the width happens. */
+static inline uint64_t rotate_right64(uint64_t x, unsigned by) {
+    by &= 63;
+    return by ? (x >> by) | (x << (64 - by)) : x;
+}
+static inline uint32_t rotate_right32(uint32_t x, unsigned by) {
+    by &= 31;
+    return by ? (x >> by) | (x << (32 - by)) : x;
+}
+
+/* orc.b: each byte 0xff if any of its bits is set, else 0. Adding 0x7f to a byte's
+ * low 7 bits carries into its top bit when they are nonzero, never into the next byte. */
+static inline uint64_t or_combine_bytes(uint64_t x) {
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t nonzero_top = (((x & low7) + low7) | x) & ~low7;
+    return (nonzero_top >> 7) * 0xff;
+}
+
+/* Carry-less products, as the spec's pseudocode: clmul the low 64 bits of the
+ * 128-bit product, clmulh the high 64, clmulr bits 126..63. */
+static uint64_t clmul_low(uint64_t a, uint64_t b) {
+    uint64_t r = 0;
+    for (unsigned i = 0; i < 64; i++)
+        if ((b >> i) & 1) r ^= a << i;
+    return r;
+}
+static uint64_t clmul_high(uint64_t a, uint64_t b) {
+    uint64_t r = 0;
+    for (unsigned i = 1; i < 64; i++)
+        if ((b >> i) & 1) r ^= a >> (64 - i);
+    return r;
+}
+static uint64_t clmul_reversed(uint64_t a, uint64_t b) {
+    uint64_t r = 0;
+    for (unsigned i = 0; i < 64; i++)
+        if ((b >> i) & 1) r ^= a >> (63 - i);
+    return r;
+}
+
 static inline uint32_t unbox_s(uint64_t v) { return (v >> 32) == 0xffffffffu ? (uint32_t)v : 0x7fc00000u; }
 static inline uint64_t box_s(uint32_t v) { return 0xffffffff00000000ull | v; }
 
@@ -88,11 +129,12 @@ static bool csr_write(emu_t *e, unsigned csr, uint64_t v) {
 
 static void fail_illegal(emu_t *e, uint64_t pc, const dinsn *d) {
     unsigned len = isa_length((uint16_t)d->tmpl.encoding);
-    /* a program built for more than RV64GC (-march=rv64gc_zbb, rv64gcv) runs until it meets
-     * such an instruction: say so, or the fault looks like cyclescope's */
-    char why[200] = "";
+    /* a program built for more than cyclescope runs (-march=rv64gcv, rv64gc_zfh) runs until it
+     * meets such an instruction: say so, or the fault looks like cyclescope's */
+    char why[240] = "";
     if (e->beyond_gc[0])
-        snprintf(why, sizeof why, " (the program was built for extensions beyond RV64GC, which cyclescope runs: %s)",
+        snprintf(why, sizeof why,
+                 " (the program was built for extensions beyond RV64GC and Zba/Zbb/Zbc/Zbs, which cyclescope runs: %s)",
                  e->beyond_gc);
     if (emu_signal_fault(e, SIGILL, 1 /* ILL_ILLOPC */, pc)) return;
     if (len == 2)

@@ -21,6 +21,37 @@ static const char *const class_names[OPC_COUNT] = {
 
 const isa_info *isa_info_of(isa_op op) { return &isa_table[op < ISA_OP_COUNT ? op : 0]; }
 
+unsigned isa_extension_of(isa_op op) {
+    if (op >= ISA_OP_SH1ADD && op <= ISA_OP_SLLI_UW) return ISA_EXT_ZBA;
+    if (op >= ISA_OP_ANDN && op <= ISA_OP_REV8) return ISA_EXT_ZBB;
+    if (op >= ISA_OP_CLMUL && op <= ISA_OP_CLMULR) return ISA_EXT_ZBC;
+    if (op >= ISA_OP_BCLR && op <= ISA_OP_BSETI) return ISA_EXT_ZBS;
+    return 0;
+}
+
+/* In the first part of the string every letter is a single-letter extension
+ * (a 'p' between digits separates versions; 'g' implies no C); each later
+ * part, after a '_', is one extension, its name the letters before its version. */
+unsigned isa_extensions_of_string(const char *isa, size_t len) {
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } named[] = {{"c", ISA_EXT_C}, {"zba", ISA_EXT_ZBA}, {"zbb", ISA_EXT_ZBB}, {"zbc", ISA_EXT_ZBC}, {"zbs", ISA_EXT_ZBS}};
+    if (len < 4 || (strncmp(isa, "rv64", 4) && strncmp(isa, "rv32", 4))) return ISA_EXT_C; /* unknown: rv64gc */
+    unsigned found = 0;
+    size_t i = 4;
+    for (; i < len && isa[i] != '_'; i++)
+        if (isa[i] == 'c') found |= ISA_EXT_C;
+    while (i < len) { /* at '_' */
+        size_t start = ++i, n = 0;
+        while (i < len && isa[i] != '_') i++;
+        while (start + n < i && !(isa[start + n] >= '0' && isa[start + n] <= '9')) n++;
+        for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+            if (strlen(named[k].name) == n && !strncmp(named[k].name, isa + start, n)) found |= named[k].bit;
+    }
+    return found;
+}
+
 const char *isa_op_name(isa_op op) { return isa_info_of(op)->name; }
 
 const char *isa_class_name(op_class cls) { return cls < OPC_COUNT ? class_names[cls] : "?"; }

@@ -218,6 +218,14 @@ static const char *immediate_alu_name(isa_op op) {
     case ISA_OP_SLLIW: return "sllw";
     case ISA_OP_SRLIW: return "srlw";
     case ISA_OP_SRAIW: return "sraw";
+    /* so do Zbb's rotates and Zbs's single-bit ops ("ror a0,a1,0x3", "bset a0,a1,0x0");
+     * slli.uw keeps its name */
+    case ISA_OP_RORI: return "ror";
+    case ISA_OP_RORIW: return "rorw";
+    case ISA_OP_BCLRI: return "bclr";
+    case ISA_OP_BEXTI: return "bext";
+    case ISA_OP_BINVI: return "binv";
+    case ISA_OP_BSETI: return "bset";
     default: return isa_op_name(op);
     }
 }
@@ -284,6 +292,10 @@ static bool put_alias(text *t, const isa_insn *d, uint64_t pc) {
     case ISA_OP_ANDI:
         if (imm != 255) return false;
         put(t, "zext.b\t%s,%s", xreg(rd), xreg(rs1));
+        return true;
+    case ISA_OP_ADD_UW:
+        if (rs2 != 0) return false;
+        put(t, "zext.w\t%s,%s", xreg(rd), xreg(rs1));
         return true;
     case ISA_OP_SLTIU:
         if (imm != 1) return false;
@@ -544,13 +556,15 @@ static void put_illegal(text *t, const isa_insn *d, uint64_t pc) {
 }
 
 int isa_disasm(const isa_insn *insn, uint64_t pc, char *buf, size_t size) {
-    return isa_disasm_spec(insn, pc, ISA_PRIV_1_11, buf, size);
+    return isa_disasm_spec(insn, pc, ISA_PRIV_1_11, ISA_EXT_ALL, buf, size);
 }
 
-int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, char *buf, size_t size) {
+int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, unsigned extensions, char *buf,
+                    size_t size) {
     text t = {buf, size, 0, spec};
     if (size > 0) buf[0] = '\0';
     if (insn->op == ISA_OP_ILLEGAL || insn->op >= ISA_OP_COUNT) put_illegal(&t, insn, pc);
+    else if ((isa_extension_of((isa_op)insn->op) & ~extensions) != 0) put_unknown_word(&t, insn); /* not enabled */
     else if (insn->length == 2 && put_compressed_special(&t, insn)) {
     } else if (!put_alias(&t, insn, pc)) put_insn(&t, insn, pc);
     return t.len > INT32_MAX ? INT32_MAX : (int)t.len;

@@ -1,4 +1,5 @@
-/* isa — RV64GC (RV64IMAFDC + Zicsr + Zifencei) decoding and disassembly.
+/* isa — RV64GC (RV64IMAFDC + Zicsr + Zifencei) and the bit-manipulation
+ * extensions Zba, Zbb, Zbc, Zbs: decoding and disassembly.
  *
  * Pure functions over one instruction table (isa_table.h). No state.
  * Compressed instructions decode to the 32-bit instruction they expand to
@@ -136,8 +137,29 @@ static inline unsigned isa_length(uint16_t low16) {
 
 /* Decode one instruction. `raw` holds 4 bytes from the pc (a compressed
  * instruction uses the low 16). Returns false, with out->op = ISA_OP_ILLEGAL,
- * for an encoding that is not RV64GC. */
+ * for an encoding that is neither RV64GC nor Zba/Zbb/Zbc/Zbs. */
 bool isa_decode(uint32_t raw, isa_insn *out);
+
+/* Extensions beyond RV64GC's base that an ISA string can name and that change
+ * what objdump disassembles (a bit set). */
+enum {
+    ISA_EXT_C = 1 << 0, /* compressed: without it 16-bit parcels are data (.2byte) */
+    ISA_EXT_ZBA = 1 << 1,
+    ISA_EXT_ZBB = 1 << 2,
+    ISA_EXT_ZBC = 1 << 3,
+    ISA_EXT_ZBS = 1 << 4,
+    ISA_EXT_BITMANIP = ISA_EXT_ZBA | ISA_EXT_ZBB | ISA_EXT_ZBC | ISA_EXT_ZBS,
+    ISA_EXT_ALL = ISA_EXT_C | ISA_EXT_BITMANIP
+};
+
+/* The ISA_EXT_* bit of the extension an op belongs to; 0 for RV64G's own. */
+unsigned isa_extension_of(isa_op op);
+
+/* The ISA_EXT_* extensions an ISA string names ("rv64imafdc",
+ * "rv64i2p1_m2p0_c2p0_zba1p0_zbb1p0", as in Tag_RISCV_arch and $x<isa>
+ * mapping symbols). A string that is not rv32/rv64 gives objdump's default,
+ * rv64gc: ISA_EXT_C. */
+unsigned isa_extensions_of_string(const char *isa, size_t len);
 
 /* The table row of an op; op must be < ISA_OP_COUNT. */
 const isa_info *isa_info_of(isa_op op);
@@ -171,6 +193,10 @@ typedef enum isa_priv_spec { ISA_PRIV_1_9_1, ISA_PRIV_1_10, ISA_PRIV_1_11, ISA_P
 /* objdump 2.40's choice: a version it knows as given, anything else (no
  * attribute, 0.0.0, 1.13) its latest, 1.12. */
 isa_priv_spec isa_priv_spec_from_attributes(unsigned major, unsigned minor, unsigned revision);
-int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, char *buf, size_t size);
+/* As isa_disasm, naming CSRs by `spec`, and with only the bit-manipulation
+ * extensions in `extensions` (ISA_EXT_*) known: an instruction of another one
+ * is printed as objdump prints it then, `.4byte 0x…`. isa_disasm knows all. */
+int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, unsigned extensions, char *buf,
+                    size_t size);
 
 #endif

@@ -1,4 +1,4 @@
-/* The RV64GC instruction table: every instruction cyclescope knows, listed once.
+/* The RV64GC + Zba/Zbb/Zbc/Zbs instruction table: every instruction cyclescope knows, listed once.
  *
  * ISA_INSN(id, mnemonic, match, mask, format, op_class, fp_ops, operands, mem_bytes)
  *
@@ -200,4 +200,56 @@ ISA_INSN(FCVT_D_WU, "fcvt.d.wu", 0xd2100053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC
 ISA_INSN(FCVT_D_L,  "fcvt.d.l",  0xd2200053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
 ISA_INSN(FCVT_D_LU, "fcvt.d.lu", 0xd2300053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
 ISA_INSN(FMV_D_X,   "fmv.d.x",   0xf2000053, 0xfff0707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
+/* ---- Zba, Zbb, Zbc, Zbs (RISC-V Bit-Manipulation ISA-extensions 1.0.0, chapter 2,
+ * RV64 encodings). Kept together after D: isa_extension_of finds the extension
+ * of an op by its place here. The immediate forms of Zbb/Zbs take a 6-bit shift
+ * amount (rori, b*i), roriw a 5-bit one. ---------------------------------------- */
+/* Zba */
+ISA_INSN(SH1ADD,    "sh1add",    0x20002033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(SH2ADD,    "sh2add",    0x20004033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(SH3ADD,    "sh3add",    0x20006033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(ADD_UW,    "add.uw",    0x0800003b, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(SH1ADD_UW, "sh1add.uw", 0x2000203b, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(SH2ADD_UW, "sh2add.uw", 0x2000403b, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(SH3ADD_UW, "sh3add.uw", 0x2000603b, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(SLLI_UW,   "slli.uw",   0x0800101b, 0xfc00707f, ISA_FMT_SH6, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+/* Zbb */
+ISA_INSN(ANDN,      "andn",      0x40007033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(ORN,       "orn",       0x40006033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(XNOR,      "xnor",      0x40004033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(CLZ,       "clz",       0x60001013, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(CLZW,      "clzw",      0x6000101b, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(CTZ,       "ctz",       0x60101013, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(CTZW,      "ctzw",      0x6010101b, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(CPOP,      "cpop",      0x60201013, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(CPOPW,     "cpopw",     0x6020101b, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(MAX,       "max",       0x0a006033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(MAXU,      "maxu",      0x0a007033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(MIN,       "min",       0x0a004033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(MINU,      "minu",      0x0a005033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(SEXT_B,    "sext.b",    0x60401013, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SEXT_H,    "sext.h",    0x60501013, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(ZEXT_H,    "zext.h",    0x0800403b, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(ROL,       "rol",       0x60001033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(ROLW,      "rolw",      0x6000103b, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(ROR,       "ror",       0x60005033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(RORW,      "rorw",      0x6000503b, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(RORI,      "rori",      0x60005013, 0xfc00707f, ISA_FMT_SH6, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(RORIW,     "roriw",     0x6000501b, 0xfe00707f, ISA_FMT_SH5, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(ORC_B,     "orc.b",     0x28705013, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(REV8,      "rev8",      0x6b805013, 0xfff0707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_N, 0)
+/* Zbc: the multiplier's class (docs/isa.md, "Bit manipulation": a carry-less
+ * product is a partial-product array, multi-cycle where cores implement it) */
+ISA_INSN(CLMUL,     "clmul",     0x0a001033, 0xfe00707f, ISA_FMT_R,   OPC_INT_MUL, 0, ISA_X_X_X, 0)
+ISA_INSN(CLMULH,    "clmulh",    0x0a003033, 0xfe00707f, ISA_FMT_R,   OPC_INT_MUL, 0, ISA_X_X_X, 0)
+ISA_INSN(CLMULR,    "clmulr",    0x0a002033, 0xfe00707f, ISA_FMT_R,   OPC_INT_MUL, 0, ISA_X_X_X, 0)
+/* Zbs */
+ISA_INSN(BCLR,      "bclr",      0x48001033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(BCLRI,     "bclri",     0x48001013, 0xfc00707f, ISA_FMT_SH6, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(BEXT,      "bext",      0x48005033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(BEXTI,     "bexti",     0x48005013, 0xfc00707f, ISA_FMT_SH6, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(BINV,      "binv",      0x68001033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(BINVI,     "binvi",     0x68001013, 0xfc00707f, ISA_FMT_SH6, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(BSET,      "bset",      0x28001033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(BSETI,     "bseti",     0x28001013, 0xfc00707f, ISA_FMT_SH6, OPC_INT_ALU, 0, ISA_X_X_N, 0)
 /* clang-format on */

@@ -30,7 +30,7 @@ typedef struct listing {
     int addr_width;       /* of the address column in this section (objdump's skip_addr_chars) */
     isa_priv_spec spec;   /* whose CSR names to print, from the file's attributes */
     unsigned chunk;       /* bytes per raw chunk of the last thing printed (objdump's bytes_per_chunk) */
-    bool has_c;           /* the C extension in the ISA of the last $x<isa> met, else the file's */
+    unsigned isa;         /* ISA_EXT_* of the ISA of the last $x<isa> met, else the file's */
     unsigned line_octets; /* raw bytes a line holds (objdump's octets_per_line, set by the last item) */
 } listing;
 
@@ -122,7 +122,7 @@ static void print_line(listing *l, const uint8_t *bytes, uint64_t pc, unsigned a
     if (len == 2) printf("%04x                \t", raw & 0xffff);
     else printf("%08x          \t", raw);
     char text[128];
-    isa_disasm_spec(&d, pc, l->spec, text, sizeof text);
+    isa_disasm_spec(&d, pc, l->spec, l->isa, text, sizeof text);
     bool has_target = ok && (d.op_class == OPC_BRANCH || d.op == ISA_OP_JAL);
     if (has_target && !elf_symbol_count(l->img)) {
         /* the target, the last operand, printed as print_symbolic prints it */
@@ -298,11 +298,11 @@ static void disassemble_range(listing *l, const elf_section *sec, size_t index, 
             continue;
         }
         uint64_t next_map;
-        int isa_c, next_isa_c;
-        bool is_data = elf_code_state(l->img, (uint16_t)index, pc, &next_map, &isa_c, &next_isa_c);
+        int isa, next_isa;
+        bool is_data = elf_code_state(l->img, (uint16_t)index, pc, &next_map, &isa, &next_isa);
         /* objdump (riscv-dis.c, riscv_update_map_state) takes the ISA of a
          * $x<isa> only when it disassembles there; a plain $x keeps the last */
-        if (isa_c >= 0) l->has_c = isa_c;
+        if (isa >= 0) l->isa = (unsigned)isa;
         if (is_data) {
             /* riscv_data_length: up to 4 bytes, to the next mapping symbol
              * (or the section's end); looking ahead it also takes the ISA of
@@ -310,7 +310,7 @@ static void disassemble_range(listing *l, const elf_section *sec, size_t index, 
             uint64_t limit = next_map < end ? next_map : end;
             unsigned len = limit - pc < 4 ? (unsigned)(limit - pc) : 4;
             if (len == 3) len = 2;
-            if (next_isa_c >= 0) l->has_c = next_isa_c;
+            if (next_isa >= 0) l->isa = (unsigned)next_isa;
             if (len > stop - pc) { /* past the next symbol: objdump cannot read it */
                 print_out_of_bounds(l, bytes, pc, stop, len);
                 return;
@@ -330,7 +330,7 @@ static void disassemble_range(listing *l, const elf_section *sec, size_t index, 
             return;
         }
         l->line_octets = 8;
-        if (!l->has_c && (low16 & 3) != 3) { /* a 16-bit parcel where the ISA has no C */
+        if (!(l->isa & ISA_EXT_C) && (low16 & 3) != 3) { /* a 16-bit parcel where the ISA has no C */
             printf("%*" PRIx64 ":\t%04x                \t.2byte\t0x%x\n", l->addr_width, pc, low16, low16);
             l->chunk = 2;
             pc += 2;
@@ -419,7 +419,7 @@ int cmd_disasm(int argc, char **argv) {
     unsigned spec[3];
     elf_priv_spec(img, spec);
     listing l = {
-        .img = img, .spec = isa_priv_spec_from_attributes(spec[0], spec[1], spec[2]), .has_c = elf_file_has_c(img)};
+        .img = img, .spec = isa_priv_spec_from_attributes(spec[0], spec[1], spec[2]), .isa = elf_file_extensions(img)};
     for (size_t i = 0; i < elf_symbol_count(img); i++) {
         if (!strcmp(elf_symbol_at(img, i)->name, "__global_pointer$")) {
             l.gp = elf_symbol_at(img, i)->addr;

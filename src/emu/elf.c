@@ -17,7 +17,7 @@ typedef struct elf_mapping {
     uint64_t addr;
     uint16_t section;
     bool data;
-    int8_t has_c; /* $x<isa>: 1 if the ISA has the C extension, 0 if not; -1: not said */
+    int8_t isa; /* $x<isa>: the ISA_EXT_* extensions the ISA names; -1: not said */
 } elf_mapping;
 
 struct elf_image {
@@ -32,38 +32,22 @@ struct elf_image {
     size_t symbol_count;
     elf_mapping *mappings; /* $d / $x mapping symbols, by address */
     size_t mapping_count;
-    bool file_has_c;       /* the C extension in .riscv.attributes' Tag_RISCV_arch (true without one) */
+    unsigned file_isa;     /* ISA_EXT_* of .riscv.attributes' Tag_RISCV_arch (ISA_EXT_C without one) */
     unsigned priv_spec[3]; /* Tag_RISCV_priv_spec, _minor, _revision (0 when not given) */
 };
 
-/* Does an ISA string ("rv64imafdc", "rv64i2p1_m2p0_c2p0_zicsr2p0") name the C
- * extension? In the first part every letter is a single-letter extension (a
- * 'p' between digits separates versions); later parts are one extension each. */
-static bool isa_has_c(const char *isa, size_t len) {
-    if (len < 4 || (strncmp(isa, "rv64", 4) && strncmp(isa, "rv32", 4))) return true; /* unknown: assume C */
-    size_t i = 4;
-    for (; i < len && isa[i] != '_'; i++)
-        if (isa[i] == 'c') return true;
-    while (i < len) { /* at '_' */
-        i++;
-        if (i < len && isa[i] == 'c' && (i + 1 == len || isa[i + 1] == '_' || (isa[i + 1] >= '0' && isa[i + 1] <= '9')))
-            return true;
-        while (i < len && isa[i] != '_') i++;
-    }
-    return false;
-}
-
-/* Tag_RISCV_arch of a .riscv.attributes section: the string that starts with rv32/rv64. */
-static bool attributes_have_c(const uint8_t *data, size_t size) {
+/* Tag_RISCV_arch of a .riscv.attributes section (the string that starts with
+ * rv32/rv64): the ISA_EXT_* extensions it names; without one objdump's default, rv64gc. */
+static unsigned attributes_extensions(const uint8_t *data, size_t size) {
     for (size_t i = 0; i + 4 <= size; i++) {
         if (data[i] == 'r' && data[i + 1] == 'v' &&
             (!memcmp(data + i + 2, "64", 2) || !memcmp(data + i + 2, "32", 2))) {
             size_t n = 0;
             while (i + n < size && data[i + n]) n++;
-            return isa_has_c((const char *)data + i, n);
+            return isa_extensions_of_string((const char *)data + i, n);
         }
     }
-    return true;
+    return ISA_EXT_C;
 }
 
 /* An unsigned LEB128 at *p (< end); false if it runs off the end. */
@@ -284,7 +268,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
         return false;
     }
     img->sections = cs_calloc(eh->e_shnum, sizeof(elf_section));
-    img->file_has_c = true;
+    img->file_isa = ISA_EXT_C;
     for (unsigned i = 0; i < eh->e_shnum; i++) {
         elf_section *s = &img->sections[img->section_count++];
         s->name = sh[i].sh_name < names->sh_size ? (const char *)img->data + names->sh_offset + sh[i].sh_name : "";
@@ -298,7 +282,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
             }
             s->data = img->data + sh[i].sh_offset;
             if (!strcmp(s->name, ".riscv.attributes")) {
-                img->file_has_c = attributes_have_c(s->data, s->size);
+                img->file_isa = attributes_extensions(s->data, s->size);
                 attributes_priv_spec(s->data, s->size, img->priv_spec);
             }
         }
@@ -328,9 +312,9 @@ static bool read_sections(elf_image *img, cs_error *err) {
             if (name[0] == '$' && (name[1] == 'd' || name[1] == 'x') && type == STT_NOTYPE) {
                 /* RISC-V ELF psABI mapping symbols: $d data follows, $x (or $x<isa>) code */
                 /* $x<isa> names the ISA of the code that follows; plain $x keeps the file's */
-                int c = name[1] == 'x' && name[2] ? isa_has_c(name + 2, strlen(name + 2)) : -1;
+                int isa = name[1] == 'x' && name[2] ? (int)isa_extensions_of_string(name + 2, strlen(name + 2)) : -1;
                 img->mappings[img->mapping_count++] = (elf_mapping){
-                    .addr = sym[k].st_value, .section = sym[k].st_shndx, .data = name[1] == 'd', .has_c = (int8_t)c};
+                    .addr = sym[k].st_value, .section = sym[k].st_shndx, .data = name[1] == 'd', .isa = (int8_t)isa};
                 continue;
             }
             if (name[0] == '$' || (name[0] == '.' && name[1] == 'L')) continue; /* mapping and local labels */
@@ -350,8 +334,8 @@ static bool read_sections(elf_image *img, cs_error *err) {
     return true;
 }
 
-bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa_c,
-                    int *next_isa_c) {
+bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa,
+                    int *next_isa) {
     /* the last mapping symbol at or below addr in the section (binary search, then back) */
     size_t lo = 0, hi = img->mapping_count;
     while (lo < hi) {
@@ -360,29 +344,29 @@ bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint6
         else hi = mid;
     }
     bool data = false; /* code until a mapping symbol says otherwise */
-    *isa_c = -1;
+    *isa = -1;
     for (size_t i = lo; i-- > 0;) {
         if (img->mappings[i].section == section) {
             data = img->mappings[i].data;
-            if (!data) *isa_c = img->mappings[i].has_c;
+            if (!data) *isa = img->mappings[i].isa;
             break;
         }
     }
     *until = UINT64_MAX;
-    *next_isa_c = -1;
+    *next_isa = -1;
     for (size_t i = lo; i < img->mapping_count; i++) {
         const elf_mapping *m = &img->mappings[i];
         if (m->section != section || m->addr <= addr) continue;
         if (*until == UINT64_MAX) *until = m->addr;
         if (!m->data) { /* the first $x after addr */
-            *next_isa_c = m->has_c;
+            *next_isa = m->isa;
             break;
         }
     }
     return data;
 }
 
-bool elf_file_has_c(const elf_image *img) { return img->file_has_c; }
+unsigned elf_file_extensions(const elf_image *img) { return img->file_isa; }
 
 static elf_image *open_image(const char *path, bool with_sections, cs_error *err) {
     elf_image *img = cs_calloc(1, sizeof *img);
@@ -429,9 +413,11 @@ const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr) {
 /* ---- loading ---------------------------------------------------------------------- */
 
 /* The extensions an ISA string names beyond RV64GC (I, M, A, F, D, C and the parts G
- * implies or that are subsets of them), space-separated into out. */
+ * implies or that are subsets of them) and Zba/Zbb/Zbc/Zbs, which cyclescope runs too,
+ * space-separated into out. */
 static void isa_beyond_gc(const char *isa, size_t len, char *out, size_t cap) {
-    static const char *const within[] = {"zicsr", "zifencei", "zmmul", "zaamo", "zalrsc", "zca", "zcd", "zicntr"};
+    static const char *const within[] = {"zicsr", "zifencei", "zmmul", "zaamo", "zalrsc", "zca",
+                                         "zcd",   "zicntr",   "zba",   "zbb",   "zbc",    "zbs"};
     size_t used = 0;
     out[0] = 0;
     if (len < 4 || strncmp(isa, "rv64", 4)) return;

@@ -137,15 +137,16 @@ size_t elf_symbol_count(const elf_image *img);
 const elf_symbol *elf_symbol_at(const elf_image *img, size_t i);
 /* Is addr in data, by the mapping symbols of its section (code when none says
  * so)? *until: the address of the next mapping symbol there, UINT64_MAX if
- * none. *isa_c: what the mapping symbol that decides (the last at or below
- * addr) says of the C extension: 1 or 0 for a $x<isa>, -1 for a plain $x, a
- * $d or none; *next_isa_c: the same for the first $x after addr. objdump
+ * none. *isa: what the mapping symbol that decides (the last at or below
+ * addr) says of the ISA: the ISA_EXT_* extensions of a $x<isa>, -1 for a plain
+ * $x, a $d or none; *next_isa: the same for the first $x after addr. objdump
  * keeps the ISA of the last $x<isa> it met while disassembling, so a plain
  * $x continues it (see cmd_disasm.c). */
-bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa_c,
-                    int *next_isa_c);
-/* Does the file's .riscv.attributes Tag_RISCV_arch name the C extension (true without one)? */
-bool elf_file_has_c(const elf_image *img);
+bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa,
+                    int *next_isa);
+/* The ISA_EXT_* extensions the file's .riscv.attributes Tag_RISCV_arch names
+ * (ISA_EXT_C, objdump's default rv64gc, without one). */
+unsigned elf_file_extensions(const elf_image *img);
 /* The privileged-spec version in the file's .riscv.attributes (major, minor,
  * revision; zeros when not given), which decides the CSR names objdump prints. */
 void elf_priv_spec(const elf_image *img, unsigned spec[3]);

@@ -46,7 +46,9 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   add_test(NAME exec.fault.illegal_instruction
            COMMAND ${_scripts}/expect_error.sh 132 "illegal instruction 0x0000000b at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/illegal)
   add_test(NAME exec.fault.beyond_gc
-           COMMAND ${_scripts}/expect_error.sh 132 "illegal instruction 0x[0-9a-f]+ at pc 0x[0-9a-f]+ \\(the program was built for extensions beyond RV64GC, which cyclescope runs: zbb\\)" ${_cs} exec ${_g}/beyond_gc)
+           COMMAND ${_scripts}/expect_error.sh 132 "illegal instruction 0x[0-9a-f]+ at pc 0x[0-9a-f]+ \\(the program was built for extensions beyond RV64GC and Zba/Zbb/Zbc/Zbs, which cyclescope runs: zfh zfhmin\\)" ${_cs} exec ${_g}/beyond_gc)
+  # the bitmanip program through every verb that times or analyses a program
+  add_test(NAME bitmanip.verbs COMMAND ${_scripts}/bitmanip_verbs.sh ${_cs} ${_g}/bitmanip_bitset)
   add_test(NAME exec.fault.segfault
            COMMAND ${_scripts}/expect_error.sh 139 "segmentation fault: store to address 0x0 at pc 0x[0-9a-f]+" ${_cs} exec ${_g}/segfault)
   add_test(NAME exec.fault.unsupported_syscall
@@ -162,6 +164,14 @@ denied the guest write access to inside \\(pass --allow-write DIR to allow\\)"
 in handler: SIGUSR1 blocked 1, SIGUSR2 blocked 0
 in handler: SIGTERM \\(sa_mask\\) blocked 1"
                    ${_cs} exec ${_g}/signal_handler sa_mask)
+  # Zba/Zbb/Zbc/Zbs: every instruction over corner operands, and a program GCC built with
+  # them, as qemu runs them (docs/isa.md, "Bit manipulation")
+  add_test(NAME exec.qemu.bitmanip_ops
+           COMMAND ${_scripts}/bitmanip_ops_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} ${_g}/bitmanip_ops)
+  add_test(NAME exec.qemu.bitmanip_bitset
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/bitmanip_bitset)
+  add_test(NAME exec.qemu.bitmanip_bitset.large
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/bitmanip_bitset 3000000)
   add_test(NAME exec.qemu.isa_int COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_int)
   add_test(NAME exec.qemu.isa_fp COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/isa_fp)
   add_test(NAME exec.qemu.syscalls COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs}

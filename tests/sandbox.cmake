@@ -138,6 +138,15 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.mapping_symbols_runs COMMAND ${_cs} exec ${_g}/mapping_data)
   add_test(NAME sandbox.disasm.no_c_extension
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/no_c_ext)
+  # Zba/Zbb/Zbc/Zbs named where the file's attributes or a $x<isa> enable them, .4byte elsewhere
+  add_test(NAME sandbox.disasm.bitmanip
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/bitmanip_listing)
+  add_test(NAME sandbox.disasm.bitmanip_runs COMMAND ${_cs} exec ${_g}/bitmanip_listing)
+  add_test(NAME sandbox.disasm.bitmanip_not_enabled
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/zb_words_gc)
+  add_test(NAME sandbox.disasm.bitmanip_not_enabled_runs COMMAND ${_cs} exec ${_g}/zb_words_gc)
+  add_test(NAME sandbox.disasm.bitmanip_program
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/bitmanip_bitset)
   add_test(NAME sandbox.disasm.before_first_symbol
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/before_symbol)
   # Linked at 0x80000000 as riscv-tests are: objdump's address column is 12 wide there.

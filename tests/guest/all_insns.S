@@ -507,5 +507,56 @@ compressed_hints_and_edges:
     .insn 2, 0x9c61             /* c.subw-space op 3, reserved */
 
     .option norvc
+    /* Zba, Zbb, Zbc, Zbs: objdump names them only where the ISA enables them,
+     * here by the $x<isa> mapping symbol .option arch leaves */
+    .option push
+    .option arch, +zba, +zbb, +zbc, +zbs
+    sh1add a0,a1,a2
+    sh2add t0,t1,t2
+    sh3add s0,s1,a5
+    add.uw a0,a1,a2
+    add.uw a0,a1,zero           /* zext.w */
+    sh1add.uw a3,a4,a5
+    sh2add.uw a0,a1,a2
+    sh3add.uw t3,t4,t5
+    slli.uw a0,a1,0
+    slli.uw a0,a1,63
+    andn a0,a1,a2
+    orn a0,a1,a2
+    xnor a0,a1,a2
+    clz a0,a1
+    clzw a0,a1
+    ctz a0,a1
+    ctzw a0,a1
+    cpop a0,a1
+    cpopw a0,a1
+    max a0,a1,a2
+    maxu a0,a1,a2
+    min a0,a1,a2
+    minu a0,a1,a2
+    sext.b a0,a1
+    sext.h a0,a1
+    zext.h a0,a1
+    rol a0,a1,a2
+    rolw a0,a1,a2
+    ror a0,a1,a2
+    rorw a0,a1,a2
+    rori a0,a1,0
+    rori a0,a1,63
+    roriw a0,a1,31
+    orc.b a0,a1
+    rev8 a0,a1
+    clmul a0,a1,a2
+    clmulh a0,a1,a2
+    clmulr a0,a1,a2
+    bclr a0,a1,a2
+    bclri a0,a1,63
+    bext a0,a1,a2
+    bexti a0,a1,32
+    binv a0,a1,a2
+    binvi a0,a1,1
+    bset a0,a1,a2
+    bseti a0,a1,0
+    .option pop
     ret
     .size all_insns, . - all_insns

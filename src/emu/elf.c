@@ -334,8 +334,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
     return true;
 }
 
-bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa,
-                    int *next_isa) {
+bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa, int *next_isa) {
     /* the last mapping symbol at or below addr in the section (binary search, then back) */
     size_t lo = 0, hi = img->mapping_count;
     while (lo < hi) {

@@ -142,8 +142,7 @@ const elf_symbol *elf_symbol_at(const elf_image *img, size_t i);
  * $x, a $d or none; *next_isa: the same for the first $x after addr. objdump
  * keeps the ISA of the last $x<isa> it met while disassembling, so a plain
  * $x continues it (see cmd_disasm.c). */
-bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa,
-                    int *next_isa);
+bool elf_code_state(const elf_image *img, uint16_t section, uint64_t addr, uint64_t *until, int *isa, int *next_isa);
 /* The ISA_EXT_* extensions the file's .riscv.attributes Tag_RISCV_arch names
  * (ISA_EXT_C, objdump's default rv64gc, without one). */
 unsigned elf_file_extensions(const elf_image *img);

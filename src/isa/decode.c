@@ -36,7 +36,8 @@ unsigned isa_extensions_of_string(const char *isa, size_t len) {
     static const struct {
         const char *name;
         unsigned bit;
-    } named[] = {{"c", ISA_EXT_C}, {"zba", ISA_EXT_ZBA}, {"zbb", ISA_EXT_ZBB}, {"zbc", ISA_EXT_ZBC}, {"zbs", ISA_EXT_ZBS}};
+    } named[] = {
+        {"c", ISA_EXT_C}, {"zba", ISA_EXT_ZBA}, {"zbb", ISA_EXT_ZBB}, {"zbc", ISA_EXT_ZBC}, {"zbs", ISA_EXT_ZBS}};
     if (len < 4 || (strncmp(isa, "rv64", 4) && strncmp(isa, "rv32", 4))) return ISA_EXT_C; /* unknown: rv64gc */
     unsigned found = 0;
     size_t i = 4;

@@ -196,7 +196,6 @@ isa_priv_spec isa_priv_spec_from_attributes(unsigned major, unsigned minor, unsi
 /* As isa_disasm, naming CSRs by `spec`, and with only the bit-manipulation
  * extensions in `extensions` (ISA_EXT_*) known: an instruction of another one
  * is printed as objdump prints it then, `.4byte 0x…`. isa_disasm knows all. */
-int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, unsigned extensions, char *buf,
-                    size_t size);
+int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, unsigned extensions, char *buf, size_t size);
 
 #endif

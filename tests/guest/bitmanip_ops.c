@@ -34,29 +34,25 @@ static const uint64_t operands[] = {
 };
 enum { N = sizeof operands / sizeof operands[0] };
 
-#define R_OP(fn, mnemonic)                                                          \
-    static uint64_t fn(uint64_t a, uint64_t b) {                                   \
-        uint64_t r;                                                                \
+#define R_OP(fn, mnemonic)                                                   \
+    static uint64_t fn(uint64_t a, uint64_t b) {                             \
+        uint64_t r;                                                          \
         __asm__ volatile(mnemonic " %0, %1, %2" : "=r"(r) : "r"(a), "r"(b)); \
-        return r;                                                                  \
+        return r;                                                            \
     }
-#define U_OP(fn, mnemonic)                                               \
-    static uint64_t fn(uint64_t a) {                                    \
-        uint64_t r;                                                     \
+#define U_OP(fn, mnemonic)                                       \
+    static uint64_t fn(uint64_t a) {                             \
+        uint64_t r;                                              \
         __asm__ volatile(mnemonic " %0, %1" : "=r"(r) : "r"(a)); \
-        return r;                                                       \
+        return r;                                                \
     }
 /* immediate forms: one function per shift amount (the immediate is in the encoding) */
-#define I_OP(fn, mnemonic, shamt)                                                    \
-    static uint64_t fn##_##shamt(uint64_t a) {                                      \
-        uint64_t r;                                                                 \
+#define I_OP(fn, mnemonic, shamt)                                         \
+    static uint64_t fn##_##shamt(uint64_t a) {                            \
+        uint64_t r;                                                       \
         __asm__ volatile(mnemonic " %0, %1, " #shamt : "=r"(r) : "r"(a)); \
-        return r;                                                                   \
+        return r;                                                         \
     }
-#define I_OPS6(fn, mnemonic) \
-    I_OP(fn, mnemonic, 0) I_OP(fn, mnemonic, 1) I_OP(fn, mnemonic, 7) I_OP(fn, mnemonic, 31) \
-    I_OP(fn, mnemonic, 32) I_OP(fn, mnemonic, 33) I_OP(fn, mnemonic, 63)
-#define I_OPS5(fn, mnemonic) I_OP(fn, mnemonic, 0) I_OP(fn, mnemonic, 1) I_OP(fn, mnemonic, 16) I_OP(fn, mnemonic, 31)
 
 R_OP(op_sh1add, "sh1add")
 R_OP(op_sh2add, "sh2add")
@@ -95,13 +91,52 @@ U_OP(op_sext_h, "sext.h")
 U_OP(op_zext_h, "zext.h")
 U_OP(op_orc_b, "orc.b")
 U_OP(op_rev8, "rev8")
-I_OPS6(op_slli_uw, "slli.uw")
-I_OPS6(op_rori, "rori")
-I_OPS5(op_roriw, "roriw")
-I_OPS6(op_bclri, "bclri")
-I_OPS6(op_bexti, "bexti")
-I_OPS6(op_binvi, "binvi")
-I_OPS6(op_bseti, "bseti")
+I_OP(op_slli_uw, "slli.uw", 0)
+I_OP(op_slli_uw, "slli.uw", 1)
+I_OP(op_slli_uw, "slli.uw", 7)
+I_OP(op_slli_uw, "slli.uw", 31)
+I_OP(op_slli_uw, "slli.uw", 32)
+I_OP(op_slli_uw, "slli.uw", 33)
+I_OP(op_slli_uw, "slli.uw", 63)
+I_OP(op_rori, "rori", 0)
+I_OP(op_rori, "rori", 1)
+I_OP(op_rori, "rori", 7)
+I_OP(op_rori, "rori", 31)
+I_OP(op_rori, "rori", 32)
+I_OP(op_rori, "rori", 33)
+I_OP(op_rori, "rori", 63)
+I_OP(op_roriw, "roriw", 0)
+I_OP(op_roriw, "roriw", 1)
+I_OP(op_roriw, "roriw", 16)
+I_OP(op_roriw, "roriw", 31)
+I_OP(op_bclri, "bclri", 0)
+I_OP(op_bclri, "bclri", 1)
+I_OP(op_bclri, "bclri", 7)
+I_OP(op_bclri, "bclri", 31)
+I_OP(op_bclri, "bclri", 32)
+I_OP(op_bclri, "bclri", 33)
+I_OP(op_bclri, "bclri", 63)
+I_OP(op_bexti, "bexti", 0)
+I_OP(op_bexti, "bexti", 1)
+I_OP(op_bexti, "bexti", 7)
+I_OP(op_bexti, "bexti", 31)
+I_OP(op_bexti, "bexti", 32)
+I_OP(op_bexti, "bexti", 33)
+I_OP(op_bexti, "bexti", 63)
+I_OP(op_binvi, "binvi", 0)
+I_OP(op_binvi, "binvi", 1)
+I_OP(op_binvi, "binvi", 7)
+I_OP(op_binvi, "binvi", 31)
+I_OP(op_binvi, "binvi", 32)
+I_OP(op_binvi, "binvi", 33)
+I_OP(op_binvi, "binvi", 63)
+I_OP(op_bseti, "bseti", 0)
+I_OP(op_bseti, "bseti", 1)
+I_OP(op_bseti, "bseti", 7)
+I_OP(op_bseti, "bseti", 31)
+I_OP(op_bseti, "bseti", 32)
+I_OP(op_bseti, "bseti", 33)
+I_OP(op_bseti, "bseti", 63)
 
 typedef struct {
     const char *name;
@@ -112,18 +147,23 @@ typedef struct {
     uint64_t (*fn)(uint64_t);
 } unary_op;
 
-#define B(x) {#x, op_##x}
+#define B(x) \
+    { #x, op_##x }
 static const binary_op binary_ops[] = {
     B(sh1add), B(sh2add), B(sh3add), B(add_uw), B(sh1add_uw), B(sh2add_uw), B(sh3add_uw), B(andn), B(orn),
     B(xnor),   B(max),    B(maxu),   B(min),    B(minu),      B(rol),       B(rolw),      B(ror),  B(rorw),
     B(clmul),  B(clmulh), B(clmulr), B(bclr),   B(bext),      B(binv),      B(bset),
 };
-#define I6(x) {#x " 0", op_##x##_0}, {#x " 1", op_##x##_1}, {#x " 7", op_##x##_7}, {#x " 31", op_##x##_31}, \
-              {#x " 32", op_##x##_32}, {#x " 33", op_##x##_33}, {#x " 63", op_##x##_63}
-#define I5(x) {#x " 0", op_##x##_0}, {#x " 1", op_##x##_1}, {#x " 16", op_##x##_16}, {#x " 31", op_##x##_31}
+#define I6(x)                                                                                     \
+    {#x " 0", op_##x##_0}, {#x " 1", op_##x##_1}, {#x " 7", op_##x##_7}, {#x " 31", op_##x##_31}, \
+        {#x " 32", op_##x##_32}, {#x " 33", op_##x##_33}, {                                       \
+#x " 63", op_##x##_63                                                                     \
+    }
+#define I5(x) \
+    {#x " 0", op_##x##_0}, {#x " 1", op_##x##_1}, {#x " 16", op_##x##_16}, { #x " 31", op_##x##_31 }
 static const unary_op unary_ops[] = {
-    B(zext_w), B(clz), B(clzw), B(ctz), B(ctzw), B(cpop), B(cpopw), B(sext_b), B(sext_h), B(zext_h), B(orc_b),
-    B(rev8), I6(slli_uw), I6(rori), I5(roriw), I6(bclri), I6(bexti), I6(binvi), I6(bseti),
+    B(zext_w), B(clz),  B(clzw),     B(ctz),   B(ctzw),   B(cpop),   B(cpopw),  B(sext_b), B(sext_h), B(zext_h),
+    B(orc_b),  B(rev8), I6(slli_uw), I6(rori), I5(roriw), I6(bclri), I6(bexti), I6(binvi), I6(bseti),
 };
 
 int main(void) {

@@ -131,6 +131,16 @@ if(CYCLESCOPE_RISCV_CC)
     $cs profile report --function masked --json $out/m.json $out/j.prof >/dev/null 2>&1
     jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 4' $out/m.json" _ ${_cs} ${_prof_out}/jump-table-into ${CYCLESCOPE_GUEST_DIR}/jump_table_into)
 endif()
+#   profile.jump_table_zba     a switch compiled with Zba (tests/guest/bitmanip_switch.c): the table
+#                              indexed by sh2add, not slli + add; its nine targets are the jump's
+#                              edges (before: missing edges, every block its own class)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_zba COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function step --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 9' $out/j.json
+    jq -e '.grade.within10 >= 0.9' $out/j.json" _ ${_cs} ${_prof_out}/jump-table-zba ${CYCLESCOPE_GUEST_DIR}/bitmanip_switch)
+endif()
 #   profile.jump_table_two_level  a jump through a byte table of classes, then a table of labels
 #                              addressed from an anchor (tests/guest/jump_table_two_level.S; glibc's
 #                              vfprintf): the four labels the classes name are the jump's edges, the

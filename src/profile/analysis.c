@@ -303,8 +303,8 @@ static size_t byte_table_values(const elf_image *img, const profile_proc *p, siz
 /* The targets of the indirect jump at index j when it dispatches through a
  * jump table as GCC emits one: an index bounded by a bltu/bgeu against a
  * constant, shifted by the entry size, added to a table base set by
- * auipc/lui + addi, the entry loaded, and (relative tables) the base added
- * back. Every target must lie in the procedure. Returns the number found
+ * auipc/lui + addi (shift and add one Zba sh2add/sh3add), the entry loaded,
+ * and (relative tables) the base added back. Every target must lie in the procedure. Returns the number found
  * (0: not a table we recognise). */
 static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, uint64_t *targets) {
     isa_insn d, e;
@@ -330,16 +330,27 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     int64_t entry_offset = e.imm; /* GCC may address the table from a section anchor before it */
     isa_insn a;
     long ka = writer_before(p, (size_t)k, e.rs1, &a); /* address = (index << shift) + table */
-    if (ka < 0 || a.op != ISA_OP_ADD) return 0;
-    isa_insn sh;
-    uint8_t table_reg = a.rs2, index_reg = 0;
-    long ks = writer_before(p, (size_t)ka, a.rs1, &sh);
-    if (ks < 0 || sh.op != ISA_OP_SLLI) {
-        ks = writer_before(p, (size_t)ka, a.rs2, &sh);
-        table_reg = a.rs1;
+    if (ka < 0) return 0;
+    uint8_t table_reg, index_reg;
+    long ks; /* where the index is shifted */
+    if (((a.op == ISA_OP_SH2ADD || a.op == ISA_OP_SH2ADD_UW) && entry == 4) ||
+        ((a.op == ISA_OP_SH3ADD || a.op == ISA_OP_SH3ADD_UW) && entry == 8)) {
+        /* Zba: GCC shifts and adds in one (sh2add index, index, table) */
+        index_reg = a.rs1;
+        table_reg = a.rs2;
+        ks = ka;
+    } else {
+        if (a.op != ISA_OP_ADD) return 0;
+        isa_insn sh;
+        table_reg = a.rs2;
+        ks = writer_before(p, (size_t)ka, a.rs1, &sh);
+        if (ks < 0 || sh.op != ISA_OP_SLLI) {
+            ks = writer_before(p, (size_t)ka, a.rs2, &sh);
+            table_reg = a.rs1;
+        }
+        if (ks < 0 || sh.op != ISA_OP_SLLI || (1u << sh.imm) != entry) return 0;
+        index_reg = sh.rs1;
     }
-    if (ks < 0 || sh.op != ISA_OP_SLLI || (1u << sh.imm) != entry) return 0;
-    index_reg = sh.rs1;
     uint64_t table, base = 0;
     if (!constant_reg(p, (size_t)ka, table_reg, &table)) return 0;
     table += (uint64_t)entry_offset;

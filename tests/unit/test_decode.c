@@ -157,6 +157,21 @@ static const decode_case cases[] = {
     C32("fcvt.w.d a0,fa0,rtz", 0xc2051553, FCVT_W_D, A0, FA0, 0, 0, OPC_FP_MISC),
     C32("fmv.d.x ft0,zero", 0xf2000053, FMV_D_X, FT0, ZERO, 0, 0, OPC_FP_MISC),
     C32("feq.d a0,fa0,fa1", 0xa2b52553, FEQ_D, A0, FA0, FA1, 0, OPC_FP_MISC),
+    /* ---- Zba, Zbb, Zbc, Zbs (docs/isa.md): clmul* in the multiplier's class ---- */
+    C32("sh1add a0,a1,a2", 0x20c5a533, SH1ADD, A0, A1, A2, 0, OPC_INT_ALU),
+    C32("zext.w a0,a1 (add.uw a0,a1,zero)", 0x0805853b, ADD_UW, A0, A1, ZERO, 0, OPC_INT_ALU),
+    C32("slli.uw a0,a1,5", 0x0855951b, SLLI_UW, A0, A1, 0, 5, OPC_INT_ALU),
+    C32("clz a0,a1", 0x60059513, CLZ, A0, A1, 0, 0, OPC_INT_ALU),
+    C32("cpopw a0,a1", 0x6025951b, CPOPW, A0, A1, 0, 0, OPC_INT_ALU),
+    C32("zext.h a0,a1", 0x0805c53b, ZEXT_H, A0, A1, 0, 0, OPC_INT_ALU),
+    C32("rori a0,a1,63", 0x63f5d513, RORI, A0, A1, 0, 63, OPC_INT_ALU),
+    C32("roriw a0,a1,31", 0x61f5d51b, RORIW, A0, A1, 0, 31, OPC_INT_ALU),
+    C32("orc.b a0,a1", 0x2875d513, ORC_B, A0, A1, 0, 0, OPC_INT_ALU),
+    C32("rev8 a0,a1", 0x6b85d513, REV8, A0, A1, 0, 0, OPC_INT_ALU),
+    C32("clmul a0,a1,a2", 0x0ac59533, CLMUL, A0, A1, A2, 0, OPC_INT_MUL),
+    C32("clmulr a0,a1,a2", 0x0ac5a533, CLMULR, A0, A1, A2, 0, OPC_INT_MUL),
+    C32("bexti a0,a1,7", 0x4875d513, BEXTI, A0, A1, 0, 7, OPC_INT_ALU),
+    C32("binvi a0,a1,33", 0x6a159513, BINVI, A0, A1, 0, 33, OPC_INT_ALU),
 };
 
 static void test_decode_table(void **state) {
@@ -235,6 +250,11 @@ static void test_decode_rejects(void **state) {
         {"lr.w with rs2 != 0", 0x1015a52f},
         {"wfi (privileged)", 0x10500073},
         {"ld with funct3 7", 0x0000f003},
+        {"roriw with shamt bit 5", 0x6205d51b},
+        {"clz's space, rs2 field 3", 0x60359513},
+        {"rev8's RV32 encoding", 0x6985d513},
+        {"zext.h's RV32 encoding (pack, Zbkb)", 0x0805c533},
+        {"brev8 (Zbkb)", 0x6875d513},
     };
     for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
         isa_insn d;
@@ -339,11 +359,58 @@ static void test_disasm_buffer(void **state) {
     assert_string_equal(buf, ".4byte\t0x707b");
 }
 
+/* The extensions an ISA string names, and the disassembly of an instruction of
+ * one the ELF does not enable (objdump's .4byte). */
+static void test_extensions(void **state) {
+    (void)state;
+    static const struct {
+        const char *isa;
+        unsigned want;
+    } strings[] = {
+        {"rv64gc", ISA_EXT_C},
+        {"rv64imafd", 0},
+        {"rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_zicsr2p0_zifencei2p0_zba1p0_zbb1p0_zbc1p0_zbs1p0", ISA_EXT_ALL},
+        {"rv64i2p1_m2p0_zbb1p0_zbkb1p0_zbs", ISA_EXT_ZBB | ISA_EXT_ZBS},
+        {"rv64gc_zbc1p0_zbb", ISA_EXT_C | ISA_EXT_ZBB | ISA_EXT_ZBC},
+        {"rv32imac_zba1p0", ISA_EXT_C | ISA_EXT_ZBA},
+        {"rv64g_zcb1p0_zbbx", 0}, /* zcb and a made-up zbbx are not zbb */
+        {"x86", ISA_EXT_C},       /* not an ISA string: objdump's default, rv64gc */
+    };
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+        unsigned got = isa_extensions_of_string(strings[i].isa, strlen(strings[i].isa));
+        if (got != strings[i].want) {
+            print_error("%s: 0x%x, expected 0x%x\n", strings[i].isa, got, strings[i].want);
+            fail();
+        }
+    }
+    assert_int_equal(isa_extension_of(ISA_OP_ADD), 0);
+    assert_int_equal(isa_extension_of(ISA_OP_SLLI_UW), ISA_EXT_ZBA);
+    assert_int_equal(isa_extension_of(ISA_OP_REV8), ISA_EXT_ZBB);
+    assert_int_equal(isa_extension_of(ISA_OP_CLMULR), ISA_EXT_ZBC);
+    assert_int_equal(isa_extension_of(ISA_OP_BSETI), ISA_EXT_ZBS);
+
+    isa_insn d;
+    char buf[64];
+    assert_true(isa_decode(0x63f5d513, &d)); /* rori a0,a1,63 */
+    isa_disasm(&d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "ror\ta0,a1,0x3f");
+    isa_disasm_spec(&d, 0, ISA_PRIV_1_12, ISA_EXT_C | ISA_EXT_ZBB, buf, sizeof buf);
+    assert_string_equal(buf, "ror\ta0,a1,0x3f");
+    isa_disasm_spec(&d, 0, ISA_PRIV_1_12, ISA_EXT_ALL & ~ISA_EXT_ZBB, buf, sizeof buf);
+    assert_string_equal(buf, ".4byte\t0x63f5d513");
+    assert_true(isa_decode(0x0805853b, &d)); /* add.uw a0,a1,zero */
+    isa_disasm(&d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "zext.w\ta0,a1");
+    isa_disasm_spec(&d, 0, ISA_PRIV_1_12, ISA_EXT_ZBB, buf, sizeof buf);
+    assert_string_equal(buf, ".4byte\t0x805853b");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_table),   cmocka_unit_test(test_decode_special_fields),
         cmocka_unit_test(test_decode_rejects), cmocka_unit_test(test_regs_of),
         cmocka_unit_test(test_names_and_info), cmocka_unit_test(test_disasm_buffer),
+        cmocka_unit_test(test_extensions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

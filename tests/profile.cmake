@@ -146,7 +146,8 @@ endif()
 #                              (bound on the stored index, the shift on the reloaded one) and a computed
 #                              goto through a table of label addresses, an object of its own, its base
 #                              set once far above: both read, the jumps' edges 5 and 4, the procedures
-#                              not missing edges (before: missing edges, every block its own class)
+#                              not missing edges (before: missing edges, every block its own class); and
+#                              a virtual call as a tail jump after the epilogue: one edge, to the exit
 if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_clang COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
     $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
@@ -154,7 +155,10 @@ if(CYCLESCOPE_RISCV_CC)
       $cs profile report --function \${f%:*} --truth $out/j.truth --json $out/\${f%:*}.json $out/j.prof >/dev/null 2>&1
       jq -e --argjson n \${f#*:} '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == $n' $out/\${f%:*}.json
       jq -e '.grade.within10 >= 0.9' $out/\${f%:*}.json
-    done" _ ${_cs} ${_prof_out}/jump-table-clang ${CYCLESCOPE_GUEST_DIR}/jump_table_clang)
+    done
+    $cs profile report --function virtual_tail --truth $out/j.truth --json $out/v.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges[] | select(.to == \"exit\")] | length) == 1' $out/v.json
+    jq -e '.grade.within10 >= 0.9' $out/v.json" _ ${_cs} ${_prof_out}/jump-table-clang ${CYCLESCOPE_GUEST_DIR}/jump_table_clang)
 endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of

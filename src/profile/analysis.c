@@ -489,6 +489,27 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     return (size_t)count;
 }
 
+/* Whether the indirect jump at index j leaves the procedure as a tail call: its block
+ * reloads ra from the stack and frees the frame (`ld ra, K(sp)`, `addi sp, sp, N`) before it —
+ * an epilogue, after which compiled code jumps nowhere inside (clang++ and g++ end a
+ * function with a virtual call so: `ld t1, 56(a3)`, …, `addi sp, sp, 80`, `jr t1` in
+ * libstdc++'s __do_dyncast). */
+static bool epilogue_tail_jump(const profile_proc *p, size_t j) {
+    bool ra_reloaded = false, frame_freed = false;
+    for (size_t k = j; k-- > 0 && !ends_block(p->insns[k].op_class);) {
+        isa_insn d;
+        isa_decode(p->insns[k].raw, &d);
+        if (d.op == ISA_OP_LD && d.rd == 1 && d.rs1 == 2) ra_reloaded = true;
+        else if (d.op == ISA_OP_ADDI && d.rd == 2 && d.rs1 == 2 && d.imm > 0 && !ra_reloaded) frame_freed = true;
+        else {
+            isa_regs r;
+            isa_regs_of(&d, &r);
+            if (r.dst == 2) return false; /* sp set otherwise: not a plain epilogue */
+        }
+    }
+    return ra_reloaded && frame_freed;
+}
+
 static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, uint8_t kind) {
     for (size_t i = 0; i < p->nedges; i++) /* a branch to its own fall-through: one edge */
         if (p->edges[i].from == from && p->edges[i].to == to) return;
@@ -581,7 +602,9 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             else {
                 size_t nt = jump_table(img, p, bl->first + bl->n - 1, table);
                 for (size_t q = 0; q < nt; q++) add_edge(p, &ecap, b, p->insns[insn_at(p, table[q])].block, 1);
-                if (!nt) p->missing_edges = true; /* §6.1.1: the CFG is noted as missing edges */
+                if (!nt && epilogue_tail_jump(p, bl->first + bl->n - 1))
+                    add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a tail call through a pointer */
+                else if (!nt) p->missing_edges = true;      /* §6.1.1: the CFG is noted as missing edges */
             }
             break;
         }

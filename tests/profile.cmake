@@ -152,3 +152,34 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 4' $out/j.json
     jq -e '.grade.within10 >= 0.9' $out/j.json" _ ${_cs} ${_prof_out}/jump-table-two-level ${CYCLESCOPE_GUEST_DIR}/jump_table_two_level)
 endif()
+#   profile.jump_table_clang   clang's dispatch forms (tests/guest/jump_table_clang.S): a switch at -O0
+#                              (bound on the stored index, the shift on the reloaded one) and a computed
+#                              goto through a table of label addresses, an object of its own, its base
+#                              set once far above: both read, the jumps' edges 5 and 4, the procedures
+#                              not missing edges (before: missing edges, every block its own class); and
+#                              a virtual call as a tail jump after the epilogue: one edge, to the exit
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_clang COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    for f in spilled:5 threaded:4; do
+      $cs profile report --function \${f%:*} --truth $out/j.truth --json $out/\${f%:*}.json $out/j.prof >/dev/null 2>&1
+      jq -e --argjson n \${f#*:} '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == $n' $out/\${f%:*}.json
+      jq -e '.grade.within10 >= 0.9' $out/\${f%:*}.json
+    done
+    $cs profile report --function virtual_tail --truth $out/j.truth --json $out/v.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges[] | select(.to == \"exit\")] | length) == 1' $out/v.json
+    jq -e '.grade.within10 >= 0.9' $out/v.json" _ ${_cs} ${_prof_out}/jump-table-clang ${CYCLESCOPE_GUEST_DIR}/jump_table_clang)
+endif()
+#   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
+#                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
+#                              its own, its samples estimated (before: the procedure before the fill held
+#                              them, none of its instructions, estimated 0: within 10% 0%)
+find_program(CYCLESCOPE_RISCV_STRIP riscv64-linux-gnu-strip)
+if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_STRIP)
+  add_test(NAME profile.stripped_gap COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3 strip=$4; mkdir -p $out
+    $strip -o $out/stripped $prog
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/s.truth -o $out/s.prof $out/stripped >/dev/null 2>&1
+    $cs profile report --truth $out/s.truth --json $out/s.json $out/s.prof >/dev/null 2>&1
+    jq -e '[.procedures[] | select(.samples > 0)] | length == 1 and .[0].missing_edges == false and .[0].cycles > 0' $out/s.json
+    jq -e '.grade.within10 >= 0.9' $out/s.json" _ ${_cs} ${_prof_out}/stripped-gap ${CYCLESCOPE_GUEST_DIR}/stripped_gap ${CYCLESCOPE_RISCV_STRIP})
+endif()

@@ -142,12 +142,24 @@ static range *find_procs(const elf_image *img, size_t *n) {
         for (size_t i = 0; i < elf_section_count(img); i++) {
             const elf_section *s = elf_section_at(img, i);
             if (!s->exec || !s->data) continue;
+            bool after_gap = false;
             for (uint64_t pc = s->addr; pc < s->addr + s->size;) {
                 isa_insn d;
                 if (!fetch_insn(img, pc, &d)) {
                     pc += 2;
+                    after_gap = true;
                     continue;
                 }
+                /* code after padding (the linker's zero fill between two objects' .text: clang
+                 * aligns functions to 4 bytes) starts a procedure: a CFG ends at the padding,
+                 * and a function reached only through a pointer (main, from _start) was the
+                 * samples of the procedure before it, none of its instructions */
+                if (after_gap && u64map_get(&starts, pc) < 0) {
+                    if (k == cap) r = cs_realloc(r, (cap *= 2) * sizeof *r);
+                    r[k++].start = pc;
+                    u64map_put(&starts, pc, 0);
+                }
+                after_gap = false;
                 if (d.op_class == OPC_CALL && d.op == ISA_OP_JAL) {
                     uint64_t t = pc + (uint64_t)d.imm;
                     if (section_of(img, t) && u64map_get(&starts, t) < 0) {
@@ -229,10 +241,39 @@ static long writer_before(const profile_proc *p, size_t from, uint8_t reg, isa_i
     return -1;
 }
 
+/* The one constant a register holds in the whole procedure: its only writers an auipc/lui
+ * and the addi right after it, both before index `from` (clang at -O2 sets a jump table's
+ * base once at the entry and keeps it in a register through a computed goto's handlers, more
+ * than JT_WINDOW instructions above the last jumps). */
+static long only_constant_writer(const profile_proc *p, size_t from, uint8_t reg, isa_insn *out) {
+    long first = -1;
+    size_t writers = 0;
+    for (size_t k = 0; k < p->ninsns; k++) {
+        isa_insn d;
+        isa_decode(p->insns[k].raw, &d);
+        isa_regs r;
+        isa_regs_of(&d, &r);
+        if (r.dst != reg || !reg) continue;
+        if (!writers++) first = (long)k;
+    }
+    if (first < 0 || writers > 2 || (size_t)first + writers > from) return -1;
+    isa_decode(p->insns[first].raw, out);
+    if (out->op != ISA_OP_AUIPC && out->op != ISA_OP_LUI) return -1;
+    if (writers == 2) {
+        isa_insn a;
+        isa_decode(p->insns[first + 1].raw, &a);
+        if (a.op != ISA_OP_ADDI || a.rd != reg || a.rs1 != reg) return -1;
+        *out = a;
+        return first + 1;
+    }
+    return first;
+}
+
 /* A constant set by auipc/lui (+ addi) before index `from`. */
 static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64_t *value) {
     isa_insn d;
     long k = writer_before(p, from, reg, &d);
+    if (k < 0) k = only_constant_writer(p, from, reg, &d);
     int64_t add = 0;
     while (k >= 0 && d.op == ISA_OP_ADDI && d.rs1 == reg) {
         add += d.imm;
@@ -271,6 +312,42 @@ static bool read_data(const elf_image *img, uint64_t addr, size_t size, int64_t 
     return true;
 }
 
+/* The object symbol that starts exactly at addr, when it has a size and lies in read-only
+ * data (.rodata, .data.rel.ro): a table the program could rewrite says nothing. */
+static const elf_symbol *read_only_object_at(const elf_image *img, uint64_t addr) {
+    const elf_symbol *sym = elf_symbol_for(img, addr);
+    if (!sym || !sym->object || sym->addr != addr || !sym->size) return NULL;
+    const elf_section *sec = section_holding(img, addr, sym->size);
+    if (!sec || !sec->name || (strncmp(sec->name, ".rodata", 7) && strncmp(sec->name, ".data.rel.ro", 12))) return NULL;
+    return sym;
+}
+
+/* Where the bound of a jump table's index is to be searched for. Usually the index register
+ * itself before the shift; clang at -O0 keeps the index in a stack slot: it stores it
+ * (sd I', off(s0)), checks the bound on I', and reloads it for the shift (ld I, off(s0)) —
+ * then I' between the store and the reload, provided I' is not written between the store and
+ * the bound (*bound_reg, the search from *from down to above *stop). */
+static void bound_search(const profile_proc *p, size_t shift, uint8_t index_reg, uint8_t *bound_reg, size_t *from,
+                         long *stop) {
+    *bound_reg = index_reg, *from = shift, *stop = -1;
+    isa_insn l;
+    long kl = writer_before(p, shift, index_reg, &l);
+    bool reload = kl >= 0 && (l.op == ISA_OP_LD || l.op == ISA_OP_LW || l.op == ISA_OP_LWU) &&
+        (l.rs1 == 2 || l.rs1 == 8); /* sp, s0: the frame */
+    if (!reload) return;
+    for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
+        isa_insn st;
+        isa_decode(p->insns[k].raw, &st);
+        isa_regs r;
+        isa_regs_of(&st, &r);
+        if (r.dst == l.rs1) return; /* the frame moved: another slot */
+        if (st.op != (l.op == ISA_OP_LD ? ISA_OP_SD : ISA_OP_SW) || st.rs1 != l.rs1 || st.imm != l.imm) continue;
+        if (!st.rs2) return;
+        *bound_reg = st.rs2, *from = (size_t)kl, *stop = k;
+        return;
+    }
+}
+
 /* The values an index register can hold when, before index `from`, it is a byte loaded
  * (lbu) from a constant table that an object symbol of the executable spans exactly: its
  * distinct bytes, in *values (allocated). 0: not such a load. The access is taken to stay
@@ -285,11 +362,9 @@ static size_t byte_table_values(const elf_image *img, const profile_proc *p, siz
     uint64_t table;
     if (!constant_reg(p, (size_t)ka, a.rs1, &table) && !constant_reg(p, (size_t)ka, a.rs2, &table)) return 0;
     table += (uint64_t)l.imm;
-    const elf_symbol *sym = elf_symbol_for(img, table);
-    if (!sym || !sym->object || sym->addr != table || !sym->size || sym->size > JT_MAX_ENTRIES) return 0;
-    /* read-only data: a table the program could rewrite says nothing */
-    const elf_section *sec = section_holding(img, table, sym->size);
-    if (!sec || !sec->name || (strncmp(sec->name, ".rodata", 7) && strncmp(sec->name, ".data.rel.ro", 12))) return 0;
+    const elf_symbol *sym = read_only_object_at(img, table);
+    if (!sym || sym->size > JT_MAX_ENTRIES) return 0;
+    const elf_section *sec = section_holding(img, table, sym->size); /* read_only_object_at found one */
     bool seen[256] = {false};
     size_t n = 0;
     *values = cs_calloc(256, 1);
@@ -374,16 +449,24 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
      * I >= K); into it (GCC lays the table's code out after the branch when the default case
      * comes later: glibc's vfscanf), bgeu K, I (taken: I <= K) or bltu I, K (taken: I < K) */
     uint64_t count = 0;
-    for (long b = ks - 1, n = 0; b >= 0 && n < JT_WINDOW && !count; b--, n++) {
+    uint8_t bound_reg;
+    size_t bound_from;
+    long stop;
+    bound_search(p, (size_t)ks, index_reg, &bound_reg, &bound_from, &stop);
+    for (long b = (long)bound_from - 1, n = 0; b > stop && n < JT_WINDOW && !count; b--, n++) {
         isa_insn br;
         isa_decode(p->insns[b].raw, &br);
         uint8_t kreg = 0;
+        if (stop >= 0) { /* spilled: I' must still hold what was stored */
+            isa_insn w;
+            if (writer_before(p, (size_t)b, bound_reg, &w) > stop) continue;
+        }
         int extra = 0;
         bool into = false;
-        if (br.op == ISA_OP_BLTU && br.rs2 == index_reg) kreg = br.rs1, extra = 1;
-        else if (br.op == ISA_OP_BGEU && br.rs1 == index_reg) kreg = br.rs2, extra = 0;
-        else if (br.op == ISA_OP_BGEU && br.rs2 == index_reg) kreg = br.rs1, extra = 1, into = true;
-        else if (br.op == ISA_OP_BLTU && br.rs1 == index_reg) kreg = br.rs2, extra = 0, into = true;
+        if (br.op == ISA_OP_BLTU && br.rs2 == bound_reg) kreg = br.rs1, extra = 1;
+        else if (br.op == ISA_OP_BGEU && br.rs1 == bound_reg) kreg = br.rs2, extra = 0;
+        else if (br.op == ISA_OP_BGEU && br.rs2 == bound_reg) kreg = br.rs1, extra = 1, into = true;
+        else if (br.op == ISA_OP_BLTU && br.rs1 == bound_reg) kreg = br.rs2, extra = 0, into = true;
         else continue;
         /* into the table: the taken side must lead to the shift (its target between them) */
         long taken = into ? insn_at(p, p->insns[b].pc + (uint64_t)br.imm) : -1;
@@ -398,6 +481,12 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     isa_insn mask;
     long km = count ? -1 : writer_before(p, (size_t)ks, index_reg, &mask);
     if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0) count = (uint64_t)mask.imm + 1;
+    /* neither, but the table an object of its own in read-only data: clang's computed goto
+     * (`goto *table[*pc++]`, a static array of label addresses, its index a byte of the
+     * program's data); C keeps the access within the object. Every entry must be an
+     * instruction of the procedure (checked below) */
+    const elf_symbol *object = count ? NULL : read_only_object_at(img, table);
+    if (object && object->size % entry == 0) count = object->size / entry;
     if (!count || count > JT_MAX_ENTRIES) return 0;
     for (uint64_t i = 0; i < count; i++) {
         int64_t v;
@@ -407,6 +496,27 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         targets[i] = t;
     }
     return (size_t)count;
+}
+
+/* Whether the indirect jump at index j leaves the procedure as a tail call: its block
+ * reloads ra from the stack and frees the frame (`ld ra, K(sp)`, `addi sp, sp, N`) before it —
+ * an epilogue, after which compiled code jumps nowhere inside (clang++ and g++ end a
+ * function with a virtual call so: `ld t1, 56(a3)`, …, `addi sp, sp, 80`, `jr t1` in
+ * libstdc++'s __do_dyncast). */
+static bool epilogue_tail_jump(const profile_proc *p, size_t j) {
+    bool ra_reloaded = false, frame_freed = false;
+    for (size_t k = j; k-- > 0 && !ends_block(p->insns[k].op_class);) {
+        isa_insn d;
+        isa_decode(p->insns[k].raw, &d);
+        if (d.op == ISA_OP_LD && d.rd == 1 && d.rs1 == 2) ra_reloaded = true;
+        else if (d.op == ISA_OP_ADDI && d.rd == 2 && d.rs1 == 2 && d.imm > 0 && !ra_reloaded) frame_freed = true;
+        else {
+            isa_regs r;
+            isa_regs_of(&d, &r);
+            if (r.dst == 2) return false; /* sp set otherwise: not a plain epilogue */
+        }
+    }
+    return ra_reloaded && frame_freed;
 }
 
 static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, uint8_t kind) {
@@ -501,7 +611,9 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             else {
                 size_t nt = jump_table(img, p, bl->first + bl->n - 1, table);
                 for (size_t q = 0; q < nt; q++) add_edge(p, &ecap, b, p->insns[insn_at(p, table[q])].block, 1);
-                if (!nt) p->missing_edges = true; /* §6.1.1: the CFG is noted as missing edges */
+                if (!nt && epilogue_tail_jump(p, bl->first + bl->n - 1))
+                    add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a tail call through a pointer */
+                else if (!nt) p->missing_edges = true;      /* §6.1.1: the CFG is noted as missing edges */
             }
             break;
         }

@@ -805,6 +805,11 @@ bool simpoint_time(const simpoint_set *set, const simpoint_stream *from, const u
                 silence_guest_output();
                 emu_private_files(from->emu); /* the parent fast-forwards on through them */
             }
+            /* the parent waits for this byte: its next read of a shared file must come after
+             * the offsets were taken above (a fast-forward that read on at once left a copy
+             * reading end of file: a program reading stdin just after a point's start) */
+            char ready = 1;
+            if (write(fds[1], &ready, 1) != 1) _exit(1);
             if (all) {
                 r.ok = time_warmed(core, w, p, &r.timing, &r.err);
             } else {
@@ -823,6 +828,11 @@ bool simpoint_time(const simpoint_set *set, const simpoint_stream *from, const u
             _exit(put == sizeof r ? 0 : 1);
         }
         close(fds[1]);
+        char ready;
+        ssize_t got;
+        while ((got = read(fds[0], &ready, 1)) < 0 && errno == EINTR) {
+        }
+        (void)got; /* 0: the copy ended before it, which reaping it reports */
         running[(head + count) % (size_t)jobs] = (child){pid, fds[0], i};
         count++;
     }

@@ -150,6 +150,7 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
         uint64_t now = emu_guest_time_ns(e, !realtime);
         ns = ns > now ? ns - now : 0;
     }
+    if (emu_thread_sleep(e, ns)) return 0; /* other threads run meanwhile (thread.c) */
     uint64_t left;
     if (guest_sleep(e, ns, &left)) return 0;
     /* interrupted by a handler: the time left, for a relative sleep (as Linux writes rem) */
@@ -1437,15 +1438,28 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_statx: ret = sys_statx(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_exit:
+        if (emu_sys_thread_exit(e)) { /* one thread of several: the others go on */
+            ret = 0;
+            break;
+        }
+        __attribute__((fallthrough)); /* the last thread's exit ends the process with its code */
     case SYS_exit_group:
         e->status = EMU_EXITED;
         e->exit_code = (int)(a0 & 0xff);
         return;
     case SYS_set_tid_address:
         e->clear_child_tid = a0;
-        ret = GUEST_PID;
+        ret = emu_thread_tid(e);
         break;
     case SYS_futex: {
+        if (e->threads) { /* threads: waits block, wakes wake (thread.c) */
+            ret = emu_sys_futex(e, a0, a1, a2, a3, a4, a5);
+            if (ret == EMU_FUTEX_UNSUPPORTED) {
+                emu_fail(e, "unsupported futex operation %u at pc 0x%" PRIx64, (unsigned)a1 & 0x7f, e->h.pc);
+                return;
+            }
+            break;
+        }
         unsigned op = (unsigned)a1 & 0x7f; /* without FUTEX_PRIVATE_FLAG / CLOCK_REALTIME */
         if (op == 0 || op == 9) {          /* WAIT, WAIT_BITSET */
             uint32_t v;
@@ -1481,20 +1495,36 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_clock_getres: ret = a1 ? put_time(e, a1, 1, false) : 0; break;
     case SYS_gettimeofday: ret = a0 ? put_time(e, a0, emu_guest_time_ns(e, false), true) : 0; break;
-    case SYS_sched_yield: ret = 0; break;
+    case SYS_sched_yield:
+        emu_sys_sched_yield(e);
+        ret = 0;
+        break;
+    case SYS_clone:
+        ret = emu_sys_clone(e, a0, a1, a2, a3, a4);
+        if (ret == EMU_CLONE_REFUSED) goto unsupported; /* fork-like: -ENOSYS and a warning, as before */
+        break;
     case SYS_sched_getaffinity: {
         uint64_t mask = 1; /* one CPU */
         ret = a1 < 8 ? -EINVAL : guest_put(e, a2, &mask, 8) ? -EFAULT : 8;
         break;
     }
-    case SYS_kill:
     case SYS_tkill:
+        if (e->threads) { /* a thread of the guest's, this one or another */
+            ret = emu_sys_tgkill(e, -1, (int64_t)a0, (int64_t)a1);
+            break;
+        }
+        __attribute__((fallthrough));
+    case SYS_kill:
         /* 0 and -GUEST_PID name the guest's own process group: itself alone */
         if (a0 == GUEST_PID || (nr == SYS_kill && ((int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID)))
             ret = emu_sys_self_signal(e, (int64_t)a1, nr == SYS_kill ? GUEST_SI_USER : GUEST_SI_TKILL);
         else ret = -EPERM; /* no other process is the guest's to signal */
         break;
-    case SYS_tgkill: ret = (a1 == GUEST_PID) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM; break;
+    case SYS_tgkill:
+        if (a0 != GUEST_PID) ret = -EPERM;
+        else if (e->threads) ret = emu_sys_tgkill(e, (int64_t)a0, (int64_t)a1, (int64_t)a2);
+        else ret = (a1 == GUEST_PID) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM;
+        break;
     case SYS_sigaltstack: ret = emu_sys_sigaltstack(e, a0, a1); break;
     case SYS_rt_sigreturn: ret = emu_sys_rt_sigreturn(e); break;
     case SYS_rt_sigaction: {
@@ -1559,8 +1589,8 @@ void emu_syscall(emu_t *e) {
         ret = guest_put(e, a1, ru, sizeof ru);
         break;
     }
-    case SYS_getpid:
-    case SYS_gettid: ret = GUEST_PID; break;
+    case SYS_getpid: ret = GUEST_PID; break;
+    case SYS_gettid: ret = emu_thread_tid(e); break;
     case SYS_getppid: ret = 1; break;
     case SYS_getuid:
     case SYS_geteuid:
@@ -1629,4 +1659,5 @@ void emu_syscall(emu_t *e) {
         emu_signal_deliver(e);
         e->sig_redirect = true;
     }
+    if (e->thread_switch) emu_thread_after_syscall(e); /* it blocked, exited or yielded */
 }

@@ -308,7 +308,7 @@ static void *late_signaller(void *arg) {
 
 static void *busy_worker(void *arg) {
     (void)arg;
-    for (volatile long i = 0; i < 2000000; i++) {
+    for (volatile long i = 0; i < 200000; i++) {
     }
     return NULL;
 }

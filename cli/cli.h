@@ -48,8 +48,8 @@ typedef struct cli_guest_options {
     "  --guest-memory SIZE  at most SIZE bytes of guest mappings (K, M, G suffixes, powers\n" \
     "                     of 1024; default 4G); past it mmap and brk give ENOMEM\n"           \
     "  --strict-syscalls  end the run at an unsupported system call (default: it returns\n"   \
-    "                     -ENOSYS with one warning per call number)\n"                       \
-    "  --thread-quantum N a thread of the guest runs N instructions before the next one\n"   \
+    "                     -ENOSYS with one warning per call number)\n"                        \
+    "  --thread-quantum N a thread of the guest runs N instructions before the next one\n"    \
     "                     takes the hart (default 100000; docs/sandbox.md)\n"
 
 /* Long-option ids for the guest options, for getopt_long tables. */

@@ -45,9 +45,9 @@ enum {
 /* glibc 2.36's pthread_create (nptl/pthread_create.c, create_thread) passes the first
  * line plus CLONE_SETTLS|PARENT_SETTID|CHILD_CLEARTID; the rest are accepted as Linux
  * does for a thread and mean nothing on one process (fs, files, SysV undo lists shared). */
-#define THREAD_NEEDED  (CLONE_VM_ | CLONE_SIGHAND_ | CLONE_THREAD_)
-#define THREAD_ALLOWED                                                                                       \
-    (THREAD_NEEDED | CLONE_FS_ | CLONE_FILES_ | CLONE_SYSVSEM_ | CLONE_SETTLS_ | CLONE_PARENT_SETTID_ |      \
+#define THREAD_NEEDED (CLONE_VM_ | CLONE_SIGHAND_ | CLONE_THREAD_)
+#define THREAD_ALLOWED                                                                                  \
+    (THREAD_NEEDED | CLONE_FS_ | CLONE_FILES_ | CLONE_SYSVSEM_ | CLONE_SETTLS_ | CLONE_PARENT_SETTID_ | \
      CLONE_CHILD_CLEARTID_ | CLONE_DETACHED_ | CLONE_CHILD_SETTID_)
 
 /* futex(2) operations and flags (include/uapi/linux/futex.h) */
@@ -186,11 +186,24 @@ static bool idle(emu_t *e) {
         if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) && t->deadline_ns < earliest)
             earliest = t->deadline_ns;
     }
+    uint64_t now = emu_guest_clock_ns(e);
+    /* the alarm comes first, and its handler would run: it interrupts the wait of the thread
+     * that waited last (the one whose state the emu fields hold: signal.c sends to it) */
+    if (current(e)->state != THREAD_FREE && emu_alarm_would_wake(e) &&
+        (earliest == UINT64_MAX || emu_alarm_budget(e) < earliest - now)) {
+        e->slept_ns += emu_alarm_budget(e);
+        emu_alarm_fire(e);
+        if (e->status != EMU_RUNNING) return false;
+        emu_thread *cur = current(e);
+        cur->sig_pending = e->sig_pending;
+        if (emu_signal_handler_ready(e) && (cur->state == THREAD_FUTEX || cur->state == THREAD_SLEEP))
+            wake(cur, -EINTR);
+        return true;
+    }
     if (earliest == UINT64_MAX) {
         deadlock(e);
         return false;
     }
-    uint64_t now = emu_guest_clock_ns(e);
     if (earliest > now) {
         if (e->opt.host_time) { /* the host's clock: wait for it, as the kernel would */
             uint64_t ns = earliest - now;
@@ -204,11 +217,14 @@ static bool idle(emu_t *e) {
 }
 
 /* Run thread `next` (its state is in its slot) instead of the current one, whose state
- * goes to its slot; a signal pending for it with a handler runs first. */
+ * goes to its slot unless it is there already (it blocked: emu_thread_after_syscall); a
+ * signal pending for it with a handler runs first. */
 static void switch_to(emu_t *e, int next) {
     emu_thread *cur = current(e);
-    if (cur->state == THREAD_RUNNING) cur->state = THREAD_RUNNABLE;
-    if (cur->state != THREAD_FREE) thread_save(e, cur);
+    if (cur->state == THREAD_RUNNING) { /* preempted or yielding (one that blocked is saved) */
+        cur->state = THREAD_RUNNABLE;
+        thread_save(e, cur);
+    }
     e->thread_cur = next;
     emu_thread *t = current(e);
     t->state = THREAD_RUNNING;
@@ -251,6 +267,9 @@ void emu_thread_after_syscall(emu_t *e) {
     e->thread_switch = false;
     if (e->status != EMU_RUNNING) return;
     if (!e->sig_redirect) e->h.pc += 4;
+    emu_thread *cur = current(e);
+    if (cur->state != THREAD_RUNNING && cur->state != THREAD_FREE) /* blocked: its slot holds it */
+        thread_save(e, cur);                                       /* from now, for wake() */
     if (!reschedule(e)) return;
     e->sig_redirect = true; /* the loop goes on at the hart's pc: this thread's or another's */
 }
@@ -324,6 +343,7 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
         uint32_t v;
         if (guest_get(e, addr, &v, 4)) return -EFAULT;
         if (v != (uint32_t)val) return -EAGAIN;
+        if (emu_signal_handler_ready(e)) return -EINTR; /* a handler to run first, as Linux */
         uint64_t deadline = UINT64_MAX;
         if (timeout) {
             int64_t ts[2];
@@ -336,8 +356,8 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
             if (op == FUTEX_WAIT_) { /* relative, on the monotonic clock */
                 deadline = now_mono + ns;
             } else { /* absolute on CLOCK_MONOTONIC, or CLOCK_REALTIME with the flag */
-                uint64_t now = (op_word & FUTEX_CLOCK_REALTIME_) ? emu_guest_time_ns(e, false)
-                                                                 : emu_guest_time_ns(e, true);
+                uint64_t now =
+                    (op_word & FUTEX_CLOCK_REALTIME_) ? emu_guest_time_ns(e, false) : emu_guest_time_ns(e, true);
                 deadline = ns > now ? now_mono + (ns - now) : now_mono;
             }
             if (deadline <= now_mono) return -ETIMEDOUT;
@@ -413,8 +433,7 @@ int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     }
     t->sig_pending |= bit;
     /* a handler it lets through interrupts its wait (pthread_cancel's SIGCANCEL) */
-    if (!(t->sig_blocked & bit) && (t->state == THREAD_FUTEX || t->state == THREAD_SLEEP))
-        wake(t, -EINTR);
+    if (!(t->sig_blocked & bit) && (t->state == THREAD_FUTEX || t->state == THREAD_SLEEP)) wake(t, -EINTR);
     return 0;
 }
 

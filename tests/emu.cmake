@@ -99,7 +99,7 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # Threads (clone with CLONE_THREAD, futexes) on the one hart: the same stdout and exit code
   # as qemu-riscv64's host threads, with the default quantum and with one of 7 instructions
   # (a switch almost anywhere: mid critical section, between a futex's check and its wait).
-  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill)
+  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex)
     add_test(NAME exec.qemu.threads.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads ${case})
     add_test(NAME exec.qemu.threads_q7.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})

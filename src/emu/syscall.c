@@ -1463,7 +1463,8 @@ void emu_syscall(emu_t *e) {
         unsigned op = (unsigned)a1 & 0x7f; /* without FUTEX_PRIVATE_FLAG / CLOCK_REALTIME */
         if (op == 0 || op == 9) {          /* WAIT, WAIT_BITSET */
             uint32_t v;
-            if (guest_get(e, a0, &v, 4)) ret = -EFAULT;
+            if (op == 9 && (uint32_t)a5 == 0) ret = -EINVAL; /* WAIT_BITSET with no bit */
+            else if (guest_get(e, a0, &v, 4)) ret = -EFAULT;
             else if (v != (uint32_t)a2) ret = -EAGAIN;
             else if (a3) {
                 /* with a timeout: nobody else can wake it, so the time runs out (WAIT: relative

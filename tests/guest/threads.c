@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -411,6 +413,47 @@ static int case_many(void) {
     return 0;
 }
 
+/* ---- futex: the system call itself ---- */
+static unsigned futex_word;
+
+static long futex(unsigned *addr, int op, unsigned val, const struct timespec *ts, unsigned val3) {
+    long r = syscall(SYS_futex, addr, op, val, ts, NULL, val3);
+    return r < 0 ? -errno : r;
+}
+
+static void *futex_waiter(void *arg) {
+    (void)arg;
+    long r = futex(&futex_word, FUTEX_WAIT_PRIVATE, 0, NULL, 0);
+    printf("waiter woke: %s\n", r == 0 ? "0" : strerror((int)-r));
+    return NULL;
+}
+
+static int case_futex(void) {
+    struct timespec ms = {0, 1000000};
+    /* one thread (before any other exists, and after one ended): only the timeout ends it */
+    printf("wait, one thread: %s\n", strerror((int)-futex(&futex_word, FUTEX_WAIT, 0, &ms, 0)));
+    printf("wait, value differs: %s\n", strerror((int)-futex(&futex_word, FUTEX_WAIT, 1, NULL, 0)));
+    printf("wake, nobody waits: %ld\n", futex(&futex_word, FUTEX_WAKE, 1, NULL, 0));
+    printf("bitset 0: %s\n", strerror((int)-futex(&futex_word, FUTEX_WAIT_BITSET, 0, NULL, 0)));
+    pthread_t t;
+    check(pthread_create(&t, NULL, busy_worker, NULL), "create");
+    printf("wait while another thread computes: %s\n",
+           strerror((int)-futex(&futex_word, FUTEX_WAIT_PRIVATE, 0, &ms, 0)));
+    check(pthread_join(t, NULL), "join");
+    printf("wait after it ended: %s\n", strerror((int)-futex(&futex_word, FUTEX_WAIT_PRIVATE, 0, &ms, 0)));
+    struct timespec past;
+    clock_gettime(CLOCK_REALTIME, &past);
+    past.tv_sec -= 1;
+    printf("absolute realtime deadline passed: %s\n",
+           strerror((int)-futex(&futex_word, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 0, &past, ~0u)));
+    check(pthread_create(&t, NULL, futex_waiter, NULL), "create");
+    long woken;
+    while ((woken = futex(&futex_word, FUTEX_WAKE_PRIVATE, 5, NULL, 0)) == 0) sched_yield();
+    check(pthread_join(t, NULL), "join");
+    printf("woke %ld of 5 asked\n", woken);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static const struct {
         const char *name;
@@ -429,7 +472,8 @@ int main(int argc, char **argv) {
                  {"timedwait", case_timedwait},
                  {"kill", case_kill},
                  {"deadlock", case_deadlock},
-                 {"many", case_many}};
+                 {"many", case_many},
+                 {"futex", case_futex}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) return cases[i].run();

@@ -38,7 +38,7 @@ typedef struct emu_thread {
     thread_state state;
     int32_t tid;
     hart h;
-    uint64_t clear_child_tid;
+    uint64_t clear_child_tid, robust_list;
     uint64_t sig_blocked, sig_pending, sig_saved_mask;
     bool sig_restore_mask, altstack_autodisarm;
     uint64_t altstack_sp, altstack_size;
@@ -108,6 +108,7 @@ struct emu {
     size_t shared_count, shared_cap;
     uint64_t rng;
     uint64_t clear_child_tid;
+    uint64_t robust_list; /* set_robust_list's head (kept per thread, not walked at exit) */
     /* rt_sigaction's actions: handler (0 SIG_DFL, 1 SIG_IGN, else the guest's function), sa_flags, sa_mask */
     uint64_t sigaction_handler[65], sigaction_flags[65], sigaction_mask[65];
     /* the siginfo of each pending signal (a standard signal is pending once, as on Linux) */

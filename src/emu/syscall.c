@@ -1485,7 +1485,10 @@ void emu_syscall(emu_t *e) {
         }
         break;
     }
-    case SYS_set_robust_list: ret = 0; break;
+    case SYS_set_robust_list: /* kept for the thread; nothing walks it (docs/sandbox.md) */
+        e->robust_list = a0;
+        ret = 0;
+        break;
     case SYS_rseq: ret = -ENOSYS; break; /* as on a kernel without rseq; glibc carries on */
     case SYS_nanosleep: ret = sys_nanosleep(e, CLOCK_MONOTONIC, 0, a0, a1); break;
     case SYS_clock_nanosleep: ret = sys_nanosleep(e, a0, a1, a2, a3); break;

@@ -68,6 +68,7 @@ static emu_thread *current(emu_t *e) { return &e->threads[e->thread_cur]; }
 static void thread_save(emu_t *e, emu_thread *t) {
     t->h = e->h;
     t->clear_child_tid = e->clear_child_tid;
+    t->robust_list = e->robust_list;
     t->sig_blocked = e->sig_blocked;
     t->sig_pending = e->sig_pending;
     t->sig_saved_mask = e->sig_saved_mask;
@@ -81,6 +82,7 @@ static void thread_load(emu_t *e, const emu_thread *t) {
     e->h = t->h;
     e->h.reserved = false; /* a context switch breaks an LR/SC pair, as the kernel's does */
     e->clear_child_tid = t->clear_child_tid;
+    e->robust_list = t->robust_list;
     e->sig_blocked = t->sig_blocked;
     e->sig_pending = t->sig_pending;
     e->sig_saved_mask = t->sig_saved_mask;
@@ -307,6 +309,7 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
     if (flags & CLONE_SETTLS_) t->h.x[4] = tls;
     t->h.reserved = false;
     t->clear_child_tid = (flags & CLONE_CHILD_CLEARTID_) ? ctid : 0;
+    t->robust_list = 0; /* the child's own (kernel/fork.c copy_process) */
     t->sig_pending = 0; /* thread-directed pending signals are the parent's own */
     t->sig_restore_mask = false;
     /* a CLONE_VM child without CLONE_VFORK starts with no alternate stack (kernel/fork.c) */

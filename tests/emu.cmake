@@ -113,6 +113,10 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
            COMMAND ${_scripts}/expect_output.sh 0 "warning: clone of a thread beyond the 64 cyclescope runs returns -EAGAIN
 created 63 threads, then: Resource temporarily unavailable
 joined 63" ${_cs} exec ${_g}/threads many)
+  # a thread reading a pipe another thread writes later: not waited for (docs/sandbox.md), one line
+  add_test(NAME exec.threads.pipe_wait
+           COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever: only the guest itself can write to it, and cyclescope does not make a thread wait here for another"
+                   ${_cs} exec ${_g}/threads pipe)
   add_test(NAME exec.threads.bad_quantum
            COMMAND ${_scripts}/expect_error.sh 2 "--thread-quantum 0: not a positive count" ${_cs} exec --thread-quantum 0 ${_g}/threads sum)
   # every tool on a threaded program: same counts and cycles run after run and from a trace,

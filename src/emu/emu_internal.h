@@ -264,6 +264,8 @@ uint64_t emu_thread_budget(emu_t *e);
 bool emu_thread_preempt(emu_t *e);
 uint64_t emu_thread_quantum(const emu_t *e);
 void emu_threads_free(emu_t *e);
+/* Why a wait that would last forever ends the run (the end of its one-line message). */
+const char *emu_thread_wait_note(const emu_t *e);
 /* The chunk of instructions the run loops run next, and what follows it (emu.c). */
 uint64_t emu_next_chunk(emu_t *e, uint64_t left);
 bool emu_after_chunk(emu_t *e);

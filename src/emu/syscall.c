@@ -389,9 +389,9 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     if (p && ret == -EAGAIN && !g->nonblock) {
         /* empty, and its write end is the guest's own: Linux would wait forever */
         emu_fail(e,
-                 "read from an empty pipe would block forever: only the guest itself can write to it, and it has "
-                 "a single thread (pc 0x%" PRIx64 ")",
-                 e->h.pc);
+                 "read from an empty pipe would block forever: only the guest itself can write to it, and %s "
+                 "(pc 0x%" PRIx64 ")",
+                 emu_thread_wait_note(e), e->h.pc);
         ret = -EDEADLK;
     }
     if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
@@ -428,10 +428,8 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
         return -EINTR;
     }
     if (!outside) {
-        emu_fail(e,
-                 "poll would block forever: nothing it waits for can become ready, and the guest has a single "
-                 "thread (pc 0x%" PRIx64 ")",
-                 e->h.pc);
+        emu_fail(e, "poll would block forever: nothing it waits for can become ready, and %s (pc 0x%" PRIx64 ")",
+                 emu_thread_wait_note(e), e->h.pc);
         return -EDEADLK;
     }
     got = ppoll(p, n, NULL, NULL);
@@ -554,9 +552,9 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         if (p && !g->nonblock && (ret == -EAGAIN || (put_n >= 0 && (size_t)put_n < n))) {
             /* full, and only the guest itself reads it: Linux would wait forever */
             emu_fail(e,
-                     "write to a full pipe would block forever: only the guest itself can read it, and it has a "
-                     "single thread (pc 0x%" PRIx64 ")",
-                     e->h.pc);
+                     "write to a full pipe would block forever: only the guest itself can read it, and %s "
+                     "(pc 0x%" PRIx64 ")",
+                     emu_thread_wait_note(e), e->h.pc);
             ret = -EDEADLK;
         }
     }
@@ -1217,8 +1215,8 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
         else
             emu_fail(e,
                      "sigsuspend would wait forever: no signal can arrive (no alarm armed that it lets through), "
-                     "and the guest has a single thread (pc 0x%" PRIx64 ")",
-                     e->h.pc);
+                     "and %s (pc 0x%" PRIx64 ")",
+                     emu_thread_wait_note(e), e->h.pc);
     }
     /* a handler to run: with the mask given until it is set up, whose frame keeps `saved` */
     if (e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {

@@ -440,6 +440,12 @@ int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     return 0;
 }
 
+const char *emu_thread_wait_note(const emu_t *e) {
+    return e->threads && e->threads_live > 1
+        ? "cyclescope does not make a thread wait here for another (threads wait only in futexes and sleeps)"
+        : "the guest has a single thread";
+}
+
 void emu_threads_free(emu_t *e) {
     free(e->threads);
     e->threads = NULL;

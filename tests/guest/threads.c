@@ -454,6 +454,29 @@ static int case_futex(void) {
     return 0;
 }
 
+/* ---- pipe: a thread reads a pipe another will write (a limit of cyclescope's: only
+ * futexes and sleeps make a thread wait, so the run ends in one line) ---- */
+static int pipe_fds[2];
+
+static void *pipe_reader(void *arg) {
+    (void)arg;
+    char c;
+    return (void *)read(pipe_fds[0], &c, 1);
+}
+
+static int case_pipe(void) {
+    if (pipe(pipe_fds)) return 1;
+    pthread_t t;
+    check(pthread_create(&t, NULL, pipe_reader, NULL), "create");
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL); /* the reader waits meanwhile */
+    if (write(pipe_fds[1], "x", 1) != 1) return 1;
+    void *r;
+    check(pthread_join(t, &r), "join");
+    printf("read %ld byte\n", (long)r);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static const struct {
         const char *name;
@@ -473,7 +496,8 @@ int main(int argc, char **argv) {
                  {"kill", case_kill},
                  {"deadlock", case_deadlock},
                  {"many", case_many},
-                 {"futex", case_futex}};
+                 {"futex", case_futex},
+                 {"pipe", case_pipe}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) return cases[i].run();

@@ -48,7 +48,9 @@ typedef struct cli_guest_options {
     "  --guest-memory SIZE  at most SIZE bytes of guest mappings (K, M, G suffixes, powers\n" \
     "                     of 1024; default 4G); past it mmap and brk give ENOMEM\n"           \
     "  --strict-syscalls  end the run at an unsupported system call (default: it returns\n"   \
-    "                     -ENOSYS with one warning per call number)\n"
+    "                     -ENOSYS with one warning per call number)\n"                        \
+    "  --thread-quantum N a thread of the guest runs N instructions before the next one\n"    \
+    "                     takes the hart (default 100000; docs/sandbox.md)\n"
 
 /* Long-option ids for the guest options, for getopt_long tables. */
 enum {
@@ -58,6 +60,7 @@ enum {
     OPT_ENV_FIXED,
     OPT_GUEST_MEMORY,
     OPT_STRICT_SYSCALLS,
+    OPT_THREAD_QUANTUM,
     OPT_GUEST_LAST
 };
 /* clang-format off */
@@ -67,7 +70,8 @@ enum {
     {"seed", required_argument, 0, OPT_SEED},                       \
     {"env-fixed", no_argument, 0, OPT_ENV_FIXED},                   \
     {"guest-memory", required_argument, 0, OPT_GUEST_MEMORY},       \
-    {"strict-syscalls", no_argument, 0, OPT_STRICT_SYSCALLS}
+    {"strict-syscalls", no_argument, 0, OPT_STRICT_SYSCALLS},       \
+    {"thread-quantum", required_argument, 0, OPT_THREAD_QUANTUM}
 /* clang-format on */
 
 void cli_guest_defaults(cli_guest_options *g);

@@ -237,6 +237,11 @@ int cmd_rpstacks(int argc, char **argv) {
     origin->is_trace = cst_probe(argv[first]);
     bool origin_is_trace = origin->is_trace;
     if (!origin->is_trace) { /* the guest options, for this run and whatif --verify's */
+        if (g.emu.thread_quantum && g.emu.thread_quantum != EMU_DEFAULT_THREAD_QUANTUM) {
+            free(origin); /* not among the options an .rps file keeps for whatif --verify */
+            return cli_usage("rpstacks", "--thread-quantum: not stored in .rps files; use the default (%d)",
+                             EMU_DEFAULT_THREAD_QUANTUM);
+        }
         origin->seed = g.emu.seed;
         origin->guest_memory = g.emu.memory_limit;
         origin->host_time = g.emu.host_time;

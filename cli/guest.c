@@ -67,6 +67,12 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
         }
         return true;
     case OPT_STRICT_SYSCALLS: g->emu.strict_syscalls = true; return true;
+    case OPT_THREAD_QUANTUM:
+        if (!cs_parse_count(arg, &g->emu.thread_quantum) || g->emu.thread_quantum == 0) {
+            cli_usage(verb, "--thread-quantum %s: not a positive count", arg);
+            *bad = true;
+        }
+        return true;
     default: return false;
     }
 }

@@ -98,6 +98,35 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # pipe2 inside one process (ENOSYS before): data, EOF, O_NONBLOCK/O_CLOEXEC, dup2 of
   # stdout, poll, stdio over a pipe, EPIPE; SIGPIPE's default action kills (141)
   add_test(NAME exec.qemu.pipe_use COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/pipe_use)
+  # Threads (clone with CLONE_THREAD, futexes) on the one hart: the same stdout and exit code
+  # as qemu-riscv64's host threads, with the default quantum and with one of 7 instructions
+  # (a switch almost anywhere: mid critical section, between a futex's check and its wait).
+  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex)
+    add_test(NAME exec.qemu.threads.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads ${case})
+    add_test(NAME exec.qemu.threads_q7.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})
+  endforeach()
+  # what a kernel would wait on forever ends the run in one line naming the waiters
+  add_test(NAME exec.threads.deadlock
+           COMMAND ${_scripts}/expect_error.sh 125 "threads: deadlock: all 2 threads wait and no timeout is pending \\(thread 1000 on futex 0x[0-9a-f]+ at pc 0x[0-9a-f]+, 1001 on futex"
+                   ${_cs} exec ${_g}/threads deadlock)
+  # past the 64 threads cyclescope runs: EAGAIN (pthread_create's error) and one warning
+  add_test(NAME exec.threads.cap
+           COMMAND ${_scripts}/expect_output.sh 0 "warning: clone of a thread beyond the 64 cyclescope runs returns -EAGAIN
+created 63 threads, then: Resource temporarily unavailable
+joined 63" ${_cs} exec ${_g}/threads many)
+  # a thread reading a pipe another thread writes later: not waited for (docs/sandbox.md), one line
+  add_test(NAME exec.threads.pipe_wait
+           COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever: only the guest itself can write to it, and cyclescope does not make a thread wait here for another"
+                   ${_cs} exec ${_g}/threads pipe)
+  add_test(NAME exec.threads.bad_quantum
+           COMMAND ${_scripts}/expect_error.sh 2 "--thread-quantum 0: not a positive count" ${_cs} exec --thread-quantum 0 ${_g}/threads sum)
+  # every tool on a threaded program: same counts and cycles run after run and from a trace,
+  # stallscope's and rpstacks' exact accounting
+  foreach(case condvar spin)
+    add_test(NAME threads.tools.${case}
+             COMMAND ${_scripts}/threads_check.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/threads-${case} ${_g}/threads ${case})
+  endforeach()
   add_test(NAME exec.qemu.pipe_use.sigpipe
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/pipe_use sigpipe)
   # a read only the guest itself could satisfy waits forever on Linux: one line, exit 125

@@ -85,3 +85,14 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME stacks.validation_study COMMAND bench_validation --small --check-bpred 1 --check-alu 0.75)
   set_tests_properties(stacks.validation_study PROPERTIES LABELS slow TIMEOUT 1800)
 endif()
+
+# A multithreaded guest (tests/guest/threads.c) on the one hart: the µop stream jumps between
+# threads at futex waits and at quantum ends; every stack still sums to the cycles.
+if(CYCLESCOPE_RISCV_CC)
+  foreach(cfg ooo4 inorder3)
+    foreach(case condvar spin)
+      add_test(NAME stacks.sum.${cfg}.threads_${case}
+               COMMAND stacks_check --config ${cfg} ${CYCLESCOPE_GUEST_DIR}/threads ${case})
+    endforeach()
+  endforeach()
+endif()

@@ -197,6 +197,7 @@ void emu_destroy(emu_t *e) {
     if (e->cwd_fd >= 0) close(e->cwd_fd);
     for (size_t i = 0; i < e->pipe_count; i++) free(e->pipes[i].data);
     free(e->pipes);
+    emu_threads_free(e);
     mem_free(&e->m);
     free(e->path);
     free(e->exe_real);
@@ -206,21 +207,32 @@ void emu_destroy(emu_t *e) {
 }
 
 /* The instructions to run next: no further than the guest's alarm (setitimer), which is
- * delivered when they ran (emu_alarm_check). */
-static uint64_t next_chunk(emu_t *e, uint64_t left) {
+ * delivered when they ran (emu_alarm_check), nor than the running thread's quantum. */
+uint64_t emu_next_chunk(emu_t *e, uint64_t left) {
     uint64_t budget = emu_alarm_budget(e);
     if (budget == 0) emu_alarm_check(e); /* due: delivered (and re-armed or disarmed) first */
     budget = emu_alarm_budget(e);
+    if (__builtin_expect(e->threads != NULL, 0) && e->status == EMU_RUNNING) {
+        uint64_t quantum = emu_thread_budget(e);
+        if (quantum < budget) budget = quantum;
+    }
     return budget < left ? budget : left;
+}
+
+/* After a chunk: the alarm if it is due, then another thread if the quantum is over.
+ * True when another thread took the hart. */
+bool emu_after_chunk(emu_t *e) {
+    emu_alarm_check(e);
+    return __builtin_expect(e->threads != NULL, 0) && emu_thread_preempt(e);
 }
 
 uint64_t emu_run(emu_t *e, uint64_t max) {
     uint64_t done = 0;
     while (e->status == EMU_RUNNING && done < max) {
-        uint64_t chunk = next_chunk(e, max - done);
+        uint64_t chunk = emu_next_chunk(e, max - done);
         if (e->status != EMU_RUNNING || chunk == 0) break;
         done += emu_exec_fast(e, chunk);
-        emu_alarm_check(e);
+        emu_after_chunk(e);
     }
     return done;
 }
@@ -228,10 +240,10 @@ uint64_t emu_run(emu_t *e, uint64_t max) {
 uint64_t emu_run_uops(emu_t *e, uop *out, uint64_t max) {
     uint64_t done = 0;
     while (e->status == EMU_RUNNING && done < max) {
-        uint64_t chunk = next_chunk(e, max - done);
+        uint64_t chunk = emu_next_chunk(e, max - done);
         if (e->status != EMU_RUNNING || chunk == 0) break;
         done += emu_exec_record(e, out + done, chunk);
-        emu_alarm_check(e);
+        emu_after_chunk(e);
     }
     return done;
 }

@@ -40,7 +40,11 @@ typedef struct emu_options {
                                   * the files live or stdout leads changes the cycles (glibc
                                   * mallocs the /proc/self/exe path at start-up: its length
                                   * moves the heap) */
+    uint64_t thread_quantum;     /* instructions a thread of the guest runs before the next
+                                  * runnable one takes the hart; 0: EMU_DEFAULT_THREAD_QUANTUM */
 } emu_options;
+
+#define EMU_DEFAULT_THREAD_QUANTUM 100000
 
 #define EMU_FIXED_DIR "/guest"
 

@@ -23,6 +23,31 @@ typedef struct hart {
     bool reserved;
 } hart;
 
+/* A thread of the guest (thread.c). The running one's state is in the emu fields; a
+ * slot holds it while another runs. */
+enum { EMU_MAX_THREADS = 64 };
+typedef enum thread_state {
+    THREAD_FREE,     /* an unused slot (or a thread that exited) */
+    THREAD_RUNNING,  /* on the hart */
+    THREAD_RUNNABLE, /* waiting for the hart */
+    THREAD_FUTEX,    /* in a futex wait */
+    THREAD_SLEEP     /* in nanosleep / clock_nanosleep */
+} thread_state;
+
+typedef struct emu_thread {
+    thread_state state;
+    int32_t tid;
+    hart h;
+    uint64_t clear_child_tid, robust_list;
+    uint64_t sig_blocked, sig_pending, sig_saved_mask;
+    bool sig_restore_mask, altstack_autodisarm;
+    uint64_t altstack_sp, altstack_size;
+    uint64_t futex_addr;   /* the futex it waits on */
+    uint32_t futex_bitset; /* FUTEX_WAIT_BITSET's mask (all ones for FUTEX_WAIT) */
+    uint64_t wait_seq;     /* when it began to wait: wakes go oldest first */
+    uint64_t deadline_ns;  /* on the guest's monotonic clock; UINT64_MAX: none */
+} emu_thread;
+
 typedef struct guest_fd {
     int host;      /* -1 when closed */
     bool writable; /* the guest may write through it */
@@ -83,6 +108,7 @@ struct emu {
     size_t shared_count, shared_cap;
     uint64_t rng;
     uint64_t clear_child_tid;
+    uint64_t robust_list; /* set_robust_list's head (kept per thread, not walked at exit) */
     /* rt_sigaction's actions: handler (0 SIG_DFL, 1 SIG_IGN, else the guest's function), sa_flags, sa_mask */
     uint64_t sigaction_handler[65], sigaction_flags[65], sigaction_mask[65];
     /* the siginfo of each pending signal (a standard signal is pending once, as on Linux) */
@@ -117,6 +143,14 @@ struct emu {
     guest_pipe *pipes;
     size_t pipe_count;
     double host_start;
+    /* threads (thread.c): NULL until the first clone of a thread or futex wait */
+    emu_thread *threads;
+    int thread_cur, threads_live;
+    int32_t next_tid;
+    uint64_t quantum_end;   /* the instruction count at which the running thread is preempted */
+    uint64_t wait_seq_next; /* futex waiters' order */
+    bool thread_switch;     /* the system call blocked, ended or yielded the thread */
+    bool thread_cap_warned;
 };
 
 /* elf.c: place the loadable segments, return where things went. */
@@ -205,6 +239,36 @@ void emu_signal_deliver(emu_t *e);
  * handler was set up to run (h.pc is the handler), false when the fault kills the guest as
  * Linux would (no handler, or the signal blocked: the kernel forces the default action). */
 bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr);
+
+/* thread.c */
+#define EMU_CLONE_REFUSED     INT64_MIN       /* emu_sys_clone: not a thread (syscall.c refuses it) */
+#define EMU_FUTEX_UNSUPPORTED (INT64_MIN + 1) /* emu_sys_futex: an operation not served */
+/* clone(flags, newsp, ptid, tls, ctid) (riscv's CONFIG_CLONE_BACKWARDS order) of a thread. */
+int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t tls, uint64_t ctid);
+/* exit(2) of one thread; false when it is the last one (the process ends). */
+bool emu_sys_thread_exit(emu_t *e);
+/* futex(2) once there are threads. */
+int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, uint64_t timeout, uint64_t addr2,
+                      uint64_t val3);
+/* A sleep of ns on the guest clock blocks the thread while others run; false with one thread. */
+bool emu_thread_sleep(emu_t *e, uint64_t ns);
+void emu_sys_sched_yield(emu_t *e);
+int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig);
+int32_t emu_thread_tid(const emu_t *e);
+/* Another thread runs after a system call that blocked, ended or yielded this one. */
+void emu_thread_after_syscall(emu_t *e);
+/* The instructions the running thread may retire before it is preempted (preempting it
+ * first when its quantum is over); for the run loops when e->threads is set. */
+uint64_t emu_thread_budget(emu_t *e);
+/* At a chunk's end: preempt the running thread when its quantum is over. True on a switch. */
+bool emu_thread_preempt(emu_t *e);
+uint64_t emu_thread_quantum(const emu_t *e);
+void emu_threads_free(emu_t *e);
+/* Why a wait that would last forever ends the run (the end of its one-line message). */
+const char *emu_thread_wait_note(const emu_t *e);
+/* The chunk of instructions the run loops run next, and what follows it (emu.c). */
+uint64_t emu_next_chunk(emu_t *e, uint64_t left);
+bool emu_after_chunk(emu_t *e);
 
 /* exec.c */
 uint64_t emu_exec_fast(emu_t *e, uint64_t max);

@@ -287,14 +287,10 @@ size_t emu_bbv_take(emu_bbv *b, uint32_t *ids, uint64_t *counts) {
 uint64_t emu_run_bbv(emu_t *e, emu_bbv *b, uint64_t max) {
     uint64_t done = 0;
     while (e->status == EMU_RUNNING && done < max) {
-        uint64_t budget = emu_alarm_budget(e), left = max - done; /* stop at the alarm (emu_run) */
-        if (budget == 0) {
-            emu_alarm_check(e);
-            budget = emu_alarm_budget(e);
-        }
-        if (e->status != EMU_RUNNING || budget == 0) break;
-        done += emu_exec_bbv(e, b, budget < left ? budget : left);
-        emu_alarm_check(e);
+        uint64_t chunk = emu_next_chunk(e, max - done); /* stop at the alarm, the quantum (emu_run) */
+        if (e->status != EMU_RUNNING || chunk == 0) break;
+        done += emu_exec_bbv(e, b, chunk);
+        if (emu_after_chunk(e)) b->has_leader = false; /* another thread: a block begins at its pc */
     }
     return done;
 }

@@ -150,6 +150,7 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
         uint64_t now = emu_guest_time_ns(e, !realtime);
         ns = ns > now ? ns - now : 0;
     }
+    if (emu_thread_sleep(e, ns)) return 0; /* other threads run meanwhile (thread.c) */
     uint64_t left;
     if (guest_sleep(e, ns, &left)) return 0;
     /* interrupted by a handler: the time left, for a relative sleep (as Linux writes rem) */
@@ -388,9 +389,9 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     if (p && ret == -EAGAIN && !g->nonblock) {
         /* empty, and its write end is the guest's own: Linux would wait forever */
         emu_fail(e,
-                 "read from an empty pipe would block forever: only the guest itself can write to it, and it has "
-                 "a single thread (pc 0x%" PRIx64 ")",
-                 e->h.pc);
+                 "read from an empty pipe would block forever: only the guest itself can write to it, and %s "
+                 "(pc 0x%" PRIx64 ")",
+                 emu_thread_wait_note(e), e->h.pc);
         ret = -EDEADLK;
     }
     if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
@@ -427,10 +428,8 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
         return -EINTR;
     }
     if (!outside) {
-        emu_fail(e,
-                 "poll would block forever: nothing it waits for can become ready, and the guest has a single "
-                 "thread (pc 0x%" PRIx64 ")",
-                 e->h.pc);
+        emu_fail(e, "poll would block forever: nothing it waits for can become ready, and %s (pc 0x%" PRIx64 ")",
+                 emu_thread_wait_note(e), e->h.pc);
         return -EDEADLK;
     }
     got = ppoll(p, n, NULL, NULL);
@@ -553,9 +552,9 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         if (p && !g->nonblock && (ret == -EAGAIN || (put_n >= 0 && (size_t)put_n < n))) {
             /* full, and only the guest itself reads it: Linux would wait forever */
             emu_fail(e,
-                     "write to a full pipe would block forever: only the guest itself can read it, and it has a "
-                     "single thread (pc 0x%" PRIx64 ")",
-                     e->h.pc);
+                     "write to a full pipe would block forever: only the guest itself can read it, and %s "
+                     "(pc 0x%" PRIx64 ")",
+                     emu_thread_wait_note(e), e->h.pc);
             ret = -EDEADLK;
         }
     }
@@ -1216,8 +1215,8 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
         else
             emu_fail(e,
                      "sigsuspend would wait forever: no signal can arrive (no alarm armed that it lets through), "
-                     "and the guest has a single thread (pc 0x%" PRIx64 ")",
-                     e->h.pc);
+                     "and %s (pc 0x%" PRIx64 ")",
+                     emu_thread_wait_note(e), e->h.pc);
     }
     /* a handler to run: with the mask given until it is set up, whose frame keeps `saved` */
     if (e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {
@@ -1437,19 +1436,33 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_statx: ret = sys_statx(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_exit:
+        if (emu_sys_thread_exit(e)) { /* one thread of several: the others go on */
+            ret = 0;
+            break;
+        }
+        __attribute__((fallthrough)); /* the last thread's exit ends the process with its code */
     case SYS_exit_group:
         e->status = EMU_EXITED;
         e->exit_code = (int)(a0 & 0xff);
         return;
     case SYS_set_tid_address:
         e->clear_child_tid = a0;
-        ret = GUEST_PID;
+        ret = emu_thread_tid(e);
         break;
     case SYS_futex: {
+        if (e->threads) { /* threads: waits block, wakes wake (thread.c) */
+            ret = emu_sys_futex(e, a0, a1, a2, a3, a4, a5);
+            if (ret == EMU_FUTEX_UNSUPPORTED) {
+                emu_fail(e, "unsupported futex operation %u at pc 0x%" PRIx64, (unsigned)a1 & 0x7f, e->h.pc);
+                return;
+            }
+            break;
+        }
         unsigned op = (unsigned)a1 & 0x7f; /* without FUTEX_PRIVATE_FLAG / CLOCK_REALTIME */
         if (op == 0 || op == 9) {          /* WAIT, WAIT_BITSET */
             uint32_t v;
-            if (guest_get(e, a0, &v, 4)) ret = -EFAULT;
+            if (op == 9 && (uint32_t)a5 == 0) ret = -EINVAL; /* WAIT_BITSET with no bit */
+            else if (guest_get(e, a0, &v, 4)) ret = -EFAULT;
             else if (v != (uint32_t)a2) ret = -EAGAIN;
             else if (a3) {
                 /* with a timeout: nobody else can wake it, so the time runs out (WAIT: relative
@@ -1470,7 +1483,10 @@ void emu_syscall(emu_t *e) {
         }
         break;
     }
-    case SYS_set_robust_list: ret = 0; break;
+    case SYS_set_robust_list: /* kept for the thread; nothing walks it (docs/sandbox.md) */
+        e->robust_list = a0;
+        ret = 0;
+        break;
     case SYS_rseq: ret = -ENOSYS; break; /* as on a kernel without rseq; glibc carries on */
     case SYS_nanosleep: ret = sys_nanosleep(e, CLOCK_MONOTONIC, 0, a0, a1); break;
     case SYS_clock_nanosleep: ret = sys_nanosleep(e, a0, a1, a2, a3); break;
@@ -1481,20 +1497,36 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_clock_getres: ret = a1 ? put_time(e, a1, 1, false) : 0; break;
     case SYS_gettimeofday: ret = a0 ? put_time(e, a0, emu_guest_time_ns(e, false), true) : 0; break;
-    case SYS_sched_yield: ret = 0; break;
+    case SYS_sched_yield:
+        emu_sys_sched_yield(e);
+        ret = 0;
+        break;
+    case SYS_clone:
+        ret = emu_sys_clone(e, a0, a1, a2, a3, a4);
+        if (ret == EMU_CLONE_REFUSED) goto unsupported; /* fork-like: -ENOSYS and a warning, as before */
+        break;
     case SYS_sched_getaffinity: {
         uint64_t mask = 1; /* one CPU */
         ret = a1 < 8 ? -EINVAL : guest_put(e, a2, &mask, 8) ? -EFAULT : 8;
         break;
     }
-    case SYS_kill:
     case SYS_tkill:
+        if (e->threads) { /* a thread of the guest's, this one or another */
+            ret = emu_sys_tgkill(e, -1, (int64_t)a0, (int64_t)a1);
+            break;
+        }
+        __attribute__((fallthrough));
+    case SYS_kill:
         /* 0 and -GUEST_PID name the guest's own process group: itself alone */
         if (a0 == GUEST_PID || (nr == SYS_kill && ((int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID)))
             ret = emu_sys_self_signal(e, (int64_t)a1, nr == SYS_kill ? GUEST_SI_USER : GUEST_SI_TKILL);
         else ret = -EPERM; /* no other process is the guest's to signal */
         break;
-    case SYS_tgkill: ret = (a1 == GUEST_PID) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM; break;
+    case SYS_tgkill:
+        if (a0 != GUEST_PID) ret = -EPERM;
+        else if (e->threads) ret = emu_sys_tgkill(e, (int64_t)a0, (int64_t)a1, (int64_t)a2);
+        else ret = (a1 == GUEST_PID) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM;
+        break;
     case SYS_sigaltstack: ret = emu_sys_sigaltstack(e, a0, a1); break;
     case SYS_rt_sigreturn: ret = emu_sys_rt_sigreturn(e); break;
     case SYS_rt_sigaction: {
@@ -1559,8 +1591,8 @@ void emu_syscall(emu_t *e) {
         ret = guest_put(e, a1, ru, sizeof ru);
         break;
     }
-    case SYS_getpid:
-    case SYS_gettid: ret = GUEST_PID; break;
+    case SYS_getpid: ret = GUEST_PID; break;
+    case SYS_gettid: ret = emu_thread_tid(e); break;
     case SYS_getppid: ret = 1; break;
     case SYS_getuid:
     case SYS_geteuid:
@@ -1629,4 +1661,5 @@ void emu_syscall(emu_t *e) {
         emu_signal_deliver(e);
         e->sig_redirect = true;
     }
+    if (e->thread_switch) emu_thread_after_syscall(e); /* it blocked, exited or yielded */
 }

@@ -1,0 +1,452 @@
+/* Threads of the guest process (clone with CLONE_THREAD) on the emulator's one hart, run
+ * as a uniprocessor kernel runs them, and the futexes they wait on.
+ *
+ * Notes (what it simplifies):
+ * - One hart: the running thread's registers are in e->h, and its signal mask, pending
+ *   thread-directed signals, alternate stack and clear_child_tid in the emu fields
+ *   signal.c and syscall.c use; the others are saved here (thread_save / thread_load).
+ * - Scheduling is deterministic round robin in thread-creation slot order: a thread runs
+ *   until it blocks (futex wait, sleep), yields, exits, or has retired `quantum`
+ *   instructions (emu_options.thread_quantum). The quantum counts on the instruction
+ *   count, never on the host's clock, so the same program and input give the same
+ *   interleaving, hence the same µop stream, on every run and in every run mode.
+ * - Time: the guest clock (icount + slept_ns, as signal.c defines it) goes on while other
+ *   threads run; when every thread waits, the clock jumps to the earliest deadline (as a
+ *   sleep does). With none pending, the run ends: a deadlock, in one line.
+ * - Signals: the process-wide ones (the alarm, kill) go to the running thread; tgkill
+ *   reaches the thread named. A thread blocked in a futex wait or a sleep that gets a
+ *   signal with a handler wakes with -EINTR.
+ * - Not served: robust-list walking at thread exit (EOWNERDEAD), PI futexes, FUTEX_WAKE_OP,
+ *   fork-like clones (they keep returning -ENOSYS, syscall.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu_internal.h"
+
+/* clone(2) flags (include/uapi/linux/sched.h) */
+enum {
+    CLONE_VM_ = 0x100,
+    CLONE_FS_ = 0x200,
+    CLONE_FILES_ = 0x400,
+    CLONE_SIGHAND_ = 0x800,
+    CLONE_THREAD_ = 0x10000,
+    CLONE_SYSVSEM_ = 0x40000,
+    CLONE_SETTLS_ = 0x80000,
+    CLONE_PARENT_SETTID_ = 0x100000,
+    CLONE_CHILD_CLEARTID_ = 0x200000,
+    CLONE_DETACHED_ = 0x400000,
+    CLONE_CHILD_SETTID_ = 0x1000000,
+};
+
+/* glibc 2.36's pthread_create (nptl/pthread_create.c, create_thread) passes the first
+ * line plus CLONE_SETTLS|PARENT_SETTID|CHILD_CLEARTID; the rest are accepted as Linux
+ * does for a thread and mean nothing on one process (fs, files, SysV undo lists shared). */
+#define THREAD_NEEDED (CLONE_VM_ | CLONE_SIGHAND_ | CLONE_THREAD_)
+#define THREAD_ALLOWED                                                                                  \
+    (THREAD_NEEDED | CLONE_FS_ | CLONE_FILES_ | CLONE_SYSVSEM_ | CLONE_SETTLS_ | CLONE_PARENT_SETTID_ | \
+     CLONE_CHILD_CLEARTID_ | CLONE_DETACHED_ | CLONE_CHILD_SETTID_)
+
+/* futex(2) operations and flags (include/uapi/linux/futex.h) */
+enum {
+    FUTEX_WAIT_ = 0,
+    FUTEX_WAKE_ = 1,
+    FUTEX_REQUEUE_ = 3,
+    FUTEX_CMP_REQUEUE_ = 4,
+    FUTEX_WAIT_BITSET_ = 9,
+    FUTEX_WAKE_BITSET_ = 10,
+    FUTEX_PRIVATE_FLAG_ = 128,
+    FUTEX_CLOCK_REALTIME_ = 256,
+};
+
+static emu_thread *current(emu_t *e) { return &e->threads[e->thread_cur]; }
+
+/* The running thread's state in the emu fields into its slot, and back. */
+static void thread_save(emu_t *e, emu_thread *t) {
+    t->h = e->h;
+    t->clear_child_tid = e->clear_child_tid;
+    t->robust_list = e->robust_list;
+    t->sig_blocked = e->sig_blocked;
+    t->sig_pending = e->sig_pending;
+    t->sig_saved_mask = e->sig_saved_mask;
+    t->sig_restore_mask = e->sig_restore_mask;
+    t->altstack_sp = e->altstack_sp;
+    t->altstack_size = e->altstack_size;
+    t->altstack_autodisarm = e->altstack_autodisarm;
+}
+
+static void thread_load(emu_t *e, const emu_thread *t) {
+    e->h = t->h;
+    e->h.reserved = false; /* a context switch breaks an LR/SC pair, as the kernel's does */
+    e->clear_child_tid = t->clear_child_tid;
+    e->robust_list = t->robust_list;
+    e->sig_blocked = t->sig_blocked;
+    e->sig_pending = t->sig_pending;
+    e->sig_saved_mask = t->sig_saved_mask;
+    e->sig_restore_mask = t->sig_restore_mask;
+    e->altstack_sp = t->altstack_sp;
+    e->altstack_size = t->altstack_size;
+    e->altstack_autodisarm = t->altstack_autodisarm;
+}
+
+uint64_t emu_thread_quantum(const emu_t *e) {
+    return e->opt.thread_quantum ? e->opt.thread_quantum : EMU_DEFAULT_THREAD_QUANTUM;
+}
+
+/* The table, made at the first clone: slot 0 is the thread that ran so far. */
+static void threads_start(emu_t *e) {
+    e->threads = cs_calloc(EMU_MAX_THREADS, sizeof *e->threads);
+    e->threads[0].state = THREAD_RUNNING;
+    e->threads[0].tid = GUEST_PID;
+    e->thread_cur = 0;
+    e->threads_live = 1;
+    e->next_tid = GUEST_PID + 1;
+    e->quantum_end = e->icount + emu_thread_quantum(e);
+}
+
+int32_t emu_thread_tid(const emu_t *e) { return e->threads ? e->threads[e->thread_cur].tid : GUEST_PID; }
+
+static emu_thread *thread_of_tid(emu_t *e, int64_t tid) {
+    if (!e->threads) return NULL;
+    for (int i = 0; i < EMU_MAX_THREADS; i++)
+        if (e->threads[i].state != THREAD_FREE && e->threads[i].tid == tid) return &e->threads[i];
+    return NULL;
+}
+
+/* ---- waking ---- */
+
+/* A waiting thread becomes runnable, its system call returning `result`. */
+static void wake(emu_thread *t, int64_t result) {
+    t->state = THREAD_RUNNABLE;
+    t->h.x[10] = (uint64_t)result;
+    t->futex_addr = 0;
+}
+
+/* Waiters whose deadline the guest clock reached: a futex wait times out, a sleep ends. */
+static void wake_expired(emu_t *e) {
+    uint64_t now = emu_guest_clock_ns(e);
+    for (int i = 0; i < EMU_MAX_THREADS; i++) {
+        emu_thread *t = &e->threads[i];
+        if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) && t->deadline_ns <= now)
+            wake(t, t->state == THREAD_FUTEX ? -ETIMEDOUT : 0);
+    }
+}
+
+/* Wake up to n waiters on the futex at addr whose bitset meets `bitset`, oldest first
+ * (FIFO, so that which thread a wake picks never depends on the host). Returns how many. */
+static int64_t futex_wake(emu_t *e, uint64_t addr, int64_t n, uint32_t bitset) {
+    int64_t woken = 0;
+    while (woken < n) {
+        emu_thread *oldest = NULL;
+        for (int i = 0; i < EMU_MAX_THREADS; i++) {
+            emu_thread *t = &e->threads[i];
+            if (t->state == THREAD_FUTEX && t->futex_addr == addr && (t->futex_bitset & bitset) &&
+                (!oldest || t->wait_seq < oldest->wait_seq))
+                oldest = t;
+        }
+        if (!oldest) break;
+        wake(oldest, 0);
+        woken++;
+    }
+    return woken;
+}
+
+/* ---- scheduling ---- */
+
+/* The next runnable thread after the current one in slot order (round robin), the
+ * current one last; -1 when none. */
+static int next_runnable(const emu_t *e) {
+    for (int k = 1; k <= EMU_MAX_THREADS; k++) {
+        int i = (e->thread_cur + k) % EMU_MAX_THREADS;
+        if (e->threads[i].state == THREAD_RUNNABLE || e->threads[i].state == THREAD_RUNNING) return i;
+    }
+    return -1;
+}
+
+static void deadlock(emu_t *e) {
+    char list[300] = "";
+    size_t len = 0;
+    int shown = 0;
+    for (int i = 0; i < EMU_MAX_THREADS && len < sizeof list - 60; i++) {
+        const emu_thread *t = &e->threads[i];
+        if (t->state != THREAD_FUTEX) continue;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%d on futex 0x%" PRIx64 " at pc 0x%" PRIx64,
+                                shown++ ? ", " : "", t->tid, t->futex_addr, t->h.pc - 4);
+    }
+    emu_fail(e, "deadlock: all %d threads wait and no timeout is pending (thread %s)", e->threads_live, list);
+}
+
+/* Every thread waits: the guest clock moves to the earliest deadline, whose waiters wake;
+ * none pending is a deadlock (the run ends). True when one became runnable. */
+static bool idle(emu_t *e) {
+    uint64_t earliest = UINT64_MAX;
+    for (int i = 0; i < EMU_MAX_THREADS; i++) {
+        const emu_thread *t = &e->threads[i];
+        if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) && t->deadline_ns < earliest)
+            earliest = t->deadline_ns;
+    }
+    uint64_t now = emu_guest_clock_ns(e);
+    /* the alarm comes first, and its handler would run: it interrupts the wait of the thread
+     * that waited last (the one whose state the emu fields hold: signal.c sends to it) */
+    if (current(e)->state != THREAD_FREE && emu_alarm_would_wake(e) &&
+        (earliest == UINT64_MAX || emu_alarm_budget(e) < earliest - now)) {
+        e->slept_ns += emu_alarm_budget(e);
+        emu_alarm_fire(e);
+        if (e->status != EMU_RUNNING) return false;
+        emu_thread *cur = current(e);
+        cur->sig_pending = e->sig_pending;
+        if (emu_signal_handler_ready(e) && (cur->state == THREAD_FUTEX || cur->state == THREAD_SLEEP))
+            wake(cur, -EINTR);
+        return true;
+    }
+    if (earliest == UINT64_MAX) {
+        deadlock(e);
+        return false;
+    }
+    if (earliest > now) {
+        if (e->opt.host_time) { /* the host's clock: wait for it, as the kernel would */
+            uint64_t ns = earliest - now;
+            struct timespec ts = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
+            nanosleep(&ts, NULL);
+        }
+        e->slept_ns += earliest - now; /* the guest clock (unused by --host-time's clocks) */
+    }
+    wake_expired(e);
+    return true;
+}
+
+/* Run thread `next` (its state is in its slot) instead of the current one, whose state
+ * goes to its slot unless it is there already (it blocked: emu_thread_after_syscall); a
+ * signal pending for it with a handler runs first. */
+static void switch_to(emu_t *e, int next) {
+    emu_thread *cur = current(e);
+    if (cur->state == THREAD_RUNNING) { /* preempted or yielding (one that blocked is saved) */
+        cur->state = THREAD_RUNNABLE;
+        thread_save(e, cur);
+    }
+    e->thread_cur = next;
+    emu_thread *t = current(e);
+    t->state = THREAD_RUNNING;
+    thread_load(e, t);
+    e->quantum_end = e->icount + emu_thread_quantum(e);
+    if (emu_signal_handler_ready(e) || e->sig_restore_mask) emu_signal_deliver(e);
+    else emu_signal_act_now(e);
+}
+
+/* Choose who runs now that the current thread blocked, yielded or exited (the hart's pc is
+ * where it goes on), going idle while every thread waits. False when the run ended. */
+static bool reschedule(emu_t *e) {
+    wake_expired(e);
+    int next;
+    while ((next = next_runnable(e)) < 0)
+        if (!idle(e)) return false;
+    if (next == e->thread_cur && current(e)->state == THREAD_RUNNING) {
+        e->quantum_end = e->icount + emu_thread_quantum(e);
+        return true;
+    }
+    switch_to(e, next);
+    return true;
+}
+
+uint64_t emu_thread_budget(emu_t *e) {
+    if (e->icount >= e->quantum_end) emu_thread_preempt(e);
+    return e->quantum_end > e->icount ? e->quantum_end - e->icount : 1;
+}
+
+bool emu_thread_preempt(emu_t *e) {
+    if (!e->threads || e->status != EMU_RUNNING || e->icount < e->quantum_end) return false;
+    int before = e->thread_cur;
+    reschedule(e);
+    return e->thread_cur != before;
+}
+
+/* The end of a system call that blocked the thread, ended it or yielded: the thread's
+ * next pc is after the ecall (or the handler emu_syscall set up), and another runs. */
+void emu_thread_after_syscall(emu_t *e) {
+    e->thread_switch = false;
+    if (e->status != EMU_RUNNING) return;
+    if (!e->sig_redirect) e->h.pc += 4;
+    emu_thread *cur = current(e);
+    if (cur->state != THREAD_RUNNING && cur->state != THREAD_FREE) /* blocked: its slot holds it */
+        thread_save(e, cur);                                       /* from now, for wake() */
+    if (!reschedule(e)) return;
+    e->sig_redirect = true; /* the loop goes on at the hart's pc: this thread's or another's */
+}
+
+/* ---- the system calls ---- */
+
+int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t tls, uint64_t ctid) {
+    if ((flags & THREAD_NEEDED) != THREAD_NEEDED || (flags & ~(uint64_t)THREAD_ALLOWED))
+        return EMU_CLONE_REFUSED; /* a fork, a vfork, namespaces: not served (syscall.c warns) */
+    if (!e->threads) threads_start(e);
+    int slot = -1;
+    for (int i = 0; i < EMU_MAX_THREADS && slot < 0; i++)
+        if (e->threads[i].state == THREAD_FREE) slot = i;
+    if (slot < 0) {
+        if (!e->thread_cap_warned && !e->opt.quiet)
+            fprintf(stderr,
+                    "cyclescope: %s: warning: clone of a thread beyond the %d cyclescope runs returns -EAGAIN "
+                    "(pc 0x%" PRIx64 ")\n",
+                    e->path, EMU_MAX_THREADS, e->h.pc);
+        e->thread_cap_warned = true;
+        return -EAGAIN;
+    }
+    int32_t tid = e->next_tid++;
+    /* Linux writes both before the child runs (kernel/fork.c copy_process) */
+    if ((flags & CLONE_PARENT_SETTID_) && guest_put(e, ptid, &tid, 4)) return -EFAULT;
+    if ((flags & CLONE_CHILD_SETTID_) && guest_put(e, ctid, &tid, 4)) return -EFAULT;
+    emu_thread *t = &e->threads[slot];
+    memset(t, 0, sizeof *t);
+    thread_save(e, t); /* the parent's registers, mask and handlers' state */
+    t->state = THREAD_RUNNABLE;
+    t->tid = tid;
+    t->h.pc = e->h.pc + 4; /* after the ecall, as the parent */
+    t->h.x[10] = 0;        /* clone returns 0 in the child */
+    if (newsp) t->h.x[2] = newsp;
+    if (flags & CLONE_SETTLS_) t->h.x[4] = tls;
+    t->h.reserved = false;
+    t->clear_child_tid = (flags & CLONE_CHILD_CLEARTID_) ? ctid : 0;
+    t->robust_list = 0; /* the child's own (kernel/fork.c copy_process) */
+    t->sig_pending = 0; /* thread-directed pending signals are the parent's own */
+    t->sig_restore_mask = false;
+    /* a CLONE_VM child without CLONE_VFORK starts with no alternate stack (kernel/fork.c) */
+    t->altstack_sp = t->altstack_size = 0;
+    t->altstack_autodisarm = false;
+    e->threads_live++;
+    return tid;
+}
+
+bool emu_sys_thread_exit(emu_t *e) {
+    if (!e->threads || e->threads_live <= 1) return false; /* the last thread: the process ends */
+    /* CLONE_CHILD_CLEARTID / set_tid_address: 0 there and a futex wake (kernel/fork.c
+     * mm_release), which pthread_join waits for */
+    if (e->clear_child_tid) {
+        uint32_t zero = 0;
+        if (guest_put(e, e->clear_child_tid, &zero, 4) == 0) futex_wake(e, e->clear_child_tid, 1, ~0u);
+    }
+    emu_thread *t = current(e);
+    t->state = THREAD_FREE;
+    e->threads_live--;
+    e->thread_switch = true;
+    return true;
+}
+
+int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, uint64_t timeout, uint64_t addr2,
+                      uint64_t val3) {
+    unsigned op = (unsigned)op_word & ~(unsigned)(FUTEX_PRIVATE_FLAG_ | FUTEX_CLOCK_REALTIME_);
+    if (addr & 3) return -EINVAL;
+    switch (op) {
+    case FUTEX_WAIT_:
+    case FUTEX_WAIT_BITSET_: {
+        uint32_t bitset = op == FUTEX_WAIT_ ? ~0u : (uint32_t)val3;
+        if (!bitset) return -EINVAL;
+        uint32_t v;
+        if (guest_get(e, addr, &v, 4)) return -EFAULT;
+        if (v != (uint32_t)val) return -EAGAIN;
+        if (emu_signal_handler_ready(e)) return -EINTR; /* a handler to run first, as Linux */
+        uint64_t deadline = UINT64_MAX;
+        if (timeout) {
+            int64_t ts[2];
+            if (guest_get(e, timeout, ts, sizeof ts)) return -EFAULT;
+            if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
+            uint64_t ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull
+                ? UINT64_MAX / 2
+                : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+            uint64_t now_mono = emu_guest_clock_ns(e);
+            if (op == FUTEX_WAIT_) { /* relative, on the monotonic clock */
+                deadline = now_mono + ns;
+            } else { /* absolute on CLOCK_MONOTONIC, or CLOCK_REALTIME with the flag */
+                uint64_t now =
+                    (op_word & FUTEX_CLOCK_REALTIME_) ? emu_guest_time_ns(e, false) : emu_guest_time_ns(e, true);
+                deadline = ns > now ? now_mono + (ns - now) : now_mono;
+            }
+            if (deadline <= now_mono) return -ETIMEDOUT;
+        }
+        emu_thread *t = current(e);
+        t->state = THREAD_FUTEX;
+        t->futex_addr = addr;
+        t->futex_bitset = bitset;
+        t->wait_seq = e->wait_seq_next++;
+        t->deadline_ns = deadline;
+        e->thread_switch = true;
+        return 0; /* the result is the waker's (wake), written into the saved registers */
+    }
+    case FUTEX_WAKE_:
+    case FUTEX_WAKE_BITSET_: {
+        uint32_t bitset = op == FUTEX_WAKE_ ? ~0u : (uint32_t)val3;
+        if (!bitset) return -EINVAL;
+        if (!e->threads) return 0; /* nobody waits */
+        return futex_wake(e, addr, (int64_t)(uint32_t)val, bitset);
+    }
+    case FUTEX_REQUEUE_:
+    case FUTEX_CMP_REQUEUE_: {
+        if (addr2 & 3) return -EINVAL;
+        if (op == FUTEX_CMP_REQUEUE_) {
+            uint32_t v;
+            if (guest_get(e, addr, &v, 4)) return -EFAULT;
+            if (v != (uint32_t)val3) return -EAGAIN;
+        }
+        if (!e->threads) return 0;
+        /* val wake; then up to val2 (the timeout argument's slot) move to addr2 */
+        int64_t woken = futex_wake(e, addr, (int64_t)(uint32_t)val, ~0u);
+        int64_t moved = 0, limit = (int64_t)(uint32_t)timeout;
+        for (int i = 0; i < EMU_MAX_THREADS && moved < limit; i++) {
+            emu_thread *t = &e->threads[i];
+            if (t->state == THREAD_FUTEX && t->futex_addr == addr) t->futex_addr = addr2, moved++;
+        }
+        return op == FUTEX_CMP_REQUEUE_ ? woken + moved : woken;
+    }
+    default: return EMU_FUTEX_UNSUPPORTED;
+    }
+}
+
+bool emu_thread_sleep(emu_t *e, uint64_t ns) {
+    if (!e->threads || e->threads_live <= 1) return false; /* one thread: syscall.c's sleep */
+    emu_thread *t = current(e);
+    uint64_t now = emu_guest_clock_ns(e);
+    t->state = THREAD_SLEEP;
+    t->deadline_ns = now + ns >= now ? now + ns : UINT64_MAX - 1;
+    e->thread_switch = true;
+    return true;
+}
+
+void emu_sys_sched_yield(emu_t *e) {
+    if (e->threads && e->threads_live > 1) e->thread_switch = true;
+}
+
+int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
+    if (tgid != -1 && tgid != GUEST_PID) return -ESRCH;
+    if (tid == emu_thread_tid(e)) return emu_sys_self_signal(e, sig, GUEST_SI_TKILL);
+    emu_thread *t = thread_of_tid(e, tid);
+    if (!t) return -ESRCH;
+    if (sig == 0) return 0;
+    if (sig < 1 || sig > 64) return -EINVAL;
+    uint64_t handler = e->sigaction_handler[sig], bit = SIG_BIT(sig);
+    if (handler == 1 && !(t->sig_blocked & bit)) return 0; /* ignored */
+    bool defaults = handler == 0 && !(t->sig_blocked & bit);
+    if (defaults) /* its default action is the process' (it is killed, or nothing happens) */
+        return emu_sys_self_signal(e, sig, GUEST_SI_TKILL);
+    if (!(t->sig_pending & bit)) {
+        e->sig_info[sig].code = GUEST_SI_TKILL;
+        e->sig_info[sig].pid = GUEST_PID;
+        e->sig_info[sig].addr = 0;
+    }
+    t->sig_pending |= bit;
+    /* a handler it lets through interrupts its wait (pthread_cancel's SIGCANCEL) */
+    if (!(t->sig_blocked & bit) && (t->state == THREAD_FUTEX || t->state == THREAD_SLEEP)) wake(t, -EINTR);
+    return 0;
+}
+
+const char *emu_thread_wait_note(const emu_t *e) {
+    return e->threads && e->threads_live > 1
+        ? "cyclescope does not make a thread wait here for another (threads wait only in futexes and sleeps)"
+        : "the guest has a single thread";
+}
+
+void emu_threads_free(emu_t *e) {
+    free(e->threads);
+    e->threads = NULL;
+}

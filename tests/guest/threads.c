@@ -1,0 +1,506 @@
+/* Threads (pthread_create: clone with CLONE_THREAD) and what glibc builds on futexes:
+ * one case per argument. Each prints what the program's design makes certain (sums,
+ * joins, counts), never an interleaving, so that qemu-riscv64 (host threads) and
+ * cyclescope (one hart, its own scheduling) print the same. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { WORKERS = 4, N = 20000 };
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static long shared_total;
+static int values[N];
+
+static void check(int r, const char *what) {
+    if (r) {
+        printf("%s: %s\n", what, strerror(r));
+        exit(99);
+    }
+}
+
+/* ---- sum: workers add slices of an array to a total under a mutex ---- */
+static void *sum_worker(void *arg) {
+    long id = (long)arg;
+    for (int i = (int)id; i < N; i += WORKERS) {
+        pthread_mutex_lock(&lock);
+        shared_total += values[i];
+        pthread_mutex_unlock(&lock);
+    }
+    return NULL;
+}
+
+static int case_sum(void) {
+    for (int i = 0; i < N; i++) values[i] = i % 97;
+    pthread_t t[WORKERS];
+    for (long i = 0; i < WORKERS; i++) check(pthread_create(&t[i], NULL, sum_worker, (void *)i), "create");
+    for (int i = 0; i < WORKERS; i++) check(pthread_join(t[i], NULL), "join");
+    long expect = 0;
+    for (int i = 0; i < N; i++) expect += values[i];
+    printf("sum %ld (expected %ld)\n", shared_total, expect);
+    return shared_total == expect ? 0 : 1;
+}
+
+/* ---- join: return values ---- */
+static void *square(void *arg) { return (void *)((long)arg * (long)arg); }
+
+static int case_join(void) {
+    pthread_t t[8];
+    for (long i = 0; i < 8; i++) check(pthread_create(&t[i], NULL, square, (void *)(i + 1)), "create");
+    long total = 0;
+    for (int i = 0; i < 8; i++) {
+        void *r;
+        check(pthread_join(t[i], &r), "join");
+        printf("thread %d returned %ld\n", i, (long)r);
+        total += (long)r;
+    }
+    printf("total %ld\n", total);
+    return 0;
+}
+
+/* ---- condvar: a producer and a consumer through a one-slot buffer ---- */
+static int slot, slot_full, done;
+
+static void *producer(void *arg) {
+    (void)arg;
+    for (int i = 1; i <= 1000; i++) {
+        pthread_mutex_lock(&lock);
+        while (slot_full) pthread_cond_wait(&cond, &lock);
+        slot = i;
+        slot_full = 1;
+        pthread_cond_broadcast(&cond);
+        pthread_mutex_unlock(&lock);
+    }
+    pthread_mutex_lock(&lock);
+    while (slot_full) pthread_cond_wait(&cond, &lock);
+    done = 1;
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+static int case_condvar(void) {
+    pthread_t p;
+    check(pthread_create(&p, NULL, producer, NULL), "create");
+    long total = 0, count = 0;
+    pthread_mutex_lock(&lock);
+    for (;;) {
+        while (!slot_full && !done) pthread_cond_wait(&cond, &lock);
+        if (slot_full) {
+            total += slot, count++;
+            slot_full = 0;
+            pthread_cond_broadcast(&cond);
+        } else if (done) {
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    check(pthread_join(p, NULL), "join");
+    printf("consumed %ld items, sum %ld\n", count, total);
+    return 0;
+}
+
+/* ---- barrier: phases in lock step ---- */
+static pthread_barrier_t barrier;
+static int phase_seen[WORKERS][5];
+static int phase_now;
+
+static void *barrier_worker(void *arg) {
+    long id = (long)arg;
+    for (int p = 0; p < 5; p++) {
+        phase_seen[id][p] = __atomic_load_n(&phase_now, __ATOMIC_SEQ_CST);
+        if (pthread_barrier_wait(&barrier) == PTHREAD_BARRIER_SERIAL_THREAD)
+            __atomic_add_fetch(&phase_now, 1, __ATOMIC_SEQ_CST);
+        pthread_barrier_wait(&barrier);
+    }
+    return NULL;
+}
+
+static int case_barrier(void) {
+    check(pthread_barrier_init(&barrier, NULL, WORKERS), "barrier_init");
+    pthread_t t[WORKERS];
+    for (long i = 0; i < WORKERS; i++) check(pthread_create(&t[i], NULL, barrier_worker, (void *)i), "create");
+    for (int i = 0; i < WORKERS; i++) check(pthread_join(t[i], NULL), "join");
+    for (int i = 0; i < WORKERS; i++) {
+        printf("worker %d saw phases", i);
+        for (int p = 0; p < 5; p++) printf(" %d", phase_seen[i][p]);
+        printf("\n");
+    }
+    pthread_barrier_destroy(&barrier);
+    return 0;
+}
+
+/* ---- tls: __thread variables are per thread ---- */
+static __thread long tls_counter = 100;
+
+static void *tls_worker(void *arg) {
+    for (long i = 0; i < (long)arg; i++) tls_counter++;
+    sched_yield();
+    return (void *)tls_counter;
+}
+
+static int case_tls(void) {
+    pthread_t t[3];
+    for (long i = 0; i < 3; i++) check(pthread_create(&t[i], NULL, tls_worker, (void *)(i * 10 + 1)), "create");
+    for (int i = 0; i < 3; i++) {
+        void *r;
+        check(pthread_join(t[i], &r), "join");
+        printf("thread %d: tls %ld\n", i, (long)r);
+    }
+    printf("main: tls %ld, tid is the pid: %s\n", tls_counter, gettid() == getpid() ? "yes" : "no");
+    return 0;
+}
+
+/* ---- sem / detached: a detached thread posts a semaphore main waits on ---- */
+static sem_t sem_items, sem_done;
+
+static void *detached_worker(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 50; i++) sem_post(&sem_items);
+    sem_post(&sem_done);
+    return NULL;
+}
+
+static int case_sem(void) {
+    sem_init(&sem_items, 0, 0);
+    sem_init(&sem_done, 0, 0);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t t;
+    check(pthread_create(&t, &attr, detached_worker, NULL), "create");
+    int got = 0;
+    for (int i = 0; i < 50; i++) {
+        sem_wait(&sem_items);
+        got++;
+    }
+    sem_wait(&sem_done);
+    printf("got %d items from a detached thread; trywait: %s\n", got,
+           sem_trywait(&sem_items) == -1 && errno == EAGAIN ? "EAGAIN" : "an item");
+    return 0;
+}
+
+/* ---- exit: a thread ends the process with exit() while main waits ---- */
+static void *exiting_worker(void *arg) {
+    (void)arg;
+    printf("worker calls exit(3)\n");
+    fflush(stdout);
+    exit(3);
+}
+
+static int case_exit(void) {
+    pthread_t t;
+    check(pthread_create(&t, NULL, exiting_worker, NULL), "create");
+    pthread_join(t, NULL);
+    printf("not reached\n");
+    return 0;
+}
+
+/* ---- main_returns: main returns while a thread still waits ---- */
+static void *waiting_worker(void *arg) {
+    (void)arg;
+    sem_wait(&sem_done); /* never posted */
+    return NULL;
+}
+
+static int case_main_returns(void) {
+    sem_init(&sem_done, 0, 0);
+    pthread_t t;
+    check(pthread_create(&t, NULL, waiting_worker, NULL), "create");
+    sched_yield();
+    printf("main returns 7 while a thread waits\n");
+    return 7;
+}
+
+/* ---- pthread_exit of main: the process ends when the last thread does ---- */
+static void *last_worker(void *arg) {
+    (void)arg;
+    for (volatile int i = 0; i < 300000; i++) {
+    }
+    printf("the last thread ends the process\n");
+    return NULL;
+}
+
+static int case_main_exits_first(void) {
+    pthread_t t;
+    check(pthread_create(&t, NULL, last_worker, NULL), "create");
+    pthread_exit(NULL);
+}
+
+/* ---- cancel: a thread blocked in a condition wait is cancelled ---- */
+static void *cancelled_worker(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&lock);
+    sem_post(&sem_done);
+    for (;;) pthread_cond_wait(&cond, &lock); /* a cancellation point */
+    return NULL;
+}
+
+static void unlock_on_cancel(void *m) { pthread_mutex_unlock(m); }
+
+static void *cancelled_worker_cleanup(void *arg) {
+    pthread_cleanup_push(unlock_on_cancel, &lock);
+    cancelled_worker(arg);
+    pthread_cleanup_pop(0);
+    return NULL;
+}
+
+static int case_cancel(void) {
+    sem_init(&sem_done, 0, 0);
+    pthread_t t;
+    check(pthread_create(&t, NULL, cancelled_worker_cleanup, NULL), "create");
+    sem_wait(&sem_done);
+    check(pthread_cancel(t), "cancel");
+    void *r;
+    check(pthread_join(t, &r), "join");
+    printf("joined: %s\n", r == PTHREAD_CANCELED ? "PTHREAD_CANCELED" : "something else");
+    pthread_mutex_lock(&lock); /* the cleanup handler unlocked it */
+    pthread_mutex_unlock(&lock);
+    printf("mutex free again\n");
+    return 0;
+}
+
+/* ---- spin: threads that never make a system call share the hart (preemption) ---- */
+static volatile int flag_a, flag_b;
+
+static void *spin_worker(void *arg) {
+    (void)arg;
+    while (!flag_a) {
+    }
+    flag_b = 1;
+    return NULL;
+}
+
+static int case_spin(void) {
+    pthread_t t;
+    check(pthread_create(&t, NULL, spin_worker, NULL), "create");
+    for (volatile int i = 0; i < 1000; i++) {
+    }
+    flag_a = 1;
+    while (!flag_b) {
+    }
+    check(pthread_join(t, NULL), "join");
+    printf("both spinning threads went on\n");
+    return 0;
+}
+
+/* ---- timedwait: a timeout that passes while another thread runs, one that does not ---- */
+static int ready;
+
+static void *late_signaller(void *arg) {
+    (void)arg;
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+    pthread_mutex_lock(&lock);
+    ready = 1;
+    pthread_cond_signal(&cond);
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+static void *busy_worker(void *arg) {
+    (void)arg;
+    for (volatile long i = 0; i < 200000; i++) {
+    }
+    return NULL;
+}
+
+static int case_timedwait(void) {
+    pthread_t busy;
+    check(pthread_create(&busy, NULL, busy_worker, NULL), "create");
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_nsec += 100000; /* 0.1 ms: passes while the busy thread runs */
+    if (deadline.tv_nsec >= 1000000000) deadline.tv_sec++, deadline.tv_nsec -= 1000000000;
+    pthread_mutex_lock(&lock);
+    int r = pthread_cond_timedwait(&cond, &lock, &deadline);
+    pthread_mutex_unlock(&lock);
+    printf("nobody signals: %s\n", strerror(r));
+    check(pthread_join(busy, NULL), "join");
+
+    pthread_t late;
+    check(pthread_create(&late, NULL, late_signaller, NULL), "create");
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 1000; /* far beyond the signaller's millisecond */
+    pthread_mutex_lock(&lock);
+    r = 0;
+    while (!ready && r == 0) r = pthread_cond_timedwait(&cond, &lock, &deadline);
+    pthread_mutex_unlock(&lock);
+    printf("signalled in time: %s, ready %d\n", r ? strerror(r) : "ok", ready);
+    check(pthread_join(late, NULL), "join");
+    return 0;
+}
+
+/* ---- kill: pthread_kill runs a handler in the thread named ---- */
+static volatile sig_atomic_t handled_in;
+static __thread int thread_number;
+
+static void on_usr1(int sig) {
+    (void)sig;
+    handled_in = thread_number;
+}
+
+static void *kill_target(void *arg) {
+    thread_number = 2;
+    (void)arg;
+    sem_post(&sem_done);
+    while (!handled_in) sched_yield();
+    return NULL;
+}
+
+static int case_kill(void) {
+    thread_number = 1;
+    sem_init(&sem_done, 0, 0);
+    signal(SIGUSR1, on_usr1);
+    pthread_t t;
+    check(pthread_create(&t, NULL, kill_target, NULL), "create");
+    sem_wait(&sem_done);
+    check(pthread_kill(t, SIGUSR1), "pthread_kill");
+    check(pthread_join(t, NULL), "join");
+    printf("the handler ran in thread %d\n", (int)handled_in);
+    return 0;
+}
+
+/* ---- deadlock: two threads take two mutexes in opposite order (cyclescope only: a real
+ * kernel waits forever) ---- */
+static pthread_mutex_t lock2 = PTHREAD_MUTEX_INITIALIZER;
+
+static void *deadlock_worker(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&lock2);
+    pthread_barrier_wait(&barrier);
+    pthread_mutex_lock(&lock);
+    return NULL;
+}
+
+static int case_deadlock(void) {
+    pthread_barrier_init(&barrier, NULL, 2);
+    pthread_t t;
+    check(pthread_create(&t, NULL, deadlock_worker, NULL), "create");
+    pthread_mutex_lock(&lock);
+    pthread_barrier_wait(&barrier);
+    pthread_mutex_lock(&lock2);
+    printf("not reached\n");
+    return 0;
+}
+
+/* ---- many: more threads than cyclescope runs (cyclescope only: Linux has room) ---- */
+static void *parked(void *arg) {
+    (void)arg;
+    sem_wait(&sem_done);
+    return NULL;
+}
+
+static int case_many(void) {
+    sem_init(&sem_done, 0, 0);
+    pthread_t t[80];
+    int made = 0, r = 0;
+    while (made < 80 && (r = pthread_create(&t[made], NULL, parked, NULL)) == 0) made++;
+    printf("created %d threads, then: %s\n", made, r ? strerror(r) : "no error");
+    for (int i = 0; i < made; i++) sem_post(&sem_done);
+    for (int i = 0; i < made; i++) pthread_join(t[i], NULL);
+    printf("joined %d\n", made);
+    return 0;
+}
+
+/* ---- futex: the system call itself ---- */
+static unsigned futex_word;
+
+static long futex(unsigned *addr, int op, unsigned val, const struct timespec *ts, unsigned val3) {
+    long r = syscall(SYS_futex, addr, op, val, ts, NULL, val3);
+    return r < 0 ? -errno : r;
+}
+
+static void *futex_waiter(void *arg) {
+    (void)arg;
+    long r = futex(&futex_word, FUTEX_WAIT_PRIVATE, 0, NULL, 0);
+    printf("waiter woke: %s\n", r == 0 ? "0" : strerror((int)-r));
+    return NULL;
+}
+
+static int case_futex(void) {
+    struct timespec ms = {0, 1000000};
+    /* one thread (before any other exists, and after one ended): only the timeout ends it */
+    printf("wait, one thread: %s\n", strerror((int)-futex(&futex_word, FUTEX_WAIT, 0, &ms, 0)));
+    printf("wait, value differs: %s\n", strerror((int)-futex(&futex_word, FUTEX_WAIT, 1, NULL, 0)));
+    printf("wake, nobody waits: %ld\n", futex(&futex_word, FUTEX_WAKE, 1, NULL, 0));
+    printf("bitset 0: %s\n", strerror((int)-futex(&futex_word, FUTEX_WAIT_BITSET, 0, NULL, 0)));
+    pthread_t t;
+    check(pthread_create(&t, NULL, busy_worker, NULL), "create");
+    printf("wait while another thread computes: %s\n",
+           strerror((int)-futex(&futex_word, FUTEX_WAIT_PRIVATE, 0, &ms, 0)));
+    check(pthread_join(t, NULL), "join");
+    printf("wait after it ended: %s\n", strerror((int)-futex(&futex_word, FUTEX_WAIT_PRIVATE, 0, &ms, 0)));
+    struct timespec past;
+    clock_gettime(CLOCK_REALTIME, &past);
+    past.tv_sec -= 1;
+    printf("absolute realtime deadline passed: %s\n",
+           strerror((int)-futex(&futex_word, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 0, &past, ~0u)));
+    check(pthread_create(&t, NULL, futex_waiter, NULL), "create");
+    long woken;
+    while ((woken = futex(&futex_word, FUTEX_WAKE_PRIVATE, 5, NULL, 0)) == 0) sched_yield();
+    check(pthread_join(t, NULL), "join");
+    printf("woke %ld of 5 asked\n", woken);
+    return 0;
+}
+
+/* ---- pipe: a thread reads a pipe another will write (a limit of cyclescope's: only
+ * futexes and sleeps make a thread wait, so the run ends in one line) ---- */
+static int pipe_fds[2];
+
+static void *pipe_reader(void *arg) {
+    (void)arg;
+    char c;
+    return (void *)read(pipe_fds[0], &c, 1);
+}
+
+static int case_pipe(void) {
+    if (pipe(pipe_fds)) return 1;
+    pthread_t t;
+    check(pthread_create(&t, NULL, pipe_reader, NULL), "create");
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL); /* the reader waits meanwhile */
+    if (write(pipe_fds[1], "x", 1) != 1) return 1;
+    void *r;
+    check(pthread_join(t, &r), "join");
+    printf("read %ld byte\n", (long)r);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    static const struct {
+        const char *name;
+        int (*run)(void);
+    } cases[] = {{"sum", case_sum},
+                 {"join", case_join},
+                 {"condvar", case_condvar},
+                 {"barrier", case_barrier},
+                 {"tls", case_tls},
+                 {"sem", case_sem},
+                 {"exit", case_exit},
+                 {"main_returns", case_main_returns},
+                 {"main_exits_first", case_main_exits_first},
+                 {"cancel", case_cancel},
+                 {"spin", case_spin},
+                 {"timedwait", case_timedwait},
+                 {"kill", case_kill},
+                 {"deadlock", case_deadlock},
+                 {"many", case_many},
+                 {"futex", case_futex},
+                 {"pipe", case_pipe}};
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)
+        if (strcmp(argv[1], cases[i].name) == 0) return cases[i].run();
+    fprintf(stderr, "usage: threads CASE\n");
+    return 2;
+}

@@ -41,6 +41,7 @@ typedef struct cs_progress {
     uint64_t next_check;    /* done-count at which to look at the clock again */
     const uint64_t *cycles; /* optional, set after progress_start: the running IPC is done / *cycles */
     double start, last_draw;
+    double interval; /* seconds between two draws: 0.1, or CYCLESCOPE_PROGRESS_INTERVAL */
     bool enabled, drawn;
 } cs_progress;
 

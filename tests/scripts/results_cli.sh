@@ -141,7 +141,7 @@ PY
 # the progress bar on a terminal (script(1) gives one): the running IPC, the total and an
 # ETA when known (a trace's length), and the guest's output never inside the bar's line
 if command -v script >/dev/null; then
-    script -qc "env -u CYCLESCOPE_NO_PROGRESS '$cs' run --no-report '$w/sort' 20000" /dev/null >tty.out 2>&1 </dev/null
+    script -qc "env -u CYCLESCOPE_NO_PROGRESS CYCLESCOPE_PROGRESS_INTERVAL=0 '$cs' run --no-report '$w/sort' 20000" /dev/null >tty.out 2>&1 </dev/null
     python3 - tty.out <<'PY' || fail "progress bar on a terminal"
 import re, sys
 d = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
@@ -151,7 +151,7 @@ i = d.find("sort: n=20000")
 assert i > 0 and d[i - 4:i] == "\r\x1b[K", repr(d[i - 80:i + 10])  # the bar was erased first
 PY
     "$cs" trace record -o s.cst "$w/sort" 10000 >/dev/null 2>&1
-    script -qc "env -u CYCLESCOPE_NO_PROGRESS '$cs' sim --no-report s.cst" /dev/null >tty2.out 2>&1 </dev/null
+    script -qc "env -u CYCLESCOPE_NO_PROGRESS CYCLESCOPE_PROGRESS_INTERVAL=0 '$cs' sim --no-report s.cst" /dev/null >tty2.out 2>&1 </dev/null
     grep -aEq "simulating \[[#.]+\] +[0-9.]+% [0-9.]+ [kM] of [0-9.]+ M instructions, [0-9.]+ M/s  IPC [0-9.]+  ETA [0-9]+:[0-9]{2}" tty2.out ||
         fail "sim's bar has no total, IPC or ETA: $(tr '\r' '\n' <tty2.out | head -3)"
 fi

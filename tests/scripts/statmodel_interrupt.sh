@@ -16,7 +16,7 @@ rm -rf "$out" && mkdir -p "$out" && cd "$out" || exit 1
 "$cs" model info max.smp | grep -q "^profile max.smp: 12345 instructions$" || fail "--max 12345 is not 12345 instructions"
 "$cs" model info max.smp | grep -q PARTIAL && fail "a complete profile is marked partial"
 if command -v script >/dev/null; then
-    script -qc "env -u CYCLESCOPE_NO_PROGRESS '$cs' model analyze --max 1500000 -o bar.smp '$wl/sort' 400000" \
+    script -qc "env -u CYCLESCOPE_NO_PROGRESS CYCLESCOPE_PROGRESS_INTERVAL=0 '$cs' model analyze --max 1500000 -o bar.smp '$wl/sort' 400000" \
         /dev/null >tty.out 2>&1 </dev/null
     grep -Eq "analysing \[[#.]+\] +[0-9.]+% [0-9.]+ [kM] of 1.5 M instructions, [0-9.]+ M/s  ETA" tty.out ||
         fail "no progress bar with the --max total: $(head -c 300 tty.out)"

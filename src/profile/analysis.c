@@ -481,12 +481,15 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     isa_insn mask;
     long km = count ? -1 : writer_before(p, (size_t)ks, index_reg, &mask);
     if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0) count = (uint64_t)mask.imm + 1;
-    /* neither, but the table an object of its own in read-only data: clang's computed goto
+    /* the table an object of its own in read-only data: C keeps the access within the
+     * object. With neither bound nor mask, its size is the count: clang's computed goto
      * (`goto *table[*pc++]`, a static array of label addresses, its index a byte of the
-     * program's data); C keeps the access within the object. Every entry must be an
+     * program's data). A mask wider than the object stops at it too: Lua 5.4's interpreter
+     * under GCC dispatches every opcode through one `goto *disptab[i & 0x7f]`, 83 entries
+     * (docs/profile.md, "Programs from Debian's source packages"). Every entry must be an
      * instruction of the procedure (checked below) */
-    const elf_symbol *object = count ? NULL : read_only_object_at(img, table);
-    if (object && object->size % entry == 0) count = object->size / entry;
+    const elf_symbol *object = read_only_object_at(img, table);
+    if (object && object->size % entry == 0 && (!count || count > object->size / entry)) count = object->size / entry;
     if (!count || count > JT_MAX_ENTRIES) return 0;
     for (uint64_t i = 0; i < count; i++) {
         int64_t v;

@@ -390,14 +390,20 @@ static bool index_shift(const profile_proc *p, long *ks, isa_insn *sh, size_t en
     return true;
 }
 
-/* Whether a branch's register `reg` at index b holds the index `index`: the register itself,
- * or its sign extension (`sext.w R, I`, addiw R, I, 0), which GCC checks against the bound
- * before it zero-extends the index for the shift (index_shift): unsigned, sext.w(I) <= K
- * bounds the low 32 bits of I the same. */
+/* Whether a branch's register `reg` at index b holds the index `index` for its bound: the
+ * register itself, or its sign extension (`sext.w R, I`, addiw R, I, 0), which GCC checks
+ * against the bound before it zero-extends the index for the shift (index_shift): unsigned,
+ * sext.w(I) <= K bounds the low 32 bits of I the same. */
 static bool bounds_index(const profile_proc *p, long b, uint8_t reg, uint8_t index) {
     if (reg == index) return true;
-    isa_insn w;
-    return writer_before(p, (size_t)b, reg, &w) >= 0 && w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index;
+    isa_insn w, up;
+    long kw = writer_before(p, (size_t)b, reg, &w);
+    if (kw < 0) return false;
+    if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) return true;
+    /* or its low bits zero-extended, `slli T, I, K` then `srli R, T, K` (K 48: zext.h),
+     * as GCC checks a switch on a short (mawk's cellcpy: `switch (cp->type)`) */
+    return w.op == ISA_OP_SRLI && w.imm >= 32 && writer_before(p, (size_t)kw, w.rs1, &up) >= 0 &&
+        up.op == ISA_OP_SLLI && up.imm == w.imm && up.rs1 == index;
 }
 
 /* The targets of the indirect jump at index j when it dispatches through a

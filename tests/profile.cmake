@@ -170,6 +170,31 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0] | .missing_edges == false and ([.edges[] | select(.to == \"exit\")] | length) == 1' $out/v.json
     jq -e '.grade.within10 >= 0.9' $out/v.json" _ ${_cs} ${_prof_out}/jump-table-clang ${CYCLESCOPE_GUEST_DIR}/jump_table_clang)
 endif()
+#   profile.jump_table_masked  Lua 5.4's dispatch under GCC (tests/guest/jump_table_masked.S): one
+#                              `goto *disptab[i & 0x7f]` through a table of 5 label addresses, an object
+#                              of its own: read up to the object's end, 5 edges, not missing edges (before:
+#                              the mask's 128 entries ran past the table, missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_masked COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function vm --truth $out/j.truth --json $out/vm.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 5' $out/vm.json
+    jq -e '.grade.within10 >= 0.9' $out/vm.json" _ ${_cs} ${_prof_out}/jump-table-masked ${CYCLESCOPE_GUEST_DIR}/jump_table_masked)
+endif()
+#   profile.jump_table_zext    bzip2's `switch (s->state)` under GCC (tests/guest/jump_table_zext.S): the
+#                              bound on the index's sext.w, the index zero-extended and shifted in two
+#                              (slli 32, srli 30): read, 5 edges; and mawk's switch on a short, bounded on
+#                              its zext.h (slli 48, srli 48): 4 edges; neither missing edges (before: both)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_zext COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function state_step --truth $out/j.truth --json $out/s.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 5' $out/s.json
+    jq -e '.grade.within10 >= 0.9' $out/s.json
+    $cs profile report --function short_switch --truth $out/j.truth --json $out/h.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 4' $out/h.json
+    jq -e '.grade.within10 >= 0.9' $out/h.json" _ ${_cs} ${_prof_out}/jump-table-zext ${CYCLESCOPE_GUEST_DIR}/jump_table_zext)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

@@ -59,7 +59,7 @@ enum {
     SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_msync = 227, SYS_madvise = 233, SYS_wait4 = 260,
     SYS_riscv_hwprobe = 258, SYS_riscv_flush_icache = 259, SYS_prlimit64 = 261,
     SYS_renameat2 = 276, SYS_getrandom = 278, SYS_statx = 291, SYS_rseq = 293, SYS_clone3 = 435,
-    SYS_faccessat2 = 439
+    SYS_faccessat2 = 439, SYS_fchmod = 52, SYS_fchmodat = 53, SYS_fchown = 55, SYS_utimensat = 88
 };
 /* clang-format on */
 
@@ -68,7 +68,7 @@ static const char *syscall_name(unsigned long nr) {
     switch (nr) {
 #define NAME(n) \
     case SYS_##n: return #n;
-        NAME(getcwd) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
+        NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
         NAME(getpriority) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
@@ -1200,6 +1200,118 @@ static int64_t sys_mkdirat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
     return r;
 }
 
+/* A guest path that a call will change in place (chmod, utimes), opened O_PATH beneath
+ * --allow-write DIR by the rules of openat (docs/sandbox.md §1): the host acts on it through
+ * /proc/self/fd/N, so the file changed is the one resolved beneath DIR. Returns the host
+ * descriptor or -errno (-EACCES, with the one-line notice, when it lies outside). */
+static int64_t path_to_change(emu_t *e, int64_t dirfd, uint64_t path_addr, bool follow) {
+    char path[PATH_MAX];
+    int hdir;
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
+    return open_for_write(e, hdir, path, O_PATH | (follow ? 0 : O_NOFOLLOW), 0);
+}
+
+/* A descriptor whose file the guest may change: one the sandbox let it write (opened
+ * beneath --allow-write DIR), never cyclescope's own stdout and stderr. Others get -EPERM,
+ * as Linux answers for a file the caller does not own. */
+static int64_t fd_to_change(emu_t *e, uint64_t fd, int *host) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    if (!g->writable || g->pipe || g->host == STDOUT_FILENO || g->host == STDERR_FILENO) return -EPERM;
+    *host = g->host;
+    return 0;
+}
+
+/* fchmod(fd, mode), fchmodat(dirfd, path, mode): bzip2 and gzip give their output the
+ * input's mode. Only the permission bits: set-user-ID, set-group-ID and sticky are
+ * dropped, as the kernel drops set-group-ID for a caller outside the group. */
+static int64_t sys_fchmod(emu_t *e, uint64_t fd, uint64_t mode) {
+    int host;
+    int64_t r = fd_to_change(e, fd, &host);
+    return r < 0 ? r : fchmod(host, (mode_t)mode & 0777) < 0 ? -errno : 0;
+}
+
+static int64_t sys_fchmodat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t mode) {
+    int64_t h = path_to_change(e, dirfd, path_addr, true);
+    if (h < 0) return h;
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", (int)h);
+    int64_t r = chmod(link, (mode_t)mode & 0777) < 0 ? -errno : 0;
+    close((int)h);
+    return r;
+}
+
+/* fchown(fd, owner, group): the guest is one unprivileged user, so it may only "change"
+ * a file to the owner and group it has (-1 keeps one): a no-op, which bzip2 does after
+ * fchmod. Giving a file away is -EPERM, as for any unprivileged Linux process. */
+static int64_t sys_fchown(emu_t *e, uint64_t fd, uint64_t owner, uint64_t group) {
+    guest_fd *g = fd_of(e, fd);
+    struct stat st;
+    if (!g) return -EBADF;
+    if (host_fstat(e, g, &st) < 0) return -errno;
+    bool same_owner = (uint32_t)owner == UINT32_MAX || (uint32_t)owner == st.st_uid;
+    bool same_group = (uint32_t)group == UINT32_MAX || (uint32_t)group == st.st_gid;
+    return same_owner && same_group ? 0 : -EPERM;
+}
+
+/* utimensat(dirfd, path, times, flags) (utime, utimes, futimens): bzip2 gives its output
+ * the input's times. A NULL path (futimens) or "" with AT_EMPTY_PATH names dirfd itself.
+ * times NULL means now, on the host's clock, as the file times the guest reads are. */
+static int64_t sys_utimensat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t times_addr, uint64_t flags) {
+    if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) return -EINVAL;
+    struct timespec ts[2];
+    if (times_addr) {
+        int64_t raw[4]; /* two struct timespec of riscv64: tv_sec, tv_nsec */
+        if (guest_get(e, times_addr, raw, sizeof raw)) return -EFAULT;
+        for (int i = 0; i < 2; i++) {
+            ts[i].tv_sec = (time_t)raw[2 * i];
+            ts[i].tv_nsec = (long)raw[2 * i + 1];
+        }
+    }
+    const struct timespec *t = times_addr ? ts : NULL;
+    char first = 0;
+    if (path_addr && guest_get(e, path_addr, &first, 1)) return -EFAULT;
+    if (!path_addr || (!first && (flags & AT_EMPTY_PATH))) {
+        int host;
+        int64_t r = fd_to_change(e, (uint64_t)dirfd, &host);
+        return r < 0 ? r : futimens(host, t) < 0 ? -errno : 0;
+    }
+    int64_t h = path_to_change(e, dirfd, path_addr, !(flags & AT_SYMLINK_NOFOLLOW));
+    if (h < 0) return h;
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", (int)h);
+    int64_t r = utimensat(AT_FDCWD, link, t, 0) < 0 ? -errno : 0;
+    close((int)h);
+    return r;
+}
+
+/* fcntl's record locks (F_GETLK, F_SETLK, F_SETLKW and the OFD forms), which SQLite takes
+ * on every transaction. The guest is the only process of its world (docs/sandbox.md), and
+ * a process never conflicts with its own locks, so every lock is granted and F_GETLK finds
+ * none (l_type F_UNLCK); nothing is locked on the host, so the forked copies of run
+ * --simpoints and sweep points cannot block one another. The checks Linux makes remain:
+ * the lock type and whence, and the descriptor opened for reading (read lock) or writing
+ * (write lock). */
+static int64_t sys_fcntl_lock(emu_t *e, guest_fd *g, uint64_t cmd, uint64_t flock_addr) {
+    enum { GUEST_F_OFD_GETLK = 36 };
+    int16_t type_whence[2];
+    if (guest_get(e, flock_addr, type_whence, sizeof type_whence)) return -EFAULT;
+    int16_t type = type_whence[0], whence = type_whence[1];
+    if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END) return -EINVAL;
+    bool get = cmd == F_GETLK || cmd == GUEST_F_OFD_GETLK;
+    if (type != F_RDLCK && type != F_WRLCK && (get || type != F_UNLCK)) return -EINVAL;
+    if (!get && type != F_UNLCK) {
+        int fl = fcntl(g->host, F_GETFL);
+        if (fl < 0) return -errno;
+        int mode = fl & O_ACCMODE;
+        if (type == F_RDLCK ? mode == O_WRONLY : mode == O_RDONLY) return -EBADF;
+    }
+    if (!get) return 0;
+    int16_t unlocked = F_UNLCK;
+    return guest_put(e, flock_addr, &unlocked, sizeof unlocked) ? -EFAULT : 0;
+}
+
 /* rt_sigsuspend(mask, size) (pause(), sigsuspend()): waits, with the mask given, for a
  * signal that runs a handler or ends the process. Only the alarm can come: the guest's
  * clock moves to it; with none the run ends in one line, as a futex wait forever does. */
@@ -1257,6 +1369,10 @@ void emu_syscall(emu_t *e) {
     case SYS_renameat2: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_unlinkat: ret = sys_unlinkat(e, (int64_t)a0, a1, a2); break;
     case SYS_mkdirat: ret = sys_mkdirat(e, (int64_t)a0, a1, a2); break;
+    case SYS_fchmod: ret = sys_fchmod(e, a0, a1); break;
+    case SYS_fchmodat: ret = sys_fchmodat(e, (int64_t)a0, a1, a2); break;
+    case SYS_fchown: ret = sys_fchown(e, a0, a1, a2); break;
+    case SYS_utimensat: ret = sys_utimensat(e, (int64_t)a0, a1, a2, a3); break;
     case SYS_setitimer:
     case SYS_getitimer:
         ret = emu_sys_itimer(e, a0, nr == SYS_setitimer ? a1 : 0, nr == SYS_setitimer ? a2 : a1);
@@ -1333,6 +1449,12 @@ void emu_syscall(emu_t *e) {
             ret = h < 0 ? -errno : fd_install_like(e, h, g, (int)a2, a1 == F_DUPFD_CLOEXEC);
             break;
         }
+        case F_GETLK:
+        case F_SETLK:
+        case F_SETLKW:
+        case 36: /* F_OFD_GETLK */
+        case 37: /* F_OFD_SETLK */
+        case 38: /* F_OFD_SETLKW */ ret = sys_fcntl_lock(e, g, a1, a2); break;
         default: ret = -EINVAL;
         }
         break;

@@ -375,6 +375,37 @@ static size_t byte_table_values(const elf_image *img, const profile_proc *p, siz
     return n;
 }
 
+/* The shift of a jump table's index by the entry size, at *ks (*sh): `slli I, X, log2(entry)`,
+ * or the zero extension of a 32-bit index and the shift in two, `slli T, X, 32` then
+ * `srli I, T, 32 - log2(entry)`, as GCC compiles a switch on an int it has just computed
+ * (bzip2's BZ2_decompress: `switch (s->state)` after `addw`). For the second, *ks and *sh
+ * become the first shift's, whose source is the index. */
+static bool index_shift(const profile_proc *p, long *ks, isa_insn *sh, size_t entry) {
+    if (sh->op == ISA_OP_SLLI) return (1u << sh->imm) == entry;
+    if (sh->op != ISA_OP_SRLI || sh->imm > 32 || (1u << (32 - sh->imm)) != entry) return false;
+    isa_insn up;
+    long ku = writer_before(p, (size_t)*ks, sh->rs1, &up);
+    if (ku < 0 || up.op != ISA_OP_SLLI || up.imm != 32) return false;
+    *ks = ku, *sh = up;
+    return true;
+}
+
+/* Whether a branch's register `reg` at index b holds the index `index` for its bound: the
+ * register itself, or its sign extension (`sext.w R, I`, addiw R, I, 0), which GCC checks
+ * against the bound before it zero-extends the index for the shift (index_shift): unsigned,
+ * sext.w(I) <= K bounds the low 32 bits of I the same. */
+static bool bounds_index(const profile_proc *p, long b, uint8_t reg, uint8_t index) {
+    if (reg == index) return true;
+    isa_insn w, up;
+    long kw = writer_before(p, (size_t)b, reg, &w);
+    if (kw < 0) return false;
+    if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) return true;
+    /* or its low bits zero-extended, `slli T, I, K` then `srli R, T, K` (K 48: zext.h),
+     * as GCC checks a switch on a short (mawk's cellcpy: `switch (cp->type)`) */
+    return w.op == ISA_OP_SRLI && w.imm >= 32 && writer_before(p, (size_t)kw, w.rs1, &up) >= 0 &&
+        up.op == ISA_OP_SLLI && up.imm == w.imm && up.rs1 == index;
+}
+
 /* The targets of the indirect jump at index j when it dispatches through a
  * jump table as GCC emits one: an index bounded by a bltu/bgeu against a
  * constant, shifted by the entry size, added to a table base set by
@@ -419,11 +450,12 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         isa_insn sh;
         table_reg = a.rs2;
         ks = writer_before(p, (size_t)ka, a.rs1, &sh);
-        if (ks < 0 || sh.op != ISA_OP_SLLI) {
+        if (ks < 0 || (sh.op != ISA_OP_SLLI && sh.op != ISA_OP_SRLI)) {
             ks = writer_before(p, (size_t)ka, a.rs2, &sh);
             table_reg = a.rs1;
         }
-        if (ks < 0 || sh.op != ISA_OP_SLLI || (1u << sh.imm) != entry) return 0;
+        if (ks < 0) return 0;
+        if (!index_shift(p, &ks, &sh, entry)) return 0;
         index_reg = sh.rs1;
     }
     uint64_t table, base = 0;
@@ -463,10 +495,10 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         }
         int extra = 0;
         bool into = false;
-        if (br.op == ISA_OP_BLTU && br.rs2 == bound_reg) kreg = br.rs1, extra = 1;
-        else if (br.op == ISA_OP_BGEU && br.rs1 == bound_reg) kreg = br.rs2, extra = 0;
-        else if (br.op == ISA_OP_BGEU && br.rs2 == bound_reg) kreg = br.rs1, extra = 1, into = true;
-        else if (br.op == ISA_OP_BLTU && br.rs1 == bound_reg) kreg = br.rs2, extra = 0, into = true;
+        if (br.op == ISA_OP_BLTU && bounds_index(p, b, br.rs2, bound_reg)) kreg = br.rs1, extra = 1;
+        else if (br.op == ISA_OP_BGEU && bounds_index(p, b, br.rs1, bound_reg)) kreg = br.rs2, extra = 0;
+        else if (br.op == ISA_OP_BGEU && bounds_index(p, b, br.rs2, bound_reg)) kreg = br.rs1, extra = 1, into = true;
+        else if (br.op == ISA_OP_BLTU && bounds_index(p, b, br.rs1, bound_reg)) kreg = br.rs2, extra = 0, into = true;
         else continue;
         /* into the table: the taken side must lead to the shift (its target between them) */
         long taken = into ? insn_at(p, p->insns[b].pc + (uint64_t)br.imm) : -1;
@@ -481,12 +513,15 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     isa_insn mask;
     long km = count ? -1 : writer_before(p, (size_t)ks, index_reg, &mask);
     if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0) count = (uint64_t)mask.imm + 1;
-    /* neither, but the table an object of its own in read-only data: clang's computed goto
+    /* the table an object of its own in read-only data: C keeps the access within the
+     * object. With neither bound nor mask, its size is the count: clang's computed goto
      * (`goto *table[*pc++]`, a static array of label addresses, its index a byte of the
-     * program's data); C keeps the access within the object. Every entry must be an
+     * program's data). A mask wider than the object stops at it too: Lua 5.4's interpreter
+     * under GCC dispatches every opcode through one `goto *disptab[i & 0x7f]`, 83 entries
+     * (docs/profile.md, "Programs from Debian's source packages"). Every entry must be an
      * instruction of the procedure (checked below) */
-    const elf_symbol *object = count ? NULL : read_only_object_at(img, table);
-    if (object && object->size % entry == 0) count = object->size / entry;
+    const elf_symbol *object = read_only_object_at(img, table);
+    if (object && object->size % entry == 0 && (!count || count > object->size / entry)) count = object->size / entry;
     if (!count || count > JT_MAX_ENTRIES) return 0;
     for (uint64_t i = 0; i < count; i++) {
         int64_t v;

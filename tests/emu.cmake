@@ -101,7 +101,10 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # Threads (clone with CLONE_THREAD, futexes) on the one hart: the same stdout and exit code
   # as qemu-riscv64's host threads, with the default quantum and with one of 7 instructions
   # (a switch almost anywhere: mid critical section, between a futex's check and its wait).
-  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex)
+  # pipe, pipe_stream, poll, sigsuspend, pipe_cancel: a thread waits in a read or write of a pipe, in poll/select
+  # or in sigsuspend for another thread (before: the run ended, "… would block forever")
+  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex
+          pipe pipe_stream poll sigsuspend pipe_cancel)
     add_test(NAME exec.qemu.threads.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads ${case})
     add_test(NAME exec.qemu.threads_q7.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})
@@ -115,10 +118,10 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
            COMMAND ${_scripts}/expect_output.sh 0 "warning: clone of a thread beyond the 64 cyclescope runs returns -EAGAIN
 created 63 threads, then: Resource temporarily unavailable
 joined 63" ${_cs} exec ${_g}/threads many)
-  # a thread reading a pipe another thread writes later: not waited for (docs/sandbox.md), one line
-  add_test(NAME exec.threads.pipe_wait
-           COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever: only the guest itself can write to it, and cyclescope does not make a thread wait here for another"
-                   ${_cs} exec ${_g}/threads pipe)
+  # two threads each reading a pipe only the other writes: the deadlock line names both waits
+  add_test(NAME exec.threads.pipe_deadlock
+           COMMAND ${_scripts}/expect_error.sh 125 "threads: deadlock: all 2 threads wait and no timeout is pending \\(thread 1000 reading an empty pipe at pc 0x[0-9a-f]+, 1001 reading an empty pipe at pc 0x[0-9a-f]+\\)$"
+                   ${_cs} exec ${_g}/threads pipe_deadlock)
   add_test(NAME exec.threads.bad_quantum
            COMMAND ${_scripts}/expect_error.sh 2 "--thread-quantum 0: not a positive count" ${_cs} exec --thread-quantum 0 ${_g}/threads sum)
   # every tool on a threaded program: same counts and cycles run after run and from a trace,

@@ -31,7 +31,10 @@ typedef enum thread_state {
     THREAD_RUNNING,  /* on the hart */
     THREAD_RUNNABLE, /* waiting for the hart */
     THREAD_FUTEX,    /* in a futex wait */
-    THREAD_SLEEP     /* in nanosleep / clock_nanosleep */
+    THREAD_SLEEP,    /* in nanosleep / clock_nanosleep */
+    THREAD_IO,       /* in a read or write of a pipe, or a poll/select: its ecall runs again
+                        when a pipe changed or its deadline passed (emu_thread_block_io) */
+    THREAD_PAUSE     /* in rt_sigsuspend (pause, sigsuspend): only a signal ends it */
 } thread_state;
 
 typedef struct emu_thread {
@@ -46,6 +49,10 @@ typedef struct emu_thread {
     uint32_t futex_bitset; /* FUTEX_WAIT_BITSET's mask (all ones for FUTEX_WAIT) */
     uint64_t wait_seq;     /* when it began to wait: wakes go oldest first */
     uint64_t deadline_ns;  /* on the guest's monotonic clock; UINT64_MAX: none */
+    const char *io_what;   /* THREAD_IO: what it waits in, for the deadlock line */
+    bool io_retry;         /* its ecall runs again after a THREAD_IO wait (deadline kept) */
+    bool io_timed_out;     /* ... and the wait's deadline passed */
+    uint64_t io_partial;   /* bytes a blocking pipe write wrote before it waited */
 } emu_thread;
 
 typedef struct guest_fd {
@@ -150,6 +157,7 @@ struct emu {
     uint64_t quantum_end;   /* the instruction count at which the running thread is preempted */
     uint64_t wait_seq_next; /* futex waiters' order */
     bool thread_switch;     /* the system call blocked, ended or yielded the thread */
+    bool syscall_retry;     /* ... blocked in THREAD_IO: its ecall runs again, a0 kept */
     bool thread_cap_warned;
 };
 
@@ -264,6 +272,25 @@ uint64_t emu_thread_budget(emu_t *e);
 bool emu_thread_preempt(emu_t *e);
 uint64_t emu_thread_quantum(const emu_t *e);
 void emu_threads_free(emu_t *e);
+/* A read or write of a pipe, or a poll/select, that must wait for another thread: with
+ * other threads alive the running one blocks (THREAD_IO) until a pipe changes (any pipe:
+ * its ecall then runs again and finds out) or `deadline_ns` on the guest clock passes
+ * (UINT64_MAX: none; kept from the first wait when the call runs again). Returns 1 when it
+ * blocked (the caller returns anything: a0 is kept), -EINTR when a handler is due first,
+ * 0 with a single thread (the caller does what it did before threads). */
+int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns);
+/* The running thread's THREAD_IO wait ran out (its ecall runs again to say so). */
+bool emu_thread_io_timed_out(const emu_t *e);
+/* The bytes a blocking pipe write wrote before it waited, and setting them. */
+uint64_t emu_thread_io_partial(const emu_t *e);
+void emu_thread_set_io_partial(emu_t *e, uint64_t bytes);
+/* A pipe changed (data written or read, an end closed): THREAD_IO waiters run their call again. */
+void emu_thread_pipe_changed(emu_t *e);
+/* rt_sigsuspend with other threads alive: the thread waits (THREAD_PAUSE) for a signal
+ * another thread sends; false with a single thread. */
+bool emu_thread_pause(emu_t *e);
+/* The end of a system call once there are threads: a THREAD_IO retry is over. */
+void emu_thread_syscall_end(emu_t *e);
 /* Why a wait that would last forever ends the run (the end of its one-line message). */
 const char *emu_thread_wait_note(const emu_t *e);
 /* The chunk of instructions the run loops run next, and what follows it (emu.c). */

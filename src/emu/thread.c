@@ -118,20 +118,42 @@ static emu_thread *thread_of_tid(emu_t *e, int64_t tid) {
 
 /* ---- waking ---- */
 
-/* A waiting thread becomes runnable, its system call returning `result`. */
+static bool waiting(const emu_thread *t) {
+    return t->state == THREAD_FUTEX || t->state == THREAD_SLEEP || t->state == THREAD_IO || t->state == THREAD_PAUSE;
+}
+
+/* A waiting thread becomes runnable, its system call returning `result` (a THREAD_IO wait,
+ * whose pc is still its ecall, goes on after it; a pipe write that wrote some bytes before
+ * it waited returns their count, as Linux's pipe_write does when a signal interrupts it). */
 static void wake(emu_thread *t, int64_t result) {
+    if (t->state == THREAD_IO) {
+        t->h.pc += 4;
+        if (t->io_partial) result = (int64_t)t->io_partial;
+        t->io_retry = t->io_timed_out = false;
+        t->io_partial = 0;
+    }
     t->state = THREAD_RUNNABLE;
     t->h.x[10] = (uint64_t)result;
     t->futex_addr = 0;
 }
 
-/* Waiters whose deadline the guest clock reached: a futex wait times out, a sleep ends. */
+/* A THREAD_IO waiter runs its ecall again (a0 as it was): the pipe changed, or its wait
+ * ran out (`timed_out`: the call then returns what is ready now, 0 if nothing). */
+static void wake_retry(emu_thread *t, bool timed_out) {
+    t->state = THREAD_RUNNABLE;
+    t->io_retry = true;
+    t->io_timed_out = timed_out;
+}
+
+/* Waiters whose deadline the guest clock reached: a futex wait times out, a sleep ends, a
+ * poll runs again to return 0. */
 static void wake_expired(emu_t *e) {
     uint64_t now = emu_guest_clock_ns(e);
     for (int i = 0; i < EMU_MAX_THREADS; i++) {
         emu_thread *t = &e->threads[i];
-        if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) && t->deadline_ns <= now)
-            wake(t, t->state == THREAD_FUTEX ? -ETIMEDOUT : 0);
+        if (t->deadline_ns > now) continue;
+        if (t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) wake(t, t->state == THREAD_FUTEX ? -ETIMEDOUT : 0);
+        else if (t->state == THREAD_IO) wake_retry(t, true);
     }
 }
 
@@ -172,9 +194,18 @@ static void deadlock(emu_t *e) {
     int shown = 0;
     for (int i = 0; i < EMU_MAX_THREADS && len < sizeof list - 60; i++) {
         const emu_thread *t = &e->threads[i];
-        if (t->state != THREAD_FUTEX) continue;
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%d on futex 0x%" PRIx64 " at pc 0x%" PRIx64,
-                                shown++ ? ", " : "", t->tid, t->futex_addr, t->h.pc - 4);
+        const char *sep = shown ? ", " : "";
+        if (t->state == THREAD_FUTEX)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d on futex 0x%" PRIx64 " at pc 0x%" PRIx64,
+                                    sep, t->tid, t->futex_addr, t->h.pc - 4);
+        else if (t->state == THREAD_IO) /* its pc is the ecall itself */
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d %s at pc 0x%" PRIx64, sep, t->tid,
+                                    t->io_what, t->h.pc);
+        else if (t->state == THREAD_PAUSE)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d in sigsuspend at pc 0x%" PRIx64, sep,
+                                    t->tid, t->h.pc - 4);
+        else continue;
+        shown++;
     }
     emu_fail(e, "deadlock: all %d threads wait and no timeout is pending (thread %s)", e->threads_live, list);
 }
@@ -185,7 +216,8 @@ static bool idle(emu_t *e) {
     uint64_t earliest = UINT64_MAX;
     for (int i = 0; i < EMU_MAX_THREADS; i++) {
         const emu_thread *t = &e->threads[i];
-        if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) && t->deadline_ns < earliest)
+        if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP || t->state == THREAD_IO) &&
+            t->deadline_ns < earliest)
             earliest = t->deadline_ns;
     }
     uint64_t now = emu_guest_clock_ns(e);
@@ -198,8 +230,7 @@ static bool idle(emu_t *e) {
         if (e->status != EMU_RUNNING) return false;
         emu_thread *cur = current(e);
         cur->sig_pending = e->sig_pending;
-        if (emu_signal_handler_ready(e) && (cur->state == THREAD_FUTEX || cur->state == THREAD_SLEEP))
-            wake(cur, -EINTR);
+        if (emu_signal_handler_ready(e) && waiting(cur)) wake(cur, -EINTR);
         return true;
     }
     if (earliest == UINT64_MAX) {
@@ -267,8 +298,10 @@ bool emu_thread_preempt(emu_t *e) {
  * next pc is after the ecall (or the handler emu_syscall set up), and another runs. */
 void emu_thread_after_syscall(emu_t *e) {
     e->thread_switch = false;
+    bool retry = e->syscall_retry;
+    e->syscall_retry = false;
     if (e->status != EMU_RUNNING) return;
-    if (!e->sig_redirect) e->h.pc += 4;
+    if (!e->sig_redirect && !retry) e->h.pc += 4; /* a THREAD_IO wait stays at its ecall */
     emu_thread *cur = current(e);
     if (cur->state != THREAD_RUNNING && cur->state != THREAD_FREE) /* blocked: its slot holds it */
         thread_save(e, cur);                                       /* from now, for wake() */
@@ -436,14 +469,58 @@ int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     }
     t->sig_pending |= bit;
     /* a handler it lets through interrupts its wait (pthread_cancel's SIGCANCEL) */
-    if (!(t->sig_blocked & bit) && (t->state == THREAD_FUTEX || t->state == THREAD_SLEEP)) wake(t, -EINTR);
+    if (!(t->sig_blocked & bit) && waiting(t)) wake(t, -EINTR);
     return 0;
 }
 
+int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns) {
+    if (!e->threads || e->threads_live <= 1) return 0;
+    if (emu_signal_handler_ready(e)) return -EINTR; /* a handler to run first, as Linux */
+    emu_thread *t = current(e);
+    if (!t->io_retry) t->deadline_ns = deadline_ns; /* run again: the first wait's deadline */
+    t->io_retry = t->io_timed_out = false;
+    t->state = THREAD_IO;
+    t->io_what = what;
+    t->wait_seq = e->wait_seq_next++;
+    e->thread_switch = true;
+    e->syscall_retry = true;
+    return 1;
+}
+
+bool emu_thread_io_timed_out(const emu_t *e) { return e->threads && e->threads[e->thread_cur].io_timed_out; }
+
+uint64_t emu_thread_io_partial(const emu_t *e) { return e->threads ? e->threads[e->thread_cur].io_partial : 0; }
+
+void emu_thread_set_io_partial(emu_t *e, uint64_t bytes) {
+    if (e->threads) current(e)->io_partial = bytes;
+}
+
+void emu_thread_pipe_changed(emu_t *e) {
+    if (!e->threads) return;
+    for (int i = 0; i < EMU_MAX_THREADS; i++) /* not the caller: it changed the pipe itself */
+        if (e->threads[i].state == THREAD_IO && i != e->thread_cur) wake_retry(&e->threads[i], false);
+}
+
+bool emu_thread_pause(emu_t *e) {
+    if (!e->threads || e->threads_live <= 1) return false;
+    emu_thread *t = current(e);
+    t->state = THREAD_PAUSE;
+    t->deadline_ns = UINT64_MAX;
+    t->wait_seq = e->wait_seq_next++;
+    e->thread_switch = true;
+    return true;
+}
+
+void emu_thread_syscall_end(emu_t *e) {
+    if (e->syscall_retry) return; /* it waits: the retry goes on */
+    emu_thread *t = current(e);
+    t->io_retry = t->io_timed_out = false;
+    t->io_partial = 0;
+}
+
 const char *emu_thread_wait_note(const emu_t *e) {
-    return e->threads && e->threads_live > 1
-        ? "cyclescope does not make a thread wait here for another (threads wait only in futexes and sleeps)"
-        : "the guest has a single thread";
+    (void)e;
+    return "the guest has a single thread";
 }
 
 void emu_threads_free(emu_t *e) {

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
+#include <poll.h>
+#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -454,8 +456,7 @@ static int case_futex(void) {
     return 0;
 }
 
-/* ---- pipe: a thread reads a pipe another will write (a limit of cyclescope's: only
- * futexes and sleeps make a thread wait, so the run ends in one line) ---- */
+/* ---- pipe: a thread reads a pipe another writes after a sleep: it waits for it ---- */
 static int pipe_fds[2];
 
 static void *pipe_reader(void *arg) {
@@ -474,6 +475,169 @@ static int case_pipe(void) {
     void *r;
     check(pthread_join(t, &r), "join");
     printf("read %ld byte\n", (long)r);
+    return 0;
+}
+
+/* ---- pipe_stream: a producer and a consumer through a pipe, more than it holds (64 KiB):
+ * the writer waits for room (one write of 100 000 bytes among them), the reader for data,
+ * then for the end of file when the write end closes ---- */
+enum { STREAM_BYTES = 300000 };
+static unsigned char stream_out[100000];
+
+static void *stream_producer(void *arg) {
+    (void)arg;
+    long sent = 0;
+    for (int i = 0; i < (int)sizeof stream_out; i++) stream_out[i] = (unsigned char)(i * 7 + 3);
+    /* chunks of 1, 1000, 100 000 bytes and the rest in 4096s */
+    long first[3] = {1, 1000, 100000};
+    for (int k = 0; k < 3; k++) {
+        ssize_t w = write(pipe_fds[1], stream_out, (size_t)first[k]);
+        if (w != first[k]) printf("short write: %ld of %ld\n", (long)w, first[k]);
+        sent += w > 0 ? w : 0;
+    }
+    while (sent < STREAM_BYTES) {
+        size_t n = STREAM_BYTES - sent < 4096 ? (size_t)(STREAM_BYTES - sent) : 4096;
+        ssize_t w = write(pipe_fds[1], stream_out + sent % 4096, n);
+        if (w <= 0) break;
+        sent += w;
+    }
+    close(pipe_fds[1]);
+    return (void *)sent;
+}
+
+static int case_pipe_stream(void) {
+    if (pipe(pipe_fds)) return 1;
+    pthread_t t;
+    check(pthread_create(&t, NULL, stream_producer, NULL), "create");
+    unsigned char buf[3000];
+    long total = 0, reads = 0;
+    unsigned long sum = 0;
+    ssize_t got;
+    while ((got = read(pipe_fds[0], buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < got; i++) sum = sum * 31 + buf[i];
+        total += got;
+        reads++;
+    }
+    void *sent;
+    check(pthread_join(t, &sent), "join");
+    unsigned long expect = 0;
+    long first[3] = {1, 1000, 100000}, at = 0;
+    for (int k = 0; k < 3; k++)
+        for (long i = 0; i < first[k]; i++, at++) expect = expect * 31 + stream_out[i];
+    for (; at < STREAM_BYTES; at++) expect = expect * 31 + stream_out[101001 % 4096 + (at - 101001) % 4096];
+    printf("sent %ld, received %ld, last read %ld, checksum %s\n", (long)sent, total, (long)got,
+           sum == expect ? "right" : "wrong");
+    return 0;
+}
+
+/* ---- poll: poll and select wait for another thread's write; a timeout runs out while the
+ * other thread computes and writes nothing ---- */
+static void *late_writer(void *arg) {
+    for (volatile long i = 0; i < 200000; i++) {
+    }
+    if (write(pipe_fds[1], arg, 1) != 1) return (void *)1;
+    return NULL;
+}
+
+static int case_poll(void) {
+    if (pipe(pipe_fds)) return 1;
+    pthread_t t;
+    check(pthread_create(&t, NULL, late_writer, "p"), "create");
+    struct pollfd pf = {pipe_fds[0], POLLIN, 0};
+    int r = poll(&pf, 1, -1);
+    char c = 0;
+    if (read(pipe_fds[0], &c, 1) != 1) return 1;
+    printf("poll: %d ready, revents POLLIN %s, read '%c'\n", r, pf.revents & POLLIN ? "yes" : "no", c);
+    check(pthread_join(t, NULL), "join");
+
+    check(pthread_create(&t, NULL, late_writer, "s"), "create");
+    fd_set set;
+    FD_ZERO(&set);
+    FD_SET(pipe_fds[0], &set);
+    r = select(pipe_fds[0] + 1, &set, NULL, NULL, NULL);
+    if (read(pipe_fds[0], &c, 1) != 1) return 1;
+    printf("select: %d ready, in the set %s, read '%c'\n", r, FD_ISSET(pipe_fds[0], &set) ? "yes" : "no", c);
+    check(pthread_join(t, NULL), "join");
+
+    check(pthread_create(&t, NULL, busy_worker, NULL), "create");
+    pf.revents = 0;
+    r = poll(&pf, 1, 1); /* 1 ms while the other computes: nobody writes */
+    printf("poll with a timeout, nothing written: %d, revents %d\n", r, pf.revents);
+    check(pthread_join(t, NULL), "join");
+    return 0;
+}
+
+/* ---- sigsuspend: main waits in sigsuspend for the signal a thread sends it ---- */
+static pthread_t main_thread;
+
+static void *usr1_sender(void *arg) {
+    (void)arg;
+    check(pthread_kill(main_thread, SIGUSR1), "pthread_kill");
+    return NULL;
+}
+
+static int case_sigsuspend(void) {
+    thread_number = 1;
+    main_thread = pthread_self();
+    signal(SIGUSR1, on_usr1);
+    sigset_t usr1, old, none;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigemptyset(&none);
+    sigprocmask(SIG_BLOCK, &usr1, &old); /* from now until sigsuspend lets it through */
+    pthread_t t;
+    check(pthread_create(&t, NULL, usr1_sender, NULL), "create");
+    int r = sigsuspend(&none);
+    int err = errno;
+    sigset_t now;
+    sigprocmask(SIG_SETMASK, NULL, &now);
+    printf("sigsuspend: %d (%s), handler ran in thread %d, SIGUSR1 blocked again: %s\n", r, strerror(err),
+           (int)handled_in, sigismember(&now, SIGUSR1) ? "yes" : "no");
+    check(pthread_join(t, NULL), "join");
+    return 0;
+}
+
+/* ---- pipe_cancel: pthread_cancel of a thread waiting in a read of an empty pipe ---- */
+static void *blocked_reader(void *arg) {
+    (void)arg;
+    char c;
+    sem_post(&sem_done);
+    ssize_t r = read(pipe_fds[0], &c, 1); /* a cancellation point */
+    printf("not reached: read %ld\n", (long)r);
+    return NULL;
+}
+
+static int case_pipe_cancel(void) {
+    if (pipe(pipe_fds)) return 1;
+    sem_init(&sem_done, 0, 0);
+    pthread_t t;
+    check(pthread_create(&t, NULL, blocked_reader, NULL), "create");
+    sem_wait(&sem_done);
+    check(pthread_cancel(t), "cancel");
+    void *r;
+    check(pthread_join(t, &r), "join");
+    printf("joined: %s\n", r == PTHREAD_CANCELED ? "PTHREAD_CANCELED" : "something else");
+    return 0;
+}
+
+/* ---- pipe_deadlock: two threads each read a pipe only the other writes, after its read
+ * (cyclescope only: a real kernel waits forever) ---- */
+static int pipe2_fds[2];
+
+static void *crossed_reader(void *arg) {
+    (void)arg;
+    char c;
+    if (read(pipe2_fds[0], &c, 1) == 1) (void)!write(pipe_fds[1], "y", 1);
+    return NULL;
+}
+
+static int case_pipe_deadlock(void) {
+    if (pipe(pipe_fds) || pipe(pipe2_fds)) return 1;
+    pthread_t t;
+    check(pthread_create(&t, NULL, crossed_reader, NULL), "create");
+    char c;
+    if (read(pipe_fds[0], &c, 1) == 1) (void)!write(pipe2_fds[1], "x", 1);
+    printf("not reached\n");
     return 0;
 }
 
@@ -497,7 +661,12 @@ int main(int argc, char **argv) {
                  {"deadlock", case_deadlock},
                  {"many", case_many},
                  {"futex", case_futex},
-                 {"pipe", case_pipe}};
+                 {"pipe", case_pipe},
+                 {"pipe_stream", case_pipe_stream},
+                 {"poll", case_poll},
+                 {"sigsuspend", case_sigsuspend},
+                 {"pipe_cancel", case_pipe_cancel},
+                 {"pipe_deadlock", case_pipe_deadlock}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) return cases[i].run();

@@ -53,6 +53,7 @@ typedef struct emu_thread {
     bool io_retry;         /* its ecall runs again after a THREAD_IO wait (deadline kept) */
     bool io_timed_out;     /* ... and the wait's deadline passed */
     uint64_t io_partial;   /* bytes a blocking pipe write wrote before it waited */
+    uint64_t io_sigset;    /* the signals a sigtimedwait waits for (its wait ends when one comes) */
 } emu_thread;
 
 typedef struct guest_fd {
@@ -135,6 +136,9 @@ struct emu {
     /* rt_sigprocmask's blocked set and the signals the guest sent itself while they were
      * blocked (bit sig-1): a blocked signal waits, as on Linux, until it is unblocked */
     uint64_t sig_blocked, sig_pending;
+    /* signals for the process (kill, the alarm) that every thread blocked: the first thread to
+     * let one through, or a sigwait for it, takes it (Linux's shared_pending) */
+    uint64_t sig_shared_pending;
     /* the time the guest asked to sleep (nanosleep, clock_nanosleep): its clocks run at
      * 1 ns per instruction plus this, so a program waiting for time to pass sees it pass */
     uint64_t slept_ns;
@@ -219,6 +223,14 @@ void emu_shared_release_all(emu_t *e);
 /* A signal for the guest from the kernel's side (SIGPIPE: SI_USER from the process itself):
  * its default action now, or pending while blocked or until its handler can run. */
 void emu_signal_send(emu_t *e, int64_t sig, const char *cause);
+/* The process' pending signals the running thread lets through become its own. */
+void emu_signal_claim_shared(emu_t *e);
+/* A signal's action now (default, ignored, or pending for its handler), whatever the mask. */
+void emu_signal_act(emu_t *e, int64_t sig, const char *cause);
+/* kill(2) of the guest's own process: process-directed, to the thread that can take it. */
+int64_t emu_sys_kill_process(emu_t *e, int64_t sig);
+int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr,
+                                uint64_t size);
 /* A pending signal, not blocked, whose handler runs on the return to user mode. */
 bool emu_signal_handler_ready(const emu_t *e);
 /* The pending signals the mask lets through that have no handler act now. */
@@ -289,6 +301,14 @@ void emu_thread_pipe_changed(emu_t *e);
 /* rt_sigsuspend with other threads alive: the thread waits (THREAD_PAUSE) for a signal
  * another thread sends; false with a single thread. */
 bool emu_thread_pause(emu_t *e);
+/* The thread a process-directed signal goes to (a slot), -1 when every thread blocks it. */
+int emu_thread_signal_target(const emu_t *e, int sig);
+/* A signal routed to thread `slot`, not the running one. */
+void emu_thread_signal_other(emu_t *e, int slot, int64_t sig, int32_t code, int32_t pid, const char *cause);
+/* A process-directed signal every thread blocks: the sigtimedwaits for it run again. */
+void emu_thread_sigwait_wake(emu_t *e, uint64_t bit);
+/* The running thread waits in sigtimedwait for `set`. */
+void emu_thread_set_sigwait(emu_t *e, uint64_t set);
 /* The end of a system call once there are threads: a THREAD_IO retry is over. */
 void emu_thread_syscall_end(emu_t *e);
 /* Why a wait that would last forever ends the run (the end of its one-line message). */

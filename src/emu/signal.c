@@ -31,6 +31,16 @@ static void deliver_signal(emu_t *e, int64_t sig, const char *cause);
 
 static bool has_handler(const emu_t *e, int64_t sig) { return e->sigaction_handler[sig] > 1; }
 
+/* The process-wide pending signals the running thread does not block become its own (the
+ * kernel's dequeue_signal takes from the shared queue too): at its mask's changes and when
+ * it takes the hart. */
+void emu_signal_claim_shared(emu_t *e) {
+    uint64_t take = e->sig_shared_pending & ~e->sig_blocked;
+    if (__builtin_expect(!take, 1)) return;
+    e->sig_shared_pending &= ~take;
+    e->sig_pending |= take;
+}
+
 /* A pending signal, not blocked, that runs a handler when the guest returns to user mode. */
 bool emu_signal_handler_ready(const emu_t *e) {
     for (uint64_t ready = e->sig_pending & ~e->sig_blocked; ready; ready &= ready - 1)
@@ -51,10 +61,37 @@ static void signal_guest_from(emu_t *e, int64_t sig, const char *cause, int32_t 
     else deliver_signal(e, sig, cause);
 }
 
+/* A signal for the process (kill of the process, the alarm): with several threads, the
+ * one thread.c picks takes it (emu_thread_signal_target); while every thread blocks it, it
+ * is pending for the process, until a thread unblocks it or sigwait takes it. */
+static void signal_process_from(emu_t *e, int64_t sig, const char *cause, int32_t code, int32_t pid) {
+    if (e->threads && e->threads_live > 1) {
+        int target = emu_thread_signal_target(e, (int)sig);
+        if (target < 0) {
+            uint64_t bit = SIG_BIT(sig);
+            if (!((e->sig_pending | e->sig_shared_pending) & bit)) {
+                e->sig_info[sig].code = code;
+                e->sig_info[sig].pid = pid;
+                e->sig_info[sig].addr = 0;
+            }
+            e->sig_shared_pending |= bit;
+            emu_thread_sigwait_wake(e, bit);
+            return;
+        }
+        if (target != e->thread_cur) {
+            emu_thread_signal_other(e, target, sig, code, pid, cause);
+            return;
+        }
+    }
+    signal_guest_from(e, sig, cause, code, pid);
+}
+
 /* As the kernel fills siginfo for a signal without one (SIGPIPE: SI_USER from the process). */
 void emu_signal_send(emu_t *e, int64_t sig, const char *cause) {
     signal_guest_from(e, sig, cause, GUEST_SI_USER, GUEST_PID);
 }
+
+void emu_signal_act(emu_t *e, int64_t sig, const char *cause) { deliver_signal(e, sig, cause); }
 
 int64_t emu_sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
     if (sig == 0) return 0;
@@ -62,6 +99,13 @@ int64_t emu_sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
     /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
      * signal around its tgkill, so the program's own mask decides at the restore) */
     signal_guest_from(e, sig, "sent by the program itself", code, GUEST_PID);
+    return 0;
+}
+
+int64_t emu_sys_kill_process(emu_t *e, int64_t sig) {
+    if (sig == 0) return 0;
+    if (sig < 1 || sig > 64) return -EINVAL;
+    signal_process_from(e, sig, "sent by the program itself", GUEST_SI_USER, GUEST_PID);
     return 0;
 }
 
@@ -112,6 +156,7 @@ int64_t emu_sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64
     else if (how == 1) e->sig_blocked &= ~set;
     else e->sig_blocked = set;
     e->sig_blocked &= ~SIG_UNBLOCKABLE;
+    emu_signal_claim_shared(e);
     emu_signal_act_now(e);
     return 0;
 }
@@ -277,6 +322,7 @@ int64_t emu_sys_rt_sigreturn(emu_t *e) {
     uint64_t mask;
     memcpy(&mask, f + FRAME_UC + UC_SIGMASK, 8);
     e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    emu_signal_claim_shared(e);
     const uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
     memcpy(&e->h.pc, mc, 8);
     memcpy(&e->h.x[1], mc + 8, 31 * 8);
@@ -310,7 +356,7 @@ void emu_alarm_fire(emu_t *e) {
     if (now < e->alarm_at_ns) return;
     if (!e->alarm_interval_ns) e->alarm_at_ns = 0;
     else if ((e->alarm_at_ns += e->alarm_interval_ns) <= now) e->alarm_at_ns = now + e->alarm_interval_ns;
-    signal_guest_from(e, SIGALRM, "sent when the timer of setitimer/alarm ran out", GUEST_SI_KERNEL, 0);
+    signal_process_from(e, SIGALRM, "sent when the timer of setitimer/alarm ran out", GUEST_SI_KERNEL, 0);
 }
 
 /* Between two chunks of instructions: the alarm, and its handler set up to run next. */
@@ -346,6 +392,75 @@ int64_t emu_sys_itimer(emu_t *e, uint64_t which, uint64_t new_addr, uint64_t old
     e->alarm_interval_ns = value ? interval : 0;
     e->alarm_at_ns = value ? emu_guest_clock_ns(e) + value : 0;
     return 0;
+}
+
+/* rt_sigtimedwait(set, info, timeout, sigsetsize) (sigwait, sigwaitinfo, sigtimedwait): a
+ * signal of `set` pending for the thread or the process is taken (lowest number first, the
+ * thread's first, as the kernel's dequeue_signal) and its number returned, its siginfo
+ * written; none: -EAGAIN at once for a zero timeout, else the thread waits (thread.c) until
+ * one comes or the timeout runs out (-EAGAIN); with one thread a timeout passes on the
+ * guest clock, and a wait without one for a signal that cannot come ends the run. */
+int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr,
+                                uint64_t size) {
+    if (size != 8) return -EINVAL;
+    uint64_t set;
+    if (guest_get(e, set_addr, &set, 8)) return -EFAULT;
+    set &= ~SIG_UNBLOCKABLE;
+    uint64_t timeout_ns = UINT64_MAX;
+    if (timeout_addr) {
+        int64_t ts[2];
+        if (guest_get(e, timeout_addr, ts, sizeof ts)) return -EFAULT;
+        if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
+        timeout_ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
+                                                                 : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+    }
+    for (;;) {
+        uint64_t own = e->sig_pending & set, shared = e->sig_shared_pending & set;
+        if (own || shared) {
+            int64_t sig = __builtin_ctzll(own ? own : shared) + 1;
+            if (own) e->sig_pending &= ~SIG_BIT(sig);
+            else e->sig_shared_pending &= ~SIG_BIT(sig);
+            if (info_addr) {
+                uint8_t info[128] = {0};
+                int32_t head[3] = {(int32_t)sig, 0, e->sig_info[sig].code};
+                memcpy(info, head, sizeof head);
+                if (e->sig_info[sig].code > 0) memcpy(info + 16, &e->sig_info[sig].addr, 8);
+                else {
+                    int32_t ids[2] = {e->sig_info[sig].pid, e->sig_info[sig].pid ? GUEST_ID : 0};
+                    memcpy(info + 16, ids, sizeof ids);
+                }
+                if (guest_put(e, info_addr, info, sizeof info)) return -EFAULT;
+            }
+            return sig;
+        }
+        if (timeout_ns == 0 || emu_thread_io_timed_out(e)) return -EAGAIN;
+        uint64_t now = emu_guest_clock_ns(e);
+        uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : now + timeout_ns;
+        int64_t waits = emu_thread_block_io(e, "in sigtimedwait", deadline);
+        if (waits) {
+            if (waits > 0) emu_thread_set_sigwait(e, set);
+            return waits < 0 ? waits : 0;
+        }
+        /* one thread: only the alarm can come, at its time on the guest clock */
+        uint64_t due = emu_alarm_budget(e);
+        bool alarm_counts = due != UINT64_MAX && e->sigaction_handler[SIGALRM] != 1 &&
+            ((set & SIG_BIT(SIGALRM)) || !(e->sig_blocked & SIG_BIT(SIGALRM)));
+        if (!alarm_counts || due > timeout_ns) {
+            if (timeout_ns == UINT64_MAX) {
+                emu_fail(e,
+                         "sigwait would wait forever: no signal it waits for can arrive, and %s (pc 0x%" PRIx64 ")",
+                         emu_thread_wait_note(e), e->h.pc);
+                return -EDEADLK;
+            }
+            e->slept_ns += timeout_ns;
+            return -EAGAIN;
+        }
+        e->slept_ns += due;
+        if (timeout_ns != UINT64_MAX) timeout_ns -= due;
+        emu_alarm_fire(e);
+        if (e->status != EMU_RUNNING) return 0;
+        if (emu_signal_handler_ready(e)) return -EINTR; /* an alarm it does not wait for, with a handler */
+    }
 }
 
 /* Whether the alarm, when due, would end a wait: it is armed, not blocked, not ignored. */

@@ -51,7 +51,7 @@ enum {
     SYS_clock_gettime = 113, SYS_clock_getres = 114, SYS_clock_nanosleep = 115,
     SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
-    SYS_rt_sigpending = 136, SYS_rt_sigreturn = 139,
+    SYS_rt_sigpending = 136, SYS_rt_sigtimedwait = 137, SYS_rt_sigreturn = 139,
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
@@ -80,7 +80,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -1245,6 +1245,7 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
     if (guest_get(e, mask_addr, &mask, 8)) return -EFAULT;
     uint64_t saved = e->sig_blocked;
     e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    emu_signal_claim_shared(e);
     emu_signal_act_now(e); /* a pending one first, lowest number first */
     if (e->status == EMU_RUNNING && !emu_signal_handler_ready(e) && emu_thread_pause(e)) {
         /* another thread may send one: this one waits (thread.c) with the mask given until the
@@ -1306,6 +1307,7 @@ void emu_syscall(emu_t *e) {
         if (ret == -ENOSYS) goto unsupported; /* ITIMER_VIRTUAL, ITIMER_PROF */
         break;
     case SYS_rt_sigsuspend: ret = sys_rt_sigsuspend(e, a0, a1); break;
+    case SYS_rt_sigtimedwait: ret = emu_sys_rt_sigtimedwait(e, a0, a1, a2, a3); break;
     case SYS_dup:
     case SYS_dup3: {
         guest_fd *g = fd_of(e, a0);
@@ -1561,8 +1563,9 @@ void emu_syscall(emu_t *e) {
         __attribute__((fallthrough));
     case SYS_kill:
         /* 0 and -GUEST_PID name the guest's own process group: itself alone */
-        if (a0 == GUEST_PID || (nr == SYS_kill && ((int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID)))
-            ret = emu_sys_self_signal(e, (int64_t)a1, nr == SYS_kill ? GUEST_SI_USER : GUEST_SI_TKILL);
+        if (nr == SYS_kill && (a0 == GUEST_PID || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID))
+            ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
+        else if (a0 == GUEST_PID) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
         else ret = -EPERM; /* no other process is the guest's to signal */
         break;
     case SYS_tgkill:
@@ -1594,14 +1597,14 @@ void emu_syscall(emu_t *e) {
             /* ignored from now (SIG_IGN, or SIG_DFL of a signal whose default is to do
              * nothing): a pending one is dropped, as Linux does */
             bool ignores = act[0] == 1 || (act[0] == 0 && (a0 == 17 || a0 == 23 || a0 == 28 || a0 == 18));
-            if (ignores) e->sig_pending &= ~SIG_BIT(a0);
+            if (ignores) e->sig_pending &= ~SIG_BIT(a0), e->sig_shared_pending &= ~SIG_BIT(a0);
         }
         ret = a2 && guest_put(e, a2, old, sizeof old) ? -EFAULT : 0;
         break;
     }
     case SYS_rt_sigprocmask: ret = emu_sys_rt_sigprocmask(e, a0, a1, a2, a3); break;
     case SYS_rt_sigpending: {
-        uint64_t pending = e->sig_pending & e->sig_blocked;
+        uint64_t pending = (e->sig_pending | e->sig_shared_pending) & e->sig_blocked;
         ret = a1 > 8 ? -EINVAL : guest_put(e, a0, &pending, a1) ? -EFAULT : 0;
         break;
     }

@@ -50,6 +50,8 @@ enum {
     (THREAD_NEEDED | CLONE_FS_ | CLONE_FILES_ | CLONE_SYSVSEM_ | CLONE_SETTLS_ | CLONE_PARENT_SETTID_ | \
      CLONE_CHILD_CLEARTID_ | CLONE_DETACHED_ | CLONE_CHILD_SETTID_)
 
+enum { SIGALRM_ = 14 };
+
 /* futex(2) operations and flags (include/uapi/linux/futex.h) */
 enum {
     FUTEX_WAIT_ = 0,
@@ -90,6 +92,7 @@ static void thread_load(emu_t *e, const emu_thread *t) {
     e->altstack_sp = t->altstack_sp;
     e->altstack_size = t->altstack_size;
     e->altstack_autodisarm = t->altstack_autodisarm;
+    emu_signal_claim_shared(e); /* what the process has pending that it lets through */
 }
 
 uint64_t emu_thread_quantum(const emu_t *e) {
@@ -131,6 +134,7 @@ static void wake(emu_thread *t, int64_t result) {
         if (t->io_partial) result = (int64_t)t->io_partial;
         t->io_retry = t->io_timed_out = false;
         t->io_partial = 0;
+        t->io_sigset = 0;
     }
     t->state = THREAD_RUNNABLE;
     t->h.x[10] = (uint64_t)result;
@@ -210,6 +214,15 @@ static void deadlock(emu_t *e) {
     emu_fail(e, "deadlock: all %d threads wait and no timeout is pending (thread %s)", e->threads_live, list);
 }
 
+/* The alarm is armed, not ignored, and some thread lets SIGALRM through or waits for it. */
+static bool alarm_ends_a_wait(const emu_t *e) {
+    if (!e->alarm_at_ns || e->sigaction_handler[SIGALRM_] == 1) return false;
+    if (emu_thread_signal_target(e, SIGALRM_) >= 0) return true;
+    for (int i = 0; i < EMU_MAX_THREADS; i++)
+        if (e->threads[i].state == THREAD_IO && (e->threads[i].io_sigset & SIG_BIT(SIGALRM_))) return true;
+    return false;
+}
+
 /* Every thread waits: the guest clock moves to the earliest deadline, whose waiters wake;
  * none pending is a deadlock (the run ends). True when one became runnable. */
 static bool idle(emu_t *e) {
@@ -221,10 +234,9 @@ static bool idle(emu_t *e) {
             earliest = t->deadline_ns;
     }
     uint64_t now = emu_guest_clock_ns(e);
-    /* the alarm comes first, and its handler would run: it interrupts the wait of the thread
-     * that waited last (the one whose state the emu fields hold: signal.c sends to it) */
-    if (current(e)->state != THREAD_FREE && emu_alarm_would_wake(e) &&
-        (earliest == UINT64_MAX || emu_alarm_budget(e) < earliest - now)) {
+    /* the alarm comes first, and a thread would take it (its handler interrupts the thread's
+     * wait, or its sigtimedwait ends; signal.c routes it as Linux, emu_thread_signal_target) */
+    if (alarm_ends_a_wait(e) && (earliest == UINT64_MAX || emu_alarm_budget(e) < earliest - now)) {
         e->slept_ns += emu_alarm_budget(e);
         emu_alarm_fire(e);
         if (e->status != EMU_RUNNING) return false;
@@ -450,6 +462,25 @@ void emu_sys_sched_yield(emu_t *e) {
     if (e->threads && e->threads_live > 1) e->thread_switch = true;
 }
 
+/* A signal for thread t (not the running one) from tgkill, or a process-directed one
+ * routed to it: ignored, the process' default action, or pending for t, waking it with EINTR
+ * when it lets it through (pthread_cancel's SIGCANCEL), or its sigwait when it waits for it. */
+static void signal_thread(emu_t *e, emu_thread *t, int64_t sig, int32_t code, int32_t pid, const char *cause) {
+    uint64_t handler = e->sigaction_handler[sig], bit = SIG_BIT(sig);
+    if (!(t->sig_blocked & bit) && handler <= 1) { /* SIG_IGN, or SIG_DFL: the process' action */
+        emu_signal_act(e, sig, cause);              /* (killed, or nothing happens) */
+        return;
+    }
+    if (!(t->sig_pending & bit)) {
+        e->sig_info[sig].code = code;
+        e->sig_info[sig].pid = pid;
+        e->sig_info[sig].addr = 0;
+    }
+    t->sig_pending |= bit;
+    if (!(t->sig_blocked & bit) && waiting(t)) wake(t, -EINTR);
+    else if (t->state == THREAD_IO && (t->io_sigset & bit)) wake_retry(t, false);
+}
+
 int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     if (tgid != -1 && tgid != GUEST_PID) return -ESRCH;
     if (tid == emu_thread_tid(e)) return emu_sys_self_signal(e, sig, GUEST_SI_TKILL);
@@ -457,21 +488,38 @@ int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     if (!t) return -ESRCH;
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
-    uint64_t handler = e->sigaction_handler[sig], bit = SIG_BIT(sig);
-    if (handler == 1 && !(t->sig_blocked & bit)) return 0; /* ignored */
-    bool defaults = handler == 0 && !(t->sig_blocked & bit);
-    if (defaults) /* its default action is the process' (it is killed, or nothing happens) */
-        return emu_sys_self_signal(e, sig, GUEST_SI_TKILL);
-    if (!(t->sig_pending & bit)) {
-        e->sig_info[sig].code = GUEST_SI_TKILL;
-        e->sig_info[sig].pid = GUEST_PID;
-        e->sig_info[sig].addr = 0;
-    }
-    t->sig_pending |= bit;
-    /* a handler it lets through interrupts its wait (pthread_cancel's SIGCANCEL) */
-    if (!(t->sig_blocked & bit) && waiting(t)) wake(t, -EINTR);
+    signal_thread(e, t, sig, GUEST_SI_TKILL, GUEST_PID, "sent by the program itself");
     return 0;
 }
+
+/* Linux's complete_signal(): the main thread when it does not block the signal, else the
+ * first thread (in creation order: slot order) that does not; -1 when all block it. */
+int emu_thread_signal_target(const emu_t *e, int sig) {
+    uint64_t bit = SIG_BIT(sig);
+    int first = -1;
+    for (int i = 0; i < EMU_MAX_THREADS; i++) {
+        const emu_thread *t = &e->threads[i];
+        if (t->state == THREAD_FREE) continue;
+        uint64_t blocked = i == e->thread_cur ? e->sig_blocked : t->sig_blocked;
+        if (blocked & bit) continue;
+        if (t->tid == GUEST_PID) return i;
+        if (first < 0) first = i;
+    }
+    return first;
+}
+
+void emu_thread_signal_other(emu_t *e, int slot, int64_t sig, int32_t code, int32_t pid, const char *cause) {
+    signal_thread(e, &e->threads[slot], sig, code, pid, cause);
+}
+
+void emu_thread_sigwait_wake(emu_t *e, uint64_t bit) {
+    for (int i = 0; i < EMU_MAX_THREADS; i++) {
+        emu_thread *t = &e->threads[i];
+        if (t->state == THREAD_IO && (t->io_sigset & bit)) wake_retry(t, false);
+    }
+}
+
+void emu_thread_set_sigwait(emu_t *e, uint64_t set) { current(e)->io_sigset = set; }
 
 int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns) {
     if (!e->threads || e->threads_live <= 1) return 0;
@@ -516,6 +564,7 @@ void emu_thread_syscall_end(emu_t *e) {
     emu_thread *t = current(e);
     t->io_retry = t->io_timed_out = false;
     t->io_partial = 0;
+    t->io_sigset = 0;
 }
 
 const char *emu_thread_wait_note(const emu_t *e) {

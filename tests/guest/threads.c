@@ -620,6 +620,86 @@ static int case_pipe_cancel(void) {
     return 0;
 }
 
+/* ---- process_signal: kill() of the process from a thread reaches a thread that does not
+ * block the signal: the main thread when it can take it, else another (Linux's
+ * complete_signal; cyclescope only: qemu-riscv64 7.2 runs the handler in either thread, or
+ * after kill returned) ---- */
+static void *process_killer(void *arg) {
+    thread_number = 2;
+    if (arg) { /* main blocks SIGUSR1 (so did this thread, from main): this one takes it */
+        sigset_t usr1;
+        sigemptyset(&usr1);
+        sigaddset(&usr1, SIGUSR1);
+        pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
+        kill(getpid(), SIGUSR1);
+        return (void *)(long)handled_in;
+    }
+    kill(getpid(), SIGUSR1);
+    return NULL;
+}
+
+static void *usr2_waiter(void *arg) {
+    (void)arg;
+    sigset_t usr2;
+    sigemptyset(&usr2);
+    sigaddset(&usr2, SIGUSR2);
+    int sig = 0;
+    int r = sigwait(&usr2, &sig);
+    printf("sigwait in a thread: %d, signal %s\n", r, sig == SIGUSR2 ? "SIGUSR2" : "another");
+    return NULL;
+}
+
+static int case_process_signal(void) {
+    thread_number = 1;
+    signal(SIGUSR1, on_usr1);
+    /* main lets SIGUSR1 through and waits in pthread_join: its handler runs there */
+    pthread_t t;
+    check(pthread_create(&t, NULL, process_killer, NULL), "create");
+    check(pthread_join(t, NULL), "join");
+    printf("kill from a thread, main lets it through: handler in thread %d\n", (int)handled_in);
+    /* main blocks it: the thread that sent it takes it */
+    handled_in = 0;
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+    void *r;
+    check(pthread_create(&t, NULL, process_killer, (void *)1), "create");
+    check(pthread_join(t, &r), "join");
+    printf("main blocks it: handler in thread %ld\n", (long)r);
+    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
+    return 0;
+}
+
+/* ---- sigwait: a signal every thread blocks is pending for the process until sigwait or
+ * sigtimedwait (in any thread) takes it ---- */
+static int case_sigwait(void) {
+    sigset_t usr2;
+    sigemptyset(&usr2);
+    sigaddset(&usr2, SIGUSR2);
+    pthread_t t;
+    /* every thread blocks SIGUSR2 (a new thread inherits the mask): sigwait takes it */
+    pthread_sigmask(SIG_BLOCK, &usr2, NULL);
+    check(pthread_create(&t, NULL, usr2_waiter, NULL), "create");
+    kill(getpid(), SIGUSR2);
+    check(pthread_join(t, NULL), "join");
+    sigset_t pending;
+    sigpending(&pending);
+    printf("SIGUSR2 still pending: %s\n", sigismember(&pending, SIGUSR2) ? "yes" : "no");
+    /* pending for the process while all block it, then taken by sigtimedwait in main */
+    kill(getpid(), SIGUSR2);
+    sigpending(&pending);
+    struct timespec zero = {0, 0};
+    siginfo_t info;
+    int sig = sigtimedwait(&usr2, &info, &zero);
+    printf("pending: %s; sigtimedwait: %s, si_code SI_USER %s, si_pid is getpid %s\n",
+           sigismember(&pending, SIGUSR2) ? "yes" : "no", sig == SIGUSR2 ? "SIGUSR2" : strerror(errno),
+           info.si_code == SI_USER ? "yes" : "no", info.si_pid == getpid() ? "yes" : "no");
+    sig = sigtimedwait(&usr2, &info, &zero);
+    printf("again, nothing pending: %s\n", sig < 0 ? strerror(errno) : "a signal");
+    return 0;
+}
+
 /* ---- pipe_deadlock: two threads each read a pipe only the other writes, after its read
  * (cyclescope only: a real kernel waits forever) ---- */
 static int pipe2_fds[2];
@@ -666,6 +746,8 @@ int main(int argc, char **argv) {
                  {"poll", case_poll},
                  {"sigsuspend", case_sigsuspend},
                  {"pipe_cancel", case_pipe_cancel},
+                 {"process_signal", case_process_signal},
+                 {"sigwait", case_sigwait},
                  {"pipe_deadlock", case_pipe_deadlock}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)

@@ -176,7 +176,8 @@ denied the guest write access to inside \\(pass --allow-write DIR to allow\\)"
                    ${_cs} exec ${_g}/cwd_use ${_escdir} escape)
   # setitimer(ITIMER_REAL)/alarm on the guest clock: read back, cancel, and SIGALRM's
   # default action at its time (142) in a busy loop, a sleep, pause(), and once unblocked
-  foreach(mode query kill sleep pause ignored blocked)
+  # (sigwait: sigtimedwait/sigwaitinfo take the blocked SIGALRM; ENOSYS before)
+  foreach(mode query kill sleep pause ignored blocked sigwait)
     add_test(NAME exec.qemu.alarm_use.${mode}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/alarm_use ${mode})
   endforeach()

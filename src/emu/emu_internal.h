@@ -52,6 +52,8 @@ typedef struct emu_thread {
     const char *io_what;   /* THREAD_IO: what it waits in, for the deadlock line */
     bool io_retry;         /* its ecall runs again after a THREAD_IO wait (deadline kept) */
     bool io_timed_out;     /* ... and the wait's deadline passed */
+    bool io_restartable;   /* ... and an SA_RESTART handler runs it again (not EINTR) */
+    uint64_t restart_a0;   /* a futex wait's a0, for its restart after an SA_RESTART handler */
     uint64_t io_partial;   /* bytes a blocking pipe write wrote before it waited */
     uint64_t io_sigset;    /* the signals a sigtimedwait waits for (its wait ends when one comes) */
 } emu_thread;
@@ -185,6 +187,7 @@ bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err);
 /* sa_flags and si_code values of the generic Linux ABI (include/uapi/asm-generic/signal*.h) */
 #define GUEST_SA_SIGINFO    0x4ull
 #define GUEST_SA_ONSTACK    0x08000000ull
+#define GUEST_SA_RESTART    0x10000000ull
 #define GUEST_SA_NODEFER    0x40000000ull
 #define GUEST_SA_RESETHAND  0x80000000ull
 #define GUEST_SI_USER       0
@@ -289,8 +292,10 @@ void emu_threads_free(emu_t *e);
  * its ecall then runs again and finds out) or `deadline_ns` on the guest clock passes
  * (UINT64_MAX: none; kept from the first wait when the call runs again). Returns 1 when it
  * blocked (the caller returns anything: a0 is kept), -EINTR when a handler is due first,
- * 0 with a single thread (the caller does what it did before threads). */
-int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns);
+ * 0 with a single thread (the caller does what it did before threads). `restartable`: an
+ * SA_RESTART handler that interrupts it runs it again (a pipe's read or write) rather than
+ * making it return -EINTR (poll, select, sigtimedwait). */
+int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bool restartable);
 /* The running thread's THREAD_IO wait ran out (its ecall runs again to say so). */
 bool emu_thread_io_timed_out(const emu_t *e);
 /* The bytes a blocking pipe write wrote before it waited, and setting them. */

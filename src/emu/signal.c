@@ -436,7 +436,7 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
         if (timeout_ns == 0 || emu_thread_io_timed_out(e)) return -EAGAIN;
         uint64_t now = emu_guest_clock_ns(e);
         uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : now + timeout_ns;
-        int64_t waits = emu_thread_block_io(e, "in sigtimedwait", deadline);
+        int64_t waits = emu_thread_block_io(e, "in sigtimedwait", deadline, false);
         if (waits) {
             if (waits > 0) emu_thread_set_sigwait(e, set);
             return waits < 0 ? waits : 0;

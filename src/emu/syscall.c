@@ -394,7 +394,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     if (p && ret == -EAGAIN && !g->nonblock) {
         if (!may_wait) ret = 0; /* readv's later buffer: what the earlier ones got */
         /* another thread may write it: this one waits (thread.c), or a handler comes first */
-        else if ((waits = emu_thread_block_io(e, "reading an empty pipe", UINT64_MAX)) != 0)
+        else if ((waits = emu_thread_block_io(e, "reading an empty pipe", UINT64_MAX, true)) != 0)
             ret = waits < 0 ? waits : 0;
         else { /* empty, and its write end is the guest's own: Linux would wait forever */
             emu_fail(e,
@@ -436,7 +436,7 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
     if (!outside || timeout_addr) {
         uint64_t now = emu_guest_clock_ns(e);
         uint64_t deadline = !timeout_addr ? UINT64_MAX : now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
-        int64_t waits = emu_thread_block_io(e, "in poll", deadline);
+        int64_t waits = emu_thread_block_io(e, "in poll", deadline, false);
         if (waits) return waits < 0 ? waits : 0;
     }
     if (timeout_addr) return guest_sleep(e, timeout_ns, NULL) ? 0 : -EINTR;
@@ -580,7 +580,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
             if (!may_wait && put_n > 0) ret = put_n; /* writev's later buffer: a short count */
             else if (!may_wait) ret = 0;
             /* full: another thread may read it; this one waits (thread.c), or a handler comes first */
-            else if ((waits = emu_thread_block_io(e, "writing a full pipe", UINT64_MAX)) > 0) {
+            else if ((waits = emu_thread_block_io(e, "writing a full pipe", UINT64_MAX, true)) > 0) {
                 emu_thread_set_io_partial(e, wrote);
                 ret = 0;
             } else if (waits < 0) ret = wrote ? (int64_t)wrote : waits;

@@ -149,6 +149,37 @@ static void wake_retry(emu_thread *t, bool timed_out) {
     t->io_timed_out = timed_out;
 }
 
+/* A signal whose handler t lets through ends its wait (the handler runs when t next takes
+ * the hart): -EINTR, or, when the handler of the signal delivered first has SA_RESTART, the
+ * call runs again after it (Linux's -ERESTARTSYS, arch/riscv/kernel/signal.c handle_signal:
+ * pc back to the ecall, a0 as it was) — a read or write of a pipe that wrote nothing yet and
+ * a futex wait without a timeout; poll, select, sigsuspend, sleeps and timed futex waits
+ * return -EINTR whatever the flags, as on Linux (-ERESTARTNOHAND, -ERESTART_RESTARTBLOCK). */
+static void interrupt(emu_t *e, emu_thread *t) {
+    uint64_t ready = t->sig_pending & ~t->sig_blocked, flags = 0;
+    for (; ready; ready &= ready - 1) {
+        int sig = __builtin_ctzll(ready) + 1;
+        if (e->sigaction_handler[sig] > 1) {
+            flags = e->sigaction_flags[sig];
+            break;
+        }
+    }
+    bool restart = flags & GUEST_SA_RESTART;
+    if (restart && t->state == THREAD_IO && t->io_restartable && !t->io_partial) {
+        t->state = THREAD_RUNNABLE; /* its pc is still the ecall, a0 unchanged */
+        t->io_retry = t->io_timed_out = false;
+        return;
+    }
+    if (restart && t->state == THREAD_FUTEX && t->deadline_ns == UINT64_MAX) {
+        t->state = THREAD_RUNNABLE;
+        t->h.pc -= 4;
+        t->h.x[10] = t->restart_a0;
+        t->futex_addr = 0;
+        return;
+    }
+    wake(t, -EINTR);
+}
+
 /* Waiters whose deadline the guest clock reached: a futex wait times out, a sleep ends, a
  * poll runs again to return 0. */
 static void wake_expired(emu_t *e) {
@@ -242,7 +273,7 @@ static bool idle(emu_t *e) {
         if (e->status != EMU_RUNNING) return false;
         emu_thread *cur = current(e);
         cur->sig_pending = e->sig_pending;
-        if (emu_signal_handler_ready(e) && waiting(cur)) wake(cur, -EINTR);
+        if (emu_signal_handler_ready(e) && waiting(cur)) interrupt(e, cur);
         return true;
     }
     if (earliest == UINT64_MAX) {
@@ -412,6 +443,7 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
         }
         emu_thread *t = current(e);
         t->state = THREAD_FUTEX;
+        t->restart_a0 = addr; /* a0, for a restart after an SA_RESTART handler */
         t->futex_addr = addr;
         t->futex_bitset = bitset;
         t->wait_seq = e->wait_seq_next++;
@@ -477,7 +509,7 @@ static void signal_thread(emu_t *e, emu_thread *t, int64_t sig, int32_t code, in
         e->sig_info[sig].addr = 0;
     }
     t->sig_pending |= bit;
-    if (!(t->sig_blocked & bit) && waiting(t)) wake(t, -EINTR);
+    if (!(t->sig_blocked & bit) && waiting(t)) interrupt(e, t);
     else if (t->state == THREAD_IO && (t->io_sigset & bit)) wake_retry(t, false);
 }
 
@@ -521,7 +553,7 @@ void emu_thread_sigwait_wake(emu_t *e, uint64_t bit) {
 
 void emu_thread_set_sigwait(emu_t *e, uint64_t set) { current(e)->io_sigset = set; }
 
-int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns) {
+int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bool restartable) {
     if (!e->threads || e->threads_live <= 1) return 0;
     if (emu_signal_handler_ready(e)) return -EINTR; /* a handler to run first, as Linux */
     emu_thread *t = current(e);
@@ -529,6 +561,7 @@ int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns) {
     t->io_retry = t->io_timed_out = false;
     t->state = THREAD_IO;
     t->io_what = what;
+    t->io_restartable = restartable;
     t->wait_seq = e->wait_seq_next++;
     e->thread_switch = true;
     e->syscall_retry = true;

@@ -700,6 +700,64 @@ static int case_sigwait(void) {
     return 0;
 }
 
+/* ---- restart / no_restart: a handler interrupts a thread waiting in a read of an empty
+ * pipe and one in a futex wait without a timeout. With SA_RESTART both calls run again
+ * after the handler (the read returns the byte written later, the wait returns 0 when
+ * woken); without it both return EINTR (Linux's handle_signal for -ERESTARTSYS).
+ * cyclescope only: qemu-riscv64 cannot promise the signal comes while the thread waits;
+ * cyclescope's scheduler runs the thread into its wait while main sleeps 1 ms ---- */
+static volatile sig_atomic_t interruptions;
+static unsigned restart_word;
+
+static void on_usr1_count(int sig) {
+    (void)sig;
+    interruptions++;
+}
+
+static void *restart_reader(void *arg) {
+    (void)arg;
+    char c = 0;
+    ssize_t r = read(pipe_fds[0], &c, 1);
+    printf("read: %ld (%s)\n", (long)r, r < 0 ? strerror(errno) : "the byte");
+    return NULL;
+}
+
+static void *restart_waiter(void *arg) {
+    (void)arg;
+    long r = futex(&restart_word, FUTEX_WAIT_PRIVATE, 0, NULL, 0);
+    printf("futex wait: %s\n", r == 0 ? "0 (woken)" : strerror((int)-r));
+    return NULL;
+}
+
+static int restart_case(int flags) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1_count;
+    sa.sa_flags = flags;
+    sigaction(SIGUSR1, &sa, NULL);
+    if (pipe(pipe_fds)) return 1;
+    struct timespec ms = {0, 1000000};
+    pthread_t t;
+    check(pthread_create(&t, NULL, restart_reader, NULL), "create");
+    nanosleep(&ms, NULL); /* the reader waits meanwhile */
+    check(pthread_kill(t, SIGUSR1), "pthread_kill");
+    nanosleep(&ms, NULL); /* the handler runs */
+    if (write(pipe_fds[1], "x", 1) != 1) return 1;
+    check(pthread_join(t, NULL), "join");
+    check(pthread_create(&t, NULL, restart_waiter, NULL), "create");
+    nanosleep(&ms, NULL);
+    check(pthread_kill(t, SIGUSR1), "pthread_kill");
+    nanosleep(&ms, NULL);
+    __atomic_store_n(&restart_word, 1, __ATOMIC_SEQ_CST);
+    futex(&restart_word, FUTEX_WAKE_PRIVATE, 1, NULL, 0);
+    check(pthread_join(t, NULL), "join");
+    printf("handler ran %d times\n", (int)interruptions);
+    return 0;
+}
+
+static int case_restart(void) { return restart_case(SA_RESTART); }
+static int case_no_restart(void) { return restart_case(0); }
+
 /* ---- pipe_deadlock: two threads each read a pipe only the other writes, after its read
  * (cyclescope only: a real kernel waits forever) ---- */
 static int pipe2_fds[2];
@@ -748,6 +806,8 @@ int main(int argc, char **argv) {
                  {"pipe_cancel", case_pipe_cancel},
                  {"process_signal", case_process_signal},
                  {"sigwait", case_sigwait},
+                 {"restart", case_restart},
+                 {"no_restart", case_no_restart},
                  {"pipe_deadlock", case_pipe_deadlock}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)

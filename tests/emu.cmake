@@ -189,6 +189,12 @@ denied the guest write access to inside \\(pass --allow-write DIR to allow\\)"
                    ${_cs} exec ${_g}/cwd_use ${_escdir} escape)
   # setitimer(ITIMER_REAL)/alarm on the guest clock: read back, cancel, and SIGALRM's
   # default action at its time (142) in a busy loop, a sleep, pause(), and once unblocked
+  # real-time signals queued in order with sigqueue's value, a standard one pending once
+  # (tests/guest/rt_signals.c; sigqueue and sigtimedwait were ENOSYS before)
+  foreach(mode wait handler)
+    add_test(NAME exec.qemu.rt_signals.${mode}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/rt_signals ${mode})
+  endforeach()
   # (sigwait: sigtimedwait/sigwaitinfo take the blocked SIGALRM; ENOSYS before)
   foreach(mode query kill sleep pause ignored blocked sigwait)
     add_test(NAME exec.qemu.alarm_use.${mode}

@@ -58,6 +58,13 @@ typedef struct emu_thread {
     uint64_t io_sigset;    /* the signals a sigtimedwait waits for (its wait ends when one comes) */
 } emu_thread;
 
+/* One send of a real-time signal, queued: whose pending bit it stands behind (a thread's
+ * tid, 0 for the process) and its siginfo. */
+typedef struct emu_queued_signal {
+    int32_t sig, owner, code, pid;
+    uint64_t value;
+} emu_queued_signal;
+
 typedef struct guest_fd {
     int host;      /* -1 when closed */
     bool writable; /* the guest may write through it */
@@ -125,7 +132,11 @@ struct emu {
     struct {
         int32_t code, pid; /* si_code; si_pid (si_uid follows it) for a signal sent by a process */
         uint64_t addr;     /* si_addr of a fault */
+        uint64_t value;    /* si_value (sigqueue's; 0 for the others) */
     } sig_info[65];
+    /* queued real-time signals, oldest first (signal.c emu_signal_note) */
+    emu_queued_signal *rt_queue;
+    size_t rt_count, rt_cap;
     /* rt_sigsuspend's mask is in force until the handler it woke for is set up: the frame
      * keeps the mask from before it (the kernel's TIF_RESTORE_SIGMASK) */
     uint64_t sig_saved_mask;
@@ -230,6 +241,16 @@ void emu_signal_send(emu_t *e, int64_t sig, const char *cause);
 void emu_signal_claim_shared(emu_t *e);
 /* A signal's action now (default, ignored, or pending for its handler), whatever the mask. */
 void emu_signal_act(emu_t *e, int64_t sig, const char *cause);
+/* A signal becomes pending for `owner` (a tid; 0: the process): its siginfo kept (a
+ * real-time one queued: false when the queue is full). */
+bool emu_signal_note(emu_t *e, int sig, int32_t owner, bool already_pending, int32_t code, int32_t pid,
+                     uint64_t value);
+/* `sig` pending in *pending for `owner` is taken (a real-time one's oldest entry is its siginfo now). */
+void emu_signal_take(emu_t *e, int sig, int32_t owner, uint64_t *pending);
+/* Queued entries of `sig` (0: any) of `owner` move to `to` (-1: dropped). */
+void emu_signal_requeue(emu_t *e, int sig, int32_t owner, int32_t to);
+/* rt_sigqueueinfo (tid -1) and rt_tgsigqueueinfo of the guest's own process. */
+int64_t emu_sys_sigqueue(emu_t *e, int64_t tid, int64_t sig, uint64_t info_addr);
 /* kill(2) of the guest's own process: process-directed, to the thread that can take it. */
 int64_t emu_sys_kill_process(emu_t *e, int64_t sig);
 int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr,
@@ -309,7 +330,10 @@ bool emu_thread_pause(emu_t *e);
 /* The thread a process-directed signal goes to (a slot), -1 when every thread blocks it. */
 int emu_thread_signal_target(const emu_t *e, int sig);
 /* A signal routed to thread `slot`, not the running one. */
-void emu_thread_signal_other(emu_t *e, int slot, int64_t sig, int32_t code, int32_t pid, const char *cause);
+bool emu_thread_signal_other(emu_t *e, int slot, int64_t sig, int32_t code, int32_t pid, uint64_t value,
+                             const char *cause);
+/* rt_tgsigqueueinfo to another thread: 0, -ESRCH, -EAGAIN (the queue is full). */
+int64_t emu_thread_sigqueue(emu_t *e, int64_t tid, int64_t sig, int32_t code, int32_t pid, uint64_t value);
 /* A process-directed signal every thread blocks: the sigtimedwaits for it run again. */
 void emu_thread_sigwait_wake(emu_t *e, uint64_t bit);
 /* The running thread waits in sigtimedwait for `set`. */

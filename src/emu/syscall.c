@@ -51,7 +51,8 @@ enum {
     SYS_clock_gettime = 113, SYS_clock_getres = 114, SYS_clock_nanosleep = 115,
     SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
-    SYS_rt_sigpending = 136, SYS_rt_sigtimedwait = 137, SYS_rt_sigreturn = 139,
+    SYS_rt_sigpending = 136, SYS_rt_sigtimedwait = 137, SYS_rt_sigqueueinfo = 138, SYS_rt_sigreturn = 139,
+    SYS_rt_tgsigqueueinfo = 240,
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
@@ -80,7 +81,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -1308,6 +1309,10 @@ void emu_syscall(emu_t *e) {
         break;
     case SYS_rt_sigsuspend: ret = sys_rt_sigsuspend(e, a0, a1); break;
     case SYS_rt_sigtimedwait: ret = emu_sys_rt_sigtimedwait(e, a0, a1, a2, a3); break;
+    case SYS_rt_sigqueueinfo: ret = a0 != GUEST_PID ? -EPERM : emu_sys_sigqueue(e, -1, (int64_t)a1, a2); break;
+    case SYS_rt_tgsigqueueinfo:
+        ret = a0 != GUEST_PID ? -EPERM : (int64_t)a1 <= 0 ? -EINVAL : emu_sys_sigqueue(e, (int64_t)a1, (int64_t)a2, a3);
+        break;
     case SYS_dup:
     case SYS_dup3: {
         guest_fd *g = fd_of(e, a0);
@@ -1597,7 +1602,11 @@ void emu_syscall(emu_t *e) {
             /* ignored from now (SIG_IGN, or SIG_DFL of a signal whose default is to do
              * nothing): a pending one is dropped, as Linux does */
             bool ignores = act[0] == 1 || (act[0] == 0 && (a0 == 17 || a0 == 23 || a0 == 28 || a0 == 18));
-            if (ignores) e->sig_pending &= ~SIG_BIT(a0), e->sig_shared_pending &= ~SIG_BIT(a0);
+            if (ignores) {
+                e->sig_pending &= ~SIG_BIT(a0), e->sig_shared_pending &= ~SIG_BIT(a0);
+                emu_signal_requeue(e, (int)a0, emu_thread_tid(e), -1);
+                emu_signal_requeue(e, (int)a0, 0, -1);
+            }
         }
         ret = a2 && guest_put(e, a2, old, sizeof old) ? -EFAULT : 0;
         break;

@@ -404,6 +404,7 @@ bool emu_sys_thread_exit(emu_t *e) {
         if (guest_put(e, e->clear_child_tid, &zero, 4) == 0) futex_wake(e, e->clear_child_tid, 1, ~0u);
     }
     emu_thread *t = current(e);
+    emu_signal_requeue(e, 0, t->tid, -1); /* its own queued real-time signals go with it */
     t->state = THREAD_FREE;
     e->threads_live--;
     e->thread_switch = true;
@@ -497,20 +498,18 @@ void emu_sys_sched_yield(emu_t *e) {
 /* A signal for thread t (not the running one) from tgkill, or a process-directed one
  * routed to it: ignored, the process' default action, or pending for t, waking it with EINTR
  * when it lets it through (pthread_cancel's SIGCANCEL), or its sigwait when it waits for it. */
-static void signal_thread(emu_t *e, emu_thread *t, int64_t sig, int32_t code, int32_t pid, const char *cause) {
+static bool signal_thread(emu_t *e, emu_thread *t, int64_t sig, int32_t code, int32_t pid, uint64_t value,
+                          const char *cause) {
     uint64_t handler = e->sigaction_handler[sig], bit = SIG_BIT(sig);
     if (!(t->sig_blocked & bit) && handler <= 1) { /* SIG_IGN, or SIG_DFL: the process' action */
         emu_signal_act(e, sig, cause);              /* (killed, or nothing happens) */
-        return;
+        return true;
     }
-    if (!(t->sig_pending & bit)) {
-        e->sig_info[sig].code = code;
-        e->sig_info[sig].pid = pid;
-        e->sig_info[sig].addr = 0;
-    }
+    if (!emu_signal_note(e, (int)sig, t->tid, (t->sig_pending & bit) != 0, code, pid, value)) return false;
     t->sig_pending |= bit;
     if (!(t->sig_blocked & bit) && waiting(t)) interrupt(e, t);
     else if (t->state == THREAD_IO && (t->io_sigset & bit)) wake_retry(t, false);
+    return true;
 }
 
 int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
@@ -520,8 +519,14 @@ int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     if (!t) return -ESRCH;
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
-    signal_thread(e, t, sig, GUEST_SI_TKILL, GUEST_PID, "sent by the program itself");
+    signal_thread(e, t, sig, GUEST_SI_TKILL, GUEST_PID, 0, "sent by the program itself");
     return 0;
+}
+
+int64_t emu_thread_sigqueue(emu_t *e, int64_t tid, int64_t sig, int32_t code, int32_t pid, uint64_t value) {
+    emu_thread *t = thread_of_tid(e, tid);
+    if (!t) return -ESRCH;
+    return signal_thread(e, t, sig, code, pid, value, "sent by the program itself (sigqueue)") ? 0 : -EAGAIN;
 }
 
 /* Linux's complete_signal(): the main thread when it does not block the signal, else the
@@ -540,8 +545,9 @@ int emu_thread_signal_target(const emu_t *e, int sig) {
     return first;
 }
 
-void emu_thread_signal_other(emu_t *e, int slot, int64_t sig, int32_t code, int32_t pid, const char *cause) {
-    signal_thread(e, &e->threads[slot], sig, code, pid, cause);
+bool emu_thread_signal_other(emu_t *e, int slot, int64_t sig, int32_t code, int32_t pid, uint64_t value,
+                             const char *cause) {
+    return signal_thread(e, &e->threads[slot], sig, code, pid, value, cause);
 }
 
 void emu_thread_sigwait_wake(emu_t *e, uint64_t bit) {

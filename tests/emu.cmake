@@ -102,9 +102,10 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # as qemu-riscv64's host threads, with the default quantum and with one of 7 instructions
   # (a switch almost anywhere: mid critical section, between a futex's check and its wait).
   # pipe, pipe_stream, poll, sigsuspend, pipe_cancel: a thread waits in a read or write of a pipe, in poll/select
-  # or in sigsuspend for another thread (before: the run ended, "… would block forever")
+  # or in sigsuspend for another thread (before: the run ended, "… would block forever");
+  # robust: a robust mutex whose owner exited gives EOWNERDEAD (before: a deadlock)
   foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex
-          pipe pipe_stream poll sigsuspend pipe_cancel sigwait)
+          pipe pipe_stream poll sigsuspend pipe_cancel sigwait robust)
     add_test(NAME exec.qemu.threads.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads ${case})
     add_test(NAME exec.qemu.threads_q7.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})

@@ -76,7 +76,8 @@ typedef struct guest_fd {
 } guest_fd;
 
 /* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait
- * for another process ends the run instead of hanging it) gives poll, fstat and ESPIPE;
+ * blocks the thread in thread.c, or ends a single thread's run, instead of hanging the
+ * host) gives poll, fstat and ESPIPE;
  * `data` holds what is in it too — the guest is its only writer and reader — so a fork of
  * the emulator (a SimPoint checkpoint) can give its copy a pipe of its own. */
 typedef struct guest_pipe {
@@ -125,7 +126,7 @@ struct emu {
     size_t shared_count, shared_cap;
     uint64_t rng;
     uint64_t clear_child_tid;
-    uint64_t robust_list; /* set_robust_list's head (kept per thread, not walked at exit) */
+    uint64_t robust_list; /* set_robust_list's head (kept per thread, walked at its exit) */
     /* rt_sigaction's actions: handler (0 SIG_DFL, 1 SIG_IGN, else the guest's function), sa_flags, sa_mask */
     uint64_t sigaction_handler[65], sigaction_flags[65], sigaction_mask[65];
     /* the siginfo of each pending signal (a standard signal is pending once, as on Linux) */
@@ -243,8 +244,7 @@ void emu_signal_claim_shared(emu_t *e);
 void emu_signal_act(emu_t *e, int64_t sig, const char *cause);
 /* A signal becomes pending for `owner` (a tid; 0: the process): its siginfo kept (a
  * real-time one queued: false when the queue is full). */
-bool emu_signal_note(emu_t *e, int sig, int32_t owner, bool already_pending, int32_t code, int32_t pid,
-                     uint64_t value);
+bool emu_signal_note(emu_t *e, int sig, int32_t owner, bool already_pending, int32_t code, int32_t pid, uint64_t value);
 /* `sig` pending in *pending for `owner` is taken (a real-time one's oldest entry is its siginfo now). */
 void emu_signal_take(emu_t *e, int sig, int32_t owner, uint64_t *pending);
 /* Queued entries of `sig` (0: any) of `owner` move to `to` (-1: dropped). */
@@ -253,8 +253,7 @@ void emu_signal_requeue(emu_t *e, int sig, int32_t owner, int32_t to);
 int64_t emu_sys_sigqueue(emu_t *e, int64_t tid, int64_t sig, uint64_t info_addr);
 /* kill(2) of the guest's own process: process-directed, to the thread that can take it. */
 int64_t emu_sys_kill_process(emu_t *e, int64_t sig);
-int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr,
-                                uint64_t size);
+int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr, uint64_t size);
 /* A pending signal, not blocked, whose handler runs on the return to user mode. */
 bool emu_signal_handler_ready(const emu_t *e);
 /* The pending signals the mask lets through that have no handler act now. */

@@ -1,4 +1,5 @@
-/* Signals of the one guest thread: sending, blocking and delivering them (default
+/* Signals of the guest: sending (to the running thread, or routed by thread.c for the
+ * process), queueing real-time ones, blocking and delivering them (default
  * actions, handlers on the kernel's riscv64 signal frame, rt_sigreturn, the alternate
  * stack, faults a handler catches), and the setitimer alarm on the guest's clock that
  * sends SIGALRM. The system calls that reach here are dispatched by syscall.c. */
@@ -484,8 +485,7 @@ int64_t emu_sys_itimer(emu_t *e, uint64_t which, uint64_t new_addr, uint64_t old
  * written; none: -EAGAIN at once for a zero timeout, else the thread waits (thread.c) until
  * one comes or the timeout runs out (-EAGAIN); with one thread a timeout passes on the
  * guest clock, and a wait without one for a signal that cannot come ends the run. */
-int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr,
-                                uint64_t size) {
+int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr, uint64_t size) {
     if (size != 8) return -EINVAL;
     uint64_t set;
     if (guest_get(e, set_addr, &set, 8)) return -EFAULT;
@@ -496,7 +496,7 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
         if (guest_get(e, timeout_addr, ts, sizeof ts)) return -EFAULT;
         if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
         timeout_ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
-                                                                 : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+                                                                  : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
     }
     for (;;) {
         uint64_t own = e->sig_pending & set, shared = e->sig_shared_pending & set;
@@ -532,8 +532,7 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
             ((set & SIG_BIT(SIGALRM)) || !(e->sig_blocked & SIG_BIT(SIGALRM)));
         if (!alarm_counts || due > timeout_ns) {
             if (timeout_ns == UINT64_MAX) {
-                emu_fail(e,
-                         "sigwait would wait forever: no signal it waits for can arrive, and %s (pc 0x%" PRIx64 ")",
+                emu_fail(e, "sigwait would wait forever: no signal it waits for can arrive, and %s (pc 0x%" PRIx64 ")",
                          emu_thread_wait_note(e), e->h.pc);
                 return -EDEADLK;
             }

@@ -2,9 +2,9 @@
  * numbering of include/uapi/asm-generic/unistd.h).
  *
  * Notes:
- *  - One thread. A signal (sent by the guest itself, SIGPIPE, the setitimer alarm, a
- *    fault) with the default action ends the run like the kernel would; one with a
- *    handler runs it on a riscv64 signal frame (signal.c; docs/sandbox.md §4).
+ *  - Threads run on the one hart (thread.c). A signal (sent by the guest itself, SIGPIPE,
+ *    the setitimer alarm, a fault) with the default action ends the run like the kernel
+ *    would; one with a handler runs it on a riscv64 signal frame (signal.c; docs/sandbox.md §4).
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
  *    plus the time the guest slept, unless host time was asked for; random
  *    bytes come from a fixed seed.
@@ -411,9 +411,11 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
 }
 
 /* ppoll/pselect6's wait, on the guest clock as a sleep is: what is ready now (the host's
- * ppoll with no wait); nothing ready and a timeout: it runs out at once, moving the guest
- * clock by it (nobody else runs while the guest waits; input arriving meanwhile is not
- * seen, as its time is not the host's); nothing ready and no timeout: the host's wait when
+ * ppoll with no wait); nothing ready, other threads alive and a timeout or only the guest's
+ * own pipes: the thread waits (thread.c) until a pipe changes or the timeout runs out (the
+ * call runs again then, and returns what is ready). With one thread: a timeout runs out at
+ * once, moving the guest clock by it (input arriving meanwhile is not seen, as its time is
+ * not the host's); nothing ready and no timeout: the host's wait when
  * a descriptor can become ready from outside (a pipe, a socket, a terminal: as read()
  * would wait), else the run ends as a futex wait without a timeout does. Returns the
  * host's count or -errno; -EDEADLK after emu_fail. */
@@ -605,7 +607,8 @@ static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool w
         uint64_t v[2];
         if (guest_get(e, iov + 16 * i, v, sizeof v) != 0) return -EFAULT;
         if (v[1] == 0) continue;
-        int64_t r = writing ? sys_write(e, fd, v[0], v[1], -1, total == 0) : sys_read(e, fd, v[0], v[1], -1, total == 0);
+        int64_t r =
+            writing ? sys_write(e, fd, v[0], v[1], -1, total == 0) : sys_read(e, fd, v[0], v[1], -1, total == 0);
         if (e->syscall_retry) return 0; /* the first buffer waits: the call runs again */
         if (r < 0) return total ? total : r;
         total += r;
@@ -1070,8 +1073,8 @@ static int64_t sys_sysinfo(emu_t *e, uint64_t addr) {
 /* ---- pipes, the working directory, renames, the alarm ---- */
 
 /* pipe2(fds, flags): a host pipe, non-blocking on the host whatever the guest asked, so a
- * read or write the guest's single thread would wait on forever ends the run in one line
- * (sys_read, sys_write) instead of hanging the host. */
+ * read or write that would wait makes the thread wait for another (thread.c), or, with a
+ * single thread, ends the run in one line (sys_read, sys_write) instead of hanging the host. */
 static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
     if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT)) return -EINVAL;
     int host[2];
@@ -1238,8 +1241,9 @@ static int64_t sys_mkdirat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
 }
 
 /* rt_sigsuspend(mask, size) (pause(), sigsuspend()): waits, with the mask given, for a
- * signal that runs a handler or ends the process. Only the alarm can come: the guest's
- * clock moves to it; with none the run ends in one line, as a futex wait forever does. */
+ * signal that runs a handler or ends the process. With other threads alive the thread waits
+ * for one of them to send it (thread.c); alone, only the alarm can come: the guest's clock
+ * moves to it; with none the run ends in one line, as a futex wait forever does. */
 static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
     if (size != 8) return -EINVAL;
     uint64_t mask;
@@ -1533,7 +1537,7 @@ void emu_syscall(emu_t *e) {
         }
         break;
     }
-    case SYS_set_robust_list: /* kept for the thread; nothing walks it (docs/sandbox.md) */
+    case SYS_set_robust_list: /* kept for the thread, walked when it exits (thread.c) */
         e->robust_list = a0;
         ret = 0;
         break;

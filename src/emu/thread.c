@@ -13,10 +13,21 @@
  * - Time: the guest clock (icount + slept_ns, as signal.c defines it) goes on while other
  *   threads run; when every thread waits, the clock jumps to the earliest deadline (as a
  *   sleep does). With none pending, the run ends: a deadlock, in one line.
- * - Signals: the process-wide ones (the alarm, kill) go to the running thread; tgkill
- *   reaches the thread named. A thread blocked in a futex wait or a sleep that gets a
- *   signal with a handler wakes with -EINTR.
- * - Not served: robust-list walking at thread exit (EOWNERDEAD), PI futexes, FUTEX_WAKE_OP,
+ * - Waits for another thread besides futexes and sleeps: a read or write of a pipe, a poll
+ *   or select on the guest's pipes, and sigtimedwait wait in THREAD_IO, parked at their ecall
+ *   with a0 kept: when any pipe changes (data written or read, an end closed), a sigwaited
+ *   signal comes or the deadline passes, the ecall runs again and finds out (a wait costs the
+ *   µop stream one more ecall per wake-up; a write that wrote part of its bytes keeps the
+ *   count here and goes on after them). sigsuspend/pause waits in THREAD_PAUSE for a signal.
+ *   With a single thread these calls end the run in one line as before (syscall.c).
+ * - Signals: tgkill reaches the thread named; a process-directed one (kill of the process,
+ *   the alarm) the main thread when it lets it through, else the first thread in creation
+ *   order that does, else it is pending for the process (signal.c). A waiting thread that
+ *   gets a signal it lets through with a handler wakes with -EINTR, or runs its call again
+ *   after the handler when the handler has SA_RESTART and the call restarts on Linux
+ *   (interrupt()).
+ * - A thread's robust futex list is walked when it exits (FUTEX_OWNER_DIED, a waiter woken).
+ * - Not served: PI futexes, FUTEX_WAKE_OP,
  *   fork-like clones (they keep returning -ENOSYS, syscall.c).
  */
 #include <inttypes.h>
@@ -231,14 +242,14 @@ static void deadlock(emu_t *e) {
         const emu_thread *t = &e->threads[i];
         const char *sep = shown ? ", " : "";
         if (t->state == THREAD_FUTEX)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d on futex 0x%" PRIx64 " at pc 0x%" PRIx64,
-                                    sep, t->tid, t->futex_addr, t->h.pc - 4);
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d on futex 0x%" PRIx64 " at pc 0x%" PRIx64, sep,
+                                    t->tid, t->futex_addr, t->h.pc - 4);
         else if (t->state == THREAD_IO) /* its pc is the ecall itself */
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d %s at pc 0x%" PRIx64, sep, t->tid,
-                                    t->io_what, t->h.pc);
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d %s at pc 0x%" PRIx64, sep, t->tid, t->io_what,
+                                    t->h.pc);
         else if (t->state == THREAD_PAUSE)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d in sigsuspend at pc 0x%" PRIx64, sep,
-                                    t->tid, t->h.pc - 4);
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d in sigsuspend at pc 0x%" PRIx64, sep, t->tid,
+                                    t->h.pc - 4);
         else continue;
         shown++;
     }
@@ -306,6 +317,14 @@ static void switch_to(emu_t *e, int next) {
     t->state = THREAD_RUNNING;
     thread_load(e, t);
     e->quantum_end = e->icount + emu_thread_quantum(e);
+    if (emu_signal_handler_ready(e) && t->io_retry) {
+        /* a call woken to run again meets a handler first: one that wrote part of its bytes
+         * returns their count (as Linux's pipe_write when a signal comes); any other runs
+         * again, from the start, after the handler */
+        if (t->io_partial) e->h.pc += 4, e->h.x[10] = t->io_partial;
+        t->io_retry = t->io_timed_out = false;
+        t->io_partial = t->io_sigset = 0;
+    }
     if (emu_signal_handler_ready(e) || e->sig_restore_mask) emu_signal_deliver(e);
     else emu_signal_act_now(e);
 }
@@ -395,8 +414,39 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
     return tid;
 }
 
+/* handle_futex_death() of kernel/futex/core.c: the futex word at uaddr held by the exiting
+ * thread `tid` gets FUTEX_OWNER_DIED (its FUTEX_WAITERS bit kept) and one waiter is woken,
+ * so the next pthread_mutex_lock of a robust mutex returns EOWNERDEAD. */
+enum { FUTEX_WAITERS_ = 0x80000000u, FUTEX_OWNER_DIED_ = 0x40000000u, FUTEX_TID_MASK_ = 0x3fffffffu };
+
+static void futex_death(emu_t *e, uint64_t uaddr, int32_t tid) {
+    uint32_t word;
+    if ((uaddr & 3) || guest_get(e, uaddr, &word, 4) || (word & FUTEX_TID_MASK_) != (uint32_t)tid) return;
+    uint32_t died = (word & FUTEX_WAITERS_) | FUTEX_OWNER_DIED_;
+    if (guest_put(e, uaddr, &died, 4)) return;
+    if (word & FUTEX_WAITERS_) futex_wake(e, uaddr, 1, ~0u);
+}
+
+/* exit_robust_list(): the list set_robust_list named — struct robust_list_head { next;
+ * long futex_offset; list_op_pending } — each entry's futex (entry + futex_offset) and the
+ * pending one, at most ROBUST_LIST_LIMIT (2048) entries, as the kernel walks it. */
+static void walk_robust_list(emu_t *e, uint64_t head, int32_t tid) {
+    uint64_t h[3];
+    if (!head || guest_get(e, head, h, sizeof h)) return;
+    int64_t offset = (int64_t)h[1];
+    uint64_t pending = h[2] & ~1ull, entry = h[0] & ~1ull; /* bit 0: a PI futex (not served) */
+    for (int n = 0; entry != head && n < 2048; n++) {
+        uint64_t next;
+        if (guest_get(e, entry, &next, 8)) break; /* read before the word changes hands */
+        if (entry != pending) futex_death(e, entry + (uint64_t)offset, tid);
+        entry = next & ~1ull;
+    }
+    if (pending) futex_death(e, pending + (uint64_t)offset, tid);
+}
+
 bool emu_sys_thread_exit(emu_t *e) {
     if (!e->threads || e->threads_live <= 1) return false; /* the last thread: the process ends */
+    walk_robust_list(e, e->robust_list, current(e)->tid);  /* kernel/exit.c: before mm_release */
     /* CLONE_CHILD_CLEARTID / set_tid_address: 0 there and a futex wake (kernel/fork.c
      * mm_release), which pthread_join waits for */
     if (e->clear_child_tid) {
@@ -502,7 +552,7 @@ static bool signal_thread(emu_t *e, emu_thread *t, int64_t sig, int32_t code, in
                           const char *cause) {
     uint64_t handler = e->sigaction_handler[sig], bit = SIG_BIT(sig);
     if (!(t->sig_blocked & bit) && handler <= 1) { /* SIG_IGN, or SIG_DFL: the process' action */
-        emu_signal_act(e, sig, cause);              /* (killed, or nothing happens) */
+        emu_signal_act(e, sig, cause);             /* (killed, or nothing happens) */
         return true;
     }
     if (!emu_signal_note(e, (int)sig, t->tid, (t->sig_pending & bit) != 0, code, pid, value)) return false;

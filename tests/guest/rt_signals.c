@@ -44,7 +44,9 @@ static int mode_wait(void) {
     int sig;
     while ((sig = sigtimedwait(&set, &info, &zero)) > 0)
         printf("%s: si_code %s, value %d\n", name(sig),
-               info.si_code == SI_QUEUE ? "SI_QUEUE" : info.si_code == SI_USER ? "SI_USER" : "other",
+               info.si_code == SI_QUEUE      ? "SI_QUEUE"
+                   : info.si_code == SI_USER ? "SI_USER"
+                                             : "other",
                info.si_code == SI_QUEUE ? info.si_value.sival_int : -1);
     printf("then: %s\n", strerror(errno));
     return 0;

@@ -758,6 +758,43 @@ static int restart_case(int flags) {
 static int case_restart(void) { return restart_case(SA_RESTART); }
 static int case_no_restart(void) { return restart_case(0); }
 
+/* ---- robust: a thread exits holding a robust mutex; the next lock returns EOWNERDEAD, and
+ * one waiting meanwhile is woken with it (the kernel's walk of the robust list) ---- */
+static pthread_mutex_t robust_lock;
+
+static void *robust_owner(void *arg) {
+    pthread_mutex_lock(&robust_lock);
+    if (arg) { /* main waits for the mutex meanwhile */
+        struct timespec ms = {0, 1000000};
+        sem_post(&sem_done);
+        nanosleep(&ms, NULL);
+    }
+    return NULL; /* still holding it */
+}
+
+static int case_robust(void) {
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    check(pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST), "setrobust");
+    check(pthread_mutex_init(&robust_lock, &attr), "mutex_init");
+    pthread_t t;
+    check(pthread_create(&t, NULL, robust_owner, NULL), "create");
+    check(pthread_join(t, NULL), "join");
+    int r = pthread_mutex_lock(&robust_lock);
+    printf("lock after the owner exited: %s\n", r == EOWNERDEAD ? "EOWNERDEAD" : strerror(r));
+    if (r == EOWNERDEAD) check(pthread_mutex_consistent(&robust_lock), "consistent");
+    check(pthread_mutex_unlock(&robust_lock), "unlock");
+    sem_init(&sem_done, 0, 0);
+    check(pthread_create(&t, NULL, robust_owner, (void *)1), "create");
+    sem_wait(&sem_done);
+    r = pthread_mutex_lock(&robust_lock); /* waits until the owner exits */
+    printf("lock waiting while the owner exits: %s\n", r == EOWNERDEAD ? "EOWNERDEAD" : strerror(r));
+    if (r == EOWNERDEAD) check(pthread_mutex_consistent(&robust_lock), "consistent");
+    check(pthread_mutex_unlock(&robust_lock), "unlock");
+    check(pthread_join(t, NULL), "join");
+    return 0;
+}
+
 /* ---- pipe_deadlock: two threads each read a pipe only the other writes, after its read
  * (cyclescope only: a real kernel waits forever) ---- */
 static int pipe2_fds[2];
@@ -808,6 +845,7 @@ int main(int argc, char **argv) {
                  {"sigwait", case_sigwait},
                  {"restart", case_restart},
                  {"no_restart", case_no_restart},
+                 {"robust", case_robust},
                  {"pipe_deadlock", case_pipe_deadlock}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)

@@ -105,7 +105,7 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # or in sigsuspend for another thread (before: the run ended, "… would block forever");
   # robust: a robust mutex whose owner exited gives EOWNERDEAD (before: a deadlock)
   foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex
-          pipe pipe_stream poll sigsuspend pipe_cancel sigwait robust)
+          pipe pipe_stream poll sigsuspend pipe_cancel sigwait robust sigqueue_thread)
     add_test(NAME exec.qemu.threads.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads ${case})
     add_test(NAME exec.qemu.threads_q7.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})

@@ -795,6 +795,35 @@ static int case_robust(void) {
     return 0;
 }
 
+/* ---- sigqueue_thread: pthread_sigqueue to a thread that blocks the signal, twice; its
+ * sigwaitinfo takes both, in order, with their values (and not main) ---- */
+static void *rt_waiter(void *arg) {
+    sigset_t *set = arg;
+    siginfo_t info;
+    for (int i = 0; i < 2; i++) {
+        int sig = sigwaitinfo(set, &info);
+        printf("thread took %s, value %d, SI_QUEUE %s\n", sig == SIGRTMIN ? "SIGRTMIN" : "another",
+               info.si_value.sival_int, info.si_code == SI_QUEUE ? "yes" : "no");
+    }
+    return NULL;
+}
+
+static int case_sigqueue_thread(void) {
+    static sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGRTMIN);
+    pthread_sigmask(SIG_BLOCK, &set, NULL); /* the thread inherits it */
+    pthread_t t;
+    check(pthread_create(&t, NULL, rt_waiter, &set), "create");
+    check(pthread_sigqueue(t, SIGRTMIN, (union sigval){.sival_int = 5}), "pthread_sigqueue");
+    check(pthread_sigqueue(t, SIGRTMIN, (union sigval){.sival_int = 6}), "pthread_sigqueue");
+    check(pthread_join(t, NULL), "join");
+    sigset_t pending;
+    sigpending(&pending);
+    printf("main has SIGRTMIN pending: %s\n", sigismember(&pending, SIGRTMIN) ? "yes" : "no");
+    return 0;
+}
+
 /* ---- pipe_deadlock: two threads each read a pipe only the other writes, after its read
  * (cyclescope only: a real kernel waits forever) ---- */
 static int pipe2_fds[2];
@@ -846,6 +875,7 @@ int main(int argc, char **argv) {
                  {"restart", case_restart},
                  {"no_restart", case_no_restart},
                  {"robust", case_robust},
+                 {"sigqueue_thread", case_sigqueue_thread},
                  {"pipe_deadlock", case_pipe_deadlock}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)

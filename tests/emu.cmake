@@ -120,7 +120,11 @@ denied the guest write access to ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c \\(pa
   # Threads (clone with CLONE_THREAD, futexes) on the one hart: the same stdout and exit code
   # as qemu-riscv64's host threads, with the default quantum and with one of 7 instructions
   # (a switch almost anywhere: mid critical section, between a futex's check and its wait).
-  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex)
+  # pipe, pipe_stream, poll, sigsuspend, pipe_cancel: a thread waits in a read or write of a pipe, in poll/select
+  # or in sigsuspend for another thread (before: the run ended, "… would block forever");
+  # robust: a robust mutex whose owner exited gives EOWNERDEAD (before: a deadlock)
+  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex
+          pipe pipe_stream poll sigsuspend pipe_cancel sigwait robust sigqueue_thread)
     add_test(NAME exec.qemu.threads.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads ${case})
     add_test(NAME exec.qemu.threads_q7.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})
@@ -134,10 +138,31 @@ denied the guest write access to ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c \\(pa
            COMMAND ${_scripts}/expect_output.sh 0 "warning: clone of a thread beyond the 64 cyclescope runs returns -EAGAIN
 created 63 threads, then: Resource temporarily unavailable
 joined 63" ${_cs} exec ${_g}/threads many)
-  # a thread reading a pipe another thread writes later: not waited for (docs/sandbox.md), one line
-  add_test(NAME exec.threads.pipe_wait
-           COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever: only the guest itself can write to it, and cyclescope does not make a thread wait here for another"
-                   ${_cs} exec ${_g}/threads pipe)
+  # two threads each reading a pipe only the other writes: the deadlock line names both waits
+  add_test(NAME exec.threads.pipe_deadlock
+           COMMAND ${_scripts}/expect_error.sh 125 "threads: deadlock: all 2 threads wait and no timeout is pending \\(thread 1000 reading an empty pipe at pc 0x[0-9a-f]+, 1001 reading an empty pipe at pc 0x[0-9a-f]+\\)$"
+                   ${_cs} exec ${_g}/threads pipe_deadlock)
+  # kill() of the process from a thread: the main thread's handler when main lets the signal
+  # through, else the sender's (Linux's complete_signal; qemu-riscv64 picks either thread, or
+  # runs it after kill returned, so this is checked against Linux's rule, on both quanta)
+  foreach(q 100000 7)
+    add_test(NAME exec.threads.process_signal_q${q}
+             COMMAND ${_scripts}/expect_output.sh 0 "^kill from a thread, main lets it through: handler in thread 1$
+^main blocks it: handler in thread 2$" ${_cs} exec --thread-quantum ${q} ${_g}/threads process_signal)
+  endforeach()
+  # SA_RESTART: a handler interrupting a read of an empty pipe and a futex wait without a
+  # timeout runs the call again; without the flag both return EINTR (Linux's handle_signal;
+  # not compared with qemu: it cannot promise the signal comes while the thread waits)
+  foreach(q 100000 7)
+    add_test(NAME exec.threads.restart_q${q}
+             COMMAND ${_scripts}/expect_output.sh 0 "^read: 1 \\(the byte\\)$
+^futex wait: 0 \\(woken\\)$
+^handler ran 2 times$" ${_cs} exec --thread-quantum ${q} ${_g}/threads restart)
+    add_test(NAME exec.threads.no_restart_q${q}
+             COMMAND ${_scripts}/expect_output.sh 0 "^read: -1 \\(Interrupted system call\\)$
+^futex wait: Interrupted system call$
+^handler ran 2 times$" ${_cs} exec --thread-quantum ${q} ${_g}/threads no_restart)
+  endforeach()
   add_test(NAME exec.threads.bad_quantum
            COMMAND ${_scripts}/expect_error.sh 2 "--thread-quantum 0: not a positive count" ${_cs} exec --thread-quantum 0 ${_g}/threads sum)
   # every tool on a threaded program: same counts and cycles run after run and from a trace,
@@ -184,7 +209,14 @@ denied the guest write access to inside \\(pass --allow-write DIR to allow\\)"
                    ${_cs} exec ${_g}/cwd_use ${_escdir} escape)
   # setitimer(ITIMER_REAL)/alarm on the guest clock: read back, cancel, and SIGALRM's
   # default action at its time (142) in a busy loop, a sleep, pause(), and once unblocked
-  foreach(mode query kill sleep pause ignored blocked)
+  # real-time signals queued in order with sigqueue's value, a standard one pending once
+  # (tests/guest/rt_signals.c; sigqueue and sigtimedwait were ENOSYS before)
+  foreach(mode wait handler)
+    add_test(NAME exec.qemu.rt_signals.${mode}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/rt_signals ${mode})
+  endforeach()
+  # (sigwait: sigtimedwait/sigwaitinfo take the blocked SIGALRM; ENOSYS before)
+  foreach(mode query kill sleep pause ignored blocked sigwait)
     add_test(NAME exec.qemu.alarm_use.${mode}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/alarm_use ${mode})
   endforeach()

@@ -198,6 +198,7 @@ void emu_destroy(emu_t *e) {
     for (size_t i = 0; i < e->pipe_count; i++) free(e->pipes[i].data);
     free(e->pipes);
     emu_threads_free(e);
+    free(e->rt_queue);
     mem_free(&e->m);
     free(e->path);
     free(e->exe_real);

@@ -31,7 +31,10 @@ typedef enum thread_state {
     THREAD_RUNNING,  /* on the hart */
     THREAD_RUNNABLE, /* waiting for the hart */
     THREAD_FUTEX,    /* in a futex wait */
-    THREAD_SLEEP     /* in nanosleep / clock_nanosleep */
+    THREAD_SLEEP,    /* in nanosleep / clock_nanosleep */
+    THREAD_IO,       /* in a read or write of a pipe, or a poll/select: its ecall runs again
+                        when a pipe changed or its deadline passed (emu_thread_block_io) */
+    THREAD_PAUSE     /* in rt_sigsuspend (pause, sigsuspend): only a signal ends it */
 } thread_state;
 
 typedef struct emu_thread {
@@ -46,7 +49,21 @@ typedef struct emu_thread {
     uint32_t futex_bitset; /* FUTEX_WAIT_BITSET's mask (all ones for FUTEX_WAIT) */
     uint64_t wait_seq;     /* when it began to wait: wakes go oldest first */
     uint64_t deadline_ns;  /* on the guest's monotonic clock; UINT64_MAX: none */
+    const char *io_what;   /* THREAD_IO: what it waits in, for the deadlock line */
+    bool io_retry;         /* its ecall runs again after a THREAD_IO wait (deadline kept) */
+    bool io_timed_out;     /* ... and the wait's deadline passed */
+    bool io_restartable;   /* ... and an SA_RESTART handler runs it again (not EINTR) */
+    uint64_t restart_a0;   /* a futex wait's a0, for its restart after an SA_RESTART handler */
+    uint64_t io_partial;   /* bytes a blocking pipe write wrote before it waited */
+    uint64_t io_sigset;    /* the signals a sigtimedwait waits for (its wait ends when one comes) */
 } emu_thread;
+
+/* One send of a real-time signal, queued: whose pending bit it stands behind (a thread's
+ * tid, 0 for the process) and its siginfo. */
+typedef struct emu_queued_signal {
+    int32_t sig, owner, code, pid;
+    uint64_t value;
+} emu_queued_signal;
 
 typedef struct guest_fd {
     int host;      /* -1 when closed */
@@ -59,7 +76,8 @@ typedef struct guest_fd {
 } guest_fd;
 
 /* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait
- * for another process ends the run instead of hanging it) gives poll, fstat and ESPIPE;
+ * blocks the thread in thread.c, or ends a single thread's run, instead of hanging the
+ * host) gives poll, fstat and ESPIPE;
  * `data` holds what is in it too — the guest is its only writer and reader — so a fork of
  * the emulator (a SimPoint checkpoint) can give its copy a pipe of its own. */
 typedef struct guest_pipe {
@@ -108,14 +126,18 @@ struct emu {
     size_t shared_count, shared_cap;
     uint64_t rng;
     uint64_t clear_child_tid;
-    uint64_t robust_list; /* set_robust_list's head (kept per thread, not walked at exit) */
+    uint64_t robust_list; /* set_robust_list's head (kept per thread, walked at its exit) */
     /* rt_sigaction's actions: handler (0 SIG_DFL, 1 SIG_IGN, else the guest's function), sa_flags, sa_mask */
     uint64_t sigaction_handler[65], sigaction_flags[65], sigaction_mask[65];
     /* the siginfo of each pending signal (a standard signal is pending once, as on Linux) */
     struct {
         int32_t code, pid; /* si_code; si_pid (si_uid follows it) for a signal sent by a process */
         uint64_t addr;     /* si_addr of a fault */
+        uint64_t value;    /* si_value (sigqueue's; 0 for the others) */
     } sig_info[65];
+    /* queued real-time signals, oldest first (signal.c emu_signal_note) */
+    emu_queued_signal *rt_queue;
+    size_t rt_count, rt_cap;
     /* rt_sigsuspend's mask is in force until the handler it woke for is set up: the frame
      * keeps the mask from before it (the kernel's TIF_RESTORE_SIGMASK) */
     uint64_t sig_saved_mask;
@@ -128,6 +150,9 @@ struct emu {
     /* rt_sigprocmask's blocked set and the signals the guest sent itself while they were
      * blocked (bit sig-1): a blocked signal waits, as on Linux, until it is unblocked */
     uint64_t sig_blocked, sig_pending;
+    /* signals for the process (kill, the alarm) that every thread blocked: the first thread to
+     * let one through, or a sigwait for it, takes it (Linux's shared_pending) */
+    uint64_t sig_shared_pending;
     /* the time the guest asked to sleep (nanosleep, clock_nanosleep): its clocks run at
      * 1 ns per instruction plus this, so a program waiting for time to pass sees it pass */
     uint64_t slept_ns;
@@ -150,6 +175,7 @@ struct emu {
     uint64_t quantum_end;   /* the instruction count at which the running thread is preempted */
     uint64_t wait_seq_next; /* futex waiters' order */
     bool thread_switch;     /* the system call blocked, ended or yielded the thread */
+    bool syscall_retry;     /* ... blocked in THREAD_IO: its ecall runs again, a0 kept */
     bool thread_cap_warned;
 };
 
@@ -173,6 +199,7 @@ bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err);
 /* sa_flags and si_code values of the generic Linux ABI (include/uapi/asm-generic/signal*.h) */
 #define GUEST_SA_SIGINFO    0x4ull
 #define GUEST_SA_ONSTACK    0x08000000ull
+#define GUEST_SA_RESTART    0x10000000ull
 #define GUEST_SA_NODEFER    0x40000000ull
 #define GUEST_SA_RESETHAND  0x80000000ull
 #define GUEST_SI_USER       0
@@ -211,6 +238,22 @@ void emu_shared_release_all(emu_t *e);
 /* A signal for the guest from the kernel's side (SIGPIPE: SI_USER from the process itself):
  * its default action now, or pending while blocked or until its handler can run. */
 void emu_signal_send(emu_t *e, int64_t sig, const char *cause);
+/* The process' pending signals the running thread lets through become its own. */
+void emu_signal_claim_shared(emu_t *e);
+/* A signal's action now (default, ignored, or pending for its handler), whatever the mask. */
+void emu_signal_act(emu_t *e, int64_t sig, const char *cause);
+/* A signal becomes pending for `owner` (a tid; 0: the process): its siginfo kept (a
+ * real-time one queued: false when the queue is full). */
+bool emu_signal_note(emu_t *e, int sig, int32_t owner, bool already_pending, int32_t code, int32_t pid, uint64_t value);
+/* `sig` pending in *pending for `owner` is taken (a real-time one's oldest entry is its siginfo now). */
+void emu_signal_take(emu_t *e, int sig, int32_t owner, uint64_t *pending);
+/* Queued entries of `sig` (0: any) of `owner` move to `to` (-1: dropped). */
+void emu_signal_requeue(emu_t *e, int sig, int32_t owner, int32_t to);
+/* rt_sigqueueinfo (tid -1) and rt_tgsigqueueinfo of the guest's own process. */
+int64_t emu_sys_sigqueue(emu_t *e, int64_t tid, int64_t sig, uint64_t info_addr);
+/* kill(2) of the guest's own process: process-directed, to the thread that can take it. */
+int64_t emu_sys_kill_process(emu_t *e, int64_t sig);
+int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr, uint64_t size);
 /* A pending signal, not blocked, whose handler runs on the return to user mode. */
 bool emu_signal_handler_ready(const emu_t *e);
 /* The pending signals the mask lets through that have no handler act now. */
@@ -264,6 +307,38 @@ uint64_t emu_thread_budget(emu_t *e);
 bool emu_thread_preempt(emu_t *e);
 uint64_t emu_thread_quantum(const emu_t *e);
 void emu_threads_free(emu_t *e);
+/* A read or write of a pipe, or a poll/select, that must wait for another thread: with
+ * other threads alive the running one blocks (THREAD_IO) until a pipe changes (any pipe:
+ * its ecall then runs again and finds out) or `deadline_ns` on the guest clock passes
+ * (UINT64_MAX: none; kept from the first wait when the call runs again). Returns 1 when it
+ * blocked (the caller returns anything: a0 is kept), -EINTR when a handler is due first,
+ * 0 with a single thread (the caller does what it did before threads). `restartable`: an
+ * SA_RESTART handler that interrupts it runs it again (a pipe's read or write) rather than
+ * making it return -EINTR (poll, select, sigtimedwait). */
+int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bool restartable);
+/* The running thread's THREAD_IO wait ran out (its ecall runs again to say so). */
+bool emu_thread_io_timed_out(const emu_t *e);
+/* The bytes a blocking pipe write wrote before it waited, and setting them. */
+uint64_t emu_thread_io_partial(const emu_t *e);
+void emu_thread_set_io_partial(emu_t *e, uint64_t bytes);
+/* A pipe changed (data written or read, an end closed): THREAD_IO waiters run their call again. */
+void emu_thread_pipe_changed(emu_t *e);
+/* rt_sigsuspend with other threads alive: the thread waits (THREAD_PAUSE) for a signal
+ * another thread sends; false with a single thread. */
+bool emu_thread_pause(emu_t *e);
+/* The thread a process-directed signal goes to (a slot), -1 when every thread blocks it. */
+int emu_thread_signal_target(const emu_t *e, int sig);
+/* A signal routed to thread `slot`, not the running one. */
+bool emu_thread_signal_other(emu_t *e, int slot, int64_t sig, int32_t code, int32_t pid, uint64_t value,
+                             const char *cause);
+/* rt_tgsigqueueinfo to another thread: 0, -ESRCH, -EAGAIN (the queue is full). */
+int64_t emu_thread_sigqueue(emu_t *e, int64_t tid, int64_t sig, int32_t code, int32_t pid, uint64_t value);
+/* A process-directed signal every thread blocks: the sigtimedwaits for it run again. */
+void emu_thread_sigwait_wake(emu_t *e, uint64_t bit);
+/* The running thread waits in sigtimedwait for `set`. */
+void emu_thread_set_sigwait(emu_t *e, uint64_t set);
+/* The end of a system call once there are threads: a THREAD_IO retry is over. */
+void emu_thread_syscall_end(emu_t *e);
 /* Why a wait that would last forever ends the run (the end of its one-line message). */
 const char *emu_thread_wait_note(const emu_t *e);
 /* The chunk of instructions the run loops run next, and what follows it (emu.c). */

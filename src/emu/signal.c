@@ -1,4 +1,5 @@
-/* Signals of the one guest thread: sending, blocking and delivering them (default
+/* Signals of the guest: sending (to the running thread, or routed by thread.c for the
+ * process), queueing real-time ones, blocking and delivering them (default
  * actions, handlers on the kernel's riscv64 signal frame, rt_sigreturn, the alternate
  * stack, faults a handler catches), and the setitimer alarm on the guest's clock that
  * sends SIGALRM. The system calls that reach here are dispatched by syscall.c. */
@@ -31,6 +32,18 @@ static void deliver_signal(emu_t *e, int64_t sig, const char *cause);
 
 static bool has_handler(const emu_t *e, int64_t sig) { return e->sigaction_handler[sig] > 1; }
 
+/* The process-wide pending signals the running thread does not block become its own (the
+ * kernel's dequeue_signal takes from the shared queue too): at its mask's changes and when
+ * it takes the hart. */
+void emu_signal_claim_shared(emu_t *e) {
+    uint64_t take = e->sig_shared_pending & ~e->sig_blocked;
+    if (__builtin_expect(!take, 1)) return;
+    e->sig_shared_pending &= ~take;
+    e->sig_pending |= take;
+    for (uint64_t rt = take >> 31; rt; rt &= rt - 1) /* bits of signals 32..64 */
+        emu_signal_requeue(e, __builtin_ctzll(rt) + 32, 0, emu_thread_tid(e));
+}
+
 /* A pending signal, not blocked, that runs a handler when the guest returns to user mode. */
 bool emu_signal_handler_ready(const emu_t *e) {
     for (uint64_t ready = e->sig_pending & ~e->sig_blocked; ready; ready &= ready - 1)
@@ -40,28 +53,142 @@ bool emu_signal_handler_ready(const emu_t *e) {
 
 /* A signal for the guest: delivered, or pending while it is blocked. One with a handler is
  * pending until the guest returns to user mode (emu_signal_deliver). */
-static void signal_guest_from(emu_t *e, int64_t sig, const char *cause, int32_t code, int32_t pid) {
+static void signal_guest_from(emu_t *e, int64_t sig, const char *cause, int32_t code, int32_t pid, uint64_t value) {
     uint64_t bit = SIG_BIT(sig);
-    if (!(e->sig_pending & bit)) { /* a standard signal already pending is not queued twice */
+    if ((e->sig_blocked & bit) || has_handler(e, sig)) {
+        emu_signal_note(e, (int)sig, emu_thread_tid(e), (e->sig_pending & bit) != 0, code, pid, value);
+        e->sig_pending |= bit;
+    } else {
+        deliver_signal(e, sig, cause);
+    }
+}
+
+/* Real-time signals (32..64; glibc's SIGRTMIN is 34) are queued, one entry per send, each
+ * with its siginfo, and delivered in the order sent (kernel/signal.c __send_signal; the
+ * entries beyond RT_QUEUE_MAX are refused, as beyond RLIMIT_SIGPENDING); a standard signal
+ * already pending is not queued twice and keeps its first siginfo. */
+enum { SIGRT_FIRST = 32, RT_QUEUE_MAX = 1024 };
+
+bool emu_signal_note(emu_t *e, int sig, int32_t owner, bool already_pending, int32_t code, int32_t pid,
+                     uint64_t value) {
+    if (sig >= SIGRT_FIRST) {
+        if (e->rt_count == RT_QUEUE_MAX) return false;
+        if (e->rt_count == e->rt_cap) {
+            e->rt_cap = e->rt_cap ? 2 * e->rt_cap : 16;
+            e->rt_queue = cs_realloc(e->rt_queue, e->rt_cap * sizeof *e->rt_queue);
+        }
+        e->rt_queue[e->rt_count++] = (emu_queued_signal){sig, owner, code, pid, value};
+    }
+    if (!already_pending) {
         e->sig_info[sig].code = code;
         e->sig_info[sig].pid = pid;
         e->sig_info[sig].addr = 0;
+        e->sig_info[sig].value = value;
     }
-    if ((e->sig_blocked & bit) || has_handler(e, sig)) e->sig_pending |= bit;
-    else deliver_signal(e, sig, cause);
+    return true;
+}
+
+/* Signal `sig` pending in *pending for `owner` (a tid; 0: the process) is taken: a real-time
+ * one's oldest entry becomes its siginfo, and it stays pending while others are queued. */
+void emu_signal_take(emu_t *e, int sig, int32_t owner, uint64_t *pending) {
+    *pending &= ~SIG_BIT(sig);
+    if (sig < SIGRT_FIRST) return;
+    bool found = false;
+    for (size_t i = 0; i < e->rt_count; i++) {
+        emu_queued_signal *q = &e->rt_queue[i];
+        if (q->sig != sig || q->owner != owner) continue;
+        if (found) { /* another one waits */
+            *pending |= SIG_BIT(sig);
+            return;
+        }
+        e->sig_info[sig].code = q->code;
+        e->sig_info[sig].pid = q->pid;
+        e->sig_info[sig].addr = 0;
+        e->sig_info[sig].value = q->value;
+        memmove(q, q + 1, (e->rt_count - i - 1) * sizeof *q);
+        e->rt_count--;
+        i--;
+        found = true;
+    }
+}
+
+/* The queued entries of `sig` (all: 0) owned by `owner` move to `to` (-1: dropped). */
+void emu_signal_requeue(emu_t *e, int sig, int32_t owner, int32_t to) {
+    size_t kept = 0;
+    for (size_t i = 0; i < e->rt_count; i++) {
+        emu_queued_signal q = e->rt_queue[i];
+        if ((sig == 0 || q.sig == sig) && q.owner == owner) {
+            if (to < 0) continue;
+            q.owner = to;
+        }
+        e->rt_queue[kept++] = q;
+    }
+    e->rt_count = kept;
+}
+
+/* A signal for the process (kill of the process, the alarm): with several threads, the
+ * one thread.c picks takes it (emu_thread_signal_target); while every thread blocks it, it
+ * is pending for the process, until a thread unblocks it or sigwait takes it. */
+static bool signal_process_from(emu_t *e, int64_t sig, const char *cause, int32_t code, int32_t pid, uint64_t value) {
+    if (e->threads && e->threads_live > 1) {
+        int target = emu_thread_signal_target(e, (int)sig);
+        if (target < 0) {
+            uint64_t bit = SIG_BIT(sig);
+            if (!emu_signal_note(e, (int)sig, 0, (e->sig_shared_pending & bit) != 0, code, pid, value)) return false;
+            e->sig_shared_pending |= bit;
+            emu_thread_sigwait_wake(e, bit);
+            return true;
+        }
+        if (target != e->thread_cur) return emu_thread_signal_other(e, target, sig, code, pid, value, cause);
+    }
+    if (sig >= SIGRT_FIRST && e->rt_count == RT_QUEUE_MAX) return false;
+    signal_guest_from(e, sig, cause, code, pid, value);
+    return true;
 }
 
 /* As the kernel fills siginfo for a signal without one (SIGPIPE: SI_USER from the process). */
 void emu_signal_send(emu_t *e, int64_t sig, const char *cause) {
-    signal_guest_from(e, sig, cause, GUEST_SI_USER, GUEST_PID);
+    signal_guest_from(e, sig, cause, GUEST_SI_USER, GUEST_PID, 0);
 }
+
+void emu_signal_act(emu_t *e, int64_t sig, const char *cause) { deliver_signal(e, sig, cause); }
 
 int64_t emu_sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
     /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
      * signal around its tgkill, so the program's own mask decides at the restore) */
-    signal_guest_from(e, sig, "sent by the program itself", code, GUEST_PID);
+    signal_guest_from(e, sig, "sent by the program itself", code, GUEST_PID, 0);
+    return 0;
+}
+
+int64_t emu_sys_kill_process(emu_t *e, int64_t sig) {
+    if (sig == 0) return 0;
+    if (sig < 1 || sig > 64) return -EINVAL;
+    signal_process_from(e, sig, "sent by the program itself", GUEST_SI_USER, GUEST_PID, 0);
+    return 0;
+}
+
+/* rt_sigqueueinfo(tgid, sig, uinfo) and rt_tgsigqueueinfo(tgid, tid, sig, uinfo) (sigqueue,
+ * pthread_sigqueue) of the guest's own process: the siginfo the program gave (si_code
+ * negative: SI_QUEUE; si_pid; si_value), to the process or the thread named (tid; -1 for the
+ * process). -EAGAIN when the queue is full. */
+int64_t emu_sys_sigqueue(emu_t *e, int64_t tid, int64_t sig, uint64_t info_addr) {
+    if (sig < 0 || sig > 64) return -EINVAL;
+    uint8_t info[128];
+    if (guest_get(e, info_addr, info, sizeof info)) return -EFAULT;
+    int32_t code, pid;
+    uint64_t value;
+    memcpy(&code, info + 8, 4);
+    memcpy(&pid, info + 16, 4);
+    memcpy(&value, info + 24, 8);
+    if (code >= 0 || code == GUEST_SI_TKILL) return -EPERM; /* not the kernel's, nor tgkill's */
+    if (sig == 0) return 0;
+    const char *cause = "sent by the program itself (sigqueue)";
+    if (tid < 0) return signal_process_from(e, sig, cause, code, pid, value) ? 0 : -EAGAIN;
+    if (tid != emu_thread_tid(e)) return emu_thread_sigqueue(e, tid, sig, code, pid, value);
+    if (sig >= SIGRT_FIRST && e->rt_count == RT_QUEUE_MAX) return -EAGAIN;
+    signal_guest_from(e, sig, cause, code, pid, value);
     return 0;
 }
 
@@ -91,7 +218,7 @@ void emu_signal_act_now(emu_t *e) {
         int64_t sig = __builtin_ctzll(ready) + 1;
         ready &= ~SIG_BIT(sig);
         if (has_handler(e, sig)) continue;
-        e->sig_pending &= ~SIG_BIT(sig);
+        emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->sig_pending);
         deliver_signal(e, sig, "pending while blocked");
     }
 }
@@ -112,6 +239,7 @@ int64_t emu_sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64
     else if (how == 1) e->sig_blocked &= ~set;
     else e->sig_blocked = set;
     e->sig_blocked &= ~SIG_UNBLOCKABLE;
+    emu_signal_claim_shared(e);
     emu_signal_act_now(e);
     return 0;
 }
@@ -206,6 +334,7 @@ static void setup_frame(emu_t *e, int64_t sig, uint64_t old_mask) {
     } else { /* sent by a process (SI_USER, SI_TKILL): its pid and uid */
         int32_t ids[2] = {e->sig_info[sig].pid, e->sig_info[sig].pid ? GUEST_ID : 0};
         memcpy(f + FRAME_INFO + 16, ids, sizeof ids);
+        memcpy(f + FRAME_INFO + 24, &e->sig_info[sig].value, 8); /* si_value (sigqueue's) */
     }
     memcpy(f + FRAME_UC + UC_SIGMASK, &old_mask, 8);
     uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
@@ -233,7 +362,7 @@ void emu_signal_deliver(emu_t *e) {
         uint64_t ready = e->sig_pending & ~e->sig_blocked;
         if (!ready) break;
         int64_t sig = __builtin_ctzll(ready) + 1;
-        e->sig_pending &= ~SIG_BIT(sig);
+        emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->sig_pending);
         if (!has_handler(e, sig)) {
             deliver_signal(e, sig, "pending while blocked");
             continue;
@@ -257,6 +386,7 @@ bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr) {
     e->sig_info[sig].code = code;
     e->sig_info[sig].pid = 0;
     e->sig_info[sig].addr = addr;
+    e->sig_info[sig].value = 0;
     setup_frame(e, sig, e->sig_blocked);
     if (e->status != EMU_RUNNING) return true; /* killed while writing the frame: said once */
     e->sig_redirect = true;
@@ -277,6 +407,7 @@ int64_t emu_sys_rt_sigreturn(emu_t *e) {
     uint64_t mask;
     memcpy(&mask, f + FRAME_UC + UC_SIGMASK, 8);
     e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    emu_signal_claim_shared(e);
     const uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
     memcpy(&e->h.pc, mc, 8);
     memcpy(&e->h.x[1], mc + 8, 31 * 8);
@@ -310,7 +441,7 @@ void emu_alarm_fire(emu_t *e) {
     if (now < e->alarm_at_ns) return;
     if (!e->alarm_interval_ns) e->alarm_at_ns = 0;
     else if ((e->alarm_at_ns += e->alarm_interval_ns) <= now) e->alarm_at_ns = now + e->alarm_interval_ns;
-    signal_guest_from(e, SIGALRM, "sent when the timer of setitimer/alarm ran out", GUEST_SI_KERNEL, 0);
+    signal_process_from(e, SIGALRM, "sent when the timer of setitimer/alarm ran out", GUEST_SI_KERNEL, 0, 0);
 }
 
 /* Between two chunks of instructions: the alarm, and its handler set up to run next. */
@@ -346,6 +477,74 @@ int64_t emu_sys_itimer(emu_t *e, uint64_t which, uint64_t new_addr, uint64_t old
     e->alarm_interval_ns = value ? interval : 0;
     e->alarm_at_ns = value ? emu_guest_clock_ns(e) + value : 0;
     return 0;
+}
+
+/* rt_sigtimedwait(set, info, timeout, sigsetsize) (sigwait, sigwaitinfo, sigtimedwait): a
+ * signal of `set` pending for the thread or the process is taken (lowest number first, the
+ * thread's first, as the kernel's dequeue_signal) and its number returned, its siginfo
+ * written; none: -EAGAIN at once for a zero timeout, else the thread waits (thread.c) until
+ * one comes or the timeout runs out (-EAGAIN); with one thread a timeout passes on the
+ * guest clock, and a wait without one for a signal that cannot come ends the run. */
+int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr, uint64_t timeout_addr, uint64_t size) {
+    if (size != 8) return -EINVAL;
+    uint64_t set;
+    if (guest_get(e, set_addr, &set, 8)) return -EFAULT;
+    set &= ~SIG_UNBLOCKABLE;
+    uint64_t timeout_ns = UINT64_MAX;
+    if (timeout_addr) {
+        int64_t ts[2];
+        if (guest_get(e, timeout_addr, ts, sizeof ts)) return -EFAULT;
+        if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
+        timeout_ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
+                                                                  : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+    }
+    for (;;) {
+        uint64_t own = e->sig_pending & set, shared = e->sig_shared_pending & set;
+        if (own || shared) {
+            int64_t sig = __builtin_ctzll(own ? own : shared) + 1;
+            if (own) emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->sig_pending);
+            else emu_signal_take(e, (int)sig, 0, &e->sig_shared_pending);
+            if (info_addr) {
+                uint8_t info[128] = {0};
+                int32_t head[3] = {(int32_t)sig, 0, e->sig_info[sig].code};
+                memcpy(info, head, sizeof head);
+                if (e->sig_info[sig].code > 0) memcpy(info + 16, &e->sig_info[sig].addr, 8);
+                else {
+                    int32_t ids[2] = {e->sig_info[sig].pid, e->sig_info[sig].pid ? GUEST_ID : 0};
+                    memcpy(info + 16, ids, sizeof ids);
+                    memcpy(info + 24, &e->sig_info[sig].value, 8);
+                }
+                if (guest_put(e, info_addr, info, sizeof info)) return -EFAULT;
+            }
+            return sig;
+        }
+        if (timeout_ns == 0 || emu_thread_io_timed_out(e)) return -EAGAIN;
+        uint64_t now = emu_guest_clock_ns(e);
+        uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : now + timeout_ns;
+        int64_t waits = emu_thread_block_io(e, "in sigtimedwait", deadline, false);
+        if (waits) {
+            if (waits > 0) emu_thread_set_sigwait(e, set);
+            return waits < 0 ? waits : 0;
+        }
+        /* one thread: only the alarm can come, at its time on the guest clock */
+        uint64_t due = emu_alarm_budget(e);
+        bool alarm_counts = due != UINT64_MAX && e->sigaction_handler[SIGALRM] != 1 &&
+            ((set & SIG_BIT(SIGALRM)) || !(e->sig_blocked & SIG_BIT(SIGALRM)));
+        if (!alarm_counts || due > timeout_ns) {
+            if (timeout_ns == UINT64_MAX) {
+                emu_fail(e, "sigwait would wait forever: no signal it waits for can arrive, and %s (pc 0x%" PRIx64 ")",
+                         emu_thread_wait_note(e), e->h.pc);
+                return -EDEADLK;
+            }
+            e->slept_ns += timeout_ns;
+            return -EAGAIN;
+        }
+        e->slept_ns += due;
+        if (timeout_ns != UINT64_MAX) timeout_ns -= due;
+        emu_alarm_fire(e);
+        if (e->status != EMU_RUNNING) return 0;
+        if (emu_signal_handler_ready(e)) return -EINTR; /* an alarm it does not wait for, with a handler */
+    }
 }
 
 /* Whether the alarm, when due, would end a wait: it is armed, not blocked, not ignored. */

@@ -2,9 +2,9 @@
  * numbering of include/uapi/asm-generic/unistd.h).
  *
  * Notes:
- *  - One thread. A signal (sent by the guest itself, SIGPIPE, the setitimer alarm, a
- *    fault) with the default action ends the run like the kernel would; one with a
- *    handler runs it on a riscv64 signal frame (signal.c; docs/sandbox.md §4).
+ *  - Threads run on the one hart (thread.c). A signal (sent by the guest itself, SIGPIPE,
+ *    the setitimer alarm, a fault) with the default action ends the run like the kernel
+ *    would; one with a handler runs it on a riscv64 signal frame (signal.c; docs/sandbox.md §4).
  *  - Time is the instruction count at 1 ns per instruction from a fixed epoch,
  *    plus the time the guest slept, unless host time was asked for; random
  *    bytes come from a fixed seed.
@@ -51,7 +51,8 @@ enum {
     SYS_clock_gettime = 113, SYS_clock_getres = 114, SYS_clock_nanosleep = 115,
     SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
-    SYS_rt_sigpending = 136, SYS_rt_sigreturn = 139,
+    SYS_rt_sigpending = 136, SYS_rt_sigtimedwait = 137, SYS_rt_sigqueueinfo = 138, SYS_rt_sigreturn = 139,
+    SYS_rt_tgsigqueueinfo = 240,
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
@@ -80,7 +81,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -366,6 +367,7 @@ static int64_t sys_close(emu_t *e, uint64_t fd) {
         free(p->data);
         *p = (guest_pipe){0};
     }
+    if (p) emu_thread_pipe_changed(e); /* an end fewer: a waiter may see EOF or EPIPE now */
     g->pipe = 0;
     return 0;
 }
@@ -373,7 +375,9 @@ static int64_t sys_close(emu_t *e, uint64_t fd) {
 static void shared_before_io(emu_t *e, int host);
 static void shared_after_write(emu_t *e, int host);
 
-static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset) {
+/* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
+ * it wait (readv's later buffers do not) */
+static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
     shared_before_io(e, g->host);
@@ -385,14 +389,21 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     if (p && got > 0) { /* what was read leaves the copy too */
         memmove(p->data, p->data + got, p->len - (size_t)got);
         p->len -= (size_t)got;
+        emu_thread_pipe_changed(e); /* room for a writer that waits */
     }
+    int64_t waits = 0;
     if (p && ret == -EAGAIN && !g->nonblock) {
-        /* empty, and its write end is the guest's own: Linux would wait forever */
-        emu_fail(e,
-                 "read from an empty pipe would block forever: only the guest itself can write to it, and %s "
-                 "(pc 0x%" PRIx64 ")",
-                 emu_thread_wait_note(e), e->h.pc);
-        ret = -EDEADLK;
+        if (!may_wait) ret = 0; /* readv's later buffer: what the earlier ones got */
+        /* another thread may write it: this one waits (thread.c), or a handler comes first */
+        else if ((waits = emu_thread_block_io(e, "reading an empty pipe", UINT64_MAX, true)) != 0)
+            ret = waits < 0 ? waits : 0;
+        else { /* empty, and its write end is the guest's own: Linux would wait forever */
+            emu_fail(e,
+                     "read from an empty pipe would block forever: only the guest itself can write to it, and %s "
+                     "(pc 0x%" PRIx64 ")",
+                     emu_thread_wait_note(e), e->h.pc);
+            ret = -EDEADLK;
+        }
     }
     if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
@@ -400,9 +411,11 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
 }
 
 /* ppoll/pselect6's wait, on the guest clock as a sleep is: what is ready now (the host's
- * ppoll with no wait); nothing ready and a timeout: it runs out at once, moving the guest
- * clock by it (nobody else runs while the guest waits; input arriving meanwhile is not
- * seen, as its time is not the host's); nothing ready and no timeout: the host's wait when
+ * ppoll with no wait); nothing ready, other threads alive and a timeout or only the guest's
+ * own pipes: the thread waits (thread.c) until a pipe changes or the timeout runs out (the
+ * call runs again then, and returns what is ready). With one thread: a timeout runs out at
+ * once, moving the guest clock by it (input arriving meanwhile is not seen, as its time is
+ * not the host's); nothing ready and no timeout: the host's wait when
  * a descriptor can become ready from outside (a pipe, a socket, a terminal: as read()
  * would wait), else the run ends as a futex wait without a timeout does. Returns the
  * host's count or -errno; -EDEADLK after emu_fail. */
@@ -413,9 +426,7 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
     struct timespec zero = {0, 0};
     int got = ppoll(p, n, &zero, NULL);
     if (got != 0) return got < 0 ? -errno : got;
-    if (timeout_addr) {
-        return guest_sleep(e, timeout_ns, NULL) ? 0 : -EINTR;
-    }
+    if (emu_thread_io_timed_out(e) || (timeout_addr && timeout_ns == 0)) return 0; /* its wait ran out */
     bool outside = false;
     for (size_t i = 0; i < n; i++) {
         struct stat st;
@@ -423,6 +434,15 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
             (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, p[i].fd))
             outside = true;
     }
+    /* only the guest's own pipes (or nothing): another thread may make one ready, or the
+     * time run out; this one waits (thread.c) */
+    if (!outside || timeout_addr) {
+        uint64_t now = emu_guest_clock_ns(e);
+        uint64_t deadline = !timeout_addr ? UINT64_MAX : now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
+        int64_t waits = emu_thread_block_io(e, "in poll", deadline, false);
+        if (waits) return waits < 0 ? waits : 0;
+    }
+    if (timeout_addr) return guest_sleep(e, timeout_ns, NULL) ? 0 : -EINTR;
     if (!outside && emu_alarm_would_wake(e)) { /* the alarm ends the wait (pause() of old) */
         guest_sleep(e, emu_alarm_budget(e), NULL);
         return -EINTR;
@@ -453,7 +473,7 @@ static int64_t sys_ppoll(emu_t *e, uint64_t fds, uint64_t nfds, uint64_t timeout
         struct timespec zero = {0, 0};
         ret = ppoll(p, nfds, &zero, NULL) < 0 ? -errno : 0;
     } else if (ret == 0) ret = host_poll(e, p, nfds, timeout_addr);
-    if (ret >= 0) {
+    if (ret >= 0 && !e->syscall_retry) {
         for (size_t i = 0; i < nfds; i++) {
             bool bad = guest[i] >= 0 && !fd_of(e, (uint64_t)guest[i]);
             if (bad) p[i].revents = POLLNVAL;
@@ -492,7 +512,7 @@ static int64_t sys_pselect6(emu_t *e, uint64_t nfds, uint64_t rd, uint64_t wr, u
         which[n++] = (int)fd;
     }
     int64_t got = host_poll(e, p, n, timeout_addr);
-    if (got < 0) return got;
+    if (got < 0 || e->syscall_retry) return got; /* waiting: the sets stay as the guest gave them */
     uint64_t out[3][EMU_MAX_FDS / 64] = {{0}};
     int64_t count = 0;
     for (size_t i = 0; i < n; i++) {
@@ -521,16 +541,23 @@ static int64_t sys_getdents64(emu_t *e, uint64_t fd, uint64_t buf, uint64_t coun
     return ret;
 }
 
-/* write(2), or pwrite64 at `offset` when it is not negative */
-static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset) {
+/* write(2), or pwrite64 at `offset` when it is not negative. `may_wait`: a full pipe makes
+ * it wait for another thread to read (writev's later buffers do not). A write(2) to a pipe
+ * waits until all of it is written, as Linux's pipe_write: what it wrote before each wait
+ * is kept by thread.c, and the call, run again, goes on after it. */
+static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
     if (!g->writable) return -EBADF;
     guest_pipe *p = pipe_of(e, g);
     if (p && offset >= 0) return -ESPIPE;
+    uint64_t before = p && may_wait ? emu_thread_io_partial(e) : 0; /* written before it waited */
+    if (before > count) before = count;
+    buf += before;
+    count -= before;
     if (p && !pipe_has_end(e, g->pipe, false)) { /* no reader left: EPIPE and SIGPIPE, as Linux */
         emu_signal_send(e, SIGPIPE, "sent for a write to a pipe without a reader");
-        return -EPIPE;
+        return before ? (int64_t)before : -EPIPE;
     }
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
@@ -548,15 +575,26 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
             }
             memcpy(p->data + p->len, tmp, (size_t)put_n);
             p->len += (size_t)put_n;
+            emu_thread_pipe_changed(e); /* data for a reader that waits */
         }
+        uint64_t wrote = before + (put_n > 0 ? (uint64_t)put_n : 0);
         if (p && !g->nonblock && (ret == -EAGAIN || (put_n >= 0 && (size_t)put_n < n))) {
-            /* full, and only the guest itself reads it: Linux would wait forever */
-            emu_fail(e,
-                     "write to a full pipe would block forever: only the guest itself can read it, and %s "
-                     "(pc 0x%" PRIx64 ")",
-                     emu_thread_wait_note(e), e->h.pc);
-            ret = -EDEADLK;
-        }
+            int64_t waits = 0;
+            if (!may_wait && put_n > 0) ret = put_n; /* writev's later buffer: a short count */
+            else if (!may_wait) ret = 0;
+            /* full: another thread may read it; this one waits (thread.c), or a handler comes first */
+            else if ((waits = emu_thread_block_io(e, "writing a full pipe", UINT64_MAX, true)) > 0) {
+                emu_thread_set_io_partial(e, wrote);
+                ret = 0;
+            } else if (waits < 0) ret = wrote ? (int64_t)wrote : waits;
+            else { /* only the guest itself reads it: Linux would wait forever */
+                emu_fail(e,
+                         "write to a full pipe would block forever: only the guest itself can read it, and %s "
+                         "(pc 0x%" PRIx64 ")",
+                         emu_thread_wait_note(e), e->h.pc);
+                ret = -EDEADLK;
+            }
+        } else if (ret >= 0) ret += (int64_t)before;
     }
     free(tmp);
     return ret;
@@ -569,7 +607,9 @@ static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool w
         uint64_t v[2];
         if (guest_get(e, iov + 16 * i, v, sizeof v) != 0) return -EFAULT;
         if (v[1] == 0) continue;
-        int64_t r = writing ? sys_write(e, fd, v[0], v[1], -1) : sys_read(e, fd, v[0], v[1], -1);
+        int64_t r =
+            writing ? sys_write(e, fd, v[0], v[1], -1, total == 0) : sys_read(e, fd, v[0], v[1], -1, total == 0);
+        if (e->syscall_retry) return 0; /* the first buffer waits: the call runs again */
         if (r < 0) return total ? total : r;
         total += r;
         if ((uint64_t)r < v[1]) break;
@@ -1033,8 +1073,8 @@ static int64_t sys_sysinfo(emu_t *e, uint64_t addr) {
 /* ---- pipes, the working directory, renames, the alarm ---- */
 
 /* pipe2(fds, flags): a host pipe, non-blocking on the host whatever the guest asked, so a
- * read or write the guest's single thread would wait on forever ends the run in one line
- * (sys_read, sys_write) instead of hanging the host. */
+ * read or write that would wait makes the thread wait for another (thread.c), or, with a
+ * single thread, ends the run in one line (sys_read, sys_write) instead of hanging the host. */
 static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
     if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT)) return -EINVAL;
     int host[2];
@@ -1313,15 +1353,24 @@ static int64_t sys_fcntl_lock(emu_t *e, guest_fd *g, uint64_t cmd, uint64_t floc
 }
 
 /* rt_sigsuspend(mask, size) (pause(), sigsuspend()): waits, with the mask given, for a
- * signal that runs a handler or ends the process. Only the alarm can come: the guest's
- * clock moves to it; with none the run ends in one line, as a futex wait forever does. */
+ * signal that runs a handler or ends the process. With other threads alive the thread waits
+ * for one of them to send it (thread.c); alone, only the alarm can come: the guest's clock
+ * moves to it; with none the run ends in one line, as a futex wait forever does. */
 static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
     if (size != 8) return -EINVAL;
     uint64_t mask;
     if (guest_get(e, mask_addr, &mask, 8)) return -EFAULT;
     uint64_t saved = e->sig_blocked;
     e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    emu_signal_claim_shared(e);
     emu_signal_act_now(e); /* a pending one first, lowest number first */
+    if (e->status == EMU_RUNNING && !emu_signal_handler_ready(e) && emu_thread_pause(e)) {
+        /* another thread may send one: this one waits (thread.c) with the mask given until the
+         * handler is set up, whose frame keeps `saved` */
+        e->sig_saved_mask = saved;
+        e->sig_restore_mask = true;
+        return -EINTR;
+    }
     if (e->status == EMU_RUNNING && !emu_signal_handler_ready(e)) {
         if (emu_alarm_would_wake(e)) guest_sleep(e, emu_alarm_budget(e), NULL);
         else
@@ -1379,6 +1428,11 @@ void emu_syscall(emu_t *e) {
         if (ret == -ENOSYS) goto unsupported; /* ITIMER_VIRTUAL, ITIMER_PROF */
         break;
     case SYS_rt_sigsuspend: ret = sys_rt_sigsuspend(e, a0, a1); break;
+    case SYS_rt_sigtimedwait: ret = emu_sys_rt_sigtimedwait(e, a0, a1, a2, a3); break;
+    case SYS_rt_sigqueueinfo: ret = a0 != GUEST_PID ? -EPERM : emu_sys_sigqueue(e, -1, (int64_t)a1, a2); break;
+    case SYS_rt_tgsigqueueinfo:
+        ret = a0 != GUEST_PID ? -EPERM : (int64_t)a1 <= 0 ? -EINVAL : emu_sys_sigqueue(e, (int64_t)a1, (int64_t)a2, a3);
+        break;
     case SYS_dup:
     case SYS_dup3: {
         guest_fd *g = fd_of(e, a0);
@@ -1477,8 +1531,8 @@ void emu_syscall(emu_t *e) {
         ret = !g ? -EBADF : r < 0 ? -errno : r;
         break;
     }
-    case SYS_read: ret = sys_read(e, a0, a1, a2, -1); break;
-    case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3); break;
+    case SYS_read: ret = sys_read(e, a0, a1, a2, -1, true); break;
+    case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3, true); break;
     case SYS_getdents64: ret = sys_getdents64(e, a0, a1, a2); break;
     case SYS_ppoll: ret = sys_ppoll(e, a0, a1, a2); break;
     case SYS_pselect6: ret = sys_pselect6(e, a0, a1, a2, a3, a4); break;
@@ -1544,8 +1598,8 @@ void emu_syscall(emu_t *e) {
         ret = !g ? -EBADF : (nr == SYS_fsync ? fsync(g->host) : fdatasync(g->host)) < 0 ? -errno : 0;
         break;
     }
-    case SYS_write: ret = sys_write(e, a0, a1, a2, -1); break;
-    case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3); break;
+    case SYS_write: ret = sys_write(e, a0, a1, a2, -1, true); break;
+    case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3, true); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;
     case SYS_writev: ret = sys_iov(e, a0, a1, a2, true); break;
     case SYS_readlinkat: ret = sys_readlinkat(e, (int64_t)a0, a1, a2, a3); break;
@@ -1605,7 +1659,7 @@ void emu_syscall(emu_t *e) {
         }
         break;
     }
-    case SYS_set_robust_list: /* kept for the thread; nothing walks it (docs/sandbox.md) */
+    case SYS_set_robust_list: /* kept for the thread, walked when it exits (thread.c) */
         e->robust_list = a0;
         ret = 0;
         break;
@@ -1640,8 +1694,9 @@ void emu_syscall(emu_t *e) {
         __attribute__((fallthrough));
     case SYS_kill:
         /* 0 and -GUEST_PID name the guest's own process group: itself alone */
-        if (a0 == GUEST_PID || (nr == SYS_kill && ((int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID)))
-            ret = emu_sys_self_signal(e, (int64_t)a1, nr == SYS_kill ? GUEST_SI_USER : GUEST_SI_TKILL);
+        if (nr == SYS_kill && (a0 == GUEST_PID || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID))
+            ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
+        else if (a0 == GUEST_PID) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
         else ret = -EPERM; /* no other process is the guest's to signal */
         break;
     case SYS_tgkill:
@@ -1673,14 +1728,18 @@ void emu_syscall(emu_t *e) {
             /* ignored from now (SIG_IGN, or SIG_DFL of a signal whose default is to do
              * nothing): a pending one is dropped, as Linux does */
             bool ignores = act[0] == 1 || (act[0] == 0 && (a0 == 17 || a0 == 23 || a0 == 28 || a0 == 18));
-            if (ignores) e->sig_pending &= ~SIG_BIT(a0);
+            if (ignores) {
+                e->sig_pending &= ~SIG_BIT(a0), e->sig_shared_pending &= ~SIG_BIT(a0);
+                emu_signal_requeue(e, (int)a0, emu_thread_tid(e), -1);
+                emu_signal_requeue(e, (int)a0, 0, -1);
+            }
         }
         ret = a2 && guest_put(e, a2, old, sizeof old) ? -EFAULT : 0;
         break;
     }
     case SYS_rt_sigprocmask: ret = emu_sys_rt_sigprocmask(e, a0, a1, a2, a3); break;
     case SYS_rt_sigpending: {
-        uint64_t pending = e->sig_pending & e->sig_blocked;
+        uint64_t pending = (e->sig_pending | e->sig_shared_pending) & e->sig_blocked;
         ret = a1 > 8 ? -EINVAL : guest_put(e, a0, &pending, a1) ? -EFAULT : 0;
         break;
     }
@@ -1775,10 +1834,16 @@ void emu_syscall(emu_t *e) {
         emu_fail_memory(e);
         return;
     }
+    if (__builtin_expect(e->threads != NULL, 0)) emu_thread_syscall_end(e);
+    if (e->syscall_retry) { /* it waits in THREAD_IO: its ecall runs again, with a0 as it is */
+        emu_thread_after_syscall(e);
+        return;
+    }
     x[10] = (uint64_t)ret;
     /* back to user mode: after the ecall, or where rt_sigreturn put the hart; a signal that
      * came (or was unblocked) meanwhile runs its handler first */
-    if (e->status == EMU_RUNNING && (emu_signal_handler_ready(e) || e->sig_restore_mask)) {
+    bool paused = e->thread_switch && e->sig_restore_mask; /* rt_sigsuspend waits (thread.c) */
+    if (e->status == EMU_RUNNING && !paused && (emu_signal_handler_ready(e) || e->sig_restore_mask)) {
         if (nr != SYS_rt_sigreturn) e->h.pc += 4;
         emu_signal_deliver(e);
         e->sig_redirect = true;

@@ -13,10 +13,21 @@
  * - Time: the guest clock (icount + slept_ns, as signal.c defines it) goes on while other
  *   threads run; when every thread waits, the clock jumps to the earliest deadline (as a
  *   sleep does). With none pending, the run ends: a deadlock, in one line.
- * - Signals: the process-wide ones (the alarm, kill) go to the running thread; tgkill
- *   reaches the thread named. A thread blocked in a futex wait or a sleep that gets a
- *   signal with a handler wakes with -EINTR.
- * - Not served: robust-list walking at thread exit (EOWNERDEAD), PI futexes, FUTEX_WAKE_OP,
+ * - Waits for another thread besides futexes and sleeps: a read or write of a pipe, a poll
+ *   or select on the guest's pipes, and sigtimedwait wait in THREAD_IO, parked at their ecall
+ *   with a0 kept: when any pipe changes (data written or read, an end closed), a sigwaited
+ *   signal comes or the deadline passes, the ecall runs again and finds out (a wait costs the
+ *   µop stream one more ecall per wake-up; a write that wrote part of its bytes keeps the
+ *   count here and goes on after them). sigsuspend/pause waits in THREAD_PAUSE for a signal.
+ *   With a single thread these calls end the run in one line as before (syscall.c).
+ * - Signals: tgkill reaches the thread named; a process-directed one (kill of the process,
+ *   the alarm) the main thread when it lets it through, else the first thread in creation
+ *   order that does, else it is pending for the process (signal.c). A waiting thread that
+ *   gets a signal it lets through with a handler wakes with -EINTR, or runs its call again
+ *   after the handler when the handler has SA_RESTART and the call restarts on Linux
+ *   (interrupt()).
+ * - A thread's robust futex list is walked when it exits (FUTEX_OWNER_DIED, a waiter woken).
+ * - Not served: PI futexes, FUTEX_WAKE_OP,
  *   fork-like clones (they keep returning -ENOSYS, syscall.c).
  */
 #include <inttypes.h>
@@ -49,6 +60,8 @@ enum {
 #define THREAD_ALLOWED                                                                                  \
     (THREAD_NEEDED | CLONE_FS_ | CLONE_FILES_ | CLONE_SYSVSEM_ | CLONE_SETTLS_ | CLONE_PARENT_SETTID_ | \
      CLONE_CHILD_CLEARTID_ | CLONE_DETACHED_ | CLONE_CHILD_SETTID_)
+
+enum { SIGALRM_ = 14 };
 
 /* futex(2) operations and flags (include/uapi/linux/futex.h) */
 enum {
@@ -90,6 +103,7 @@ static void thread_load(emu_t *e, const emu_thread *t) {
     e->altstack_sp = t->altstack_sp;
     e->altstack_size = t->altstack_size;
     e->altstack_autodisarm = t->altstack_autodisarm;
+    emu_signal_claim_shared(e); /* what the process has pending that it lets through */
 }
 
 uint64_t emu_thread_quantum(const emu_t *e) {
@@ -118,20 +132,74 @@ static emu_thread *thread_of_tid(emu_t *e, int64_t tid) {
 
 /* ---- waking ---- */
 
-/* A waiting thread becomes runnable, its system call returning `result`. */
+static bool waiting(const emu_thread *t) {
+    return t->state == THREAD_FUTEX || t->state == THREAD_SLEEP || t->state == THREAD_IO || t->state == THREAD_PAUSE;
+}
+
+/* A waiting thread becomes runnable, its system call returning `result` (a THREAD_IO wait,
+ * whose pc is still its ecall, goes on after it; a pipe write that wrote some bytes before
+ * it waited returns their count, as Linux's pipe_write does when a signal interrupts it). */
 static void wake(emu_thread *t, int64_t result) {
+    if (t->state == THREAD_IO) {
+        t->h.pc += 4;
+        if (t->io_partial) result = (int64_t)t->io_partial;
+        t->io_retry = t->io_timed_out = false;
+        t->io_partial = 0;
+        t->io_sigset = 0;
+    }
     t->state = THREAD_RUNNABLE;
     t->h.x[10] = (uint64_t)result;
     t->futex_addr = 0;
 }
 
-/* Waiters whose deadline the guest clock reached: a futex wait times out, a sleep ends. */
+/* A THREAD_IO waiter runs its ecall again (a0 as it was): the pipe changed, or its wait
+ * ran out (`timed_out`: the call then returns what is ready now, 0 if nothing). */
+static void wake_retry(emu_thread *t, bool timed_out) {
+    t->state = THREAD_RUNNABLE;
+    t->io_retry = true;
+    t->io_timed_out = timed_out;
+}
+
+/* A signal whose handler t lets through ends its wait (the handler runs when t next takes
+ * the hart): -EINTR, or, when the handler of the signal delivered first has SA_RESTART, the
+ * call runs again after it (Linux's -ERESTARTSYS, arch/riscv/kernel/signal.c handle_signal:
+ * pc back to the ecall, a0 as it was) — a read or write of a pipe that wrote nothing yet and
+ * a futex wait without a timeout; poll, select, sigsuspend, sleeps and timed futex waits
+ * return -EINTR whatever the flags, as on Linux (-ERESTARTNOHAND, -ERESTART_RESTARTBLOCK). */
+static void interrupt(emu_t *e, emu_thread *t) {
+    uint64_t ready = t->sig_pending & ~t->sig_blocked, flags = 0;
+    for (; ready; ready &= ready - 1) {
+        int sig = __builtin_ctzll(ready) + 1;
+        if (e->sigaction_handler[sig] > 1) {
+            flags = e->sigaction_flags[sig];
+            break;
+        }
+    }
+    bool restart = flags & GUEST_SA_RESTART;
+    if (restart && t->state == THREAD_IO && t->io_restartable && !t->io_partial) {
+        t->state = THREAD_RUNNABLE; /* its pc is still the ecall, a0 unchanged */
+        t->io_retry = t->io_timed_out = false;
+        return;
+    }
+    if (restart && t->state == THREAD_FUTEX && t->deadline_ns == UINT64_MAX) {
+        t->state = THREAD_RUNNABLE;
+        t->h.pc -= 4;
+        t->h.x[10] = t->restart_a0;
+        t->futex_addr = 0;
+        return;
+    }
+    wake(t, -EINTR);
+}
+
+/* Waiters whose deadline the guest clock reached: a futex wait times out, a sleep ends, a
+ * poll runs again to return 0. */
 static void wake_expired(emu_t *e) {
     uint64_t now = emu_guest_clock_ns(e);
     for (int i = 0; i < EMU_MAX_THREADS; i++) {
         emu_thread *t = &e->threads[i];
-        if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) && t->deadline_ns <= now)
-            wake(t, t->state == THREAD_FUTEX ? -ETIMEDOUT : 0);
+        if (t->deadline_ns > now) continue;
+        if (t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) wake(t, t->state == THREAD_FUTEX ? -ETIMEDOUT : 0);
+        else if (t->state == THREAD_IO) wake_retry(t, true);
     }
 }
 
@@ -172,11 +240,29 @@ static void deadlock(emu_t *e) {
     int shown = 0;
     for (int i = 0; i < EMU_MAX_THREADS && len < sizeof list - 60; i++) {
         const emu_thread *t = &e->threads[i];
-        if (t->state != THREAD_FUTEX) continue;
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%d on futex 0x%" PRIx64 " at pc 0x%" PRIx64,
-                                shown++ ? ", " : "", t->tid, t->futex_addr, t->h.pc - 4);
+        const char *sep = shown ? ", " : "";
+        if (t->state == THREAD_FUTEX)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d on futex 0x%" PRIx64 " at pc 0x%" PRIx64, sep,
+                                    t->tid, t->futex_addr, t->h.pc - 4);
+        else if (t->state == THREAD_IO) /* its pc is the ecall itself */
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d %s at pc 0x%" PRIx64, sep, t->tid, t->io_what,
+                                    t->h.pc);
+        else if (t->state == THREAD_PAUSE)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%d in sigsuspend at pc 0x%" PRIx64, sep, t->tid,
+                                    t->h.pc - 4);
+        else continue;
+        shown++;
     }
     emu_fail(e, "deadlock: all %d threads wait and no timeout is pending (thread %s)", e->threads_live, list);
+}
+
+/* The alarm is armed, not ignored, and some thread lets SIGALRM through or waits for it. */
+static bool alarm_ends_a_wait(const emu_t *e) {
+    if (!e->alarm_at_ns || e->sigaction_handler[SIGALRM_] == 1) return false;
+    if (emu_thread_signal_target(e, SIGALRM_) >= 0) return true;
+    for (int i = 0; i < EMU_MAX_THREADS; i++)
+        if (e->threads[i].state == THREAD_IO && (e->threads[i].io_sigset & SIG_BIT(SIGALRM_))) return true;
+    return false;
 }
 
 /* Every thread waits: the guest clock moves to the earliest deadline, whose waiters wake;
@@ -185,21 +271,20 @@ static bool idle(emu_t *e) {
     uint64_t earliest = UINT64_MAX;
     for (int i = 0; i < EMU_MAX_THREADS; i++) {
         const emu_thread *t = &e->threads[i];
-        if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP) && t->deadline_ns < earliest)
+        if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP || t->state == THREAD_IO) &&
+            t->deadline_ns < earliest)
             earliest = t->deadline_ns;
     }
     uint64_t now = emu_guest_clock_ns(e);
-    /* the alarm comes first, and its handler would run: it interrupts the wait of the thread
-     * that waited last (the one whose state the emu fields hold: signal.c sends to it) */
-    if (current(e)->state != THREAD_FREE && emu_alarm_would_wake(e) &&
-        (earliest == UINT64_MAX || emu_alarm_budget(e) < earliest - now)) {
+    /* the alarm comes first, and a thread would take it (its handler interrupts the thread's
+     * wait, or its sigtimedwait ends; signal.c routes it as Linux, emu_thread_signal_target) */
+    if (alarm_ends_a_wait(e) && (earliest == UINT64_MAX || emu_alarm_budget(e) < earliest - now)) {
         e->slept_ns += emu_alarm_budget(e);
         emu_alarm_fire(e);
         if (e->status != EMU_RUNNING) return false;
         emu_thread *cur = current(e);
         cur->sig_pending = e->sig_pending;
-        if (emu_signal_handler_ready(e) && (cur->state == THREAD_FUTEX || cur->state == THREAD_SLEEP))
-            wake(cur, -EINTR);
+        if (emu_signal_handler_ready(e) && waiting(cur)) interrupt(e, cur);
         return true;
     }
     if (earliest == UINT64_MAX) {
@@ -232,6 +317,14 @@ static void switch_to(emu_t *e, int next) {
     t->state = THREAD_RUNNING;
     thread_load(e, t);
     e->quantum_end = e->icount + emu_thread_quantum(e);
+    if (emu_signal_handler_ready(e) && t->io_retry) {
+        /* a call woken to run again meets a handler first: one that wrote part of its bytes
+         * returns their count (as Linux's pipe_write when a signal comes); any other runs
+         * again, from the start, after the handler */
+        if (t->io_partial) e->h.pc += 4, e->h.x[10] = t->io_partial;
+        t->io_retry = t->io_timed_out = false;
+        t->io_partial = t->io_sigset = 0;
+    }
     if (emu_signal_handler_ready(e) || e->sig_restore_mask) emu_signal_deliver(e);
     else emu_signal_act_now(e);
 }
@@ -267,8 +360,10 @@ bool emu_thread_preempt(emu_t *e) {
  * next pc is after the ecall (or the handler emu_syscall set up), and another runs. */
 void emu_thread_after_syscall(emu_t *e) {
     e->thread_switch = false;
+    bool retry = e->syscall_retry;
+    e->syscall_retry = false;
     if (e->status != EMU_RUNNING) return;
-    if (!e->sig_redirect) e->h.pc += 4;
+    if (!e->sig_redirect && !retry) e->h.pc += 4; /* a THREAD_IO wait stays at its ecall */
     emu_thread *cur = current(e);
     if (cur->state != THREAD_RUNNING && cur->state != THREAD_FREE) /* blocked: its slot holds it */
         thread_save(e, cur);                                       /* from now, for wake() */
@@ -319,8 +414,39 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
     return tid;
 }
 
+/* handle_futex_death() of kernel/futex/core.c: the futex word at uaddr held by the exiting
+ * thread `tid` gets FUTEX_OWNER_DIED (its FUTEX_WAITERS bit kept) and one waiter is woken,
+ * so the next pthread_mutex_lock of a robust mutex returns EOWNERDEAD. */
+enum { FUTEX_WAITERS_ = 0x80000000u, FUTEX_OWNER_DIED_ = 0x40000000u, FUTEX_TID_MASK_ = 0x3fffffffu };
+
+static void futex_death(emu_t *e, uint64_t uaddr, int32_t tid) {
+    uint32_t word;
+    if ((uaddr & 3) || guest_get(e, uaddr, &word, 4) || (word & FUTEX_TID_MASK_) != (uint32_t)tid) return;
+    uint32_t died = (word & FUTEX_WAITERS_) | FUTEX_OWNER_DIED_;
+    if (guest_put(e, uaddr, &died, 4)) return;
+    if (word & FUTEX_WAITERS_) futex_wake(e, uaddr, 1, ~0u);
+}
+
+/* exit_robust_list(): the list set_robust_list named — struct robust_list_head { next;
+ * long futex_offset; list_op_pending } — each entry's futex (entry + futex_offset) and the
+ * pending one, at most ROBUST_LIST_LIMIT (2048) entries, as the kernel walks it. */
+static void walk_robust_list(emu_t *e, uint64_t head, int32_t tid) {
+    uint64_t h[3];
+    if (!head || guest_get(e, head, h, sizeof h)) return;
+    int64_t offset = (int64_t)h[1];
+    uint64_t pending = h[2] & ~1ull, entry = h[0] & ~1ull; /* bit 0: a PI futex (not served) */
+    for (int n = 0; entry != head && n < 2048; n++) {
+        uint64_t next;
+        if (guest_get(e, entry, &next, 8)) break; /* read before the word changes hands */
+        if (entry != pending) futex_death(e, entry + (uint64_t)offset, tid);
+        entry = next & ~1ull;
+    }
+    if (pending) futex_death(e, pending + (uint64_t)offset, tid);
+}
+
 bool emu_sys_thread_exit(emu_t *e) {
     if (!e->threads || e->threads_live <= 1) return false; /* the last thread: the process ends */
+    walk_robust_list(e, e->robust_list, current(e)->tid);  /* kernel/exit.c: before mm_release */
     /* CLONE_CHILD_CLEARTID / set_tid_address: 0 there and a futex wake (kernel/fork.c
      * mm_release), which pthread_join waits for */
     if (e->clear_child_tid) {
@@ -328,6 +454,7 @@ bool emu_sys_thread_exit(emu_t *e) {
         if (guest_put(e, e->clear_child_tid, &zero, 4) == 0) futex_wake(e, e->clear_child_tid, 1, ~0u);
     }
     emu_thread *t = current(e);
+    emu_signal_requeue(e, 0, t->tid, -1); /* its own queued real-time signals go with it */
     t->state = THREAD_FREE;
     e->threads_live--;
     e->thread_switch = true;
@@ -367,6 +494,7 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
         }
         emu_thread *t = current(e);
         t->state = THREAD_FUTEX;
+        t->restart_a0 = addr; /* a0, for a restart after an SA_RESTART handler */
         t->futex_addr = addr;
         t->futex_bitset = bitset;
         t->wait_seq = e->wait_seq_next++;
@@ -417,6 +545,23 @@ void emu_sys_sched_yield(emu_t *e) {
     if (e->threads && e->threads_live > 1) e->thread_switch = true;
 }
 
+/* A signal for thread t (not the running one) from tgkill, or a process-directed one
+ * routed to it: ignored, the process' default action, or pending for t, waking it with EINTR
+ * when it lets it through (pthread_cancel's SIGCANCEL), or its sigwait when it waits for it. */
+static bool signal_thread(emu_t *e, emu_thread *t, int64_t sig, int32_t code, int32_t pid, uint64_t value,
+                          const char *cause) {
+    uint64_t handler = e->sigaction_handler[sig], bit = SIG_BIT(sig);
+    if (!(t->sig_blocked & bit) && handler <= 1) { /* SIG_IGN, or SIG_DFL: the process' action */
+        emu_signal_act(e, sig, cause);             /* (killed, or nothing happens) */
+        return true;
+    }
+    if (!emu_signal_note(e, (int)sig, t->tid, (t->sig_pending & bit) != 0, code, pid, value)) return false;
+    t->sig_pending |= bit;
+    if (!(t->sig_blocked & bit) && waiting(t)) interrupt(e, t);
+    else if (t->state == THREAD_IO && (t->io_sigset & bit)) wake_retry(t, false);
+    return true;
+}
+
 int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     if (tgid != -1 && tgid != GUEST_PID) return -ESRCH;
     if (tid == emu_thread_tid(e)) return emu_sys_self_signal(e, sig, GUEST_SI_TKILL);
@@ -424,26 +569,96 @@ int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     if (!t) return -ESRCH;
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
-    uint64_t handler = e->sigaction_handler[sig], bit = SIG_BIT(sig);
-    if (handler == 1 && !(t->sig_blocked & bit)) return 0; /* ignored */
-    bool defaults = handler == 0 && !(t->sig_blocked & bit);
-    if (defaults) /* its default action is the process' (it is killed, or nothing happens) */
-        return emu_sys_self_signal(e, sig, GUEST_SI_TKILL);
-    if (!(t->sig_pending & bit)) {
-        e->sig_info[sig].code = GUEST_SI_TKILL;
-        e->sig_info[sig].pid = GUEST_PID;
-        e->sig_info[sig].addr = 0;
-    }
-    t->sig_pending |= bit;
-    /* a handler it lets through interrupts its wait (pthread_cancel's SIGCANCEL) */
-    if (!(t->sig_blocked & bit) && (t->state == THREAD_FUTEX || t->state == THREAD_SLEEP)) wake(t, -EINTR);
+    signal_thread(e, t, sig, GUEST_SI_TKILL, GUEST_PID, 0, "sent by the program itself");
     return 0;
 }
 
+int64_t emu_thread_sigqueue(emu_t *e, int64_t tid, int64_t sig, int32_t code, int32_t pid, uint64_t value) {
+    emu_thread *t = thread_of_tid(e, tid);
+    if (!t) return -ESRCH;
+    return signal_thread(e, t, sig, code, pid, value, "sent by the program itself (sigqueue)") ? 0 : -EAGAIN;
+}
+
+/* Linux's complete_signal(): the main thread when it does not block the signal, else the
+ * first thread (in creation order: slot order) that does not; -1 when all block it. */
+int emu_thread_signal_target(const emu_t *e, int sig) {
+    uint64_t bit = SIG_BIT(sig);
+    int first = -1;
+    for (int i = 0; i < EMU_MAX_THREADS; i++) {
+        const emu_thread *t = &e->threads[i];
+        if (t->state == THREAD_FREE) continue;
+        uint64_t blocked = i == e->thread_cur ? e->sig_blocked : t->sig_blocked;
+        if (blocked & bit) continue;
+        if (t->tid == GUEST_PID) return i;
+        if (first < 0) first = i;
+    }
+    return first;
+}
+
+bool emu_thread_signal_other(emu_t *e, int slot, int64_t sig, int32_t code, int32_t pid, uint64_t value,
+                             const char *cause) {
+    return signal_thread(e, &e->threads[slot], sig, code, pid, value, cause);
+}
+
+void emu_thread_sigwait_wake(emu_t *e, uint64_t bit) {
+    for (int i = 0; i < EMU_MAX_THREADS; i++) {
+        emu_thread *t = &e->threads[i];
+        if (t->state == THREAD_IO && (t->io_sigset & bit)) wake_retry(t, false);
+    }
+}
+
+void emu_thread_set_sigwait(emu_t *e, uint64_t set) { current(e)->io_sigset = set; }
+
+int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bool restartable) {
+    if (!e->threads || e->threads_live <= 1) return 0;
+    if (emu_signal_handler_ready(e)) return -EINTR; /* a handler to run first, as Linux */
+    emu_thread *t = current(e);
+    if (!t->io_retry) t->deadline_ns = deadline_ns; /* run again: the first wait's deadline */
+    t->io_retry = t->io_timed_out = false;
+    t->state = THREAD_IO;
+    t->io_what = what;
+    t->io_restartable = restartable;
+    t->wait_seq = e->wait_seq_next++;
+    e->thread_switch = true;
+    e->syscall_retry = true;
+    return 1;
+}
+
+bool emu_thread_io_timed_out(const emu_t *e) { return e->threads && e->threads[e->thread_cur].io_timed_out; }
+
+uint64_t emu_thread_io_partial(const emu_t *e) { return e->threads ? e->threads[e->thread_cur].io_partial : 0; }
+
+void emu_thread_set_io_partial(emu_t *e, uint64_t bytes) {
+    if (e->threads) current(e)->io_partial = bytes;
+}
+
+void emu_thread_pipe_changed(emu_t *e) {
+    if (!e->threads) return;
+    for (int i = 0; i < EMU_MAX_THREADS; i++) /* not the caller: it changed the pipe itself */
+        if (e->threads[i].state == THREAD_IO && i != e->thread_cur) wake_retry(&e->threads[i], false);
+}
+
+bool emu_thread_pause(emu_t *e) {
+    if (!e->threads || e->threads_live <= 1) return false;
+    emu_thread *t = current(e);
+    t->state = THREAD_PAUSE;
+    t->deadline_ns = UINT64_MAX;
+    t->wait_seq = e->wait_seq_next++;
+    e->thread_switch = true;
+    return true;
+}
+
+void emu_thread_syscall_end(emu_t *e) {
+    if (e->syscall_retry) return; /* it waits: the retry goes on */
+    emu_thread *t = current(e);
+    t->io_retry = t->io_timed_out = false;
+    t->io_partial = 0;
+    t->io_sigset = 0;
+}
+
 const char *emu_thread_wait_note(const emu_t *e) {
-    return e->threads && e->threads_live > 1
-        ? "cyclescope does not make a thread wait here for another (threads wait only in futexes and sleeps)"
-        : "the guest has a single thread";
+    (void)e;
+    return "the guest has a single thread";
 }
 
 void emu_threads_free(emu_t *e) {

@@ -9,6 +9,8 @@
  *                       (not compared: qemu would sleep the 11 days)
  *   alarm_use handler   a handler for SIGALRM, alarm(1), pause(): the handler runs, pause()
  *                       returns -1 (EINTR)
+ *   alarm_use sigwait   SIGALRM blocked, a 20 ms timer, sigtimedwait with no time (EAGAIN),
+ *                       then sigwaitinfo: SIGALRM from the kernel (SI_KERNEL), exit 0
  * Times printed are coarse (whole seconds) so that qemu's host clock agrees. */
 #include <errno.h>
 #include <signal.h>
@@ -104,6 +106,22 @@ int main(int argc, char **argv) {
         setitimer(ITIMER_REAL, &set, NULL);
         struct timespec nap = {1000000, 0};
         printf("nanosleep: %d\n", nanosleep(&nap, NULL));
+        return 0;
+    }
+    if (!strcmp(mode, "sigwait")) {
+        sigset_t s;
+        sigemptyset(&s);
+        sigaddset(&s, SIGALRM);
+        sigprocmask(SIG_BLOCK, &s, NULL);
+        struct itimerval set = {{0, 0}, {0, 20000}};
+        setitimer(ITIMER_REAL, &set, NULL);
+        struct timespec zero = {0, 0};
+        siginfo_t info;
+        int r = sigtimedwait(&s, &info, &zero);
+        printf("sigtimedwait, no time: %d (%s)\n", r, r < 0 ? strerror(errno) : "a signal");
+        r = sigwaitinfo(&s, &info);
+        printf("sigwaitinfo: %s, si_code SI_KERNEL %s\n", r == SIGALRM ? "SIGALRM" : "another",
+               info.si_code == SI_KERNEL ? "yes" : "no");
         return 0;
     }
     if (!strcmp(mode, "handler")) {

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
+#include <poll.h>
+#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -454,8 +456,7 @@ static int case_futex(void) {
     return 0;
 }
 
-/* ---- pipe: a thread reads a pipe another will write (a limit of cyclescope's: only
- * futexes and sleeps make a thread wait, so the run ends in one line) ---- */
+/* ---- pipe: a thread reads a pipe another writes after a sleep: it waits for it ---- */
 static int pipe_fds[2];
 
 static void *pipe_reader(void *arg) {
@@ -474,6 +475,373 @@ static int case_pipe(void) {
     void *r;
     check(pthread_join(t, &r), "join");
     printf("read %ld byte\n", (long)r);
+    return 0;
+}
+
+/* ---- pipe_stream: a producer and a consumer through a pipe, more than it holds (64 KiB):
+ * the writer waits for room (one write of 100 000 bytes among them), the reader for data,
+ * then for the end of file when the write end closes ---- */
+enum { STREAM_BYTES = 300000 };
+static unsigned char stream_out[100000];
+
+static void *stream_producer(void *arg) {
+    (void)arg;
+    long sent = 0;
+    for (int i = 0; i < (int)sizeof stream_out; i++) stream_out[i] = (unsigned char)(i * 7 + 3);
+    /* chunks of 1, 1000, 100 000 bytes and the rest in 4096s */
+    long first[3] = {1, 1000, 100000};
+    for (int k = 0; k < 3; k++) {
+        ssize_t w = write(pipe_fds[1], stream_out, (size_t)first[k]);
+        if (w != first[k]) printf("short write: %ld of %ld\n", (long)w, first[k]);
+        sent += w > 0 ? w : 0;
+    }
+    while (sent < STREAM_BYTES) {
+        size_t n = STREAM_BYTES - sent < 4096 ? (size_t)(STREAM_BYTES - sent) : 4096;
+        ssize_t w = write(pipe_fds[1], stream_out + sent % 4096, n);
+        if (w <= 0) break;
+        sent += w;
+    }
+    close(pipe_fds[1]);
+    return (void *)sent;
+}
+
+static int case_pipe_stream(void) {
+    if (pipe(pipe_fds)) return 1;
+    pthread_t t;
+    check(pthread_create(&t, NULL, stream_producer, NULL), "create");
+    unsigned char buf[3000];
+    long total = 0, reads = 0;
+    unsigned long sum = 0;
+    ssize_t got;
+    while ((got = read(pipe_fds[0], buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < got; i++) sum = sum * 31 + buf[i];
+        total += got;
+        reads++;
+    }
+    void *sent;
+    check(pthread_join(t, &sent), "join");
+    unsigned long expect = 0;
+    long first[3] = {1, 1000, 100000}, at = 0;
+    for (int k = 0; k < 3; k++)
+        for (long i = 0; i < first[k]; i++, at++) expect = expect * 31 + stream_out[i];
+    for (; at < STREAM_BYTES; at++) expect = expect * 31 + stream_out[101001 % 4096 + (at - 101001) % 4096];
+    printf("sent %ld, received %ld, last read %ld, checksum %s\n", (long)sent, total, (long)got,
+           sum == expect ? "right" : "wrong");
+    return 0;
+}
+
+/* ---- poll: poll and select wait for another thread's write; a timeout runs out while the
+ * other thread computes and writes nothing ---- */
+static void *late_writer(void *arg) {
+    for (volatile long i = 0; i < 200000; i++) {
+    }
+    if (write(pipe_fds[1], arg, 1) != 1) return (void *)1;
+    return NULL;
+}
+
+static int case_poll(void) {
+    if (pipe(pipe_fds)) return 1;
+    pthread_t t;
+    check(pthread_create(&t, NULL, late_writer, "p"), "create");
+    struct pollfd pf = {pipe_fds[0], POLLIN, 0};
+    int r = poll(&pf, 1, -1);
+    char c = 0;
+    if (read(pipe_fds[0], &c, 1) != 1) return 1;
+    printf("poll: %d ready, revents POLLIN %s, read '%c'\n", r, pf.revents & POLLIN ? "yes" : "no", c);
+    check(pthread_join(t, NULL), "join");
+
+    check(pthread_create(&t, NULL, late_writer, "s"), "create");
+    fd_set set;
+    FD_ZERO(&set);
+    FD_SET(pipe_fds[0], &set);
+    r = select(pipe_fds[0] + 1, &set, NULL, NULL, NULL);
+    if (read(pipe_fds[0], &c, 1) != 1) return 1;
+    printf("select: %d ready, in the set %s, read '%c'\n", r, FD_ISSET(pipe_fds[0], &set) ? "yes" : "no", c);
+    check(pthread_join(t, NULL), "join");
+
+    check(pthread_create(&t, NULL, busy_worker, NULL), "create");
+    pf.revents = 0;
+    r = poll(&pf, 1, 1); /* 1 ms while the other computes: nobody writes */
+    printf("poll with a timeout, nothing written: %d, revents %d\n", r, pf.revents);
+    check(pthread_join(t, NULL), "join");
+    return 0;
+}
+
+/* ---- sigsuspend: main waits in sigsuspend for the signal a thread sends it ---- */
+static pthread_t main_thread;
+
+static void *usr1_sender(void *arg) {
+    (void)arg;
+    check(pthread_kill(main_thread, SIGUSR1), "pthread_kill");
+    return NULL;
+}
+
+static int case_sigsuspend(void) {
+    thread_number = 1;
+    main_thread = pthread_self();
+    signal(SIGUSR1, on_usr1);
+    sigset_t usr1, old, none;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigemptyset(&none);
+    sigprocmask(SIG_BLOCK, &usr1, &old); /* from now until sigsuspend lets it through */
+    pthread_t t;
+    check(pthread_create(&t, NULL, usr1_sender, NULL), "create");
+    int r = sigsuspend(&none);
+    int err = errno;
+    sigset_t now;
+    sigprocmask(SIG_SETMASK, NULL, &now);
+    printf("sigsuspend: %d (%s), handler ran in thread %d, SIGUSR1 blocked again: %s\n", r, strerror(err),
+           (int)handled_in, sigismember(&now, SIGUSR1) ? "yes" : "no");
+    check(pthread_join(t, NULL), "join");
+    return 0;
+}
+
+/* ---- pipe_cancel: pthread_cancel of a thread waiting in a read of an empty pipe ---- */
+static void *blocked_reader(void *arg) {
+    (void)arg;
+    char c;
+    sem_post(&sem_done);
+    ssize_t r = read(pipe_fds[0], &c, 1); /* a cancellation point */
+    printf("not reached: read %ld\n", (long)r);
+    return NULL;
+}
+
+static int case_pipe_cancel(void) {
+    if (pipe(pipe_fds)) return 1;
+    sem_init(&sem_done, 0, 0);
+    pthread_t t;
+    check(pthread_create(&t, NULL, blocked_reader, NULL), "create");
+    sem_wait(&sem_done);
+    check(pthread_cancel(t), "cancel");
+    void *r;
+    check(pthread_join(t, &r), "join");
+    printf("joined: %s\n", r == PTHREAD_CANCELED ? "PTHREAD_CANCELED" : "something else");
+    return 0;
+}
+
+/* ---- process_signal: kill() of the process from a thread reaches a thread that does not
+ * block the signal: the main thread when it can take it, else another (Linux's
+ * complete_signal; cyclescope only: qemu-riscv64 7.2 runs the handler in either thread, or
+ * after kill returned) ---- */
+static void *process_killer(void *arg) {
+    thread_number = 2;
+    if (arg) { /* main blocks SIGUSR1 (so did this thread, from main): this one takes it */
+        sigset_t usr1;
+        sigemptyset(&usr1);
+        sigaddset(&usr1, SIGUSR1);
+        pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
+        kill(getpid(), SIGUSR1);
+        return (void *)(long)handled_in;
+    }
+    kill(getpid(), SIGUSR1);
+    return NULL;
+}
+
+static void *usr2_waiter(void *arg) {
+    (void)arg;
+    sigset_t usr2;
+    sigemptyset(&usr2);
+    sigaddset(&usr2, SIGUSR2);
+    int sig = 0;
+    int r = sigwait(&usr2, &sig);
+    printf("sigwait in a thread: %d, signal %s\n", r, sig == SIGUSR2 ? "SIGUSR2" : "another");
+    return NULL;
+}
+
+static int case_process_signal(void) {
+    thread_number = 1;
+    signal(SIGUSR1, on_usr1);
+    /* main lets SIGUSR1 through and waits in pthread_join: its handler runs there */
+    pthread_t t;
+    check(pthread_create(&t, NULL, process_killer, NULL), "create");
+    check(pthread_join(t, NULL), "join");
+    printf("kill from a thread, main lets it through: handler in thread %d\n", (int)handled_in);
+    /* main blocks it: the thread that sent it takes it */
+    handled_in = 0;
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+    void *r;
+    check(pthread_create(&t, NULL, process_killer, (void *)1), "create");
+    check(pthread_join(t, &r), "join");
+    printf("main blocks it: handler in thread %ld\n", (long)r);
+    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
+    return 0;
+}
+
+/* ---- sigwait: a signal every thread blocks is pending for the process until sigwait or
+ * sigtimedwait (in any thread) takes it ---- */
+static int case_sigwait(void) {
+    sigset_t usr2;
+    sigemptyset(&usr2);
+    sigaddset(&usr2, SIGUSR2);
+    pthread_t t;
+    /* every thread blocks SIGUSR2 (a new thread inherits the mask): sigwait takes it */
+    pthread_sigmask(SIG_BLOCK, &usr2, NULL);
+    check(pthread_create(&t, NULL, usr2_waiter, NULL), "create");
+    kill(getpid(), SIGUSR2);
+    check(pthread_join(t, NULL), "join");
+    sigset_t pending;
+    sigpending(&pending);
+    printf("SIGUSR2 still pending: %s\n", sigismember(&pending, SIGUSR2) ? "yes" : "no");
+    /* pending for the process while all block it, then taken by sigtimedwait in main */
+    kill(getpid(), SIGUSR2);
+    sigpending(&pending);
+    struct timespec zero = {0, 0};
+    siginfo_t info;
+    int sig = sigtimedwait(&usr2, &info, &zero);
+    printf("pending: %s; sigtimedwait: %s, si_code SI_USER %s, si_pid is getpid %s\n",
+           sigismember(&pending, SIGUSR2) ? "yes" : "no", sig == SIGUSR2 ? "SIGUSR2" : strerror(errno),
+           info.si_code == SI_USER ? "yes" : "no", info.si_pid == getpid() ? "yes" : "no");
+    sig = sigtimedwait(&usr2, &info, &zero);
+    printf("again, nothing pending: %s\n", sig < 0 ? strerror(errno) : "a signal");
+    return 0;
+}
+
+/* ---- restart / no_restart: a handler interrupts a thread waiting in a read of an empty
+ * pipe and one in a futex wait without a timeout. With SA_RESTART both calls run again
+ * after the handler (the read returns the byte written later, the wait returns 0 when
+ * woken); without it both return EINTR (Linux's handle_signal for -ERESTARTSYS).
+ * cyclescope only: qemu-riscv64 cannot promise the signal comes while the thread waits;
+ * cyclescope's scheduler runs the thread into its wait while main sleeps 1 ms ---- */
+static volatile sig_atomic_t interruptions;
+static unsigned restart_word;
+
+static void on_usr1_count(int sig) {
+    (void)sig;
+    interruptions++;
+}
+
+static void *restart_reader(void *arg) {
+    (void)arg;
+    char c = 0;
+    ssize_t r = read(pipe_fds[0], &c, 1);
+    printf("read: %ld (%s)\n", (long)r, r < 0 ? strerror(errno) : "the byte");
+    return NULL;
+}
+
+static void *restart_waiter(void *arg) {
+    (void)arg;
+    long r = futex(&restart_word, FUTEX_WAIT_PRIVATE, 0, NULL, 0);
+    printf("futex wait: %s\n", r == 0 ? "0 (woken)" : strerror((int)-r));
+    return NULL;
+}
+
+static int restart_case(int flags) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1_count;
+    sa.sa_flags = flags;
+    sigaction(SIGUSR1, &sa, NULL);
+    if (pipe(pipe_fds)) return 1;
+    struct timespec ms = {0, 1000000};
+    pthread_t t;
+    check(pthread_create(&t, NULL, restart_reader, NULL), "create");
+    nanosleep(&ms, NULL); /* the reader waits meanwhile */
+    check(pthread_kill(t, SIGUSR1), "pthread_kill");
+    nanosleep(&ms, NULL); /* the handler runs */
+    if (write(pipe_fds[1], "x", 1) != 1) return 1;
+    check(pthread_join(t, NULL), "join");
+    check(pthread_create(&t, NULL, restart_waiter, NULL), "create");
+    nanosleep(&ms, NULL);
+    check(pthread_kill(t, SIGUSR1), "pthread_kill");
+    nanosleep(&ms, NULL);
+    __atomic_store_n(&restart_word, 1, __ATOMIC_SEQ_CST);
+    futex(&restart_word, FUTEX_WAKE_PRIVATE, 1, NULL, 0);
+    check(pthread_join(t, NULL), "join");
+    printf("handler ran %d times\n", (int)interruptions);
+    return 0;
+}
+
+static int case_restart(void) { return restart_case(SA_RESTART); }
+static int case_no_restart(void) { return restart_case(0); }
+
+/* ---- robust: a thread exits holding a robust mutex; the next lock returns EOWNERDEAD, and
+ * one waiting meanwhile is woken with it (the kernel's walk of the robust list) ---- */
+static pthread_mutex_t robust_lock;
+
+static void *robust_owner(void *arg) {
+    pthread_mutex_lock(&robust_lock);
+    if (arg) { /* main waits for the mutex meanwhile */
+        struct timespec ms = {0, 1000000};
+        sem_post(&sem_done);
+        nanosleep(&ms, NULL);
+    }
+    return NULL; /* still holding it */
+}
+
+static int case_robust(void) {
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    check(pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST), "setrobust");
+    check(pthread_mutex_init(&robust_lock, &attr), "mutex_init");
+    pthread_t t;
+    check(pthread_create(&t, NULL, robust_owner, NULL), "create");
+    check(pthread_join(t, NULL), "join");
+    int r = pthread_mutex_lock(&robust_lock);
+    printf("lock after the owner exited: %s\n", r == EOWNERDEAD ? "EOWNERDEAD" : strerror(r));
+    if (r == EOWNERDEAD) check(pthread_mutex_consistent(&robust_lock), "consistent");
+    check(pthread_mutex_unlock(&robust_lock), "unlock");
+    sem_init(&sem_done, 0, 0);
+    check(pthread_create(&t, NULL, robust_owner, (void *)1), "create");
+    sem_wait(&sem_done);
+    r = pthread_mutex_lock(&robust_lock); /* waits until the owner exits */
+    printf("lock waiting while the owner exits: %s\n", r == EOWNERDEAD ? "EOWNERDEAD" : strerror(r));
+    if (r == EOWNERDEAD) check(pthread_mutex_consistent(&robust_lock), "consistent");
+    check(pthread_mutex_unlock(&robust_lock), "unlock");
+    check(pthread_join(t, NULL), "join");
+    return 0;
+}
+
+/* ---- sigqueue_thread: pthread_sigqueue to a thread that blocks the signal, twice; its
+ * sigwaitinfo takes both, in order, with their values (and not main) ---- */
+static void *rt_waiter(void *arg) {
+    sigset_t *set = arg;
+    siginfo_t info;
+    for (int i = 0; i < 2; i++) {
+        int sig = sigwaitinfo(set, &info);
+        printf("thread took %s, value %d, SI_QUEUE %s\n", sig == SIGRTMIN ? "SIGRTMIN" : "another",
+               info.si_value.sival_int, info.si_code == SI_QUEUE ? "yes" : "no");
+    }
+    return NULL;
+}
+
+static int case_sigqueue_thread(void) {
+    static sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGRTMIN);
+    pthread_sigmask(SIG_BLOCK, &set, NULL); /* the thread inherits it */
+    pthread_t t;
+    check(pthread_create(&t, NULL, rt_waiter, &set), "create");
+    check(pthread_sigqueue(t, SIGRTMIN, (union sigval){.sival_int = 5}), "pthread_sigqueue");
+    check(pthread_sigqueue(t, SIGRTMIN, (union sigval){.sival_int = 6}), "pthread_sigqueue");
+    check(pthread_join(t, NULL), "join");
+    sigset_t pending;
+    sigpending(&pending);
+    printf("main has SIGRTMIN pending: %s\n", sigismember(&pending, SIGRTMIN) ? "yes" : "no");
+    return 0;
+}
+
+/* ---- pipe_deadlock: two threads each read a pipe only the other writes, after its read
+ * (cyclescope only: a real kernel waits forever) ---- */
+static int pipe2_fds[2];
+
+static void *crossed_reader(void *arg) {
+    (void)arg;
+    char c;
+    if (read(pipe2_fds[0], &c, 1) == 1) (void)!write(pipe_fds[1], "y", 1);
+    return NULL;
+}
+
+static int case_pipe_deadlock(void) {
+    if (pipe(pipe_fds) || pipe(pipe2_fds)) return 1;
+    pthread_t t;
+    check(pthread_create(&t, NULL, crossed_reader, NULL), "create");
+    char c;
+    if (read(pipe_fds[0], &c, 1) == 1) (void)!write(pipe2_fds[1], "x", 1);
+    printf("not reached\n");
     return 0;
 }
 
@@ -497,7 +865,18 @@ int main(int argc, char **argv) {
                  {"deadlock", case_deadlock},
                  {"many", case_many},
                  {"futex", case_futex},
-                 {"pipe", case_pipe}};
+                 {"pipe", case_pipe},
+                 {"pipe_stream", case_pipe_stream},
+                 {"poll", case_poll},
+                 {"sigsuspend", case_sigsuspend},
+                 {"pipe_cancel", case_pipe_cancel},
+                 {"process_signal", case_process_signal},
+                 {"sigwait", case_sigwait},
+                 {"restart", case_restart},
+                 {"no_restart", case_no_restart},
+                 {"robust", case_robust},
+                 {"sigqueue_thread", case_sigqueue_thread},
+                 {"pipe_deadlock", case_pipe_deadlock}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) return cases[i].run();

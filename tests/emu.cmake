@@ -133,6 +133,10 @@ denied the guest write access to ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c \\(pa
   add_test(NAME exec.threads.deadlock
            COMMAND ${_scripts}/expect_error.sh 125 "threads: deadlock: all 2 threads wait and no timeout is pending \\(thread 1000 on futex 0x[0-9a-f]+ at pc 0x[0-9a-f]+, 1001 on futex"
                    ${_cs} exec ${_g}/threads deadlock)
+  # the other threads ended: the one left waiting is named as such (it read "all 1 threads")
+  add_test(NAME exec.threads.last_deadlock
+           COMMAND ${_scripts}/expect_error.sh 125 "threads: deadlock: the one thread left waits and no timeout is pending \\(thread 1000 on futex 0x[0-9a-f]+ at pc 0x[0-9a-f]+\\)$"
+                   ${_cs} exec ${_g}/threads last_deadlock)
   # past the 64 threads cyclescope runs: EAGAIN (pthread_create's error) and one warning
   add_test(NAME exec.threads.cap
            COMMAND ${_scripts}/expect_output.sh 0 "warning: clone of a thread beyond the 64 cyclescope runs returns -EAGAIN

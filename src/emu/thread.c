@@ -253,7 +253,9 @@ static void deadlock(emu_t *e) {
         else continue;
         shown++;
     }
-    emu_fail(e, "deadlock: all %d threads wait and no timeout is pending (thread %s)", e->threads_live, list);
+    if (e->threads_live == 1) /* the others have ended: "all 1 threads" read wrong */
+        emu_fail(e, "deadlock: the one thread left waits and no timeout is pending (thread %s)", list);
+    else emu_fail(e, "deadlock: all %d threads wait and no timeout is pending (thread %s)", e->threads_live, list);
 }
 
 /* The alarm is armed, not ignored, and some thread lets SIGALRM through or waits for it. */

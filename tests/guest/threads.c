@@ -396,6 +396,19 @@ static int case_deadlock(void) {
     return 0;
 }
 
+/* ---- last_deadlock: a thread joined, then main takes a mutex it holds (cyclescope only) ---- */
+static void *returns_at_once(void *arg) { return arg; }
+
+static int case_last_deadlock(void) {
+    pthread_t t;
+    check(pthread_create(&t, NULL, returns_at_once, NULL), "create");
+    check(pthread_join(t, NULL), "join");
+    pthread_mutex_lock(&lock2);
+    pthread_mutex_lock(&lock2); /* a normal mutex: the second lock waits for ever */
+    printf("not reached\n");
+    return 0;
+}
+
 /* ---- many: more threads than cyclescope runs (cyclescope only: Linux has room) ---- */
 static void *parked(void *arg) {
     (void)arg;
@@ -863,6 +876,7 @@ int main(int argc, char **argv) {
                  {"timedwait", case_timedwait},
                  {"kill", case_kill},
                  {"deadlock", case_deadlock},
+                 {"last_deadlock", case_last_deadlock},
                  {"many", case_many},
                  {"futex", case_futex},
                  {"pipe", case_pipe},

@@ -123,34 +123,23 @@ endif()
 #                              edges (before: missing edges, every block its own class); and a
 #                              table indexed through a mask (`andi I, X, 3`), no bound: four edges
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_into COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function dispatch --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 5' $out/j.json
-    jq -e '.grade.within10 >= 0.9' $out/j.json
-    $cs profile report --function masked --json $out/m.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 4' $out/m.json" _ ${_cs} ${_prof_out}/jump-table-into ${CYCLESCOPE_GUEST_DIR}/jump_table_into)
+  add_test(NAME profile.jump_table_into COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-into
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_into dispatch:5 masked:4)
 endif()
 #   profile.jump_table_zba     a switch compiled with Zba (tests/guest/bitmanip_switch.c): the table
 #                              indexed by sh2add, not slli + add; its nine targets are the jump's
 #                              edges (before: missing edges, every block its own class)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_zba COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function step --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 9' $out/j.json
-    jq -e '.grade.within10 >= 0.9' $out/j.json" _ ${_cs} ${_prof_out}/jump-table-zba ${CYCLESCOPE_GUEST_DIR}/bitmanip_switch)
+  add_test(NAME profile.jump_table_zba COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-zba
+           ${CYCLESCOPE_GUEST_DIR}/bitmanip_switch step:9)
 endif()
 #   profile.jump_table_two_level  a jump through a byte table of classes, then a table of labels
 #                              addressed from an anchor (tests/guest/jump_table_two_level.S; glibc's
 #                              vfprintf): the four labels the classes name are the jump's edges, the
 #                              fifth label none (before: missing edges)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_two_level COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function classify --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 4' $out/j.json
-    jq -e '.grade.within10 >= 0.9' $out/j.json" _ ${_cs} ${_prof_out}/jump-table-two-level ${CYCLESCOPE_GUEST_DIR}/jump_table_two_level)
+  add_test(NAME profile.jump_table_two_level COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-two-level
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_two_level classify:4)
 endif()
 #   profile.jump_table_clang   clang's dispatch forms (tests/guest/jump_table_clang.S): a switch at -O0
 #                              (bound on the stored index, the shift on the reloaded one) and a computed
@@ -159,41 +148,24 @@ endif()
 #                              not missing edges (before: missing edges, every block its own class); and
 #                              a virtual call as a tail jump after the epilogue: one edge, to the exit
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_clang COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    for f in spilled:5 threaded:4; do
-      $cs profile report --function \${f%:*} --truth $out/j.truth --json $out/\${f%:*}.json $out/j.prof >/dev/null 2>&1
-      jq -e --argjson n \${f#*:} '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == $n' $out/\${f%:*}.json
-      jq -e '.grade.within10 >= 0.9' $out/\${f%:*}.json
-    done
-    $cs profile report --function virtual_tail --truth $out/j.truth --json $out/v.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0] | .missing_edges == false and ([.edges[] | select(.to == \"exit\")] | length) == 1' $out/v.json
-    jq -e '.grade.within10 >= 0.9' $out/v.json" _ ${_cs} ${_prof_out}/jump-table-clang ${CYCLESCOPE_GUEST_DIR}/jump_table_clang)
+  add_test(NAME profile.jump_table_clang COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-clang
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_clang spilled:5 threaded:4 virtual_tail:tail)
 endif()
 #   profile.jump_table_masked  Lua 5.4's dispatch under GCC (tests/guest/jump_table_masked.S): one
 #                              `goto *disptab[i & 0x7f]` through a table of 5 label addresses, an object
 #                              of its own: read up to the object's end, 5 edges, not missing edges (before:
 #                              the mask's 128 entries ran past the table, missing edges)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_masked COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function vm --truth $out/j.truth --json $out/vm.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 5' $out/vm.json
-    jq -e '.grade.within10 >= 0.9' $out/vm.json" _ ${_cs} ${_prof_out}/jump-table-masked ${CYCLESCOPE_GUEST_DIR}/jump_table_masked)
+  add_test(NAME profile.jump_table_masked COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-masked
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_masked vm:5)
 endif()
 #   profile.jump_table_zext    bzip2's `switch (s->state)` under GCC (tests/guest/jump_table_zext.S): the
 #                              bound on the index's sext.w, the index zero-extended and shifted in two
 #                              (slli 32, srli 30): read, 5 edges; and mawk's switch on a short, bounded on
 #                              its zext.h (slli 48, srli 48): 4 edges; neither missing edges (before: both)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_zext COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function state_step --truth $out/j.truth --json $out/s.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 5' $out/s.json
-    jq -e '.grade.within10 >= 0.9' $out/s.json
-    $cs profile report --function short_switch --truth $out/j.truth --json $out/h.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0] | .missing_edges == false and ([.edges | group_by(.from)[] | length] | max) == 4' $out/h.json
-    jq -e '.grade.within10 >= 0.9' $out/h.json" _ ${_cs} ${_prof_out}/jump-table-zext ${CYCLESCOPE_GUEST_DIR}/jump_table_zext)
+  add_test(NAME profile.jump_table_zext COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-zext
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_zext state_step:5 short_switch:4)
 endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of

@@ -28,6 +28,13 @@ file(MAKE_DIRECTORY ${_prof_out})
 add_test(NAME cli.help.profile COMMAND ${_cs} profile --help)
 set_tests_properties(cli.help.profile PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope profile record")
 if(CYCLESCOPE_HAVE_WORKLOADS)
+  # --period P spreads over [P - P/32, P + P/32], at least +-1 from P = 2: below 32 it was the
+  # one value P, a fixed period that aliases with loops of a fixed cycle count
+  add_test(NAME profile.period_spread COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    for spec in 1:1-1 2:1-3 20:19-21 6400:6200-6600; do
+      $cs profile record --max 20000 --period \${spec%:*} --config inorder1 -o $out/p.prof $prog >/dev/null 2>&1
+      $cs profile report $out/p.prof | grep -q \"cycles (\${spec#*:})\" || { echo \"--period \${spec%:*} is not \${spec#*:}\"; exit 1; }
+    done" _ ${_cs} ${_prof_out}/period-spread ${CYCLESCOPE_WORKLOAD_DIR}/dep_add)
   add_test(NAME profile.cli COMMAND ${_scripts}/profile_cli.sh ${_cs} ${_prof_out}/cli
            ${CYCLESCOPE_WORKLOAD_DIR}/sort ${CYCLESCOPE_WORKLOAD_DIR}/tree)
   add_test(NAME profile.paths COMMAND ${_scripts}/profile_paths.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR}/sort

@@ -423,9 +423,12 @@ static bool parse_period(const char *v, uint64_t *lo, uint64_t *hi) {
     } else {
         uint64_t p;
         if (!cs_parse_count(v, &p)) return false;
-        /* ± 1/32 around P: DCPI's 60K–64K is 62K ± 2K */
-        *lo = p - p / 32;
-        *hi = p + p / 32;
+        /* ± 1/32 around P: DCPI's 60K–64K is 62K ± 2K; at least ± 1 (from P = 2): a fixed
+         * period aliases with loops of a fixed cycle count (SQLite at a fixed 20: classes 25%
+         * low with over a thousand samples, docs/profile.md) */
+        uint64_t spread = p / 32 ? p / 32 : p >= 2;
+        *lo = p - spread;
+        *hi = p + spread;
     }
     return *lo >= 1 && *hi >= *lo;
 }

@@ -152,7 +152,8 @@ joined 63" ${_cs} exec ${_g}/threads many)
   foreach(q 100000 7)
     add_test(NAME exec.threads.process_signal_q${q}
              COMMAND ${_scripts}/expect_output.sh 0 "^kill from a thread, main lets it through: handler in thread 1$
-^main blocks it: handler in thread 2$" ${_cs} exec --thread-quantum ${q} ${_g}/threads process_signal)
+^main blocks it: handler in thread 2$
+^kill of another thread's tid: 0, handler in thread 1$" ${_cs} exec --thread-quantum ${q} ${_g}/threads process_signal)
   endforeach()
   # SA_RESTART: a handler interrupting a read of an empty pipe and a futex wait without a
   # timeout runs the call again; without the flag both return EINTR (Linux's handle_signal;

@@ -297,6 +297,8 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
 bool emu_thread_sleep(emu_t *e, uint64_t ns);
 void emu_sys_sched_yield(emu_t *e);
 int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig);
+/* tid names a live thread of the guest (with threads only) */
+bool emu_thread_is_tid(emu_t *e, int64_t tid);
 int32_t emu_thread_tid(const emu_t *e);
 /* Another thread runs after a system call that blocked, ended or yielded this one. */
 void emu_thread_after_syscall(emu_t *e);

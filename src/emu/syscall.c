@@ -1693,8 +1693,10 @@ void emu_syscall(emu_t *e) {
         }
         __attribute__((fallthrough));
     case SYS_kill:
-        /* 0 and -GUEST_PID name the guest's own process group: itself alone */
-        if (nr == SYS_kill && (a0 == GUEST_PID || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID))
+        /* 0 and -GUEST_PID name the guest's own process group: itself alone; another thread's
+         * tid names its thread group, the process (Linux's kill_pid_info) */
+        if (nr == SYS_kill &&
+            (a0 == GUEST_PID || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID || emu_thread_is_tid(e, (int64_t)a0)))
             ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
         else if (a0 == GUEST_PID) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
         else ret = -EPERM; /* no other process is the guest's to signal */

@@ -130,6 +130,8 @@ static emu_thread *thread_of_tid(emu_t *e, int64_t tid) {
     return NULL;
 }
 
+bool emu_thread_is_tid(emu_t *e, int64_t tid) { return thread_of_tid(e, tid) != NULL; }
+
 /* ---- waking ---- */
 
 static bool waiting(const emu_thread *t) {

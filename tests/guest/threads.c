@@ -651,6 +651,16 @@ static void *process_killer(void *arg) {
     return NULL;
 }
 
+/* a thread that makes its tid known, then waits at the barrier until main has used it */
+static volatile long published_tid;
+static void *tid_publisher(void *arg) {
+    (void)arg;
+    thread_number = 3;
+    published_tid = syscall(SYS_gettid);
+    pthread_barrier_wait(&barrier);
+    return NULL;
+}
+
 static void *usr2_waiter(void *arg) {
     (void)arg;
     sigset_t usr2;
@@ -681,6 +691,18 @@ static int case_process_signal(void) {
     check(pthread_join(t, &r), "join");
     printf("main blocks it: handler in thread %ld\n", (long)r);
     pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
+    /* kill() naming another thread's tid signals the process too (Linux: the thread group
+     * of that task): main lets it through and takes it */
+    handled_in = 0;
+    published_tid = 0;
+    pthread_barrier_init(&barrier, NULL, 2);
+    check(pthread_create(&t, NULL, tid_publisher, NULL), "create");
+    while (!published_tid) sched_yield();
+    int k = kill((pid_t)published_tid, SIGUSR1);
+    printf("kill of another thread's tid: %d, handler in thread %d\n", k, (int)handled_in);
+    pthread_barrier_wait(&barrier);
+    check(pthread_join(t, NULL), "join");
+    pthread_barrier_destroy(&barrier);
     return 0;
 }
 

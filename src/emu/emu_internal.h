@@ -341,8 +341,9 @@ void emu_thread_sigwait_wake(emu_t *e, uint64_t bit);
 void emu_thread_set_sigwait(emu_t *e, uint64_t set);
 /* The end of a system call once there are threads: a THREAD_IO retry is over. */
 void emu_thread_syscall_end(emu_t *e);
-/* Why a wait that would last forever ends the run (the end of its one-line message). */
-const char *emu_thread_wait_note(const emu_t *e);
+/* Why a wait that would last forever ends the run (the end of its one-line message): with
+ * threads, such waits block the thread instead (emu_thread_block_io, emu_thread_pause). */
+#define EMU_SINGLE_THREAD_NOTE "the guest has a single thread"
 /* The chunk of instructions the run loops run next, and what follows it (emu.c). */
 uint64_t emu_next_chunk(emu_t *e, uint64_t left);
 bool emu_after_chunk(emu_t *e);

@@ -533,7 +533,7 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
         if (!alarm_counts || due > timeout_ns) {
             if (timeout_ns == UINT64_MAX) {
                 emu_fail(e, "sigwait would wait forever: no signal it waits for can arrive, and %s (pc 0x%" PRIx64 ")",
-                         emu_thread_wait_note(e), e->h.pc);
+                         EMU_SINGLE_THREAD_NOTE, e->h.pc);
                 return -EDEADLK;
             }
             e->slept_ns += timeout_ns;

@@ -401,7 +401,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
             emu_fail(e,
                      "read from an empty pipe would block forever: only the guest itself can write to it, and %s "
                      "(pc 0x%" PRIx64 ")",
-                     emu_thread_wait_note(e), e->h.pc);
+                     EMU_SINGLE_THREAD_NOTE, e->h.pc);
             ret = -EDEADLK;
         }
     }
@@ -449,7 +449,7 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
     }
     if (!outside) {
         emu_fail(e, "poll would block forever: nothing it waits for can become ready, and %s (pc 0x%" PRIx64 ")",
-                 emu_thread_wait_note(e), e->h.pc);
+                 EMU_SINGLE_THREAD_NOTE, e->h.pc);
         return -EDEADLK;
     }
     got = ppoll(p, n, NULL, NULL);
@@ -591,7 +591,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
                 emu_fail(e,
                          "write to a full pipe would block forever: only the guest itself can read it, and %s "
                          "(pc 0x%" PRIx64 ")",
-                         emu_thread_wait_note(e), e->h.pc);
+                         EMU_SINGLE_THREAD_NOTE, e->h.pc);
                 ret = -EDEADLK;
             }
         } else if (ret >= 0) ret += (int64_t)before;
@@ -1377,7 +1377,7 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
             emu_fail(e,
                      "sigsuspend would wait forever: no signal can arrive (no alarm armed that it lets through), "
                      "and %s (pc 0x%" PRIx64 ")",
-                     emu_thread_wait_note(e), e->h.pc);
+                     EMU_SINGLE_THREAD_NOTE, e->h.pc);
     }
     /* a handler to run: with the mask given until it is set up, whose frame keeps `saved` */
     if (e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {

@@ -138,6 +138,13 @@ static bool waiting(const emu_thread *t) {
     return t->state == THREAD_FUTEX || t->state == THREAD_SLEEP || t->state == THREAD_IO || t->state == THREAD_PAUSE;
 }
 
+/* A THREAD_IO wait's bookkeeping, done with: the call returned or starts afresh. */
+static void io_forget(emu_thread *t) {
+    t->io_retry = t->io_timed_out = false;
+    t->io_partial = 0;
+    t->io_sigset = 0;
+}
+
 /* A waiting thread becomes runnable, its system call returning `result` (a THREAD_IO wait,
  * whose pc is still its ecall, goes on after it; a pipe write that wrote some bytes before
  * it waited returns their count, as Linux's pipe_write does when a signal interrupts it). */
@@ -145,9 +152,7 @@ static void wake(emu_thread *t, int64_t result) {
     if (t->state == THREAD_IO) {
         t->h.pc += 4;
         if (t->io_partial) result = (int64_t)t->io_partial;
-        t->io_retry = t->io_timed_out = false;
-        t->io_partial = 0;
-        t->io_sigset = 0;
+        io_forget(t);
     }
     t->state = THREAD_RUNNABLE;
     t->h.x[10] = (uint64_t)result;
@@ -326,8 +331,7 @@ static void switch_to(emu_t *e, int next) {
          * returns their count (as Linux's pipe_write when a signal comes); any other runs
          * again, from the start, after the handler */
         if (t->io_partial) e->h.pc += 4, e->h.x[10] = t->io_partial;
-        t->io_retry = t->io_timed_out = false;
-        t->io_partial = t->io_sigset = 0;
+        io_forget(t);
     }
     if (emu_signal_handler_ready(e) || e->sig_restore_mask) emu_signal_deliver(e);
     else emu_signal_act_now(e);
@@ -654,15 +658,7 @@ bool emu_thread_pause(emu_t *e) {
 
 void emu_thread_syscall_end(emu_t *e) {
     if (e->syscall_retry) return; /* it waits: the retry goes on */
-    emu_thread *t = current(e);
-    t->io_retry = t->io_timed_out = false;
-    t->io_partial = 0;
-    t->io_sigset = 0;
-}
-
-const char *emu_thread_wait_note(const emu_t *e) {
-    (void)e;
-    return "the guest has a single thread";
+    io_forget(current(e));
 }
 
 void emu_threads_free(emu_t *e) {

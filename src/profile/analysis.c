@@ -313,12 +313,14 @@ static bool read_data(const elf_image *img, uint64_t addr, size_t size, int64_t 
 }
 
 /* The object symbol that starts exactly at addr, when it has a size and lies in read-only
- * data (.rodata, .data.rel.ro): a table the program could rewrite says nothing. */
-static const elf_symbol *read_only_object_at(const elf_image *img, uint64_t addr) {
+ * data (.rodata, .data.rel.ro): a table the program could rewrite says nothing. The section
+ * holding it in *section, when asked. */
+static const elf_symbol *read_only_object_at(const elf_image *img, uint64_t addr, const elf_section **section) {
     const elf_symbol *sym = elf_symbol_for(img, addr);
     if (!sym || !sym->object || sym->addr != addr || !sym->size) return NULL;
     const elf_section *sec = section_holding(img, addr, sym->size);
     if (!sec || !sec->name || (strncmp(sec->name, ".rodata", 7) && strncmp(sec->name, ".data.rel.ro", 12))) return NULL;
+    if (section) *section = sec;
     return sym;
 }
 
@@ -362,9 +364,9 @@ static size_t byte_table_values(const elf_image *img, const profile_proc *p, siz
     uint64_t table;
     if (!constant_reg(p, (size_t)ka, a.rs1, &table) && !constant_reg(p, (size_t)ka, a.rs2, &table)) return 0;
     table += (uint64_t)l.imm;
-    const elf_symbol *sym = read_only_object_at(img, table);
+    const elf_section *sec;
+    const elf_symbol *sym = read_only_object_at(img, table, &sec);
     if (!sym || sym->size > JT_MAX_ENTRIES) return 0;
-    const elf_section *sec = section_holding(img, table, sym->size); /* read_only_object_at found one */
     bool seen[256] = {false};
     size_t n = 0;
     *values = cs_calloc(256, 1);
@@ -520,7 +522,7 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
      * under GCC dispatches every opcode through one `goto *disptab[i & 0x7f]`, 83 entries
      * (docs/profile.md, "Programs from Debian's source packages"). Every entry must be an
      * instruction of the procedure (checked below) */
-    const elf_symbol *object = read_only_object_at(img, table);
+    const elf_symbol *object = read_only_object_at(img, table, NULL);
     if (object && object->size % entry == 0 && (!count || count > object->size / entry)) count = object->size / entry;
     if (!count || count > JT_MAX_ENTRIES) return 0;
     for (uint64_t i = 0; i < count; i++) {

@@ -123,8 +123,9 @@ denied the guest write access to ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c \\(pa
   # pipe, pipe_stream, poll, sigsuspend, pipe_cancel: a thread waits in a read or write of a pipe, in poll/select
   # or in sigsuspend for another thread (before: the run ended, "… would block forever");
   # robust: a robust mutex whose owner exited gives EOWNERDEAD (before: a deadlock)
+  # sleep_rem: a thread's nanosleep interrupted by a handler writes the time left (rem was left as it was)
   foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex
-          pipe pipe_stream poll sigsuspend pipe_cancel sigwait robust sigqueue_thread)
+          pipe pipe_stream poll sigsuspend pipe_cancel sigwait robust sigqueue_thread sleep_rem)
     add_test(NAME exec.qemu.threads.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads ${case})
     add_test(NAME exec.qemu.threads_q7.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})

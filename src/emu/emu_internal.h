@@ -56,6 +56,7 @@ typedef struct emu_thread {
     uint64_t restart_a0;   /* a futex wait's a0, for its restart after an SA_RESTART handler */
     uint64_t io_partial;   /* bytes a blocking pipe write wrote before it waited */
     uint64_t io_sigset;    /* the signals a sigtimedwait waits for (its wait ends when one comes) */
+    uint64_t sleep_rem;    /* a relative nanosleep's rem (0: none): a handler's interruption writes the time left */
 } emu_thread;
 
 /* One send of a real-time signal, queued: whose pending bit it stands behind (a thread's
@@ -294,7 +295,7 @@ bool emu_sys_thread_exit(emu_t *e);
 int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, uint64_t timeout, uint64_t addr2,
                       uint64_t val3);
 /* A sleep of ns on the guest clock blocks the thread while others run; false with one thread. */
-bool emu_thread_sleep(emu_t *e, uint64_t ns);
+bool emu_thread_sleep(emu_t *e, uint64_t ns, uint64_t rem);
 void emu_sys_sched_yield(emu_t *e);
 int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig);
 /* tid names a live thread of the guest (with threads only) */

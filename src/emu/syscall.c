@@ -151,7 +151,7 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
         uint64_t now = emu_guest_time_ns(e, !realtime);
         ns = ns > now ? ns - now : 0;
     }
-    if (emu_thread_sleep(e, ns)) return 0; /* other threads run meanwhile (thread.c) */
+    if (emu_thread_sleep(e, ns, flags & 1 ? 0 : rem)) return 0; /* other threads run meanwhile (thread.c) */
     uint64_t left;
     if (guest_sleep(e, ns, &left)) return 0;
     /* interrupted by a handler: the time left, for a relative sleep (as Linux writes rem) */

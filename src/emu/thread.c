@@ -195,7 +195,13 @@ static void interrupt(emu_t *e, emu_thread *t) {
         t->futex_addr = 0;
         return;
     }
-    wake(t, -EINTR);
+    int64_t result = -EINTR;
+    if (t->state == THREAD_SLEEP && t->sleep_rem) { /* the time left, as Linux writes rem */
+        uint64_t now = emu_guest_clock_ns(e), left = t->deadline_ns > now ? t->deadline_ns - now : 0;
+        int64_t ts[2] = {(int64_t)(left / 1000000000ull), (int64_t)(left % 1000000000ull)};
+        if (guest_put(e, t->sleep_rem, ts, sizeof ts)) result = -EFAULT;
+    }
+    wake(t, result);
 }
 
 /* Waiters whose deadline the guest clock reached: a futex wait times out, a sleep ends, a
@@ -539,11 +545,12 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
     }
 }
 
-bool emu_thread_sleep(emu_t *e, uint64_t ns) {
+bool emu_thread_sleep(emu_t *e, uint64_t ns, uint64_t rem) {
     if (!e->threads || e->threads_live <= 1) return false; /* one thread: syscall.c's sleep */
     emu_thread *t = current(e);
     uint64_t now = emu_guest_clock_ns(e);
     t->state = THREAD_SLEEP;
+    t->sleep_rem = rem;
     t->deadline_ns = now + ns >= now ? now + ns : UINT64_MAX - 1;
     e->thread_switch = true;
     return true;

@@ -859,6 +859,39 @@ static int case_sigqueue_thread(void) {
     return 0;
 }
 
+/* ---- sleep_rem: a thread's 10-second nanosleep interrupted by a handler returns EINTR and
+ * writes the time left to rem (between 5 and 10 s), as Linux does. Main signals until the
+ * sleeper is out of its sleep: under qemu a signal may come before the sleep begins ---- */
+static volatile int sleeper_done;
+
+static void *rem_sleeper(void *arg) {
+    (void)arg;
+    struct timespec req = {10, 0}, rem = {-1, -1};
+    int r = nanosleep(&req, &rem);
+    int err = errno;
+    printf("nanosleep: %s\n", r == 0 ? "0 (slept it all)" : strerror(err));
+    if (r)
+        printf("rem between 5 and 10 s: %s\n", rem.tv_sec >= 5 && rem.tv_sec < 10 && rem.tv_nsec >= 0 ? "yes" : "no");
+    sleeper_done = 1;
+    return NULL;
+}
+
+static int case_sleep_rem(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1_count;
+    sigaction(SIGUSR1, &sa, NULL);
+    pthread_t t;
+    check(pthread_create(&t, NULL, rem_sleeper, NULL), "create");
+    struct timespec ms = {0, 20000000};
+    while (!sleeper_done) {
+        nanosleep(&ms, NULL); /* the sleeper is in its nanosleep meanwhile */
+        if (!sleeper_done) check(pthread_kill(t, SIGUSR1), "pthread_kill");
+    }
+    check(pthread_join(t, NULL), "join");
+    return 0;
+}
+
 /* ---- pipe_deadlock: two threads each read a pipe only the other writes, after its read
  * (cyclescope only: a real kernel waits forever) ---- */
 static int pipe2_fds[2];
@@ -912,6 +945,7 @@ int main(int argc, char **argv) {
                  {"no_restart", case_no_restart},
                  {"robust", case_robust},
                  {"sigqueue_thread", case_sigqueue_thread},
+                 {"sleep_rem", case_sleep_rem},
                  {"pipe_deadlock", case_pipe_deadlock}};
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof cases[0]; i++)

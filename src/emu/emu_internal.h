@@ -23,6 +23,24 @@ typedef struct hart {
     bool reserved;
 } hart;
 
+/* What each thread of the guest has of its own besides its registers: the running thread's
+ * is emu.ctx (signal.c and syscall.c read it there), the others' in their slots (thread.c
+ * swaps it with one assignment). */
+typedef struct thread_context {
+    uint64_t clear_child_tid;
+    uint64_t robust_list; /* set_robust_list's head (walked at the thread's exit) */
+    /* rt_sigprocmask's blocked set and the signals sent to the thread while they were
+     * blocked (bit sig-1): a blocked signal waits, as on Linux, until it is unblocked */
+    uint64_t sig_blocked, sig_pending;
+    /* rt_sigsuspend's mask is in force until the handler it woke for is set up: the frame
+     * keeps the mask from before it (the kernel's TIF_RESTORE_SIGMASK) */
+    uint64_t sig_saved_mask;
+    bool sig_restore_mask;
+    /* sigaltstack: the alternate stack (size 0: none) and its SS_AUTODISARM flag */
+    uint64_t altstack_sp, altstack_size;
+    bool altstack_autodisarm;
+} thread_context;
+
 /* A thread of the guest (thread.c). The running one's state is in the emu fields; a
  * slot holds it while another runs. */
 enum { EMU_MAX_THREADS = 64 };
@@ -41,10 +59,7 @@ typedef struct emu_thread {
     thread_state state;
     int32_t tid;
     hart h;
-    uint64_t clear_child_tid, robust_list;
-    uint64_t sig_blocked, sig_pending, sig_saved_mask;
-    bool sig_restore_mask, altstack_autodisarm;
-    uint64_t altstack_sp, altstack_size;
+    thread_context ctx;
     uint64_t futex_addr;   /* the futex it waits on */
     uint32_t futex_bitset; /* FUTEX_WAIT_BITSET's mask (all ones for FUTEX_WAIT) */
     uint64_t wait_seq;     /* when it began to wait: wakes go oldest first */
@@ -126,8 +141,7 @@ struct emu {
     shared_map *shared; /* MAP_SHARED file mappings, unordered */
     size_t shared_count, shared_cap;
     uint64_t rng;
-    uint64_t clear_child_tid;
-    uint64_t robust_list; /* set_robust_list's head (kept per thread, walked at its exit) */
+    thread_context ctx; /* the running thread's own state besides its registers */
     /* rt_sigaction's actions: handler (0 SIG_DFL, 1 SIG_IGN, else the guest's function), sa_flags, sa_mask */
     uint64_t sigaction_handler[65], sigaction_flags[65], sigaction_mask[65];
     /* the siginfo of each pending signal (a standard signal is pending once, as on Linux) */
@@ -139,18 +153,8 @@ struct emu {
     /* queued real-time signals, oldest first (signal.c emu_signal_note) */
     emu_queued_signal *rt_queue;
     size_t rt_count, rt_cap;
-    /* rt_sigsuspend's mask is in force until the handler it woke for is set up: the frame
-     * keeps the mask from before it (the kernel's TIF_RESTORE_SIGMASK) */
-    uint64_t sig_saved_mask;
-    bool sig_restore_mask;
     /* a signal frame was set up or rt_sigreturn ran: the hart's pc is where to go on */
     bool sig_redirect;
-    /* sigaltstack: the alternate stack (size 0: none) and its SS_AUTODISARM flag */
-    uint64_t altstack_sp, altstack_size;
-    bool altstack_autodisarm;
-    /* rt_sigprocmask's blocked set and the signals the guest sent itself while they were
-     * blocked (bit sig-1): a blocked signal waits, as on Linux, until it is unblocked */
-    uint64_t sig_blocked, sig_pending;
     /* signals for the process (kill, the alarm) that every thread blocked: the first thread to
      * let one through, or a sigwait for it, takes it (Linux's shared_pending) */
     uint64_t sig_shared_pending;

@@ -36,17 +36,17 @@ static bool has_handler(const emu_t *e, int64_t sig) { return e->sigaction_handl
  * kernel's dequeue_signal takes from the shared queue too): at its mask's changes and when
  * it takes the hart. */
 void emu_signal_claim_shared(emu_t *e) {
-    uint64_t take = e->sig_shared_pending & ~e->sig_blocked;
+    uint64_t take = e->sig_shared_pending & ~e->ctx.sig_blocked;
     if (__builtin_expect(!take, 1)) return;
     e->sig_shared_pending &= ~take;
-    e->sig_pending |= take;
+    e->ctx.sig_pending |= take;
     for (uint64_t rt = take >> 31; rt; rt &= rt - 1) /* bits of signals 32..64 */
         emu_signal_requeue(e, __builtin_ctzll(rt) + 32, 0, emu_thread_tid(e));
 }
 
 /* A pending signal, not blocked, that runs a handler when the guest returns to user mode. */
 bool emu_signal_handler_ready(const emu_t *e) {
-    for (uint64_t ready = e->sig_pending & ~e->sig_blocked; ready; ready &= ready - 1)
+    for (uint64_t ready = e->ctx.sig_pending & ~e->ctx.sig_blocked; ready; ready &= ready - 1)
         if (has_handler(e, __builtin_ctzll(ready) + 1)) return true;
     return false;
 }
@@ -55,9 +55,9 @@ bool emu_signal_handler_ready(const emu_t *e) {
  * pending until the guest returns to user mode (emu_signal_deliver). */
 static void signal_guest_from(emu_t *e, int64_t sig, const char *cause, int32_t code, int32_t pid, uint64_t value) {
     uint64_t bit = SIG_BIT(sig);
-    if ((e->sig_blocked & bit) || has_handler(e, sig)) {
-        emu_signal_note(e, (int)sig, emu_thread_tid(e), (e->sig_pending & bit) != 0, code, pid, value);
-        e->sig_pending |= bit;
+    if ((e->ctx.sig_blocked & bit) || has_handler(e, sig)) {
+        emu_signal_note(e, (int)sig, emu_thread_tid(e), (e->ctx.sig_pending & bit) != 0, code, pid, value);
+        e->ctx.sig_pending |= bit;
     } else {
         deliver_signal(e, sig, cause);
     }
@@ -198,7 +198,7 @@ static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
     if (handler == 1) return; /* SIG_IGN */
     /* a handler: its frame is set up on the way back to user mode */
     if (handler != 0) {
-        e->sig_pending |= SIG_BIT(sig);
+        e->ctx.sig_pending |= SIG_BIT(sig);
         return;
     }
     /* Default actions that do nothing (SIGCHLD, SIGURG, SIGWINCH, SIGCONT). */
@@ -213,12 +213,12 @@ static void deliver_signal(emu_t *e, int64_t sig, const char *cause) {
 /* The pending signals the mask lets through whose action is not a handler act now (lowest
  * number first, as Linux); those with a handler wait for the return to user mode. */
 void emu_signal_act_now(emu_t *e) {
-    uint64_t ready = e->sig_pending & ~e->sig_blocked;
+    uint64_t ready = e->ctx.sig_pending & ~e->ctx.sig_blocked;
     while (ready && e->status == EMU_RUNNING) {
         int64_t sig = __builtin_ctzll(ready) + 1;
         ready &= ~SIG_BIT(sig);
         if (has_handler(e, sig)) continue;
-        emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->sig_pending);
+        emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->ctx.sig_pending);
         deliver_signal(e, sig, "pending while blocked");
     }
 }
@@ -233,12 +233,12 @@ int64_t emu_sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64
         if (how > 2) return -EINVAL; /* SIG_BLOCK 0, SIG_UNBLOCK 1, SIG_SETMASK 2 */
         if (guest_get(e, set_addr, &set, 8)) return -EFAULT;
     }
-    if (old_addr && guest_put(e, old_addr, &e->sig_blocked, 8)) return -EFAULT;
+    if (old_addr && guest_put(e, old_addr, &e->ctx.sig_blocked, 8)) return -EFAULT;
     if (!set_addr) return 0;
-    if (how == 0) e->sig_blocked |= set;
-    else if (how == 1) e->sig_blocked &= ~set;
-    else e->sig_blocked = set;
-    e->sig_blocked &= ~SIG_UNBLOCKABLE;
+    if (how == 0) e->ctx.sig_blocked |= set;
+    else if (how == 1) e->ctx.sig_blocked &= ~set;
+    else e->ctx.sig_blocked = set;
+    e->ctx.sig_blocked &= ~SIG_UNBLOCKABLE;
     emu_signal_claim_shared(e);
     emu_signal_act_now(e);
     return 0;
@@ -247,13 +247,13 @@ int64_t emu_sys_rt_sigprocmask(emu_t *e, uint64_t how, uint64_t set_addr, uint64
 /* on_sig_stack() of the kernel: sp within the alternate stack (it grows down from its top);
  * never with SS_AUTODISARM, which is disarmed while it is in use */
 static bool on_altstack(const emu_t *e, uint64_t sp) {
-    if (e->altstack_autodisarm) return false;
-    return e->altstack_size && sp > e->altstack_sp && sp - e->altstack_sp <= e->altstack_size;
+    if (e->ctx.altstack_autodisarm) return false;
+    return e->ctx.altstack_size && sp > e->ctx.altstack_sp && sp - e->ctx.altstack_sp <= e->ctx.altstack_size;
 }
 
 static uint32_t altstack_flags(const emu_t *e, uint64_t sp) {
-    if (!e->altstack_size) return GUEST_SS_DISABLE;
-    return (on_altstack(e, sp) ? GUEST_SS_ONSTACK : 0) | (e->altstack_autodisarm ? GUEST_SS_AUTODISARM : 0);
+    if (!e->ctx.altstack_size) return GUEST_SS_DISABLE;
+    return (on_altstack(e, sp) ? GUEST_SS_ONSTACK : 0) | (e->ctx.altstack_autodisarm ? GUEST_SS_AUTODISARM : 0);
 }
 
 static void put_stack_t(uint8_t *at, uint64_t sp, uint32_t flags, uint64_t size) {
@@ -277,9 +277,9 @@ static int64_t set_altstack(emu_t *e, const uint8_t *ss, uint64_t sp) {
     if (flags != 0 && flags != GUEST_SS_DISABLE && flags != GUEST_SS_ONSTACK) return -EINVAL;
     if (flags == GUEST_SS_DISABLE) ss_sp = ss_size = 0;
     else if (ss_size < GUEST_MINSIGSTKSZ) return -ENOMEM;
-    e->altstack_sp = ss_sp;
-    e->altstack_size = ss_size;
-    e->altstack_autodisarm = flags != GUEST_SS_DISABLE && autodisarm;
+    e->ctx.altstack_sp = ss_sp;
+    e->ctx.altstack_size = ss_size;
+    e->ctx.altstack_autodisarm = flags != GUEST_SS_DISABLE && autodisarm;
     return 0;
 }
 
@@ -287,7 +287,7 @@ static int64_t set_altstack(emu_t *e, const uint8_t *ss, uint64_t sp) {
 int64_t emu_sys_sigaltstack(emu_t *e, uint64_t ss_addr, uint64_t old_addr) {
     uint64_t sp = e->h.x[2];
     uint8_t old[24], ss[24];
-    put_stack_t(old, e->altstack_sp, altstack_flags(e, sp), e->altstack_size);
+    put_stack_t(old, e->ctx.altstack_sp, altstack_flags(e, sp), e->ctx.altstack_size);
     if (ss_addr) {
         if (guest_get(e, ss_addr, ss, sizeof ss)) return -EFAULT;
         int64_t r = set_altstack(e, ss, sp);
@@ -316,11 +316,12 @@ static void setup_frame(emu_t *e, int64_t sig, uint64_t old_mask) {
     bool was_on_altstack = on_altstack(e, sp);
     uint8_t f[FRAME_SIZE];
     memset(f, 0, sizeof f);
-    put_stack_t(f + FRAME_UC + UC_STACK, e->altstack_sp, altstack_flags(e, sp) & ~GUEST_SS_AUTODISARM,
-                e->altstack_size);
-    if ((flags & GUEST_SA_ONSTACK) && e->altstack_size && !was_on_altstack) sp = e->altstack_sp + e->altstack_size;
+    put_stack_t(f + FRAME_UC + UC_STACK, e->ctx.altstack_sp, altstack_flags(e, sp) & ~GUEST_SS_AUTODISARM,
+                e->ctx.altstack_size);
+    if ((flags & GUEST_SA_ONSTACK) && e->ctx.altstack_size && !was_on_altstack)
+        sp = e->ctx.altstack_sp + e->ctx.altstack_size;
     /* __save_altstack(): with SS_AUTODISARM the stack is disarmed once saved in the frame */
-    if (e->altstack_autodisarm) e->altstack_sp = e->altstack_size = 0, e->altstack_autodisarm = false;
+    if (e->ctx.altstack_autodisarm) e->ctx.altstack_sp = e->ctx.altstack_size = 0, e->ctx.altstack_autodisarm = false;
     uint64_t frame = (sp - FRAME_SIZE) & ~15ull;
     if (was_on_altstack && !on_altstack(e, frame)) { /* the alternate stack overflowed */
         frame_fault(e, sig, "written (the alternate signal stack is full)", frame);
@@ -353,41 +354,41 @@ static void setup_frame(emu_t *e, int64_t sig, uint64_t old_mask) {
     e->h.x[10] = (uint64_t)sig;
     e->h.x[11] = frame + FRAME_INFO;
     e->h.x[12] = frame + FRAME_UC;
-    e->sig_blocked |= e->sigaction_mask[sig] | ((flags & GUEST_SA_NODEFER) ? 0 : SIG_BIT(sig));
-    e->sig_blocked &= ~SIG_UNBLOCKABLE;
+    e->ctx.sig_blocked |= e->sigaction_mask[sig] | ((flags & GUEST_SA_NODEFER) ? 0 : SIG_BIT(sig));
+    e->ctx.sig_blocked &= ~SIG_UNBLOCKABLE;
 }
 
 void emu_signal_deliver(emu_t *e) {
     while (e->status == EMU_RUNNING) {
-        uint64_t ready = e->sig_pending & ~e->sig_blocked;
+        uint64_t ready = e->ctx.sig_pending & ~e->ctx.sig_blocked;
         if (!ready) break;
         int64_t sig = __builtin_ctzll(ready) + 1;
-        emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->sig_pending);
+        emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->ctx.sig_pending);
         if (!has_handler(e, sig)) {
             deliver_signal(e, sig, "pending while blocked");
             continue;
         }
         /* each further signal gets its frame on top, so its handler runs first (as the
          * kernel's loop on the way back to user mode does) */
-        uint64_t old_mask = e->sig_restore_mask ? e->sig_saved_mask : e->sig_blocked;
-        e->sig_restore_mask = false;
+        uint64_t old_mask = e->ctx.sig_restore_mask ? e->ctx.sig_saved_mask : e->ctx.sig_blocked;
+        e->ctx.sig_restore_mask = false;
         setup_frame(e, sig, old_mask);
         e->sig_redirect = true;
     }
-    if (e->sig_restore_mask) { /* rt_sigsuspend woke with no handler to run */
-        e->sig_blocked = e->sig_saved_mask;
-        e->sig_restore_mask = false;
+    if (e->ctx.sig_restore_mask) { /* rt_sigsuspend woke with no handler to run */
+        e->ctx.sig_blocked = e->ctx.sig_saved_mask;
+        e->ctx.sig_restore_mask = false;
     }
 }
 
 bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr) {
     /* force_sig_fault(): blocked or not handled, the kernel kills with it */
-    if (!has_handler(e, sig) || (e->sig_blocked & SIG_BIT(sig)) || e->status != EMU_RUNNING) return false;
+    if (!has_handler(e, sig) || (e->ctx.sig_blocked & SIG_BIT(sig)) || e->status != EMU_RUNNING) return false;
     e->sig_info[sig].code = code;
     e->sig_info[sig].pid = 0;
     e->sig_info[sig].addr = addr;
     e->sig_info[sig].value = 0;
-    setup_frame(e, sig, e->sig_blocked);
+    setup_frame(e, sig, e->ctx.sig_blocked);
     if (e->status != EMU_RUNNING) return true; /* killed while writing the frame: said once */
     e->sig_redirect = true;
     /* other signals that came meanwhile are set up on top, as on the way back to user mode */
@@ -406,7 +407,7 @@ int64_t emu_sys_rt_sigreturn(emu_t *e) {
     }
     uint64_t mask;
     memcpy(&mask, f + FRAME_UC + UC_SIGMASK, 8);
-    e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    e->ctx.sig_blocked = mask & ~SIG_UNBLOCKABLE;
     emu_signal_claim_shared(e);
     const uint8_t *mc = f + FRAME_UC + UC_MCONTEXT;
     memcpy(&e->h.pc, mc, 8);
@@ -499,10 +500,10 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
                                                                   : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
     }
     for (;;) {
-        uint64_t own = e->sig_pending & set, shared = e->sig_shared_pending & set;
+        uint64_t own = e->ctx.sig_pending & set, shared = e->sig_shared_pending & set;
         if (own || shared) {
             int64_t sig = __builtin_ctzll(own ? own : shared) + 1;
-            if (own) emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->sig_pending);
+            if (own) emu_signal_take(e, (int)sig, emu_thread_tid(e), &e->ctx.sig_pending);
             else emu_signal_take(e, (int)sig, 0, &e->sig_shared_pending);
             if (info_addr) {
                 uint8_t info[128] = {0};
@@ -529,7 +530,7 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
         /* one thread: only the alarm can come, at its time on the guest clock */
         uint64_t due = emu_alarm_budget(e);
         bool alarm_counts = due != UINT64_MAX && e->sigaction_handler[SIGALRM] != 1 &&
-            ((set & SIG_BIT(SIGALRM)) || !(e->sig_blocked & SIG_BIT(SIGALRM)));
+            ((set & SIG_BIT(SIGALRM)) || !(e->ctx.sig_blocked & SIG_BIT(SIGALRM)));
         if (!alarm_counts || due > timeout_ns) {
             if (timeout_ns == UINT64_MAX) {
                 emu_fail(e, "sigwait would wait forever: no signal it waits for can arrive, and %s (pc 0x%" PRIx64 ")",
@@ -549,5 +550,5 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
 
 /* Whether the alarm, when due, would end a wait: it is armed, not blocked, not ignored. */
 bool emu_alarm_would_wake(const emu_t *e) {
-    return e->alarm_at_ns && !(e->sig_blocked & (1ull << (SIGALRM - 1))) && e->sigaction_handler[SIGALRM] != 1;
+    return e->alarm_at_ns && !(e->ctx.sig_blocked & (1ull << (SIGALRM - 1))) && e->sigaction_handler[SIGALRM] != 1;
 }

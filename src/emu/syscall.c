@@ -1360,15 +1360,15 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
     if (size != 8) return -EINVAL;
     uint64_t mask;
     if (guest_get(e, mask_addr, &mask, 8)) return -EFAULT;
-    uint64_t saved = e->sig_blocked;
-    e->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    uint64_t saved = e->ctx.sig_blocked;
+    e->ctx.sig_blocked = mask & ~SIG_UNBLOCKABLE;
     emu_signal_claim_shared(e);
     emu_signal_act_now(e); /* a pending one first, lowest number first */
     if (e->status == EMU_RUNNING && !emu_signal_handler_ready(e) && emu_thread_pause(e)) {
         /* another thread may send one: this one waits (thread.c) with the mask given until the
          * handler is set up, whose frame keeps `saved` */
-        e->sig_saved_mask = saved;
-        e->sig_restore_mask = true;
+        e->ctx.sig_saved_mask = saved;
+        e->ctx.sig_restore_mask = true;
         return -EINTR;
     }
     if (e->status == EMU_RUNNING && !emu_signal_handler_ready(e)) {
@@ -1381,10 +1381,10 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
     }
     /* a handler to run: with the mask given until it is set up, whose frame keeps `saved` */
     if (e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {
-        e->sig_saved_mask = saved;
-        e->sig_restore_mask = true;
+        e->ctx.sig_saved_mask = saved;
+        e->ctx.sig_restore_mask = true;
     } else {
-        e->sig_blocked = saved;
+        e->ctx.sig_blocked = saved;
     }
     return -EINTR;
 }
@@ -1622,7 +1622,7 @@ void emu_syscall(emu_t *e) {
         e->exit_code = (int)(a0 & 0xff);
         return;
     case SYS_set_tid_address:
-        e->clear_child_tid = a0;
+        e->ctx.clear_child_tid = a0;
         ret = emu_thread_tid(e);
         break;
     case SYS_futex: {
@@ -1660,7 +1660,7 @@ void emu_syscall(emu_t *e) {
         break;
     }
     case SYS_set_robust_list: /* kept for the thread, walked when it exits (thread.c) */
-        e->robust_list = a0;
+        e->ctx.robust_list = a0;
         ret = 0;
         break;
     case SYS_rseq: ret = -ENOSYS; break; /* as on a kernel without rseq; glibc carries on */
@@ -1731,7 +1731,7 @@ void emu_syscall(emu_t *e) {
              * nothing): a pending one is dropped, as Linux does */
             bool ignores = act[0] == 1 || (act[0] == 0 && (a0 == 17 || a0 == 23 || a0 == 28 || a0 == 18));
             if (ignores) {
-                e->sig_pending &= ~SIG_BIT(a0), e->sig_shared_pending &= ~SIG_BIT(a0);
+                e->ctx.sig_pending &= ~SIG_BIT(a0), e->sig_shared_pending &= ~SIG_BIT(a0);
                 emu_signal_requeue(e, (int)a0, emu_thread_tid(e), -1);
                 emu_signal_requeue(e, (int)a0, 0, -1);
             }
@@ -1741,7 +1741,7 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_rt_sigprocmask: ret = emu_sys_rt_sigprocmask(e, a0, a1, a2, a3); break;
     case SYS_rt_sigpending: {
-        uint64_t pending = (e->sig_pending | e->sig_shared_pending) & e->sig_blocked;
+        uint64_t pending = (e->ctx.sig_pending | e->sig_shared_pending) & e->ctx.sig_blocked;
         ret = a1 > 8 ? -EINVAL : guest_put(e, a0, &pending, a1) ? -EFAULT : 0;
         break;
     }
@@ -1844,8 +1844,8 @@ void emu_syscall(emu_t *e) {
     x[10] = (uint64_t)ret;
     /* back to user mode: after the ecall, or where rt_sigreturn put the hart; a signal that
      * came (or was unblocked) meanwhile runs its handler first */
-    bool paused = e->thread_switch && e->sig_restore_mask; /* rt_sigsuspend waits (thread.c) */
-    if (e->status == EMU_RUNNING && !paused && (emu_signal_handler_ready(e) || e->sig_restore_mask)) {
+    bool paused = e->thread_switch && e->ctx.sig_restore_mask; /* rt_sigsuspend waits (thread.c) */
+    if (e->status == EMU_RUNNING && !paused && (emu_signal_handler_ready(e) || e->ctx.sig_restore_mask)) {
         if (nr != SYS_rt_sigreturn) e->h.pc += 4;
         emu_signal_deliver(e);
         e->sig_redirect = true;

@@ -2,9 +2,9 @@
  * as a uniprocessor kernel runs them, and the futexes they wait on.
  *
  * Notes (what it simplifies):
- * - One hart: the running thread's registers are in e->h, and its signal mask, pending
- *   thread-directed signals, alternate stack and clear_child_tid in the emu fields
- *   signal.c and syscall.c use; the others are saved here (thread_save / thread_load).
+ * - One hart: the running thread's registers are in e->h and the rest of its own state in
+ *   e->ctx, where signal.c and syscall.c use them; the others' are in their slots
+ *   (thread_save / thread_load).
  * - Scheduling is deterministic round robin in thread-creation slot order: a thread runs
  *   until it blocks (futex wait, sleep), yields, exits, or has retired `quantum`
  *   instructions (emu_options.thread_quantum). The quantum counts on the instruction
@@ -80,29 +80,13 @@ static emu_thread *current(emu_t *e) { return &e->threads[e->thread_cur]; }
 /* The running thread's state in the emu fields into its slot, and back. */
 static void thread_save(emu_t *e, emu_thread *t) {
     t->h = e->h;
-    t->clear_child_tid = e->clear_child_tid;
-    t->robust_list = e->robust_list;
-    t->sig_blocked = e->sig_blocked;
-    t->sig_pending = e->sig_pending;
-    t->sig_saved_mask = e->sig_saved_mask;
-    t->sig_restore_mask = e->sig_restore_mask;
-    t->altstack_sp = e->altstack_sp;
-    t->altstack_size = e->altstack_size;
-    t->altstack_autodisarm = e->altstack_autodisarm;
+    t->ctx = e->ctx;
 }
 
 static void thread_load(emu_t *e, const emu_thread *t) {
     e->h = t->h;
     e->h.reserved = false; /* a context switch breaks an LR/SC pair, as the kernel's does */
-    e->clear_child_tid = t->clear_child_tid;
-    e->robust_list = t->robust_list;
-    e->sig_blocked = t->sig_blocked;
-    e->sig_pending = t->sig_pending;
-    e->sig_saved_mask = t->sig_saved_mask;
-    e->sig_restore_mask = t->sig_restore_mask;
-    e->altstack_sp = t->altstack_sp;
-    e->altstack_size = t->altstack_size;
-    e->altstack_autodisarm = t->altstack_autodisarm;
+    e->ctx = t->ctx;
     emu_signal_claim_shared(e); /* what the process has pending that it lets through */
 }
 
@@ -174,7 +158,7 @@ static void wake_retry(emu_thread *t, bool timed_out) {
  * a futex wait without a timeout; poll, select, sigsuspend, sleeps and timed futex waits
  * return -EINTR whatever the flags, as on Linux (-ERESTARTNOHAND, -ERESTART_RESTARTBLOCK). */
 static void interrupt(emu_t *e, emu_thread *t) {
-    uint64_t ready = t->sig_pending & ~t->sig_blocked, flags = 0;
+    uint64_t ready = t->ctx.sig_pending & ~t->ctx.sig_blocked, flags = 0;
     for (; ready; ready &= ready - 1) {
         int sig = __builtin_ctzll(ready) + 1;
         if (e->sigaction_handler[sig] > 1) {
@@ -298,7 +282,7 @@ static bool idle(emu_t *e) {
         emu_alarm_fire(e);
         if (e->status != EMU_RUNNING) return false;
         emu_thread *cur = current(e);
-        cur->sig_pending = e->sig_pending;
+        cur->ctx.sig_pending = e->ctx.sig_pending;
         if (emu_signal_handler_ready(e) && waiting(cur)) interrupt(e, cur);
         return true;
     }
@@ -339,7 +323,7 @@ static void switch_to(emu_t *e, int next) {
         if (t->io_partial) e->h.pc += 4, e->h.x[10] = t->io_partial;
         io_forget(t);
     }
-    if (emu_signal_handler_ready(e) || e->sig_restore_mask) emu_signal_deliver(e);
+    if (emu_signal_handler_ready(e) || e->ctx.sig_restore_mask) emu_signal_deliver(e);
     else emu_signal_act_now(e);
 }
 
@@ -417,13 +401,13 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
     if (newsp) t->h.x[2] = newsp;
     if (flags & CLONE_SETTLS_) t->h.x[4] = tls;
     t->h.reserved = false;
-    t->clear_child_tid = (flags & CLONE_CHILD_CLEARTID_) ? ctid : 0;
-    t->robust_list = 0; /* the child's own (kernel/fork.c copy_process) */
-    t->sig_pending = 0; /* thread-directed pending signals are the parent's own */
-    t->sig_restore_mask = false;
+    t->ctx.clear_child_tid = (flags & CLONE_CHILD_CLEARTID_) ? ctid : 0;
+    t->ctx.robust_list = 0; /* the child's own (kernel/fork.c copy_process) */
+    t->ctx.sig_pending = 0; /* thread-directed pending signals are the parent's own */
+    t->ctx.sig_restore_mask = false;
     /* a CLONE_VM child without CLONE_VFORK starts with no alternate stack (kernel/fork.c) */
-    t->altstack_sp = t->altstack_size = 0;
-    t->altstack_autodisarm = false;
+    t->ctx.altstack_sp = t->ctx.altstack_size = 0;
+    t->ctx.altstack_autodisarm = false;
     e->threads_live++;
     return tid;
 }
@@ -459,13 +443,13 @@ static void walk_robust_list(emu_t *e, uint64_t head, int32_t tid) {
 }
 
 bool emu_sys_thread_exit(emu_t *e) {
-    if (!e->threads || e->threads_live <= 1) return false; /* the last thread: the process ends */
-    walk_robust_list(e, e->robust_list, current(e)->tid);  /* kernel/exit.c: before mm_release */
+    if (!e->threads || e->threads_live <= 1) return false;    /* the last thread: the process ends */
+    walk_robust_list(e, e->ctx.robust_list, current(e)->tid); /* kernel/exit.c: before mm_release */
     /* CLONE_CHILD_CLEARTID / set_tid_address: 0 there and a futex wake (kernel/fork.c
      * mm_release), which pthread_join waits for */
-    if (e->clear_child_tid) {
+    if (e->ctx.clear_child_tid) {
         uint32_t zero = 0;
-        if (guest_put(e, e->clear_child_tid, &zero, 4) == 0) futex_wake(e, e->clear_child_tid, 1, ~0u);
+        if (guest_put(e, e->ctx.clear_child_tid, &zero, 4) == 0) futex_wake(e, e->ctx.clear_child_tid, 1, ~0u);
     }
     emu_thread *t = current(e);
     emu_signal_requeue(e, 0, t->tid, -1); /* its own queued real-time signals go with it */
@@ -566,13 +550,13 @@ void emu_sys_sched_yield(emu_t *e) {
 static bool signal_thread(emu_t *e, emu_thread *t, int64_t sig, int32_t code, int32_t pid, uint64_t value,
                           const char *cause) {
     uint64_t handler = e->sigaction_handler[sig], bit = SIG_BIT(sig);
-    if (!(t->sig_blocked & bit) && handler <= 1) { /* SIG_IGN, or SIG_DFL: the process' action */
-        emu_signal_act(e, sig, cause);             /* (killed, or nothing happens) */
+    if (!(t->ctx.sig_blocked & bit) && handler <= 1) { /* SIG_IGN, or SIG_DFL: the process' action */
+        emu_signal_act(e, sig, cause);                 /* (killed, or nothing happens) */
         return true;
     }
-    if (!emu_signal_note(e, (int)sig, t->tid, (t->sig_pending & bit) != 0, code, pid, value)) return false;
-    t->sig_pending |= bit;
-    if (!(t->sig_blocked & bit) && waiting(t)) interrupt(e, t);
+    if (!emu_signal_note(e, (int)sig, t->tid, (t->ctx.sig_pending & bit) != 0, code, pid, value)) return false;
+    t->ctx.sig_pending |= bit;
+    if (!(t->ctx.sig_blocked & bit) && waiting(t)) interrupt(e, t);
     else if (t->state == THREAD_IO && (t->io_sigset & bit)) wake_retry(t, false);
     return true;
 }
@@ -602,7 +586,7 @@ int emu_thread_signal_target(const emu_t *e, int sig) {
     for (int i = 0; i < EMU_MAX_THREADS; i++) {
         const emu_thread *t = &e->threads[i];
         if (t->state == THREAD_FREE) continue;
-        uint64_t blocked = i == e->thread_cur ? e->sig_blocked : t->sig_blocked;
+        uint64_t blocked = i == e->thread_cur ? e->ctx.sig_blocked : t->ctx.sig_blocked;
         if (blocked & bit) continue;
         if (t->tid == GUEST_PID) return i;
         if (first < 0) first = i;

@@ -7,8 +7,9 @@ scripts/install-deps.sh
 jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
-ctest --test-dir build -j"$jobs" --output-on-failure
+# </dev/null: no test reads the caller's stdin (a terminal would hold it, an idle pipe delay it)
+ctest --test-dir build -j"$jobs" --output-on-failure </dev/null
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCYCLESCOPE_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE slow
+  ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE slow </dev/null

@@ -115,6 +115,15 @@ int cli_program_only(const char *verb, const char *path, cli_input_kind kind);
 /* Create the emulator for argv[0..argc-1] (the program and its arguments), the one way
  * every verb opens a program: NULL with *err naming the file and what is wrong with it
  * (the caller says it once, in its own words or with cli_guest_create). */
+/* The verbs that run the guest more than once or in forked copies (run --simpoints,
+ * simpoint, sweep, stacks --validate) give every copy the caller's stdin when it is a file,
+ * each reading it from where the caller stood; a pipe can be read only once, so the copies
+ * would take each other's bytes (run --simpoints) or read nothing (the pool's jobs). So a
+ * piped stdin is first read whole into an unlinked temporary file put in its place, with a
+ * one-line note: the guest then sees a file, as with `< FILE`. A pipe with nothing in it
+ * (not even its end) for a second is left alone with a warning: it may be one nobody
+ * writes, and waiting for its end could wait forever. False (after one line) on failure. */
+bool cli_spool_piped_stdin(const char *verb);
 emu_t *cli_guest_open(cli_guest_options *g, int argc, char *const *argv, cs_error *err);
 /* cli_guest_open, printing the error (one line) when it fails. */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);

@@ -48,6 +48,7 @@ int cmd_run(int argc, char **argv) {
     int begun = cli_timing_begin(&t);
     if (begun) return begun;
     if (!cli_prepare_guest(&t, &g)) return EXIT_USAGE;
+    if (sp.dir && !cli_spool_piped_stdin("run")) return EXIT_RUN_FAILED; /* the points' copies read it */
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
     if (!e) return EXIT_RUN_FAILED;
     t.emu = e;

@@ -199,6 +199,11 @@ int cmd_simpoint(int argc, char **argv) {
             p = bbv_collect_source(src, interval, what, &err);
             uop_source_destroy(src);
         } else {
+            /* as run --simpoints will read it: the same stdin, the same instructions */
+            if (!cli_spool_piped_stdin("simpoint")) {
+                simpoint_identity_free(&id);
+                return EXIT_RUN_FAILED;
+            }
             emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
             if (!e) {
                 simpoint_identity_free(&id);

@@ -152,6 +152,7 @@ int cmd_stacks(int argc, char **argv) {
     int begun = cli_timing_begin(&t);
     if (begun) return begun;
     if (!cli_prepare_guest(&t, &g)) return EXIT_USAGE;
+    if (do_validate && !cli_spool_piped_stdin("stacks")) return EXIT_RUN_FAILED; /* every machine reads it */
     /* one emulator now: checks the program (and fills the guest options) before any timing */
     emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
     if (!e) return EXIT_RUN_FAILED;

@@ -533,6 +533,8 @@ int cmd_sweep(int argc, char **argv) {
     }
     if (rc == 0 && c.emit) {
         rc = emit(&c, &g, to_run, n);
+    } else if (rc == 0 && n && !cli_spool_piped_stdin("sweep")) { /* every point reads it */
+        rc = EXIT_RUN_FAILED;
     } else if (rc == 0) {
         char first_error[600] = "";
         size_t failed = run_here(&c, &g, &base, &list, to_run, n, first_error, sizeof first_error);

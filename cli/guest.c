@@ -1,10 +1,14 @@
 /* Options shared by the verbs that run a program in the emulator. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -90,6 +94,59 @@ emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv) {
     emu_t *e = cli_guest_open(g, argc, argv, &err);
     if (!e) cli_fail("%s", err.msg);
     return e;
+}
+
+/* How long a piped stdin may stay silent before it is taken for one nobody writes. */
+enum { SPOOL_WAIT_MS = 1000 };
+
+bool cli_spool_piped_stdin(const char *verb) {
+    struct stat st;
+    if (fstat(STDIN_FILENO, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) return true;
+    struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+    int ready;
+    while ((ready = poll(&pfd, 1, SPOOL_WAIT_MS)) < 0 && errno == EINTR) {
+    }
+    if (ready == 0) {
+        fprintf(stderr,
+                "cyclescope %s: warning: stdin is a pipe with nothing in it after %d ms; the runs read an "
+                "empty stdin (give the input as a file: < FILE)\n",
+                verb, SPOOL_WAIT_MS);
+        return true;
+    }
+    const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cyclescope-stdin-XXXXXX", dir);
+    int spool = mkstemp(path);
+    if (spool < 0) {
+        cli_fail("%s: stdin: cannot make a temporary file in %s: %s", verb, dir, strerror(errno));
+        return false;
+    }
+    unlink(path);
+    const char *failed = NULL;
+    char buf[1 << 16];
+    uint64_t total = 0;
+    for (ssize_t n; !failed && (n = read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
+        if (n < 0) {
+            if (errno != EINTR) failed = "read failed";
+            continue;
+        }
+        for (ssize_t put = 0, w; !failed && put<n; put += w> 0 ? w : 0)
+            if ((w = write(spool, buf + put, (size_t)(n - put))) < 0 && errno != EINTR) failed = "cannot keep it";
+        total += (uint64_t)n;
+    }
+    if (!failed && (lseek(spool, 0, SEEK_SET) != 0 || dup2(spool, STDIN_FILENO) < 0))
+        failed = "cannot put the temporary file in its place";
+    int why = errno;
+    close(spool);
+    if (failed) {
+        cli_fail("%s: stdin: %s: %s", verb, failed, strerror(why));
+        return false;
+    }
+    fprintf(stderr,
+            "cyclescope %s: note: stdin is a pipe: its %" PRIu64 " bytes were kept in a temporary file, "
+            "which every run reads as it would read < FILE\n",
+            verb, total);
+    return true;
 }
 
 cli_input_kind cli_input_kind_of(const char *path) {

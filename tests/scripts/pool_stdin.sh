@@ -4,7 +4,9 @@
 #   --validate) give it the caller's stdin when that is a file (`< FILE`), as run does: the
 #   pool gave every job /dev/null, so a program reading its input from stdin was timed on
 #   no input at all (a sweep of `chunk_read - < FILE` ran 3% of its instructions), silently.
-#   PROG reads 2000 bytes of stdin (chunk_read - 2000).
+#   PROG reads 2000 bytes of stdin (chunk_read - 2000). A pipe (`cat FILE | cyclescope sweep
+#   …`) is kept in a temporary file first, so the points read it too (they read nothing
+#   before, silently); a pipe nobody writes is left alone after a second, with a warning.
 set -u
 cs=$1 out=$2 prog=$3 input=$4
 rm -rf "$out" && mkdir -p "$out"
@@ -18,6 +20,19 @@ for f in "$out"/sweep/????????????????.json; do
     got=$(insns "$f")
     [ "$got" = "$want" ] || { echo "FAIL: sweep point $(basename "$f"): $got instructions, run --env-fixed $want"; fail=1; }
 done
+cat "$input" | "$cs" sweep --grid 'l1d.size=16K,32K' -j 2 -o "$out/sweep-pipe" "$prog" - 2000 >/dev/null 2>"$out/pipe.err" ||
+    { echo "FAIL: sweep from a pipe exited $?: $(cat "$out/pipe.err")"; fail=1; }
+grep -q "note: stdin is a pipe: its $(wc -c <"$input") bytes were kept in a temporary file" "$out/pipe.err" ||
+    { echo "FAIL: sweep from a pipe: no note: $(cat "$out/pipe.err")"; fail=1; }
+for f in "$out"/sweep-pipe/????????????????.json; do
+    got=$(insns "$f")
+    [ "$got" = "$want" ] || { echo "FAIL: sweep point from a pipe $(basename "$f"): $got instructions, run --env-fixed $want"; fail=1; }
+done
+# a pipe with nothing in it and no end for the first second: not waited for, said
+sleep 3 | "$cs" sweep --grid 'l1d.size=16K' -j 1 -o "$out/sweep-idle" "$prog" - 2000 >/dev/null 2>"$out/idle.err" ||
+    { echo "FAIL: sweep from an idle pipe exited $?: $(cat "$out/idle.err")"; fail=1; }
+grep -q "warning: stdin is a pipe with nothing in it after 1000 ms; the runs read an empty stdin" "$out/idle.err" ||
+    { echo "FAIL: sweep from an idle pipe: no warning: $(cat "$out/idle.err")"; fail=1; }
 "$cs" stacks --validate --json "$out/validate.json" "$prog" - 2000 <"$input" >/dev/null 2>&1 || { echo "FAIL: stacks --validate exited $?"; fail=1; }
 want=$(insns "$out/run.json") got=$(insns "$out/validate.json")
 # the pool's jobs write to a temporary file, run here to /dev/null: glibc's stdio differs by

@@ -39,6 +39,7 @@ enum {
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
     SYS_getpriority = 141, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
+    SYS_getgroups = 158, SYS_mincore = 232,
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
     SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
     SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
@@ -72,7 +73,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
-        NAME(getpriority) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
+        NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
         NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
@@ -895,6 +896,24 @@ static bool shared_read_only_overlap(const emu_t *e, uint64_t start, uint64_t le
         if (s->fd < 0 && s->start < start + len && start < s->start + s->len) return true;
     }
     return false;
+}
+
+/* mincore(addr, len, vec): every mapped page is resident (the guest's memory is a copy in
+ * the host's, never paged out); ENOMEM when part of the range is not mapped, which is what
+ * gnulib's c-stack (GNU grep, diff, cmp) asks it at start-up to find the stack's extent. */
+static int64_t sys_mincore(emu_t *e, uint64_t addr, uint64_t len, uint64_t vec) {
+    if (addr & PAGE_MASK) return -EINVAL;
+    uint64_t size = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (size < len || size > GUEST_TASK_SIZE || addr > GUEST_TASK_SIZE - size) return -ENOMEM;
+    if (size && !mem_is_mapped(&e->m, addr, size)) return -ENOMEM;
+    uint8_t resident[256];
+    memset(resident, 1, sizeof resident);
+    for (uint64_t done = 0, pages = size / PAGE_SIZE; done < pages;) {
+        uint64_t n = pages - done < sizeof resident ? pages - done : sizeof resident;
+        if (guest_put(e, vec + done, resident, n)) return -EFAULT;
+        done += n;
+    }
+    return 0;
 }
 
 static int64_t sys_msync(emu_t *e, uint64_t addr, uint64_t len, int64_t flags) {
@@ -1781,6 +1800,12 @@ void emu_syscall(emu_t *e) {
     case SYS_geteuid:
     case SYS_getgid:
     case SYS_getegid: ret = GUEST_ID; break;
+    case SYS_getgroups: { /* one supplementary group, the guest's own (gawk's PROCINFO asks) */
+        static const uint32_t group = GUEST_ID;
+        int32_t size = (int32_t)a0;
+        ret = size < 0 ? -EINVAL : size == 0 ? 1 : guest_put(e, a1, &group, sizeof group) ? -EFAULT : 1;
+        break;
+    }
     case SYS_brk: ret = sys_brk(e, a0); break;
     case SYS_munmap:
         if ((a0 & PAGE_MASK) || a1 == 0 || a1 > GUEST_TASK_SIZE || a0 > GUEST_TASK_SIZE - a1) ret = -EINVAL;
@@ -1792,6 +1817,7 @@ void emu_syscall(emu_t *e) {
         break;
     case SYS_mremap: ret = sys_mremap(e, a0, a1, a2, (int64_t)a3); break;
     case SYS_msync: ret = sys_msync(e, a0, a1, (int64_t)a2); break;
+    case SYS_mincore: ret = sys_mincore(e, a0, a1, a2); break;
     case SYS_mmap: ret = sys_mmap(e, a0, a1, (int64_t)a2, (int64_t)a3, (int64_t)a4, a5); break;
     case SYS_mprotect:
         if (a0 & PAGE_MASK) ret = -EINVAL;

@@ -39,7 +39,7 @@ enum {
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
     SYS_getpriority = 141, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
-    SYS_getgroups = 158, SYS_mincore = 232,
+    SYS_getgroups = 158, SYS_mincore = 232, SYS_fadvise64 = 223,
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
     SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
     SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
@@ -73,7 +73,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
-        NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
+        NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
         NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
@@ -1609,6 +1609,16 @@ void emu_syscall(emu_t *e) {
             ret = ftruncate(g->host, (off_t)a1) < 0 ? -errno : 0;
             shared_after_write(e, g->host);
         }
+        break;
+    }
+    case SYS_fadvise64: { /* advice, taken by doing nothing, but judged as Linux judges it (coreutils
+                             asks for sequential reads of every file it opens) */
+        guest_fd *g = fd_of(e, a0);
+        struct stat st;
+        if (!g) ret = -EBADF;
+        else if (host_fstat(e, g, &st) < 0) ret = -errno;
+        else if (S_ISFIFO(st.st_mode)) ret = -ESPIPE;
+        else ret = (int64_t)a2 < 0 || a3 > 5 /* POSIX_FADV_NOREUSE */ ? -EINVAL : 0;
         break;
     }
     case SYS_fsync:

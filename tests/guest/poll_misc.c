@@ -2,7 +2,7 @@
  * returned ENOSYS with a warning): poll and select (ppoll, pselect6) of files, a bad
  * descriptor and a timeout, fcntl F_DUPFD's lowest number, umask's previous mask, the
  * process' own group, session, scheduler, priority and CPU, prctl, mlock, sync, getgroups,
- * mincore.
+ * mincore, fadvise64.
  *   poll_misc [forever | identity]   (forever: poll of nothing without a timeout; identity:
  *   the process' ids, nice value and CPU exactly, which under qemu are the host's) */
 #define _GNU_SOURCE
@@ -123,5 +123,13 @@ int main(int argc, char **argv) {
     munmap(gap + 4096, 4096);
     SHOW("mincore: across an unmapped page", mincore(gap, 3 * 4096, residency));
     SHOW("mincore: a bad vector", mincore(region_page, 1, (unsigned char *)gap + 4096));
+    /* coreutils asks posix_fadvise of every file it reads (it returns the error number) */
+    int pipe_ends[2];
+    if (pipe(pipe_ends) != 0) return 1;
+    printf("%-34s %d\n", "fadvise: a file, sequential", posix_fadvise(self, 0, 0, POSIX_FADV_SEQUENTIAL));
+    printf("%-34s %d\n", "fadvise: a file, advice 99", posix_fadvise(self, 0, 0, 99));
+    printf("%-34s %d\n", "fadvise: a file, length -1", posix_fadvise(self, 0, -1, POSIX_FADV_NORMAL));
+    printf("%-34s %d\n", "fadvise: a pipe", posix_fadvise(pipe_ends[0], 0, 0, POSIX_FADV_SEQUENTIAL));
+    printf("%-34s %d\n", "fadvise: a closed descriptor", posix_fadvise(closed_low, 0, 0, POSIX_FADV_NORMAL));
     return 0;
 }

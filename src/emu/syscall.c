@@ -1810,12 +1810,10 @@ void emu_syscall(emu_t *e) {
     case SYS_geteuid:
     case SYS_getgid:
     case SYS_getegid: ret = GUEST_ID; break;
-    case SYS_getgroups: { /* one supplementary group, the guest's own (gawk's PROCINFO asks) */
-        static const uint32_t group = GUEST_ID;
-        int32_t size = (int32_t)a0;
-        ret = size < 0 ? -EINVAL : size == 0 ? 1 : guest_put(e, a1, &group, sizeof group) ? -EFAULT : 1;
+    case SYS_getgroups: /* no supplementary groups: the guest's group is its own 1000 (getgid) only,
+                           as a process a service starts without initgroups (gawk's PROCINFO asks) */
+        ret = (int32_t)a0 < 0 ? -EINVAL : 0;
         break;
-    }
     case SYS_brk: ret = sys_brk(e, a0); break;
     case SYS_munmap:
         if ((a0 & PAGE_MASK) || a1 == 0 || a1 > GUEST_TASK_SIZE || a0 > GUEST_TASK_SIZE - a1) ret = -EINVAL;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,7 +40,7 @@ enum {
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
     SYS_getpriority = 141, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
-    SYS_getgroups = 158, SYS_mincore = 232, SYS_fadvise64 = 223,
+    SYS_getgroups = 158, SYS_mincore = 232, SYS_fadvise64 = 223, SYS_statfs = 43, SYS_fstatfs = 44,
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
     SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
     SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
@@ -73,7 +74,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
-        NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
+        NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(statfs) NAME(fstatfs) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
         NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
@@ -678,6 +679,57 @@ static int64_t sys_fstatat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
     }
     if (r < 0) return -errno;
     return put_stat(e, buf, &st);
+}
+
+/* statfs and fstatfs: the host's file system, as qemu passes it through (gnulib's fts in
+ * find and grep -r asks what file system a directory is on); a standard stream under
+ * --env-fixed is on Linux's pipefs, like the pipe fstat shows. The guest's struct statfs
+ * (asm-generic, 64-bit): type, bsize, blocks, bfree, bavail, files, ffree as 8-byte words,
+ * fsid as two 4-byte ints, then namelen, frsize, flags and four spare words: 120 bytes. */
+static int64_t put_statfs(emu_t *e, uint64_t buf, const struct statfs *s) {
+    uint64_t words[15] = {(uint64_t)s->f_type,
+                          (uint64_t)s->f_bsize,
+                          s->f_blocks,
+                          s->f_bfree,
+                          s->f_bavail,
+                          s->f_files,
+                          s->f_ffree,
+                          0,
+                          (uint64_t)s->f_namelen,
+                          (uint64_t)s->f_frsize,
+                          (uint64_t)s->f_flags};
+    memcpy(&words[7], &s->f_fsid, sizeof words[7]);
+    return guest_put(e, buf, words, sizeof words);
+}
+
+static int64_t sys_statfs(emu_t *e, uint64_t path_addr, uint64_t buf) {
+    char path[PATH_MAX];
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int hdir;
+    host_dirfd(e, AT_FDCWD, &hdir);
+    int fd = openat(hdir, path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    struct statfs s;
+    int r = fstatfs(fd, &s);
+    int err = errno;
+    close(fd);
+    return r < 0 ? -err : put_statfs(e, buf, &s);
+}
+
+static int64_t sys_fstatfs(emu_t *e, uint64_t fd, uint64_t buf) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    struct statfs s;
+    if (fixed_stream(e, g)) {
+        memset(&s, 0, sizeof s);
+        s.f_type = 0x50495045; /* PIPEFS_MAGIC */
+        s.f_bsize = s.f_frsize = 4096;
+        s.f_namelen = 255;
+        s.f_flags = 0x20; /* ST_VALID */
+    } else if (fstatfs(g->host, &s) < 0) {
+        return -errno;
+    }
+    return put_statfs(e, buf, &s);
 }
 
 static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, uint64_t mask, uint64_t buf) {
@@ -1611,6 +1663,8 @@ void emu_syscall(emu_t *e) {
         }
         break;
     }
+    case SYS_statfs: ret = sys_statfs(e, a0, a1); break;
+    case SYS_fstatfs: ret = sys_fstatfs(e, a0, a1); break;
     case SYS_fadvise64: { /* advice, taken by doing nothing, but judged as Linux judges it (coreutils
                              asks for sequential reads of every file it opens) */
         guest_fd *g = fd_of(e, a0);

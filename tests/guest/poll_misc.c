@@ -2,7 +2,7 @@
  * returned ENOSYS with a warning): poll and select (ppoll, pselect6) of files, a bad
  * descriptor and a timeout, fcntl F_DUPFD's lowest number, umask's previous mask, the
  * process' own group, session, scheduler, priority and CPU, prctl, mlock, sync, getgroups,
- * mincore, fadvise64.
+ * mincore, fadvise64, statfs, fstatfs.
  *   poll_misc [forever | identity]   (forever: poll of nothing without a timeout; identity:
  *   the process' ids, nice value and CPU exactly, which under qemu are the host's) */
 #define _GNU_SOURCE
@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -131,5 +132,17 @@ int main(int argc, char **argv) {
     printf("%-34s %d\n", "fadvise: a file, length -1", posix_fadvise(self, 0, -1, POSIX_FADV_NORMAL));
     printf("%-34s %d\n", "fadvise: a pipe", posix_fadvise(pipe_ends[0], 0, 0, POSIX_FADV_SEQUENTIAL));
     printf("%-34s %d\n", "fadvise: a closed descriptor", posix_fadvise(closed_low, 0, 0, POSIX_FADV_NORMAL));
+    /* gnulib's fts (find, grep -r) asks which file system a directory is on: the host's, under
+       qemu and cyclescope alike */
+    struct statfs by_fd, by_path;
+    SHOW("fstatfs: the program", fstatfs(self, &by_fd));
+    SHOW("statfs: the program", statfs(argv[0], &by_path));
+    printf("  type %#lx (the same by path %d) block size %ld name length %ld\n", (long)by_fd.f_type,
+           by_fd.f_type == by_path.f_type, (long)by_fd.f_bsize, (long)by_fd.f_namelen);
+    SHOW("fstatfs: a pipe", fstatfs(pipe_ends[0], &by_fd));
+    printf("  type %#lx\n", (long)by_fd.f_type);
+    SHOW("fstatfs: a closed descriptor", fstatfs(closed_low, &by_fd));
+    SHOW("statfs: a missing file", statfs("/nonexistent/file", &by_path));
+    SHOW("statfs: a bad buffer", statfs(argv[0], (struct statfs *)(gap + 4096)));
     return 0;
 }

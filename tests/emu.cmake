@@ -100,6 +100,15 @@ futimens read-only descriptor: -1 \\(Operation not permitted\\)
 fchmod stdout: -1 \\(Operation not permitted\\)
 denied the guest write access to ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c \\(pass --allow-write DIR to allow\\)"
                    ${_cs} exec ${_g}/file_attrs outside ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c)
+  # /dev/null is writable without --allow-write (gawk reopens its spent stdin on it read-write;
+  # refused with a notice before, found by the GNU tools hunt, docs/sandbox.md §13); the other
+  # devices are not
+  add_test(NAME exec.qemu.dev_null COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/dev_null sink)
+  add_test(NAME sandbox.dev_null_others
+           COMMAND ${_scripts}/expect_output.sh 0 "open /dev/zero O_WRONLY +-1 Permission denied
+open /dev/full O_RDWR +-1 Permission denied
+denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)"
+                   ${_cs} exec ${_g}/dev_null others)
   # sleeping moves the guest's clocks (it took no time: a wait for time to pass never ended)
   add_test(NAME exec.qemu.sleep_clock COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/sleep_clock)
   # timed futex waits of one thread time out (ETIMEDOUT) instead of ending the run

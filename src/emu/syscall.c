@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -282,8 +283,31 @@ static void deny_notice(emu_t *e, const char *path) {
                 e->path, path);
 }
 
-/* Open for writing: only beneath --allow-write DIR, resolved race-free. */
+/* /dev/null, the sink, is writable wherever --allow-write points: writing there changes
+ * nothing (gawk reopens its spent stdin on it read-write; it was refused with a notice). The
+ * guest's path only decides whether it asked for the null device (character device 1:3, no
+ * link followed under O_NOFOLLOW); what it gets is always the host's /dev/null, checked to be
+ * that device, so no path or race hands it anything else. */
+#define NOT_DEV_NULL INT_MIN
+static int open_dev_null(int hdir, const char *path, int flags, int64_t mode) {
+    struct stat asked;
+    if (fstatat(hdir, path, &asked, (flags & O_NOFOLLOW) ? AT_SYMLINK_NOFOLLOW : 0) != 0 || !S_ISCHR(asked.st_mode) ||
+        asked.st_rdev != makedev(1, 3))
+        return NOT_DEV_NULL;
+    int fd = open("/dev/null", flags | O_CLOEXEC, (mode_t)mode);
+    struct stat got;
+    if (fd < 0) return -errno;
+    if (fstat(fd, &got) != 0 || !S_ISCHR(got.st_mode) || got.st_rdev != makedev(1, 3)) {
+        close(fd);
+        return NOT_DEV_NULL;
+    }
+    return fd;
+}
+
+/* Open for writing: only beneath --allow-write DIR, resolved race-free (or /dev/null). */
 static int64_t open_for_write(emu_t *e, int hdir, const char *path, int flags, int64_t mode) {
+    int null_fd = open_dev_null(hdir, path, flags, mode);
+    if (null_fd != NOT_DEV_NULL) return null_fd;
     char rel[PATH_MAX * 2];
     int64_t r = e->allow_fd < 0 ? -EACCES : path_beneath(e, hdir, path, rel, sizeof rel);
     if (r == 0) {

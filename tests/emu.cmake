@@ -109,6 +109,13 @@ denied the guest write access to ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c \\(pa
 open /dev/full O_RDWR +-1 Permission denied
 denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)"
                    ${_cs} exec ${_g}/dev_null others)
+  # /proc/self/maps lists the guest's mappings (it opened the host's: cyclescope's own, moved
+  # by ASLR every run, so GNU grep, diff and cmp ran a different number of instructions each
+  # time; docs/sandbox.md §13)
+  add_test(NAME exec.qemu.self_maps COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/self_maps find)
+  add_test(NAME exec.self_maps_repeatable
+           COMMAND bash -c "a=$(\"$0\" exec \"$1\" dump) && b=$(\"$0\" exec \"$1\" dump) && [ \"$a\" = \"$b\" ] && echo \"$a\" | grep -q '\\[stack\\]$' && echo same"
+                   ${_cs} ${_g}/self_maps)
   # sleeping moves the guest's clocks (it took no time: a wait for time to pass never ended)
   add_test(NAME exec.qemu.sleep_clock COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/sleep_clock)
   # timed futex waits of one thread time out (ETIMEDOUT) instead of ending the run

@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -359,6 +360,63 @@ static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
 
 /* ---- file I/O ---- */
 
+/* Whether a guest path names the guest's own /proc/self/maps (also by its pid or as the thread's). */
+static bool is_proc_maps(const char *path) {
+    char own[32];
+    snprintf(own, sizeof own, "/proc/%d/maps", GUEST_PID);
+    return !strcmp(path, "/proc/self/maps") || !strcmp(path, "/proc/thread-self/maps") || !strcmp(path, own);
+}
+
+/* /proc/self/maps: the guest's own mappings, as Linux and qemu-riscv64 list them (start-end,
+ * permissions, offset, device, inode, then [heap] or [stack]), in an unnamed host file the
+ * descriptor reads. It opened the host's, cyclescope's own, whose addresses move from run to
+ * run (ASLR): gnulib's c-stack in GNU grep, diff and cmp reads it at start-up to find the
+ * stack, and ran a different number of instructions every run. */
+static const char *proc_maps_name(const emu_t *e, const vma *v) {
+    if (v->start < GUEST_STACK_TOP && GUEST_STACK_TOP <= v->end) return "[stack]";
+    uint64_t heap = (e->brk_start + PAGE_MASK) & ~PAGE_MASK; /* brk grows from the page after the bss */
+    return v->start < e->brk_cur && heap < v->end ? "[heap]" : NULL;
+}
+
+static bool proc_maps_shared(const emu_t *e, const vma *v) {
+    for (size_t k = 0; k < e->shared_count; k++)
+        if (e->shared[k].start < v->end && v->start < e->shared[k].start + e->shared[k].len) return true;
+    return false;
+}
+
+static int proc_maps_fd(emu_t *e) {
+    int fd = memfd_create("maps", MFD_CLOEXEC);
+    if (fd < 0) return -errno;
+    size_t cap = 256 + e->m.vma_count * 100, len = 0;
+    char *text = cs_malloc(cap);
+    for (size_t i = 0; i < e->m.vma_count;) {
+        /* one line per run of adjacent regions alike, as Linux merges them (brk's growth, the
+           pages of one mmap whose protections came apart and back) */
+        uint64_t start = e->m.vmas[i].start, end;
+        uint8_t prot = e->m.vmas[i].prot;
+        const char *name = proc_maps_name(e, &e->m.vmas[i]);
+        bool shared = proc_maps_shared(e, &e->m.vmas[i]);
+        for (end = e->m.vmas[i++].end; i < e->m.vma_count; end = e->m.vmas[i++].end) {
+            const vma *v = &e->m.vmas[i];
+            if (v->start != end || v->prot != prot || proc_maps_name(e, v) != name || proc_maps_shared(e, v) != shared)
+                break;
+        }
+        int n = snprintf(text + len, cap - len, "%08" PRIx64 "-%08" PRIx64 " %c%c%c%c 00000000 00:00 0", start, end,
+                         prot & PROT_R ? 'r' : '-', prot & PROT_W ? 'w' : '-', prot & PROT_X ? 'x' : '-',
+                         shared ? 's' : 'p');
+        len += (size_t)n;
+        if (name) len += (size_t)snprintf(text + len, cap - len, "%*s%s", n < 73 ? 73 - n : 1, "", name);
+        text[len++] = '\n';
+    }
+    bool ok = write(fd, text, len) == (ssize_t)len && lseek(fd, 0, SEEK_SET) == 0;
+    free(text);
+    if (!ok) {
+        close(fd);
+        return -EIO;
+    }
+    return fd;
+}
+
 static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, int64_t mode) {
     if (e->umask_set) mode &= ~(int64_t)e->guest_umask; /* the host's umask applies too */
     char path[PATH_MAX];
@@ -374,6 +432,9 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);
         if (r < 0) return r;
         host = (int)r;
+    } else if (is_proc_maps(path)) {
+        host = proc_maps_fd(e);
+        if (host < 0) return host;
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
         bool self = !strcmp(path, "/proc/self/exe") || !strcmp(path, e->exe_seen);
@@ -1116,7 +1177,7 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
 }
 
 static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new_len, int64_t flags) {
-    enum { MREMAP_MAYMOVE = 1 };
+    /* MREMAP_MAYMOVE: 1 on every Linux architecture */
     if ((old & PAGE_MASK) || new_len == 0 || (flags & ~MREMAP_MAYMOVE)) return -EINVAL;
     old_len = (old_len + PAGE_MASK) & ~PAGE_MASK;
     new_len = (new_len + PAGE_MASK) & ~PAGE_MASK;

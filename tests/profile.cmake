@@ -174,6 +174,14 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_zext COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-zext
            ${CYCLESCOPE_GUEST_DIR}/jump_table_zext state_step:5 short_switch:4)
 endif()
+#   profile.jump_table_hoisted gawk's r_interpret under GCC (tests/guest/jump_table_hoisted.S): the table's
+#                              base kept in s4 from the entry (the epilogue restores it), the bound set
+#                              before a jump to a dispatch block below the epilogue: 5 edges, not missing
+#                              edges (before: missing)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_hoisted COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-hoisted
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_hoisted interp:5)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

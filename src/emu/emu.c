@@ -14,7 +14,7 @@
 
 /* Address-space layout, after Linux on riscv64 with Sv39 (TASK_SIZE 0x4000000000),
  * without randomisation so that every run is the same. */
-#define STACK_TOP  0x3ffffff000ull
+#define STACK_TOP  GUEST_STACK_TOP
 #define STACK_SIZE (8ull << 20)   /* RLIMIT_STACK default */
 #define MMAP_GAP   (128ull << 20) /* Linux keeps at least this between stack and mmap base */
 #define BRK_LIMIT  (64ull << 30)

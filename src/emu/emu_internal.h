@@ -194,8 +194,9 @@ typedef struct elf_load_info {
 bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err);
 
 /* The guest's own process (its pid, group and session; its uid and gid): the same on any host. */
-#define GUEST_PID 1000
-#define GUEST_ID  1000
+#define GUEST_PID       1000
+#define GUEST_ID        1000
+#define GUEST_STACK_TOP 0x3ffffff000ull /* the main thread's stack ends here (emu.c) */
 
 /* clang-format off */
 /* SIGKILL and SIGSTOP cannot be blocked (Linux drops them from any mask). */

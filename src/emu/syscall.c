@@ -23,7 +23,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +42,7 @@ enum {
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
     SYS_getpriority = 141, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
+    SYS_getgroups = 158, SYS_mincore = 232, SYS_fadvise64 = 223, SYS_statfs = 43, SYS_fstatfs = 44,
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
     SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
     SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
@@ -72,7 +76,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
-        NAME(getpriority) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
+        NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(statfs) NAME(fstatfs) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
         NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
@@ -280,8 +284,31 @@ static void deny_notice(emu_t *e, const char *path) {
                 e->path, path);
 }
 
-/* Open for writing: only beneath --allow-write DIR, resolved race-free. */
+/* /dev/null, the sink, is writable wherever --allow-write points: writing there changes
+ * nothing (gawk reopens its spent stdin on it read-write; it was refused with a notice). The
+ * guest's path only decides whether it asked for the null device (character device 1:3, no
+ * link followed under O_NOFOLLOW); what it gets is always the host's /dev/null, checked to be
+ * that device, so no path or race hands it anything else. */
+#define NOT_DEV_NULL INT_MIN
+static int open_dev_null(int hdir, const char *path, int flags, int64_t mode) {
+    struct stat asked;
+    if (fstatat(hdir, path, &asked, (flags & O_NOFOLLOW) ? AT_SYMLINK_NOFOLLOW : 0) != 0 || !S_ISCHR(asked.st_mode) ||
+        asked.st_rdev != makedev(1, 3))
+        return NOT_DEV_NULL;
+    int fd = open("/dev/null", flags | O_CLOEXEC, (mode_t)mode);
+    struct stat got;
+    if (fd < 0) return -errno;
+    if (fstat(fd, &got) != 0 || !S_ISCHR(got.st_mode) || got.st_rdev != makedev(1, 3)) {
+        close(fd);
+        return NOT_DEV_NULL;
+    }
+    return fd;
+}
+
+/* Open for writing: only beneath --allow-write DIR, resolved race-free (or /dev/null). */
 static int64_t open_for_write(emu_t *e, int hdir, const char *path, int flags, int64_t mode) {
+    int null_fd = open_dev_null(hdir, path, flags, mode);
+    if (null_fd != NOT_DEV_NULL) return null_fd;
     char rel[PATH_MAX * 2];
     int64_t r = e->allow_fd < 0 ? -EACCES : path_beneath(e, hdir, path, rel, sizeof rel);
     if (r == 0) {
@@ -333,6 +360,63 @@ static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
 
 /* ---- file I/O ---- */
 
+/* Whether a guest path names the guest's own /proc/self/maps (also by its pid or as the thread's). */
+static bool is_proc_maps(const char *path) {
+    char own[32];
+    snprintf(own, sizeof own, "/proc/%d/maps", GUEST_PID);
+    return !strcmp(path, "/proc/self/maps") || !strcmp(path, "/proc/thread-self/maps") || !strcmp(path, own);
+}
+
+/* /proc/self/maps: the guest's own mappings, as Linux and qemu-riscv64 list them (start-end,
+ * permissions, offset, device, inode, then [heap] or [stack]), in an unnamed host file the
+ * descriptor reads. It opened the host's, cyclescope's own, whose addresses move from run to
+ * run (ASLR): gnulib's c-stack in GNU grep, diff and cmp reads it at start-up to find the
+ * stack, and ran a different number of instructions every run. */
+static const char *proc_maps_name(const emu_t *e, const vma *v) {
+    if (v->start < GUEST_STACK_TOP && GUEST_STACK_TOP <= v->end) return "[stack]";
+    uint64_t heap = (e->brk_start + PAGE_MASK) & ~PAGE_MASK; /* brk grows from the page after the bss */
+    return v->start < e->brk_cur && heap < v->end ? "[heap]" : NULL;
+}
+
+static bool proc_maps_shared(const emu_t *e, const vma *v) {
+    for (size_t k = 0; k < e->shared_count; k++)
+        if (e->shared[k].start < v->end && v->start < e->shared[k].start + e->shared[k].len) return true;
+    return false;
+}
+
+static int proc_maps_fd(emu_t *e) {
+    int fd = memfd_create("maps", MFD_CLOEXEC);
+    if (fd < 0) return -errno;
+    size_t cap = 256 + e->m.vma_count * 100, len = 0;
+    char *text = cs_malloc(cap);
+    for (size_t i = 0; i < e->m.vma_count;) {
+        /* one line per run of adjacent regions alike, as Linux merges them (brk's growth, the
+           pages of one mmap whose protections came apart and back) */
+        uint64_t start = e->m.vmas[i].start, end;
+        uint8_t prot = e->m.vmas[i].prot;
+        const char *name = proc_maps_name(e, &e->m.vmas[i]);
+        bool shared = proc_maps_shared(e, &e->m.vmas[i]);
+        for (end = e->m.vmas[i++].end; i < e->m.vma_count; end = e->m.vmas[i++].end) {
+            const vma *v = &e->m.vmas[i];
+            if (v->start != end || v->prot != prot || proc_maps_name(e, v) != name || proc_maps_shared(e, v) != shared)
+                break;
+        }
+        int n = snprintf(text + len, cap - len, "%08" PRIx64 "-%08" PRIx64 " %c%c%c%c 00000000 00:00 0", start, end,
+                         prot & PROT_R ? 'r' : '-', prot & PROT_W ? 'w' : '-', prot & PROT_X ? 'x' : '-',
+                         shared ? 's' : 'p');
+        len += (size_t)n;
+        if (name) len += (size_t)snprintf(text + len, cap - len, "%*s%s", n < 73 ? 73 - n : 1, "", name);
+        text[len++] = '\n';
+    }
+    bool ok = write(fd, text, len) == (ssize_t)len && lseek(fd, 0, SEEK_SET) == 0;
+    free(text);
+    if (!ok) {
+        close(fd);
+        return -EIO;
+    }
+    return fd;
+}
+
 static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, int64_t mode) {
     if (e->umask_set) mode &= ~(int64_t)e->guest_umask; /* the host's umask applies too */
     char path[PATH_MAX];
@@ -348,6 +432,9 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);
         if (r < 0) return r;
         host = (int)r;
+    } else if (is_proc_maps(path)) {
+        host = proc_maps_fd(e);
+        if (host < 0) return host;
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
         bool self = !strcmp(path, "/proc/self/exe") || !strcmp(path, e->exe_seen);
@@ -679,6 +766,57 @@ static int64_t sys_fstatat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
     return put_stat(e, buf, &st);
 }
 
+/* statfs and fstatfs: the host's file system, as qemu passes it through (gnulib's fts in
+ * find and grep -r asks what file system a directory is on); a standard stream under
+ * --env-fixed is on Linux's pipefs, like the pipe fstat shows. The guest's struct statfs
+ * (asm-generic, 64-bit): type, bsize, blocks, bfree, bavail, files, ffree as 8-byte words,
+ * fsid as two 4-byte ints, then namelen, frsize, flags and four spare words: 120 bytes. */
+static int64_t put_statfs(emu_t *e, uint64_t buf, const struct statfs *s) {
+    uint64_t words[15] = {(uint64_t)s->f_type,
+                          (uint64_t)s->f_bsize,
+                          s->f_blocks,
+                          s->f_bfree,
+                          s->f_bavail,
+                          s->f_files,
+                          s->f_ffree,
+                          0,
+                          (uint64_t)s->f_namelen,
+                          (uint64_t)s->f_frsize,
+                          (uint64_t)s->f_flags};
+    memcpy(&words[7], &s->f_fsid, sizeof words[7]);
+    return guest_put(e, buf, words, sizeof words);
+}
+
+static int64_t sys_statfs(emu_t *e, uint64_t path_addr, uint64_t buf) {
+    char path[PATH_MAX];
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int hdir;
+    host_dirfd(e, AT_FDCWD, &hdir);
+    int fd = openat(hdir, path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    struct statfs s;
+    int r = fstatfs(fd, &s);
+    int err = errno;
+    close(fd);
+    return r < 0 ? -err : put_statfs(e, buf, &s);
+}
+
+static int64_t sys_fstatfs(emu_t *e, uint64_t fd, uint64_t buf) {
+    guest_fd *g = fd_of(e, fd);
+    if (!g) return -EBADF;
+    struct statfs s;
+    if (fixed_stream(e, g)) {
+        memset(&s, 0, sizeof s);
+        s.f_type = 0x50495045; /* PIPEFS_MAGIC */
+        s.f_bsize = s.f_frsize = 4096;
+        s.f_namelen = 255;
+        s.f_flags = 0x20; /* ST_VALID */
+    } else if (fstatfs(g->host, &s) < 0) {
+        return -errno;
+    }
+    return put_statfs(e, buf, &s);
+}
+
 static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, uint64_t mask, uint64_t buf) {
     char path[PATH_MAX];
     if (!get_path(e, path_addr, path)) return -EFAULT;
@@ -897,6 +1035,24 @@ static bool shared_read_only_overlap(const emu_t *e, uint64_t start, uint64_t le
     return false;
 }
 
+/* mincore(addr, len, vec): every mapped page is resident (the guest's memory is a copy in
+ * the host's, never paged out); ENOMEM when part of the range is not mapped, which is what
+ * gnulib's c-stack (GNU grep, diff, cmp) asks it at start-up to find the stack's extent. */
+static int64_t sys_mincore(emu_t *e, uint64_t addr, uint64_t len, uint64_t vec) {
+    if (addr & PAGE_MASK) return -EINVAL;
+    uint64_t size = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (size < len || size > GUEST_TASK_SIZE || addr > GUEST_TASK_SIZE - size) return -ENOMEM;
+    if (size && !mem_is_mapped(&e->m, addr, size)) return -ENOMEM;
+    uint8_t resident[256];
+    memset(resident, 1, sizeof resident);
+    for (uint64_t done = 0, pages = size / PAGE_SIZE; done < pages;) {
+        uint64_t n = pages - done < sizeof resident ? pages - done : sizeof resident;
+        if (guest_put(e, vec + done, resident, n)) return -EFAULT;
+        done += n;
+    }
+    return 0;
+}
+
 static int64_t sys_msync(emu_t *e, uint64_t addr, uint64_t len, int64_t flags) {
     enum { MS_ASYNC_ = 1, MS_INVALIDATE_ = 2, MS_SYNC_ = 4 };
     if ((addr & PAGE_MASK) || (flags & ~(int64_t)(MS_ASYNC_ | MS_INVALIDATE_ | MS_SYNC_)) ||
@@ -1021,7 +1177,7 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
 }
 
 static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new_len, int64_t flags) {
-    enum { MREMAP_MAYMOVE = 1 };
+    /* MREMAP_MAYMOVE: 1 on every Linux architecture */
     if ((old & PAGE_MASK) || new_len == 0 || (flags & ~MREMAP_MAYMOVE)) return -EINVAL;
     old_len = (old_len + PAGE_MASK) & ~PAGE_MASK;
     new_len = (new_len + PAGE_MASK) & ~PAGE_MASK;
@@ -1592,6 +1748,18 @@ void emu_syscall(emu_t *e) {
         }
         break;
     }
+    case SYS_statfs: ret = sys_statfs(e, a0, a1); break;
+    case SYS_fstatfs: ret = sys_fstatfs(e, a0, a1); break;
+    case SYS_fadvise64: { /* advice, taken by doing nothing, but judged as Linux judges it (coreutils
+                             asks for sequential reads of every file it opens) */
+        guest_fd *g = fd_of(e, a0);
+        struct stat st;
+        if (!g) ret = -EBADF;
+        else if (host_fstat(e, g, &st) < 0) ret = -errno;
+        else if (S_ISFIFO(st.st_mode)) ret = -ESPIPE;
+        else ret = (int64_t)a2 < 0 || a3 > 5 /* POSIX_FADV_NOREUSE */ ? -EINVAL : 0;
+        break;
+    }
     case SYS_fsync:
     case SYS_fdatasync: {
         guest_fd *g = fd_of(e, a0);
@@ -1781,6 +1949,10 @@ void emu_syscall(emu_t *e) {
     case SYS_geteuid:
     case SYS_getgid:
     case SYS_getegid: ret = GUEST_ID; break;
+    case SYS_getgroups: /* no supplementary groups: the guest's group is its own 1000 (getgid) only,
+                           as a process a service starts without initgroups (gawk's PROCINFO asks) */
+        ret = (int32_t)a0 < 0 ? -EINVAL : 0;
+        break;
     case SYS_brk: ret = sys_brk(e, a0); break;
     case SYS_munmap:
         if ((a0 & PAGE_MASK) || a1 == 0 || a1 > GUEST_TASK_SIZE || a0 > GUEST_TASK_SIZE - a1) ret = -EINVAL;
@@ -1792,6 +1964,7 @@ void emu_syscall(emu_t *e) {
         break;
     case SYS_mremap: ret = sys_mremap(e, a0, a1, a2, (int64_t)a3); break;
     case SYS_msync: ret = sys_msync(e, a0, a1, (int64_t)a2); break;
+    case SYS_mincore: ret = sys_mincore(e, a0, a1, a2); break;
     case SYS_mmap: ret = sys_mmap(e, a0, a1, (int64_t)a2, (int64_t)a3, (int64_t)a4, a5); break;
     case SYS_mprotect:
         if (a0 & PAGE_MASK) ret = -EINVAL;

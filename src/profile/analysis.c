@@ -241,10 +241,24 @@ static long writer_before(const profile_proc *p, size_t from, uint8_t reg, isa_i
     return -1;
 }
 
+/* Whether the instruction at k (decoded in *d) restores a callee-saved register from the slot
+ * the procedure saved it in (`ld R, K(sp)` where some `sd R, K(sp)` stores it): an epilogue's,
+ * after which the procedure returns or tail-calls, so the value never reaches its own jumps. */
+static bool restores_saved(const profile_proc *p, const isa_insn *d) {
+    if (d->op != ISA_OP_LD || d->rs1 != 2 || !d->rd) return false;
+    for (size_t k = 0; k < p->ninsns; k++) {
+        isa_insn st;
+        isa_decode(p->insns[k].raw, &st);
+        if (st.op == ISA_OP_SD && st.rs1 == 2 && st.rs2 == d->rd && st.imm == d->imm) return true;
+    }
+    return false;
+}
+
 /* The one constant a register holds in the whole procedure: its only writers an auipc/lui
  * and the addi right after it, both before index `from` (clang at -O2 sets a jump table's
  * base once at the entry and keeps it in a register through a computed goto's handlers, more
- * than JT_WINDOW instructions above the last jumps). */
+ * than JT_WINDOW instructions above the last jumps), but for the epilogues' restores of it
+ * (GCC keeps gawk's r_interpret's second table base in s4 so). */
 static long only_constant_writer(const profile_proc *p, size_t from, uint8_t reg, isa_insn *out) {
     long first = -1;
     size_t writers = 0;
@@ -253,7 +267,7 @@ static long only_constant_writer(const profile_proc *p, size_t from, uint8_t reg
         isa_decode(p->insns[k].raw, &d);
         isa_regs r;
         isa_regs_of(&d, &r);
-        if (r.dst != reg || !reg) continue;
+        if (r.dst != reg || !reg || restores_saved(p, &d)) continue;
         if (!writers++) first = (long)k;
     }
     if (first < 0 || writers > 2 || (size_t)first + writers > from) return -1;
@@ -269,11 +283,47 @@ static long only_constant_writer(const profile_proc *p, size_t from, uint8_t reg
     return first;
 }
 
+/* The instruction writing `reg` on the one way into index `from`, looked for when the nearest
+ * writer above in address order is not it: up the straight line of code, and where that line
+ * is entered only by one direct jump (the instruction above it does not fall through), on
+ * from the jump. -1 at a second way in, a call (it clobbers the caller-saved registers) or
+ * after JT_WINDOW instructions. GCC sets gawk's r_interpret's bound (`li a5, 120`) before a
+ * branch and a `j` to a dispatch block of the tracing path laid out far below. */
+static long writer_on_the_way_in(const profile_proc *p, size_t from, uint8_t reg, isa_insn *out) {
+    size_t k = from;
+    for (size_t n = 0; n < JT_WINDOW && reg; n++) {
+        long jumper = -1;
+        size_t jumps = 0;
+        for (size_t i = 0; i < p->ninsns && jumps < 2; i++) {
+            const profile_insn *x = &p->insns[i];
+            if (x->op_class != OPC_BRANCH && x->op_class != OPC_JUMP) continue;
+            isa_insn d;
+            isa_decode(x->raw, &d);
+            if ((d.op == ISA_OP_JAL || x->op_class == OPC_BRANCH) && x->pc + (uint64_t)d.imm == p->insns[k].pc)
+                jumper = (long)i, jumps++;
+        }
+        uint8_t above = k ? p->insns[k - 1].op_class : OPC_JUMP;
+        bool falls = above != OPC_JUMP && above != OPC_JUMP_INDIRECT && above != OPC_RETURN;
+        if (jumps > 1 || (jumps == 1 && falls) || (!jumps && !falls)) return -1;
+        if (jumps == 1) { /* on from the jump (it writes nothing), once it is known how it is reached */
+            k = (size_t)jumper;
+            continue;
+        }
+        k--;
+        isa_decode(p->insns[k].raw, out);
+        isa_regs r;
+        isa_regs_of(out, &r);
+        if (r.dst == reg) return (long)k;
+        if (p->insns[k].op_class == OPC_CALL) return -1;
+    }
+    return -1;
+}
+
 /* A constant set by auipc/lui (+ addi) before index `from`. */
 static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64_t *value) {
     isa_insn d;
     long k = writer_before(p, from, reg, &d);
-    if (k < 0) k = only_constant_writer(p, from, reg, &d);
+    if (k < 0 || restores_saved(p, &d)) k = only_constant_writer(p, from, reg, &d);
     int64_t add = 0;
     while (k >= 0 && d.op == ISA_OP_ADDI && d.rs1 == reg) {
         add += d.imm;
@@ -335,7 +385,7 @@ static void bound_search(const profile_proc *p, size_t shift, uint8_t index_reg,
     isa_insn l;
     long kl = writer_before(p, shift, index_reg, &l);
     bool reload = kl >= 0 && (l.op == ISA_OP_LD || l.op == ISA_OP_LW || l.op == ISA_OP_LWU) &&
-        (l.rs1 == 2 || l.rs1 == 8); /* sp, s0: the frame */
+        (l.rs1 == 2 || l.rs1 == 8) /* sp, s0: the frame */ && !restores_saved(p, &l); /* not an epilogue's */
     if (!reload) return;
     for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
         isa_insn st;
@@ -507,6 +557,8 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         if (into && !(taken > b && taken <= ks)) return 0;
         isa_insn li;
         long kk = writer_before(p, (size_t)b, kreg, &li);
+        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0)
+            kk = writer_on_the_way_in(p, (size_t)b, kreg, &li);
         if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
         count = (uint64_t)li.imm + (uint64_t)extra;
     }

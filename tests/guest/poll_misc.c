@@ -1,7 +1,8 @@
 /* System calls outside programs make on the side, each answered as Linux does (they
  * returned ENOSYS with a warning): poll and select (ppoll, pselect6) of files, a bad
  * descriptor and a timeout, fcntl F_DUPFD's lowest number, umask's previous mask, the
- * process' own group, session, scheduler, priority and CPU, prctl, mlock, sync.
+ * process' own group, session, scheduler, priority and CPU, prctl, mlock, sync, getgroups,
+ * mincore, fadvise64, statfs, fstatfs.
  *   poll_misc [forever | identity]   (forever: poll of nothing without a timeout; identity:
  *   the process' ids, nice value and CPU exactly, which under qemu are the host's) */
 #define _GNU_SOURCE
@@ -16,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,8 +45,10 @@ int main(int argc, char **argv) {
         errno = 0;
         int nice_value = getpriority(PRIO_PROCESS, 0);
         if (errno != 0 || getcpu(&cpu, &node) != 0) return 1;
-        printf("pid %d pgid %d sid %d nice %d cpu %u node %u\n", (int)getpid(), (int)getpgid(0), (int)getsid(0),
-               nice_value, cpu, node);
+        gid_t groups[4] = {0};
+        int group_count = getgroups(4, groups);
+        printf("pid %d pgid %d sid %d nice %d cpu %u node %u groups %d %d\n", (int)getpid(), (int)getpgid(0),
+               (int)getsid(0), nice_value, cpu, node, group_count, (int)groups[0]);
         return 0;
     }
     int null_fd = open("/dev/null", O_RDONLY), self = open(argv[0], O_RDONLY);
@@ -102,5 +106,43 @@ int main(int argc, char **argv) {
     SHOW("munlock", munlock(page, sizeof page));
     sync();
     SHOW("syncfs", syncfs(self));
+    /* found by GNU tools (docs/sandbox.md §13): gawk asks getgroups, gnulib's c-stack in
+       grep, diff and cmp asks mincore where the stack is; the groups are the host's under
+       qemu, so only that the two calls agree is compared */
+    gid_t groups[64];
+    int group_count = getgroups(0, NULL);
+    SHOW("getgroups(0) = getgroups(64)", group_count >= 0 && getgroups(64, groups) == group_count);
+    volatile int negative_size = -1; /* hidden from GCC, which refuses a constant -1 */
+    SHOW("getgroups(-1)", getgroups(negative_size, groups));
+    static char region_page[3 * 4096] __attribute__((aligned(4096)));
+    region_page[0] = 1; /* touched: resident under Linux too */
+    unsigned char residency[3] = {7, 7, 7};
+    SHOW("mincore: a touched page", mincore(region_page, 1, residency));
+    printf("  resident %d\n", residency[0] & 1);
+    SHOW("mincore: not page-aligned", mincore(region_page + 1, 1, residency));
+    char *gap = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    munmap(gap + 4096, 4096);
+    SHOW("mincore: across an unmapped page", mincore(gap, 3 * 4096, residency));
+    SHOW("mincore: a bad vector", mincore(region_page, 1, (unsigned char *)gap + 4096));
+    /* coreutils asks posix_fadvise of every file it reads (it returns the error number) */
+    int pipe_ends[2];
+    if (pipe(pipe_ends) != 0) return 1;
+    printf("%-34s %d\n", "fadvise: a file, sequential", posix_fadvise(self, 0, 0, POSIX_FADV_SEQUENTIAL));
+    printf("%-34s %d\n", "fadvise: a file, advice 99", posix_fadvise(self, 0, 0, 99));
+    printf("%-34s %d\n", "fadvise: a file, length -1", posix_fadvise(self, 0, -1, POSIX_FADV_NORMAL));
+    printf("%-34s %d\n", "fadvise: a pipe", posix_fadvise(pipe_ends[0], 0, 0, POSIX_FADV_SEQUENTIAL));
+    printf("%-34s %d\n", "fadvise: a closed descriptor", posix_fadvise(closed_low, 0, 0, POSIX_FADV_NORMAL));
+    /* gnulib's fts (find, grep -r) asks which file system a directory is on: the host's, under
+       qemu and cyclescope alike */
+    struct statfs by_fd, by_path;
+    SHOW("fstatfs: the program", fstatfs(self, &by_fd));
+    SHOW("statfs: the program", statfs(argv[0], &by_path));
+    printf("  type %#lx (the same by path %d) block size %ld name length %ld\n", (long)by_fd.f_type,
+           by_fd.f_type == by_path.f_type, (long)by_fd.f_bsize, (long)by_fd.f_namelen);
+    SHOW("fstatfs: a pipe", fstatfs(pipe_ends[0], &by_fd));
+    printf("  type %#lx\n", (long)by_fd.f_type);
+    SHOW("fstatfs: a closed descriptor", fstatfs(closed_low, &by_fd));
+    SHOW("statfs: a missing file", statfs("/nonexistent/file", &by_path));
+    SHOW("statfs: a bad buffer", statfs(argv[0], (struct statfs *)(gap + 4096)));
     return 0;
 }

@@ -890,6 +890,18 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
 
 /* ---- the cycle loop ---- */
 
+/* Is anything on its way that lets the machine move on by itself: a µop in a pipe (it moves on
+ * every cycle, or a D-cache miss or DTLB walk holds it until a known cycle), an I-cache miss,
+ * an ITLB walk or a branch's resolution delay holding fetch, a fill or a store-buffer write?
+ * The deadlock detector fires only when nothing is: a wait longer than core.deadlock_cycles is
+ * not a deadlock (as on the out-of-order model, ooo.c). */
+static bool waits_for_event(const inorder *m) {
+    if (memsys_next_event(m->mem, m->now) != UINT64_MAX) return true;
+    for (uint32_t p = 0; p < m->npipes; p++) /* a pipe moves every cycle unless a miss holds it */
+        if (m->pipe[p].count || m->pipe[p].blocked_until > m->now) return true;
+    return (m->miss_pending && m->fetch_resume > m->now) || m->itlb_until > m->now || m->branch_resume > m->now;
+}
+
 static void deadlock_error(const inorder *m, cs_error *err) {
     const entry *h = at_seq(m, m->commit_seq);
     cs_error_set(err,
@@ -1078,7 +1090,8 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
             m->now++;
             break;
         }
-        if (m->now - m->last_commit > m->cfg.deadlock_cycles) {
+        bool moved = fetch.n || dispatch.n || issue.n || commit.n; /* fetch may have resumed just now */
+        if (m->now - m->last_commit > m->cfg.deadlock_cycles && !moved && !waits_for_event(m)) {
             deadlock_error(m, err);
             ok = false;
             m->now++;

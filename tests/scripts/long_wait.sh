@@ -14,7 +14,7 @@ err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 cycles() {
     "$cs" run --no-report --json - "${opts[@]}" "$@" 2>"$err" |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])'
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])' 2>/dev/null
 }
 limited=$(cycles --set core.deadlock_cycles=1000 "$@") ||
     { echo "FAIL: the run with core.deadlock_cycles=1000 failed: $(tail -1 "$err")"; exit 1; }

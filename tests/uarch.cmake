@@ -59,7 +59,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                          ${CMAKE_CURRENT_SOURCE_DIR}/configs/random/long_memory_inorder.ini
                          ${CMAKE_CURRENT_SOURCE_DIR}/configs/random/long_transfer_ooo.ini
                          ${CMAKE_CURRENT_SOURCE_DIR}/configs/random/prefetch_fills_unlimited_mshrs.ini
-                   --work sort,polybench_like --max 100000 --timeout 120)
+                         ${CMAKE_CURRENT_SOURCE_DIR}/configs/random/ideal_alu_behind_stalled_load.ini
+                   --work sort,memcopy --max 100000 --timeout 120)
   # The old name rpstacks of ooo4 (issue 18): the same machine and numbers, one notice on stderr
   add_test(NAME uarch.config.renamed_rpstacks COMMAND ${_scripts}/config_alias.sh ${_cs} ${_w}/sort 300)
   # cmake --install gives a tool that reads its installed configurations, not the source tree's

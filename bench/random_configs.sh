@@ -8,8 +8,9 @@
 #      300 invalid configurations, each refused with one line naming the key
 #   B  seeds 1-100 x fft, interp, randaccess: A's checks plus stallscope, rpstacks +
 #      whatif --verify and profile record/report --truth
-#   C  (with ASAN_BUILD, a -DCYCLESCOPE_SANITIZE=ON build) seeds 1-30 x sort, polybench_like:
-#      B's checks under ASan and UBSan
+#   C  (with ASAN_BUILD, a -DCYCLESCOPE_SANITIZE=ON build) seeds 1-12 and the configurations
+#      of tests/configs/random x sort, polybench_like (first 50 k instructions): B's checks
+#      under ASan and UBSan
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
@@ -22,7 +23,8 @@ $check --cs "$build/cyclescope" --seeds 1-300 --invalid 1-300 --work sort,memcop
 echo "== B: 100 configurations x fft,interp,randaccess, every analysis"
 $check --cs "$build/cyclescope" --seeds 1-100 --work fft,interp,randaccess || status=1
 if [ -n "$asan" ]; then
-    echo "== C: 30 configurations x sort,polybench_like, every analysis, under ASan+UBSan"
-    $check --cs "$asan/cyclescope" --seeds 1-30 --work sort,polybench_like || status=1
+    echo "== C: 12 configurations and tests/configs/random x sort,polybench_like, every analysis, ASan+UBSan"
+    $check --cs "$asan/cyclescope" --seeds 1-12 --ini "$here"/tests/configs/random/*.ini --work sort,polybench_like \
+        --max 50000 || status=1
 fi
 exit $status

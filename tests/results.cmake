@@ -81,7 +81,7 @@ add_test(NAME results.sweep_unread_key
                  ${_cs} sweep --config inorder3 --grid core.rob_size=64,128 -o ${CMAKE_CURRENT_BINARY_DIR}/results-sweep no/such/prog)
 
 if(CYCLESCOPE_HAVE_WORKLOADS)
-  add_test(NAME results.cli COMMAND ${_scripts}/results_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  add_test(NAME results.cli COMMAND ${_scripts}/results_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${CYCLESCOPE_GUEST_DIR})
   # damaged inputs and surroundings: a full or closed stdout, closed descriptors, … (hbad)
   add_test(NAME results.bad_input COMMAND ${_scripts}/bad_input.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   add_test(NAME results.json_schema

@@ -817,7 +817,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         int64_t j = rps_back(i, sd->sb_prev_back); /* in order, one write a cycle */
         if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) w_add(EDGE(j, N_W), RPS_BASE, 1);
         bool waited = rps_wreq(t, i) > u->t[N_C] + 1;
-        if (waited && j >= oldest && rps_u(t, j)->t[N_W] && rps_wreq(t, j) == rps_wreq(t, i)) {
+        if (waited && j >= 0 && j >= oldest && rps_u(t, j)->t[N_W] && rps_wreq(t, j) == rps_wreq(t, i)) {
             /* requests in order: its request waited, and went in the cycle of the previous one's:
              * W_j less j's wait to write and its fill, plus this fill */
             const rps_side *ps = rps_s(t, j);

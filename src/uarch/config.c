@@ -759,6 +759,14 @@ bool uarch_config_validate(const uarch_config *c, cs_error *err) {
         cs_error_set(err, "core.iq_size = %u is larger than core.rob_size = %u", c->iq_size, c->rob_size);
         return false;
     }
+    /* an atomic (AMO, LR/SC) is a load and a store in one µop: it takes an entry of each at
+     * dispatch, so a shared LSQ of one never takes it and the run stopped as a deadlock */
+    if (c->lsq_size == 1) {
+        cs_error_set(err,
+                     "core.lsq_size = 1: an atomic takes a load and a store entry at once; a shared LSQ needs at "
+                     "least 2 (or 0: separate core.lq_size and core.sq_size)");
+        return false;
+    }
     if (c->rename_regs && c->rename_regs < c->dispatch_width) {
         cs_error_set(err, "core.rename_regs = %u is smaller than core.dispatch_width = %u", c->rename_regs,
                      c->dispatch_width);

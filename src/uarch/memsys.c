@@ -547,9 +547,12 @@ static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, ui
         m->wb_count = 0;
         m->writebacks_owed = 0;
     } else if (ls->level == LEVEL_MEM && m->transfer_cycles) { /* queue for the channel, then hold it for one line */
-        uint64_t arrive = now + lat - m->transfer_cycles;
-        uint64_t start = arrive > m->channel_free ? arrive : m->channel_free;
-        m->channel_free = start + m->transfer_cycles;
+        /* the data arrives at the later of the latencies and one transfer after the channel
+         * frees (the transfer is the fill's last stretch). As now + lat - transfer, unsigned,
+         * this wrapped around when one transfer was longer than the run so far and the
+         * latencies (a 4 KB line at 4 bytes a cycle): such fills never held the channel */
+        uint64_t ready = now + lat, after = m->channel_free ? m->channel_free + m->transfer_cycles : 0;
+        m->channel_free = ready > after ? ready : after;
         lat = (uint32_t)(m->channel_free - now);
         /* the write-backs this fill's misses caused follow it on the channel */
         m->channel_free += m->writebacks_owed * m->transfer_cycles;
@@ -584,11 +587,13 @@ static uint32_t start_fill(memsys_t *m, l1 *x, line_state *ls, uint64_t line, ui
         m->l3_stats.fills++;
         m->l3_stats.fill_cycles += lat - x->latency - m->l2_latency - m->l3_latency;
     }
+timed:
+    /* grown for prefetch fills too (they jumped here past it: with unlimited miss registers a
+     * run of prefetches wrote past the array, random_config.py seed 163) */
     if (x->in_flight_count == x->in_flight_alloc) {
         x->in_flight_alloc *= 2;
         x->in_flight = cs_realloc(x->in_flight, x->in_flight_alloc * sizeof *x->in_flight);
     }
-timed:
     x->in_flight[x->in_flight_count++] = (struct fill){line, now + lat};
     ls->ready = now + lat;
     if (m->keep_notes)

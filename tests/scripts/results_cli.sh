@@ -1,5 +1,5 @@
 #!/bin/bash
-# results_cli.sh CYCLESCOPE WORKLOAD_DIR
+# results_cli.sh CYCLESCOPE WORKLOAD_DIR GUEST_DIR
 # The timing verbs' outcomes people and scripts rely on (issue 18):
 #  - a guest that fails gives its exit status (run, stacks), and the results are still written;
 #  - --json -: stdout is the JSON alone, the guest's output and the tables go to stderr;
@@ -9,7 +9,7 @@
 #  - config show inorder3 lists only what the in-order model reads.
 set -u -o pipefail
 . "$(dirname "$(realpath "$0")")/interrupt.sh"
-cs=$(realpath "$1") w=$(realpath "$2")
+cs=$(realpath "$1") w=$(realpath "$2") g=$(realpath "$3")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -62,7 +62,10 @@ grep -q "^HTML report: .*cyclescope-out/sort-ooo4-.*/report.html" out1 || fail "
 "$cs" run --no-report --max 5000 "$w/sort" 300 >/dev/null 2>&1
 [ "$(find cyclescope-out -mindepth 1 -maxdepth 1 -type d | wc -l)" = 2 ] || fail "--no-report made an output directory"
 "$cs" run no/such/prog >/dev/null 2>&1
-"$cs" run --set core.deadlock_cycles=1000 --set memory.latency=5000 "$w/ptr_chase" 4 >/dev/null 2>&1
+# fails during the run (exit 125): a read that would block forever (a 5000-cycle memory under
+# a 1000-cycle deadlock limit was used until 2026-11-27; such a wait is no longer a deadlock)
+"$cs" run "$g/pipe_use" block >/dev/null 2>&1
+[ $? = 125 ] || fail "pipe_use block: expected exit 125"
 [ "$(find cyclescope-out -mindepth 1 -maxdepth 1 -type d | wc -l)" = 2 ] || fail "a run that failed left an empty directory"
 [ "$(readlink cyclescope-out/latest)" = "$(basename "$(ls -d cyclescope-out/sort-knl-*)")" ] || fail "latest moved to a failed run"
 

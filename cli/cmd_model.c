@@ -260,8 +260,8 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, const char *a
     } else {
         cli_guest_options g;
         cli_guest_defaults(&g);
-        g.env_fixed = p->env_fixed; /* else the caller's environment, as `model analyze` had */
-        g.emu.seed = p->seed;       /* the random bytes it had (0: the default seed) */
+        g.env_fixed = p->env_fixed;          /* else the caller's environment, as `model analyze` had */
+        g.emu.seed = p->seed;                /* the random bytes it had (0: the default seed) */
         g.emu.allow_write_dir = allow_write; /* a program writing its output re-runs the same */
         g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
         e = cli_guest_open(&g, n, args, err); /* *err names the program and why it cannot run */

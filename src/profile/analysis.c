@@ -386,7 +386,7 @@ static void bound_search(const profile_proc *p, size_t shift, uint8_t index_reg,
     long kl = writer_before(p, shift, index_reg, &l);
     bool word = kl >= 0 && (l.op == ISA_OP_LD || l.op == ISA_OP_LW || l.op == ISA_OP_LWU);
     bool frame = word && (l.rs1 == 2 || l.rs1 == 8); /* sp, s0: the frame */
-    bool reload = frame && !restores_saved(p, &l);        /* not an epilogue's */
+    bool reload = frame && !restores_saved(p, &l);   /* not an epilogue's */
     if (word && !frame) {
         /* GCC -O2 loads a field twice, checks the bound on the first load and shifts the
          * second (xz's lzma_decode: `lw t0, -348(a1)`, `bgeu 70, t0`, `lwu a1, -348(a1)`):

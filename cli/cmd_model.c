@@ -3,6 +3,7 @@
  *   model solve FILE [--config …] [--set …]      model a machine from it
  * A thin layer over src/statmodel; --compare-sim times the same µops on the
  * simulator through the runner. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -51,6 +53,8 @@ void help_model(void) {
            "  --compare-sim      also time the analysed µops on the simulator and print the error (the\n"
            "                     program again with its recorded arguments, and --env-fixed's\n"
            "                     environment when the analysis had it)\n"
+           "  --allow-write DIR  with --compare-sim: let the program run again write under DIR, as\n"
+           "                     `model analyze --allow-write DIR` let it (not recorded in the profile)\n"
            "  --json FILE        write the results as JSON (- for stdout)\n");
 }
 
@@ -65,7 +69,8 @@ enum {
     OPT_M_GRID,
     OPT_M_REPORT,
     OPT_M_METHOD,
-    OPT_M_ADDRBITS
+    OPT_M_ADDRBITS,
+    OPT_M_ALLOW_WRITE
 };
 
 /* The profile's source (arguments separated by newlines, NUL-terminated) split in place into
@@ -223,7 +228,8 @@ static int analyze(int argc, char **argv) {
 }
 
 /* Time the profile's own µops on the simulator (through the runner). */
-static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *st, cs_error *err) {
+static bool simulate(const sm_profile *p, const uarch_config *cfg, const char *allow_write, core_stats *st,
+                     cs_error *err) {
     char copy[sizeof p->source];
     memcpy(copy, p->source, sizeof copy);
     char *args[128];
@@ -254,8 +260,9 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, core_stats *s
     } else {
         cli_guest_options g;
         cli_guest_defaults(&g);
-        g.env_fixed = p->env_fixed; /* else the caller's environment, as `model analyze` had */
-        g.emu.seed = p->seed;       /* the random bytes it had (0: the default seed) */
+        g.env_fixed = p->env_fixed;          /* else the caller's environment, as `model analyze` had */
+        g.emu.seed = p->seed;                /* the random bytes it had (0: the default seed) */
+        g.emu.allow_write_dir = allow_write; /* a program writing its output re-runs the same */
         g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
         e = cli_guest_open(&g, n, args, err); /* *err names the program and why it cannot run */
         if (!e) return false;
@@ -311,7 +318,7 @@ static bool point_machine(const sm_profile *p, point *pt) {
     return false;
 }
 
-static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool compare) {
+static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool compare, const char *allow_write) {
     cs_error err = {{0}};
     pt->m.max_states = max_states;
     clock_t c0 = clock();
@@ -320,7 +327,7 @@ static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool c
     pt->model_cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
     if (!compare) return 0;
     double t0 = cs_now();
-    if (!simulate(p, &pt->cfg, &pt->st, &err)) return cli_fail("model solve: --compare-sim: %s", err.msg);
+    if (!simulate(p, &pt->cfg, allow_write, &pt->st, &err)) return cli_fail("model solve: --compare-sim: %s", err.msg);
     pt->simulated = true;
     pt->sim_seconds = cs_now() - t0;
     const core_stats *st = &pt->st;
@@ -508,12 +515,13 @@ static int solve(int argc, char **argv) {
                                              {"grid", required_argument, 0, OPT_M_GRID},
                                              {"report", required_argument, 0, OPT_M_REPORT},
                                              {"method", required_argument, 0, OPT_M_METHOD},
+                                             {"allow-write", required_argument, 0, OPT_M_ALLOW_WRITE},
                                              {0, 0, 0, 0}};
     cli_timing_options t = {0};
     t.config = "inorder3";
     uint64_t max_states = 0;
     bool compare = false, matrix = false;
-    const char *json = NULL, *grid_text = NULL, *report = NULL;
+    const char *json = NULL, *grid_text = NULL, *report = NULL, *allow_write = NULL;
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -532,6 +540,15 @@ static int solve(int argc, char **argv) {
         case OPT_M_JSON: json = optarg; break;
         case OPT_M_GRID: grid_text = optarg; break;
         case OPT_M_REPORT: report = optarg; break;
+        case OPT_M_ALLOW_WRITE: {
+            struct stat st; /* bad usage before anything runs, as the guest options' --allow-write */
+            bool exists = stat(optarg, &st) == 0;
+            if (!exists || !S_ISDIR(st.st_mode))
+                return cli_usage("model solve", "--allow-write %s: %s", optarg,
+                                 exists ? "not a directory" : strerror(errno));
+            allow_write = optarg;
+            break;
+        }
         case OPT_M_METHOD:
             if (strcmp(optarg, "markov") && strcmp(optarg, "matrix"))
                 return cli_usage("model solve", "--method %s: markov or matrix", optarg);
@@ -605,7 +622,7 @@ static int solve(int argc, char **argv) {
     }
     for (size_t i = 0; i < npoints && rc == 0; i++) {
         point *pt = &pts[i];
-        rc = run_point(p, pt, max_states, compare);
+        rc = run_point(p, pt, max_states, compare, allow_write);
         if (rc == 0) {
             print_point(out, p, pt);
             model_total += pt->r.seconds;

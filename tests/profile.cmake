@@ -182,6 +182,14 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_hoisted COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-hoisted
            ${CYCLESCOPE_GUEST_DIR}/jump_table_hoisted interp:5)
 endif()
+#   profile.jump_table_reload  xz's `switch (coder->sequence)` under GCC (tests/guest/jump_table_reload.S): the
+#                              bound on a first load of the field, the shift on a second load of it (same
+#                              base and offset, no store between): read, 5 edges, not missing edges (before:
+#                              missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_reload COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-reload
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_reload decode_step:5)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

@@ -105,6 +105,22 @@ sys.exit(0 if r1[\"instructions\"] != r0[\"instructions\"] and s[\"simulated_ipc
     ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-seed ${CYCLESCOPE_GUEST_DIR}/seeded_loop
     ${CMAKE_CURRENT_SOURCE_DIR}/corpus/statmodel)
 endif()
+# statmodel.compare_allow_write: a program that writes its output (truncate_sync DIR) analysed with
+# `model analyze --allow-write DIR` runs again under `model solve --compare-sim --allow-write DIR`
+# with the same write access: the analysed µops to the one (no warning that the re-run timed
+# another stream; one-pipe model within 5%) (the option did not exist: the re-run,
+# refused its file, ended early and timed another stream — libpng's pngtest, docs/sandbox.md §14)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME statmodel.compare_allow_write COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; rm -rf \"$out\"; mkdir -p \"$out\"/area
+    \"$cs\" model analyze --env-fixed --allow-write \"$out\"/area -o \"$out\"/w.smp \"$prog\" \"$out\"/area >/dev/null 2>&1
+    \"$cs\" model solve --config inorder1 --compare-sim --allow-write \"$out\"/area --json \"$out\"/w.json \"$out\"/w.smp >/dev/null 2>\"$out\"/w.err
+    test ! -s \"$out\"/w.err
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(\"simulated µops\", s[\"simulated_uops\"], \"error\", s[\"error\"]); \
+sys.exit(0 if s[\"simulated_uops\"] > 1000 and abs(s[\"error\"]) < 0.05 else 1)' \"$out\"/w.json
+    ! \"$cs\" model solve --compare-sim --allow-write \"$out\"/no-such-dir \"$out\"/w.smp 2>\"$out\"/bad.err
+    grep -q 'allow-write .*no-such-dir: No such file or directory' \"$out\"/bad.err" _
+    ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-allow-write ${CYCLESCOPE_GUEST_DIR}/truncate_sync)
+endif()
 # statmodel.hot_loop: a very hot tiny loop (5 instructions, 200 k times): Gauss-Seidel stalled on
 # its one-pipe chain (residual 0.02 through all 20000 sweeps, "did not converge"); solved exactly
 # by GTH now, and the one-pipe model is exact (within 1e-4 of the simulation)

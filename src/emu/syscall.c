@@ -64,7 +64,7 @@ enum {
     SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_msync = 227, SYS_madvise = 233, SYS_wait4 = 260,
     SYS_riscv_hwprobe = 258, SYS_riscv_flush_icache = 259, SYS_prlimit64 = 261,
     SYS_renameat2 = 276, SYS_getrandom = 278, SYS_statx = 291, SYS_rseq = 293, SYS_clone3 = 435,
-    SYS_faccessat2 = 439, SYS_fchmod = 52, SYS_fchmodat = 53, SYS_fchown = 55, SYS_utimensat = 88
+    SYS_faccessat2 = 439, SYS_fchmod = 52, SYS_fchmodat = 53, SYS_fchown = 55, SYS_fchownat = 54, SYS_utimensat = 88
 };
 /* clang-format on */
 
@@ -73,7 +73,7 @@ static const char *syscall_name(unsigned long nr) {
     switch (nr) {
 #define NAME(n) \
     case SYS_##n: return #n;
-        NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
+        NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(fchownat) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
         NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(statfs) NAME(fstatfs) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
@@ -1451,6 +1451,27 @@ static int64_t sys_fchown(emu_t *e, uint64_t fd, uint64_t owner, uint64_t group)
     return same_owner && same_group ? 0 : -EPERM;
 }
 
+/* fchownat(dirfd, path, owner, group, flags) (chown, lchown): zstd gives its output the
+ * input's owner with chown. As fchown: keeping the owner and group the file has is a
+ * no-op, anything else -EPERM; the path must be one the guest may change (beneath
+ * --allow-write DIR), as for fchmodat. "" with AT_EMPTY_PATH names dirfd itself. */
+static int64_t sys_fchownat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t owner, uint64_t group,
+                            uint64_t flags) {
+    if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) return -EINVAL;
+    char first = 0;
+    if (guest_get(e, path_addr, &first, 1)) return -EFAULT;
+    if (!first && (flags & AT_EMPTY_PATH)) return sys_fchown(e, (uint64_t)dirfd, owner, group);
+    int64_t h = path_to_change(e, dirfd, path_addr, !(flags & AT_SYMLINK_NOFOLLOW));
+    if (h < 0) return h;
+    struct stat st;
+    int64_t r = fstat((int)h, &st) < 0 ? -errno : 0;
+    close((int)h);
+    if (r < 0) return r;
+    bool same_owner = (uint32_t)owner == UINT32_MAX || (uint32_t)owner == st.st_uid;
+    bool same_group = (uint32_t)group == UINT32_MAX || (uint32_t)group == st.st_gid;
+    return same_owner && same_group ? 0 : -EPERM;
+}
+
 /* utimensat(dirfd, path, times, flags) (utime, utimes, futimens): bzip2 gives its output
  * the input's times. A NULL path (futimens) or "" with AT_EMPTY_PATH names dirfd itself.
  * times NULL means now, on the host's clock, as the file times the guest reads are. */
@@ -1577,6 +1598,7 @@ void emu_syscall(emu_t *e) {
     case SYS_fchmod: ret = sys_fchmod(e, a0, a1); break;
     case SYS_fchmodat: ret = sys_fchmodat(e, (int64_t)a0, a1, a2); break;
     case SYS_fchown: ret = sys_fchown(e, a0, a1, a2); break;
+    case SYS_fchownat: ret = sys_fchownat(e, (int64_t)a0, a1, a2, a3, a4); break;
     case SYS_utimensat: ret = sys_utimensat(e, (int64_t)a0, a1, a2, a3); break;
     case SYS_setitimer:
     case SYS_getitimer:

@@ -384,8 +384,29 @@ static void bound_search(const profile_proc *p, size_t shift, uint8_t index_reg,
     *bound_reg = index_reg, *from = shift, *stop = -1;
     isa_insn l;
     long kl = writer_before(p, shift, index_reg, &l);
-    bool reload = kl >= 0 && (l.op == ISA_OP_LD || l.op == ISA_OP_LW || l.op == ISA_OP_LWU) &&
-        (l.rs1 == 2 || l.rs1 == 8) /* sp, s0: the frame */ && !restores_saved(p, &l); /* not an epilogue's */
+    bool word = kl >= 0 && (l.op == ISA_OP_LD || l.op == ISA_OP_LW || l.op == ISA_OP_LWU);
+    bool frame = word && (l.rs1 == 2 || l.rs1 == 8); /* sp, s0: the frame */
+    bool reload = frame && !restores_saved(p, &l);   /* not an epilogue's */
+    if (word && !frame) {
+        /* GCC -O2 loads a field twice, checks the bound on the first load and shifts the
+         * second (xz's lzma_decode: `lw t0, -348(a1)`, `bgeu 70, t0`, `lwu a1, -348(a1)`):
+         * the first is the index when the base stays and nothing is stored between */
+        for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
+            isa_insn first;
+            isa_decode(p->insns[k].raw, &first);
+            isa_regs r;
+            isa_regs_of(&first, &r);
+            int cls = p->insns[k].op_class;
+            if (r.dst == l.rs1 || cls == OPC_STORE || cls == OPC_ATOMIC || cls == OPC_SYSTEM || cls == OPC_CALL) return;
+            bool same_word = (first.op == ISA_OP_LW || first.op == ISA_OP_LWU) == (l.op != ISA_OP_LD);
+            if ((first.op == ISA_OP_LD || first.op == ISA_OP_LW || first.op == ISA_OP_LWU) && same_word &&
+                first.rs1 == l.rs1 && first.imm == l.imm && first.rd) {
+                *bound_reg = first.rd, *from = (size_t)kl, *stop = k;
+                return;
+            }
+        }
+        return;
+    }
     if (!reload) return;
     for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
         isa_insn st;

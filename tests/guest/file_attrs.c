@@ -1,6 +1,7 @@
 /* What compressors and databases do to the files they write, reduced from bzip2 1.0.8
  * and SQLite 3.40 (docs/sandbox.md §12): the output given the input's mode, owner and
- * times (fchmod, fchown to itself, utime, futimens, chmod), and SQLite's record locks
+ * times (fchmod, fchown to itself, utime, futimens, chmod; zstd 1.5.4's chown to itself,
+ * docs/sandbox.md §14), and SQLite's record locks
  * (fcntl F_SETLK/F_GETLK/F_SETLKW, the OFD forms) with Linux's refusals.
  *   file_attrs attrs DIR     (run with --allow-write DIR)
  *   file_attrs locks DIR     (run with --allow-write DIR)
@@ -45,6 +46,7 @@ static int attrs(const char *dir) {
     struct timespec ts[2] = {{1000000000, 250}, {1234567890, 123456789}};
     say("futimens", futimens(fd, ts));
     show(path);
+    say("fchownat AT_EMPTY_PATH", fchownat(fd, "", st.st_uid, st.st_gid, AT_EMPTY_PATH));
     say("fchown closed", fchown(99, st.st_uid, st.st_gid));
     say("fchmod closed", fchmod(99, 0600));
     close(fd);
@@ -63,6 +65,11 @@ static int attrs(const char *dir) {
     snprintf(path, sizeof path, "%s/no-such-file", dir);
     say("utime missing", utime(path, &ub));
     say("chmod missing", chmod(path, 0600));
+    say("chown missing", chown(path, st.st_uid, st.st_gid));
+    snprintf(path, sizeof path, "%s/attrs.out", dir);
+    say("chown to its own owner", chown(path, st.st_uid, st.st_gid)); /* zstd's */
+    say("lchown -1 -1", lchown(path, (uid_t)-1, (gid_t)-1));
+    say("fchownat bad flags", fchownat(AT_FDCWD, path, st.st_uid, st.st_gid, 0x4000));
     return 0;
 }
 
@@ -109,6 +116,7 @@ static int outside(const char *path) {
     struct utimbuf ub = {.actime = 1, .modtime = 2};
     say("utime outside", utime(path, &ub));
     say("chmod outside", chmod(path, 0600));
+    say("chown outside", chown(path, (uid_t)-1, (gid_t)-1));
     int fd = open(path, O_RDONLY);
     say("fchmod read-only descriptor", fchmod(fd, 0600));
     say("futimens read-only descriptor", futimens(fd, NULL));

@@ -190,6 +190,15 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_reload COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-reload
            ${CYCLESCOPE_GUEST_DIR}/jump_table_reload decode_step:5)
 endif()
+#   profile.jump_table_branch_in  zstd's ZSTD_decompressSequences_default under GCC
+#                              (tests/guest/jump_table_branch_in.S): the table's block entered only by the
+#                              bound's conditional branch, below another block whose `bltu a5, s0` comes first
+#                              in address order: the bound followed along the one way in, 5 edges, not missing
+#                              edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_branch_in COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-branch-in ${CYCLESCOPE_GUEST_DIR}/jump_table_branch_in decode_seq:5)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

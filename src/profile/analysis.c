@@ -319,8 +319,75 @@ static long writer_on_the_way_in(const profile_proc *p, size_t from, uint8_t reg
     return -1;
 }
 
+/* The one instruction control reaches index k from: the one above when it falls through and
+ * nothing jumps or branches to k, or the one jump or branch to k when the one above does not
+ * fall through (*jumped then true). -1 at the entry, a second way in, or none. */
+static long only_way_in(const profile_proc *p, size_t k, bool *jumped) {
+    long jumper = -1;
+    size_t jumps = 0;
+    for (size_t i = 0; i < p->ninsns && jumps < 2; i++) {
+        const profile_insn *x = &p->insns[i];
+        if (x->op_class != OPC_BRANCH && x->op_class != OPC_JUMP) continue;
+        isa_insn d;
+        isa_decode(x->raw, &d);
+        if ((d.op == ISA_OP_JAL || x->op_class == OPC_BRANCH) && x->pc + (uint64_t)d.imm == p->insns[k].pc)
+            jumper = (long)i, jumps++;
+    }
+    uint8_t above = k ? p->insns[k - 1].op_class : OPC_JUMP;
+    bool falls = k && above != OPC_JUMP && above != OPC_JUMP_INDIRECT && above != OPC_RETURN;
+    if (!k || jumps + falls != 1) return -1;
+    *jumped = jumps == 1;
+    return jumps ? jumper : (long)k - 1;
+}
+
+/* The bound of a jump table's index `reg` shifted at index ks, followed back along the one way
+ * into the shift (only_way_in) rather than in address order: the first branch on that path
+ * comparing `reg` with a register set to a constant K (li) on the one way into the branch,
+ * `reg` not written between the branch and the shift. The branch bounds `reg` on the side
+ * the path leaves it by: taken, bgeu K, I (I <= K) or bltu I, K (I < K); not taken, bltu K, I
+ * or bgeu I, K. 0: no such bound (a second way in, a call, a write of `reg`, or JT_WINDOW
+ * instructions). *lead: the first instruction of the straight line ending at ks, which the
+ * table's base must be set in. GCC lays zstd's ZSTD_decompressSequences_default's table
+ * block out after the epilogue and another block, entered only by `bgeu a2, s0` 60
+ * instructions above (docs/profile.md, "Libraries' tools from Debian's source packages"). */
+static uint64_t bound_on_the_way_in(const profile_proc *p, size_t ks, uint8_t reg, long *lead) {
+    size_t k = ks;
+    *lead = (long)ks;
+    bool straight = true;
+    for (size_t n = 0; n < JT_WINDOW && reg; n++) {
+        bool jumped = false;
+        long prev = only_way_in(p, k, &jumped);
+        if (prev < 0) return 0;
+        if (straight && jumped) *lead = (long)k, straight = false;
+        k = (size_t)prev;
+        const profile_insn *x = &p->insns[k];
+        if (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) return 0;
+        isa_insn br;
+        isa_decode(x->raw, &br);
+        if (x->op_class != OPC_BRANCH) {
+            isa_regs r;
+            isa_regs_of(&br, &r);
+            if (r.dst == reg) return 0; /* the index changed after any bound above */
+            continue;
+        }
+        uint8_t kreg;
+        uint64_t extra;
+        if (jumped && br.op == ISA_OP_BGEU && br.rs2 == reg) kreg = br.rs1, extra = 1;
+        else if (jumped && br.op == ISA_OP_BLTU && br.rs1 == reg) kreg = br.rs2, extra = 0;
+        else if (!jumped && br.op == ISA_OP_BLTU && br.rs2 == reg) kreg = br.rs1, extra = 1;
+        else if (!jumped && br.op == ISA_OP_BGEU && br.rs1 == reg) kreg = br.rs2, extra = 0;
+        else if (br.rs1 == reg || br.rs2 == reg) return 0; /* another test of the index */
+        else continue;
+        isa_insn li;
+        long kk = writer_on_the_way_in(p, k, kreg, &li);
+        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
+        return (uint64_t)li.imm + extra;
+    }
+    return 0;
+}
+
 /* A constant set by auipc/lui (+ addi) before index `from`. */
-static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64_t *value) {
+static bool constant_reg_at(const profile_proc *p, size_t from, uint8_t reg, uint64_t *value, long *at) {
     isa_insn d;
     long k = writer_before(p, from, reg, &d);
     if (k < 0 || restores_saved(p, &d)) k = only_constant_writer(p, from, reg, &d);
@@ -330,10 +397,16 @@ static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64
         k = writer_before(p, (size_t)k, reg, &d);
     }
     if (k < 0) return false;
+    *at = k;
     if (d.op == ISA_OP_AUIPC) *value = p->insns[k].pc + (uint64_t)d.imm + (uint64_t)add;
     else if (d.op == ISA_OP_LUI) *value = (uint64_t)d.imm + (uint64_t)add;
     else return false;
     return true;
+}
+
+static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64_t *value) {
+    long at;
+    return constant_reg_at(p, from, reg, value, &at);
 }
 
 /* The section with contents that holds [addr, addr + size), or NULL. */
@@ -558,7 +631,8 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     size_t bound_from;
     long stop;
     bound_search(p, (size_t)ks, index_reg, &bound_reg, &bound_from, &stop);
-    for (long b = (long)bound_from - 1, n = 0; b > stop && n < JT_WINDOW && !count; b--, n++) {
+    bool refuted = false; /* the address-order search found a branch on the index it cannot read */
+    for (long b = (long)bound_from - 1, n = 0; b > stop && n < JT_WINDOW && !count && !refuted; b--, n++) {
         isa_insn br;
         isa_decode(p->insns[b].raw, &br);
         uint8_t kreg = 0;
@@ -575,14 +649,32 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         else continue;
         /* into the table: the taken side must lead to the shift (its target between them) */
         long taken = into ? insn_at(p, p->insns[b].pc + (uint64_t)br.imm) : -1;
-        if (into && !(taken > b && taken <= ks)) return 0;
+        if (into && !(taken > b && taken <= ks)) {
+            refuted = true;
+            break;
+        }
         isa_insn li;
         long kk = writer_before(p, (size_t)b, kreg, &li);
         if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0)
             kk = writer_on_the_way_in(p, (size_t)b, kreg, &li);
-        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
+        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) {
+            refuted = true;
+            break;
+        }
         count = (uint64_t)li.imm + (uint64_t)extra;
     }
+    /* Address order is not the way in when the table's block is entered only by a branch from
+     * elsewhere: then the bound on the one way in, with the base (and the relative base) set on
+     * the straight line into the shift, so that both hold on every path to the jump */
+    if (!count && stop < 0) {
+        long lead, at_table, at_base;
+        uint64_t path_count = bound_on_the_way_in(p, (size_t)ks, index_reg, &lead);
+        uint64_t t, bb;
+        if (path_count && constant_reg_at(p, (size_t)ka, table_reg, &t, &at_table) && at_table >= lead &&
+            (!rel_base || (constant_reg_at(p, (size_t)k, rel_base, &bb, &at_base) && at_base >= lead)))
+            count = path_count, refuted = false;
+    }
+    if (refuted) return 0;
     /* no bound but a mask: andi I, X, M gives 0..M (glibc's _wordcopy_fwd_aligned: & 7). Only
      * without a bound: a zext.b (andi 255) before a bound check is no table of 256 */
     isa_insn mask;

@@ -199,6 +199,16 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_branch_in COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
            ${_prof_out}/jump-table-branch-in ${CYCLESCOPE_GUEST_DIR}/jump_table_branch_in decode_seq:5)
 endif()
+#   profile.jump_table_two_ways_in  the same with a second branch into the table's block, bounded by another
+#                              constant (tests/guest/jump_table_two_ways_in.S): the bound is not proven on
+#                              every path, the procedure stays missing edges (a guard: no table read past)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_two_ways_in COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function decode_seq --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-two-ways-in
+    ${CYCLESCOPE_GUEST_DIR}/jump_table_two_ways_in)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

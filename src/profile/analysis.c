@@ -358,8 +358,9 @@ static uint64_t bound_on_the_way_in(const profile_proc *p, size_t ks, uint8_t re
         bool jumped = false;
         long prev = only_way_in(p, k, &jumped);
         if (prev < 0) return 0;
-        if (straight && jumped) *lead = (long)k, straight = false;
+        if (jumped) straight = false;
         k = (size_t)prev;
+        if (straight) *lead = (long)k; /* still the one line into the shift */
         const profile_insn *x = &p->insns[k];
         if (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) return 0;
         isa_insn br;

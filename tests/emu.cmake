@@ -135,6 +135,26 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   endforeach()
   add_test(NAME exec.self_proc_fixed
            COMMAND ${_scripts}/expect_output.sh 0 "${_self_proc_expect}" ${_cs} exec --env-fixed ${_g}/self_proc show)
+  # /proc/self/stat's name, pid, ppid and startstack, as qemu-riscv64 serves them (it leaves the
+  # other fields 0); status's who-and-what lines are the guest's (qemu shows its own process':
+  # not compared), from the main thread and, by /proc/thread-self/, a second one
+  add_test(NAME exec.qemu.self_proc.stat COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/self_proc stat)
+  set(_self_status_expect "^/proc/thread-self/status Pid:[[:space:]]+1001$
+^/proc/thread-self/status Threads:[[:space:]]+2$
+")
+  foreach(dir self 1000 thread-self)
+    string(APPEND _self_status_expect "^/proc/${dir}/status Name:[[:space:]]+self_proc$
+^/proc/${dir}/status State:[[:space:]]+R \\(running\\)$
+^/proc/${dir}/status Tgid:[[:space:]]+1000$
+^/proc/${dir}/status Pid:[[:space:]]+1000$
+^/proc/${dir}/status PPid:[[:space:]]+1$
+^/proc/${dir}/status TracerPid:[[:space:]]+0$
+^/proc/${dir}/status Uid:[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000$
+^/proc/${dir}/status Threads:[[:space:]]+1$
+")
+  endforeach()
+  add_test(NAME exec.self_proc_status
+           COMMAND ${_scripts}/expect_output.sh 0 "${_self_status_expect}" ${_cs} exec ${_g}/self_proc status)
   # sleeping moves the guest's clocks (it took no time: a wait for time to pass never ended)
   add_test(NAME exec.qemu.sleep_clock COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/sleep_clock)
   # timed futex waits of one thread time out (ETIMEDOUT) instead of ending the run

@@ -127,7 +127,7 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
     e->saved_auxv_pairs = auxn;
     free(envp);
     free(argv);
-    e->h.x[2] = sp;
+    e->h.x[2] = e->start_stack = sp;
     return true;
 }
 

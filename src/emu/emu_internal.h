@@ -132,6 +132,7 @@ struct emu {
      * the stack's ranges of argv's and envp's strings, as Linux's mm->arg_start.. env_end, and
      * a copy of the auxiliary vector (Linux's mm->saved_auxv), its AT_NULL pair included */
     uint64_t arg_start, arg_end, env_start, env_end;
+    uint64_t start_stack; /* the stack pointer at entry (argc's address), stat's startstack */
     uint64_t saved_auxv[24][2];
     size_t saved_auxv_pairs;
     emu_options opt;

@@ -492,7 +492,7 @@ static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
         const vma *v = &e->m.vmas[i];
         size += v->end - v->start;
         if (v->start < GUEST_STACK_TOP && GUEST_STACK_TOP <= v->end) stack += v->end - v->start;
-        else if (v->prot & PROT_X) exec += v->end - v->start;
+        else if (v->prot & PROT_X && v->start != EMU_SIGRETURN_PAGE) exec += v->end - v->start; /* not the "vDSO" */
     }
     uint64_t ignored, caught, user_ticks = e->icount / 10000000; /* 100 Hz, as times(2) */
     proc_signal_sets(e, &ignored, &caught);

@@ -118,6 +118,43 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   add_test(NAME exec.self_maps_repeatable
            COMMAND bash -c "a=$(\"$0\" exec \"$1\" dump) && b=$(\"$0\" exec \"$1\" dump) && [ \"$a\" = \"$b\" ] && echo \"$a\" | grep -q '\\[stack\\]$' && echo same"
                    ${_cs} ${_g}/self_maps)
+  # /proc/self/cmdline and auxv are the guest's argv and auxiliary vector, as qemu-riscv64
+  # serves them (they were cyclescope's own: its command line, the x86-64 host's vector);
+  # docs/sandbox.md §4
+  add_test(NAME exec.qemu.self_proc COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/self_proc check)
+  # cmdline, comm and environ under --env-fixed, by /proc/self/, /proc/thread-self/ and the
+  # guest's pid: argv[0] /guest/NAME, comm the program's name (fs/exec.c), environ the fixed
+  # environment, not cyclescope's (qemu shows its own comm and environ: not compared)
+  set(_self_proc_expect "")
+  foreach(dir self thread-self 1000)
+    string(APPEND _self_proc_expect "^/proc/${dir}/cmdline: \\[/guest/self_proc\\] \\[show\\]$
+^/proc/${dir}/comm: self_proc$
+^/proc/${dir}/environ: \\[PATH=/usr/bin:/bin\\] \\[HOME=/\\] \\[LANG=C\\]$
+^/proc/${dir}/environ: envp$
+")
+  endforeach()
+  add_test(NAME exec.self_proc_fixed
+           COMMAND ${_scripts}/expect_output.sh 0 "${_self_proc_expect}" ${_cs} exec --env-fixed ${_g}/self_proc show)
+  # /proc/self/stat's name, pid, ppid and startstack, as qemu-riscv64 serves them (it leaves the
+  # other fields 0); status's who-and-what lines are the guest's (qemu shows its own process':
+  # not compared), from the main thread and, by /proc/thread-self/, a second one
+  add_test(NAME exec.qemu.self_proc.stat COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/self_proc stat)
+  set(_self_status_expect "^/proc/thread-self/status Pid:[[:space:]]+1001$
+^/proc/thread-self/status Threads:[[:space:]]+2$
+")
+  foreach(dir self 1000 thread-self)
+    string(APPEND _self_status_expect "^/proc/${dir}/status Name:[[:space:]]+self_proc$
+^/proc/${dir}/status State:[[:space:]]+R \\(running\\)$
+^/proc/${dir}/status Tgid:[[:space:]]+1000$
+^/proc/${dir}/status Pid:[[:space:]]+1000$
+^/proc/${dir}/status PPid:[[:space:]]+1$
+^/proc/${dir}/status TracerPid:[[:space:]]+0$
+^/proc/${dir}/status Uid:[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000$
+^/proc/${dir}/status Threads:[[:space:]]+1$
+")
+  endforeach()
+  add_test(NAME exec.self_proc_status
+           COMMAND ${_scripts}/expect_output.sh 0 "${_self_status_expect}" ${_cs} exec ${_g}/self_proc status)
   # sleeping moves the guest's clocks (it took no time: a wait for time to pass never ended)
   add_test(NAME exec.qemu.sleep_clock COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/sleep_clock)
   # timed futex waits of one thread time out (ETIMEDOUT) instead of ending the run

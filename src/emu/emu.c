@@ -119,9 +119,15 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
     for (size_t i = 0; i < envc; i++) mem_copy_in(&e->m, at, &envp[i], 8), at += 8;
     mem_copy_in(&e->m, at, &zero, 8), at += 8;
     mem_copy_in(&e->m, at, auxv, sizeof auxv);
+    e->arg_start = argv[0];
+    e->arg_end = e->env_start = envc ? envp[0] : execfn; /* argv's strings, then envp's, then execfn */
+    e->env_end = execfn;
+    _Static_assert(sizeof auxv <= sizeof e->saved_auxv, "saved_auxv holds the auxiliary vector");
+    memcpy(e->saved_auxv, auxv, sizeof auxv);
+    e->saved_auxv_pairs = auxn;
     free(envp);
     free(argv);
-    e->h.x[2] = sp;
+    e->h.x[2] = e->start_stack = sp;
     return true;
 }
 

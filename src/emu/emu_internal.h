@@ -128,6 +128,13 @@ struct emu {
     char *path;     /* host path of the executable */
     char *exe_real; /* its absolute path, opened for /proc/self/exe */
     char *exe_seen; /* what the guest sees as its path: exe_real, or EMU_FIXED_DIR/NAME */
+    /* what the guest was started with, for its /proc/self/cmdline, environ and auxv (syscall.c):
+     * the stack's ranges of argv's and envp's strings, as Linux's mm->arg_start.. env_end, and
+     * a copy of the auxiliary vector (Linux's mm->saved_auxv), its AT_NULL pair included */
+    uint64_t arg_start, arg_end, env_start, env_end;
+    uint64_t start_stack; /* the stack pointer at entry (argc's address), stat's startstack */
+    uint64_t saved_auxv[24][2];
+    size_t saved_auxv_pairs;
     emu_options opt;
     char *allow_write_real;      /* realpath of opt.allow_write_dir */
     int allow_fd;                /* that directory, opened: every write is resolved beneath it */

@@ -360,11 +360,66 @@ static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
 
 /* ---- file I/O ---- */
 
-/* Whether a guest path names the guest's own /proc/self/maps (also by its pid or as the thread's). */
-static bool is_proc_maps(const char *path) {
+/* The guest's own /proc/self files served from the emulator's state (each open: an unnamed
+ * host file written with the content then); every other /proc/self file is the host's. */
+typedef enum {
+    PROC_NONE,
+    PROC_MAPS,
+    PROC_CMDLINE,
+    PROC_COMM,
+    PROC_ENVIRON,
+    PROC_AUXV,
+    PROC_STAT,
+    PROC_STATUS
+} proc_self_file;
+
+/* Which of them a guest path names: by /proc/self/, by the guest's pid, or as the thread's
+ * (/proc/thread-self/, which Linux has for each of these). */
+static proc_self_file proc_self_file_of(const char *path) {
     char own[32];
-    snprintf(own, sizeof own, "/proc/%d/maps", GUEST_PID);
-    return !strcmp(path, "/proc/self/maps") || !strcmp(path, "/proc/thread-self/maps") || !strcmp(path, own);
+    snprintf(own, sizeof own, "/proc/%d/", GUEST_PID);
+    const char *prefixes[] = {"/proc/self/", "/proc/thread-self/", own}, *name = NULL;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !name; i++)
+        if (!strncmp(path, prefixes[i], strlen(prefixes[i]))) name = path + strlen(prefixes[i]);
+    if (!name) return PROC_NONE;
+    static const struct {
+        const char *name;
+        proc_self_file file;
+    } files[] = {{"maps", PROC_MAPS}, {"cmdline", PROC_CMDLINE}, {"comm", PROC_COMM},    {"environ", PROC_ENVIRON},
+                 {"auxv", PROC_AUXV}, {"stat", PROC_STAT},       {"status", PROC_STATUS}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (!strcmp(name, files[i].name)) return files[i].file;
+    return PROC_NONE;
+}
+
+/* An unnamed host file holding `len` bytes of `text`, read from its start; or -errno. */
+static int proc_text_fd(const char *name, const void *text, size_t len) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -errno;
+    if (write(fd, text, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        return -EIO;
+    }
+    return fd;
+}
+
+/* The program's name as Linux starts it (fs/exec.c begin_new_exec: the basename of the file
+ * executed, at most 15 bytes), for PR_GET_NAME and /proc/self/comm. */
+static void program_name(const emu_t *e, char name[16]) {
+    const char *base = strrchr(e->path, '/');
+    snprintf(name, 16, "%s", base ? base + 1 : e->path);
+}
+
+/* cmdline and environ: the bytes of the stack's argv or envp strings as they are now (Linux
+ * reads mm->arg_start..arg_end and env_start..env_end of the process, so a program that
+ * rewrote its argv[0] in place shows the new one); empty if the guest unmapped them. */
+static int proc_strings_fd(emu_t *e, const char *name, uint64_t start, uint64_t end) {
+    size_t len = (size_t)(end - start);
+    char *text = cs_malloc(len + 1);
+    if (!mem_copy_out(&e->m, start, text, len)) len = 0;
+    int fd = proc_text_fd(name, text, len);
+    free(text);
+    return fd;
 }
 
 /* /proc/self/maps: the guest's own mappings, as Linux and qemu-riscv64 list them (start-end,
@@ -385,8 +440,6 @@ static bool proc_maps_shared(const emu_t *e, const vma *v) {
 }
 
 static int proc_maps_fd(emu_t *e) {
-    int fd = memfd_create("maps", MFD_CLOEXEC);
-    if (fd < 0) return -errno;
     size_t cap = 256 + e->m.vma_count * 100, len = 0;
     char *text = cs_malloc(cap);
     for (size_t i = 0; i < e->m.vma_count;) {
@@ -408,13 +461,91 @@ static int proc_maps_fd(emu_t *e) {
         if (name) len += (size_t)snprintf(text + len, cap - len, "%*s%s", n < 73 ? 73 - n : 1, "", name);
         text[len++] = '\n';
     }
-    bool ok = write(fd, text, len) == (ssize_t)len && lseek(fd, 0, SEEK_SET) == 0;
+    int fd = proc_text_fd("maps", text, len);
     free(text);
-    if (!ok) {
-        close(fd);
-        return -EIO;
-    }
     return fd;
+}
+
+/* What stat and status say of the signals: the running thread's pending and blocked sets,
+ * the process' pending ones, the ignored and caught (bit sig-1, as Linux's masks). */
+static void proc_signal_sets(const emu_t *e, uint64_t *ignored, uint64_t *caught) {
+    *ignored = *caught = 0;
+    for (int sig = 1; sig <= 64; sig++) {
+        if (e->sigaction_handler[sig] == 1) *ignored |= 1ull << (sig - 1);
+        else if (e->sigaction_handler[sig] > 1) *caught |= 1ull << (sig - 1);
+    }
+}
+
+/* stat and status (fs/proc/array.c's do_task_stat and proc_pid_status, Linux 6.1): the
+ * guest's pid, ppid, name, state R (it is running: it reads the file), thread count,
+ * signal sets, user time as times(2) gives it, the ranges of its arguments and environment.
+ * Synthetic: the memory figures come from its mappings (every mapped page counted
+ * resident), page faults, system time, start time, wait channel and flags are 0, and the
+ * code and data ranges 0 (qemu-riscv64 leaves them 0 too). `tid`: the thread the file is
+ * of (/proc/thread-self/), else the process'. */
+static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
+    char name[16];
+    program_name(e, name);
+    int threads = e->threads ? e->threads_live : 1;
+    uint64_t size = 0, stack = 0, exec = 0;
+    for (size_t i = 0; i < e->m.vma_count; i++) {
+        const vma *v = &e->m.vmas[i];
+        size += v->end - v->start;
+        if (v->start < GUEST_STACK_TOP && GUEST_STACK_TOP <= v->end) stack += v->end - v->start;
+        else if (v->prot & PROT_X && v->start != EMU_SIGRETURN_PAGE) exec += v->end - v->start; /* not the "vDSO" */
+    }
+    uint64_t ignored, caught, user_ticks = e->icount / 10000000; /* 100 Hz, as times(2) */
+    proc_signal_sets(e, &ignored, &caught);
+    char text[2048];
+    int len;
+    if (!status) {
+        len = snprintf(text, sizeof text,
+                       "%d (%s) R 1 %d %d 0 -1 0 0 0 0 0 %" PRIu64 " 0 0 0 20 0 %d 0 0 %" PRIu64 " %" PRIu64
+                       " 18446744073709551615 0 0 %" PRIu64 " 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+                       " 0 0 0 17 0 0 0 0 0 0 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " 0\n",
+                       tid, name, GUEST_PID, GUEST_PID, user_ticks, threads, size, size / PAGE_SIZE, e->start_stack,
+                       e->ctx.sig_pending | e->sig_shared_pending, e->ctx.sig_blocked, ignored, caught, e->brk_start,
+                       e->arg_start, e->arg_end, e->env_start, e->env_end);
+    } else {
+        len =
+            snprintf(text, sizeof text,
+                     "Name:\t%s\nUmask:\t%04o\nState:\tR (running)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t1\n"
+                     "TracerPid:\t0\nUid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\nFDSize:\t%d\nGroups:\t\n"
+                     "VmPeak:\t%8" PRIu64 " kB\nVmSize:\t%8" PRIu64 " kB\nVmLck:\t       0 kB\nVmPin:\t       0 kB\n"
+                     "VmHWM:\t%8" PRIu64 " kB\nVmRSS:\t%8" PRIu64 " kB\nVmData:\t%8" PRIu64 " kB\n"
+                     "VmStk:\t%8" PRIu64 " kB\nVmExe:\t%8" PRIu64 " kB\nVmLib:\t       0 kB\n"
+                     "VmSwap:\t       0 kB\nThreads:\t%d\nSigQ:\t%zu/%d\nSigPnd:\t%016" PRIx64 "\n"
+                     "ShdPnd:\t%016" PRIx64 "\nSigBlk:\t%016" PRIx64 "\nSigIgn:\t%016" PRIx64 "\n"
+                     "SigCgt:\t%016" PRIx64 "\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
+                     "CapEff:\t0000000000000000\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n"
+                     "NoNewPrivs:\t0\nSeccomp:\t0\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n"
+                     "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n",
+                     name, e->umask_set ? e->guest_umask : 022, GUEST_PID, tid, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID,
+                     GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, EMU_MAX_FDS, size / 1024, size / 1024, size / 1024,
+                     size / 1024, (size - stack - exec) / 1024, stack / 1024, exec / 1024, threads, e->rt_count, 63535,
+                     e->ctx.sig_pending, e->sig_shared_pending, e->ctx.sig_blocked, ignored, caught);
+    }
+    return proc_text_fd(status ? "status" : "stat", text, (size_t)len);
+}
+
+static int proc_self_fd(emu_t *e, proc_self_file file, int32_t tid) {
+    switch (file) {
+    case PROC_MAPS: return proc_maps_fd(e);
+    case PROC_CMDLINE: return proc_strings_fd(e, "cmdline", e->arg_start, e->arg_end);
+    case PROC_ENVIRON: return proc_strings_fd(e, "environ", e->env_start, e->env_end);
+    case PROC_AUXV: /* the vector as the guest was given it, 16-byte pairs up to AT_NULL's */
+        return proc_text_fd("auxv", e->saved_auxv, e->saved_auxv_pairs * sizeof e->saved_auxv[0]);
+    case PROC_COMM: {
+        char line[17];
+        program_name(e, line);
+        strcat(line, "\n");
+        return proc_text_fd("comm", line, strlen(line));
+    }
+    case PROC_STAT: return proc_stat_fd(e, false, tid);
+    case PROC_STATUS: return proc_stat_fd(e, true, tid);
+    case PROC_NONE: break;
+    }
+    return -ENOENT;
 }
 
 static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, int64_t mode) {
@@ -432,8 +563,9 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);
         if (r < 0) return r;
         host = (int)r;
-    } else if (is_proc_maps(path)) {
-        host = proc_maps_fd(e);
+    } else if (proc_self_file_of(path) != PROC_NONE) {
+        bool thread_self = !strncmp(path, "/proc/thread-self/", 18);
+        host = proc_self_fd(e, proc_self_file_of(path), thread_self ? emu_thread_tid(e) : GUEST_PID);
         if (host < 0) return host;
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
@@ -1751,8 +1883,7 @@ void emu_syscall(emu_t *e) {
             ret = guest_get(e, a1, name, 1) ? -EFAULT : 0;
         } else if (a0 == 16) { /* PR_GET_NAME: the program's name, as Linux starts it */
             char name[16] = {0};
-            const char *base = strrchr(e->path, '/');
-            snprintf(name, sizeof name, "%s", base ? base + 1 : e->path);
+            program_name(e, name);
             ret = guest_put(e, a1, name, sizeof name);
         } else ret = -EINVAL;
         break;

@@ -283,42 +283,6 @@ static long only_constant_writer(const profile_proc *p, size_t from, uint8_t reg
     return first;
 }
 
-/* The instruction writing `reg` on the one way into index `from`, looked for when the nearest
- * writer above in address order is not it: up the straight line of code, and where that line
- * is entered only by one direct jump (the instruction above it does not fall through), on
- * from the jump. -1 at a second way in, a call (it clobbers the caller-saved registers) or
- * after JT_WINDOW instructions. GCC sets gawk's r_interpret's bound (`li a5, 120`) before a
- * branch and a `j` to a dispatch block of the tracing path laid out far below. */
-static long writer_on_the_way_in(const profile_proc *p, size_t from, uint8_t reg, isa_insn *out) {
-    size_t k = from;
-    for (size_t n = 0; n < JT_WINDOW && reg; n++) {
-        long jumper = -1;
-        size_t jumps = 0;
-        for (size_t i = 0; i < p->ninsns && jumps < 2; i++) {
-            const profile_insn *x = &p->insns[i];
-            if (x->op_class != OPC_BRANCH && x->op_class != OPC_JUMP) continue;
-            isa_insn d;
-            isa_decode(x->raw, &d);
-            if ((d.op == ISA_OP_JAL || x->op_class == OPC_BRANCH) && x->pc + (uint64_t)d.imm == p->insns[k].pc)
-                jumper = (long)i, jumps++;
-        }
-        uint8_t above = k ? p->insns[k - 1].op_class : OPC_JUMP;
-        bool falls = above != OPC_JUMP && above != OPC_JUMP_INDIRECT && above != OPC_RETURN;
-        if (jumps > 1 || (jumps == 1 && falls) || (!jumps && !falls)) return -1;
-        if (jumps == 1) { /* on from the jump (it writes nothing), once it is known how it is reached */
-            k = (size_t)jumper;
-            continue;
-        }
-        k--;
-        isa_decode(p->insns[k].raw, out);
-        isa_regs r;
-        isa_regs_of(out, &r);
-        if (r.dst == reg) return (long)k;
-        if (p->insns[k].op_class == OPC_CALL) return -1;
-    }
-    return -1;
-}
-
 /* The one instruction control reaches index k from: the one above when it falls through and
  * nothing jumps or branches to k, or the one jump or branch to k when the one above does not
  * fall through (*jumped then true). -1 at the entry, a second way in, or none. */
@@ -338,6 +302,29 @@ static long only_way_in(const profile_proc *p, size_t k, bool *jumped) {
     if (!k || jumps + falls != 1) return -1;
     *jumped = jumps == 1;
     return jumps ? jumper : (long)k - 1;
+}
+
+/* The instruction writing `reg` on the one way into index `from`, looked for when the nearest
+ * writer above in address order is not it: up the straight line of code, and where that line
+ * is entered only by one direct jump (the instruction above it does not fall through), on
+ * from the jump. -1 at a second way in, a call (it clobbers the caller-saved registers) or
+ * after JT_WINDOW instructions. GCC sets gawk's r_interpret's bound (`li a5, 120`) before a
+ * branch and a `j` to a dispatch block of the tracing path laid out far below. */
+static long writer_on_the_way_in(const profile_proc *p, size_t from, uint8_t reg, isa_insn *out) {
+    size_t k = from;
+    for (size_t n = 0; n < JT_WINDOW && reg; n++) {
+        bool jumped;
+        long in = only_way_in(p, k, &jumped);
+        if (in < 0) return -1;
+        k = (size_t)in;
+        if (jumped) continue; /* on from the jump (it writes nothing), once it is known how it is reached */
+        isa_decode(p->insns[k].raw, out);
+        isa_regs r;
+        isa_regs_of(out, &r);
+        if (r.dst == reg) return (long)k;
+        if (p->insns[k].op_class == OPC_CALL) return -1;
+    }
+    return -1;
 }
 
 /* The bound of a jump table's index `reg` shifted at index ks, followed back along the one way

@@ -168,7 +168,33 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
 
 /* ---- helpers ---- */
 
-static bool get_path(emu_t *e, uint64_t addr, char *out) { return mem_read_string(&e->m, addr, out, PATH_MAX); }
+/* A guest path, read into out (PATH_MAX bytes). A path through the guest's working directory
+ * by /proc (`/proc/self/cwd/NAME`, also thread-self's and by its pid) names NAME in the guest's
+ * directory, not in cyclescope's (which the host's /proc/self/cwd is): once the guest has
+ * changed directory it is rewritten to that directory's absolute path. /proc/self/cwd itself
+ * stays (readlink answers it). */
+static bool get_path(emu_t *e, uint64_t addr, char *out) {
+    if (!mem_read_string(&e->m, addr, out, PATH_MAX)) return false;
+    if (e->cwd_fd < 0 || strncmp(out, "/proc/", 6) != 0) return true;
+    char pid_cwd[32];
+    snprintf(pid_cwd, sizeof pid_cwd, "/proc/%d/cwd/", GUEST_PID);
+    const char *prefixes[] = {"/proc/self/cwd/", "/proc/thread-self/cwd/", pid_cwd};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(out, prefixes[i], n) != 0) continue;
+        char link[64], dir[PATH_MAX];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", e->cwd_fd);
+        ssize_t len = readlink(link, dir, sizeof dir - 1);
+        size_t rest = strlen(out + n);
+        if (len > 0 && (size_t)len + 1 + rest < PATH_MAX) {
+            memmove(out + len + 1, out + n, rest + 1);
+            memcpy(out, dir, (size_t)len);
+            out[len] = '/';
+        }
+        break;
+    }
+    return true;
+}
 
 static guest_fd *fd_of(emu_t *e, uint64_t fd) {
     if (fd >= EMU_MAX_FDS || e->fds[fd].host < 0) return NULL;

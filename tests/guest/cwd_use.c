@@ -97,6 +97,12 @@ int main(int argc, char **argv) {
     check("read relative after fchdir", read(fd, buf, sizeof buf - 1));
     printf("content: %s", buf);
     close(fd);
+    /* the same file through /proc/self/cwd/: the guest's directory, not the emulator's */
+    memset(buf, 0, sizeof buf);
+    fd = open("/proc/self/cwd/made-in-sub", O_RDONLY);
+    check("read by /proc/self/cwd/", fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1);
+    if (fd >= 0) close(fd);
+    check("access by /proc/self/cwd/", access("/proc/self/cwd/made-in-sub", R_OK));
     check("fchdir of a file", fchdir(0) == 0 ? 0 : (errno == ENOTDIR ? -2 : -1)); /* stdin is no directory */
     check("fchdir bad fd", fchdir(99));
     check("chdir missing", chdir("no-such-dir"));

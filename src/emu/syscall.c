@@ -168,6 +168,34 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
 
 /* ---- helpers ---- */
 
+/* What follows /proc/self/, /proc/thread-self/ or /proc/PID/ (the guest's pid) in a guest
+ * path: the name of an entry of the guest's own /proc directory, or NULL for any other path.
+ * *thread_self (if not NULL) says whether it was the thread's. */
+static const char *proc_own_entry(const char *path, bool *thread_self) {
+    if (strncmp(path, "/proc/", 6) != 0) return NULL;
+    char own[32];
+    snprintf(own, sizeof own, "/proc/%d/", GUEST_PID);
+    const char *prefixes[] = {"/proc/self/", "/proc/thread-self/", own};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(path, prefixes[i], n) != 0) continue;
+        if (thread_self) *thread_self = i == 1;
+        return path + n;
+    }
+    return NULL;
+}
+
+/* The absolute host path of the guest's working directory once it changed it (cwd_fd >= 0),
+ * NUL-terminated in out: its length, or -errno. */
+static ssize_t guest_cwd_path(const emu_t *e, char *out, size_t size) {
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", e->cwd_fd);
+    ssize_t n = readlink(link, out, size - 1);
+    if (n < 0) return -errno;
+    out[n] = 0;
+    return n;
+}
+
 /* A guest path, read into out (PATH_MAX bytes). A path through the guest's working directory
  * by /proc (`/proc/self/cwd/NAME`, also thread-self's and by its pid) names NAME in the guest's
  * directory, not in cyclescope's (which the host's /proc/self/cwd is): once the guest has
@@ -175,23 +203,16 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
  * stays (readlink answers it). */
 static bool get_path(emu_t *e, uint64_t addr, char *out) {
     if (!mem_read_string(&e->m, addr, out, PATH_MAX)) return false;
-    if (e->cwd_fd < 0 || strncmp(out, "/proc/", 6) != 0) return true;
-    char pid_cwd[32];
-    snprintf(pid_cwd, sizeof pid_cwd, "/proc/%d/cwd/", GUEST_PID);
-    const char *prefixes[] = {"/proc/self/cwd/", "/proc/thread-self/cwd/", pid_cwd};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        size_t n = strlen(prefixes[i]);
-        if (strncmp(out, prefixes[i], n) != 0) continue;
-        char link[64], dir[PATH_MAX];
-        snprintf(link, sizeof link, "/proc/self/fd/%d", e->cwd_fd);
-        ssize_t len = readlink(link, dir, sizeof dir - 1);
-        size_t rest = strlen(out + n);
-        if (len > 0 && (size_t)len + 1 + rest < PATH_MAX) {
-            memmove(out + len + 1, out + n, rest + 1);
-            memcpy(out, dir, (size_t)len);
-            out[len] = '/';
-        }
-        break;
+    const char *entry = e->cwd_fd >= 0 ? proc_own_entry(out, NULL) : NULL;
+    if (!entry || strncmp(entry, "cwd/", 4) != 0) return true;
+    const char *name = entry + 4;
+    char dir[PATH_MAX];
+    ssize_t len = guest_cwd_path(e, dir, sizeof dir);
+    size_t rest = strlen(name);
+    if (len > 0 && (size_t)len + 1 + rest < PATH_MAX) {
+        memmove(out + len + 1, name, rest + 1);
+        memcpy(out, dir, (size_t)len);
+        out[len] = '/';
     }
     return true;
 }
@@ -400,13 +421,9 @@ typedef enum {
 } proc_self_file;
 
 /* Which of them a guest path names: by /proc/self/, by the guest's pid, or as the thread's
- * (/proc/thread-self/, which Linux has for each of these). */
-static proc_self_file proc_self_file_of(const char *path) {
-    char own[32];
-    snprintf(own, sizeof own, "/proc/%d/", GUEST_PID);
-    const char *prefixes[] = {"/proc/self/", "/proc/thread-self/", own}, *name = NULL;
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !name; i++)
-        if (!strncmp(path, prefixes[i], strlen(prefixes[i]))) name = path + strlen(prefixes[i]);
+ * (/proc/thread-self/, which Linux has for each of these: *thread_self). */
+static proc_self_file proc_self_file_of(const char *path, bool *thread_self) {
+    const char *name = proc_own_entry(path, thread_self);
     if (!name) return PROC_NONE;
     static const struct {
         const char *name;
@@ -585,13 +602,14 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW |
         O_CLOEXEC | O_TMPFILE; /* tmpfile(): an unnamed file in a directory, a write there */
     int host;
+    bool thread_self = false;
+    proc_self_file proc = writes ? PROC_NONE : proc_self_file_of(path, &thread_self);
     if (writes) {
         int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);
         if (r < 0) return r;
         host = (int)r;
-    } else if (proc_self_file_of(path) != PROC_NONE) {
-        bool thread_self = !strncmp(path, "/proc/thread-self/", 18);
-        host = proc_self_fd(e, proc_self_file_of(path), thread_self ? emu_thread_tid(e) : GUEST_PID);
+    } else if (proc != PROC_NONE) {
+        host = proc_self_fd(e, proc, thread_self ? emu_thread_tid(e) : GUEST_PID);
         if (host < 0) return host;
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
@@ -870,10 +888,8 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
         n = (ssize_t)strlen(e->exe_seen);
         memcpy(target, e->exe_seen, (size_t)n);
     } else if (e->cwd_fd >= 0 && (strcmp(path, "/proc/self/cwd") == 0 || strcmp(path, "/proc/thread-self/cwd") == 0)) {
-        char link[64]; /* the guest's working directory, not cyclescope's */
-        snprintf(link, sizeof link, "/proc/self/fd/%d", e->cwd_fd);
-        n = readlink(link, target, sizeof target);
-        if (n < 0) return -errno;
+        n = guest_cwd_path(e, target, sizeof target); /* the guest's working directory, not cyclescope's */
+        if (n < 0) return n;
     } else {
         int hdir;
         if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
@@ -1484,11 +1500,8 @@ static int64_t sys_getcwd(emu_t *e, uint64_t buf, uint64_t size) {
         if (!getcwd(cwd, sizeof cwd)) return -errno;
     } else {
         struct stat st;
-        char link[64];
-        snprintf(link, sizeof link, "/proc/self/fd/%d", e->cwd_fd);
-        ssize_t n = readlink(link, cwd, sizeof cwd - 1);
-        if (n < 0) return -errno;
-        cwd[n] = 0;
+        ssize_t n = guest_cwd_path(e, cwd, sizeof cwd);
+        if (n < 0) return n;
         if (fstat(e->cwd_fd, &st) == 0 && st.st_nlink == 0) return -ENOENT; /* removed, as Linux says */
     }
     size_t n = strlen(cwd) + 1;

@@ -3,7 +3,6 @@
  *   model solve FILE [--config …] [--set …]      model a machine from it
  * A thin layer over src/statmodel; --compare-sim times the same µops on the
  * simulator through the runner. */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -11,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -540,12 +538,12 @@ static int solve(int argc, char **argv) {
         case OPT_M_JSON: json = optarg; break;
         case OPT_M_GRID: grid_text = optarg; break;
         case OPT_M_REPORT: report = optarg; break;
-        case OPT_M_ALLOW_WRITE: {
-            struct stat st; /* bad usage before anything runs, as the guest options' --allow-write */
-            bool exists = stat(optarg, &st) == 0;
-            if (!exists || !S_ISDIR(st.st_mode))
-                return cli_usage("model solve", "--allow-write %s: %s", optarg,
-                                 exists ? "not a directory" : strerror(errno));
+        case OPT_M_ALLOW_WRITE: { /* checked as the guest options' --allow-write, before anything runs */
+            cli_guest_options checked;
+            cli_guest_defaults(&checked);
+            bool bad_dir = false;
+            cli_guest_option(&checked, OPT_ALLOW_WRITE, optarg, "model solve", &bad_dir);
+            if (bad_dir) return EXIT_USAGE;
             allow_write = optarg;
             break;
         }

@@ -1,6 +1,7 @@
 /* cyclescope exec: run a program like qemu-riscv64 does. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +36,22 @@ static void print_stats(const char *prog, uint64_t icount, const uint64_t *mix, 
 
 int cmd_exec(int argc, char **argv) {
     static const struct option longopts[] = {
-        {"stats", no_argument, 0, 's'}, {"max", required_argument, 0, 'm'}, CLI_GUEST_LONG_OPTIONS, {0, 0, 0, 0}};
+        {"stats", no_argument, 0, 's'}, {"max", required_argument, 0, 'm'},
+        /* hidden: the process a guest's execve made (docs/sandbox.md §15) */
+        {"exec-state", required_argument, 0, 'X'}, CLI_GUEST_LONG_OPTIONS, {0, 0, 0, 0}};
     cli_guest_options g;
     cli_guest_defaults(&g);
     bool stats = false, bad = false;
     uint64_t max = UINT64_MAX;
-    int opt;
+    int opt, exec_state = -1;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
         if (opt == 's') stats = true;
+        else if (opt == 'X') {
+            uint64_t fd;
+            if (!cs_parse_count(optarg, &fd) || fd > INT32_MAX) return cli_usage("exec", "--exec-state %s: not a descriptor", optarg);
+            exec_state = (int)fd;
+        }
         else if (opt == 'm') {
             if (!cs_parse_count(optarg, &max)) return cli_usage("exec", "--max %s: not a count", optarg);
             if (max == 0) return cli_usage("exec", "--max %s: not a positive count", optarg); /* as every verb */
@@ -52,8 +60,20 @@ int cmd_exec(int argc, char **argv) {
         }
         if (bad) return EXIT_USAGE;
     }
-    if (optind >= argc) return cli_usage("exec", "no program given");
-    emu_t *e = cli_guest_create(&g, argc - optind, argv + optind);
+    emu_t *e;
+    const char *prog;
+    if (exec_state >= 0) { /* the guest's options, program and arguments are in the state */
+        cs_error err;
+        e = emu_create_exec_state(exec_state, &err);
+        if (!e) cli_fail("%s", err.msg);
+        prog = e ? emu_path(e) : "";
+    } else {
+        if (optind >= argc) return cli_usage("exec", "no program given");
+        /* a guest execve replaces this process when nothing is counted or stopped here */
+        g.emu.may_exec = !stats && max == UINT64_MAX;
+        e = cli_guest_create(&g, argc - optind, argv + optind);
+        prog = argv[optind];
+    }
     if (!e) return EXIT_RUN_FAILED;
 
     double start = cs_now();
@@ -82,11 +102,11 @@ int cmd_exec(int argc, char **argv) {
         rc = emu_fault_signal(e) ? 128 + emu_fault_signal(e) : EXIT_RUN_FAILED;
         break;
     default:
-        fprintf(stderr, "cyclescope: %s: stopped after %" PRIu64 " instructions (--max)\n", argv[optind],
+        fprintf(stderr, "cyclescope: %s: stopped after %" PRIu64 " instructions (--max)\n", prog,
                 emu_icount(e));
         rc = 0;
     }
-    if (stats) print_stats(argv[optind], emu_icount(e), mix, seconds);
+    if (stats) print_stats(prog, emu_icount(e), mix, seconds);
     emu_destroy(e);
     return rc;
 }

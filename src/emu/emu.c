@@ -141,6 +141,9 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     mem_set_limit(&e->m, opt->memory_limit ? opt->memory_limit : EMU_DEFAULT_MEMORY);
     e->allow_fd = -1;
     e->cwd_fd = -1;
+    e->vpid = opt->vpid ? opt->vpid : GUEST_PID;
+    e->parent_vpid = opt->vpid ? opt->parent_vpid : 1;
+    e->vpid_counter_fd = -1;
     e->beneath_walk = getenv("CYCLESCOPE_BENEATH_WALK") != NULL;
     for (int i = 0; i < EMU_MAX_FDS; i++) e->fds[i].host = -1;
     for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){.host = i, .writable = i > 0};
@@ -204,6 +207,7 @@ void emu_destroy(emu_t *e) {
     for (size_t i = 0; i < e->pipe_count; i++) free(e->pipes[i].data);
     free(e->pipes);
     emu_threads_free(e);
+    emu_processes_free(e);
     free(e->rt_queue);
     mem_free(&e->m);
     free(e->path);

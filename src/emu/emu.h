@@ -42,6 +42,11 @@ typedef struct emu_options {
                                   * moves the heap) */
     uint64_t thread_quantum;     /* instructions a thread of the guest runs before the next
                                   * runnable one takes the hart; 0: EMU_DEFAULT_THREAD_QUANTUM */
+    int32_t vpid, parent_vpid;   /* the guest's pid and parent pid; 0: 1000 and 1 (an execve of a
+                                  * child passes its own on: process.c) */
+    bool may_exec;               /* a guest execve replaces this host process by `cyclescope exec`
+                                  * of the new program (the exec verb, forked children); false: it
+                                  * ends the run in one line (a timed run observes one program) */
 } emu_options;
 
 #define EMU_DEFAULT_THREAD_QUANTUM 100000
@@ -57,6 +62,9 @@ typedef enum emu_status {
 } emu_status;
 
 emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err);
+/* The process a guest execve made (`cyclescope exec --exec-state FD`, docs/sandbox.md): the
+ * program, argv, envp, options, descriptors and pids the memfd FD holds. */
+emu_t *emu_create_exec_state(int fd, cs_error *err);
 void emu_destroy(emu_t *emu);
 
 /* Execute up to max instructions without records. Returns the number executed. */

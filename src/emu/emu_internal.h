@@ -88,7 +88,7 @@ typedef struct guest_fd {
     /* an end of a pipe the guest made (pipe2): index + 1 in emu.pipes, 0 for any other file */
     int pipe;      /* the write end when `writable` */
     bool nonblock; /* O_NONBLOCK of a pipe end as the guest set it (the host's is always set) */
-    bool cloexec;  /* FD_CLOEXEC, as F_GETFD reports it (nothing is ever exec'd) */
+    bool cloexec;  /* FD_CLOEXEC, as F_GETFD reports it (an execve does not pass it on: process.c) */
 } guest_fd;
 
 /* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait
@@ -100,7 +100,17 @@ typedef struct guest_pipe {
     uint8_t *data;
     size_t len, cap;
     bool used;
+    /* the guest forked while it existed (process.c): another process may hold its ends, so
+     * `data` is no longer kept, and a read or write that must wait waits on the host */
+    bool cross_process;
 } guest_pipe;
+
+/* A child process of the guest (process.c): its virtual pid and the host process serving it. */
+typedef struct emu_child {
+    int32_t vpid;
+    pid_t host;
+    int pidfd; /* -1 until a wait for several children opens it */
+} emu_child;
 
 /* A MAP_SHARED mapping of a regular file (syscall.c). Its pages are a copy of
  * the file made at mmap time; the bytes the guest changed (found by comparing
@@ -189,6 +199,13 @@ struct emu {
     bool thread_switch;     /* the system call blocked, ended or yielded the thread */
     bool syscall_retry;     /* ... blocked in THREAD_IO: its ecall runs again, a0 kept */
     bool thread_cap_warned;
+    /* processes (process.c): this one's virtual pid and its parent's (the guest's view), and
+     * the children it forked and has not waited for */
+    int32_t vpid, parent_vpid;
+    emu_child *children;
+    size_t child_count, child_cap;
+    uint32_t *vpid_counter; /* shared by the whole process tree: the next child's number */
+    int vpid_counter_fd;    /* its memfd (-1 until the first fork), passed on by an execve */
 };
 
 /* elf.c: place the loadable segments, return where things went. */
@@ -360,6 +377,19 @@ void emu_thread_syscall_end(emu_t *e);
 /* The chunk of instructions the run loops run next, and what follows it (emu.c). */
 uint64_t emu_next_chunk(emu_t *e, uint64_t left);
 bool emu_after_chunk(emu_t *e);
+
+/* process.c: fork and vfork (clone without CLONE_THREAD), wait4, waitid, kill of a child and
+ * execve. emu_sys_fork returns EMU_CLONE_REFUSED for a clone it does not serve. */
+int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t ctid);
+int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t options, uint64_t rusage_addr);
+int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr, uint64_t options, uint64_t rusage_addr);
+/* kill(2) to a child's virtual pid: true when pid names one (*ret: the result). */
+bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret);
+/* execve of `path` (a guest path, resolved from host directory `hdir`): returns only on failure. */
+int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr, uint64_t envp_addr);
+/* After a fork: a read or write of a pipe both processes may hold waits on the host. */
+void emu_pipes_cross_process(emu_t *e);
+void emu_processes_free(emu_t *e);
 
 /* exec.c */
 uint64_t emu_exec_fast(emu_t *e, uint64_t max);

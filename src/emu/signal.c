@@ -148,7 +148,7 @@ static bool signal_process_from(emu_t *e, int64_t sig, const char *cause, int32_
 
 /* As the kernel fills siginfo for a signal without one (SIGPIPE: SI_USER from the process). */
 void emu_signal_send(emu_t *e, int64_t sig, const char *cause) {
-    signal_guest_from(e, sig, cause, GUEST_SI_USER, GUEST_PID, 0);
+    signal_guest_from(e, sig, cause, GUEST_SI_USER, e->vpid, 0);
 }
 
 void emu_signal_act(emu_t *e, int64_t sig, const char *cause) { deliver_signal(e, sig, cause); }
@@ -158,14 +158,14 @@ int64_t emu_sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
     if (sig < 1 || sig > 64) return -EINVAL;
     /* blocked: pending until rt_sigprocmask unblocks it (glibc's raise() blocks every
      * signal around its tgkill, so the program's own mask decides at the restore) */
-    signal_guest_from(e, sig, "sent by the program itself", code, GUEST_PID, 0);
+    signal_guest_from(e, sig, "sent by the program itself", code, e->vpid, 0);
     return 0;
 }
 
 int64_t emu_sys_kill_process(emu_t *e, int64_t sig) {
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
-    signal_process_from(e, sig, "sent by the program itself", GUEST_SI_USER, GUEST_PID, 0);
+    signal_process_from(e, sig, "sent by the program itself", GUEST_SI_USER, e->vpid, 0);
     return 0;
 }
 

@@ -61,7 +61,7 @@ enum {
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
     SYS_socket = 198, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
-    SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_msync = 227, SYS_madvise = 233, SYS_wait4 = 260,
+    SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_msync = 227, SYS_madvise = 233, SYS_wait4 = 260, SYS_waitid = 95,
     SYS_riscv_hwprobe = 258, SYS_riscv_flush_icache = 259, SYS_prlimit64 = 261,
     SYS_renameat2 = 276, SYS_getrandom = 278, SYS_statx = 291, SYS_rseq = 293, SYS_clone3 = 435,
     SYS_faccessat2 = 439, SYS_fchmod = 52, SYS_fchmodat = 53, SYS_fchown = 55, SYS_fchownat = 54, SYS_utimensat = 88
@@ -171,10 +171,10 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
 /* What follows /proc/self/, /proc/thread-self/ or /proc/PID/ (the guest's pid) in a guest
  * path: the name of an entry of the guest's own /proc directory, or NULL for any other path.
  * *thread_self (if not NULL) says whether it was the thread's. */
-static const char *proc_own_entry(const char *path, bool *thread_self) {
+static const char *proc_own_entry(const emu_t *e, const char *path, bool *thread_self) {
     if (strncmp(path, "/proc/", 6) != 0) return NULL;
     char own[32];
-    snprintf(own, sizeof own, "/proc/%d/", GUEST_PID);
+    snprintf(own, sizeof own, "/proc/%d/", e->vpid);
     const char *prefixes[] = {"/proc/self/", "/proc/thread-self/", own};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t n = strlen(prefixes[i]);
@@ -203,7 +203,7 @@ static ssize_t guest_cwd_path(const emu_t *e, char *out, size_t size) {
  * stays (readlink answers it). */
 static bool get_path(emu_t *e, uint64_t addr, char *out) {
     if (!mem_read_string(&e->m, addr, out, PATH_MAX)) return false;
-    const char *entry = e->cwd_fd >= 0 ? proc_own_entry(out, NULL) : NULL;
+    const char *entry = e->cwd_fd >= 0 ? proc_own_entry(e, out, NULL) : NULL;
     if (!entry || strncmp(entry, "cwd/", 4) != 0) return true;
     const char *name = entry + 4;
     char dir[PATH_MAX];
@@ -259,7 +259,7 @@ static bool pipe_has_end(const emu_t *e, int index, bool writer) {
 /* the host descriptor is an end of a pipe the guest made: nobody else can make it ready */
 static bool host_fd_is_guest_pipe(const emu_t *e, int host) {
     for (int i = 0; i < EMU_MAX_FDS; i++)
-        if (e->fds[i].host == host && e->fds[i].pipe) return true;
+        if (e->fds[i].host == host && e->fds[i].pipe && !e->pipes[e->fds[i].pipe - 1].cross_process) return true;
     return false;
 }
 
@@ -422,8 +422,8 @@ typedef enum {
 
 /* Which of them a guest path names: by /proc/self/, by the guest's pid, or as the thread's
  * (/proc/thread-self/, which Linux has for each of these: *thread_self). */
-static proc_self_file proc_self_file_of(const char *path, bool *thread_self) {
-    const char *name = proc_own_entry(path, thread_self);
+static proc_self_file proc_self_file_of(const emu_t *e, const char *path, bool *thread_self) {
+    const char *name = proc_own_entry(e, path, thread_self);
     if (!name) return PROC_NONE;
     static const struct {
         const char *name;
@@ -543,16 +543,16 @@ static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
     int len;
     if (!status) {
         len = snprintf(text, sizeof text,
-                       "%d (%s) R 1 %d %d 0 -1 0 0 0 0 0 %" PRIu64 " 0 0 0 20 0 %d 0 0 %" PRIu64 " %" PRIu64
+                       "%d (%s) R %d %d %d 0 -1 0 0 0 0 0 %" PRIu64 " 0 0 0 20 0 %d 0 0 %" PRIu64 " %" PRIu64
                        " 18446744073709551615 0 0 %" PRIu64 " 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
                        " 0 0 0 17 0 0 0 0 0 0 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " 0\n",
-                       tid, name, GUEST_PID, GUEST_PID, user_ticks, threads, size, size / PAGE_SIZE, e->start_stack,
+                       tid, name, e->parent_vpid, GUEST_PID, GUEST_PID, user_ticks, threads, size, size / PAGE_SIZE, e->start_stack,
                        e->ctx.sig_pending | e->sig_shared_pending, e->ctx.sig_blocked, ignored, caught, e->brk_start,
                        e->arg_start, e->arg_end, e->env_start, e->env_end);
     } else {
         len =
             snprintf(text, sizeof text,
-                     "Name:\t%s\nUmask:\t%04o\nState:\tR (running)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t1\n"
+                     "Name:\t%s\nUmask:\t%04o\nState:\tR (running)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
                      "TracerPid:\t0\nUid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\nFDSize:\t%d\nGroups:\t\n"
                      "VmPeak:\t%8" PRIu64 " kB\nVmSize:\t%8" PRIu64 " kB\nVmLck:\t       0 kB\nVmPin:\t       0 kB\n"
                      "VmHWM:\t%8" PRIu64 " kB\nVmRSS:\t%8" PRIu64 " kB\nVmData:\t%8" PRIu64 " kB\n"
@@ -563,7 +563,7 @@ static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
                      "CapEff:\t0000000000000000\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n"
                      "NoNewPrivs:\t0\nSeccomp:\t0\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n"
                      "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n",
-                     name, e->umask_set ? e->guest_umask : 022, GUEST_PID, tid, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID,
+                     name, e->umask_set ? e->guest_umask : 022, e->vpid, tid, e->parent_vpid, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID,
                      GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, EMU_MAX_FDS, size / 1024, size / 1024, size / 1024,
                      size / 1024, (size - stack - exec) / 1024, stack / 1024, exec / 1024, threads, e->rt_count, 63535,
                      e->ctx.sig_pending, e->sig_shared_pending, e->ctx.sig_blocked, ignored, caught);
@@ -603,13 +603,13 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         O_CLOEXEC | O_TMPFILE; /* tmpfile(): an unnamed file in a directory, a write there */
     int host;
     bool thread_self = false;
-    proc_self_file proc = writes ? PROC_NONE : proc_self_file_of(path, &thread_self);
+    proc_self_file proc = writes ? PROC_NONE : proc_self_file_of(e, path, &thread_self);
     if (writes) {
         int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);
         if (r < 0) return r;
         host = (int)r;
     } else if (proc != PROC_NONE) {
-        host = proc_self_fd(e, proc, thread_self ? emu_thread_tid(e) : GUEST_PID);
+        host = proc_self_fd(e, proc, thread_self ? emu_thread_tid(e) : e->vpid);
         if (host < 0) return host;
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
@@ -638,11 +638,58 @@ static int64_t sys_close(emu_t *e, uint64_t fd) {
 static void shared_before_io(emu_t *e, int host);
 static void shared_after_write(emu_t *e, int host);
 
+/* Until the host descriptor is ready for `events` (a pipe another process of the guest holds). */
+static void host_wait_ready(int host, short events) {
+    struct pollfd p = {.fd = host, .events = events};
+    while (poll(&p, 1, -1) < 0 && errno == EINTR) {
+    }
+}
+
+/* read(2) of a pipe another process may write (the guest forked: process.c): an empty one
+ * waits on the host unless the guest made it non-blocking. `may_wait` as sys_read's. */
+static int64_t cross_pipe_read(emu_t *e, guest_fd *g, uint64_t buf, uint64_t count, bool may_wait) {
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint8_t *tmp = cs_malloc(n ? n : 1);
+    ssize_t got;
+    while ((got = read(g->host, tmp, n)) < 0 && (errno == EINTR || (errno == EAGAIN && !g->nonblock && may_wait)))
+        if (errno == EAGAIN) host_wait_ready(g->host, POLLIN);
+    int64_t ret = got < 0 ? (errno == EAGAIN && !may_wait && !g->nonblock ? 0 : -errno) : got;
+    if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
+    free(tmp);
+    return ret;
+}
+
+/* write(2) of such a pipe: all of it, waiting on the host while it is full, unless the guest
+ * made it non-blocking (or it is writev's later buffer); EPIPE and SIGPIPE when no process
+ * reads it any more. */
+static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t count, bool may_wait) {
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint8_t *tmp = cs_malloc(n ? n : 1);
+    int64_t ret = guest_get(e, buf, tmp, n);
+    size_t done = 0;
+    while (ret == 0 && done < n) {
+        ssize_t put = write(g->host, tmp + done, n - done);
+        if (put > 0) done += (size_t)put;
+        else if (put < 0 && errno == EINTR) continue;
+        else if (put < 0 && errno == EAGAIN && !g->nonblock && (may_wait || !done)) host_wait_ready(g->host, POLLOUT);
+        else if (put < 0 && errno == EPIPE) {
+            emu_signal_send(e, SIGPIPE, "sent for a write to a pipe without a reader");
+            ret = -EPIPE;
+        } else if (put < 0 && errno != EAGAIN) ret = -errno;
+        else break; /* non-blocking and full */
+    }
+    if (done) ret = (int64_t)done;
+    else if (ret == 0 && n) ret = -EAGAIN;
+    free(tmp);
+    return ret;
+}
+
 /* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
  * it wait (readv's later buffers do not) */
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
+    if (pipe_of(e, g) && pipe_of(e, g)->cross_process) return cross_pipe_read(e, g, buf, count, may_wait);
     shared_before_io(e, g->host);
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
@@ -814,6 +861,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
     if (!g->writable) return -EBADF;
     guest_pipe *p = pipe_of(e, g);
     if (p && offset >= 0) return -ESPIPE;
+    if (p && p->cross_process) return cross_pipe_write(e, g, buf, count, may_wait);
     uint64_t before = p && may_wait ? emu_thread_io_partial(e) : 0; /* written before it waited */
     if (before > count) before = count;
     buf += before;
@@ -1444,7 +1492,7 @@ void emu_private_pipes(emu_t *e) {
     for (size_t i = 0; i < e->pipe_count; i++) {
         guest_pipe *p = &e->pipes[i];
         int fresh[2];
-        if (!p->used || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0) continue;
+        if (!p->used || p->cross_process || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0) continue;
         if (p->len && write(fresh[1], p->data, p->len) != (ssize_t)p->len) { /* it held no more before */
             close(fresh[0]);
             close(fresh[1]);
@@ -1778,9 +1826,9 @@ void emu_syscall(emu_t *e) {
         break;
     case SYS_rt_sigsuspend: ret = sys_rt_sigsuspend(e, a0, a1); break;
     case SYS_rt_sigtimedwait: ret = emu_sys_rt_sigtimedwait(e, a0, a1, a2, a3); break;
-    case SYS_rt_sigqueueinfo: ret = a0 != GUEST_PID ? -EPERM : emu_sys_sigqueue(e, -1, (int64_t)a1, a2); break;
+    case SYS_rt_sigqueueinfo: ret = a0 != (uint64_t)e->vpid ? -EPERM : emu_sys_sigqueue(e, -1, (int64_t)a1, a2); break;
     case SYS_rt_tgsigqueueinfo:
-        ret = a0 != GUEST_PID ? -EPERM : (int64_t)a1 <= 0 ? -EINVAL : emu_sys_sigqueue(e, (int64_t)a1, (int64_t)a2, a3);
+        ret = a0 != (uint64_t)e->vpid ? -EPERM : (int64_t)a1 <= 0 ? -EINVAL : emu_sys_sigqueue(e, (int64_t)a1, (int64_t)a2, a3);
         break;
     case SYS_dup:
     case SYS_dup3: {
@@ -1891,7 +1939,7 @@ void emu_syscall(emu_t *e) {
     case SYS_mlockall:
     case SYS_munlockall: ret = 0; break; /* nothing to flush or pin in a copy of memory */
     case SYS_syncfs: ret = fd_of(e, a0) ? 0 : -EBADF; break;
-    case SYS_getpriority: ret = a0 == 0 && (a1 == 0 || a1 == GUEST_PID) ? 20 : -ESRCH; break; /* nice 0 */
+    case SYS_getpriority: ret = a0 == 0 && (a1 == 0 || a1 == (uint64_t)e->vpid) ? 20 : -ESRCH; break; /* nice 0 */
     case SYS_umask: {
         if (!e->umask_set) { /* inherited: the host process' */
             mode_t host = umask(022);
@@ -1905,10 +1953,10 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_getpgid:
     case SYS_getsid: ret = a0 == 0 || a0 == GUEST_PID ? GUEST_PID : -ESRCH; break;     /* its own session */
-    case SYS_sched_getscheduler: ret = a0 == 0 || a0 == GUEST_PID ? 0 : -ESRCH; break; /* SCHED_OTHER */
+    case SYS_sched_getscheduler: ret = a0 == 0 || a0 == (uint64_t)e->vpid ? 0 : -ESRCH; break; /* SCHED_OTHER */
     case SYS_sched_getparam: {
         static const int32_t priority = 0;
-        ret = a0 != 0 && a0 != GUEST_PID ? -ESRCH : guest_put(e, a1, &priority, 4);
+        ret = a0 != 0 && a0 != (uint64_t)e->vpid ? -ESRCH : guest_put(e, a1, &priority, 4);
         break;
     }
     case SYS_getcpu: {
@@ -2039,8 +2087,20 @@ void emu_syscall(emu_t *e) {
         break;
     case SYS_clone:
         ret = emu_sys_clone(e, a0, a1, a2, a3, a4);
-        if (ret == EMU_CLONE_REFUSED) goto unsupported; /* fork-like: -ENOSYS and a warning, as before */
+        if (ret == EMU_CLONE_REFUSED) ret = emu_sys_fork(e, a0, a1, a2, a4); /* a fork or vfork (process.c) */
+        if (ret == EMU_CLONE_REFUSED) goto unsupported; /* namespaces and the like: -ENOSYS and a warning */
         break;
+    case SYS_wait4: ret = emu_sys_wait4(e, (int64_t)(int32_t)a0, a1, a2, a3); break;
+    case SYS_waitid: ret = emu_sys_waitid(e, (int64_t)a0, (int64_t)(int32_t)a1, a2, a3, a4); break;
+    case SYS_execve: {
+        char path[PATH_MAX];
+        int hdir;
+        if (!get_path(e, a0, path)) ret = -EFAULT;
+        else if (!*path) ret = -ENOENT;
+        else if (!host_dirfd(e, AT_FDCWD, &hdir)) ret = -EBADF;
+        else ret = emu_sys_execve(e, hdir, path, a1, a2); /* returns only when it failed */
+        break;
+    }
     case SYS_sched_getaffinity: {
         uint64_t mask = 1; /* one CPU */
         ret = a1 < 8 ? -EINVAL : guest_put(e, a2, &mask, 8) ? -EFAULT : 8;
@@ -2056,15 +2116,16 @@ void emu_syscall(emu_t *e) {
         /* 0 and -GUEST_PID name the guest's own process group: itself alone; another thread's
          * tid names its thread group, the process (Linux's kill_pid_info) */
         if (nr == SYS_kill &&
-            (a0 == GUEST_PID || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID || emu_thread_is_tid(e, (int64_t)a0)))
+            (a0 == (uint64_t)e->vpid || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID || emu_thread_is_tid(e, (int64_t)a0)))
             ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
-        else if (a0 == GUEST_PID) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
+        else if (a0 == (uint64_t)e->vpid) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
+        else if (nr == SYS_kill && emu_kill_child(e, (int64_t)(int32_t)a0, (int64_t)a1, &ret)) break; /* its host pid */
         else ret = -EPERM; /* no other process is the guest's to signal */
         break;
     case SYS_tgkill:
-        if (a0 != GUEST_PID) ret = -EPERM;
+        if (a0 != (uint64_t)e->vpid) ret = -EPERM;
         else if (e->threads) ret = emu_sys_tgkill(e, (int64_t)a0, (int64_t)a1, (int64_t)a2);
-        else ret = (a1 == GUEST_PID) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM;
+        else ret = (a1 == (uint64_t)e->vpid) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM;
         break;
     case SYS_sigaltstack: ret = emu_sys_sigaltstack(e, a0, a1); break;
     case SYS_rt_sigreturn: ret = emu_sys_rt_sigreturn(e); break;
@@ -2118,7 +2179,7 @@ void emu_syscall(emu_t *e) {
     case SYS_getrlimit:
     case SYS_prlimit64: {
         uint64_t resource = nr == SYS_getrlimit ? a0 : a1, out = nr == SYS_getrlimit ? a1 : a3;
-        if (nr == SYS_prlimit64 && a0 != 0 && a0 != GUEST_PID) {
+        if (nr == SYS_prlimit64 && a0 != 0 && a0 != (uint64_t)e->vpid) {
             ret = -ESRCH;
             break;
         }
@@ -2134,9 +2195,9 @@ void emu_syscall(emu_t *e) {
         ret = guest_put(e, a1, ru, sizeof ru);
         break;
     }
-    case SYS_getpid: ret = GUEST_PID; break;
+    case SYS_getpid: ret = e->vpid; break;
     case SYS_gettid: ret = emu_thread_tid(e); break;
-    case SYS_getppid: ret = 1; break;
+    case SYS_getppid: ret = e->parent_vpid; break;
     case SYS_getuid:
     case SYS_geteuid:
     case SYS_getgid:

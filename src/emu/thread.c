@@ -98,14 +98,14 @@ uint64_t emu_thread_quantum(const emu_t *e) {
 static void threads_start(emu_t *e) {
     e->threads = cs_calloc(EMU_MAX_THREADS, sizeof *e->threads);
     e->threads[0].state = THREAD_RUNNING;
-    e->threads[0].tid = GUEST_PID;
+    e->threads[0].tid = e->vpid;
     e->thread_cur = 0;
     e->threads_live = 1;
-    e->next_tid = GUEST_PID + 1;
+    e->next_tid = e->vpid + 1;
     e->quantum_end = e->icount + emu_thread_quantum(e);
 }
 
-int32_t emu_thread_tid(const emu_t *e) { return e->threads ? e->threads[e->thread_cur].tid : GUEST_PID; }
+int32_t emu_thread_tid(const emu_t *e) { return e->threads ? e->threads[e->thread_cur].tid : e->vpid; }
 
 static emu_thread *thread_of_tid(emu_t *e, int64_t tid) {
     if (!e->threads) return NULL;
@@ -562,13 +562,13 @@ static bool signal_thread(emu_t *e, emu_thread *t, int64_t sig, int32_t code, in
 }
 
 int64_t emu_sys_tgkill(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
-    if (tgid != -1 && tgid != GUEST_PID) return -ESRCH;
+    if (tgid != -1 && tgid != e->vpid) return -ESRCH;
     if (tid == emu_thread_tid(e)) return emu_sys_self_signal(e, sig, GUEST_SI_TKILL);
     emu_thread *t = thread_of_tid(e, tid);
     if (!t) return -ESRCH;
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;
-    signal_thread(e, t, sig, GUEST_SI_TKILL, GUEST_PID, 0, "sent by the program itself");
+    signal_thread(e, t, sig, GUEST_SI_TKILL, e->vpid, 0, "sent by the program itself");
     return 0;
 }
 
@@ -588,7 +588,7 @@ int emu_thread_signal_target(const emu_t *e, int sig) {
         if (t->state == THREAD_FREE) continue;
         uint64_t blocked = i == e->thread_cur ? e->ctx.sig_blocked : t->ctx.sig_blocked;
         if (blocked & bit) continue;
-        if (t->tid == GUEST_PID) return i;
+        if (t->tid == e->vpid) return i;
         if (first < 0) first = i;
     }
     return first;

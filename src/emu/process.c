@@ -1,0 +1,686 @@
+/* Processes of the guest: fork and vfork (clone without CLONE_THREAD), wait4 and waitid of its
+ * children, kill of a child, and execve (docs/sandbox.md §15).
+ *
+ * Notes (what it simplifies):
+ * - A fork is a host fork() of cyclescope. The child goes on with the guest functionally only:
+ *   it runs the emulator loop right here, inside the ecall of the parent's run loop, until the
+ *   guest exits or execs, and _exits with the guest's status. It never returns into the timing
+ *   model, the analyses or the progress bar, and never writes a report (atexit handlers and
+ *   stdio buffers are the parent's). Only the calling thread survives (Linux semantics).
+ * - Virtual pids: the first process is 1000 (GUEST_PID); children get 1100, 1200, ... from a
+ *   counter the whole process tree shares (a memfd), so a child's threads (tids pid+1, ...)
+ *   never meet another process' pid. The parent keeps the virtual pid -> host pid map of its
+ *   children; wait and kill only ever name those host pids (never another child of cyclescope).
+ * - vfork (CLONE_VM|CLONE_VFORK, glibc's posix_spawn, hence popen and system) is a fork whose
+ *   parent waits until the child execs or exits. The child's memory is a copy: what it writes
+ *   is not seen by the parent, so a posix_spawn whose exec fails returns 0 and a pid whose
+ *   status is 127 (glibc's child writes the errno into the parent's memory, which a copy loses).
+ * - execve never runs a host binary: a RISC-V ELF (or a #! script whose interpreter is one)
+ *   replaces the host process by `cyclescope exec --exec-state FD` on it, FD a memfd with the
+ *   program, argv, exactly the guest's envp, the virtual pids, the sandbox options and the
+ *   descriptors without FD_CLOEXEC (kept open on the host across the execve). Anything else
+ *   fails with the errno Linux gives (ENOEXEC for a host x86 program, ENOENT, EACCES).
+ * - A wait for a child blocks the host process, hence every thread of the guest.
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu_internal.h"
+
+extern char **environ;
+
+/* clone flags (include/uapi/linux/sched.h) a fork or vfork may carry */
+enum {
+    FORK_CSIGNAL = 0xff,
+    FORK_CLONE_VM = 0x100,
+    FORK_CLONE_VFORK = 0x4000,
+    FORK_CLONE_PARENT_SETTID = 0x100000,
+    FORK_CLONE_CHILD_CLEARTID = 0x200000,
+    FORK_CLONE_CHILD_SETTID = 0x01000000,
+};
+/* A child's virtual pid is a multiple of this: its threads' tids (pid + 1, ...: thread.c,
+ * at most EMU_MAX_THREADS) stay below the next process' pid. */
+enum { VPID_STRIDE = 100 };
+_Static_assert((int)EMU_MAX_THREADS < (int)VPID_STRIDE, "a process' tids stay below the next pid");
+
+#define EXEC_STATE_MAGIC "cyclescope-exec-state-1"
+
+/* ---- fork ---- */
+
+static int32_t next_vpid(emu_t *e) {
+    if (!e->vpid_counter) {
+        int fd = memfd_create("cyclescope-vpids", MFD_CLOEXEC);
+        if (fd >= 0 && ftruncate(fd, sizeof(uint32_t)) == 0) {
+            void *p = mmap(NULL, sizeof(uint32_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (p != MAP_FAILED) {
+                e->vpid_counter = p;
+                e->vpid_counter_fd = fd;
+            }
+        }
+        if (!e->vpid_counter) {
+            if (fd >= 0) close(fd);
+            return -1;
+        }
+    }
+    uint32_t n = __atomic_add_fetch(e->vpid_counter, 1, __ATOMIC_SEQ_CST);
+    /* past pid_max's default (4194304) the numbers start again: the guest rarely keeps so many */
+    return GUEST_PID + (int32_t)(n % 40000) * VPID_STRIDE;
+}
+
+void emu_pipes_cross_process(emu_t *e) {
+    for (size_t i = 0; i < e->pipe_count; i++)
+        if (e->pipes[i].used) {
+            e->pipes[i].cross_process = true;
+            free(e->pipes[i].data);
+            e->pipes[i].data = NULL;
+            e->pipes[i].len = e->pipes[i].cap = 0;
+        }
+}
+
+/* The forked child's end: the guest's status as the host process' own (a signal as a signal,
+ * without a core file), never through the caller's code. */
+static _Noreturn void child_end(emu_t *e) {
+    emu_shared_release_all(e);
+    if (e->status == EMU_EXITED) _exit(e->exit_code & 0xff);
+    int sig = e->fault_signal;
+    bool fault = sig == SIGSEGV || sig == SIGILL || sig == SIGBUS || sig == SIGTRAP || sig == SIGFPE;
+    if (!sig || fault) fprintf(stderr, "cyclescope: %s\n", e->error); /* what `exec` says */
+    if (sig) {
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        signal(sig, SIG_DFL);
+        sigset_t only;
+        sigemptyset(&only);
+        sigaddset(&only, sig);
+        sigprocmask(SIG_UNBLOCK, &only, NULL);
+        raise(sig);
+        _exit(128 + sig);
+    }
+    _exit(125); /* what `exec` exits with when cyclescope cannot run the program */
+}
+
+/* The child's state: one thread, no children, no pending signals or timers (kernel/fork.c). */
+static void child_start(emu_t *e, int32_t vpid, uint64_t flags, uint64_t newsp, uint64_t ctid) {
+    e->parent_vpid = e->vpid;
+    e->vpid = vpid;
+    for (size_t i = 0; i < e->child_count; i++)
+        if (e->children[i].pidfd >= 0) close(e->children[i].pidfd);
+    e->child_count = 0;
+    emu_threads_free(e); /* the calling thread's state is e->h and e->ctx: it is the only one */
+    e->threads_live = 0;
+    e->thread_switch = e->syscall_retry = false;
+    e->ctx.sig_pending = 0;
+    e->sig_shared_pending = 0;
+    e->rt_count = 0;
+    e->alarm_at_ns = e->alarm_interval_ns = 0;
+    e->opt.may_exec = true; /* nothing observes a child: its execve is served */
+    if (flags & FORK_CLONE_CHILD_SETTID) guest_put(e, ctid, &vpid, 4);
+    e->ctx.clear_child_tid = (flags & FORK_CLONE_CHILD_CLEARTID) ? ctid : 0;
+    e->ctx.robust_list = 0;
+    e->h.x[10] = 0; /* clone returns 0 in the child */
+    if (newsp) e->h.x[2] = newsp;
+    e->h.pc += 4; /* after the ecall */
+    e->h.reserved = false;
+}
+
+int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t ctid) {
+    uint64_t vfork = FORK_CLONE_VM | FORK_CLONE_VFORK;
+    uint64_t allowed = FORK_CSIGNAL | vfork | FORK_CLONE_PARENT_SETTID | FORK_CLONE_CHILD_CLEARTID |
+                       FORK_CLONE_CHILD_SETTID;
+    bool is_vfork = (flags & vfork) == vfork;
+    if ((flags & ~allowed) || (flags & FORK_CSIGNAL) != SIGCHLD || (!is_vfork && (flags & vfork)))
+        return EMU_CLONE_REFUSED; /* a thread (thread.c) or what neither serves */
+    if (!is_vfork && newsp) return EMU_CLONE_REFUSED;
+    int32_t vpid = next_vpid(e);
+    if (vpid < 0) return -EAGAIN;
+    if (e->child_count == e->child_cap) {
+        e->child_cap = e->child_cap ? 2 * e->child_cap : 8;
+        e->children = cs_realloc(e->children, cs_array_size(e->child_cap, sizeof *e->children));
+    }
+    int sync[2] = {-1, -1}; /* vfork: the child holds the write end until it execs or exits */
+    if (is_vfork && pipe2(sync, O_CLOEXEC) < 0) return -errno;
+    /* both processes may hold a pipe's ends from now; a write to a reader that is gone is
+     * EPIPE on the host (the guest gets its SIGPIPE from us), never a signal to cyclescope */
+    emu_pipes_cross_process(e);
+    signal(SIGPIPE, SIG_IGN);
+    progress_interrupt(); /* the child's copy of the bar is then not drawn: it never draws */
+    fflush(NULL);
+    pid_t host = fork();
+    if (host < 0) {
+        int why = errno;
+        if (is_vfork) close(sync[0]), close(sync[1]);
+        return -why;
+    }
+    if (host == 0) {
+        if (is_vfork) close(sync[0]); /* sync[1] closes at the exec or the exit */
+        child_start(e, vpid, flags, newsp, ctid);
+        while (e->status == EMU_RUNNING) emu_run(e, UINT64_MAX);
+        child_end(e);
+    }
+    e->children[e->child_count++] = (emu_child){.vpid = vpid, .host = host, .pidfd = -1};
+    if (flags & FORK_CLONE_PARENT_SETTID) guest_put(e, ptid, &vpid, 4);
+    if (is_vfork) {
+        close(sync[1]);
+        char byte;
+        while (read(sync[0], &byte, 1) < 0 && errno == EINTR) {
+        }
+        close(sync[0]);
+    }
+    return vpid;
+}
+
+/* ---- wait4, waitid, kill ---- */
+
+/* Whether child i is one `pid` names as wait4 reads it (> 0: that pid; -1 and 0: any; < -1:
+ * the group -pid; every child stays in the guest's one process group, GUEST_PID). */
+static bool child_matches(const emu_t *e, size_t i, int64_t pid) {
+    if (pid > 0) return e->children[i].vpid == pid;
+    return pid == -1 || pid == 0 || pid == -GUEST_PID;
+}
+
+static void child_forget(emu_t *e, size_t i) {
+    if (e->children[i].pidfd >= 0) close(e->children[i].pidfd);
+    e->children[i] = e->children[--e->child_count];
+}
+
+/* Until a child `pid` names changed state (waitid's `host_options`, WNOHANG added for each
+ * look): its index and host siginfo; -ECHILD with none, 0 when WNOHANG and none is ready yet
+ * (returned as 0 in *index... with found false). */
+static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, siginfo_t *info, size_t *index) {
+    for (;;) {
+        size_t matching = 0, last = 0;
+        for (size_t i = 0; i < e->child_count; i++) {
+            if (!child_matches(e, i, pid)) continue;
+            matching++, last = i;
+            memset(info, 0, sizeof *info);
+            if (waitid(P_PID, (id_t)e->children[i].host, info, host_options | WNOHANG) == 0 && info->si_pid != 0) {
+                *index = i;
+                return 1;
+            }
+        }
+        if (!matching) return -ECHILD;
+        if (nohang) return 0;
+        if (matching == 1) { /* one to wait for: the host's wait, with WNOWAIT so it is looked at again */
+            memset(info, 0, sizeof *info);
+            while (waitid(P_PID, (id_t)e->children[last].host, info, (host_options & ~WNOHANG) | WNOWAIT) < 0 &&
+                   errno == EINTR) {
+            }
+            continue;
+        }
+        /* several: until one of their pidfds is readable (a 2 ms nap where pidfds are missing) */
+        struct pollfd p[64];
+        size_t n = 0;
+        bool all = true;
+        for (size_t i = 0; i < e->child_count && n < 64; i++) {
+            if (!child_matches(e, i, pid)) continue;
+            if (e->children[i].pidfd < 0)
+                e->children[i].pidfd = (int)syscall(SYS_pidfd_open, e->children[i].host, 0);
+            if (e->children[i].pidfd < 0) {
+                all = false;
+                continue;
+            }
+            p[n++] = (struct pollfd){.fd = e->children[i].pidfd, .events = POLLIN};
+        }
+        if (all && n == matching) {
+            while (poll(p, n, -1) < 0 && errno == EINTR) {
+            }
+        } else {
+            struct timespec nap = {0, 2000000};
+            nanosleep(&nap, NULL);
+        }
+    }
+}
+
+/* A Linux wait status from the host's siginfo (the same encoding on every architecture). */
+static int wait_status(const siginfo_t *info) {
+    switch (info->si_code) {
+    case CLD_EXITED: return (info->si_status & 0xff) << 8;
+    case CLD_KILLED: return info->si_status & 0x7f;
+    case CLD_DUMPED: return (info->si_status & 0x7f) | 0x80;
+    case CLD_STOPPED: return ((info->si_status & 0xff) << 8) | 0x7f;
+    case CLD_CONTINUED: return 0xffff;
+    default: return 0;
+    }
+}
+
+/* struct rusage of the riscv64 ABI (two timevals and 14 longs): zeros, the children's
+ * costs being the host's business */
+static int64_t put_zero_rusage(emu_t *e, uint64_t addr) {
+    uint8_t zero[144] = {0};
+    return addr ? guest_put(e, addr, zero, sizeof zero) : 0;
+}
+
+enum { WAIT_WNOHANG = 1, WAIT_WUNTRACED = 2, WAIT_WEXITED = 4, WAIT_WCONTINUED = 8, WAIT_WNOWAIT = 0x01000000 };
+#define WAIT_IGNORED_FLAGS 0xe0000000ull /* __WNOTHREAD, __WALL, __WCLONE */
+
+int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t options, uint64_t rusage_addr) {
+    if (options & ~(uint64_t)(WAIT_WNOHANG | WAIT_WUNTRACED | WAIT_WCONTINUED | WAIT_IGNORED_FLAGS)) return -EINVAL;
+    if (pid == INT32_MIN) return -ESRCH;
+    int host_options = WEXITED | ((options & WAIT_WUNTRACED) ? WSTOPPED : 0) |
+                       ((options & WAIT_WCONTINUED) ? WCONTINUED : 0);
+    siginfo_t info;
+    size_t i = 0;
+    int64_t got = wait_child(e, pid, host_options | WNOWAIT, (options & WAIT_WNOHANG) != 0, &info, &i);
+    if (got <= 0) return got;
+    int32_t status = wait_status(&info), vpid = e->children[i].vpid;
+    if (status_addr && guest_put(e, status_addr, &status, 4)) return -EFAULT;
+    if (put_zero_rusage(e, rusage_addr)) return -EFAULT;
+    if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED) {
+        siginfo_t reaped;
+        memset(&reaped, 0, sizeof reaped);
+        waitid(P_PID, (id_t)e->children[i].host, &reaped, WEXITED | WNOHANG); /* now it goes */
+        child_forget(e, i);
+    } else { /* a stop or a continuation: taken, as wait4 takes it */
+        siginfo_t taken;
+        waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
+    }
+    return vpid;
+}
+
+int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr, uint64_t options,
+                       uint64_t rusage_addr) {
+    if (options & ~(uint64_t)(WAIT_WNOHANG | WAIT_WUNTRACED | WAIT_WEXITED | WAIT_WCONTINUED | WAIT_WNOWAIT |
+                              WAIT_IGNORED_FLAGS))
+        return -EINVAL;
+    if (!(options & (WAIT_WEXITED | WAIT_WUNTRACED | WAIT_WCONTINUED))) return -EINVAL;
+    int64_t pid;
+    switch (idtype) {
+    case P_ALL: pid = -1; break;
+    case P_PID:
+        if (id <= 0) return -EINVAL;
+        pid = id;
+        break;
+    case P_PGID: pid = id == 0 ? 0 : -id; break;
+    default: return -EINVAL; /* P_PIDFD: the guest has no pidfds */
+    }
+    int host_options = ((options & WAIT_WEXITED) ? WEXITED : 0) | ((options & WAIT_WUNTRACED) ? WSTOPPED : 0) |
+                       ((options & WAIT_WCONTINUED) ? WCONTINUED : 0);
+    siginfo_t info;
+    size_t i = 0;
+    int64_t got = wait_child(e, pid, host_options | WNOWAIT, (options & WAIT_WNOHANG) != 0, &info, &i);
+    if (got < 0) return got;
+    /* the generic siginfo of a 64-bit Linux: signo, errno, code, then pid, uid, status at 16 */
+    uint8_t out[128] = {0};
+    if (got > 0) {
+        int32_t head[3] = {SIGCHLD, 0, info.si_code}, body[3] = {e->children[i].vpid, GUEST_ID, info.si_status};
+        memcpy(out, head, sizeof head);
+        memcpy(out + 16, body, sizeof body);
+    }
+    if (info_addr && guest_put(e, info_addr, out, sizeof out)) return -EFAULT;
+    if (put_zero_rusage(e, rusage_addr)) return -EFAULT;
+    if (got > 0 && !(options & WAIT_WNOWAIT)) {
+        siginfo_t taken;
+        waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
+        if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED)
+            child_forget(e, i);
+    }
+    return 0;
+}
+
+bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret) {
+    for (size_t i = 0; i < e->child_count; i++) {
+        if (e->children[i].vpid != pid) continue;
+        if (sig < 0 || sig > 64) *ret = -EINVAL;
+        else *ret = kill(e->children[i].host, (int)sig) < 0 ? -errno : 0;
+        return true;
+    }
+    return false;
+}
+
+void emu_processes_free(emu_t *e) {
+    for (size_t i = 0; i < e->child_count; i++)
+        if (e->children[i].pidfd >= 0) close(e->children[i].pidfd);
+    free(e->children);
+    e->children = NULL;
+    e->child_count = e->child_cap = 0;
+    if (e->vpid_counter) munmap(e->vpid_counter, sizeof(uint32_t));
+    e->vpid_counter = NULL;
+    if (e->vpid_counter_fd >= 0) close(e->vpid_counter_fd);
+    e->vpid_counter_fd = -1;
+}
+
+/* ---- execve ---- */
+
+/* Linux's limits (include/uapi/linux/binfmts.h MAX_ARG_STRLEN; the stack's quarter, which
+ * emu.c's build_stack also keeps) */
+enum { MAX_ARG_STRLEN = 32 * 4096, MAX_ARG_TOTAL = (8 << 20) / 4, MAX_ARG_COUNT = 0x7fffffff / 8 };
+
+/* A guest NULL-terminated array of strings (argv, envp) into a growing list: 0 or -errno. */
+static int64_t guest_strings(emu_t *e, uint64_t addr, char ***list, size_t *count, size_t *total) {
+    *list = NULL;
+    *count = 0;
+    size_t cap = 0;
+    for (uint64_t at = addr; addr; at += 8) {
+        uint64_t ptr;
+        if (guest_get(e, at, &ptr, 8)) return -EFAULT;
+        if (!ptr) break;
+        char *s = cs_malloc(MAX_ARG_STRLEN);
+        if (!mem_read_string(&e->m, ptr, s, MAX_ARG_STRLEN)) {
+            bool fault = !mem_user_copy_out(&e->m, ptr, s, 1);
+            free(s);
+            return fault ? -EFAULT : -E2BIG;
+        }
+        *total += strlen(s) + 1 + 8;
+        if (*total > MAX_ARG_TOTAL || *count + 2 > (size_t)MAX_ARG_COUNT) {
+            free(s);
+            return -E2BIG;
+        }
+        if (*count + 2 > cap) {
+            cap = cap ? 2 * cap : 16;
+            *list = cs_realloc(*list, cs_array_size(cap, sizeof **list));
+        }
+        (*list)[(*count)++] = cs_realloc(s, strlen(s) + 1);
+        (*list)[*count] = NULL;
+    }
+    return 0;
+}
+
+static void free_strings(char **list, size_t count) {
+    for (size_t i = 0; i < count; i++) free(list[i]);
+    free(list);
+}
+
+/* What a program file is to the emulator: 0 a RISC-V 64-bit ELF, 1 a #! script (its
+ * interpreter and argument in interp/arg), or -errno (ENOEXEC for anything else). */
+static int64_t program_kind(int hdir, const char *path, char *interp, char *arg) {
+    int fd = openat(hdir, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -EACCES; /* a directory, a device: Linux's EACCES */
+    }
+    if (faccessat(hdir, path, X_OK, 0) != 0) {
+        int why = errno;
+        close(fd);
+        return -why;
+    }
+    unsigned char head[256];
+    ssize_t n = pread(fd, head, sizeof head - 1, 0);
+    close(fd);
+    if (n < 0) return -EIO;
+    head[n] = 0;
+    if (n >= 20 && !memcmp(head, "\177ELF", 4))
+        /* ELFCLASS64, little-endian, EM_RISCV (243) */
+        return head[4] == 2 && head[5] == 1 && (head[18] | head[19] << 8) == 243 ? 0 : -ENOEXEC;
+    if (n < 2 || head[0] != '#' || head[1] != '!') return -ENOEXEC;
+    /* fs/binfmt_script.c: the interpreter, then at most one argument, the rest of the line */
+    char *line = (char *)head + 2, *end = strchr(line, '\n');
+    if (!end) return -ENOEXEC; /* longer than the kernel reads */
+    *end = 0;
+    while (*line == ' ' || *line == '\t') line++;
+    char *name_end = line + strcspn(line, " \t");
+    if (name_end == line) return -ENOEXEC;
+    char *rest = *name_end ? name_end + 1 : name_end;
+    *name_end = 0;
+    while (*rest == ' ' || *rest == '\t') rest++;
+    size_t rest_len = strlen(rest);
+    while (rest_len && (rest[rest_len - 1] == ' ' || rest[rest_len - 1] == '\t')) rest[--rest_len] = 0;
+    snprintf(interp, PATH_MAX, "%s", line);
+    snprintf(arg, PATH_MAX, "%s", rest);
+    return 1;
+}
+
+/* The exec state: NUL-terminated fields, in the order emu_create_exec_state reads them. */
+typedef struct state_buf {
+    char *data;
+    size_t len, cap;
+} state_buf;
+
+static void put_field(state_buf *b, const char *s) {
+    size_t n = strlen(s) + 1;
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2;
+        b->data = cs_realloc(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+static void put_number(state_buf *b, uint64_t v) {
+    char text[32];
+    snprintf(text, sizeof text, "%" PRIu64, v);
+    put_field(b, text);
+}
+
+int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr, uint64_t envp_addr) {
+    char interp[PATH_MAX], arg[PATH_MAX];
+    int64_t kind = program_kind(hdir, path, interp, arg);
+    if (kind < 0) return kind;
+    if (kind == 1) { /* the interpreter must be a RISC-V program too (not another script) */
+        char unused[PATH_MAX], unused_arg[PATH_MAX];
+        int64_t ik = program_kind(hdir, interp, unused, unused_arg);
+        if (ik < 0) return ik == -ENOEXEC || ik == -EACCES ? ik : -ENOENT;
+        if (ik != 0) return -ENOEXEC;
+    }
+    char **argv = NULL, **envp = NULL;
+    size_t argc = 0, envc = 0, total = 0;
+    int64_t bad = guest_strings(e, argv_addr, &argv, &argc, &total);
+    if (!bad) bad = guest_strings(e, envp_addr, &envp, &envc, &total);
+    if (bad) {
+        free_strings(argv, argc);
+        free_strings(envp, envc);
+        return bad;
+    }
+    if (!e->opt.may_exec) {
+        emu_fail(e,
+                 "the program execs %s (pc 0x%" PRIx64 "): a timed run observes one program; time the program it "
+                 "execs directly, or run this one with `cyclescope exec`",
+                 path, e->h.pc);
+        free_strings(argv, argc);
+        free_strings(envp, envc);
+        return -ENOSYS;
+    }
+    state_buf b = {0};
+    put_field(&b, EXEC_STATE_MAGIC);
+    put_field(&b, kind == 1 ? interp : path);
+    /* argv: a script's is its interpreter, its argument, the script's path, then argv[1..] */
+    size_t extra = kind == 1 ? (*arg ? 2 : 1) : 0;
+    size_t skip = kind == 1 && argc > 0 ? 1 : 0;
+    put_number(&b, argc + extra - skip + (kind == 1 && argc == 0 ? 1 : 0));
+    if (kind == 1) {
+        put_field(&b, interp);
+        if (*arg) put_field(&b, arg);
+        put_field(&b, path);
+    } else if (argc == 0) {
+        put_field(&b, path); /* the emulator needs an argv[0]: Linux passes none (argc 0) */
+    }
+    for (size_t i = skip; i < argc; i++) put_field(&b, argv[i]);
+    put_number(&b, envc);
+    for (size_t i = 0; i < envc; i++) put_field(&b, envp[i]);
+    free_strings(argv, argc);
+    free_strings(envp, envc);
+    put_number(&b, (uint64_t)e->vpid);
+    put_number(&b, (uint64_t)e->parent_vpid);
+    put_number(&b, (uint64_t)(int64_t)e->vpid_counter_fd);
+    put_field(&b, e->allow_write_real ? e->allow_write_real : "");
+    put_number(&b, e->opt.host_time);
+    put_number(&b, e->opt.seed);
+    put_number(&b, e->opt.quiet);
+    put_number(&b, e->opt.memory_limit);
+    put_number(&b, e->opt.strict_syscalls);
+    put_number(&b, e->opt.thread_quantum);
+    put_number(&b, e->umask_set);
+    put_number(&b, e->guest_umask);
+    put_number(&b, e->ctx.sig_blocked);
+    uint64_t ignored = 0;
+    for (int sig = 1; sig <= 64; sig++)
+        if (e->sigaction_handler[sig] == 1) ignored |= SIG_BIT(sig); /* SIG_IGN stays; handlers do not */
+    put_number(&b, ignored);
+    /* the descriptors without FD_CLOEXEC, on the host descriptors they have now */
+    int kept[EMU_MAX_FDS];
+    size_t nkept = 0;
+    for (int i = 0; i < EMU_MAX_FDS; i++)
+        if (e->fds[i].host >= 0 && !e->fds[i].cloexec) kept[nkept++] = i;
+    put_number(&b, nkept);
+    for (size_t k = 0; k < nkept; k++) {
+        const guest_fd *g = &e->fds[kept[k]];
+        put_number(&b, (uint64_t)kept[k]);
+        put_number(&b, (uint64_t)g->host);
+        put_number(&b, g->writable);
+        put_number(&b, g->nonblock);
+        put_field(&b, g->path ? g->path : "");
+    }
+    int state = memfd_create("cyclescope-exec-state", 0); /* kept across the execve */
+    if (state < 0 || write(state, b.data, b.len) != (ssize_t)b.len || lseek(state, 0, SEEK_SET) != 0) {
+        int why = errno ? errno : EIO;
+        if (state >= 0) close(state);
+        free(b.data);
+        return -why;
+    }
+    free(b.data);
+    /* the kept descriptors stay open on the host; a pipe the guest did not make non-blocking
+     * is blocking again for the program that reads it as its own file */
+    int flags_before[EMU_MAX_FDS];
+    for (size_t k = 0; k < nkept; k++) {
+        const guest_fd *g = &e->fds[kept[k]];
+        flags_before[k] = fcntl(g->host, F_GETFL);
+        fcntl(g->host, F_SETFD, 0);
+        if (g->pipe && !g->nonblock && flags_before[k] >= 0) fcntl(g->host, F_SETFL, flags_before[k] & ~O_NONBLOCK);
+    }
+    if (e->vpid_counter_fd >= 0) fcntl(e->vpid_counter_fd, F_SETFD, 0);
+    char state_text[16];
+    snprintf(state_text, sizeof state_text, "%d", state);
+    char *host_argv[] = {"cyclescope", "exec", "--exec-state", state_text, NULL};
+    int cwd = open(".", O_PATH | O_CLOEXEC); /* to come back to if the execve fails */
+    if (e->cwd_fd >= 0 && fchdir(e->cwd_fd) != 0) { /* the new program's relative paths are the guest's */
+    }
+    signal(SIGPIPE, SIG_DFL);
+    progress_interrupt();
+    fflush(NULL);
+    execve("/proc/self/exe", host_argv, environ);
+    int why = errno;
+    /* it failed: everything as it was */
+    if (cwd >= 0) {
+        if (fchdir(cwd) != 0) {
+        }
+        close(cwd);
+    }
+    if (e->vpid_counter) signal(SIGPIPE, SIG_IGN);
+    for (size_t k = 0; k < nkept; k++) {
+        const guest_fd *g = &e->fds[kept[k]];
+        if (g->host > 2) fcntl(g->host, F_SETFD, FD_CLOEXEC);
+        if (flags_before[k] >= 0) fcntl(g->host, F_SETFL, flags_before[k]);
+    }
+    if (e->vpid_counter_fd >= 0) fcntl(e->vpid_counter_fd, F_SETFD, FD_CLOEXEC);
+    close(state);
+    return -why;
+}
+
+/* ---- the process an execve made ---- */
+
+typedef struct state_reader {
+    const char *at, *end;
+    bool bad;
+} state_reader;
+
+static const char *get_field(state_reader *r) {
+    const char *nul = r->at < r->end ? memchr(r->at, 0, (size_t)(r->end - r->at)) : NULL;
+    if (!nul) {
+        r->bad = true;
+        return "";
+    }
+    const char *s = r->at;
+    r->at = nul + 1;
+    return s;
+}
+
+static uint64_t get_number(state_reader *r) {
+    const char *s = get_field(r);
+    char *end;
+    uint64_t v = strtoull(s, &end, 10);
+    if (!*s || *end) r->bad = true;
+    return v;
+}
+
+emu_t *emu_create_exec_state(int fd, cs_error *err) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || st.st_size > (64 << 20)) {
+        cs_error_set(err, "--exec-state %d: not a state a guest execve wrote", fd);
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size;
+    char *data = cs_malloc(size);
+    bool read_all = pread(fd, data, size, 0) == (ssize_t)size;
+    close(fd);
+    state_reader r = {data, data + size, !read_all};
+    if (strcmp(get_field(&r), EXEC_STATE_MAGIC) != 0) r.bad = true;
+    const char *path = get_field(&r);
+    size_t argc = r.bad ? 0 : (size_t)get_number(&r);
+    if (argc > size) r.bad = true;
+    const char **argv = cs_calloc(r.bad ? 1 : argc + 1, sizeof *argv);
+    for (size_t i = 0; !r.bad && i < argc; i++) argv[i] = get_field(&r);
+    size_t envc = r.bad ? 0 : (size_t)get_number(&r);
+    if (envc > size) r.bad = true;
+    const char **envp = cs_calloc(r.bad ? 1 : envc + 1, sizeof *envp);
+    for (size_t i = 0; !r.bad && i < envc; i++) envp[i] = get_field(&r);
+    emu_options o = {0};
+    o.argc = (int)argc;
+    o.argv = argv;
+    o.envp = envp;
+    o.vpid = (int32_t)get_number(&r);
+    o.parent_vpid = (int32_t)get_number(&r);
+    int counter_fd = (int)(int64_t)get_number(&r);
+    const char *allow = get_field(&r);
+    o.allow_write_dir = *allow ? allow : NULL;
+    o.host_time = get_number(&r) != 0;
+    o.seed = get_number(&r);
+    o.quiet = get_number(&r) != 0;
+    o.memory_limit = get_number(&r);
+    o.strict_syscalls = get_number(&r) != 0;
+    o.thread_quantum = get_number(&r);
+    o.may_exec = true;
+    bool umask_set = get_number(&r) != 0;
+    uint32_t umask_value = (uint32_t)get_number(&r);
+    uint64_t blocked = get_number(&r), ignored = get_number(&r);
+    size_t nfds = (size_t)get_number(&r);
+    if (nfds > EMU_MAX_FDS || o.vpid <= 0) r.bad = true;
+    emu_t *e = NULL;
+    if (!r.bad) e = emu_create(path, &o, err);
+    if (e) e->opt.argv = NULL, e->opt.envp = NULL, e->opt.allow_write_dir = NULL; /* in `data`, freed below */
+    if (r.bad && !e) cs_error_set(err, "--exec-state: not a state a guest execve wrote");
+    if (e) {
+        for (int i = 0; i < 3; i++) e->fds[i].host = -1; /* the table is the exec'ing guest's */
+        for (size_t k = 0; k < nfds && !r.bad; k++) {
+            uint64_t gfd = get_number(&r), host = get_number(&r);
+            bool writable = get_number(&r) != 0, nonblock = get_number(&r) != 0;
+            const char *fd_path = get_field(&r);
+            if (r.bad || gfd >= EMU_MAX_FDS || host > INT_MAX || fcntl((int)host, F_GETFD) < 0) continue;
+            if (host > 2) fcntl((int)host, F_SETFD, FD_CLOEXEC);
+            e->fds[gfd] = (guest_fd){.host = (int)host, .writable = writable, .nonblock = nonblock,
+                                     .path = *fd_path ? cs_strdup(fd_path) : NULL};
+        }
+        e->umask_set = umask_set;
+        e->guest_umask = umask_value;
+        e->ctx.sig_blocked = blocked & ~SIG_UNBLOCKABLE;
+        for (int sig = 1; sig <= 64; sig++)
+            if (ignored & SIG_BIT(sig)) e->sigaction_handler[sig] = 1;
+        if (counter_fd >= 0) {
+            void *p = mmap(NULL, sizeof(uint32_t), PROT_READ | PROT_WRITE, MAP_SHARED, counter_fd, 0);
+            if (p != MAP_FAILED) {
+                e->vpid_counter = p;
+                e->vpid_counter_fd = counter_fd;
+                fcntl(counter_fd, F_SETFD, FD_CLOEXEC);
+            } else {
+                close(counter_fd);
+            }
+        }
+    }
+    free(argv);
+    free(envp);
+    free(data);
+    return e;
+}

@@ -185,6 +185,19 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
     add_test(NAME exec.qemu.threads_q7.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})
   endforeach()
+  # Processes (docs/sandbox.md §15; before: clone without CLONE_THREAD and execve returned
+  # -ENOSYS with a warning). fork, exit statuses, wait4 (WNOHANG, -1, a signalled child),
+  # waitid, kill of a child, a pipe between parent and child, getpid/getppid: as under
+  # qemu-riscv64 (which forks natively); a parent whose child prints.
+  foreach(case fork simple)
+    add_test(NAME exec.qemu.procs.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/procs ${case})
+  endforeach()
+  # posix_spawn (vfork), execve and #! scripts against the program run directly; host
+  # programs never run; the timed run observes the parent alone
+  foreach(case spawn exec script host timed)
+    add_test(NAME exec.procs.${case}
+             COMMAND ${_scripts}/procs_check.sh ${case} ${_cs} ${_g}/procs $<TARGET_FILE:stacks_check>)
+  endforeach()
   # what a kernel would wait on forever ends the run in one line naming the waiters
   add_test(NAME exec.threads.deadlock
            COMMAND ${_scripts}/expect_error.sh 125 "threads: deadlock: all 2 threads wait and no timeout is pending \\(thread 1000 on futex 0x[0-9a-f]+ at pc 0x[0-9a-f]+, 1001 on futex"

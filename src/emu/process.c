@@ -488,15 +488,15 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
     put_field(&b, EXEC_STATE_MAGIC);
     put_field(&b, kind == 1 ? interp : path);
     /* argv: a script's is its interpreter, its argument, the script's path, then argv[1..] */
-    size_t extra = kind == 1 ? (*arg ? 2 : 1) : 0;
-    size_t skip = kind == 1 && argc > 0 ? 1 : 0;
-    put_number(&b, argc + extra - skip + (kind == 1 && argc == 0 ? 1 : 0));
+    size_t skip = argc > 0 ? 1 : 0; /* argv[0]: replaced for a script, its own field otherwise */
+    size_t head = kind == 1 ? (*arg ? 3 : 2) : 1;
+    put_number(&b, head + argc - skip);
     if (kind == 1) {
         put_field(&b, interp);
         if (*arg) put_field(&b, arg);
         put_field(&b, path);
-    } else if (argc == 0) {
-        put_field(&b, path); /* the emulator needs an argv[0]: Linux passes none (argc 0) */
+    } else {
+        put_field(&b, argc ? argv[0] : path); /* the emulator needs an argv[0]: Linux would pass none */
     }
     for (size_t i = skip; i < argc; i++) put_field(&b, argv[i]);
     put_number(&b, envc);

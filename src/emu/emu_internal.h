@@ -3,6 +3,7 @@
 #define CYCLESCOPE_EMU_INTERNAL_H
 
 #include <errno.h>
+#include <signal.h>
 
 #include "emu.h"
 #include "mem.h"
@@ -109,7 +110,8 @@ typedef struct guest_pipe {
 typedef struct emu_child {
     int32_t vpid;
     pid_t host;
-    int pidfd; /* -1 until a wait for several children opens it */
+    int pidfd;      /* -1 until a wait for several children opens it */
+    bool announced; /* its end was signalled to the guest (SIGCHLD) */
 } emu_child;
 
 /* A MAP_SHARED mapping of a regular file (syscall.c). Its pages are a copy of
@@ -270,6 +272,8 @@ void emu_shared_release_all(emu_t *e);
 void emu_signal_send(emu_t *e, int64_t sig, const char *cause);
 /* The process' pending signals the running thread lets through become its own. */
 void emu_signal_claim_shared(emu_t *e);
+/* SIGCHLD for the process: child `vpid` ended (si_code CLD_EXITED, CLD_KILLED, CLD_DUMPED). */
+void emu_signal_child_ended(emu_t *e, int32_t vpid, int32_t code);
 /* A signal's action now (default, ignored, or pending for its handler), whatever the mask. */
 void emu_signal_act(emu_t *e, int64_t sig, const char *cause);
 /* A signal becomes pending for `owner` (a tid; 0: the process): its siginfo kept (a
@@ -389,6 +393,10 @@ bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret);
 int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr, uint64_t envp_addr);
 /* After a fork: a read or write of a pipe both processes may hold waits on the host. */
 void emu_pipes_cross_process(emu_t *e);
+/* Set by the host's SIGCHLD handler (installed when the guest forks with a SIGCHLD handler of
+ * its own); emu_syscall then calls emu_children_check, which sends the guest its SIGCHLDs. */
+extern volatile sig_atomic_t emu_host_child_ended;
+void emu_children_check(emu_t *e);
 void emu_processes_free(emu_t *e);
 
 /* exec.c */

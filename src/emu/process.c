@@ -58,6 +58,35 @@ _Static_assert((int)EMU_MAX_THREADS < (int)VPID_STRIDE, "a process' tids stay be
 
 #define EXEC_STATE_MAGIC "cyclescope-exec-state-1"
 
+/* ---- SIGCHLD ---- */
+
+volatile sig_atomic_t emu_host_child_ended;
+
+static void on_host_sigchld(int sig) {
+    (void)sig;
+    emu_host_child_ended = 1;
+}
+
+/* Whether the guest has a handler for SIGCHLD (its default action does nothing). */
+static bool guest_catches_sigchld(const emu_t *e) { return e->sigaction_handler[SIGCHLD] > 1; }
+
+static void announce(emu_t *e, emu_child *c, int32_t code) {
+    if (c->announced) return;
+    c->announced = true;
+    if (guest_catches_sigchld(e)) emu_signal_child_ended(e, c->vpid, code);
+}
+
+void emu_children_check(emu_t *e) {
+    emu_host_child_ended = 0;
+    for (size_t i = 0; i < e->child_count; i++) {
+        if (e->children[i].announced) continue;
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid(P_PID, (id_t)e->children[i].host, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0)
+            announce(e, &e->children[i], info.si_code);
+    }
+}
+
 /* ---- fork ---- */
 
 static int32_t next_vpid(emu_t *e) {
@@ -116,6 +145,7 @@ static _Noreturn void child_end(emu_t *e) {
 static void child_start(emu_t *e, int32_t vpid, uint64_t flags, uint64_t newsp, uint64_t ctid) {
     e->parent_vpid = e->vpid;
     e->vpid = vpid;
+    emu_host_child_ended = 0;
     for (size_t i = 0; i < e->child_count; i++)
         if (e->children[i].pidfd >= 0) close(e->children[i].pidfd);
     e->child_count = 0;
@@ -171,6 +201,18 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         child_end(e);
     }
     e->children[e->child_count++] = (emu_child){.vpid = vpid, .host = host, .pidfd = -1};
+    /* the guest catches SIGCHLD: the host's tells when to look (SA_RESTART: cyclescope's own
+     * calls go on; a guest's wait on the host — poll — sees EINTR, as its handler would make it) */
+    static bool sigchld_installed;
+    if (guest_catches_sigchld(e) && !sigchld_installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_host_sigchld;
+        sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+        sigemptyset(&sa.sa_mask);
+        sigchld_installed = sigaction(SIGCHLD, &sa, NULL) == 0;
+    }
+    emu_host_child_ended = 1; /* a child that ended before the handler was there is looked for too */
     if (flags & FORK_CLONE_PARENT_SETTID) guest_put(e, ptid, &vpid, 4);
     if (is_vfork) {
         close(sync[1]);
@@ -191,7 +233,8 @@ static bool child_matches(const emu_t *e, size_t i, int64_t pid) {
     return pid == -1 || pid == 0 || pid == -GUEST_PID;
 }
 
-static void child_forget(emu_t *e, size_t i) {
+static void child_forget(emu_t *e, size_t i, int32_t code) {
+    announce(e, &e->children[i], code); /* Linux signals the end even when a wait took it first */
     if (e->children[i].pidfd >= 0) close(e->children[i].pidfd);
     e->children[i] = e->children[--e->child_count];
 }
@@ -282,7 +325,7 @@ int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t opti
         siginfo_t reaped;
         memset(&reaped, 0, sizeof reaped);
         waitid(P_PID, (id_t)e->children[i].host, &reaped, WEXITED | WNOHANG); /* now it goes */
-        child_forget(e, i);
+        child_forget(e, i, info.si_code);
     } else { /* a stop or a continuation: taken, as wait4 takes it */
         siginfo_t taken;
         waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
@@ -325,7 +368,7 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
         siginfo_t taken;
         waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
         if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED)
-            child_forget(e, i);
+            child_forget(e, i, info.si_code);
     }
     return 0;
 }

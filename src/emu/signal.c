@@ -153,6 +153,10 @@ void emu_signal_send(emu_t *e, int64_t sig, const char *cause) {
 
 void emu_signal_act(emu_t *e, int64_t sig, const char *cause) { deliver_signal(e, sig, cause); }
 
+void emu_signal_child_ended(emu_t *e, int32_t vpid, int32_t code) {
+    signal_process_from(e, SIGCHLD, "sent because a child ended", code, vpid, 0);
+}
+
 int64_t emu_sys_self_signal(emu_t *e, int64_t sig, int32_t code) {
     if (sig == 0) return 0;
     if (sig < 1 || sig > 64) return -EINVAL;

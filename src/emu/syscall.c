@@ -1805,6 +1805,7 @@ void emu_syscall(emu_t *e) {
     uint64_t *x = e->h.x;
     uint64_t nr = x[17], a0 = x[10], a1 = x[11], a2 = x[12], a3 = x[13], a4 = x[14], a5 = x[15];
     int64_t ret;
+    if (__builtin_expect(emu_host_child_ended, 0)) emu_children_check(e); /* SIGCHLD for the guest */
     switch (nr) {
     case SYS_getcwd: ret = sys_getcwd(e, a0, a1); break;
     case SYS_chdir: ret = sys_chdir(e, a0); break;

@@ -4,6 +4,7 @@
  *
  *   procs fork             fork, statuses, WNOHANG, -1, a signalled child, ECHILD, waitid
  *   procs simple           one fork, the child prints and exits 3 (a deterministic parent)
+ *   procs sigchld          a SIGCHLD handler reaps the child that ended
  *   procs spawn PROG ARGS  posix_spawn PROG with ARGS and a fixed environment, its stdout
  *                          through a pipe, each line prefixed
  *   procs exec PROG ARGS   execve PROG with ARGS and a fixed environment
@@ -142,6 +143,32 @@ static int do_simple(void) {
     return 0;
 }
 
+static volatile sig_atomic_t chld_seen, chld_status = -1;
+
+static void on_chld(int sig, siginfo_t *info, void *ctx) {
+    (void)sig, (void)ctx;
+    int st;
+    if (info->si_signo == SIGCHLD && waitpid(-1, &st, WNOHANG) > 0) chld_status = st;
+    chld_seen++;
+}
+
+static int do_sigchld(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_chld;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigaction(SIGCHLD, &sa, NULL);
+    pid_t c = fork_flushed();
+    if (c == 0) _exit(4);
+    /* system calls until the handler ran (the emulator delivers it at one) */
+    for (long i = 0; i < 20000000 && !chld_seen; i++) getppid();
+    say("the SIGCHLD handler ran once", chld_seen == 1);
+    say("it reaped the child: exit 4", chld_status >= 0 && WIFEXITED(chld_status) && WEXITSTATUS(chld_status) == 4);
+    errno = 0;
+    say("nothing left to wait for", waitpid(c, NULL, WNOHANG) == -1 && errno == ECHILD);
+    return 0;
+}
+
 static char *const fixed_env[] = {"A=1", "B=two words", "EMPTY=", NULL};
 
 static int do_spawn(int argc, char **argv) {
@@ -194,6 +221,7 @@ static int do_show(int argc, char **argv) {
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "fork")) return do_fork();
     if (argc >= 2 && !strcmp(argv[1], "simple")) return do_simple();
+    if (argc >= 2 && !strcmp(argv[1], "sigchld")) return do_sigchld();
     if (argc >= 3 && !strcmp(argv[1], "spawn")) return do_spawn(argc - 2, argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "exec")) return do_exec(argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "exec-fail")) {
@@ -203,6 +231,6 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "show")) return do_show(argc - 1, argv + 1);
-    fprintf(stderr, "usage: procs fork|simple|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS\n");
+    fprintf(stderr, "usage: procs fork|simple|sigchld|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS\n");
     return 2;
 }

@@ -195,7 +195,7 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   endforeach()
   # posix_spawn (vfork), execve and #! scripts against the program run directly; host
   # programs never run; the timed run observes the parent alone
-  foreach(case spawn exec script host timed)
+  foreach(case spawn exec script host timed simpoints)
     add_test(NAME exec.procs.${case}
              COMMAND ${_scripts}/procs_check.sh ${case} ${_cs} ${_g}/procs $<TARGET_FILE:stacks_check>)
   endforeach()

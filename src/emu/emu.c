@@ -309,6 +309,7 @@ uop_source *emu_source_create(emu_t *emu) {
 }
 
 void emu_private_files(emu_t *e) {
+    e->replica = true;
     emu_private_pipes(e);
     /* descriptions already replaced, found again by file, offset and flags: a guest dup()
      * is a host dup, and the two must go on sharing their offset */

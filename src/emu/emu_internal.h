@@ -208,6 +208,8 @@ struct emu {
     size_t child_count, child_cap;
     uint32_t *vpid_counter; /* shared by the whole process tree: the next child's number */
     int vpid_counter_fd;    /* its memfd (-1 until the first fork), passed on by an execve */
+    bool replica;           /* a forked copy of the emulator (emu_private_files: a SimPoint
+                               point's): it starts no process the run itself starts */
 };
 
 /* elf.c: place the loadable segments, return where things went. */

@@ -174,6 +174,13 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     if ((flags & ~allowed) || (flags & FORK_CSIGNAL) != SIGCHLD || (!is_vfork && (flags & vfork)))
         return EMU_CLONE_REFUSED; /* a thread (thread.c) or what neither serves */
     if (!is_vfork && newsp) return EMU_CLONE_REFUSED;
+    if (e->replica) { /* its child would run a second time what the real run's child runs */
+        emu_fail(e,
+                 "the program forks at pc 0x%" PRIx64 " inside a simulation point, which is timed on a forked "
+                 "copy of the run: time this program without --simpoints",
+                 e->h.pc);
+        return -ENOSYS;
+    }
     int32_t vpid = next_vpid(e);
     if (vpid < 0) return -EAGAIN;
     if (e->child_count == e->child_cap) {
@@ -239,9 +246,9 @@ static void child_forget(emu_t *e, size_t i, int32_t code) {
     e->children[i] = e->children[--e->child_count];
 }
 
-/* Until a child `pid` names changed state (waitid's `host_options`, WNOHANG added for each
- * look): its index and host siginfo; -ECHILD with none, 0 when WNOHANG and none is ready yet
- * (returned as 0 in *index... with found false). */
+/* Waits until a child `pid` names (child_matches) is in a state `host_options` asks for
+ * (waitid's; each look adds WNOHANG): 1 with its index and the host's siginfo, 0 when
+ * `nohang` and none is yet, -ECHILD when no child matches. */
 static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, siginfo_t *info, size_t *index) {
     for (;;) {
         size_t matching = 0, last = 0;

@@ -12,6 +12,8 @@
 #              are the emulator's exact count of the parent alone (exec --stats), the stacks
 #              sum to the cycles (stacks_check); an execve in the timed process ends the run
 #              with one line
+#   simpoints  a fork inside a simulation point (timed on a forked copy of the run) ends the
+#              run with one line instead of starting the child a second time
 set -u
 mode=$1 cs=$2 procs=$3 stacks_check=${4:-}
 tmp=$(mktemp -d)
@@ -84,6 +86,13 @@ timed)
     [ $rc != 0 ] || fail "an execve in the timed process did not end the run"
     grep -c 'a timed run observes one program' "$tmp/x.err" | grep -qx 1 || { cat "$tmp/x.err"; fail "no one-line reason"; }
     echo "run: $got instructions = the parent's exact count"
+    ;;
+simpoints)
+    "$cs" simpoint --interval 1000 -o "$tmp/sp" --env-fixed "$procs" simple >/dev/null 2>&1 || fail "simpoint"
+    "$cs" run --simpoints "$tmp/sp" --env-fixed "$procs" simple >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc = 125 ] || fail "exit $rc, not 125"
+    [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'forks at pc 0x[0-9a-f]* inside a simulation point' "$tmp/err" ||
+        { cat "$tmp/err"; fail "not one line naming the fork"; }
     ;;
 *) echo "procs_check.sh: unknown mode $mode"; exit 2 ;;
 esac

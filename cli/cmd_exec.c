@@ -35,10 +35,12 @@ static void print_stats(const char *prog, uint64_t icount, const uint64_t *mix, 
 }
 
 int cmd_exec(int argc, char **argv) {
-    static const struct option longopts[] = {
-        {"stats", no_argument, 0, 's'}, {"max", required_argument, 0, 'm'},
-        /* hidden: the process a guest's execve made (docs/sandbox.md §15) */
-        {"exec-state", required_argument, 0, 'X'}, CLI_GUEST_LONG_OPTIONS, {0, 0, 0, 0}};
+    static const struct option longopts[] = {{"stats", no_argument, 0, 's'},
+                                             {"max", required_argument, 0, 'm'},
+                                             /* hidden: the process a guest's execve made (docs/sandbox.md §15) */
+                                             {"exec-state", required_argument, 0, 'X'},
+                                             CLI_GUEST_LONG_OPTIONS,
+                                             {0, 0, 0, 0}};
     cli_guest_options g;
     cli_guest_defaults(&g);
     bool stats = false, bad = false;
@@ -49,10 +51,10 @@ int cmd_exec(int argc, char **argv) {
         if (opt == 's') stats = true;
         else if (opt == 'X') {
             uint64_t fd;
-            if (!cs_parse_count(optarg, &fd) || fd > INT32_MAX) return cli_usage("exec", "--exec-state %s: not a descriptor", optarg);
+            if (!cs_parse_count(optarg, &fd) || fd > INT32_MAX)
+                return cli_usage("exec", "--exec-state %s: not a descriptor", optarg);
             exec_state = (int)fd;
-        }
-        else if (opt == 'm') {
+        } else if (opt == 'm') {
             if (!cs_parse_count(optarg, &max)) return cli_usage("exec", "--max %s: not a count", optarg);
             if (max == 0) return cli_usage("exec", "--max %s: not a positive count", optarg); /* as every verb */
         } else if (!cli_guest_option(&g, opt, optarg, "exec", &bad)) {
@@ -102,8 +104,7 @@ int cmd_exec(int argc, char **argv) {
         rc = emu_fault_signal(e) ? 128 + emu_fault_signal(e) : EXIT_RUN_FAILED;
         break;
     default:
-        fprintf(stderr, "cyclescope: %s: stopped after %" PRIu64 " instructions (--max)\n", prog,
-                emu_icount(e));
+        fprintf(stderr, "cyclescope: %s: stopped after %" PRIu64 " instructions (--max)\n", prog, emu_icount(e));
         rc = 0;
     }
     if (stats) print_stats(prog, emu_icount(e), mix, seconds);

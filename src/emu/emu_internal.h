@@ -388,7 +388,8 @@ bool emu_after_chunk(emu_t *e);
  * execve. emu_sys_fork returns EMU_CLONE_REFUSED for a clone it does not serve. */
 int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t ctid);
 int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t options, uint64_t rusage_addr);
-int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr, uint64_t options, uint64_t rusage_addr);
+int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr, uint64_t options,
+                       uint64_t rusage_addr);
 /* kill(2) to a child's virtual pid: true when pid names one (*ret: the result). */
 bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret);
 /* execve of `path` (a guest path, resolved from host directory `hdir`): returns only on failure. */

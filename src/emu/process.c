@@ -168,8 +168,8 @@ static void child_start(emu_t *e, int32_t vpid, uint64_t flags, uint64_t newsp, 
 
 int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t ctid) {
     uint64_t vfork = FORK_CLONE_VM | FORK_CLONE_VFORK;
-    uint64_t allowed = FORK_CSIGNAL | vfork | FORK_CLONE_PARENT_SETTID | FORK_CLONE_CHILD_CLEARTID |
-                       FORK_CLONE_CHILD_SETTID;
+    uint64_t allowed =
+        FORK_CSIGNAL | vfork | FORK_CLONE_PARENT_SETTID | FORK_CLONE_CHILD_CLEARTID | FORK_CLONE_CHILD_SETTID;
     bool is_vfork = (flags & vfork) == vfork;
     if ((flags & ~allowed) || (flags & FORK_CSIGNAL) != SIGCHLD || (!is_vfork && (flags & vfork)))
         return EMU_CLONE_REFUSED; /* a thread (thread.c) or what neither serves */
@@ -276,8 +276,7 @@ static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, 
         bool all = true;
         for (size_t i = 0; i < e->child_count && n < 64; i++) {
             if (!child_matches(e, i, pid)) continue;
-            if (e->children[i].pidfd < 0)
-                e->children[i].pidfd = (int)syscall(SYS_pidfd_open, e->children[i].host, 0);
+            if (e->children[i].pidfd < 0) e->children[i].pidfd = (int)syscall(SYS_pidfd_open, e->children[i].host, 0);
             if (e->children[i].pidfd < 0) {
                 all = false;
                 continue;
@@ -319,8 +318,8 @@ enum { WAIT_WNOHANG = 1, WAIT_WUNTRACED = 2, WAIT_WEXITED = 4, WAIT_WCONTINUED =
 int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t options, uint64_t rusage_addr) {
     if (options & ~(uint64_t)(WAIT_WNOHANG | WAIT_WUNTRACED | WAIT_WCONTINUED | WAIT_IGNORED_FLAGS)) return -EINVAL;
     if (pid == INT32_MIN) return -ESRCH;
-    int host_options = WEXITED | ((options & WAIT_WUNTRACED) ? WSTOPPED : 0) |
-                       ((options & WAIT_WCONTINUED) ? WCONTINUED : 0);
+    int host_options =
+        WEXITED | ((options & WAIT_WUNTRACED) ? WSTOPPED : 0) | ((options & WAIT_WCONTINUED) ? WCONTINUED : 0);
     siginfo_t info;
     size_t i = 0;
     int64_t got = wait_child(e, pid, host_options | WNOWAIT, (options & WAIT_WNOHANG) != 0, &info, &i);
@@ -342,8 +341,8 @@ int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t opti
 
 int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr, uint64_t options,
                        uint64_t rusage_addr) {
-    if (options & ~(uint64_t)(WAIT_WNOHANG | WAIT_WUNTRACED | WAIT_WEXITED | WAIT_WCONTINUED | WAIT_WNOWAIT |
-                              WAIT_IGNORED_FLAGS))
+    if (options &
+        ~(uint64_t)(WAIT_WNOHANG | WAIT_WUNTRACED | WAIT_WEXITED | WAIT_WCONTINUED | WAIT_WNOWAIT | WAIT_IGNORED_FLAGS))
         return -EINVAL;
     if (!(options & (WAIT_WEXITED | WAIT_WUNTRACED | WAIT_WCONTINUED))) return -EINVAL;
     int64_t pid;
@@ -357,7 +356,7 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
     default: return -EINVAL; /* P_PIDFD: the guest has no pidfds */
     }
     int host_options = ((options & WAIT_WEXITED) ? WEXITED : 0) | ((options & WAIT_WUNTRACED) ? WSTOPPED : 0) |
-                       ((options & WAIT_WCONTINUED) ? WCONTINUED : 0);
+        ((options & WAIT_WCONTINUED) ? WCONTINUED : 0);
     siginfo_t info;
     size_t i = 0;
     int64_t got = wait_child(e, pid, host_options | WNOWAIT, (options & WAIT_WNOHANG) != 0, &info, &i);
@@ -463,8 +462,7 @@ static int64_t program_kind(int hdir, const char *path, char *interp, char *arg)
     close(fd);
     if (n < 0) return -EIO;
     head[n] = 0;
-    if (n >= 20 && !memcmp(head, "\177ELF", 4))
-        /* ELFCLASS64, little-endian, EM_RISCV (243) */
+    if (n >= 20 && !memcmp(head, "\177ELF", 4)) /* ELFCLASS64, little-endian, EM_RISCV (243) */
         return head[4] == 2 && head[5] == 1 && (head[18] | head[19] << 8) == 243 ? 0 : -ENOEXEC;
     if (n < 2 || head[0] != '#' || head[1] != '!') return -ENOEXEC;
     /* fs/binfmt_script.c: the interpreter, then at most one argument, the rest of the line */
@@ -605,7 +603,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
     char state_text[16];
     snprintf(state_text, sizeof state_text, "%d", state);
     char *host_argv[] = {"cyclescope", "exec", "--exec-state", state_text, NULL};
-    int cwd = open(".", O_PATH | O_CLOEXEC); /* to come back to if the execve fails */
+    int cwd = open(".", O_PATH | O_CLOEXEC);        /* to come back to if the execve fails */
     if (e->cwd_fd >= 0 && fchdir(e->cwd_fd) != 0) { /* the new program's relative paths are the guest's */
     }
     signal(SIGPIPE, SIG_DFL);
@@ -710,7 +708,9 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
             const char *fd_path = get_field(&r);
             if (r.bad || gfd >= EMU_MAX_FDS || host > INT_MAX || fcntl((int)host, F_GETFD) < 0) continue;
             if (host > 2) fcntl((int)host, F_SETFD, FD_CLOEXEC);
-            e->fds[gfd] = (guest_fd){.host = (int)host, .writable = writable, .nonblock = nonblock,
+            e->fds[gfd] = (guest_fd){.host = (int)host,
+                                     .writable = writable,
+                                     .nonblock = nonblock,
                                      .path = *fd_path ? cs_strdup(fd_path) : NULL};
         }
         e->umask_set = umask_set;

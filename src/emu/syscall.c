@@ -546,27 +546,27 @@ static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
                        "%d (%s) R %d %d %d 0 -1 0 0 0 0 0 %" PRIu64 " 0 0 0 20 0 %d 0 0 %" PRIu64 " %" PRIu64
                        " 18446744073709551615 0 0 %" PRIu64 " 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
                        " 0 0 0 17 0 0 0 0 0 0 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " 0\n",
-                       tid, name, e->parent_vpid, GUEST_PID, GUEST_PID, user_ticks, threads, size, size / PAGE_SIZE, e->start_stack,
-                       e->ctx.sig_pending | e->sig_shared_pending, e->ctx.sig_blocked, ignored, caught, e->brk_start,
-                       e->arg_start, e->arg_end, e->env_start, e->env_end);
+                       tid, name, e->parent_vpid, GUEST_PID, GUEST_PID, user_ticks, threads, size, size / PAGE_SIZE,
+                       e->start_stack, e->ctx.sig_pending | e->sig_shared_pending, e->ctx.sig_blocked, ignored, caught,
+                       e->brk_start, e->arg_start, e->arg_end, e->env_start, e->env_end);
     } else {
-        len =
-            snprintf(text, sizeof text,
-                     "Name:\t%s\nUmask:\t%04o\nState:\tR (running)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
-                     "TracerPid:\t0\nUid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\nFDSize:\t%d\nGroups:\t\n"
-                     "VmPeak:\t%8" PRIu64 " kB\nVmSize:\t%8" PRIu64 " kB\nVmLck:\t       0 kB\nVmPin:\t       0 kB\n"
-                     "VmHWM:\t%8" PRIu64 " kB\nVmRSS:\t%8" PRIu64 " kB\nVmData:\t%8" PRIu64 " kB\n"
-                     "VmStk:\t%8" PRIu64 " kB\nVmExe:\t%8" PRIu64 " kB\nVmLib:\t       0 kB\n"
-                     "VmSwap:\t       0 kB\nThreads:\t%d\nSigQ:\t%zu/%d\nSigPnd:\t%016" PRIx64 "\n"
-                     "ShdPnd:\t%016" PRIx64 "\nSigBlk:\t%016" PRIx64 "\nSigIgn:\t%016" PRIx64 "\n"
-                     "SigCgt:\t%016" PRIx64 "\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
-                     "CapEff:\t0000000000000000\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n"
-                     "NoNewPrivs:\t0\nSeccomp:\t0\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n"
-                     "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n",
-                     name, e->umask_set ? e->guest_umask : 022, e->vpid, tid, e->parent_vpid, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID,
-                     GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, EMU_MAX_FDS, size / 1024, size / 1024, size / 1024,
-                     size / 1024, (size - stack - exec) / 1024, stack / 1024, exec / 1024, threads, e->rt_count, 63535,
-                     e->ctx.sig_pending, e->sig_shared_pending, e->ctx.sig_blocked, ignored, caught);
+        len = snprintf(text, sizeof text,
+                       "Name:\t%s\nUmask:\t%04o\nState:\tR (running)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
+                       "TracerPid:\t0\nUid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\nFDSize:\t%d\nGroups:\t\n"
+                       "VmPeak:\t%8" PRIu64 " kB\nVmSize:\t%8" PRIu64 " kB\nVmLck:\t       0 kB\nVmPin:\t       0 kB\n"
+                       "VmHWM:\t%8" PRIu64 " kB\nVmRSS:\t%8" PRIu64 " kB\nVmData:\t%8" PRIu64 " kB\n"
+                       "VmStk:\t%8" PRIu64 " kB\nVmExe:\t%8" PRIu64 " kB\nVmLib:\t       0 kB\n"
+                       "VmSwap:\t       0 kB\nThreads:\t%d\nSigQ:\t%zu/%d\nSigPnd:\t%016" PRIx64 "\n"
+                       "ShdPnd:\t%016" PRIx64 "\nSigBlk:\t%016" PRIx64 "\nSigIgn:\t%016" PRIx64 "\n"
+                       "SigCgt:\t%016" PRIx64 "\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
+                       "CapEff:\t0000000000000000\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n"
+                       "NoNewPrivs:\t0\nSeccomp:\t0\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n"
+                       "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n",
+                       name, e->umask_set ? e->guest_umask : 022, e->vpid, tid, e->parent_vpid, GUEST_ID, GUEST_ID,
+                       GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, EMU_MAX_FDS, size / 1024,
+                       size / 1024, size / 1024, size / 1024, (size - stack - exec) / 1024, stack / 1024, exec / 1024,
+                       threads, e->rt_count, 63535, e->ctx.sig_pending, e->sig_shared_pending, e->ctx.sig_blocked,
+                       ignored, caught);
     }
     return proc_text_fd(status ? "status" : "stat", text, (size_t)len);
 }
@@ -1829,7 +1829,9 @@ void emu_syscall(emu_t *e) {
     case SYS_rt_sigtimedwait: ret = emu_sys_rt_sigtimedwait(e, a0, a1, a2, a3); break;
     case SYS_rt_sigqueueinfo: ret = a0 != (uint64_t)e->vpid ? -EPERM : emu_sys_sigqueue(e, -1, (int64_t)a1, a2); break;
     case SYS_rt_tgsigqueueinfo:
-        ret = a0 != (uint64_t)e->vpid ? -EPERM : (int64_t)a1 <= 0 ? -EINVAL : emu_sys_sigqueue(e, (int64_t)a1, (int64_t)a2, a3);
+        ret = a0 != (uint64_t)e->vpid ? -EPERM
+            : (int64_t)a1 <= 0        ? -EINVAL
+                                      : emu_sys_sigqueue(e, (int64_t)a1, (int64_t)a2, a3);
         break;
     case SYS_dup:
     case SYS_dup3: {
@@ -1953,7 +1955,7 @@ void emu_syscall(emu_t *e) {
         break;
     }
     case SYS_getpgid:
-    case SYS_getsid: ret = a0 == 0 || a0 == GUEST_PID ? GUEST_PID : -ESRCH; break;     /* its own session */
+    case SYS_getsid: ret = a0 == 0 || a0 == GUEST_PID ? GUEST_PID : -ESRCH; break;             /* its own session */
     case SYS_sched_getscheduler: ret = a0 == 0 || a0 == (uint64_t)e->vpid ? 0 : -ESRCH; break; /* SCHED_OTHER */
     case SYS_sched_getparam: {
         static const int32_t priority = 0;
@@ -2117,7 +2119,8 @@ void emu_syscall(emu_t *e) {
         /* 0 and -GUEST_PID name the guest's own process group: itself alone; another thread's
          * tid names its thread group, the process (Linux's kill_pid_info) */
         if (nr == SYS_kill &&
-            (a0 == (uint64_t)e->vpid || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID || emu_thread_is_tid(e, (int64_t)a0)))
+            (a0 == (uint64_t)e->vpid || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID ||
+             emu_thread_is_tid(e, (int64_t)a0)))
             ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
         else if (a0 == (uint64_t)e->vpid) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
         else if (nr == SYS_kill && emu_kill_child(e, (int64_t)(int32_t)a0, (int64_t)a1, &ret)) break; /* its host pid */

@@ -2101,7 +2101,11 @@ void emu_syscall(emu_t *e) {
         if (!get_path(e, a0, path)) ret = -EFAULT;
         else if (!*path) ret = -ENOENT;
         else if (!host_dirfd(e, AT_FDCWD, &hdir)) ret = -EBADF;
-        else ret = emu_sys_execve(e, hdir, path, a1, a2); /* returns only when it failed */
+        else {
+            const char *entry = proc_own_entry(e, path, NULL);
+            if (entry && !strcmp(entry, "exe")) snprintf(path, sizeof path, "%s", e->exe_real); /* the guest's */
+            ret = emu_sys_execve(e, hdir, path, a1, a2); /* returns only when it failed */
+        }
         break;
     }
     case SYS_sched_getaffinity: {

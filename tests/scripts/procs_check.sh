@@ -44,6 +44,9 @@ exec)
     same "$tmp/expected" "$tmp/got" "the exec'd program's output"
     # a descriptor without FD_CLOEXEC passes on: the exec'd program's stdout is the pipe
     "$cs" exec "$procs" exec "$procs" show x | grep -q '^arg 1: x$' || fail "output through a pipe lost"
+    # /proc/self/exe is the guest's program, not cyclescope
+    "$cs" exec "$procs" exec /proc/self/exe show y >"$tmp/got" 2>&1
+    grep -q '^arg 1: y$' "$tmp/got" || { cat "$tmp/got"; fail "execve of /proc/self/exe"; }
     ;;
 script)
     printf '#! %s show \n' "$procs" >"$tmp/script"

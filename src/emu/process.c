@@ -525,8 +525,8 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
     }
     if (!e->opt.may_exec) {
         emu_fail(e,
-                 "the program execs %s (pc 0x%" PRIx64 "): a timed run observes one program; time the program it "
-                 "execs directly, or run this one with `cyclescope exec`",
+                 "the program execs %s (pc 0x%" PRIx64 "): a run that times or counts a program observes that "
+                 "program alone; `cyclescope exec` without --stats or --max lets it exec",
                  path, e->h.pc);
         free_strings(argv, argc);
         free_strings(envp, envc);

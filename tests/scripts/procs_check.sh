@@ -87,7 +87,7 @@ timed)
     [ -n "$stacks_check" ] && { "$stacks_check" --config ooo4 "$procs" simple >"$tmp/sc" 2>&1 || { cat "$tmp/sc"; fail "stacks_check"; }; }
     "$cs" run "$procs" exec "$procs" show >"$tmp/x.out" 2>"$tmp/x.err"; rc=$?
     [ $rc != 0 ] || fail "an execve in the timed process did not end the run"
-    grep -c 'a timed run observes one program' "$tmp/x.err" | grep -qx 1 || { cat "$tmp/x.err"; fail "no one-line reason"; }
+    grep -c 'a run that times or counts a program observes that program alone' "$tmp/x.err" | grep -qx 1 || { cat "$tmp/x.err"; fail "no one-line reason"; }
     echo "run: $got instructions = the parent's exact count"
     ;;
 simpoints)

@@ -189,8 +189,9 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   # -ENOSYS with a warning). fork, exit statuses, wait4 (WNOHANG, -1, a signalled child),
   # waitid, kill of a child, a pipe between parent and child, getpid/getppid: as under
   # qemu-riscv64 (which forks natively); a parent whose child prints.
-  # sigchld: a handler reaps the child whose end it was told of
-  foreach(case fork simple sigchld)
+  # sigchld: a handler reaps the child whose end it was told of; threads: a thread forks while
+  # another waits on a condition variable, the child has the forking thread alone
+  foreach(case fork simple sigchld threads)
     add_test(NAME exec.qemu.procs.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/procs ${case})
   endforeach()
   # posix_spawn (vfork), execve and #! scripts against the program run directly; host

@@ -5,6 +5,7 @@
  *   procs fork             fork, statuses, WNOHANG, -1, a signalled child, ECHILD, waitid
  *   procs simple           one fork, the child prints and exits 3 (a deterministic parent)
  *   procs sigchld          a SIGCHLD handler reaps the child that ended
+ *   procs threads          a fork from a thread while another waits: the child has one thread
  *   procs spawn PROG ARGS  posix_spawn PROG with ARGS and a fixed environment, its stdout
  *                          through a pipe, each line prefixed
  *   procs exec PROG ARGS   execve PROG with ARGS and a fixed environment
@@ -13,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -169,6 +171,47 @@ static int do_sigchld(void) {
     return 0;
 }
 
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int released;
+
+static void *waiter(void *arg) {
+    pthread_mutex_lock(&lock);
+    while (!released) pthread_cond_wait(&cond, &lock);
+    pthread_mutex_unlock(&lock);
+    return arg;
+}
+
+static void *forker(void *arg) {
+    pid_t parent = getpid();
+    pid_t c = fork_flushed();
+    if (c == 0) {
+        /* one thread: this one, now the process' main thread */
+        printf("child: its pid is its tid %s, its parent the process that forked %s\n",
+               gettid() == getpid() ? "yes" : "no", getppid() == parent ? "yes" : "no");
+        fflush(stdout);
+        _exit(6);
+    }
+    int st = 0;
+    say("a thread's fork: waited", waitpid(c, &st, 0) == c);
+    describe("child", st);
+    return arg;
+}
+
+static int do_threads(void) {
+    pthread_t w, f;
+    pthread_create(&w, NULL, waiter, NULL);
+    pthread_create(&f, NULL, forker, NULL);
+    pthread_join(f, NULL);
+    pthread_mutex_lock(&lock);
+    released = 1;
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
+    pthread_join(w, NULL);
+    say("the waiting thread was released after", 1);
+    return 0;
+}
+
 static char *const fixed_env[] = {"A=1", "B=two words", "EMPTY=", NULL};
 
 static int do_spawn(int argc, char **argv) {
@@ -222,6 +265,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "fork")) return do_fork();
     if (argc >= 2 && !strcmp(argv[1], "simple")) return do_simple();
     if (argc >= 2 && !strcmp(argv[1], "sigchld")) return do_sigchld();
+    if (argc >= 2 && !strcmp(argv[1], "threads")) return do_threads();
     if (argc >= 3 && !strcmp(argv[1], "spawn")) return do_spawn(argc - 2, argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "exec")) return do_exec(argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "exec-fail")) {
@@ -231,6 +275,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "show")) return do_show(argc - 1, argv + 1);
-    fprintf(stderr, "usage: procs fork|simple|sigchld|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS\n");
+    fprintf(stderr,
+            "usage: procs fork|simple|sigchld|threads|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS\n");
     return 2;
 }

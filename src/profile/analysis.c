@@ -327,6 +327,51 @@ static long writer_on_the_way_in(const profile_proc *p, size_t from, uint8_t reg
     return -1;
 }
 
+/* Whether a branch's register `reg` at index b holds the index `index` for its bound: the
+ * register itself, or its sign extension (`sext.w R, I`, addiw R, I, 0), which GCC checks
+ * against the bound before it zero-extends the index for the shift (index_shift): unsigned,
+ * sext.w(I) <= K bounds the low 32 bits of I the same. */
+static bool bounds_index(const profile_proc *p, long b, uint8_t reg, uint8_t index) {
+    if (reg == index) return true;
+    isa_insn w, up;
+    long kw = writer_before(p, (size_t)b, reg, &w);
+    if (kw < 0) return false;
+    if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) return true;
+    /* or its low bits zero-extended, `slli T, I, K` then `srli R, T, K` (K 48: zext.h),
+     * as GCC checks a switch on a short (mawk's cellcpy: `switch (cp->type)`) */
+    return w.op == ISA_OP_SRLI && w.imm >= 32 && writer_before(p, (size_t)kw, w.rs1, &up) >= 0 &&
+        up.op == ISA_OP_SLLI && up.imm == w.imm && up.rs1 == index;
+}
+
+/* The bound a branch `br` at index b puts on a jump table's index `index` on one side of it: with
+ * `into`, the side its taken edge leaves by (bgeu K, I: I <= K, or bltu I, K: I < K); else its
+ * fall-through (bltu K, I or bgeu I, K, taken around the table). *kreg: K's register, *extra 1
+ * where the bound is I <= K (the table has K + 1 entries). `widened`: the register the branch
+ * tests may also be the index's sign or zero extension (bounds_index); else the index itself. */
+static bool branch_bound(const profile_proc *p, long b, const isa_insn *br, uint8_t index, bool into, bool widened,
+                         uint8_t *kreg, uint64_t *extra) {
+    bool k_first = br->op == (into ? ISA_OP_BGEU : ISA_OP_BLTU); /* the form testing K, I */
+    bool i_first = br->op == (into ? ISA_OP_BLTU : ISA_OP_BGEU); /* the form testing I, K */
+    uint8_t tested = k_first ? br->rs2 : br->rs1;
+    if (!k_first && !i_first) return false;
+    if (!(widened ? bounds_index(p, b, tested, index) : tested == index)) return false;
+    *kreg = k_first ? br->rs1 : br->rs2;
+    *extra = k_first ? 1 : 0;
+    return true;
+}
+
+/* Whether `reg` holds a constant K >= 0 set by a `li` (addi R, zero, K) before index `at`, in
+ * *value: its writer on the one way into `at` (writer_on_the_way_in), or with `nearest_first`
+ * its nearest writer above in address order when that is such a `li`. */
+static bool is_li_constant(const profile_proc *p, size_t at, uint8_t reg, bool nearest_first, uint64_t *value) {
+    isa_insn li;
+    long kk = nearest_first ? writer_before(p, at, reg, &li) : -1;
+    if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) kk = writer_on_the_way_in(p, at, reg, &li);
+    if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return false;
+    *value = (uint64_t)li.imm;
+    return true;
+}
+
 /* The bound of a jump table's index `reg` shifted at index ks, followed back along the one way
  * into the shift (only_way_in) rather than in address order: the first branch on that path
  * comparing `reg` with a register set to a constant K (li) on the one way into the branch,
@@ -359,17 +404,13 @@ static uint64_t bound_on_the_way_in(const profile_proc *p, size_t ks, uint8_t re
             continue;
         }
         uint8_t kreg;
-        uint64_t extra;
-        if (jumped && br.op == ISA_OP_BGEU && br.rs2 == reg) kreg = br.rs1, extra = 1;
-        else if (jumped && br.op == ISA_OP_BLTU && br.rs1 == reg) kreg = br.rs2, extra = 0;
-        else if (!jumped && br.op == ISA_OP_BLTU && br.rs2 == reg) kreg = br.rs1, extra = 1;
-        else if (!jumped && br.op == ISA_OP_BGEU && br.rs1 == reg) kreg = br.rs2, extra = 0;
-        else if (br.rs1 == reg || br.rs2 == reg) return 0; /* another test of the index */
-        else continue;
-        isa_insn li;
-        long kk = writer_on_the_way_in(p, k, kreg, &li);
-        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
-        return (uint64_t)li.imm + extra;
+        uint64_t extra, bound;
+        if (!branch_bound(p, (long)k, &br, reg, jumped, false, &kreg, &extra)) {
+            if (br.rs1 == reg || br.rs2 == reg) return 0; /* another test of the index */
+            continue;
+        }
+        if (!is_li_constant(p, k, kreg, false, &bound)) return 0;
+        return bound + extra;
     }
     return 0;
 }
@@ -524,22 +565,6 @@ static bool index_shift(const profile_proc *p, long *ks, isa_insn *sh, size_t en
     return true;
 }
 
-/* Whether a branch's register `reg` at index b holds the index `index` for its bound: the
- * register itself, or its sign extension (`sext.w R, I`, addiw R, I, 0), which GCC checks
- * against the bound before it zero-extends the index for the shift (index_shift): unsigned,
- * sext.w(I) <= K bounds the low 32 bits of I the same. */
-static bool bounds_index(const profile_proc *p, long b, uint8_t reg, uint8_t index) {
-    if (reg == index) return true;
-    isa_insn w, up;
-    long kw = writer_before(p, (size_t)b, reg, &w);
-    if (kw < 0) return false;
-    if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) return true;
-    /* or its low bits zero-extended, `slli T, I, K` then `srli R, T, K` (K 48: zext.h),
-     * as GCC checks a switch on a short (mawk's cellcpy: `switch (cp->type)`) */
-    return w.op == ISA_OP_SRLI && w.imm >= 32 && writer_before(p, (size_t)kw, w.rs1, &up) >= 0 &&
-        up.op == ISA_OP_SLLI && up.imm == w.imm && up.rs1 == index;
-}
-
 /* The targets of the indirect jump at index j when it dispatches through a
  * jump table as GCC emits one: an index bounded by a bltu/bgeu against a
  * constant, shifted by the entry size, added to a table base set by
@@ -628,28 +653,22 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
             isa_insn w;
             if (writer_before(p, (size_t)b, bound_reg, &w) > stop) continue;
         }
-        int extra = 0;
+        uint64_t extra, bound;
         bool into = false;
-        if (br.op == ISA_OP_BLTU && bounds_index(p, b, br.rs2, bound_reg)) kreg = br.rs1, extra = 1;
-        else if (br.op == ISA_OP_BGEU && bounds_index(p, b, br.rs1, bound_reg)) kreg = br.rs2, extra = 0;
-        else if (br.op == ISA_OP_BGEU && bounds_index(p, b, br.rs2, bound_reg)) kreg = br.rs1, extra = 1, into = true;
-        else if (br.op == ISA_OP_BLTU && bounds_index(p, b, br.rs1, bound_reg)) kreg = br.rs2, extra = 0, into = true;
-        else continue;
+        if (!branch_bound(p, b, &br, bound_reg, false, true, &kreg, &extra) &&
+            !(into = branch_bound(p, b, &br, bound_reg, true, true, &kreg, &extra)))
+            continue;
         /* into the table: the taken side must lead to the shift (its target between them) */
         long taken = into ? insn_at(p, p->insns[b].pc + (uint64_t)br.imm) : -1;
         if (into && !(taken > b && taken <= ks)) {
             refuted = true;
             break;
         }
-        isa_insn li;
-        long kk = writer_before(p, (size_t)b, kreg, &li);
-        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0)
-            kk = writer_on_the_way_in(p, (size_t)b, kreg, &li);
-        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) {
+        if (!is_li_constant(p, (size_t)b, kreg, true, &bound)) {
             refuted = true;
             break;
         }
-        count = (uint64_t)li.imm + (uint64_t)extra;
+        count = bound + extra;
     }
     /* Address order is not the way in when the table's block is entered only by a branch from
      * elsewhere: then the bound on the one way in, with the base (and the relative base) set on

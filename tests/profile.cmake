@@ -209,6 +209,40 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-two-ways-in
     ${CYCLESCOPE_GUEST_DIR}/jump_table_two_ways_in)
 endif()
+#   profile.jump_table_far_base  sed's execute_program under GCC (tests/guest/jump_table_far_base.S): the
+#                              table's base set in the loop's preheader into s8, 56 instructions above the
+#                              jump, s8 holding other values earlier: its value on every path into the jump
+#                              followed over the CFG, 4 edges, not missing edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_far_base COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-far-base ${CYCLESCOPE_GUEST_DIR}/jump_table_far_base far_base:4)
+endif()
+#   profile.jump_table_base_disagrees  the same program's two_bases: one opcode sets s8 to a second table
+#                              before the next dispatch, the paths into the jump disagree: stays missing
+#                              edges (a guard: no base taken from one path of several)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_base_disagrees COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function two_bases --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-base-disagrees
+    ${CYCLESCOPE_GUEST_DIR}/jump_table_far_base)
+endif()
+#   profile.jump_to_argument   glibc's __tunable_get_val (tests/guest/jump_to_argument.S): `jr a2` to the
+#                              callback the caller passed, a2 unwritten on every path from the entry: a
+#                              tail call, one edge to the exit (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_to_argument COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-to-argument ${CYCLESCOPE_GUEST_DIR}/jump_to_argument apply:tail)
+endif()
+#   profile.jump_to_argument_written  the same program's maybe_loaded: its jump's register loaded from memory
+#                              on one path: stays missing edges (a guard)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_to_argument_written COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function maybe_loaded --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-to-argument-written
+    ${CYCLESCOPE_GUEST_DIR}/jump_to_argument)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

@@ -438,6 +438,187 @@ static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64
     return constant_reg_at(p, from, reg, value, &at);
 }
 
+/* ---- the reaching value of a register over the CFG (§6.1.1's indirect jumps) ----------- */
+
+/* What the procedure's indirect jumps are known to do, for following a register back along
+ * every path into an instruction: each jump's targets inside the procedure, or that it leaves
+ * it (a tail call). A jump not known makes the ways into every instruction unknown. */
+typedef struct jump_known {
+    size_t at;  /* the jump's index */
+    bool known; /* its targets are all found (or it leaves the procedure) */
+    size_t n;   /* targets inside */
+    uint64_t *t;
+} jump_known;
+
+typedef struct insn_flow {
+    const elf_image *img;
+    const jump_known *jumps;
+    size_t njumps;
+    size_t *in_start, *in; /* the non-sequential ways into each instruction: in[in_start[k] ..] */
+    bool outside_in;       /* a direct jump or branch from outside enters the procedure past its entry */
+} insn_flow;
+
+static bool falls_through(uint8_t cls) { return cls != OPC_JUMP && cls != OPC_JUMP_INDIRECT && cls != OPC_RETURN; }
+
+/* The instruction a direct branch or jump at k goes to, -1 for none inside. */
+static long direct_target(const profile_proc *p, size_t k) {
+    const profile_insn *x = &p->insns[k];
+    isa_insn d;
+    isa_decode(x->raw, &d);
+    if (x->op_class == OPC_BRANCH || (x->op_class == OPC_JUMP && d.op == ISA_OP_JAL))
+        return insn_at(p, x->pc + (uint64_t)d.imm);
+    return -1;
+}
+
+/* Whether code outside the procedure jumps or branches into it past its entry (GCC's `.cold`
+ * parts jump back into their function): such a way in carries values the walk cannot see. */
+static bool entered_from_outside(const elf_image *img, const profile_proc *p) {
+    const elf_section *s = section_of(img, p->start);
+    if (!s) return true;
+    for (uint64_t pc = s->addr; pc + 2 <= s->addr + s->size;) {
+        isa_insn d;
+        if (pc >= p->start && pc < p->end) {
+            pc = p->end;
+            continue;
+        }
+        if (!fetch_insn(img, pc, &d)) {
+            pc += 2;
+            continue;
+        }
+        bool direct = d.op_class == OPC_BRANCH || (d.op == ISA_OP_JAL && d.rd == 0);
+        uint64_t t = pc + (uint64_t)d.imm;
+        if (direct && t > p->start && t < p->end) return true;
+        pc += d.length;
+    }
+    return false;
+}
+
+static void insn_flow_build(insn_flow *f, const profile_proc *p) {
+    size_t n = p->ninsns;
+    size_t *count = cs_calloc(n + 1, sizeof *count);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            f->in_start = cs_calloc(n + 1, sizeof *f->in_start);
+            for (size_t k = 0; k < n; k++) f->in_start[k + 1] = f->in_start[k] + count[k];
+            f->in = cs_calloc(f->in_start[n] + 1, sizeof *f->in);
+            memset(count, 0, (n + 1) * sizeof *count);
+        }
+        for (size_t k = 0; k < n; k++) {
+            long t = direct_target(p, k);
+            if (t >= 0) {
+                if (pass) f->in[f->in_start[t] + count[t]] = k;
+                count[t]++;
+            }
+        }
+        for (size_t j = 0; j < f->njumps; j++)
+            for (size_t q = 0; q < f->jumps[j].n; q++) {
+                long t = insn_at(p, f->jumps[j].t[q]);
+                if (t < 0) continue;
+                if (pass) f->in[f->in_start[t] + count[t]] = f->jumps[j].at;
+                count[t]++;
+            }
+    }
+    free(count);
+}
+
+static void insn_flow_free(insn_flow *f) {
+    free(f->in_start);
+    free(f->in);
+    f->in_start = f->in = NULL;
+}
+
+/* Whether a call at k may change `reg`: the caller-saved registers (ra, t0-t6, a0-a7) */
+static bool clobbered_by_call(uint8_t reg) {
+    return reg == 1 || (reg >= 5 && reg <= 7) || (reg >= 10 && reg <= 17) || reg >= 28;
+}
+
+/* Push the instructions control reaches index k from (not yet seen); false at the entry,
+ * where the value is the caller's. */
+static bool push_ways_in(const profile_proc *p, const insn_flow *f, size_t k, bool *seen, size_t *stack, size_t *sp) {
+    if (k == 0) return false;
+    if (falls_through(p->insns[k - 1].op_class) && !seen[k - 1]) seen[k - 1] = true, stack[(*sp)++] = k - 1;
+    for (size_t w = f->in_start[k]; w < f->in_start[k + 1]; w++)
+        if (!seen[f->in[w]]) seen[f->in[w]] = true, stack[(*sp)++] = f->in[w];
+    return true;
+}
+
+enum { FLOW_DEPTH = 4 };
+
+/* The one value `reg` holds just before index `at` on every path into it, each path's last
+ * write of it a constant: auipc, lui, or addi from a register whose value is such (li, an
+ * auipc + addi pair, a copy). Found by a walk back over the procedure's CFG, instruction by
+ * instruction, through every way in — fall-through, direct branches and jumps, and the known
+ * targets of indirect jumps — stopping on each path at its first write of `reg`. Refused
+ * (false) when two paths disagree, a write is no such constant, a path reaches the entry or a
+ * call that may clobber `reg` first, an indirect jump of the procedure is not known, or code
+ * outside enters the procedure past its entry. Unlike the look-backs above it does not depend
+ * on the layout: sed's execute_program sets a second jump table's base register 56
+ * instructions above the jump, in a loop's preheader, and the register holds other values in
+ * other parts of the procedure (docs/profile.md, "The reaching value of a table's base"). */
+static bool flow_constant(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg, int depth,
+                          uint64_t *value) {
+    if (!reg || depth > FLOW_DEPTH || f->outside_in) return false;
+    for (size_t j = 0; j < f->njumps; j++)
+        if (!f->jumps[j].known) return false;
+    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
+    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
+    bool found = false, ok = push_ways_in(p, f, at, seen, stack, &sp);
+    while (ok && sp) {
+        size_t k = stack[--sp];
+        const profile_insn *x = &p->insns[k];
+        isa_insn d;
+        isa_decode(x->raw, &d);
+        isa_regs r;
+        isa_regs_of(&d, &r);
+        bool trap = (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) && clobbered_by_call(reg);
+        if (r.dst == reg || trap) {
+            uint64_t v = 0, from;
+            if (r.dst != reg) ok = false; /* a call or a trap: unknown */
+            else if (d.op == ISA_OP_AUIPC) v = x->pc + (uint64_t)d.imm;
+            else if (d.op == ISA_OP_LUI) v = (uint64_t)d.imm;
+            else if (d.op == ISA_OP_ADDI && !d.rs1) v = (uint64_t)d.imm;
+            else if (d.op == ISA_OP_ADDI && flow_constant(p, f, k, d.rs1, depth + 1, &from)) v = from + (uint64_t)d.imm;
+            else ok = false;
+            if (ok && found && v != *value) ok = false; /* the paths disagree */
+            if (ok) *value = v, found = true;
+            continue;
+        }
+        ok = push_ways_in(p, f, k, seen, stack, &sp);
+    }
+    free(seen);
+    free(stack);
+    return ok && found;
+}
+
+/* Whether `reg` holds, just before index `at`, the value it had at the procedure's entry on
+ * every path: no write of it (nor a call or trap that may clobber it) between the entry and
+ * `at`, over the CFG as flow_constant walks it. An indirect jump to such a register jumps to
+ * a code pointer the caller gave: out of the procedure (a tail call), as no label of this one
+ * can be passed to it (glibc's __tunable_get_val ends `jr a2`, calling its callback). */
+static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg) {
+    if (!reg || f->outside_in) return false;
+    for (size_t j = 0; j < f->njumps; j++)
+        if (!f->jumps[j].known) return false;
+    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
+    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
+    bool ok = true;
+    if (at) push_ways_in(p, f, at, seen, stack, &sp);
+    while (ok && sp) {
+        size_t k = stack[--sp];
+        const profile_insn *x = &p->insns[k];
+        isa_insn d;
+        isa_decode(x->raw, &d);
+        isa_regs r;
+        isa_regs_of(&d, &r);
+        bool trap = (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) && clobbered_by_call(reg);
+        if (r.dst == reg || trap) ok = false;
+        else if (k) push_ways_in(p, f, k, seen, stack, &sp); /* the entry ends the path */
+    }
+    free(seen);
+    free(stack);
+    return ok;
+}
+
 /* The section with contents that holds [addr, addr + size), or NULL. */
 static const elf_section *section_holding(const elf_image *img, uint64_t addr, uint64_t size) {
     for (size_t i = 0; i < elf_section_count(img); i++) {
@@ -571,7 +752,8 @@ static bool index_shift(const profile_proc *p, long *ks, isa_insn *sh, size_t en
  * auipc/lui + addi (shift and add one Zba sh2add/sh3add), the entry loaded,
  * and (relative tables) the base added back. Every target must lie in the procedure. Returns the number found
  * (0: not a table we recognise). */
-static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, uint64_t *targets) {
+static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, const insn_flow *flow,
+                         uint64_t *targets) {
     isa_insn d, e;
     isa_decode(p->insns[j].raw, &d);
     long k = writer_before(p, j, d.rs1, &e);
@@ -618,9 +800,14 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         index_reg = sh.rs1;
     }
     uint64_t table, base = 0;
-    if (!constant_reg(p, (size_t)ka, table_reg, &table)) return 0;
+    /* the base, a constant: from the look-backs, or (flow) on every path into the add */
+    if (!constant_reg(p, (size_t)ka, table_reg, &table) &&
+        !(flow && flow_constant(p, flow, (size_t)ka, table_reg, 0, &table)))
+        return 0;
     table += (uint64_t)entry_offset;
-    if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base)) return 0;
+    if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base) &&
+        !(flow && flow_constant(p, flow, (size_t)k, rel_base, 0, &base)))
+        return 0;
     /* two levels: the index itself a byte of a table (glibc's vfprintf: the format
      * character's class from `jump_table`, then that class's label from a step table) */
     uint8_t *values = NULL;
@@ -677,9 +864,11 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         long lead, at_table, at_base;
         uint64_t path_count = bound_on_the_way_in(p, (size_t)ks, index_reg, &lead);
         uint64_t t, bb;
-        if (path_count && constant_reg_at(p, (size_t)ka, table_reg, &t, &at_table) && at_table >= lead &&
-            (!rel_base || (constant_reg_at(p, (size_t)k, rel_base, &bb, &at_base) && at_base >= lead)))
-            count = path_count, refuted = false;
+        bool table_holds = (constant_reg_at(p, (size_t)ka, table_reg, &t, &at_table) && at_table >= lead) ||
+            (flow && flow_constant(p, flow, (size_t)ka, table_reg, 0, &t) && t + (uint64_t)entry_offset == table);
+        bool base_holds = !rel_base || (constant_reg_at(p, (size_t)k, rel_base, &bb, &at_base) && at_base >= lead) ||
+            (flow && flow_constant(p, flow, (size_t)k, rel_base, 0, &bb) && bb == base);
+        if (path_count && table_holds && base_holds) count = path_count, refuted = false;
     }
     if (refuted) return 0;
     /* no bound but a mask: andi I, X, M gives 0..M (glibc's _wordcopy_fwd_aligned: & 7). Only
@@ -735,6 +924,76 @@ static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, u
     p->edges[p->nedges++] = (profile_edge){from, to, kind, 0, -1.0, 0, CONF_NONE};
 }
 
+/* The indirect jumps of the procedure and what each does: a constant target (inside, or
+ * outside: a tail call), a jump table's entries, a tail call through a pointer after an
+ * epilogue, or not known. Those the look-backs leave unknown are tried again with their
+ * table's base (and relative base) followed over the CFG (flow_constant), the known jumps'
+ * targets among its edges, until no more is found: a jump's candidate targets are found with
+ * its own edges left out and must be found again with them in, so that a value the jump's own
+ * targets carry back to it is seen. */
+static jump_known *find_jump_targets(const elf_image *img, const profile_proc *p, size_t *njumps) {
+    size_t n = 0;
+    for (size_t i = 0; i < p->ninsns; i++) n += p->insns[i].op_class == OPC_JUMP_INDIRECT;
+    jump_known *jumps = cs_calloc(n + 1, sizeof *jumps);
+    uint64_t *table = cs_calloc(JT_MAX_ENTRIES, sizeof *table), *again = cs_calloc(JT_MAX_ENTRIES, sizeof *again);
+    size_t unknown = 0;
+    for (size_t i = 0, q = 0; i < p->ninsns; i++) {
+        if (p->insns[i].op_class != OPC_JUMP_INDIRECT) continue;
+        jump_known *jk = &jumps[q++];
+        jk->at = i;
+        uint64_t t;
+        size_t nt;
+        if (constant_target(p, i, &t)) {
+            jk->known = true;
+            if (insn_at(p, t) >= 0) jk->t = cs_calloc(1, sizeof *jk->t), jk->t[0] = t, jk->n = 1;
+        } else if ((nt = jump_table(img, p, i, NULL, table))) {
+            jk->known = true;
+            jk->t = cs_calloc(nt, sizeof *jk->t), jk->n = nt;
+            memcpy(jk->t, table, nt * sizeof *table);
+        } else if (epilogue_tail_jump(p, i)) {
+            jk->known = true;
+        } else {
+            unknown++;
+        }
+    }
+    insn_flow f = {img, jumps, n, NULL, NULL, unknown && entered_from_outside(img, p)};
+    for (bool progress = unknown && !f.outside_in; progress;) {
+        progress = false;
+        for (size_t q = 0; q < n; q++) {
+            jump_known *jk = &jumps[q];
+            if (jk->known) continue;
+            jk->known = true; /* its own edges left out */
+            insn_flow_build(&f, p);
+            size_t nt = jump_table(img, p, jk->at, &f, table);
+            insn_flow_free(&f);
+            if (nt) {
+                jk->t = table, jk->n = nt; /* and in */
+                insn_flow_build(&f, p);
+                size_t n2 = jump_table(img, p, jk->at, &f, again);
+                insn_flow_free(&f);
+                if (n2 == nt && !memcmp(again, table, nt * sizeof *table)) {
+                    jk->t = cs_calloc(nt, sizeof *jk->t);
+                    memcpy(jk->t, table, nt * sizeof *table);
+                    progress = true;
+                    continue;
+                }
+            }
+            /* or a jump to the caller's code pointer: out */
+            isa_insn d;
+            isa_decode(p->insns[jk->at].raw, &d);
+            insn_flow_build(&f, p);
+            bool out = flow_entry_value(p, &f, jk->at, d.rs1);
+            insn_flow_free(&f);
+            jk->known = out, jk->t = NULL, jk->n = 0;
+            progress = progress || out;
+        }
+    }
+    free(table);
+    free(again);
+    *njumps = n;
+    return jumps;
+}
+
 static bool build_cfg(const elf_image *img, profile_proc *p) {
     size_t cap = 64;
     p->insns = cs_calloc(cap, sizeof *p->insns);
@@ -768,17 +1027,10 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             if (t >= 0) leader[t] = true;
         }
     }
-    uint64_t *table = cs_calloc(JT_MAX_ENTRIES, sizeof *table);
-    for (size_t i = 0; i < p->ninsns; i++) {
-        if (p->insns[i].op_class != OPC_JUMP_INDIRECT) continue;
-        uint64_t t;
-        if (constant_target(p, i, &t)) {
-            long k = insn_at(p, t);
-            if (k >= 0) leader[k] = true;
-        }
-        size_t nt = jump_table(img, p, i, table);
-        for (size_t k = 0; k < nt; k++) leader[insn_at(p, table[k])] = true;
-    }
+    size_t njumps = 0;
+    jump_known *jumps = find_jump_targets(img, p, &njumps);
+    for (size_t q = 0; q < njumps; q++)
+        for (size_t k = 0; k < jumps[q].n; k++) leader[insn_at(p, jumps[q].t[k])] = true;
     size_t nb = 0;
     for (size_t i = 0; i < p->ninsns; i++) nb += leader[i];
     p->blocks = cs_calloc(nb, sizeof *p->blocks);
@@ -812,24 +1064,18 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
         }
         case OPC_RETURN: add_edge(p, &ecap, b, PROFILE_EXIT, 3); break;
         case OPC_JUMP_INDIRECT: {
-            uint64_t t;
-            long k = constant_target(p, bl->first + bl->n - 1, &t) ? insn_at(p, t) : -1;
-            if (k >= 0) add_edge(p, &ecap, b, p->insns[k].block, 1);
-            else if (constant_target(p, bl->first + bl->n - 1, &t))
-                add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a known target outside: a tail call */
-            else {
-                size_t nt = jump_table(img, p, bl->first + bl->n - 1, table);
-                for (size_t q = 0; q < nt; q++) add_edge(p, &ecap, b, p->insns[insn_at(p, table[q])].block, 1);
-                if (!nt && epilogue_tail_jump(p, bl->first + bl->n - 1))
-                    add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a tail call through a pointer */
-                else if (!nt) p->missing_edges = true;      /* §6.1.1: the CFG is noted as missing edges */
-            }
+            const jump_known *jk = jumps;
+            while (jk->at != bl->first + bl->n - 1) jk++;
+            for (size_t q = 0; q < jk->n; q++) add_edge(p, &ecap, b, p->insns[insn_at(p, jk->t[q])].block, 1);
+            if (jk->known && !jk->n) add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* out: a tail call */
+            else if (!jk->known) p->missing_edges = true; /* §6.1.1: the CFG is noted as missing edges */
             break;
         }
         default: add_edge(p, &ecap, b, next, next == PROFILE_EXIT ? 3 : 0); break;
         }
     }
-    free(table);
+    for (size_t q = 0; q < njumps; q++) free(jumps[q].t);
+    free(jumps);
     return true;
 }
 

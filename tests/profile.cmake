@@ -243,6 +243,27 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-to-argument-written
     ${CYCLESCOPE_GUEST_DIR}/jump_to_argument)
 endif()
+#   profile.jump_table_frame_store  sed's match_an_address_p under GCC (tests/guest/jump_table_frame_copy.S):
+#                              the bound on a first load of a field through an argument, the shift on a
+#                              second, the prologue's `sd ra, 8(sp)` between: a store to the procedure's own
+#                              frame, 4 edges (before: missing edges)
+#   profile.jump_table_copy    mawk's cast1_to_d: the shift on a copy (`mv a5, a4`) of the bounded register,
+#                              4 edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_frame_store COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-frame-store ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy frame_field:4)
+  add_test(NAME profile.jump_table_copy COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-copy ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy copy_index:4)
+endif()
+#   profile.jump_table_frame_store_outside  the same program's frame_outside: its store between the loads
+#                              lies past its frame, in its caller's: stays missing edges (a guard)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_frame_store_outside COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function frame_outside --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-frame-store-outside
+    ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

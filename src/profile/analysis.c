@@ -375,7 +375,8 @@ static bool is_li_constant(const profile_proc *p, size_t at, uint8_t reg, bool n
 /* The bound of a jump table's index `reg` shifted at index ks, followed back along the one way
  * into the shift (only_way_in) rather than in address order: the first branch on that path
  * comparing `reg` with a register set to a constant K (li) on the one way into the branch,
- * `reg` not written between the branch and the shift. The branch bounds `reg` on the side
+ * `reg` not written between the branch and the shift but by a copy (`mv reg, X`: then X's
+ * bound, followed on from the copy). The branch bounds `reg` on the side
  * the path leaves it by: taken, bgeu K, I (I <= K) or bltu I, K (I < K); not taken, bltu K, I
  * or bgeu I, K. 0: no such bound (a second way in, a call, a write of `reg`, or JT_WINDOW
  * instructions). *lead: the first instruction of the straight line ending at ks, which the
@@ -400,8 +401,18 @@ static uint64_t bound_on_the_way_in(const profile_proc *p, size_t ks, uint8_t re
         if (x->op_class != OPC_BRANCH) {
             isa_regs r;
             isa_regs_of(&br, &r);
-            if (r.dst == reg) return 0; /* the index changed after any bound above */
-            continue;
+            if (r.dst != reg) continue;
+            /* a copy (`mv I, X`, GCC's for a switch on a field loaded as X: mawk's cast1_to_d)
+             * holds X's value: X's bound above it bounds the index */
+            uint8_t from = br.op == ISA_OP_ADDI && br.imm == 0 ? br.rs1 /* addi I, X, 0 */
+                : br.op == ISA_OP_ADD && !br.rs1               ? br.rs2 /* c.mv: add I, zero, X */
+                : br.op == ISA_OP_ADD && !br.rs2               ? br.rs1
+                                                               : 0;
+            if (from && from != reg) {
+                reg = from;
+                continue;
+            }
+            return 0; /* the index changed after any bound above */
         }
         uint8_t kreg;
         uint64_t extra, bound;
@@ -619,6 +630,49 @@ static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t a
     return ok;
 }
 
+/* The size N of the frame the procedure has allocated just before index `at` on every path:
+ * each path's last write of sp an `addi sp, sp, -N` (one N) made while sp held the entry's
+ * value. 0: not so. */
+static int64_t frame_size_at(const profile_proc *p, const insn_flow *f, size_t at) {
+    if (f->outside_in) return 0;
+    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
+    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
+    int64_t size = 0;
+    bool ok = push_ways_in(p, f, at, seen, stack, &sp);
+    while (ok && sp) {
+        size_t k = stack[--sp];
+        isa_insn d;
+        isa_decode(p->insns[k].raw, &d);
+        isa_regs r;
+        isa_regs_of(&d, &r);
+        if (r.dst != 2) {
+            ok = push_ways_in(p, f, k, seen, stack, &sp);
+            continue;
+        }
+        ok =
+            d.op == ISA_OP_ADDI && d.rs1 == 2 && d.imm < 0 && (!size || size == -d.imm) && flow_entry_value(p, f, k, 2);
+        size = -d.imm;
+    }
+    free(seen);
+    free(stack);
+    return ok ? size : 0;
+}
+
+/* Whether the store at index k (decoded in *st) writes only the frame the procedure allocated
+ * (`s* R, K(sp)`, K and its width within the frame's N bytes): memory below the caller's sp at
+ * the call, which no pointer the caller passed can address (mawk's and sed's prologue's `sd ra,
+ * 8(sp)` between two loads of a field through an argument). */
+static bool own_frame_store(const profile_proc *p, const insn_flow *f, size_t k, const isa_insn *st) {
+    int64_t width = st->op == ISA_OP_SD ? 8
+        : st->op == ISA_OP_SW           ? 4
+        : st->op == ISA_OP_SH           ? 2
+        : st->op == ISA_OP_SB           ? 1
+                                        : 0;
+    if (!width || st->rs1 != 2 || st->imm < 0) return false;
+    int64_t size = frame_size_at(p, f, k);
+    return size && st->imm + width <= size;
+}
+
 /* The section with contents that holds [addr, addr + size), or NULL. */
 static const elf_section *section_holding(const elf_image *img, uint64_t addr, uint64_t size) {
     for (size_t i = 0; i < elf_section_count(img); i++) {
@@ -662,8 +716,8 @@ static const elf_symbol *read_only_object_at(const elf_image *img, uint64_t addr
  * (sd I', off(s0)), checks the bound on I', and reloads it for the shift (ld I, off(s0)) —
  * then I' between the store and the reload, provided I' is not written between the store and
  * the bound (*bound_reg, the search from *from down to above *stop). */
-static void bound_search(const profile_proc *p, size_t shift, uint8_t index_reg, uint8_t *bound_reg, size_t *from,
-                         long *stop) {
+static void bound_search(const profile_proc *p, const insn_flow *flow, size_t shift, uint8_t index_reg,
+                         uint8_t *bound_reg, size_t *from, long *stop) {
     *bound_reg = index_reg, *from = shift, *stop = -1;
     isa_insn l;
     long kl = writer_before(p, shift, index_reg, &l);
@@ -680,7 +734,13 @@ static void bound_search(const profile_proc *p, size_t shift, uint8_t index_reg,
             isa_regs r;
             isa_regs_of(&first, &r);
             int cls = p->insns[k].op_class;
-            if (r.dst == l.rs1 || cls == OPC_STORE || cls == OPC_ATOMIC || cls == OPC_SYSTEM || cls == OPC_CALL) return;
+            /* (flow) a store to the procedure's own frame leaves a field the caller's pointer
+             * addresses as it was */
+            bool frame_store = cls == OPC_STORE && flow && flow_entry_value(p, flow, (size_t)kl, l.rs1) &&
+                own_frame_store(p, flow, (size_t)k, &first);
+            if (r.dst == l.rs1 || (cls == OPC_STORE && !frame_store) || cls == OPC_ATOMIC || cls == OPC_SYSTEM ||
+                cls == OPC_CALL)
+                return;
             bool same_word = (first.op == ISA_OP_LW || first.op == ISA_OP_LWU) == (l.op != ISA_OP_LD);
             if ((first.op == ISA_OP_LD || first.op == ISA_OP_LW || first.op == ISA_OP_LWU) && same_word &&
                 first.rs1 == l.rs1 && first.imm == l.imm && first.rd) {
@@ -830,7 +890,7 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     uint8_t bound_reg;
     size_t bound_from;
     long stop;
-    bound_search(p, (size_t)ks, index_reg, &bound_reg, &bound_from, &stop);
+    bound_search(p, flow, (size_t)ks, index_reg, &bound_reg, &bound_from, &stop);
     bool refuted = false; /* the address-order search found a branch on the index it cannot read */
     for (long b = (long)bound_from - 1, n = 0; b > stop && n < JT_WINDOW && !count && !refuted; b--, n++) {
         isa_insn br;

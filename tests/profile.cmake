@@ -264,6 +264,19 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-frame-store-outside
     ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy)
 endif()
+#   profile.jump_table_field_apart  libyaml's yaml_emitter_emit_node under GCC (tests/guest/jump_table_field_apart.S):
+#                              a field loaded twice through s0 (no frame pointer), a store to another field
+#                              between, a store to the field itself on another path above (no spill): 4 edges
+#                              (before: missing edges)
+#   profile.jump_table_bound_hoisted  the same file's bound_hoisted: the bound K in s5, set before the loop past
+#                              the look-back, s5 a counter before that: K the one constant on every path, 4
+#                              edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_field_apart COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-field-apart ${CYCLESCOPE_GUEST_DIR}/jump_table_field_apart field_apart:4)
+  add_test(NAME profile.jump_table_bound_hoisted COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-bound-hoisted ${CYCLESCOPE_GUEST_DIR}/jump_table_field_apart bound_hoisted:4)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

@@ -360,15 +360,27 @@ static bool branch_bound(const profile_proc *p, long b, const isa_insn *br, uint
     return true;
 }
 
+typedef struct insn_flow insn_flow;
+static bool flow_constant(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg, int depth,
+                          uint64_t *value);
+
 /* Whether `reg` holds a constant K >= 0 set by a `li` (addi R, zero, K) before index `at`, in
  * *value: its writer on the one way into `at` (writer_on_the_way_in), or with `nearest_first`
- * its nearest writer above in address order when that is such a `li`. */
-static bool is_li_constant(const profile_proc *p, size_t at, uint8_t reg, bool nearest_first, uint64_t *value) {
+ * its nearest writer above in address order when that is such a `li`; or (`flow`) the one
+ * non-negative constant every path into `at` leaves it (flow_constant: GCC keeps a bound in a
+ * callee-saved register through a loop, libyaml's yaml_emitter_emit_node `bltu s5, s10`). */
+static bool is_li_constant(const profile_proc *p, const insn_flow *flow, size_t at, uint8_t reg, bool nearest_first,
+                           uint64_t *value) {
     isa_insn li;
     long kk = nearest_first ? writer_before(p, at, reg, &li) : -1;
     if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) kk = writer_on_the_way_in(p, at, reg, &li);
-    if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return false;
-    *value = (uint64_t)li.imm;
+    if (kk >= 0 && li.op == ISA_OP_ADDI && li.rs1 == 0 && li.imm >= 0) {
+        *value = (uint64_t)li.imm;
+        return true;
+    }
+    uint64_t v;
+    if (!flow || !flow_constant(p, flow, at, reg, 0, &v) || (int64_t)v < 0) return false;
+    *value = v;
     return true;
 }
 
@@ -383,7 +395,7 @@ static bool is_li_constant(const profile_proc *p, size_t at, uint8_t reg, bool n
  * table's base must be set in. GCC lays zstd's ZSTD_decompressSequences_default's table
  * block out after the epilogue and another block, entered only by `bgeu a2, s0` 60
  * instructions above (docs/profile.md, "Libraries' tools from Debian's source packages"). */
-static uint64_t bound_on_the_way_in(const profile_proc *p, size_t ks, uint8_t reg, long *lead) {
+static uint64_t bound_on_the_way_in(const profile_proc *p, const insn_flow *flow, size_t ks, uint8_t reg, long *lead) {
     size_t k = ks;
     *lead = (long)ks;
     bool straight = true;
@@ -420,7 +432,7 @@ static uint64_t bound_on_the_way_in(const profile_proc *p, size_t ks, uint8_t re
             if (br.rs1 == reg || br.rs2 == reg) return 0; /* another test of the index */
             continue;
         }
-        if (!is_li_constant(p, k, kreg, false, &bound)) return 0;
+        if (!is_li_constant(p, flow, k, kreg, false, &bound)) return 0;
         return bound + extra;
     }
     return 0;
@@ -658,16 +670,17 @@ static int64_t frame_size_at(const profile_proc *p, const insn_flow *f, size_t a
     return ok ? size : 0;
 }
 
+/* The bytes an integer store writes (sd, sw, sh, sb); 0 for another instruction. */
+static int64_t store_bytes(const isa_insn *st) {
+    return st->op == ISA_OP_SD ? 8 : st->op == ISA_OP_SW ? 4 : st->op == ISA_OP_SH ? 2 : st->op == ISA_OP_SB ? 1 : 0;
+}
+
 /* Whether the store at index k (decoded in *st) writes only the frame the procedure allocated
  * (`s* R, K(sp)`, K and its width within the frame's N bytes): memory below the caller's sp at
  * the call, which no pointer the caller passed can address (mawk's and sed's prologue's `sd ra,
  * 8(sp)` between two loads of a field through an argument). */
 static bool own_frame_store(const profile_proc *p, const insn_flow *f, size_t k, const isa_insn *st) {
-    int64_t width = st->op == ISA_OP_SD ? 8
-        : st->op == ISA_OP_SW           ? 4
-        : st->op == ISA_OP_SH           ? 2
-        : st->op == ISA_OP_SB           ? 1
-                                        : 0;
+    int64_t width = store_bytes(st);
     if (!width || st->rs1 != 2 || st->imm < 0) return false;
     int64_t size = frame_size_at(p, f, k);
     return size && st->imm + width <= size;
@@ -715,7 +728,9 @@ static const elf_symbol *read_only_object_at(const elf_image *img, uint64_t addr
  * itself before the shift; clang at -O0 keeps the index in a stack slot: it stores it
  * (sd I', off(s0)), checks the bound on I', and reloads it for the shift (ld I, off(s0)) —
  * then I' between the store and the reload, provided I' is not written between the store and
- * the bound (*bound_reg, the search from *from down to above *stop). */
+ * the bound (*bound_reg, the search from *from down to above *stop). A first load of the same
+ * word with nothing between that may change it (GCC -O2's field loaded twice) is looked for
+ * before the spill: a store to that word above it on another path is no spill. */
 static void bound_search(const profile_proc *p, const insn_flow *flow, size_t shift, uint8_t index_reg,
                          uint8_t *bound_reg, size_t *from, long *stop) {
     *bound_reg = index_reg, *from = shift, *stop = -1;
@@ -724,43 +739,47 @@ static void bound_search(const profile_proc *p, const insn_flow *flow, size_t sh
     bool word = kl >= 0 && (l.op == ISA_OP_LD || l.op == ISA_OP_LW || l.op == ISA_OP_LWU);
     bool frame = word && (l.rs1 == 2 || l.rs1 == 8); /* sp, s0: the frame */
     bool reload = frame && !restores_saved(p, &l);   /* not an epilogue's */
-    if (word && !frame) {
-        /* GCC -O2 loads a field twice, checks the bound on the first load and shifts the
-         * second (xz's lzma_decode: `lw t0, -348(a1)`, `bgeu 70, t0`, `lwu a1, -348(a1)`):
-         * the first is the index when the base stays and nothing is stored between */
-        for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
-            isa_insn first;
-            isa_decode(p->insns[k].raw, &first);
-            isa_regs r;
-            isa_regs_of(&first, &r);
-            int cls = p->insns[k].op_class;
-            /* (flow) a store to the procedure's own frame leaves a field the caller's pointer
-             * addresses as it was */
-            bool frame_store = cls == OPC_STORE && flow && flow_entry_value(p, flow, (size_t)kl, l.rs1) &&
-                own_frame_store(p, flow, (size_t)k, &first);
-            if (r.dst == l.rs1 || (cls == OPC_STORE && !frame_store) || cls == OPC_ATOMIC || cls == OPC_SYSTEM ||
-                cls == OPC_CALL)
-                return;
-            bool same_word = (first.op == ISA_OP_LW || first.op == ISA_OP_LWU) == (l.op != ISA_OP_LD);
-            if ((first.op == ISA_OP_LD || first.op == ISA_OP_LW || first.op == ISA_OP_LWU) && same_word &&
-                first.rs1 == l.rs1 && first.imm == l.imm && first.rd) {
-                *bound_reg = first.rd, *from = (size_t)kl, *stop = k;
-                return;
-            }
-        }
-        return;
-    }
-    if (!reload) return;
-    for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
-        isa_insn st;
-        isa_decode(p->insns[k].raw, &st);
+    /* the first load looked for first (GCC -O2 keeps s0 as a register of its own: libyaml's
+     * yaml_emitter_emit_node loads a field through it twice, and an `sw` to that field above on
+     * another path is no spill); then the spill */
+    for (long k = kl - 1, n = 0; word && k >= 0 && n < JT_WINDOW; k--, n++) {
+        isa_insn first;
+        isa_decode(p->insns[k].raw, &first);
         isa_regs r;
-        isa_regs_of(&st, &r);
-        if (r.dst == l.rs1) return; /* the frame moved: another slot */
-        if (st.op != (l.op == ISA_OP_LD ? ISA_OP_SD : ISA_OP_SW) || st.rs1 != l.rs1 || st.imm != l.imm) continue;
-        if (!st.rs2) return;
-        *bound_reg = st.rs2, *from = (size_t)kl, *stop = k;
-        return;
+        isa_regs_of(&first, &r);
+        int cls = p->insns[k].op_class;
+        /* (flow) a store to the procedure's own frame leaves a field the caller's pointer
+         * addresses as it was */
+        bool frame_store = cls == OPC_STORE && flow && flow_entry_value(p, flow, (size_t)kl, l.rs1) &&
+            own_frame_store(p, flow, (size_t)k, &first);
+        /* a store through the same base at bytes apart from the field's leaves it as it was
+         * (libyaml's yaml_emitter_emit_node: `sw a5, 256(s0)` between loads of 396(s0)) */
+        int64_t load_width = l.op == ISA_OP_LD ? 8 : 4, store_width = store_bytes(&first);
+        bool apart = cls == OPC_STORE && store_width && first.rs1 == l.rs1 &&
+            (first.imm + store_width <= l.imm || l.imm + load_width <= first.imm);
+        frame_store = frame_store || apart;
+        if (r.dst == l.rs1 || (cls == OPC_STORE && !frame_store) || cls == OPC_ATOMIC || cls == OPC_SYSTEM ||
+            cls == OPC_CALL)
+            break;
+        bool same_word = (first.op == ISA_OP_LW || first.op == ISA_OP_LWU) == (l.op != ISA_OP_LD);
+        if ((first.op == ISA_OP_LD || first.op == ISA_OP_LW || first.op == ISA_OP_LWU) && same_word &&
+            first.rs1 == l.rs1 && first.imm == l.imm && first.rd) {
+            *bound_reg = first.rd, *from = (size_t)kl, *stop = k;
+            return;
+        }
+    }
+    if (reload) {
+        for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
+            isa_insn st;
+            isa_decode(p->insns[k].raw, &st);
+            isa_regs r;
+            isa_regs_of(&st, &r);
+            if (r.dst == l.rs1) break; /* the frame moved: another slot */
+            if (st.op != (l.op == ISA_OP_LD ? ISA_OP_SD : ISA_OP_SW) || st.rs1 != l.rs1 || st.imm != l.imm) continue;
+            if (!st.rs2) break;
+            *bound_reg = st.rs2, *from = (size_t)kl, *stop = k;
+            return;
+        }
     }
 }
 
@@ -911,7 +930,7 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
             refuted = true;
             break;
         }
-        if (!is_li_constant(p, (size_t)b, kreg, true, &bound)) {
+        if (!is_li_constant(p, flow, (size_t)b, kreg, true, &bound)) {
             refuted = true;
             break;
         }
@@ -922,7 +941,7 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
      * the straight line into the shift, so that both hold on every path to the jump */
     if (!count && stop < 0) {
         long lead, at_table, at_base;
-        uint64_t path_count = bound_on_the_way_in(p, (size_t)ks, index_reg, &lead);
+        uint64_t path_count = bound_on_the_way_in(p, flow, (size_t)ks, index_reg, &lead);
         uint64_t t, bb;
         bool table_holds = (constant_reg_at(p, (size_t)ka, table_reg, &t, &at_table) && at_table >= lead) ||
             (flow && flow_constant(p, flow, (size_t)ka, table_reg, 0, &t) && t + (uint64_t)entry_offset == table);

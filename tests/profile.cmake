@@ -243,6 +243,15 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-to-argument-written
     ${CYCLESCOPE_GUEST_DIR}/jump_to_argument)
 endif()
+#   profile.jump_to_argument_entry_loop  its entry_loop: the register loaded before a jump back to the entry:
+#                              stays missing edges (a guard: the walk goes on through the entry's ways in)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_to_argument_entry_loop COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function entry_loop --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-to-argument-entry-loop
+    ${CYCLESCOPE_GUEST_DIR}/jump_to_argument)
+endif()
 #   profile.jump_table_frame_store  sed's match_an_address_p under GCC (tests/guest/jump_table_frame_copy.S):
 #                              the bound on a first load of a field through an argument, the shift on a
 #                              second, the prologue's `sd ra, 8(sp)` between: a store to the procedure's own

@@ -556,13 +556,12 @@ static bool clobbered_by_call(uint8_t reg) {
 }
 
 /* Push the instructions control reaches index k from (not yet seen); false at the entry,
- * where the value is the caller's. */
+ * where control also comes from the caller. */
 static bool push_ways_in(const profile_proc *p, const insn_flow *f, size_t k, bool *seen, size_t *stack, size_t *sp) {
-    if (k == 0) return false;
-    if (falls_through(p->insns[k - 1].op_class) && !seen[k - 1]) seen[k - 1] = true, stack[(*sp)++] = k - 1;
-    for (size_t w = f->in_start[k]; w < f->in_start[k + 1]; w++)
+    if (k > 0 && falls_through(p->insns[k - 1].op_class) && !seen[k - 1]) seen[k - 1] = true, stack[(*sp)++] = k - 1;
+    for (size_t w = f->in_start[k]; w < f->in_start[k + 1]; w++) /* the entry's too: a loop back to it */
         if (!seen[f->in[w]]) seen[f->in[w]] = true, stack[(*sp)++] = f->in[w];
-    return true;
+    return k != 0;
 }
 
 enum { FLOW_DEPTH = 4 };
@@ -625,7 +624,7 @@ static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t a
     bool *seen = cs_calloc(p->ninsns, sizeof *seen);
     size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
     bool ok = true;
-    if (at) push_ways_in(p, f, at, seen, stack, &sp);
+    push_ways_in(p, f, at, seen, stack, &sp);
     while (ok && sp) {
         size_t k = stack[--sp];
         const profile_insn *x = &p->insns[k];
@@ -635,7 +634,7 @@ static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t a
         isa_regs_of(&d, &r);
         bool trap = (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) && clobbered_by_call(reg);
         if (r.dst == reg || trap) ok = false;
-        else if (k) push_ways_in(p, f, k, seen, stack, &sp); /* the entry ends the path */
+        else push_ways_in(p, f, k, seen, stack, &sp); /* the caller's way in ends at the entry */
     }
     free(seen);
     free(stack);

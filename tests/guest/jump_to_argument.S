@@ -3,7 +3,9 @@
  * value it had at the entry, so the jump leaves the procedure (profile.jump_to_argument: one edge
  * to the exit; missing edges before, as no epilogue precedes it). maybe_loaded's jump takes its
  * register from memory on one path: not the caller's value on every path, it stays missing
- * edges (profile.jump_to_argument_written, a guard). */
+ * edges (profile.jump_to_argument_written, a guard), and so does entry_loop's, whose register is
+ * loaded before a jump back to the procedure's entry (profile.jump_to_argument_entry_loop, a
+ * guard: the walk back goes on through the entry's own ways in). */
     .option norelax /* no gp here: keep lla pc-relative */
     .text
     .globl _start
@@ -20,6 +22,10 @@ _start:
     mv a1, s6
     lla a2, callback
     call maybe_loaded
+    li a0, 3
+    mv a1, s6
+    lla a2, callback
+    call entry_loop
     addi s5, s5, -1
     bnez s5, 1b
     li a0, 0
@@ -54,6 +60,17 @@ maybe_loaded:
 1:  addi a0, a0, 5
     jr a2
     .size maybe_loaded, . - maybe_loaded
+
+/* a0: a count, a1: a slot holding a code pointer, a2: a callback; each round but the last
+ * reloads a2 from the slot and starts over at the entry */
+    .type entry_loop, @function
+entry_loop:
+    addi a0, a0, -1
+    beqz a0, 1f
+    ld a2, 0(a1)
+    j entry_loop
+1:  jr a2
+    .size entry_loop, . - entry_loop
 
     .data
     .p2align 3

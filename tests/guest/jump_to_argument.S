@@ -38,14 +38,10 @@ callback:
     ret
     .size callback, . - callback
 
-/* a0: a number, a1: a cell, a2: the callback; stores a0 rounded to even, calls a2(a0 * 7) as a
- * tail call */
+/* a0: a number, a1: a cell, a2: the callback; stores a0, calls a2(a0 * 7) as a tail call */
     .type apply, @function
 apply:
-    andi a5, a0, 1
-    beqz a5, 1f
-    addi a0, a0, 1
-1:  sw a0, 0(a1)
+    sw a0, 0(a1)
     slli a5, a0, 3
     sub a0, a5, a0
     jr a2

@@ -209,6 +209,83 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-two-ways-in
     ${CYCLESCOPE_GUEST_DIR}/jump_table_two_ways_in)
 endif()
+#   profile.jump_table_far_base  sed's execute_program under GCC (tests/guest/jump_table_far_base.S): the
+#                              table's base set in the loop's preheader into s8, 56 instructions above the
+#                              jump, s8 holding other values earlier: its value on every path into the jump
+#                              followed over the CFG, 4 edges, not missing edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_far_base COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-far-base ${CYCLESCOPE_GUEST_DIR}/jump_table_far_base far_base:4)
+endif()
+#   profile.jump_table_base_disagrees  the same program's two_bases: one opcode sets s8 to a second table
+#                              before the next dispatch, the paths into the jump disagree: stays missing
+#                              edges (a guard: no base taken from one path of several)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_base_disagrees COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function two_bases --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-base-disagrees
+    ${CYCLESCOPE_GUEST_DIR}/jump_table_far_base)
+endif()
+#   profile.jump_to_argument   glibc's __tunable_get_val (tests/guest/jump_to_argument.S): `jr a2` to the
+#                              callback the caller passed, a2 unwritten on every path from the entry: a
+#                              tail call, one edge to the exit (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_to_argument COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-to-argument ${CYCLESCOPE_GUEST_DIR}/jump_to_argument apply:tail)
+endif()
+#   profile.jump_to_argument_written  the same program's maybe_loaded: its jump's register loaded from memory
+#                              on one path: stays missing edges (a guard)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_to_argument_written COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function maybe_loaded --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-to-argument-written
+    ${CYCLESCOPE_GUEST_DIR}/jump_to_argument)
+endif()
+#   profile.jump_to_argument_entry_loop  its entry_loop: the register loaded before a jump back to the entry:
+#                              stays missing edges (a guard: the walk goes on through the entry's ways in)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_to_argument_entry_loop COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function entry_loop --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-to-argument-entry-loop
+    ${CYCLESCOPE_GUEST_DIR}/jump_to_argument)
+endif()
+#   profile.jump_table_frame_store  sed's match_an_address_p under GCC (tests/guest/jump_table_frame_copy.S):
+#                              the bound on a first load of a field through an argument, the shift on a
+#                              second, the prologue's `sd ra, 8(sp)` between: a store to the procedure's own
+#                              frame, 4 edges (before: missing edges)
+#   profile.jump_table_copy    mawk's cast1_to_d: the shift on a copy (`mv a5, a4`) of the bounded register,
+#                              4 edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_frame_store COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-frame-store ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy frame_field:4)
+  add_test(NAME profile.jump_table_copy COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-copy ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy copy_index:4)
+endif()
+#   profile.jump_table_frame_store_outside  the same program's frame_outside: its store between the loads
+#                              lies past its frame, in its caller's: stays missing edges (a guard)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_frame_store_outside COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    $cs profile report --function frame_outside --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
+    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-frame-store-outside
+    ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy)
+endif()
+#   profile.jump_table_field_apart  libyaml's yaml_emitter_emit_node under GCC (tests/guest/jump_table_field_apart.S):
+#                              a field loaded twice through s0 (no frame pointer), a store to another field
+#                              between, a store to the field itself on another path above (no spill): 4 edges
+#                              (before: missing edges)
+#   profile.jump_table_bound_hoisted  the same file's bound_hoisted: the bound K in s5, set before the loop past
+#                              the look-back, s5 a counter before that: K the one constant on every path, 4
+#                              edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_field_apart COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-field-apart ${CYCLESCOPE_GUEST_DIR}/jump_table_field_apart field_apart:4)
+  add_test(NAME profile.jump_table_bound_hoisted COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-bound-hoisted ${CYCLESCOPE_GUEST_DIR}/jump_table_field_apart bound_hoisted:4)
+endif()
 #   profile.stripped_gap       a stripped program whose hot function follows the linker's zero fill and is
 #                              reached through a pointer (tests/guest/stripped_gap.S): it is a procedure of
 #                              its own, its samples estimated (before: the procedure before the fill held

@@ -327,17 +327,75 @@ static long writer_on_the_way_in(const profile_proc *p, size_t from, uint8_t reg
     return -1;
 }
 
+/* Whether a branch's register `reg` at index b holds the index `index` for its bound: the
+ * register itself, or its sign extension (`sext.w R, I`, addiw R, I, 0), which GCC checks
+ * against the bound before it zero-extends the index for the shift (index_shift): unsigned,
+ * sext.w(I) <= K bounds the low 32 bits of I the same. */
+static bool bounds_index(const profile_proc *p, long b, uint8_t reg, uint8_t index) {
+    if (reg == index) return true;
+    isa_insn w, up;
+    long kw = writer_before(p, (size_t)b, reg, &w);
+    if (kw < 0) return false;
+    if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) return true;
+    /* or its low bits zero-extended, `slli T, I, K` then `srli R, T, K` (K 48: zext.h),
+     * as GCC checks a switch on a short (mawk's cellcpy: `switch (cp->type)`) */
+    return w.op == ISA_OP_SRLI && w.imm >= 32 && writer_before(p, (size_t)kw, w.rs1, &up) >= 0 &&
+        up.op == ISA_OP_SLLI && up.imm == w.imm && up.rs1 == index;
+}
+
+/* The bound a branch `br` at index b puts on a jump table's index `index` on one side of it: with
+ * `into`, the side its taken edge leaves by (bgeu K, I: I <= K, or bltu I, K: I < K); else its
+ * fall-through (bltu K, I or bgeu I, K, taken around the table). *kreg: K's register, *extra 1
+ * where the bound is I <= K (the table has K + 1 entries). `widened`: the register the branch
+ * tests may also be the index's sign or zero extension (bounds_index); else the index itself. */
+static bool branch_bound(const profile_proc *p, long b, const isa_insn *br, uint8_t index, bool into, bool widened,
+                         uint8_t *kreg, uint64_t *extra) {
+    bool k_first = br->op == (into ? ISA_OP_BGEU : ISA_OP_BLTU); /* the form testing K, I */
+    bool i_first = br->op == (into ? ISA_OP_BLTU : ISA_OP_BGEU); /* the form testing I, K */
+    uint8_t tested = k_first ? br->rs2 : br->rs1;
+    if (!k_first && !i_first) return false;
+    if (!(widened ? bounds_index(p, b, tested, index) : tested == index)) return false;
+    *kreg = k_first ? br->rs1 : br->rs2;
+    *extra = k_first ? 1 : 0;
+    return true;
+}
+
+typedef struct insn_flow insn_flow;
+static bool flow_constant(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg, int depth,
+                          uint64_t *value);
+
+/* Whether `reg` holds a constant K >= 0 set by a `li` (addi R, zero, K) before index `at`, in
+ * *value: its writer on the one way into `at` (writer_on_the_way_in), or with `nearest_first`
+ * its nearest writer above in address order when that is such a `li`; or (`flow`) the one
+ * non-negative constant every path into `at` leaves it (flow_constant: GCC keeps a bound in a
+ * callee-saved register through a loop, libyaml's yaml_emitter_emit_node `bltu s5, s10`). */
+static bool is_li_constant(const profile_proc *p, const insn_flow *flow, size_t at, uint8_t reg, bool nearest_first,
+                           uint64_t *value) {
+    isa_insn li;
+    long kk = nearest_first ? writer_before(p, at, reg, &li) : -1;
+    if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) kk = writer_on_the_way_in(p, at, reg, &li);
+    if (kk >= 0 && li.op == ISA_OP_ADDI && li.rs1 == 0 && li.imm >= 0) {
+        *value = (uint64_t)li.imm;
+        return true;
+    }
+    uint64_t v;
+    if (!flow || !flow_constant(p, flow, at, reg, 0, &v) || (int64_t)v < 0) return false;
+    *value = v;
+    return true;
+}
+
 /* The bound of a jump table's index `reg` shifted at index ks, followed back along the one way
  * into the shift (only_way_in) rather than in address order: the first branch on that path
  * comparing `reg` with a register set to a constant K (li) on the one way into the branch,
- * `reg` not written between the branch and the shift. The branch bounds `reg` on the side
+ * `reg` not written between the branch and the shift but by a copy (`mv reg, X`: then X's
+ * bound, followed on from the copy). The branch bounds `reg` on the side
  * the path leaves it by: taken, bgeu K, I (I <= K) or bltu I, K (I < K); not taken, bltu K, I
  * or bgeu I, K. 0: no such bound (a second way in, a call, a write of `reg`, or JT_WINDOW
  * instructions). *lead: the first instruction of the straight line ending at ks, which the
  * table's base must be set in. GCC lays zstd's ZSTD_decompressSequences_default's table
  * block out after the epilogue and another block, entered only by `bgeu a2, s0` 60
  * instructions above (docs/profile.md, "Libraries' tools from Debian's source packages"). */
-static uint64_t bound_on_the_way_in(const profile_proc *p, size_t ks, uint8_t reg, long *lead) {
+static uint64_t bound_on_the_way_in(const profile_proc *p, const insn_flow *flow, size_t ks, uint8_t reg, long *lead) {
     size_t k = ks;
     *lead = (long)ks;
     bool straight = true;
@@ -355,21 +413,27 @@ static uint64_t bound_on_the_way_in(const profile_proc *p, size_t ks, uint8_t re
         if (x->op_class != OPC_BRANCH) {
             isa_regs r;
             isa_regs_of(&br, &r);
-            if (r.dst == reg) return 0; /* the index changed after any bound above */
-            continue;
+            if (r.dst != reg) continue;
+            /* a copy (`mv I, X`, GCC's for a switch on a field loaded as X: mawk's cast1_to_d)
+             * holds X's value: X's bound above it bounds the index */
+            uint8_t from = br.op == ISA_OP_ADDI && br.imm == 0 ? br.rs1 /* addi I, X, 0 */
+                : br.op == ISA_OP_ADD && !br.rs1               ? br.rs2 /* c.mv: add I, zero, X */
+                : br.op == ISA_OP_ADD && !br.rs2               ? br.rs1
+                                                               : 0;
+            if (from && from != reg) {
+                reg = from;
+                continue;
+            }
+            return 0; /* the index changed after any bound above */
         }
         uint8_t kreg;
-        uint64_t extra;
-        if (jumped && br.op == ISA_OP_BGEU && br.rs2 == reg) kreg = br.rs1, extra = 1;
-        else if (jumped && br.op == ISA_OP_BLTU && br.rs1 == reg) kreg = br.rs2, extra = 0;
-        else if (!jumped && br.op == ISA_OP_BLTU && br.rs2 == reg) kreg = br.rs1, extra = 1;
-        else if (!jumped && br.op == ISA_OP_BGEU && br.rs1 == reg) kreg = br.rs2, extra = 0;
-        else if (br.rs1 == reg || br.rs2 == reg) return 0; /* another test of the index */
-        else continue;
-        isa_insn li;
-        long kk = writer_on_the_way_in(p, k, kreg, &li);
-        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) return 0;
-        return (uint64_t)li.imm + extra;
+        uint64_t extra, bound;
+        if (!branch_bound(p, (long)k, &br, reg, jumped, false, &kreg, &extra)) {
+            if (br.rs1 == reg || br.rs2 == reg) return 0; /* another test of the index */
+            continue;
+        }
+        if (!is_li_constant(p, flow, k, kreg, false, &bound)) return 0;
+        return bound + extra;
     }
     return 0;
 }
@@ -395,6 +459,230 @@ static bool constant_reg_at(const profile_proc *p, size_t from, uint8_t reg, uin
 static bool constant_reg(const profile_proc *p, size_t from, uint8_t reg, uint64_t *value) {
     long at;
     return constant_reg_at(p, from, reg, value, &at);
+}
+
+/* ---- the reaching value of a register over the CFG (§6.1.1's indirect jumps) ----------- */
+
+/* What the procedure's indirect jumps are known to do, for following a register back along
+ * every path into an instruction: each jump's targets inside the procedure, or that it leaves
+ * it (a tail call). A jump not known makes the ways into every instruction unknown. */
+typedef struct jump_known {
+    size_t at;  /* the jump's index */
+    bool known; /* its targets are all found (or it leaves the procedure) */
+    size_t n;   /* targets inside */
+    uint64_t *t;
+} jump_known;
+
+typedef struct insn_flow {
+    const elf_image *img;
+    const jump_known *jumps;
+    size_t njumps;
+    size_t *in_start, *in; /* the non-sequential ways into each instruction: in[in_start[k] ..] */
+    bool outside_in;       /* a direct jump or branch from outside enters the procedure past its entry */
+} insn_flow;
+
+static bool falls_through(uint8_t cls) { return cls != OPC_JUMP && cls != OPC_JUMP_INDIRECT && cls != OPC_RETURN; }
+
+/* The instruction a direct branch or jump at k goes to, -1 for none inside. */
+static long direct_target(const profile_proc *p, size_t k) {
+    const profile_insn *x = &p->insns[k];
+    isa_insn d;
+    isa_decode(x->raw, &d);
+    if (x->op_class == OPC_BRANCH || (x->op_class == OPC_JUMP && d.op == ISA_OP_JAL))
+        return insn_at(p, x->pc + (uint64_t)d.imm);
+    return -1;
+}
+
+/* Whether code outside the procedure jumps or branches into it past its entry (GCC's `.cold`
+ * parts jump back into their function): such a way in carries values the walk cannot see. */
+static bool entered_from_outside(const elf_image *img, const profile_proc *p) {
+    const elf_section *s = section_of(img, p->start);
+    if (!s) return true;
+    for (uint64_t pc = s->addr; pc + 2 <= s->addr + s->size;) {
+        isa_insn d;
+        if (pc >= p->start && pc < p->end) {
+            pc = p->end;
+            continue;
+        }
+        if (!fetch_insn(img, pc, &d)) {
+            pc += 2;
+            continue;
+        }
+        bool direct = d.op_class == OPC_BRANCH || (d.op == ISA_OP_JAL && d.rd == 0);
+        uint64_t t = pc + (uint64_t)d.imm;
+        if (direct && t > p->start && t < p->end) return true;
+        pc += d.length;
+    }
+    return false;
+}
+
+static void insn_flow_build(insn_flow *f, const profile_proc *p) {
+    size_t n = p->ninsns;
+    size_t *count = cs_calloc(n + 1, sizeof *count);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            f->in_start = cs_calloc(n + 1, sizeof *f->in_start);
+            for (size_t k = 0; k < n; k++) f->in_start[k + 1] = f->in_start[k] + count[k];
+            f->in = cs_calloc(f->in_start[n] + 1, sizeof *f->in);
+            memset(count, 0, (n + 1) * sizeof *count);
+        }
+        for (size_t k = 0; k < n; k++) {
+            long t = direct_target(p, k);
+            if (t >= 0) {
+                if (pass) f->in[f->in_start[t] + count[t]] = k;
+                count[t]++;
+            }
+        }
+        for (size_t j = 0; j < f->njumps; j++)
+            for (size_t q = 0; q < f->jumps[j].n; q++) {
+                long t = insn_at(p, f->jumps[j].t[q]);
+                if (t < 0) continue;
+                if (pass) f->in[f->in_start[t] + count[t]] = f->jumps[j].at;
+                count[t]++;
+            }
+    }
+    free(count);
+}
+
+static void insn_flow_free(insn_flow *f) {
+    free(f->in_start);
+    free(f->in);
+    f->in_start = f->in = NULL;
+}
+
+/* Whether a call at k may change `reg`: the caller-saved registers (ra, t0-t6, a0-a7) */
+static bool clobbered_by_call(uint8_t reg) {
+    return reg == 1 || (reg >= 5 && reg <= 7) || (reg >= 10 && reg <= 17) || reg >= 28;
+}
+
+/* Push the instructions control reaches index k from (not yet seen); false at the entry,
+ * where control also comes from the caller. */
+static bool push_ways_in(const profile_proc *p, const insn_flow *f, size_t k, bool *seen, size_t *stack, size_t *sp) {
+    if (k > 0 && falls_through(p->insns[k - 1].op_class) && !seen[k - 1]) seen[k - 1] = true, stack[(*sp)++] = k - 1;
+    for (size_t w = f->in_start[k]; w < f->in_start[k + 1]; w++) /* the entry's too: a loop back to it */
+        if (!seen[f->in[w]]) seen[f->in[w]] = true, stack[(*sp)++] = f->in[w];
+    return k != 0;
+}
+
+enum { FLOW_DEPTH = 4 };
+
+/* The one value `reg` holds just before index `at` on every path into it, each path's last
+ * write of it a constant: auipc, lui, or addi from a register whose value is such (li, an
+ * auipc + addi pair, a copy). Found by a walk back over the procedure's CFG, instruction by
+ * instruction, through every way in — fall-through, direct branches and jumps, and the known
+ * targets of indirect jumps — stopping on each path at its first write of `reg`. Refused
+ * (false) when two paths disagree, a write is no such constant, a path reaches the entry or a
+ * call that may clobber `reg` first, an indirect jump of the procedure is not known, or code
+ * outside enters the procedure past its entry. Unlike the look-backs above it does not depend
+ * on the layout: sed's execute_program sets a second jump table's base register 56
+ * instructions above the jump, in a loop's preheader, and the register holds other values in
+ * other parts of the procedure (docs/profile.md, "The reaching value of a table's base"). */
+static bool flow_constant(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg, int depth,
+                          uint64_t *value) {
+    if (!reg || depth > FLOW_DEPTH || f->outside_in) return false;
+    for (size_t j = 0; j < f->njumps; j++)
+        if (!f->jumps[j].known) return false;
+    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
+    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
+    bool found = false, ok = push_ways_in(p, f, at, seen, stack, &sp);
+    while (ok && sp) {
+        size_t k = stack[--sp];
+        const profile_insn *x = &p->insns[k];
+        isa_insn d;
+        isa_decode(x->raw, &d);
+        isa_regs r;
+        isa_regs_of(&d, &r);
+        bool trap = (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) && clobbered_by_call(reg);
+        if (r.dst == reg || trap) {
+            uint64_t v = 0, from;
+            if (r.dst != reg) ok = false; /* a call or a trap: unknown */
+            else if (d.op == ISA_OP_AUIPC) v = x->pc + (uint64_t)d.imm;
+            else if (d.op == ISA_OP_LUI) v = (uint64_t)d.imm;
+            else if (d.op == ISA_OP_ADDI && !d.rs1) v = (uint64_t)d.imm;
+            else if (d.op == ISA_OP_ADDI && flow_constant(p, f, k, d.rs1, depth + 1, &from)) v = from + (uint64_t)d.imm;
+            else ok = false;
+            if (ok && found && v != *value) ok = false; /* the paths disagree */
+            if (ok) *value = v, found = true;
+            continue;
+        }
+        ok = push_ways_in(p, f, k, seen, stack, &sp);
+    }
+    free(seen);
+    free(stack);
+    return ok && found;
+}
+
+/* Whether `reg` holds, just before index `at`, the value it had at the procedure's entry on
+ * every path: no write of it (nor a call or trap that may clobber it) between the entry and
+ * `at`, over the CFG as flow_constant walks it. An indirect jump to such a register jumps to
+ * a code pointer the caller gave: out of the procedure (a tail call), as no label of this one
+ * can be passed to it (glibc's __tunable_get_val ends `jr a2`, calling its callback). */
+static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg) {
+    if (!reg || f->outside_in) return false;
+    for (size_t j = 0; j < f->njumps; j++)
+        if (!f->jumps[j].known) return false;
+    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
+    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
+    bool ok = true;
+    push_ways_in(p, f, at, seen, stack, &sp);
+    while (ok && sp) {
+        size_t k = stack[--sp];
+        const profile_insn *x = &p->insns[k];
+        isa_insn d;
+        isa_decode(x->raw, &d);
+        isa_regs r;
+        isa_regs_of(&d, &r);
+        bool trap = (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) && clobbered_by_call(reg);
+        if (r.dst == reg || trap) ok = false;
+        else push_ways_in(p, f, k, seen, stack, &sp); /* the caller's way in ends at the entry */
+    }
+    free(seen);
+    free(stack);
+    return ok;
+}
+
+/* The size N of the frame the procedure has allocated just before index `at` on every path:
+ * each path's last write of sp an `addi sp, sp, -N` (one N) made while sp held the entry's
+ * value. 0: not so. */
+static int64_t frame_size_at(const profile_proc *p, const insn_flow *f, size_t at) {
+    if (f->outside_in) return 0;
+    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
+    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
+    int64_t size = 0;
+    bool ok = push_ways_in(p, f, at, seen, stack, &sp);
+    while (ok && sp) {
+        size_t k = stack[--sp];
+        isa_insn d;
+        isa_decode(p->insns[k].raw, &d);
+        isa_regs r;
+        isa_regs_of(&d, &r);
+        if (r.dst != 2) {
+            ok = push_ways_in(p, f, k, seen, stack, &sp);
+            continue;
+        }
+        ok =
+            d.op == ISA_OP_ADDI && d.rs1 == 2 && d.imm < 0 && (!size || size == -d.imm) && flow_entry_value(p, f, k, 2);
+        size = -d.imm;
+    }
+    free(seen);
+    free(stack);
+    return ok ? size : 0;
+}
+
+/* The bytes an integer store writes (sd, sw, sh, sb); 0 for another instruction. */
+static int64_t store_bytes(const isa_insn *st) {
+    return st->op == ISA_OP_SD ? 8 : st->op == ISA_OP_SW ? 4 : st->op == ISA_OP_SH ? 2 : st->op == ISA_OP_SB ? 1 : 0;
+}
+
+/* Whether the store at index k (decoded in *st) writes only the frame the procedure allocated
+ * (`s* R, K(sp)`, K and its width within the frame's N bytes): memory below the caller's sp at
+ * the call, which no pointer the caller passed can address (mawk's and sed's prologue's `sd ra,
+ * 8(sp)` between two loads of a field through an argument). */
+static bool own_frame_store(const profile_proc *p, const insn_flow *f, size_t k, const isa_insn *st) {
+    int64_t width = store_bytes(st);
+    if (!width || st->rs1 != 2 || st->imm < 0) return false;
+    int64_t size = frame_size_at(p, f, k);
+    return size && st->imm + width <= size;
 }
 
 /* The section with contents that holds [addr, addr + size), or NULL. */
@@ -439,46 +727,58 @@ static const elf_symbol *read_only_object_at(const elf_image *img, uint64_t addr
  * itself before the shift; clang at -O0 keeps the index in a stack slot: it stores it
  * (sd I', off(s0)), checks the bound on I', and reloads it for the shift (ld I, off(s0)) —
  * then I' between the store and the reload, provided I' is not written between the store and
- * the bound (*bound_reg, the search from *from down to above *stop). */
-static void bound_search(const profile_proc *p, size_t shift, uint8_t index_reg, uint8_t *bound_reg, size_t *from,
-                         long *stop) {
+ * the bound (*bound_reg, the search from *from down to above *stop). A first load of the same
+ * word with nothing between that may change it (GCC -O2's field loaded twice) is looked for
+ * before the spill: a store to that word above it on another path is no spill. */
+static void bound_search(const profile_proc *p, const insn_flow *flow, size_t shift, uint8_t index_reg,
+                         uint8_t *bound_reg, size_t *from, long *stop) {
     *bound_reg = index_reg, *from = shift, *stop = -1;
     isa_insn l;
     long kl = writer_before(p, shift, index_reg, &l);
     bool word = kl >= 0 && (l.op == ISA_OP_LD || l.op == ISA_OP_LW || l.op == ISA_OP_LWU);
     bool frame = word && (l.rs1 == 2 || l.rs1 == 8); /* sp, s0: the frame */
     bool reload = frame && !restores_saved(p, &l);   /* not an epilogue's */
-    if (word && !frame) {
-        /* GCC -O2 loads a field twice, checks the bound on the first load and shifts the
-         * second (xz's lzma_decode: `lw t0, -348(a1)`, `bgeu 70, t0`, `lwu a1, -348(a1)`):
-         * the first is the index when the base stays and nothing is stored between */
-        for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
-            isa_insn first;
-            isa_decode(p->insns[k].raw, &first);
-            isa_regs r;
-            isa_regs_of(&first, &r);
-            int cls = p->insns[k].op_class;
-            if (r.dst == l.rs1 || cls == OPC_STORE || cls == OPC_ATOMIC || cls == OPC_SYSTEM || cls == OPC_CALL) return;
-            bool same_word = (first.op == ISA_OP_LW || first.op == ISA_OP_LWU) == (l.op != ISA_OP_LD);
-            if ((first.op == ISA_OP_LD || first.op == ISA_OP_LW || first.op == ISA_OP_LWU) && same_word &&
-                first.rs1 == l.rs1 && first.imm == l.imm && first.rd) {
-                *bound_reg = first.rd, *from = (size_t)kl, *stop = k;
-                return;
-            }
-        }
-        return;
-    }
-    if (!reload) return;
-    for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
-        isa_insn st;
-        isa_decode(p->insns[k].raw, &st);
+    /* the first load looked for first (GCC -O2 keeps s0 as a register of its own: libyaml's
+     * yaml_emitter_emit_node loads a field through it twice, and an `sw` to that field above on
+     * another path is no spill); then the spill */
+    for (long k = kl - 1, n = 0; word && k >= 0 && n < JT_WINDOW; k--, n++) {
+        isa_insn first;
+        isa_decode(p->insns[k].raw, &first);
         isa_regs r;
-        isa_regs_of(&st, &r);
-        if (r.dst == l.rs1) return; /* the frame moved: another slot */
-        if (st.op != (l.op == ISA_OP_LD ? ISA_OP_SD : ISA_OP_SW) || st.rs1 != l.rs1 || st.imm != l.imm) continue;
-        if (!st.rs2) return;
-        *bound_reg = st.rs2, *from = (size_t)kl, *stop = k;
-        return;
+        isa_regs_of(&first, &r);
+        int cls = p->insns[k].op_class;
+        /* (flow) a store to the procedure's own frame leaves a field the caller's pointer
+         * addresses as it was */
+        bool frame_store = cls == OPC_STORE && flow && flow_entry_value(p, flow, (size_t)kl, l.rs1) &&
+            own_frame_store(p, flow, (size_t)k, &first);
+        /* a store through the same base at bytes apart from the field's leaves it as it was
+         * (libyaml's yaml_emitter_emit_node: `sw a5, 256(s0)` between loads of 396(s0)) */
+        int64_t load_width = l.op == ISA_OP_LD ? 8 : 4, store_width = store_bytes(&first);
+        bool apart = cls == OPC_STORE && store_width && first.rs1 == l.rs1 &&
+            (first.imm + store_width <= l.imm || l.imm + load_width <= first.imm);
+        frame_store = frame_store || apart;
+        if (r.dst == l.rs1 || (cls == OPC_STORE && !frame_store) || cls == OPC_ATOMIC || cls == OPC_SYSTEM ||
+            cls == OPC_CALL)
+            break;
+        bool same_word = (first.op == ISA_OP_LW || first.op == ISA_OP_LWU) == (l.op != ISA_OP_LD);
+        if ((first.op == ISA_OP_LD || first.op == ISA_OP_LW || first.op == ISA_OP_LWU) && same_word &&
+            first.rs1 == l.rs1 && first.imm == l.imm && first.rd) {
+            *bound_reg = first.rd, *from = (size_t)kl, *stop = k;
+            return;
+        }
+    }
+    if (reload) {
+        for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
+            isa_insn st;
+            isa_decode(p->insns[k].raw, &st);
+            isa_regs r;
+            isa_regs_of(&st, &r);
+            if (r.dst == l.rs1) break; /* the frame moved: another slot */
+            if (st.op != (l.op == ISA_OP_LD ? ISA_OP_SD : ISA_OP_SW) || st.rs1 != l.rs1 || st.imm != l.imm) continue;
+            if (!st.rs2) break;
+            *bound_reg = st.rs2, *from = (size_t)kl, *stop = k;
+            return;
+        }
     }
 }
 
@@ -524,29 +824,14 @@ static bool index_shift(const profile_proc *p, long *ks, isa_insn *sh, size_t en
     return true;
 }
 
-/* Whether a branch's register `reg` at index b holds the index `index` for its bound: the
- * register itself, or its sign extension (`sext.w R, I`, addiw R, I, 0), which GCC checks
- * against the bound before it zero-extends the index for the shift (index_shift): unsigned,
- * sext.w(I) <= K bounds the low 32 bits of I the same. */
-static bool bounds_index(const profile_proc *p, long b, uint8_t reg, uint8_t index) {
-    if (reg == index) return true;
-    isa_insn w, up;
-    long kw = writer_before(p, (size_t)b, reg, &w);
-    if (kw < 0) return false;
-    if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) return true;
-    /* or its low bits zero-extended, `slli T, I, K` then `srli R, T, K` (K 48: zext.h),
-     * as GCC checks a switch on a short (mawk's cellcpy: `switch (cp->type)`) */
-    return w.op == ISA_OP_SRLI && w.imm >= 32 && writer_before(p, (size_t)kw, w.rs1, &up) >= 0 &&
-        up.op == ISA_OP_SLLI && up.imm == w.imm && up.rs1 == index;
-}
-
 /* The targets of the indirect jump at index j when it dispatches through a
  * jump table as GCC emits one: an index bounded by a bltu/bgeu against a
  * constant, shifted by the entry size, added to a table base set by
  * auipc/lui + addi (shift and add one Zba sh2add/sh3add), the entry loaded,
  * and (relative tables) the base added back. Every target must lie in the procedure. Returns the number found
  * (0: not a table we recognise). */
-static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, uint64_t *targets) {
+static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, const insn_flow *flow,
+                         uint64_t *targets) {
     isa_insn d, e;
     isa_decode(p->insns[j].raw, &d);
     long k = writer_before(p, j, d.rs1, &e);
@@ -593,9 +878,14 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         index_reg = sh.rs1;
     }
     uint64_t table, base = 0;
-    if (!constant_reg(p, (size_t)ka, table_reg, &table)) return 0;
+    /* the base, a constant: from the look-backs, or (flow) on every path into the add */
+    if (!constant_reg(p, (size_t)ka, table_reg, &table) &&
+        !(flow && flow_constant(p, flow, (size_t)ka, table_reg, 0, &table)))
+        return 0;
     table += (uint64_t)entry_offset;
-    if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base)) return 0;
+    if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base) &&
+        !(flow && flow_constant(p, flow, (size_t)k, rel_base, 0, &base)))
+        return 0;
     /* two levels: the index itself a byte of a table (glibc's vfprintf: the format
      * character's class from `jump_table`, then that class's label from a step table) */
     uint8_t *values = NULL;
@@ -618,7 +908,7 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     uint8_t bound_reg;
     size_t bound_from;
     long stop;
-    bound_search(p, (size_t)ks, index_reg, &bound_reg, &bound_from, &stop);
+    bound_search(p, flow, (size_t)ks, index_reg, &bound_reg, &bound_from, &stop);
     bool refuted = false; /* the address-order search found a branch on the index it cannot read */
     for (long b = (long)bound_from - 1, n = 0; b > stop && n < JT_WINDOW && !count && !refuted; b--, n++) {
         isa_insn br;
@@ -628,39 +918,35 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
             isa_insn w;
             if (writer_before(p, (size_t)b, bound_reg, &w) > stop) continue;
         }
-        int extra = 0;
+        uint64_t extra, bound;
         bool into = false;
-        if (br.op == ISA_OP_BLTU && bounds_index(p, b, br.rs2, bound_reg)) kreg = br.rs1, extra = 1;
-        else if (br.op == ISA_OP_BGEU && bounds_index(p, b, br.rs1, bound_reg)) kreg = br.rs2, extra = 0;
-        else if (br.op == ISA_OP_BGEU && bounds_index(p, b, br.rs2, bound_reg)) kreg = br.rs1, extra = 1, into = true;
-        else if (br.op == ISA_OP_BLTU && bounds_index(p, b, br.rs1, bound_reg)) kreg = br.rs2, extra = 0, into = true;
-        else continue;
+        if (!branch_bound(p, b, &br, bound_reg, false, true, &kreg, &extra) &&
+            !(into = branch_bound(p, b, &br, bound_reg, true, true, &kreg, &extra)))
+            continue;
         /* into the table: the taken side must lead to the shift (its target between them) */
         long taken = into ? insn_at(p, p->insns[b].pc + (uint64_t)br.imm) : -1;
         if (into && !(taken > b && taken <= ks)) {
             refuted = true;
             break;
         }
-        isa_insn li;
-        long kk = writer_before(p, (size_t)b, kreg, &li);
-        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0)
-            kk = writer_on_the_way_in(p, (size_t)b, kreg, &li);
-        if (kk < 0 || li.op != ISA_OP_ADDI || li.rs1 != 0 || li.imm < 0) {
+        if (!is_li_constant(p, flow, (size_t)b, kreg, true, &bound)) {
             refuted = true;
             break;
         }
-        count = (uint64_t)li.imm + (uint64_t)extra;
+        count = bound + extra;
     }
     /* Address order is not the way in when the table's block is entered only by a branch from
      * elsewhere: then the bound on the one way in, with the base (and the relative base) set on
      * the straight line into the shift, so that both hold on every path to the jump */
     if (!count && stop < 0) {
         long lead, at_table, at_base;
-        uint64_t path_count = bound_on_the_way_in(p, (size_t)ks, index_reg, &lead);
+        uint64_t path_count = bound_on_the_way_in(p, flow, (size_t)ks, index_reg, &lead);
         uint64_t t, bb;
-        if (path_count && constant_reg_at(p, (size_t)ka, table_reg, &t, &at_table) && at_table >= lead &&
-            (!rel_base || (constant_reg_at(p, (size_t)k, rel_base, &bb, &at_base) && at_base >= lead)))
-            count = path_count, refuted = false;
+        bool table_holds = (constant_reg_at(p, (size_t)ka, table_reg, &t, &at_table) && at_table >= lead) ||
+            (flow && flow_constant(p, flow, (size_t)ka, table_reg, 0, &t) && t + (uint64_t)entry_offset == table);
+        bool base_holds = !rel_base || (constant_reg_at(p, (size_t)k, rel_base, &bb, &at_base) && at_base >= lead) ||
+            (flow && flow_constant(p, flow, (size_t)k, rel_base, 0, &bb) && bb == base);
+        if (path_count && table_holds && base_holds) count = path_count, refuted = false;
     }
     if (refuted) return 0;
     /* no bound but a mask: andi I, X, M gives 0..M (glibc's _wordcopy_fwd_aligned: & 7). Only
@@ -716,6 +1002,76 @@ static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, u
     p->edges[p->nedges++] = (profile_edge){from, to, kind, 0, -1.0, 0, CONF_NONE};
 }
 
+/* The indirect jumps of the procedure and what each does: a constant target (inside, or
+ * outside: a tail call), a jump table's entries, a tail call through a pointer after an
+ * epilogue, or not known. Those the look-backs leave unknown are tried again with their
+ * table's base (and relative base) followed over the CFG (flow_constant), the known jumps'
+ * targets among its edges, until no more is found: a jump's candidate targets are found with
+ * its own edges left out and must be found again with them in, so that a value the jump's own
+ * targets carry back to it is seen. */
+static jump_known *find_jump_targets(const elf_image *img, const profile_proc *p, size_t *njumps) {
+    size_t n = 0;
+    for (size_t i = 0; i < p->ninsns; i++) n += p->insns[i].op_class == OPC_JUMP_INDIRECT;
+    jump_known *jumps = cs_calloc(n + 1, sizeof *jumps);
+    uint64_t *table = cs_calloc(JT_MAX_ENTRIES, sizeof *table), *again = cs_calloc(JT_MAX_ENTRIES, sizeof *again);
+    size_t unknown = 0;
+    for (size_t i = 0, q = 0; i < p->ninsns; i++) {
+        if (p->insns[i].op_class != OPC_JUMP_INDIRECT) continue;
+        jump_known *jk = &jumps[q++];
+        jk->at = i;
+        uint64_t t;
+        size_t nt;
+        if (constant_target(p, i, &t)) {
+            jk->known = true;
+            if (insn_at(p, t) >= 0) jk->t = cs_calloc(1, sizeof *jk->t), jk->t[0] = t, jk->n = 1;
+        } else if ((nt = jump_table(img, p, i, NULL, table))) {
+            jk->known = true;
+            jk->t = cs_calloc(nt, sizeof *jk->t), jk->n = nt;
+            memcpy(jk->t, table, nt * sizeof *table);
+        } else if (epilogue_tail_jump(p, i)) {
+            jk->known = true;
+        } else {
+            unknown++;
+        }
+    }
+    insn_flow f = {img, jumps, n, NULL, NULL, unknown && entered_from_outside(img, p)};
+    for (bool progress = unknown && !f.outside_in; progress;) {
+        progress = false;
+        for (size_t q = 0; q < n; q++) {
+            jump_known *jk = &jumps[q];
+            if (jk->known) continue;
+            jk->known = true; /* its own edges left out */
+            insn_flow_build(&f, p);
+            size_t nt = jump_table(img, p, jk->at, &f, table);
+            insn_flow_free(&f);
+            if (nt) {
+                jk->t = table, jk->n = nt; /* and in */
+                insn_flow_build(&f, p);
+                size_t n2 = jump_table(img, p, jk->at, &f, again);
+                insn_flow_free(&f);
+                if (n2 == nt && !memcmp(again, table, nt * sizeof *table)) {
+                    jk->t = cs_calloc(nt, sizeof *jk->t);
+                    memcpy(jk->t, table, nt * sizeof *table);
+                    progress = true;
+                    continue;
+                }
+            }
+            /* or a jump to the caller's code pointer: out */
+            isa_insn d;
+            isa_decode(p->insns[jk->at].raw, &d);
+            insn_flow_build(&f, p);
+            bool out = flow_entry_value(p, &f, jk->at, d.rs1);
+            insn_flow_free(&f);
+            jk->known = out, jk->t = NULL, jk->n = 0;
+            progress = progress || out;
+        }
+    }
+    free(table);
+    free(again);
+    *njumps = n;
+    return jumps;
+}
+
 static bool build_cfg(const elf_image *img, profile_proc *p) {
     size_t cap = 64;
     p->insns = cs_calloc(cap, sizeof *p->insns);
@@ -749,17 +1105,10 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
             if (t >= 0) leader[t] = true;
         }
     }
-    uint64_t *table = cs_calloc(JT_MAX_ENTRIES, sizeof *table);
-    for (size_t i = 0; i < p->ninsns; i++) {
-        if (p->insns[i].op_class != OPC_JUMP_INDIRECT) continue;
-        uint64_t t;
-        if (constant_target(p, i, &t)) {
-            long k = insn_at(p, t);
-            if (k >= 0) leader[k] = true;
-        }
-        size_t nt = jump_table(img, p, i, table);
-        for (size_t k = 0; k < nt; k++) leader[insn_at(p, table[k])] = true;
-    }
+    size_t njumps = 0;
+    jump_known *jumps = find_jump_targets(img, p, &njumps);
+    for (size_t q = 0; q < njumps; q++)
+        for (size_t k = 0; k < jumps[q].n; k++) leader[insn_at(p, jumps[q].t[k])] = true;
     size_t nb = 0;
     for (size_t i = 0; i < p->ninsns; i++) nb += leader[i];
     p->blocks = cs_calloc(nb, sizeof *p->blocks);
@@ -793,24 +1142,18 @@ static bool build_cfg(const elf_image *img, profile_proc *p) {
         }
         case OPC_RETURN: add_edge(p, &ecap, b, PROFILE_EXIT, 3); break;
         case OPC_JUMP_INDIRECT: {
-            uint64_t t;
-            long k = constant_target(p, bl->first + bl->n - 1, &t) ? insn_at(p, t) : -1;
-            if (k >= 0) add_edge(p, &ecap, b, p->insns[k].block, 1);
-            else if (constant_target(p, bl->first + bl->n - 1, &t))
-                add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a known target outside: a tail call */
-            else {
-                size_t nt = jump_table(img, p, bl->first + bl->n - 1, table);
-                for (size_t q = 0; q < nt; q++) add_edge(p, &ecap, b, p->insns[insn_at(p, table[q])].block, 1);
-                if (!nt && epilogue_tail_jump(p, bl->first + bl->n - 1))
-                    add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* a tail call through a pointer */
-                else if (!nt) p->missing_edges = true;      /* §6.1.1: the CFG is noted as missing edges */
-            }
+            const jump_known *jk = jumps;
+            while (jk->at != bl->first + bl->n - 1) jk++;
+            for (size_t q = 0; q < jk->n; q++) add_edge(p, &ecap, b, p->insns[insn_at(p, jk->t[q])].block, 1);
+            if (jk->known && !jk->n) add_edge(p, &ecap, b, PROFILE_EXIT, 3); /* out: a tail call */
+            else if (!jk->known) p->missing_edges = true; /* §6.1.1: the CFG is noted as missing edges */
             break;
         }
         default: add_edge(p, &ecap, b, next, next == PROFILE_EXIT ? 3 : 0); break;
         }
     }
-    free(table);
+    for (size_t q = 0; q < njumps; q++) free(jumps[q].t);
+    free(jumps);
     return true;
 }
 

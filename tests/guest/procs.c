@@ -168,6 +168,13 @@ static int do_sigchld(void) {
     say("it reaped the child: exit 4", chld_status >= 0 && WIFEXITED(chld_status) && WEXITSTATUS(chld_status) == 4);
     errno = 0;
     say("nothing left to wait for", waitpid(c, NULL, WNOHANG) == -1 && errno == ECHILD);
+    /* pause() until the next child's SIGCHLD */
+    chld_seen = 0;
+    chld_status = -1;
+    c = fork_flushed();
+    if (c == 0) _exit(8);
+    while (!chld_seen) pause();
+    say("pause() ended by SIGCHLD; reaped: exit 8", WIFEXITED(chld_status) && WEXITSTATUS(chld_status) == 8);
     return 0;
 }
 

@@ -724,7 +724,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     emu_t *e = NULL;
     if (!r.bad) e = emu_create(path, &o, err);
     if (e) e->opt.argv = NULL, e->opt.envp = NULL, e->opt.allow_write_dir = NULL; /* in `data`, freed below */
-    if (r.bad && !e) cs_error_set(err, "--exec-state: not a state a guest execve wrote");
+    if (r.bad && !e) cs_error_set(err, "--exec-state %d: not a state a guest execve wrote", fd);
     if (e) {
         for (int i = 0; i < 3; i++) e->fds[i].host = -1; /* the table is the exec'ing guest's */
         for (size_t k = 0; k < nfds && !r.bad; k++) {

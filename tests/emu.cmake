@@ -191,7 +191,8 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   # qemu-riscv64 (which forks natively); a parent whose child prints.
   # sigchld: a handler reaps the child whose end it was told of; threads: a thread forks while
   # another waits on a condition variable, the child has the forking thread alone
-  foreach(case fork simple sigchld threads)
+  # vfork: vfork() (clone CLONE_VM|CLONE_VFORK without a new stack), the parent on after the exit
+  foreach(case fork simple sigchld threads vfork)
     add_test(NAME exec.qemu.procs.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/procs ${case})
   endforeach()
   # posix_spawn (vfork), execve and #! scripts against the program run directly; host

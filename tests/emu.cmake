@@ -191,7 +191,8 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   # qemu-riscv64 (which forks natively); a parent whose child prints.
   # sigchld: a handler reaps the child whose end it was told of; threads: a thread forks while
   # another waits on a condition variable, the child has the forking thread alone
-  foreach(case fork simple sigchld threads)
+  # vfork: vfork() (clone CLONE_VM|CLONE_VFORK without a new stack), the parent on after the exit
+  foreach(case fork simple sigchld threads vfork)
     add_test(NAME exec.qemu.procs.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/procs ${case})
   endforeach()
   # posix_spawn (vfork), execve and #! scripts against the program run directly; host
@@ -200,6 +201,20 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
     add_test(NAME exec.procs.${case}
              COMMAND ${_scripts}/procs_check.sh ${case} ${_cs} ${_g}/procs $<TARGET_FILE:stacks_check>)
   endforeach()
+  # the internal --exec-state given something else: one line, exit 125 (a descriptor that is
+  # no state, a file of garbage, a state cut short), or bad usage, exit 2
+  add_test(NAME exec.procs.bad_state_fd
+           COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: --exec-state 77: not a state a guest execve wrote$"
+                   ${_cs} exec --exec-state 77)
+  add_test(NAME exec.procs.bad_state_garbage
+           COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: --exec-state 3: not a state a guest execve wrote$"
+                   sh -c "exec \"$0\" exec --exec-state 3 3<\"$1\"" ${_cs} ${CMAKE_CURRENT_SOURCE_DIR}/guest/procs.c)
+  add_test(NAME exec.procs.bad_state_cut
+           COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: --exec-state 3: not a state a guest execve wrote$"
+                   sh -c "printf 'cyclescope-exec-state-1\\0/bin/x\\0003\\0a\\0' >\"$1\" && exec \"$0\" exec --exec-state 3 3<\"$1\""
+                   ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/cut-exec-state)
+  add_test(NAME exec.procs.bad_state_usage
+           COMMAND ${_scripts}/expect_error.sh 2 "--exec-state x: not a descriptor" ${_cs} exec --exec-state x)
   # what a kernel would wait on forever ends the run in one line naming the waiters
   add_test(NAME exec.threads.deadlock
            COMMAND ${_scripts}/expect_error.sh 125 "threads: deadlock: all 2 threads wait and no timeout is pending \\(thread 1000 on futex 0x[0-9a-f]+ at pc 0x[0-9a-f]+, 1001 on futex"

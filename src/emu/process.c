@@ -87,6 +87,31 @@ void emu_children_check(emu_t *e) {
     }
 }
 
+bool emu_wait_child_end(emu_t *e) {
+    if (!guest_catches_sigchld(e) || (e->ctx.sig_blocked & SIG_BIT(SIGCHLD))) return false;
+    for (;;) {
+        emu_children_check(e);
+        if (emu_signal_handler_ready(e)) return true;
+        struct pollfd p[64];
+        size_t n = 0, waiting = 0;
+        for (size_t i = 0; i < e->child_count; i++) {
+            emu_child *c = &e->children[i];
+            if (c->announced) continue;
+            waiting++;
+            if (c->pidfd < 0) c->pidfd = (int)syscall(SYS_pidfd_open, c->host, 0);
+            if (c->pidfd >= 0 && n < 64) p[n++] = (struct pollfd){.fd = c->pidfd, .events = POLLIN};
+        }
+        if (!waiting) return false; /* every child's end was told already: nothing can come */
+        if (n == waiting) {
+            while (poll(p, n, -1) < 0 && errno == EINTR) {
+            }
+        } else { /* no pidfds: look again in 2 ms */
+            struct timespec nap = {0, 2000000};
+            nanosleep(&nap, NULL);
+        }
+    }
+}
+
 /* ---- fork ---- */
 
 static int32_t next_vpid(emu_t *e) {
@@ -699,7 +724,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     emu_t *e = NULL;
     if (!r.bad) e = emu_create(path, &o, err);
     if (e) e->opt.argv = NULL, e->opt.envp = NULL, e->opt.allow_write_dir = NULL; /* in `data`, freed below */
-    if (r.bad && !e) cs_error_set(err, "--exec-state: not a state a guest execve wrote");
+    if (r.bad && !e) cs_error_set(err, "--exec-state %d: not a state a guest execve wrote", fd);
     if (e) {
         for (int i = 0; i < 3; i++) e->fds[i].host = -1; /* the table is the exec'ing guest's */
         for (size_t k = 0; k < nfds && !r.bad; k++) {

@@ -757,6 +757,7 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
         guest_sleep(e, emu_alarm_budget(e), NULL);
         return -EINTR;
     }
+    if (!outside && emu_wait_child_end(e)) return -EINTR; /* a child's SIGCHLD ends it (pause()) */
     if (!outside) {
         emu_fail(e, "poll would block forever: nothing it waits for can become ready, and %s (pc 0x%" PRIx64 ")",
                  EMU_SINGLE_THREAD_NOTE, e->h.pc);
@@ -1769,9 +1770,10 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
     }
     if (e->status == EMU_RUNNING && !emu_signal_handler_ready(e)) {
         if (emu_alarm_would_wake(e)) guest_sleep(e, emu_alarm_budget(e), NULL);
-        else
+        else if (!emu_wait_child_end(e)) /* a child's SIGCHLD may end it (process.c) */
             emu_fail(e,
-                     "sigsuspend would wait forever: no signal can arrive (no alarm armed that it lets through), "
+                     "sigsuspend would wait forever: no signal can arrive (no alarm armed that it lets through, "
+                     "no child whose end it is told), "
                      "and %s (pc 0x%" PRIx64 ")",
                      EMU_SINGLE_THREAD_NOTE, e->h.pc);
     }

@@ -6,6 +6,7 @@
  *   procs simple           one fork, the child prints and exits 3 (a deterministic parent)
  *   procs sigchld          a SIGCHLD handler reaps the child that ended
  *   procs threads          a fork from a thread while another waits: the child has one thread
+ *   procs vfork            vfork(): the parent goes on once the child exited
  *   procs spawn PROG ARGS  posix_spawn PROG with ARGS and a fixed environment, its stdout
  *                          through a pipe, each line prefixed
  *   procs exec PROG ARGS   execve PROG with ARGS and a fixed environment
@@ -168,6 +169,13 @@ static int do_sigchld(void) {
     say("it reaped the child: exit 4", chld_status >= 0 && WIFEXITED(chld_status) && WEXITSTATUS(chld_status) == 4);
     errno = 0;
     say("nothing left to wait for", waitpid(c, NULL, WNOHANG) == -1 && errno == ECHILD);
+    /* pause() until the next child's SIGCHLD */
+    chld_seen = 0;
+    chld_status = -1;
+    c = fork_flushed();
+    if (c == 0) _exit(8);
+    while (!chld_seen) pause();
+    say("pause() ended by SIGCHLD; reaped: exit 8", WIFEXITED(chld_status) && WEXITSTATUS(chld_status) == 8);
     return 0;
 }
 
@@ -209,6 +217,27 @@ static int do_threads(void) {
     pthread_mutex_unlock(&lock);
     pthread_join(w, NULL);
     say("the waiting thread was released after", 1);
+    return 0;
+}
+
+static int do_vfork(void) {
+    int p[2];
+    if (pipe(p) != 0) return 1;
+    fflush(stdout);
+    pid_t c = vfork();
+    if (c == 0) {
+        static const char line[] = "from the vfork child\n";
+        if (write(p[1], line, sizeof line - 1) < 0) _exit(1);
+        _exit(9);
+    }
+    close(p[1]);
+    char buf[64] = {0};
+    /* the child ended before vfork returned here: its line is in the pipe already */
+    ssize_t n = read(p[0], buf, sizeof buf - 1);
+    printf("%s", n > 0 ? buf : "nothing\n");
+    int st = 0;
+    say("vfork returned the pid wait4 reports", waitpid(c, &st, 0) == c);
+    describe("vfork child", st);
     return 0;
 }
 
@@ -266,6 +295,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "simple")) return do_simple();
     if (argc >= 2 && !strcmp(argv[1], "sigchld")) return do_sigchld();
     if (argc >= 2 && !strcmp(argv[1], "threads")) return do_threads();
+    if (argc >= 2 && !strcmp(argv[1], "vfork")) return do_vfork();
     if (argc >= 3 && !strcmp(argv[1], "spawn")) return do_spawn(argc - 2, argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "exec")) return do_exec(argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "exec-fail")) {
@@ -276,6 +306,6 @@ int main(int argc, char **argv) {
     }
     if (argc >= 2 && !strcmp(argv[1], "show")) return do_show(argc - 1, argv + 1);
     fprintf(stderr,
-            "usage: procs fork|simple|sigchld|threads|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS\n");
+            "usage: procs fork|simple|sigchld|threads|vfork|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS\n");
     return 2;
 }

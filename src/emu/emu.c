@@ -220,6 +220,9 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     e->brk_start = e->brk_cur = li.brk_start;
     e->brk_limit = li.brk_start + BRK_LIMIT;
     e->mmap_top = STACK_TOP - STACK_SIZE - MMAP_GAP;
+    /* Linux maps the interpreter first, at the top of the mmap area: what ld.so and the
+     * program map then goes below it */
+    if (li.interp_base) e->mmap_top = li.interp_base;
     e->status = EMU_RUNNING;
     return e;
 }

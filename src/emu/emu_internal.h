@@ -216,9 +216,10 @@ struct emu {
 };
 
 /* elf.c: place the loadable segments, return where things went. */
-/* Where the dynamic loader of a dynamically linked program goes: below the mmap area's top
- * (STACK_TOP - 8 MiB stack - 128 MiB gap, emu.c), as Linux places it at mmap_base, with
- * ELF_INTERP_ROOM for it; libraries the loader maps go below it. */
+/* Where the dynamic loader of a dynamically linked program goes: near the mmap area's top
+ * (STACK_TOP - 8 MiB stack - 128 MiB gap = 0x3ff77ff000, emu.c), as Linux places it at
+ * mmap_base, with ELF_INTERP_ROOM for it; the mmap area then ends at it (emu_create), so the
+ * libraries the loader maps go below it. */
 #define ELF_INTERP_BASE 0x3ff0000000ull
 #define ELF_INTERP_ROOM (64ull << 20)
 typedef struct elf_load_info {

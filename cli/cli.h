@@ -51,10 +51,10 @@ typedef struct cli_guest_options {
     "                     -ENOSYS with one warning per call number)\n"                        \
     "  --thread-quantum N a thread of the guest runs N instructions before the next one\n"    \
     "                     takes the hart (default 100000; docs/sandbox.md)\n"                 \
-    "  --sysroot DIR      a dynamically linked program's loader and libraries: absolute paths\n" \
-    "                     it reads are looked up under DIR first, like qemu-riscv64 -L DIR\n"   \
-    "                     (default: $CYCLESCOPE_SYSROOT, else /usr/riscv64-linux-gnu if it\n"   \
-    "                     exists; docs/sandbox.md)\n"
+    "  --sysroot DIR      a dynamically linked program's loader and libraries: the\n"         \
+    "                     absolute paths it reads are looked up under DIR first, like\n"      \
+    "                     qemu-riscv64 -L DIR (default: $CYCLESCOPE_SYSROOT, else\n"          \
+    "                     /usr/riscv64-linux-gnu if it exists; docs/sandbox.md)\n"
 
 /* Long-option ids for the guest options, for getopt_long tables. */
 enum {

@@ -240,6 +240,11 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
     add_test(NAME exec.procs.${case}
              COMMAND ${_scripts}/procs_check.sh ${case} ${_cs} ${_g}/procs $<TARGET_FILE:stacks_check>)
   endforeach()
+  # the same of a dynamically linked procs: its children (posix_spawn, execve, a #! script)
+  # are dynamically linked too, each started by ld.so from the sysroot
+  foreach(case spawn exec script host)
+    add_test(NAME exec.procs.dynamic.${case} COMMAND ${_scripts}/procs_check.sh ${case} ${_cs} ${_g}/procs_dynamic)
+  endforeach()
   # the internal --exec-state given something else: one line, exit 125 (a descriptor that is
   # no state, a file of garbage, a state cut short), or bad usage, exit 2
   add_test(NAME exec.procs.bad_state_fd

@@ -188,8 +188,8 @@ static bool check_headers(elf_image *img, cs_error *err) {
         const Elf64_Phdr *ph = &img->ph[i];
         if (ph->p_type == PT_INTERP) {
             /* the dynamic loader's path, NUL-terminated in the file (fs/binfmt_elf.c checks the same) */
-            if (!in_file(img, ph->p_offset, ph->p_filesz) || ph->p_filesz < 2 ||
-                ph->p_filesz > sizeof img->interp || img->data[ph->p_offset + ph->p_filesz - 1] != 0 ||
+            if (!in_file(img, ph->p_offset, ph->p_filesz) || ph->p_filesz < 2 || ph->p_filesz > sizeof img->interp ||
+                img->data[ph->p_offset + ph->p_filesz - 1] != 0 ||
                 strlen((const char *)img->data + ph->p_offset) != ph->p_filesz - 1) {
                 cs_error_set(err, "%s: malformed ELF: bad PT_INTERP (the interpreter's path)", p);
                 return false;
@@ -511,8 +511,7 @@ static void segment_span(const elf_image *img, uint64_t *low, uint64_t *high) {
 
 /* The dynamic loader a PT_INTERP names, loaded at ELF_INTERP_BASE: like Linux's
  * load_elf_interp, which puts it at the top of the mmap area. */
-static bool load_interpreter(const elf_image *prog, const char *sysroot, mem *m, elf_load_info *out,
-                             cs_error *err) {
+static bool load_interpreter(const elf_image *prog, const char *sysroot, mem *m, elf_load_info *out, cs_error *err) {
     char under[PATH_MAX];
     const char *found = NULL;
     if (sysroot && prog->interp[0] == '/') {
@@ -542,8 +541,8 @@ static bool load_interpreter(const elf_image *prog, const char *sysroot, mem *m,
     if (img->interp[0]) {
         cs_error_set(err, "%s: its interpreter %s asks for an interpreter itself", prog->path, found);
     } else if (high - low > ELF_INTERP_ROOM || !mem_is_free(m, low + bias, high - low)) {
-        cs_error_set(err, "%s: its interpreter %s does not fit at 0x%" PRIx64 " (%" PRIu64 " bytes)", prog->path,
-                     found, low + bias, high - low);
+        cs_error_set(err, "%s: its interpreter %s does not fit at 0x%" PRIx64 " (%" PRIu64 " bytes)", prog->path, found,
+                     low + bias, high - low);
     } else if (place_segments(img, bias, m, &end, err)) {
         out->interp_base = low + bias;
         out->start = img->eh->e_entry + bias;

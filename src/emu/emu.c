@@ -103,11 +103,24 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
     uint64_t at_random = push_bytes(e, &sp, random, sizeof random);
 
     uint64_t auxv[][2] = {
-        {AT_HWCAP, HWCAP_RV64GC}, {AT_PAGESZ, PAGE_SIZE}, {AT_CLKTCK, 100},       {AT_PHDR, li->phdr_addr},
-        {AT_PHENT, li->phent},    {AT_PHNUM, li->phnum},  {AT_BASE, li->interp_base},           {AT_FLAGS, 0},
-        {AT_ENTRY, li->entry},    {AT_UID, 1000},         {AT_EUID, 1000},        {AT_GID, 1000},
-        {AT_EGID, 1000},          {AT_SECURE, 0},         {AT_RANDOM, at_random}, {AT_HWCAP2, 0},
-        {AT_EXECFN, execfn},      {AT_NULL, 0},
+        {AT_HWCAP, HWCAP_RV64GC},
+        {AT_PAGESZ, PAGE_SIZE},
+        {AT_CLKTCK, 100},
+        {AT_PHDR, li->phdr_addr},
+        {AT_PHENT, li->phent},
+        {AT_PHNUM, li->phnum},
+        {AT_BASE, li->interp_base},
+        {AT_FLAGS, 0},
+        {AT_ENTRY, li->entry},
+        {AT_UID, 1000},
+        {AT_EUID, 1000},
+        {AT_GID, 1000},
+        {AT_EGID, 1000},
+        {AT_SECURE, 0},
+        {AT_RANDOM, at_random},
+        {AT_HWCAP2, 0},
+        {AT_EXECFN, execfn},
+        {AT_NULL, 0},
     };
     size_t auxn = sizeof auxv / sizeof auxv[0];
     size_t words = 1 + ((size_t)o->argc + 1) + (envc + 1) + 2 * auxn;

@@ -531,7 +531,7 @@ static bool load_interpreter(const elf_image *prog, const char *sysroot, mem *m,
     cs_error inner;
     elf_image *img = open_image(found, false, &inner);
     if (!img) {
-        cs_error_set(err, "%s: its interpreter %s: %s", prog->path, found, inner.msg);
+        cs_error_set(err, "%s: its interpreter %s", prog->path, inner.msg); /* inner names the file */
         return false;
     }
     bool ok = false;
@@ -546,7 +546,6 @@ static bool load_interpreter(const elf_image *prog, const char *sysroot, mem *m,
     } else if (place_segments(img, bias, m, &end, err)) {
         out->interp_base = low + bias;
         out->start = img->eh->e_entry + bias;
-        memcpy(out->interp_path, found, strlen(found) + 1); /* found is PATH_MAX bytes at most */
         ok = true;
     }
     elf_close(img);

@@ -226,7 +226,6 @@ typedef struct elf_load_info {
     uint64_t entry;             /* the program's entry point (AT_ENTRY) */
     uint64_t start;             /* where execution starts: the entry, or the interpreter's */
     uint64_t interp_base;       /* AT_BASE: where the interpreter was loaded, 0 without one */
-    char interp_path[PATH_MAX]; /* the interpreter's file on the host ("" without one) */
     uint64_t phdr_addr, phnum, phent, bias, brk_start;
     /* the extensions the program's Tag_RISCV_arch (.riscv.attributes) names beyond RV64GC,
      * space-separated ("zbb zba", "v"); empty when none or no attributes */

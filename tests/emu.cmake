@@ -78,7 +78,10 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
       "procs.vfork|procs_dynamic,vfork"
       "hot_loop|hot_loop_dynamic,100000"
       "dlopen|dlopen_use_dynamic,${_g}/libshared.so,main,x,y"
-      "dlopen_missing|dlopen_use_dynamic,/no/such/lib.so,main")
+      "dlopen_missing|dlopen_use_dynamic,/no/such/lib.so,main"
+      "workload.interp|interp_dynamic"
+      "workload.coremark_like|coremark_like_dynamic"
+      "workload.fft|fft_dynamic")
   if(CYCLESCOPE_RISCV_CXX)
     list(APPEND _dyn_cases "cxx_exceptions|cxx_exceptions_dynamic,40")
   endif()

@@ -5,7 +5,8 @@
 #   - run (ooo4, inorder1): the program's output as exec's, exactly the instructions
 #     `exec --stats` counts (the loader's included), CPI stacks that sum to the cycles;
 #   - trace record, then sim: the instructions and cycles of run;
-#   - stallscope: accumulated = lost = width x cycles - committed µops;
+#   - stallscope: accumulated = lost = width x cycles - committed µops; its hot spots name
+#     main (non-PIE) and leave the libraries' pcs unnamed;
 #   - rpstacks: the graph's longest path = the simulated cycles, no constraint violated;
 #   - profile record --truth / report (a non-PIE program): main, the hot loop, holds the
 #     most samples; the libraries' samples are counted outside any procedure; the grade
@@ -54,6 +55,28 @@ assert d['graph_cycles'] == d['simulated_cycles'] > 0 and d['constraint_violatio
     fail "rpstacks: the graph's longest path is not the simulated cycles"
 
 nopie=$g/hot_loop_dynamic_nopie
+# hot spots name the program's own functions, never a library's pc (which lies past the
+# program's last symbol: it was named __global_pointer$)
+"$cs" stallscope --json ssn.json "$nopie" 20000 >out 2>err || fail "stallscope (non-PIE): $(cat err)"
+python3 - ssn.json <<'PY' || fail "stallscope: hot spots named wrongly"
+import json, sys
+named, libs = set(), 0
+def walk(o):
+    global libs
+    if isinstance(o, dict):
+        if "pc" in o:
+            pc = int(o["pc"], 16) if isinstance(o["pc"], str) else o["pc"]
+            if pc >= 0x3000000000:
+                libs += 1
+                assert "function" not in o, ("a library pc named", o)
+            elif "function" in o:
+                named.add(o["function"])
+        for v in o.values(): walk(v)
+    elif isinstance(o, list):
+        for v in o: walk(v)
+walk(json.load(open(sys.argv[1])))
+assert "main" in named and libs > 0, (named, libs)
+PY
 "$cs" profile record --config inorder1 --period 2000 --truth p.truth -o p.prof "$nopie" 200000 >out 2>err ||
     fail "profile record: $(cat err)"
 "$cs" profile report --truth p.truth p.prof >report 2>err || fail "profile report: $(cat err)"

@@ -395,6 +395,7 @@ void elf_close(elf_image *img) {
 }
 
 uint64_t elf_entry(const elf_image *img) { return img->eh->e_entry; }
+uint64_t elf_load_bias(const elf_image *img) { return img->eh->e_type == ET_DYN ? STATIC_PIE_BASE : 0; }
 size_t elf_section_count(const elf_image *img) { return img->section_count; }
 const elf_section *elf_section_at(const elf_image *img, size_t i) { return &img->sections[i]; }
 size_t elf_symbol_count(const elf_image *img) { return img->symbol_count; }

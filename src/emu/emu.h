@@ -148,6 +148,9 @@ typedef struct elf_symbol {
 elf_image *elf_open(const char *path, cs_error *err);
 void elf_close(elf_image *img);
 uint64_t elf_entry(const elf_image *img);
+/* What the emulator adds to the program's link addresses when it loads it: the static-pie
+ * base for a PIE (static or dynamically linked), 0 otherwise. */
+uint64_t elf_load_bias(const elf_image *img);
 size_t elf_section_count(const elf_image *img);
 const elf_section *elf_section_at(const elf_image *img, size_t i);
 /* Symbols sorted by address; at one address in the order objdump prefers

@@ -223,9 +223,9 @@ struct emu {
 #define ELF_INTERP_BASE 0x3ff0000000ull
 #define ELF_INTERP_ROOM (64ull << 20)
 typedef struct elf_load_info {
-    uint64_t entry;             /* the program's entry point (AT_ENTRY) */
-    uint64_t start;             /* where execution starts: the entry, or the interpreter's */
-    uint64_t interp_base;       /* AT_BASE: where the interpreter was loaded, 0 without one */
+    uint64_t entry;       /* the program's entry point (AT_ENTRY) */
+    uint64_t start;       /* where execution starts: the entry, or the interpreter's */
+    uint64_t interp_base; /* AT_BASE: where the interpreter was loaded, 0 without one */
     uint64_t phdr_addr, phnum, phent, bias, brk_start;
     /* the extensions the program's Tag_RISCV_arch (.riscv.attributes) names beyond RV64GC,
      * space-separated ("zbb zba", "v"); empty when none or no attributes */

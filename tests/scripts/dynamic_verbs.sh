@@ -6,7 +6,7 @@
 #     `exec --stats` counts (the loader's included), CPI stacks that sum to the cycles;
 #   - trace record, then sim: the instructions and cycles of run;
 #   - stallscope: accumulated = lost = width x cycles - committed µops; its hot spots name
-#     main (non-PIE) and leave the libraries' pcs unnamed;
+#     main (PIE and non-PIE) and leave the libraries' pcs unnamed;
 #   - rpstacks: the graph's longest path = the simulated cycles, no constraint violated;
 #   - profile record --truth / report (a non-PIE program): main, the hot loop, holds the
 #     most samples; the libraries' samples are counted outside any procedure; the grade
@@ -57,8 +57,9 @@ assert d['graph_cycles'] == d['simulated_cycles'] > 0 and d['constraint_violatio
 nopie=$g/hot_loop_dynamic_nopie
 # hot spots name the program's own functions, never a library's pc (which lies past the
 # program's last symbol: it was named __global_pointer$)
-"$cs" stallscope --json ssn.json "$nopie" 20000 >out 2>err || fail "stallscope (non-PIE): $(cat err)"
-python3 - ssn.json <<'PY' || fail "stallscope: hot spots named wrongly"
+for p in "$nopie" "$prog"; do
+"$cs" stallscope --json ssn.json "$p" 20000 >out 2>err || fail "stallscope ($p): $(cat err)"
+python3 - ssn.json <<'PY' || fail "stallscope ($p): hot spots named wrongly"
 import json, sys
 named, libs = set(), 0
 def walk(o):
@@ -77,6 +78,7 @@ def walk(o):
 walk(json.load(open(sys.argv[1])))
 assert "main" in named and libs > 0, (named, libs)
 PY
+done
 "$cs" profile record --config inorder1 --period 2000 --truth p.truth -o p.prof "$nopie" 200000 >out 2>err ||
     fail "profile record: $(cat err)"
 "$cs" profile report --truth p.truth p.prof >report 2>err || fail "profile report: $(cat err)"

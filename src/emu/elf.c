@@ -525,8 +525,8 @@ static bool load_interpreter(const elf_image *prog, const char *sysroot, mem *m,
         cs_error_set(err,
                      "%s: dynamically linked, and its interpreter %s is not found (%s%s%s); give the directory "
                      "of the RISC-V libraries with --sysroot DIR (or CYCLESCOPE_SYSROOT=DIR), or link with -static",
-                     prog->path, prog->interp, sysroot ? "searched under " : "no sysroot: ",
-                     sysroot ? sysroot : "/usr/riscv64-linux-gnu does not exist", sysroot ? " and on the host" : "");
+                     prog->path, prog->interp, sysroot ? "searched under " : "no sysroot: looked on the host only",
+                     sysroot ? sysroot : "", sysroot ? " and on the host" : "");
         return false;
     }
     cs_error inner;

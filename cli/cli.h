@@ -50,7 +50,11 @@ typedef struct cli_guest_options {
     "  --strict-syscalls  end the run at an unsupported system call (default: it returns\n"   \
     "                     -ENOSYS with one warning per call number)\n"                        \
     "  --thread-quantum N a thread of the guest runs N instructions before the next one\n"    \
-    "                     takes the hart (default 100000; docs/sandbox.md)\n"
+    "                     takes the hart (default 100000; docs/sandbox.md)\n"                 \
+    "  --sysroot DIR      a dynamically linked program's loader and libraries: the\n"         \
+    "                     absolute paths it reads are looked up under DIR first, like\n"      \
+    "                     qemu-riscv64 -L DIR (default: $CYCLESCOPE_SYSROOT, else\n"          \
+    "                     /usr/riscv64-linux-gnu if it exists; docs/sandbox.md)\n"
 
 /* Long-option ids for the guest options, for getopt_long tables. */
 enum {
@@ -61,6 +65,7 @@ enum {
     OPT_GUEST_MEMORY,
     OPT_STRICT_SYSCALLS,
     OPT_THREAD_QUANTUM,
+    OPT_SYSROOT,
     OPT_GUEST_LAST
 };
 /* clang-format off */
@@ -71,7 +76,8 @@ enum {
     {"env-fixed", no_argument, 0, OPT_ENV_FIXED},                   \
     {"guest-memory", required_argument, 0, OPT_GUEST_MEMORY},       \
     {"strict-syscalls", no_argument, 0, OPT_STRICT_SYSCALLS},       \
-    {"thread-quantum", required_argument, 0, OPT_THREAD_QUANTUM}
+    {"thread-quantum", required_argument, 0, OPT_THREAD_QUANTUM},   \
+    {"sysroot", required_argument, 0, OPT_SYSROOT}
 /* clang-format on */
 
 void cli_guest_defaults(cli_guest_options *g);

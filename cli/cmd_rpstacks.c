@@ -20,7 +20,7 @@ void help_rpstacks(void) {
     printf("usage: cyclescope rpstacks [options] -o FILE.rps PROG [ARGS…]|TRACE\n"
            "       cyclescope rpstacks [options] PROG|TRACE -o FILE.rps\n"
            "\n"
-           "Time PROG (a static RISC-V executable, run with the fixed environment) or a\n"
+           "Time PROG (a RISC-V executable, run with the fixed environment) or a\n"
            ".cst TRACE on the out-of-order model, build the run's dependence graph\n"
            "(RpStacks Table I), reduce its paths to representative stall-event stacks\n"
            "and save them to FILE.rps. `cyclescope whatif FILE.rps --set …` then\n"

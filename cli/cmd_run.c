@@ -10,9 +10,10 @@
 void help_run(void) {
     printf("usage: cyclescope run [options] PROG [ARGS…]\n"
            "\n"
-           "Run the static RISC-V executable PROG in the emulator and time every\n"
-           "instruction on a core model. After the program's own output, prints the\n"
-           "run summary (cycles, IPC/CPI, branch and cache statistics, occupancies),\n"
+           "Run the RISC-V executable PROG (static or dynamically linked) in the\n"
+           "emulator and time every instruction on a core model. After the\n"
+           "program's own output, prints the run summary (cycles, IPC/CPI, branch\n"
+           "and cache statistics, occupancies),\n"
            "the CPI stacks measured at dispatch, issue and commit side by side, and\n"
            "the FLOPS stack; writes all of it, with the IPC and FLOPS stacks drawn,\n"
            "into a new output directory (" CLI_OUTDIR_ROOT "/PROG-CONFIG-TIME/: report.html,\n"

@@ -14,7 +14,7 @@
 void help_stacks(void) {
     printf("usage: cyclescope stacks [--validate] [options] PROG [ARGS…]\n"
            "\n"
-           "Time the static RISC-V executable PROG and print its CPI stacks measured\n"
+           "Time the RISC-V executable PROG and print its CPI stacks measured\n"
            "at dispatch, issue and commit (Eyerman et al., Table II), side by side,\n"
            "and its FLOPS stack (Table III) at the configuration's core.freq_ghz.\n"
            "Every stack sums to the cycle count.\n"

@@ -21,7 +21,7 @@ void help_stallscope(void) {
            "                             [--compare A B] [options]\n"
            "                             PROG [ARGS…] | TRACE\n"
            "\n"
-           "Time PROG (a static RISC-V executable) or TRACE (.cst or ChampSim) and trace\n"
+           "Time PROG (a RISC-V executable) or TRACE (.cst or ChampSim) and trace\n"
            "every lost completion opportunity (commit width x cycles - µops committed)\n"
            "through its chain of stall events — pipeline, operand dependences, flushes —\n"
            "to the leaf stall that caused it (Robinson, Stallscope). Prints the top-level\n"

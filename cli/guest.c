@@ -77,6 +77,12 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
             *bad = true;
         }
         return true;
+    case OPT_SYSROOT:
+        g->emu.sysroot = arg;
+        /* the cyclescope processes a run starts (a guest's execve, sweep and rpstacks runs)
+         * look their guests' libraries up in the same place */
+        setenv("CYCLESCOPE_SYSROOT", arg, 1);
+        return true;
     default: return false;
     }
 }

@@ -5,11 +5,14 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include "emu_internal.h"
 
 /* Where a static-pie is placed: Linux's ELF_ET_DYN_BASE for riscv64 with Sv39
- * (2/3 of TASK_SIZE, 0x4000000000), page aligned. */
+ * (2/3 of TASK_SIZE, 0x4000000000), page aligned. A dynamically linked PIE goes
+ * there too. */
 #define STATIC_PIE_BASE 0x2aaaaaa000ull
 
 /* RISC-V mapping symbols ($d: data follows, $x: instructions follow), by address. */
@@ -34,6 +37,7 @@ struct elf_image {
     size_t mapping_count;
     unsigned file_isa;     /* ISA_EXT_* of .riscv.attributes' Tag_RISCV_arch (ISA_EXT_C without one) */
     unsigned priv_spec[3]; /* Tag_RISCV_priv_spec, _minor, _revision (0 when not given) */
+    char interp[256];      /* PT_INTERP's path ("" for a static program) */
 };
 
 /* Tag_RISCV_arch of a .riscv.attributes section (the string that starts with
@@ -183,14 +187,14 @@ static bool check_headers(elf_image *img, cs_error *err) {
     for (unsigned i = 0; i < eh->e_phnum; i++) {
         const Elf64_Phdr *ph = &img->ph[i];
         if (ph->p_type == PT_INTERP) {
-            char interp[128] = "";
-            if (in_file(img, ph->p_offset, ph->p_filesz) && ph->p_filesz < sizeof interp)
-                memcpy(interp, img->data + ph->p_offset, ph->p_filesz);
-            interp[sizeof interp - 1] = 0;
-            cs_error_set(
-                err, "%s: dynamically linked (interpreter %s); cyclescope runs static executables: link with -static",
-                p, interp[0] ? interp : "?");
-            return false;
+            /* the dynamic loader's path, NUL-terminated in the file (fs/binfmt_elf.c checks the same) */
+            if (!in_file(img, ph->p_offset, ph->p_filesz) || ph->p_filesz < 2 || ph->p_filesz > sizeof img->interp ||
+                img->data[ph->p_offset + ph->p_filesz - 1] != 0 ||
+                strlen((const char *)img->data + ph->p_offset) != ph->p_filesz - 1) {
+                cs_error_set(err, "%s: malformed ELF: bad PT_INTERP (the interpreter's path)", p);
+                return false;
+            }
+            memcpy(img->interp, img->data + ph->p_offset, ph->p_filesz);
         }
         if (ph->p_type != PT_LOAD) continue;
         if (!in_file(img, ph->p_offset, ph->p_filesz)) {
@@ -391,6 +395,7 @@ void elf_close(elf_image *img) {
 }
 
 uint64_t elf_entry(const elf_image *img) { return img->eh->e_entry; }
+uint64_t elf_load_bias(const elf_image *img) { return img->eh->e_type == ET_DYN ? STATIC_PIE_BASE : 0; }
 size_t elf_section_count(const elf_image *img) { return img->section_count; }
 const elf_section *elf_section_at(const elf_image *img, size_t i) { return &img->sections[i]; }
 size_t elf_symbol_count(const elf_image *img) { return img->symbol_count; }
@@ -469,13 +474,10 @@ static uint8_t segment_prot(uint32_t flags) {
     return (uint8_t)(((flags & PF_R) ? PROT_R : 0) | ((flags & PF_W) ? PROT_W : 0) | ((flags & PF_X) ? PROT_X : 0));
 }
 
-bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err) {
-    elf_image *img = open_image(path, false, err);
-    if (!img) return false;
+/* Map img's loadable segments at bias and copy their bytes in; *end: the end of the highest. */
+static bool place_segments(const elf_image *img, uint64_t bias, mem *m, uint64_t *end, cs_error *err) {
     const Elf64_Ehdr *eh = img->eh;
-    uint64_t bias = eh->e_type == ET_DYN ? STATIC_PIE_BASE : 0;
-    uint64_t end = 0;
-    memset(out, 0, sizeof *out);
+    *end = 0;
     /* map every segment first, then copy, so a page shared by two segments keeps both contents */
     for (unsigned i = 0; i < eh->e_phnum; i++) {
         const Elf64_Phdr *ph = &img->ph[i];
@@ -483,26 +485,99 @@ bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err) {
         uint64_t start = (ph->p_vaddr + bias) & ~PAGE_MASK;
         uint64_t stop = (ph->p_vaddr + bias + ph->p_memsz + PAGE_MASK) & ~PAGE_MASK;
         if (!mem_map(m, start, stop - start, segment_prot(ph->p_flags))) {
-            cs_error_set(err, "%s: segment %u at 0x%" PRIx64 " is outside the address space", path, i, start);
-            elf_close(img);
+            cs_error_set(err, "%s: segment %u at 0x%" PRIx64 " is outside the address space", img->path, i, start);
             return false;
         }
-        if (stop > end) end = stop;
+        if (stop > *end) *end = stop;
+    }
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        const Elf64_Phdr *ph = &img->ph[i];
+        if (ph->p_type != PT_LOAD || ph->p_filesz == 0) continue;
+        mem_copy_in(m, ph->p_vaddr + bias, img->data + ph->p_offset, ph->p_filesz);
+    }
+    return true;
+}
+
+/* The lowest and the end of the highest page of img's loadable segments (before any bias). */
+static void segment_span(const elf_image *img, uint64_t *low, uint64_t *high) {
+    *low = UINT64_MAX, *high = 0;
+    for (unsigned i = 0; i < img->eh->e_phnum; i++) {
+        const Elf64_Phdr *ph = &img->ph[i];
+        if (ph->p_type != PT_LOAD || ph->p_memsz == 0) continue;
+        if ((ph->p_vaddr & ~PAGE_MASK) < *low) *low = ph->p_vaddr & ~PAGE_MASK;
+        if (((ph->p_vaddr + ph->p_memsz + PAGE_MASK) & ~PAGE_MASK) > *high)
+            *high = (ph->p_vaddr + ph->p_memsz + PAGE_MASK) & ~PAGE_MASK;
+    }
+}
+
+/* The dynamic loader a PT_INTERP names, loaded at ELF_INTERP_BASE: like Linux's
+ * load_elf_interp, which puts it at the top of the mmap area. */
+static bool load_interpreter(const elf_image *prog, const char *sysroot, mem *m, elf_load_info *out, cs_error *err) {
+    char under[PATH_MAX];
+    const char *found = NULL;
+    if (sysroot && prog->interp[0] == '/') {
+        if ((size_t)snprintf(under, sizeof under, "%s%s", sysroot, prog->interp) < sizeof under &&
+            access(under, F_OK) == 0)
+            found = under;
+    }
+    if (!found && access(prog->interp, F_OK) == 0) found = prog->interp;
+    if (!found) {
+        cs_error_set(err,
+                     "%s: dynamically linked, and its interpreter %s is not found (%s%s%s); give the directory "
+                     "of the RISC-V libraries with --sysroot DIR (or CYCLESCOPE_SYSROOT=DIR), or link with -static",
+                     prog->path, prog->interp, sysroot ? "searched under " : "no sysroot: looked on the host only",
+                     sysroot ? sysroot : "", sysroot ? " and on the host" : "");
+        return false;
+    }
+    cs_error inner;
+    elf_image *img = open_image(found, false, &inner);
+    if (!img) {
+        cs_error_set(err, "%s: its interpreter %s", prog->path, inner.msg); /* inner names the file */
+        return false;
+    }
+    bool ok = false;
+    uint64_t low, high, end;
+    segment_span(img, &low, &high);
+    uint64_t bias = img->eh->e_type == ET_DYN ? ELF_INTERP_BASE - low : 0;
+    if (img->interp[0]) {
+        cs_error_set(err, "%s: its interpreter %s asks for an interpreter itself", prog->path, found);
+    } else if (high - low > ELF_INTERP_ROOM || !mem_is_free(m, low + bias, high - low)) {
+        cs_error_set(err, "%s: its interpreter %s does not fit at 0x%" PRIx64 " (%" PRIu64 " bytes)", prog->path, found,
+                     low + bias, high - low);
+    } else if (place_segments(img, bias, m, &end, err)) {
+        out->interp_base = low + bias;
+        out->start = img->eh->e_entry + bias;
+        ok = true;
+    }
+    elf_close(img);
+    return ok;
+}
+
+bool elf_load(const char *path, const char *sysroot, mem *m, elf_load_info *out, cs_error *err) {
+    elf_image *img = open_image(path, false, err);
+    if (!img) return false;
+    const Elf64_Ehdr *eh = img->eh;
+    uint64_t bias = eh->e_type == ET_DYN ? STATIC_PIE_BASE : 0;
+    uint64_t end = 0;
+    memset(out, 0, sizeof *out);
+    if (!place_segments(img, bias, m, &end, err)) {
+        elf_close(img);
+        return false;
     }
     for (unsigned i = 0; i < eh->e_phnum; i++) {
         const Elf64_Phdr *ph = &img->ph[i];
         if (ph->p_type == PT_PHDR) out->phdr_addr = ph->p_vaddr + bias;
         if (ph->p_type != PT_LOAD || ph->p_filesz == 0) continue;
-        mem_copy_in(m, ph->p_vaddr + bias, img->data + ph->p_offset, ph->p_filesz);
         if (!out->phdr_addr && eh->e_phoff >= ph->p_offset && eh->e_phoff - ph->p_offset < ph->p_filesz)
             out->phdr_addr = ph->p_vaddr + bias + (eh->e_phoff - ph->p_offset);
     }
-    out->entry = eh->e_entry + bias;
+    out->entry = out->start = eh->e_entry + bias;
     out->phnum = eh->e_phnum;
     out->phent = sizeof(Elf64_Phdr);
     out->bias = bias;
     out->brk_start = end;
     load_arch(img, out->beyond_gc, sizeof out->beyond_gc);
+    bool ok = !img->interp[0] || load_interpreter(img, sysroot, m, out, err);
     elf_close(img);
-    return true;
+    return ok;
 }

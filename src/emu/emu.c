@@ -103,11 +103,24 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
     uint64_t at_random = push_bytes(e, &sp, random, sizeof random);
 
     uint64_t auxv[][2] = {
-        {AT_HWCAP, HWCAP_RV64GC}, {AT_PAGESZ, PAGE_SIZE}, {AT_CLKTCK, 100},       {AT_PHDR, li->phdr_addr},
-        {AT_PHENT, li->phent},    {AT_PHNUM, li->phnum},  {AT_BASE, 0},           {AT_FLAGS, 0},
-        {AT_ENTRY, li->entry},    {AT_UID, 1000},         {AT_EUID, 1000},        {AT_GID, 1000},
-        {AT_EGID, 1000},          {AT_SECURE, 0},         {AT_RANDOM, at_random}, {AT_HWCAP2, 0},
-        {AT_EXECFN, execfn},      {AT_NULL, 0},
+        {AT_HWCAP, HWCAP_RV64GC},
+        {AT_PAGESZ, PAGE_SIZE},
+        {AT_CLKTCK, 100},
+        {AT_PHDR, li->phdr_addr},
+        {AT_PHENT, li->phent},
+        {AT_PHNUM, li->phnum},
+        {AT_BASE, li->interp_base},
+        {AT_FLAGS, 0},
+        {AT_ENTRY, li->entry},
+        {AT_UID, 1000},
+        {AT_EUID, 1000},
+        {AT_GID, 1000},
+        {AT_EGID, 1000},
+        {AT_SECURE, 0},
+        {AT_RANDOM, at_random},
+        {AT_HWCAP2, 0},
+        {AT_EXECFN, execfn},
+        {AT_NULL, 0},
     };
     size_t auxn = sizeof auxv / sizeof auxv[0];
     size_t words = 1 + ((size_t)o->argc + 1) + (envc + 1) + 2 * auxn;
@@ -129,6 +142,30 @@ static bool build_stack(emu_t *e, const elf_load_info *li, cs_error *err) {
     free(argv);
     e->h.x[2] = e->start_stack = sp;
     return true;
+}
+
+const char *emu_sysroot_default(void) {
+    static const char debian_cross[] = "/usr/riscv64-linux-gnu"; /* Debian's libc6-riscv64-cross */
+    struct stat st;
+    return stat(debian_cross, &st) == 0 && S_ISDIR(st.st_mode) ? debian_cross : NULL;
+}
+
+const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t size) {
+    if (!e->sysroot || path[0] != '/') return path;
+    /* "/" alone is the host's root: the guest lists and walks the host's tree, as under qemu */
+    if (!path[1] || (size_t)snprintf(buf, size, "%s%s", e->sysroot, path) >= size) return path;
+    struct stat st;
+    return lstat(buf, &st) == 0 ? buf : path;
+}
+
+/* The guest library prefix: --sysroot, else CYCLESCOPE_SYSROOT, else the default; "" for none.
+ * Kept as the host's real path (a copy). */
+static char *emu_sysroot(const char *asked) {
+    if (!asked) asked = getenv("CYCLESCOPE_SYSROOT");
+    if (!asked) asked = emu_sysroot_default();
+    if (!asked || !*asked) return NULL;
+    char resolved[PATH_MAX];
+    return cs_strdup(realpath(asked, resolved) ? resolved : asked);
 }
 
 emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
@@ -175,8 +212,9 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
         emu_destroy(e);
         return NULL;
     }
+    e->sysroot = emu_sysroot(opt->sysroot);
     elf_load_info li;
-    if (!elf_load(path, &e->m, &li, err) || !build_stack(e, &li, err)) {
+    if (!elf_load(path, e->sysroot, &e->m, &li, err) || !build_stack(e, &li, err)) {
         emu_destroy(e);
         return NULL;
     }
@@ -186,11 +224,18 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     mem_map(&e->m, EMU_SIGRETURN_PAGE, PAGE_SIZE, PROT_R | PROT_W);
     mem_copy_in(&e->m, EMU_SIGRETURN_PAGE, sigreturn_code, sizeof sigreturn_code);
     mem_protect(&e->m, EMU_SIGRETURN_PAGE, PAGE_SIZE, PROT_R | PROT_X);
-    e->h.pc = li.entry;
+    e->h.pc = li.start;
+    if (!li.interp_base) { /* a static program sees the host's files as it always did */
+        free(e->sysroot);
+        e->sysroot = NULL;
+    }
     memcpy(e->beyond_gc, li.beyond_gc, sizeof e->beyond_gc);
     e->brk_start = e->brk_cur = li.brk_start;
     e->brk_limit = li.brk_start + BRK_LIMIT;
     e->mmap_top = STACK_TOP - STACK_SIZE - MMAP_GAP;
+    /* Linux maps the interpreter first, at the top of the mmap area: what ld.so and the
+     * program map then goes below it */
+    if (li.interp_base) e->mmap_top = li.interp_base;
     e->status = EMU_RUNNING;
     return e;
 }
@@ -212,6 +257,7 @@ void emu_destroy(emu_t *e) {
     mem_free(&e->m);
     free(e->path);
     free(e->exe_real);
+    free(e->sysroot);
     free(e->exe_seen);
     free(e->allow_write_real);
     free(e);

@@ -25,6 +25,10 @@ typedef struct emu_options {
     const char *const *envp;     /* NULL-terminated; NULL gives the guest an empty environment */
     bool host_time;              /* guest clocks follow the host instead of the instruction count */
     const char *allow_write_dir; /* NULL: the guest may write only to stdout and stderr */
+    const char *sysroot;         /* --sysroot: the guest library prefix, where a dynamically linked
+                                  * program's interpreter and libraries are looked up (like
+                                  * qemu-riscv64 -L); NULL: CYCLESCOPE_SYSROOT, else
+                                  * emu_sysroot_default(); "": none */
     uint64_t seed;               /* for AT_RANDOM and getrandom */
     bool quiet;                  /* no notices on stderr (denied writes, ...) */
     bool record_values;          /* µop records carry their results (UOP_HAS_VALUE), for value
@@ -62,6 +66,9 @@ typedef enum emu_status {
 } emu_status;
 
 emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err);
+/* The guest library prefix used when neither --sysroot nor CYCLESCOPE_SYSROOT gives one:
+ * /usr/riscv64-linux-gnu (Debian's cross libc) when it exists, else NULL. */
+const char *emu_sysroot_default(void);
 /* The process a guest execve made (`cyclescope exec --exec-state FD`, docs/sandbox.md): the
  * program, argv, envp, options, descriptors and pids the memfd FD holds. */
 emu_t *emu_create_exec_state(int fd, cs_error *err);
@@ -141,6 +148,9 @@ typedef struct elf_symbol {
 elf_image *elf_open(const char *path, cs_error *err);
 void elf_close(elf_image *img);
 uint64_t elf_entry(const elf_image *img);
+/* What the emulator adds to the program's link addresses when it loads it: the static-pie
+ * base for a PIE (static or dynamically linked), 0 otherwise. */
+uint64_t elf_load_bias(const elf_image *img);
 size_t elf_section_count(const elf_image *img);
 const elf_section *elf_section_at(const elf_image *img, size_t i);
 /* Symbols sorted by address; at one address in the order objdump prefers

@@ -3,6 +3,7 @@
 #define CYCLESCOPE_EMU_INTERNAL_H
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 
 #include "emu.h"
@@ -139,6 +140,8 @@ struct emu {
 
     char *path;     /* host path of the executable */
     char *exe_real; /* its absolute path, opened for /proc/self/exe */
+    char *sysroot;  /* the guest library prefix (real path), NULL for none: absolute paths the
+                     * guest reads are looked up there first (emu_sysroot_path) */
     char *exe_seen; /* what the guest sees as its path: exe_real, or EMU_FIXED_DIR/NAME */
     /* what the guest was started with, for its /proc/self/cmdline, environ and auxv (syscall.c):
      * the stack's ranges of argv's and envp's strings, as Linux's mm->arg_start.. env_end, and
@@ -213,13 +216,27 @@ struct emu {
 };
 
 /* elf.c: place the loadable segments, return where things went. */
+/* Where the dynamic loader of a dynamically linked program goes: near the mmap area's top
+ * (STACK_TOP - 8 MiB stack - 128 MiB gap = 0x3ff77ff000, emu.c), as Linux places it at
+ * mmap_base, with ELF_INTERP_ROOM for it; the mmap area then ends at it (emu_create), so the
+ * libraries the loader maps go below it. */
+#define ELF_INTERP_BASE 0x3ff0000000ull
+#define ELF_INTERP_ROOM (64ull << 20)
 typedef struct elf_load_info {
-    uint64_t entry, phdr_addr, phnum, phent, bias, brk_start;
+    uint64_t entry;       /* the program's entry point (AT_ENTRY) */
+    uint64_t start;       /* where execution starts: the entry, or the interpreter's */
+    uint64_t interp_base; /* AT_BASE: where the interpreter was loaded, 0 without one */
+    uint64_t phdr_addr, phnum, phent, bias, brk_start;
     /* the extensions the program's Tag_RISCV_arch (.riscv.attributes) names beyond RV64GC,
      * space-separated ("zbb zba", "v"); empty when none or no attributes */
     char beyond_gc[96];
 } elf_load_info;
-bool elf_load(const char *path, mem *m, elf_load_info *out, cs_error *err);
+/* The host file the guest means by `path` when it reads, stats or runs it: sysroot/path if
+ * the path is absolute and that exists (like qemu-riscv64 -L), else path itself. buf holds
+ * the result when it is not path. */
+const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t size);
+/* sysroot: where a PT_INTERP's path is looked up first (NULL: on the host only). */
+bool elf_load(const char *path, const char *sysroot, mem *m, elf_load_info *out, cs_error *err);
 
 /* The guest's own process (its pid, group and session; its uid and gid): the same on any host. */
 #define GUEST_PID       1000

@@ -614,7 +614,9 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
         bool self = !strcmp(path, "/proc/self/exe") || !strcmp(path, e->exe_seen);
-        host = openat(self ? AT_FDCWD : hdir, self ? e->exe_real : path, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
+        char under[PATH_MAX]; /* an absolute path read through the guest library prefix (sysroot) */
+        const char *at = self ? e->exe_real : emu_sysroot_path(e, path, under, sizeof under);
+        host = openat(self ? AT_FDCWD : hdir, at, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
         if (host < 0) return -errno;
     }
     return fd_install(e, host, writes, path, (flags & O_CLOEXEC) != 0);
@@ -942,7 +944,8 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
     } else {
         int hdir;
         if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
-        n = readlinkat(hdir, path, target, sizeof target);
+        char under[PATH_MAX];
+        n = readlinkat(hdir, emu_sysroot_path(e, path, under, sizeof under), target, sizeof target);
         if (n < 0) return -errno;
     }
     if ((uint64_t)n > size) n = (ssize_t)size;
@@ -982,8 +985,10 @@ static int64_t sys_fstatat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
         r = host_fstat(e, g, &st);
     } else {
         int hdir;
+        char under[PATH_MAX];
         if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
-        r = fstatat(hdir, path, &st, (int)flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH));
+        r = fstatat(hdir, emu_sysroot_path(e, path, under, sizeof under), &st,
+                    (int)flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH));
     }
     if (r < 0) return -errno;
     return put_stat(e, buf, &st);
@@ -1061,7 +1066,9 @@ static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t fl
         return -EBADF;
     }
     struct statx stx; /* fixed-width fields: the same layout on every architecture */
-    if (statx(hdir, path, (int)flags, (unsigned)mask, &stx) < 0) return -errno;
+    char under[PATH_MAX];
+    if (statx(hdir, emu_sysroot_path(e, path, under, sizeof under), (int)flags, (unsigned)mask, &stx) < 0)
+        return -errno;
     return guest_put(e, buf, &stx, sizeof stx);
 }
 
@@ -1922,7 +1929,10 @@ void emu_syscall(emu_t *e) {
         int hdir;
         if (!get_path(e, a1, path)) ret = -EFAULT;
         else if (!host_dirfd(e, (int64_t)a0, &hdir)) ret = -EBADF;
-        else ret = faccessat(hdir, path, (int)a2, 0) < 0 ? -errno : 0;
+        else {
+            char under[PATH_MAX];
+            ret = faccessat(hdir, emu_sysroot_path(e, path, under, sizeof under), (int)a2, 0) < 0 ? -errno : 0;
+        }
         break;
     }
     case SYS_openat: ret = sys_openat(e, (int64_t)a0, a1, (int64_t)a2, (int64_t)a3); break;

@@ -193,7 +193,7 @@ if(CYCLESCOPE_RISCV_CC)
 endif()
 # Every output through cs_output: a writer added later without it is named here.
 add_test(NAME sandbox.one_writer COMMAND ${_scripts}/sandbox_one_writer.sh ${PROJECT_SOURCE_DIR})
-# The guest library prefix of dynamically linked programs (--sysroot, docs/sandbox.md §16):
+# The guest library prefix of dynamically linked programs (--sysroot, docs/sandbox.md §17):
 # read through as qemu -L does, never written through
 if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   add_test(NAME sandbox.sysroot COMMAND ${_scripts}/sysroot_check.sh ${CYCLESCOPE_QEMU} ${_cs} ${_g})

@@ -1,6 +1,6 @@
 #!/bin/bash
 # sysroot_check.sh QEMU CYCLESCOPE GUEST_DIR: the guest library prefix (--sysroot DIR,
-# docs/sandbox.md §16) against qemu-riscv64 -L DIR, and the sandbox around it:
+# docs/sandbox.md §17) against qemu-riscv64 -L DIR, and the sandbox around it:
 #   - a dynamically linked program lists /sub, which exists only as DIR/sub: the listing
 #     qemu -L DIR gives (the prefix is looked through for reads);
 #   - a static program given the same --sysroot sees the host's files: /sub does not exist;

@@ -938,7 +938,7 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     size_t bound_from;
     long stop;
     bound_search(p, flow, (size_t)ks, index_reg, &bound_reg, &bound_from, &stop);
-    bool refuted = false; /* the address-order search found a branch on the index it cannot read */
+    bool refuted = false;    /* the address-order search found a branch on the index it cannot read */
     unsigned kept_bits = 64; /* the low bits of the index the extensions passed keep */
     long extended_at = -1;   /* the topmost of them */
     for (long b = (long)bound_from - 1, n = 0; b > stop && n < JT_WINDOW && !count && !refuted; b--, n++) {
@@ -981,8 +981,9 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         /* past an extension of the index: the bound on no more low bits than it keeps, the
          * taken side into the table not past it, the bound's values unchanged by it */
         uint8_t tested = kreg == br.rs1 ? br.rs2 : br.rs1;
-        if (extended_at >= 0 && (tested_bits(p, b, tested, bound_reg) < kept_bits || (into && taken > extended_at) ||
-                                 bound + extra > (1ull << (kept_bits - 1))))
+        if (extended_at >= 0 &&
+            (tested_bits(p, b, tested, bound_reg) < kept_bits || (into && taken > extended_at) ||
+             bound + extra > (1ull << (kept_bits - 1))))
             break;
         count = bound + extra;
     }

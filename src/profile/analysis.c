@@ -752,6 +752,35 @@ static unsigned tested_bits(const profile_proc *p, long b, uint8_t tested, uint8
     return w.op == ISA_OP_ADDIW ? 32 : w.op == ISA_OP_SRLI ? (unsigned)(64 - w.imm) : 64;
 }
 
+/* Whether the index `index` is bounded to `count` values on every way into the line from a
+ * bound's branch at b to the shift at ks (address order): a way in between (`beq I, 6, L` to a
+ * label below the bound) must be a branch into the table that bounds the index itself to no
+ * more (GCC's second bound of a switch: gawk's addtok_mb, glibc's vfscanf, `bgeu K, I, L`
+ * below); for a branch into the table (`taken`, else -1), the instruction above its target
+ * must not fall through to it. The index is not written below b (the caller's walk); `index`
+ * 0 (a spilled index, reloaded below: its register above bounds no reload) takes none. Only
+ * the procedure's direct branches and jumps are looked at. */
+static bool bounded_on_every_way_in(const profile_proc *p, const insn_flow *flow, long b, long taken, size_t ks,
+                                    uint8_t index, uint64_t count) {
+    long from = taken >= 0 ? taken : b + 1;
+    if (taken >= 0 && falls_through(p->insns[taken - 1].op_class)) return false;
+    for (size_t i = 0; i < p->ninsns; i++) {
+        const profile_insn *x = &p->insns[i];
+        if (x->op_class != OPC_BRANCH && x->op_class != OPC_JUMP) continue;
+        isa_insn d;
+        isa_decode(x->raw, &d);
+        if (x->op_class == OPC_JUMP && d.op != ISA_OP_JAL) continue;
+        long t = insn_at(p, x->pc + (uint64_t)d.imm);
+        if (t < from || t > (long)ks || ((long)i == b && t == taken)) continue;
+        uint8_t kreg;
+        uint64_t extra, bound;
+        if (!index || x->op_class != OPC_BRANCH || !branch_bound(p, (long)i, &d, index, true, false, &kreg, &extra) ||
+            !is_li_constant(p, flow, i, kreg, true, &bound) || bound + extra > count)
+            return false;
+    }
+    return true;
+}
+
 /* Where the bound of a jump table's index is to be searched for. Usually the index register
  * itself before the shift; clang at -O0 keeps the index in a stack slot: it stores it
  * (sd I', off(s0)), checks the bound on I', and reloads it for the shift (ld I, off(s0)) —
@@ -985,6 +1014,7 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
             (tested_bits(p, b, tested, bound_reg) < kept_bits || (into && taken > extended_at) ||
              bound + extra > (1ull << (kept_bits - 1))))
             break;
+        if (!bounded_on_every_way_in(p, flow, b, taken, (size_t)ks, stop < 0 ? bound_reg : 0, bound + extra)) break;
         count = bound + extra;
     }
     /* Address order is not the way in when the table's block is entered only by a branch from

@@ -13,6 +13,10 @@
  *              `srli 48`): the extension keeps the bounded value, 5 edges
  *   extended_wider  the bound on the zext.h, the index then sign-extended from 32 bits in
  *              place: bits 16-31 are not bounded (a guard: missing edges)
+ *   joined     no write, but a second way in between the bound and the shift (`beq` on
+ *              index 6 to a label below the bound): the jump also goes to entry 6 of 8
+ *   joined_bounded  the second way in a branch into the table on the same bound, as GCC
+ *              emits (gawk's addtok_mb, glibc's vfscanf): a guard, 5 edges
  * The tables are local labels without an object symbol, so no object size bounds them: the
  * first two procedures must be "missing edges". a0: i mod 8. */
     .text
@@ -34,6 +38,13 @@ _start:
     add s1, s1, a1
     andi a0, s0, 7
     call extended_wider
+    add s1, s1, a1
+    andi a0, s0, 7
+    call joined
+    add s1, s1, a1
+    andi a0, s0, 7
+    andi a2, s0, 8
+    call joined_bounded
     add s1, s1, a1
     addi s0, s0, -1
     bnez s0, 1b
@@ -233,6 +244,82 @@ extended_wider:
     ret
     .size extended_wider, . - extended_wider
 
+    .type joined, @function
+joined:
+    li t0, 6
+    beq a0, t0, .Lj_in         /* index 6 enters below the bound */
+    li t0, 4
+    bltu t0, a0, .Lj_default   /* a0 <= 4 on this way only */
+.Lj_in:
+    lla t1, .Lj_table
+    slli t2, a0, 2
+    add t2, t2, t1
+    lw t2, 0(t2)
+    add t2, t2, t1
+    jr t2
+.Lj_c0:
+    li a1, 3
+    ret
+.Lj_c1:
+    li a1, 5
+    ret
+.Lj_c2:
+    li a1, 7
+    ret
+.Lj_c3:
+    li a1, 11
+    ret
+.Lj_c4:
+    li a1, 13
+    ret
+.Lj_c5:
+    li a1, 17
+    ret
+.Lj_c6:
+    li a1, 19
+    ret
+.Lj_c7:
+    li a1, 23
+    ret
+.Lj_default:
+    li a1, 1
+    ret
+    .size joined, . - joined
+
+    .type joined_bounded, @function
+joined_bounded:                /* a2: 0 or 8, which way in */
+    li t0, 4
+    beqz a2, 1f
+    bgeu t0, a0, .Lk_in        /* a second way in, a0 <= 4 */
+    j .Lk_default
+1:  bltu t0, a0, .Lk_default   /* a0 <= 4 */
+.Lk_in:
+    lla t1, .Lk_table
+    slli t2, a0, 2
+    add t2, t2, t1
+    lw t2, 0(t2)
+    add t2, t2, t1
+    jr t2
+.Lk_c0:
+    li a1, 3
+    ret
+.Lk_c1:
+    li a1, 5
+    ret
+.Lk_c2:
+    li a1, 7
+    ret
+.Lk_c3:
+    li a1, 11
+    ret
+.Lk_c4:
+    li a1, 13
+    ret
+.Lk_default:
+    li a1, 1
+    ret
+    .size joined_bounded, . - joined_bounded
+
     .section .rodata
     .p2align 2
 .Lr_table:
@@ -271,3 +358,18 @@ extended_wider:
     .word .Lx_c2 - .Lx_table
     .word .Lx_c3 - .Lx_table
     .word .Lx_c4 - .Lx_table
+.Lj_table:
+    .word .Lj_c0 - .Lj_table
+    .word .Lj_c1 - .Lj_table
+    .word .Lj_c2 - .Lj_table
+    .word .Lj_c3 - .Lj_table
+    .word .Lj_c4 - .Lj_table
+    .word .Lj_c5 - .Lj_table
+    .word .Lj_c6 - .Lj_table
+    .word .Lj_c7 - .Lj_table
+.Lk_table:
+    .word .Lk_c0 - .Lk_table
+    .word .Lk_c1 - .Lk_table
+    .word .Lk_c2 - .Lk_table
+    .word .Lk_c3 - .Lk_table
+    .word .Lk_c4 - .Lk_table

@@ -218,13 +218,14 @@ endif()
 #                              zext.h, then the index sign-extended from 32 bits in place (bits 16-31 not
 #                              bounded; before: 5 edges); and joined, the index not written but a second way in
 #                              between the bound and the shift, on index 6 (before: 5 edges, the transfer to
-#                              entry 6 not in the CFG). For all seven procedures of the program: every taken
-#                              transfer of the truth inside one not missing edges is an edge of its CFG
+#                              entry 6 not in the CFG), and masked_joined, the same below a mask (`andi I, I, 3`;
+#                              before: 4 edges). For all eight procedures of the program: every taken transfer
+#                              of the truth inside one not missing edges is an edge of its CFG
 if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_index_rewritten COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
     $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
     awk '/^edges/ { e = 1; next } e { print \"0x\" $1, \"0x\" $2 }' $out/j.truth > $out/transfers
-    for fn in rewritten widened benign extended extended_wider joined joined_bounded; do
+    for fn in rewritten widened benign extended extended_wider joined joined_bounded masked_joined; do
       $cs profile report --function $fn --truth $out/j.truth --json $out/$fn.json $out/j.prof >/dev/null 2>&1
       jq -e --rawfile t $out/transfers '.procedures[0] as $p | $p.missing_edges or
         (($p.instructions | map({key: .pc, value: .block}) | from_entries) as $b |
@@ -233,7 +234,7 @@ if(CYCLESCOPE_RISCV_CC)
              ($b[.[0]] | tostring) + \" \" + ($b[.[1]] | tostring); . as $x | any($cfg[]; . == $x)))' $out/$fn.json >/dev/null ||
         { echo \"$fn: a transfer of the truth not in the CFG\"; exit 1; }
     done
-    for fn in rewritten widened extended_wider joined; do
+    for fn in rewritten widened extended_wider joined masked_joined; do
       jq -e '.procedures[0].missing_edges == true' $out/$fn.json >/dev/null || { echo \"$fn: not missing edges\"; exit 1; }
     done" _ ${_cs} ${_prof_out}/jump-table-index-rewritten ${CYCLESCOPE_GUEST_DIR}/jump_table_index_rewritten)
 endif()

@@ -948,6 +948,12 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
      * character's class from `jump_table`, then that class's label from a step table) */
     uint8_t *values = NULL;
     size_t nvalues = byte_table_values(img, p, (size_t)ks, index_reg, &values);
+    isa_insn byte_load;
+    long kb = writer_before(p, (size_t)ks, index_reg, &byte_load);
+    if (nvalues && !bounded_on_every_way_in(p, flow, kb, -1, (size_t)ks, 0, 0)) { /* the byte on every way in */
+        free(values);
+        nvalues = 0;
+    }
     if (nvalues) {
         bool all = true;
         for (size_t i = 0; i < nvalues && all; i++) {
@@ -1035,7 +1041,9 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
      * without a bound: a zext.b (andi 255) before a bound check is no table of 256 */
     isa_insn mask;
     long km = count ? -1 : writer_before(p, (size_t)ks, index_reg, &mask);
-    if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0) count = (uint64_t)mask.imm + 1;
+    if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0 &&
+        bounded_on_every_way_in(p, flow, km, -1, (size_t)ks, index_reg, (uint64_t)mask.imm + 1))
+        count = (uint64_t)mask.imm + 1;
     /* the table an object of its own in read-only data: C keeps the access within the
      * object. With neither bound nor mask, its size is the count: clang's computed goto
      * (`goto *table[*pc++]`, a static array of label addresses, its index a byte of the

@@ -17,6 +17,8 @@
  *              index 6 to a label below the bound): the jump also goes to entry 6 of 8
  *   joined_bounded  the second way in a branch into the table on the same bound, as GCC
  *              emits (gawk's addtok_mb, glibc's vfscanf): a guard, 5 edges
+ *   masked_joined  no bound but a mask (`andi a0, a0, 3`), and a second way in between the
+ *              mask and the shift on index 6: the jump also goes to entry 6 of 8
  * The tables are local labels without an object symbol, so no object size bounds them: the
  * first two procedures must be "missing edges". a0: i mod 8. */
     .text
@@ -45,6 +47,9 @@ _start:
     andi a0, s0, 7
     andi a2, s0, 8
     call joined_bounded
+    add s1, s1, a1
+    andi a0, s0, 7
+    call masked_joined
     add s1, s1, a1
     addi s0, s0, -1
     bnez s0, 1b
@@ -320,6 +325,44 @@ joined_bounded:                /* a2: 0 or 8, which way in */
     ret
     .size joined_bounded, . - joined_bounded
 
+    .type masked_joined, @function
+masked_joined:
+    li t0, 6
+    beq a0, t0, .Lm_in         /* index 6 enters below the mask */
+    andi a0, a0, 3             /* 0..3 on this way only */
+.Lm_in:
+    lla t1, .Lm_table
+    slli t2, a0, 2
+    add t2, t2, t1
+    lw t2, 0(t2)
+    add t2, t2, t1
+    jr t2
+.Lm_c0:
+    li a1, 3
+    ret
+.Lm_c1:
+    li a1, 5
+    ret
+.Lm_c2:
+    li a1, 7
+    ret
+.Lm_c3:
+    li a1, 11
+    ret
+.Lm_c4:
+    li a1, 13
+    ret
+.Lm_c5:
+    li a1, 17
+    ret
+.Lm_c6:
+    li a1, 19
+    ret
+.Lm_c7:
+    li a1, 23
+    ret
+    .size masked_joined, . - masked_joined
+
     .section .rodata
     .p2align 2
 .Lr_table:
@@ -373,3 +416,12 @@ joined_bounded:                /* a2: 0 or 8, which way in */
     .word .Lk_c2 - .Lk_table
     .word .Lk_c3 - .Lk_table
     .word .Lk_c4 - .Lk_table
+.Lm_table:
+    .word .Lm_c0 - .Lm_table
+    .word .Lm_c1 - .Lm_table
+    .word .Lm_c2 - .Lm_table
+    .word .Lm_c3 - .Lm_table
+    .word .Lm_c4 - .Lm_table
+    .word .Lm_c5 - .Lm_table
+    .word .Lm_c6 - .Lm_table
+    .word .Lm_c7 - .Lm_table

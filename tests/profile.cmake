@@ -209,6 +209,46 @@ if(CYCLESCOPE_RISCV_CC)
     jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-two-ways-in
     ${CYCLESCOPE_GUEST_DIR}/jump_table_two_ways_in)
 endif()
+#   profile.jump_table_index_rewritten  the index written between its bound's branch and the shift
+#                              (tests/guest/jump_table_index_rewritten.S): `addi I, I, 3` after the bound
+#                              (rewritten), or between the sext.w the bound tests and the branch (widened):
+#                              the bound no longer bounds the index, both procedures missing edges (before:
+#                              the table's first 5 entries taken as the targets; the truth's transfers to
+#                              entries 5-7 of 8 not in the CFG); and extended_wider, bounded on the index's
+#                              zext.h, then the index sign-extended from 32 bits in place (bits 16-31 not
+#                              bounded; before: 5 edges); and joined, the index not written but a second way in
+#                              between the bound and the shift, on index 6 (before: 5 edges, the transfer to
+#                              entry 6 not in the CFG), and masked_joined, the same below a mask (`andi I, I, 3`;
+#                              before: 4 edges). For all eight procedures of the program: every taken transfer
+#                              of the truth inside one not missing edges is an edge of its CFG
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_index_rewritten COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
+    awk '/^edges/ { e = 1; next } e { print \"0x\" $1, \"0x\" $2 }' $out/j.truth > $out/transfers
+    for fn in rewritten widened benign extended extended_wider joined joined_bounded masked_joined; do
+      $cs profile report --function $fn --truth $out/j.truth --json $out/$fn.json $out/j.prof >/dev/null 2>&1
+      jq -e --rawfile t $out/transfers '.procedures[0] as $p | $p.missing_edges or
+        (($p.instructions | map({key: .pc, value: .block}) | from_entries) as $b |
+         [$p.edges[] | (.from | tostring) + \" \" + (.to | tostring)] as $cfg |
+         all($t | split(\"\\n\")[] | select(length > 0) | split(\" \") | select($b[.[0]] != null and $b[.[1]] != null) |
+             ($b[.[0]] | tostring) + \" \" + ($b[.[1]] | tostring); . as $x | any($cfg[]; . == $x)))' $out/$fn.json >/dev/null ||
+        { echo \"$fn: a transfer of the truth not in the CFG\"; exit 1; }
+    done
+    for fn in rewritten widened extended_wider joined masked_joined; do
+      jq -e '.procedures[0].missing_edges == true' $out/$fn.json >/dev/null || { echo \"$fn: not missing edges\"; exit 1; }
+    done" _ ${_cs} ${_prof_out}/jump-table-index-rewritten ${CYCLESCOPE_GUEST_DIR}/jump_table_index_rewritten)
+endif()
+#   profile.jump_table_index_kept  the same program's benign: another register written between the bound and
+#                              the shift, the index not: the bound holds, 5 edges, not missing edges (a guard);
+#                              and extended (sqlite's yy_destructor): the bound on the index's zext.h, the index
+#                              then zero-extended in place the same way, which keeps the bounded value: 5 edges;
+#                              and joined_bounded: a second way in between the bound and the shift, a branch into
+#                              the table on the same bound (gawk's addtok_mb, glibc's vfscanf): 5 edges
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_index_kept COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-index-kept ${CYCLESCOPE_GUEST_DIR}/jump_table_index_rewritten benign:5 extended:5
+           joined_bounded:5)
+endif()
 #   profile.jump_table_far_base  sed's execute_program under GCC (tests/guest/jump_table_far_base.S): the
 #                              table's base set in the loop's preheader into s8, 56 instructions above the
 #                              jump, s8 holding other values earlier: its value on every path into the jump

@@ -333,14 +333,19 @@ static long writer_on_the_way_in(const profile_proc *p, size_t from, uint8_t reg
  * sext.w(I) <= K bounds the low 32 bits of I the same. */
 static bool bounds_index(const profile_proc *p, long b, uint8_t reg, uint8_t index) {
     if (reg == index) return true;
-    isa_insn w, up;
-    long kw = writer_before(p, (size_t)b, reg, &w);
+    isa_insn w, up, iw;
+    long kw = writer_before(p, (size_t)b, reg, &w), ku;
     if (kw < 0) return false;
-    if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) return true;
+    /* the extension reads the index at `read`: the index must still hold that value at the
+     * branch (the caller sees to it from the branch on), else the bound is on an older one */
+    long read = -1;
+    if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) read = kw;
     /* or its low bits zero-extended, `slli T, I, K` then `srli R, T, K` (K 48: zext.h),
      * as GCC checks a switch on a short (mawk's cellcpy: `switch (cp->type)`) */
-    return w.op == ISA_OP_SRLI && w.imm >= 32 && writer_before(p, (size_t)kw, w.rs1, &up) >= 0 &&
-        up.op == ISA_OP_SLLI && up.imm == w.imm && up.rs1 == index;
+    else if (w.op == ISA_OP_SRLI && w.imm >= 32 && (ku = writer_before(p, (size_t)kw, w.rs1, &up)) >= 0 &&
+             up.op == ISA_OP_SLLI && up.imm == w.imm && up.rs1 == index)
+        read = ku;
+    return read >= 0 && writer_before(p, (size_t)b, index, &iw) < read;
 }
 
 /* The bound a branch `br` at index b puts on a jump table's index `index` on one side of it: with
@@ -723,6 +728,59 @@ static const elf_symbol *read_only_object_at(const elf_image *img, uint64_t addr
     return sym;
 }
 
+/* The low bits an extension of `reg` in place at index k keeps, as GCC narrows a switch's index
+ * after its bound (sqlite's yy_destructor: `slli a1, a1, 48`, `srli a1, a1, 48` below the bound
+ * on the same zext.h in a4): 32 for `sext.w R, R`, 64 - K for `slli R, R, K` then `srli R, R, K`
+ * (K 32: zext.w, 48: zext.h), *first the extension's first instruction; 0 for another write.
+ * A value the bound keeps under 2^(bits - 1) is unchanged by it. */
+static unsigned extension_in_place(const profile_proc *p, size_t k, uint8_t reg, long *first) {
+    isa_insn d, up;
+    isa_decode(p->insns[k].raw, &d);
+    if (d.rd != reg || d.rs1 != reg) return 0;
+    *first = (long)k;
+    if (d.op == ISA_OP_ADDIW && d.imm == 0) return 32;
+    if (d.op != ISA_OP_SRLI || (d.imm != 32 && d.imm != 48)) return 0;
+    *first = writer_before(p, k, reg, &up);
+    return *first >= 0 && up.op == ISA_OP_SLLI && up.rs1 == reg && up.imm == d.imm ? (unsigned)(64 - d.imm) : 0;
+}
+
+/* The low bits of the index the register a bound's branch tests at index b holds: 64 for the
+ * index itself, 32 for its sext.w, 64 - K for its `slli K` + `srli K` (bounds_index). */
+static unsigned tested_bits(const profile_proc *p, long b, uint8_t tested, uint8_t index) {
+    isa_insn w;
+    if (tested == index || writer_before(p, (size_t)b, tested, &w) < 0) return 64;
+    return w.op == ISA_OP_ADDIW ? 32 : w.op == ISA_OP_SRLI ? (unsigned)(64 - w.imm) : 64;
+}
+
+/* Whether the index `index` is bounded to `count` values on every way into the line from a
+ * bound's branch at b to the shift at ks (address order): a way in between (`beq I, 6, L` to a
+ * label below the bound) must be a branch into the table that bounds the index itself to no
+ * more (GCC's second bound of a switch: gawk's addtok_mb, glibc's vfscanf, `bgeu K, I, L`
+ * below); for a branch into the table (`taken`, else -1), the instruction above its target
+ * must not fall through to it. The index is not written below b (the caller's walk); `index`
+ * 0 (a spilled index, reloaded below: its register above bounds no reload) takes none. Only
+ * the procedure's direct branches and jumps are looked at. */
+static bool bounded_on_every_way_in(const profile_proc *p, const insn_flow *flow, long b, long taken, size_t ks,
+                                    uint8_t index, uint64_t count) {
+    long from = taken >= 0 ? taken : b + 1;
+    if (taken >= 0 && falls_through(p->insns[taken - 1].op_class)) return false;
+    for (size_t i = 0; i < p->ninsns; i++) {
+        const profile_insn *x = &p->insns[i];
+        if (x->op_class != OPC_BRANCH && x->op_class != OPC_JUMP) continue;
+        isa_insn d;
+        isa_decode(x->raw, &d);
+        if (x->op_class == OPC_JUMP && d.op != ISA_OP_JAL) continue;
+        long t = insn_at(p, x->pc + (uint64_t)d.imm);
+        if (t < from || t > (long)ks || ((long)i == b && t == taken)) continue;
+        uint8_t kreg;
+        uint64_t extra, bound;
+        if (!index || x->op_class != OPC_BRANCH || !branch_bound(p, (long)i, &d, index, true, false, &kreg, &extra) ||
+            !is_li_constant(p, flow, i, kreg, true, &bound) || bound + extra > count)
+            return false;
+    }
+    return true;
+}
+
 /* Where the bound of a jump table's index is to be searched for. Usually the index register
  * itself before the shift; clang at -O0 keeps the index in a stack slot: it stores it
  * (sd I', off(s0)), checks the bound on I', and reloads it for the shift (ld I, off(s0)) —
@@ -890,6 +948,12 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
      * character's class from `jump_table`, then that class's label from a step table) */
     uint8_t *values = NULL;
     size_t nvalues = byte_table_values(img, p, (size_t)ks, index_reg, &values);
+    isa_insn byte_load;
+    long kb = writer_before(p, (size_t)ks, index_reg, &byte_load);
+    if (nvalues && !bounded_on_every_way_in(p, flow, kb, -1, (size_t)ks, 0, 0)) { /* the byte on every way in */
+        free(values);
+        nvalues = 0;
+    }
     if (nvalues) {
         bool all = true;
         for (size_t i = 0; i < nvalues && all; i++) {
@@ -909,11 +973,27 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     size_t bound_from;
     long stop;
     bound_search(p, flow, (size_t)ks, index_reg, &bound_reg, &bound_from, &stop);
-    bool refuted = false; /* the address-order search found a branch on the index it cannot read */
+    bool refuted = false;    /* the address-order search found a branch on the index it cannot read */
+    unsigned kept_bits = 64; /* the low bits of the index the extensions passed keep */
+    long extended_at = -1;   /* the topmost of them */
     for (long b = (long)bound_from - 1, n = 0; b > stop && n < JT_WINDOW && !count && !refuted; b--, n++) {
         isa_insn br;
         isa_decode(p->insns[b].raw, &br);
         uint8_t kreg = 0;
+        isa_regs written;
+        isa_regs_of(&br, &written);
+        /* the index written between a branch above and the shift (`addi I, I, 5`, a new load
+         * into I): that branch bounds an older value, no bound of the shifted one (below, the
+         * one way in follows a copy; else a mask, the table's object, or missing edges); but
+         * for its extension in place, which keeps the low bits the bound is on */
+        if (stop < 0 && written.dst == bound_reg) {
+            long first;
+            unsigned bits = extension_in_place(p, (size_t)b, bound_reg, &first);
+            if (!bits) break;
+            if (bits < kept_bits) kept_bits = bits;
+            extended_at = b = first; /* on above it */
+            continue;
+        }
         if (stop >= 0) { /* spilled: I' must still hold what was stored */
             isa_insn w;
             if (writer_before(p, (size_t)b, bound_reg, &w) > stop) continue;
@@ -933,6 +1013,14 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
             refuted = true;
             break;
         }
+        /* past an extension of the index: the bound on no more low bits than it keeps, the
+         * taken side into the table not past it, the bound's values unchanged by it */
+        uint8_t tested = kreg == br.rs1 ? br.rs2 : br.rs1;
+        if (extended_at >= 0 &&
+            (tested_bits(p, b, tested, bound_reg) < kept_bits || (into && taken > extended_at) ||
+             bound + extra > (1ull << (kept_bits - 1))))
+            break;
+        if (!bounded_on_every_way_in(p, flow, b, taken, (size_t)ks, stop < 0 ? bound_reg : 0, bound + extra)) break;
         count = bound + extra;
     }
     /* Address order is not the way in when the table's block is entered only by a branch from
@@ -953,7 +1041,9 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
      * without a bound: a zext.b (andi 255) before a bound check is no table of 256 */
     isa_insn mask;
     long km = count ? -1 : writer_before(p, (size_t)ks, index_reg, &mask);
-    if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0) count = (uint64_t)mask.imm + 1;
+    if (km >= 0 && mask.op == ISA_OP_ANDI && mask.imm >= 0 &&
+        bounded_on_every_way_in(p, flow, km, -1, (size_t)ks, index_reg, (uint64_t)mask.imm + 1))
+        count = (uint64_t)mask.imm + 1;
     /* the table an object of its own in read-only data: C keeps the access within the
      * object. With neither bound nor mask, its size is the count: clang's computed goto
      * (`goto *table[*pc++]`, a static array of label addresses, its index a byte of the

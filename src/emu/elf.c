@@ -396,6 +396,18 @@ void elf_close(elf_image *img) {
 
 uint64_t elf_entry(const elf_image *img) { return img->eh->e_entry; }
 uint64_t elf_load_bias(const elf_image *img) { return img->eh->e_type == ET_DYN ? STATIC_PIE_BASE : 0; }
+
+bool elf_code_link_address(const elf_image *img, uint64_t pc, uint64_t *link) {
+    uint64_t at = pc - elf_load_bias(img);
+    for (size_t i = 0; i < img->section_count; i++) {
+        const elf_section *sec = &img->sections[i];
+        if (sec->exec && at >= sec->addr && at - sec->addr < sec->size) {
+            *link = at;
+            return true;
+        }
+    }
+    return false;
+}
 size_t elf_section_count(const elf_image *img) { return img->section_count; }
 const elf_section *elf_section_at(const elf_image *img, size_t i) { return &img->sections[i]; }
 size_t elf_symbol_count(const elf_image *img) { return img->symbol_count; }

@@ -151,6 +151,10 @@ uint64_t elf_entry(const elf_image *img);
 /* What the emulator adds to the program's link addresses when it loads it: the static-pie
  * base for a PIE (static or dynamically linked), 0 otherwise. */
 uint64_t elf_load_bias(const elf_image *img);
+/* A pc of the running program at its link address (*link) when it lies in one of the
+ * executable's own code sections as loaded (less elf_load_bias); false for any other pc —
+ * a dynamically linked program's loader and libraries, code the program generated. */
+bool elf_code_link_address(const elf_image *img, uint64_t pc, uint64_t *link);
 size_t elf_section_count(const elf_image *img);
 const elf_section *elf_section_at(const elf_image *img, size_t i);
 /* Symbols sorted by address; at one address in the order objdump prefers

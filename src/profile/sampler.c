@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/emu.h"
 #include "isa/isa.h"
 #include "probes/probes.h"
 #include "profile_internal.h"
@@ -541,6 +542,31 @@ static char *exe_of(const sampler *s, const run_context *run) {
     return e;
 }
 
+/* A pc as the files keep it: the executable's code at its link address, so that a PIE's
+ * profile (every program Debian's cross GCC builds by default) is read against the ELF as
+ * its disassembly shows it; any other pc (a dynamically linked program's loader and
+ * libraries) as it ran. */
+static uint64_t link_pc(const elf_image *img, uint64_t pc) {
+    uint64_t link;
+    return img && elf_code_link_address(img, pc, &link) ? link : pc;
+}
+
+static void pcs_to_link_addresses(sampler *s, const char *exe) {
+    cs_error ignored;
+    elf_image *img = elf_open(exe, &ignored); /* not an ELF the emulator loads: its pcs as they ran */
+    if (!img || elf_load_bias(img) == 0) {
+        if (img) elf_close(img);
+        return;
+    }
+    for (size_t i = 0; i < s->npcs; i++) s->pcs[i].pc = link_pc(img, s->pcs[i].pc);
+    for (size_t i = 0; i < s->ntpcs; i++) s->tpcs[i].pc = link_pc(img, s->tpcs[i].pc);
+    for (size_t i = 0; i < s->nedges; i++) {
+        s->edges[i].from = link_pc(img, s->edges[i].from);
+        s->edges[i].to = link_pc(img, s->edges[i].to);
+    }
+    elf_close(img);
+}
+
 static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
     sampler *s = self;
     profile_data p = {0};
@@ -550,6 +576,7 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
         free(exe);
         return false;
     }
+    pcs_to_link_addresses(s, exe);
     /* recorded absolute, so that the profile reports from any directory */
     char *real = realpath(exe, NULL);
     p.program = real ? real : exe;

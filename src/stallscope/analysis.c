@@ -163,18 +163,12 @@ static bool ss_finish_analysis(void *self, const run_context *run, cs_error *err
 
 static const char *symbolize(void *ctx, uint64_t pc) {
     ss_analysis *a = ctx;
-    if (!a->elf) return NULL;
     /* only pcs in the program's own code (a PIE's at the base the emulator loaded it at): a
      * dynamically linked program's loader and libraries lie elsewhere, past its last
      * symbol, which would name them wrongly */
-    pc -= elf_load_bias(a->elf);
-    bool in_code = false;
-    for (size_t i = 0; i < elf_section_count(a->elf) && !in_code; i++) {
-        const elf_section *sec = elf_section_at(a->elf, i);
-        in_code = sec->exec && pc >= sec->addr && pc - sec->addr < sec->size;
-    }
-    if (!in_code) return NULL;
-    const elf_symbol *sym = elf_symbol_for(a->elf, pc);
+    uint64_t link;
+    if (!a->elf || !elf_code_link_address(a->elf, pc, &link)) return NULL;
+    const elf_symbol *sym = elf_symbol_for(a->elf, link);
     return sym ? sym->name : NULL;
 }
 

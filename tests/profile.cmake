@@ -203,11 +203,8 @@ endif()
 #                              constant (tests/guest/jump_table_two_ways_in.S): the bound is not proven on
 #                              every path, the procedure stays missing edges (a guard: no table read past)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_two_ways_in COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function decode_seq --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-two-ways-in
-    ${CYCLESCOPE_GUEST_DIR}/jump_table_two_ways_in)
+  add_test(NAME profile.jump_table_two_ways_in COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-two-ways-in
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_two_ways_in decode_seq:missing)
 endif()
 #   profile.jump_table_index_rewritten  the index written between its bound's branch and the shift
 #                              (tests/guest/jump_table_index_rewritten.S): `addi I, I, 3` after the bound
@@ -261,11 +258,8 @@ endif()
 #                              before the next dispatch, the paths into the jump disagree: stays missing
 #                              edges (a guard: no base taken from one path of several)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_base_disagrees COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function two_bases --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-base-disagrees
-    ${CYCLESCOPE_GUEST_DIR}/jump_table_far_base)
+  add_test(NAME profile.jump_table_base_disagrees COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-base-disagrees
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_far_base two_bases:missing)
 endif()
 #   profile.jump_to_argument   glibc's __tunable_get_val (tests/guest/jump_to_argument.S): `jr a2` to the
 #                              callback the caller passed, a2 unwritten on every path from the entry: a
@@ -277,20 +271,14 @@ endif()
 #   profile.jump_to_argument_written  the same program's maybe_loaded: its jump's register loaded from memory
 #                              on one path: stays missing edges (a guard)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_to_argument_written COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function maybe_loaded --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-to-argument-written
-    ${CYCLESCOPE_GUEST_DIR}/jump_to_argument)
+  add_test(NAME profile.jump_to_argument_written COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-to-argument-written
+           ${CYCLESCOPE_GUEST_DIR}/jump_to_argument maybe_loaded:missing)
 endif()
 #   profile.jump_to_argument_entry_loop  its entry_loop: the register loaded before a jump back to the entry:
 #                              stays missing edges (a guard: the walk goes on through the entry's ways in)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_to_argument_entry_loop COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function entry_loop --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-to-argument-entry-loop
-    ${CYCLESCOPE_GUEST_DIR}/jump_to_argument)
+  add_test(NAME profile.jump_to_argument_entry_loop COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-to-argument-entry-loop
+           ${CYCLESCOPE_GUEST_DIR}/jump_to_argument entry_loop:missing)
 endif()
 #   profile.jump_table_frame_store  sed's match_an_address_p under GCC (tests/guest/jump_table_frame_copy.S):
 #                              the bound on a first load of a field through an argument, the shift on a
@@ -307,11 +295,8 @@ endif()
 #   profile.jump_table_frame_store_outside  the same program's frame_outside: its store between the loads
 #                              lies past its frame, in its caller's: stays missing edges (a guard)
 if(CYCLESCOPE_RISCV_CC)
-  add_test(NAME profile.jump_table_frame_store_outside COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p $out
-    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/j.truth -o $out/j.prof $prog >/dev/null 2>&1
-    $cs profile report --function frame_outside --truth $out/j.truth --json $out/j.json $out/j.prof >/dev/null 2>&1
-    jq -e '.procedures[0].missing_edges == true' $out/j.json >/dev/null" _ ${_cs} ${_prof_out}/jump-table-frame-store-outside
-    ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy)
+  add_test(NAME profile.jump_table_frame_store_outside COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-frame-store-outside
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_frame_copy frame_outside:missing)
 endif()
 #   profile.jump_table_field_apart  libyaml's yaml_emitter_emit_node under GCC (tests/guest/jump_table_field_apart.S):
 #                              a field loaded twice through s0 (no frame pointer), a store to another field

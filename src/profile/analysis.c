@@ -571,6 +571,58 @@ static bool push_ways_in(const profile_proc *p, const insn_flow *f, size_t k, bo
 
 enum { FLOW_DEPTH = 4 };
 
+/* A walk back over the procedure's CFG from index `at`, instruction by instruction, through
+ * every way in (push_ways_in), that yields on each path its last write of `reg` before `at`,
+ * or a call or trap that may clobber it. Possible only when every indirect jump of the
+ * procedure is known and no code outside enters it past its entry (else a way in is missing). */
+typedef struct back_walk {
+    const profile_proc *p;
+    const insn_flow *f;
+    uint8_t reg;
+    bool *seen;
+    size_t *stack, sp;
+    bool reached_entry; /* some path reached the procedure's entry without such a write */
+} back_walk;
+
+static bool back_walk_possible(const insn_flow *f, uint8_t reg) {
+    if (!reg || f->outside_in) return false;
+    for (size_t j = 0; j < f->njumps; j++)
+        if (!f->jumps[j].known) return false;
+    return true;
+}
+
+static void back_walk_begin(back_walk *w, const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg) {
+    *w = (back_walk){.p = p, .f = f, .reg = reg};
+    w->seen = cs_calloc(p->ninsns, sizeof *w->seen);
+    w->stack = cs_calloc(p->ninsns + 1, sizeof *w->stack);
+    w->reached_entry = !push_ways_in(p, f, at, w->seen, w->stack, &w->sp);
+}
+
+/* The next path's writer: its index *k, decoded in *d, *clobber when it is a call or trap
+ * rather than a write of reg. False when every path has been followed. */
+static bool back_walk_next(back_walk *w, size_t *k, isa_insn *d, bool *clobber) {
+    while (w->sp) {
+        size_t i = w->stack[--w->sp];
+        const profile_insn *x = &w->p->insns[i];
+        isa_decode(x->raw, d);
+        isa_regs r;
+        isa_regs_of(d, &r);
+        bool trap = (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) && clobbered_by_call(w->reg);
+        if (r.dst == w->reg || trap) {
+            *k = i;
+            *clobber = r.dst != w->reg;
+            return true;
+        }
+        if (!push_ways_in(w->p, w->f, i, w->seen, w->stack, &w->sp)) w->reached_entry = true;
+    }
+    return false;
+}
+
+static void back_walk_end(back_walk *w) {
+    free(w->seen);
+    free(w->stack);
+}
+
 /* The one value `reg` holds just before index `at` on every path into it, each path's last
  * write of it a constant: auipc, lui, or addi from a register whose value is such (li, an
  * auipc + addi pair, a copy). Found by a walk back over the procedure's CFG, instruction by
@@ -584,37 +636,26 @@ enum { FLOW_DEPTH = 4 };
  * other parts of the procedure (docs/profile.md, "The reaching value of a table's base"). */
 static bool flow_constant(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg, int depth,
                           uint64_t *value) {
-    if (!reg || depth > FLOW_DEPTH || f->outside_in) return false;
-    for (size_t j = 0; j < f->njumps; j++)
-        if (!f->jumps[j].known) return false;
-    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
-    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
-    bool found = false, ok = push_ways_in(p, f, at, seen, stack, &sp);
-    while (ok && sp) {
-        size_t k = stack[--sp];
-        const profile_insn *x = &p->insns[k];
-        isa_insn d;
-        isa_decode(x->raw, &d);
-        isa_regs r;
-        isa_regs_of(&d, &r);
-        bool trap = (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) && clobbered_by_call(reg);
-        if (r.dst == reg || trap) {
-            uint64_t v = 0, from;
-            if (r.dst != reg) ok = false; /* a call or a trap: unknown */
-            else if (d.op == ISA_OP_AUIPC) v = x->pc + (uint64_t)d.imm;
-            else if (d.op == ISA_OP_LUI) v = (uint64_t)d.imm;
-            else if (d.op == ISA_OP_ADDI && !d.rs1) v = (uint64_t)d.imm;
-            else if (d.op == ISA_OP_ADDI && flow_constant(p, f, k, d.rs1, depth + 1, &from)) v = from + (uint64_t)d.imm;
-            else ok = false;
-            if (ok && found && v != *value) ok = false; /* the paths disagree */
-            if (ok) *value = v, found = true;
-            continue;
-        }
-        ok = push_ways_in(p, f, k, seen, stack, &sp);
+    if (depth > FLOW_DEPTH || !back_walk_possible(f, reg)) return false;
+    back_walk w;
+    back_walk_begin(&w, p, f, at, reg);
+    bool found = false, ok = true, clobber;
+    size_t k;
+    isa_insn d;
+    while (ok && !w.reached_entry && back_walk_next(&w, &k, &d, &clobber)) {
+        uint64_t v = 0, from;
+        if (clobber) ok = false; /* a call or a trap: unknown */
+        else if (d.op == ISA_OP_AUIPC) v = p->insns[k].pc + (uint64_t)d.imm;
+        else if (d.op == ISA_OP_LUI) v = (uint64_t)d.imm;
+        else if (d.op == ISA_OP_ADDI && !d.rs1) v = (uint64_t)d.imm;
+        else if (d.op == ISA_OP_ADDI && flow_constant(p, f, k, d.rs1, depth + 1, &from)) v = from + (uint64_t)d.imm;
+        else ok = false;
+        if (ok && found && v != *value) ok = false; /* the paths disagree */
+        if (ok) *value = v, found = true;
     }
-    free(seen);
-    free(stack);
-    return ok && found;
+    ok = ok && !w.reached_entry && found;
+    back_walk_end(&w);
+    return ok;
 }
 
 /* Whether `reg` holds, just before index `at`, the value it had at the procedure's entry on
@@ -623,27 +664,14 @@ static bool flow_constant(const profile_proc *p, const insn_flow *f, size_t at, 
  * a code pointer the caller gave: out of the procedure (a tail call), as no label of this one
  * can be passed to it (glibc's __tunable_get_val ends `jr a2`, calling its callback). */
 static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg) {
-    if (!reg || f->outside_in) return false;
-    for (size_t j = 0; j < f->njumps; j++)
-        if (!f->jumps[j].known) return false;
-    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
-    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
-    bool ok = true;
-    push_ways_in(p, f, at, seen, stack, &sp);
-    while (ok && sp) {
-        size_t k = stack[--sp];
-        const profile_insn *x = &p->insns[k];
-        isa_insn d;
-        isa_decode(x->raw, &d);
-        isa_regs r;
-        isa_regs_of(&d, &r);
-        bool trap = (x->op_class == OPC_CALL || x->op_class == OPC_SYSTEM) && clobbered_by_call(reg);
-        if (r.dst == reg || trap) ok = false;
-        else push_ways_in(p, f, k, seen, stack, &sp); /* the caller's way in ends at the entry */
-    }
-    free(seen);
-    free(stack);
-    return ok;
+    if (!back_walk_possible(f, reg)) return false;
+    back_walk w;
+    back_walk_begin(&w, p, f, at, reg); /* the caller's way in ends at the entry */
+    size_t k;
+    isa_insn d;
+    bool clobber, written = back_walk_next(&w, &k, &d, &clobber);
+    back_walk_end(&w);
+    return !written;
 }
 
 /* The size N of the frame the procedure has allocated just before index `at` on every path:

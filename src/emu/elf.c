@@ -569,7 +569,7 @@ bool elf_load(const char *path, const char *sysroot, mem *m, elf_load_info *out,
     elf_image *img = open_image(path, false, err);
     if (!img) return false;
     const Elf64_Ehdr *eh = img->eh;
-    uint64_t bias = eh->e_type == ET_DYN ? STATIC_PIE_BASE : 0;
+    uint64_t bias = elf_load_bias(img);
     uint64_t end = 0;
     memset(out, 0, sizeof *out);
     if (!place_segments(img, bias, m, &end, err)) {

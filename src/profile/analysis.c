@@ -679,26 +679,19 @@ static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t a
  * value. 0: not so. */
 static int64_t frame_size_at(const profile_proc *p, const insn_flow *f, size_t at) {
     if (f->outside_in) return 0;
-    bool *seen = cs_calloc(p->ninsns, sizeof *seen);
-    size_t *stack = cs_calloc(p->ninsns + 1, sizeof *stack), sp = 0;
+    back_walk w; /* sp is callee-saved: only its own writes stop a path */
+    back_walk_begin(&w, p, f, at, 2);
     int64_t size = 0;
-    bool ok = push_ways_in(p, f, at, seen, stack, &sp);
-    while (ok && sp) {
-        size_t k = stack[--sp];
-        isa_insn d;
-        isa_decode(p->insns[k].raw, &d);
-        isa_regs r;
-        isa_regs_of(&d, &r);
-        if (r.dst != 2) {
-            ok = push_ways_in(p, f, k, seen, stack, &sp);
-            continue;
-        }
-        ok =
-            d.op == ISA_OP_ADDI && d.rs1 == 2 && d.imm < 0 && (!size || size == -d.imm) && flow_entry_value(p, f, k, 2);
+    bool ok = true, clobber;
+    size_t k;
+    isa_insn d;
+    while (ok && !w.reached_entry && back_walk_next(&w, &k, &d, &clobber)) {
+        ok = !clobber && d.op == ISA_OP_ADDI && d.rs1 == 2 && d.imm < 0 && (!size || size == -d.imm) &&
+            flow_entry_value(p, f, k, 2);
         size = -d.imm;
     }
-    free(seen);
-    free(stack);
+    ok = ok && !w.reached_entry;
+    back_walk_end(&w);
     return ok ? size : 0;
 }
 

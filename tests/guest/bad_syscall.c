@@ -1,4 +1,4 @@
-/* Makes a system call cyclescope does not serve (socket): the run must end
+/* Makes a system call cyclescope does not serve (acct): the run must end
  * with a message naming it. */
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -7,7 +7,7 @@
 int main(void) {
     printf("before\n");
     fflush(stdout);
-    long r = syscall(SYS_socket, 2, 1, 0);
+    long r = syscall(SYS_acct, 0);
     printf("after: %ld\n", r);
     return 0;
 }

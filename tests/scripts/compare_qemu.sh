@@ -1,7 +1,7 @@
 #!/bin/bash
 # compare_qemu.sh QEMU CYCLESCOPE [exec options…] -- PROG [ARGS…]
 # Runs PROG under qemu-riscv64 and under `cyclescope exec`; passes when stdout and
-# the exit code are identical. Prints both on a difference.
+# the exit code are identical (and stderr, with COMPARE_STDERR=1). Prints both on a difference.
 set -u
 qemu=$1 cyclescope=$2
 shift 2
@@ -28,6 +28,13 @@ fail=0
 if ! cmp -s "$tmp/qemu.out" "$tmp/cs.out"; then
     echo "stdout differs ($(wc -l <"$tmp/qemu.out") lines under qemu, $(wc -l <"$tmp/cs.out") under cyclescope):"
     diff "$tmp/qemu.out" "$tmp/cs.out" | head -20
+    fail=1
+fi
+# COMPARE_STDERR=1: stderr too (a program whose stderr is deterministic: a warning of
+# cyclescope's own there is a difference from qemu)
+if [ "${COMPARE_STDERR:-0}" = 1 ] && ! cmp -s "$tmp/qemu.err" "$tmp/cs.err"; then
+    echo "stderr differs:"
+    diff "$tmp/qemu.err" "$tmp/cs.err" | head -20
     fail=1
 fi
 if [ "$qrc" != "$crc" ]; then

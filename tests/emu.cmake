@@ -96,10 +96,12 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
     set_tests_properties(exec.qemu.dynamic.${name} PROPERTIES ENVIRONMENT QEMU_LD_PREFIX=/usr/riscv64-linux-gnu)
   endforeach()
   # stdout, stderr and exit status as qemu's: the user database (glibc tries nscd's socket
-  # first: refused quietly, no warning on stderr)
+  # first: refused quietly, no warning on stderr), and "" as a path to write (ENOENT, no notice)
   add_test(NAME exec.qemu.dynamic.nss_passwd
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --sysroot /usr/riscv64-linux-gnu -- ${_g}/nss_passwd_dynamic)
   set_tests_properties(exec.qemu.dynamic.nss_passwd PROPERTIES ENVIRONMENT "QEMU_LD_PREFIX=/usr/riscv64-linux-gnu;COMPARE_STDERR=1")
+  add_test(NAME exec.qemu.empty_path COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/empty_path)
+  set_tests_properties(exec.qemu.empty_path PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
   # the default sysroot is /usr/riscv64-linux-gnu: no option needed
   add_test(NAME exec.qemu.dynamic.default_sysroot
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/hello_dynamic 1)

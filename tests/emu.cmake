@@ -102,6 +102,13 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   set_tests_properties(exec.qemu.dynamic.nss_passwd PROPERTIES ENVIRONMENT "QEMU_LD_PREFIX=/usr/riscv64-linux-gnu;COMPARE_STDERR=1")
   add_test(NAME exec.qemu.empty_path COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/empty_path)
   set_tests_properties(exec.qemu.empty_path PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  # the sysroot's ld.so run as the program (`ld.so PROG`, as ldd and --library-path users do):
+  # it loads PROG's libraries as a dynamic program's ld.so does, from the sysroot (it found
+  # no libc.so.6 before: a program without PT_INTERP saw only the host's files)
+  add_test(NAME exec.qemu.dynamic.ldso_as_program
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --sysroot /usr/riscv64-linux-gnu --
+                   /usr/riscv64-linux-gnu/lib/ld-linux-riscv64-lp64d.so.1 ${_g}/hello_dynamic 42 two)
+  set_tests_properties(exec.qemu.dynamic.ldso_as_program PROPERTIES ENVIRONMENT "QEMU_LD_PREFIX=/usr/riscv64-linux-gnu;COMPARE_STDERR=1")
   # the default sysroot is /usr/riscv64-linux-gnu: no option needed
   add_test(NAME exec.qemu.dynamic.default_sysroot
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/hello_dynamic 1)

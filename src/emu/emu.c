@@ -158,6 +158,13 @@ const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t
     return lstat(buf, &st) == 0 ? buf : path;
 }
 
+/* whether the host path `real` (a real path) lies beneath the directory `sysroot` */
+static bool path_in_sysroot(const char *real, const char *sysroot) {
+    if (!sysroot) return false;
+    size_t n = strlen(sysroot);
+    return strncmp(real, sysroot, n) == 0 && real[n] == '/';
+}
+
 /* The guest library prefix: --sysroot, else CYCLESCOPE_SYSROOT, else the default; "" for none.
  * Kept as the host's real path (a copy). */
 static char *emu_sysroot(const char *asked) {
@@ -225,7 +232,10 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     mem_copy_in(&e->m, EMU_SIGRETURN_PAGE, sigreturn_code, sizeof sigreturn_code);
     mem_protect(&e->m, EMU_SIGRETURN_PAGE, PAGE_SIZE, PROT_R | PROT_X);
     e->h.pc = li.start;
-    if (!li.interp_base) { /* a static program sees the host's files as it always did */
+    /* a static program sees the host's files as it always did; a program that lies in the
+     * sysroot (its ld.so run as the program: `ld.so --list PROG`, `ld.so PROG`) loads the
+     * libraries a dynamic one does, so it sees the prefix as one */
+    if (!li.interp_base && !path_in_sysroot(e->exe_real, e->sysroot)) {
         free(e->sysroot);
         e->sysroot = NULL;
     }

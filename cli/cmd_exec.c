@@ -11,8 +11,9 @@
 void help_exec(void) {
     printf("usage: cyclescope exec [options] PROG [ARGS…]\n"
            "\n"
-           "Run the statically linked RISC-V executable PROG in the emulator, with its\n"
-           "stdin, stdout and stderr, and exit with its exit code (like qemu-riscv64).\n"
+           "Run the RISC-V executable PROG (statically linked, or dynamically with its\n"
+           "libraries from --sysroot) in the emulator, with its stdin, stdout and stderr,\n"
+           "and exit with its exit code (like qemu-riscv64 -L).\n"
            "\n"
            "options:\n"
            "  --stats            print the instruction count, the mix by operation class\n"

@@ -79,6 +79,7 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
       "hot_loop|hot_loop_dynamic,100000"
       "dlopen|dlopen_use_dynamic,${_g}/libshared.so,main,x,y"
       "dlopen_missing|dlopen_use_dynamic,/no/such/lib.so,main"
+      "self_realpath|self_realpath_dynamic"
       "workload.interp|interp_dynamic"
       "workload.coremark_like|coremark_like_dynamic"
       "workload.fft|fft_dynamic")

@@ -170,12 +170,16 @@ static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t 
 
 /* What follows /proc/self/, /proc/thread-self/ or /proc/PID/ (the guest's pid) in a guest
  * path: the name of an entry of the guest's own /proc directory, or NULL for any other path.
- * *thread_self (if not NULL) says whether it was the thread's. */
+ * *thread_self (if not NULL) says whether it was the thread's. PID is also the host pid of
+ * this cyclescope process, which readlink("/proc/self") gives (the host's link): glibc's
+ * realpath("/proc/self/exe") and std::filesystem::canonical walk that link and then read
+ * /proc/PID/exe, which named cyclescope (qemu-riscv64 takes its own pid as "self" too). */
 static const char *proc_own_entry(const emu_t *e, const char *path, bool *thread_self) {
     if (strncmp(path, "/proc/", 6) != 0) return NULL;
-    char own[32];
+    char own[32], host_own[32];
     snprintf(own, sizeof own, "/proc/%d/", e->vpid);
-    const char *prefixes[] = {"/proc/self/", "/proc/thread-self/", own};
+    snprintf(host_own, sizeof host_own, "/proc/%d/", (int)getpid());
+    const char *prefixes[] = {"/proc/self/", "/proc/thread-self/", own, host_own};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t n = strlen(prefixes[i]);
         if (strncmp(path, prefixes[i], n) != 0) continue;
@@ -614,7 +618,8 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         if (host < 0) return host;
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
-        bool self = !strcmp(path, "/proc/self/exe") || !strcmp(path, e->exe_seen);
+        const char *entry = proc_own_entry(e, path, NULL);
+        bool self = (entry && !strcmp(entry, "exe")) || !strcmp(path, e->exe_seen);
         char under[PATH_MAX]; /* an absolute path read through the guest library prefix (sysroot) */
         const char *at = self ? e->exe_real : emu_sysroot_path(e, path, under, sizeof under);
         host = openat(self ? AT_FDCWD : hdir, at, ((int)flags & keep) | O_CLOEXEC, (mode_t)mode);
@@ -936,10 +941,11 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
     char path[PATH_MAX], target[PATH_MAX];
     if (!get_path(e, path_addr, path)) return -EFAULT;
     ssize_t n;
-    if (strcmp(path, "/proc/self/exe") == 0) {
+    const char *entry = proc_own_entry(e, path, NULL); /* exe and cwd, by any name of the guest's /proc dir */
+    if (entry && !strcmp(entry, "exe")) {
         n = (ssize_t)strlen(e->exe_seen);
         memcpy(target, e->exe_seen, (size_t)n);
-    } else if (e->cwd_fd >= 0 && (strcmp(path, "/proc/self/cwd") == 0 || strcmp(path, "/proc/thread-self/cwd") == 0)) {
+    } else if (e->cwd_fd >= 0 && entry && !strcmp(entry, "cwd")) {
         n = guest_cwd_path(e, target, sizeof target); /* the guest's working directory, not cyclescope's */
         if (n < 0) return n;
     } else {

@@ -80,6 +80,7 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
       "dlopen|dlopen_use_dynamic,${_g}/libshared.so,main,x,y"
       "dlopen_missing|dlopen_use_dynamic,/no/such/lib.so,main"
       "self_realpath|self_realpath_dynamic"
+      "clock_ids|clock_ids_dynamic"
       "workload.interp|interp_dynamic"
       "workload.coremark_like|coremark_like_dynamic"
       "workload.fft|fft_dynamic")

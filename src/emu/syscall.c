@@ -146,7 +146,26 @@ static bool guest_sleep(emu_t *e, uint64_t ns, uint64_t *left) {
     return true;
 }
 
+/* Whether Linux knows the clock (kernel/time/posix-timers.c clockid_to_kclock): 0 to 11 but
+ * the removed CLOCK_SGI_CYCLE (10); a negative id is a CPU clock (posix-cpu-timers.c): its
+ * low two bits name what it counts (3, CLOCKFD, is none here) and the rest a pid, ~(id >> 3),
+ * which must be this process (0, or its pid; a thread clock: this thread's id). Any other
+ * id is EINVAL; before, every id read the guest's clock. */
+static bool clock_id_known(emu_t *e, uint64_t clock) {
+    int32_t id = (int32_t)clock;
+    if (id >= 0) return id <= CLOCK_TAI && id != 10;
+    if ((id & 3) == 3) return false;
+    int32_t pid = ~(id >> 3);
+    return pid == 0 || pid == ((id & 4) ? emu_thread_tid(e) : e->vpid);
+}
+
 static int64_t sys_nanosleep(emu_t *e, uint64_t clock, uint64_t flags, uint64_t req, uint64_t rem) {
+    /* a thread's CPU clock cannot be slept on (Linux: EINVAL), nor the raw and coarse clocks,
+     * which have no timers (posix-timers.c: EOPNOTSUPP) */
+    if (!clock_id_known(e, clock) || (int32_t)clock == CLOCK_THREAD_CPUTIME_ID || ((int32_t)clock < 0 && (clock & 4)))
+        return -EINVAL;
+    if (clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE)
+        return -EOPNOTSUPP;
     uint64_t ns;
     int64_t bad = guest_timespec_ns(e, req, &ns);
     if (bad || e->opt.host_time) return bad;
@@ -2098,10 +2117,10 @@ void emu_syscall(emu_t *e) {
     case SYS_clock_nanosleep: ret = sys_nanosleep(e, a0, a1, a2, a3); break;
     case SYS_clock_gettime: {
         bool realtime = a0 == CLOCK_REALTIME || a0 == CLOCK_REALTIME_COARSE || a0 == CLOCK_TAI;
-        ret = put_time(e, a1, emu_guest_time_ns(e, !realtime), false);
+        ret = !clock_id_known(e, a0) ? -EINVAL : put_time(e, a1, emu_guest_time_ns(e, !realtime), false);
         break;
     }
-    case SYS_clock_getres: ret = a1 ? put_time(e, a1, 1, false) : 0; break;
+    case SYS_clock_getres: ret = !clock_id_known(e, a0) ? -EINVAL : a1 ? put_time(e, a1, 1, false) : 0; break;
     case SYS_gettimeofday: ret = a0 ? put_time(e, a0, emu_guest_time_ns(e, false), true) : 0; break;
     case SYS_sched_yield:
         emu_sys_sched_yield(e);

@@ -343,6 +343,23 @@ static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, siz
     return w < 0 || (size_t)w >= rel_size ? -ENAMETOOLONG : 0;
 }
 
+/* Without --allow-write every write is refused (EACCES, with the notice), but a path whose
+ * directory does not exist names no file anyone could write, and Linux answers ENOENT (or
+ * ENOTDIR) whatever the permissions: that answer, without the notice, as with --allow-write
+ * (path_beneath) and under qemu (gawk's writea("/nonexistent/dump") printed the notice). */
+static int64_t refused_write(int hdir, const char *path) {
+    char dir[PATH_MAX];
+    if ((size_t)snprintf(dir, sizeof dir, "%s", path) >= sizeof dir) return -ENAMETOOLONG;
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') dir[--len] = 0;
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return -EACCES; /* in the working directory or in /: they exist */
+    *slash = 0;
+    struct stat st;
+    if (fstatat(hdir, dir, &st, 0) != 0) return errno == ENOENT || errno == ENOTDIR ? -errno : -EACCES;
+    return S_ISDIR(st.st_mode) ? -EACCES : -ENOTDIR;
+}
+
 static void deny_notice(emu_t *e, const char *path) {
     if (e->opt.quiet || e->denied_notice_shown) return;
     e->denied_notice_shown = true;
@@ -381,7 +398,7 @@ static int64_t open_for_write(emu_t *e, int hdir, const char *path, int flags, i
     if (null_fd != NOT_DEV_NULL) return null_fd;
     char rel[PATH_MAX * 2];
     /* "" names no file (Linux: ENOENT, whatever the permissions): not a write to refuse */
-    int64_t r = !path[0] ? -ENOENT : e->allow_fd < 0 ? -EACCES : path_beneath(e, hdir, path, rel, sizeof rel);
+    int64_t r = !path[0] ? -ENOENT : e->allow_fd < 0 ? refused_write(hdir, path) : path_beneath(e, hdir, path, rel, sizeof rel);
     if (r == 0) {
         r = cs_open_beneath(e->allow_fd, rel, flags, (unsigned)mode, e->beneath_walk);
         if (r == -EXDEV) r = -EACCES; /* a link or ".." that leads outside */
@@ -1599,7 +1616,7 @@ static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char 
     int hdir;
     if (!get_path(e, path_addr, path)) return -EFAULT;
     if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
-    int64_t r = !path[0] ? -ENOENT : e->allow_fd < 0 ? -EACCES : path_beneath(e, hdir, path, rel, sizeof rel);
+    int64_t r = !path[0] ? -ENOENT : e->allow_fd < 0 ? refused_write(hdir, path) : path_beneath(e, hdir, path, rel, sizeof rel);
     if (r == 0) {
         char *slash = strrchr(rel, '/');
         const char *name = slash ? slash + 1 : rel;

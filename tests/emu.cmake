@@ -112,6 +112,11 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --sysroot /usr/riscv64-linux-gnu --
                    /usr/riscv64-linux-gnu/lib/ld-linux-riscv64-lp64d.so.1 ${_g}/hello_dynamic 42 two)
   set_tests_properties(exec.qemu.dynamic.ldso_as_program PROPERTIES ENVIRONMENT "QEMU_LD_PREFIX=/usr/riscv64-linux-gnu;COMPARE_STDERR=1")
+  # RUNPATH $ORIGIN under --env-fixed (the program seen as /guest/NAME): its library is found
+  add_test(NAME exec.qemu.dynamic.origin_env_fixed
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --env-fixed --sysroot /usr/riscv64-linux-gnu --
+                   ${_g}/origin_use_dynamic)
+  set_tests_properties(exec.qemu.dynamic.origin_env_fixed PROPERTIES ENVIRONMENT "QEMU_LD_PREFIX=/usr/riscv64-linux-gnu;COMPARE_STDERR=1")
   # the default sysroot is /usr/riscv64-linux-gnu: no option needed
   add_test(NAME exec.qemu.dynamic.default_sysroot
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/hello_dynamic 1)

@@ -151,6 +151,16 @@ const char *emu_sysroot_default(void) {
 }
 
 const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t size) {
+    /* --env-fixed shows the program as /guest/NAME: /guest/ is its directory for what the
+     * guest reads, so an RPATH of $ORIGIN (ld.so takes it from /proc/self/exe) and files
+     * beside the program are found there, under the same fixed name wherever they live */
+    if (e->opt.env_fixed && !strncmp(path, EMU_FIXED_DIR "/", sizeof EMU_FIXED_DIR)) {
+        const char *slash = strrchr(e->exe_real, '/');
+        int dir_len = slash ? (int)(slash - e->exe_real) : 0;
+        const char *rest = path + sizeof EMU_FIXED_DIR - 1; /* from the '/' on */
+        if (slash && (size_t)snprintf(buf, size, "%.*s%s", dir_len, e->exe_real, rest) < size) return buf;
+        return path;
+    }
     if (!e->sysroot || path[0] != '/') return path;
     /* "/" alone is the host's root: the guest lists and walks the host's tree, as under qemu */
     if (!path[1] || (size_t)snprintf(buf, size, "%s%s", e->sysroot, path) >= size) return path;

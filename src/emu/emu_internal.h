@@ -232,8 +232,9 @@ typedef struct elf_load_info {
     char beyond_gc[96];
 } elf_load_info;
 /* The host file the guest means by `path` when it reads, stats or runs it: sysroot/path if
- * the path is absolute and that exists (like qemu-riscv64 -L), else path itself. buf holds
- * the result when it is not path. */
+ * the path is absolute and that exists (like qemu-riscv64 -L), else path itself; with
+ * --env-fixed, EMU_FIXED_DIR/REST is REST in the program's own directory. buf holds the
+ * result when it is not path. */
 const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t size);
 /* sysroot: where a PT_INTERP's path is looked up first (NULL: on the host only). */
 bool elf_load(const char *path, const char *sysroot, mem *m, elf_load_info *out, cs_error *err);

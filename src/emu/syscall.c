@@ -398,7 +398,9 @@ static int64_t open_for_write(emu_t *e, int hdir, const char *path, int flags, i
     if (null_fd != NOT_DEV_NULL) return null_fd;
     char rel[PATH_MAX * 2];
     /* "" names no file (Linux: ENOENT, whatever the permissions): not a write to refuse */
-    int64_t r = !path[0] ? -ENOENT : e->allow_fd < 0 ? refused_write(hdir, path) : path_beneath(e, hdir, path, rel, sizeof rel);
+    int64_t r = !path[0]  ? -ENOENT
+        : e->allow_fd < 0 ? refused_write(hdir, path)
+                          : path_beneath(e, hdir, path, rel, sizeof rel);
     if (r == 0) {
         r = cs_open_beneath(e->allow_fd, rel, flags, (unsigned)mode, e->beneath_walk);
         if (r == -EXDEV) r = -EACCES; /* a link or ".." that leads outside */
@@ -1616,7 +1618,9 @@ static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char 
     int hdir;
     if (!get_path(e, path_addr, path)) return -EFAULT;
     if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
-    int64_t r = !path[0] ? -ENOENT : e->allow_fd < 0 ? refused_write(hdir, path) : path_beneath(e, hdir, path, rel, sizeof rel);
+    int64_t r = !path[0]  ? -ENOENT
+        : e->allow_fd < 0 ? refused_write(hdir, path)
+                          : path_beneath(e, hdir, path, rel, sizeof rel);
     if (r == 0) {
         char *slash = strrchr(rel, '/');
         const char *name = slash ? slash + 1 : rel;

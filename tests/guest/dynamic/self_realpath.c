@@ -25,7 +25,13 @@ int main(void) {
     const char *base = real ? strrchr(real, '/') : NULL;
     printf("realpath: %s\n", base ? base + 1 : "(failed)");
     printf("same as readlink(/proc/self/exe): %s\n", real && !strcmp(real, link) ? "yes" : "no");
-    printf("its first bytes: %s\n", !memcmp(magic, "\x7f" "ELF", 4) ? "ELF" : "not ELF");
+    printf("its first bytes: %s\n",
+           !memcmp(magic,
+                   "\x7f"
+                   "ELF",
+                   4)
+               ? "ELF"
+               : "not ELF");
     free(real);
     return 0;
 }

@@ -236,6 +236,9 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     /* Linux maps the interpreter first, at the top of the mmap area: what ld.so and the
      * program map then goes below it */
     if (li.interp_base) e->mmap_top = li.interp_base;
+    for (unsigned i = 0; i < li.interp_exec_count; i++)
+        emu_note_code_map(e, li.interp_path, li.interp_host, li.interp_exec[i].start, li.interp_exec[i].end,
+                          li.interp_exec[i].offset);
     e->status = EMU_RUNNING;
     return e;
 }
@@ -260,8 +263,34 @@ void emu_destroy(emu_t *e) {
     free(e->sysroot);
     free(e->exe_seen);
     free(e->allow_write_real);
+    for (size_t i = 0; i < e->code_map_count; i++) {
+        free((char *)e->code_maps[i].guest_path);
+        free((char *)e->code_maps[i].host_path);
+    }
+    free(e->code_maps);
     free(e);
 }
+
+void emu_note_code_map(emu_t *e, const char *guest_path, const char *host_path, uint64_t start, uint64_t end,
+                       uint64_t offset) {
+    size_t kept = 0;
+    for (size_t i = 0; i < e->code_map_count; i++) {
+        emu_code_map *c = &e->code_maps[i];
+        if (c->start < end && start < c->end) { /* mapped over: the new one is what runs there */
+            free((char *)c->guest_path);
+            free((char *)c->host_path);
+        } else {
+            e->code_maps[kept++] = *c;
+        }
+    }
+    e->code_map_count = kept;
+    if (e->code_map_count == e->code_map_cap)
+        e->code_maps = cs_realloc(e->code_maps, (e->code_map_cap = e->code_map_cap * 2 + 8) * sizeof *e->code_maps);
+    e->code_maps[e->code_map_count++] = (emu_code_map){cs_strdup(guest_path), cs_strdup(host_path), start, end, offset};
+}
+
+size_t emu_code_map_count(const emu_t *e) { return e->code_map_count; }
+const emu_code_map *emu_code_map_at(const emu_t *e, size_t i) { return &e->code_maps[i]; }
 
 /* The instructions to run next: no further than the guest's alarm (setitimer), which is
  * delivered when they ran (emu_alarm_check), nor than the running thread's quantum. */
@@ -346,6 +375,8 @@ static void emu_source_destroy(uop_source *s) { free(s); }
 
 static const uop_source_ops emu_source_ops = {UOP_SOURCE_KIND_EMULATOR, emu_source_read, emu_source_skip,
                                               emu_source_destroy};
+
+emu_t *emu_source_emu(uop_source *src) { return src && src->ops == &emu_source_ops ? ((emu_source *)src)->emu : NULL; }
 
 uop_source *emu_source_create(emu_t *emu) {
     emu_source *s = cs_calloc(1, sizeof *s);

@@ -213,7 +213,14 @@ struct emu {
     int vpid_counter_fd;    /* its memfd (-1 until the first fork), passed on by an execve */
     bool replica;           /* a forked copy of the emulator (emu_private_files: a SimPoint
                                point's): it starts no process the run itself starts */
+    /* executable file mappings (emu_code_map_count); the strings are owned */
+    emu_code_map *code_maps;
+    size_t code_map_count, code_map_cap;
 };
+
+/* Note an executable mapping of a file (emu.c): it replaces those it overlaps. */
+void emu_note_code_map(emu_t *e, const char *guest_path, const char *host_path, uint64_t start, uint64_t end,
+                       uint64_t offset);
 
 /* elf.c: place the loadable segments, return where things went. */
 /* Where the dynamic loader of a dynamically linked program goes: near the mmap area's top
@@ -230,6 +237,13 @@ typedef struct elf_load_info {
     /* the extensions the program's Tag_RISCV_arch (.riscv.attributes) names beyond RV64GC,
      * space-separated ("zbb zba", "v"); empty when none or no attributes */
     char beyond_gc[96];
+    /* the interpreter: its path as PT_INTERP names it, the file read, and its executable
+     * segments as Linux maps them (emu_code_map) */
+    char interp_path[256], interp_host[4096];
+    struct {
+        uint64_t start, end, offset;
+    } interp_exec[4];
+    unsigned interp_exec_count;
 } elf_load_info;
 /* The host file the guest means by `path` when it reads, stats or runs it: sysroot/path if
  * the path is absolute and that exists (like qemu-riscv64 -L), else path itself. buf holds

@@ -1395,6 +1395,13 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
             if (!zeros && !mem_copy_in(&e->m, at + done, buf, (size_t)n)) break; /* past the host limit */
         }
         free(buf);
+        if (prot & G_PROT_EXEC) { /* code of a file (a library ld.so or dlopen maps): the loadmap */
+            char link[64], host[PATH_MAX];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", g->host);
+            ssize_t n = readlink(link, host, sizeof host - 1);
+            host[n > 0 ? n : 0] = '\0';
+            emu_note_code_map(e, g->path ? g->path : host, n > 0 ? host : (g->path ? g->path : ""), at, at + size, off);
+        }
     }
     if (shared) {
         if (e->shared_count == e->shared_cap) {

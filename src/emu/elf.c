@@ -136,7 +136,9 @@ static const char *machine_name(unsigned m) {
 }
 
 /* Headers and program headers: everything loading needs. */
-static bool check_headers(elf_image *img, cs_error *err) {
+/* to_run: the file is to be loaded and run (a shared library without an entry point is not a
+ * program); inspection (elf_open: disasm, the profile's libraries) reads a library as well. */
+static bool check_headers(elf_image *img, bool to_run, cs_error *err) {
     const char *p = img->path;
     if (img->size < EI_NIDENT || memcmp(img->data, ELFMAG, SELFMAG) != 0) {
         cs_error_set(err, "%s: not an ELF file", p);
@@ -167,7 +169,7 @@ static bool check_headers(elf_image *img, cs_error *err) {
         cs_error_set(err, "%s: not an executable (ELF type %u)", p, eh->e_type);
         return false;
     }
-    if (eh->e_type == ET_DYN && eh->e_entry == 0) {
+    if (to_run && eh->e_type == ET_DYN && eh->e_entry == 0) {
         /* a shared library: Linux would jump to its first byte (the ELF header) and kill it */
         cs_error_set(err, "%s: a shared library (no entry point), not a program; cyclescope runs static executables",
                      p);
@@ -379,7 +381,7 @@ unsigned elf_file_extensions(const elf_image *img) { return img->file_isa; }
 static elf_image *open_image(const char *path, bool with_sections, cs_error *err) {
     elf_image *img = cs_calloc(1, sizeof *img);
     img->path = cs_strdup(path);
-    if (!cs_read_file(path, &img->data, &img->size, err) || !check_headers(img, err) ||
+    if (!cs_read_file(path, &img->data, &img->size, err) || !check_headers(img, !with_sections, err) ||
         (with_sections && !read_sections(img, err))) {
         elf_close(img);
         return NULL;

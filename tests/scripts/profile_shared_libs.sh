@@ -11,6 +11,7 @@
 #     in both forms (IMAGE:NAME and NAME: the same procedure);
 #   - a library missing or changed since: one line naming it, its samples IMAGE:unknown (no
 #     procedure of it analysed), the rest as before.
+#   - a dlopen'd library (dlclose'd before the end) in the loadmap, its samples in its procedures.
 # Skips (77) without the dynamically linked guest or the sysroot.
 set -u -o pipefail
 cs=$(realpath "$1") out=$2 g=$(realpath "$3")
@@ -133,6 +134,19 @@ assert same(before) == same(after)
 assert sum(p["samples"] for p in after["procedures"]) + after["samples_outside"] + after["idle_samples"] == after["samples"]
 PY
 done
+
+# a library dlopen'd (and dlclose'd before the end): in the loadmap all the same, its
+# samples in its own procedures
+if [ -x "$g/dlopen_use_dynamic" ] && [ -e "$g/libshared.so" ]; then
+    "$cs" profile record --env-fixed --config inorder1 --period 20 --sample-seed 1 -o dl.prof \
+        "$g/dlopen_use_dynamic" "$g/libshared.so" main x y >/dev/null 2>err || fail "record (dlopen): $(cat err)"
+    grep -qx "image $g/libshared.so" dl.prof || fail "record (dlopen): libshared.so not in the images"
+    "$cs" profile report --json dl.json dl.prof >/dev/null 2>err || fail "report (dlopen): $(cat err)"
+    python3 -c "import json; d = json.load(open('dl.json'))
+n = next(x['samples'] for x in d['images'] if x['name'] == 'libshared.so')
+assert n > 0 and n == sum(p['samples'] for p in d['procedures'] if p['name'].startswith('libshared.so:')), n" ||
+        fail "report (dlopen): libshared.so's samples not in its procedures"
+fi
 
 [ $failures = 0 ] || exit 1
 echo "shared libraries: $(grep -c . report) report lines; strlen, memcpy named and graded; missing and changed libc reported as libc.so.6:unknown"

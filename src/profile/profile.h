@@ -1,8 +1,8 @@
 /* profile — DCPI-style profiling of a timing run (docs/profile.md): a sampler
  * on the probe contract's sample timer writes a profile file (per-pc CYCLES
- * sample counts, optional event samples, the period, the machine and the
- * executable's identity); the analysis reads the profile and the executable
- * only — as DCPI's did (Anderson et al., "Continuous profiling: where have all
+ * sample counts, optional event samples, the period, the machine, the
+ * executable's identity and the loadmap of the shared libraries it ran); the
+ * analysis reads the profile, the executable and those libraries only — as DCPI's did (Anderson et al., "Continuous profiling: where have all
  * the cycles gone?", §6–§7) — and estimates per instruction the execution
  * frequency, its confidence, CPI, static stalls and the culprits of dynamic
  * stalls. A truth file (exact per-pc counts from the same run, true stall

@@ -56,7 +56,7 @@ enum {
 enum { VPID_STRIDE = 100 };
 _Static_assert((int)EMU_MAX_THREADS < (int)VPID_STRIDE, "a process' tids stay below the next pid");
 
-#define EXEC_STATE_MAGIC "cyclescope-exec-state-1"
+#define EXEC_STATE_MAGIC "cyclescope-exec-state-2"
 
 /* ---- SIGCHLD ---- */
 
@@ -88,23 +88,24 @@ void emu_children_check(emu_t *e) {
 }
 
 bool emu_wait_child_end(emu_t *e) {
-    if (!guest_catches_sigchld(e) || (e->ctx.sig_blocked & SIG_BIT(SIGCHLD))) return false;
+    bool from_children = guest_catches_sigchld(e) && !(e->ctx.sig_blocked & SIG_BIT(SIGCHLD));
+    bool from_parent = emu_host_signals_received(); /* a child process: its parent may kill it */
+    if (!from_children && !from_parent) return false;
     for (;;) {
-        emu_children_check(e);
-        if (emu_signal_handler_ready(e)) return true;
+        if (emu_host_signals_take(e)) return true;
         struct pollfd p[64];
         size_t n = 0, waiting = 0;
-        for (size_t i = 0; i < e->child_count; i++) {
+        for (size_t i = 0; i < e->child_count && from_children; i++) {
             emu_child *c = &e->children[i];
             if (c->announced) continue;
             waiting++;
             if (c->pidfd < 0) c->pidfd = (int)syscall(SYS_pidfd_open, c->host, 0);
             if (c->pidfd >= 0 && n < 64) p[n++] = (struct pollfd){.fd = c->pidfd, .events = POLLIN};
         }
-        if (!waiting) return false; /* every child's end was told already: nothing can come */
+        if (!waiting && !from_parent) return false; /* every child's end was told already: nothing can come */
+        bool interrupted;
         if (n == waiting) {
-            while (poll(p, n, -1) < 0 && errno == EINTR) {
-            }
+            emu_host_wait(e, p, n, &interrupted); /* a child's end, or a signal (then it looks again) */
         } else { /* no pidfds: look again in 2 ms */
             struct timespec nap = {0, 2000000};
             nanosleep(&nap, NULL);
@@ -166,6 +167,10 @@ static _Noreturn void child_end(emu_t *e) {
     _exit(125); /* what `exec` exits with when cyclescope cannot run the program */
 }
 
+void emu_end_child_process(emu_t *e) {
+    if (e->parent_vpid >= GUEST_PID && e->status != EMU_RUNNING) child_end(e);
+}
+
 /* The child's state: one thread, no children, no pending signals or timers (kernel/fork.c). */
 static void child_start(emu_t *e, int32_t vpid, uint64_t flags, uint64_t newsp, uint64_t ctid) {
     e->parent_vpid = e->vpid;
@@ -220,18 +225,27 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     signal(SIGPIPE, SIG_IGN);
     progress_interrupt(); /* the child's copy of the bar is then not drawn: it never draws */
     fflush(NULL);
+    /* a kill the parent sends at once waits (blocked on the host) until the child's handlers
+     * turn it into the guest's signal */
+    sigset_t all, before;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &before);
     pid_t host = fork();
     if (host < 0) {
         int why = errno;
+        sigprocmask(SIG_SETMASK, &before, NULL);
         if (is_vfork) close(sync[0]), close(sync[1]);
         return -why;
     }
     if (host == 0) {
         if (is_vfork) close(sync[0]); /* sync[1] closes at the exec or the exit */
         child_start(e, vpid, flags, newsp, ctid);
+        emu_host_signals_receive(e);
+        sigprocmask(SIG_SETMASK, &before, NULL);
         while (e->status == EMU_RUNNING) emu_run(e, UINT64_MAX);
         child_end(e);
     }
+    sigprocmask(SIG_SETMASK, &before, NULL);
     e->children[e->child_count++] = (emu_child){.vpid = vpid, .host = host, .pidfd = -1};
     /* the guest catches SIGCHLD: the host's tells when to look (SA_RESTART: cyclescope's own
      * calls go on; a guest's wait on the host — poll — sees EINTR, as its handler would make it) */
@@ -243,6 +257,7 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
         sigemptyset(&sa.sa_mask);
         sigchld_installed = sigaction(SIGCHLD, &sa, NULL) == 0;
+        emu_host_events_watch(); /* a guest computing without system calls is told too */
     }
     emu_host_child_ended = 1; /* a child that ended before the handler was there is looked for too */
     if (flags & FORK_CLONE_PARENT_SETTID) guest_put(e, ptid, &vpid, 4);
@@ -404,14 +419,25 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
     return 0;
 }
 
+/* The child's emulator turns the host signal into its guest's (signal.c): its handler runs,
+ * an ignored one is dropped, a blocked one waits; SIGKILL and SIGSTOP act on the host. */
 bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret) {
     for (size_t i = 0; i < e->child_count; i++) {
         if (e->children[i].vpid != pid) continue;
         if (sig < 0 || sig > 64) *ret = -EINVAL;
-        else *ret = kill(e->children[i].host, (int)sig) < 0 ? -errno : 0;
+        else *ret = emu_host_signal_send(e->children[i].host, e->vpid, sig, false);
         return true;
     }
     return false;
+}
+
+/* Every child (a group's signal, kill(0) or kill(-1)): each passes it on to its own children
+ * when it takes it (signal.c). A child that ended and was not waited for yet takes it as
+ * Linux's zombie does: without effect. */
+int64_t emu_kill_children(emu_t *e, int64_t sig, bool group) {
+    if (sig < 0 || sig > 64) return -EINVAL;
+    for (size_t i = 0; i < e->child_count; i++) emu_host_signal_send(e->children[i].host, e->vpid, sig, group);
+    return 0;
 }
 
 void emu_processes_free(emu_t *e) {
@@ -529,13 +555,17 @@ static void put_number(state_buf *b, uint64_t v) {
     put_field(b, text);
 }
 
-int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr, uint64_t envp_addr) {
-    char interp[PATH_MAX], arg[PATH_MAX];
+int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv_addr, uint64_t envp_addr) {
+    char interp[PATH_MAX], arg[PATH_MAX], path_under[PATH_MAX], interp_under[PATH_MAX];
+    /* an absolute path is the guest library prefix's when it has it (--sysroot: its bin/sh) */
+    const char *path = emu_exec_path(e, guest_path, path_under, sizeof path_under);
     int64_t kind = program_kind(hdir, path, interp, arg);
     if (kind < 0) return kind;
+    const char *interp_path = interp;
     if (kind == 1) { /* the interpreter must be a RISC-V program too (not another script) */
         char unused[PATH_MAX], unused_arg[PATH_MAX];
-        int64_t ik = program_kind(hdir, interp, unused, unused_arg);
+        interp_path = emu_exec_path(e, interp, interp_under, sizeof interp_under);
+        int64_t ik = program_kind(hdir, interp_path, unused, unused_arg);
         if (ik < 0) return ik == -ENOEXEC || ik == -EACCES ? ik : -ENOENT;
         if (ik != 0) return -ENOEXEC;
     }
@@ -552,24 +582,24 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
         emu_fail(e,
                  "the program execs %s (pc 0x%" PRIx64 "): a run that times or counts a program observes that "
                  "program alone; `cyclescope exec` without --stats or --max lets it exec",
-                 path, e->h.pc);
+                 guest_path, e->h.pc);
         free_strings(argv, argc);
         free_strings(envp, envc);
         return -ENOSYS;
     }
     state_buf b = {0};
     put_field(&b, EXEC_STATE_MAGIC);
-    put_field(&b, kind == 1 ? interp : path);
+    put_field(&b, kind == 1 ? interp_path : path);
     /* argv: a script's is its interpreter, its argument, the script's path, then argv[1..] */
     size_t skip = argc > 0 ? 1 : 0; /* argv[0]: replaced for a script, its own field otherwise */
     size_t head = kind == 1 ? (*arg ? 3 : 2) : 1;
     put_number(&b, head + argc - skip);
-    if (kind == 1) {
+    if (kind == 1) { /* the names as the script and the guest gave them (Linux's argv) */
         put_field(&b, interp);
         if (*arg) put_field(&b, arg);
-        put_field(&b, path);
+        put_field(&b, guest_path);
     } else {
-        put_field(&b, argc ? argv[0] : path); /* the emulator needs an argv[0]: Linux would pass none */
+        put_field(&b, argc ? argv[0] : guest_path); /* the emulator needs an argv[0]: Linux would pass none */
     }
     for (size_t i = skip; i < argc; i++) put_field(&b, argv[i]);
     put_number(&b, envc);
@@ -593,6 +623,15 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
     for (int sig = 1; sig <= 64; sig++)
         if (e->sigaction_handler[sig] == 1) ignored |= SIG_BIT(sig); /* SIG_IGN stays; handlers do not */
     put_number(&b, ignored);
+    /* the host's signal mask to restore once the new process notes its parent's signals (the
+     * execve keeps every signal blocked until then, as the fork does) */
+    sigset_t all, before;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &before);
+    uint64_t host_mask = 0;
+    for (int sig = 1; sig <= 64; sig++)
+        if (sigismember(&before, sig) == 1) host_mask |= SIG_BIT(sig);
+    put_number(&b, host_mask);
     /* the descriptors without FD_CLOEXEC, on the host descriptors they have now */
     int kept[EMU_MAX_FDS];
     size_t nkept = 0;
@@ -612,6 +651,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
         int why = errno ? errno : EIO;
         if (state >= 0) close(state);
         free(b.data);
+        sigprocmask(SIG_SETMASK, &before, NULL);
         return -why;
     }
     free(b.data);
@@ -650,6 +690,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
     }
     if (e->vpid_counter_fd >= 0) fcntl(e->vpid_counter_fd, F_SETFD, FD_CLOEXEC);
     close(state);
+    sigprocmask(SIG_SETMASK, &before, NULL);
     return -why;
 }
 
@@ -718,7 +759,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     o.may_exec = true;
     bool umask_set = get_number(&r) != 0;
     uint32_t umask_value = (uint32_t)get_number(&r);
-    uint64_t blocked = get_number(&r), ignored = get_number(&r);
+    uint64_t blocked = get_number(&r), ignored = get_number(&r), host_mask = get_number(&r);
     size_t nfds = (size_t)get_number(&r);
     if (nfds > EMU_MAX_FDS || o.vpid <= 0) r.bad = true;
     emu_t *e = NULL;
@@ -754,6 +795,14 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
             }
         }
     }
+    /* a child of the guest's takes its parent's signals from now (the first process keeps
+     * the host's actions: Ctrl-C ends the run); then what the execve held blocked comes */
+    if (e && e->parent_vpid >= GUEST_PID) emu_host_signals_receive(e);
+    sigset_t host_blocked;
+    sigemptyset(&host_blocked);
+    for (int sig = 1; sig <= 64; sig++)
+        if ((host_mask & SIG_BIT(sig)) && sig != 32 && sig != 33) sigaddset(&host_blocked, sig);
+    sigprocmask(SIG_SETMASK, &host_blocked, NULL);
     free(argv);
     free(envp);
     free(data);

@@ -442,6 +442,8 @@ int64_t emu_host_signal_send(pid_t host, int32_t sender_vpid, int64_t sig, bool 
 bool emu_host_signals_take(emu_t *e);
 struct pollfd;
 int emu_host_wait(emu_t *e, struct pollfd *fds, size_t n, bool *interrupted);
+/* Until a signal from another process (or a child's end) arrived, then taken (sigwait). */
+void emu_host_wait_arrival(emu_t *e);
 void emu_host_events_watch(void);
 uint64_t emu_host_event_chunk(uint64_t budget);
 /* A blocking call a signal with a handler interrupted: -EINTR, or run again after the

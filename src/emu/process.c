@@ -290,6 +290,9 @@ static void child_forget(emu_t *e, size_t i, int32_t code) {
  * (waitid's; each look adds WNOHANG): 1 with its index and the host's siginfo, 0 when
  * `nohang` and none is yet, -ECHILD when no child matches. */
 static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, siginfo_t *info, size_t *index) {
+    /* a child process waits on pidfds, which its parent's signals interrupt (a stop or a
+     * continuation, which pidfds do not tell, keeps the host's wait) */
+    bool interruptible = emu_host_signals_received() && !(host_options & (WSTOPPED | WCONTINUED));
     for (;;) {
         size_t matching = 0, last = 0;
         for (size_t i = 0; i < e->child_count; i++) {
@@ -303,7 +306,8 @@ static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, 
         }
         if (!matching) return -ECHILD;
         if (nohang) return 0;
-        if (matching == 1) { /* one to wait for: the host's wait, with WNOWAIT so it is looked at again */
+        if (interruptible && emu_host_signals_take(e)) return -EMU_ERESTARTSYS; /* a handler first */
+        if (matching == 1 && !interruptible) { /* one to wait for: the host's wait, with WNOWAIT so it is looked at again */
             memset(info, 0, sizeof *info);
             while (waitid(P_PID, (id_t)e->children[last].host, info, (host_options & ~WNOHANG) | WNOWAIT) < 0 &&
                    errno == EINTR) {
@@ -323,7 +327,11 @@ static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, 
             }
             p[n++] = (struct pollfd){.fd = e->children[i].pidfd, .events = POLLIN};
         }
-        if (all && n == matching) {
+        bool interrupted = false;
+        if (all && n == matching && interruptible) {
+            emu_host_wait(e, p, n, &interrupted);
+            if (interrupted) return -EMU_ERESTARTSYS;
+        } else if (all && n == matching) {
             while (poll(p, n, -1) < 0 && errno == EINTR) {
             }
         } else {

@@ -539,6 +539,12 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
         uint64_t due = emu_alarm_budget(e);
         bool alarm_counts = due != UINT64_MAX && e->sigaction_handler[SIGALRM] != 1 &&
             ((set & SIG_BIT(SIGALRM)) || !(e->ctx.sig_blocked & SIG_BIT(SIGALRM)));
+        if (!alarm_counts && timeout_ns == UINT64_MAX && emu_host_signals_received()) {
+            emu_host_wait_arrival(e); /* a child process: its parent's kill may bring it */
+            if (e->status != EMU_RUNNING) return 0;
+            if (emu_signal_handler_ready(e)) return -EINTR;
+            continue;
+        }
         if (!alarm_counts || due > timeout_ns) {
             if (timeout_ns == UINT64_MAX) {
                 emu_fail(e, "sigwait would wait forever: no signal it waits for can arrive, and %s (pc 0x%" PRIx64 ")",
@@ -690,6 +696,15 @@ bool emu_host_signals_take(emu_t *e) {
         }
     }
     return e->status != EMU_RUNNING || emu_signal_handler_ready(e);
+}
+
+void emu_host_wait_arrival(emu_t *e) {
+    sigset_t all, before;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &before);
+    while (!host_arrived && !emu_host_child_ended) sigsuspend(&before);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+    emu_host_signals_take(e);
 }
 
 int emu_host_wait(emu_t *e, struct pollfd *fds, size_t n, bool *interrupted) {

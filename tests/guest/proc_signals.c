@@ -13,6 +13,8 @@
  *   proc_signals read_restart   with SA_RESTART: the read goes on after the handler, gets the data
  *   proc_signals group          kill(0, SIGUSR1): the parent, its two children and a grandchild
  *   proc_signals sigchld_spin   SIGCHLD reaches a parent computing without system calls
+ *   proc_signals wait_eintr     the child's waitpid for its own child is EINTR (a handler, no SA_RESTART)
+ *   proc_signals sigwait        the child takes its parent's SIGUSR1 with sigwait
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -315,6 +317,63 @@ static int do_sigchld_spin(void) {
     return 0;
 }
 
+/* ---- wait_eintr ---- */
+
+static int blocked_forever(int ready, int go) {
+    tell(ready);
+    hear(go); /* until its parent kills it */
+    return 1;
+}
+
+static int waiting_child(int ready, int go) {
+    (void)go;
+    catch_with(SIGUSR1, on_signal, 0);
+    child g = start(blocked_forever);
+    hear(g.ready);
+    tell(ready);
+    int status;
+    pid_t got = waitpid(g.pid, &status, 0);
+    int why = errno;
+    kill(g.pid, SIGKILL);
+    waitpid(g.pid, &status, 0);
+    return got < 0 && why == EINTR && got_signal == SIGUSR1 ? 70 : 71;
+}
+
+static int do_wait_eintr(void) {
+    child c = start(waiting_child);
+    printf("child ready: %d\n", hear(c.ready));
+    int status;
+    while (waitpid(c.pid, &status, WNOHANG) == 0) { /* until one finds it blocked in waitpid */
+        kill(c.pid, SIGUSR1);
+        struct timespec nap = {0, 1000000};
+        nanosleep(&nap, NULL);
+    }
+    describe("child whose waitpid was interrupted (70: EINTR)", status);
+    return 0;
+}
+
+/* ---- sigwait ---- */
+
+static int sigwait_child(int ready, int go) {
+    (void)go;
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, NULL);
+    tell(ready);
+    int sig = 0;
+    if (sigwait(&usr1, &sig) != 0) return 1;
+    return 80 + (sig == SIGUSR1);
+}
+
+static int do_sigwait(void) {
+    child c = start(sigwait_child);
+    printf("child ready: %d\n", hear(c.ready));
+    printf("kill SIGUSR1: %d\n", kill(c.pid, SIGUSR1));
+    reap(c, "child in sigwait (81: it took SIGUSR1)");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *what = argc >= 2 ? argv[1] : "";
     if (!strcmp(what, "term")) return do_term();
@@ -325,6 +384,8 @@ int main(int argc, char **argv) {
     if (!strcmp(what, "read_restart")) return do_read(SA_RESTART);
     if (!strcmp(what, "group")) return do_group();
     if (!strcmp(what, "sigchld_spin")) return do_sigchld_spin();
-    fprintf(stderr, "usage: proc_signals term|spin|ignore|blocked|read_eintr|read_restart|group|sigchld_spin\n");
+    if (!strcmp(what, "wait_eintr")) return do_wait_eintr();
+    if (!strcmp(what, "sigwait")) return do_sigwait();
+    fprintf(stderr, "usage: proc_signals term|spin|ignore|blocked|read_eintr|read_restart|group|sigchld_spin|wait_eintr|sigwait\n");
     return 2;
 }

@@ -138,12 +138,12 @@ struct emu {
     int fault_signal;   /* the signal Linux would have sent for the failure, 0 if none */
     uint64_t icount;
 
-    char *path;     /* host path of the executable */
-    char *exe_real; /* its absolute path, opened for /proc/self/exe */
-    char *sysroot;  /* the guest library prefix (real path), NULL for none: absolute paths the
+    char *path;      /* host path of the executable */
+    char *exe_real;  /* its absolute path, opened for /proc/self/exe */
+    char *sysroot;   /* the guest library prefix (real path), NULL for none: absolute paths the
                      * guest reads are looked up there first (emu_sysroot_path) */
     char *exec_root; /* the same prefix for execve's paths, a static program's too (emu_exec_path) */
-    char *exe_seen; /* what the guest sees as its path: exe_real, or EMU_FIXED_DIR/NAME */
+    char *exe_seen;  /* what the guest sees as its path: exe_real, or EMU_FIXED_DIR/NAME */
     /* what the guest was started with, for its /proc/self/cmdline, environ and auxv (syscall.c):
      * the stack's ranges of argv's and envp's strings, as Linux's mm->arg_start.. env_end, and
      * a copy of the auxiliary vector (Linux's mm->saved_auxv), its AT_NULL pair included */

@@ -12,10 +12,13 @@
  *   never meet another process' pid. The parent keeps the virtual pid -> host pid map of its
  *   children; wait and kill only ever name those host pids (never another child of cyclescope).
  * - vfork (CLONE_VM|CLONE_VFORK, glibc's posix_spawn, hence popen and system) is a fork whose
- *   parent waits until the child execs or exits. The child's memory is a copy: what it writes
- *   is not seen by the parent, so a posix_spawn whose exec fails returns 0 and a pid whose
- *   status is 127 (glibc's child writes the errno into the parent's memory, which a copy loses).
- * - execve never runs a host binary: a RISC-V ELF (or a #! script whose interpreter is one)
+ *   parent waits until the child execs or exits. The child's memory is a copy, whose changed
+ *   pages the parent takes then (vfork_take_memory), so a posix_spawn whose exec fails
+ *   returns the errno glibc's child wrote into its parent's memory, as on Linux.
+ * - kill of a child reaches the child's guest (signal.c: its handlers, mask, ignored
+ *   signals); kill of the group reaches every child, each passing it on to its own.
+ * - execve never runs a host binary: a RISC-V ELF (an absolute path under the guest library
+ *   prefix first, emu_exec_path) (or a #! script whose interpreter is one)
  *   replaces the host process by `cyclescope exec --exec-state FD` on it, FD a memfd with the
  *   program, argv, exactly the guest's envp, the virtual pids, the sandbox options and the
  *   descriptors without FD_CLOEXEC (kept open on the host across the execve). Anything else
@@ -106,7 +109,7 @@ bool emu_wait_child_end(emu_t *e) {
         bool interrupted;
         if (n == waiting) {
             emu_host_wait(e, p, n, &interrupted); /* a child's end, or a signal (then it looks again) */
-        } else { /* no pidfds: look again in 2 ms */
+        } else {                                  /* no pidfds: look again in 2 ms */
             struct timespec nap = {0, 2000000};
             nanosleep(&nap, NULL);
         }
@@ -145,10 +148,54 @@ void emu_pipes_cross_process(emu_t *e) {
         }
 }
 
+/* ---- vfork: the child's writes reach the parent's memory ----
+ * A CLONE_VM child writes into its parent's memory (glibc's posix_spawn child reports a
+ * failed execve's errno so: posix_spawn returns it). The emulator's child has a copy, so
+ * when it execs or exits (the parent waits until then, every thread of it: its memory does
+ * not change meanwhile) it writes every page it holds of its writable mappings into a
+ * memfd, and the parent takes each page that differs from its own, where it has that page
+ * mapped writable: exactly what the child wrote. */
+
+static int vfork_memory_fd = -1; /* the child's end, until it execs or exits */
+
+static void vfork_share_memory(emu_t *e) {
+    if (vfork_memory_fd < 0) return;
+    if (ftruncate(vfork_memory_fd, 0) != 0 || lseek(vfork_memory_fd, 0, SEEK_SET) != 0) return;
+    for (size_t v = 0; v < e->m.vma_count; v++) {
+        if (!(e->m.vmas[v].prot & PROT_W)) continue;
+        for (uint64_t at = e->m.vmas[v].start; at < e->m.vmas[v].end; at += PAGE_SIZE) {
+            const uint8_t *data = mem_peek(&e->m, at);
+            if (!data) continue; /* never touched: zeros, as the parent's untouched page */
+            if (write(vfork_memory_fd, &at, sizeof at) != sizeof at ||
+                write(vfork_memory_fd, data, PAGE_SIZE) != PAGE_SIZE)
+                return; /* the parent takes the whole pages that came */
+        }
+    }
+}
+
+static bool writable_in(const mem *m, uint64_t at) {
+    for (size_t v = 0; v < m->vma_count; v++)
+        if (at >= m->vmas[v].start && at < m->vmas[v].end) return (m->vmas[v].prot & PROT_W) != 0;
+    return false;
+}
+
+static void vfork_take_memory(emu_t *e, int fd) {
+    static uint8_t zeros[PAGE_SIZE];
+    uint8_t data[PAGE_SIZE];
+    uint64_t at;
+    for (off_t off = 0; pread(fd, &at, sizeof at, off) == sizeof at; off += sizeof at + PAGE_SIZE) {
+        if (pread(fd, data, PAGE_SIZE, off + (off_t)sizeof at) != PAGE_SIZE) break;
+        if ((at & PAGE_MASK) || !writable_in(&e->m, at)) continue;
+        const uint8_t *mine = mem_peek(&e->m, at);
+        if (memcmp(mine ? mine : zeros, data, PAGE_SIZE) != 0) mem_copy_in(&e->m, at, data, PAGE_SIZE);
+    }
+}
+
 /* The forked child's end: the guest's status as the host process' own (a signal as a signal,
  * without a core file), never through the caller's code. */
 static _Noreturn void child_end(emu_t *e) {
     emu_shared_release_all(e);
+    vfork_share_memory(e);
     if (e->status == EMU_EXITED) _exit(e->exit_code & 0xff);
     int sig = e->fault_signal;
     bool fault = sig == SIGSEGV || sig == SIGILL || sig == SIGBUS || sig == SIGTRAP || sig == SIGFPE;
@@ -219,6 +266,7 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     }
     int sync[2] = {-1, -1}; /* vfork: the child holds the write end until it execs or exits */
     if (is_vfork && pipe2(sync, O_CLOEXEC) < 0) return -errno;
+    int memory = is_vfork ? memfd_create("cyclescope-vfork-memory", MFD_CLOEXEC) : -1;
     /* both processes may hold a pipe's ends from now; a write to a reader that is gone is
      * EPIPE on the host (the guest gets its SIGPIPE from us), never a signal to cyclescope */
     emu_pipes_cross_process(e);
@@ -235,10 +283,12 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         int why = errno;
         sigprocmask(SIG_SETMASK, &before, NULL);
         if (is_vfork) close(sync[0]), close(sync[1]);
+        if (memory >= 0) close(memory);
         return -why;
     }
     if (host == 0) {
         if (is_vfork) close(sync[0]); /* sync[1] closes at the exec or the exit */
+        vfork_memory_fd = memory;
         child_start(e, vpid, flags, newsp, ctid);
         emu_host_signals_receive(e);
         sigprocmask(SIG_SETMASK, &before, NULL);
@@ -267,7 +317,9 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         while (read(sync[0], &byte, 1) < 0 && errno == EINTR) {
         }
         close(sync[0]);
+        if (memory >= 0) vfork_take_memory(e, memory);
     }
+    if (memory >= 0) close(memory);
     return vpid;
 }
 
@@ -307,7 +359,8 @@ static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, 
         if (!matching) return -ECHILD;
         if (nohang) return 0;
         if (interruptible && emu_host_signals_take(e)) return -EMU_ERESTARTSYS; /* a handler first */
-        if (matching == 1 && !interruptible) { /* one to wait for: the host's wait, with WNOWAIT so it is looked at again */
+        if (matching == 1 &&
+            !interruptible) { /* one to wait for: the host's wait, with WNOWAIT so it is looked at again */
             memset(info, 0, sizeof *info);
             while (waitid(P_PID, (id_t)e->children[last].host, info, (host_options & ~WNOHANG) | WNOWAIT) < 0 &&
                    errno == EINTR) {
@@ -682,6 +735,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
     signal(SIGPIPE, SIG_DFL);
     progress_interrupt();
     fflush(NULL);
+    vfork_share_memory(e); /* a vfork child's writes, for its parent (again at its exit if this fails) */
     execve("/proc/self/exe", host_argv, environ);
     int why = errno;
     /* it failed: everything as it was */

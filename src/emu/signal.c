@@ -588,10 +588,10 @@ enum { HOST_EVENT_CHUNK = 1 << 16 };
 /* What a parent's sigqueue carries: its virtual pid, and whether it signalled the group. */
 #define HOST_VALUE_GROUP 1
 
-static emu_t *host_receiver; /* the one emulator of this child process */
-static bool host_events_watched;             /* a child process, or a guest that catches SIGCHLD */
-static volatile sig_atomic_t host_arrived;   /* some signal was noted since the last take */
-static int host_count[65];                   /* per signal, noted and not yet taken (atomics) */
+static emu_t *host_receiver;                  /* the one emulator of this child process */
+static bool host_events_watched;              /* a child process, or a guest that catches SIGCHLD */
+static volatile sig_atomic_t host_arrived;    /* some signal was noted since the last take */
+static int host_count[65];                    /* per signal, noted and not yet taken (atomics) */
 static volatile sig_atomic_t host_sender[65]; /* its sender's virtual pid (0: not the parent) */
 
 /* The signals that are never noted: SIGKILL and SIGSTOP (the host's, uncatchable), the

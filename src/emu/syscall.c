@@ -686,8 +686,7 @@ static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t co
                 ret = done ? 0 : -EMU_ERESTARTSYS; /* a handler first; what was written counts */
                 break;
             }
-        }
-        else if (put < 0 && errno == EPIPE) {
+        } else if (put < 0 && errno == EPIPE) {
             emu_signal_send(e, SIGPIPE, "sent for a write to a pipe without a reader");
             ret = -EPIPE;
         } else if (put < 0 && errno != EAGAIN) ret = -errno;

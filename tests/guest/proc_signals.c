@@ -130,8 +130,8 @@ static int do_spin(void) {
 static int ignore_child(int ready, int go) {
     signal(SIGUSR1, SIG_IGN);
     tell(ready);
-    if (!hear(go)) return 2; /* the parent sent SIGUSR1 before this byte */
-    tell(ready);             /* still alive */
+    if (!hear(go)) return 2;                /* the parent sent SIGUSR1 before this byte */
+    tell(ready);                            /* still alive */
     for (int i = 0; i < 1000; i++) pause(); /* until SIGKILL */
     return 1;
 }
@@ -170,7 +170,7 @@ static int blocked_child(int ready, int go) {
     int code = 0;
     sigpending(&pending);
     if (sigismember(&pending, SIGUSR2) == 1) code |= 1; /* pending while blocked */
-    if (!got_signal) code |= 2;                          /* its handler did not run yet */
+    if (!got_signal) code |= 2;                         /* its handler did not run yet */
     sigprocmask(SIG_UNBLOCK, &usr2, NULL);
     if (got_signal == SIGUSR2) code |= 4; /* ran at the unblock */
     return 40 + code;
@@ -386,6 +386,8 @@ int main(int argc, char **argv) {
     if (!strcmp(what, "sigchld_spin")) return do_sigchld_spin();
     if (!strcmp(what, "wait_eintr")) return do_wait_eintr();
     if (!strcmp(what, "sigwait")) return do_sigwait();
-    fprintf(stderr, "usage: proc_signals term|spin|ignore|blocked|read_eintr|read_restart|group|sigchld_spin|wait_eintr|sigwait\n");
+    fprintf(
+        stderr,
+        "usage: proc_signals term|spin|ignore|blocked|read_eintr|read_restart|group|sigchld_spin|wait_eintr|sigwait\n");
     return 2;
 }

@@ -17,7 +17,7 @@ int main(void) {
     describe("system(\"exit 3\")", system("exit 3"));
     FILE *f = popen("echo x y", "r");
     if (!f) {
-        printf("popen: NULL\n");
+        printf("popen: NULL\n"); /* posix_spawn failed (glibc's popen leaves errno as it was) */
         return 1;
     }
     char line[128];

@@ -422,8 +422,9 @@ void emu_pipes_cross_process(emu_t *e);
  * its own); emu_syscall then calls emu_children_check, which sends the guest its SIGCHLDs. */
 extern volatile sig_atomic_t emu_host_child_ended;
 void emu_children_check(emu_t *e);
-/* A wait of the single thread (rt_sigsuspend) that a child's SIGCHLD can end: waits on the
- * host until one ended and its handler is due (true); false when none can come. */
+/* A wait of the single thread (pause, rt_sigsuspend, a poll of nothing) that a child's
+ * SIGCHLD, or in a child process its parent's signal, can end: waits on the host until a
+ * handler is due or the guest ended (true); false when nothing can come. */
 bool emu_wait_child_end(emu_t *e);
 void emu_processes_free(emu_t *e);
 /* kill(2) of every child (each passes a group's signal on to its own: signal.c); 0 or -errno. */

@@ -118,6 +118,15 @@ bool emu_wait_child_end(emu_t *e) {
 
 /* ---- fork ---- */
 
+/* The children's table changes with every host signal blocked: a child process' handler
+ * reads it to pass a group's signal on (signal.c), and must never meet a freed table or the
+ * pid of a child already reaped (the host may have given it to another process). */
+static void hold_signals(sigset_t *before) {
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, before);
+}
+
 static int32_t next_vpid(emu_t *e) {
     if (!e->vpid_counter) {
         int fd = memfd_create("cyclescope-vpids", MFD_CLOEXEC);
@@ -261,8 +270,11 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     int32_t vpid = next_vpid(e);
     if (vpid < 0) return -EAGAIN;
     if (e->child_count == e->child_cap) {
+        sigset_t held;
+        hold_signals(&held);
         e->child_cap = e->child_cap ? 2 * e->child_cap : 8;
         e->children = cs_realloc(e->children, cs_array_size(e->child_cap, sizeof *e->children));
+        sigprocmask(SIG_SETMASK, &held, NULL);
     }
     int sync[2] = {-1, -1}; /* vfork: the child holds the write end until it execs or exits */
     if (is_vfork && pipe2(sync, O_CLOEXEC) < 0) return -errno;
@@ -431,8 +443,11 @@ int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t opti
     if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED) {
         siginfo_t reaped;
         memset(&reaped, 0, sizeof reaped);
+        sigset_t held;
+        hold_signals(&held);
         waitid(P_PID, (id_t)e->children[i].host, &reaped, WEXITED | WNOHANG); /* now it goes */
         child_forget(e, i, info.si_code);
+        sigprocmask(SIG_SETMASK, &held, NULL);
     } else { /* a stop or a continuation: taken, as wait4 takes it */
         siginfo_t taken;
         waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
@@ -473,9 +488,12 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
     if (put_zero_rusage(e, rusage_addr)) return -EFAULT;
     if (got > 0 && !(options & WAIT_WNOWAIT)) {
         siginfo_t taken;
+        sigset_t held;
+        hold_signals(&held);
         waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
         if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED)
             child_forget(e, i, info.si_code);
+        sigprocmask(SIG_SETMASK, &held, NULL);
     }
     return 0;
 }

@@ -150,12 +150,20 @@ const char *emu_sysroot_default(void) {
     return stat(debian_cross, &st) == 0 && S_ISDIR(st.st_mode) ? debian_cross : NULL;
 }
 
-const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t size) {
-    if (!e->sysroot || path[0] != '/') return path;
+static const char *under_root(const char *root, const char *path, char *buf, size_t size) {
+    if (!root || path[0] != '/') return path;
     /* "/" alone is the host's root: the guest lists and walks the host's tree, as under qemu */
-    if (!path[1] || (size_t)snprintf(buf, size, "%s%s", e->sysroot, path) >= size) return path;
+    if (!path[1] || (size_t)snprintf(buf, size, "%s%s", root, path) >= size) return path;
     struct stat st;
     return lstat(buf, &st) == 0 ? buf : path;
+}
+
+const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t size) {
+    return under_root(e->sysroot, path, buf, size);
+}
+
+const char *emu_exec_path(const emu_t *e, const char *path, char *buf, size_t size) {
+    return under_root(e->exec_root, path, buf, size);
 }
 
 /* The guest library prefix: --sysroot, else CYCLESCOPE_SYSROOT, else the default; "" for none.
@@ -225,7 +233,10 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     mem_copy_in(&e->m, EMU_SIGRETURN_PAGE, sigreturn_code, sizeof sigreturn_code);
     mem_protect(&e->m, EMU_SIGRETURN_PAGE, PAGE_SIZE, PROT_R | PROT_X);
     e->h.pc = li.start;
-    if (!li.interp_base) { /* a static program sees the host's files as it always did */
+    /* a static program sees the host's files as it always did; its execve looks under the
+     * prefix too (there the host has nothing a guest can run: emu_exec_path) */
+    e->exec_root = e->sysroot ? cs_strdup(e->sysroot) : NULL;
+    if (!li.interp_base) {
         free(e->sysroot);
         e->sysroot = NULL;
     }
@@ -261,6 +272,7 @@ void emu_destroy(emu_t *e) {
     free(e->path);
     free(e->exe_real);
     free(e->sysroot);
+    free(e->exec_root);
     free(e->exe_seen);
     free(e->allow_write_real);
     for (size_t i = 0; i < e->code_map_count; i++) {
@@ -302,6 +314,7 @@ uint64_t emu_next_chunk(emu_t *e, uint64_t left) {
         uint64_t quantum = emu_thread_budget(e);
         if (quantum < budget) budget = quantum;
     }
+    budget = emu_host_event_chunk(budget); /* a signal from another process, a child's end */
     return budget < left ? budget : left;
 }
 

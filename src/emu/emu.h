@@ -109,6 +109,10 @@ const char *emu_path(const emu_t *emu);  /* the program as given to emu_create (
  * handler, as abort()'s SIGABRT), or 0 for what cyclescope does not support (a system call,
  * a feature). */
 int emu_fault_signal(const emu_t *emu);
+/* A child process of the guest's (made by a guest's fork, then execve) that ended: the host
+ * process ends as the guest did, killed by its signal or with its exit code, for its
+ * parent's wait (docs/sandbox.md §15). Returns for the first process, and while it runs. */
+void emu_end_child_process(emu_t *emu);
 uint64_t emu_icount(const emu_t *emu); /* instructions executed so far */
 
 /* In a process forked from the one that ran the guest so far (a simulation point timed

@@ -95,6 +95,7 @@ int cmd_exec(int argc, char **argv) {
     }
     double seconds = cs_now() - start;
     fflush(stdout);
+    if (exec_state >= 0) emu_end_child_process(e); /* a guest's child: as the guest ended */
 
     int rc;
     switch (emu_state(e)) {

@@ -235,6 +235,7 @@ static int analyse(int argc, char **argv, bool annotate) {
     bool json_stdout = json && !strcmp(json, "-");
     char warning[512];
     if (profile_reliability_warning(a, warning, sizeof warning)) fprintf(stderr, "cyclescope: warning: %s\n", warning);
+    for (size_t i = 0; i < a->nnotes; i++) fprintf(stderr, "cyclescope: warning: %s\n", a->notes[i]);
     if (!json_stdout) {
         if (annotate) profile_annotate_text(a, stdout);
         else profile_report_text(a, stdout);
@@ -355,6 +356,7 @@ static int imiss(int argc, char **argv) {
     } else if (!profile_imiss_figure(a, have_truth ? &t : NULL, &fig, &err)) {
         rc = cli_fail("%s: %s", have_truth && strstr(err.msg, "truth") ? truth : argv[optind], err.msg);
     } else {
+        for (size_t i = 0; i < a->nnotes; i++) fprintf(stderr, "cyclescope: warning: %s\n", a->notes[i]);
         char warning[512];
         if (profile_reliability_warning(a, warning, sizeof warning))
             fprintf(stderr, "cyclescope: warning: %s\n", warning);

@@ -269,6 +269,22 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
     add_test(NAME exec.procs.${case}
              COMMAND ${_scripts}/procs_check.sh ${case} ${_cs} ${_g}/procs $<TARGET_FILE:stacks_check>)
   endforeach()
+  # Signals between processes (before: a parent's kill was the host's default action on the
+  # child's host process, whatever the child's guest did with the signal): a child catching
+  # SIGTERM in pause(), one computing without system calls until SIGUSR1's handler; SIGUSR1
+  # ignored, then SIGKILL; SIGTERM's default action (WIFSIGNALED 15); SIGUSR2 blocked: pending,
+  # its handler at the unblock; a child's read of a pipe interrupted (EINTR) or restarted
+  # (SA_RESTART); kill(0, SIGUSR1) to the parent, two children and a grandchild; SIGCHLD to
+  # a parent computing without system calls (it spun forever before: the timeout ends it);
+  # a child's waitpid interrupted (EINTR); a child's sigwait takes its parent's signal
+  foreach(case term spin ignore blocked read_eintr read_restart group sigchld_spin wait_eintr sigwait)
+    add_test(NAME exec.qemu.proc_signals.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/proc_signals ${case})
+    set_tests_properties(exec.qemu.proc_signals.${case} PROPERTIES TIMEOUT 30)
+  endforeach()
+  # execve through --sysroot (docs/sandbox.md §17): system() and popen() run the prefix's
+  # bin/sh (a RISC-V stand-in); without one they get 127; a #! interpreter under the prefix
+  add_test(NAME exec.procs.sysroot_exec COMMAND ${_scripts}/sysroot_exec.sh ${_cs} ${_g})
   # the same of a dynamically linked procs: its children (posix_spawn, execve, a #! script)
   # are dynamically linked too, each started by ld.so from the sysroot
   foreach(case spawn exec script host)
@@ -284,7 +300,7 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
                    sh -c "exec \"$0\" exec --exec-state 3 3<\"$1\"" ${_cs} ${CMAKE_CURRENT_SOURCE_DIR}/guest/procs.c)
   add_test(NAME exec.procs.bad_state_cut
            COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: --exec-state 3: not a state a guest execve wrote$"
-                   sh -c "printf 'cyclescope-exec-state-1\\0/bin/x\\0003\\0a\\0' >\"$1\" && exec \"$0\" exec --exec-state 3 3<\"$1\""
+                   sh -c "printf 'cyclescope-exec-state-2\\0/bin/x\\0003\\0a\\0' >\"$1\" && exec \"$0\" exec --exec-state 3 3<\"$1\""
                    ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/cut-exec-state)
   add_test(NAME exec.procs.bad_state_usage
            COMMAND ${_scripts}/expect_error.sh 2 "--exec-state x: not a descriptor" ${_cs} exec --exec-state x)

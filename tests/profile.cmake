@@ -20,7 +20,7 @@
 #   profile.grade.ooo4_commit_cycle_low  single runs: the samples off by > 15% marked low (>= 95%)
 #   profile.calls_between_procedures  sort's quicksort (entered only by jal): its estimated entry
 #                              count is the sum of its call sites' (the least squares across procedures)
-#   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile (versions 3 to 6)
+#   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile (versions 3 to 7)
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 set(_prof_out ${CMAKE_CURRENT_BINARY_DIR}/profile-out)
@@ -323,4 +323,15 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_STRIP)
     $cs profile report --truth $out/s.truth --json $out/s.json $out/s.prof >/dev/null 2>&1
     jq -e '[.procedures[] | select(.samples > 0)] | length == 1 and .[0].missing_edges == false and .[0].cycles > 0' $out/s.json
     jq -e '.grade.within10 >= 0.9' $out/s.json" _ ${_cs} ${_prof_out}/stripped-gap ${CYCLESCOPE_GUEST_DIR}/stripped_gap ${CYCLESCOPE_RISCV_STRIP})
+endif()
+#   profile.shared_libs        a dynamically linked program whose time is in libc.so
+#                              (tests/guest/dynamic/libc_heavy.c): ld.so and libc.so.6 recorded in
+#                              the profile (version 7), libc.so.6:strlen and :memcpy named, every
+#                              sample counted once, libc's frequencies graded against the truth,
+#                              a missing or changed library one line and IMAGE:unknown
+#                              (docs/profile.md, "Shared libraries")
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.shared_libs COMMAND ${_scripts}/profile_shared_libs.sh ${_cs} ${_prof_out}/shared-libs
+           ${CYCLESCOPE_GUEST_DIR})
+  set_tests_properties(profile.shared_libs PROPERTIES SKIP_RETURN_CODE 77)
 endif()

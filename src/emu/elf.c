@@ -136,7 +136,9 @@ static const char *machine_name(unsigned m) {
 }
 
 /* Headers and program headers: everything loading needs. */
-static bool check_headers(elf_image *img, cs_error *err) {
+/* to_run: the file is to be loaded and run (a shared library without an entry point is not a
+ * program); inspection (elf_open: disasm, the profile's libraries) reads a library as well. */
+static bool check_headers(elf_image *img, bool to_run, cs_error *err) {
     const char *p = img->path;
     if (img->size < EI_NIDENT || memcmp(img->data, ELFMAG, SELFMAG) != 0) {
         cs_error_set(err, "%s: not an ELF file", p);
@@ -167,7 +169,7 @@ static bool check_headers(elf_image *img, cs_error *err) {
         cs_error_set(err, "%s: not an executable (ELF type %u)", p, eh->e_type);
         return false;
     }
-    if (eh->e_type == ET_DYN && eh->e_entry == 0) {
+    if (to_run && eh->e_type == ET_DYN && eh->e_entry == 0) {
         /* a shared library: Linux would jump to its first byte (the ELF header) and kill it */
         cs_error_set(err, "%s: a shared library (no entry point), not a program; cyclescope runs static executables",
                      p);
@@ -271,6 +273,11 @@ static bool read_sections(elf_image *img, cs_error *err) {
         cs_error_set(err, "%s: malformed ELF: bad section name table", p);
         return false;
     }
+    /* a stripped shared library keeps its exported names in .dynsym: read when there is no
+     * .symtab, as objdump does (the profile names memcpy in libc.so.6 so) */
+    unsigned symbol_table = SHT_DYNSYM;
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_type == SHT_SYMTAB) symbol_table = SHT_SYMTAB;
     img->sections = cs_calloc(eh->e_shnum, sizeof(elf_section));
     img->file_isa = ISA_EXT_C;
     for (unsigned i = 0; i < eh->e_shnum; i++) {
@@ -290,7 +297,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
                 attributes_priv_spec(s->data, s->size, img->priv_spec);
             }
         }
-        if (sh[i].sh_type != SHT_SYMTAB) continue;
+        if (sh[i].sh_type != symbol_table) continue;
         /* read in place as Elf64_Sym: 8-byte aligned, as the section header table is */
         if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_entsize != sizeof(Elf64_Sym) || (sh[i].sh_offset & 7)) {
             cs_error_set(err, "%s: malformed ELF: bad symbol table", p);
@@ -374,7 +381,7 @@ unsigned elf_file_extensions(const elf_image *img) { return img->file_isa; }
 static elf_image *open_image(const char *path, bool with_sections, cs_error *err) {
     elf_image *img = cs_calloc(1, sizeof *img);
     img->path = cs_strdup(path);
-    if (!cs_read_file(path, &img->data, &img->size, err) || !check_headers(img, err) ||
+    if (!cs_read_file(path, &img->data, &img->size, err) || !check_headers(img, !with_sections, err) ||
         (with_sections && !read_sections(img, err))) {
         elf_close(img);
         return NULL;
@@ -408,6 +415,17 @@ bool elf_code_link_address(const elf_image *img, uint64_t pc, uint64_t *link) {
     }
     return false;
 }
+bool elf_file_offset_address(const elf_image *img, uint64_t offset, uint64_t *addr) {
+    for (unsigned i = 0; i < img->eh->e_phnum; i++) {
+        const Elf64_Phdr *ph = &img->ph[i];
+        if (ph->p_type == PT_LOAD && offset >= ph->p_offset && offset - ph->p_offset < ph->p_filesz) {
+            *addr = ph->p_vaddr + (offset - ph->p_offset);
+            return true;
+        }
+    }
+    return false;
+}
+
 size_t elf_section_count(const elf_image *img) { return img->section_count; }
 const elf_section *elf_section_at(const elf_image *img, size_t i) { return &img->sections[i]; }
 size_t elf_symbol_count(const elf_image *img) { return img->symbol_count; }
@@ -559,6 +577,19 @@ static bool load_interpreter(const elf_image *prog, const char *sysroot, mem *m,
     } else if (place_segments(img, bias, m, &end, err)) {
         out->interp_base = low + bias;
         out->start = img->eh->e_entry + bias;
+        /* its code as Linux maps it, for the profile's loadmap (emu_code_map) */
+        snprintf(out->interp_path, sizeof out->interp_path, "%s", prog->interp);
+        char *real = realpath(found, NULL);
+        snprintf(out->interp_host, sizeof out->interp_host, "%s", real ? real : found);
+        free(real);
+        for (unsigned i = 0; i < img->eh->e_phnum && out->interp_exec_count < 4; i++) {
+            const Elf64_Phdr *ph = &img->ph[i];
+            if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
+            out->interp_exec[out->interp_exec_count].start = (ph->p_vaddr + bias) & ~(uint64_t)PAGE_MASK;
+            out->interp_exec[out->interp_exec_count].end =
+                (ph->p_vaddr + ph->p_memsz + bias + PAGE_MASK) & ~(uint64_t)PAGE_MASK;
+            out->interp_exec[out->interp_exec_count++].offset = ph->p_offset & ~(uint64_t)PAGE_MASK;
+        }
         ok = true;
     }
     elf_close(img);

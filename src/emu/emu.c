@@ -150,6 +150,14 @@ const char *emu_sysroot_default(void) {
     return stat(debian_cross, &st) == 0 && S_ISDIR(st.st_mode) ? debian_cross : NULL;
 }
 
+static const char *under_root(const char *root, const char *path, char *buf, size_t size) {
+    if (!root || path[0] != '/') return path;
+    /* "/" alone is the host's root: the guest lists and walks the host's tree, as under qemu */
+    if (!path[1] || (size_t)snprintf(buf, size, "%s%s", root, path) >= size) return path;
+    struct stat st;
+    return lstat(buf, &st) == 0 ? buf : path;
+}
+
 const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t size) {
     /* --env-fixed shows the program as /guest/NAME: /guest/ is its directory for what the
      * guest reads, so an RPATH of $ORIGIN (ld.so takes it from /proc/self/exe) and files
@@ -161,11 +169,11 @@ const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t
         if (slash && (size_t)snprintf(buf, size, "%.*s%s", dir_len, e->exe_real, rest) < size) return buf;
         return path;
     }
-    if (!e->sysroot || path[0] != '/') return path;
-    /* "/" alone is the host's root: the guest lists and walks the host's tree, as under qemu */
-    if (!path[1] || (size_t)snprintf(buf, size, "%s%s", e->sysroot, path) >= size) return path;
-    struct stat st;
-    return lstat(buf, &st) == 0 ? buf : path;
+    return under_root(e->sysroot, path, buf, size);
+}
+
+const char *emu_exec_path(const emu_t *e, const char *path, char *buf, size_t size) {
+    return under_root(e->exec_root, path, buf, size);
 }
 
 /* whether the host path `real` (a real path) lies beneath the directory `sysroot` */
@@ -242,9 +250,11 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     mem_copy_in(&e->m, EMU_SIGRETURN_PAGE, sigreturn_code, sizeof sigreturn_code);
     mem_protect(&e->m, EMU_SIGRETURN_PAGE, PAGE_SIZE, PROT_R | PROT_X);
     e->h.pc = li.start;
-    /* a static program sees the host's files as it always did; a program that lies in the
-     * sysroot (its ld.so run as the program: `ld.so --list PROG`, `ld.so PROG`) loads the
-     * libraries a dynamic one does, so it sees the prefix as one */
+    /* a static program sees the host's files as it always did; its execve looks under the
+     * prefix too (there the host has nothing a guest can run: emu_exec_path). A program that
+     * lies in the sysroot (its ld.so run as the program: `ld.so --list PROG`, `ld.so PROG`)
+     * loads the libraries a dynamic one does, so it sees the prefix as one */
+    e->exec_root = e->sysroot ? cs_strdup(e->sysroot) : NULL;
     if (!li.interp_base && !path_in_sysroot(e->exe_real, e->sysroot)) {
         free(e->sysroot);
         e->sysroot = NULL;
@@ -256,6 +266,9 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     /* Linux maps the interpreter first, at the top of the mmap area: what ld.so and the
      * program map then goes below it */
     if (li.interp_base) e->mmap_top = li.interp_base;
+    for (unsigned i = 0; i < li.interp_exec_count; i++)
+        emu_note_code_map(e, li.interp_path, li.interp_host, li.interp_exec[i].start, li.interp_exec[i].end,
+                          li.interp_exec[i].offset);
     e->status = EMU_RUNNING;
     return e;
 }
@@ -278,10 +291,37 @@ void emu_destroy(emu_t *e) {
     free(e->path);
     free(e->exe_real);
     free(e->sysroot);
+    free(e->exec_root);
     free(e->exe_seen);
     free(e->allow_write_real);
+    for (size_t i = 0; i < e->code_map_count; i++) {
+        free((char *)e->code_maps[i].guest_path);
+        free((char *)e->code_maps[i].host_path);
+    }
+    free(e->code_maps);
     free(e);
 }
+
+void emu_note_code_map(emu_t *e, const char *guest_path, const char *host_path, uint64_t start, uint64_t end,
+                       uint64_t offset) {
+    size_t kept = 0;
+    for (size_t i = 0; i < e->code_map_count; i++) {
+        emu_code_map *c = &e->code_maps[i];
+        if (c->start < end && start < c->end) { /* mapped over: the new one is what runs there */
+            free((char *)c->guest_path);
+            free((char *)c->host_path);
+        } else {
+            e->code_maps[kept++] = *c;
+        }
+    }
+    e->code_map_count = kept;
+    if (e->code_map_count == e->code_map_cap)
+        e->code_maps = cs_realloc(e->code_maps, (e->code_map_cap = e->code_map_cap * 2 + 8) * sizeof *e->code_maps);
+    e->code_maps[e->code_map_count++] = (emu_code_map){cs_strdup(guest_path), cs_strdup(host_path), start, end, offset};
+}
+
+size_t emu_code_map_count(const emu_t *e) { return e->code_map_count; }
+const emu_code_map *emu_code_map_at(const emu_t *e, size_t i) { return &e->code_maps[i]; }
 
 /* The instructions to run next: no further than the guest's alarm (setitimer), which is
  * delivered when they ran (emu_alarm_check), nor than the running thread's quantum. */
@@ -293,6 +333,7 @@ uint64_t emu_next_chunk(emu_t *e, uint64_t left) {
         uint64_t quantum = emu_thread_budget(e);
         if (quantum < budget) budget = quantum;
     }
+    budget = emu_host_event_chunk(budget); /* a signal from another process, a child's end */
     return budget < left ? budget : left;
 }
 
@@ -366,6 +407,8 @@ static void emu_source_destroy(uop_source *s) { free(s); }
 
 static const uop_source_ops emu_source_ops = {UOP_SOURCE_KIND_EMULATOR, emu_source_read, emu_source_skip,
                                               emu_source_destroy};
+
+emu_t *emu_source_emu(uop_source *src) { return src && src->ops == &emu_source_ops ? ((emu_source *)src)->emu : NULL; }
 
 uop_source *emu_source_create(emu_t *emu) {
     emu_source *s = cs_calloc(1, sizeof *s);

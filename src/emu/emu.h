@@ -109,6 +109,10 @@ const char *emu_path(const emu_t *emu);  /* the program as given to emu_create (
  * handler, as abort()'s SIGABRT), or 0 for what cyclescope does not support (a system call,
  * a feature). */
 int emu_fault_signal(const emu_t *emu);
+/* A child process of the guest's (made by a guest's fork, then execve) that ended: the host
+ * process ends as the guest did, killed by its signal or with its exit code, for its
+ * parent's wait (docs/sandbox.md §15). Returns for the first process, and while it runs. */
+void emu_end_child_process(emu_t *emu);
 uint64_t emu_icount(const emu_t *emu); /* instructions executed so far */
 
 /* In a process forked from the one that ran the guest so far (a simulation point timed
@@ -124,6 +128,25 @@ void emu_private_files(emu_t *emu);
  * says EMU_FAILED with a signal) and -1 when the run failed for what cyclescope does
  * not support (fault signal 0). */
 uop_source *emu_source_create(emu_t *emu);
+
+/* The emulator behind a source emu_source_create made (its kind UOP_SOURCE_KIND_EMULATOR), NULL
+ * for any other source. */
+emu_t *emu_source_emu(uop_source *src);
+
+/* ---- the code images the guest mapped (the profile's loadmap: docs/profile.md) ----
+ * Every executable mapping of a file the guest has had, as /proc/self/maps would list it: the
+ * interpreter the loader placed, and each mmap with PROT_EXEC of a file (the libraries ld.so
+ * maps, dlopen'd ones), in the order made. Kept after an munmap, so that a sample taken before
+ * a dlclose still finds its library; a later one overlapping it replaces it. The executable
+ * itself is not listed (emu_path). */
+typedef struct emu_code_map {
+    const char *guest_path; /* the file as the guest named it */
+    const char *host_path;  /* the file read (through the sysroot), absolute when known */
+    uint64_t start, end;    /* [start, end), page aligned */
+    uint64_t offset;        /* the file offset mapped at start */
+} emu_code_map;
+size_t emu_code_map_count(const emu_t *emu);
+const emu_code_map *emu_code_map_at(const emu_t *emu, size_t i);
 
 /* ---- ELF inspection (the disassembler and the DCPI analysis need it) ---- */
 
@@ -155,6 +178,9 @@ uint64_t elf_load_bias(const elf_image *img);
  * executable's own code sections as loaded (less elf_load_bias); false for any other pc —
  * a dynamically linked program's loader and libraries, code the program generated. */
 bool elf_code_link_address(const elf_image *img, uint64_t pc, uint64_t *link);
+/* The link address at file offset `offset` by the program headers (the PT_LOAD holding it):
+ * with a code map's start and offset, a shared library's load bias. False when none holds it. */
+bool elf_file_offset_address(const elf_image *img, uint64_t offset, uint64_t *addr);
 size_t elf_section_count(const elf_image *img);
 const elf_section *elf_section_at(const elf_image *img, size_t i);
 /* Symbols sorted by address; at one address in the order objdump prefers

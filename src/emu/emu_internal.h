@@ -138,11 +138,12 @@ struct emu {
     int fault_signal;   /* the signal Linux would have sent for the failure, 0 if none */
     uint64_t icount;
 
-    char *path;     /* host path of the executable */
-    char *exe_real; /* its absolute path, opened for /proc/self/exe */
-    char *sysroot;  /* the guest library prefix (real path), NULL for none: absolute paths the
+    char *path;      /* host path of the executable */
+    char *exe_real;  /* its absolute path, opened for /proc/self/exe */
+    char *sysroot;   /* the guest library prefix (real path), NULL for none: absolute paths the
                      * guest reads are looked up there first (emu_sysroot_path) */
-    char *exe_seen; /* what the guest sees as its path: exe_real, or EMU_FIXED_DIR/NAME */
+    char *exec_root; /* the same prefix for execve's paths, a static program's too (emu_exec_path) */
+    char *exe_seen;  /* what the guest sees as its path: exe_real, or EMU_FIXED_DIR/NAME */
     /* what the guest was started with, for its /proc/self/cmdline, environ and auxv (syscall.c):
      * the stack's ranges of argv's and envp's strings, as Linux's mm->arg_start.. env_end, and
      * a copy of the auxiliary vector (Linux's mm->saved_auxv), its AT_NULL pair included */
@@ -213,7 +214,14 @@ struct emu {
     int vpid_counter_fd;    /* its memfd (-1 until the first fork), passed on by an execve */
     bool replica;           /* a forked copy of the emulator (emu_private_files: a SimPoint
                                point's): it starts no process the run itself starts */
+    /* executable file mappings (emu_code_map_count); the strings are owned */
+    emu_code_map *code_maps;
+    size_t code_map_count, code_map_cap;
 };
+
+/* Note an executable mapping of a file (emu.c): it replaces those it overlaps. */
+void emu_note_code_map(emu_t *e, const char *guest_path, const char *host_path, uint64_t start, uint64_t end,
+                       uint64_t offset);
 
 /* elf.c: place the loadable segments, return where things went. */
 /* Where the dynamic loader of a dynamically linked program goes: near the mmap area's top
@@ -230,12 +238,23 @@ typedef struct elf_load_info {
     /* the extensions the program's Tag_RISCV_arch (.riscv.attributes) names beyond RV64GC,
      * space-separated ("zbb zba", "v"); empty when none or no attributes */
     char beyond_gc[96];
+    /* the interpreter: its path as PT_INTERP names it, the file read, and its executable
+     * segments as Linux maps them (emu_code_map) */
+    char interp_path[256], interp_host[4096];
+    struct {
+        uint64_t start, end, offset;
+    } interp_exec[4];
+    unsigned interp_exec_count;
 } elf_load_info;
 /* The host file the guest means by `path` when it reads, stats or runs it: sysroot/path if
  * the path is absolute and that exists (like qemu-riscv64 -L), else path itself; with
  * --env-fixed, EMU_FIXED_DIR/REST is REST in the program's own directory. buf holds the
  * result when it is not path. */
 const char *emu_sysroot_path(const emu_t *e, const char *path, char *buf, size_t size);
+/* The program file an execve of `path` (or a #! interpreter) means: the same rule, for
+ * every program, static ones too (as qemu-riscv64 -L: a path the prefix has is the prefix's;
+ * the host's /bin/sh is x86 and would fail with ENOEXEC anyway). */
+const char *emu_exec_path(const emu_t *e, const char *path, char *buf, size_t size);
 /* sysroot: where a PT_INTERP's path is looked up first (NULL: on the host only). */
 bool elf_load(const char *path, const char *sysroot, mem *m, elf_load_info *out, cs_error *err);
 
@@ -411,17 +430,41 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
 /* kill(2) to a child's virtual pid: true when pid names one (*ret: the result). */
 bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret);
 /* execve of `path` (a guest path, resolved from host directory `hdir`): returns only on failure. */
-int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr, uint64_t envp_addr);
+int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv_addr, uint64_t envp_addr);
 /* After a fork: a read or write of a pipe both processes may hold waits on the host. */
 void emu_pipes_cross_process(emu_t *e);
 /* Set by the host's SIGCHLD handler (installed when the guest forks with a SIGCHLD handler of
  * its own); emu_syscall then calls emu_children_check, which sends the guest its SIGCHLDs. */
 extern volatile sig_atomic_t emu_host_child_ended;
 void emu_children_check(emu_t *e);
-/* A wait of the single thread (rt_sigsuspend) that a child's SIGCHLD can end: waits on the
- * host until one ended and its handler is due (true); false when none can come. */
+/* A wait of the single thread (pause, rt_sigsuspend, a poll of nothing) that a child's
+ * SIGCHLD, or in a child process its parent's signal, can end: waits on the host until a
+ * handler is due or the guest ended (true); false when nothing can come. */
 bool emu_wait_child_end(emu_t *e);
 void emu_processes_free(emu_t *e);
+/* kill(2) of every child (each passes a group's signal on to its own: signal.c); 0 or -errno. */
+int64_t emu_kill_children(emu_t *e, int64_t sig, bool group);
+
+/* signal.c: signals between the guest's processes. A child process receives its parent's
+ * (emu_host_signals_receive, once, in the child); emu_host_signal_send is the parent's kill
+ * of a child's host process. emu_host_signals_take turns what arrived (and the children's
+ * ends, SIGCHLD) into guest signals: true when a handler is due or the guest ended, which
+ * ends a blocking call. emu_host_wait is ppoll(fds, n) of a blocking call that such a signal
+ * ends (returns -1 with *interrupted). emu_host_event_chunk caps a chunk of instructions
+ * while such events can come (emu_host_events_watch: the guest catches SIGCHLD). */
+void emu_host_signals_receive(emu_t *e);
+bool emu_host_signals_received(void);
+int64_t emu_host_signal_send(pid_t host, int32_t sender_vpid, int64_t sig, bool group);
+bool emu_host_signals_take(emu_t *e);
+struct pollfd;
+int emu_host_wait(emu_t *e, struct pollfd *fds, size_t n, bool *interrupted);
+/* Until a signal from another process (or a child's end) arrived, then taken (sigwait). */
+void emu_host_wait_arrival(emu_t *e);
+void emu_host_events_watch(void);
+uint64_t emu_host_event_chunk(uint64_t budget);
+/* A blocking call a signal with a handler interrupted: -EINTR, or run again after the
+ * handler when it has SA_RESTART (Linux's ERESTARTSYS; emu_syscall decides). */
+#define EMU_ERESTARTSYS 512
 
 /* exec.c */
 uint64_t emu_exec_fast(emu_t *e, uint64_t max);

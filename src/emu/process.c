@@ -12,10 +12,13 @@
  *   never meet another process' pid. The parent keeps the virtual pid -> host pid map of its
  *   children; wait and kill only ever name those host pids (never another child of cyclescope).
  * - vfork (CLONE_VM|CLONE_VFORK, glibc's posix_spawn, hence popen and system) is a fork whose
- *   parent waits until the child execs or exits. The child's memory is a copy: what it writes
- *   is not seen by the parent, so a posix_spawn whose exec fails returns 0 and a pid whose
- *   status is 127 (glibc's child writes the errno into the parent's memory, which a copy loses).
- * - execve never runs a host binary: a RISC-V ELF (or a #! script whose interpreter is one)
+ *   parent waits until the child execs or exits. The child's memory is a copy, whose changed
+ *   pages the parent takes then (vfork_take_memory), so a posix_spawn whose exec fails
+ *   returns the errno glibc's child wrote into its parent's memory, as on Linux.
+ * - kill of a child reaches the child's guest (signal.c: its handlers, mask, ignored
+ *   signals); kill of the group reaches every child, each passing it on to its own.
+ * - execve never runs a host binary: a RISC-V ELF (an absolute path under the guest library
+ *   prefix first, emu_exec_path) (or a #! script whose interpreter is one)
  *   replaces the host process by `cyclescope exec --exec-state FD` on it, FD a memfd with the
  *   program, argv, exactly the guest's envp, the virtual pids, the sandbox options and the
  *   descriptors without FD_CLOEXEC (kept open on the host across the execve). Anything else
@@ -56,7 +59,7 @@ enum {
 enum { VPID_STRIDE = 100 };
 _Static_assert((int)EMU_MAX_THREADS < (int)VPID_STRIDE, "a process' tids stay below the next pid");
 
-#define EXEC_STATE_MAGIC "cyclescope-exec-state-1"
+#define EXEC_STATE_MAGIC "cyclescope-exec-state-2"
 
 /* ---- SIGCHLD ---- */
 
@@ -88,24 +91,25 @@ void emu_children_check(emu_t *e) {
 }
 
 bool emu_wait_child_end(emu_t *e) {
-    if (!guest_catches_sigchld(e) || (e->ctx.sig_blocked & SIG_BIT(SIGCHLD))) return false;
+    bool from_children = guest_catches_sigchld(e) && !(e->ctx.sig_blocked & SIG_BIT(SIGCHLD));
+    bool from_parent = emu_host_signals_received(); /* a child process: its parent may kill it */
+    if (!from_children && !from_parent) return false;
     for (;;) {
-        emu_children_check(e);
-        if (emu_signal_handler_ready(e)) return true;
+        if (emu_host_signals_take(e)) return true;
         struct pollfd p[64];
         size_t n = 0, waiting = 0;
-        for (size_t i = 0; i < e->child_count; i++) {
+        for (size_t i = 0; i < e->child_count && from_children; i++) {
             emu_child *c = &e->children[i];
             if (c->announced) continue;
             waiting++;
             if (c->pidfd < 0) c->pidfd = (int)syscall(SYS_pidfd_open, c->host, 0);
             if (c->pidfd >= 0 && n < 64) p[n++] = (struct pollfd){.fd = c->pidfd, .events = POLLIN};
         }
-        if (!waiting) return false; /* every child's end was told already: nothing can come */
+        if (!waiting && !from_parent) return false; /* every child's end was told already: nothing can come */
+        bool interrupted;
         if (n == waiting) {
-            while (poll(p, n, -1) < 0 && errno == EINTR) {
-            }
-        } else { /* no pidfds: look again in 2 ms */
+            emu_host_wait(e, p, n, &interrupted); /* a child's end, or a signal (then it looks again) */
+        } else {                                  /* no pidfds: look again in 2 ms */
             struct timespec nap = {0, 2000000};
             nanosleep(&nap, NULL);
         }
@@ -113,6 +117,15 @@ bool emu_wait_child_end(emu_t *e) {
 }
 
 /* ---- fork ---- */
+
+/* The children's table changes with every host signal blocked: a child process' handler
+ * reads it to pass a group's signal on (signal.c), and must never meet a freed table or the
+ * pid of a child already reaped (the host may have given it to another process). */
+static void hold_signals(sigset_t *before) {
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, before);
+}
 
 static int32_t next_vpid(emu_t *e) {
     if (!e->vpid_counter) {
@@ -144,10 +157,54 @@ void emu_pipes_cross_process(emu_t *e) {
         }
 }
 
+/* ---- vfork: the child's writes reach the parent's memory ----
+ * A CLONE_VM child writes into its parent's memory (glibc's posix_spawn child reports a
+ * failed execve's errno so: posix_spawn returns it). The emulator's child has a copy, so
+ * when it execs or exits (the parent waits until then, every thread of it: its memory does
+ * not change meanwhile) it writes every page it holds of its writable mappings into a
+ * memfd, and the parent takes each page that differs from its own, where it has that page
+ * mapped writable: exactly what the child wrote. */
+
+static int vfork_memory_fd = -1; /* the child's end, until it execs or exits */
+
+static void vfork_share_memory(emu_t *e) {
+    if (vfork_memory_fd < 0) return;
+    if (ftruncate(vfork_memory_fd, 0) != 0 || lseek(vfork_memory_fd, 0, SEEK_SET) != 0) return;
+    for (size_t v = 0; v < e->m.vma_count; v++) {
+        if (!(e->m.vmas[v].prot & PROT_W)) continue;
+        for (uint64_t at = e->m.vmas[v].start; at < e->m.vmas[v].end; at += PAGE_SIZE) {
+            const uint8_t *data = mem_peek(&e->m, at);
+            if (!data) continue; /* never touched: zeros, as the parent's untouched page */
+            if (write(vfork_memory_fd, &at, sizeof at) != sizeof at ||
+                write(vfork_memory_fd, data, PAGE_SIZE) != PAGE_SIZE)
+                return; /* the parent takes the whole pages that came */
+        }
+    }
+}
+
+static bool writable_in(const mem *m, uint64_t at) {
+    for (size_t v = 0; v < m->vma_count; v++)
+        if (at >= m->vmas[v].start && at < m->vmas[v].end) return (m->vmas[v].prot & PROT_W) != 0;
+    return false;
+}
+
+static void vfork_take_memory(emu_t *e, int fd) {
+    static uint8_t zeros[PAGE_SIZE];
+    uint8_t data[PAGE_SIZE];
+    uint64_t at;
+    for (off_t off = 0; pread(fd, &at, sizeof at, off) == sizeof at; off += sizeof at + PAGE_SIZE) {
+        if (pread(fd, data, PAGE_SIZE, off + (off_t)sizeof at) != PAGE_SIZE) break;
+        if ((at & PAGE_MASK) || !writable_in(&e->m, at)) continue;
+        const uint8_t *mine = mem_peek(&e->m, at);
+        if (memcmp(mine ? mine : zeros, data, PAGE_SIZE) != 0) mem_copy_in(&e->m, at, data, PAGE_SIZE);
+    }
+}
+
 /* The forked child's end: the guest's status as the host process' own (a signal as a signal,
  * without a core file), never through the caller's code. */
 static _Noreturn void child_end(emu_t *e) {
     emu_shared_release_all(e);
+    vfork_share_memory(e);
     if (e->status == EMU_EXITED) _exit(e->exit_code & 0xff);
     int sig = e->fault_signal;
     bool fault = sig == SIGSEGV || sig == SIGILL || sig == SIGBUS || sig == SIGTRAP || sig == SIGFPE;
@@ -164,6 +221,10 @@ static _Noreturn void child_end(emu_t *e) {
         _exit(128 + sig);
     }
     _exit(125); /* what `exec` exits with when cyclescope cannot run the program */
+}
+
+void emu_end_child_process(emu_t *e) {
+    if (e->parent_vpid >= GUEST_PID && e->status != EMU_RUNNING) child_end(e);
 }
 
 /* The child's state: one thread, no children, no pending signals or timers (kernel/fork.c). */
@@ -209,29 +270,44 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     int32_t vpid = next_vpid(e);
     if (vpid < 0) return -EAGAIN;
     if (e->child_count == e->child_cap) {
+        sigset_t held;
+        hold_signals(&held);
         e->child_cap = e->child_cap ? 2 * e->child_cap : 8;
         e->children = cs_realloc(e->children, cs_array_size(e->child_cap, sizeof *e->children));
+        sigprocmask(SIG_SETMASK, &held, NULL);
     }
     int sync[2] = {-1, -1}; /* vfork: the child holds the write end until it execs or exits */
     if (is_vfork && pipe2(sync, O_CLOEXEC) < 0) return -errno;
+    int memory = is_vfork ? memfd_create("cyclescope-vfork-memory", MFD_CLOEXEC) : -1;
     /* both processes may hold a pipe's ends from now; a write to a reader that is gone is
      * EPIPE on the host (the guest gets its SIGPIPE from us), never a signal to cyclescope */
     emu_pipes_cross_process(e);
     signal(SIGPIPE, SIG_IGN);
     progress_interrupt(); /* the child's copy of the bar is then not drawn: it never draws */
     fflush(NULL);
+    /* a kill the parent sends at once waits (blocked on the host) until the child's handlers
+     * turn it into the guest's signal */
+    sigset_t all, before;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &before);
     pid_t host = fork();
     if (host < 0) {
         int why = errno;
+        sigprocmask(SIG_SETMASK, &before, NULL);
         if (is_vfork) close(sync[0]), close(sync[1]);
+        if (memory >= 0) close(memory);
         return -why;
     }
     if (host == 0) {
         if (is_vfork) close(sync[0]); /* sync[1] closes at the exec or the exit */
+        vfork_memory_fd = memory;
         child_start(e, vpid, flags, newsp, ctid);
+        emu_host_signals_receive(e);
+        sigprocmask(SIG_SETMASK, &before, NULL);
         while (e->status == EMU_RUNNING) emu_run(e, UINT64_MAX);
         child_end(e);
     }
+    sigprocmask(SIG_SETMASK, &before, NULL);
     e->children[e->child_count++] = (emu_child){.vpid = vpid, .host = host, .pidfd = -1};
     /* the guest catches SIGCHLD: the host's tells when to look (SA_RESTART: cyclescope's own
      * calls go on; a guest's wait on the host — poll — sees EINTR, as its handler would make it) */
@@ -243,6 +319,7 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
         sigemptyset(&sa.sa_mask);
         sigchld_installed = sigaction(SIGCHLD, &sa, NULL) == 0;
+        emu_host_events_watch(); /* a guest computing without system calls is told too */
     }
     emu_host_child_ended = 1; /* a child that ended before the handler was there is looked for too */
     if (flags & FORK_CLONE_PARENT_SETTID) guest_put(e, ptid, &vpid, 4);
@@ -252,7 +329,9 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         while (read(sync[0], &byte, 1) < 0 && errno == EINTR) {
         }
         close(sync[0]);
+        if (memory >= 0) vfork_take_memory(e, memory);
     }
+    if (memory >= 0) close(memory);
     return vpid;
 }
 
@@ -275,6 +354,9 @@ static void child_forget(emu_t *e, size_t i, int32_t code) {
  * (waitid's; each look adds WNOHANG): 1 with its index and the host's siginfo, 0 when
  * `nohang` and none is yet, -ECHILD when no child matches. */
 static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, siginfo_t *info, size_t *index) {
+    /* a child process waits on pidfds, which its parent's signals interrupt (a stop or a
+     * continuation, which pidfds do not tell, keeps the host's wait) */
+    bool interruptible = emu_host_signals_received() && !(host_options & (WSTOPPED | WCONTINUED));
     for (;;) {
         size_t matching = 0, last = 0;
         for (size_t i = 0; i < e->child_count; i++) {
@@ -288,7 +370,9 @@ static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, 
         }
         if (!matching) return -ECHILD;
         if (nohang) return 0;
-        if (matching == 1) { /* one to wait for: the host's wait, with WNOWAIT so it is looked at again */
+        if (interruptible && emu_host_signals_take(e)) return -EMU_ERESTARTSYS; /* a handler first */
+        if (matching == 1 &&
+            !interruptible) { /* one to wait for: the host's wait, with WNOWAIT so it is looked at again */
             memset(info, 0, sizeof *info);
             while (waitid(P_PID, (id_t)e->children[last].host, info, (host_options & ~WNOHANG) | WNOWAIT) < 0 &&
                    errno == EINTR) {
@@ -308,7 +392,11 @@ static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, 
             }
             p[n++] = (struct pollfd){.fd = e->children[i].pidfd, .events = POLLIN};
         }
-        if (all && n == matching) {
+        bool interrupted = false;
+        if (all && n == matching && interruptible) {
+            emu_host_wait(e, p, n, &interrupted);
+            if (interrupted) return -EMU_ERESTARTSYS;
+        } else if (all && n == matching) {
             while (poll(p, n, -1) < 0 && errno == EINTR) {
             }
         } else {
@@ -355,8 +443,11 @@ int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t opti
     if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED) {
         siginfo_t reaped;
         memset(&reaped, 0, sizeof reaped);
+        sigset_t held;
+        hold_signals(&held);
         waitid(P_PID, (id_t)e->children[i].host, &reaped, WEXITED | WNOHANG); /* now it goes */
         child_forget(e, i, info.si_code);
+        sigprocmask(SIG_SETMASK, &held, NULL);
     } else { /* a stop or a continuation: taken, as wait4 takes it */
         siginfo_t taken;
         waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
@@ -397,21 +488,35 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
     if (put_zero_rusage(e, rusage_addr)) return -EFAULT;
     if (got > 0 && !(options & WAIT_WNOWAIT)) {
         siginfo_t taken;
+        sigset_t held;
+        hold_signals(&held);
         waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
         if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED)
             child_forget(e, i, info.si_code);
+        sigprocmask(SIG_SETMASK, &held, NULL);
     }
     return 0;
 }
 
+/* The child's emulator turns the host signal into its guest's (signal.c): its handler runs,
+ * an ignored one is dropped, a blocked one waits; SIGKILL and SIGSTOP act on the host. */
 bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret) {
     for (size_t i = 0; i < e->child_count; i++) {
         if (e->children[i].vpid != pid) continue;
         if (sig < 0 || sig > 64) *ret = -EINVAL;
-        else *ret = kill(e->children[i].host, (int)sig) < 0 ? -errno : 0;
+        else *ret = emu_host_signal_send(e->children[i].host, e->vpid, sig, false);
         return true;
     }
     return false;
+}
+
+/* Every child (a group's signal, kill(0) or kill(-1)): each passes it on to its own children
+ * when it takes it (signal.c). A child that ended and was not waited for yet takes it as
+ * Linux's zombie does: without effect. */
+int64_t emu_kill_children(emu_t *e, int64_t sig, bool group) {
+    if (sig < 0 || sig > 64) return -EINVAL;
+    for (size_t i = 0; i < e->child_count; i++) emu_host_signal_send(e->children[i].host, e->vpid, sig, group);
+    return 0;
 }
 
 void emu_processes_free(emu_t *e) {
@@ -529,13 +634,17 @@ static void put_number(state_buf *b, uint64_t v) {
     put_field(b, text);
 }
 
-int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr, uint64_t envp_addr) {
-    char interp[PATH_MAX], arg[PATH_MAX];
+int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv_addr, uint64_t envp_addr) {
+    char interp[PATH_MAX], arg[PATH_MAX], path_under[PATH_MAX], interp_under[PATH_MAX];
+    /* an absolute path is the guest library prefix's when it has it (--sysroot: its bin/sh) */
+    const char *path = emu_exec_path(e, guest_path, path_under, sizeof path_under);
     int64_t kind = program_kind(hdir, path, interp, arg);
     if (kind < 0) return kind;
+    const char *interp_path = interp;
     if (kind == 1) { /* the interpreter must be a RISC-V program too (not another script) */
         char unused[PATH_MAX], unused_arg[PATH_MAX];
-        int64_t ik = program_kind(hdir, interp, unused, unused_arg);
+        interp_path = emu_exec_path(e, interp, interp_under, sizeof interp_under);
+        int64_t ik = program_kind(hdir, interp_path, unused, unused_arg);
         if (ik < 0) return ik == -ENOEXEC || ik == -EACCES ? ik : -ENOENT;
         if (ik != 0) return -ENOEXEC;
     }
@@ -552,24 +661,24 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
         emu_fail(e,
                  "the program execs %s (pc 0x%" PRIx64 "): a run that times or counts a program observes that "
                  "program alone; `cyclescope exec` without --stats or --max lets it exec",
-                 path, e->h.pc);
+                 guest_path, e->h.pc);
         free_strings(argv, argc);
         free_strings(envp, envc);
         return -ENOSYS;
     }
     state_buf b = {0};
     put_field(&b, EXEC_STATE_MAGIC);
-    put_field(&b, kind == 1 ? interp : path);
+    put_field(&b, kind == 1 ? interp_path : path);
     /* argv: a script's is its interpreter, its argument, the script's path, then argv[1..] */
     size_t skip = argc > 0 ? 1 : 0; /* argv[0]: replaced for a script, its own field otherwise */
     size_t head = kind == 1 ? (*arg ? 3 : 2) : 1;
     put_number(&b, head + argc - skip);
-    if (kind == 1) {
+    if (kind == 1) { /* the names as the script and the guest gave them (Linux's argv) */
         put_field(&b, interp);
         if (*arg) put_field(&b, arg);
-        put_field(&b, path);
+        put_field(&b, guest_path);
     } else {
-        put_field(&b, argc ? argv[0] : path); /* the emulator needs an argv[0]: Linux would pass none */
+        put_field(&b, argc ? argv[0] : guest_path); /* the emulator needs an argv[0]: Linux would pass none */
     }
     for (size_t i = skip; i < argc; i++) put_field(&b, argv[i]);
     put_number(&b, envc);
@@ -593,6 +702,15 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
     for (int sig = 1; sig <= 64; sig++)
         if (e->sigaction_handler[sig] == 1) ignored |= SIG_BIT(sig); /* SIG_IGN stays; handlers do not */
     put_number(&b, ignored);
+    /* the host's signal mask to restore once the new process notes its parent's signals (the
+     * execve keeps every signal blocked until then, as the fork does) */
+    sigset_t all, before;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &before);
+    uint64_t host_mask = 0;
+    for (int sig = 1; sig <= 64; sig++)
+        if (sigismember(&before, sig) == 1) host_mask |= SIG_BIT(sig);
+    put_number(&b, host_mask);
     /* the descriptors without FD_CLOEXEC, on the host descriptors they have now */
     int kept[EMU_MAX_FDS];
     size_t nkept = 0;
@@ -612,6 +730,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
         int why = errno ? errno : EIO;
         if (state >= 0) close(state);
         free(b.data);
+        sigprocmask(SIG_SETMASK, &before, NULL);
         return -why;
     }
     free(b.data);
@@ -634,6 +753,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
     signal(SIGPIPE, SIG_DFL);
     progress_interrupt();
     fflush(NULL);
+    vfork_share_memory(e); /* a vfork child's writes, for its parent (again at its exit if this fails) */
     execve("/proc/self/exe", host_argv, environ);
     int why = errno;
     /* it failed: everything as it was */
@@ -650,6 +770,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *path, uint64_t argv_addr,
     }
     if (e->vpid_counter_fd >= 0) fcntl(e->vpid_counter_fd, F_SETFD, FD_CLOEXEC);
     close(state);
+    sigprocmask(SIG_SETMASK, &before, NULL);
     return -why;
 }
 
@@ -718,7 +839,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     o.may_exec = true;
     bool umask_set = get_number(&r) != 0;
     uint32_t umask_value = (uint32_t)get_number(&r);
-    uint64_t blocked = get_number(&r), ignored = get_number(&r);
+    uint64_t blocked = get_number(&r), ignored = get_number(&r), host_mask = get_number(&r);
     size_t nfds = (size_t)get_number(&r);
     if (nfds > EMU_MAX_FDS || o.vpid <= 0) r.bad = true;
     emu_t *e = NULL;
@@ -754,6 +875,14 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
             }
         }
     }
+    /* a child of the guest's takes its parent's signals from now (the first process keeps
+     * the host's actions: Ctrl-C ends the run); then what the execve held blocked comes */
+    if (e && e->parent_vpid >= GUEST_PID) emu_host_signals_receive(e);
+    sigset_t host_blocked;
+    sigemptyset(&host_blocked);
+    for (int sig = 1; sig <= 64; sig++)
+        if ((host_mask & SIG_BIT(sig)) && sig != 32 && sig != 33) sigaddset(&host_blocked, sig);
+    sigprocmask(SIG_SETMASK, &host_blocked, NULL);
     free(argv);
     free(envp);
     free(data);

@@ -5,8 +5,11 @@
  * sends SIGALRM. The system calls that reach here are dispatched by syscall.c. */
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "emu_internal.h"
 
@@ -452,6 +455,7 @@ void emu_alarm_fire(emu_t *e) {
 /* Between two chunks of instructions: the alarm, and its handler set up to run next. */
 void emu_alarm_check(emu_t *e) {
     emu_alarm_fire(e);
+    if (e->status == EMU_RUNNING) emu_host_signals_take(e); /* another process' signal, a child's end */
     if (e->status == EMU_RUNNING && emu_signal_handler_ready(e)) emu_signal_deliver(e);
     e->sig_redirect = false; /* h.pc is where the next chunk starts */
 }
@@ -535,6 +539,12 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
         uint64_t due = emu_alarm_budget(e);
         bool alarm_counts = due != UINT64_MAX && e->sigaction_handler[SIGALRM] != 1 &&
             ((set & SIG_BIT(SIGALRM)) || !(e->ctx.sig_blocked & SIG_BIT(SIGALRM)));
+        if (!alarm_counts && timeout_ns == UINT64_MAX && emu_host_signals_received()) {
+            emu_host_wait_arrival(e); /* a child process: its parent's kill may bring it */
+            if (e->status != EMU_RUNNING) return 0;
+            if (emu_signal_handler_ready(e)) return -EINTR;
+            continue;
+        }
         if (!alarm_counts || due > timeout_ns) {
             if (timeout_ns == UINT64_MAX) {
                 emu_fail(e, "sigwait would wait forever: no signal it waits for can arrive, and %s (pc 0x%" PRIx64 ")",
@@ -555,4 +565,166 @@ int64_t emu_sys_rt_sigtimedwait(emu_t *e, uint64_t set_addr, uint64_t info_addr,
 /* Whether the alarm, when due, would end a wait: it is armed, not blocked, not ignored. */
 bool emu_alarm_would_wake(const emu_t *e) {
     return e->alarm_at_ns && !(e->ctx.sig_blocked & (1ull << (SIGALRM - 1))) && e->sigaction_handler[SIGALRM] != 1;
+}
+
+/* ---- signals from the guest's other processes (docs/sandbox.md §15) ----
+ *
+ * A child process of the guest (a host process of cyclescope: process.c) receives the
+ * signals its parent's kill sends as host signals (sigqueue, whose value carries the
+ * sender's virtual pid and whether the whole group was named). The host handler only
+ * notes them; the emulator turns them into guest signals (emu_host_signals_take) at its
+ * next system call, between chunks of at most HOST_EVENT_CHUNK instructions, and in the
+ * host waits that stand for a guest's blocking call (emu_host_wait), so the guest's own
+ * disposition and mask decide, through the in-process delivery above. Two cases act in the
+ * handler itself, as the kernel acts at once: a signal the guest ignores is dropped (the
+ * kernel discards it when sent), and one whose default action ends the process, not
+ * blocked, ends it now by the same host signal (its parent's wait sees WIFSIGNALED; a host
+ * call blocked on a terminal or a file never stands in the way, as it never did). */
+
+/* A guest computing without system calls looks for them this often (instructions: a few
+ * tens of microseconds of the emulator, and a negligible cost per chunk). */
+enum { HOST_EVENT_CHUNK = 1 << 16 };
+
+/* What a parent's sigqueue carries: its virtual pid, and whether it signalled the group. */
+#define HOST_VALUE_GROUP 1
+
+static emu_t *host_receiver;                  /* the one emulator of this child process */
+static bool host_events_watched;              /* a child process, or a guest that catches SIGCHLD */
+static volatile sig_atomic_t host_arrived;    /* some signal was noted since the last take */
+static int host_count[65];                    /* per signal, noted and not yet taken (atomics) */
+static volatile sig_atomic_t host_sender[65]; /* its sender's virtual pid (0: not the parent) */
+
+/* The signals that are never noted: SIGKILL and SIGSTOP (the host's, uncatchable), the
+ * faults (a host fault is cyclescope's own, and a parent's kill with one kills as the guest's
+ * default would), SIGCHLD (process.c's, for the guest's own children), and 32/33, which the
+ * host's glibc keeps. */
+static bool host_forwarded(int sig) {
+    switch (sig) {
+    case SIGKILL:
+    case SIGSTOP:
+    case SIGSEGV:
+    case SIGBUS:
+    case SIGILL:
+    case SIGFPE:
+    case SIGTRAP:
+    case SIGCHLD:
+    case 32:
+    case 33: return false;
+    default: return sig >= 1 && sig <= 64;
+    }
+}
+
+/* Default actions (signal(7)): nothing for SIGCHLD, SIGCONT, SIGURG, SIGWINCH; stop for
+ * SIGTSTP, SIGTTIN, SIGTTOU; the others end the process. */
+static bool default_ignores(int sig) { return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH; }
+static bool default_stops(int sig) { return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
+
+static void die_by(int sig) {
+    struct rlimit no_core = {0, 0}; /* as child_end (process.c): the signal, no core file */
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(sig, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, sig);
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    raise(sig);
+    _exit(128 + sig);
+}
+
+static void on_host_signal(int sig, siginfo_t *info, void *context) {
+    (void)context;
+    pid_t self = getpid();
+    if (info->si_pid == self && info->si_code <= 0) { /* cyclescope's own: a write's SIGPIPE, abort() */
+        if (sig != SIGPIPE) die_by(sig);
+        return;
+    }
+    const emu_t *e = host_receiver;
+    bool from_parent = info->si_code == SI_QUEUE && info->si_pid == getppid();
+    if (from_parent && (info->si_value.sival_int & HOST_VALUE_GROUP)) /* the group holds our children too */
+        for (size_t i = 0; i < e->child_count; i++)
+            sigqueue(e->children[i].host, sig, (union sigval){.sival_int = (e->vpid << 1) | HOST_VALUE_GROUP});
+    uint64_t handler = e->sigaction_handler[sig];
+    bool blocked = (e->ctx.sig_blocked & SIG_BIT(sig)) != 0;
+    if (handler == 1 || (handler == 0 && default_ignores(sig))) return; /* discarded (SIGCONT continued us) */
+    if (handler == 0 && !blocked && e->threads_live <= 1) {
+        if (default_stops(sig)) kill(self, SIGSTOP);
+        else die_by(sig);
+        return;
+    }
+    host_sender[sig] = from_parent ? info->si_value.sival_int >> 1 : 0;
+    __atomic_add_fetch(&host_count[sig], 1, __ATOMIC_SEQ_CST);
+    host_arrived = 1;
+}
+
+void emu_host_signals_receive(emu_t *e) {
+    host_receiver = e;
+    host_events_watched = true;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_host_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART; /* cyclescope's own calls go on; its waits look (emu_host_wait) */
+    sigfillset(&sa.sa_mask);
+    for (int sig = 1; sig <= 64; sig++)
+        if (host_forwarded(sig)) sigaction(sig, &sa, NULL);
+}
+
+bool emu_host_signals_received(void) { return host_receiver != NULL; }
+
+void emu_host_events_watch(void) { host_events_watched = true; }
+
+uint64_t emu_host_event_chunk(uint64_t budget) {
+    return host_events_watched && budget > HOST_EVENT_CHUNK ? HOST_EVENT_CHUNK : budget;
+}
+
+int64_t emu_host_signal_send(pid_t host, int32_t sender_vpid, int64_t sig, bool group) {
+    if (sig == 0 || !host_forwarded((int)sig)) return kill(host, (int)sig) < 0 ? -errno : 0;
+    union sigval value = {.sival_int = (int)(sender_vpid << 1) | (group ? HOST_VALUE_GROUP : 0)};
+    return sigqueue(host, (int)sig, value) < 0 ? -errno : 0;
+}
+
+bool emu_host_signals_take(emu_t *e) {
+    if (emu_host_child_ended) emu_children_check(e);
+    if (host_arrived && host_receiver == e) {
+        host_arrived = 0;
+        for (int sig = 1; sig <= 64 && e->status == EMU_RUNNING; sig++) {
+            int count = __atomic_exchange_n(&host_count[sig], 0, __ATOMIC_SEQ_CST);
+            if (!count) continue;
+            int32_t sender = host_sender[sig];
+            /* a real-time signal sent n times is queued n times (standard ones are one) */
+            for (int i = 0; i < (sig >= SIGRT_FIRST ? count : 1); i++)
+                if (!signal_process_from(e, sig, "sent by another process", GUEST_SI_USER, sender, 0)) break;
+        }
+    }
+    return e->status != EMU_RUNNING || emu_signal_handler_ready(e);
+}
+
+void emu_host_wait_arrival(emu_t *e) {
+    sigset_t all, before;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &before);
+    while (!host_arrived && !emu_host_child_ended) sigsuspend(&before);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+    emu_host_signals_take(e);
+}
+
+int emu_host_wait(emu_t *e, struct pollfd *fds, size_t n, bool *interrupted) {
+    *interrupted = false;
+    sigset_t all, before;
+    sigfillset(&all);
+    for (;;) {
+        /* looked at with every signal blocked; ppoll lets them in atomically, so none is missed */
+        sigprocmask(SIG_BLOCK, &all, &before);
+        if (emu_host_signals_take(e)) {
+            sigprocmask(SIG_SETMASK, &before, NULL);
+            *interrupted = true;
+            return -1;
+        }
+        int got = ppoll(fds, n, NULL, &before);
+        int why = errno;
+        sigprocmask(SIG_SETMASK, &before, NULL);
+        if (got >= 0 || why != EINTR) {
+            errno = why;
+            return got;
+        }
+    }
 }

@@ -41,7 +41,7 @@
 enum {
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
-    SYS_getpriority = 141, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
+    SYS_getpriority = 141, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
     SYS_getgroups = 158, SYS_mincore = 232, SYS_fadvise64 = 223, SYS_statfs = 43, SYS_fstatfs = 44,
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
     SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
@@ -74,7 +74,7 @@ static const char *syscall_name(unsigned long nr) {
 #define NAME(n) \
     case SYS_##n: return #n;
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(fchownat) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
-        NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(getpgid) NAME(getsid) NAME(prctl)
+        NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(setpgid) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
         NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(statfs) NAME(fstatfs) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
         NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
@@ -684,11 +684,14 @@ static int64_t sys_close(emu_t *e, uint64_t fd) {
 static void shared_before_io(emu_t *e, int host);
 static void shared_after_write(emu_t *e, int host);
 
-/* Until the host descriptor is ready for `events` (a pipe another process of the guest holds). */
-static void host_wait_ready(int host, short events) {
+/* Until the host descriptor is ready for `events` (a pipe another process of the guest
+ * holds); false when a signal from another process ended the wait (emu_host_wait). */
+static bool host_wait_ready(emu_t *e, int host, short events) {
     struct pollfd p = {.fd = host, .events = events};
-    while (poll(&p, 1, -1) < 0 && errno == EINTR) {
+    bool interrupted = false;
+    while (emu_host_wait(e, &p, 1, &interrupted) < 0 && errno == EINTR && !interrupted) {
     }
+    return !interrupted;
 }
 
 /* read(2) of a pipe another process may write (the guest forked: process.c): an empty one
@@ -697,9 +700,14 @@ static int64_t cross_pipe_read(emu_t *e, guest_fd *g, uint64_t buf, uint64_t cou
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
     ssize_t got;
+    bool interrupted = false;
     while ((got = read(g->host, tmp, n)) < 0 && (errno == EINTR || (errno == EAGAIN && !g->nonblock && may_wait)))
-        if (errno == EAGAIN) host_wait_ready(g->host, POLLIN);
+        if (errno == EAGAIN && !host_wait_ready(e, g->host, POLLIN)) {
+            interrupted = true;
+            break;
+        }
     int64_t ret = got < 0 ? (errno == EAGAIN && !may_wait && !g->nonblock ? 0 : -errno) : got;
+    if (interrupted) ret = -EMU_ERESTARTSYS; /* nothing read: a handler first */
     if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
     return ret;
@@ -717,8 +725,12 @@ static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t co
         ssize_t put = write(g->host, tmp + done, n - done);
         if (put > 0) done += (size_t)put;
         else if (put < 0 && errno == EINTR) continue;
-        else if (put < 0 && errno == EAGAIN && !g->nonblock && (may_wait || !done)) host_wait_ready(g->host, POLLOUT);
-        else if (put < 0 && errno == EPIPE) {
+        else if (put < 0 && errno == EAGAIN && !g->nonblock && (may_wait || !done)) {
+            if (!host_wait_ready(e, g->host, POLLOUT)) {
+                ret = done ? 0 : -EMU_ERESTARTSYS; /* a handler first; what was written counts */
+                break;
+            }
+        } else if (put < 0 && errno == EPIPE) {
             emu_signal_send(e, SIGPIPE, "sent for a write to a pipe without a reader");
             ret = -EPIPE;
         } else if (put < 0 && errno != EAGAIN) ret = -errno;
@@ -809,8 +821,9 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
                  EMU_SINGLE_THREAD_NOTE, e->h.pc);
         return -EDEADLK;
     }
-    got = ppoll(p, n, NULL, NULL);
-    return got < 0 ? -errno : got;
+    bool interrupted;
+    got = emu_host_wait(e, p, n, &interrupted); /* another process' signal may end it */
+    return interrupted ? -EINTR : got < 0 ? -errno : got;
 }
 
 /* ppoll(fds, nfds, timeout, sigmask, sigsetsize): struct pollfd is the same on every Linux */
@@ -1440,6 +1453,13 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
             if (!zeros && !mem_copy_in(&e->m, at + done, buf, (size_t)n)) break; /* past the host limit */
         }
         free(buf);
+        if (prot & G_PROT_EXEC) { /* code of a file (a library ld.so or dlopen maps): the loadmap */
+            char link[64], host[PATH_MAX];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", g->host);
+            ssize_t n = readlink(link, host, sizeof host - 1);
+            host[n > 0 ? n : 0] = '\0';
+            emu_note_code_map(e, g->path ? g->path : host, n > 0 ? host : (g->path ? g->path : ""), at, at + size, off);
+        }
     }
     if (shared) {
         if (e->shared_count == e->shared_cap) {
@@ -1857,11 +1877,22 @@ static void warn_unsupported(emu_t *e, uint64_t nr) {
 
 /* ---- dispatch ---- */
 
+/* Whether the handler of the first signal due has SA_RESTART (the kernel's handle_signal
+ * looks at the signal it delivers first, the lowest number). */
+static bool emu_restarts(const emu_t *e) {
+    for (uint64_t ready = e->ctx.sig_pending & ~e->ctx.sig_blocked; ready; ready &= ready - 1) {
+        int sig = __builtin_ctzll(ready) + 1;
+        if (e->sigaction_handler[sig] > 1) return (e->sigaction_flags[sig] & GUEST_SA_RESTART) != 0;
+    }
+    return false;
+}
+
 void emu_syscall(emu_t *e) {
     uint64_t *x = e->h.x;
     uint64_t nr = x[17], a0 = x[10], a1 = x[11], a2 = x[12], a3 = x[13], a4 = x[14], a5 = x[15];
     int64_t ret;
-    if (__builtin_expect(emu_host_child_ended, 0)) emu_children_check(e); /* SIGCHLD for the guest */
+    emu_host_signals_take(e); /* a child's end (SIGCHLD), another process' signal */
+    if (e->status != EMU_RUNNING) return;
     switch (nr) {
     case SYS_getcwd: ret = sys_getcwd(e, a0, a1); break;
     case SYS_chdir: ret = sys_chdir(e, a0); break;
@@ -2013,6 +2044,15 @@ void emu_syscall(emu_t *e) {
         e->guest_umask = (uint32_t)a0 & 0777;
         break;
     }
+    case SYS_setpgid:
+        /* every process stays in the one group and session 1000 (§15): the first process leads
+         * the session, where Linux answers EPERM; a child may "join" 1000, where it is */
+        if ((int64_t)a0 < 0 || (int64_t)a1 < 0) ret = -EINVAL;
+        else if (a0 != 0 && a0 != (uint64_t)e->vpid) goto unsupported; /* a child's group */
+        else if (e->vpid == GUEST_PID) ret = -EPERM;
+        else if (a1 == GUEST_PID) ret = 0;
+        else goto unsupported; /* a new group: not modelled */
+        break;
     case SYS_getpgid:
     case SYS_getsid: ret = a0 == 0 || a0 == GUEST_PID ? GUEST_PID : -ESRCH; break;             /* its own session */
     case SYS_sched_getscheduler: ret = a0 == 0 || a0 == (uint64_t)e->vpid ? 0 : -ESRCH; break; /* SCHED_OTHER */
@@ -2179,11 +2219,16 @@ void emu_syscall(emu_t *e) {
         }
         __attribute__((fallthrough));
     case SYS_kill:
-        /* 0 and -GUEST_PID name the guest's own process group: itself alone; another thread's
-         * tid names its thread group, the process (Linux's kill_pid_info) */
-        if (nr == SYS_kill &&
-            (a0 == (uint64_t)e->vpid || (int64_t)a0 == 0 || (int64_t)a0 == -GUEST_PID ||
-             emu_thread_is_tid(e, (int64_t)a0)))
+        /* 0 and -GUEST_PID name the guest's one process group: its children (and theirs) and
+         * itself; -1 every process it may signal: its children (and theirs) */
+        if (nr == SYS_kill && ((int64_t)(int32_t)a0 == 0 || (int64_t)(int32_t)a0 == -GUEST_PID || (int32_t)a0 == -1)) {
+            ret = emu_kill_children(e, (int64_t)a1, true);
+            if (ret == 0 && (int32_t)a0 != -1) ret = emu_sys_kill_process(e, (int64_t)a1);
+            else if (ret == 0 && !e->child_count) ret = -ESRCH;
+            break;
+        }
+        /* another thread's tid names its thread group, the process (Linux's kill_pid_info) */
+        if (nr == SYS_kill && (a0 == (uint64_t)e->vpid || emu_thread_is_tid(e, (int64_t)a0)))
             ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
         else if (a0 == (uint64_t)e->vpid) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
         else if (nr == SYS_kill && emu_kill_child(e, (int64_t)(int32_t)a0, (int64_t)a1, &ret)) break; /* its host pid */
@@ -2339,6 +2384,13 @@ void emu_syscall(emu_t *e) {
     if (__builtin_expect(e->threads != NULL, 0)) emu_thread_syscall_end(e);
     if (e->syscall_retry) { /* it waits in THREAD_IO: its ecall runs again, with a0 as it is */
         emu_thread_after_syscall(e);
+        return;
+    }
+    if (ret == -EMU_ERESTARTSYS && !emu_restarts(e)) ret = -EINTR;
+    if (ret == -EMU_ERESTARTSYS) { /* the ecall runs again, a0 as it was, after the handler */
+        if (e->status == EMU_RUNNING) emu_signal_deliver(e);
+        e->sig_redirect = true;
+        if (e->thread_switch) emu_thread_after_syscall(e);
         return;
     }
     x[10] = (uint64_t)ret;

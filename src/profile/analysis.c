@@ -188,6 +188,70 @@ static range *find_procs(const elf_image *img, size_t *n) {
     return r;
 }
 
+/* The range holding pc among the sorted, disjoint r[0 .. n), or -1. */
+static long range_holding(const range *r, size_t n, uint64_t pc) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* first range starting above pc */
+        size_t mid = (lo + hi) / 2;
+        if (r[mid].start <= pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo && pc < r[lo - 1].end ? (long)lo - 1 : -1;
+}
+
+/* A procedure starting at t (named proc_ADDR, its end set later) unless a named one holds t or
+ * one starts there already. */
+static void add_unnamed_start(const elf_image *img, range **r, size_t *k, size_t *cap, size_t named, u64map *starts,
+                              uint64_t t) {
+    if (!section_of(img, t) || range_holding(*r, named, t) >= 0 || u64map_get(starts, t) >= 0) return;
+    if (*k == *cap) *r = cs_realloc(*r, (*cap *= 2) * sizeof **r);
+    memset(&(*r)[*k], 0, sizeof **r);
+    (*r)[*k].start = t;
+    snprintf((*r)[*k].name, sizeof(*r)[*k].name, "proc_%" PRIx64, t);
+    u64map_put(starts, t, 0);
+    (*k)++;
+}
+
+/* A shared library's procedures: its symbols' (a stripped library has only .dynsym, the
+ * exported functions), and between them a procedure at the entry (ld.so's _start) and at each
+ * target of a direct call no symbol covers (its local functions: ld.so's relocation, libc's
+ * internal helpers), named proc_ADDR and running to the next procedure or the end of its
+ * section, as a stripped executable's. */
+static range *find_library_procs(const elf_image *img, size_t *n) {
+    size_t k;
+    range *r = find_procs(img, &k);
+    size_t named = k, cap = k + 256;
+    r = cs_realloc(r, cap * sizeof *r);
+    u64map starts = {0};
+    if (elf_entry(img)) add_unnamed_start(img, &r, &k, &cap, named, &starts, elf_entry(img));
+    for (size_t i = 0; i < elf_section_count(img); i++) {
+        const elf_section *s = elf_section_at(img, i);
+        if (!s->exec || !s->data) continue;
+        for (uint64_t pc = s->addr; pc < s->addr + s->size;) {
+            isa_insn d;
+            if (!fetch_insn(img, pc, &d)) {
+                pc += 2;
+                continue;
+            }
+            if (d.op_class == OPC_CALL && d.op == ISA_OP_JAL)
+                add_unnamed_start(img, &r, &k, &cap, named, &starts, pc + (uint64_t)d.imm);
+            pc += d.length;
+        }
+    }
+    u64map_free(&starts);
+    if (k > named) {
+        qsort(r, k, sizeof *r, cmp_range);
+        for (size_t i = 0; i < k; i++) {
+            if (r[i].end) continue;
+            const elf_section *sec = section_of(img, r[i].start);
+            uint64_t send = sec->addr + sec->size;
+            r[i].end = i + 1 < k && r[i + 1].start < send ? r[i + 1].start : send;
+        }
+    }
+    *n = k;
+    return r;
+}
+
 /* ---- the CFG of one procedure ---------------------------------------------------- */
 
 static bool ends_block(uint8_t cls) {
@@ -3082,6 +3146,202 @@ static void call_constraints_solve(const elf_image *img, profile_analysis *a) {
     u64map_free(&entries);
 }
 
+/* ---- one code image: the executable, or a shared library (profile version 7) ------------- */
+
+typedef struct image_pass {
+    profile_analysis *a;
+    sched_model *sm;
+    const sched_machine *mc;
+    const char *function;
+    uint64_t inside; /* CYCLES samples at instructions of procedures (and at unknown libraries) */
+    bool found_function;
+} image_pass;
+
+static void free_procs(profile_proc *procs, size_t n) {
+    for (size_t i = 0; procs && i < n; i++) {
+        profile_proc *p = &procs[i];
+        for (size_t b = 0; b < p->nblocks; b++) {
+            free(p->blocks[b].ctx_pred);
+            free(p->blocks[b].m_each);
+        }
+        free(p->insns);
+        free(p->blocks);
+        free(p->edges);
+        profile_flow_release(p);
+    }
+}
+
+/* Move n procedures to the end of a->procs (one zeroed slot kept past them, as
+ * profile_analysis_free expects). */
+static void append_procs(profile_analysis *a, profile_proc *procs, size_t n) {
+    a->procs = cs_realloc(a->procs, (a->nprocs + n + 1) * sizeof *a->procs);
+    memcpy(a->procs + a->nprocs, procs, n * sizeof *procs);
+    a->nprocs += n;
+    memset(&a->procs[a->nprocs], 0, sizeof *a->procs);
+}
+
+/* `function` names the procedure `name` of the image called `image` (NULL: the executable's):
+ * by its name, or as IMAGE:NAME. */
+static bool function_matches(const char *function, const char *image, const char *name) {
+    if (!strcmp(function, name)) return true;
+    size_t n = image ? strlen(image) : 0;
+    return image && !strncmp(function, image, n) && function[n] == ':' && !strcmp(function + n + 1, name);
+}
+
+/* Analyse the procedures of `img` with samples in `prof` (its pcs at img's link addresses),
+ * the counts for exact-count analysis from `exact` (the same addresses); `lib` the library's
+ * image, NULL for the executable. The procedures go to the end of pass->a->procs, as one
+ * program: the calls between them solved among themselves. */
+static bool analyse_image(image_pass *pass, const elf_image *img, const profile_data *prof, const profile_truth *exact,
+                          const profile_image *lib, cs_error *err) {
+    profile_analysis *a = pass->a;
+    profile_analysis sub = *a; /* the run's units; its own procedures */
+    sub.nprocs = 0;
+    size_t nr;
+    range *r = lib ? find_library_procs(img, &nr) : find_procs(img, &nr);
+    sub.procs = cs_calloc(nr + 1, sizeof *sub.procs);
+    const char *image = lib ? profile_image_name(lib) : NULL;
+    const char *exe_name =
+        a->prof.program && strrchr(a->prof.program, '/') ? strrchr(a->prof.program, '/') + 1 : a->prof.program;
+    bool ok = true;
+    for (size_t i = 0; i < nr; i++) {
+        uint64_t s[PROF_EVENT_COUNT] = {0};
+        for (size_t k = first_pc_at_or_after(prof, r[i].start); k < prof->npcs && prof->pcs[k].pc < r[i].end; k++)
+            for (int e = 0; e < PROF_EVENT_COUNT; e++) s[e] += prof->pcs[k].count[e];
+        pass->inside += s[PROF_CYCLES];
+        if (!s[PROF_CYCLES]) continue;
+        if (pass->function && !function_matches(pass->function, image ? image : exe_name, r[i].name)) continue;
+        pass->found_function = true;
+        profile_proc *p = &sub.procs[sub.nprocs];
+        memset(p, 0, sizeof *p);
+        if (image) snprintf(p->name, sizeof p->name, "%s:%s", image, r[i].name);
+        else snprintf(p->name, sizeof p->name, "%s", r[i].name);
+        p->bias = lib ? lib->bias : 0;
+        p->image = lib ? (size_t)(lib - a->prof.images) + 1 : 0;
+        p->start = r[i].start;
+        p->end = r[i].end;
+        memcpy(p->samples, s, sizeof s);
+        if (!build_cfg(img, p)) continue;
+        sub.nprocs++;
+        if (!estimate_proc(p, prof, pass->sm, pass->mc, err)) {
+            ok = false;
+            break;
+        }
+    }
+    if (ok) {
+        if (!a->exact_counts) call_constraints_solve(img, &sub);
+        for (size_t i = 0; i < sub.nprocs; i++) finish_proc(&sub.procs[i], prof, exact, pass->mc, &sub);
+        append_procs(a, sub.procs, sub.nprocs);
+    } else {
+        free_procs(sub.procs, sub.nprocs + 1);
+    }
+    free(sub.procs);
+    free(r);
+    return ok;
+}
+
+/* The library's pcs of `from` (as run) at its link addresses, in `to` (a copy of its header). */
+static void profile_view(const profile_data *from, const profile_image *lib, profile_data *to) {
+    *to = *from;
+    to->pcs = cs_calloc(from->npcs + 1, sizeof *to->pcs);
+    to->npcs = 0;
+    for (size_t i = 0; i < from->npcs; i++)
+        for (size_t k = 0; k < lib->nranges; k++)
+            if (from->pcs[i].pc >= lib->ranges[k][0] && from->pcs[i].pc < lib->ranges[k][1]) {
+                to->pcs[to->npcs] = from->pcs[i];
+                to->pcs[to->npcs++].pc -= lib->bias;
+            }
+}
+
+static bool in_image(const profile_image *lib, uint64_t pc) {
+    for (size_t k = 0; k < lib->nranges; k++)
+        if (pc >= lib->ranges[k][0] && pc < lib->ranges[k][1]) return true;
+    return false;
+}
+
+/* The same for a truth: the library's pcs and the transfers from them. */
+static void truth_view(const profile_truth *from, const profile_image *lib, profile_truth *to) {
+    *to = *from;
+    to->pcs = cs_calloc(from->npcs + 1, sizeof *to->pcs);
+    to->edges = cs_calloc(from->nedges + 1, sizeof *to->edges);
+    to->npcs = to->nedges = 0;
+    for (size_t i = 0; i < from->npcs; i++)
+        if (in_image(lib, from->pcs[i].pc)) {
+            to->pcs[to->npcs] = from->pcs[i];
+            to->pcs[to->npcs++].pc -= lib->bias;
+        }
+    for (size_t i = 0; i < from->nedges; i++)
+        if (in_image(lib, from->edges[i].from)) {
+            to->edges[to->nedges] = from->edges[i];
+            to->edges[to->nedges].from -= lib->bias;
+            to->edges[to->nedges++].to -= lib->bias;
+        }
+}
+
+/* A library's samples the analysis cannot attribute (its file missing or changed): one
+ * procedure IMAGE:unknown holding them, not analysed, and the one line saying why. */
+static void library_unknown(image_pass *pass, const profile_data *view, const profile_image *lib, const char *why) {
+    profile_analysis *a = pass->a;
+    profile_proc unknown;
+    memset(&unknown, 0, sizeof unknown);
+    snprintf(unknown.name, sizeof unknown.name, "%s:unknown", profile_image_name(lib));
+    unknown.bias = lib->bias;
+    unknown.image = (size_t)(lib - a->prof.images) + 1;
+    for (size_t k = 0; k < view->npcs; k++)
+        for (int e = 0; e < PROF_EVENT_COUNT; e++) unknown.samples[e] += view->pcs[k].count[e];
+    pass->inside += unknown.samples[PROF_CYCLES];
+    size_t n = a->nnotes;
+    a->notes = cs_realloc(a->notes, (n + 1) * sizeof *a->notes);
+    a->notes[n] = cs_malloc(strlen(why) + 1);
+    strcpy(a->notes[n], why);
+    a->nnotes = n + 1;
+    if (pass->function && strcmp(pass->function, unknown.name)) return;
+    if (pass->function) pass->found_function = true;
+    append_procs(a, &unknown, 1);
+}
+
+/* The library `index` of the profile: its ELF from the host path recorded, checked against
+ * its identity, and its procedures with samples analysed as the executable's are. */
+static bool analyse_library(image_pass *pass, const char *profile_path, size_t index, const profile_truth *exact,
+                            cs_error *err) {
+    const profile_image *lib = &pass->a->prof.images[index];
+    profile_data view;
+    profile_view(&pass->a->prof, lib, &view);
+    bool ok = true;
+    if (view.npcs) {
+        uint64_t h, size;
+        cs_error e;
+        char why[4096 + 512];
+        elf_image *img = NULL;
+        if (!profile_hash_file(lib->host_path, &h, &size, &e)) {
+            snprintf(why, sizeof why, "%s: the library %s (%s) is not there: its samples are %s:unknown", profile_path,
+                     lib->path, lib->host_path, profile_image_name(lib));
+        } else if (h != lib->hash || size != lib->size) {
+            snprintf(why, sizeof why,
+                     "%s: the library %s (%s) changed since the profile was recorded (it has hash %016" PRIx64
+                     ", %" PRIu64 " bytes; the file has %016" PRIx64 ", %" PRIu64 " bytes): its samples are %s:unknown",
+                     profile_path, lib->path, lib->host_path, lib->hash, lib->size, h, size, profile_image_name(lib));
+        } else if (!(img = elf_open(lib->host_path, &e))) {
+            snprintf(why, sizeof why, "%s: the library %s: %s: its samples are %s:unknown", profile_path, lib->path,
+                     e.msg, profile_image_name(lib));
+        }
+        if (!img) {
+            library_unknown(pass, &view, lib, why);
+        } else {
+            profile_truth tview, *tv = NULL;
+            if (exact) truth_view(exact, lib, tv = &tview);
+            ok = analyse_image(pass, img, &view, tv, lib, err);
+            if (tv) {
+                free(tview.pcs);
+                free(tview.edges);
+            }
+            elf_close(img);
+        }
+    }
+    free(view.pcs);
+    return ok;
+}
+
 profile_analysis *profile_analyse(const char *profile_path, const char *exe_path, const char *function, cs_error *err) {
     return profile_analyse_exact(profile_path, exe_path, function, NULL, err);
 }
@@ -3109,7 +3369,6 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
     uint64_t h, size;
     elf_image *img = NULL;
     sched_model *sm = NULL;
-    range *r = NULL;
     if (!profile_hash_file(exe, &h, &size, err)) {
         /* name the profile too: a missing program is most often one moved or deleted since the
          * profile was recorded (it was looked for under the profile's directory too) */
@@ -3148,32 +3407,12 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
     a->slots = mc.commit_slot && mc.commit_width ? mc.commit_width : 1;
     a->count_period = a->period * a->slots;
     a->static_mispredicts = mc.bpred_none;
-    size_t nr;
-    r = find_procs(img, &nr);
-    a->procs = cs_calloc(nr + 1, sizeof *a->procs);
-    uint64_t inside = 0;
-    bool found_function = false;
-    for (size_t i = 0; i < nr; i++) {
-        uint64_t s[PROF_EVENT_COUNT] = {0};
-        for (size_t k = first_pc_at_or_after(&a->prof, r[i].start); k < a->prof.npcs && a->prof.pcs[k].pc < r[i].end;
-             k++)
-            for (int e = 0; e < PROF_EVENT_COUNT; e++) s[e] += a->prof.pcs[k].count[e];
-        inside += s[PROF_CYCLES];
-        if (!s[PROF_CYCLES]) continue;
-        if (function && strcmp(function, r[i].name) != 0) continue;
-        found_function = true;
-        profile_proc *p = &a->procs[a->nprocs];
-        memset(p, 0, sizeof *p);
-        snprintf(p->name, sizeof p->name, "%s", r[i].name);
-        p->start = r[i].start;
-        p->end = r[i].end;
-        memcpy(p->samples, s, sizeof s);
-        if (!build_cfg(img, p)) continue;
-        a->nprocs++;
-        if (!estimate_proc(p, &a->prof, sm, &mc, err)) goto fail;
-    }
-    if (!exact) call_constraints_solve(img, a);
-    for (size_t i = 0; i < a->nprocs; i++) finish_proc(&a->procs[i], &a->prof, exact, &mc, a);
+    image_pass pass = {a, sm, &mc, function, 0, false};
+    if (!analyse_image(&pass, img, &a->prof, exact, NULL, err)) goto fail;
+    for (size_t i = 0; i < a->prof.nimages; i++)
+        if (!analyse_library(&pass, profile_path, i, exact, err)) goto fail;
+    uint64_t inside = pass.inside;
+    bool found_function = pass.found_function;
     if (!inside) {
         /* the identity matched, yet no sample is in its code: not this program's samples
          * (a profile edited to another identity) — an empty report would hide that */
@@ -3186,13 +3425,11 @@ profile_analysis *profile_analyse_exact(const char *profile_path, const char *ex
         goto fail;
     }
     a->samples_outside = a->prof.samples - a->prof.idle_samples - inside;
-    free(r);
     sched_destroy(sm);
     elf_close(img);
     a->seconds = cs_now() - t0;
     return a;
 fail:
-    free(r);
     sched_destroy(sm);
     if (img) elf_close(img);
     profile_analysis_free(a);
@@ -3202,18 +3439,10 @@ fail:
 void profile_analysis_free(profile_analysis *a) {
     if (!a) return;
     /* a failed procedure past nprocs may hold arrays too */
-    for (size_t i = 0; a->procs && i <= a->nprocs; i++) {
-        profile_proc *p = &a->procs[i];
-        for (size_t b = 0; b < p->nblocks; b++) {
-            free(p->blocks[b].ctx_pred);
-            free(p->blocks[b].m_each);
-        }
-        free(p->insns);
-        free(p->blocks);
-        free(p->edges);
-        profile_flow_release(p);
-    }
+    free_procs(a->procs, a->procs ? a->nprocs + 1 : 0);
     free(a->procs);
+    for (size_t i = 0; i < a->nnotes; i++) free(a->notes[i]);
+    free(a->notes);
     profile_data_free(&a->prof);
     free(a);
 }
@@ -3269,7 +3498,7 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
         for (size_t k = 0; k < p->ninsns; k++) {
             const profile_insn *x = &p->insns[k];
             double s = (double)x->samples[PROF_CYCLES];
-            const truth_pc *tp = profile_truth_at(t, x->pc);
+            const truth_pc *tp = profile_truth_at(t, x->pc + p->bias); /* the truth keeps pcs as run */
             double exec = tp ? (double)tp->executions : 0;
             if (s > 0) {
                 g->samples += s;
@@ -3328,10 +3557,10 @@ bool profile_grade_against(const profile_analysis *a, const profile_truth *t, pr
             const profile_insn *head = &p->insns[p->blocks[x->to].first];
             double truth;
             if (x->kind == 1) {
-                truth = (double)truth_edge_count(t, last->pc, head->pc);
+                truth = (double)truth_edge_count(t, last->pc + p->bias, head->pc + p->bias);
             } else {
-                const truth_pc *tl = profile_truth_at(t, last->pc);
-                truth = tl ? (double)tl->executions - (double)truth_taken_from(t, last->pc) : 0;
+                const truth_pc *tl = profile_truth_at(t, last->pc + p->bias);
+                truth = tl ? (double)tl->executions - (double)truth_taken_from(t, last->pc + p->bias) : 0;
                 if (truth < 0) truth = 0;
             }
             if (truth <= 0) continue;

@@ -35,6 +35,12 @@ void profile_data_free(profile_data *p) {
     free(p->model);
     free(p->config_text);
     free(p->run_seeds);
+    for (size_t i = 0; i < p->nimages; i++) {
+        free(p->images[i].path);
+        free(p->images[i].host_path);
+        free(p->images[i].ranges);
+    }
+    free(p->images);
     free(p->pcs);
     memset(p, 0, sizeof *p);
 }
@@ -44,6 +50,30 @@ void profile_truth_free(profile_truth *t) {
     free(t->pcs);
     free(t->edges);
     memset(t, 0, sizeof *t);
+}
+
+long profile_image_of(const profile_data *p, uint64_t pc) {
+    for (size_t i = 0; i < p->nimages; i++)
+        for (size_t k = 0; k < p->images[i].nranges; k++)
+            if (pc >= p->images[i].ranges[k][0] && pc < p->images[i].ranges[k][1]) return (long)i;
+    return -1;
+}
+
+const char *profile_image_name(const profile_image *img) {
+    const char *slash = strrchr(img->path, '/');
+    return slash && slash[1] ? slash + 1 : img->path;
+}
+
+/* The same images, in the same places, with the same identities. */
+static bool images_alike(const profile_data *a, const profile_data *b) {
+    if (a->nimages != b->nimages) return false;
+    for (size_t i = 0; i < a->nimages; i++) {
+        const profile_image *x = &a->images[i], *y = &b->images[i];
+        if (strcmp(x->path, y->path) || x->size != y->size || x->hash != y->hash || x->bias != y->bias ||
+            x->nranges != y->nranges || memcmp(x->ranges, y->ranges, x->nranges * sizeof *x->ranges))
+            return false;
+    }
+    return true;
 }
 
 char *profile_config_label(const profile_data *p) {
@@ -149,6 +179,10 @@ bool profile_merge(profile_data *acc, const profile_data *next, const char *name
                      "; expected %" PRIu64 "-%" PRIu64 ", every %" PRIu64 ")",
                      name, next->period_min, next->period_max, next->event_period, acc->period_min, acc->period_max,
                      acc->event_period);
+        return false;
+    }
+    if (!images_alike(acc, next)) { /* a pc of a library is an address of the run's own loadmap */
+        cs_error_set(err, "%s: its shared libraries are other files or were loaded elsewhere", name);
         return false;
     }
     /* the same seed twice is the same sample times twice: not more samples */
@@ -372,6 +406,18 @@ bool profile_write_staged(const char *path, const profile_data *p, cs_output *ou
     sb_printf(&b, "config %zu\n", lines);
     sb_printf(&b, "%s", cfg);
     if (*cfg && cfg[strlen(cfg) - 1] != '\n') sb_printf(&b, "\n");
+    sb_printf(&b, "images %zu\n", p->nimages);
+    for (size_t i = 0; i < p->nimages; i++) {
+        const profile_image *img = &p->images[i];
+        sb_printf(&b, "image %s\n", one_line(img->path));
+        sb_printf(&b, "image-host %s\n", one_line(img->host_path));
+        sb_printf(&b, "image-size %" PRIu64 "\n", img->size);
+        sb_printf(&b, "image-hash fnv1a64:%016" PRIx64 "\n", img->hash);
+        sb_printf(&b, "image-bias %" PRIx64 "\n", img->bias);
+        sb_printf(&b, "image-ranges %zu\n", img->nranges);
+        for (size_t k = 0; k < img->nranges; k++)
+            sb_printf(&b, "%" PRIx64 " %" PRIx64 "\n", img->ranges[k][0], img->ranges[k][1]);
+    }
     /* commit-cycle: the two counts of the spread too (the other points' records are version 5's) */
     bool spread = p->sample_point == PROFILE_POINT_COMMIT_CYCLE;
     sb_printf(&b, "pcs %zu cycles imiss dmiss mispredict retiring%s\n", p->npcs,
@@ -481,13 +527,72 @@ static bool key_nums(reader *r, const char *key, int n, uint64_t *out) {
     return true;
 }
 
-static bool key_hash(reader *r, uint64_t *out) {
+static bool key_hash_of(reader *r, const char *pre, uint64_t *out) {
     if (!next_line(r)) return false;
-    const char *pre = "exe-hash fnv1a64:";
     const char *s;
     if (strncmp(r->buf, pre, strlen(pre)) != 0 || strlen(r->buf) != strlen(pre) + 16 ||
         !parse_u64(r->buf + strlen(pre), 16, out, &s) || *s)
-        return bad(r, "exe-hash");
+        return bad(r, pre);
+    return true;
+}
+
+static bool key_hash(reader *r, uint64_t *out) { return key_hash_of(r, "exe-hash fnv1a64:", out); }
+
+static bool count_line(reader *r, const char *key, const char *tail, size_t *n);
+
+/* "key HEX" */
+static bool key_hex(reader *r, const char *key, uint64_t *out) {
+    if (!next_line(r)) return false;
+    size_t k = strlen(key);
+    const char *s;
+    if (strncmp(r->buf, key, k) != 0 || r->buf[k] != ' ' || !parse_u64(r->buf + k + 1, 16, out, &s) || *s)
+        return bad(r, key);
+    return true;
+}
+
+static int cmp_range(const void *a, const void *b) {
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Version 7's images: each its path, host path, identity, bias and ranges; the ranges of all
+ * images apart (a pc names one image). */
+static bool parse_images(reader *r, profile_data *out) {
+    size_t n;
+    if (!count_line(r, "images", "", &n)) return false;
+    out->images = cs_calloc(n ? n : 1, sizeof *out->images);
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        profile_image *img = &out->images[i];
+        out->nimages = i + 1;
+        size_t nr;
+        if (!key_text(r, "image", &img->path) || !key_text(r, "image-host", &img->host_path) ||
+            !key_nums(r, "image-size", 1, &img->size) || !key_hash_of(r, "image-hash fnv1a64:", &img->hash) ||
+            !key_hex(r, "image-bias", &img->bias) || !count_line(r, "image-ranges", "", &nr))
+            return false;
+        if (!img->path[0] || !img->host_path[0]) return bad(r, "image (an empty path)");
+        img->ranges = cs_calloc(nr ? nr : 1, sizeof *img->ranges);
+        for (size_t k = 0; k < nr; k++) {
+            const char *s;
+            if (!next_line(r)) return false;
+            if (!parse_u64(r->buf, 16, &img->ranges[k][0], &s) || *s != ' ' ||
+                !parse_u64(s + 1, 16, &img->ranges[k][1], &s) || *s || img->ranges[k][1] <= img->ranges[k][0] ||
+                (k && img->ranges[k][0] < img->ranges[k - 1][1]))
+                return bad(r, "image range (start below end, increasing)");
+            img->nranges = k + 1;
+        }
+        total += nr;
+    }
+    /* no two images share an address */
+    uint64_t(*all)[2] = cs_calloc(total ? total : 1, sizeof *all);
+    size_t m = 0;
+    for (size_t i = 0; i < out->nimages; i++)
+        for (size_t k = 0; k < out->images[i].nranges; k++) memcpy(all[m++], out->images[i].ranges[k], sizeof *all);
+    qsort(all, m, sizeof *all, cmp_range);
+    bool apart = true;
+    for (size_t k = 1; k < m; k++) apart = apart && all[k][0] >= all[k - 1][1];
+    free(all);
+    if (!apart) return bad(r, "images (two images' ranges overlap)");
     return true;
 }
 
@@ -675,6 +780,7 @@ bool profile_parse(const uint8_t *data, size_t size, const char *name, profile_d
         memcpy(out->config_text, cs, (size_t)(r->p - cs));
         out->config_text[r->p - cs] = '\0';
     }
+    if (version >= 7 && !parse_images(r, out)) goto done;
     /* version 5: the retiring samples too; version 6's commit-cycle: and the spread */
     int columns = version >= 5 ? PROF_EVENT_COUNT : PROF_RETIRING;
     bool spread = out->sample_point == PROFILE_POINT_COMMIT_CYCLE;

@@ -87,7 +87,7 @@ bool profile_imiss_figure(const profile_analysis *a, const profile_truth *truth,
         for (size_t k = 0; k < p->ninsns; k++) {
             const profile_insn *x = &p->insns[k];
             if (truth) {
-                const truth_pc *t = profile_truth_at(truth, x->pc);
+                const truth_pc *t = profile_truth_at(truth, x->pc + p->bias);
                 if (t) pt->true_stall += (double)t->cause[TC_ICACHE] * a->period;
             }
             if (x->dynamic_cycles <= 0 || !(x->culprits >> CUL_ICACHE & 1)) continue;

@@ -1,8 +1,8 @@
 /* profile — DCPI-style profiling of a timing run (docs/profile.md): a sampler
  * on the probe contract's sample timer writes a profile file (per-pc CYCLES
- * sample counts, optional event samples, the period, the machine and the
- * executable's identity); the analysis reads the profile and the executable
- * only — as DCPI's did (Anderson et al., "Continuous profiling: where have all
+ * sample counts, optional event samples, the period, the machine, the
+ * executable's identity and the loadmap of the shared libraries it ran); the
+ * analysis reads the profile, the executable and those libraries only — as DCPI's did (Anderson et al., "Continuous profiling: where have all
  * the cycles gone?", §6–§7) — and estimates per instruction the execution
  * frequency, its confidence, CPI, static stalls and the culprits of dynamic
  * stalls. A truth file (exact per-pc counts from the same run, true stall
@@ -35,8 +35,11 @@
  * 3 and 4 are read as issue-head, with no retiring samples.
  * 6: the sample point `commit-cycle` (out of order: every slot of a sample cycle), whose pc
  * records carry two more counts, `cycles-sq` and `retiring-width` (the spread of the counts over
- * the sample cycles, for their variance); the other points' records are version 5's. */
-enum { PROFILE_VERSION = 6, PROFILE_VERSION_OLDEST = 3, PROFILE_TRUTH_VERSION = 2 };
+ * the sample cycles, for their variance); the other points' records are version 5's.
+ * 7: `images N`, the code images the guest mapped besides the executable (the interpreter and
+ * the shared libraries: path, host path, identity, load bias, executable ranges), whose pcs are
+ * kept as they ran; versions 3 to 6 are read with none. */
+enum { PROFILE_VERSION = 7, PROFILE_VERSION_OLDEST = 3, PROFILE_TRUTH_VERSION = 2 };
 
 /* Where a CYCLES sample lands. issue-head: the instruction at the head of the
  * issue stage (DCPI's; in-order machines, and out-of-order ones before profile
@@ -87,6 +90,19 @@ typedef struct profile_pc {
     uint64_t cycles_sq, retiring_width;
 } profile_pc;
 
+/* A code image of the run besides the executable (version 7): the interpreter or a shared
+ * library the guest mapped (DCPI's loadmap). Its pcs in the profile and the truth are as they
+ * ran: link address + bias. */
+typedef struct profile_image {
+    char *path;      /* as the guest named it ("/lib/riscv64-linux-gnu/libc.so.6") */
+    char *host_path; /* the file the emulator read it from (through the sysroot) */
+    uint64_t size;   /* its size in bytes */
+    uint64_t hash;   /* FNV-1a 64 of its bytes */
+    uint64_t bias;   /* run address - link address */
+    size_t nranges;
+    uint64_t (*ranges)[2]; /* its executable mappings, [start, end) as run, by address */
+} profile_image;
+
 /* A profile as written to / read from a file. */
 typedef struct profile_data {
     char *program;        /* the executable's path as recorded */
@@ -109,9 +125,16 @@ typedef struct profile_data {
     uint64_t instructions;
     uint64_t samples;      /* CYCLES samples taken */
     uint64_t idle_samples; /* of which the window was empty (no pc) */
+    size_t nimages;
+    profile_image *images; /* the other code images (version 7; none before) */
     size_t npcs;
     profile_pc *pcs; /* sorted by pc */
 } profile_data;
+
+/* The image whose executable ranges hold the run address pc, or -1 (the executable, or no image). */
+long profile_image_of(const profile_data *p, uint64_t pc);
+/* The image's name in reports: the last part of its path ("libc.so.6"). */
+const char *profile_image_name(const profile_image *img);
 
 void profile_data_free(profile_data *p);
 /* Write `p` to `path` (versioned, checksummed text; docs/profile.md). */
@@ -274,7 +297,9 @@ typedef struct profile_block {
 } profile_block;
 
 typedef struct profile_proc {
-    char name[96];
+    char name[96]; /* a library's procedures IMAGE:NAME ("libc.so.6:memcpy") */
+    uint64_t bias; /* a library's: its pcs here are link addresses, as run + bias (0: the executable) */
+    size_t image;  /* 0: the executable; i + 1: the profile's image i */
     uint64_t start, end;
     uint64_t samples[PROF_EVENT_COUNT];
     bool missing_edges;       /* an indirect jump whose targets were not found */
@@ -309,6 +334,9 @@ typedef struct profile_analysis {
     bool static_mispredicts;  /* the machine has no predictor: every transfer's bubble is static */
     double seconds;           /* analysis time */
     bool exact_counts;        /* block counts from a truth file, not estimated */
+    size_t nnotes;            /* one line each: a library whose samples could not be analysed (missing or
+                                 changed: its samples are IMAGE:unknown) */
+    char **notes;
 } profile_analysis;
 
 /* Read `profile_path`, check it against `exe_path` (NULL: the path recorded, or where

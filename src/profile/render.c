@@ -167,11 +167,37 @@ cJSON *profile_json(const profile_analysis *a) {
     cJSON_AddNumberToObject(root, "idle_samples", (double)p->idle_samples);
     cJSON_AddNumberToObject(root, "period", a->period);
     cJSON_AddNumberToObject(root, "cycles", (double)p->cycles);
+    cJSON_AddNumberToObject(root, "samples_outside", (double)a->samples_outside);
+    if (p->nimages) { /* the loadmap (profile version 7): each library's CYCLES samples */
+        cJSON *images = cJSON_AddArrayToObject(root, "images");
+        for (size_t i = 0; i < p->nimages; i++) {
+            const profile_image *img = &p->images[i];
+            uint64_t n = 0;
+            for (size_t k = 0; k < p->npcs; k++)
+                if (profile_image_of(p, p->pcs[k].pc) == (long)i) n += p->pcs[k].count[PROF_CYCLES];
+            cJSON *o = cJSON_CreateObject();
+            char bias[24];
+            snprintf(bias, sizeof bias, "0x%" PRIx64, img->bias);
+            cJSON_AddStringToObject(o, "name", profile_image_name(img));
+            cJSON_AddStringToObject(o, "path", img->path);
+            cJSON_AddStringToObject(o, "host_path", img->host_path);
+            cJSON_AddStringToObject(o, "bias", bias);
+            cJSON_AddNumberToObject(o, "samples", (double)n);
+            cJSON_AddItemToArray(images, o);
+        }
+    }
     cJSON *procs = cJSON_AddArrayToObject(root, "procedures");
     for (size_t i = 0; i < a->nprocs; i++) {
         const profile_proc *x = &a->procs[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", x->name);
+        /* the code image: the executable's name, or the library's (its procedures IMAGE:NAME) */
+        const char *exe =
+            a->prof.program && strrchr(a->prof.program, '/') ? strrchr(a->prof.program, '/') + 1 : a->prof.program;
+        cJSON_AddStringToObject(o, "image",
+                                x->image > 0 ? profile_image_name(&a->prof.images[x->image - 1])
+                                    : exe    ? exe
+                                             : "");
         char hex[32];
         snprintf(hex, sizeof hex, "0x%" PRIx64, x->start);
         cJSON_AddStringToObject(o, "start", hex);

@@ -525,6 +525,10 @@ static int cmp_truth(const void *a, const void *b) {
     uint64_t x = ((const truth_pc *)a)->pc, y = ((const truth_pc *)b)->pc;
     return x < y ? -1 : x > y;
 }
+static int cmp_range(const void *a, const void *b) {
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
 static int cmp_edge(const void *a, const void *b) {
     const truth_edge *x = a, *y = b;
     if (x->from != y->from) return x->from < y->from ? -1 : 1;
@@ -567,6 +571,65 @@ static void pcs_to_link_addresses(sampler *s, const char *exe) {
     elf_close(img);
 }
 
+/* The code images the guest mapped besides the executable (the emulator's executable file
+ * mappings, one image a file): the loadmap a library's samples are analysed with. The bias from
+ * the file's program headers (a mapping's start less the link address of its offset); an image
+ * that is no ELF or whose identity cannot be read is left out (its samples stay outside). */
+static void collect_images(const run_context *run, profile_data *p) {
+    emu_t *emu = run ? emu_source_emu(run->source) : NULL;
+    size_t n = emu ? emu_code_map_count(emu) : 0;
+    if (!n) return;
+    p->images = cs_calloc(n, sizeof *p->images);
+    for (size_t i = 0; i < n; i++) {
+        const emu_code_map *c = emu_code_map_at(emu, i);
+        profile_image *img = NULL;
+        for (size_t k = 0; k < p->nimages && !img; k++)
+            if (!strcmp(p->images[k].host_path, c->host_path)) img = &p->images[k];
+        cs_error ignored;
+        uint64_t link;
+        if (!img) {
+            elf_image *elf = elf_open(c->host_path, &ignored);
+            bool known = elf && elf_file_offset_address(elf, c->offset, &link);
+            if (elf) elf_close(elf);
+            profile_image fresh = {0};
+            if (!known || !profile_hash_file(c->host_path, &fresh.hash, &fresh.size, &ignored)) continue;
+            fresh.path = cs_strdup(c->guest_path);
+            fresh.host_path = cs_strdup(c->host_path);
+            fresh.bias = c->start - link;
+            img = &p->images[p->nimages++];
+            *img = fresh;
+        }
+        img->ranges = cs_realloc(img->ranges, (img->nranges + 1) * sizeof *img->ranges);
+        img->ranges[img->nranges][0] = c->start;
+        img->ranges[img->nranges++][1] = c->end;
+    }
+    for (size_t k = 0; k < p->nimages; k++) /* by address, adjacent ones joined */
+        if (p->images[k].nranges > 1) {
+            profile_image *img = &p->images[k];
+            qsort(img->ranges, img->nranges, sizeof *img->ranges, cmp_range);
+            size_t m = 1;
+            for (size_t j = 1; j < img->nranges; j++) {
+                if (img->ranges[j][0] <= img->ranges[m - 1][1]) {
+                    if (img->ranges[j][1] > img->ranges[m - 1][1]) img->ranges[m - 1][1] = img->ranges[j][1];
+                } else {
+                    memcpy(img->ranges[m++], img->ranges[j], sizeof *img->ranges);
+                }
+            }
+            img->nranges = m;
+        }
+}
+
+static void free_images(profile_data *p) {
+    for (size_t i = 0; i < p->nimages; i++) {
+        free(p->images[i].path);
+        free(p->images[i].host_path);
+        free(p->images[i].ranges);
+    }
+    free(p->images);
+    p->images = NULL;
+    p->nimages = 0;
+}
+
 static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
     sampler *s = self;
     profile_data p = {0};
@@ -606,7 +669,9 @@ static bool sampler_finish(void *self, const run_context *run, cs_error *err) {
     u64map_free(&s->map);                               /* indices no longer valid */
     p.npcs = s->npcs;
     p.pcs = s->pcs;
+    collect_images(run, &p);
     bool ok = profile_write_staged(s->file, &p, &s->file_out, err);
+    free_images(&p);
     if (ok && s->truth_file) {
         profile_truth t = {.exe_hash = p.exe_hash, .npcs = s->ntpcs, .nedges = s->nedges, .edges = s->edges};
         t.pcs = cs_calloc(s->ntpcs ? s->ntpcs : 1, sizeof *t.pcs);

@@ -183,7 +183,8 @@ bool runner_run_origin(const run_spec *spec, const run_config_origin *origin, uo
     }
     if (spec->program) core_set_input_name(core, spec->program);
     out->ok = core_run(core, src, &spec->opt, &out->stats, &out->err);
-    run_context rc = {spec->program ? spec->program : "?", spec->cfg, &out->stats, spec->opt.warmup, {NULL, 0, NULL}};
+    run_context rc = {
+        spec->program ? spec->program : "?", spec->cfg, &out->stats, spec->opt.warmup, {NULL, 0, NULL}, src};
     if (origin) rc.origin = *origin;
     for (int i = 0; i < out->count; i++) {
         cs_error e;

@@ -61,6 +61,8 @@ typedef struct run_context {
     const core_stats *stats;
     uint64_t warmup; /* µops used for warm-up */
     run_config_origin origin;
+    uop_source *source; /* the µops timed (the emulator's: emu_source_emu gives the guest's
+                           code images to the profile); NULL when the caller does not say */
 } run_context;
 
 typedef struct analysis_ops {

@@ -2,7 +2,7 @@
  * or read into a profile that is consistent (pcs increasing, the samples at
  * pcs plus the idle ones adding up to the samples taken, a sane period), and
  * that writes back and reads back the same (the configuration's source and
- * overrides included).
+ * overrides included, and version 7's images: each range its own image's).
  *
  * Almost every mutation breaks the CRC-32 of the last line, so each input is read
  * twice: as given (the envelope checks), then with its checksum line made right
@@ -70,6 +70,17 @@ static void check_one(const unsigned char *data, size_t size) {
         abort();
     for (size_t i = 0; i < p.noverrides; i++)
         if (strcmp(q.overrides[i], p.overrides[i])) abort();
+    /* version 7's images: the same files, places and ranges; no pc in two of them */
+    if (q.nimages != p.nimages) abort();
+    for (size_t i = 0; i < p.nimages; i++) {
+        const profile_image *x = &p.images[i], *y = &q.images[i];
+        if (strcmp(x->path, y->path) || strcmp(x->host_path, y->host_path) || x->size != y->size ||
+            x->hash != y->hash || x->bias != y->bias || x->nranges != y->nranges ||
+            (x->nranges && memcmp(x->ranges, y->ranges, x->nranges * sizeof *x->ranges)))
+            abort();
+        for (size_t k = 0; k < x->nranges; k++)
+            if (x->ranges[k][1] <= x->ranges[k][0] || profile_image_of(&p, x->ranges[k][0]) != (long)i) abort();
+    }
     profile_data_free(&q);
     profile_data_free(&p);
 }

@@ -257,6 +257,7 @@ static int do_spawn(int argc, char **argv) {
     if (rc != 0) {
         printf("posix_spawn: %s\n", strerror(rc));
         close(p[0]);
+        if (wait(NULL) != -1 || errno != ECHILD) printf("a child is left to wait for\n"); /* glibc reaped it */
         return 0;
     }
     FILE *in = fdopen(p[0], "r");

@@ -1088,6 +1088,89 @@ static void test_file_sample_point(void **state) {
     profile_data_free(&q);
 }
 
+/* Version 7's images (docs/profile.md, "Shared libraries"): written and read back alike; a file
+ * whose images overlap is refused; a version-6 file (the corpus seed) is read with none; merge
+ * refuses a profile whose libraries are other files or elsewhere. */
+static void prof_text(const char *body, char *text, size_t size) {
+    unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body, (uInt)strlen(body));
+    snprintf(text, size, "%schecksum crc32:%08lx\n", body, crc);
+}
+
+static void test_file_images(void **state) {
+    (void)state;
+    char body[] = "cyclescope-profile 7\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
+                  "config-name inorder1\nconfig-source inorder1\nconfig-overrides 0\nmodel inorder\n"
+                  "sample-point issue-head\nperiod 90 110\nruns 1\n3\nevent-period 0\ncycles 300\ninstructions 90\n"
+                  "samples 3 0\nconfig 0\nimages 2\nimage /lib/ld.so.1\nimage-host /sysroot/lib/ld.so.1\n"
+                  "image-size 100\nimage-hash fnv1a64:00000000000000aa\nimage-bias 3ff0000000\nimage-ranges 1\n"
+                  "3ff0000000 3ff001c000\nimage /lib/libc.so.6\nimage-host /sysroot/lib/libc.so.6\nimage-size 200\n"
+                  "image-hash fnv1a64:00000000000000bb\nimage-bias 3fefec1000\nimage-ranges 2\n"
+                  "3fefec1000 3fefec2000\n3fefec3000 3fefff5000\n"
+                  "pcs 3 cycles imiss dmiss mispredict retiring\n1000 1 0 0 0 0\n3fefec1010 1 0 0 0 0\n"
+                  "3ff0000100 1 0 0 0 0\n";
+    char text[sizeof body + 64];
+    prof_text(body, text, sizeof text);
+    profile_data p, q;
+    cs_error err;
+    if (!profile_parse((const uint8_t *)text, strlen(text), "v7.prof", &p, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(p.nimages, 2);
+    assert_string_equal(p.images[1].path, "/lib/libc.so.6");
+    assert_string_equal(p.images[1].host_path, "/sysroot/lib/libc.so.6");
+    assert_string_equal(profile_image_name(&p.images[1]), "libc.so.6");
+    assert_int_equal(p.images[1].hash, 0xbb);
+    assert_int_equal(p.images[1].size, 200);
+    assert_int_equal(p.images[1].bias, 0x3fefec1000ull);
+    assert_int_equal(p.images[1].nranges, 2);
+    assert_int_equal(p.images[1].ranges[1][0], 0x3fefec3000ull);
+    assert_int_equal(profile_image_of(&p, 0x3fefec1010ull), 1);
+    assert_int_equal(profile_image_of(&p, 0x3fefec2000ull), -1); /* between its ranges */
+    assert_int_equal(profile_image_of(&p, 0x3ff0000100ull), 0);
+    assert_int_equal(profile_image_of(&p, 0x1000), -1); /* the executable */
+    char path[] = "/tmp/cyclescope_v7_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    if (!profile_write(path, &p, &err) || !profile_read(path, &q, &err)) fail_msg("%s", err.msg);
+    unlink(path);
+    assert_int_equal(q.nimages, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_string_equal(q.images[i].path, p.images[i].path);
+        assert_string_equal(q.images[i].host_path, p.images[i].host_path);
+        assert_int_equal(q.images[i].bias, p.images[i].bias);
+        assert_int_equal(q.images[i].nranges, p.images[i].nranges);
+        assert_memory_equal(q.images[i].ranges, p.images[i].ranges, p.images[i].nranges * sizeof *p.images[i].ranges);
+    }
+    /* another run whose libc was loaded elsewhere: not the same pcs, refused, acc unchanged */
+    q.seed = q.run_seeds[0] = 4;
+    q.images[1].bias += 0x1000;
+    assert_false(profile_merge(&p, &q, "other.prof", &err));
+    assert_non_null(strstr(err.msg, "other.prof: its shared libraries"));
+    assert_int_equal(p.samples, 3);
+    q.images[1].bias -= 0x1000;
+    if (!profile_merge(&p, &q, "same.prof", &err)) fail_msg("%s", err.msg);
+    assert_int_equal(p.samples, 6);
+    profile_data_free(&q);
+    profile_data_free(&p);
+
+    /* libc's second range over ld.so's: a pc would name two images */
+    char *over = strstr(body, "3fefec3000 3fefff5000");
+    memcpy(over, "3fefec3000 3ff0001000", 21);
+    prof_text(body, text, sizeof text);
+    assert_false(profile_parse((const uint8_t *)text, strlen(text), "overlap.prof", &q, &err));
+    assert_non_null(strstr(err.msg, "overlap.prof:"));
+    assert_non_null(strstr(err.msg, "overlap"));
+
+    /* the previous version, as checked in: read, with no images */
+    const char *data = getenv("CYCLESCOPE_TEST_DATA");
+    if (!data) skip();
+    char seed[4096];
+    snprintf(seed, sizeof seed, "%s/corpus/profile/v6_sort_ooo4_commit_cycle.prof", data);
+    if (!profile_read(seed, &q, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(q.nimages, 0);
+    assert_int_equal(q.sample_point, PROFILE_POINT_COMMIT_CYCLE);
+    profile_data_free(&q);
+}
+
 /* A version-3 profile (one run, `seed S`) is read as one run; profile_merge
  * sums another run of the same program and machine into it (counts, cycles,
  * samples; the union of the pcs; both seeds), refuses a different period or
@@ -1393,7 +1476,7 @@ static void test_file_old_version(void **state) {
     profile_data q;
     cs_error err;
     assert_false(profile_parse((const uint8_t *)text, strlen(text), "old.prof", &q, &err));
-    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads versions 3 to 6; record it again)");
+    assert_string_equal(err.msg, "old.prof: version 1 (this cyclescope reads versions 3 to 7; record it again)");
     /* version 2 charged an in-order frontend bubble to the oldest instruction in
      * flight; today's schedule charges it to the next one to issue: refused too */
     char body2[] = "cyclescope-profile 2\nprogram prog\nexe-size 10\nexe-hash fnv1a64:0000000000001234\n"
@@ -1404,7 +1487,7 @@ static void test_file_old_version(void **state) {
     crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)body2, (uInt)strlen(body2));
     snprintf(text2, sizeof text2, "%schecksum crc32:%08lx\n", body2, crc);
     assert_false(profile_parse((const uint8_t *)text2, strlen(text2), "v2.prof", &q, &err));
-    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 6; record it again)");
+    assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 7; record it again)");
 }
 
 int main(void) {
@@ -1444,6 +1527,7 @@ int main(void) {
         cmocka_unit_test(test_flow_violation_marked_low),
         cmocka_unit_test(test_flow_least_squares),
         cmocka_unit_test(test_flow_interprocedural),
+        cmocka_unit_test(test_file_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -226,6 +226,19 @@ static ssize_t guest_cwd_path(const emu_t *e, char *out, size_t size) {
  * stays (readlink answers it). */
 static bool get_path(emu_t *e, uint64_t addr, char *out) {
     if (!mem_read_string(&e->m, addr, out, PATH_MAX)) return false;
+    /* /proc/PID by the guest's pid (readlink("/proc/self") gives it) is this process' host
+     * directory, never the host's process of that number */
+    char own[32];
+    int own_len = snprintf(own, sizeof own, "/proc/%d", e->vpid);
+    if (!strncmp(out, own, (size_t)own_len) && (out[own_len] == '/' || !out[own_len])) {
+        char host_own[32];
+        int host_len = snprintf(host_own, sizeof host_own, "/proc/%d", (int)getpid());
+        size_t rest = strlen(out + own_len);
+        if ((size_t)host_len + rest < PATH_MAX) {
+            memmove(out + host_len, out + own_len, rest + 1);
+            memcpy(out, host_own, (size_t)host_len);
+        }
+    }
     const char *entry = e->cwd_fd >= 0 ? proc_own_entry(e, out, NULL) : NULL;
     if (!entry || strncmp(entry, "cwd/", 4) != 0) return true;
     const char *name = entry + 4;
@@ -634,6 +647,12 @@ static int proc_self_fd(emu_t *e, proc_self_file file, int32_t tid) {
     return -ENOENT;
 }
 
+/* Linux's lists of CPUs (Documentation/ABI/testing/sysfs-devices-system-cpu) */
+static bool is_cpu_list_file(const char *path) {
+    return !strcmp(path, "/sys/devices/system/cpu/online") || !strcmp(path, "/sys/devices/system/cpu/possible") ||
+        !strcmp(path, "/sys/devices/system/cpu/present");
+}
+
 static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, int64_t mode) {
     if (e->umask_set) mode &= ~(int64_t)e->guest_umask; /* the host's umask applies too */
     char path[PATH_MAX];
@@ -653,6 +672,12 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         host = (int)r;
     } else if (proc != PROC_NONE) {
         host = proc_self_fd(e, proc, thread_self ? emu_thread_tid(e) : e->vpid);
+        if (host < 0) return host;
+    } else if (is_cpu_list_file(path)) {
+        /* the one simulated hart, as sched_getaffinity says: glibc's get_nprocs and
+         * get_nprocs_conf read these, and a program sizing its thread pool by the host's CPUs
+         * would run differently (and time differently) on every machine */
+        host = proc_text_fd("cpu", "0\n", 2);
         if (host < 0) return host;
     } else {
         /* the guest's own executable, not ours: by /proc/self/exe or by the path it was shown */
@@ -999,6 +1024,12 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
     } else if (e->cwd_fd >= 0 && entry && !strcmp(entry, "cwd")) {
         n = guest_cwd_path(e, target, sizeof target); /* the guest's working directory, not cyclescope's */
         if (n < 0) return n;
+    } else if (!strcmp(path, "/proc/self") || !strcmp(path, "/proc/thread-self")) {
+        /* the guest's pid, not cyclescope's host pid: realpath("/proc/self/exe") walks this link,
+         * and a host pid's digits made the guest's instruction count depend on the host (Linux:
+         * "PID" and "PID/task/TID") */
+        n = path[6] == 's' ? snprintf(target, sizeof target, "%d", e->vpid)
+                           : snprintf(target, sizeof target, "%d/task/%d", e->vpid, (int)emu_thread_tid(e));
     } else {
         int hdir;
         if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;

@@ -4,7 +4,8 @@
  * process' own group, session, scheduler, priority and CPU, prctl, mlock, sync, getgroups,
  * mincore, fadvise64, statfs, fstatfs.
  *   poll_misc [forever | identity]   (forever: poll of nothing without a timeout; identity:
- *   the process' ids, nice value and CPU exactly, which under qemu are the host's) */
+ *   the process' ids, nice value, CPU, CPU count and /proc/self link exactly, which under qemu
+ *   are the host's) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -47,8 +48,13 @@ int main(int argc, char **argv) {
         if (errno != 0 || getcpu(&cpu, &node) != 0) return 1;
         gid_t groups[4] = {0};
         int group_count = getgroups(4, groups);
-        printf("pid %d pgid %d sid %d nice %d cpu %u node %u groups %d %d\n", (int)getpid(), (int)getpgid(0),
-               (int)getsid(0), nice_value, cpu, node, group_count, (int)groups[0]);
+        /* the CPUs glibc counts (from /sys/devices/system/cpu/) and the /proc/self link */
+        char self_link[32] = "?";
+        ssize_t n = readlink("/proc/self", self_link, sizeof self_link - 1);
+        if (n >= 0) self_link[n] = 0;
+        printf("pid %d pgid %d sid %d nice %d cpu %u node %u groups %d %d cpus %ld %ld self %s\n", (int)getpid(),
+               (int)getpgid(0), (int)getsid(0), nice_value, cpu, node, group_count, (int)groups[0],
+               sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_NPROCESSORS_CONF), self_link);
         return 0;
     }
     int null_fd = open("/dev/null", O_RDONLY), self = open(argv[0], O_RDONLY);

@@ -442,6 +442,8 @@ void emu_children_check(emu_t *e);
  * handler is due or the guest ended (true); false when nothing can come. */
 bool emu_wait_child_end(emu_t *e);
 void emu_processes_free(emu_t *e);
+/* Whether `pid` is the virtual pid of a child the process forked and has not waited for. */
+bool emu_is_child(const emu_t *e, int64_t pid);
 /* kill(2) of every child (each passes a group's signal on to its own: signal.c); 0 or -errno. */
 int64_t emu_kill_children(emu_t *e, int64_t sig, bool group);
 

@@ -510,6 +510,12 @@ bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret) {
     return false;
 }
 
+bool emu_is_child(const emu_t *e, int64_t pid) {
+    for (size_t i = 0; i < e->child_count; i++)
+        if (e->children[i].vpid == pid) return true;
+    return false;
+}
+
 /* Every child (a group's signal, kill(0) or kill(-1)): each passes it on to its own children
  * when it takes it (signal.c). A child that ended and was not waited for yet takes it as
  * Linux's zombie does: without effect. */

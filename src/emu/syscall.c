@@ -1908,6 +1908,15 @@ static void warn_unsupported(emu_t *e, uint64_t nr) {
 
 /* ---- dispatch ---- */
 
+/* Whether `pid` names a process (or thread) of the guest's tree this process knows: 0 (itself),
+ * its own pid or threads, the first process, its parent within the tree, a child not waited
+ * for. A sibling or grandchild is not known here (getpgid says ESRCH for it). */
+static bool knows_tree_process(emu_t *e, int64_t pid) {
+    if (pid == 0 || pid == e->vpid || pid == GUEST_PID || emu_thread_is_tid(e, pid)) return true;
+    if (pid == e->parent_vpid && e->parent_vpid >= GUEST_PID) return true;
+    return emu_is_child(e, pid);
+}
+
 /* Whether the handler of the first signal due has SA_RESTART (the kernel's handle_signal
  * looks at the signal it delivers first, the lowest number). */
 static bool emu_restarts(const emu_t *e) {
@@ -2085,7 +2094,9 @@ void emu_syscall(emu_t *e) {
         else goto unsupported; /* a new group: not modelled */
         break;
     case SYS_getpgid:
-    case SYS_getsid: ret = a0 == 0 || a0 == GUEST_PID ? GUEST_PID : -ESRCH; break;             /* its own session */
+    case SYS_getsid: /* every process of the tree is in the one group and session 1000 (§15) */
+        ret = knows_tree_process(e, (int64_t)(int32_t)a0) ? GUEST_PID : -ESRCH;
+        break;
     case SYS_sched_getscheduler: ret = a0 == 0 || a0 == (uint64_t)e->vpid ? 0 : -ESRCH; break; /* SCHED_OTHER */
     case SYS_sched_getparam: {
         static const int32_t priority = 0;

@@ -15,6 +15,10 @@
  *   proc_signals sigchld_spin   SIGCHLD reaches a parent computing without system calls
  *   proc_signals wait_eintr     the child's waitpid for its own child is EINTR (a handler, no SA_RESTART)
  *   proc_signals sigwait        the child takes its parent's SIGUSR1 with sigwait
+ *   proc_signals groups         getpgid/getsid of the caller, its parent and its child, in the
+ *                               first process and in a child: the one group and session; a
+ *                               reaped child's: ESRCH (the numbers differ from qemu's, the
+ *                               relations do not)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -374,6 +378,43 @@ static int do_sigwait(void) {
     return 0;
 }
 
+/* ---- groups ---- */
+
+/* 0 when `pid` is in the caller's process group and session, else a code naming the check. */
+static int same_group_and_session(pid_t pid, int code) {
+    if (getpgid(pid) != getpgid(0)) return code;
+    if (getsid(pid) != getsid(0)) return code + 1;
+    return 0;
+}
+
+static int groups_child(int ready, int go) {
+    (void)go;
+    int bad = same_group_and_session(getpid(), 10);
+    if (!bad) bad = same_group_and_session(getppid(), 20);
+    pid_t grandchild = fork();
+    if (grandchild == 0) _exit(same_group_and_session(getpid(), 40));
+    if (!bad) bad = same_group_and_session(grandchild, 30);
+    int status;
+    if (waitpid(grandchild, &status, 0) != grandchild || !WIFEXITED(status)) return 50;
+    if (!bad) bad = WEXITSTATUS(status);
+    tell(ready);
+    return bad;
+}
+
+static int do_groups(void) {
+    printf("own pid: %d\n", same_group_and_session(getpid(), 10));
+    child c = start(groups_child);
+    printf("child ready: %d\n", hear(c.ready));
+    printf("child's pid: %d\n", same_group_and_session(c.pid, 30));
+    reap(c, "child (0: its own, its parent's and its child's group and session are its own)");
+    errno = 0;
+    int pgid = (int)getpgid(c.pid), pgid_errno = errno;
+    errno = 0;
+    int sid = (int)getsid(c.pid), sid_errno = errno;
+    printf("reaped child: getpgid %d %s, getsid %d %s\n", pgid, strerror(pgid_errno), sid, strerror(sid_errno));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *what = argc >= 2 ? argv[1] : "";
     if (!strcmp(what, "term")) return do_term();
@@ -386,8 +427,9 @@ int main(int argc, char **argv) {
     if (!strcmp(what, "sigchld_spin")) return do_sigchld_spin();
     if (!strcmp(what, "wait_eintr")) return do_wait_eintr();
     if (!strcmp(what, "sigwait")) return do_sigwait();
+    if (!strcmp(what, "groups")) return do_groups();
     fprintf(
         stderr,
-        "usage: proc_signals term|spin|ignore|blocked|read_eintr|read_restart|group|sigchld_spin|wait_eintr|sigwait\n");
+        "usage: proc_signals term|spin|ignore|blocked|read_eintr|read_restart|group|sigchld_spin|wait_eintr|sigwait|groups\n");
     return 2;
 }

@@ -279,8 +279,10 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   # (SA_RESTART); kill(0, SIGUSR1) to the parent, two children and a grandchild; SIGCHLD to
   # a parent computing without system calls (it spun forever before: the timeout ends it);
   # a child's waitpid interrupted (EINTR); a child's sigwait takes its parent's signal;
-  # getpgid/getsid of the caller, its parent, its child, a reaped child (ESRCH)
-  foreach(case term spin ignore blocked read_eintr read_restart group sigchld_spin wait_eintr sigwait groups)
+  # getpgid/getsid of the caller, its parent, its child, a reaped child (ESRCH); a child's
+  # kill(getppid()) to the first process (pending, then its handler), a grandchild's to the child
+  foreach(case term spin ignore blocked read_eintr read_restart group sigchld_spin wait_eintr sigwait groups
+          to_parent)
     add_test(NAME exec.qemu.proc_signals.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/proc_signals ${case})
     set_tests_properties(exec.qemu.proc_signals.${case} PROPERTIES TIMEOUT 30)

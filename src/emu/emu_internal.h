@@ -208,6 +208,7 @@ struct emu {
     /* processes (process.c): this one's virtual pid and its parent's (the guest's view), and
      * the children it forked and has not waited for */
     int32_t vpid, parent_vpid;
+    pid_t parent_host; /* a child process: its parent's host pid (0 in the first process) */
     emu_child *children;
     size_t child_count, child_cap;
     uint32_t *vpid_counter; /* shared by the whole process tree: the next child's number */
@@ -442,6 +443,9 @@ void emu_children_check(emu_t *e);
  * handler is due or the guest ended (true); false when nothing can come. */
 bool emu_wait_child_end(emu_t *e);
 void emu_processes_free(emu_t *e);
+/* kill(2) of the parent (a child process's): false when `pid` is not its parent's virtual
+ * pid, else true with *ret 0 or -errno. */
+bool emu_kill_parent(emu_t *e, int64_t pid, int64_t sig, int64_t *ret);
 /* Whether `pid` is the virtual pid of a child the process forked and has not waited for. */
 bool emu_is_child(const emu_t *e, int64_t pid);
 /* kill(2) of every child (each passes a group's signal on to its own: signal.c); 0 or -errno. */
@@ -455,6 +459,9 @@ int64_t emu_kill_children(emu_t *e, int64_t sig, bool group);
  * ends (returns -1 with *interrupted). emu_host_event_chunk caps a chunk of instructions
  * while such events can come (emu_host_events_watch: the guest catches SIGCHLD). */
 void emu_host_signals_receive(emu_t *e);
+/* The first process takes its children's kills the same way (its first fork): a signal from
+ * anyone else keeps the host's default action (Ctrl-C ends the run). */
+void emu_host_signals_receive_from_children(emu_t *e);
 bool emu_host_signals_received(void);
 int64_t emu_host_signal_send(pid_t host, int32_t sender_vpid, int64_t sig, bool group);
 bool emu_host_signals_take(emu_t *e);

@@ -228,8 +228,9 @@ void emu_end_child_process(emu_t *e) {
 }
 
 /* The child's state: one thread, no children, no pending signals or timers (kernel/fork.c). */
-static void child_start(emu_t *e, int32_t vpid, uint64_t flags, uint64_t newsp, uint64_t ctid) {
+static void child_start(emu_t *e, int32_t vpid, pid_t parent_host, uint64_t flags, uint64_t newsp, uint64_t ctid) {
     e->parent_vpid = e->vpid;
+    e->parent_host = parent_host;
     e->vpid = vpid;
     emu_host_child_ended = 0;
     for (size_t i = 0; i < e->child_count; i++)
@@ -290,6 +291,10 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     sigset_t all, before;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &before);
+    /* the first process takes its children's kills from now (signal.c): before the fork, so
+     * that a child's kill at once finds the handlers there */
+    if (e->parent_vpid < GUEST_PID) emu_host_signals_receive_from_children(e);
+    pid_t parent_host = getpid();
     pid_t host = fork();
     if (host < 0) {
         int why = errno;
@@ -301,7 +306,7 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     if (host == 0) {
         if (is_vfork) close(sync[0]); /* sync[1] closes at the exec or the exit */
         vfork_memory_fd = memory;
-        child_start(e, vpid, flags, newsp, ctid);
+        child_start(e, vpid, parent_host, flags, newsp, ctid);
         emu_host_signals_receive(e);
         sigprocmask(SIG_SETMASK, &before, NULL);
         while (e->status == EMU_RUNNING) emu_run(e, UINT64_MAX);
@@ -510,6 +515,17 @@ bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret) {
     return false;
 }
 
+/* A child's kill of its parent (getppid()): the host process that forked it (or, after an
+ * execve, forked its predecessor), while it is still there: once it ended, the host's
+ * getppid() names whoever adopted the child, and the answer is ESRCH (its guest is gone). */
+bool emu_kill_parent(emu_t *e, int64_t pid, int64_t sig, int64_t *ret) {
+    if (e->parent_vpid < GUEST_PID || pid != e->parent_vpid) return false;
+    if (sig < 0 || sig > 64) *ret = -EINVAL;
+    else if (e->parent_host <= 1 || getppid() != e->parent_host) *ret = -ESRCH;
+    else *ret = emu_host_signal_send(e->parent_host, e->vpid, sig, false);
+    return true;
+}
+
 bool emu_is_child(const emu_t *e, int64_t pid) {
     for (size_t i = 0; i < e->child_count; i++)
         if (e->children[i].vpid == pid) return true;
@@ -693,6 +709,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
     free_strings(envp, envc);
     put_number(&b, (uint64_t)e->vpid);
     put_number(&b, (uint64_t)e->parent_vpid);
+    put_number(&b, (uint64_t)e->parent_host);
     put_number(&b, (uint64_t)(int64_t)e->vpid_counter_fd);
     put_field(&b, e->allow_write_real ? e->allow_write_real : "");
     put_number(&b, e->opt.host_time);
@@ -833,6 +850,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     o.envp = envp;
     o.vpid = (int32_t)get_number(&r);
     o.parent_vpid = (int32_t)get_number(&r);
+    pid_t parent_host = (pid_t)get_number(&r);
     int counter_fd = (int)(int64_t)get_number(&r);
     const char *allow = get_field(&r);
     o.allow_write_dir = *allow ? allow : NULL;
@@ -850,6 +868,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     if (nfds > EMU_MAX_FDS || o.vpid <= 0) r.bad = true;
     emu_t *e = NULL;
     if (!r.bad) e = emu_create(path, &o, err);
+    if (e) e->parent_host = parent_host;
     if (e) e->opt.argv = NULL, e->opt.envp = NULL, e->opt.allow_write_dir = NULL; /* in `data`, freed below */
     if (r.bad && !e) cs_error_set(err, "--exec-state %d: not a state a guest execve wrote", fd);
     if (e) {

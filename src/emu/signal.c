@@ -588,7 +588,9 @@ enum { HOST_EVENT_CHUNK = 1 << 16 };
 /* What a parent's sigqueue carries: its virtual pid, and whether it signalled the group. */
 #define HOST_VALUE_GROUP 1
 
-static emu_t *host_receiver;                  /* the one emulator of this child process */
+static emu_t *host_receiver;                  /* the one emulator of this process */
+static bool host_first_process;               /* the receiver is the first process: children only */
+static uint64_t host_ignored_before;          /* the first process: signals the run ignored (SIGPIPE) */
 static bool host_events_watched;              /* a child process, or a guest that catches SIGCHLD */
 static volatile sig_atomic_t host_arrived;    /* some signal was noted since the last take */
 static int host_count[65];                    /* per signal, noted and not yet taken (atomics) */
@@ -631,14 +633,33 @@ static void die_by(int sig) {
     _exit(128 + sig);
 }
 
+/* The host's default action for a signal cyclescope does not take as the guest's. */
+static void host_default(int sig) {
+    if (default_ignores(sig)) return;
+    if (default_stops(sig)) kill(getpid(), SIGSTOP);
+    else die_by(sig);
+}
+
+/* Whether host process `pid` is one of the receiver's children. */
+static bool from_child(const emu_t *e, pid_t pid) {
+    for (size_t i = 0; i < e->child_count; i++)
+        if (e->children[i].host == pid) return true;
+    return false;
+}
+
 static void on_host_signal(int sig, siginfo_t *info, void *context) {
     (void)context;
     pid_t self = getpid();
+    const emu_t *e = host_receiver;
+    bool child_sent = info->si_code == SI_QUEUE && from_child(e, info->si_pid);
+    if (host_first_process && !child_sent) { /* the run's own (Ctrl-C, a shell's kill): as before */
+        if (!(host_ignored_before & SIG_BIT(sig))) host_default(sig);
+        return;
+    }
     if (info->si_pid == self && info->si_code <= 0) { /* cyclescope's own: a write's SIGPIPE, abort() */
         if (sig != SIGPIPE) die_by(sig);
         return;
     }
-    const emu_t *e = host_receiver;
     bool from_parent = info->si_code == SI_QUEUE && info->si_pid == getppid();
     if (from_parent && (info->si_value.sival_int & HOST_VALUE_GROUP)) /* the group holds our children too */
         for (size_t i = 0; i < e->child_count; i++)
@@ -651,12 +672,13 @@ static void on_host_signal(int sig, siginfo_t *info, void *context) {
         else die_by(sig);
         return;
     }
-    host_sender[sig] = from_parent ? info->si_value.sival_int >> 1 : 0;
+    host_sender[sig] = from_parent || child_sent ? info->si_value.sival_int >> 1 : 0;
     __atomic_add_fetch(&host_count[sig], 1, __ATOMIC_SEQ_CST);
     host_arrived = 1;
 }
 
 void emu_host_signals_receive(emu_t *e) {
+    host_first_process = false;
     host_receiver = e;
     host_events_watched = true;
     struct sigaction sa;
@@ -668,7 +690,24 @@ void emu_host_signals_receive(emu_t *e) {
         if (host_forwarded(sig)) sigaction(sig, &sa, NULL);
 }
 
-bool emu_host_signals_received(void) { return host_receiver != NULL; }
+void emu_host_signals_receive_from_children(emu_t *e) {
+    if (host_receiver == e) return;
+    uint64_t ignored = 0;
+    for (int sig = 1; sig <= 64; sig++) {
+        struct sigaction old;
+        if (host_forwarded(sig) && sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            ignored |= SIG_BIT(sig);
+    }
+    emu_host_signals_receive(e);
+    host_ignored_before = ignored;
+    host_first_process = true;
+}
+
+/* Whether another process may signal this one: a child process (its parent may), the first
+ * process while it has children. */
+bool emu_host_signals_received(void) {
+    return host_receiver != NULL && (!host_first_process || host_receiver->child_count > 0);
+}
 
 void emu_host_events_watch(void) { host_events_watched = true; }
 

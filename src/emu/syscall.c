@@ -2274,6 +2274,7 @@ void emu_syscall(emu_t *e) {
             ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
         else if (a0 == (uint64_t)e->vpid) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
         else if (nr == SYS_kill && emu_kill_child(e, (int64_t)(int32_t)a0, (int64_t)a1, &ret)) break; /* its host pid */
+        else if (nr == SYS_kill && emu_kill_parent(e, (int64_t)(int32_t)a0, (int64_t)a1, &ret)) break;
         else ret = -EPERM; /* no other process is the guest's to signal */
         break;
     case SYS_tgkill:

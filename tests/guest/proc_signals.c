@@ -15,6 +15,9 @@
  *   proc_signals sigchld_spin   SIGCHLD reaches a parent computing without system calls
  *   proc_signals wait_eintr     the child's waitpid for its own child is EINTR (a handler, no SA_RESTART)
  *   proc_signals sigwait        the child takes its parent's SIGUSR1 with sigwait
+ *   proc_signals to_parent      kill(getppid(), …): a child's SIGUSR1 to the first process (blocked:
+ *                               pending, its SA_SIGINFO handler with the child's pid at the
+ *                               unblock), a grandchild's SIGUSR2 to the child's handler
  *   proc_signals groups         getpgid/getsid of the caller, its parent and its child, in the
  *                               first process and in a child: the one group and session; a
  *                               reaped child's: ESRCH (the numbers differ from qemu's, the
@@ -378,6 +381,66 @@ static int do_sigwait(void) {
     return 0;
 }
 
+/* ---- to_parent ---- */
+
+static volatile sig_atomic_t sender_pid;
+
+static void on_signal_info(int sig, siginfo_t *info, void *context) {
+    (void)context;
+    got_signal = sig;
+    sender_pid = info->si_pid;
+}
+
+static int telling_grandchild(int ready, int go) {
+    (void)ready, (void)go;
+    return kill(getppid(), SIGUSR2) == 0 ? 0 : 60 + errno % 10;
+}
+
+static int telling_child(int ready, int go) {
+    (void)go;
+    got_signal = 0;
+    catch_with(SIGUSR2, on_signal, 0);
+    sigset_t usr2, before;
+    sigemptyset(&usr2);
+    sigaddset(&usr2, SIGUSR2);
+    sigprocmask(SIG_BLOCK, &usr2, &before);
+    child g = start(telling_grandchild);
+    int status;
+    if (waitpid(g.pid, &status, 0) != g.pid || !WIFEXITED(status)) return 50;
+    if (WEXITSTATUS(status)) return WEXITSTATUS(status);
+    while (got_signal != SIGUSR2) sigsuspend(&before); /* it is pending: the handler runs now */
+    if (kill(getppid(), 0) != 0) return 70;
+    if (kill(getppid(), SIGUSR1) != 0) return 80 + errno % 10;
+    tell(ready);
+    return 33;
+}
+
+static int do_to_parent(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal_info;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, NULL);
+    sigset_t usr1, before, pending;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, &before);
+    child c = start(telling_child);
+    printf("child ready: %d\n", hear(c.ready));
+    int status;
+    pid_t pid = c.pid;
+    if (waitpid(pid, &status, 0) != pid) printf("waitpid: %s\n", strerror(errno));
+    else describe("child (33: its child's SIGUSR2 reached it, its SIGUSR1 was sent)", status);
+    sigpending(&pending);
+    printf("SIGUSR1 pending: %d, handler ran: %d\n", sigismember(&pending, SIGUSR1), got_signal == SIGUSR1);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+    printf("after the unblock: handler ran %d, si_pid is the child's %d\n", got_signal == SIGUSR1, sender_pid == pid);
+    close(c.ready);
+    close(c.go);
+    return 0;
+}
+
 /* ---- groups ---- */
 
 /* 0 when `pid` is in the caller's process group and session, else a code naming the check. */
@@ -428,8 +491,10 @@ int main(int argc, char **argv) {
     if (!strcmp(what, "wait_eintr")) return do_wait_eintr();
     if (!strcmp(what, "sigwait")) return do_sigwait();
     if (!strcmp(what, "groups")) return do_groups();
+    if (!strcmp(what, "to_parent")) return do_to_parent();
     fprintf(
         stderr,
-        "usage: proc_signals term|spin|ignore|blocked|read_eintr|read_restart|group|sigchld_spin|wait_eintr|sigwait|groups\n");
+        "usage: proc_signals "
+        "term|spin|ignore|blocked|read_eintr|read_restart|group|sigchld_spin|wait_eintr|sigwait|groups|to_parent\n");
     return 2;
 }

@@ -471,6 +471,9 @@ int emu_host_wait(emu_t *e, struct pollfd *fds, size_t n, bool *interrupted);
 void emu_host_wait_arrival(emu_t *e);
 void emu_host_events_watch(void);
 uint64_t emu_host_event_chunk(uint64_t budget);
+/* This host process ends by `sig` as by the kernel's default action, without a core file
+ * (128 + sig if it survives it): a guest process' death by a signal, seen by its parent's wait. */
+_Noreturn void emu_die_by_signal(int sig);
 /* A blocking call a signal with a handler interrupted: -EINTR, or run again after the
  * handler when it has SA_RESTART (Linux's ERESTARTSYS; emu_syscall decides). */
 #define EMU_ERESTARTSYS 512

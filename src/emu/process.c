@@ -209,17 +209,7 @@ static _Noreturn void child_end(emu_t *e) {
     int sig = e->fault_signal;
     bool fault = sig == SIGSEGV || sig == SIGILL || sig == SIGBUS || sig == SIGTRAP || sig == SIGFPE;
     if (!sig || fault) fprintf(stderr, "cyclescope: %s\n", e->error); /* what `exec` says */
-    if (sig) {
-        struct rlimit no_core = {0, 0};
-        setrlimit(RLIMIT_CORE, &no_core);
-        signal(sig, SIG_DFL);
-        sigset_t only;
-        sigemptyset(&only);
-        sigaddset(&only, sig);
-        sigprocmask(SIG_UNBLOCK, &only, NULL);
-        raise(sig);
-        _exit(128 + sig);
-    }
+    if (sig) emu_die_by_signal(sig);
     _exit(125); /* what `exec` exits with when cyclescope cannot run the program */
 }
 

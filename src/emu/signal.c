@@ -621,8 +621,8 @@ static bool host_forwarded(int sig) {
 static bool default_ignores(int sig) { return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH; }
 static bool default_stops(int sig) { return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
 
-static void die_by(int sig) {
-    struct rlimit no_core = {0, 0}; /* as child_end (process.c): the signal, no core file */
+_Noreturn void emu_die_by_signal(int sig) {
+    struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     signal(sig, SIG_DFL);
     sigset_t only;
@@ -637,7 +637,7 @@ static void die_by(int sig) {
 static void host_default(int sig) {
     if (default_ignores(sig)) return;
     if (default_stops(sig)) kill(getpid(), SIGSTOP);
-    else die_by(sig);
+    else emu_die_by_signal(sig);
 }
 
 /* Whether host process `pid` is one of the receiver's children. */
@@ -657,7 +657,7 @@ static void on_host_signal(int sig, siginfo_t *info, void *context) {
         return;
     }
     if (info->si_pid == self && info->si_code <= 0) { /* cyclescope's own: a write's SIGPIPE, abort() */
-        if (sig != SIGPIPE) die_by(sig);
+        if (sig != SIGPIPE) emu_die_by_signal(sig);
         return;
     }
     bool from_parent = info->si_code == SI_QUEUE && info->si_pid == getppid();
@@ -669,7 +669,7 @@ static void on_host_signal(int sig, siginfo_t *info, void *context) {
     if (handler == 1 || (handler == 0 && default_ignores(sig))) return; /* discarded (SIGCONT continued us) */
     if (handler == 0 && !blocked && e->threads_live <= 1) {
         if (default_stops(sig)) kill(self, SIGSTOP);
-        else die_by(sig);
+        else emu_die_by_signal(sig);
         return;
     }
     host_sender[sig] = from_parent || child_sent ? info->si_value.sival_int >> 1 : 0;

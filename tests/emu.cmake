@@ -290,6 +290,8 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   # execve through --sysroot (docs/sandbox.md §17): system() and popen() run the prefix's
   # bin/sh (a RISC-V stand-in); without one they get 127; a #! interpreter under the prefix
   add_test(NAME exec.procs.sysroot_exec COMMAND ${_scripts}/sysroot_exec.sh ${_cs} ${_g})
+  # Ctrl-C during a timed run of a program that has forked: partial results, exit 130
+  add_test(NAME exec.procs.interrupt_after_fork COMMAND ${_scripts}/interrupt_after_fork.sh ${_cs} ${_g}/fork_spin)
   # the same of a dynamically linked procs: its children (posix_spawn, execve, a #! script)
   # are dynamically linked too, each started by ld.so from the sysroot
   foreach(case spawn exec script host)

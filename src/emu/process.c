@@ -302,8 +302,9 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         while (e->status == EMU_RUNNING) emu_run(e, UINT64_MAX);
         child_end(e);
     }
-    sigprocmask(SIG_SETMASK, &before, NULL);
+    /* recorded before the unblock: a kill the child sent at once is then known to be its */
     e->children[e->child_count++] = (emu_child){.vpid = vpid, .host = host, .pidfd = -1};
+    sigprocmask(SIG_SETMASK, &before, NULL);
     /* the guest catches SIGCHLD: the host's tells when to look (SA_RESTART: cyclescope's own
      * calls go on; a guest's wait on the host — poll — sees EINTR, as its handler would make it) */
     static bool sigchld_installed;

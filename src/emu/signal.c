@@ -588,9 +588,11 @@ enum { HOST_EVENT_CHUNK = 1 << 16 };
 /* What a parent's sigqueue carries: its virtual pid, and whether it signalled the group. */
 #define HOST_VALUE_GROUP 1
 
-static emu_t *host_receiver;                  /* the one emulator of this process */
-static bool host_first_process;               /* the receiver is the first process: children only */
-static uint64_t host_ignored_before;          /* the first process: signals the run ignored (SIGPIPE) */
+static emu_t *host_receiver;    /* the one emulator of this process */
+static bool host_first_process; /* the receiver is the first process: children only */
+/* the first process: the run's own actions before its first fork (SIGPIPE ignored, the CLI's
+ * Ctrl-C handler that writes the partial results) */
+static struct sigaction host_before[65];
 static bool host_events_watched;              /* a child process, or a guest that catches SIGCHLD */
 static volatile sig_atomic_t host_arrived;    /* some signal was noted since the last take */
 static int host_count[65];                    /* per signal, noted and not yet taken (atomics) */
@@ -648,12 +650,14 @@ static bool from_child(const emu_t *e, pid_t pid) {
 }
 
 static void on_host_signal(int sig, siginfo_t *info, void *context) {
-    (void)context;
     pid_t self = getpid();
     const emu_t *e = host_receiver;
     bool child_sent = info->si_code == SI_QUEUE && from_child(e, info->si_pid);
     if (host_first_process && !child_sent) { /* the run's own (Ctrl-C, a shell's kill): as before */
-        if (!(host_ignored_before & SIG_BIT(sig))) host_default(sig);
+        const struct sigaction *before = &host_before[sig];
+        if (before->sa_flags & SA_SIGINFO) before->sa_sigaction(sig, info, context);
+        else if (before->sa_handler == SIG_DFL) host_default(sig);
+        else if (before->sa_handler != SIG_IGN) before->sa_handler(sig);
         return;
     }
     if (info->si_pid == self && info->si_code <= 0) { /* cyclescope's own: a write's SIGPIPE, abort() */
@@ -692,14 +696,10 @@ void emu_host_signals_receive(emu_t *e) {
 
 void emu_host_signals_receive_from_children(emu_t *e) {
     if (host_receiver == e) return;
-    uint64_t ignored = 0;
-    for (int sig = 1; sig <= 64; sig++) {
-        struct sigaction old;
-        if (host_forwarded(sig) && sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-            ignored |= SIG_BIT(sig);
-    }
+    for (int sig = 1; sig <= 64; sig++)
+        if (!host_forwarded(sig) || sigaction(sig, NULL, &host_before[sig]) != 0)
+            host_before[sig] = (struct sigaction){.sa_handler = SIG_DFL};
     emu_host_signals_receive(e);
-    host_ignored_before = ignored;
     host_first_process = true;
 }
 

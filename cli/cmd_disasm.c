@@ -378,14 +378,15 @@ static void disassemble_section(listing *l, const elf_section *sec, size_t index
         /* code before the section's first symbol: objdump (find_symbol_for_address,
          * a symbol of this section required) names it from the last symbol of
          * the section below it, else the first above it, even one past the
-         * section's end (a linker script's `_end`), else the section */
+         * section's end (a linker script's `_end`; not a synthetic one: objdump names
+         * .plt's header `<.plt>`, not after its first stub), else the section */
         const elf_symbol *below = NULL, *above = NULL;
         for (size_t k = 0; k < n; k++) {
             const elf_symbol *s_ = elf_symbol_at(l->img, k);
             if (s_->section != index) continue;
             if (s_->addr <= sec->addr) {
                 if (!below || s_->addr != below->addr) below = s_;
-            } else if (!above) {
+            } else if (!above && !s_->synthetic) {
                 above = s_;
             }
         }

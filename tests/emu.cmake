@@ -484,4 +484,9 @@ if(CYCLESCOPE_RISCV_OBJDUMP AND CYCLESCOPE_HAVE_WORKLOADS)
              COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs}
                      ${CYCLESCOPE_WORKLOAD_DIR}/sort ${CYCLESCOPE_RISCV_STRIP})
   endif()
+  # dynamically linked (the cross gcc's default): the PLT stubs named as objdump names them
+  foreach(p hello_dynamic threads_dynamic hot_loop_dynamic_nopie)
+    add_test(NAME disasm.listing_dynamic.${p}
+             COMMAND ${_scripts}/disasm_dynamic.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${CYCLESCOPE_GUEST_DIR}/${p})
+  endforeach()
 endif()

@@ -38,6 +38,7 @@ struct elf_image {
     unsigned file_isa;     /* ISA_EXT_* of .riscv.attributes' Tag_RISCV_arch (ISA_EXT_C without one) */
     unsigned priv_spec[3]; /* Tag_RISCV_priv_spec, _minor, _revision (0 when not given) */
     char interp[256];      /* PT_INTERP's path ("" for a static program) */
+    char *plt_names;       /* the names of the PLT stubs' symbols ("printf@plt") */
 };
 
 /* Tag_RISCV_arch of a .riscv.attributes section (the string that starts with
@@ -248,6 +249,74 @@ static int symbol_order(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* The PLT stubs of a dynamically linked image as symbols "NAME@plt", as objdump synthesises
+ * them (binutils elfNN-riscv.c: stub k of .rela.plt's R_RISCV_JUMP_SLOT k at .plt + 32 + 16k,
+ * after the 32-byte header), so that listings and profiles name them. Malformed or missing
+ * tables add nothing (the image is still readable). img->symbols has room for them. */
+enum { PLT_HEADER_SIZE = 32, PLT_ENTRY_SIZE = 16 };
+
+static size_t plt_stub_count(const elf_image *img, const Elf64_Shdr *sh, unsigned count, const Elf64_Shdr **plt,
+                             const Elf64_Shdr **rela, const Elf64_Shdr **dynsym, const Elf64_Shdr **dynstr) {
+    *plt = *rela = NULL;
+    for (unsigned i = 0; i < count; i++) {
+        if (!strcmp(img->sections[i].name, ".plt") && sh[i].sh_type == SHT_PROGBITS) *plt = &sh[i];
+        if (!strcmp(img->sections[i].name, ".rela.plt") && sh[i].sh_type == SHT_RELA) *rela = &sh[i];
+    }
+    if (!*plt || !*rela || (*rela)->sh_entsize != sizeof(Elf64_Rela) || ((*rela)->sh_offset & 7) ||
+        !in_file(img, (*rela)->sh_offset, (*rela)->sh_size) || (*rela)->sh_link >= count)
+        return 0;
+    *dynsym = &sh[(*rela)->sh_link];
+    if ((*dynsym)->sh_entsize != sizeof(Elf64_Sym) || ((*dynsym)->sh_offset & 7) ||
+        !in_file(img, (*dynsym)->sh_offset, (*dynsym)->sh_size) || (*dynsym)->sh_link >= count)
+        return 0;
+    *dynstr = &sh[(*dynsym)->sh_link];
+    if (!in_file(img, (*dynstr)->sh_offset, (*dynstr)->sh_size) || (*dynstr)->sh_size == 0 ||
+        img->data[(*dynstr)->sh_offset + (*dynstr)->sh_size - 1] != 0 || (*plt)->sh_size < PLT_HEADER_SIZE)
+        return 0;
+    size_t stubs = ((*plt)->sh_size - PLT_HEADER_SIZE) / PLT_ENTRY_SIZE, relas = (*rela)->sh_size / sizeof(Elf64_Rela);
+    return stubs < relas ? stubs : relas;
+}
+
+static void add_plt_symbols(elf_image *img, const Elf64_Shdr *sh, unsigned count) {
+    const Elf64_Shdr *plt, *rela, *dynsym, *dynstr;
+    size_t n = plt_stub_count(img, sh, count, &plt, &rela, &dynsym, &dynstr);
+    if (!n) return;
+    const Elf64_Rela *r = (const Elf64_Rela *)(img->data + rela->sh_offset);
+    const Elf64_Sym *sym = (const Elf64_Sym *)(img->data + dynsym->sh_offset);
+    size_t sym_count = dynsym->sh_size / sizeof(Elf64_Sym), bytes = 0;
+    const char *strings = (const char *)img->data + dynstr->sh_offset;
+    for (int pass = 0; pass < 2; pass++) { /* the names' room, then the names */
+        char *out = img->plt_names;
+        for (size_t k = 0; k < n; k++) {
+            size_t s = ELF64_R_SYM(r[k].r_info);
+            if (ELF64_R_TYPE(r[k].r_info) != R_RISCV_JUMP_SLOT || s == 0 || s >= sym_count ||
+                sym[s].st_name >= dynstr->sh_size || !strings[sym[s].st_name])
+                continue;
+            const char *name = strings + sym[s].st_name;
+            if (pass == 0) {
+                bytes += strlen(name) + sizeof "@plt";
+                continue;
+            }
+            uint16_t section = (uint16_t)(plt - sh);
+            img->symbols[img->symbol_count++] =
+                (elf_symbol){.name = out,
+                             .addr = plt->sh_addr + PLT_HEADER_SIZE + PLT_ENTRY_SIZE * k,
+                             .size = PLT_ENTRY_SIZE,
+                             .index = UINT32_MAX, /* none of the table's */
+                             .section = section,
+                             .bind = STB_GLOBAL,
+                             .func = true,
+                             .synthetic = true};
+            out += sprintf(out, "%s@plt", name) + 1;
+        }
+        if (pass == 0) {
+            if (!bytes) return;
+            img->plt_names = cs_malloc(bytes);
+            img->symbols = cs_realloc(img->symbols, (img->symbol_count + n) * sizeof(elf_symbol));
+        }
+    }
+}
+
 /* Section headers and the symbol table: for inspection only. */
 /* Mapping symbols by address (two at one address are not expected). */
 static int mapping_order(const void *a, const void *b) {
@@ -339,6 +408,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
                                                              .object = type == STT_OBJECT};
         }
     }
+    add_plt_symbols(img, sh, eh->e_shnum);
     /* a stripped executable has neither (NULL arrays: qsort's pointer must not be NULL) */
     if (img->symbol_count) qsort(img->symbols, img->symbol_count, sizeof(elf_symbol), symbol_order);
     if (img->mapping_count) qsort(img->mappings, img->mapping_count, sizeof(elf_mapping), mapping_order);
@@ -398,6 +468,7 @@ void elf_close(elf_image *img) {
     free(img->sections);
     free(img->symbols);
     free(img->mappings);
+    free(img->plt_names);
     free(img);
 }
 

@@ -166,6 +166,7 @@ typedef struct elf_symbol {
     uint16_t section; /* section index; 0xfff1 (SHN_ABS) for absolute symbols */
     uint8_t bind;     /* STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2 */
     bool func, object;
+    bool synthetic; /* made by the reader, as objdump makes them: a PLT stub's "NAME@plt" */
 } elf_symbol;
 
 elf_image *elf_open(const char *path, cs_error *err);

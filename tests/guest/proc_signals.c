@@ -105,13 +105,16 @@ static int term_child(int ready, int go) {
     return 1;
 }
 
-static int do_term(void) {
-    child c = start(term_child);
+/* A child started with `body` and ready, sent `sig` (named `sig_name`), then reaped. */
+static int kill_ready_child(int (*body)(int ready, int go), int sig, const char *sig_name, const char *who) {
+    child c = start(body);
     printf("child ready: %d\n", hear(c.ready));
-    printf("kill SIGTERM: %d\n", kill(c.pid, SIGTERM));
-    reap(c, "child catching SIGTERM");
+    printf("kill %s: %d\n", sig_name, kill(c.pid, sig));
+    reap(c, who);
     return 0;
 }
+
+static int do_term(void) { return kill_ready_child(term_child, SIGTERM, "SIGTERM", "child catching SIGTERM"); }
 
 /* ---- spin ---- */
 
@@ -124,13 +127,7 @@ static int spin_child(int ready, int go) {
     return got_signal == SIGUSR1 ? 17 : 1;
 }
 
-static int do_spin(void) {
-    child c = start(spin_child);
-    printf("child ready: %d\n", hear(c.ready));
-    printf("kill SIGUSR1: %d\n", kill(c.pid, SIGUSR1));
-    reap(c, "spinning child");
-    return 0;
-}
+static int do_spin(void) { return kill_ready_child(spin_child, SIGUSR1, "SIGUSR1", "spinning child"); }
 
 /* ---- ignore ---- */
 
@@ -374,11 +371,7 @@ static int sigwait_child(int ready, int go) {
 }
 
 static int do_sigwait(void) {
-    child c = start(sigwait_child);
-    printf("child ready: %d\n", hear(c.ready));
-    printf("kill SIGUSR1: %d\n", kill(c.pid, SIGUSR1));
-    reap(c, "child in sigwait (81: it took SIGUSR1)");
-    return 0;
+    return kill_ready_child(sigwait_child, SIGUSR1, "SIGUSR1", "child in sigwait (81: it took SIGUSR1)");
 }
 
 /* ---- to_parent ---- */

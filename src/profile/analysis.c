@@ -82,6 +82,14 @@ static bool in_ranges(const range *r, size_t n, uint64_t pc) {
     return false;
 }
 
+/* Where the procedure r[i] of the sorted r[0 .. k) ends when no size says: at the next
+ * procedure's start, or at the end of its section. */
+static uint64_t open_range_end(const elf_image *img, const range *r, size_t k, size_t i) {
+    const elf_section *sec = section_of(img, r[i].start);
+    uint64_t send = sec->addr + sec->size;
+    return i + 1 < k && r[i + 1].start < send ? r[i + 1].start : send;
+}
+
 /* Procedures from the symbols; when stripped, from the entry and the targets of calls. */
 static range *find_procs(const elf_image *img, size_t *n) {
     size_t cap = 256, k = 0;
@@ -125,12 +133,8 @@ static range *find_procs(const elf_image *img, size_t *n) {
             r[w++] = r[i];
         }
         k = w;
-        for (size_t i = 0; i < k; i++) {
-            if (r[i].end) continue;
-            const elf_section *sec = section_of(img, r[i].start);
-            uint64_t send = sec->addr + sec->size;
-            r[i].end = i + 1 < k && r[i + 1].start < send ? r[i + 1].start : send;
-        }
+        for (size_t i = 0; i < k; i++)
+            if (!r[i].end) r[i].end = open_range_end(img, r, k, i);
     }
     if (!k) { /* stripped: address ranges from the entry and the call targets */
         u64map starts = {0};
@@ -174,9 +178,7 @@ static range *find_procs(const elf_image *img, size_t *n) {
         u64map_free(&starts);
         qsort(r, k, sizeof *r, cmp_range);
         for (size_t i = 0; i < k; i++) {
-            const elf_section *s = section_of(img, r[i].start);
-            uint64_t send = s->addr + s->size;
-            r[i].end = i + 1 < k && r[i + 1].start < send ? r[i + 1].start : send;
+            r[i].end = open_range_end(img, r, k, i);
             snprintf(r[i].name, sizeof r[i].name, "proc_%" PRIx64, r[i].start);
         }
     } else {
@@ -241,12 +243,8 @@ static range *find_library_procs(const elf_image *img, size_t *n) {
     u64map_free(&starts);
     if (k > named) {
         qsort(r, k, sizeof *r, cmp_range);
-        for (size_t i = 0; i < k; i++) {
-            if (r[i].end) continue;
-            const elf_section *sec = section_of(img, r[i].start);
-            uint64_t send = sec->addr + sec->size;
-            r[i].end = i + 1 < k && r[i + 1].start < send ? r[i + 1].start : send;
-        }
+        for (size_t i = 0; i < k; i++)
+            if (!r[i].end) r[i].end = open_range_end(img, r, k, i);
     }
     *n = k;
     return r;

@@ -60,6 +60,11 @@ struct sched_model {
     uint64_t culprit_pc[512];
     uint32_t pending; /* in-order: bubble cycles waiting for the next instruction to issue */
     sched_machine machine;
+    /* the schedule's machine, made once and reset before each run (a block after one context):
+     * a machine with large structures (a TLB of 2^20 entries) costs its allocation once, not
+     * once a block (core_reset) */
+    core_t *core;
+    bool core_used; /* a run was made on it since it was created */
 };
 
 static long find_pc(const sched_model *s, uint64_t pc) {
@@ -140,13 +145,30 @@ sched_model *sched_create(const char *config_text, cs_error *err) {
     s->cfg.perfect_icache = s->cfg.perfect_dcache = true;
     if (!mc->bpred_none) s->cfg.perfect_bpred = true;
     s->cfg.inorder.value_prediction = false;
-    /* perfect caches are never looked at: keep them small, a core is made per block */
+    /* What is never looked at is kept small, for the core's reset clears it before each block:
+     * perfect caches (the levels below and the prefetchers are reached only through an L1's
+     * miss), and the predictor's tables — perfect, its every prediction is right; none, every
+     * taken transfer redirects fetch (bpred_predict): either way what its tables hold is not
+     * asked. The TLBs are looked at (a block's pages miss once), a reset clears the few
+     * entries a block fills. */
     cache_config *caches[] = {&s->cfg.l1i, &s->cfg.l1d, &s->cfg.l2, &s->cfg.l3};
     for (int k = 0; k < 4; k++)
         if (caches[k]->size > caches[k]->line * (caches[k]->assoc ? caches[k]->assoc : 16))
             caches[k]->size = caches[k]->line * (caches[k]->assoc ? caches[k]->assoc : 16);
+    s->cfg.prefetch_dcache_stride = 0;
+    s->cfg.bpred_table_bits = 1;
+    s->cfg.bpred_history = 0;
+    s->cfg.btb_entries = 0;
+    s->cfg.ras_entries = 0;
     if (!uarch_config_validate(&s->cfg, err)) {
         cs_error_prefix(err, "the schedule's machine");
+        free(s);
+        return NULL;
+    }
+    probe_observer o = {.ctx = s, .needs = PROBE_SAMPLES, .sample_period = 1, .sample = sched_sample};
+    s->core = core_create(&s->cfg, err);
+    if (!s->core || !core_observe(s->core, &o, err)) {
+        core_destroy(s->core);
         free(s);
         return NULL;
     }
@@ -190,11 +212,10 @@ static bool run_context(sched_model *s, const sched_context *ctx, const profile_
     block_source src = {{&block_ops}, u, np + n + TRAIL_NOPS, 0};
     core_run_options opt = {0};
     core_stats st;
-    /* a fresh core: a model's state is not reset between runs of one core */
-    core_t *core = core_create(&s->cfg, err);
-    probe_observer o = {.ctx = s, .needs = PROBE_SAMPLES, .sample_period = 1, .sample = sched_sample};
-    bool ok = core && core_observe(core, &o, err) && core_run(core, &src.base, &opt, &st, err);
-    core_destroy(core);
+    /* every run on the machine as new: a run leaves its state (caches, TLBs, the clock) behind */
+    if (s->core_used) core_reset(s->core);
+    s->core_used = true;
+    bool ok = core_run(s->core, &src.base, &opt, &st, err);
     free(u);
     return ok;
 }
@@ -264,4 +285,8 @@ size_t sched_generic_contexts(sched_context out[4], profile_insn storage[3]) {
     return 4;
 }
 
-void sched_destroy(sched_model *s) { free(s); }
+void sched_destroy(sched_model *s) {
+    if (!s) return;
+    core_destroy(s->core);
+    free(s);
+}

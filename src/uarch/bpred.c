@@ -48,13 +48,21 @@ struct bpred {
     uint32_t ras_size, ras_top, ras_count;
 };
 
-bpred_t *bpred_create(const uarch_config *cfg) {
-    bpred_t *b = cs_calloc(1, sizeof *b);
+/* A table for bpred_init: on a reset the one kept, else a new one (cleared either way). */
+static void *zeroed(void *kept, size_t n, size_t size) {
+    if (!kept) return cs_calloc(n, size);
+    memset(kept, 0, n * size);
+    return kept;
+}
+
+/* The predictor as bpred_create makes it; `kept` (a reset): the struct as a run left it, whose
+ * tables are reused (one configuration: the same sizes). */
+static void bpred_init(bpred_t *b, const uarch_config *cfg, const bpred_t *kept) {
     b->kind = cfg->bpred;
     b->perfect = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT;
     b->table_bits = cfg->bpred_table_bits;
     b->history_bits = cfg->bpred_history;
-    b->counters = cs_malloc(1u << b->table_bits);
+    b->counters = kept ? kept->counters : cs_malloc(1u << b->table_bits);
     memset(b->counters, 1, 1u << b->table_bits); /* weakly not taken */
     if (b->kind == BPRED_TAGE) {
         /* geometric history lengths up to bpred.history (Seznec's TAGE, 4 tagged tables) */
@@ -65,19 +73,30 @@ bpred_t *bpred_create(const uarch_config *cfg) {
             tage_table *tt = &b->tage[t];
             tt->bits = b->table_bits > 2 ? b->table_bits - 2 : 1;
             tt->history = lengths[t] < longest ? lengths[t] : longest;
-            tt->e = cs_calloc(1u << tt->bits, sizeof(tage_entry));
+            tt->e = zeroed(kept ? kept->tage[t].e : NULL, 1u << tt->bits, sizeof(tage_entry));
         }
     }
     if (cfg->btb_entries) {
         uint32_t n = 1;
         while (n < cfg->btb_entries) n <<= 1;
-        b->btb_pc = cs_calloc(n, sizeof *b->btb_pc);
-        b->btb_target = cs_calloc(n, sizeof *b->btb_target);
+        b->btb_pc = zeroed(kept ? kept->btb_pc : NULL, n, sizeof *b->btb_pc);
+        b->btb_target = zeroed(kept ? kept->btb_target : NULL, n, sizeof *b->btb_target);
         b->btb_mask = n - 1;
     }
     b->ras_size = cfg->ras_entries;
-    if (b->ras_size) b->ras = cs_calloc(b->ras_size, sizeof *b->ras);
+    if (b->ras_size) b->ras = zeroed(kept ? kept->ras : NULL, b->ras_size, sizeof *b->ras);
+}
+
+bpred_t *bpred_create(const uarch_config *cfg) {
+    bpred_t *b = cs_calloc(1, sizeof *b);
+    bpred_init(b, cfg, NULL);
     return b;
+}
+
+void bpred_reset(bpred_t *b, const uarch_config *cfg) {
+    bpred_t kept = *b;
+    memset(b, 0, sizeof *b);
+    bpred_init(b, cfg, &kept);
 }
 
 void bpred_destroy(bpred_t *b) {

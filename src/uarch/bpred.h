@@ -11,6 +11,9 @@
 typedef struct bpred bpred_t;
 
 bpred_t *bpred_create(const uarch_config *cfg);
+/* Back to the state bpred_create(cfg) gives (cfg: the one it was created with), without
+ * reallocating. Costs the size of its tables. */
+void bpred_reset(bpred_t *b, const uarch_config *cfg);
 void bpred_destroy(bpred_t *b);
 /* Predict the control-transfer µop `u` at fetch and train with its outcome
  * (trace-driven: the outcome is known). True if direction and target were

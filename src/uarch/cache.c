@@ -69,6 +69,28 @@ void cache_destroy(cache_t *c) {
 
 uint32_t cache_line_bits(const cache_t *c) { return c->line_bits; }
 
+static uint32_t hash_find(const cache_t *c, uint64_t line);
+
+void cache_reset(cache_t *c) {
+    if (c->full) {
+        /* the lines held are slots [0, used) (a slot, once filled, always holds a line), each in
+         * one bucket: find every bucket before clearing any (a cleared bucket would cut the probe
+         * chains through it), noting it in the slot's `prev` (rewritten before it is read) */
+        for (uint32_t s = 0; s < c->used; s++) c->prev[s] = hash_find(c, c->tags[s] - 1);
+        for (uint32_t s = 0; s < c->used; s++) c->hash[c->prev[s]] = 0;
+        memset(c->tags, 0, c->used * sizeof *c->tags);
+        memset(c->flags, 0, c->used * sizeof *c->flags);
+        c->head = c->tail = NIL;
+        c->used = 0;
+    } else if (c->clock) { /* every access counts a tick: none, nothing to clear */
+        uint64_t lines = c->sets * c->ways;
+        memset(c->tags, 0, lines * sizeof *c->tags);
+        memset(c->stamps, 0, lines * sizeof *c->stamps);
+        memset(c->flags, 0, lines * sizeof *c->flags);
+        c->clock = 0;
+    }
+}
+
 static uint32_t hash_of(const cache_t *c, uint64_t line) {
     return (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 32) & c->hash_mask;
 }

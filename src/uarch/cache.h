@@ -21,6 +21,9 @@ typedef struct cache cache_t;
 
 cache_t *cache_create(const cache_config *cfg);
 void cache_destroy(cache_t *c);
+/* Empty, as cache_create left it. Costs the lines filled since (a fully associative cache) or
+ * nothing when no access was made since (a set-associative one, else its size). */
+void cache_reset(cache_t *c);
 /* Look up addr; on a miss install its line (evicting the LRU line). True on a hit. */
 bool cache_access(cache_t *c, uint64_t addr);
 enum { CACHE_DIRTY = 1, CACHE_PREFETCHED = 2 };

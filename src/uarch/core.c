@@ -103,6 +103,8 @@ long long core_warm(core_t *c, uop_source *src, uint64_t n, cs_error *err) {
     return (long long)done;
 }
 
+void core_reset(core_t *c) { c->ops->reset(c->model); }
+
 void core_destroy(core_t *c) {
     if (!c) return;
     c->ops->destroy(c->model);

@@ -17,6 +17,8 @@ typedef struct core_model_ops {
                 cs_error *err);
     /* Train caches and predictors with one warm-up µop. */
     void (*warm)(void *model, const uop *u);
+    /* Back to the state `create` gave, reusing its memory (core_reset). */
+    void (*reset)(void *model);
     void (*destroy)(void *model);
 } core_model_ops;
 

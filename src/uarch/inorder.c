@@ -221,20 +221,37 @@ static inline bool is_mem(const uop *u) { return (u->flags & (UOP_MEM_READ | UOP
 
 /* ---- creation ---- */
 
-static void *inorder_create(const uarch_config *cfg, cs_error *err) {
+/* A table for inorder_init: on a reset the one kept, cleared (one configuration, the same
+ * sizes), else a new one. */
+static void *zeroed(void *kept, size_t n, size_t size) {
+    if (!kept) return cs_calloc(n, size);
+    memset(kept, 0, n * size);
+    return kept;
+}
+
+/* The model as inorder_create makes it; `kept` (a reset): the struct as a run left it, whose
+ * window, tables, memory system and predictor are reused, cleared. One function for both, so
+ * that a reset core is a new one but for where its memory lives. */
+static void inorder_init(inorder *m, const uarch_config *cfg, const inorder *kept) {
     const inorder_config *io = &cfg->inorder;
-    inorder *m = cs_calloc(1, sizeof *m);
     m->cfg = *cfg;
     uarch_config mc = *cfg;
     /* blocking caches: never more than one miss each; with a store buffer, the L1D's miss
      * registers bound its fills (a blocking load takes one too) */
     mc.l1i.mshrs = mc.l2.mshrs = mc.l3.mshrs = 0;
     if (!cfg->store_buffer) mc.l1d.mshrs = 0;
-    m->mem = memsys_create(&mc);
+    if (kept) {
+        m->mem = kept->mem;
+        memsys_reset(m->mem, &mc);
+        m->bp = kept->bp;
+        bpred_reset(m->bp, cfg);
+    } else {
+        m->mem = memsys_create(&mc);
+        m->bp = bpred_create(cfg);
+    }
     m->use_sb = cfg->store_buffer != 0;
     m->itlb = memsys_has_tlb(m->mem, true);
     m->dtlb = memsys_has_tlb(m->mem, false);
-    m->bp = bpred_create(cfg);
     m->bpmode = cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT ? BP_PERFECT
         : uarch_no_branch_prediction(cfg)                         ? BP_STALL_ALL
                                                                   : BP_PREDICT;
@@ -267,15 +284,33 @@ static void *inorder_create(const uarch_config *cfg, cs_error *err) {
     m->l1d_hit = cfg->l1d.latency;
     uint64_t cap = 64;
     while (cap < (uint64_t)m->fb_cap + m->ib_cap + in_pipes + 64) cap <<= 1;
-    m->win = cs_calloc(cap, sizeof *m->win);
+    /* a window that grew keeps its size: entries are found by sequence number, its size changes
+     * no result */
+    if (kept) cap = kept->win_mask + 1;
+    m->win = zeroed(kept ? kept->win : NULL, cap, sizeof *m->win);
     m->win_mask = cap - 1;
     m->commit_seq = m->issue_seq = m->dispatch_seq = m->fetch_seq = 1;
     if (io->value_prediction) {
         m->vp_on = true;
-        m->vpt = cs_calloc(io->vpt_entries, sizeof *m->vpt);
-        m->ct = cs_calloc(io->ct_entries, sizeof *m->ct);
+        m->vpt = zeroed(kept ? kept->vpt : NULL, io->vpt_entries, sizeof *m->vpt);
+        m->ct = zeroed(kept ? kept->ct : NULL, io->ct_entries, sizeof *m->ct);
     }
+}
+
+static void *inorder_create(const uarch_config *cfg, cs_error *err) {
+    (void)err;
+    inorder *m = cs_calloc(1, sizeof *m);
+    inorder_init(m, cfg, NULL);
     return m;
+}
+
+static void inorder_reset(void *model) {
+    inorder *m = model;
+    inorder *kept = cs_malloc(sizeof *kept); /* the model is large (its pipes): not on the stack */
+    *kept = *m;
+    memset(m, 0, sizeof *m);
+    inorder_init(m, &kept->cfg, kept);
+    free(kept);
 }
 
 static void inorder_destroy(void *model) {
@@ -1131,4 +1166,5 @@ static bool inorder_run(void *model, uop_feeder *feed, const core_run_options *o
     return ok && !feed->failed;
 }
 
-const core_model_ops inorder_model = {"inorder", inorder_create, inorder_run, inorder_warm, inorder_destroy};
+const core_model_ops inorder_model = {"inorder",    inorder_create, inorder_run,
+                                      inorder_warm, inorder_reset,  inorder_destroy};

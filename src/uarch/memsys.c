@@ -127,29 +127,55 @@ static void note(memsys_t *m, const mem_note *n) {
     m->notes[m->n_notes++] = *n;
 }
 
-static void l1_init(l1 *x, const cache_config *cfg, bool perfect) {
-    x->cache = cache_create(cfg);
+/* A buffer of n items for the init functions below: on a reset the one kept, cleared (one
+ * configuration, the same sizes), else a new one. */
+static void *zeroed(void *kept, size_t n, size_t size) {
+    if (!kept) return cs_calloc(n, size);
+    memset(kept, 0, n * size);
+    return kept;
+}
+
+/* A cache for the init functions: on a reset the one kept, emptied, else a new one. */
+static cache_t *emptied(cache_t *kept, const cache_config *cfg) {
+    if (!kept) return cache_create(cfg);
+    cache_reset(kept);
+    return kept;
+}
+
+static cache_t *tlb_emptied(cache_t *kept, uint32_t entries) {
+    if (!kept) return tlb_create(entries);
+    cache_reset(kept);
+    return kept;
+}
+
+/* `kept`: on a reset, the L1 as the run left it, whose buffers are reused. A table that grew
+ * (fills in flight, lines on their way) keeps its size: both are looked up by line, so their
+ * size changes no result. */
+static void l1_init(l1 *x, const cache_config *cfg, bool perfect, const l1 *kept) {
+    x->cache = emptied(kept ? kept->cache : NULL, cfg);
     x->mshr_cap = cfg->mshrs;
-    x->in_flight_alloc = cfg->mshrs ? cfg->mshrs : 64;
-    x->in_flight = cs_calloc(x->in_flight_alloc, sizeof *x->in_flight);
-    x->lines_mask = 1023;
-    x->lines = cs_calloc(x->lines_mask + 1, sizeof *x->lines);
+    x->in_flight_alloc = kept ? kept->in_flight_alloc : cfg->mshrs ? cfg->mshrs : 64;
+    x->in_flight = zeroed(kept ? kept->in_flight : NULL, x->in_flight_alloc, sizeof *x->in_flight);
+    x->lines_mask = kept ? kept->lines_mask : 1023;
+    x->lines = zeroed(kept ? kept->lines : NULL, x->lines_mask + 1, sizeof *x->lines);
     x->latency = cfg->latency;
     x->line_bits = cache_line_bits(x->cache);
     x->perfect = perfect;
     x->write_allocate = true;
 }
 
-memsys_t *memsys_create(const uarch_config *cfg) {
-    memsys_t *m = cs_calloc(1, sizeof *m);
-    l1_init(&m->inst, &cfg->l1i, cfg->perfect_icache);
-    l1_init(&m->data, &cfg->l1d, cfg->perfect_dcache);
+/* The memory system as memsys_create makes it; `kept` (a reset): the struct as a run left it,
+ * whose buffers and caches are reused, cleared. One function for both, so that a reset
+ * memory system is a new one but for where its memory lives. */
+static void memsys_init(memsys_t *m, const uarch_config *cfg, const memsys_t *kept) {
+    l1_init(&m->inst, &cfg->l1i, cfg->perfect_icache, kept ? &kept->inst : NULL);
+    l1_init(&m->data, &cfg->l1d, cfg->perfect_dcache, kept ? &kept->data : NULL);
     if (cfg->l2.enabled) {
-        m->l2 = cache_create(&cfg->l2);
+        m->l2 = emptied(kept ? kept->l2 : NULL, &cfg->l2);
         m->l2_latency = cfg->l2.latency;
     }
     if (cfg->l3.enabled) {
-        m->l3 = cache_create(&cfg->l3);
+        m->l3 = emptied(kept ? kept->l3 : NULL, &cfg->l3);
         m->l3_latency = cfg->l3.latency;
     }
     m->data.write_allocate = cfg->write_allocate;
@@ -157,7 +183,7 @@ memsys_t *memsys_create(const uarch_config *cfg) {
     m->data.next_line = cfg->prefetch_dcache_next_line;
     if (cfg->prefetch_dcache_stride) {
         m->data.stride_entries = cfg->prefetch_dcache_stride;
-        m->data.stride = cs_calloc(cfg->prefetch_dcache_stride, sizeof *m->data.stride);
+        m->data.stride = zeroed(kept ? kept->data.stride : NULL, cfg->prefetch_dcache_stride, sizeof *m->data.stride);
         m->data.degree = cfg->prefetch_degree ? cfg->prefetch_degree : 1;
     }
     m->inst.flags = m->inst.next_line || cfg->writebacks;
@@ -165,7 +191,7 @@ memsys_t *memsys_create(const uarch_config *cfg) {
     m->writebacks = cfg->writebacks;
     if (cfg->store_buffer) {
         m->sb.cap = cfg->store_buffer;
-        m->sb.e = cs_calloc(cfg->store_buffer, sizeof *m->sb.e);
+        m->sb.e = zeroed(kept ? kept->sb.e : NULL, cfg->store_buffer, sizeof *m->sb.e);
     }
     m->mem_latency = cfg->mem_latency;
     const cache_config *lower[2] = {&cfg->l2, &cfg->l3};
@@ -175,7 +201,8 @@ memsys_t *memsys_create(const uarch_config *cfg) {
         if (link_bandwidth[k]) m->link[k].transfer = (cfg->l1d.line + link_bandwidth[k] - 1) / link_bandwidth[k];
         if (lower[k]->mshrs) {
             m->lower_mshr[k].cap = lower[k]->mshrs;
-            m->lower_mshr[k].ready = cs_calloc(lower[k]->mshrs, sizeof *m->lower_mshr[k].ready);
+            m->lower_mshr[k].ready =
+                zeroed(kept ? kept->lower_mshr[k].ready : NULL, lower[k]->mshrs, sizeof *m->lower_mshr[k].ready);
         }
     }
     if (cfg->dram) {
@@ -184,12 +211,16 @@ memsys_t *memsys_create(const uarch_config *cfg) {
         m->d_row_lines = cfg->dram_row >> m->data.line_bits ? cfg->dram_row >> m->data.line_bits : 1;
         m->d_cas = cfg->dram_cas, m->d_rcd = cfg->dram_rcd, m->d_rp = cfg->dram_rp;
         m->d_burst = cfg->dram_burst, m->d_turn = cfg->dram_turn;
-        m->dram = cs_calloc(m->d_channels, sizeof *m->dram);
-        for (uint32_t c = 0; c < m->d_channels; c++) m->dram[c].bank = cs_calloc(m->d_banks, sizeof(dram_bank));
+        m->dram = kept ? kept->dram : cs_calloc(m->d_channels, sizeof *m->dram);
+        for (uint32_t c = 0; c < m->d_channels; c++) {
+            dram_bank *banks = m->dram[c].bank; /* NULL when new */
+            m->dram[c] = (dram_channel){0};
+            m->dram[c].bank = zeroed(banks, m->d_banks, sizeof(dram_bank));
+        }
     }
-    if (cfg->itlb_entries) m->tlb[1] = tlb_create(cfg->itlb_entries);
-    if (cfg->dtlb_entries) m->tlb[0] = tlb_create(cfg->dtlb_entries);
-    if (cfg->l2tlb_entries) m->l2tlb = tlb_create(cfg->l2tlb_entries);
+    if (cfg->itlb_entries) m->tlb[1] = tlb_emptied(kept ? kept->tlb[1] : NULL, cfg->itlb_entries);
+    if (cfg->dtlb_entries) m->tlb[0] = tlb_emptied(kept ? kept->tlb[0] : NULL, cfg->dtlb_entries);
+    if (cfg->l2tlb_entries) m->l2tlb = tlb_emptied(kept ? kept->l2tlb : NULL, cfg->l2tlb_entries);
     m->walk[1] = cfg->itlb_miss_latency;
     m->walk[0] = cfg->dtlb_miss_latency;
     m->l2tlb_latency = cfg->l2tlb_latency;
@@ -197,7 +228,22 @@ memsys_t *memsys_create(const uarch_config *cfg) {
         uint32_t line = 1u << m->data.line_bits;
         m->transfer_cycles = (line + cfg->mem_bandwidth - 1) / cfg->mem_bandwidth;
     }
+    if (kept) { /* the notes' buffer (empty: notes are kept from memsys_keep_notes on) */
+        m->notes = kept->notes;
+        m->notes_cap = kept->notes_cap;
+    }
+}
+
+memsys_t *memsys_create(const uarch_config *cfg) {
+    memsys_t *m = cs_calloc(1, sizeof *m);
+    memsys_init(m, cfg, NULL);
     return m;
+}
+
+void memsys_reset(memsys_t *m, const uarch_config *cfg) {
+    memsys_t kept = *m;
+    memset(m, 0, sizeof *m);
+    memsys_init(m, cfg, &kept);
 }
 
 static void l1_free(l1 *x) {

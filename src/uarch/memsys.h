@@ -59,6 +59,10 @@ static inline mem_access mem_access_of(const uop *u) {
 }
 
 memsys_t *memsys_create(const uarch_config *cfg);
+/* Back to the state memsys_create(cfg) gives (cfg: the one it was created with), without
+ * reallocating: empty caches and TLBs, nothing in flight or buffered, no counts, no notes kept.
+ * The cost is the lines a run used, not the caches' sizes (cache_reset). */
+void memsys_reset(memsys_t *m, const uarch_config *cfg);
 void memsys_destroy(memsys_t *m);
 
 /* Cache state follows program order: an access is classified (hit or miss,

@@ -197,12 +197,28 @@ typedef struct ooo {
 
 /* ---- creation ---- */
 
-static void *ooo_create(const uarch_config *cfg, cs_error *err) {
-    (void)err;
-    ooo *o = cs_calloc(1, sizeof *o);
+/* A buffer for ooo_init: on a reset the one kept, cleared (one configuration, the same sizes),
+ * else a new one. */
+static void *zeroed(void *kept, size_t n, size_t size) {
+    if (!kept) return cs_calloc(n, size);
+    memset(kept, 0, n * size);
+    return kept;
+}
+
+/* The model as ooo_create makes it; `kept` (a reset): the struct as a run left it, whose
+ * buffers, memory system and predictor are reused, cleared. One function for both, so that a
+ * reset core is a new one but for where its memory lives. */
+static void ooo_init(ooo *o, const uarch_config *cfg, const ooo *kept) {
     o->cfg = *cfg;
-    o->mem = memsys_create(cfg);
-    o->bp = bpred_create(cfg);
+    if (kept) {
+        o->mem = kept->mem;
+        memsys_reset(o->mem, cfg);
+        o->bp = kept->bp;
+        bpred_reset(o->bp, cfg);
+    } else {
+        o->mem = memsys_create(cfg);
+        o->bp = bpred_create(cfg);
+    }
     o->line_bits = memsys_line_bits(o->mem, true);
     o->use_sb = memsys_sb_size(o->mem) != 0;
     o->itlb = memsys_has_tlb(o->mem, true);
@@ -213,28 +229,29 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     o->fe_depth = o->l1i_latency + cfg->decode_depth;
     if (o->fe_depth < 1) o->fe_depth = 1;
     if (o->fe_depth >= HIST) o->fe_depth = HIST - 1;
-    o->rob = cs_calloc(cfg->rob_size, sizeof *o->rob);
+    o->rob = zeroed(kept ? kept->rob : NULL, cfg->rob_size, sizeof *o->rob);
     o->fe_cap = cfg->fetch_buffer + (o->l1i_latency + cfg->decode_depth) * cfg->fetch_width;
-    o->fe = cs_calloc(o->fe_cap, sizeof *o->fe);
+    o->fe = zeroed(kept ? kept->fe : NULL, o->fe_cap, sizeof *o->fe);
     o->ready_words = (cfg->rob_size + 63) / 64;
-    o->ready_bits = cs_calloc(o->ready_words, sizeof *o->ready_bits);
-    o->iq_bits = cs_calloc(o->ready_words, sizeof *o->iq_bits);
-    o->fp_bits = cs_calloc(o->ready_words, sizeof *o->fp_bits);
-    o->dirty_bits = cs_calloc(o->ready_words, sizeof *o->dirty_bits);
-    o->dirty = cs_calloc(cfg->rob_size, sizeof *o->dirty);
-    o->heap = cs_calloc(cfg->rob_size, sizeof *o->heap);
+    o->ready_bits = zeroed(kept ? kept->ready_bits : NULL, o->ready_words, sizeof *o->ready_bits);
+    o->iq_bits = zeroed(kept ? kept->iq_bits : NULL, o->ready_words, sizeof *o->iq_bits);
+    o->fp_bits = zeroed(kept ? kept->fp_bits : NULL, o->ready_words, sizeof *o->fp_bits);
+    o->dirty_bits = zeroed(kept ? kept->dirty_bits : NULL, o->ready_words, sizeof *o->dirty_bits);
+    o->dirty = zeroed(kept ? kept->dirty : NULL, cfg->rob_size, sizeof *o->dirty);
+    o->heap = zeroed(kept ? kept->heap : NULL, cfg->rob_size, sizeof *o->heap);
     /* issued and not yet popped: at most the ROB plus one cycle's issue */
     o->done_cap = cfg->rob_size + cfg->issue_width + 1;
     if (o->dtlb) o->done_cap *= 3; /* and the start and end of each one's DTLB miss */
     o->done_cap++;                 /* and the wait states' sentinel (pop_completions) */
-    o->done = cs_calloc(o->done_cap, sizeof *o->done);
+    o->done = zeroed(kept ? kept->done : NULL, o->done_cap, sizeof *o->done);
     o->sq_cap = cfg->rob_size;
-    o->sq = cs_calloc(o->sq_cap, sizeof *o->sq);
+    o->sq = zeroed(kept ? kept->sq : NULL, o->sq_cap, sizeof *o->sq);
     for (uint32_t p = 0; p < cfg->pool_count; p++) {
+        const pool_state *kp = kept ? &kept->pool[p] : NULL;
         o->pool[p].count = cfg->pool[p].count;
-        o->pool[p].busy_until = cs_calloc(cfg->pool[p].count, sizeof(uint64_t));
-        o->pool[p].used_at = cs_calloc(cfg->pool[p].count, sizeof(uint64_t));
-        o->pool[p].held_by = cs_calloc(cfg->pool[p].count, sizeof(uint64_t));
+        o->pool[p].busy_until = zeroed(kp ? kp->busy_until : NULL, cfg->pool[p].count, sizeof(uint64_t));
+        o->pool[p].used_at = zeroed(kp ? kp->used_at : NULL, cfg->pool[p].count, sizeof(uint64_t));
+        o->pool[p].held_by = zeroed(kp ? kp->held_by : NULL, cfg->pool[p].count, sizeof(uint64_t));
         for (int k = 0; k < OPC_COUNT; k++) {
             if (cfg->pool[p].classes & (1u << k)) o->pool_of[k] = (uint8_t)p;
             /* the FLOPS stack's k counts the units that add, multiply or fuse
@@ -245,7 +262,26 @@ static void *ooo_create(const uarch_config *cfg, cs_error *err) {
     }
     for (uint32_t p = 0; p < cfg->pool_count; p++)
         if (o->fp_pool[p]) o->fp_units += cfg->pool[p].count;
+    if (kept && kept->buckets) { /* the wait states' buckets, allocated by a run: kept, emptied */
+        o->buckets = kept->buckets;
+        for (uint32_t b = 0; b < WHEEL; b++) o->buckets[b].count = 0;
+    }
+}
+
+static void *ooo_create(const uarch_config *cfg, cs_error *err) {
+    (void)err;
+    ooo *o = cs_calloc(1, sizeof *o);
+    ooo_init(o, cfg, NULL);
     return o;
+}
+
+static void ooo_reset(void *model) {
+    ooo *o = model;
+    ooo *kept = cs_malloc(sizeof *kept); /* the model is large (its fetch history): not on the stack */
+    *kept = *o;
+    memset(o, 0, sizeof *o);
+    ooo_init(o, &kept->cfg, kept);
+    free(kept);
 }
 
 static void ooo_destroy(void *model) {
@@ -1495,4 +1531,4 @@ static bool ooo_run(void *model, uop_feeder *feed, const core_run_options *opt, 
     return ok && !feed->failed;
 }
 
-const core_model_ops ooo_model = {"ooo", ooo_create, ooo_run, ooo_warm, ooo_destroy};
+const core_model_ops ooo_model = {"ooo", ooo_create, ooo_run, ooo_warm, ooo_reset, ooo_destroy};

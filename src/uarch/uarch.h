@@ -44,6 +44,12 @@ bool core_run(core_t *core, uop_source *src, const core_run_options *opt, core_s
  * n µops of src, timing nothing. A later core_run starts from that state.
  * Returns the µops used (fewer at the end of the stream), -1 on a source error. */
 long long core_warm(core_t *core, uop_source *src, uint64_t n, cs_error *err);
+/* Put the core back in the state core_create left it (its model's pipeline, caches, TLBs,
+ * predictor and counters; no warm-up), without reallocating: many short runs on one machine
+ * (the profile's static schedules) allocate its structures once. A reset clears the model's
+ * own buffers (sized by the window) and the predictor's tables whole, but of the caches and
+ * TLBs only the lines used since (cache_reset). The observers and the input name stay. */
+void core_reset(core_t *core);
 void core_destroy(core_t *core);
 
 #endif

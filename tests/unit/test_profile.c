@@ -275,6 +275,52 @@ static void test_schedule_inorder3(void **state) {
     sched_destroy(s);
 }
 
+/* One schedule model times every block on one core, reset between runs (core_reset): a block's
+ * schedule does not depend on the blocks timed before it. A block with loads and a chain,
+ * timed first on a new model, then after other blocks (whose loads touch the same data pages
+ * and whose code is elsewhere), gives the same Mi, reasons and culprits each time, after each
+ * context — on machines with TLBs (bdw, knl: the block's first fetch and load miss them on a
+ * new machine; a TLB left warm would hide that) and without. */
+static void test_schedule_independent_of_blocks_before(void **state) {
+    (void)state;
+    static const char *const machines[] = {"bdw", "knl", "ooo4", "inorder3", "inorder1"};
+    profile_insn b[4], other[3], storage[3];
+    insn(&b[0], 0x40000, LD_A3);
+    insn(&b[1], 0x40004, ADD_A1);
+    insn(&b[2], 0x40008, LD_A4_A4);
+    insn(&b[3], 0x4000c, ADD_A1);
+    for (int i = 0; i < 3; i++) insn(&other[i], 0x90000 + 4 * (uint64_t)i, i == 1 ? ADDI_A2 : LD_A3);
+    sched_context ctx[4];
+    size_t nctx = sched_generic_contexts(ctx, storage);
+    for (size_t k = 0; k < sizeof machines / sizeof machines[0]; k++) {
+        sched_model *s = model(machines[k]);
+        uint32_t m[3][4], m_each[3][16];
+        uint8_t reason[3][4], varies[3][4];
+        int cul[3][4];
+        cs_error err;
+        assert_true(sched_block(s, b, 4, ctx, nctx, m[0], reason[0], cul[0], varies[0], m_each[0], &err));
+        uint32_t om[3], om_each[12];
+        uint8_t oreason[3], ovaries[3];
+        int ocul[3];
+        for (int r = 0; r < 3; r++)
+            assert_true(sched_block(s, other, 3, ctx, nctx, om, oreason, ocul, ovaries, om_each, &err));
+        assert_true(sched_block(s, b, 4, ctx, nctx, m[1], reason[1], cul[1], varies[1], m_each[1], &err));
+        sched_destroy(s);
+        s = model(machines[k]);
+        assert_true(sched_block(s, b, 4, ctx, nctx, m[2], reason[2], cul[2], varies[2], m_each[2], &err));
+        sched_destroy(s);
+        for (int t = 1; t < 3; t++) {
+            if (memcmp(m_each[t], m_each[0], sizeof m_each[0]))
+                fail_msg("%s: the block's Mi after its contexts differ %s", machines[k],
+                         t == 1 ? "after other blocks" : "on a new model");
+            assert_memory_equal(m[t], m[0], sizeof m[0]);
+            assert_memory_equal(reason[t], reason[0], sizeof reason[0]);
+            assert_memory_equal(cul[t], cul[0], sizeof cul[0]);
+            assert_memory_equal(varies[t], varies[0], sizeof varies[0]);
+        }
+    }
+}
+
 /* ---- the file ---- */
 
 /* ---- the frequency of a class from its ratios (DCPI §6.1.3) ---- */
@@ -1500,6 +1546,7 @@ int main(void) {
         cmocka_unit_test(test_schedule_inorder3),
         cmocka_unit_test(test_schedule_entry_after_a_call),
         cmocka_unit_test(test_schedule_bubble_is_the_next_instructions),
+        cmocka_unit_test(test_schedule_independent_of_blocks_before),
         cmocka_unit_test(test_file_round_trip),
         cmocka_unit_test(test_file_sample_point),
         cmocka_unit_test(test_file_commit_cycle),

@@ -72,6 +72,52 @@ static void test_cache_lru(void **state) {
     compare_with_reference((cache_config){true, 512 * 16, 0, 16, 1, 0}, 1500, 100000);  /* 512 blocks: hashed */
 }
 
+/* cache_reset empties a cache as cache_create made it: none of the lines held before is there,
+ * and a stream afterwards hits and misses as on a new cache (set-associative, fully associative
+ * scanned and hashed, each filled past its capacity first so that lines were evicted). */
+static void test_cache_reset(void **state) {
+    (void)state;
+    const cache_config cfgs[] = {
+        {true, 4096, 2, 64, 1, 0},       /* 32 sets */
+        {true, 16 * 8, 0, 16, 1, 0},     /* 8 blocks: scanned */
+        {true, 512 * 16, 0, 16, 1, 0},   /* 512 blocks: hashed */
+        {true, 4096 * 64, 0, 4096, 1, 0} /* a TLB's shape: 64 pages, hashed */
+    };
+    for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
+        const cache_config *cfg = &cfgs[k];
+        uint64_t lines = cfg->size / cfg->line;
+        cache_t *used = cache_create(cfg), *fresh = cache_create(cfg);
+        uint64_t x = 88172645463325252ull;
+        enum { BEFORE = 20000 };
+        uint64_t *before = malloc(BEFORE * sizeof *before);
+        for (int i = 0; i < BEFORE; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            before[i] = (x % (3 * lines)) * cfg->line; /* three times the capacity: evictions */
+            cache_access(used, before[i]);
+        }
+        for (int round = 0; round < 2; round++) { /* and a reset after a reset */
+            cache_reset(used);
+            for (int i = 0; i < BEFORE; i++)
+                if (cache_contains(used, before[i]))
+                    fail_msg("cache %zu: line 0x%llx still there after a reset", k, (unsigned long long)before[i]);
+        }
+        uint64_t hits = 0;
+        for (int i = 0; i < 50000; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t addr = (x % (2 * lines)) * cfg->line;
+            bool want = cache_access(fresh, addr), got = cache_access(used, addr);
+            if (got != want)
+                fail_msg("cache %zu, access %d to 0x%llx: %s after a reset, %s on a new cache", k, i,
+                         (unsigned long long)addr, got ? "hit" : "miss", want ? "hit" : "miss");
+            hits += got;
+        }
+        assert_true(hits > 0 && hits < 50000); /* the stream exercised both */
+        free(before);
+        cache_destroy(used);
+        cache_destroy(fresh);
+    }
+}
+
 static void test_cache_example(void **state) {
     (void)state;
     cache_config cfg = {true, 2 * 64, 2, 64, 1, 0}; /* one set, two ways */
@@ -297,13 +343,10 @@ static void test_config_round_trip(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cache_lru),
-        cmocka_unit_test(test_cache_example),
-        cmocka_unit_test(test_memsys_latency),
-        cmocka_unit_test(test_bpred_patterns),
-        cmocka_unit_test(test_bpred_static_and_targets),
-        cmocka_unit_test(test_config_shipped),
-        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_cache_lru),         cmocka_unit_test(test_cache_example),
+        cmocka_unit_test(test_cache_reset),       cmocka_unit_test(test_memsys_latency),
+        cmocka_unit_test(test_bpred_patterns),    cmocka_unit_test(test_bpred_static_and_targets),
+        cmocka_unit_test(test_config_shipped),    cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_config_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,6 +61,12 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                          ${CMAKE_CURRENT_SOURCE_DIR}/configs/random/prefetch_fills_unlimited_mshrs.ini
                          ${CMAKE_CURRENT_SOURCE_DIR}/configs/random/ideal_alu_behind_stalled_load.ini
                    --work sort,memcopy --max 100000 --timeout 120)
+  # A line that waits for the L1s-L2 link after the memory channel (random_config.py gen 66): fft's
+  # stores, where rpstacks' store-buffer channel edge counted a constraint violation
+  add_test(NAME uarch.random_configs.channel_then_link
+           COMMAND ${Python3_EXECUTABLE} ${_scripts}/random_config.py check --cs ${_cs} --workloads ${_w} --seeds ""
+                   --ini ${CMAKE_CURRENT_SOURCE_DIR}/configs/random/channel_then_link_ooo.ini
+                   --work fft --max 100000 --timeout 120)
   # The old name rpstacks of ooo4 (issue 18): the same machine and numbers, one notice on stderr
   add_test(NAME uarch.config.renamed_rpstacks COMMAND ${_scripts}/config_alias.sh ${_cs} ${_w}/sort 300)
   # cmake --install gives a tool that reads its installed configurations, not the source tree's

@@ -21,6 +21,10 @@
  *                            is killed by SIGTERM's default action: the file has the bytes
  *   proc_tree threads        a child with two threads, one waiting on a condition variable, the
  *                            other in pause(): its parent's SIGUSR1 wakes it (the handler runs)
+ *   proc_tree exec_parent    the first process forks, then execs itself (argv[0]); its
+ *                            child's kill(getppid(), SIGUSR1) reaches the new program, which
+ *                            blocks it: pending, then its handler with the child's pid (not
+ *                            under qemu-riscv64, whose execve needs binfmt_misc)
  *   proc_tree kill_all       kill(-1, …) from the first process (never under qemu: there it
  *                            would signal every process of the user; the test sets
  *                            PROC_TREE_KILL_ALL=1 under cyclescope, whose -1 is the tree): a
@@ -381,6 +385,43 @@ static int do_threads(void) {
     return 0;
 }
 
+/* ---- exec_parent ---- */
+
+static int after_exec(char **argv) {
+    int go = atoi(argv[2]), done = atoi(argv[3]);
+    pid_t child = (pid_t)atoi(argv[4]);
+    catch_info(SIGUSR1);
+    sigset_t before, pending;
+    block(SIGUSR1, &before);
+    put_int(go, 1);
+    printf("the child's kill of its parent, now another program: %d\n", get_int(done));
+    sigpending(&pending);
+    printf("SIGUSR1 pending: %d, handler ran: %d\n", sigismember(&pending, SIGUSR1), got_signal == SIGUSR1);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+    printf("after the unblock: handler ran %d, si_pid is the child's %d\n", got_signal == SIGUSR1, sender_pid == child);
+    return 0;
+}
+
+static int do_exec_parent(const char *self) {
+    int go[2], done[2];
+    make_pipe(go);
+    make_pipe(done);
+    pid_t c = fork_flushed();
+    if (c == 0) {
+        get_int(go[0]); /* the new program is ready */
+        put_int(done[1], kill(getppid(), SIGUSR1) == 0 ? 0 : errno);
+        _exit(0);
+    }
+    char go_text[16], done_text[16], child_text[16];
+    snprintf(go_text, sizeof go_text, "%d", go[1]);
+    snprintf(done_text, sizeof done_text, "%d", done[0]);
+    snprintf(child_text, sizeof child_text, "%d", (int)c);
+    char *args[] = {"proc_tree", "after_exec", go_text, done_text, child_text, NULL};
+    execv(self, args);
+    printf("execv: %s\n", strerror(errno));
+    return 1;
+}
+
 /* ---- kill_all ---- */
 
 static int do_kill_all(void) {
@@ -442,7 +483,10 @@ int main(int argc, char **argv) {
     if (!strcmp(what, "shared_kill") && argc >= 3) return do_shared_kill(argv[2]);
     if (!strcmp(what, "kill_all")) return do_kill_all();
     if (!strcmp(what, "threads")) return do_threads();
+    if (!strcmp(what, "exec_parent")) return do_exec_parent(argv[0]);
+    if (!strcmp(what, "after_exec") && argc >= 5) return after_exec(argv);
     fprintf(stderr,
-            "usage: proc_tree sibling|ancestor|child_group|relatives|faults|threads|kill_all|shared_kill DIR\n");
+            "usage: proc_tree sibling|ancestor|child_group|relatives|faults|threads|exec_parent|kill_all|shared_kill "
+            "DIR\n");
     return 2;
 }

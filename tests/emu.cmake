@@ -287,6 +287,40 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/proc_signals ${case})
     set_tests_properties(exec.qemu.proc_signals.${case} PROPERTIES TIMEOUT 30)
   endforeach()
+  # The whole process tree (one table of virtual -> host pids every process shares; before,
+  # a process knew its parent and children only): a kill of a sibling (EPERM before) and of a
+  # grandparent (EPERM), a child's kill(0, …) to its parent, sibling and their child (the parent
+  # missed it), getpgid/getsid of a sibling and a grandchild (ESRCH) and waitpid of a grandchild
+  # (ECHILD); a child with two waiting threads woken by its parent's signal (the run ended:
+  # "deadlock"); a child killed by SIGTERM's default action leaves its shared file mapping's
+  # writes in the file (they were lost)
+  foreach(case sibling ancestor child_group relatives threads)
+    add_test(NAME exec.qemu.proc_tree.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/proc_tree ${case})
+    set_tests_properties(exec.qemu.proc_tree.${case} PROPERTIES TIMEOUT 30)
+  endforeach()
+  set(_ptdir ${CMAKE_CURRENT_BINARY_DIR}/proc-tree-area)
+  file(MAKE_DIRECTORY ${_ptdir})
+  add_test(NAME exec.qemu.proc_tree.shared_kill
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_ptdir} -- ${_g}/proc_tree shared_kill ${_ptdir})
+  set_tests_properties(exec.qemu.proc_tree.shared_kill PROPERTIES TIMEOUT 30)
+  # SIGBUS/SIGFPE/SIGILL/SIGSEGV sent to a child that catches them (the host's default killed
+  # it); never run under qemu-riscv64 7.2, which takes a third of them for faults of its own:
+  # the lines are Linux's answer
+  add_test(NAME exec.procs.fault_signals COMMAND ${_cs} exec ${_g}/proc_tree faults)
+  set_tests_properties(exec.procs.fault_signals PROPERTIES TIMEOUT 30
+    PASS_REGULAR_EXPRESSION "^child ready: 1\nsent: 4\nchild catching SIGBUS, SIGFPE, SIGILL, SIGSEGV \\(44: each handler ran\\): exited 44\nchild ready: 1\nkill SIGSEGV: 0\nchild without a handler: killed by signal 11\n$")
+  # the first process execs after a fork: its child's kill reaches the new program's handler
+  # (the host's default killed it, 138); not under qemu-riscv64, whose execve of a RISC-V
+  # program fails on a host without binfmt_misc (ENOEXEC): the lines are Linux's answer
+  add_test(NAME exec.procs.exec_parent COMMAND ${_cs} exec ${_g}/proc_tree exec_parent)
+  set_tests_properties(exec.procs.exec_parent PROPERTIES TIMEOUT 30
+    PASS_REGULAR_EXPRESSION "^the child's kill of its parent, now another program: 0\nSIGUSR1 pending: 1, handler ran: 0\nafter the unblock: handler ran 1, si_pid is the child's 1\n$")
+  # kill(-1, …) reaches every process of the tree but the sender, SIGKILL the grandchild too
+  # (never run under qemu, where -1 is every process of the user: the lines are Linux's answer)
+  add_test(NAME exec.procs.kill_all COMMAND ${_cs} exec ${_g}/proc_tree kill_all)
+  set_tests_properties(exec.procs.kill_all PROPERTIES TIMEOUT 30 ENVIRONMENT PROC_TREE_KILL_ALL=1
+    PASS_REGULAR_EXPRESSION "^ready: 1 1\nkill\\(-1, SIGUSR1\\): 0\nacknowledged: 3\nthe sender's own: pending 0\nkill\\(-1, SIGKILL\\): 0\nthe child and the grandchild ended: 1\nchild: killed by signal 9\nthe sender's handler ran: 0\n$")
   # execve through --sysroot (docs/sandbox.md §17): system() and popen() run the prefix's
   # bin/sh (a RISC-V stand-in); without one they get 127; a #! interpreter under the prefix
   add_test(NAME exec.procs.sysroot_exec COMMAND ${_scripts}/sysroot_exec.sh ${_cs} ${_g})

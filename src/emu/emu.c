@@ -205,7 +205,7 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     e->cwd_fd = -1;
     e->vpid = opt->vpid ? opt->vpid : GUEST_PID;
     e->parent_vpid = opt->vpid ? opt->parent_vpid : 1;
-    e->vpid_counter_fd = -1;
+    e->tree_fd = -1;
     e->beneath_walk = getenv("CYCLESCOPE_BENEATH_WALK") != NULL;
     for (int i = 0; i < EMU_MAX_FDS; i++) e->fds[i].host = -1;
     for (int i = 0; i < 3; i++) e->fds[i] = (guest_fd){.host = i, .writable = i > 0};

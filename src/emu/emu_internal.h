@@ -211,9 +211,11 @@ struct emu {
     pid_t parent_host; /* a child process: its parent's host pid (0 in the first process) */
     emu_child *children;
     size_t child_count, child_cap;
-    uint32_t *vpid_counter; /* shared by the whole process tree: the next child's number */
-    int vpid_counter_fd;    /* its memfd (-1 until the first fork), passed on by an execve */
-    bool replica;           /* a forked copy of the emulator (emu_private_files: a SimPoint
+    /* shared by the whole process tree (process.c): the next child's number and every live
+     * process' virtual and host pid; a memfd (-1 until the first fork), passed on by execve */
+    struct emu_tree *tree;
+    int tree_fd;
+    bool replica; /* a forked copy of the emulator (emu_private_files: a SimPoint
                                point's): it starts no process the run itself starts */
     /* executable file mappings (emu_code_map_count); the strings are owned */
     emu_code_map *code_maps;
@@ -428,8 +430,6 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
 int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t options, uint64_t rusage_addr);
 int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr, uint64_t options,
                        uint64_t rusage_addr);
-/* kill(2) to a child's virtual pid: true when pid names one (*ret: the result). */
-bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret);
 /* execve of `path` (a guest path, resolved from host directory `hdir`): returns only on failure. */
 int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv_addr, uint64_t envp_addr);
 /* After a fork: a read or write of a pipe both processes may hold waits on the host. */
@@ -443,13 +443,19 @@ void emu_children_check(emu_t *e);
  * handler is due or the guest ended (true); false when nothing can come. */
 bool emu_wait_child_end(emu_t *e);
 void emu_processes_free(emu_t *e);
-/* kill(2) of the parent (a child process's): false when `pid` is not its parent's virtual
- * pid, else true with *ret 0 or -errno. */
-bool emu_kill_parent(emu_t *e, int64_t pid, int64_t sig, int64_t *ret);
-/* Whether `pid` is the virtual pid of a child the process forked and has not waited for. */
-bool emu_is_child(const emu_t *e, int64_t pid);
-/* kill(2) of every child (each passes a group's signal on to its own: signal.c); 0 or -errno. */
-int64_t emu_kill_children(emu_t *e, int64_t sig, bool group);
+/* kill(2) of another process of the guest's tree, or of its group (0, -GUEST_PID) or of
+ * every process (-1): the caller's own pid and threads are syscall.c's. 0 or -errno. */
+int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig);
+/* Whether `pid` is the virtual pid of a live process of the guest's tree (a zombie not yet
+ * reaped included, as on Linux): getpgid, getsid. */
+bool emu_is_tree_process(const emu_t *e, int64_t pid);
+/* The number a signal from another process of the tree carries (0: no tree yet). */
+uint32_t emu_tree_secret(const emu_t *e);
+/* Whether the tree lists a process besides this one (one that may signal it). */
+bool emu_tree_has_others(const emu_t *e);
+/* Every thread of the process waits (thread.c): until another process' signal came and was
+ * taken (true), or false when no other live process of the tree is left to send one. */
+bool emu_wait_tree_signal(emu_t *e);
 
 /* signal.c: signals between the guest's processes. A child process receives its parent's
  * (emu_host_signals_receive, once, in the child); emu_host_signal_send is the parent's kill
@@ -459,16 +465,21 @@ int64_t emu_kill_children(emu_t *e, int64_t sig, bool group);
  * ends (returns -1 with *interrupted). emu_host_event_chunk caps a chunk of instructions
  * while such events can come (emu_host_events_watch: the guest catches SIGCHLD). */
 void emu_host_signals_receive(emu_t *e);
-/* The first process takes its children's kills the same way (its first fork): a signal from
- * anyone else keeps the host's default action (Ctrl-C ends the run). */
-void emu_host_signals_receive_from_children(emu_t *e);
+/* The first process takes the kills of its tree's processes the same way (its first fork): a
+ * signal from anyone else keeps the host's default action (Ctrl-C ends the run). */
+void emu_host_signals_receive_from_tree(emu_t *e);
 bool emu_host_signals_received(void);
-int64_t emu_host_signal_send(pid_t host, int32_t sender_vpid, int64_t sig, bool group);
+/* A kill from this process to host process `host`, through `pidfd` when it is one (>= 0):
+ * the guest's signal travels as a host sigqueue whose value is `tag` (the tree's secret << 32
+ * | the sender's virtual pid). 0 or -errno. */
+int64_t emu_host_signal_send(pid_t host, int pidfd, uint64_t tag, int64_t sig);
 bool emu_host_signals_take(emu_t *e);
 struct pollfd;
 int emu_host_wait(emu_t *e, struct pollfd *fds, size_t n, bool *interrupted);
 /* Until a signal from another process (or a child's end) arrived, then taken (sigwait). */
 void emu_host_wait_arrival(emu_t *e);
+/* The same, or until one of `fds` is readable (false then: nothing was taken). */
+bool emu_host_wait_arrival_or(emu_t *e, struct pollfd *fds, size_t n);
 void emu_host_events_watch(void);
 uint64_t emu_host_event_chunk(uint64_t budget);
 /* This host process ends by `sig` as by the kernel's default action, without a core file

@@ -8,15 +8,16 @@
  *   model, the analyses or the progress bar, and never writes a report (atexit handlers and
  *   stdio buffers are the parent's). Only the calling thread survives (Linux semantics).
  * - Virtual pids: the first process is 1000 (GUEST_PID); children get 1100, 1200, ... from a
- *   counter the whole process tree shares (a memfd), so a child's threads (tids pid+1, ...)
- *   never meet another process' pid. The parent keeps the virtual pid -> host pid map of its
- *   children; wait and kill only ever name those host pids (never another child of cyclescope).
+ *   counter the whole process tree shares, so a child's threads (tids pid+1, ...) never meet
+ *   another process' pid. One table the whole tree shares (a memfd) maps every live process'
+ *   virtual pid to its host pid: kill and getpgid find any process of the tree through it,
+ *   and never signal a host process outside it. wait names the caller's own children.
  * - vfork (CLONE_VM|CLONE_VFORK, glibc's posix_spawn, hence popen and system) is a fork whose
  *   parent waits until the child execs or exits. The child's memory is a copy, whose changed
  *   pages the parent takes then (vfork_take_memory), so a posix_spawn whose exec fails
  *   returns the errno glibc's child wrote into its parent's memory, as on Linux.
- * - kill of a child reaches the child's guest (signal.c: its handlers, mask, ignored
- *   signals); kill of the group reaches every child, each passing it on to its own.
+ * - kill of another process reaches its guest (signal.c: its handlers, mask, ignored
+ *   signals); kill of the group, or of -1, reaches every process of the table.
  * - execve never runs a host binary: a RISC-V ELF (an absolute path under the guest library
  *   prefix first, emu_exec_path) (or a #! script whose interpreter is one)
  *   replaces the host process by `cyclescope exec --exec-state FD` on it, FD a memfd with the
@@ -34,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -127,24 +129,212 @@ static void hold_signals(sigset_t *before) {
     sigprocmask(SIG_BLOCK, &all, before);
 }
 
-static int32_t next_vpid(emu_t *e) {
-    if (!e->vpid_counter) {
-        int fd = memfd_create("cyclescope-vpids", MFD_CLOEXEC);
-        if (fd >= 0 && ftruncate(fd, sizeof(uint32_t)) == 0) {
-            void *p = mmap(NULL, sizeof(uint32_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-            if (p != MAP_FAILED) {
-                e->vpid_counter = p;
-                e->vpid_counter_fd = fd;
-            }
+/* ---- the process tree: one table every process of the guest shares ----
+ * A memfd mapped MAP_SHARED by the first process at its first fork, inherited by every fork
+ * and passed on by execve: the next child's number, and one slot per live process (its
+ * virtual pid and host pid, packed in one word that changes atomically, and the host's start
+ * time of that process). The parent fills its child's slot before the fork returns and clears
+ * it before it reaps the child; a process that ends unreaped by its parent (an orphan: the
+ * host reaps it) leaves its slot, which the start time then tells apart from whatever process
+ * the host gives that pid next. So a kill, a getpgid naming any process of the tree finds it,
+ * and no host process outside the tree is ever signalled (tree_open_member). */
+
+enum { TREE_SLOTS = 4096 };     /* live processes at once: a fork beyond is EAGAIN */
+#define TREE_FILLING UINT64_MAX /* a slot being filled: not yet a member */
+
+typedef struct tree_slot {
+    uint64_t member;     /* (virtual pid << 32) | host pid; 0: free */
+    uint64_t start_time; /* the host process' start (/proc/PID/stat field 22, clock ticks) */
+} tree_slot;
+
+struct emu_tree {
+    uint32_t next_vpid; /* the last child's number */
+    /* carried by every signal one process of the tree sends another (emu_host_signal_send):
+     * how the receiver tells them from the host's, also once their sender is gone */
+    uint32_t secret;
+    tree_slot slots[TREE_SLOTS];
+};
+
+static uint64_t tree_word(int32_t vpid, pid_t host) { return (uint64_t)(uint32_t)vpid << 32 | (uint32_t)host; }
+static int32_t word_vpid(uint64_t w) { return (int32_t)(uint32_t)(w >> 32); }
+static pid_t word_host(uint64_t w) { return (pid_t)(uint32_t)w; }
+static bool word_is_member(uint64_t w) { return w != 0 && w != TREE_FILLING; }
+
+/* The host's start time of process `host` (0: it does not exist). The comm field may hold
+ * spaces and parentheses: the fields after it follow the last ')'. */
+static uint64_t host_start_time(pid_t host) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)host);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = 0;
+    char *at = strrchr(text, ')');
+    if (!at) return 0;
+    /* after ") ": state (3), ppid, pgrp, session, tty_nr, tpgid, flags, minflt, cminflt,
+     * majflt, cmajflt, utime, stime, cutime, cstime, priority, nice, num_threads, itrealvalue,
+     * starttime (22) */
+    for (int field = 2; field < 22 && at; field++) at = strchr(at + 1, ' ');
+    return at ? strtoull(at + 1, NULL, 10) : 0;
+}
+
+/* The table, made (with this process in it) at the first fork; false when it cannot be. */
+static bool tree_ready(emu_t *e) {
+    if (e->tree) return true;
+    int fd = memfd_create("cyclescope-tree", MFD_CLOEXEC);
+    if (fd < 0) return false;
+    void *p = ftruncate(fd, sizeof(struct emu_tree)) == 0
+        ? mmap(NULL, sizeof(struct emu_tree), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        : MAP_FAILED;
+    if (p == MAP_FAILED) {
+        close(fd);
+        return false;
+    }
+    e->tree = p;
+    e->tree_fd = fd;
+    uint32_t secret = 0;
+    while (!secret && getrandom(&secret, sizeof secret, 0) == (ssize_t)sizeof secret) {
+    }
+    e->tree->secret = secret ? secret : (uint32_t)getpid() * 2654435761u | 1;
+    e->tree->slots[0] = (tree_slot){.member = tree_word(e->vpid, getpid()), .start_time = host_start_time(getpid())};
+    return true;
+}
+
+/* A slot whose process is gone (an orphan the host reaped) is free again. */
+static bool slot_stale(const tree_slot *slot, uint64_t w) {
+    return word_is_member(w) && host_start_time(word_host(w)) != __atomic_load_n(&slot->start_time, __ATOMIC_ACQUIRE);
+}
+
+/* A slot for the next child, taken before the fork (-1: every slot is taken): a fork beyond
+ * the table is EAGAIN, never a process the others cannot find. */
+static int tree_reserve(emu_t *e) {
+    for (int pass = 0; pass < 2; pass++) /* the second pass takes a stale slot */
+        for (int i = 0; i < TREE_SLOTS; i++) {
+            tree_slot *slot = &e->tree->slots[i];
+            uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
+            if (w != 0 && (pass == 0 || !slot_stale(slot, w))) continue;
+            if (__atomic_compare_exchange_n(&slot->member, &w, TREE_FILLING, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                return i;
         }
-        if (!e->vpid_counter) {
-            if (fd >= 0) close(fd);
-            return -1;
+    return -1;
+}
+
+/* The reserved slot names child `vpid`, host process `host` (0: the fork failed, freed). */
+static void tree_fill(emu_t *e, int index, int32_t vpid, pid_t host) {
+    tree_slot *slot = &e->tree->slots[index];
+    __atomic_store_n(&slot->start_time, host > 0 ? host_start_time(host) : 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&slot->member, host > 0 ? tree_word(vpid, host) : 0, __ATOMIC_RELEASE);
+}
+
+/* Child `vpid` leaves the tree (before its host process is reaped: never a stale member). */
+static void tree_remove(emu_t *e, int32_t vpid, pid_t host) {
+    if (!e->tree) return;
+    uint64_t w = tree_word(vpid, host);
+    for (size_t i = 0; i < TREE_SLOTS; i++) {
+        uint64_t expected = w;
+        if (__atomic_compare_exchange_n(&e->tree->slots[i].member, &expected, 0, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            return;
+    }
+}
+
+/* The slot of member `vpid` (NULL: none); *word its contents. */
+static tree_slot *tree_find(const emu_t *e, int32_t vpid, uint64_t *word) {
+    if (!e->tree) return NULL;
+    for (size_t i = 0; i < TREE_SLOTS; i++) {
+        uint64_t w = __atomic_load_n(&e->tree->slots[i].member, __ATOMIC_ACQUIRE);
+        if (word_is_member(w) && word_vpid(w) == vpid) {
+            *word = w;
+            return &e->tree->slots[i];
         }
     }
-    uint32_t n = __atomic_add_fetch(e->vpid_counter, 1, __ATOMIC_SEQ_CST);
-    /* past pid_max's default (4194304) the numbers start again: the guest rarely keeps so many */
-    return GUEST_PID + (int32_t)(n % 40000) * VPID_STRIDE;
+    return NULL;
+}
+
+/* A pidfd of the process the slot names, while it is that process (0 when the host has no
+ * pidfds: *pidfd -1 then, and the pid was checked just before), or -ESRCH. The pidfd is
+ * opened first, then the slot is read again and the pid's start time compared with the
+ * slot's: both still the same, the pidfd is the member's, whatever the host does after. */
+static int64_t tree_open_member(const tree_slot *slot, uint64_t w, int *pidfd) {
+    pid_t host = word_host(w);
+    *pidfd = (int)syscall(SYS_pidfd_open, host, 0);
+    if (*pidfd < 0 && errno != ENOSYS) return -ESRCH;
+    if (__atomic_load_n(&slot->member, __ATOMIC_ACQUIRE) != w ||
+        host_start_time(host) != __atomic_load_n(&slot->start_time, __ATOMIC_ACQUIRE)) {
+        if (*pidfd >= 0) close(*pidfd);
+        *pidfd = -1;
+        return -ESRCH;
+    }
+    return 0;
+}
+
+static bool is_child(const emu_t *e, int64_t pid) {
+    for (size_t i = 0; i < e->child_count; i++)
+        if (e->children[i].vpid == pid) return true;
+    return false;
+}
+
+bool emu_is_tree_process(const emu_t *e, int64_t pid) {
+    if (pid == e->vpid || is_child(e, pid)) return true;
+    uint64_t w;
+    tree_slot *slot = pid > 0 && pid <= INT32_MAX ? tree_find(e, (int32_t)pid, &w) : NULL;
+    return slot && !slot_stale(slot, w);
+}
+
+uint32_t emu_tree_secret(const emu_t *e) { return e->tree ? e->tree->secret : 0; }
+
+bool emu_tree_has_others(const emu_t *e) {
+    if (!e->tree) return false;
+    for (size_t i = 0; i < TREE_SLOTS; i++) {
+        const tree_slot *slot = &e->tree->slots[i];
+        uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
+        if (word_is_member(w) && word_vpid(w) != e->vpid && !slot_stale(slot, w)) return true;
+    }
+    return false;
+}
+
+bool emu_wait_tree_signal(emu_t *e) {
+    for (;;) {
+        struct pollfd p[64];
+        size_t n = 0;
+        bool all_watched = true;
+        for (size_t i = 0; e->tree && i < TREE_SLOTS; i++) {
+            const tree_slot *slot = &e->tree->slots[i];
+            uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
+            if (!word_is_member(w) || word_vpid(w) == e->vpid) continue;
+            int pidfd;
+            if (tree_open_member(slot, w, &pidfd) != 0) continue; /* gone */
+            if (pidfd < 0 || n == 64) {
+                if (pidfd >= 0) close(pidfd);
+                all_watched = false;
+                continue;
+            }
+            p[n++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
+        }
+        /* a pidfd already readable is a process that ended (a zombie): it sends nothing more */
+        size_t live = 0;
+        if (n && poll(p, n, 0) >= 0)
+            for (size_t i = 0; i < n; i++)
+                if (!(p[i].revents & POLLIN)) p[live++] = p[i];
+                else close(p[i].fd);
+        else live = n;
+        if (!live && all_watched) return false;
+        bool arrived = emu_host_wait_arrival_or(e, p, all_watched ? live : 0);
+        for (size_t i = 0; i < live; i++) close(p[i].fd);
+        if (arrived) return true;
+    }
+}
+
+static int32_t next_vpid(emu_t *e) {
+    if (!tree_ready(e)) return -1;
+    for (;;) { /* past 40 000 the numbers start again (pid_max's default is 4194304), skipping those in use */
+        uint32_t n = __atomic_add_fetch(&e->tree->next_vpid, 1, __ATOMIC_SEQ_CST);
+        int32_t vpid = GUEST_PID + (int32_t)(n % 40000) * VPID_STRIDE;
+        uint64_t unused;
+        if (vpid != GUEST_PID && !tree_find(e, vpid, &unused)) return vpid;
+    }
 }
 
 void emu_pipes_cross_process(emu_t *e) {
@@ -260,6 +450,8 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     }
     int32_t vpid = next_vpid(e);
     if (vpid < 0) return -EAGAIN;
+    int slot = tree_reserve(e);
+    if (slot < 0) return -EAGAIN; /* as Linux beyond RLIMIT_NPROC */
     if (e->child_count == e->child_cap) {
         sigset_t held;
         hold_signals(&held);
@@ -268,7 +460,10 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         sigprocmask(SIG_SETMASK, &held, NULL);
     }
     int sync[2] = {-1, -1}; /* vfork: the child holds the write end until it execs or exits */
-    if (is_vfork && pipe2(sync, O_CLOEXEC) < 0) return -errno;
+    if (is_vfork && pipe2(sync, O_CLOEXEC) < 0) {
+        tree_fill(e, slot, vpid, 0);
+        return -errno;
+    }
     int memory = is_vfork ? memfd_create("cyclescope-vfork-memory", MFD_CLOEXEC) : -1;
     /* both processes may hold a pipe's ends from now; a write to a reader that is gone is
      * EPIPE on the host (the guest gets its SIGPIPE from us), never a signal to cyclescope */
@@ -283,11 +478,12 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     sigprocmask(SIG_BLOCK, &all, &before);
     /* the first process takes its children's kills from now (signal.c): before the fork, so
      * that a child's kill at once finds the handlers there */
-    if (e->parent_vpid < GUEST_PID) emu_host_signals_receive_from_children(e);
+    if (e->parent_vpid < GUEST_PID) emu_host_signals_receive_from_tree(e);
     pid_t parent_host = getpid();
     pid_t host = fork();
     if (host < 0) {
         int why = errno;
+        tree_fill(e, slot, vpid, 0);
         sigprocmask(SIG_SETMASK, &before, NULL);
         if (is_vfork) close(sync[0]), close(sync[1]);
         if (memory >= 0) close(memory);
@@ -296,14 +492,17 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     if (host == 0) {
         if (is_vfork) close(sync[0]); /* sync[1] closes at the exec or the exit */
         vfork_memory_fd = memory;
+        tree_fill(e, slot, vpid, getpid()); /* its parent fills it too: before either goes on */
         child_start(e, vpid, parent_host, flags, newsp, ctid);
         emu_host_signals_receive(e);
         sigprocmask(SIG_SETMASK, &before, NULL);
         while (e->status == EMU_RUNNING) emu_run(e, UINT64_MAX);
         child_end(e);
     }
-    /* recorded before the unblock: a kill the child sent at once is then known to be its */
+    /* recorded before the unblock: a kill the child sent at once is then known to be its;
+     * in the tree before the guest learns the pid (another process may be told it) */
     e->children[e->child_count++] = (emu_child){.vpid = vpid, .host = host, .pidfd = -1};
+    tree_fill(e, slot, vpid, host);
     sigprocmask(SIG_SETMASK, &before, NULL);
     /* the guest catches SIGCHLD: the host's tells when to look (SA_RESTART: cyclescope's own
      * calls go on; a guest's wait on the host — poll — sees EINTR, as its handler would make it) */
@@ -342,6 +541,7 @@ static bool child_matches(const emu_t *e, size_t i, int64_t pid) {
 
 static void child_forget(emu_t *e, size_t i, int32_t code) {
     announce(e, &e->children[i], code); /* Linux signals the end even when a wait took it first */
+    tree_remove(e, e->children[i].vpid, e->children[i].host);
     if (e->children[i].pidfd >= 0) close(e->children[i].pidfd);
     e->children[i] = e->children[--e->child_count];
 }
@@ -441,8 +641,9 @@ int64_t emu_sys_wait4(emu_t *e, int64_t pid, uint64_t status_addr, uint64_t opti
         memset(&reaped, 0, sizeof reaped);
         sigset_t held;
         hold_signals(&held);
-        waitid(P_PID, (id_t)e->children[i].host, &reaped, WEXITED | WNOHANG); /* now it goes */
-        child_forget(e, i, info.si_code);
+        pid_t host = e->children[i].host;
+        child_forget(e, i, info.si_code);                      /* out of the tree before its pid is free */
+        waitid(P_PID, (id_t)host, &reaped, WEXITED | WNOHANG); /* now it goes */
         sigprocmask(SIG_SETMASK, &held, NULL);
     } else { /* a stop or a continuation: taken, as wait4 takes it */
         siginfo_t taken;
@@ -486,50 +687,46 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
         siginfo_t taken;
         sigset_t held;
         hold_signals(&held);
-        waitid(P_PID, (id_t)e->children[i].host, &taken, host_options | WNOHANG);
+        pid_t host = e->children[i].host;
         if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED)
-            child_forget(e, i, info.si_code);
+            child_forget(e, i, info.si_code); /* out of the tree before its pid is free */
+        waitid(P_PID, (id_t)host, &taken, host_options | WNOHANG);
         sigprocmask(SIG_SETMASK, &held, NULL);
     }
     return 0;
 }
 
-/* The child's emulator turns the host signal into its guest's (signal.c): its handler runs,
- * an ignored one is dropped, a blocked one waits; SIGKILL and SIGSTOP act on the host. */
-bool emu_kill_child(emu_t *e, int64_t pid, int64_t sig, int64_t *ret) {
-    for (size_t i = 0; i < e->child_count; i++) {
-        if (e->children[i].vpid != pid) continue;
-        if (sig < 0 || sig > 64) *ret = -EINVAL;
-        else *ret = emu_host_signal_send(e->children[i].host, e->vpid, sig, false);
-        return true;
-    }
-    return false;
+/* The process in tree slot `slot` (contents w) receives `sig` from this one: its emulator
+ * turns the host signal into its guest's (signal.c): its handler runs, an ignored one is
+ * dropped, a blocked one waits; SIGKILL and SIGSTOP act on the host. */
+static int64_t kill_slot(emu_t *e, const tree_slot *slot, uint64_t w, int64_t sig) {
+    int pidfd;
+    int64_t r = tree_open_member(slot, w, &pidfd);
+    if (r) return r;
+    r = emu_host_signal_send(word_host(w), pidfd, (uint64_t)e->tree->secret << 32 | (uint32_t)e->vpid, sig);
+    if (pidfd >= 0) close(pidfd);
+    return r;
 }
 
-/* A child's kill of its parent (getppid()): the host process that forked it (or, after an
- * execve, forked its predecessor), while it is still there: once it ended, the host's
- * getppid() names whoever adopted the child, and the answer is ESRCH (its guest is gone). */
-bool emu_kill_parent(emu_t *e, int64_t pid, int64_t sig, int64_t *ret) {
-    if (e->parent_vpid < GUEST_PID || pid != e->parent_vpid) return false;
-    if (sig < 0 || sig > 64) *ret = -EINVAL;
-    else if (e->parent_host <= 1 || getppid() != e->parent_host) *ret = -ESRCH;
-    else *ret = emu_host_signal_send(e->parent_host, e->vpid, sig, false);
-    return true;
-}
-
-bool emu_is_child(const emu_t *e, int64_t pid) {
-    for (size_t i = 0; i < e->child_count; i++)
-        if (e->children[i].vpid == pid) return true;
-    return false;
-}
-
-/* Every child (a group's signal, kill(0) or kill(-1)): each passes it on to its own children
- * when it takes it (signal.c). A child that ended and was not waited for yet takes it as
- * Linux's zombie does: without effect. */
-int64_t emu_kill_children(emu_t *e, int64_t sig, bool group) {
+int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig) {
     if (sig < 0 || sig > 64) return -EINVAL;
-    for (size_t i = 0; i < e->child_count; i++) emu_host_signal_send(e->children[i].host, e->vpid, sig, group);
-    return 0;
+    bool group = pid == 0 || pid == -GUEST_PID; /* every process stays in the one group */
+    if (group || pid == -1) {                   /* -1: every process the caller may signal but itself */
+        size_t reached = 0;
+        for (size_t i = 0; e->tree && i < TREE_SLOTS; i++) {
+            uint64_t w = __atomic_load_n(&e->tree->slots[i].member, __ATOMIC_ACQUIRE);
+            if (word_is_member(w) && word_vpid(w) != e->vpid && kill_slot(e, &e->tree->slots[i], w, sig) == 0)
+                reached++;
+        }
+        if (group) return emu_sys_kill_process(e, sig);
+        return reached ? 0 : -ESRCH;
+    }
+    if (pid < -1 || pid > INT32_MAX) return -ESRCH; /* no other group; no such pid */
+    uint64_t w;
+    const tree_slot *slot = tree_find(e, (int32_t)pid, &w);
+    if (slot) return kill_slot(e, slot, w, sig);
+    /* below the guest's pids are the host's (init, daemons): not the guest's to signal */
+    return pid < GUEST_PID ? -EPERM : -ESRCH;
 }
 
 void emu_processes_free(emu_t *e) {
@@ -538,10 +735,10 @@ void emu_processes_free(emu_t *e) {
     free(e->children);
     e->children = NULL;
     e->child_count = e->child_cap = 0;
-    if (e->vpid_counter) munmap(e->vpid_counter, sizeof(uint32_t));
-    e->vpid_counter = NULL;
-    if (e->vpid_counter_fd >= 0) close(e->vpid_counter_fd);
-    e->vpid_counter_fd = -1;
+    if (e->tree) munmap(e->tree, sizeof(struct emu_tree));
+    e->tree = NULL;
+    if (e->tree_fd >= 0) close(e->tree_fd);
+    e->tree_fd = -1;
 }
 
 /* ---- execve ---- */
@@ -701,7 +898,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
     put_number(&b, (uint64_t)e->vpid);
     put_number(&b, (uint64_t)e->parent_vpid);
     put_number(&b, (uint64_t)e->parent_host);
-    put_number(&b, (uint64_t)(int64_t)e->vpid_counter_fd);
+    put_number(&b, (uint64_t)(int64_t)e->tree_fd);
     put_field(&b, e->allow_write_real ? e->allow_write_real : "");
     put_number(&b, e->opt.host_time);
     put_number(&b, e->opt.seed);
@@ -757,7 +954,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
         fcntl(g->host, F_SETFD, 0);
         if (g->pipe && !g->nonblock && flags_before[k] >= 0) fcntl(g->host, F_SETFL, flags_before[k] & ~O_NONBLOCK);
     }
-    if (e->vpid_counter_fd >= 0) fcntl(e->vpid_counter_fd, F_SETFD, 0);
+    if (e->tree_fd >= 0) fcntl(e->tree_fd, F_SETFD, 0);
     char state_text[16];
     snprintf(state_text, sizeof state_text, "%d", state);
     char *host_argv[] = {"cyclescope", "exec", "--exec-state", state_text, NULL};
@@ -776,13 +973,13 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
         }
         close(cwd);
     }
-    if (e->vpid_counter) signal(SIGPIPE, SIG_IGN);
+    if (e->tree) signal(SIGPIPE, SIG_IGN);
     for (size_t k = 0; k < nkept; k++) {
         const guest_fd *g = &e->fds[kept[k]];
         if (g->host > 2) fcntl(g->host, F_SETFD, FD_CLOEXEC);
         if (flags_before[k] >= 0) fcntl(g->host, F_SETFL, flags_before[k]);
     }
-    if (e->vpid_counter_fd >= 0) fcntl(e->vpid_counter_fd, F_SETFD, FD_CLOEXEC);
+    if (e->tree_fd >= 0) fcntl(e->tree_fd, F_SETFD, FD_CLOEXEC);
     close(state);
     sigprocmask(SIG_SETMASK, &before, NULL);
     return -why;
@@ -842,7 +1039,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     o.vpid = (int32_t)get_number(&r);
     o.parent_vpid = (int32_t)get_number(&r);
     pid_t parent_host = (pid_t)get_number(&r);
-    int counter_fd = (int)(int64_t)get_number(&r);
+    int tree_fd = (int)(int64_t)get_number(&r);
     const char *allow = get_field(&r);
     o.allow_write_dir = *allow ? allow : NULL;
     o.host_time = get_number(&r) != 0;
@@ -880,20 +1077,22 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
         e->ctx.sig_blocked = blocked & ~SIG_UNBLOCKABLE;
         for (int sig = 1; sig <= 64; sig++)
             if (ignored & SIG_BIT(sig)) e->sigaction_handler[sig] = 1;
-        if (counter_fd >= 0) {
-            void *p = mmap(NULL, sizeof(uint32_t), PROT_READ | PROT_WRITE, MAP_SHARED, counter_fd, 0);
+        if (tree_fd >= 0) {
+            void *p = mmap(NULL, sizeof(struct emu_tree), PROT_READ | PROT_WRITE, MAP_SHARED, tree_fd, 0);
             if (p != MAP_FAILED) {
-                e->vpid_counter = p;
-                e->vpid_counter_fd = counter_fd;
-                fcntl(counter_fd, F_SETFD, FD_CLOEXEC);
+                e->tree = p;
+                e->tree_fd = tree_fd;
+                fcntl(tree_fd, F_SETFD, FD_CLOEXEC);
             } else {
-                close(counter_fd);
+                close(tree_fd);
             }
         }
     }
     /* a child of the guest's takes its parent's signals from now (the first process keeps
-     * the host's actions: Ctrl-C ends the run); then what the execve held blocked comes */
+     * the host's actions, Ctrl-C ends the run, but takes its tree's, as before the execve);
+     * then what the execve held blocked comes */
     if (e && e->parent_vpid >= GUEST_PID) emu_host_signals_receive(e);
+    else if (e && e->tree) emu_host_signals_receive_from_tree(e);
     sigset_t host_blocked;
     sigemptyset(&host_blocked);
     for (int sig = 1; sig <= 64; sig++)

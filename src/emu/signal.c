@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "emu_internal.h"
@@ -569,9 +570,9 @@ bool emu_alarm_would_wake(const emu_t *e) {
 
 /* ---- signals from the guest's other processes (docs/sandbox.md §15) ----
  *
- * A child process of the guest (a host process of cyclescope: process.c) receives the
- * signals its parent's kill sends as host signals (sigqueue, whose value carries the
- * sender's virtual pid and whether the whole group was named). The host handler only
+ * A process of the guest (a host process of cyclescope: process.c) receives the signals
+ * another process of its tree sends as host signals (a sigqueue, through a pidfd, whose
+ * value carries the tree's secret and the sender's virtual pid). The host handler only
  * notes them; the emulator turns them into guest signals (emu_host_signals_take) at its
  * next system call, between chunks of at most HOST_EVENT_CHUNK instructions, and in the
  * host waits that stand for a guest's blocking call (emu_host_wait), so the guest's own
@@ -579,37 +580,34 @@ bool emu_alarm_would_wake(const emu_t *e) {
  * handler itself, as the kernel acts at once: a signal the guest ignores is dropped (the
  * kernel discards it when sent), and one whose default action ends the process, not
  * blocked, ends it now by the same host signal (its parent's wait sees WIFSIGNALED; a host
- * call blocked on a terminal or a file never stands in the way, as it never did). */
+ * call blocked on a terminal or a file never stands in the way, as it never did), unless a
+ * shared file mapping must be written back first. */
 
 /* A guest computing without system calls looks for them this often (instructions: a few
  * tens of microseconds of the emulator, and a negligible cost per chunk). */
 enum { HOST_EVENT_CHUNK = 1 << 16 };
 
-/* What a parent's sigqueue carries: its virtual pid, and whether it signalled the group. */
-#define HOST_VALUE_GROUP 1
-
 static emu_t *host_receiver;    /* the one emulator of this process */
-static bool host_first_process; /* the receiver is the first process: children only */
-/* the first process: the run's own actions before its first fork (SIGPIPE ignored, the CLI's
- * Ctrl-C handler that writes the partial results) */
+static bool host_first_process; /* the receiver is the first process: its tree's signals only */
+/* the actions before cyclescope took the signals (once per host program: a fork keeps them):
+ * the first process gives the run's own (SIGPIPE ignored, the CLI's Ctrl-C handler that
+ * writes the partial results) any signal from outside the tree, and every process gives a
+ * fault of its own host code (ASan's handler, the default) back to what it was */
 static struct sigaction host_before[65];
+static bool host_before_saved;
 static bool host_events_watched;              /* a child process, or a guest that catches SIGCHLD */
 static volatile sig_atomic_t host_arrived;    /* some signal was noted since the last take */
 static int host_count[65];                    /* per signal, noted and not yet taken (atomics) */
 static volatile sig_atomic_t host_sender[65]; /* its sender's virtual pid (0: not the parent) */
 
-/* The signals that are never noted: SIGKILL and SIGSTOP (the host's, uncatchable), the
- * faults (a host fault is cyclescope's own, and a parent's kill with one kills as the guest's
- * default would), SIGCHLD (process.c's, for the guest's own children), and 32/33, which the
- * host's glibc keeps. */
+/* The signals that are never noted: SIGKILL and SIGSTOP (the host's, uncatchable), SIGTRAP
+ * (a debugger's), SIGCHLD (process.c's, for the guest's own children), and 32/33, which the
+ * host's glibc keeps. The faults are noted when a process sent them (si_code <= 0): one the
+ * kernel raised is a fault of cyclescope's own code, which goes back to its host action. */
 static bool host_forwarded(int sig) {
     switch (sig) {
     case SIGKILL:
     case SIGSTOP:
-    case SIGSEGV:
-    case SIGBUS:
-    case SIGILL:
-    case SIGFPE:
     case SIGTRAP:
     case SIGCHLD:
     case 32:
@@ -642,18 +640,21 @@ static void host_default(int sig) {
     else emu_die_by_signal(sig);
 }
 
-/* Whether host process `pid` is one of the receiver's children. */
-static bool from_child(const emu_t *e, pid_t pid) {
-    for (size_t i = 0; i < e->child_count; i++)
-        if (e->children[i].host == pid) return true;
-    return false;
-}
+static bool host_fault(int sig) { return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE; }
 
 static void on_host_signal(int sig, siginfo_t *info, void *context) {
+    if (host_fault(sig) && info->si_code > 0) { /* the host code faulted: its instruction runs again */
+        sigaction(sig, &host_before[sig], NULL);
+        return;
+    }
     pid_t self = getpid();
     const emu_t *e = host_receiver;
-    bool child_sent = info->si_code == SI_QUEUE && from_child(e, info->si_pid);
-    if (host_first_process && !child_sent) { /* the run's own (Ctrl-C, a shell's kill): as before */
+    /* a process of the guest's tree (emu_host_signal_send: sigqueue, the tree's secret and its
+     * virtual pid the value) */
+    uint64_t tag = (uint64_t)(uintptr_t)info->si_value.sival_ptr;
+    uint32_t secret = emu_tree_secret(e);
+    bool tree_sent = info->si_code == SI_QUEUE && secret && tag >> 32 == secret;
+    if (host_first_process && !tree_sent) { /* the run's own (Ctrl-C, a shell's kill): as before */
         const struct sigaction *before = &host_before[sig];
         if (before->sa_flags & SA_SIGINFO) before->sa_sigaction(sig, info, context);
         else if (before->sa_handler == SIG_DFL) host_default(sig);
@@ -664,49 +665,52 @@ static void on_host_signal(int sig, siginfo_t *info, void *context) {
         if (sig != SIGPIPE) emu_die_by_signal(sig);
         return;
     }
-    bool from_parent = info->si_code == SI_QUEUE && info->si_pid == getppid();
-    if (from_parent && (info->si_value.sival_int & HOST_VALUE_GROUP)) /* the group holds our children too */
-        for (size_t i = 0; i < e->child_count; i++)
-            sigqueue(e->children[i].host, sig, (union sigval){.sival_int = (e->vpid << 1) | HOST_VALUE_GROUP});
     uint64_t handler = e->sigaction_handler[sig];
     bool blocked = (e->ctx.sig_blocked & SIG_BIT(sig)) != 0;
     if (handler == 1 || (handler == 0 && default_ignores(sig))) return; /* discarded (SIGCONT continued us) */
-    if (handler == 0 && !blocked && e->threads_live <= 1) {
+    /* a default action that ends the process acts here, unless a shared file mapping must
+     * be written back first: the emulator ends the guest then, at its next system call, chunk
+     * or wait (a host call blocked on a terminal or a file would hold it up) */
+    if (handler == 0 && !blocked && e->threads_live <= 1 && (default_stops(sig) || !e->shared_count)) {
         if (default_stops(sig)) kill(self, SIGSTOP);
         else emu_die_by_signal(sig);
         return;
     }
-    host_sender[sig] = from_parent || child_sent ? info->si_value.sival_int >> 1 : 0;
+    host_sender[sig] = tree_sent ? (int32_t)(uint32_t)tag : 0;
     __atomic_add_fetch(&host_count[sig], 1, __ATOMIC_SEQ_CST);
     host_arrived = 1;
 }
 
 void emu_host_signals_receive(emu_t *e) {
+    if (!host_before_saved)
+        for (int sig = 1; sig <= 64; sig++)
+            if (!host_forwarded(sig) || sigaction(sig, NULL, &host_before[sig]) != 0)
+                host_before[sig] = (struct sigaction){.sa_handler = SIG_DFL};
+    host_before_saved = true;
     host_first_process = false;
     host_receiver = e;
     host_events_watched = true;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_host_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART; /* cyclescope's own calls go on; its waits look (emu_host_wait) */
+    /* cyclescope's own calls go on, its waits look (emu_host_wait); a host fault's handler
+     * may need the alternate stack ASan keeps */
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
     sigfillset(&sa.sa_mask);
     for (int sig = 1; sig <= 64; sig++)
         if (host_forwarded(sig)) sigaction(sig, &sa, NULL);
 }
 
-void emu_host_signals_receive_from_children(emu_t *e) {
+void emu_host_signals_receive_from_tree(emu_t *e) {
     if (host_receiver == e) return;
-    for (int sig = 1; sig <= 64; sig++)
-        if (!host_forwarded(sig) || sigaction(sig, NULL, &host_before[sig]) != 0)
-            host_before[sig] = (struct sigaction){.sa_handler = SIG_DFL};
     emu_host_signals_receive(e);
     host_first_process = true;
 }
 
 /* Whether another process may signal this one: a child process (its parent may), the first
- * process while it has children. */
+ * process while its tree has another. */
 bool emu_host_signals_received(void) {
-    return host_receiver != NULL && (!host_first_process || host_receiver->child_count > 0);
+    return host_receiver != NULL && (!host_first_process || emu_tree_has_others(host_receiver));
 }
 
 void emu_host_events_watch(void) { host_events_watched = true; }
@@ -715,10 +719,20 @@ uint64_t emu_host_event_chunk(uint64_t budget) {
     return host_events_watched && budget > HOST_EVENT_CHUNK ? HOST_EVENT_CHUNK : budget;
 }
 
-int64_t emu_host_signal_send(pid_t host, int32_t sender_vpid, int64_t sig, bool group) {
-    if (sig == 0 || !host_forwarded((int)sig)) return kill(host, (int)sig) < 0 ? -errno : 0;
-    union sigval value = {.sival_int = (int)(sender_vpid << 1) | (group ? HOST_VALUE_GROUP : 0)};
-    return sigqueue(host, (int)sig, value) < 0 ? -errno : 0;
+int64_t emu_host_signal_send(pid_t host, int pidfd, uint64_t tag, int64_t sig) {
+    bool plain = sig == 0 || !host_forwarded((int)sig); /* SIGKILL, SIGSTOP: the host's own action */
+    if (pidfd >= 0) {
+        siginfo_t info; /* what sigqueue(3) sends */
+        memset(&info, 0, sizeof info);
+        info.si_signo = (int)sig;
+        info.si_code = SI_QUEUE;
+        info.si_pid = getpid();
+        info.si_uid = getuid();
+        info.si_value.sival_ptr = (void *)(uintptr_t)tag;
+        return syscall(SYS_pidfd_send_signal, pidfd, (int)sig, plain ? NULL : &info, 0) < 0 ? -errno : 0;
+    }
+    if (plain) return kill(host, (int)sig) < 0 ? -errno : 0;
+    return sigqueue(host, (int)sig, (union sigval){.sival_ptr = (void *)(uintptr_t)tag}) < 0 ? -errno : 0;
 }
 
 bool emu_host_signals_take(emu_t *e) {
@@ -737,14 +751,20 @@ bool emu_host_signals_take(emu_t *e) {
     return e->status != EMU_RUNNING || emu_signal_handler_ready(e);
 }
 
-void emu_host_wait_arrival(emu_t *e) {
+bool emu_host_wait_arrival_or(emu_t *e, struct pollfd *fds, size_t n) {
     sigset_t all, before;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &before);
-    while (!host_arrived && !emu_host_child_ended) sigsuspend(&before);
+    bool arrived;
+    /* looked at with every signal blocked; ppoll lets them in atomically, so none is missed */
+    while (!(arrived = host_arrived || emu_host_child_ended))
+        if (ppoll(fds, n, NULL, &before) > 0) break;
     sigprocmask(SIG_SETMASK, &before, NULL);
-    emu_host_signals_take(e);
+    if (arrived) emu_host_signals_take(e);
+    return arrived;
 }
+
+void emu_host_wait_arrival(emu_t *e) { emu_host_wait_arrival_or(e, NULL, 0); }
 
 int emu_host_wait(emu_t *e, struct pollfd *fds, size_t n, bool *interrupted) {
     *interrupted = false;

@@ -1908,13 +1908,11 @@ static void warn_unsupported(emu_t *e, uint64_t nr) {
 
 /* ---- dispatch ---- */
 
-/* Whether `pid` names a process (or thread) of the guest's tree this process knows: 0 (itself),
- * its own pid or threads, the first process, its parent within the tree, a child not waited
- * for. A sibling or grandchild is not known here (getpgid says ESRCH for it). */
+/* Whether `pid` names a process (or thread) of the guest's tree: 0 (itself), its own pid or
+ * threads, the first process, any live process of the tree (process.c's shared table). */
 static bool knows_tree_process(emu_t *e, int64_t pid) {
     if (pid == 0 || pid == e->vpid || pid == GUEST_PID || emu_thread_is_tid(e, pid)) return true;
-    if (pid == e->parent_vpid && e->parent_vpid >= GUEST_PID) return true;
-    return emu_is_child(e, pid);
+    return emu_is_tree_process(e, pid);
 }
 
 /* Whether the handler of the first signal due has SA_RESTART (the kernel's handle_signal
@@ -2261,21 +2259,12 @@ void emu_syscall(emu_t *e) {
         }
         __attribute__((fallthrough));
     case SYS_kill:
-        /* 0 and -GUEST_PID name the guest's one process group: its children (and theirs) and
-         * itself; -1 every process it may signal: its children (and theirs) */
-        if (nr == SYS_kill && ((int64_t)(int32_t)a0 == 0 || (int64_t)(int32_t)a0 == -GUEST_PID || (int32_t)a0 == -1)) {
-            ret = emu_kill_children(e, (int64_t)a1, true);
-            if (ret == 0 && (int32_t)a0 != -1) ret = emu_sys_kill_process(e, (int64_t)a1);
-            else if (ret == 0 && !e->child_count) ret = -ESRCH;
-            break;
-        }
         /* another thread's tid names its thread group, the process (Linux's kill_pid_info) */
         if (nr == SYS_kill && (a0 == (uint64_t)e->vpid || emu_thread_is_tid(e, (int64_t)a0)))
             ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
         else if (a0 == (uint64_t)e->vpid) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
-        else if (nr == SYS_kill && emu_kill_child(e, (int64_t)(int32_t)a0, (int64_t)a1, &ret)) break; /* its host pid */
-        else if (nr == SYS_kill && emu_kill_parent(e, (int64_t)(int32_t)a0, (int64_t)a1, &ret)) break;
-        else ret = -EPERM; /* no other process is the guest's to signal */
+        else if (nr == SYS_kill) ret = emu_sys_kill(e, (int64_t)(int32_t)a0, (int64_t)a1); /* the tree, its group */
+        else ret = -EPERM; /* no other process' thread is the guest's to signal */
         break;
     case SYS_tgkill:
         if (a0 != (uint64_t)e->vpid) ret = -EPERM;

@@ -287,8 +287,17 @@ static bool idle(emu_t *e) {
         return true;
     }
     if (earliest == UINT64_MAX) {
-        deadlock(e);
-        return false;
+        /* while another process of the tree may signal this one, it waits for that, as
+         * Linux's process would, and the thread the signal reaches wakes (process.c, §15) */
+        if (!emu_wait_tree_signal(e)) {
+            deadlock(e);
+            return false;
+        }
+        if (e->status != EMU_RUNNING) return false;
+        emu_thread *cur = current(e);
+        cur->ctx.sig_pending = e->ctx.sig_pending;
+        if (emu_signal_handler_ready(e) && waiting(cur)) interrupt(e, cur);
+        return true;
     }
     if (earliest > now) {
         if (e->opt.host_time) { /* the host's clock: wait for it, as the kernel would */

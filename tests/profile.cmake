@@ -324,6 +324,42 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_STRIP)
     jq -e '[.procedures[] | select(.samples > 0)] | length == 1 and .[0].missing_edges == false and .[0].cycles > 0' $out/s.json
     jq -e '.grade.within10 >= 0.9' $out/s.json" _ ${_cs} ${_prof_out}/stripped-gap ${CYCLESCOPE_GUEST_DIR}/stripped_gap ${CYCLESCOPE_RISCV_STRIP})
 endif()
+#   profile.stripped_fde       a stripped program whose hot function follows the function before it without a
+#                              gap and is reached through a pointer (tests/guest/stripped_fde.S, stripped by
+#                              the test): its frame description in .eh_frame makes it a procedure of its own,
+#                              starting where its symbol did, with all the samples (before: _start's
+#                              procedure held them)
+if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_STRIP)
+  add_test(NAME profile.stripped_fde COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3 strip=$4; mkdir -p $out
+    work=0x$(\${strip%strip}nm $prog | awk '$3 == \"work\" {print $1}' | sed 's/^0*//')
+    $strip -o $out/stripped $prog
+    $cs profile record --env-fixed --config inorder1 --period 100 --truth $out/s.truth -o $out/s.prof $out/stripped >/dev/null 2>&1
+    $cs profile report --truth $out/s.truth --json $out/s.json $out/s.prof >/dev/null 2>&1
+    jq -e --arg work $work '[.procedures[] | select(.samples > 0)] | length == 1 and .[0].start == $work and .[0].missing_edges == false' $out/s.json
+    jq -e '.grade.within10 >= 0.9' $out/s.json" _ ${_cs} ${_prof_out}/stripped-fde ${CYCLESCOPE_GUEST_DIR}/stripped_fde ${CYCLESCOPE_RISCV_STRIP})
+endif()
+#   profile.eh_frame_ranges    the function ranges the ELF reader takes from .eh_frame (its FDEs: CIE
+#                              augmentations, pc-relative sdata4 addresses) are readelf's, for the RISC-V
+#                              libraries (libc, libstdc++, libgcc_s, ld.so), a C++ program and a static workload
+find_program(CYCLESCOPE_RISCV_READELF riscv64-linux-gnu-readelf)
+if(CYCLESCOPE_RISCV_READELF)
+  set(_lib /usr/riscv64-linux-gnu/lib)
+  add_test(NAME profile.eh_frame_ranges COMMAND ${_scripts}/eh_frame_ranges.sh $<TARGET_FILE:eh_frame_ranges>
+           ${CYCLESCOPE_RISCV_READELF} ${_lib}/libc.so.6 ${_lib}/libstdc++.so.6 ${_lib}/libgcc_s.so.1
+           ${_lib}/ld-linux-riscv64-lp64d.so.1 ${CYCLESCOPE_GUEST_DIR}/cxx_exceptions_dynamic
+           ${CYCLESCOPE_GUEST_DIR}/stripped_fde ${CYCLESCOPE_WORKLOAD_DIR}/sort)
+  set_tests_properties(profile.eh_frame_ranges PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+#   profile.library_procs      the procedures of libraries and PLT stubs (tests/scripts/profile_library_procs.sh):
+#                              a C++ program's unwinder functions in libstdc++, libgcc_s and ld.so, reached
+#                              through pointers, are procedures of their own by their FDEs (before: 12 671
+#                              samples in procedures that ran over the next function's start); the PLT stubs'
+#                              jumps through their GOT slots are tail calls, no stub missing edges (before: all)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.library_procs COMMAND ${_scripts}/profile_library_procs.sh ${_cs} ${_prof_out}/library-procs
+           ${CYCLESCOPE_GUEST_DIR} $<TARGET_FILE:eh_frame_ranges>)
+  set_tests_properties(profile.library_procs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()
 #   profile.shared_libs        a dynamically linked program whose time is in libc.so
 #                              (tests/guest/dynamic/libc_heavy.c): ld.so and libc.so.6 recorded in
 #                              the profile (version 7), libc.so.6:strlen and :memcpy named, every

@@ -39,6 +39,9 @@ struct elf_image {
     unsigned priv_spec[3]; /* Tag_RISCV_priv_spec, _minor, _revision (0 when not given) */
     char interp[256];      /* PT_INTERP's path ("" for a static program) */
     char *plt_names;       /* the names of the PLT stubs' symbols ("printf@plt") */
+    bool symtab;           /* the symbols are .symtab's (not only .dynsym's exported ones) */
+    elf_code_range *fdes;  /* the functions .eh_frame describes, by start */
+    size_t fde_count;
 };
 
 /* Tag_RISCV_arch of a .riscv.attributes section (the string that starts with
@@ -317,6 +320,199 @@ static void add_plt_symbols(elf_image *img, const Elf64_Shdr *sh, unsigned count
     }
 }
 
+/* ---- .eh_frame: the ranges of the functions' frame descriptions --------------------- */
+
+/* DW_EH_PE_* pointer encodings (LSB 5.0, "DWARF Extensions", .eh_frame): the low four bits the
+ * format, the next three how the value applies. */
+enum {
+    EH_PE_ABSPTR = 0x00,
+    EH_PE_ULEB128 = 0x01,
+    EH_PE_UDATA2 = 0x02,
+    EH_PE_UDATA4 = 0x03,
+    EH_PE_UDATA8 = 0x04,
+    EH_PE_SLEB128 = 0x09,
+    EH_PE_SDATA2 = 0x0a,
+    EH_PE_SDATA4 = 0x0b,
+    EH_PE_SDATA8 = 0x0c,
+    EH_PE_PCREL = 0x10,
+    EH_PE_OMIT = 0xff
+};
+
+/* A signed LEB128 at *p (< end); false if it runs off the end. */
+static bool read_sleb(const uint8_t **p, const uint8_t *end, int64_t *out) {
+    uint64_t v = 0;
+    unsigned shift = 0;
+    for (; *p < end; shift += 7) {
+        uint8_t b = *(*p)++;
+        if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            if (shift + 7 < 64 && (b & 0x40)) v |= ~(uint64_t)0 << (shift + 7);
+            *out = (int64_t)v;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A little-endian value of n bytes at p. */
+static uint64_t read_le(const uint8_t *p, unsigned n) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* A pointer encoded as `enc` at *p (< end), the field at link address `at`: absolute or
+ * pc-relative (GCC's pcrel|sdata4 on RISC-V); `applied` false for an FDE's range, a length in
+ * the format alone. False for what runs off the end and for the encodings a linked file does not
+ * use for code addresses (relative to text, data or the function, aligned, indirect). */
+static bool read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc, uint64_t at, bool applied, uint64_t *out) {
+    if (enc == EH_PE_OMIT) return false;
+    uint64_t v = 0;
+    int64_t s;
+    unsigned size = 0;
+    switch (enc & 0x0f) {
+    case EH_PE_ABSPTR:
+    case EH_PE_UDATA8:
+    case EH_PE_SDATA8: size = 8; break;
+    case EH_PE_UDATA4:
+    case EH_PE_SDATA4: size = 4; break;
+    case EH_PE_UDATA2:
+    case EH_PE_SDATA2: size = 2; break;
+    case EH_PE_ULEB128:
+        if (!read_uleb(p, end, &v)) return false;
+        break;
+    case EH_PE_SLEB128:
+        if (!read_sleb(p, end, &s)) return false;
+        v = (uint64_t)s;
+        break;
+    default: return false;
+    }
+    if (size) {
+        if ((size_t)(end - *p) < size) return false;
+        v = read_le(*p, size);
+        if ((enc & 0x0f) == EH_PE_SDATA4) v = (uint64_t)(int64_t)(int32_t)v;
+        else if ((enc & 0x0f) == EH_PE_SDATA2) v = (uint64_t)(int64_t)(int16_t)v;
+        *p += size;
+    }
+    if (!applied) {
+        *out = v;
+        return true;
+    }
+    switch (enc & 0x70) {
+    case 0: *out = v; return true;
+    case EH_PE_PCREL: *out = at + v; return true;
+    default: return false;
+    }
+}
+
+/* The header of the .eh_frame entry at *p (< end): its body [*body, *next) after the length
+ * (4 bytes, or 0xffffffff and 8: the 64-bit form); false for the terminator (length 0) and for a
+ * length that runs off the end. */
+static bool eh_entry(const uint8_t *p, const uint8_t *end, const uint8_t **body, const uint8_t **next) {
+    if (end - p < 4) return false;
+    uint64_t len = read_le(p, 4);
+    p += 4;
+    if (len == 0xffffffff) {
+        if (end - p < 8) return false;
+        len = read_le(p, 8);
+        p += 8;
+    }
+    if (len < 4 || len > (uint64_t)(end - p)) return false; /* also the terminator, 0 */
+    *body = p;
+    *next = p + len;
+    return true;
+}
+
+/* The encoding of the FDEs' addresses a CIE (its body [p, end), after the CIE id) gives: its
+ * augmentation's 'R', absptr without one. False for a CIE it cannot be told from (an unknown
+ * version, an augmentation letter it does not know before the 'R'). */
+static bool cie_fde_encoding(const uint8_t *p, const uint8_t *end, uint8_t *enc) {
+    if (p >= end) return false;
+    uint8_t version = *p++;
+    if (version != 1 && version != 3 && version != 4) return false;
+    const char *aug = (const char *)p;
+    while (p < end && *p) p++;
+    if (p == end) return false;
+    p++;
+    *enc = EH_PE_ABSPTR;
+    if (aug[0] != 'z') return true; /* no augmentation data: the FDE's address is absolute */
+    if (version == 4) {             /* address and segment selector sizes */
+        if (end - p < 2) return false;
+        p += 2;
+    }
+    uint64_t code_align, aug_len;
+    int64_t data_align;
+    if (!read_uleb(&p, end, &code_align) || !read_sleb(&p, end, &data_align)) return false;
+    if (version == 1) {
+        if (p == end) return false;
+        p++;
+    } else {
+        uint64_t ra;
+        if (!read_uleb(&p, end, &ra)) return false;
+    }
+    if (!read_uleb(&p, end, &aug_len) || aug_len > (uint64_t)(end - p)) return false;
+    const uint8_t *data_end = p + aug_len;
+    for (const char *a = aug + 1; *a; a++) {
+        switch (*a) {
+        case 'R':
+            if (p == data_end) return false;
+            *enc = *p;
+            return true;
+        case 'L':
+            if (p == data_end) return false;
+            p++;
+            break;
+        case 'P': {
+            if (p == data_end) return false;
+            uint8_t penc = *p++;
+            uint64_t ignored;
+            if (!read_encoded(&p, data_end, penc & 0x0f, 0, false, &ignored)) return false;
+            break;
+        }
+        case 'S':
+        case 'B':
+        case 'G': break; /* signal frame, AArch64's B key, MTE: no data */
+        default: return false;
+        }
+    }
+    return true;
+}
+
+static int code_range_order(const void *a, const void *b) {
+    const elf_code_range *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The [start, end) of every function .eh_frame describes (its FDEs: GCC emits one for each C and
+ * C++ function on RISC-V, and glibc's assembly its cfi_startproc), sorted by start. Malformed
+ * entries are passed over, and a length or CIE pointer that leaves the section ends the reading:
+ * nothing is read outside it. FDEs of discarded code (address 0) and empty ones are left out. */
+static void read_eh_frame(elf_image *img, const elf_section *sec) {
+    const uint8_t *base = sec->data, *end = base + sec->size, *body, *next;
+    size_t cap = 0;
+    for (const uint8_t *p = base; eh_entry(p, end, &body, &next); p = next) {
+        uint32_t cie_pointer = (uint32_t)read_le(body, 4);
+        if (cie_pointer == 0) continue; /* a CIE */
+        /* the CIE is cie_pointer bytes before the pointer itself, and before this FDE */
+        if (cie_pointer > (size_t)(body - base)) continue;
+        const uint8_t *cie = body - cie_pointer, *cie_body, *cie_next;
+        uint8_t enc;
+        if (cie >= p || !eh_entry(cie, end, &cie_body, &cie_next) || read_le(cie_body, 4) != 0 ||
+            !cie_fde_encoding(cie_body + 4, cie_next, &enc))
+            continue;
+        const uint8_t *q = body + 4;
+        uint64_t start, length;
+        if (!read_encoded(&q, next, enc, sec->addr + (uint64_t)(q - base), true, &start) ||
+            !read_encoded(&q, next, enc & 0x0f, 0, false, &length) || start == 0 || length == 0 ||
+            length > UINT64_MAX - start)
+            continue;
+        if (img->fde_count == cap) img->fdes = cs_realloc(img->fdes, (cap = cap * 2 + 64) * sizeof *img->fdes);
+        img->fdes[img->fde_count++] = (elf_code_range){start, start + length};
+    }
+    if (img->fde_count) qsort(img->fdes, img->fde_count, sizeof *img->fdes, code_range_order);
+}
+
 /* Section headers and the symbol table: for inspection only. */
 /* Mapping symbols by address (two at one address are not expected). */
 static int mapping_order(const void *a, const void *b) {
@@ -347,6 +543,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
     unsigned symbol_table = SHT_DYNSYM;
     for (unsigned i = 0; i < eh->e_shnum; i++)
         if (sh[i].sh_type == SHT_SYMTAB) symbol_table = SHT_SYMTAB;
+    img->symtab = symbol_table == SHT_SYMTAB;
     img->sections = cs_calloc(eh->e_shnum, sizeof(elf_section));
     img->file_isa = ISA_EXT_C;
     for (unsigned i = 0; i < eh->e_shnum; i++) {
@@ -365,6 +562,8 @@ static bool read_sections(elf_image *img, cs_error *err) {
                 img->file_isa = attributes_extensions(s->data, s->size);
                 attributes_priv_spec(s->data, s->size, img->priv_spec);
             }
+            if (!strcmp(s->name, ".eh_frame") && sh[i].sh_type == SHT_PROGBITS && !img->fde_count)
+                read_eh_frame(img, s);
         }
         if (sh[i].sh_type != symbol_table) continue;
         /* read in place as Elf64_Sym: 8-byte aligned, as the section header table is */
@@ -469,6 +668,7 @@ void elf_close(elf_image *img) {
     free(img->symbols);
     free(img->mappings);
     free(img->plt_names);
+    free(img->fdes);
     free(img);
 }
 
@@ -500,6 +700,9 @@ bool elf_file_offset_address(const elf_image *img, uint64_t offset, uint64_t *ad
 size_t elf_section_count(const elf_image *img) { return img->section_count; }
 const elf_section *elf_section_at(const elf_image *img, size_t i) { return &img->sections[i]; }
 size_t elf_symbol_count(const elf_image *img) { return img->symbol_count; }
+bool elf_has_symtab(const elf_image *img) { return img->symtab; }
+size_t elf_fde_count(const elf_image *img) { return img->fde_count; }
+const elf_code_range *elf_fde_at(const elf_image *img, size_t i) { return &img->fdes[i]; }
 const elf_symbol *elf_symbol_at(const elf_image *img, size_t i) { return &img->symbols[i]; }
 
 const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr) {

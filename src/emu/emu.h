@@ -187,6 +187,16 @@ const elf_section *elf_section_at(const elf_image *img, size_t i);
 /* Symbols sorted by address; at one address in the order objdump prefers
  * them (functions, objects, non-local, global, larger, then by name). */
 size_t elf_symbol_count(const elf_image *img);
+/* Whether the symbols are a .symtab's (every function's); false when the file is stripped: only
+ * .dynsym's exported ones, if any. */
+bool elf_has_symtab(const elf_image *img);
+/* A function's code as its frame description in .eh_frame (an FDE) gives it: [start, end). */
+typedef struct elf_code_range {
+    uint64_t start, end;
+} elf_code_range;
+/* The FDEs' ranges, sorted by start (none without .eh_frame; malformed entries are left out). */
+size_t elf_fde_count(const elf_image *img);
+const elf_code_range *elf_fde_at(const elf_image *img, size_t i);
 const elf_symbol *elf_symbol_at(const elf_image *img, size_t i);
 /* Is addr in data, by the mapping symbols of its section (code when none says
  * so)? *until: the address of the next mapping symbol there, UINT64_MAX if

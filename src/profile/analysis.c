@@ -90,8 +90,78 @@ static uint64_t open_range_end(const elf_image *img, const range *r, size_t k, s
     return i + 1 < k && r[i + 1].start < send ? r[i + 1].start : send;
 }
 
-/* Procedures from the symbols; when stripped, from the entry and the targets of calls. */
-static range *find_procs(const elf_image *img, size_t *n) {
+/* The range holding pc among the sorted, disjoint r[0 .. n), or -1. */
+static long range_holding(const range *r, size_t n, uint64_t pc) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* first range starting above pc */
+        size_t mid = (lo + hi) / 2;
+        if (r[mid].start <= pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo && pc < r[lo - 1].end ? (long)lo - 1 : -1;
+}
+
+/* A procedure starting at t (named proc_ADDR, its end set later) unless a named one holds t or
+ * one starts there already. */
+static void add_unnamed_start(const elf_image *img, range **r, size_t *k, size_t *cap, size_t named, u64map *starts,
+                              uint64_t t) {
+    if (!section_of(img, t) || range_holding(*r, named, t) >= 0 || u64map_get(starts, t) >= 0) return;
+    if (*k == *cap) *r = cs_realloc(*r, (*cap *= 2) * sizeof **r);
+    memset(&(*r)[*k], 0, sizeof **r);
+    (*r)[*k].start = t;
+    snprintf((*r)[*k].name, sizeof(*r)[*k].name, "proc_%" PRIx64, t);
+    u64map_put(starts, t, 0);
+    (*k)++;
+}
+
+/* The procedures of code no symbol names (a stripped executable's, a library's local functions:
+ * ld.so's relocation, libc's internal helpers), beside the named r[0 .. *n), sorted and disjoint:
+ * one starts at the entry, at each target of a direct call, at each function .eh_frame
+ * describes (an FDE: also one reached only through a pointer or a far `auipc`+`jalr` call, which
+ * no direct call shows — libstdc++'s and libgcc's unwinder code), and after an undecodable gap
+ * (the linker's zero fill between two objects' .text: clang aligns functions to 4 bytes; a
+ * function reached through a pointer, main from _start, was the samples of the procedure
+ * before it, none of its instructions) — unless a named procedure holds it. Named proc_ADDR,
+ * each runs to the next procedure or the end of its section. */
+static range *add_unnamed_procs(const elf_image *img, range *r, size_t *n) {
+    size_t named = *n, k = named, cap = named + 256;
+    r = cs_realloc(r, cap * sizeof *r);
+    u64map starts = {0};
+    add_unnamed_start(img, &r, &k, &cap, named, &starts, elf_entry(img));
+    for (size_t i = 0; i < elf_fde_count(img); i++)
+        add_unnamed_start(img, &r, &k, &cap, named, &starts, elf_fde_at(img, i)->start);
+    for (size_t i = 0; i < elf_section_count(img); i++) {
+        const elf_section *s = elf_section_at(img, i);
+        if (!s->exec || !s->data) continue;
+        bool after_gap = false;
+        for (uint64_t pc = s->addr; pc < s->addr + s->size;) {
+            isa_insn d;
+            if (!fetch_insn(img, pc, &d)) {
+                pc += 2;
+                after_gap = true;
+                continue;
+            }
+            if (after_gap) add_unnamed_start(img, &r, &k, &cap, named, &starts, pc);
+            after_gap = false;
+            if (d.op_class == OPC_CALL && d.op == ISA_OP_JAL)
+                add_unnamed_start(img, &r, &k, &cap, named, &starts, pc + (uint64_t)d.imm);
+            pc += d.length;
+        }
+    }
+    u64map_free(&starts);
+    if (k > named) {
+        qsort(r, k, sizeof *r, cmp_range);
+        for (size_t i = 0; i < k; i++)
+            if (!r[i].end) r[i].end = open_range_end(img, r, k, i);
+    }
+    *n = k;
+    return r;
+}
+
+/* Procedures from the symbols, and, for a shared library or an executable without .symtab
+ * (stripped: no symbols, or .dynsym's exported ones and the PLT stubs), from the code no
+ * symbol names (add_unnamed_procs). */
+static range *find_procs(const elf_image *img, bool library, size_t *n) {
     size_t cap = 256, k = 0;
     range *r = cs_calloc(cap, sizeof *r);
     for (size_t i = 0; i < elf_symbol_count(img); i++) {
@@ -136,116 +206,9 @@ static range *find_procs(const elf_image *img, size_t *n) {
         for (size_t i = 0; i < k; i++)
             if (!r[i].end) r[i].end = open_range_end(img, r, k, i);
     }
-    if (!k) { /* stripped: address ranges from the entry and the call targets */
-        u64map starts = {0};
-        uint64_t entry = elf_entry(img);
-        if (section_of(img, entry)) {
-            r[k++].start = entry;
-            u64map_put(&starts, entry, 0);
-        }
-        for (size_t i = 0; i < elf_section_count(img); i++) {
-            const elf_section *s = elf_section_at(img, i);
-            if (!s->exec || !s->data) continue;
-            bool after_gap = false;
-            for (uint64_t pc = s->addr; pc < s->addr + s->size;) {
-                isa_insn d;
-                if (!fetch_insn(img, pc, &d)) {
-                    pc += 2;
-                    after_gap = true;
-                    continue;
-                }
-                /* code after padding (the linker's zero fill between two objects' .text: clang
-                 * aligns functions to 4 bytes) starts a procedure: a CFG ends at the padding,
-                 * and a function reached only through a pointer (main, from _start) was the
-                 * samples of the procedure before it, none of its instructions */
-                if (after_gap && u64map_get(&starts, pc) < 0) {
-                    if (k == cap) r = cs_realloc(r, (cap *= 2) * sizeof *r);
-                    r[k++].start = pc;
-                    u64map_put(&starts, pc, 0);
-                }
-                after_gap = false;
-                if (d.op_class == OPC_CALL && d.op == ISA_OP_JAL) {
-                    uint64_t t = pc + (uint64_t)d.imm;
-                    if (section_of(img, t) && u64map_get(&starts, t) < 0) {
-                        if (k == cap) r = cs_realloc(r, (cap *= 2) * sizeof *r);
-                        r[k++].start = t;
-                        u64map_put(&starts, t, 0);
-                    }
-                }
-                pc += d.length;
-            }
-        }
-        u64map_free(&starts);
-        qsort(r, k, sizeof *r, cmp_range);
-        for (size_t i = 0; i < k; i++) {
-            r[i].end = open_range_end(img, r, k, i);
-            snprintf(r[i].name, sizeof r[i].name, "proc_%" PRIx64, r[i].start);
-        }
-    } else {
-        qsort(r, k, sizeof *r, cmp_range);
-        for (size_t i = 0; i + 1 < k; i++) /* overlapping symbols: cut at the next */
-            if (r[i].end > r[i + 1].start) r[i].end = r[i + 1].start;
-    }
-    *n = k;
-    return r;
-}
-
-/* The range holding pc among the sorted, disjoint r[0 .. n), or -1. */
-static long range_holding(const range *r, size_t n, uint64_t pc) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) { /* first range starting above pc */
-        size_t mid = (lo + hi) / 2;
-        if (r[mid].start <= pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo && pc < r[lo - 1].end ? (long)lo - 1 : -1;
-}
-
-/* A procedure starting at t (named proc_ADDR, its end set later) unless a named one holds t or
- * one starts there already. */
-static void add_unnamed_start(const elf_image *img, range **r, size_t *k, size_t *cap, size_t named, u64map *starts,
-                              uint64_t t) {
-    if (!section_of(img, t) || range_holding(*r, named, t) >= 0 || u64map_get(starts, t) >= 0) return;
-    if (*k == *cap) *r = cs_realloc(*r, (*cap *= 2) * sizeof **r);
-    memset(&(*r)[*k], 0, sizeof **r);
-    (*r)[*k].start = t;
-    snprintf((*r)[*k].name, sizeof(*r)[*k].name, "proc_%" PRIx64, t);
-    u64map_put(starts, t, 0);
-    (*k)++;
-}
-
-/* A shared library's procedures: its symbols' (a stripped library has only .dynsym, the
- * exported functions), and between them a procedure at the entry (ld.so's _start) and at each
- * target of a direct call no symbol covers (its local functions: ld.so's relocation, libc's
- * internal helpers), named proc_ADDR and running to the next procedure or the end of its
- * section, as a stripped executable's. */
-static range *find_library_procs(const elf_image *img, size_t *n) {
-    size_t k;
-    range *r = find_procs(img, &k);
-    size_t named = k, cap = k + 256;
-    r = cs_realloc(r, cap * sizeof *r);
-    u64map starts = {0};
-    if (elf_entry(img)) add_unnamed_start(img, &r, &k, &cap, named, &starts, elf_entry(img));
-    for (size_t i = 0; i < elf_section_count(img); i++) {
-        const elf_section *s = elf_section_at(img, i);
-        if (!s->exec || !s->data) continue;
-        for (uint64_t pc = s->addr; pc < s->addr + s->size;) {
-            isa_insn d;
-            if (!fetch_insn(img, pc, &d)) {
-                pc += 2;
-                continue;
-            }
-            if (d.op_class == OPC_CALL && d.op == ISA_OP_JAL)
-                add_unnamed_start(img, &r, &k, &cap, named, &starts, pc + (uint64_t)d.imm);
-            pc += d.length;
-        }
-    }
-    u64map_free(&starts);
-    if (k > named) {
-        qsort(r, k, sizeof *r, cmp_range);
-        for (size_t i = 0; i < k; i++)
-            if (!r[i].end) r[i].end = open_range_end(img, r, k, i);
-    }
+    for (size_t i = 0; i + 1 < k; i++) /* overlapping symbols: cut at the next */
+        if (r[i].end > r[i + 1].start) r[i].end = r[i + 1].start;
+    if (library || !elf_has_symtab(img) || !k) r = add_unnamed_procs(img, r, &k);
     *n = k;
     return r;
 }
@@ -1168,6 +1131,28 @@ static bool epilogue_tail_jump(const profile_proc *p, size_t j) {
     return ra_reloaded && frame_freed;
 }
 
+/* Whether the indirect jump at index j goes to an address its block loads from a GOT slot
+ * (`ld R, K(B)`, B set by `auipc`/`lui`, the slot in .got or .got.plt): the address of a
+ * function the dynamic loader wrote there, another procedure's entry — a tail call out, as a
+ * direct jump out of the procedure is. A PLT stub is one (`auipc t3, …; ld t3, …(t3); jalr t1,
+ * t3`: `memcpy@plt`), as is a tail call built with -fno-plt. */
+static bool got_slot_jump(const elf_image *img, const profile_proc *p, size_t j) {
+    isa_insn d;
+    isa_decode(p->insns[j].raw, &d);
+    for (size_t k = j; d.rs1 && k-- > 0 && !ends_block(p->insns[k].op_class);) {
+        isa_insn e;
+        isa_decode(p->insns[k].raw, &e);
+        isa_regs r;
+        isa_regs_of(&e, &r);
+        if (r.dst != d.rs1) continue;
+        uint64_t base;
+        if (e.op != ISA_OP_LD || !constant_reg(p, k, e.rs1, &base)) return false;
+        const elf_section *s = section_holding(img, base + (uint64_t)e.imm, 8);
+        return s && (!strcmp(s->name, ".got") || !strcmp(s->name, ".got.plt"));
+    }
+    return false;
+}
+
 static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, uint8_t kind) {
     for (size_t i = 0; i < p->nedges; i++) /* a branch to its own fall-through: one edge */
         if (p->edges[i].from == from && p->edges[i].to == to) return;
@@ -1201,7 +1186,7 @@ static jump_known *find_jump_targets(const elf_image *img, const profile_proc *p
             jk->known = true;
             jk->t = cs_calloc(nt, sizeof *jk->t), jk->n = nt;
             memcpy(jk->t, table, nt * sizeof *table);
-        } else if (epilogue_tail_jump(p, i)) {
+        } else if (epilogue_tail_jump(p, i) || got_slot_jump(img, p, i)) {
             jk->known = true;
         } else {
             unknown++;
@@ -3196,7 +3181,7 @@ static bool analyse_image(image_pass *pass, const elf_image *img, const profile_
     profile_analysis sub = *a; /* the run's units; its own procedures */
     sub.nprocs = 0;
     size_t nr;
-    range *r = lib ? find_library_procs(img, &nr) : find_procs(img, &nr);
+    range *r = find_procs(img, lib != NULL, &nr);
     sub.procs = cs_calloc(nr + 1, sizeof *sub.procs);
     const char *image = lib ? profile_image_name(lib) : NULL;
     const char *exe_name =

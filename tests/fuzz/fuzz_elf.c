@@ -31,6 +31,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
             if (s->data && s->size) sum += s->data[s->size - 1];
         }
         for (size_t i = 0; i < elf_symbol_count(img); i++) sum += strlen(elf_symbol_at(img, i)->name);
+        for (size_t i = 0; i < elf_fde_count(img); i++) { /* .eh_frame's ranges: sorted, not empty */
+            const elf_code_range *r = elf_fde_at(img, i);
+            if (r->end <= r->start || (i && r->start < elf_fde_at(img, i - 1)->start)) abort();
+            sum += r->end - r->start;
+        }
         const elf_symbol *sym = elf_symbol_for(img, sum);
         if (sym) sum += sym->addr;
         elf_close(img);

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "emu/emu.h"
 #include "profile/profile_internal.h"
 #include "runner/runner.h"
 #include "sweep/sweep.h"
@@ -1536,8 +1537,47 @@ static void test_file_old_version(void **state) {
     assert_string_equal(err.msg, "v2.prof: version 2 (this cyclescope reads versions 3 to 7; record it again)");
 }
 
+/* The function ranges the ELF reader takes from .eh_frame (the FDEs), on the checked-in seeds:
+ * a stripped program of two functions (tests/guest/stripped_fde.S; readelf --debug-dump=frames:
+ * pc=1010c..10122 and 10122..10140, pc-relative sdata4 as the CIE's "zR" says) and copies of
+ * it damaged: malformed entries are left out, a length past the section's end stops the
+ * reading, nothing outside the section is read (the ASan build runs this). */
+static void test_eh_frame_ranges(void **state) {
+    (void)state;
+    const char *data = getenv("CYCLESCOPE_TEST_DATA");
+    if (!data) skip();
+    static const struct {
+        const char *file;
+        size_t count;
+    } cases[] = {
+        {"eh_frame_stripped", 2},        {"eh_frame_long_length", 1},  /* the second FDE's runs off */
+        {"eh_frame_bad_cie_pointer", 0}, {"eh_frame_bad_encoding", 0}, /* the CIE's 'R' format 0xf */
+        {"eh_frame_extended_length", 0},                               /* the CIE's 64-bit length, huge */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/corpus/elf/%s", data, cases[i].file);
+        cs_error err = {{0}};
+        elf_image *img = elf_open(path, &err);
+        if (!img) fail_msg("%s", err.msg);
+        if (elf_fde_count(img) != cases[i].count)
+            fail_msg("%s: %zu FDEs, expected %zu", cases[i].file, elf_fde_count(img), cases[i].count);
+        if (cases[i].count) {
+            assert_int_equal(elf_fde_at(img, 0)->start, 0x1010c);
+            assert_int_equal(elf_fde_at(img, 0)->end, 0x10122);
+        }
+        if (cases[i].count > 1) {
+            assert_int_equal(elf_fde_at(img, 1)->start, 0x10122);
+            assert_int_equal(elf_fde_at(img, 1)->end, 0x10140);
+        }
+        assert_false(elf_has_symtab(img)); /* stripped */
+        elf_close(img);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eh_frame_ranges),
         cmocka_unit_test(test_diamond),
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_infinite_loop),

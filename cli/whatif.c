@@ -289,7 +289,7 @@ static bool write_html(const rps_result *r, const whatif_options *w, const axis 
         if (!naxes) values[i] = cs_strdup("as set");
         cpi[i] = pts[i].rps / ins;
     }
-    report_sweep sw = {keys, key, (size_t)n, (const char *const *)values, cpi, NULL};
+    report_sweep sw = {keys, key, (size_t)n, (const char *const *)values, cpi, NULL, NULL};
     const char **errors = cs_calloc((size_t)n, sizeof *errors);
     sw.error = errors;
     html_report_sweep(h, &sw);

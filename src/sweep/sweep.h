@@ -74,6 +74,10 @@ typedef struct sweep_point {
     int settings;      /* the swept values */
     char *key[SWEEP_MAX_AXES], *value[SWEEP_MAX_AXES];
     bool ok;
+    /* when ok, of a program: its exit status when it exited with a non-zero one (a completed
+     * measurement all the same, as many benchmarks end); 0 otherwise (it exited with 0, stopped
+     * at --max, or a trace) */
+    int exit_code;
     char *error;   /* when !ok */
     cJSON *result; /* when ok: the run's JSON (summary, stacks…) */
     /* from result, for tables */

@@ -273,8 +273,11 @@ static double number_at(const cJSON *obj, const char *key) {
 }
 
 bool sweep_point_parse(const char *text, size_t len, const char *name, sweep_point *p, cs_error *err) {
+    return sweep_point_from_json(cJSON_ParseWithLength(text, len), name, p, err);
+}
+
+bool sweep_point_from_json(cJSON *root, const char *name, sweep_point *p, cs_error *err) {
     memset(p, 0, sizeof *p);
-    cJSON *root = cJSON_ParseWithLength(text, len);
     const char *why = NULL;
     if (!root || !cJSON_IsObject(root)) {
         why = "not JSON";
@@ -341,7 +344,7 @@ bool sweep_point_parse(const char *text, size_t len, const char *name, sweep_poi
         const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "result");
         if (!cJSON_IsObject(r)) goto bad;
         p->ok = true;
-        p->result = cJSON_Duplicate(r, true);
+        p->result = cJSON_DetachItemViaPointer(root, (cJSON *)r); /* root is consumed: no copy */
         p->cycles = number_at(r, "cycles");
         p->instructions = number_at(r, "instructions");
         p->cpi = number_at(r, "cpi");

@@ -104,8 +104,10 @@ typedef struct stdin_mark {
 static stdin_mark stdin_mark_take(void) {
     struct stat st;
     stdin_mark m = {false, 0};
-    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) m.start = lseek(STDIN_FILENO, 0, SEEK_CUR);
-    m.file = m.start >= 0 && S_ISREG(st.st_mode);
+    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+        m.start = lseek(STDIN_FILENO, 0, SEEK_CUR);
+        m.file = m.start >= 0;
+    }
     return m;
 }
 
@@ -262,7 +264,7 @@ typedef struct resim {
     const sm_profile *p;
     const uarch_config *cfg;
     const char *allow_write;
-    char copy[sizeof ((sm_profile *)0)->source];
+    char copy[sizeof((sm_profile *)0)->source];
     char *args[128];
     int n;
     emu_t *e;
@@ -333,8 +335,7 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, const char *a
     if (!runner_pool(&job, 1, 1, &res, err)) return false;
     bool ok = res.ok;
     if (ok) *st = res.stats;
-    else { /* the pool names the job: here the one machine solve is at */
-        size_t name = strlen(job.name);
+    else { /* the pool names the job: here the one machine solve is at */ size_t name = strlen(job.name);
         *err = res.err;
         if (!strncmp(err->msg, job.name, name) && !strncmp(err->msg + name, ": ", 2))
             memmove(err->msg, err->msg + name + 2, strlen(err->msg + name + 2) + 1);
@@ -367,8 +368,7 @@ static bool check_stdin(const sm_profile *p) {
         memcmp(now, p->stdin_sha256, sizeof now) != 0) {
         cli_fail("model solve: --compare-sim: stdin is not the input the analysed program read (its %llu bytes, "
                  "SHA-256 %.16s…; here %s): give it the same input (< FILE)",
-                 (unsigned long long)p->stdin_bytes, hex,
-                 got < p->stdin_bytes ? "fewer bytes" : "other bytes");
+                 (unsigned long long)p->stdin_bytes, hex, got < p->stdin_bytes ? "fewer bytes" : "other bytes");
         return false;
     }
     return true;

@@ -174,15 +174,13 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
         for (size_t i = 0; i < m; i++) {
             cs_error err;
             names[i] = sweep_point_settings(g, to_run[first + i]);
-            jobs[i] = (run_job){.name = names[i],
-                                .cfg = *base,
-                                .opt = {c->t.warmup, c->t.max, NULL},
-                                .source = {.ctx = &ps,
-                                           .open = point_open,
-                                           .close = point_close,
-                                           .guest_status = point_guest_status},
-                                .analyses = list,
-                                .program = what};
+            jobs[i] = (run_job){
+                .name = names[i],
+                .cfg = *base,
+                .opt = {c->t.warmup, c->t.max, NULL},
+                .source = {.ctx = &ps, .open = point_open, .close = point_close, .guest_status = point_guest_status},
+                .analyses = list,
+                .program = what};
             sweep_point_config(g, base, to_run[first + i], &jobs[i].cfg, &err); /* checked before: cannot fail */
             job_origin *o = &origins[i];
             const char *values[SWEEP_MAX_AXES];

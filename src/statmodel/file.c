@@ -79,8 +79,9 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     put32(&w, p->ras_entries);
     put32(&w, p->line);
     put32(&w, p->addr_bits);
-    put32(&w, (p->partial ? SM_FLAG_PARTIAL : 0) | (p->env_fixed ? SM_FLAG_ENV_FIXED : 0) |
-                  (p->stdin_known ? SM_FLAG_STDIN_KNOWN : 0));
+    put32(&w,
+          (p->partial ? SM_FLAG_PARTIAL : 0) | (p->env_fixed ? SM_FLAG_ENV_FIXED : 0) |
+              (p->stdin_known ? SM_FLAG_STDIN_KNOWN : 0));
     put64(&w, p->source_instructions);
     put64(&w, p->seed);
     put(&w, p->source_sha256, sizeof p->source_sha256);
@@ -263,9 +264,9 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     p->line = get32(&r);
     p->addr_bits = version >= 3 ? get32(&r) : 0;
     uint32_t flags = version >= 4 ? get32(&r) : 0;
-    uint32_t known = version >= 8   ? SM_FLAG_PARTIAL | SM_FLAG_ENV_FIXED | SM_FLAG_STDIN_KNOWN
-                     : version >= 5 ? SM_FLAG_PARTIAL | SM_FLAG_ENV_FIXED
-                                    : SM_FLAG_PARTIAL;
+    uint32_t known = version >= 8 ? SM_FLAG_PARTIAL | SM_FLAG_ENV_FIXED | SM_FLAG_STDIN_KNOWN
+        : version >= 5            ? SM_FLAG_PARTIAL | SM_FLAG_ENV_FIXED
+                                  : SM_FLAG_PARTIAL;
     if (flags & ~known) {
         cs_error_set(err, "unknown flags 0x%x", flags);
         goto fail;
@@ -281,7 +282,7 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     }
     p->seed = version >= 6 ? get64(&r) : 0; /* before: the programs ran with the default seed, or unrecorded */
     if (version >= 7) get(&r, p->source_sha256, sizeof p->source_sha256); /* before: unknown (zero) */
-    if (version >= 8) { /* before: stdin unknown */
+    if (version >= 8) {                                                   /* before: stdin unknown */
         p->stdin_bytes = get64(&r);
         get(&r, p->stdin_sha256, sizeof p->stdin_sha256);
     }

@@ -39,17 +39,7 @@ static const char *str_at(const cJSON *j, const char *key, const char *dflt) {
 }
 
 /* Fill r from a result's JSON; *err on what is missing or unknown. */
-static bool read_run(const char *file, cJSON *j, compare_run *r, char *overrides, size_t olen, cs_error *err) {
-    /* a sweep point (DIR/HASH.json, docs/sweep.md) holds its run's result under "result" */
-    if (strcmp(str_at(j, "format", ""), "cyclescope-sweep-point") == 0) {
-        cJSON *result = cJSON_GetObjectItemCaseSensitive(j, "result");
-        if (strcmp(str_at(j, "status", ""), "ok") != 0 || !cJSON_IsObject(result)) {
-            cs_error_set(err, "%s: a sweep point that has no result (status %s: %s)", file, str_at(j, "status", "?"),
-                         str_at(j, "error", "no error recorded"));
-            return false;
-        }
-        j = result;
-    }
+static bool read_run(const char *file, const cJSON *j, compare_run *r, char *overrides, size_t olen, cs_error *err) {
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "cyclescope-run") != 0) {
         cs_error_set(err, "%s: not a cyclescope result (no \"schema\": \"cyclescope-run\"; docs/json-schema.md)", file);
@@ -149,22 +139,29 @@ int cmd_compare(int argc, char **argv) {
             break;
         }
         docs[i] = cJSON_ParseWithLength((const char *)data, size);
-        /* a sweep point carries a checksum and its configuration's hash: a damaged or edited
-         * one is refused as merge refuses it, never compared as measured */
-        bool damaged_point = false;
-        if (docs[i] && strcmp(str_at(docs[i], "format", ""), SWEEP_POINT_FORMAT) == 0) {
-            sweep_point point;
-            damaged_point = !sweep_point_parse((const char *)data, size, file, &point, &err);
-            if (!damaged_point) sweep_point_free(&point);
-        }
         free(data);
         if (!docs[i]) {
             rc = cli_fail("%s: not JSON", file);
             break;
         }
-        if (damaged_point) {
-            rc = cli_fail("%s", err.msg);
-            break;
+        /* a sweep point (DIR/HASH.json, docs/sweep.md) holds its run's result under "result". It
+         * carries a checksum and its configuration's hash: a damaged or edited one is refused as
+         * merge refuses it, never compared as measured. Checked on the document parsed once. */
+        if (strcmp(str_at(docs[i], "format", ""), SWEEP_POINT_FORMAT) == 0) {
+            sweep_point point;
+            bool valid = sweep_point_from_json(docs[i], file, &point, &err); /* consumes the document */
+            docs[i] = NULL;
+            if (!valid) {
+                rc = cli_fail("%s", err.msg);
+                break;
+            }
+            if (!point.ok)
+                rc = cli_fail("%s: a sweep point that has no result (status failed: %s)", file,
+                              point.error ? point.error : "no error recorded");
+            docs[i] = point.result; /* kept: the run's strings point into it */
+            point.result = NULL;
+            sweep_point_free(&point);
+            if (rc) break;
         }
         runs[i].label[0] = (char)('A' + i);
         if (!read_run(file, docs[i], &runs[i], overrides[i], sizeof overrides[i], &err)) rc = cli_fail("%s", err.msg);

@@ -14,7 +14,7 @@ void help_merge(void) {
     printf("usage: cyclescope merge DIR\n"
            "\n"
            "Read every result file a sweep wrote to DIR (DIR/HASH.json) and write:\n"
-           "  DIR/sweep.csv         one row per point: the swept values, status, cycles,\n"
+           "  DIR/sweep.csv         one row per point: the swept values, status, exit_code, cycles,\n"
            "                        instructions, CPI, IPC, branch/L1D/L2 MPKI, seconds\n"
            "  DIR/sweep-table.json  the same with each point's full result\n"
            "  DIR/sweep.html        CPI against each swept parameter (a curve per\n"
@@ -84,6 +84,7 @@ int cmd_merge(int argc, char **argv) {
     const char **values = cs_calloc(t.count * (size_t)(t.keys ? t.keys : 1), sizeof *values);
     double *cpi = cs_calloc(t.count, sizeof *cpi);
     const char **errors = cs_calloc(t.count, sizeof *errors);
+    int *exit_codes = cs_calloc(t.count, sizeof *exit_codes);
     for (size_t p = 0; p < t.count; p++) {
         const sweep_point *pt = &t.points[p];
         for (int k = 0; k < t.keys; k++)
@@ -91,8 +92,9 @@ int cmd_merge(int argc, char **argv) {
                 if (!strcmp(pt->key[i], t.key[k])) values[p * (size_t)t.keys + (size_t)k] = pt->value[i];
         cpi[p] = pt->ok ? pt->cpi : NAN;
         errors[p] = pt->ok ? NULL : pt->error;
+        exit_codes[p] = pt->ok ? pt->exit_code : 0;
     }
-    report_sweep rs = {t.keys, (const char *const *)t.key, t.count, values, cpi, errors};
+    report_sweep rs = {t.keys, (const char *const *)t.key, t.count, values, cpi, errors, exit_codes};
     if (rc == 0) {
         char title[600];
         snprintf(title, sizeof title, "cyclescope sweep: %s", dir);
@@ -112,7 +114,9 @@ int cmd_merge(int argc, char **argv) {
                 const char *v = values[p * (size_t)t.keys + (size_t)k];
                 printf("%-16s ", v ? v : "-");
             }
-            if (t.points[p].ok) printf("%10.4f  ok\n", cpi[p]);
+            if (t.points[p].ok && exit_codes[p])
+                printf("%10.4f  ok (the program exited with status %d)\n", cpi[p], exit_codes[p]);
+            else if (t.points[p].ok) printf("%10.4f  ok\n", cpi[p]);
             else printf("%10s  failed: %s\n", "", errors[p]);
         }
         printf("\n%zu points (%zu files skipped); %s/sweep.csv, sweep-table.json, sweep.html\n", t.count, t.skipped,
@@ -121,6 +125,7 @@ int cmd_merge(int argc, char **argv) {
     free(values);
     free(cpi);
     free(errors);
+    free(exit_codes);
     sweep_table_free(&t);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -50,7 +51,8 @@ void help_model(void) {
            "                     matrix-multiplication model of Ch. 2: one-cycle pipes, no caches)\n"
            "  --compare-sim      also time the analysed µops on the simulator and print the error (the\n"
            "                     program again with its recorded arguments, and --env-fixed's\n"
-           "                     environment when the analysis had it)\n"
+           "                     environment when the analysis had it; its output discarded, its\n"
+           "                     stdin this one's: the same input the analysis had, < FILE)\n"
            "  --allow-write DIR  with --compare-sim: let the program run again write under DIR, as\n"
            "                     `model analyze --allow-write DIR` let it (not recorded in the profile)\n"
            "  --json FILE        write the results as JSON (- for stdout)\n");
@@ -90,6 +92,35 @@ static int split_source(char *source, char **argv, int max) {
 /* The SHA-256 of the file at `path` as 32 bytes (the .smp's source_sha256). */
 static bool file_sha256(const char *path, uint8_t out[CS_SHA256_BYTES], cs_error *err) {
     return cs_sha256_file_digest(path, out, NULL, err);
+}
+
+/* Where the analysed program's stdin stood before it ran: a regular file (< FILE) is the one
+ * whose reads can be told afterwards, by how far its offset moved (a pipe, a terminal: not). */
+typedef struct stdin_mark {
+    bool file;
+    off_t start;
+} stdin_mark;
+
+static stdin_mark stdin_mark_take(void) {
+    struct stat st;
+    stdin_mark m = {false, 0};
+    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+        m.start = lseek(STDIN_FILENO, 0, SEEK_CUR);
+        m.file = m.start >= 0;
+    }
+    return m;
+}
+
+/* After the run: the bytes the program read of a file stdin, and their SHA-256, into the
+ * profile (stdin unknown when it was no file, or its offset went back). */
+static void stdin_record(const stdin_mark *m, sm_profile *p) {
+    off_t end = m->file ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
+    p->stdin_known = false;
+    p->stdin_bytes = 0;
+    if (end < m->start) return;
+    p->stdin_bytes = (uint64_t)(end - m->start);
+    p->stdin_known = cs_sha256_fd_range(STDIN_FILENO, (uint64_t)m->start, p->stdin_bytes, p->stdin_sha256, NULL);
+    if (!p->stdin_known) p->stdin_bytes = 0;
 }
 
 static int analyze(int argc, char **argv) {
@@ -187,8 +218,10 @@ static int analyze(int argc, char **argv) {
     double t0 = cs_now();
     fflush(stdout);
     cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the profile of what ran, marked partial */
+    stdin_mark in = stdin_mark_take();
     sm_profile *p = sm_analyze(src, &ao, &err);
     cli_sigint_end(old_handler);
+    if (p && !trace) stdin_record(&in, p); /* --compare-sim checks its re-run's stdin against it */
     if (p) {
         p->env_fixed = !trace && g.env_fixed;
         p->seed = trace ? 0 : g.emu.seed; /* --compare-sim runs the program with it again */
@@ -225,61 +258,120 @@ static int analyze(int argc, char **argv) {
     return rc;
 }
 
-/* Time the profile's own µops on the simulator (through the runner). */
+/* The profile's own µops, opened in the pool job's process: the program again (its recorded
+ * arguments, environment and seed) or the trace. */
+typedef struct resim {
+    const sm_profile *p;
+    const uarch_config *cfg;
+    const char *allow_write;
+    char copy[sizeof((sm_profile *)0)->source];
+    char *args[128];
+    int n;
+    emu_t *e;
+} resim;
+
+static uop_source *resim_open(void *ctx, cs_error *err) {
+    resim *s = ctx;
+    if (s->p->source_kind == SM_SOURCE_TRACE) {
+        cst_reader *r = cst_open(s->args[0], err);
+        return r ? cst_reader_source(r) : NULL;
+    }
+    cli_guest_options g;
+    cli_guest_defaults(&g);
+    g.env_fixed = s->p->env_fixed;          /* else the caller's environment, as `model analyze` had */
+    g.emu.seed = s->p->seed;                /* the random bytes it had (0: the default seed) */
+    g.emu.allow_write_dir = s->allow_write; /* a program writing its output re-runs the same */
+    g.emu.record_values = s->cfg->model == MODEL_INORDER && s->cfg->inorder.value_prediction;
+    s->e = cli_guest_open(&g, s->n, s->args, err); /* *err names the program and why it cannot run */
+    return s->e ? emu_source_create(s->e) : NULL;
+}
+
+static bool resim_close(void *ctx, uop_source *src, cs_error *err) {
+    (void)err;
+    resim *s = ctx;
+    uop_source_destroy(src);
+    if (s->e) emu_destroy(s->e);
+    s->e = NULL;
+    return true;
+}
+
+/* Time the profile's own µops on the simulator, in a job of the runner's pool: as every
+ * verb that runs the program again, the program's stdout and stderr are its job's own
+ * (discarded, so that they do not mix with solve's tables) and its stdin is the caller's
+ * when that is a file (a pipe was kept in one first: check_stdin), read from where the
+ * caller stood, so every grid point reads the same. */
 static bool simulate(const sm_profile *p, const uarch_config *cfg, const char *allow_write, core_stats *st,
                      cs_error *err) {
-    char copy[sizeof p->source];
-    memcpy(copy, p->source, sizeof copy);
-    char *args[128];
-    int n = split_source(copy, args, 128);
-    if (n == 0) {
+    resim s = {.p = p, .cfg = cfg, .allow_write = allow_write};
+    memcpy(s.copy, p->source, sizeof s.copy);
+    s.n = split_source(s.copy, s.args, 128);
+    if (s.n == 0) {
         cs_error_set(err, "the profile does not say what was analysed");
         return false;
     }
     /* the very file analysed (version 7 records its SHA-256; older profiles cannot tell) */
     static const uint8_t unknown[32] = {0};
     uint8_t now[32];
-    if (memcmp(p->source_sha256, unknown, sizeof unknown) != 0 && access(args[0], F_OK) == 0) {
-        if (!file_sha256(args[0], now, err)) return false;
+    if (memcmp(p->source_sha256, unknown, sizeof unknown) != 0 && access(s.args[0], F_OK) == 0) {
+        if (!file_sha256(s.args[0], now, err)) return false;
         if (memcmp(now, p->source_sha256, sizeof now) != 0) {
             cs_error_set(err,
                          "%s: not the %s the profile analysed (its SHA-256 differs: replaced or rebuilt since "
                          "`model analyze`; analyse it again)",
-                         args[0], p->source_kind == SM_SOURCE_TRACE ? "trace" : "program");
+                         s.args[0], p->source_kind == SM_SOURCE_TRACE ? "trace" : "program");
             return false;
         }
     }
-    uop_source *src = NULL;
-    emu_t *e = NULL;
-    if (p->source_kind == SM_SOURCE_TRACE) {
-        cst_reader *r = cst_open(args[0], err);
-        if (!r) return false;
-        src = cst_reader_source(r);
-    } else {
-        cli_guest_options g;
-        cli_guest_defaults(&g);
-        g.env_fixed = p->env_fixed;          /* else the caller's environment, as `model analyze` had */
-        g.emu.seed = p->seed;                /* the random bytes it had (0: the default seed) */
-        g.emu.allow_write_dir = allow_write; /* a program writing its output re-runs the same */
-        g.emu.record_values = cfg->model == MODEL_INORDER && cfg->inorder.value_prediction;
-        e = cli_guest_open(&g, n, args, err); /* *err names the program and why it cannot run */
-        if (!e) return false;
-        src = emu_source_create(e);
-    }
     analysis_list none = {0};
-    run_spec spec = {cfg, {0, p->source_instructions, NULL}, &none, args[0]};
-    run_result res;
+    run_job job = {0};
+    job.name = cfg->name;
+    job.cfg = *cfg;
+    job.opt = (core_run_options){0, p->source_instructions, NULL};
+    job.source = (run_source){&s, resim_open, resim_close, NULL};
+    job.analyses = &none;
+    job.program = s.args[0];
+    job_result res;
     fflush(stdout);
-    bool ok = runner_run(&spec, src, &res, err);
-    if (ok) {
-        ok = res.ok;
-        if (!ok) *err = res.err;
-        *st = res.stats;
-        run_result_free(&res);
+    if (!runner_pool(&job, 1, 1, &res, err)) return false;
+    bool ok = res.ok;
+    if (ok) *st = res.stats;
+    else { /* the pool names the job: here the one machine solve is at */ size_t name = strlen(job.name);
+        *err = res.err;
+        if (!strncmp(err->msg, job.name, name) && !strncmp(err->msg + name, ": ", 2))
+            memmove(err->msg, err->msg + name + 2, strlen(err->msg + name + 2) + 1);
     }
-    uop_source_destroy(src);
-    if (e) emu_destroy(e);
+    job_result_free(&res);
     return ok;
+}
+
+/* Before --compare-sim runs anything: a piped stdin kept in a file (every re-run reads it),
+ * and, when the profile knows what the analysed program read of its stdin, the caller's
+ * stdin holding those very bytes; one line and false otherwise. */
+static bool check_stdin(const sm_profile *p) {
+    if (p->source_kind != SM_SOURCE_PROGRAM) return true;
+    if (!cli_spool_piped_stdin("model solve")) return false;
+    if (!p->stdin_known || p->stdin_bytes == 0) return true; /* unknown, or it read nothing */
+    struct stat st;
+    off_t at = -1;
+    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+    char hex[2 * CS_SHA256_BYTES + 1];
+    cs_hex_encode(p->stdin_sha256, CS_SHA256_BYTES, hex);
+    if (at < 0) {
+        cli_fail("model solve: --compare-sim: the analysed program read %llu bytes of its stdin (SHA-256 %.16s…) "
+                 "and this stdin is no file: give it the same input (< FILE)",
+                 (unsigned long long)p->stdin_bytes, hex);
+        return false;
+    }
+    uint8_t now[CS_SHA256_BYTES];
+    uint64_t got = 0;
+    if (!cs_sha256_fd_range(STDIN_FILENO, (uint64_t)at, p->stdin_bytes, now, &got) ||
+        memcmp(now, p->stdin_sha256, sizeof now) != 0) {
+        cli_fail("model solve: --compare-sim: stdin is not the input the analysed program read (its %llu bytes, "
+                 "SHA-256 %.16s…; here %s): give it the same input (< FILE)",
+                 (unsigned long long)p->stdin_bytes, hex, got < p->stdin_bytes ? "fewer bytes" : "other bytes");
+        return false;
+    }
+    return true;
 }
 
 static cJSON *dist_json(const double *d, int n) {
@@ -334,8 +426,10 @@ static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool c
     if (st->uops != p->instructions)
         fprintf(stderr,
                 "cyclescope: model solve: warning: --compare-sim timed %llu µops, the profile holds %llu: the "
-                "re-run is not the analysed stream (the program's input, stdin or files, and the guest options "
-                "but --seed and --env-fixed are not recorded; or the program changed)\n",
+                "re-run is not the analysed stream (the files the program reads, its stdin when that was no "
+                "file at `model analyze`, and the guest options but --seed and --env-fixed are not recorded; "
+                "without --env-fixed, whether stdout and stderr were a terminal, a device or a file, as the "
+                "re-run's are files; or the program changed)\n",
                 (unsigned long long)st->uops, (unsigned long long)p->instructions);
     for (int k = 0; k < 3; k++) {
         pt->issue[k] = frac(st->issue_hist[k], st->cycles);
@@ -589,12 +683,17 @@ static int solve(int argc, char **argv) {
         sweep_grid_free(&grid);
         return cli_fail("%s", err.msg);
     }
-    /* --json -: stdout holds the JSON alone (the tables and a --compare-sim guest's output go to stderr) */
+    /* --json -: stdout holds the JSON alone (the tables go to stderr) */
     int data_fd = -1;
     if (json && !strcmp(json, "-") && (data_fd = cli_stdout_for_data()) < 0) {
         sweep_grid_free(&grid);
         sm_profile_free(p);
         return EXIT_RUN_FAILED;
+    }
+    if (compare && !check_stdin(p)) {
+        sweep_grid_free(&grid);
+        sm_profile_free(p);
+        return EXIT_USAGE;
     }
     point *pts = cs_calloc(npoints, sizeof *pts);
     FILE *out = stdout;
@@ -737,6 +836,20 @@ static int info(int argc, char **argv) {
         printf("%s SHA-256: not recorded (a profile older than version 7)\n",
                p->source_kind == SM_SOURCE_TRACE ? "trace" : "program");
         cJSON_AddNullToObject(root, "source_sha256");
+    }
+    if (p->stdin_known) {
+        char hex[2 * CS_SHA256_BYTES + 1];
+        cs_hex_encode(p->stdin_sha256, sizeof p->stdin_sha256, hex);
+        printf("guest stdin: a file, %llu bytes read, SHA-256 %s (--compare-sim needs the same input)\n",
+               (unsigned long long)p->stdin_bytes, hex);
+        cJSON *in = cJSON_AddObjectToObject(root, "stdin");
+        cJSON_AddNumberToObject(in, "bytes", (double)p->stdin_bytes);
+        cJSON_AddStringToObject(in, "sha256", hex);
+    } else {
+        if (p->source_kind == SM_SOURCE_PROGRAM)
+            printf("guest stdin: not recorded (no file at `model analyze`, or a profile older than version 8; "
+                   "--compare-sim gives the re-run its caller's)\n");
+        cJSON_AddNullToObject(root, "stdin");
     }
     printf("types:");
     for (int t = 0; t < SM_TYPES; t++) {

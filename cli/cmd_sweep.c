@@ -29,7 +29,9 @@ void help_sweep(void) {
            "before anything runs. Each point's result goes to DIR/HASH.json, HASH being\n"
            "the hash of its resolved configuration: a sweep run again resumes where it\n"
            "stopped and never runs a point twice; a point that fails is recorded with\n"
-           "its error and the others go on. `cyclescope merge DIR` tabulates them.\n"
+           "its error and the others go on (a program that exits with a non-zero status\n"
+           "is measured all the same, its status recorded). `cyclescope merge DIR`\n"
+           "tabulates them.\n"
            "\n"
            "options:\n"
            "  --grid 'S.K=V,… …'  the axes (required); e.g. 'core.rob_size=64,128,256\n"
@@ -98,15 +100,19 @@ static uop_source *point_open(void *ctx, cs_error *err) {
     return ps->emu ? emu_source_create(ps->emu) : NULL;
 }
 
+/* A program that exited with a non-zero status ran to its end all the same (many benchmarks
+ * end so): the point is a measurement, with that status recorded (docs/sweep.md). */
+static int point_guest_status(void *ctx) {
+    point_source *ps = ctx;
+    return ps->emu && emu_state(ps->emu) == EMU_EXITED ? emu_exit_code(ps->emu) : 0;
+}
+
 static bool point_close(void *ctx, uop_source *src, cs_error *err) {
     point_source *ps = ctx;
+    /* a guest fault (a signal) or what cyclescope could not run is no measurement of the
+     * point: recorded failed, with why */
     bool ok = !ps->emu || emu_state(ps->emu) != EMU_FAILED;
     if (!ok) cs_error_set(err, "%s", emu_error(ps->emu));
-    /* a program that failed is no measurement of the point: record it failed, with why */
-    if (ok && ps->emu && emu_state(ps->emu) == EMU_EXITED && emu_exit_code(ps->emu) != 0) {
-        cs_error_set(err, "%s: the program exited with status %d", emu_path(ps->emu), emu_exit_code(ps->emu));
-        ok = false;
-    }
     uop_source_destroy(src);
     emu_destroy(ps->emu);
     ps->emu = NULL;
@@ -131,9 +137,11 @@ static sweep_point point_record(const sweep_cli *c, const sweep_grid *g, size_t 
 /* Run the points in `to_run` here on the runner's pool, c->jobs at a time, a
  * batch at a time so that each point's file is written as its batch ends (a
  * sweep stopped half way keeps what it did). Returns how many failed; the first failure's
- * error goes to first_error (size bytes). */
+ * error goes to first_error (size bytes); *exited counts the points whose program exited
+ * with a non-zero status (completed points), *first_exit the first one's status. */
 static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_config *base, const analysis_list *list,
-                       const size_t *to_run, size_t n, char *first_error, size_t size) {
+                       const size_t *to_run, size_t n, char *first_error, size_t size, size_t *exited,
+                       int *first_exit) {
     int parallel = c->jobs > 0 ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (parallel < 1) parallel = 1;
     size_t batch = (size_t)parallel * 2, failed = 0;
@@ -166,12 +174,13 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
         for (size_t i = 0; i < m; i++) {
             cs_error err;
             names[i] = sweep_point_settings(g, to_run[first + i]);
-            jobs[i] = (run_job){.name = names[i],
-                                .cfg = *base,
-                                .opt = {c->t.warmup, c->t.max, NULL},
-                                .source = {.ctx = &ps, .open = point_open, .close = point_close},
-                                .analyses = list,
-                                .program = what};
+            jobs[i] = (run_job){
+                .name = names[i],
+                .cfg = *base,
+                .opt = {c->t.warmup, c->t.max, NULL},
+                .source = {.ctx = &ps, .open = point_open, .close = point_close, .guest_status = point_guest_status},
+                .analyses = list,
+                .program = what};
             sweep_point_config(g, base, to_run[first + i], &jobs[i].cfg, &err); /* checked before: cannot fail */
             job_origin *o = &origins[i];
             const char *values[SWEEP_MAX_AXES];
@@ -191,6 +200,10 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
             sweep_config_hash(&jobs[i].cfg, hash);
             sweep_point p = point_record(c, g, to_run[first + i], hash);
             p.ok = pool_ok && results[i].ok;
+            if (p.ok && results[i].guest_status > 0) {
+                p.exit_code = results[i].guest_status;
+                if (!(*exited)++) *first_exit = p.exit_code;
+            }
             if (p.ok) {
                 run_summary sum = {what, &jobs[i].cfg, &results[i].stats, c->t.warmup};
                 prov.override_count = c->t.set_count;
@@ -537,10 +550,21 @@ int cmd_sweep(int argc, char **argv) {
         rc = EXIT_RUN_FAILED;
     } else if (rc == 0) {
         char first_error[600] = "";
-        size_t failed = run_here(&c, &g, &base, &list, to_run, n, first_error, sizeof first_error);
+        size_t exited = 0;
+        int first_exit = 0;
+        size_t failed =
+            run_here(&c, &g, &base, &list, to_run, n, first_error, sizeof first_error, &exited, &first_exit);
         printf("%zu points: %zu run, %zu already done", g.points, n, done);
         if (failed_before) printf(" (%zu of them failed before: --retry-failed runs them again)", failed_before);
-        printf("; %zu failed\nresults in %s/ (cyclescope merge %s tabulates them)\n", failed, c.dir, c.dir);
+        printf("; %zu failed", failed);
+        if (exited) printf("; the program exited with a non-zero status in %zu (the first: %d)", exited, first_exit);
+        printf("\nresults in %s/ (cyclescope merge %s tabulates them)\n", c.dir, c.dir);
+        /* measured all the same (exit 0), but said where it is seen, as `run` says it */
+        if (exited)
+            fprintf(stderr,
+                    "cyclescope: sweep: note: the program exited with a non-zero status in %zu of %zu points (the "
+                    "first: %d); they are measurements, the status recorded in each point (merge shows it)\n",
+                    exited, n, first_exit);
         fflush(stdout);
         /* the exit status 125 says why on stderr, as every failure does: the first point's error */
         if (failed)

@@ -172,13 +172,18 @@ static bool verify(const rps_result *r, point *pts, const int *which, int k, int
             } else if (res[q].stats.cycles != r->cycles && ok && !r->origin.host_time) { /* host time: not repeatable */
                 cs_error_set(err,
                              "%s: the baseline now takes %llu cycles, the .rps recorded %llu: the program or "
-                             "trace changed since `cyclescope rpstacks` (run it again)",
-                             r->origin.argv[0], (unsigned long long)res[q].stats.cycles, (unsigned long long)r->cycles);
+                             "trace changed since `cyclescope rpstacks` (run it again)%s",
+                             r->origin.argv[0], (unsigned long long)res[q].stats.cycles, (unsigned long long)r->cycles,
+                             r->origin.is_trace ? "" : ", or its input did (stdin: give it the same, < FILE)");
                 ok = false;
             }
             job_result_free(&res[q]);
         }
     }
+    /* a failed verification shows no simulated number: a point's cycles are worth nothing
+     * when the baseline's are not the .rps' */
+    if (!ok)
+        for (int q = 0; q < k; q++) pts[which[q]].sim = NAN;
     free(job);
     free(res);
     free(src);
@@ -284,7 +289,7 @@ static bool write_html(const rps_result *r, const whatif_options *w, const axis 
         if (!naxes) values[i] = cs_strdup("as set");
         cpi[i] = pts[i].rps / ins;
     }
-    report_sweep sw = {keys, key, (size_t)n, (const char *const *)values, cpi, NULL};
+    report_sweep sw = {keys, key, (size_t)n, (const char *const *)values, cpi, NULL, NULL};
     const char **errors = cs_calloc((size_t)n, sizeof *errors);
     sw.error = errors;
     html_report_sweep(h, &sw);
@@ -387,7 +392,10 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
         which = cs_calloc((size_t)k, sizeof *which);
         for (int q = 0; q < k; q++)
             which[q] = k == 1 ? (int)(n - 1) / 2 : (int)llround((double)q * (double)(n - 1) / (k - 1));
-        if (!verify(r, pts, which, k, w->jobs, &err)) rc = cli_fail("verify: %s", err.msg);
+        /* every job reads the caller's stdin when it is a file, as rpstacks' run read it: a pipe
+         * is kept in one first (otherwise the jobs read /dev/null) */
+        if (!r->origin.is_trace && !cli_spool_piped_stdin("whatif")) rc = EXIT_RUN_FAILED;
+        else if (!verify(r, pts, which, k, w->jobs, &err)) rc = cli_fail("verify: %s", err.msg);
     }
 
     if (!w->quiet) {

@@ -187,3 +187,11 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
            COMMAND bench_rpstacks --max 30000 --jobs 2 --check-graph 2 --check-max 5 ptr_chase matmul=4)
   set_tests_properties(rpstacks.accuracy PROPERTIES LABELS slow)
 endif()
+# rpstacks.whatif_verify_stdin: whatif --verify's pool jobs read the caller's stdin: a pipe is kept
+# in a file first (they read /dev/null and the baseline was refused), another input is refused by
+# the baseline's cycles with no simulated number shown (tests/scripts/whatif_verify_stdin.sh)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME rpstacks.whatif_verify_stdin COMMAND ${_scripts}/whatif_verify_stdin.sh ${_cs}
+           ${CMAKE_CURRENT_BINARY_DIR}/whatif-verify-stdin ${CYCLESCOPE_GUEST_DIR}/chunk_read)
+  set_tests_properties(rpstacks.whatif_verify_stdin PROPERTIES TIMEOUT 300)
+endif()

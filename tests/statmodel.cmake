@@ -139,3 +139,12 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME statmodel.program_gone COMMAND ${_scripts}/statmodel_program_gone.sh ${_cs}
            ${CMAKE_CURRENT_BINARY_DIR}/statmodel-program-gone ${CYCLESCOPE_GUEST_DIR}/hello)
 endif()
+# statmodel.compare_stdin: --compare-sim's re-runs are pool jobs: their own output is not among
+# solve's, every grid point reads the caller's stdin from the same place, and a stdin other than
+# the one the analysed program read (the .smp, version 8, records its bytes' SHA-256) is refused
+# (tests/scripts/statmodel_compare_stdin.sh)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME statmodel.compare_stdin COMMAND ${_scripts}/statmodel_compare_stdin.sh ${_cs}
+           ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-stdin ${CYCLESCOPE_GUEST_DIR}/chunk_read)
+  set_tests_properties(statmodel.compare_stdin PROPERTIES TIMEOUT 300)
+endif()

@@ -70,6 +70,12 @@ if(CYCLESCOPE_RISCV_CC)
                             \"$1\" compare \"$0\"/????????????????.json | grep -E '^Comparing 2 runs|^  cycles '"
                    ${_sw_out}/compare_points ${_cs} ${CYCLESCOPE_GUEST_DIR}/hello)
   set_tests_properties(sweep.compare_points PROPERTIES PASS_REGULAR_EXPRESSION "Comparing 2 runs.*\n  cycles ")
+  # a failed point (a guest fault) has no result to compare: one line naming it and its error
+  add_test(NAME compare.bad.failed_point
+           COMMAND bash -c "rm -rf \"$0\" && { \"$1\" sweep --grid l1d.size=16K,32K -j 2 -o \"$0\" \"$2\" >/dev/null 2>&1; \
+                            [ $? = 125 ] && exec \"$3\" 125 'json: a sweep point that has no result \\(status failed: .*segmentation fault' \
+                            \"$1\" compare \"$0\"/????????????????.json; }"
+                   ${_sw_out}/compare_failed ${_cs} ${CYCLESCOPE_GUEST_DIR}/segfault ${_scripts}/expect_error.sh)
   add_test(NAME sweep.stdin_file
            COMMAND ${_scripts}/pool_stdin.sh ${_cs} ${_sw_out}/stdin_file ${CYCLESCOPE_GUEST_DIR}/chunk_read
                    ${CYCLESCOPE_GUEST_DIR}/hello)

@@ -237,9 +237,11 @@ static void table(strbuf *b, const report_sweep *s) {
             sb_put(b, "</td>");
         }
         char num[32];
-        if (s->cpi[p] == s->cpi[p])
-            sb_printf(b, "<td class=\"num\">%s</td><td>ok</td>", fmt_num(num, sizeof num, s->cpi[p], 4));
-        else {
+        if (s->cpi[p] == s->cpi[p]) {
+            sb_printf(b, "<td class=\"num\">%s</td><td>ok", fmt_num(num, sizeof num, s->cpi[p], 4));
+            if (s->exit_code && s->exit_code[p]) sb_printf(b, " (the program exited with status %d)", s->exit_code[p]);
+            sb_put(b, "</td>");
+        } else {
             sb_put(b, "<td class=\"num\"></td><td>failed: ");
             sb_escape(b, s->error && s->error[p] ? s->error[p] : "");
             sb_put(b, "</td>");

@@ -187,6 +187,7 @@ typedef struct report_sweep {
     const char *const *value; /* points x keys, row major; NULL: the point lacks that key */
     const double *cpi;        /* per point; NaN for a point that failed */
     const char *const *error; /* per point; NULL unless it failed */
+    const int *exit_code;     /* per point: a completed point's program's non-zero exit status, else 0 (NULL: none) */
 } report_sweep;
 void html_report_sweep(html_report *h, const report_sweep *s);
 /* RpStacks: the largest representative paths and FMT as stacked bars (report/html_rpstacks.c). */

@@ -7,7 +7,9 @@
  * the flag 2 (the program ran with --env-fixed's environment) and, after the flags,
  * the u64 count of the source's instructions the µops make up; version 6, after that
  * count, the u64 seed the program ran with (--seed; 0: the default); version 7, after the
- * seed, the SHA-256 of the executable or trace file (32 bytes; all zero: unknown). The reader
+ * seed, the SHA-256 of the executable or trace file (32 bytes; all zero: unknown); version 8
+ * the flag 4 (stdin known) and, after that SHA-256, the u64 count of bytes the program read of
+ * its stdin and their SHA-256 (32 bytes; both zero when stdin is unknown). The reader
  * checks the checksum first and then every count, index and invariant the
  * models rely on, so a damaged or forged file is refused, never modelled. */
 #include <stdlib.h>
@@ -77,10 +79,15 @@ bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err) {
     put32(&w, p->ras_entries);
     put32(&w, p->line);
     put32(&w, p->addr_bits);
-    put32(&w, (p->partial ? SM_FLAG_PARTIAL : 0) | (p->env_fixed ? SM_FLAG_ENV_FIXED : 0));
+    put32(&w,
+          (p->partial ? SM_FLAG_PARTIAL : 0) | (p->env_fixed ? SM_FLAG_ENV_FIXED : 0) |
+              (p->stdin_known ? SM_FLAG_STDIN_KNOWN : 0));
     put64(&w, p->source_instructions);
     put64(&w, p->seed);
     put(&w, p->source_sha256, sizeof p->source_sha256);
+    put64(&w, p->stdin_known ? p->stdin_bytes : 0);
+    static const uint8_t none[32] = {0};
+    put(&w, p->stdin_known ? p->stdin_sha256 : none, sizeof p->stdin_sha256);
     put32(&w, p->source_kind);
     put(&w, p->source, sizeof p->source);
     for (int k = 0; k < SM_TYPES; k++) put64(&w, p->type_count[k]);
@@ -257,13 +264,16 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     p->line = get32(&r);
     p->addr_bits = version >= 3 ? get32(&r) : 0;
     uint32_t flags = version >= 4 ? get32(&r) : 0;
-    uint32_t known = version >= 5 ? SM_FLAG_PARTIAL | SM_FLAG_ENV_FIXED : SM_FLAG_PARTIAL;
+    uint32_t known = version >= 8 ? SM_FLAG_PARTIAL | SM_FLAG_ENV_FIXED | SM_FLAG_STDIN_KNOWN
+        : version >= 5            ? SM_FLAG_PARTIAL | SM_FLAG_ENV_FIXED
+                                  : SM_FLAG_PARTIAL;
     if (flags & ~known) {
         cs_error_set(err, "unknown flags 0x%x", flags);
         goto fail;
     }
     p->partial = flags & SM_FLAG_PARTIAL;
     p->env_fixed = flags & SM_FLAG_ENV_FIXED;
+    p->stdin_known = flags & SM_FLAG_STDIN_KNOWN;
     p->source_instructions = version >= 5 ? get64(&r) : p->instructions; /* before: one µop, one instruction */
     if (!r.bad && (p->source_instructions > p->instructions || (p->instructions && !p->source_instructions))) {
         cs_error_set(err, "%llu instructions cannot make up %llu µops", (unsigned long long)p->source_instructions,
@@ -272,11 +282,16 @@ sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err) {
     }
     p->seed = version >= 6 ? get64(&r) : 0; /* before: the programs ran with the default seed, or unrecorded */
     if (version >= 7) get(&r, p->source_sha256, sizeof p->source_sha256); /* before: unknown (zero) */
+    if (version >= 8) {                                                   /* before: stdin unknown */
+        p->stdin_bytes = get64(&r);
+        get(&r, p->stdin_sha256, sizeof p->stdin_sha256);
+    }
     p->source_kind = get32(&r);
     get(&r, p->source, sizeof p->source);
     if (!r.bad &&
         (p->source_kind > SM_SOURCE_TRACE || !memchr(p->source, 0, sizeof p->source) ||
-         (p->source_kind == SM_SOURCE_TRACE && p->seed))) { /* a trace has no seed */
+         (p->source_kind == SM_SOURCE_TRACE && (p->seed || p->stdin_known)) || /* a trace has no seed, no stdin */
+         (!p->stdin_known && p->stdin_bytes))) {
         cs_error_set(err, "bad source description");
         goto fail;
     }

@@ -102,6 +102,13 @@ typedef struct sm_profile {
     /* The SHA-256 of the program's executable or of the trace file, so that --compare-sim
      * refuses a file replaced since (version 7; all zero: not recorded, older profiles). */
     uint8_t source_sha256[32];
+    /* What the program read of its stdin, so that --compare-sim can tell whether its re-run
+     * is given the same (version 8): known when stdin was a regular file (< FILE), whose
+     * offset the program's reads moved by stdin_bytes; then their SHA-256. Unknown: a pipe,
+     * a terminal, a trace, an older profile. */
+    bool stdin_known;
+    uint64_t stdin_bytes;
+    uint8_t stdin_sha256[32];
     sm_graph one;   /* one-pipe instruction numbers (§3.4) */
     sm_graph three; /* three-pipe instruction numbers (§3.5, Ch. 5) */
     /* Ch. 8: three-pipe graphs whose instruction numbers carry value-prediction
@@ -145,11 +152,13 @@ void sm_graph_free(sm_graph *g);
 
 /* The profile file (docs/statmodel.md): versioned, CRC-32 checked. Version 3
  * added the §5.5 address bits, version 4 the flags (partial), version 6 the
- * program's seed; versions 2 to 5 are still read (no bits, no flags, seed 0). */
-enum { SM_FILE_VERSION = 7, SM_FILE_VERSION_OLDEST = 2 };
+ * program's seed, version 8 what it read of stdin; versions 2 to 7 are still read
+ * (no bits, no flags, seed 0, stdin unknown). */
+enum { SM_FILE_VERSION = 8, SM_FILE_VERSION_OLDEST = 2 };
 /* The file's u32 flags. ENV_FIXED (version 5): the program ran with --env-fixed's
- * environment, so --compare-sim gives it the same one. */
-enum { SM_FLAG_PARTIAL = 1, SM_FLAG_ENV_FIXED = 2 };
+ * environment, so --compare-sim gives it the same one. STDIN_KNOWN (version 8): what the
+ * program read of stdin is recorded (sm_profile.stdin_known). */
+enum { SM_FLAG_PARTIAL = 1, SM_FLAG_ENV_FIXED = 2, SM_FLAG_STDIN_KNOWN = 4 };
 bool sm_profile_save(const sm_profile *p, const char *path, cs_error *err);
 sm_profile *sm_profile_load(const char *path, cs_error *err);
 sm_profile *sm_profile_parse(const uint8_t *data, size_t size, cs_error *err);

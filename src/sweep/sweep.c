@@ -238,6 +238,7 @@ bool sweep_point_write(const char *dir, const sweep_point *p, const uarch_config
     free(text);
     cJSON_AddStringToObject(root, "status", p->ok ? "ok" : "failed");
     if (!p->ok) cJSON_AddStringToObject(root, "error", p->error ? p->error : "");
+    if (p->ok && p->exit_code) cJSON_AddNumberToObject(root, "exit_code", p->exit_code);
     if (p->ok && p->result) cJSON_AddItemToObject(root, "result", cJSON_Duplicate(p->result, true));
     char crc[16];
     snprintf(crc, sizeof crc, "%08" PRIx32, json_crc(root));
@@ -272,8 +273,11 @@ static double number_at(const cJSON *obj, const char *key) {
 }
 
 bool sweep_point_parse(const char *text, size_t len, const char *name, sweep_point *p, cs_error *err) {
+    return sweep_point_from_json(cJSON_ParseWithLength(text, len), name, p, err);
+}
+
+bool sweep_point_from_json(cJSON *root, const char *name, sweep_point *p, cs_error *err) {
     memset(p, 0, sizeof *p);
-    cJSON *root = cJSON_ParseWithLength(text, len);
     const char *why = NULL;
     if (!root || !cJSON_IsObject(root)) {
         why = "not JSON";
@@ -340,14 +344,22 @@ bool sweep_point_parse(const char *text, size_t len, const char *name, sweep_poi
         const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "result");
         if (!cJSON_IsObject(r)) goto bad;
         p->ok = true;
-        p->result = cJSON_Duplicate(r, true);
+        p->result = cJSON_DetachItemViaPointer(root, (cJSON *)r); /* root is consumed: no copy */
         p->cycles = number_at(r, "cycles");
         p->instructions = number_at(r, "instructions");
         p->cpi = number_at(r, "cpi");
         p->ipc = number_at(r, "ipc");
         p->seconds = number_at(r, "seconds");
         if (!(p->cycles >= 0) || !(p->instructions >= 0) || !(p->cpi >= 0)) goto bad;
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(root, "exit_code");
+        if (code) { /* a program's non-zero exit status, as a process has one: 1 to 255 */
+            if (!cJSON_IsNumber(code) || code->valuedouble != (int)code->valuedouble || code->valuedouble < 1 ||
+                code->valuedouble > 255)
+                goto bad;
+            p->exit_code = (int)code->valuedouble;
+        }
     } else if (!strcmp(status->valuestring, "failed")) {
+        if (cJSON_GetObjectItemCaseSensitive(root, "exit_code")) goto bad; /* only a completed point has one */
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
         if (!cJSON_IsString(e)) goto bad;
         p->error = cs_strdup(e->valuestring);
@@ -538,7 +550,7 @@ bool sweep_table_csv(const sweep_table *t, const char *path, cs_error *err) {
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     for (int k = 0; k < t->keys; k++) csv_field(f, t->key[k]), fputc(',', f);
-    fputs("status,cycles,instructions,cpi,ipc,branch_mpki,l1d_mpki,l2_mpki,seconds,hash,error\n", f);
+    fputs("status,exit_code,cycles,instructions,cpi,ipc,branch_mpki,l1d_mpki,l2_mpki,seconds,hash,error\n", f);
     for (size_t i = 0; i < t->count; i++) {
         const sweep_point *p = &t->points[i];
         for (int k = 0; k < t->keys; k++) {
@@ -547,6 +559,8 @@ bool sweep_table_csv(const sweep_table *t, const char *path, cs_error *err) {
             fputc(',', f);
         }
         fputs(p->ok ? "ok," : "failed,", f);
+        if (p->exit_code) fprintf(f, "%d", p->exit_code); /* empty: exited with 0 (or stopped, a trace, failed) */
+        fputc(',', f);
         if (p->ok) {
             fprintf(f, "%.0f,%.0f,%.6f,%.6f,", p->cycles, p->instructions, p->cpi, p->ipc);
             csv_number(f, mpki(p, "branches", NULL, "mispredicts"), "%.4f");
@@ -588,6 +602,7 @@ bool sweep_table_json(const sweep_table *t, cJSON *header, const char *path, cs_
         if (p->ok) {
             cJSON_AddNumberToObject(o, "cpi", p->cpi);
             cJSON_AddNumberToObject(o, "ipc", p->ipc);
+            if (p->exit_code) cJSON_AddNumberToObject(o, "exit_code", p->exit_code);
             cJSON_AddItemToObject(o, "result", cJSON_Duplicate(p->result, true));
         } else {
             cJSON_AddStringToObject(o, "error", p->error);

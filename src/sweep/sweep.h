@@ -74,6 +74,10 @@ typedef struct sweep_point {
     int settings;      /* the swept values */
     char *key[SWEEP_MAX_AXES], *value[SWEEP_MAX_AXES];
     bool ok;
+    /* when ok, of a program: its exit status when it exited with a non-zero one (a completed
+     * measurement all the same, as many benchmarks end); 0 otherwise (it exited with 0, stopped
+     * at --max, or a trace) */
+    int exit_code;
     char *error;   /* when !ok */
     cJSON *result; /* when ok: the run's JSON (summary, stacks…) */
     /* from result, for tables */
@@ -86,6 +90,10 @@ bool sweep_point_write(const char *dir, const sweep_point *p, const uarch_config
 /* Read one point file; *err says why it is not one (foreign, corrupt, version). */
 bool sweep_point_read(const char *path, sweep_point *p, cs_error *err);
 bool sweep_point_parse(const char *text, size_t len, const char *name, sweep_point *p, cs_error *err);
+/* The same from a document already parsed (NULL: not JSON), which it consumes (deletes; an ok
+ * point's `result` moves into p->result), so that a reader that looks at the file first parses
+ * it once. */
+bool sweep_point_from_json(cJSON *root, const char *name, sweep_point *p, cs_error *err);
 void sweep_point_free(sweep_point *p);
 /* What DIR holds for a point, for resuming a campaign. */
 typedef enum sweep_status {

@@ -5,6 +5,7 @@
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -56,4 +57,22 @@ bool cs_sha256_file_digest(const char *path, uint8_t digest[CS_SHA256_BYTES], ui
     sha256_digest(&ctx, CS_SHA256_BYTES, digest);
     if (bytes) *bytes = total;
     return true;
+}
+
+bool cs_sha256_fd_range(int fd, uint64_t offset, uint64_t n, uint8_t digest[CS_SHA256_BYTES], uint64_t *got) {
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    uint8_t buf[64 * 1024];
+    uint64_t done = 0;
+    while (done < n) {
+        size_t want = n - done < sizeof buf ? (size_t)(n - done) : sizeof buf;
+        ssize_t r = pread(fd, buf, want, (off_t)(offset + done));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break; /* the end of the file, or an error: fewer than n */
+        sha256_update(&ctx, (size_t)r, buf);
+        done += (uint64_t)r;
+    }
+    if (got) *got = done;
+    sha256_digest(&ctx, CS_SHA256_BYTES, digest);
+    return done == n;
 }

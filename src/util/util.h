@@ -65,6 +65,9 @@ size_t cs_edit_distance(const char *a, const char *b);
 /* The SHA-256 of a file as its 32 bytes (CS_SHA256_BYTES), and its size. */
 enum { CS_SHA256_BYTES = 32 };
 bool cs_sha256_file_digest(const char *path, uint8_t digest[CS_SHA256_BYTES], uint64_t *bytes, cs_error *err);
+/* The SHA-256 of the `n` bytes of the open file `fd` from `offset` (pread: its offset stays).
+ * False when it holds fewer (*got: how many it held, up to n) or cannot be read. */
+bool cs_sha256_fd_range(int fd, uint64_t offset, uint64_t n, uint8_t digest[CS_SHA256_BYTES], uint64_t *got);
 /* `n` bytes as 2n lower-case hex digits and a terminating NUL (hex: 2n + 1 bytes), the one
  * formatter of every digest the tool prints. */
 void cs_hex_encode(const uint8_t *data, size_t n, char *hex);

@@ -32,12 +32,12 @@ assert s0["simulated_ipc"] == s4["simulated_ipc"]
 assert abs(s4["error"]) < abs(s0["error"]), "4 address bits must model hash closer to its simulation"
 PY
 "$cs" model info "$corpus/v2_list_1500.smp" | grep -q "0 address bits"
-python3 - "$out/hash4.smp" "$out/v8.smp" <<'PY'
+python3 - "$out/hash4.smp" "$out/v9.smp" <<'PY'
 import struct, sys, zlib
 d = bytearray(open(sys.argv[1], "rb").read()[:-4])
-d[8:12] = struct.pack("<I", 8)
+d[8:12] = struct.pack("<I", 9)
 open(sys.argv[2], "wb").write(bytes(d) + struct.pack("<I", zlib.crc32(bytes(d))))
 PY
-if "$cs" model solve "$out/v8.smp" 2>"$out/v8.err"; then echo "a version-8 profile was modelled"; exit 1; fi
-grep -q "profile version 8 (this build reads versions 2 to 7)" "$out/v8.err"
+if "$cs" model solve "$out/v9.smp" 2>"$out/v9.err"; then echo "a version-9 profile was modelled"; exit 1; fi
+grep -q "profile version 9 (this build reads versions 2 to 8)" "$out/v9.err"
 echo ok

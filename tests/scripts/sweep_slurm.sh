@@ -1,11 +1,12 @@
 #!/bin/bash
 # sweep_slurm.sh CYCLESCOPE WORKDIR PROG ARG
 # A sweep's `--emit slurm` array script run by a real single-node Slurm: this
-# script starts munged, slurmctld and slurmd itself (private sockets, state
-# and ports under WORKDIR), submits the array with sbatch --wait, and checks
-# that every point's result equals the local pool's. Reports "skipped" (exit
-# 77) with the reason when the daemons cannot start here (not installed, not
-# root, no munge key…); always stops what it started.
+# script starts munged, slurmctld and slurmd itself (private state and ports
+# under WORKDIR, the sockets under a short directory in /tmp), submits the
+# array with sbatch --wait, and checks that every point's result equals the
+# local pool's. Reports "skipped" (exit 77) with the reason when the daemons
+# cannot start here (not installed, not root, no munge key…); always stops
+# what it started.
 set -uo pipefail
 cs=$1 work=$2 prog=$3 arg=$4
 skip() { echo "skipped: $*"; exit 77; }
@@ -13,8 +14,13 @@ for b in munged slurmctld slurmd sbatch sinfo; do
     command -v "$b" >/dev/null || skip "$b is not installed (scripts/install-deps.sh installs slurmctld slurmd slurm-client munge)"
 done
 [ "$(id -u)" = 0 ] || skip "slurmd must run as root to start jobs (running as $(id -un))"
-rm -rf "$work" && mkdir -p "$work"/{state,spool,log} || exit 1
+rm -rf "$work" && mkdir -p "$work"/{state,log} || exit 1
 cd "$work" || exit 1
+# The Unix sockets (munged's, and slurmd's in its spool directory, one per job step) live under a
+# short directory of their own: a socket's path is at most 108 bytes, which a build tree deep
+# enough passes (munged refused to start and the test skipped).
+sockets=$(mktemp -d /tmp/cs-slurm.XXXXXX) || exit 1
+mkdir -p "$sockets/spool" || exit 1
 pids=()
 cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
@@ -22,12 +28,13 @@ cleanup() {
         for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
         kill -9 "$p" 2>/dev/null
     done
+    rm -rf "$sockets"
 }
 trap cleanup EXIT
 
 # munge with a key of our own
 head -c 1024 /dev/urandom >munge.key && chmod 400 munge.key
-munged --socket="$work/munge.sock" --pid-file="$work/munged.pid" --seed-file="$work/munge.seed" \
+munged --socket="$sockets/munge.sock" --pid-file="$work/munged.pid" --seed-file="$work/munge.seed" \
     --log-file="$work/log/munged.log" --key-file="$work/munge.key" --force >/dev/null 2>&1 ||
     skip "munged does not start: $(tail -1 log/munged.log 2>/dev/null)"
 pids+=("$(cat munged.pid)")
@@ -57,9 +64,9 @@ SlurmctldHost=$host
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 AuthType=auth/munge
-AuthInfo=socket=$work/munge.sock
+AuthInfo=socket=$sockets/munge.sock
 StateSaveLocation=$work/state
-SlurmdSpoolDir=$work/spool
+SlurmdSpoolDir=$sockets/spool
 SlurmctldPidFile=$work/slurmctld.pid
 SlurmdPidFile=$work/slurmd.pid
 SlurmctldLogFile=$work/log/slurmctld.log

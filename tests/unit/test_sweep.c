@@ -137,12 +137,26 @@ static void test_points_and_merge(void **state) {
         c = base;
         c.rob_size = robs[i];
         sweep_point p = make_point(&c, "prog", i != 2);
+        if (i == 0) p.exit_code = 3; /* the program exited with 3: measured all the same */
         assert_int_equal(sweep_point_status(tmpdir, p.hash, 2, argv, &err), SWEEP_TO_RUN);
         assert_true(sweep_point_write(tmpdir, &p, &c, &err));
         memcpy(hashes[i], p.hash, sizeof p.hash);
         sweep_point_free(&p);
     }
     assert_int_equal(sweep_point_status(tmpdir, hashes[0], 2, argv, &err), SWEEP_DONE);
+    { /* its exit status read back; the points whose program exited with 0 have none */
+        char path0[4200];
+        sweep_point q;
+        snprintf(path0, sizeof path0, "%s/%s.json", tmpdir, hashes[0]);
+        assert_true(sweep_point_read(path0, &q, &err));
+        assert_true(q.ok);
+        assert_int_equal(q.exit_code, 3);
+        sweep_point_free(&q);
+        snprintf(path0, sizeof path0, "%s/%s.json", tmpdir, hashes[1]);
+        assert_true(sweep_point_read(path0, &q, &err));
+        assert_int_equal(q.exit_code, 0);
+        sweep_point_free(&q);
+    }
     assert_int_equal(sweep_point_status(tmpdir, hashes[2], 2, argv, &err), SWEEP_DONE_FAILED);
     char *other[] = {"another", "10000"};
     assert_int_equal(sweep_point_status(tmpdir, hashes[0], 2, other, &err), SWEEP_OTHER_PROGRAM);
@@ -191,9 +205,10 @@ static void test_points_and_merge(void **state) {
     assert_true(cs_read_file(path, &data, &size, &err));
     data = realloc(data, size + 1);
     data[size] = 0;
-    assert_non_null(strstr((char *)data, "core.rob_size,status,cycles,instructions,cpi,ipc"));
-    assert_non_null(strstr((char *)data, "\n64,ok,2064,1000,2.064000,"));
-    assert_non_null(strstr((char *)data, "\n128,failed,,,,,,,,"));
+    assert_non_null(strstr((char *)data, "core.rob_size,status,exit_code,cycles,instructions,cpi,ipc"));
+    assert_non_null(strstr((char *)data, "\n64,ok,,2064,1000,2.064000,"));
+    assert_non_null(strstr((char *)data, "\n256,ok,3,2256,1000,2.256000,"));
+    assert_non_null(strstr((char *)data, "\n128,failed,,,,,,,,,"));
     assert_non_null(strstr((char *)data, "deadlock: no commit"));
     free(data);
     sweep_table_free(&t);

@@ -88,8 +88,7 @@ static int in_dir(const char *dir) {
     unlink("viasym");
     say("linkat(sym, viasym, AT_SYMLINK_FOLLOW)", linkat(AT_FDCWD, "sym", AT_FDCWD, "viasym", AT_SYMLINK_FOLLOW));
     show_file("viasym");
-    say("linkat(dangling, hard2, AT_SYMLINK_FOLLOW) (ENOENT)",
-        linkat(fd, "dangling", fd, "hard2", AT_SYMLINK_FOLLOW));
+    say("linkat(dangling, hard2, AT_SYMLINK_FOLLOW) (ENOENT)", linkat(fd, "dangling", fd, "hard2", AT_SYMLINK_FOLLOW));
     say("linkat bad flags (EINVAL)", linkat(fd, "target1", fd, "hard2", 0x8000));
     close(fd);
 

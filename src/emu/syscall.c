@@ -46,7 +46,7 @@ enum {
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
     SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
     SYS_dup = 23, SYS_dup3 = 24, SYS_fcntl = 25, SYS_ioctl = 29, SYS_mkdirat = 34,
-    SYS_unlinkat = 35, SYS_renameat = 38, SYS_faccessat = 48, SYS_chdir = 49, SYS_openat = 56,
+    SYS_unlinkat = 35, SYS_symlinkat = 36, SYS_linkat = 37, SYS_renameat = 38, SYS_faccessat = 48, SYS_chdir = 49, SYS_openat = 56,
     SYS_close = 57, SYS_pipe2 = 59, SYS_getdents64 = 61, SYS_lseek = 62, SYS_read = 63,
     SYS_write = 64, SYS_readv = 65, SYS_writev = 66, SYS_pread64 = 67, SYS_pwrite64 = 68,
     SYS_readlinkat = 78, SYS_newfstatat = 79, SYS_fstat = 80, SYS_exit = 93, SYS_exit_group = 94,
@@ -77,7 +77,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(setpgid) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
         NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(statfs) NAME(fstatfs) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
-        NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat)
+        NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat) NAME(symlinkat) NAME(linkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
         NAME(pwrite64) NAME(readlinkat) NAME(newfstatat) NAME(fstat) NAME(exit) NAME(exit_group)
@@ -1721,6 +1721,57 @@ static int64_t sys_mkdirat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
     return r;
 }
 
+/* symlinkat(target, dirfd, path): the link is made beneath --allow-write DIR as mkdirat
+ * makes a directory; its target is text, stored as the guest gave it (a write through the
+ * link later resolves it beneath DIR like any path, so a link to outside grants nothing). */
+static int64_t sys_symlinkat(emu_t *e, uint64_t target_addr, int64_t dirfd, uint64_t path_addr) {
+    char target[PATH_MAX], last[NAME_MAX + 1];
+    if (!mem_read_string(&e->m, target_addr, target, sizeof target)) return -EFAULT;
+    if (!target[0]) return -ENOENT;
+    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last);
+    if (dir < 0) return dir;
+    int64_t r = symlinkat(target, (int)dir, last) < 0 ? -errno : 0;
+    close((int)dir);
+    return r;
+}
+
+/* linkat: both names beneath --allow-write DIR — a hard link to a file outside DIR would
+ * make that file writable through the new name. AT_SYMLINK_FOLLOW follows the old name's
+ * link only while it stays beneath the old name's directory; AT_EMPTY_PATH answers ENOENT,
+ * as Linux answers a process without CAP_DAC_READ_SEARCH. */
+static int64_t sys_linkat(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t newdir, uint64_t newpath,
+                          uint64_t flags) {
+    if (flags & ~(uint64_t)(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) return -EINVAL;
+    if (flags & AT_EMPTY_PATH) return -ENOENT;
+    char old_last[NAME_MAX + 1], new_last[NAME_MAX + 1];
+    int64_t from = parent_beneath(e, olddir, oldpath, old_last, sizeof old_last);
+    if (from < 0) return from;
+    int64_t to = parent_beneath(e, newdir, newpath, new_last, sizeof new_last);
+    if (to < 0) {
+        close((int)from);
+        return to;
+    }
+    int64_t r;
+    if (flags & AT_SYMLINK_FOLLOW) {
+        int target = cs_open_beneath((int)from, old_last, O_PATH, 0, e->beneath_walk);
+        if (target == -EXDEV) {
+            r = -EACCES;
+        } else if (target < 0) {
+            r = target;
+        } else {
+            char via[64];
+            snprintf(via, sizeof via, "/proc/self/fd/%d", target);
+            r = linkat(AT_FDCWD, via, (int)to, new_last, AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
+            close(target);
+        }
+    } else {
+        r = linkat((int)from, old_last, (int)to, new_last, 0) < 0 ? -errno : 0;
+    }
+    close((int)from);
+    close((int)to);
+    return r;
+}
+
 /* A guest path that a call will change in place (chmod, utimes), opened O_PATH beneath
  * --allow-write DIR by the rules of openat (docs/sandbox.md §1): the host acts on it through
  * /proc/self/fd/N, so the file changed is the one resolved beneath DIR. Returns the host
@@ -1940,6 +1991,8 @@ void emu_syscall(emu_t *e) {
     case SYS_renameat2: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_unlinkat: ret = sys_unlinkat(e, (int64_t)a0, a1, a2); break;
     case SYS_mkdirat: ret = sys_mkdirat(e, (int64_t)a0, a1, a2); break;
+    case SYS_symlinkat: ret = sys_symlinkat(e, a0, (int64_t)a1, a2); break;
+    case SYS_linkat: ret = sys_linkat(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_fchmod: ret = sys_fchmod(e, a0, a1); break;
     case SYS_fchmodat: ret = sys_fchmodat(e, (int64_t)a0, a1, a2); break;
     case SYS_fchown: ret = sys_fchown(e, a0, a1, a2); break;

@@ -1685,16 +1685,26 @@ static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char 
     return r;
 }
 
+/* The parent directories of two names beneath --allow-write DIR (rename, link), each open
+ * and its last component in *_last; on an error nothing stays open. */
+static int64_t two_parents_beneath(emu_t *e, int64_t olddir, uint64_t oldpath, char *old_last, int64_t newdir,
+                                   uint64_t newpath, char *new_last, int64_t *to) {
+    int64_t from = parent_beneath(e, olddir, oldpath, old_last, NAME_MAX + 1);
+    if (from < 0) return from;
+    *to = parent_beneath(e, newdir, newpath, new_last, NAME_MAX + 1);
+    if (*to < 0) {
+        close((int)from);
+        return *to;
+    }
+    return from;
+}
+
 static int64_t sys_renameat2(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t newdir, uint64_t newpath,
                              uint64_t flags) {
     char old_last[NAME_MAX + 1], new_last[NAME_MAX + 1];
-    int64_t from = parent_beneath(e, olddir, oldpath, old_last, sizeof old_last);
+    int64_t to;
+    int64_t from = two_parents_beneath(e, olddir, oldpath, old_last, newdir, newpath, new_last, &to);
     if (from < 0) return from;
-    int64_t to = parent_beneath(e, newdir, newpath, new_last, sizeof new_last);
-    if (to < 0) {
-        close((int)from);
-        return to;
-    }
     int64_t r = renameat2((int)from, old_last, (int)to, new_last, (unsigned)flags) < 0 ? -errno : 0;
     close((int)from);
     close((int)to);
@@ -1744,13 +1754,9 @@ static int64_t sys_linkat(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t ne
     if (flags & ~(uint64_t)(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) return -EINVAL;
     if (flags & AT_EMPTY_PATH) return -ENOENT;
     char old_last[NAME_MAX + 1], new_last[NAME_MAX + 1];
-    int64_t from = parent_beneath(e, olddir, oldpath, old_last, sizeof old_last);
+    int64_t to;
+    int64_t from = two_parents_beneath(e, olddir, oldpath, old_last, newdir, newpath, new_last, &to);
     if (from < 0) return from;
-    int64_t to = parent_beneath(e, newdir, newpath, new_last, sizeof new_last);
-    if (to < 0) {
-        close((int)from);
-        return to;
-    }
     int64_t r;
     if (flags & AT_SYMLINK_FOLLOW) {
         int target = cs_open_beneath((int)from, old_last, O_PATH, 0, e->beneath_walk);

@@ -279,12 +279,12 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   # sigchld: a handler reaps the child whose end it was told of; threads: a thread forks while
   # another waits on a condition variable, the child has the forking thread alone
   # vfork: vfork() (clone CLONE_VM|CLONE_VFORK without a new stack), the parent on after the exit
-  foreach(case fork simple sigchld threads vfork)
+  foreach(case fork simple sigchld threads vfork signaller)
     add_test(NAME exec.qemu.procs.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/procs ${case})
   endforeach()
   # posix_spawn (vfork), execve and #! scripts against the program run directly; host
   # programs never run; the timed run observes the parent alone
-  foreach(case spawn exec script host timed simpoints)
+  foreach(case spawn exec script host timed simpoints point_kill abandoned)
     add_test(NAME exec.procs.${case}
              COMMAND ${_scripts}/procs_check.sh ${case} ${_cs} ${_g}/procs $<TARGET_FILE:stacks_check>)
   endforeach()

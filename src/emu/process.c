@@ -700,6 +700,13 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
  * turns the host signal into its guest's (signal.c): its handler runs, an ignored one is
  * dropped, a blocked one waits; SIGKILL and SIGSTOP act on the host. */
 static int64_t kill_slot(emu_t *e, const tree_slot *slot, uint64_t w, int64_t sig) {
+    if (e->replica && sig != 0) { /* the real run sends it too: the process would take it twice */
+        emu_fail(e,
+                 "the program signals process %d at pc 0x%" PRIx64 " inside a simulation point, which is timed on a "
+                 "forked copy of the run: time this program without --simpoints",
+                 (int)word_vpid(w), e->h.pc);
+        return -ENOSYS;
+    }
     int pidfd;
     int64_t r = tree_open_member(slot, w, &pidfd);
     if (r) return r;
@@ -729,7 +736,24 @@ int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig) {
     return pid < GUEST_PID ? -EPERM : -ESRCH;
 }
 
+/* The first process' run was abandoned by cyclescope (stopped before its end, or refused:
+ * an unsupported call, a fork or kill inside a simulation point): the processes it started
+ * would otherwise run on, or wait forever, after cyclescope exited. A guest that exited or
+ * was killed by a signal leaves them as Linux does. */
+static void end_abandoned_tree(emu_t *e) {
+    bool abandoned = e->status == EMU_RUNNING || (e->status == EMU_FAILED && e->fault_signal == 0);
+    if (!abandoned || e->replica || e->vpid != GUEST_PID || !e->tree) return;
+    for (size_t i = 0; i < TREE_SLOTS; i++) {
+        uint64_t w = __atomic_load_n(&e->tree->slots[i].member, __ATOMIC_ACQUIRE);
+        if (word_is_member(w) && word_vpid(w) != e->vpid) (void)kill_slot(e, &e->tree->slots[i], w, SIGKILL);
+    }
+    for (size_t i = 0; i < e->child_count; i++) /* no zombie left to whoever outlives us */
+        while (waitpid(e->children[i].host, NULL, 0) < 0 && errno == EINTR) {
+        }
+}
+
 void emu_processes_free(emu_t *e) {
+    end_abandoned_tree(e);
     for (size_t i = 0; i < e->child_count; i++)
         if (e->children[i].pidfd >= 0) close(e->children[i].pidfd);
     free(e->children);

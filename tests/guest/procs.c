@@ -12,6 +12,8 @@
  *   procs exec PROG ARGS   execve PROG with ARGS and a fixed environment
  *   procs exec-fail PATH   execve PATH: the errno
  *   procs show ARGS        print argv[1..] and the environment (what spawn and exec run)
+ *   procs signaller        one fork, then 40 rounds of work each ending in a SIGUSR1 to the
+ *                          child (every 100 000-instruction interval after the first holds one)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -291,6 +293,31 @@ static int do_show(int argc, char **argv) {
     return 5;
 }
 
+static volatile sig_atomic_t usr1_seen;
+
+static void on_usr1(int sig) {
+    (void)sig;
+    usr1_seen = 1;
+}
+
+static int do_signaller(void) {
+    signal(SIGUSR1, on_usr1);
+    pid_t c = fork_flushed();
+    if (c == 0) {
+        for (;;) pause(); /* until SIGTERM */
+    }
+    volatile unsigned long sum = 0;
+    for (int round = 0; round < 40; round++) {
+        for (int i = 0; i < 10000; i++) sum += (unsigned long)i * (unsigned long)round;
+        kill(c, SIGUSR1);
+    }
+    kill(c, SIGTERM);
+    int st = 0;
+    say("waited", waitpid(c, &st, 0) == c);
+    describe("child", st);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "fork")) return do_fork();
     if (argc >= 2 && !strcmp(argv[1], "simple")) return do_simple();
@@ -306,7 +333,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "show")) return do_show(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "signaller")) return do_signaller();
     fprintf(stderr,
-            "usage: procs fork|simple|sigchld|threads|vfork|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS\n");
+            "usage: procs fork|simple|sigchld|threads|vfork|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS|signaller\n");
     return 2;
 }

@@ -15,6 +15,11 @@
 #              with one line
 #   simpoints  a fork inside a simulation point (timed on a forked copy of the run) ends the
 #              run with one line instead of starting the child a second time
+#   point_kill a kill of another process inside a simulation point ends the run with one line
+#              instead of signalling the real run's child a second time, and no process of the
+#              guest's is left running (`procs signaller`: its child waits for SIGTERM)
+#   abandoned  a run stopped before the program's end (`run --max`) leaves no process of the
+#              guest's running (before: the child waited in pause() forever)
 set -u
 mode=$1 cs=$2 procs=$3 stacks_check=${4:-}
 tmp=$(mktemp -d)
@@ -103,6 +108,20 @@ simpoints) # one interval: the one point holds the fork whatever the build makes
     [ $rc = 125 ] || fail "exit $rc, not 125"
     [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'forks at pc 0x[0-9a-f]* inside a simulation point' "$tmp/err" ||
         { cat "$tmp/err"; fail "not one line naming the fork"; }
+    ;;
+point_kill) # --k 1: the one point is a middle interval, every one of which holds a kill
+    "$cs" simpoint --k 1 --interval 100000 -o "$tmp/sp" --env-fixed "$procs" signaller >/dev/null 2>&1 || fail "simpoint"
+    grep -qx '0 0' "$tmp/sp/bbv.simpoints" && fail "the point is the first interval (the fork's), not one of the kills'"
+    "$cs" run --simpoints "$tmp/sp" --env-fixed "$procs" signaller >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc = 125 ] || fail "exit $rc, not 125"
+    [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'signals process 1100 at pc 0x[0-9a-f]* inside a simulation point' "$tmp/err" ||
+        { cat "$tmp/err"; fail "not one line naming the kill"; }
+    pgrep -f "$tmp/sp" >/dev/null && { pkill -KILL -f "$tmp/sp"; fail "a process of the guest's is left running"; }
+    ;;
+abandoned) # the program's own path is unique to this run: a copy in $tmp
+    cp "$procs" "$tmp/procs_abandoned"
+    "$cs" run --max 300000 --no-report "$tmp/procs_abandoned" signaller >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "run --max"; }
+    pgrep -f "$tmp/procs_abandoned" >/dev/null && { pkill -KILL -f "$tmp/procs_abandoned"; fail "the guest's child is left running"; }
     ;;
 *) echo "procs_check.sh: unknown mode $mode"; exit 2 ;;
 esac

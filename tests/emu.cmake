@@ -333,6 +333,12 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   add_test(NAME exec.procs.exec_parent COMMAND ${_cs} exec ${_g}/proc_tree exec_parent)
   set_tests_properties(exec.procs.exec_parent PROPERTIES TIMEOUT 30
     PASS_REGULAR_EXPRESSION "^the child's kill of its parent, now another program: 0\nSIGUSR1 pending: 1, handler ran: 0\nafter the unblock: handler ran 1, si_pid is the child's 1\n$")
+  # a process keeps its children through an execve: the new program waits for the one made
+  # before it (before: ECHILD, "child: exited 0"); Linux's answer, as above (the same program
+  # built for the host prints these lines)
+  add_test(NAME exec.procs.exec_wait COMMAND ${_cs} exec ${_g}/procs exec-wait)
+  set_tests_properties(exec.procs.exec_wait PROPERTIES TIMEOUT 30
+    PASS_REGULAR_EXPRESSION "^waited for the child made before the execve: yes\nchild: exited 7\nno child left: ECHILD: yes\n$")
   # kill(-1, …) reaches every process of the tree but the sender, SIGKILL the grandchild too
   # (never run under qemu, where -1 is every process of the user: the lines are Linux's answer)
   add_test(NAME exec.procs.kill_all COMMAND ${_cs} exec ${_g}/proc_tree kill_all)
@@ -358,7 +364,7 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
                    sh -c "exec \"$0\" exec --exec-state 3 3<\"$1\"" ${_cs} ${CMAKE_CURRENT_SOURCE_DIR}/guest/procs.c)
   add_test(NAME exec.procs.bad_state_cut
            COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: --exec-state 3: not a state a guest execve wrote$"
-                   sh -c "printf 'cyclescope-exec-state-2\\0/bin/x\\0003\\0a\\0' >\"$1\" && exec \"$0\" exec --exec-state 3 3<\"$1\""
+                   sh -c "printf 'cyclescope-exec-state-3\\0/bin/x\\0003\\0a\\0' >\"$1\" && exec \"$0\" exec --exec-state 3 3<\"$1\""
                    ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/cut-exec-state)
   add_test(NAME exec.procs.bad_state_usage
            COMMAND ${_scripts}/expect_error.sh 2 "--exec-state x: not a descriptor" ${_cs} exec --exec-state x)

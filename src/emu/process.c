@@ -61,7 +61,7 @@ enum {
 enum { VPID_STRIDE = 100 };
 _Static_assert((int)EMU_MAX_THREADS < (int)VPID_STRIDE, "a process' tids stay below the next pid");
 
-#define EXEC_STATE_MAGIC "cyclescope-exec-state-2"
+#define EXEC_STATE_MAGIC "cyclescope-exec-state-3"
 
 /* ---- SIGCHLD ---- */
 
@@ -960,6 +960,14 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
         put_number(&b, g->nonblock);
         put_field(&b, g->path ? g->path : "");
     }
+    /* the children: the host process stays their parent through the execve, and the new
+     * program may wait for them (Linux keeps them) */
+    put_number(&b, e->child_count);
+    for (size_t i = 0; i < e->child_count; i++) {
+        put_number(&b, (uint64_t)e->children[i].vpid);
+        put_number(&b, (uint64_t)e->children[i].host);
+        put_number(&b, e->children[i].announced);
+    }
     int state = memfd_create("cyclescope-exec-state", 0); /* kept across the execve */
     if (state < 0 || write(state, b.data, b.len) != (ssize_t)b.len || lseek(state, 0, SEEK_SET) != 0) {
         int why = errno ? errno : EIO;
@@ -1096,6 +1104,20 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
                                      .nonblock = nonblock,
                                      .path = *fd_path ? cs_strdup(fd_path) : NULL};
         }
+        size_t nchildren = r.bad ? 0 : (size_t)get_number(&r);
+        if (nchildren > size) r.bad = true;
+        for (size_t k = 0; k < nchildren && !r.bad; k++) {
+            uint64_t vpid = get_number(&r), host = get_number(&r);
+            bool announced = get_number(&r) != 0;
+            if (r.bad || vpid < GUEST_PID || vpid > INT32_MAX || host == 0 || host > INT32_MAX) continue;
+            if (e->child_count == e->child_cap) {
+                e->child_cap = e->child_cap ? 2 * e->child_cap : 8;
+                e->children = cs_realloc(e->children, cs_array_size(e->child_cap, sizeof *e->children));
+            }
+            e->children[e->child_count++] =
+                (emu_child){.vpid = (int32_t)vpid, .host = (pid_t)host, .pidfd = -1, .announced = announced};
+        }
+        if (e->child_count) emu_host_child_ended = 1; /* one that ended meanwhile is looked for */
         e->umask_set = umask_set;
         e->guest_umask = umask_value;
         e->ctx.sig_blocked = blocked & ~SIG_UNBLOCKABLE;

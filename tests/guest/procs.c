@@ -12,6 +12,8 @@
  *   procs exec PROG ARGS   execve PROG with ARGS and a fixed environment
  *   procs exec-fail PATH   execve PATH: the errno
  *   procs show ARGS        print argv[1..] and the environment (what spawn and exec run)
+ *   procs exec-wait        one fork (the child exits 7), then an execve of `procs reap PID`
+ *   procs reap PID         waits for any child: the one the program before the execve made
  *   procs signaller        one fork, then 40 rounds of work each ending in a SIGUSR1 to the
  *                          child (every 100 000-instruction interval after the first holds one)
  */
@@ -293,6 +295,27 @@ static int do_show(int argc, char **argv) {
     return 5;
 }
 
+static int do_exec_wait(const char *self) {
+    pid_t c = fork_flushed();
+    if (c == 0) _exit(7);
+    char pid_text[32];
+    snprintf(pid_text, sizeof pid_text, "%d", (int)c);
+    char *args[] = {(char *)self, "reap", pid_text, NULL};
+    execve(self, args, environ);
+    printf("execve: %s\n", strerror(errno));
+    return 1;
+}
+
+static int do_reap(const char *pid_text) {
+    int st = 0;
+    pid_t got = waitpid(-1, &st, 0);
+    say("waited for the child made before the execve", got == (pid_t)atoi(pid_text));
+    describe("child", st);
+    errno = 0;
+    say("no child left: ECHILD", waitpid(-1, &st, 0) == -1 && errno == ECHILD);
+    return 0;
+}
+
 static volatile sig_atomic_t usr1_seen;
 
 static void on_usr1(int sig) {
@@ -334,7 +357,9 @@ int main(int argc, char **argv) {
     }
     if (argc >= 2 && !strcmp(argv[1], "show")) return do_show(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "signaller")) return do_signaller();
+    if (argc >= 2 && !strcmp(argv[1], "exec-wait")) return do_exec_wait(argv[0]);
+    if (argc >= 3 && !strcmp(argv[1], "reap")) return do_reap(argv[2]);
     fprintf(stderr,
-            "usage: procs fork|simple|sigchld|threads|vfork|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS|signaller\n");
+            "usage: procs fork|simple|sigchld|threads|vfork|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS|signaller|exec-wait|reap PID\n");
     return 2;
 }

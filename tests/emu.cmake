@@ -266,7 +266,9 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   # or in sigsuspend for another thread (before: the run ended, "… would block forever");
   # robust: a robust mutex whose owner exited gives EOWNERDEAD (before: a deadlock)
   # sleep_rem: a thread's nanosleep interrupted by a handler writes the time left (rem was left as it was)
-  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex
+  # wake_op: FUTEX_WAKE_OP, every operation and comparison, a waiter woken through the second word
+  # (before: "unsupported futex operation", the run ended)
+  foreach(case sum join condvar barrier tls sem exit main_returns main_exits_first cancel spin timedwait kill futex wake_op
           pipe pipe_stream poll sigsuspend pipe_cancel sigwait robust sigqueue_thread sleep_rem)
     add_test(NAME exec.qemu.threads.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads ${case})
     add_test(NAME exec.qemu.threads_q7.${case}

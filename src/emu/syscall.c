@@ -2262,6 +2262,9 @@ void emu_syscall(emu_t *e) {
             }
         } else if (op == 1 || op == 10) { /* WAKE, WAKE_BITSET: nobody waits */
             ret = 0;
+        } else if (op == 3 || op == 4 || op == 5) { /* REQUEUE, CMP_REQUEUE, WAKE_OP: their checks and
+                                                       WAKE_OP's change of the second word still apply */
+            ret = emu_sys_futex(e, a0, a1, a2, a3, a4, a5);
         } else {
             emu_fail(e, "unsupported futex operation %u at pc 0x%" PRIx64, op, e->h.pc);
             return;

@@ -27,7 +27,8 @@
  *   after the handler when the handler has SA_RESTART and the call restarts on Linux
  *   (interrupt()).
  * - A thread's robust futex list is walked when it exits (FUTEX_OWNER_DIED, a waiter woken).
- * - Not served: PI futexes, FUTEX_WAKE_OP,
+ * - FUTEX_WAKE_OP: the operation on the second word is done even when no thread waits.
+ * - Not served: PI futexes,
  *   fork-like clones (they keep returning -ENOSYS, syscall.c).
  */
 #include <inttypes.h>
@@ -69,6 +70,7 @@ enum {
     FUTEX_WAKE_ = 1,
     FUTEX_REQUEUE_ = 3,
     FUTEX_CMP_REQUEUE_ = 4,
+    FUTEX_WAKE_OP_ = 5,
     FUTEX_WAIT_BITSET_ = 9,
     FUTEX_WAKE_BITSET_ = 10,
     FUTEX_PRIVATE_FLAG_ = 128,
@@ -468,6 +470,32 @@ bool emu_sys_thread_exit(emu_t *e) {
     return true;
 }
 
+/* FUTEX_WAKE_OP's encoded operation (kernel/futex/waitwake.c futex_atomic_op_inuser,
+ * arch_futex_atomic_op_inuser): *addr2 = oldval OP oparg, then whether oldval CMP cmparg.
+ * -ENOSYS for an operation or comparison Linux does not know (a comparison after the word
+ * changed, as Linux), -EFAULT, else 0 or 1. */
+static int64_t futex_wake_op_word(emu_t *e, uint64_t addr2, uint32_t encoded) {
+    unsigned op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
+    int32_t oparg = (int32_t)(encoded << 8) >> 20; /* bits 12..23, sign-extended */
+    int32_t cmparg = (int32_t)(encoded << 20) >> 20; /* bits 0..11, sign-extended */
+    if (encoded & 0x80000000u) oparg = (int32_t)(1u << (oparg & 31)); /* FUTEX_OP_OPARG_SHIFT */
+    if (op > 4) return -ENOSYS;
+    uint32_t old;
+    if (guest_get(e, addr2, &old, 4)) return -EFAULT;
+    uint32_t arg = (uint32_t)oparg, now = op == 0 ? arg : op == 1 ? old + arg : op == 2 ? old | arg : op == 3 ? old & ~arg : old ^ arg;
+    if (guest_put(e, addr2, &now, 4)) return -EFAULT;
+    int32_t o = (int32_t)old;
+    switch (cmp) {
+    case 0: return o == cmparg;
+    case 1: return o != cmparg;
+    case 2: return o < cmparg;
+    case 3: return o <= cmparg;
+    case 4: return o > cmparg;
+    case 5: return o >= cmparg;
+    default: return -ENOSYS; /* as Linux, after the word was changed */
+    }
+}
+
 int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, uint64_t timeout, uint64_t addr2,
                       uint64_t val3) {
     unsigned op = (unsigned)op_word & ~(unsigned)(FUTEX_PRIVATE_FLAG_ | FUTEX_CLOCK_REALTIME_);
@@ -533,6 +561,15 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
             if (t->state == THREAD_FUTEX && t->futex_addr == addr) t->futex_addr = addr2, moved++;
         }
         return op == FUTEX_CMP_REQUEUE_ ? woken + moved : woken;
+    }
+    case FUTEX_WAKE_OP_: { /* val wake at addr; then, if the comparison holds, val2 (the timeout's slot) at addr2 */
+        if (addr2 & 3) return -EINVAL;
+        int64_t holds = futex_wake_op_word(e, addr2, (uint32_t)val3);
+        if (holds < 0) return holds;
+        if (!e->threads) return 0;
+        int64_t woken = futex_wake(e, addr, (int64_t)(uint32_t)val, ~0u);
+        if (holds) woken += futex_wake(e, addr2, (int64_t)(uint32_t)timeout, ~0u);
+        return woken;
     }
     default: return EMU_FUTEX_UNSUPPORTED;
     }

@@ -469,6 +469,57 @@ static int case_futex(void) {
     return 0;
 }
 
+/* ---- wake_op: FUTEX_WAKE_OP, each operation and comparison on a word nobody waits on (the
+ * word changed, the result 0), unknown ones (ENOSYS), then a thread waiting on the second
+ * word woken by the comparison ---- */
+static unsigned wake_op_word, wake_op_other;
+
+static long wake_op(unsigned *addr, unsigned nr, unsigned nr2, unsigned *addr2, unsigned encoded) {
+    long r = syscall(SYS_futex, addr, FUTEX_WAKE_OP_PRIVATE, nr, (void *)(unsigned long)nr2, addr2, encoded);
+    return r < 0 ? -errno : r;
+}
+
+static void *wake_op_waiter(void *arg) {
+    (void)arg;
+    long r = futex(&wake_op_other, FUTEX_WAIT_PRIVATE, 7, NULL, 0);
+    printf("waiter on the second word woke: %s\n", r == 0 ? "0" : strerror((int)-r));
+    return NULL;
+}
+
+static int case_wake_op(void) {
+    static const char *ops[] = {"set", "add", "or", "andn", "xor"};
+    static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    for (int op = 0; op < 5; op++)
+        for (int cmp = 0; cmp < 6; cmp++) {
+            wake_op_other = 6;
+            long r = wake_op(&wake_op_word, 1, 1, &wake_op_other, (unsigned)FUTEX_OP(op, 3, cmp, 6));
+            printf("%s 3, %s 6: %ld, word %u\n", ops[op], cmps[cmp], r, wake_op_other);
+        }
+    wake_op_other = 5;
+    long r = wake_op(&wake_op_word, 1, 1, &wake_op_other, (unsigned)FUTEX_OP((FUTEX_OP_ADD | FUTEX_OP_OPARG_SHIFT), 4, FUTEX_OP_CMP_GE, -1));
+    printf("add 1<<4, ge -1: %ld, word %u\n", r, wake_op_other);
+    wake_op_other = 5;
+    r = wake_op(&wake_op_word, 1, 1, &wake_op_other, (unsigned)FUTEX_OP(FUTEX_OP_XOR, -1, FUTEX_OP_CMP_LT, -2048));
+    printf("xor -1, lt -2048: %ld, word %u\n", r, wake_op_other);
+    wake_op_other = 5;
+    r = wake_op(&wake_op_word, 1, 1, &wake_op_other, 7u << 28);
+    printf("operation 7: %s, word %u\n", strerror((int)-r), wake_op_other);
+    r = wake_op(&wake_op_word, 1, 1, &wake_op_other, (unsigned)FUTEX_OP(FUTEX_OP_ADD, 1, 9, 0));
+    printf("comparison 9: %s, word %u\n", strerror((int)-r), wake_op_other);
+    r = wake_op(&wake_op_word, 1, 1, (unsigned *)((char *)&wake_op_other + 1), 0);
+    printf("second word misaligned: %s\n", strerror((int)-r));
+    /* a waiter on the second word (value 7): `set 7, eq 7` keeps it 7 and wakes it */
+    wake_op_other = 7;
+    pthread_t t;
+    check(pthread_create(&t, NULL, wake_op_waiter, NULL), "create");
+    long woken;
+    while ((woken = wake_op(&wake_op_word, 1, 3, &wake_op_other, (unsigned)FUTEX_OP(FUTEX_OP_SET, 7, FUTEX_OP_CMP_EQ, 7))) == 0)
+        sched_yield();
+    check(pthread_join(t, NULL), "join");
+    printf("woke %ld through the second word\n", woken);
+    return 0;
+}
+
 /* ---- pipe: a thread reads a pipe another writes after a sleep: it waits for it ---- */
 static int pipe_fds[2];
 
@@ -934,6 +985,7 @@ int main(int argc, char **argv) {
                  {"last_deadlock", case_last_deadlock},
                  {"many", case_many},
                  {"futex", case_futex},
+                 {"wake_op", case_wake_op},
                  {"pipe", case_pipe},
                  {"pipe_stream", case_pipe_stream},
                  {"poll", case_poll},

@@ -476,13 +476,20 @@ bool emu_sys_thread_exit(emu_t *e) {
  * changed, as Linux), -EFAULT, else 0 or 1. */
 static int64_t futex_wake_op_word(emu_t *e, uint64_t addr2, uint32_t encoded) {
     unsigned op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
-    int32_t oparg = (int32_t)(encoded << 8) >> 20; /* bits 12..23, sign-extended */
-    int32_t cmparg = (int32_t)(encoded << 20) >> 20; /* bits 0..11, sign-extended */
+    int32_t oparg = (int32_t)(encoded << 8) >> 20;                    /* bits 12..23, sign-extended */
+    int32_t cmparg = (int32_t)(encoded << 20) >> 20;                  /* bits 0..11, sign-extended */
     if (encoded & 0x80000000u) oparg = (int32_t)(1u << (oparg & 31)); /* FUTEX_OP_OPARG_SHIFT */
     if (op > 4) return -ENOSYS;
     uint32_t old;
     if (guest_get(e, addr2, &old, 4)) return -EFAULT;
-    uint32_t arg = (uint32_t)oparg, now = op == 0 ? arg : op == 1 ? old + arg : op == 2 ? old | arg : op == 3 ? old & ~arg : old ^ arg;
+    uint32_t arg = (uint32_t)oparg, now;
+    switch (op) {
+    case 0: now = arg; break;
+    case 1: now = old + arg; break;
+    case 2: now = old | arg; break;
+    case 3: now = old & ~arg; break;
+    default: now = old ^ arg; break;
+    }
     if (guest_put(e, addr2, &now, 4)) return -EFAULT;
     int32_t o = (int32_t)old;
     switch (cmp) {

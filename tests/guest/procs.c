@@ -360,6 +360,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "exec-wait")) return do_exec_wait(argv[0]);
     if (argc >= 3 && !strcmp(argv[1], "reap")) return do_reap(argv[2]);
     fprintf(stderr,
-            "usage: procs fork|simple|sigchld|threads|vfork|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show ARGS|signaller|exec-wait|reap PID\n");
+            "usage: procs fork|simple|sigchld|threads|vfork|spawn PROG ARGS|exec PROG ARGS|exec-fail PATH|show "
+            "ARGS|signaller|exec-wait|reap PID\n");
     return 2;
 }

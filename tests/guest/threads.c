@@ -496,7 +496,8 @@ static int case_wake_op(void) {
             printf("%s 3, %s 6: %ld, word %u\n", ops[op], cmps[cmp], r, wake_op_other);
         }
     wake_op_other = 5;
-    long r = wake_op(&wake_op_word, 1, 1, &wake_op_other, (unsigned)FUTEX_OP((FUTEX_OP_ADD | FUTEX_OP_OPARG_SHIFT), 4, FUTEX_OP_CMP_GE, -1));
+    long r = wake_op(&wake_op_word, 1, 1, &wake_op_other,
+                     (unsigned)FUTEX_OP((FUTEX_OP_ADD | FUTEX_OP_OPARG_SHIFT), 4, FUTEX_OP_CMP_GE, -1));
     printf("add 1<<4, ge -1: %ld, word %u\n", r, wake_op_other);
     wake_op_other = 5;
     r = wake_op(&wake_op_word, 1, 1, &wake_op_other, (unsigned)FUTEX_OP(FUTEX_OP_XOR, -1, FUTEX_OP_CMP_LT, -2048));
@@ -513,7 +514,8 @@ static int case_wake_op(void) {
     pthread_t t;
     check(pthread_create(&t, NULL, wake_op_waiter, NULL), "create");
     long woken;
-    while ((woken = wake_op(&wake_op_word, 1, 3, &wake_op_other, (unsigned)FUTEX_OP(FUTEX_OP_SET, 7, FUTEX_OP_CMP_EQ, 7))) == 0)
+    while ((woken = wake_op(&wake_op_word, 1, 3, &wake_op_other,
+                            (unsigned)FUTEX_OP(FUTEX_OP_SET, 7, FUTEX_OP_CMP_EQ, 7))) == 0)
         sched_yield();
     check(pthread_join(t, NULL), "join");
     printf("woke %ld through the second word\n", woken);

@@ -408,7 +408,8 @@ static bool point_machine(const sm_profile *p, point *pt) {
     return false;
 }
 
-static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool compare, const char *allow_write) {
+static int run_point(const char *profile_path, const sm_profile *p, point *pt, uint64_t max_states, bool compare,
+                     const char *allow_write) {
     cs_error err = {{0}};
     pt->m.max_states = max_states;
     clock_t c0 = clock();
@@ -418,19 +419,18 @@ static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool c
     if (!compare) return 0;
     double t0 = cs_now();
     if (!simulate(p, &pt->cfg, allow_write, &pt->st, &err)) return cli_fail("model solve: --compare-sim: %s", err.msg);
-    pt->simulated = true;
     pt->sim_seconds = cs_now() - t0;
     const core_stats *st = &pt->st;
+    /* another stream's IPC compared with this profile's model would be a wrong figure: none is given */
+    if (st->uops != p->instructions)
+        return cli_fail("model solve: --compare-sim: %s: the re-run timed %llu µops, the profile holds %llu: not the "
+                        "analysed stream (not recorded: the files the program reads, its stdin when that was no file "
+                        "at `model analyze`, the guest options but --seed and --env-fixed; without --env-fixed, "
+                        "whether stdout and stderr were a terminal, a device or a file; or the program changed)",
+                        profile_path, (unsigned long long)st->uops, (unsigned long long)p->instructions);
+    pt->simulated = true;
     /* the thesis' instruction is our µop (a ChampSim-derived trace can split an instruction) */
     pt->sim_ipc = frac(st->uops, st->cycles);
-    if (st->uops != p->instructions)
-        fprintf(stderr,
-                "cyclescope: model solve: warning: --compare-sim timed %llu µops, the profile holds %llu: the "
-                "re-run is not the analysed stream (the files the program reads, its stdin when that was no "
-                "file at `model analyze`, and the guest options but --seed and --env-fixed are not recorded; "
-                "without --env-fixed, whether stdout and stderr were a terminal, a device or a file, as the "
-                "re-run's are files; or the program changed)\n",
-                (unsigned long long)st->uops, (unsigned long long)p->instructions);
     for (int k = 0; k < 3; k++) {
         pt->issue[k] = frac(st->issue_hist[k], st->cycles);
         pt->fetch_occ[k] = frac(st->fetch_buffer_hist[k], st->cycles);
@@ -719,7 +719,7 @@ static int solve(int argc, char **argv) {
     }
     for (size_t i = 0; i < npoints && rc == 0; i++) {
         point *pt = &pts[i];
-        rc = run_point(p, pt, max_states, compare, allow_write);
+        rc = run_point(argv[optind], p, pt, max_states, compare, allow_write);
         if (rc == 0) {
             print_point(out, p, pt);
             model_total += pt->r.seconds;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "emu/emu.h"
 #include "uarch/uarch.h"
@@ -130,6 +131,22 @@ int cli_program_only(const char *verb, const char *path, cli_input_kind kind);
  * (not even its end) for a second is left alone with a warning: it may be one nobody
  * writes, and waiting for its end could wait forever. False (after one line) on failure. */
 bool cli_spool_piped_stdin(const char *verb);
+/* What a program read of a file stdin (cli/stdin_mark.c), recorded by the verbs that analyse a
+ * run (model analyze, rpstacks) and checked by those that time it again (model solve
+ * --compare-sim, whatif --verify). A regular file is the stdin whose reads can be told
+ * afterwards, by how far its offset moved (a pipe, a terminal: not). */
+typedef struct cli_stdin_mark {
+    bool file;
+    off_t start;
+} cli_stdin_mark;
+/* Where stdin stands before the program runs. */
+cli_stdin_mark cli_stdin_mark_take(void);
+/* After the run: the bytes the program read and their SHA-256; false (0 bytes, zeros) when
+ * stdin was no file, its offset went back, or it cannot be read again. */
+bool cli_stdin_mark_read(const cli_stdin_mark *m, uint64_t *bytes, uint8_t sha256[CS_SHA256_BYTES]);
+/* Before a re-run: the caller's stdin is a file that holds those bytes from where it stands;
+ * false after one line, "WHAT: …" (the analysed program read nothing: true). */
+bool cli_stdin_check(const char *what, uint64_t bytes, const uint8_t sha256[CS_SHA256_BYTES]);
 emu_t *cli_guest_open(cli_guest_options *g, int argc, char *const *argv, cs_error *err);
 /* cli_guest_open, printing the error (one line) when it fails. */
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv);

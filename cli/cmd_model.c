@@ -94,35 +94,6 @@ static bool file_sha256(const char *path, uint8_t out[CS_SHA256_BYTES], cs_error
     return cs_sha256_file_digest(path, out, NULL, err);
 }
 
-/* Where the analysed program's stdin stood before it ran: a regular file (< FILE) is the one
- * whose reads can be told afterwards, by how far its offset moved (a pipe, a terminal: not). */
-typedef struct stdin_mark {
-    bool file;
-    off_t start;
-} stdin_mark;
-
-static stdin_mark stdin_mark_take(void) {
-    struct stat st;
-    stdin_mark m = {false, 0};
-    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
-        m.start = lseek(STDIN_FILENO, 0, SEEK_CUR);
-        m.file = m.start >= 0;
-    }
-    return m;
-}
-
-/* After the run: the bytes the program read of a file stdin, and their SHA-256, into the
- * profile (stdin unknown when it was no file, or its offset went back). */
-static void stdin_record(const stdin_mark *m, sm_profile *p) {
-    off_t end = m->file ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
-    p->stdin_known = false;
-    p->stdin_bytes = 0;
-    if (end < m->start) return;
-    p->stdin_bytes = (uint64_t)(end - m->start);
-    p->stdin_known = cs_sha256_fd_range(STDIN_FILENO, (uint64_t)m->start, p->stdin_bytes, p->stdin_sha256, NULL);
-    if (!p->stdin_known) p->stdin_bytes = 0;
-}
-
 static int analyze(int argc, char **argv) {
     static const struct option longopts[] = {{"max", required_argument, 0, OPT_M_MAX},
                                              {"window", required_argument, 0, OPT_M_WINDOW},
@@ -218,10 +189,11 @@ static int analyze(int argc, char **argv) {
     double t0 = cs_now();
     fflush(stdout);
     cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the profile of what ran, marked partial */
-    stdin_mark in = stdin_mark_take();
+    cli_stdin_mark in = cli_stdin_mark_take();
     sm_profile *p = sm_analyze(src, &ao, &err);
     cli_sigint_end(old_handler);
-    if (p && !trace) stdin_record(&in, p); /* --compare-sim checks its re-run's stdin against it */
+    if (p && !trace) /* --compare-sim checks its re-run's stdin against it */
+        p->stdin_known = cli_stdin_mark_read(&in, &p->stdin_bytes, p->stdin_sha256);
     if (p) {
         p->env_fixed = !trace && g.env_fixed;
         p->seed = trace ? 0 : g.emu.seed; /* --compare-sim runs the program with it again */
@@ -350,28 +322,7 @@ static bool simulate(const sm_profile *p, const uarch_config *cfg, const char *a
 static bool check_stdin(const sm_profile *p) {
     if (p->source_kind != SM_SOURCE_PROGRAM) return true;
     if (!cli_spool_piped_stdin("model solve")) return false;
-    if (!p->stdin_known || p->stdin_bytes == 0) return true; /* unknown, or it read nothing */
-    struct stat st;
-    off_t at = -1;
-    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) at = lseek(STDIN_FILENO, 0, SEEK_CUR);
-    char hex[2 * CS_SHA256_BYTES + 1];
-    cs_hex_encode(p->stdin_sha256, CS_SHA256_BYTES, hex);
-    if (at < 0) {
-        cli_fail("model solve: --compare-sim: the analysed program read %llu bytes of its stdin (SHA-256 %.16s…) "
-                 "and this stdin is no file: give it the same input (< FILE)",
-                 (unsigned long long)p->stdin_bytes, hex);
-        return false;
-    }
-    uint8_t now[CS_SHA256_BYTES];
-    uint64_t got = 0;
-    if (!cs_sha256_fd_range(STDIN_FILENO, (uint64_t)at, p->stdin_bytes, now, &got) ||
-        memcmp(now, p->stdin_sha256, sizeof now) != 0) {
-        cli_fail("model solve: --compare-sim: stdin is not the input the analysed program read (its %llu bytes, "
-                 "SHA-256 %.16s…; here %s): give it the same input (< FILE)",
-                 (unsigned long long)p->stdin_bytes, hex, got < p->stdin_bytes ? "fewer bytes" : "other bytes");
-        return false;
-    }
-    return true;
+    return !p->stdin_known || cli_stdin_check("model solve: --compare-sim", p->stdin_bytes, p->stdin_sha256);
 }
 
 static cJSON *dist_json(const double *d, int n) {
@@ -408,7 +359,8 @@ static bool point_machine(const sm_profile *p, point *pt) {
     return false;
 }
 
-static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool compare, const char *allow_write) {
+static int run_point(const char *profile_path, const sm_profile *p, point *pt, uint64_t max_states, bool compare,
+                     const char *allow_write) {
     cs_error err = {{0}};
     pt->m.max_states = max_states;
     clock_t c0 = clock();
@@ -418,19 +370,18 @@ static int run_point(const sm_profile *p, point *pt, uint64_t max_states, bool c
     if (!compare) return 0;
     double t0 = cs_now();
     if (!simulate(p, &pt->cfg, allow_write, &pt->st, &err)) return cli_fail("model solve: --compare-sim: %s", err.msg);
-    pt->simulated = true;
     pt->sim_seconds = cs_now() - t0;
     const core_stats *st = &pt->st;
+    /* another stream's IPC compared with this profile's model would be a wrong figure: none is given */
+    if (st->uops != p->instructions)
+        return cli_fail("model solve: --compare-sim: %s: the re-run timed %llu µops, the profile holds %llu: not the "
+                        "analysed stream (not recorded: the files the program reads, its stdin when that was no file "
+                        "at `model analyze`, the guest options but --seed and --env-fixed; without --env-fixed, "
+                        "whether stdout and stderr were a terminal, a device or a file; or the program changed)",
+                        profile_path, (unsigned long long)st->uops, (unsigned long long)p->instructions);
+    pt->simulated = true;
     /* the thesis' instruction is our µop (a ChampSim-derived trace can split an instruction) */
     pt->sim_ipc = frac(st->uops, st->cycles);
-    if (st->uops != p->instructions)
-        fprintf(stderr,
-                "cyclescope: model solve: warning: --compare-sim timed %llu µops, the profile holds %llu: the "
-                "re-run is not the analysed stream (the files the program reads, its stdin when that was no "
-                "file at `model analyze`, and the guest options but --seed and --env-fixed are not recorded; "
-                "without --env-fixed, whether stdout and stderr were a terminal, a device or a file, as the "
-                "re-run's are files; or the program changed)\n",
-                (unsigned long long)st->uops, (unsigned long long)p->instructions);
     for (int k = 0; k < 3; k++) {
         pt->issue[k] = frac(st->issue_hist[k], st->cycles);
         pt->fetch_occ[k] = frac(st->fetch_buffer_hist[k], st->cycles);
@@ -719,7 +670,7 @@ static int solve(int argc, char **argv) {
     }
     for (size_t i = 0; i < npoints && rc == 0; i++) {
         point *pt = &pts[i];
-        rc = run_point(p, pt, max_states, compare, allow_write);
+        rc = run_point(argv[optind], p, pt, max_states, compare, allow_write);
         if (rc == 0) {
             print_point(out, p, pt);
             model_total += pt->r.seconds;

@@ -278,6 +278,7 @@ int cmd_rpstacks(int argc, char **argv) {
     char what[512];
     cli_describe_command(what, sizeof what, last - first, argv + first);
     int rc = 0;
+    cli_stdin_mark in = cli_stdin_mark_take();
     uop_source *src = rs.open(rs.ctx, &err);
     if (!src) {
         rc = cli_fail("%s", err.msg);
@@ -288,6 +289,8 @@ int cmd_rpstacks(int argc, char **argv) {
         cli_sigint_handler old_handler = cli_sigint_begin(); /* Ctrl-C: the stacks of what ran, marked partial */
         bool ran = runner_run_origin(&spec, &config_origin, src, &run, &err);
         cli_sigint_end(old_handler);
+        if (!origin->is_trace) /* whatif --verify checks its runs' stdin against it */
+            origin->stdin_known = cli_stdin_mark_read(&in, &origin->stdin_bytes, origin->stdin_sha256);
         if (!ran) {
             rc = cli_fail("%s", err.msg);
             rs.close(rs.ctx, src, &err);

@@ -30,7 +30,9 @@ void help_whatif(void) {
            "  --grid SPEC        design points: 'KEY=A..B KEY=X,Y,Z …' (every combination;\n"
            "                     A..B is every integer from A to B)\n"
            "  --verify K         re-simulate K points spread across the grid (or the one\n"
-           "                     point) through the process pool and print the errors\n"
+           "                     point) through the process pool and print the errors;\n"
+           "                     a program reads this stdin, which must hold what\n"
+           "                     rpstacks' run read of a file stdin (< FILE)\n"
            "  --jobs N           simulations at once with --verify (default: the processors)\n"
            "  --csv FILE         the grid as CSV (- for stdout)\n"
            "  --json FILE        the grid (and verification) as JSON (- for stdout: then the\n"
@@ -92,6 +94,19 @@ int cmd_whatif(int argc, char **argv) {
     cs_error err;
     rps_result r;
     if (!rps_read(argv[optind], &r, &err)) return cli_fail("%s", err.msg);
+    /* before anything runs: every job reads the caller's stdin (a pipe kept in a file first),
+     * which must hold what the analysed program read, or the jobs time another stream */
+    if (w.verify && !r.origin.is_trace) {
+        int refused = 0;
+        if (!cli_spool_piped_stdin("whatif")) refused = EXIT_RUN_FAILED;
+        else if (r.origin.stdin_known &&
+                 !cli_stdin_check("whatif: --verify", r.origin.stdin_bytes, r.origin.stdin_sha256))
+            refused = EXIT_USAGE;
+        if (refused) {
+            rps_result_free(&r);
+            return refused;
+        }
+    }
     w.path = argv[optind];
     int rc = whatif_run(&r, &w);
     rps_result_free(&r);

@@ -392,10 +392,9 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
         which = cs_calloc((size_t)k, sizeof *which);
         for (int q = 0; q < k; q++)
             which[q] = k == 1 ? (int)(n - 1) / 2 : (int)llround((double)q * (double)(n - 1) / (k - 1));
-        /* every job reads the caller's stdin when it is a file, as rpstacks' run read it: a pipe
-         * is kept in one first (otherwise the jobs read /dev/null) */
-        if (!r->origin.is_trace && !cli_spool_piped_stdin("whatif")) rc = EXIT_RUN_FAILED;
-        else if (!verify(r, pts, which, k, w->jobs, &err)) rc = cli_fail("verify: %s", err.msg);
+        /* every job reads the caller's stdin when it is a file, as rpstacks' run read it (cmd_whatif
+         * kept a pipe in one first, and checked it against the .rps) */
+        if (!verify(r, pts, which, k, w->jobs, &err)) rc = cli_fail("verify: %s", err.msg);
     }
 
     if (!w->quiet) {

@@ -188,8 +188,10 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   set_tests_properties(rpstacks.accuracy PROPERTIES LABELS slow)
 endif()
 # rpstacks.whatif_verify_stdin: whatif --verify's pool jobs read the caller's stdin: a pipe is kept
-# in a file first (they read /dev/null and the baseline was refused), another input is refused by
-# the baseline's cycles with no simulated number shown (tests/scripts/whatif_verify_stdin.sh)
+# in a file first (they read /dev/null and the baseline was refused); another input than the one
+# the .rps records (version 5) is refused before anything runs, one line, exit 2; one not recorded
+# (a pipe at rpstacks) by the baseline's cycles with no simulated number shown
+# (tests/scripts/whatif_verify_stdin.sh)
 if(CYCLESCOPE_RISCV_CC)
   add_test(NAME rpstacks.whatif_verify_stdin COMMAND ${_scripts}/whatif_verify_stdin.sh ${_cs}
            ${CMAKE_CURRENT_BINARY_DIR}/whatif-verify-stdin ${CYCLESCOPE_GUEST_DIR}/chunk_read)

@@ -148,3 +148,25 @@ if(CYCLESCOPE_RISCV_CC)
            ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-stdin ${CYCLESCOPE_GUEST_DIR}/chunk_read)
   set_tests_properties(statmodel.compare_stdin PROPERTIES TIMEOUT 300)
 endif()
+# statmodel.compare_other_stream: a program that reads a file (chunk_read FILE) analysed, the file
+# then shortened: the re-run times another stream (72 thousand µops against 648 thousand), which
+# the profile does not record; solve gives no simulated IPC and no model error for it, but one line
+# naming the profile and both counts, exit 125, and writes neither --json nor --report (it printed
+# the other stream's IPC with a warning)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME statmodel.compare_other_stream COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; rm -rf \"$out\"; mkdir -p \"$out\"
+    for i in \$(seq 1 300); do echo \"line $i of the file the program reads\"; done >\"$out\"/input.txt
+    \"$cs\" model analyze --env-fixed -o \"$out\"/f.smp \"$prog\" \"$out\"/input.txt >/dev/null 2>&1
+    \"$cs\" model solve --config inorder1 --compare-sim \"$out\"/f.smp >\"$out\"/same.out 2>\"$out\"/same.err
+    grep -q '^simulated IPC' \"$out\"/same.out; test ! -s \"$out\"/same.err
+    head -n 30 \"$out\"/input.txt >\"$out\"/short.txt; mv \"$out\"/short.txt \"$out\"/input.txt
+    n=\$(\"$cs\" model info --json - \"$out\"/f.smp | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"instructions\"])')
+    rc=0; \"$cs\" model solve --config inorder1 --compare-sim --json \"$out\"/other.json --report \"$out\"/other.html \
+        \"$out\"/f.smp >\"$out\"/other.out 2>\"$out\"/other.err || rc=$?
+    cat \"$out\"/other.err
+    test $rc = 125; test \$(wc -l <\"$out\"/other.err) = 1
+    grep -Eq \"^cyclescope: model solve: --compare-sim: $out/f.smp: the re-run timed [0-9]+ µops, the profile holds $n: \" \"$out\"/other.err
+    ! grep -Eq 'simulated IPC|model error' \"$out\"/other.out
+    test ! -e \"$out\"/other.json; test ! -e \"$out\"/other.html" _
+    ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-other-stream ${CYCLESCOPE_GUEST_DIR}/chunk_read)
+endif()

@@ -224,6 +224,49 @@ void mem_unmap(mem *m, uint64_t start, uint64_t len) {
     tlb_flush(m);
 }
 
+bool mem_move(mem *m, uint64_t from, uint64_t len, uint64_t to, uint64_t new_len, uint8_t prot) {
+    len = (len + PAGE_MASK) & ~PAGE_MASK;
+    new_len = (new_len + PAGE_MASK) & ~PAGE_MASK;
+    if (!range_ok(from, len) || !range_ok(to, new_len) || new_len < len || !mem_is_mapped(m, from, len) ||
+        !mem_is_free(m, to, new_len))
+        return false;
+    if (m->mapped - len + new_len > m->map_limit || m->vma_count >= MAX_REGIONS) return false;
+    /* the destination's tables first: when the host limit refuses one, nothing has moved yet */
+    uint64_t from_vpn = from >> PAGE_SHIFT, to_vpn = to >> PAGE_SHIFT, pages = len >> PAGE_SHIFT;
+    for (uint64_t i = 0; i < pages;) {
+        uint64_t span = 1;
+        const page *p = lookup(m, from_vpn + i, &span);
+        if (!p) {
+            i = ((from_vpn + i) & ~(span - 1)) + span - from_vpn;
+            continue;
+        }
+        if (p->data && !walk(m, to_vpn + i, true)) return false;
+        i++;
+    }
+    for (uint64_t i = 0; i < pages;) {
+        uint64_t span = 1;
+        page *p = lookup(m, from_vpn + i, &span);
+        if (!p) {
+            i = ((from_vpn + i) & ~(span - 1)) + span - from_vpn;
+            continue;
+        }
+        if (p->data) {
+            page *q = walk(m, to_vpn + i, false);
+            q->data = p->data;
+            q->prot = prot;
+            p->data = NULL;
+        }
+        page_release(m, p, 0); /* decoded code stays behind: it knows its addresses */
+        i++;
+    }
+    vma_remove(m, from, from + len);
+    size_t at = 0;
+    while (at < m->vma_count && m->vmas[at].start < to) at++;
+    vma_insert(m, at, (vma){to, to + new_len, prot});
+    tlb_flush(m);
+    return true;
+}
+
 bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
     len = (len + PAGE_MASK) & ~PAGE_MASK;
     if (!range_ok(start, len)) return false;

@@ -83,6 +83,11 @@ bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot);
 void mem_unmap(mem *m, uint64_t start, uint64_t len);
 bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot); /* false: not all mapped */
 bool mem_is_free(const mem *m, uint64_t start, uint64_t len);
+/* Move the mapped range [from, from+len) to the free range [to, to+new_len)
+ * (new_len >= len; the rest reads as zeros), as mremap MREMAP_MAYMOVE: the
+ * pages go over without a copy, so the limit sees only mapped - len + new_len.
+ * False, nothing moved, past map_limit or the host limit. */
+bool mem_move(mem *m, uint64_t from, uint64_t len, uint64_t to, uint64_t new_len, uint8_t prot);
 bool mem_is_mapped(const mem *m, uint64_t start, uint64_t len); /* every page of the range */
 /* Set the limits: map_limit bytes of regions, and host memory for them. */
 void mem_set_limit(mem *m, uint64_t map_limit);

@@ -1523,16 +1523,10 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
     if (mem_is_free(&e->m, old + old_len, new_len - old_len))
         return mem_map(&e->m, old + old_len, new_len - old_len, prot) ? (int64_t)old : -ENOMEM;
     if (!(flags & MREMAP_MAYMOVE)) return -ENOMEM;
+    /* the pages move, never copied: old and new at once would need both against the limit */
+    if (!mem_is_mapped(&e->m, old, old_len)) return -EFAULT;
     uint64_t at = mem_find_free(&e->m, new_len, e->mmap_top);
-    if (!at || !mem_map(&e->m, at, new_len, prot)) return -ENOMEM;
-    uint8_t *buf = cs_malloc(PAGE_SIZE);
-    for (uint64_t done = 0; done < old_len; done += PAGE_SIZE) {
-        mem_copy_out(&e->m, old + done, buf, PAGE_SIZE);
-        mem_copy_in(&e->m, at + done, buf, PAGE_SIZE);
-    }
-    free(buf);
-    mem_unmap(&e->m, old, old_len);
-    return (int64_t)at;
+    return at && mem_move(&e->m, old, old_len, at, new_len, prot) ? (int64_t)at : -ENOMEM;
 }
 
 /* struct sysinfo of a 64-bit Linux (112 bytes). Deterministic: the memory

@@ -10,7 +10,7 @@
 #include "rpstacks_internal.h"
 
 static const uint8_t MAGIC[8] = {'C', 'S', 'R', 'P', 'S', 0x1a, '\n', 0};
-enum { RPS_VERSION = 4, MAX_STRING = 4096 };
+enum { RPS_VERSION = 5, MAX_STRING = 4096 };
 
 /* ---- predictions ---- */
 
@@ -216,6 +216,10 @@ bool rps_write(const char *path, const rps_result *r, cs_error *err) {
     put_u8(&b, o->host_time);
     put_u8(&b, o->strict_syscalls);
     put_str(&b, o->allow_write);
+    put_u8(&b, o->stdin_known); /* version 5: what the program read of a file stdin */
+    put_u64(&b, o->stdin_known ? o->stdin_bytes : 0);
+    static const uint8_t none[CS_SHA256_BYTES];
+    put(&b, o->stdin_known ? o->stdin_sha256 : none, CS_SHA256_BYTES);
     put_u32(&b, r->segments);
     put_u32(&b, r->stack_count);
     for (uint32_t k = 0; k <= r->segments; k++) put_u32(&b, r->seg_first[k]);
@@ -287,8 +291,8 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
     }
     rd r = {data, size - 4, sizeof MAGIC, false};
     uint32_t version = get_u32(&r);
-    /* 2: no design space (max_scale 0); 2, 3: no guest options (the defaults) */
-    if (version != RPS_VERSION && version != 2 && version != 3) {
+    /* 2: no design space (max_scale 0); 2, 3: no guest options (the defaults); 2-4: no stdin */
+    if (version < 2 || version > RPS_VERSION) {
         cs_error_set(err, "unsupported .rps version %u (this build reads versions 2 to %u)", version, RPS_VERSION);
         return false;
     }
@@ -350,6 +354,15 @@ bool rps_parse(const uint8_t *data, size_t size, rps_result *out, cs_error *err)
             r.bad = true;
         o->host_time = host_time, o->strict_syscalls = strict;
         get_str(&r, o->allow_write, sizeof o->allow_write);
+    }
+    if (version >= 5) { /* before: stdin unknown */
+        uint8_t known = get_u8(&r);
+        o->stdin_bytes = get_u64(&r);
+        const uint8_t *sha = take(&r, CS_SHA256_BYTES);
+        if (sha) memcpy(o->stdin_sha256, sha, CS_SHA256_BYTES);
+        /* a trace reads no stdin; an unknown stdin has no bytes */
+        if (known > 1 || (known && o->is_trace) || (!known && o->stdin_bytes)) r.bad = true;
+        o->stdin_known = known == 1;
     }
     uint32_t segs = get_u32(&r), nstacks = get_u32(&r);
     /* each segment offset is 4 bytes and each stack RPS_DIMS × 8: both must fit in what is left */

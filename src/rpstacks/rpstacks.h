@@ -149,6 +149,11 @@ typedef struct rps_origin {
     uint64_t guest_memory; /* --guest-memory; 0: the default */
     bool host_time, strict_syscalls;
     char allow_write[RPS_TEXT]; /* --allow-write DIR (absolute); "": none */
+    /* what a program read of its stdin when that was a file (version 5; before, and for a pipe,
+     * a terminal or a trace: unknown): whatif --verify refuses a stdin without those bytes */
+    bool stdin_known;
+    uint64_t stdin_bytes;
+    uint8_t stdin_sha256[CS_SHA256_BYTES];
 } rps_origin;
 
 typedef struct rps_result {

@@ -25,7 +25,7 @@ def unique_byte(path):
     assert b[:8] == b"CSRPS\x1a\n\0", "magic"
     at = 8
     version, dims = struct.unpack_from("<II", b, at); at += 8
-    assert version == 4, version
+    assert version == 5, version
     for _ in range(dims):
         n, = struct.unpack_from("<I", b, at); at += 4 + n + 4  # the event's name, its latency
     at += 4 + 8  # segment, similarity

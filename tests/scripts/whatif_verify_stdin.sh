@@ -3,9 +3,12 @@
 # `whatif --verify` re-simulates through the runner's pool, whose jobs read the caller's stdin
 # when it is a file. A piped stdin is now kept in a file first, as every verb that runs the
 # program more than once does (the jobs read /dev/null: the baseline took 64 093 cycles against
-# the .rps' 839 968 and verify was refused). A stdin other than rpstacks' run had is refused by the
-# baseline's cycles, and no simulated number is shown for the points then (the point's cycles
-# from the other input were printed as its simulated CPI).
+# the .rps' 839 968 and verify was refused). The .rps (version 5) records what the program read of
+# a file stdin, its byte count and SHA-256: a stdin other than rpstacks' run had (no file, fewer
+# bytes, other bytes) is refused before anything runs, one line, exit 2 (it was caught only by the
+# baseline's cycles, after every point was simulated). A stdin not recorded (a pipe at rpstacks)
+# is still refused by the baseline's cycles, with no simulated number shown for the points (the
+# point's cycles from the other input were printed as its simulated CPI).
 set -eu
 cs=$1 out=$2 prog=$3
 rm -rf "$out"
@@ -24,12 +27,33 @@ grep -q "^cyclescope whatif: note: stdin is a pipe" piped.err || { echo "no note
 got=$(simulated_cpi piped.json)
 [ "$got" = "$want" ] || { echo "piped: simulated CPI $got, from the file $want"; exit 1; }
 echo "ok: piped and < FILE: simulated CPI $got"
+bytes=$(stat -c %s input.txt)
+expect_stdin_error() { # INPUT REGEX
+    local rc=0
+    "$cs" whatif r.rps --set l1d.latency=6 --verify 1 --json refused.json <"$1" >refused.out 2>refused.err || rc=$?
+    [ "$rc" = 2 ] || { echo "< $1: exit $rc, expected 2"; cat refused.err; exit 1; }
+    [ "$(wc -l <refused.err)" = 1 ] && grep -Eq -- "$2" refused.err || { echo "< $1:"; cat refused.err; exit 1; }
+    [ ! -s refused.out ] && [ ! -e refused.json ] || { echo "< $1: whatif printed or wrote"; cat refused.out; exit 1; }
+    echo "ok: < $1: $(cat refused.err)"
+}
+expect_stdin_error /dev/null "^cyclescope: whatif: --verify: the analysed program read $bytes bytes of its stdin .*this stdin is no file"
+head -c 100 input.txt >short.txt
+expect_stdin_error short.txt "^cyclescope: whatif: --verify: stdin is not the input the analysed program read .*fewer bytes"
+sed 's/line 7 /line 8 /' input.txt >other.txt
+expect_stdin_error other.txt "^cyclescope: whatif: --verify: stdin is not the input the analysed program read .*other bytes"
+# a trace's .rps reads no stdin: /dev/null is fine
+"$cs" trace record -o t.cst "$prog" - <input.txt >/dev/null 2>&1
+"$cs" rpstacks -o t.rps t.cst >/dev/null 2>&1
+"$cs" whatif t.rps --set l1d.latency=6 --verify 1 </dev/null >/dev/null 2>trace.err || { cat trace.err; exit 1; }
+
+# rpstacks given a pipe: its stdin is not recorded, and another input is refused by the baseline
+cat input.txt | "$cs" rpstacks -o piped.rps "$prog" - >/dev/null 2>&1
 rc=0
-"$cs" whatif r.rps --set l1d.latency=6 --verify 1 --json other.json </dev/null >other.out 2>other.err || rc=$?
+"$cs" whatif piped.rps --set l1d.latency=6 --verify 1 --json other.json </dev/null >other.out 2>other.err || rc=$?
 [ "$rc" = 125 ] || { echo "</dev/null: exit $rc, expected 125"; cat other.err; exit 1; }
 grep -q "the baseline now takes .*or its input did (stdin" other.err || { cat other.err; exit 1; }
 [ "$(simulated_cpi other.json)" = none ] || { echo "</dev/null: a simulated CPI shown"; exit 1; }
 if grep -Eq "^  l1d.latency=6 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$" other.out; then
     echo "</dev/null: the table shows a simulated CPI:"; cat other.out; exit 1
 fi
-echo "ok: </dev/null refused, no simulated number"
+echo "ok: </dev/null refused by the baseline (stdin not recorded), no simulated number"

@@ -341,6 +341,9 @@ static void fill_result(rps_result *r) {
     r->origin.guest_memory = 64ull << 20;
     r->origin.strict_syscalls = true;
     snprintf(r->origin.allow_write, sizeof r->origin.allow_write, "/tmp/out");
+    r->origin.stdin_known = true; /* what it read of a file stdin (version 5) */
+    r->origin.stdin_bytes = 1251;
+    for (int k = 0; k < CS_SHA256_BYTES; k++) r->origin.stdin_sha256[k] = (uint8_t)(3 * k + 1);
     r->segments = 2;
     r->seg_first = cs_calloc(3, sizeof *r->seg_first);
     r->seg_first[1] = 2;
@@ -407,6 +410,10 @@ static void test_file(void **state) {
     assert_true(back.origin.strict_syscalls);
     assert_false(back.origin.host_time);
     assert_string_equal(back.origin.allow_write, "/tmp/out");
+    /* and what the program read of its stdin, which whatif --verify checks the caller's against */
+    assert_true(back.origin.stdin_known);
+    assert_int_equal(back.origin.stdin_bytes, 1251);
+    assert_memory_equal(back.origin.stdin_sha256, r.origin.stdin_sha256, CS_SHA256_BYTES);
     rps_result_free(&back);
     uint8_t *data;
     size_t size;
@@ -427,6 +434,12 @@ static void test_file(void **state) {
     assert_true(rps_parse(data, size, &back, &err));
     rps_result_free(&back);
     free(data);
+    /* a trace reads no stdin: one recorded with one is refused */
+    r.origin.is_trace = true;
+    assert_true(rps_write(path, &r, &err));
+    assert_false(rps_read(path, &back, &err));
+    assert_non_null(strstr(err.msg, "malformed"));
+    r.origin.is_trace = false;
     unlink(path);
     rmdir(dir);
     rps_result_free(&r);

@@ -172,6 +172,9 @@ static int analyze(int argc, char **argv) {
         char *guest_argv[128];
         int guest_argc = split_source(guest_source, guest_argv, 128);
         if (!guest_argc) return cli_usage("model analyze", "more than 127 program arguments");
+        /* stdout a terminal or /dev/null runs more instructions than a file or a pipe (glibc's
+         * isatty of a character device): --compare-sim's re-run writes to a file */
+        g.emu.streams_fixed = true;
         e = cli_guest_create(&g, guest_argc, guest_argv);
         if (!e) return EXIT_RUN_FAILED;
         src = emu_source_create(e);
@@ -251,6 +254,7 @@ static uop_source *resim_open(void *ctx, cs_error *err) {
     cli_guest_options g;
     cli_guest_defaults(&g);
     g.env_fixed = s->p->env_fixed;          /* else the caller's environment, as `model analyze` had */
+    g.emu.streams_fixed = true;             /* as `model analyze` showed them: pipes */
     g.emu.seed = s->p->seed;                /* the random bytes it had (0: the default seed) */
     g.emu.allow_write_dir = s->allow_write; /* a program writing its output re-runs the same */
     g.emu.record_values = s->cfg->model == MODEL_INORDER && s->cfg->inorder.value_prediction;

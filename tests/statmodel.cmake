@@ -170,3 +170,16 @@ if(CYCLESCOPE_RISCV_CC)
     test ! -e \"$out\"/other.json; test ! -e \"$out\"/other.html" _
     ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-other-stream ${CYCLESCOPE_GUEST_DIR}/chunk_read)
 endif()
+# statmodel.compare_stdout_device: a program analysed without --env-fixed with its stdout on
+# /dev/null (a character device: glibc asks isatty, a few dozen more instructions than on a file)
+# is re-run by --compare-sim, whose stdout is a file, with the same µops: both runs show the
+# inherited standard streams as pipes (before: the counts differed and solve refused, exit 125)
+if(CYCLESCOPE_HAVE_WORKLOADS)
+  add_test(NAME statmodel.compare_stdout_device COMMAND bash -c "set -eu; cs=$1 out=$2 wl=$3; rm -rf \"$out\"; mkdir -p \"$out\"
+    \"$cs\" model analyze -o \"$out\"/t.smp \"$wl\"/tree 300 >/dev/null 2>&1
+    \"$cs\" model solve --config inorder1 --compare-sim \"$out\"/t.smp >\"$out\"/solve.out 2>\"$out\"/solve.err
+    cat \"$out\"/solve.err; test ! -s \"$out\"/solve.err
+    n=\$(\"$cs\" model info --json - \"$out\"/t.smp | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"instructions\"])')
+    grep -Eq \"^simulated IPC [0-9.]+ \\\\($n µops\" \"$out\"/solve.out" _
+    ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-compare-stdout-device ${CYCLESCOPE_WORKLOAD_DIR})
+endif()

@@ -44,6 +44,9 @@ typedef struct emu_options {
                                   * the files live or stdout leads changes the cycles (glibc
                                   * mallocs the /proc/self/exe path at start-up: its length
                                   * moves the heap) */
+    bool streams_fixed;          /* only the last part of env_fixed: the inherited standard
+                                  * streams look like pipes (model analyze and its --compare-sim
+                                  * re-run, whose stdout leads elsewhere) */
     uint64_t thread_quantum;     /* instructions a thread of the guest runs before the next
                                   * runnable one takes the hart; 0: EMU_DEFAULT_THREAD_QUANTUM */
     int32_t vpid, parent_vpid;   /* the guest's pid and parent pid; 0: 1000 and 1 (an execve of a

@@ -1047,7 +1047,7 @@ static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint6
  * 1241 cycles, and put whatif --verify (its children write to a file) 1.8% off at the baseline
  * of an rpstacks run made with stdout on /dev/null. */
 static bool fixed_stream(const emu_t *e, const guest_fd *g) {
-    return e->opt.env_fixed && g->host >= 0 && g->host <= 2 && !g->path;
+    return (e->opt.env_fixed || e->opt.streams_fixed) && g->host >= 0 && g->host <= 2 && !g->path;
 }
 
 static void fixed_stream_stat(struct stat *st) {

@@ -1768,8 +1768,8 @@ static int64_t sys_renameat2(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t
                              uint64_t flags) {
     char old_last[LAST_MAX], new_last[LAST_MAX];
     int64_t to;
-    int64_t from = two_parents_beneath(e, olddir, oldpath, old_last, newdir, newpath, new_last, &to,
-                                       &RENAME_NOT_A_NAME, &RENAME_NOT_A_NAME);
+    int64_t from = two_parents_beneath(e, olddir, oldpath, old_last, newdir, newpath, new_last, &to, &RENAME_NOT_A_NAME,
+                                       &RENAME_NOT_A_NAME);
     if (from < 0) return from;
     int64_t r = renameat2((int)from, old_last, (int)to, new_last, (unsigned)flags) < 0 ? -errno : 0;
     close((int)from);

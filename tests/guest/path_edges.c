@@ -178,7 +178,10 @@ static void slash_slash(int with_listing) {
     const char *paths[] = {"//", "///", "//.", "/./"};
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
         int r = stat(paths[i], &st);
-        printf("stat(%s): %s\n", paths[i], r < 0 ? errno_name(errno) : st.st_ino == root.st_ino && st.st_dev == root.st_dev ? "the root" : "another directory");
+        printf("stat(%s): %s\n", paths[i],
+               r < 0                                                      ? errno_name(errno)
+                   : st.st_ino == root.st_ino && st.st_dev == root.st_dev ? "the root"
+                                                                          : "another directory");
         printf("access(%s, R_OK): %s\n", paths[i], access(paths[i], R_OK) < 0 ? errno_name(errno) : "ok");
         if (!with_listing) continue;
         DIR *dir = opendir(paths[i]);

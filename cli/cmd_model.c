@@ -590,6 +590,7 @@ static int solve(int argc, char **argv) {
         case OPT_M_ALLOW_WRITE: { /* checked as the guest options' --allow-write, before anything runs */
             cli_guest_options checked;
             cli_guest_defaults(&checked);
+            checked.emu.allow_write_dir = allow_write; /* a second one is refused as there */
             bool bad_dir = false;
             cli_guest_option(&checked, OPT_ALLOW_WRITE, optarg, "model solve", &bad_dir);
             if (bad_dir) return EXIT_USAGE;

@@ -42,6 +42,12 @@ static bool parse_size(const char *text, uint64_t *out) {
 
 void cli_guest_defaults(cli_guest_options *g) { memset(g, 0, sizeof *g); }
 
+/* whether two directory names are the same directory (device and inode) */
+static bool same_directory(const char *a, const char *b) {
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char *verb, bool *bad) {
     switch (opt) {
     case OPT_ALLOW_WRITE: {
@@ -49,6 +55,14 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
         bool exists = stat(arg, &st) == 0;
         if (!exists || !S_ISDIR(st.st_mode)) {
             cli_usage(verb, "--allow-write %s: %s", arg, exists ? "not a directory" : strerror(errno));
+            *bad = true;
+        } else if (g->emu.allow_write_dir && !same_directory(g->emu.allow_write_dir, arg)) {
+            /* the guest writes beneath one directory (one descriptor, docs/sandbox.md §1); the
+             * second one silently replaced the first */
+            cli_usage(verb,
+                      "--allow-write given twice (%s, then %s): the guest may write beneath one directory; give one "
+                      "that holds both",
+                      g->emu.allow_write_dir, arg);
             *bad = true;
         }
         g->emu.allow_write_dir = arg;

@@ -105,6 +105,40 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   set_tests_properties(exec.qemu.dynamic.nss_passwd PROPERTIES ENVIRONMENT "QEMU_LD_PREFIX=/usr/riscv64-linux-gnu;COMPARE_STDERR=1")
   add_test(NAME exec.qemu.write_nowhere COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/write_nowhere)
   set_tests_properties(exec.qemu.write_nowhere PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  # path edge cases as Linux answers them (docs/sandbox.md §19): a trailing slash on a path a
+  # call creates or removes, `//`, rmdir/unlink/mkdir of `/`, access(W_OK) by the permission
+  # bits, socket calls on a file; static, dynamic (`//` is the host's root, not the sysroot),
+  # and through the fallback walk beneath --allow-write (CYCLESCOPE_BENEATH_WALK=1)
+  set(_pedir ${CMAKE_CURRENT_BINARY_DIR}/path-edges-area)
+  foreach(variant "static|path_edges||" "dynamic|path_edges_dynamic|QEMU_LD_PREFIX=/usr/riscv64-linux-gnu|no-listing"
+          "walk|path_edges|CYCLESCOPE_BENEATH_WALK=1|")
+    string(REPLACE "|" ";" parts "${variant}")
+    list(GET parts 0 kind)
+    list(GET parts 1 prog)
+    list(GET parts 2 env)
+    list(GET parts 3 mode)
+    set(_name exec.qemu.path_edges.${kind})
+    if(kind STREQUAL "static")
+      set(_name exec.qemu.path_edges)
+    elseif(kind STREQUAL "dynamic")
+      set(_name exec.qemu.dynamic.path_edges)
+    endif()
+    add_test(NAME ${_name}
+             COMMAND ${CMAKE_COMMAND} -E env bash -c "rm -rf '${_pedir}-${kind}' && mkdir -p '${_pedir}-${kind}' && exec \"$0\" \"$@\""
+                     ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_pedir}-${kind} --
+                     ${_g}/${prog} ${_pedir}-${kind} ${mode})
+    set_tests_properties(${_name} PROPERTIES ENVIRONMENT "COMPARE_STDERR=1;${env}")
+  endforeach()
+  # what a dynamic program lists as `//`: the host's root, as Linux (and the static program
+  # under qemu: exec.qemu.path_edges); qemu -L lists its prefix there, so it is no reference
+  add_test(NAME exec.dynamic.path_edges.root_listing
+           COMMAND ${CMAKE_COMMAND} -E env bash -c "rm -rf '${_pedir}-listing' && mkdir -p '${_pedir}-listing' && exec \"$0\" \"$@\""
+                   ${_scripts}/expect_output.sh 0 "^opendir\\(//\\): lists proc$
+^opendir\\(///\\): lists proc$
+^opendir\\(//\\.\\): lists proc$
+^opendir\\(/\\./\\): lists proc$
+^stat\\(//\\): the root$"
+                   ${_cs} exec --sysroot /usr/riscv64-linux-gnu --allow-write ${_pedir}-listing ${_g}/path_edges_dynamic ${_pedir}-listing)
   # the sysroot's ld.so run as the program (`ld.so PROG`, as ldd and --library-path users do):
   # it loads PROG's libraries as a dynamic program's ld.so does, from the sysroot (it found
   # no libc.so.6 before: a program without PT_INTERP saw only the host's files)

@@ -8,6 +8,23 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME sandbox.race COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap>)
   add_test(NAME sandbox.race.walk COMMAND ${_scripts}/sandbox_race.sh ${_cs} ${_g} $<TARGET_FILE:rename_swap> walk)
   set_tests_properties(sandbox.race sandbox.race.walk PROPERTIES TIMEOUT 30)
+  # --allow-write given twice: the second directory silently replaced the first; now a
+  # usage error naming both (the guest writes beneath one directory). The same directory
+  # twice, under two names, is one directory: accepted. `model solve` checks it the same way.
+  set(_awdir ${CMAKE_CURRENT_BINARY_DIR}/allow-write-twice)
+  file(MAKE_DIRECTORY ${_awdir}/a ${_awdir}/b)
+  add_test(NAME sandbox.allow_write_twice
+           COMMAND ${_scripts}/expect_error.sh 2
+                   "cyclescope exec: --allow-write given twice \\(${_awdir}/a, then ${_awdir}/b\\): the guest may write beneath one directory"
+                   ${_cs} exec --allow-write ${_awdir}/a --allow-write ${_awdir}/b ${_g}/hello)
+  add_test(NAME sandbox.allow_write_twice.run
+           COMMAND ${_scripts}/expect_error.sh 2 "cyclescope run: --allow-write given twice"
+                   ${_cs} run --allow-write ${_awdir}/a --allow-write ${_awdir}/b ${_g}/hello)
+  add_test(NAME sandbox.allow_write_twice.model
+           COMMAND ${_scripts}/expect_error.sh 2 "cyclescope model solve: --allow-write given twice"
+                   ${_cs} model solve --allow-write ${_awdir}/a --allow-write ${_awdir}/b no-such-profile)
+  add_test(NAME sandbox.allow_write_same_twice
+           COMMAND ${_scripts}/expect_output.sh 0 "^hello" ${_cs} exec --allow-write ${_awdir}/a --allow-write ${_awdir}/b/../a/. ${_g}/hello)
 endif()
 
 if(CYCLESCOPE_RISCV_CC)

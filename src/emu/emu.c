@@ -150,10 +150,23 @@ const char *emu_sysroot_default(void) {
     return stat(debian_cross, &st) == 0 && S_ISDIR(st.st_mode) ? debian_cross : NULL;
 }
 
+/* whether an absolute path names the root by its letters alone: "/", "//", "///", "/./..";
+ * Linux reads each as "/" (the root is its own parent) */
+static bool names_root(const char *path) {
+    for (const char *p = path; *p;) {
+        while (*p == '/') p++;
+        size_t n = strcspn(p, "/");
+        if (n > 2 || (n > 0 && strncmp(p, "..", n) != 0)) return false; /* a component not "." or ".." */
+        p += n;
+    }
+    return true;
+}
+
 static const char *under_root(const char *root, const char *path, char *buf, size_t size) {
     if (!root || path[0] != '/') return path;
-    /* "/" alone is the host's root: the guest lists and walks the host's tree, as under qemu */
-    if (!path[1] || (size_t)snprintf(buf, size, "%s%s", root, path) >= size) return path;
+    /* the root itself ("/", "//"...) is the host's root: the guest lists and walks the host's
+     * tree, as under qemu for "/" (qemu -L takes "//" for the prefix; Linux for "/") */
+    if (names_root(path) || (size_t)snprintf(buf, size, "%s%s", root, path) >= size) return path;
     struct stat st;
     return lstat(buf, &st) == 0 ? buf : path;
 }

@@ -60,7 +60,10 @@ enum {
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
-    SYS_acct = 89, SYS_socket = 198, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
+    SYS_acct = 89, SYS_socket = 198, SYS_bind = 200, SYS_listen = 201, SYS_accept = 202, SYS_connect = 203,
+    SYS_getsockname = 204, SYS_getpeername = 205, SYS_sendto = 206, SYS_recvfrom = 207, SYS_setsockopt = 208,
+    SYS_getsockopt = 209, SYS_shutdown = 210, SYS_sendmsg = 211, SYS_recvmsg = 212, SYS_accept4 = 242,
+    SYS_recvmmsg = 243, SYS_sendmmsg = 269, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
     SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_msync = 227, SYS_madvise = 233, SYS_wait4 = 260, SYS_waitid = 95,
     SYS_riscv_hwprobe = 258, SYS_riscv_flush_icache = 259, SYS_prlimit64 = 261,
     SYS_renameat2 = 276, SYS_getrandom = 278, SYS_statx = 291, SYS_rseq = 293, SYS_clone3 = 435,
@@ -87,7 +90,9 @@ static const char *syscall_name(unsigned long nr) {
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
         NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
-        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
+        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(socket) NAME(bind) NAME(listen) NAME(accept) NAME(connect)
+        NAME(getsockname) NAME(getpeername) NAME(sendto) NAME(recvfrom) NAME(setsockopt) NAME(getsockopt)
+        NAME(shutdown) NAME(sendmsg) NAME(recvmsg) NAME(accept4) NAME(recvmmsg) NAME(sendmmsg) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
         NAME(riscv_hwprobe) NAME(riscv_flush_icache) NAME(prlimit64) NAME(renameat2)
         NAME(getrandom) NAME(statx) NAME(rseq) NAME(clone3) NAME(faccessat2)
@@ -313,10 +318,12 @@ static bool host_dirfd(emu_t *e, int64_t dirfd, int *out) {
 
 /* Where a guest path lies, as a path relative to the --allow-write directory:
  * the directory part resolved on the host (realpath), the last component kept
- * as written. This only chooses what to ask for; the open itself is resolved
- * beneath the directory by the kernel in one step (cs_open_beneath), so a
- * link swapped in between cannot lead outside. Returns 0, -EACCES when the
- * path lies outside, or the errno of resolving its directory. */
+ * as written, a trailing slash included ("name/" must be a directory: Linux's
+ * ENOTDIR, EISDIR come from the kernel's own call on it). This only chooses what
+ * to ask for; the open itself is resolved beneath the directory by the kernel in
+ * one step (cs_open_beneath), so a link swapped in between cannot lead outside.
+ * Returns 0, -EACCES when the path lies outside, or the errno of resolving its
+ * directory. */
 static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, size_t rel_size) {
     char full[PATH_MAX * 2], resolved[PATH_MAX];
     if (!path[0]) return -ENOENT;
@@ -337,7 +344,8 @@ static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, siz
         snprintf(full, sizeof full, "%s/%s", base, path);
     }
     size_t len = strlen(full);
-    while (len > 1 && full[len - 1] == '/') full[--len] = 0;                      /* "dir/" names dir */
+    bool trailing_slash = false;
+    while (len > 1 && full[len - 1] == '/') full[--len] = 0, trailing_slash = true;
     if (realpath(full, resolved) && strcmp(resolved, e->allow_write_real) == 0) { /* DIR itself (O_TMPFILE) */
         snprintf(rel, rel_size, ".");
         return 0;
@@ -352,7 +360,7 @@ static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, siz
     const char *below = resolved + n + (resolved[n] == '/');
     int w;
     if (!last[0]) w = snprintf(rel, rel_size, "%s", *below ? below : "."); /* the path was "/" */
-    else w = snprintf(rel, rel_size, "%s%s%s", below, *below ? "/" : "", last);
+    else w = snprintf(rel, rel_size, "%s%s%s%s", below, *below ? "/" : "", last, trailing_slash ? "/" : "");
     return w < 0 || (size_t)w >= rel_size ? -ENAMETOOLONG : 0;
 }
 
@@ -403,6 +411,26 @@ static int open_dev_null(int hdir, const char *path, int flags, int64_t mode) {
         return NOT_DEV_NULL;
     }
     return fd;
+}
+
+/* faccessat(2): the host's answer, but for a root host, which may read and write any file:
+ * the guest is uid 1000 (getuid), not root, so R_OK, W_OK and X_OK are answered from the
+ * file's owner bits, as Linux answers the owner of a file (gnulib's tests check that a
+ * 0400 file is not writable when geteuid() is not 0). */
+static int64_t sys_faccessat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t mode, uint64_t flags) {
+    char path[PATH_MAX], under[PATH_MAX];
+    int hdir;
+    if (!get_path(e, path_addr, path)) return -EFAULT;
+    if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
+    if (mode & ~(uint64_t)(R_OK | W_OK | X_OK)) return -EINVAL;
+    if (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) return -EINVAL;
+    const char *at = emu_sysroot_path(e, path, under, sizeof under);
+    if (faccessat(hdir, at, (int)mode, (int)flags) < 0) return -errno;
+    if (mode == F_OK || geteuid() != 0) return 0;
+    struct stat st;
+    if (fstatat(hdir, at, &st, (int)(flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))) < 0) return -errno;
+    unsigned owner_bits = (st.st_mode >> 6) & 7;
+    return (owner_bits & mode) == mode ? 0 : -EACCES;
 }
 
 /* Open for writing: only beneath --allow-write DIR, resolved race-free (or /dev/null). */
@@ -1654,20 +1682,56 @@ static int64_t sys_getcwd(emu_t *e, uint64_t buf, uint64_t size) {
     return n > size ? -ERANGE : guest_put(e, buf, cwd, n) ? -EFAULT : (int64_t)n;
 }
 
+/* What Linux answers a call that creates or removes a name when the path's last component
+ * is no name: `/` (any number of slashes), `.` or `..`. The kernel checks this before any
+ * permission, once the directory part is found, so the sandbox has nothing to refuse and
+ * nothing is touched (rmdir("/") was EACCES, with the notice, where Linux says EBUSY). */
+typedef struct {
+    int root, dot, dotdot;
+} not_a_name;
+static const not_a_name RMDIR_NOT_A_NAME = {EBUSY, EINVAL, ENOTEMPTY}, UNLINK_NOT_A_NAME = {EISDIR, EISDIR, EISDIR},
+                        CREATE_NOT_A_NAME = {EEXIST, EEXIST, EEXIST}, RENAME_NOT_A_NAME = {EBUSY, EBUSY, EBUSY},
+                        LINK_OLD_NOT_A_NAME = {EPERM, EPERM, EPERM}; /* a directory: no hard link */
+/* a last component as these calls keep it: a name, and a trailing slash */
+#define LAST_MAX (NAME_MAX + 2)
+
+/* 0 when the last component of `path` is a name; else -errno as `answers` says, or the errno
+ * of finding the directory part ("missing/." is ENOENT, "file/.." ENOTDIR) */
+static int64_t not_a_name_errno(int hdir, const char *path, const not_a_name *answers) {
+    char dir[PATH_MAX];
+    if ((size_t)snprintf(dir, sizeof dir, "%s", path) >= sizeof dir) return -ENAMETOOLONG;
+    size_t len = strlen(dir);
+    while (len > 0 && dir[len - 1] == '/') dir[--len] = 0;
+    if (len == 0) return path[0] == '/' ? -answers->root : 0;
+    char *slash = strrchr(dir, '/');
+    const char *last = slash ? slash + 1 : dir;
+    int err = strcmp(last, ".") == 0 ? answers->dot : strcmp(last, "..") == 0 ? answers->dotdot : 0;
+    if (!err) return 0;
+    if (slash) slash[slash == dir ? 1 : 0] = 0; /* the directory part: "/" for "/..", else up to the slash */
+    struct stat st;
+    if (fstatat(hdir, slash ? dir : ".", &st, 0) != 0) return -errno;
+    return S_ISDIR(st.st_mode) ? -err : -ENOTDIR;
+}
+
 /* The directory holding a guest path that a call will change (rename, unlink, mkdir),
  * opened beneath --allow-write DIR by the rules of openat (docs/sandbox.md §1), and the
- * last component, which these calls never follow as a link. Returns the host descriptor
- * or -errno (-EACCES, with the one-line notice, when it lies outside). */
-static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char *last, size_t last_size) {
+ * last component, which these calls never follow as a link; a trailing slash stays on it
+ * ("name/"), so that the call itself gives Linux's answer (ENOTDIR for a file, EISDIR...).
+ * Returns the host descriptor or -errno (-EACCES, with the one-line notice, when it lies
+ * outside; `answers` when the last component is `/`, `.` or `..`). */
+static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char *last, size_t last_size,
+                              const not_a_name *answers) {
     char path[PATH_MAX], rel[PATH_MAX * 2];
     int hdir;
     if (!get_path(e, path_addr, path)) return -EFAULT;
     if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
-    int64_t r = !path[0]  ? -ENOENT
-        : e->allow_fd < 0 ? refused_write(hdir, path)
-                          : path_beneath(e, hdir, path, rel, sizeof rel);
+    int64_t r = !path[0] ? -ENOENT : not_a_name_errno(hdir, path, answers);
+    if (r) return r;
+    r = e->allow_fd < 0 ? refused_write(hdir, path) : path_beneath(e, hdir, path, rel, sizeof rel);
     if (r == 0) {
-        char *slash = strrchr(rel, '/');
+        size_t end = strlen(rel);
+        while (end > 1 && rel[end - 1] == '/') end--; /* the name is before a trailing slash */
+        char *slash = memrchr(rel, '/', end);
         const char *name = slash ? slash + 1 : rel;
         if (strlen(name) >= last_size) return -ENAMETOOLONG;
         snprintf(last, last_size, "%s", name);
@@ -1682,10 +1746,11 @@ static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char 
 /* The parent directories of two names beneath --allow-write DIR (rename, link), each open
  * and its last component in *_last; on an error nothing stays open. */
 static int64_t two_parents_beneath(emu_t *e, int64_t olddir, uint64_t oldpath, char *old_last, int64_t newdir,
-                                   uint64_t newpath, char *new_last, int64_t *to) {
-    int64_t from = parent_beneath(e, olddir, oldpath, old_last, NAME_MAX + 1);
+                                   uint64_t newpath, char *new_last, int64_t *to, const not_a_name *old_answers,
+                                   const not_a_name *new_answers) {
+    int64_t from = parent_beneath(e, olddir, oldpath, old_last, LAST_MAX, old_answers);
     if (from < 0) return from;
-    *to = parent_beneath(e, newdir, newpath, new_last, NAME_MAX + 1);
+    *to = parent_beneath(e, newdir, newpath, new_last, LAST_MAX, new_answers);
     if (*to < 0) {
         close((int)from);
         return *to;
@@ -1695,9 +1760,10 @@ static int64_t two_parents_beneath(emu_t *e, int64_t olddir, uint64_t oldpath, c
 
 static int64_t sys_renameat2(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t newdir, uint64_t newpath,
                              uint64_t flags) {
-    char old_last[NAME_MAX + 1], new_last[NAME_MAX + 1];
+    char old_last[LAST_MAX], new_last[LAST_MAX];
     int64_t to;
-    int64_t from = two_parents_beneath(e, olddir, oldpath, old_last, newdir, newpath, new_last, &to);
+    int64_t from = two_parents_beneath(e, olddir, oldpath, old_last, newdir, newpath, new_last, &to, &RENAME_NOT_A_NAME,
+                                       &RENAME_NOT_A_NAME);
     if (from < 0) return from;
     int64_t r = renameat2((int)from, old_last, (int)to, new_last, (unsigned)flags) < 0 ? -errno : 0;
     close((int)from);
@@ -1707,8 +1773,9 @@ static int64_t sys_renameat2(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t
 
 static int64_t sys_unlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t flags) {
     if (flags & ~(uint64_t)AT_REMOVEDIR) return -EINVAL;
-    char last[NAME_MAX + 1];
-    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last);
+    char last[LAST_MAX];
+    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last,
+                                 (flags & AT_REMOVEDIR) ? &RMDIR_NOT_A_NAME : &UNLINK_NOT_A_NAME);
     if (dir < 0) return dir;
     int64_t r = unlinkat((int)dir, last, (int)flags) < 0 ? -errno : 0;
     close((int)dir);
@@ -1717,8 +1784,8 @@ static int64_t sys_unlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_
 
 static int64_t sys_mkdirat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t mode) {
     if (e->umask_set) mode &= ~(uint64_t)e->guest_umask; /* the host's umask applies too */
-    char last[NAME_MAX + 1];
-    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last);
+    char last[LAST_MAX];
+    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last, &CREATE_NOT_A_NAME);
     if (dir < 0) return dir;
     int64_t r = mkdirat((int)dir, last, (mode_t)mode & 07777) < 0 ? -errno : 0;
     close((int)dir);
@@ -1729,10 +1796,10 @@ static int64_t sys_mkdirat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
  * makes a directory; its target is text, stored as the guest gave it (a write through the
  * link later resolves it beneath DIR like any path, so a link to outside grants nothing). */
 static int64_t sys_symlinkat(emu_t *e, uint64_t target_addr, int64_t dirfd, uint64_t path_addr) {
-    char target[PATH_MAX], last[NAME_MAX + 1];
+    char target[PATH_MAX], last[LAST_MAX];
     if (!mem_read_string(&e->m, target_addr, target, sizeof target)) return -EFAULT;
     if (!target[0]) return -ENOENT;
-    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last);
+    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last, &CREATE_NOT_A_NAME);
     if (dir < 0) return dir;
     int64_t r = symlinkat(target, (int)dir, last) < 0 ? -errno : 0;
     close((int)dir);
@@ -1747,9 +1814,10 @@ static int64_t sys_linkat(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t ne
                           uint64_t flags) {
     if (flags & ~(uint64_t)(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) return -EINVAL;
     if (flags & AT_EMPTY_PATH) return -ENOENT;
-    char old_last[NAME_MAX + 1], new_last[NAME_MAX + 1];
+    char old_last[LAST_MAX], new_last[LAST_MAX];
     int64_t to;
-    int64_t from = two_parents_beneath(e, olddir, oldpath, old_last, newdir, newpath, new_last, &to);
+    int64_t from = two_parents_beneath(e, olddir, oldpath, old_last, newdir, newpath, new_last, &to,
+                                       &LINK_OLD_NOT_A_NAME, &CREATE_NOT_A_NAME);
     if (from < 0) return from;
     int64_t r;
     if (flags & AT_SYMLINK_FOLLOW) {
@@ -2093,17 +2161,7 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_ioctl: ret = fd_of(e, a0) ? -ENOTTY : -EBADF; break; /* no terminal: TCGETS, TIOCGWINSZ... */
     case SYS_faccessat:
-    case SYS_faccessat2: {
-        char path[PATH_MAX];
-        int hdir;
-        if (!get_path(e, a1, path)) ret = -EFAULT;
-        else if (!host_dirfd(e, (int64_t)a0, &hdir)) ret = -EBADF;
-        else {
-            char under[PATH_MAX];
-            ret = faccessat(hdir, emu_sysroot_path(e, path, under, sizeof under), (int)a2, 0) < 0 ? -errno : 0;
-        }
-        break;
-    }
+    case SYS_faccessat2: ret = sys_faccessat(e, (int64_t)a0, a1, a2, nr == SYS_faccessat2 ? a3 : 0); break;
     case SYS_openat: ret = sys_openat(e, (int64_t)a0, a1, (int64_t)a2, (int64_t)a3); break;
     case SYS_close: ret = sys_close(e, a0); break;
     case SYS_lseek: {
@@ -2448,6 +2506,26 @@ void emu_syscall(emu_t *e) {
         break;
     }
     case SYS_sysinfo: ret = sys_sysinfo(e, a0); break;
+    case SYS_bind:
+    case SYS_listen:
+    case SYS_accept:
+    case SYS_accept4:
+    case SYS_connect:
+    case SYS_getsockname:
+    case SYS_getpeername:
+    case SYS_sendto:
+    case SYS_recvfrom:
+    case SYS_setsockopt:
+    case SYS_getsockopt:
+    case SYS_shutdown:
+    case SYS_sendmsg:
+    case SYS_recvmsg:
+    case SYS_recvmmsg:
+    case SYS_sendmmsg:
+        /* socket calls on a descriptor: the guest can make no socket (below), so none of its
+         * descriptors is one; Linux looks the descriptor up first (before any flag or address) */
+        ret = fd_of(e, a0) ? -ENOTSOCK : -EBADF;
+        break;
     case SYS_socket:
         /* The guest has no sockets (no network, no host daemons: docs/sandbox.md §4). Refused
          * without the unsupported-call warning: glibc's getpwuid, getgrgid and getaddrinfo

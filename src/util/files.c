@@ -25,15 +25,44 @@
  * ever followed and ".." pops our own stack of directory fds rather than asking
  * the kernel for the parent. Stricter than openat2: a symbolic link anywhere in
  * the path is refused (ELOOP), even one that stays beneath root_fd. */
+/* The last component of a walk written with a trailing slash ("name/"), which Linux reads
+ * as "name, which must be a directory", following a symbolic link there even under
+ * O_NOFOLLOW. The walk never follows a link for an open, so the answers Linux gives without
+ * opening anything through the link are found by stat (a read, which the sandbox does not
+ * confine), and a link to a directory opened read-only, the one open Linux would make
+ * through it, is refused (ELOOP) as everywhere in the walk. */
+static int open_last_with_slash(int parent_fd, const char *name, int flags, mode_t mode) {
+    if (flags & O_CREAT) return -EISDIR; /* Linux refuses it before looking the name up */
+    int dir = openat(parent_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir >= 0) { /* a directory: open it as "." to get open's own answer (EISDIR for a write) */
+        int fd = openat(dir, ".", flags | O_CLOEXEC, mode);
+        int result = fd < 0 ? -errno : fd;
+        close(dir);
+        return result;
+    }
+    int err = errno;
+    struct stat st;
+    if (err != ENOTDIR || fstatat(parent_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
+        return -err; /* ENOENT; ENOTDIR for a file */
+    if (fstatat(parent_fd, name, &st, 0) != 0) return errno == ENOENT || errno == ELOOP ? -errno : -ENOTDIR;
+    if (!S_ISDIR(st.st_mode)) return -ENOTDIR;
+    return (flags & O_ACCMODE) != O_RDONLY ? -EISDIR : -ELOOP;
+}
+
 static int open_beneath_walk(int root_fd, const char *rel, int flags, mode_t mode) {
     enum { MAX_DEPTH = 256 };
     int stack[MAX_DEPTH];
     int depth = 0, result = -EINVAL;
     stack[0] = root_fd; /* never closed here */
+    size_t rel_len = strlen(rel);
+    bool trailing_slash = rel_len > 0 && rel[rel_len - 1] == '/';
     char *copy = cs_strdup(rel), *save = NULL;
     char *comp = strtok_r(copy, "/", &save);
+    /* ".", ".." and the root itself are opened as "." of their directory with the flags
+     * asked for, so that the kernel answers as for the path (O_CREAT: EISDIR, with O_EXCL:
+     * EEXIST) */
     if (!comp) { /* the root itself */
-        int fd = openat(root_fd, ".", (flags & ~(O_CREAT | O_EXCL)) | O_NOFOLLOW | O_CLOEXEC, mode);
+        int fd = openat(root_fd, ".", flags | O_NOFOLLOW | O_CLOEXEC, mode);
         free(copy);
         return fd < 0 ? -errno : fd;
     }
@@ -41,7 +70,7 @@ static int open_beneath_walk(int root_fd, const char *rel, int flags, mode_t mod
         char *next = strtok_r(NULL, "/", &save);
         if (strcmp(comp, ".") == 0) {
             if (!next) { /* trailing "/." names the directory itself */
-                int fd = openat(stack[depth], ".", (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC, mode);
+                int fd = openat(stack[depth], ".", flags | O_CLOEXEC, mode);
                 result = fd < 0 ? -errno : fd;
                 break;
             }
@@ -52,7 +81,7 @@ static int open_beneath_walk(int root_fd, const char *rel, int flags, mode_t mod
             }
             close(stack[depth--]);
             if (!next) {
-                int fd = openat(stack[depth], ".", (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC, mode);
+                int fd = openat(stack[depth], ".", flags | O_CLOEXEC, mode);
                 result = fd < 0 ? -errno : fd;
                 break;
             }
@@ -72,6 +101,9 @@ static int open_beneath_walk(int root_fd, const char *rel, int flags, mode_t mod
                 break;
             }
             stack[++depth] = fd;
+        } else if (trailing_slash) {
+            result = open_last_with_slash(stack[depth], comp, flags, mode);
+            break;
         } else {
             int fd = openat(stack[depth], comp, flags | O_NOFOLLOW | O_CLOEXEC, mode);
             result = fd < 0 ? -errno : fd;

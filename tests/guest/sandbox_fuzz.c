@@ -23,7 +23,7 @@
 /* The fuzzer's state lives on its stack, which no call is aimed at: calls may
  * write anywhere in .data and .bss (the guest harming itself, as on Linux), and
  * after the loop the program leaves with raw calls, not through libc. */
-enum { SCRATCH = 64 * 1024, PATHS = 24 };
+enum { SCRATCH = 64 * 1024, PATHS = 32 };
 typedef struct fuzz {
     uint64_t rng;
     uint8_t *scratch; /* SCRATCH bytes followed by an unmapped page */
@@ -48,7 +48,8 @@ static long raw6(long nr, long a0, long a1, long a2, long a3, long a4, long a5) 
 static const int served[] = {56,  56,  56,  64,  64,  64,  17,  23,  24,  25,  29,  48,  56,  57,  61,  62,  63,
                              64,  65,  66,  67,  68,  78,  79,  80,  96,  99,  101, 113, 114, 115, 123, 124, 132,
                              134, 135, 153, 160, 163, 165, 169, 172, 173, 174, 175, 176, 177, 178, 179, 214, 215,
-                             216, 222, 226, 233, 258, 259, 261, 278, 291, 293, 439, 34,  35,  36,  37,  38,  276};
+                             216, 222, 226, 233, 258, 259, 261, 278, 291, 293, 439, 34,  35,  36,  37,  38,  276,
+                             200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 242, 243, 269};
 
 static uint64_t pick_pointer(fuzz *f) {
     switch (next(f) % 9) {
@@ -109,6 +110,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < SCRATCH; i++) f->scratch[i] = (uint8_t)next(f);
     f->victim = (uint8_t *)raw6(222, 0, 4096, 1, 0x22, -1, 0); /* PROT_READ */
     if ((long)f->victim < 0) return 3;
+    /* the last eight: a trailing slash (kept on writes: "name/" must be a directory, and a
+     * link there is followed), and the root under two names */
     static const char *const forms[PATHS] = {"%s/f",
                                              "%s/new",
                                              "%s/link_out",
@@ -132,7 +135,15 @@ int main(int argc, char **argv) {
                                              "%s/canary",
                                              "%s/canary2",
                                              "%s/sub/deep/x",
-                                             "%s//f"};
+                                             "%s//f",
+                                             "%s/outdir/",
+                                             "%s/link_out/",
+                                             "%s/dangling/",
+                                             "%s/sub/",
+                                             "%s/f/",
+                                             "/",
+                                             "//",
+                                             "%s/outdir/."};
     for (int i = 0; i < PATHS; i++) {
         const char *dir = (i >= 20 && i <= 21) ? out : in;
         if (i == 5) snprintf(f->paths[i], sizeof f->paths[i], forms[i], in, "outside/canary");

@@ -1739,8 +1739,9 @@ static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char 
         while (end > 1 && rel[end - 1] == '/') end--; /* the name is before a trailing slash */
         char *slash = memrchr(rel, '/', end);
         const char *name = slash ? slash + 1 : rel;
-        if (strlen(name) >= last_size) return -ENAMETOOLONG;
-        snprintf(last, last_size, "%s", name);
+        size_t name_len = strlen(name);
+        if (name_len >= last_size) return -ENAMETOOLONG;
+        memcpy(last, name, name_len + 1);
         if (slash) *slash = 0;
         r = cs_open_beneath(e->allow_fd, slash ? rel : ".", O_PATH | O_DIRECTORY, 0, e->beneath_walk);
         if (r == -EXDEV) r = -EACCES;

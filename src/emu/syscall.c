@@ -346,17 +346,21 @@ static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, siz
     size_t len = strlen(full);
     bool trailing_slash = false;
     while (len > 1 && full[len - 1] == '/') full[--len] = 0, trailing_slash = true;
-    if (realpath(full, resolved) && strcmp(resolved, e->allow_write_real) == 0) { /* DIR itself (O_TMPFILE) */
-        snprintf(rel, rel_size, ".");
-        return 0;
-    }
+    /* DIR itself named from outside it (an O_TMPFILE open of DIR): "." beneath DIR. Only then:
+     * a link in DIR to DIR (gnulib's symlink(".", "link1")) is a name beneath DIR, which
+     * unlink and rename act on, not DIR */
+    bool dir_itself = realpath(full, resolved) && strcmp(resolved, e->allow_write_real) == 0;
     char *slash = strrchr(full, '/');
     const char *last = slash + 1;
     *slash = 0;
     if (!realpath(slash == full ? "/" : full, resolved)) return -errno;
     const char *root = e->allow_write_real;
     size_t n = strcmp(root, "/") == 0 ? 0 : strlen(root);
-    if (strncmp(resolved, root, n) != 0 || (resolved[n] != '/' && resolved[n] != 0)) return -EACCES;
+    if (strncmp(resolved, root, n) != 0 || (resolved[n] != '/' && resolved[n] != 0)) {
+        if (!dir_itself) return -EACCES;
+        snprintf(rel, rel_size, ".");
+        return 0;
+    }
     const char *below = resolved + n + (resolved[n] == '/');
     int w;
     if (!last[0]) w = snprintf(rel, rel_size, "%s", *below ? below : "."); /* the path was "/" */

@@ -38,8 +38,8 @@ typedef struct cli_guest_options {
 } cli_guest_options;
 
 #define CLI_GUEST_OPTIONS_HELP                                                                \
-    "  --allow-write DIR  let the guest create and modify files under DIR (default: only\n"   \
-    "                     stdout and stderr are writable)\n"                                  \
+    "  --allow-write DIR  let the guest create and modify files under DIR, one directory\n"   \
+    "                     (default: only stdout and stderr are writable)\n"                   \
     "  --host-time        guest clocks follow the host (default: derived from the\n"          \
     "                     instruction count, 1 ns per instruction, so runs are repeatable)\n" \
     "  --seed N           seed of AT_RANDOM and getrandom (default fixed)\n"                  \

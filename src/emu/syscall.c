@@ -346,17 +346,21 @@ static int64_t path_beneath(emu_t *e, int hdir, const char *path, char *rel, siz
     size_t len = strlen(full);
     bool trailing_slash = false;
     while (len > 1 && full[len - 1] == '/') full[--len] = 0, trailing_slash = true;
-    if (realpath(full, resolved) && strcmp(resolved, e->allow_write_real) == 0) { /* DIR itself (O_TMPFILE) */
-        snprintf(rel, rel_size, ".");
-        return 0;
-    }
+    /* DIR itself named from outside it (an O_TMPFILE open of DIR): "." beneath DIR. Only then:
+     * a link in DIR to DIR (gnulib's symlink(".", "link1")) is a name beneath DIR, which
+     * unlink and rename act on, not DIR */
+    bool dir_itself = realpath(full, resolved) && strcmp(resolved, e->allow_write_real) == 0;
     char *slash = strrchr(full, '/');
     const char *last = slash + 1;
     *slash = 0;
     if (!realpath(slash == full ? "/" : full, resolved)) return -errno;
     const char *root = e->allow_write_real;
     size_t n = strcmp(root, "/") == 0 ? 0 : strlen(root);
-    if (strncmp(resolved, root, n) != 0 || (resolved[n] != '/' && resolved[n] != 0)) return -EACCES;
+    if (strncmp(resolved, root, n) != 0 || (resolved[n] != '/' && resolved[n] != 0)) {
+        if (!dir_itself) return -EACCES;
+        snprintf(rel, rel_size, ".");
+        return 0;
+    }
     const char *below = resolved + n + (resolved[n] == '/');
     int w;
     if (!last[0]) w = snprintf(rel, rel_size, "%s", *below ? below : "."); /* the path was "/" */
@@ -1733,8 +1737,9 @@ static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char 
         while (end > 1 && rel[end - 1] == '/') end--; /* the name is before a trailing slash */
         char *slash = memrchr(rel, '/', end);
         const char *name = slash ? slash + 1 : rel;
-        if (strlen(name) >= last_size) return -ENAMETOOLONG;
-        snprintf(last, last_size, "%s", name);
+        size_t name_len = strlen(name);
+        if (name_len >= last_size) return -ENAMETOOLONG;
+        memcpy(last, name, name_len + 1);
         if (slash) *slash = 0;
         r = cs_open_beneath(e->allow_fd, slash ? rel : ".", O_PATH | O_DIRECTORY, 0, e->beneath_walk);
         if (r == -EXDEV) r = -EACCES;

@@ -1769,7 +1769,7 @@ static bool estimate_class(profile_proc *p, uint32_t c, int channel, unsigned wi
 /* ---- local propagation (§6.1.4) --------------------------------------------------- */
 
 static void set_class(profile_proc *p, uint32_t c, double v, double var, uint8_t conf) {
-    if (v < 0) v = 0; /* no negative estimates */
+    if (v < 0) v = 0;                                                   /* no negative estimates */
     if (p->class_floor && v < p->class_floor[c]) v = p->class_floor[c]; /* nor below one execution: sampled */
     for (size_t b = 0; b < p->nblocks; b++)
         if (p->blocks[b].eclass == c && p->blocks[b].count < 0) {
@@ -2596,8 +2596,9 @@ static double flow_dot(const flow_row *row, const double *v, const size_t *off) 
 static flow_row flow_row_make(const profile_proc *procs, size_t nprocs, const size_t *off, double *c, double rhs,
                               double bound) {
     size_t total = off[nprocs];
-    flow_row row = {c,     cs_calloc(total + 1, sizeof(double)), rhs, bound, 0, 0, cs_calloc(nprocs + 1, sizeof(size_t)),
-                    false, false, 0, -1};
+    flow_row row = {c, cs_calloc(total + 1, sizeof(double)),  rhs,   bound, 0,
+                    0, cs_calloc(nprocs + 1, sizeof(size_t)), false, false, 0,
+                    -1};
     for (size_t i = 0; i < nprocs; i++) {
         if (!procs[i].flow) continue;
         bool any = false;
@@ -2670,8 +2671,7 @@ static bool flow_proj_add(flow_proj *pj, flow_row *r, const size_t *off, double 
 }
 
 /* The multipliers lam = M^-1 (C x0 - rhs) of the rows kept, and x of each procedure in `scope`. */
-static void flow_proj_solve(flow_proj *pj, profile_proc *procs, size_t nprocs, const size_t *off,
-                            const bool *scope) {
+static void flow_proj_solve(flow_proj *pj, profile_proc *procs, size_t nprocs, const size_t *off, const bool *scope) {
     size_t used = pj->used, cap = pj->cap, total = off[nprocs];
     double *x0 = cs_calloc(total + 1, sizeof *x0), *lam = cs_calloc(used + 1, sizeof *lam), *l = pj->l;
     for (size_t i = 0; i < nprocs; i++)
@@ -2814,7 +2814,8 @@ static size_t flow_solve(profile_proc *procs, size_t nprocs, const size_t *off, 
         memcpy(tail, &pj.kept[at + 1], ntail * sizeof *tail);
         pj.used = (size_t)at;
         for (size_t t = 0; t < ntail; t++)
-            if (!flow_proj_add(&pj, tail[t], off, NULL) && tail[t]->of_floor >= 0) cand[tail[t]->of_floor].active = false;
+            if (!flow_proj_add(&pj, tail[t], off, NULL) && tail[t]->of_floor >= 0)
+                cand[tail[t]->of_floor].active = false;
         if (r) {
             if (flow_proj_add(&pj, r, off, NULL)) cand[pick].active = true;
             else cand[pick].never = true;
@@ -2859,8 +2860,12 @@ bool profile_flow_least_squares(profile_proc *p, const double *est, const double
     size_t nv = p->nblocks + 2, ne = p->nedges + 1 + nsinks;
     size_t *from = cs_calloc(ne, sizeof *from), *to = cs_calloc(ne, sizeof *to);
     for (size_t e = 0; e < ne; e++) {
-        uint32_t f = e < p->nedges ? p->edges[e].from : e == p->nedges ? PROFILE_EXIT : (uint32_t)sinks[e - p->nedges - 1],
-                 t = e < p->nedges ? p->edges[e].to : e == p->nedges ? PROFILE_ENTRY : PROFILE_EXIT;
+        uint32_t f = e < p->nedges ? p->edges[e].from
+            : e == p->nedges       ? PROFILE_EXIT
+                                   : (uint32_t)sinks[e - p->nedges - 1],
+                 t = e < p->nedges ? p->edges[e].to
+            : e == p->nedges       ? PROFILE_ENTRY
+                                   : PROFILE_EXIT;
         from[e] = f == PROFILE_ENTRY ? p->nblocks : f == PROFILE_EXIT ? p->nblocks + 1 : f;
         to[e] = t == PROFILE_ENTRY ? p->nblocks : t == PROFILE_EXIT ? p->nblocks + 1 : t;
     }
@@ -3045,7 +3050,8 @@ static void estimate_all(profile_proc *p, bool stalls_only_add, int channel, uns
         p->class_floor = cs_calloc(p->nclasses + 1, sizeof *p->class_floor);
         for (size_t b = 0; b < p->nblocks; b++)
             for (uint32_t k = 0; k < p->blocks[b].n; k++)
-                if (p->insns[p->blocks[b].first + k].samples[PROF_CYCLES]) p->class_floor[p->blocks[b].eclass] = one_execution;
+                if (p->insns[p->blocks[b].first + k].samples[PROF_CYCLES])
+                    p->class_floor[p->blocks[b].eclass] = one_execution;
     }
     for (uint32_t c = 0; c < p->nclasses; c++) {
         if (!estimate_class(p, c, channel, width, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c]))

@@ -2854,22 +2854,34 @@ bool profile_flow_least_squares(profile_proc *p, const double *est, const double
     if (p->missing_edges || !p->nblocks) return false;
     /* + entry, exit; + the closing exit -> entry, and the pseudo edges of the classes' extension for
      * infinite loops (a sink component -> exit): without them a procedure that never returns
-     * (_exit, __libc_start_main) carries no flow from its entry, and every count there was 0 */
+     * (_exit, __libc_start_main) carries no flow from its entry, and every count there was 0; and
+     * their mirror, entry -> a block no edge enters (a stripped library's unnamed procedure that
+     * runs two functions together: the second one's first block), else held at 0 */
     int *sinks = NULL;
-    size_t nsinks = profile_sink_blocks(p, &sinks);
-    size_t nv = p->nblocks + 2, ne = p->nedges + 1 + nsinks;
+    size_t nsinks = profile_sink_blocks(p, &sinks), nsources = 0;
+    uint32_t *sources = cs_calloc(p->nblocks + 1, sizeof *sources);
+    bool *entered = cs_calloc(p->nblocks + 1, sizeof *entered);
+    for (size_t e = 0; e < p->nedges; e++)
+        if (p->edges[e].to < p->nblocks) entered[p->edges[e].to] = true;
+    for (uint32_t b = 0; b < p->nblocks; b++)
+        if (!entered[b]) sources[nsources++] = b;
+    free(entered);
+    size_t nv = p->nblocks + 2, ne = p->nedges + 1 + nsinks + nsources;
     size_t *from = cs_calloc(ne, sizeof *from), *to = cs_calloc(ne, sizeof *to);
     for (size_t e = 0; e < ne; e++) {
+        size_t x = e - p->nedges - 1; /* past the closing edge: the sinks', then the sources' */
         uint32_t f = e < p->nedges ? p->edges[e].from
             : e == p->nedges       ? PROFILE_EXIT
-                                   : (uint32_t)sinks[e - p->nedges - 1],
+            : x < nsinks           ? (uint32_t)sinks[x]
+                                   : PROFILE_ENTRY,
                  t = e < p->nedges ? p->edges[e].to
             : e == p->nedges       ? PROFILE_ENTRY
-                                   : PROFILE_EXIT;
+            : x < nsinks           ? PROFILE_EXIT
+                                   : sources[x - nsinks];
         from[e] = f == PROFILE_ENTRY ? p->nblocks : f == PROFILE_EXIT ? p->nblocks + 1 : f;
         to[e] = t == PROFILE_ENTRY ? p->nblocks : t == PROFILE_EXIT ? p->nblocks + 1 : t;
     }
-    free(sinks);
+    free(sinks), free(sources);
     /* a spanning forest (union-find), then each node's parent edge in it (breadth first) */
     size_t *uf = cs_calloc(nv, sizeof *uf);
     for (size_t v = 0; v < nv; v++) uf[v] = v;

@@ -613,7 +613,7 @@ static void test_flow_interprocedural(void **state) {
  * floor 1, and S and N1 (equal variances) share the residual, 100.5 and 99.5. (2) A procedure
  * that never returns, entry -> A -> B (B loops, no exit): the flow from the entry leaves through
  * the pseudo edge of the infinite-loop extension, so A (estimate 0, sampled) comes to its floor
- * — before, no cycle passed through A and every count there was 0. */
+ * — before, no cycle passed through A and every count there was 0. (3) below. */
 static void test_flow_floor(void **state) {
     (void)state;
     {
@@ -654,6 +654,25 @@ static void test_flow_floor(void **state) {
         assert_true(fabs(c.blocks[A].count - 1) < 1e-6 && fabs(c.edges[0].count - 1) < 1e-6);
         assert_true(fabs(c.blocks[B].count - 50) < 1e-6);
         assert_true(fabs(c.edges[1].count + c.edges[2].count - c.blocks[B].count) < 1e-6); /* B's in-edges */
+        profile_flow_release(&c.p);
+    }
+    {
+        /* (3) a block no edge enters (a stripped library's procedure running two functions
+         * together: the second's first block): the flow reaches it through a pseudo edge from
+         * the entry, so its floor holds (before: no cycle through it, its count 0) */
+        enum { A, B, C };
+        static const uint32_t ed[][2] = {{E, A}, {A, X}, {B, C}, {C, X}};
+        cfg_case c;
+        make(&c, 3, ed, 4);
+        double est[8], var[8], floor[8] = {0};
+        for (int k = 0; k < 8; k++) est[k] = -1, var[k] = 0;
+        est[c.blocks[A].eclass] = 40, var[c.blocks[A].eclass] = 40;
+        est[c.blocks[B].eclass] = 0, var[c.blocks[B].eclass] = 1, floor[c.blocks[B].eclass] = 1;
+        est[c.blocks[C].eclass] = 0, var[c.blocks[C].eclass] = 1;
+        c.p.class_floor = floor;
+        solve_case(&c, est, var);
+        assert_true(fabs(c.blocks[A].count - 40) < 1e-6);
+        assert_true(c.blocks[B].count > 1 - 1e-6 && fabs(c.blocks[C].count - c.blocks[B].count) < 1e-6);
         profile_flow_release(&c.p);
     }
 }

@@ -18,6 +18,9 @@
 #                              of order), the eight workloads of bench/profile_grade.sh with three
 #                              runs merged (seeds 1+2+3): one run does not meet them (docs/profile.md)
 #   profile.grade.ooo4_commit_cycle_low  single runs: the samples off by > 15% marked low (>= 95%)
+#   profile.grade.ooo4_commit_cycle_single  single runs: every frequency and edge goal
+#   profile.sampled_ran_once   ooo4 at commit points: a sampled instruction's count is one execution
+#                              at least, and the flow constraints still hold
 #   profile.calls_between_procedures  sort's quicksort (entered only by jal): its estimated entry
 #                              count is the sum of its call sites' (the least squares across procedures)
 #   fuzz.profile.corpus        (tests/fuzz.cmake) replays tests/corpus/profile (versions 3 to 7)
@@ -63,10 +66,32 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   # low" (100%; 88.5% when the analysis took the grouped slot-samples as independent)
   add_test(NAME profile.grade.ooo4_commit_cycle_low COMMAND ${CMAKE_COMMAND} -E env PROFILE_GRADE_ASSERT=low
            ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade-ooo4-cycle-low ooo4 100 1,2,3 ${_ooo_workloads})
-  # single runs meet the 5% goal (82.0%) since commit slots pool every issue point and meet the
-  # flow constraints by least squares; 76.9% with the cluster rule and the lowering
-  add_test(NAME profile.grade.ooo4_commit_cycle_single COMMAND ${CMAKE_COMMAND} -E env PROFILE_GRADE_ASSERT=within5
-           ${_scripts}/profile_grade.sh ${_cs} ${_prof_out}/grade-ooo4-cycle-single ooo4 100 1,2,3 ${_ooo_workloads})
+  # single runs (seeds 1, 2, 3) meet every frequency and edge goal since a sampled class is held
+  # at one execution at least (docs/profile.md, "A sampled block ran"): 83.7 / 93.1 / 95.9% within
+  # 5 / 10 / 15%, edges 88.4%; before 82.0 / 91.4 / 94.1% (the 10% and 15% goals not met)
+  add_test(NAME profile.grade.ooo4_commit_cycle_single COMMAND ${_scripts}/profile_grade.sh ${_cs}
+           ${_prof_out}/grade-ooo4-cycle-single ooo4 100 1,2,3 ${_ooo_workloads})
+  # a sample at a commit point names an instruction that commits: every sampled instruction's
+  # count is one execution at least (start-up code waiting on cold misses, and procedures that
+  # never return, were estimated at 0-0.1 execution), and the solution still meets each block's
+  # flow constraint (its count the sum of its in-edges', no edge below 0) where least squares
+  # solved it (no missing edges, at most 400 independent cycles) — commit cycles and commit slots;
+  # before: 347 and 413 sampled instructions below one execution, 158 and 83 blocks off their flow
+  add_test(NAME profile.sampled_ran_once COMMAND bash -c "set -eu; cs=$1 out=$2 prog=$3; mkdir -p \"$out\"
+    for point in commit-cycle commit-slot; do
+      \"$cs\" profile record --env-fixed --config ooo4 --sample-point $point --period 100 --sample-seed 1 \\
+        -o \"$out\"/s.prof \"$prog\" 10000 >/dev/null 2>&1
+      \"$cs\" profile report --json \"$out\"/s.json \"$out\"/s.prof >/dev/null 2>&1
+      jq -e '[.procedures[].instructions[] | select(.samples > 0)] as \$s
+        | (\$s | length) > 100 and all(\$s[]; .count >= 1 - 1e-9)' \"$out\"/s.json >/dev/null ||
+        { echo \"$point: sampled instructions run less than once: $(jq -c '[.procedures[] | .name as \$n
+            | .instructions[] | select(.samples > 0 and .count < 1 - 1e-9) | [\$n, .pc, .samples, .count]] | .[:5]' \"$out\"/s.json)\"; exit 1; }
+      jq -e '[.procedures[] | select((.missing_edges | not) and (.edges | length) - ([.instructions[].block] | max + 1) <= 400)
+        | . as \$p | (\$p.instructions | group_by(.block)[] | .[0]) as \$b | [\$p.edges[] | select(.to == \$b.block) | .count] as \$in
+        | select((\$in | length) > 0 and all(\$in[]; . != null) and ((\$b.count - (\$in | add)) | fabs) > 1e-6 * (1 + \$b.count))]
+        | length == 0' \"$out\"/s.json >/dev/null ||
+        { echo \"$point: a block's count is not the sum of its in-edges'\"; exit 1; }
+    done" _ ${_cs} ${_prof_out}/sampled-ran-once ${CYCLESCOPE_WORKLOAD_DIR}/sort)
   # the calls between procedures (docs/profile.md "The calls between procedures"): sort's
   # quicksort is entered only by jal (from main and from itself), so its estimated entry count
   # is the sum of its call sites' counts (1112.6 against 969.0 before, each procedure alone)

@@ -1769,7 +1769,8 @@ static bool estimate_class(profile_proc *p, uint32_t c, int channel, unsigned wi
 /* ---- local propagation (§6.1.4) --------------------------------------------------- */
 
 static void set_class(profile_proc *p, uint32_t c, double v, double var, uint8_t conf) {
-    if (v < 0) v = 0; /* no negative estimates */
+    if (v < 0) v = 0;                                                   /* no negative estimates */
+    if (p->class_floor && v < p->class_floor[c]) v = p->class_floor[c]; /* nor below one execution: sampled */
     for (size_t b = 0; b < p->nblocks; b++)
         if (p->blocks[b].eclass == c && p->blocks[b].count < 0) {
             p->blocks[b].count = v;
@@ -2207,16 +2208,17 @@ static bool schedule_all(profile_proc *p, sched_model *sm, cs_error *err) {
  * gets its frequency from the flow of better-estimated neighbours where it can). */
 /* Scale a class by `k` (< 1): its blocks and edges; `var` its variance after. */
 static void scale_class(profile_proc *p, uint32_t c, double k, double var) {
+    double floor = p->class_floor ? p->class_floor[c] : 0; /* a sampled class ran once at least */
     for (size_t b = 0; b < p->nblocks; b++) {
         profile_block *x = &p->blocks[b];
         if (x->eclass != c || x->count <= 0) continue;
-        x->count *= k;
+        x->count = fmax(x->count * k, floor);
         x->count_var = var;
     }
     for (size_t e = 0; e < p->nedges; e++) {
         profile_edge *x = &p->edges[e];
         if (x->eclass != c || x->count <= 0) continue;
-        x->count *= k;
+        x->count = fmax(x->count * k, floor);
         x->count_var = var;
     }
 }
@@ -2499,11 +2501,13 @@ static void element_row(const size_t *to, size_t ne, const double *cyc, size_t k
 /* A procedure's least-squares flow system, kept once solved: the calls between procedures
  * (profile_flow_interprocedural) constrain it further. */
 struct profile_flow_ls {
-    size_t k, ne;   /* independent cycles; edges with the closing exit -> entry (the last) */
+    size_t k, ne;   /* independent cycles; the CFG's edges, the closing exit -> entry, the pseudo edges */
     size_t *to;     /* each edge's head: a block, nblocks the entry, nblocks + 1 the exit */
     double *cyc;    /* cyc[j * ne + e]: edge e's flow in the j-th fundamental cycle */
     double *chol;   /* the normal matrix' Cholesky factor (k x k, lower) */
     double *x;      /* the cycles' flows */
+    double *x0;     /* the cycles' flows nearest the estimates, before any constraint beyond the CFG's */
+    bool *floored;  /* each class held at its floor (profile_proc.class_floor) in the last solve */
     double max_var; /* the largest variance of an estimate in the system */
     uint32_t nclasses;
     size_t *block_of;  /* each class' first block (SIZE_MAX: no estimate, or no block) */
@@ -2561,8 +2565,274 @@ static bool flow_factor(struct profile_flow_ls *ls) {
 
 static void flow_free(struct profile_flow_ls *ls) {
     if (!ls) return;
-    free(ls->to), free(ls->cyc), free(ls->chol), free(ls->x), free(ls->block_of), free(ls->est), free(ls->var),
-        free(ls);
+    free(ls->to), free(ls->cyc), free(ls->chol), free(ls->x), free(ls->x0), free(ls->floored), free(ls->block_of),
+        free(ls->est), free(ls->var), free(ls);
+}
+
+/* One constraint C x = rhs on the procedures' cycle flows x (the columns of every solved
+ * procedure side by side, procedure i's from off[i]): a call constraint, or a class held at its
+ * floor. */
+typedef struct flow_row {
+    double *c, *u;     /* over all the columns, zero outside its procedures': the row, and N^-1 c */
+    double rhs, bound; /* bound: its procedures' largest estimate variance (the ridge test) */
+    double own;        /* c N^-1 c^T */
+    size_t ntouched;   /* the procedures it touches */
+    size_t *touched;
+    bool kept, dependent; /* flow_proj_add: used; or left out as a combination of the rows kept */
+    double lam;           /* its multiplier (flow_proj_solve) */
+    long of_floor;        /* the floor it holds (flow_solve's), -1: a call */
+} flow_row;
+
+static double flow_dot(const flow_row *row, const double *v, const size_t *off) {
+    double sum = 0;
+    for (size_t t = 0; t < row->ntouched; t++)
+        for (size_t r = off[row->touched[t]]; r < off[row->touched[t] + 1]; r++) sum += row->c[r] * v[r];
+    return sum;
+}
+
+/* A row made from its columns c (total of them; taken over): the procedures it touches,
+ * u = N^-1 c (procedure by procedure: N is block diagonal, each procedure's normal matrix kept
+ * factored) and c N^-1 c^T. */
+static flow_row flow_row_make(const profile_proc *procs, size_t nprocs, const size_t *off, double *c, double rhs,
+                              double bound) {
+    size_t total = off[nprocs];
+    flow_row row = {c, cs_calloc(total + 1, sizeof(double)),  rhs,   bound, 0,
+                    0, cs_calloc(nprocs + 1, sizeof(size_t)), false, false, 0,
+                    -1};
+    for (size_t i = 0; i < nprocs; i++) {
+        if (!procs[i].flow) continue;
+        bool any = false;
+        for (size_t r = off[i]; r < off[i + 1] && !any; r++) any = c[r] != 0;
+        if (!any) continue;
+        row.touched[row.ntouched++] = i;
+        memcpy(&row.u[off[i]], &c[off[i]], procs[i].flow->k * sizeof *row.u);
+        cholesky_solve(procs[i].flow->chol, procs[i].flow->k, &row.u[off[i]]);
+    }
+    row.own = flow_dot(&row, row.u, off);
+    return row;
+}
+
+/* Whether two rows touch a procedure in common (else c_a N^-1 c_b^T = 0: N is block diagonal). */
+static bool flow_rows_meet(const flow_row *a, const flow_row *b) {
+    for (size_t s = 0; s < a->ntouched; s++)
+        for (size_t t = 0; t < b->ntouched; t++)
+            if (a->touched[s] == b->touched[t]) return true;
+    return false;
+}
+
+static void flow_row_free(flow_row *row) {
+    free(row->c), free(row->u), free(row->touched);
+    row->c = row->u = NULL, row->touched = NULL;
+}
+
+/* The procedures' least-squares flows held to rows C x = rhs: from each procedure's flows nearest
+ * its estimates x0, x = x0 - N^-1 C^T (C N^-1 C^T)^-1 (C x0 - rhs) — so a procedure seldom sampled
+ * borrows its neighbours' samples through the rows, and they its. The rows kept, in order, and
+ * the Cholesky factor L of M = C N^-1 C^T over them, grown a row at a time. */
+typedef struct flow_proj {
+    size_t cap, used;
+    flow_row **kept;
+    double *l;  /* rows of cap */
+    size_t *nz; /* flow_proj_add's scratch */
+} flow_proj;
+
+/* Add row r: kept unless it rests on a cycle no estimate touches (the ridge: its variance beyond
+ * 1e6 x its bound) or repeats the rows kept (M would no longer be definite, well conditioned:
+ * `dependent`; then, when z is given, z[a] its coefficient on each row kept, c_r = sum z[a] c_a).
+ * L grows by the row L y = the new column of M, diagonal sqrt(var - |y|^2). */
+static bool flow_proj_add(flow_proj *pj, flow_row *r, const size_t *off, double *z) {
+    r->kept = r->dependent = false, r->lam = 0;
+    double var = r->own;
+    if (!(var > 0) || var > 1e6 * r->bound) return false;
+    size_t used = pj->used, cap = pj->cap, nz = 0;
+    double *l = pj->l, *y = &l[used * cap], yy = 0;
+    for (size_t a = 0; a < used; a++) { /* y is mostly 0 (N block diagonal): over its non-zeros */
+        double v = flow_rows_meet(r, pj->kept[a]) ? flow_dot(r, pj->kept[a]->u, off) : 0;
+        for (size_t t = 0; t < nz; t++) v -= l[a * cap + pj->nz[t]] * y[pj->nz[t]];
+        y[a] = v / l[a * cap + a];
+        yy += y[a] * y[a];
+        if (y[a] != 0) pj->nz[nz++] = a;
+    }
+    double d = var - yy;
+    if (d > 1e-9 * var) {
+        y[used] = sqrt(d);
+        pj->kept[pj->used++] = r;
+        r->kept = true;
+        return true;
+    }
+    r->dependent = true;
+    if (z)
+        for (size_t a = used; a-- > 0;) {
+            double v = y[a];
+            for (size_t q = a + 1; q < used; q++) v -= l[q * cap + a] * z[q];
+            z[a] = v / l[a * cap + a];
+        }
+    return false;
+}
+
+/* The multipliers lam = M^-1 (C x0 - rhs) of the rows kept, and x of each procedure in `scope`. */
+static void flow_proj_solve(flow_proj *pj, profile_proc *procs, size_t nprocs, const size_t *off, const bool *scope) {
+    size_t used = pj->used, cap = pj->cap, total = off[nprocs];
+    double *x0 = cs_calloc(total + 1, sizeof *x0), *lam = cs_calloc(used + 1, sizeof *lam), *l = pj->l;
+    for (size_t i = 0; i < nprocs; i++)
+        if (procs[i].flow && scope[i]) memcpy(&x0[off[i]], procs[i].flow->x0, procs[i].flow->k * sizeof *x0);
+    for (size_t a = 0; a < used; a++) { /* C x0 - rhs: how far each row is from holding */
+        double v = flow_dot(pj->kept[a], x0, off) - pj->kept[a]->rhs;
+        for (size_t q = 0; q < a; q++) v -= l[a * cap + q] * lam[q];
+        lam[a] = v / l[a * cap + a];
+    }
+    for (size_t a = used; a-- > 0;) {
+        for (size_t q = a + 1; q < used; q++) lam[a] -= l[q * cap + a] * lam[q];
+        lam[a] /= l[a * cap + a];
+    }
+    for (size_t a = 0; a < used; a++) {
+        flow_row *ra = pj->kept[a];
+        ra->lam = lam[a];
+        for (size_t t = 0; t < ra->ntouched; t++) /* u_a is zero outside its procedures */
+            for (size_t r = off[ra->touched[t]]; r < off[ra->touched[t] + 1]; r++) x0[r] -= lam[a] * ra->u[r];
+    }
+    for (size_t i = 0; i < nprocs; i++)
+        if (procs[i].flow && scope[i]) memcpy(procs[i].flow->x, &x0[off[i]], procs[i].flow->k * sizeof *x0);
+    free(x0), free(lam);
+}
+
+/* A class held at its floor (flow_solve). */
+typedef struct flow_floor {
+    size_t proc;
+    uint32_t cls;
+    double floor;
+    double *elem;       /* the flow of one of its blocks or edges over the procedure's cycles */
+    flow_row row;       /* over all the columns, made when first held */
+    bool active, never; /* held at the floor; cannot be (no cycle moves it, or the others fix it below) */
+} flow_floor;
+
+/* Floor f's row over all the columns (made the first time). */
+static flow_row *floor_row(flow_floor *cand, size_t f, const profile_proc *procs, size_t nprocs, const size_t *off) {
+    flow_floor *fl = &cand[f];
+    if (!fl->row.c) {
+        double *c = cs_calloc(off[nprocs] + 1, sizeof *c);
+        memcpy(&c[off[fl->proc]], fl->elem, procs[fl->proc].flow->k * sizeof *c);
+        fl->row = flow_row_make(procs, nprocs, off, c, fl->floor, procs[fl->proc].flow->max_var);
+        fl->row.of_floor = (long)f;
+    }
+    return &fl->row;
+}
+
+static double floor_value(const profile_proc *procs, const flow_floor *f) {
+    const struct profile_flow_ls *ls = procs[f->proc].flow;
+    double v = 0;
+    for (size_t q = 0; q < ls->k; q++) v += f->elem[q] * ls->x[q];
+    return v;
+}
+
+/* The procedures' least-squares flows under the calls (rows kept always) and the floors as
+ * inequalities: a count is not negative (§6.1.4's "no negative estimates"), and a sampled class
+ * ran once at least (profile_proc.class_floor). By the active-set method, as Goldfarb and
+ * Idnani's dual method from the solution without floors: the floors held as equalities are the
+ * active set; one whose multiplier holds its count down is let go; else the floor most below is
+ * held — when the rows held already fix its count (a combination of them), in exchange for the
+ * held floor that combination leans on most, and when there is none it stays below (`never`: no
+ * cycle moves it, or the calls fix it); until neither happens (or a bounded number of steps). Only
+ * the procedures the calls touch (all, without calls) are solved again: the others keep their
+ * solution. Their blocks and edges with a count take the solution's. Returns the calls' rows
+ * kept. */
+static size_t flow_solve(profile_proc *procs, size_t nprocs, const size_t *off, flow_row *calls, size_t ncalls) {
+    size_t ncand = 0, ncap = 0;
+    flow_floor *cand = NULL;
+    bool *scope = cs_calloc(nprocs + 1, sizeof *scope);
+    for (size_t i = 0; i < nprocs; i++) scope[i] = !ncalls;
+    for (size_t j = 0; j < ncalls; j++)
+        for (size_t t = 0; t < calls[j].ntouched; t++) scope[calls[j].touched[t]] = true;
+    for (size_t i = 0; i < nprocs; i++) {
+        profile_proc *p = &procs[i];
+        if (!p->flow || !p->class_floor || !scope[i]) continue;
+        for (uint32_t c = 0; c < p->nclasses; c++) {
+            long x = -1; /* a block, else an edge (nblocks + e) of the class with a count */
+            for (size_t b = 0; b < p->nblocks && x < 0; b++)
+                if (p->blocks[b].eclass == c && p->blocks[b].count >= 0) x = (long)b;
+            for (size_t e = 0; e < p->nedges && x < 0; e++)
+                if (p->edges[e].eclass == c && p->edges[e].count >= 0) x = (long)(p->nblocks + e);
+            if (x < 0) continue;
+            if (ncand == ncap) cand = cs_realloc(cand, (ncap = ncap * 2 + 8) * sizeof *cand);
+            double *elem = cs_calloc(p->flow->k + 1, sizeof *elem);
+            bool is_block = (size_t)x < p->nblocks;
+            element_row(p->flow->to, p->flow->ne, p->flow->cyc, p->flow->k, is_block,
+                        is_block ? (size_t)x : (size_t)x - p->nblocks, elem);
+            cand[ncand++] = (flow_floor){i, c, p->class_floor[c], elem, {0}, p->flow->floored[c], false};
+        }
+    }
+    size_t cap = ncalls + ncand + 1;
+    flow_proj pj = {cap, 0, cs_calloc(cap, sizeof(flow_row *)), cs_calloc(cap * cap, sizeof(double)),
+                    cs_calloc(cap, sizeof(size_t))};
+    double *z = cs_calloc(cap, sizeof *z);
+    /* what counts as below: a billionth of the least floor above 0 (one execution; else 1e-3) */
+    double tol = 1e-3;
+    for (size_t f = 0; f < ncand; f++)
+        if (cand[f].floor > 0 && cand[f].floor < tol) tol = cand[f].floor;
+    tol *= 1e-9;
+    for (size_t j = 0; j < ncalls; j++) flow_proj_add(&pj, &calls[j], off, NULL);
+    for (size_t f = 0; f < ncand; f++) /* the floors held before (a procedure's own solution) */
+        if (cand[f].active && !flow_proj_add(&pj, floor_row(cand, f, procs, nprocs, off), off, NULL))
+            cand[f].active = false;
+    flow_row **tail = cs_calloc(cap, sizeof *tail);
+    for (size_t step = 0;; step++) {
+        flow_proj_solve(&pj, procs, nprocs, off, scope);
+        if (step == 4 * ncand + 8) break; /* a bound on the steps (none reached it on the bench's profiles) */
+        long pick = -1, at = -1;
+        double most = tol;
+        for (size_t a = 0; a < pj.used; a++) { /* a floor whose multiplier holds its count down */
+            const flow_row *r = pj.kept[a];
+            double down = r->lam * r->own;
+            if (r->of_floor >= 0 && down > most) most = down, pick = r->of_floor, at = (long)a;
+        }
+        flow_row *r = NULL;
+        if (pick < 0) {
+            for (size_t f = 0; f < ncand; f++) { /* the count most below its floor */
+                if (cand[f].active || cand[f].never) continue;
+                double below = cand[f].floor - floor_value(procs, &cand[f]);
+                if (below > most) most = below, pick = (long)f;
+            }
+            if (pick < 0) break;
+            r = floor_row(cand, (size_t)pick, procs, nprocs, off);
+            if (flow_proj_add(&pj, r, off, z)) {
+                cand[pick].active = true;
+                continue;
+            }
+            /* fixed by the rows held: held in exchange for the floor their combination leans on most */
+            double lean = 0;
+            for (size_t a = 0; r->dependent && a < pj.used; a++)
+                if (pj.kept[a]->of_floor >= 0 && z[a] > lean) lean = z[a], at = (long)a;
+            if (at < 0) {
+                cand[pick].never = true;
+                continue;
+            }
+        }
+        /* let go of the floor at `at`: L's rows before it stand, those after are made again (a floor
+         * the others now fix is let go too), then the one swapped in */
+        cand[pj.kept[at]->of_floor].active = false;
+        size_t ntail = pj.used - (size_t)at - 1;
+        memcpy(tail, &pj.kept[at + 1], ntail * sizeof *tail);
+        pj.used = (size_t)at;
+        for (size_t t = 0; t < ntail; t++)
+            if (!flow_proj_add(&pj, tail[t], off, NULL) && tail[t]->of_floor >= 0)
+                cand[tail[t]->of_floor].active = false;
+        if (r) {
+            if (flow_proj_add(&pj, r, off, NULL)) cand[pick].active = true;
+            else cand[pick].never = true;
+        }
+    }
+    free(tail);
+    for (size_t f = 0; f < ncand; f++) {
+        procs[cand[f].proc].flow->floored[cand[f].cls] = cand[f].active;
+        free(cand[f].elem);
+        flow_row_free(&cand[f].row);
+    }
+    for (size_t i = 0; i < nprocs; i++)
+        if (procs[i].flow && scope[i]) flow_write_counts(&procs[i]);
+    size_t kept_calls = 0;
+    for (size_t j = 0; j < ncalls; j++) kept_calls += calls[j].kept;
+    free(cand), free(pj.kept), free(pj.l), free(pj.nz), free(z), free(scope);
+    return kept_calls;
 }
 
 enum { FLOW_LS_MAX_CYCLES = 400 }; /* independent cycles of a procedure's CFG: beyond, not solved (k^3) */
@@ -2582,14 +2852,36 @@ enum { FLOW_LS_MAX_CYCLES = 400 }; /* independent cycles of a procedure's CFG: b
  * solve. */
 bool profile_flow_least_squares(profile_proc *p, const double *est, const double *est_var, const uint8_t *est_conf) {
     if (p->missing_edges || !p->nblocks) return false;
-    size_t nv = p->nblocks + 2, ne = p->nedges + 1; /* + entry, exit; + the closing exit -> entry */
+    /* + entry, exit; + the closing exit -> entry, and the pseudo edges of the classes' extension for
+     * infinite loops (a sink component -> exit): without them a procedure that never returns
+     * (_exit, __libc_start_main) carries no flow from its entry, and every count there was 0; and
+     * their mirror, entry -> a block no edge enters (a stripped library's unnamed procedure that
+     * runs two functions together: the second one's first block), else held at 0 */
+    int *sinks = NULL;
+    size_t nsinks = profile_sink_blocks(p, &sinks), nsources = 0;
+    uint32_t *sources = cs_calloc(p->nblocks + 1, sizeof *sources);
+    bool *entered = cs_calloc(p->nblocks + 1, sizeof *entered);
+    for (size_t e = 0; e < p->nedges; e++)
+        if (p->edges[e].to < p->nblocks) entered[p->edges[e].to] = true;
+    for (uint32_t b = 0; b < p->nblocks; b++)
+        if (!entered[b]) sources[nsources++] = b;
+    free(entered);
+    size_t nv = p->nblocks + 2, ne = p->nedges + 1 + nsinks + nsources;
     size_t *from = cs_calloc(ne, sizeof *from), *to = cs_calloc(ne, sizeof *to);
     for (size_t e = 0; e < ne; e++) {
-        uint32_t f = e < p->nedges ? p->edges[e].from : PROFILE_EXIT,
-                 t = e < p->nedges ? p->edges[e].to : PROFILE_ENTRY;
+        size_t x = e - p->nedges - 1; /* past the closing edge: the sinks', then the sources' */
+        uint32_t f = e < p->nedges ? p->edges[e].from
+            : e == p->nedges       ? PROFILE_EXIT
+            : x < nsinks           ? (uint32_t)sinks[x]
+                                   : PROFILE_ENTRY,
+                 t = e < p->nedges ? p->edges[e].to
+            : e == p->nedges       ? PROFILE_ENTRY
+            : x < nsinks           ? PROFILE_EXIT
+                                   : sources[x - nsinks];
         from[e] = f == PROFILE_ENTRY ? p->nblocks : f == PROFILE_EXIT ? p->nblocks + 1 : f;
         to[e] = t == PROFILE_ENTRY ? p->nblocks : t == PROFILE_EXIT ? p->nblocks + 1 : t;
     }
+    free(sinks), free(sources);
     /* a spanning forest (union-find), then each node's parent edge in it (breadth first) */
     size_t *uf = cs_calloc(nv, sizeof *uf);
     for (size_t v = 0; v < nv; v++) uf[v] = v;
@@ -2646,17 +2938,18 @@ bool profile_flow_least_squares(profile_proc *p, const double *est, const double
     }
     ls = cs_calloc(1, sizeof *ls);
     uint32_t nc = p->nclasses;
-    *ls = (struct profile_flow_ls){k,
-                                   ne,
-                                   to,
-                                   cyc,
-                                   cs_calloc(k * k, sizeof(double)),
-                                   cs_calloc(k, sizeof(double)),
-                                   0,
-                                   nc,
-                                   cs_calloc(nc + 1, sizeof(size_t)),
-                                   cs_calloc(nc + 1, sizeof(double)),
-                                   cs_calloc(nc + 1, sizeof(double))};
+    *ls = (struct profile_flow_ls){.k = k,
+                                   .ne = ne,
+                                   .to = to,
+                                   .cyc = cyc,
+                                   .chol = cs_calloc(k * k, sizeof(double)),
+                                   .x = cs_calloc(k, sizeof(double)),
+                                   .x0 = cs_calloc(k, sizeof(double)),
+                                   .floored = cs_calloc(nc + 1, sizeof(bool)),
+                                   .nclasses = nc,
+                                   .block_of = cs_calloc(nc + 1, sizeof(size_t)),
+                                   .est = cs_calloc(nc + 1, sizeof(double)),
+                                   .var = cs_calloc(nc + 1, sizeof(double))};
     to = NULL, cyc = NULL; /* the system's now */
     for (uint32_t c = 0; c < nc; c++) {
         size_t b = 0;
@@ -2668,10 +2961,12 @@ bool profile_flow_least_squares(profile_proc *p, const double *est, const double
         if (used) ls->max_var = fmax(ls->max_var, est_var[c]);
     }
     if (!flow_factor(ls)) goto done;
+    memcpy(ls->x0, ls->x, k * sizeof *ls->x0);
     profile_flow_release(p);
     p->flow = ls;
     ls = NULL;
-    flow_write_counts(p);
+    size_t cols[2] = {0, k};
+    flow_solve(p, 1, cols, NULL, 0);
     solved = true;
 done:
     flow_free(ls);
@@ -2698,31 +2993,27 @@ static bool entry_row(const profile_proc *p, double *row) {
 /* The calls between procedures (ours: the paper's analysis "does not identify interprocedural
  * edges"). A procedure called only directly has as many entries as its call sites' blocks have
  * executions together (calls do not end blocks: a site's block runs its call once), so each such
- * constraint ties the callee's flow system to its callers'. The least-squares solution under them
- * is the one each procedure had, moved along N^-1 C^T: x = x0 - N^-1 C^T (C N^-1 C^T)^-1 C x0, N
- * block diagonal (each procedure's normal matrix, kept factored) — so a callee seldom sampled
- * borrows its callers' samples, and they its. A constraint is left out when one of its
- * procedures was not solved, a count it names is unknown, it rests on a cycle no estimate
- * touches (the ridge: its variance beyond 1e6 x the largest estimate's), or it repeats the others
- * (the Cholesky of C N^-1 C^T fails with it). Returns the number of constraints used. */
-static size_t constrained_step(profile_proc *procs, size_t nprocs, const profile_call_constraint *cons, size_t ncons) {
+ * constraint ties the callee's flow system to its callers' (flow_project: a callee seldom
+ * sampled borrows its callers' samples, and they its), with the floors (flow_solve). A
+ * constraint is left out when one of its procedures was not solved, a count it names is unknown,
+ * it rests on a cycle no estimate touches, or it repeats the others. Returns the number of
+ * constraints used. */
+size_t profile_flow_interprocedural(profile_proc *procs, size_t nprocs, const profile_call_constraint *cons,
+                                    size_t ncons) {
     size_t *off = cs_calloc(nprocs + 1, sizeof *off);
     for (size_t i = 0; i < nprocs; i++) off[i + 1] = off[i] + (procs[i].flow ? procs[i].flow->k : 0);
-    size_t total = off[nprocs], used = 0;
-    if (!total || !ncons) {
+    size_t total = off[nprocs], kmax = 0, nrows = 0, used = 0;
+    if (!total) {
         free(off);
         return 0;
     }
-    double *c = cs_calloc(ncons * total, sizeof *c), *u = cs_calloc(ncons * total, sizeof *u);
-    double *m = cs_calloc(ncons * ncons, sizeof *m), *l = cs_calloc(ncons * ncons, sizeof *l);
-    size_t kmax = 0;
     for (size_t i = 0; i < nprocs; i++)
         if (procs[i].flow && procs[i].flow->k > kmax) kmax = procs[i].flow->k;
     double *row = cs_calloc(kmax + 1, sizeof *row);
+    flow_row *rows = cs_calloc(ncons + 1, sizeof *rows);
     for (size_t j = 0; j < ncons; j++) {
         const profile_call_constraint *q = &cons[j];
-        double *cj = &c[used * total], *uj = &u[used * total], bound = 0;
-        memset(cj, 0, total * sizeof *cj);
+        double *cj = cs_calloc(total + 1, sizeof *cj), bound = 0;
         bool ok = q->callee < nprocs && procs[q->callee].flow && entry_row(&procs[q->callee], row);
         if (ok) {
             for (size_t r = 0; r < procs[q->callee].flow->k; r++) cj[off[q->callee] + r] += row[r];
@@ -2736,68 +3027,21 @@ static size_t constrained_step(profile_proc *procs, size_t nprocs, const profile
             for (size_t r = 0; r < sp->flow->k; r++) cj[off[q->site_proc[s]] + r] -= row[r];
             bound += sp->flow->max_var;
         }
-        if (!ok) continue;
-        memcpy(uj, cj, total * sizeof *uj); /* u_j = N^-1 c_j, procedure by procedure */
-        for (size_t i = 0; i < nprocs; i++)
-            if (procs[i].flow) cholesky_solve(procs[i].flow->chol, procs[i].flow->k, &uj[off[i]]);
-        double var = 0;
-        for (size_t r = 0; r < total; r++) var += cj[r] * uj[r];
-        if (!(var > 0) || var > 1e6 * bound) continue;
-        /* M = C N^-1 C^T over the constraints kept and this one: kept only if still definite */
-        size_t n1 = used + 1;
-        for (size_t a = 0; a < n1; a++)
-            for (size_t b = 0; b < n1; b++) {
-                double v = 0;
-                for (size_t r = 0; r < total; r++) v += c[a * total + r] * u[b * total + r];
-                l[a * n1 + b] = v;
-            }
-        bool definite = cholesky(l, n1);
-        for (size_t a = 0; a < n1 && definite; a++) /* well conditioned, not merely positive */
-            if (!(l[a * n1 + a] * l[a * n1 + a] > 1e-9 * (a == used ? var : m[a * ncons + a]))) definite = false;
-        if (!definite) continue;
-        for (size_t a = 0; a < n1; a++) /* keep M's entries for the solve */
-            for (size_t b = 0; b < n1; b++) {
-                double v = 0;
-                for (size_t r = 0; r < total; r++) v += c[a * total + r] * u[b * total + r];
-                m[a * ncons + b] = v;
-            }
-        used = n1;
-    }
-    if (used) {
-        double *lam = cs_calloc(used, sizeof *lam);
-        for (size_t a = 0; a < used; a++) {
-            for (size_t b = 0; b < used; b++) l[a * used + b] = m[a * ncons + b];
-            for (size_t i = 0; i < nprocs; i++) /* C x0: how far each constraint is from holding */
-                if (procs[i].flow)
-                    for (size_t r = 0; r < procs[i].flow->k; r++)
-                        lam[a] += c[a * total + off[i] + r] * procs[i].flow->x[r];
+        if (!ok) {
+            free(cj);
+            continue;
         }
-        if (cholesky(l, used)) {
-            cholesky_solve(l, used, lam);
-            for (size_t i = 0; i < nprocs; i++)
-                if (procs[i].flow)
-                    for (size_t a = 0; a < used; a++)
-                        for (size_t r = 0; r < procs[i].flow->k; r++)
-                            procs[i].flow->x[r] -= lam[a] * u[a * total + off[i] + r];
-        } else {
-            used = 0;
-        }
-        free(lam);
+        rows[nrows++] = flow_row_make(procs, nprocs, off, cj, 0, bound);
     }
-    free(off), free(c), free(u), free(m), free(l), free(row);
+    if (nrows) used = flow_solve(procs, nprocs, off, rows, nrows);
+    for (size_t j = 0; j < nrows; j++) flow_row_free(&rows[j]);
+    free(off), free(row), free(rows);
     return used;
 }
 
-size_t profile_flow_interprocedural(profile_proc *procs, size_t nprocs, const profile_call_constraint *cons,
-                                    size_t ncons) {
-    size_t used = constrained_step(procs, nprocs, cons, ncons);
-    if (used)
-        for (size_t i = 0; i < nprocs; i++)
-            if (procs[i].flow) flow_write_counts(&procs[i]);
-    return used;
-}
-
-static void estimate_all(profile_proc *p, bool stalls_only_add, int channel, unsigned width) {
+/* `one_execution`: F of one execution (1 / count_period) where a sample shows that its
+ * instruction ran (commit sample points), else 0. */
+static void estimate_all(profile_proc *p, bool stalls_only_add, int channel, unsigned width, double one_execution) {
     p->segments_left_out = 0;
     for (size_t b = 0; b < p->nblocks; b++) p->blocks[b].count = -1;
     for (size_t e = 0; e < p->nedges; e++) p->edges[e].count = -1;
@@ -2805,9 +3049,27 @@ static void estimate_all(profile_proc *p, bool stalls_only_add, int channel, uns
     uint8_t *est_conf = cs_calloc(p->nclasses + 1, 1);
     bool *trusted = cs_calloc(p->nclasses + 1, sizeof *trusted);
     uint32_t *points = cs_calloc(p->nclasses + 1, sizeof *points);
-    for (uint32_t c = 0; c < p->nclasses; c++)
+    /* Ours, beside §6.1.4's "no negative estimates": at a commit sample point every sample names
+     * an instruction that commits — one committed in the sample cycle, the ROB head, or the next
+     * to commit (the model runs the correct path only) — so a class with a sampled block ran once
+     * at least. Its estimate, its propagation and the flow solution are held there: a block run
+     * once or twice (start-up code waiting on cold misses) has many samples and no retiring one,
+     * and was estimated at a small fraction of an execution. Not at the issue head: an in-order
+     * machine's oldest waiting instruction also runs, but its reports stay as they were. */
+    free(p->class_floor);
+    p->class_floor = NULL;
+    if (one_execution > 0) {
+        p->class_floor = cs_calloc(p->nclasses + 1, sizeof *p->class_floor);
+        for (size_t b = 0; b < p->nblocks; b++)
+            for (uint32_t k = 0; k < p->blocks[b].n; k++)
+                if (p->insns[p->blocks[b].first + k].samples[PROF_CYCLES])
+                    p->class_floor[p->blocks[b].eclass] = one_execution;
+    }
+    for (uint32_t c = 0; c < p->nclasses; c++) {
         if (!estimate_class(p, c, channel, width, &est[c], &est_var[c], &est_conf[c], &trusted[c], &points[c]))
             est_conf[c] = CONF_NONE;
+        else if (p->class_floor && est[c] < p->class_floor[c]) est[c] = p->class_floor[c];
+    }
     for (uint32_t c = 0; c < p->nclasses; c++)
         if (trusted[c]) set_class(p, c, est[c], est_var[c], est_conf[c]);
     propagate(p);
@@ -2861,7 +3123,7 @@ static void weigh_contexts(profile_proc *p) {
 
 /* One procedure's frequencies: its CFG's classes, schedules and estimates. */
 static bool estimate_proc(profile_proc *p, const profile_data *prof, sched_model *sm, const sched_machine *mc,
-                          cs_error *err) {
+                          double count_period, cs_error *err) {
     bool commit_slot = profile_point_is_commit(prof->sample_point);
     for (size_t i = 0; i < p->ninsns; i++) {
         const profile_pc *s = profile_samples_at(prof, p->insns[i].pc);
@@ -2875,7 +3137,7 @@ static bool estimate_proc(profile_proc *p, const profile_data *prof, sched_model
     else if (!schedule_all(p, sm, err)) return false;
     /* a commit slot per µop is a minimum stalls add to; its retiring samples are that minimum alone */
     estimate_all(p, mc->inorder || commit_slot, commit_slot ? PROF_RETIRING : PROF_CYCLES,
-                 commit_slot ? mc->commit_width : 1);
+                 commit_slot ? mc->commit_width : 1, commit_slot ? 1 / count_period : 0);
     return true;
 }
 
@@ -3150,6 +3412,7 @@ static void free_procs(profile_proc *procs, size_t n) {
         free(p->insns);
         free(p->blocks);
         free(p->edges);
+        free(p->class_floor);
         profile_flow_release(p);
     }
 }
@@ -3206,7 +3469,7 @@ static bool analyse_image(image_pass *pass, const elf_image *img, const profile_
         memcpy(p->samples, s, sizeof s);
         if (!build_cfg(img, p)) continue;
         sub.nprocs++;
-        if (!estimate_proc(p, prof, pass->sm, pass->mc, err)) {
+        if (!estimate_proc(p, prof, pass->sm, pass->mc, a->count_period, err)) {
             ok = false;
             break;
         }

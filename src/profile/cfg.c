@@ -161,15 +161,11 @@ static void forward(const dgraph *d, int from, bool *seen, int *queue) {
     }
 }
 
-void profile_classes(profile_proc *p) {
+/* The blocks that get a pseudo edge to the exit: one of each sink component that never
+ * reaches it (the extension for infinite loops; a procedure that never returns, such as _exit);
+ * *out holds them (the caller frees it). Not with missing edges. */
+size_t profile_sink_blocks(const profile_proc *p, int **out) {
     int nb = (int)p->nblocks, ne = (int)p->nedges;
-    if (p->missing_edges) { /* §6.1.2: each block and each edge its own class */
-        for (int b = 0; b < nb; b++) p->blocks[b].eclass = (uint32_t)b;
-        for (int e = 0; e < ne; e++) p->edges[e].eclass = (uint32_t)(nb + e);
-        p->nclasses = (uint32_t)(nb + ne);
-        return;
-    }
-    /* pseudo edges for sink components that never reach the exit */
     dgraph d = {nb, NULL, NULL, NULL};
     d.succ_start = cs_calloc((size_t)nb + 1, sizeof(int));
     d.to_exit = cs_calloc((size_t)nb + 1, sizeof(bool));
@@ -226,6 +222,21 @@ void profile_classes(profile_proc *p) {
     free(d.succ_start);
     free(d.succ);
     free(d.to_exit);
+    *out = pseudo;
+    return (size_t)npseudo;
+}
+
+void profile_classes(profile_proc *p) {
+    int nb = (int)p->nblocks, ne = (int)p->nedges;
+    if (p->missing_edges) { /* §6.1.2: each block and each edge its own class */
+        for (int b = 0; b < nb; b++) p->blocks[b].eclass = (uint32_t)b;
+        for (int e = 0; e < ne; e++) p->edges[e].eclass = (uint32_t)(nb + e);
+        p->nclasses = (uint32_t)(nb + ne);
+        return;
+    }
+    /* pseudo edges for sink components that never reach the exit */
+    int *pseudo = NULL;
+    int npseudo = (int)profile_sink_blocks(p, &pseudo);
 
     /* the undirected graph: nodes ENTRY 0, EXIT 1, block b: in 2+2b, out 3+2b;
      * edges: block edges 0..nb-1, CFG edges nb.., EXIT-ENTRY, pseudo edges */

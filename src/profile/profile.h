@@ -316,6 +316,8 @@ typedef struct profile_proc {
     bool analysed;                    /* false: no samples, not analysed */
     struct profile_flow_ls *flow;     /* the least-squares flow system, kept for the calls between
                                          procedures (analysis.c; NULL: not solved) */
+    double *class_floor;              /* commit sample points: each class' least count (F units) its samples allow,
+                            one execution when a block of it holds a sample, else 0 (NULL: no floors) */
 } profile_proc;
 
 typedef struct profile_analysis {

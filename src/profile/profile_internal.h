@@ -167,6 +167,9 @@ void profile_lower_to_flow(profile_proc *p, const uint32_t *points);
  * the heuristic's premise) is marked low confidence; the counts are not
  * changed. Returns the number of classes marked. */
 size_t profile_mark_flow_violations(profile_proc *p);
+/* The blocks that get a pseudo edge to the exit, one per sink component that never reaches
+ * it (cfg.c; *out: cs_calloc'd, the caller frees it). */
+size_t profile_sink_blocks(const profile_proc *p, int **out);
 /* Commit-slot profiles: the counts nearest the class estimates est[c] (variance est_var[c],
  * CONF_NONE: no estimate) that satisfy every flow constraint, by generalized least squares
  * over the CFG's cycles; each block and edge with a count takes the solution's (its variance

@@ -50,9 +50,9 @@ bool profile_reliability_warning(const profile_analysis *a, char *buf, size_t si
     if (a->prof.sample_point == PROFILE_POINT_COMMIT_CYCLE) {
         snprintf(buf, size,
                  "%s is an out-of-order machine: DCPI's frequency estimates from its commit-cycle samples (and the "
-                 "CPI and culprits built on them) do not meet the accuracy goals in one run; the sampling error "
-                 "is still large: record a smaller --period or merge runs (docs/profile.md, \"Out-of-order "
-                 "machines\")",
+                 "CPI and culprits built on them) meet the accuracy goals in one run only at short periods (100 "
+                 "cycles on the graded workloads, not 300); the sampling error grows with the period: record a "
+                 "smaller --period or merge runs (docs/profile.md, \"Out-of-order machines\")",
                  a->prof.config_name);
         return true;
     }

@@ -607,6 +607,76 @@ static void test_flow_interprocedural(void **state) {
     }
 }
 
+/* Commit points: a sampled class ran once at least (analysis.c, estimate_all: class_floor), held
+ * in the least squares as an inequality. (1) A diamond S -> {N1, N2} -> B whose estimates meet the
+ * constraint S = N1 + N2 with N2 = 0 (no retiring sample; its block sampled): N2 is held at its
+ * floor 1, and S and N1 (equal variances) share the residual, 100.5 and 99.5. (2) A procedure
+ * that never returns, entry -> A -> B (B loops, no exit): the flow from the entry leaves through
+ * the pseudo edge of the infinite-loop extension, so A (estimate 0, sampled) comes to its floor
+ * — before, no cycle passed through A and every count there was 0. (3) below. */
+static void test_flow_floor(void **state) {
+    (void)state;
+    {
+        enum { S, N1, N2, B };
+        static const uint32_t ed[][2] = {{E, S}, {S, N1}, {S, N2}, {N1, B}, {N2, B}, {B, X}};
+        cfg_case c;
+        make(&c, 4, ed, 6);
+        double est[8] = {0}, var[8] = {0}, floor[8] = {0};
+        uint32_t ks = c.blocks[S].eclass, k1 = c.blocks[N1].eclass, k2 = c.blocks[N2].eclass;
+        est[ks] = 100, var[ks] = 100, est[k1] = 100, var[k1] = 100, est[k2] = 0, var[k2] = 1;
+        floor[ks] = floor[k1] = floor[k2] = 1;
+        c.p.class_floor = floor;
+        solve_case(&c, est, var);
+        assert_true(fabs(c.blocks[N2].count - 1) < 1e-6);
+        assert_true(fabs(c.blocks[S].count - 100.5) < 1e-6 && fabs(c.blocks[B].count - 100.5) < 1e-6);
+        assert_true(fabs(c.blocks[N1].count - 99.5) < 1e-6);
+        assert_true(fabs(c.edges[2].count - 1) < 1e-6 && fabs(c.edges[4].count - 1) < 1e-6); /* N2's edges */
+        /* without the floors: the estimates as they were (they meet the constraint) */
+        c.p.class_floor = NULL;
+        profile_flow_release(&c.p);
+        solve_case(&c, est, var);
+        assert_true(fabs(c.blocks[N2].count) < 1e-6 && fabs(c.blocks[S].count - 100) < 1e-6);
+        profile_flow_release(&c.p);
+    }
+    {
+        enum { A, B };
+        static const uint32_t ed[][2] = {{E, A}, {A, B}, {B, B}};
+        cfg_case c;
+        make(&c, 2, ed, 3);
+        uint32_t ka = c.blocks[A].eclass, kb = c.blocks[B].eclass;
+        assert_int_not_equal(ka, kb);
+        double est[8], var[8], floor[8] = {0};
+        for (int k = 0; k < 8; k++) est[k] = -1, var[k] = 0; /* the self loop: no estimate */
+        est[ka] = 0, var[ka] = 1, est[kb] = 50, var[kb] = 50;
+        floor[ka] = floor[kb] = 1;
+        c.p.class_floor = floor;
+        solve_case(&c, est, var);
+        assert_true(fabs(c.blocks[A].count - 1) < 1e-6 && fabs(c.edges[0].count - 1) < 1e-6);
+        assert_true(fabs(c.blocks[B].count - 50) < 1e-6);
+        assert_true(fabs(c.edges[1].count + c.edges[2].count - c.blocks[B].count) < 1e-6); /* B's in-edges */
+        profile_flow_release(&c.p);
+    }
+    {
+        /* (3) a block no edge enters (a stripped library's procedure running two functions
+         * together: the second's first block): the flow reaches it through a pseudo edge from
+         * the entry, so its floor holds (before: no cycle through it, its count 0) */
+        enum { A, B, C };
+        static const uint32_t ed[][2] = {{E, A}, {A, X}, {B, C}, {C, X}};
+        cfg_case c;
+        make(&c, 3, ed, 4);
+        double est[8], var[8], floor[8] = {0};
+        for (int k = 0; k < 8; k++) est[k] = -1, var[k] = 0;
+        est[c.blocks[A].eclass] = 40, var[c.blocks[A].eclass] = 40;
+        est[c.blocks[B].eclass] = 0, var[c.blocks[B].eclass] = 1, floor[c.blocks[B].eclass] = 1;
+        est[c.blocks[C].eclass] = 0, var[c.blocks[C].eclass] = 1;
+        c.p.class_floor = floor;
+        solve_case(&c, est, var);
+        assert_true(fabs(c.blocks[A].count - 40) < 1e-6);
+        assert_true(c.blocks[B].count > 1 - 1e-6 && fabs(c.blocks[C].count - c.blocks[B].count) < 1e-6);
+        profile_flow_release(&c.p);
+    }
+}
+
 /* What the lowering may not touch (a class of medium or high confidence) and
  * that still stands above a flow constraint beyond FLOW_SLACK and 3 sigma is
  * marked low; the counts stay. A loop as `sort`'s on inorder1 (period 100,
@@ -1614,6 +1684,7 @@ int main(void) {
         cmocka_unit_test(test_flow_violation_marked_low),
         cmocka_unit_test(test_flow_least_squares),
         cmocka_unit_test(test_flow_interprocedural),
+        cmocka_unit_test(test_flow_floor),
         cmocka_unit_test(test_file_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,8 @@
  *    (emulator or trace reader) and core; its results come back through a
  *    pipe. Processes rather than threads because the guest program writes to
  *    the real stdout, and a descriptor table is per process: every job's
- *    stdout and stderr go to a temporary file of its own (copied out at the end
+ *    stdout and stderr go to a temporary file of its own, opened write-only as a
+ *    shell's `> FILE` is (copied out at the end
  *    for the jobs that ask; the others are discarded) and its stdin is the
  *    caller's when that is a regular file (each job reading it from the caller's
  *    offset), /dev/null otherwise. The same kind of file for every job matters: glibc's stdio asks
@@ -85,6 +86,19 @@ static int temp_fd(void) {
     return fd;
 }
 
+/* A write-only descriptor of the temporary file `fd` (kept as it is when that fails): a
+ * shell's `> FILE` and `| cmd` give the program a write-only stdout, and the guest can tell
+ * (fcntl F_GETFL: glibc's fdopen branches on it), so a job on tmpfile()'s read-write one ran
+ * other instructions than `run > FILE` (whatif --verify refused brotli's baseline). The
+ * parent keeps its own read-write descriptor of the file to copy the output out. */
+static int write_only(int fd) {
+    if (fd < 0) return fd;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int w = open(path, O_WRONLY);
+    return w >= 0 ? w : fd;
+}
+
 /* ---- the child ---- */
 
 static void __attribute__((noreturn)) child_run(const run_job *job, int fd, int out, int err) {
@@ -102,6 +116,8 @@ static void __attribute__((noreturn)) child_run(const run_job *job, int fd, int 
     if (in >= 0) dup2(in, STDIN_FILENO);
     if (out < 0) out = temp_fd();
     if (err < 0) err = temp_fd();
+    out = write_only(out);
+    err = write_only(err);
     if (out >= 0) dup2(out, STDOUT_FILENO);
     if (err >= 0) dup2(err, STDERR_FILENO);
     msg_header h;

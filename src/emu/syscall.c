@@ -57,7 +57,7 @@ enum {
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
     SYS_rt_sigpending = 136, SYS_rt_sigtimedwait = 137, SYS_rt_sigqueueinfo = 138, SYS_rt_sigreturn = 139,
     SYS_rt_tgsigqueueinfo = 240,
-    SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
+    SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_setrlimit = 164, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
     SYS_acct = 89, SYS_socket = 198, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
@@ -85,7 +85,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(setrlimit) NAME(getrusage)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -258,10 +258,13 @@ static guest_fd *fd_of(emu_t *e, uint64_t fd) {
     return &e->fds[fd];
 }
 
+/* one past the highest descriptor the guest may open: RLIMIT_NOFILE's soft limit */
+static int fd_limit(const emu_t *e) { return e->rlim[7][0] < EMU_MAX_FDS ? (int)e->rlim[7][0] : EMU_MAX_FDS; }
+
 /* the lowest free guest descriptor from `lowest` (fcntl F_DUPFD's minimum), a copy of
  * `like` (dup: the same pipe end and flags) on the host descriptor `host` */
 static int64_t fd_install_like(emu_t *e, int host, const guest_fd *like, int lowest, bool cloexec) {
-    for (int i = lowest; i < EMU_MAX_FDS; i++) {
+    for (int i = lowest; i < fd_limit(e); i++) {
         if (e->fds[i].host < 0) {
             char *path = like->path ? cs_strdup(like->path) : NULL;
             free(e->fds[i].path);
@@ -849,6 +852,22 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
     bool interrupted;
     got = emu_host_wait(e, p, n, &interrupted); /* another process' signal may end it */
     return interrupted ? -EINTR : got < 0 ? -errno : got;
+}
+
+/* setrlimit(resource, &new) as Linux answers an unprivileged process: a soft limit above the
+ * hard one is EINVAL, a hard limit above the current one EPERM (the guest cannot have more
+ * than its 256 descriptors or --guest-memory: it said yes and kept them, and mbedtls' test
+ * then failed its dup2 to descriptor 1024). Lowering is kept; RLIMIT_NOFILE's soft limit
+ * bounds the descriptors (fd_limit), RLIMIT_AS's the mappings. */
+static int64_t sys_set_rlimit(emu_t *e, int resource, uint64_t addr) {
+    uint64_t lim[2];
+    if (guest_get(e, addr, lim, sizeof lim)) return -EFAULT;
+    if (lim[0] > lim[1]) return -EINVAL;
+    if (lim[1] > e->rlim[resource][1]) return -EPERM;
+    e->rlim[resource][0] = lim[0];
+    e->rlim[resource][1] = lim[1];
+    if (resource == 9) mem_set_limit(&e->m, lim[0]); /* RLIMIT_AS */
+    return 0;
 }
 
 /* ppoll(fds, nfds, timeout, sigmask, sigsetsize): struct pollfd is the same on every Linux */
@@ -2025,7 +2044,7 @@ void emu_syscall(emu_t *e) {
             break;
         }
         if (nr == SYS_dup3) {
-            if (a1 >= EMU_MAX_FDS || a0 == a1) {
+            if (a1 >= (uint64_t)fd_limit(e) || a0 == a1) {
                 ret = a0 == a1 ? -EINVAL : -EBADF;
                 break;
             }
@@ -2079,7 +2098,7 @@ void emu_syscall(emu_t *e) {
             break;
         case F_DUPFD:
         case F_DUPFD_CLOEXEC: {
-            if (a2 >= EMU_MAX_FDS) { /* past the descriptor limit */
+            if (a2 >= (uint64_t)fd_limit(e)) { /* past the descriptor limit */
                 ret = -EINVAL;
                 break;
             }
@@ -2386,13 +2405,19 @@ void emu_syscall(emu_t *e) {
             ret = -ESRCH;
             break;
         }
-        uint64_t lim[2] = {~0ull, ~0ull};
-        if (resource == 3) lim[0] = 8ull << 20;              /* RLIMIT_STACK */
-        if (resource == 7) lim[0] = lim[1] = EMU_MAX_FDS;    /* RLIMIT_NOFILE */
-        if (resource == 9) lim[0] = lim[1] = e->m.map_limit; /* RLIMIT_AS: --guest-memory */
-        ret = out && guest_put(e, out, lim, sizeof lim) ? -EFAULT : 0;
+        if (resource >= 16) {
+            ret = -EINVAL;
+            break;
+        }
+        uint64_t old[2] = {e->rlim[resource][0], e->rlim[resource][1]};
+        if (nr == SYS_prlimit64 && a2) { /* setrlimit */
+            ret = sys_set_rlimit(e, (int)resource, a2);
+            if (ret) break;
+        }
+        ret = out && guest_put(e, out, old, sizeof old) ? -EFAULT : 0;
         break;
     }
+    case SYS_setrlimit: ret = a0 >= 16 ? -EINVAL : sys_set_rlimit(e, (int)a0, a1); break;
     case SYS_getrusage: {
         uint8_t ru[144] = {0};
         ret = guest_put(e, a1, ru, sizeof ru);

@@ -56,7 +56,9 @@ enum {
     SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
     SYS_rt_sigpending = 136, SYS_rt_sigtimedwait = 137, SYS_rt_sigqueueinfo = 138, SYS_rt_sigreturn = 139,
-    SYS_rt_tgsigqueueinfo = 240,
+    SYS_rt_tgsigqueueinfo = 240, SYS_setregid = 143, SYS_setgid = 144, SYS_setreuid = 145, SYS_setuid = 146,
+    SYS_setresuid = 147, SYS_getresuid = 148, SYS_setresgid = 149, SYS_getresgid = 150, SYS_setfsuid = 151,
+    SYS_setfsgid = 152,
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_setrlimit = 164, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
@@ -85,7 +87,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(setrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(setrlimit) NAME(getrusage) NAME(setregid) NAME(setgid) NAME(setreuid) NAME(setuid) NAME(setresuid) NAME(getresuid) NAME(setresgid) NAME(getresgid) NAME(setfsuid) NAME(setfsgid)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
         NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -2430,6 +2432,31 @@ void emu_syscall(emu_t *e) {
     case SYS_geteuid:
     case SYS_getgid:
     case SYS_getegid: ret = GUEST_ID; break;
+    /* the guest's real, effective and saved ids are all GUEST_ID and it is not privileged:
+     * each id may be set to that one (or left, -1) and to no other, as Linux answers a
+     * user's process (glibc's posix_spawn with POSIX_SPAWN_RESETIDS calls setresuid: GNU
+     * make's every recipe failed "Function not implemented") */
+    case SYS_setuid:
+    case SYS_setgid: ret = (uint32_t)a0 == GUEST_ID ? 0 : (uint32_t)a0 == UINT32_MAX ? -EINVAL : -EPERM; break;
+    case SYS_setreuid:
+    case SYS_setregid:
+    case SYS_setresuid:
+    case SYS_setresgid: {
+        int n = nr == SYS_setresuid || nr == SYS_setresgid ? 3 : 2;
+        uint64_t id[3] = {a0, a1, a2};
+        ret = 0;
+        for (int k = 0; k < n; k++)
+            if ((uint32_t)id[k] != UINT32_MAX && (uint32_t)id[k] != GUEST_ID) ret = -EPERM;
+        break;
+    }
+    case SYS_getresuid:
+    case SYS_getresgid: {
+        uint32_t id = GUEST_ID;
+        ret = guest_put(e, a0, &id, 4) || guest_put(e, a1, &id, 4) || guest_put(e, a2, &id, 4) ? -EFAULT : 0;
+        break;
+    }
+    case SYS_setfsuid:
+    case SYS_setfsgid: ret = GUEST_ID; break; /* the old fsuid; only GUEST_ID would be allowed */
     case SYS_getgroups: /* no supplementary groups: the guest's group is its own 1000 (getgid) only,
                            as a process a service starts without initgroups (gawk's PROCINFO asks) */
         ret = (int32_t)a0 < 0 ? -EINVAL : 0;

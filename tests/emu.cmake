@@ -265,6 +265,10 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
 ^setresgid\\(0, -1, -1\\): Operation not permitted$
 ^setreuid\\(-1, 0\\): Operation not permitted$
 ^posix_spawn with RESETIDS of a missing program: No such file or directory$" ${_cs} exec ${_g}/ids guest)
+  # sendfile, whole and at an offset, and its errors (ENOSYS with a warning before: busybox's cat)
+  add_test(NAME exec.qemu.sendfile COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/sendfile_use
+                                           ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c)
+  set_tests_properties(exec.qemu.sendfile PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
   add_test(NAME exec.qemu.poll_misc COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/poll_misc)
   # the process the guest sees is cyclescope's own, wherever cyclescope runs (qemu shows the
   # host's, so exec.qemu.poll_misc compares only that these calls succeed): its own session and

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -62,7 +63,7 @@ enum {
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_setrlimit = 164, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
-    SYS_acct = 89, SYS_socket = 198, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
+    SYS_acct = 89, SYS_sendfile = 71, SYS_socket = 198, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
     SYS_execve = 221, SYS_mmap = 222, SYS_mprotect = 226, SYS_msync = 227, SYS_madvise = 233, SYS_wait4 = 260, SYS_waitid = 95,
     SYS_riscv_hwprobe = 258, SYS_riscv_flush_icache = 259, SYS_prlimit64 = 261,
     SYS_renameat2 = 276, SYS_getrandom = 278, SYS_statx = 291, SYS_rseq = 293, SYS_clone3 = 435,
@@ -89,7 +90,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
         NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(setrlimit) NAME(getrusage) NAME(setregid) NAME(setgid) NAME(setreuid) NAME(setuid) NAME(setresuid) NAME(getresuid) NAME(setresgid) NAME(getresgid) NAME(setfsuid) NAME(setfsgid)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
-        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
+        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(sendfile) NAME(socket) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
         NAME(riscv_hwprobe) NAME(riscv_flush_icache) NAME(prlimit64) NAME(renameat2)
         NAME(getrandom) NAME(statx) NAME(rseq) NAME(clone3) NAME(faccessat2)
@@ -1015,6 +1016,28 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
     }
     free(tmp);
     return ret;
+}
+
+/* sendfile(out, in, offset, count) between the host files behind two descriptors (busybox's
+ * cat copies with it; it was ENOSYS with a warning). A pipe the guest made (its data is
+ * also kept for forks) answers EINVAL, as Linux did before 5.12 for a pipe to read, and
+ * the callers then copy by read and write, as they do on ENOSYS. */
+static int64_t sys_sendfile(emu_t *e, uint64_t out_fd, uint64_t in_fd, uint64_t offset_addr, uint64_t count) {
+    guest_fd *out = fd_of(e, out_fd), *in = fd_of(e, in_fd);
+    if (!out || !in || !out->writable) return -EBADF;
+    if (pipe_of(e, out) || pipe_of(e, in)) return -EINVAL;
+    off_t offset = 0;
+    if (offset_addr && guest_get(e, offset_addr, &offset, sizeof offset)) return -EFAULT;
+    if (offset < 0) return -EINVAL;
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    if (out->host == STDOUT_FILENO || out->host == STDERR_FILENO) progress_interrupt();
+    shared_before_io(e, in->host);
+    shared_before_io(e, out->host);
+    ssize_t sent = sendfile(out->host, in->host, offset_addr ? &offset : NULL, n);
+    if (sent < 0) return -errno;
+    if (sent > 0) shared_after_write(e, out->host);
+    if (offset_addr && guest_put(e, offset_addr, &offset, sizeof offset)) return -EFAULT;
+    return sent;
 }
 
 static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool writing) {
@@ -2230,6 +2253,7 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_write: ret = sys_write(e, a0, a1, a2, -1, true); break;
     case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3, true); break;
+    case SYS_sendfile: ret = sys_sendfile(e, a0, a1, a2, a3); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;
     case SYS_writev: ret = sys_iov(e, a0, a1, a2, true); break;
     case SYS_readlinkat: ret = sys_readlinkat(e, (int64_t)a0, a1, a2, a3); break;

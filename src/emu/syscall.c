@@ -2165,8 +2165,45 @@ void emu_syscall(emu_t *e) {
     case SYS_read: ret = sys_read(e, a0, a1, a2, -1, true); break;
     case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3, true); break;
     case SYS_getdents64: ret = sys_getdents64(e, a0, a1, a2); break;
-    case SYS_ppoll: ret = sys_ppoll(e, a0, a1, a2); break;
-    case SYS_pselect6: ret = sys_pselect6(e, a0, a1, a2, a3, a4); break;
+    case SYS_ppoll:
+    case SYS_pselect6: {
+        /* the signal mask given holds during the wait, as sigsuspend's (GNU make -j waits in
+         * pselect for a job token with SIGCHLD let through only there: ignoring the mask, a
+         * child's end never ended the wait and make hung) */
+        uint64_t mask_addr = nr == SYS_ppoll ? a3 : 0, size = a4, mask = 0, saved = e->ctx.sig_blocked;
+        if (nr == SYS_pselect6 && a5) {
+            uint64_t pair[2]; /* pselect6's sixth argument: {sigset address, its size} */
+            if (guest_get(e, a5, pair, sizeof pair)) {
+                ret = -EFAULT;
+                break;
+            }
+            mask_addr = pair[0];
+            size = pair[1];
+        }
+        if (mask_addr) {
+            if (size != 8) {
+                ret = -EINVAL;
+                break;
+            }
+            if (guest_get(e, mask_addr, &mask, 8)) {
+                ret = -EFAULT;
+                break;
+            }
+            e->ctx.sig_blocked = mask & ~SIG_UNBLOCKABLE;
+        }
+        ret = nr == SYS_ppoll ? sys_ppoll(e, a0, a1, a2) : sys_pselect6(e, a0, a1, a2, a3, a4);
+        if (mask_addr) {
+            /* interrupted: the handler runs with the mask given and its frame keeps the old
+             * one; else the old one is back at once (Linux's restore_saved_sigmask_unless) */
+            if ((ret == -EINTR || ret == -EMU_ERESTARTSYS) && e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {
+                ret = -EINTR;
+                e->ctx.sig_saved_mask = saved;
+                e->ctx.sig_restore_mask = true;
+            } else
+                e->ctx.sig_blocked = saved;
+        }
+        break;
+    }
     case SYS_sync:
     case SYS_mlock:
     case SYS_munlock:

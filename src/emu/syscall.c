@@ -2199,8 +2199,7 @@ void emu_syscall(emu_t *e) {
                 ret = -EINTR;
                 e->ctx.sig_saved_mask = saved;
                 e->ctx.sig_restore_mask = true;
-            } else
-                e->ctx.sig_blocked = saved;
+            } else e->ctx.sig_blocked = saved;
         }
         break;
     }

@@ -26,8 +26,7 @@ int main(int argc, char **argv) {
     off_t at = 5;
     lseek(fd, 2, SEEK_SET);
     r = sendfile(STDOUT_FILENO, fd, &at, 20);
-    printf("\nat offset 5: %zd bytes, offset now %ld, position still %ld\n", r, (long)at,
-           (long)lseek(fd, 0, SEEK_CUR));
+    printf("\nat offset 5: %zd bytes, offset now %ld, position still %ld\n", r, (long)at, (long)lseek(fd, 0, SEEK_CUR));
     at = total + 10;
     report("past the end", sendfile(STDOUT_FILENO, fd, &at, 20));
     report("count 0", sendfile(STDOUT_FILENO, fd, NULL, 0));

@@ -196,4 +196,8 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME rpstacks.whatif_verify_stdin COMMAND ${_scripts}/whatif_verify_stdin.sh ${_cs}
            ${CMAKE_CURRENT_BINARY_DIR}/whatif-verify-stdin ${CYCLESCOPE_GUEST_DIR}/chunk_read)
   set_tests_properties(rpstacks.whatif_verify_stdin PROPERTIES TIMEOUT 300)
+  # the pool's jobs get a write-only stdout, as `> FILE` gives rpstacks' own run: a program
+  # branching on it (glibc's fdopen, brotli) made whatif --verify refuse its baseline
+  add_test(NAME rpstacks.whatif_verify_stdout_mode COMMAND ${_scripts}/pool_stdout_mode.sh ${_cs}
+           ${CMAKE_CURRENT_BINARY_DIR}/whatif-verify-stdout-mode ${CYCLESCOPE_GUEST_DIR}/stdout_mode)
 endif()

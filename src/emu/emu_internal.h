@@ -161,7 +161,8 @@ struct emu {
     uint64_t brk_start, brk_cur, brk_limit;
     uint64_t mmap_top; /* anonymous mappings are placed top-down below this */
     guest_fd fds[EMU_MAX_FDS];
-    shared_map *shared; /* MAP_SHARED file mappings, unordered */
+    uint64_t rlim[16][2]; /* getrlimit's soft and hard limits; setrlimit lowers them (syscall.c) */
+    shared_map *shared;   /* MAP_SHARED file mappings, unordered */
     size_t shared_count, shared_cap;
     uint64_t rng;
     thread_context ctx; /* the running thread's own state besides its registers */

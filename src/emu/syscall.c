@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -56,11 +57,13 @@ enum {
     SYS_sched_getaffinity = 123, SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130,
     SYS_tgkill = 131, SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
     SYS_rt_sigpending = 136, SYS_rt_sigtimedwait = 137, SYS_rt_sigqueueinfo = 138, SYS_rt_sigreturn = 139,
-    SYS_rt_tgsigqueueinfo = 240,
-    SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_getrusage = 165,
+    SYS_rt_tgsigqueueinfo = 240, SYS_setregid = 143, SYS_setgid = 144, SYS_setreuid = 145, SYS_setuid = 146,
+    SYS_setresuid = 147, SYS_getresuid = 148, SYS_setresgid = 149, SYS_getresgid = 150, SYS_setfsuid = 151,
+    SYS_setfsgid = 152,
+    SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_setrlimit = 164, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
-    SYS_acct = 89, SYS_socket = 198, SYS_bind = 200, SYS_listen = 201, SYS_accept = 202, SYS_connect = 203,
+    SYS_acct = 89, SYS_sendfile = 71, SYS_socket = 198, SYS_bind = 200, SYS_listen = 201, SYS_accept = 202, SYS_connect = 203,
     SYS_getsockname = 204, SYS_getpeername = 205, SYS_sendto = 206, SYS_recvfrom = 207, SYS_setsockopt = 208,
     SYS_getsockopt = 209, SYS_shutdown = 210, SYS_sendmsg = 211, SYS_recvmsg = 212, SYS_accept4 = 242,
     SYS_recvmmsg = 243, SYS_sendmmsg = 269, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
@@ -88,9 +91,9 @@ static const char *syscall_name(unsigned long nr) {
         NAME(clock_gettime)
         NAME(clock_getres) NAME(clock_nanosleep) NAME(sched_getaffinity) NAME(sched_yield)
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
-        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(getrusage)
+        NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(setrlimit) NAME(getrusage) NAME(setregid) NAME(setgid) NAME(setreuid) NAME(setuid) NAME(setresuid) NAME(getresuid) NAME(setresgid) NAME(getresgid) NAME(setfsuid) NAME(setfsgid)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
-        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(socket) NAME(bind) NAME(listen) NAME(accept) NAME(connect)
+        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(sendfile) NAME(socket) NAME(bind) NAME(listen) NAME(accept) NAME(connect)
         NAME(getsockname) NAME(getpeername) NAME(sendto) NAME(recvfrom) NAME(setsockopt) NAME(getsockopt)
         NAME(shutdown) NAME(sendmsg) NAME(recvmsg) NAME(accept4) NAME(recvmmsg) NAME(sendmmsg) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -263,10 +266,13 @@ static guest_fd *fd_of(emu_t *e, uint64_t fd) {
     return &e->fds[fd];
 }
 
+/* one past the highest descriptor the guest may open: RLIMIT_NOFILE's soft limit */
+static int fd_limit(const emu_t *e) { return e->rlim[7][0] < EMU_MAX_FDS ? (int)e->rlim[7][0] : EMU_MAX_FDS; }
+
 /* the lowest free guest descriptor from `lowest` (fcntl F_DUPFD's minimum), a copy of
  * `like` (dup: the same pipe end and flags) on the host descriptor `host` */
 static int64_t fd_install_like(emu_t *e, int host, const guest_fd *like, int lowest, bool cloexec) {
-    for (int i = lowest; i < EMU_MAX_FDS; i++) {
+    for (int i = lowest; i < fd_limit(e); i++) {
         if (e->fds[i].host < 0) {
             char *path = like->path ? cs_strdup(like->path) : NULL;
             free(e->fds[i].path);
@@ -883,6 +889,22 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
     return interrupted ? -EINTR : got < 0 ? -errno : got;
 }
 
+/* setrlimit(resource, &new) as Linux answers an unprivileged process: a soft limit above the
+ * hard one is EINVAL, a hard limit above the current one EPERM (the guest cannot have more
+ * than its 256 descriptors or --guest-memory: it said yes and kept them, and mbedtls' test
+ * then failed its dup2 to descriptor 1024). Lowering is kept; RLIMIT_NOFILE's soft limit
+ * bounds the descriptors (fd_limit), RLIMIT_AS's the mappings. */
+static int64_t sys_set_rlimit(emu_t *e, int resource, uint64_t addr) {
+    uint64_t lim[2];
+    if (guest_get(e, addr, lim, sizeof lim)) return -EFAULT;
+    if (lim[0] > lim[1]) return -EINVAL;
+    if (lim[1] > e->rlim[resource][1]) return -EPERM;
+    e->rlim[resource][0] = lim[0];
+    e->rlim[resource][1] = lim[1];
+    if (resource == 9) mem_set_limit(&e->m, lim[0]); /* RLIMIT_AS */
+    return 0;
+}
+
 /* ppoll(fds, nfds, timeout, sigmask, sigsetsize): struct pollfd is the same on every Linux */
 static int64_t sys_ppoll(emu_t *e, uint64_t fds, uint64_t nfds, uint64_t timeout_addr) {
     if (nfds > EMU_MAX_FDS) return -EINVAL;
@@ -1026,6 +1048,28 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
     }
     free(tmp);
     return ret;
+}
+
+/* sendfile(out, in, offset, count) between the host files behind two descriptors (busybox's
+ * cat copies with it; it was ENOSYS with a warning). A pipe the guest made (its data is
+ * also kept for forks) answers EINVAL, as Linux did before 5.12 for a pipe to read, and
+ * the callers then copy by read and write, as they do on ENOSYS. */
+static int64_t sys_sendfile(emu_t *e, uint64_t out_fd, uint64_t in_fd, uint64_t offset_addr, uint64_t count) {
+    guest_fd *out = fd_of(e, out_fd), *in = fd_of(e, in_fd);
+    if (!out || !in || !out->writable) return -EBADF;
+    if (pipe_of(e, out) || pipe_of(e, in)) return -EINVAL;
+    off_t offset = 0;
+    if (offset_addr && guest_get(e, offset_addr, &offset, sizeof offset)) return -EFAULT;
+    if (offset < 0) return -EINVAL;
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    if (out->host == STDOUT_FILENO || out->host == STDERR_FILENO) progress_interrupt();
+    shared_before_io(e, in->host);
+    shared_before_io(e, out->host);
+    ssize_t sent = sendfile(out->host, in->host, offset_addr ? &offset : NULL, n);
+    if (sent < 0) return -errno;
+    if (sent > 0) shared_after_write(e, out->host);
+    if (offset_addr && guest_put(e, offset_addr, &offset, sizeof offset)) return -EFAULT;
+    return sent;
 }
 
 static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool writing) {
@@ -2092,7 +2136,7 @@ void emu_syscall(emu_t *e) {
             break;
         }
         if (nr == SYS_dup3) {
-            if (a1 >= EMU_MAX_FDS || a0 == a1) {
+            if (a1 >= (uint64_t)fd_limit(e) || a0 == a1) {
                 ret = a0 == a1 ? -EINVAL : -EBADF;
                 break;
             }
@@ -2146,7 +2190,7 @@ void emu_syscall(emu_t *e) {
             break;
         case F_DUPFD:
         case F_DUPFD_CLOEXEC: {
-            if (a2 >= EMU_MAX_FDS) { /* past the descriptor limit */
+            if (a2 >= (uint64_t)fd_limit(e)) { /* past the descriptor limit */
                 ret = -EINVAL;
                 break;
             }
@@ -2178,8 +2222,44 @@ void emu_syscall(emu_t *e) {
     case SYS_read: ret = sys_read(e, a0, a1, a2, -1, true); break;
     case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3, true); break;
     case SYS_getdents64: ret = sys_getdents64(e, a0, a1, a2); break;
-    case SYS_ppoll: ret = sys_ppoll(e, a0, a1, a2); break;
-    case SYS_pselect6: ret = sys_pselect6(e, a0, a1, a2, a3, a4); break;
+    case SYS_ppoll:
+    case SYS_pselect6: {
+        /* the signal mask given holds during the wait, as sigsuspend's (GNU make -j waits in
+         * pselect for a job token with SIGCHLD let through only there: ignoring the mask, a
+         * child's end never ended the wait and make hung) */
+        uint64_t mask_addr = nr == SYS_ppoll ? a3 : 0, size = a4, mask = 0, saved = e->ctx.sig_blocked;
+        if (nr == SYS_pselect6 && a5) {
+            uint64_t pair[2]; /* pselect6's sixth argument: {sigset address, its size} */
+            if (guest_get(e, a5, pair, sizeof pair)) {
+                ret = -EFAULT;
+                break;
+            }
+            mask_addr = pair[0];
+            size = pair[1];
+        }
+        if (mask_addr) {
+            if (size != 8) {
+                ret = -EINVAL;
+                break;
+            }
+            if (guest_get(e, mask_addr, &mask, 8)) {
+                ret = -EFAULT;
+                break;
+            }
+            e->ctx.sig_blocked = mask & ~SIG_UNBLOCKABLE;
+        }
+        ret = nr == SYS_ppoll ? sys_ppoll(e, a0, a1, a2) : sys_pselect6(e, a0, a1, a2, a3, a4);
+        if (mask_addr) {
+            /* interrupted: the handler runs with the mask given and its frame keeps the old
+             * one; else the old one is back at once (Linux's restore_saved_sigmask_unless) */
+            if ((ret == -EINTR || ret == -EMU_ERESTARTSYS) && e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {
+                ret = -EINTR;
+                e->ctx.sig_saved_mask = saved;
+                e->ctx.sig_restore_mask = true;
+            } else e->ctx.sig_blocked = saved;
+        }
+        break;
+    }
     case SYS_sync:
     case SYS_mlock:
     case SYS_munlock:
@@ -2266,6 +2346,7 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_write: ret = sys_write(e, a0, a1, a2, -1, true); break;
     case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3, true); break;
+    case SYS_sendfile: ret = sys_sendfile(e, a0, a1, a2, a3); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;
     case SYS_writev: ret = sys_iov(e, a0, a1, a2, true); break;
     case SYS_readlinkat: ret = sys_readlinkat(e, (int64_t)a0, a1, a2, a3); break;
@@ -2446,13 +2527,19 @@ void emu_syscall(emu_t *e) {
             ret = -ESRCH;
             break;
         }
-        uint64_t lim[2] = {~0ull, ~0ull};
-        if (resource == 3) lim[0] = 8ull << 20;              /* RLIMIT_STACK */
-        if (resource == 7) lim[0] = lim[1] = EMU_MAX_FDS;    /* RLIMIT_NOFILE */
-        if (resource == 9) lim[0] = lim[1] = e->m.map_limit; /* RLIMIT_AS: --guest-memory */
-        ret = out && guest_put(e, out, lim, sizeof lim) ? -EFAULT : 0;
+        if (resource >= 16) {
+            ret = -EINVAL;
+            break;
+        }
+        uint64_t old[2] = {e->rlim[resource][0], e->rlim[resource][1]};
+        if (nr == SYS_prlimit64 && a2) { /* setrlimit */
+            ret = sys_set_rlimit(e, (int)resource, a2);
+            if (ret) break;
+        }
+        ret = out && guest_put(e, out, old, sizeof old) ? -EFAULT : 0;
         break;
     }
+    case SYS_setrlimit: ret = a0 >= 16 ? -EINVAL : sys_set_rlimit(e, (int)a0, a1); break;
     case SYS_getrusage: {
         uint8_t ru[144] = {0};
         ret = guest_put(e, a1, ru, sizeof ru);
@@ -2465,6 +2552,31 @@ void emu_syscall(emu_t *e) {
     case SYS_geteuid:
     case SYS_getgid:
     case SYS_getegid: ret = GUEST_ID; break;
+    /* the guest's real, effective and saved ids are all GUEST_ID and it is not privileged:
+     * each id may be set to that one (or left, -1) and to no other, as Linux answers a
+     * user's process (glibc's posix_spawn with POSIX_SPAWN_RESETIDS calls setresuid: GNU
+     * make's every recipe failed "Function not implemented") */
+    case SYS_setuid:
+    case SYS_setgid: ret = (uint32_t)a0 == GUEST_ID ? 0 : (uint32_t)a0 == UINT32_MAX ? -EINVAL : -EPERM; break;
+    case SYS_setreuid:
+    case SYS_setregid:
+    case SYS_setresuid:
+    case SYS_setresgid: {
+        int n = nr == SYS_setresuid || nr == SYS_setresgid ? 3 : 2;
+        uint64_t id[3] = {a0, a1, a2};
+        ret = 0;
+        for (int k = 0; k < n; k++)
+            if ((uint32_t)id[k] != UINT32_MAX && (uint32_t)id[k] != GUEST_ID) ret = -EPERM;
+        break;
+    }
+    case SYS_getresuid:
+    case SYS_getresgid: {
+        uint32_t id = GUEST_ID;
+        ret = guest_put(e, a0, &id, 4) || guest_put(e, a1, &id, 4) || guest_put(e, a2, &id, 4) ? -EFAULT : 0;
+        break;
+    }
+    case SYS_setfsuid:
+    case SYS_setfsgid: ret = GUEST_ID; break; /* the old fsuid; only GUEST_ID would be allowed */
     case SYS_getgroups: /* no supplementary groups: the guest's group is its own 1000 (getgid) only,
                            as a process a service starts without initgroups (gawk's PROCINFO asks) */
         ret = (int32_t)a0 < 0 ? -EINVAL : 0;

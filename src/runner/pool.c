@@ -6,7 +6,8 @@
  *    (emulator or trace reader) and core; its results come back through a
  *    pipe. Processes rather than threads because the guest program writes to
  *    the real stdout, and a descriptor table is per process: every job's
- *    stdout and stderr go to a temporary file of its own (copied out at the end
+ *    stdout and stderr go to a temporary file of its own, write-only as a
+ *    shell's `> FILE` is (copied out at the end
  *    for the jobs that ask; the others are discarded) and its stdin is the
  *    caller's when that is a regular file (each job reading it from the caller's
  *    offset), /dev/null otherwise. The same kind of file for every job matters: glibc's stdio asks
@@ -76,13 +77,28 @@ static bool write_all(int fd, const void *buf, size_t n) {
     return true;
 }
 
-/* A fresh unnamed temporary file, or -1. */
+/* A fresh unnamed temporary file, write-only, or -1: a shell's `> FILE` and `| cmd` give the
+ * program a write-only stdout, and the guest can tell (fcntl F_GETFL: glibc's fdopen
+ * branches on it), so a job on tmpfile()'s read-write one ran other instructions than
+ * `run > FILE` (whatif --verify refused brotli's baseline). tmpfile() where the directory
+ * has no O_TMPFILE. */
 static int temp_fd(void) {
+    int fd = open(P_tmpdir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
     FILE *f = tmpfile();
     if (!f) return -1;
-    int fd = dup(fileno(f));
+    fd = dup(fileno(f));
     fclose(f);
     return fd;
+}
+
+/* A descriptor that reads the temporary file `fd` from its start, to copy a job's output
+ * out; -1 if none. */
+static int temp_reader(int fd) {
+    if (fd < 0) return -1;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    return open(path, O_RDONLY | O_CLOEXEC);
 }
 
 /* ---- the child ---- */
@@ -223,10 +239,15 @@ bool runner_pool(const run_job *jobs, int n, int parallel, job_result *results, 
     child *kids = cs_calloc((size_t)max, sizeof *kids);
     struct pollfd *pfd = cs_calloc((size_t)max, sizeof *pfd);
     int *out = cs_calloc((size_t)(n ? n : 1), sizeof *out), *errf = cs_calloc((size_t)(n ? n : 1), sizeof *errf);
+    int *out_reader = cs_calloc((size_t)(n ? n : 1), sizeof *out_reader);
+    int *err_reader = cs_calloc((size_t)(n ? n : 1), sizeof *err_reader);
     for (int i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);
-        out[i] = errf[i] = -1;
-        if (jobs[i].show_output) out[i] = temp_fd(), errf[i] = temp_fd();
+        out[i] = errf[i] = out_reader[i] = err_reader[i] = -1;
+        if (jobs[i].show_output) {
+            out[i] = temp_fd(), errf[i] = temp_fd();
+            out_reader[i] = temp_reader(out[i]), err_reader[i] = temp_reader(errf[i]);
+        }
     }
     int running = 0, next = 0, done = 0;
     bool ok = true;
@@ -297,11 +318,13 @@ bool runner_pool(const run_job *jobs, int n, int parallel, job_result *results, 
     }
     for (int i = 0; i < n; i++) {
         if (ok && jobs[i].show_output) {
-            replay(out[i], stdout);
-            replay(errf[i], stderr);
+            replay(out_reader[i], stdout);
+            replay(err_reader[i], stderr);
         }
         if (out[i] >= 0) close(out[i]);
         if (errf[i] >= 0) close(errf[i]);
+        if (out_reader[i] >= 0) close(out_reader[i]);
+        if (err_reader[i] >= 0) close(err_reader[i]);
     }
     if (!ok)
         for (int i = 0; i < n; i++) job_result_free(&results[i]);
@@ -309,6 +332,8 @@ bool runner_pool(const run_job *jobs, int n, int parallel, job_result *results, 
     free(pfd);
     free(out);
     free(errf);
+    free(out_reader);
+    free(err_reader);
     return ok;
 }
 

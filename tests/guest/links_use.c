@@ -1,6 +1,6 @@
 /* Symbolic and hard links as GNU patch makes them (a git diff creating a symlink: "Can't
  * create symbolic link ... : Function not implemented" before, symlinkat and linkat were
- * -ENOSYS with a warning; found by patch 2.7.6's own tests, docs/sandbox.md §19), and
+ * -ENOSYS with a warning; found by patch 2.7.6's own tests, docs/sandbox.md §4), and
  * Linux's refusals. Compared with qemu-riscv64:
  *   links_use DIR    (run with --allow-write DIR: everything happens in DIR/links)
  *   links_use outside DIR OUTSIDE_FILE (run with --allow-write DIR: a hard link to a

@@ -214,10 +214,10 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     e->host_start = cs_now();
     mem_init(&e->m);
     mem_set_limit(&e->m, opt->memory_limit ? opt->memory_limit : EMU_DEFAULT_MEMORY);
-    for (int r = 0; r < 16; r++) e->rlim[r][0] = e->rlim[r][1] = ~0ull; /* RLIM_INFINITY */
-    e->rlim[3][0] = STACK_SIZE;                                         /* RLIMIT_STACK */
-    e->rlim[7][0] = e->rlim[7][1] = EMU_MAX_FDS;                        /* RLIMIT_NOFILE */
-    e->rlim[9][0] = e->rlim[9][1] = e->m.map_limit;                     /* RLIMIT_AS: --guest-memory */
+    for (int r = 0; r < GUEST_RLIMITS; r++) e->rlim[r][0] = e->rlim[r][1] = ~0ull; /* RLIM_INFINITY */
+    e->rlim[GUEST_RLIMIT_STACK][0] = STACK_SIZE;
+    e->rlim[GUEST_RLIMIT_NOFILE][0] = e->rlim[GUEST_RLIMIT_NOFILE][1] = EMU_MAX_FDS;
+    e->rlim[GUEST_RLIMIT_AS][0] = e->rlim[GUEST_RLIMIT_AS][1] = e->m.map_limit; /* --guest-memory */
     e->allow_fd = -1;
     e->cwd_fd = -1;
     e->vpid = opt->vpid ? opt->vpid : GUEST_PID;

@@ -128,6 +128,9 @@ typedef struct shared_map {
     uint64_t dev, ino; /* the file, to keep read(2)/write(2) on it coherent with the mapping */
 } shared_map;
 
+/* The resources of getrlimit/setrlimit as Linux numbers them (asm-generic/resource.h, RISC-V's) */
+enum { GUEST_RLIMIT_STACK = 3, GUEST_RLIMIT_NOFILE = 7, GUEST_RLIMIT_AS = 9, GUEST_RLIMITS = 16 };
+
 struct emu {
     hart h;
     mem m;
@@ -161,8 +164,8 @@ struct emu {
     uint64_t brk_start, brk_cur, brk_limit;
     uint64_t mmap_top; /* anonymous mappings are placed top-down below this */
     guest_fd fds[EMU_MAX_FDS];
-    uint64_t rlim[16][2]; /* getrlimit's soft and hard limits; setrlimit lowers them (syscall.c) */
-    shared_map *shared;   /* MAP_SHARED file mappings, unordered */
+    uint64_t rlim[GUEST_RLIMITS][2]; /* getrlimit's soft and hard limits; setrlimit lowers them (syscall.c) */
+    shared_map *shared;              /* MAP_SHARED file mappings, unordered */
     size_t shared_count, shared_cap;
     uint64_t rng;
     thread_context ctx; /* the running thread's own state besides its registers */

@@ -267,7 +267,10 @@ static guest_fd *fd_of(emu_t *e, uint64_t fd) {
 }
 
 /* one past the highest descriptor the guest may open: RLIMIT_NOFILE's soft limit */
-static int fd_limit(const emu_t *e) { return e->rlim[7][0] < EMU_MAX_FDS ? (int)e->rlim[7][0] : EMU_MAX_FDS; }
+static int fd_limit(const emu_t *e) {
+    uint64_t soft = e->rlim[GUEST_RLIMIT_NOFILE][0];
+    return soft < EMU_MAX_FDS ? (int)soft : EMU_MAX_FDS;
+}
 
 /* the lowest free guest descriptor from `lowest` (fcntl F_DUPFD's minimum), a copy of
  * `like` (dup: the same pipe end and flags) on the host descriptor `host` */
@@ -901,7 +904,7 @@ static int64_t sys_set_rlimit(emu_t *e, int resource, uint64_t addr) {
     if (lim[1] > e->rlim[resource][1]) return -EPERM;
     e->rlim[resource][0] = lim[0];
     e->rlim[resource][1] = lim[1];
-    if (resource == 9) mem_set_limit(&e->m, lim[0]); /* RLIMIT_AS */
+    if (resource == GUEST_RLIMIT_AS) mem_set_limit(&e->m, lim[0]);
     return 0;
 }
 
@@ -2022,16 +2025,38 @@ static int64_t sys_fcntl_lock(emu_t *e, guest_fd *g, uint64_t cmd, uint64_t floc
     return guest_put(e, flock_addr, &unlocked, sizeof unlocked) ? -EFAULT : 0;
 }
 
+/* A wait under a signal mask the call gives (sigsuspend, ppoll, pselect6): the guest's sigset_t
+ * (8 bytes) becomes the mask, the one before in *saved. 0 or -errno. */
+static int64_t masked_wait_begin(emu_t *e, uint64_t mask_addr, uint64_t size, uint64_t *saved) {
+    if (size != 8) return -EINVAL;
+    uint64_t mask;
+    if (guest_get(e, mask_addr, &mask, 8)) return -EFAULT;
+    *saved = e->ctx.sig_blocked;
+    e->ctx.sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    return 0;
+}
+
+/* Its end: when it was interrupted and a handler is to run, the mask given holds until the
+ * handler's frame is set up, which keeps `saved`; else `saved` is back at once (Linux's
+ * restore_saved_sigmask_unless). True when a handler runs. */
+static bool masked_wait_end(emu_t *e, uint64_t saved, bool interrupted) {
+    if (interrupted && e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {
+        e->ctx.sig_saved_mask = saved;
+        e->ctx.sig_restore_mask = true;
+        return true;
+    }
+    e->ctx.sig_blocked = saved;
+    return false;
+}
+
 /* rt_sigsuspend(mask, size) (pause(), sigsuspend()): waits, with the mask given, for a
  * signal that runs a handler or ends the process. With other threads alive the thread waits
  * for one of them to send it (thread.c); alone, only the alarm can come: the guest's clock
  * moves to it; with none the run ends in one line, as a futex wait forever does. */
 static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
-    if (size != 8) return -EINVAL;
-    uint64_t mask;
-    if (guest_get(e, mask_addr, &mask, 8)) return -EFAULT;
-    uint64_t saved = e->ctx.sig_blocked;
-    e->ctx.sig_blocked = mask & ~SIG_UNBLOCKABLE;
+    uint64_t saved;
+    int64_t bad = masked_wait_begin(e, mask_addr, size, &saved);
+    if (bad) return bad;
     emu_signal_claim_shared(e);
     emu_signal_act_now(e); /* a pending one first, lowest number first */
     if (e->status == EMU_RUNNING && !emu_signal_handler_ready(e) && emu_thread_pause(e)) {
@@ -2050,14 +2075,30 @@ static int64_t sys_rt_sigsuspend(emu_t *e, uint64_t mask_addr, uint64_t size) {
                      "and %s (pc 0x%" PRIx64 ")",
                      EMU_SINGLE_THREAD_NOTE, e->h.pc);
     }
-    /* a handler to run: with the mask given until it is set up, whose frame keeps `saved` */
-    if (e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {
-        e->ctx.sig_saved_mask = saved;
-        e->ctx.sig_restore_mask = true;
-    } else {
-        e->ctx.sig_blocked = saved;
-    }
+    masked_wait_end(e, saved, true);
     return -EINTR;
+}
+
+/* ppoll(fds, nfds, timeout, sigmask, sigsetsize) and pselect6(n, in, out, except, timeout,
+ * {sigmask, size}): the signal mask given holds during the wait, as sigsuspend's (GNU make -j
+ * waits in pselect for a job token with SIGCHLD let through only there: ignoring the mask, a
+ * child's end never ended the wait and make hung). */
+static int64_t sys_poll_masked(emu_t *e, uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+                               uint64_t a5) {
+    uint64_t mask_addr = nr == SYS_ppoll ? a3 : 0, size = a4, saved = 0;
+    if (nr == SYS_pselect6 && a5) {
+        uint64_t pair[2]; /* pselect6's sixth argument: {sigset address, its size} */
+        if (guest_get(e, a5, pair, sizeof pair)) return -EFAULT;
+        mask_addr = pair[0];
+        size = pair[1];
+    }
+    if (mask_addr) {
+        int64_t bad = masked_wait_begin(e, mask_addr, size, &saved);
+        if (bad) return bad;
+    }
+    int64_t ret = nr == SYS_ppoll ? sys_ppoll(e, a0, a1, a2) : sys_pselect6(e, a0, a1, a2, a3, a4);
+    if (mask_addr && masked_wait_end(e, saved, ret == -EINTR || ret == -EMU_ERESTARTSYS)) ret = -EINTR;
+    return ret;
 }
 
 /* One warning line per unsupported call number (numbers from 512 up, which
@@ -2223,43 +2264,7 @@ void emu_syscall(emu_t *e) {
     case SYS_pread64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_read(e, a0, a1, a2, (int64_t)a3, true); break;
     case SYS_getdents64: ret = sys_getdents64(e, a0, a1, a2); break;
     case SYS_ppoll:
-    case SYS_pselect6: {
-        /* the signal mask given holds during the wait, as sigsuspend's (GNU make -j waits in
-         * pselect for a job token with SIGCHLD let through only there: ignoring the mask, a
-         * child's end never ended the wait and make hung) */
-        uint64_t mask_addr = nr == SYS_ppoll ? a3 : 0, size = a4, mask = 0, saved = e->ctx.sig_blocked;
-        if (nr == SYS_pselect6 && a5) {
-            uint64_t pair[2]; /* pselect6's sixth argument: {sigset address, its size} */
-            if (guest_get(e, a5, pair, sizeof pair)) {
-                ret = -EFAULT;
-                break;
-            }
-            mask_addr = pair[0];
-            size = pair[1];
-        }
-        if (mask_addr) {
-            if (size != 8) {
-                ret = -EINVAL;
-                break;
-            }
-            if (guest_get(e, mask_addr, &mask, 8)) {
-                ret = -EFAULT;
-                break;
-            }
-            e->ctx.sig_blocked = mask & ~SIG_UNBLOCKABLE;
-        }
-        ret = nr == SYS_ppoll ? sys_ppoll(e, a0, a1, a2) : sys_pselect6(e, a0, a1, a2, a3, a4);
-        if (mask_addr) {
-            /* interrupted: the handler runs with the mask given and its frame keeps the old
-             * one; else the old one is back at once (Linux's restore_saved_sigmask_unless) */
-            if ((ret == -EINTR || ret == -EMU_ERESTARTSYS) && e->status == EMU_RUNNING && emu_signal_handler_ready(e)) {
-                ret = -EINTR;
-                e->ctx.sig_saved_mask = saved;
-                e->ctx.sig_restore_mask = true;
-            } else e->ctx.sig_blocked = saved;
-        }
-        break;
-    }
+    case SYS_pselect6: ret = sys_poll_masked(e, nr, a0, a1, a2, a3, a4, a5); break;
     case SYS_sync:
     case SYS_mlock:
     case SYS_munlock:
@@ -2527,7 +2532,7 @@ void emu_syscall(emu_t *e) {
             ret = -ESRCH;
             break;
         }
-        if (resource >= 16) {
+        if (resource >= GUEST_RLIMITS) {
             ret = -EINVAL;
             break;
         }
@@ -2539,7 +2544,7 @@ void emu_syscall(emu_t *e) {
         ret = out && guest_put(e, out, old, sizeof old) ? -EFAULT : 0;
         break;
     }
-    case SYS_setrlimit: ret = a0 >= 16 ? -EINVAL : sys_set_rlimit(e, (int)a0, a1); break;
+    case SYS_setrlimit: ret = a0 >= GUEST_RLIMITS ? -EINVAL : sys_set_rlimit(e, (int)a0, a1); break;
     case SYS_getrusage: {
         uint8_t ru[144] = {0};
         ret = guest_put(e, a1, ru, sizeof ru);

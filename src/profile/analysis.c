@@ -2993,7 +2993,7 @@ static bool entry_row(const profile_proc *p, double *row) {
 /* The calls between procedures (ours: the paper's analysis "does not identify interprocedural
  * edges"). A procedure called only directly has as many entries as its call sites' blocks have
  * executions together (calls do not end blocks: a site's block runs its call once), so each such
- * constraint ties the callee's flow system to its callers' (flow_project: a callee seldom
+ * constraint ties the callee's flow system to its callers' (flow_solve: a callee seldom
  * sampled borrows its callers' samples, and they its), with the floors (flow_solve). A
  * constraint is left out when one of its procedures was not solved, a count it names is unknown,
  * it rests on a cycle no estimate touches, or it repeats the others. Returns the number of

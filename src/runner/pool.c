@@ -92,8 +92,8 @@ static int temp_fd(void) {
     return fd;
 }
 
-/* A descriptor that reads the temporary file `fd` from its start, to copy a job's output
- * out; -1 if none. */
+/* A descriptor that reads the temporary file `fd` (write-only) from its start, to copy a
+ * job's output out; -1 if none. */
 static int temp_reader(int fd) {
     if (fd < 0) return -1;
     char path[64];
@@ -222,14 +222,16 @@ short_message:
 }
 
 /* Copy what a job's program wrote (captured in `from`) to `to`. */
-static void replay(int from, FILE *to) {
+/* A job's output (its temporary file `written`) copied to `to`. */
+static void replay(int written, FILE *to) {
+    int from = temp_reader(written);
     if (from < 0) return;
     fflush(to);
     char buf[8192];
     ssize_t n;
-    if (lseek(from, 0, SEEK_SET) == 0)
-        while ((n = read(from, buf, sizeof buf)) > 0)
-            if (!write_all(fileno(to), buf, (size_t)n)) break;
+    while ((n = read(from, buf, sizeof buf)) > 0)
+        if (!write_all(fileno(to), buf, (size_t)n)) break;
+    close(from);
 }
 
 bool runner_pool(const run_job *jobs, int n, int parallel, job_result *results, cs_error *err) {
@@ -239,15 +241,10 @@ bool runner_pool(const run_job *jobs, int n, int parallel, job_result *results, 
     child *kids = cs_calloc((size_t)max, sizeof *kids);
     struct pollfd *pfd = cs_calloc((size_t)max, sizeof *pfd);
     int *out = cs_calloc((size_t)(n ? n : 1), sizeof *out), *errf = cs_calloc((size_t)(n ? n : 1), sizeof *errf);
-    int *out_reader = cs_calloc((size_t)(n ? n : 1), sizeof *out_reader);
-    int *err_reader = cs_calloc((size_t)(n ? n : 1), sizeof *err_reader);
     for (int i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);
-        out[i] = errf[i] = out_reader[i] = err_reader[i] = -1;
-        if (jobs[i].show_output) {
-            out[i] = temp_fd(), errf[i] = temp_fd();
-            out_reader[i] = temp_reader(out[i]), err_reader[i] = temp_reader(errf[i]);
-        }
+        out[i] = errf[i] = -1;
+        if (jobs[i].show_output) out[i] = temp_fd(), errf[i] = temp_fd();
     }
     int running = 0, next = 0, done = 0;
     bool ok = true;
@@ -318,13 +315,11 @@ bool runner_pool(const run_job *jobs, int n, int parallel, job_result *results, 
     }
     for (int i = 0; i < n; i++) {
         if (ok && jobs[i].show_output) {
-            replay(out_reader[i], stdout);
-            replay(err_reader[i], stderr);
+            replay(out[i], stdout);
+            replay(errf[i], stderr);
         }
         if (out[i] >= 0) close(out[i]);
         if (errf[i] >= 0) close(errf[i]);
-        if (out_reader[i] >= 0) close(out_reader[i]);
-        if (err_reader[i] >= 0) close(err_reader[i]);
     }
     if (!ok)
         for (int i = 0; i < n; i++) job_result_free(&results[i]);
@@ -332,8 +327,6 @@ bool runner_pool(const run_job *jobs, int n, int parallel, job_result *results, 
     free(pfd);
     free(out);
     free(errf);
-    free(out_reader);
-    free(err_reader);
     return ok;
 }
 

@@ -228,6 +228,69 @@ static void header_json(cJSON *root, const rps_result *r, const whatif_options *
     report_header_json(root, "cyclescope-whatif", WHATIF_SCHEMA_VERSION, loaded ? &cfg : NULL, &prov);
 }
 
+/* The run the stacks came from, as `whatif --verify` repeats it: what a user needs to know before
+ * trusting a .rps made elsewhere (the program, its arguments, the configuration, the guest
+ * options, and whether the stdin it read was recorded). */
+static void recorded_stdin_text(const rps_origin *o, char *buf, size_t size) {
+    if (!o->stdin_known) {
+        snprintf(buf, size, "not recorded (a pipe, a terminal, a trace, or a .rps before version 5)");
+        return;
+    }
+    char hex[2 * CS_SHA256_BYTES + 1];
+    cs_hex_encode(o->stdin_sha256, CS_SHA256_BYTES, hex);
+    snprintf(buf, size, "a file of %llu bytes, sha256 %s", (unsigned long long)o->stdin_bytes, hex);
+}
+
+static void print_recorded_run(const rps_origin *o) {
+    printf("recorded from: %s %s", o->is_trace ? "trace" : "program", o->argc > 0 ? o->argv[0] : "?");
+    for (int k = 1; k < o->argc; k++) printf(" %s", o->argv[k]);
+    printf("\n  config %s", o->config);
+    for (int k = 0; k < o->set_count; k++) printf(" --set %s", o->sets[k]);
+    printf(", warm-up %llu instructions", (unsigned long long)o->warmup);
+    if (o->max) printf(", at most %llu timed", (unsigned long long)o->max);
+    else printf(", timed to the end");
+    if (!o->is_trace) {
+        if (o->seed) printf(", --seed %llu", (unsigned long long)o->seed);
+        if (o->guest_memory) printf(", --guest-memory %llu", (unsigned long long)o->guest_memory);
+        if (o->host_time) printf(", --host-time");
+        if (o->strict_syscalls) printf(", --strict-syscalls");
+        if (o->allow_write[0]) printf(", --allow-write %s", o->allow_write);
+        char in[160];
+        recorded_stdin_text(o, in, sizeof in);
+        printf("\n  stdin: %s", in);
+    }
+    printf("\n");
+}
+
+static void recorded_run_json(cJSON *parent, const rps_origin *o) {
+    cJSON *run = cJSON_AddObjectToObject(parent, "recorded_run");
+    cJSON_AddStringToObject(run, "kind", o->is_trace ? "trace" : "program");
+    cJSON_AddStringToObject(run, "path", o->argc > 0 ? o->argv[0] : "");
+    cJSON *args = cJSON_AddArrayToObject(run, "arguments");
+    for (int k = 1; k < o->argc; k++) cJSON_AddItemToArray(args, cJSON_CreateString(o->argv[k]));
+    cJSON_AddStringToObject(run, "config", o->config);
+    cJSON *sets = cJSON_AddArrayToObject(run, "overrides");
+    for (int k = 0; k < o->set_count; k++) cJSON_AddItemToArray(sets, cJSON_CreateString(o->sets[k]));
+    cJSON_AddNumberToObject(run, "warmup_instructions", (double)o->warmup);
+    cJSON_AddNumberToObject(run, "max_instructions", (double)o->max);
+    if (o->is_trace) return;
+    cJSON_AddNumberToObject(run, "seed", (double)o->seed);
+    cJSON_AddNumberToObject(run, "guest_memory", (double)o->guest_memory);
+    cJSON_AddBoolToObject(run, "host_time", o->host_time);
+    cJSON_AddBoolToObject(run, "strict_syscalls", o->strict_syscalls);
+    if (o->allow_write[0]) cJSON_AddStringToObject(run, "allow_write", o->allow_write);
+    else cJSON_AddNullToObject(run, "allow_write");
+    if (!o->stdin_known) {
+        cJSON_AddNullToObject(run, "stdin");
+        return;
+    }
+    cJSON *in = cJSON_AddObjectToObject(run, "stdin");
+    char hex[2 * CS_SHA256_BYTES + 1];
+    cs_hex_encode(o->stdin_sha256, CS_SHA256_BYTES, hex);
+    cJSON_AddNumberToObject(in, "bytes", (double)o->stdin_bytes);
+    cJSON_AddStringToObject(in, "sha256", hex);
+}
+
 void rps_options_json(cJSON *parent, const rps_options *opt) {
     cJSON *o = cJSON_AddObjectToObject(parent, "options");
     cJSON_AddNumberToObject(o, "segment", opt->segment);
@@ -245,6 +308,7 @@ static cJSON *grid_json(const rps_result *r, const whatif_options *w, const axis
     header_json(root, r, w);
     cJSON_AddStringToObject(root, "file", w->path);
     rps_options_json(root, &r->opt); /* the predictions depend on them: say which */
+    recorded_run_json(root, &r->origin);
     cJSON_AddNumberToObject(root, "instructions", (double)r->instructions);
     cJSON_AddNumberToObject(root, "simulated_cpi", (double)r->cycles / ins);
     cJSON_AddNumberToObject(root, "predict_seconds", predict_seconds);
@@ -403,6 +467,7 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
         char options[256];
         rps_options_line(&r->opt, options, sizeof options);
         printf("stacks reduced with: %s\n", options);
+        print_recorded_run(&r->origin);
         printf("%ld design point%s predicted in %.3f ms\n\n", n, n == 1 ? "" : "s", predict_seconds * 1e3);
         printf("  %-44s %10s %10s %10s %10s\n", "design point", "RpStacks", "CP1", "FMT", "simulated");
         long shown = n <= 200 ? n : 200;

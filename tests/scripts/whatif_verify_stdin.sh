@@ -36,6 +36,19 @@ expect_stdin_error() { # INPUT REGEX
     [ ! -s refused.out ] && [ ! -e refused.json ] || { echo "< $1: whatif printed or wrote"; cat refused.out; exit 1; }
     echo "ok: < $1: $(cat refused.err)"
 }
+# whatif says what the stacks were recorded from, the stdin's size and digest included
+sha=$(sha256sum input.txt | cut -d' ' -f1)
+"$cs" whatif r.rps --json info.json >info.out 2>&1 </dev/null || { cat info.out; exit 1; }
+grep -q "^recorded from: program $prog -$" info.out && grep -q "^  stdin: a file of $bytes bytes, sha256 $sha$" info.out ||
+    { echo "whatif does not say what the .rps was recorded from:"; cat info.out; exit 1; }
+python3 - "$bytes" "$sha" "$prog" <<'PY' || exit 1
+import json, sys
+run = json.load(open("info.json"))["recorded_run"]
+want = {"kind": "program", "path": sys.argv[3], "arguments": ["-"], "stdin": {"bytes": int(sys.argv[1]), "sha256": sys.argv[2]}}
+bad = {k: run.get(k) for k in want if run.get(k) != want[k]}
+if bad: sys.exit(f"recorded_run: {bad}, expected {want}")
+PY
+echo "ok: whatif names the recorded program and its stdin ($bytes bytes)"
 expect_stdin_error /dev/null "^cyclescope: whatif: --verify: the analysed program read $bytes bytes of its stdin .*this stdin is no file"
 head -c 100 input.txt >short.txt
 expect_stdin_error short.txt "^cyclescope: whatif: --verify: stdin is not the input the analysed program read .*fewer bytes"
@@ -57,3 +70,4 @@ if grep -Eq "^  l1d.latency=6 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$" other.out; t
     echo "</dev/null: the table shows a simulated CPI:"; cat other.out; exit 1
 fi
 echo "ok: </dev/null refused by the baseline (stdin not recorded), no simulated number"
+"$cs" whatif piped.rps </dev/null | grep -q "^  stdin: not recorded" || { echo "piped.rps: stdin not said unrecorded"; exit 1; }

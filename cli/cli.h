@@ -180,7 +180,8 @@ typedef struct cli_timing_options {
 
 #define CLI_OUTDIR_ROOT "cyclescope-out"
 
-#define CLI_TIMING_OPTIONS_HELP                                                                     \
+/* The timing options' help in parts: `stallscope` takes --interval as its own and no --analysis. */
+#define CLI_TIMING_OPTIONS_HELP_BASE                                                                \
     "  --config NAME|FILE configuration: a name from configs/ (ooo4, bdw, knl,\n"                   \
     "                     inorder1, inorder3) or an .ini file (default ooo4)\n"                     \
     "  --set S.K=V        override one configuration value (repeatable); only keys the\n"           \
@@ -192,20 +193,27 @@ typedef struct cli_timing_options {
     "                     --report or --no-report is given; " CLI_OUTDIR_ROOT "/latest links it)\n" \
     "  --json FILE        also write the results as JSON (docs/json-schema.md); with -\n"           \
     "                     stdout holds the JSON alone (program output, tables: stderr)\n"           \
-    "  --csv FILE         the summary and the stacks as CSV, one row per value\n"                   \
-    "  --interval N       also every N instructions' IPC, MPKIs and CPI stacks (JSON, CSV,\n"       \
-    "                     and the HTML report's time series)\n"                                     \
-    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata); FILE.gz: gzip\n"         \
-    "  --pipeview-from N, --pipeview-count N  log only instructions N … N+count-1\n"              \
-    "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n"      \
-    "  --no-report        write no HTML report\n"                                                   \
-    "  --analysis LIST    the analyses to run, comma-separated, each NAME[:KEY=VALUE…]\n"         \
-    "                     (default stacks; none: time the bare model; `cyclescope run\n"            \
-    "                     --analysis help` lists them)\n"                                           \
-    "Every output is checked before the run starts. Exit status: the program's own\n"               \
-    "non-zero exit code when it failed (the results are still written), 128+signal\n"               \
-    "when it faulted, 2 for bad usage (options, configuration, an output that cannot\n"             \
+    "  --csv FILE         the summary and the stacks as CSV, one row per value\n"
+#define CLI_TIMING_OPTIONS_HELP_INTERVAL                                                      \
+    "  --interval N       also every N instructions' IPC, MPKIs and CPI stacks (JSON, CSV,\n" \
+    "                     and the HTML report's time series)\n"
+#define CLI_TIMING_OPTIONS_HELP_OUTPUTS                                                        \
+    "  --pipeview FILE    write a gem5 O3PipeView log (open it in Konata); FILE.gz: gzip\n"    \
+    "  --pipeview-from N, --pipeview-count N  log only instructions N … N+count-1\n"         \
+    "  --report FILE      write the HTML report (run summary, CPI/IPC/FLOPS stacks) to FILE\n" \
+    "  --no-report        write no HTML report\n"
+#define CLI_TIMING_OPTIONS_HELP_ANALYSIS                                                    \
+    "  --analysis LIST    the analyses to run, comma-separated, each NAME[:KEY=VALUE…]\n" \
+    "                     (default stacks; none: time the bare model; `cyclescope run\n"    \
+    "                     --analysis help` lists them)\n"
+#define CLI_TIMING_OPTIONS_HELP_STATUS                                                  \
+    "Every output is checked before the run starts. Exit status: the program's own\n"   \
+    "non-zero exit code when it failed (the results are still written), 128+signal\n"   \
+    "when it faulted, 2 for bad usage (options, configuration, an output that cannot\n" \
     "be written), 125 when the run could not be done.\n"
+#define CLI_TIMING_OPTIONS_HELP                                                                   \
+    CLI_TIMING_OPTIONS_HELP_BASE CLI_TIMING_OPTIONS_HELP_INTERVAL CLI_TIMING_OPTIONS_HELP_OUTPUTS \
+        CLI_TIMING_OPTIONS_HELP_ANALYSIS CLI_TIMING_OPTIONS_HELP_STATUS
 
 enum {
     OPT_CONFIG = 1100,

@@ -25,6 +25,7 @@
 void help_model(void) {
     printf("usage: cyclescope model analyze [options] -o FILE PROG [ARGS…] | TRACE\n"
            "       cyclescope model solve [options] FILE\n"
+           "       cyclescope model info [--json FILE] FILE\n"
            "\n"
            "Noonburg's statistical processor models (docs/statmodel.md). `analyze` reads\n"
            "the µops of a program (run in the emulator) or a .cst trace once and saves\n"
@@ -32,7 +33,9 @@ void help_model(void) {
            "per predictor and stack-distance histograms. `solve` models an in-order\n"
            "machine (inorder1: the one-pipe Markov chain; inorder3: the partitioned\n"
            "three-pipe chains) from the profile alone and prints the IPC, the issue\n"
-           "distribution and each component's state space.\n"
+           "distribution and each component's state space. `info` prints what a profile\n"
+           "holds: its source, the type mix, dependence distances, flow graphs,\n"
+           "mispredictions per predictor and cache misses per size.\n"
            "\n"
            "Ctrl-C during `analyze` stops it: the profile of what ran is written, marked\n"
            "partial (`solve` and `info` say so), and the exit status is 130.\n"
@@ -47,6 +50,7 @@ void help_model(void) {
            "  --config NAME|FILE inorder1 or inorder3 (default) or an .ini file\n"
            "  --set S.K=V        override one configuration value (repeatable)\n"
            "  --max-states N     largest state space of one component (default 4000000)\n"
+           "  --grid 'S.K=V,… …'  solve every point of a grid of configuration values (as sweep's)\n"
            "  --method M         markov (default: the Markov chains of Ch. 3-8) or matrix (the\n"
            "                     matrix-multiplication model of Ch. 2: one-cycle pipes, no caches)\n"
            "  --compare-sim      also time the analysed µops on the simulator and print the error (the\n"
@@ -55,7 +59,11 @@ void help_model(void) {
            "                     stdin this one's: the same input the analysis had, < FILE)\n"
            "  --allow-write DIR  with --compare-sim: let the program run again write under DIR, as\n"
            "                     `model analyze --allow-write DIR` let it (not recorded in the profile)\n"
-           "  --json FILE        write the results as JSON (- for stdout)\n");
+           "  --json FILE        write the results as JSON (- for stdout)\n"
+           "  --report FILE      write an HTML report: the distributions, and with --grid the\n"
+           "                     IPC curve over the points\n"
+           "info options:\n"
+           "  --json FILE        write what it prints as JSON (- for stdout)\n");
 }
 
 enum {

@@ -17,7 +17,7 @@ void help_run(void) {
            "the CPI stacks measured at dispatch, issue and commit side by side, and\n"
            "the FLOPS stack; writes all of it, with the IPC and FLOPS stacks drawn,\n"
            "into a new output directory (" CLI_OUTDIR_ROOT "/PROG-CONFIG-TIME/: report.html,\n"
-           "results.json, config.ini) unless told otherwise.\n"
+           "results.json, results.csv, config.ini) unless told otherwise.\n"
            "`cyclescope stacks --validate` checks the stacks against idealised machines.\n"
            "\n"
            "options:\n" CLI_TIMING_OPTIONS_HELP CLI_SIMPOINT_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP);

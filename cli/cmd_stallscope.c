@@ -42,7 +42,9 @@ void help_stallscope(void) {
            "                     their default: retirement there is virtual, docs/stallscope.md)\n"
            "  --compare A B      run configurations A and B (names or .ini files) and show\n"
            "                     their leaf and node summaries side by side with the deltas\n"
-           "                     (text; --json FILE|- and --report FILE.html write the same)\n" CLI_TIMING_OPTIONS_HELP
+           "                     (text; --json FILE|- and --report FILE.html write the same)\n"
+           /* --interval is Stallscope's own here, and the verb is the analysis: no --analysis */
+           CLI_TIMING_OPTIONS_HELP_BASE CLI_TIMING_OPTIONS_HELP_OUTPUTS CLI_TIMING_OPTIONS_HELP_STATUS
                CLI_GUEST_OPTIONS_HELP "\n"
            "The same analysis runs from `run` and `sim` with --analysis stallscope[:depth=N…].\n");
 }

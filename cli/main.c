@@ -104,8 +104,9 @@ static void usage(FILE *out) {
             "cyclescope --version       version\n"
             "\n"
             "exit codes: 2 bad usage (options, configuration, outputs), 125 the run could not\n"
-            "be done (bad input); exec, run, stacks pass the program's own non-zero exit code\n"
-            "through, and 128+signal when it faulted.\n");
+            "be done (bad input); the verbs that run a program (exec, run, stacks, stallscope,\n"
+            "rpstacks, profile record, model analyze, trace record, simpoint) end with its own\n"
+            "non-zero exit code, or 128+signal when it faulted, once their results are written.\n");
 }
 
 static char **command_argv; /* main's argv, before a verb's getopt_long permutes it */

@@ -15,6 +15,8 @@
 #   results.bad_input      inputs and surroundings damaged on purpose: a full or closed stdout
 #                          is a failure, a closed descriptor never an output's
 #                          (tests/scripts/bad_input.sh)
+#   results.docs_flags     README and docs/*.md options against every verb's --help, and back
+#                          (tests/scripts/docs_flags.py)
 #   results.json_schema    every JSON output valid against docs/result.schema.json, its
 #                          provenance checked against sha256sum and config show
 #   results.schema.VERB    rpstacks, whatif, profile report/annotate, model solve/info, merge
@@ -74,6 +76,15 @@ set_tests_properties(results.usage.config_not_ini_name PROPERTIES WORKING_DIRECT
 # the help these messages point to, for verbs with subcommands too
 add_test(NAME results.help_subcommand COMMAND ${_cs} model solve --help)
 set_tests_properties(results.help_subcommand PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope model")
+
+# the options README and docs/*.md name are in the verbs' --help, the options the verbs accept
+# are too, and none is listed twice (model's --grid, --report and info were missing, stallscope
+# listed --interval twice with two meanings)
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME results.docs_flags
+           COMMAND ${Python3_EXECUTABLE} ${_scripts}/docs_flags.py ${_cs} ${PROJECT_SOURCE_DIR})
+endif()
 
 # a sweep over a key the model does not read would give identical points
 add_test(NAME results.sweep_unread_key

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""docs_flags.py CYCLESCOPE SOURCE_DIR: the options the documentation names are the options
+the verbs take, and the options the verbs take are in their --help.
+
+  1. README's verb table: every option in a verb's row is in the --help of a verb the row
+     names (a row may name two, as `rpstacks` and `whatif`, or `run --analysis profile:…`).
+  2. README's "Options shared by …" paragraphs: every option there in the --help of every
+     verb it is shared by.
+  3. The command lines of docs/*.md (`cyclescope VERB …` in code blocks): every option in
+     the --help of VERB.
+  4. Every long option a verb's source accepts (cli/cmd_VERB.c) is in its --help, but for
+     the few that are not for people (listed below, with why).
+  5. A verb without subcommands lists each option once in its --help (a second line for
+     one option told two different things).
+Runs each verb's --help once: well under a second.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+cs, src = sys.argv[1], sys.argv[2]
+VERBS = ("exec disasm run sim config trace stacks stallscope simpoint profile sweep compare merge "
+         "model rpstacks whatif").split()
+# Accepted, deliberately not in --help: the state a guest's execve hands to the next process,
+# and long spellings of -o.
+NOT_FOR_PEOPLE = {("exec", "exec-state"), ("profile", "output"), ("trace", "output"), ("trace", "help")}
+OPTION = re.compile(r"(?<![\w.-])(--[a-z][a-z0-9-]*|-[oj])(?![\w-])")
+
+failures = []
+helps = {}
+
+
+def help_of(verb):
+    if verb not in helps:
+        r = subprocess.run([cs, verb, "--help"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if r.returncode != 0:
+            failures.append(f"`cyclescope {verb} --help` exited {r.returncode}")
+        helps[verb] = r.stdout
+    return helps[verb]
+
+
+def in_help(option, verb):
+    return re.search(r"(?<![\w-])" + re.escape(option) + r"(?![\w-])", help_of(verb)) is not None
+
+
+readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+
+# 1. the verb table: rows start with | `cyclescope VERB; cells split at | not escaped as \|
+rows = [line for line in readme.splitlines() if line.startswith("| `cyclescope ")]
+if len(rows) < len(VERBS) - 2:
+    failures.append(f"README: only {len(rows)} rows in the verb table (its format changed?)")
+for row in rows:
+    verbs = set(re.findall(r"`(?:cyclescope )?(" + "|".join(VERBS) + r")\b", row))
+    for option in sorted(set(OPTION.findall(row))):
+        if not any(in_help(option, v) for v in verbs):
+            failures.append(f"README table, row of {sorted(verbs)}: {option} is in no --help of them")
+
+# 2. the shared options paragraphs
+shared = [("Options shared by the timing verbs", "Timing models:", ["run", "sim", "stacks"]),
+          ("Options shared by the verbs that run a program", "What the sandbox promises",
+           ["exec", "run", "stacks", "stallscope", "trace", "simpoint", "sweep", "model", "rpstacks", "profile"])]
+for start, end, verbs in shared:
+    if start not in readme or end not in readme:
+        failures.append(f"README: no paragraph '{start}' … '{end}'")
+        continue
+    text = readme[readme.index(start):readme.index(end)]
+    options = sorted(set(OPTION.findall(text)))
+    if len(options) < 5:
+        failures.append(f"README: '{start}' names only {options}")
+    for verb in verbs:
+        for option in options:
+            if not in_help(option, verb):
+                failures.append(f"README '{start}': {option} is not in `cyclescope {verb} --help`")
+
+# 3. the command lines of the method pages
+checked = 0
+for path in sorted(glob.glob(os.path.join(src, "docs", "*.md"))):
+    in_code = False
+    lines = open(path, encoding="utf-8").read().splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+        elif in_code:
+            command = line
+            while command.rstrip().endswith("\\") and i + 1 < len(lines):  # continued lines
+                i += 1
+                command = command.rstrip()[:-1] + " " + lines[i]
+            for part in re.split(r";|\s\|\s|&&", command):
+                words = part.split("#")[0].split()
+                if words[:1] == ["$"]:
+                    words = words[1:]
+                if len(words) < 2 or os.path.basename(words[0]) != "cyclescope" or words[1] not in VERBS:
+                    continue
+                checked += 1
+                for option in sorted(set(OPTION.findall(" ".join(words[2:])))):
+                    if not in_help(option, words[1]):
+                        failures.append(f"{os.path.relpath(path, src)}:{i + 1}: `cyclescope {words[1]}` "
+                                        f"takes no {option} by its --help")
+        i += 1
+if checked < 30:
+    failures.append(f"docs: only {checked} command lines found (their format changed?)")
+
+# 4. options accepted in the source but not in --help
+for path in sorted(glob.glob(os.path.join(src, "cli", "cmd_*.c"))):
+    verb = re.match(r"cmd_(\w+)\.c", os.path.basename(path)).group(1)
+    if verb not in VERBS:
+        continue
+    code = open(path, encoding="utf-8").read()
+    for name in sorted(set(re.findall(r'\{"([a-z][a-z0-9-]*)",\s*(?:no|required|optional)_argument', code))):
+        if (verb, name) not in NOT_FOR_PEOPLE and not in_help("--" + name, verb):
+            failures.append(f"cli/cmd_{verb}.c accepts --{name}: not in `cyclescope {verb} --help`")
+
+# 5. an option listed twice in one verb's options
+for verb in ("exec disasm run sim stacks stallscope simpoint sweep compare merge rpstacks whatif").split():
+    # the option and its value word: `--emit parallel` and `--emit slurm` are two entries
+    listed = re.findall(r"^  (--[a-z][a-z0-9-]*(?: \S+)?)", help_of(verb), re.M)
+    for entry in sorted({e for e in listed if listed.count(e) > 1}):
+        failures.append(f"`cyclescope {verb} --help` lists {entry} {listed.count(entry)} times")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"{len(rows)} README rows, {checked} docs command lines, {len(helps)} --help texts; "
+      f"{len(failures)} failures")
+sys.exit(1 if failures else 0)

@@ -6,8 +6,8 @@ the verbs take, and the options the verbs take are in their --help.
      names (a row may name two, as `rpstacks` and `whatif`, or `run --analysis profile:…`).
   2. README's "Options shared by …" paragraphs: every option there in the --help of every
      verb it is shared by.
-  3. The command lines of docs/*.md (`cyclescope VERB …` in code blocks): every option in
-     the --help of VERB.
+  3. The command lines of docs/*.md (`cyclescope VERB …` in code blocks, and in backquotes in
+     the prose and tables of the docs and README): every option in the --help of VERB.
   4. Every long option a verb's source accepts (cli/cmd_VERB.c) is in its --help, but for
      the few that are not for people (listed below, with why).
   5. A verb without subcommands lists each option once in its --help (a second line for
@@ -104,6 +104,24 @@ for path in sorted(glob.glob(os.path.join(src, "docs", "*.md"))):
 if checked < 30:
     failures.append(f"docs: only {checked} command lines found (their format changed?)")
 
+# 3b. commands in the prose and tables: `cyclescope VERB …`, or `VERB --…` / `VERB SUBVERB …`
+SUBVERBS = r" (record|report|annotate|imiss|merge|analyze|solve|info|dump|import-champsim|export-champsim|show|list)\b"
+spans = 0
+for path in sorted(glob.glob(os.path.join(src, "docs", "*.md"))) + [os.path.join(src, "README.md")]:
+    text = open(path, encoding="utf-8").read()
+    for m in re.finditer(r"`((cyclescope )?([a-z]+)((?: [^`]*)?))`", text):
+        verb, rest = m.group(3), m.group(4)
+        if verb not in VERBS or not (m.group(2) or rest.startswith(" --") or re.match(SUBVERBS, rest)):
+            continue
+        spans += 1
+        for option in sorted(set(OPTION.findall(rest))):
+            if option != "--help" and (verb, option[2:]) not in NOT_FOR_PEOPLE and not in_help(option, verb):
+                line = text[:m.start()].count("\n") + 1
+                failures.append(f"{os.path.relpath(path, src)}:{line}: `{m.group(1)}`: {option} is not in "
+                                f"`cyclescope {verb} --help`")
+if spans < 100:
+    failures.append(f"docs: only {spans} commands in backquotes found (their format changed?)")
+
 # 4. options accepted in the source but not in --help
 for path in sorted(glob.glob(os.path.join(src, "cli", "cmd_*.c"))):
     verb = re.match(r"cmd_(\w+)\.c", os.path.basename(path)).group(1)
@@ -123,6 +141,7 @@ for verb in ("exec disasm run sim stacks stallscope simpoint sweep compare merge
 
 for f in failures:
     print("FAIL:", f)
-print(f"{len(rows)} README rows, {checked} docs command lines, {len(helps)} --help texts; "
+print(f"{len(rows)} README rows, {checked} docs command lines, {spans} commands in backquotes, "
+      f"{len(helps)} --help texts; "
       f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

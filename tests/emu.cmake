@@ -314,6 +314,16 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # outside the wait, never ended it, and GNU make -j2 hung)
   add_test(NAME exec.qemu.pselect_mask COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/pselect_mask)
   set_tests_properties(exec.qemu.pselect_mask PROPERTIES ENVIRONMENT COMPARE_STDERR=1 TIMEOUT 60)
+  # epoll as Go's netpoller uses it (ENOSYS before: every Go program that opened a file, started
+  # a timer or a child ended "fatal error: runtime: netpollinit failed"): epoll_ctl's answers,
+  # edge-triggered, level-triggered and one-shot reports, a hang-up, an entry leaving with its
+  # file, timeouts, epoll_pwait's mask, a thread's wait ended by another's write
+  add_test(NAME exec.qemu.epoll_use COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/epoll_use)
+  set_tests_properties(exec.qemu.epoll_use PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  add_test(NAME exec.qemu.epoll_use_q7
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/epoll_use)
+  add_test(NAME exec.fault.epoll_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "epoll_wait would block forever: nothing it waits for can become ready" ${_cs} exec ${_g}/epoll_use forever)
   add_test(NAME exec.qemu.poll_misc COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/poll_misc)
   # the process the guest sees is cyclescope's own, wherever cyclescope runs (qemu shows the
   # host's, so exec.qemu.poll_misc compares only that these calls succeed): its own session and

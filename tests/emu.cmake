@@ -324,6 +324,15 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/epoll_use)
   add_test(NAME exec.fault.epoll_forever
            COMMAND ${_scripts}/expect_error.sh 125 "epoll_wait would block forever: nothing it waits for can become ready" ${_cs} exec ${_g}/epoll_use forever)
+  # eventfd2 (ENOSYS before; Go's netpoller since Go 1.21 ends its epoll wait through one):
+  # the counter's reads and writes and their refusals, EFD_SEMAPHORE, O_NONBLOCK, poll and
+  # epoll, threads waiting in a read and in epoll_wait until another writes
+  add_test(NAME exec.qemu.eventfd_use COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/eventfd_use)
+  set_tests_properties(exec.qemu.eventfd_use PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  add_test(NAME exec.qemu.eventfd_use_q7
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/eventfd_use)
+  add_test(NAME exec.fault.eventfd_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "read from an eventfd would block forever: only the guest itself can change it" ${_cs} exec ${_g}/eventfd_use forever)
   add_test(NAME exec.qemu.poll_misc COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/poll_misc)
   # the process the guest sees is cyclescope's own, wherever cyclescope runs (qemu shows the
   # host's, so exec.qemu.poll_misc compares only that these calls succeed): its own session and

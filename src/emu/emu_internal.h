@@ -91,6 +91,7 @@ typedef struct guest_fd {
     int pipe;      /* the write end when `writable` */
     bool nonblock; /* O_NONBLOCK of a pipe end as the guest set it (the host's is always set) */
     bool cloexec;  /* FD_CLOEXEC, as F_GETFD reports it (an execve does not pass it on: process.c) */
+    bool eventfd;  /* an eventfd (eventfd2): non-blocking on the host, `nonblock` the guest's, as a pipe end's */
 } guest_fd;
 
 /* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
@@ -41,7 +42,7 @@
 #define GUEST_TASK_SIZE (1ull << 47) /* beyond any address the guest can map */
 
 enum {
-    SYS_epoll_create1 = 20, SYS_epoll_ctl = 21, SYS_epoll_pwait = 22, SYS_epoll_pwait2 = 441,
+    SYS_eventfd2 = 19, SYS_epoll_create1 = 20, SYS_epoll_ctl = 21, SYS_epoll_pwait = 22, SYS_epoll_pwait2 = 441,
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
     SYS_getpriority = 141, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
@@ -81,7 +82,7 @@ static const char *syscall_name(unsigned long nr) {
     switch (nr) {
 #define NAME(n) \
     case SYS_##n: return #n;
-        NAME(epoll_create1) NAME(epoll_ctl) NAME(epoll_pwait) NAME(epoll_pwait2)
+        NAME(eventfd2) NAME(epoll_create1) NAME(epoll_ctl) NAME(epoll_pwait) NAME(epoll_pwait2)
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(fchownat) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(setpgid) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
@@ -811,6 +812,32 @@ static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t co
     return ret;
 }
 
+/* The end of a read or write of an eventfd (the host's is always non-blocking), `ret` the
+ * host's answer: a change wakes the threads that wait (in a read, a write, poll or epoll);
+ * EAGAIN where the guest's descriptor blocks makes the thread wait for another to change
+ * the counter, and with no other thread the run ends, as Linux would wait forever. */
+static int64_t eventfd_io_end(emu_t *e, guest_fd *g, int64_t ret, bool may_wait, const char *what) {
+    if (ret > 0) emu_thread_pipe_changed(e);
+    if (ret != -EAGAIN || g->nonblock || !may_wait) return ret;
+    int64_t waits = emu_thread_block_io(e, what[0] == 'r' ? "reading an eventfd" : "writing an eventfd", UINT64_MAX, true);
+    if (waits) return waits < 0 ? waits : 0;
+    emu_fail(e, "%s an eventfd would block forever: only the guest itself can change it, and %s (pc 0x%" PRIx64 ")",
+             what, EMU_SINGLE_THREAD_NOTE, e->h.pc);
+    return -EDEADLK;
+}
+
+/* eventfd2(initval, flags): a host eventfd, non-blocking on the host whatever the guest
+ * asked (a wait is the thread's, as a pipe's; Go's netpoller since 1.21 breaks its epoll
+ * wait through one) */
+static int64_t sys_eventfd2(emu_t *e, uint64_t initval, uint64_t flags) {
+    if (flags & ~(uint64_t)(EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE)) return -EINVAL;
+    int host = eventfd((unsigned)initval, EFD_CLOEXEC | EFD_NONBLOCK | ((int)flags & EFD_SEMAPHORE));
+    if (host < 0) return -errno;
+    guest_fd like = {.host = host, .writable = true, .path = "anon_inode:[eventfd]", .eventfd = true,
+                     .nonblock = (flags & EFD_NONBLOCK) != 0};
+    return fd_install_like(e, host, &like, 0, (flags & EFD_CLOEXEC) != 0);
+}
+
 /* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
  * it wait (readv's later buffers do not) */
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
@@ -823,6 +850,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
     int64_t ret = got < 0 ? -errno : got;
     guest_pipe *p = pipe_of(e, g);
+    if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, "read from");
     if (p && got > 0) { /* what was read leaves the copy too */
         memmove(p->data, p->data + got, p->len - (size_t)got);
         p->len -= (size_t)got;
@@ -1109,6 +1137,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         ssize_t put_n = offset < 0 ? write(g->host, tmp, n) : pwrite(g->host, tmp, n, offset);
         ret = put_n < 0 ? -errno : put_n;
         if (put_n > 0) shared_after_write(e, g->host);
+        if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, "write to");
         if (p && put_n > 0) { /* the copy a fork of the emulator is given */
             if (p->len + (size_t)put_n > p->cap) {
                 p->cap = (p->len + (size_t)put_n) * 2;
@@ -2257,6 +2286,7 @@ void emu_syscall(emu_t *e) {
     case SYS_chdir: ret = sys_chdir(e, a0); break;
     case SYS_fchdir: ret = sys_fchdir(e, a0); break;
     case SYS_pipe2: ret = sys_pipe2(e, a0, a1); break;
+    case SYS_eventfd2: ret = sys_eventfd2(e, a0, a1); break;
     case SYS_epoll_create1: ret = sys_epoll_create1(e, a0); break;
     case SYS_epoll_ctl: ret = sys_epoll_ctl(e, a0, a1, a2, a3); break;
     case SYS_epoll_pwait:
@@ -2326,7 +2356,7 @@ void emu_syscall(emu_t *e) {
         switch (a1) {
         case F_GETFL: {
             int fl = fcntl(g->host, F_GETFL);
-            if (fl >= 0 && g->pipe) fl = (fl & ~O_NONBLOCK) | (g->nonblock ? O_NONBLOCK : 0); /* the guest's */
+            if (fl >= 0 && (g->pipe || g->eventfd)) fl = (fl & ~O_NONBLOCK) | (g->nonblock ? O_NONBLOCK : 0); /* the guest's */
             ret = fl < 0 ? -errno : fl;
             break;
         }
@@ -2343,6 +2373,7 @@ void emu_syscall(emu_t *e) {
                 for (int i = 0; i < EMU_MAX_FDS; i++)
                     if (e->fds[i].host >= 0 && e->fds[i].pipe == g->pipe && e->fds[i].writable == g->writable)
                         e->fds[i].nonblock = (a2 & O_NONBLOCK) != 0;
+            if (g->eventfd) g->nonblock = (a2 & O_NONBLOCK) != 0; /* this descriptor's (its dups keep theirs) */
             ret = 0;
             break;
         case F_DUPFD:

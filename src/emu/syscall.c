@@ -819,7 +819,8 @@ static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t co
 static int64_t eventfd_io_end(emu_t *e, guest_fd *g, int64_t ret, bool may_wait, const char *what) {
     if (ret > 0) emu_thread_pipe_changed(e);
     if (ret != -EAGAIN || g->nonblock || !may_wait) return ret;
-    int64_t waits = emu_thread_block_io(e, what[0] == 'r' ? "reading an eventfd" : "writing an eventfd", UINT64_MAX, true);
+    int64_t waits =
+        emu_thread_block_io(e, what[0] == 'r' ? "reading an eventfd" : "writing an eventfd", UINT64_MAX, true);
     if (waits) return waits < 0 ? waits : 0;
     emu_fail(e, "%s an eventfd would block forever: only the guest itself can change it, and %s (pc 0x%" PRIx64 ")",
              what, EMU_SINGLE_THREAD_NOTE, e->h.pc);
@@ -833,7 +834,10 @@ static int64_t sys_eventfd2(emu_t *e, uint64_t initval, uint64_t flags) {
     if (flags & ~(uint64_t)(EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE)) return -EINVAL;
     int host = eventfd((unsigned)initval, EFD_CLOEXEC | EFD_NONBLOCK | ((int)flags & EFD_SEMAPHORE));
     if (host < 0) return -errno;
-    guest_fd like = {.host = host, .writable = true, .path = "anon_inode:[eventfd]", .eventfd = true,
+    guest_fd like = {.host = host,
+                     .writable = true,
+                     .path = "anon_inode:[eventfd]",
+                     .eventfd = true,
                      .nonblock = (flags & EFD_NONBLOCK) != 0};
     return fd_install_like(e, host, &like, 0, (flags & EFD_CLOEXEC) != 0);
 }
@@ -891,8 +895,8 @@ static int64_t poll_wait(emu_t *e, struct pollfd *p, size_t n, bool timed, uint6
  * terminal that is not one of the guest's own pipes: as read() would wait) */
 static bool host_fd_from_outside(const emu_t *e, int host) {
     struct stat st;
-    return host >= 0 && fstat(host, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) &&
-           !host_fd_is_guest_pipe(e, host);
+    return host >= 0 && fstat(host, &st) == 0 &&
+        (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, host);
 }
 
 static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_addr) {
@@ -2220,8 +2224,8 @@ static int64_t sys_poll_masked(emu_t *e, uint64_t nr, uint64_t a0, uint64_t a1, 
 
 /* epoll_pwait(epfd, events, maxevents, timeout ms, sigmask, size) and epoll_pwait2(...,
  * timespec, sigmask, size): the mask given holds during the wait, as ppoll's */
-static int64_t sys_epoll_masked(emu_t *e, uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-                                uint64_t a4, uint64_t a5) {
+static int64_t sys_epoll_masked(emu_t *e, uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+                                uint64_t a5) {
     bool timed = true;
     uint64_t timeout_ns = 0, saved = 0;
     if (nr == SYS_epoll_pwait) {
@@ -2356,7 +2360,8 @@ void emu_syscall(emu_t *e) {
         switch (a1) {
         case F_GETFL: {
             int fl = fcntl(g->host, F_GETFL);
-            if (fl >= 0 && (g->pipe || g->eventfd)) fl = (fl & ~O_NONBLOCK) | (g->nonblock ? O_NONBLOCK : 0); /* the guest's */
+            if (fl >= 0 && (g->pipe || g->eventfd))
+                fl = (fl & ~O_NONBLOCK) | (g->nonblock ? O_NONBLOCK : 0); /* the guest's */
             ret = fl < 0 ? -errno : fl;
             break;
         }

@@ -16,7 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static void said(const char *what, int r) { printf("%s: %d%s%s\n", what, r, r < 0 ? " " : "", r < 0 ? strerror(errno) : ""); }
+static void said(const char *what, int r) {
+    printf("%s: %d%s%s\n", what, r, r < 0 ? " " : "", r < 0 ? strerror(errno) : "");
+}
 
 /* one epoll_wait, its events printed in order */
 static void wait_and_show(const char *what, int epfd, int timeout_ms) {

@@ -2467,6 +2467,11 @@ void emu_syscall(emu_t *e) {
             char name[16] = {0};
             program_name(e, name);
             ret = guest_put(e, a1, name, sizeof name);
+        } else if (a0 == 7) { /* PR_GET_KEEPCAPS */
+            ret = e->keep_caps;
+        } else if (a0 == 8) { /* PR_SET_KEEPCAPS, 0 or 1 (Go's os/signal test sets it on every thread) */
+            ret = a1 > 1 ? -EINVAL : 0;
+            if (a1 <= 1) e->keep_caps = a1 == 1;
         } else ret = -EINVAL;
         break;
     case SYS_ftruncate: {

@@ -314,6 +314,36 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # outside the wait, never ended it, and GNU make -j2 hung)
   add_test(NAME exec.qemu.pselect_mask COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/pselect_mask)
   set_tests_properties(exec.qemu.pselect_mask PROPERTIES ENVIRONMENT COMPARE_STDERR=1 TIMEOUT 60)
+  # epoll as Go's netpoller uses it (ENOSYS before: every Go program that opened a file, started
+  # a timer or a child ended "fatal error: runtime: netpollinit failed"): epoll_ctl's answers,
+  # edge-triggered, level-triggered and one-shot reports, a hang-up, an entry leaving with its
+  # file, timeouts, epoll_pwait's mask, a thread's wait ended by another's write
+  add_test(NAME exec.qemu.epoll_use COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/epoll_use)
+  set_tests_properties(exec.qemu.epoll_use PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  add_test(NAME exec.qemu.epoll_use_q7
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/epoll_use)
+  add_test(NAME exec.fault.epoll_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "epoll_wait would block forever: nothing it waits for can become ready" ${_cs} exec ${_g}/epoll_use forever)
+  # eventfd2 (ENOSYS before; Go's netpoller since Go 1.21 ends its epoll wait through one):
+  # the counter's reads and writes and their refusals, EFD_SEMAPHORE, O_NONBLOCK, poll and
+  # epoll, threads waiting in a read and in epoll_wait until another writes
+  add_test(NAME exec.qemu.eventfd_use COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/eventfd_use)
+  set_tests_properties(exec.qemu.eventfd_use PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  add_test(NAME exec.qemu.eventfd_use_q7
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/eventfd_use)
+  add_test(NAME exec.fault.eventfd_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "read from an eventfd would block forever: only the guest itself can change it" ${_cs} exec ${_g}/eventfd_use forever)
+  # a handler that a quantum's end switches to runs its first system call once (it ran twice,
+  # the second time with the first's result as a0: Go's futex wake in its signal handler
+  # returned EINVAL and every Go program using os/signal under load crashed)
+  foreach(quantum default 1000)
+    set(_q_opts "")
+    if(NOT quantum STREQUAL "default")
+      set(_q_opts --thread-quantum ${quantum})
+    endif()
+    add_test(NAME exec.qemu.threads_handler_syscall.${quantum}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} ${_q_opts} -- ${_g}/threads_handler_syscall)
+  endforeach()
   add_test(NAME exec.qemu.poll_misc COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/poll_misc)
   # the process the guest sees is cyclescope's own, wherever cyclescope runs (qemu shows the
   # host's, so exec.qemu.poll_misc compares only that these calls succeed): its own session and

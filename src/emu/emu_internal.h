@@ -91,6 +91,7 @@ typedef struct guest_fd {
     int pipe;      /* the write end when `writable` */
     bool nonblock; /* O_NONBLOCK of a pipe end as the guest set it (the host's is always set) */
     bool cloexec;  /* FD_CLOEXEC, as F_GETFD reports it (an execve does not pass it on: process.c) */
+    bool eventfd;  /* an eventfd (eventfd2): non-blocking on the host, `nonblock` the guest's, as a pipe end's */
 } guest_fd;
 
 /* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait
@@ -191,6 +192,7 @@ struct emu {
     /* umask(2)'s mask once the guest set one (new files: mode & ~it, then the host's) */
     uint32_t guest_umask;
     bool umask_set;
+    bool keep_caps; /* prctl PR_SET_KEEPCAPS's flag, as PR_GET_KEEPCAPS reports it */
     /* the guest's working directory (chdir, fchdir), a host O_PATH descriptor; -1 while it
      * is the host process' own: cyclescope never changes its own directory */
     int cwd_fd;

@@ -984,7 +984,8 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
         const guest_fd *g = &e->fds[kept[k]];
         flags_before[k] = fcntl(g->host, F_GETFL);
         fcntl(g->host, F_SETFD, 0);
-        if (g->pipe && !g->nonblock && flags_before[k] >= 0) fcntl(g->host, F_SETFL, flags_before[k] & ~O_NONBLOCK);
+        if ((g->pipe || g->eventfd) && !g->nonblock && flags_before[k] >= 0)
+            fcntl(g->host, F_SETFL, flags_before[k] & ~O_NONBLOCK);
     }
     if (e->tree_fd >= 0) fcntl(e->tree_fd, F_SETFD, 0);
     char state_text[16];

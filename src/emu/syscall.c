@@ -23,6 +23,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
@@ -40,6 +42,7 @@
 #define GUEST_TASK_SIZE (1ull << 47) /* beyond any address the guest can map */
 
 enum {
+    SYS_eventfd2 = 19, SYS_epoll_create1 = 20, SYS_epoll_ctl = 21, SYS_epoll_pwait = 22, SYS_epoll_pwait2 = 441,
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
     SYS_getpriority = 141, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
@@ -79,6 +82,7 @@ static const char *syscall_name(unsigned long nr) {
     switch (nr) {
 #define NAME(n) \
     case SYS_##n: return #n;
+        NAME(eventfd2) NAME(epoll_create1) NAME(epoll_ctl) NAME(epoll_pwait) NAME(epoll_pwait2)
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(fchownat) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(setpgid) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
@@ -808,6 +812,36 @@ static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t co
     return ret;
 }
 
+/* The end of a read or write of an eventfd (the host's is always non-blocking), `ret` the
+ * host's answer: a change wakes the threads that wait (in a read, a write, poll or epoll);
+ * EAGAIN where the guest's descriptor blocks makes the thread wait for another to change
+ * the counter, and with no other thread the run ends, as Linux would wait forever. */
+static int64_t eventfd_io_end(emu_t *e, guest_fd *g, int64_t ret, bool may_wait, const char *what) {
+    if (ret > 0) emu_thread_pipe_changed(e);
+    if (ret != -EAGAIN || g->nonblock || !may_wait) return ret;
+    int64_t waits =
+        emu_thread_block_io(e, what[0] == 'r' ? "reading an eventfd" : "writing an eventfd", UINT64_MAX, true);
+    if (waits) return waits < 0 ? waits : 0;
+    emu_fail(e, "%s an eventfd would block forever: only the guest itself can change it, and %s (pc 0x%" PRIx64 ")",
+             what, EMU_SINGLE_THREAD_NOTE, e->h.pc);
+    return -EDEADLK;
+}
+
+/* eventfd2(initval, flags): a host eventfd, non-blocking on the host whatever the guest
+ * asked (a wait is the thread's, as a pipe's; Go's netpoller since 1.21 breaks its epoll
+ * wait through one) */
+static int64_t sys_eventfd2(emu_t *e, uint64_t initval, uint64_t flags) {
+    if (flags & ~(uint64_t)(EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE)) return -EINVAL;
+    int host = eventfd((unsigned)initval, EFD_CLOEXEC | EFD_NONBLOCK | ((int)flags & EFD_SEMAPHORE));
+    if (host < 0) return -errno;
+    guest_fd like = {.host = host,
+                     .writable = true,
+                     .path = "anon_inode:[eventfd]",
+                     .eventfd = true,
+                     .nonblock = (flags & EFD_NONBLOCK) != 0};
+    return fd_install_like(e, host, &like, 0, (flags & EFD_CLOEXEC) != 0);
+}
+
 /* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
  * it wait (readv's later buffers do not) */
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
@@ -820,6 +854,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
     int64_t ret = got < 0 ? -errno : got;
     guest_pipe *p = pipe_of(e, g);
+    if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, "read from");
     if (p && got > 0) { /* what was read leaves the copy too */
         memmove(p->data, p->data + got, p->len - (size_t)got);
         p->len -= (size_t)got;
@@ -853,6 +888,17 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
  * a descriptor can become ready from outside (a pipe, a socket, a terminal: as read()
  * would wait), else the run ends as a futex wait without a timeout does. Returns the
  * host's count or -errno; -EDEADLK after emu_fail. */
+static int64_t poll_wait(emu_t *e, struct pollfd *p, size_t n, bool timed, uint64_t timeout_ns, bool outside,
+                         const char *call);
+
+/* whether the host descriptor can become ready from outside the guest (a pipe, a socket or a
+ * terminal that is not one of the guest's own pipes: as read() would wait) */
+static bool host_fd_from_outside(const emu_t *e, int host) {
+    struct stat st;
+    return host >= 0 && fstat(host, &st) == 0 &&
+        (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, host);
+}
+
 static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_addr) {
     uint64_t timeout_ns = 0;
     int64_t bad = timeout_addr ? guest_timespec_ns(e, timeout_addr, &timeout_ns) : 0;
@@ -860,35 +906,39 @@ static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_
     struct timespec zero = {0, 0};
     int got = ppoll(p, n, &zero, NULL);
     if (got != 0) return got < 0 ? -errno : got;
-    if (emu_thread_io_timed_out(e) || (timeout_addr && timeout_ns == 0)) return 0; /* its wait ran out */
     bool outside = false;
-    for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        if (p[i].fd >= 0 && p[i].events && fstat(p[i].fd, &st) == 0 &&
-            (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, p[i].fd))
-            outside = true;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (p[i].events && host_fd_from_outside(e, p[i].fd)) outside = true;
+    return poll_wait(e, p, n, timeout_addr != 0, timeout_ns, outside, "poll");
+}
+
+/* The wait of host_poll (also epoll_pwait's, on its instance's host descriptor) once nothing
+ * is ready: `outside` when a descriptor waited for can become ready from outside the guest,
+ * `call` names it in the line that ends a wait that would last forever. */
+static int64_t poll_wait(emu_t *e, struct pollfd *p, size_t n, bool timed, uint64_t timeout_ns, bool outside,
+                         const char *call) {
+    if (emu_thread_io_timed_out(e) || (timed && timeout_ns == 0)) return 0; /* its wait ran out */
     /* only the guest's own pipes (or nothing): another thread may make one ready, or the
      * time run out; this one waits (thread.c) */
-    if (!outside || timeout_addr) {
+    if (!outside || timed) {
         uint64_t now = emu_guest_clock_ns(e);
-        uint64_t deadline = !timeout_addr ? UINT64_MAX : now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
-        int64_t waits = emu_thread_block_io(e, "in poll", deadline, false);
+        uint64_t deadline = !timed ? UINT64_MAX : now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
+        int64_t waits = emu_thread_block_io(e, call[0] == 'e' ? "in epoll_wait" : "in poll", deadline, false);
         if (waits) return waits < 0 ? waits : 0;
     }
-    if (timeout_addr) return guest_sleep(e, timeout_ns, NULL) ? 0 : -EINTR;
+    if (timed) return guest_sleep(e, timeout_ns, NULL) ? 0 : -EINTR;
     if (!outside && emu_alarm_would_wake(e)) { /* the alarm ends the wait (pause() of old) */
         guest_sleep(e, emu_alarm_budget(e), NULL);
         return -EINTR;
     }
     if (!outside && emu_wait_child_end(e)) return -EINTR; /* a child's SIGCHLD ends it (pause()) */
     if (!outside) {
-        emu_fail(e, "poll would block forever: nothing it waits for can become ready, and %s (pc 0x%" PRIx64 ")",
+        emu_fail(e, "%s would block forever: nothing it waits for can become ready, and %s (pc 0x%" PRIx64 ")", call,
                  EMU_SINGLE_THREAD_NOTE, e->h.pc);
         return -EDEADLK;
     }
     bool interrupted;
-    got = emu_host_wait(e, p, n, &interrupted); /* another process' signal may end it */
+    int got = emu_host_wait(e, p, n, &interrupted); /* another process' signal may end it */
     return interrupted ? -EINTR : got < 0 ? -errno : got;
 }
 
@@ -979,6 +1029,76 @@ static int64_t sys_pselect6(emu_t *e, uint64_t nfds, uint64_t rd, uint64_t wr, u
     return count;
 }
 
+/* ---- epoll (Go's netpoller: every Go program that opens a file, starts a timer or a child) ----
+ * An epoll instance is a host one: epoll_ctl registers the host descriptors behind the guest's
+ * with the guest's events and data, so the host kernel judges them as Linux does (EPERM for a
+ * regular file, EEXIST, ENOENT, edge-triggered and one-shot reports, an entry leaving with its
+ * file's last close). The wait is ppoll's (poll_wait) on the instance's host descriptor. */
+
+enum { GUEST_EPOLL_EVENT_SIZE = 16, EPOLL_BATCH = 256 }; /* riscv64's struct epoll_event is not packed */
+
+static int64_t sys_epoll_create1(emu_t *e, uint64_t flags) {
+    if (flags & ~(uint64_t)EPOLL_CLOEXEC) return -EINVAL;
+    int host = epoll_create1(EPOLL_CLOEXEC);
+    if (host < 0) return -errno;
+    return fd_install(e, host, false, "anon_inode:[eventpoll]", (flags & EPOLL_CLOEXEC) != 0);
+}
+
+static int64_t sys_epoll_ctl(emu_t *e, uint64_t epfd, uint64_t op, uint64_t fd, uint64_t event_addr) {
+    struct epoll_event ev = {0};
+    if (op != EPOLL_CTL_DEL) { /* Linux copies the event first: EFAULT before EBADF */
+        uint8_t raw[GUEST_EPOLL_EVENT_SIZE];
+        if (guest_get(e, event_addr, raw, sizeof raw)) return -EFAULT;
+        memcpy(&ev.events, raw, 4);
+        memcpy(&ev.data.u64, raw + 8, 8);
+    }
+    guest_fd *ep = fd_of(e, epfd), *target = fd_of(e, fd);
+    if (!ep || !target) return -EBADF;
+    return epoll_ctl(ep->host, (int)op, target->host, &ev) < 0 ? -errno : 0;
+}
+
+/* whether a descriptor registered on the host epoll instance `host` can become ready from
+ * outside the guest: the instance's fdinfo lists them ("tfd: N ...") */
+static bool epoll_waits_outside(const emu_t *e, int host) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", host);
+    FILE *f = fopen(path, "r");
+    if (!f) return true; /* unknown: the host's wait, as for a terminal */
+    bool outside = false;
+    int tfd;
+    while (!outside && fgets(line, sizeof line, f))
+        if (sscanf(line, "tfd: %d", &tfd) == 1 && host_fd_from_outside(e, tfd)) outside = true;
+    fclose(f);
+    return outside;
+}
+
+/* epoll_pwait(epfd, events, maxevents, timeout ms) and epoll_pwait2's timespec (`timed`
+ * false: no timeout); the signal mask is sys_epoll_masked's */
+static int64_t sys_epoll_wait(emu_t *e, uint64_t epfd, uint64_t events, int64_t maxevents, bool timed,
+                              uint64_t timeout_ns) {
+    if (maxevents <= 0 || maxevents > INT_MAX / GUEST_EPOLL_EVENT_SIZE) return -EINVAL;
+    guest_fd *ep = fd_of(e, epfd);
+    if (!ep) return -EBADF;
+    struct epoll_event got_ev[EPOLL_BATCH];
+    int room = maxevents < EPOLL_BATCH ? (int)maxevents : EPOLL_BATCH;
+    int got = epoll_wait(ep->host, got_ev, room, 0);
+    if (got < 0) return -errno;
+    if (got == 0) {
+        struct pollfd p = {.fd = ep->host, .events = POLLIN};
+        int64_t waited = poll_wait(e, &p, 1, timed, timeout_ns, epoll_waits_outside(e, ep->host), "epoll_wait");
+        if (waited <= 0) return waited; /* timed out, interrupted, or waiting (run again) */
+        got = epoll_wait(ep->host, got_ev, room, 0);
+        if (got < 0) return -errno;
+    }
+    for (int i = 0; i < got; i++) {
+        uint8_t raw[GUEST_EPOLL_EVENT_SIZE] = {0};
+        memcpy(raw, &got_ev[i].events, 4);
+        memcpy(raw + 8, &got_ev[i].data.u64, 8);
+        if (guest_put(e, events + (uint64_t)i * GUEST_EPOLL_EVENT_SIZE, raw, sizeof raw)) return -EFAULT;
+    }
+    return got;
+}
+
 /* getdents64(2): the host's entries as they are, struct linux_dirent64 being the same on
  * every 64-bit Linux (a guest's opendir/readdir of a host directory, as under qemu) */
 static int64_t sys_getdents64(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
@@ -1021,6 +1141,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         ssize_t put_n = offset < 0 ? write(g->host, tmp, n) : pwrite(g->host, tmp, n, offset);
         ret = put_n < 0 ? -errno : put_n;
         if (put_n > 0) shared_after_write(e, g->host);
+        if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, "write to");
         if (p && put_n > 0) { /* the copy a fork of the emulator is given */
             if (p->len + (size_t)put_n > p->cap) {
                 p->cap = (p->len + (size_t)put_n) * 2;
@@ -2101,6 +2222,30 @@ static int64_t sys_poll_masked(emu_t *e, uint64_t nr, uint64_t a0, uint64_t a1, 
     return ret;
 }
 
+/* epoll_pwait(epfd, events, maxevents, timeout ms, sigmask, size) and epoll_pwait2(...,
+ * timespec, sigmask, size): the mask given holds during the wait, as ppoll's */
+static int64_t sys_epoll_masked(emu_t *e, uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+                                uint64_t a5) {
+    bool timed = true;
+    uint64_t timeout_ns = 0, saved = 0;
+    if (nr == SYS_epoll_pwait) {
+        int32_t ms = (int32_t)a3;
+        timed = ms >= 0;
+        timeout_ns = timed ? (uint64_t)ms * 1000000u : 0;
+    } else if (!a3) timed = false;
+    else {
+        int64_t bad = guest_timespec_ns(e, a3, &timeout_ns);
+        if (bad) return bad;
+    }
+    if (a4) {
+        int64_t bad = masked_wait_begin(e, a4, a5, &saved);
+        if (bad) return bad;
+    }
+    int64_t ret = sys_epoll_wait(e, a0, a1, (int64_t)(int32_t)a2, timed, timeout_ns);
+    if (a4 && masked_wait_end(e, saved, ret == -EINTR || ret == -EMU_ERESTARTSYS)) ret = -EINTR;
+    return ret;
+}
+
 /* One warning line per unsupported call number (numbers from 512 up, which
  * Linux does not have, share one). */
 static void warn_unsupported(emu_t *e, uint64_t nr) {
@@ -2145,6 +2290,11 @@ void emu_syscall(emu_t *e) {
     case SYS_chdir: ret = sys_chdir(e, a0); break;
     case SYS_fchdir: ret = sys_fchdir(e, a0); break;
     case SYS_pipe2: ret = sys_pipe2(e, a0, a1); break;
+    case SYS_eventfd2: ret = sys_eventfd2(e, a0, a1); break;
+    case SYS_epoll_create1: ret = sys_epoll_create1(e, a0); break;
+    case SYS_epoll_ctl: ret = sys_epoll_ctl(e, a0, a1, a2, a3); break;
+    case SYS_epoll_pwait:
+    case SYS_epoll_pwait2: ret = sys_epoll_masked(e, nr, a0, a1, a2, a3, a4, a5); break;
     case SYS_renameat: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, 0); break;
     case SYS_renameat2: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_unlinkat: ret = sys_unlinkat(e, (int64_t)a0, a1, a2); break;
@@ -2210,7 +2360,8 @@ void emu_syscall(emu_t *e) {
         switch (a1) {
         case F_GETFL: {
             int fl = fcntl(g->host, F_GETFL);
-            if (fl >= 0 && g->pipe) fl = (fl & ~O_NONBLOCK) | (g->nonblock ? O_NONBLOCK : 0); /* the guest's */
+            if (fl >= 0 && (g->pipe || g->eventfd))
+                fl = (fl & ~O_NONBLOCK) | (g->nonblock ? O_NONBLOCK : 0); /* the guest's */
             ret = fl < 0 ? -errno : fl;
             break;
         }
@@ -2227,6 +2378,7 @@ void emu_syscall(emu_t *e) {
                 for (int i = 0; i < EMU_MAX_FDS; i++)
                     if (e->fds[i].host >= 0 && e->fds[i].pipe == g->pipe && e->fds[i].writable == g->writable)
                         e->fds[i].nonblock = (a2 & O_NONBLOCK) != 0;
+            if (g->eventfd) g->nonblock = (a2 & O_NONBLOCK) != 0; /* this descriptor's (its dups keep theirs) */
             ret = 0;
             break;
         case F_DUPFD:
@@ -2315,6 +2467,11 @@ void emu_syscall(emu_t *e) {
             char name[16] = {0};
             program_name(e, name);
             ret = guest_put(e, a1, name, sizeof name);
+        } else if (a0 == 7) { /* PR_GET_KEEPCAPS */
+            ret = e->keep_caps;
+        } else if (a0 == 8) { /* PR_SET_KEEPCAPS, 0 or 1 (Go's os/signal test sets it on every thread) */
+            ret = a1 > 1 ? -EINVAL : 0;
+            if (a1 <= 1) e->keep_caps = a1 == 1;
         } else ret = -EINVAL;
         break;
     case SYS_ftruncate: {

@@ -362,6 +362,11 @@ bool emu_thread_preempt(emu_t *e) {
     if (!e->threads || e->status != EMU_RUNNING || e->icount < e->quantum_end) return false;
     int before = e->thread_cur;
     reschedule(e);
+    /* between chunks the hart's pc is where the next one starts, a handler's that switch_to
+     * set up included: left set, the flag made the first ecall of that chunk run twice (the
+     * loop took it for a redirect of its own and did not step past it; Go's SIGURG and
+     * signal.Notify handlers call futex, which ran again with its result as the address) */
+    e->sig_redirect = false;
     return e->thread_cur != before;
 }
 

@@ -107,6 +107,13 @@ int main(int argc, char **argv) {
     printf("  cpu %s node %u\n", cpu != ~0u ? "set" : "unset", node);
     SHOW("prctl(PR_SET_NAME)", prctl(PR_SET_NAME, "worker", 0, 0, 0));
     SHOW("prctl(12345)", prctl(12345, 0, 0, 0, 0));
+    /* Go's os/signal test sets it on every thread (EINVAL before) */
+    SHOW("prctl(PR_GET_KEEPCAPS)", prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0));
+    SHOW("prctl(PR_SET_KEEPCAPS, 1)", prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
+    SHOW("prctl(PR_GET_KEEPCAPS)", prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0));
+    SHOW("prctl(PR_SET_KEEPCAPS, 2)", prctl(PR_SET_KEEPCAPS, 2, 0, 0, 0));
+    SHOW("prctl(PR_SET_KEEPCAPS, 0)", prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0));
+    SHOW("prctl(PR_GET_KEEPCAPS)", prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0));
     static char page[4096];
     SHOW("mlock", mlock(page, sizeof page));
     SHOW("munlock", munlock(page, sizeof page));

@@ -306,7 +306,15 @@ int cmd_stallscope(int argc, char **argv) {
     cli_input_kind kind = cli_input_kind_of(argv[optind]);
     if (kind == CLI_INPUT_OTHER && !recognised_elsewhere(argv[optind])) return EXIT_RUN_FAILED;
     input in = {kind == CLI_INPUT_ELF, kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE, &g, argc - optind, argv + optind, NULL};
-    if (!in.elf && in.argc != 1) return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
+    if (!in.elf && in.argc != 1) {
+        /* PROG ARGS with no program at PROG (missing, a directory, empty): the loader's error, as run's */
+        if (kind == CLI_INPUT_OTHER) {
+            emu_t *e = cli_guest_create(&g, in.argc, in.argv);
+            if (!e) return EXIT_RUN_FAILED;
+            emu_destroy(e);
+        }
+        return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
+    }
     t.analysis = list_text;
     t.cmd_argc = argc, t.cmd_argv = argv;
     t.input_kind = in.elf ? "program" : "trace", t.input_argc = argc - optind, t.input_argv = argv + optind;

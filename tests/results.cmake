@@ -79,11 +79,17 @@ set_tests_properties(results.help_subcommand PROPERTIES PASS_REGULAR_EXPRESSION 
 
 # the options README and docs/*.md name are in the verbs' --help, the options the verbs accept
 # are too, and none is listed twice (model's --grid, --report and info were missing, stallscope
-# listed --interval twice with two meanings)
+# listed --interval twice with two meanings; rpstacks' max-stacks= and profile's exe= were not in
+# `run --analysis help`)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
-  add_test(NAME results.docs_flags
-           COMMAND ${Python3_EXECUTABLE} ${_scripts}/docs_flags.py ${_cs} ${PROJECT_SOURCE_DIR})
+  if(CYCLESCOPE_HAVE_WORKLOADS) # and every key of every analysis in `run --analysis help`
+    add_test(NAME results.docs_flags COMMAND ${Python3_EXECUTABLE} ${_scripts}/docs_flags.py ${_cs}
+                                             ${PROJECT_SOURCE_DIR} ${CYCLESCOPE_WORKLOAD_DIR}/sort)
+  else()
+    add_test(NAME results.docs_flags
+             COMMAND ${Python3_EXECUTABLE} ${_scripts}/docs_flags.py ${_cs} ${PROJECT_SOURCE_DIR})
+  endif()
 endif()
 
 # a sweep over a key the model does not read would give identical points

@@ -46,6 +46,8 @@ void help_stallscope(void) {
            /* --interval is Stallscope's own here, and the verb is the analysis: no --analysis */
            CLI_TIMING_OPTIONS_HELP_BASE CLI_TIMING_OPTIONS_HELP_OUTPUTS CLI_TIMING_OPTIONS_HELP_STATUS
                CLI_GUEST_OPTIONS_HELP "\n"
+           "Unlike `run`, `stallscope` writes the HTML report only when --report is given\n"
+           "(--outdir DIR: results.json, results.csv and config.ini only).\n"
            "The same analysis runs from `run` and `sim` with --analysis stallscope[:depth=N…].\n");
 }
 

@@ -18,14 +18,19 @@ void help_config(void) {
 int cmd_config(int argc, char **argv) {
     if (argc < 2) return cli_usage("config", "expected show or list");
     if (!strcmp(argv[1], "list")) {
+        if (argc > 2) return cli_usage("config", "list takes no arguments (%s)", argv[2]);
         static const char *const names[] = {"ooo4", "bdw", "knl", "inorder1", "inorder3"};
+        int broken = 0;
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
             uarch_config cfg;
             cs_error err;
             uarch_config_default(&cfg);
             bool ok = uarch_config_load(&cfg, names[i], &err);
             printf("%-10s %s\n", names[i], ok ? (cfg.model == MODEL_OOO ? "out-of-order" : "in-order") : err.msg);
+            broken += !ok;
         }
+        /* a shipped configuration that does not load is a broken install (or CYCLESCOPE_CONFIGS) */
+        if (broken) return cli_fail("%s: %d of the shipped configurations do not load", uarch_config_dir(), broken);
         return 0;
     }
     if (strcmp(argv[1], "show")) return cli_usage("config", "unknown subcommand %s", argv[1]);

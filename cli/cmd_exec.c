@@ -20,8 +20,9 @@ void help_exec(void) {
            "                     and the speed to stderr when the program ends\n"
            "  --max N            stop after N instructions (K, M, G suffixes allowed)\n" CLI_GUEST_OPTIONS_HELP "\n"
            "exit code: the program's; 128+signal when it faults (139 segmentation fault,\n"
-           "132 illegal instruction) as under qemu; 125 if cyclescope cannot run it (bad\n"
-           "ELF file, unsupported system call).\n");
+           "132 illegal instruction, 134 abort()) as under qemu; 125 if cyclescope cannot\n"
+           "run it (bad ELF file, unsupported system call with --strict-syscalls, guest\n"
+           "memory past the host limit); 2 for bad usage.\n");
 }
 
 static void print_stats(const char *prog, uint64_t icount, const uint64_t *mix, double seconds) {

@@ -31,8 +31,9 @@ void help_stacks(void) {
            "  --validate         time the idealised machines too (see above)\n"
            "  --jobs N           machines timed at once with --validate (default: the\n"
            "                     number of processors)\n" CLI_TIMING_OPTIONS_HELP CLI_GUEST_OPTIONS_HELP "\n"
-           "Unlike `run`, `stacks` writes the HTML report only when --report is given;\n"
-           "with --validate it includes the validation table and chart.\n");
+           "Unlike `run`, `stacks` writes the HTML report only when --report is given\n"
+           "(--outdir DIR: results.json, results.csv and config.ini only); with --validate\n"
+           "it includes the validation table and chart.\n");
 }
 
 enum { OPT_VALIDATE = 1300, OPT_JOBS };

@@ -46,6 +46,8 @@ void help_stallscope(void) {
            /* --interval is Stallscope's own here, and the verb is the analysis: no --analysis */
            CLI_TIMING_OPTIONS_HELP_BASE CLI_TIMING_OPTIONS_HELP_OUTPUTS CLI_TIMING_OPTIONS_HELP_STATUS
                CLI_GUEST_OPTIONS_HELP "\n"
+           "Unlike `run`, `stallscope` writes the HTML report only when --report is given\n"
+           "(--outdir DIR: results.json, results.csv and config.ini only).\n"
            "The same analysis runs from `run` and `sim` with --analysis stallscope[:depth=N…].\n");
 }
 
@@ -306,7 +308,15 @@ int cmd_stallscope(int argc, char **argv) {
     cli_input_kind kind = cli_input_kind_of(argv[optind]);
     if (kind == CLI_INPUT_OTHER && !recognised_elsewhere(argv[optind])) return EXIT_RUN_FAILED;
     input in = {kind == CLI_INPUT_ELF, kind == CLI_INPUT_CHAMPSIM_CLOUDSUITE, &g, argc - optind, argv + optind, NULL};
-    if (!in.elf && in.argc != 1) return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
+    if (!in.elf && in.argc != 1) {
+        /* PROG ARGS with no program at PROG (missing, a directory, empty): the loader's error, as run's */
+        if (kind == CLI_INPUT_OTHER) {
+            emu_t *e = cli_guest_create(&g, in.argc, in.argv);
+            if (!e) return EXIT_RUN_FAILED;
+            emu_destroy(e);
+        }
+        return cli_usage("stallscope", "a trace takes no arguments (%s)", argv[optind]);
+    }
     t.analysis = list_text;
     t.cmd_argc = argc, t.cmd_argv = argv;
     t.input_kind = in.elf ? "program" : "trace", t.input_argc = argc - optind, t.input_argv = argv + optind;

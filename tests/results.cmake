@@ -77,13 +77,27 @@ set_tests_properties(results.usage.config_not_ini_name PROPERTIES WORKING_DIRECT
 add_test(NAME results.help_subcommand COMMAND ${_cs} model solve --help)
 set_tests_properties(results.help_subcommand PROPERTIES PASS_REGULAR_EXPRESSION "usage: cyclescope model")
 
+# config list: an argument is bad usage (it was ignored); configurations that do not load (a
+# broken install, a wrong CYCLESCOPE_CONFIGS) end it with one line and 125 (it exited 0)
+add_test(NAME results.usage.config_list_argument
+         COMMAND ${_scripts}/expect_error.sh 2 "config: list takes no arguments \\(ooo4\\)" ${_cs} config list ooo4)
+add_test(NAME results.config_list_broken
+         COMMAND ${CMAKE_COMMAND} -E env CYCLESCOPE_CONFIGS=/nonexistent-hdocs ${_scripts}/expect_error.sh 125
+                 "^cyclescope: /nonexistent-hdocs: 5 of the shipped configurations do not load" ${_cs} config list)
+
 # the options README and docs/*.md name are in the verbs' --help, the options the verbs accept
 # are too, and none is listed twice (model's --grid, --report and info were missing, stallscope
-# listed --interval twice with two meanings)
+# listed --interval twice with two meanings; rpstacks' max-stacks= and profile's exe= were not in
+# `run --analysis help`)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
-  add_test(NAME results.docs_flags
-           COMMAND ${Python3_EXECUTABLE} ${_scripts}/docs_flags.py ${_cs} ${PROJECT_SOURCE_DIR})
+  if(CYCLESCOPE_HAVE_WORKLOADS) # and every key of every analysis in `run --analysis help`
+    add_test(NAME results.docs_flags COMMAND ${Python3_EXECUTABLE} ${_scripts}/docs_flags.py ${_cs}
+                                             ${PROJECT_SOURCE_DIR} ${CYCLESCOPE_WORKLOAD_DIR}/sort)
+  else()
+    add_test(NAME results.docs_flags
+             COMMAND ${Python3_EXECUTABLE} ${_scripts}/docs_flags.py ${_cs} ${PROJECT_SOURCE_DIR})
+  endif()
 endif()
 
 # a sweep over a key the model does not read would give identical points

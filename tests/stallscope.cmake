@@ -20,6 +20,8 @@
 #                              = lost, text = JSON row for row, --json - alone on stdout) and --report (HTML rows,
 #                              bars, no scripts): tests/scripts/stallscope_compare_outputs.sh
 #   stallscope.cli.compare_html_browser  that HTML rendered in headless Chromium (skipped without it)
+#   stallscope.cli.missing_program_with_args|directory_with_args  PROG ARGS with no file at PROG (or a
+#                              directory): one line naming it, exit 125, as run's
 #   stallscope.cli.compare_bad_json|compare_bad_csv  an unwritable --json path: one line naming it, exit 2,
 #                              before either run; --csv refused with --compare
 set(_cs $<TARGET_FILE:cyclescope>)
@@ -47,6 +49,14 @@ add_test(NAME stallscope.cli.compare_bad_json
 add_test(NAME stallscope.cli.compare_bad_csv
          COMMAND ${_scripts}/expect_error.sh 2 "--compare writes text, --json and --report only" ${_cs} stallscope
                  --compare inorder3 ooo4 --csv c.csv prog)
+# a program that is not there, with its arguments: named as missing (it was "a trace takes no
+# arguments", exit 2), as by run, rpstacks and the others; a directory alike
+add_test(NAME stallscope.cli.missing_program_with_args
+         COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: /nonexistent-hdocs/prog: cannot open: No such file"
+                 ${_cs} stallscope /nonexistent-hdocs/prog 100)
+add_test(NAME stallscope.cli.directory_with_args
+         COMMAND ${_scripts}/expect_error.sh 125 "^cyclescope: .*: is a directory" ${_cs} stallscope
+                 ${CMAKE_CURRENT_SOURCE_DIR} 100)
 add_test(NAME stallscope.cli.compare_needs_two
          COMMAND ${_scripts}/expect_error.sh 2 "--compare needs two configurations" ${_cs} stallscope --compare
                  ooo4)

@@ -736,11 +736,11 @@ static void sampler_destroy(void *self) {
 
 const analysis_ops profile_analysis_ops = {
     .name = "profile",
-    .help =
-        "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
-        "(default 60000-64000), seed=N, point=commit-cycle|commit-slot|issue-head (out of order: where a "
-        "sample lands, default commit-cycle), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH, staged=1 "
-        "(the files are put in place only when the caller keeps them: a run cyclescope could not do leaves none)",
+    .help = "DCPI-style CYCLES samples to a profile file (docs/profile.md): file=PATH, period=P|MIN-MAX "
+            "(default 60000-64000), seed=N, point=commit-cycle|commit-slot|issue-head (out of order: where a "
+            "sample lands, default commit-cycle), events=N (every Nth I-miss, D-miss, mispredict), truth=PATH, "
+            "exe=PATH (the executable the profile names; default: the program run), staged=1 "
+            "(the files are put in place only when the caller keeps them: a run cyclescope could not do leaves none)",
     .create = sampler_create,
     .observer = sampler_observer,
     .finish = sampler_finish,

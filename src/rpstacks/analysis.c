@@ -192,7 +192,7 @@ const rps_trace *rps_analysis_trace(void *self) {
 
 const analysis_ops rpstacks_analysis = {
     .name = "rpstacks",
-    .help = "RpStacks representative stall-event stacks; segment=N similarity=S max-scale=X "
+    .help = "RpStacks representative stall-event stacks; segment=N similarity=S max-scale=X max-stacks=N "
             "unique=yes|no|event|combination threads=N "
             "keep=yes|no "
             "(docs/rpstacks.md)",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""docs_flags.py CYCLESCOPE SOURCE_DIR: the options the documentation names are the options
+"""docs_flags.py CYCLESCOPE SOURCE_DIR [PROG]: the options the documentation names are the options
 the verbs take, and the options the verbs take are in their --help.
 
   1. README's verb table: every option in a verb's row is in the --help of a verb the row
@@ -12,6 +12,7 @@ the verbs take, and the options the verbs take are in their --help.
      the few that are not for people (listed below, with why).
   5. A verb without subcommands lists each option once in its --help (a second line for
      one option told two different things).
+  6. Given PROG (a RISC-V program): every key each analysis takes is in `run --analysis help`.
 Runs each verb's --help once: well under a second.
 """
 import glob
@@ -138,6 +139,24 @@ for verb in ("exec disasm run sim stacks stallscope simpoint sweep compare merge
     listed = re.findall(r"^  (--[a-z][a-z0-9-]*(?: \S+)?)", help_of(verb), re.M)
     for entry in sorted({e for e in listed if listed.count(e) > 1}):
         failures.append(f"`cyclescope {verb} --help` lists {entry} {listed.count(entry)} times")
+
+# 6. every key an analysis takes (its error for an unknown one lists them) is in `--analysis help`
+if len(sys.argv) > 3:
+    listing = subprocess.run([cs, "run", "--analysis", "help"], capture_output=True, text=True).stdout
+    names = re.findall(r"^  ([a-z]+) ", listing, re.M)
+    if len(names) < 4:
+        failures.append(f"`run --analysis help` lists only {names}")
+    for name in names:
+        r = subprocess.run([cs, "run", "--no-report", "--max", "1", "--analysis", name + ":no-such-key=1",
+                            sys.argv[3]], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        m = re.search(r"\(" + name + r" takes ([^)]*)\)", r.stderr)
+        if r.returncode == 0 or not m:
+            failures.append(f"--analysis {name}:no-such-key=1: exit {r.returncode}, no list of keys: {r.stderr!r}")
+            continue
+        line = next((l for l in listing.splitlines() if l.startswith("  " + name + " ")), "")
+        for key in re.findall(r"([a-z][a-z-]*)", m.group(1)):
+            if not re.search(r"(?<![\w-])" + re.escape(key) + "=", line):
+                failures.append(f"analysis {name} takes {key}=, not in `cyclescope run --analysis help`")
 
 for f in failures:
     print("FAIL:", f)

@@ -197,11 +197,11 @@ _Static_assert(offsetof(fp_view, cause) == 8, "FP view key bytes");
 typedef struct fp_memo {
     uint64_t key[2];
     uint64_t cycles;
-    uint32_t flops;  /* FP operations per cycle, on the k units and outside them */
+    uint32_t flops;         /* FP operations per cycle, on the k units and outside them */
     uint32_t flops_outside; /* of them, outside the k units (a separate divider) */
-    uint32_t n;      /* pairs in comp, per */
-    uint8_t comp[4]; /* flops_component */
-    uint64_t per[4]; /* slots per cycle */
+    uint32_t n;             /* pairs in comp, per */
+    uint8_t comp[4];        /* flops_component */
+    uint64_t per[4];        /* slots per cycle */
 } fp_memo;
 
 struct stacks_observer {

@@ -276,10 +276,12 @@ static void test_flops(void **state) {
     v.fp = (fp_view){2, 0, 0, 0, false, 0, 0, NONE}; /* no FP work: frontend */
     v.repeat = 3;
     feed(&v);
-    v.fp = (fp_view){2, 0, 0, 0, true, 0, 0, cause(CAUSE_UOP, 0, UOPST_READY, OPC_FP_DIV, 20, 5)}; /* ready, not issued */
+    v.fp =
+        (fp_view){2, 0, 0, 0, true, 0, 0, cause(CAUSE_UOP, 0, UOPST_READY, OPC_FP_DIV, 20, 5)}; /* ready, not issued */
     v.repeat = 1;
     feed(&v);
-    v.fp = (fp_view){2, 0, 0, 0, true, 0, 0, cause(CAUSE_UOP, 0, UOPST_READY, OPC_LOAD, 5, 6)}; /* waits on a load not yet issued */
+    v.fp = (fp_view){2,    0, 0, 0,
+                     true, 0, 0, cause(CAUSE_UOP, 0, UOPST_READY, OPC_LOAD, 5, 6)}; /* waits on a load not yet issued */
     feed(&v);
     const stacks_result *r = finish();
     const double *f = r->fp.cycles;

@@ -12,6 +12,9 @@
 #   stacks.validation_study        (slow) the §V-A study over every workload on bdw and knl at
 #                                  small size: bpred within bounds in every relevant case, the
 #                                  1-cycle ALU in >= 75% (measured: 17/17, 10/13; docs/validation.md)
+#   stacks.flops_analytic          the FP-operation counts (class mix, run, FLOPS stack, its divider
+#                                  share and base) against the analytic count of our own kernels
+#                                  (tests/guest/flop_kernels.c; tests/scripts/flops_analytic.sh)
 # The unit tests (unit.stacks) check the accounting on hand-made views.
 set(_cs $<TARGET_FILE:cyclescope>)
 set(_scripts ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
@@ -95,4 +98,9 @@ if(CYCLESCOPE_RISCV_CC)
                COMMAND stacks_check --config ${cfg} ${CYCLESCOPE_GUEST_DIR}/threads ${case})
     endforeach()
   endforeach()
+endif()
+
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME stacks.flops_analytic
+           COMMAND ${_scripts}/flops_analytic.sh ${_cs} ${CYCLESCOPE_GUEST_DIR})
 endif()

@@ -183,7 +183,9 @@ typedef struct fp_view {
     uint8_t issued;         /* n: FP arithmetic µops issued in each cycle */
     uint8_t flops;          /* FP operations issued in each cycle (an FMA counts 2) */
     uint8_t nonflop_on_fpu; /* FP-unit slots used by µops that are not FP arithmetic */
-    uint32_t waiting;       /* 1: FP arithmetic µops are in the issue queue */
+    uint8_t waiting;        /* 1: FP arithmetic µops are in the issue queue */
+    uint8_t flops_outside;  /* FP operations issued to a unit outside the k (bdw's and knl's divider) */
+    uint16_t reserved;      /* 0 */
     stall_cause cause;      /* producer of the oldest waiting FP µop (CAUSE_UOP) */
 } fp_view;
 _Static_assert(sizeof(stall_cause) == 24 && sizeof(stage_view) == 32 && sizeof(fp_view) == 32, "views without padding");

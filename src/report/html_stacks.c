@@ -244,7 +244,13 @@ void html_report_stacks(html_report *h, const stacks_result *s) {
         if (s->fp.freq_ghz > 0) sb_printf(b, " at %.2f GHz", s->fp.freq_ghz);
         sb_put(b, ". The run did ");
         put_count(b, s->flops);
-        sb_put(b, " FP operations.</p>\n");
+        sb_put(b, " FP operations");
+        if (s->flops_outside) {
+            sb_put(b, ", ");
+            put_count(b, s->flops_outside);
+            sb_put(b, " of them on the separate divider (outside the units' slots, so not in the stack's base)");
+        }
+        sb_put(b, ".</p>\n");
     } else if (s->fp.peak_per_cycle > 0) {
         para(b, "note",
              "No FP work: the run did no floating-point operations, so there is no FLOPS stack to break down.");

@@ -102,6 +102,11 @@ void report_stacks_text(const stacks_result *s, FILE *out) {
             f->units, f->vector, f->peak_per_cycle, peak, f->freq_ghz);
     fprintf(out, "  %" PRIu64 " FP operations: %.3f GFLOPS, %.1f%% of peak\n", s->flops,
             per(f->cycles[FLOPS_BASE], cycles) * peak, 100 * per(f->cycles[FLOPS_BASE], cycles));
+    if (s->flops_outside)
+        fprintf(out,
+                "  (%" PRIu64 " of them on the separate divider: outside the k units' slots, so not in the"
+                " GFLOPS above)\n",
+                s->flops_outside);
     static const char *const fhead[] = {"component", "GFLOPS", "% of peak"};
     table_init(&t, 3, fhead, "lrr");
     for (int c = 0; c < FLOPS_COUNT; c++) {
@@ -154,6 +159,7 @@ cJSON *report_stacks_json(const stacks_result *s) {
     cJSON_AddNumberToObject(fl, "freq_ghz", f->freq_ghz);
     cJSON_AddNumberToObject(fl, "peak_gflops", peak);
     cJSON_AddNumberToObject(fl, "flops", (double)s->flops);
+    cJSON_AddNumberToObject(fl, "flops_outside_units", (double)s->flops_outside);
     cJSON_AddNumberToObject(fl, "gflops", per(f->cycles[FLOPS_BASE], cycles) * peak);
     cJSON *fc = cJSON_AddObjectToObject(fl, "components");
     for (int c = 0; c < FLOPS_COUNT; c++) {

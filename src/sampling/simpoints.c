@@ -864,7 +864,7 @@ void simpoint_combine(const simpoint_set *set, const simpoint_timing *pts, core_
     double sum[COUNTERS] = {0};
     memset(stats, 0, sizeof *stats);
     memset(stacks, 0, sizeof *stacks);
-    double total = (double)set->instructions, flops = 0, cycles = 0;
+    double total = (double)set->instructions, flops = 0, flops_outside = 0, cycles = 0;
     for (size_t i = 0; i < set->count; i++) {
         const simpoint_timing *t = &pts[i];
         if (!t->stats.instructions) continue;
@@ -875,6 +875,7 @@ void simpoint_combine(const simpoint_set *set, const simpoint_timing *pts, core_
         stats->seconds += t->stats.seconds;
         cycles += f * (double)t->stacks.cycles;
         flops += f * (double)t->stacks.flops;
+        flops_outside += f * (double)t->stacks.flops_outside;
         for (int s = 0; s < STACK_STAGES; s++)
             for (int k = 0; k < COMP_COUNT; k++) stacks->stage[s].cycles[k] += f * t->stacks.stage[s].cycles[k];
         for (int k = 0; k < FLOPS_COUNT; k++) stacks->fp.cycles[k] += f * t->stacks.fp.cycles[k];
@@ -893,4 +894,5 @@ void simpoint_combine(const simpoint_set *set, const simpoint_timing *pts, core_
     stacks->cycles = (uint64_t)llround(cycles);
     stacks->instructions = set->instructions;
     stacks->flops = (uint64_t)llround(flops);
+    stacks->flops_outside = (uint64_t)llround(flops_outside);
 }

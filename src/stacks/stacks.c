@@ -190,16 +190,18 @@ typedef struct long_track {
 } long_track;
 
 /* An FP view: what one cycle adds to the FLOPS stack (account_fp) depends on its
- * first 16 bytes (units, issued, flops, non-FP µops on FP units, waiting, and the
+ * first 16 bytes (units, issued, flops, non-FP µops on FP units, waiting, FP operations
+ * outside the units, and the
  * cause's kind, level, state, op_class, latency). */
 _Static_assert(offsetof(fp_view, cause) == 8, "FP view key bytes");
 typedef struct fp_memo {
     uint64_t key[2];
     uint64_t cycles;
-    uint32_t flops;  /* FP operations per cycle */
-    uint32_t n;      /* pairs in comp, per */
-    uint8_t comp[4]; /* flops_component */
-    uint64_t per[4]; /* slots per cycle */
+    uint32_t flops;         /* FP operations per cycle, on the k units and outside them */
+    uint32_t flops_outside; /* of them, outside the k units (a separate divider) */
+    uint32_t n;             /* pairs in comp, per */
+    uint8_t comp[4];        /* flops_component */
+    uint64_t per[4];        /* slots per cycle */
 } fp_memo;
 
 struct stacks_observer {
@@ -209,7 +211,7 @@ struct stacks_observer {
     uint64_t carry[STACK_STAGES]; /* §III-A: µops beyond W, for the next cycle */
     uint64_t slots[STACK_STAGES][COMP_COUNT];
     uint64_t fslots[FLOPS_COUNT];
-    uint64_t flops;
+    uint64_t flops, flops_outside;
     stacks_result res;
     class_memo cmemo[STACK_STAGES]; /* each stage's last classification */
     fp_memo fmemo[2];               /* the last two FP view keys */
@@ -259,6 +261,7 @@ static inline void view_key(uint64_t key[2], const void *view) { memcpy(key, vie
 
 static inline void fp_memo_flush(stacks_observer *s, fp_memo *m) {
     s->flops += (uint64_t)m->flops * m->cycles;
+    s->flops_outside += (uint64_t)m->flops_outside * m->cycles;
     for (uint32_t i = 0; i < m->n; i++) s->fslots[m->comp[i]] += m->per[i] * m->cycles;
     m->cycles = 0;
 }
@@ -378,7 +381,10 @@ HOT void account_stage(stacks_observer *s, int st, const stage_view *v, uint64_t
 static void fp_effect(const stacks_observer *s, const fp_view *fp, fp_memo *m) {
     uint64_t k = s->k;
     m->n = 0;
-    m->flops = fp->flops;
+    /* every FP operation counts in the run's FLOPS; those on a separate divider take none of
+     * the k units' slots, so only the units' own (fp->flops) make the base below */
+    m->flops = (uint32_t)fp->flops + fp->flops_outside;
+    m->flops_outside = fp->flops_outside;
 #define ADD(c, x) (m->comp[m->n] = (uint8_t)(c), m->per[m->n++] = (x))
     if (!fp->issued && !fp->waiting && k) { /* the common case in integer code */
         ADD(FLOPS_FRONTEND, 2 * k);
@@ -515,6 +521,7 @@ static void obs_end(void *ctx, const core_stats *stats) {
     r->instructions = stats->instructions;
     for (int i = 0; i < 2; i++) fp_memo_flush(s, &s->fmemo[i]);
     r->flops = s->flops;
+    r->flops_outside = s->flops_outside;
     for (int st = 0; st < STACK_STAGES; st++)
         for (int c = 0; c < COMP_COUNT; c++) r->stage[st].cycles[c] = (double)s->slots[st][c] / s->W;
     double per = s->k ? 2.0 * s->k : 1.0;

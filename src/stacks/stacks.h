@@ -91,8 +91,10 @@ typedef struct flops_stack {
 
 /* Everything one run's stacks observer measured. */
 typedef struct stacks_result {
-    uint64_t cycles, instructions, flops;
-    uint32_t width; /* W: the narrowest of the dispatch, issue and commit widths (§III-A) */
+    uint64_t cycles, instructions;
+    uint64_t flops;         /* every FP operation issued (an FMA counts 2) */
+    uint64_t flops_outside; /* of them, those issued outside the k FP units (bdw's, knl's divider) */
+    uint32_t width;         /* W: the narrowest of the dispatch, issue and commit widths (§III-A) */
     cpi_stack stage[STACK_STAGES];
     flops_stack fp;
 } stacks_result;

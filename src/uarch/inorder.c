@@ -703,6 +703,8 @@ static stage_view issue_stage(inorder *m, fp_view *fp) {
         if (ps->fp) {
             if (is_fp_arith(cls)) fp->issued++, fp->flops += e->u.fp_ops;
             else fp->nonflop_on_fpu++;
+        } else if (is_fp_arith(cls)) {
+            fp->flops_outside += e->u.fp_ops;
         }
         m->st.pipe_issued[p]++;
         used |= 1u << p;

@@ -765,6 +765,8 @@ static inline __attribute__((always_inline)) uint8_t try_issue(ooo *o, rob_entry
     if (o->fp_pool[e->pool]) {
         if (is_fp_arith(e->t.u.op_class)) fp->issued++, fp->flops += e->t.u.fp_ops;
         else fp->nonflop_on_fpu++;
+    } else if (is_fp_arith(e->t.u.op_class)) {
+        fp->flops_outside += e->t.u.fp_ops;
     }
     wake_consumers(o, e);
     return STALL_NONE;

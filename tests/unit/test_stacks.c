@@ -267,20 +267,21 @@ static void test_flops(void **state) {
     stall_cause load = cause(CAUSE_UOP, 0, UOPST_EXECUTING, OPC_LOAD, 5, 3);
     stall_cause fadd = cause(CAUSE_UOP, 0, UOPST_EXECUTING, OPC_FP_ADD, 3, 4);
     cycle_view v = all3(sv(4, 4, 0, NONE), 1);
-    v.fp = (fp_view){2, 2, 4, 0, true, NONE}; /* two FMAs: peak */
+    v.fp = (fp_view){2, 2, 4, 0, true, 0, 0, NONE}; /* two FMAs: peak */
     feed(&v);
-    v.fp = (fp_view){2, 1, 1, 0, true, load}; /* one fadd; the other FP µop waits on a load */
+    v.fp = (fp_view){2, 1, 1, 0, true, 0, 0, load}; /* one fadd; the other FP µop waits on a load */
     feed(&v);
-    v.fp = (fp_view){2, 0, 0, 1, true, fadd}; /* an fmv holds one unit; the FP µop waits on an fadd */
+    v.fp = (fp_view){2, 0, 0, 1, true, 0, 0, fadd}; /* an fmv holds one unit; the FP µop waits on an fadd */
     feed(&v);
-    v.fp = (fp_view){2, 0, 0, 0, false, NONE}; /* no FP work: frontend */
+    v.fp = (fp_view){2, 0, 0, 0, false, 0, 0, NONE}; /* no FP work: frontend */
     v.repeat = 3;
     feed(&v);
-    v.fp = (fp_view){2, 0, 0, 0, true, cause(CAUSE_UOP, 0, UOPST_READY, OPC_FP_DIV, 20, 5)}; /* ready, not issued */
+    v.fp =
+        (fp_view){2, 0, 0, 0, true, 0, 0, cause(CAUSE_UOP, 0, UOPST_READY, OPC_FP_DIV, 20, 5)}; /* ready, not issued */
     v.repeat = 1;
     feed(&v);
-    v.fp = (fp_view){2, 0,    0,
-                     0, true, cause(CAUSE_UOP, 0, UOPST_READY, OPC_LOAD, 5, 6)}; /* waits on a load not yet issued */
+    v.fp = (fp_view){2,    0, 0, 0,
+                     true, 0, 0, cause(CAUSE_UOP, 0, UOPST_READY, OPC_LOAD, 5, 6)}; /* waits on a load not yet issued */
     feed(&v);
     const stacks_result *r = finish();
     const double *f = r->fp.cycles;
@@ -295,6 +296,27 @@ static void test_flops(void **state) {
     assert_close(f[FLOPS_FRONTEND], 3);
     assert_close(f[FLOPS_OTHER], 1);
     assert_close(f[FLOPS_MASK], 0);
+    stop();
+}
+
+/* A divide on a separate divider (bdw, knl): one FP operation of the run, none of the k units'
+ * slots; the run's FLOPS count it, the stack's base does not. */
+static void test_flops_outside_units(void **state) {
+    (void)state;
+    start(4, 4, 4, 2);
+    cycle_view v = all3(sv(4, 4, 0, NONE), 1);
+    v.fp = (fp_view){2, 1, 1, 0, true, 1, 0, NONE}; /* an fadd on a unit, an fdiv on the divider */
+    feed(&v);
+    v.fp = (fp_view){2, 0, 0, 0, false, 1, 0, NONE}; /* only a divide issued: no FP work for the units */
+    feed(&v);
+    const stacks_result *r = finish();
+    const double *f = r->fp.cycles;
+    assert_int_equal(r->flops, 3);
+    assert_int_equal(r->flops_outside, 2);
+    assert_close(f[FLOPS_BASE], 0.25);
+    assert_close(f[FLOPS_NON_FMA], 0.25);
+    assert_close(f[FLOPS_FRONTEND], 1);
+    assert_close(f[FLOPS_BASE] + f[FLOPS_NON_FMA] + f[FLOPS_FRONTEND] + f[FLOPS_DEPEND] + f[FLOPS_OTHER], 2);
     stop();
 }
 
@@ -551,6 +573,7 @@ int main(void) {
         cmocka_unit_test(test_carry_over),
         cmocka_unit_test(test_long_latency_beyond_one_cycle),
         cmocka_unit_test(test_flops),
+        cmocka_unit_test(test_flops_outside_units),
         cmocka_unit_test(test_random_views_sum),
         cmocka_unit_test(test_evaluate),
         cmocka_unit_test(test_ideal_config),

@@ -13,6 +13,7 @@ the verbs take, and the options the verbs take are in their --help.
   5. A verb without subcommands lists each option once in its --help (a second line for
      one option told two different things).
   6. Given PROG (a RISC-V program): every key each analysis takes is in `run --analysis help`.
+  7. The subcommands README's table lists are in their verb's --help and taken by it.
 Runs each verb's --help once: well under a second.
 """
 import glob
@@ -140,6 +141,24 @@ for verb in ("exec disasm run sim stacks stallscope simpoint sweep compare merge
     for entry in sorted({e for e in listed if listed.count(e) > 1}):
         failures.append(f"`cyclescope {verb} --help` lists {entry} {listed.count(entry)} times")
 
+# 7. the subcommands README's table lists (`cyclescope trace record\|info\|…`) are in the verb's
+# --help and taken: without their arguments they ask for them, not "unknown subcommand"
+subs_seen = 0
+for row in rows:
+    m = re.match(r"\| `cyclescope ([a-z]+) ([a-z-]+(?:\\\|[a-z-]+)+)", row)
+    if not m:
+        continue
+    verb = m.group(1)
+    for sub in m.group(2).split("\\|"):
+        subs_seen += 1
+        if not re.search(r"(?<![\w-])" + re.escape(sub) + r"(?![\w-])", help_of(verb)):
+            failures.append(f"README table: `{verb} {sub}` is not in `cyclescope {verb} --help`")
+        r = subprocess.run([cs, verb, sub], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if re.search(r"unknown sub|: not analyze", r.stderr):
+            failures.append(f"README table: `cyclescope {verb} {sub}`: {r.stderr.strip()}")
+if subs_seen < 10:
+    failures.append(f"README table: only {subs_seen} subcommands found (its format changed?)")
+
 # 6. every key an analysis takes (its error for an unknown one lists them) is in `--analysis help`
 if len(sys.argv) > 3:
     listing = subprocess.run([cs, "run", "--analysis", "help"], capture_output=True, text=True).stdout
@@ -160,7 +179,7 @@ if len(sys.argv) > 3:
 
 for f in failures:
     print("FAIL:", f)
-print(f"{len(rows)} README rows, {checked} docs command lines, {spans} commands in backquotes, "
+print(f"{len(rows)} README rows ({subs_seen} subcommands), {checked} docs command lines, {spans} commands in backquotes, "
       f"{len(helps)} --help texts; "
       f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

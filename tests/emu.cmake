@@ -491,11 +491,31 @@ joined 63" ${_cs} exec ${_g}/threads many)
   # a read only the guest itself could satisfy waits forever on Linux: one line, exit 125
   add_test(NAME exec.fault.pipe_forever
            COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever" ${_cs} exec ${_g}/pipe_use block)
+  # socketpair(AF_UNIX) (ENOSYS before): both ends read and write, datagram boundaries,
+  # shutdown, sendmsg/recvmsg, flags, Linux's refusals; a child serving its parent through one;
+  # a thread waiting in recv for main (default quantum and 7); SIGPIPE's default (141)
+  foreach(case all fork threads sigpipe)
+    add_test(NAME exec.qemu.socketpair.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/socketpair_use ${case})
+  endforeach()
+  add_test(NAME exec.qemu.socketpair_q7.threads
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socketpair_use threads)
+  # the child execs this program again, which serves through the end it inherited (recv, send,
+  # getsockopt: it is a socket still); qemu-riscv64 cannot exec a RISC-V program on this host
+  add_test(NAME exec.procs.socketpair_exec COMMAND ${_cs} exec ${_g}/socketpair_use exec)
+  set_tests_properties(exec.procs.socketpair_exec PROPERTIES PASS_REGULAR_EXPRESSION
+    "reply 13 \\[len 5 first a\\]\nreply 13 \\[len 2 first b\\]\nreply 13 \\[len 9 first g\\]\nshutdown SHUT_WR +0\nwait +1\nchild exit 3\nread eof +0\n$")
+  add_test(NAME exec.fault.socket_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "read from an empty socket would block forever" ${_cs} exec ${_g}/socketpair_use block)
   # run --simpoints of a program reading back what it parked in its own pipe: each point's
   # forked copy gets a pipe of its own holding the same bytes (emu_private_pipes)
   add_test(NAME simpoint.guest_pipe
            COMMAND ${_scripts}/simpoint_file_input.sh ${_cs} ${CYCLESCOPE_QEMU} ${CMAKE_CURRENT_BINARY_DIR}/simpoint-pipe
                    ${_g}/pipe_park ${_g}/hello)
+  # the same with a stream socketpair (emu_private_pipes peeks its bytes into a fresh pair)
+  add_test(NAME simpoint.guest_socket
+           COMMAND ${_scripts}/simpoint_file_input.sh ${_cs} ${CYCLESCOPE_QEMU} ${CMAKE_CURRENT_BINARY_DIR}/simpoint-socket
+                   ${_g}/socket_park ${_g}/hello)
   # chdir/fchdir/getcwd, relative paths after them, rename/unlink/mkdir/rmdir beneath --allow-write
   set(_cwddir ${CMAKE_CURRENT_BINARY_DIR}/cwd-area)
   add_test(NAME exec.qemu.cwd_use

@@ -110,6 +110,7 @@ typedef struct guest_pipe {
      * ends, EOF and EPIPE, so `data` is not kept (a SimPoint copy peeks a stream's bytes) */
     bool socket, dgram;
     int32_t creator_vpid; /* the process that made the socketpair (SO_PEERCRED) */
+    bool copy_lost; /* splice or tee put bytes into it from where cyclescope cannot see: a SimPoint copy shares it */
 } guest_pipe;
 
 /* A child process of the guest (process.c): its virtual pid and the host process serving it. */

@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -64,7 +65,7 @@ enum {
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_setrlimit = 164, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
-    SYS_acct = 89, SYS_sendfile = 71, SYS_socket = 198, SYS_socketpair = 199, SYS_bind = 200, SYS_listen = 201, SYS_accept = 202, SYS_connect = 203,
+    SYS_acct = 89, SYS_sendfile = 71, SYS_splice = 76, SYS_tee = 77, SYS_copy_file_range = 285, SYS_socket = 198, SYS_socketpair = 199, SYS_bind = 200, SYS_listen = 201, SYS_accept = 202, SYS_connect = 203,
     SYS_getsockname = 204, SYS_getpeername = 205, SYS_sendto = 206, SYS_recvfrom = 207, SYS_setsockopt = 208,
     SYS_getsockopt = 209, SYS_shutdown = 210, SYS_sendmsg = 211, SYS_recvmsg = 212, SYS_accept4 = 242,
     SYS_recvmmsg = 243, SYS_sendmmsg = 269, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
@@ -94,7 +95,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
         NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(setrlimit) NAME(getrusage) NAME(setregid) NAME(setgid) NAME(setreuid) NAME(setuid) NAME(setresuid) NAME(getresuid) NAME(setresgid) NAME(getresgid) NAME(setfsuid) NAME(setfsgid)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
-        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(sendfile) NAME(socket) NAME(socketpair) NAME(bind) NAME(listen) NAME(accept) NAME(connect)
+        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(sendfile) NAME(splice) NAME(tee) NAME(copy_file_range) NAME(socket) NAME(socketpair) NAME(bind) NAME(listen) NAME(accept) NAME(connect)
         NAME(getsockname) NAME(getpeername) NAME(sendto) NAME(recvfrom) NAME(setsockopt) NAME(getsockopt)
         NAME(shutdown) NAME(sendmsg) NAME(recvmsg) NAME(accept4) NAME(recvmmsg) NAME(sendmmsg) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -1356,6 +1357,135 @@ static int64_t sys_sendfile(emu_t *e, uint64_t out_fd, uint64_t in_fd, uint64_t 
     return sent;
 }
 
+/* copy_file_range(in, off_in, out, off_out, len, flags) between the host files behind two
+ * descriptors (coreutils' cp and cat copy with it; it was ENOSYS with a warning). `out` must
+ * be a descriptor the sandbox let the guest write (opened beneath --allow-write, or an
+ * inherited stream), as write(2) asks; the rest — regular files only (EINVAL), O_APPEND
+ * (EBADF), overlapping ranges of one file, EXDEV — is the host kernel's answer. */
+static int64_t sys_copy_file_range(emu_t *e, uint64_t in_fd, uint64_t in_off_addr, uint64_t out_fd,
+                                   uint64_t out_off_addr, uint64_t len, uint64_t flags) {
+    guest_fd *in = fd_of(e, in_fd), *out = fd_of(e, out_fd);
+    if (flags) return -EINVAL;
+    if (!in || !out || !out->writable) return -EBADF;
+    loff_t off[2] = {0, 0};
+    if (in_off_addr && guest_get(e, in_off_addr, &off[0], sizeof off[0])) return -EFAULT;
+    if (out_off_addr && guest_get(e, out_off_addr, &off[1], sizeof off[1])) return -EFAULT;
+    size_t n = len < MAX_IO ? (size_t)len : MAX_IO;
+    if (out->host == STDOUT_FILENO || out->host == STDERR_FILENO) progress_interrupt();
+    shared_before_io(e, in->host);
+    shared_before_io(e, out->host);
+    ssize_t copied = copy_file_range(in->host, in_off_addr ? &off[0] : NULL, out->host, out_off_addr ? &off[1] : NULL, n, 0);
+    if (copied < 0) return -errno;
+    if (copied > 0) shared_after_write(e, out->host);
+    if ((in_off_addr && guest_put(e, in_off_addr, &off[0], sizeof off[0])) ||
+        (out_off_addr && guest_put(e, out_off_addr, &off[1], sizeof off[1])))
+        return -EFAULT;
+    return copied;
+}
+
+/* the guest pipe `g` is an end of whose bytes cyclescope keeps (for a SimPoint copy): one
+ * the process alone holds, not a socket; NULL for any other */
+static guest_pipe *pipe_with_copy(emu_t *e, const guest_fd *g) {
+    guest_pipe *p = pipe_of(e, g);
+    return p && !p->socket && !p->cross_process ? p : NULL;
+}
+
+/* splice(2) and tee(2) moved (copied: tee) `moved` bytes between the host files: the copies of
+ * the guest's pipes follow. `in_bytes`: what left `in`'s pipe (its copy's first bytes), or
+ * NULL; `in_at`: for a regular file `in`, the offset the bytes were read at (-1: unknown). */
+static void pipes_after_splice(emu_t *e, guest_fd *in, guest_fd *out, size_t moved, bool consumed, int64_t in_at) {
+    guest_pipe *pin = pipe_with_copy(e, in), *pout = pipe_with_copy(e, out);
+    uint8_t *bytes = NULL;
+    if (pout && pin) bytes = pin->data; /* the copy's first bytes went over */
+    else if (pout && in_at >= 0) {
+        bytes = cs_malloc(moved);
+        if (pread(in->host, bytes, moved, in_at) != (ssize_t)moved) free(bytes), bytes = NULL;
+    }
+    if (pout && bytes) {
+        if (pout->len + moved > pout->cap) {
+            pout->cap = (pout->len + moved) * 2;
+            pout->data = cs_realloc(pout->data, pout->cap);
+            if (pin == pout) bytes = pin->data; /* moved with it (tee of a pipe to itself is EINVAL) */
+        }
+        memcpy(pout->data + pout->len, bytes, moved);
+        pout->len += moved;
+    } else if (pout)
+        pout->copy_lost = true; /* from a socket, or a pipe another process holds: not known */
+    if (pout && bytes && !pin) free(bytes);
+    if (pin && consumed) {
+        memmove(pin->data, pin->data + moved, pin->len - moved);
+        pin->len -= moved;
+    }
+    emu_thread_pipe_changed(e); /* data for a reader, room for a writer that waits */
+}
+
+/* A blocking splice or tee found its pipe empty (`reading`) or full: as a read or write of
+ * the pipe waits (1: ready now, try again; 0: this thread waits, the call runs again; else
+ * the result, -EDEADLK after the one-line end). */
+static int64_t splice_wait(emu_t *e, guest_fd *g, bool reading) {
+    guest_pipe *p = pipe_of(e, g);
+    if (p && p->socket) return socket_wait(e, g, reading, true);
+    if (!p || p->cross_process)
+        return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
+    int64_t waits = emu_thread_block_io(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe", UINT64_MAX, true);
+    if (waits) return waits < 0 ? waits : 0;
+    emu_fail(e, "%s would block forever: only the guest itself can %s it, and %s (pc 0x%" PRIx64 ")",
+             reading ? "splice from an empty pipe" : "splice to a full pipe", reading ? "write" : "read",
+             EMU_SINGLE_THREAD_NOTE, e->h.pc);
+    return -EDEADLK;
+}
+
+/* splice(in, off_in, out, off_out, len, flags) and tee(in, out, len, flags): the host's, on
+ * the host descriptors, with Linux's answers (EINVAL when neither is a pipe, ESPIPE for an
+ * offset on a pipe, EBADF for an end not open for reading or writing); the write side must be
+ * a descriptor the sandbox let the guest write. A pipe the guest made is non-blocking on the
+ * host: a blocking call waits as a read or write of it does. */
+static int64_t sys_splice(emu_t *e, bool tee_only, uint64_t in_fd, uint64_t in_off_addr, uint64_t out_fd,
+                          uint64_t out_off_addr, uint64_t len, uint64_t flags) {
+    guest_fd *in = fd_of(e, in_fd), *out = fd_of(e, out_fd);
+    if (!in || !out || !out->writable) return -EBADF;
+    if (flags & ~(uint64_t)(SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE | SPLICE_F_GIFT)) return -EINVAL;
+    loff_t off[2] = {0, 0};
+    if (in_off_addr && guest_get(e, in_off_addr, &off[0], sizeof off[0])) return -EFAULT;
+    if (out_off_addr && guest_get(e, out_off_addr, &off[1], sizeof off[1])) return -EFAULT;
+    size_t n = len < MAX_IO ? (size_t)len : MAX_IO;
+    bool nonblock = (flags & SPLICE_F_NONBLOCK) != 0;
+    if (out->host == STDOUT_FILENO || out->host == STDERR_FILENO) progress_interrupt();
+    ssize_t moved;
+    for (;;) {
+        if (pipe_with_copy(e, out) && !pipe_has_end(e, out->pipe, false)) errno = EPIPE, moved = -1; /* as sys_write */
+        else {
+        shared_before_io(e, in->host);
+        shared_before_io(e, out->host);
+        int64_t in_at = in_off_addr ? off[0] : tee_only ? -1 : lseek(in->host, 0, SEEK_CUR);
+        moved = tee_only ? tee(in->host, out->host, n, (unsigned)flags | SPLICE_F_NONBLOCK)
+                                 : splice(in->host, in_off_addr ? &off[0] : NULL, out->host,
+                                          out_off_addr ? &off[1] : NULL, n, (unsigned)flags | SPLICE_F_NONBLOCK);
+        if (moved > 0) {
+            shared_after_write(e, out->host);
+            pipes_after_splice(e, in, out, (size_t)moved, !tee_only, in_at);
+        }
+        }
+        if (moved >= 0) break;
+        if (errno == EPIPE) {
+            emu_signal_send(e, SIGPIPE, "sent for a splice to a pipe without a reader");
+            return -EPIPE;
+        }
+        if (errno != EAGAIN) return -errno;
+        /* which end waits: an empty pipe to read, else the one to write; the guest's flag */
+        int queued = 0;
+        bool reading = pipe_of(e, in) && ioctl(in->host, FIONREAD, &queued) == 0 && queued == 0;
+        guest_fd *waits_on = reading ? in : out;
+        if (nonblock || (pipe_of(e, waits_on) && waits_on->nonblock)) return -EAGAIN;
+        int64_t waited = splice_wait(e, waits_on, reading);
+        if (waited != 1) return waited;
+    }
+    if ((in_off_addr && guest_put(e, in_off_addr, &off[0], sizeof off[0])) ||
+        (out_off_addr && guest_put(e, out_off_addr, &off[1], sizeof off[1])))
+        return -EFAULT;
+    return moved;
+}
+
 static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool writing) {
     if (cnt > 1024) return -EINVAL;
     if (socket_of(e, fd_of(e, fd))) { /* one message for a datagram socket: sendmsg, recvmsg */
@@ -2025,7 +2155,7 @@ void emu_private_pipes(emu_t *e) {
         guest_pipe *p = &e->pipes[i];
         int fresh[2];
         if (p->used && p->socket && !p->dgram && !p->cross_process) private_socket(e, i);
-        if (!p->used || p->socket || p->cross_process || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0) continue;
+        if (!p->used || p->socket || p->cross_process || p->copy_lost || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0) continue;
         if (p->len && write(fresh[1], p->data, p->len) != (ssize_t)p->len) { /* it held no more before */
             close(fresh[0]);
             close(fresh[1]);
@@ -2710,6 +2840,9 @@ void emu_syscall(emu_t *e) {
     case SYS_write: ret = sys_write(e, a0, a1, a2, -1, true); break;
     case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3, true); break;
     case SYS_sendfile: ret = sys_sendfile(e, a0, a1, a2, a3); break;
+    case SYS_splice: ret = sys_splice(e, false, a0, a1, a2, a3, a4, a5); break;
+    case SYS_tee: ret = sys_splice(e, true, a0, 0, a1, 0, a2, a3); break;
+    case SYS_copy_file_range: ret = sys_copy_file_range(e, a0, a1, a2, a3, a4, a5); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;
     case SYS_writev: ret = sys_iov(e, a0, a1, a2, true); break;
     case SYS_readlinkat: ret = sys_readlinkat(e, (int64_t)a0, a1, a2, a3); break;

@@ -828,8 +828,8 @@ static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait)
     if (!may_wait) return 0;
     if (socket_of(e, g)->cross_process)
         return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
-    int64_t waits = emu_thread_block_io(e, receiving ? "reading an empty socket" : "writing a full socket",
-                                        UINT64_MAX, true);
+    int64_t waits =
+        emu_thread_block_io(e, receiving ? "reading an empty socket" : "writing a full socket", UINT64_MAX, true);
     if (waits) return waits < 0 ? waits : 0;
     emu_fail(e,
              "%s would block forever: only the guest itself holds the other end of the socketpair, and %s "
@@ -876,7 +876,8 @@ static int64_t socket_send(emu_t *e, guest_fd *g, const uint8_t *data, size_t n,
         }
         if (errno == EINTR) continue;
         if (errno == EPIPE) {
-            if (!(flags & MSG_NOSIGNAL)) emu_signal_send(e, SIGPIPE, "sent for a write to a socket whose other end is closed");
+            if (!(flags & MSG_NOSIGNAL))
+                emu_signal_send(e, SIGPIPE, "sent for a write to a socket whose other end is closed");
             ret = -EPIPE;
             break;
         }
@@ -958,11 +959,9 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
     guest_pipe *p = socket_of(e, g);
     if (!p) return -ENOTSOCK;
     switch (nr) {
-    case SYS_bind:
-        return -EACCES; /* a name in the file system or the abstract namespace: no socket reaches out */
-    case SYS_connect:
-        return p->dgram ? -EACCES : -EISCONN; /* unix_stream_connect on a connected socket */
-    case SYS_listen: return listen(g->host, (int)a[1]) < 0 ? -errno : 0;          /* EINVAL, EOPNOTSUPP */
+    case SYS_bind: return -EACCES; /* a name in the file system or the abstract namespace: no socket reaches out */
+    case SYS_connect: return p->dgram ? -EACCES : -EISCONN;              /* unix_stream_connect on a connected socket */
+    case SYS_listen: return listen(g->host, (int)a[1]) < 0 ? -errno : 0; /* EINVAL, EOPNOTSUPP */
     case SYS_accept:
     case SYS_accept4: return accept4(g->host, NULL, NULL, 0) < 0 ? -errno : -EINVAL; /* never listening */
     case SYS_shutdown: {
@@ -974,7 +973,8 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
     case SYS_getpeername: {
         struct sockaddr_storage ss;
         socklen_t len = sizeof ss;
-        if ((nr == SYS_getsockname ? getsockname : getpeername)(g->host, (struct sockaddr *)&ss, &len) < 0) return -errno;
+        if ((nr == SYS_getsockname ? getsockname : getpeername)(g->host, (struct sockaddr *)&ss, &len) < 0)
+            return -errno;
         uint32_t room;
         if (guest_get(e, a[2], &room, sizeof room)) return -EFAULT;
         if ((int32_t)room < 0) return -EINVAL;
@@ -984,8 +984,9 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
     case SYS_setsockopt: {
         /* options about the socket alone, passed to the host; any other (a filter holding a
          * pointer, SO_ATTACH_BPF naming a descriptor, the host's security label) is refused */
-        static const int served[] = {SO_TYPE,  SO_DOMAIN, SO_PROTOCOL,  SO_ERROR,    SO_SNDBUF,  SO_RCVBUF,   SO_RCVLOWAT,
-                                     SO_SNDLOWAT, SO_ACCEPTCONN, SO_PASSCRED, SO_PEERCRED, SO_KEEPALIVE, SO_LINGER};
+        static const int served[] = {SO_TYPE,     SO_DOMAIN,    SO_PROTOCOL, SO_ERROR,      SO_SNDBUF,
+                                     SO_RCVBUF,   SO_RCVLOWAT,  SO_SNDLOWAT, SO_ACCEPTCONN, SO_PASSCRED,
+                                     SO_PEERCRED, SO_KEEPALIVE, SO_LINGER};
         bool known = false;
         for (size_t i = 0; i < sizeof served / sizeof *served; i++) known |= (int)a[2] == served[i];
         if ((int)a[1] != SOL_SOCKET || !known) return -ENOPROTOOPT;
@@ -1062,7 +1063,8 @@ static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr
                 uint32_t room = gm.namelen;
                 gm.namelen = gm.name ? (uint32_t)m.msg_namelen : gm.namelen;
                 if (socket_iov_scatter(e, gm.iov, tmp, got) ||
-                    (gm.name && m.msg_namelen && guest_put(e, gm.name, &from, m.msg_namelen < room ? m.msg_namelen : room)) ||
+                    (gm.name && m.msg_namelen &&
+                     guest_put(e, gm.name, &from, m.msg_namelen < room ? m.msg_namelen : room)) ||
                     (a[1] && guest_put(e, a[1], &gm, sizeof gm)))
                     ret = -EFAULT;
             }
@@ -1374,7 +1376,8 @@ static int64_t sys_copy_file_range(emu_t *e, uint64_t in_fd, uint64_t in_off_add
     if (out->host == STDOUT_FILENO || out->host == STDERR_FILENO) progress_interrupt();
     shared_before_io(e, in->host);
     shared_before_io(e, out->host);
-    ssize_t copied = copy_file_range(in->host, in_off_addr ? &off[0] : NULL, out->host, out_off_addr ? &off[1] : NULL, n, 0);
+    ssize_t copied =
+        copy_file_range(in->host, in_off_addr ? &off[0] : NULL, out->host, out_off_addr ? &off[1] : NULL, n, 0);
     if (copied < 0) return -errno;
     if (copied > 0) shared_after_write(e, out->host);
     if ((in_off_addr && guest_put(e, in_off_addr, &off[0], sizeof off[0])) ||
@@ -1409,8 +1412,7 @@ static void pipes_after_splice(emu_t *e, guest_fd *in, guest_fd *out, size_t mov
         }
         memcpy(pout->data + pout->len, bytes, moved);
         pout->len += moved;
-    } else if (pout)
-        pout->copy_lost = true; /* from a socket, or a pipe another process holds: not known */
+    } else if (pout) pout->copy_lost = true; /* from a socket, or a pipe another process holds: not known */
     if (pout && bytes && !pin) free(bytes);
     if (pin && consumed) {
         memmove(pin->data, pin->data + moved, pin->len - moved);
@@ -1425,9 +1427,9 @@ static void pipes_after_splice(emu_t *e, guest_fd *in, guest_fd *out, size_t mov
 static int64_t splice_wait(emu_t *e, guest_fd *g, bool reading) {
     guest_pipe *p = pipe_of(e, g);
     if (p && p->socket) return socket_wait(e, g, reading, true);
-    if (!p || p->cross_process)
-        return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
-    int64_t waits = emu_thread_block_io(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe", UINT64_MAX, true);
+    if (!p || p->cross_process) return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
+    int64_t waits =
+        emu_thread_block_io(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe", UINT64_MAX, true);
     if (waits) return waits < 0 ? waits : 0;
     emu_fail(e, "%s would block forever: only the guest itself can %s it, and %s (pc 0x%" PRIx64 ")",
              reading ? "splice from an empty pipe" : "splice to a full pipe", reading ? "write" : "read",
@@ -1455,16 +1457,16 @@ static int64_t sys_splice(emu_t *e, bool tee_only, uint64_t in_fd, uint64_t in_o
     for (;;) {
         if (pipe_with_copy(e, out) && !pipe_has_end(e, out->pipe, false)) errno = EPIPE, moved = -1; /* as sys_write */
         else {
-        shared_before_io(e, in->host);
-        shared_before_io(e, out->host);
-        int64_t in_at = in_off_addr ? off[0] : tee_only ? -1 : lseek(in->host, 0, SEEK_CUR);
-        moved = tee_only ? tee(in->host, out->host, n, (unsigned)flags | SPLICE_F_NONBLOCK)
-                                 : splice(in->host, in_off_addr ? &off[0] : NULL, out->host,
-                                          out_off_addr ? &off[1] : NULL, n, (unsigned)flags | SPLICE_F_NONBLOCK);
-        if (moved > 0) {
-            shared_after_write(e, out->host);
-            pipes_after_splice(e, in, out, (size_t)moved, !tee_only, in_at);
-        }
+            shared_before_io(e, in->host);
+            shared_before_io(e, out->host);
+            int64_t in_at = in_off_addr ? off[0] : tee_only ? -1 : lseek(in->host, 0, SEEK_CUR);
+            moved = tee_only ? tee(in->host, out->host, n, (unsigned)flags | SPLICE_F_NONBLOCK)
+                             : splice(in->host, in_off_addr ? &off[0] : NULL, out->host, out_off_addr ? &off[1] : NULL,
+                                      n, (unsigned)flags | SPLICE_F_NONBLOCK);
+            if (moved > 0) {
+                shared_after_write(e, out->host);
+                pipes_after_splice(e, in, out, (size_t)moved, !tee_only, in_at);
+            }
         }
         if (moved >= 0) break;
         if (errno == EPIPE) {
@@ -2123,8 +2125,11 @@ void emu_adopt_socket(emu_t *e, int fd) {
     len = sizeof type;
     if (getsockopt(e->fds[fd].host, SOL_SOCKET, SO_TYPE, &type, &len) < 0) return;
     size_t index = new_pipe_slot(e);
-    e->pipes[index] = (guest_pipe){.used = true, .socket = true, .cross_process = true,
-                                   .dgram = type != SOCK_STREAM, .creator_vpid = e->parent_vpid};
+    e->pipes[index] = (guest_pipe){.used = true,
+                                   .socket = true,
+                                   .cross_process = true,
+                                   .dgram = type != SOCK_STREAM,
+                                   .creator_vpid = e->parent_vpid};
     e->fds[fd].pipe = (int)index + 1;
     e->fds[fd].writable = true;
 }
@@ -2155,7 +2160,8 @@ void emu_private_pipes(emu_t *e) {
         guest_pipe *p = &e->pipes[i];
         int fresh[2];
         if (p->used && p->socket && !p->dgram && !p->cross_process) private_socket(e, i);
-        if (!p->used || p->socket || p->cross_process || p->copy_lost || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0) continue;
+        if (!p->used || p->socket || p->cross_process || p->copy_lost || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0)
+            continue;
         if (p->len && write(fresh[1], p->data, p->len) != (ssize_t)p->len) { /* it held no more before */
             close(fresh[0]);
             close(fresh[1]);

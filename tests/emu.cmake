@@ -310,6 +310,22 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   add_test(NAME exec.qemu.sendfile COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/sendfile_use
                                            ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c)
   set_tests_properties(exec.qemu.sendfile PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  # copy_file_range, splice and tee (ENOSYS with a warning before: coreutils' cp and cat): files
+  # made in DIR copied whole and at offsets, through a pipe, tee between pipes, Linux's refusals
+  set(_splicedir ${CMAKE_CURRENT_BINARY_DIR}/splice-area)
+  add_test(NAME exec.qemu.splice
+           COMMAND ${CMAKE_COMMAND} -E env bash -c "rm -rf '${_splicedir}' && mkdir -p '${_splicedir}' && exec \"$0\" \"$@\""
+                   ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_splicedir} -- ${_g}/splice_use ${_splicedir})
+  set_tests_properties(exec.qemu.splice PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  set(_splicedir3 ${CMAKE_CURRENT_BINARY_DIR}/splice-thread)
+  add_test(NAME exec.qemu.splice.thread
+           COMMAND ${CMAKE_COMMAND} -E env bash -c "rm -rf '${_splicedir3}' && mkdir -p '${_splicedir3}' && exec \"$0\" \"$@\""
+                   ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_splicedir3} -- ${_g}/splice_use ${_splicedir3} thread)
+  set(_splicedir2 ${CMAKE_CURRENT_BINARY_DIR}/splice-block)
+  add_test(NAME exec.fault.splice_forever
+           COMMAND ${CMAKE_COMMAND} -E env bash -c "rm -rf '${_splicedir2}' && mkdir -p '${_splicedir2}' && exec \"$0\" \"$@\""
+                   ${_scripts}/expect_error.sh 125 "splice from an empty pipe would block forever" ${_cs} exec
+                   --allow-write ${_splicedir2} ${_g}/splice_use ${_splicedir2} block)
   # pselect/ppoll's signal mask holds during the wait (it was ignored: a child's SIGCHLD, blocked
   # outside the wait, never ended it, and GNU make -j2 hung)
   add_test(NAME exec.qemu.pselect_mask COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/pselect_mask)
@@ -521,11 +537,31 @@ joined 63" ${_cs} exec ${_g}/threads many)
   # a read only the guest itself could satisfy waits forever on Linux: one line, exit 125
   add_test(NAME exec.fault.pipe_forever
            COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever" ${_cs} exec ${_g}/pipe_use block)
+  # socketpair(AF_UNIX) (ENOSYS before): both ends read and write, datagram boundaries,
+  # shutdown, sendmsg/recvmsg, flags, Linux's refusals; a child serving its parent through one;
+  # a thread waiting in recv for main (default quantum and 7); SIGPIPE's default (141)
+  foreach(case all fork threads sigpipe)
+    add_test(NAME exec.qemu.socketpair.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/socketpair_use ${case})
+  endforeach()
+  add_test(NAME exec.qemu.socketpair_q7.threads
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socketpair_use threads)
+  # the child execs this program again, which serves through the end it inherited (recv, send,
+  # getsockopt: it is a socket still); qemu-riscv64 cannot exec a RISC-V program on this host
+  add_test(NAME exec.procs.socketpair_exec COMMAND ${_cs} exec ${_g}/socketpair_use exec)
+  set_tests_properties(exec.procs.socketpair_exec PROPERTIES PASS_REGULAR_EXPRESSION
+    "reply 13 \\[len 5 first a\\]\nreply 13 \\[len 2 first b\\]\nreply 13 \\[len 9 first g\\]\nshutdown SHUT_WR +0\nwait +1\nchild exit 3\nread eof +0\n$")
+  add_test(NAME exec.fault.socket_forever
+           COMMAND ${_scripts}/expect_error.sh 125 "read from an empty socket would block forever" ${_cs} exec ${_g}/socketpair_use block)
   # run --simpoints of a program reading back what it parked in its own pipe: each point's
   # forked copy gets a pipe of its own holding the same bytes (emu_private_pipes)
   add_test(NAME simpoint.guest_pipe
            COMMAND ${_scripts}/simpoint_file_input.sh ${_cs} ${CYCLESCOPE_QEMU} ${CMAKE_CURRENT_BINARY_DIR}/simpoint-pipe
                    ${_g}/pipe_park ${_g}/hello)
+  # the same with a stream socketpair (emu_private_pipes peeks its bytes into a fresh pair)
+  add_test(NAME simpoint.guest_socket
+           COMMAND ${_scripts}/simpoint_file_input.sh ${_cs} ${CYCLESCOPE_QEMU} ${CMAKE_CURRENT_BINARY_DIR}/simpoint-socket
+                   ${_g}/socket_park ${_g}/hello)
   # chdir/fchdir/getcwd, relative paths after them, rename/unlink/mkdir/rmdir beneath --allow-write
   set(_cwddir ${CMAKE_CURRENT_BINARY_DIR}/cwd-area)
   add_test(NAME exec.qemu.cwd_use

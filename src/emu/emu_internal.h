@@ -92,6 +92,7 @@ typedef struct guest_fd {
     bool nonblock; /* O_NONBLOCK of a pipe end as the guest set it (the host's is always set) */
     bool cloexec;  /* FD_CLOEXEC, as F_GETFD reports it (an execve does not pass it on: process.c) */
     bool eventfd;  /* an eventfd (eventfd2): non-blocking on the host, `nonblock` the guest's, as a pipe end's */
+    bool sock_b;   /* an end of a socketpair (`pipe` names it; both ends `writable`): the second one */
 } guest_fd;
 
 /* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait
@@ -106,6 +107,11 @@ typedef struct guest_pipe {
     /* the guest forked while it existed (process.c): another process may hold its ends, so
      * `data` is no longer kept, and a read or write that must wait waits on the host */
     bool cross_process;
+    /* a socketpair (AF_UNIX): a host socketpair, both ends read and write; the host keeps its
+     * ends, EOF and EPIPE, so `data` is not kept (a SimPoint copy peeks a stream's bytes) */
+    bool socket, dgram;
+    int32_t creator_vpid; /* the process that made the socketpair (SO_PEERCRED) */
+    bool copy_lost; /* splice or tee put bytes into it from where cyclescope cannot see: a SimPoint copy shares it */
 } guest_pipe;
 
 /* A child process of the guest (process.c): its virtual pid and the host process serving it. */
@@ -310,6 +316,9 @@ void emu_fail_memory(emu_t *e);
 uint64_t emu_guest_time_ns(const emu_t *e, bool monotonic);
 /* Give a forked copy of the emulator pipes of its own, holding what the guest's held. */
 void emu_private_pipes(emu_t *e);
+/* After an execve (process.c): guest descriptor `fd`, inherited, is an AF_UNIX socket (a
+ * socketpair's end the program before made): served as one, another process holding its peer. */
+void emu_adopt_socket(emu_t *e, int fd);
 /* Write back what the guest changed in its shared file mappings and drop them
  * (the end of the run, as the kernel does when a process ends). */
 void emu_shared_release_all(emu_t *e);

@@ -1104,6 +1104,9 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
                                      .writable = writable,
                                      .nonblock = nonblock,
                                      .path = *fd_path ? cs_strdup(fd_path) : NULL};
+            struct stat fd_stat;
+            if (fstat((int)host, &fd_stat) == 0 && S_ISSOCK(fd_stat.st_mode))
+                emu_adopt_socket(e, (int)gfd); /* a socketpair's end */
         }
         size_t nchildren = r.bad ? 0 : (size_t)get_number(&r);
         if (nchildren > size) r.bad = true;

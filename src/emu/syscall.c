@@ -25,8 +25,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -66,7 +68,7 @@ enum {
     SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_setrlimit = 164, SYS_getrusage = 165,
     SYS_gettimeofday = 169, SYS_getpid = 172, SYS_getppid = 173, SYS_getuid = 174,
     SYS_geteuid = 175, SYS_getgid = 176, SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179,
-    SYS_acct = 89, SYS_sendfile = 71, SYS_socket = 198, SYS_bind = 200, SYS_listen = 201, SYS_accept = 202, SYS_connect = 203,
+    SYS_acct = 89, SYS_sendfile = 71, SYS_splice = 76, SYS_tee = 77, SYS_copy_file_range = 285, SYS_socket = 198, SYS_socketpair = 199, SYS_bind = 200, SYS_listen = 201, SYS_accept = 202, SYS_connect = 203,
     SYS_getsockname = 204, SYS_getpeername = 205, SYS_sendto = 206, SYS_recvfrom = 207, SYS_setsockopt = 208,
     SYS_getsockopt = 209, SYS_shutdown = 210, SYS_sendmsg = 211, SYS_recvmsg = 212, SYS_accept4 = 242,
     SYS_recvmmsg = 243, SYS_sendmmsg = 269, SYS_brk = 214, SYS_munmap = 215, SYS_mremap = 216, SYS_clone = 220,
@@ -97,7 +99,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(kill) NAME(tkill) NAME(tgkill) NAME(sigaltstack) NAME(rt_sigaction)
         NAME(rt_sigprocmask) NAME(rt_sigpending) NAME(rt_sigtimedwait) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(rt_sigreturn) NAME(times) NAME(uname) NAME(getrlimit) NAME(setrlimit) NAME(getrusage) NAME(setregid) NAME(setgid) NAME(setreuid) NAME(setuid) NAME(setresuid) NAME(getresuid) NAME(setresgid) NAME(getresgid) NAME(setfsuid) NAME(setfsgid)
         NAME(gettimeofday) NAME(getpid) NAME(getppid) NAME(getuid) NAME(geteuid) NAME(getgid)
-        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(sendfile) NAME(socket) NAME(bind) NAME(listen) NAME(accept) NAME(connect)
+        NAME(getegid) NAME(gettid) NAME(sysinfo) NAME(acct) NAME(sendfile) NAME(splice) NAME(tee) NAME(copy_file_range) NAME(socket) NAME(socketpair) NAME(bind) NAME(listen) NAME(accept) NAME(connect)
         NAME(getsockname) NAME(getpeername) NAME(sendto) NAME(recvfrom) NAME(setsockopt) NAME(getsockopt)
         NAME(shutdown) NAME(sendmsg) NAME(recvmsg) NAME(accept4) NAME(recvmmsg) NAME(sendmmsg) NAME(brk) NAME(munmap) NAME(mremap)
         NAME(clone) NAME(execve) NAME(mmap) NAME(mprotect) NAME(msync) NAME(madvise) NAME(wait4)
@@ -842,11 +844,286 @@ static int64_t sys_eventfd2(emu_t *e, uint64_t initval, uint64_t flags) {
     return fd_install_like(e, host, &like, 0, (flags & EFD_CLOEXEC) != 0);
 }
 
+/* ---- socketpair ends: a host AF_UNIX socketpair, non-blocking on the host ---- */
+
+/* the guest's socketpair `g` is an end of, NULL for any other file */
+static guest_pipe *socket_of(emu_t *e, const guest_fd *g) {
+    guest_pipe *p = pipe_of(e, g);
+    return p && p->socket ? p : NULL;
+}
+
+/* A blocking send or receive of socket end `g` finds the host's socket not ready. Another
+ * process of the guest may hold the other end: wait on the host (1: try again). Else another
+ * thread may: this one waits (thread.c: 0, the call runs again), or a handler comes first
+ * (negative). With one thread only the guest itself could make it ready: Linux would wait
+ * forever, the run ends in one line (-EDEADLK). `may_wait` false (readv's, writev's later
+ * buffer): 0, what the earlier ones did. */
+static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait) {
+    if (!may_wait) return 0;
+    if (socket_of(e, g)->cross_process)
+        return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
+    int64_t waits =
+        emu_thread_block_io(e, receiving ? "reading an empty socket" : "writing a full socket", UINT64_MAX, true);
+    if (waits) return waits < 0 ? waits : 0;
+    emu_fail(e,
+             "%s would block forever: only the guest itself holds the other end of the socketpair, and %s "
+             "(pc 0x%" PRIx64 ")",
+             receiving ? "read from an empty socket" : "write to a full socket", EMU_SINGLE_THREAD_NOTE, e->h.pc);
+    return -EDEADLK;
+}
+
+/* recvmsg(2) on the host for socket end `g`, into `m` (host buffers), waiting as
+ * socket_wait says unless the end is non-blocking or `flags` has MSG_DONTWAIT. */
+static int64_t socket_recv(emu_t *e, guest_fd *g, struct msghdr *m, int flags, bool may_wait) {
+    bool nonblock = g->nonblock || (flags & MSG_DONTWAIT);
+    flags &= MSG_PEEK | MSG_TRUNC | MSG_CMSG_CLOEXEC;
+    for (;;) {
+        ssize_t got = recvmsg(g->host, m, flags | MSG_DONTWAIT);
+        if (got > 0 && !(flags & MSG_PEEK)) emu_thread_pipe_changed(e); /* room for a sender that waits */
+        if (got >= 0) return got;
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN || nonblock) return -errno;
+        int64_t waited = socket_wait(e, g, true, may_wait);
+        if (waited != 1) return waited;
+    }
+}
+
+/* sendmsg(2) on the host for socket end `g` of `n` bytes at `data` (host memory): a stream
+ * sends all of it, waiting for room as Linux's unix_stream_sendmsg (what a wait interrupted
+ * sent counts); a datagram is one message. EPIPE with SIGPIPE unless MSG_NOSIGNAL. */
+static int64_t socket_send(emu_t *e, guest_fd *g, const uint8_t *data, size_t n, int flags, bool may_wait) {
+    guest_pipe *p = socket_of(e, g);
+    bool nonblock = g->nonblock || (flags & MSG_DONTWAIT);
+    uint64_t before = may_wait ? emu_thread_io_partial(e) : 0; /* sent before it waited */
+    size_t done = before < n ? (size_t)before : n;
+    int64_t ret = 0;
+    while (done < n || (p->dgram && !done && ret == 0)) {
+        ssize_t put = send(g->host, data + done, n - done, MSG_DONTWAIT | MSG_NOSIGNAL | (flags & MSG_EOR));
+        if (put >= 0) {
+            done += (size_t)put;
+            emu_thread_pipe_changed(e); /* data for a receiver that waits */
+            if (p->dgram) {
+                ret = put;
+                break;
+            }
+            continue;
+        }
+        if (errno == EINTR) continue;
+        if (errno == EPIPE) {
+            if (!(flags & MSG_NOSIGNAL))
+                emu_signal_send(e, SIGPIPE, "sent for a write to a socket whose other end is closed");
+            ret = -EPIPE;
+            break;
+        }
+        if (errno != EAGAIN || nonblock) {
+            ret = -errno;
+            break;
+        }
+        if (done && !may_wait) break; /* writev's later buffer: a short count */
+        int64_t waited = socket_wait(e, g, false, may_wait);
+        if (waited == 1) continue;
+        if (waited == 0 && e->syscall_retry) emu_thread_set_io_partial(e, done); /* it waits: the call runs again */
+        ret = waited;
+        break;
+    }
+    if (p->dgram) return ret;
+    return done && ret != -EDEADLK ? (int64_t)done : ret;
+}
+
+/* the guest's struct msghdr (64-bit Linux, the host's layout too) */
+typedef struct {
+    uint64_t name;
+    uint32_t namelen, pad0;
+    uint64_t iov, iovlen, control, controllen;
+    int32_t flags, pad1;
+} guest_msghdr;
+
+/* the guest's iovecs as one host buffer of their total length (at most MAX_IO): `len` out */
+static int64_t socket_iov_buffer(emu_t *e, uint64_t iov, uint64_t cnt, uint8_t **out, size_t *len, bool fill) {
+    if (cnt > 1024) return -EMSGSIZE; /* UIO_MAXIOV */
+    size_t total = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        uint64_t v[2];
+        if (guest_get(e, iov + 16 * i, v, sizeof v)) return -EFAULT;
+        if (v[1] > (uint64_t)INT64_MAX) return -EINVAL;
+        total += v[1] < MAX_IO - total ? (size_t)v[1] : MAX_IO - total;
+    }
+    *out = cs_malloc(total ? total : 1);
+    *len = total;
+    for (uint64_t i = 0, at = 0; fill && at < total; i++) {
+        uint64_t v[2];
+        if (guest_get(e, iov + 16 * i, v, sizeof v)) return -EFAULT;
+        size_t part = v[1] < total - at ? (size_t)v[1] : total - at;
+        if (part && guest_get(e, v[0], *out + at, part)) return -EFAULT;
+        at += part;
+    }
+    return 0;
+}
+
+/* `got` bytes of `data` scattered over the guest's iovecs */
+static int64_t socket_iov_scatter(emu_t *e, uint64_t iov, const uint8_t *data, size_t got) {
+    for (uint64_t i = 0, at = 0; at < got; i++) {
+        uint64_t v[2];
+        if (guest_get(e, iov + 16 * i, v, sizeof v)) return -EFAULT;
+        size_t part = v[1] < got - at ? (size_t)v[1] : got - at;
+        if (part && guest_put(e, v[0], data + at, part)) return -EFAULT;
+        at += part;
+    }
+    return 0;
+}
+
+/* a source address the host gave, to the guest's (addr, *addrlen) as Linux's move_addr_to_user */
+static int64_t socket_put_addr(emu_t *e, uint64_t addr, uint64_t len_addr, const void *from, socklen_t from_len) {
+    if (!addr || !len_addr) return 0;
+    uint32_t room;
+    if (guest_get(e, len_addr, &room, sizeof room)) return -EFAULT;
+    if (from_len && guest_put(e, addr, from, from_len < room ? from_len : room)) return -EFAULT;
+    uint32_t full = from_len;
+    return guest_put(e, len_addr, &full, sizeof full) ? -EFAULT : 0;
+}
+
+static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr *gm);
+
+/* The socket calls on a descriptor (socket itself is refused: docs/sandbox.md §4). Only a
+ * socketpair's ends are sockets; every other descriptor is ENOTSOCK (no descriptor: EBADF),
+ * Linux looking the descriptor up first. */
+static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
+    guest_fd *g = fd_of(e, a[0]);
+    if (!g) return -EBADF;
+    guest_pipe *p = socket_of(e, g);
+    if (!p) return -ENOTSOCK;
+    switch (nr) {
+    case SYS_bind: return -EACCES; /* a name in the file system or the abstract namespace: no socket reaches out */
+    case SYS_connect: return p->dgram ? -EACCES : -EISCONN;              /* unix_stream_connect on a connected socket */
+    case SYS_listen: return listen(g->host, (int)a[1]) < 0 ? -errno : 0; /* EINVAL, EOPNOTSUPP */
+    case SYS_accept:
+    case SYS_accept4: return accept4(g->host, NULL, NULL, 0) < 0 ? -errno : -EINVAL; /* never listening */
+    case SYS_shutdown: {
+        int r = shutdown(g->host, (int)a[1]);
+        emu_thread_pipe_changed(e); /* a receiver that waits sees its end of file */
+        return r < 0 ? -errno : 0;
+    }
+    case SYS_getsockname:
+    case SYS_getpeername: {
+        struct sockaddr_storage ss;
+        socklen_t len = sizeof ss;
+        if ((nr == SYS_getsockname ? getsockname : getpeername)(g->host, (struct sockaddr *)&ss, &len) < 0)
+            return -errno;
+        uint32_t room;
+        if (guest_get(e, a[2], &room, sizeof room)) return -EFAULT;
+        if ((int32_t)room < 0) return -EINVAL;
+        return socket_put_addr(e, a[1], a[2], &ss, len);
+    }
+    case SYS_getsockopt:
+    case SYS_setsockopt: {
+        /* options about the socket alone, passed to the host; any other (a filter holding a
+         * pointer, SO_ATTACH_BPF naming a descriptor, the host's security label) is refused */
+        static const int served[] = {SO_TYPE,     SO_DOMAIN,    SO_PROTOCOL, SO_ERROR,      SO_SNDBUF,
+                                     SO_RCVBUF,   SO_RCVLOWAT,  SO_SNDLOWAT, SO_ACCEPTCONN, SO_PASSCRED,
+                                     SO_PEERCRED, SO_KEEPALIVE, SO_LINGER};
+        bool known = false;
+        for (size_t i = 0; i < sizeof served / sizeof *served; i++) known |= (int)a[2] == served[i];
+        if ((int)a[1] != SOL_SOCKET || !known) return -ENOPROTOOPT;
+        uint8_t val[256] = {0};
+        uint32_t len = (uint32_t)a[4];
+        if (nr == SYS_getsockopt && guest_get(e, a[4], &len, sizeof len)) return -EFAULT;
+        if ((int32_t)len < 0) return -EINVAL;
+        socklen_t host_len = len < sizeof val ? len : sizeof val;
+        if (nr == SYS_setsockopt) {
+            if (host_len && guest_get(e, a[3], val, host_len)) return -EFAULT;
+            return setsockopt(g->host, (int)a[1], (int)a[2], val, host_len) < 0 ? -errno : 0;
+        }
+        if (getsockopt(g->host, (int)a[1], (int)a[2], val, &host_len) < 0) return -errno;
+        if ((int)a[2] == SO_PEERCRED) { /* the guest's: the pair's maker, the guest's ids (Linux: at socketpair) */
+            struct ucred cred = {.pid = p->creator_vpid, .uid = GUEST_ID, .gid = GUEST_ID};
+            memcpy(val, &cred, host_len < sizeof cred ? host_len : sizeof cred);
+        }
+        if (host_len && guest_put(e, a[3], val, host_len)) return -EFAULT;
+        uint32_t out = host_len;
+        return guest_put(e, a[4], &out, sizeof out) ? -EFAULT : 0;
+    }
+    case SYS_sendto: {
+        if (a[4]) return p->dgram ? -EACCES : -EISCONN; /* an address: unix_stream_sendmsg */
+        size_t n = a[2] < MAX_IO ? (size_t)a[2] : MAX_IO;
+        uint8_t *tmp = cs_malloc(n ? n : 1);
+        int64_t ret = guest_get(e, a[1], tmp, n) ? -EFAULT : socket_send(e, g, tmp, n, (int)a[3], true);
+        free(tmp);
+        return ret;
+    }
+    case SYS_recvfrom: {
+        size_t n = a[2] < MAX_IO ? (size_t)a[2] : MAX_IO;
+        uint8_t *tmp = cs_malloc(n ? n : 1);
+        struct sockaddr_storage from;
+        struct iovec v = {tmp, n};
+        struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &v, .msg_iovlen = 1};
+        int64_t ret = socket_recv(e, g, &m, (int)a[3], true);
+        if (ret > 0 && guest_put(e, a[1], tmp, (size_t)ret < n ? (size_t)ret : n)) ret = -EFAULT;
+        if (ret >= 0 && !e->syscall_retry && socket_put_addr(e, a[4], a[5], &from, m.msg_namelen)) ret = -EFAULT;
+        free(tmp);
+        return ret;
+    }
+    case SYS_sendmsg:
+    case SYS_recvmsg: {
+        guest_msghdr gm;
+        if (guest_get(e, a[1], &gm, sizeof gm)) return -EFAULT;
+        return socket_msg(e, nr, a, &gm);
+    }
+    default: return -ENOSYS; /* recvmmsg, sendmmsg: the caller warns */
+    }
+}
+
+/* sendmsg/recvmsg of socket end a[0] with the guest's header `gm` (at a[1]: written back
+ * by recvmsg; 0: readv/writev's, nothing written back), flags a[2] */
+static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr *gm_in) {
+    guest_fd *g = fd_of(e, a[0]);
+    guest_pipe *p = socket_of(e, g);
+    guest_msghdr gm = *gm_in;
+    {
+        if (nr == SYS_sendmsg && gm.name) return p->dgram ? -EACCES : -EISCONN;
+        if (nr == SYS_sendmsg && gm.controllen) return -EOPNOTSUPP; /* SCM_RIGHTS, SCM_CREDENTIALS: not served */
+        uint8_t *tmp = NULL;
+        size_t n = 0;
+        int64_t ret = socket_iov_buffer(e, gm.iov, gm.iovlen, &tmp, &n, nr == SYS_sendmsg);
+        if (ret == 0 && nr == SYS_sendmsg) ret = socket_send(e, g, tmp, n, (int)a[2], true);
+        else if (ret == 0) {
+            struct sockaddr_storage from;
+            struct iovec v = {tmp, n};
+            struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &v, .msg_iovlen = 1};
+            ret = socket_recv(e, g, &m, (int)a[2], true);
+            if (ret >= 0 && !e->syscall_retry) {
+                size_t got = (size_t)ret < n ? (size_t)ret : n;
+                gm.flags = m.msg_flags & ~MSG_CTRUNC;
+                gm.controllen = 0; /* no ancillary data */
+                uint32_t room = gm.namelen;
+                gm.namelen = gm.name ? (uint32_t)m.msg_namelen : gm.namelen;
+                if (socket_iov_scatter(e, gm.iov, tmp, got) ||
+                    (gm.name && m.msg_namelen &&
+                     guest_put(e, gm.name, &from, m.msg_namelen < room ? m.msg_namelen : room)) ||
+                    (a[1] && guest_put(e, a[1], &gm, sizeof gm)))
+                    ret = -EFAULT;
+            }
+        }
+        free(tmp);
+        return ret;
+    }
+}
+
 /* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
  * it wait (readv's later buffers do not) */
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
+    if (socket_of(e, g)) { /* recv(2) without flags */
+        if (offset >= 0) return -ESPIPE;
+        size_t n = count < MAX_IO ? count : MAX_IO;
+        uint8_t *tmp = cs_malloc(n ? n : 1);
+        struct iovec v = {tmp, n};
+        struct msghdr m = {.msg_iov = &v, .msg_iovlen = 1};
+        int64_t ret = socket_recv(e, g, &m, 0, may_wait);
+        if (ret > 0 && guest_put(e, buf, tmp, (size_t)ret)) ret = -EFAULT;
+        free(tmp);
+        return ret;
+    }
     if (pipe_of(e, g) && pipe_of(e, g)->cross_process) return cross_pipe_read(e, g, buf, count, may_wait);
     shared_before_io(e, g->host);
     size_t n = count < MAX_IO ? count : MAX_IO;
@@ -1123,6 +1400,13 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
     if (!g->writable) return -EBADF;
     guest_pipe *p = pipe_of(e, g);
     if (p && offset >= 0) return -ESPIPE;
+    if (p && p->socket) { /* send(2) without flags */
+        size_t n = count < MAX_IO ? count : MAX_IO;
+        uint8_t *tmp = cs_malloc(n ? n : 1);
+        int64_t ret = guest_get(e, buf, tmp, n) ? -EFAULT : socket_send(e, g, tmp, n, 0, may_wait);
+        free(tmp);
+        return ret;
+    }
     if (p && p->cross_process) return cross_pipe_write(e, g, buf, count, may_wait);
     uint64_t before = p && may_wait ? emu_thread_io_partial(e) : 0; /* written before it waited */
     if (before > count) before = count;
@@ -1196,8 +1480,142 @@ static int64_t sys_sendfile(emu_t *e, uint64_t out_fd, uint64_t in_fd, uint64_t 
     return sent;
 }
 
+/* copy_file_range(in, off_in, out, off_out, len, flags) between the host files behind two
+ * descriptors (coreutils' cp and cat copy with it; it was ENOSYS with a warning). `out` must
+ * be a descriptor the sandbox let the guest write (opened beneath --allow-write, or an
+ * inherited stream), as write(2) asks; the rest — regular files only (EINVAL), O_APPEND
+ * (EBADF), overlapping ranges of one file, EXDEV — is the host kernel's answer. */
+static int64_t sys_copy_file_range(emu_t *e, uint64_t in_fd, uint64_t in_off_addr, uint64_t out_fd,
+                                   uint64_t out_off_addr, uint64_t len, uint64_t flags) {
+    guest_fd *in = fd_of(e, in_fd), *out = fd_of(e, out_fd);
+    if (flags) return -EINVAL;
+    if (!in || !out || !out->writable) return -EBADF;
+    loff_t off[2] = {0, 0};
+    if (in_off_addr && guest_get(e, in_off_addr, &off[0], sizeof off[0])) return -EFAULT;
+    if (out_off_addr && guest_get(e, out_off_addr, &off[1], sizeof off[1])) return -EFAULT;
+    size_t n = len < MAX_IO ? (size_t)len : MAX_IO;
+    if (out->host == STDOUT_FILENO || out->host == STDERR_FILENO) progress_interrupt();
+    shared_before_io(e, in->host);
+    shared_before_io(e, out->host);
+    ssize_t copied =
+        copy_file_range(in->host, in_off_addr ? &off[0] : NULL, out->host, out_off_addr ? &off[1] : NULL, n, 0);
+    if (copied < 0) return -errno;
+    if (copied > 0) shared_after_write(e, out->host);
+    if ((in_off_addr && guest_put(e, in_off_addr, &off[0], sizeof off[0])) ||
+        (out_off_addr && guest_put(e, out_off_addr, &off[1], sizeof off[1])))
+        return -EFAULT;
+    return copied;
+}
+
+/* the guest pipe `g` is an end of whose bytes cyclescope keeps (for a SimPoint copy): one
+ * the process alone holds, not a socket; NULL for any other */
+static guest_pipe *pipe_with_copy(emu_t *e, const guest_fd *g) {
+    guest_pipe *p = pipe_of(e, g);
+    return p && !p->socket && !p->cross_process ? p : NULL;
+}
+
+/* splice(2) and tee(2) moved (copied: tee) `moved` bytes between the host files: the copies of
+ * the guest's pipes follow. `in_bytes`: what left `in`'s pipe (its copy's first bytes), or
+ * NULL; `in_at`: for a regular file `in`, the offset the bytes were read at (-1: unknown). */
+static void pipes_after_splice(emu_t *e, guest_fd *in, guest_fd *out, size_t moved, bool consumed, int64_t in_at) {
+    guest_pipe *pin = pipe_with_copy(e, in), *pout = pipe_with_copy(e, out);
+    uint8_t *bytes = NULL;
+    if (pout && pin) bytes = pin->data; /* the copy's first bytes went over */
+    else if (pout && in_at >= 0) {
+        bytes = cs_malloc(moved);
+        if (pread(in->host, bytes, moved, in_at) != (ssize_t)moved) free(bytes), bytes = NULL;
+    }
+    if (pout && bytes) {
+        if (pout->len + moved > pout->cap) {
+            pout->cap = (pout->len + moved) * 2;
+            pout->data = cs_realloc(pout->data, pout->cap);
+            if (pin == pout) bytes = pin->data; /* moved with it (tee of a pipe to itself is EINVAL) */
+        }
+        memcpy(pout->data + pout->len, bytes, moved);
+        pout->len += moved;
+    } else if (pout) pout->copy_lost = true; /* from a socket, or a pipe another process holds: not known */
+    if (pout && bytes && !pin) free(bytes);
+    if (pin && consumed) {
+        memmove(pin->data, pin->data + moved, pin->len - moved);
+        pin->len -= moved;
+    }
+    emu_thread_pipe_changed(e); /* data for a reader, room for a writer that waits */
+}
+
+/* A blocking splice or tee found its pipe empty (`reading`) or full: as a read or write of
+ * the pipe waits (1: ready now, try again; 0: this thread waits, the call runs again; else
+ * the result, -EDEADLK after the one-line end). */
+static int64_t splice_wait(emu_t *e, guest_fd *g, bool reading) {
+    guest_pipe *p = pipe_of(e, g);
+    if (p && p->socket) return socket_wait(e, g, reading, true);
+    if (!p || p->cross_process) return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
+    int64_t waits =
+        emu_thread_block_io(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe", UINT64_MAX, true);
+    if (waits) return waits < 0 ? waits : 0;
+    emu_fail(e, "%s would block forever: only the guest itself can %s it, and %s (pc 0x%" PRIx64 ")",
+             reading ? "splice from an empty pipe" : "splice to a full pipe", reading ? "write" : "read",
+             EMU_SINGLE_THREAD_NOTE, e->h.pc);
+    return -EDEADLK;
+}
+
+/* splice(in, off_in, out, off_out, len, flags) and tee(in, out, len, flags): the host's, on
+ * the host descriptors, with Linux's answers (EINVAL when neither is a pipe, ESPIPE for an
+ * offset on a pipe, EBADF for an end not open for reading or writing); the write side must be
+ * a descriptor the sandbox let the guest write. A pipe the guest made is non-blocking on the
+ * host: a blocking call waits as a read or write of it does. */
+static int64_t sys_splice(emu_t *e, bool tee_only, uint64_t in_fd, uint64_t in_off_addr, uint64_t out_fd,
+                          uint64_t out_off_addr, uint64_t len, uint64_t flags) {
+    guest_fd *in = fd_of(e, in_fd), *out = fd_of(e, out_fd);
+    if (!in || !out || !out->writable) return -EBADF;
+    if (flags & ~(uint64_t)(SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE | SPLICE_F_GIFT)) return -EINVAL;
+    loff_t off[2] = {0, 0};
+    if (in_off_addr && guest_get(e, in_off_addr, &off[0], sizeof off[0])) return -EFAULT;
+    if (out_off_addr && guest_get(e, out_off_addr, &off[1], sizeof off[1])) return -EFAULT;
+    size_t n = len < MAX_IO ? (size_t)len : MAX_IO;
+    bool nonblock = (flags & SPLICE_F_NONBLOCK) != 0;
+    if (out->host == STDOUT_FILENO || out->host == STDERR_FILENO) progress_interrupt();
+    ssize_t moved;
+    for (;;) {
+        if (pipe_with_copy(e, out) && !pipe_has_end(e, out->pipe, false)) errno = EPIPE, moved = -1; /* as sys_write */
+        else {
+            shared_before_io(e, in->host);
+            shared_before_io(e, out->host);
+            int64_t in_at = in_off_addr ? off[0] : tee_only ? -1 : lseek(in->host, 0, SEEK_CUR);
+            moved = tee_only ? tee(in->host, out->host, n, (unsigned)flags | SPLICE_F_NONBLOCK)
+                             : splice(in->host, in_off_addr ? &off[0] : NULL, out->host, out_off_addr ? &off[1] : NULL,
+                                      n, (unsigned)flags | SPLICE_F_NONBLOCK);
+            if (moved > 0) {
+                shared_after_write(e, out->host);
+                pipes_after_splice(e, in, out, (size_t)moved, !tee_only, in_at);
+            }
+        }
+        if (moved >= 0) break;
+        if (errno == EPIPE) {
+            emu_signal_send(e, SIGPIPE, "sent for a splice to a pipe without a reader");
+            return -EPIPE;
+        }
+        if (errno != EAGAIN) return -errno;
+        /* which end waits: an empty pipe to read, else the one to write; the guest's flag */
+        int queued = 0;
+        bool reading = pipe_of(e, in) && ioctl(in->host, FIONREAD, &queued) == 0 && queued == 0;
+        guest_fd *waits_on = reading ? in : out;
+        if (nonblock || (pipe_of(e, waits_on) && waits_on->nonblock)) return -EAGAIN;
+        int64_t waited = splice_wait(e, waits_on, reading);
+        if (waited != 1) return waited;
+    }
+    if ((in_off_addr && guest_put(e, in_off_addr, &off[0], sizeof off[0])) ||
+        (out_off_addr && guest_put(e, out_off_addr, &off[1], sizeof off[1])))
+        return -EFAULT;
+    return moved;
+}
+
 static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool writing) {
     if (cnt > 1024) return -EINVAL;
+    if (socket_of(e, fd_of(e, fd))) { /* one message for a datagram socket: sendmsg, recvmsg */
+        guest_msghdr gm = {.iov = iov, .iovlen = cnt};
+        uint64_t a[3] = {fd, 0, 0};
+        return socket_msg(e, writing ? SYS_sendmsg : SYS_recvmsg, a, &gm);
+    }
     int64_t total = 0;
     for (uint64_t i = 0; i < cnt; i++) {
         uint64_t v[2];
@@ -1748,6 +2166,19 @@ static int64_t sys_sysinfo(emu_t *e, uint64_t addr) {
 
 /* ---- pipes, the working directory, renames, the alarm ---- */
 
+static int64_t install_pipe(emu_t *e, int host[2], uint64_t fds_addr, uint64_t flags, int kind);
+
+/* a free entry of the guest's pipes (and socketpairs) */
+static size_t new_pipe_slot(emu_t *e) {
+    size_t index = 0;
+    while (index < e->pipe_count && e->pipes[index].used) index++;
+    if (index == e->pipe_count) {
+        e->pipes = cs_realloc(e->pipes, cs_array_size(e->pipe_count + 1, sizeof *e->pipes));
+        e->pipes[e->pipe_count++] = (guest_pipe){0};
+    }
+    return index;
+}
+
 /* pipe2(fds, flags): a host pipe, non-blocking on the host whatever the guest asked, so a
  * read or write that would wait makes the thread wait for another (thread.c), or, with a
  * single thread, ends the run in one line (sys_read, sys_write) instead of hanging the host. */
@@ -1755,16 +2186,35 @@ static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
     if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT)) return -EINVAL;
     int host[2];
     if (pipe2(host, O_NONBLOCK | O_CLOEXEC | ((int)flags & O_DIRECT)) < 0) return -errno;
-    size_t index = 0;
-    while (index < e->pipe_count && e->pipes[index].used) index++;
-    if (index == e->pipe_count) {
-        e->pipes = cs_realloc(e->pipes, cs_array_size(e->pipe_count + 1, sizeof *e->pipes));
-        e->pipes[e->pipe_count++] = (guest_pipe){0};
-    }
+    return install_pipe(e, host, fds_addr, flags, -1);
+}
+
+/* socketpair(AF_UNIX, SOCK_STREAM or SOCK_DGRAM or SOCK_SEQPACKET [| SOCK_NONBLOCK | SOCK_CLOEXEC], 0, fds): a
+ * host socketpair, non-blocking on the host as a pipe is, served as the guest's pipes are
+ * (a wait for another thread or process, or the run's end when only the guest itself could
+ * make it ready). Any other domain: EAFNOSUPPORT, as Linux's socketpair of AF_INET. */
+static int64_t sys_socketpair(emu_t *e, uint64_t domain, uint64_t type, uint64_t protocol, uint64_t fds_addr) {
+    int kind = (int)type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if ((int)type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC | 0xf)) return -EINVAL;
+    if (domain != AF_UNIX) return domain >= 46 /* AF_MAX */ ? -EAFNOSUPPORT : -EOPNOTSUPP;
+    if (kind != SOCK_STREAM && kind != SOCK_DGRAM && kind != SOCK_SEQPACKET) return -ESOCKTNOSUPPORT;
+    if (protocol != 0 && protocol != (uint64_t)PF_UNIX) return -EPROTONOSUPPORT;
+    int host[2];
+    if (socketpair(AF_UNIX, kind | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, host) < 0) return -errno;
+    uint64_t flags = (type & SOCK_NONBLOCK ? O_NONBLOCK : 0) | (type & SOCK_CLOEXEC ? O_CLOEXEC : 0);
+    return install_pipe(e, host, fds_addr, flags, kind);
+}
+
+/* the guest's ends of a pipe (`kind` -1) or socketpair (SOCK_STREAM, …) on host[0], host[1],
+ * their numbers to fds_addr */
+static int64_t install_pipe(emu_t *e, int host[2], uint64_t fds_addr, uint64_t flags, int kind) {
+    size_t index = new_pipe_slot(e);
     guest_fd read_end = {.host = host[0], .pipe = (int)index + 1, .nonblock = (flags & O_NONBLOCK) != 0};
     guest_fd write_end = read_end;
     write_end.host = host[1];
     write_end.writable = true;
+    read_end.writable = kind >= 0; /* a socket's ends both read and write */
+    write_end.sock_b = kind >= 0;
     bool cloexec = (flags & O_CLOEXEC) != 0;
     int64_t r = fd_install_like(e, host[0], &read_end, 0, cloexec);
     if (r < 0) {
@@ -1777,6 +2227,9 @@ static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
         return w;
     }
     e->pipes[index].used = true;
+    e->pipes[index].socket = kind >= 0;
+    e->pipes[index].dgram = kind == SOCK_DGRAM || kind == SOCK_SEQPACKET; /* a message at a time */
+    e->pipes[index].creator_vpid = e->vpid;
     int32_t out[2] = {(int32_t)r, (int32_t)w};
     if (guest_put(e, fds_addr, out, sizeof out)) {
         sys_close(e, (uint64_t)r);
@@ -1786,11 +2239,50 @@ static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
     return 0;
 }
 
+void emu_adopt_socket(emu_t *e, int fd) {
+    int domain = 0, type = 0;
+    socklen_t len = sizeof domain;
+    if (getsockopt(e->fds[fd].host, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 || domain != AF_UNIX) return;
+    len = sizeof type;
+    if (getsockopt(e->fds[fd].host, SOL_SOCKET, SO_TYPE, &type, &len) < 0) return;
+    size_t index = new_pipe_slot(e);
+    e->pipes[index] = (guest_pipe){.used = true,
+                                   .socket = true,
+                                   .cross_process = true,
+                                   .dgram = type != SOCK_STREAM,
+                                   .creator_vpid = e->parent_vpid};
+    e->fds[fd].pipe = (int)index + 1;
+    e->fds[fd].writable = true;
+}
+
+/* a stream socketpair of a SimPoint copy: a fresh pair holding the bytes each end has to
+ * read (peeked: the real run still reads them), its ends in place of the shared ones */
+static void private_socket(emu_t *e, size_t index) {
+    int fresh[2], ends[2] = {-1, -1};
+    for (int f = 0; f < EMU_MAX_FDS; f++)
+        if (e->fds[f].host >= 0 && e->fds[f].pipe == (int)index + 1) ends[e->fds[f].sock_b] = e->fds[f].host;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fresh) < 0) return;
+    uint8_t *held = cs_malloc(MAX_IO);
+    for (int side = 0; side < 2; side++) {
+        ssize_t n = ends[side] >= 0 ? recv(ends[side], held, MAX_IO, MSG_PEEK | MSG_DONTWAIT) : 0;
+        if (n > 0 && send(fresh[!side], held, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n) n = -1;
+        if (n < 0 && errno != EAGAIN) ends[0] = ends[1] = -1; /* not copied: the ends stay shared */
+    }
+    free(held);
+    for (int f = 0; f < EMU_MAX_FDS; f++)
+        if (e->fds[f].host >= 0 && e->fds[f].pipe == (int)index + 1 && ends[e->fds[f].sock_b] >= 0)
+            dup2(fresh[e->fds[f].sock_b], e->fds[f].host);
+    close(fresh[0]);
+    close(fresh[1]);
+}
+
 void emu_private_pipes(emu_t *e) {
     for (size_t i = 0; i < e->pipe_count; i++) {
         guest_pipe *p = &e->pipes[i];
         int fresh[2];
-        if (!p->used || p->cross_process || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0) continue;
+        if (p->used && p->socket && !p->dgram && !p->cross_process) private_socket(e, i);
+        if (!p->used || p->socket || p->cross_process || p->copy_lost || pipe2(fresh, O_NONBLOCK | O_CLOEXEC) < 0)
+            continue;
         if (p->len && write(fresh[1], p->data, p->len) != (ssize_t)p->len) { /* it held no more before */
             close(fresh[0]);
             close(fresh[1]);
@@ -2295,6 +2787,7 @@ void emu_syscall(emu_t *e) {
     case SYS_epoll_ctl: ret = sys_epoll_ctl(e, a0, a1, a2, a3); break;
     case SYS_epoll_pwait:
     case SYS_epoll_pwait2: ret = sys_epoll_masked(e, nr, a0, a1, a2, a3, a4, a5); break;
+    case SYS_socketpair: ret = sys_socketpair(e, a0, a1, a2, a3); break;
     case SYS_renameat: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, 0); break;
     case SYS_renameat2: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_unlinkat: ret = sys_unlinkat(e, (int64_t)a0, a1, a2); break;
@@ -2376,7 +2869,8 @@ void emu_syscall(emu_t *e) {
              * the open file description: every dup of this end sees it. */
             if (g->pipe)
                 for (int i = 0; i < EMU_MAX_FDS; i++)
-                    if (e->fds[i].host >= 0 && e->fds[i].pipe == g->pipe && e->fds[i].writable == g->writable)
+                    if (e->fds[i].host >= 0 && e->fds[i].pipe == g->pipe && e->fds[i].writable == g->writable &&
+                        e->fds[i].sock_b == g->sock_b)
                         e->fds[i].nonblock = (a2 & O_NONBLOCK) != 0;
             if (g->eventfd) g->nonblock = (a2 & O_NONBLOCK) != 0; /* this descriptor's (its dups keep theirs) */
             ret = 0;
@@ -2509,6 +3003,9 @@ void emu_syscall(emu_t *e) {
     case SYS_write: ret = sys_write(e, a0, a1, a2, -1, true); break;
     case SYS_pwrite64: ret = (int64_t)a3 < 0 ? -EINVAL : sys_write(e, a0, a1, a2, (int64_t)a3, true); break;
     case SYS_sendfile: ret = sys_sendfile(e, a0, a1, a2, a3); break;
+    case SYS_splice: ret = sys_splice(e, false, a0, a1, a2, a3, a4, a5); break;
+    case SYS_tee: ret = sys_splice(e, true, a0, 0, a1, 0, a2, a3); break;
+    case SYS_copy_file_range: ret = sys_copy_file_range(e, a0, a1, a2, a3, a4, a5); break;
     case SYS_readv: ret = sys_iov(e, a0, a1, a2, false); break;
     case SYS_writev: ret = sys_iov(e, a0, a1, a2, true); break;
     case SYS_readlinkat: ret = sys_readlinkat(e, (int64_t)a0, a1, a2, a3); break;
@@ -2800,11 +3297,13 @@ void emu_syscall(emu_t *e) {
     case SYS_sendmsg:
     case SYS_recvmsg:
     case SYS_recvmmsg:
-    case SYS_sendmmsg:
-        /* socket calls on a descriptor: the guest can make no socket (below), so none of its
-         * descriptors is one; Linux looks the descriptor up first (before any flag or address) */
-        ret = fd_of(e, a0) ? -ENOTSOCK : -EBADF;
+    case SYS_sendmmsg: {
+        /* socket calls on a descriptor: only a socketpair's ends are sockets */
+        uint64_t args[6] = {a0, a1, a2, a3, a4, a5};
+        ret = sys_socket_call(e, nr, args);
+        if (ret == -ENOSYS) goto unsupported;
         break;
+    }
     case SYS_socket:
         /* The guest has no sockets (no network, no host daemons: docs/sandbox.md §4). Refused
          * without the unsupported-call warning: glibc's getpwuid, getgrgid and getaddrinfo

@@ -296,6 +296,16 @@ RLIMIT_AS 64 MiB: ok
 mmap 128 MiB: Cannot allocate memory
 mmap 4 MiB: mapped
 RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest)
+  # limits lowered, then an execve of the program: Linux keeps them (they were reset)
+  add_test(NAME exec.rlimits_exec
+           COMMAND ${_scripts}/expect_output.sh 0 "^lowered: ok ok ok$
+^after exec: NOFILE soft 12, CORE 0/0, AS 64/64 MiB$
+^highest descriptor 11, then: Too many open files$
+^mmap 128 MiB: Cannot allocate memory$" ${_cs} exec ${_g}/rlimits exec)
+  # kill(tid) and tgkill(pid, tid) of a thread of another process (ESRCH before: the parent
+  # then waited forever for a child whose signals never came)
+  add_test(NAME exec.qemu.kill_thread COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/kill_thread)
+  set_tests_properties(exec.qemu.kill_thread PROPERTIES TIMEOUT 60)
   # the id calls: the guest's own ids may be set, no other (setresuid was ENOSYS: glibc's
   # posix_spawn with POSIX_SPAWN_RESETIDS failed, so GNU make ran no recipe)
   add_test(NAME exec.qemu.ids COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/ids)
@@ -570,6 +580,19 @@ joined 63" ${_cs} exec ${_g}/threads many)
   # chdir out of DIR cannot widen the write sandbox: create, mkdir, rename and unlink there are refused
   set(_escdir ${CMAKE_CURRENT_BINARY_DIR}/cwd-escape/inner)
   file(MAKE_DIRECTORY ${_escdir})
+  # access(W_OK) of a file outside --allow-write: EACCES, as open() for writing answers (it was 0)
+  set(_accdir ${CMAKE_CURRENT_BINARY_DIR}/access-area)
+  file(MAKE_DIRECTORY ${_accdir})
+  add_test(NAME sandbox.access_write
+           COMMAND ${_scripts}/expect_output.sh 0 "^access\\(inside, W_OK\\) +0$
+^access\\(DIR, W_OK\\) +0$
+^access\\(outside, R_OK\\) +0$
+^access\\(outside, W_OK\\) +Permission denied$
+^faccessat\\(outside, R_OK\\|W_OK\\) +Permission denied$
+^access\\(link to outside, W_OK\\) +Permission denied$
+^access\\(missing outside, W_OK\\) +No such file or directory$
+^open\\(outside, O_WRONLY\\) +Permission denied$" ${_cs} exec --allow-write ${_accdir} ${_g}/access_write ${_accdir}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c)
   add_test(NAME sandbox.chdir_escape
            COMMAND ${_scripts}/expect_output.sh 0
                    "create outside after chdir +-1 errno Permission denied

@@ -449,6 +449,14 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
 int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv_addr, uint64_t envp_addr);
 /* After a fork: a read or write of a pipe both processes may hold waits on the host. */
 void emu_pipes_cross_process(emu_t *e);
+/* The process' threads changed (a clone, a thread's exit, an execve): the tree's table
+ * lists their tids, so another process' kill of one reaches this process. */
+void emu_tree_threads_changed(emu_t *e);
+/* tgkill(tgid, tid, sig) and tkill(tid, sig) (tgid -1) of a thread of another process of
+ * the tree: a signal to that process (its disposition and mask pick the thread), or ESRCH. */
+int64_t emu_sys_tgkill_other(emu_t *e, int64_t tgid, int64_t tid, int64_t sig);
+/* The tid of thread slot `i`, 0 when it is free (or there is no thread table). */
+int32_t emu_thread_tid_at(const emu_t *e, int i);
 /* Set by the host's SIGCHLD handler (installed when the guest forks with a SIGCHLD handler of
  * its own); emu_syscall then calls emu_children_check, which sends the guest its SIGCHLDs. */
 extern volatile sig_atomic_t emu_host_child_ended;

@@ -145,6 +145,9 @@ enum { TREE_SLOTS = 4096 };     /* live processes at once: a fork beyond is EAGA
 typedef struct tree_slot {
     uint64_t member;     /* (virtual pid << 32) | host pid; 0: free */
     uint64_t start_time; /* the host process' start (/proc/PID/stat field 22, clock ticks) */
+    /* the tids of its live threads but the first (0: none): a kill naming one reaches the
+     * process, as Linux's kill of a thread id (emu_tree_threads_changed) */
+    int32_t tids[EMU_MAX_THREADS];
 } tree_slot;
 
 struct emu_tree {
@@ -199,6 +202,7 @@ static bool tree_ready(emu_t *e) {
     }
     e->tree->secret = secret ? secret : (uint32_t)getpid() * 2654435761u | 1;
     e->tree->slots[0] = (tree_slot){.member = tree_word(e->vpid, getpid()), .start_time = host_start_time(getpid())};
+    emu_tree_threads_changed(e); /* the threads it made before */
     return true;
 }
 
@@ -215,8 +219,12 @@ static int tree_reserve(emu_t *e) {
             tree_slot *slot = &e->tree->slots[i];
             uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
             if (w != 0 && (pass == 0 || !slot_stale(slot, w))) continue;
-            if (__atomic_compare_exchange_n(&slot->member, &w, TREE_FILLING, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            if (__atomic_compare_exchange_n(&slot->member, &w, TREE_FILLING, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE)) {
+                for (int k = 0; k < EMU_MAX_THREADS; k++) /* the child starts with one thread */
+                    __atomic_store_n(&slot->tids[k], 0, __ATOMIC_RELEASE);
                 return i;
+            }
         }
     return -1;
 }
@@ -274,6 +282,29 @@ static bool is_child(const emu_t *e, int64_t pid) {
     for (size_t i = 0; i < e->child_count; i++)
         if (e->children[i].vpid == pid) return true;
     return false;
+}
+
+void emu_tree_threads_changed(emu_t *e) {
+    uint64_t w;
+    tree_slot *slot = tree_find(e, e->vpid, &w);
+    for (int i = 0; slot && i < EMU_MAX_THREADS; i++)
+        __atomic_store_n(&slot->tids[i], emu_thread_tid_at(e, i) == e->vpid ? 0 : emu_thread_tid_at(e, i),
+                         __ATOMIC_RELEASE);
+}
+
+/* The slot of the process whose live thread (not its first) has tid `tid` (NULL: none). */
+static tree_slot *tree_find_thread(const emu_t *e, int32_t tid, uint64_t *word) {
+    for (size_t i = 0; e->tree && tid > 0 && i < TREE_SLOTS; i++) {
+        tree_slot *slot = &e->tree->slots[i];
+        uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
+        if (!word_is_member(w) || word_vpid(w) == e->vpid) continue;
+        for (int k = 0; k < EMU_MAX_THREADS; k++)
+            if (__atomic_load_n(&slot->tids[k], __ATOMIC_ACQUIRE) == tid) {
+                *word = w;
+                return slot;
+            }
+    }
+    return NULL;
 }
 
 bool emu_is_tree_process(const emu_t *e, int64_t pid) {
@@ -731,9 +762,20 @@ int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig) {
     if (pid < -1 || pid > INT32_MAX) return -ESRCH; /* no other group; no such pid */
     uint64_t w;
     const tree_slot *slot = tree_find(e, (int32_t)pid, &w);
+    if (!slot) slot = tree_find_thread(e, (int32_t)pid, &w); /* another process' thread: that process */
     if (slot) return kill_slot(e, slot, w, sig);
     /* below the guest's pids are the host's (init, daemons): not the guest's to signal */
     return pid < GUEST_PID ? -EPERM : -ESRCH;
+}
+
+int64_t emu_sys_tgkill_other(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
+    if (sig < 0 || sig > 64 || tid <= 0 || tgid < -1 || tgid == 0) return -EINVAL;
+    if (tid > INT32_MAX || tgid > INT32_MAX) return -ESRCH;
+    uint64_t w;
+    const tree_slot *slot = tree_find(e, (int32_t)tid, &w); /* the process' first thread */
+    if (!slot) slot = tree_find_thread(e, (int32_t)tid, &w);
+    if (!slot || (tgid > 0 && word_vpid(w) != tgid)) return tid < GUEST_PID ? -EPERM : -ESRCH;
+    return kill_slot(e, slot, w, sig);
 }
 
 /* The first process' run was abandoned by cyclescope (stopped before its end, or refused:
@@ -968,6 +1010,11 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
         put_number(&b, (uint64_t)e->children[i].host);
         put_number(&b, e->children[i].announced);
     }
+    /* the resource limits: Linux keeps them across an execve */
+    for (int res = 0; res < GUEST_RLIMITS; res++) {
+        put_number(&b, e->rlim[res][0]);
+        put_number(&b, e->rlim[res][1]);
+    }
     int state = memfd_create("cyclescope-exec-state", 0); /* kept across the execve */
     if (state < 0 || write(state, b.data, b.len) != (ssize_t)b.len || lseek(state, 0, SEEK_SET) != 0) {
         int why = errno ? errno : EIO;
@@ -1122,6 +1169,13 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
                 (emu_child){.vpid = (int32_t)vpid, .host = (pid_t)host, .pidfd = -1, .announced = announced};
         }
         if (e->child_count) emu_host_child_ended = 1; /* one that ended meanwhile is looked for */
+        for (int res = 0; res < GUEST_RLIMITS && !r.bad; res++) {
+            uint64_t soft = get_number(&r), hard = get_number(&r);
+            if (r.bad || soft > hard) break;
+            e->rlim[res][0] = soft;
+            e->rlim[res][1] = hard;
+        }
+        if (!r.bad) mem_set_limit(&e->m, e->rlim[GUEST_RLIMIT_AS][0]); /* a lowered RLIMIT_AS bounds the mappings */
         e->umask_set = umask_set;
         e->guest_umask = umask_value;
         e->ctx.sig_blocked = blocked & ~SIG_UNBLOCKABLE;
@@ -1133,6 +1187,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
                 e->tree = p;
                 e->tree_fd = tree_fd;
                 fcntl(tree_fd, F_SETFD, FD_CLOEXEC);
+                emu_tree_threads_changed(e); /* the threads before the execve are gone */
             } else {
                 close(tree_fd);
             }

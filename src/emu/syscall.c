@@ -432,10 +432,34 @@ static int open_dev_null(int hdir, const char *path, int flags, int64_t mode) {
     return fd;
 }
 
+/* Whether the sandbox lets the guest write the existing file `path` (faccessat's W_OK): the
+ * null device, or a file (a directory: to make names in it) resolved beneath --allow-write
+ * as open_for_write resolves it, links included; asked, not tried, so no notice. */
+static bool write_allowed(emu_t *e, int hdir, const char *path, uint64_t flags) {
+    int nofollow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
+    int null_fd = open_dev_null(hdir, path, O_PATH | nofollow, 0);
+    if (null_fd != NOT_DEV_NULL) {
+        if (null_fd >= 0) close(null_fd);
+        return null_fd >= 0;
+    }
+    if (!path[0] && (flags & AT_EMPTY_PATH)) { /* the descriptor itself: one the guest may write through */
+        for (int i = 0; i < EMU_MAX_FDS; i++)
+            if (e->fds[i].host == hdir) return e->fds[i].writable;
+        return false;
+    }
+    char rel[PATH_MAX * 2];
+    if (e->allow_fd < 0 || path_beneath(e, hdir, path, rel, sizeof rel) != 0) return false;
+    int fd = cs_open_beneath(e->allow_fd, rel, O_PATH | O_CLOEXEC | nofollow, 0, e->beneath_walk);
+    if (fd >= 0) close(fd);
+    return fd >= 0;
+}
+
 /* faccessat(2): the host's answer, but for a root host, which may read and write any file:
  * the guest is uid 1000 (getuid), not root, so R_OK, W_OK and X_OK are answered from the
  * file's owner bits, as Linux answers the owner of a file (gnulib's tests check that a
- * 0400 file is not writable when geteuid() is not 0). */
+ * 0400 file is not writable when geteuid() is not 0). W_OK of a file outside --allow-write
+ * is EACCES, as open() answers a write there (it was 0: a program that asked first then
+ * failed its write, or wrote nothing where it could). */
 static int64_t sys_faccessat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t mode, uint64_t flags) {
     char path[PATH_MAX], under[PATH_MAX];
     int hdir;
@@ -445,6 +469,7 @@ static int64_t sys_faccessat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64
     if (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) return -EINVAL;
     const char *at = emu_sysroot_path(e, path, under, sizeof under);
     if (faccessat(hdir, at, (int)mode, (int)flags) < 0) return -errno;
+    if ((mode & W_OK) && !write_allowed(e, hdir, path, flags)) return -EACCES;
     if (mode == F_OK || geteuid() != 0) return 0;
     struct stat st;
     if (fstatat(hdir, at, &st, (int)(flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))) < 0) return -errno;
@@ -3112,6 +3137,10 @@ void emu_syscall(emu_t *e) {
         break;
     }
     case SYS_tkill:
+        if (a0 != (uint64_t)e->vpid && !emu_thread_is_tid(e, (int64_t)a0)) { /* another process' thread */
+            ret = emu_sys_tgkill_other(e, -1, (int64_t)a0, (int64_t)a1);
+            break;
+        }
         if (e->threads) { /* a thread of the guest's, this one or another */
             ret = emu_sys_tgkill(e, -1, (int64_t)a0, (int64_t)a1);
             break;
@@ -3123,12 +3152,14 @@ void emu_syscall(emu_t *e) {
             ret = emu_sys_kill_process(e, (int64_t)a1); /* for the process: a thread that can take it */
         else if (a0 == (uint64_t)e->vpid) ret = emu_sys_self_signal(e, (int64_t)a1, GUEST_SI_TKILL);
         else if (nr == SYS_kill) ret = emu_sys_kill(e, (int64_t)(int32_t)a0, (int64_t)a1); /* the tree, its group */
-        else ret = -EPERM; /* no other process' thread is the guest's to signal */
+        else ret = -ESRCH; /* not reached: tkill of another process' thread is served above */
         break;
     case SYS_tgkill:
-        if (a0 != (uint64_t)e->vpid) ret = -EPERM;
+        if (a0 != (uint64_t)e->vpid) ret = emu_sys_tgkill_other(e, (int64_t)a0, (int64_t)a1, (int64_t)a2);
         else if (e->threads) ret = emu_sys_tgkill(e, (int64_t)a0, (int64_t)a1, (int64_t)a2);
-        else ret = (a1 == (uint64_t)e->vpid) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL) : -EPERM;
+        else
+            ret = (a1 == (uint64_t)e->vpid) ? emu_sys_self_signal(e, (int64_t)a2, GUEST_SI_TKILL)
+                                            : -ESRCH; /* no such thread here */
         break;
     case SYS_sigaltstack: ret = emu_sys_sigaltstack(e, a0, a1); break;
     case SYS_rt_sigreturn: ret = emu_sys_rt_sigreturn(e); break;

@@ -107,6 +107,10 @@ static void threads_start(emu_t *e) {
     e->quantum_end = e->icount + emu_thread_quantum(e);
 }
 
+int32_t emu_thread_tid_at(const emu_t *e, int i) {
+    return e->threads && e->threads[i].state != THREAD_FREE ? e->threads[i].tid : 0;
+}
+
 int32_t emu_thread_tid(const emu_t *e) { return e->threads ? e->threads[e->thread_cur].tid : e->vpid; }
 
 static emu_thread *thread_of_tid(emu_t *e, int64_t tid) {
@@ -418,8 +422,9 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
     if (flags & CLONE_SETTLS_) t->h.x[4] = tls;
     t->h.reserved = false;
     t->ctx.clear_child_tid = (flags & CLONE_CHILD_CLEARTID_) ? ctid : 0;
-    t->ctx.robust_list = 0; /* the child's own (kernel/fork.c copy_process) */
-    t->ctx.sig_pending = 0; /* thread-directed pending signals are the parent's own */
+    emu_tree_threads_changed(e); /* a kill of its tid from another process finds it */
+    t->ctx.robust_list = 0;      /* the child's own (kernel/fork.c copy_process) */
+    t->ctx.sig_pending = 0;      /* thread-directed pending signals are the parent's own */
     t->ctx.sig_restore_mask = false;
     /* a CLONE_VM child without CLONE_VFORK starts with no alternate stack (kernel/fork.c) */
     t->ctx.altstack_sp = t->ctx.altstack_size = 0;
@@ -471,6 +476,7 @@ bool emu_sys_thread_exit(emu_t *e) {
     emu_signal_requeue(e, 0, t->tid, -1); /* its own queued real-time signals go with it */
     t->state = THREAD_FREE;
     e->threads_live--;
+    emu_tree_threads_changed(e);
     e->thread_switch = true;
     return true;
 }

@@ -6,7 +6,11 @@
  *                  first and no to the second)
  *   rlimits guest  cyclescope's own guest (uid 1000, not privileged): a hard limit above the
  *                  current one is EPERM; a lowered RLIMIT_AS bounds mmap (qemu applies
- *                  neither: it runs as the host's user and keeps RLIMIT_AS for itself) */
+ *                  neither: it runs as the host's user and keeps RLIMIT_AS for itself)
+ *   rlimits exec   limits lowered (RLIMIT_NOFILE soft 12, RLIMIT_CORE 0/0, RLIMIT_AS 64 MiB),
+ *                  then an execve of this program (rlimits show): Linux keeps them, the new
+ *                  program sees and is bound by them (qemu-riscv64 cannot exec a RISC-V
+ *                  program on a host without binfmt_misc) */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -65,4 +69,36 @@ static int guest_only(void) {
     return 0;
 }
 
-int main(int argc, char **argv) { return argc > 1 && !strcmp(argv[1], "guest") ? guest_only() : common(); }
+static int lower_then_exec(void) {
+    struct rlimit lim, nofile, core = {0, 0}, as = {64 << 20, 64 << 20};
+    getrlimit(RLIMIT_NOFILE, &lim);
+    nofile = (struct rlimit){12, lim.rlim_max};
+    printf("lowered: %s %s %s\n", result(setrlimit(RLIMIT_NOFILE, &nofile)), result(setrlimit(RLIMIT_CORE, &core)),
+           result(setrlimit(RLIMIT_AS, &as)));
+    fflush(stdout);
+    char *argv[] = {"rlimits", "show", NULL};
+    execv("/proc/self/exe", argv);
+    printf("execv: %s\n", strerror(errno));
+    return 1;
+}
+
+static int show(void) {
+    struct rlimit nofile, core, as;
+    getrlimit(RLIMIT_NOFILE, &nofile), getrlimit(RLIMIT_CORE, &core), getrlimit(RLIMIT_AS, &as);
+    printf("after exec: NOFILE soft %llu, CORE %llu/%llu, AS %llu/%llu MiB\n", (unsigned long long)nofile.rlim_cur,
+           (unsigned long long)core.rlim_cur, (unsigned long long)core.rlim_max, (unsigned long long)as.rlim_cur >> 20,
+           (unsigned long long)as.rlim_max >> 20);
+    int highest = -1, fd;
+    while ((fd = open("/dev/null", O_RDONLY)) >= 0) highest = fd;
+    printf("highest descriptor %d, then: %s\n", highest, strerror(errno));
+    void *p = mmap(NULL, 128 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    printf("mmap 128 MiB: %s\n", p == MAP_FAILED ? strerror(errno) : "mapped");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "guest")) return guest_only();
+    if (argc > 1 && !strcmp(argv[1], "exec")) return lower_then_exec();
+    if (argc > 1 && !strcmp(argv[1], "show")) return show();
+    return common();
+}

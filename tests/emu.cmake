@@ -306,6 +306,11 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # then waited forever for a child whose signals never came)
   add_test(NAME exec.qemu.kill_thread COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/kill_thread)
   set_tests_properties(exec.qemu.kill_thread PROPERTIES TIMEOUT 60)
+  # 300 threads started and joined: their ids stay in the process' block, below the next pid (the
+  # 100th took pid + 100, the first child's pid, before)
+  add_test(NAME exec.threads_many_tids
+           COMMAND ${_scripts}/expect_output.sh 0 "^threads 300, ids outside the block 0, live ids shared 0, child pid a thread id 0$"
+                   ${_cs} exec ${_g}/threads_many_tids)
   # the id calls: the guest's own ids may be set, no other (setresuid was ENOSYS: glibc's
   # posix_spawn with POSIX_SPAWN_RESETIDS failed, so GNU make ran no recipe)
   add_test(NAME exec.qemu.ids COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/ids)

@@ -46,6 +46,10 @@ typedef struct thread_context {
 /* A thread of the guest (thread.c). The running one's state is in the emu fields; a
  * slot holds it while another runs. */
 enum { EMU_MAX_THREADS = 64 };
+/* Guest pids are EMU_PID_STRIDE apart (process.c); a process' thread ids are the ids between its
+ * pid and the next one's (thread.c), fewer than EMU_PID_STRIDE of them live at once. */
+enum { EMU_PID_STRIDE = 100 };
+_Static_assert((int)EMU_MAX_THREADS < (int)EMU_PID_STRIDE, "a process' live tids fit below the next pid");
 typedef enum thread_state {
     THREAD_FREE,     /* an unused slot (or a thread that exited) */
     THREAD_RUNNING,  /* on the hart */

@@ -58,8 +58,7 @@ enum {
 };
 /* A child's virtual pid is a multiple of this: its threads' tids (pid + 1, ...: thread.c,
  * at most EMU_MAX_THREADS) stay below the next process' pid. */
-enum { VPID_STRIDE = 100 };
-_Static_assert((int)EMU_MAX_THREADS < (int)VPID_STRIDE, "a process' tids stay below the next pid");
+enum { VPID_STRIDE = EMU_PID_STRIDE };
 
 #define EXEC_STATE_MAGIC "cyclescope-exec-state-3"
 

@@ -107,6 +107,21 @@ static void threads_start(emu_t *e) {
     e->quantum_end = e->icount + emu_thread_quantum(e);
 }
 
+/* A new thread's id: the one after the last given, within the process' block of ids (pid + 1 …
+ * pid + EMU_PID_STRIDE − 1; the next process' pid starts the next block), skipping live
+ * threads' ids. An id comes back as late as the block allows — a program that starts and joins
+ * hundreds of threads — and never reaches another process' pid or thread ids (kill(tid)). */
+static int32_t thread_new_tid(emu_t *e) {
+    for (;;) {
+        int32_t tid = e->next_tid++;
+        if (e->next_tid >= e->vpid + EMU_PID_STRIDE) e->next_tid = e->vpid + 1;
+        bool live = false;
+        for (int i = 0; i < EMU_MAX_THREADS && !live; i++)
+            live = e->threads[i].state != THREAD_FREE && e->threads[i].tid == tid;
+        if (!live) return tid; /* at most EMU_MAX_THREADS − 1 others live: found within the block */
+    }
+}
+
 int32_t emu_thread_tid_at(const emu_t *e, int i) {
     return e->threads && e->threads[i].state != THREAD_FREE ? e->threads[i].tid : 0;
 }
@@ -407,7 +422,7 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
         e->thread_cap_warned = true;
         return -EAGAIN;
     }
-    int32_t tid = e->next_tid++;
+    int32_t tid = thread_new_tid(e);
     /* Linux writes both before the child runs (kernel/fork.c copy_process) */
     if ((flags & CLONE_PARENT_SETTID_) && guest_put(e, ptid, &tid, 4)) return -EFAULT;
     if ((flags & CLONE_CHILD_SETTID_) && guest_put(e, ctid, &tid, 4)) return -EFAULT;

@@ -306,6 +306,16 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # then waited forever for a child whose signals never came)
   add_test(NAME exec.qemu.kill_thread COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/kill_thread)
   set_tests_properties(exec.qemu.kill_thread PROPERTIES TIMEOUT 60)
+  # a thread in waitpid/waitid while another feeds the child's stdin (it hung: the host's wait held
+  # every thread)
+  add_test(NAME exec.qemu.threads_wait_child COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_wait_child)
+  set_tests_properties(exec.qemu.threads_wait_child PROPERTIES TIMEOUT 60)
+  # a one-instruction quantum: an LR/SC loop still reaches its SC (its quantum runs on while the
+  # reservation is held, up to 16 instructions); before, a quantum of 1 or 2 spun forever in
+  # glibc's lock before the fork
+  add_test(NAME exec.qemu.threads_wait_child_q1
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 1 -- ${_g}/threads_wait_child)
+  set_tests_properties(exec.qemu.threads_wait_child_q1 PROPERTIES TIMEOUT 60)
   # 300 threads started and joined: their ids stay in the process' block, below the next pid (the
   # 100th took pid + 100, the first child's pid, before)
   add_test(NAME exec.threads_many_tids

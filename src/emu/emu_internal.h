@@ -77,6 +77,8 @@ typedef struct emu_thread {
     uint64_t restart_a0;   /* a futex wait's a0, for its restart after an SA_RESTART handler */
     uint64_t io_partial;   /* bytes a blocking pipe write wrote before it waited */
     uint64_t io_sigset;    /* the signals a sigtimedwait waits for (its wait ends when one comes) */
+    bool io_child;         /* THREAD_IO in wait4/waitid: a child's change (SIGCHLD) runs it again */
+    bool io_child_hold;    /* ... run again with every other thread waiting: it may wait on the host */
     uint64_t sleep_rem;    /* a relative nanosleep's rem (0: none): a handler's interruption writes the time left */
 } emu_thread;
 
@@ -221,6 +223,7 @@ struct emu {
     bool thread_switch;     /* the system call blocked, ended or yielded the thread */
     bool syscall_retry;     /* ... blocked in THREAD_IO: its ecall runs again, a0 kept */
     bool thread_cap_warned;
+    uint8_t lrsc_grace; /* instructions run past the quantum to let an LR reach its SC (thread.c) */
     /* processes (process.c): this one's virtual pid and its parent's (the guest's view), and
      * the children it forked and has not waited for */
     int32_t vpid, parent_vpid;
@@ -413,6 +416,14 @@ void emu_threads_free(emu_t *e);
  * SA_RESTART handler that interrupts it runs it again (a pipe's read or write) rather than
  * making it return -EINTR (poll, select, sigtimedwait). */
 int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bool restartable);
+/* wait4/waitid with no child ready yet: with other threads alive the running one blocks
+ * (THREAD_IO) until a child changes (emu_thread_child_changed, at the host's SIGCHLD) or
+ * every other thread waits with no deadline — then the call runs again and this returns 0,
+ * and the call waits on the host as with one thread. Returns as emu_thread_block_io. */
+int64_t emu_thread_block_child(emu_t *e);
+/* A child ended, stopped or went on (the host's SIGCHLD): the threads in wait4/waitid run
+ * their calls again. */
+void emu_thread_child_changed(emu_t *e);
 /* The running thread's THREAD_IO wait ran out (its ecall runs again to say so). */
 bool emu_thread_io_timed_out(const emu_t *e);
 /* The bytes a blocking pipe write wrote before it waited, and setting them. */

@@ -82,6 +82,7 @@ static void announce(emu_t *e, emu_child *c, int32_t code) {
 
 void emu_children_check(emu_t *e) {
     emu_host_child_ended = 0;
+    emu_thread_child_changed(e);
     for (size_t i = 0; i < e->child_count; i++) {
         if (e->children[i].announced) continue;
         siginfo_t info;
@@ -596,6 +597,10 @@ static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, 
         }
         if (!matching) return -ECHILD;
         if (nohang) return 0;
+        /* other threads go on while this one waits (Linux blocks the caller alone): Go's
+         * exec.Cmd.Wait waits while another goroutine writes the child's stdin */
+        int64_t blocked = emu_thread_block_child(e);
+        if (blocked) return blocked < 0 ? blocked : 0;
         if (interruptible && emu_host_signals_take(e)) return -EMU_ERESTARTSYS; /* a handler first */
         if (matching == 1 &&
             !interruptible) { /* one to wait for: the host's wait, with WNOWAIT so it is looked at again */
@@ -703,7 +708,7 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
     siginfo_t info;
     size_t i = 0;
     int64_t got = wait_child(e, pid, host_options | WNOWAIT, (options & WAIT_WNOHANG) != 0, &info, &i);
-    if (got < 0) return got;
+    if (got < 0 || e->syscall_retry) return got; /* the thread waits: nothing written yet */
     /* the generic siginfo of a 64-bit Linux: signo, errno, code, then pid, uid, status at 16 */
     uint8_t out[128] = {0};
     if (got > 0) {

@@ -148,6 +148,7 @@ static void io_forget(emu_thread *t) {
     t->io_retry = t->io_timed_out = false;
     t->io_partial = 0;
     t->io_sigset = 0;
+    t->io_child = t->io_child_hold = false;
 }
 
 /* A waiting thread becomes runnable, its system call returning `result` (a THREAD_IO wait,
@@ -308,6 +309,14 @@ static bool idle(emu_t *e) {
         return true;
     }
     if (earliest == UINT64_MAX) {
+        /* a thread waiting for a child, every other one waiting with no deadline: its wait4 or
+         * waitid runs again and waits on the host (as with one thread), the others held */
+        for (int i = 0; i < EMU_MAX_THREADS; i++)
+            if (e->threads[i].state == THREAD_IO && e->threads[i].io_child) {
+                wake_retry(&e->threads[i], false);
+                e->threads[i].io_child_hold = true;
+                return true;
+            }
         /* while another process of the tree may signal this one, it waits for that, as
          * Linux's process would, and the thread the signal reaches wakes (process.c, §15) */
         if (!emu_wait_tree_signal(e)) {
@@ -377,8 +386,20 @@ uint64_t emu_thread_budget(emu_t *e) {
     return e->quantum_end > e->icount ? e->quantum_end - e->icount : 1;
 }
 
+/* The RISC-V's forward-progress guarantee for a constrained LR/SC loop (unprivileged spec,
+ * "Eventual Success of Store-Conditional Instructions": at most 16 instructions from the LR to
+ * its SC): a quantum that ends while an LR's reservation is held runs on, an instruction at a
+ * time, up to that many, so that a quantum shorter than the loop cannot fail its SC forever. */
+enum { LRSC_GRACE_MAX = 16 };
+
 bool emu_thread_preempt(emu_t *e) {
     if (!e->threads || e->status != EMU_RUNNING || e->icount < e->quantum_end) return false;
+    if (e->h.reserved && e->lrsc_grace < LRSC_GRACE_MAX) {
+        e->lrsc_grace++;
+        e->quantum_end = e->icount + 1;
+        return false;
+    }
+    e->lrsc_grace = 0;
     int before = e->thread_cur;
     reschedule(e);
     /* between chunks the hart's pc is where the next one starts, a handler's that switch_to
@@ -700,6 +721,21 @@ int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bo
     e->thread_switch = true;
     e->syscall_retry = true;
     return 1;
+}
+
+int64_t emu_thread_block_child(emu_t *e) {
+    if (!e->threads || e->threads_live <= 1) return 0;
+    emu_thread *t = current(e);
+    if (t->io_child_hold) return 0; /* idle() ran it again for the host's wait */
+    int64_t waits = emu_thread_block_io(e, "waiting for a child", UINT64_MAX, true);
+    if (waits == 1) t->io_child = true;
+    return waits;
+}
+
+void emu_thread_child_changed(emu_t *e) {
+    if (!e->threads) return;
+    for (int i = 0; i < EMU_MAX_THREADS; i++)
+        if (e->threads[i].state == THREAD_IO && e->threads[i].io_child) wake_retry(&e->threads[i], false);
 }
 
 bool emu_thread_io_timed_out(const emu_t *e) { return e->threads && e->threads[e->thread_cur].io_timed_out; }

@@ -310,6 +310,10 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # every thread)
   add_test(NAME exec.qemu.threads_wait_child COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_wait_child)
   set_tests_properties(exec.qemu.threads_wait_child PROPERTIES TIMEOUT 60)
+  # the same with the other thread sleeping against a timeout: the guest's time passes with the
+  # child's real time (the clock jumped from deadline to deadline and the watchdog killed it)
+  add_test(NAME exec.qemu.threads_wait_timeout COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_wait_timeout)
+  set_tests_properties(exec.qemu.threads_wait_timeout PROPERTIES TIMEOUT 60)
   # a one-instruction quantum: an LR/SC loop still reaches its SC (its quantum runs on while the
   # reservation is held, up to 16 instructions); before, a quantum of 1 or 2 spun forever in
   # glibc's lock before the fork

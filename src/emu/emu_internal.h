@@ -518,6 +518,13 @@ int emu_host_wait(emu_t *e, struct pollfd *fds, size_t n, bool *interrupted);
 void emu_host_wait_arrival(emu_t *e);
 /* The same, or until one of `fds` is readable (false then: nothing was taken). */
 bool emu_host_wait_arrival_or(emu_t *e, struct pollfd *fds, size_t n);
+struct timespec;
+/* The same, giving up after `timeout` (NULL: none). */
+bool emu_host_wait_arrival_for(emu_t *e, struct pollfd *fds, size_t n, const struct timespec *timeout);
+/* Every thread waits, one of them for a child, the earliest deadline `ns` of guest time away: the
+ * host waits up to that long in real time for a child to change (or another process' signal),
+ * as the guest's time passes while its child runs. The real time waited, at most `ns`. */
+uint64_t emu_wait_children_for(emu_t *e, uint64_t ns);
 void emu_host_events_watch(void);
 uint64_t emu_host_event_chunk(uint64_t budget);
 /* This host process ends by `sig` as by the kernel's default action, without a core file

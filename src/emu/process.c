@@ -358,6 +358,25 @@ bool emu_wait_tree_signal(emu_t *e) {
     }
 }
 
+uint64_t emu_wait_children_for(emu_t *e, uint64_t ns) {
+    struct pollfd p[64];
+    size_t n = 0;
+    for (size_t i = 0; i < e->child_count && n < 64; i++) {
+        if (e->children[i].pidfd < 0) e->children[i].pidfd = (int)syscall(SYS_pidfd_open, e->children[i].host, 0);
+        if (e->children[i].pidfd >= 0) p[n++] = (struct pollfd){.fd = e->children[i].pidfd, .events = POLLIN};
+    }
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    struct timespec timeout = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
+    if (emu_host_wait_arrival_for(e, p, n, &timeout)) emu_thread_child_changed(e);
+    for (size_t i = 0; i < n; i++) /* an ended child, not yet reaped: its waiters run their calls */
+        if (p[i].revents & POLLIN) emu_thread_child_changed(e);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    uint64_t waited =
+        (uint64_t)(end.tv_sec - start.tv_sec) * 1000000000ull + (uint64_t)end.tv_nsec - (uint64_t)start.tv_nsec;
+    return waited < ns ? waited : ns;
+}
+
 static int32_t next_vpid(emu_t *e) {
     if (!tree_ready(e)) return -1;
     for (;;) { /* past 40 000 the numbers start again (pid_max's default is 4194304), skipping those in use */

@@ -752,13 +752,19 @@ bool emu_host_signals_take(emu_t *e) {
 }
 
 bool emu_host_wait_arrival_or(emu_t *e, struct pollfd *fds, size_t n) {
+    return emu_host_wait_arrival_for(e, fds, n, NULL);
+}
+
+bool emu_host_wait_arrival_for(emu_t *e, struct pollfd *fds, size_t n, const struct timespec *timeout) {
     sigset_t all, before;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &before);
     bool arrived;
     /* looked at with every signal blocked; ppoll lets them in atomically, so none is missed */
-    while (!(arrived = host_arrived || emu_host_child_ended))
-        if (ppoll(fds, n, NULL, &before) > 0) break;
+    while (!(arrived = host_arrived || emu_host_child_ended)) {
+        int got = ppoll(fds, n, timeout, &before);
+        if (got > 0 || (got == 0 && timeout)) break; /* a descriptor, or the time ran out */
+    }
     sigprocmask(SIG_SETMASK, &before, NULL);
     if (arrived) emu_host_signals_take(e);
     return arrived;

@@ -296,6 +296,23 @@ static bool idle(emu_t *e) {
             t->deadline_ns < earliest)
             earliest = t->deadline_ns;
     }
+    /* a thread waits for a child, which runs on the host in real time: the guest's time
+     * passes with it, up to the earliest deadline (a Go parent's sysmon sleeps and its
+     * exec.CommandContext timeout must not all come due at once while the child works) */
+    bool child_waiter = false;
+    for (int i = 0; i < EMU_MAX_THREADS && !child_waiter; i++)
+        child_waiter = e->threads[i].state == THREAD_IO && e->threads[i].io_child;
+    if (child_waiter && earliest != UINT64_MAX) {
+        uint64_t before = emu_guest_clock_ns(e);
+        uint64_t until = earliest;
+        if (alarm_ends_a_wait(e) && emu_alarm_budget(e) < until - before) until = before + emu_alarm_budget(e);
+        if (until > before) e->slept_ns += emu_wait_children_for(e, until - before);
+        if (e->status != EMU_RUNNING) return false;
+        emu_thread *cur = current(e); /* another process' signal may have come meanwhile */
+        cur->ctx.sig_pending = e->ctx.sig_pending;
+        if (emu_signal_handler_ready(e) && waiting(cur)) interrupt(e, cur);
+        if (next_runnable(e) >= 0) return true; /* a child changed: its waiter runs again */
+    }
     uint64_t now = emu_guest_clock_ns(e);
     /* the alarm comes first, and a thread would take it (its handler interrupts the thread's
      * wait, or its sigtimedwait ends; signal.c routes it as Linux, emu_thread_signal_target) */

@@ -80,6 +80,12 @@ static void announce(emu_t *e, emu_child *c, int32_t code) {
     if (guest_catches_sigchld(e)) emu_signal_child_ended(e, c->vpid, code);
 }
 
+/* Child `c`'s pidfd, opened at the first wait that needs it (-1: the host has none). */
+static int child_pidfd(emu_child *c) {
+    if (c->pidfd < 0) c->pidfd = (int)syscall(SYS_pidfd_open, c->host, 0);
+    return c->pidfd;
+}
+
 void emu_children_check(emu_t *e) {
     emu_host_child_ended = 0;
     emu_thread_child_changed(e);
@@ -104,8 +110,7 @@ bool emu_wait_child_end(emu_t *e) {
             emu_child *c = &e->children[i];
             if (c->announced) continue;
             waiting++;
-            if (c->pidfd < 0) c->pidfd = (int)syscall(SYS_pidfd_open, c->host, 0);
-            if (c->pidfd >= 0 && n < 64) p[n++] = (struct pollfd){.fd = c->pidfd, .events = POLLIN};
+            if (child_pidfd(c) >= 0 && n < 64) p[n++] = (struct pollfd){.fd = c->pidfd, .events = POLLIN};
         }
         if (!waiting && !from_parent) return false; /* every child's end was told already: nothing can come */
         bool interrupted;
@@ -292,14 +297,17 @@ void emu_tree_threads_changed(emu_t *e) {
                          __ATOMIC_RELEASE);
 }
 
-/* The slot of the process whose live thread (not its first) has tid `tid` (NULL: none). */
-static tree_slot *tree_find_thread(const emu_t *e, int32_t tid, uint64_t *word) {
-    for (size_t i = 0; e->tree && tid > 0 && i < TREE_SLOTS; i++) {
+/* The slot of the process whose pid, or tid of a live thread, is `id` (NULL: none): Linux's
+ * kill and tgkill of a thread id reach its process. */
+static tree_slot *tree_find_task(const emu_t *e, int32_t id, uint64_t *word) {
+    tree_slot *own = tree_find(e, id, word);
+    if (own) return own;
+    for (size_t i = 0; e->tree && id > 0 && i < TREE_SLOTS; i++) {
         tree_slot *slot = &e->tree->slots[i];
         uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
         if (!word_is_member(w) || word_vpid(w) == e->vpid) continue;
         for (int k = 0; k < EMU_MAX_THREADS; k++)
-            if (__atomic_load_n(&slot->tids[k], __ATOMIC_ACQUIRE) == tid) {
+            if (__atomic_load_n(&slot->tids[k], __ATOMIC_ACQUIRE) == id) {
                 *word = w;
                 return slot;
             }
@@ -361,20 +369,16 @@ bool emu_wait_tree_signal(emu_t *e) {
 uint64_t emu_wait_children_for(emu_t *e, uint64_t ns) {
     struct pollfd p[64];
     size_t n = 0;
-    for (size_t i = 0; i < e->child_count && n < 64; i++) {
-        if (e->children[i].pidfd < 0) e->children[i].pidfd = (int)syscall(SYS_pidfd_open, e->children[i].host, 0);
-        if (e->children[i].pidfd >= 0) p[n++] = (struct pollfd){.fd = e->children[i].pidfd, .events = POLLIN};
-    }
-    struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (size_t i = 0; i < e->child_count && n < 64; i++)
+        if (child_pidfd(&e->children[i]) >= 0) p[n++] = (struct pollfd){.fd = e->children[i].pidfd, .events = POLLIN};
+    double start = cs_now();
     struct timespec timeout = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
-    if (emu_host_wait_arrival_for(e, p, n, &timeout)) emu_thread_child_changed(e);
+    /* a SIGCHLD wakes the child waiters (emu_host_signals_take: emu_children_check) */
+    emu_host_wait_arrival_for(e, p, n, &timeout);
     for (size_t i = 0; i < n; i++) /* an ended child, not yet reaped: its waiters run their calls */
         if (p[i].revents & POLLIN) emu_thread_child_changed(e);
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    uint64_t waited =
-        (uint64_t)(end.tv_sec - start.tv_sec) * 1000000000ull + (uint64_t)end.tv_nsec - (uint64_t)start.tv_nsec;
-    return waited < ns ? waited : ns;
+    double waited = (cs_now() - start) * 1e9;
+    return waited <= 0 ? 0 : waited < (double)ns ? (uint64_t)waited : ns;
 }
 
 static int32_t next_vpid(emu_t *e) {
@@ -635,8 +639,7 @@ static int64_t wait_child(emu_t *e, int64_t pid, int host_options, bool nohang, 
         bool all = true;
         for (size_t i = 0; i < e->child_count && n < 64; i++) {
             if (!child_matches(e, i, pid)) continue;
-            if (e->children[i].pidfd < 0) e->children[i].pidfd = (int)syscall(SYS_pidfd_open, e->children[i].host, 0);
-            if (e->children[i].pidfd < 0) {
+            if (child_pidfd(&e->children[i]) < 0) {
                 all = false;
                 continue;
             }
@@ -784,8 +787,7 @@ int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig) {
     }
     if (pid < -1 || pid > INT32_MAX) return -ESRCH; /* no other group; no such pid */
     uint64_t w;
-    const tree_slot *slot = tree_find(e, (int32_t)pid, &w);
-    if (!slot) slot = tree_find_thread(e, (int32_t)pid, &w); /* another process' thread: that process */
+    const tree_slot *slot = tree_find_task(e, (int32_t)pid, &w); /* a thread's id: its process */
     if (slot) return kill_slot(e, slot, w, sig);
     /* below the guest's pids are the host's (init, daemons): not the guest's to signal */
     return pid < GUEST_PID ? -EPERM : -ESRCH;
@@ -795,8 +797,7 @@ int64_t emu_sys_tgkill_other(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     if (sig < 0 || sig > 64 || tid <= 0 || tgid < -1 || tgid == 0) return -EINVAL;
     if (tid > INT32_MAX || tgid > INT32_MAX) return -ESRCH;
     uint64_t w;
-    const tree_slot *slot = tree_find(e, (int32_t)tid, &w); /* the process' first thread */
-    if (!slot) slot = tree_find_thread(e, (int32_t)tid, &w);
+    const tree_slot *slot = tree_find_task(e, (int32_t)tid, &w);
     if (!slot || (tgid > 0 && word_vpid(w) != tgid)) return tid < GUEST_PID ? -EPERM : -ESRCH;
     return kill_slot(e, slot, w, sig);
 }

@@ -839,19 +839,27 @@ static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t co
     return ret;
 }
 
+/* A blocking call that only another of the guest's threads can satisfy (a pipe, a socketpair
+ * or an eventfd the guest alone holds, found not ready): this thread waits (thread.c; 0, the
+ * call runs again when it wakes), a handler comes first (negative), or, with a single thread,
+ * Linux would wait forever: the run ends in one line, "CALL would block forever: WHY" (-EDEADLK). */
+static int64_t wait_for_another_thread(emu_t *e, const char *waiting, const char *call, const char *why) {
+    int64_t waits = emu_thread_block_io(e, waiting, UINT64_MAX, true);
+    if (waits) return waits < 0 ? waits : 0;
+    emu_fail(e, "%s would block forever: %s, and %s (pc 0x%" PRIx64 ")", call, why, EMU_SINGLE_THREAD_NOTE, e->h.pc);
+    return -EDEADLK;
+}
+
 /* The end of a read or write of an eventfd (the host's is always non-blocking), `ret` the
  * host's answer: a change wakes the threads that wait (in a read, a write, poll or epoll);
  * EAGAIN where the guest's descriptor blocks makes the thread wait for another to change
  * the counter, and with no other thread the run ends, as Linux would wait forever. */
-static int64_t eventfd_io_end(emu_t *e, guest_fd *g, int64_t ret, bool may_wait, const char *what) {
+static int64_t eventfd_io_end(emu_t *e, guest_fd *g, int64_t ret, bool may_wait, bool reading) {
     if (ret > 0) emu_thread_pipe_changed(e);
     if (ret != -EAGAIN || g->nonblock || !may_wait) return ret;
-    int64_t waits =
-        emu_thread_block_io(e, what[0] == 'r' ? "reading an eventfd" : "writing an eventfd", UINT64_MAX, true);
-    if (waits) return waits < 0 ? waits : 0;
-    emu_fail(e, "%s an eventfd would block forever: only the guest itself can change it, and %s (pc 0x%" PRIx64 ")",
-             what, EMU_SINGLE_THREAD_NOTE, e->h.pc);
-    return -EDEADLK;
+    return wait_for_another_thread(e, reading ? "reading an eventfd" : "writing an eventfd",
+                                   reading ? "read from an eventfd" : "write to an eventfd",
+                                   "only the guest itself can change it");
 }
 
 /* eventfd2(initval, flags): a host eventfd, non-blocking on the host whatever the guest
@@ -887,14 +895,9 @@ static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait)
     if (!may_wait) return 0;
     if (socket_of(e, g)->cross_process)
         return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
-    int64_t waits =
-        emu_thread_block_io(e, receiving ? "reading an empty socket" : "writing a full socket", UINT64_MAX, true);
-    if (waits) return waits < 0 ? waits : 0;
-    emu_fail(e,
-             "%s would block forever: only the guest itself holds the other end of the socketpair, and %s "
-             "(pc 0x%" PRIx64 ")",
-             receiving ? "read from an empty socket" : "write to a full socket", EMU_SINGLE_THREAD_NOTE, e->h.pc);
-    return -EDEADLK;
+    return wait_for_another_thread(e, receiving ? "reading an empty socket" : "writing a full socket",
+                                   receiving ? "read from an empty socket" : "write to a full socket",
+                                   "only the guest itself holds the other end of the socketpair");
 }
 
 /* recvmsg(2) on the host for socket end `g`, into `m` (host buffers), waiting as
@@ -1007,7 +1010,38 @@ static int64_t socket_put_addr(emu_t *e, uint64_t addr, uint64_t len_addr, const
     return guest_put(e, len_addr, &full, sizeof full) ? -EFAULT : 0;
 }
 
-static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr *gm);
+/* sendmsg/recvmsg of socket end a[0] with the guest's header `gm` (at a[1]: written back
+ * by recvmsg; 0: readv/writev's, nothing written back), flags a[2] */
+static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr gm) {
+    guest_fd *g = fd_of(e, a[0]);
+    guest_pipe *p = socket_of(e, g);
+    if (nr == SYS_sendmsg && gm.name) return p->dgram ? -EACCES : -EISCONN;
+    if (nr == SYS_sendmsg && gm.controllen) return -EOPNOTSUPP; /* SCM_RIGHTS, SCM_CREDENTIALS: not served */
+    uint8_t *tmp = NULL;
+    size_t n = 0;
+    int64_t ret = socket_iov_buffer(e, gm.iov, gm.iovlen, &tmp, &n, nr == SYS_sendmsg);
+    if (ret == 0 && nr == SYS_sendmsg) ret = socket_send(e, g, tmp, n, (int)a[2], true);
+    else if (ret == 0) {
+        struct sockaddr_storage from;
+        struct iovec v = {tmp, n};
+        struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &v, .msg_iovlen = 1};
+        ret = socket_recv(e, g, &m, (int)a[2], true);
+        if (ret >= 0 && !e->syscall_retry) {
+            size_t got = (size_t)ret < n ? (size_t)ret : n;
+            gm.flags = m.msg_flags & ~MSG_CTRUNC;
+            gm.controllen = 0; /* no ancillary data */
+            uint32_t room = gm.namelen;
+            gm.namelen = gm.name ? (uint32_t)m.msg_namelen : gm.namelen;
+            if (socket_iov_scatter(e, gm.iov, tmp, got) ||
+                (gm.name && m.msg_namelen &&
+                 guest_put(e, gm.name, &from, m.msg_namelen < room ? m.msg_namelen : room)) ||
+                (a[1] && guest_put(e, a[1], &gm, sizeof gm)))
+                ret = -EFAULT;
+        }
+    }
+    free(tmp);
+    return ret;
+}
 
 /* The socket calls on a descriptor (socket itself is refused: docs/sandbox.md §4). Only a
  * socketpair's ends are sockets; every other descriptor is ENOTSOCK (no descriptor: EBADF),
@@ -1091,45 +1125,9 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
     case SYS_recvmsg: {
         guest_msghdr gm;
         if (guest_get(e, a[1], &gm, sizeof gm)) return -EFAULT;
-        return socket_msg(e, nr, a, &gm);
+        return socket_msg(e, nr, a, gm);
     }
     default: return -ENOSYS; /* recvmmsg, sendmmsg: the caller warns */
-    }
-}
-
-/* sendmsg/recvmsg of socket end a[0] with the guest's header `gm` (at a[1]: written back
- * by recvmsg; 0: readv/writev's, nothing written back), flags a[2] */
-static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr *gm_in) {
-    guest_fd *g = fd_of(e, a[0]);
-    guest_pipe *p = socket_of(e, g);
-    guest_msghdr gm = *gm_in;
-    {
-        if (nr == SYS_sendmsg && gm.name) return p->dgram ? -EACCES : -EISCONN;
-        if (nr == SYS_sendmsg && gm.controllen) return -EOPNOTSUPP; /* SCM_RIGHTS, SCM_CREDENTIALS: not served */
-        uint8_t *tmp = NULL;
-        size_t n = 0;
-        int64_t ret = socket_iov_buffer(e, gm.iov, gm.iovlen, &tmp, &n, nr == SYS_sendmsg);
-        if (ret == 0 && nr == SYS_sendmsg) ret = socket_send(e, g, tmp, n, (int)a[2], true);
-        else if (ret == 0) {
-            struct sockaddr_storage from;
-            struct iovec v = {tmp, n};
-            struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &v, .msg_iovlen = 1};
-            ret = socket_recv(e, g, &m, (int)a[2], true);
-            if (ret >= 0 && !e->syscall_retry) {
-                size_t got = (size_t)ret < n ? (size_t)ret : n;
-                gm.flags = m.msg_flags & ~MSG_CTRUNC;
-                gm.controllen = 0; /* no ancillary data */
-                uint32_t room = gm.namelen;
-                gm.namelen = gm.name ? (uint32_t)m.msg_namelen : gm.namelen;
-                if (socket_iov_scatter(e, gm.iov, tmp, got) ||
-                    (gm.name && m.msg_namelen &&
-                     guest_put(e, gm.name, &from, m.msg_namelen < room ? m.msg_namelen : room)) ||
-                    (a[1] && guest_put(e, a[1], &gm, sizeof gm)))
-                    ret = -EFAULT;
-            }
-        }
-        free(tmp);
-        return ret;
     }
 }
 
@@ -1156,24 +1154,17 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     ssize_t got = offset < 0 ? read(g->host, tmp, n) : pread(g->host, tmp, n, offset);
     int64_t ret = got < 0 ? -errno : got;
     guest_pipe *p = pipe_of(e, g);
-    if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, "read from");
+    if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, true);
     if (p && got > 0) { /* what was read leaves the copy too */
         memmove(p->data, p->data + got, p->len - (size_t)got);
         p->len -= (size_t)got;
         emu_thread_pipe_changed(e); /* room for a writer that waits */
     }
-    int64_t waits = 0;
     if (p && ret == -EAGAIN && !g->nonblock) {
         if (!may_wait) ret = 0; /* readv's later buffer: what the earlier ones got */
-        /* another thread may write it: this one waits (thread.c), or a handler comes first */
-        else if ((waits = emu_thread_block_io(e, "reading an empty pipe", UINT64_MAX, true)) != 0)
-            ret = waits < 0 ? waits : 0;
-        else { /* empty, and its write end is the guest's own: Linux would wait forever */
-            emu_fail(e,
-                     "read from an empty pipe would block forever: only the guest itself can write to it, and %s "
-                     "(pc 0x%" PRIx64 ")",
-                     EMU_SINGLE_THREAD_NOTE, e->h.pc);
-            ret = -EDEADLK;
+        else {                  /* another thread may write it */
+            ret = wait_for_another_thread(e, "reading an empty pipe", "read from an empty pipe",
+                                          "only the guest itself can write to it");
         }
     }
     if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
@@ -1181,37 +1172,12 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     return ret;
 }
 
-/* ppoll/pselect6's wait, on the guest clock as a sleep is: what is ready now (the host's
- * ppoll with no wait); nothing ready, other threads alive and a timeout or only the guest's
- * own pipes: the thread waits (thread.c) until a pipe changes or the timeout runs out (the
- * call runs again then, and returns what is ready). With one thread: a timeout runs out at
- * once, moving the guest clock by it (input arriving meanwhile is not seen, as its time is
- * not the host's); nothing ready and no timeout: the host's wait when
- * a descriptor can become ready from outside (a pipe, a socket, a terminal: as read()
- * would wait), else the run ends as a futex wait without a timeout does. Returns the
- * host's count or -errno; -EDEADLK after emu_fail. */
-static int64_t poll_wait(emu_t *e, struct pollfd *p, size_t n, bool timed, uint64_t timeout_ns, bool outside,
-                         const char *call);
-
 /* whether the host descriptor can become ready from outside the guest (a pipe, a socket or a
  * terminal that is not one of the guest's own pipes: as read() would wait) */
 static bool host_fd_from_outside(const emu_t *e, int host) {
     struct stat st;
     return host >= 0 && fstat(host, &st) == 0 &&
         (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, host);
-}
-
-static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_addr) {
-    uint64_t timeout_ns = 0;
-    int64_t bad = timeout_addr ? guest_timespec_ns(e, timeout_addr, &timeout_ns) : 0;
-    if (bad) return bad;
-    struct timespec zero = {0, 0};
-    int got = ppoll(p, n, &zero, NULL);
-    if (got != 0) return got < 0 ? -errno : got;
-    bool outside = false;
-    for (size_t i = 0; i < n; i++)
-        if (p[i].events && host_fd_from_outside(e, p[i].fd)) outside = true;
-    return poll_wait(e, p, n, timeout_addr != 0, timeout_ns, outside, "poll");
 }
 
 /* The wait of host_poll (also epoll_pwait's, on its instance's host descriptor) once nothing
@@ -1242,6 +1208,28 @@ static int64_t poll_wait(emu_t *e, struct pollfd *p, size_t n, bool timed, uint6
     bool interrupted;
     int got = emu_host_wait(e, p, n, &interrupted); /* another process' signal may end it */
     return interrupted ? -EINTR : got < 0 ? -errno : got;
+}
+
+/* ppoll/pselect6's wait, on the guest clock as a sleep is: what is ready now (the host's
+ * ppoll with no wait); nothing ready, other threads alive and a timeout or only the guest's
+ * own pipes: the thread waits (thread.c) until a pipe changes or the timeout runs out (the
+ * call runs again then, and returns what is ready). With one thread: a timeout runs out at
+ * once, moving the guest clock by it (input arriving meanwhile is not seen, as its time is
+ * not the host's); nothing ready and no timeout: the host's wait when
+ * a descriptor can become ready from outside (a pipe, a socket, a terminal: as read()
+ * would wait), else the run ends as a futex wait without a timeout does. Returns the
+ * host's count or -errno; -EDEADLK after emu_fail. */
+static int64_t host_poll(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_addr) {
+    uint64_t timeout_ns = 0;
+    int64_t bad = timeout_addr ? guest_timespec_ns(e, timeout_addr, &timeout_ns) : 0;
+    if (bad) return bad;
+    struct timespec zero = {0, 0};
+    int got = ppoll(p, n, &zero, NULL);
+    if (got != 0) return got < 0 ? -errno : got;
+    bool outside = false;
+    for (size_t i = 0; i < n; i++)
+        if (p[i].events && host_fd_from_outside(e, p[i].fd)) outside = true;
+    return poll_wait(e, p, n, timeout_addr != 0, timeout_ns, outside, "poll");
 }
 
 /* setrlimit(resource, &new) as Linux answers an unprivileged process: a soft limit above the
@@ -1450,7 +1438,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         ssize_t put_n = offset < 0 ? write(g->host, tmp, n) : pwrite(g->host, tmp, n, offset);
         ret = put_n < 0 ? -errno : put_n;
         if (put_n > 0) shared_after_write(e, g->host);
-        if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, "write to");
+        if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, false);
         if (p && put_n > 0) { /* the copy a fork of the emulator is given */
             if (p->len + (size_t)put_n > p->cap) {
                 p->cap = (p->len + (size_t)put_n) * 2;
@@ -1462,20 +1450,13 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         }
         uint64_t wrote = before + (put_n > 0 ? (uint64_t)put_n : 0);
         if (p && !g->nonblock && (ret == -EAGAIN || (put_n >= 0 && (size_t)put_n < n))) {
-            int64_t waits = 0;
             if (!may_wait && put_n > 0) ret = put_n; /* writev's later buffer: a short count */
             else if (!may_wait) ret = 0;
-            /* full: another thread may read it; this one waits (thread.c), or a handler comes first */
-            else if ((waits = emu_thread_block_io(e, "writing a full pipe", UINT64_MAX, true)) > 0) {
-                emu_thread_set_io_partial(e, wrote);
-                ret = 0;
-            } else if (waits < 0) ret = wrote ? (int64_t)wrote : waits;
-            else { /* only the guest itself reads it: Linux would wait forever */
-                emu_fail(e,
-                         "write to a full pipe would block forever: only the guest itself can read it, and %s "
-                         "(pc 0x%" PRIx64 ")",
-                         EMU_SINGLE_THREAD_NOTE, e->h.pc);
-                ret = -EDEADLK;
+            else { /* full: another thread may read it */
+                int64_t waited = wait_for_another_thread(e, "writing a full pipe", "write to a full pipe",
+                                                         "only the guest itself can read it");
+                if (waited == 0) emu_thread_set_io_partial(e, wrote); /* it waits: the call runs again */
+                ret = waited == 0 || waited == -EDEADLK || !wrote ? waited : (int64_t)wrote;
             }
         } else if (ret >= 0) ret += (int64_t)before;
     }
@@ -1574,13 +1555,10 @@ static int64_t splice_wait(emu_t *e, guest_fd *g, bool reading) {
     guest_pipe *p = pipe_of(e, g);
     if (p && p->socket) return socket_wait(e, g, reading, true);
     if (!p || p->cross_process) return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
-    int64_t waits =
-        emu_thread_block_io(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe", UINT64_MAX, true);
-    if (waits) return waits < 0 ? waits : 0;
-    emu_fail(e, "%s would block forever: only the guest itself can %s it, and %s (pc 0x%" PRIx64 ")",
-             reading ? "splice from an empty pipe" : "splice to a full pipe", reading ? "write" : "read",
-             EMU_SINGLE_THREAD_NOTE, e->h.pc);
-    return -EDEADLK;
+    return wait_for_another_thread(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe",
+                                   reading ? "splice from an empty pipe" : "splice to a full pipe",
+                                   reading ? "only the guest itself can write it"
+                                           : "only the guest itself can read it");
 }
 
 /* splice(in, off_in, out, off_out, len, flags) and tee(in, out, len, flags): the host's, on
@@ -1639,7 +1617,7 @@ static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool w
     if (socket_of(e, fd_of(e, fd))) { /* one message for a datagram socket: sendmsg, recvmsg */
         guest_msghdr gm = {.iov = iov, .iovlen = cnt};
         uint64_t a[3] = {fd, 0, 0};
-        return socket_msg(e, writing ? SYS_sendmsg : SYS_recvmsg, a, &gm);
+        return socket_msg(e, writing ? SYS_sendmsg : SYS_recvmsg, a, gm);
     }
     int64_t total = 0;
     for (uint64_t i = 0; i < cnt; i++) {
@@ -2191,8 +2169,6 @@ static int64_t sys_sysinfo(emu_t *e, uint64_t addr) {
 
 /* ---- pipes, the working directory, renames, the alarm ---- */
 
-static int64_t install_pipe(emu_t *e, int host[2], uint64_t fds_addr, uint64_t flags, int kind);
-
 /* a free entry of the guest's pipes (and socketpairs) */
 static size_t new_pipe_slot(emu_t *e) {
     size_t index = 0;
@@ -2202,32 +2178,6 @@ static size_t new_pipe_slot(emu_t *e) {
         e->pipes[e->pipe_count++] = (guest_pipe){0};
     }
     return index;
-}
-
-/* pipe2(fds, flags): a host pipe, non-blocking on the host whatever the guest asked, so a
- * read or write that would wait makes the thread wait for another (thread.c), or, with a
- * single thread, ends the run in one line (sys_read, sys_write) instead of hanging the host. */
-static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
-    if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT)) return -EINVAL;
-    int host[2];
-    if (pipe2(host, O_NONBLOCK | O_CLOEXEC | ((int)flags & O_DIRECT)) < 0) return -errno;
-    return install_pipe(e, host, fds_addr, flags, -1);
-}
-
-/* socketpair(AF_UNIX, SOCK_STREAM or SOCK_DGRAM or SOCK_SEQPACKET [| SOCK_NONBLOCK | SOCK_CLOEXEC], 0, fds): a
- * host socketpair, non-blocking on the host as a pipe is, served as the guest's pipes are
- * (a wait for another thread or process, or the run's end when only the guest itself could
- * make it ready). Any other domain: EAFNOSUPPORT, as Linux's socketpair of AF_INET. */
-static int64_t sys_socketpair(emu_t *e, uint64_t domain, uint64_t type, uint64_t protocol, uint64_t fds_addr) {
-    int kind = (int)type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if ((int)type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC | 0xf)) return -EINVAL;
-    if (domain != AF_UNIX) return domain >= 46 /* AF_MAX */ ? -EAFNOSUPPORT : -EOPNOTSUPP;
-    if (kind != SOCK_STREAM && kind != SOCK_DGRAM && kind != SOCK_SEQPACKET) return -ESOCKTNOSUPPORT;
-    if (protocol != 0 && protocol != (uint64_t)PF_UNIX) return -EPROTONOSUPPORT;
-    int host[2];
-    if (socketpair(AF_UNIX, kind | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, host) < 0) return -errno;
-    uint64_t flags = (type & SOCK_NONBLOCK ? O_NONBLOCK : 0) | (type & SOCK_CLOEXEC ? O_CLOEXEC : 0);
-    return install_pipe(e, host, fds_addr, flags, kind);
 }
 
 /* the guest's ends of a pipe (`kind` -1) or socketpair (SOCK_STREAM, …) on host[0], host[1],
@@ -2262,6 +2212,32 @@ static int64_t install_pipe(emu_t *e, int host[2], uint64_t fds_addr, uint64_t f
         return -EFAULT;
     }
     return 0;
+}
+
+/* pipe2(fds, flags): a host pipe, non-blocking on the host whatever the guest asked, so a
+ * read or write that would wait makes the thread wait for another (thread.c), or, with a
+ * single thread, ends the run in one line (sys_read, sys_write) instead of hanging the host. */
+static int64_t sys_pipe2(emu_t *e, uint64_t fds_addr, uint64_t flags) {
+    if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT)) return -EINVAL;
+    int host[2];
+    if (pipe2(host, O_NONBLOCK | O_CLOEXEC | ((int)flags & O_DIRECT)) < 0) return -errno;
+    return install_pipe(e, host, fds_addr, flags, -1);
+}
+
+/* socketpair(AF_UNIX, SOCK_STREAM or SOCK_DGRAM or SOCK_SEQPACKET [| SOCK_NONBLOCK | SOCK_CLOEXEC], 0, fds): a
+ * host socketpair, non-blocking on the host as a pipe is, served as the guest's pipes are
+ * (a wait for another thread or process, or the run's end when only the guest itself could
+ * make it ready). Any other domain: EAFNOSUPPORT, as Linux's socketpair of AF_INET. */
+static int64_t sys_socketpair(emu_t *e, uint64_t domain, uint64_t type, uint64_t protocol, uint64_t fds_addr) {
+    int kind = (int)type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if ((int)type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC | 0xf)) return -EINVAL;
+    if (domain != AF_UNIX) return domain >= 46 /* AF_MAX */ ? -EAFNOSUPPORT : -EOPNOTSUPP;
+    if (kind != SOCK_STREAM && kind != SOCK_DGRAM && kind != SOCK_SEQPACKET) return -ESOCKTNOSUPPORT;
+    if (protocol != 0 && protocol != (uint64_t)PF_UNIX) return -EPROTONOSUPPORT;
+    int host[2];
+    if (socketpair(AF_UNIX, kind | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, host) < 0) return -errno;
+    uint64_t flags = (type & SOCK_NONBLOCK ? O_NONBLOCK : 0) | (type & SOCK_CLOEXEC ? O_CLOEXEC : 0);
+    return install_pipe(e, host, fds_addr, flags, kind);
 }
 
 void emu_adopt_socket(emu_t *e, int fd) {

@@ -290,19 +290,18 @@ static bool alarm_ends_a_wait(const emu_t *e) {
  * none pending is a deadlock (the run ends). True when one became runnable. */
 static bool idle(emu_t *e) {
     uint64_t earliest = UINT64_MAX;
+    int child_waiter = -1; /* the first thread in wait4/waitid */
     for (int i = 0; i < EMU_MAX_THREADS; i++) {
         const emu_thread *t = &e->threads[i];
         if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP || t->state == THREAD_IO) &&
             t->deadline_ns < earliest)
             earliest = t->deadline_ns;
+        if (child_waiter < 0 && t->state == THREAD_IO && t->io_child) child_waiter = i;
     }
     /* a thread waits for a child, which runs on the host in real time: the guest's time
      * passes with it, up to the earliest deadline (a Go parent's sysmon sleeps and its
      * exec.CommandContext timeout must not all come due at once while the child works) */
-    bool child_waiter = false;
-    for (int i = 0; i < EMU_MAX_THREADS && !child_waiter; i++)
-        child_waiter = e->threads[i].state == THREAD_IO && e->threads[i].io_child;
-    if (child_waiter && earliest != UINT64_MAX) {
+    if (child_waiter >= 0 && earliest != UINT64_MAX) {
         uint64_t before = emu_guest_clock_ns(e);
         uint64_t until = earliest;
         if (alarm_ends_a_wait(e) && emu_alarm_budget(e) < until - before) until = before + emu_alarm_budget(e);
@@ -328,12 +327,11 @@ static bool idle(emu_t *e) {
     if (earliest == UINT64_MAX) {
         /* a thread waiting for a child, every other one waiting with no deadline: its wait4 or
          * waitid runs again and waits on the host (as with one thread), the others held */
-        for (int i = 0; i < EMU_MAX_THREADS; i++)
-            if (e->threads[i].state == THREAD_IO && e->threads[i].io_child) {
-                wake_retry(&e->threads[i], false);
-                e->threads[i].io_child_hold = true;
-                return true;
-            }
+        if (child_waiter >= 0) {
+            wake_retry(&e->threads[child_waiter], false);
+            e->threads[child_waiter].io_child_hold = true;
+            return true;
+        }
         /* while another process of the tree may signal this one, it waits for that, as
          * Linux's process would, and the thread the signal reaches wakes (process.c, §15) */
         if (!emu_wait_tree_signal(e)) {

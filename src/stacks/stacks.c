@@ -191,8 +191,7 @@ typedef struct long_track {
 
 /* An FP view: what one cycle adds to the FLOPS stack (account_fp) depends on its
  * first 16 bytes (units, issued, flops, non-FP µops on FP units, waiting, FP operations
- * outside the units, and the
- * cause's kind, level, state, op_class, latency). */
+ * outside the units, and the cause's kind, level, state, op_class, latency). */
 _Static_assert(offsetof(fp_view, cause) == 8, "FP view key bytes");
 typedef struct fp_memo {
     uint64_t key[2];

@@ -131,6 +131,12 @@ int cli_program_only(const char *verb, const char *path, cli_input_kind kind);
  * (not even its end) for a second is left alone with a warning: it may be one nobody
  * writes, and waiting for its end could wait forever. False (after one line) on failure. */
 bool cli_spool_piped_stdin(const char *verb);
+/* The stdin of jobs that run elsewhere (sweep --emit: a GNU parallel job, a Slurm task),
+ * where the caller's stdin is not: the path each job reads with `< PATH`. A file is named by
+ * its absolute path (refused when it has none, or is read from past its start); a pipe is
+ * read whole into keep_path (with a note); a terminal, /dev/null or an idle pipe give
+ * /dev/null. NULL (after one line) on failure; the caller frees the path. */
+char *cli_stdin_for_elsewhere(const char *verb, const char *keep_path);
 /* What a program read of a file stdin (cli/stdin_mark.c), recorded by the verbs that analyse a
  * run (model analyze, rpstacks) and checked by those that time it again (model solve
  * --compare-sim, whatif --verify). A regular file is the stdin whose reads can be told

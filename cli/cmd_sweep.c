@@ -239,7 +239,8 @@ static size_t run_here(const sweep_cli *c, const sweep_grid *g, const uarch_conf
 /* ---- job lists ---- */
 
 /* The command that runs one point: a sweep of a grid of one point. */
-static char *point_command(const sweep_cli *c, const sweep_grid *g, size_t index, const char *self) {
+static char *point_command(const sweep_cli *c, const sweep_grid *g, size_t index, const char *self,
+                           const char *stdin_path) {
     char *settings = sweep_point_settings(g, index);
     char *words[64 + 4096];
     int n = 0;
@@ -261,8 +262,10 @@ static char *point_command(const sweep_cli *c, const sweep_grid *g, size_t index
     words[n++] = cs_strdup("-j 1 -o");
     words[n++] = sweep_shell_quote(c->dir);
     words[n++] = cs_strdup("--");
-    for (int i = 0; i < c->argc && n < (int)(sizeof words / sizeof words[0]); i++)
+    for (int i = 0; i < c->argc && n < (int)(sizeof words / sizeof words[0]) - 2; i++)
         words[n++] = sweep_shell_quote(c->argv[i]);
+    words[n++] = cs_strdup("<");
+    words[n++] = sweep_shell_quote(stdin_path);
     size_t len = 1;
     for (int i = 0; i < n; i++) len += strlen(words[i]) + 1;
     char *cmd = cs_malloc(len);
@@ -293,17 +296,22 @@ static int emit(const sweep_cli *c, const sweep_grid *g, const size_t *to_run, s
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) return cli_fail("cannot find the cyclescope executable (/proc/self/exe)");
     self[len] = 0;
+    char path[PATH_MAX + 32];
+    /* the jobs run where the caller's stdin is not: each command names what it reads */
+    snprintf(path, sizeof path, "%s/stdin", c->dir);
+    char *stdin_path = cli_stdin_for_elsewhere("sweep", path);
+    if (!stdin_path) return EXIT_RUN_FAILED;
     char *buf = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
-    char path[PATH_MAX + 32];
     if (!strcmp(c->emit, "parallel")) {
         for (size_t k = 0; k < n; k++) {
-            char *cmd = point_command(c, g, to_run[k], self);
+            char *cmd = point_command(c, g, to_run[k], self, stdin_path);
             fprintf(f, "%s\n", cmd);
             free(cmd);
         }
         fclose(f);
+        free(stdin_path);
         snprintf(path, sizeof path, "%s/jobs.txt", c->dir);
         bool ok = write_text_file(path, buf, false);
         free(buf);
@@ -323,12 +331,13 @@ static int emit(const sweep_cli *c, const sweep_grid *g, const size_t *to_run, s
     fprintf(f, "#SBATCH --cpus-per-task=%s\n#SBATCH --ntasks=1\nset -eu\njobs=(\n",
             c->slurm_cpus ? c->slurm_cpus : "1");
     for (size_t k = 0; k < n; k++) {
-        char *cmd = point_command(c, g, to_run[k], self);
+        char *cmd = point_command(c, g, to_run[k], self, stdin_path);
         char *q = sweep_shell_quote(cmd);
         fprintf(f, "  %s\n", q);
         free(q);
         free(cmd);
     }
+    free(stdin_path);
     fprintf(f, ")\neval \"${jobs[$SLURM_ARRAY_TASK_ID]}\"\n");
     fclose(f);
     snprintf(path, sizeof path, "%s/sweep.sbatch", c->dir);

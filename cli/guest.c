@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,20 +120,46 @@ emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv) {
 /* How long a piped stdin may stay silent before it is taken for one nobody writes. */
 enum { SPOOL_WAIT_MS = 1000 };
 
-bool cli_spool_piped_stdin(const char *verb) {
-    struct stat st;
-    if (fstat(STDIN_FILENO, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) return true;
+/* Read a piped stdin whole into `to`; false (after one line) on failure. */
+static bool copy_stdin(const char *verb, int to, uint64_t *total) {
+    const char *failed = NULL;
+    char buf[1 << 16];
+    *total = 0;
+    for (ssize_t n; !failed && (n = read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
+        if (n < 0) {
+            if (errno != EINTR) failed = "read failed";
+            continue;
+        }
+        for (ssize_t put = 0, w; !failed && put<n; put += w> 0 ? w : 0)
+            if ((w = write(to, buf + put, (size_t)(n - put))) < 0 && errno != EINTR) failed = "cannot keep it";
+        *total += (uint64_t)n;
+    }
+    if (failed) cli_fail("%s: stdin: %s: %s", verb, failed, strerror(errno));
+    return !failed;
+}
+
+/* A pipe with something in it (or its end) within SPOOL_WAIT_MS; false, after a warning,
+ * for one that stays silent, which is then left alone. */
+static bool pipe_has_input(const char *verb) {
     struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
     int ready;
     while ((ready = poll(&pfd, 1, SPOOL_WAIT_MS)) < 0 && errno == EINTR) {
     }
-    if (ready == 0) {
+    if (ready == 0)
         fprintf(stderr,
                 "cyclescope %s: warning: stdin is a pipe with nothing in it after %d ms; the runs read an "
                 "empty stdin (give the input as a file: < FILE)\n",
                 verb, SPOOL_WAIT_MS);
-        return true;
-    }
+    return ready != 0;
+}
+
+static bool stdin_is_pipe(void) {
+    struct stat st;
+    return fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+bool cli_spool_piped_stdin(const char *verb) {
+    if (!stdin_is_pipe() || !pipe_has_input(verb)) return true;
     const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char path[4096];
     snprintf(path, sizeof path, "%s/cyclescope-stdin-XXXXXX", dir);
@@ -142,31 +169,61 @@ bool cli_spool_piped_stdin(const char *verb) {
         return false;
     }
     unlink(path);
-    const char *failed = NULL;
-    char buf[1 << 16];
-    uint64_t total = 0;
-    for (ssize_t n; !failed && (n = read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
-        if (n < 0) {
-            if (errno != EINTR) failed = "read failed";
-            continue;
-        }
-        for (ssize_t put = 0, w; !failed && put<n; put += w> 0 ? w : 0)
-            if ((w = write(spool, buf + put, (size_t)(n - put))) < 0 && errno != EINTR) failed = "cannot keep it";
-        total += (uint64_t)n;
+    uint64_t total;
+    bool ok = copy_stdin(verb, spool, &total);
+    if (ok && (lseek(spool, 0, SEEK_SET) != 0 || dup2(spool, STDIN_FILENO) < 0)) {
+        cli_fail("%s: stdin: cannot put the temporary file in its place: %s", verb, strerror(errno));
+        ok = false;
     }
-    if (!failed && (lseek(spool, 0, SEEK_SET) != 0 || dup2(spool, STDIN_FILENO) < 0))
-        failed = "cannot put the temporary file in its place";
-    int why = errno;
     close(spool);
-    if (failed) {
-        cli_fail("%s: stdin: %s: %s", verb, failed, strerror(why));
-        return false;
+    if (ok)
+        fprintf(stderr,
+                "cyclescope %s: note: stdin is a pipe: its %" PRIu64 " bytes were kept in a temporary file, "
+                "which every run reads as it would read < FILE\n",
+                verb, total);
+    return ok;
+}
+
+char *cli_stdin_for_elsewhere(const char *verb, const char *keep_path) {
+    struct stat st, named;
+    if (fstat(STDIN_FILENO, &st) != 0) return cs_strdup("/dev/null");
+    if (S_ISREG(st.st_mode)) {
+        char path[PATH_MAX];
+        ssize_t len = readlink("/proc/self/fd/0", path, sizeof path - 1);
+        if (len > 0) path[len] = 0;
+        if (len <= 0 || path[0] != '/' || stat(path, &named) != 0 || named.st_dev != st.st_dev ||
+            named.st_ino != st.st_ino) {
+            cli_fail("%s: stdin is a file with no name the jobs could open (removed?); give the input as < FILE", verb);
+            return NULL;
+        }
+        off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+        if (at > 0) {
+            cli_fail("%s: stdin %s is read from byte %lld on, which the jobs cannot do: give it from its start", verb,
+                     path, (long long)at);
+            return NULL;
+        }
+        return cs_strdup(path);
+    }
+    if (!stdin_is_pipe() || !pipe_has_input(verb)) return cs_strdup("/dev/null"); /* a terminal: empty */
+    int keep = open(keep_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (keep < 0) {
+        cli_fail("%s: stdin: cannot keep it in %s: %s", verb, keep_path, strerror(errno));
+        return NULL;
+    }
+    uint64_t total;
+    bool ok = copy_stdin(verb, keep, &total);
+    if (close(keep) != 0 && ok) {
+        cli_fail("%s: stdin: cannot keep it in %s: %s", verb, keep_path, strerror(errno));
+        ok = false;
+    }
+    if (!ok) {
+        unlink(keep_path);
+        return NULL;
     }
     fprintf(stderr,
-            "cyclescope %s: note: stdin is a pipe: its %" PRIu64 " bytes were kept in a temporary file, "
-            "which every run reads as it would read < FILE\n",
-            verb, total);
-    return true;
+            "cyclescope %s: note: stdin is a pipe: its %" PRIu64 " bytes were kept in %s, which every job reads\n",
+            verb, total, keep_path);
+    return cs_strdup(keep_path);
 }
 
 cli_input_kind cli_input_kind_of(const char *path) {

@@ -33,6 +33,23 @@ sleep 3 | "$cs" sweep --grid 'l1d.size=16K' -j 1 -o "$out/sweep-idle" "$prog" - 
     { echo "FAIL: sweep from an idle pipe exited $?: $(cat "$out/idle.err")"; fail=1; }
 grep -q "warning: stdin is a pipe with nothing in it after 1000 ms; the runs read an empty stdin" "$out/idle.err" ||
     { echo "FAIL: sweep from an idle pipe: no warning: $(cat "$out/idle.err")"; fail=1; }
+# --emit: the jobs run elsewhere (GNU parallel, Slurm) with another stdin, here /dev/null; each
+# command names what it reads: the caller's file, or the pipe kept in DIR/stdin (before, every
+# job read the stdin it was given: nothing, silently)
+"$cs" sweep --grid 'l1d.size=16K,32K' --emit parallel -o "$out/emit-file" "$prog" - 2000 <"$input" >/dev/null 2>&1 ||
+    { echo "FAIL: sweep --emit parallel exited $?"; fail=1; }
+while IFS= read -r job; do bash -c "$job" </dev/null >/dev/null 2>&1 || { echo "FAIL: job exited $?: $job"; fail=1; }; done <"$out/emit-file/jobs.txt"
+cat "$input" | "$cs" sweep --grid 'l1d.size=16K' --emit slurm -o "$out/emit-pipe" "$prog" - 2000 >/dev/null 2>"$out/emit-pipe.err" ||
+    { echo "FAIL: sweep --emit slurm from a pipe exited $?"; fail=1; }
+grep -q "note: stdin is a pipe: its $(wc -c <"$input") bytes were kept in $out/emit-pipe/stdin, which every job reads" "$out/emit-pipe.err" ||
+    { echo "FAIL: sweep --emit from a pipe: no note: $(cat "$out/emit-pipe.err")"; fail=1; }
+SLURM_ARRAY_TASK_ID=0 bash "$out/emit-pipe/sweep.sbatch" </dev/null >/dev/null 2>&1 || { echo "FAIL: the Slurm task exited $?"; fail=1; }
+for f in "$out"/emit-file/????????????????.json "$out"/emit-pipe/????????????????.json; do
+    got=$(insns "$f")
+    [ "$got" = "$want" ] || { echo "FAIL: emitted job ${f#$out/}: $got instructions, run --env-fixed $want"; fail=1; }
+done
+[ "$(ls "$out"/emit-file/????????????????.json "$out"/emit-pipe/????????????????.json | wc -l)" = 3 ] ||
+    { echo "FAIL: the emitted jobs wrote $(ls "$out"/emit-*/????????????????.json | wc -l) results, not 3"; fail=1; }
 "$cs" stacks --validate --json "$out/validate.json" "$prog" - 2000 <"$input" >/dev/null 2>&1 || { echo "FAIL: stacks --validate exited $?"; fail=1; }
 want=$(insns "$out/run.json") got=$(insns "$out/validate.json")
 # the pool's jobs write to a temporary file, run here to /dev/null: glibc's stdio differs by

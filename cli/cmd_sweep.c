@@ -244,6 +244,10 @@ static char *point_command(const sweep_cli *c, const sweep_grid *g, size_t index
     char *settings = sweep_point_settings(g, index);
     char *words[64 + 4096];
     int n = 0;
+    /* the program's relative arguments name files from where the caller stood */
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd))
+        words[n++] = cs_strdup("cd"), words[n++] = sweep_shell_quote(cwd), words[n++] = cs_strdup("&&");
     words[n++] = sweep_shell_quote(self);
     words[n++] = cs_strdup("sweep --grid");
     words[n++] = sweep_shell_quote(settings);

@@ -48,8 +48,19 @@ for f in "$out"/emit-file/????????????????.json "$out"/emit-pipe/???????????????
     got=$(insns "$f")
     [ "$got" = "$want" ] || { echo "FAIL: emitted job ${f#$out/}: $got instructions, run --env-fixed $want"; fail=1; }
 done
-[ "$(ls "$out"/emit-file/????????????????.json "$out"/emit-pipe/????????????????.json | wc -l)" = 3 ] ||
-    { echo "FAIL: the emitted jobs wrote $(ls "$out"/emit-*/????????????????.json | wc -l) results, not 3"; fail=1; }
+# a relative file argument names a file from where the caller stood, wherever the job runs
+cp "$input" "$out/relative.in"
+(cd "$out" && "$cs" run --env-fixed --no-report --json run-relative.json "$prog" relative.in 2000 </dev/null >/dev/null 2>&1 &&
+    "$cs" sweep --grid 'l1d.size=16K' --emit parallel -o emit-relative "$prog" relative.in 2000 </dev/null >/dev/null 2>&1) ||
+    { echo "FAIL: run or sweep --emit with a relative argument exited $?"; fail=1; }
+(cd / && bash -c "$(cat "$out/emit-relative/jobs.txt")" </dev/null >/dev/null 2>&1) || { echo "FAIL: the job from / exited $?"; fail=1; }
+want_relative=$(insns "$out/run-relative.json")
+for f in "$out"/emit-relative/????????????????.json; do
+    got=$(insns "$f")
+    [ "$got" = "$want_relative" ] || { echo "FAIL: emitted job ${f#$out/} run from /: $got instructions, run $want_relative"; fail=1; }
+done
+[ "$(ls "$out"/emit-*/????????????????.json | wc -l)" = 4 ] ||
+    { echo "FAIL: the emitted jobs wrote $(ls "$out"/emit-*/????????????????.json | wc -l) results, not 4"; fail=1; }
 "$cs" stacks --validate --json "$out/validate.json" "$prog" - 2000 <"$input" >/dev/null 2>&1 || { echo "FAIL: stacks --validate exited $?"; fail=1; }
 want=$(insns "$out/run.json") got=$(insns "$out/validate.json")
 # the pool's jobs write to a temporary file, run here to /dev/null: glibc's stdio differs by

@@ -205,21 +205,21 @@ char *cli_stdin_for_elsewhere(const char *verb, const char *keep_path) {
         return cs_strdup(path);
     }
     if (!stdin_is_pipe() || !pipe_has_input(verb)) return cs_strdup("/dev/null"); /* a terminal: empty */
-    int keep = open(keep_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (keep < 0) {
-        cli_fail("%s: stdin: cannot keep it in %s: %s", verb, keep_path, strerror(errno));
+    cs_output out; /* written whole, then renamed: a job never reads half of it */
+    cs_error err;
+    FILE *keep = cs_output_open(&out, keep_path, &err);
+    if (!keep) {
+        cli_fail("%s: stdin: %s", verb, err.msg);
         return NULL;
     }
     uint64_t total;
-    bool ok = copy_stdin(verb, keep, &total);
-    if (close(keep) != 0 && ok) {
-        cli_fail("%s: stdin: cannot keep it in %s: %s", verb, keep_path, strerror(errno));
+    bool ok = copy_stdin(verb, fileno(keep), &total);
+    if (ok && !cs_output_commit(&out, &err)) {
+        cli_fail("%s: stdin: %s", verb, err.msg);
         ok = false;
     }
-    if (!ok) {
-        unlink(keep_path);
-        return NULL;
-    }
+    cs_output_discard(&out);
+    if (!ok) return NULL;
     fprintf(stderr,
             "cyclescope %s: note: stdin is a pipe: its %" PRIu64 " bytes were kept in %s, which every job reads\n",
             verb, total, keep_path);

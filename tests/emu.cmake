@@ -314,6 +314,13 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # child's real time (the clock jumped from deadline to deadline and the watchdog killed it)
   add_test(NAME exec.qemu.threads_wait_timeout COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_wait_timeout)
   set_tests_properties(exec.qemu.threads_wait_timeout PROPERTIES TIMEOUT 60)
+  # a thread in read, poll and epoll_wait (no timeout) for a pipe an echo child writes, while the
+  # main thread sleeps and then sends the child its line (it hung: the host's wait for the pipe
+  # held every thread; Go's os/exec TestContext); also with a one-instruction quantum
+  add_test(NAME exec.qemu.threads_outside_wait COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_outside_wait)
+  add_test(NAME exec.qemu.threads_outside_wait_q1
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 1 -- ${_g}/threads_outside_wait)
+  set_tests_properties(exec.qemu.threads_outside_wait exec.qemu.threads_outside_wait_q1 PROPERTIES TIMEOUT 60)
   # a one-instruction quantum: an LR/SC loop still reaches its SC (its quantum runs on while the
   # reservation is held, up to 16 instructions); before, a quantum of 1 or 2 spun forever in
   # glibc's lock before the fork

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 
 #include "emu.h"
@@ -46,6 +47,8 @@ typedef struct thread_context {
 /* A thread of the guest (thread.c). The running one's state is in the emu fields; a
  * slot holds it while another runs. */
 enum { EMU_MAX_THREADS = 64 };
+/* the descriptors a thread may wait for on the host while the others run (more: it holds them) */
+enum { EMU_HOST_WAIT_FDS = 8 };
 /* Guest pids are EMU_PID_STRIDE apart (process.c); a process' thread ids are the ids between its
  * pid and the next one's (thread.c), fewer than EMU_PID_STRIDE of them live at once. */
 enum { EMU_PID_STRIDE = 100 };
@@ -79,7 +82,11 @@ typedef struct emu_thread {
     uint64_t io_sigset;    /* the signals a sigtimedwait waits for (its wait ends when one comes) */
     bool io_child;         /* THREAD_IO in wait4/waitid: a child's change (SIGCHLD) runs it again */
     bool io_child_hold;    /* ... run again with every other thread waiting: it may wait on the host */
-    uint64_t sleep_rem;    /* a relative nanosleep's rem (0: none): a handler's interruption writes the time left */
+    /* THREAD_IO for descriptors only another process or the outside can make ready (a pipe a
+     * child writes, a terminal): idle() waits for them on the host while the others wait */
+    struct pollfd io_host[EMU_HOST_WAIT_FDS];
+    uint8_t io_host_n;
+    uint64_t sleep_rem; /* a relative nanosleep's rem (0: none): a handler's interruption writes the time left */
 } emu_thread;
 
 /* One send of a real-time signal, queued: whose pending bit it stands behind (a thread's
@@ -421,6 +428,14 @@ int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bo
  * every other thread waits with no deadline — then the call runs again and this returns 0,
  * and the call waits on the host as with one thread. Returns as emu_thread_block_io. */
 int64_t emu_thread_block_child(emu_t *e);
+/* A blocking call waits for host descriptors that only another process or the outside can
+ * make ready (a pipe another process of the guest writes, a terminal, epoll's instance over
+ * them): with other threads alive the running one blocks (THREAD_IO) and they run; when every
+ * thread waits, idle() waits on the host for these descriptors, a child's change and another
+ * process' signal at once, and the call runs again when one is ready. Returns as
+ * emu_thread_block_io; 0 also for more than EMU_HOST_WAIT_FDS descriptors (the caller waits on
+ * the host holding every thread, as before). */
+int64_t emu_thread_block_host(emu_t *e, const char *what, const struct pollfd *fds, size_t n);
 /* A child ended, stopped or went on (the host's SIGCHLD): the threads in wait4/waitid run
  * their calls again. */
 void emu_thread_child_changed(emu_t *e);
@@ -521,10 +536,12 @@ bool emu_host_wait_arrival_or(emu_t *e, struct pollfd *fds, size_t n);
 struct timespec;
 /* The same, giving up after `timeout` (NULL: none). */
 bool emu_host_wait_arrival_for(emu_t *e, struct pollfd *fds, size_t n, const struct timespec *timeout);
-/* Every thread waits, one of them for a child, the earliest deadline `ns` of guest time away: the
- * host waits up to that long in real time for a child to change (or another process' signal),
- * as the guest's time passes while its child runs. The real time waited, at most `ns`. */
-uint64_t emu_wait_children_for(emu_t *e, uint64_t ns);
+/* Every thread waits, for a child or for host descriptors `more` (n_more of them), the
+ * earliest deadline `ns` of guest time away (UINT64_MAX: none): the host waits up to that long
+ * in real time for a child to change, one of `more` to be ready or another process' signal,
+ * as the guest's time passes while its children and the outside run. The real time waited,
+ * at most `ns`. */
+uint64_t emu_wait_children_for(emu_t *e, struct pollfd *more, size_t n_more, uint64_t ns);
 void emu_host_events_watch(void);
 uint64_t emu_host_event_chunk(uint64_t budget);
 /* This host process ends by `sig` as by the kernel's default action, without a core file

@@ -782,9 +782,13 @@ static void shared_before_io(emu_t *e, int host);
 static void shared_after_write(emu_t *e, int host);
 
 /* Until the host descriptor is ready for `events` (a pipe another process of the guest
- * holds); false when a signal from another process ended the wait (emu_host_wait). */
-static bool host_wait_ready(emu_t *e, int host, short events) {
+ * holds); false when a signal from another process ended the wait (emu_host_wait), or when
+ * `what` names the wait and, other threads alive, this one blocks instead (thread.c: the call
+ * runs again once the descriptor is ready, e->syscall_retry set) — a call that did part of
+ * its work gives NULL and waits holding them. */
+static bool host_wait_ready(emu_t *e, int host, short events, const char *what) {
     struct pollfd p = {.fd = host, .events = events};
+    if (what && emu_thread_block_host(e, what, &p, 1)) return false;
     bool interrupted = false;
     while (emu_host_wait(e, &p, 1, &interrupted) < 0 && errno == EINTR && !interrupted) {
     }
@@ -799,7 +803,7 @@ static int64_t cross_pipe_read(emu_t *e, guest_fd *g, uint64_t buf, uint64_t cou
     ssize_t got;
     bool interrupted = false;
     while ((got = read(g->host, tmp, n)) < 0 && (errno == EINTR || (errno == EAGAIN && !g->nonblock && may_wait)))
-        if (errno == EAGAIN && !host_wait_ready(e, g->host, POLLIN)) {
+        if (errno == EAGAIN && !host_wait_ready(e, g->host, POLLIN, "reading a pipe")) {
             interrupted = true;
             break;
         }
@@ -823,7 +827,7 @@ static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t co
         if (put > 0) done += (size_t)put;
         else if (put < 0 && errno == EINTR) continue;
         else if (put < 0 && errno == EAGAIN && !g->nonblock && (may_wait || !done)) {
-            if (!host_wait_ready(e, g->host, POLLOUT)) {
+            if (!host_wait_ready(e, g->host, POLLOUT, done ? NULL : "writing a full pipe")) {
                 ret = done ? 0 : -EMU_ERESTARTSYS; /* a handler first; what was written counts */
                 break;
             }
@@ -894,7 +898,7 @@ static guest_pipe *socket_of(emu_t *e, const guest_fd *g) {
 static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait) {
     if (!may_wait) return 0;
     if (socket_of(e, g)->cross_process)
-        return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
+        return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT, NULL) ? 1 : -EMU_ERESTARTSYS;
     return wait_for_another_thread(e, receiving ? "reading an empty socket" : "writing a full socket",
                                    receiving ? "read from an empty socket" : "write to a full socket",
                                    "only the guest itself holds the other end of the socketpair");
@@ -1131,6 +1135,14 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
     }
 }
 
+/* whether the host descriptor can become ready from outside the guest (a pipe, a socket or a
+ * terminal that is not one of the guest's own pipes: as read() would wait) */
+static bool host_fd_from_outside(const emu_t *e, int host) {
+    struct stat st;
+    return host >= 0 && fstat(host, &st) == 0 &&
+        (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, host);
+}
+
 /* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
  * it wait (readv's later buffers do not) */
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
@@ -1148,6 +1160,16 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
         return ret;
     }
     if (pipe_of(e, g) && pipe_of(e, g)->cross_process) return cross_pipe_read(e, g, buf, count, may_wait);
+    if (may_wait && offset < 0 && !pipe_of(e, g) && !g->eventfd && e->threads && e->threads_live > 1 &&
+        !(fcntl(g->host, F_GETFL) & O_NONBLOCK) && host_fd_from_outside(e, g->host)) {
+        /* a terminal or a pipe from outside with nothing in it: the other threads run while
+         * this one waits (before, its host read held them all) */
+        struct pollfd q = {.fd = g->host, .events = POLLIN};
+        if (poll(&q, 1, 0) == 0) {
+            int64_t waits = emu_thread_block_host(e, "reading", &q, 1);
+            if (waits) return waits < 0 ? waits : 0;
+        }
+    }
     shared_before_io(e, g->host);
     size_t n = count < MAX_IO ? count : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
@@ -1170,14 +1192,6 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
     return ret;
-}
-
-/* whether the host descriptor can become ready from outside the guest (a pipe, a socket or a
- * terminal that is not one of the guest's own pipes: as read() would wait) */
-static bool host_fd_from_outside(const emu_t *e, int host) {
-    struct stat st;
-    return host >= 0 && fstat(host, &st) == 0 &&
-        (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, host);
 }
 
 /* The wait of host_poll (also epoll_pwait's, on its instance's host descriptor) once nothing
@@ -1205,6 +1219,9 @@ static int64_t poll_wait(emu_t *e, struct pollfd *p, size_t n, bool timed, uint6
                  EMU_SINGLE_THREAD_NOTE, e->h.pc);
         return -EDEADLK;
     }
+    /* other threads run while this one waits for the outside (thread.c) */
+    int64_t waits = emu_thread_block_host(e, call[0] == 'e' ? "in epoll_wait" : "in poll", p, n);
+    if (waits) return waits < 0 ? waits : 0;
     bool interrupted;
     int got = emu_host_wait(e, p, n, &interrupted); /* another process' signal may end it */
     return interrupted ? -EINTR : got < 0 ? -errno : got;
@@ -1554,7 +1571,8 @@ static void pipes_after_splice(emu_t *e, guest_fd *in, guest_fd *out, size_t mov
 static int64_t splice_wait(emu_t *e, guest_fd *g, bool reading) {
     guest_pipe *p = pipe_of(e, g);
     if (p && p->socket) return socket_wait(e, g, reading, true);
-    if (!p || p->cross_process) return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
+    if (!p || p->cross_process)
+        return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT, NULL) ? 1 : -EMU_ERESTARTSYS;
     return wait_for_another_thread(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe",
                                    reading ? "splice from an empty pipe" : "splice to a full pipe",
                                    reading ? "only the guest itself can write it"

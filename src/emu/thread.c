@@ -32,6 +32,7 @@
  *   fork-like clones (they keep returning -ENOSYS, syscall.c).
  */
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,7 @@ static void io_forget(emu_thread *t) {
     t->io_partial = 0;
     t->io_sigset = 0;
     t->io_child = t->io_child_hold = false;
+    t->io_host_n = 0;
 }
 
 /* A waiting thread becomes runnable, its system call returning `result` (a THREAD_IO wait,
@@ -290,27 +292,44 @@ static bool alarm_ends_a_wait(const emu_t *e) {
  * none pending is a deadlock (the run ends). True when one became runnable. */
 static bool idle(emu_t *e) {
     uint64_t earliest = UINT64_MAX;
-    int child_waiter = -1; /* the first thread in wait4/waitid */
+    int child_waiter = -1;                                       /* the first thread in wait4/waitid */
+    struct pollfd host_fds[EMU_MAX_THREADS * EMU_HOST_WAIT_FDS]; /* what the host waiters wait for */
+    size_t host_n = 0;
     for (int i = 0; i < EMU_MAX_THREADS; i++) {
         const emu_thread *t = &e->threads[i];
         if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP || t->state == THREAD_IO) &&
             t->deadline_ns < earliest)
             earliest = t->deadline_ns;
         if (child_waiter < 0 && t->state == THREAD_IO && t->io_child) child_waiter = i;
+        if (t->state == THREAD_IO && t->io_host_n) {
+            memcpy(host_fds + host_n, t->io_host, t->io_host_n * sizeof *t->io_host);
+            host_n += t->io_host_n;
+        }
     }
-    /* a thread waits for a child, which runs on the host in real time: the guest's time
-     * passes with it, up to the earliest deadline (a Go parent's sysmon sleeps and its
-     * exec.CommandContext timeout must not all come due at once while the child works) */
-    if (child_waiter >= 0 && earliest != UINT64_MAX) {
+    /* a thread waits for a child or for descriptors the outside makes ready, which run on the
+     * host in real time: the guest's time passes with them, up to the earliest deadline (a Go
+     * parent's sysmon sleeps and its exec.CommandContext timeout must not all come due at once
+     * while the child works); with no deadline the host waits for any of them at once (before,
+     * a thread waiting for such descriptors held every other one: a Go parent's netpoller
+     * waited for its killed child's pipes while its own Wait goroutine could not run) */
+    if ((child_waiter >= 0 && earliest != UINT64_MAX) || host_n) {
         uint64_t before = emu_guest_clock_ns(e);
         uint64_t until = earliest;
-        if (alarm_ends_a_wait(e) && emu_alarm_budget(e) < until - before) until = before + emu_alarm_budget(e);
-        if (until > before) e->slept_ns += emu_wait_children_for(e, until - before);
+        if (alarm_ends_a_wait(e) && (until == UINT64_MAX || emu_alarm_budget(e) < until - before))
+            until = before + emu_alarm_budget(e);
+        if (until > before)
+            e->slept_ns +=
+                emu_wait_children_for(e, host_fds, host_n, until == UINT64_MAX ? UINT64_MAX : until - before);
         if (e->status != EMU_RUNNING) return false;
+        for (int i = 0; i < EMU_MAX_THREADS; i++) { /* ready now: its call runs again */
+            emu_thread *t = &e->threads[i];
+            if (t->state == THREAD_IO && t->io_host_n && poll(t->io_host, t->io_host_n, 0) > 0) wake_retry(t, false);
+        }
         emu_thread *cur = current(e); /* another process' signal may have come meanwhile */
         cur->ctx.sig_pending = e->ctx.sig_pending;
         if (emu_signal_handler_ready(e) && waiting(cur)) interrupt(e, cur);
-        if (next_runnable(e) >= 0) return true; /* a child changed: its waiter runs again */
+        if (next_runnable(e) >= 0) return true; /* a child changed, a descriptor is ready: its waiter runs again */
+        if (until == UINT64_MAX) return true;   /* a signal nobody takes: wait again */
     }
     uint64_t now = emu_guest_clock_ns(e);
     /* the alarm comes first, and a thread would take it (its handler interrupts the thread's
@@ -729,6 +748,7 @@ int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bo
     emu_thread *t = current(e);
     if (!t->io_retry) t->deadline_ns = deadline_ns; /* run again: the first wait's deadline */
     t->io_retry = t->io_timed_out = false;
+    t->io_host_n = 0; /* emu_thread_block_host sets it after */
     t->state = THREAD_IO;
     t->io_what = what;
     t->io_restartable = restartable;
@@ -744,6 +764,17 @@ int64_t emu_thread_block_child(emu_t *e) {
     if (t->io_child_hold) return 0; /* idle() ran it again for the host's wait */
     int64_t waits = emu_thread_block_io(e, "waiting for a child", UINT64_MAX, true);
     if (waits == 1) t->io_child = true;
+    return waits;
+}
+
+int64_t emu_thread_block_host(emu_t *e, const char *what, const struct pollfd *fds, size_t n) {
+    if (!e->threads || e->threads_live <= 1 || n == 0 || n > EMU_HOST_WAIT_FDS) return 0;
+    emu_thread *t = current(e);
+    int64_t waits = emu_thread_block_io(e, what, UINT64_MAX, true);
+    if (waits == 1) {
+        memcpy(t->io_host, fds, n * sizeof *fds);
+        t->io_host_n = (uint8_t)n;
+    }
     return waits;
 }
 

@@ -1,0 +1,85 @@
+/* A thread waits for a pipe only another process writes — in read(), poll() and epoll_wait()
+ * with no timeout — while the main thread is the one that makes that process write: it
+ * sleeps, then sends a line to an echo child, whose answer ends the wait. On Linux the
+ * waiting thread blocks alone; cyclescope's host wait for the pipe held every thread, so the
+ * main thread never sent the line and the run hung (Go's exec.CommandContext test: the
+ * netpoller waited for a killed child's pipes while the Wait goroutine could not run). */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { BY_READ, BY_POLL, BY_EPOLL, WAYS };
+static const char *const way_name[WAYS] = {"read", "poll", "epoll_wait"};
+
+struct waiter {
+    int fd, way;
+    char got[64];
+    ssize_t n;
+};
+
+static void *wait_and_read(void *arg) {
+    struct waiter *w = arg;
+    if (w->way == BY_POLL) {
+        struct pollfd p = {.fd = w->fd, .events = POLLIN};
+        if (poll(&p, 1, -1) != 1) return NULL;
+    } else if (w->way == BY_EPOLL) {
+        int ep = epoll_create1(EPOLL_CLOEXEC);
+        struct epoll_event ev = {.events = EPOLLIN}, out;
+        if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, w->fd, &ev) || epoll_wait(ep, &out, 1, -1) != 1) return NULL;
+        close(ep);
+    }
+    w->n = read(w->fd, w->got, sizeof w->got - 1);
+    return NULL;
+}
+
+/* a child that copies what it reads from `from` to `to` until its end */
+static pid_t start_echo(int *to_child, int *from_child) {
+    int in[2], out[2];
+    if (pipe(in) || pipe(out)) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(in[1]);
+        close(out[0]);
+        char buf[64];
+        ssize_t n;
+        while ((n = read(in[0], buf, sizeof buf)) > 0)
+            if (write(out[1], buf, (size_t)n) != n) _exit(3);
+        _exit(0);
+    }
+    close(in[0]);
+    close(out[1]);
+    *to_child = in[1];
+    *from_child = out[0];
+    return pid;
+}
+
+int main(void) {
+    for (int way = 0; way < WAYS; way++) {
+        int to_child, from_child;
+        pid_t echo = start_echo(&to_child, &from_child);
+        if (echo < 0) return 1;
+        struct waiter w = {.fd = from_child, .way = way, .n = -1};
+        pthread_t t;
+        if (pthread_create(&t, NULL, wait_and_read, &w)) return 2;
+        struct timespec pause = {0, 20 * 1000 * 1000}; /* the waiter waits by now */
+        nanosleep(&pause, NULL);
+        char line[32];
+        int len = snprintf(line, sizeof line, "line %d\n", way);
+        if (write(to_child, line, (size_t)len) != len) return 3;
+        pthread_join(t, NULL);
+        close(to_child);
+        int status = 0;
+        if (waitpid(echo, &status, 0) != echo) return 4;
+        if (w.n > 0) w.got[w.n] = 0;
+        printf("%s: the waiting thread read %zd bytes: %s", way_name[way], w.n, w.n > 0 ? w.got : "(nothing)\n");
+        printf("%s: the echo child exited %d\n", way_name[way], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        close(from_child);
+    }
+    return 0;
+}

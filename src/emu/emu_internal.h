@@ -430,12 +430,15 @@ int64_t emu_thread_block_io(emu_t *e, const char *what, uint64_t deadline_ns, bo
 int64_t emu_thread_block_child(emu_t *e);
 /* A blocking call waits for host descriptors that only another process or the outside can
  * make ready (a pipe another process of the guest writes, a terminal, epoll's instance over
- * them): with other threads alive the running one blocks (THREAD_IO) and they run; when every
- * thread waits, idle() waits on the host for these descriptors, a child's change and another
- * process' signal at once, and the call runs again when one is ready. Returns as
+ * them), until `deadline_ns` on the guest clock (UINT64_MAX: none): with other threads alive
+ * the running one blocks (THREAD_IO) and they run; when every thread waits, idle() waits on
+ * the host for these descriptors, a child's change and another process' signal at once, up to
+ * the earliest deadline in real time, and the call runs again when one is ready or its
+ * deadline passed. Returns as
  * emu_thread_block_io; 0 also for more than EMU_HOST_WAIT_FDS descriptors (the caller waits on
  * the host holding every thread, as before). */
-int64_t emu_thread_block_host(emu_t *e, const char *what, const struct pollfd *fds, size_t n);
+int64_t emu_thread_block_host(emu_t *e, const char *what, const struct pollfd *fds, size_t n, uint64_t deadline_ns,
+                              bool restartable);
 /* A child ended, stopped or went on (the host's SIGCHLD): the threads in wait4/waitid run
  * their calls again. */
 void emu_thread_child_changed(emu_t *e);

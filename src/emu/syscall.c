@@ -788,7 +788,7 @@ static void shared_after_write(emu_t *e, int host);
  * its work gives NULL and waits holding them. */
 static bool host_wait_ready(emu_t *e, int host, short events, const char *what) {
     struct pollfd p = {.fd = host, .events = events};
-    if (what && emu_thread_block_host(e, what, &p, 1)) return false;
+    if (what && emu_thread_block_host(e, what, &p, 1, UINT64_MAX, true)) return false;
     bool interrupted = false;
     while (emu_host_wait(e, &p, 1, &interrupted) < 0 && errno == EINTR && !interrupted) {
     }
@@ -1166,7 +1166,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
          * this one waits (before, its host read held them all) */
         struct pollfd q = {.fd = g->host, .events = POLLIN};
         if (poll(&q, 1, 0) == 0) {
-            int64_t waits = emu_thread_block_host(e, "reading", &q, 1);
+            int64_t waits = emu_thread_block_host(e, "reading", &q, 1, UINT64_MAX, true);
             if (waits) return waits < 0 ? waits : 0;
         }
     }
@@ -1194,6 +1194,27 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     return ret;
 }
 
+/* A timed wait, the only thread, for descriptors the outside makes ready: the outside runs in
+ * real time, so the host waits for them up to the timeout (or the alarm) and the guest's clock
+ * passes by the time waited; what is left of the timeout passes as a sleep when none got
+ * ready. Before, the clock jumped by the whole timeout at once: a child's answer 1 ms away was
+ * never seen by a poll with a 1 s timeout. The host's count, 0, or -EINTR. */
+static int64_t outside_wait_for(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_ns) {
+    uint64_t ns = timeout_ns;
+    if (e->alarm_at_ns && emu_alarm_budget(e) < ns) ns = emu_alarm_budget(e); /* the alarm comes first */
+    struct timespec limit = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)}, zero = {0, 0};
+    double start = cs_now();
+    bool arrived = emu_host_wait_arrival_for(e, p, n, &limit);
+    double real = (cs_now() - start) * 1e9;
+    uint64_t waited = real <= 0 ? 0 : real < (double)ns ? (uint64_t)real : ns;
+    if (!e->opt.host_time) e->slept_ns += waited;
+    if (e->status != EMU_RUNNING) return 0;
+    int got = ppoll(p, n, &zero, NULL);
+    if (got != 0) return got < 0 ? -errno : got;
+    if (arrived && emu_signal_handler_ready(e)) return -EINTR;
+    return guest_sleep(e, timeout_ns - waited, NULL) ? 0 : -EINTR;
+}
+
 /* The wait of host_poll (also epoll_pwait's, on its instance's host descriptor) once nothing
  * is ready: `outside` when a descriptor waited for can become ready from outside the guest,
  * `call` names it in the line that ends a wait that would last forever. */
@@ -1202,12 +1223,15 @@ static int64_t poll_wait(emu_t *e, struct pollfd *p, size_t n, bool timed, uint6
     if (emu_thread_io_timed_out(e) || (timed && timeout_ns == 0)) return 0; /* its wait ran out */
     /* only the guest's own pipes (or nothing): another thread may make one ready, or the
      * time run out; this one waits (thread.c) */
-    if (!outside || timed) {
-        uint64_t now = emu_guest_clock_ns(e);
-        uint64_t deadline = !timed ? UINT64_MAX : now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
-        int64_t waits = emu_thread_block_io(e, call[0] == 'e' ? "in epoll_wait" : "in poll", deadline, false);
-        if (waits) return waits < 0 ? waits : 0;
-    }
+    const char *what = call[0] == 'e' ? "in epoll_wait" : "in poll";
+    uint64_t now = emu_guest_clock_ns(e);
+    uint64_t deadline = !timed ? UINT64_MAX : now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
+    /* other threads run while this one waits for the outside (thread.c), which the host
+     * watches when they all wait */
+    int64_t waits = outside ? emu_thread_block_host(e, what, p, n, deadline, false) : 0;
+    if (!waits && (!outside || timed)) waits = emu_thread_block_io(e, what, deadline, false);
+    if (waits) return waits < 0 ? waits : 0;
+    if (timed && outside) return outside_wait_for(e, p, n, timeout_ns);
     if (timed) return guest_sleep(e, timeout_ns, NULL) ? 0 : -EINTR;
     if (!outside && emu_alarm_would_wake(e)) { /* the alarm ends the wait (pause() of old) */
         guest_sleep(e, emu_alarm_budget(e), NULL);
@@ -1219,9 +1243,6 @@ static int64_t poll_wait(emu_t *e, struct pollfd *p, size_t n, bool timed, uint6
                  EMU_SINGLE_THREAD_NOTE, e->h.pc);
         return -EDEADLK;
     }
-    /* other threads run while this one waits for the outside (thread.c) */
-    int64_t waits = emu_thread_block_host(e, call[0] == 'e' ? "in epoll_wait" : "in poll", p, n);
-    if (waits) return waits < 0 ? waits : 0;
     bool interrupted;
     int got = emu_host_wait(e, p, n, &interrupted); /* another process' signal may end it */
     return interrupted ? -EINTR : got < 0 ? -errno : got;

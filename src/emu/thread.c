@@ -767,10 +767,11 @@ int64_t emu_thread_block_child(emu_t *e) {
     return waits;
 }
 
-int64_t emu_thread_block_host(emu_t *e, const char *what, const struct pollfd *fds, size_t n) {
+int64_t emu_thread_block_host(emu_t *e, const char *what, const struct pollfd *fds, size_t n, uint64_t deadline_ns,
+                              bool restartable) {
     if (!e->threads || e->threads_live <= 1 || n == 0 || n > EMU_HOST_WAIT_FDS) return 0;
     emu_thread *t = current(e);
-    int64_t waits = emu_thread_block_io(e, what, UINT64_MAX, true);
+    int64_t waits = emu_thread_block_io(e, what, deadline_ns, restartable);
     if (waits == 1) {
         memcpy(t->io_host, fds, n * sizeof *fds);
         t->io_host_n = (uint8_t)n;

@@ -1,9 +1,12 @@
 /* A thread waits for a pipe only another process writes — in read(), poll() and epoll_wait()
- * with no timeout — while the main thread is the one that makes that process write: it
- * sleeps, then sends a line to an echo child, whose answer ends the wait. On Linux the
- * waiting thread blocks alone; cyclescope's host wait for the pipe held every thread, so the
- * main thread never sent the line and the run hung (Go's exec.CommandContext test: the
- * netpoller waited for a killed child's pipes while the Wait goroutine could not run). */
+ * with no timeout, then poll() and epoll_wait() with a 30 s one — while the main thread is the
+ * one that makes that process write: it sleeps, then sends a line to an echo child, whose
+ * answer ends the wait. On Linux the waiting thread blocks alone; cyclescope's host wait for the
+ * pipe held every thread, so the main thread never sent the line and the run hung (Go's
+ * exec.CommandContext test: the netpoller waited for a killed child's pipes while the Wait
+ * goroutine could not run), and a timed wait jumped the guest's clock past its timeout at
+ * once, before the child answered. Last, the main thread alone polls for the echo with a 30 s
+ * timeout (it timed out at once). */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <pthread.h>
@@ -14,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { BY_READ, BY_POLL, BY_EPOLL, WAYS };
-static const char *const way_name[WAYS] = {"read", "poll", "epoll_wait"};
+enum { BY_READ, BY_POLL, BY_EPOLL, BY_POLL_TIMED, BY_EPOLL_TIMED, WAYS };
+static const char *const way_name[WAYS] = {"read", "poll", "epoll_wait", "poll 30 s", "epoll_wait 30 s"};
 
 struct waiter {
     int fd, way;
@@ -25,13 +28,14 @@ struct waiter {
 
 static void *wait_and_read(void *arg) {
     struct waiter *w = arg;
-    if (w->way == BY_POLL) {
+    int timeout = w->way == BY_POLL_TIMED || w->way == BY_EPOLL_TIMED ? 30000 : -1;
+    if (w->way == BY_POLL || w->way == BY_POLL_TIMED) {
         struct pollfd p = {.fd = w->fd, .events = POLLIN};
-        if (poll(&p, 1, -1) != 1) return NULL;
-    } else if (w->way == BY_EPOLL) {
+        if (poll(&p, 1, timeout) != 1) return NULL;
+    } else if (w->way == BY_EPOLL || w->way == BY_EPOLL_TIMED) {
         int ep = epoll_create1(EPOLL_CLOEXEC);
         struct epoll_event ev = {.events = EPOLLIN}, out;
-        if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, w->fd, &ev) || epoll_wait(ep, &out, 1, -1) != 1) return NULL;
+        if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, w->fd, &ev) || epoll_wait(ep, &out, 1, timeout) != 1) return NULL;
         close(ep);
     }
     w->n = read(w->fd, w->got, sizeof w->got - 1);
@@ -81,5 +85,15 @@ int main(void) {
         printf("%s: the echo child exited %d\n", way_name[way], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         close(from_child);
     }
+    int to_child, from_child;
+    pid_t echo = start_echo(&to_child, &from_child);
+    if (echo < 0 || write(to_child, "alone\n", 6) != 6) return 5;
+    struct pollfd p = {.fd = from_child, .events = POLLIN};
+    int ready = poll(&p, 1, 30000);
+    char got[16] = "";
+    ssize_t n = ready == 1 ? read(from_child, got, sizeof got - 1) : -1;
+    close(to_child);
+    waitpid(echo, NULL, 0);
+    printf("one thread, poll 30 s: %d ready, read %zd bytes: %s", ready, n, n > 0 ? got : "(nothing)\n");
     return 0;
 }

@@ -149,10 +149,15 @@ enum {
     TWIG_MAX = 8,      /* levels of the inverted tree kept */
 };
 
-/* One interval of a µop's wait states: 16 bytes (a seq fits in 48 bits). */
+/* One interval of a µop's wait states (a seq fits in 48 bits). */
 typedef struct ss_iv {
     uint64_t start;
     uint64_t cause : 48, state : 8, level : 8;
+    /* stall events in the intervals before it: fixed once it exists (they are closed, and
+     * what their counts read — their starts, states, the µop's issue — no longer changes),
+     * so the chain walks find a position's interval and a stack size without recounting
+     * every interval before it */
+    uint64_t before;
 } ss_iv;
 
 enum { MEMO_WAYS = 4 };
@@ -295,6 +300,7 @@ struct stallscope {
     chain_rec *chain;
     uint32_t n_chain, cap_chain;
     uint32_t *chain_hash; /* open addressing: chain id + 1; 0 empty */
+    uint32_t chain_last;  /* the chain interned last (consecutive cycles repeat it); valid if n_chain */
     uint32_t chain_hash_cap;
     uint32_t *chain_type; /* the types of every unique chain, one after another */
     uint64_t n_chain_type, cap_chain_type;
@@ -305,6 +311,7 @@ struct stallscope {
 
     hot *hot;
     uint64_t hot_cap, hot_count;
+    uint64_t hot_last; /* the slot hot_add used last (consecutive cycles charge the same pc) */
     ss_hotspot *hot_sorted;
     uint32_t hot_sorted_count;
 
@@ -505,6 +512,27 @@ static bool is_reader(const ss_iv *iv) {
         iv->cause;
 }
 
+/* The first cycle of interval i of u that can hold a stall event: its start, but not the
+ * cycle the µop entered the window when it could not have issued in it. */
+static uint64_t iv_first(const stallscope *s, const ss_uop *u, uint32_t i) {
+    return i == 0 && s->m.dispatch_cycle_free ? u->iv[0].start + 1 : u->iv[i].start;
+}
+
+/* Stall events of interval i of u in [from, to) (cycles). */
+static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
+    const ss_iv *iv = &u->iv[i];
+    if (!is_stall(iv->state)) return 0;
+    uint64_t a = iv_first(s, u, i), b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
+    if (iv->state == WST_FILL && u->issue != UINT64_MAX) {
+        uint64_t hit = u->issue + s->m.load_latency; /* the hit latency is execution, not a stall */
+        if (i && u->iv[i - 1].state == WST_TRANSLATING) hit += iv->start - u->iv[i - 1].start; /* after a walk */
+        if (hit > a) a = hit;
+    }
+    if (from > a) a = from;
+    if (to < b) b = to;
+    return b > a ? b - a : 0;
+}
+
 static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w, uint64_t reps);
 
 /* The slot of µop seq, taken over from the µop it held before. */
@@ -590,7 +618,7 @@ void ss_wait(stallscope *s, const wait_transition *w) {
     if (u->n_iv) {
         ss_iv *last = &u->iv[u->n_iv - 1];
         if (last->start == w->cycle) { /* replaced in the same cycle */
-            *last = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
+            *last = (ss_iv){w->cycle, w->cause_seq, w->state, w->level, last->before};
             if (!is_stall(w->state) && u->n_iv > 1 && !is_stall(u->iv[u->n_iv - 2].state)) u->n_iv--;
             return;
         }
@@ -609,7 +637,10 @@ void ss_wait(stallscope *s, const wait_transition *w) {
         u->iv = u->iv_heap;
         u->cap_iv = (uint16_t)cap;
     }
-    u->iv[u->n_iv++] = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
+    uint64_t before = u->n_iv ? u->iv[u->n_iv - 1].before : 0;
+    u->iv[u->n_iv++] = (ss_iv){w->cycle, w->cause_seq, w->state, w->level, before};
+    /* the interval before is closed now: its count is final (iv_stalls reads no further) */
+    if (u->n_iv > 1) u->iv[u->n_iv - 1].before += iv_stalls(s, u, u->n_iv - 2, 0, UINT64_MAX);
 }
 
 /* The characteristic minimum latency of u (§3.5): running longer, it is long executing.
@@ -624,32 +655,34 @@ static uint64_t min_latency(const stallscope *s, const ss_uop *u) {
     return s->m.base_latency;
 }
 
-/* The first cycle of interval i of u that can hold a stall event: its start, but not the
- * cycle the µop entered the window when it could not have issued in it. */
-static uint64_t iv_first(const stallscope *s, const ss_uop *u, uint32_t i) {
-    return i == 0 && s->m.dispatch_cycle_free ? u->iv[0].start + 1 : u->iv[i].start;
-}
-
-/* Stall events of interval i of u in [from, to) (cycles). */
-static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
-    const ss_iv *iv = &u->iv[i];
-    if (!is_stall(iv->state)) return 0;
-    uint64_t a = iv_first(s, u, i), b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
-    if (iv->state == WST_FILL && u->issue != UINT64_MAX) {
-        uint64_t hit = u->issue + s->m.load_latency; /* the hit latency is execution, not a stall */
-        if (i && u->iv[i - 1].state == WST_TRANSLATING) hit += iv->start - u->iv[i - 1].start; /* after a walk */
-        if (hit > a) a = hit;
-    }
-    if (from > a) a = from;
-    if (to < b) b = to;
-    return b > a ? b - a : 0;
-}
-
 /* Events in u's history before cycle v (its stack size as of v). */
 static uint64_t stalls_before(const stallscope *s, const ss_uop *u, uint64_t v) {
-    uint64_t n = 0;
-    for (uint32_t i = 0; i < u->n_iv && u->iv[i].start < v; i++) n += iv_stalls(s, u, i, 0, v);
-    return n;
+    uint32_t n = u->n_iv;
+    while (n && u->iv[n - 1].start >= v) n--;
+    return n ? u->iv[n - 1].before + iv_stalls(s, u, n - 1, 0, v) : 0;
+}
+
+/* The interval of u holding position q as of cycle t, with the positions before it in *base;
+ * when q is past u's stack as of t: the first interval not begun by t (or n_iv), *base the
+ * whole stack. (Intervals before the last begun by t are closed by t: their counts are the
+ * differences of `before`; only the last is counted up to t.) */
+static uint32_t iv_holding(const stallscope *s, const ss_uop *u, uint64_t q, uint64_t t, uint64_t *base) {
+    for (uint32_t i = 0; i < u->n_iv && u->iv[i].start < t; i++) {
+        if (i + 1 < u->n_iv && u->iv[i + 1].start < t) { /* closed, and not the last begun */
+            if (q < u->iv[i + 1].before) {
+                *base = u->iv[i].before;
+                return i;
+            }
+            continue;
+        }
+        uint64_t cnt = iv_stalls(s, u, i, 0, t);
+        *base = u->iv[i].before;
+        if (q < *base + cnt) return i;
+        *base += cnt;
+        return i + 1;
+    }
+    *base = 0;
+    return 0;
 }
 
 /* ---- chains ----------------------------------------------------------------------------------- */
@@ -730,11 +763,10 @@ static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t
         uint64_t from = pr->issue + min_latency(s, pr), to = pr->complete < b ? pr->complete : b;
         if (from < a) from = a;
         if (to > from) {
-            l->longc = to - from;
-            for (uint32_t k = 0; k < pr->n_iv; k++) {
-                uint64_t st = iv_stalls(s, pr, k, from, to);
-                l->longc = st < l->longc ? l->longc - st : 0;
-            }
+            /* the cycles of [from, to) in which pr was not stalling: its stall events in that
+             * window are the difference of its stack sizes at the two ends */
+            uint64_t st = stalls_before(s, pr, to) - stalls_before(s, pr, from);
+            l->longc = st < to - from ? to - from - st : 0;
         }
     }
     if (l->longc > l->E) l->longc = l->E;
@@ -743,17 +775,17 @@ static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t
 /* The layout of a closed interval (the next one started by t) depends on nothing that is
  * still to come: the reader's end and the producer's history before it are fixed, so it is
  * computed once per interval, not once per chain step through it (the walks' largest cost). */
-static void reader_layout(const stallscope *s, ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr, rlayout *l) {
+static const rlayout *reader_layout(const stallscope *s, ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr,
+                                    rlayout *scratch) {
     bool closed = i + 1 < u->n_iv && u->iv[i + 1].start <= t;
-    if (closed && u->lay_iv == i + 1) {
-        *l = u->lay;
-        return;
+    if (closed && u->lay_iv == i + 1) return &u->lay; /* read in place, not copied */
+    if (!closed) {
+        reader_layout_compute(s, u, i, t, pr, scratch);
+        return scratch;
     }
-    reader_layout_compute(s, u, i, t, pr, l);
-    if (closed) {
-        u->lay_iv = i + 1;
-        u->lay = *l;
-    }
+    reader_layout_compute(s, u, i, t, pr, &u->lay);
+    u->lay_iv = i + 1;
+    return &u->lay;
 }
 
 static void path_last(const path *p, uint32_t k, uint32_t *out) {
@@ -795,14 +827,8 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             break;
         }
         /* the interval holding position q */
-        uint64_t base = 0;
-        uint32_t i = 0;
-        uint64_t cnt = 0;
-        for (; i < u->n_iv && u->iv[i].start < t; i++) {
-            cnt = iv_stalls(s, u, i, 0, t);
-            if (q < base + cnt) break;
-            base += cnt;
-        }
+        uint64_t base;
+        uint32_t i = iv_holding(s, u, q, t, &base);
         if (i == u->n_iv || u->iv[i].start >= t) { /* cannot happen: positions come from counts */
             path_push(s, p, s->base_exec + E_EXPIRED);
             p->expired = true;
@@ -859,15 +885,15 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             p->expired = true;
             break;
         }
-        rlayout l;
-        reader_layout(s, u, i, t, pr, &l);
-        if (j >= l.S && j < l.S + l.D) {
-            q = l.npa - l.D + (j - l.S);
-        } else if (j >= l.S + l.D && j < l.S + l.D + l.M) {
-            q = l.npa + (j - l.S - l.D);
+        rlayout scratch;
+        const rlayout *l = reader_layout(s, u, i, t, pr, &scratch);
+        if (j >= l->S && j < l->S + l->D) {
+            q = l->npa - l->D + (j - l->S);
+        } else if (j >= l->S + l->D && j < l->S + l->D + l->M) {
+            q = l->npa + (j - l->S - l->D);
         } else {
             /* exhausted: the producer had not run its minimum latency, or runs long */
-            bool too_close = j < l.S || j - (l.S + l.D + l.M) < l.E - l.longc;
+            bool too_close = j < l->S || j - (l->S + l->D + l->M) < l->E - l->longc;
             uint32_t lt = too_close ? E_TOO_CLOSE : pr->retired ? E_LONG_EXEC + pr->op_class : E_LONG_UNKNOWN;
             path_push(s, p, s->base_exec + lt);
             p->leaf_key = u->seq << 20 | (q & 0xfffff);
@@ -879,8 +905,15 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     uint32_t total = path_len(p) + p->extra;
     /* every remembered end's tail is a suffix of the path's last PATH_TAIL types */
     uint32_t last_n = path_len(p) < PATH_TAIL ? path_len(p) : PATH_TAIL;
-    uint32_t last[PATH_TAIL];
-    if (n_memo) path_last(p, last_n, last);
+    /* the last last_n types end at pad[PATH_TAIL]: an end's tail of ntail <= last_n types is
+     * the PATH_TAIL entries from pad + PATH_TAIL - ntail (one fixed-size copy; the entries past
+     * ntail are never read) */
+    uint16_t pad[2 * PATH_TAIL] = {0};
+    if (n_memo) {
+        uint32_t last[PATH_TAIL];
+        path_last(p, last_n, last);
+        for (uint32_t x = 0; x < last_n; x++) pad[PATH_TAIL - last_n + x] = (uint16_t)last[x];
+    }
     for (uint32_t k = 0; k < n_memo; k++) {
         chain_end *m = &memo_at[k]->memo[memo_q[k] % MEMO_WAYS];
         uint32_t n = total - memo_len[k];
@@ -889,7 +922,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         m->len = n;
         m->ntail = n < PATH_TAIL ? n : PATH_TAIL;
         if (m->ntail > path_len(p)) m->ntail = path_len(p);
-        for (uint32_t x = 0; x < m->ntail; x++) m->tail[x] = (uint16_t)last[last_n - m->ntail + x];
+        memcpy(m->tail, pad + PATH_TAIL - m->ntail, sizeof m->tail);
         m->key = p->leaf_key;
         m->expired = p->expired;
     }
@@ -1115,8 +1148,13 @@ static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type
         s->hot = nh;
         s->hot_cap = cap;
     }
-    uint64_t i = mix(pc) & (s->hot_cap - 1);
-    while (s->hot[i].weight && s->hot[i].pc != pc) i = (i + 1) & (s->hot_cap - 1);
+    /* a pc has one slot: when the last one used holds it, the probe would end there */
+    uint64_t i = s->hot_last;
+    if (!(i < s->hot_cap && s->hot[i].weight && s->hot[i].pc == pc)) {
+        i = mix(pc) & (s->hot_cap - 1);
+        while (s->hot[i].weight && s->hot[i].pc != pc) i = (i + 1) & (s->hot_cap - 1);
+    }
+    s->hot_last = i;
     hot *h = &s->hot[i];
     if (!h->weight) {
         *h = (hot){pc, 0, encoding, type, 0};
@@ -1129,7 +1167,17 @@ static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type
 }
 
 /* The id of the unique chain types[0, n), added with weight 0 when new. */
+static bool types_equal(const uint32_t *a, const uint32_t *b, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
+    if (s->n_chain) { /* the same chain as the last one: no hash, no probe */
+        const chain_rec *c = &s->chain[s->chain_last];
+        if (c->n == n && types_equal(s->chain_type + c->first, types, n)) return s->chain_last;
+    }
     uint64_t h = n;
     for (uint32_t i = 0; i < n; i++) h = mix(h ^ ((uint64_t)types[i] << 32 | i));
     uint32_t mask = s->chain_hash_cap - 1;
@@ -1137,7 +1185,8 @@ static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
         uint32_t id = s->chain_hash[i];
         if (!id) break;
         const chain_rec *c = &s->chain[id - 1];
-        if (c->hash == h && c->n == n && !memcmp(s->chain_type + c->first, types, n * sizeof *types)) return id - 1;
+        if (c->hash == h && c->n == n && !memcmp(s->chain_type + c->first, types, n * sizeof *types))
+            return s->chain_last = id - 1;
     }
     if (s->n_chain == s->cap_chain) {
         s->cap_chain = s->cap_chain ? s->cap_chain * 2 : 256;
@@ -1148,6 +1197,7 @@ static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
         s->chain_type = cs_realloc(s->chain_type, s->cap_chain_type * sizeof *s->chain_type);
     }
     uint32_t id = s->n_chain++;
+    s->chain_last = id;
     /* §3.3: a leaf type ends its chain; a non-leaf type never does (checked once per chain) */
     uint32_t violations = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -1274,27 +1324,28 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
     while (u->up_iv + 1 < u->n_iv && u->iv[u->up_iv + 1].start <= t) {
         uint32_t i = u->up_iv;
         const ss_iv *iv = &u->iv[i];
-        uint64_t cnt = iv_stalls(s, u, i, 0, t);
+        uint64_t cnt = u->iv[i + 1].before - iv->before; /* closed by t */
         uint64_t proven = 0; /* events of this interval known used, from its bottom */
         bool producer_stop = false;
         if (is_reader(iv)) {
             ss_uop *pr = uop_get(s, iv->cause);
             if (!pr || depth > 8) return u->up_count + u->up_off;
-            rlayout l;
-            reader_layout(s, u, i, t, pr, &l);
+            /* a copy: the search below may lay out another interval of a µop in the chain */
+            rlayout scratch, lv = *reader_layout(s, u, i, t, pr, &scratch);
+            const rlayout *l = &lv;
             uint64_t pp = UINT64_MAX;
             for (proven = u->up_off; proven < cnt; proven++) {
-                if (proven >= l.S && proven < l.S + l.D + l.M) { /* popped from pr: used if pr's is */
+                if (proven >= l->S && proven < l->S + l->D + l->M) { /* popped from pr: used if pr's is */
                     if (pp == UINT64_MAX) pp = used_prefix(s, pr, t, depth + 1);
                     /* position proven pops pr's npa - D + (proven - S), one more per position:
                      * the run of them below pr's used prefix pp in one step (these histories are
                      * hundreds of events long on serial chains) */
-                    uint64_t at = l.npa - l.D + (proven - l.S);
+                    uint64_t at = l->npa - l->D + (proven - l->S);
                     if (at >= pp) {
                         producer_stop = true;
                         break;
                     }
-                    uint64_t end = l.S + l.D + l.M, stop = proven + (pp - at);
+                    uint64_t end = l->S + l->D + l->M, stop = proven + (pp - at);
                     proven = (stop < end ? stop : end) - 1;
                 } else if (!leaf_used(s, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) {
                     break;
@@ -1353,13 +1404,8 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
         return q + 1;
     }
     /* the interval holding q, and the positions before it */
-    uint64_t base = 0, cnt = 0;
-    uint32_t i = 0;
-    for (; i < u->n_iv && u->iv[i].start < t; i++) {
-        cnt = iv_stalls(s, u, i, 0, t);
-        if (q < base + cnt) break;
-        base += cnt;
-    }
+    uint64_t base, cnt;
+    uint32_t i = iv_holding(s, u, q, t, &base);
     if (i == u->n_iv || u->iv[i].start >= t) return q + 1;
     uint64_t lo = q + 1; /* [lo, q] proven so far */
     for (;;) {
@@ -1371,14 +1417,15 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
         } else {
             ss_uop *pr = uop_get(s, iv->cause);
             if (!pr) break;
-            rlayout l;
-            reader_layout(s, u, i, t, pr, &l);
+            /* a copy: the search below may lay out another interval of a µop in the chain */
+            rlayout scratch, lv = *reader_layout(s, u, i, t, pr, &scratch);
+            const rlayout *l = &lv;
             while (lo > base && lo > floor) {
                 uint64_t j = lo - 1 - base;
-                if (j >= l.S && j < l.S + l.D + l.M) { /* popped from pr */
-                    uint64_t qp = l.npa - l.D + (j - l.S);
+                if (j >= l->S && j < l->S + l->D + l->M) { /* popped from pr */
+                    uint64_t qp = l->npa - l->D + (j - l->S);
                     /* positions of u still wanted from this region, hence of pr */
-                    uint64_t bottom = base + l.S > floor ? base + l.S : floor;
+                    uint64_t bottom = base + l->S > floor ? base + l->S : floor;
                     uint64_t want = lo - bottom;
                     /* at the depth limit the search below proves nothing: not called */
                     uint64_t pp = depth < DEAD_DEPTH ? dead_from(s, pr, qp, qp + 1 - want, t, depth + 1) : qp + 1;
@@ -1395,7 +1442,7 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
                         }
                         break;
                     }
-                    uint64_t run = qp - pp + 1, room = j + 1 - l.S;
+                    uint64_t run = qp - pp + 1, room = j + 1 - l->S;
                     lo -= run < room ? run : room;
                     /* stopped above its floor, the search found pr's position pp - 1 not dead;
                      * the next position down here pops exactly that one, and asking again (a
@@ -1655,14 +1702,12 @@ static uint64_t completion_head_run(stallscope *s, uint64_t t, uint64_t to, uint
     ss_uop *x = uop_get(s, head_seq);
     if (!x || !x->cr_init || to - t < 2) return 0;
     /* the last interval begun before t, and x's stack size as of t */
-    uint32_t last = UINT32_MAX;
-    uint64_t base = 0, cnt = 0;
-    for (uint32_t k = 0; k < x->n_iv && x->iv[k].start < t; k++) {
-        base += cnt;
-        cnt = iv_stalls(s, x, k, 0, t);
-        last = k;
-    }
-    if (last == UINT32_MAX || !cnt || base + cnt <= x->cr_hi) return 0;
+    uint32_t last = x->n_iv;
+    while (last && x->iv[last - 1].start >= t) last--;
+    if (!last) return 0;
+    last--;
+    uint64_t base = x->iv[last].before, cnt = iv_stalls(s, x, last, 0, t);
+    if (!cnt || base + cnt <= x->cr_hi) return 0;
     const ss_iv *iv = &x->iv[last];
     if (is_reader(iv)) return 0;
     uint32_t type;

@@ -300,7 +300,6 @@ struct stallscope {
     chain_rec *chain;
     uint32_t n_chain, cap_chain;
     uint32_t *chain_hash; /* open addressing: chain id + 1; 0 empty */
-    uint32_t chain_last;  /* the chain interned last (consecutive cycles repeat it); valid if n_chain */
     uint32_t chain_hash_cap;
     uint32_t *chain_type; /* the types of every unique chain, one after another */
     uint64_t n_chain_type, cap_chain_type;
@@ -311,7 +310,6 @@ struct stallscope {
 
     hot *hot;
     uint64_t hot_cap, hot_count;
-    uint64_t hot_last; /* the slot hot_add used last (consecutive cycles charge the same pc) */
     ss_hotspot *hot_sorted;
     uint32_t hot_sorted_count;
 
@@ -717,6 +715,17 @@ static void path_push(stallscope *s, path *p, uint32_t type) {
 }
 
 static uint32_t path_len(const path *p) { return p->n_head + p->n_tail_total; }
+
+/* A path holding the one type `first`. Only the counts and the leaf fields are set: the type
+ * arrays are read only up to the counts (clearing them was a tenth of completion's own time). */
+static void path_start(path *p, uint32_t first) {
+    p->n_head = 1;
+    p->head[0] = first;
+    p->n_tail_total = 0;
+    p->leaf_key = p->leaf_seq = p->leaf_pc = 0;
+    p->expired = p->snipped = false;
+    p->extra = p->snip_at = 0;
+}
 
 /* The events of u's consecutive wait [a, b) on producer pr (interval i, as of
  * t), in history order (§3.5, §6.1): S leaves from before pr had anything to
@@ -1148,13 +1157,8 @@ static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type
         s->hot = nh;
         s->hot_cap = cap;
     }
-    /* a pc has one slot: when the last one used holds it, the probe would end there */
-    uint64_t i = s->hot_last;
-    if (!(i < s->hot_cap && s->hot[i].weight && s->hot[i].pc == pc)) {
-        i = mix(pc) & (s->hot_cap - 1);
-        while (s->hot[i].weight && s->hot[i].pc != pc) i = (i + 1) & (s->hot_cap - 1);
-    }
-    s->hot_last = i;
+    uint64_t i = mix(pc) & (s->hot_cap - 1);
+    while (s->hot[i].weight && s->hot[i].pc != pc) i = (i + 1) & (s->hot_cap - 1);
     hot *h = &s->hot[i];
     if (!h->weight) {
         *h = (hot){pc, 0, encoding, type, 0};
@@ -1174,10 +1178,6 @@ static bool types_equal(const uint32_t *a, const uint32_t *b, uint32_t n) {
 }
 
 static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
-    if (s->n_chain) { /* the same chain as the last one: no hash, no probe */
-        const chain_rec *c = &s->chain[s->chain_last];
-        if (c->n == n && types_equal(s->chain_type + c->first, types, n)) return s->chain_last;
-    }
     uint64_t h = n;
     for (uint32_t i = 0; i < n; i++) h = mix(h ^ ((uint64_t)types[i] << 32 | i));
     uint32_t mask = s->chain_hash_cap - 1;
@@ -1185,8 +1185,8 @@ static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
         uint32_t id = s->chain_hash[i];
         if (!id) break;
         const chain_rec *c = &s->chain[id - 1];
-        if (c->hash == h && c->n == n && !memcmp(s->chain_type + c->first, types, n * sizeof *types))
-            return s->chain_last = id - 1;
+        /* (a loop, not memcmp: chains are a few types long and the call cost more) */
+        if (c->hash == h && c->n == n && types_equal(s->chain_type + c->first, types, n)) return id - 1;
     }
     if (s->n_chain == s->cap_chain) {
         s->cap_chain = s->cap_chain ? s->cap_chain * 2 : 256;
@@ -1197,7 +1197,6 @@ static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
         s->chain_type = cs_realloc(s->chain_type, s->cap_chain_type * sizeof *s->chain_type);
     }
     uint32_t id = s->n_chain++;
-    s->chain_last = id;
     /* §3.3: a leaf type ends its chain; a non-leaf type never does (checked once per chain) */
     uint32_t violations = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -1497,6 +1496,8 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
          * (the next head's dispatch): a few steps forward before the binary search */
         from = s->ne_k;
         for (int step = 0; step < 8 && from < k && s->dh[(from + 1) % DHIST].cycle < t; step++) from++;
+        /* stopped before a span starting at t or later: the answer, no search */
+        if (from < k && s->dh[(from + 1) % DHIST].cycle >= t) k = from;
     }
     for (int64_t lo = from; lo < k;) {
         int64_t mid = lo + (k - lo + 1) / 2;
@@ -1525,6 +1526,7 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
      * a scan from the newest was most of the time of a long 2b run) */
     if (s->dh[lim % DHIST].pos > q) return false;
     int64_t lo = lim, hi = k;
+    if (s->dh[k % DHIST].pos <= q) lo = k; /* the newest span itself, most of the time: no search */
     while (lo < hi) {
         int64_t mid = lo + (hi - lo + 1) / 2;
         if (s->dh[mid % DHIST].pos <= q) lo = mid;
@@ -1564,8 +1566,7 @@ static uint64_t next_stall_event(const stallscope *s, const ss_uop *u, uint64_t 
  * same: returns the cycles accounted (at least 1). */
 static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t head_seq, uint64_t w) {
     path p;
-    memset(&p, 0, sizeof p);
-    path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+    path_start(&p, s->base_completion + C_HEAD_NOT_DONE);
     ss_uop *x = uop_get(s, head_seq);
     if (!x) {
         path_push(s, &p, s->base_exec + E_EXPIRED);
@@ -1591,7 +1592,8 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
             if (x->cr_lo <= up) break; /* what is left leads only to leaves already accumulated */
             q = --x->cr_lo;
         }
-        path tryp = p;
+        path tryp;
+        path_start(&tryp, s->base_completion + C_HEAD_NOT_DONE); /* p as it is here */
         walk_uop(s, &tryp, x, q, t);
         if (tryp.leaf_key && leaf_used(s, tryp.leaf_key)) { /* §6.2: already accounted */
             s->sum.unique_rejections++;
@@ -1741,8 +1743,7 @@ static uint64_t completion_head_run(stallscope *s, uint64_t t, uint64_t to, uint
     if (!k) return 0;
     x->cr_hi = n + k - 1; /* cycle t + i saw n + i events */
     path p;
-    memset(&p, 0, sizeof p);
-    path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+    path_start(&p, s->base_completion + C_HEAD_NOT_DONE);
     path_push(s, &p, s->base_exec + type);
     p.leaf_key = x->seq << 20 | ((n + k - 2) & 0xfffff); /* the last cycle's */
     p.leaf_seq = x->seq;
@@ -1818,16 +1819,14 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
              * for its line. No µop event of the head's is popped: the leaf is the buffer's,
              * one per cycle it stays full */
             path p;
-            memset(&p, 0, sizeof p);
-            path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+            path_start(&p, s->base_completion + C_HEAD_NOT_DONE);
             path_push(s, &p, s->base_exec + E_STORE_BUFFER);
             path_push(s, &p, s->base_exec + store_buffer_leaf(v->cause.level));
             p.leaf_pc = v->cause.pc;
             accumulate(s, &p, lost * cycles);
         } else {
             path p;
-            memset(&p, 0, sizeof p);
-            path_push(s, &p, s->base_completion + C_ROB_EMPTY);
+            path_start(&p, s->base_completion + C_ROB_EMPTY);
             if (v->stall == STALL_ROB_EMPTY || v->stall == STALL_IQ_EMPTY) walk_frontend(s, &p, &v->cause);
             else path_push(s, &p, s->base_dispatch + D_OTHER);
             accumulate(s, &p, lost * cycles);

@@ -533,36 +533,40 @@ static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint
 
 static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w, uint64_t reps);
 
+/* Slot u taken over for µop seq from the µop it held before (once per µop: kept out of
+ * uop_slot, whose every other call only finds the µop in its slot). */
+static void uop_take_slot(stallscope *s, ss_uop *u, uint64_t seq) {
+    if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight, 1); /* never retired */
+    /* field by field: the slot is large (the chain-end memo) and this is per µop */
+    u->seq = seq;
+    u->pc = 0;
+    u->issue = u->complete = UINT64_MAX;
+    u->encoding = 0;
+    u->op_class = 0;
+    u->retired = false;
+    u->n_iv = 0;
+    u->cr_init = false;
+    u->cr_lo = u->cr_hi = 0;
+    u->up_count = u->up_off = 0;
+    u->up_iv = 0;
+    u->up_stuck_depth = UINT32_MAX;
+    u->df_valid = 0;
+    u->lay_iv = 0;
+    u->used_lo = u->used_hi = u->used_n = 0;
+    u->used_virtual = false;
+    memset(u->used_bits, 0, sizeof u->used_bits);
+    u->hot_weight = 0;
+    u->hot_type = 0;
+    u->memo_valid = 0;
+    u->iv = u->iv_in;
+    u->cap_iv = IV_INLINE;
+    if (seq > s->newest_seq) s->newest_seq = seq;
+}
+
 /* The slot of µop seq, taken over from the µop it held before. */
 static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
     ss_uop *u = &s->ring[seq & (RING - 1)];
-    if (u->seq != seq) {
-        if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight, 1); /* never retired */
-        /* field by field: the slot is large (the chain-end memo) and this is per µop */
-        u->seq = seq;
-        u->pc = 0;
-        u->issue = u->complete = UINT64_MAX;
-        u->encoding = 0;
-        u->op_class = 0;
-        u->retired = false;
-        u->n_iv = 0;
-        u->cr_init = false;
-        u->cr_lo = u->cr_hi = 0;
-        u->up_count = u->up_off = 0;
-        u->up_iv = 0;
-        u->up_stuck_depth = UINT32_MAX;
-        u->df_valid = 0;
-        u->lay_iv = 0;
-        u->used_lo = u->used_hi = u->used_n = 0;
-        u->used_virtual = false;
-        memset(u->used_bits, 0, sizeof u->used_bits);
-        u->hot_weight = 0;
-        u->hot_type = 0;
-        u->memo_valid = 0;
-        u->iv = u->iv_in;
-        u->cap_iv = IV_INLINE;
-        if (seq > s->newest_seq) s->newest_seq = seq;
-    }
+    if (u->seq != seq) uop_take_slot(s, u, seq);
     return u;
 }
 
@@ -822,7 +826,12 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
                 p->snipped = true;
                 p->snip_at = path_len(p);
             }
-            for (uint32_t k = 0; k < ce->ntail; k++) path_push(s, p, ce->tail[k]);
+            if (p->n_head + ce->ntail <= PATH_HEAD) { /* all in the head part: no test per type */
+                for (uint32_t k = 0; k < ce->ntail; k++) p->head[p->n_head + k] = ce->tail[k];
+                p->n_head += ce->ntail;
+            } else {
+                for (uint32_t k = 0; k < ce->ntail; k++) path_push(s, p, ce->tail[k]);
+            }
             p->leaf_key = ce->key;
             p->leaf_seq = ce->key >> 20;
             p->expired = ce->expired;
@@ -1324,7 +1333,7 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
         uint32_t i = u->up_iv;
         const ss_iv *iv = &u->iv[i];
         uint64_t cnt = u->iv[i + 1].before - iv->before; /* closed by t */
-        uint64_t proven = 0; /* events of this interval known used, from its bottom */
+        uint64_t proven = 0;                             /* events of this interval known used, from its bottom */
         bool producer_stop = false;
         if (is_reader(iv)) {
             ss_uop *pr = uop_get(s, iv->cause);

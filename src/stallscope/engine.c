@@ -517,7 +517,7 @@ static uint64_t iv_first(const stallscope *s, const ss_uop *u, uint32_t i) {
 }
 
 /* Stall events of interval i of u in [from, to) (cycles). */
-static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
+static inline uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
     const ss_iv *iv = &u->iv[i];
     if (!is_stall(iv->state)) return 0;
     uint64_t a = iv_first(s, u, i), b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;

@@ -149,10 +149,15 @@ enum {
     TWIG_MAX = 8,      /* levels of the inverted tree kept */
 };
 
-/* One interval of a µop's wait states: 16 bytes (a seq fits in 48 bits). */
+/* One interval of a µop's wait states (a seq fits in 48 bits). */
 typedef struct ss_iv {
     uint64_t start;
     uint64_t cause : 48, state : 8, level : 8;
+    /* stall events in the intervals before it: fixed once it exists (they are closed, and
+     * what their counts read — their starts, states, the µop's issue — no longer changes),
+     * so the chain walks find a position's interval and a stack size without recounting
+     * every interval before it */
+    uint64_t before;
 } ss_iv;
 
 enum { MEMO_WAYS = 4 };
@@ -505,38 +510,63 @@ static bool is_reader(const ss_iv *iv) {
         iv->cause;
 }
 
+/* The first cycle of interval i of u that can hold a stall event: its start, but not the
+ * cycle the µop entered the window when it could not have issued in it. */
+static uint64_t iv_first(const stallscope *s, const ss_uop *u, uint32_t i) {
+    return i == 0 && s->m.dispatch_cycle_free ? u->iv[0].start + 1 : u->iv[i].start;
+}
+
+/* Stall events of interval i of u in [from, to) (cycles). */
+static inline uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
+    const ss_iv *iv = &u->iv[i];
+    if (!is_stall(iv->state)) return 0;
+    uint64_t a = iv_first(s, u, i), b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
+    if (iv->state == WST_FILL && u->issue != UINT64_MAX) {
+        uint64_t hit = u->issue + s->m.load_latency; /* the hit latency is execution, not a stall */
+        if (i && u->iv[i - 1].state == WST_TRANSLATING) hit += iv->start - u->iv[i - 1].start; /* after a walk */
+        if (hit > a) a = hit;
+    }
+    if (from > a) a = from;
+    if (to < b) b = to;
+    return b > a ? b - a : 0;
+}
+
 static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type, uint64_t w, uint64_t reps);
+
+/* Slot u taken over for µop seq from the µop it held before (once per µop: kept out of
+ * uop_slot, whose every other call only finds the µop in its slot). */
+static void uop_take_slot(stallscope *s, ss_uop *u, uint64_t seq) {
+    if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight, 1); /* never retired */
+    /* field by field: the slot is large (the chain-end memo) and this is per µop */
+    u->seq = seq;
+    u->pc = 0;
+    u->issue = u->complete = UINT64_MAX;
+    u->encoding = 0;
+    u->op_class = 0;
+    u->retired = false;
+    u->n_iv = 0;
+    u->cr_init = false;
+    u->cr_lo = u->cr_hi = 0;
+    u->up_count = u->up_off = 0;
+    u->up_iv = 0;
+    u->up_stuck_depth = UINT32_MAX;
+    u->df_valid = 0;
+    u->lay_iv = 0;
+    u->used_lo = u->used_hi = u->used_n = 0;
+    u->used_virtual = false;
+    memset(u->used_bits, 0, sizeof u->used_bits);
+    u->hot_weight = 0;
+    u->hot_type = 0;
+    u->memo_valid = 0;
+    u->iv = u->iv_in;
+    u->cap_iv = IV_INLINE;
+    if (seq > s->newest_seq) s->newest_seq = seq;
+}
 
 /* The slot of µop seq, taken over from the µop it held before. */
 static ss_uop *uop_slot(stallscope *s, uint64_t seq) {
     ss_uop *u = &s->ring[seq & (RING - 1)];
-    if (u->seq != seq) {
-        if (u->seq && u->hot_weight) hot_add(s, 0, 0, u->hot_type, u->hot_weight, 1); /* never retired */
-        /* field by field: the slot is large (the chain-end memo) and this is per µop */
-        u->seq = seq;
-        u->pc = 0;
-        u->issue = u->complete = UINT64_MAX;
-        u->encoding = 0;
-        u->op_class = 0;
-        u->retired = false;
-        u->n_iv = 0;
-        u->cr_init = false;
-        u->cr_lo = u->cr_hi = 0;
-        u->up_count = u->up_off = 0;
-        u->up_iv = 0;
-        u->up_stuck_depth = UINT32_MAX;
-        u->df_valid = 0;
-        u->lay_iv = 0;
-        u->used_lo = u->used_hi = u->used_n = 0;
-        u->used_virtual = false;
-        memset(u->used_bits, 0, sizeof u->used_bits);
-        u->hot_weight = 0;
-        u->hot_type = 0;
-        u->memo_valid = 0;
-        u->iv = u->iv_in;
-        u->cap_iv = IV_INLINE;
-        if (seq > s->newest_seq) s->newest_seq = seq;
-    }
+    if (u->seq != seq) uop_take_slot(s, u, seq);
     return u;
 }
 
@@ -590,7 +620,7 @@ void ss_wait(stallscope *s, const wait_transition *w) {
     if (u->n_iv) {
         ss_iv *last = &u->iv[u->n_iv - 1];
         if (last->start == w->cycle) { /* replaced in the same cycle */
-            *last = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
+            *last = (ss_iv){w->cycle, w->cause_seq, w->state, w->level, last->before};
             if (!is_stall(w->state) && u->n_iv > 1 && !is_stall(u->iv[u->n_iv - 2].state)) u->n_iv--;
             return;
         }
@@ -609,7 +639,10 @@ void ss_wait(stallscope *s, const wait_transition *w) {
         u->iv = u->iv_heap;
         u->cap_iv = (uint16_t)cap;
     }
-    u->iv[u->n_iv++] = (ss_iv){w->cycle, w->cause_seq, w->state, w->level};
+    uint64_t before = u->n_iv ? u->iv[u->n_iv - 1].before : 0;
+    u->iv[u->n_iv++] = (ss_iv){w->cycle, w->cause_seq, w->state, w->level, before};
+    /* the interval before is closed now: its count is final (iv_stalls reads no further) */
+    if (u->n_iv > 1) u->iv[u->n_iv - 1].before += iv_stalls(s, u, u->n_iv - 2, 0, UINT64_MAX);
 }
 
 /* The characteristic minimum latency of u (§3.5): running longer, it is long executing.
@@ -624,32 +657,34 @@ static uint64_t min_latency(const stallscope *s, const ss_uop *u) {
     return s->m.base_latency;
 }
 
-/* The first cycle of interval i of u that can hold a stall event: its start, but not the
- * cycle the µop entered the window when it could not have issued in it. */
-static uint64_t iv_first(const stallscope *s, const ss_uop *u, uint32_t i) {
-    return i == 0 && s->m.dispatch_cycle_free ? u->iv[0].start + 1 : u->iv[i].start;
-}
-
-/* Stall events of interval i of u in [from, to) (cycles). */
-static uint64_t iv_stalls(const stallscope *s, const ss_uop *u, uint32_t i, uint64_t from, uint64_t to) {
-    const ss_iv *iv = &u->iv[i];
-    if (!is_stall(iv->state)) return 0;
-    uint64_t a = iv_first(s, u, i), b = i + 1 < u->n_iv ? u->iv[i + 1].start : UINT64_MAX;
-    if (iv->state == WST_FILL && u->issue != UINT64_MAX) {
-        uint64_t hit = u->issue + s->m.load_latency; /* the hit latency is execution, not a stall */
-        if (i && u->iv[i - 1].state == WST_TRANSLATING) hit += iv->start - u->iv[i - 1].start; /* after a walk */
-        if (hit > a) a = hit;
-    }
-    if (from > a) a = from;
-    if (to < b) b = to;
-    return b > a ? b - a : 0;
-}
-
 /* Events in u's history before cycle v (its stack size as of v). */
 static uint64_t stalls_before(const stallscope *s, const ss_uop *u, uint64_t v) {
-    uint64_t n = 0;
-    for (uint32_t i = 0; i < u->n_iv && u->iv[i].start < v; i++) n += iv_stalls(s, u, i, 0, v);
-    return n;
+    uint32_t n = u->n_iv;
+    while (n && u->iv[n - 1].start >= v) n--;
+    return n ? u->iv[n - 1].before + iv_stalls(s, u, n - 1, 0, v) : 0;
+}
+
+/* The interval of u holding position q as of cycle t, with the positions before it in *base;
+ * when q is past u's stack as of t: the first interval not begun by t (or n_iv), *base the
+ * whole stack. (Intervals before the last begun by t are closed by t: their counts are the
+ * differences of `before`; only the last is counted up to t.) */
+static uint32_t iv_holding(const stallscope *s, const ss_uop *u, uint64_t q, uint64_t t, uint64_t *base) {
+    for (uint32_t i = 0; i < u->n_iv && u->iv[i].start < t; i++) {
+        if (i + 1 < u->n_iv && u->iv[i + 1].start < t) { /* closed, and not the last begun */
+            if (q < u->iv[i + 1].before) {
+                *base = u->iv[i].before;
+                return i;
+            }
+            continue;
+        }
+        uint64_t cnt = iv_stalls(s, u, i, 0, t);
+        *base = u->iv[i].before;
+        if (q < *base + cnt) return i;
+        *base += cnt;
+        return i + 1;
+    }
+    *base = 0;
+    return 0;
 }
 
 /* ---- chains ----------------------------------------------------------------------------------- */
@@ -684,6 +719,17 @@ static void path_push(stallscope *s, path *p, uint32_t type) {
 }
 
 static uint32_t path_len(const path *p) { return p->n_head + p->n_tail_total; }
+
+/* A path holding the one type `first`. Only the counts and the leaf fields are set: the type
+ * arrays are read only up to the counts (clearing them was a tenth of completion's own time). */
+static void path_start(path *p, uint32_t first) {
+    p->n_head = 1;
+    p->head[0] = first;
+    p->n_tail_total = 0;
+    p->leaf_key = p->leaf_seq = p->leaf_pc = 0;
+    p->expired = p->snipped = false;
+    p->extra = p->snip_at = 0;
+}
 
 /* The events of u's consecutive wait [a, b) on producer pr (interval i, as of
  * t), in history order (§3.5, §6.1): S leaves from before pr had anything to
@@ -730,11 +776,10 @@ static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t
         uint64_t from = pr->issue + min_latency(s, pr), to = pr->complete < b ? pr->complete : b;
         if (from < a) from = a;
         if (to > from) {
-            l->longc = to - from;
-            for (uint32_t k = 0; k < pr->n_iv; k++) {
-                uint64_t st = iv_stalls(s, pr, k, from, to);
-                l->longc = st < l->longc ? l->longc - st : 0;
-            }
+            /* the cycles of [from, to) in which pr was not stalling: its stall events in that
+             * window are the difference of its stack sizes at the two ends */
+            uint64_t st = stalls_before(s, pr, to) - stalls_before(s, pr, from);
+            l->longc = st < to - from ? to - from - st : 0;
         }
     }
     if (l->longc > l->E) l->longc = l->E;
@@ -743,17 +788,17 @@ static void reader_layout_compute(const stallscope *s, const ss_uop *u, uint32_t
 /* The layout of a closed interval (the next one started by t) depends on nothing that is
  * still to come: the reader's end and the producer's history before it are fixed, so it is
  * computed once per interval, not once per chain step through it (the walks' largest cost). */
-static void reader_layout(const stallscope *s, ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr, rlayout *l) {
+static const rlayout *reader_layout(const stallscope *s, ss_uop *u, uint32_t i, uint64_t t, const ss_uop *pr,
+                                    rlayout *scratch) {
     bool closed = i + 1 < u->n_iv && u->iv[i + 1].start <= t;
-    if (closed && u->lay_iv == i + 1) {
-        *l = u->lay;
-        return;
+    if (closed && u->lay_iv == i + 1) return &u->lay; /* read in place, not copied */
+    if (!closed) {
+        reader_layout_compute(s, u, i, t, pr, scratch);
+        return scratch;
     }
-    reader_layout_compute(s, u, i, t, pr, l);
-    if (closed) {
-        u->lay_iv = i + 1;
-        u->lay = *l;
-    }
+    reader_layout_compute(s, u, i, t, pr, &u->lay);
+    u->lay_iv = i + 1;
+    return &u->lay;
 }
 
 static void path_last(const path *p, uint32_t k, uint32_t *out) {
@@ -781,7 +826,12 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
                 p->snipped = true;
                 p->snip_at = path_len(p);
             }
-            for (uint32_t k = 0; k < ce->ntail; k++) path_push(s, p, ce->tail[k]);
+            if (p->n_head + ce->ntail <= PATH_HEAD) { /* all in the head part: no test per type */
+                for (uint32_t k = 0; k < ce->ntail; k++) p->head[p->n_head + k] = ce->tail[k];
+                p->n_head += ce->ntail;
+            } else {
+                for (uint32_t k = 0; k < ce->ntail; k++) path_push(s, p, ce->tail[k]);
+            }
             p->leaf_key = ce->key;
             p->leaf_seq = ce->key >> 20;
             p->expired = ce->expired;
@@ -795,14 +845,8 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             break;
         }
         /* the interval holding position q */
-        uint64_t base = 0;
-        uint32_t i = 0;
-        uint64_t cnt = 0;
-        for (; i < u->n_iv && u->iv[i].start < t; i++) {
-            cnt = iv_stalls(s, u, i, 0, t);
-            if (q < base + cnt) break;
-            base += cnt;
-        }
+        uint64_t base;
+        uint32_t i = iv_holding(s, u, q, t, &base);
         if (i == u->n_iv || u->iv[i].start >= t) { /* cannot happen: positions come from counts */
             path_push(s, p, s->base_exec + E_EXPIRED);
             p->expired = true;
@@ -859,15 +903,15 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             p->expired = true;
             break;
         }
-        rlayout l;
-        reader_layout(s, u, i, t, pr, &l);
-        if (j >= l.S && j < l.S + l.D) {
-            q = l.npa - l.D + (j - l.S);
-        } else if (j >= l.S + l.D && j < l.S + l.D + l.M) {
-            q = l.npa + (j - l.S - l.D);
+        rlayout scratch;
+        const rlayout *l = reader_layout(s, u, i, t, pr, &scratch);
+        if (j >= l->S && j < l->S + l->D) {
+            q = l->npa - l->D + (j - l->S);
+        } else if (j >= l->S + l->D && j < l->S + l->D + l->M) {
+            q = l->npa + (j - l->S - l->D);
         } else {
             /* exhausted: the producer had not run its minimum latency, or runs long */
-            bool too_close = j < l.S || j - (l.S + l.D + l.M) < l.E - l.longc;
+            bool too_close = j < l->S || j - (l->S + l->D + l->M) < l->E - l->longc;
             uint32_t lt = too_close ? E_TOO_CLOSE : pr->retired ? E_LONG_EXEC + pr->op_class : E_LONG_UNKNOWN;
             path_push(s, p, s->base_exec + lt);
             p->leaf_key = u->seq << 20 | (q & 0xfffff);
@@ -879,8 +923,15 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     uint32_t total = path_len(p) + p->extra;
     /* every remembered end's tail is a suffix of the path's last PATH_TAIL types */
     uint32_t last_n = path_len(p) < PATH_TAIL ? path_len(p) : PATH_TAIL;
-    uint32_t last[PATH_TAIL];
-    if (n_memo) path_last(p, last_n, last);
+    /* the last last_n types end at pad[PATH_TAIL]: an end's tail of ntail <= last_n types is
+     * the PATH_TAIL entries from pad + PATH_TAIL - ntail (one fixed-size copy; the entries past
+     * ntail are never read) */
+    uint16_t pad[2 * PATH_TAIL] = {0};
+    if (n_memo) {
+        uint32_t last[PATH_TAIL];
+        path_last(p, last_n, last);
+        for (uint32_t x = 0; x < last_n; x++) pad[PATH_TAIL - last_n + x] = (uint16_t)last[x];
+    }
     for (uint32_t k = 0; k < n_memo; k++) {
         chain_end *m = &memo_at[k]->memo[memo_q[k] % MEMO_WAYS];
         uint32_t n = total - memo_len[k];
@@ -889,7 +940,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         m->len = n;
         m->ntail = n < PATH_TAIL ? n : PATH_TAIL;
         if (m->ntail > path_len(p)) m->ntail = path_len(p);
-        for (uint32_t x = 0; x < m->ntail; x++) m->tail[x] = (uint16_t)last[last_n - m->ntail + x];
+        memcpy(m->tail, pad + PATH_TAIL - m->ntail, sizeof m->tail);
         m->key = p->leaf_key;
         m->expired = p->expired;
     }
@@ -1129,6 +1180,12 @@ static void hot_add(stallscope *s, uint64_t pc, uint32_t encoding, uint32_t type
 }
 
 /* The id of the unique chain types[0, n), added with weight 0 when new. */
+static bool types_equal(const uint32_t *a, const uint32_t *b, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
     uint64_t h = n;
     for (uint32_t i = 0; i < n; i++) h = mix(h ^ ((uint64_t)types[i] << 32 | i));
@@ -1137,7 +1194,8 @@ static uint32_t chain_intern(stallscope *s, const uint32_t *types, uint32_t n) {
         uint32_t id = s->chain_hash[i];
         if (!id) break;
         const chain_rec *c = &s->chain[id - 1];
-        if (c->hash == h && c->n == n && !memcmp(s->chain_type + c->first, types, n * sizeof *types)) return id - 1;
+        /* (a loop, not memcmp: chains are a few types long and the call cost more) */
+        if (c->hash == h && c->n == n && types_equal(s->chain_type + c->first, types, n)) return id - 1;
     }
     if (s->n_chain == s->cap_chain) {
         s->cap_chain = s->cap_chain ? s->cap_chain * 2 : 256;
@@ -1274,27 +1332,28 @@ static uint64_t used_prefix(stallscope *s, ss_uop *u, uint64_t t, int depth) {
     while (u->up_iv + 1 < u->n_iv && u->iv[u->up_iv + 1].start <= t) {
         uint32_t i = u->up_iv;
         const ss_iv *iv = &u->iv[i];
-        uint64_t cnt = iv_stalls(s, u, i, 0, t);
-        uint64_t proven = 0; /* events of this interval known used, from its bottom */
+        uint64_t cnt = u->iv[i + 1].before - iv->before; /* closed by t */
+        uint64_t proven = 0;                             /* events of this interval known used, from its bottom */
         bool producer_stop = false;
         if (is_reader(iv)) {
             ss_uop *pr = uop_get(s, iv->cause);
             if (!pr || depth > 8) return u->up_count + u->up_off;
-            rlayout l;
-            reader_layout(s, u, i, t, pr, &l);
+            /* a copy: the search below may lay out another interval of a µop in the chain */
+            rlayout scratch, lv = *reader_layout(s, u, i, t, pr, &scratch);
+            const rlayout *l = &lv;
             uint64_t pp = UINT64_MAX;
             for (proven = u->up_off; proven < cnt; proven++) {
-                if (proven >= l.S && proven < l.S + l.D + l.M) { /* popped from pr: used if pr's is */
+                if (proven >= l->S && proven < l->S + l->D + l->M) { /* popped from pr: used if pr's is */
                     if (pp == UINT64_MAX) pp = used_prefix(s, pr, t, depth + 1);
                     /* position proven pops pr's npa - D + (proven - S), one more per position:
                      * the run of them below pr's used prefix pp in one step (these histories are
                      * hundreds of events long on serial chains) */
-                    uint64_t at = l.npa - l.D + (proven - l.S);
+                    uint64_t at = l->npa - l->D + (proven - l->S);
                     if (at >= pp) {
                         producer_stop = true;
                         break;
                     }
-                    uint64_t end = l.S + l.D + l.M, stop = proven + (pp - at);
+                    uint64_t end = l->S + l->D + l->M, stop = proven + (pp - at);
                     proven = (stop < end ? stop : end) - 1;
                 } else if (!leaf_used(s, u->seq << 20 | ((u->up_count + proven) & 0xfffff))) {
                     break;
@@ -1353,13 +1412,8 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
         return q + 1;
     }
     /* the interval holding q, and the positions before it */
-    uint64_t base = 0, cnt = 0;
-    uint32_t i = 0;
-    for (; i < u->n_iv && u->iv[i].start < t; i++) {
-        cnt = iv_stalls(s, u, i, 0, t);
-        if (q < base + cnt) break;
-        base += cnt;
-    }
+    uint64_t base, cnt;
+    uint32_t i = iv_holding(s, u, q, t, &base);
     if (i == u->n_iv || u->iv[i].start >= t) return q + 1;
     uint64_t lo = q + 1; /* [lo, q] proven so far */
     for (;;) {
@@ -1371,14 +1425,15 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
         } else {
             ss_uop *pr = uop_get(s, iv->cause);
             if (!pr) break;
-            rlayout l;
-            reader_layout(s, u, i, t, pr, &l);
+            /* a copy: the search below may lay out another interval of a µop in the chain */
+            rlayout scratch, lv = *reader_layout(s, u, i, t, pr, &scratch);
+            const rlayout *l = &lv;
             while (lo > base && lo > floor) {
                 uint64_t j = lo - 1 - base;
-                if (j >= l.S && j < l.S + l.D + l.M) { /* popped from pr */
-                    uint64_t qp = l.npa - l.D + (j - l.S);
+                if (j >= l->S && j < l->S + l->D + l->M) { /* popped from pr */
+                    uint64_t qp = l->npa - l->D + (j - l->S);
                     /* positions of u still wanted from this region, hence of pr */
-                    uint64_t bottom = base + l.S > floor ? base + l.S : floor;
+                    uint64_t bottom = base + l->S > floor ? base + l->S : floor;
                     uint64_t want = lo - bottom;
                     /* at the depth limit the search below proves nothing: not called */
                     uint64_t pp = depth < DEAD_DEPTH ? dead_from(s, pr, qp, qp + 1 - want, t, depth + 1) : qp + 1;
@@ -1395,7 +1450,7 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
                         }
                         break;
                     }
-                    uint64_t run = qp - pp + 1, room = j + 1 - l.S;
+                    uint64_t run = qp - pp + 1, room = j + 1 - l->S;
                     lo -= run < room ? run : room;
                     /* stopped above its floor, the search found pr's position pp - 1 not dead;
                      * the next position down here pops exactly that one, and asking again (a
@@ -1450,6 +1505,8 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
          * (the next head's dispatch): a few steps forward before the binary search */
         from = s->ne_k;
         for (int step = 0; step < 8 && from < k && s->dh[(from + 1) % DHIST].cycle < t; step++) from++;
+        /* stopped before a span starting at t or later: the answer, no search */
+        if (from < k && s->dh[(from + 1) % DHIST].cycle >= t) k = from;
     }
     for (int64_t lo = from; lo < k;) {
         int64_t mid = lo + (k - lo + 1) / 2;
@@ -1478,6 +1535,7 @@ static bool nearly_empty_cause(stallscope *s, uint64_t t, stall_cause *out) {
      * a scan from the newest was most of the time of a long 2b run) */
     if (s->dh[lim % DHIST].pos > q) return false;
     int64_t lo = lim, hi = k;
+    if (s->dh[k % DHIST].pos <= q) lo = k; /* the newest span itself, most of the time: no search */
     while (lo < hi) {
         int64_t mid = lo + (hi - lo + 1) / 2;
         if (s->dh[mid % DHIST].pos <= q) lo = mid;
@@ -1517,8 +1575,7 @@ static uint64_t next_stall_event(const stallscope *s, const ss_uop *u, uint64_t 
  * same: returns the cycles accounted (at least 1). */
 static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t head_seq, uint64_t w) {
     path p;
-    memset(&p, 0, sizeof p);
-    path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+    path_start(&p, s->base_completion + C_HEAD_NOT_DONE);
     ss_uop *x = uop_get(s, head_seq);
     if (!x) {
         path_push(s, &p, s->base_exec + E_EXPIRED);
@@ -1544,7 +1601,8 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
             if (x->cr_lo <= up) break; /* what is left leads only to leaves already accumulated */
             q = --x->cr_lo;
         }
-        path tryp = p;
+        path tryp;
+        path_start(&tryp, s->base_completion + C_HEAD_NOT_DONE); /* p as it is here */
         walk_uop(s, &tryp, x, q, t);
         if (tryp.leaf_key && leaf_used(s, tryp.leaf_key)) { /* §6.2: already accounted */
             s->sum.unique_rejections++;
@@ -1655,14 +1713,12 @@ static uint64_t completion_head_run(stallscope *s, uint64_t t, uint64_t to, uint
     ss_uop *x = uop_get(s, head_seq);
     if (!x || !x->cr_init || to - t < 2) return 0;
     /* the last interval begun before t, and x's stack size as of t */
-    uint32_t last = UINT32_MAX;
-    uint64_t base = 0, cnt = 0;
-    for (uint32_t k = 0; k < x->n_iv && x->iv[k].start < t; k++) {
-        base += cnt;
-        cnt = iv_stalls(s, x, k, 0, t);
-        last = k;
-    }
-    if (last == UINT32_MAX || !cnt || base + cnt <= x->cr_hi) return 0;
+    uint32_t last = x->n_iv;
+    while (last && x->iv[last - 1].start >= t) last--;
+    if (!last) return 0;
+    last--;
+    uint64_t base = x->iv[last].before, cnt = iv_stalls(s, x, last, 0, t);
+    if (!cnt || base + cnt <= x->cr_hi) return 0;
     const ss_iv *iv = &x->iv[last];
     if (is_reader(iv)) return 0;
     uint32_t type;
@@ -1696,8 +1752,7 @@ static uint64_t completion_head_run(stallscope *s, uint64_t t, uint64_t to, uint
     if (!k) return 0;
     x->cr_hi = n + k - 1; /* cycle t + i saw n + i events */
     path p;
-    memset(&p, 0, sizeof p);
-    path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+    path_start(&p, s->base_completion + C_HEAD_NOT_DONE);
     path_push(s, &p, s->base_exec + type);
     p.leaf_key = x->seq << 20 | ((n + k - 2) & 0xfffff); /* the last cycle's */
     p.leaf_seq = x->seq;
@@ -1773,16 +1828,14 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
              * for its line. No µop event of the head's is popped: the leaf is the buffer's,
              * one per cycle it stays full */
             path p;
-            memset(&p, 0, sizeof p);
-            path_push(s, &p, s->base_completion + C_HEAD_NOT_DONE);
+            path_start(&p, s->base_completion + C_HEAD_NOT_DONE);
             path_push(s, &p, s->base_exec + E_STORE_BUFFER);
             path_push(s, &p, s->base_exec + store_buffer_leaf(v->cause.level));
             p.leaf_pc = v->cause.pc;
             accumulate(s, &p, lost * cycles);
         } else {
             path p;
-            memset(&p, 0, sizeof p);
-            path_push(s, &p, s->base_completion + C_ROB_EMPTY);
+            path_start(&p, s->base_completion + C_ROB_EMPTY);
             if (v->stall == STALL_ROB_EMPTY || v->stall == STALL_IQ_EMPTY) walk_frontend(s, &p, &v->cause);
             else path_push(s, &p, s->base_dispatch + D_OTHER);
             accumulate(s, &p, lost * cycles);

@@ -1057,7 +1057,9 @@ static const uint8_t pop8[256] = {
 #undef B6
 };
 static inline int bits(uint32_t x) { /* a table: the build targets no popcount instruction */
-    return pop8[x & 255] + pop8[(x >> 8) & 255] + pop8[(x >> 16) & 255] + pop8[x >> 24];
+    int low = pop8[x & 255] + pop8[(x >> 8) & 255];
+    /* a segment's masks have its D < 16 bits, but for the timing-model classes' events */
+    return x >> 16 ? low + pop8[(x >> 16) & 255] + pop8[x >> 24] : low;
 }
 
 /* na, nb: how many events a and b have; thr2: threshold² · (1 - 1e-6) */

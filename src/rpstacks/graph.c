@@ -1010,8 +1010,10 @@ static inline uint32_t row_events(const double *c, int D) {
     return nz;
 }
 
-/* The events of row c, a row with events nz before the dimensions in `touched` changed. */
+/* The events of row c, a row with events nz before its base and the dimensions in `touched`
+ * changed. */
 static inline uint32_t row_events_after(const double *c, uint32_t nz, const int *touched, int n_touched) {
+    nz = (nz & ~1u) | (uint32_t)(dabs(c[0]) > 1e-9);
     for (int k = 0; k < n_touched; k++) {
         int d = touched[k];
         nz = (nz & ~(1u << d)) | (uint32_t)(dabs(c[d]) > 1e-9) << d;
@@ -1201,7 +1203,6 @@ static void reduce(seg_ctx *s, stack_set *out) {
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)k * D];
         double sum = c[0], lo = c[0], hi = c[0], at_min = 0;
-        uint32_t pos = c[0] > 1e-9;
         /* every floor 0: the same sums, a term lmin·c is ±0, which changes no sum but a zero's sign;
          * pos is read only without a bound (max_scale 0) */
         if (floor_zero && L > 0) {
@@ -1212,6 +1213,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
                 hi += x > 0 ? lx : 0.0;
             }
         } else {
+            uint32_t pos = c[0] > 1e-9;
             for (int d = 1; d < D; d++) {
                 sum += c[d];
                 pos |= (uint32_t)(c[d] > 1e-9) << d;
@@ -1219,9 +1221,9 @@ static void reduce(seg_ctx *s, stack_set *out) {
                 hi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
                 at_min += s->lmin[d] * c[d];
             }
+            s->pos[k] = pos;
         }
         s->tot[k] = sum;
-        s->pos[k] = pos;
         s->order[k] = k;
         s->hi[k] = hi; /* its largest length in the design space */
         s->lo[k] = lo; /* the length it is sure to have there */
@@ -1658,18 +1660,22 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 /* the rows in one copy, then the weight: each element gets the additions of
                  * add_weight in its order (base, then the weight's events), as a row at a time did */
                 memcpy(&s->cand[(size_t)s->cand_n * D], src->v, (size_t)src->n * D * sizeof(double));
-                int wslot[RPS_WEIGHT_DIMS], touched[RPS_WEIGHT_DIMS + 1] = {0}; /* the base, then the weight's */
+                int wslot[RPS_WEIGHT_DIMS];
                 for (int k = 0; k < w->n; k++) wslot[k] = s->slot_of[w->dim[k]] >= 0 ? s->slot_of[w->dim[k]] : 0;
-                for (int k = 0; k < w->n; k++) touched[k + 1] = wslot[k];
+                uint32_t at = s->cand_n;
+                for (uint32_t r = 0; r < src->n; r++) s->src[at + r] = (uint16_t)q;
+                if (settled)
+                    for (uint32_t r = 0; r < src->n; r++) s->settled[at + r] = r < 64 && (settled >> r & 1);
+                else
+                    memset(&s->settled[at], 0, src->n);
                 for (uint32_t r = 0; r < src->n; r++) {
-                    s->src[s->cand_n] = (uint16_t)q;
-                    s->settled[s->cand_n] = r < 64 && (settled >> r & 1);
-                    double *c = &s->cand[(size_t)s->cand_n * D];
+                    double *c = &s->cand[(size_t)(at + r) * D];
                     c[0] += w->base;
                     for (int k = 0; k < w->n; k++) c[wslot[k]] += w->val[k];
                     /* only the dimensions the weight added to can have changed their events */
-                    s->nz[s->cand_n++] = row_events_after(c, src->nz[r], touched, w->n + 1);
+                    s->nz[at + r] = row_events_after(c, src->nz[r], wslot, w->n);
                 }
+                s->cand_n += src->n;
             }
             stack_set *dst = &s->sets[slot * N_COUNT + v];
             if (alive == 1 && set[last_alive]) { /* one source: its set, shifted by one weight, is still reduced */

@@ -904,7 +904,7 @@ typedef struct stack_set {
      * merge (less than the threshold similar, or, with uniqueness by combination, of another
      * combination), until a weight other than 0 is added to them */
     uint64_t settled;
-    uint32_t *nz;  /* per row: its events (the dimensions not within 1e-9 of 0), carried along the edges */
+    uint32_t *nz;    /* per row: its events (the dimensions not within 1e-9 of 0), carried along the edges */
     uint32_t nz_cap; /* rows */
 } stack_set;
 
@@ -932,7 +932,7 @@ typedef struct seg_ctx {
     /* scratch */
     double *cand, *tot;
     uint32_t cand_n, cand_cap;
-    uint32_t *order, *merge_tmp, *run_at; /* run_at: the sort's runs, cand_cap + 1 */
+    uint32_t *order, *merge_tmp, *run_at;       /* run_at: the sort's runs, cand_cap + 1 */
     uint32_t *by_src, *src_at, *src_len, *srcs; /* the kept paths of each source, by at_min (reduce) */
     /* by combination: the representatives of each event combination (a hash of the masks, 2 ×
      * cand_cap slots, empty between reductions), a list through rep_next */
@@ -1666,8 +1666,7 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 for (uint32_t r = 0; r < src->n; r++) s->src[at + r] = (uint16_t)q;
                 if (settled)
                     for (uint32_t r = 0; r < src->n; r++) s->settled[at + r] = r < 64 && (settled >> r & 1);
-                else
-                    memset(&s->settled[at], 0, src->n);
+                else memset(&s->settled[at], 0, src->n);
                 for (uint32_t r = 0; r < src->n; r++) {
                     double *c = &s->cand[(size_t)(at + r) * D];
                     c[0] += w->base;

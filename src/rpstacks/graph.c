@@ -904,11 +904,16 @@ typedef struct stack_set {
      * merge (less than the threshold similar, or, with uniqueness by combination, of another
      * combination), until a weight other than 0 is added to them */
     uint64_t settled;
+    uint32_t *nz;    /* per row: its events (the dimensions not within 1e-9 of 0), carried along the edges */
+    uint32_t nz_cap; /* rows */
 } stack_set;
 
 /* A path kept by the dominance scan, what the scan's pre-test reads (one line, in scan order). */
 typedef struct dom_kept {
     double at_max, at_min;
+    /* the largest at_max, at_min of this path and the ones kept before it: the scan (newest
+     * first) stops where none of the older can pass the pre-test */
+    double older_max, older_min;
     uint32_t src, cand;
 } dom_kept;
 
@@ -927,7 +932,7 @@ typedef struct seg_ctx {
     /* scratch */
     double *cand, *tot;
     uint32_t cand_n, cand_cap;
-    uint32_t *order, *merge_tmp;
+    uint32_t *order, *merge_tmp, *run_at;       /* run_at: the sort's runs, cand_cap + 1 */
     uint32_t *by_src, *src_at, *src_len, *srcs; /* the kept paths of each source, by at_min (reduce) */
     /* by combination: the representatives of each event combination (a hash of the masks, 2 ×
      * cand_cap slots, empty between reductions), a list through rep_next */
@@ -953,6 +958,7 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
     s->tot = cs_realloc(s->tot, cs_array_size(cap, sizeof *s->tot));
     s->order = cs_realloc(s->order, cs_array_size(cap, sizeof *s->order));
     s->merge_tmp = cs_realloc(s->merge_tmp, cs_array_size(cap, sizeof *s->merge_tmp));
+    s->run_at = cs_realloc(s->run_at, cs_array_size((size_t)cap + 1, sizeof *s->run_at));
     s->by_src = cs_realloc(s->by_src, cs_array_size(cap, sizeof *s->by_src));
     s->src_at = cs_realloc(s->src_at, cs_array_size(cap, sizeof *s->src_at)); /* a source is < the count */
     s->src_len = cs_realloc(s->src_len, cs_array_size(cap, sizeof *s->src_len));
@@ -980,15 +986,40 @@ static void cand_reserve(seg_ctx *s, uint32_t need) {
 
 static void set_reserve(stack_set *x, uint32_t n, int D) {
     size_t need = (size_t)n * (size_t)D; /* in doubles: D changes from segment to segment */
-    if (need <= x->cap) return;
-    size_t cap = x->cap ? x->cap : 4 * (size_t)D;
-    while (cap < need) cap *= 2;
-    x->v = cs_realloc(x->v, cs_array_size(cap, sizeof *x->v));
-    x->cap = cap;
+    if (need > x->cap) {
+        size_t cap = x->cap ? x->cap : 4 * (size_t)D;
+        while (cap < need) cap *= 2;
+        x->v = cs_realloc(x->v, cs_array_size(cap, sizeof *x->v));
+        x->cap = cap;
+    }
+    if (n > x->nz_cap) { /* in rows */
+        uint32_t rows = x->nz_cap ? x->nz_cap : 4;
+        while (rows < n) rows *= 2;
+        x->nz = cs_realloc(x->nz, cs_array_size(rows, sizeof *x->nz));
+        x->nz_cap = rows;
+    }
 }
 
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 static inline double dabs(double a) { return a < 0 ? -a : a; }
+
+/* A row's events: the dimensions not within 1e-9 of 0 (bit d for dimension d). */
+static inline uint32_t row_events(const double *c, int D) {
+    uint32_t nz = 0;
+    for (int d = 0; d < D; d++) nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
+    return nz;
+}
+
+/* The events of row c, a row with events nz before its base and the dimensions in `touched`
+ * changed. */
+static inline uint32_t row_events_after(const double *c, uint32_t nz, const int *touched, int n_touched) {
+    nz = (nz & ~1u) | (uint32_t)(dabs(c[0]) > 1e-9);
+    for (int k = 0; k < n_touched; k++) {
+        int d = touched[k];
+        nz = (nz & ~(1u << d)) | (uint32_t)(dabs(c[d]) > 1e-9) << d;
+    }
+    return nz;
+}
 
 /* The modified cosine similarity (§IV-E, Figure 9) over the dimensions in mask, each of which
  * one of the paths has (not 0 in both): normalising by the larger magnitude of a dimension is a
@@ -1028,7 +1059,9 @@ static const uint8_t pop8[256] = {
 #undef B6
 };
 static inline int bits(uint32_t x) { /* a table: the build targets no popcount instruction */
-    return pop8[x & 255] + pop8[(x >> 8) & 255] + pop8[(x >> 16) & 255] + pop8[x >> 24];
+    int low = pop8[x & 255] + pop8[(x >> 8) & 255];
+    /* a segment's masks have its D < 16 bits, but for the timing-model classes' events */
+    return x >> 16 ? low + pop8[(x >> 16) & 255] + pop8[x >> 24] : low;
 }
 
 /* na, nb: how many events a and b have; thr2: threshold² · (1 - 1e-6) */
@@ -1079,8 +1112,8 @@ static inline bool dominates(const double *p, const double *c, int D, double L, 
  * set, each already largest first (a set is kept sorted and a weight shifts all its rows
  * alike), so a merge of the natural runs costs about n·log(sources) instead of the n²/4 moves
  * of an insertion sort (by event a node has some 30 candidates, by combination 100). tmp: room
- * for n. */
-static void sort_by_total(uint32_t *order, const double *tot, uint32_t n, uint32_t *tmp) {
+ * for n, run_at for n + 1. */
+static void sort_by_total(uint32_t *order, const double *tot, uint32_t n, uint32_t *tmp, uint32_t *run_at) {
     if (n <= 8) { /* a few: an insertion sort moves less */
         for (uint32_t k = 1; k < n; k++) {
             uint32_t x = order[k], m = k;
@@ -1089,26 +1122,30 @@ static void sort_by_total(uint32_t *order, const double *tot, uint32_t n, uint32
         }
         return;
     }
-    for (;;) {
-        uint32_t runs = 0, out = 0;
-        for (uint32_t a = 0; a < n;) { /* merge each pair of adjacent runs [a, b) [b, c) into tmp */
-            uint32_t b = a + 1;
-            while (b < n && tot[order[b]] <= tot[order[b - 1]]) b++;
-            uint32_t c = b;
-            if (b < n) {
-                c = b + 1;
-                while (c < n && tot[order[c]] <= tot[order[c - 1]]) c++;
-            }
+    /* the natural runs, found once (order is 0 … n-1 here: tot read directly); each pass then
+     * merges adjacent pairs of runs whose bounds it knows, from one buffer into the other */
+    uint32_t runs = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (k == 0 || tot[k] > tot[k - 1]) run_at[runs++] = k;
+    run_at[runs] = n;
+    uint32_t *from = order, *to = tmp;
+    while (runs > 1) {
+        uint32_t out = 0, merged = 0;
+        for (uint32_t g = 0; g < runs; g += 2) {
+            /* the last run without a pair (g + 1 == runs): copied */
+            uint32_t a = run_at[g], b = run_at[g + 1], c = g + 2 <= runs ? run_at[g + 2] : b;
             uint32_t i = a, j = b;
-            while (i < b && j < c) tmp[out++] = tot[order[j]] > tot[order[i]] ? order[j++] : order[i++];
-            while (i < b) tmp[out++] = order[i++];
-            while (j < c) tmp[out++] = order[j++];
-            runs++;
-            a = c;
+            while (i < b && j < c) to[out++] = tot[from[j]] > tot[from[i]] ? from[j++] : from[i++];
+            while (i < b) to[out++] = from[i++];
+            while (j < c) to[out++] = from[j++];
+            run_at[merged++] = a;
         }
-        memcpy(order, tmp, (size_t)n * sizeof *order);
-        if (runs <= 1) return;
+        run_at[merged] = n;
+        runs = merged;
+        uint32_t *x = from;
+        from = to, to = x;
     }
+    if (from != order) memcpy(order, from, (size_t)n * sizeof *order);
 }
 
 /* The per-node cap (max_stacks): of the m representatives order[0 … m) (largest first at the
@@ -1166,7 +1203,6 @@ static void reduce(seg_ctx *s, stack_set *out) {
     for (uint32_t k = 0; k < n; k++) {
         const double *c = &s->cand[(size_t)k * D];
         double sum = c[0], lo = c[0], hi = c[0], at_min = 0;
-        uint32_t pos = c[0] > 1e-9;
         /* every floor 0: the same sums, a term lmin·c is ±0, which changes no sum but a zero's sign;
          * pos is read only without a bound (max_scale 0) */
         if (floor_zero && L > 0) {
@@ -1177,6 +1213,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
                 hi += x > 0 ? lx : 0.0;
             }
         } else {
+            uint32_t pos = c[0] > 1e-9;
             for (int d = 1; d < D; d++) {
                 sum += c[d];
                 pos |= (uint32_t)(c[d] > 1e-9) << d;
@@ -1184,9 +1221,9 @@ static void reduce(seg_ctx *s, stack_set *out) {
                 hi += c[d] > 0 ? L * c[d] : s->lmin[d] * c[d];
                 at_min += s->lmin[d] * c[d];
             }
+            s->pos[k] = pos;
         }
         s->tot[k] = sum;
-        s->pos[k] = pos;
         s->order[k] = k;
         s->hi[k] = hi; /* its largest length in the design space */
         s->lo[k] = lo; /* the length it is sure to have there */
@@ -1194,7 +1231,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
         s->at_min[k] = c[0] + at_min;
         best_lo = dmax(best_lo, lo);
     }
-    sort_by_total(s->order, s->tot, n, s->merge_tmp); /* largest first, ties in their order */
+    sort_by_total(s->order, s->tot, n, s->merge_tmp, s->run_at); /* largest first, ties in their order */
     /* dominance: a path that can never be the critical one is dropped. Two paths of one
      * source set (shifted alike) are never compared: that set was reduced already. */
     uint32_t kept = 0;
@@ -1231,6 +1268,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
             if (!filed) {
                 const dom_kept *dk = s->dom;
                 for (uint32_t q = kept; q-- > 0 && !dominated;) { /* newest first: most often a recent one */
+                    if ((dk[q].older_max < c_max) | (dk[q].older_min < c_min)) break; /* no older passes */
                     /* one branch for the three tests (most pairs fail one; evaluating all costs less) */
                     if ((dk[q].src != own) & (dk[q].at_max >= c_max) & (dk[q].at_min >= c_min))
                         dominated = dominates(&s->cand[(size_t)dk[q].cand * D], c, D, L, s->lmin, floor_zero);
@@ -1245,7 +1283,9 @@ static void reduce(seg_ctx *s, stack_set *out) {
                         dominated = dominates(&s->cand[(size_t)list[q] * D], c, D, L, s->lmin, floor_zero);
             }
             if (dominated) continue;
-            s->dom[kept] = (dom_kept){s->at_max[ck], s->at_min[ck], own, ck};
+            double older_max = kept ? dmax(s->dom[kept - 1].older_max, s->at_max[ck]) : s->at_max[ck];
+            double older_min = kept ? dmax(s->dom[kept - 1].older_min, s->at_min[ck]) : s->at_min[ck];
+            s->dom[kept] = (dom_kept){s->at_max[ck], s->at_min[ck], older_max, older_min, own, ck};
             s->order[kept++] = ck;
             if (filed) {
                 uint32_t *list = &by_src[src_at[own]], at = src_len[own]++;
@@ -1277,14 +1317,11 @@ static void reduce(seg_ctx *s, stack_set *out) {
             if (!dominated) s->order[kept++] = ck;
         }
     }
-    /* the survivors' events */
+    /* the survivors' events (each candidate's mask came with it: row_events) */
     uint32_t once = 0, twice = 0;
     for (uint32_t q = 0; q < kept; q++) {
         uint32_t k = s->order[q];
-        const double *c = &s->cand[(size_t)k * D];
-        uint32_t nz = 0;
-        for (int d = 0; d < D; d++) nz |= (uint32_t)(dabs(c[d]) > 1e-9) << d;
-        s->nz[k] = nz;
+        uint32_t nz = s->nz[k];
         s->cnt[k] = (uint8_t)bits(nz);
         twice |= once & nz;
         once |= nz;
@@ -1348,6 +1385,7 @@ static void reduce(seg_ctx *s, stack_set *out) {
         const double *c = &s->cand[(size_t)s->order[r] * D];
         double *o = &out->v[(size_t)r * D];
         for (int d = 0; d < D; d++) o[d] = c[d];
+        out->nz[r] = s->nz[s->order[r]];
         if (r < 64 && !s->keep[r]) out->settled |= 1ull << r;
         out->lo = dmax(out->lo, s->lo[s->order[r]]);
         out->hi = dmax(out->hi, s->hi[s->order[r]]);
@@ -1369,17 +1407,20 @@ uint32_t rps_reduce_sources(const rps_options *opt, int D, const double *cand, c
     for (uint32_t k = 0; src && k < n; k++) room = src[k] >= room ? (uint32_t)src[k] + 1 : room;
     cand_reserve(&s, room);
     memcpy(s.cand, cand, (size_t)n * D * sizeof *cand);
-    for (uint32_t k = 0; k < n; k++) s.src[k] = src ? src[k] : (uint16_t)k, s.settled[k] = 0;
+    for (uint32_t k = 0; k < n; k++)
+        s.src[k] = src ? src[k] : (uint16_t)k, s.settled[k] = 0, s.nz[k] = row_events(&s.cand[(size_t)k * D], D);
     s.cand_n = n;
     stack_set set = {0};
     reduce(&s, &set);
     memcpy(out, set.v, (size_t)set.n * D * sizeof *out);
     uint32_t m = set.n;
     free(set.v);
+    free(set.nz);
     free(s.cand);
     free(s.tot);
     free(s.order);
     free(s.merge_tmp);
+    free(s.run_at);
     free(s.by_src);
     free(s.src_at);
     free(s.src_len);
@@ -1492,6 +1533,7 @@ static void sink_reduce(seg_ctx *s, const stack_set *const *from, int n, stack_s
         memcpy(&s->cand[(size_t)s->cand_n * D], src->v, (size_t)src->n * D * sizeof(double));
         for (uint32_t r = 0; r < src->n; r++) {
             s->src[s->cand_n] = (uint16_t)q;
+            s->nz[s->cand_n] = src->nz[r];
             s->settled[s->cand_n++] = r < 64 && (src->settled >> r & 1);
         }
     }
@@ -1608,6 +1650,7 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                         for (int k = 0; k < own[q]->n; k++)
                             c[s->slot_of[own[q]->dim[k]] >= 0 ? s->slot_of[own[q]->dim[k]] : 0] += own[q]->val[k];
                     }
+                    s->nz[s->cand_n - 1] = row_events(c, D);
                     continue;
                 }
                 const stack_set *src = set[q];
@@ -1619,18 +1662,25 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                 memcpy(&s->cand[(size_t)s->cand_n * D], src->v, (size_t)src->n * D * sizeof(double));
                 int wslot[RPS_WEIGHT_DIMS];
                 for (int k = 0; k < w->n; k++) wslot[k] = s->slot_of[w->dim[k]] >= 0 ? s->slot_of[w->dim[k]] : 0;
+                uint32_t at = s->cand_n;
+                for (uint32_t r = 0; r < src->n; r++) s->src[at + r] = (uint16_t)q;
+                if (settled)
+                    for (uint32_t r = 0; r < src->n; r++) s->settled[at + r] = r < 64 && (settled >> r & 1);
+                else memset(&s->settled[at], 0, src->n);
                 for (uint32_t r = 0; r < src->n; r++) {
-                    s->src[s->cand_n] = (uint16_t)q;
-                    s->settled[s->cand_n] = r < 64 && (settled >> r & 1);
-                    double *c = &s->cand[(size_t)s->cand_n++ * D];
+                    double *c = &s->cand[(size_t)(at + r) * D];
                     c[0] += w->base;
                     for (int k = 0; k < w->n; k++) c[wslot[k]] += w->val[k];
+                    /* only the dimensions the weight added to can have changed their events */
+                    s->nz[at + r] = row_events_after(c, src->nz[r], wslot, w->n);
                 }
+                s->cand_n += src->n;
             }
             stack_set *dst = &s->sets[slot * N_COUNT + v];
             if (alive == 1 && set[last_alive]) { /* one source: its set, shifted by one weight, is still reduced */
                 set_reserve(dst, s->cand_n, D);
                 memcpy(dst->v, s->cand, (size_t)s->cand_n * D * sizeof(double));
+                memcpy(dst->nz, s->nz, (size_t)s->cand_n * sizeof *dst->nz);
                 dst->n = s->cand_n;
                 dst->settled = weight_is_zero(&e[edge_of[last_alive]].w) ? set[last_alive]->settled : 0;
                 dst->lo = lo[last_alive], dst->hi = hi[last_alive]; /* the source's, shifted: bounds still */
@@ -1680,9 +1730,11 @@ static void seg_ctx_init(seg_ctx *s, const rps_trace *t, const rps_options *opt)
 static void seg_ctx_begin(seg_ctx *s, int64_t first, int64_t last) {
     for (size_t k = 0; k < (size_t)s->window * N_COUNT; k++) {
         free(s->sets[k].v);
+        free(s->sets[k].nz);
         s->sets[k] = (stack_set){0};
     }
     free(s->sink.v);
+    free(s->sink.nz);
     s->sink = (stack_set){0};
     s->D = active_dims(s->t, first, last, s->dim_of, s->slot_of);
     /* The floor of the design space is 0 for every event. (A floor of 1 cycle, lmin = 1/base,
@@ -1693,14 +1745,16 @@ static void seg_ctx_begin(seg_ctx *s, int64_t first, int64_t last) {
 }
 
 static void seg_ctx_free(seg_ctx *s) {
-    for (size_t k = 0; k < (size_t)s->window * N_COUNT; k++) free(s->sets[k].v);
+    for (size_t k = 0; k < (size_t)s->window * N_COUNT; k++) free(s->sets[k].v), free(s->sets[k].nz);
     free(s->sink.v);
+    free(s->sink.nz);
     free(s->sets);
     free(s->times);
     free(s->cand);
     free(s->tot);
     free(s->order);
     free(s->merge_tmp);
+    free(s->run_at);
     free(s->by_src);
     free(s->src_at);
     free(s->src_len);

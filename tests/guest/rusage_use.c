@@ -27,7 +27,8 @@ int main(void) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
     printf("self user time positive: %d\n", usec(first.ru_utime) > 0);
     printf("self user time does not go back: %d\n", usec(second.ru_utime) >= usec(first.ru_utime));
-    printf("microseconds below a million: %d\n", second.ru_utime.tv_usec < 1000000 && second.ru_stime.tv_usec < 1000000);
+    printf("microseconds below a million: %d\n",
+           second.ru_utime.tv_usec < 1000000 && second.ru_stime.tv_usec < 1000000);
     long long cpu_us = (long long)cpu.tv_sec * 1000000 + cpu.tv_nsec / 1000;
     printf("user + system time within the CPU clock read after: %d\n",
            usec(second.ru_utime) + usec(second.ru_stime) <= cpu_us);

@@ -183,6 +183,10 @@ static int analyze(int argc, char **argv) {
         /* stdout a terminal or /dev/null runs more instructions than a file or a pipe (glibc's
          * isatty of a character device): --compare-sim's re-run writes to a file */
         g.emu.streams_fixed = true;
+        /* a piped stdin kept in a file first, as solve --compare-sim keeps its own: the analysed
+         * run reads what the re-runs read (glibc's stdio takes another path on a pipe: the
+         * re-run timed other µops and was refused) and the profile records it */
+        if (!cli_spool_piped_stdin("model analyze")) return EXIT_RUN_FAILED;
         e = cli_guest_create(&g, guest_argc, guest_argv);
         if (!e) return EXIT_RUN_FAILED;
         src = emu_source_create(e);

@@ -255,6 +255,13 @@ int cmd_rpstacks(int argc, char **argv) {
         }
         if (dir) snprintf(origin->allow_write, sizeof origin->allow_write, "%s", real_dir ? real_dir : dir);
         free(real_dir);
+        /* a piped stdin kept in a file first, as whatif --verify keeps its own: this run reads
+         * what the re-runs read (glibc's stdio takes another path on a pipe: the baseline's
+         * cycles differed and verify was refused) and the .rps records it */
+        if (!cli_spool_piped_stdin("rpstacks")) {
+            free(origin);
+            return EXIT_RUN_FAILED;
+        }
     }
     /* the program by its absolute path, so that whatif --verify runs the same one from anywhere */
     char *real = realpath(argv[first], NULL);

@@ -7,6 +7,8 @@ packages=(
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu qemu-user
   # C++ guests, static and dynamically linked (tests skip the C++ ones without it)
   g++-riscv64-linux-gnu
+  # Fortran guests (libgfortran), static and dynamically linked (tests skip them without it)
+  gfortran-riscv64-linux-gnu
   libzstd-dev libinih-dev libcjson-dev liblzma-dev zlib1g-dev libcmocka-dev nettle-dev chromium clang-format
   # the JSON results are validated against docs/result.schema.json (tests/results.cmake)
   python3-jsonschema

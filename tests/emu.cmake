@@ -169,6 +169,17 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # Same stdout and exit code as qemu-riscv64.
   add_test(NAME exec.qemu.hello COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/hello 42 two three)
   add_test(NAME exec.qemu.abort COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/guest_abort)
+  # getrusage's user time (libgfortran's cpu_time reads it: it said 0 for every Fortran timing)
+  add_test(NAME exec.qemu.rusage COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/rusage_use)
+  # a Fortran program, static and dynamic: libgfortran's I/O, a file in the guest directory, stop 3
+  if(CYCLESCOPE_RISCV_FC)
+    add_test(NAME exec.qemu.fortran
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_g} -- ${_g}/fortran_use ${_g} static)
+    set_tests_properties(exec.qemu.fortran PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+    add_test(NAME exec.qemu.dynamic.fortran
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_g} -- ${_g}/fortran_use_dynamic ${_g} dynamic)
+    set_tests_properties(exec.qemu.dynamic.fortran PROPERTIES ENVIRONMENT "QEMU_LD_PREFIX=/usr/riscv64-linux-gnu;COMPARE_STDERR=1")
+  endif()
   # A signal sent while blocked waits for sigprocmask to unblock it (found by a foreign
   # program: blocked SIGINT then raise() killed the run instead of going on).
   foreach(mode block unblock ignored)

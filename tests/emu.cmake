@@ -575,6 +575,28 @@ joined 63" ${_cs} exec ${_g}/threads many)
   endforeach()
   add_test(NAME exec.qemu.socketpair_q7.threads
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socketpair_use threads)
+  # sendmmsg/recvmmsg (ENOSYS before): counts, msg_len, MSG_WAITFORONE, truncation, a stream,
+  # Linux's errors; a thread's blocking recvmmsg woken message by message, a sendmmsg larger
+  # than the socket's buffer read by a thread (default quantum and 7)
+  foreach(case mmsg mmsg_threads)
+    add_test(NAME exec.qemu.socket_more.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/socket_more ${case})
+  endforeach()
+  add_test(NAME exec.qemu.socket_more_q7.mmsg_threads
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socket_more mmsg_threads)
+  # recvmmsg's timeout, which qemu-riscv64 ignores (it waits for the third message forever):
+  # the lines the host's Linux kernel prints for the same program built for x86-64
+  add_test(NAME exec.socket_more.mmsg_timeout
+           COMMAND ${_scripts}/expect_output.sh 0 "^recvmmsg timeout 0 +1$
+^  \\[0\\] len 1 flags 0 \\[a\\]$
+^  left 0\\.000000000$
+^recvmmsg timeout 10 s +2$
+^  left in \\(9 s, 10 s\\]: 1$
+^recvmmsg bad timeout +-1 errno Invalid argument$
+^recvmmsg bad timeout, no fd +-1 errno Invalid argument$
+^recvmmsg timeout nowhere +-1 errno Bad address$
+^recvmmsg empty, timeout +-1 errno Resource temporarily unavailable$
+^  timeout 5\\.000000005$" ${_cs} exec ${_g}/socket_more mmsg_timeout)
   # the child execs this program again, which serves through the end it inherited (recv, send,
   # getsockopt: it is a socket still); qemu-riscv64 cannot exec a RISC-V program on this host
   add_test(NAME exec.procs.socketpair_exec COMMAND ${_cs} exec ${_g}/socketpair_use exec)

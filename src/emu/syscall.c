@@ -1043,10 +1043,110 @@ static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr
     return ret;
 }
 
+/* the guest's struct mmsghdr: a msghdr, then the length sent or received (msg_len) */
+enum { GUEST_MMSGHDR_SIZE = 64, GUEST_MMSG_LEN_AT = 56 };
+
+/* recvmmsg(fd, msgvec, vlen, flags, timeout) as Linux's do_recvmmsg: up to vlen (at most
+ * UIO_MAXIOV) messages, each a recvmsg with its length in msg_len; MSG_WAITFORONE makes the
+ * ones after the first MSG_DONTWAIT; the timeout is looked at after each message, on the
+ * guest clock (0: one message), what is left written back when any came. An error after a
+ * message returns the count. With threads a wait for a later message runs the call again
+ * with the count in io_partial (a signal then returns it, as Linux) and the time left in the
+ * guest's timeout (the wait itself is not counted against it). MSG_WAITALL is not passed on. */
+static int64_t socket_recvmmsg(emu_t *e, const uint64_t *a) {
+    uint64_t vlen = a[2] < 1024 ? a[2] : 1024, flags = a[3] & ~(uint64_t)(MSG_WAITFORONE | MSG_WAITALL);
+    uint64_t got = emu_thread_io_partial(e), timeout_ns = 0;
+    if (a[4] && guest_timespec_ns(e, a[4], &timeout_ns)) return -EFAULT; /* checked by the caller */
+    uint64_t end = !a[4] || timeout_ns == 0 ? 0 : emu_guest_clock_ns(e) + timeout_ns;
+    bool timed_out = false;
+    int64_t ret = 0;
+    while (got < vlen && !timed_out) {
+        uint64_t entry = a[1] + GUEST_MMSGHDR_SIZE * got, args[3] = {a[0], entry, flags};
+        if (got && (a[3] & MSG_WAITFORONE)) args[2] |= MSG_DONTWAIT;
+        guest_msghdr gm;
+        emu_thread_set_io_partial(e, 0);
+        ret = guest_get(e, entry, &gm, sizeof gm) ? -EFAULT : socket_msg(e, SYS_recvmsg, args, gm);
+        if (e->syscall_retry) break; /* it waits for another thread */
+        if (ret < 0) break;
+        uint32_t len = (uint32_t)ret;
+        if (guest_put(e, entry + GUEST_MMSG_LEN_AT, &len, sizeof len)) {
+            ret = -EFAULT;
+            break;
+        }
+        got++;
+        uint64_t now = emu_guest_clock_ns(e);
+        timed_out = a[4] && end <= now;
+        timeout_ns = timed_out ? 0 : end - now;
+    }
+    if (e->syscall_retry) emu_thread_set_io_partial(e, got);
+    if (e->status != EMU_RUNNING || !got) return ret;
+    if (a[4]) { /* the time left, as Linux writes it back */
+        int64_t left[2] = {(int64_t)(timeout_ns / 1000000000u), (int64_t)(timeout_ns % 1000000000u)};
+        if (guest_put(e, a[4], left, sizeof left)) return -EFAULT;
+    }
+    return e->syscall_retry ? 0 : (int64_t)got;
+}
+
+/* sendmmsg(fd, msgvec, vlen, flags) as Linux's __sys_sendmmsg: up to vlen (at most
+ * UIO_MAXIOV) messages, each a sendmsg with its length in msg_len, stopping after one a
+ * signal cut short; an error after a message returns the count. With threads a wait for
+ * room runs the call again with the messages begun in io_partial (a signal then returns that
+ * count, as Linux); the last one's msg_len tells how much of it was sent. */
+static int64_t socket_sendmmsg(emu_t *e, const uint64_t *a) {
+    uint64_t vlen = a[2] < 1024 ? a[2] : 1024, sent = emu_thread_io_partial(e);
+    bool resuming = sent != 0; /* the call runs again after a wait: its last message may be part sent */
+    if (resuming) sent--;
+    int64_t ret = 0;
+    while (sent < vlen) {
+        uint64_t entry = a[1] + GUEST_MMSGHDR_SIZE * sent, args[3] = {a[0], entry, a[3]};
+        guest_msghdr gm;
+        uint8_t *unused = NULL;
+        size_t total = 0;
+        ret = guest_get(e, entry, &gm, sizeof gm) ? -EFAULT
+                                                  : socket_iov_buffer(e, gm.iov, gm.iovlen, &unused, &total, false);
+        free(unused);
+        if (ret < 0) break;
+        uint32_t len = 0;
+        if (resuming) { /* its msg_len: what of it was sent before the wait */
+            resuming = false;
+            if (guest_get(e, entry + GUEST_MMSG_LEN_AT, &len, sizeof len)) {
+                ret = -EFAULT;
+                break;
+            }
+            if (len >= total) {
+                sent++;
+                continue;
+            }
+        }
+        emu_thread_set_io_partial(e, len); /* socket_send goes on from there */
+        ret = socket_msg(e, SYS_sendmsg, args, gm);
+        if (e->syscall_retry) ret = (int64_t)emu_thread_io_partial(e); /* bytes sent before it waits */
+        if (ret < 0) break;
+        len = (uint32_t)ret;
+        if (guest_put(e, entry + GUEST_MMSG_LEN_AT, &len, sizeof len)) {
+            ret = -EFAULT;
+            break;
+        }
+        if (e->syscall_retry) {
+            emu_thread_set_io_partial(e, len ? sent + 1 : sent);
+            return 0;
+        }
+        sent++;
+        if ((size_t)ret < total) break; /* a signal cut it short */
+    }
+    if (e->status != EMU_RUNNING) return ret;
+    return sent ? (int64_t)sent : ret;
+}
+
 /* The socket calls on a descriptor (socket itself is refused: docs/sandbox.md §4). Only a
  * socketpair's ends are sockets; every other descriptor is ENOTSOCK (no descriptor: EBADF),
  * Linux looking the descriptor up first. */
 static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
+    uint64_t timeout_ns;
+    if (nr == SYS_recvmmsg && a[4]) { /* Linux reads the timeout before the descriptor */
+        int64_t bad = guest_timespec_ns(e, a[4], &timeout_ns);
+        if (bad) return bad;
+    }
     guest_fd *g = fd_of(e, a[0]);
     if (!g) return -EBADF;
     guest_pipe *p = socket_of(e, g);
@@ -1127,7 +1227,9 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
         if (guest_get(e, a[1], &gm, sizeof gm)) return -EFAULT;
         return socket_msg(e, nr, a, gm);
     }
-    default: return -ENOSYS; /* recvmmsg, sendmmsg: the caller warns */
+    case SYS_recvmmsg: return socket_recvmmsg(e, a);
+    case SYS_sendmmsg: return socket_sendmmsg(e, a);
+    default: return -ENOSYS;
     }
 }
 

@@ -165,7 +165,8 @@ static void mmsg_timeout(void) {
     headers(im, iv, in, 4, 16);
     check("recvmmsg timeout 10 s", n = recvmmsg(s[1], im, 2, 0, &ten));
     print_received(im, in, n);
-    printf("  left in (9 s, 10 s]: %d\n", (ten.tv_sec == 9 && ten.tv_nsec > 0) || (ten.tv_sec == 10 && ten.tv_nsec == 0));
+    printf("  left in (9 s, 10 s]: %d\n",
+           (ten.tv_sec == 9 && ten.tv_nsec > 0) || (ten.tv_sec == 10 && ten.tv_nsec == 0));
     struct timespec bad = {0, 1000000000};
     check("recvmmsg bad timeout", recvmmsg(s[1], im, 2, MSG_DONTWAIT, &bad));
     check("recvmmsg bad timeout, no fd", recvmmsg(99, im, 2, MSG_DONTWAIT, &bad));

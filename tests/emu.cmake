@@ -553,6 +553,11 @@ joined 63" ${_cs} exec ${_g}/threads many)
 ^futex wait: Interrupted system call$
 ^handler ran 2 times$" ${_cs} exec --thread-quantum ${q} ${_g}/threads no_restart)
   endforeach()
+  # a --sysroot that is no directory was taken silently (a static program ran as without it)
+  add_test(NAME exec.cli.sysroot_missing
+           COMMAND ${_scripts}/expect_error.sh 2 "--sysroot /nonexistent/cyclescope-sysroot: No such file or directory" ${_cs} exec --sysroot /nonexistent/cyclescope-sysroot ${_g}/hello)
+  add_test(NAME exec.cli.sysroot_not_dir
+           COMMAND ${_scripts}/expect_error.sh 2 "--sysroot ${_g}/hello: not a directory" ${_cs} exec --sysroot ${_g}/hello ${_g}/hello)
   add_test(NAME exec.threads.bad_quantum
            COMMAND ${_scripts}/expect_error.sh 2 "--thread-quantum 0: not a positive count" ${_cs} exec --thread-quantum 0 ${_g}/threads sum)
   # every tool on a threaded program: same counts and cycles run after run and from a trace,
@@ -584,6 +589,19 @@ joined 63" ${_cs} exec ${_g}/threads many)
   endforeach()
   add_test(NAME exec.qemu.socket_more_q7.mmsg_threads
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socket_more mmsg_threads)
+  # MSG_WAITALL on a stream (it returned what was there): recv, recvfrom and recvmsg get all
+  # of what a thread or a child process writes in pieces; end of file, MSG_DONTWAIT, MSG_PEEK
+  # and a datagram return what is there. SO_RCVTIMEO/SO_SNDTIMEO (ignored: "would block
+  # forever"): EAGAIN when nothing comes in time, on the guest clock; a thread's write before
+  # the time is read
+  foreach(case waitall waitall_fork timeo timeo_threads)
+    add_test(NAME exec.qemu.socket_more.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/socket_more ${case})
+  endforeach()
+  foreach(case waitall timeo_threads)
+    add_test(NAME exec.qemu.socket_more_q7.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socket_more ${case})
+  endforeach()
   # recvmmsg's timeout, which qemu-riscv64 ignores (it waits for the third message forever):
   # the lines the host's Linux kernel prints for the same program built for x86-64
   add_test(NAME exec.socket_more.mmsg_timeout

@@ -885,35 +885,85 @@ static guest_pipe *socket_of(emu_t *e, const guest_fd *g) {
     return p && p->socket ? p : NULL;
 }
 
-/* A blocking send or receive of socket end `g` finds the host's socket not ready. Another
- * process of the guest may hold the other end: wait on the host (1: try again). Else another
- * thread may: this one waits (thread.c: 0, the call runs again), or a handler comes first
- * (negative). With one thread only the guest itself could make it ready: Linux would wait
- * forever, the run ends in one line (-EDEADLK). `may_wait` false (readv's, writev's later
- * buffer): 0, what the earlier ones did. */
+/* SO_RCVTIMEO (`receiving`) or SO_SNDTIMEO of the host's socket, where the guest's
+ * setsockopt put it, in nanoseconds (0: none) */
+static uint64_t socket_timeout_ns(int host, bool receiving) {
+    struct timeval tv = {0, 0};
+    socklen_t len = sizeof tv;
+    if (getsockopt(host, SOL_SOCKET, receiving ? SO_RCVTIMEO : SO_SNDTIMEO, &tv, &len) < 0 || tv.tv_sec < 0) return 0;
+    return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+/* A blocking send or receive of socket end `g` finds the host's socket not ready. With
+ * SO_RCVTIMEO or SO_SNDTIMEO the wait is timed as ppoll's (host_poll) on the guest clock:
+ * other threads alive, this one waits until the socket changes or the time is up (the call
+ * runs again, and ends -EAGAIN if nothing came); with one thread the time passes at once
+ * (-EAGAIN; -EINTR if the alarm's handler came first). Without: another process of the guest
+ * may hold the other end: wait on the host (1: try again). Else another thread may: this one
+ * waits (thread.c: 0, the call runs again), or a handler comes first (negative). With one
+ * thread only the guest itself could make it ready: Linux would wait forever, the run ends
+ * in one line (-EDEADLK). `may_wait` false (readv's, writev's later buffer): 0, what the
+ * earlier ones did. */
 static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait) {
     if (!may_wait) return 0;
+    const char *waiting = receiving ? "reading an empty socket" : "writing a full socket";
+    uint64_t timeout_ns = socket_timeout_ns(g->host, receiving);
+    if (timeout_ns) {
+        if (emu_thread_io_timed_out(e)) return -EAGAIN; /* its wait ran out */
+        uint64_t now = emu_guest_clock_ns(e);
+        uint64_t deadline = now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
+        int64_t waits = emu_thread_block_io(e, waiting, deadline, false); /* Linux: -EINTR, not restarted */
+        if (waits) return waits < 0 ? waits : 0;
+        return guest_sleep(e, timeout_ns, NULL) ? -EAGAIN : -EINTR;
+    }
     if (socket_of(e, g)->cross_process)
         return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT) ? 1 : -EMU_ERESTARTSYS;
-    return wait_for_another_thread(e, receiving ? "reading an empty socket" : "writing a full socket",
-                                   receiving ? "read from an empty socket" : "write to a full socket",
+    return wait_for_another_thread(e, waiting, receiving ? "read from an empty socket" : "write to a full socket",
                                    "only the guest itself holds the other end of the socketpair");
 }
 
-/* recvmsg(2) on the host for socket end `g`, into `m` (host buffers), waiting as
- * socket_wait says unless the end is non-blocking or `flags` has MSG_DONTWAIT. */
+/* recvmsg(2) on the host for socket end `g`, into `m` (host buffers, one iovec), waiting as
+ * socket_wait says unless the end is non-blocking or `flags` has MSG_DONTWAIT. MSG_WAITALL
+ * on a stream (not with MSG_PEEK: Linux's unix_stream_read_generic) goes on until the buffer
+ * is full, end of file, an error or a signal, returning what came if anything did. When it
+ * waits for another thread after some bytes, io_partial holds their count: the caller puts
+ * them in the guest's buffer (a signal then returns the count, as Linux) and, as the call
+ * runs again, back at the start of `m`'s buffer, which this goes on filling. */
 static int64_t socket_recv(emu_t *e, guest_fd *g, struct msghdr *m, int flags, bool may_wait) {
     bool nonblock = g->nonblock || (flags & MSG_DONTWAIT);
+    bool wait_all = (flags & MSG_WAITALL) && !(flags & MSG_PEEK) && !socket_of(e, g)->dgram && !nonblock;
     flags &= MSG_PEEK | MSG_TRUNC | MSG_CMSG_CLOEXEC;
+    struct iovec *whole = m->msg_iov, rest = whole[0];
+    socklen_t name_room = m->msg_namelen;
+    size_t done = wait_all && may_wait ? (size_t)emu_thread_io_partial(e) : 0;
+    m->msg_iov = &rest;
+    int64_t ret;
     for (;;) {
+        rest.iov_base = (uint8_t *)whole[0].iov_base + done;
+        rest.iov_len = whole[0].iov_len - done;
+        m->msg_namelen = name_room;
         ssize_t got = recvmsg(g->host, m, flags | MSG_DONTWAIT);
         if (got > 0 && !(flags & MSG_PEEK)) emu_thread_pipe_changed(e); /* room for a sender that waits */
-        if (got >= 0) return got;
+        if (got > 0) done += (size_t)got;
+        if (got > 0 && wait_all && done < whole[0].iov_len) continue;
+        if (got >= 0) {
+            ret = (int64_t)done;
+            break;
+        }
         if (errno == EINTR) continue;
-        if (errno != EAGAIN || nonblock) return -errno;
-        int64_t waited = socket_wait(e, g, true, may_wait);
-        if (waited != 1) return waited;
+        if (errno != EAGAIN || nonblock) {
+            ret = done ? (int64_t)done : -errno;
+            break;
+        }
+        ret = socket_wait(e, g, true, may_wait);
+        if (ret == 1) continue;
+        if (ret == 0 && e->syscall_retry && done)
+            emu_thread_set_io_partial(e, done); /* it waits: the call runs again */
+        else if (done && ret != -EDEADLK) ret = (int64_t)done;
+        break;
     }
+    m->msg_iov = whole;
+    return ret;
 }
 
 /* sendmsg(2) on the host for socket end `g` of `n` bytes at `data` (host memory): a stream
@@ -1019,13 +1069,18 @@ static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr
     if (nr == SYS_sendmsg && gm.controllen) return -EOPNOTSUPP; /* SCM_RIGHTS, SCM_CREDENTIALS: not served */
     uint8_t *tmp = NULL;
     size_t n = 0;
-    int64_t ret = socket_iov_buffer(e, gm.iov, gm.iovlen, &tmp, &n, nr == SYS_sendmsg);
+    /* MSG_WAITALL's bytes received before a wait are in the guest's buffers: gathered back */
+    bool refill = nr == SYS_recvmsg && (a[2] & MSG_WAITALL) && emu_thread_io_partial(e);
+    int64_t ret = socket_iov_buffer(e, gm.iov, gm.iovlen, &tmp, &n, nr == SYS_sendmsg || refill);
     if (ret == 0 && nr == SYS_sendmsg) ret = socket_send(e, g, tmp, n, (int)a[2], true);
     else if (ret == 0) {
         struct sockaddr_storage from;
         struct iovec v = {tmp, n};
         struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &v, .msg_iovlen = 1};
         ret = socket_recv(e, g, &m, (int)a[2], true);
+        if (e->syscall_retry && emu_thread_io_partial(e) &&
+            socket_iov_scatter(e, gm.iov, tmp, emu_thread_io_partial(e)))
+            ret = -EFAULT; /* it waits: what came stays in the guest's buffers */
         if (ret >= 0 && !e->syscall_retry) {
             size_t got = (size_t)ret < n ? (size_t)ret : n;
             gm.flags = m.msg_flags & ~MSG_CTRUNC;
@@ -1177,9 +1232,10 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
     case SYS_setsockopt: {
         /* options about the socket alone, passed to the host; any other (a filter holding a
          * pointer, SO_ATTACH_BPF naming a descriptor, the host's security label) is refused */
-        static const int served[] = {SO_TYPE,     SO_DOMAIN,    SO_PROTOCOL, SO_ERROR,      SO_SNDBUF,
-                                     SO_RCVBUF,   SO_RCVLOWAT,  SO_SNDLOWAT, SO_ACCEPTCONN, SO_PASSCRED,
-                                     SO_PEERCRED, SO_KEEPALIVE, SO_LINGER};
+        static const int served[] = {SO_TYPE,         SO_DOMAIN,      SO_PROTOCOL, SO_ERROR,      SO_SNDBUF,
+                                     SO_RCVBUF,       SO_RCVLOWAT,    SO_SNDLOWAT, SO_ACCEPTCONN, SO_PASSCRED,
+                                     SO_PEERCRED,     SO_KEEPALIVE,   SO_LINGER,   SO_RCVTIMEO,   SO_SNDTIMEO,
+                                     SO_RCVTIMEO_NEW, SO_SNDTIMEO_NEW};
         bool known = false;
         for (size_t i = 0; i < sizeof served / sizeof *served; i++) known |= (int)a[2] == served[i];
         if ((int)a[1] != SOL_SOCKET || !known) return -ENOPROTOOPT;
@@ -1215,8 +1271,11 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
         struct sockaddr_storage from;
         struct iovec v = {tmp, n};
         struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &v, .msg_iovlen = 1};
-        int64_t ret = socket_recv(e, g, &m, (int)a[3], true);
+        size_t before = (a[3] & MSG_WAITALL) ? (size_t)emu_thread_io_partial(e) : 0; /* MSG_WAITALL's, before a wait */
+        int64_t ret = before && guest_get(e, a[1], tmp, before) ? -EFAULT : socket_recv(e, g, &m, (int)a[3], true);
+        if (e->syscall_retry) ret = (int64_t)emu_thread_io_partial(e); /* it waits: these stay in the guest's buffer */
         if (ret > 0 && guest_put(e, a[1], tmp, (size_t)ret < n ? (size_t)ret : n)) ret = -EFAULT;
+        if (e->syscall_retry && ret >= 0) ret = 0;
         if (ret >= 0 && !e->syscall_retry && socket_put_addr(e, a[4], a[5], &from, m.msg_namelen)) ret = -EFAULT;
         free(tmp);
         return ret;

@@ -57,12 +57,12 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # was looked for and how to say where it is (docs/sandbox.md, "Dynamically linked programs")
   add_test(NAME exec.bad_elf.dynamic_no_interpreter
            COMMAND ${_scripts}/expect_error.sh 125
-                   "hello_dynamic: dynamically linked, and its interpreter /lib/ld-linux-riscv64-lp64d.so.1 is not found \\(searched under /nonexistent and on the host\\); give .* with --sysroot DIR"
-                   ${_cs} exec --sysroot /nonexistent ${_g}/hello_dynamic)
+                   "hello_dynamic: dynamically linked, and its interpreter /lib/ld-linux-riscv64-lp64d.so.1 is not found \\(no sysroot: looked on the host only\\); give .* with --sysroot DIR"
+                   ${_cs} exec --sysroot "" ${_g}/hello_dynamic)
   # an interpreter that is not RISC-V (the host's x86-64 ld.so): its error, after the program's name
   add_test(NAME exec.bad_elf.interp_x86
            COMMAND ${_scripts}/expect_error.sh 125 "interp_x86: its interpreter /lib64/ld-linux-x86-64.so.2: wrong machine: x86-64"
-                   ${_cs} exec --sysroot /nonexistent ${_elf}/interp_x86)
+                   ${_cs} exec --sysroot "" ${_elf}/interp_x86)
   add_test(NAME exec.bad_elf.interp_not_found
            COMMAND ${_scripts}/expect_error.sh 125 "interp_not_found: dynamically linked, and its interpreter /no/such/ld-riscv.so.1 is not found"
                    ${_cs} exec ${_elf}/interp_not_found)

@@ -306,6 +306,10 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # then waited forever for a child whose signals never came)
   add_test(NAME exec.qemu.kill_thread COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/kill_thread)
   set_tests_properties(exec.qemu.kill_thread PROPERTIES TIMEOUT 60)
+  # tgkill and tkill of a child's second thread: that thread's handler, SI_TKILL; kill: SI_USER
+  # (the receiving process picked a thread by its masks, SI_USER, before)
+  add_test(NAME exec.qemu.tkill_other COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/tkill_other)
+  set_tests_properties(exec.qemu.tkill_other PROPERTIES TIMEOUT 60)
   # a thread in waitpid/waitid while another feeds the child's stdin (it hung: the host's wait held
   # every thread)
   add_test(NAME exec.qemu.threads_wait_child COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_wait_child)

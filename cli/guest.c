@@ -92,12 +92,21 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
             *bad = true;
         }
         return true;
-    case OPT_SYSROOT:
+    case OPT_SYSROOT: {
+        /* a prefix that is no directory was taken silently: a static program ran as without
+         * one, a dynamic one failed later on its missing interpreter ("" still means none) */
+        struct stat st;
+        if (*arg && (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode))) {
+            cli_usage(verb, "--sysroot %s: %s", arg, stat(arg, &st) != 0 ? strerror(errno) : "not a directory");
+            *bad = true;
+            return true;
+        }
         g->emu.sysroot = arg;
         /* the cyclescope processes a run starts (a guest's execve, sweep and rpstacks runs)
          * look their guests' libraries up in the same place */
         setenv("CYCLESCOPE_SYSROOT", arg, 1);
         return true;
+    }
     default: return false;
     }
 }

@@ -57,12 +57,12 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   # was looked for and how to say where it is (docs/sandbox.md, "Dynamically linked programs")
   add_test(NAME exec.bad_elf.dynamic_no_interpreter
            COMMAND ${_scripts}/expect_error.sh 125
-                   "hello_dynamic: dynamically linked, and its interpreter /lib/ld-linux-riscv64-lp64d.so.1 is not found \\(searched under /nonexistent and on the host\\); give .* with --sysroot DIR"
-                   ${_cs} exec --sysroot /nonexistent ${_g}/hello_dynamic)
+                   "hello_dynamic: dynamically linked, and its interpreter /lib/ld-linux-riscv64-lp64d.so.1 is not found \\(no sysroot: looked on the host only\\); give .* with --sysroot DIR"
+                   ${_cs} exec --sysroot "" ${_g}/hello_dynamic)
   # an interpreter that is not RISC-V (the host's x86-64 ld.so): its error, after the program's name
   add_test(NAME exec.bad_elf.interp_x86
            COMMAND ${_scripts}/expect_error.sh 125 "interp_x86: its interpreter /lib64/ld-linux-x86-64.so.2: wrong machine: x86-64"
-                   ${_cs} exec --sysroot /nonexistent ${_elf}/interp_x86)
+                   ${_cs} exec --sysroot "" ${_elf}/interp_x86)
   add_test(NAME exec.bad_elf.interp_not_found
            COMMAND ${_scripts}/expect_error.sh 125 "interp_not_found: dynamically linked, and its interpreter /no/such/ld-riscv.so.1 is not found"
                    ${_cs} exec ${_elf}/interp_not_found)
@@ -317,6 +317,10 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # then waited forever for a child whose signals never came)
   add_test(NAME exec.qemu.kill_thread COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/kill_thread)
   set_tests_properties(exec.qemu.kill_thread PROPERTIES TIMEOUT 60)
+  # tgkill and tkill of a child's second thread: that thread's handler, SI_TKILL; kill: SI_USER
+  # (the receiving process picked a thread by its masks, SI_USER, before)
+  add_test(NAME exec.qemu.tkill_other COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/tkill_other)
+  set_tests_properties(exec.qemu.tkill_other PROPERTIES TIMEOUT 60)
   # a thread in waitpid/waitid while another feeds the child's stdin (it hung: the host's wait held
   # every thread)
   add_test(NAME exec.qemu.threads_wait_child COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_wait_child)
@@ -571,6 +575,11 @@ joined 63" ${_cs} exec ${_g}/threads many)
 ^futex wait: Interrupted system call$
 ^handler ran 2 times$" ${_cs} exec --thread-quantum ${q} ${_g}/threads no_restart)
   endforeach()
+  # a --sysroot that is no directory was taken silently (a static program ran as without it)
+  add_test(NAME exec.cli.sysroot_missing
+           COMMAND ${_scripts}/expect_error.sh 2 "--sysroot /nonexistent/cyclescope-sysroot: No such file or directory" ${_cs} exec --sysroot /nonexistent/cyclescope-sysroot ${_g}/hello)
+  add_test(NAME exec.cli.sysroot_not_dir
+           COMMAND ${_scripts}/expect_error.sh 2 "--sysroot ${_g}/hello: not a directory" ${_cs} exec --sysroot ${_g}/hello ${_g}/hello)
   add_test(NAME exec.threads.bad_quantum
            COMMAND ${_scripts}/expect_error.sh 2 "--thread-quantum 0: not a positive count" ${_cs} exec --thread-quantum 0 ${_g}/threads sum)
   # every tool on a threaded program: same counts and cycles run after run and from a trace,
@@ -593,6 +602,41 @@ joined 63" ${_cs} exec ${_g}/threads many)
   endforeach()
   add_test(NAME exec.qemu.socketpair_q7.threads
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socketpair_use threads)
+  # sendmmsg/recvmmsg (ENOSYS before): counts, msg_len, MSG_WAITFORONE, truncation, a stream,
+  # Linux's errors; a thread's blocking recvmmsg woken message by message, a sendmmsg larger
+  # than the socket's buffer read by a thread (default quantum and 7)
+  foreach(case mmsg mmsg_threads)
+    add_test(NAME exec.qemu.socket_more.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/socket_more ${case})
+  endforeach()
+  add_test(NAME exec.qemu.socket_more_q7.mmsg_threads
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socket_more mmsg_threads)
+  # MSG_WAITALL on a stream (it returned what was there): recv, recvfrom and recvmsg get all
+  # of what a thread or a child process writes in pieces; end of file, MSG_DONTWAIT, MSG_PEEK
+  # and a datagram return what is there. SO_RCVTIMEO/SO_SNDTIMEO (ignored: "would block
+  # forever"): EAGAIN when nothing comes in time, on the guest clock; a thread's write before
+  # the time is read
+  foreach(case waitall waitall_fork timeo timeo_threads)
+    add_test(NAME exec.qemu.socket_more.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/socket_more ${case})
+  endforeach()
+  foreach(case waitall timeo_threads)
+    add_test(NAME exec.qemu.socket_more_q7.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socket_more ${case})
+  endforeach()
+  # recvmmsg's timeout, which qemu-riscv64 ignores (it waits for the third message forever):
+  # the lines the host's Linux kernel prints for the same program built for x86-64
+  add_test(NAME exec.socket_more.mmsg_timeout
+           COMMAND ${_scripts}/expect_output.sh 0 "^recvmmsg timeout 0 +1$
+^  \\[0\\] len 1 flags 0 \\[a\\]$
+^  left 0\\.000000000$
+^recvmmsg timeout 10 s +2$
+^  left in \\(9 s, 10 s\\]: 1$
+^recvmmsg bad timeout +-1 errno Invalid argument$
+^recvmmsg bad timeout, no fd +-1 errno Invalid argument$
+^recvmmsg timeout nowhere +-1 errno Bad address$
+^recvmmsg empty, timeout +-1 errno Resource temporarily unavailable$
+^  timeout 5\\.000000005$" ${_cs} exec ${_g}/socket_more mmsg_timeout)
   # the child execs this program again, which serves through the end it inherited (recv, send,
   # getsockopt: it is a socket still); qemu-riscv64 cannot exec a RISC-V program on this host
   add_test(NAME exec.procs.socketpair_exec COMMAND ${_cs} exec ${_g}/socketpair_use exec)

@@ -486,7 +486,7 @@ void emu_pipes_cross_process(emu_t *e);
  * lists their tids, so another process' kill of one reaches this process. */
 void emu_tree_threads_changed(emu_t *e);
 /* tgkill(tgid, tid, sig) and tkill(tid, sig) (tgid -1) of a thread of another process of
- * the tree: a signal to that process (its disposition and mask pick the thread), or ESRCH. */
+ * the tree: a signal for that thread, SI_TKILL (Linux's do_tkill), or ESRCH. */
 int64_t emu_sys_tgkill_other(emu_t *e, int64_t tgid, int64_t tid, int64_t sig);
 /* The tid of thread slot `i`, 0 when it is free (or there is no thread table). */
 int32_t emu_thread_tid_at(const emu_t *e, int i);

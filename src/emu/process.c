@@ -758,7 +758,11 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
 /* The process in tree slot `slot` (contents w) receives `sig` from this one: its emulator
  * turns the host signal into its guest's (signal.c): its handler runs, an ignored one is
  * dropped, a blocked one waits; SIGKILL and SIGSTOP act on the host. */
-static int64_t kill_slot(emu_t *e, const tree_slot *slot, uint64_t w, int64_t sig) {
+/* The signal of the tree member in `slot` for the process (`thread` -1: kill, SI_USER) or
+ * for its thread `thread` ids past its pid (tgkill, tkill: SI_TKILL). The value sigqueue
+ * carries is the tree's secret, then that thread + 1 in the top byte (0: the process) above
+ * the sender's virtual pid (below 1 << 24: next_vpid's numbers end at 4 000 900). */
+static int64_t kill_slot(emu_t *e, const tree_slot *slot, uint64_t w, int64_t sig, int32_t thread) {
     if (e->replica && sig != 0) { /* the real run sends it too: the process would take it twice */
         emu_fail(e,
                  "the program signals process %d at pc 0x%" PRIx64 " inside a simulation point, which is timed on a "
@@ -769,7 +773,8 @@ static int64_t kill_slot(emu_t *e, const tree_slot *slot, uint64_t w, int64_t si
     int pidfd;
     int64_t r = tree_open_member(slot, w, &pidfd);
     if (r) return r;
-    r = emu_host_signal_send(word_host(w), pidfd, (uint64_t)e->tree->secret << 32 | (uint32_t)e->vpid, sig);
+    uint32_t sender = (uint32_t)e->vpid | (uint32_t)(thread + 1) << 24;
+    r = emu_host_signal_send(word_host(w), pidfd, (uint64_t)e->tree->secret << 32 | sender, sig);
     if (pidfd >= 0) close(pidfd);
     return r;
 }
@@ -781,7 +786,7 @@ int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig) {
         size_t reached = 0;
         for (size_t i = 0; e->tree && i < TREE_SLOTS; i++) {
             uint64_t w = __atomic_load_n(&e->tree->slots[i].member, __ATOMIC_ACQUIRE);
-            if (word_is_member(w) && word_vpid(w) != e->vpid && kill_slot(e, &e->tree->slots[i], w, sig) == 0)
+            if (word_is_member(w) && word_vpid(w) != e->vpid && kill_slot(e, &e->tree->slots[i], w, sig, -1) == 0)
                 reached++;
         }
         if (group) return emu_sys_kill_process(e, sig);
@@ -790,7 +795,7 @@ int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig) {
     if (pid < -1 || pid > INT32_MAX) return -ESRCH; /* no other group; no such pid */
     uint64_t w;
     const tree_slot *slot = tree_find_task(e, (int32_t)pid, &w); /* a thread's id: its process */
-    if (slot) return kill_slot(e, slot, w, sig);
+    if (slot) return kill_slot(e, slot, w, sig, -1);
     /* below the guest's pids are the host's (init, daemons): not the guest's to signal */
     return pid < GUEST_PID ? -EPERM : -ESRCH;
 }
@@ -801,7 +806,7 @@ int64_t emu_sys_tgkill_other(emu_t *e, int64_t tgid, int64_t tid, int64_t sig) {
     uint64_t w;
     const tree_slot *slot = tree_find_task(e, (int32_t)tid, &w);
     if (!slot || (tgid > 0 && word_vpid(w) != tgid)) return tid < GUEST_PID ? -EPERM : -ESRCH;
-    return kill_slot(e, slot, w, sig);
+    return kill_slot(e, slot, w, sig, (int32_t)tid - word_vpid(w)); /* that thread (Linux's do_tkill) */
 }
 
 /* The first process' run was abandoned by cyclescope (stopped before its end, or refused:
@@ -813,7 +818,7 @@ static void end_abandoned_tree(emu_t *e) {
     if (!abandoned || e->replica || e->vpid != GUEST_PID || !e->tree) return;
     for (size_t i = 0; i < TREE_SLOTS; i++) {
         uint64_t w = __atomic_load_n(&e->tree->slots[i].member, __ATOMIC_ACQUIRE);
-        if (word_is_member(w) && word_vpid(w) != e->vpid) (void)kill_slot(e, &e->tree->slots[i], w, SIGKILL);
+        if (word_is_member(w) && word_vpid(w) != e->vpid) (void)kill_slot(e, &e->tree->slots[i], w, SIGKILL, -1);
     }
     for (size_t i = 0; i < e->child_count; i++) /* no zombie left to whoever outlives us */
         while (waitpid(e->children[i].host, NULL, 0) < 0 && errno == EINTR) {

@@ -599,6 +599,8 @@ static bool host_events_watched;              /* a child process, or a guest tha
 static volatile sig_atomic_t host_arrived;    /* some signal was noted since the last take */
 static int host_count[65];                    /* per signal, noted and not yet taken (atomics) */
 static volatile sig_atomic_t host_sender[65]; /* its sender's virtual pid (0: not the parent) */
+/* tgkill's and tkill's, for one thread (by its id's offset from the pid): the signals noted */
+static uint64_t host_thread_pending[EMU_PID_STRIDE];
 
 /* The signals that are never noted: SIGKILL and SIGSTOP (the host's, uncatchable), SIGTRAP
  * (a debugger's), SIGCHLD (process.c's, for the guest's own children), and 32/33, which the
@@ -676,8 +678,12 @@ static void on_host_signal(int sig, siginfo_t *info, void *context) {
         else emu_die_by_signal(sig);
         return;
     }
-    host_sender[sig] = tree_sent ? (int32_t)(uint32_t)tag : 0;
-    __atomic_add_fetch(&host_count[sig], 1, __ATOMIC_SEQ_CST);
+    /* the value: the sender's virtual pid, and in the top byte a thread + 1 (process.c kill_slot) */
+    int thread = tree_sent ? (int)((uint32_t)tag >> 24) - 1 : -1;
+    host_sender[sig] = tree_sent ? (int32_t)((uint32_t)tag & 0xffffff) : 0;
+    if (thread >= 0 && thread < EMU_PID_STRIDE)
+        __atomic_or_fetch(&host_thread_pending[thread], SIG_BIT(sig), __ATOMIC_SEQ_CST);
+    else __atomic_add_fetch(&host_count[sig], 1, __ATOMIC_SEQ_CST);
     host_arrived = 1;
 }
 
@@ -735,6 +741,22 @@ int64_t emu_host_signal_send(pid_t host, int pidfd, uint64_t tag, int64_t sig) {
     return sigqueue(host, (int)sig, (union sigval){.sival_ptr = (void *)(uintptr_t)tag}) < 0 ? -errno : 0;
 }
 
+/* A tgkill or tkill from another process for thread `tid` of this one: SI_TKILL, as Linux's
+ * do_tkill; dropped when the thread is gone (it ended after the sender found it). */
+static void host_thread_signal(emu_t *e, int32_t tid, int sig) {
+    const char *cause = "sent by another process";
+    if (tid == emu_thread_tid(e)) {
+        if (sig < SIGRT_FIRST || e->rt_count < RT_QUEUE_MAX)
+            signal_guest_from(e, sig, cause, GUEST_SI_TKILL, host_sender[sig], 0);
+        return;
+    }
+    for (int i = 0; e->threads && i < EMU_MAX_THREADS; i++)
+        if (i != e->thread_cur && emu_thread_tid_at(e, i) == tid) {
+            emu_thread_signal_other(e, i, sig, GUEST_SI_TKILL, host_sender[sig], 0, cause);
+            return;
+        }
+}
+
 bool emu_host_signals_take(emu_t *e) {
     if (emu_host_child_ended) emu_children_check(e);
     if (host_arrived && host_receiver == e) {
@@ -747,6 +769,10 @@ bool emu_host_signals_take(emu_t *e) {
             for (int i = 0; i < (sig >= SIGRT_FIRST ? count : 1); i++)
                 if (!signal_process_from(e, sig, "sent by another process", GUEST_SI_USER, sender, 0)) break;
         }
+        for (int k = 0; k < EMU_PID_STRIDE && e->status == EMU_RUNNING; k++)
+            for (uint64_t bits = __atomic_exchange_n(&host_thread_pending[k], 0, __ATOMIC_SEQ_CST);
+                 bits && e->status == EMU_RUNNING; bits &= bits - 1)
+                host_thread_signal(e, e->vpid + k, __builtin_ctzll(bits) + 1);
     }
     return e->status != EMU_RUNNING || emu_signal_handler_ready(e);
 }

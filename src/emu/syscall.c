@@ -889,35 +889,85 @@ static guest_pipe *socket_of(emu_t *e, const guest_fd *g) {
     return p && p->socket ? p : NULL;
 }
 
-/* A blocking send or receive of socket end `g` finds the host's socket not ready. Another
- * process of the guest may hold the other end: wait on the host (1: try again). Else another
- * thread may: this one waits (thread.c: 0, the call runs again), or a handler comes first
- * (negative). With one thread only the guest itself could make it ready: Linux would wait
- * forever, the run ends in one line (-EDEADLK). `may_wait` false (readv's, writev's later
- * buffer): 0, what the earlier ones did. */
+/* SO_RCVTIMEO (`receiving`) or SO_SNDTIMEO of the host's socket, where the guest's
+ * setsockopt put it, in nanoseconds (0: none) */
+static uint64_t socket_timeout_ns(int host, bool receiving) {
+    struct timeval tv = {0, 0};
+    socklen_t len = sizeof tv;
+    if (getsockopt(host, SOL_SOCKET, receiving ? SO_RCVTIMEO : SO_SNDTIMEO, &tv, &len) < 0 || tv.tv_sec < 0) return 0;
+    return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+/* A blocking send or receive of socket end `g` finds the host's socket not ready. With
+ * SO_RCVTIMEO or SO_SNDTIMEO the wait is timed as ppoll's (host_poll) on the guest clock:
+ * other threads alive, this one waits until the socket changes or the time is up (the call
+ * runs again, and ends -EAGAIN if nothing came); with one thread the time passes at once
+ * (-EAGAIN; -EINTR if the alarm's handler came first). Without: another process of the guest
+ * may hold the other end: wait on the host (1: try again). Else another thread may: this one
+ * waits (thread.c: 0, the call runs again), or a handler comes first (negative). With one
+ * thread only the guest itself could make it ready: Linux would wait forever, the run ends
+ * in one line (-EDEADLK). `may_wait` false (readv's, writev's later buffer): 0, what the
+ * earlier ones did. */
 static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait) {
     if (!may_wait) return 0;
+    const char *waiting = receiving ? "reading an empty socket" : "writing a full socket";
+    uint64_t timeout_ns = socket_timeout_ns(g->host, receiving);
+    if (timeout_ns) {
+        if (emu_thread_io_timed_out(e)) return -EAGAIN; /* its wait ran out */
+        uint64_t now = emu_guest_clock_ns(e);
+        uint64_t deadline = now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
+        int64_t waits = emu_thread_block_io(e, waiting, deadline, false); /* Linux: -EINTR, not restarted */
+        if (waits) return waits < 0 ? waits : 0;
+        return guest_sleep(e, timeout_ns, NULL) ? -EAGAIN : -EINTR;
+    }
     if (socket_of(e, g)->cross_process)
         return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT, NULL) ? 1 : -EMU_ERESTARTSYS;
-    return wait_for_another_thread(e, receiving ? "reading an empty socket" : "writing a full socket",
-                                   receiving ? "read from an empty socket" : "write to a full socket",
+    return wait_for_another_thread(e, waiting, receiving ? "read from an empty socket" : "write to a full socket",
                                    "only the guest itself holds the other end of the socketpair");
 }
 
-/* recvmsg(2) on the host for socket end `g`, into `m` (host buffers), waiting as
- * socket_wait says unless the end is non-blocking or `flags` has MSG_DONTWAIT. */
+/* recvmsg(2) on the host for socket end `g`, into `m` (host buffers, one iovec), waiting as
+ * socket_wait says unless the end is non-blocking or `flags` has MSG_DONTWAIT. MSG_WAITALL
+ * on a stream (not with MSG_PEEK: Linux's unix_stream_read_generic) goes on until the buffer
+ * is full, end of file, an error or a signal, returning what came if anything did. When it
+ * waits for another thread after some bytes, io_partial holds their count: the caller puts
+ * them in the guest's buffer (a signal then returns the count, as Linux) and, as the call
+ * runs again, back at the start of `m`'s buffer, which this goes on filling. */
 static int64_t socket_recv(emu_t *e, guest_fd *g, struct msghdr *m, int flags, bool may_wait) {
     bool nonblock = g->nonblock || (flags & MSG_DONTWAIT);
+    bool wait_all = (flags & MSG_WAITALL) && !(flags & MSG_PEEK) && !socket_of(e, g)->dgram && !nonblock;
     flags &= MSG_PEEK | MSG_TRUNC | MSG_CMSG_CLOEXEC;
+    struct iovec *whole = m->msg_iov, rest = whole[0];
+    socklen_t name_room = m->msg_namelen;
+    size_t done = wait_all && may_wait ? (size_t)emu_thread_io_partial(e) : 0;
+    m->msg_iov = &rest;
+    int64_t ret;
     for (;;) {
+        rest.iov_base = (uint8_t *)whole[0].iov_base + done;
+        rest.iov_len = whole[0].iov_len - done;
+        m->msg_namelen = name_room;
         ssize_t got = recvmsg(g->host, m, flags | MSG_DONTWAIT);
         if (got > 0 && !(flags & MSG_PEEK)) emu_thread_pipe_changed(e); /* room for a sender that waits */
-        if (got >= 0) return got;
+        if (got > 0) done += (size_t)got;
+        if (got > 0 && wait_all && done < whole[0].iov_len) continue;
+        if (got >= 0) {
+            ret = (int64_t)done;
+            break;
+        }
         if (errno == EINTR) continue;
-        if (errno != EAGAIN || nonblock) return -errno;
-        int64_t waited = socket_wait(e, g, true, may_wait);
-        if (waited != 1) return waited;
+        if (errno != EAGAIN || nonblock) {
+            ret = done ? (int64_t)done : -errno;
+            break;
+        }
+        ret = socket_wait(e, g, true, may_wait);
+        if (ret == 1) continue;
+        if (ret == 0 && e->syscall_retry && done)
+            emu_thread_set_io_partial(e, done); /* it waits: the call runs again */
+        else if (done && ret != -EDEADLK) ret = (int64_t)done;
+        break;
     }
+    m->msg_iov = whole;
+    return ret;
 }
 
 /* sendmsg(2) on the host for socket end `g` of `n` bytes at `data` (host memory): a stream
@@ -1023,13 +1073,18 @@ static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr
     if (nr == SYS_sendmsg && gm.controllen) return -EOPNOTSUPP; /* SCM_RIGHTS, SCM_CREDENTIALS: not served */
     uint8_t *tmp = NULL;
     size_t n = 0;
-    int64_t ret = socket_iov_buffer(e, gm.iov, gm.iovlen, &tmp, &n, nr == SYS_sendmsg);
+    /* MSG_WAITALL's bytes received before a wait are in the guest's buffers: gathered back */
+    bool refill = nr == SYS_recvmsg && (a[2] & MSG_WAITALL) && emu_thread_io_partial(e);
+    int64_t ret = socket_iov_buffer(e, gm.iov, gm.iovlen, &tmp, &n, nr == SYS_sendmsg || refill);
     if (ret == 0 && nr == SYS_sendmsg) ret = socket_send(e, g, tmp, n, (int)a[2], true);
     else if (ret == 0) {
         struct sockaddr_storage from;
         struct iovec v = {tmp, n};
         struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &v, .msg_iovlen = 1};
         ret = socket_recv(e, g, &m, (int)a[2], true);
+        if (e->syscall_retry && emu_thread_io_partial(e) &&
+            socket_iov_scatter(e, gm.iov, tmp, emu_thread_io_partial(e)))
+            ret = -EFAULT; /* it waits: what came stays in the guest's buffers */
         if (ret >= 0 && !e->syscall_retry) {
             size_t got = (size_t)ret < n ? (size_t)ret : n;
             gm.flags = m.msg_flags & ~MSG_CTRUNC;
@@ -1047,10 +1102,110 @@ static int64_t socket_msg(emu_t *e, uint64_t nr, const uint64_t *a, guest_msghdr
     return ret;
 }
 
+/* the guest's struct mmsghdr: a msghdr, then the length sent or received (msg_len) */
+enum { GUEST_MMSGHDR_SIZE = 64, GUEST_MMSG_LEN_AT = 56 };
+
+/* recvmmsg(fd, msgvec, vlen, flags, timeout) as Linux's do_recvmmsg: up to vlen (at most
+ * UIO_MAXIOV) messages, each a recvmsg with its length in msg_len; MSG_WAITFORONE makes the
+ * ones after the first MSG_DONTWAIT; the timeout is looked at after each message, on the
+ * guest clock (0: one message), what is left written back when any came. An error after a
+ * message returns the count. With threads a wait for a later message runs the call again
+ * with the count in io_partial (a signal then returns it, as Linux) and the time left in the
+ * guest's timeout (the wait itself is not counted against it). MSG_WAITALL is not passed on. */
+static int64_t socket_recvmmsg(emu_t *e, const uint64_t *a) {
+    uint64_t vlen = a[2] < 1024 ? a[2] : 1024, flags = a[3] & ~(uint64_t)(MSG_WAITFORONE | MSG_WAITALL);
+    uint64_t got = emu_thread_io_partial(e), timeout_ns = 0;
+    if (a[4] && guest_timespec_ns(e, a[4], &timeout_ns)) return -EFAULT; /* checked by the caller */
+    uint64_t end = !a[4] || timeout_ns == 0 ? 0 : emu_guest_clock_ns(e) + timeout_ns;
+    bool timed_out = false;
+    int64_t ret = 0;
+    while (got < vlen && !timed_out) {
+        uint64_t entry = a[1] + GUEST_MMSGHDR_SIZE * got, args[3] = {a[0], entry, flags};
+        if (got && (a[3] & MSG_WAITFORONE)) args[2] |= MSG_DONTWAIT;
+        guest_msghdr gm;
+        emu_thread_set_io_partial(e, 0);
+        ret = guest_get(e, entry, &gm, sizeof gm) ? -EFAULT : socket_msg(e, SYS_recvmsg, args, gm);
+        if (e->syscall_retry) break; /* it waits for another thread */
+        if (ret < 0) break;
+        uint32_t len = (uint32_t)ret;
+        if (guest_put(e, entry + GUEST_MMSG_LEN_AT, &len, sizeof len)) {
+            ret = -EFAULT;
+            break;
+        }
+        got++;
+        uint64_t now = emu_guest_clock_ns(e);
+        timed_out = a[4] && end <= now;
+        timeout_ns = timed_out ? 0 : end - now;
+    }
+    if (e->syscall_retry) emu_thread_set_io_partial(e, got);
+    if (e->status != EMU_RUNNING || !got) return ret;
+    if (a[4]) { /* the time left, as Linux writes it back */
+        int64_t left[2] = {(int64_t)(timeout_ns / 1000000000u), (int64_t)(timeout_ns % 1000000000u)};
+        if (guest_put(e, a[4], left, sizeof left)) return -EFAULT;
+    }
+    return e->syscall_retry ? 0 : (int64_t)got;
+}
+
+/* sendmmsg(fd, msgvec, vlen, flags) as Linux's __sys_sendmmsg: up to vlen (at most
+ * UIO_MAXIOV) messages, each a sendmsg with its length in msg_len, stopping after one a
+ * signal cut short; an error after a message returns the count. With threads a wait for
+ * room runs the call again with the messages begun in io_partial (a signal then returns that
+ * count, as Linux); the last one's msg_len tells how much of it was sent. */
+static int64_t socket_sendmmsg(emu_t *e, const uint64_t *a) {
+    uint64_t vlen = a[2] < 1024 ? a[2] : 1024, sent = emu_thread_io_partial(e);
+    bool resuming = sent != 0; /* the call runs again after a wait: its last message may be part sent */
+    if (resuming) sent--;
+    int64_t ret = 0;
+    while (sent < vlen) {
+        uint64_t entry = a[1] + GUEST_MMSGHDR_SIZE * sent, args[3] = {a[0], entry, a[3]};
+        guest_msghdr gm;
+        uint8_t *unused = NULL;
+        size_t total = 0;
+        ret = guest_get(e, entry, &gm, sizeof gm) ? -EFAULT
+                                                  : socket_iov_buffer(e, gm.iov, gm.iovlen, &unused, &total, false);
+        free(unused);
+        if (ret < 0) break;
+        uint32_t len = 0;
+        if (resuming) { /* its msg_len: what of it was sent before the wait */
+            resuming = false;
+            if (guest_get(e, entry + GUEST_MMSG_LEN_AT, &len, sizeof len)) {
+                ret = -EFAULT;
+                break;
+            }
+            if (len >= total) {
+                sent++;
+                continue;
+            }
+        }
+        emu_thread_set_io_partial(e, len); /* socket_send goes on from there */
+        ret = socket_msg(e, SYS_sendmsg, args, gm);
+        if (e->syscall_retry) ret = (int64_t)emu_thread_io_partial(e); /* bytes sent before it waits */
+        if (ret < 0) break;
+        len = (uint32_t)ret;
+        if (guest_put(e, entry + GUEST_MMSG_LEN_AT, &len, sizeof len)) {
+            ret = -EFAULT;
+            break;
+        }
+        if (e->syscall_retry) {
+            emu_thread_set_io_partial(e, len ? sent + 1 : sent);
+            return 0;
+        }
+        sent++;
+        if ((size_t)ret < total) break; /* a signal cut it short */
+    }
+    if (e->status != EMU_RUNNING) return ret;
+    return sent ? (int64_t)sent : ret;
+}
+
 /* The socket calls on a descriptor (socket itself is refused: docs/sandbox.md §4). Only a
  * socketpair's ends are sockets; every other descriptor is ENOTSOCK (no descriptor: EBADF),
  * Linux looking the descriptor up first. */
 static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
+    uint64_t timeout_ns;
+    if (nr == SYS_recvmmsg && a[4]) { /* Linux reads the timeout before the descriptor */
+        int64_t bad = guest_timespec_ns(e, a[4], &timeout_ns);
+        if (bad) return bad;
+    }
     guest_fd *g = fd_of(e, a[0]);
     if (!g) return -EBADF;
     guest_pipe *p = socket_of(e, g);
@@ -1081,9 +1236,10 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
     case SYS_setsockopt: {
         /* options about the socket alone, passed to the host; any other (a filter holding a
          * pointer, SO_ATTACH_BPF naming a descriptor, the host's security label) is refused */
-        static const int served[] = {SO_TYPE,     SO_DOMAIN,    SO_PROTOCOL, SO_ERROR,      SO_SNDBUF,
-                                     SO_RCVBUF,   SO_RCVLOWAT,  SO_SNDLOWAT, SO_ACCEPTCONN, SO_PASSCRED,
-                                     SO_PEERCRED, SO_KEEPALIVE, SO_LINGER};
+        static const int served[] = {SO_TYPE,         SO_DOMAIN,      SO_PROTOCOL, SO_ERROR,      SO_SNDBUF,
+                                     SO_RCVBUF,       SO_RCVLOWAT,    SO_SNDLOWAT, SO_ACCEPTCONN, SO_PASSCRED,
+                                     SO_PEERCRED,     SO_KEEPALIVE,   SO_LINGER,   SO_RCVTIMEO,   SO_SNDTIMEO,
+                                     SO_RCVTIMEO_NEW, SO_SNDTIMEO_NEW};
         bool known = false;
         for (size_t i = 0; i < sizeof served / sizeof *served; i++) known |= (int)a[2] == served[i];
         if ((int)a[1] != SOL_SOCKET || !known) return -ENOPROTOOPT;
@@ -1119,8 +1275,11 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
         struct sockaddr_storage from;
         struct iovec v = {tmp, n};
         struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &v, .msg_iovlen = 1};
-        int64_t ret = socket_recv(e, g, &m, (int)a[3], true);
+        size_t before = (a[3] & MSG_WAITALL) ? (size_t)emu_thread_io_partial(e) : 0; /* MSG_WAITALL's, before a wait */
+        int64_t ret = before && guest_get(e, a[1], tmp, before) ? -EFAULT : socket_recv(e, g, &m, (int)a[3], true);
+        if (e->syscall_retry) ret = (int64_t)emu_thread_io_partial(e); /* it waits: these stay in the guest's buffer */
         if (ret > 0 && guest_put(e, a[1], tmp, (size_t)ret < n ? (size_t)ret : n)) ret = -EFAULT;
+        if (e->syscall_retry && ret >= 0) ret = 0;
         if (ret >= 0 && !e->syscall_retry && socket_put_addr(e, a[4], a[5], &from, m.msg_namelen)) ret = -EFAULT;
         free(tmp);
         return ret;
@@ -1131,7 +1290,9 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
         if (guest_get(e, a[1], &gm, sizeof gm)) return -EFAULT;
         return socket_msg(e, nr, a, gm);
     }
-    default: return -ENOSYS; /* recvmmsg, sendmmsg: the caller warns */
+    case SYS_recvmmsg: return socket_recvmmsg(e, a);
+    case SYS_sendmmsg: return socket_sendmmsg(e, a);
+    default: return -ENOSYS;
     }
 }
 

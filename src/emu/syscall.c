@@ -781,6 +781,27 @@ static int64_t sys_close(emu_t *e, uint64_t fd) {
 static void shared_before_io(emu_t *e, int host);
 static void shared_after_write(emu_t *e, int host);
 
+/* A timed wait, the only thread, for descriptors the outside makes ready: the outside runs in
+ * real time, so the host waits for them up to the timeout (or the alarm) and the guest's clock
+ * passes by the time waited; what is left of the timeout passes as a sleep when none got
+ * ready. Before, the clock jumped by the whole timeout at once: a child's answer 1 ms away was
+ * never seen by a poll with a 1 s timeout. The host's count, 0, or -EINTR. */
+static int64_t outside_wait_for(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_ns) {
+    uint64_t ns = timeout_ns;
+    if (e->alarm_at_ns && emu_alarm_budget(e) < ns) ns = emu_alarm_budget(e); /* the alarm comes first */
+    struct timespec limit = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)}, zero = {0, 0};
+    double start = cs_now();
+    bool arrived = emu_host_wait_arrival_for(e, p, n, &limit);
+    double real = (cs_now() - start) * 1e9;
+    uint64_t waited = real <= 0 ? 0 : real < (double)ns ? (uint64_t)real : ns;
+    if (!e->opt.host_time) e->slept_ns += waited;
+    if (e->status != EMU_RUNNING) return 0;
+    int got = ppoll(p, n, &zero, NULL);
+    if (got != 0) return got < 0 ? -errno : got;
+    if (arrived && emu_signal_handler_ready(e)) return -EINTR;
+    return guest_sleep(e, timeout_ns - waited, NULL) ? 0 : -EINTR;
+}
+
 /* Until the host descriptor is ready for `events` (a pipe another process of the guest
  * holds); false when a signal from another process ended the wait (emu_host_wait), or when
  * `what` names the wait and, other threads alive, this one blocks instead (thread.c: the call
@@ -916,8 +937,17 @@ static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait)
         if (emu_thread_io_timed_out(e)) return -EAGAIN; /* its wait ran out */
         uint64_t now = emu_guest_clock_ns(e);
         uint64_t deadline = now + timeout_ns >= now ? now + timeout_ns : UINT64_MAX - 1;
-        int64_t waits = emu_thread_block_io(e, waiting, deadline, false); /* Linux: -EINTR, not restarted */
+        /* another process may hold the other end: the host watches it while the threads wait,
+         * and the only thread waits for it up to the timeout in real time */
+        struct pollfd p = {.fd = g->host, .events = receiving ? POLLIN : POLLOUT};
+        bool outside = socket_of(e, g)->cross_process;
+        int64_t waits = outside ? emu_thread_block_host(e, waiting, &p, 1, deadline, false) : 0;
+        if (!waits) waits = emu_thread_block_io(e, waiting, deadline, false); /* Linux: -EINTR, not restarted */
         if (waits) return waits < 0 ? waits : 0;
+        if (outside) {
+            int64_t got = outside_wait_for(e, &p, 1, timeout_ns);
+            return got > 0 ? 1 : got == 0 ? -EAGAIN : got;
+        }
         return guest_sleep(e, timeout_ns, NULL) ? -EAGAIN : -EINTR;
     }
     if (socket_of(e, g)->cross_process)
@@ -1353,27 +1383,6 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
     if (got > 0 && guest_put(e, buf, tmp, (size_t)got) != 0) ret = -EFAULT;
     free(tmp);
     return ret;
-}
-
-/* A timed wait, the only thread, for descriptors the outside makes ready: the outside runs in
- * real time, so the host waits for them up to the timeout (or the alarm) and the guest's clock
- * passes by the time waited; what is left of the timeout passes as a sleep when none got
- * ready. Before, the clock jumped by the whole timeout at once: a child's answer 1 ms away was
- * never seen by a poll with a 1 s timeout. The host's count, 0, or -EINTR. */
-static int64_t outside_wait_for(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_ns) {
-    uint64_t ns = timeout_ns;
-    if (e->alarm_at_ns && emu_alarm_budget(e) < ns) ns = emu_alarm_budget(e); /* the alarm comes first */
-    struct timespec limit = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)}, zero = {0, 0};
-    double start = cs_now();
-    bool arrived = emu_host_wait_arrival_for(e, p, n, &limit);
-    double real = (cs_now() - start) * 1e9;
-    uint64_t waited = real <= 0 ? 0 : real < (double)ns ? (uint64_t)real : ns;
-    if (!e->opt.host_time) e->slept_ns += waited;
-    if (e->status != EMU_RUNNING) return 0;
-    int got = ppoll(p, n, &zero, NULL);
-    if (got != 0) return got < 0 ? -errno : got;
-    if (arrived && emu_signal_handler_ready(e)) return -EINTR;
-    return guest_sleep(e, timeout_ns - waited, NULL) ? 0 : -EINTR;
 }
 
 /* The wait of host_poll (also epoll_pwait's, on its instance's host descriptor) once nothing

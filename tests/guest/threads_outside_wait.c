@@ -6,13 +6,15 @@
  * exec.CommandContext test: the netpoller waited for a killed child's pipes while the Wait
  * goroutine could not run), and a timed wait jumped the guest's clock past its timeout at
  * once, before the child answered. Last, the main thread alone polls for the echo with a 30 s
- * timeout (it timed out at once). */
+ * timeout (it timed out at once), and receives from a child's socketpair end with a 30 s
+ * SO_RCVTIMEO (EAGAIN at once). */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,5 +97,19 @@ int main(void) {
     close(to_child);
     waitpid(echo, NULL, 0);
     printf("one thread, poll 30 s: %d ready, read %zd bytes: %s", ready, n, n > 0 ? got : "(nothing)\n");
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) return 6;
+    pid_t writer = fork();
+    if (writer == 0) {
+        close(sv[0]);
+        _exit(write(sv[1], "socket\n", 7) == 7 ? 0 : 1);
+    }
+    close(sv[1]);
+    struct timeval limit = {30, 0};
+    if (setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit)) return 7;
+    memset(got, 0, sizeof got);
+    n = recv(sv[0], got, sizeof got - 1, 0);
+    waitpid(writer, NULL, 0);
+    printf("one thread, recv with SO_RCVTIMEO 30 s: %zd bytes: %s", n, n > 0 ? got : "(nothing)\n");
     return 0;
 }

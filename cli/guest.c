@@ -103,15 +103,37 @@ bool cli_guest_option(cli_guest_options *g, int opt, const char *arg, const char
         }
         g->emu.sysroot = arg;
         /* the cyclescope processes a run starts (a guest's execve, sweep and rpstacks runs)
-         * look their guests' libraries up in the same place */
-        setenv("CYCLESCOPE_SYSROOT", arg, 1);
+         * look their guests' libraries up in the same place: its real path, as a guest's
+         * execve starts the next one in the guest's working directory */
+        char real[PATH_MAX];
+        setenv("CYCLESCOPE_SYSROOT", *arg && realpath(arg, real) ? real : arg, 1);
         return true;
     }
     default: return false;
     }
 }
 
+/* CYCLESCOPE_SYSROOT stands for --sysroot when that is not given, and is checked as it is:
+ * a missing path or a non-directory was taken silently (a static program ran as without a
+ * prefix, a dynamic one failed later on its missing interpreter); "" still means none.
+ * A bad one ends the process here, with one line and the exit code of bad usage. */
+static void check_sysroot_variable(const cli_guest_options *g) {
+    const char *value = getenv("CYCLESCOPE_SYSROOT");
+    if (g->emu.sysroot || !value || !*value) return;
+    struct stat st;
+    if (stat(value, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        const char *why = stat(value, &st) != 0 ? strerror(errno) : "not a directory";
+        cli_fail("CYCLESCOPE_SYSROOT %s: %s (give a directory, or set it empty for none)", value, why);
+        fflush(NULL);
+        exit(EXIT_USAGE);
+    }
+    /* the processes a guest's execve starts find it from the guest's working directory */
+    char real[PATH_MAX];
+    if (value[0] != '/' && realpath(value, real)) setenv("CYCLESCOPE_SYSROOT", real, 1);
+}
+
 emu_t *cli_guest_open(cli_guest_options *g, int argc, char *const *argv, cs_error *err) {
+    check_sysroot_variable(g);
     g->emu.argc = argc;
     g->emu.argv = (const char *const *)argv;
     g->emu.envp = (const char *const *)environ;

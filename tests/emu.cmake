@@ -580,6 +580,13 @@ joined 63" ${_cs} exec ${_g}/threads many)
            COMMAND ${_scripts}/expect_error.sh 2 "--sysroot /nonexistent/cyclescope-sysroot: No such file or directory" ${_cs} exec --sysroot /nonexistent/cyclescope-sysroot ${_g}/hello)
   add_test(NAME exec.cli.sysroot_not_dir
            COMMAND ${_scripts}/expect_error.sh 2 "--sysroot ${_g}/hello: not a directory" ${_cs} exec --sysroot ${_g}/hello ${_g}/hello)
+  # CYCLESCOPE_SYSROOT naming no directory was taken silently too; "" means none
+  add_test(NAME exec.cli.sysroot_env_missing
+           COMMAND env CYCLESCOPE_SYSROOT=/nonexistent/cyclescope-sysroot ${_scripts}/expect_error.sh 2 "^cyclescope: CYCLESCOPE_SYSROOT /nonexistent/cyclescope-sysroot: No such file or directory" ${_cs} exec ${_g}/hello)
+  add_test(NAME exec.cli.sysroot_env_not_dir
+           COMMAND env CYCLESCOPE_SYSROOT=${_g}/hello ${_scripts}/expect_error.sh 2 "^cyclescope: CYCLESCOPE_SYSROOT ${_g}/hello: not a directory" ${_cs} run ${_g}/hello)
+  add_test(NAME exec.cli.sysroot_env_empty
+           COMMAND env CYCLESCOPE_SYSROOT= ${_scripts}/expect_output.sh 0 "^hello from RISC-V: argc=1$" ${_cs} exec ${_g}/hello)
   add_test(NAME exec.threads.bad_quantum
            COMMAND ${_scripts}/expect_error.sh 2 "--thread-quantum 0: not a positive count" ${_cs} exec --thread-quantum 0 ${_g}/threads sum)
   # every tool on a threaded program: same counts and cycles run after run and from a trace,

@@ -321,6 +321,10 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # (the receiving process picked a thread by its masks, SI_USER, before)
   add_test(NAME exec.qemu.tkill_other COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/tkill_other)
   set_tests_properties(exec.qemu.tkill_other PROPERTIES TIMEOUT 60)
+  # SIGRTMIN sent by two processes to a stopped child's thread (tgkill, tkill) or the child (kill):
+  # queued twice, each with its sender's pid (one copy, or the last sender's pid, before)
+  add_test(NAME exec.qemu.signal_queue_other COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/signal_queue_other)
+  set_tests_properties(exec.qemu.signal_queue_other PROPERTIES TIMEOUT 60)
   # a thread in waitpid/waitid while another feeds the child's stdin (it hung: the host's wait held
   # every thread)
   add_test(NAME exec.qemu.threads_wait_child COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_wait_child)

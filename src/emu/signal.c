@@ -601,6 +601,19 @@ static int host_count[65];                    /* per signal, noted and not yet t
 static volatile sig_atomic_t host_sender[65]; /* its sender's virtual pid (0: not the parent) */
 /* tgkill's and tkill's, for one thread (by its id's offset from the pid): the signals noted */
 static uint64_t host_thread_pending[EMU_PID_STRIDE];
+/* Each arrival in order, with its sender and thread: a real-time signal sent twice is two
+ * entries with their own senders (Linux queues a sigqueue per send, for a thread or the
+ * process), where host_count/host_thread_pending and host_sender keep a count or a bit and
+ * the last sender; they stand in only when the list is full or another host thread's handler
+ * holds it. The emulator empties it with every signal blocked (emu_host_signals_take). */
+typedef struct host_arrival {
+    int8_t sig, thread; /* thread: its id's offset from the pid, -1 for the process */
+    int32_t sender;     /* the sender's virtual pid (0: not the tree's) */
+} host_arrival;
+enum { HOST_ARRIVALS_MAX = 1024 };
+static host_arrival host_arrivals[HOST_ARRIVALS_MAX];
+static int host_arrivals_count;
+static bool host_arrivals_held; /* a test-and-set lock, never waited for in a handler */
 
 /* The signals that are never noted: SIGKILL and SIGSTOP (the host's, uncatchable), SIGTRAP
  * (a debugger's), SIGCHLD (process.c's, for the guest's own children), and 32/33, which the
@@ -680,8 +693,22 @@ static void on_host_signal(int sig, siginfo_t *info, void *context) {
     }
     /* the value: the sender's virtual pid, and in the top byte a thread + 1 (process.c kill_slot) */
     int thread = tree_sent ? (int)((uint32_t)tag >> 24) - 1 : -1;
-    host_sender[sig] = tree_sent ? (int32_t)((uint32_t)tag & 0xffffff) : 0;
-    if (thread >= 0 && thread < EMU_PID_STRIDE)
+    int32_t sender = tree_sent ? (int32_t)((uint32_t)tag & 0xffffff) : 0;
+    if (thread >= EMU_PID_STRIDE) thread = -1;
+    bool listed = false;
+    if (!__atomic_test_and_set(&host_arrivals_held, __ATOMIC_ACQUIRE)) {
+        if (host_arrivals_count < HOST_ARRIVALS_MAX) {
+            host_arrivals[host_arrivals_count++] = (host_arrival){(int8_t)sig, (int8_t)thread, sender};
+            listed = true;
+        }
+        __atomic_clear(&host_arrivals_held, __ATOMIC_RELEASE);
+    }
+    if (listed) {
+        host_arrived = 1;
+        return;
+    }
+    host_sender[sig] = sender;
+    if (thread >= 0)
         __atomic_or_fetch(&host_thread_pending[thread], SIG_BIT(sig), __ATOMIC_SEQ_CST);
     else __atomic_add_fetch(&host_count[sig], 1, __ATOMIC_SEQ_CST);
     host_arrived = 1;
@@ -743,24 +770,47 @@ int64_t emu_host_signal_send(pid_t host, int pidfd, uint64_t tag, int64_t sig) {
 
 /* A tgkill or tkill from another process for thread `tid` of this one: SI_TKILL, as Linux's
  * do_tkill; dropped when the thread is gone (it ended after the sender found it). */
-static void host_thread_signal(emu_t *e, int32_t tid, int sig) {
+static void host_thread_signal(emu_t *e, int32_t tid, int sig, int32_t sender) {
     const char *cause = "sent by another process";
     if (tid == emu_thread_tid(e)) {
         if (sig < SIGRT_FIRST || e->rt_count < RT_QUEUE_MAX)
-            signal_guest_from(e, sig, cause, GUEST_SI_TKILL, host_sender[sig], 0);
+            signal_guest_from(e, sig, cause, GUEST_SI_TKILL, sender, 0);
         return;
     }
     for (int i = 0; e->threads && i < EMU_MAX_THREADS; i++)
         if (i != e->thread_cur && emu_thread_tid_at(e, i) == tid) {
-            emu_thread_signal_other(e, i, sig, GUEST_SI_TKILL, host_sender[sig], 0, cause);
+            emu_thread_signal_other(e, i, sig, GUEST_SI_TKILL, sender, 0, cause);
             return;
         }
+}
+
+/* The arrivals listed so far, moved to `out` (with every host signal blocked here, and the
+ * list not held by another host thread's handler); their number. */
+static int host_arrivals_take(host_arrival *out) {
+    sigset_t all, before;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &before);
+    while (__atomic_test_and_set(&host_arrivals_held, __ATOMIC_ACQUIRE)) {
+    }
+    int n = host_arrivals_count;
+    memcpy(out, host_arrivals, (size_t)n * sizeof *out);
+    host_arrivals_count = 0;
+    __atomic_clear(&host_arrivals_held, __ATOMIC_RELEASE);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+    return n;
 }
 
 bool emu_host_signals_take(emu_t *e) {
     if (emu_host_child_ended) emu_children_check(e);
     if (host_arrived && host_receiver == e) {
         host_arrived = 0;
+        static host_arrival taken[HOST_ARRIVALS_MAX];
+        int n = host_arrivals_take(taken);
+        for (int i = 0; i < n && e->status == EMU_RUNNING; i++) {
+            const host_arrival *a = &taken[i];
+            if (a->thread >= 0) host_thread_signal(e, e->vpid + a->thread, a->sig, a->sender);
+            else signal_process_from(e, a->sig, "sent by another process", GUEST_SI_USER, a->sender, 0);
+        }
         for (int sig = 1; sig <= 64 && e->status == EMU_RUNNING; sig++) {
             int count = __atomic_exchange_n(&host_count[sig], 0, __ATOMIC_SEQ_CST);
             if (!count) continue;
@@ -772,7 +822,7 @@ bool emu_host_signals_take(emu_t *e) {
         for (int k = 0; k < EMU_PID_STRIDE && e->status == EMU_RUNNING; k++)
             for (uint64_t bits = __atomic_exchange_n(&host_thread_pending[k], 0, __ATOMIC_SEQ_CST);
                  bits && e->status == EMU_RUNNING; bits &= bits - 1)
-                host_thread_signal(e, e->vpid + k, __builtin_ctzll(bits) + 1);
+                host_thread_signal(e, e->vpid + k, __builtin_ctzll(bits) + 1, host_sender[__builtin_ctzll(bits) + 1]);
     }
     return e->status != EMU_RUNNING || emu_signal_handler_ready(e);
 }

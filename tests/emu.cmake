@@ -323,6 +323,10 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   set_tests_properties(exec.qemu.tkill_other PROPERTIES TIMEOUT 60)
   # SIGRTMIN sent by two processes to a stopped child's thread (tgkill, tkill) or the child (kill):
   # queued twice, each with its sender's pid (one copy, or the last sender's pid, before)
+  # a thread's name: prctl PR_SET_NAME/PR_GET_NAME, pthread_setname_np, writes to /proc/self/comm
+  # and /proc/thread-self/comm, what comm and status's Name: read (the program's name, and the
+  # write denied, before)
+  add_test(NAME exec.qemu.thread_name COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/thread_name)
   add_test(NAME exec.qemu.signal_queue_other COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/signal_queue_other)
   set_tests_properties(exec.qemu.signal_queue_other PROPERTIES TIMEOUT 60)
   # a thread in waitpid/waitid while another feeds the child's stdin (it hung: the host's wait held

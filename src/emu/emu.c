@@ -209,6 +209,10 @@ static char *emu_sysroot(const char *asked) {
 emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     emu_t *e = cs_calloc(1, sizeof *e);
     e->path = cs_strdup(path);
+    /* the program's name as Linux starts it (fs/exec.c begin_new_exec: the basename of the
+     * file executed, at most 15 bytes), for PR_GET_NAME and /proc/self/comm */
+    const char *base = strrchr(path, '/');
+    snprintf(e->ctx.comm, sizeof e->ctx.comm, "%s", base ? base + 1 : path);
     e->opt = *opt;
     e->rng = opt->seed ? opt->seed : 0x6379636c6573636full; /* "cyclesco" */
     e->host_start = cs_now();

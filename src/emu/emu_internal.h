@@ -42,6 +42,10 @@ typedef struct thread_context {
     /* sigaltstack: the alternate stack (size 0: none) and its SS_AUTODISARM flag */
     uint64_t altstack_sp, altstack_size;
     bool altstack_autodisarm;
+    /* the thread's name (Linux's comm, TASK_COMM_LEN bytes with the NUL): the program's at
+     * the start and after an execve, a new thread's creator's, then prctl(PR_SET_NAME)'s or a
+     * write to its /proc comm file's */
+    char comm[16];
 } thread_context;
 
 /* A thread of the guest (thread.c). The running one's state is in the emu fields; a
@@ -106,6 +110,7 @@ typedef struct guest_fd {
     bool cloexec;  /* FD_CLOEXEC, as F_GETFD reports it (an execve does not pass it on: process.c) */
     bool eventfd;  /* an eventfd (eventfd2): non-blocking on the host, `nonblock` the guest's, as a pipe end's */
     bool sock_b;   /* an end of a socketpair (`pipe` names it; both ends `writable`): the second one */
+    int32_t comm_tid; /* a /proc comm file opened for writing: the thread a write renames (0: none) */
 } guest_fd;
 
 /* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait

@@ -574,11 +574,31 @@ static int proc_text_fd(const char *name, const void *text, size_t len) {
     return fd;
 }
 
-/* The program's name as Linux starts it (fs/exec.c begin_new_exec: the basename of the file
- * executed, at most 15 bytes), for PR_GET_NAME and /proc/self/comm. */
-static void program_name(const emu_t *e, char name[16]) {
-    const char *base = strrchr(e->path, '/');
-    snprintf(name, 16, "%s", base ? base + 1 : e->path);
+/* The name (comm) of thread `tid` of this process: the running thread's is in e->ctx, another
+ * live one's in its slot; NULL when no live thread has that id. */
+static char *thread_comm(emu_t *e, int32_t tid) {
+    if (tid == emu_thread_tid(e)) return e->ctx.comm;
+    for (int i = 0; e->threads && i < EMU_MAX_THREADS; i++)
+        if (e->threads[i].state != THREAD_FREE && e->threads[i].tid == tid) return e->threads[i].ctx.comm;
+    return NULL;
+}
+
+/* What /proc/PID/comm, stat and status name: the thread's (the main thread's for the
+ * process; the running one's if the main thread has ended). */
+static const char *shown_comm(emu_t *e, int32_t tid) {
+    const char *comm = thread_comm(e, tid);
+    return comm ? comm : e->ctx.comm;
+}
+
+/* A write to a /proc comm file (fs/proc/base.c comm_write): its first 15 bytes are the
+ * thread's name, a newline included; the whole count is written. */
+static int64_t comm_write(emu_t *e, int32_t tid, uint64_t buf, uint64_t count) {
+    char name[16] = {0};
+    if (guest_get(e, buf, name, count < 15 ? count : 15)) return -EFAULT;
+    char *comm = thread_comm(e, tid);
+    if (!comm) return -ESRCH;
+    memcpy(comm, name, sizeof name);
+    return (int64_t)count;
 }
 
 /* cmdline and environ: the bytes of the stack's argv or envp strings as they are now (Linux
@@ -655,8 +675,15 @@ static void proc_signal_sets(const emu_t *e, uint64_t *ignored, uint64_t *caught
  * code and data ranges 0 (qemu-riscv64 leaves them 0 too). `tid`: the thread the file is
  * of (/proc/thread-self/), else the process'. */
 static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
-    char name[16];
-    program_name(e, name);
+    const char *comm = shown_comm(e, tid);
+    /* status escapes a newline and a backslash (proc_task_name's seq_escape_str), stat does not */
+    char name[2 * 16];
+    size_t k = 0;
+    for (const char *c = comm; *c; c++) {
+        if (status && (*c == '\n' || *c == '\\')) name[k++] = '\\', name[k++] = *c == '\n' ? 'n' : '\\';
+        else name[k++] = *c;
+    }
+    name[k] = 0;
     int threads = e->threads ? e->threads_live : 1;
     uint64_t size = 0, stack = 0, exec = 0;
     for (size_t i = 0; i < e->m.vma_count; i++) {
@@ -708,8 +735,7 @@ static int proc_self_fd(emu_t *e, proc_self_file file, int32_t tid) {
         return proc_text_fd("auxv", e->saved_auxv, e->saved_auxv_pairs * sizeof e->saved_auxv[0]);
     case PROC_COMM: {
         char line[17];
-        program_name(e, line);
-        strcat(line, "\n");
+        snprintf(line, sizeof line, "%s\n", shown_comm(e, tid));
         return proc_text_fd("comm", line, strlen(line));
     }
     case PROC_STAT: return proc_stat_fd(e, false, tid);
@@ -737,13 +763,20 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         O_CLOEXEC | O_TMPFILE; /* tmpfile(): an unnamed file in a directory, a write there */
     int host;
     bool thread_self = false;
-    proc_self_file proc = writes ? PROC_NONE : proc_self_file_of(e, path, &thread_self);
+    proc_self_file proc = proc_self_file_of(e, path, &thread_self);
+    int32_t self_tid = thread_self ? emu_thread_tid(e) : e->vpid;
+    if (writes && proc == PROC_COMM) { /* a comm file renames its thread (comm_write) */
+        host = proc_self_fd(e, proc, self_tid);
+        if (host < 0) return host;
+        guest_fd like = {.host = host, .writable = true, .path = path, .comm_tid = self_tid};
+        return fd_install_like(e, host, &like, 0, (flags & O_CLOEXEC) != 0);
+    }
     if (writes) {
         int64_t r = open_for_write(e, hdir, path, (int)flags & keep, mode);
         if (r < 0) return r;
         host = (int)r;
     } else if (proc != PROC_NONE) {
-        host = proc_self_fd(e, proc, thread_self ? emu_thread_tid(e) : e->vpid);
+        host = proc_self_fd(e, proc, self_tid);
         if (host < 0) return host;
     } else if (is_cpu_list_file(path)) {
         /* the one simulated hart, as sched_getaffinity says: glibc's get_nprocs and
@@ -1619,6 +1652,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
     if (!g->writable) return -EBADF;
+    if (g->comm_tid) return comm_write(e, g->comm_tid, buf, count);
     guest_pipe *p = pipe_of(e, g);
     if (p && offset >= 0) return -ESPIPE;
     if (p && p->socket) { /* send(2) without flags */
@@ -3164,13 +3198,16 @@ void emu_syscall(emu_t *e) {
         break;
     }
     case SYS_prctl:
-        if (a0 == 15) { /* PR_SET_NAME: the thread's name, up to 16 bytes */
-            char name[16];
-            ret = guest_get(e, a1, name, 1) ? -EFAULT : 0;
-        } else if (a0 == 16) { /* PR_GET_NAME: the program's name, as Linux starts it */
+        if (a0 == 15) { /* PR_SET_NAME: the thread's name, its first 15 bytes (strncpy_from_user) */
             char name[16] = {0};
-            program_name(e, name);
-            ret = guest_put(e, a1, name, sizeof name);
+            ret = 0;
+            for (size_t i = 0; i < 15 && !ret; i++) {
+                ret = guest_get(e, a1 + i, &name[i], 1) ? -EFAULT : 0;
+                if (!name[i]) break;
+            }
+            if (!ret) memcpy(e->ctx.comm, name, sizeof name);
+        } else if (a0 == 16) { /* PR_GET_NAME: the thread's name, 16 bytes */
+            ret = guest_put(e, a1, e->ctx.comm, sizeof e->ctx.comm);
         } else if (a0 == 7) { /* PR_GET_KEEPCAPS */
             ret = e->keep_caps;
         } else if (a0 == 8) { /* PR_SET_KEEPCAPS, 0 or 1 (Go's os/signal test sets it on every thread) */

@@ -708,8 +708,7 @@ static void on_host_signal(int sig, siginfo_t *info, void *context) {
         return;
     }
     host_sender[sig] = sender;
-    if (thread >= 0)
-        __atomic_or_fetch(&host_thread_pending[thread], SIG_BIT(sig), __ATOMIC_SEQ_CST);
+    if (thread >= 0) __atomic_or_fetch(&host_thread_pending[thread], SIG_BIT(sig), __ATOMIC_SEQ_CST);
     else __atomic_add_fetch(&host_count[sig], 1, __ATOMIC_SEQ_CST);
     host_arrived = 1;
 }

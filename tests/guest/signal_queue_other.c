@@ -17,9 +17,7 @@
 
 static int to_parent, from_parent;
 
-static const char *code_name(int code) {
-    return code == SI_TKILL ? "SI_TKILL" : code == SI_USER ? "SI_USER" : "other";
-}
+static const char *code_name(int code) { return code == SI_TKILL ? "SI_TKILL" : code == SI_USER ? "SI_USER" : "other"; }
 
 static void *second(void *arg) {
     (void)arg;
@@ -36,9 +34,9 @@ static void *second(void *arg) {
     int sig;
     while ((sig = sigtimedwait(&both, &info, &now)) > 0)
         printf("  %s from the %s, %s\n", sig == SIGUSR1 ? "SIGUSR1" : "SIGRTMIN",
-               info.si_pid == senders[0]   ? "sibling"
-               : info.si_pid == senders[1] ? "parent"
-                                           : "other",
+               info.si_pid == senders[0]       ? "sibling"
+                   : info.si_pid == senders[1] ? "parent"
+                                               : "other",
                code_name(info.si_code));
     printf("  then nothing pending\n");
     fflush(stdout);
@@ -60,9 +58,7 @@ static int child(void) {
 static void send_both(pid_t pid, pid_t tid, int by_tkill) {
     for (int k = 0; k < 2; k++) {
         int sig = k == 0 ? SIGUSR1 : SIGRTMIN;
-        long r = !tid       ? kill(pid, sig)
-            : by_tkill      ? syscall(SYS_tkill, tid, sig)
-                            : syscall(SYS_tgkill, pid, tid, sig);
+        long r = !tid ? kill(pid, sig) : by_tkill ? syscall(SYS_tkill, tid, sig) : syscall(SYS_tgkill, pid, tid, sig);
         if (r != 0) _exit(7);
     }
 }
@@ -99,7 +95,8 @@ int main(void) {
         pid_t senders[2] = {sibling, getpid()};
         if (write(down[1], senders, sizeof senders) != sizeof senders) return 3;
         waitpid(pid, &status, 0);
-        printf("  sibling exit %d, child exit %d\n", WIFEXITED(sibling_status) ? WEXITSTATUS(sibling_status) : -1, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        printf("  sibling exit %d, child exit %d\n", WIFEXITED(sibling_status) ? WEXITSTATUS(sibling_status) : -1,
+               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         close(up[0]);
         close(down[1]);
     }

@@ -37,7 +37,8 @@ static void show_all(void) {
     char name[32];
     memset(name, 'x', sizeof name);
     int r = prctl(PR_GET_NAME, name);
-    printf("  PR_GET_NAME: %d \"%.*s\", byte 15 %d, byte 16 '%c'\n", r, (int)strcspn(name, "\n"), name, name[15], name[16]);
+    printf("  PR_GET_NAME: %d \"%.*s\", byte 15 %d, byte 16 '%c'\n", r, (int)strcspn(name, "\n"), name, name[15],
+           name[16]);
     show("/proc/self/comm", "/proc/self/comm");
     show("/proc/thread-self/comm", "/proc/thread-self/comm");
     show("/proc/self/status", "/proc/self/status");

@@ -766,6 +766,7 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     proc_self_file proc = proc_self_file_of(e, path, &thread_self);
     int32_t self_tid = thread_self ? emu_thread_tid(e) : e->vpid;
     if (writes && proc == PROC_COMM) { /* a comm file renames its thread (comm_write) */
+        if ((flags & O_CREAT) && (flags & O_EXCL)) return -EEXIST;
         host = proc_self_fd(e, proc, self_tid);
         if (host < 0) return host;
         guest_fd like = {.host = host, .writable = true, .path = path, .comm_tid = self_tid};

@@ -5,6 +5,7 @@
  * /proc/self/comm, /proc/thread-self/comm and /proc/self/status's Name: then read, in the
  * thread, after it, and in a forked child (which keeps the name). The program's name as it
  * starts is not printed: qemu-riscv64's host thread is named after qemu. */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -83,6 +84,8 @@ int main(void) {
     show_all();
     write_comm("/proc/self/comm", "", 0);
     show_all();
+    int excl = open("/proc/self/comm", O_WRONLY | O_CREAT | O_EXCL, 0644);
+    printf("open /proc/self/comm O_CREAT|O_EXCL: %s\n", excl >= 0 ? "opened" : strerror(errno));
     prctl(PR_SET_NAME, "parent");
     fflush(stdout);
     pid_t pid = fork();

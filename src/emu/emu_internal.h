@@ -544,12 +544,12 @@ bool emu_host_wait_arrival_or(emu_t *e, struct pollfd *fds, size_t n);
 struct timespec;
 /* The same, giving up after `timeout` (NULL: none). */
 bool emu_host_wait_arrival_for(emu_t *e, struct pollfd *fds, size_t n, const struct timespec *timeout);
-/* Every thread waits, for a child or for host descriptors `more` (n_more of them), the
- * earliest deadline `ns` of guest time away (UINT64_MAX: none): the host waits up to that long
- * in real time for a child to change, one of `more` to be ready or another process' signal,
- * as the guest's time passes while its children and the outside run. The real time waited,
- * at most `ns`. */
-uint64_t emu_wait_children_for(emu_t *e, struct pollfd *more, size_t n_more, uint64_t ns);
+/* Every thread waits, for a child (`child_waiter`: a thread is in wait4/waitid) or for host
+ * descriptors `more` (n_more of them), the earliest deadline `ns` of guest time away
+ * (UINT64_MAX: none): the host waits up to that long in real time for a child to change, one
+ * of `more` to be ready or another process' signal, as the guest's time passes while its
+ * children and the outside run. The real time waited, at most `ns`. */
+uint64_t emu_wait_host_for(emu_t *e, bool child_waiter, struct pollfd *more, size_t n_more, uint64_t ns);
 void emu_host_events_watch(void);
 uint64_t emu_host_event_chunk(uint64_t budget);
 /* This host process ends by `sig` as by the kernel's default action, without a core file

@@ -318,8 +318,8 @@ static bool idle(emu_t *e) {
         if (alarm_ends_a_wait(e) && (until == UINT64_MAX || emu_alarm_budget(e) < until - before))
             until = before + emu_alarm_budget(e);
         if (until > before)
-            e->slept_ns +=
-                emu_wait_children_for(e, host_fds, host_n, until == UINT64_MAX ? UINT64_MAX : until - before);
+            e->slept_ns += emu_wait_host_for(e, child_waiter >= 0, host_fds, host_n,
+                                             until == UINT64_MAX ? UINT64_MAX : until - before);
         if (e->status != EMU_RUNNING) return false;
         for (int i = 0; i < EMU_MAX_THREADS; i++) { /* ready now: its call runs again */
             emu_thread *t = &e->threads[i];

@@ -25,10 +25,20 @@ typedef struct tage_entry {
     uint8_t useful; /* 2 bits */
 } tage_entry;
 
+/* The last `length` outcomes xor-folded into `width` bits (outcome i branches ago at bit
+ * i % width), kept up to date one outcome at a time as Seznec's TAGE keeps its compressed
+ * histories: folding the whole history again for every branch cost more than the rest of
+ * the core model on branchy code. */
+typedef struct folded_history {
+    uint32_t value;
+    uint32_t length, width;
+} folded_history;
+
 typedef struct tage_table {
     tage_entry *e;
     uint32_t bits;    /* log2 entries */
     uint32_t history; /* global history length this table uses */
+    folded_history index_fold, tag_fold;
 } tage_table;
 
 struct bpred {
@@ -73,6 +83,8 @@ static void bpred_init(bpred_t *b, const uarch_config *cfg, const bpred_t *kept)
             tage_table *tt = &b->tage[t];
             tt->bits = b->table_bits > 2 ? b->table_bits - 2 : 1;
             tt->history = lengths[t] < longest ? lengths[t] : longest;
+            tt->index_fold = (folded_history){0, tt->history, tt->bits};
+            tt->tag_fold = (folded_history){0, tt->history, 8};
             tt->e = zeroed(kept ? kept->tage[t].e : NULL, 1u << tt->bits, sizeof(tage_entry));
         }
     }
@@ -117,24 +129,35 @@ static void counter_train(uint8_t *c, bool taken) {
 
 /* ---- TAGE ---- */
 
-static uint32_t fold_history(const bpred_t *b, uint32_t length, uint32_t bits) {
-    /* xor-fold the last `length` outcomes into `bits` bits */
-    uint32_t folded = 0;
-    for (uint32_t i = 0; i < length; i++) {
-        uint32_t bit = b->ghist[(b->ghist_pos - 1 - i) & 1023];
-        folded ^= bit << (i % bits);
+/* A new outcome enters the fold: every bit moves up one place (the top one wrapping to bit
+ * 0), the new outcome goes in at bit 0 and the one leaving the window, `length` outcomes ago
+ * after the insertion, comes out from where it sat, bit length % width. */
+static void fold_push(folded_history *f, uint32_t in, uint32_t out) {
+    uint32_t mask = (1u << f->width) - 1;
+    uint32_t v = f->value << 1;
+    v |= (v >> f->width) & 1;
+    v ^= in ^ (out << (f->length % f->width));
+    f->value = v & mask;
+}
+
+static void tage_push_outcome(bpred_t *b, bool taken) {
+    for (int t = 0; t < TAGE_TABLES; t++) {
+        tage_table *tt = &b->tage[t];
+        /* the outcome `history` branches before the new one: it leaves this table's window */
+        uint32_t out = b->ghist[(b->ghist_pos - tt->history) & 1023];
+        fold_push(&tt->index_fold, taken, out);
+        fold_push(&tt->tag_fold, taken, out);
     }
-    return folded;
+    b->ghist[b->ghist_pos++ & 1023] = taken;
 }
 
 static uint32_t tage_index(const bpred_t *b, int t, uint64_t pc) {
     const tage_table *tt = &b->tage[t];
-    return ((uint32_t)(pc >> 1) ^ (uint32_t)(pc >> (tt->bits + 1)) ^ fold_history(b, tt->history, tt->bits)) &
-        ((1u << tt->bits) - 1);
+    return ((uint32_t)(pc >> 1) ^ (uint32_t)(pc >> (tt->bits + 1)) ^ tt->index_fold.value) & ((1u << tt->bits) - 1);
 }
 
 static uint16_t tage_tag(const bpred_t *b, int t, uint64_t pc) {
-    return (uint16_t)(((pc >> 1) ^ (fold_history(b, b->tage[t].history, 8) << 1)) & 0xff) | 0x100;
+    return (uint16_t)(((pc >> 1) ^ (b->tage[t].tag_fold.value << 1)) & 0xff) | 0x100;
 }
 
 static bool tage_predict_train(bpred_t *b, uint64_t pc, bool taken) {
@@ -180,7 +203,7 @@ static bool tage_predict_train(bpred_t *b, uint64_t pc, bool taken) {
     if (++b->tage_tick % (1u << 18) == 0) /* periodic reset of usefulness */
         for (int t = 0; t < TAGE_TABLES; t++)
             for (uint32_t i = 0; i < (1u << b->tage[t].bits); i++) b->tage[t].e[i].useful >>= 1;
-    b->ghist[b->ghist_pos++ & 1023] = taken;
+    tage_push_outcome(b, taken);
     return pred == taken;
 }
 

@@ -208,6 +208,41 @@ static void test_bpred_patterns(void **state) {
     assert_true(accuracy(BPRED_NONE, 0, always, 1, 100) == 0.0); /* predicts not taken */
 }
 
+/* Two random branches, then one that repeats the first one's outcome (two outcomes back): only
+ * a predictor whose history holds the last few outcomes, and nothing older, can learn it. A
+ * TAGE whose folded histories kept bits past their window (a fold updated one outcome at a time
+ * must take the leaving one out) sees the whole random past in every index and guesses. */
+static void test_bpred_tage_correlated(void **state) {
+    (void)state;
+    for (unsigned history = 8; history <= 512; history *= 4) {
+        uarch_config c;
+        uarch_config_default(&c);
+        c.bpred = BPRED_TAGE;
+        c.bpred_history = history;
+        bpred_t *b = bpred_create(&c);
+        uint64_t seed = 0x9e3779b97f4a7c15ull;
+        int random_right = 0, follower_right = 0, n = 40000;
+        for (int i = 0; i < n; i++) {
+            int r[2];
+            for (int k = 0; k < 2; k++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                r[k] = (int)(seed >> 63);
+                uop random_branch = branch(0x4000 + 0x40 * (uint64_t)k, r[k], false);
+                bool ok = bpred_predict(b, &random_branch);
+                if (i >= n / 2) random_right += ok;
+            }
+            uop follower = branch(0x4100, r[0], false);
+            bool ok = bpred_predict(b, &follower);
+            if (i >= n / 2) follower_right += ok;
+        }
+        bpred_destroy(b);
+        double random_accuracy = (double)random_right / (2 * (n - n / 2));
+        double follower_accuracy = (double)follower_right / (n - n / 2);
+        assert_true(random_accuracy > 0.45 && random_accuracy < 0.55); /* the stream is random */
+        assert_true(follower_accuracy > 0.98);
+    }
+}
+
 static void test_bpred_static_and_targets(void **state) {
     (void)state;
     uarch_config c;
@@ -343,10 +378,15 @@ static void test_config_round_trip(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cache_lru),         cmocka_unit_test(test_cache_example),
-        cmocka_unit_test(test_cache_reset),       cmocka_unit_test(test_memsys_latency),
-        cmocka_unit_test(test_bpred_patterns),    cmocka_unit_test(test_bpred_static_and_targets),
-        cmocka_unit_test(test_config_shipped),    cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_cache_lru),
+        cmocka_unit_test(test_cache_example),
+        cmocka_unit_test(test_cache_reset),
+        cmocka_unit_test(test_memsys_latency),
+        cmocka_unit_test(test_bpred_patterns),
+        cmocka_unit_test(test_bpred_tage_correlated),
+        cmocka_unit_test(test_bpred_static_and_targets),
+        cmocka_unit_test(test_config_shipped),
+        cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_config_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

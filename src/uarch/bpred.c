@@ -38,7 +38,7 @@ typedef struct tage_table {
     tage_entry *e;
     uint32_t bits;    /* log2 entries */
     uint32_t history; /* global history length this table uses */
-    folded_history index_fold, tag_fold;
+    folded_history index_fold, tag_fold, tag_fold2;
 } tage_table;
 
 struct bpred {
@@ -52,6 +52,7 @@ struct bpred {
     uint32_t ghist_pos;
     tage_table tage[TAGE_TABLES];
     uint32_t tage_tick;
+    int8_t use_alt_on_new; /* 4-bit signed: a weak, newly allocated provider defers to alt */
     uint64_t *btb_pc, *btb_target;
     uint32_t btb_mask;
     uint64_t *ras;
@@ -85,6 +86,7 @@ static void bpred_init(bpred_t *b, const uarch_config *cfg, const bpred_t *kept)
             tt->history = lengths[t] < longest ? lengths[t] : longest;
             tt->index_fold = (folded_history){0, tt->history, tt->bits};
             tt->tag_fold = (folded_history){0, tt->history, 8};
+            tt->tag_fold2 = (folded_history){0, tt->history, 7};
             tt->e = zeroed(kept ? kept->tage[t].e : NULL, 1u << tt->bits, sizeof(tage_entry));
         }
     }
@@ -147,6 +149,7 @@ static void tage_push_outcome(bpred_t *b, bool taken) {
         uint32_t out = b->ghist[(b->ghist_pos - tt->history) & 1023];
         fold_push(&tt->index_fold, taken, out);
         fold_push(&tt->tag_fold, taken, out);
+        fold_push(&tt->tag_fold2, taken, out);
     }
     b->ghist[b->ghist_pos++ & 1023] = taken;
 }
@@ -157,7 +160,10 @@ static uint32_t tage_index(const bpred_t *b, int t, uint64_t pc) {
 }
 
 static uint16_t tage_tag(const bpred_t *b, int t, uint64_t pc) {
-    return (uint16_t)(((pc >> 1) ^ (b->tage[t].tag_fold.value << 1)) & 0xff) | 0x100;
+    /* two foldings of different widths, as Seznec's tags: two histories that fold alike
+     * in one width rarely fold alike in both */
+    const tage_table *tt = &b->tage[t];
+    return (uint16_t)(((pc >> 1) ^ tt->tag_fold.value ^ (tt->tag_fold2.value << 1)) & 0xff) | 0x100;
 }
 
 static bool tage_predict_train(bpred_t *b, uint64_t pc, bool taken) {
@@ -176,21 +182,34 @@ static bool tage_predict_train(bpred_t *b, uint64_t pc, bool taken) {
     }
     bool base_pred = counter_taken(b->counters[base]);
     bool alt_pred = alt >= 0 ? b->tage[alt].e[idx[alt]].ctr >= 0 : base_pred;
-    bool pred = provider >= 0 ? b->tage[provider].e[idx[provider]].ctr >= 0 : base_pred;
+    bool provider_pred = provider >= 0 ? b->tage[provider].e[idx[provider]].ctr >= 0 : base_pred;
+    /* Seznec's USE_ALT_ON_NA: a provider whose counter is weak and which has not yet proved
+     * useful was most likely allocated just now; whether to trust it or the alternate is
+     * learnt by one counter over all such cases */
+    bool newly = false;
+    if (provider >= 0) {
+        const tage_entry *pe = &b->tage[provider].e[idx[provider]];
+        newly = (pe->ctr == 0 || pe->ctr == -1) && pe->useful == 0;
+    }
+    bool pred = newly && b->use_alt_on_new >= 0 ? alt_pred : provider_pred;
+    if (newly && provider_pred != alt_pred) {
+        if (alt_pred == taken && b->use_alt_on_new < 7) b->use_alt_on_new++;
+        if (alt_pred != taken && b->use_alt_on_new > -8) b->use_alt_on_new--;
+    }
 
     /* train the provider (or the base), its usefulness, and allocate on a misprediction */
     if (provider >= 0) {
         tage_entry *e = &b->tage[provider].e[idx[provider]];
         if (taken && e->ctr < 3) e->ctr++;
         if (!taken && e->ctr > -4) e->ctr--;
-        if (pred != alt_pred) {
-            if (pred == taken && e->useful < 3) e->useful++;
-            if (pred != taken && e->useful > 0) e->useful--;
+        if (provider_pred != alt_pred) {
+            if (provider_pred == taken && e->useful < 3) e->useful++;
+            if (provider_pred != taken && e->useful > 0) e->useful--;
         }
     } else {
         counter_train(&b->counters[base], taken);
     }
-    if (pred != taken) {
+    if (provider_pred != taken) { /* the longest match was wrong: try a longer history */
         for (int t = provider + 1; t < TAGE_TABLES; t++) {
             tage_entry *e = &b->tage[t].e[idx[t]];
             if (e->useful == 0) {

@@ -224,6 +224,14 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_branch_in COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
            ${_prof_out}/jump-table-branch-in ${CYCLESCOPE_GUEST_DIR}/jump_table_branch_in decode_seq:5)
 endif()
+#   profile.sibling_call_ptr   SQLite's leaves under GCC (tests/guest/sibling_call_ptr.S): `jr R` after `ld R, K(B)`
+#                              with no frame, B an argument, a loaded method table or a global's address: a
+#                              sibling call, one edge to the exit, not missing edges (before: missing edges);
+#                              table_leaf (an index added to B) stays missing edges (a guard)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.sibling_call_ptr COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/sibling-call-ptr
+           ${CYCLESCOPE_GUEST_DIR}/sibling_call_ptr field_method:tail vtable_method:tail global_pointer:2 table_leaf:missing)
+endif()
 #   profile.jump_table_two_ways_in  the same with a second branch into the table's block, bounded by another
 #                              constant (tests/guest/jump_table_two_ways_in.S): the bound is not proven on
 #                              every path, the procedure stays missing edges (a guard: no table read past)

@@ -699,6 +699,48 @@ static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t a
     return !written;
 }
 
+/* Whether every path's last write of `reg` before index `at` is a load of 8 bytes, or none (the
+ * caller's value): false when a path writes it otherwise (arithmetic: an index added to a table's
+ * base) or a call or trap may clobber it. `first`: every path's last write is one load, its base
+ * register in *base and its index in *load. */
+static bool loaded_on_every_path(const profile_proc *p, const insn_flow *f, size_t at, uint8_t reg, bool first,
+                                 uint8_t *base, size_t *load) {
+    if (!back_walk_possible(f, reg)) return false;
+    back_walk w;
+    back_walk_begin(&w, p, f, at, reg);
+    bool ok = true, found = false, clobber;
+    size_t k;
+    isa_insn d;
+    while (ok && back_walk_next(&w, &k, &d, &clobber)) {
+        ok = !clobber && d.op == ISA_OP_LD && !(first && found); /* a second load: not one pointer */
+        if (ok && first) *base = d.rs1, *load = k;
+        found = true;
+    }
+    ok = ok && (!first || (found && !w.reached_entry));
+    back_walk_end(&w);
+    return ok;
+}
+
+/* Whether the indirect jump at index `at` is a sibling call through a code pointer loaded from
+ * memory: `jr R` with ra and sp holding their values of the entry on every path (no frame, no
+ * call: the callee returns to our caller), one load `ld R, K(B)` every path's last write of R,
+ * and B the caller's value, itself loaded, or one constant address — an object's method or a
+ * global function pointer, C's `return p->xMethod(p, …)` in a leaf. SQLite's getCellInfo ends
+ * `ld a4, 128(a0); jr a4`, sqlite3PcacheRelease `auipc a5, …; ld a5, …(a5); jr a5` behind its
+ * branches (docs/validation.md, "Programs from outside, graded"). A jump table adds an index to
+ * its base (B written by arithmetic): not this. */
+static bool pointer_sibling_call(const profile_proc *p, const insn_flow *f, size_t at) {
+    isa_insn d;
+    isa_decode(p->insns[at].raw, &d);
+    uint8_t base = 0, unused;
+    size_t load = 0, k;
+    if (d.op != ISA_OP_JALR || d.rd || d.imm || !flow_entry_value(p, f, at, 1) || !flow_entry_value(p, f, at, 2))
+        return false;
+    if (!loaded_on_every_path(p, f, at, d.rs1, true, &base, &load)) return false;
+    uint64_t global;
+    return loaded_on_every_path(p, f, load, base, false, &unused, &k) || flow_constant(p, f, load, base, 0, &global);
+}
+
 /* The size N of the frame the procedure has allocated just before index `at` on every path:
  * each path's last write of sp an `addi sp, sp, -N` (one N) made while sp held the entry's
  * value. 0: not so. */
@@ -1218,7 +1260,7 @@ static jump_known *find_jump_targets(const elf_image *img, const profile_proc *p
             isa_insn d;
             isa_decode(p->insns[jk->at].raw, &d);
             insn_flow_build(&f, p);
-            bool out = flow_entry_value(p, &f, jk->at, d.rs1);
+            bool out = flow_entry_value(p, &f, jk->at, d.rs1) || pointer_sibling_call(p, &f, jk->at);
             insn_flow_free(&f);
             jk->known = out, jk->t = NULL, jk->n = 0;
             progress = progress || out;

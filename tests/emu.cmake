@@ -255,6 +255,12 @@ denied the guest write access to /dev/zero \\(pass --allow-write DIR to allow\\)
   add_test(NAME exec.self_maps_repeatable
            COMMAND bash -c "a=$(\"$0\" exec \"$1\" dump) && b=$(\"$0\" exec \"$1\" dump) && [ \"$a\" = \"$b\" ] && echo \"$a\" | grep -q '\\[stack\\]$' && echo same"
                    ${_cs} ${_g}/self_maps)
+  # /dev/urandom and /dev/random read the --seed stream, as getrandom does (they were the
+  # host's: a program seeding itself from them ran differently every run); docs/sandbox.md §4
+  add_test(NAME exec.random_devices_repeatable
+           COMMAND bash -c "a=$(\"$0\" exec \"$1\") && b=$(\"$0\" exec \"$1\") && c=$(\"$0\" exec --seed 7 \"$1\") && [ \"$a\" = \"$b\" ] && [ \"$a\" != \"$c\" ] && [ $(echo \"$a\" | sort -u -k2 | wc -l) = 3 ] && echo same"
+                   ${_cs} ${_g}/random_devices)
+  set_tests_properties(exec.random_devices_repeatable PROPERTIES PASS_REGULAR_EXPRESSION "^same")
   # /proc/self/cmdline and auxv are the guest's argv and auxiliary vector, as qemu-riscv64
   # serves them (they were cyclescope's own: its command line, the x86-64 host's vector);
   # docs/sandbox.md §4

@@ -111,6 +111,10 @@ typedef struct guest_fd {
     bool eventfd;     /* an eventfd (eventfd2): non-blocking on the host, `nonblock` the guest's, as a pipe end's */
     bool sock_b;      /* an end of a socketpair (`pipe` names it; both ends `writable`): the second one */
     int32_t comm_tid; /* a /proc comm file opened for writing: the thread a write renames (0: none) */
+    /* /dev/random or /dev/urandom (1), whose reads draw from getrandom's seeded stream, or
+     * any other file (-1); 0 until the first read looks (a descriptor an execve passed on
+     * is known only by its host file) */
+    int8_t random_device;
 } guest_fd;
 
 /* A pipe the guest made. The host pipe (non-blocking, so a read or write that would wait

@@ -1370,9 +1370,39 @@ static bool host_fd_from_outside(const emu_t *e, int host) {
 
 /* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
  * it wait (readv's later buffers do not) */
+/* `count` bytes of the guest's random stream into its memory at `buf` (getrandom, and reads of
+ * /dev/random and /dev/urandom): xorshift64* from the --seed, so a run is repeatable — the
+ * same instructions every time, and the same cycles from every verb — and different from the
+ * AT_RANDOM bytes. The count given, or -EFAULT. */
+static int64_t guest_random_read(emu_t *e, uint64_t buf, uint64_t count) {
+    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint8_t *bytes = cs_malloc(n + 8);
+    for (size_t i = 0; i < n; i += 8) {
+        e->rng ^= e->rng >> 12, e->rng ^= e->rng << 25, e->rng ^= e->rng >> 27;
+        uint64_t r = e->rng * 0x2545f4914f6cdd1dull;
+        memcpy(bytes + i, &r, 8);
+    }
+    int64_t ret = guest_put(e, buf, bytes, n) ? -EFAULT : (int64_t)n;
+    free(bytes);
+    return ret;
+}
+
+/* Linux's random character devices, 1:8 (/dev/random) and 1:9 (/dev/urandom), by whatever
+ * path or descriptor they were reached */
+static bool is_random_device(int host) {
+    struct stat st;
+    return fstat(host, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+        (minor(st.st_rdev) == 8 || minor(st.st_rdev) == 9);
+}
+
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
+    /* Until 2026-11-29 they read the host's: a program seeding itself from /dev/urandom (jq's
+     * hash tables) ran a different number of instructions every run, while getrandom's were
+     * repeatable. */
+    if (!g->random_device) g->random_device = is_random_device(g->host) ? 1 : -1;
+    if (g->random_device > 0) return guest_random_read(e, buf, count);
     if (socket_of(e, g)) { /* recv(2) without flags */
         if (offset >= 0) return -ESPIPE;
         size_t n = count < MAX_IO ? count : MAX_IO;
@@ -3534,19 +3564,7 @@ void emu_syscall(emu_t *e) {
     }
     case SYS_riscv_flush_icache: ret = 0; break;
     case SYS_riscv_hwprobe: ret = -ENOSYS; break;
-    case SYS_getrandom: {
-        size_t n = a1 < MAX_IO ? a1 : MAX_IO;
-        uint8_t *buf = cs_malloc(n + 8);
-        for (size_t i = 0; i < n; i += 8) {
-            /* xorshift64*: deterministic, and different from the AT_RANDOM stream */
-            e->rng ^= e->rng >> 12, e->rng ^= e->rng << 25, e->rng ^= e->rng >> 27;
-            uint64_t r = e->rng * 0x2545f4914f6cdd1dull;
-            memcpy(buf + i, &r, 8);
-        }
-        ret = guest_put(e, a0, buf, n) ? -EFAULT : (int64_t)n;
-        free(buf);
-        break;
-    }
+    case SYS_getrandom: ret = guest_random_read(e, a0, a1); break;
     case SYS_sysinfo: ret = sys_sysinfo(e, a0); break;
     case SYS_bind:
     case SYS_listen:

@@ -11,17 +11,29 @@
 
 static volatile unsigned long sink;
 
-static void busy(unsigned long n) {
-    for (unsigned long i = 0; i < n; i++) sink += i * i;
+/* Runs until the process' CPU clock has gone `ms` milliseconds on: a host kernel that charges
+ * user time by the tick (4 ms at 250 Hz) gave qemu's process no user time at all after a
+ * fixed, short loop on a loaded machine (the first line said 0 once in a suite run); 50 ms
+ * are a dozen ticks. Under cyclescope (1 ns an instruction) about 50 M instructions. */
+static double cpu_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void busy(double ms) {
+    double until = cpu_ms() + ms;
+    while (cpu_ms() < until)
+        for (unsigned long i = 0; i < 10000; i++) sink += i * i;
 }
 
 static long long usec(struct timeval tv) { return (long long)tv.tv_sec * 1000000 + tv.tv_usec; }
 
 int main(void) {
     struct rusage first, second, children, thread;
-    busy(3000000);
+    busy(50);
     if (getrusage(RUSAGE_SELF, &first) != 0) return perror("getrusage"), 1;
-    busy(3000000);
+    busy(5);
     if (getrusage(RUSAGE_SELF, &second) != 0) return perror("getrusage"), 1;
     struct timespec cpu;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);

@@ -3502,8 +3502,11 @@ static bool analyse_image(image_pass *pass, const elf_image *img, const profile_
         pass->found_function = true;
         profile_proc *p = &sub.procs[sub.nprocs];
         memset(p, 0, sizeof *p);
-        if (image) snprintf(p->name, sizeof p->name, "%s:%s", image, r[i].name);
-        else snprintf(p->name, sizeof p->name, "%s", r[i].name);
+        /* a longer name keeps its beginning (the length kept: GCC's Debug build warned of the
+         * truncation otherwise, and warnings are errors) */
+        int length = image ? snprintf(p->name, sizeof p->name, "%s:%s", image, r[i].name)
+                           : snprintf(p->name, sizeof p->name, "%s", r[i].name);
+        (void)length;
         p->bias = lib ? lib->bias : 0;
         p->image = lib ? (size_t)(lib - a->prof.images) + 1 : 0;
         p->start = r[i].start;

@@ -175,12 +175,13 @@ typedef struct rlayout {
 } rlayout;
 
 /* What a chain walk found at one step (link k: the µop k links down from the head), kept for the
- * next walk or dead_from search at the same cycle: completion refuses candidate after candidate
- * of one head under §6.2, and a serial chain's neighbouring positions run down the same µops one
- * position apart, each step a search for the interval holding the position and its layout (a
- * checksum loop's heads refused ~35 candidates of 30-65 links each). The interval holding a
- * position and its layout depend only on the histories and the cycle: valid while the cycle and
- * the input (s->in_gen) are the same (stamp). */
+ * next walk at the same cycle: completion refuses candidate after candidate of one head under
+ * §6.2, and a serial chain's neighbouring positions run down the same µops one position apart,
+ * each step a search for the interval holding the position and its layout (a checksum loop's
+ * heads refused ~35 candidates of 30-65 links each). The interval holding a position, its
+ * layout and producer depend only on the histories and the cycle: valid while the cycle and the
+ * input (s->in_gen) are the same (stamp). dead_from does not use it: filled by every search
+ * level, it cost fp_chain 4 % more host instructions than it saved. */
 enum { STEP_CACHE = 64 };
 typedef struct step_cache {
     const struct ss_uop *u;
@@ -720,8 +721,8 @@ static uint32_t iv_holding(const stallscope *s, const ss_uop *u, uint64_t q, uin
     return 0;
 }
 
-/* iv_holding through the step cache's entry k (k: the link of the chain, the search's depth),
- * with that entry in *e (NULL past the cache) when it now holds u's interval i. */
+/* iv_holding through the step cache's entry k (k: the link of the chain), with that entry in
+ * *e when it now holds u's interval i (else NULL). */
 static uint32_t iv_holding_at(stallscope *s, const ss_uop *u, uint64_t q, uint64_t t, uint32_t k, uint64_t *base,
                               step_cache **e) {
     *e = NULL;
@@ -865,8 +866,7 @@ static const rlayout *reader_layout(const stallscope *s, ss_uop *u, uint32_t i, 
     return &u->lay;
 }
 
-/* reader_layout through a step cache entry holding u's interval i (e NULL: none); the layout
- * returned stays valid while the entry does (a deeper search uses other entries). */
+/* reader_layout through a step cache entry holding u's interval i (e NULL: none). */
 static const rlayout *reader_layout_at(const stallscope *s, step_cache *e, ss_uop *u, uint32_t i, uint64_t t,
                                        const ss_uop *pr, rlayout *scratch) {
     if (e && e->has_lay) return &e->lay;
@@ -1533,8 +1533,7 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
     }
     /* the interval holding q, and the positions before it */
     uint64_t base, cnt;
-    step_cache *e; /* interval i's entry in the step cache (the first interval searched only) */
-    uint32_t i = iv_holding_at(s, u, q, t, (uint32_t)depth, &base, &e);
+    uint32_t i = iv_holding(s, u, q, t, &base);
     if (i == u->n_iv || u->iv[i].start >= t) return q + 1;
     uint64_t lo = q + 1; /* [lo, q] proven so far */
     for (;;) {
@@ -1546,11 +1545,9 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
         } else {
             ss_uop *pr = uop_get(s, iv->cause);
             if (!pr) break;
-            /* the cache entry's own (a deeper level uses other entries), or a copy: the search
-             * below may lay out another interval of a µop in the chain */
-            rlayout scratch, lv;
-            const rlayout *l = e ? reader_layout_at(s, e, u, i, t, pr, &scratch)
-                                 : (lv = *reader_layout(s, u, i, t, pr, &scratch), &lv);
+            /* a copy: the search below may lay out another interval of a µop in the chain */
+            rlayout scratch, lv = *reader_layout(s, u, i, t, pr, &scratch);
+            const rlayout *l = &lv;
             while (lo > base && lo > floor) {
                 uint64_t j = lo - 1 - base;
                 if (j >= l->S && j < l->S + l->D + l->M) { /* popped from pr */
@@ -1590,7 +1587,6 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
         }
         if (stop || lo <= floor) break;
         /* the next older interval with events */
-        e = NULL;
         do {
             i--;
             cnt = iv_stalls(s, u, i, 0, t);

@@ -367,6 +367,7 @@ struct stallscope {
      * D and M) in its first wk_popped steps, each step k through entry k (at position sc[k].q) */
     uint64_t wk_stamp;
     uint32_t wk_popped;
+    uint32_t wk_len; /* the last walk's steps */
 };
 
 /* ---- type registry ------------------------------------------------------------------------ */
@@ -896,11 +897,15 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     uint32_t memo_len[MEMO_MAX], n_memo = 0;
     uint32_t memo_q[MEMO_MAX];
     uint32_t popped = 0; /* steps popped from the producer through the step cache, from the first */
-    /* the cache only when a walk or search ran at this cycle before: most cycles walk one short
-     * chain, which would pay for the cache and never read it (list: +4 % host instructions) */
+    /* the cache only when a walk of at least 8 steps ran at this cycle before: most cycles walk
+     * one short chain, which would pay for the cache and never read it (list: +4 % host
+     * instructions with the cache on every walk, interp +2.4 % on every walk but a cycle's first) */
     uint32_t cache = STEP_CACHE;
-    if (s->sc_t == t && s->sc_gen == s->in_gen) cache = 0;
-    else s->sc_t = t, s->sc_gen = s->in_gen, s->sc_stamp++;
+    if (s->sc_t == t && s->sc_gen == s->in_gen) {
+        if (s->wk_len >= 8) cache = 0;
+    } else {
+        s->sc_t = t, s->sc_gen = s->in_gen, s->sc_stamp++;
+    }
     uint64_t steps = 0;
     for (;; steps++) {
         const chain_end *ce = &u->memo[q % MEMO_WAYS];
@@ -1039,6 +1044,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     }
     s->wk_stamp = s->sc_stamp;
     s->wk_popped = popped;
+    s->wk_len = (uint32_t)(steps < UINT32_MAX ? steps + 1 : UINT32_MAX);
     s->sum.walk_steps += steps + 1;
     uint32_t total = path_len(p) + p->extra;
     /* every remembered end's tail is a suffix of the path's last PATH_TAIL types */

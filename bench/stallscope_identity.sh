@@ -47,5 +47,9 @@ ooo4 fp_chain 10000
 ooo4 mul_chain 10000
 knl list 10000
 inorder3 fft 2048
+inorder1 sort 10000
+inorder1 dep_add 10000
+inorder3 sort 10000
+inorder3 matmul 4
 LIST
 exit $fail

@@ -8,7 +8,9 @@
 #                              inorder3 (pointer chase, dep_add, branch_random against re-simulation);
 #                              completion at issue on inorder3 (exact accounting, re-simulation);
 #                              issue the in-order default (accounting and the in-order tests at both points);
-#                              exact accounting after a warm-up (the validation's warmed point)
+#                              exact accounting after a warm-up (the validation's warmed point);
+#                              the engine's work on a serial chain (sort 3000's checksum loop: searches
+#                              known from the walk before them, walk steps from the step cache; counts)
 #   stallscope.cli.bad_*       depth/interval 0, threshold outside 0-100, --tooclose other than paper/window,
 #                              --completion other than commit/issue (completion_needs_inorder: issue on ooo4),
 #                              --compare without B:

@@ -174,6 +174,29 @@ typedef struct rlayout {
     uint64_t S, D, M, E, longc, npa;
 } rlayout;
 
+/* What a chain walk found at one step (link k: the µop k links down from the head), kept for the
+ * next walk at the same cycle: completion refuses candidate after candidate of one head under
+ * §6.2, and a serial chain's neighbouring positions run down the same µops one position apart,
+ * each step a search for the interval holding the position and its layout (a checksum loop's
+ * heads refused ~35 candidates of 30-65 links each). The interval holding a position, its
+ * layout and producer depend only on the histories and the cycle: valid while the cycle and the
+ * input (s->in_gen) are the same (stamp). dead_from does not use it: filled by every search
+ * level, it cost fp_chain 4 % more host instructions than it saved. */
+enum { STEP_CACHE = 64 };
+typedef struct step_cache {
+    const struct ss_uop *u;
+    uint64_t stamp;
+    uint64_t base, end; /* positions [base, end) of u's history as of the cycle are interval i's */
+    uint64_t q;         /* the position the last walk through this entry was at (wk_popped) */
+    /* set by a walk through it: interval i reads producer pr (kept), the walk pushes `type` there */
+    struct ss_uop *pr;
+    uint32_t type;
+    uint32_t i;
+    bool closed;  /* interval i is closed by the cycle (the next one began): a chain end can be kept */
+    bool has_lay; /* lay is interval i's reader layout */
+    rlayout lay;
+} step_cache;
+
 enum { USED_BITS = 256 }; /* leaf positions of a kept µop answered from its own bitmap */
 enum { IV_INLINE = 4 };   /* wait intervals kept in the slot itself (most µops have no more) */
 enum { DF_WAYS = 4 };     /* dead_from's failures remembered per µop (8: 0.7 % fewer host instructions) */
@@ -334,6 +357,17 @@ struct stallscope {
     uint64_t issued_seq; /* the youngest µop seen issued; 0: none yet */
     uint64_t first_seq;  /* the oldest µop seen (the head before anything issued) */
     bool df_fixed;       /* dead_from's last answer was a failure for good (see dead_from) */
+
+    /* the walks' step cache (step_cache): its entries are valid while their stamp is sc_stamp,
+     * which moves when the cycle asked about (sc_t) or the input (in_gen: every wait transition
+     * and record) moves */
+    step_cache sc[STEP_CACHE];
+    uint64_t sc_t, sc_gen, sc_stamp, in_gen;
+    /* the last walk, at stamp wk_stamp, popped its position from the producer (the reader layout's
+     * D and M) in its first wk_popped steps, each step k through entry k (at position sc[k].q) */
+    uint64_t wk_stamp;
+    uint32_t wk_popped;
+    uint32_t wk_len; /* the last walk's steps */
 };
 
 /* ---- type registry ------------------------------------------------------------------------ */
@@ -604,6 +638,7 @@ static uint64_t issue_head(stallscope *s, uint64_t t) {
 }
 
 void ss_wait(stallscope *s, const wait_transition *w) {
+    s->in_gen++;
     if (s->opt.at_issue) {
         if (!s->first_seq || w->seq < s->first_seq) s->first_seq = w->seq;
         uint64_t last = s->il_count ? s->il_seq[(s->il_head + s->il_count - 1) % s->il_cap] : s->issued_seq;
@@ -685,6 +720,37 @@ static uint32_t iv_holding(const stallscope *s, const ss_uop *u, uint64_t q, uin
     }
     *base = 0;
     return 0;
+}
+
+/* iv_holding through the step cache's entry k (k: the link of the chain), with that entry in
+ * *e when it now holds u's interval i (else NULL). */
+static uint32_t iv_holding_at(stallscope *s, const ss_uop *u, uint64_t q, uint64_t t, uint32_t k, uint64_t *base,
+                              step_cache **e) {
+    *e = NULL;
+    if (k >= STEP_CACHE) return iv_holding(s, u, q, t, base);
+    if (s->sc_t != t || s->sc_gen != s->in_gen) s->sc_t = t, s->sc_gen = s->in_gen, s->sc_stamp++;
+    step_cache *c = &s->sc[k];
+    if (c->stamp == s->sc_stamp && c->u == u && q >= c->base && q < c->end) {
+        *base = c->base;
+        *e = c;
+        return c->i;
+    }
+    uint32_t i = iv_holding(s, u, q, t, base);
+    if (i == u->n_iv || u->iv[i].start >= t) return i;
+    /* the positions of interval i as iv_holding counts them: to the next interval's when that
+     * one began before t, else up to t */
+    uint64_t end = i + 1 < u->n_iv && u->iv[i + 1].start < t ? u->iv[i + 1].before : *base + iv_stalls(s, u, i, 0, t);
+    if (q >= end) return i;
+    /* field by field: a compound literal would clear the layout too (every walk step) */
+    c->u = u;
+    c->stamp = s->sc_stamp;
+    c->base = *base;
+    c->end = end;
+    c->i = i;
+    c->pr = NULL;
+    c->has_lay = false;
+    *e = c;
+    return i;
 }
 
 /* ---- chains ----------------------------------------------------------------------------------- */
@@ -801,6 +867,17 @@ static const rlayout *reader_layout(const stallscope *s, ss_uop *u, uint32_t i, 
     return &u->lay;
 }
 
+/* reader_layout through a step cache entry holding u's interval i (e NULL: none). */
+static const rlayout *reader_layout_at(const stallscope *s, step_cache *e, ss_uop *u, uint32_t i, uint64_t t,
+                                       const ss_uop *pr, rlayout *scratch) {
+    if (e && e->has_lay) return &e->lay;
+    const rlayout *l = reader_layout(s, u, i, t, pr, scratch);
+    if (!e) return l;
+    e->lay = *l;
+    e->has_lay = true;
+    return &e->lay;
+}
+
 static void path_last(const path *p, uint32_t k, uint32_t *out) {
     uint32_t len = path_len(p);
     for (uint32_t i = 0; i < k; i++) {
@@ -819,7 +896,18 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
     ss_uop *memo_at[MEMO_MAX];
     uint32_t memo_len[MEMO_MAX], n_memo = 0;
     uint32_t memo_q[MEMO_MAX];
-    for (uint64_t steps = 0;; steps++) {
+    uint32_t popped = 0; /* steps popped from the producer through the step cache, from the first */
+    /* the cache only when a walk of at least 8 steps ran at this cycle before: most cycles walk
+     * one short chain, which would pay for the cache and never read it (list: +4 % host
+     * instructions with the cache on every walk, interp +2.4 % on every walk but a cycle's first) */
+    uint32_t cache = STEP_CACHE;
+    if (s->sc_t == t && s->sc_gen == s->in_gen) {
+        if (s->wk_len >= 8) cache = 0;
+    } else {
+        s->sc_t = t, s->sc_gen = s->in_gen, s->sc_stamp++;
+    }
+    uint64_t steps = 0;
+    for (;; steps++) {
         const chain_end *ce = &u->memo[q % MEMO_WAYS];
         if (steps && (u->memo_valid >> (q % MEMO_WAYS) & 1) && ce->q == q) { /* the rest of the chain is known */
             if (ce->len > ce->ntail && !p->snipped) {
@@ -844,9 +932,35 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             p->expired = true;
             break;
         }
+        if (cache + steps < STEP_CACHE) {
+            /* the step as a walk through this entry found it (the same µop and interval, a
+             * producer still kept, the same layout): only the position moves */
+            step_cache *c = &s->sc[steps];
+            if (c->stamp == s->sc_stamp && c->u == u && c->pr && q >= c->base && q < c->end) {
+                uint64_t j = q - c->base;
+                if (j >= c->lay.S && j < c->lay.S + c->lay.D + c->lay.M) {
+                    if (steps && n_memo < MEMO_MAX && q <= UINT32_MAX && c->closed) {
+                        memo_at[n_memo] = u;
+                        memo_q[n_memo] = (uint32_t)q;
+                        memo_len[n_memo++] = path_len(p) + p->extra;
+                    }
+                    if (popped == steps) {
+                        c->q = q;
+                        popped++;
+                    }
+                    path_push(s, p, c->type);
+                    q = c->lay.npa - c->lay.D + (j - c->lay.S);
+                    u = c->pr;
+                    s->sum.walk_steps_cached++;
+                    continue;
+                }
+            }
+        }
         /* the interval holding position q */
         uint64_t base;
-        uint32_t i = iv_holding(s, u, q, t, &base);
+        step_cache *e = NULL;
+        uint32_t i = cache + steps < STEP_CACHE ? iv_holding_at(s, u, q, t, (uint32_t)steps, &base, &e)
+                                                : iv_holding(s, u, q, t, &base);
         if (i == u->n_iv || u->iv[i].start >= t) { /* cannot happen: positions come from counts */
             path_push(s, p, s->base_exec + E_EXPIRED);
             p->expired = true;
@@ -904,11 +1018,19 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             break;
         }
         rlayout scratch;
-        const rlayout *l = reader_layout(s, u, i, t, pr, &scratch);
-        if (j >= l->S && j < l->S + l->D) {
+        const rlayout *l = reader_layout_at(s, e, u, i, t, pr, &scratch);
+        if (e) {
+            e->pr = pr;
+            e->type = s->base_exec + type;
+            e->closed = i + 1 < u->n_iv && u->iv[i + 1].start <= t;
+        }
+        if (j >= l->S && j < l->S + l->D + l->M) {
+            if (e && popped == steps) {
+                e->q = q;
+                popped++;
+            }
+            /* D: drained from pr's older events; M: mirrored (both the same affine map) */
             q = l->npa - l->D + (j - l->S);
-        } else if (j >= l->S + l->D && j < l->S + l->D + l->M) {
-            q = l->npa + (j - l->S - l->D);
         } else {
             /* exhausted: the producer had not run its minimum latency, or runs long */
             bool too_close = j < l->S || j - (l->S + l->D + l->M) < l->E - l->longc;
@@ -920,6 +1042,10 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         }
         u = pr;
     }
+    s->wk_stamp = s->sc_stamp;
+    s->wk_popped = popped;
+    s->wk_len = (uint32_t)(steps < UINT32_MAX ? steps + 1 : UINT32_MAX);
+    s->sum.walk_steps += steps + 1;
     uint32_t total = path_len(p) + p->extra;
     /* every remembered end's tail is a suffix of the path's last PATH_TAIL types */
     uint32_t last_n = path_len(p) < PATH_TAIL ? path_len(p) : PATH_TAIL;
@@ -1485,6 +1611,28 @@ static uint64_t dead_from(stallscope *s, ss_uop *u, uint64_t q, uint64_t floor, 
     return lo;
 }
 
+/* Whether dead_from(x, q, floor, t, 0) returns q + 1 (proves nothing), known without the search
+ * from the walk just made from q + 1 at this cycle: when that walk popped its position from the
+ * producer in its first DEAD_DEPTH + 1 steps, and each step's position less one lies in the same
+ * popped run of the same reader interval, the walk from q runs down the same µops one position
+ * lower (the map from a reader's position to its producer's is a shift within the run), and so
+ * does the search: at each of its levels the first position is popped from the producer, and at
+ * DEAD_DEPTH it is not searched — the search fails level by level, down to the depth limit, as it
+ * does at every refused candidate of a serial chain deeper than that (a checksum loop's: ~35
+ * candidates per head). What the search would have left behind (its failures remembered, layouts
+ * kept) only makes later searches faster, never different. */
+static bool dead_from_fails_as_walked(const stallscope *s, const ss_uop *x, uint64_t q, uint64_t t) {
+    if (s->wk_stamp != s->sc_stamp || s->sc_t != t || s->sc_gen != s->in_gen || s->wk_popped <= DEAD_DEPTH ||
+        s->sc[0].u != x || s->sc[0].q != q + 1)
+        return false;
+    for (uint32_t k = 0; k <= DEAD_DEPTH; k++) {
+        const step_cache *c = &s->sc[k];
+        uint64_t from = c->base + c->lay.S, to = from + c->lay.D + c->lay.M;
+        if (c->q <= from || c->q - 1 >= to) return false;
+    }
+    return true;
+}
+
 /* ---- completion (§3.7) ----------------------------------------------------------------------------- */
 
 /* 2b: the most recent dispatch empty stall before cycle t (the head's dispatch) not yet taken
@@ -1623,7 +1771,10 @@ static uint64_t completion_head(stallscope *s, uint64_t t, uint64_t to, uint64_t
             /* and the run below it that would be refused too, in one step */
             if (up == UINT64_MAX) up = used_prefix(s, x, t, 0);
             if (x->cr_lo > up) {
-                uint64_t lo = dead_from(s, x, x->cr_lo - 1, up, t, 0);
+                bool known = dead_from_fails_as_walked(s, x, x->cr_lo - 1, t);
+                uint64_t lo = known ? x->cr_lo : dead_from(s, x, x->cr_lo - 1, up, t, 0);
+                s->sum.searches++;
+                s->sum.searches_known += known;
                 if (lo < up) lo = up;
                 if (lo < x->cr_lo) {
                     s->sum.unique_rejections += x->cr_lo - lo;
@@ -1855,6 +2006,7 @@ static void commit_cycles(stallscope *s, const stage_span *sp, uint64_t from, ui
 /* ---- input ------------------------------------------------------------------------------------------ */
 
 void ss_record(stallscope *s, const uop_record *r) {
+    s->in_gen++;
     /* a record may come before the µop's wait transitions when both were in the batches of one flush */
     ss_uop *u = uop_slot(s, r->seq);
     u->pc = r->u.pc;
@@ -1954,18 +2106,6 @@ void ss_finish(stallscope *s, const core_stats *stats) {
         s->cap_chain * sizeof(chain_rec) + s->chain_hash_cap * 4 + s->cap_chain_type * 4 + s->used.cap * 8;
     for (size_t i = 0; i < RING; i++) bytes += s->ring[i].heap_cap * sizeof(ss_iv);
     s->sum.peak_bytes = bytes;
-    if (getenv("SS_DEBUG")) {
-
-        uint32_t mx = 0;
-        uint64_t mseq = 0;
-        for (size_t i = 0; i < RING; i++)
-            if (s->ring[i].n_iv > mx) mx = s->ring[i].n_iv, mseq = s->ring[i].seq;
-        fprintf(stderr, "max intervals %u (seq %llu)\n", mx, (unsigned long long)mseq);
-        ss_uop *u = uop_get(s, mseq);
-        for (uint32_t i = 0; u && i < u->n_iv && i < 20; i++)
-            fprintf(stderr, "  %llu %u cause %llu\n", (unsigned long long)u->iv[i].start, u->iv[i].state,
-                    (unsigned long long)u->iv[i].cause);
-    }
 }
 
 /* ---- result access --------------------------------------------------------------------------------- */

@@ -145,6 +145,12 @@ typedef struct ss_summary {
     uint64_t chains;            /* chains walked */
     uint64_t type_violations;   /* leaf types given a cause or non-leaf types none (must be 0) */
     uint64_t peak_bytes;        /* memory the engine held at most */
+    /* the engine's work (not printed; tests bound it, docs/stallscope.md "Cost"): steps of the
+     * chain walks, of them taken from the step cache (a walk through the same µops at the same
+     * cycle), and the searches for refused candidates (dead_from) made and known to fail from
+     * the walk before them */
+    uint64_t walk_steps, walk_steps_cached;
+    uint64_t searches, searches_known;
 } ss_summary;
 
 const ss_summary *ss_summary_of(const stallscope *s);

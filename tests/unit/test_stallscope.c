@@ -808,6 +808,29 @@ static void known_dep_add(void **state) {
     assert_true(o.too_close > 0.9 * (double)o.sum.lost);
 }
 
+/* The engine's work on a serial chain (docs/stallscope.md, "Cost", round h13x): sort's
+ * verification loop hashes the sorted keys into one checksum, a serial xor-multiply-add chain.
+ * Each completion head there refuses (§6.2) ~35 candidates whose chains run 30-65 links down the
+ * same µops, one position apart, before a refused walk longer than 64 links ends its history;
+ * the search after each refusal (dead_from) failed at its depth limit. That loop made the
+ * second million instructions of sort and matmul several times dearer than the first. Counted,
+ * not timed: the searches known to fail from the walk before them, and the walks' steps taken
+ * from the step cache. Without either, the counts below are 0 and the results the same. */
+static void serial_chain_work_shared(void **state) {
+    (void)state;
+    outcome o;
+    if (!run_workload("ooo4", NULL, "sort", "3000", 0, 0, &o)) skip();
+    expect_exact(&o, "sort");
+    print_message("sort 3000: %llu refusals, %llu searches (%llu known from the walk), %llu walk steps (%llu "
+                  "from the step cache)\n",
+                  (unsigned long long)o.sum.unique_rejections, (unsigned long long)o.sum.searches,
+                  (unsigned long long)o.sum.searches_known, (unsigned long long)o.sum.walk_steps,
+                  (unsigned long long)o.sum.walk_steps_cached);
+    assert_true(o.sum.searches > 10000); /* the loop is there: many refused candidates searched */
+    assert_true(o.sum.searches_known * 2 > o.sum.searches);
+    assert_true(o.sum.walk_steps_cached * 2 > o.sum.walk_steps);
+}
+
 /* ---- the in-order machines (src/uarch/inorder.c) --------------------------------------------- */
 
 /* The in-order model ticks issue before dispatch too (inorder_run: commit, issue, dispatch,
@@ -1016,6 +1039,7 @@ int main(void) {
         cmocka_unit_test(known_pointer_chase),
         cmocka_unit_test(known_branch_random),
         cmocka_unit_test(known_dep_add),
+        cmocka_unit_test(serial_chain_work_shared),
         cmocka_unit_test(known_store_buffer),
         cmocka_unit_test(known_dtlb_chain),
         cmocka_unit_test(inorder_dispatch_cycle_is_no_stall),

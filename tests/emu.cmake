@@ -350,6 +350,22 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   add_test(NAME exec.qemu.threads_outside_wait_q1
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 1 -- ${_g}/threads_outside_wait)
   set_tests_properties(exec.qemu.threads_outside_wait exec.qemu.threads_outside_wait_q1 PROPERTIES TIMEOUT 60)
+  # waits only another process ends (tests/guest/outside_block.c): the only thread's timed poll
+  # goes on past a SIGCHLD or a blocked signal that came meanwhile (it answered 0 at once); a
+  # thread's poll of 12 descriptors, pipe write after part of its bytes, socketpair recv/send
+  # and splice block that thread alone (they held every thread: the run hung); also with a
+  # one-instruction quantum
+  foreach(case sigchld sigchld_blocked blocked poll_many poll_many_timed write_partial write_signal socket_send
+          socket_recv splice)
+    add_test(NAME exec.qemu.outside_block.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/outside_block ${case})
+    set_tests_properties(exec.qemu.outside_block.${case} PROPERTIES TIMEOUT 60)
+  endforeach()
+  foreach(case poll_many write_partial write_signal socket_send socket_recv splice)
+    add_test(NAME exec.qemu.outside_block_q1.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 1 -- ${_g}/outside_block ${case})
+    set_tests_properties(exec.qemu.outside_block_q1.${case} PROPERTIES TIMEOUT 60)
+  endforeach()
   # a one-instruction quantum: an LR/SC loop still reaches its SC (its quantum runs on while the
   # reservation is held, up to 16 instructions); before, a quantum of 1 or 2 spun forever in
   # glibc's lock before the fork

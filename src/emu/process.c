@@ -367,20 +367,21 @@ bool emu_wait_tree_signal(emu_t *e) {
 }
 
 uint64_t emu_wait_host_for(emu_t *e, bool child_waiter, struct pollfd *more, size_t n_more, uint64_t ns) {
-    struct pollfd p[64 + EMU_MAX_THREADS * EMU_HOST_WAIT_FDS];
+    struct pollfd *p = cs_malloc((64 + n_more) * sizeof *p);
     size_t n = 0;
     /* a child's pidfd only for a waiter: an ended child nobody waits for yet stays ready,
      * and the host's wait for the outside would spin on it */
     for (size_t i = 0; child_waiter && i < e->child_count && n < 64; i++)
         if (child_pidfd(&e->children[i]) >= 0) p[n++] = (struct pollfd){.fd = e->children[i].pidfd, .events = POLLIN};
     size_t pidfds = n;
-    for (size_t i = 0; i < n_more && n < sizeof p / sizeof p[0]; i++) p[n++] = more[i];
+    for (size_t i = 0; i < n_more; i++) p[n++] = more[i];
     double start = cs_now();
     struct timespec timeout = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
     /* a SIGCHLD wakes the child waiters (emu_host_signals_take: emu_children_check) */
     emu_host_wait_arrival_for(e, p, n, ns == UINT64_MAX ? NULL : &timeout);
     for (size_t i = 0; i < pidfds; i++) /* an ended child, not yet reaped: its waiters run their calls */
         if (p[i].revents & POLLIN) emu_thread_child_changed(e);
+    free(p);
     double waited = (cs_now() - start) * 1e9;
     return waited <= 0 ? 0 : waited < (double)ns ? (uint64_t)waited : ns;
 }

@@ -818,36 +818,52 @@ static void shared_after_write(emu_t *e, int host);
 /* A timed wait, the only thread, for descriptors the outside makes ready: the outside runs in
  * real time, so the host waits for them up to the timeout (or the alarm) and the guest's clock
  * passes by the time waited; what is left of the timeout passes as a sleep when none got
- * ready. Before, the clock jumped by the whole timeout at once: a child's answer 1 ms away was
- * never seen by a poll with a 1 s timeout. The host's count, 0, or -EINTR. */
+ * ready (the alarm's part: guest_sleep fires it). Before, the clock jumped by the whole
+ * timeout at once: a child's answer 1 ms away was never seen by a poll with a 1 s timeout.
+ * A host signal that makes no handler ready (an unrelated child's SIGCHLD, a signal the guest
+ * blocks) does not end the wait: it goes on for the time left (until 2026-11-29 it ended the
+ * real-time wait, and the rest of the timeout passed as a sleep without watching the
+ * descriptors: a poll with a 30 s timeout answered 0 at once when another child exited).
+ * The host's count, 0, or -EINTR. */
 static int64_t outside_wait_for(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_ns) {
     uint64_t ns = timeout_ns;
     if (e->alarm_at_ns && emu_alarm_budget(e) < ns) ns = emu_alarm_budget(e); /* the alarm comes first */
-    struct timespec limit = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)}, zero = {0, 0};
+    struct timespec zero = {0, 0};
     double start = cs_now();
-    bool arrived = emu_host_wait_arrival_for(e, p, n, &limit);
-    double real = (cs_now() - start) * 1e9;
-    uint64_t waited = real <= 0 ? 0 : real < (double)ns ? (uint64_t)real : ns;
-    if (!e->opt.host_time) e->slept_ns += waited;
-    if (e->status != EMU_RUNNING) return 0;
-    int got = ppoll(p, n, &zero, NULL);
-    if (got != 0) return got < 0 ? -errno : got;
-    if (arrived && emu_signal_handler_ready(e)) return -EINTR;
-    return guest_sleep(e, timeout_ns - waited, NULL) ? 0 : -EINTR;
+    for (;;) {
+        uint64_t so_far = 0;
+        double real = (cs_now() - start) * 1e9;
+        if (real > 0) so_far = real < (double)ns ? (uint64_t)real : ns;
+        struct timespec limit = {(time_t)((ns - so_far) / 1000000000ull), (long)((ns - so_far) % 1000000000ull)};
+        bool arrived = emu_host_wait_arrival_for(e, p, n, &limit);
+        real = (cs_now() - start) * 1e9;
+        uint64_t waited = real <= 0 ? 0 : real < (double)ns ? (uint64_t)real : ns;
+        bool ended = e->status != EMU_RUNNING;
+        int got = ended ? 0 : ppoll(p, n, &zero, NULL);
+        bool interrupted = !ended && got == 0 && arrived && emu_signal_handler_ready(e);
+        if (!ended && got == 0 && !interrupted && waited < ns) continue; /* nothing for it: wait on */
+        if (!e->opt.host_time) e->slept_ns += waited;
+        if (ended) return 0;
+        if (got != 0) return got < 0 ? -errno : got;
+        if (interrupted) return -EINTR;
+        return guest_sleep(e, timeout_ns - waited, NULL) ? 0 : -EINTR;
+    }
 }
 
-/* Until the host descriptor is ready for `events` (a pipe another process of the guest
- * holds); false when a signal from another process ended the wait (emu_host_wait), or when
- * `what` names the wait and, other threads alive, this one blocks instead (thread.c: the call
- * runs again once the descriptor is ready, e->syscall_retry set) — a call that did part of
- * its work gives NULL and waits holding them. */
-static bool host_wait_ready(emu_t *e, int host, short events, const char *what) {
+/* Until the host descriptor is ready for `events` (a pipe or socket another process of the
+ * guest holds): 1 when it is (try again); 0 when `what` names the wait and, other threads
+ * alive, this one blocks instead (thread.c: the call runs again once the descriptor is ready,
+ * e->syscall_retry set); -EMU_ERESTARTSYS when a handler comes first (a signal from another
+ * process ended the host's wait, emu_host_wait, or one was due). `what` NULL: the host waits
+ * holding every thread (readv's and writev's later buffers, which cannot run again alone). */
+static int host_wait_ready(emu_t *e, int host, short events, const char *what) {
     struct pollfd p = {.fd = host, .events = events};
-    if (what && emu_thread_block_host(e, what, &p, 1, UINT64_MAX, true)) return false;
+    int64_t waits = what ? emu_thread_block_host(e, what, &p, 1, UINT64_MAX, true) : 0;
+    if (waits) return waits > 0 ? 0 : -EMU_ERESTARTSYS;
     bool interrupted = false;
     while (emu_host_wait(e, &p, 1, &interrupted) < 0 && errno == EINTR && !interrupted) {
     }
-    return !interrupted;
+    return interrupted ? -EMU_ERESTARTSYS : 1;
 }
 
 /* read(2) of a pipe another process may write (the guest forked: process.c): an empty one
@@ -858,8 +874,8 @@ static int64_t cross_pipe_read(emu_t *e, guest_fd *g, uint64_t buf, uint64_t cou
     ssize_t got;
     bool interrupted = false;
     while ((got = read(g->host, tmp, n)) < 0 && (errno == EINTR || (errno == EAGAIN && !g->nonblock && may_wait)))
-        if (errno == EAGAIN && !host_wait_ready(e, g->host, POLLIN, "reading a pipe")) {
-            interrupted = true;
+        if (errno == EAGAIN && host_wait_ready(e, g->host, POLLIN, "reading a pipe") != 1) {
+            interrupted = true; /* or this thread waits: the call runs again (a0 kept) */
             break;
         }
     int64_t ret = got < 0 ? (errno == EAGAIN && !may_wait && !g->nonblock ? 0 : -errno) : got;
@@ -871,28 +887,38 @@ static int64_t cross_pipe_read(emu_t *e, guest_fd *g, uint64_t buf, uint64_t cou
 
 /* write(2) of such a pipe: all of it, waiting on the host while it is full, unless the guest
  * made it non-blocking (or it is writev's later buffer); EPIPE and SIGPIPE when no process
- * reads it any more. */
+ * reads it any more. With other threads alive a wait is this thread's alone, also after part
+ * of the bytes went (their count in io_partial, as sys_write's for the guest's own pipes: the
+ * call runs again from there, and a handler that interrupts the wait makes it return that
+ * count, as Linux's pipe_write); until 2026-11-29 that wait held every thread on the host. */
 static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t count, bool may_wait) {
-    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint64_t before = may_wait ? emu_thread_io_partial(e) : 0; /* written before this thread waited */
+    if (before > count) before = count;
+    size_t n = count - before < MAX_IO ? (size_t)(count - before) : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
-    int64_t ret = guest_get(e, buf, tmp, n);
+    int64_t ret = guest_get(e, buf + before, tmp, n);
     size_t done = 0;
     while (ret == 0 && done < n) {
         ssize_t put = write(g->host, tmp + done, n - done);
         if (put > 0) done += (size_t)put;
         else if (put < 0 && errno == EINTR) continue;
         else if (put < 0 && errno == EAGAIN && !g->nonblock && (may_wait || !done)) {
-            if (!host_wait_ready(e, g->host, POLLOUT, done ? NULL : "writing a full pipe")) {
-                ret = done ? 0 : -EMU_ERESTARTSYS; /* a handler first; what was written counts */
-                break;
+            int ready = host_wait_ready(e, g->host, POLLOUT, may_wait ? "writing a full pipe" : NULL);
+            if (ready == 1) continue;
+            if (ready == 0) { /* this thread waits: the call runs again from what went */
+                emu_thread_set_io_partial(e, before + done);
+                free(tmp);
+                return 0;
             }
+            ret = before + done ? 0 : ready; /* a handler first; what was written counts */
+            break;
         } else if (put < 0 && errno == EPIPE) {
             emu_signal_send(e, SIGPIPE, "sent for a write to a pipe without a reader");
             ret = -EPIPE;
         } else if (put < 0 && errno != EAGAIN) ret = -errno;
         else break; /* non-blocking and full */
     }
-    if (done) ret = (int64_t)done;
+    if (before + done) ret = (int64_t)(before + done);
     else if (ret == 0 && n) ret = -EAGAIN;
     free(tmp);
     return ret;
@@ -984,8 +1010,8 @@ static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait)
         }
         return guest_sleep(e, timeout_ns, NULL) ? -EAGAIN : -EINTR;
     }
-    if (socket_of(e, g)->cross_process)
-        return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT, NULL) ? 1 : -EMU_ERESTARTSYS;
+    if (socket_of(e, g)->cross_process) /* another process may hold the other end: this thread waits for it */
+        return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT, waiting);
     return wait_for_another_thread(e, waiting, receiving ? "read from an empty socket" : "write to a full socket",
                                    "only the guest itself holds the other end of the socketpair");
 }
@@ -1827,8 +1853,9 @@ static void pipes_after_splice(emu_t *e, guest_fd *in, guest_fd *out, size_t mov
 static int64_t splice_wait(emu_t *e, guest_fd *g, bool reading) {
     guest_pipe *p = pipe_of(e, g);
     if (p && p->socket) return socket_wait(e, g, reading, true);
-    if (!p || p->cross_process)
-        return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT, NULL) ? 1 : -EMU_ERESTARTSYS;
+    if (!p || p->cross_process) /* another process or the outside: this thread waits for it */
+        return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT,
+                               reading ? "splicing from an empty pipe" : "splicing to a full pipe");
     return wait_for_another_thread(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe",
                                    reading ? "splice from an empty pipe" : "splice to a full pipe",
                                    reading ? "only the guest itself can write it"

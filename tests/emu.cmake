@@ -361,6 +361,16 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/outside_block ${case})
     set_tests_properties(exec.qemu.outside_block.${case} PROPERTIES TIMEOUT 60)
   endforeach()
+  # another thread's name through /proc/self/task/TID/comm, stat, status (pthread_setname_np and
+  # pthread_getname_np of another thread failed: task/ was cyclescope's own)
+  add_test(NAME exec.qemu.thread_comm COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/thread_comm)
+  # the name across execve: the basename of the path executed, a script's own (it was its
+  # interpreter's); qemu-riscv64 cannot execve a RISC-V program here, so Linux's rule is the check
+  add_test(NAME exec.thread_comm_exec
+           COMMAND sh -c "set -e; d=$(mktemp -d); trap 'rm -rf $d' EXIT; cp \"$1\" $d/a-program-named-long; printf '#!%s\\n' $d/a-program-named-long >$d/run.script; chmod +x $d/run.script; \"$0\" exec $d/a-program-named-long exec; \"$0\" exec $d/a-program-named-long exec-script $d/run.script"
+                   ${_cs} ${_g}/thread_comm)
+  set_tests_properties(exec.thread_comm_exec PROPERTIES PASS_REGULAR_EXPRESSION
+    "after execve: \"a-program-named\"\n/proc/self/comm: \"a-program-named\"\nafter execve: \"run.script\"\n/proc/self/comm: \"run.script\"\n")
   foreach(case poll_many write_partial write_signal socket_send socket_recv splice)
     add_test(NAME exec.qemu.outside_block_q1.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 1 -- ${_g}/outside_block ${case})

@@ -60,7 +60,7 @@ enum {
  * at most EMU_MAX_THREADS) stay below the next process' pid. */
 enum { VPID_STRIDE = EMU_PID_STRIDE };
 
-#define EXEC_STATE_MAGIC "cyclescope-exec-state-3"
+#define EXEC_STATE_MAGIC "cyclescope-exec-state-4"
 
 /* ---- SIGCHLD ---- */
 
@@ -979,6 +979,11 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
     state_buf b = {0};
     put_field(&b, EXEC_STATE_MAGIC);
     put_field(&b, kind == 1 ? interp_path : path);
+    /* the new name (comm): the basename of the path executed, a script's own, not its
+     * interpreter's (fs/exec.c begin_new_exec: kbasename(bprm->filename)); before
+     * 2026-11-29 a script's process was named after its interpreter */
+    const char *base = strrchr(guest_path, '/');
+    put_field(&b, base ? base + 1 : guest_path);
     /* argv: a script's is its interpreter, its argument, the script's path, then argv[1..] */
     size_t skip = argc > 0 ? 1 : 0; /* argv[0]: replaced for a script, its own field otherwise */
     size_t head = kind == 1 ? (*arg ? 3 : 2) : 1;
@@ -1137,7 +1142,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     close(fd);
     state_reader r = {data, data + size, !read_all};
     if (strcmp(get_field(&r), EXEC_STATE_MAGIC) != 0) r.bad = true;
-    const char *path = get_field(&r);
+    const char *path = get_field(&r), *comm = get_field(&r);
     size_t argc = r.bad ? 0 : (size_t)get_number(&r);
     if (argc > size) r.bad = true;
     const char **argv = cs_calloc(r.bad ? 1 : argc + 1, sizeof *argv);
@@ -1171,6 +1176,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     emu_t *e = NULL;
     if (!r.bad) e = emu_create(path, &o, err);
     if (e) e->parent_host = parent_host;
+    if (e) snprintf(e->ctx.comm, sizeof e->ctx.comm, "%s", comm);                 /* at most 15 bytes, as Linux's */
     if (e) e->opt.argv = NULL, e->opt.envp = NULL, e->opt.allow_write_dir = NULL; /* in `data`, freed below */
     if (r.bad && !e) cs_error_set(err, "--exec-state %d: not a state a guest execve wrote", fd);
     if (e) {

@@ -539,6 +539,7 @@ static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
  * host file written with the content then); every other /proc/self file is the host's. */
 typedef enum {
     PROC_NONE,
+    PROC_NO_TASK, /* task/TID/... of a thread the process does not have: ENOENT */
     PROC_MAPS,
     PROC_CMDLINE,
     PROC_COMM,
@@ -548,11 +549,26 @@ typedef enum {
     PROC_STATUS
 } proc_self_file;
 
-/* Which of them a guest path names: by /proc/self/, by the guest's pid, or as the thread's
- * (/proc/thread-self/, which Linux has for each of these: *thread_self). */
-static proc_self_file proc_self_file_of(const emu_t *e, const char *path, bool *thread_self) {
-    const char *name = proc_own_entry(e, path, thread_self);
+static char *thread_comm(emu_t *e, int32_t tid);
+
+/* Which of them a guest path names: by /proc/self/, by the guest's pid, or as a thread's —
+ * /proc/thread-self/ and /proc/self/task/TID/, which Linux has for each of these — and *tid
+ * the thread it is of (the process' pid for the process' own). Before 2026-11-29 task/TID/
+ * was the host's (none of the guest's threads: pthread_getname_np and pthread_setname_np of
+ * another thread, which open task/TID/comm, failed). */
+static proc_self_file proc_self_file_of(emu_t *e, const char *path, int32_t *tid) {
+    bool thread_self = false;
+    const char *name = proc_own_entry(e, path, &thread_self);
+    *tid = thread_self ? emu_thread_tid(e) : e->vpid;
     if (!name) return PROC_NONE;
+    if (!thread_self && !strncmp(name, "task/", 5)) {
+        char *end;
+        long id = strtol(name + 5, &end, 10);
+        if (end == name + 5 || *end != '/' || name[5] < '1' || name[5] > '9') return PROC_NONE;
+        name = end + 1;
+        if (id > INT32_MAX || !thread_comm(e, (int32_t)id)) return PROC_NO_TASK;
+        *tid = (int32_t)id;
+    }
     static const struct {
         const char *name;
         proc_self_file file;
@@ -740,7 +756,8 @@ static int proc_self_fd(emu_t *e, proc_self_file file, int32_t tid) {
     }
     case PROC_STAT: return proc_stat_fd(e, false, tid);
     case PROC_STATUS: return proc_stat_fd(e, true, tid);
-    case PROC_NONE: break;
+    case PROC_NONE:
+    case PROC_NO_TASK: break;
     }
     return -ENOENT;
 }
@@ -762,9 +779,9 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW |
         O_CLOEXEC | O_TMPFILE; /* tmpfile(): an unnamed file in a directory, a write there */
     int host;
-    bool thread_self = false;
-    proc_self_file proc = proc_self_file_of(e, path, &thread_self);
-    int32_t self_tid = thread_self ? emu_thread_tid(e) : e->vpid;
+    int32_t self_tid;
+    proc_self_file proc = proc_self_file_of(e, path, &self_tid);
+    if (proc == PROC_NO_TASK) return -ENOENT;
     if (writes && proc == PROC_COMM) { /* a comm file renames its thread (comm_write) */
         if ((flags & O_CREAT) && (flags & O_EXCL)) return -EEXIST;
         host = proc_self_fd(e, proc, self_tid);

@@ -371,6 +371,23 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
                    ${_cs} ${_g}/thread_comm)
   set_tests_properties(exec.thread_comm_exec PROPERTIES PASS_REGULAR_EXPRESSION
     "after execve: \"a-program-named\"\n/proc/self/comm: \"a-program-named\"\nafter execve: \"run.script\"\n/proc/self/comm: \"run.script\"\n")
+  # pthread_cancel (SIGCANCEL, signal 32, glibc's, in the process) of a thread in each kind of
+  # wait, computing asynchronously or deferred, and after setuid/setgid ran in every thread
+  # through SIGSETXID (33); also with a 7-instruction quantum
+  foreach(case sleep read outside poll pause waitpid async deferred setxid)
+    add_test(NAME exec.qemu.cancel_use.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/cancel_use ${case})
+    add_test(NAME exec.qemu.cancel_use_q7.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/cancel_use ${case})
+    set_tests_properties(exec.qemu.cancel_use.${case} exec.qemu.cancel_use_q7.${case} PROPERTIES TIMEOUT 60)
+  endforeach()
+  # posix_spawn of a file that is not executable, of a directory: EACCES from posix_spawn and
+  # no child, as glibc 2.36 on Linux (measured natively on x86-64); qemu-riscv64 gives 0 and a
+  # child that exits 127 (it makes the CLONE_VFORK a fork)
+  add_test(NAME exec.procs.spawn_not_executable COMMAND ${_cs} exec ${_g}/procs spawn ${CMAKE_CURRENT_SOURCE_DIR}/guest/procs.c)
+  add_test(NAME exec.procs.spawn_directory COMMAND ${_cs} exec ${_g}/procs spawn ${CMAKE_CURRENT_SOURCE_DIR}/guest)
+  set_tests_properties(exec.procs.spawn_not_executable exec.procs.spawn_directory PROPERTIES
+    PASS_REGULAR_EXPRESSION "^posix_spawn: Permission denied\n$" FAIL_REGULAR_EXPRESSION "spawned|waited")
   foreach(case poll_many write_partial write_signal socket_send socket_recv splice)
     add_test(NAME exec.qemu.outside_block_q1.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 1 -- ${_g}/outside_block ${case})

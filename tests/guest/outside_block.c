@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -232,7 +233,6 @@ static int case_write(bool sock, bool signal_it) {
     int data[2], go[2], back[2];
     if ((sock ? socketpair(AF_UNIX, SOCK_STREAM, 0, data) : pipe(data)) || pipe(go) || pipe(back)) return 1;
     pid_t child = start_counter(data[0], go[0], back[1], &data[1]);
-    close(data[0]);
     close(back[1]);
     struct writer w = {.fd = data[1], .sock = sock, .len = sock ? 500000 : 200000};
     if (signal_it) {
@@ -241,14 +241,20 @@ static int case_write(bool sock, bool signal_it) {
     }
     pthread_t t;
     if (pthread_create(&t, NULL, write_all, &w)) return 2;
-    nap_ms(signal_it ? 300 : 20); /* the writer has filled the pipe and waits by now */
-    if (signal_it) {              /* the write returns what it wrote; only then may the child read (a reader
-                      * taking bytes before the writer saw the signal would let it write more) */
+    nap_ms(20); /* the writer waits by now (it need not: the child reads only after go) */
+    if (signal_it) {
+        /* the signal must come while the write is under way: once the pipe is full (FIONREAD of
+         * its read end, which main still holds); the write then returns what it wrote, and only
+         * then may the child read (bytes taken before the writer saw the signal would let it
+         * write more) */
+        int queued = 0;
+        while (ioctl(data[0], FIONREAD, &queued) == 0 && queued < 65536) nap_ms(10);
         pthread_kill(t, SIGUSR1);
         pthread_join(t, NULL);
     }
     if (write(go[1], "g", 1) != 1) return 3;
     if (!signal_it) pthread_join(t, NULL);
+    close(data[0]);
     close(data[1]);
     long total = -1;
     if (read(back[0], &total, sizeof total) != sizeof total) total = -1;

@@ -350,6 +350,49 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   add_test(NAME exec.qemu.threads_outside_wait_q1
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 1 -- ${_g}/threads_outside_wait)
   set_tests_properties(exec.qemu.threads_outside_wait exec.qemu.threads_outside_wait_q1 PROPERTIES TIMEOUT 60)
+  # waits only another process ends (tests/guest/outside_block.c): the only thread's timed poll
+  # goes on past a SIGCHLD or a blocked signal that came meanwhile (it answered 0 at once); a
+  # thread's poll of 12 descriptors, pipe write after part of its bytes, socketpair recv/send
+  # and splice block that thread alone (they held every thread: the run hung); also with a
+  # one-instruction quantum
+  foreach(case sigchld sigchld_blocked blocked poll_many poll_many_timed write_partial write_signal socket_send
+          socket_recv splice)
+    add_test(NAME exec.qemu.outside_block.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/outside_block ${case})
+    set_tests_properties(exec.qemu.outside_block.${case} PROPERTIES TIMEOUT 60)
+  endforeach()
+  # another thread's name through /proc/self/task/TID/comm, stat, status (pthread_setname_np and
+  # pthread_getname_np of another thread failed: task/ was cyclescope's own)
+  add_test(NAME exec.qemu.thread_comm COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/thread_comm)
+  # the name across execve: the basename of the path executed, a script's own (it was its
+  # interpreter's); qemu-riscv64 cannot execve a RISC-V program here, so Linux's rule is the check
+  add_test(NAME exec.thread_comm_exec
+           COMMAND sh -c "set -e; d=$(mktemp -d); trap 'rm -rf $d' EXIT; cp \"$1\" $d/a-program-named-long; printf '#!%s\\n' $d/a-program-named-long >$d/run.script; chmod +x $d/run.script; \"$0\" exec $d/a-program-named-long exec; \"$0\" exec $d/a-program-named-long exec-script $d/run.script"
+                   ${_cs} ${_g}/thread_comm)
+  set_tests_properties(exec.thread_comm_exec PROPERTIES PASS_REGULAR_EXPRESSION
+    "after execve: \"a-program-named\"\n/proc/self/comm: \"a-program-named\"\nafter execve: \"run.script\"\n/proc/self/comm: \"run.script\"\n")
+  # pthread_cancel (SIGCANCEL, signal 32, glibc's, in the process) of a thread in each kind of
+  # wait, computing asynchronously or deferred, and after setuid/setgid ran in every thread
+  # through SIGSETXID (33); also with a 7-instruction quantum
+  foreach(case sleep read outside poll pause waitpid async deferred setxid)
+    add_test(NAME exec.qemu.cancel_use.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/cancel_use ${case})
+    add_test(NAME exec.qemu.cancel_use_q7.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/cancel_use ${case})
+    set_tests_properties(exec.qemu.cancel_use.${case} exec.qemu.cancel_use_q7.${case} PROPERTIES TIMEOUT 60)
+  endforeach()
+  # posix_spawn of a file that is not executable, of a directory: EACCES from posix_spawn and
+  # no child, as glibc 2.36 on Linux (measured natively on x86-64); qemu-riscv64 gives 0 and a
+  # child that exits 127 (it makes the CLONE_VFORK a fork)
+  add_test(NAME exec.procs.spawn_not_executable COMMAND ${_cs} exec ${_g}/procs spawn ${CMAKE_CURRENT_SOURCE_DIR}/guest/procs.c)
+  add_test(NAME exec.procs.spawn_directory COMMAND ${_cs} exec ${_g}/procs spawn ${CMAKE_CURRENT_SOURCE_DIR}/guest)
+  set_tests_properties(exec.procs.spawn_not_executable exec.procs.spawn_directory PROPERTIES
+    PASS_REGULAR_EXPRESSION "^posix_spawn: Permission denied\n$" FAIL_REGULAR_EXPRESSION "spawned|waited")
+  foreach(case poll_many write_partial write_signal socket_send socket_recv splice)
+    add_test(NAME exec.qemu.outside_block_q1.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 1 -- ${_g}/outside_block ${case})
+    set_tests_properties(exec.qemu.outside_block_q1.${case} PROPERTIES TIMEOUT 60)
+  endforeach()
   # a one-instruction quantum: an LR/SC loop still reaches its SC (its quantum runs on while the
   # reservation is held, up to 16 instructions); before, a quantum of 1 or 2 spun forever in
   # glibc's lock before the fork

@@ -51,8 +51,6 @@ typedef struct thread_context {
 /* A thread of the guest (thread.c). The running one's state is in the emu fields; a
  * slot holds it while another runs. */
 enum { EMU_MAX_THREADS = 64 };
-/* the descriptors a thread may wait for on the host while the others run (more: it holds them) */
-enum { EMU_HOST_WAIT_FDS = 8 };
 /* Guest pids are EMU_PID_STRIDE apart (process.c); a process' thread ids are the ids between its
  * pid and the next one's (thread.c), fewer than EMU_PID_STRIDE of them live at once. */
 enum { EMU_PID_STRIDE = 100 };
@@ -87,9 +85,10 @@ typedef struct emu_thread {
     bool io_child;         /* THREAD_IO in wait4/waitid: a child's change (SIGCHLD) runs it again */
     bool io_child_hold;    /* ... run again with every other thread waiting: it may wait on the host */
     /* THREAD_IO for descriptors only another process or the outside can make ready (a pipe a
-     * child writes, a terminal): idle() waits for them on the host while the others wait */
-    struct pollfd io_host[EMU_HOST_WAIT_FDS];
-    uint8_t io_host_n;
+     * child writes, a terminal): idle() waits for them on the host while the others wait; as
+     * many as the call waits for (the array is the slot's, kept for its next thread) */
+    struct pollfd *io_host;
+    size_t io_host_n, io_host_cap;
     uint64_t sleep_rem; /* a relative nanosleep's rem (0: none): a handler's interruption writes the time left */
 } emu_thread;
 
@@ -443,9 +442,8 @@ int64_t emu_thread_block_child(emu_t *e);
  * the running one blocks (THREAD_IO) and they run; when every thread waits, idle() waits on
  * the host for these descriptors, a child's change and another process' signal at once, up to
  * the earliest deadline in real time, and the call runs again when one is ready or its
- * deadline passed. Returns as
- * emu_thread_block_io; 0 also for more than EMU_HOST_WAIT_FDS descriptors (the caller waits on
- * the host holding every thread, as before). */
+ * deadline passed. Returns as emu_thread_block_io (any number of descriptors: until 2026-11-29
+ * more than 8 made the caller wait on the host holding every thread). */
 int64_t emu_thread_block_host(emu_t *e, const char *what, const struct pollfd *fds, size_t n, uint64_t deadline_ns,
                               bool restartable);
 /* A child ended, stopped or went on (the host's SIGCHLD): the threads in wait4/waitid run

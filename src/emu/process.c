@@ -60,7 +60,7 @@ enum {
  * at most EMU_MAX_THREADS) stay below the next process' pid. */
 enum { VPID_STRIDE = EMU_PID_STRIDE };
 
-#define EXEC_STATE_MAGIC "cyclescope-exec-state-3"
+#define EXEC_STATE_MAGIC "cyclescope-exec-state-4"
 
 /* ---- SIGCHLD ---- */
 
@@ -367,20 +367,21 @@ bool emu_wait_tree_signal(emu_t *e) {
 }
 
 uint64_t emu_wait_host_for(emu_t *e, bool child_waiter, struct pollfd *more, size_t n_more, uint64_t ns) {
-    struct pollfd p[64 + EMU_MAX_THREADS * EMU_HOST_WAIT_FDS];
+    struct pollfd *p = cs_malloc((64 + n_more) * sizeof *p);
     size_t n = 0;
     /* a child's pidfd only for a waiter: an ended child nobody waits for yet stays ready,
      * and the host's wait for the outside would spin on it */
     for (size_t i = 0; child_waiter && i < e->child_count && n < 64; i++)
         if (child_pidfd(&e->children[i]) >= 0) p[n++] = (struct pollfd){.fd = e->children[i].pidfd, .events = POLLIN};
     size_t pidfds = n;
-    for (size_t i = 0; i < n_more && n < sizeof p / sizeof p[0]; i++) p[n++] = more[i];
+    for (size_t i = 0; i < n_more; i++) p[n++] = more[i];
     double start = cs_now();
     struct timespec timeout = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
     /* a SIGCHLD wakes the child waiters (emu_host_signals_take: emu_children_check) */
     emu_host_wait_arrival_for(e, p, n, ns == UINT64_MAX ? NULL : &timeout);
     for (size_t i = 0; i < pidfds; i++) /* an ended child, not yet reaped: its waiters run their calls */
         if (p[i].revents & POLLIN) emu_thread_child_changed(e);
+    free(p);
     double waited = (cs_now() - start) * 1e9;
     return waited <= 0 ? 0 : waited < (double)ns ? (uint64_t)waited : ns;
 }
@@ -978,6 +979,11 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
     state_buf b = {0};
     put_field(&b, EXEC_STATE_MAGIC);
     put_field(&b, kind == 1 ? interp_path : path);
+    /* the new name (comm): the basename of the path executed, a script's own, not its
+     * interpreter's (fs/exec.c begin_new_exec: kbasename(bprm->filename)); before
+     * 2026-11-29 a script's process was named after its interpreter */
+    const char *base = strrchr(guest_path, '/');
+    put_field(&b, base ? base + 1 : guest_path);
     /* argv: a script's is its interpreter, its argument, the script's path, then argv[1..] */
     size_t skip = argc > 0 ? 1 : 0; /* argv[0]: replaced for a script, its own field otherwise */
     size_t head = kind == 1 ? (*arg ? 3 : 2) : 1;
@@ -1136,7 +1142,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     close(fd);
     state_reader r = {data, data + size, !read_all};
     if (strcmp(get_field(&r), EXEC_STATE_MAGIC) != 0) r.bad = true;
-    const char *path = get_field(&r);
+    const char *path = get_field(&r), *comm = get_field(&r);
     size_t argc = r.bad ? 0 : (size_t)get_number(&r);
     if (argc > size) r.bad = true;
     const char **argv = cs_calloc(r.bad ? 1 : argc + 1, sizeof *argv);
@@ -1170,6 +1176,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     emu_t *e = NULL;
     if (!r.bad) e = emu_create(path, &o, err);
     if (e) e->parent_host = parent_host;
+    if (e) snprintf(e->ctx.comm, sizeof e->ctx.comm, "%s", comm);                 /* at most 15 bytes, as Linux's */
     if (e) e->opt.argv = NULL, e->opt.envp = NULL, e->opt.allow_write_dir = NULL; /* in `data`, freed below */
     if (r.bad && !e) cs_error_set(err, "--exec-state %d: not a state a guest execve wrote", fd);
     if (e) {

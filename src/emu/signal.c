@@ -834,11 +834,24 @@ bool emu_host_wait_arrival_for(emu_t *e, struct pollfd *fds, size_t n, const str
     sigset_t all, before;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &before);
+    double end = timeout ? cs_now() + (double)timeout->tv_sec + (double)timeout->tv_nsec * 1e-9 : 0;
     bool arrived;
-    /* looked at with every signal blocked; ppoll lets them in atomically, so none is missed */
-    while (!(arrived = host_arrived || emu_host_child_ended)) {
-        int got = ppoll(fds, n, timeout, &before);
-        if (got > 0 || (got == 0 && timeout)) break; /* a descriptor, or the time ran out */
+    /* looked at with every signal blocked; ppoll lets them in atomically, so none is missed.
+     * Only this emulator's arrivals count: the flag another emulator of the host process
+     * receives for stays set (emu_host_signals_take clears it for the receiver alone), and
+     * would make every wait here end at once, a spin. A signal that brings nothing ends one
+     * ppoll; the next waits for the time left, not the whole timeout again. */
+    while (!(arrived = (host_arrived && host_receiver == e) || emu_host_child_ended)) {
+        struct timespec left = {0, 0};
+        if (timeout) {
+            double rest = end - cs_now();
+            if (rest <= 0) break;
+            left.tv_sec = (time_t)rest;
+            left.tv_nsec = (long)((rest - (double)left.tv_sec) * 1e9);
+            if (left.tv_nsec > 999999999) left.tv_nsec = 999999999;
+        }
+        int got = ppoll(fds, n, timeout ? &left : NULL, &before);
+        if (got > 0 || (got == 0 && timeout) || (got < 0 && errno != EINTR)) break; /* ready, time out, error */
     }
     sigprocmask(SIG_SETMASK, &before, NULL);
     if (arrived) emu_host_signals_take(e);

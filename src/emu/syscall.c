@@ -539,6 +539,7 @@ static int64_t put_time(emu_t *e, uint64_t addr, uint64_t ns, bool micro) {
  * host file written with the content then); every other /proc/self file is the host's. */
 typedef enum {
     PROC_NONE,
+    PROC_NO_TASK, /* task/TID/... of a thread the process does not have: ENOENT */
     PROC_MAPS,
     PROC_CMDLINE,
     PROC_COMM,
@@ -548,11 +549,26 @@ typedef enum {
     PROC_STATUS
 } proc_self_file;
 
-/* Which of them a guest path names: by /proc/self/, by the guest's pid, or as the thread's
- * (/proc/thread-self/, which Linux has for each of these: *thread_self). */
-static proc_self_file proc_self_file_of(const emu_t *e, const char *path, bool *thread_self) {
-    const char *name = proc_own_entry(e, path, thread_self);
+static char *thread_comm(emu_t *e, int32_t tid);
+
+/* Which of them a guest path names: by /proc/self/, by the guest's pid, or as a thread's —
+ * /proc/thread-self/ and /proc/self/task/TID/, which Linux has for each of these — and *tid
+ * the thread it is of (the process' pid for the process' own). Before 2026-11-29 task/TID/
+ * was the host's (none of the guest's threads: pthread_getname_np and pthread_setname_np of
+ * another thread, which open task/TID/comm, failed). */
+static proc_self_file proc_self_file_of(emu_t *e, const char *path, int32_t *tid) {
+    bool thread_self = false;
+    const char *name = proc_own_entry(e, path, &thread_self);
+    *tid = thread_self ? emu_thread_tid(e) : e->vpid;
     if (!name) return PROC_NONE;
+    if (!thread_self && !strncmp(name, "task/", 5)) {
+        char *end;
+        long id = strtol(name + 5, &end, 10);
+        if (end == name + 5 || *end != '/' || name[5] < '1' || name[5] > '9') return PROC_NONE;
+        name = end + 1;
+        if (id > INT32_MAX || !thread_comm(e, (int32_t)id)) return PROC_NO_TASK;
+        *tid = (int32_t)id;
+    }
     static const struct {
         const char *name;
         proc_self_file file;
@@ -740,7 +756,8 @@ static int proc_self_fd(emu_t *e, proc_self_file file, int32_t tid) {
     }
     case PROC_STAT: return proc_stat_fd(e, false, tid);
     case PROC_STATUS: return proc_stat_fd(e, true, tid);
-    case PROC_NONE: break;
+    case PROC_NONE:
+    case PROC_NO_TASK: break;
     }
     return -ENOENT;
 }
@@ -762,9 +779,9 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     int keep = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW |
         O_CLOEXEC | O_TMPFILE; /* tmpfile(): an unnamed file in a directory, a write there */
     int host;
-    bool thread_self = false;
-    proc_self_file proc = proc_self_file_of(e, path, &thread_self);
-    int32_t self_tid = thread_self ? emu_thread_tid(e) : e->vpid;
+    int32_t self_tid;
+    proc_self_file proc = proc_self_file_of(e, path, &self_tid);
+    if (proc == PROC_NO_TASK) return -ENOENT;
     if (writes && proc == PROC_COMM) { /* a comm file renames its thread (comm_write) */
         if ((flags & O_CREAT) && (flags & O_EXCL)) return -EEXIST;
         host = proc_self_fd(e, proc, self_tid);
@@ -818,36 +835,52 @@ static void shared_after_write(emu_t *e, int host);
 /* A timed wait, the only thread, for descriptors the outside makes ready: the outside runs in
  * real time, so the host waits for them up to the timeout (or the alarm) and the guest's clock
  * passes by the time waited; what is left of the timeout passes as a sleep when none got
- * ready. Before, the clock jumped by the whole timeout at once: a child's answer 1 ms away was
- * never seen by a poll with a 1 s timeout. The host's count, 0, or -EINTR. */
+ * ready (the alarm's part: guest_sleep fires it). Before, the clock jumped by the whole
+ * timeout at once: a child's answer 1 ms away was never seen by a poll with a 1 s timeout.
+ * A host signal that makes no handler ready (an unrelated child's SIGCHLD, a signal the guest
+ * blocks) does not end the wait: it goes on for the time left (until 2026-11-29 it ended the
+ * real-time wait, and the rest of the timeout passed as a sleep without watching the
+ * descriptors: a poll with a 30 s timeout answered 0 at once when another child exited).
+ * The host's count, 0, or -EINTR. */
 static int64_t outside_wait_for(emu_t *e, struct pollfd *p, size_t n, uint64_t timeout_ns) {
     uint64_t ns = timeout_ns;
     if (e->alarm_at_ns && emu_alarm_budget(e) < ns) ns = emu_alarm_budget(e); /* the alarm comes first */
-    struct timespec limit = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)}, zero = {0, 0};
+    struct timespec zero = {0, 0};
     double start = cs_now();
-    bool arrived = emu_host_wait_arrival_for(e, p, n, &limit);
-    double real = (cs_now() - start) * 1e9;
-    uint64_t waited = real <= 0 ? 0 : real < (double)ns ? (uint64_t)real : ns;
-    if (!e->opt.host_time) e->slept_ns += waited;
-    if (e->status != EMU_RUNNING) return 0;
-    int got = ppoll(p, n, &zero, NULL);
-    if (got != 0) return got < 0 ? -errno : got;
-    if (arrived && emu_signal_handler_ready(e)) return -EINTR;
-    return guest_sleep(e, timeout_ns - waited, NULL) ? 0 : -EINTR;
+    for (;;) {
+        uint64_t so_far = 0;
+        double real = (cs_now() - start) * 1e9;
+        if (real > 0) so_far = real < (double)ns ? (uint64_t)real : ns;
+        struct timespec limit = {(time_t)((ns - so_far) / 1000000000ull), (long)((ns - so_far) % 1000000000ull)};
+        bool arrived = emu_host_wait_arrival_for(e, p, n, &limit);
+        real = (cs_now() - start) * 1e9;
+        uint64_t waited = real <= 0 ? 0 : real < (double)ns ? (uint64_t)real : ns;
+        bool ended = e->status != EMU_RUNNING;
+        int got = ended ? 0 : ppoll(p, n, &zero, NULL);
+        bool interrupted = !ended && got == 0 && arrived && emu_signal_handler_ready(e);
+        if (!ended && got == 0 && !interrupted && waited < ns) continue; /* nothing for it: wait on */
+        if (!e->opt.host_time) e->slept_ns += waited;
+        if (ended) return 0;
+        if (got != 0) return got < 0 ? -errno : got;
+        if (interrupted) return -EINTR;
+        return guest_sleep(e, timeout_ns - waited, NULL) ? 0 : -EINTR;
+    }
 }
 
-/* Until the host descriptor is ready for `events` (a pipe another process of the guest
- * holds); false when a signal from another process ended the wait (emu_host_wait), or when
- * `what` names the wait and, other threads alive, this one blocks instead (thread.c: the call
- * runs again once the descriptor is ready, e->syscall_retry set) — a call that did part of
- * its work gives NULL and waits holding them. */
-static bool host_wait_ready(emu_t *e, int host, short events, const char *what) {
+/* Until the host descriptor is ready for `events` (a pipe or socket another process of the
+ * guest holds): 1 when it is (try again); 0 when `what` names the wait and, other threads
+ * alive, this one blocks instead (thread.c: the call runs again once the descriptor is ready,
+ * e->syscall_retry set); -EMU_ERESTARTSYS when a handler comes first (a signal from another
+ * process ended the host's wait, emu_host_wait, or one was due). `what` NULL: the host waits
+ * holding every thread (readv's and writev's later buffers, which cannot run again alone). */
+static int host_wait_ready(emu_t *e, int host, short events, const char *what) {
     struct pollfd p = {.fd = host, .events = events};
-    if (what && emu_thread_block_host(e, what, &p, 1, UINT64_MAX, true)) return false;
+    int64_t waits = what ? emu_thread_block_host(e, what, &p, 1, UINT64_MAX, true) : 0;
+    if (waits) return waits > 0 ? 0 : -EMU_ERESTARTSYS;
     bool interrupted = false;
     while (emu_host_wait(e, &p, 1, &interrupted) < 0 && errno == EINTR && !interrupted) {
     }
-    return !interrupted;
+    return interrupted ? -EMU_ERESTARTSYS : 1;
 }
 
 /* read(2) of a pipe another process may write (the guest forked: process.c): an empty one
@@ -858,8 +891,8 @@ static int64_t cross_pipe_read(emu_t *e, guest_fd *g, uint64_t buf, uint64_t cou
     ssize_t got;
     bool interrupted = false;
     while ((got = read(g->host, tmp, n)) < 0 && (errno == EINTR || (errno == EAGAIN && !g->nonblock && may_wait)))
-        if (errno == EAGAIN && !host_wait_ready(e, g->host, POLLIN, "reading a pipe")) {
-            interrupted = true;
+        if (errno == EAGAIN && host_wait_ready(e, g->host, POLLIN, "reading a pipe") != 1) {
+            interrupted = true; /* or this thread waits: the call runs again (a0 kept) */
             break;
         }
     int64_t ret = got < 0 ? (errno == EAGAIN && !may_wait && !g->nonblock ? 0 : -errno) : got;
@@ -871,28 +904,38 @@ static int64_t cross_pipe_read(emu_t *e, guest_fd *g, uint64_t buf, uint64_t cou
 
 /* write(2) of such a pipe: all of it, waiting on the host while it is full, unless the guest
  * made it non-blocking (or it is writev's later buffer); EPIPE and SIGPIPE when no process
- * reads it any more. */
+ * reads it any more. With other threads alive a wait is this thread's alone, also after part
+ * of the bytes went (their count in io_partial, as sys_write's for the guest's own pipes: the
+ * call runs again from there, and a handler that interrupts the wait makes it return that
+ * count, as Linux's pipe_write); until 2026-11-29 that wait held every thread on the host. */
 static int64_t cross_pipe_write(emu_t *e, guest_fd *g, uint64_t buf, uint64_t count, bool may_wait) {
-    size_t n = count < MAX_IO ? count : MAX_IO;
+    uint64_t before = may_wait ? emu_thread_io_partial(e) : 0; /* written before this thread waited */
+    if (before > count) before = count;
+    size_t n = count - before < MAX_IO ? (size_t)(count - before) : MAX_IO;
     uint8_t *tmp = cs_malloc(n ? n : 1);
-    int64_t ret = guest_get(e, buf, tmp, n);
+    int64_t ret = guest_get(e, buf + before, tmp, n);
     size_t done = 0;
     while (ret == 0 && done < n) {
         ssize_t put = write(g->host, tmp + done, n - done);
         if (put > 0) done += (size_t)put;
         else if (put < 0 && errno == EINTR) continue;
         else if (put < 0 && errno == EAGAIN && !g->nonblock && (may_wait || !done)) {
-            if (!host_wait_ready(e, g->host, POLLOUT, done ? NULL : "writing a full pipe")) {
-                ret = done ? 0 : -EMU_ERESTARTSYS; /* a handler first; what was written counts */
-                break;
+            int ready = host_wait_ready(e, g->host, POLLOUT, may_wait ? "writing a full pipe" : NULL);
+            if (ready == 1) continue;
+            if (ready == 0) { /* this thread waits: the call runs again from what went */
+                emu_thread_set_io_partial(e, before + done);
+                free(tmp);
+                return 0;
             }
+            ret = before + done ? 0 : ready; /* a handler first; what was written counts */
+            break;
         } else if (put < 0 && errno == EPIPE) {
             emu_signal_send(e, SIGPIPE, "sent for a write to a pipe without a reader");
             ret = -EPIPE;
         } else if (put < 0 && errno != EAGAIN) ret = -errno;
         else break; /* non-blocking and full */
     }
-    if (done) ret = (int64_t)done;
+    if (before + done) ret = (int64_t)(before + done);
     else if (ret == 0 && n) ret = -EAGAIN;
     free(tmp);
     return ret;
@@ -984,8 +1027,8 @@ static int64_t socket_wait(emu_t *e, guest_fd *g, bool receiving, bool may_wait)
         }
         return guest_sleep(e, timeout_ns, NULL) ? -EAGAIN : -EINTR;
     }
-    if (socket_of(e, g)->cross_process)
-        return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT, NULL) ? 1 : -EMU_ERESTARTSYS;
+    if (socket_of(e, g)->cross_process) /* another process may hold the other end: this thread waits for it */
+        return host_wait_ready(e, g->host, receiving ? POLLIN : POLLOUT, waiting);
     return wait_for_another_thread(e, waiting, receiving ? "read from an empty socket" : "write to a full socket",
                                    "only the guest itself holds the other end of the socketpair");
 }
@@ -1827,8 +1870,9 @@ static void pipes_after_splice(emu_t *e, guest_fd *in, guest_fd *out, size_t mov
 static int64_t splice_wait(emu_t *e, guest_fd *g, bool reading) {
     guest_pipe *p = pipe_of(e, g);
     if (p && p->socket) return socket_wait(e, g, reading, true);
-    if (!p || p->cross_process)
-        return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT, NULL) ? 1 : -EMU_ERESTARTSYS;
+    if (!p || p->cross_process) /* another process or the outside: this thread waits for it */
+        return host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT,
+                               reading ? "splicing from an empty pipe" : "splicing to a full pipe");
     return wait_for_another_thread(e, reading ? "splicing from an empty pipe" : "splicing to a full pipe",
                                    reading ? "splice from an empty pipe" : "splice to a full pipe",
                                    reading ? "only the guest itself can write it"

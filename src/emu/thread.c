@@ -292,15 +292,20 @@ static bool alarm_ends_a_wait(const emu_t *e) {
  * none pending is a deadlock (the run ends). True when one became runnable. */
 static bool idle(emu_t *e) {
     uint64_t earliest = UINT64_MAX;
-    int child_waiter = -1;                                       /* the first thread in wait4/waitid */
-    struct pollfd host_fds[EMU_MAX_THREADS * EMU_HOST_WAIT_FDS]; /* what the host waiters wait for */
-    size_t host_n = 0;
+    int child_waiter = -1; /* the first thread in wait4/waitid */
+    size_t host_n = 0;     /* the descriptors the host waiters wait for */
     for (int i = 0; i < EMU_MAX_THREADS; i++) {
         const emu_thread *t = &e->threads[i];
         if ((t->state == THREAD_FUTEX || t->state == THREAD_SLEEP || t->state == THREAD_IO) &&
             t->deadline_ns < earliest)
             earliest = t->deadline_ns;
         if (child_waiter < 0 && t->state == THREAD_IO && t->io_child) child_waiter = i;
+        if (t->state == THREAD_IO) host_n += t->io_host_n;
+    }
+    struct pollfd *host_fds = host_n ? cs_malloc(host_n * sizeof *host_fds) : NULL;
+    host_n = 0;
+    for (int i = 0; host_fds && i < EMU_MAX_THREADS; i++) {
+        const emu_thread *t = &e->threads[i];
         if (t->state == THREAD_IO && t->io_host_n) {
             memcpy(host_fds + host_n, t->io_host, t->io_host_n * sizeof *t->io_host);
             host_n += t->io_host_n;
@@ -320,6 +325,7 @@ static bool idle(emu_t *e) {
         if (until > before)
             e->slept_ns += emu_wait_host_for(e, child_waiter >= 0, host_fds, host_n,
                                              until == UINT64_MAX ? UINT64_MAX : until - before);
+        free(host_fds);
         if (e->status != EMU_RUNNING) return false;
         for (int i = 0; i < EMU_MAX_THREADS; i++) { /* ready now: its call runs again */
             emu_thread *t = &e->threads[i];
@@ -482,7 +488,11 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
     if ((flags & CLONE_PARENT_SETTID_) && guest_put(e, ptid, &tid, 4)) return -EFAULT;
     if ((flags & CLONE_CHILD_SETTID_) && guest_put(e, ctid, &tid, 4)) return -EFAULT;
     emu_thread *t = &e->threads[slot];
+    struct pollfd *io_host = t->io_host; /* the slot's, reused */
+    size_t io_host_cap = t->io_host_cap;
     memset(t, 0, sizeof *t);
+    t->io_host = io_host;
+    t->io_host_cap = io_host_cap;
     thread_save(e, t); /* the parent's registers, mask and handlers' state */
     t->state = THREAD_RUNNABLE;
     t->tid = tid;
@@ -769,12 +779,16 @@ int64_t emu_thread_block_child(emu_t *e) {
 
 int64_t emu_thread_block_host(emu_t *e, const char *what, const struct pollfd *fds, size_t n, uint64_t deadline_ns,
                               bool restartable) {
-    if (!e->threads || e->threads_live <= 1 || n == 0 || n > EMU_HOST_WAIT_FDS) return 0;
+    if (!e->threads || e->threads_live <= 1 || n == 0) return 0;
     emu_thread *t = current(e);
     int64_t waits = emu_thread_block_io(e, what, deadline_ns, restartable);
     if (waits == 1) {
+        if (n > t->io_host_cap) {
+            t->io_host = cs_realloc(t->io_host, n * sizeof *fds);
+            t->io_host_cap = n;
+        }
         memcpy(t->io_host, fds, n * sizeof *fds);
-        t->io_host_n = (uint8_t)n;
+        t->io_host_n = n;
     }
     return waits;
 }
@@ -815,6 +829,7 @@ void emu_thread_syscall_end(emu_t *e) {
 }
 
 void emu_threads_free(emu_t *e) {
+    for (int i = 0; e->threads && i < EMU_MAX_THREADS; i++) free(e->threads[i].io_host);
     free(e->threads);
     e->threads = NULL;
 }

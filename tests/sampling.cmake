@@ -82,6 +82,15 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
 endif()
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME simpoint.cli COMMAND ${_scripts}/simpoint_cli.sh ${_cs} ${_sp_out}/cli ${CYCLESCOPE_WORKLOAD_DIR}/sort 10000)
+  # a run of fewer than 10 intervals draws one warning naming the count (sort 2000: 261 140
+  # instructions, 3 intervals of 100 000); 27 intervals of 10 000 none
+  add_test(NAME simpoint.few_intervals_warning
+           COMMAND bash -c "set -u; mkdir -p \"$1\" && few=$(\"$0\" simpoint -o \"$1\"/few --interval 100000 \"$2\" 2000 2>&1 >/dev/null) &&
+                    many=$(\"$0\" simpoint -o \"$1\"/many --interval 10000 \"$2\" 2000 2>&1 >/dev/null) &&
+                    echo \"$few\" | grep -q 'warning: .*only 3 intervals of 100000 instructions' &&
+                    [ $(echo \"$few\" | grep -c warning) = 1 ] && ! echo \"$many\" | grep -q warning && echo ok"
+                   ${_cs} ${_sp_out}/intervals ${CYCLESCOPE_WORKLOAD_DIR}/sort)
+  set_tests_properties(simpoint.few_intervals_warning PROPERTIES PASS_REGULAR_EXPRESSION "^ok")
 endif()
 
 # run/sim --simpoints: the estimate against the full run, the trace equal to the program

@@ -42,8 +42,8 @@ const char *probe_unit_name(probe_unit u) {
 }
 
 const char *probe_event_name(probe_event_kind k) {
-    static const char *const names[PEV_COUNT] = {"miss",      "mispredict", "resolve", "flush",      "redirect",
-                                                 "structure", "prefetch",   "fill",    "store-write"};
+    static const char *const names[PEV_COUNT] = {"miss",      "mispredict", "resolve", "flush",       "redirect",
+                                                 "structure", "prefetch",   "fill",    "store-write", "store-join"};
     return k < PEV_COUNT ? names[k] : "?";
 }
 

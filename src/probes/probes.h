@@ -68,8 +68,9 @@
  * 4: the L2's and L3's miss registers full / empty (UNIT_MSHR_L2, UNIT_MSHR_L3).
  * 5: the sample view's commit slots (ooo): the commit view, the µops committed in the sample's
  * cycle and the ROB head with what it waits for.
- * 6: the store buffer's writes to the L1D (PEV_STORE_WRITE). */
-#define PROBE_CONTRACT_VERSION 6
+ * 6: the store buffer's writes to the L1D (PEV_STORE_WRITE).
+ * 7: the fill a store's request joined (PEV_STORE_JOIN: when it started, whether a prefetch's). */
+#define PROBE_CONTRACT_VERSION 7
 
 /* ---- what an observer can ask for ---------------------------------------------- */
 
@@ -329,6 +330,12 @@ typedef enum probe_event_kind {
      * the request joined a fill already in flight. One per store through the buffer
      * (core.store_buffer > 0), in program order */
     PEV_STORE_WRITE,
+    /* (contract 7) the request of store `seq` (pc, addr) had joined a fill of its line already in
+     * flight: emitted just before that store's PEV_STORE_WRITE, at the same `cycle`; `end` = the
+     * cycle that fill was requested, `count` = its latency (requested to the data arriving, as
+     * PEV_FILL's), `level` serves it; detail 1: the fill was a prefetch's (else a demand access
+     * started it). Lets an analysis tie the store's wait to the access that started the fill */
+    PEV_STORE_JOIN,
     PEV_COUNT
 } probe_event_kind;
 const char *probe_event_name(probe_event_kind k);

@@ -108,7 +108,8 @@ static void on_events(void *ctx, const probe_event *e, size_t n) {
     rps_analysis *a = ctx;
     if (!a->stream) return;
     for (size_t k = 0; k < n; k++)
-        if (e[k].kind == PEV_STORE_WRITE) rps_stream_write(a->stream, &e[k]);
+        if (e[k].kind == PEV_STORE_WRITE || e[k].kind == PEV_STORE_JOIN || e[k].kind == PEV_FILL)
+            rps_stream_write(a->stream, &e[k]);
 }
 
 static probe_observer rps_observer(void *self) {

@@ -215,6 +215,7 @@ static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
     p->sb_ring = cs_malloc(cs_array_size(c->store_buffer ? c->store_buffer : 1, sizeof *p->sb_ring));
     p->sq_ring = cs_malloc(cs_array_size(!c->lsq_size && c->sq_size ? c->sq_size : 1, sizeof *p->sq_ring));
     for (int k = 0; k < RPS_FREES; k++) t->frees[k].at = UINT64_MAX, t->frees[k].idx = -1;
+    for (int k = 0; k < RPS_FREES; k++) t->pf_frees[k].at = UINT64_MAX;
     return t;
 }
 
@@ -463,23 +464,64 @@ static void prepare_one(rps_trace *t, int64_t i) {
     t->fmt[dim] += stall;
 }
 
+void rps_trace_prefetch_fill(rps_trace *t, uint64_t at, uint64_t start, uint8_t level) {
+    if (!t->cfg.store_buffer || start > at || at - start > UINT32_MAX) return;
+    t->pf_frees[at % RPS_FREES].at = at;
+    t->pf_frees[at % RPS_FREES].start = start;
+    t->pf_frees[at % RPS_FREES].lat = (uint32_t)(at - start);
+    t->pf_frees[at % RPS_FREES].level = level;
+}
+
+/* The request a fill started at `start` is tied to: the latest store older than j through the
+ * buffer whose request was at or before it (its drain node known), among the 2 x store_buffer
+ * before j; *off = how much before. A prefetch is no µop: its fill starts with the request that
+ * armed it (next-line: the previous line's), or later when the miss registers were full, and
+ * that request moves with the design (the part under way at j's request does not). 0: none. */
+static uint32_t fill_starter(const rps_trace *t, int64_t j, uint64_t start, uint32_t *off) {
+    int64_t q = rps_back(j, rps_s(t, j)->sb_prev_back);
+    for (uint32_t k = 0; q >= 0 && held(t, q) && k < 2 * t->cfg.store_buffer; k++) {
+        const rps_uop *p = rps_u(t, q);
+        if (!p->t[N_W]) return 0;
+        if (p->t[N_Q] <= start) {
+            if (start - p->t[N_Q] > UINT32_MAX) return 0;
+            *off = (uint32_t)(start - p->t[N_Q]);
+            return rps_dist(j, q);
+        }
+        q = rps_back(q, rps_s(t, q)->sb_prev_back);
+    }
+    return 0;
+}
+
 /* A store's write (µop j): its drain node's time and its fill; what held its request back
  * (the writes come in program order: every older store's is in) */
 static void set_write(rps_trace *t, int64_t j, const rps_store_write *w) {
     rps_uop *u = rps_u(t, j);
     rps_side *sd = rps_s(t, j);
     u->t[N_W] = w->cycle;
+    u->t[N_Q] = w->request;
+    u->t[N_A] = w->request + w->fill;
     sd->wfill = w->fill;
     u->wlevel = w->level;
     u->wmerged = w->merged;
-    sd->wreq_back = (uint32_t)(w->cycle - w->request);
     sd->sb_mshr_back = 0;
+    sd->join_back = sd->pfm_back = 0;
+    /* the fill its request joined: tied to the request that started it (or its prefetch) */
+    if (w->merged && w->joined && w->join_start <= w->request && w->level >= LEVEL_L2) {
+        sd->join_back = fill_starter(t, j, w->join_start, &sd->join_off);
+        sd->join_lat = w->join_lat;
+    }
     /* a miss register: freed by the fill that arrived in the cycle of the request (an older
-     * load's or store's; a prefetch's is not known) */
+     * load's or store's; else a prefetch's, PEV_FILL) */
     if (w->request > u->t[N_C] + 1 && !u->wmerged && u->wlevel >= LEVEL_L2) {
         int64_t q = t->frees[w->request % RPS_FREES].idx;
         if (t->frees[w->request % RPS_FREES].at == w->request && q >= 0 && q < j && held(t, q))
             sd->sb_mshr_back = rps_dist(j, q);
+        else if (t->pf_frees[w->request % RPS_FREES].at == w->request) {
+            const uint64_t start = t->pf_frees[w->request % RPS_FREES].start;
+            sd->pfm_back = fill_starter(t, j, start, &sd->pfm_off);
+            sd->pfm_lat = t->pf_frees[w->request % RPS_FREES].lat;
+            sd->pfm_level = t->pf_frees[w->request % RPS_FREES].level;
+        }
     }
     /* its own register frees when its line has arrived and the L1D took it (memsys: a fill's
      * latency counts the L1D's) */
@@ -675,32 +717,59 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
     w_add(w, RPS_BASE, total - sum);
 }
 
+/* Does store i's line come over the memory channel in a fill whose start is known (its own, or
+ * the one it joined: PEV_STORE_JOIN)? *start: that fill's request. */
+static bool channel_fill(const rps_trace *t, int64_t i, int64_t oldest, uint64_t *start) {
+    const rps_uop *u = rps_u(t, i);
+    if (u->wlevel != LEVEL_MEM) return false;
+    if (!u->wmerged) return *start = u->t[N_Q], true;
+    int64_t j = rps_back(i, rps_s(t, i)->join_back);
+    if (j < 0 || j < oldest) return false;
+    *start = rps_u(t, j)->t[N_Q] + rps_s(t, i)->join_off;
+    return true;
+}
+
 /* The memory channel: one line per transfer time (memsys), the fills in the order they start
- * (a store's in program order). For store i whose fill came from memory (with
- * memory.bandwidth, not the DRAM model): the previous store whose fill did, looked for among
- * the 2 x store_buffer stores before it within the window, or -1. */
+ * (a store's own in program order; a prefetch's that a store joined, when it started). For
+ * store i whose line came from memory (with memory.bandwidth, not the DRAM model) in a fill
+ * whose start is known: the previous store whose line did in another such fill, started
+ * before it (or in the same cycle, arriving before it), looked for among the 2 x store_buffer stores before it within the window, or -1. */
 static int64_t channel_source(const rps_trace *t, int64_t i, int64_t oldest) {
     const uarch_config *c = &t->cfg;
     const rps_uop *u = rps_u(t, i);
-    if (u->wmerged || u->wlevel != LEVEL_MEM || !c->mem_bandwidth || c->dram) return -1;
+    uint64_t si, sq;
+    if (!c->mem_bandwidth || c->dram || !channel_fill(t, i, oldest, &si)) return -1;
+    uint64_t line = u->addr / (c->l1d.line ? c->l1d.line : 64);
     int64_t q = rps_back(i, rps_s(t, i)->sb_prev_back);
     for (uint32_t k = 0; q >= oldest && q >= 0 && k < 2 * c->store_buffer; k++) {
         const rps_uop *p = rps_u(t, q);
         if (!p->t[N_W]) return -1; /* its write not seen */
-        if (!p->wmerged && p->wlevel == LEVEL_MEM) return q;
+        if (p->addr / (c->l1d.line ? c->l1d.line : 64) != line && channel_fill(t, q, oldest, &sq))
+            /* two fills started in one cycle (a prefetch of two lines) went in the order they arrived */
+            return sq < si || (sq == si && p->t[N_A] < u->t[N_A]) ? q : -1;
         q = rps_back(q, rps_s(t, q)->sb_prev_back);
     }
     return -1;
 }
 
-/* A store's fill in the store buffer (its request to its line being there) as events: the
- * L2's and memory's latencies by the level that served it, so that they scale; the L3 and
- * the time beyond the latencies (the channel's queue) base. A request that joined a fill in
- * flight (most often a prefetch's, started at a time the store does not move) waits for
- * the rest of it: the latencies less the part already under way (a negative base), as a
- * load that joined a fill early. A fill shorter than the latencies that joined none (a write
- * handed to the level below, without write-allocate) is base. */
-static void drain_fill_weight(const rps_trace *t, int64_t i, bool queue, int64_t oldest, rps_weight *w) {
+/* A fill served by `level` taking `total` cycles beyond the L1D's (from its request): the L2's
+ * and memory's latencies as events, the L3's and the rest (a queue) base. */
+static void fill_level_weight(const uarch_config *c, uint8_t level, double total, rps_weight *w) {
+    double nominal = level >= LEVEL_L2 ? miss_latency(c, level) - c->l1d.latency : 0;
+    if (level >= LEVEL_L2 && c->l2.enabled) w_add(w, RPS_L2_DATA, c->l2.latency);
+    if (level >= LEVEL_L3 && c->l3.enabled) w_add(w, RPS_BASE, c->l3.latency);
+    if (level == LEVEL_MEM) w_add(w, RPS_MEM_DATA, c->mem_latency);
+    w_add(w, RPS_BASE, total - nominal);
+}
+
+/* A store's fill in the store buffer (its request to its line being there, Q_i → A_i) as
+ * events: the L2's and memory's latencies by the level that served it, so that they scale; the
+ * L3 and the time beyond the latencies (the channel's queue) base. A request that joined a fill
+ * in flight whose start is not known (no PEV_STORE_JOIN, or no older store's request at or
+ * before it) waits for the rest of it: the latencies less the part already under way (a negative
+ * base), as a load that joined a fill early. A fill shorter than the latencies that joined none
+ * (a write handed to the level below, without write-allocate) is base. */
+static void drain_fill_weight(const rps_trace *t, int64_t i, int64_t oldest, rps_weight *w) {
     const uarch_config *c = &t->cfg;
     const rps_uop *u = rps_u(t, i);
     double fill = rps_s(t, i)->wfill, nominal = u->wlevel >= LEVEL_L2 ? miss_latency(c, u->wlevel) - c->l1d.latency : 0;
@@ -713,9 +782,9 @@ static void drain_fill_weight(const rps_trace *t, int64_t i, bool queue, int64_t
     if (u->wlevel == LEVEL_MEM) w_add(w, RPS_MEM_DATA, c->mem_latency);
     /* a fill that queued for the memory channel (memsys: it arrives at the later of its request
      * plus the latencies and the channel's previous line plus a transfer): the queue is the
-     * channel edge's (W_j → W_i), not this fill's; as base here it stayed when the latency grew
+     * channel edge's (A_j → A_i), not this fill's; as base here it stayed when the latency grew
      * and the queue went (bdw ptr_chase memory 180 -> 480: the graph +30%) */
-    if (!queue && fill > nominal && !u->wmerged && channel_source(t, i, oldest) >= 0) return;
+    if (fill > nominal && !u->wmerged && channel_source(t, i, oldest) >= 0) return;
     w_add(w, RPS_BASE, fill - nominal);
 }
 
@@ -807,36 +876,63 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) EDGE(j, N_W);
         break;
     }
-    case N_W: {
-        /* its commit, the next cycle's request for its line, the fill; the rest (a request
-         * held back by the older stores' or by miss registers) is residual */
+    case N_Q: {
+        /* its request for its line: the cycle after its commit, in order (requests in program
+         * order, several a cycle), and after the fill that freed the miss register it waited for */
         const rps_side *sd = rps_s(t, i);
-        rps_weight *w = EDGE(i, N_C);
-        w_add(w, RPS_BASE, 1);
-        drain_fill_weight(t, i, false, oldest, w);
-        int64_t j = rps_back(i, sd->sb_prev_back); /* in order, one write a cycle */
-        if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) w_add(EDGE(j, N_W), RPS_BASE, 1);
-        bool waited = rps_wreq(t, i) > u->t[N_C] + 1;
-        if (waited && j >= 0 && j >= oldest && rps_u(t, j)->t[N_W] && rps_wreq(t, j) == rps_wreq(t, i)) {
-            /* requests in order: its request waited, and went in the cycle of the previous one's:
-             * W_j less j's wait to write and its fill, plus this fill */
-            const rps_side *ps = rps_s(t, j);
-            w = EDGE(j, N_W);
-            drain_fill_weight(t, i, false, oldest, w);
-            rps_weight back;
-            w_clear(&back);
-            drain_fill_weight(t, j, true, oldest, &back);
-            w_add(w, RPS_BASE, -back.base - (double)(ps->wreq_back - ps->wfill));
-            for (int k = 0; k < back.n; k++) w_add(w, back.dim[k], -back.val[k]);
+        w_add(EDGE(i, N_C), RPS_BASE, 1);
+        int64_t j = rps_back(i, sd->sb_prev_back);
+        if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) EDGE(j, N_Q);
+        j = rps_back(i, sd->sb_mshr_back);
+        if (j >= 0 && j >= oldest) { /* a miss register, freed when that load's or store's line arrived */
+            const rps_uop *p = rps_u(t, j);
+            if (p->uflags & UOP_MEM_READ) { /* P_j less its address generation and translation */
+                rps_weight *w = EDGE(j, N_P);
+                w_add(w, rps_class_is_event(p->op_class) ? RPS_CLASS0 + p->op_class : RPS_BASE,
+                      -(double)c->latency[p->op_class]);
+                w_add(w, RPS_BASE, -(double)p->dtlb_extra);
+            } else { /* A_j plus the L1D's part of the fill (memsys: a fill's latency counts it) */
+                w_add(EDGE(j, N_A), RPS_L1D, c->l1d.latency);
+            }
+        }
+        j = rps_back(i, sd->pfm_back);
+        if (j >= 0 && j >= oldest) { /* a prefetch's fill held it: from the request that started it */
+            rps_weight *w = EDGE(j, N_Q);
+            w_add(w, RPS_BASE, sd->pfm_off);
+            w_add(w, RPS_L1D, c->l1d.latency);
+            fill_level_weight(c, sd->pfm_level, (double)sd->pfm_lat - c->l1d.latency, w);
+        }
+        break;
+    }
+    case N_A: {
+        /* its line there: its request plus its fill; a request that joined a fill in flight
+         * waits for that fill, from the request that started it (a prefetch's: the request
+         * that armed it) */
+        const rps_side *sd = rps_s(t, i);
+        int64_t j = rps_back(i, sd->join_back);
+        if (j >= 0 && u->wmerged) {
+            EDGE(i, N_Q);
+            if (j >= oldest) {
+                rps_weight *w = EDGE(j, N_Q);
+                w_add(w, RPS_BASE, sd->join_off);
+                double below = (double)sd->join_lat - c->l1d.latency,
+                       nominal = miss_latency(c, u->wlevel) - c->l1d.latency;
+                /* a fill that queued for the channel: the queue is the channel edge's (below) */
+                if (below > nominal && channel_source(t, i, oldest) >= 0) below = nominal;
+                fill_level_weight(c, u->wlevel, below, w);
+            }
+        } else {
+            drain_fill_weight(t, i, oldest, EDGE(i, N_Q));
         }
         j = channel_source(t, i, oldest);
-        if (j >= 0) { /* the memory channel: W_j less its wait to write, plus a line's transfer */
+        if (j >= 0) { /* the memory channel: A_j plus a line's transfer */
             const rps_side *ps = rps_s(t, j);
             double transfer = (double)((c->l1d.line + c->mem_bandwidth - 1) / c->mem_bandwidth);
             /* a fill that queued (longer than its latencies) started when the channel freed: the
              * gap to the previous store's is the lines that went between */
             double gap = (double)(rps_wreq(t, i) + sd->wfill) - (double)(rps_wreq(t, j) + ps->wfill);
-            if (sd->wfill > miss_latency(c, LEVEL_MEM) - c->l1d.latency && gap > transfer) transfer = gap;
+            double fill = u->wmerged ? (double)sd->join_lat - c->l1d.latency : sd->wfill;
+            if (fill > miss_latency(c, LEVEL_MEM) - c->l1d.latency && gap > transfer) transfer = gap;
             /* with a limited cache link a line may wait for the link after the channel (the link
              * takes the fills in the order they were requested, docs/uarch.md): j's may have
              * reached the L1 later than it left the channel, and i's closer than a transfer
@@ -844,24 +940,15 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
              * channel's spacing is then not seen in the arrivals: the gap at the baseline */
             bool links = (c->l2.enabled && c->l2_bandwidth) || (c->l3.enabled && c->l3_bandwidth);
             if (links && gap < transfer) transfer = gap;
-            if (transfer > 0) w_add(EDGE(j, N_W), RPS_BASE, transfer - (double)(ps->wreq_back - ps->wfill));
+            if (transfer > 0) w_add(EDGE(j, N_A), RPS_BASE, transfer);
         }
-        j = rps_back(i, sd->sb_mshr_back);
-        if (j >= 0 && j >= oldest) { /* a miss register, freed when that load's or store's line arrived */
-            const rps_uop *p = rps_u(t, j);
-            if (p->uflags & UOP_MEM_READ) { /* P_j less its address generation and translation */
-                w = EDGE(j, N_P);
-                w_add(w, rps_class_is_event(p->op_class) ? RPS_CLASS0 + p->op_class : RPS_BASE,
-                      -(double)c->latency[p->op_class]);
-                w_add(w, RPS_BASE, -(double)p->dtlb_extra);
-            } else { /* W_j less its wait to write, plus the L1D's part of the fill */
-                const rps_side *ps = rps_s(t, j);
-                w = EDGE(j, N_W);
-                w_add(w, RPS_BASE, -(double)(ps->wreq_back - ps->wfill));
-                w_add(w, RPS_L1D, c->l1d.latency);
-            }
-            drain_fill_weight(t, i, false, oldest, w);
-        }
+        break;
+    }
+    case N_W: {
+        /* its write: once its line is there, in order, one a cycle */
+        EDGE(i, N_A);
+        int64_t j = rps_back(i, rps_s(t, i)->sb_prev_back);
+        if (j >= 0 && (j < oldest || rps_u(t, j)->t[N_W])) w_add(EDGE(j, N_W), RPS_BASE, 1);
         break;
     }
     }
@@ -1464,6 +1551,11 @@ static int active_dims(const rps_trace *t, int64_t first, int64_t last, int *dim
         }
         if (u->t[N_W]) { /* a store's drain: its fill */
             if (rps_s(t, i)->sb_mshr_back) on[RPS_L1D] = true;
+            if (rps_s(t, i)->pfm_back) {
+                on[RPS_L1D] = true;
+                if (rps_s(t, i)->pfm_level >= LEVEL_L2) on[RPS_L2_DATA] = true;
+                if (rps_s(t, i)->pfm_level == LEVEL_MEM) on[RPS_MEM_DATA] = true;
+            }
             if (u->wlevel >= LEVEL_L2) on[RPS_L2_DATA] = true;
             if (u->wlevel == LEVEL_MEM) on[RPS_MEM_DATA] = true;
         }
@@ -1572,7 +1664,7 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
         uint32_t slot = (uint32_t)(i % W);
         const rps_uop *ui = rps_u(t, i);
         for (int v = 0; v < N_COUNT; v++) {
-            if (v == N_W && !ui->t[N_W]) continue; /* no drain node: not a store through a store buffer */
+            if (v >= N_Q && !ui->t[N_W]) continue; /* no drain nodes: not a store through a store buffer */
             bool violation;
             int ne = rps_node_edges(t, i, v, i - (int64_t)W + 1, e, &violation);
             double actual = (double)rps_u(t, i)->t[v];
@@ -1597,10 +1689,10 @@ static void run_segment(seg_ctx *s, int64_t first, int64_t last, const double *s
                     continue;
                 }
                 own[ns] = NULL;
-                if (j < first && e[k].node == N_W) {
+                if (j < first && e[k].node >= N_Q) {
                     /* a drain before the segment (a store buffer's backlog reaches into it): from S
                      * with base weight, the edge its events (the fill of this segment's store) */
-                    double from = (double)rps_u(t, j)->t[N_W] - S;
+                    double from = (double)rps_u(t, j)->t[e[k].node] - S;
                     best = dmax(best, from + (scale ? scaled(&e[k].w, scale) : rps_weight_total(&e[k].w)));
                     set[ns] = NULL, own[ns] = &e[k].w, base_only[ns] = from;
                     if (!scale && s->opt->max_scale > 0) {
@@ -1831,6 +1923,7 @@ struct rps_stream {
     size_t pending_n;
     seg_ctx own; /* the feeding thread's, when it works on a segment */
     bool own_ready;
+    probe_event join; /* the PEV_STORE_JOIN just before a store's write (kind PEV_COUNT: none) */
 };
 
 static double thread_cpu(void) {
@@ -1959,9 +2052,21 @@ static void queue_ready(rps_stream *st) {
 }
 
 void rps_stream_write(rps_stream *st, const probe_event *e) {
+    if (e->kind == PEV_FILL && e->detail && e->unit == UNIT_L1D) { /* a prefetch's fill */
+        rps_trace_prefetch_fill(st->t, e->cycle, e->cycle - e->count, e->level);
+        return;
+    }
+    if (e->kind == PEV_STORE_JOIN) { /* the next write's (the same store's) */
+        st->join = *e;
+        return;
+    }
     if (e->kind != PEV_STORE_WRITE) return;
     uint64_t request = e->cycle - e->count;
-    rps_store_write w = {e->seq, e->cycle, request, (uint32_t)(e->end - request), e->level, e->detail != 0};
+    rps_store_write w = {e->seq, e->cycle, request, (uint32_t)(e->end - request), e->level, e->detail != 0,
+                         false,  0,        0};
+    if (st->join.kind == PEV_STORE_JOIN && st->join.seq == e->seq)
+        w.joined = true, w.join_start = st->join.end, w.join_lat = st->join.count;
+    st->join.kind = PEV_COUNT;
     rps_trace_write(st->t, &w);
     queue_ready(st);
 }

@@ -115,7 +115,8 @@ typedef struct rps_result rps_result;
 rps_stream *rps_stream_start(const uarch_config *cfg, const rps_options *opt, bool keep_run);
 void rps_stream_add(rps_stream *st, const uop_record *r, size_t n);
 /* A probe event: a store's write from the store buffer (PEV_STORE_WRITE) becomes its drain
- * node; other kinds are ignored. */
+ * nodes; the fill its request joined (PEV_STORE_JOIN, just before) and the prefetches' L1D fills
+ * (PEV_FILL) tie its waits to the requests that started those fills; other kinds are ignored. */
 void rps_stream_write(rps_stream *st, const probe_event *e);
 /* The last segment, the stacks of every segment: *out (once). */
 bool rps_stream_finish(rps_stream *st, rps_result *out, cs_error *err);

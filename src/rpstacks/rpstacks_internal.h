@@ -5,12 +5,13 @@
 
 #include "rpstacks.h"
 
-/* The graph's nodes per µop (Table I's letters; docs/rpstacks.md). W: a store's write from the
- * store buffer to the L1D (its drain; only stores through a store buffer whose write was seen). */
-enum { N_F, N_IS, N_D, N_R, N_E, N_P, N_C, N_W, N_COUNT };
+/* The graph's nodes per µop (Table I's letters; docs/rpstacks.md). For a store through a store
+ * buffer whose write was seen: Q, its request for its line; A, its line there; W, its write
+ * from the store buffer to the L1D (its drain). */
+enum { N_F, N_IS, N_D, N_R, N_E, N_P, N_C, N_Q, N_A, N_W, N_COUNT };
 
 typedef struct rps_uop {
-    uint64_t t[N_COUNT]; /* simulated time of each node (t[N_W] 0: no drain node) */
+    uint64_t t[N_COUNT]; /* simulated time of each node (t[N_W] 0: no drain nodes, Q, A and W) */
     uint64_t seq, prod[3], mem_prod, addr;
     uint16_t exec_latency;
     uint32_t dtlb_extra, itlb_extra; /* cycles a DTLB / ITLB miss added (0: a hit or no TLB) */
@@ -37,8 +38,15 @@ typedef struct rps_side {
     uint32_t sb_room_back; /* the store store_buffer such stores older: its write freed the entry */
     uint32_t sb_mshr_back; /* an older load or store whose fill's arrival freed the miss register
                               its request waited for */
-    uint32_t wreq_back;    /* its write's cycle less its request's (PEV_STORE_WRITE) */
     uint32_t wfill;        /* cycles from its line's request to the line being there */
+    /* its request joined a fill in flight (PEV_STORE_JOIN): the latest older store through the
+     * buffer whose request was at or before that fill's (0: not known), how much before, and the
+     * fill's latency (requested to arriving, the L1D's included) */
+    uint32_t join_back, join_off, join_lat;
+    /* its request waited for a miss register a prefetch's fill held (PEV_FILL): the same, for
+     * that fill (0: none) and its level */
+    uint32_t pfm_back, pfm_off, pfm_lat;
+    uint8_t pfm_level;
 } rps_side;
 
 /* µop i's constraint `d` µops back: its index, or -1. */
@@ -54,6 +62,9 @@ typedef struct rps_store_write {
     uint32_t fill;                /* request to the line being there */
     uint8_t level;
     bool merged;
+    bool joined;         /* merged, and the fill joined is known (PEV_STORE_JOIN) */
+    uint64_t join_start; /* that fill's request */
+    uint32_t join_lat;   /* its latency */
 } rps_store_write;
 
 enum { RPS_CHUNK = 4096 }; /* µops per chunk of the collected run (a power of two) */
@@ -83,6 +94,12 @@ struct rps_trace {
         uint64_t at;
         int64_t idx;
     } frees[RPS_FREES];
+    /* the prefetches' L1D fills (PEV_FILL), by the cycle they arrive and free their register */
+    struct {
+        uint64_t at, start;
+        uint32_t lat;
+        uint8_t level;
+    } pf_frees[RPS_FREES];
     /* the run's totals, accumulated as the µops arrive */
     uint64_t instructions;
     uint64_t fmt_last; /* FMT: the cycle after the last commit so far */
@@ -106,7 +123,7 @@ static inline rps_side *rps_s(const rps_trace *t, int64_t j) {
 }
 
 /* The cycle store j asked for its line. */
-static inline uint64_t rps_wreq(const rps_trace *t, int64_t j) { return rps_u(t, j)->t[N_W] - rps_s(t, j)->wreq_back; }
+static inline uint64_t rps_wreq(const rps_trace *t, int64_t j) { return rps_u(t, j)->t[N_Q]; }
 
 /* The most events one edge carries: a load's execution (its class, the L2 TLB,
  * the DTLB walk, L1D, L2, memory) — six; an instruction fetch after an ITLB walk
@@ -137,6 +154,8 @@ double rps_weight_total(const rps_weight *w);
 void rps_tail_weight(const rps_trace *t, double tail, double dims[RPS_DIMS]);
 /* A store's write from the store buffer (PEV_STORE_WRITE), fed as it happens. */
 void rps_trace_write(rps_trace *t, const rps_store_write *w);
+/* A prefetch's L1D fill arrived at `at` (PEV_FILL), requested at `start`, served by `level`. */
+void rps_trace_prefetch_fill(rps_trace *t, uint64_t at, uint64_t start, uint8_t level);
 /* Is µop u a store through the store buffer (one that gets a drain node)? */
 static inline bool rps_sb_store(const rps_trace *t, const rps_uop *u) {
     return t->cfg.store_buffer && (u->uflags & UOP_MEM_WRITE) && !(u->uflags & UOP_MEM_READ);

@@ -145,6 +145,12 @@ static void struct_event(probe_set *p, uint64_t now, uint8_t *struct_state, uint
 void memsys_probe_store_write(const memsys_t *m, probe_set *p, uint64_t now) {
     const sb_entry *w = memsys_sb_written(m);
     if (!w) return;
+    if (w->merged) { /* contract 7: the fill its request joined, just before the write */
+        probe_event j = {now,       w->join_start,   w->seq,         w->pc,
+                         w->addr,   w->join_lat,     PEV_STORE_JOIN, UNIT_STORE_BUFFER,
+                         w->served, w->join_prefetch};
+        probe_event_add(p, &j);
+    }
     probe_event e = {now,
                      w->ready,
                      w->seq,

@@ -503,7 +503,7 @@ static uint32_t mem_attempt(inorder *m, pipe_state *ps, entry *e) {
     }
     mem_result r; /* a blocking access: a store (without a store buffer) or an AMO dirties its line */
     if (!memsys_data_access(m->mem, e->u.mem_addr, e->u.pc, mem_access_of(&e->u), m->now, &r)) {
-        if (!m->use_sb) r = (mem_result){m->l1d_hit, LEVEL_L1, false}; /* unlimited miss registers: never */
+        if (!m->use_sb) r = (mem_result){m->l1d_hit, LEVEL_L1, false, false, 0}; /* unlimited miss registers: never */
         else {
             ps->retry = RETRY_MSHR;
             e->dcache_level = LEVEL_MEM; /* the miss registers are held by fills from below */
@@ -845,7 +845,7 @@ static stage_view fetch_stage(inorder *m, uop_feeder *feed) {
             m->line_valid = true;
             m->line_first = true;
             mem_result r;
-            if (!memsys_fetch(m->mem, u->pc, m->now, &r)) r = (mem_result){m->l1i_hit, LEVEL_L1, false};
+            if (!memsys_fetch(m->mem, u->pc, m->now, &r)) r = (mem_result){m->l1i_hit, LEVEL_L1, false, false, 0};
             if (r.latency > m->l1i_hit) { /* §7.1: fetch stalls for the miss cost */
                 m->miss_pending = true;
                 m->miss_start = m->now;

@@ -10,8 +10,10 @@
 typedef struct line_state {
     uint64_t line;  /* line + 1; 0 = empty slot */
     uint64_t ready; /* cycle the fill arrives; 0 = not requested yet */
+    uint32_t lat;   /* the fill's latency (requested at ready - lat), for the probes */
     uint8_t level;  /* level that serves the miss */
     bool prefetch;  /* brought in by a prefetch no demand access has waited for yet */
+    bool pf_fill;   /* its fill was started by a prefetch (for the probes) */
 } line_state;
 
 struct fill {
@@ -314,7 +316,7 @@ static void line_insert(l1 *x, uint64_t line, uint8_t level) {
     }
     uint32_t b = line_slot(x, line);
     if (!x->lines[b].line) x->lines_used++;
-    x->lines[b] = (line_state){line + 1, 0, level, false};
+    x->lines[b] = (line_state){line + 1, 0, 0, level, false, false};
 }
 
 /* ---- program order: which level holds the line ---- */
@@ -529,7 +531,7 @@ static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_resul
 
 static bool l1_request(memsys_t *m, l1 *x, uint64_t addr, uint64_t now, mem_result *out) {
     if (x->perfect) {
-        *out = (mem_result){x->latency, LEVEL_L1, false};
+        *out = (mem_result){x->latency, LEVEL_L1, false, false, 0};
         return true;
     }
     /* retire the fills that have arrived, and their lines' entries */
@@ -555,15 +557,15 @@ static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_resul
     uint32_t b = line_slot(x, line);
     line_state *ls = &x->lines[b];
     if (!ls->line) { /* in the cache, nothing pending */
-        *out = (mem_result){x->latency, LEVEL_L1, false};
+        *out = (mem_result){x->latency, LEVEL_L1, false, false, 0};
         return true;
     }
     if (ls->ready) {
         if (ls->ready <= now) { /* arrived: forget it */
             line_remove(x, b);
-            *out = (mem_result){x->latency, LEVEL_L1, false};
+            *out = (mem_result){x->latency, LEVEL_L1, false, false, 0};
         } else { /* on its way: wait for the same fill (an MSHR hit) */
-            *out = (mem_result){(uint32_t)(ls->ready - now), ls->level, true};
+            *out = (mem_result){(uint32_t)(ls->ready - now), ls->level, true, ls->pf_fill, ls->lat};
             x->stats.merged++;
             if (ls->prefetch) x->stats.prefetch_late++;
             ls->prefetch = false;
@@ -577,7 +579,7 @@ static bool l1_demand(memsys_t *m, l1 *x, uint64_t line, uint64_t now, mem_resul
         ls->prefetch = false;
         x->stats.prefetch_late++;
     }
-    *out = (mem_result){start_fill(m, x, ls, line, now, true), ls->level, false};
+    *out = (mem_result){start_fill(m, x, ls, line, now, true), ls->level, false, false, 0};
     return true;
 }
 
@@ -642,6 +644,8 @@ timed:
     }
     x->in_flight[x->in_flight_count++] = (struct fill){line, now + lat};
     ls->ready = now + lat;
+    ls->lat = lat;
+    ls->pf_fill = !demand;
     if (m->keep_notes)
         note(m, &(mem_note){line << x->line_bits, now, now + lat, MNOTE_FILL, ls->level, x == &m->inst, !demand});
     return lat;
@@ -798,7 +802,7 @@ bool memsys_sb_push(memsys_t *m, uint64_t addr, uint8_t size, uint64_t seq, uint
     store_buffer *b = &m->sb;
     if (b->count == b->cap) return false;
     b->count++;
-    *sb_at(m, b->count - 1) = (sb_entry){addr, seq, pc, UINT64_MAX, 0, size, level, 0, false};
+    *sb_at(m, b->count - 1) = (sb_entry){addr, seq, pc, UINT64_MAX, 0, size, level, 0, false, false, 0, 0};
     return true;
 }
 
@@ -818,6 +822,8 @@ bool memsys_sb_tick(memsys_t *m, uint64_t now) {
             if (!l1_request(m, x, e->addr, now, &r)) break;
             e->ready = now + (r.latency > x->latency ? r.latency - x->latency : 0);
             e->served = r.level, e->merged = r.merged;
+            e->join_prefetch = r.prefetch_fill, e->join_lat = r.fill_latency;
+            e->join_start = r.merged ? now + r.latency - r.fill_latency : 0;
         }
         e->requested_at = now;
         b->requested++;

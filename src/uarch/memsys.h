@@ -47,6 +47,10 @@ typedef struct mem_result {
     uint32_t latency; /* cycles until the data is available */
     uint8_t level;    /* mem_level that served it (LEVEL_L1 on a hit) */
     bool merged;      /* joined a fill already in flight */
+    /* merged: the fill joined was a prefetch's, and its whole latency (requested at the
+     * arrival less it); for the probes (PEV_STORE_JOIN) */
+    bool prefetch_fill;
+    uint32_t fill_latency;
 } mem_result;
 
 /* What a data access does to its line. An atomic read-modify-write (AMO) reads
@@ -151,8 +155,11 @@ typedef struct sb_entry {
     uint64_t ready;        /* the cycle its line is writable (UINT64_MAX: not requested yet) */
     uint64_t requested_at; /* the cycle it asked for its line (for the probes) */
     uint8_t size, level;
-    uint8_t served; /* the level that served its line's request (LEVEL_L1: a hit) */
-    bool merged;    /* its request joined a fill already in flight */
+    uint8_t served;      /* the level that served its line's request (LEVEL_L1: a hit) */
+    bool merged;         /* its request joined a fill already in flight */
+    bool join_prefetch;  /* merged: that fill was a prefetch's */
+    uint32_t join_lat;   /* merged: that fill's latency (from join_start to its arrival) */
+    uint64_t join_start; /* merged: the cycle that fill was requested */
 } sb_entry;
 
 /* Entries, 0 when there is no store buffer. */

@@ -701,7 +701,7 @@ static inline __attribute__((always_inline)) uint8_t try_issue(ooo *o, rob_entry
     }
     int order = 0;
     uint64_t from = 0;
-    mem_result r = {0, 0, false};
+    mem_result r = {0, 0, false, false, 0};
     if (e->is_load) {
         if ((order = load_order(o, e, &from)) < 0) return STALL_MEM_ORDER;
         if (order == 0 && o->use_sb && memsys_sb_count(o->mem) &&

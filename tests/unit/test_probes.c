@@ -722,6 +722,77 @@ static void test_store_write_events(void **state) {
     free(u);
 }
 
+/* PEV_STORE_JOIN (contract 7), a known stream: stores walking through memory 8 bytes at a
+ * time among independent work, so that most requests join a fill in flight (the line's first
+ * store's, or a prefetch's: bdw prefetches the next line). Every write whose request joined a
+ * fill (detail 1) comes right after its PEV_STORE_JOIN (same store, same cycle) and no other
+ * does; the fill joined started at or before the request and arrives no earlier than the line
+ * was there for the store (memsys: the L1D's latency before); a prefetch's (detail 1) is the
+ * PEV_FILL of a prefetch of that line with that start and latency; a demand fill's was started
+ * by an older store to the line. Nothing changes in the run (the events are only reported). */
+static void test_store_join_events(void **state) {
+    (void)state;
+    enum { N = 4000 };
+    uop *u = calloc(N, sizeof *u);
+    for (size_t i = 0; i < N; i++) {
+        if (i % 2) {
+            u[i] = at(i, OPC_INT_ALU, (uint8_t)(1 + i % 16), 20, 0);
+            continue;
+        }
+        u[i] = at(i, OPC_STORE, 0, 20, 21);
+        store(&u[i], 0x40000000ull + (uint64_t)i * 4);
+    }
+    for (int k = 1; k <= 2; k++) { /* knl, bdw */
+        uarch_config c;
+        configs(&c, k);
+        c.perfect_icache = true;
+        collector col = {0};
+        run(&c, u, N, &col);
+        size_t joins = 0, prefetch_joins = 0, merged = 0;
+        for (size_t i = 0; i < col.n_events; i++) {
+            const probe_event *e = &col.events[i];
+            if (e->kind == PEV_STORE_WRITE && e->detail) {
+                merged++;
+                assert_true(i > 0 && col.events[i - 1].kind == PEV_STORE_JOIN && col.events[i - 1].seq == e->seq);
+            }
+            if (e->kind != PEV_STORE_JOIN) continue;
+            joins++;
+            assert_true(i + 1 < col.n_events);
+            const probe_event *w = &col.events[i + 1];
+            assert_int_equal(w->kind, PEV_STORE_WRITE);
+            assert_int_equal(w->seq, e->seq);
+            assert_int_equal(w->cycle, e->cycle);
+            assert_int_equal(w->detail, 1);
+            assert_int_equal(e->level, w->level);
+            uint64_t request = w->cycle - w->count, start = e->end, arrival = e->end + e->count;
+            assert_true(start <= request && arrival > request);
+            assert_true(arrival >= w->end && arrival <= w->end + c.l1d.latency);
+            uint64_t line = e->addr / c.l1d.line * c.l1d.line;
+            bool found = false;
+            if (e->detail) { /* a prefetch's fill of that line, that start, that latency */
+                prefetch_joins++;
+                for (size_t f = 0; f < col.n_events && !found; f++) {
+                    const probe_event *x = &col.events[f];
+                    found = x->kind == PEV_FILL && x->detail && x->unit == UNIT_L1D && x->addr == line &&
+                        x->cycle == arrival && x->count == e->count;
+                }
+            } else { /* an older store to the line asked for it then */
+                for (size_t f = 0; f < col.n_events && !found; f++) {
+                    const probe_event *x = &col.events[f];
+                    found = x->kind == PEV_STORE_WRITE && x->seq < e->seq &&
+                        x->addr / c.l1d.line * c.l1d.line == line && x->cycle - x->count == start;
+                }
+            }
+            assert_true(found);
+        }
+        assert_int_equal(joins, merged);
+        assert_true(joins > N / 4);                  /* most of the stores */
+        if (k == 2) assert_true(prefetch_joins > 0); /* bdw's next-line prefetches */
+        c_free(&col);
+    }
+    free(u);
+}
+
 /* PROBE_FETCH (contract 3): an observer of PROBE_STAGES alone gets dispatch, issue
  * and commit spans and no fetch span; one of PROBE_FETCH alone gets only the fetch
  * spans, tiling the run; both exactly those an observer of everything gets, on
@@ -1135,6 +1206,7 @@ int main(void) {
         cmocka_unit_test(test_structure_events),
         cmocka_unit_test(test_memory_system_events),
         cmocka_unit_test(test_store_write_events),
+        cmocka_unit_test(test_store_join_events),
         cmocka_unit_test(test_fetch_on_request),
         cmocka_unit_test(test_stage_mask),
         cmocka_unit_test(test_wait_states),

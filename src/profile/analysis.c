@@ -2674,9 +2674,47 @@ static void flow_row_free(flow_row *row) {
 typedef struct flow_proj {
     size_t cap, used;
     flow_row **kept;
-    double *l;  /* rows of cap */
+    double **l;    /* l[a]: L's row a (cap entries); flow_proj_remove moves the rows, not their entries */
+    double *store; /* the rows' storage */
+    size_t **ix;   /* ix[a]: row a's non-zero columns before its diagonal, ascending (nix[a] of them;
+                    * L is sparse: 5% of it on SQLite's interprocedural system) — moved with l[a] */
+    size_t *nix, *ixcap;
     size_t *nz; /* flow_proj_add's scratch */
+    double *w;  /* flow_proj_remove's scratch */
+    profile_flow_stats stats;
 } flow_proj;
+
+static flow_proj flow_proj_make(size_t cap) {
+    flow_proj pj = {cap,
+                    0,
+                    cs_calloc(cap, sizeof(flow_row *)),
+                    cs_calloc(cap, sizeof(double *)),
+                    cs_calloc(cap * cap, sizeof(double)),
+                    cs_calloc(cap, sizeof(size_t *)),
+                    cs_calloc(cap, sizeof(size_t)),
+                    cs_calloc(cap, sizeof(size_t)),
+                    cs_calloc(cap, sizeof(size_t)),
+                    cs_calloc(cap, sizeof(double)),
+                    {0}};
+    for (size_t a = 0; a < cap; a++) pj.l[a] = &pj.store[a * cap];
+    return pj;
+}
+
+static void flow_proj_free(flow_proj *pj) {
+    for (size_t a = 0; a < pj->cap; a++) free(pj->ix[a]);
+    free(pj->kept), free(pj->l), free(pj->store), free(pj->ix), free(pj->nix), free(pj->ixcap), free(pj->nz),
+        free(pj->w);
+}
+
+/* Row a's non-zero columns: the n of cols. */
+static void flow_proj_index(flow_proj *pj, size_t a, const size_t *cols, size_t n) {
+    if (n > pj->ixcap[a]) {
+        pj->ixcap[a] = n + n / 2 + 4;
+        pj->ix[a] = cs_realloc(pj->ix[a], pj->ixcap[a] * sizeof *pj->ix[a]);
+    }
+    memcpy(pj->ix[a], cols, n * sizeof *cols);
+    pj->nix[a] = n;
+}
 
 /* Add row r: kept unless it rests on a cycle no estimate touches (the ridge: its variance beyond
  * 1e6 x its bound) or repeats the rows kept (M would no longer be definite, well conditioned:
@@ -2686,18 +2724,20 @@ static bool flow_proj_add(flow_proj *pj, flow_row *r, const size_t *off, double 
     r->kept = r->dependent = false, r->lam = 0;
     double var = r->own;
     if (!(var > 0) || var > 1e6 * r->bound) return false;
-    size_t used = pj->used, cap = pj->cap, nz = 0;
-    double *l = pj->l, *y = &l[used * cap], yy = 0;
+    pj->stats.row_additions++;
+    size_t used = pj->used, nz = 0;
+    double **l = pj->l, *y = l[used], yy = 0;
     for (size_t a = 0; a < used; a++) { /* y is mostly 0 (N block diagonal): over its non-zeros */
         double v = flow_rows_meet(r, pj->kept[a]) ? flow_dot(r, pj->kept[a]->u, off) : 0;
-        for (size_t t = 0; t < nz; t++) v -= l[a * cap + pj->nz[t]] * y[pj->nz[t]];
-        y[a] = v / l[a * cap + a];
+        for (size_t t = 0; t < nz; t++) v -= l[a][pj->nz[t]] * y[pj->nz[t]];
+        y[a] = v / l[a][a];
         yy += y[a] * y[a];
         if (y[a] != 0) pj->nz[nz++] = a;
     }
     double d = var - yy;
     if (d > 1e-9 * var) {
         y[used] = sqrt(d);
+        flow_proj_index(pj, used, pj->nz, nz);
         pj->kept[pj->used++] = r;
         r->kept = true;
         return true;
@@ -2706,27 +2746,90 @@ static bool flow_proj_add(flow_proj *pj, flow_row *r, const size_t *off, double 
     if (z)
         for (size_t a = used; a-- > 0;) {
             double v = y[a];
-            for (size_t q = a + 1; q < used; q++) v -= l[q * cap + a] * z[q];
-            z[a] = v / l[a * cap + a];
+            for (size_t q = a + 1; q < used; q++) v -= l[q][a] * z[q];
+            z[a] = v / l[a][a];
         }
     return false;
 }
 
-/* The multipliers lam = M^-1 (C x0 - rhs) of the rows kept, and x of each procedure in `scope`. */
+/* Let go of the row kept at `at`. M without its row and column: L's rows before it stand; each
+ * later row drops its entry in column `at` (w), and what that column gave M's later block,
+ * w w^T, goes back into L's later block as a rank-one update (Givens rotations, column by
+ * column: L L^T + w w^T stays definite, and each diagonal only grows, so no row kept becomes
+ * dependent). O(rows after it ^ 2), where adding them again was O(rows after it x rows kept x
+ * the non-zeros of each). A zero stays a zero where w's entry is zero too (the sparsity
+ * flow_proj_add works on). */
+static void flow_proj_remove(flow_proj *pj, size_t at) {
+    double **l = pj->l, *gone = l[at], *w = pj->w;
+    size_t *gone_ix = pj->ix[at], gone_cap = pj->ixcap[at];
+    size_t n = pj->used - at - 1; /* the rows after it: at + i + 1 before, at + i after */
+    for (size_t i = 0; i < n; i++) {
+        double *row = l[at + i + 1];
+        w[i] = row[at];
+        memmove(&row[at], &row[at + 1], (i + 1) * sizeof *row); /* columns at + 1 .. its diagonal */
+        l[at + i] = row;
+        pj->kept[at + i] = pj->kept[at + i + 1];
+        pj->ix[at + i] = pj->ix[at + i + 1], pj->nix[at + i] = pj->nix[at + i + 1];
+        pj->ixcap[at + i] = pj->ixcap[at + i + 1];
+    }
+    l[pj->used - 1] = gone; /* the next row added is written there */
+    pj->ix[pj->used - 1] = gone_ix, pj->ixcap[pj->used - 1] = gone_cap, pj->nix[pj->used - 1] = 0;
+    pj->used--;
+    pj->stats.removals++;
+    for (size_t j = 0; j < n; j++) {
+        if (w[j] == 0) continue; /* the rotation is the identity */
+        size_t col = at + j;
+        double d = l[col][col], rr = hypot(d, w[j]), c = rr / d, s = w[j] / d;
+        l[col][col] = rr;
+        for (size_t i = j + 1; i < n; i++) {
+            double *e = &l[at + i][col];
+            if (*e == 0 && w[i] == 0) continue;
+            *e = (*e + s * w[i]) / c;
+            w[i] = c * w[i] - s * *e;
+        }
+    }
+    for (size_t i = 0; i < n; i++) { /* the later rows' non-zeros: before `at` as they were, then L's */
+        size_t a = at + i, m = 0;
+        while (m < pj->nix[a] && pj->ix[a][m] < at) m++;
+        for (size_t q = at; q < a; q++) {
+            if (l[a][q] == 0) continue;
+            if (m == pj->ixcap[a]) {
+                pj->ixcap[a] = m + m / 2 + 4;
+                pj->ix[a] = cs_realloc(pj->ix[a], pj->ixcap[a] * sizeof *pj->ix[a]);
+            }
+            pj->ix[a][m++] = q;
+        }
+        pj->nix[a] = m;
+    }
+}
+
+/* The multipliers lam = M^-1 (C x0 - rhs) of the rows kept, and x of each procedure in `scope`.
+ * Over L's non-zeros only, in the order of the dense loops (a term 0 x lam leaves the sum as it
+ * was): the columns' lists are the rows' transposed. */
 static void flow_proj_solve(flow_proj *pj, profile_proc *procs, size_t nprocs, const size_t *off, const bool *scope) {
-    size_t used = pj->used, cap = pj->cap, total = off[nprocs];
-    double *x0 = cs_calloc(total + 1, sizeof *x0), *lam = cs_calloc(used + 1, sizeof *lam), *l = pj->l;
+    size_t used = pj->used, total = off[nprocs], nnz = 0;
+    double *x0 = cs_calloc(total + 1, sizeof *x0), *lam = cs_calloc(used + 1, sizeof *lam), **l = pj->l;
+    size_t *start = cs_calloc(used + 2, sizeof *start);
+    for (size_t a = 0; a < used; a++) {
+        nnz += pj->nix[a];
+        for (size_t t = 0; t < pj->nix[a]; t++) start[pj->ix[a][t] + 2]++;
+    }
+    for (size_t a = 0; a < used; a++) start[a + 2] += start[a + 1];
+    size_t *rows = cs_calloc(nnz + 1, sizeof *rows); /* column a's rows: rows[start[a] .. start[a + 1]) */
+    for (size_t q = 0; q < used; q++)
+        for (size_t t = 0; t < pj->nix[q]; t++) rows[start[pj->ix[q][t] + 1]++] = q;
     for (size_t i = 0; i < nprocs; i++)
         if (procs[i].flow && scope[i]) memcpy(&x0[off[i]], procs[i].flow->x0, procs[i].flow->k * sizeof *x0);
     for (size_t a = 0; a < used; a++) { /* C x0 - rhs: how far each row is from holding */
         double v = flow_dot(pj->kept[a], x0, off) - pj->kept[a]->rhs;
-        for (size_t q = 0; q < a; q++) v -= l[a * cap + q] * lam[q];
-        lam[a] = v / l[a * cap + a];
+        for (size_t t = 0; t < pj->nix[a]; t++) v -= l[a][pj->ix[a][t]] * lam[pj->ix[a][t]];
+        lam[a] = v / l[a][a];
     }
     for (size_t a = used; a-- > 0;) {
-        for (size_t q = a + 1; q < used; q++) lam[a] -= l[q * cap + a] * lam[q];
-        lam[a] /= l[a * cap + a];
+        for (size_t t = start[a]; t < start[a + 1]; t++) lam[a] -= l[rows[t]][a] * lam[rows[t]];
+        lam[a] /= l[a][a];
     }
+    free(start), free(rows);
     for (size_t a = 0; a < used; a++) {
         flow_row *ra = pj->kept[a];
         ra->lam = lam[a];
@@ -2778,7 +2881,8 @@ static double floor_value(const profile_proc *procs, const flow_floor *f) {
  * the procedures the calls touch (all, without calls) are solved again: the others keep their
  * solution. Their blocks and edges with a count take the solution's. Returns the calls' rows
  * kept. */
-static size_t flow_solve(profile_proc *procs, size_t nprocs, const size_t *off, flow_row *calls, size_t ncalls) {
+static size_t flow_solve(profile_proc *procs, size_t nprocs, const size_t *off, flow_row *calls, size_t ncalls,
+                         profile_flow_stats *stats) {
     size_t ncand = 0, ncap = 0;
     flow_floor *cand = NULL;
     bool *scope = cs_calloc(nprocs + 1, sizeof *scope);
@@ -2804,8 +2908,7 @@ static size_t flow_solve(profile_proc *procs, size_t nprocs, const size_t *off, 
         }
     }
     size_t cap = ncalls + ncand + 1;
-    flow_proj pj = {cap, 0, cs_calloc(cap, sizeof(flow_row *)), cs_calloc(cap * cap, sizeof(double)),
-                    cs_calloc(cap, sizeof(size_t))};
+    flow_proj pj = flow_proj_make(cap);
     double *z = cs_calloc(cap, sizeof *z);
     /* what counts as below: a billionth of the least floor above 0 (one execution; else 1e-3) */
     double tol = 1e-3;
@@ -2816,9 +2919,9 @@ static size_t flow_solve(profile_proc *procs, size_t nprocs, const size_t *off, 
     for (size_t f = 0; f < ncand; f++) /* the floors held before (a procedure's own solution) */
         if (cand[f].active && !flow_proj_add(&pj, floor_row(cand, f, procs, nprocs, off), off, NULL))
             cand[f].active = false;
-    flow_row **tail = cs_calloc(cap, sizeof *tail);
     for (size_t step = 0;; step++) {
         flow_proj_solve(&pj, procs, nprocs, off, scope);
+        pj.stats.steps++;
         if (step == 4 * ncand + 8) break; /* a bound on the steps (none reached it on the bench's profiles) */
         long pick = -1, at = -1;
         double most = tol;
@@ -2849,21 +2952,14 @@ static size_t flow_solve(profile_proc *procs, size_t nprocs, const size_t *off, 
                 continue;
             }
         }
-        /* let go of the floor at `at`: L's rows before it stand, those after are made again (a floor
-         * the others now fix is let go too), then the one swapped in */
+        /* let go of the floor at `at` (L downdated: flow_proj_remove), then hold the one swapped in */
         cand[pj.kept[at]->of_floor].active = false;
-        size_t ntail = pj.used - (size_t)at - 1;
-        memcpy(tail, &pj.kept[at + 1], ntail * sizeof *tail);
-        pj.used = (size_t)at;
-        for (size_t t = 0; t < ntail; t++)
-            if (!flow_proj_add(&pj, tail[t], off, NULL) && tail[t]->of_floor >= 0)
-                cand[tail[t]->of_floor].active = false;
+        flow_proj_remove(&pj, (size_t)at);
         if (r) {
             if (flow_proj_add(&pj, r, off, NULL)) cand[pick].active = true;
             else cand[pick].never = true;
         }
     }
-    free(tail);
     for (size_t f = 0; f < ncand; f++) {
         procs[cand[f].proc].flow->floored[cand[f].cls] = cand[f].active;
         free(cand[f].elem);
@@ -2873,7 +2969,12 @@ static size_t flow_solve(profile_proc *procs, size_t nprocs, const size_t *off, 
         if (procs[i].flow && scope[i]) flow_write_counts(&procs[i]);
     size_t kept_calls = 0;
     for (size_t j = 0; j < ncalls; j++) kept_calls += calls[j].kept;
-    free(cand), free(pj.kept), free(pj.l), free(pj.nz), free(z), free(scope);
+    if (stats) {
+        stats->steps += pj.stats.steps, stats->row_additions += pj.stats.row_additions;
+        stats->removals += pj.stats.removals;
+    }
+    flow_proj_free(&pj);
+    free(cand), free(z), free(scope);
     return kept_calls;
 }
 
@@ -3008,7 +3109,7 @@ bool profile_flow_least_squares(profile_proc *p, const double *est, const double
     p->flow = ls;
     ls = NULL;
     size_t cols[2] = {0, k};
-    flow_solve(p, 1, cols, NULL, 0);
+    flow_solve(p, 1, cols, NULL, 0, NULL);
     solved = true;
 done:
     flow_free(ls);
@@ -3041,7 +3142,7 @@ static bool entry_row(const profile_proc *p, double *row) {
  * it rests on a cycle no estimate touches, or it repeats the others. Returns the number of
  * constraints used. */
 size_t profile_flow_interprocedural(profile_proc *procs, size_t nprocs, const profile_call_constraint *cons,
-                                    size_t ncons) {
+                                    size_t ncons, profile_flow_stats *stats) {
     size_t *off = cs_calloc(nprocs + 1, sizeof *off);
     for (size_t i = 0; i < nprocs; i++) off[i + 1] = off[i] + (procs[i].flow ? procs[i].flow->k : 0);
     size_t total = off[nprocs], kmax = 0, nrows = 0, used = 0;
@@ -3075,7 +3176,7 @@ size_t profile_flow_interprocedural(profile_proc *procs, size_t nprocs, const pr
         }
         rows[nrows++] = flow_row_make(procs, nprocs, off, cj, 0, bound);
     }
-    if (nrows) used = flow_solve(procs, nprocs, off, rows, nrows);
+    if (nrows) used = flow_solve(procs, nprocs, off, rows, nrows, stats);
     for (size_t j = 0; j < nrows; j++) flow_row_free(&rows[j]);
     free(off), free(row), free(rows);
     return used;
@@ -3426,7 +3527,7 @@ static void call_constraints_solve(const elf_image *img, profile_analysis *a) {
         }
         cons[ncons++] = (profile_call_constraint){i, l->n, sp, sb};
     }
-    profile_flow_interprocedural(a->procs, a->nprocs, cons, ncons);
+    profile_flow_interprocedural(a->procs, a->nprocs, cons, ncons, NULL);
     for (size_t j = 0; j < ncons; j++) free((void *)cons[j].site_proc), free((void *)cons[j].site_block);
     for (size_t i = 0; i < a->nprocs; i++) free(sites[i].pcs);
     free(cons), free(sites);

@@ -187,12 +187,18 @@ typedef struct profile_call_constraint {
     const size_t *site_proc;
     const uint32_t *site_block;
 } profile_call_constraint;
+/* What the active-set solve did (analysis.c, flow_solve), for its cost: the least squares
+ * solved (steps), the rows added to the factor of the rows held, the rows let go. */
+typedef struct profile_flow_stats {
+    size_t steps, row_additions, removals;
+} profile_flow_stats;
 /* Commit slots: the least-squares counts of the procedures solved by profile_flow_least_squares,
  * made to satisfy the call constraints too (each block and edge with a count takes the new
  * solution's); a constraint whose procedures are not all solved, or whose counts are not all
- * known, is left out. Returns the number of constraints used (analysis.c). */
+ * known, is left out. Returns the number of constraints used (analysis.c); `stats` (NULL: not
+ * wanted) is added to. */
 size_t profile_flow_interprocedural(profile_proc *procs, size_t nprocs, const profile_call_constraint *cons,
-                                    size_t ncons);
+                                    size_t ncons, profile_flow_stats *stats);
 
 /* The static schedule of one block (schedule.c): Mi per instruction, with the
  * reason and the older instruction (index in the block, -1 none) of a static stall. */

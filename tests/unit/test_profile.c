@@ -564,8 +564,7 @@ static void test_flow_interprocedural(void **state) {
         const profile_call_constraint con = {1, 1, site_proc, site_block};
         profile_flow_stats st = {0};
         assert_int_equal(profile_flow_interprocedural(procs, 2, &con, 1, &st), 1);
-        /* one row (the call; both floors, 1 execution, hold without being held): one solve, one
-         * addition, nothing let go — a row is added once per step at most (flow_proj_remove) */
+        /* one row (the call; no floors here): one solve, one addition, nothing let go */
         assert_int_equal(st.steps, 1);
         assert_int_equal(st.row_additions, 1);
         assert_int_equal(st.removals, 0);

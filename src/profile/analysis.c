@@ -15,6 +15,7 @@
 /* Heuristic constants. The paper gives the cluster rule (max <= 1.5 x min,
  * §6.1.3) but not the others; ours are named here and in docs/profile.md. */
 #define CLUSTER_SPREAD       1.5    /* DCPI §6.1.3 */
+#define FLOW_ZERO_COUNT      1e-9   /* a least-squares count below it is 0 (flow_write_counts) */
 #define CLUSTER_MIN_FRACTION 0.25   /* a cluster with fewer of the class' issue points is anomalous */
 #define SMALL_SAMPLE         30.0   /* below this many samples in a class: sum S / sum M */
 #define HIGH_SAMPLES         1600.0 /* 5% sampling error at 2 sigma */
@@ -2572,7 +2573,13 @@ static void flow_write_counts(profile_proc *p) {
         element_row(ls->to, ls->ne, ls->cyc, ls->k, is_block, idx, row);
         double value = 0;
         for (size_t q = 0; q < ls->k; q++) value += row[q] * ls->x[q];
-        *count = value > 0 ? value : 0;
+        /* A count that is 0 up to rounding is 0: the solve leaves residues of about the unit
+         * roundoff times the largest count (1e-16 x at most ~1e6 samples), which come out
+         * 1e-14 or exactly 0 depending on the order of the arithmetic (flow_proj_remove's
+         * rotations against a new elimination), and printed a CPI "-" on one build and "0.00"
+         * on another. A real estimate is far above 1e-9 samples (a billionth of a sample per
+         * count period), so nothing that is counted is lost. */
+        *count = value > FLOW_ZERO_COUNT ? value : 0;
     }
     free(row);
 }

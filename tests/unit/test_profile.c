@@ -610,6 +610,58 @@ static void test_flow_interprocedural(void **state) {
         profile_flow_release(&procs[0]);
         profile_flow_release(&procs[1]);
     }
+    {
+        /* (3) a floor the call lets go: the callee is test_flow_floor's diamond S -> {N1, N2} -> B
+         * (S, N1 estimated 100, variance 100; N2 0, variance 1; every floor 1), whose own solve
+         * holds N2 at its floor; its one caller A (estimate 300, variance 1) calls it from its only
+         * block, so S = A. With the call, N2 comes to 200 / 103.01 = 1.94 without its floor: the
+         * active set starts from the floor held, finds its multiplier holding N2 down and lets it
+         * go (one removal; two rows added: the call and the floor held before). The counts are
+         * the least squares in n1 = N1, n2 = N2 (A = S = n1 + n2) solved directly below. */
+        enum { S, N1, N2, B };
+        static const uint32_t diamond[][2] = {{E, S}, {S, N1}, {S, N2}, {N1, B}, {N2, B}, {B, X}};
+        static const uint32_t one[][2] = {{E, 0}, {0, X}};
+        cfg_case cc[2];
+        make(&cc[0], 1, one, 2);
+        make(&cc[1], 4, diamond, 6);
+        uint32_t ks = cc[1].blocks[S].eclass, k1 = cc[1].blocks[N1].eclass, k2 = cc[1].blocks[N2].eclass;
+        assert_true(ks != k1 && k1 != k2 && ks != k2 && cc[1].p.nclasses == 3);
+        double est[3], var[3], floor[3];
+        est[ks] = 100, var[ks] = 100, est[k1] = 100, var[k1] = 100, est[k2] = 0, var[k2] = 1;
+        floor[ks] = floor[k1] = floor[k2] = 1;
+        cc[1].p.class_floor = floor;
+        const double ea[] = {300}, va[] = {1};
+        solve_case(&cc[0], ea, va);
+        solve_case(&cc[1], est, var);
+        assert_true(fabs(cc[1].blocks[N2].count - 1) < 1e-6); /* held at its floor by the callee's solve */
+        profile_proc procs[2] = {cc[0].p, cc[1].p};
+        const size_t site_proc[] = {0};
+        const uint32_t site_block[] = {0};
+        const profile_call_constraint con = {1, 1, site_proc, site_block};
+        profile_flow_stats st = {0};
+        assert_int_equal(profile_flow_interprocedural(procs, 2, &con, 1, &st), 1);
+        assert_int_equal(st.removals, 1);
+        assert_int_equal(st.row_additions, 2);
+        assert_int_equal(st.steps, 2);
+        /* the normal equations of (n1 + n2 - 300)^2 / 1 + (n1 + n2 - 100)^2 / 100 +
+         * (n1 - 100)^2 / 100 + n2^2 / 1, each term a row (its coefficients of n1, n2) */
+        const double rows[4][2] = {{1, 1}, {1, 1}, {1, 0}, {0, 1}}, target[4] = {300, 100, 100, 0};
+        const double w[4] = {1, 1.0 / 100, 1.0 / 100, 1};
+        double n11 = 0, n12 = 0, n22 = 0, r1 = 0, r2 = 0;
+        for (int t = 0; t < 4; t++) {
+            n11 += w[t] * rows[t][0] * rows[t][0], n12 += w[t] * rows[t][0] * rows[t][1];
+            n22 += w[t] * rows[t][1] * rows[t][1];
+            r1 += w[t] * rows[t][0] * target[t], r2 += w[t] * rows[t][1] * target[t];
+        }
+        double det = n11 * n22 - n12 * n12, n1 = (r1 * n22 - r2 * n12) / det, n2 = (n11 * r2 - n12 * r1) / det;
+        assert_true(n2 > 1.9 && n2 < 2); /* above its floor: 200 / 103.01 */
+        assert_true(fabs(cc[1].blocks[N2].count - n2) < 1e-6 && fabs(cc[1].blocks[N1].count - n1) < 1e-6);
+        assert_true(fabs(cc[1].blocks[S].count - (n1 + n2)) < 1e-6 && fabs(cc[1].blocks[B].count - (n1 + n2)) < 1e-6);
+        assert_true(fabs(cc[0].blocks[0].count - (n1 + n2)) < 1e-6); /* the caller's block: the call */
+        assert_true(fabs(cc[1].edges[2].count - n2) < 1e-6);         /* S -> N2 */
+        profile_flow_release(&procs[0]);
+        profile_flow_release(&procs[1]);
+    }
 }
 
 /* Commit points: a sampled class ran once at least (analysis.c, estimate_all: class_floor), held

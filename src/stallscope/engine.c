@@ -367,7 +367,7 @@ struct stallscope {
      * D and M) in its first wk_popped steps, each step k through entry k (at position sc[k].q) */
     uint64_t wk_stamp;
     uint32_t wk_popped;
-    uint32_t wk_len; /* the last walk's steps */
+    bool wk_long; /* the last walk ran 8 steps or more */
 };
 
 /* ---- type registry ------------------------------------------------------------------------ */
@@ -890,22 +890,18 @@ static void path_last(const path *p, uint32_t k, uint32_t *out) {
  * §6.3: a chain through a long run of dependent µops reaches back to the
  * start of the run; each µop remembers where the chains from a few of its
  * events end (the last PATH_TAIL types and the leaf), so a later walk stops
- * there with the middle snipped and the end kept. */
-static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) {
+ * there with the middle snipped and the end kept. With the step cache (cached) or without it:
+ * inlined into its two forms (walk_uop_cached, walk_uop_plain), so that the one without the
+ * cache has none of its tests and stores, which cost runs without long chains (where the cache
+ * is off at nearly every walk) +1 % to +2 % host instructions (docs/stallscope.md, round
+ * hpolish). */
+static inline __attribute__((always_inline)) void walk_uop_as(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t,
+                                                              const bool cached) {
     enum { MEMO_MAX = 256 };
     ss_uop *memo_at[MEMO_MAX];
     uint32_t memo_len[MEMO_MAX], n_memo = 0;
     uint32_t memo_q[MEMO_MAX];
     uint32_t popped = 0; /* steps popped from the producer through the step cache, from the first */
-    /* the cache only when a walk of at least 8 steps ran at this cycle before: most cycles walk
-     * one short chain, which would pay for the cache and never read it (list: +4 % host
-     * instructions with the cache on every walk, interp +2.4 % on every walk but a cycle's first) */
-    uint32_t cache = STEP_CACHE;
-    if (s->sc_t == t && s->sc_gen == s->in_gen) {
-        if (s->wk_len >= 8) cache = 0;
-    } else {
-        s->sc_t = t, s->sc_gen = s->in_gen, s->sc_stamp++;
-    }
     uint64_t steps = 0;
     for (;; steps++) {
         const chain_end *ce = &u->memo[q % MEMO_WAYS];
@@ -932,7 +928,7 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
             p->expired = true;
             break;
         }
-        if (cache + steps < STEP_CACHE) {
+        if (cached && steps < STEP_CACHE) {
             /* the step as a walk through this entry found it (the same µop and interval, a
              * producer still kept, the same layout): only the position moves */
             step_cache *c = &s->sc[steps];
@@ -959,8 +955,8 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         /* the interval holding position q */
         uint64_t base;
         step_cache *e = NULL;
-        uint32_t i = cache + steps < STEP_CACHE ? iv_holding_at(s, u, q, t, (uint32_t)steps, &base, &e)
-                                                : iv_holding(s, u, q, t, &base);
+        uint32_t i = cached && steps < STEP_CACHE ? iv_holding_at(s, u, q, t, (uint32_t)steps, &base, &e)
+                                                  : iv_holding(s, u, q, t, &base);
         if (i == u->n_iv || u->iv[i].start >= t) { /* cannot happen: positions come from counts */
             path_push(s, p, s->base_exec + E_EXPIRED);
             p->expired = true;
@@ -1042,9 +1038,9 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         }
         u = pr;
     }
-    s->wk_stamp = s->sc_stamp;
+    if (cached) s->wk_stamp = s->sc_stamp; /* without the cache nothing was popped through it */
     s->wk_popped = popped;
-    s->wk_len = (uint32_t)(steps < UINT32_MAX ? steps + 1 : UINT32_MAX);
+    s->wk_long = steps >= 7;
     s->sum.walk_steps += steps + 1;
     uint32_t total = path_len(p) + p->extra;
     /* every remembered end's tail is a suffix of the path's last PATH_TAIL types */
@@ -1070,6 +1066,32 @@ static void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) 
         m->key = p->leaf_key;
         m->expired = p->expired;
     }
+}
+
+/* walk_uop_as's two forms, apart: one function holding both kept the form without the cache
+ * dearer than before the cache (more registers saved, dep_add 300 k +0.45 % host instructions) */
+static __attribute__((noinline)) void walk_uop_cached(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) {
+    walk_uop_as(s, p, u, q, t, true);
+}
+static __attribute__((noinline)) void walk_uop_plain(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) {
+    walk_uop_as(s, p, u, q, t, false);
+}
+
+/* Walk u's event at position q (as of cycle t) to its leaf (walk_uop_as), through the step cache
+ * when a long walk ran at this cycle before. */
+static inline void walk_uop(stallscope *s, path *p, ss_uop *u, uint64_t q, uint64_t t) {
+    bool cache = false;
+    /* the cache only when a walk of at least 8 steps ran at this cycle before: most cycles walk
+     * one short chain, which would pay for the cache and never read it (list: +4 % host
+     * instructions with the cache on every walk, interp +2.4 % on every walk but a cycle's first;
+     * from 26 steps instead of 8: list and dep_add 300 k the same within 0.0001 %) */
+    if (s->sc_t == t && s->sc_gen == s->in_gen) {
+        if (s->wk_long) cache = true;
+    } else {
+        s->sc_t = t, s->sc_gen = s->in_gen, s->sc_stamp++;
+    }
+    if (cache) walk_uop_cached(s, p, u, q, t);
+    else walk_uop_plain(s, p, u, q, t);
 }
 
 /* The chain of the fetch stall behind an empty dispatch stage, from its view cause. */

@@ -2719,7 +2719,7 @@ static void flow_proj_index(flow_proj *pj, size_t a, const size_t *cols, size_t 
         pj->ixcap[a] = n + n / 2 + 4;
         pj->ix[a] = cs_realloc(pj->ix[a], pj->ixcap[a] * sizeof *pj->ix[a]);
     }
-    memcpy(pj->ix[a], cols, n * sizeof *cols);
+    if (n) memcpy(pj->ix[a], cols, n * sizeof *cols); /* a row of no column: ix[a] may be NULL */
     pj->nix[a] = n;
 }
 

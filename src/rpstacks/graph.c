@@ -928,9 +928,18 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         if (j >= 0) { /* the memory channel: A_j plus a line's transfer */
             const rps_side *ps = rps_s(t, j);
             double transfer = (double)((c->l1d.line + c->mem_bandwidth - 1) / c->mem_bandwidth);
+            /* the channel spaces the fills' arrivals, and A_j is later than its fill's when j's
+             * request came after the line had landed, its miss register not yet freed (A_j = Q_j;
+             * bdw, bzip2 -c: 2 cycles, a violation until 2026-11-29): the edge from A_j less that */
+            double late = 0;
+            uint64_t sj;
+            if (rps_u(t, j)->wmerged && channel_fill(t, j, oldest, &sj)) {
+                double landed = (double)sj + ps->join_lat - c->l1d.latency;
+                if (landed < (double)rps_u(t, j)->t[N_A]) late = (double)rps_u(t, j)->t[N_A] - landed;
+            }
             /* a fill that queued (longer than its latencies) started when the channel freed: the
              * gap to the previous store's is the lines that went between */
-            double gap = (double)(rps_wreq(t, i) + sd->wfill) - (double)(rps_wreq(t, j) + ps->wfill);
+            double gap = (double)(rps_wreq(t, i) + sd->wfill) - (double)(rps_wreq(t, j) + ps->wfill) + late;
             double fill = u->wmerged ? (double)sd->join_lat - c->l1d.latency : sd->wfill;
             if (fill > miss_latency(c, LEVEL_MEM) - c->l1d.latency && gap > transfer) transfer = gap;
             /* with a limited cache link a line may wait for the link after the channel (the link
@@ -940,7 +949,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
              * channel's spacing is then not seen in the arrivals: the gap at the baseline */
             bool links = (c->l2.enabled && c->l2_bandwidth) || (c->l3.enabled && c->l3_bandwidth);
             if (links && gap < transfer) transfer = gap;
-            if (transfer > 0) w_add(EDGE(j, N_A), RPS_BASE, transfer);
+            if (transfer - late > 0) w_add(EDGE(j, N_A), RPS_BASE, transfer - late);
         }
         break;
     }

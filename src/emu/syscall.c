@@ -1411,8 +1411,6 @@ static bool host_fd_from_outside(const emu_t *e, int host) {
         (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, host);
 }
 
-/* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
- * it wait (readv's later buffers do not) */
 /* `count` bytes of the guest's random stream into its memory at `buf` (getrandom, and reads of
  * /dev/random and /dev/urandom): xorshift64* from the --seed, so a run is repeatable — the
  * same instructions every time, and the same cycles from every verb — and different from the
@@ -1438,6 +1436,8 @@ static bool is_random_device(int host) {
         (minor(st.st_rdev) == 8 || minor(st.st_rdev) == 9);
 }
 
+/* read(2), or pread64 at `offset` when it is not negative; `may_wait`: an empty pipe makes
+ * it wait (readv's later buffers do not) */
 static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int64_t offset, bool may_wait) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;

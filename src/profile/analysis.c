@@ -2713,12 +2713,16 @@ static void flow_proj_free(flow_proj *pj) {
         free(pj->w);
 }
 
+/* Room for n non-zero columns in row a's list. */
+static void flow_proj_reserve(flow_proj *pj, size_t a, size_t n) {
+    if (n <= pj->ixcap[a]) return;
+    pj->ixcap[a] = n + n / 2 + 4;
+    pj->ix[a] = cs_realloc(pj->ix[a], pj->ixcap[a] * sizeof *pj->ix[a]);
+}
+
 /* Row a's non-zero columns: the n of cols. */
 static void flow_proj_index(flow_proj *pj, size_t a, const size_t *cols, size_t n) {
-    if (n > pj->ixcap[a]) {
-        pj->ixcap[a] = n + n / 2 + 4;
-        pj->ix[a] = cs_realloc(pj->ix[a], pj->ixcap[a] * sizeof *pj->ix[a]);
-    }
+    flow_proj_reserve(pj, a, n);
     if (n) memcpy(pj->ix[a], cols, n * sizeof *cols); /* a row of no column: ix[a] may be NULL */
     pj->nix[a] = n;
 }
@@ -2800,10 +2804,7 @@ static void flow_proj_remove(flow_proj *pj, size_t at) {
         while (m < pj->nix[a] && pj->ix[a][m] < at) m++;
         for (size_t q = at; q < a; q++) {
             if (l[a][q] == 0) continue;
-            if (m == pj->ixcap[a]) {
-                pj->ixcap[a] = m + m / 2 + 4;
-                pj->ix[a] = cs_realloc(pj->ix[a], pj->ixcap[a] * sizeof *pj->ix[a]);
-            }
+            flow_proj_reserve(pj, a, m + 1);
             pj->ix[a][m++] = q;
         }
         pj->nix[a] = m;

@@ -149,6 +149,13 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
              COMMAND bash -c "a=$(\"$0\" exec --seed 9007199254740992 \"$1\") && b=$(\"$0\" exec --seed 9007199254740993 \"$1\") && \
                      [ -n \"$a\" ] && [ \"$a\" != \"$b\" ]" ${_cs} ${CYCLESCOPE_GUEST_DIR}/seeded_loop)
   endif()
+  # the terminal text of two runs of the same design is the same but for the speed line: the table's
+  # width once followed the speed string, so runs at 9.8 and 12.7 M instructions/s printed two tables
+  add_test(NAME results.text_repeatable
+           COMMAND bash -c "a=$(\"$0\" run --max 200000 --analysis none --env-fixed --no-report \"$1/sort\") && b=$(\"$0\" run --max 200000 --analysis none --env-fixed --no-report \"$1/sort\") && \
+                   grep -q '^  simulation speed: ' <<<\"$a\" && ! grep -q 'simulation speed  ' <<<\"$a\" && \
+                   diff <(grep -v '^  simulation speed: ' <<<\"$a\") <(grep -v '^  simulation speed: ' <<<\"$b\")"
+           ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every verb that runs a program ends with its failure (rpstacks, profile, model, simpoint, sweep)
   add_test(NAME results.guest_exit COMMAND ${_scripts}/guest_exit.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # every other verb's JSON against its schema in docs/, its provenance header present and true

@@ -164,6 +164,13 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.bitmanip_not_enabled_runs COMMAND ${_cs} exec ${_g}/zb_words_gc)
   add_test(NAME sandbox.disasm.bitmanip_program
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/bitmanip_bitset)
+  # Zfh named where enabled (a program GCC built with -march=rv64gc_zfh); Zfh, Zicond, Zcb and
+  # Zfa words in an rv64gc program as objdump 2.40 prints them (docs/isa.md)
+  add_test(NAME sandbox.disasm.zfh_program
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/zfh_kernel)
+  add_test(NAME sandbox.disasm.ext_not_enabled
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/ext_words_gc)
+  add_test(NAME sandbox.disasm.ext_not_enabled_runs COMMAND ${_cs} exec ${_g}/ext_words_gc)
   add_test(NAME sandbox.disasm.before_first_symbol
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/before_symbol)
   # Linked at 0x80000000 as riscv-tests are: objdump's address column is 12 wide there.

@@ -721,11 +721,24 @@ const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr) {
 /* ---- loading ---------------------------------------------------------------------- */
 
 /* The extensions an ISA string names beyond RV64GC (I, M, A, F, D, C and the parts G
- * implies or that are subsets of them) and Zba/Zbb/Zbc/Zbs, which cyclescope runs too,
- * space-separated into out. */
+ * implies or that are subsets of them) and Zba/Zbb/Zbc/Zbs, Zfh (with its Zfhmin subset),
+ * Zicond, Zcb and Zfa, which cyclescope runs too, space-separated into out. */
+/* The length of an extension's name in one '_' part of an ISA string: the part without its
+ * version, trailing "<major>[p<minor>]" digits ("zve32f1p0" is zve32f, "zfh1p0" zfh). */
+static size_t isa_name_length(const char *part, size_t n) {
+    size_t k = n;
+    while (k > 0 && part[k - 1] >= '0' && part[k - 1] <= '9') k--;
+    if (k < n && k > 1 && part[k - 1] == 'p' && part[k - 2] >= '0' && part[k - 2] <= '9') {
+        k--;
+        while (k > 0 && part[k - 1] >= '0' && part[k - 1] <= '9') k--;
+    }
+    return k;
+}
+
 static void isa_beyond_gc(const char *isa, size_t len, char *out, size_t cap) {
-    static const char *const within[] = {"zicsr", "zifencei", "zmmul", "zaamo", "zalrsc", "zca",
-                                         "zcd",   "zicntr",   "zba",   "zbb",   "zbc",    "zbs"};
+    static const char *const within[] = {"zicsr", "zifencei", "zmmul",  "zaamo", "zalrsc", "zca",
+                                         "zcd",   "zicntr",   "zba",    "zbb",   "zbc",    "zbs",
+                                         "zfh",   "zfhmin",   "zicond", "zcb",   "zfa"};
     size_t used = 0;
     out[0] = 0;
     if (len < 4 || strncmp(isa, "rv64", 4)) return;
@@ -738,7 +751,7 @@ static void isa_beyond_gc(const char *isa, size_t len, char *out, size_t cap) {
     while (i < len) { /* at '_': one extension a part, its name the letters before its version */
         size_t start = ++i, n = 0;
         while (i < len && isa[i] != '_') i++;
-        while (start + n < i && !(isa[start + n] >= '0' && isa[start + n] <= '9')) n++;
+        n = isa_name_length(isa + start, i - start);
         bool ok = n == 0 || (n == 1 && strchr("imafdcg", isa[start])); /* "_m2p0": a letter of GC */
         for (size_t k = 0; !ok && k < sizeof within / sizeof within[0]; k++)
             ok = strlen(within[k]) == n && !strncmp(within[k], isa + start, n);

@@ -100,6 +100,8 @@ static uint64_t clmul_reversed(uint64_t a, uint64_t b) {
 
 static inline uint32_t unbox_s(uint64_t v) { return (v >> 32) == 0xffffffffu ? (uint32_t)v : 0x7fc00000u; }
 static inline uint64_t box_s(uint32_t v) { return 0xffffffff00000000ull | v; }
+static inline uint32_t unbox_h(uint64_t v) { return (v >> 16) == 0xffffffffffffull ? (uint16_t)v : 0x7e00u; }
+static inline uint64_t box_h(uint32_t v) { return 0xffffffffffff0000ull | (uint16_t)v; }
 
 /* CSR access for user mode: the FP CSRs and the read-only counters. */
 static bool csr_read(emu_t *e, unsigned csr, uint64_t *out) {
@@ -134,7 +136,8 @@ static void fail_illegal(emu_t *e, uint64_t pc, const dinsn *d) {
     char why[240] = "";
     if (e->beyond_gc[0])
         snprintf(why, sizeof why,
-                 " (the program was built for extensions beyond RV64GC and Zba/Zbb/Zbc/Zbs, which cyclescope runs: %s)",
+                 " (the program was built for extensions beyond RV64GC, Zba/Zbb/Zbc/Zbs, Zfh, Zicond, Zcb and Zfa, "
+                 "which cyclescope runs: %s)",
                  e->beyond_gc);
     if (emu_signal_fault(e, SIGILL, 1 /* ILL_ILLOPC */, pc)) return;
     if (len == 2)

@@ -164,15 +164,15 @@ static inline int round_inc(unsigned rm, unsigned sign, uint64_t rbits, uint64_t
 }
 
 /* Round (-1)^sign * sig * 2^(exp-63) to the binary format with `prec`
- * significand bits and maximum exponent `emax` (single 24/127, double
- * 53/1023). sig has bit 63 set; its low bits hold everything below the target
+ * significand bits and maximum exponent `emax` (half 11/15, single 24/127,
+ * double 53/1023). sig has bit 63 set; its low bits hold everything below the target
  * precision, with any further nonzero bits ORed into bit 0 (sticky). Handles
  * overflow, subnormals, tininess after rounding; raises NX/UF/OF. */
 static inline uint64_t round_pack(unsigned sign, int exp, uint64_t sig, unsigned rm, unsigned *fl, const int prec,
                                   const int emax) {
     const int emin = 1 - emax, rb = 64 - prec;
     const uint64_t rmask = (1ull << rb) - 1, half = 1ull << (rb - 1);
-    const uint64_t sbit = (uint64_t)sign << (prec == 24 ? 31 : 63);
+    const uint64_t sbit = (uint64_t)sign << (prec == 11 ? 15 : prec == 24 ? 31 : 63);
     const uint64_t inf = (uint64_t)(2 * emax + 1) << (prec - 1);
     int tiny = 0;
     if (exp < emin) {
@@ -1196,4 +1196,327 @@ uint64_t fpu_cvt_d_s(uint32_t a, unsigned *fflags) {
         return CNAN_D;
     }
     return u_of_d((double)f_of(a)); /* exact */
+}
+
+/* ------------------------------------------------------------------------ */
+/* Half precision (Zfh) and Zfa                                              */
+/*
+ * Every half-precision value is exactly a single and a double, so no half
+ * arithmetic runs on the host FPU as half:
+ *  - add/sub/mul/div/sqrt/fma take the round-to-odd path of single RMM
+ *    (odd_s): the operation on the exact doubles in host RTZ, the host's
+ *    inexact bit ORed below the 53-bit significand, then round_pack() to 11
+ *    bits in the requested mode. Round-to-odd at 53 >= 11 + 2 bits gives the
+ *    correctly rounded result in every mode (no double rounding), and for half
+ *    operands every nonzero double intermediate is normal and finite (|results|
+ *    within [2^-48, 2^41]: the a*b product of two halves is exact in double),
+ *    so the tininess/UF/OF/NX decisions are round_pack's, on the exact value.
+ *    Exact zero sums get their RDN sign as in odd_s.
+ *  - conversions to half (from single, double, integers): round_pack() on the
+ *    exact operand;
+ *  - from half (to single, double, integers), min/max and comparisons: the
+ *    half widened exactly to single (order, zero signs and NaN signaling-ness
+ *    kept) and the single-precision code; a min/max result (an operand or the
+ *    canonical NaN) narrows back exactly.
+ */
+#define CNAN_H 0x7e00u
+#define SIGN_H 0x8000u
+#define INF_H  0x7c00u
+#define QBIT_H 0x0200u
+
+static inline int nan_h(uint32_t a) { return (a & 0x7fffu) > INF_H; }
+static inline int snan_h(uint32_t a) { return nan_h(a) && !(a & QBIT_H); }
+
+/* half -> single bits, exact (a NaN keeps its payload, so its quiet bit) */
+static uint32_t widen_h(uint32_t a) {
+    uint32_t sign = (a & SIGN_H) << 16, e = (a >> 10) & 31, f = a & 0x3ffu;
+    if (e == 31) return sign | INF_S | (f << 13);
+    if (e == 0) return f ? sign | u_of_f((float)f * 0x1p-24f) : sign; /* f * 2^-24: exact, normal in single */
+    return sign | ((e + 112) << 23) | (f << 13);
+}
+
+static inline uint32_t round_pack_h(unsigned sign, int exp, uint64_t sig, unsigned rm, unsigned *fl) {
+    return (uint32_t)round_pack(sign, exp, sig, rm, fl, 11, 15);
+}
+
+static uint32_t odd_h(int op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsigned zsign_rdn, unsigned *fl) {
+    int inexact;
+    double r = rtz_d(op, (double)f_of(widen_h(a)), (double)f_of(widen_h(b)), (double)f_of(widen_h(c)), &inexact, fl);
+    uint64_t u = u_of_d(r), m = u & ~SIGN_D;
+    unsigned sign = (unsigned)(u >> 63);
+    if (m > INF_D) return CNAN_H; /* invalid: NV already raised */
+    if (m == INF_D) return (sign ? SIGN_H : 0) | INF_H;
+    if (m == 0) return (rm == RDN && (op == OP_ADD || op == OP_FMA)) ? zsign_rdn << 15 : sign << 15;
+    uint64_t sig = ((m & FRAC_D) | (1ull << 52)) << 11 | (uint64_t)inexact;
+    return round_pack_h(sign, (int)(m >> 52) - 1023, sig, rm, fl);
+}
+
+static inline int nan_in_h(uint32_t a, uint32_t b, unsigned *fl) {
+    if (!nan_h(a) && !nan_h(b)) return 0;
+    if (snan_h(a) || snan_h(b)) *fl |= NV;
+    return 1;
+}
+
+uint32_t fpu_add_h(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
+    if (nan_in_h(a, b, fflags)) return CNAN_H;
+    return odd_h(OP_ADD, a, b, 0, rm, !(a == 0 && b == 0), fflags);
+}
+uint32_t fpu_sub_h(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
+    if (nan_in_h(a, b, fflags)) return CNAN_H;
+    return fpu_add_h(a, b ^ SIGN_H, rm, fflags);
+}
+uint32_t fpu_mul_h(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
+    if (nan_in_h(a, b, fflags)) return CNAN_H;
+    return odd_h(OP_MUL, a, b, 0, rm, 0, fflags);
+}
+uint32_t fpu_div_h(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags) {
+    if (nan_in_h(a, b, fflags)) return CNAN_H;
+    return odd_h(OP_DIV, a, b, 0, rm, 0, fflags);
+}
+uint32_t fpu_sqrt_h(uint32_t a, unsigned rm, unsigned *fflags) {
+    if (nan_in_h(a, a, fflags)) return CNAN_H;
+    return odd_h(OP_SQRT, a, 0, 0, rm, 0, fflags);
+}
+uint32_t fpu_fma_h(uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend, unsigned rm,
+                   unsigned *fflags) {
+    if (negate_product) a ^= SIGN_H;
+    if (negate_addend) c ^= SIGN_H;
+    if (nan_h(a) || nan_h(b) || nan_h(c)) {
+        *fflags |= fma_nan_flags_s(widen_h(a), widen_h(b), widen_h(c));
+        return CNAN_H;
+    }
+    /* exact-zero sum in RDN: +0 only if product and addend are both +0 */
+    int pzero = (a & ~SIGN_H) == 0 || (b & ~SIGN_H) == 0;
+    unsigned pplus = pzero && !((a ^ b) & SIGN_H);
+    return odd_h(OP_FMA, a, b, c, rm, !(pplus && c == 0), fflags);
+}
+
+/* min/max of the widened operands: the result is one of them or the canonical NaN */
+static uint32_t narrow_exact(uint32_t s) {
+    unsigned fl = 0;
+    return fpu_cvt_h_s(s, RNE, &fl);
+}
+uint32_t fpu_min_h(uint32_t a, uint32_t b, unsigned *fflags) {
+    return narrow_exact(fpu_min_s(widen_h(a), widen_h(b), fflags));
+}
+uint32_t fpu_max_h(uint32_t a, uint32_t b, unsigned *fflags) {
+    return narrow_exact(fpu_max_s(widen_h(a), widen_h(b), fflags));
+}
+int fpu_eq_h(uint32_t a, uint32_t b, unsigned *fflags) { return fpu_eq_s(widen_h(a), widen_h(b), fflags); }
+int fpu_lt_h(uint32_t a, uint32_t b, unsigned *fflags) { return fpu_lt_s(widen_h(a), widen_h(b), fflags); }
+int fpu_le_h(uint32_t a, uint32_t b, unsigned *fflags) { return fpu_le_s(widen_h(a), widen_h(b), fflags); }
+uint64_t fpu_class_h(uint32_t a) {
+    uint32_t m = a & 0x7fffu;
+    return classify((a & SIGN_H) != 0, m == INF_H, m == 0, m<0x0400u, m> INF_H, (a & QBIT_H) != 0);
+}
+
+uint64_t fpu_cvt_w_h(uint32_t a, unsigned rm, unsigned *fflags) { return cvt_s_to_int(widen_h(a), K_W, rm, fflags); }
+uint64_t fpu_cvt_wu_h(uint32_t a, unsigned rm, unsigned *fflags) { return cvt_s_to_int(widen_h(a), K_WU, rm, fflags); }
+uint64_t fpu_cvt_l_h(uint32_t a, unsigned rm, unsigned *fflags) { return cvt_s_to_int(widen_h(a), K_L, rm, fflags); }
+uint64_t fpu_cvt_lu_h(uint32_t a, unsigned rm, unsigned *fflags) { return cvt_s_to_int(widen_h(a), K_LU, rm, fflags); }
+
+static inline uint32_t soft_i2h(unsigned sign, uint64_t mag, unsigned rm, unsigned *fl) {
+    if (mag == 0) return 0;
+    int lz = __builtin_clzll(mag);
+    return round_pack_h(sign, 63 - lz, mag << lz, rm, fl);
+}
+uint32_t fpu_cvt_h_w(uint64_t x, unsigned rm, unsigned *fflags) {
+    int32_t v = (int32_t)(uint32_t)x;
+    return soft_i2h(v < 0, mag_of(v), rm, fflags);
+}
+uint32_t fpu_cvt_h_wu(uint64_t x, unsigned rm, unsigned *fflags) { return soft_i2h(0, (uint32_t)x, rm, fflags); }
+uint32_t fpu_cvt_h_l(uint64_t x, unsigned rm, unsigned *fflags) {
+    return soft_i2h((int64_t)x < 0, mag_of((int64_t)x), rm, fflags);
+}
+uint32_t fpu_cvt_h_lu(uint64_t x, unsigned rm, unsigned *fflags) { return soft_i2h(0, x, rm, fflags); }
+
+uint32_t fpu_cvt_h_s(uint32_t a, unsigned rm, unsigned *fflags) {
+    unsigned sign = a >> 31;
+    uint32_t m = a & ~SIGN_S;
+    if (m > INF_S) {
+        if (snan_s(a)) *fflags |= NV;
+        return CNAN_H;
+    }
+    if (m == INF_S) return (sign << 15) | INF_H;
+    if (m == 0) return sign << 15;
+    int e;
+    uint64_t g;
+    unpack_s(m, &e, &g);
+    return round_pack_h(sign, e, g << 40, rm, fflags);
+}
+uint32_t fpu_cvt_h_d(uint64_t a, unsigned rm, unsigned *fflags) {
+    unsigned sign = (unsigned)(a >> 63);
+    uint64_t m = a & ~SIGN_D;
+    if (m > INF_D) {
+        if (snan_d(a)) *fflags |= NV;
+        return CNAN_H;
+    }
+    if (m == INF_D) return (sign << 15) | INF_H;
+    if (m == 0) return sign << 15;
+    int e;
+    uint64_t g;
+    unpack_d(m, &e, &g);
+    return round_pack_h(sign, e, g << 11, rm, fflags);
+}
+uint32_t fpu_cvt_s_h(uint32_t a, unsigned *fflags) {
+    if (nan_h(a)) {
+        if (snan_h(a)) *fflags |= NV;
+        return CNAN_S;
+    }
+    return widen_h(a);
+}
+uint64_t fpu_cvt_d_h(uint32_t a, unsigned *fflags) { return fpu_cvt_d_s(widen_h(a), fflags); }
+
+/* ---- Zfa ---- */
+
+uint64_t fpu_fli(unsigned fmt, unsigned index) {
+    static const uint64_t min_normal[3] = {0x00800000u, 0x0010000000000000ull, 0x0400u};
+    static const uint64_t cnan[3] = {CNAN_S, CNAN_D, CNAN_H};
+    unsigned fl = 0;
+    index &= 31;
+    if (index == 1) return min_normal[fmt];
+    if (index == 31) return cnan[fmt];
+    uint64_t d = u_of_d(isa_fli_value(index));
+    /* every entry is exact in each format but 2^16 in half, which rounds to +inf */
+    return fmt == FPU_FMT_D ? d : fmt == FPU_FMT_S ? fpu_cvt_s_d(d, RNE, &fl) : fpu_cvt_h_d(d, RNE, &fl);
+}
+
+/* fminm/fmaxm: fmin/fmax, but a NaN operand gives the canonical NaN (NV if signaling) */
+uint64_t fpu_minmax_m(unsigned fmt, int is_max, uint64_t a, uint64_t b, unsigned *fflags) {
+    switch (fmt) {
+    case FPU_FMT_S:
+        if (nan_in_s((uint32_t)a, (uint32_t)b, fflags)) return CNAN_S;
+        return is_max ? fpu_max_s((uint32_t)a, (uint32_t)b, fflags) : fpu_min_s((uint32_t)a, (uint32_t)b, fflags);
+    case FPU_FMT_D:
+        if (nan_d(a) || nan_d(b)) {
+            if (snan_d(a) || snan_d(b)) *fflags |= NV;
+            return CNAN_D;
+        }
+        return is_max ? fpu_max_d(a, b, fflags) : fpu_min_d(a, b, fflags);
+    default:
+        if (nan_in_h((uint32_t)a, (uint32_t)b, fflags)) return CNAN_H;
+        return is_max ? fpu_max_h((uint32_t)a, (uint32_t)b, fflags) : fpu_min_h((uint32_t)a, (uint32_t)b, fflags);
+    }
+}
+
+/* A double rounded to an integral value in rm (sign kept, zero results signed);
+ * *inexact when that changed it. Not NaN. */
+static uint64_t round_integral_d(uint64_t a, unsigned rm, int *inexact) {
+    uint64_t m = a & ~SIGN_D;
+    unsigned sign = (unsigned)(a >> 63);
+    int e = (int)(m >> 52) - 1023;
+    *inexact = 0;
+    if (e >= 52 || m == 0) return a; /* integral already, infinities too */
+    uint64_t sig = (m & FRAC_D) | (1ull << 52), ip, rbits, half;
+    if (e < -1) { /* below one half, nonzero */
+        ip = 0, rbits = 1, half = 2;
+    } else {
+        int sh = 52 - e; /* 1..53 */
+        ip = sig >> sh, rbits = sig & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+    }
+    *inexact = rbits != 0;
+    ip += (uint64_t)round_inc(rm, sign, rbits, half, ip & 1);
+    return ((uint64_t)sign << 63) | (ip ? u_of_d((double)ip) : 0); /* ip <= 2^52: exact */
+}
+
+/* fround (nx = 0: only NV, for a signaling NaN) and froundnx (nx = 1: NX too) */
+uint64_t fpu_round(unsigned fmt, uint64_t a, int nx, unsigned rm, unsigned *fflags) {
+    unsigned fl = 0;
+    int inexact;
+    uint64_t r;
+    switch (fmt) {
+    case FPU_FMT_S:
+        if (nan_s((uint32_t)a)) {
+            if (snan_s((uint32_t)a)) *fflags |= NV;
+            return CNAN_S;
+        }
+        r = fpu_cvt_s_d(round_integral_d(u_of_d((double)f_of((uint32_t)a)), rm, &inexact), RNE, &fl);
+        break;
+    case FPU_FMT_D:
+        if (nan_d(a)) {
+            if (snan_d(a)) *fflags |= NV;
+            return CNAN_D;
+        }
+        r = round_integral_d(a, rm, &inexact);
+        break;
+    default:
+        if (nan_h((uint32_t)a)) {
+            if (snan_h((uint32_t)a)) *fflags |= NV;
+            return CNAN_H;
+        }
+        r = fpu_cvt_h_d(round_integral_d(u_of_d((double)f_of(widen_h((uint32_t)a))), rm, &inexact), RNE, &fl);
+        break;
+    }
+    if (nx && inexact) *fflags |= NX;
+    return r;
+}
+
+/* fcvtmod.w.d: truncated, then the integer modulo 2^32, sign-extended. NaN and
+ * infinities give 0 and NV; an integer outside the int32 range NV (not NX, as
+ * fcvt.w.d); otherwise NX when the truncation dropped a fraction. */
+uint64_t fpu_cvtmod_w_d(uint64_t a, unsigned *fflags) {
+    uint64_t m = a & ~SIGN_D;
+    unsigned sign = (unsigned)(a >> 63);
+    if (m >= INF_D) {
+        *fflags |= NV;
+        return 0;
+    }
+    if (m == 0) return 0;
+    int e = (int)(m >> 52) - 1023;
+    if (e < 0) {
+        *fflags |= NX;
+        return 0;
+    }
+    uint64_t sig = (m & FRAC_D) | (1ull << 52), low;
+    int frac = 0;
+    if (e <= 52) {
+        low = sig >> (52 - e);
+        frac = (sig & ((1ull << (52 - e)) - 1)) != 0;
+    } else {
+        low = e - 52 < 64 ? sig << (e - 52) : 0; /* only the low 32 bits matter */
+    }
+    /* in range: the truncated integer fits int32 (|t| < 2^31, or t = -2^31) */
+    int in_range = e < 31 || (e == 31 && sign && low == 0x80000000ull);
+    if (!in_range) *fflags |= NV;
+    else if (frac) *fflags |= NX;
+    uint32_t w = (uint32_t)(sign ? 0 - low : low);
+    return (uint64_t)(int64_t)(int32_t)w;
+}
+
+/* fleq/fltq: fle/flt without NV for quiet NaNs (feq's rule) */
+int fpu_leq(unsigned fmt, uint64_t a, uint64_t b, unsigned *fflags) {
+    unsigned fl = 0;
+    int r;
+    switch (fmt) {
+    case FPU_FMT_S:
+        r = fpu_le_s((uint32_t)a, (uint32_t)b, &fl);
+        if (snan_s((uint32_t)a) || snan_s((uint32_t)b)) *fflags |= NV;
+        return r;
+    case FPU_FMT_D:
+        r = fpu_le_d(a, b, &fl);
+        if (snan_d(a) || snan_d(b)) *fflags |= NV;
+        return r;
+    default:
+        r = fpu_le_h((uint32_t)a, (uint32_t)b, &fl);
+        if (snan_h((uint32_t)a) || snan_h((uint32_t)b)) *fflags |= NV;
+        return r;
+    }
+}
+int fpu_ltq(unsigned fmt, uint64_t a, uint64_t b, unsigned *fflags) {
+    unsigned fl = 0;
+    int r;
+    switch (fmt) {
+    case FPU_FMT_S:
+        r = fpu_lt_s((uint32_t)a, (uint32_t)b, &fl);
+        if (snan_s((uint32_t)a) || snan_s((uint32_t)b)) *fflags |= NV;
+        return r;
+    case FPU_FMT_D:
+        r = fpu_lt_d(a, b, &fl);
+        if (snan_d(a) || snan_d(b)) *fflags |= NV;
+        return r;
+    default:
+        r = fpu_lt_h((uint32_t)a, (uint32_t)b, &fl);
+        if (snan_h((uint32_t)a) || snan_h((uint32_t)b)) *fflags |= NV;
+        return r;
+    }
 }

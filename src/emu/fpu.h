@@ -82,4 +82,42 @@ uint64_t fpu_cvt_d_lu(uint64_t x, unsigned rm, unsigned *fflags);
 uint32_t fpu_cvt_s_d(uint64_t a, unsigned rm, unsigned *fflags);
 uint64_t fpu_cvt_d_s(uint32_t a, unsigned *fflags);
 
+/* Zfh: half precision, in the low 16 bits of a uint32_t (unboxed by the caller,
+ * which NaN-boxes results: an improperly boxed operand is the canonical NaN
+ * 0x7e00). Exact in every rounding mode, with RISC-V flags (see fpu.c). */
+uint32_t fpu_add_h(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags);
+uint32_t fpu_sub_h(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags);
+uint32_t fpu_mul_h(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags);
+uint32_t fpu_div_h(uint32_t a, uint32_t b, unsigned rm, unsigned *fflags);
+uint32_t fpu_sqrt_h(uint32_t a, unsigned rm, unsigned *fflags);
+uint32_t fpu_fma_h(uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend, unsigned rm,
+                   unsigned *fflags);
+uint32_t fpu_min_h(uint32_t a, uint32_t b, unsigned *fflags);
+uint32_t fpu_max_h(uint32_t a, uint32_t b, unsigned *fflags);
+int fpu_eq_h(uint32_t a, uint32_t b, unsigned *fflags);
+int fpu_lt_h(uint32_t a, uint32_t b, unsigned *fflags);
+int fpu_le_h(uint32_t a, uint32_t b, unsigned *fflags);
+uint64_t fpu_class_h(uint32_t a);
+uint64_t fpu_cvt_w_h(uint32_t a, unsigned rm, unsigned *fflags);
+uint64_t fpu_cvt_wu_h(uint32_t a, unsigned rm, unsigned *fflags);
+uint64_t fpu_cvt_l_h(uint32_t a, unsigned rm, unsigned *fflags);
+uint64_t fpu_cvt_lu_h(uint32_t a, unsigned rm, unsigned *fflags);
+uint32_t fpu_cvt_h_w(uint64_t x, unsigned rm, unsigned *fflags);
+uint32_t fpu_cvt_h_wu(uint64_t x, unsigned rm, unsigned *fflags);
+uint32_t fpu_cvt_h_l(uint64_t x, unsigned rm, unsigned *fflags);
+uint32_t fpu_cvt_h_lu(uint64_t x, unsigned rm, unsigned *fflags);
+uint32_t fpu_cvt_h_s(uint32_t a, unsigned rm, unsigned *fflags);
+uint32_t fpu_cvt_h_d(uint64_t a, unsigned rm, unsigned *fflags);
+uint32_t fpu_cvt_s_h(uint32_t a, unsigned *fflags);
+uint64_t fpu_cvt_d_h(uint32_t a, unsigned *fflags);
+
+/* Zfa, for the three formats (FPU_FMT_*; single and half values in the low bits) */
+enum { FPU_FMT_S = 0, FPU_FMT_D = 1, FPU_FMT_H = 2 };
+uint64_t fpu_fli(unsigned fmt, unsigned index); /* the spec's constant `index` */
+uint64_t fpu_minmax_m(unsigned fmt, int is_max, uint64_t a, uint64_t b, unsigned *fflags);
+uint64_t fpu_round(unsigned fmt, uint64_t a, int nx, unsigned rm, unsigned *fflags); /* fround, froundnx */
+uint64_t fpu_cvtmod_w_d(uint64_t a, unsigned *fflags);
+int fpu_leq(unsigned fmt, uint64_t a, uint64_t b, unsigned *fflags); /* fleq: quiet fle */
+int fpu_ltq(unsigned fmt, uint64_t a, uint64_t b, unsigned *fflags); /* fltq: quiet flt */
+
 #endif

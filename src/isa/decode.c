@@ -26,6 +26,9 @@ unsigned isa_extension_of(isa_op op) {
     if (op >= ISA_OP_ANDN && op <= ISA_OP_REV8) return ISA_EXT_ZBB;
     if (op >= ISA_OP_CLMUL && op <= ISA_OP_CLMULR) return ISA_EXT_ZBC;
     if (op >= ISA_OP_BCLR && op <= ISA_OP_BSETI) return ISA_EXT_ZBS;
+    if (op >= ISA_OP_FLH && op <= ISA_OP_FMV_H_X) return ISA_EXT_ZFH;
+    if (op >= ISA_OP_CZERO_EQZ && op <= ISA_OP_CZERO_NEZ) return ISA_EXT_ZICOND;
+    if (op >= ISA_OP_FLI_S && op <= ISA_OP_FLTQ_H) return ISA_EXT_ZFA;
     return 0;
 }
 
@@ -36,8 +39,9 @@ unsigned isa_extensions_of_string(const char *isa, size_t len) {
     static const struct {
         const char *name;
         unsigned bit;
-    } named[] = {
-        {"c", ISA_EXT_C}, {"zba", ISA_EXT_ZBA}, {"zbb", ISA_EXT_ZBB}, {"zbc", ISA_EXT_ZBC}, {"zbs", ISA_EXT_ZBS}};
+    } named[] = {{"c", ISA_EXT_C},           {"zba", ISA_EXT_ZBA}, {"zbb", ISA_EXT_ZBB},
+                 {"zbc", ISA_EXT_ZBC},       {"zbs", ISA_EXT_ZBS}, {"zfh", ISA_EXT_ZFH},
+                 {"zicond", ISA_EXT_ZICOND}, {"zfa", ISA_EXT_ZFA}, {"zcb", ISA_EXT_ZCB}};
     if (len < 4 || (strncmp(isa, "rv64", 4) && strncmp(isa, "rv32", 4))) return ISA_EXT_C; /* unknown: rv64gc */
     unsigned found = 0;
     size_t i = 4;
@@ -51,6 +55,18 @@ unsigned isa_extensions_of_string(const char *isa, size_t len) {
             if (strlen(named[k].name) == n && !strncmp(named[k].name, isa + start, n)) found |= named[k].bit;
     }
     return found;
+}
+
+double isa_fli_value(unsigned index) {
+    /* Zfa 1.0, the table of fli's immediates: entry 1 is the format's minimum positive
+     * normal, 30 +inf, 31 the canonical NaN */
+    static const double values[32] = {-1.0, 0x1p-126, 0x1p-16, 0x1p-15, 0x1p-8, 0x1p-7, 0.0625, 0.125,
+                                      0.25, 0.3125,   0.375,   0.4375,  0.5,    0.625,  0.75,   0.875,
+                                      1.0,  1.25,     1.5,     1.75,    2.0,    2.5,    3.0,    4.0,
+                                      8.0,  16.0,     128.0,   256.0,   0x1p15, 0x1p16, 0.0,    0.0};
+    if (index == 30) return __builtin_inf();
+    if (index == 31) return __builtin_nan("");
+    return values[index & 31];
 }
 
 const char *isa_op_name(isa_op op) { return isa_info_of(op)->name; }
@@ -91,7 +107,7 @@ static int64_t imm_j(uint32_t e) {
 
 /* Candidates per major opcode (bits 6:0), built on first use. The decode
  * result is cached by the emulator, so a short linear scan is enough. */
-enum { MAX_PER_OPCODE = 64 }; /* OP-FP (0x53) alone has 50 rows */
+enum { MAX_PER_OPCODE = 128 }; /* OP-FP (0x53) alone has 102 rows (F, D, Zfh, Zfa) */
 static uint16_t by_opcode[128][MAX_PER_OPCODE];
 static uint8_t by_opcode_count[128];
 static pthread_once_t by_opcode_once = PTHREAD_ONCE_INIT;
@@ -160,6 +176,18 @@ static uint32_t expand_compressed(uint16_t c) {
         case 1: return enc_i(0x07, rdp, 3, rs1p, (int32_t)off_d); /* c.fld */
         case 2: return enc_i(0x03, rdp, 2, rs1p, (int32_t)off_w); /* c.lw */
         case 3: return enc_i(0x03, rdp, 3, rs1p, (int32_t)off_d); /* c.ld */
+        case 4: { /* Zcb byte/halfword loads and stores: uimm[1] in bit 5, uimm[0] in bit 6 */
+            unsigned uimm_b = (bits(c, 5, 5) << 1) | bits(c, 6, 6), uimm_h = bits(c, 5, 5) << 1;
+            switch (bits(c, 12, 10)) {
+            case 0: return enc_i(0x03, rdp, 4, rs1p, (int32_t)uimm_b); /* c.lbu */
+            case 1: /* c.lhu, c.lh */ return enc_i(0x03, rdp, bits(c, 6, 6) ? 1 : 5, rs1p, (int32_t)uimm_h);
+            case 2: return enc_s(0x23, 0, rs1p, rdp, (int32_t)uimm_b); /* c.sb */
+            case 3:                                                    /* c.sh; bit 6 set is reserved */
+                if (bits(c, 6, 6)) return 0;
+                return enc_s(0x23, 1, rs1p, rdp, (int32_t)uimm_h);
+            default: return 0;
+            }
+        }
         case 5: return enc_s(0x27, 3, rs1p, rdp, (int32_t)off_d); /* c.fsd */
         case 6: return enc_s(0x23, 2, rs1p, rdp, (int32_t)off_w); /* c.sw */
         case 7: return enc_s(0x23, 3, rs1p, rdp, (int32_t)off_d); /* c.sd */
@@ -195,7 +223,17 @@ static uint32_t expand_compressed(uint16_t c) {
             }
             if (op2 == 0) return enc_r(0x3b, rs1p, 0, rs1p, rdp, 0x20); /* c.subw */
             if (op2 == 1) return enc_r(0x3b, rs1p, 0, rs1p, rdp, 0);    /* c.addw */
-            return 0;
+            if (bits(c, 11, 10) != 3) return 0;
+            if (op2 == 2) return enc_r(0x33, rs1p, 0, rs1p, rdp, 0x01); /* Zcb c.mul */
+            switch (bits(c, 4, 2)) {                            /* Zcb: the spec's expansions of the unary ops */
+            case 0: return enc_i(0x13, rs1p, 7, rs1p, 0xff);    /* c.zext.b: andi rd,rd,255 */
+            case 1: return enc_i(0x13, rs1p, 1, rs1p, 0x604);   /* c.sext.b: sext.b (Zbb) */
+            case 2: return enc_r(0x3b, rs1p, 4, rs1p, 0, 0x04); /* c.zext.h: zext.h (Zbb) */
+            case 3: return enc_i(0x13, rs1p, 1, rs1p, 0x605);   /* c.sext.h: sext.h (Zbb) */
+            case 4: return enc_r(0x3b, rs1p, 0, rs1p, 0, 0x04); /* c.zext.w: add.uw rd,rd,zero (Zba) */
+            case 5: return enc_i(0x13, rs1p, 4, rs1p, -1);      /* c.not: xori rd,rd,-1 */
+            default: return 0;
+            }
         }
         case 5: { /* c.j */
             int32_t off = (int32_t)sext((bits(c, 12, 12) << 11) | (bits(c, 11, 11) << 4) | (bits(c, 10, 9) << 8) |
@@ -276,6 +314,11 @@ static uint8_t refine_class(const isa_insn *d, uint8_t cls) {
     }
 }
 
+bool isa_is_zcb(uint16_t c) {
+    if ((c & 3) == 0) return bits(c, 15, 13) == 4 && bits(c, 12, 10) <= 3;
+    return (c & 3) == 1 && bits(c, 15, 10) == 0x27 && bits(c, 6, 5) >= 2;
+}
+
 bool isa_decode(uint32_t raw, isa_insn *out) {
     memset(out, 0, sizeof *out);
     uint32_t e = raw;
@@ -319,6 +362,9 @@ bool isa_decode(uint32_t raw, isa_insn *out) {
     case ISA_FMT_AMO: out->rm = (uint8_t)bits(e, 26, 25); break;
     case ISA_FMT_FENCE: out->imm = bits(e, 31, 20); break;
     case ISA_FMT_R:
+        /* Zfa's fli: the rs1 field is the index of the constant, not a register */
+        if (op == ISA_OP_FLI_S || op == ISA_OP_FLI_D || op == ISA_OP_FLI_H) out->imm = bits(e, 19, 15);
+        break;
     case ISA_FMT_R4:
     case ISA_FMT_NONE: break;
     }

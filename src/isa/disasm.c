@@ -20,7 +20,8 @@ typedef struct text {
     char *buf;
     size_t size;
     size_t len;
-    isa_priv_spec spec; /* whose CSR names to print */
+    isa_priv_spec spec;  /* whose CSR names to print */
+    unsigned extensions; /* ISA_EXT_*: the ones objdump would know here */
 } text;
 
 static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -422,17 +423,35 @@ static void put_insn(text *t, const isa_insn *d, uint64_t pc) {
     case ISA_FMT_R4: {
         /* fsgnj with equal sources is a move, negation or absolute value */
         if ((op == ISA_OP_FSGNJ_S || op == ISA_OP_FSGNJN_S || op == ISA_OP_FSGNJX_S || op == ISA_OP_FSGNJ_D ||
-             op == ISA_OP_FSGNJN_D || op == ISA_OP_FSGNJX_D) &&
+             op == ISA_OP_FSGNJN_D || op == ISA_OP_FSGNJX_D || op == ISA_OP_FSGNJ_H || op == ISA_OP_FSGNJN_H ||
+             op == ISA_OP_FSGNJX_H) &&
             d->rs1 == d->rs2) {
             static const char *const sign_ops[3] = {"fmv", "fneg", "fabs"};
-            bool dbl = op >= ISA_OP_FSGNJ_D && op <= ISA_OP_FSGNJX_D;
+            char fmt = op >= ISA_OP_FSGNJ_D && op <= ISA_OP_FSGNJX_D ? 'd'
+                : op >= ISA_OP_FSGNJ_H && op <= ISA_OP_FSGNJX_H      ? 'h'
+                                                                     : 's';
             unsigned which = d->rm; /* funct3: 0 sgnj, 1 sgnjn, 2 sgnjx */
-            put(t, "%s.%c\t%s,%s", sign_ops[which], dbl ? 'd' : 's', freg(d->rd), freg(d->rs1));
+            put(t, "%s.%c\t%s,%s", sign_ops[which], fmt, freg(d->rd), freg(d->rs1));
             return;
         }
-        /* objdump 2.40 knows the exact conversions to double only with rm = 0,
-         * and then shows no rounding mode */
-        bool exact = op == ISA_OP_FCVT_D_S || op == ISA_OP_FCVT_D_W || op == ISA_OP_FCVT_D_WU;
+        if (op == ISA_OP_FLI_S || op == ISA_OP_FLI_D || op == ISA_OP_FLI_H) {
+            /* as binutils 2.41 prints Zfa's constants: names for the three symbolic ones,
+             * the others in C's %a */
+            put(t, "%s\t%s,", name, freg(d->rd));
+            if (d->imm == 1) put(t, "min");
+            else if (d->imm == 30) put(t, "inf");
+            else if (d->imm == 31) put(t, "nan");
+            else put(t, "%a", isa_fli_value((unsigned)d->imm));
+            return;
+        }
+        if (op == ISA_OP_FCVTMOD_W_D) { /* its rm field is fixed to rtz, and printed */
+            put(t, "%s\t%s,%s,rtz", name, xreg(d->rd), freg(d->rs1));
+            return;
+        }
+        /* objdump 2.40 knows the exact conversions to double (and Zfh's to single and
+         * double) only with rm = 0, and then shows no rounding mode */
+        bool exact = op == ISA_OP_FCVT_D_S || op == ISA_OP_FCVT_D_W || op == ISA_OP_FCVT_D_WU ||
+            op == ISA_OP_FCVT_S_H || op == ISA_OP_FCVT_D_H;
         if (exact && d->rm != 0) {
             put_unknown_word(t, d);
             return;
@@ -540,6 +559,7 @@ static void put_illegal(text *t, const isa_insn *d, uint64_t pc) {
         for (unsigned op = 1; op < ISA_OP_COUNT; op++) {
             const isa_info *info = isa_info_of((isa_op)op);
             if ((e & info->mask) != info->match || !has_rounding_mode(info)) continue;
+            if (isa_extension_of((isa_op)op) & ~t->extensions) break; /* one objdump does not know here */
             isa_insn fp = *d;
             fp.op = (uint16_t)op;
             fp.rd = (e >> 7) & 31;
@@ -561,10 +581,12 @@ int isa_disasm(const isa_insn *insn, uint64_t pc, char *buf, size_t size) {
 
 int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, unsigned extensions, char *buf,
                     size_t size) {
-    text t = {buf, size, 0, spec};
+    text t = {buf, size, 0, spec, extensions};
     if (size > 0) buf[0] = '\0';
     if (insn->op == ISA_OP_ILLEGAL || insn->op >= ISA_OP_COUNT) put_illegal(&t, insn, pc);
     else if ((isa_extension_of((isa_op)insn->op) & ~extensions) != 0) put_unknown_word(&t, insn); /* not enabled */
+    else if (insn->length == 2 && !(extensions & ISA_EXT_ZCB) && isa_is_zcb((uint16_t)insn->raw))
+        put_unknown_word(&t, insn);
     else if (insn->length == 2 && put_compressed_special(&t, insn)) {
     } else if (!put_alias(&t, insn, pc)) put_insn(&t, insn, pc);
     return t.len > INT32_MAX ? INT32_MAX : (int)t.len;

@@ -1,5 +1,6 @@
-/* isa — RV64GC (RV64IMAFDC + Zicsr + Zifencei) and the bit-manipulation
- * extensions Zba, Zbb, Zbc, Zbs: decoding and disassembly.
+/* isa — RV64GC (RV64IMAFDC + Zicsr + Zifencei), the bit-manipulation
+ * extensions Zba, Zbb, Zbc, Zbs, and Zfh/Zfhmin, Zicond, Zcb, Zfa: decoding and
+ * disassembly.
  *
  * Pure functions over one instruction table (isa_table.h). No state.
  * Compressed instructions decode to the 32-bit instruction they expand to
@@ -137,7 +138,7 @@ static inline unsigned isa_length(uint16_t low16) {
 
 /* Decode one instruction. `raw` holds 4 bytes from the pc (a compressed
  * instruction uses the low 16). Returns false, with out->op = ISA_OP_ILLEGAL,
- * for an encoding that is neither RV64GC nor Zba/Zbb/Zbc/Zbs. */
+ * for an encoding that is neither RV64GC nor one of the extensions above. */
 bool isa_decode(uint32_t raw, isa_insn *out);
 
 /* Extensions beyond RV64GC's base that an ISA string can name and that change
@@ -148,9 +149,17 @@ enum {
     ISA_EXT_ZBB = 1 << 2,
     ISA_EXT_ZBC = 1 << 3,
     ISA_EXT_ZBS = 1 << 4,
+    ISA_EXT_ZFH = 1 << 5,    /* half precision (and its Zfhmin subset) */
+    ISA_EXT_ZICOND = 1 << 6, /* czero.eqz, czero.nez */
+    ISA_EXT_ZFA = 1 << 7,    /* fli, fminm/fmaxm, fround(nx), fcvtmod.w.d, fleq/fltq */
+    ISA_EXT_ZCB = 1 << 8,    /* compressed byte/halfword loads and stores, unary ops, c.mul */
     ISA_EXT_BITMANIP = ISA_EXT_ZBA | ISA_EXT_ZBB | ISA_EXT_ZBC | ISA_EXT_ZBS,
-    ISA_EXT_ALL = ISA_EXT_C | ISA_EXT_BITMANIP
+    ISA_EXT_ALL = ISA_EXT_C | ISA_EXT_BITMANIP | ISA_EXT_ZFH | ISA_EXT_ZICOND | ISA_EXT_ZFA | ISA_EXT_ZCB
 };
+
+/* Whether a 16-bit encoding is one of Zcb's (c.lbu … c.mul): they decode to the 32-bit
+ * instruction the spec expands them to, whose op is RV64GC's or Zba's/Zbb's. */
+bool isa_is_zcb(uint16_t low16);
 
 /* The ISA_EXT_* bit of the extension an op belongs to; 0 for RV64G's own. */
 unsigned isa_extension_of(isa_op op);
@@ -160,6 +169,10 @@ unsigned isa_extension_of(isa_op op);
  * mapping symbols). A string that is not rv32/rv64 gives objdump's default,
  * rv64gc: ISA_EXT_C. */
 unsigned isa_extensions_of_string(const char *isa, size_t len);
+
+/* Zfa's fli constant number `index` (0..31, the spec's table; 1 is the minimum
+ * normal of single precision here, each format's own in the emulator). */
+double isa_fli_value(unsigned index);
 
 /* The table row of an op; op must be < ISA_OP_COUNT. */
 const isa_info *isa_info_of(isa_op op);

@@ -1,4 +1,4 @@
-/* The RV64GC + Zba/Zbb/Zbc/Zbs instruction table: every instruction cyclescope knows, listed once.
+/* The RV64GC + Zba/Zbb/Zbc/Zbs + Zfh/Zicond/Zfa instruction table: every instruction cyclescope knows, listed once.
  *
  * ISA_INSN(id, mnemonic, match, mask, format, op_class, fp_ops, operands, mem_bytes)
  *
@@ -32,6 +32,7 @@
 #define ISA_X_F_N (ISA_RD_X | ISA_RS1_F)
 #define ISA_X_F_F (ISA_RD_X | ISA_RS1_F | ISA_RS2_F)
 #define ISA_F_F_F_F (ISA_RD_F | ISA_RS1_F | ISA_RS2_F | ISA_RS3_F)
+#define ISA_F_N_N (ISA_RD_F)
 
 /* ---- RV64I ---------------------------------------------------------------- */
 ISA_INSN(LUI,     "lui",     0x00000037, 0x0000007f, ISA_FMT_U,   OPC_INT_ALU, 0, ISA_X_N_N, 0)
@@ -252,4 +253,71 @@ ISA_INSN(BINV,      "binv",      0x68001033, 0xfe00707f, ISA_FMT_R,   OPC_INT_AL
 ISA_INSN(BINVI,     "binvi",     0x68001013, 0xfc00707f, ISA_FMT_SH6, OPC_INT_ALU, 0, ISA_X_X_N, 0)
 ISA_INSN(BSET,      "bset",      0x28001033, 0xfe00707f, ISA_FMT_R,   OPC_INT_ALU, 0, ISA_X_X_X, 0)
 ISA_INSN(BSETI,     "bseti",     0x28001013, 0xfc00707f, ISA_FMT_SH6, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+/* ---- Zfh (half precision, unprivileged spec chapter "Zfh and Zfhmin", fmt field 10):
+ * the F rows with fmt = H; the Zfhmin subset is flh, fsh, fmv.x.h, fmv.h.x and the
+ * conversions between h and s/d. The classes and flop counts of the single-precision
+ * rows: a half-precision add is an add on the FP adder. ---------------------------- */
+ISA_INSN(FLH,       "flh",       0x00001007, 0x0000707f, ISA_FMT_I,  OPC_LOAD,     0, ISA_F_X_N, 2)
+ISA_INSN(FSH,       "fsh",       0x00001027, 0x0000707f, ISA_FMT_S,  OPC_STORE,    0, ISA_N_X_F, 2)
+ISA_INSN(FMADD_H,   "fmadd.h",   0x04000043, 0x0600007f, ISA_FMT_R4, OPC_FP_FMA,   2, ISA_F_F_F_F, 0)
+ISA_INSN(FMSUB_H,   "fmsub.h",   0x04000047, 0x0600007f, ISA_FMT_R4, OPC_FP_FMA,   2, ISA_F_F_F_F, 0)
+ISA_INSN(FNMSUB_H,  "fnmsub.h",  0x0400004b, 0x0600007f, ISA_FMT_R4, OPC_FP_FMA,   2, ISA_F_F_F_F, 0)
+ISA_INSN(FNMADD_H,  "fnmadd.h",  0x0400004f, 0x0600007f, ISA_FMT_R4, OPC_FP_FMA,   2, ISA_F_F_F_F, 0)
+ISA_INSN(FADD_H,    "fadd.h",    0x04000053, 0xfe00007f, ISA_FMT_R,  OPC_FP_ADD,   1, ISA_F_F_F, 0)
+ISA_INSN(FSUB_H,    "fsub.h",    0x0c000053, 0xfe00007f, ISA_FMT_R,  OPC_FP_ADD,   1, ISA_F_F_F, 0)
+ISA_INSN(FMUL_H,    "fmul.h",    0x14000053, 0xfe00007f, ISA_FMT_R,  OPC_FP_MUL,   1, ISA_F_F_F, 0)
+ISA_INSN(FDIV_H,    "fdiv.h",    0x1c000053, 0xfe00007f, ISA_FMT_R,  OPC_FP_DIV,   1, ISA_F_F_F, 0)
+ISA_INSN(FSQRT_H,   "fsqrt.h",   0x5c000053, 0xfff0007f, ISA_FMT_R,  OPC_FP_SQRT,  1, ISA_F_F_N, 0)
+ISA_INSN(FSGNJ_H,   "fsgnj.h",   0x24000053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FSGNJN_H,  "fsgnjn.h",  0x24001053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FSGNJX_H,  "fsgnjx.h",  0x24002053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FMIN_H,    "fmin.h",    0x2c000053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FMAX_H,    "fmax.h",    0x2c001053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FCVT_S_H,  "fcvt.s.h",  0x40200053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FCVT_H_S,  "fcvt.h.s",  0x44000053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FCVT_D_H,  "fcvt.d.h",  0x42200053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FCVT_H_D,  "fcvt.h.d",  0x44100053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FEQ_H,     "feq.h",     0xa4002053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+ISA_INSN(FLT_H,     "flt.h",     0xa4001053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+ISA_INSN(FLE_H,     "fle.h",     0xa4000053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+ISA_INSN(FCLASS_H,  "fclass.h",  0xe4001053, 0xfff0707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_N, 0)
+ISA_INSN(FCVT_W_H,  "fcvt.w.h",  0xc4000053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_N, 0)
+ISA_INSN(FCVT_WU_H, "fcvt.wu.h", 0xc4100053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_N, 0)
+ISA_INSN(FCVT_L_H,  "fcvt.l.h",  0xc4200053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_N, 0)
+ISA_INSN(FCVT_LU_H, "fcvt.lu.h", 0xc4300053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_N, 0)
+ISA_INSN(FMV_X_H,   "fmv.x.h",   0xe4000053, 0xfff0707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_N, 0)
+ISA_INSN(FCVT_H_W,  "fcvt.h.w",  0xd4000053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
+ISA_INSN(FCVT_H_WU, "fcvt.h.wu", 0xd4100053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
+ISA_INSN(FCVT_H_L,  "fcvt.h.l",  0xd4200053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
+ISA_INSN(FCVT_H_LU, "fcvt.h.lu", 0xd4300053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
+ISA_INSN(FMV_H_X,   "fmv.h.x",   0xf4000053, 0xfff0707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_X_N, 0)
+/* ---- Zicond 1.0 (integer conditional operations): a select against zero, an ALU op */
+ISA_INSN(CZERO_EQZ, "czero.eqz", 0x0e005033, 0xfe00707f, ISA_FMT_R,  OPC_INT_ALU,  0, ISA_X_X_X, 0)
+ISA_INSN(CZERO_NEZ, "czero.nez", 0x0e007033, 0xfe00707f, ISA_FMT_R,  OPC_INT_ALU,  0, ISA_X_X_X, 0)
+/* ---- Zfa 1.0 (additional floating-point instructions), the RV64 forms for F, D and
+ * Zfh (fmvh.x.d and fmvp.d.x exist on RV32 only). fli's rs1 field is the index into
+ * the spec's table of constants; fcvtmod.w.d's rm is fixed to rtz. No arithmetic:
+ * the FP conversion/move/compare class. ---------------------------------------------- */
+ISA_INSN(FLI_S,     "fli.s",     0xf0100053, 0xfff0707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_N_N, 0)
+ISA_INSN(FLI_D,     "fli.d",     0xf2100053, 0xfff0707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_N_N, 0)
+ISA_INSN(FLI_H,     "fli.h",     0xf4100053, 0xfff0707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_N_N, 0)
+ISA_INSN(FMINM_S,   "fminm.s",   0x28002053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FMAXM_S,   "fmaxm.s",   0x28003053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FMINM_D,   "fminm.d",   0x2a002053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FMAXM_D,   "fmaxm.d",   0x2a003053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FMINM_H,   "fminm.h",   0x2c002053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FMAXM_H,   "fmaxm.h",   0x2c003053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_F, 0)
+ISA_INSN(FROUND_S,  "fround.s",  0x40400053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FROUNDNX_S,"froundnx.s",0x40500053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FROUND_D,  "fround.d",  0x42400053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FROUNDNX_D,"froundnx.d",0x42500053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FROUND_H,  "fround.h",  0x44400053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FROUNDNX_H,"froundnx.h",0x44500053, 0xfff0007f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_F_F_N, 0)
+ISA_INSN(FCVTMOD_W_D,"fcvtmod.w.d",0xc2801053,0xfff0707f,ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_N, 0)
+ISA_INSN(FLEQ_S,    "fleq.s",    0xa0004053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+ISA_INSN(FLTQ_S,    "fltq.s",    0xa0005053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+ISA_INSN(FLEQ_D,    "fleq.d",    0xa2004053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+ISA_INSN(FLTQ_D,    "fltq.d",    0xa2005053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+ISA_INSN(FLEQ_H,    "fleq.h",    0xa4004053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+ISA_INSN(FLTQ_H,    "fltq.h",    0xa4005053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
 /* clang-format on */

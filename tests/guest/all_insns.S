@@ -502,9 +502,9 @@ compressed_hints_and_edges:
     .insn 2, 0x4002             /* c.lwsp zero, reserved */
     .insn 2, 0x6002             /* c.ldsp zero, reserved */
     .insn 2, 0x8002             /* c.jr zero, reserved */
-    .insn 2, 0x8000             /* quadrant 0 funct3 4, reserved */
-    .insn 2, 0x9c41             /* c.subw-space op 2, reserved */
-    .insn 2, 0x9c61             /* c.subw-space op 3, reserved */
+    .insn 2, 0x9000             /* quadrant 0 funct3 4, reserved (0x8000-0x8fff are Zcb's loads/stores) */
+    .insn 2, 0x9c79             /* c.subw-space op 3, code 6: reserved (codes 0-5 are Zcb's unary ops, */
+    .insn 2, 0x9c7d             /* op 2 its c.mul; binutils 2.40 knows no Zcb, so they are not here) */
 
     .option norvc
     /* Zba, Zbb, Zbc, Zbs: objdump names them only where the ISA enables them,
@@ -557,6 +557,58 @@ compressed_hints_and_edges:
     binvi a0,a1,1
     bset a0,a1,a2
     bseti a0,a1,0
+    .option pop
+
+    /* Zfh (and its Zfhmin subset): named where the ISA enables it, as Zb* */
+    .option push
+    .option arch, +zfh
+    flh fa0,6(a1)
+    flh ft11,-2048(sp)
+    fsh fa1,-2(a0)
+    fsh fs11,2047(t6)
+    fmadd.h fa0,fa1,fa2,fa3
+    fmadd.h fa0,fa1,fa2,fa3,rtz
+    fmsub.h ft0,ft1,ft2,ft3,rne
+    fnmsub.h fa0,fa1,fa2,fa3,rmm
+    fnmadd.h fa0,fa1,fa2,fa3,rup
+    fadd.h fa0,fa1,fa2
+    fadd.h fa0,fa1,fa2,rdn
+    fsub.h fa0,fa1,fa2,rtz
+    fmul.h fa0,fa1,fa2
+    fdiv.h fa0,fa1,fa2,rne
+    fsqrt.h fa0,fa1
+    fsqrt.h fa0,fa1,rmm
+    fsgnj.h fa0,fa1,fa2
+    fsgnj.h fa0,fa1,fa1         /* fmv.h */
+    fsgnjn.h fa0,fa1,fa2
+    fsgnjn.h fa0,fa1,fa1        /* fneg.h */
+    fsgnjx.h fa0,fa1,fa2
+    fsgnjx.h fa0,fa1,fa1        /* fabs.h */
+    fmin.h fa0,fa1,fa2
+    fmax.h fa0,fa1,fa2
+    fcvt.s.h fa0,fa1
+    fcvt.h.s fa0,fa1
+    fcvt.h.s fa0,fa1,rtz
+    fcvt.d.h fa0,fa1
+    fcvt.h.d fa0,fa1
+    fcvt.h.d fa0,fa1,rup
+    feq.h a0,fa1,fa2
+    flt.h a0,fa1,fa2
+    fle.h a0,fa1,fa2
+    fclass.h a0,fa1
+    fcvt.w.h a0,fa1
+    fcvt.w.h a0,fa1,rtz
+    fcvt.wu.h a0,fa1,rdn
+    fcvt.l.h a0,fa1
+    fcvt.lu.h a0,fa1,rmm
+    fmv.x.h a0,fa1
+    fcvt.h.w fa0,a1
+    fcvt.h.wu fa0,a1,rtz
+    fcvt.h.l fa0,a1,rne
+    fcvt.h.lu fa0,a1
+    fmv.h.x fa0,a1
+    .insn r OP_FP, 1, 0x20, fa0, fa1, x2  /* fcvt.s.h with rm = rtz: objdump 2.40 has no name for it */
+    .insn r OP_FP, 5, 0x02, fa0, fa1, fa2 /* fadd.h rm = 5, reserved: illegal, named with "unknown" */
     .option pop
     ret
     .size all_insns, . - all_insns

@@ -136,7 +136,9 @@ int main(int argc, char **argv) {
     }
     unsigned missing = 0;
     for (unsigned op = 1; every_op && op < ISA_OP_COUNT; op++)
-        if (!seen[op]) {
+        /* objdump 2.40 knows neither Zicond nor Zfa (binutils 2.41 added them): unit.decode
+         * checks their text */
+        if (!seen[op] && !(isa_extension_of((isa_op)op) & (ISA_EXT_ZICOND | ISA_EXT_ZFA))) {
             printf("disasm_check: op %s never seen\n", isa_op_name((isa_op)op));
             missing++;
         }

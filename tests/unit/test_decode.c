@@ -172,6 +172,42 @@ static const decode_case cases[] = {
     C32("clmulr a0,a1,a2", 0x0ac5a533, CLMULR, A0, A1, A2, 0, OPC_INT_MUL),
     C32("bexti a0,a1,7", 0x4875d513, BEXTI, A0, A1, 0, 7, OPC_INT_ALU),
     C32("binvi a0,a1,33", 0x6a159513, BINVI, A0, A1, 0, 33, OPC_INT_ALU),
+    /* ---- Zfh: the single-precision rows' classes ---- */
+    C32("flh fa0,6(a1)", 0x00659507, FLH, FA0, A1, 0, 6, OPC_LOAD),
+    C32("fsh fa1,-2(a0)", 0xfeb51f27, FSH, 0, A0, FA1, -2, OPC_STORE),
+    C32("fmadd.h fa0,fa1,fa2,fa3,rtz", 0x6cc59543, FMADD_H, FA0, FA1, FA2, 0, OPC_FP_FMA),
+    C32("fadd.h fa0,fa1,fa2", 0x04c5f553, FADD_H, FA0, FA1, FA2, 0, OPC_FP_ADD),
+    C32("fsqrt.h fa0,fa1", 0x5c05f553, FSQRT_H, FA0, FA1, 0, 0, OPC_FP_SQRT),
+    C32("fcvt.h.s fa0,fa1", 0x4405f553, FCVT_H_S, FA0, FA1, 0, 0, OPC_FP_MISC),
+    C32("fcvt.s.h fa0,fa1", 0x40258553, FCVT_S_H, FA0, FA1, 0, 0, OPC_FP_MISC),
+    C32("fcvt.d.h fa0,fa1", 0x42258553, FCVT_D_H, FA0, FA1, 0, 0, OPC_FP_MISC),
+    C32("fcvt.h.d fa0,fa1,rup", 0x4415b553, FCVT_H_D, FA0, FA1, 0, 0, OPC_FP_MISC),
+    C32("fmv.x.h a0,fa1", 0xe4058553, FMV_X_H, A0, FA1, 0, 0, OPC_FP_MISC),
+    C32("fmv.h.x fa0,a1", 0xf4058553, FMV_H_X, FA0, A1, 0, 0, OPC_FP_MISC),
+    C32("fcvt.w.h a0,fa1,rtz", 0xc4059553, FCVT_W_H, A0, FA1, 0, 0, OPC_FP_MISC),
+    C32("feq.h a0,fa1,fa2", 0xa4c5a553, FEQ_H, A0, FA1, FA2, 0, OPC_FP_MISC),
+    /* ---- Zicond: ALU ---- */
+    C32("czero.eqz a0,a1,a2", 0x0ec5d533, CZERO_EQZ, A0, A1, A2, 0, OPC_INT_ALU),
+    C32("czero.nez a0,a1,a2", 0x0ec5f533, CZERO_NEZ, A0, A1, A2, 0, OPC_INT_ALU),
+    /* ---- Zfa: fli's rs1 field is the constant's index, in imm ---- */
+    C32("fli.s fa0,1.0 (index 16)", 0xf0180553, FLI_S, FA0, 0, 0, 16, OPC_FP_MISC),
+    C32("fminm.d fa0,fa1,fa2", 0x2ac5a553, FMINM_D, FA0, FA1, FA2, 0, OPC_FP_MISC),
+    C32("fround.h fa0,fa1,rtz", 0x44459553, FROUND_H, FA0, FA1, 0, 0, OPC_FP_MISC),
+    C32("fcvtmod.w.d a0,fa1,rtz", 0xc2859553, FCVTMOD_W_D, A0, FA1, 0, 0, OPC_FP_MISC),
+    C32("fltq.s a0,fa1,fa2", 0xa0c5d553, FLTQ_S, A0, FA1, FA2, 0, OPC_FP_MISC),
+    /* ---- Zcb: the spec's expansions ---- */
+    C16("c.lbu a0,3(a1)", 0x81e8, LBU, A0, A1, 0, 3, OPC_LOAD),
+    C16("c.lhu a0,2(a1)", 0x85a8, LHU, A0, A1, 0, 2, OPC_LOAD),
+    C16("c.lh a0,2(a1)", 0x85e8, LH, A0, A1, 0, 2, OPC_LOAD),
+    C16("c.sb a0,1(a1)", 0x89c8, SB, 0, A1, A0, 1, OPC_STORE),
+    C16("c.sh a0,2(a1)", 0x8da8, SH, 0, A1, A0, 2, OPC_STORE),
+    C16("c.zext.b a0 (andi a0,a0,255)", 0x9d61, ANDI, A0, A0, 0, 255, OPC_INT_ALU),
+    C16("c.sext.b a0", 0x9d65, SEXT_B, A0, A0, 0, 0, OPC_INT_ALU),
+    C16("c.zext.h a0", 0x9d69, ZEXT_H, A0, A0, 0, 0, OPC_INT_ALU),
+    C16("c.sext.h a0", 0x9d6d, SEXT_H, A0, A0, 0, 0, OPC_INT_ALU),
+    C16("c.zext.w a0 (add.uw a0,a0,zero)", 0x9d71, ADD_UW, A0, A0, ZERO, 0, OPC_INT_ALU),
+    C16("c.not a0 (xori a0,a0,-1)", 0x9d75, XORI, A0, A0, 0, -1, OPC_INT_ALU),
+    C16("c.mul a0,a1", 0x9d4d, MUL, A0, A0, A1, 0, OPC_INT_MUL),
 };
 
 static void test_decode_table(void **state) {
@@ -234,9 +270,13 @@ static void test_decode_rejects(void **state) {
         {"c.lwsp zero", 0x4002},
         {"c.ldsp zero", 0x6002},
         {"c.jr zero", 0x8002},
-        {"quadrant 0, funct3 4", 0x8000},
-        {"c.subw space, op 2", 0x9c41},
-        {"c.subw space, op 3", 0x9c61},
+        {"quadrant 0, funct3 4, Zcb's unassigned funct6 100100", 0x9000},
+        {"c.sh with bit 6 set (reserved in Zcb)", 0x8c40},
+        {"Zcb unary space, code 6", 0x9c79},
+        {"Zcb unary space, code 7", 0x9c7d},
+        {"fcvtmod.w.d with rm = rne (only rtz is encoded)", 0xc2858553},
+        {"fli.s with funct3 1", 0xf0181553},
+        {"fmvh.x.d (Zfa, RV32 only)", 0xe2158553},
         {"48-bit length prefix", 0x0000001f},
         {"fadd.s rm=5", 0x00c5d553},
         {"fadd.d rm=6", 0x02c5e553},
@@ -369,12 +409,17 @@ static void test_extensions(void **state) {
     } strings[] = {
         {"rv64gc", ISA_EXT_C},
         {"rv64imafd", 0},
-        {"rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_zicsr2p0_zifencei2p0_zba1p0_zbb1p0_zbc1p0_zbs1p0", ISA_EXT_ALL},
+        {"rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_zicsr2p0_zifencei2p0_zba1p0_zbb1p0_zbc1p0_zbs1p0",
+         ISA_EXT_C | ISA_EXT_BITMANIP},
+        {"rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_zicsr2p0_zifencei2p0_zba1p0_zbb1p0_zbc1p0_zbs1p0_zfh1p0_zfhmin1p0_"
+         "zicond1p0_zfa1p0_zcb1p0",
+         ISA_EXT_ALL},
         {"rv64i2p1_m2p0_zbb1p0_zbkb1p0_zbs", ISA_EXT_ZBB | ISA_EXT_ZBS},
         {"rv64gc_zbc1p0_zbb", ISA_EXT_C | ISA_EXT_ZBB | ISA_EXT_ZBC},
         {"rv32imac_zba1p0", ISA_EXT_C | ISA_EXT_ZBA},
-        {"rv64g_zcb1p0_zbbx", 0}, /* zcb and a made-up zbbx are not zbb */
-        {"x86", ISA_EXT_C},       /* not an ISA string: objdump's default, rv64gc */
+        {"rv64g_zcb1p0_zbbx", ISA_EXT_ZCB}, /* a made-up zbbx is not zbb */
+        {"rv64gc_zfhmin1p0", ISA_EXT_C},    /* Zfhmin alone does not enable all of Zfh */
+        {"x86", ISA_EXT_C},                 /* not an ISA string: objdump's default, rv64gc */
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         unsigned got = isa_extensions_of_string(strings[i].isa, strlen(strings[i].isa));
@@ -388,6 +433,17 @@ static void test_extensions(void **state) {
     assert_int_equal(isa_extension_of(ISA_OP_REV8), ISA_EXT_ZBB);
     assert_int_equal(isa_extension_of(ISA_OP_CLMULR), ISA_EXT_ZBC);
     assert_int_equal(isa_extension_of(ISA_OP_BSETI), ISA_EXT_ZBS);
+    assert_int_equal(isa_extension_of(ISA_OP_FLH), ISA_EXT_ZFH);
+    assert_int_equal(isa_extension_of(ISA_OP_FMV_H_X), ISA_EXT_ZFH);
+    assert_int_equal(isa_extension_of(ISA_OP_CZERO_NEZ), ISA_EXT_ZICOND);
+    assert_int_equal(isa_extension_of(ISA_OP_FLI_S), ISA_EXT_ZFA);
+    assert_int_equal(isa_extension_of(ISA_OP_FLTQ_H), ISA_EXT_ZFA);
+    assert_int_equal(isa_extension_of(ISA_OP_ANDI), 0); /* c.zext.b's op: Zcb is told by the encoding */
+    assert_true(isa_is_zcb(0x9d61));
+    assert_true(isa_is_zcb(0x81e8));
+    assert_true(isa_is_zcb(0x9d4d));
+    assert_false(isa_is_zcb(0x9d0d)); /* c.subw */
+    assert_false(isa_is_zcb(0x5fe0)); /* c.lw */
 
     isa_insn d;
     char buf[64];
@@ -403,6 +459,33 @@ static void test_extensions(void **state) {
     assert_string_equal(buf, "zext.w\ta0,a1");
     isa_disasm_spec(&d, 0, ISA_PRIV_1_12, ISA_EXT_ZBB, buf, sizeof buf);
     assert_string_equal(buf, ".4byte\t0x805853b");
+    /* Zcb forms print as their expansions where Zcb is enabled, as .2byte elsewhere */
+    assert_true(isa_decode(0x9d61, &d)); /* c.zext.b a0 */
+    isa_disasm(&d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "zext.b\ta0,a0");
+    isa_disasm_spec(&d, 0, ISA_PRIV_1_12, ISA_EXT_C, buf, sizeof buf);
+    assert_string_equal(buf, ".2byte\t0x9d61");
+    assert_true(isa_decode(0x9d4d, &d)); /* c.mul a0,a1 */
+    isa_disasm_spec(&d, 0, ISA_PRIV_1_12, ISA_EXT_C | ISA_EXT_ZCB, buf, sizeof buf);
+    assert_string_equal(buf, "mul\ta0,a0,a1");
+    /* Zicond and Zfa: binutils 2.41's syntax */
+    assert_true(isa_decode(0x0ec5d533, &d));
+    isa_disasm(&d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "czero.eqz\ta0,a1,a2");
+    isa_disasm_spec(&d, 0, ISA_PRIV_1_12, ISA_EXT_C | ISA_EXT_ZFH, buf, sizeof buf);
+    assert_string_equal(buf, ".4byte\t0xec5d533");
+    assert_true(isa_decode(0xf0180553, &d));
+    isa_disasm(&d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "fli.s\tfa0,0x1p+0");
+    assert_true(isa_decode(0xf2108553, &d)); /* fli.d fa0,min */
+    isa_disasm(&d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "fli.d\tfa0,min");
+    assert_true(isa_decode(0xc2859553, &d));
+    isa_disasm(&d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "fcvtmod.w.d\ta0,fa1,rtz");
+    assert_true(isa_decode(0x44459553, &d));
+    isa_disasm(&d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "fround.h\tfa0,fa1,rtz");
 }
 
 int main(void) {

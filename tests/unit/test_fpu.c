@@ -783,6 +783,101 @@ static void test_flags_accumulate(void **state) {
     assert_int_equal(fl, NV | NX | DZ);
 }
 
+/* Zfh: half precision (binary16: 11-bit significand, emax 15, min normal 2^-14 = 0x0400,
+ * min subnormal 2^-24 = 0x0001, max 65504 = 0x7bff). Each row derived by hand. */
+typedef struct {
+    const char *what;
+    int op; /* 0 add 1 mul 2 div 3 sqrt 4 fma 5 cvt.h.s 6 cvt.h.w 7 cvt.w.h */
+    unsigned rm;
+    uint64_t a, b, c, want;
+    unsigned flags;
+} half_case;
+
+static void test_half(void **state) {
+    (void)state;
+    static const half_case cases[] = {
+        /* 1 + 2^-11 is half an ulp of 1: a tie, to even (1) in RNE, away in RMM */
+        {"1+2^-11 rne", 0, RNE, 0x3c00, 0x1000, 0, 0x3c00, NX},
+        {"1+2^-11 rmm", 0, RMM, 0x3c00, 0x1000, 0, 0x3c01, NX},
+        {"1+2^-11 rup", 0, RUP, 0x3c00, 0x1000, 0, 0x3c01, NX},
+        {"1+2^-11 rdn", 0, RDN, 0x3c00, 0x1000, 0, 0x3c00, NX},
+        /* 65504 + 65504 overflows: inf in RNE, the largest finite in RTZ, both OF|NX */
+        {"max+max rne", 0, RNE, 0x7bff, 0x7bff, 0, 0x7c00, OF | NX},
+        {"max+max rtz", 0, RTZ, 0x7bff, 0x7bff, 0, 0x7bff, OF | NX},
+        /* x + (-x) = +0, but -0 in RDN */
+        {"1-1 rne", 0, RNE, 0x3c00, 0xbc00, 0, 0x0000, 0},
+        {"1-1 rdn", 0, RDN, 0x3c00, 0xbc00, 0, 0x8000, 0},
+        /* 2^-24 * 0.5 = 2^-25, half the smallest subnormal: to even (0) in RNE, up in RMM */
+        {"minsub/2 rne", 1, RNE, 0x0001, 0x3800, 0, 0x0000, UF | NX},
+        {"minsub/2 rmm", 1, RMM, 0x0001, 0x3800, 0, 0x0001, UF | NX},
+        /* (1 - 2^-11) * 2^-14 lies halfway between the largest subnormal and 2^-14: RNE gives
+         * 2^-14, but with an unbounded exponent the value is exact at 11 bits and below 2^-14,
+         * so tininess after rounding holds: UF */
+        {"tiny after rounding", 1, RNE, 0x3bff, 0x0400, 0, 0x0400, UF | NX},
+        /* 1/3 = 1.0101010101|0101... * 2^-2: below half an ulp, truncated in RNE, up in RUP */
+        {"1/3 rne", 2, RNE, 0x3c00, 0x4200, 0, 0x3555, NX},
+        {"1/3 rup", 2, RUP, 0x3c00, 0x4200, 0, 0x3556, NX},
+        {"1/0", 2, RNE, 0x3c00, 0x0000, 0, 0x7c00, DZ},
+        {"sqrt 4", 3, RNE, 0x4400, 0, 0, 0x4000, 0},
+        {"sqrt -1", 3, RNE, 0xbc00, 0, 0, 0x7e00, NV},
+        /* 1*1 + (-1): an exact zero sum, -0 only in RDN */
+        {"fma 1*1-1 rne", 4, RNE, 0x3c00, 0x3c00, 0xbc00, 0x0000, 0},
+        {"fma 1*1-1 rdn", 4, RDN, 0x3c00, 0x3c00, 0xbc00, 0x8000, 0},
+        /* inf * 0 + qNaN: NV (RISC-V requires it even with a quiet NaN addend) */
+        {"fma inf*0+qnan", 4, RNE, 0x7c00, 0x0000, 0x7e00, 0x7e00, NV},
+        /* 65520 is halfway between 65504 (odd significand) and 2^16: RNE rounds up, overflow;
+         * RTZ gives 65504 with only NX (no overflow: the rounded value fits) */
+        {"cvt.h.s 65520 rne", 5, RNE, 0x477ff000, 0, 0, 0x7c00, OF | NX},
+        {"cvt.h.s 65520 rtz", 5, RTZ, 0x477ff000, 0, 0, 0x7bff, NX},
+        {"cvt.h.s snan", 5, RNE, 0x7f800001, 0, 0, 0x7e00, NV},
+        /* 2049 is halfway between 2048 and 2050: to even 2048 */
+        {"cvt.h.w 2049", 6, RNE, 2049, 0, 0, 0x6800, NX},
+        {"cvt.h.w 2051", 6, RNE, 2051, 0, 0, 0x6802, NX},
+        {"cvt.h.w -65536 rtz", 6, RTZ, (uint64_t)-65536, 0, 0, 0xfbff, OF | NX},
+        {"cvt.w.h -2.5 rne", 7, RNE, 0xc100, 0, 0, (uint64_t)-2, NX},
+        {"cvt.w.h inf", 7, RNE, 0x7c00, 0, 0, 0x7fffffff, NV},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const half_case *t = &cases[i];
+        unsigned fl = 0;
+        uint64_t got = 0;
+        switch (t->op) {
+        case 0: got = fpu_add_h((uint32_t)t->a, (uint32_t)t->b, t->rm, &fl); break;
+        case 1: got = fpu_mul_h((uint32_t)t->a, (uint32_t)t->b, t->rm, &fl); break;
+        case 2: got = fpu_div_h((uint32_t)t->a, (uint32_t)t->b, t->rm, &fl); break;
+        case 3: got = fpu_sqrt_h((uint32_t)t->a, t->rm, &fl); break;
+        case 4: got = fpu_fma_h((uint32_t)t->a, (uint32_t)t->b, (uint32_t)t->c, 0, 0, t->rm, &fl); break;
+        case 5: got = fpu_cvt_h_s((uint32_t)t->a, t->rm, &fl); break;
+        case 6: got = fpu_cvt_h_w(t->a, t->rm, &fl); break;
+        default: got = fpu_cvt_w_h((uint32_t)t->a, t->rm, &fl); break;
+        }
+        if (got != t->want || fl != t->flags) {
+            print_error("%s: 0x%llx flags %u, expected 0x%llx flags %u\n", t->what, (unsigned long long)got, fl,
+                        (unsigned long long)t->want, t->flags);
+            fail();
+        }
+    }
+    unsigned fl = 0;
+    assert_int_equal(fpu_min_h(0x8000, 0x0000, &fl), 0x8000); /* -0 < +0 */
+    assert_int_equal(fpu_min_h(0x7c01, 0x3c00, &fl), 0x3c00); /* one NaN: the other operand, */
+    assert_int_equal(fl, NV);                                 /* NV for a signaling one */
+    fl = 0;
+    assert_int_equal(fpu_max_h(0x7e00, 0xfe00, &fl), 0x7e00); /* two NaNs: the canonical NaN */
+    assert_int_equal(fl, 0);
+    assert_int_equal(fpu_eq_h(0x7e00, 0x7e00, &fl), 0);       /* feq is quiet */
+    assert_int_equal(fl, 0);
+    assert_int_equal(fpu_lt_h(0x7e00, 0x3c00, &fl), 0);       /* flt signals on any NaN */
+    assert_int_equal(fl, NV);
+    assert_int_equal(fpu_class_h(0x0001), 1u << 5);           /* positive subnormal */
+    assert_int_equal(fpu_class_h(0x7c01), 1u << 8);           /* signaling NaN */
+    assert_int_equal(fpu_class_h(0xfc00), 1u << 0);           /* -inf */
+    fl = 0;
+    assert_int_equal(fpu_cvt_s_h(0x7c01, &fl), 0x7fc00000u);  /* sNaN -> canonical, NV */
+    assert_int_equal(fl, NV);
+    assert_int_equal(fpu_cvt_d_h(0x0001, &fl), 0x3e70000000000000ull); /* 2^-24, exact */
+    assert_int_equal(fpu_cvt_s_h(0x83ff, &fl), 0xb87fc000u);  /* -1023 * 2^-24, exact */
+}
+
 #if defined(__x86_64__)
 /* The host FP environment: fpu calls must not leave a directed rounding mode
  * behind, and stale host state (sticky flags, FTZ/DAZ) must not leak in. */
@@ -843,6 +938,7 @@ int main(void) {
         cmocka_unit_test(test_fma),
         cmocka_unit_test(test_fclass),
         cmocka_unit_test(test_flags_accumulate),
+        cmocka_unit_test(test_half),
 #if defined(__x86_64__)
         cmocka_unit_test(test_host_environment),
 #endif

@@ -225,10 +225,11 @@ OPX2(fltq_h, ".insn r OP_FP, 5, 0x52, %[r], ft0, ft1")
         *fl = f;                                                                                              \
         return r;                                                                                             \
     }
-#define ROUND_MODES(name, f7, rs2)                                                            \
-    ROUND(name##_0, f7, rs2, "0")                                                             \
-    ROUND(name##_1, f7, rs2, "1") ROUND(name##_2, f7, rs2, "2") ROUND(name##_3, f7, rs2, "3") \
-        ROUND(name##_4, f7, rs2, "4")
+/* clang-format off */
+#define ROUND_MODES(name, f7, rs2) \
+    ROUND(name##_0, f7, rs2, "0") ROUND(name##_1, f7, rs2, "1") ROUND(name##_2, f7, rs2, "2") \
+    ROUND(name##_3, f7, rs2, "3") ROUND(name##_4, f7, rs2, "4")
+/* clang-format on */
 ROUND_MODES(fround_s, "0x20", "x4")
 ROUND_MODES(froundnx_s, "0x20", "x5")
 ROUND_MODES(fround_d, "0x21", "x4")

@@ -497,6 +497,30 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
     add_test(NAME exec.qemu.threads_q7.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads ${case})
   endforeach()
+  # PI futexes (tests/guest/threads_pi.c; before: "unsupported futex operation N", exit 125):
+  # PTHREAD_PRIO_INHERIT mutexes under contention, the word's TID | FUTEX_WAITERS |
+  # FUTEX_OWNER_DIED through every call, the handoff at FUTEX_UNLOCK_PI, EDEADLK by the chain
+  # walk, a handler in FUTEX_LOCK_PI (it waits on), a condition variable on a PI mutex,
+  # FUTEX_WAIT_REQUEUE_PI / FUTEX_CMP_REQUEUE_PI — identical to qemu-riscv64 (the host kernel's
+  # answers), with the default quantum and with 7
+  foreach(case mutex raw handoff deadlock signal condvar requeue requeue_errors)
+    add_test(NAME exec.qemu.threads_pi.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_pi ${case})
+    add_test(NAME exec.qemu.threads_pi_q7.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads_pi ${case})
+    set_tests_properties(exec.qemu.threads_pi.${case} exec.qemu.threads_pi_q7.${case} PROPERTIES TIMEOUT 120)
+  endforeach()
+  # robust PI mutexes (qemu-riscv64 7.2 dies of SIGBUS on them): the lines the host's Linux
+  # kernel and glibc 2.36 print for the same program built for x86-64 — the owner exits
+  # holding it (before the lock, and while main waits in FUTEX_LOCK_PI): EOWNERDEAD, the word
+  # main's tid (FUTEX_WAITERS kept when it waited), then ENOTRECOVERABLE when not made consistent
+  set(_pi_robust "^after the owner's exit: 0\\|OWNER_DIED\nlock: EOWNERDEAD\nword: self\nconsistent: 0\nunlock: 0\nword: 0\nlock again: 0\nunlock: 0\nlock: EOWNERDEAD\nunlock: 0\nlock: ENOTRECOVERABLE\n$")
+  set(_pi_robust_wait "^lock: EOWNERDEAD\nword: self\\|WAITERS\nconsistent: 0\nunlock: 0\nword: 0\nlock again: 0\nunlock: 0\nlock: EOWNERDEAD\nunlock: 0\nlock: ENOTRECOVERABLE\n$")
+  foreach(quantum 100000 7)
+    foreach(case robust robust_wait)
+      add_test(NAME exec.threads_pi.${case}_q${quantum} COMMAND ${_cs} exec --thread-quantum ${quantum} ${_g}/threads_pi ${case})
+      set_tests_properties(exec.threads_pi.${case}_q${quantum} PROPERTIES PASS_REGULAR_EXPRESSION "${_pi_${case}}")
+    endforeach()
+  endforeach()
   # Processes (docs/sandbox.md §15; before: clone without CLONE_THREAD and execve returned
   # -ENOSYS with a warning). fork, exit statuses, wait4 (WNOHANG, -1, a signalled child),
   # waitid, kill of a child, a pipe between parent and child, getpid/getppid: as under

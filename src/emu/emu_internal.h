@@ -71,19 +71,22 @@ typedef struct emu_thread {
     int32_t tid;
     hart h;
     thread_context ctx;
-    uint64_t futex_addr;   /* the futex it waits on */
-    uint32_t futex_bitset; /* FUTEX_WAIT_BITSET's mask (all ones for FUTEX_WAIT) */
-    uint64_t wait_seq;     /* when it began to wait: wakes go oldest first */
-    uint64_t deadline_ns;  /* on the guest's monotonic clock; UINT64_MAX: none */
-    const char *io_what;   /* THREAD_IO: what it waits in, for the deadlock line */
-    bool io_retry;         /* its ecall runs again after a THREAD_IO wait (deadline kept) */
-    bool io_timed_out;     /* ... and the wait's deadline passed */
-    bool io_restartable;   /* ... and an SA_RESTART handler runs it again (not EINTR) */
-    uint64_t restart_a0;   /* a futex wait's a0, for its restart after an SA_RESTART handler */
-    uint64_t io_partial;   /* bytes a blocking pipe write wrote before it waited */
-    uint64_t io_sigset;    /* the signals a sigtimedwait waits for (its wait ends when one comes) */
-    bool io_child;         /* THREAD_IO in wait4/waitid: a child's change (SIGCHLD) runs it again */
-    bool io_child_hold;    /* ... run again with every other thread waiting: it may wait on the host */
+    uint64_t futex_addr;    /* the futex it waits on */
+    uint32_t futex_bitset;  /* FUTEX_WAIT_BITSET's mask (all ones for FUTEX_WAIT) */
+    uint8_t futex_pi;       /* a PI wait (thread.c PI_*): to own futex_addr, or to be requeued onto it */
+    int32_t futex_pi_owner; /* PI_LOCK / PI_REQUEUED: the tid owning futex_addr, whom it waits for */
+    uint64_t futex_pi_key2; /* PI_REQUEUE_WAIT: the PI futex FUTEX_CMP_REQUEUE_PI may move it to */
+    uint64_t wait_seq;      /* when it began to wait: wakes go oldest first */
+    uint64_t deadline_ns;   /* on the guest's monotonic clock; UINT64_MAX: none */
+    const char *io_what;    /* THREAD_IO: what it waits in, for the deadlock line */
+    bool io_retry;          /* its ecall runs again after a THREAD_IO wait (deadline kept) */
+    bool io_timed_out;      /* ... and the wait's deadline passed */
+    bool io_restartable;    /* ... and an SA_RESTART handler runs it again (not EINTR) */
+    uint64_t restart_a0;    /* a futex wait's a0, for its restart after an SA_RESTART handler */
+    uint64_t io_partial;    /* bytes a blocking pipe write wrote before it waited */
+    uint64_t io_sigset;     /* the signals a sigtimedwait waits for (its wait ends when one comes) */
+    bool io_child;          /* THREAD_IO in wait4/waitid: a child's change (SIGCHLD) runs it again */
+    bool io_child_hold;     /* ... run again with every other thread waiting: it may wait on the host */
     /* THREAD_IO for descriptors only another process or the outside can make ready (a pipe a
      * child writes, a terminal): idle() waits for them on the host while the others wait; as
      * many as the call waits for (the array is the slot's, kept for its next thread) */
@@ -397,8 +400,8 @@ void emu_signal_deliver(emu_t *e);
 bool emu_signal_fault(emu_t *e, int sig, int code, uint64_t addr);
 
 /* thread.c */
-#define EMU_CLONE_REFUSED     INT64_MIN       /* emu_sys_clone: not a thread (syscall.c refuses it) */
-#define EMU_FUTEX_UNSUPPORTED (INT64_MIN + 1) /* emu_sys_futex: an operation not served */
+#define EMU_CLONE_REFUSED INT64_MIN       /* emu_sys_clone: not a thread (syscall.c refuses it) */
+#define EMU_FUTEX_FOREVER (INT64_MIN + 1) /* emu_sys_futex: a FUTEX_WAIT_REQUEUE_PI with one thread */
 /* clone(flags, newsp, ptid, tls, ctid) (riscv's CONFIG_CLONE_BACKWARDS order) of a thread. */
 int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t tls, uint64_t ctid);
 /* exit(2) of one thread; false when it is the last one (the process ends). */
@@ -559,7 +562,9 @@ uint64_t emu_host_event_chunk(uint64_t budget);
 _Noreturn void emu_die_by_signal(int sig);
 /* A blocking call a signal with a handler interrupted: -EINTR, or run again after the
  * handler when it has SA_RESTART (Linux's ERESTARTSYS; emu_syscall decides). */
-#define EMU_ERESTARTSYS 512
+#define EMU_ERESTARTSYS    512
+/* ... and run again after the handler whatever its flags (Linux's ERESTARTNOINTR: FUTEX_LOCK_PI) */
+#define EMU_ERESTARTNOINTR 513
 
 /* exec.c */
 uint64_t emu_exec_fast(emu_t *e, uint64_t max);

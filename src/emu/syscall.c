@@ -3354,17 +3354,25 @@ void emu_syscall(emu_t *e) {
         ret = emu_thread_tid(e);
         break;
     case SYS_futex: {
-        if (e->threads) { /* threads: waits block, wakes wake (thread.c) */
+        unsigned op = (unsigned)a1 & 0x7f; /* without FUTEX_PRIVATE_FLAG / CLOCK_REALTIME */
+        if (e->threads || (op != 0 && op != 9 && op != 1 && op != 10)) {
+            /* threads: waits block, wakes wake (thread.c); one thread: the checks, WAKE_OP's
+             * change of the second word, the PI futexes' word (they never wait for nobody) */
             ret = emu_sys_futex(e, a0, a1, a2, a3, a4, a5);
-            if (ret == EMU_FUTEX_UNSUPPORTED) {
-                emu_fail(e, "unsupported futex operation %u at pc 0x%" PRIx64, (unsigned)a1 & 0x7f, e->h.pc);
-                return;
+            if (ret == EMU_FUTEX_FOREVER) { /* FUTEX_WAIT_REQUEUE_PI with one thread */
+                if (a3) {                   /* absolute, on FUTEX_CLOCK_REALTIME's clock */
+                    ret = sys_nanosleep(e, (a1 & 256) ? CLOCK_REALTIME : CLOCK_MONOTONIC, 1, a3, 0);
+                    if (ret == 0) ret = -ETIMEDOUT;
+                } else {
+                    emu_fail(e, "futex wait would block forever: the guest has a single thread (pc 0x%" PRIx64 ")",
+                             e->h.pc);
+                    return;
+                }
             }
             break;
         }
-        unsigned op = (unsigned)a1 & 0x7f; /* without FUTEX_PRIVATE_FLAG / CLOCK_REALTIME */
-        if (op == 0 || op == 9) {          /* WAIT, WAIT_BITSET */
-            uint32_t v;
+        if ((a1 & 256) && op != 9) ret = -ENOSYS; /* FUTEX_CLOCK_REALTIME: WAIT_BITSET's alone here */
+        else if (op == 0 || op == 9) { /* WAIT, WAIT_BITSET */ uint32_t v;
             if (op == 9 && (uint32_t)a5 == 0) ret = -EINVAL; /* WAIT_BITSET with no bit */
             else if (guest_get(e, a0, &v, 4)) ret = -EFAULT;
             else if (v != (uint32_t)a2) ret = -EAGAIN;
@@ -3379,15 +3387,7 @@ void emu_syscall(emu_t *e) {
                          e->h.pc);
                 return;
             }
-        } else if (op == 1 || op == 10) { /* WAKE, WAKE_BITSET: nobody waits */
-            ret = 0;
-        } else if (op == 3 || op == 4 || op == 5) { /* REQUEUE, CMP_REQUEUE, WAKE_OP: their checks and
-                                                       WAKE_OP's change of the second word still apply */
-            ret = emu_sys_futex(e, a0, a1, a2, a3, a4, a5);
-        } else {
-            emu_fail(e, "unsupported futex operation %u at pc 0x%" PRIx64, op, e->h.pc);
-            return;
-        }
+        } else ret = 0; /* WAKE, WAKE_BITSET: nobody waits */
         break;
     }
     case SYS_set_robust_list: /* kept for the thread, walked when it exits (thread.c) */
@@ -3659,7 +3659,8 @@ void emu_syscall(emu_t *e) {
         return;
     }
     if (ret == -EMU_ERESTARTSYS && !emu_restarts(e)) ret = -EINTR;
-    if (ret == -EMU_ERESTARTSYS) { /* the ecall runs again, a0 as it was, after the handler */
+    if (ret == -EMU_ERESTARTSYS ||
+        ret == -EMU_ERESTARTNOINTR) { /* the ecall runs again, a0 as it was, after the handler */
         if (e->status == EMU_RUNNING) emu_signal_deliver(e);
         e->sig_redirect = true;
         if (e->thread_switch) emu_thread_after_syscall(e);

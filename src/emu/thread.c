@@ -28,8 +28,12 @@
  *   (interrupt()).
  * - A thread's robust futex list is walked when it exits (FUTEX_OWNER_DIED, a waiter woken).
  * - FUTEX_WAKE_OP: the operation on the second word is done even when no thread waits.
- * - Not served: PI futexes,
- *   fork-like clones (they keep returning -ENOSYS, syscall.c).
+ * - PI futexes (FUTEX_LOCK_PI, LOCK_PI2, TRYLOCK_PI, UNLOCK_PI, WAIT_REQUEUE_PI,
+ *   CMP_REQUEUE_PI): the word's protocol (TID | FUTEX_WAITERS | FUTEX_OWNER_DIED) as
+ *   kernel/futex/pi.c and requeue.c keep it; the unlock hands the futex to the oldest waiter
+ *   at once (the kernel's rt_mutex orders equal-priority waiters FIFO). Priority inheritance
+ *   itself means nothing here: one hart, no priorities, round robin. Within one process only
+ *   (a PI futex another process owns: -ESRCH, as for a dead owner).
  */
 #include <inttypes.h>
 #include <poll.h>
@@ -72,10 +76,27 @@ enum {
     FUTEX_REQUEUE_ = 3,
     FUTEX_CMP_REQUEUE_ = 4,
     FUTEX_WAKE_OP_ = 5,
+    FUTEX_LOCK_PI_ = 6,
+    FUTEX_UNLOCK_PI_ = 7,
+    FUTEX_TRYLOCK_PI_ = 8,
     FUTEX_WAIT_BITSET_ = 9,
     FUTEX_WAKE_BITSET_ = 10,
+    FUTEX_WAIT_REQUEUE_PI_ = 11,
+    FUTEX_CMP_REQUEUE_PI_ = 12,
+    FUTEX_LOCK_PI2_ = 13,
     FUTEX_PRIVATE_FLAG_ = 128,
     FUTEX_CLOCK_REALTIME_ = 256,
+};
+
+/* The word of a PI or robust futex (include/uapi/linux/futex.h) */
+enum { FUTEX_WAITERS_ = 0x80000000u, FUTEX_OWNER_DIED_ = 0x40000000u, FUTEX_TID_MASK_ = 0x3fffffffu };
+
+/* What a THREAD_FUTEX wait is (emu_thread.futex_pi) */
+enum {
+    PI_NONE,         /* FUTEX_WAIT / WAIT_BITSET */
+    PI_LOCK,         /* FUTEX_LOCK_PI(2): to own futex_addr, owned by futex_pi_owner */
+    PI_REQUEUE_WAIT, /* FUTEX_WAIT_REQUEUE_PI on futex_addr, not yet requeued onto futex_pi_key2 */
+    PI_REQUEUED,     /* ... requeued: now waits to own futex_addr (the PI futex) as PI_LOCK does */
 };
 
 static emu_thread *current(emu_t *e) { return &e->threads[e->thread_cur]; }
@@ -165,6 +186,7 @@ static void wake(emu_thread *t, int64_t result) {
     t->state = THREAD_RUNNABLE;
     t->h.x[10] = (uint64_t)result;
     t->futex_addr = 0;
+    t->futex_pi = PI_NONE;
 }
 
 /* A THREAD_IO waiter runs its ecall again (a0 as it was): the pipe changed, or its wait
@@ -196,14 +218,21 @@ static void interrupt(emu_t *e, emu_thread *t) {
         t->io_retry = t->io_timed_out = false;
         return;
     }
-    if (restart && t->state == THREAD_FUTEX && t->deadline_ns == UINT64_MAX) {
+    /* FUTEX_LOCK_PI and a FUTEX_WAIT_REQUEUE_PI not requeued yet run again after any handler
+     * (kernel/futex/pi.c futex_lock_pi, requeue.c handle_early_requeue_pi_wakeup:
+     * -ERESTARTNOINTR), their timeouts being absolute */
+    bool pi_restart = t->state == THREAD_FUTEX && (t->futex_pi == PI_LOCK || t->futex_pi == PI_REQUEUE_WAIT);
+    if ((restart && t->state == THREAD_FUTEX && t->deadline_ns == UINT64_MAX && t->futex_pi == PI_NONE) || pi_restart) {
         t->state = THREAD_RUNNABLE;
         t->h.pc -= 4;
         t->h.x[10] = t->restart_a0;
         t->futex_addr = 0;
+        t->futex_pi = PI_NONE;
         return;
     }
     int64_t result = -EINTR;
+    /* requeued onto the PI futex, it cannot restart: -EWOULDBLOCK, as futex_wait_requeue_pi */
+    if (t->state == THREAD_FUTEX && t->futex_pi == PI_REQUEUED) result = -EAGAIN;
     if (t->state == THREAD_SLEEP && t->sleep_rem) { /* the time left, as Linux writes rem */
         uint64_t now = emu_guest_clock_ns(e), left = t->deadline_ns > now ? t->deadline_ns - now : 0;
         int64_t ts[2] = {(int64_t)(left / 1000000000ull), (int64_t)(left % 1000000000ull)};
@@ -226,8 +255,11 @@ static void wake_expired(emu_t *e) {
 
 /* Wake up to n waiters on the futex at addr whose bitset meets `bitset`, oldest first
  * (FIFO, so that which thread a wake picks never depends on the host). Returns how many. */
+static bool pi_waiters_on(const emu_t *e, uint64_t addr);
+
 static int64_t futex_wake(emu_t *e, uint64_t addr, int64_t n, uint32_t bitset) {
     int64_t woken = 0;
+    if (pi_waiters_on(e, addr)) return -EINVAL; /* kernel/futex/waitwake.c futex_wake: a PI waiter */
     while (woken < n) {
         emu_thread *oldest = NULL;
         for (int i = 0; i < EMU_MAX_THREADS; i++) {
@@ -516,36 +548,270 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
 /* handle_futex_death() of kernel/futex/core.c: the futex word at uaddr held by the exiting
  * thread `tid` gets FUTEX_OWNER_DIED (its FUTEX_WAITERS bit kept) and one waiter is woken,
  * so the next pthread_mutex_lock of a robust mutex returns EOWNERDEAD. */
-enum { FUTEX_WAITERS_ = 0x80000000u, FUTEX_OWNER_DIED_ = 0x40000000u, FUTEX_TID_MASK_ = 0x3fffffffu };
-
-static void futex_death(emu_t *e, uint64_t uaddr, int32_t tid) {
+/* A PI futex's waiters wake in the exit path (pi_exit_handoff), not here; a pending non-PI
+ * one whose word has no owner any more wakes a waiter without touching the word (the owner
+ * died between its unlock and its wake: kernel/futex/core.c, handle_futex_death). */
+static void futex_death(emu_t *e, uint64_t uaddr, int32_t tid, bool pi, bool pending) {
     uint32_t word;
-    if ((uaddr & 3) || guest_get(e, uaddr, &word, 4) || (word & FUTEX_TID_MASK_) != (uint32_t)tid) return;
+    if ((uaddr & 3) || guest_get(e, uaddr, &word, 4)) return;
+    if (pending && !pi && !(word & FUTEX_TID_MASK_)) {
+        futex_wake(e, uaddr, 1, ~0u);
+        return;
+    }
+    if ((word & FUTEX_TID_MASK_) != (uint32_t)tid) return;
     uint32_t died = (word & FUTEX_WAITERS_) | FUTEX_OWNER_DIED_;
     if (guest_put(e, uaddr, &died, 4)) return;
-    if (word & FUTEX_WAITERS_) futex_wake(e, uaddr, 1, ~0u);
+    if (!pi && (word & FUTEX_WAITERS_)) futex_wake(e, uaddr, 1, ~0u);
 }
 
 /* exit_robust_list(): the list set_robust_list named — struct robust_list_head { next;
  * long futex_offset; list_op_pending } — each entry's futex (entry + futex_offset) and the
- * pending one, at most ROBUST_LIST_LIMIT (2048) entries, as the kernel walks it. */
+ * pending one, at most ROBUST_LIST_LIMIT (2048) entries, as the kernel walks it. Bit 0 of a
+ * pointer says the entry it points to is a PI futex. */
 static void walk_robust_list(emu_t *e, uint64_t head, int32_t tid) {
     uint64_t h[3];
     if (!head || guest_get(e, head, h, sizeof h)) return;
     int64_t offset = (int64_t)h[1];
-    uint64_t pending = h[2] & ~1ull, entry = h[0] & ~1ull; /* bit 0: a PI futex (not served) */
+    uint64_t pending = h[2] & ~1ull, entry = h[0] & ~1ull;
+    bool pending_pi = h[2] & 1, pi = h[0] & 1;
     for (int n = 0; entry != head && n < 2048; n++) {
         uint64_t next;
         if (guest_get(e, entry, &next, 8)) break; /* read before the word changes hands */
-        if (entry != pending) futex_death(e, entry + (uint64_t)offset, tid);
+        if (entry != pending) futex_death(e, entry + (uint64_t)offset, tid, pi, false);
         entry = next & ~1ull;
+        pi = next & 1;
     }
-    if (pending) futex_death(e, pending + (uint64_t)offset, tid);
+    if (pending) futex_death(e, pending + (uint64_t)offset, tid, pending_pi, true);
+}
+
+/* ---- PI futexes (kernel/futex/pi.c, requeue.c) ---- */
+
+static bool pi_waiting(const emu_thread *t) {
+    return t->state == THREAD_FUTEX && (t->futex_pi == PI_LOCK || t->futex_pi == PI_REQUEUED);
+}
+
+/* Any waiter the plain operations must not touch at addr (futex_wake's and futex_requeue's
+ * -EINVAL): one that waits to own it, or a FUTEX_WAIT_REQUEUE_PI waiter on it. */
+static bool pi_waiters_on(const emu_t *e, uint64_t addr) {
+    for (int i = 0; e->threads && i < EMU_MAX_THREADS; i++) {
+        const emu_thread *t = &e->threads[i];
+        if (t->state == THREAD_FUTEX && t->futex_addr == addr && t->futex_pi != PI_NONE) return true;
+    }
+    return false;
+}
+
+/* The oldest thread waiting to own the PI futex at addr (rt_mutex's top waiter: equal
+ * priorities, FIFO), or NULL. */
+static emu_thread *pi_top_waiter(emu_t *e, uint64_t addr) {
+    emu_thread *top = NULL;
+    for (int i = 0; e->threads && i < EMU_MAX_THREADS; i++) {
+        emu_thread *t = &e->threads[i];
+        if (pi_waiting(t) && t->futex_addr == addr && (!top || t->wait_seq < top->wait_seq)) top = t;
+    }
+    return top;
+}
+
+/* futex_lock_pi_atomic() for thread `tid`: 1 when it took the futex (a word without owner:
+ * its tid, FUTEX_OWNER_DIED kept, FUTEX_WAITERS with `set_waiters`); 0 when it must wait for
+ * *owner (the word has FUTEX_WAITERS); else -errno: -EDEADLK its own, -ESRCH an owner that is
+ * no thread of the process (FUTEX_WAITERS set all the same, as Linux), -EINVAL a word whose
+ * owner is not the one the waiters wait for. */
+static int64_t pi_lock_atomic(emu_t *e, uint64_t addr, int32_t tid, bool set_waiters, int32_t *owner) {
+    uint32_t word;
+    if (guest_get(e, addr, &word, 4)) return -EFAULT;
+    if ((word & FUTEX_TID_MASK_) == (uint32_t)tid) return -EDEADLK;
+    emu_thread *top = pi_top_waiter(e, addr);
+    if (top) { /* attach_to_pi_state: the word names the owner they wait for */
+        if ((word & FUTEX_TID_MASK_) != (uint32_t)top->futex_pi_owner) return -EINVAL;
+        *owner = top->futex_pi_owner;
+        return 0;
+    }
+    if (!(word & FUTEX_TID_MASK_)) {
+        uint32_t taken = (word & FUTEX_OWNER_DIED_) | (uint32_t)tid | (set_waiters ? FUTEX_WAITERS_ : 0);
+        return guest_put(e, addr, &taken, 4) ? -EFAULT : 1;
+    }
+    uint32_t waiters = word | FUTEX_WAITERS_;
+    if (guest_put(e, addr, &waiters, 4)) return -EFAULT;
+    int32_t o = (int32_t)(word & FUTEX_TID_MASK_);
+    if (!thread_of_tid(e, o)) return -ESRCH; /* attach_to_pi_owner: no such task */
+    *owner = o;
+    return 0;
+}
+
+/* rt_mutex's deadlock detection (the futex's full chain walk): owner waits, PI futex after
+ * PI futex, for a futex tid owns. */
+static bool pi_chain_reaches(emu_t *e, int32_t owner, int32_t tid) {
+    for (int n = 0; n < EMU_MAX_THREADS; n++) {
+        if (owner == tid) return true;
+        const emu_thread *o = thread_of_tid(e, owner);
+        if (!o || !pi_waiting(o)) return false;
+        owner = o->futex_pi_owner;
+    }
+    return false;
+}
+
+/* Thread t waits to own the PI futex at addr, owned by `owner`. */
+static void pi_block(emu_t *e, emu_thread *t, uint64_t addr, int32_t owner, uint8_t kind) {
+    t->state = THREAD_FUTEX;
+    t->futex_pi = kind;
+    t->futex_addr = addr;
+    t->futex_bitset = ~0u;
+    t->futex_pi_owner = owner;
+    t->wait_seq = e->wait_seq_next++;
+}
+
+/* The futex at addr goes to its oldest waiter, which returns 0 owning it: the word its tid
+ * with FUTEX_WAITERS (kept while the kernel has PI state: wake_futex_pi) and, when the owner
+ * died (`keep_died`, exit_pi_state_list then fixup_pi_state_owner), FUTEX_OWNER_DIED kept. */
+static void pi_hand_over(emu_t *e, emu_thread *next, uint64_t addr, bool keep_died) {
+    uint32_t word = 0;
+    if (guest_get(e, addr, &word, 4)) return;
+    uint32_t owned = (keep_died ? word & FUTEX_OWNER_DIED_ : 0) | FUTEX_WAITERS_ | (uint32_t)next->tid;
+    if (guest_put(e, addr, &owned, 4)) return;
+    wake(next, 0);
+    for (int i = 0; i < EMU_MAX_THREADS; i++) /* the others now wait for the new owner */
+        if (pi_waiting(&e->threads[i]) && e->threads[i].futex_addr == addr) e->threads[i].futex_pi_owner = next->tid;
+}
+
+/* exit_pi_state_list(): the PI futexes an exiting thread still owns with waiters go to their
+ * oldest waiter each (after the robust list set FUTEX_OWNER_DIED in those it listed). */
+static void pi_exit_handoff(emu_t *e, int32_t tid) {
+    for (;;) {
+        emu_thread *next = NULL;
+        for (int i = 0; i < EMU_MAX_THREADS && !next; i++)
+            if (pi_waiting(&e->threads[i]) && e->threads[i].futex_pi_owner == tid) next = &e->threads[i];
+        if (!next) return;
+        next = pi_top_waiter(e, next->futex_addr);
+        pi_hand_over(e, next, next->futex_addr, true);
+    }
+}
+
+/* An absolute futex timeout (FUTEX_LOCK_PI: CLOCK_REALTIME; LOCK_PI2, WAIT_BITSET,
+ * WAIT_REQUEUE_PI: CLOCK_MONOTONIC unless FUTEX_CLOCK_REALTIME) as a deadline on the guest's
+ * monotonic clock; UINT64_MAX without one. */
+static int64_t futex_abs_deadline(emu_t *e, uint64_t timeout, bool realtime, uint64_t *deadline) {
+    *deadline = UINT64_MAX;
+    if (!timeout) return 0;
+    int64_t ts[2];
+    if (guest_get(e, timeout, ts, sizeof ts)) return -EFAULT;
+    if (ts[0] < 0 || ts[1] < 0 || ts[1] > 999999999) return -EINVAL;
+    uint64_t ns = (uint64_t)ts[0] > UINT64_MAX / 2000000000ull ? UINT64_MAX / 2
+                                                               : (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+    uint64_t now_mono = emu_guest_clock_ns(e), now = emu_guest_time_ns(e, !realtime);
+    *deadline = ns > now ? now_mono + (ns - now) : now_mono;
+    return 0;
+}
+
+static int64_t futex_pi(emu_t *e, unsigned op, uint64_t addr, uint64_t op_word, uint64_t val, uint64_t timeout,
+                        uint64_t addr2, uint64_t val3) {
+    int32_t tid = emu_thread_tid(e), owner = 0;
+    uint64_t deadline;
+    switch (op) {
+    case FUTEX_LOCK_PI_:
+    case FUTEX_LOCK_PI2_:
+    case FUTEX_TRYLOCK_PI_: {
+        if (op != FUTEX_TRYLOCK_PI_) {
+            int64_t bad =
+                futex_abs_deadline(e, timeout, op == FUTEX_LOCK_PI_ || (op_word & FUTEX_CLOCK_REALTIME_), &deadline);
+            if (bad) return bad;
+        }
+        int64_t got = pi_lock_atomic(e, addr, tid, false, &owner);
+        if (got != 0) return got == 1 ? 0 : got;
+        if (op == FUTEX_TRYLOCK_PI_) return -EAGAIN; /* FUTEX_WAITERS stays set, as Linux */
+        if (pi_chain_reaches(e, owner, tid)) return -EDEADLK;
+        if (deadline <= emu_guest_clock_ns(e)) return -ETIMEDOUT;
+        if (emu_signal_handler_ready(e)) return -EMU_ERESTARTNOINTR; /* the handler, then again */
+        emu_thread *t = current(e);
+        pi_block(e, t, addr, owner, PI_LOCK);
+        t->restart_a0 = addr;
+        t->deadline_ns = deadline;
+        e->thread_switch = true;
+        return 0; /* the result is the unlocker's (pi_hand_over) or the timeout's */
+    }
+    case FUTEX_UNLOCK_PI_: {
+        uint32_t word;
+        if (guest_get(e, addr, &word, 4)) return -EFAULT;
+        if ((word & FUTEX_TID_MASK_) != (uint32_t)tid) return -EPERM;
+        emu_thread *next = pi_top_waiter(e, addr);
+        if (next) {
+            pi_hand_over(e, next, addr, false);
+            return 0;
+        }
+        uint32_t zero = 0; /* no waiter: neither FUTEX_WAITERS nor FUTEX_OWNER_DIED kept */
+        return guest_put(e, addr, &zero, 4) ? -EFAULT : 0;
+    }
+    case FUTEX_WAIT_REQUEUE_PI_: {
+        if (addr == addr2 || !(uint32_t)val3) return -EINVAL;
+        int64_t bad = futex_abs_deadline(e, timeout, op_word & FUTEX_CLOCK_REALTIME_, &deadline);
+        if (bad) return bad;
+        if (addr2 & 3) return -EINVAL;
+        uint32_t v;
+        if (guest_get(e, addr, &v, 4)) return -EFAULT;
+        if (v != (uint32_t)val) return -EAGAIN;
+        if (deadline <= emu_guest_clock_ns(e)) return -ETIMEDOUT;
+        if (emu_signal_handler_ready(e)) return -EMU_ERESTARTNOINTR;
+        if (!e->threads) return EMU_FUTEX_FOREVER; /* one thread: nobody can requeue it */
+        emu_thread *t = current(e);
+        pi_block(e, t, addr, 0, PI_REQUEUE_WAIT);
+        t->futex_bitset = (uint32_t)val3;
+        t->futex_pi_key2 = addr2;
+        t->restart_a0 = addr;
+        t->deadline_ns = deadline;
+        e->thread_switch = true;
+        return 0;
+    }
+    case FUTEX_CMP_REQUEUE_PI_: {
+        int32_t nr_wake = (int32_t)val, nr_requeue = (int32_t)timeout; /* val2: the timeout's slot */
+        if (nr_wake < 0 || nr_requeue < 0 || addr == addr2 || nr_wake != 1) return -EINVAL;
+        if (addr2 & 3) return -EINVAL;
+        uint32_t v;
+        if (guest_get(e, addr, &v, 4)) return -EFAULT;
+        if (v != (uint32_t)val3) return -EAGAIN;
+        /* the waiters on addr, oldest first; each must be a WAIT_REQUEUE_PI waiter for addr2 */
+        int64_t count = 0;
+        bool first = true;
+        for (;;) {
+            emu_thread *w = NULL;
+            for (int i = 0; e->threads && i < EMU_MAX_THREADS; i++) {
+                emu_thread *t = &e->threads[i];
+                if (t->state == THREAD_FUTEX && t->futex_addr == addr && t->futex_pi != PI_LOCK &&
+                    t->futex_pi != PI_REQUEUED && (!w || t->wait_seq < w->wait_seq))
+                    w = t;
+            }
+            if (!w || count - nr_wake >= nr_requeue) break;
+            if (w->futex_pi != PI_REQUEUE_WAIT || w->futex_pi_key2 != addr2) return count ? count : -EINVAL;
+            if (first) { /* futex_proxy_trylock_atomic: the oldest may take addr2 at once */
+                first = false;
+                int64_t got = pi_lock_atomic(e, addr2, w->tid, nr_requeue != 0, &owner);
+                if (got < 0) return got;
+                if (got == 1) {
+                    wake(w, 0);
+                    count++;
+                    continue;
+                }
+            } else if (!pi_top_waiter(e, addr2)) { /* the futex was just taken: its owner */
+                uint32_t word;
+                if (guest_get(e, addr2, &word, 4)) return count;
+                owner = (int32_t)(word & FUTEX_TID_MASK_);
+            }
+            /* rt_mutex_start_proxy_lock: it waits to own addr2; the requeue stops at a deadlock */
+            if (pi_chain_reaches(e, owner, w->tid)) return count ? count : -EDEADLK;
+            w->futex_pi = PI_REQUEUED;
+            w->futex_addr = addr2;
+            w->futex_pi_owner = owner;
+            w->wait_seq = e->wait_seq_next++;
+            count++;
+        }
+        return count;
+    }
+    default: return -ENOSYS;
+    }
 }
 
 bool emu_sys_thread_exit(emu_t *e) {
     if (!e->threads || e->threads_live <= 1) return false;    /* the last thread: the process ends */
     walk_robust_list(e, e->ctx.robust_list, current(e)->tid); /* kernel/exit.c: before mm_release */
+    pi_exit_handoff(e, current(e)->tid);
     /* CLONE_CHILD_CLEARTID / set_tid_address: 0 there and a futex wake (kernel/fork.c
      * mm_release), which pthread_join waits for */
     if (e->ctx.clear_child_tid) {
@@ -597,8 +863,18 @@ static int64_t futex_wake_op_word(emu_t *e, uint64_t addr2, uint32_t encoded) {
 int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, uint64_t timeout, uint64_t addr2,
                       uint64_t val3) {
     unsigned op = (unsigned)op_word & ~(unsigned)(FUTEX_PRIVATE_FLAG_ | FUTEX_CLOCK_REALTIME_);
+    /* kernel/futex/syscalls.c do_futex: the clock flag only where a timeout may be absolute */
+    if ((op_word & FUTEX_CLOCK_REALTIME_) && op != FUTEX_WAIT_BITSET_ && op != FUTEX_WAIT_REQUEUE_PI_ &&
+        op != FUTEX_LOCK_PI2_)
+        return -ENOSYS;
     if (addr & 3) return -EINVAL;
     switch (op) {
+    case FUTEX_LOCK_PI_:
+    case FUTEX_LOCK_PI2_:
+    case FUTEX_TRYLOCK_PI_:
+    case FUTEX_UNLOCK_PI_:
+    case FUTEX_WAIT_REQUEUE_PI_:
+    case FUTEX_CMP_REQUEUE_PI_: return futex_pi(e, op, addr, op_word, val, timeout, addr2, val3);
     case FUTEX_WAIT_:
     case FUTEX_WAIT_BITSET_: {
         uint32_t bitset = op == FUTEX_WAIT_ ? ~0u : (uint32_t)val3;
@@ -651,6 +927,7 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
             if (v != (uint32_t)val3) return -EAGAIN;
         }
         if (!e->threads) return 0;
+        if (pi_waiters_on(e, addr)) return -EINVAL; /* futex_requeue: a requeue-PI waiter */
         /* val wake; then up to val2 (the timeout argument's slot) move to addr2 */
         int64_t woken = futex_wake(e, addr, (int64_t)(uint32_t)val, ~0u);
         int64_t moved = 0, limit = (int64_t)(uint32_t)timeout;
@@ -665,11 +942,13 @@ int64_t emu_sys_futex(emu_t *e, uint64_t addr, uint64_t op_word, uint64_t val, u
         int64_t holds = futex_wake_op_word(e, addr2, (uint32_t)val3);
         if (holds < 0) return holds;
         if (!e->threads) return 0;
-        int64_t woken = futex_wake(e, addr, (int64_t)(uint32_t)val, ~0u);
-        if (holds) woken += futex_wake(e, addr2, (int64_t)(uint32_t)timeout, ~0u);
+        int64_t woken = futex_wake(e, addr, (int64_t)(uint32_t)val, ~0u), more = 0;
+        if (woken >= 0 && holds) more = futex_wake(e, addr2, (int64_t)(uint32_t)timeout, ~0u);
+        if (woken < 0 || more < 0) return -EINVAL;
+        woken += more;
         return woken;
     }
-    default: return EMU_FUTEX_UNSUPPORTED;
+    default: return -ENOSYS; /* FUTEX_FD (gone since Linux 2.6.26), unknown operations: as Linux */
     }
 }
 

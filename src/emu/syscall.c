@@ -546,7 +546,10 @@ typedef enum {
     PROC_ENVIRON,
     PROC_AUXV,
     PROC_STAT,
-    PROC_STATUS
+    PROC_STATUS,
+    PROC_STATM,
+    PROC_LIMITS,
+    PROC_REFUSED /* the host process' own figures, not the guest's: ENOENT (see proc_self_file_of) */
 } proc_self_file;
 
 static char *thread_comm(emu_t *e, int32_t tid);
@@ -569,11 +572,27 @@ static proc_self_file proc_self_file_of(emu_t *e, const char *path, int32_t *tid
         if (id > INT32_MAX || !thread_comm(e, (int32_t)id)) return PROC_NO_TASK;
         *tid = (int32_t)id;
     }
+    /* smaps, smaps_rollup, numa_maps, pagemap and mem describe cyclescope's host memory and io
+     * its host reads and writes: refused as a kernel without them would (before 2026-11-29 the
+     * host's were read, cyclescope's own figures) */
     static const struct {
         const char *name;
         proc_self_file file;
-    } files[] = {{"maps", PROC_MAPS}, {"cmdline", PROC_CMDLINE}, {"comm", PROC_COMM},    {"environ", PROC_ENVIRON},
-                 {"auxv", PROC_AUXV}, {"stat", PROC_STAT},       {"status", PROC_STATUS}};
+    } files[] = {{"maps", PROC_MAPS},
+                 {"cmdline", PROC_CMDLINE},
+                 {"comm", PROC_COMM},
+                 {"environ", PROC_ENVIRON},
+                 {"auxv", PROC_AUXV},
+                 {"stat", PROC_STAT},
+                 {"status", PROC_STATUS},
+                 {"statm", PROC_STATM},
+                 {"limits", PROC_LIMITS},
+                 {"smaps", PROC_REFUSED},
+                 {"smaps_rollup", PROC_REFUSED},
+                 {"numa_maps", PROC_REFUSED},
+                 {"pagemap", PROC_REFUSED},
+                 {"mem", PROC_REFUSED},
+                 {"io", PROC_REFUSED}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (!strcmp(name, files[i].name)) return files[i].file;
     return PROC_NONE;
@@ -690,6 +709,54 @@ static void proc_signal_sets(const emu_t *e, uint64_t *ignored, uint64_t *caught
  * resident), page faults, system time, start time, wait channel and flags are 0, and the
  * code and data ranges 0 (qemu-riscv64 leaves them 0 too). `tid`: the thread the file is
  * of (/proc/thread-self/), else the process'. */
+/* The guest's memory as status shows it (every mapped page counted resident): all of it, the
+ * stack's mapping, the executable ones but the sigreturn page. */
+static void proc_vm_sizes(const emu_t *e, uint64_t *size, uint64_t *stack, uint64_t *exec) {
+    *size = *stack = *exec = 0;
+    for (size_t i = 0; i < e->m.vma_count; i++) {
+        const vma *v = &e->m.vmas[i];
+        *size += v->end - v->start;
+        if (v->start < GUEST_STACK_TOP && GUEST_STACK_TOP <= v->end) *stack += v->end - v->start;
+        else if (v->prot & PROT_X && v->start != EMU_SIGRETURN_PAGE) *exec += v->end - v->start; /* not the "vDSO" */
+    }
+}
+
+/* statm (fs/proc/array.c proc_pid_statm): size resident shared text lib data dt, in pages —
+ * status's VmSize, VmRSS, 0, VmExe, 0, VmData + VmStk, 0. */
+static int proc_statm_fd(const emu_t *e) {
+    uint64_t size, stack, exec;
+    proc_vm_sizes(e, &size, &stack, &exec);
+    char text[160];
+    int len = snprintf(text, sizeof text, "%" PRIu64 " %" PRIu64 " 0 %" PRIu64 " 0 %" PRIu64 " 0\n", size / PAGE_SIZE,
+                       size / PAGE_SIZE, exec / PAGE_SIZE, (size - exec) / PAGE_SIZE);
+    return proc_text_fd("statm", text, (size_t)len);
+}
+
+/* limits (fs/proc/base.c proc_pid_limits): the guest's limits, as getrlimit gives them. */
+static int proc_limits_fd(const emu_t *e) {
+    static const char *const names[GUEST_RLIMITS][2] = {
+        {"Max cpu time", "seconds"},    {"Max file size", "bytes"},      {"Max data size", "bytes"},
+        {"Max stack size", "bytes"},    {"Max core file size", "bytes"}, {"Max resident set", "bytes"},
+        {"Max processes", "processes"}, {"Max open files", "files"},     {"Max locked memory", "bytes"},
+        {"Max address space", "bytes"}, {"Max file locks", "locks"},     {"Max pending signals", "signals"},
+        {"Max msgqueue size", "bytes"}, {"Max nice priority", NULL},     {"Max realtime priority", NULL},
+        {"Max realtime timeout", "us"}};
+    char text[2048];
+    size_t len =
+        (size_t)snprintf(text, sizeof text, "%-25s %-20s %-20s %-10s\n", "Limit", "Soft Limit", "Hard Limit", "Units");
+    for (int i = 0; i < GUEST_RLIMITS; i++) {
+        char lim[2][24];
+        for (int k = 0; k < 2; k++) {
+            if (e->rlim[i][k] == UINT64_MAX) snprintf(lim[k], sizeof lim[k], "unlimited");
+            else snprintf(lim[k], sizeof lim[k], "%" PRIu64, e->rlim[i][k]);
+        }
+        len += (size_t)snprintf(text + len, sizeof text - len, "%-25s %-20s %-20s ", names[i][0], lim[0], lim[1]);
+        if (names[i][1]) len += (size_t)snprintf(text + len, sizeof text - len, "%-10s", names[i][1]);
+        len += (size_t)snprintf(text + len, sizeof text - len, "\n");
+    }
+    return proc_text_fd("limits", text, len);
+}
+
 static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
     const char *comm = shown_comm(e, tid);
     /* status escapes a newline and a backslash (proc_task_name's seq_escape_str), stat does not */
@@ -701,13 +768,8 @@ static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
     }
     name[k] = 0;
     int threads = e->threads ? e->threads_live : 1;
-    uint64_t size = 0, stack = 0, exec = 0;
-    for (size_t i = 0; i < e->m.vma_count; i++) {
-        const vma *v = &e->m.vmas[i];
-        size += v->end - v->start;
-        if (v->start < GUEST_STACK_TOP && GUEST_STACK_TOP <= v->end) stack += v->end - v->start;
-        else if (v->prot & PROT_X && v->start != EMU_SIGRETURN_PAGE) exec += v->end - v->start; /* not the "vDSO" */
-    }
+    uint64_t size, stack, exec;
+    proc_vm_sizes(e, &size, &stack, &exec);
     uint64_t ignored, caught, user_ticks = e->icount / 10000000; /* 100 Hz, as times(2) */
     proc_signal_sets(e, &ignored, &caught);
     char text[2048];
@@ -756,8 +818,11 @@ static int proc_self_fd(emu_t *e, proc_self_file file, int32_t tid) {
     }
     case PROC_STAT: return proc_stat_fd(e, false, tid);
     case PROC_STATUS: return proc_stat_fd(e, true, tid);
+    case PROC_STATM: return proc_statm_fd(e);
+    case PROC_LIMITS: return proc_limits_fd(e);
     case PROC_NONE:
-    case PROC_NO_TASK: break;
+    case PROC_NO_TASK:
+    case PROC_REFUSED: break;
     }
     return -ENOENT;
 }
@@ -781,7 +846,7 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     int host;
     int32_t self_tid;
     proc_self_file proc = proc_self_file_of(e, path, &self_tid);
-    if (proc == PROC_NO_TASK) return -ENOENT;
+    if (proc == PROC_NO_TASK || proc == PROC_REFUSED) return -ENOENT;
     if (writes && proc == PROC_COMM) { /* a comm file renames its thread (comm_write) */
         if ((flags & O_CREAT) && (flags & O_EXCL)) return -EEXIST;
         host = proc_self_fd(e, proc, self_tid);

@@ -583,6 +583,23 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   add_test(NAME exec.qemu.proc_tree.shared_kill
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_ptdir} -- ${_g}/proc_tree shared_kill ${_ptdir})
   set_tests_properties(exec.qemu.proc_tree.shared_kill PROPERTIES TIMEOUT 30)
+  # MAP_SHARED memory shared with forked children (tests/guest/shared_mem.c): anonymous shared
+  # memory a child writes (before: the parent never saw it), also when SIGKILL ends the child,
+  # both ways, across an mprotect split and a child's munmap, MADV_DONTNEED keeping shared bytes,
+  # a file mapping a SIGKILLed child wrote (before: lost); private memory stays the child's own
+  foreach(case anon anon_kill both_ways split private dontneed)
+    add_test(NAME exec.qemu.shared_mem.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/shared_mem ${case})
+    set_tests_properties(exec.qemu.shared_mem.${case} PROPERTIES TIMEOUT 30)
+  endforeach()
+  # SimPoint's copies time their points in shared memory of their own (not the run's)
+  add_test(NAME simpoint.shared_mem COMMAND ${_scripts}/shared_mem_simpoint.sh ${_cs} ${_g}/shared_mem)
+  set_tests_properties(simpoint.shared_mem PROPERTIES TIMEOUT 120)
+  set(_smdir ${CMAKE_CURRENT_BINARY_DIR}/shared-mem-area)
+  file(MAKE_DIRECTORY ${_smdir})
+  add_test(NAME exec.qemu.shared_mem.file_kill
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_smdir} -- ${_g}/shared_mem file_kill ${_smdir})
+  set_tests_properties(exec.qemu.shared_mem.file_kill PROPERTIES TIMEOUT 30)
   # SIGBUS/SIGFPE/SIGILL/SIGSEGV sent to a child that catches them (the host's default killed
   # it); never run under qemu-riscv64 7.2, which takes a third of them for faults of its own:
   # the lines are Linux's answer

@@ -1,6 +1,7 @@
 #include "mem.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 enum { LEVEL_BITS = 9, LEVEL_SIZE = 1 << LEVEL_BITS, LEVELS = 4 };
 #define VA_LIMIT (1ull << GUEST_VA_BITS)
@@ -51,7 +52,8 @@ static void free_tree(void *node, int level) {
     if (level == LEVELS - 1) {
         page *leaf = node;
         for (unsigned i = 0; i < LEVEL_SIZE; i++) {
-            free(leaf[i].data);
+            if (leaf[i].shared) munmap(leaf[i].data, PAGE_SIZE);
+            else free(leaf[i].data);
             free(leaf[i].code);
         }
     } else {
@@ -177,11 +179,13 @@ static void page_release(mem *m, page *p, uint8_t unused) {
     (void)unused;
     if (p->data) m->host_bytes -= PAGE_SIZE;
     if (p->code) m->host_bytes -= CODE_BYTES;
-    free(p->data);
+    if (p->shared) munmap(p->data, PAGE_SIZE); /* this process' view; the others keep theirs */
+    else free(p->data);
     free(p->code);
     p->data = NULL;
     p->code = NULL;
     p->prot = 0;
+    p->shared = false;
 }
 
 static void page_set_prot(mem *m, page *p, uint8_t prot) {
@@ -191,7 +195,18 @@ static void page_set_prot(mem *m, page *p, uint8_t prot) {
 
 static void page_zero(mem *m, page *p, uint8_t unused) {
     (void)m, (void)unused;
-    if (p->data && (p->prot & PROT_W)) memset(p->data, 0, PAGE_SIZE);
+    if (p->data && (p->prot & PROT_W) && !p->shared) memset(p->data, 0, PAGE_SIZE);
+}
+
+/* A shared page becomes a private copy of itself. */
+static void page_unshare(mem *m, page *p, uint8_t unused) {
+    (void)m, (void)unused;
+    if (!p->shared) return;
+    uint8_t *copy = cs_malloc(PAGE_SIZE);
+    memcpy(copy, p->data, PAGE_SIZE);
+    munmap(p->data, PAGE_SIZE);
+    p->data = copy;
+    p->shared = false;
 }
 
 static bool range_ok(uint64_t start, uint64_t len) {
@@ -214,6 +229,40 @@ bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
     while (at < m->vma_count && m->vmas[at].start < start) at++;
     vma_insert(m, at, (vma){start, start + len, prot});
     return true;
+}
+
+bool mem_map_shared(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
+    len = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (!range_ok(start, len) || len == 0) return false;
+    if (m->host_bytes + len > m->host_limit) return false; /* its pages are charged at once */
+    uint8_t *host = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (host == MAP_FAILED) return false;
+    /* every page's table entry before the region: when the host limit refuses one, nothing
+     * was replaced */
+    for (uint64_t off = 0; off < len; off += PAGE_SIZE)
+        if (!walk(m, (start + off) >> PAGE_SHIFT, true)) {
+            munmap(host, len);
+            m->over_limit = false; /* the guest's mmap fails (ENOMEM): the run goes on */
+            return false;
+        }
+    if (!mem_map(m, start, len, prot)) {
+        munmap(host, len);
+        return false;
+    }
+    for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
+        page *p = walk(m, (start + off) >> PAGE_SHIFT, false);
+        p->data = host + off;
+        p->shared = true;
+        p->prot = prot;
+        m->host_bytes += PAGE_SIZE;
+        m->pages_allocated++;
+    }
+    return true;
+}
+
+void mem_unshare(mem *m) {
+    for_pages(m, 0, VA_LIMIT, page_unshare, 0);
+    tlb_flush(m);
 }
 
 void mem_unmap(mem *m, uint64_t start, uint64_t len) {
@@ -254,7 +303,9 @@ bool mem_move(mem *m, uint64_t from, uint64_t len, uint64_t to, uint64_t new_len
             page *q = walk(m, to_vpn + i, false);
             q->data = p->data;
             q->prot = prot;
+            q->shared = p->shared;
             p->data = NULL;
+            p->shared = false;
         }
         page_release(m, p, 0); /* decoded code stays behind: it knows its addresses */
         i++;

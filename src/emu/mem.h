@@ -42,6 +42,7 @@ typedef struct page {
     uint8_t *data; /* PAGE_SIZE bytes, NULL until touched */
     dinsn *code;   /* PAGE_SIZE/2 decoded entries, NULL if never executed */
     uint8_t prot;
+    bool shared; /* data is a page of a host MAP_SHARED mapping (mem_map_shared): munmap, not free */
 } page;
 
 typedef struct vma {
@@ -80,6 +81,15 @@ void mem_free(mem *m);
  * space and when the regions would pass map_limit. Mapping over an existing
  * range replaces it (MAP_FIXED). */
 bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot);
+/* mem_map whose pages are a host MAP_SHARED|MAP_ANONYMOUS mapping, made at once: a host
+ * fork() of the emulator shares them with the child, as the guest's MAP_SHARED memory is
+ * shared with its forked children on Linux (each process' writes seen by the other at once,
+ * whatever ends the writer, SIGKILL included). Their contents survive MADV_DONTNEED
+ * (mem_zero_range), as shmem's pages do. */
+bool mem_map_shared(mem *m, uint64_t start, uint64_t len, uint8_t prot);
+/* Every shared page becomes a private copy (a SimPoint copy of the run must not write into
+ * the memory the run goes on with). */
+void mem_unshare(mem *m);
 void mem_unmap(mem *m, uint64_t start, uint64_t len);
 bool mem_protect(mem *m, uint64_t start, uint64_t len, uint8_t prot); /* false: not all mapped */
 bool mem_is_free(const mem *m, uint64_t start, uint64_t len);

@@ -2450,7 +2450,13 @@ static int64_t sys_mmap(emu_t *e, uint64_t addr, uint64_t len, int64_t prot, int
         if (!at || at < e->brk_limit) return -ENOMEM;
     }
     shared_release(e, at, size); /* a mapping replaced by MAP_FIXED is written back first */
-    if (!mem_map(&e->m, at, size, guest_prot(prot))) return -ENOMEM;
+    /* MAP_SHARED memory, anonymous or of a file, is host shared memory, so that the processes
+     * of the guest's tree forked from here share it as on Linux: a child's writes are in the
+     * parent's memory at once (a file's reach the file at the parent's next write-back too),
+     * also when SIGKILL, which no handler sees, ends the child (before 2026-11-29 each process
+     * had a private copy: the parent never saw a child's writes to anonymous shared memory) */
+    bool host_shared = (flags & G_MAP_SHARED) && ((flags & G_MAP_ANONYMOUS) || shared);
+    if (!(host_shared ? mem_map_shared : mem_map)(&e->m, at, size, guest_prot(prot))) return -ENOMEM;
     shared_map sm = {.start = at, .len = size, .off = off, .fd = -1};
     if (shared) {
         struct stat st;
@@ -2661,6 +2667,9 @@ static void private_socket(emu_t *e, size_t index) {
 }
 
 void emu_private_pipes(emu_t *e) {
+    /* (called in a SimPoint copy of the run, emu_private_files): its MAP_SHARED memory too
+     * becomes its own, else the copy timing a point would write into the run's memory */
+    mem_unshare(&e->m);
     for (size_t i = 0; i < e->pipe_count; i++) {
         guest_pipe *p = &e->pipes[i];
         int fresh[2];

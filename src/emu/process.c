@@ -60,7 +60,7 @@ enum {
  * at most EMU_MAX_THREADS) stay below the next process' pid. */
 enum { VPID_STRIDE = EMU_PID_STRIDE };
 
-#define EXEC_STATE_MAGIC "cyclescope-exec-state-4"
+#define EXEC_STATE_MAGIC "cyclescope-exec-state-5"
 
 /* ---- SIGCHLD ---- */
 
@@ -1039,6 +1039,9 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
         put_number(&b, (uint64_t)g->host);
         put_number(&b, g->writable);
         put_number(&b, g->nonblock);
+        /* a /proc comm file open for writing renames its thread still (before 2026-11-29 it
+         * became the memfd it reads, a plain file taking the writes) */
+        put_number(&b, (uint64_t)(uint32_t)g->comm_tid);
         put_field(&b, g->path ? g->path : "");
     }
     /* the children: the host process stays their parent through the execve, and the new
@@ -1184,12 +1187,14 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
         for (size_t k = 0; k < nfds && !r.bad; k++) {
             uint64_t gfd = get_number(&r), host = get_number(&r);
             bool writable = get_number(&r) != 0, nonblock = get_number(&r) != 0;
+            uint64_t comm_tid = get_number(&r);
             const char *fd_path = get_field(&r);
             if (r.bad || gfd >= EMU_MAX_FDS || host > INT_MAX || fcntl((int)host, F_GETFD) < 0) continue;
             if (host > 2) fcntl((int)host, F_SETFD, FD_CLOEXEC);
             e->fds[gfd] = (guest_fd){.host = (int)host,
                                      .writable = writable,
                                      .nonblock = nonblock,
+                                     .comm_tid = comm_tid <= INT32_MAX ? (int32_t)comm_tid : 0,
                                      .path = *fd_path ? cs_strdup(fd_path) : NULL};
             struct stat fd_stat;
             if (fstat((int)host, &fd_stat) == 0 && S_ISSOCK(fd_stat.st_mode))

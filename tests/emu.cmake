@@ -516,6 +516,18 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   add_test(NAME exec.comm_exec_fd COMMAND ${_cs} exec ${_g}/comm_exec_fd)
   set_tests_properties(exec.comm_exec_fd PROPERTIES PASS_REGULAR_EXPRESSION
     "^write: 5\nbefore exec: first\nafter exec: comm_exec_fd\nwrite: 8\nnow: renamed\n\nwrite of a long name: 26\nnow: a-name-longer-t\n*$")
+  # writev whose later buffer waits for room blocks its thread alone and writes all of it (before:
+  # a short count to the process' own pipe, every thread held on the host for a child's pipe);
+  # readv's later buffer of a FIFO from outside takes what is there (before: its host read waited
+  # for more, the test's timeout) — tests/guest/threads_iov.c
+  foreach(case own cross)
+    add_test(NAME exec.qemu.threads_iov.${case} COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_iov ${case})
+    add_test(NAME exec.qemu.threads_iov_q7.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads_iov ${case})
+    set_tests_properties(exec.qemu.threads_iov.${case} exec.qemu.threads_iov_q7.${case} PROPERTIES TIMEOUT 60)
+  endforeach()
+  add_test(NAME exec.qemu.threads_iov.fifo COMMAND ${_scripts}/readv_fifo.sh ${CYCLESCOPE_QEMU} ${_cs} ${_g}/threads_iov)
+  set_tests_properties(exec.qemu.threads_iov.fifo PROPERTIES TIMEOUT 30)
   # PI futexes (tests/guest/threads_pi.c; before: "unsupported futex operation N", exit 125):
   # PTHREAD_PRIO_INHERIT mutexes under contention, the word's TID | FUTEX_WAITERS |
   # FUTEX_OWNER_DIED through every call, the handoff at FUTEX_UNLOCK_PI, EDEADLK by the chain

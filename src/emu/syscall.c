@@ -937,7 +937,7 @@ static int64_t outside_wait_for(emu_t *e, struct pollfd *p, size_t n, uint64_t t
  * alive, this one blocks instead (thread.c: the call runs again once the descriptor is ready,
  * e->syscall_retry set); -EMU_ERESTARTSYS when a handler comes first (a signal from another
  * process ended the host's wait, emu_host_wait, or one was due). `what` NULL: the host waits
- * holding every thread (readv's and writev's later buffers, which cannot run again alone). */
+ * holding every thread (a caller that cannot run again from where it waited). */
 static int host_wait_ready(emu_t *e, int host, short events, const char *what) {
     struct pollfd p = {.fd = host, .events = events};
     int64_t waits = what ? emu_thread_block_host(e, what, &p, 1, UINT64_MAX, true) : 0;
@@ -1523,6 +1523,13 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
         return ret;
     }
     if (pipe_of(e, g) && pipe_of(e, g)->cross_process) return cross_pipe_read(e, g, buf, count, may_wait);
+    if (!may_wait && offset < 0 && !pipe_of(e, g) && !g->eventfd && host_fd_from_outside(e, g->host)) {
+        /* readv's later buffer of a terminal, a FIFO or a pipe from outside: what is there now
+         * (Linux's pipe_read and n_tty_read fill the later buffers without waiting); its host
+         * read held every thread until more came */
+        struct pollfd q = {.fd = g->host, .events = POLLIN};
+        if (poll(&q, 1, 0) == 0) return 0;
+    }
     if (may_wait && offset < 0 && !pipe_of(e, g) && !g->eventfd && e->threads && e->threads_live > 1 &&
         !(fcntl(g->host, F_GETFL) & O_NONBLOCK) && host_fd_from_outside(e, g->host)) {
         /* a terminal or a pipe from outside with nothing in it: the other threads run while
@@ -2002,13 +2009,32 @@ static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool w
         uint64_t a[3] = {fd, 0, 0};
         return socket_msg(e, writing ? SYS_sendmsg : SYS_recvmsg, a, gm);
     }
+    /* writev to a pipe writes all of it, as Linux's pipe_write of the whole iov_iter: a wait
+     * for room in a later buffer is this thread's alone, like write(2)'s (before 2026-11-29 it
+     * held every thread on the host, or gave a short count for the guest's own pipe): the count
+     * the call wrote before it waited stays in the thread's io_partial, and the call, run again,
+     * skips that many bytes of its buffers */
+    guest_pipe *wp = writing ? pipe_of(e, fd_of(e, fd)) : NULL;
+    bool resumable = wp && !wp->socket;
+    uint64_t skip = resumable ? emu_thread_io_partial(e) : 0;
     int64_t total = 0;
     for (uint64_t i = 0; i < cnt; i++) {
         uint64_t v[2];
         if (guest_get(e, iov + 16 * i, v, sizeof v) != 0) return -EFAULT;
         if (v[1] == 0) continue;
-        int64_t r =
-            writing ? sys_write(e, fd, v[0], v[1], -1, total == 0) : sys_read(e, fd, v[0], v[1], -1, total == 0);
+        if (skip >= v[1]) { /* written before the wait */
+            skip -= v[1];
+            total += (int64_t)v[1];
+            continue;
+        }
+        if (resumable) emu_thread_set_io_partial(e, skip); /* sys_write goes on after these */
+        skip = 0;
+        int64_t r = writing ? sys_write(e, fd, v[0], v[1], -1, resumable || total == 0)
+                            : sys_read(e, fd, v[0], v[1], -1, total == 0);
+        if (resumable && e->syscall_retry) { /* it waits: what the whole call wrote so far */
+            emu_thread_set_io_partial(e, (uint64_t)total + emu_thread_io_partial(e));
+            return 0;
+        }
         if (e->syscall_retry) return 0; /* the first buffer waits: the call runs again */
         if (r < 0) return total ? total : r;
         total += r;

@@ -84,6 +84,7 @@ typedef struct emu_thread {
     bool io_restartable;    /* ... and an SA_RESTART handler runs it again (not EINTR) */
     uint64_t restart_a0;    /* a futex wait's a0, for its restart after an SA_RESTART handler */
     uint64_t io_partial;    /* bytes a blocking pipe write wrote before it waited */
+    uint64_t io_deadline;   /* a call's own deadline kept across its waits (recvmmsg's timeout): 0 none */
     uint64_t io_sigset;     /* the signals a sigtimedwait waits for (its wait ends when one comes) */
     bool io_child;          /* THREAD_IO in wait4/waitid: a child's change (SIGCHLD) runs it again */
     bool io_child_hold;     /* ... run again with every other thread waiting: it may wait on the host */
@@ -457,6 +458,9 @@ bool emu_thread_io_timed_out(const emu_t *e);
 /* The bytes a blocking pipe write wrote before it waited, and setting them. */
 uint64_t emu_thread_io_partial(const emu_t *e);
 void emu_thread_set_io_partial(emu_t *e, uint64_t bytes);
+/* A call's own deadline on the guest clock, kept while it waits and runs again (0: none). */
+uint64_t emu_thread_io_deadline(const emu_t *e);
+void emu_thread_set_io_deadline(emu_t *e, uint64_t deadline_ns);
 /* A pipe changed (data written or read, an end closed): THREAD_IO waiters run their call again. */
 void emu_thread_pipe_changed(emu_t *e);
 /* rt_sigsuspend with other threads alive: the thread waits (THREAD_PAUSE) for a signal

@@ -1282,13 +1282,16 @@ enum { GUEST_MMSGHDR_SIZE = 64, GUEST_MMSG_LEN_AT = 56 };
  * ones after the first MSG_DONTWAIT; the timeout is looked at after each message, on the
  * guest clock (0: one message), what is left written back when any came. An error after a
  * message returns the count. With threads a wait for a later message runs the call again
- * with the count in io_partial (a signal then returns it, as Linux) and the time left in the
- * guest's timeout (the wait itself is not counted against it). MSG_WAITALL is not passed on. */
+ * with the count in io_partial (a signal then returns it, as Linux) and the deadline the
+ * first run computed kept by the thread (io_deadline): the time the wait took counts against
+ * the timeout, which is looked at once the message came, as Linux's (before 2026-11-29 each
+ * run started the whole timeout again). MSG_WAITALL is not passed on. */
 static int64_t socket_recvmmsg(emu_t *e, const uint64_t *a) {
     uint64_t vlen = a[2] < 1024 ? a[2] : 1024, flags = a[3] & ~(uint64_t)(MSG_WAITFORONE | MSG_WAITALL);
     uint64_t got = emu_thread_io_partial(e), timeout_ns = 0;
     if (a[4] && guest_timespec_ns(e, a[4], &timeout_ns)) return -EFAULT; /* checked by the caller */
     uint64_t end = !a[4] || timeout_ns == 0 ? 0 : emu_guest_clock_ns(e) + timeout_ns;
+    if (end && emu_thread_io_deadline(e)) end = emu_thread_io_deadline(e); /* run again after a wait */
     bool timed_out = false;
     int64_t ret = 0;
     while (got < vlen && !timed_out) {
@@ -1310,6 +1313,7 @@ static int64_t socket_recvmmsg(emu_t *e, const uint64_t *a) {
         timeout_ns = timed_out ? 0 : end - now;
     }
     if (e->syscall_retry) emu_thread_set_io_partial(e, got);
+    if (e->syscall_retry) emu_thread_set_io_deadline(e, end);
     if (e->status != EMU_RUNNING || !got) return ret;
     if (a[4]) { /* the time left, as Linux writes it back */
         int64_t left[2] = {(int64_t)(timeout_ns / 1000000000u), (int64_t)(timeout_ns % 1000000000u)};

@@ -169,6 +169,7 @@ static bool waiting(const emu_thread *t) {
 static void io_forget(emu_thread *t) {
     t->io_retry = t->io_timed_out = false;
     t->io_partial = 0;
+    t->io_deadline = 0;
     t->io_sigset = 0;
     t->io_child = t->io_child_hold = false;
     t->io_host_n = 0;
@@ -1084,6 +1085,12 @@ uint64_t emu_thread_io_partial(const emu_t *e) { return e->threads ? e->threads[
 
 void emu_thread_set_io_partial(emu_t *e, uint64_t bytes) {
     if (e->threads) current(e)->io_partial = bytes;
+}
+
+uint64_t emu_thread_io_deadline(const emu_t *e) { return e->threads ? e->threads[e->thread_cur].io_deadline : 0; }
+
+void emu_thread_set_io_deadline(emu_t *e, uint64_t deadline_ns) {
+    if (e->threads) current(e)->io_deadline = deadline_ns;
 }
 
 void emu_thread_pipe_changed(emu_t *e) {

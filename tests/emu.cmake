@@ -536,6 +536,15 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
     set_tests_properties(exec.threads_mmsg.timeout_q${quantum} PROPERTIES PASS_REGULAR_EXPRESSION
       "^recvmmsg: 2, left 0.000000000\nthen: three\nrecvmmsg: 1, left 0.000000000\nthen: two\nthen: three\n$")
   endforeach()
+  # an eventfd open at a fork: a blocking read waits for the other process' write (before: "read
+  # from an eventfd would block forever", or a deadlock of the reader thread and main's join)
+  foreach(case child_reads thread counter)
+    add_test(NAME exec.qemu.threads_eventfd_fork.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_eventfd_fork ${case})
+    add_test(NAME exec.qemu.threads_eventfd_fork_q7.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/threads_eventfd_fork ${case})
+    set_tests_properties(exec.qemu.threads_eventfd_fork.${case} exec.qemu.threads_eventfd_fork_q7.${case} PROPERTIES TIMEOUT 60)
+  endforeach()
   # PI futexes (tests/guest/threads_pi.c; before: "unsupported futex operation N", exit 125):
   # PTHREAD_PRIO_INHERIT mutexes under contention, the word's TID | FUTEX_WAITERS |
   # FUTEX_OWNER_DIED through every call, the handoff at FUTEX_UNLOCK_PI, EDEADLK by the chain

@@ -1029,6 +1029,29 @@ static int64_t eventfd_io_end(emu_t *e, guest_fd *g, int64_t ret, bool may_wait,
                                    "only the guest itself can change it");
 }
 
+/* read(2) or write(2) of an eventfd another process of the guest may change (open at a fork):
+ * a blocking one that is not ready waits on the host as a pipe another process holds does —
+ * this thread alone while others run (before 2026-11-29 it waited as for the process' own
+ * threads: a child's read its parent would raise ended "would block forever"). */
+static int64_t shared_eventfd_io(emu_t *e, guest_fd *g, uint64_t buf, uint64_t count, bool reading, bool may_wait) {
+    if (count < 8) return -EINVAL;
+    uint64_t value = 0;
+    if (!reading && guest_get(e, buf, &value, sizeof value)) return -EFAULT;
+    for (;;) {
+        ssize_t n = reading ? read(g->host, &value, sizeof value) : write(g->host, &value, sizeof value);
+        if (n == (ssize_t)sizeof value) {
+            emu_thread_pipe_changed(e);
+            return reading && guest_put(e, buf, &value, sizeof value) ? -EFAULT : (int64_t)sizeof value;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n >= 0 || errno != EAGAIN) return n < 0 ? -errno : -EIO;
+        if (g->nonblock || !may_wait) return -EAGAIN;
+        int ready = host_wait_ready(e, g->host, reading ? POLLIN : POLLOUT,
+                                    reading ? "reading an eventfd" : "writing an eventfd");
+        if (ready != 1) return ready == 0 ? 0 : ready; /* this thread waits (the call runs again), or a handler */
+    }
+}
+
 /* eventfd2(initval, flags): a host eventfd, non-blocking on the host whatever the guest
  * asked (a wait is the thread's, as a pipe's; Go's netpoller since 1.21 breaks its epoll
  * wait through one) */
@@ -1527,6 +1550,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
         return ret;
     }
     if (pipe_of(e, g) && pipe_of(e, g)->cross_process) return cross_pipe_read(e, g, buf, count, may_wait);
+    if (g->eventfd && g->eventfd_shared && offset < 0) return shared_eventfd_io(e, g, buf, count, true, may_wait);
     if (!may_wait && offset < 0 && !pipe_of(e, g) && !g->eventfd && host_fd_from_outside(e, g->host)) {
         /* readv's later buffer of a terminal, a FIFO or a pipe from outside: what is there now
          * (Linux's pipe_read and n_tty_read fill the later buffers without waiting); its host
@@ -1813,6 +1837,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         return ret;
     }
     if (p && p->cross_process) return cross_pipe_write(e, g, buf, count, may_wait);
+    if (g->eventfd && g->eventfd_shared && offset < 0) return shared_eventfd_io(e, g, buf, count, false, may_wait);
     uint64_t before = p && may_wait ? emu_thread_io_partial(e) : 0; /* written before it waited */
     if (before > count) before = count;
     buf += before;

@@ -538,7 +538,7 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   endforeach()
   # an eventfd open at a fork: a blocking read waits for the other process' write (before: "read
   # from an eventfd would block forever", or a deadlock of the reader thread and main's join)
-  foreach(case child_reads thread counter)
+  foreach(case child_reads thread counter epoll)
     add_test(NAME exec.qemu.threads_eventfd_fork.${case}
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/threads_eventfd_fork ${case})
     add_test(NAME exec.qemu.threads_eventfd_fork_q7.${case}

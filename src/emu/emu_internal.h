@@ -108,13 +108,14 @@ typedef struct guest_fd {
     bool writable; /* the guest may write through it */
     char *path;    /* for readlink of /proc/self/fd and messages */
     /* an end of a pipe the guest made (pipe2): index + 1 in emu.pipes, 0 for any other file */
-    int pipe;            /* the write end when `writable` */
-    bool nonblock;       /* O_NONBLOCK of a pipe end as the guest set it (the host's is always set) */
-    bool cloexec;        /* FD_CLOEXEC, as F_GETFD reports it (an execve does not pass it on: process.c) */
-    bool eventfd;        /* an eventfd (eventfd2): non-blocking on the host, `nonblock` the guest's, as a pipe end's */
-    bool eventfd_shared; /* ... open at a fork: another process of the guest may change it (waits on the host) */
-    bool sock_b;         /* an end of a socketpair (`pipe` names it; both ends `writable`): the second one */
-    int32_t comm_tid;    /* a /proc comm file opened for writing: the thread a write renames (0: none) */
+    int pipe;         /* the write end when `writable` */
+    bool nonblock;    /* O_NONBLOCK of a pipe end as the guest set it (the host's is always set) */
+    bool cloexec;     /* FD_CLOEXEC, as F_GETFD reports it (an execve does not pass it on: process.c) */
+    bool eventfd;     /* an eventfd (eventfd2): non-blocking on the host, `nonblock` the guest's, as a pipe end's */
+    bool forked;      /* open at a fork: another process of the guest may hold it (an eventfd's or an epoll
+                         instance's waits are then on the host) */
+    bool sock_b;      /* an end of a socketpair (`pipe` names it; both ends `writable`): the second one */
+    int32_t comm_tid; /* a /proc comm file opened for writing: the thread a write renames (0: none) */
     /* /dev/random or /dev/urandom (1), whose reads draw from getrandom's seeded stream, or
      * any other file (-1); 0 until the first read looks (a descriptor an execve passed on
      * is known only by its host file) */

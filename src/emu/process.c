@@ -397,8 +397,8 @@ static int32_t next_vpid(emu_t *e) {
 }
 
 void emu_pipes_cross_process(emu_t *e) {
-    for (int i = 0; i < EMU_MAX_FDS; i++) /* an eventfd, too, is the child's as well as ours */
-        if (e->fds[i].host >= 0 && e->fds[i].eventfd) e->fds[i].eventfd_shared = true;
+    for (int i = 0; i < EMU_MAX_FDS; i++) /* an eventfd or epoll instance, too, is the child's as well */
+        if (e->fds[i].host >= 0) e->fds[i].forked = true;
     for (size_t i = 0; i < e->pipe_count; i++)
         if (e->pipes[i].used) {
             e->pipes[i].cross_process = true;

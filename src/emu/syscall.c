@@ -1498,6 +1498,8 @@ static int64_t sys_socket_call(emu_t *e, uint64_t nr, const uint64_t *a) {
 /* whether the host descriptor can become ready from outside the guest (a pipe, a socket or a
  * terminal that is not one of the guest's own pipes: as read() would wait) */
 static bool host_fd_from_outside(const emu_t *e, int host) {
+    for (int i = 0; i < EMU_MAX_FDS; i++) /* an eventfd another process of the guest holds */
+        if (e->fds[i].host == host && e->fds[i].eventfd && e->fds[i].forked) return true;
     struct stat st;
     return host >= 0 && fstat(host, &st) == 0 &&
         (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) && !host_fd_is_guest_pipe(e, host);
@@ -1550,7 +1552,7 @@ static int64_t sys_read(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, int
         return ret;
     }
     if (pipe_of(e, g) && pipe_of(e, g)->cross_process) return cross_pipe_read(e, g, buf, count, may_wait);
-    if (g->eventfd && g->eventfd_shared && offset < 0) return shared_eventfd_io(e, g, buf, count, true, may_wait);
+    if (g->eventfd && g->forked && offset < 0) return shared_eventfd_io(e, g, buf, count, true, may_wait);
     if (!may_wait && offset < 0 && !pipe_of(e, g) && !g->eventfd && host_fd_from_outside(e, g->host)) {
         /* readv's later buffer of a terminal, a FIFO or a pipe from outside: what is there now
          * (Linux's pipe_read and n_tty_read fill the later buffers without waiting); its host
@@ -1790,7 +1792,9 @@ static int64_t sys_epoll_wait(emu_t *e, uint64_t epfd, uint64_t events, int64_t 
     if (got < 0) return -errno;
     if (got == 0) {
         struct pollfd p = {.fd = ep->host, .events = POLLIN};
-        int64_t waited = poll_wait(e, &p, 1, timed, timeout_ns, epoll_waits_outside(e, ep->host), "epoll_wait");
+        /* an instance open at a fork: the other process may add to it or make its files ready */
+        bool outside = ep->forked || epoll_waits_outside(e, ep->host);
+        int64_t waited = poll_wait(e, &p, 1, timed, timeout_ns, outside, "epoll_wait");
         if (waited <= 0) return waited; /* timed out, interrupted, or waiting (run again) */
         got = epoll_wait(ep->host, got_ev, room, 0);
         if (got < 0) return -errno;
@@ -1837,7 +1841,7 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         return ret;
     }
     if (p && p->cross_process) return cross_pipe_write(e, g, buf, count, may_wait);
-    if (g->eventfd && g->eventfd_shared && offset < 0) return shared_eventfd_io(e, g, buf, count, false, may_wait);
+    if (g->eventfd && g->forked && offset < 0) return shared_eventfd_io(e, g, buf, count, false, may_wait);
     uint64_t before = p && may_wait ? emu_thread_io_partial(e) : 0; /* written before it waited */
     if (before > count) before = count;
     buf += before;

@@ -4,6 +4,8 @@
  *   thread       a second thread of the parent reads; the child writes 7 once main tells it
  *                through a pipe, and main then joins the reader (every thread of the parent waits)
  *   counter      the child adds 1 three times (EFD_SEMAPHORE): the parent's three reads get 1
+ *   epoll        the parent's epoll_wait without a timeout on an instance made before the fork,
+ *                the eventfd registered: the child's write makes it ready
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,6 +95,26 @@ static int case_counter(void) {
     return 0;
 }
 
+static int case_epoll(void) {
+    int ep = epoll_create1(0);
+    struct epoll_event ev = {.events = EPOLLIN, .data.u64 = 42};
+    if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, efd, &ev)) return 90;
+    pid_t c = fork_flushed();
+    if (c == 0) {
+        compute();
+        uint64_t three = 3;
+        _exit(write(efd, &three, sizeof three) == sizeof three ? 0 : 96);
+    }
+    struct epoll_event out[4];
+    int n = epoll_wait(ep, out, 4, -1);
+    printf("epoll_wait: %d, data %llu, EPOLLIN %d\n", n, n > 0 ? (unsigned long long)out[0].data.u64 : 0ull,
+           n > 0 && (out[0].events & EPOLLIN) != 0);
+    uint64_t v = 0;
+    printf("read %zd: %llu\n", read(efd, &v, sizeof v), (unsigned long long)v);
+    status(c);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const char *c = argc > 1 ? argv[1] : "";
@@ -100,6 +123,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "child_reads")) return case_child_reads();
     if (!strcmp(c, "thread")) return case_thread();
     if (!strcmp(c, "counter")) return case_counter();
+    if (!strcmp(c, "epoll")) return case_epoll();
     fprintf(stderr, "threads_eventfd_fork: unknown case '%s'\n", c);
     return 2;
 }

@@ -934,6 +934,21 @@ static unsigned extension_in_place(const profile_proc *p, size_t k, uint8_t reg,
     return *first >= 0 && up.op == ISA_OP_SLLI && up.rs1 == reg && up.imm == d.imm ? (unsigned)(64 - d.imm) : 0;
 }
 
+/* The low bits a zero extension of another register into `reg` at index k keeps, `slli R, X, K`
+ * then `srli R, R, K` (K 32 or 48), as GCC -O0 zero-extends a switch's index computed in X
+ * (zstd's ZSTD_cParam_getBounds: `addw a3, a5, -1000`, `sext.w a4, a3` bounded, `slli a5, a3,
+ * 32`, `srli a5, a5, 32`, then `slli a4, a5, 2`): 64 - K, X in *source and the slli in *first;
+ * 0 for another write. */
+static unsigned extension_copy(const profile_proc *p, size_t k, uint8_t reg, long *first, uint8_t *source) {
+    isa_insn d, up;
+    isa_decode(p->insns[k].raw, &d);
+    if (d.op != ISA_OP_SRLI || d.rd != reg || d.rs1 != reg || (d.imm != 32 && d.imm != 48)) return 0;
+    *first = writer_before(p, k, reg, &up);
+    if (*first < 0 || up.op != ISA_OP_SLLI || up.imm != d.imm || !up.rs1 || up.rs1 == reg) return 0;
+    *source = up.rs1;
+    return (unsigned)(64 - d.imm);
+}
+
 /* The low bits of the index the register a bound's branch tests at index b holds: 64 for the
  * index itself, 32 for its sext.w, 64 - K for its `slli K` + `srli K` (bounds_index). */
 static unsigned tested_bits(const profile_proc *p, long b, uint8_t tested, uint8_t index) {
@@ -1220,10 +1235,13 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
          * for its extension in place, which keeps the low bits the bound is on */
         if (stop < 0 && written.dst == bound_reg) {
             long first;
+            uint8_t source = 0;
             unsigned bits = extension_in_place(p, (size_t)b, bound_reg, &first);
+            if (!bits) bits = extension_copy(p, (size_t)b, bound_reg, &first, &source);
             if (!bits) break;
             if (bits < kept_bits) kept_bits = bits;
-            extended_at = b = first; /* on above it */
+            if (source) bound_reg = source; /* on with the register extended */
+            extended_at = b = first;        /* on above it */
             continue;
         }
         uint8_t test_reg = bound_reg;

@@ -23,6 +23,10 @@ _start:
     mv a0, s7
     call field_switch
     add s6, s6, a0
+    andi a0, s5, 7
+    addi a0, a0, 1000
+    call offset_switch
+    add s6, s6, a0
     addi s5, s5, -1
     bnez s5, 1b
     li a0, 0
@@ -123,8 +127,57 @@ field_switch:
     ret
     .size field_switch, . - field_switch
 
+/* a0: 1000 + the index */
+    .type offset_switch, @function
+offset_switch:
+    addi sp, sp, -32
+    sd s0, 24(sp)
+    addi s0, sp, 32
+    addw a3, a0, -1000          /* the index, computed */
+    sext.w a4, a3               /* its sign extension, tested */
+    li a5, 4
+    bltu a5, a4, .Odefault
+    slli a5, a3, 32             /* its zero extension into a5 */
+    srli a5, a5, 32
+    slli a4, a5, 2
+    lla a5, .Otable
+    add a5, a5, a4
+    lw a5, 0(a5)
+    sext.w a4, a5
+    lla a5, .Otable
+    add a5, a5, a4
+    jr a5
+.Oc0:
+    li a0, 21
+    j .Oout
+.Oc1:
+    li a0, 22
+    j .Oout
+.Oc2:
+    li a0, 23
+    j .Oout
+.Oc3:
+    li a0, 24
+    j .Oout
+.Oc4:
+    li a0, 25
+    j .Oout
+.Odefault:
+    li a0, 20
+.Oout:
+    ld s0, 24(sp)
+    addi sp, sp, 32
+    ret
+    .size offset_switch, . - offset_switch
+
     .section .rodata
     .p2align 2
+.Otable:
+    .word .Oc0 - .Otable
+    .word .Oc1 - .Otable
+    .word .Oc2 - .Otable
+    .word .Oc3 - .Otable
+    .word .Oc4 - .Otable
 .Stable:
     .word .Sc0 - .Stable
     .word .Sc1 - .Stable

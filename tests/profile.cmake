@@ -224,6 +224,38 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.jump_table_branch_in COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
            ${_prof_out}/jump-table-branch-in ${CYCLESCOPE_GUEST_DIR}/jump_table_branch_in decode_seq:5)
 endif()
+#   profile.jump_table_copied_base  brotli's ReadHuffmanCode under GCC -O3 (tests/guest/jump_table_copied_base.S):
+#                              the bound on a first load of a field through the pointer argument, the
+#                              prologue's saves, the shift on a second load through its copy (`mv s0, a0`):
+#                              read, 5 edges, not missing edges (before: missing edges); copy_after (the
+#                              copy made below the first load: BrotliCreateBackwardReferences) the same;
+#                              copy_moved moves the copy on 4 bytes, another field: it stays missing
+#                              edges (a guard)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_copied_base COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-copied-base ${CYCLESCOPE_GUEST_DIR}/jump_table_copied_base copied_base:5 copy_after:5
+           copy_moved:missing)
+endif()
+#   profile.jump_table_no_return  zstd's main under GCC -O3 (tests/guest/jump_table_no_return.S): the table's
+#                              base in s1 over an option loop, s1 a count in a part ending in `call exit`
+#                              with a case laid out after the call: the call does not fall through, the
+#                              base is the one constant, 5 edges, not missing edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_no_return COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-no-return ${CYCLESCOPE_GUEST_DIR}/jump_table_no_return options:5)
+endif()
+#   profile.jump_table_gcc_o0  two switches as GCC -O0 writes them (tests/guest/jump_table_gcc_o0.S; brotli's main
+#                              and EncodeData): the entry sign-extended and the base set again after the
+#                              load; the bound on the sign extension of a first load of a spilled index, its
+#                              register reused by the bound, or on a copy of the index, or (offset_switch:
+#                              zstd's ZSTD_cParam_getBounds) on the sign extension of an index the shift
+#                              reads zero-extended into another register: 5 edges each, not missing edges
+#                              (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_gcc_o0 COMMAND ${_scripts}/profile_jump_table.sh ${_cs}
+           ${_prof_out}/jump-table-gcc-o0 ${CYCLESCOPE_GUEST_DIR}/jump_table_gcc_o0 spilled_switch:5 field_switch:5
+           offset_switch:5)
+endif()
 #   profile.sibling_call_ptr   SQLite's leaves under GCC (tests/guest/sibling_call_ptr.S): `jr R` after `ld R, K(B)`
 #                              with no frame, B an argument, a loaded method table or a global's address: a
 #                              sibling call, one edge to the exit, not missing edges (before: missing edges);

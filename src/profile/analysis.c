@@ -366,6 +366,10 @@ static bool bounds_index(const profile_proc *p, long b, uint8_t reg, uint8_t ind
      * branch (the caller sees to it from the branch on), else the bound is on an older one */
     long read = -1;
     if (w.op == ISA_OP_ADDIW && w.imm == 0 && w.rs1 == index) read = kw;
+    /* or a copy (`mv R, I`), as GCC -O0 tests a field's switch (brotli's EncodeData: `lw a5,
+     * 40(a5)`, `mv a3, a5`, `bltu a4, a3`) */
+    else if ((w.op == ISA_OP_ADDI && w.imm == 0 && w.rs1 == index) || (w.op == ISA_OP_ADD && !w.rs1 && w.rs2 == index))
+        read = kw;
     /* or its low bits zero-extended, `slli T, I, K` then `srli R, T, K` (K 48: zext.h),
      * as GCC checks a switch on a short (mawk's cellcpy: `switch (cp->type)`) */
     else if (w.op == ISA_OP_SRLI && w.imm >= 32 && (ku = writer_before(p, (size_t)kw, w.rs1, &up)) >= 0 &&
@@ -510,6 +514,7 @@ typedef struct insn_flow {
     size_t njumps;
     size_t *in_start, *in; /* the non-sequential ways into each instruction: in[in_start[k] ..] */
     bool outside_in;       /* a direct jump or branch from outside enters the procedure past its entry */
+    bool *no_return;       /* the instruction is a call of a function that does not return */
 } insn_flow;
 
 static bool falls_through(uint8_t cls) { return cls != OPC_JUMP && cls != OPC_JUMP_INDIRECT && cls != OPC_RETURN; }
@@ -547,8 +552,69 @@ static bool entered_from_outside(const elf_image *img, const profile_proc *p) {
     return false;
 }
 
+/* Whether `name` (a symbol's; "NAME@plt" a PLT stub's) is a C or C++ runtime function that does
+ * not return: the code GCC lays out after a call to it is another block, which control never
+ * falls into from the call. */
+static bool no_return_function(const char *name) {
+    static const char *const names[] = {"exit",
+                                        "_exit",
+                                        "_Exit",
+                                        "quick_exit",
+                                        "abort",
+                                        "__assert_fail",
+                                        "__assert_perror_fail",
+                                        "__stack_chk_fail",
+                                        "__chk_fail",
+                                        "__fortify_fail",
+                                        "__libc_fatal",
+                                        "longjmp",
+                                        "_longjmp",
+                                        "siglongjmp",
+                                        "__longjmp_chk",
+                                        "pthread_exit",
+                                        "err",
+                                        "errx",
+                                        "verr",
+                                        "verrx",
+                                        "__cxa_throw",
+                                        "__cxa_rethrow",
+                                        "__cxa_bad_cast",
+                                        "__cxa_bad_typeid",
+                                        "__cxa_throw_bad_array_new_length",
+                                        "_Unwind_Resume",
+                                        "_ZSt9terminatev"};
+    size_t len = strlen(name);
+    if (len > 4 && !strcmp(name + len - 4, "@plt")) len -= 4;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == len && !strncmp(name, names[i], len)) return true;
+    /* libstdc++'s std::__throw_length_error(const char*) and its kin: _ZSt<n>__throw_… */
+    return !strncmp(name, "_ZSt", 4) && strstr(name, "__throw_");
+}
+
+/* The direct call at index k (`jal ra, F`, or `auipc` + `jalr`) of a function that does not
+ * return (no_return_function, F's symbol starting at F): control does not fall through it.
+ * zstd's main, GCC -O3, keeps a jump table's base in s11 over its option loop and reuses s11
+ * elsewhere; the blocks after its `call exit` and `call __assert_fail` would otherwise carry
+ * those other values into the loop. */
+static bool no_return_call(const elf_image *img, const profile_proc *p, size_t k) {
+    if (!img || p->insns[k].op_class != OPC_CALL) return false;
+    isa_insn d, up;
+    isa_decode(p->insns[k].raw, &d);
+    uint64_t target = p->insns[k].pc + (uint64_t)d.imm;
+    if (d.op == ISA_OP_JALR) { /* `call F` unrelaxed: auipc R, hi; jalr ra, lo(R) */
+        if (!k) return false;
+        isa_decode(p->insns[k - 1].raw, &up);
+        if (up.op != ISA_OP_AUIPC || up.rd != d.rs1) return false;
+        target = p->insns[k - 1].pc + (uint64_t)up.imm + (uint64_t)d.imm;
+    } else if (d.op != ISA_OP_JAL) return false;
+    const elf_symbol *sym = elf_symbol_for(img, target);
+    return sym && sym->addr == target && sym->name && no_return_function(sym->name);
+}
+
 static void insn_flow_build(insn_flow *f, const profile_proc *p) {
     size_t n = p->ninsns;
+    f->no_return = cs_calloc(n + 1, sizeof *f->no_return);
+    for (size_t k = 0; k < n; k++) f->no_return[k] = no_return_call(f->img, p, k);
     size_t *count = cs_calloc(n + 1, sizeof *count);
     for (int pass = 0; pass < 2; pass++) {
         if (pass) {
@@ -578,7 +644,9 @@ static void insn_flow_build(insn_flow *f, const profile_proc *p) {
 static void insn_flow_free(insn_flow *f) {
     free(f->in_start);
     free(f->in);
+    free(f->no_return);
     f->in_start = f->in = NULL;
+    f->no_return = NULL;
 }
 
 /* Whether a call at k may change `reg`: the caller-saved registers (ra, t0-t6, a0-a7) */
@@ -587,9 +655,10 @@ static bool clobbered_by_call(uint8_t reg) {
 }
 
 /* Push the instructions control reaches index k from (not yet seen); false at the entry,
- * where control also comes from the caller. */
+ * where control also comes from the caller. Not from a call that does not return. */
 static bool push_ways_in(const profile_proc *p, const insn_flow *f, size_t k, bool *seen, size_t *stack, size_t *sp) {
-    if (k > 0 && falls_through(p->insns[k - 1].op_class) && !seen[k - 1]) seen[k - 1] = true, stack[(*sp)++] = k - 1;
+    if (k > 0 && falls_through(p->insns[k - 1].op_class) && !f->no_return[k - 1] && !seen[k - 1])
+        seen[k - 1] = true, stack[(*sp)++] = k - 1;
     for (size_t w = f->in_start[k]; w < f->in_start[k + 1]; w++) /* the entry's too: a loop back to it */
         if (!seen[f->in[w]]) seen[f->in[w]] = true, stack[(*sp)++] = f->in[w];
     return k != 0;
@@ -698,6 +767,38 @@ static bool flow_entry_value(const profile_proc *p, const insn_flow *f, size_t a
     bool clobber, written = back_walk_next(&w, &k, &d, &clobber);
     back_walk_end(&w);
     return !written;
+}
+
+/* Whether `reg` holds, just before index `at`, a value the caller passed: its entry's value
+ * (flow_entry_value), or on every path a copy (`mv reg, X`) of such a register X. GCC -O3 copies a
+ * pointer argument to a callee-saved register in the prologue (brotli's ReadHuffmanCode: `mv s0,
+ * a4`) and loads its fields through either. */
+static bool flow_caller_value(const insn_flow *f, const profile_proc *p, size_t at, uint8_t reg) {
+    if (flow_entry_value(p, f, at, reg)) return true;
+    if (!back_walk_possible(f, reg)) return false;
+    back_walk w;
+    back_walk_begin(&w, p, f, at, reg);
+    bool ok = true, clobber;
+    size_t k;
+    isa_insn d;
+    while (ok && back_walk_next(&w, &k, &d, &clobber)) {
+        uint8_t from = d.op == ISA_OP_ADDI && d.imm == 0 ? d.rs1 : d.op == ISA_OP_ADD && !d.rs1 ? d.rs2 : 0;
+        ok = !clobber && from && from != reg && flow_entry_value(p, f, k, from);
+    }
+    ok = ok && !w.reached_entry;
+    back_walk_end(&w);
+    return ok;
+}
+
+/* Whether register `a` just before index k holds what `b` does: the same register, or `b` a copy
+ * of `a` (`mv b, a`, its nearest writer above in address order) with `a` not written since. */
+static bool same_value_at(const profile_proc *p, size_t k, uint8_t a, uint8_t b) {
+    if (a == b) return true;
+    isa_insn c, w;
+    long kc = writer_before(p, k, b, &c);
+    if (kc < 0 || !a) return false;
+    uint8_t from = c.op == ISA_OP_ADDI && c.imm == 0 ? c.rs1 : c.op == ISA_OP_ADD && !c.rs1 ? c.rs2 : 0;
+    return from == a && writer_before(p, k, a, &w) < kc;
 }
 
 /* Whether every path's last write of `reg` before index `at` is a load of 8 bytes, or none (the
@@ -833,6 +934,21 @@ static unsigned extension_in_place(const profile_proc *p, size_t k, uint8_t reg,
     return *first >= 0 && up.op == ISA_OP_SLLI && up.rs1 == reg && up.imm == d.imm ? (unsigned)(64 - d.imm) : 0;
 }
 
+/* The low bits a zero extension of another register into `reg` at index k keeps, `slli R, X, K`
+ * then `srli R, R, K` (K 32 or 48), as GCC -O0 zero-extends a switch's index computed in X
+ * (zstd's ZSTD_cParam_getBounds: `addw a3, a5, -1000`, `sext.w a4, a3` bounded, `slli a5, a3,
+ * 32`, `srli a5, a5, 32`, then `slli a4, a5, 2`): 64 - K, X in *source and the slli in *first;
+ * 0 for another write. */
+static unsigned extension_copy(const profile_proc *p, size_t k, uint8_t reg, long *first, uint8_t *source) {
+    isa_insn d, up;
+    isa_decode(p->insns[k].raw, &d);
+    if (d.op != ISA_OP_SRLI || d.rd != reg || d.rs1 != reg || (d.imm != 32 && d.imm != 48)) return 0;
+    *first = writer_before(p, k, reg, &up);
+    if (*first < 0 || up.op != ISA_OP_SLLI || up.imm != d.imm || !up.rs1 || up.rs1 == reg) return 0;
+    *source = up.rs1;
+    return (unsigned)(64 - d.imm);
+}
+
 /* The low bits of the index the register a bound's branch tests at index b holds: 64 for the
  * index itself, 32 for its sext.w, 64 - K for its `slli K` + `srli K` (bounds_index). */
 static unsigned tested_bits(const profile_proc *p, long b, uint8_t tested, uint8_t index) {
@@ -870,6 +986,21 @@ static bool bounded_on_every_way_in(const profile_proc *p, const insn_flow *flow
     return true;
 }
 
+/* A register the branch `br` at index b tests that holds the sign extension (`sext.w R, I`) of
+ * `index` as loaded at index `load`, made before `index` was written again: R, else 0. */
+static uint8_t extension_since(const profile_proc *p, long b, const isa_insn *br, uint8_t index, long load) {
+    uint8_t regs[2] = {br->rs1, br->rs2};
+    for (int i = 0; i < 2; i++) {
+        isa_insn x, w;
+        if (!regs[i] || regs[i] == index) continue;
+        long kx = writer_before(p, (size_t)b, regs[i], &x);
+        if (kx > load && x.op == ISA_OP_ADDIW && x.imm == 0 && x.rs1 == index &&
+            writer_before(p, (size_t)kx, index, &w) == load)
+            return regs[i];
+    }
+    return 0;
+}
+
 /* Where the bound of a jump table's index is to be searched for. Usually the index register
  * itself before the shift; clang at -O0 keeps the index in a stack slot: it stores it
  * (sd I', off(s0)), checks the bound on I', and reloads it for the shift (ld I, off(s0)) —
@@ -888,31 +1019,44 @@ static void bound_search(const profile_proc *p, const insn_flow *flow, size_t sh
     /* the first load looked for first (GCC -O2 keeps s0 as a register of its own: libyaml's
      * yaml_emitter_emit_node loads a field through it twice, and an `sw` to that field above on
      * another path is no spill); then the spill */
+    uint8_t base = word ? l.rs1 : 0; /* the register holding the base's value, walking up */
     for (long k = kl - 1, n = 0; word && k >= 0 && n < JT_WINDOW; k--, n++) {
         isa_insn first;
         isa_decode(p->insns[k].raw, &first);
         isa_regs r;
         isa_regs_of(&first, &r);
         int cls = p->insns[k].op_class;
+        bool same_word = (first.op == ISA_OP_LW || first.op == ISA_OP_LWU) == (l.op != ISA_OP_LD);
+        /* through the same base, or one a copy of the other's register (brotli's ReadHuffmanCode,
+         * GCC -O3: `mv s0, a4`, `lw a4, 752(a4)` bounded, then `lwu a5, 752(s0)` shifted); a load
+         * reads its base before it writes its destination */
+        if ((first.op == ISA_OP_LD || first.op == ISA_OP_LW || first.op == ISA_OP_LWU) && same_word &&
+            same_value_at(p, (size_t)k, first.rs1, base) && first.imm == l.imm && first.rd) {
+            *bound_reg = first.rd, *from = (size_t)kl, *stop = k;
+            return;
+        }
+        /* the base copied below the first load (`mv a4, a5` after `lw t3, 40(a5)`, then `lwu t1,
+         * 40(a4)`: brotli's BrotliCreateBackwardReferences, GCC -O3): on up with the original */
+        uint8_t copied = first.op == ISA_OP_ADDI && first.imm == 0 ? first.rs1
+            : first.op == ISA_OP_ADD && !first.rs1                 ? first.rs2
+                                                                   : 0;
+        if (r.dst == base && copied && copied != base) {
+            base = copied;
+            continue;
+        }
         /* (flow) a store to the procedure's own frame leaves a field the caller's pointer
          * addresses as it was */
-        bool frame_store = cls == OPC_STORE && flow && flow_entry_value(p, flow, (size_t)kl, l.rs1) &&
+        bool frame_store = cls == OPC_STORE && flow && flow_caller_value(flow, p, (size_t)kl, l.rs1) &&
             own_frame_store(p, flow, (size_t)k, &first);
         /* a store through the same base at bytes apart from the field's leaves it as it was
          * (libyaml's yaml_emitter_emit_node: `sw a5, 256(s0)` between loads of 396(s0)) */
         int64_t load_width = l.op == ISA_OP_LD ? 8 : 4, store_width = store_bytes(&first);
-        bool apart = cls == OPC_STORE && store_width && first.rs1 == l.rs1 &&
+        bool apart = cls == OPC_STORE && store_width && first.rs1 == base &&
             (first.imm + store_width <= l.imm || l.imm + load_width <= first.imm);
         frame_store = frame_store || apart;
-        if (r.dst == l.rs1 || (cls == OPC_STORE && !frame_store) || cls == OPC_ATOMIC || cls == OPC_SYSTEM ||
+        if (r.dst == base || (cls == OPC_STORE && !frame_store) || cls == OPC_ATOMIC || cls == OPC_SYSTEM ||
             cls == OPC_CALL)
             break;
-        bool same_word = (first.op == ISA_OP_LW || first.op == ISA_OP_LWU) == (l.op != ISA_OP_LD);
-        if ((first.op == ISA_OP_LD || first.op == ISA_OP_LW || first.op == ISA_OP_LWU) && same_word &&
-            first.rs1 == l.rs1 && first.imm == l.imm && first.rd) {
-            *bound_reg = first.rd, *from = (size_t)kl, *stop = k;
-            return;
-        }
     }
     if (reload) {
         for (long k = kl - 1, n = 0; k >= 0 && n < JT_WINDOW; k--, n++) {
@@ -971,6 +1115,19 @@ static bool index_shift(const profile_proc *p, long *ks, isa_insn *sh, size_t en
     return true;
 }
 
+/* The load of a relative table's entry that register `reg` holds just before index `from`: its
+ * writer, or through a `sext.w` of a `lw` (a no-op: lw sign-extends), as GCC -O0 writes
+ * `lw a5, 0(a5)`, `sext.w a4, a5`, then sets the base again in a5 (`auipc`, `addi`) and adds. */
+static long entry_load(const profile_proc *p, size_t from, uint8_t reg, isa_insn *l) {
+    long kl = writer_before(p, from, reg, l);
+    if (kl < 0 || l->op != ISA_OP_ADDIW || l->imm != 0) return kl;
+    isa_insn w;
+    long kw = writer_before(p, (size_t)kl, l->rs1, &w);
+    if (kw < 0 || w.op != ISA_OP_LW) return kl;
+    *l = w;
+    return kw;
+}
+
 /* The targets of the indirect jump at index j when it dispatches through a
  * jump table as GCC emits one: an index bounded by a bltu/bgeu against a
  * constant, shifted by the entry size, added to a table base set by
@@ -984,12 +1141,13 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
     long k = writer_before(p, j, d.rs1, &e);
     if (k < 0) return 0;
     uint8_t rel_base = 0;
+    long k_add = k;                             /* the relative base is read at the add */
     if (e.op == ISA_OP_ADD && e.rs1 && e.rs2) { /* relative: entry + base */
         isa_insn l;
-        long kl = writer_before(p, (size_t)k, e.rs1, &l);
+        long kl = entry_load(p, (size_t)k, e.rs1, &l);
         uint8_t other = e.rs2;
         if (kl < 0 || p->insns[kl].op_class != OPC_LOAD) {
-            kl = writer_before(p, (size_t)k, e.rs2, &l);
+            kl = entry_load(p, (size_t)k, e.rs2, &l);
             other = e.rs1;
         }
         if (kl < 0 || p->insns[kl].op_class != OPC_LOAD) return 0;
@@ -1030,8 +1188,8 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         !(flow && flow_constant(p, flow, (size_t)ka, table_reg, 0, &table)))
         return 0;
     table += (uint64_t)entry_offset;
-    if (rel_base && !constant_reg(p, (size_t)k, rel_base, &base) &&
-        !(flow && flow_constant(p, flow, (size_t)k, rel_base, 0, &base)))
+    if (rel_base && !constant_reg(p, (size_t)k_add, rel_base, &base) &&
+        !(flow && flow_constant(p, flow, (size_t)k_add, rel_base, 0, &base)))
         return 0;
     /* two levels: the index itself a byte of a table (glibc's vfprintf: the format
      * character's class from `jump_table`, then that class's label from a step table) */
@@ -1077,20 +1235,31 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
          * for its extension in place, which keeps the low bits the bound is on */
         if (stop < 0 && written.dst == bound_reg) {
             long first;
+            uint8_t source = 0;
             unsigned bits = extension_in_place(p, (size_t)b, bound_reg, &first);
+            if (!bits) bits = extension_copy(p, (size_t)b, bound_reg, &first, &source);
             if (!bits) break;
             if (bits < kept_bits) kept_bits = bits;
-            extended_at = b = first; /* on above it */
+            if (source) bound_reg = source; /* on with the register extended */
+            extended_at = b = first;        /* on above it */
             continue;
         }
+        uint8_t test_reg = bound_reg;
+        bool widen = true;
         if (stop >= 0) { /* spilled: I' must still hold what was stored */
             isa_insn w;
-            if (writer_before(p, (size_t)b, bound_reg, &w) > stop) continue;
+            if (writer_before(p, (size_t)b, bound_reg, &w) > stop) {
+                /* or its sign extension, made while it did (GCC -O0: `lw a5, -36(s0)`,
+                 * `sext.w a4, a5`, `li a5, 6`, `bltu a5, a4`; brotli's main) */
+                test_reg = extension_since(p, b, &br, bound_reg, stop);
+                if (!test_reg) continue;
+                widen = false;
+            }
         }
         uint64_t extra, bound;
         bool into = false;
-        if (!branch_bound(p, b, &br, bound_reg, false, true, &kreg, &extra) &&
-            !(into = branch_bound(p, b, &br, bound_reg, true, true, &kreg, &extra)))
+        if (!branch_bound(p, b, &br, test_reg, false, widen, &kreg, &extra) &&
+            !(into = branch_bound(p, b, &br, test_reg, true, widen, &kreg, &extra)))
             continue;
         /* into the table: the taken side must lead to the shift (its target between them) */
         long taken = into ? insn_at(p, p->insns[b].pc + (uint64_t)br.imm) : -1;
@@ -1121,8 +1290,9 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
         uint64_t t, bb;
         bool table_holds = (constant_reg_at(p, (size_t)ka, table_reg, &t, &at_table) && at_table >= lead) ||
             (flow && flow_constant(p, flow, (size_t)ka, table_reg, 0, &t) && t + (uint64_t)entry_offset == table);
-        bool base_holds = !rel_base || (constant_reg_at(p, (size_t)k, rel_base, &bb, &at_base) && at_base >= lead) ||
-            (flow && flow_constant(p, flow, (size_t)k, rel_base, 0, &bb) && bb == base);
+        bool base_holds = !rel_base ||
+            (constant_reg_at(p, (size_t)k_add, rel_base, &bb, &at_base) && at_base >= lead) ||
+            (flow && flow_constant(p, flow, (size_t)k_add, rel_base, 0, &bb) && bb == base);
         if (path_count && table_holds && base_holds) count = path_count, refuted = false;
     }
     if (refuted) return 0;
@@ -1235,7 +1405,7 @@ static jump_known *find_jump_targets(const elf_image *img, const profile_proc *p
             unknown++;
         }
     }
-    insn_flow f = {img, jumps, n, NULL, NULL, unknown && entered_from_outside(img, p)};
+    insn_flow f = {img, jumps, n, NULL, NULL, unknown && entered_from_outside(img, p), NULL};
     for (bool progress = unknown && !f.outside_in; progress;) {
         progress = false;
         for (size_t q = 0; q < n; q++) {

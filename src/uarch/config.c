@@ -338,8 +338,9 @@ static bool set_value(uarch_config *c, const char *section, const char *name, co
         }
         if (section[0] == 'l') {
             uint64_t x;
-            if (!parse_u64(value, false, &x) || x > 10000) {
-                cs_error_set(err, "latency.%s = %s: expected an integer from 0 to 10000", name, value);
+            /* an operation takes at least a cycle (class_latency): 0 was timed as 1 without a word */
+            if (!parse_u64(value, false, &x) || x == 0 || x > 10000) {
+                cs_error_set(err, "latency.%s = %s: expected an integer from 1 to 10000", name, value);
                 return false;
             }
             c->latency[k] = (uint32_t)x;

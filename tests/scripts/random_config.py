@@ -139,7 +139,8 @@ def draw_config(seed, model=None):
         core["skip_idle"] = yesno(r, 0.8)
         for i, classes in enumerate(partition(r, CLASSES, 8)):
             c["fu.u%d" % i] = {"count": edge_int(r, 1, 8, (1, 2)), "classes": " ".join(classes)}
-        c["latency"] = {k: draw_latency(r) for k in CLASSES}
+        # an operation takes at least a cycle: 0 was timed as 1, and is refused now
+        c["latency"] = {k: edge_int(r, 1, 500, (1, 2, 3, 4)) for k in CLASSES}
         c["pipelined"] = {k: yesno(r, 0.7) for k in CLASSES}
     else:
         pipes = partition(r, CLASSES, 4)
@@ -235,7 +236,7 @@ def draw_invalid(seed):
             lambda: (("core", "lsq_size", 1), r"core\.lsq_size = 1"),
             lambda: (("core", "fetch_width", r.choice([0, 65])), r"core\.fetch_width"),
             lambda: (("core", "mem_order", "total"), r"core\.mem_order"),
-            lambda: (("latency", "fp-add", r.choice([10001, -1])), r"latency\.fp-add"),
+            lambda: (("latency", "fp-add", r.choice([10001, -1, 0])), r"latency\.fp-add"),
             lambda: (("core", "iq_size", c["core"]["rob_size"] + 1), r"core\.iq_size"),
             lambda: (("core", "issue_width", c["core"]["rob_size"] + 1 if c["core"]["rob_size"] < 64 else 65),
                      r"core\.issue_width"),

@@ -30,6 +30,12 @@ char *cli_shell_word(const char *word);
 /* After getopt_long returned '?' or an option the verb does not know: one
  * usage line naming it. */
 int cli_bad_option(const char *verb, char **argv);
+/* getopt_long that refuses an option taking a value given twice (--json a --json b wrote only
+ * b, --config ooo4 --config bdw timed bdw): one usage line naming both values, then exit 2
+ * (options are read before anything is opened). --set and --allow-write are let through
+ * (repeatable; the latter says itself why not). */
+struct option;
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts, const char *verb);
 
 /* Options shared by every verb that runs a program in the emulator. */
 typedef struct cli_guest_options {
@@ -166,10 +172,11 @@ typedef struct cli_timing_options {
     uint64_t interval;                      /* --interval N: statistics every N instructions; 0: none */
     uint64_t pipeview_from, pipeview_count; /* the --pipeview window, in instructions (count 0: all) */
     const char *json_path, *pipeview_path, *csv_path;
-    const char *report_path; /* HTML report; NULL: in the output directory */
-    bool no_report;          /* --no-report */
-    const char *analysis;    /* --analysis LIST; NULL: "stacks" */
-    const char *outdir;      /* --outdir DIR */
+    const char *report_path;            /* HTML report; NULL: in the output directory */
+    bool no_report;                     /* --no-report */
+    const char *analysis;               /* --analysis LIST; NULL: "stacks" */
+    const char *outdir;                 /* --outdir DIR */
+    bool report_given, no_report_given; /* --report, --no-report seen (they contradict) */
     /* Set by the verb before cli_timing_begin: */
     bool default_outdir; /* without --report/--no-report/--outdir, write into a new output directory */
     int cmd_argc;        /* the verb's argv (argv[0] the verb, named in messages) */

@@ -118,7 +118,7 @@ int cmd_compare(int argc, char **argv) {
     const char *report = NULL;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "", longopts, "compare")) != -1) {
         if (opt == 'r') report = optarg;
         else return cli_bad_option("compare", argv);
     }

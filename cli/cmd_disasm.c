@@ -410,7 +410,10 @@ int cmd_disasm(int argc, char **argv) {
     const char *only = NULL;
     int k = 1;
     for (; k < argc && argv[k][0] == '-'; k++) {
-        if (!strcmp(argv[k], "--section") && k + 1 < argc) only = argv[++k];
+        if (!strcmp(argv[k], "--section") && k + 1 >= argc) return cli_usage("disasm", "--section needs a value");
+        if (!strcmp(argv[k], "--section") && only) /* the first was dropped without a word */
+            return cli_usage("disasm", "--section given twice (%s, then %s): it takes one value", only, argv[k + 1]);
+        if (!strcmp(argv[k], "--section")) only = argv[++k];
         else return cli_usage("disasm", "unknown option %s", argv[k]);
     }
     if (k != argc - 1) return cli_usage("disasm", "expected exactly one program");
@@ -438,6 +441,6 @@ int cmd_disasm(int argc, char **argv) {
         disassemble_section(&l, sec, i);
     }
     elf_close(img);
-    if (only && !found) return cli_fail("%s: no executable section %s", path, only);
+    if (only && !found) return cli_fail("%s: no executable section '%s'", path, only);
     return 0;
 }

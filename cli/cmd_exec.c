@@ -49,7 +49,7 @@ int cmd_exec(int argc, char **argv) {
     uint64_t max = UINT64_MAX;
     int opt, exec_state = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+", longopts, "exec")) != -1) {
         if (opt == 's') stats = true;
         else if (opt == 'X') {
             uint64_t fd;

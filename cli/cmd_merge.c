@@ -66,7 +66,7 @@ int cmd_merge(int argc, char **argv) {
     static const struct option longopts[] = {{0, 0, 0, 0}};
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) return cli_bad_option("merge", argv);
+    while ((opt = cli_getopt(argc, argv, ":", longopts, "merge")) != -1) return cli_bad_option("merge", argv);
     if (optind >= argc) return cli_usage("merge", "no directory given");
     if (optind != argc - 1) return cli_usage("merge", "give exactly one directory");
     const char *dir = argv[optind];

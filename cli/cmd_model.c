@@ -115,7 +115,7 @@ static int analyze(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+o:", longopts, "model analyze")) != -1) {
         switch (opt) {
         case 'o': out = optarg; break;
         case OPT_M_MAX:
@@ -584,7 +584,7 @@ static int solve(int argc, char **argv) {
     const char *json = NULL, *grid_text = NULL, *report = NULL, *allow_write = NULL;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "", longopts, "model solve")) != -1) {
         switch (opt) {
         case OPT_M_CONFIG: t.config = optarg; break;
         case OPT_M_SET:
@@ -762,7 +762,7 @@ static int info(int argc, char **argv) {
     const char *json = NULL;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "", longopts, "model info")) != -1) {
         if (opt == OPT_M_JSON) json = optarg;
         else return cli_bad_option("model info", argv);
     }

@@ -99,7 +99,7 @@ static int record(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+o:", longopts, "profile record")) != -1) {
         switch (opt) {
         case 'o': out = optarg; break;
         case OPT_PERIOD: period = optarg; break;
@@ -198,7 +198,7 @@ static int analyse(int argc, char **argv, bool annotate) {
     const char *exe = NULL, *function = NULL, *json = NULL, *html = NULL, *truth = NULL;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "", longopts, verb)) != -1) {
         switch (opt) {
         case OPT_EXE: exe = optarg; break;
         case OPT_FUNCTION: function = optarg; break;
@@ -322,7 +322,7 @@ static int imiss(int argc, char **argv) {
     bool estimated = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "", longopts, "profile imiss")) != -1) {
         switch (opt) {
         case OPT_EXE: exe = optarg; break;
         case OPT_PJSON: json = optarg; break;
@@ -398,7 +398,7 @@ static int merge(int argc, char **argv) {
     const char *out = NULL;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "o:", longopts, "profile merge")) != -1) {
         switch (opt) {
         case 'o': out = optarg; break;
         default: return cli_bad_option("profile merge", argv);

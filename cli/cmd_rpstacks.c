@@ -136,7 +136,7 @@ int cmd_rpstacks(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+o:", longopts, "rpstacks")) != -1) {
         uint64_t n;
         char *end;
         switch (opt) {

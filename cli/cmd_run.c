@@ -33,7 +33,7 @@ int cmd_run(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+", longopts, "run")) != -1) {
         if (!cli_timing_option(&t, opt, optarg, "run", &bad) && !cli_simpoint_option(&sp, opt, optarg, "run", &bad) &&
             !cli_guest_option(&g, opt, optarg, "run", &bad))
             return cli_bad_option("run", argv);

@@ -97,7 +97,7 @@ int cmd_sim(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+", longopts, "sim")) != -1) {
         if (cli_timing_option(&t, opt, optarg, "sim", &bad) || cli_simpoint_option(&sp, opt, optarg, "sim", &bad)) {
             if (bad) return EXIT_USAGE;
         } else if (opt == OPT_FORMAT) {
@@ -114,6 +114,9 @@ int cmd_sim(int argc, char **argv) {
         }
     }
     if (optind >= argc) return cli_usage("sim", "no trace file given");
+    /* an option after the trace is not read as one ("+": a trace takes no arguments) */
+    if (argc - optind > 1 && argv[optind + 1][0] == '-')
+        return cli_usage("sim", "%s after the trace: options go before it", argv[optind + 1]);
     if (optind != argc - 1) return cli_usage("sim", "give exactly one trace file (got %d)", argc - optind);
     const char *path = argv[optind];
     if ((copt.cloudsuite || copt.riscv) && format == FORMAT_CST)

@@ -133,7 +133,8 @@ int cmd_simpoint(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+:o:", longopts, NULL)) != -1) {
+    bool max_k_given = false;
+    while ((opt = cli_getopt(argc, argv, "+:o:", longopts, "simpoint")) != -1) {
         switch (opt) {
         case 'o': dir = optarg; break;
         case OPT_INTERVAL:
@@ -141,6 +142,7 @@ int cmd_simpoint(int argc, char **argv) {
                 return cli_usage("simpoint", "--interval %s: not a positive count", optarg);
             break;
         case OPT_MAX_K:
+            max_k_given = true;
             if (!parse_u32("simpoint", "max-k", optarg, &so.max_k)) return EXIT_USAGE;
             break;
         case OPT_FIXED_K:
@@ -164,6 +166,8 @@ int cmd_simpoint(int argc, char **argv) {
             char *end;
             so.bic_threshold = strtod(optarg, &end);
             if (*end || end == optarg) return cli_usage("simpoint", "--bic-threshold %s: not a number", optarg);
+            if (!(so.bic_threshold >= 0 && so.bic_threshold <= 1)) /* the text given, not %g of it */
+                return cli_usage("simpoint", "--bic-threshold %s: out of range (0..1)", optarg);
             break;
         }
         case OPT_BB: bb_path = optarg; break;
@@ -178,6 +182,8 @@ int cmd_simpoint(int argc, char **argv) {
         }
     }
     cs_error err;
+    /* --k searches nothing: a --max-k beside it was ignored without a word */
+    if (so.fixed_k && max_k_given) return cli_usage("simpoint", "--k and --max-k: give one (--k fixes k, no search)");
     if (!simpoint_options_check(&so, &err)) return cli_usage("simpoint", "%s", err.msg);
     if (!dir) return cli_usage("simpoint", "no output directory (-o DIR)");
     if (bb_path && optind < argc) return cli_usage("simpoint", "give --bb FILE or a program, not both");

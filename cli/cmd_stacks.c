@@ -124,7 +124,7 @@ int cmd_stacks(int argc, char **argv) {
     uint64_t jobs = 0;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+", longopts, "stacks")) != -1) {
         if (opt == OPT_VALIDATE) {
             do_validate = true;
         } else if (opt == OPT_JOBS) {

@@ -272,7 +272,7 @@ int cmd_stallscope(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+", longopts, "stallscope")) != -1) {
         /* --interval is also a timing option (the stacks' intervals): here it is Stallscope's */
         if (opt == OPT_DEPTH || opt == OPT_THRESHOLD || opt == OPT_INTERVAL || opt == OPT_TIME_INTERVAL ||
             opt == OPT_TOOCLOSE || opt == OPT_COMPLETION) {

@@ -397,7 +397,7 @@ int cmd_sweep(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+:o:j:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+:o:j:", longopts, "sweep")) != -1) {
         switch (opt) {
         case 'o': c.dir = optarg; break;
         case 'j': {

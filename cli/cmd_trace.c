@@ -92,7 +92,7 @@ static int trace_record(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+o:", longopts, trace_usage)) != -1) {
         switch (opt) {
         case 'h': help_trace(); return 0;
         case 'o': out = optarg; break;
@@ -216,6 +216,11 @@ static int trace_info(int argc, char **argv) {
         help_trace();
         return 0;
     }
+    /* an option it does not take is named, not counted as a second file */
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--"))
+            return cli_usage(trace_usage, "info: unknown option %s", argv[i]);
+    if (argc == 3 && !strcmp(argv[1], "--")) argv++, argc--;
     if (argc != 2) return cli_usage(trace_usage, "info: give exactly one trace file");
     const char *path = argv[1];
     cs_error err;
@@ -340,7 +345,7 @@ static int trace_dump(int argc, char **argv) {
     bool bad = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "", longopts, trace_usage)) != -1) {
         if (opt == 'h') {
             help_trace();
             return 0;
@@ -425,7 +430,7 @@ static int parse_convert(int argc, char **argv, const char *sub, champsim_option
     *in = *out = NULL;
     int o;
     optind = 1;
-    while ((o = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+    while ((o = cli_getopt(argc, argv, "o:", longopts, trace_usage)) != -1) {
         if (o == 'h') {
             help_trace();
             return -1;
@@ -461,7 +466,19 @@ static int trace_import(int argc, char **argv) {
     const char *in, *out;
     int rc = parse_convert(argc, argv, "import-champsim", &opt, &in, &out);
     if (rc) return rc < 0 ? 0 : rc;
-    cs_error err;
+    cs_error err = {{0}};
+    /* as `sim` tells: any 64 bytes are a "record", so 4 KB of noise was imported as 64 records
+     * (exit 0). A .cst or an ELF is named; anything else the readers do not recognise is refused. */
+    switch (cli_input_kind_of(in)) {
+    case CLI_INPUT_CHAMPSIM:
+    case CLI_INPUT_CHAMPSIM_CLOUDSUITE: break;
+    case CLI_INPUT_CST: return cli_fail("%s: already a .cst trace, nothing to import", in);
+    case CLI_INPUT_ELF: return cli_fail("%s is a program (ELF): record it with `cyclescope trace record`", in);
+    case CLI_INPUT_OTHER:
+        if (cli_other_input_of(in, &err) == CLI_OTHER_UNKNOWN)
+            return cli_fail("%s: not a ChampSim trace (no records at plausible instruction addresses)", in);
+        break; /* missing, empty, not a regular file, corrupt xz or gzip data: the reader names it */
+    }
     uop_source *src = champsim_open(in, &opt, &err);
     if (!src) return cli_fail("%s", err.msg);
     const char *argv_meta[] = {in};

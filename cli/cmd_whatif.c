@@ -59,7 +59,7 @@ int cmd_whatif(int argc, char **argv) {
     w.data_fd = -1;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "", longopts, "whatif")) != -1) {
         uint64_t n;
         switch (opt) {
         case OPT_WSET:

@@ -77,6 +77,31 @@ char *cli_shell_word(const char *word) {
     return plain ? cs_strdup(word) : sweep_shell_quote(word);
 }
 
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts, const char *verb) {
+    static struct {
+        int opt;
+        const char *arg;
+    } seen[64];
+    static int nseen;
+    if (optind <= 1) nseen = 0; /* a new parse */
+    int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
+    if (opt == -1 || opt == '?' || opt == ':' || !optarg) return opt; /* flags may be said twice */
+    const char *name = NULL;
+    for (const struct option *o = longopts; o->name; o++)
+        if (o->val == opt) name = o->name;
+    if (name && (!strcmp(name, "set") || !strcmp(name, "allow-write"))) return opt;
+    for (int i = 0; i < nseen; i++) {
+        if (seen[i].opt != opt) continue;
+        char shown[64];
+        if (opt < 128 && opt > ' ' && strchr(shortopts, opt)) snprintf(shown, sizeof shown, "-%c", opt);
+        else snprintf(shown, sizeof shown, "--%s", name ? name : "?");
+        cli_usage(verb, "%s given twice (%s, then %s): it takes one value", shown, seen[i].arg, optarg);
+        exit(EXIT_USAGE);
+    }
+    if (nseen < (int)(sizeof seen / sizeof seen[0])) seen[nseen].opt = opt, seen[nseen++].arg = optarg;
+    return opt;
+}
+
 int cli_bad_option(const char *verb, char **argv) {
     const char *arg = optind > 0 ? argv[optind - 1] : "?";
     /* glibc: for a long option optopt is its value when its argument is missing, 0

@@ -20,7 +20,21 @@
 #include "report/report.h"
 #include "runner/runner.h"
 
+/* --report FILE with --no-report: the report was written or not by the order they came in.
+ * (A one-value option given twice is refused by cli_getopt.) */
+static bool report_options_contradict(cli_timing_options *t, int opt, const char *verb) {
+    if (opt == OPT_REPORT) t->report_given = true;
+    if (opt == OPT_NO_REPORT) t->no_report_given = true;
+    if (!t->report_given || !t->no_report_given) return false;
+    cli_usage(verb, "--report and --no-report contradict each other: give one");
+    return true;
+}
+
 bool cli_timing_option(cli_timing_options *t, int opt, const char *arg, const char *verb, bool *bad) {
+    if (report_options_contradict(t, opt, verb)) {
+        *bad = true;
+        return true;
+    }
     switch (opt) {
     case OPT_CONFIG: t->config = arg; return true;
     case OPT_SET:

@@ -66,7 +66,9 @@ static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error
         while (*p) {
             char *end;
             unsigned long v;
-            if (!grid_number(p, &end, &v) || (*end && *end != ',') || ax->count == MAX_VALUES) {
+            /* "1," ended in an empty value (read as the list "1" before) */
+            if (!grid_number(p, &end, &v) || (*end && *end != ',') || (*end == ',' && !end[1]) ||
+                ax->count == MAX_VALUES) {
                 cs_error_set(err, "--grid %s: expected a list of integers", text);
                 return false;
             }
@@ -371,8 +373,17 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
     cs_error err;
     uint32_t fixed[RPS_DIMS];
     memcpy(fixed, r->base_latency, sizeof fixed);
-    for (int k = 0; k < w->set_count; k++)
+    for (int k = 0; k < w->set_count; k++) {
         if (!rps_set_latency(r, fixed, w->sets[k], &err)) return usage_fail("%s%s", err.msg, "");
+        /* one key set twice: the first value was dropped without a word (as --grid refuses) */
+        size_t len = strcspn(w->sets[k], "=");
+        for (int j = 0; j < k; j++)
+            if (strcspn(w->sets[j], "=") == len && !strncmp(w->sets[j], w->sets[k], len)) {
+                char key[64];
+                snprintf(key, sizeof key, "%.*s", (int)len, w->sets[k]);
+                return usage_fail("--set: %s given twice%s", key, "");
+            }
+    }
     axis *ax = cs_calloc(MAX_AXES, sizeof *ax);
     int naxes = 0;
     if (w->grid) {

@@ -22,7 +22,7 @@ foreach(case
     "interval_zero|--interval 0: not a positive count|simpoint;--interval;0;-o;d;prog"
     "k_zero|--k 0: give at least 1 cluster|simpoint;--k;0;-o;d;prog"
     "max_k|max k 5000 out of range \\(1..1000\\)|simpoint;--max-k;5000;-o;d;prog"
-    "bic|BIC threshold 2 out of range|simpoint;--bic-threshold;2;-o;d;prog"
+    "bic|--bic-threshold 2: out of range|simpoint;--bic-threshold;2;-o;d;prog"
     "dims|projection dimensions 0 out of range|simpoint;--dims;0;-o;d;prog"
     "bb_and_program|give --bb FILE or a program, not both|simpoint;--bb;x.bb;-o;d;prog"
     "unknown|unknown option|simpoint;--frobnicate;-o;d;prog"

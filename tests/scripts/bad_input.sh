@@ -43,7 +43,7 @@ expect 125 '^cyclescope: stdout: Bad file descriptor' "$cs" run --no-report --js
 # --- two outputs naming one file: the last written replaced the other, exit 0 ----------------
 expect 2 'o.json: given as two outputs' "$cs" run --no-report --json o.json --csv ./o.json --max 1000 "$w/dep_add"
 expect 2 'p.prof: given as two outputs' "$cs" profile record -o p.prof --truth p.prof --max 1000 "$w/dep_add"
-expect 2 'pv: given as two outputs' "$cs" run --no-report --pipeview pv --report pv --max 1000 "$w/dep_add"
+expect 2 'pv: given as two outputs' "$cs" run --pipeview pv --report pv --max 1000 "$w/dep_add"
 # one analysis given twice with different files wrote only the last; --pipeview likewise
 expect 2 "analysis profile: file given twice \('a.prof' and 'b.prof'\)" \
     "$cs" run --no-report --analysis profile:file=a.prof,profile:file=b.prof --max 1000 "$w/dep_add"

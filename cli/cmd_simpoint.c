@@ -268,6 +268,10 @@ int cmd_simpoint(int argc, char **argv) {
         rc = cli_fail("%s", err.msg);
     } else {
         print_result(p, &r);
+        /* --k N asks exactly N clusters: fewer intervals give fewer, said where it is read */
+        if (so.fixed_k && r.k < so.fixed_k)
+            fprintf(stderr, "cyclescope: warning: --k %u: only %zu intervals, so %u clusters\n", so.fixed_k,
+                    p->interval_count, r.k);
         bool ok;
         if (have_id) {
             /* the common provenance header: the input is the program or trace analysed */

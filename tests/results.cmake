@@ -109,6 +109,18 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.cli COMMAND ${_scripts}/results_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${CYCLESCOPE_GUEST_DIR})
   # damaged inputs and surroundings: a full or closed stdout, closed descriptors, … (hbad)
   add_test(NAME results.bad_input COMMAND ${_scripts}/bad_input.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  # the systematic audit (docs/errors.md): every verb given bad option values, damaged and foreign
+  # inputs, unwritable outputs; each case one line on stderr naming it, exit 1..127, no file
+  # changed. The fast subset here; every combination (about 2000 cases) labelled slow.
+  if(Python3_FOUND)
+    add_test(NAME results.hostile_audit
+             COMMAND ${Python3_EXECUTABLE} ${_scripts}/hostile_audit.py ${_cs} ${CYCLESCOPE_WORKLOAD_DIR}
+                     ${CYCLESCOPE_GUEST_DIR})
+    add_test(NAME results.hostile_audit_full
+             COMMAND ${Python3_EXECUTABLE} ${_scripts}/hostile_audit.py ${_cs} ${CYCLESCOPE_WORKLOAD_DIR}
+                     ${CYCLESCOPE_GUEST_DIR} --full)
+    set_tests_properties(results.hostile_audit_full PROPERTIES LABELS slow TIMEOUT 3600)
+  endif()
   add_test(NAME results.json_schema
            COMMAND ${_scripts}/json_schema.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${PROJECT_SOURCE_DIR}/docs/result.schema.json)
   set_tests_properties(results.json_schema PROPERTIES SKIP_RETURN_CODE 77)

@@ -572,6 +572,17 @@ for pre, opt, post in OUTOPTS:
     case("%s %s kept over a failed run" % (v, opt), bad[:len(pre)] + [opt, "keep.out"] + bad[len(pre):],
          "garbage", ["keep.out"])
 
+# an output that is also the input: never overwritten (the program, the trace)
+shutil.copy(PROG, "prog")
+shutil.copy(fix("good.cst"), "in.cst")
+for argv in (["model", "analyze", "-o", "prog", "--max", "100", "./prog"], ["trace", "record", "-o", "prog", "./prog"],
+             ["profile", "record", "-o", "prog", "--max", "100", "./prog"], ["rpstacks", "-o", "prog", "./prog"],
+             ["run", "--no-report", "--json", "prog", "./prog"], ["rpstacks", "-o", "in.cst", "in.cst"],
+             ["trace", "export-champsim", "in.cst", "-o", "in.cst"], ["model", "analyze", "-o", "in.cst", "in.cst"],
+             ["sim", "--no-report", "--csv", "in.cst", "in.cst"], ["trace", "import-champsim", "in.cst", "-o", "in.cst"]):
+    if FULL or argv[0] in ("run", "trace"):
+        case("%s: the output is the input" % " ".join(argv[:2]), argv, ["prog", "in.cst"])
+
 # a full disk at the end of a good run: the partial output must not stay
 case("trace record -o /dev/full", ["trace", "record", "-o", "/dev/full", "--max", "1000", PROG], "/dev/full")
 

@@ -279,6 +279,10 @@ int cli_stdout_for_data(void);
  * skipped; "-" is stdout) is a writable file or can be created in an existing writable
  * directory. Prints why not (one line) and returns false: the verb exits EXIT_USAGE. */
 bool cli_outputs_writable(const char *const *paths, int n);
+/* The outputs cli_outputs_writable checked, against the inputs opened since (the program, a
+ * trace): false with *err naming the first that is one. The program given as its own output
+ * was found only when the output was written, after the whole run. */
+bool cli_outputs_not_inputs(cs_error *err);
 /* The same for an output directory: it exists, or its parent can hold it. */
 bool cli_output_dir_ready(const char *dir);
 /* Write JSON to PATH, or to DATA_FD (from cli_stdout_for_data) when PATH is "-". */

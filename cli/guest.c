@@ -138,7 +138,12 @@ emu_t *cli_guest_open(cli_guest_options *g, int argc, char *const *argv, cs_erro
     g->emu.argv = (const char *const *)argv;
     g->emu.envp = (const char *const *)environ;
     g->emu.env_fixed = g->env_fixed;
-    return emu_create(argv[0], &g->emu, err);
+    emu_t *e = emu_create(argv[0], &g->emu, err);
+    if (e && !cli_outputs_not_inputs(err)) { /* the program is an output: before the run, not after */
+        emu_destroy(e);
+        return NULL;
+    }
+    return e;
 }
 
 emu_t *cli_guest_create(cli_guest_options *g, int argc, char **argv) {

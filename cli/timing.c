@@ -173,7 +173,12 @@ bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
         if (!strchr(name, '/') && !strstr(name, ".ini") && !strncmp(err.msg, "no configuration named", 22)) {
             char names[200];
             const char *nearest = config_names(names, sizeof names, name);
-            if (nearest)
+            if (nearest && !strcmp(nearest, name)) /* a shipped name, not where the configurations are */
+                cli_fail("%s%s", err.msg,
+                         getenv("CYCLESCOPE_CONFIGS") && *getenv("CYCLESCOPE_CONFIGS")
+                             ? ": the directory CYCLESCOPE_CONFIGS names"
+                             : "");
+            else if (nearest)
                 cli_fail("no configuration named '%s': did you mean %s? (the configurations: %s; or give an .ini file)",
                          name, nearest, names);
             else cli_fail("no configuration named '%s' (the configurations: %s; or give an .ini file)", name, names);
@@ -183,6 +188,14 @@ bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
         return false;
     }
     for (int i = 0; i < t->set_count; i++) {
+        /* one key set twice: the first value was dropped without a word */
+        size_t len = strcspn(t->sets[i], "=");
+        for (int j = 0; j < i; j++) {
+            if (strcspn(t->sets[j], "=") == len && !strncmp(t->sets[j], t->sets[i], len)) {
+                cli_fail("--set %.*s given twice (%s, then %s)", (int)len, t->sets[i], t->sets[j], t->sets[i]);
+                return false;
+            }
+        }
         if (!uarch_config_set(cfg, t->sets[i], &err)) {
             cli_fail("%s", err.msg);
             return false;
@@ -287,9 +300,23 @@ static bool outputs_distinct(const char *const *paths, int n) {
     return true;
 }
 
+/* The outputs checked, for cli_outputs_not_inputs once the inputs are open. */
+static const char *checked_outputs[16];
+static int checked_output_count;
+
+bool cli_outputs_not_inputs(cs_error *err) {
+    for (int i = 0; i < checked_output_count; i++)
+        if (cs_output_is_input(checked_outputs[i], err)) return false;
+    return true;
+}
+
 bool cli_outputs_writable(const char *const *paths, int n) {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (paths[i] && !writable(paths[i])) return false;
+        if (paths[i] && strcmp(paths[i], "-") &&
+            checked_output_count < (int)(sizeof checked_outputs / sizeof checked_outputs[0]))
+            checked_outputs[checked_output_count++] = paths[i];
+    }
     return outputs_distinct(paths, n);
 }
 

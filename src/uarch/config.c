@@ -462,12 +462,15 @@ void uarch_config_widths(const uarch_config *c, uint32_t width[4]) {
     width[0] = c->fetch_width, width[1] = c->dispatch_width, width[2] = c->issue_width, width[3] = c->commit_width;
 }
 
+enum { CONFIG_MAX_KEYS = 512 }; /* keys checked for repeats (a shipped file sets about 150) */
+
 typedef struct ini_state {
     uarch_config *cfg;
     cs_error *err;
     bool failed;
     bool pools_cleared, pipes_cleared; /* a file with [fu.*] / [pipe.*] replaces the defaults */
     size_t settings;                   /* keys set: a file with none is refused */
+    char seen[CONFIG_MAX_KEYS][80];    /* "section.key" of each key set, in order */
 } ini_state;
 
 /* Blanks around a value (or a --set section and key), dropped. */
@@ -500,6 +503,21 @@ static int config_ini_handler(void *user, const char *section, const char *name,
         }
     }
     value = trim_blanks(clean);
+    /* a key set twice kept the last value without a word (a file edited by appending, or two
+     * [core] sections) */
+    char key[80];
+    snprintf(key, sizeof key, "%s.%s", section, name);
+    for (size_t i = 0; i < st->settings && i < CONFIG_MAX_KEYS; i++) {
+        if (!strcmp(st->seen[i], key)) {
+            cs_error_set(st->err,
+                         "%s set twice (the first value would be dropped; an indented line continues the key "
+                         "before it)",
+                         key);
+            st->failed = true;
+            return 0;
+        }
+    }
+    if (st->settings < CONFIG_MAX_KEYS) snprintf(st->seen[st->settings], sizeof st->seen[0], "%s", key);
     if (!set_value(st->cfg, section, name, value, true, st->err)) {
         st->failed = true;
         return 0;
@@ -585,7 +603,7 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
                          binary ? "binary data, not INI text" : "larger than 1 MB, not INI text");
         return false;
     }
-    ini_state st = {cfg, err, false, false, false, 0};
+    ini_state st = {.cfg = cfg, .err = err};
     cs_error local;
     if (!err) st.err = &local;
     int line = ini_parse_file(f, config_ini_handler, &st);
@@ -616,7 +634,7 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
 }
 
 bool uarch_config_load_text(uarch_config *cfg, const char *text, const char *name, cs_error *err) {
-    ini_state st = {cfg, err, false, false, false, 0};
+    ini_state st = {.cfg = cfg, .err = err};
     cs_error local;
     if (!err) st.err = &local;
     int line = ini_parse_string(text, config_ini_handler, &st);

@@ -220,6 +220,8 @@ static bool output_is_input(const char *path, cs_error *err) {
     return false;
 }
 
+bool cs_output_is_input(const char *path, cs_error *err) { return output_is_input(path, err); }
+
 FILE *cs_output_open(cs_output *o, const char *path, cs_error *err) {
     memset(o, 0, sizeof *o);
     if (output_is_input(path, err)) return NULL;

@@ -133,8 +133,10 @@ typedef struct cs_output {
     char *path, *tmp;
 } cs_output;
 FILE *cs_output_open(cs_output *o, const char *path, cs_error *err); /* NULL on error */
-bool cs_output_commit(cs_output *o, cs_error *err);                  /* flush, close, rename */
-void cs_output_discard(cs_output *o);                                /* close and remove the temporary */
+/* true (with *err naming it) when PATH is one of the inputs read so far (same device and inode) */
+bool cs_output_is_input(const char *path, cs_error *err);
+bool cs_output_commit(cs_output *o, cs_error *err); /* flush, close, rename */
+void cs_output_discard(cs_output *o);               /* close and remove the temporary */
 /* A whole buffer to an output, through cs_output. */
 bool cs_write_file(const char *path, const void *data, size_t size, cs_error *err);
 

@@ -151,7 +151,7 @@ def snapshot():
 SANITIZER = re.compile(r"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:")
 
 
-def case(title, argv, names, outputs=(), rc=None, may_write=()):
+def case(title, argv, names, outputs=(), rc=None, may_write=(), env=None):
     """One hostile case: cyclescope ARGV must fail cleanly, naming NAMES (a string, or a
     list: any of them), leaving every pre-created output in OUTPUTS (relative paths) as it was."""
     if ONLY and ONLY not in title and ONLY not in " ".join(argv):
@@ -166,7 +166,7 @@ def case(title, argv, names, outputs=(), rc=None, may_write=()):
     before = snapshot()
     try:
         p = subprocess.run([CS] + argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, timeout=TIMEOUT)
+                           stderr=subprocess.PIPE, timeout=TIMEOUT, env=dict(os.environ, **(env or {})))
         code, err = p.returncode, p.stderr.decode(errors="replace")
     except subprocess.TimeoutExpired:
         code, err = "timeout", ""
@@ -398,6 +398,12 @@ for s in BAD_SETS:
         case("sim --set %s" % s, ["sim", "--no-report", "--set", s, fix("good.cst")], key)
         case("config show --set %s" % s, ["config", "show", "--set", s, "ooo4"], key)
         case("sweep --grid %s" % s, ["sweep", "--grid", s, "-o", "swo", PROG, "10"], key)
+case("run --set a key twice", ["run", "--no-report", "--set", "core.rob_size=128", "--set", "core.rob_size=96"] +
+     RUNARGS + [PROG], ["core.rob_size", "twice"])
+case("CYCLESCOPE_CONFIGS a missing directory", ["run", "--no-report"] + RUNARGS + [PROG], "CYCLESCOPE_CONFIGS",
+     env={"CYCLESCOPE_CONFIGS": fix("nonexistent")})
+case("CYCLESCOPE_SYSROOT a missing directory", ["exec", PROG], "CYCLESCOPE_SYSROOT",
+     env={"CYCLESCOPE_SYSROOT": fix("nonexistent")})
 for s in ["inorder.value_prediction=maybe", "core.rob_size=64", "l1d.size=1000"]:
     case("model solve --set %s" % s, ["model", "solve", "--set", s, fix("good.smp")], [s.split("=")[0], s])
 
@@ -408,7 +414,8 @@ INI = {
     "no equals": "[core]\nrob_size 64\n",
     "unknown key": "[core]\nrob_sise = 64\n",
     "unknown section": "[cores]\nrob_size = 64\n",
-    "duplicate key": "[core]\nrob_size = 64\nrob_size = 32\n",
+    "duplicate key": "[core]\nrob_size = 128\nrob_size = 96\n",
+    "duplicate section": "[core]\nrob_size = 128\n[l1d]\nassoc = 8\n[core]\nrob_size = 96\n",
     "zero rob": "[core]\nrob_size = 0\n",
     "nul byte": "[core]\nrob_size = 6\x004\n",
     "huge line": "[core]\nrob_size = " + "9" * 100000 + "\n",

@@ -300,8 +300,9 @@ static bool outputs_distinct(const char *const *paths, int n) {
     return true;
 }
 
-/* The outputs checked, for cli_outputs_not_inputs once the inputs are open. */
-static const char *checked_outputs[16];
+/* The outputs checked, for cli_outputs_not_inputs once the inputs are open: copies (a path
+ * may be built in a buffer the caller reuses). */
+static char checked_outputs[16][1024];
 static int checked_output_count;
 
 bool cli_outputs_not_inputs(cs_error *err) {
@@ -313,9 +314,9 @@ bool cli_outputs_not_inputs(cs_error *err) {
 bool cli_outputs_writable(const char *const *paths, int n) {
     for (int i = 0; i < n; i++) {
         if (paths[i] && !writable(paths[i])) return false;
-        if (paths[i] && strcmp(paths[i], "-") &&
+        if (paths[i] && strcmp(paths[i], "-") && strlen(paths[i]) < sizeof checked_outputs[0] &&
             checked_output_count < (int)(sizeof checked_outputs / sizeof checked_outputs[0]))
-            checked_outputs[checked_output_count++] = paths[i];
+            snprintf(checked_outputs[checked_output_count++], sizeof checked_outputs[0], "%s", paths[i]);
     }
     return outputs_distinct(paths, n);
 }

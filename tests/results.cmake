@@ -111,7 +111,7 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.bad_input COMMAND ${_scripts}/bad_input.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
   # the systematic audit (docs/errors.md): every verb given bad option values, damaged and foreign
   # inputs, unwritable outputs; each case one line on stderr naming it, exit 1..127, no file
-  # changed. The fast subset here; every combination (about 2000 cases) labelled slow.
+  # changed. The fast subset here (875 cases); every combination (2015) labelled slow.
   if(Python3_FOUND)
     add_test(NAME results.hostile_audit
              COMMAND ${Python3_EXECUTABLE} ${_scripts}/hostile_audit.py ${_cs} ${CYCLESCOPE_WORKLOAD_DIR}

@@ -18,7 +18,7 @@ static void tlb_flush(mem *m) {
 }
 
 /* Decoded code costs far more than the page it decodes (a dinsn per halfword,
- * 28 times the page); host memory for it and for page tables is allowed on
+ * 32 times the page); host memory for it and for page tables is allowed on
  * top of the guest's own pages: a quarter of the limit, at least 256 MiB. */
 #define HOST_OVERHEAD(limit) ((limit) / 4 > (256ull << 20) ? (limit) / 4 : (256ull << 20))
 /* Linux's default vm.max_map_count: past it mmap fails with ENOMEM. */
@@ -499,7 +499,7 @@ dinsn *mem_code(mem *m, uint64_t pc) {
             m->fault_kind = PROT_X;
             return NULL;
         }
-        p->code = cs_calloc(PAGE_SIZE / 2, sizeof(dinsn));
+        p->code = cs_aligned_calloc(64, PAGE_SIZE / 2, sizeof(dinsn));
         uint64_t vpn = pc >> PAGE_SHIFT;
         tlb_entry *w = &m->tlb_write[vpn & (TLB_SIZE - 1)];
         if (w->vpn == vpn) w->vpn = ~0ull; /* stores to this page must now take the slow path */

@@ -27,9 +27,13 @@ enum { PAGE_SHIFT = 12, PAGE_SIZE = 1 << PAGE_SHIFT, TLB_SIZE = 16384 };
 
 enum { PROT_R = 1, PROT_W = 2, PROT_X = 4 };
 
-/* A decoded instruction, cached per code page at each halfword offset. */
+/* A decoded instruction, cached per code page at each halfword offset. Entries are
+ * 64 bytes on 64-byte boundaries: at the natural 56 bytes one entry in eight had its
+ * first 16 bytes (every field the fast-forward loop reads) split across two host cache
+ * lines, and the loop indexed them with a multiply; math/big's word loops ran 15% slower
+ * (docs/sandbox.md §21). */
 typedef struct dinsn {
-    int64_t imm;
+    _Alignas(64) int64_t imm;
     uint16_t op;    /* isa_op */
     uint8_t length; /* 0 = not decoded yet */
     uint8_t rd;     /* integer destinations x0 are redirected to the sink register 32 */
@@ -37,6 +41,8 @@ typedef struct dinsn {
     uint8_t rm;
     uop tmpl; /* the static part of this instruction's µop record */
 } dinsn;
+_Static_assert(sizeof(dinsn) == 64,
+               "one decoded instruction per host cache line; a larger entry doubles the code cache");
 
 typedef struct page {
     uint8_t *data; /* PAGE_SIZE bytes, NULL until touched */

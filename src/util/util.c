@@ -143,6 +143,14 @@ void *cs_calloc(size_t count, size_t size) {
     return p;
 }
 
+void *cs_aligned_calloc(size_t align, size_t count, size_t size) {
+    size_t bytes = cs_array_size(count ? count : 1, size ? size : 1);
+    void *p = NULL;
+    if (posix_memalign(&p, align, bytes) != 0) out_of_memory(bytes);
+    memset(p, 0, bytes);
+    return p;
+}
+
 void *cs_realloc(void *ptr, size_t size) {
     void *p = realloc(ptr, size ? size : 1);
     if (!p) out_of_memory(size);

@@ -27,6 +27,10 @@ void *cs_malloc(size_t size);
 void *cs_calloc(size_t count, size_t size);
 void *cs_realloc(void *ptr, size_t size);
 char *cs_strdup(const char *s);
+/* count * size zeroed bytes at an address that is a multiple of `align` (a power of two
+ * and a multiple of sizeof(void *)), for arrays whose elements must not straddle cache
+ * lines; free() releases them. */
+void *cs_aligned_calloc(size_t align, size_t count, size_t size);
 /* count * size, or exit as out of memory when it overflows. */
 size_t cs_array_size(size_t count, size_t size);
 

@@ -32,15 +32,6 @@ static int usage_fail(const char *fmt, const char *a, const char *b) {
     return EXIT_USAGE;
 }
 
-/* A latency in the grid: digits only (strtoul would take " 3", "+3", "-1" and "" as
- * numbers) and within uint32_t (4294967297 was read as 1). */
-static bool grid_number(const char *p, char **end, unsigned long *v) {
-    if (*p < '0' || *p > '9') return false;
-    errno = 0;
-    *v = strtoul(p, end, 10);
-    return errno == 0 && *v <= UINT32_MAX;
-}
-
 /* "KEY=A..B" or "KEY=X,Y,Z" */
 static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error *err) {
     const char *eq = strchr(text, '=');
@@ -52,27 +43,22 @@ static bool parse_axis(const rps_result *r, const char *text, axis *ax, cs_error
     ax->key[eq - text] = 0;
     ax->count = 0;
     const char *p = eq + 1;
-    const char *dots = strstr(p, "..");
-    if (dots) {
-        char *end;
-        unsigned long a, b;
-        if (!grid_number(p, &end, &a) || end != dots || !grid_number(dots + 2, &end, &b) || *end || b < a ||
-            b - a >= MAX_VALUES) {
-            cs_error_set(err, "--grid %s: expected A..B with A <= B (at most %d values)", text, MAX_VALUES);
-            return false;
-        }
-        for (unsigned long v = a; v <= b; v++) ax->value[ax->count++] = (uint32_t)v;
+    uint32_t lo, hi;
+    int range = cs_grid_range(text, strlen(text), MAX_VALUES, &lo, &hi, err);
+    if (range < 0) return false;
+    if (range) {
+        for (uint64_t v = lo; v <= hi; v++) ax->value[ax->count++] = (uint32_t)v;
     } else {
         while (*p) {
-            char *end;
-            unsigned long v;
+            const char *end;
+            uint32_t v;
             /* "1," ended in an empty value (read as the list "1" before) */
-            if (!grid_number(p, &end, &v) || (*end && *end != ',') || (*end == ',' && !end[1]) ||
+            if (!cs_grid_number(p, &end, &v) || (*end && *end != ',') || (*end == ',' && !end[1]) ||
                 ax->count == MAX_VALUES) {
                 cs_error_set(err, "--grid %s: expected a list of integers", text);
                 return false;
             }
-            ax->value[ax->count++] = (uint32_t)v;
+            ax->value[ax->count++] = v;
             p = *end ? end + 1 : end;
         }
         if (!ax->count) {

@@ -42,7 +42,13 @@ foreach(case
     "unknown_key|--grid: unknown key core.rob_sise|core.rob_sise=64,128"
     "bad_value|--grid: core.rob_size = big: expected an integer|core.rob_size=64,big"
     "bad_point|--grid point core.rob_size=16: core.iq_size = 36 is larger than core.rob_size = 16|core.rob_size=16,64"
-    "syntax|--grid: 'core.rob_size' is not KEY=VALUE|core.rob_size")
+    "syntax|--grid: 'core.rob_size' is not KEY=VALUE|core.rob_size"
+    # ranges as whatif reads them (one parser, cs_grid_range): the same refusals
+    "range_open|--grid core.rob_size=64\\.\\.: expected A\\.\\.B with A <= B \\(at most 256 values\\)|core.rob_size=64.."
+    "range_reversed|--grid core.rob_size=128\\.\\.64: expected A\\.\\.B|core.rob_size=128..64"
+    "range_step|--grid core.rob_size=64\\.\\.128\\.\\.0: expected A\\.\\.B|core.rob_size=64..128..0"
+    "range_size|--grid core.rob_size=1\\.\\.257: expected A\\.\\.B with A <= B \\(at most 256 values\\)|core.rob_size=1..257"
+    "range_point|--grid point core.rob_size=34: core.iq_size = 36 is larger than core.rob_size = 34|core.rob_size=34..64")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
   list(GET parts 1 regex)
@@ -50,6 +56,17 @@ foreach(case
   add_test(NAME sweep.bad.${name}
            COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} sweep --grid "${grid}" -o ${_sw_out}/bad-${name} no/such/prog)
 endforeach()
+# A range grid is the comma list's grid: the same points, in the same order (--emit writes one
+# command per point, naming its settings; nothing runs, so the trace is not read)
+add_test(NAME sweep.range_is_list
+         COMMAND bash -c "rm -rf \"$0\"-r \"$0\"-l && \
+                          \"$1\" sweep --emit parallel --grid 'core.rob_size=62..65 l1d.size=16K,32K' -o \"$0\"-r \"$2\" >/dev/null && \
+                          \"$1\" sweep --emit parallel --grid 'core.rob_size=62,63,64,65 l1d.size=16K,32K' -o \"$0\"-l \"$2\" >/dev/null && \
+                          grep -o \"sweep --grid '[^']*'\" \"$0\"-r/jobs.txt > \"$0\"-r.pts && \
+                          grep -o \"sweep --grid '[^']*'\" \"$0\"-l/jobs.txt > \"$0\"-l.pts && \
+                          [ $(wc -l < \"$0\"-r.pts) = 8 ] && cmp \"$0\"-r.pts \"$0\"-l.pts && head -1 \"$0\"-r.pts"
+                 ${_sw_out}/range ${_cs} ${CMAKE_CURRENT_SOURCE_DIR}/corpus/cst/frames.cst)
+set_tests_properties(sweep.range_is_list PROPERTIES PASS_REGULAR_EXPRESSION "^sweep --grid 'core.rob_size=62 l1d.size=16K'\n$")
 add_test(NAME sweep.bad.program COMMAND ${_scripts}/expect_error.sh 125 "no/such/prog: cannot open"
          ${_cs} sweep --grid core.rob_size=64 -o ${_sw_out}/bad-program no/such/prog)
 add_test(NAME merge.bad.empty COMMAND ${_scripts}/expect_error.sh 125 "no sweep results" ${_cs} merge ${_sw_out})

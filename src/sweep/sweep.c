@@ -57,6 +57,19 @@ bool sweep_grid_parse(sweep_grid *g, const char *text, cs_error *err) {
                 cs_error_set(err, "--grid: %s given twice", ax->key);
                 goto fail;
             }
+        /* "A..B" as whatif reads it (one parser: cs_grid_range), the values as a list would give them */
+        uint32_t lo, hi;
+        int range = cs_grid_range(s, (size_t)(end - s), SWEEP_MAX_VALUES, &lo, &hi, err);
+        if (range < 0) goto fail;
+        if (range) {
+            for (uint64_t n = lo; n <= hi; n++) {
+                char num[16];
+                snprintf(num, sizeof num, "%" PRIu64, n);
+                ax->values[ax->count++] = cs_strdup(num);
+            }
+            s = end;
+            continue;
+        }
         const char *v = eq + 1;
         for (;;) {
             const char *comma = v;

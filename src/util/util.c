@@ -250,3 +250,42 @@ size_t cs_edit_distance(const char *a, const char *b) {
     }
     return row[n];
 }
+
+bool cs_grid_number(const char *p, const char **end, uint32_t *v) {
+    if (*p < '0' || *p > '9') return false;
+    uint64_t n = 0;
+    while (*p >= '0' && *p <= '9') {
+        n = n * 10 + (uint64_t)(*p++ - '0');
+        if (n > UINT32_MAX) return false;
+    }
+    *end = p;
+    *v = (uint32_t)n;
+    return true;
+}
+
+int cs_grid_range(const char *axis, size_t len, unsigned max_values, uint32_t *lo, uint32_t *hi, cs_error *err) {
+    const char *eq = memchr(axis, '=', len);
+    const char *v = eq ? eq + 1 : axis, *stop = axis + len;
+    const char *dots = NULL;
+    for (const char *p = v; p + 1 < stop && !dots; p++)
+        if (p[0] == '.' && p[1] == '.') dots = p;
+    if (!dots) return 0;
+    /* the digits are read from a copy: the axis may go on past len (the next axis) */
+    char buf[64];
+    size_t n = (size_t)(stop - v);
+    const char *end;
+    uint32_t a, b;
+    if (n < sizeof buf) {
+        memcpy(buf, v, n);
+        buf[n] = 0;
+        const char *d = buf + (dots - v);
+        if (cs_grid_number(buf, &end, &a) && end == d && cs_grid_number(d + 2, &end, &b) && !*end && a <= b &&
+            (uint64_t)b - a < max_values) {
+            *lo = a;
+            *hi = b;
+            return 1;
+        }
+    }
+    cs_error_set(err, "--grid %.*s: expected A..B with A <= B (at most %u values)", (int)len, axis, max_values);
+    return -1;
+}

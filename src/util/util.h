@@ -99,6 +99,16 @@ bool cs_read_file(const char *path, uint8_t **data, size_t *size, cs_error *err)
  * instruction counts) — "10M" = 10000000. */
 bool cs_parse_count(const char *text, uint64_t *out);
 
+/* A --grid axis "KEY=A..B" (whatif, sweep and model solve read ranges alike): A and B decimal
+ * digits within uint32_t, A <= B, at most max_values values. axis is len characters (the
+ * axis need not end in a NUL). Returns 0 when the value has no "..": a list, the caller's;
+ * 1 with the range in *lo, *hi; -1 for a malformed range ("1..", "8..1", "1..8..2"), *err
+ * naming the axis. */
+int cs_grid_range(const char *axis, size_t len, unsigned max_values, uint32_t *lo, uint32_t *hi, cs_error *err);
+/* A decimal number in a grid: digits only (strtoul would take " 3", "+3", "-1" and "" as
+ * numbers) and within uint32_t (4294967297 was read as 1). *end is past its digits. */
+bool cs_grid_number(const char *p, const char **end, uint32_t *v);
+
 /* ---- files (files.c) ---- */
 
 /* Open `rel` relative to the directory root_fd so that the path, every

@@ -70,6 +70,36 @@ static void test_grid(void **state) {
     expect_grid_error("core.rob_sizee=64,128", "--grid: unknown key core.rob_sizee");
     expect_grid_error("core.rob_size=64,abc", "--grid: core.rob_size = abc: expected an integer");
     expect_grid_error("core.rob_size=64,2", "--grid point core.rob_size=2: core.fetch_width = 4 is larger");
+
+    /* A..B, as whatif reads it: the points of the comma list, in its order */
+    sweep_grid r, l;
+    assert_true(sweep_grid_parse(&r, "core.rob_size=62..65 l1d.latency=2..3", &err));
+    assert_true(sweep_grid_parse(&l, "core.rob_size=62,63,64,65 l1d.latency=2,3", &err));
+    assert_int_equal(r.points, 8);
+    assert_int_equal(l.points, 8);
+    for (size_t i = 0; i < r.points; i++) {
+        char *a = sweep_point_settings(&r, i), *b = sweep_point_settings(&l, i);
+        assert_string_equal(a, b);
+        free(a), free(b);
+    }
+    sweep_grid_free(&r);
+    sweep_grid_free(&l);
+    assert_true(sweep_grid_parse(&r, "core.rob_size=64..64", &err));
+    assert_int_equal(r.points, 1);
+    sweep_grid_free(&r);
+    /* malformed ranges, named, with whatif's message */
+    const char *bad[] = {"1..",  "..8",   "8..1",  "1..8..0",       "1..8..2", "1..4,8",
+                         "a..b", "1..+8", "1..-8", "0..4294967296", "1..257"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char grid[64], message[160];
+        snprintf(grid, sizeof grid, "core.rob_size=%s", bad[k]);
+        snprintf(message, sizeof message, "--grid %s: expected A..B with A <= B (at most 256 values)", grid);
+        expect_grid_error(grid, message);
+    }
+    /* the largest range an axis may have is accepted */
+    assert_true(sweep_grid_parse(&r, "core.rob_size=1..256", &err));
+    assert_int_equal(r.axis[0].count, SWEEP_MAX_VALUES);
+    sweep_grid_free(&r);
 }
 
 static void test_hash(void **state) {

@@ -645,7 +645,8 @@ static int solve(int argc, char **argv) {
         npoints = grid.points;
         if (npoints > 1000) {
             sweep_grid_free(&grid);
-            return cli_fail("model solve: --grid: %zu points (at most 1000)", npoints);
+            cli_fail("model solve: --grid: %zu points (at most 1000)", npoints);
+            return EXIT_USAGE; /* a grid too large is a bad grid */
         }
     }
     sm_profile *p = sm_profile_load(argv[optind], &err);
@@ -675,7 +676,8 @@ static int solve(int argc, char **argv) {
         point *pt = &pts[i];
         if (grid_text) {
             if (!sweep_point_config(&grid, &base, i, &pt->cfg, &err)) {
-                rc = cli_fail("model solve: %s", err.msg);
+                cli_fail("model solve: %s", err.msg);
+                rc = EXIT_USAGE; /* as sweep_grid_check's refusals */
                 break;
             }
             char *set = sweep_point_settings(&grid, i);

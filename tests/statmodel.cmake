@@ -35,6 +35,26 @@ foreach(case
   list(SUBLIST parts 2 -1 args)
   add_test(NAME statmodel.usage.${name} COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} ${args})
 endforeach()
+# A configuration the models do not express is bad usage (exit 2, one line naming it), as a bad
+# --set is, whichever check finds it: a pipe deeper than the profile's distances exited 125 (the
+# solver found it) while a 2-way cache or a gshare exited 2; a grid point of either, and a grid
+# past 1000 points, also exited 125. A state space past --max-states stays 125 (the run could not
+# be done: tests/scripts/statmodel_cli.sh).
+set(_sm_prof ${CMAKE_CURRENT_SOURCE_DIR}/corpus/statmodel/list_1500_addr2.smp)
+foreach(case
+    "fp_stages|model solve: inorder3: pipe\\.fp with 40 stages is not modelled|--set;pipe.fp.stages=40"
+    "int_stages|model solve: inorder3: pipe\\.int with 2 stages is not modelled|--set;pipe.int.stages=2"
+    "one_pipe_stages|model solve: inorder1: a 7-stage pipe is not modelled|--config;inorder1;--set;pipe.exec.stages=7"
+    "cache|model solve: inorder3: l1d: a 2-way cache is not modelled|--set;l1d.assoc=2"
+    "grid_point_stages|model solve: inorder3 pipe\\.fp\\.stages=6: pipe\\.fp with 6 stages is not modelled|--grid;pipe.fp.stages=4..6"
+    "grid_points|model solve: --grid: 1025 points \\(at most 1000\\)|--grid;pipe.fp.stages=1..5 pipe.mem.stages=1..5 memory.latency=1..41")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 regex)
+  list(SUBLIST parts 2 -1 args)
+  add_test(NAME statmodel.not_modelled.${name}
+           COMMAND ${_scripts}/expect_error.sh 2 "${regex}" ${_cs} model solve ${args} ${_sm_prof})
+endforeach()
 add_test(NAME statmodel.bad.missing COMMAND ${_scripts}/expect_error.sh 125 "no/such.smp" ${_cs} model solve no/such.smp)
 if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME statmodel.cli COMMAND ${_scripts}/statmodel_cli.sh ${_cs} ${CMAKE_CURRENT_BINARY_DIR}/statmodel-out

@@ -34,6 +34,26 @@ static bool cache_blocks(const cache_config *c, bool perfect, const char *name, 
     return true;
 }
 
+bool sm_machine_depths_modelled(const sm_machine *m, cs_error *err) {
+    if (!m->three) {
+        if (m->depth[0] >= 1 && m->depth[0] <= SM_SMAX + 1) return true;
+        cs_error_set(err, "a %u-stage pipe is not modelled: distances are analysed up to %d, so 1 to %d stages",
+                     m->depth[0], SM_SMAX, SM_SMAX + 1);
+        return false;
+    }
+    static const char *name[SM_PIPES] = {"int", "fp", "mem"};
+    for (int t = 0; t < SM_PIPES; t++) {
+        uint32_t max = t == SM_INT ? SM_SMAX_INT : SM_SMAX;
+        if (m->depth[t] >= 1 && m->depth[t] <= max) continue;
+        cs_error_set(err,
+                     "pipe.%s with %u stages is not modelled: its dependence distances are analysed up to %u "
+                     "(1 to %u stages)",
+                     name[t], m->depth[t], max, max);
+        return false;
+    }
+    return true;
+}
+
 bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_machine *m, cs_error *err) {
     memset(m, 0, sizeof *m);
     if (cfg->model != MODEL_INORDER) {
@@ -133,6 +153,7 @@ bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_mac
             m->pipe_index[t] = (int)k;
         }
     }
+    if (!sm_machine_depths_modelled(m, err)) return false;
     if (cfg->perfect_bpred || cfg->bpred == BPRED_PERFECT) {
         m->pred = SM_PRED_PERFECT_MODEL;
     } else if (cfg->bpred == BPRED_NONE) {

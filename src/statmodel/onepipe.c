@@ -43,11 +43,7 @@ bool sm_solve_onepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *r,
     double t0 = cs_now();
     memset(r, 0, sizeof *r);
     uint32_t depth = m->depth[0];
-    if (depth < 1 || depth > SM_SMAX + 1) {
-        cs_error_set(err, "a %u-stage pipe: distances are analysed up to %d, so 1 to %d stages are modelled", depth,
-                     SM_SMAX, SM_SMAX + 1);
-        return false;
-    }
+    if (!sm_machine_depths_modelled(m, err)) return false;
     uint64_t max_states = m->max_states ? m->max_states : SM_DEFAULT_MAX_STATES;
     uint8_t mask = (uint8_t)((1u << depth) - 1), notlast = (uint8_t)((1u << (depth - 1)) - 1);
     sm_chain *c = sm_chain_create(sizeof(one_key));

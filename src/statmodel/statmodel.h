@@ -202,6 +202,11 @@ typedef struct sm_machine {
 /* Translate a uarch configuration into the machine the models express, or say
  * what is not modelled. */
 bool sm_machine_from_config(const uarch_config *cfg, const sm_profile *p, sm_machine *m, cs_error *err);
+/* Pipe depths within the distances a profile holds (one pipe: 1 to SM_SMAX + 1 stages;
+ * three pipes: integer 1 to SM_SMAX_INT, FP and memory 1 to SM_SMAX). sm_machine_from_config
+ * checks them, so that a depth is refused with the configuration's other values, before
+ * anything is solved; the solvers check again for machines built by hand. */
+bool sm_machine_depths_modelled(const sm_machine *m, cs_error *err);
 
 /* The models. One-pipe: the monolithic chain (§3.4). Three-pipe: the
  * partitioned chains (Ch. 4/5, Appendix B). */

@@ -473,15 +473,7 @@ bool sm_solve_threepipe_keep(const sm_graph *g, const sm_machine *m, sm_result *
                              cs_error *err) {
     double t0 = cs_now();
     memset(r, 0, sizeof *r);
-    for (int t = 0; t < 3; t++)
-        if (m->depth[t] < 1 || m->depth[t] > (uint32_t)(t == SM_INT ? SM_SMAX_INT : SM_SMAX)) {
-            static const char *nm[3] = {"int", "fp", "mem"};
-            cs_error_set(err,
-                         "pipe.%s with %u stages is not modelled: its dependence distances are analysed up to %d "
-                         "(1 to %d stages)",
-                         nm[t], m->depth[t], t == SM_INT ? SM_SMAX_INT : SM_SMAX, t == SM_INT ? SM_SMAX_INT : SM_SMAX);
-            return false;
-        }
+    if (!sm_machine_depths_modelled(m, err)) return false;
     if (m->miss_latency > 64) {
         cs_error_set(err, "a miss latency of %u cycles is not modelled (at most 64)", m->miss_latency);
         return false;

@@ -510,6 +510,17 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   add_test(NAME exec.proc_figures.refused COMMAND ${_cs} exec ${_g}/proc_figures refused)
   set_tests_properties(exec.proc_figures.refused PROPERTIES PASS_REGULAR_EXPRESSION
     "^smaps: ENOENT\nsmaps_rollup: ENOENT\nio: ENOENT\nnuma_maps: ENOENT\npagemap: ENOENT\nmem: ENOENT\nio by the pid: ENOENT\n$")
+  # stat, access, faccessat, statx and readlink of the refused /proc files: ENOENT as open
+  # (before: the host's files were found); /proc/PID of a pid other than the guest's own as in a
+  # PID namespace of the guest's processes: its parent's and children's directories (also a
+  # child ended but not waited for), no other pid's (before: the host's processes, 64 of pids
+  # 2..4999 on the machine it was written on, and none of the guest's)
+  add_test(NAME exec.proc_others.refused COMMAND ${_cs} exec ${_g}/proc_others refused)
+  set_tests_properties(exec.proc_others.refused PROPERTIES PASS_REGULAR_EXPRESSION
+    "^smaps: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nsmaps_rollup: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nnuma_maps: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\npagemap: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nmem: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nio: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nstatus: stat found, access found, faccessat found, statx found, readlink Invalid argument\nsmaps by the pid: stat ENOENT\n$")
+  add_test(NAME exec.proc_others.others COMMAND ${_cs} exec ${_g}/proc_others others)
+  set_tests_properties(exec.proc_others.others PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+    "^own: directory\nchild running: directory\nother pids with a directory: 0\nchild: parent directory\nchild: parent's smaps No such file or directory\nchild before its wait: directory\nchild after its wait: ENOENT\n$")
   # a /proc/self/comm descriptor open for writing, kept across execve, renames the new program
   # (before: it had become a plain file taking the writes); Linux's lines for the x86-64 build,
   # qemu-riscv64 cannot exec a RISC-V program on this host

@@ -521,6 +521,9 @@ int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig);
 /* Whether `pid` is the virtual pid of a live process of the guest's tree (a zombie not yet
  * reaped included, as on Linux): getpgid, getsid. */
 bool emu_is_tree_process(const emu_t *e, int64_t pid);
+/* The host pid of process `pid` of the guest's tree other than the caller (a child, the
+ * parent, any live member of the shared table); 0 when `pid` names none. */
+pid_t emu_tree_host_pid(const emu_t *e, int64_t pid);
 /* The number a signal from another process of the tree carries (0: no tree yet). */
 uint32_t emu_tree_secret(const emu_t *e);
 /* Whether the tree lists a process besides this one (one that may signal it). */

@@ -322,6 +322,15 @@ bool emu_is_tree_process(const emu_t *e, int64_t pid) {
     return slot && !slot_stale(slot, w);
 }
 
+pid_t emu_tree_host_pid(const emu_t *e, int64_t pid) {
+    if (pid <= 0 || pid > INT32_MAX || pid == e->vpid) return 0;
+    for (size_t i = 0; i < e->child_count; i++) /* a child not yet waited for (a zombie's too) */
+        if (e->children[i].vpid == pid) return e->children[i].host;
+    uint64_t w;
+    tree_slot *slot = tree_find(e, (int32_t)pid, &w);
+    return slot && !slot_stale(slot, w) ? word_host(w) : 0;
+}
+
 uint32_t emu_tree_secret(const emu_t *e) { return e->tree ? e->tree->secret : 0; }
 
 bool emu_tree_has_others(const emu_t *e) {

@@ -233,13 +233,45 @@ static ssize_t guest_cwd_path(const emu_t *e, char *out, size_t size) {
     return n;
 }
 
-/* A guest path, read into out (PATH_MAX bytes). A path through the guest's working directory
- * by /proc (`/proc/self/cwd/NAME`, also thread-self's and by its pid) names NAME in the guest's
- * directory, not in cyclescope's (which the host's /proc/self/cwd is): once the guest has
- * changed directory it is rewritten to that directory's absolute path. /proc/self/cwd itself
- * stays (readlink answers it). */
-static bool get_path(emu_t *e, uint64_t addr, char *out) {
-    if (!mem_read_string(&e->m, addr, out, PATH_MAX)) return false;
+static bool proc_path_refused(emu_t *e, const char *path);
+
+/* /proc/PID of a pid other than the guest's own, as Linux shows it in a PID namespace holding
+ * the guest's processes alone: 0 with `path` rewritten, or -ENOENT. Before 2026-11-29 it was
+ * the host's process of that number (another program, or none: the guest's pids are virtual,
+ * getpid gives 1000, its children 1100, 1200, ...).
+ * - a thread of this process (its tid): /proc/self/task/TID, whose comm, stat and status are
+ *   the thread's (proc_self_file_of);
+ * - another live process of the guest's tree (its parent, a child, a zombie child): the
+ *   directory itself is that host process' (stat and access find it), every file in it is
+ *   ENOENT (its figures live in that process' emulator: not known here);
+ * - any other pid: ENOENT, the directory too. */
+static int64_t proc_other_process(emu_t *e, char *path) {
+    if (strncmp(path, "/proc/", 6) != 0 || path[6] < '1' || path[6] > '9') return 0;
+    char *end;
+    long pid = strtol(path + 6, &end, 10);
+    if (*end && *end != '/') return 0;                     /* not a pid's directory: the host's answer (ENOENT) */
+    if (pid == e->vpid || pid == (long)getpid()) return 0; /* its own (proc_own_entry) */
+    char rest[PATH_MAX];
+    snprintf(rest, sizeof rest, "%s", end);
+    if (pid <= INT32_MAX && emu_thread_is_tid(e, pid)) {
+        if ((size_t)snprintf(path, PATH_MAX, "/proc/self/task/%ld%s", pid, rest) >= PATH_MAX) return -ENAMETOOLONG;
+        return 0;
+    }
+    pid_t host = emu_tree_host_pid(e, pid);
+    if (!host) return -ENOENT;
+    for (const char *c = rest; *c; c++)
+        if (*c != '/') return -ENOENT; /* a file of another process: not known here */
+    return (size_t)snprintf(path, PATH_MAX, "/proc/%d%s", (int)host, rest) >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+/* A guest path, read into out (PATH_MAX bytes): 0, or -errno (EFAULT; ENOENT for a /proc file
+ * open refuses: stat, access, statx and readlink agree with it). A path through the guest's
+ * working directory by /proc (`/proc/self/cwd/NAME`, also thread-self's and by its pid) names
+ * NAME in the guest's directory, not in cyclescope's (which the host's /proc/self/cwd is):
+ * once the guest has changed directory it is rewritten to that directory's absolute path.
+ * /proc/self/cwd itself stays (readlink answers it). */
+static int64_t get_path(emu_t *e, uint64_t addr, char *out) {
+    if (!mem_read_string(&e->m, addr, out, PATH_MAX)) return -EFAULT;
     /* /proc/PID by the guest's pid (readlink("/proc/self") gives it) is this process' host
      * directory, never the host's process of that number */
     char own[32];
@@ -253,8 +285,11 @@ static bool get_path(emu_t *e, uint64_t addr, char *out) {
             memcpy(out, host_own, (size_t)host_len);
         }
     }
+    int64_t other = proc_other_process(e, out);
+    if (other) return other;
+    if (proc_path_refused(e, out)) return -ENOENT;
     const char *entry = e->cwd_fd >= 0 ? proc_own_entry(e, out, NULL) : NULL;
-    if (!entry || strncmp(entry, "cwd/", 4) != 0) return true;
+    if (!entry || strncmp(entry, "cwd/", 4) != 0) return 0;
     const char *name = entry + 4;
     char dir[PATH_MAX];
     ssize_t len = guest_cwd_path(e, dir, sizeof dir);
@@ -264,7 +299,7 @@ static bool get_path(emu_t *e, uint64_t addr, char *out) {
         memcpy(out, dir, (size_t)len);
         out[len] = '/';
     }
-    return true;
+    return 0;
 }
 
 static guest_fd *fd_of(emu_t *e, uint64_t fd) {
@@ -463,7 +498,8 @@ static bool write_allowed(emu_t *e, int hdir, const char *path, uint64_t flags) 
 static int64_t sys_faccessat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t mode, uint64_t flags) {
     char path[PATH_MAX], under[PATH_MAX];
     int hdir;
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
     if (mode & ~(uint64_t)(R_OK | W_OK | X_OK)) return -EINVAL;
     if (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) return -EINVAL;
@@ -552,6 +588,8 @@ typedef enum {
     PROC_REFUSED /* the host process' own figures, not the guest's: ENOENT (see proc_self_file_of) */
 } proc_self_file;
 
+static bool proc_file_refused(proc_self_file file) { return file == PROC_NO_TASK || file == PROC_REFUSED; }
+
 static char *thread_comm(emu_t *e, int32_t tid);
 
 /* Which of them a guest path names: by /proc/self/, by the guest's pid, or as a thread's —
@@ -596,6 +634,12 @@ static proc_self_file proc_self_file_of(emu_t *e, const char *path, int32_t *tid
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (!strcmp(name, files[i].name)) return files[i].file;
     return PROC_NONE;
+}
+
+/* Whether open refuses the /proc file `path` names (get_path: every call on it does). */
+static bool proc_path_refused(emu_t *e, const char *path) {
+    int32_t tid;
+    return proc_file_refused(proc_self_file_of(e, path, &tid));
 }
 
 /* An unnamed host file holding `len` bytes of `text`, read from its start; or -errno. */
@@ -836,7 +880,8 @@ static bool is_cpu_list_file(const char *path) {
 static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, int64_t mode) {
     if (e->umask_set) mode &= ~(int64_t)e->guest_umask; /* the host's umask applies too */
     char path[PATH_MAX];
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     int hdir;
     if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
     int acc = (int)flags & O_ACCMODE;
@@ -846,7 +891,7 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
     int host;
     int32_t self_tid;
     proc_self_file proc = proc_self_file_of(e, path, &self_tid);
-    if (proc == PROC_NO_TASK || proc == PROC_REFUSED) return -ENOENT;
+    if (proc_file_refused(proc)) return -ENOENT;
     if (writes && proc == PROC_COMM) { /* a comm file renames its thread (comm_write) */
         if ((flags & O_CREAT) && (flags & O_EXCL)) return -EEXIST;
         host = proc_self_fd(e, proc, self_tid);
@@ -2078,7 +2123,8 @@ static int64_t sys_iov(emu_t *e, uint64_t fd, uint64_t iov, uint64_t cnt, bool w
 
 static int64_t sys_readlinkat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t buf, uint64_t size) {
     char path[PATH_MAX], target[PATH_MAX];
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     ssize_t n;
     const char *entry = proc_own_entry(e, path, NULL); /* exe and cwd, by any name of the guest's /proc dir */
     if (entry && !strcmp(entry, "exe")) {
@@ -2128,7 +2174,8 @@ static int host_fstat(const emu_t *e, const guest_fd *g, struct stat *st) {
 
 static int64_t sys_fstatat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t buf, int64_t flags) {
     char path[PATH_MAX];
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     struct stat st;
     int r;
     if (path[0] == 0 && (flags & AT_EMPTY_PATH)) {
@@ -2169,7 +2216,8 @@ static int64_t put_statfs(emu_t *e, uint64_t buf, const struct statfs *s) {
 
 static int64_t sys_statfs(emu_t *e, uint64_t path_addr, uint64_t buf) {
     char path[PATH_MAX];
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     int hdir;
     host_dirfd(e, AT_FDCWD, &hdir);
     int fd = openat(hdir, path, O_PATH | O_CLOEXEC);
@@ -2199,7 +2247,8 @@ static int64_t sys_fstatfs(emu_t *e, uint64_t fd, uint64_t buf) {
 
 static int64_t sys_statx(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t flags, uint64_t mask, uint64_t buf) {
     char path[PATH_MAX];
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     int hdir;
     if (path[0] == 0 && (flags & AT_EMPTY_PATH)) {
         guest_fd *g = fd_of(e, (uint64_t)dirfd);
@@ -2769,7 +2818,8 @@ static int64_t set_guest_cwd(emu_t *e, int dir) {
 
 static int64_t sys_chdir(emu_t *e, uint64_t path_addr) {
     char path[PATH_MAX];
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     if (!path[0]) return -ENOENT;
     int hdir;
     host_dirfd(e, AT_FDCWD, &hdir);
@@ -2839,7 +2889,8 @@ static int64_t parent_beneath(emu_t *e, int64_t dirfd, uint64_t path_addr, char 
                               const not_a_name *answers) {
     char path[PATH_MAX], rel[PATH_MAX * 2];
     int hdir;
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
     int64_t r = !path[0] ? -ENOENT : not_a_name_errno(hdir, path, answers);
     if (r) return r;
@@ -2964,7 +3015,8 @@ static int64_t sys_linkat(emu_t *e, int64_t olddir, uint64_t oldpath, int64_t ne
 static int64_t path_to_change(emu_t *e, int64_t dirfd, uint64_t path_addr, bool follow) {
     char path[PATH_MAX];
     int hdir;
-    if (!get_path(e, path_addr, path)) return -EFAULT;
+    int64_t bad_path = get_path(e, path_addr, path);
+    if (bad_path) return bad_path;
     if (!host_dirfd(e, dirfd, &hdir)) return -EBADF;
     return open_for_write(e, hdir, path, O_PATH | (follow ? 0 : O_NOFOLLOW), 0);
 }
@@ -3551,8 +3603,10 @@ void emu_syscall(emu_t *e) {
     case SYS_execve: {
         char path[PATH_MAX];
         int hdir;
-        if (!get_path(e, a0, path)) ret = -EFAULT;
-        else if (!*path) ret = -ENOENT;
+        ret = get_path(e, a0, path);
+        if (ret) {
+            /* EFAULT, or a /proc path the guest does not have: ENOENT */
+        } else if (!*path) ret = -ENOENT;
         else if (!host_dirfd(e, AT_FDCWD, &hdir)) ret = -EBADF;
         else {
             const char *entry = proc_own_entry(e, path, NULL);

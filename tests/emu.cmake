@@ -513,14 +513,18 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   # stat, access, faccessat, statx and readlink of the refused /proc files: ENOENT as open
   # (before: the host's files were found); /proc/PID of a pid other than the guest's own as in a
   # PID namespace of the guest's processes: its parent's and children's directories (also a
-  # child ended but not waited for), no other pid's (before: the host's processes, 64 of pids
+  # child ended but not waited for) with their comm, stat, status and cmdline (also after the
+  # child renamed itself, or exec'd), no other pid's (before: the host's processes, 64 of pids
   # 2..4999 on the machine it was written on, and none of the guest's)
   add_test(NAME exec.proc_others.refused COMMAND ${_cs} exec ${_g}/proc_others refused)
   set_tests_properties(exec.proc_others.refused PROPERTIES PASS_REGULAR_EXPRESSION
     "^smaps: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nsmaps_rollup: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nnuma_maps: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\npagemap: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nmem: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nio: stat ENOENT, access ENOENT, faccessat ENOENT, statx ENOENT, readlink ENOENT\nstatus: stat found, access found, faccessat found, statx found, readlink Invalid argument\nsmaps by the pid: stat ENOENT\n$")
   add_test(NAME exec.proc_others.others COMMAND ${_cs} exec ${_g}/proc_others others)
   set_tests_properties(exec.proc_others.others PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
-    "^own: directory\nchild running: directory\nother pids with a directory: 0\nchild: parent directory\nchild: parent's smaps No such file or directory\nchild before its wait: directory\nchild after its wait: ENOENT\n$")
+    "^own: directory\nchild running: directory\nchild's comm: kid\nchild's stat: 1100 \\(kid\\) ppid 1000\nchild's status: \\[Name:\tkid\\] \\[Pid:\t1100\\] \\[PPid:\t1000\\]\nchild's cmdline: proc_others others\nchild's maps: ENOENT\nother pids with a directory: 0\nchild: parent directory\nchild: parent's comm proc_others\nchild: parent's stat: 1000 \\(proc_others\\) ppid 1\nchild: parent's status: \\[Name:\tproc_others\\] \\[Pid:\t1000\\] \\[PPid:\t1\\]\nchild: parent's cmdline proc_others others\nchild: parent's smaps ENOENT\nchild before its wait: directory\nchild after its wait: ENOENT, comm ENOENT\n$")
+  add_test(NAME exec.proc_others.exec COMMAND ${_cs} exec ${_g}/proc_others exec)
+  set_tests_properties(exec.proc_others.exec PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+    "^exec'd child's comm: proc_others\nexec'd child's stat: 1100 \\(proc_others\\) ppid 1000\nexec'd child's cmdline: renamed-by-exec execd\n$")
   # a /proc/self/comm descriptor open for writing, kept across execve, renames the new program
   # (before: it had become a plain file taking the writes); Linux's lines for the x86-64 build,
   # qemu-riscv64 cannot exec a RISC-V program on this host

@@ -255,6 +255,9 @@ struct emu {
      * process' virtual and host pid; a memfd (-1 until the first fork), passed on by execve */
     struct emu_tree *tree;
     int tree_fd;
+    /* its slot shows its parent, name and cmdline (emu_tree_publish): false after an execve
+     * until its first system call */
+    bool tree_published;
     bool replica; /* a forked copy of the emulator (emu_private_files: a SimPoint
                                point's): it starts no process the run itself starts */
     /* executable file mappings (emu_code_map_count); the strings are owned */
@@ -524,6 +527,15 @@ bool emu_is_tree_process(const emu_t *e, int64_t pid);
 /* The host pid of process `pid` of the guest's tree other than the caller (a child, the
  * parent, any live member of the shared table); 0 when `pid` names none. */
 pid_t emu_tree_host_pid(const emu_t *e, int64_t pid);
+/* What another process of the tree reads of this one by /proc/PID (process.c's shared table):
+ * its slot is given its parent's pid, the main thread's name and the first bytes of its
+ * cmdline (emu_identity, syscall.c: the name into comm, the cmdline's length returned). */
+void emu_tree_publish(emu_t *e);
+size_t emu_identity(emu_t *e, char comm[16], char *cmdline, size_t size);
+/* The process of the tree other than the caller whose host pid is `host`, as it published
+ * itself: its pid, parent, name, cmdline (at most `size` bytes, *len) — false: none. */
+bool emu_tree_identity(const emu_t *e, pid_t host, int32_t *vpid, int32_t *ppid, char comm[16], char *cmdline,
+                       size_t size, size_t *len);
 /* The number a signal from another process of the tree carries (0: no tree yet). */
 uint32_t emu_tree_secret(const emu_t *e);
 /* Whether the tree lists a process besides this one (one that may signal it). */

@@ -145,6 +145,7 @@ static void hold_signals(sigset_t *before) {
  * and no host process outside the tree is ever signalled (tree_open_member). */
 
 enum { TREE_SLOTS = 4096 };     /* live processes at once: a fork beyond is EAGAIN */
+enum { TREE_CMDLINE = 512 };    /* the bytes of a process' cmdline the others see */
 #define TREE_FILLING UINT64_MAX /* a slot being filled: not yet a member */
 
 typedef struct tree_slot {
@@ -153,6 +154,12 @@ typedef struct tree_slot {
     /* the tids of its live threads but the first (0: none): a kill naming one reaches the
      * process, as Linux's kill of a thread id (emu_tree_threads_changed) */
     int32_t tids[EMU_MAX_THREADS];
+    /* what /proc/PID of it shows the others (emu_tree_publish): its parent, the main
+     * thread's name, the first TREE_CMDLINE bytes of its cmdline */
+    int32_t ppid;
+    uint32_t cmdline_len;
+    char comm[16];
+    char cmdline[TREE_CMDLINE];
 } tree_slot;
 
 struct emu_tree {
@@ -329,6 +336,44 @@ pid_t emu_tree_host_pid(const emu_t *e, int64_t pid) {
     uint64_t w;
     tree_slot *slot = tree_find(e, (int32_t)pid, &w);
     return slot && !slot_stale(slot, w) ? word_host(w) : 0;
+}
+
+/* The slot shows a process whose parent is `ppid`, named `comm`, run with `cmdline`. A reader
+ * may meet a name being rewritten half-way (no lock: the writer is another host process). */
+static void slot_publish(tree_slot *slot, int32_t ppid, const char *comm, const char *cmdline, size_t len) {
+    slot->ppid = ppid;
+    memset(slot->comm, 0, sizeof slot->comm);
+    memcpy(slot->comm, comm, strnlen(comm, sizeof slot->comm - 1));
+    if (len > sizeof slot->cmdline) len = sizeof slot->cmdline;
+    memcpy(slot->cmdline, cmdline, len);
+    slot->cmdline_len = (uint32_t)len;
+}
+
+void emu_tree_publish(emu_t *e) {
+    uint64_t w;
+    tree_slot *slot = tree_find(e, e->vpid, &w);
+    if (!slot) return;
+    char comm[16], cmdline[TREE_CMDLINE];
+    size_t len = emu_identity(e, comm, cmdline, sizeof cmdline);
+    slot_publish(slot, e->parent_vpid, comm, cmdline, len);
+    e->tree_published = true;
+}
+
+bool emu_tree_identity(const emu_t *e, pid_t host, int32_t *vpid, int32_t *ppid, char comm[16], char *cmdline,
+                       size_t size, size_t *len) {
+    for (size_t i = 0; e->tree && host > 0 && host != getpid() && i < TREE_SLOTS; i++) {
+        const tree_slot *slot = &e->tree->slots[i];
+        uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
+        if (!word_is_member(w) || word_host(w) != host || word_vpid(w) == e->vpid || slot_stale(slot, w)) continue;
+        *vpid = word_vpid(w);
+        *ppid = slot->ppid;
+        memcpy(comm, slot->comm, 16);
+        comm[15] = 0;
+        *len = slot->cmdline_len < size ? slot->cmdline_len : size;
+        memcpy(cmdline, slot->cmdline, *len);
+        return true;
+    }
+    return false;
 }
 
 uint32_t emu_tree_secret(const emu_t *e) { return e->tree ? e->tree->secret : 0; }
@@ -522,6 +567,13 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     if (vpid < 0) return -EAGAIN;
     int slot = tree_reserve(e);
     if (slot < 0) return -EAGAIN; /* as Linux beyond RLIMIT_NPROC */
+    /* both shown before either runs: the parent as it is, the child its copy named as the
+     * calling thread (Linux's fork copies the caller's comm) */
+    emu_tree_publish(e);
+    char cmdline[TREE_CMDLINE];
+    char comm[16];
+    size_t cmdline_len = emu_identity(e, comm, cmdline, sizeof cmdline);
+    slot_publish(&e->tree->slots[slot], e->vpid, e->ctx.comm, cmdline, cmdline_len);
     if (e->child_count == e->child_cap) {
         sigset_t held;
         hold_signals(&held);

@@ -242,8 +242,10 @@ static bool proc_path_refused(emu_t *e, const char *path);
  * - a thread of this process (its tid): /proc/self/task/TID, whose comm, stat and status are
  *   the thread's (proc_self_file_of);
  * - another live process of the guest's tree (its parent, a child, a zombie child): the
- *   directory itself is that host process' (stat and access find it), every file in it is
- *   ENOENT (its figures live in that process' emulator: not known here);
+ *   directory itself is that host process' (stat and access find it), and so are its stat,
+ *   status, comm and cmdline, which open serves from what the process published in the tree's
+ *   table (proc_other_fd); every other file in it is ENOENT (its figures live in that
+ *   process' emulator: not known here);
  * - any other pid: ENOENT, the directory too. */
 static int64_t proc_other_process(emu_t *e, char *path) {
     if (strncmp(path, "/proc/", 6) != 0 || path[6] < '1' || path[6] > '9') return 0;
@@ -259,8 +261,10 @@ static int64_t proc_other_process(emu_t *e, char *path) {
     }
     pid_t host = emu_tree_host_pid(e, pid);
     if (!host) return -ENOENT;
-    for (const char *c = rest; *c; c++)
-        if (*c != '/') return -ENOENT; /* a file of another process: not known here */
+    static const char *const shown[] = {"", "/", "/stat", "/status", "/comm", "/cmdline"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) known |= !strcmp(rest, shown[i]);
+    if (!known) return -ENOENT; /* a file of another process it does not publish (emu_tree_publish) */
     return (size_t)snprintf(path, PATH_MAX, "/proc/%d%s", (int)host, rest) >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
@@ -677,6 +681,7 @@ static int64_t comm_write(emu_t *e, int32_t tid, uint64_t buf, uint64_t count) {
     char *comm = thread_comm(e, tid);
     if (!comm) return -ESRCH;
     memcpy(comm, name, sizeof name);
+    if (e->tree) emu_tree_publish(e); /* the others' /proc/PID/comm */
     return (int64_t)count;
 }
 
@@ -871,6 +876,73 @@ static int proc_self_fd(emu_t *e, proc_self_file file, int32_t tid) {
     return -ENOENT;
 }
 
+size_t emu_identity(emu_t *e, char comm[16], char *cmdline, size_t size) {
+    snprintf(comm, 16, "%s", shown_comm(e, e->vpid));
+    size_t len = e->arg_end > e->arg_start ? (size_t)(e->arg_end - e->arg_start) : 0;
+    if (len > size) len = size;
+    return mem_copy_out(&e->m, e->arg_start, cmdline, len) ? len : 0;
+}
+
+/* The host's state letter of process `host` (stat's third field): R, S, D, Z, T, ... */
+static char host_state(pid_t host) {
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)host);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 'S';
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    text[n > 0 ? n : 0] = 0;
+    char *at = strrchr(text, ')');
+    return at && at[1] == ' ' && at[2] ? at[2] : 'S';
+}
+
+/* stat, status, comm or cmdline of another process of the guest's tree, which get_path made
+ * /proc/HOST/NAME (proc_other_process): from what it published (emu_tree_publish) — its pid,
+ * parent, name, cmdline — and its host process' state (a zombie's cmdline is empty, as
+ * Linux's); the figures it alone knows (memory, times, signals, threads) are 0 in stat and
+ * absent from status. 0: not such a path; else the descriptor or -errno. */
+static int proc_other_fd(emu_t *e, const char *path, bool writes) {
+    if (strncmp(path, "/proc/", 6) != 0 || path[6] < '1' || path[6] > '9') return 0;
+    char *end;
+    long host = strtol(path + 6, &end, 10);
+    if (*end != '/' || host > INT32_MAX) return 0;
+    int32_t vpid, ppid;
+    char comm[16], cmdline[1024];
+    size_t len;
+    if (!emu_tree_identity(e, (pid_t)host, &vpid, &ppid, comm, cmdline, sizeof cmdline, &len)) return 0;
+    const char *name = end + 1;
+    if (writes) return -EACCES; /* another process' comm: not renamed from here */
+    char state = host_state((pid_t)host);
+    static const char *const states[] = {"R (running)", "S (sleeping)",     "D (disk sleep)", "Z (zombie)",
+                                         "T (stopped)", "t (tracing stop)", "X (dead)",       "I (idle)"};
+    const char *state_name = "S (sleeping)";
+    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+        if (states[i][0] == state) state_name = states[i];
+    char text[1024];
+    int n;
+    if (!strcmp(name, "cmdline")) return proc_text_fd("cmdline", cmdline, state == 'Z' ? 0 : len);
+    if (!strcmp(name, "comm")) n = snprintf(text, sizeof text, "%s\n", comm);
+    else if (!strcmp(name, "stat")) {
+        n = snprintf(text, sizeof text, "%d (%s) %c %d %d %d 0 -1", vpid, comm, state, ppid, GUEST_PID, GUEST_PID);
+        for (int field = 9; field <= 52; field++) n += snprintf(text + n, sizeof text - (size_t)n, " 0");
+        n += snprintf(text + n, sizeof text - (size_t)n, "\n");
+    } else if (!strcmp(name, "status")) {
+        char escaped[2 * 16];
+        size_t k = 0;
+        for (const char *c = comm; *c; c++) { /* as proc_stat_fd's */
+            if (*c == '\n' || *c == '\\') escaped[k++] = '\\', escaped[k++] = *c == '\n' ? 'n' : '\\';
+            else escaped[k++] = *c;
+        }
+        escaped[k] = 0;
+        n = snprintf(text, sizeof text,
+                     "Name:\t%s\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+                     "Uid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\n",
+                     escaped, state_name, vpid, vpid, ppid, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID,
+                     GUEST_ID, GUEST_ID);
+    } else return 0; /* the directory (proc_other_process refused every other name) */
+    return proc_text_fd(name, text, (size_t)n);
+}
+
 /* Linux's lists of CPUs (Documentation/ABI/testing/sysfs-devices-system-cpu) */
 static bool is_cpu_list_file(const char *path) {
     return !strcmp(path, "/sys/devices/system/cpu/online") || !strcmp(path, "/sys/devices/system/cpu/possible") ||
@@ -890,6 +962,9 @@ static int64_t sys_openat(emu_t *e, int64_t dirfd, uint64_t path_addr, int64_t f
         O_CLOEXEC | O_TMPFILE; /* tmpfile(): an unnamed file in a directory, a write there */
     int host;
     int32_t self_tid;
+    int other = proc_other_fd(e, path, writes);
+    if (other < 0) return other;
+    if (other > 0) return fd_install(e, other, false, path, (flags & O_CLOEXEC) != 0);
     proc_self_file proc = proc_self_file_of(e, path, &self_tid);
     if (proc_file_refused(proc)) return -ENOENT;
     if (writes && proc == PROC_COMM) { /* a comm file renames its thread (comm_write) */
@@ -3281,6 +3356,7 @@ void emu_syscall(emu_t *e) {
     int64_t ret;
     emu_host_signals_take(e); /* a child's end (SIGCHLD), another process' signal */
     if (e->status != EMU_RUNNING) return;
+    if (e->tree && !e->tree_published) emu_tree_publish(e); /* after an execve: its new name and cmdline */
     switch (nr) {
     case SYS_getcwd: ret = sys_getcwd(e, a0, a1); break;
     case SYS_chdir: ret = sys_chdir(e, a0); break;
@@ -3466,7 +3542,8 @@ void emu_syscall(emu_t *e) {
                 if (!name[i]) break;
             }
             if (!ret) memcpy(e->ctx.comm, name, sizeof name);
-        } else if (a0 == 16) { /* PR_GET_NAME: the thread's name, 16 bytes */
+            if (!ret && e->tree) emu_tree_publish(e); /* the others' /proc/PID/comm */
+        } else if (a0 == 16) {                        /* PR_GET_NAME: the thread's name, 16 bytes */
             ret = guest_put(e, a1, e->ctx.comm, sizeof e->ctx.comm);
         } else if (a0 == 7) { /* PR_GET_KEEPCAPS */
             ret = e->keep_caps;

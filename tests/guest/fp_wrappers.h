@@ -165,5 +165,51 @@ typedef uint64_t (*opfn)(uint64_t a, uint64_t b, uint64_t c, uint64_t frm, uint6
         *fl = f;                                                                           \
         return r;                                                                          \
     }
+
+/* ------------------------------------------------------------------------ */
+/* Output: one line per case, "<mnemonic> <mode> <in1> <in2> <in3> <result> <fflags>" in hex */
+
+#include <stdio.h>
+
+static const char *const mode_names[] = {"rne", "rtz", "rdn", "rup", "rmm"};
+static const char *const dyn_names[] = {"dyn0", "dyn1", "dyn2", "dyn3", "dyn4"};
+
+/* Output, formatted by hand: printf would cost ~3000 guest instructions a
+ * line, which dominates the run time under an interpreter. */
+static char obuf[1 << 16];
+static size_t olen;
+
+static void out_flush(void) {
+    fwrite(obuf, 1, olen, stdout);
+    olen = 0;
+}
+static void out_str(const char *s) {
+    while (*s) obuf[olen++] = *s++;
+}
+static void out_hex(uint64_t v) { /* like %llx */
+    char t[16];
+    int n = 0;
+    do {
+        t[n++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    while (n) obuf[olen++] = t[--n];
+}
+
+static void emit(const char *name, const char *mode, const uint64_t in[3], uint64_t r, uint64_t fl) {
+    if (olen > sizeof obuf - 256) out_flush();
+    out_str(name);
+    obuf[olen++] = ' ';
+    out_str(mode);
+    for (int i = 0; i < 3; i++) {
+        obuf[olen++] = ' ';
+        out_hex(in[i]);
+    }
+    obuf[olen++] = ' ';
+    out_hex(r);
+    obuf[olen++] = ' ';
+    out_hex(fl);
+    obuf[olen++] = '\n';
+}
 /* clang-format on */
 #endif

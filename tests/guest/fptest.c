@@ -491,48 +491,7 @@ static const op_t ops[] = {
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
-static const char *const mode_names[] = {"rne", "rtz", "rdn", "rup", "rmm"};
-static const char *const dyn_names[] = {"dyn0", "dyn1", "dyn2", "dyn3", "dyn4"};
-
 #define BOX 0xffffffff00000000ull
-
-/* Output, formatted by hand: printf would cost ~3000 guest instructions a
- * line, which dominates the run time under an interpreter. */
-static char obuf[1 << 16];
-static size_t olen;
-
-static void out_flush(void) {
-    fwrite(obuf, 1, olen, stdout);
-    olen = 0;
-}
-static void out_str(const char *s) {
-    while (*s) obuf[olen++] = *s++;
-}
-static void out_hex(uint64_t v) { /* like %llx */
-    char t[16];
-    int n = 0;
-    do {
-        t[n++] = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v);
-    while (n) obuf[olen++] = t[--n];
-}
-
-static void emit(const char *name, const char *mode, const uint64_t in[3], uint64_t r, uint64_t fl) {
-    if (olen > sizeof obuf - 256) out_flush();
-    out_str(name);
-    obuf[olen++] = ' ';
-    out_str(mode);
-    for (int i = 0; i < 3; i++) {
-        obuf[olen++] = ' ';
-        out_hex(in[i]);
-    }
-    obuf[olen++] = ' ';
-    out_hex(r);
-    obuf[olen++] = ' ';
-    out_hex(fl);
-    obuf[olen++] = '\n';
-}
 
 /* Run one operand tuple: all static modes, and the dyn modes when asked. */
 static void run(const op_t *o, const uint64_t in[3], int dyn) {

@@ -522,6 +522,11 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   add_test(NAME exec.proc_others.others COMMAND ${_cs} exec ${_g}/proc_others others)
   set_tests_properties(exec.proc_others.others PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
     "^own: directory\nchild running: directory\nchild's comm: kid\nchild's stat: 1100 \\(kid\\) ppid 1000\nchild's status: \\[Name:\tkid\\] \\[Pid:\t1100\\] \\[PPid:\t1000\\]\nchild's cmdline: proc_others others\nchild's maps: ENOENT\nother pids with a directory: 0\nchild: parent directory\nchild: parent's comm proc_others\nchild: parent's stat: 1000 \\(proc_others\\) ppid 1\nchild: parent's status: \\[Name:\tproc_others\\] \\[Pid:\t1000\\] \\[PPid:\t1\\]\nchild: parent's cmdline proc_others others\nchild: parent's smaps ENOENT\nchild before its wait: directory\nchild after its wait: ENOENT, comm ENOENT\n$")
+  # cyclescope's own host pid is no directory of the guest's (it was its own, seen whenever the
+  # host's pids were low enough for the scan of 2..4999 above): sh's pid becomes cyclescope's by exec
+  add_test(NAME exec.proc_others.host_pid
+           COMMAND sh -c "exec \"$0\" exec \"$1\" pid $$" ${_cs} ${_g}/proc_others)
+  set_tests_properties(exec.proc_others.host_pid PROPERTIES PASS_REGULAR_EXPRESSION "^/proc/N: ENOENT, stat ENOENT\n$")
   add_test(NAME exec.proc_others.exec COMMAND ${_cs} exec ${_g}/proc_others exec)
   set_tests_properties(exec.proc_others.exec PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
     "^exec'd child's comm: proc_others\nexec'd child's stat: 1100 \\(proc_others\\) ppid 1000\nexec'd child's cmdline: renamed-by-exec execd\n$")

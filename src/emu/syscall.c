@@ -251,8 +251,8 @@ static int64_t proc_other_process(emu_t *e, char *path) {
     if (strncmp(path, "/proc/", 6) != 0 || path[6] < '1' || path[6] > '9') return 0;
     char *end;
     long pid = strtol(path + 6, &end, 10);
-    if (*end && *end != '/') return 0;                     /* not a pid's directory: the host's answer (ENOENT) */
-    if (pid == e->vpid || pid == (long)getpid()) return 0; /* its own (proc_own_entry) */
+    if (*end && *end != '/') return 0; /* not a pid's directory: the host's answer (ENOENT) */
+    if (pid == e->vpid) return 0;      /* its own (get_path, proc_own_entry) */
     char rest[PATH_MAX];
     snprintf(rest, sizeof rest, "%s", end);
     if (pid <= INT32_MAX && emu_thread_is_tid(e, pid)) {
@@ -277,10 +277,15 @@ static int64_t proc_other_process(emu_t *e, char *path) {
 static int64_t get_path(emu_t *e, uint64_t addr, char *out) {
     if (!mem_read_string(&e->m, addr, out, PATH_MAX)) return -EFAULT;
     /* /proc/PID by the guest's pid (readlink("/proc/self") gives it) is this process' host
-     * directory, never the host's process of that number */
+     * directory, never the host's process of that number; any other pid, cyclescope's own host
+     * pid among them, is another process (proc_other_process: ENOENT unless a guest process has
+     * that number) */
     char own[32];
     int own_len = snprintf(own, sizeof own, "/proc/%d", e->vpid);
-    if (!strncmp(out, own, (size_t)own_len) && (out[own_len] == '/' || !out[own_len])) {
+    if (strncmp(out, own, (size_t)own_len) || (out[own_len] != '/' && out[own_len])) {
+        int64_t other = proc_other_process(e, out);
+        if (other) return other;
+    } else {
         char host_own[32];
         int host_len = snprintf(host_own, sizeof host_own, "/proc/%d", (int)getpid());
         size_t rest = strlen(out + own_len);
@@ -289,8 +294,6 @@ static int64_t get_path(emu_t *e, uint64_t addr, char *out) {
             memcpy(out, host_own, (size_t)host_len);
         }
     }
-    int64_t other = proc_other_process(e, out);
-    if (other) return other;
     if (proc_path_refused(e, out)) return -ENOENT;
     const char *entry = e->cwd_fd >= 0 ? proc_own_entry(e, out, NULL) : NULL;
     if (!entry || strncmp(entry, "cwd/", 4) != 0) return 0;

@@ -37,6 +37,10 @@ int cli_bad_option(const char *verb, char **argv);
 struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts, const char *verb);
 
+/* The first of sets[0..i-1] ("KEY=VALUE", as --set gives them) with sets[i]'s key, or -1: a key set
+ * twice dropped the first value without a word (run's --set and whatif's --set refuse it). */
+int cli_set_repeated(const char *const *sets, int i);
+
 /* Options shared by every verb that runs a program in the emulator. */
 typedef struct cli_guest_options {
     emu_options emu;

@@ -102,6 +102,13 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
     return opt;
 }
 
+int cli_set_repeated(const char *const *sets, int i) {
+    size_t len = strcspn(sets[i], "=");
+    for (int j = 0; j < i; j++)
+        if (strcspn(sets[j], "=") == len && !strncmp(sets[j], sets[i], len)) return j;
+    return -1;
+}
+
 int cli_bad_option(const char *verb, char **argv) {
     const char *arg = optind > 0 ? argv[optind - 1] : "?";
     /* glibc: for a long option optopt is its value when its argument is missing, 0

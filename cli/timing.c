@@ -188,13 +188,11 @@ bool cli_load_config(const cli_timing_options *t, uarch_config *cfg) {
         return false;
     }
     for (int i = 0; i < t->set_count; i++) {
-        /* one key set twice: the first value was dropped without a word */
-        size_t len = strcspn(t->sets[i], "=");
-        for (int j = 0; j < i; j++) {
-            if (strcspn(t->sets[j], "=") == len && !strncmp(t->sets[j], t->sets[i], len)) {
-                cli_fail("--set %.*s given twice (%s, then %s)", (int)len, t->sets[i], t->sets[j], t->sets[i]);
-                return false;
-            }
+        int j = cli_set_repeated(t->sets, i);
+        if (j >= 0) {
+            cli_fail("--set %.*s given twice (%s, then %s)", (int)strcspn(t->sets[i], "="), t->sets[i], t->sets[j],
+                     t->sets[i]);
+            return false;
         }
         if (!uarch_config_set(cfg, t->sets[i], &err)) {
             cli_fail("%s", err.msg);

@@ -361,14 +361,11 @@ int whatif_run(const rps_result *r, const whatif_options *w) {
     memcpy(fixed, r->base_latency, sizeof fixed);
     for (int k = 0; k < w->set_count; k++) {
         if (!rps_set_latency(r, fixed, w->sets[k], &err)) return usage_fail("%s%s", err.msg, "");
-        /* one key set twice: the first value was dropped without a word (as --grid refuses) */
-        size_t len = strcspn(w->sets[k], "=");
-        for (int j = 0; j < k; j++)
-            if (strcspn(w->sets[j], "=") == len && !strncmp(w->sets[j], w->sets[k], len)) {
-                char key[64];
-                snprintf(key, sizeof key, "%.*s", (int)len, w->sets[k]);
-                return usage_fail("--set: %s given twice%s", key, "");
-            }
+        if (cli_set_repeated(w->sets, k) >= 0) { /* as --grid refuses a key twice */
+            char key[64];
+            snprintf(key, sizeof key, "%.*s", (int)strcspn(w->sets[k], "="), w->sets[k]);
+            return usage_fail("--set: %s given twice%s", key, "");
+        }
     }
     axis *ax = cs_calloc(MAX_AXES, sizeof *ax);
     int naxes = 0;

@@ -287,6 +287,10 @@ bool cli_outputs_writable(const char *const *paths, int n);
  * trace): false with *err naming the first that is one. The program given as its own output
  * was found only when the output was written, after the whole run. */
 bool cli_outputs_not_inputs(cs_error *err);
+/* cst_open and champsim_open, then cli_outputs_not_inputs: a trace given as an output too is
+ * refused before the run (NULL, *err naming it), not when that output is written after it. */
+cst_reader *cli_cst_open(const char *path, cs_error *err);
+uop_source *cli_champsim_open(const char *path, const champsim_options *opt, cs_error *err);
 /* The same for an output directory: it exists, or its parent can hold it. */
 bool cli_output_dir_ready(const char *dir);
 /* Write JSON to PATH, or to DATA_FD (from cli_stdout_for_data) when PATH is "-". */

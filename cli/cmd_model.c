@@ -155,7 +155,7 @@ static int analyze(int argc, char **argv) {
         char *abs = realpath(argv[optind], NULL);
         snprintf(source, sizeof source, "%s", abs ? abs : argv[optind]);
         free(abs);
-        cst_reader *r = cst_open(argv[optind], &err);
+        cst_reader *r = cli_cst_open(argv[optind], &err);
         if (!r) return cli_fail("%s", err.msg);
         ao.expected = cst_reader_info(r)->insns;
         src = cst_reader_source(r);
@@ -261,7 +261,7 @@ typedef struct resim {
 static uop_source *resim_open(void *ctx, cs_error *err) {
     resim *s = ctx;
     if (s->p->source_kind == SM_SOURCE_TRACE) {
-        cst_reader *r = cst_open(s->args[0], err);
+        cst_reader *r = cli_cst_open(s->args[0], err);
         return r ? cst_reader_source(r) : NULL;
     }
     cli_guest_options g;

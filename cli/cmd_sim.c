@@ -62,7 +62,7 @@ static uop_source *open_trace(const char *path, enum trace_format format, const 
                               size_t size, uint64_t warmup) {
     cs_error err;
     if (format == FORMAT_CST) {
-        cst_reader *r = cst_open(path, &err);
+        cst_reader *r = cli_cst_open(path, &err);
         if (!r) {
             cli_fail("%s", err.msg);
             return NULL;
@@ -74,7 +74,7 @@ static uop_source *open_trace(const char *path, enum trace_format format, const 
         progress_expect(info->insns > warmup ? info->insns - warmup : 1); /* the bar's total (--max: its own) */
         return cst_reader_source(r);
     }
-    uop_source *src = champsim_open(path, copt, &err);
+    uop_source *src = cli_champsim_open(path, copt, &err);
     if (!src) {
         cli_fail("%s", err.msg);
         return NULL;

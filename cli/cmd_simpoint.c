@@ -214,7 +214,7 @@ int cmd_simpoint(int argc, char **argv) {
         if (!simpoint_identity_of(&id, trace, argc - optind, argv + optind, &err)) return cli_fail("%s", err.msg);
         have_id = true;
         if (trace) {
-            cst_reader *r = cst_open(path, &err);
+            cst_reader *r = cli_cst_open(path, &err);
             if (!r) {
                 simpoint_identity_free(&id);
                 return cli_fail("%s", err.msg);

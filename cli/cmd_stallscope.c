@@ -85,11 +85,11 @@ static uop_source *input_open(input *in, char *what, size_t size) {
     const char *path = in->argv[0];
     uop_source *src;
     if (cst_probe(path)) {
-        cst_reader *r = cst_open(path, &err);
+        cst_reader *r = cli_cst_open(path, &err);
         src = r ? cst_reader_source(r) : NULL;
     } else {
         champsim_options copt = {.cloudsuite = in->cloudsuite};
-        src = champsim_open(path, &copt, &err);
+        src = cli_champsim_open(path, &copt, &err);
     }
     if (!src) cli_fail("%s", err.msg);
     snprintf(what, size, "%s", path);

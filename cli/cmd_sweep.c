@@ -92,7 +92,7 @@ static uop_source *point_open(void *ctx, cs_error *err) {
     point_source *ps = ctx;
     const struct sweep_cli *c = ps->c;
     if (c->trace) {
-        cst_reader *r = cst_open(c->argv[0], err);
+        cst_reader *r = cli_cst_open(c->argv[0], err);
         return r ? cst_reader_source(r) : NULL;
     }
     cli_guest_options g = c->g;

@@ -479,7 +479,7 @@ static int trace_import(int argc, char **argv) {
             return cli_fail("%s: not a ChampSim trace (no records at plausible instruction addresses)", in);
         break; /* missing, empty, not a regular file, corrupt xz or gzip data: the reader names it */
     }
-    uop_source *src = champsim_open(in, &opt, &err);
+    uop_source *src = cli_champsim_open(in, &opt, &err);
     if (!src) return cli_fail("%s", err.msg);
     const char *argv_meta[] = {in};
     cst_meta meta = {.isa = opt.riscv ? CST_ISA_RV64GC : CST_ISA_CHAMPSIM,
@@ -511,7 +511,7 @@ static int trace_export(int argc, char **argv) {
     int rc = parse_convert(argc, argv, "export-champsim", &opt, &in, &out);
     if (rc) return rc < 0 ? 0 : rc;
     cs_error err;
-    cst_reader *r = cst_open(in, &err);
+    cst_reader *r = cli_cst_open(in, &err);
     if (!r) return cli_fail("%s", err.msg);
     const cst_info *info = cst_reader_info(r);
     champsim_writer *w = champsim_writer_create(out, &opt, (cst_isa)info->isa, &err);

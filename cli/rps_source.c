@@ -13,7 +13,7 @@ static uop_source *origin_open(void *ctx, cs_error *err) {
     rps_source *s = ctx;
     const rps_origin *o = s->origin;
     if (o->is_trace) {
-        cst_reader *r = cst_open(o->argv[0], err);
+        cst_reader *r = cli_cst_open(o->argv[0], err);
         return r ? cst_reader_source(r) : NULL;
     }
     cli_guest_options g;

@@ -299,12 +299,12 @@ static bool outputs_distinct(const char *const *paths, int n) {
 }
 
 /* The outputs checked, for cli_outputs_not_inputs once the inputs are open: copies (a path
- * may be built in a buffer the caller reuses). */
-static char checked_outputs[16][1024];
-static int checked_output_count;
+ * may be built in a buffer the caller reuses), every one of them, however long. */
+static char **checked_outputs;
+static size_t checked_output_count;
 
 bool cli_outputs_not_inputs(cs_error *err) {
-    for (int i = 0; i < checked_output_count; i++)
+    for (size_t i = 0; i < checked_output_count; i++)
         if (cs_output_is_input(checked_outputs[i], err)) return false;
     return true;
 }
@@ -312,11 +312,32 @@ bool cli_outputs_not_inputs(cs_error *err) {
 bool cli_outputs_writable(const char *const *paths, int n) {
     for (int i = 0; i < n; i++) {
         if (paths[i] && !writable(paths[i])) return false;
-        if (paths[i] && strcmp(paths[i], "-") && strlen(paths[i]) < sizeof checked_outputs[0] &&
-            checked_output_count < (int)(sizeof checked_outputs / sizeof checked_outputs[0]))
-            snprintf(checked_outputs[checked_output_count++], sizeof checked_outputs[0], "%s", paths[i]);
+        if (paths[i] && strcmp(paths[i], "-")) {
+            checked_outputs = cs_realloc(checked_outputs, (checked_output_count + 1) * sizeof *checked_outputs);
+            checked_outputs[checked_output_count++] = cs_strdup(paths[i]);
+        }
     }
     return outputs_distinct(paths, n);
+}
+
+/* Traces are inputs like the program: one given as an output too is refused once it is
+ * open, before the run, not when the output is written after it. */
+cst_reader *cli_cst_open(const char *path, cs_error *err) {
+    cst_reader *r = cst_open(path, err);
+    if (r && !cli_outputs_not_inputs(err)) {
+        cst_close(r);
+        return NULL;
+    }
+    return r;
+}
+
+uop_source *cli_champsim_open(const char *path, const champsim_options *opt, cs_error *err) {
+    uop_source *src = champsim_open(path, opt, err);
+    if (src && !cli_outputs_not_inputs(err)) {
+        uop_source_destroy(src);
+        return NULL;
+    }
+    return src;
 }
 
 bool cli_output_dir_ready(const char *dir) {

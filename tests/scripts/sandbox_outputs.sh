@@ -32,6 +32,14 @@ cp "$g/hello" prog
 refused prog trace record -o prog ./prog
 refused t.cst sim --no-report --json t.cst t.cst
 refused t.cst sim --report t.cst t.cst
+# a trace given as an output too is refused once open, before the run: nothing of a run printed
+# (until 2026-11-29 each of these ran the whole trace, printed its results, then refused the output)
+before_run() { refused "$@"; [ -s out.txt ] && bad "'${*:2}' ran before refusing: $(head -c 200 out.txt)"; }
+before_run t.cst sim --no-report --json t.cst t.cst
+before_run t.cst stallscope --no-report --json t.cst t.cst
+before_run t.cst rpstacks -o t.cst t.cst
+before_run t.cst model analyze -o t.cst t.cst
+before_run t.champsim sim --no-report --json t.champsim t.champsim
 # a failed run leaves the earlier output as it was
 cp t.cst keep.cst
 head -c 100 t.champsim >damaged.champsim

@@ -138,8 +138,8 @@ int cs_open_beneath(int root_fd, const char *rel, int flags, unsigned mode, bool
 static struct input_id {
     dev_t dev;
     ino_t ino;
-} inputs[256];
-static size_t input_count;
+} * inputs;
+static size_t input_count, input_capacity; /* every input, however many (a program's libraries) */
 static bool protect_inputs;
 
 void cs_protect_inputs(void) { protect_inputs = true; }
@@ -148,7 +148,11 @@ static void input_remember(dev_t dev, ino_t ino) {
     if (!protect_inputs) return;
     for (size_t i = 0; i < input_count; i++)
         if (inputs[i].dev == dev && inputs[i].ino == ino) return;
-    if (input_count < sizeof inputs / sizeof inputs[0]) inputs[input_count++] = (struct input_id){dev, ino};
+    if (input_count == input_capacity) {
+        input_capacity = input_capacity ? 2 * input_capacity : 16;
+        inputs = cs_realloc(inputs, input_capacity * sizeof *inputs);
+    }
+    inputs[input_count++] = (struct input_id){dev, ino};
 }
 
 void cs_input_forget(const char *path) {

@@ -450,11 +450,32 @@ void html_report_validation(html_report *h, const validation_result *v) {
 
 /* ---- statistics over time (--interval N) ---- */
 
-/* x of interval k: the middle of its instructions, in the unit of the axis. */
-static double interval_mid(const stacks_intervals *iv, size_t k, double unit) {
-    double before = 0;
-    for (size_t i = 0; i < k; i++) before += (double)iv->at[i].instructions;
-    return (before + iv->at[k].instructions / 2.0) / unit;
+/* The most points a series draws: the plot is 690 px wide. More intervals than that (sort's
+ * 53 k at --interval 1000) made a 26 MB page a browser draws slowly, every point sharing a
+ * pixel with dozens of others. */
+enum { SERIES_MAX_POINTS = 1000 };
+
+/* Every PER consecutive intervals as one: their counters and stacks summed, so each point is
+ * the exact IPC, MPKI and CPI stack of the instructions it covers (not a mean of ratios). */
+static stacks_intervals merge_intervals(const stacks_intervals *iv, size_t per) {
+    stacks_intervals m = {.every = iv->every * per, .count = (iv->count + per - 1) / per};
+    m.at = cs_calloc(m.count, sizeof *m.at);
+    for (size_t k = 0; k < iv->count; k++) {
+        const stacks_interval *x = &iv->at[k];
+        stacks_interval *y = &m.at[k / per];
+        if (k % per == 0) y->first_cycle = x->first_cycle;
+        y->cycles += x->cycles;
+        y->instructions += x->instructions;
+        y->mispredicts += x->mispredicts;
+        y->l1i_misses += x->l1i_misses;
+        y->l1d_misses += x->l1d_misses;
+        y->l2_misses += x->l2_misses;
+        y->l3_misses += x->l3_misses;
+        y->flops += x->flops;
+        for (int st = 0; st < STACK_STAGES; st++)
+            for (int c = 0; c < COMP_COUNT; c++) y->stage[st].cycles[c] += x->stage[st].cycles[c];
+    }
+    return m;
 }
 
 /* A line through one value per interval, with a tooltip per point. */
@@ -483,16 +504,27 @@ static double max_of(const double *v, size_t n) {
     return m;
 }
 
-void html_report_intervals(html_report *h, const stacks_intervals *iv) {
-    if (!h || !iv || !iv->count) return;
+void html_report_intervals(html_report *h, const stacks_intervals *all) {
+    if (!h || !all || !all->count) return;
     strbuf *b = &h->body;
-    size_t n = iv->count;
     section_open(b, "over-time", "Over time");
     sb_printf(b,
               "<p>Every %" PRIu64 " instructions (%zu intervals): the IPC, the misses per 1000 instructions, and "
               "the commit CPI stack as stacked areas, each interval's components summing to its CPI. The JSON "
-              "(<code>stacks.intervals</code>) and the CSV hold every interval's three stacks.</p>\n",
-              iv->every, n);
+              "(<code>stacks.intervals</code>) and the CSV hold every interval's three stacks.",
+              all->every, all->count);
+    size_t per = (all->count + SERIES_MAX_POINTS - 1) / SERIES_MAX_POINTS;
+    stacks_intervals merged = {0};
+    if (per > 1) {
+        merged = merge_intervals(all, per);
+        sb_printf(b,
+                  " Drawn as %zu points, each %zu consecutive intervals summed (the last may hold fewer): "
+                  "the exact values of the instructions it covers.",
+                  merged.count, per);
+    }
+    sb_put(b, "</p>\n");
+    const stacks_intervals *iv = per > 1 ? &merged : all;
+    size_t n = iv->count;
     double total = 0;
     for (size_t k = 0; k < n; k++) total += (double)iv->at[k].instructions;
     double unit = total >= 2e6 ? 1e6 : total >= 2e3 ? 1e3 : 1;
@@ -504,10 +536,12 @@ void html_report_intervals(html_report *h, const stacks_intervals *iv) {
     static const char *const mpki_name[4] = {"branch MPKI", "L1I MPKI", "L1D MPKI", "L2 MPKI"};
     static const char *const mpki_color[4] = {"#AA4499", "#4477AA", "#EE8866", "#CC3311"};
     for (int m = 0; m < 4; m++) mpki[m] = cs_calloc(n, sizeof *mpki[m]);
+    double before = 0; /* the instructions of the intervals before k */
     for (size_t k = 0; k < n; k++) {
         const stacks_interval *s = &iv->at[k];
         double insns = (double)s->instructions;
-        x[k] = interval_mid(iv, k, unit);
+        x[k] = (before + insns / 2) / unit; /* the middle of its instructions */
+        before += insns;
         ipc[k] = safe_div(insns, (double)s->cycles);
         cpi[k] = safe_div((double)s->cycles, insns);
         mpki[0][k] = safe_div(1000.0 * (double)s->mispredicts, insns);
@@ -595,6 +629,7 @@ void html_report_intervals(html_report *h, const stacks_intervals *iv) {
     free(x);
     free(ipc);
     free(cpi);
+    free(merged.at);
     section_close(b);
 }
 

@@ -69,6 +69,21 @@ for r in rows:
     if r["section"] == "cpi_stack":
         assert abs(float(r["cycles"]) - x["cpi_stacks"][r["stage"]][r["component"]]) < 1e-6, r
 PY
+# more intervals than the chart's 1000 points: drawn as consecutive intervals summed, at most
+# 1000 points a series (until 2026-11-29 a point per interval: sort's 53 k made a 26 MB page)
+"$cs" run --report many.html --interval 150 "$w/sort" 3000 >many.out 2>&1 || fail "run --interval 150: $(tail -3 many.out)"
+python3 - many.html <<'PY' || exit 1
+import re, sys
+h = open(sys.argv[1]).read()
+m = re.search(r"\((\d+) intervals\).*?Drawn as (\d+) points, each (\d+) consecutive intervals summed", h, re.S)
+assert m, "no 'Drawn as' note for more than 1000 intervals"
+count, points, per = map(int, m.groups())
+assert count > 1000 and per == -(-count // 1000) and points == -(-count // per), (count, points, per)
+lines = re.findall(r'<polyline class="ts-line"[^>]*points="([^"]*)"', h)
+assert lines and all(len(l.split()) == points for l in lines), [len(l.split()) for l in lines]
+areas = re.findall(r'<polygon class="ts-area"[^>]*points="([^"]*)"', h)
+assert areas and all(len(a.split()) == 4 * points for a in areas), [len(a.split()) for a in areas]
+PY
 # usage: not with --simpoints or --validate; only with the stacks
 "$cs" stacks --validate --interval 1000 "$w/sort" 300 >/dev/null 2>err
 [ $? = 2 ] && grep -q "interval does not apply to --validate" err || fail "stacks --validate --interval: $(cat err)"

@@ -11,7 +11,9 @@ void help_config(void) {
            "\n"
            "show: print the full configuration (every key, defaults included) as an\n"
            "INI file that loads back to the same values. list: the named\n"
-           "configurations shipped in %s.\n",
+           "configurations shipped in %s.\n"
+           "A configuration file may start from another: its first line\n"
+           "`base = NAME|FILE.ini`, then the keys it changes (docs/uarch.md).\n",
            uarch_config_dir());
 }
 

@@ -71,6 +71,8 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
                    --work fft --max 100000 --timeout 120)
   # The old name rpstacks of ooo4 (issue 18): the same machine and numbers, one notice on stderr
   add_test(NAME uarch.config.renamed_rpstacks COMMAND ${_scripts}/config_alias.sh ${_cs} ${_w}/sort 300)
+  # a file starting from another configuration: `base = NAME|FILE.ini` (docs/uarch.md "Configuration")
+  add_test(NAME uarch.config.base COMMAND ${_scripts}/config_base.sh ${_cs} ${_w}/sort 300)
   # cmake --install gives a tool that reads its installed configurations, not the source tree's
   add_test(NAME uarch.config.installed COMMAND ${_scripts}/install_check.sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR} ${_w}/sort 300)
   add_test(NAME uarch.pipeview COMMAND ${_scripts}/pipeview_check.sh ${_cs} ${_w}/sort 2000)

@@ -438,6 +438,10 @@ bool uarch_config_key_read(core_model model, const char *section, const char *na
 
 /* "unknown key S.N", with the nearest key of the table when one is close. */
 static void unknown_key(const char *section, const char *name, cs_error *err) {
+    if (!*section) { /* before any [section]: only `base` belongs there */
+        cs_error_set(err, "%s before any [section] (only `base = NAME|FILE.ini` comes before them)", name);
+        return;
+    }
     char given[256], best[256] = "", cand[256];
     snprintf(given, sizeof given, "%s.%s", section, name);
     size_t best_d = (size_t)-1;
@@ -467,6 +471,9 @@ enum { CONFIG_MAX_KEYS = 512 }; /* keys checked for repeats (a shipped file sets
 typedef struct ini_state {
     uarch_config *cfg;
     cs_error *err;
+    const char *path;              /* the file read (a base is looked for beside it); NULL for a text */
+    const struct ini_state *named; /* the file whose base this one is; NULL for the file given */
+    int depth;                     /* bases within bases: 0 for the file given */
     bool failed;
     bool pools_cleared, pipes_cleared; /* a file with [fu.*] / [pipe.*] replaces the defaults */
     size_t settings;                   /* keys set: a file with none is refused */
@@ -479,6 +486,53 @@ static char *trim_blanks(char *s) {
     size_t n = strlen(s);
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
     return s;
+}
+
+static bool config_load(uarch_config *cfg, const char *name_or_path, const ini_state *named, cs_error *err);
+
+/* `base = NAME|FILE.ini`, the first line of a file that sets anything: the configuration this
+ * one changes (as Sniper's `#include nehalem`), loaded first, its keys then overridden by this
+ * file's. A name is one of the configuration directory's; a path is taken from the directory of
+ * the file that names it. */
+enum { CONFIG_MAX_BASE_DEPTH = 8 };
+
+static bool load_base(ini_state *st, const char *base) {
+    if (!*base) {
+        cs_error_set(st->err, "base = nothing: name a configuration (one of %s/*.ini) or a FILE.ini",
+                     uarch_config_dir());
+        return false;
+    }
+    if (st->depth >= CONFIG_MAX_BASE_DEPTH) {
+        cs_error_set(st->err, "base = %s: bases nested deeper than %d (a file that is its own base?)", base,
+                     CONFIG_MAX_BASE_DEPTH);
+        return false;
+    }
+    char path[PATH_MAX + 64];
+    bool by_name = !strchr(base, '/') && !strstr(base, ".ini");
+    const char *slash = st->path ? strrchr(st->path, '/') : NULL;
+    if (!by_name && base[0] != '/' && slash)
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - st->path), st->path, base);
+    else snprintf(path, sizeof path, "%s", base);
+    char real[PATH_MAX];
+    bool found = realpath(path, real) != NULL;
+    if (!found && by_name) {
+        char named[PATH_MAX + 64];
+        snprintf(named, sizeof named, "%s/%s.ini", uarch_config_dir(), base);
+        found = realpath(named, real) != NULL;
+    }
+    for (const ini_state *s = st; found && s; s = s->named) {
+        char other[PATH_MAX];
+        if (s->path && realpath(s->path, other) && !strcmp(other, real)) {
+            cs_error_set(st->err, "base = %s: a cycle (%s is a base of itself)", base, s->path);
+            return false;
+        }
+    }
+    cs_error inner;
+    if (!config_load(st->cfg, path, st, &inner)) {
+        cs_error_set(st->err, "base = %s: %s", base, inner.msg);
+        return false;
+    }
+    return true;
 }
 
 static int config_ini_handler(void *user, const char *section, const char *name, const char *value) {
@@ -518,6 +572,20 @@ static int config_ini_handler(void *user, const char *section, const char *name,
         }
     }
     if (st->settings < CONFIG_MAX_KEYS) snprintf(st->seen[st->settings], sizeof st->seen[0], "%s", key);
+    if (*section && !strcmp(name, "base")) {
+        cs_error_set(st->err, "base = %s inside [%s]: it must be the file's first line, before any section", value,
+                     section);
+        st->failed = true;
+        return 0;
+    }
+    if (!strcmp(name, "base")) {
+        if (!load_base(st, value)) {
+            st->failed = true;
+            return 0;
+        }
+        st->settings++;
+        return 1;
+    }
     if (!set_value(st->cfg, section, name, value, true, st->err)) {
         st->failed = true;
         return 0;
@@ -558,6 +626,10 @@ const char *uarch_config_renamed(const char *name) {
 }
 
 bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *err) {
+    return config_load(cfg, name_or_path, NULL, err);
+}
+
+static bool config_load(uarch_config *cfg, const char *name_or_path, const ini_state *named, cs_error *err) {
     char path[PATH_MAX + 64];
     bool by_name = !strchr(name_or_path, '/') && !strstr(name_or_path, ".ini");
     if (by_name && uarch_config_renamed(name_or_path)) name_or_path = uarch_config_renamed(name_or_path);
@@ -603,7 +675,7 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
                          binary ? "binary data, not INI text" : "larger than 1 MB, not INI text");
         return false;
     }
-    ini_state st = {.cfg = cfg, .err = err};
+    ini_state st = {.cfg = cfg, .err = err, .path = path, .named = named, .depth = named ? named->depth + 1 : 0};
     cs_error local;
     if (!err) st.err = &local;
     int line = ini_parse_file(f, config_ini_handler, &st);

@@ -71,23 +71,24 @@ typedef struct emu_thread {
     int32_t tid;
     hart h;
     thread_context ctx;
-    uint64_t futex_addr;    /* the futex it waits on */
-    uint32_t futex_bitset;  /* FUTEX_WAIT_BITSET's mask (all ones for FUTEX_WAIT) */
-    uint8_t futex_pi;       /* a PI wait (thread.c PI_*): to own futex_addr, or to be requeued onto it */
-    int32_t futex_pi_owner; /* PI_LOCK / PI_REQUEUED: the tid owning futex_addr, whom it waits for */
-    uint64_t futex_pi_key2; /* PI_REQUEUE_WAIT: the PI futex FUTEX_CMP_REQUEUE_PI may move it to */
-    uint64_t wait_seq;      /* when it began to wait: wakes go oldest first */
-    uint64_t deadline_ns;   /* on the guest's monotonic clock; UINT64_MAX: none */
-    const char *io_what;    /* THREAD_IO: what it waits in, for the deadlock line */
-    bool io_retry;          /* its ecall runs again after a THREAD_IO wait (deadline kept) */
-    bool io_timed_out;      /* ... and the wait's deadline passed */
-    bool io_restartable;    /* ... and an SA_RESTART handler runs it again (not EINTR) */
-    uint64_t restart_a0;    /* a futex wait's a0, for its restart after an SA_RESTART handler */
-    uint64_t io_partial;    /* bytes a blocking pipe write wrote before it waited */
-    uint64_t io_deadline;   /* a call's own deadline kept across its waits (recvmmsg's timeout): 0 none */
-    uint64_t io_sigset;     /* the signals a sigtimedwait waits for (its wait ends when one comes) */
-    bool io_child;          /* THREAD_IO in wait4/waitid: a child's change (SIGCHLD) runs it again */
-    bool io_child_hold;     /* ... run again with every other thread waiting: it may wait on the host */
+    uint64_t futex_addr;       /* the futex it waits on */
+    uint32_t futex_bitset;     /* FUTEX_WAIT_BITSET's mask (all ones for FUTEX_WAIT) */
+    uint8_t futex_pi;          /* a PI wait (thread.c PI_*): to own futex_addr, or to be requeued onto it */
+    int32_t futex_pi_owner;    /* PI_LOCK / PI_REQUEUED: the tid owning futex_addr, whom it waits for */
+    uint64_t futex_pi_key2;    /* PI_REQUEUE_WAIT: the PI futex FUTEX_CMP_REQUEUE_PI may move it to */
+    uint64_t wait_seq;         /* when it began to wait: wakes go oldest first */
+    uint64_t deadline_ns;      /* on the guest's monotonic clock; UINT64_MAX: none */
+    const char *io_what;       /* THREAD_IO: what it waits in, for the deadlock line */
+    bool io_retry;             /* its ecall runs again after a THREAD_IO wait (deadline kept) */
+    bool io_timed_out;         /* ... and the wait's deadline passed */
+    bool io_restartable;       /* ... and an SA_RESTART handler runs it again (not EINTR) */
+    uint64_t restart_a0;       /* a futex wait's a0, for its restart after an SA_RESTART handler */
+    uint64_t io_partial;       /* bytes a blocking pipe write wrote before it waited */
+    uint64_t io_partial_bytes; /* recvmmsg: the bytes its last message (counted in io_partial) holds */
+    uint64_t io_deadline;      /* a call's own deadline kept across its waits (recvmmsg's timeout): 0 none */
+    uint64_t io_sigset;        /* the signals a sigtimedwait waits for (its wait ends when one comes) */
+    bool io_child;             /* THREAD_IO in wait4/waitid: a child's change (SIGCHLD) runs it again */
+    bool io_child_hold;        /* ... run again with every other thread waiting: it may wait on the host */
     /* THREAD_IO for descriptors only another process or the outside can make ready (a pipe a
      * child writes, a terminal): idle() waits for them on the host while the others wait; as
      * many as the call waits for (the array is the slot's, kept for its next thread) */
@@ -258,7 +259,8 @@ struct emu {
     /* its slot shows its parent, name and cmdline (emu_tree_publish): false after an execve
      * until its first system call */
     bool tree_published;
-    bool replica; /* a forked copy of the emulator (emu_private_files: a SimPoint
+    uint64_t start_ns; /* the guest's monotonic clock when it was forked (0: the first process) */
+    bool replica;      /* a forked copy of the emulator (emu_private_files: a SimPoint
                                point's): it starts no process the run itself starts */
     /* executable file mappings (emu_code_map_count); the strings are owned */
     emu_code_map *code_maps;
@@ -463,6 +465,9 @@ bool emu_thread_io_timed_out(const emu_t *e);
 /* The bytes a blocking pipe write wrote before it waited, and setting them. */
 uint64_t emu_thread_io_partial(const emu_t *e);
 void emu_thread_set_io_partial(emu_t *e, uint64_t bytes);
+/* recvmmsg's MSG_WAITALL message cut by a wait: the bytes it holds (io_partial counts it) */
+uint64_t emu_thread_io_partial_bytes(const emu_t *e);
+void emu_thread_set_io_partial_bytes(emu_t *e, uint64_t bytes);
 /* A call's own deadline on the guest clock, kept while it waits and runs again (0: none). */
 uint64_t emu_thread_io_deadline(const emu_t *e);
 void emu_thread_set_io_deadline(emu_t *e, uint64_t deadline_ns);
@@ -527,15 +532,29 @@ bool emu_is_tree_process(const emu_t *e, int64_t pid);
 /* The host pid of process `pid` of the guest's tree other than the caller (a child, the
  * parent, any live member of the shared table); 0 when `pid` names none. */
 pid_t emu_tree_host_pid(const emu_t *e, int64_t pid);
-/* What another process of the tree reads of this one by /proc/PID (process.c's shared table):
- * its slot is given its parent's pid, the main thread's name and the first bytes of its
- * cmdline (emu_identity, syscall.c: the name into comm, the cmdline's length returned). */
+/* The pids of the guest's live processes — itself, its children not yet reaped, every member
+ * of the tree's table — in increasing order, at most `max` (a listing of /proc): the count. */
+size_t emu_tree_pids(const emu_t *e, int32_t *out, size_t max);
+/* What another process of the tree reads of this one by /proc/PID (process.c's shared table,
+ * written under a sequence counter so that a reader never meets half a name): its parent's
+ * pid, the main thread's name, the first bytes of its cmdline, its thread count, its start on
+ * the guest clock and its mappings' size (emu_identity, syscall.c, fills what it knows). */
+enum { EMU_SHOWN_CMDLINE = 512 };
+typedef struct emu_shown {
+    int32_t vpid, ppid, threads;
+    uint64_t start_ticks; /* /proc/PID/stat's starttime: the guest clock at its fork, 100 Hz */
+    uint64_t vsize;       /* bytes; every page counts as resident (mincore's answer) */
+    char comm[16];
+    uint32_t cmdline_len;
+    char cmdline[EMU_SHOWN_CMDLINE];
+} emu_shown;
+/* publish this process' emu_shown (at its fork, a rename, an execve, a change of its threads
+ * or mappings; nothing until the tree exists) */
 void emu_tree_publish(emu_t *e);
-size_t emu_identity(emu_t *e, char comm[16], char *cmdline, size_t size);
+void emu_identity(emu_t *e, emu_shown *out);
 /* The process of the tree other than the caller whose host pid is `host`, as it published
- * itself: its pid, parent, name, cmdline (at most `size` bytes, *len) — false: none. */
-bool emu_tree_identity(const emu_t *e, pid_t host, int32_t *vpid, int32_t *ppid, char comm[16], char *cmdline,
-                       size_t size, size_t *len);
+ * itself — false: none. */
+bool emu_tree_identity(const emu_t *e, pid_t host, emu_shown *out);
 /* The number a signal from another process of the tree carries (0: no tree yet). */
 uint32_t emu_tree_secret(const emu_t *e);
 /* Whether the tree lists a process besides this one (one that may signal it). */

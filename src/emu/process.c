@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,7 +146,6 @@ static void hold_signals(sigset_t *before) {
  * and no host process outside the tree is ever signalled (tree_open_member). */
 
 enum { TREE_SLOTS = 4096 };     /* live processes at once: a fork beyond is EAGAIN */
-enum { TREE_CMDLINE = 512 };    /* the bytes of a process' cmdline the others see */
 #define TREE_FILLING UINT64_MAX /* a slot being filled: not yet a member */
 
 typedef struct tree_slot {
@@ -154,12 +154,12 @@ typedef struct tree_slot {
     /* the tids of its live threads but the first (0: none): a kill naming one reaches the
      * process, as Linux's kill of a thread id (emu_tree_threads_changed) */
     int32_t tids[EMU_MAX_THREADS];
-    /* what /proc/PID of it shows the others (emu_tree_publish): its parent, the main
-     * thread's name, the first TREE_CMDLINE bytes of its cmdline */
-    int32_t ppid;
-    uint32_t cmdline_len;
-    char comm[16];
-    char cmdline[TREE_CMDLINE];
+    /* what /proc/PID of it shows the others (emu_tree_publish), `shown.vpid` aside (the
+     * member word says it). Only the process itself writes it, while another process may
+     * read it: `seq` is odd during a write (a sequence lock; before 2026-11-29 a reader could
+     * copy a name half rewritten) */
+    uint32_t seq;
+    emu_shown shown;
 } tree_slot;
 
 struct emu_tree {
@@ -235,6 +235,8 @@ static int tree_reserve(emu_t *e) {
                                             __ATOMIC_ACQUIRE)) {
                 for (int k = 0; k < EMU_MAX_THREADS; k++) /* the child starts with one thread */
                     __atomic_store_n(&slot->tids[k], 0, __ATOMIC_RELEASE);
+                /* even again: a process killed (SIGKILL) inside slot_publish left it odd */
+                __atomic_store_n(&slot->seq, 0, __ATOMIC_RELEASE);
                 return i;
             }
         }
@@ -302,6 +304,7 @@ void emu_tree_threads_changed(emu_t *e) {
     for (int i = 0; slot && i < EMU_MAX_THREADS; i++)
         __atomic_store_n(&slot->tids[i], emu_thread_tid_at(e, i) == e->vpid ? 0 : emu_thread_tid_at(e, i),
                          __ATOMIC_RELEASE);
+    if (slot && e->tree_published) emu_tree_publish(e); /* /proc/PID/stat's num_threads */
 }
 
 /* The slot of the process whose pid, or tid of a live thread, is `id` (NULL: none): Linux's
@@ -338,39 +341,66 @@ pid_t emu_tree_host_pid(const emu_t *e, int64_t pid) {
     return slot && !slot_stale(slot, w) ? word_host(w) : 0;
 }
 
-/* The slot shows a process whose parent is `ppid`, named `comm`, run with `cmdline`. A reader
- * may meet a name being rewritten half-way (no lock: the writer is another host process). */
-static void slot_publish(tree_slot *slot, int32_t ppid, const char *comm, const char *cmdline, size_t len) {
-    slot->ppid = ppid;
-    memset(slot->comm, 0, sizeof slot->comm);
-    memcpy(slot->comm, comm, strnlen(comm, sizeof slot->comm - 1));
-    if (len > sizeof slot->cmdline) len = sizeof slot->cmdline;
-    memcpy(slot->cmdline, cmdline, len);
-    slot->cmdline_len = (uint32_t)len;
+static int compare_pids(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+size_t emu_tree_pids(const emu_t *e, int32_t *out, size_t max) {
+    size_t n = 0;
+    if (n < max) out[n++] = e->vpid;
+    for (size_t i = 0; i < e->child_count && n < max; i++) out[n++] = e->children[i].vpid; /* zombies too */
+    for (size_t i = 0; e->tree && i < TREE_SLOTS && n < max; i++) {
+        const tree_slot *slot = &e->tree->slots[i];
+        uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
+        if (word_is_member(w) && word_vpid(w) != e->vpid && !is_child(e, word_vpid(w)) && !slot_stale(slot, w))
+            out[n++] = word_vpid(w);
+    }
+    qsort(out, n, sizeof *out, compare_pids);
+    return n;
+}
+
+/* The slot shows `shown`. The writer is this process alone (its threads are one host thread). */
+static void slot_publish(tree_slot *slot, const emu_shown *shown) {
+    uint32_t seq = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->seq, seq | 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE); /* odd before any byte changes */
+    memcpy(&slot->shown, shown, sizeof *shown);
+    __atomic_store_n(&slot->seq, (seq | 1) + 1, __ATOMIC_RELEASE);
+}
+
+/* A copy of what the slot shows, taken between two equal even readings of its counter; a
+ * writer gone mid-write (killed) leaves it odd: after many tries the copy is taken as it is,
+ * never a wait without end. */
+static void slot_read(const tree_slot *slot, emu_shown *out) {
+    for (int tries = 0;; tries++) {
+        uint32_t before = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
+        memcpy(out, &slot->shown, sizeof *out);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (((before & 1) == 0 && __atomic_load_n(&slot->seq, __ATOMIC_RELAXED) == before) || tries == 100000) break;
+        if (tries % 64 == 63) sched_yield();
+    }
+    out->comm[15] = 0;
+    if (out->cmdline_len > sizeof out->cmdline) out->cmdline_len = sizeof out->cmdline;
 }
 
 void emu_tree_publish(emu_t *e) {
     uint64_t w;
     tree_slot *slot = tree_find(e, e->vpid, &w);
     if (!slot) return;
-    char comm[16], cmdline[TREE_CMDLINE];
-    size_t len = emu_identity(e, comm, cmdline, sizeof cmdline);
-    slot_publish(slot, e->parent_vpid, comm, cmdline, len);
+    emu_shown shown;
+    emu_identity(e, &shown);
+    slot_publish(slot, &shown);
     e->tree_published = true;
 }
 
-bool emu_tree_identity(const emu_t *e, pid_t host, int32_t *vpid, int32_t *ppid, char comm[16], char *cmdline,
-                       size_t size, size_t *len) {
+bool emu_tree_identity(const emu_t *e, pid_t host, emu_shown *out) {
     for (size_t i = 0; e->tree && host > 0 && host != getpid() && i < TREE_SLOTS; i++) {
         const tree_slot *slot = &e->tree->slots[i];
         uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
         if (!word_is_member(w) || word_host(w) != host || word_vpid(w) == e->vpid || slot_stale(slot, w)) continue;
-        *vpid = word_vpid(w);
-        *ppid = slot->ppid;
-        memcpy(comm, slot->comm, 16);
-        comm[15] = 0;
-        *len = slot->cmdline_len < size ? slot->cmdline_len : size;
-        memcpy(cmdline, slot->cmdline, *len);
+        slot_read(slot, out);
+        out->vpid = word_vpid(w);
         return true;
     }
     return false;
@@ -570,10 +600,14 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     /* both shown before either runs: the parent as it is, the child its copy named as the
      * calling thread (Linux's fork copies the caller's comm) */
     emu_tree_publish(e);
-    char cmdline[TREE_CMDLINE];
-    char comm[16];
-    size_t cmdline_len = emu_identity(e, comm, cmdline, sizeof cmdline);
-    slot_publish(&e->tree->slots[slot], e->vpid, e->ctx.comm, cmdline, cmdline_len);
+    emu_shown child;
+    emu_identity(e, &child);
+    snprintf(child.comm, sizeof child.comm, "%s", e->ctx.comm);
+    child.ppid = e->vpid;
+    child.threads = 1;
+    uint64_t start_ns = emu_guest_time_ns(e, true); /* the child's /proc/PID/stat starttime */
+    child.start_ticks = start_ns / 10000000;
+    slot_publish(&e->tree->slots[slot], &child);
     if (e->child_count == e->child_cap) {
         sigset_t held;
         hold_signals(&held);
@@ -616,6 +650,7 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
         vfork_memory_fd = memory;
         tree_fill(e, slot, vpid, getpid()); /* its parent fills it too: before either goes on */
         child_start(e, vpid, parent_host, flags, newsp, ctid);
+        e->start_ns = start_ns;
         emu_host_signals_receive(e);
         sigprocmask(SIG_SETMASK, &before, NULL);
         while (e->status == EMU_RUNNING) emu_run(e, UINT64_MAX);

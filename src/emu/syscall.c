@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -827,13 +828,14 @@ static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
     char text[2048];
     int len;
     if (!status) {
-        len = snprintf(text, sizeof text,
-                       "%d (%s) R %d %d %d 0 -1 0 0 0 0 0 %" PRIu64 " 0 0 0 20 0 %d 0 0 %" PRIu64 " %" PRIu64
-                       " 18446744073709551615 0 0 %" PRIu64 " 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-                       " 0 0 0 17 0 0 0 0 0 0 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " 0\n",
-                       tid, name, e->parent_vpid, GUEST_PID, GUEST_PID, user_ticks, threads, size, size / PAGE_SIZE,
-                       e->start_stack, e->ctx.sig_pending | e->sig_shared_pending, e->ctx.sig_blocked, ignored, caught,
-                       e->brk_start, e->arg_start, e->arg_end, e->env_start, e->env_end);
+        len =
+            snprintf(text, sizeof text,
+                     "%d (%s) R %d %d %d 0 -1 0 0 0 0 0 %" PRIu64 " 0 0 0 20 0 %d 0 %" PRIu64 " %" PRIu64 " %" PRIu64
+                     " 18446744073709551615 0 0 %" PRIu64 " 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+                     " 0 0 0 17 0 0 0 0 0 0 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " 0\n",
+                     tid, name, e->parent_vpid, GUEST_PID, GUEST_PID, user_ticks, threads, e->start_ns / 10000000, size,
+                     size / PAGE_SIZE, e->start_stack, e->ctx.sig_pending | e->sig_shared_pending, e->ctx.sig_blocked,
+                     ignored, caught, e->brk_start, e->arg_start, e->arg_end, e->env_start, e->env_end);
     } else {
         len = snprintf(text, sizeof text,
                        "Name:\t%s\nUmask:\t%04o\nState:\tR (running)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
@@ -879,11 +881,18 @@ static int proc_self_fd(emu_t *e, proc_self_file file, int32_t tid) {
     return -ENOENT;
 }
 
-size_t emu_identity(emu_t *e, char comm[16], char *cmdline, size_t size) {
-    snprintf(comm, 16, "%s", shown_comm(e, e->vpid));
+void emu_identity(emu_t *e, emu_shown *out) {
+    memset(out, 0, sizeof *out);
+    out->vpid = e->vpid;
+    out->ppid = e->parent_vpid;
+    out->threads = e->threads ? e->threads_live : 1;
+    out->start_ticks = e->start_ns / 10000000;
+    uint64_t stack, exec;
+    proc_vm_sizes(e, &out->vsize, &stack, &exec);
+    snprintf(out->comm, sizeof out->comm, "%s", shown_comm(e, e->vpid));
     size_t len = e->arg_end > e->arg_start ? (size_t)(e->arg_end - e->arg_start) : 0;
-    if (len > size) len = size;
-    return mem_copy_out(&e->m, e->arg_start, cmdline, len) ? len : 0;
+    if (len > sizeof out->cmdline) len = sizeof out->cmdline;
+    out->cmdline_len = mem_copy_out(&e->m, e->arg_start, out->cmdline, len) ? (uint32_t)len : 0;
 }
 
 /* The host's state letter of process `host` (stat's third field): R, S, D, Z, T, ... */
@@ -901,18 +910,21 @@ static char host_state(pid_t host) {
 
 /* stat, status, comm or cmdline of another process of the guest's tree, which get_path made
  * /proc/HOST/NAME (proc_other_process): from what it published (emu_tree_publish) — its pid,
- * parent, name, cmdline — and its host process' state (a zombie's cmdline is empty, as
- * Linux's); the figures it alone knows (memory, times, signals, threads) are 0 in stat and
- * absent from status. 0: not such a path; else the descriptor or -errno. */
+ * parent, name, cmdline, thread count, start (the guest clock at its fork) and mappings' size —
+ * and its host process' state (a zombie's cmdline is empty, as Linux's). Group and session
+ * are 1000 as for every process of the tree. The figures it alone knows and does not publish
+ * (times, faults, signals, addresses) are 0 in stat and absent from status. 0: not such a
+ * path; else the descriptor or -errno. */
 static int proc_other_fd(emu_t *e, const char *path, bool writes) {
     if (strncmp(path, "/proc/", 6) != 0 || path[6] < '1' || path[6] > '9') return 0;
     char *end;
     long host = strtol(path + 6, &end, 10);
     if (*end != '/' || host > INT32_MAX) return 0;
-    int32_t vpid, ppid;
-    char comm[16], cmdline[1024];
-    size_t len;
-    if (!emu_tree_identity(e, (pid_t)host, &vpid, &ppid, comm, cmdline, sizeof cmdline, &len)) return 0;
+    emu_shown shown;
+    if (!emu_tree_identity(e, (pid_t)host, &shown)) return 0;
+    int32_t vpid = shown.vpid, ppid = shown.ppid;
+    const char *comm = shown.comm, *cmdline = shown.cmdline;
+    size_t len = shown.cmdline_len;
     const char *name = end + 1;
     if (writes) return -EACCES; /* another process' comm: not renamed from here */
     char state = host_state((pid_t)host);
@@ -926,8 +938,14 @@ static int proc_other_fd(emu_t *e, const char *path, bool writes) {
     if (!strcmp(name, "cmdline")) return proc_text_fd("cmdline", cmdline, state == 'Z' ? 0 : len);
     if (!strcmp(name, "comm")) n = snprintf(text, sizeof text, "%s\n", comm);
     else if (!strcmp(name, "stat")) {
-        n = snprintf(text, sizeof text, "%d (%s) %c %d %d %d 0 -1", vpid, comm, state, ppid, GUEST_PID, GUEST_PID);
-        for (int field = 9; field <= 52; field++) n += snprintf(text + n, sizeof text - (size_t)n, " 0");
+        /* fields 1-8, 0 up to num_threads (20), itrealvalue 0, starttime (22), vsize, rss */
+        n = snprintf(text, sizeof text,
+                     "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 %" PRIu64 " %" PRIu64 " %" PRIu64
+                     " 18446744073709551615",
+                     vpid, comm, state, ppid, GUEST_PID, GUEST_PID, shown.threads, shown.start_ticks, shown.vsize,
+                     shown.vsize / PAGE_SIZE);
+        for (int field = 26; field <= 52; field++) /* exit_signal (38) is SIGCHLD, as the own stat's */
+            n += snprintf(text + n, sizeof text - (size_t)n, field == 38 ? " 17" : " 0");
         n += snprintf(text + n, sizeof text - (size_t)n, "\n");
     } else if (!strcmp(name, "status")) {
         char escaped[2 * 16];
@@ -939,9 +957,10 @@ static int proc_other_fd(emu_t *e, const char *path, bool writes) {
         escaped[k] = 0;
         n = snprintf(text, sizeof text,
                      "Name:\t%s\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
-                     "Uid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\n",
+                     "Uid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\nVmSize:\t%8" PRIu64 " kB\nVmRSS:\t%8" PRIu64
+                     " kB\nThreads:\t%d\n",
                      escaped, state_name, vpid, vpid, ppid, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID, GUEST_ID,
-                     GUEST_ID, GUEST_ID);
+                     GUEST_ID, GUEST_ID, shown.vsize / 1024, shown.vsize / 1024, shown.threads);
     } else return 0; /* the directory (proc_other_process refused every other name) */
     return proc_text_fd(name, text, (size_t)n);
 }
@@ -1431,10 +1450,17 @@ enum { GUEST_MMSGHDR_SIZE = 64, GUEST_MMSG_LEN_AT = 56 };
  * with the count in io_partial (a signal then returns it, as Linux) and the deadline the
  * first run computed kept by the thread (io_deadline): the time the wait took counts against
  * the timeout, which is looked at once the message came, as Linux's (before 2026-11-29 each
- * run started the whole timeout again). MSG_WAITALL is not passed on. */
+ * run started the whole timeout again). MSG_WAITALL goes to each message's recvmsg, as
+ * Linux's ___sys_recvmsg gets it (since 2026-11-29; it was dropped): on a stream each message
+ * waits for its whole buffer. A wait inside such a message, after some of its bytes, counts it
+ * in io_partial (a signal then returns the messages with it, its msg_len what came, as Linux's
+ * recvmsg returns the bytes copied) and keeps its bytes in io_partial_bytes and in the
+ * guest's buffers, from which the run again goes on filling it. */
 static int64_t socket_recvmmsg(emu_t *e, const uint64_t *a) {
-    uint64_t vlen = a[2] < 1024 ? a[2] : 1024, flags = a[3] & ~(uint64_t)(MSG_WAITFORONE | MSG_WAITALL);
+    uint64_t vlen = a[2] < 1024 ? a[2] : 1024, flags = a[3] & ~(uint64_t)MSG_WAITFORONE;
     uint64_t got = emu_thread_io_partial(e), timeout_ns = 0;
+    uint64_t part = emu_thread_io_partial_bytes(e); /* message `got - 1` is part received */
+    if (part && got) got--;
     if (a[4] && guest_timespec_ns(e, a[4], &timeout_ns)) return -EFAULT; /* checked by the caller */
     uint64_t end = !a[4] || timeout_ns == 0 ? 0 : emu_guest_clock_ns(e) + timeout_ns;
     if (end && emu_thread_io_deadline(e)) end = emu_thread_io_deadline(e); /* run again after a wait */
@@ -1444,9 +1470,16 @@ static int64_t socket_recvmmsg(emu_t *e, const uint64_t *a) {
         uint64_t entry = a[1] + GUEST_MMSGHDR_SIZE * got, args[3] = {a[0], entry, flags};
         if (got && (a[3] & MSG_WAITFORONE)) args[2] |= MSG_DONTWAIT;
         guest_msghdr gm;
-        emu_thread_set_io_partial(e, 0);
+        emu_thread_set_io_partial(e, part); /* socket_recv's bytes of this message so far */
+        emu_thread_set_io_partial_bytes(e, 0);
+        part = 0;
         ret = guest_get(e, entry, &gm, sizeof gm) ? -EFAULT : socket_msg(e, SYS_recvmsg, args, gm);
-        if (e->syscall_retry) break; /* it waits for another thread */
+        if (e->syscall_retry) { /* it waits for another thread */
+            part = emu_thread_io_partial(e);
+            uint32_t len = (uint32_t)part; /* what a signal's return shows of this message */
+            if (part && guest_put(e, entry + GUEST_MMSG_LEN_AT, &len, sizeof len)) part = 0;
+            break;
+        }
         if (ret < 0) break;
         uint32_t len = (uint32_t)ret;
         if (guest_put(e, entry + GUEST_MMSG_LEN_AT, &len, sizeof len)) {
@@ -1458,7 +1491,8 @@ static int64_t socket_recvmmsg(emu_t *e, const uint64_t *a) {
         timed_out = a[4] && end <= now;
         timeout_ns = timed_out ? 0 : end - now;
     }
-    if (e->syscall_retry) emu_thread_set_io_partial(e, got);
+    if (e->syscall_retry) emu_thread_set_io_partial(e, got + (part != 0));
+    if (e->syscall_retry) emu_thread_set_io_partial_bytes(e, part);
     if (e->syscall_retry) emu_thread_set_io_deadline(e, end);
     if (e->status != EMU_RUNNING || !got) return ret;
     if (a[4]) { /* the time left, as Linux writes it back */
@@ -1931,12 +1965,107 @@ static int64_t sys_epoll_wait(emu_t *e, uint64_t epfd, uint64_t events, int64_t 
     return got;
 }
 
+/* Linux's positions in /proc's root (fs/proc/base.c): its own entries below
+ * FIRST_PROCESS_ENTRY (256), then "self" and "thread-self", then each process at its tgid +
+ * TGID_OFFSET — the position a guest's telldir/seekdir and the host descriptor's offset hold. */
+enum { PROC_TGID_OFFSET = 256 + 2 };
+#ifndef PROC_SUPER_MAGIC
+#define PROC_SUPER_MAGIC 0x9fa0 /* linux/magic.h */
+#endif
+
+/* whether host descriptor `host` is a directory of /proc's root (proc_root's inode is 1) */
+static bool is_proc_root(int host) {
+    struct statfs fs;
+    struct stat st;
+    return fstatfs(host, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC && fstat(host, &st) == 0 && st.st_ino == 1 &&
+        S_ISDIR(st.st_mode);
+}
+
+static bool all_digits(const char *name) {
+    if (!*name) return false;
+    for (; *name; name++)
+        if (*name < '0' || *name > '9') return false;
+    return true;
+}
+
+/* getdents64 of /proc's root as Linux shows it in a PID namespace holding the guest's processes
+ * alone: the host's entries that are no pid ("self", "meminfo", ...), then the guest's pids
+ * (emu_tree_pids), where before 2026-11-29 they were the host's processes and none of the
+ * guest's. The host descriptor's offset is the position (proc_pid_readdir's): below
+ * PROC_TGID_OFFSET the host lists, from there our pids do, each entry's d_off the position of
+ * the next, so rewinddir, telldir and seekdir work through lseek as on Linux. */
+static int64_t proc_root_getdents(emu_t *e, int host, uint64_t buf, size_t n) {
+    off_t pos = lseek(host, 0, SEEK_CUR);
+    if (pos < 0) return -errno;
+    uint8_t *out = cs_malloc(n ? n : 1);
+    size_t used = 0;
+    int64_t ret = 0;
+    if (pos < PROC_TGID_OFFSET) {
+        uint8_t *tmp = cs_malloc(n ? n : 1);
+        ssize_t got = getdents64(host, tmp, n);
+        if (got < 0) ret = -errno;
+        bool pids = got == 0; /* the host's entries are all listed */
+        for (ssize_t at = 0; at < got && !pids;) {
+            struct dirent64 *d = (struct dirent64 *)(tmp + at);
+            if (all_digits(d->d_name)) {
+                pids = true; /* the host's processes from here: ours instead */
+                break;
+            }
+            /* thread-self's d_off is the host's first process' position: from there, ours */
+            if (d->d_off > PROC_TGID_OFFSET) d->d_off = PROC_TGID_OFFSET;
+            memcpy(out + used, d, d->d_reclen);
+            used += d->d_reclen;
+            at += d->d_reclen;
+        }
+        free(tmp);
+        if (ret == 0) pos = lseek(host, 0, SEEK_CUR);
+        if (ret == 0 && (pids || pos > PROC_TGID_OFFSET)) pos = lseek(host, PROC_TGID_OFFSET, SEEK_SET);
+        if (ret == 0 && pos < 0) ret = -errno;
+    }
+    if (ret == 0 && pos >= PROC_TGID_OFFSET) {
+        int32_t *list = cs_malloc(8192 * sizeof *list);
+        size_t count = emu_tree_pids(e, list, 8192);
+        for (size_t i = 0; i < count; i++) {
+            if ((off_t)list[i] + PROC_TGID_OFFSET < pos) continue;
+            char name[16];
+            int len = snprintf(name, sizeof name, "%d", (int)list[i]);
+            size_t reclen = (offsetof(struct dirent64, d_name) + (size_t)len + 1 + 7) & ~(size_t)7;
+            if (used + reclen > n) {
+                if (!used) ret = -EINVAL; /* Linux: the buffer holds not even one entry */
+                break;
+            }
+            /* its inode: the host directory the guest's /proc/PID is (get_path) */
+            char dir[32];
+            pid_t of = list[i] == e->vpid ? getpid() : emu_tree_host_pid(e, list[i]);
+            snprintf(dir, sizeof dir, "/proc/%d", (int)of);
+            struct stat st;
+            struct dirent64 *d = (struct dirent64 *)(out + used);
+            memset(d, 0, reclen);
+            d->d_ino = of > 0 && stat(dir, &st) == 0 ? st.st_ino : 1;
+            d->d_off = (off_t)list[i] + PROC_TGID_OFFSET + 1;
+            d->d_reclen = (unsigned short)reclen;
+            d->d_type = DT_DIR;
+            memcpy(d->d_name, name, (size_t)len + 1);
+            used += reclen;
+            pos = d->d_off;
+        }
+        free(list);
+        if (lseek(host, pos, SEEK_SET) < 0 && ret == 0) ret = -errno;
+    }
+    if (ret == 0) ret = (int64_t)used;
+    if (used && guest_put(e, buf, out, used) != 0) ret = -EFAULT;
+    free(out);
+    return ret;
+}
+
 /* getdents64(2): the host's entries as they are, struct linux_dirent64 being the same on
- * every 64-bit Linux (a guest's opendir/readdir of a host directory, as under qemu) */
+ * every 64-bit Linux (a guest's opendir/readdir of a host directory, as under qemu); /proc's
+ * root lists the guest's processes (proc_root_getdents) */
 static int64_t sys_getdents64(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count) {
     guest_fd *g = fd_of(e, fd);
     if (!g) return -EBADF;
     size_t n = count < MAX_IO ? count : MAX_IO;
+    if (is_proc_root(g->host)) return proc_root_getdents(e, g->host, buf, n);
     uint8_t *tmp = cs_malloc(n ? n : 1);
     ssize_t got = getdents64(g->host, tmp, n);
     int64_t ret = got < 0 ? -errno : got;
@@ -3847,19 +3976,29 @@ void emu_syscall(emu_t *e) {
                            as a process a service starts without initgroups (gawk's PROCINFO asks) */
         ret = (int32_t)a0 < 0 ? -EINVAL : 0;
         break;
-    case SYS_brk: ret = sys_brk(e, a0); break;
+    case SYS_brk:
+        ret = sys_brk(e, a0);
+        if (e->tree) emu_tree_publish(e); /* the others' /proc/PID/stat vsize */
+        break;
     case SYS_munmap:
         if ((a0 & PAGE_MASK) || a1 == 0 || a1 > GUEST_TASK_SIZE || a0 > GUEST_TASK_SIZE - a1) ret = -EINVAL;
         else {
             shared_release(e, a0, (a1 + PAGE_MASK) & ~PAGE_MASK);
             mem_unmap(&e->m, a0, a1);
             ret = 0;
+            if (e->tree) emu_tree_publish(e);
         }
         break;
-    case SYS_mremap: ret = sys_mremap(e, a0, a1, a2, (int64_t)a3); break;
+    case SYS_mremap:
+        ret = sys_mremap(e, a0, a1, a2, (int64_t)a3);
+        if (e->tree) emu_tree_publish(e); /* the others' /proc/PID/stat vsize */
+        break;
     case SYS_msync: ret = sys_msync(e, a0, a1, (int64_t)a2); break;
     case SYS_mincore: ret = sys_mincore(e, a0, a1, a2); break;
-    case SYS_mmap: ret = sys_mmap(e, a0, a1, (int64_t)a2, (int64_t)a3, (int64_t)a4, a5); break;
+    case SYS_mmap:
+        ret = sys_mmap(e, a0, a1, (int64_t)a2, (int64_t)a3, (int64_t)a4, a5);
+        if (e->tree) emu_tree_publish(e); /* the others' /proc/PID/stat vsize */
+        break;
     case SYS_mprotect:
         if (a0 & PAGE_MASK) ret = -EINVAL;
         else if ((a2 & G_PROT_WRITE) && shared_read_only_overlap(e, a0, a1)) ret = -EACCES;

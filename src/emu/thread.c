@@ -168,7 +168,7 @@ static bool waiting(const emu_thread *t) {
 /* A THREAD_IO wait's bookkeeping, done with: the call returned or starts afresh. */
 static void io_forget(emu_thread *t) {
     t->io_retry = t->io_timed_out = false;
-    t->io_partial = 0;
+    t->io_partial = t->io_partial_bytes = 0;
     t->io_deadline = 0;
     t->io_sigset = 0;
     t->io_child = t->io_child_hold = false;
@@ -535,14 +535,14 @@ int64_t emu_sys_clone(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, u
     if (flags & CLONE_SETTLS_) t->h.x[4] = tls;
     t->h.reserved = false;
     t->ctx.clear_child_tid = (flags & CLONE_CHILD_CLEARTID_) ? ctid : 0;
-    emu_tree_threads_changed(e); /* a kill of its tid from another process finds it */
-    t->ctx.robust_list = 0;      /* the child's own (kernel/fork.c copy_process) */
-    t->ctx.sig_pending = 0;      /* thread-directed pending signals are the parent's own */
+    t->ctx.robust_list = 0; /* the child's own (kernel/fork.c copy_process) */
+    t->ctx.sig_pending = 0; /* thread-directed pending signals are the parent's own */
     t->ctx.sig_restore_mask = false;
     /* a CLONE_VM child without CLONE_VFORK starts with no alternate stack (kernel/fork.c) */
     t->ctx.altstack_sp = t->ctx.altstack_size = 0;
     t->ctx.altstack_autodisarm = false;
     e->threads_live++;
+    emu_tree_threads_changed(e); /* a kill of its tid from another process finds it; its count */
     return tid;
 }
 
@@ -1085,6 +1085,14 @@ uint64_t emu_thread_io_partial(const emu_t *e) { return e->threads ? e->threads[
 
 void emu_thread_set_io_partial(emu_t *e, uint64_t bytes) {
     if (e->threads) current(e)->io_partial = bytes;
+}
+
+uint64_t emu_thread_io_partial_bytes(const emu_t *e) {
+    return e->threads ? e->threads[e->thread_cur].io_partial_bytes : 0;
+}
+
+void emu_thread_set_io_partial_bytes(emu_t *e, uint64_t bytes) {
+    if (e->threads) current(e)->io_partial_bytes = bytes;
 }
 
 uint64_t emu_thread_io_deadline(const emu_t *e) { return e->threads ? e->threads[e->thread_cur].io_deadline : 0; }

@@ -239,6 +239,14 @@ denied the guest write access to ${CMAKE_CURRENT_SOURCE_DIR}/guest/hello.c \\(pa
   # grown to more than half of --guest-memory keeps every word (it mapped the new range beside the
   # old and copied, needing old + new under the limit: ENOMEM, "mremap: Cannot allocate memory";
   # libxml2's billion-laughs test growing 1 GB under the 4 GiB default)
+  # mremap growing shared anonymous memory (in place, and moved): the pages it grew by are past
+  # the shmem object's end, SIGBUS (BUS_ADRERR) when touched and EFAULT for a system call, as
+  # Linux; its pages stay shared with children forked before and after (before 2026-11-29: the
+  # grown pages were private zeros, the stores succeeded)
+  foreach(case place move)
+    add_test(NAME exec.qemu.mremap_shared.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/mremap_shared ${case})
+  endforeach()
   add_test(NAME exec.qemu.mremap_grow
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --guest-memory 64M -- ${_g}/mremap_grow 28 40)
   set_tests_properties(exec.qemu.mremap_grow PROPERTIES ENVIRONMENT COMPARE_STDERR=1)

@@ -153,6 +153,12 @@ static void fail_access(emu_t *e, uint64_t pc) {
     const char *what = e->m.fault_kind == PROT_W ? "store to"
         : e->m.fault_kind == PROT_X              ? "instruction fetch from"
                                                  : "load from";
+    if (e->m.fault_bus) { /* a page past its shared memory's end (mem_mark_bus): BUS_ADRERR */
+        if (emu_signal_fault(e, SIGBUS, 2, e->m.fault_addr)) return;
+        emu_fault(e, SIGBUS, "bus error: %s address 0x%" PRIx64 " past the end of its shared memory at pc 0x%" PRIx64,
+                  what, e->m.fault_addr, pc);
+        return;
+    }
     /* SEGV_MAPERR where nothing is mapped, SEGV_ACCERR where the protection refused */
     int code = mem_is_mapped(&e->m, e->m.fault_addr & ~(uint64_t)PAGE_MASK, PAGE_SIZE) ? 2 : 1;
     if (emu_signal_fault(e, SIGSEGV, code, e->m.fault_addr)) return;

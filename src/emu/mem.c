@@ -186,6 +186,7 @@ static void page_release(mem *m, page *p, uint8_t unused) {
     p->code = NULL;
     p->prot = 0;
     p->shared = false;
+    p->bus = false;
 }
 
 static void page_set_prot(mem *m, page *p, uint8_t prot) {
@@ -260,6 +261,25 @@ bool mem_map_shared(mem *m, uint64_t start, uint64_t len, uint8_t prot) {
     return true;
 }
 
+bool mem_mark_bus(mem *m, uint64_t start, uint64_t len) {
+    len = (len + PAGE_MASK) & ~PAGE_MASK;
+    if (!range_ok(start, len)) return false;
+    for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
+        page *p = walk(m, (start + off) >> PAGE_SHIFT, true);
+        if (!p) {
+            m->over_limit = false; /* the guest's call fails (ENOMEM): the run goes on */
+            return false;
+        }
+        const vma *v = find_vma(m, start + off);
+        uint8_t prot = v ? v->prot : 0;
+        page_release(m, p, 0);
+        p->prot = prot;
+        p->bus = v != NULL;
+    }
+    tlb_flush(m);
+    return true;
+}
+
 void mem_unshare(mem *m) {
     for_pages(m, 0, VA_LIMIT, page_unshare, 0);
     tlb_flush(m);
@@ -289,7 +309,7 @@ bool mem_move(mem *m, uint64_t from, uint64_t len, uint64_t to, uint64_t new_len
             i = ((from_vpn + i) & ~(span - 1)) + span - from_vpn;
             continue;
         }
-        if (p->data && !walk(m, to_vpn + i, true)) return false;
+        if ((p->data || p->bus) && !walk(m, to_vpn + i, true)) return false;
         i++;
     }
     for (uint64_t i = 0; i < pages;) {
@@ -299,13 +319,14 @@ bool mem_move(mem *m, uint64_t from, uint64_t len, uint64_t to, uint64_t new_len
             i = ((from_vpn + i) & ~(span - 1)) + span - from_vpn;
             continue;
         }
-        if (p->data) {
+        if (p->data || p->bus) {
             page *q = walk(m, to_vpn + i, false);
             q->data = p->data;
             q->prot = prot;
             q->shared = p->shared;
+            q->bus = p->bus;
             p->data = NULL;
-            p->shared = false;
+            p->shared = p->bus = false;
         }
         page_release(m, p, 0); /* decoded code stays behind: it knows its addresses */
         i++;
@@ -393,6 +414,7 @@ page *mem_page(mem *m, uint64_t addr) {
     uint64_t vpn = addr >> PAGE_SHIFT;
     page *p = walk(m, vpn, false);
     if (p && p->data) return p;
+    if (p && p->bus) return NULL; /* SIGBUS for an access, EFAULT for a system call */
     const vma *v = find_vma(m, addr);
     if (!v) return NULL;
     if (!p) p = walk(m, vpn, true);
@@ -408,6 +430,8 @@ static bool access_page(mem *m, uint64_t addr, uint8_t need, page **out) {
     if (!p || !(p->prot & need)) {
         m->fault_addr = addr;
         m->fault_kind = need;
+        const page *entry = p ? NULL : walk(m, addr >> PAGE_SHIFT, false);
+        m->fault_bus = entry && entry->bus && (entry->prot & need);
         return false;
     }
     *out = p;

@@ -49,6 +49,9 @@ typedef struct page {
     dinsn *code;   /* PAGE_SIZE/2 decoded entries, NULL if never executed */
     uint8_t prot;
     bool shared; /* data is a page of a host MAP_SHARED mapping (mem_map_shared): munmap, not free */
+    /* past the end of the shared memory its mapping grew beyond (mem_mark_bus): never
+     * materialised, an access faults with SIGBUS (fault_bus) */
+    bool bus;
 } page;
 
 typedef struct vma {
@@ -78,6 +81,7 @@ typedef struct mem {
     /* set by a failed access, for the caller's message */
     uint64_t fault_addr;
     int fault_kind; /* PROT_R, PROT_W or PROT_X */
+    bool fault_bus; /* ... on a page past its shared memory's end (SIGBUS, not SIGSEGV) */
 } mem;
 
 void mem_init(mem *m);
@@ -93,6 +97,12 @@ bool mem_map(mem *m, uint64_t start, uint64_t len, uint8_t prot);
  * whatever ends the writer, SIGKILL included). Their contents survive MADV_DONTNEED
  * (mem_zero_range), as shmem's pages do. */
 bool mem_map_shared(mem *m, uint64_t start, uint64_t len, uint8_t prot);
+/* The mapped pages of [start, start+len) lie past the end of the shared memory object their
+ * mapping shows (a MAP_SHARED|MAP_ANONYMOUS mapping mremap grew: Linux's shmem object keeps
+ * its size, and shmem_fault answers an access past it with SIGBUS): their contents are
+ * dropped, and an access, or a system call's copy, faults with fault_bus set. False when the
+ * host limit refuses a page table. */
+bool mem_mark_bus(mem *m, uint64_t start, uint64_t len);
 /* Every shared page becomes a private copy (a SimPoint copy of the run must not write into
  * the memory the run goes on with). */
 void mem_unshare(mem *m);

@@ -2845,13 +2845,26 @@ static int64_t sys_mremap(emu_t *e, uint64_t old, uint64_t old_len, uint64_t new
             emu_fail(e, "unsupported: mremap growing or moving a shared file mapping at pc 0x%" PRIx64, e->h.pc);
             return -ENOMEM;
         }
-    if (mem_is_free(&e->m, old + old_len, new_len - old_len))
-        return mem_map(&e->m, old + old_len, new_len - old_len, prot) ? (int64_t)old : -ENOMEM;
+    /* shared anonymous memory (a host shared mapping, mem_map_shared) keeps its size, as
+     * Linux's shmem object: the pages it grew by are past its end, SIGBUS when touched (before
+     * 2026-11-29 they were private zero pages, which no other process saw) */
+    bool shared = first->shared;
+    if (mem_is_free(&e->m, old + old_len, new_len - old_len)) {
+        if (!mem_map(&e->m, old + old_len, new_len - old_len, prot)) return -ENOMEM;
+        if (shared && !mem_mark_bus(&e->m, old + old_len, new_len - old_len)) {
+            mem_unmap(&e->m, old + old_len, new_len - old_len);
+            return -ENOMEM;
+        }
+        return (int64_t)old;
+    }
     if (!(flags & MREMAP_MAYMOVE)) return -ENOMEM;
     /* the pages move, never copied: old and new at once would need both against the limit */
     if (!mem_is_mapped(&e->m, old, old_len)) return -EFAULT;
     uint64_t at = mem_find_free(&e->m, new_len, e->mmap_top);
-    return at && mem_move(&e->m, old, old_len, at, new_len, prot) ? (int64_t)at : -ENOMEM;
+    if (!at || !mem_move(&e->m, old, old_len, at, new_len, prot)) return -ENOMEM;
+    /* (a page table the host limit refuses leaves that part of the tail private zeros) */
+    if (shared) mem_mark_bus(&e->m, at + old_len, new_len - old_len);
+    return (int64_t)at;
 }
 
 /* struct sysinfo of a 64-bit Linux (112 bytes). Deterministic: the memory

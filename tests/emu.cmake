@@ -802,6 +802,16 @@ joined 63" ${_cs} exec ${_g}/threads many)
   endforeach()
   add_test(NAME exec.qemu.socket_more_q7.mmsg_threads
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --thread-quantum 7 -- ${_g}/socket_more mmsg_threads)
+  # an epoll instance two processes share: a pipe the other process adds after the fork and
+  # writes reaches this one's epoll_wait (main, a thread), also in a program exec'd by the child
+  # (the lines of the host kernel for the x86-64 build; qemu cannot exec a RISC-V program here)
+  foreach(case main thread)
+    add_test(NAME exec.qemu.epoll_shared.${case}
+             COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/epoll_shared ${case})
+  endforeach()
+  add_test(NAME exec.epoll_shared.exec COMMAND ${_cs} exec ${_g}/epoll_shared exec)
+  set_tests_properties(exec.epoll_shared.exec PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+    "^exec'd child: 1 event, data 77, EPOLLIN\nchild: exit 0\n$")
   # recvmmsg with MSG_WAITALL on a stream: each message waits for its whole buffer, as Linux's
   # do_recvmmsg passes the flag to each recvmsg (before 2026-11-29 it was dropped: one piece a
   # message), with a thread (default quantum and 7) or a child writing; with MSG_WAITFORONE

@@ -1289,9 +1289,12 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
             const char *fd_path = get_field(&r);
             if (r.bad || gfd >= EMU_MAX_FDS || host > INT_MAX || fcntl((int)host, F_GETFD) < 0) continue;
             if (host > 2) fcntl((int)host, F_SETFD, FD_CLOEXEC);
+            /* `forked`: the program before may have shared it with another process (an epoll
+             * instance then waits on the host: that process may add to it) */
             e->fds[gfd] = (guest_fd){.host = (int)host,
                                      .writable = writable,
                                      .nonblock = nonblock,
+                                     .forked = true,
                                      .comm_tid = comm_tid <= INT32_MAX ? (int32_t)comm_tid : 0,
                                      .path = *fd_path ? cs_strdup(fd_path) : NULL};
             struct stat fd_stat;

@@ -385,6 +385,7 @@ static void slot_read(const tree_slot *slot, emu_shown *out) {
 }
 
 void emu_tree_publish(emu_t *e) {
+    if (e->replica) return; /* a SimPoint copy of the run is not the process the others see */
     uint64_t w;
     tree_slot *slot = tree_find(e, e->vpid, &w);
     if (!slot) return;

@@ -544,6 +544,7 @@ typedef struct emu_shown {
     int32_t vpid, ppid, threads;
     uint64_t start_ticks; /* /proc/PID/stat's starttime: the guest clock at its fork, 100 Hz */
     uint64_t vsize;       /* bytes; every page counts as resident (mincore's answer) */
+    bool shared_files;    /* it has MAP_SHARED file mappings: a SIGKILL must let it write them back */
     char comm[16];
     uint32_t cmdline_len;
     char cmdline[EMU_SHOWN_CMDLINE];
@@ -555,6 +556,10 @@ void emu_identity(emu_t *e, emu_shown *out);
 /* The process of the tree other than the caller whose host pid is `host`, as it published
  * itself — false: none. */
 bool emu_tree_identity(const emu_t *e, pid_t host, emu_shown *out);
+/* The top byte of a tree signal's value (emu_host_signal_send) that says the host signal
+ * (SIGTERM) carries SIGKILL: for a process with shared file mappings, which ends through its
+ * emulator so that its writes there reach the files, as on Linux (signal.c on_host_signal). */
+#define EMU_TREE_SIGKILL_CARRIED 0xffu
 /* The number a signal from another process of the tree carries (0: no tree yet). */
 uint32_t emu_tree_secret(const emu_t *e);
 /* Whether the tree lists a process besides this one (one that may signal it). */

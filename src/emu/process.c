@@ -195,6 +195,19 @@ static uint64_t host_start_time(pid_t host) {
     return at ? strtoull(at + 1, NULL, 10) : 0;
 }
 
+/* The host's state letter of process `host` (stat's third field: R, S, T, ...; 0: unknown). */
+static char host_state_of(pid_t host) {
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)host);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    text[n > 0 ? n : 0] = 0;
+    char *at = strrchr(text, ')');
+    return at && at[1] == ' ' ? at[2] : 0;
+}
+
 /* The table, made (with this process in it) at the first fork; false when it cannot be. */
 static bool tree_ready(emu_t *e) {
     if (e->tree) return true;
@@ -876,6 +889,16 @@ static int64_t kill_slot(emu_t *e, const tree_slot *slot, uint64_t w, int64_t si
     int64_t r = tree_open_member(slot, w, &pidfd);
     if (r) return r;
     uint32_t sender = (uint32_t)e->vpid | (uint32_t)(thread + 1) << 24;
+    /* SIGKILL for a process with shared file mappings: carried by SIGTERM, so that it ends
+     * through its emulator, which writes them back (a host SIGKILL lost those writes; before
+     * 2026-11-29 a mapping its parent did not hold too was lost). A stopped process takes the
+     * host's SIGKILL: it would not run the carrier's handler until continued. */
+    emu_shown shown;
+    slot_read(slot, &shown);
+    if (sig == SIGKILL && shown.shared_files && host_state_of(word_host(w)) != 'T') {
+        sender = (uint32_t)e->vpid | EMU_TREE_SIGKILL_CARRIED << 24;
+        sig = SIGTERM;
+    }
     r = emu_host_signal_send(word_host(w), pidfd, (uint64_t)e->tree->secret << 32 | sender, sig);
     if (pidfd >= 0) close(pidfd);
     return r;

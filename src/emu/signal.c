@@ -680,8 +680,11 @@ static void on_host_signal(int sig, siginfo_t *info, void *context) {
         if (sig != SIGPIPE) emu_die_by_signal(sig);
         return;
     }
-    uint64_t handler = e->sigaction_handler[sig];
-    bool blocked = (e->ctx.sig_blocked & SIG_BIT(sig)) != 0;
+    /* SIGKILL carried by SIGTERM (process.c kill_slot): this process had shared file
+     * mappings, which it writes back as it ends, at once when it has none left */
+    if (tree_sent && (uint32_t)tag >> 24 == EMU_TREE_SIGKILL_CARRIED) sig = SIGKILL;
+    uint64_t handler = sig == SIGKILL ? 0 : e->sigaction_handler[sig];
+    bool blocked = sig != SIGKILL && (e->ctx.sig_blocked & SIG_BIT(sig)) != 0;
     if (handler == 1 || (handler == 0 && default_ignores(sig))) return; /* discarded (SIGCONT continued us) */
     /* a default action that ends the process acts here, unless a shared file mapping must
      * be written back first: the emulator ends the guest then, at its next system call, chunk

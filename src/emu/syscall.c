@@ -887,6 +887,7 @@ void emu_identity(emu_t *e, emu_shown *out) {
     out->ppid = e->parent_vpid;
     out->threads = e->threads ? e->threads_live : 1;
     out->start_ticks = e->start_ns / 10000000;
+    out->shared_files = e->shared_count > 0;
     uint64_t stack, exec;
     proc_vm_sizes(e, &out->vsize, &stack, &exec);
     snprintf(out->comm, sizeof out->comm, "%s", shown_comm(e, e->vpid));

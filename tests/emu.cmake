@@ -675,6 +675,13 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_lmdir} -- ${_g}/late_map_kill ${case} ${_lmdir})
     set_tests_properties(exec.qemu.late_map_kill.${case} PROPERTIES TIMEOUT 30)
   endforeach()
+  # atomic instructions between processes on MAP_SHARED memory (tests/guest/shared_atomics.c):
+  # amoadd.w/.d, lr/sc, an amoswap spin lock, amomax from two and three processes at once lose no
+  # update (before 2026-11-29 an AMO was a read then a write: updates lost between processes)
+  add_test(NAME exec.qemu.shared_atomics
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/shared_atomics 200000 2)
+  add_test(NAME exec.shared_atomics.three COMMAND ${_cs} exec ${_g}/shared_atomics 100000 3)
+  set_tests_properties(exec.qemu.shared_atomics exec.shared_atomics.three PROPERTIES TIMEOUT 60)
   # SimPoint's copies time their points in shared memory of their own (not the run's)
   add_test(NAME simpoint.shared_mem COMMAND ${_scripts}/shared_mem_simpoint.sh ${_cs} ${_g}/shared_mem)
   set_tests_properties(simpoint.shared_mem PROPERTIES TIMEOUT 120)

@@ -22,7 +22,8 @@ typedef struct hart {
     uint64_t f[32]; /* NaN-boxed when holding single precision */
     uint64_t pc;
     unsigned fflags, frm;
-    uint64_t reservation; /* LR/SC reservation address */
+    uint64_t reservation;    /* LR/SC reservation address */
+    uint64_t reserved_value; /* what lr read there (sign-extended): sc swaps only if it is still there */
     bool reserved;
 } hart;
 

@@ -468,6 +468,16 @@ bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size) {
     return true;
 }
 
+void *mem_atomic_slow(mem *m, uint64_t addr) {
+    page *p;
+    if (!access_page(m, addr, PROT_W, &p)) return NULL;
+    uint64_t vpn = addr >> PAGE_SHIFT;
+    if (p->code) /* stale decoded instructions, as for any write */
+        memset(p->code, 0, (PAGE_SIZE / 2) * sizeof(dinsn));
+    else m->tlb_write[vpn & (TLB_SIZE - 1)] = (tlb_entry){vpn, p->data};
+    return p->data + (addr & PAGE_MASK);
+}
+
 static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bool in, uint8_t need) {
     while (size) {
         page *p = mem_page(m, addr);

@@ -147,6 +147,17 @@ bool mem_read_string(mem *m, uint64_t addr, char *out, size_t max);
  * checked), created empty on first use. NULL with fault set if not executable. */
 dinsn *mem_code(mem *m, uint64_t pc);
 
+/* The host address of an aligned SIZE-byte word the guest may write (NULL with the fault set
+ * if it may not), for atomic instructions: done on it with the host's atomic operations, so
+ * they stay atomic against another process writing the same shared page at the same time. */
+void *mem_atomic_slow(mem *m, uint64_t addr);
+static inline void *mem_atomic(mem *m, uint64_t addr) {
+    uint64_t vpn = addr >> PAGE_SHIFT;
+    tlb_entry *e = &m->tlb_write[vpn & (TLB_SIZE - 1)];
+    if (__builtin_expect(e->vpn == vpn, 1)) return e->host + (addr & PAGE_MASK);
+    return mem_atomic_slow(m, addr);
+}
+
 static inline bool mem_read(mem *m, uint64_t addr, void *out, size_t size) {
     uint64_t vpn = addr >> PAGE_SHIFT;
     tlb_entry *e = &m->tlb_read[vpn & (TLB_SIZE - 1)];

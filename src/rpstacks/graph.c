@@ -180,11 +180,11 @@ typedef struct rps_prep {
     uint64_t sb_count;
 } rps_prep;
 
+/* The L1D's line size (memsys' default when the configuration leaves it 0). */
+static uint32_t l1d_line(const uarch_config *c) { return c->l1d.line ? c->l1d.line : 64; }
+
 /* A miss register frees at `at`, when µop idx's fill arrives. */
-static void note_free(rps_trace *t, uint64_t at, int64_t idx) {
-    t->frees[at % RPS_FREES].at = at;
-    t->frees[at % RPS_FREES].idx = idx;
-}
+static void note_free(rps_trace *t, uint64_t at, int64_t idx) { t->frees[at % RPS_FREES] = (rps_free){at, idx}; }
 
 static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
     rps_trace *t = cs_calloc(1, sizeof *t);
@@ -209,12 +209,12 @@ static rps_trace *trace_create(const uarch_config *cfg, size_t ring_chunks) {
         for (int u = 0; u < 64; u++)
             for (int k = 0; k < UNIT_RING; k++) p->units[q][u][k] = (heap_item){0, -1};
     for (int k = 0; k < SHARE_BUCKETS; k++) p->share[k].line = UINT64_MAX, p->share[k].idx = -1;
-    while ((1u << p->line_bits) < (c->l1d.line ? c->l1d.line : 64)) p->line_bits++;
+    while ((1u << p->line_bits) < l1d_line(c)) p->line_bits++;
     p->mshrs = c->l1d.mshrs;
     p->mheap = cs_malloc(cs_array_size(p->mshrs + 1, sizeof *p->mheap));
     p->sb_ring = cs_malloc(cs_array_size(c->store_buffer ? c->store_buffer : 1, sizeof *p->sb_ring));
     p->sq_ring = cs_malloc(cs_array_size(!c->lsq_size && c->sq_size ? c->sq_size : 1, sizeof *p->sq_ring));
-    for (int k = 0; k < RPS_FREES; k++) t->frees[k].at = UINT64_MAX, t->frees[k].idx = -1;
+    for (int k = 0; k < RPS_FREES; k++) t->frees[k] = (rps_free){UINT64_MAX, -1};
     for (int k = 0; k < RPS_FREES; k++) t->pf_frees[k].at = UINT64_MAX;
     return t;
 }
@@ -293,6 +293,12 @@ static uint32_t miss_latency(const uarch_config *c, uint8_t level) {
     if (level >= LEVEL_L3 && c->l3.enabled) lat += c->l3.latency;
     if (level == LEVEL_MEM) lat += c->mem_latency;
     return lat;
+}
+
+/* A fill's latencies below the L1D (what a fill served by `level` takes beyond the L1D's own
+ * latency: memsys counts the L1D's in a fill's latency); 0 for an L1D hit. */
+static uint32_t fill_nominal(const uarch_config *c, uint8_t level) {
+    return level >= LEVEL_L2 ? miss_latency(c, level) - c->l1d.latency : 0;
 }
 
 /* Does µop j wait for an optimizable event: a producer that is a long-latency
@@ -466,10 +472,7 @@ static void prepare_one(rps_trace *t, int64_t i) {
 
 void rps_trace_prefetch_fill(rps_trace *t, uint64_t at, uint64_t start, uint8_t level) {
     if (!t->cfg.store_buffer || start > at || at - start > UINT32_MAX) return;
-    t->pf_frees[at % RPS_FREES].at = at;
-    t->pf_frees[at % RPS_FREES].start = start;
-    t->pf_frees[at % RPS_FREES].lat = (uint32_t)(at - start);
-    t->pf_frees[at % RPS_FREES].level = level;
+    t->pf_frees[at % RPS_FREES] = (rps_pf_free){at, start, (uint32_t)(at - start), level};
 }
 
 /* The request a fill started at `start` is tied to: the latest store older than j through the
@@ -513,14 +516,13 @@ static void set_write(rps_trace *t, int64_t j, const rps_store_write *w) {
     /* a miss register: freed by the fill that arrived in the cycle of the request (an older
      * load's or store's; else a prefetch's, PEV_FILL) */
     if (w->request > u->t[N_C] + 1 && !u->wmerged && u->wlevel >= LEVEL_L2) {
-        int64_t q = t->frees[w->request % RPS_FREES].idx;
-        if (t->frees[w->request % RPS_FREES].at == w->request && q >= 0 && q < j && held(t, q))
-            sd->sb_mshr_back = rps_dist(j, q);
-        else if (t->pf_frees[w->request % RPS_FREES].at == w->request) {
-            const uint64_t start = t->pf_frees[w->request % RPS_FREES].start;
-            sd->pfm_back = fill_starter(t, j, start, &sd->pfm_off);
-            sd->pfm_lat = t->pf_frees[w->request % RPS_FREES].lat;
-            sd->pfm_level = t->pf_frees[w->request % RPS_FREES].level;
+        const rps_free *f = &t->frees[w->request % RPS_FREES];
+        const rps_pf_free *pf = &t->pf_frees[w->request % RPS_FREES];
+        if (f->at == w->request && f->idx >= 0 && f->idx < j && held(t, f->idx)) sd->sb_mshr_back = rps_dist(j, f->idx);
+        else if (pf->at == w->request) {
+            sd->pfm_back = fill_starter(t, j, pf->start, &sd->pfm_off);
+            sd->pfm_lat = pf->lat;
+            sd->pfm_level = pf->level;
         }
     }
     /* its own register frees when its line has arrived and the L1D took it (memsys: a fill's
@@ -671,6 +673,25 @@ double rps_weight_total(const rps_weight *w) {
     return s;
 }
 
+/* The dimension of an operation class's latency: its event, or base for a one-cycle class. */
+static int class_dim(int cls) { return rps_class_is_event(cls) ? RPS_CLASS0 + cls : RPS_BASE; }
+
+/* A fill's latencies below the L1D as events, by the level that served it: the L2's (`l2dim`),
+ * the L3's (base: no L3 event) and memory's (`memdim`). Returns their sum (fill_nominal). */
+static double level_events(const uarch_config *c, uint8_t level, int l2dim, int memdim, rps_weight *w) {
+    double sum = 0;
+    if (level >= LEVEL_L2 && c->l2.enabled) w_add(w, l2dim, c->l2.latency), sum += c->l2.latency;
+    if (level >= LEVEL_L3 && c->l3.enabled) w_add(w, RPS_BASE, c->l3.latency), sum += c->l3.latency;
+    if (level == LEVEL_MEM) w_add(w, memdim, c->mem_latency), sum += c->mem_latency;
+    return sum;
+}
+
+/* A fill that freed an L1D miss register, from its load's completion: P_j less its address
+ * generation (the register frees when the line arrives, before the load completes). */
+static void less_address_generation(const uarch_config *c, const rps_uop *f, rps_weight *w) {
+    w_add(w, class_dim(f->op_class), -(double)c->latency[f->op_class]);
+}
+
 /* A TLB miss's `extra` cycles split into events: the L2 TLB's latency (when
  * there is one) and, when it missed there too or there is none, the walk
  * (memsys_translate). Returns the cycles it added. */
@@ -688,7 +709,7 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
     w_clear(w);
     double total = u->exec_latency, sum = 0;
     uint32_t cls = c->latency[u->op_class];
-    int cdim = rps_class_is_event(u->op_class) ? RPS_CLASS0 + u->op_class : RPS_BASE;
+    int cdim = class_dim(u->op_class);
     w_add(w, cdim, cls);
     sum += cls;
     /* a DTLB miss: the translation follows address generation (ooo.c), loads and stores alike */
@@ -698,11 +719,7 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
         w_add(w, RPS_L1D, c->l1d.latency);
         sum += c->l1d.latency;
         if (!(u->rflags & UREC_FORWARDED)) {
-            double miss = 0;
-            if (u->dcache_level >= LEVEL_L2 && c->l2.enabled)
-                w_add(w, RPS_L2_DATA, c->l2.latency), miss += c->l2.latency;
-            if (u->dcache_level >= LEVEL_L3 && c->l3.enabled) w_add(w, RPS_BASE, c->l3.latency), miss += c->l3.latency;
-            if (u->dcache_level == LEVEL_MEM) w_add(w, RPS_MEM_DATA, c->mem_latency), miss += c->mem_latency;
+            double miss = level_events(c, u->dcache_level, RPS_L2_DATA, RPS_MEM_DATA, w);
             sum += miss;
             if (sum > total && total - cls - tlb - c->l1d.latency < miss / 2) {
                 /* joined a fill late: only its hit part is its own; the fill's start is the sharing edge */
@@ -716,6 +733,10 @@ static void exec_weight(const rps_trace *t, const rps_uop *u, rps_weight *w) {
     }
     w_add(w, RPS_BASE, total - sum);
 }
+
+/* The fill store i's request joined (PEV_STORE_JOIN), from its start to the line in the L1D:
+ * its latency less the L1D's (memsys counts the L1D's in a fill's latency). */
+static double joined_below(const uarch_config *c, const rps_side *sd) { return (double)sd->join_lat - c->l1d.latency; }
 
 /* Does store i's line come over the memory channel in a fill whose start is known (its own, or
  * the one it joined: PEV_STORE_JOIN)? *start: that fill's request. */
@@ -739,12 +760,12 @@ static int64_t channel_source(const rps_trace *t, int64_t i, int64_t oldest) {
     const rps_uop *u = rps_u(t, i);
     uint64_t si, sq;
     if (!c->mem_bandwidth || c->dram || !channel_fill(t, i, oldest, &si)) return -1;
-    uint64_t line = u->addr / (c->l1d.line ? c->l1d.line : 64);
+    uint64_t line = u->addr / l1d_line(c);
     int64_t q = rps_back(i, rps_s(t, i)->sb_prev_back);
     for (uint32_t k = 0; q >= oldest && q >= 0 && k < 2 * c->store_buffer; k++) {
         const rps_uop *p = rps_u(t, q);
         if (!p->t[N_W]) return -1; /* its write not seen */
-        if (p->addr / (c->l1d.line ? c->l1d.line : 64) != line && channel_fill(t, q, oldest, &sq))
+        if (p->addr / l1d_line(c) != line && channel_fill(t, q, oldest, &sq))
             /* two fills started in one cycle (a prefetch of two lines) went in the order they arrived */
             return sq < si || (sq == si && p->t[N_A] < u->t[N_A]) ? q : -1;
         q = rps_back(q, rps_s(t, q)->sb_prev_back);
@@ -755,11 +776,7 @@ static int64_t channel_source(const rps_trace *t, int64_t i, int64_t oldest) {
 /* A fill served by `level` taking `total` cycles beyond the L1D's (from its request): the L2's
  * and memory's latencies as events, the L3's and the rest (a queue) base. */
 static void fill_level_weight(const uarch_config *c, uint8_t level, double total, rps_weight *w) {
-    double nominal = level >= LEVEL_L2 ? miss_latency(c, level) - c->l1d.latency : 0;
-    if (level >= LEVEL_L2 && c->l2.enabled) w_add(w, RPS_L2_DATA, c->l2.latency);
-    if (level >= LEVEL_L3 && c->l3.enabled) w_add(w, RPS_BASE, c->l3.latency);
-    if (level == LEVEL_MEM) w_add(w, RPS_MEM_DATA, c->mem_latency);
-    w_add(w, RPS_BASE, total - nominal);
+    w_add(w, RPS_BASE, total - level_events(c, level, RPS_L2_DATA, RPS_MEM_DATA, w));
 }
 
 /* A store's fill in the store buffer (its request to its line being there, Q_i → A_i) as
@@ -772,14 +789,12 @@ static void fill_level_weight(const uarch_config *c, uint8_t level, double total
 static void drain_fill_weight(const rps_trace *t, int64_t i, int64_t oldest, rps_weight *w) {
     const uarch_config *c = &t->cfg;
     const rps_uop *u = rps_u(t, i);
-    double fill = rps_s(t, i)->wfill, nominal = u->wlevel >= LEVEL_L2 ? miss_latency(c, u->wlevel) - c->l1d.latency : 0;
+    double fill = rps_s(t, i)->wfill, nominal = fill_nominal(c, u->wlevel);
     if (u->wlevel < LEVEL_L2 || (fill < nominal && !u->wmerged)) {
         w_add(w, RPS_BASE, fill);
         return;
     }
-    if (u->wlevel >= LEVEL_L2 && c->l2.enabled) w_add(w, RPS_L2_DATA, c->l2.latency);
-    if (u->wlevel >= LEVEL_L3 && c->l3.enabled) w_add(w, RPS_BASE, c->l3.latency);
-    if (u->wlevel == LEVEL_MEM) w_add(w, RPS_MEM_DATA, c->mem_latency);
+    level_events(c, u->wlevel, RPS_L2_DATA, RPS_MEM_DATA, w);
     /* a fill that queued for the memory channel (memsys: it arrives at the later of its request
      * plus the latencies and the channel's previous line plus a transfer): the queue is the
      * channel edge's (A_j → A_i), not this fill's; as base here it stayed when the latency grew
@@ -816,11 +831,22 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         double total = (double)(u->t[N_IS] - u->t[N_F]), sum = c->l1i.latency;
         w_add(w, RPS_L1I, c->l1i.latency);
         /* an ITLB miss: fetch is stamped where the translation started (ooo.c), the I$ access follows it */
-        sum += tlb_weight(c, u->itlb_extra, RPS_ITLB, c->itlb_miss_latency, w);
-        if (u->icache_level >= LEVEL_L2 && c->l2.enabled) w_add(w, RPS_L2_INSTR, c->l2.latency), sum += c->l2.latency;
-        if (u->icache_level >= LEVEL_L3 && c->l3.enabled) sum += c->l3.latency, w_add(w, RPS_BASE, c->l3.latency);
-        if (u->icache_level == LEVEL_MEM) w_add(w, RPS_MEM_INSTR, c->mem_latency), sum += c->mem_latency;
-        w_add(w, RPS_BASE, total - sum); /* < 0: joined a fill under way */
+        double tlb = tlb_weight(c, u->itlb_extra, RPS_ITLB, c->itlb_miss_latency, w);
+        double miss = level_events(c, u->icache_level, RPS_L2_INSTR, RPS_MEM_INSTR, w);
+        sum += tlb + miss;
+        if (sum > total && total - c->l1i.latency - tlb < miss / 2) {
+            /* joined a fill late (the next-line prefetch the previous line's miss armed, bdw): the
+             * fill started with that older request, which this fetch follows (F_i after IS_{i-1});
+             * only its hit part is its own, the rest of the wait (the channel's spacing) base. As
+             * the latencies less the part under way, a memory what-if moved this fetch by the
+             * whole change, after the older fill's (bdw ptr_chase memory 180 -> 480: 37 such
+             * fetches at the cold start, +11.1 k cycles) */
+            w_clear(w);
+            w_add(w, RPS_L1I, c->l1i.latency);
+            tlb_weight(c, u->itlb_extra, RPS_ITLB, c->itlb_miss_latency, w);
+            sum = c->l1i.latency + tlb;
+        }
+        w_add(w, RPS_BASE, total - sum); /* < 0: joined a fill under way early */
         if (i > 0) EDGE(i - 1, N_IS);    /* in-order I-cache delivery */
         break;
     }
@@ -855,9 +881,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
         j = u->mshr_src;
         if (j >= 0 && j < oldest) EDGE(j, N_P); /* beyond the window: dropped */
         else if (j >= 0 && j < i) { /* a miss register frees when that fill arrives: P_j less its address generation */
-            const rps_uop *f = rps_u(t, j);
-            w_add(EDGE(j, N_P), rps_class_is_event(f->op_class) ? RPS_CLASS0 + f->op_class : RPS_BASE,
-                  -(double)c->latency[f->op_class]);
+            less_address_generation(c, rps_u(t, j), EDGE(j, N_P));
         }
         break;
     }
@@ -888,8 +912,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
             const rps_uop *p = rps_u(t, j);
             if (p->uflags & UOP_MEM_READ) { /* P_j less its address generation and translation */
                 rps_weight *w = EDGE(j, N_P);
-                w_add(w, rps_class_is_event(p->op_class) ? RPS_CLASS0 + p->op_class : RPS_BASE,
-                      -(double)c->latency[p->op_class]);
+                less_address_generation(c, p, w);
                 w_add(w, RPS_BASE, -(double)p->dtlb_extra);
             } else { /* A_j plus the L1D's part of the fill (memsys: a fill's latency counts it) */
                 w_add(EDGE(j, N_A), RPS_L1D, c->l1d.latency);
@@ -915,8 +938,7 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
             if (j >= oldest) {
                 rps_weight *w = EDGE(j, N_Q);
                 w_add(w, RPS_BASE, sd->join_off);
-                double below = (double)sd->join_lat - c->l1d.latency,
-                       nominal = miss_latency(c, u->wlevel) - c->l1d.latency;
+                double below = joined_below(c, sd), nominal = fill_nominal(c, u->wlevel);
                 /* a fill that queued for the channel: the queue is the channel edge's (below) */
                 if (below > nominal && channel_source(t, i, oldest) >= 0) below = nominal;
                 fill_level_weight(c, u->wlevel, below, w);
@@ -934,14 +956,14 @@ static int node_edges(const rps_trace *t, int64_t i, int v, int64_t oldest, rps_
             double late = 0;
             uint64_t sj;
             if (rps_u(t, j)->wmerged && channel_fill(t, j, oldest, &sj)) {
-                double landed = (double)sj + ps->join_lat - c->l1d.latency;
+                double landed = (double)sj + joined_below(c, ps);
                 if (landed < (double)rps_u(t, j)->t[N_A]) late = (double)rps_u(t, j)->t[N_A] - landed;
             }
             /* a fill that queued (longer than its latencies) started when the channel freed: the
              * gap to the previous store's is the lines that went between */
             double gap = (double)(rps_wreq(t, i) + sd->wfill) - (double)(rps_wreq(t, j) + ps->wfill) + late;
-            double fill = u->wmerged ? (double)sd->join_lat - c->l1d.latency : sd->wfill;
-            if (fill > miss_latency(c, LEVEL_MEM) - c->l1d.latency && gap > transfer) transfer = gap;
+            double fill = u->wmerged ? joined_below(c, sd) : sd->wfill;
+            if (fill > fill_nominal(c, LEVEL_MEM) && gap > transfer) transfer = gap;
             /* with a limited cache link a line may wait for the link after the channel (the link
              * takes the fills in the order they were requested, docs/uarch.md): j's may have
              * reached the L1 later than it left the channel, and i's closer than a transfer

@@ -70,6 +70,18 @@ typedef struct rps_store_write {
 enum { RPS_CHUNK = 4096 }; /* µops per chunk of the collected run (a power of two) */
 enum { RPS_FREES = 4096 };
 
+/* A fill that holds an L1D miss register, by the cycle the register frees: µop idx's (a load's
+ * or store's), or a prefetch's (no µop: when it started, its latency, the level that served it). */
+typedef struct rps_free {
+    uint64_t at;
+    int64_t idx;
+} rps_free;
+typedef struct rps_pf_free {
+    uint64_t at, start;
+    uint32_t lat;
+    uint8_t level;
+} rps_pf_free;
+
 /* The collected run: µop j (0, 1, … in program order) is U(t, j). Chunks never
  * move. Kept whole (for rps_graph_cycles), or as a ring of the last
  * ring_chunks chunks: the analysis then holds a few segments, not the run. */
@@ -90,16 +102,9 @@ struct rps_trace {
     size_t wq_head, wq_n, wq_cap;
     /* the fills that hold an L1D miss register, by the cycle the register frees (a small
      * direct-mapped table): loads' and stores', for the store whose request waited for one */
-    struct {
-        uint64_t at;
-        int64_t idx;
-    } frees[RPS_FREES];
+    rps_free frees[RPS_FREES];
     /* the prefetches' L1D fills (PEV_FILL), by the cycle they arrive and free their register */
-    struct {
-        uint64_t at, start;
-        uint32_t lat;
-        uint8_t level;
-    } pf_frees[RPS_FREES];
+    rps_pf_free pf_frees[RPS_FREES];
     /* the run's totals, accumulated as the µops arrive */
     uint64_t instructions;
     uint64_t fmt_last; /* FMT: the cycle after the last commit so far */

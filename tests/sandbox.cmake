@@ -171,6 +171,16 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_RISCV_OBJDUMP)
   add_test(NAME sandbox.disasm.ext_not_enabled
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/ext_words_gc)
   add_test(NAME sandbox.disasm.ext_not_enabled_runs COMMAND ${_cs} exec ${_g}/ext_words_gc)
+  # the scalar cryptography instructions named where the ISA enables them, each extension on its
+  # own (Zbkb without Zbb, Zbkc without Zbc, Zknd without Zkne); Zfhmin's 8 named without Zfh
+  add_test(NAME sandbox.disasm.crypto
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/crypto_listing)
+  add_test(NAME sandbox.disasm.crypto_runs COMMAND ${_cs} exec ${_g}/crypto_listing)
+  add_test(NAME sandbox.disasm.crypto_program
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/crypto_kernel)
+  add_test(NAME sandbox.disasm.zfhmin
+           COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/zfhmin_listing)
+  add_test(NAME sandbox.disasm.zfhmin_runs COMMAND ${_cs} exec ${_g}/zfhmin_listing)
   add_test(NAME sandbox.disasm.before_first_symbol
            COMMAND ${_scripts}/disasm_listing.sh ${CYCLESCOPE_RISCV_OBJDUMP} ${_cs} ${_g}/before_symbol)
   # Linked at 0x80000000 as riscv-tests are: objdump's address column is 12 wide there.

@@ -20,7 +20,7 @@ typedef struct elf_mapping {
     uint64_t addr;
     uint16_t section;
     bool data;
-    int8_t isa; /* $x<isa>: the ISA_EXT_* extensions the ISA names; -1: not said */
+    int32_t isa; /* $x<isa>: the ISA_EXT_* extensions the ISA names; -1: not said */
 } elf_mapping;
 
 struct elf_image {
@@ -593,7 +593,7 @@ static bool read_sections(elf_image *img, cs_error *err) {
                 /* $x<isa> names the ISA of the code that follows; plain $x keeps the file's */
                 int isa = name[1] == 'x' && name[2] ? (int)isa_extensions_of_string(name + 2, strlen(name + 2)) : -1;
                 img->mappings[img->mapping_count++] = (elf_mapping){
-                    .addr = sym[k].st_value, .section = sym[k].st_shndx, .data = name[1] == 'd', .isa = (int8_t)isa};
+                    .addr = sym[k].st_value, .section = sym[k].st_shndx, .data = name[1] == 'd', .isa = isa};
                 continue;
             }
             if (name[0] == '$' || (name[0] == '.' && name[1] == 'L')) continue; /* mapping and local labels */
@@ -722,7 +722,8 @@ const elf_symbol *elf_symbol_for(const elf_image *img, uint64_t addr) {
 
 /* The extensions an ISA string names beyond RV64GC (I, M, A, F, D, C and the parts G
  * implies or that are subsets of them) and Zba/Zbb/Zbc/Zbs, Zfh (with its Zfhmin subset),
- * Zicond, Zcb and Zfa, which cyclescope runs too, space-separated into out. */
+ * Zicond, Zcb, Zfa and the scalar cryptography ones, which cyclescope runs too,
+ * space-separated into out. */
 /* The length of an extension's name in one '_' part of an ISA string: the part without its
  * version, trailing "<major>[p<minor>]" digits ("zve32f1p0" is zve32f, "zfh1p0" zfh). */
 static size_t isa_name_length(const char *part, size_t n) {
@@ -736,9 +737,12 @@ static size_t isa_name_length(const char *part, size_t n) {
 }
 
 static void isa_beyond_gc(const char *isa, size_t len, char *out, size_t cap) {
-    static const char *const within[] = {"zicsr", "zifencei", "zmmul",  "zaamo", "zalrsc", "zca",
-                                         "zcd",   "zicntr",   "zba",    "zbb",   "zbc",    "zbs",
-                                         "zfh",   "zfhmin",   "zicond", "zcb",   "zfa"};
+    /* Zkt (data-independent timing) has no instructions; Zkr's seed CSR is refused as Linux
+     * refuses it to user code, so zkr (and zk, which implies it) stay named */
+    static const char *const within[] = {"zicsr",  "zifencei", "zmmul", "zaamo", "zalrsc", "zca",  "zcd",
+                                         "zicntr", "zba",      "zbb",   "zbc",   "zbs",    "zfh",  "zfhmin",
+                                         "zicond", "zcb",      "zfa",   "zbkb",  "zbkc",   "zbkx", "zknd",
+                                         "zkne",   "zknh",     "zksed", "zksh",  "zkn",    "zks",  "zkt"};
     size_t used = 0;
     out[0] = 0;
     if (len < 4 || strncmp(isa, "rv64", 4)) return;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "emu_internal.h"
+#include "exec_crypto.h"
 #include "fpu.h"
 
 /* Decode the instruction at pc into its cache slot. False (run failed) if
@@ -136,7 +137,8 @@ static void fail_illegal(emu_t *e, uint64_t pc, const dinsn *d) {
     char why[240] = "";
     if (e->beyond_gc[0])
         snprintf(why, sizeof why,
-                 " (the program was built for extensions beyond RV64GC, Zba/Zbb/Zbc/Zbs, Zfh, Zicond, Zcb and Zfa, "
+                 " (the program was built for extensions beyond RV64GC, Zba/Zbb/Zbc/Zbs, Zfh, Zicond, Zcb, Zfa, "
+                 "Zbk*/Zkn*/Zks*, "
                  "which cyclescope runs: %s)",
                  e->beyond_gc);
     if (emu_signal_fault(e, SIGILL, 1 /* ILL_ILLOPC */, pc)) return;

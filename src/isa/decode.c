@@ -22,11 +22,43 @@ static const char *const class_names[OPC_COUNT] = {
 const isa_info *isa_info_of(isa_op op) { return &isa_table[op < ISA_OP_COUNT ? op : 0]; }
 
 unsigned isa_extension_of(isa_op op) {
+    switch (op) { /* the ones two extensions share (scalar cryptography 1.0.1, Zbkb, Zbkc; Zfh's Zfhmin) */
+    case ISA_OP_ANDN:
+    case ISA_OP_ORN:
+    case ISA_OP_XNOR:
+    case ISA_OP_ROL:
+    case ISA_OP_ROLW:
+    case ISA_OP_ROR:
+    case ISA_OP_RORW:
+    case ISA_OP_RORI:
+    case ISA_OP_RORIW:
+    case ISA_OP_REV8: return ISA_EXT_ZBB | ISA_EXT_ZBKB;
+    case ISA_OP_CLMUL:
+    case ISA_OP_CLMULH: return ISA_EXT_ZBC | ISA_EXT_ZBKC;
+    case ISA_OP_FLH:
+    case ISA_OP_FSH:
+    case ISA_OP_FMV_X_H:
+    case ISA_OP_FMV_H_X:
+    case ISA_OP_FCVT_S_H:
+    case ISA_OP_FCVT_H_S:
+    case ISA_OP_FCVT_D_H:
+    case ISA_OP_FCVT_H_D: return ISA_EXT_ZFH | ISA_EXT_ZFHMIN;
+    case ISA_OP_AES64KS1I:
+    case ISA_OP_AES64KS2: return ISA_EXT_ZKND | ISA_EXT_ZKNE;
+    default: break;
+    }
     if (op >= ISA_OP_SH1ADD && op <= ISA_OP_SLLI_UW) return ISA_EXT_ZBA;
     if (op >= ISA_OP_ANDN && op <= ISA_OP_REV8) return ISA_EXT_ZBB;
     if (op >= ISA_OP_CLMUL && op <= ISA_OP_CLMULR) return ISA_EXT_ZBC;
     if (op >= ISA_OP_BCLR && op <= ISA_OP_BSETI) return ISA_EXT_ZBS;
     if (op >= ISA_OP_FLH && op <= ISA_OP_FMV_H_X) return ISA_EXT_ZFH;
+    if (op >= ISA_OP_PACK && op <= ISA_OP_BREV8) return ISA_EXT_ZBKB;
+    if (op >= ISA_OP_XPERM4 && op <= ISA_OP_XPERM8) return ISA_EXT_ZBKX;
+    if (op >= ISA_OP_AES64DS && op <= ISA_OP_AES64IM) return ISA_EXT_ZKND;
+    if (op >= ISA_OP_AES64ES && op <= ISA_OP_AES64ESM) return ISA_EXT_ZKNE;
+    if (op >= ISA_OP_SHA256SIG0 && op <= ISA_OP_SHA512SUM1) return ISA_EXT_ZKNH;
+    if (op >= ISA_OP_SM4ED && op <= ISA_OP_SM4KS) return ISA_EXT_ZKSED;
+    if (op >= ISA_OP_SM3P0 && op <= ISA_OP_SM3P1) return ISA_EXT_ZKSH;
     if (op >= ISA_OP_CZERO_EQZ && op <= ISA_OP_CZERO_NEZ) return ISA_EXT_ZICOND;
     if (op >= ISA_OP_FLI_S && op <= ISA_OP_FLTQ_H) return ISA_EXT_ZFA;
     return 0;
@@ -39,9 +71,31 @@ unsigned isa_extensions_of_string(const char *isa, size_t len) {
     static const struct {
         const char *name;
         unsigned bit;
-    } named[] = {{"c", ISA_EXT_C},           {"zba", ISA_EXT_ZBA}, {"zbb", ISA_EXT_ZBB},
-                 {"zbc", ISA_EXT_ZBC},       {"zbs", ISA_EXT_ZBS}, {"zfh", ISA_EXT_ZFH},
-                 {"zicond", ISA_EXT_ZICOND}, {"zfa", ISA_EXT_ZFA}, {"zcb", ISA_EXT_ZCB}};
+    } named[] = {
+        {"c", ISA_EXT_C},
+        {"zba", ISA_EXT_ZBA},
+        {"zbb", ISA_EXT_ZBB},
+        {"zbc", ISA_EXT_ZBC},
+        {"zbs", ISA_EXT_ZBS},
+        {"zfh", ISA_EXT_ZFH},
+        {"zfhmin", ISA_EXT_ZFHMIN},
+        {"zicond", ISA_EXT_ZICOND},
+        {"zfa", ISA_EXT_ZFA},
+        {"zcb", ISA_EXT_ZCB},
+        {"zbkb", ISA_EXT_ZBKB},
+        {"zbkc", ISA_EXT_ZBKC},
+        {"zbkx", ISA_EXT_ZBKX},
+        {"zknd", ISA_EXT_ZKND},
+        {"zkne", ISA_EXT_ZKNE},
+        {"zknh", ISA_EXT_ZKNH},
+        {"zksed", ISA_EXT_ZKSED},
+        {"zksh", ISA_EXT_ZKSH},
+        /* the shorthands (scalar cryptography 1.0.1, §2.14-2.17); the toolchain writes their
+         * parts too, but a hand-written $x<isa> need not */
+        {"zkn", ISA_EXT_ZBKB | ISA_EXT_ZBKC | ISA_EXT_ZBKX | ISA_EXT_ZKND | ISA_EXT_ZKNE | ISA_EXT_ZKNH},
+        {"zks", ISA_EXT_ZBKB | ISA_EXT_ZBKC | ISA_EXT_ZBKX | ISA_EXT_ZKSED | ISA_EXT_ZKSH},
+        {"zk", ISA_EXT_ZBKB | ISA_EXT_ZBKC | ISA_EXT_ZBKX | ISA_EXT_ZKND | ISA_EXT_ZKNE | ISA_EXT_ZKNH},
+    };
     if (len < 4 || (strncmp(isa, "rv64", 4) && strncmp(isa, "rv32", 4))) return ISA_EXT_C; /* unknown: rv64gc */
     unsigned found = 0;
     size_t i = 4;
@@ -364,6 +418,15 @@ bool isa_decode(uint32_t raw, isa_insn *out) {
     case ISA_FMT_R:
         /* Zfa's fli: the rs1 field is the index of the constant, not a register */
         if (op == ISA_OP_FLI_S || op == ISA_OP_FLI_D || op == ISA_OP_FLI_H) out->imm = bits(e, 19, 15);
+        /* sm4ed/sm4ks: the byte select; aes64ks1i: the round number, 0xb-0xf reserved */
+        if (op == ISA_OP_SM4ED || op == ISA_OP_SM4KS) out->imm = bits(e, 31, 30);
+        if (op == ISA_OP_AES64KS1I) {
+            out->imm = bits(e, 23, 20);
+            if (out->imm > 10) {
+                out->op = ISA_OP_ILLEGAL;
+                return false;
+            }
+        }
         break;
     case ISA_FMT_R4:
     case ISA_FMT_NONE: break;

@@ -197,6 +197,13 @@ static bool has_rounding_mode(const isa_info *info) {
     return (info->format == ISA_FMT_R || info->format == ISA_FMT_R4) && (info->mask & 0x7000) == 0;
 }
 
+/* Is op known where `extensions` are: RV64GC's always, another when one of the extensions
+ * that provide it is (rol by Zbb or Zbkb, flh by Zfh or Zfhmin). */
+static bool extension_enabled(unsigned extensions, isa_op op) {
+    unsigned providers = isa_extension_of(op);
+    return providers == 0 || (providers & extensions) != 0;
+}
+
 static void put_unknown_word(text *t, const isa_insn *d) {
     if (d->length == 2) put(t, ".2byte\t0x%x", d->raw & 0xffff);
     else put(t, ".4byte\t0x%x", d->raw);
@@ -444,6 +451,14 @@ static void put_insn(text *t, const isa_insn *d, uint64_t pc) {
             else put(t, "%a", isa_fli_value((unsigned)d->imm));
             return;
         }
+        if (op == ISA_OP_AES64KS1I) { /* the round number */
+            put(t, "%s\t%s,%s,0x%x", name, xreg(d->rd), xreg(d->rs1), (unsigned)d->imm);
+            return;
+        }
+        if (op == ISA_OP_SM4ED || op == ISA_OP_SM4KS) { /* the byte select */
+            put(t, "%s\t%s,%s,%s,0x%x", name, xreg(d->rd), xreg(d->rs1), xreg(d->rs2), (unsigned)d->imm);
+            return;
+        }
         if (op == ISA_OP_FCVTMOD_W_D) { /* its rm field is fixed to rtz, and printed */
             put(t, "%s\t%s,%s,rtz", name, xreg(d->rd), freg(d->rs1));
             return;
@@ -559,7 +574,7 @@ static void put_illegal(text *t, const isa_insn *d, uint64_t pc) {
         for (unsigned op = 1; op < ISA_OP_COUNT; op++) {
             const isa_info *info = isa_info_of((isa_op)op);
             if ((e & info->mask) != info->match || !has_rounding_mode(info)) continue;
-            if (isa_extension_of((isa_op)op) & ~t->extensions) break; /* one objdump does not know here */
+            if (!extension_enabled(t->extensions, (isa_op)op)) break; /* one objdump does not know here */
             isa_insn fp = *d;
             fp.op = (uint16_t)op;
             fp.rd = (e >> 7) & 31;
@@ -570,6 +585,11 @@ static void put_illegal(text *t, const isa_insn *d, uint64_t pc) {
             put_insn(t, &fp, pc);
             return;
         }
+    }
+    /* aes64ks1i with a reserved round number (0xb-0xf): objdump names it with the number */
+    if ((e & 0xff00707f) == 0x31001013 && extension_enabled(t->extensions, ISA_OP_AES64KS1I)) {
+        put(t, "aes64ks1i\t%s,%s,0x%x", xreg(e >> 7), xreg(e >> 15), (e >> 20) & 15);
+        return;
     }
     if (put_privileged(t, e)) return;
     put_unknown_word(t, d);
@@ -584,7 +604,9 @@ int isa_disasm_spec(const isa_insn *insn, uint64_t pc, isa_priv_spec spec, unsig
     text t = {buf, size, 0, spec, extensions};
     if (size > 0) buf[0] = '\0';
     if (insn->op == ISA_OP_ILLEGAL || insn->op >= ISA_OP_COUNT) put_illegal(&t, insn, pc);
-    else if ((isa_extension_of((isa_op)insn->op) & ~extensions) != 0) put_unknown_word(&t, insn); /* not enabled */
+    else if (insn->op == ISA_OP_ZEXT_H && !(extensions & ISA_EXT_ZBB) && (extensions & ISA_EXT_ZBKB))
+        put_insn(&t, &(isa_insn){.op = ISA_OP_PACKW, .rd = insn->rd, .rs1 = insn->rs1}, pc); /* zext.h is Zbb's name */
+    else if (!extension_enabled(extensions, (isa_op)insn->op)) put_unknown_word(&t, insn);   /* not enabled */
     else if (insn->length == 2 && !(extensions & ISA_EXT_ZCB) && isa_is_zcb((uint16_t)insn->raw))
         put_unknown_word(&t, insn);
     else if (insn->length == 2 && put_compressed_special(&t, insn)) {

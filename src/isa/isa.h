@@ -1,5 +1,6 @@
 /* isa — RV64GC (RV64IMAFDC + Zicsr + Zifencei), the bit-manipulation
- * extensions Zba, Zbb, Zbc, Zbs, and Zfh/Zfhmin, Zicond, Zcb, Zfa: decoding and
+ * extensions Zba, Zbb, Zbc, Zbs, Zfh/Zfhmin, Zicond, Zcb, Zfa and the scalar
+ * cryptography ones (Zbkb, Zbkc, Zbkx, Zknd, Zkne, Zknh, Zksed, Zksh): decoding and
  * disassembly.
  *
  * Pure functions over one instruction table (isa_table.h). No state.
@@ -153,15 +154,29 @@ enum {
     ISA_EXT_ZICOND = 1 << 6, /* czero.eqz, czero.nez */
     ISA_EXT_ZFA = 1 << 7,    /* fli, fminm/fmaxm, fround(nx), fcvtmod.w.d, fleq/fltq */
     ISA_EXT_ZCB = 1 << 8,    /* compressed byte/halfword loads and stores, unary ops, c.mul */
+    /* scalar cryptography 1.0.1 (docs/isa.md, "Scalar cryptography") */
+    ISA_EXT_ZBKB = 1 << 9,    /* Zbb's rotates, andn/orn/xnor, rev8; pack, packh, packw, brev8 */
+    ISA_EXT_ZBKC = 1 << 10,   /* clmul, clmulh (Zbc's) */
+    ISA_EXT_ZBKX = 1 << 11,   /* xperm4, xperm8 */
+    ISA_EXT_ZKND = 1 << 12,   /* aes64ds(m), aes64im; aes64ks1i/ks2 with Zkne */
+    ISA_EXT_ZKNE = 1 << 13,   /* aes64es(m); aes64ks1i/ks2 with Zknd */
+    ISA_EXT_ZKNH = 1 << 14,   /* sha256sig/sum, sha512sig/sum */
+    ISA_EXT_ZKSED = 1 << 15,  /* sm4ed, sm4ks */
+    ISA_EXT_ZKSH = 1 << 16,   /* sm3p0, sm3p1 */
+    ISA_EXT_ZFHMIN = 1 << 17, /* Zfh's flh, fsh, fmv.x.h, fmv.h.x and the conversions between h and s/d */
     ISA_EXT_BITMANIP = ISA_EXT_ZBA | ISA_EXT_ZBB | ISA_EXT_ZBC | ISA_EXT_ZBS,
-    ISA_EXT_ALL = ISA_EXT_C | ISA_EXT_BITMANIP | ISA_EXT_ZFH | ISA_EXT_ZICOND | ISA_EXT_ZFA | ISA_EXT_ZCB
+    ISA_EXT_CRYPTO = ISA_EXT_ZBKB | ISA_EXT_ZBKC | ISA_EXT_ZBKX | ISA_EXT_ZKND | ISA_EXT_ZKNE | ISA_EXT_ZKNH |
+        ISA_EXT_ZKSED | ISA_EXT_ZKSH,
+    ISA_EXT_ALL = ISA_EXT_C | ISA_EXT_BITMANIP | ISA_EXT_ZFH | ISA_EXT_ZICOND | ISA_EXT_ZFA | ISA_EXT_ZCB |
+        ISA_EXT_CRYPTO | ISA_EXT_ZFHMIN
 };
 
 /* Whether a 16-bit encoding is one of Zcb's (c.lbu … c.mul): they decode to the 32-bit
  * instruction the spec expands them to, whose op is RV64GC's or Zba's/Zbb's. */
 bool isa_is_zcb(uint16_t low16);
 
-/* The ISA_EXT_* bit of the extension an op belongs to; 0 for RV64G's own. */
+/* The ISA_EXT_* bits of the extensions that provide an op (any one of them enables it:
+ * rol is Zbb's and Zbkb's, flh Zfh's and Zfhmin's); 0 for RV64G's own. */
 unsigned isa_extension_of(isa_op op);
 
 /* The ISA_EXT_* extensions an ISA string names ("rv64imafdc",

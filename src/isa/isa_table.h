@@ -1,4 +1,4 @@
-/* The RV64GC + Zba/Zbb/Zbc/Zbs + Zfh/Zicond/Zfa instruction table: every instruction cyclescope knows, listed once.
+/* The RV64GC + Zba/Zbb/Zbc/Zbs + Zfh/Zicond/Zfa + scalar crypto instruction table: every instruction cyclescope knows, listed once.
  *
  * ISA_INSN(id, mnemonic, match, mask, format, op_class, fp_ops, operands, mem_bytes)
  *
@@ -320,4 +320,42 @@ ISA_INSN(FLEQ_D,    "fleq.d",    0xa2004053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC
 ISA_INSN(FLTQ_D,    "fltq.d",    0xa2005053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
 ISA_INSN(FLEQ_H,    "fleq.h",    0xa4004053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
 ISA_INSN(FLTQ_H,    "fltq.h",    0xa4005053, 0xfe00707f, ISA_FMT_R,  OPC_FP_MISC,  0, ISA_X_F_F, 0)
+/* ---- Scalar cryptography 1.0.1, the RV64 forms (zip/unzip, the aes32/sha512 halves are
+ * RV32's). Zbkb's and Zbkc's other instructions are the Zbb and Zbc rows above (the same
+ * encodings); packw with rs2 = x0 is Zbb's zext.h row, found first. All single-cycle ALU
+ * operations but clmul (docs/isa.md, "Scalar cryptography"). aes64ks1i's round number
+ * (bits 23:20) and sm4ed/sm4ks's byte select (bits 31:30) are decoded into imm. --------- */
+/* Zbkb */
+ISA_INSN(PACK,       "pack",       0x08004033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(PACKH,      "packh",      0x08007033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(PACKW,      "packw",      0x0800403b, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(BREV8,      "brev8",      0x68705013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+/* Zbkx */
+ISA_INSN(XPERM4,     "xperm4",     0x28002033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(XPERM8,     "xperm8",     0x28004033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+/* Zknd */
+ISA_INSN(AES64DS,    "aes64ds",    0x3a000033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(AES64DSM,   "aes64dsm",   0x3e000033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(AES64IM,    "aes64im",    0x30001013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+/* Zknd and Zkne */
+ISA_INSN(AES64KS1I,  "aes64ks1i",  0x31001013, 0xff00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(AES64KS2,   "aes64ks2",   0x7e000033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+/* Zkne */
+ISA_INSN(AES64ES,    "aes64es",    0x32000033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(AES64ESM,   "aes64esm",   0x36000033, 0xfe00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+/* Zknh */
+ISA_INSN(SHA256SIG0, "sha256sig0", 0x10201013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SHA256SIG1, "sha256sig1", 0x10301013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SHA256SUM0, "sha256sum0", 0x10001013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SHA256SUM1, "sha256sum1", 0x10101013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SHA512SIG0, "sha512sig0", 0x10601013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SHA512SIG1, "sha512sig1", 0x10701013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SHA512SUM0, "sha512sum0", 0x10401013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SHA512SUM1, "sha512sum1", 0x10501013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+/* Zksed */
+ISA_INSN(SM4ED,      "sm4ed",      0x30000033, 0x3e00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+ISA_INSN(SM4KS,      "sm4ks",      0x34000033, 0x3e00707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_X, 0)
+/* Zksh */
+ISA_INSN(SM3P0,      "sm3p0",      0x10801013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
+ISA_INSN(SM3P1,      "sm3p1",      0x10901013, 0xfff0707f, ISA_FMT_R, OPC_INT_ALU, 0, ISA_X_X_N, 0)
 /* clang-format on */

@@ -610,5 +610,39 @@ compressed_hints_and_edges:
     .insn r OP_FP, 1, 0x20, fa0, fa1, x2  /* fcvt.s.h with rm = rtz: objdump 2.40 has no name for it */
     .insn r OP_FP, 5, 0x02, fa0, fa1, fa2 /* fadd.h rm = 5, reserved: illegal, named with "unknown" */
     .option pop
+    /* the scalar cryptography extensions (RV64 forms), named where .option arch enables them */
+    .option push
+    .option arch, +zbb, +zbkb, +zbkc, +zbkx, +zknd, +zkne, +zknh, +zksed, +zksh
+    pack a0,a1,a2
+    packh a0,a1,a2
+    packw a0,a1,a2
+    packw a0,a1,zero            /* zext.h where Zbb is enabled */
+    brev8 a0,a1
+    xperm4 a0,a1,a2
+    xperm8 a0,a1,a2
+    aes64ds a0,a1,a2
+    aes64dsm a0,a1,a2
+    aes64im a0,a1
+    aes64ks1i a0,a1,0
+    aes64ks1i a0,a1,10
+    aes64ks2 a0,a1,a2
+    aes64es a0,a1,a2
+    aes64esm a0,a1,a2
+    sha256sig0 a0,a1
+    sha256sig1 a0,a1
+    sha256sum0 a0,a1
+    sha256sum1 a0,a1
+    sha512sig0 a0,a1
+    sha512sig1 a0,a1
+    sha512sum0 a0,a1
+    sha512sum1 a0,a1
+    sm4ed a0,a1,a2,0
+    sm4ed a0,a1,a2,2
+    sm4ks a0,a1,a2,1
+    sm4ks a0,a1,a2,3
+    sm3p0 a0,a1
+    sm3p1 a0,a1
+    .insn i 0x13, 1, a0, a1, 0x31c   /* aes64ks1i with a reserved round number: illegal, named */
+    .option pop
     ret
     .size all_insns, . - all_insns

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -32,7 +33,8 @@ void help_simpoint(void) {
            "  " SIMPOINT_WEIGHTS_FILE "    SimPoint's .weights: weight, cluster\n"
            "  " SIMPOINT_MANIFEST_FILE "  what `cyclescope run --simpoints DIR PROG` needs\n"
            "With --bb, clusters another tool's .bb (valgrind --tool=exp-bbv) and writes\n"
-           "only the .simpoints and .weights.\n"
+           "only the .simpoints and .weights (for that tool to time; `run --simpoints`\n"
+           "needs the manifest, which only a program's or a trace's profile has).\n"
            "\n"
            "options:\n"
            "  -o DIR             output directory (created if missing)\n"
@@ -298,6 +300,11 @@ int cmd_simpoint(int argc, char **argv) {
             ok = ok && simpoint_write_points(path, &r, &err);
             snprintf(path, sizeof path, "%s/%s", dir, SIMPOINT_WEIGHTS_FILE);
             ok = ok && simpoint_write_weights(path, &r, &err);
+            /* the manifest of an earlier `simpoint -o DIR PROG` describes other points now:
+             * `run --simpoints DIR` would refuse them as edited by hand */
+            snprintf(path, sizeof path, "%s/%s", dir, SIMPOINT_MANIFEST_FILE);
+            if (ok && unlink(path) == 0)
+                fprintf(stderr, "cyclescope: note: removed %s: it was of an earlier run's points\n", path);
         }
         if (!ok) rc = cli_fail("%s", err.msg);
         else printf("\nwritten to %s/\n", dir);

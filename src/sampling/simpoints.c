@@ -468,6 +468,16 @@ simpoint_set *simpoint_load(const char *dir, cs_error *err) {
     char *path = join_path(dir, SIMPOINT_MANIFEST_FILE);
     uint8_t *data;
     size_t size;
+    if (stat(path, &st) != 0 && errno == ENOENT) {
+        /* points clustered from another tool's vectors (simpoint --bb) have no manifest: they
+         * name no program, and intervals of other instructions cannot be timed here */
+        cs_error_set(err,
+                     "%s: no %s: not a directory `cyclescope simpoint -o %s PROG` wrote (the points of "
+                     "`simpoint --bb` cannot be timed: they come without the program's intervals)",
+                     dir, SIMPOINT_MANIFEST_FILE, dir);
+        free(path);
+        return NULL;
+    }
     if (!cs_read_file(path, &data, &size, err)) {
         free(path);
         return NULL;

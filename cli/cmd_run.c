@@ -15,7 +15,7 @@ void help_run(void) {
            "program's own output, prints the run summary (cycles, IPC/CPI, branch\n"
            "and cache statistics, occupancies),\n"
            "the CPI stacks measured at dispatch, issue and commit side by side, and\n"
-           "the FLOPS stack; writes all of it, with the IPC and FLOPS stacks drawn,\n"
+           "the FLOPS stack; writes all of it, with the CPI, IPC and FLOPS stacks drawn,\n"
            "into a new output directory (" CLI_OUTDIR_ROOT "/PROG-CONFIG-TIME/: report.html,\n"
            "results.json, results.csv, config.ini) unless told otherwise.\n"
            "`cyclescope stacks --validate` checks the stacks against idealised machines.\n"

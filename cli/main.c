@@ -134,6 +134,8 @@ static void usage(FILE *out) {
             "\n"
             "cyclescope <verb> --help   options of one verb\n"
             "cyclescope --version       version\n"
+            "first run, in a build tree: cyclescope run build/workloads/sort 10000 (the\n"
+            "bundled workloads: workloads/README.md; each method's page: docs/*.md)\n"
             "\n"
             "exit codes: 2 bad usage (options, configuration, outputs), 125 the run could not\n"
             "be done (bad input); the verbs that run a program (exec, run, stacks, stallscope,\n"

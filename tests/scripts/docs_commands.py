@@ -46,9 +46,12 @@ each command runs exactly as the page has it (the slow test).
 Checked: exit status 0 (or N when the comment says `(exits N)`); where the block shows the
 output (`$ cyclescope …` followed by lines without `$`), each word of the shown output — its
 headers and keys, letters only, numbers left out since sizes and revisions differ — is in what
-the command printed; a comment naming files the command writes (`# DIR/sweep.csv, …`) is not
-checked. --list prints the commands as they would run and runs nothing.
+the command printed; the files its comment says it writes (`# DIR/sweep.csv, sweep.html`,
+`cyclescope-out/PROG-CONFIG-TIME/`: placeholders match anything) exist afterwards; a JSON
+member its comment names (`# "stacks" object in the JSON`) is in the JSON it wrote. --list prints the commands as they would run and runs nothing.
 """
+import glob
+import json
 import os
 import re
 import shlex
@@ -108,12 +111,17 @@ def extract(path):
             i += 1
             text = text + " " + nxt.strip()
         i += 1
+        more = []  # the comment goes on in indented comment lines below it
+        while i < len(lines) and lines[i].startswith(" ") and lines[i].strip().startswith("#"):
+            more.append(lines[i].strip()[1:].strip())
+            i += 1
         shown = []
         if prompt:  # the output it shows: up to the next prompt or the end of the block
             while i < len(lines) and not lines[i].strip().startswith(("$ ", "```")):
                 shown.append(lines[i])
                 i += 1
         code, comment = split_comment(text)
+        comment = " ".join([comment] + more)
         for part in code.split(" ; "):
             out.append((start + 1, part.strip(), comment, shown))
     return out
@@ -271,6 +279,39 @@ def shown_words(shown):
     return want
 
 
+def comment_files(comment, words):
+    """The files a command's comment says it writes, as globs in the scratch directory: names
+    with an extension (`sp/bbv.simpoints`), placeholders (PROG, CONFIG, TIME) as *; a bare name
+    after `DIR/x` is in DIR too (`DIR/sweep.csv, sweep.html`). A word that is also one of the
+    command's own inputs (`sort.smp` in `(or a .cst trace)`) is not one."""
+    files, folder = [], ""
+    for f in re.findall(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.(?:json|csv|html|ini|simpoints|weights|txt|sbatch|log|rps|prof|smp|cst))\b", comment):
+        if f in words:
+            continue
+        if "/" in f:
+            folder = f.rsplit("/", 1)[0] + "/"
+        elif folder:
+            f = folder + f
+        files.append(re.sub(r"\b(PROG|CONFIG|TIME)\b", "*", f))
+    for d in re.findall(r"(cyclescope-out/[\w-]+/)(?![\w.])", comment):
+        files.append(re.sub(r"\b(PROG|CONFIG|TIME)\b", "*", d))
+    return files
+
+
+def json_of(words, stdout, scratch):
+    """The JSON a command wrote with --json (a file, or stdout with -)."""
+    if "--json" not in words:
+        return None
+    target = words[words.index("--json") + 1]
+    try:
+        if target == "-":
+            return json.loads(stdout)
+        with open(os.path.join(scratch, target), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def run_page(path):
     rel = os.path.relpath(path, SRC)
     cmds = extract(path)
@@ -320,6 +361,14 @@ def run_page(path):
             if missing:
                 page.failures.append(f"{where}: `{code}`: the output the page shows has "
                                      f"{', '.join(missing)}; the command did not print it")
+            for f in comment_files(comment, words):
+                if not glob.glob(os.path.join(scratch, f)):
+                    page.failures.append(f"{where}: `{code}`: the comment says it writes {f}; it did not")
+            for key in re.findall(r'"(\w+)" object', comment):
+                doc = json_of(words, r.stdout, scratch)
+                if not isinstance(doc, dict) or key not in doc:
+                    page.failures.append(f"{where}: `{code}`: the comment names the JSON's \"{key}\"; "
+                                         "the JSON has none")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return page

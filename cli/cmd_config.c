@@ -22,13 +22,25 @@ int cmd_config(int argc, char **argv) {
     if (!strcmp(argv[1], "list")) {
         if (argc > 2) return cli_usage("config", "list takes no arguments (%s)", argv[2]);
         static const char *const names[] = {"ooo4", "bdw", "knl", "inorder1", "inorder3"};
+        /* what each machine is for: a name and "out-of-order" told a first user too little to
+         * choose (docs/uarch.md, docs/inorder.md) */
+        static const char *const what[] = {
+            "the RpStacks paper's Table II machine (the default)",
+            "Broadwell-like (Eyerman et al. §IV)",
+            "Knights Landing-like (Eyerman et al. §IV)",
+            "Noonburg's one-pipe machine (thesis §3.4)",
+            "Noonburg's three-pipe machine (thesis §3.5, chapters 4-8)",
+        };
         int broken = 0;
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
             uarch_config cfg;
             cs_error err;
             uarch_config_default(&cfg);
             bool ok = uarch_config_load(&cfg, names[i], &err);
-            printf("%-10s %s\n", names[i], ok ? (cfg.model == MODEL_OOO ? "out-of-order" : "in-order") : err.msg);
+            if (!ok) printf("%-10s %s\n", names[i], err.msg);
+            else if (cfg.model == MODEL_OOO)
+                printf("%-10s out-of-order, %u-wide dispatch: %s\n", names[i], cfg.dispatch_width, what[i]);
+            else printf("%-10s in-order: %s\n", names[i], what[i]);
             broken += !ok;
         }
         /* a shipped configuration that does not load is a broken install (or CYCLESCOPE_CONFIGS) */

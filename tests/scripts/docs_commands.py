@@ -37,10 +37,11 @@ The commands of one page run in order in one scratch directory, so a later comma
 an earlier one wrote (sort.prof, interp.cst), as the reader would.
 
 Sizes (the rule, so the pages keep their real commands): by default (the fast test) a verb
-that times a program in detail (run, sim, stacks, stallscope, rpstacks, profile record, sweep)
-gets `--max 200000` inserted when the command has no --max (nor --simpoints, which times its
+that times a program in detail (run, sim, stacks, stallscope, rpstacks, profile record, sweep),
+or whose output is timed in detail afterwards (model analyze: `solve --compare-sim`), gets
+`--max 200000` inserted when the command has no --max (nor --simpoints, which times its
 own intervals); functional verbs (exec, trace,
-simpoint, model analyze) and reading verbs run as written. With --full nothing is inserted:
+simpoint) and reading verbs run as written. With --full nothing is inserted:
 each command runs exactly as the page has it (the slow test).
 
 Checked: exit status 0 (or N when the comment says `(exits N)`); where the block shows the
@@ -69,7 +70,7 @@ PAGES = args[3:]
 FULL = "--full" in flags
 LIST = "--list" in flags
 MAX = "200000"
-DETAILED = {"run", "sim", "stacks", "stallscope", "rpstacks", "sweep", ("profile", "record")}
+DETAILED = {"run", "sim", "stacks", "stallscope", "rpstacks", "sweep", ("profile", "record"), ("model", "analyze")}
 TIMEOUT = 900 if FULL else 120
 
 small = {}
@@ -183,7 +184,7 @@ class Page:
         elif ext == ".rps":
             cmd = ["rpstacks", "--max", MAX, "-o", path] + prog
         elif ext == ".smp":
-            cmd = ["model", "analyze", "-o", path] + prog
+            cmd = ["model", "analyze", "--max", MAX, "-o", path] + prog
         elif ext == ".prof":
             seed = re.sub(r"\D", "", stem) or "1"
             cmd = ["profile", "record", "--config", "inorder1", "--period", "1000", "--sample-seed", seed,

@@ -1373,6 +1373,61 @@ static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, u
     p->edges[p->nedges++] = (profile_edge){from, to, kind, 0, -1.0, 0, CONF_NONE};
 }
 
+/* Each jump's targets with every jump taken as known (joint_round): a table read with the others'
+ * current targets among the edges, else a jump out (to the caller's code pointer, or a sibling
+ * call through a loaded one). Returns how many jumps changed their targets; *failed when one
+ * jump has no reading at all. */
+static size_t joint_round(const elf_image *img, const profile_proc *p, jump_known *jumps, size_t n, const bool *open,
+                          uint64_t *table, bool *failed) {
+    size_t changed = 0;
+    insn_flow f = {img, jumps, n, NULL, NULL, false, NULL};
+    for (size_t q = 0; q < n; q++) {
+        if (!open[q]) continue;
+        jump_known *jk = &jumps[q];
+        insn_flow_build(&f, p);
+        size_t nt = jump_table(img, p, jk->at, &f, table);
+        bool out = false;
+        if (!nt) {
+            isa_insn d;
+            isa_decode(p->insns[jk->at].raw, &d);
+            out = flow_entry_value(p, &f, jk->at, d.rs1) || pointer_sibling_call(p, &f, jk->at);
+        }
+        insn_flow_free(&f);
+        if (!nt && !out) {
+            *failed = true;
+            return changed;
+        }
+        if (nt == jk->n && (!nt || !memcmp(jk->t, table, nt * sizeof *table))) continue;
+        free(jk->t);
+        jk->t = nt ? cs_calloc(nt, sizeof *jk->t) : NULL, jk->n = nt;
+        if (nt) memcpy(jk->t, table, nt * sizeof *table);
+        changed++;
+    }
+    return changed;
+}
+
+/* Jumps that need each other's edges: ld.so's _dl_relocate_object (Debian's ld.so, proc_a0d2)
+ * has two switches whose bound is a constant held in a callee-saved register (`li s4, 58` above
+ * the loop), found only over the CFG (flow_constant) — which needs every indirect jump of the
+ * procedure known, so each waited on the other and both stayed unknown. Taken as one system:
+ * every jump still unknown is first taken as known with no targets, each is read again with the
+ * targets found so far until none changes (a fixed point: every table read again with every
+ * edge in, its own too, gives itself, as find_jump_targets asks of one jump), and kept only
+ * when every one of them has a reading; else all are left unknown as before. */
+static void resolve_together(const elf_image *img, const profile_proc *p, jump_known *jumps, size_t n,
+                             uint64_t *table) {
+    bool *open = cs_calloc(n + 1, sizeof *open);
+    size_t nopen = 0;
+    for (size_t q = 0; q < n; q++)
+        if (!jumps[q].known) open[q] = true, jumps[q].known = true, nopen++;
+    bool failed = nopen < 2, settled = false; /* one jump alone: find_jump_targets has tried it */
+    for (int round = 0; !failed && !settled && round < 8; round++)
+        settled = !joint_round(img, p, jumps, n, open, table, &failed) && !failed;
+    for (size_t q = 0; q < n; q++)
+        if (open[q] && !settled) free(jumps[q].t), jumps[q].t = NULL, jumps[q].n = 0, jumps[q].known = false;
+    free(open);
+}
+
 /* The indirect jumps of the procedure and what each does: a constant target (inside, or
  * outside: a tail call), a jump table's entries, a tail call through a pointer after an
  * epilogue, or not known. Those the look-backs leave unknown are tried again with their
@@ -1437,6 +1492,7 @@ static jump_known *find_jump_targets(const elf_image *img, const profile_proc *p
             progress = progress || out;
         }
     }
+    if (!f.outside_in) resolve_together(img, p, jumps, n, table);
     free(table);
     free(again);
     *njumps = n;

@@ -1327,10 +1327,14 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
  * reloads ra from the stack and frees the frame (`ld ra, K(sp)`, `addi sp, sp, N`) before it —
  * an epilogue, after which compiled code jumps nowhere inside (clang++ and g++ end a
  * function with a virtual call so: `ld t1, 56(a3)`, …, `addi sp, sp, 80`, `jr t1` in
- * libstdc++'s __do_dyncast). */
+ * libstdc++'s __do_dyncast). The look back stops at a call (calls do not end blocks): the
+ * epilogue is what follows the last call, and the prologue above it sets sp otherwise — ld.so's
+ * lazy-binding trampoline _dl_runtime_resolve (proc_c7cc) is one block, prologue, `jalr` of
+ * _dl_fixup, epilogue, `jr t1` to the function it returned, and was left "missing edges" in
+ * every dynamically linked run. */
 static bool epilogue_tail_jump(const profile_proc *p, size_t j) {
     bool ra_reloaded = false, frame_freed = false;
-    for (size_t k = j; k-- > 0 && !ends_block(p->insns[k].op_class);) {
+    for (size_t k = j; k-- > 0 && !ends_block(p->insns[k].op_class) && p->insns[k].op_class != OPC_CALL;) {
         isa_insn d;
         isa_decode(p->insns[k].raw, &d);
         if (d.op == ISA_OP_LD && d.rd == 1 && d.rs1 == 2) ra_reloaded = true;

@@ -264,6 +264,22 @@ if(CYCLESCOPE_RISCV_CC)
   add_test(NAME profile.sibling_call_ptr COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/sibling-call-ptr
            ${CYCLESCOPE_GUEST_DIR}/sibling_call_ptr field_method:tail vtable_method:tail global_pointer:2 table_leaf:missing)
 endif()
+#   profile.jump_table_together  two switches whose bound is one constant kept in s4 over the loop, as in
+#                              ld.so's _dl_relocate_object (tests/guest/jump_table_together.S): found only
+#                              over the CFG, which needs each table's edges for the other's; read together,
+#                              5 edges, not missing edges (before: missing edges); twice_guard (its second
+#                              jump through a loaded pointer) stays missing edges (a guard)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.jump_table_together COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/jump-table-together
+           ${CYCLESCOPE_GUEST_DIR}/jump_table_together twice:5 twice_guard:missing)
+endif()
+#   profile.resolver_tail_jump  ld.so's lazy-binding trampoline (tests/guest/resolver_tail_jump.S): prologue, a call
+#                              returning a function, epilogue, `jr t1` in one block: a tail call, one edge
+#                              to the exit, not missing edges (before: missing edges)
+if(CYCLESCOPE_RISCV_CC)
+  add_test(NAME profile.resolver_tail_jump COMMAND ${_scripts}/profile_jump_table.sh ${_cs} ${_prof_out}/resolver-tail-jump
+           ${CYCLESCOPE_GUEST_DIR}/resolver_tail_jump resolve:tail)
+endif()
 #   profile.jump_table_two_ways_in  the same with a second branch into the table's block, bounded by another
 #                              constant (tests/guest/jump_table_two_ways_in.S): the bound is not proven on
 #                              every path, the procedure stays missing edges (a guard: no table read past)

@@ -1327,10 +1327,14 @@ static size_t jump_table(const elf_image *img, const profile_proc *p, size_t j, 
  * reloads ra from the stack and frees the frame (`ld ra, K(sp)`, `addi sp, sp, N`) before it —
  * an epilogue, after which compiled code jumps nowhere inside (clang++ and g++ end a
  * function with a virtual call so: `ld t1, 56(a3)`, …, `addi sp, sp, 80`, `jr t1` in
- * libstdc++'s __do_dyncast). */
+ * libstdc++'s __do_dyncast). The look back stops at a call (calls do not end blocks): the
+ * epilogue is what follows the last call, and the prologue above it sets sp otherwise — ld.so's
+ * lazy-binding trampoline _dl_runtime_resolve (proc_c7cc) is one block, prologue, `jalr` of
+ * _dl_fixup, epilogue, `jr t1` to the function it returned, and was left "missing edges" in
+ * every dynamically linked run. */
 static bool epilogue_tail_jump(const profile_proc *p, size_t j) {
     bool ra_reloaded = false, frame_freed = false;
-    for (size_t k = j; k-- > 0 && !ends_block(p->insns[k].op_class);) {
+    for (size_t k = j; k-- > 0 && !ends_block(p->insns[k].op_class) && p->insns[k].op_class != OPC_CALL;) {
         isa_insn d;
         isa_decode(p->insns[k].raw, &d);
         if (d.op == ISA_OP_LD && d.rd == 1 && d.rs1 == 2) ra_reloaded = true;
@@ -1371,6 +1375,61 @@ static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, u
         if (p->edges[i].from == from && p->edges[i].to == to) return;
     if (p->nedges == *cap) p->edges = cs_realloc(p->edges, (*cap = *cap * 2 + 8) * sizeof *p->edges);
     p->edges[p->nedges++] = (profile_edge){from, to, kind, 0, -1.0, 0, CONF_NONE};
+}
+
+/* Each jump's targets with every jump taken as known (joint_round): a table read with the others'
+ * current targets among the edges, else a jump out (to the caller's code pointer, or a sibling
+ * call through a loaded one). Returns how many jumps changed their targets; *failed when one
+ * jump has no reading at all. */
+static size_t joint_round(const elf_image *img, const profile_proc *p, jump_known *jumps, size_t n, const bool *open,
+                          uint64_t *table, bool *failed) {
+    size_t changed = 0;
+    insn_flow f = {img, jumps, n, NULL, NULL, false, NULL};
+    for (size_t q = 0; q < n; q++) {
+        if (!open[q]) continue;
+        jump_known *jk = &jumps[q];
+        insn_flow_build(&f, p);
+        size_t nt = jump_table(img, p, jk->at, &f, table);
+        bool out = false;
+        if (!nt) {
+            isa_insn d;
+            isa_decode(p->insns[jk->at].raw, &d);
+            out = flow_entry_value(p, &f, jk->at, d.rs1) || pointer_sibling_call(p, &f, jk->at);
+        }
+        insn_flow_free(&f);
+        if (!nt && !out) {
+            *failed = true;
+            return changed;
+        }
+        if (nt == jk->n && (!nt || !memcmp(jk->t, table, nt * sizeof *table))) continue;
+        free(jk->t);
+        jk->t = nt ? cs_calloc(nt, sizeof *jk->t) : NULL, jk->n = nt;
+        if (nt) memcpy(jk->t, table, nt * sizeof *table);
+        changed++;
+    }
+    return changed;
+}
+
+/* Jumps that need each other's edges: ld.so's _dl_relocate_object (Debian's ld.so, proc_a0d2)
+ * has two switches whose bound is a constant held in a callee-saved register (`li s4, 58` above
+ * the loop), found only over the CFG (flow_constant) — which needs every indirect jump of the
+ * procedure known, so each waited on the other and both stayed unknown. Taken as one system:
+ * every jump still unknown is first taken as known with no targets, each is read again with the
+ * targets found so far until none changes (a fixed point: every table read again with every
+ * edge in, its own too, gives itself, as find_jump_targets asks of one jump), and kept only
+ * when every one of them has a reading; else all are left unknown as before. */
+static void resolve_together(const elf_image *img, const profile_proc *p, jump_known *jumps, size_t n,
+                             uint64_t *table) {
+    bool *open = cs_calloc(n + 1, sizeof *open);
+    size_t nopen = 0;
+    for (size_t q = 0; q < n; q++)
+        if (!jumps[q].known) open[q] = true, jumps[q].known = true, nopen++;
+    bool failed = nopen < 2, settled = false; /* one jump alone: find_jump_targets has tried it */
+    for (int round = 0; !failed && !settled && round < 8; round++)
+        settled = !joint_round(img, p, jumps, n, open, table, &failed) && !failed;
+    for (size_t q = 0; q < n; q++)
+        if (open[q] && !settled) free(jumps[q].t), jumps[q].t = NULL, jumps[q].n = 0, jumps[q].known = false;
+    free(open);
 }
 
 /* The indirect jumps of the procedure and what each does: a constant target (inside, or
@@ -1437,6 +1496,7 @@ static jump_known *find_jump_targets(const elf_image *img, const profile_proc *p
             progress = progress || out;
         }
     }
+    if (!f.outside_in) resolve_together(img, p, jumps, n, table);
     free(table);
     free(again);
     *njumps = n;

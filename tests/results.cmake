@@ -29,6 +29,8 @@ foreach(case
     "config_name|no configuration named 'bwd': did you mean bdw\\? \\(the configurations: ooo4, bdw, knl, inorder1, inorder3|run;--config;bwd;prog"
     "config_far|no configuration named 'haswell' \\(the configurations: ooo4, bdw, knl, inorder1, inorder3|run;--config;haswell;prog"
     "set_key|unknown key core.rob_sze \\(did you mean core.rob_size\\?\\)|run;--set;core.rob_sze=4;prog"
+    "set_key_part|unknown key core.rob \\(did you mean core.rob_size\\?\\)|run;--set;core.rob=64;prog"
+    "set_key_parts|unknown key core.width \\(did you mean one of core.fetch_width, core.dispatch_width, core.issue_width, core.commit_width\\?\\)|run;--set;core.width=2;prog"
     "unread_key|--set core.rob_size=4: the in-order model does not read core.rob_size|run;--config;inorder3;--set;core.rob_size=4;prog"
     "unread_key_ooo|--set inorder.issue_buffer=4: the out-of-order model does not read inorder.issue_buffer|run;--set;inorder.issue_buffer=4;prog"
     "unknown_option|^cyclescope run: unknown option --bogus|run;--bogus;prog"

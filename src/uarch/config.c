@@ -444,6 +444,27 @@ static void unknown_key(const char *section, const char *name, cs_error *err) {
     }
     char given[256], best[256] = "", cand[256];
     snprintf(given, sizeof given, "%s.%s", section, name);
+    /* part of a key's name (core.rob for core.rob_size, core.width for the four widths): the
+     * keys of the section holding it, however far in spelling */
+    char part_of[512] = "";
+    int parts = 0;
+    size_t name_len = strlen(name);
+    for (int i = 0; i < KEY_COUNT && name_len >= 2; i++) {
+        const char *at = strcmp(keys[i].section, section) ? NULL : strstr(keys[i].name, name);
+        if (!at || (at != keys[i].name && name_len < 3)) continue; /* two letters: a prefix only */
+        if (++parts <= 4) {
+            size_t used = strlen(part_of);
+            snprintf(part_of + used, sizeof part_of - used, "%s%s.%s", used ? ", " : "", section, keys[i].name);
+        }
+    }
+    if (parts == 1) {
+        cs_error_set(err, "unknown key %s (did you mean %s?)", given, part_of);
+        return;
+    }
+    if (parts > 1 && parts <= 4) {
+        cs_error_set(err, "unknown key %s (did you mean one of %s?)", given, part_of);
+        return;
+    }
     size_t best_d = (size_t)-1;
     for (int i = 0; i < KEY_COUNT; i++) {
         snprintf(cand, sizeof cand, "%s.%s", keys[i].section, keys[i].name);

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,9 @@ int cmd_exec(int argc, char **argv) {
     switch (emu_state(e)) {
     case EMU_EXITED: rc = emu_exit_code(e); break;
     case EMU_FAILED:
-        cli_fail("%s", emu_error(e));
+        /* a writer ended by SIGPIPE (`exec PROG | head`) is said by no one, as under a shell
+         * or qemu-riscv64; its exit code says it */
+        if (emu_fault_signal(e) != SIGPIPE) cli_fail("%s", emu_error(e));
         /* a guest fault exits as the signal would under Linux or qemu (139 for SIGSEGV) */
         rc = emu_fault_signal(e) ? 128 + emu_fault_signal(e) : EXIT_RUN_FAILED;
         break;

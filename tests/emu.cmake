@@ -798,6 +798,20 @@ joined 63" ${_cs} exec ${_g}/threads many)
   endforeach()
   add_test(NAME exec.qemu.pipe_use.sigpipe
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/pipe_use sigpipe)
+  # SIGPIPE for a pipe from outside the program (inherited across execve, or its stdout):
+  # the program's action decides, as on Linux (tests/guest/sigpipe_outside.c, checked natively);
+  # before, an exec'd writer got EPIPE alone and a first process died by the host's SIGPIPE
+  add_test(NAME exec.sigpipe_outside.tree_default
+           COMMAND ${_scripts}/expect_output.sh 0 "^tree default: writer killed by signal 13$" ${_cs} exec ${_g}/sigpipe_outside tree default)
+  add_test(NAME exec.sigpipe_outside.tree_handler
+           COMMAND ${_scripts}/expect_output.sh 0 "^writer handler: EPIPE, handler ran 1$
+^tree handler: writer exit 3$" ${_cs} exec ${_g}/sigpipe_outside tree handler)
+  foreach(mode ignore handler)
+    add_test(NAME exec.sigpipe_outside.stdout_${mode}
+             COMMAND ${_scripts}/expect_output.sh 3 "^writer ${mode}: EPIPE, handler ran" bash -c "set -o pipefail; \"\$0\" exec \"\$1\" writer ${mode} | true" ${_cs} ${_g}/sigpipe_outside)
+  endforeach()
+  add_test(NAME exec.sigpipe_outside.stdout_default
+           COMMAND ${_scripts}/expect_output.sh 141 "" bash -c "set -o pipefail; \"\$0\" exec \"\$1\" writer default | true" ${_cs} ${_g}/sigpipe_outside)
   # a read only the guest itself could satisfy waits forever on Linux: one line, exit 125
   add_test(NAME exec.fault.pipe_forever
            COMMAND ${_scripts}/expect_error.sh 125 "read from an empty pipe would block forever" ${_cs} exec ${_g}/pipe_use block)

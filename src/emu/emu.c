@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,8 +207,24 @@ static char *emu_sysroot(const char *asked) {
     return cs_strdup(realpath(asked, resolved) ? resolved : asked);
 }
 
+/* A guest's write to a pipe or socket nobody reads any more is EPIPE, and its SIGPIPE is the
+ * guest's to take (syscall.c sends it, and the guest's action decides: it may ignore it or
+ * catch it). The host's SIGPIPE for cyclescope's own write() must then do nothing: while an
+ * emulator lives SIGPIPE is ignored on the host, and the action before comes back with the
+ * last one. Before 2026-11-29 the first process died by the host's default action even when
+ * the guest ignored or caught SIGPIPE, and a forked or exec'd process writing to an inherited
+ * pipe got EPIPE without its SIGPIPE (busybox's `yes | head` printed "Broken pipe"). */
+static int sigpipe_users;
+static struct sigaction sigpipe_before;
+
 emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
     emu_t *e = cs_calloc(1, sizeof *e);
+    if (sigpipe_users++ == 0) {
+        struct sigaction ignore;
+        memset(&ignore, 0, sizeof ignore);
+        ignore.sa_handler = SIG_IGN;
+        sigaction(SIGPIPE, &ignore, &sigpipe_before);
+    }
     e->path = cs_strdup(path);
     /* the program's name as Linux starts it (fs/exec.c begin_new_exec: the basename of the
      * file executed, at most 15 bytes), for PR_GET_NAME and /proc/self/comm */
@@ -296,6 +313,7 @@ emu_t *emu_create(const char *path, const emu_options *opt, cs_error *err) {
 
 void emu_destroy(emu_t *e) {
     if (!e) return;
+    if (--sigpipe_users == 0) sigaction(SIGPIPE, &sigpipe_before, NULL);
     emu_shared_release_all(e);
     for (int i = 0; i < EMU_MAX_FDS; i++) /* as sys_close: never the emulator's own stdio, but a
                                               file the guest moved onto its 0 to 2 (dup3) */

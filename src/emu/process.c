@@ -1217,7 +1217,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
         }
         close(cwd);
     }
-    if (e->tree) signal(SIGPIPE, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN); /* as while any emulator lives (emu.c emu_create) */
     for (size_t k = 0; k < nkept; k++) {
         const guest_fd *g = &e->fds[kept[k]];
         if (g->host > 2) fcntl(g->host, F_SETFD, FD_CLOEXEC);

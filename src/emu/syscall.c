@@ -2111,6 +2111,8 @@ static int64_t sys_write(emu_t *e, uint64_t fd, uint64_t buf, uint64_t count, in
         shared_before_io(e, g->host);
         ssize_t put_n = offset < 0 ? write(g->host, tmp, n) : pwrite(g->host, tmp, n, offset);
         ret = put_n < 0 ? -errno : put_n;
+        if (ret == -EPIPE) /* a pipe or socket from outside (an inherited stdout): as Linux */
+            emu_signal_send(e, SIGPIPE, "sent for a write to a pipe or socket without a reader");
         if (put_n > 0) shared_after_write(e, g->host);
         if (g->eventfd) ret = eventfd_io_end(e, g, ret, may_wait, false);
         if (p && put_n > 0) { /* the copy a fork of the emulator is given */
@@ -2154,6 +2156,10 @@ static int64_t sys_sendfile(emu_t *e, uint64_t out_fd, uint64_t in_fd, uint64_t 
     shared_before_io(e, in->host);
     shared_before_io(e, out->host);
     ssize_t sent = sendfile(out->host, in->host, offset_addr ? &offset : NULL, n);
+    if (sent < 0 && errno == EPIPE) { /* as write(2) */
+        emu_signal_send(e, SIGPIPE, "sent for a sendfile to a pipe or socket without a reader");
+        return -EPIPE;
+    }
     if (sent < 0) return -errno;
     if (sent > 0) shared_after_write(e, out->host);
     if (offset_addr && guest_put(e, offset_addr, &offset, sizeof offset)) return -EFAULT;

@@ -227,6 +227,9 @@ struct emu {
     /* umask(2)'s mask once the guest set one (new files: mode & ~it, then the host's) */
     uint32_t guest_umask;
     bool umask_set;
+    /* setpriority's nice value of the process (-20 to 19; 0 at the start), as getpriority
+     * reports it (20 - nice); a fork and an execve keep it */
+    int8_t nice;
     bool keep_caps; /* prctl PR_SET_KEEPCAPS's flag, as PR_GET_KEEPCAPS reports it */
     /* the guest's working directory (chdir, fchdir), a host O_PATH descriptor; -1 while it
      * is the host process' own: cyclescope never changes its own directory */

@@ -1135,6 +1135,7 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
     put_number(&b, e->opt.thread_quantum);
     put_number(&b, e->umask_set);
     put_number(&b, e->guest_umask);
+    put_number(&b, (uint64_t)(int64_t)e->nice);
     put_number(&b, e->ctx.sig_blocked);
     uint64_t ignored = 0;
     for (int sig = 1; sig <= 64; sig++)
@@ -1295,6 +1296,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
     o.may_exec = true;
     bool umask_set = get_number(&r) != 0;
     uint32_t umask_value = (uint32_t)get_number(&r);
+    int8_t nice = (int8_t)(int64_t)get_number(&r);
     uint64_t blocked = get_number(&r), ignored = get_number(&r), host_mask = get_number(&r);
     size_t nfds = (size_t)get_number(&r);
     if (nfds > EMU_MAX_FDS || o.vpid <= 0) r.bad = true;
@@ -1348,6 +1350,7 @@ emu_t *emu_create_exec_state(int fd, cs_error *err) {
         if (!r.bad) mem_set_limit(&e->m, e->rlim[GUEST_RLIMIT_AS][0]); /* a lowered RLIMIT_AS bounds the mappings */
         e->umask_set = umask_set;
         e->guest_umask = umask_value;
+        e->nice = nice;
         e->ctx.sig_blocked = blocked & ~SIG_UNBLOCKABLE;
         for (int sig = 1; sig <= 64; sig++)
             if (ignored & SIG_BIT(sig)) e->sigaction_handler[sig] = 1;

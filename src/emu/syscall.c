@@ -48,7 +48,7 @@ enum {
     SYS_eventfd2 = 19, SYS_epoll_create1 = 20, SYS_epoll_ctl = 21, SYS_epoll_pwait = 22, SYS_epoll_pwait2 = 441,
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
-    SYS_getpriority = 141, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
+    SYS_setpriority = 140, SYS_getpriority = 141, SYS_mknodat = 33, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
     SYS_getgroups = 158, SYS_mincore = 232, SYS_fadvise64 = 223, SYS_statfs = 43, SYS_fstatfs = 44,
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
     SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
@@ -89,7 +89,7 @@ static const char *syscall_name(unsigned long nr) {
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(fchownat) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
         NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(setpgid) NAME(getpgid) NAME(getsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
-        NAME(getpriority) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(statfs) NAME(fstatfs) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
+        NAME(setpriority) NAME(getpriority) NAME(mknodat) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(statfs) NAME(fstatfs) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
         NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat) NAME(symlinkat) NAME(linkat)
         NAME(renameat) NAME(faccessat) NAME(chdir) NAME(openat) NAME(close) NAME(pipe2)
         NAME(getdents64) NAME(lseek) NAME(read) NAME(write) NAME(readv) NAME(writev) NAME(pread64)
@@ -3187,6 +3187,29 @@ static int64_t sys_mkdirat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t
     return r;
 }
 
+/* mknodat(dirfd, path, mode, dev): a FIFO (busybox's mkfifo), a regular file or a socket
+ * node beneath --allow-write DIR, as mkdirat makes a directory (it was -ENOSYS); a device
+ * node needs CAP_MKNOD, which the guest (uid 1000) lacks: EPERM. The FIFO is the host's: an
+ * open of one end waits on the host for the other, which another process of the guest (or
+ * outside) opens; a single process opening it alone blocks, as on Linux, and so does the run. */
+static int64_t sys_mknodat(emu_t *e, int64_t dirfd, uint64_t path_addr, uint64_t mode) {
+    uint32_t type = (uint32_t)mode & S_IFMT; /* Linux's may_mknod first */
+    if (type == S_IFDIR) return -EPERM;
+    bool device = type == S_IFCHR || type == S_IFBLK;
+    if (type != 0 && type != S_IFREG && type != S_IFIFO && type != S_IFSOCK && !device) return -EINVAL;
+    if (e->umask_set) mode &= ~(uint64_t)e->guest_umask; /* the host's umask applies too */
+    char last[LAST_MAX];
+    int64_t dir = parent_beneath(e, dirfd, path_addr, last, sizeof last, &CREATE_NOT_A_NAME);
+    if (dir < 0) return dir;
+    struct stat st;
+    int64_t r = device && fstatat((int)dir, last, &st, AT_SYMLINK_NOFOLLOW) == 0           ? -EEXIST
+        : device                                                                           ? -EPERM /* no CAP_MKNOD */
+        : mknodat((int)dir, last, (type ? type : S_IFREG) | ((mode_t)mode & 07777), 0) < 0 ? -errno
+                                                                                           : 0;
+    close((int)dir);
+    return r;
+}
+
 /* symlinkat(target, dirfd, path): the link is made beneath --allow-write DIR as mkdirat
  * makes a directory; its target is text, stored as the guest gave it (a write through the
  * link later resolves it beneath DIR like any path, so a link to outside grants nothing). */
@@ -3524,6 +3547,7 @@ void emu_syscall(emu_t *e) {
     case SYS_renameat2: ret = sys_renameat2(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_unlinkat: ret = sys_unlinkat(e, (int64_t)a0, a1, a2); break;
     case SYS_mkdirat: ret = sys_mkdirat(e, (int64_t)a0, a1, a2); break;
+    case SYS_mknodat: ret = sys_mknodat(e, (int64_t)a0, a1, a2); break;
     case SYS_symlinkat: ret = sys_symlinkat(e, a0, (int64_t)a1, a2); break;
     case SYS_linkat: ret = sys_linkat(e, (int64_t)a0, a1, (int64_t)a2, a3, a4); break;
     case SYS_fchmod: ret = sys_fchmod(e, a0, a1); break;
@@ -3649,7 +3673,21 @@ void emu_syscall(emu_t *e) {
     case SYS_mlockall:
     case SYS_munlockall: ret = 0; break; /* nothing to flush or pin in a copy of memory */
     case SYS_syncfs: ret = fd_of(e, a0) ? 0 : -EBADF; break;
-    case SYS_getpriority: ret = a0 == 0 && (a1 == 0 || a1 == (uint64_t)e->vpid) ? 20 : -ESRCH; break; /* nice 0 */
+    case SYS_getpriority: /* PRIO_PROCESS of the process itself: 20 - nice, as the system call (not glibc) */
+        ret = a0 > 2 ? -EINVAL : a0 == 0 && (a1 == 0 || a1 == (uint64_t)e->vpid) ? 20 - e->nice : -ESRCH;
+        break;
+    case SYS_setpriority: {
+        /* PRIO_PROCESS of the process itself (busybox's nice, nohup; it was -ENOSYS): a nice
+         * value clamped to -20..19, which an unprivileged process may raise but not lower
+         * (EACCES, RLIMIT_NICE 0); a group or a user: not modelled (ESRCH, as for no match) */
+        int64_t want = (int64_t)(int32_t)a2;
+        want = want < -20 ? -20 : want > 19 ? 19 : want;
+        if (a0 > 2) ret = -EINVAL;
+        else if (a0 != 0 || (a1 != 0 && a1 != (uint64_t)e->vpid)) ret = -ESRCH;
+        else if (want < e->nice) ret = -EACCES;
+        else e->nice = (int8_t)want, ret = 0;
+        break;
+    }
     case SYS_umask: {
         if (!e->umask_set) { /* inherited: the host process' */
             mode_t host = umask(022);

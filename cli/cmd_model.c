@@ -395,7 +395,8 @@ static int run_point(const char *profile_path, const sm_profile *p, point *pt, u
                         "analysed stream (not recorded: the files the program reads, its stdin when that was no file "
                         "at `model analyze`, the guest options but --seed and --env-fixed; in a profile an older "
                         "cyclescope made without --env-fixed, whether stdout and stderr were a terminal, a device or "
-                        "a file; or the program changed)",
+                        "a file; or the program changed; a program whose child processes it waits for or reads need "
+                        "not repeat: the host schedules them)",
                         profile_path, (unsigned long long)st->uops, (unsigned long long)p->instructions);
     pt->simulated = true;
     /* the thesis' instruction is our µop (a ChampSim-derived trace can split an instruction) */

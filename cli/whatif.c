@@ -162,7 +162,10 @@ static bool verify(const rps_result *r, point *pts, const int *which, int k, int
                              "%s: the baseline now takes %llu cycles, the .rps recorded %llu: the program or "
                              "trace changed since `cyclescope rpstacks` (run it again)%s",
                              r->origin.argv[0], (unsigned long long)res[q].stats.cycles, (unsigned long long)r->cycles,
-                             r->origin.is_trace ? "" : ", or its input did (stdin: give it the same, < FILE)");
+                             r->origin.is_trace ? ""
+                                                : ", or its input did (stdin: give it the same, < FILE); a program "
+                                                  "whose child processes it waits for or reads need not repeat: "
+                                                  "the host schedules them");
                 ok = false;
             }
             job_result_free(&res[q]);

@@ -131,7 +131,8 @@ bool validation_run(const validation_options *opt, validation_result *out, core_
             if (s->instructions != base->instructions) {
                 cs_error_set(err,
                              "validation: the %s machine timed %llu instructions, the baseline %llu; the runs must "
-                             "time the same instructions (a deterministic program, no --host-time)",
+                             "time the same instructions (a deterministic program, no --host-time; a program whose "
+                             "child processes it waits for or reads need not repeat: the host schedules them)",
                              jobs[1 + k].name, (unsigned long long)s->instructions,
                              (unsigned long long)base->instructions);
                 ok = false;

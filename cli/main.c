@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +176,15 @@ static int finish(int rc) {
     bool flush_failed = fflush(stdout) != 0;
     int why = errno;
     if ((flush_failed || ferror(stdout)) && rc == 0) {
+        /* a pipe whose reader is gone (`cyclescope run PROG | head`): the host's SIGPIPE was
+         * ignored while the emulator lived (the guest takes its own, emu.c), so the tables met
+         * EPIPE; end as SIGPIPE's default action would have ended us, silently, unless the
+         * caller ignores SIGPIPE */
+        struct pollfd out = {.fd = STDOUT_FILENO, .events = 0};
+        struct sigaction now;
+        if (poll(&out, 1, 0) == 1 && (out.revents & POLLERR) && sigaction(SIGPIPE, NULL, &now) == 0 &&
+            now.sa_handler == SIG_DFL)
+            raise(SIGPIPE);
         /* an earlier failed write left only the error flag, not its errno */
         fprintf(stderr, "cyclescope: stdout: write failed: %s\n",
                 flush_failed && why ? strerror(why) : "closed, or no space left");

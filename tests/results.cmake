@@ -111,6 +111,10 @@ if(CYCLESCOPE_HAVE_WORKLOADS)
   add_test(NAME results.cli COMMAND ${_scripts}/results_cli.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR} ${CYCLESCOPE_GUEST_DIR})
   # damaged inputs and surroundings: a full or closed stdout, closed descriptors, … (hbad)
   add_test(NAME results.bad_input COMMAND ${_scripts}/bad_input.sh ${_cs} ${CYCLESCOPE_WORKLOAD_DIR})
+  # tables to a pipe whose reader is gone (`run PROG | head`): ended by SIGPIPE, silently, as
+  # before the host's SIGPIPE was ignored while a guest runs (it then said "write failed", 125)
+  add_test(NAME results.stdout_pipe_closed
+           COMMAND ${_scripts}/closed_pipe_stdout.sh ${_cs} run --max 1000 ${CYCLESCOPE_WORKLOAD_DIR}/dep_add)
   # the systematic audit (docs/errors.md): every verb given bad option values, damaged and foreign
   # inputs, unwritable outputs; each case one line on stderr naming it, exit 1..127, no file
   # changed. The fast subset here (875 cases); every combination (2015) labelled slow.

@@ -175,19 +175,24 @@ static int32_t word_vpid(uint64_t w) { return (int32_t)(uint32_t)(w >> 32); }
 static pid_t word_host(uint64_t w) { return (pid_t)(uint32_t)w; }
 static bool word_is_member(uint64_t w) { return w != 0 && w != TREE_FILLING; }
 
-/* The host's start time of process `host` (0: it does not exist). The comm field may hold
- * spaces and parentheses: the fields after it follow the last ')'. */
-static uint64_t host_start_time(pid_t host) {
-    char path[64], text[1024];
+/* Host process `host`'s /proc/PID/stat from its last ')' on (the comm field before it may hold
+ * spaces and parentheses), in TEXT; NULL if it does not exist. */
+static const char *host_stat_after_comm(pid_t host, char *text, size_t size) {
+    char path[64];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)host);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t n = read(fd, text, sizeof text - 1);
+    if (fd < 0) return NULL;
+    ssize_t n = read(fd, text, size - 1);
     close(fd);
-    if (n <= 0) return 0;
+    if (n <= 0) return NULL;
     text[n] = 0;
-    char *at = strrchr(text, ')');
-    if (!at) return 0;
+    return strrchr(text, ')');
+}
+
+/* The host's start time of process `host` (0: it does not exist). */
+static uint64_t host_start_time(pid_t host) {
+    char text[1024];
+    const char *at = host_stat_after_comm(host, text, sizeof text);
     /* after ") ": state (3), ppid, pgrp, session, tty_nr, tpgid, flags, minflt, cminflt,
      * majflt, cmajflt, utime, stime, cutime, cstime, priority, nice, num_threads, itrealvalue,
      * starttime (22) */
@@ -197,14 +202,8 @@ static uint64_t host_start_time(pid_t host) {
 
 /* The host's state letter of process `host` (stat's third field: R, S, T, ...; 0: unknown). */
 static char host_state_of(pid_t host) {
-    char path[64], text[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)host);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    text[n > 0 ? n : 0] = 0;
-    char *at = strrchr(text, ')');
+    char text[512];
+    const char *at = host_stat_after_comm(host, text, sizeof text);
     return at && at[1] == ' ' ? at[2] : 0;
 }
 

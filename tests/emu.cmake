@@ -663,6 +663,14 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
              COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/proc_tree ${case})
     set_tests_properties(exec.qemu.proc_tree.${case} PROPERTIES TIMEOUT 30)
   endforeach()
+  # Process groups and sessions (virtual ids in the tree's table): a child's setsid, setpgid of
+  # itself and of its children (EPERM, EINVAL, ESRCH as Linux's), getpgid/getsid/getpgrp,
+  # kill(-pgid) and kill(0) of its group only, waitpid(-pgid) and waitpid(0) (ECHILD for a
+  # child of another group), a group leader's /proc/PID/stat (setsid was "unsupported" before,
+  # setpgid to a new group ended the run)
+  add_test(NAME exec.qemu.proc_groups.session
+           COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} -- ${_g}/proc_groups session)
+  set_tests_properties(exec.qemu.proc_groups.session PROPERTIES TIMEOUT 30)
   set(_ptdir ${CMAKE_CURRENT_BINARY_DIR}/proc-tree-area)
   file(MAKE_DIRECTORY ${_ptdir})
   add_test(NAME exec.qemu.proc_tree.shared_kill
@@ -714,6 +722,12 @@ RLIMIT_AS raised again: Operation not permitted" ${_cs} exec ${_g}/rlimits guest
   add_test(NAME exec.procs.exec_parent COMMAND ${_cs} exec ${_g}/proc_tree exec_parent)
   set_tests_properties(exec.procs.exec_parent PROPERTIES TIMEOUT 30
     PASS_REGULAR_EXPRESSION "^the child's kill of its parent, now another program: 0\nSIGUSR1 pending: 1, handler ran: 0\nafter the unblock: handler ran 1, si_pid is the child's 1\n$")
+  # setpgid of a child after its execve is EACCES (0 before it), the caller's /proc/self/stat
+  # shows its own session (not under qemu-riscv64: no execve of a RISC-V program without
+  # binfmt_misc, and its /proc/self/stat has 0 there; the lines are Linux's answer)
+  add_test(NAME exec.procs.groups_exec COMMAND ${_cs} exec ${_g}/proc_groups exec)
+  set_tests_properties(exec.procs.groups_exec PROPERTIES TIMEOUT 30
+    PASS_REGULAR_EXPRESSION "^setpgid\\(child, child\\) before its execve: 0\nsetpgid\\(child, own group\\) before its execve: 0\nthe new program is ready: 1\n/proc/self/stat: 1 1 1\nsetpgid\\(child, child\\) after its execve: EACCES\nits group is still the caller's: 1\nchild: exited 6\nsession leader: exited 0\n$")
   # a process keeps its children through an execve: the new program waits for the one made
   # before it (before: ECHILD, "child: exited 0"); Linux's answer, as above (the same program
   # built for the host prints these lines)

@@ -530,6 +530,15 @@ void emu_processes_free(emu_t *e);
 /* kill(2) of another process of the guest's tree, or of its group (0, -GUEST_PID) or of
  * every process (-1): the caller's own pid and threads are syscall.c's. 0 or -errno. */
 int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig);
+/* Process groups and sessions (virtual ids in the tree's table, 1000 unless changed;
+ * docs/sandbox.md §15): getpgid or getsid (`session`) of `pid` (0: the caller; a thread's id:
+ * its process), setpgid, setsid as Linux's, with its errnos. */
+int64_t emu_sys_getpgid(emu_t *e, int64_t pid, bool session);
+int64_t emu_sys_setpgid(emu_t *e, int64_t pid, int64_t pgid);
+int64_t emu_sys_setsid(emu_t *e);
+/* Process `vpid`'s group and session (the caller's, or a live member's of the tree): false
+ * when the tree has no such process (/proc/PID/stat). */
+bool emu_process_ids(const emu_t *e, int32_t vpid, int32_t *pgid, int32_t *sid);
 /* Whether `pid` is the virtual pid of a live process of the guest's tree (a zombie not yet
  * reaped included, as on Linux): getpgid, getsid. */
 bool emu_is_tree_process(const emu_t *e, int64_t pid);

@@ -17,7 +17,9 @@
  *   pages the parent takes then (vfork_take_memory), so a posix_spawn whose exec fails
  *   returns the errno glibc's child wrote into its parent's memory, as on Linux.
  * - kill of another process reaches its guest (signal.c: its handlers, mask, ignored
- *   signals); kill of the group, or of -1, reaches every process of the table.
+ *   signals); kill of a group reaches the table's members of that group, of -1 every one.
+ * - Process groups and sessions are virtual ids in the table (setpgid, setsid): the host's
+ *   never change, so a terminal's Ctrl-C still reaches the whole tree.
  * - execve never runs a host binary: a RISC-V ELF (an absolute path under the guest library
  *   prefix first, emu_exec_path) (or a #! script whose interpreter is one)
  *   replaces the host process by `cyclescope exec --exec-state FD` on it, FD a memfd with the
@@ -160,6 +162,10 @@ typedef struct tree_slot {
      * copy a name half rewritten) */
     uint32_t seq;
     emu_shown shown;
+    /* its process group and session (inherited at the fork, kept across an execve): written by
+     * the process itself (setpgid, setsid) or by its parent (setpgid of a child), read by all */
+    int32_t pgid, sid;
+    uint32_t execed; /* it called execve: its parent may no longer move it (setpgid's EACCES) */
 } tree_slot;
 
 struct emu_tree {
@@ -225,7 +231,10 @@ static bool tree_ready(emu_t *e) {
     while (!secret && getrandom(&secret, sizeof secret, 0) == (ssize_t)sizeof secret) {
     }
     e->tree->secret = secret ? secret : (uint32_t)getpid() * 2654435761u | 1;
-    e->tree->slots[0] = (tree_slot){.member = tree_word(e->vpid, getpid()), .start_time = host_start_time(getpid())};
+    e->tree->slots[0] = (tree_slot){.member = tree_word(e->vpid, getpid()),
+                                    .start_time = host_start_time(getpid()),
+                                    .pgid = GUEST_PID, /* the first process leads both */
+                                    .sid = GUEST_PID};
     emu_tree_threads_changed(e); /* the threads it made before */
     return true;
 }
@@ -351,6 +360,94 @@ pid_t emu_tree_host_pid(const emu_t *e, int64_t pid) {
     uint64_t w;
     tree_slot *slot = tree_find(e, (int32_t)pid, &w);
     return slot && !slot_stale(slot, w) ? word_host(w) : 0;
+}
+
+/* ---- process groups and sessions (virtual ids in the table: the host's never change, so
+ * cyclescope's own Ctrl-C handling of the tree stays as it is) ---- */
+
+/* The group and session of this process: its slot's, or the first process' 1000 before the
+ * tree exists (then it is the only process and leads both: nothing can have changed them). */
+static void own_ids(const emu_t *e, int32_t *pgid, int32_t *sid) {
+    uint64_t w;
+    const tree_slot *slot = tree_find(e, e->vpid, &w);
+    *pgid = slot ? __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE) : GUEST_PID;
+    *sid = slot ? __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE) : GUEST_PID;
+}
+
+bool emu_process_ids(const emu_t *e, int32_t vpid, int32_t *pgid, int32_t *sid) {
+    if (vpid == e->vpid) {
+        own_ids(e, pgid, sid);
+        return true;
+    }
+    uint64_t w;
+    const tree_slot *slot = tree_find(e, vpid, &w);
+    if (!slot || slot_stale(slot, w)) return false;
+    *pgid = __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE);
+    *sid = __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE);
+    return true;
+}
+
+int64_t emu_sys_getpgid(emu_t *e, int64_t pid, bool session) {
+    int32_t pgid, sid;
+    if (pid == 0 || pid == e->vpid || emu_thread_is_tid(e, pid)) {
+        own_ids(e, &pgid, &sid);
+        return session ? sid : pgid;
+    }
+    if (pid < 0 || pid > INT32_MAX) return -ESRCH;
+    uint64_t w;
+    const tree_slot *slot = tree_find_task(e, (int32_t)pid, &w); /* a thread's id: its process' */
+    if (!slot || slot_stale(slot, w)) return -ESRCH;
+    return session ? __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE) : __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE);
+}
+
+/* Whether a live (or zombie) process of the tree is in group `pgid`, session `sid` (any: -1). */
+static bool group_exists(const emu_t *e, int32_t pgid, int32_t sid) {
+    int32_t own_pgid, own_sid;
+    own_ids(e, &own_pgid, &own_sid);
+    if (own_pgid == pgid && (sid < 0 || own_sid == sid)) return true;
+    for (size_t i = 0; e->tree && i < TREE_SLOTS; i++) {
+        const tree_slot *slot = &e->tree->slots[i];
+        uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
+        if (!word_is_member(w) || word_vpid(w) == e->vpid || slot_stale(slot, w)) continue;
+        if (__atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE) == pgid &&
+            (sid < 0 || __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE) == sid))
+            return true;
+    }
+    return false;
+}
+
+/* Linux's setpgid (kernel/sys.c), its checks in its order. */
+int64_t emu_sys_setpgid(emu_t *e, int64_t pid, int64_t pgid) {
+    if (pid == 0) pid = e->vpid;
+    if (pgid == 0) pgid = pid;
+    if (pgid < 0) return -EINVAL;
+    if (pid < 0 || pid > INT32_MAX) return -ESRCH;
+    if (pid != e->vpid && emu_thread_is_tid(e, pid)) return -EINVAL; /* not a thread group leader */
+    int32_t own_pgid, own_sid;
+    own_ids(e, &own_pgid, &own_sid);
+    uint64_t w;
+    tree_slot *slot = tree_find(e, (int32_t)pid, &w);
+    if (pid != e->vpid) { /* a child of the caller only */
+        if (!is_child(e, pid) || !slot) return -ESRCH;
+        if (__atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE) != own_sid) return -EPERM;
+        if (__atomic_load_n(&slot->execed, __ATOMIC_ACQUIRE)) return -EACCES;
+    }
+    int32_t sid = slot ? __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE) : own_sid;
+    if (sid == pid) return -EPERM; /* a session leader stays in its group */
+    if (pgid != pid && (pgid > INT32_MAX || !group_exists(e, (int32_t)pgid, sid))) return -EPERM;
+    if (!slot) return -EPERM; /* no tree: the first process, which leads the session (above) */
+    __atomic_store_n(&slot->pgid, (int32_t)pgid, __ATOMIC_RELEASE);
+    return 0;
+}
+
+/* Linux's setsid: EPERM for a group leader, or when a group already has the caller's pid. */
+int64_t emu_sys_setsid(emu_t *e) {
+    uint64_t w;
+    tree_slot *slot = tree_find(e, e->vpid, &w);
+    if (!slot || group_exists(e, e->vpid, -1)) return -EPERM; /* no tree: the first process leads */
+    __atomic_store_n(&slot->sid, e->vpid, __ATOMIC_RELEASE);
+    __atomic_store_n(&slot->pgid, e->vpid, __ATOMIC_RELEASE);
+    return e->vpid;
 }
 
 static int compare_pids(const void *a, const void *b) {
@@ -621,6 +718,11 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
     uint64_t start_ns = emu_guest_time_ns(e, true); /* the child's /proc/PID/stat starttime */
     child.start_ticks = start_ns / 10000000;
     slot_publish(&e->tree->slots[slot], &child);
+    int32_t pgid, sid; /* the child's group and session are its parent's */
+    own_ids(e, &pgid, &sid);
+    __atomic_store_n(&e->tree->slots[slot].pgid, pgid, __ATOMIC_RELEASE);
+    __atomic_store_n(&e->tree->slots[slot].sid, sid, __ATOMIC_RELEASE);
+    __atomic_store_n(&e->tree->slots[slot].execed, 0, __ATOMIC_RELEASE);
     if (e->child_count == e->child_cap) {
         sigset_t held;
         hold_signals(&held);
@@ -702,11 +804,17 @@ int64_t emu_sys_fork(emu_t *e, uint64_t flags, uint64_t newsp, uint64_t ptid, ui
 
 /* ---- wait4, waitid, kill ---- */
 
-/* Whether child i is one `pid` names as wait4 reads it (> 0: that pid; -1 and 0: any; < -1:
- * the group -pid; every child stays in the guest's one process group, GUEST_PID). */
+/* Whether child i is one `pid` names as wait4 reads it (> 0: that pid; -1: any; 0: one in
+ * the caller's group; < -1: one in the group -pid), its group as it is now (the table's). */
 static bool child_matches(const emu_t *e, size_t i, int64_t pid) {
     if (pid > 0) return e->children[i].vpid == pid;
-    return pid == -1 || pid == 0 || pid == -GUEST_PID;
+    if (pid == -1) return true;
+    int32_t group = (int32_t)-pid, sid, child_group;
+    if (pid == 0) own_ids(e, &group, &sid);
+    uint64_t w;
+    const tree_slot *slot = tree_find(e, e->children[i].vpid, &w);
+    child_group = slot ? __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE) : GUEST_PID;
+    return child_group == group;
 }
 
 static void child_forget(emu_t *e, size_t i, int32_t code) {
@@ -838,7 +946,10 @@ int64_t emu_sys_waitid(emu_t *e, int64_t idtype, int64_t id, uint64_t info_addr,
         if (id <= 0) return -EINVAL;
         pid = id;
         break;
-    case P_PGID: pid = id == 0 ? 0 : -id; break;
+    case P_PGID:
+        if (id < 0) return -EINVAL;
+        pid = id == 0 ? 0 : -id;
+        break;
     default: return -EINVAL; /* P_PIDFD: the guest has no pidfds */
     }
     int host_options = ((options & WAIT_WEXITED) ? WEXITED : 0) | ((options & WAIT_WUNTRACED) ? WSTOPPED : 0) |
@@ -905,18 +1016,38 @@ static int64_t kill_slot(emu_t *e, const tree_slot *slot, uint64_t w, int64_t si
 
 int64_t emu_sys_kill(emu_t *e, int64_t pid, int64_t sig) {
     if (sig < 0 || sig > 64) return -EINVAL;
-    bool group = pid == 0 || pid == -GUEST_PID; /* every process stays in the one group */
-    if (group || pid == -1) {                   /* -1: every process the caller may signal but itself */
+    if (pid == -1) { /* every process the caller may signal but itself */
         size_t reached = 0;
         for (size_t i = 0; e->tree && i < TREE_SLOTS; i++) {
             uint64_t w = __atomic_load_n(&e->tree->slots[i].member, __ATOMIC_ACQUIRE);
             if (word_is_member(w) && word_vpid(w) != e->vpid && kill_slot(e, &e->tree->slots[i], w, sig, -1) == 0)
                 reached++;
         }
-        if (group) return emu_sys_kill_process(e, sig);
         return reached ? 0 : -ESRCH;
     }
-    if (pid < -1 || pid > INT32_MAX) return -ESRCH; /* no other group; no such pid */
+    if (pid <= 0) { /* 0: the caller's group; -pgid: that group (Linux's __kill_pgrp_info) */
+        int32_t group = (int32_t)-pid, own_pgid, own_sid;
+        if (pid <= INT32_MIN) return -ESRCH;
+        own_ids(e, &own_pgid, &own_sid);
+        if (pid == 0) group = own_pgid;
+        size_t reached = 0, tried = 0;
+        int64_t last = -ESRCH;
+        for (size_t i = 0; e->tree && i < TREE_SLOTS; i++) {
+            const tree_slot *slot = &e->tree->slots[i];
+            uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
+            if (!word_is_member(w) || word_vpid(w) == e->vpid ||
+                __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE) != group)
+                continue;
+            int64_t r = kill_slot(e, slot, w, sig, -1);
+            if (r == -ESRCH) continue; /* gone meanwhile: not a member */
+            tried++;
+            if (r == 0) reached++;
+            else last = r;
+        }
+        if (own_pgid == group) return emu_sys_kill_process(e, sig); /* itself last, as before */
+        return reached ? 0 : tried ? last : -ESRCH;
+    }
+    if (pid > INT32_MAX) return -ESRCH; /* no such pid */
     uint64_t w;
     const tree_slot *slot = tree_find_task(e, (int32_t)pid, &w); /* a thread's id: its process */
     if (slot) return kill_slot(e, slot, w, sig, -1);
@@ -1209,8 +1340,12 @@ int64_t emu_sys_execve(emu_t *e, int hdir, const char *guest_path, uint64_t argv
     progress_interrupt();
     fflush(NULL);
     vfork_share_memory(e); /* a vfork child's writes, for its parent (again at its exit if this fails) */
+    uint64_t own_word;
+    tree_slot *own = tree_find(e, e->vpid, &own_word);
+    if (own) __atomic_store_n(&own->execed, 1, __ATOMIC_RELEASE); /* before: its parent's setpgid is EACCES */
     execve("/proc/self/exe", host_argv, environ);
     int why = errno;
+    if (own) __atomic_store_n(&own->execed, 0, __ATOMIC_RELEASE);
     /* it failed: everything as it was */
     if (cwd >= 0) {
         if (fchdir(cwd) != 0) {

@@ -48,7 +48,7 @@ enum {
     SYS_eventfd2 = 19, SYS_epoll_create1 = 20, SYS_epoll_ctl = 21, SYS_epoll_pwait = 22, SYS_epoll_pwait2 = 441,
     SYS_getcwd = 17, SYS_ftruncate = 46, SYS_fsync = 82, SYS_fdatasync = 83, SYS_pselect6 = 72,
     SYS_ppoll = 73, SYS_sync = 81, SYS_sched_getparam = 121, SYS_sched_getscheduler = 120,
-    SYS_setpriority = 140, SYS_getpriority = 141, SYS_mknodat = 33, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156, SYS_umask = 166, SYS_prctl = 167,
+    SYS_setpriority = 140, SYS_getpriority = 141, SYS_mknodat = 33, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156, SYS_setsid = 157, SYS_umask = 166, SYS_prctl = 167,
     SYS_getgroups = 158, SYS_mincore = 232, SYS_fadvise64 = 223, SYS_statfs = 43, SYS_fstatfs = 44,
     SYS_getcpu = 168, SYS_mlock = 228, SYS_munlock = 229, SYS_mlockall = 230, SYS_munlockall = 231,
     SYS_syncfs = 267, SYS_fchdir = 50, SYS_getitimer = 102, SYS_rt_sigsuspend = 133,
@@ -87,7 +87,7 @@ static const char *syscall_name(unsigned long nr) {
     case SYS_##n: return #n;
         NAME(eventfd2) NAME(epoll_create1) NAME(epoll_ctl) NAME(epoll_pwait) NAME(epoll_pwait2)
         NAME(getcwd) NAME(fchmod) NAME(fchmodat) NAME(fchown) NAME(fchownat) NAME(utimensat) NAME(ftruncate) NAME(fsync) NAME(fdatasync) NAME(pselect6) NAME(ppoll)
-        NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(setpgid) NAME(getpgid) NAME(getsid) NAME(prctl)
+        NAME(sync) NAME(sched_getparam) NAME(sched_getscheduler) NAME(setpgid) NAME(getpgid) NAME(getsid) NAME(setsid) NAME(prctl)
         NAME(getcpu) NAME(mlock) NAME(munlock) NAME(mlockall) NAME(munlockall) NAME(syncfs)
         NAME(setpriority) NAME(getpriority) NAME(mknodat) NAME(getgroups) NAME(mincore) NAME(fadvise64) NAME(statfs) NAME(fstatfs) NAME(umask) NAME(fchdir) NAME(getitimer) NAME(rt_sigsuspend)
         NAME(dup) NAME(dup3) NAME(fcntl) NAME(ioctl) NAME(mkdirat) NAME(unlinkat) NAME(symlinkat) NAME(linkat)
@@ -827,15 +827,16 @@ static int proc_stat_fd(emu_t *e, bool status, int32_t tid) {
     proc_signal_sets(e, &ignored, &caught);
     char text[2048];
     int len;
+    int32_t pgid, sid;
+    emu_process_ids(e, e->vpid, &pgid, &sid);
     if (!status) {
-        len =
-            snprintf(text, sizeof text,
-                     "%d (%s) R %d %d %d 0 -1 0 0 0 0 0 %" PRIu64 " 0 0 0 20 0 %d 0 %" PRIu64 " %" PRIu64 " %" PRIu64
-                     " 18446744073709551615 0 0 %" PRIu64 " 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-                     " 0 0 0 17 0 0 0 0 0 0 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " 0\n",
-                     tid, name, e->parent_vpid, GUEST_PID, GUEST_PID, user_ticks, threads, e->start_ns / 10000000, size,
-                     size / PAGE_SIZE, e->start_stack, e->ctx.sig_pending | e->sig_shared_pending, e->ctx.sig_blocked,
-                     ignored, caught, e->brk_start, e->arg_start, e->arg_end, e->env_start, e->env_end);
+        len = snprintf(text, sizeof text,
+                       "%d (%s) R %d %d %d 0 -1 0 0 0 0 0 %" PRIu64 " 0 0 0 20 0 %d 0 %" PRIu64 " %" PRIu64 " %" PRIu64
+                       " 18446744073709551615 0 0 %" PRIu64 " 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+                       " 0 0 0 17 0 0 0 0 0 0 0 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " 0\n",
+                       tid, name, e->parent_vpid, pgid, sid, user_ticks, threads, e->start_ns / 10000000, size,
+                       size / PAGE_SIZE, e->start_stack, e->ctx.sig_pending | e->sig_shared_pending, e->ctx.sig_blocked,
+                       ignored, caught, e->brk_start, e->arg_start, e->arg_end, e->env_start, e->env_end);
     } else {
         len = snprintf(text, sizeof text,
                        "Name:\t%s\nUmask:\t%04o\nState:\tR (running)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
@@ -912,8 +913,8 @@ static char host_state(pid_t host) {
 /* stat, status, comm or cmdline of another process of the guest's tree, which get_path made
  * /proc/HOST/NAME (proc_other_process): from what it published (emu_tree_publish) — its pid,
  * parent, name, cmdline, thread count, start (the guest clock at its fork) and mappings' size —
- * and its host process' state (a zombie's cmdline is empty, as Linux's). Group and session
- * are 1000 as for every process of the tree. The figures it alone knows and does not publish
+ * and its host process' state (a zombie's cmdline is empty, as Linux's); its group and
+ * session from the table (emu_process_ids). The figures it alone knows and does not publish
  * (times, faults, signals, addresses) are 0 in stat and absent from status. 0: not such a
  * path; else the descriptor or -errno. */
 static int proc_other_fd(emu_t *e, const char *path, bool writes) {
@@ -923,7 +924,8 @@ static int proc_other_fd(emu_t *e, const char *path, bool writes) {
     if (*end != '/' || host > INT32_MAX) return 0;
     emu_shown shown;
     if (!emu_tree_identity(e, (pid_t)host, &shown)) return 0;
-    int32_t vpid = shown.vpid, ppid = shown.ppid;
+    int32_t vpid = shown.vpid, ppid = shown.ppid, pgid = GUEST_PID, sid = GUEST_PID;
+    emu_process_ids(e, vpid, &pgid, &sid);
     const char *comm = shown.comm, *cmdline = shown.cmdline;
     size_t len = shown.cmdline_len;
     const char *name = end + 1;
@@ -943,7 +945,7 @@ static int proc_other_fd(emu_t *e, const char *path, bool writes) {
         n = snprintf(text, sizeof text,
                      "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 %" PRIu64 " %" PRIu64 " %" PRIu64
                      " 18446744073709551615",
-                     vpid, comm, state, ppid, GUEST_PID, GUEST_PID, shown.threads, shown.start_ticks, shown.vsize,
+                     vpid, comm, state, ppid, pgid, sid, shown.threads, shown.start_ticks, shown.vsize,
                      shown.vsize / PAGE_SIZE);
         for (int field = 26; field <= 52; field++) /* exit_signal (38) is SIGCHLD, as the own stat's */
             n += snprintf(text + n, sizeof text - (size_t)n, field == 38 ? " 17" : " 0");
@@ -3508,13 +3510,6 @@ static void warn_unsupported(emu_t *e, uint64_t nr) {
 
 /* ---- dispatch ---- */
 
-/* Whether `pid` names a process (or thread) of the guest's tree: 0 (itself), its own pid or
- * threads, the first process, any live process of the tree (process.c's shared table). */
-static bool knows_tree_process(emu_t *e, int64_t pid) {
-    if (pid == 0 || pid == e->vpid || pid == GUEST_PID || emu_thread_is_tid(e, pid)) return true;
-    return emu_is_tree_process(e, pid);
-}
-
 /* Whether the handler of the first signal due has SA_RESTART (the kernel's handle_signal
  * looks at the signal it delivers first, the lowest number). */
 static bool emu_restarts(const emu_t *e) {
@@ -3699,19 +3694,10 @@ void emu_syscall(emu_t *e) {
         e->guest_umask = (uint32_t)a0 & 0777;
         break;
     }
-    case SYS_setpgid:
-        /* every process stays in the one group and session 1000 (§15): the first process leads
-         * the session, where Linux answers EPERM; a child may "join" 1000, where it is */
-        if ((int64_t)a0 < 0 || (int64_t)a1 < 0) ret = -EINVAL;
-        else if (a0 != 0 && a0 != (uint64_t)e->vpid) goto unsupported; /* a child's group */
-        else if (e->vpid == GUEST_PID) ret = -EPERM;
-        else if (a1 == GUEST_PID) ret = 0;
-        else goto unsupported; /* a new group: not modelled */
-        break;
+    case SYS_setpgid: ret = emu_sys_setpgid(e, (int64_t)(int32_t)a0, (int64_t)(int32_t)a1); break;
+    case SYS_setsid: ret = emu_sys_setsid(e); break;
     case SYS_getpgid:
-    case SYS_getsid: /* every process of the tree is in the one group and session 1000 (§15) */
-        ret = knows_tree_process(e, (int64_t)(int32_t)a0) ? GUEST_PID : -ESRCH;
-        break;
+    case SYS_getsid: ret = emu_sys_getpgid(e, (int64_t)(int32_t)a0, nr == SYS_getsid); break;
     case SYS_sched_getscheduler: ret = a0 == 0 || a0 == (uint64_t)e->vpid ? 0 : -ESRCH; break; /* SCHED_OTHER */
     case SYS_sched_getparam: {
         static const int32_t priority = 0;

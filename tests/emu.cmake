@@ -207,16 +207,21 @@ if(CYCLESCOPE_RISCV_CC AND CYCLESCOPE_QEMU)
   endforeach()
   # mknodat (a FIFO a child writes and its parent reads; a regular file) and setpriority,
   # found by busybox's mkfifo and nice (both -ENOSYS; docs/sandbox.md §4)
+  # a directory each: the two tests make the same FIFO name and ctest -j runs them side by side
+  # (a parent then waited forever in open of the other test's FIFO)
   set(_mkdir ${CMAKE_CURRENT_BINARY_DIR}/mknod-area)
   file(MAKE_DIRECTORY ${_mkdir})
   add_test(NAME exec.qemu.mknod_nice
            COMMAND ${_scripts}/compare_qemu.sh ${CYCLESCOPE_QEMU} ${_cs} --allow-write ${_mkdir} -- ${_g}/mknod_nice ${_mkdir})
-  set_tests_properties(exec.qemu.mknod_nice PROPERTIES ENVIRONMENT COMPARE_STDERR=1)
+  set_tests_properties(exec.qemu.mknod_nice PROPERTIES ENVIRONMENT COMPARE_STDERR=1 TIMEOUT 60)
+  set(_mkdir ${CMAKE_CURRENT_BINARY_DIR}/mknod-area-refused)
+  file(MAKE_DIRECTORY ${_mkdir})
   add_test(NAME exec.mknod_nice.refused
            COMMAND ${_scripts}/expect_output.sh 0 "^mknod char device +-1 errno Operation not permitted$
 ^setpriority raise +0$
 ^setpriority lower +-1 errno Permission denied$
 ^setpriority other +-1 errno No such process$" ${_cs} exec --allow-write ${_mkdir} ${_g}/mknod_nice ${_mkdir} refused)
+  set_tests_properties(exec.mknod_nice.refused PROPERTIES TIMEOUT 60)
   # symbolic and hard links (symlinkat, linkat) beneath --allow-write: GNU patch creating a
   # git diff's symlink failed on -ENOSYS with a warning (docs/sandbox.md §4); a hard link to
   # a file outside DIR, or through a symbolic link leaving it, is refused (it would make that

@@ -203,9 +203,17 @@ typedef struct fp_memo {
     uint64_t per[4];        /* slots per cycle */
 } fp_memo;
 
+/* The D-cache miss a stage last blamed, and the cycles it blamed it in. */
+typedef struct miss_track {
+    uint64_t seq;
+    uint64_t seen;
+} miss_track;
+
 struct stacks_observer {
     uint32_t W;                   /* slots per cycle in a CPI stack */
     long_track lt[STACK_STAGES];  /* the long-latency µop each stage last blamed */
+    miss_track mt[STACK_STAGES];  /* the D-cache miss each stage last blamed */
+    uint32_t hit[OPC_COUNT];      /* in-order: a memory class's latency on an L1 hit (0: no cap) */
     uint32_t k;                   /* FP units (FLOPS slots per cycle: 2k) */
     uint64_t carry[STACK_STAGES]; /* §III-A: µops beyond W, for the next cycle */
     uint64_t slots[STACK_STAGES][COMP_COUNT];
@@ -297,6 +305,14 @@ static void obs_begin(void *ctx, const probe_run_info *info) {
     }
     s->W = w ? w : 1;
     s->k = info->fp_units;
+    /* the in-order model: a memory µop's latency on an L1 hit is its pipe's depth (the D-cache
+     * access and the stall stage are within it), see miss_cycles() */
+    if (info->cfg && info->model && !strcmp(info->model, "inorder")) {
+        const inorder_config *io = &info->cfg->inorder;
+        for (uint32_t p = 0; p < io->pipe_count; p++)
+            for (int k = 0; k < OPC_COUNT; k++)
+                if (is_mem_class((uint8_t)k) && (io->pipe[p].classes & (1u << k))) s->hit[k] = io->pipe[p].stages;
+    }
     s->res.width = s->W;
     s->res.fp.units = info->fp_units;
     s->res.fp.vector = info->fp_vector ? info->fp_vector : 1;
@@ -334,9 +350,36 @@ HOT void track_long(stacks_observer *s, int st, const stage_view *v, stack_compo
     }
 }
 
+/* D-cache. What the perfect D-cache machine (§V-A) removes from a missing memory µop is its
+ * latency beyond an L1 hit: the miss's stall S = latency - hit. A stage that blames the µop in N
+ * cycles would, with the miss gone, blame it in N - S of them (the load-use wait a hit keeps:
+ * on inorder3 a reader right behind a load waits one cycle for a hit too), so a D-cache
+ * component holds at most S of a µop's blamed cycles per stage, and the others go to dependence,
+ * the base pipeline latency of an L1 hit (blame_uop). Of `rep` cycles blamed on the µop: those
+ * still within S. Only where the hit latency is known (the in-order model, s->hit); out of order
+ * a miss keeps all its blamed cycles. */
+HOT uint64_t miss_cycles(stacks_observer *s, int st, const stage_view *v, uint64_t rep) {
+    uint32_t hit = s->hit[v->cause.op_class < OPC_COUNT ? v->cause.op_class : 0];
+    if (!hit) return rep;
+    miss_track *t = &s->mt[st];
+    if (v->cause.seq != t->seq) *t = (miss_track){v->cause.seq, 0};
+    uint64_t S = v->cause.latency > hit ? v->cause.latency - hit : 0;
+    uint64_t left = S > t->seen ? S - t->seen : 0, in = rep < left ? rep : left;
+    t->seen += rep;
+    return in;
+}
+
+static inline bool is_dcache_comp(stack_component c) { return c >= COMP_DCACHE_L2 && c <= COMP_DCACHE_MEM; }
+
 HOT void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t lost, uint64_t rep) {
     bool literal = st == STACK_COMMIT;
     stack_component c = classify(v, literal);
+    if (is_dcache_comp(c) && v->cause.kind == CAUSE_UOP) {
+        uint64_t in = miss_cycles(s, st, v, rep);
+        s->slots[st][c] += lost * in;
+        s->slots[st][COMP_DEPEND] += lost * (rep - in);
+        return;
+    }
     s->slots[st][c] += lost * rep;
     if (literal || (c != COMP_LONGLAT_INT && c != COMP_LONGLAT_FP)) return;
     track_long(s, st, v, c, lost, rep);
@@ -348,6 +391,12 @@ HOT void account_stage(stacks_observer *s, int st, const stage_view *v, uint64_t
     if (n < W && !s->carry[st]) { /* the common case */
         stack_component c = classify_memo(&s->cmemo[st], v, st == STACK_COMMIT);
         slot[COMP_BASE] += n * rep;
+        if (is_dcache_comp(c) && v->cause.kind == CAUSE_UOP) {
+            uint64_t in = miss_cycles(s, st, v, rep);
+            slot[c] += (W - n) * in;
+            slot[COMP_DEPEND] += (W - n) * (rep - in);
+            return;
+        }
         slot[c] += (W - n) * rep;
         if (st != STACK_COMMIT && (c == COMP_LONGLAT_INT || c == COMP_LONGLAT_FP)) track_long(s, st, v, c, W - n, rep);
         return;

@@ -494,7 +494,6 @@ typedef struct ini_state {
     cs_error *err;
     const char *path;              /* the file read (a base is looked for beside it); NULL for a text */
     const struct ini_state *named; /* the file whose base this one is; NULL for the file given */
-    int depth;                     /* bases within bases: 0 for the file given */
     bool failed;
     bool pools_cleared, pipes_cleared; /* a file with [fu.*] / [pipe.*] replaces the defaults */
     size_t settings;                   /* keys set: a file with none is refused */
@@ -511,6 +510,11 @@ static char *trim_blanks(char *s) {
 
 static bool config_load(uarch_config *cfg, const char *name_or_path, const ini_state *named, cs_error *err);
 
+/* "bdw" names a configuration of uarch_config_dir(); "my.ini" or "dir/x" is a file. */
+static bool config_is_name(const char *name_or_path) {
+    return !strchr(name_or_path, '/') && !strstr(name_or_path, ".ini");
+}
+
 /* `base = NAME|FILE.ini`, the first line of a file that sets anything: the configuration this
  * one changes (as Sniper's `#include nehalem`), loaded first, its keys then overridden by this
  * file's. A name is one of the configuration directory's; a path is taken from the directory of
@@ -523,31 +527,11 @@ static bool load_base(ini_state *st, const char *base) {
                      uarch_config_dir());
         return false;
     }
-    if (st->depth >= CONFIG_MAX_BASE_DEPTH) {
-        cs_error_set(st->err, "base = %s: bases nested deeper than %d (a file that is its own base?)", base,
-                     CONFIG_MAX_BASE_DEPTH);
-        return false;
-    }
     char path[PATH_MAX + 64];
-    bool by_name = !strchr(base, '/') && !strstr(base, ".ini");
     const char *slash = st->path ? strrchr(st->path, '/') : NULL;
-    if (!by_name && base[0] != '/' && slash)
+    if (!config_is_name(base) && base[0] != '/' && slash)
         snprintf(path, sizeof path, "%.*s/%s", (int)(slash - st->path), st->path, base);
     else snprintf(path, sizeof path, "%s", base);
-    char real[PATH_MAX];
-    bool found = realpath(path, real) != NULL;
-    if (!found && by_name) {
-        char named[PATH_MAX + 64];
-        snprintf(named, sizeof named, "%s/%s.ini", uarch_config_dir(), base);
-        found = realpath(named, real) != NULL;
-    }
-    for (const ini_state *s = st; found && s; s = s->named) {
-        char other[PATH_MAX];
-        if (s->path && realpath(s->path, other) && !strcmp(other, real)) {
-            cs_error_set(st->err, "base = %s: a cycle (%s is a base of itself)", base, s->path);
-            return false;
-        }
-    }
     cs_error inner;
     if (!config_load(st->cfg, path, st, &inner)) {
         cs_error_set(st->err, "base = %s: %s", base, inner.msg);
@@ -652,7 +636,7 @@ bool uarch_config_load(uarch_config *cfg, const char *name_or_path, cs_error *er
 
 static bool config_load(uarch_config *cfg, const char *name_or_path, const ini_state *named, cs_error *err) {
     char path[PATH_MAX + 64];
-    bool by_name = !strchr(name_or_path, '/') && !strstr(name_or_path, ".ini");
+    bool by_name = config_is_name(name_or_path);
     if (by_name && uarch_config_renamed(name_or_path)) name_or_path = uarch_config_renamed(name_or_path);
     int len = by_name ? snprintf(path, sizeof path, "%s/%s.ini", uarch_config_dir(), name_or_path)
                       : snprintf(path, sizeof path, "%s", name_or_path);
@@ -666,6 +650,20 @@ static bool config_load(uarch_config *cfg, const char *name_or_path, const ini_s
             cs_error_set(err, "%s: not a configuration file (a configuration file is FILE.ini; or a name from %s)",
                          name_or_path, uarch_config_dir());
         else cs_error_set(err, "no configuration named '%s' (looked for %s)", name_or_path, path);
+        return false;
+    }
+    /* a base: not one of the files naming it (a cycle), nor too deep a chain of them */
+    int depth = 0;
+    char real[PATH_MAX];
+    for (const ini_state *s = named; s; s = s->named, depth++) {
+        char other[PATH_MAX];
+        if (s->path && realpath(path, real) && realpath(s->path, other) && !strcmp(other, real)) {
+            cs_error_set(err, "a cycle (%s is a base of itself)", s->path);
+            return false;
+        }
+    }
+    if (depth > CONFIG_MAX_BASE_DEPTH) {
+        cs_error_set(err, "bases nested deeper than %d (a file that is its own base?)", CONFIG_MAX_BASE_DEPTH);
         return false;
     }
     FILE *f = cs_fopen_input(path, err); /* a regular file: /dev/zero or a FIFO is refused at once */
@@ -696,7 +694,7 @@ static bool config_load(uarch_config *cfg, const char *name_or_path, const ini_s
                          binary ? "binary data, not INI text" : "larger than 1 MB, not INI text");
         return false;
     }
-    ini_state st = {.cfg = cfg, .err = err, .path = path, .named = named, .depth = named ? named->depth + 1 : 0};
+    ini_state st = {.cfg = cfg, .err = err, .path = path, .named = named};
     cs_error local;
     if (!err) st.err = &local;
     int line = ini_parse_file(f, config_ini_handler, &st);

@@ -452,31 +452,31 @@ bool mem_read_slow(mem *m, uint64_t addr, void *out, size_t size) {
     return true;
 }
 
+/* The host address of ADDR about to be written (NULL with the fault set if it may not be): a
+ * page holding decoded instructions has them dropped, any other enters the write TLB. */
+static uint8_t *writable_at(mem *m, uint64_t addr) {
+    page *p;
+    if (!access_page(m, addr, PROT_W, &p)) return NULL;
+    uint64_t vpn = addr >> PAGE_SHIFT;
+    if (p->code) /* stale decoded instructions: decode again when next executed */
+        memset(p->code, 0, (PAGE_SIZE / 2) * sizeof(dinsn));
+    else m->tlb_write[vpn & (TLB_SIZE - 1)] = (tlb_entry){vpn, p->data};
+    return p->data + (addr & PAGE_MASK);
+}
+
 bool mem_write_slow(mem *m, uint64_t addr, const void *in, size_t size) {
     const uint8_t *src = in;
     while (size) {
-        page *p;
-        if (!access_page(m, addr, PROT_W, &p)) return false;
-        uint64_t vpn = addr >> PAGE_SHIFT;
-        if (p->code) /* stale decoded instructions: decode again when next executed */
-            memset(p->code, 0, (PAGE_SIZE / 2) * sizeof(dinsn));
-        else m->tlb_write[vpn & (TLB_SIZE - 1)] = (tlb_entry){vpn, p->data};
+        uint8_t *to = writable_at(m, addr);
+        if (!to) return false;
         size_t off = addr & PAGE_MASK, n = PAGE_SIZE - off < size ? PAGE_SIZE - off : size;
-        memcpy(p->data + off, src, n);
+        memcpy(to, src, n);
         src += n, addr += n, size -= n;
     }
     return true;
 }
 
-void *mem_atomic_slow(mem *m, uint64_t addr) {
-    page *p;
-    if (!access_page(m, addr, PROT_W, &p)) return NULL;
-    uint64_t vpn = addr >> PAGE_SHIFT;
-    if (p->code) /* stale decoded instructions, as for any write */
-        memset(p->code, 0, (PAGE_SIZE / 2) * sizeof(dinsn));
-    else m->tlb_write[vpn & (TLB_SIZE - 1)] = (tlb_entry){vpn, p->data};
-    return p->data + (addr & PAGE_MASK);
-}
+void *mem_atomic_slow(mem *m, uint64_t addr) { return writable_at(m, addr); }
 
 static bool copy_page_range(mem *m, uint64_t addr, uint8_t *buf, size_t size, bool in, uint8_t need) {
     while (size) {

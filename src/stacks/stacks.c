@@ -214,6 +214,7 @@ struct stacks_observer {
     long_track lt[STACK_STAGES];  /* the long-latency µop each stage last blamed */
     miss_track mt[STACK_STAGES];  /* the D-cache miss each stage last blamed */
     uint32_t hit[OPC_COUNT];      /* in-order: a memory class's latency on an L1 hit (0: no cap) */
+    bool caps_misses;             /* some hit[] is known: out of order, the accounting skips the cap */
     uint32_t k;                   /* FP units (FLOPS slots per cycle: 2k) */
     uint64_t carry[STACK_STAGES]; /* §III-A: µops beyond W, for the next cycle */
     uint64_t slots[STACK_STAGES][COMP_COUNT];
@@ -311,7 +312,10 @@ static void obs_begin(void *ctx, const probe_run_info *info) {
         const inorder_config *io = &info->cfg->inorder;
         for (uint32_t p = 0; p < io->pipe_count; p++)
             for (int k = 0; k < OPC_COUNT; k++)
-                if (is_mem_class((uint8_t)k) && (io->pipe[p].classes & (1u << k))) s->hit[k] = io->pipe[p].stages;
+                if (is_mem_class((uint8_t)k) && (io->pipe[p].classes & (1u << k))) {
+                    s->hit[k] = io->pipe[p].stages;
+                    s->caps_misses |= s->hit[k] != 0;
+                }
     }
     s->res.width = s->W;
     s->res.fp.units = info->fp_units;
@@ -371,34 +375,30 @@ HOT uint64_t miss_cycles(stacks_observer *s, int st, const stage_view *v, uint64
 
 static inline bool is_dcache_comp(stack_component c) { return c >= COMP_DCACHE_L2 && c <= COMP_DCACHE_MEM; }
 
-HOT void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t lost, uint64_t rep) {
-    bool literal = st == STACK_COMMIT;
-    stack_component c = classify(v, literal);
-    if (is_dcache_comp(c) && v->cause.kind == CAUSE_UOP) {
+/* LOST slots a cycle for REP cycles, to component c: a missing memory µop's only up to its
+ * cycles beyond a hit (miss_cycles, in order), the rest dependence; a long-latency µop tracked. */
+HOT void charge_lost(stacks_observer *s, int st, const stage_view *v, stack_component c, uint64_t lost, uint64_t rep) {
+    uint64_t *slot = s->slots[st];
+    if (s->caps_misses && is_dcache_comp(c) && v->cause.kind == CAUSE_UOP) {
         uint64_t in = miss_cycles(s, st, v, rep);
-        s->slots[st][c] += lost * in;
-        s->slots[st][COMP_DEPEND] += lost * (rep - in);
+        slot[c] += lost * in;
+        slot[COMP_DEPEND] += lost * (rep - in);
         return;
     }
-    s->slots[st][c] += lost * rep;
-    if (literal || (c != COMP_LONGLAT_INT && c != COMP_LONGLAT_FP)) return;
-    track_long(s, st, v, c, lost, rep);
+    slot[c] += lost * rep;
+    if (st != STACK_COMMIT && (c == COMP_LONGLAT_INT || c == COMP_LONGLAT_FP)) track_long(s, st, v, c, lost, rep);
+}
+
+HOT void account_lost(stacks_observer *s, int st, const stage_view *v, uint64_t lost, uint64_t rep) {
+    charge_lost(s, st, v, classify(v, st == STACK_COMMIT), lost, rep);
 }
 
 /* One stage for `rep` identical cycles. */
 HOT void account_stage(stacks_observer *s, int st, const stage_view *v, uint64_t rep) {
     uint64_t W = s->W, n = v->n, *slot = s->slots[st];
     if (n < W && !s->carry[st]) { /* the common case */
-        stack_component c = classify_memo(&s->cmemo[st], v, st == STACK_COMMIT);
         slot[COMP_BASE] += n * rep;
-        if (is_dcache_comp(c) && v->cause.kind == CAUSE_UOP) {
-            uint64_t in = miss_cycles(s, st, v, rep);
-            slot[c] += (W - n) * in;
-            slot[COMP_DEPEND] += (W - n) * (rep - in);
-            return;
-        }
-        slot[c] += (W - n) * rep;
-        if (st != STACK_COMMIT && (c == COMP_LONGLAT_INT || c == COMP_LONGLAT_FP)) track_long(s, st, v, c, W - n, rep);
+        charge_lost(s, st, v, classify_memo(&s->cmemo[st], v, st == STACK_COMMIT), W - n, rep);
         return;
     }
     if (n >= W) { /* a full cycle; the excess waits for the next one */

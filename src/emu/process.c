@@ -365,13 +365,19 @@ pid_t emu_tree_host_pid(const emu_t *e, int64_t pid) {
 /* ---- process groups and sessions (virtual ids in the table: the host's never change, so
  * cyclescope's own Ctrl-C handling of the tree stays as it is) ---- */
 
+/* The group and session a slot holds (written by its process or its parent, read by all). */
+static void slot_ids(const tree_slot *slot, int32_t *pgid, int32_t *sid) {
+    *pgid = __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE);
+    *sid = __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE);
+}
+
 /* The group and session of this process: its slot's, or the first process' 1000 before the
  * tree exists (then it is the only process and leads both: nothing can have changed them). */
 static void own_ids(const emu_t *e, int32_t *pgid, int32_t *sid) {
     uint64_t w;
     const tree_slot *slot = tree_find(e, e->vpid, &w);
-    *pgid = slot ? __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE) : GUEST_PID;
-    *sid = slot ? __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE) : GUEST_PID;
+    if (slot) slot_ids(slot, pgid, sid);
+    else *pgid = *sid = GUEST_PID;
 }
 
 bool emu_process_ids(const emu_t *e, int32_t vpid, int32_t *pgid, int32_t *sid) {
@@ -382,8 +388,7 @@ bool emu_process_ids(const emu_t *e, int32_t vpid, int32_t *pgid, int32_t *sid) 
     uint64_t w;
     const tree_slot *slot = tree_find(e, vpid, &w);
     if (!slot || slot_stale(slot, w)) return false;
-    *pgid = __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE);
-    *sid = __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE);
+    slot_ids(slot, pgid, sid);
     return true;
 }
 
@@ -391,13 +396,14 @@ int64_t emu_sys_getpgid(emu_t *e, int64_t pid, bool session) {
     int32_t pgid, sid;
     if (pid == 0 || pid == e->vpid || emu_thread_is_tid(e, pid)) {
         own_ids(e, &pgid, &sid);
-        return session ? sid : pgid;
+    } else {
+        if (pid < 0 || pid > INT32_MAX) return -ESRCH;
+        uint64_t w;
+        const tree_slot *slot = tree_find_task(e, (int32_t)pid, &w); /* a thread's id: its process' */
+        if (!slot || slot_stale(slot, w)) return -ESRCH;
+        slot_ids(slot, &pgid, &sid);
     }
-    if (pid < 0 || pid > INT32_MAX) return -ESRCH;
-    uint64_t w;
-    const tree_slot *slot = tree_find_task(e, (int32_t)pid, &w); /* a thread's id: its process' */
-    if (!slot || slot_stale(slot, w)) return -ESRCH;
-    return session ? __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE) : __atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE);
+    return session ? sid : pgid;
 }
 
 /* Whether a live (or zombie) process of the tree is in group `pgid`, session `sid` (any: -1). */
@@ -409,9 +415,9 @@ static bool group_exists(const emu_t *e, int32_t pgid, int32_t sid) {
         const tree_slot *slot = &e->tree->slots[i];
         uint64_t w = __atomic_load_n(&slot->member, __ATOMIC_ACQUIRE);
         if (!word_is_member(w) || word_vpid(w) == e->vpid || slot_stale(slot, w)) continue;
-        if (__atomic_load_n(&slot->pgid, __ATOMIC_ACQUIRE) == pgid &&
-            (sid < 0 || __atomic_load_n(&slot->sid, __ATOMIC_ACQUIRE) == sid))
-            return true;
+        int32_t its_pgid, its_sid;
+        slot_ids(slot, &its_pgid, &its_sid);
+        if (its_pgid == pgid && (sid < 0 || its_sid == sid)) return true;
     }
     return false;
 }

@@ -1377,6 +1377,14 @@ static void add_edge(profile_proc *p, size_t *cap, uint32_t from, uint32_t to, u
     p->edges[p->nedges++] = (profile_edge){from, to, kind, 0, -1.0, 0, CONF_NONE};
 }
 
+/* A jump out of the procedure: to the caller's code pointer, or a sibling call through a loaded
+ * one (over the CFG f). */
+static bool jumps_out(const profile_proc *p, const insn_flow *f, size_t at) {
+    isa_insn d;
+    isa_decode(p->insns[at].raw, &d);
+    return flow_entry_value(p, f, at, d.rs1) || pointer_sibling_call(p, f, at);
+}
+
 /* Each jump's targets with every jump taken as known (joint_round): a table read with the others'
  * current targets among the edges, else a jump out (to the caller's code pointer, or a sibling
  * call through a loaded one). Returns how many jumps changed their targets; *failed when one
@@ -1390,12 +1398,7 @@ static size_t joint_round(const elf_image *img, const profile_proc *p, jump_know
         jump_known *jk = &jumps[q];
         insn_flow_build(&f, p);
         size_t nt = jump_table(img, p, jk->at, &f, table);
-        bool out = false;
-        if (!nt) {
-            isa_insn d;
-            isa_decode(p->insns[jk->at].raw, &d);
-            out = flow_entry_value(p, &f, jk->at, d.rs1) || pointer_sibling_call(p, &f, jk->at);
-        }
+        bool out = !nt && jumps_out(p, &f, jk->at);
         insn_flow_free(&f);
         if (!nt && !out) {
             *failed = true;
@@ -1487,10 +1490,8 @@ static jump_known *find_jump_targets(const elf_image *img, const profile_proc *p
                 }
             }
             /* or a jump to the caller's code pointer: out */
-            isa_insn d;
-            isa_decode(p->insns[jk->at].raw, &d);
             insn_flow_build(&f, p);
-            bool out = flow_entry_value(p, &f, jk->at, d.rs1) || pointer_sibling_call(p, &f, jk->at);
+            bool out = jumps_out(p, &f, jk->at);
             insn_flow_free(&f);
             jk->known = out, jk->t = NULL, jk->n = 0;
             progress = progress || out;
